@@ -1,0 +1,16 @@
+/**
+ * VS Code shell: activation wires each area's thin registration function. Each area lives in its
+ * own module under src/extension/ and keeps its logic in src/core.
+ */
+import * as vscode from 'vscode';
+
+export function activate(context: vscode.ExtensionContext): void {
+  const output = vscode.window.createOutputChannel('SimLens', { log: true });
+  context.subscriptions.push(output);
+  output.info(`SimLens activated (VS Code ${vscode.version}, Node ${process.version})`);
+  // Area registrations are added below, one line each.
+}
+
+export function deactivate(): void {
+  // Nothing to release: every resource is owned by context.subscriptions.
+}
