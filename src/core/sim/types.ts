@@ -1,0 +1,69 @@
+/**
+ * Contracts between simulated users, recommenders (agents) and the run orchestrator. Users and
+ * agents are factories of per-conversation sessions, so each conversation keeps its own state and
+ * its own seeded Rng, and conversations can run concurrently.
+ */
+import type { RecommendedItem, SimulatorTrace, Outcome } from '../model';
+import type { Rng } from '../random';
+
+export interface HistoryEntry {
+  speaker: 'user' | 'assistant';
+  text: string;
+}
+
+/** What an agent returns for one user utterance (also the JSON body of the `http` agent). */
+export interface AgentResponse {
+  utterance: string;
+  recommendations: RecommendedItem[];
+  /** The act(s) the agent reports it performed, e.g. ["elicit_preference"] or ["Reveal.Show"]. */
+  acts?: string[];
+  /** Set when the agent failed this turn (timeout, HTTP error); the run records it and goes on. */
+  error?: string;
+  latency_ms?: number;
+}
+
+export interface AgentSession {
+  /** Answers the user's latest utterance given the history so far (history excludes it). */
+  respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse>;
+  /** Optional opening message when the agent speaks first. */
+  open?(): Promise<AgentResponse | undefined>;
+}
+
+export interface Agent {
+  /** e.g. "local-good", "local-bad", "http:http://127.0.0.1:8080/chat". */
+  readonly name: string;
+  /** The condition this agent stands for in metrics ("good", "bad", or undefined). */
+  readonly condition?: string;
+  createSession(conversationId: string, rng: Rng, context: SessionContext): AgentSession;
+}
+
+/** What a user session knows at start: its task (e.g. "footwear") and anything the run passes. */
+export interface SessionContext {
+  task?: string;
+  /** Free-form, simulator-specific extras (e.g. a fork's prefix of turns). */
+  [key: string]: unknown;
+}
+
+export interface UserTurn {
+  utterance: string;
+  /** The user act chosen for this utterance. */
+  act: string;
+  /** The simulator state after producing this utterance (agenda, goal, preferences, target, ...). */
+  trace: SimulatorTrace;
+  /** True when the user ends the conversation with this utterance (or instead of speaking). */
+  done: boolean;
+  outcome?: Outcome;
+}
+
+export interface UserSession {
+  /** The user's opening utterance. */
+  start(): Promise<UserTurn>;
+  /** Reacts to the agent's answer; returns the next user utterance (or done). */
+  respond(agent: AgentResponse): Promise<UserTurn>;
+}
+
+export interface UserSimulator {
+  /** e.g. "agenda-cir6-pkg", "target-free", "meta-prob(agenda-cir6-pkg)". */
+  readonly name: string;
+  createSession(conversationId: string, rng: Rng, context: SessionContext): UserSession;
+}
