@@ -2,10 +2,17 @@
 // `vscode` external), language server (node), CLI (node), benchmarks (node), and one per
 // webview (browser). `--production` minifies and drops source maps; `--watch` rebuilds.
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, chmodSync, copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// `--outdir=DIR` writes the bundles to DIR instead of dist/ (the E2E test packages a VSIX from a
+// staging folder so it never rewrites dist/ while other tests read it).
+const outDir = (process.argv.find((a) => a.startsWith('--outdir=')) ?? '--outdir=dist').slice('--outdir='.length);
+const out = (file) => (outDir === 'dist' ? file : file.replace(/^dist\//, `${outDir}/`));
+// `--skip=bench,…` leaves out bundles by output name (the E2E's VSIX build does not need bench).
+const skip = new Set((process.argv.find((a) => a.startsWith('--skip=')) ?? '--skip=').slice('--skip='.length).split(',').filter(Boolean));
+const skipped = (outfile) => skip.has(outfile.replace(/^.*\//, '').replace(/\.js$/, ''));
 
 const common = {
   bundle: true,
@@ -32,30 +39,40 @@ const webEntries = [
 
 const configs = [];
 for (const [entry, outfile] of nodeEntries) {
-  if (!existsSync(entry)) continue;
+  if (!existsSync(entry) || skipped(outfile)) continue;
   configs.push({
     ...common,
     entryPoints: [entry],
-    outfile,
+    outfile: out(outfile),
     platform: 'node',
     target: 'node20',
     format: 'cjs',
-    external: ['vscode', 'mocha', 'playwright-core'],
+    // The integration bundle carries mocha inside it: it is loaded by path into an extension
+    // host whose extension folder has no node_modules.
+    external: entry.startsWith('test/integration/') ? ['vscode'] : ['vscode', 'mocha', 'playwright-core'],
+    // mocha's parallel mode (unused here) resolves worker files at run time.
+    logOverride: { 'require-resolve-not-external': 'silent' },
   });
 }
 for (const [entry, outfile] of webEntries) {
-  if (!existsSync(entry)) continue;
+  if (!existsSync(entry) || skipped(outfile)) continue;
   configs.push({
     ...common,
     entryPoints: [entry],
-    outfile,
+    outfile: out(outfile),
     platform: 'browser',
     target: 'chrome120',
     format: 'iife',
   });
 }
 
-mkdirSync('dist', { recursive: true });
+mkdirSync(outDir, { recursive: true });
+// Webview assets: the codicon font and stylesheet are copied next to the webview bundles, because
+// a VSIX is packaged without node_modules and webviews may only load from localResourceRoots.
+mkdirSync(out('dist/webview'), { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) {
+  copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, out(`dist/webview/${file}`));
+}
 if (watch) {
   for (const config of configs) {
     const ctx = await esbuild.context(config);
@@ -64,10 +81,11 @@ if (watch) {
   console.log(`watching ${configs.length} bundles`);
 } else {
   await Promise.all(configs.map((config) => esbuild.build(config)));
-  if (existsSync('dist/cli.js')) {
-    const cli = readFileSync('dist/cli.js', 'utf8');
-    if (!cli.startsWith('#!')) writeFileSync('dist/cli.js', '#!/usr/bin/env node\n' + cli);
-    chmodSync('dist/cli.js', 0o755);
+  const cliFile = out('dist/cli.js');
+  if (existsSync(cliFile)) {
+    const cli = readFileSync(cliFile, 'utf8');
+    if (!cli.startsWith('#!')) writeFileSync(cliFile, '#!/usr/bin/env node\n' + cli);
+    chmodSync(cliFile, 0o755);
   }
   console.log(`built ${configs.length} bundles${production ? ' (production)' : ''}`);
 }

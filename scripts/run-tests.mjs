@@ -1,13 +1,17 @@
-// Runs every unit test file (test/unit/**/*.test.ts) with node's own test runner, loading
-// TypeScript through tsx. Node 20's runner does not expand globs, so the files are listed here.
-// Extra arguments narrow the run: `node scripts/run-tests.mjs engine importers` runs only
-// files whose path contains one of the words.
-import { readdirSync, statSync } from 'node:fs';
+// Runs every unit test file (test/unit/**/*.test.ts), then the end-to-end files
+// (test/e2e/**/*.test.ts: a real VS Code server + Chromium; they skip with a message when
+// `npm run setup` has not been run, and fail instead when CI=true), in ONE run of node's own test
+// runner so its closing summary covers everything. TypeScript loads through tsx. Node 20's runner
+// does not expand globs, so the files are listed here.
+// `--no-e2e` runs the unit files only. Extra arguments narrow the run:
+// `node scripts/run-tests.mjs engine importers` runs only files whose path contains one of the words.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 function collect(dir) {
   const out = [];
+  if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...collect(path));
@@ -17,7 +21,10 @@ function collect(dir) {
 }
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-let files = collect('test/unit').sort();
+// Unit files first: the runner starts files in this order, so the slow E2E files start last.
+// `--no-e2e` leaves the E2E files out (npm run test:unit).
+const e2e = process.argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
+let files = [...collect('test/unit').sort(), ...e2e];
 if (filters.length) files = files.filter((f) => filters.some((w) => f.includes(w)));
 if (files.length === 0) {
   console.error('no test files matched');

@@ -83,6 +83,8 @@ export const PreferenceState = z.looseObject({
   /** Per shown item, the simulated user's opinion this turn (PEPPER's reflected preferences). */
   reflected: z.record(z.string(), z.enum(['like', 'dislike', 'neutral'])).optional(),
   general: z.string().optional(),
+  /** Ratings (0.5-5) of the items in the user's sampled history. */
+  item_ratings: z.record(z.string(), z.number()).optional(),
 });
 export type PreferenceState = z.infer<typeof PreferenceState>;
 
@@ -146,6 +148,12 @@ export const SimulatorTrace = z.looseObject({
   frustration: z.number().optional(),
   /** PEPPER preference coverage after this turn. */
   preference_coverage: z.number().optional(),
+  /** The target set of a target-free (PEPPER) user: held-out items it would rate highly (first turn only). */
+  targets: z.array(z.string()).optional(),
+  /** The act the agenda planned when the situation made the user say another one (e.g. Note with nothing shown). */
+  planned_act: z.string().optional(),
+  /** Why the agent's answer was judged inappropriate (on a push). */
+  push_reason: z.string().optional(),
   llm_call_ids: z.array(z.string()).optional(),
   llm_calls: z.array(LlmCall).optional(),
   /** An error inside this turn (agent timeout, HTTP error, ...): recorded, not fatal to the run. */

@@ -3,12 +3,22 @@
  * own module under src/extension/ and keeps its logic in src/core.
  */
 import * as vscode from 'vscode';
+import { registerTestHooks } from './testHooks';
+import { registerLanguageClient } from './languageClient';
+import { registerConversationEditor } from './editor';
+import { registerLlm } from './llm';
+import { registerSimulation } from './simulation';
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('SimLens', { log: true });
   context.subscriptions.push(output);
   output.info(`SimLens activated (VS Code ${vscode.version}, Node ${process.version})`);
   // Area registrations are added below, one line each.
+  registerTestHooks(context, output);
+  registerLanguageClient(context, output);
+  registerConversationEditor(context, output);
+  registerLlm(context, output);
+  registerSimulation(context, output);
 }
 
 export function deactivate(): void {

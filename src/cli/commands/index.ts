@@ -1,4 +1,25 @@
 /** Every `simlens` subcommand, in the order `simlens --help` lists them. One line each. */
 import type { CliCommand } from '../types';
+import { validateCommand } from './validate';
+import { statsCommand } from './stats';
+import { convertCommand } from './convert';
+import { judgeCommand } from './judge';
+import { discriminateCommand } from './discriminate';
+import { exportSftCommand } from './export-sft';
+import { simulateCommand } from './simulate';
+import { mergeCommand } from './merge';
+import { catalogCommand } from './catalog';
+import { metricsCommand } from './metrics';
 
-export const COMMANDS: CliCommand[] = [];
+export const COMMANDS: CliCommand[] = [
+  validateCommand,
+  statsCommand,
+  convertCommand,
+  judgeCommand,
+  discriminateCommand,
+  exportSftCommand,
+  simulateCommand,
+  mergeCommand,
+  catalogCommand,
+  metricsCommand,
+];

@@ -3,7 +3,7 @@
  * agents are factories of per-conversation sessions, so each conversation keeps its own state and
  * its own seeded Rng, and conversations can run concurrently.
  */
-import type { RecommendedItem, SimulatorTrace, Outcome } from '../model';
+import type { RecommendedItem, SimulatorTrace, Outcome, LlmCall } from '../model';
 import type { Rng } from '../random';
 
 export interface HistoryEntry {
@@ -20,6 +20,8 @@ export interface AgentResponse {
   /** Set when the agent failed this turn (timeout, HTTP error); the run records it and goes on. */
   error?: string;
   latency_ms?: number;
+  /** LLM calls the agent made for this answer (LLM recommenders); the run adds them to the turn's trace. */
+  llm_calls?: LlmCall[];
 }
 
 export interface AgentSession {

@@ -1,0 +1,162 @@
+/** `simlens convert IN [--from FORMAT] -o OUT`: import another format into canonical SimLens JSONL. */
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { FORMAT_DESCRIPTIONS, IMPORT_FORMATS, ImportError, formatWarning, importFileEach, normalizeFormat } from '../../core/importers/index';
+import { tempPathFor } from '../../core/jsonl';
+import { Conversation } from '../../core/model';
+import { formatFlags, parseArgs } from '../args';
+import { UsageError, type CliCommand } from '../types';
+import { ioErrorMessage, isIoError, resolvePath } from '../util';
+
+const FLAGS = {
+  from: { type: 'string', valueName: 'FORMAT', description: `force the input format (default: detected from the content)` },
+  output: { type: 'string', short: 'o', valueName: 'OUT', description: 'the JSONL file to write ("-" for stdout); required' },
+  quiet: { type: 'boolean', short: 'q', description: 'do not print warnings, only the summary' },
+} as const;
+
+/** Buffered synchronous writer: keeps memory flat on large imports and needs no backpressure handling. */
+class LineSink {
+  private pending: string[] = [];
+  private size = 0;
+  constructor(private readonly fd: number) {}
+  write(text: string): void {
+    this.pending.push(text);
+    this.size += text.length;
+    if (this.size > 1 << 20) this.flush();
+  }
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const buf = Buffer.from(this.pending.join(''), 'utf8');
+    this.pending = [];
+    this.size = 0;
+    let done = 0;
+    while (done < buf.length) done += writeSync(this.fd, buf, done, buf.length - done);
+  }
+}
+
+export const convertCommand: CliCommand = {
+  name: 'convert',
+  summary: 'convert ConvApparel, DialogueKit/UserSimCRS or AB-ReDial data to SimLens JSONL',
+  help: `Usage: simlens convert IN [--from FORMAT] -o OUT
+
+Reads IN, detects its format from the content (or uses --from), and writes canonical SimLens
+JSONL to OUT: one conversation per line, one JSON object each. OUT is written through a temporary
+file and renamed into place, so it is never left half-written (OUT may be IN itself).
+Prints the format, the number of conversations and any warnings (skipped or repaired data, with
+file, line and field). JSONL inputs are streamed, so large files need little memory.
+
+Formats (--from):
+${IMPORT_FORMATS.map((f) => `  ${f.padEnd(18)} ${FORMAT_DESCRIPTIONS[f] ?? ''}`).join('\n')}
+
+Options:
+${formatFlags(FLAGS)}
+
+Exit codes: 0 converted (warnings allowed), 1 the input could not be converted, 2 usage or I/O error.
+
+Examples:
+  simlens convert ../shared/datasets/usersimcrs-moviebot/annotated_dialogues.json -o moviebot.jsonl
+  simlens convert convapparel.json --from convapparel -o convapparel.jsonl
+`,
+  async run(args, io) {
+    const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });
+    const input = positionals[0];
+    const output = flags.output;
+    if (!output) throw new UsageError('missing -o OUT (the JSONL file to write, or - for stdout)');
+    let from: string | undefined;
+    if (flags.from !== undefined) {
+      try {
+        from = normalizeFormat(flags.from);
+      } catch {
+        throw new UsageError(`unknown format "${flags.from}" for --from; known formats: ${IMPORT_FORMATS.join(', ')}`);
+      }
+    }
+    // Check the input first, so an unreadable file is an I/O error (exit 2), not a conversion failure.
+    try {
+      const fh = await open(resolvePath(io, input), 'r');
+      try {
+        if ((await fh.stat()).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+      } finally {
+        await fh.close();
+      }
+    } catch (err) {
+      io.stderr(`simlens convert: ${ioErrorMessage('read', input, err)}\n`);
+      return 2;
+    }
+    const toStdout = output === '-';
+    const outPath = toStdout ? '' : resolvePath(io, output);
+    const tmp = toStdout ? '' : tempPathFor(outPath);
+    let fd = -1;
+    let sink: LineSink | undefined;
+    const stdoutChunks: string[] = [];
+    let invalid = 0;
+    let firstInvalid = '';
+    try {
+      if (!toStdout) {
+        try {
+          fd = openSync(tmp, 'wx');
+        } catch (err) {
+          io.stderr(`simlens convert: ${ioErrorMessage('write', output, err)}\n`);
+          return 2;
+        }
+        sink = new LineSink(fd);
+      }
+      let n = 0;
+      const result = await importFileEach(
+        resolvePath(io, input),
+        (conv) => {
+          n++;
+          // Importers promise canonical conversations; check, so a bug there cannot write bad data.
+          const check = Conversation.safeParse(conv);
+          if (!check.success) {
+            invalid++;
+            if (!firstInvalid) firstInvalid = `conversation ${n}: ${check.error.issues[0]?.path.join('.')}: ${check.error.issues[0]?.message}`;
+            return;
+          }
+          const line = JSON.stringify(conv) + '\n';
+          if (sink) sink.write(line);
+          else {
+            stdoutChunks.push(line);
+            if (stdoutChunks.length >= 256) io.stdout(stdoutChunks.splice(0).join(''));
+          }
+        },
+        { from },
+      );
+      if (invalid > 0) {
+        io.stderr(`simlens convert: ${input}: the ${result.format} importer produced ${invalid} conversation(s) that fail the SimLens schema (first: ${firstInvalid}); nothing was written. Please report this.\n`);
+        return 1;
+      }
+      if (sink) {
+        sink.flush();
+        fsyncSync(fd);
+        closeSync(fd);
+        fd = -1;
+        renameSync(tmp, outPath);
+      } else if (stdoutChunks.length) io.stdout(stdoutChunks.join(''));
+      if (!flags.quiet) for (const w of result.warnings) io.stderr(`warning: ${formatWarning(input, w)}\n`);
+      const summary = `${input}: format ${result.format}, ${result.count} conversation${result.count === 1 ? '' : 's'}${toStdout ? '' : ` written to ${output}`}${result.warnings.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}\n`;
+      if (toStdout) io.stderr(summary);
+      else io.stdout(summary);
+      return 0;
+    } catch (err) {
+      if (err instanceof ImportError) {
+        io.stderr(`simlens convert: ${err.message}\n`);
+        return 1;
+      }
+      if (isIoError(err)) {
+        const writing = ['write', 'rename', 'fsync', 'close'].includes(err.syscall ?? '');
+        io.stderr(`simlens convert: ${writing ? ioErrorMessage('write', output, err) : ioErrorMessage('read', input, err)}\n`);
+        return 2;
+      }
+      throw err;
+    } finally {
+      if (fd !== -1) closeSync(fd);
+      if (tmp) {
+        try {
+          unlinkSync(tmp);
+        } catch {
+          // already renamed into place
+        }
+      }
+    }
+  },
+};

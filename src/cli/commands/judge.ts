@@ -1,0 +1,109 @@
+/** `simlens judge IN --out OUT`: LLM judge annotations; `--validate` compares them with first-person ratings. */
+import { importFile, ImportError } from '../../core/importers';
+import { annotateAll, writeJsonlAtomic } from '../../core/llm/annotate';
+import { formatJudgeValidation, judgeAnnotator, judgeConversation, validateJudge } from '../../core/llm/judge';
+import { formatFlags, parseArgs } from '../args';
+import { LLM_FLAGS, llmServicesFromFlags } from '../llmOptions';
+import { UsageError, type CliCommand } from '../types';
+import { ioErrorMessage, isIoError, resolvePath } from '../util';
+
+const FLAGS = {
+  out: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the conversations with judge annotations here (JSONL; may equal IN)' },
+  validate: { type: 'boolean', description: 'report agreement of judge annotations in IN with first-person ratings (no LLM calls)' },
+  annotator: { type: 'string', valueName: 'NAME', description: 'with --validate: which judge ("judge:<model>"; default the first found)' },
+  force: { type: 'boolean', description: 're-judge conversations that already have this judge\'s annotation' },
+  limit: { type: 'number', description: 'judge only the first N conversations' },
+  json: { type: 'boolean', description: 'print the summary (or validation) as JSON' },
+  ...LLM_FLAGS,
+} as const;
+
+export const judgeCommand: CliCommand = {
+  name: 'judge',
+  summary: 'annotate conversations with an LLM judge (ConvApparel fields) or validate a judge',
+  help: `Usage: simlens judge IN --out OUT [--model NAME] [LLM options]
+       simlens judge IN --validate [--annotator judge:MODEL] [--json]
+
+Asks the judge model, once per conversation, for the ConvApparel judge fields (sentiment,
+satisfaction, frustration, confusion 1-5; acceptance; question counts; user and assistant
+dialogue-act counts; four rated aspects with explanations; summary; overall rating) as JSON.
+Answers are validated; an invalid answer is sent back with the problem (up to 2 more tries).
+Each result is stored as a conversation annotation by "judge:<model>" (fields in "fields").
+Conversations already judged by the same model are skipped unless --force, so rerunning on OUT
+resumes an interrupted pass. Responses are cached (rerunning costs nothing).
+
+--validate compares existing judge annotations with the users' own ratings: Kendall's tau-b per
+user-experience field (judge 1-5 score vs share of turns with the feeling ticked), confusion
+matrices, and acceptance accuracy (judge vs "found a product").
+
+The API key is read from SIMLENS_API_KEY or OPENAI_API_KEY.
+
+Options:
+${formatFlags(FLAGS)}
+
+Exit codes: 0 all judged, 1 some conversations failed or the budget ran out, 2 usage or I/O error.
+
+Examples:
+  simlens judge data/sim.jsonl --out data/sim.judged.jsonl --model gpt-4o-mini
+  simlens judge data/human.jsonl -o data/human.judged.jsonl --base-url http://localhost:11434/v1 --model llama3.1
+  simlens judge data/human.judged.jsonl --validate
+`,
+  async run(args, io) {
+    const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });
+    const input = positionals[0];
+    let conversations;
+    try {
+      conversations = (await importFile(resolvePath(io, input))).conversations;
+    } catch (err) {
+      if (isIoError(err)) { io.stderr(`simlens judge: ${ioErrorMessage('read', input, err)}\n`); return 2; }
+      if (err instanceof ImportError) { io.stderr(`simlens judge: ${err.message}\n`); return 2; }
+      throw err;
+    }
+    if (flags.validate) {
+      const v = validateJudge(conversations, flags.annotator);
+      if (v.judged === 0) {
+        io.stderr(`simlens judge: ${input}: no conversation carries ${flags.annotator ?? 'a judge'} annotation; run 'simlens judge ${input} --out ...' first\n`);
+        return 1;
+      }
+      io.stdout(flags.json ? JSON.stringify(v) + '\n' : formatJudgeValidation(v) + '\n');
+      return 0;
+    }
+    if (!flags.out) throw new UsageError('--out is required (or use --validate)');
+    const subset = flags.limit !== undefined ? conversations.slice(0, Math.max(0, flags.limit)) : conversations;
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      let services;
+      try {
+        services = await llmServicesFromFlags(flags, io, { outFile: flags.out, signal: controller.signal, command: 'judge' });
+      } catch (e) {
+        if (e instanceof UsageError) throw e;
+        io.stderr(`simlens judge: ${(e as Error).message}\n`);
+        return 2;
+      }
+      services.budget.onExhausted(() => controller.abort());
+      const annotator = judgeAnnotator(services.client('judge').model);
+      let last = 0;
+      const report = await annotateAll(subset, async (conv, i) => (await judgeConversation(conv, services, { line: i + 1 })).annotation, {
+        concurrency: services.settings.roles.judge.concurrency,
+        skipAnnotator: flags.force ? undefined : annotator,
+        signal: controller.signal,
+        onProgress: (done, total) => {
+          if (done - last >= 25 || done === total) { last = done; io.stderr(`judged ${done}/${total}\n`); }
+        },
+      });
+      const all = [...report.conversations, ...conversations.slice(subset.length)];
+      await writeJsonlAtomic(resolvePath(io, flags.out), all);
+      for (const f of report.failed) io.stderr(`simlens judge: ${input}: conversation ${f.id}: ${f.error}\n`);
+      if (report.stopped) io.stderr(`simlens judge: stopped early: ${report.stopped}; rerun on ${flags.out} to continue\n`);
+      const summary = { out: flags.out, annotator, annotated: report.annotated, skipped: report.skipped, failed: report.failed.length, stopped: report.stopped ?? null, usage: services.budget.snapshot() };
+      io.stdout(flags.json ? JSON.stringify(summary) + '\n' : `${annotator}: ${report.annotated} judged, ${report.skipped} already judged, ${report.failed.length} failed -> ${flags.out}\n`);
+      return report.failed.length || report.stopped ? 1 : 0;
+    } catch (err) {
+      if (isIoError(err)) { io.stderr(`simlens judge: ${ioErrorMessage('write', flags.out, err)}\n`); return 2; }
+      throw err;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+  },
+};

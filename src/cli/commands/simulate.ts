@@ -1,0 +1,286 @@
+/** `simlens simulate`: run simulated users against a recommender, or fork a recorded conversation. */
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { importFile } from '../../core/importers/index';
+import type { RunManifest } from '../../core/model';
+import {
+  OrderedWriter, SIMLENS_VERSION, forkConversation, parseShard, parseSimulationConfig, runIdFor, runSimulation, writeManifest,
+  type SimulationConfigInput,
+} from '../../core/run/index';
+import { defaultActAliases, estimateTransitions, loadActAliases } from '../../core/users/index';
+import { formatFlags, parseArgs } from '../args';
+import { UsageError, type CliCommand, type CliIo } from '../types';
+import { resolvePath } from '../util';
+import { LLM_FLAGS, LLM_RUN_FLAGS, llmServicesFromFlags, withLlmRunConfig } from '../llmOptions';
+import { LLM_USER_NAMES, stopsRun } from '../../core/llm/run';
+
+const FLAGS = {
+  user: { type: 'string', valueName: 'agenda|target-free|llm-…', description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')})` },
+  interaction: { type: 'string', valueName: 'cir6|qrfa', description: 'interaction model of the agenda user (default cir6)' },
+  preferences: { type: 'string', valueName: 'single|pkg', description: 'preference model of the agenda user (default pkg)' },
+  agent: { type: 'string', valueName: 'AGENT', description: 'local-good, local-bad, or the URL of your recommender (default local-good)' },
+  n: { type: 'number', description: 'number of conversations' },
+  seed: { type: 'string', valueName: 'S', description: 'seed (default 1); same seed and options, same bytes' },
+  out: { type: 'string', short: 'o', valueName: 'FILE', description: 'output JSONL (a manifest is written beside it)' },
+  catalog: { type: 'string', valueName: 'FILE', description: 'item catalog JSONL (default: the synthetic apparel catalog)' },
+  'catalog-size': { type: 'number', description: 'size of the synthetic catalog (default 3000)' },
+  'catalog-seed': { type: 'string', valueName: 'S', description: 'seed of the synthetic catalog' },
+  corpus: { type: 'string', valueName: 'FILE', description: 'annotated corpus to estimate transitions and train the NLU from (any importable format)' },
+  transitions: { type: 'string', valueName: 'FILE', description: 'transition counts JSON (simlens-transitions/1) instead of the default model' },
+  'save-model': { type: 'string', valueName: 'FILE', description: 'write the transition counts estimated from --corpus (alone: save and stop)' },
+  answers: { type: 'string', valueName: 'FILE', description: 'appropriate-answer mapping JSON (default: built in)' },
+  aliases: { type: 'string', valueName: 'FILE', description: 'corpus label aliases JSON (default: built in)' },
+  diagram: { type: 'string', valueName: 'FILE', description: 'allowed CIR6 transitions JSON (default: built in)' },
+  templates: { type: 'string', valueName: 'FILE', description: 'NLG templates JSON (default: built in)' },
+  alpha: { type: 'number', description: 'additive smoothing of transition probabilities (default 0.5)' },
+  meta: { type: 'string', valueName: 'tol|prob', description: 'wrap the user in MetaSimTol or MetaSimProb (alternative targets)' },
+  tolerance: { type: 'number', description: 'meta: turns before the user may switch target (default 2)' },
+  'p-switch': { type: 'number', description: 'meta prob: switch probability after a perceived loss (default 0.75)' },
+  relevance: { type: 'string', valueName: 'FILE', description: 'meta: relevance judgments {target: [alternatives]} (default: derived by similarity)' },
+  'max-turns': { type: 'number', description: 'user turns per conversation (default 20, 10 with --meta)' },
+  patience: { type: 'number', description: 'inappropriate answers before the agenda user gives up (default 3)' },
+  'typo-rate': { type: 'number', description: 'probability of a typo per user utterance (default 0.05)' },
+  task: { type: 'string', valueName: 'CATEGORY', description: 'fix the shopping task (default: a random catalog category per conversation)' },
+  'timeout-ms': { type: 'number', description: 'HTTP agent: timeout per turn' },
+  concurrency: { type: 'number', description: 'conversations in flight at once (default 1; output is the same for any value)' },
+  shard: { type: 'string', valueName: 'I/K', description: 'run only conversations i with i mod K = I (0-based); join parts with simlens merge' },
+  resume: { type: 'boolean', description: 'continue an interrupted run: skip conversations already in --out' },
+  force: { type: 'boolean', description: 'replace an existing --out' },
+  fork: { type: 'string', valueName: 'FILE:ID:TURN', description: 'simulate --n continuations of conversation ID after turn TURN (0-based)' },
+  'fork-seed': { type: 'string', valueName: 'S', description: 'seed of the fork randomness (default: the run seed)' },
+  quiet: { type: 'boolean', short: 'q', description: 'no progress lines' },
+  ...LLM_RUN_FLAGS,
+  ...LLM_FLAGS,
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<typeof FLAGS>>['flags'];
+
+function seedValue(text: string): string | number {
+  return /^-?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
+}
+
+function oneOf(name: string, value: string | undefined, allowed: readonly string[]): string | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value;
+}
+
+/** The configuration keys given on the command line (unset flags stay absent, so a manifest can fill them). */
+function configFromFlags(f: Flags): Partial<SimulationConfigInput> {
+  const c: Record<string, unknown> = {
+    user: oneOf('user', f.user, ['agenda', 'target-free', ...LLM_USER_NAMES]),
+    interaction: oneOf('interaction', f.interaction, ['cir6', 'qrfa']),
+    preferences: oneOf('preferences', f.preferences, ['single', 'pkg']),
+    agent: f.agent,
+    n: f.n,
+    seed: f.seed !== undefined ? seedValue(f.seed) : undefined,
+    catalog: f.catalog,
+    catalog_size: f['catalog-size'],
+    catalog_seed: f['catalog-seed'] !== undefined ? seedValue(f['catalog-seed']) : undefined,
+    corpus: f.corpus,
+    transitions: f.transitions,
+    answers: f.answers,
+    aliases: f.aliases,
+    diagram: f.diagram,
+    templates: f.templates,
+    alpha: f.alpha,
+    meta: oneOf('meta', f.meta, ['tol', 'prob']),
+    tolerance: f.tolerance,
+    p_switch: f['p-switch'],
+    relevance: f.relevance,
+    max_turns: f['max-turns'],
+    patience: f.patience,
+    typo_rate: f['typo-rate'],
+    task: f.task,
+    timeout_ms: f['timeout-ms'],
+  };
+  for (const k of Object.keys(c)) if (c[k] === undefined) delete c[k];
+  return c as Partial<SimulationConfigInput>;
+}
+
+/** Splits FILE:ID:TURN where FILE and ID may themselves contain ":" (the longest existing file prefix wins). */
+export function parseForkSpec(spec: string, io: CliIo): { file: string; id: string; turn: number } {
+  const last = spec.lastIndexOf(':');
+  if (last <= 0) throw new UsageError(`--fork must look like FILE:ID:TURN, got "${spec}"`);
+  const turnText = spec.slice(last + 1);
+  if (!/^\d+$/.test(turnText)) throw new UsageError(`--fork: TURN must be a turn number (0-based), got "${turnText}"`);
+  const head = spec.slice(0, last);
+  const candidates: { file: string; id: string }[] = [];
+  for (let i = head.indexOf(':'); i > 0; i = head.indexOf(':', i + 1)) candidates.push({ file: head.slice(0, i), id: head.slice(i + 1) });
+  const found = candidates.reverse().find((c) => {
+    const p = resolvePath(io, c.file);
+    return existsSync(p) && statSync(p).isFile();
+  });
+  if (!found) throw new UsageError(`--fork: no file found in "${head}" (expected FILE:ID:TURN)`);
+  if (!found.id) throw new UsageError('--fork: the conversation ID is empty');
+  return { file: found.file, id: found.id, turn: Number(turnText) };
+}
+
+async function saveModel(f: Flags, io: CliIo): Promise<void> {
+  if (!f.corpus) throw new UsageError('--save-model needs --corpus');
+  const imported = await importFile(resolvePath(io, f.corpus));
+  const aliases = f.aliases ? loadActAliases(resolvePath(io, f.aliases)) : defaultActAliases();
+  const counts = estimateTransitions(imported.conversations, { aliases, source: basename(f.corpus) });
+  if (!counts.dialogues) throw new Error(`${f.corpus}: no conversation has user dialogue acts the simulator can read`);
+  writeFileSync(resolvePath(io, f['save-model']!), JSON.stringify(counts, null, 2) + '\n');
+  io.stderr(`wrote ${f['save-model']}: transition counts from ${counts.dialogues} dialogues of ${f.corpus}\n`);
+}
+
+function progressPrinter(io: CliIo, quiet: boolean): (p: { finished: number; planned: number; failed: number; rate: number }) => void {
+  let last = 0;
+  return (p) => {
+    if (quiet) return;
+    const now = Date.now();
+    if (now - last < 2000 && p.finished < p.planned) return;
+    last = now;
+    io.stderr(`  ${p.finished}/${p.planned} conversations, ${p.failed} failed, ${p.rate.toFixed(1)}/s\n`);
+  };
+}
+
+async function runFork(f: Flags, io: CliIo, command: string): Promise<number> {
+  if (f.n === undefined) throw new UsageError('--fork needs --n (the number of continuations)');
+  if (!f.out) throw new UsageError('--fork needs --out');
+  if (f.shard || f.resume) throw new UsageError('--fork cannot be combined with --shard or --resume');
+  const spec = parseForkSpec(f.fork!, io);
+  const out = resolvePath(io, f.out);
+  if (existsSync(out) && statSync(out).size > 0 && !f.force) throw new UsageError(`${f.out} already exists; use --force to replace it`);
+  const overrides = configFromFlags(f);
+  delete overrides.n;
+  const started = new Date();
+  const result = await forkConversation({
+    file: spec.file,
+    id: spec.id,
+    turn: spec.turn,
+    n: f.n,
+    seed: f['fork-seed'] !== undefined ? seedValue(f['fork-seed']) : undefined,
+    config: overrides,
+    cwd: io.cwd,
+  });
+  writeFileSync(out, '');
+  const writer = new OrderedWriter(out, result.conversations.map((_, i) => i));
+  result.conversations.forEach((c, i) => writer.put(i, JSON.stringify(c)));
+  writer.close();
+  const config = result.config as unknown as Record<string, unknown>;
+  const manifest: RunManifest = {
+    run_id: runIdFor({ ...config, fork: spec }),
+    created: started.toISOString(),
+    simlens_version: SIMLENS_VERSION,
+    node_version: process.version,
+    command,
+    config,
+    seed: f['fork-seed'] !== undefined ? seedValue(f['fork-seed']) : result.config.seed,
+    counts: { planned: f.n, finished: result.conversations.length, failed: result.failed },
+    timings: { started: started.toISOString(), finished: new Date().toISOString(), wall_ms: Date.now() - started.getTime() },
+    status: 'finished',
+  };
+  Object.assign(manifest as Record<string, unknown>, { fork: { ...spec, methods: result.methods }, output: out });
+  writeManifest(out, manifest);
+  const methods = [...new Set(result.methods)].join(', ');
+  io.stdout(`${result.conversations.length} continuations of ${spec.id} after turn ${spec.turn} written to ${f.out} (state by ${methods})\n`);
+  return result.failed ? 1 : 0;
+}
+
+export const simulateCommand: CliCommand = {
+  name: 'simulate',
+  summary: 'simulate users (agenda-based, target-free, meta) against a recommender; fork conversations',
+  help: `Usage: simlens simulate [options] --n N --out FILE
+       simlens simulate --fork FILE:ID:TURN --n K --out FILE [options]
+       simlens simulate --corpus FILE --save-model MODEL.json
+
+Runs N simulated conversations and writes them as canonical SimLens JSONL, one
+conversation per line, each with the simulator's trace on every turn (agenda, pull/push, goal,
+preferences, NLU, acts, target, patience). A manifest (configuration, seed, versions, inputs,
+counts, timings, status) is written to FILE.manifest.json.
+
+The same options and seed give byte-identical output, whatever --concurrency or --shard.
+A conversation that fails is recorded with metadata.error and the run goes on.
+Ctrl-C stops scheduling; conversations in flight are finished and written; --resume continues.
+
+Users: agenda (Zhang & Balog 2020; --interaction cir6|qrfa, --preferences single|pkg),
+target-free (PEPPER: general and reflected preferences, preference coverage per turn).
+--meta tol|prob wraps either in a Fashion-AlterEval meta-simulator with alternative targets.
+LLM users (any OpenAI-compatible endpoint; key from SIMLENS_API_KEY or OPENAI_API_KEY):
+llm-prompted, llm-icl (--icl-pool FILE [--icl-condition good]), llm-sft (a fine-tuned
+--user-model), llm-target-free; LLM agents: llm-good, llm-bad. See the README's LLM section.
+
+Options:
+${formatFlags(FLAGS)}
+
+Exit codes: 0 done, 1 some conversations failed (see metadata.error) or the run was cancelled,
+2 usage or I/O error.
+
+Examples:
+  simlens simulate --agent local-good --n 1000 --seed 7 --out good.sim.jsonl
+  simlens simulate --interaction qrfa --preferences single --agent local-bad --n 500 --out bad.sim.jsonl
+  simlens simulate --corpus ../shared/datasets/usersimcrs-moviebot/annotated_dialogues.json --n 100 --out mb.sim.jsonl
+  simlens simulate --user target-free --agent local-good --n 200 --out pepper.sim.jsonl
+  simlens simulate --meta prob --tolerance 2 --p-switch 0.75 --n 200 --out meta.sim.jsonl
+  simlens simulate --n 100000 --shard 3/8 --out part3.jsonl   # then: simlens merge all.jsonl part*.jsonl
+  simlens simulate --fork good.sim.jsonl:sim-7-000012:2 --n 5 --out forks.sim.jsonl
+  simlens simulate --agent http://127.0.0.1:8080/chat --n 50 --concurrency 8 --out mine.sim.jsonl
+  simlens simulate --user llm-icl --icl-pool human.jsonl --icl-condition good --agent llm-bad --user-model gpt-4o-mini --n 300 --concurrency 16 --llm-concurrency 16 --out icl.sim.jsonl
+`,
+  async run(args, io) {
+    const { flags: f } = parseArgs(args, FLAGS, { positionals: { max: 0, names: 'no positional arguments' } });
+    const command = `simlens simulate ${args.join(' ')}`;
+    if (f['save-model'] && !f.out) {
+      await saveModel(f, io);
+      return 0;
+    }
+    if (f.fork) return runFork(f, io, command);
+    if (f.n === undefined) throw new UsageError('--n is required (the number of conversations)');
+    if (!f.out) throw new UsageError('--out is required');
+    if (f.resume && f.force) throw new UsageError('--resume and --force contradict each other');
+    let shard;
+    if (f.shard) {
+      try {
+        shard = parseShard(f.shard);
+      } catch (err) {
+        throw new UsageError(`--shard: ${(err as Error).message}`);
+      }
+    }
+    if (f.concurrency !== undefined && (!Number.isInteger(f.concurrency) || f.concurrency < 1)) throw new UsageError('--concurrency must be a positive integer');
+    let config;
+    try {
+      config = parseSimulationConfig(withLlmRunConfig(configFromFlags(f), f, io, f.out), 'options');
+    } catch (err) {
+      throw new UsageError((err as Error).message.replace(/^options: /, '--').replace(/_/g, '-'));
+    }
+    if (f['save-model']) await saveModel(f, io);
+    const controller = new AbortController();
+    const onSigint = () => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const llm = config.llm ? await llmServicesFromFlags(f, io, { outFile: f.out, signal: controller.signal, command: 'simulate' }) : undefined;
+      const result = await runSimulation(config, {
+        llm,
+        out: f.out,
+        cwd: io.cwd,
+        shard,
+        resume: f.resume,
+        overwrite: f.force,
+        concurrency: f.concurrency,
+        signal: controller.signal,
+        onProgress: progressPrinter(io, f.quiet),
+        command,
+      }).catch((err: unknown) => {
+        // An LLM endpoint that stays down, or a spent budget: finished conversations are kept.
+        if (!stopsRun(err)) throw err;
+        io.stderr(`simlens simulate: stopped: ${(err as Error).message}\ncontinue with the same options and --resume\n`);
+        return undefined;
+      });
+      if (!result) return 1;
+      const { manifest } = result;
+      const c = manifest.counts;
+      const rate = (manifest as Record<string, unknown>)['rate_per_s'];
+      io.stdout(
+        `${manifest.status}: ${c.finished}/${c.planned} conversations in ${f.out}` +
+          `${c.resumed ? ` (${c.resumed} from before)` : ''}, ${c.failed} failed, ${rate}/s, user ${String((manifest as Record<string, unknown>)['user'])} vs ${String((manifest as Record<string, unknown>)['agent'])}\n`,
+      );
+      if (manifest.status === 'cancelled') io.stderr(`cancelled: continue with the same options and --resume\n`);
+      return manifest.status === 'finished' && c.failed === 0 ? 0 : 1;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+  },
+};

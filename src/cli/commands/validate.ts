@@ -1,0 +1,88 @@
+/** `simlens validate FILE [--json]`: check every line of a JSONL file against the conversation schema. */
+import { validateFile, type LineError } from '../../core/jsonl';
+import { formatFlags, parseArgs } from '../args';
+import type { CliCommand } from '../types';
+import { ioErrorMessage, isIoError, resolvePath } from '../util';
+
+const FLAGS = {
+  json: { type: 'boolean', description: 'print one JSON object instead of text' },
+  'max-errors': { type: 'number', valueName: 'N', description: 'print at most N problems in text mode (all are counted; default: all)' },
+} as const;
+
+function wire(e: LineError) {
+  return { line: e.line, column: e.column, path: e.path, message: e.message };
+}
+
+export const validateCommand: CliCommand = {
+  name: 'validate',
+  summary: 'check that every line of a JSONL file is a valid conversation',
+  help: `Usage: simlens validate FILE [--json]
+
+Checks every line of FILE (JSONL, one conversation per line) against the SimLens conversation
+schema, streaming the file so it works on files of any size. Blank lines are allowed; invalid
+UTF-8 is reported as a warning.
+
+Text output: one line per problem, "FILE:LINE:COLUMN: message" (warnings say "warning:"),
+then a summary line on stderr. Lines and columns count from 1.
+JSON output (--json): {"file", "lines", "conversations", "blank", "invalid",
+  "errors": [{"line", "column", "path", "message"}], "warnings": [same shape]}
+
+Options:
+${formatFlags(FLAGS)}
+
+Exit codes: 0 every line is valid (warnings allowed), 1 some line is invalid, 2 usage or I/O error.
+
+Examples:
+  simlens validate runs/sim.jsonl
+  simlens validate data.jsonl --json | jq '.errors[:5]'
+`,
+  async run(args, io) {
+    const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'FILE' } });
+    const file = positionals[0];
+    let report;
+    try {
+      report = await validateFile(resolvePath(io, file), { maxErrors: flags.json ? undefined : flags['max-errors'] });
+    } catch (err) {
+      if (isIoError(err)) {
+        io.stderr(`simlens validate: ${ioErrorMessage('read', file, err)}\n`);
+        return 2;
+      }
+      throw err;
+    }
+    const errors = report.errors.filter((e) => e.severity === 'error');
+    const warnings = report.errors.filter((e) => e.severity === 'warning');
+    const { errorCount, warningCount } = report;
+    if (flags.json) {
+      io.stdout(
+        JSON.stringify({
+          file,
+          lines: report.lines,
+          conversations: report.conversations,
+          blank: report.blank,
+          invalid: report.invalid,
+          errors: errors.map(wire),
+          warnings: warnings.map(wire),
+        }) + '\n',
+      );
+    } else {
+      let out = '';
+      for (const e of report.errors) {
+        out += `${file}:${e.line}:${e.column}: ${e.severity === 'warning' ? 'warning: ' : ''}${e.message}\n`;
+        if (out.length > 1 << 16) {
+          io.stdout(out);
+          out = '';
+        }
+      }
+      if (out) io.stdout(out);
+      const hidden = errorCount + warningCount - report.errors.length;
+      if (hidden > 0) io.stdout(`${file}: … ${hidden} more problems not shown (--max-errors)\n`);
+      const parts = [`${report.lines} lines`, `${report.conversations} valid conversations`];
+      if (report.blank) parts.push(`${report.blank} blank`);
+      parts.push(`${report.invalid} invalid line${report.invalid === 1 ? '' : 's'}`);
+      if (errorCount) parts.push(`${errorCount} error${errorCount === 1 ? '' : 's'}`);
+      if (warningCount) parts.push(`${warningCount} warning${warningCount === 1 ? '' : 's'}`);
+      io.stderr(`${file}: ${report.invalid === 0 ? 'OK' : 'INVALID'}: ${parts.join(', ')}\n`);
+    }
+    return report.invalid === 0 ? 0 : 1;
+  },
+};

@@ -1,0 +1,409 @@
+/**
+ * `local-good`: a helpful template-based recommender standing in for ConvApparel's "good" agent.
+ *
+ * Each turn it reads the user utterance against the catalog vocabulary (categories, attribute
+ * values and synonyms, negations, price limits, item references), updates a per-conversation
+ * preference state, and then, in this order:
+ * - closes on acceptance ("Great choice..."), showing the chosen item;
+ * - answers a question about the shown items (explain_recommendation);
+ * - elicits the category when it is unknown, then at most one or two more missing important
+ *   preferences (type, gender, occasion, colour, price band, ...) while fewer than two are known;
+ * - otherwise retrieves with BM25 over the full item text of the category, with hard filters
+ *   (gender or unisex, exclusions, price limits, rejected items, type when enough items have it)
+ *   and a bonus per satisfied soft constraint, recommends up to 12 items and explains the top
+ *   one; a rejection sets the shown items aside, "more" skips items already seen.
+ * The acts it performed are reported each turn, main act first.
+ */
+import type { Catalog, CatalogItem } from '../catalog/item';
+import type { RecommendedItem } from '../model';
+import type { Rng } from '../random';
+import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../sim/types';
+import { Lexicon, type ParsedUtterance } from './lexicon';
+import { bandPhrase, categoryNoun, describeWanted, listWords, occasionPhrase, priceText, someValues } from './phrases';
+import { PreferenceState, SLOT_IMPORTANCE } from './state';
+
+/** Carousel size (ConvApparel showed up to 12 items). */
+export const CAROUSEL_SIZE = 12;
+/** Below this many fully matching items, hard constraints are relaxed. */
+const MIN_RESULTS = 3;
+/** Elicitation turns before the first recommendation, at most. */
+const MAX_ELICIT_TURNS = 2;
+/** Slots the good agent asks about, most important first. */
+const ELICIT_ORDER = SLOT_IMPORTANCE.filter((s) => s !== 'brand' && s !== 'category');
+/** Bonus per satisfied soft constraint: larger than any BM25 score, so matches rank first. */
+const SOFT_WEIGHT: Record<string, number> = { gender: 5, type: 60, colour: 45, occasion: 35, price_band: 30, material: 25, style: 15, brand: 10 };
+
+export class LocalGoodAgent implements Agent {
+  readonly name = 'local-good';
+  readonly condition = 'good';
+  private readonly lexicon: Lexicon;
+
+  constructor(readonly catalog: Catalog) {
+    this.lexicon = Lexicon.for(catalog);
+  }
+
+  createSession(_conversationId: string, rng: Rng, _context: SessionContext): LocalGoodSession {
+    return new LocalGoodSession(this.catalog, this.lexicon, rng);
+  }
+}
+
+export class LocalGoodSession implements AgentSession {
+  readonly state: PreferenceState;
+  private turn = 0;
+  private elicitTurns = 0;
+  private closed = false;
+
+  constructor(private readonly catalog: Catalog, private readonly lexicon: Lexicon, private readonly rng: Rng) {
+    this.state = new PreferenceState(lexicon);
+  }
+
+  async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
+    if (this.turn === 0 && history.length) this.catchUp(history);
+    return this.reply(userUtterance);
+  }
+
+  /** The synchronous core of `respond` (benchmarks and tests call it directly). */
+  reply(userUtterance: string): AgentResponse {
+    this.turn++;
+    const parsed = this.lexicon.parse(userUtterance);
+    const { state, rng } = this;
+    const intents = parsed.intents;
+
+    if (this.closed) {
+      return say(rng.pick([
+        'You are welcome! Let me know if you need anything else.',
+        'Happy to help. Enjoy your purchase!',
+        'Anytime! Come back whenever you need something else.',
+      ]), [], ['greet_acknowledge']);
+    }
+
+    const picked = this.referencedItem(parsed);
+    if (intents.has('accept') && state.shown.length) {
+      const item = picked ?? state.shown[0];
+      this.closed = true;
+      const type = item.attributes.type ?? categoryNoun(item.category);
+      return say(oneOf(rng, [
+        () => `Great choice! The ${item.title} is a lovely pick. Enjoy your new ${type}!`,
+        () => `Great choice: the ${item.title} should serve you well. You can add it to your cart whenever you are ready.`,
+        () => `Great choice! You can check out the ${item.title} right away${item.price !== undefined ? ` for ${priceText(item)}` : ''}. Happy shopping!`,
+      ]), [this.catalog.toRecommendedItem(item)], ['greet_acknowledge']);
+    }
+    if (intents.has('bye') && !parsed.mentions.length) {
+      this.closed = true;
+      return say(rng.pick([
+        'No problem. Thanks for stopping by, and good luck with your search!',
+        'Okay! If you change your mind, I am here to help.',
+      ]), [], ['greet_acknowledge']);
+    }
+
+    const rejecting = intents.has('reject') && state.shown.length > 0;
+    if (rejecting) for (const it of picked ? [picked] : state.shown) state.rejected.add(it.item_id);
+    const update = state.apply(parsed);
+    const wantsMore = intents.has('more') || rejecting;
+
+    // A question about what is on screen, with nothing new to search for.
+    const newFacts = update.added.length > 0 || update.removed.length > 0 || update.priceChanged || update.categoryChanged;
+    if (intents.has('question') && state.shown.length && !newFacts && !wantsMore) {
+      return this.explain(picked ?? state.shown[0]);
+    }
+    // Praise for one item without accepting it: show more like it.
+    if (intents.has('like') && picked && !newFacts && !wantsMore) {
+      return this.moreLike(picked);
+    }
+
+    const ack = update.added.length || update.removed.length ? this.acknowledge(update.removed.map((m) => m.value)) : '';
+    if (state.category === undefined) {
+      this.elicitTurns++;
+      state.asked.add('category');
+      const greet = intents.has('greet') && this.turn === 1;
+      const opener = greet ? rng.pick(['Hi there! ', 'Hello! ', 'Hi! ']) : ack;
+      return say(opener + this.question('category'), [], greet ? ['elicit_preference', 'greet_acknowledge'] : ['elicit_preference']);
+    }
+
+    const missing = this.nextMissing();
+    if (missing && this.elicitTurns < MAX_ELICIT_TURNS && state.knownCount() < 2 && !wantsMore && !update.priceChanged) {
+      this.elicitTurns++;
+      state.asked.add(missing);
+      const lead = update.categoryChanged || update.added.length ? this.acknowledge([]) : '';
+      return say(lead + this.question(missing), [], ['elicit_preference']);
+    }
+    return this.recommend(parsed, rejecting, wantsMore, missing);
+  }
+
+  private recommend(parsed: ParsedUtterance, rejecting: boolean, wantsMore: boolean, missing: string | undefined): AgentResponse {
+    const { state, rng } = this;
+    const { items, relaxed } = this.retrieve(wantsMore);
+    if (items.length === 0) {
+      const drop = this.mostRestrictive();
+      const text = drop
+        ? `I could not find any ${describeWanted(state)} in the catalog. Would you be open to a different ${slotWord(drop)}?`
+        : `I could not find anything matching that. Could you tell me a bit more about what you have in mind?`;
+      return say(text, [], ['cannot_help', 'elicit_preference']);
+    }
+    state.show(items);
+    const what = describeWanted(state);
+    const lead = rejecting
+      ? oneOf(rng, [
+        () => `Sorry those were not right. Here are some other ${what}.`,
+        () => `No problem, I have set those aside. How about these ${what}?`,
+        () => `Understood. Here is a fresh set of ${what}.`,
+      ])
+      : wantsMore
+        ? oneOf(rng, [() => `Here are more ${what}.`, () => `Sure, here are a few more ${what}.`, () => `Of course. Some more ${what} for you:`])
+        : oneOf(rng, [
+          () => `Here are some ${what} you might like.`,
+          () => `I found ${items.length} ${what} that fit what you described.`,
+          () => `These ${what} look like a good match.`,
+          () => `Take a look at these ${what}.`,
+        ]);
+    const parts = [lead];
+    if (relaxed.length) {
+      parts.push(`I could not find enough with every detail, so some of these differ in ${listWords(relaxed.map(slotWord))}.`);
+    }
+    parts.push(this.explanation(items[0]));
+    const acts = ['recommend', 'explain_recommendation'];
+    const followUp = missing && !state.asked.has(missing) ? missing : undefined;
+    if (followUp && rng.chance(0.5)) {
+      state.asked.add(followUp);
+      parts.push(this.question(followUp, true));
+      acts.push('elicit_preference');
+    } else if (!parsed.intents.has('question') && rng.chance(0.35)) {
+      parts.push(rng.pick([
+        'Does any of these catch your eye?',
+        'Let me know if one of them works, or what you would change.',
+        'Tell me which one you like, or what to adjust.',
+      ]));
+    }
+    return say(parts.join(' '), items.map((it) => this.catalog.toRecommendedItem(it)), acts);
+  }
+
+  /**
+   * BM25 over the category's full item text with the wanted values and the user's own words as
+   * the query; hard filters, then relaxation (type, then gender) when fewer than MIN_RESULTS
+   * items pass.
+   */
+  private retrieve(skipSeen: boolean): { items: CatalogItem[]; relaxed: string[] } {
+    const { state } = this;
+    const index = this.catalog.categoryIndex(state.category!);
+    // Gender is left out of the query: it is a hard filter (with a small bonus for an exact
+    // match), and its words occur in a third of the items, so they only cost time.
+    const terms: string[] = [];
+    for (const [slot, values] of state.wanted) if (slot !== 'gender') terms.push(...values);
+    terms.push(...state.keywords);
+    const query = terms.length ? terms.join(' ') : state.category!;
+    // Soft constraints as integer codes: for each wanted slot, the per-document value ids of the
+    // category and the wanted ids; a document earns the slot's weight when its id is wanted.
+    const softCodes: Int32Array[] = [];
+    const softWanted: number[][] = [];
+    const softWeight: number[] = [];
+    for (const [slot, values] of state.wanted) {
+      softCodes.push(this.catalog.attributeCodes(state.category!, slot));
+      softWanted.push(values.map((v) => this.catalog.valueId(slot, v)));
+      softWeight.push(SOFT_WEIGHT[slot] ?? 10);
+    }
+    const nSoft = softCodes.length;
+    const adjust = (_item: CatalogItem, score: number, i: number) => {
+      for (let j = 0; j < nSoft; j++) {
+        const c = softCodes[j][i];
+        const w = softWanted[j];
+        if (c >= 0 && (w[0] === c || (w.length > 1 && w.includes(c)))) score += softWeight[j];
+      }
+      return score;
+    };
+    const relaxed: string[] = [];
+    const hard = ['type', 'gender'].filter((s) => state.wanted.has(s));
+    const violates = state.violation();
+    const seen = skipSeen && state.seen.size ? state.seen : undefined;
+    for (;;) {
+      const type = hard.includes('type') ? state.wanted.get('type') : undefined;
+      const gender = hard.includes('gender') ? state.wanted.get('gender') : undefined;
+      const filter = (item: CatalogItem) => {
+        if (violates(item)) return false;
+        if (seen && seen.has(item.item_id)) return false;
+        if (type && !type.includes(item.attributes.type)) return false;
+        if (gender) {
+          const g = item.attributes.gender;
+          if (g !== undefined && g !== 'unisex' && !gender.includes(g)) return false;
+        }
+        return true;
+      };
+      const hits = index.search(query, CAROUSEL_SIZE, filter, adjust);
+      if (hits.length >= MIN_RESULTS || hard.length === 0) {
+        let items = hits.map((h) => h.doc);
+        if (items.length === 0 && skipSeen) {
+          // everything relevant was seen: allow repeats rather than showing nothing
+          items = index.search(query, CAROUSEL_SIZE, (it) => !violates(it), adjust).map((h) => h.doc);
+        }
+        return { items, relaxed };
+      }
+      relaxed.push(hard.shift()!);
+    }
+  }
+
+  private explain(item: CatalogItem): AgentResponse {
+    const a = item.attributes;
+    const bits: string[] = [];
+    if (a.material) bits.push(`made of ${a.material}`);
+    if (a.colour) bits.push(`in ${a.colour}`);
+    const price = priceText(item);
+    const feature = item.features.find((f) => !f.toLowerCase().includes((a.material ?? '\u0000').toLowerCase()));
+    const text = oneOf(this.rng, [
+      () => `The ${item.title} is ${listWords(bits) || 'a solid option'}${price ? ` and costs ${price}` : ''}.${feature ? ` It has ${feature.toLowerCase()}.` : ''}${a.occasion ? ` It works well ${occasionPhrase(a.occasion)}.` : ''}`,
+      () => `Good question. ${item.title}: ${listWords(bits) || item.category}${price ? `, ${price}` : ''}.${feature ? ` Highlights: ${item.features.slice(0, 3).join(', ').toLowerCase()}.` : ''}`,
+    ]);
+    return say(text, this.state.shown.map((it) => this.catalog.toRecommendedItem(it)), ['explain_recommendation']);
+  }
+
+  private moreLike(item: CatalogItem): AgentResponse {
+    const { state } = this;
+    const index = this.catalog.categoryIndex(item.category);
+    const a = item.attributes;
+    const query = [a.type, a.colour, a.material, a.style, a.occasion].filter(Boolean).join(' ');
+    const hits = index.search(query || item.title, CAROUSEL_SIZE, (it) => it === item || !state.violates(it));
+    const items = hits.map((h) => h.doc);
+    if (!items.includes(item)) items.unshift(item);
+    if (items.length > CAROUSEL_SIZE) items.length = CAROUSEL_SIZE;
+    state.show(items);
+    return say(oneOf(this.rng, [
+      () => `Glad you like the ${item.title}! Here are a few more in the same spirit. Is it the one, or shall I keep looking?`,
+      () => `The ${item.title} is a nice pick. I added some similar options; would you like to go with it?`,
+    ]), items.map((it) => this.catalog.toRecommendedItem(it)), ['recommend', 'elicit_preference']);
+  }
+
+  private explanation(item: CatalogItem): string {
+    const { state } = this;
+    const matched: string[] = [];
+    for (const [slot, values] of state.wanted) {
+      const v = item.attributes[slot];
+      if (v === undefined || !values.includes(v) || slot === 'type' || slot === 'brand') continue;
+      matched.push(slot === 'occasion' ? `made ${occasionPhrase(v)}` : slot === 'price_band' ? `priced ${bandPhrase(v)}` : slot === 'gender' ? (v === 'unisex' ? 'unisex' : `cut for ${v}`) : v);
+    }
+    const feature = item.features[1] ?? item.features[0];
+    const why = matched.length ? listWords(matched) : 'a close match';
+    return oneOf(this.rng, [
+      () => `The top pick, the ${item.title}, is ${why}${feature ? `, with ${feature.toLowerCase()}` : ''}.`,
+      () => `I would start with the ${item.title}: it is ${why}${feature ? ` and has ${feature.toLowerCase()}` : ''}.`,
+      () => `The ${item.title} stands out: ${why}${item.price !== undefined ? `, at ${priceText(item)}` : ''}.`,
+    ]);
+  }
+
+  private acknowledge(removed: string[]): string {
+    const what = describeWanted(this.state);
+    const base = this.state.category === undefined && this.state.knownCount() === 0
+      ? ''
+      : oneOf(this.rng, [() => `Got it: ${what}.`, () => `Great, ${what}.`, () => `Okay, ${what}.`, () => `Noted, ${what}.`, () => `Sounds good: ${what}.`]);
+    const without = removed.length ? ` I will leave out ${listWords(removed, 'and')}.` : '';
+    return base || without ? `${base}${without} ` : '';
+  }
+
+  /** A question about a slot, with example values from the current category. */
+  private question(slot: string, followUp = false): string {
+    const { rng, state } = this;
+    const values = this.lexicon.valuesIn(slot, state.category);
+    const noun = categoryNoun(state.category);
+    switch (slot) {
+      case 'category':
+        return oneOf(rng, [
+          () => 'What are you shopping for today?',
+          () => `What kind of item can I help you find: ${someValues(rng, values.map(categoryNoun), 3)}?`,
+          () => `Which kind of item are you after, for example ${someValues(rng, values.map(categoryNoun), 3)}?`,
+        ]);
+      case 'type':
+        return oneOf(rng, [
+          () => `Any particular kind of ${noun}, like ${someValues(rng, values, 3)}?`,
+          () => `Do you have a type in mind, say ${someValues(rng, values, 3)}?`,
+        ]);
+      case 'gender':
+        return rng.pick([
+          'Are these for women, men, or would unisex work?',
+          "Should I look in the women's, men's or unisex range?",
+        ]);
+      case 'occasion':
+        return oneOf(rng, [
+          () => `What will you mostly wear them for: ${someValues(rng, values, 3)}?`,
+          () => `Is this for a particular occasion, say ${someValues(rng, values, 2)}?`,
+        ]);
+      case 'colour':
+        return oneOf(rng, [
+          () => followUp ? 'Would you like to narrow these down by colour?' : 'Any colour preference?',
+          () => `Which colours do you like, for example ${someValues(rng, values, 3)}?`,
+          () => 'Do you have a colour in mind?',
+        ]);
+      case 'price_band':
+        return rng.pick([
+          'What is your budget like: budget, mid-range, premium or luxury?',
+          'Roughly how much would you like to spend?',
+        ]);
+      case 'material':
+        return oneOf(rng, [
+          () => `Any material you prefer, such as ${someValues(rng, values, 2)}?`,
+          () => 'Do you have a preferred material?',
+        ]);
+      case 'style':
+        return oneOf(rng, [
+          () => `What style do you lean towards: ${someValues(rng, values, 3)}?`,
+          () => 'How would you describe your style?',
+        ]);
+      default:
+        return `Any preference for ${slotWord(slot)}${values.length ? `, for example ${someValues(rng, values, 2)}` : ''}?`;
+    }
+  }
+
+  /** The most important slot the user has not given, that varies within the category and was not asked. */
+  private nextMissing(): string | undefined {
+    const { state } = this;
+    for (const slot of ELICIT_ORDER) {
+      if (state.wanted.has(slot) || state.asked.has(slot)) continue;
+      if (!this.lexicon.slots.includes(slot)) continue;
+      if (this.lexicon.valuesIn(slot, state.category).length < 2) continue;
+      return slot;
+    }
+    return undefined;
+  }
+
+  /** The least important wanted slot (the one to offer to relax when nothing matches). */
+  private mostRestrictive(): string | undefined {
+    const slots = [...this.state.wanted.keys()];
+    slots.sort((a, b) => SLOT_IMPORTANCE.indexOf(b) - SLOT_IMPORTANCE.indexOf(a));
+    return slots[0];
+  }
+
+  /** An item of the current carousel the user pointed at (ordinal, or a brand/type unique in it). */
+  private referencedItem(parsed: ParsedUtterance): CatalogItem | undefined {
+    return referencedItem(parsed, this.state.shown);
+  }
+
+  private catchUp(history: readonly HistoryEntry[]): void {
+    for (const h of history) if (h.speaker === 'user') this.state.apply(this.lexicon.parse(h.text));
+  }
+}
+
+/** Resolves "the second one", "#3", "the last one" or a brand named in the utterance. */
+export function referencedItem(parsed: ParsedUtterance, shown: readonly CatalogItem[]): CatalogItem | undefined {
+  if (shown.length === 0) return undefined;
+  for (const o of parsed.ordinals) {
+    const i = o < 0 ? shown.length + o : o;
+    if (i >= 0 && i < shown.length) return shown[i];
+  }
+  for (const m of parsed.mentions) {
+    if (m.negated || (m.slot !== 'brand' && m.slot !== 'colour')) continue;
+    const hits = shown.filter((it) => it.attributes[m.slot] === m.value);
+    if (hits.length === 1) return hits[0];
+  }
+  return undefined;
+}
+
+/** A slot name as a word ("price_band" -> "price range"). */
+export function slotWord(slot: string): string {
+  return slot === 'price_band' ? 'price range' : slot === 'type' ? 'type' : slot.replace(/_/g, ' ');
+}
+
+/** Builds only the chosen variant (the others would be wasted string work on every turn). */
+export function oneOf(rng: Rng, variants: readonly (() => string)[]): string {
+  return variants[rng.int(variants.length)]();
+}
+
+function say(utterance: string, recommendations: RecommendedItem[], acts: string[]): AgentResponse {
+  return { utterance, recommendations, acts };
+}
+

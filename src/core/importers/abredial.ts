@@ -1,0 +1,151 @@
+/**
+ * AB-ReDial (`annotated_dialogues.csv`): one row per (conversation, rater). Columns: `ConvId`,
+ * `utterance0..N` (each `ROLE<TAB>text`, ROLE = USER or SYSTEM; a few cells use spaces or an em
+ * space instead of the tab), then the dialogue-level ratings `understanding, task-completion,
+ * interest-arousal, efficiency, dialogue-overall` and `justification-text`.
+ *
+ * Rows are grouped into conversations by ConvId *and* utterance sequence: in the published file a
+ * few ConvIds name two different dialogues, so the second one gets the id `<ConvId>#2` (with a
+ * warning). Each row becomes a conversation-level annotation: annotator `rater:<row>` (the file has
+ * no rater ids; `<row>` = 1-based data row), `fields` = the ratings as numbers (empty cells are
+ * left out), `note` = the justification, plus `row` and `line` to find it in the file.
+ */
+import type { Conversation, ConversationAnnotation } from '../model';
+import { ImportError, type ImportWarning, preview } from './errors';
+import { parseCsv } from './csv';
+import { buildTurns, type SourceUtterance } from './turns';
+
+/** The rating columns of AB-ReDial, in file order. */
+export const AB_REDIAL_RATINGS = ['understanding', 'task-completion', 'interest-arousal', 'efficiency', 'dialogue-overall'] as const;
+export const AB_REDIAL_JUSTIFICATION = 'justification-text';
+
+const ROLE = /^(USER|SYSTEM)(?:\t|[\s\u2003]+|$)([\s\S]*)$/i;
+
+/** True when a CSV header row looks like AB-ReDial. */
+export function isAbRedialHeader(fields: readonly string[]): boolean {
+  return fields.some((f) => f.trim() === 'ConvId') && fields.some((f) => /^utterance\d+$/.test(f.trim()));
+}
+
+interface Group {
+  id: string;
+  convId: string;
+  key: string;
+  utterances: SourceUtterance[];
+  annotations: ConversationAnnotation[];
+  rows: number[];
+}
+
+/** Imports AB-ReDial CSV text. Throws ImportError when the header is not AB-ReDial's. */
+export function importAbRedial(text: string, origin: string): { conversations: Conversation[]; warnings: ImportWarning[] } {
+  const { records, warnings } = parseCsv(text, origin);
+  const nonBlank = records.filter((r) => !(r.fields.length === 1 && r.fields[0].trim() === ''));
+  const header = nonBlank[0];
+  if (!header) throw new ImportError(origin, 'the file is empty (expected an AB-ReDial CSV header: ConvId,utterance0,...)');
+  const names = header.fields.map((f) => f.trim());
+  const convCol = names.indexOf('ConvId');
+  if (convCol === -1 || !isAbRedialHeader(names)) {
+    throw new ImportError(origin, `expected an AB-ReDial CSV header with ConvId and utterance0, utterance1, ... columns; found "${preview(header.fields.join(','), 80)}"`, { line: header.line, column: 1 });
+  }
+  const uttCols = names
+    .map((name, col) => ({ col, m: /^utterance(\d+)$/.exec(name) }))
+    .filter((x): x is { col: number; m: RegExpExecArray } => x.m !== null)
+    .sort((a, b) => Number(a.m[1]) - Number(b.m[1]))
+    .map((x) => x.col);
+  const ratingCols = AB_REDIAL_RATINGS.map((name) => ({ name, col: names.indexOf(name) }));
+  for (const r of ratingCols) if (r.col === -1) warnings.push({ line: header.line, message: `header has no "${r.name}" column; that rating is left out` });
+  const justCol = names.indexOf(AB_REDIAL_JUSTIFICATION);
+
+  const groups: Group[] = [];
+  const byKey = new Map<string, Group>();
+  const variantsPerConvId = new Map<string, Group[]>();
+  let row = 0;
+  for (const rec of nonBlank.slice(1)) {
+    row++;
+    const f = rec.fields;
+    if (f.length !== names.length) {
+      warnings.push({ line: rec.line, message: `row ${row} has ${f.length} fields, the header has ${names.length}; missing fields read as empty` });
+    }
+    const convId = (f[convCol] ?? '').trim();
+    if (!convId) {
+      warnings.push({ line: rec.line, path: 'ConvId', message: `row ${row} has an empty ConvId; row skipped` });
+      continue;
+    }
+    const utterances: SourceUtterance[] = [];
+    let gap = false;
+    let bad = false;
+    for (const col of uttCols) {
+      const cell = f[col] ?? '';
+      if (cell.trim() === '') {
+        gap = true;
+        continue;
+      }
+      const m = ROLE.exec(cell);
+      if (!m) {
+        warnings.push({ line: rec.line, path: names[col], message: `row ${row} (ConvId ${convId}): expected "USER<TAB>text" or "SYSTEM<TAB>text", found "${preview(cell)}"; row skipped` });
+        bad = true;
+        break;
+      }
+      if (gap) warnings.push({ line: rec.line, path: names[col], message: `row ${row} (ConvId ${convId}): an empty utterance cell before this one; empty cells are skipped` });
+      gap = false;
+      utterances.push({ speaker: m[1].toUpperCase() === 'USER' ? 'user' : 'assistant', text: m[2] });
+    }
+    if (bad) continue;
+    if (utterances.length === 0) warnings.push({ line: rec.line, message: `row ${row} (ConvId ${convId}) has no utterances` });
+
+    const fields: Record<string, unknown> = {};
+    for (const { name, col } of ratingCols) {
+      if (col === -1) continue;
+      const raw = (f[col] ?? '').trim();
+      if (raw === '') {
+        warnings.push({ line: rec.line, path: name, message: `row ${row} (ConvId ${convId}): rating "${name}" is empty; left out` });
+        continue;
+      }
+      const num = Number(raw);
+      if (Number.isFinite(num)) fields[name] = num;
+      else {
+        fields[name] = raw;
+        warnings.push({ line: rec.line, path: name, message: `row ${row} (ConvId ${convId}): rating "${name}" is not a number ("${preview(raw)}"); kept as text` });
+      }
+    }
+    const annotation: ConversationAnnotation = { annotator: `rater:${row}`, fields };
+    const just = justCol === -1 ? '' : (f[justCol] ?? '');
+    if (just.trim() !== '') annotation.note = just;
+    annotation['row'] = row;
+    annotation['line'] = rec.line;
+
+    const key = `${convId}\u0000${utterances.map((u) => `${u.speaker}:${u.text}`).join('\u0001')}`;
+    let g = byKey.get(key);
+    if (!g) {
+      const variants = variantsPerConvId.get(convId) ?? [];
+      const id = variants.length === 0 ? convId : `${convId}#${variants.length + 1}`;
+      if (variants.length > 0) {
+        warnings.push({
+          line: rec.line,
+          path: 'ConvId',
+          message: `ConvId ${convId} names ${variants.length + 1} different dialogues (row ${row} differs from row ${variants[0].rows[0]}); this one is imported as "${id}"`,
+        });
+      }
+      g = { id, convId, key, utterances, annotations: [], rows: [] };
+      variants.push(g);
+      variantsPerConvId.set(convId, variants);
+      byKey.set(key, g);
+      groups.push(g);
+    }
+    g.annotations.push(annotation);
+    g.rows.push(row);
+  }
+
+  const conversations: Conversation[] = groups.map((g) => {
+    let changes = 0;
+    for (let k = 1; k < g.utterances.length; k++) if (g.utterances[k].speaker !== g.utterances[k - 1].speaker) changes++;
+    const convId = g.convId;
+    return {
+      id: g.id,
+      source: 'human',
+      turns: buildTurns(g.utterances),
+      annotations: g.annotations,
+      metadata: { format: 'ab-redial', conv_id: convId, rows: g.rows, utterances: g.utterances.length, speaker_changes: changes },
+    };
+  });
+  return { conversations, warnings };
+}

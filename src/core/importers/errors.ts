@@ -1,0 +1,105 @@
+/**
+ * Errors and warnings shared by the importers. Every message names where the problem is: the
+ * file (origin), and the line and column (JSONL, CSV, JSON syntax) or the JSON path (documents).
+ */
+
+/** A non-fatal problem: the importer skipped or repaired something and kept going. */
+export interface ImportWarning {
+  /** 1-based line in the input (JSONL line, CSV record start, JSON syntax position). */
+  line?: number;
+  /** Where inside the value, e.g. `conversations[3].turns[0].ratings` or `[2].conversation[5].participant`. */
+  path?: string;
+  message: string;
+}
+
+/** Where a fatal import error is. */
+export interface ImportErrorLocation {
+  line?: number;
+  column?: number;
+  path?: string;
+}
+
+/**
+ * A fatal import problem. The message is complete on its own (`file:line:column: text` or
+ * `file: path: text`); the parts are also available as properties for tools.
+ */
+export class ImportError extends Error {
+  readonly origin: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly path?: string;
+  /** The message without the location prefix. */
+  readonly detail: string;
+
+  constructor(origin: string, detail: string, where: ImportErrorLocation = {}) {
+    super(`${formatLocation(origin, where)}: ${detail}`);
+    this.name = 'ImportError';
+    this.origin = origin;
+    this.line = where.line;
+    this.column = where.column;
+    this.path = where.path;
+    this.detail = detail;
+  }
+}
+
+/** `file:12:5`, `file:12`, `file: conversations[3].turns` or just `file`. */
+export function formatLocation(origin: string, where: ImportErrorLocation): string {
+  let out = origin;
+  if (where.line !== undefined) {
+    out += `:${where.line}`;
+    if (where.column !== undefined) out += `:${where.column}`;
+  }
+  if (where.path) out += `: ${where.path}`;
+  return out;
+}
+
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Formats a value path the way every SimLens message does: `["turns", 2, "user_utterance"]` ->
+ * `turns[2].user_utterance`; keys that are not identifiers are quoted (`ratings["Was it easy?"]`).
+ */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else {
+      const key = String(seg);
+      if (IDENT.test(key)) out += out === '' ? key : `.${key}`;
+      else out += `[${JSON.stringify(key)}]`;
+    }
+  }
+  return out;
+}
+
+/** Joins a base path and a relative one: (`conversations[2]`, `turns[0].x`) -> `conversations[2].turns[0].x`. */
+export function joinPath(base: string, rest: string): string {
+  if (!base) return rest;
+  if (!rest) return base;
+  return rest.startsWith('[') ? base + rest : `${base}.${rest}`;
+}
+
+/** A short, printable preview of untrusted text for messages. */
+export function preview(text: string, max = 40): string {
+  const oneLine = text.replace(/\r?\n/g, '\\n').replace(/\t/g, '\\t');
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+}
+
+/** "a string", "a number (5)", "an array", "an object", "null", "nothing" — for type errors. */
+export function describeType(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  switch (typeof v) {
+    case 'string':
+      return `a string ("${preview(v, 30)}")`;
+    case 'number':
+      return `a number (${v})`;
+    case 'boolean':
+      return `a boolean (${v})`;
+    case 'object':
+      return 'an object';
+    default:
+      return typeof v;
+  }
+}

@@ -1,0 +1,305 @@
+/**
+ * Importers: turn conversation data from other tools into canonical SimLens conversations
+ * (see ../model.ts), ready to be written one per line.
+ *
+ * Formats (names for `from`):
+ * - `canonical`          SimLens JSONL; validated and passed through unchanged.
+ * - `convapparel`        the ConvApparel release document `{metadata, conversations: [...]}` (or a
+ *                        bare array of conversations); given JSONL content it reads it as
+ *                        `convapparel-jsonl`.
+ * - `convapparel-jsonl`  ConvApparel, one conversation per line.
+ * - `dialoguekit`        DialogueKit / UserSimCRS annotated dialogues, all variants (dialoguekit.ts).
+ * - `ab-redial`          AB-ReDial rated dialogues CSV (abredial.ts).
+ *
+ * Detection looks at the content (sniff.ts), never only at the extension; `from` forces a format.
+ * Fatal problems throw an ImportError whose message names the file and the line/column or JSON
+ * path; problems with single conversations become warnings and those conversations are skipped.
+ * An input from which nothing at all could be imported is fatal.
+ */
+import type { Conversation } from '../model';
+import { importAbRedial } from './abredial';
+import { acceptConversation, importConvApparelDocument, type CanonicalFlavor } from './conversations';
+import { convertDialogueRecords, dialogueRecordsFromDocument, type DialogueRecord } from './dialoguekit';
+import { ImportError, type ImportWarning, formatLocation } from './errors';
+import { findJsonSyntaxError, parseJsonOrThrow } from './json';
+import { forEachFileLine, forEachTextLine, readPrefix, readWholeText } from './lines';
+import { sniffFormat, type SniffResult } from './sniff';
+
+export { ImportError, type ImportWarning } from './errors';
+export { dialogueKitStats, type DialogueKitStats } from './dialoguekitStats';
+export { SOURCE_ANNOTATOR } from './dialoguekit';
+export type { SourceUtteranceRecord } from './turns';
+
+/** The format names `from` accepts (aliases are listed in FORMAT_ALIASES). */
+export const IMPORT_FORMATS: readonly string[] = ['canonical', 'convapparel', 'convapparel-jsonl', 'dialoguekit', 'ab-redial'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number] | string;
+
+/** One line per format, for `--help` texts and pickers. */
+export const FORMAT_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  canonical: 'SimLens JSONL (one conversation per line), validated and passed through',
+  convapparel: 'ConvApparel release: one JSON document {metadata, conversations: [...]}',
+  'convapparel-jsonl': 'ConvApparel, one conversation per line; adds id "convapparel-<index>" when missing',
+  dialoguekit: 'DialogueKit / UserSimCRS annotated dialogues (JSON array, export object or JSONL)',
+  'ab-redial': 'AB-ReDial rated dialogues (CSV: ConvId, utterance0..N, ratings)',
+};
+
+/** Other spellings accepted for `from` (case-insensitive). */
+export const FORMAT_ALIASES: Readonly<Record<string, string>> = {
+  simlens: 'canonical',
+  jsonl: 'canonical',
+  convapparel_jsonl: 'convapparel-jsonl',
+  usersimcrs: 'dialoguekit',
+  iard: 'dialoguekit',
+  moviebot: 'dialoguekit',
+  abredial: 'ab-redial',
+  ab_redial: 'ab-redial',
+};
+
+/** The outcome of an import. */
+export interface ImportResult {
+  /** The format actually read (after detection, or the forced one). */
+  format: string;
+  conversations: Conversation[];
+  warnings: ImportWarning[];
+  /**
+   * Top-level fields of a wrapping document other than the conversations (e.g. the ConvApparel
+   * release `metadata`), which do not belong to any one conversation. Absent for JSONL and CSV.
+   */
+  documentMetadata?: Record<string, unknown>;
+}
+
+/** Options for importText. `origin` names the input in messages (a path or "untitled"). */
+export interface ImportTextOptions {
+  from?: string;
+  origin: string;
+}
+
+/**
+ * Resolves a user-given format name (case-insensitive, aliases allowed) to one of IMPORT_FORMATS.
+ * Throws an Error listing the known names when it is unknown.
+ */
+export function normalizeFormat(name: string): string {
+  const key = name.trim().toLowerCase();
+  if ((IMPORT_FORMATS as readonly string[]).includes(key)) return key;
+  const alias = FORMAT_ALIASES[key];
+  if (alias) return alias;
+  throw new Error(`unknown import format "${name}"; known formats: ${IMPORT_FORMATS.join(', ')}`);
+}
+
+function unknownFormatError(origin: string, sniff: SniffResult): Error {
+  const reason = sniff.format === undefined ? sniff.reason : 'its content was not recognised';
+  return new ImportError(origin, `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`);
+}
+
+/**
+ * Detects the format of a file from its first bytes (up to 1 MB; the first JSON value's keys or
+ * the CSV header). Throws an Error naming the file when the format is unknown or the file is empty.
+ */
+export async function detectFormat(inputPath: string): Promise<string> {
+  const { text, complete } = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
+    throw new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`);
+  });
+  const sniff = sniffFormat(text, complete);
+  if (sniff.format === undefined) throw unknownFormatError(inputPath, sniff);
+  return sniff.format;
+}
+
+/** Detects the format of in-memory text (same rules as detectFormat); undefined when unknown. */
+export function detectTextFormat(text: string): string | undefined {
+  return sniffFormat(text.slice(0, 1 << 20), text.length <= 1 << 20).format;
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSONL: canonical, ConvApparel JSONL, DialogueKit JSONL. One parsed line at a time.
+
+interface JsonlSink {
+  line(text: string, line: number): void;
+  finish(): void;
+}
+
+function jsonlSink(format: string, result: ImportResult, onConversation: (c: Conversation) => void): JsonlSink {
+  let index = 0;
+  const dkRecords: DialogueRecord[] = [];
+  const out = { conversations: [] as Conversation[], warnings: result.warnings };
+  const flavor: CanonicalFlavor = format === 'canonical' ? 'canonical' : 'convapparel';
+  return {
+    line(text, line) {
+      if (text.trim() === '') return;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        const p = findJsonSyntaxError(text);
+        const why = p ? `invalid JSON at column ${p.column}: ${p.message}` : `invalid JSON: ${e instanceof Error ? e.message : String(e)}`;
+        result.warnings.push({ line, message: `${why}; line skipped` });
+        index++;
+        return;
+      }
+      if (format === 'dialoguekit') {
+        dkRecords.push({ value, path: '', line, index });
+      } else {
+        acceptConversation(value, { index, line, path: '' }, flavor, out);
+        for (const c of out.conversations) onConversation(c);
+        out.conversations.length = 0;
+      }
+      index++;
+    },
+    finish() {
+      if (format === 'dialoguekit') {
+        const r = convertDialogueRecords(dkRecords);
+        result.warnings.push(...r.warnings);
+        for (const c of r.conversations) onConversation(c);
+      }
+    },
+  };
+}
+
+/** How a format reads its input: line by line, or as one whole text. */
+function isLineFormat(format: string, shape: SniffResult): boolean {
+  if (format === 'canonical' || format === 'convapparel-jsonl') return true;
+  if (format === 'convapparel' || format === 'dialoguekit') return shape.format !== undefined && shape.shape === 'jsonl';
+  return false;
+}
+
+/** The format name reported for a forced format after looking at the content. */
+function effectiveFormat(format: string, shape: SniffResult): string {
+  if (format === 'convapparel' && shape.format !== undefined && shape.shape === 'jsonl') return 'convapparel-jsonl';
+  return format;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole documents: ConvApparel document, DialogueKit document, AB-ReDial CSV.
+
+function importDocumentText(format: string, text: string, origin: string, result: ImportResult, onConversation: (c: Conversation) => void): void {
+  if (format === 'ab-redial') {
+    const r = importAbRedial(text, origin);
+    result.warnings.push(...r.warnings);
+    r.conversations.forEach(onConversation);
+    return;
+  }
+  if (format === 'convapparel' || format === 'dialoguekit') {
+    const doc = parseJsonOrThrow(text, origin);
+    if (format === 'convapparel') {
+      const r = importConvApparelDocument(doc, origin);
+      result.warnings.push(...r.warnings);
+      if (r.documentMetadata) result.documentMetadata = r.documentMetadata;
+      r.conversations.forEach(onConversation);
+    } else {
+      const r = convertDialogueRecords(dialogueRecordsFromDocument(doc, origin));
+      result.warnings.push(...r.warnings);
+      r.conversations.forEach(onConversation);
+    }
+    return;
+  }
+  throw new Error(`internal: ${format} is not a document format`);
+}
+
+/** After an import: an input that yielded nothing but problems is an error. */
+function checkNotAllFailed(origin: string, format: string, count: number, result: ImportResult): void {
+  if (count > 0 || result.warnings.length === 0) return;
+  // Report the first problem that made a conversation be skipped (others may be mere repairs).
+  const w = result.warnings.find((x) => /skipped$/.test(x.message)) ?? result.warnings[0];
+  const where = w.line !== undefined ? `line ${w.line}: ` : w.path ? `${w.path}: ` : '';
+  const n = result.warnings.length;
+  throw new ImportError(origin, `no conversation could be imported as ${format} (${n} problem${n === 1 ? '' : 's'}); the first: ${where}${w.message}`);
+}
+
+/** Adds to errors of a forced format a hint about what the content looks like. */
+function withHint(e: unknown, format: string, sniff: SniffResult): unknown {
+  if (!(e instanceof ImportError) || sniff.format === undefined || sniff.format === format) return e;
+  if (format === 'convapparel' && sniff.format === 'convapparel-jsonl') return e;
+  if (format === 'convapparel-jsonl' && sniff.format === 'canonical') return e;
+  if (format === 'canonical' && sniff.format === 'convapparel-jsonl') return e;
+  const hint = `read as ${format}, but the content looks like ${sniff.format}: try --from ${sniff.format}, or leave --from out`;
+  return new ImportError(e.origin, `${e.detail} (${hint})`, { line: e.line, column: e.column, path: e.path });
+}
+
+/**
+ * Imports a file, calling `onConversation` for each conversation in order (JSONL inputs are
+ * streamed: memory stays small however large the file). Returns the format, the count and the
+ * warnings. Throws ImportError for fatal problems (unknown format, bad JSON document, wrong header).
+ */
+export async function importFileEach(
+  inputPath: string,
+  onConversation: (c: Conversation) => void,
+  opts: { from?: string } = {},
+): Promise<{ format: string; count: number; warnings: ImportWarning[]; documentMetadata?: Record<string, unknown> }> {
+  const prefix = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
+    throw new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`);
+  });
+  const sniff = sniffFormat(prefix.text, prefix.complete);
+  let format: string;
+  if (opts.from !== undefined) format = normalizeFormat(opts.from);
+  else if (sniff.format !== undefined) format = sniff.format;
+  else throw unknownFormatError(inputPath, sniff);
+
+  const result: ImportResult = { format: effectiveFormat(format, sniff), conversations: [], warnings: [] };
+  let count = 0;
+  const emit = (c: Conversation): void => {
+    count++;
+    onConversation(c);
+  };
+  try {
+    if (isLineFormat(format, sniff)) {
+      const sink = jsonlSink(result.format, result, emit);
+      await forEachFileLine(inputPath, (t, l) => sink.line(t, l), result.warnings);
+      sink.finish();
+    } else {
+      const text = await readWholeText(inputPath, result.warnings);
+      importDocumentText(format, text, inputPath, result, emit);
+    }
+    checkNotAllFailed(inputPath, result.format, count, result);
+  } catch (e) {
+    throw withHint(e, format, sniff);
+  }
+  return { format: result.format, count, warnings: result.warnings, documentMetadata: result.documentMetadata };
+}
+
+/**
+ * Imports a file into memory. `from` forces the format (see IMPORT_FORMATS); otherwise it is
+ * detected from the content. Errors name the file and the line (JSONL, CSV, JSON syntax) or the
+ * JSON path (documents).
+ */
+export async function importFile(inputPath: string, opts: { from?: string } = {}): Promise<ImportResult> {
+  const conversations: Conversation[] = [];
+  const r = await importFileEach(inputPath, (c) => conversations.push(c), opts);
+  const out: ImportResult = { format: r.format, conversations, warnings: r.warnings };
+  if (r.documentMetadata) out.documentMetadata = r.documentMetadata;
+  return out;
+}
+
+/**
+ * Imports text already in memory (tests, the language server's "convert" quick fix). Same rules
+ * and messages as importFile; `origin` names the input in messages.
+ */
+export function importText(text: string, opts: ImportTextOptions): ImportResult {
+  const origin = opts.origin;
+  const sniff = sniffFormat(text.slice(0, 1 << 20), text.length <= 1 << 20);
+  let format: string;
+  if (opts.from !== undefined) format = normalizeFormat(opts.from);
+  else if (sniff.format !== undefined) format = sniff.format;
+  else throw unknownFormatError(origin, sniff);
+
+  const result: ImportResult = { format: effectiveFormat(format, sniff), conversations: [], warnings: [] };
+  const emit = (c: Conversation): void => {
+    result.conversations.push(c);
+  };
+  try {
+    if (isLineFormat(format, sniff)) {
+      const sink = jsonlSink(result.format, result, emit);
+      forEachTextLine(text, (t, l) => sink.line(t, l));
+      sink.finish();
+    } else {
+      importDocumentText(format, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, origin, result, emit);
+    }
+    checkNotAllFailed(origin, result.format, result.conversations.length, result);
+  } catch (e) {
+    throw withHint(e, format, sniff);
+  }
+  return result;
+}
+
+/** `file:line: message` (or `file: path: message`) for printing a warning. */
+export function formatWarning(origin: string, w: ImportWarning): string {
+  return `${formatLocation(origin, { line: w.line, path: w.line === undefined ? w.path : undefined })}: ${w.message}`;
+}

@@ -1,0 +1,95 @@
+/**
+ * Runs an LLM annotator (judge, discriminator) over many conversations with bounded concurrency.
+ * Conversations that already carry the annotator's annotation are skipped (so rerunning on the
+ * output resumes an interrupted pass); per-conversation failures are collected, not thrown; a
+ * spent budget or a cancellation stops launching new work, lets in-flight calls finish, and
+ * returns what was done.
+ */
+import type { Conversation, ConversationAnnotation } from '../model';
+import { conversationId } from '../model';
+import { isRunFatal } from './errors';
+
+export interface AnnotateOptions {
+  /** Conversations annotated at once (default 8). */
+  concurrency?: number;
+  /** Skip conversations that already have an annotation by this annotator. */
+  skipAnnotator?: string;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface AnnotateFailure {
+  index: number;
+  id: string;
+  error: string;
+}
+
+export interface AnnotateReport {
+  /** The input with new annotations added (same order, same length). */
+  conversations: Conversation[];
+  annotated: number;
+  skipped: number;
+  failed: AnnotateFailure[];
+  /** Why the pass stopped before the end (budget spent, cancelled), if it did. */
+  stopped?: string;
+}
+
+/** Annotates each conversation with `annotate(conv, index)`, replacing an older annotation by the same annotator. */
+export async function annotateAll(
+  conversations: readonly Conversation[],
+  annotate: (conv: Conversation, index: number) => Promise<ConversationAnnotation>,
+  opts: AnnotateOptions = {},
+): Promise<AnnotateReport> {
+  const out = conversations.slice();
+  const report: AnnotateReport = { conversations: out, annotated: 0, skipped: 0, failed: [] };
+  const todo: number[] = [];
+  for (let i = 0; i < out.length; i++) {
+    if (opts.skipAnnotator && out[i].annotations?.some((a) => a.annotator === opts.skipAnnotator)) report.skipped++;
+    else todo.push(i);
+  }
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < todo.length && !report.stopped) {
+      if (opts.signal?.aborted) {
+        report.stopped = 'cancelled';
+        break;
+      }
+      const i = todo[next++];
+      try {
+        const annotation = await annotate(out[i], i);
+        const others = (out[i].annotations ?? []).filter((a) => a.annotator !== annotation.annotator);
+        out[i] = { ...out[i], annotations: [...others, annotation] };
+        report.annotated++;
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (isRunFatal(error)) report.stopped ??= message;
+        else report.failed.push({ index: i, id: conversationId(out[i], i + 1), error: message });
+      }
+      opts.onProgress?.(++done, todo.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 8, todo.length || 1)) }, worker));
+  return report;
+}
+
+/** Writes conversations as JSONL through a temporary file renamed over `file` (so `file` may be the input). */
+export async function writeJsonlAtomic(file: string, rows: Iterable<unknown>): Promise<void> {
+  const { promises: fs } = await import('node:fs');
+  const tmp = `${file}.${process.pid}.tmp`;
+  const handle = await fs.open(tmp, 'w');
+  try {
+    let buffer = '';
+    for (const row of rows) {
+      buffer += JSON.stringify(row) + '\n';
+      if (buffer.length > 1 << 20) {
+        await handle.write(buffer);
+        buffer = '';
+      }
+    }
+    if (buffer) await handle.write(buffer);
+  } finally {
+    await handle.close();
+  }
+  await fs.rename(tmp, file);
+}

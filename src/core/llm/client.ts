@@ -1,0 +1,431 @@
+/**
+ * The one place SimLens talks to an LLM endpoint. Wraps the `openai` client (its own retries off)
+ * with: our retries (exponential backoff with jitter on 429, 5xx, timeouts and dropped
+ * connections, honouring Retry-After / retry-after-ms), a per-attempt timeout that also covers
+ * streamed bodies, a per-role concurrency limit, the run budget, cancellation, the response cache
+ * and a record of each call (`LlmCall`, with one entry per attempt) for the trace. Error texts are
+ * redacted: the API key cannot leak through them.
+ */
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { LlmCall } from '../model';
+import type { LlmRole, LlmRoleConfig } from './config';
+import { LlmBudget } from './budget';
+import { LlmResponseCache, cacheKey, type CachedChat, type CachedEmbedding } from './cache';
+import { LlmError, BudgetExceededError, type LlmErrorKind } from './errors';
+import { ConcurrencyLimiter } from './limiter';
+import { redactSecrets } from './redact';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  /** Overrides the role's temperature. */
+  temperature?: number;
+  /** Overrides the role's max tokens. */
+  maxTokens?: number;
+  /** Integer sampling seed, sent when the role's `sendSeed` is on; always part of the cache key. */
+  seed?: number;
+  /** The answer must be a JSON object (sets response_format when the role's jsonMode is on). */
+  json?: boolean;
+  stop?: string[];
+  /** "name@version" of the prompt template, recorded and part of the cache key. */
+  template?: string;
+  /** What the call is for, e.g. "user.respond" (recorded in the trace). */
+  purpose?: string;
+}
+
+export interface ChatResult {
+  text: string;
+  finishReason?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  cached: boolean;
+  /** The call as recorded in traces. */
+  call: RecordedLlmCall;
+}
+
+export interface EmbeddingResult {
+  vectors: number[][];
+  cached: boolean;
+  call: RecordedLlmCall;
+}
+
+/** One HTTP attempt of a call. */
+export interface LlmAttempt {
+  attempt: number;
+  status?: number;
+  error?: string;
+  latency_ms: number;
+  /** How long we waited before the next attempt (Retry-After or backoff). */
+  wait_ms?: number;
+  request_id?: string;
+}
+
+/** A call as recorded in `trace.llm_calls`: the model's LlmCall plus the attempts, cache key and template. */
+export type RecordedLlmCall = LlmCall & {
+  attempts: LlmAttempt[];
+  cache_key: string;
+  template?: string;
+  purpose?: string;
+  finish_reason?: string;
+};
+
+export interface LlmClientOptions {
+  role: LlmRole;
+  config: LlmRoleConfig;
+  /** Sent as the bearer token only; never stored in records, errors or the cache. */
+  apiKey?: string;
+  cache?: LlmResponseCache;
+  budget?: LlmBudget;
+  /** Shared by every client of the role; defaults to one built from `config.concurrency`. */
+  limiter?: ConcurrencyLimiter;
+  /** Cancels every call of this client (e.g. the run's signal). */
+  signal?: AbortSignal;
+  /** Uniform [0,1) source for jitter (tests pass a fixed one). */
+  random?: () => number;
+  /** Waits between attempts (tests may record the waits). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Receives every finished call record (success, cache hit or failure). */
+  onCall?: (call: RecordedLlmCall) => void;
+  /** Keep the request messages in the call record. */
+  recordPrompts?: boolean;
+  /** Custom fetch (tests). */
+  fetch?: typeof fetch;
+}
+
+/** Retry-After waits longer than this are cut to it (an endpoint asking for an hour is not waited on). */
+export const MAX_RETRY_AFTER_MS = 300_000;
+
+/** Parses `retry-after-ms`, then `retry-after` (seconds or an HTTP date) into milliseconds. */
+export function retryAfterMs(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
+  const ra = headers.get('retry-after');
+  if (!ra) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(ra)) return Math.round(Number(ra) * 1000);
+  const date = Date.parse(ra);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
+}
+
+/** Backoff before retry number `retry` (0-based): base * 2^retry capped, then "equal jitter" (half fixed, half random). */
+export function backoffDelay(retry: number, baseMs: number, maxMs: number, random: () => number): number {
+  const exp = Math.min(maxMs, baseMs * 2 ** retry);
+  return Math.round(exp / 2 + (exp / 2) * random());
+}
+
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new LlmError('LLM call cancelled', 'aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new LlmError('LLM call cancelled', 'aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+interface AttemptFailure {
+  kind: LlmErrorKind;
+  retryable: boolean;
+  message: string;
+  status?: number;
+  requestId?: string;
+  retryAfter?: number;
+}
+
+interface ChatOutcome {
+  text: string;
+  finishReason?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  requestId?: string;
+}
+
+export class LlmClient {
+  readonly role: LlmRole;
+  readonly config: LlmRoleConfig;
+  readonly limiter: ConcurrencyLimiter;
+  // ES private fields: not enumerable, so neither the SDK client nor the key can be serialised by accident.
+  readonly #openai: OpenAI;
+  readonly #secrets: (string | undefined)[];
+  private readonly random: () => number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  readonly #options: LlmClientOptions;
+
+  constructor(options: LlmClientOptions) {
+    this.#options = options;
+    this.role = options.role;
+    this.config = options.config;
+    this.limiter = options.limiter ?? new ConcurrencyLimiter(options.config.concurrency);
+    this.random = options.random ?? Math.random;
+    this.sleep = options.sleep ?? defaultSleep;
+    this.#secrets = [options.apiKey];
+    // Local servers (Ollama, vLLM, LM Studio) ignore the key, but the SDK insists on one.
+    this.#openai = new OpenAI({
+      baseURL: options.config.baseUrl,
+      apiKey: options.apiKey || 'no-key-set',
+      timeout: options.config.timeoutMs,
+      maxRetries: 0,
+      fetch: options.fetch,
+    });
+  }
+
+  /** The model this client asks. */
+  get model(): string {
+    return this.config.model;
+  }
+
+  /** Sends a chat completion (or replays it from the cache). Throws LlmError when every attempt failed. */
+  async chat(request: ChatRequest, callSignal?: AbortSignal): Promise<ChatResult> {
+    const cfg = this.config;
+    const params = {
+      temperature: request.temperature ?? cfg.temperature,
+      max_tokens: request.maxTokens ?? cfg.maxTokens,
+      seed: cfg.sendSeed ? request.seed : undefined,
+      response_format: request.json && cfg.jsonMode ? { type: 'json_object' as const } : undefined,
+      stop: request.stop,
+    };
+    const keyed = {
+      kind: 'chat', base_url: cfg.baseUrl, model: cfg.model, messages: request.messages, params,
+      // The seed distinguishes samples even when the endpoint is not sent one.
+      sample_seed: request.seed, template: request.template,
+    };
+    const key = cacheKey(keyed);
+    const call: RecordedLlmCall = {
+      id: `${this.role}-${key.slice(0, 12)}`,
+      role: this.role,
+      model: cfg.model,
+      cache_key: key,
+      template: request.template,
+      purpose: request.purpose,
+      attempts: [],
+    };
+    if (this.#options.recordPrompts) call.request = { messages: request.messages, params };
+
+    const cache = this.#options.cache;
+    if (cache) {
+      const hit = await cache.get(key);
+      if (hit && hit.kind === 'chat') {
+        Object.assign(call, { cached: true, latency_ms: 0, prompt_tokens: hit.prompt_tokens, completion_tokens: hit.completion_tokens, request_id: hit.request_id, response: hit.text });
+        this.#options.onCall?.(call);
+        return { text: hit.text, finishReason: hit.finish_reason, promptTokens: hit.prompt_tokens, completionTokens: hit.completion_tokens, cached: true, call };
+      }
+    }
+
+    const body = {
+      model: cfg.model,
+      messages: request.messages,
+      ...Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)),
+    };
+    const outcome = await this.withRetries(call, callSignal, async (signal) => {
+      if (cfg.stream) return this.streamOnce(body, signal);
+      const { data, request_id } = await this.#openai.chat.completions
+        .create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal, timeout: cfg.timeoutMs, maxRetries: 0 })
+        .withResponse();
+      const choice = data?.choices?.[0];
+      if (!choice || !choice.message) throw new InvalidResponse('the endpoint answered without choices[0].message');
+      return {
+        text: choice.message.content ?? '',
+        finishReason: choice.finish_reason ?? undefined,
+        promptTokens: data.usage?.prompt_tokens,
+        completionTokens: data.usage?.completion_tokens,
+        requestId: request_id ?? undefined,
+      };
+    });
+    Object.assign(call, { cached: false, request_id: outcome.requestId, prompt_tokens: outcome.promptTokens, completion_tokens: outcome.completionTokens, response: outcome.text });
+    if (outcome.finishReason) call.finish_reason = outcome.finishReason;
+    if (cache) {
+      const entry: CachedChat = { kind: 'chat', text: outcome.text, finish_reason: outcome.finishReason, prompt_tokens: outcome.promptTokens, completion_tokens: outcome.completionTokens, request_id: outcome.requestId };
+      await cache.set(key, keyed, entry);
+    }
+    this.#options.onCall?.(call);
+    return { text: outcome.text, finishReason: outcome.finishReason, promptTokens: outcome.promptTokens, completionTokens: outcome.completionTokens, cached: false, call };
+  }
+
+  /** Embeds texts in one request (callers batch). Cached like chat calls. */
+  async embed(texts: string[], callSignal?: AbortSignal): Promise<EmbeddingResult> {
+    const cfg = this.config;
+    if (!cfg.model) throw new LlmError('no embeddings model is configured', 'invalid_response');
+    const keyed = { kind: 'embedding', base_url: cfg.baseUrl, model: cfg.model, input: texts };
+    const key = cacheKey(keyed);
+    const call: RecordedLlmCall = { id: `${this.role}-${key.slice(0, 12)}`, role: this.role, model: cfg.model, cache_key: key, attempts: [] };
+    const cache = this.#options.cache;
+    const hit = cache ? await cache.get(key) : undefined;
+    if (hit && hit.kind === 'embedding' && hit.vectors.length === texts.length) {
+      Object.assign(call, { cached: true, latency_ms: 0, prompt_tokens: hit.prompt_tokens, request_id: hit.request_id });
+      this.#options.onCall?.(call);
+      return { vectors: hit.vectors, cached: true, call };
+    }
+    const outcome = await this.withRetries(call, callSignal, async (signal) => {
+      const { data, request_id } = await this.#openai.embeddings
+        .create({ model: cfg.model, input: texts, encoding_format: 'float' }, { signal, timeout: cfg.timeoutMs, maxRetries: 0 })
+        .withResponse();
+      const rows = [...(data?.data ?? [])].sort((a, b) => a.index - b.index);
+      if (rows.length !== texts.length || rows.some((r) => !Array.isArray(r.embedding))) {
+        throw new InvalidResponse(`expected ${texts.length} embeddings, got ${rows.length}`);
+      }
+      return { vectors: rows.map((r) => r.embedding as number[]), promptTokens: data.usage?.prompt_tokens, requestId: request_id ?? undefined };
+    });
+    Object.assign(call, { cached: false, request_id: outcome.requestId, prompt_tokens: outcome.promptTokens });
+    if (cache) {
+      const entry: CachedEmbedding = { kind: 'embedding', vectors: outcome.vectors, prompt_tokens: outcome.promptTokens, request_id: outcome.requestId };
+      await cache.set(key, keyed, entry);
+    }
+    this.#options.onCall?.(call);
+    return { vectors: outcome.vectors, cached: false, call };
+  }
+
+  /** Model ids the endpoint lists (GET /models): a cheap connection check. One attempt, no cache. */
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    const call: RecordedLlmCall = { id: `${this.role}-models`, role: this.role, model: this.config.model, cache_key: '', attempts: [] };
+    const cfg = this.config;
+    const result = await this.withRetries(call, signal, async (s) => {
+      const ids: string[] = [];
+      for await (const m of this.#openai.models.list({ signal: s, timeout: cfg.timeoutMs, maxRetries: 0 })) ids.push(m.id);
+      return { ids, requestId: undefined };
+    });
+    return result.ids;
+  }
+
+  private async streamOnce(body: Record<string, unknown>, signal: AbortSignal): Promise<ChatOutcome> {
+    const { data: stream, request_id } = await this.#openai.chat.completions
+      .create({ ...body, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
+        signal, timeout: this.config.timeoutMs, maxRetries: 0,
+      })
+      .withResponse();
+    let text = '';
+    let finishReason: string | undefined;
+    let promptTokens: number | undefined;
+    let completionTokens: number | undefined;
+    for await (const chunk of stream) {
+      const choice = chunk.choices?.[0];
+      if (choice?.delta?.content) text += choice.delta.content;
+      if (choice?.finish_reason) finishReason = choice.finish_reason;
+      if (chunk.usage) {
+        promptTokens = chunk.usage.prompt_tokens;
+        completionTokens = chunk.usage.completion_tokens;
+      }
+    }
+    // A stream that ends without a finish_reason was cut off: do not mistake half an answer for one.
+    if (!finishReason) throw new InvalidResponse('the stream ended before the answer was complete');
+    return { text, finishReason, promptTokens, completionTokens, requestId: request_id ?? undefined };
+  }
+
+  private async withRetries<T extends { promptTokens?: number; completionTokens?: number; requestId?: string }>(
+    call: RecordedLlmCall,
+    callSignal: AbortSignal | undefined,
+    once: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const cfg = this.config;
+    const outer = [this.#options.signal, callSignal].filter((s): s is AbortSignal => !!s);
+    const outerSignal = outer.length === 0 ? undefined : outer.length === 1 ? outer[0] : AbortSignal.any(outer);
+    const started = Date.now();
+    const fail = (failure: AttemptFailure, attempts: number): never => {
+      call.error = failure.message;
+      call.latency_ms = Date.now() - started;
+      if (failure.requestId) call.request_id = failure.requestId;
+      this.#options.onCall?.(call);
+      const err = failure.kind === 'budget' ? new BudgetExceededError(failure.message) : new LlmError(failure.message, failure.kind, { status: failure.status, requestId: failure.requestId, attempts, callId: call.id });
+      throw err;
+    };
+    return this.limiter.run(async () => {
+      for (let attempt = 0; ; attempt++) {
+        if (outerSignal?.aborted) fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt);
+        try {
+          this.#options.budget?.reserve();
+        } catch (e) {
+          fail({ kind: 'budget', retryable: false, message: (e as Error).message }, attempt);
+        }
+        const controller = new AbortController();
+        let timedOut = false;
+        const timer = setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, cfg.timeoutMs);
+        const onOuterAbort = () => controller.abort();
+        outerSignal?.addEventListener('abort', onOuterAbort, { once: true });
+        const t0 = Date.now();
+        try {
+          const result = await once(controller.signal);
+          const record: LlmAttempt = { attempt: attempt + 1, status: 200, latency_ms: Date.now() - t0 };
+          if (result.requestId) record.request_id = result.requestId;
+          call.attempts.push(record);
+          call.latency_ms = Date.now() - started;
+          this.#options.budget?.addTokens((result.promptTokens ?? 0) + (result.completionTokens ?? 0));
+          return result;
+        } catch (error) {
+          const failure = this.classify(error, timedOut, outerSignal?.aborted === true);
+          const record: LlmAttempt = { attempt: attempt + 1, error: failure.message, latency_ms: Date.now() - t0 };
+          if (failure.status !== undefined) record.status = failure.status;
+          if (failure.requestId) record.request_id = failure.requestId;
+          call.attempts.push(record);
+          if (!failure.retryable || attempt >= cfg.maxRetries) {
+            const suffix = failure.retryable ? ` (gave up after ${attempt + 1} attempts)` : '';
+            fail({ ...failure, message: failure.message + suffix }, attempt + 1);
+          }
+          const wait = failure.retryAfter !== undefined
+            ? Math.min(MAX_RETRY_AFTER_MS, failure.retryAfter) + Math.round(Math.min(1000, failure.retryAfter * 0.1) * this.random())
+            : backoffDelay(attempt, cfg.backoffMs, cfg.maxBackoffMs, this.random);
+          record.wait_ms = wait;
+          try {
+            await this.sleep(wait, outerSignal);
+          } catch {
+            fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
+          }
+        } finally {
+          clearTimeout(timer);
+          outerSignal?.removeEventListener('abort', onOuterAbort);
+        }
+      }
+    }, outerSignal).catch((error: unknown) => {
+      if (error instanceof LlmError) throw error;
+      // Cancelled while waiting for a concurrency slot.
+      fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, 0);
+      throw error;
+    });
+  }
+
+  private classify(error: unknown, timedOut: boolean, cancelled: boolean): AttemptFailure {
+    const where = `${this.role} model "${this.config.model}" at ${this.config.baseUrl}`;
+    const clean = (text: string) => redactSecrets(text, this.#secrets);
+    if (cancelled) return { kind: 'aborted', retryable: false, message: 'LLM call cancelled' };
+    if (timedOut || error instanceof APIConnectionTimeoutError) {
+      return { kind: 'timeout', retryable: true, message: `${where}: no complete answer within ${this.config.timeoutMs} ms` };
+    }
+    if (error instanceof APIUserAbortError) return { kind: 'aborted', retryable: false, message: 'LLM call cancelled' };
+    if (error instanceof APIConnectionError) {
+      const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+      const detail = cause?.code ?? cause?.message ?? error.message;
+      return { kind: 'connection', retryable: true, message: clean(`${where}: connection failed (${detail})`) };
+    }
+    if (error instanceof APIError) {
+      const status = error.status;
+      const retryable = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
+      const requestId = error.requestID ?? undefined;
+      const hint = status === 401 ? ' (check the API key: SIMLENS_API_KEY / OPENAI_API_KEY or "SimLens: Set API Key")'
+        : status === 404 ? ' (check the base URL and model name)' : '';
+      return {
+        kind: 'http', retryable, status, requestId: requestId || undefined,
+        retryAfter: retryAfterMs(error.headers),
+        message: clean(`${where}: HTTP ${status ?? '?'}: ${error.message}${hint}`),
+      };
+    }
+    if (error instanceof InvalidResponse) return { kind: 'invalid_response', retryable: true, message: clean(`${where}: ${error.message}`) };
+    if (error instanceof LlmError) return { kind: error.kind, retryable: false, message: error.message };
+    // Anything else while reading the answer (an unparsable body, a socket closed mid-stream).
+    const message = error instanceof Error ? error.message : String(error);
+    const kind: LlmErrorKind = error instanceof SyntaxError ? 'invalid_response' : 'connection';
+    return { kind, retryable: true, message: clean(`${where}: ${kind === 'invalid_response' ? 'unreadable answer' : 'answer interrupted'} (${message})`) };
+  }
+}
+
+class InvalidResponse extends Error {}

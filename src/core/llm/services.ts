@@ -1,0 +1,93 @@
+/**
+ * Everything a run needs to call LLMs, built once per run from settings: one client per role
+ * sharing that role's concurrency limiter, one response cache, one budget, the prompt library,
+ * and the run's abort signal. Simulators, agents, the judge and the discriminator take this.
+ */
+import * as path from 'node:path';
+import { LlmBudget } from './budget';
+import { LlmResponseCache } from './cache';
+import { LlmClient, type RecordedLlmCall } from './client';
+import { publicLlmSettings, type LlmRole, type LlmSettings } from './config';
+import { ConcurrencyLimiter } from './limiter';
+import { PromptLibrary } from './templates';
+
+export interface LlmServicesOptions {
+  settings: LlmSettings;
+  /** Used only in the Authorization header. */
+  apiKey?: string;
+  prompts?: PromptLibrary;
+  /** Cancels every call (the run's signal). */
+  signal?: AbortSignal;
+  /** Sees every call (e.g. a progress display). */
+  onCall?: (call: RecordedLlmCall) => void;
+  /** Custom fetch (tests). */
+  fetch?: typeof fetch;
+  /** Jitter source (tests). */
+  random?: () => number;
+}
+
+export class LlmServices {
+  readonly settings: LlmSettings;
+  readonly prompts: PromptLibrary;
+  readonly budget: LlmBudget;
+  readonly cache?: LlmResponseCache;
+  readonly signal?: AbortSignal;
+  private readonly clients = new Map<LlmRole, LlmClient>();
+  readonly #options: LlmServicesOptions;
+
+  constructor(options: LlmServicesOptions) {
+    this.#options = options;
+    this.settings = options.settings;
+    this.prompts = options.prompts ?? new PromptLibrary();
+    this.budget = new LlmBudget(options.settings.budget);
+    this.cache = options.settings.cacheDir ? new LlmResponseCache(options.settings.cacheDir) : undefined;
+    this.signal = options.signal;
+  }
+
+  /** Loads workspace prompt overrides from `settings.promptsDir`, then builds the services. */
+  static async create(options: LlmServicesOptions): Promise<LlmServices> {
+    const prompts = options.prompts ?? (await PromptLibrary.load(options.settings.promptsDir));
+    return new LlmServices({ ...options, prompts });
+  }
+
+  /** The client of a role (one per role, so the role's concurrency limit holds across sessions). */
+  client(role: LlmRole): LlmClient {
+    let c = this.clients.get(role);
+    if (!c) {
+      const config = this.settings.roles[role];
+      c = new LlmClient({
+        role, config, apiKey: this.#options.apiKey, cache: this.cache, budget: this.budget,
+        limiter: new ConcurrencyLimiter(config.concurrency), signal: this.signal,
+        onCall: this.#options.onCall, recordPrompts: this.settings.recordPrompts,
+        fetch: this.#options.fetch, random: this.#options.random,
+      });
+      this.clients.set(role, c);
+    }
+    return c;
+  }
+
+  /** True when an embeddings model is configured. */
+  get hasEmbeddings(): boolean {
+    return this.settings.roles.embeddings.model !== '';
+  }
+
+  /**
+   * What the run manifest records about LLM use: per-role endpoint settings (no key), budget and
+   * usage, the prompt template versions. Safe to write anywhere.
+   */
+  manifestInfo(usedTemplates?: readonly string[]): { prompt_template_version: string; llm: Record<string, unknown> } {
+    return {
+      prompt_template_version: this.prompts.manifestVersion(usedTemplates),
+      llm: {
+        ...publicLlmSettings(this.settings),
+        usage: this.budget.snapshot(),
+        prompt_templates: this.prompts.versions(),
+      },
+    };
+  }
+}
+
+/** The default cache folder for a run writing `outFile`: `<dir of out>/.simlens-cache/llm`. */
+export function defaultCacheDir(outFile: string): string {
+  return path.join(path.dirname(path.resolve(outFile)), '.simlens-cache', 'llm');
+}

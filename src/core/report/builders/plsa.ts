@@ -1,0 +1,269 @@
+/**
+ * Population-level statistical alignment (PLSA) as a report: the ConvApparel-shaped MWU/KS table
+ * with the closest candidate highlighted per feature, "k of n features closer to the reference
+ * than B" summaries, the human split-half baseline, per-feature distribution charts and overview
+ * charts of KS D and MWU p. All statistics come from `src/core/metrics/plsa.ts`.
+ */
+import { allCloserSummaries, type BaselineReport, type PlsaComparison, type PlsaReport } from '../../metrics/plsa';
+import { featureLabel } from '../../metrics/features';
+import { shortNames } from '../../metrics/render';
+import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type ReportInput, type ReportParams, type Row, type Section } from '../model';
+import { IdAllocator, formatFixed } from '../format';
+import { distributionCharts, type DistributionStyle, type LabelledFeatures } from './charts';
+
+/** Everything a PLSA report is built from. */
+export interface PlsaBuildInput {
+  plsa: PlsaReport;
+  /** Display label per file as it appears in `plsa` (default: base names without extension). */
+  labels?: Readonly<Record<string, string>>;
+  /** Feature tables for the distribution charts, keyed by the same files (reference included). */
+  distributions?: readonly { file: string; table: LabelledFeatures['table'] }[];
+  /** Histograms (default) or box plots per feature. */
+  chart?: DistributionStyle;
+  /** The reference population's split-half baseline. */
+  baseline?: BaselineReport;
+  /** Significance level for "indistinguishable" (default 0.05). */
+  alpha?: number;
+  title?: string;
+  generated?: string;
+  /** Overrides the inputs list (e.g. to add filters). */
+  inputs?: ReportInput[];
+  params?: ReportParams;
+  warnings?: string[];
+}
+
+/** One candidate's alignment numbers. */
+export interface PlsaCandidateSummary {
+  file: string;
+  label: string;
+  /** Features with statistics on both sides. */
+  features: number;
+  /** Features with MWU p > alpha (no detectable difference at alpha). */
+  mwuAboveAlpha: number;
+  /** Features with KS p > alpha. */
+  ksAboveAlpha: number;
+  /** Mean KS D over the features with statistics (NaN when none). */
+  meanKs: number;
+}
+
+/** Per-candidate counts of indistinguishable features (the numbers behind the PLSA verdict). */
+export function plsaCandidateSummaries(plsa: PlsaReport, alpha = 0.05, labels?: Readonly<Record<string, string>>): PlsaCandidateSummary[] {
+  const names = labelFor(plsa, labels);
+  return plsa.candidates.map((c) => {
+    const rows = plsa.comparisons.filter((x) => x.candidate === c.file && Number.isFinite(x.mwu_p) && Number.isFinite(x.ks_statistic));
+    const ks = rows.reduce((s, x) => s + x.ks_statistic, 0);
+    return {
+      file: c.file,
+      label: names(c.file),
+      features: rows.length,
+      mwuAboveAlpha: rows.filter((x) => x.mwu_p > alpha).length,
+      ksAboveAlpha: rows.filter((x) => x.ks_p > alpha).length,
+      meanKs: rows.length ? ks / rows.length : NaN,
+    };
+  });
+}
+
+function labelFor(plsa: PlsaReport, labels?: Readonly<Record<string, string>>): (file: string) => string {
+  const short = shortNames([plsa.reference.file, ...plsa.candidates.map((c) => c.file)]);
+  return (file) => labels?.[file] ?? short.get(file) ?? file;
+}
+
+/** Index of the best value (max or min) among finite ones, or -1 when fewer than two are finite or the best is tied. */
+function bestIndex(values: readonly number[], better: 'max' | 'min'): number {
+  let best = -1;
+  let finite = 0;
+  let tie = false;
+  values.forEach((v, i) => {
+    if (!Number.isFinite(v)) return;
+    finite++;
+    if (best < 0 || (better === 'max' ? v > values[best] : v < values[best])) {
+      best = i;
+      tie = false;
+    } else if (v === values[best]) tie = true;
+  });
+  return finite >= 2 && !tie ? best : -1;
+}
+
+/**
+ * The PLSA sections (for embedding in another report, e.g. the fidelity report). `group` puts
+ * them under one heading; ids are allocated from `ids`.
+ */
+export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: string): Section[] {
+  const { plsa } = input;
+  const alpha = input.alpha ?? 0.05;
+  const name = labelFor(plsa, input.labels);
+  const refName = name(plsa.reference.file);
+  const cands = plsa.candidates.map((c) => c.file);
+  const byKey = new Map<string, PlsaComparison>();
+  for (const c of plsa.comparisons) byKey.set(`${c.candidate}\u0000${c.feature}`, c);
+  const get = (cand: string, feature: string) => byKey.get(`${cand}\u0000${feature}`);
+  const sections: Section[] = [];
+
+  // Summary sentences.
+  const paragraphs: string[] = [];
+  for (const s of plsaCandidateSummaries(plsa, alpha, input.labels)) {
+    paragraphs.push(
+      `${s.label}: ${s.mwuAboveAlpha} of ${s.features} features show no significant difference from ${refName} by Mann-Whitney U (p > ${alpha}); ` +
+        `${s.ksAboveAlpha} of ${s.features} by KS; mean KS D = ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}.`,
+    );
+  }
+  for (const c of allCloserSummaries(plsa)) {
+    paragraphs.push(
+      `${name(c.a)} is closer to ${refName} than ${name(c.b)} on ${c.ksCloser} of ${c.features} features by KS D (lower) and ${c.mwuCloser} of ${c.features} by MWU p (higher).`,
+    );
+  }
+  if (input.baseline) {
+    const ks = input.baseline.comparisons.map((c) => c.ks_statistic).filter(Number.isFinite);
+    if (ks.length) {
+      paragraphs.push(
+        `Split-half baseline (two disjoint random halves of ${refName}, ${input.baseline.size} each): KS D from ${formatFixed(Math.min(...ks))} to ${formatFixed(Math.max(...ks))}; a simulator is as close as sampling noise allows when its KS D is in that range.`,
+      );
+    }
+  }
+  sections.push({ type: 'text', id: ids.id('plsa-summary'), title: 'Summary', group, paragraphs, tone: 'info' });
+
+  // The paper-shaped wide table: per candidate mean, MWU p and KS D; the closest candidate per row marked.
+  const columns: { key: string; label: string; format?: 'text' | 'fixed' | 'p' | 'int'; digits?: number }[] = [
+    { key: 'feature', label: 'Feature', format: 'text' },
+    { key: 'reference_mean', label: `${refName} mean`, format: 'fixed' },
+  ];
+  cands.forEach((c, i) => {
+    columns.push({ key: `c${i}_mean`, label: `${name(c)} mean`, format: 'fixed' });
+    columns.push({ key: `c${i}_mwu_p`, label: `${name(c)} MWU p`, format: 'p' });
+    columns.push({ key: `c${i}_ks`, label: `${name(c)} KS D`, format: 'fixed' });
+  });
+  const rows: Row[] = plsa.features.map((f) => {
+    const comps = cands.map((c) => get(c, f));
+    const refMean = comps.find((x) => x)?.reference_mean ?? NaN;
+    const cells: Cell[] = [featureLabel(f), finiteOrNull(refMean)];
+    const marks: (Mark | null)[] = [null, null];
+    const bestP = bestIndex(comps.map((x) => x?.mwu_p ?? NaN), 'max');
+    const bestKs = bestIndex(comps.map((x) => x?.ks_statistic ?? NaN), 'min');
+    comps.forEach((x, i) => {
+      cells.push(finiteOrNull(x?.candidate_mean), finiteOrNull(x?.mwu_p), finiteOrNull(x?.ks_statistic));
+      const p = x?.mwu_p ?? NaN;
+      marks.push(null, i === bestP ? 'closest' : Number.isFinite(p) ? (p > alpha ? 'close' : 'far') : null, i === bestKs ? 'closest' : null);
+    });
+    return { cells, marks };
+  });
+  sections.push({
+    type: 'table',
+    id: ids.id('plsa-table'),
+    title: `Mann-Whitney U and Kolmogorov-Smirnov against ${refName}`,
+    group,
+    caption: 'MWU p: higher = closer (no detectable difference in location); KS D: lower = closer (largest gap between the two cumulative distributions).',
+    columns,
+    rows,
+    notes: [
+      cands.length > 1 ? 'closest: the candidate with the highest MWU p / lowest KS D of its row.' : '',
+      `close: MWU p > ${alpha}; far: MWU p <= ${alpha}.`,
+      'Tests are two-sided with the reference as the first sample, computed as SciPy\'s mannwhitneyu and ks_2samp do.',
+    ].filter(Boolean),
+  });
+
+  // The long table: every number, one row per (candidate, feature), for CSV/JSON export.
+  sections.push({
+    type: 'table',
+    id: ids.id('plsa-comparisons'),
+    title: 'All comparisons',
+    group,
+    columns: [
+      { key: 'feature', label: 'feature', format: 'text' },
+      { key: 'candidate', label: 'candidate', format: 'text' },
+      { key: 'reference_mean', label: 'reference mean', format: 'fixed' },
+      { key: 'candidate_mean', label: 'candidate mean', format: 'fixed' },
+      { key: 'mwu_u', label: 'MWU U', format: 'fixed', digits: 1 },
+      { key: 'mwu_p', label: 'MWU p', format: 'p' },
+      { key: 'ks_statistic', label: 'KS D', format: 'fixed' },
+      { key: 'ks_p', label: 'KS p', format: 'p' },
+      { key: 'n_reference', label: 'n reference', format: 'int' },
+      { key: 'n_candidate', label: 'n candidate', format: 'int' },
+    ],
+    rows: plsa.comparisons.map((c) => ({
+      cells: [
+        c.feature, name(c.candidate), finiteOrNull(c.reference_mean), finiteOrNull(c.candidate_mean), finiteOrNull(c.mwu_u),
+        finiteOrNull(c.mwu_p), finiteOrNull(c.ks_statistic), finiteOrNull(c.ks_p), c.n_reference, c.n_candidate,
+      ],
+      marks: [null, null, null, null, null, Number.isFinite(c.mwu_p) ? (c.mwu_p > alpha ? 'close' : 'far') : null, null, Number.isFinite(c.ks_p) ? (c.ks_p > alpha ? 'close' : 'far') : null, null, null],
+    })),
+  });
+
+  if (input.baseline) {
+    sections.push({
+      type: 'table',
+      id: ids.id('plsa-baseline'),
+      title: `Split-half baseline: ${refName} vs ${refName}`,
+      group,
+      caption: `Two disjoint seeded random halves of ${input.baseline.size} conversations (seed ${String(input.baseline.seed)}): the spread two samples of the same population show.`,
+      columns: [
+        { key: 'feature', label: 'Feature', format: 'text' },
+        { key: 'mean_a', label: 'half A mean', format: 'fixed' },
+        { key: 'mean_b', label: 'half B mean', format: 'fixed' },
+        { key: 'mwu_p', label: 'MWU p', format: 'p' },
+        { key: 'ks_statistic', label: 'KS D', format: 'fixed' },
+      ],
+      rows: input.baseline.comparisons.map((c) => ({
+        cells: [featureLabel(c.feature), finiteOrNull(c.reference_mean), finiteOrNull(c.candidate_mean), finiteOrNull(c.mwu_p), finiteOrNull(c.ks_statistic)],
+      })),
+    });
+  }
+
+  // Overview charts.
+  const featureLabels = plsa.features.map(featureLabel);
+  const ksSeries = cands.map((c) => ({ name: name(c), values: plsa.features.map((f) => finiteOrNull(get(c, f)?.ks_statistic)) }));
+  if (input.baseline) {
+    const base = new Map(input.baseline.comparisons.map((c) => [c.feature, c.ks_statistic]));
+    ksSeries.push({ name: `${refName} split-half`, values: plsa.features.map((f) => finiteOrNull(base.get(f))) });
+  }
+  sections.push({
+    type: 'chart',
+    id: ids.id('plsa-ks'),
+    title: 'KS D per feature (lower = closer)',
+    group,
+    chart: 'bar',
+    categories: featureLabels,
+    series: ksSeries,
+    yLabel: 'KS D',
+    yMin: 0,
+    yMax: 1,
+  });
+  sections.push({
+    type: 'chart',
+    id: ids.id('plsa-mwu'),
+    title: 'MWU p per feature (higher = closer)',
+    group,
+    chart: 'bar',
+    categories: featureLabels,
+    series: cands.map((c) => ({ name: name(c), values: plsa.features.map((f) => finiteOrNull(get(c, f)?.mwu_p)) })),
+    yLabel: 'MWU p',
+    yMin: 0,
+    yMax: 1,
+    references: [{ value: alpha, label: `alpha = ${alpha}` }],
+  });
+
+  if (input.distributions?.length) {
+    const pops = input.distributions.map((d) => ({ label: name(d.file), table: d.table }));
+    sections.push(...distributionCharts(pops, plsa.features, ids, { style: input.chart, group: group ? `${group}: distributions` : 'Distributions' }));
+  }
+  return sections;
+}
+
+/** A complete PLSA report. */
+export function buildPlsaReport(input: PlsaBuildInput): Report {
+  const { plsa } = input;
+  const name = labelFor(plsa, input.labels);
+  const ids = new IdAllocator();
+  return {
+    schema: REPORT_SCHEMA,
+    kind: 'plsa',
+    title: input.title ?? `Population alignment: ${plsa.candidates.map((c) => name(c.file)).join(', ')} vs ${name(plsa.reference.file)}`,
+    generated: input.generated ?? new Date().toISOString(),
+    inputs: input.inputs ?? [
+      { label: name(plsa.reference.file), file: plsa.reference.file, n: plsa.reference.n },
+      ...plsa.candidates.map((c) => ({ label: name(c.file), file: c.file, n: c.n })),
+    ],
+    params: { alpha: input.alpha ?? 0.05, features: plsa.features.join(','), ...input.params },
+    sections: plsaSections(input, ids),
+    warnings: input.warnings?.length ? input.warnings : undefined,
+  };
+}

@@ -1,0 +1,246 @@
+/**
+ * Simulation metrics as a report: Zhang & Balog's table (AvgTurns, UserActRatio, DS-KL, Reward,
+ * Success Rate) and system-ranking agreement, PEPPER's PC_t / PCIR_t / Recall@k curves, and
+ * Fashion-AlterEval's SR@1 / NDCG@10 / MRR@10 per turn with a meta-simulator's improvement.
+ * Numbers come from `src/core/metrics/zhangBalog.ts` and `recsys.ts`.
+ */
+import type { DsKl, RankingAgreement, ZbSummary } from '../../metrics/zhangBalog';
+import type { AlterEvalCurves, AlterEvalImprovement, PepperCurves } from '../../metrics/recsys';
+import { REPORT_SCHEMA, finiteOrNull, type ChartSection, type Report, type ReportInput, type ReportParams, type Section } from '../model';
+import { IdAllocator, formatFixed } from '../format';
+
+/** The metrics computed for one population. */
+export interface SimulationPopulation {
+  label: string;
+  zb?: ZbSummary;
+  /** DS-KL of this population's user acts against the reference population's. */
+  dsKl?: DsKl;
+  pepper?: PepperCurves;
+  alterEval?: AlterEvalCurves;
+}
+
+export interface SimulationBuildInput {
+  populations: readonly SimulationPopulation[];
+  /** Label of the real-user population DS-KL was computed against. */
+  reference?: string;
+  ranking?: readonly { metric: string; agreement: RankingAgreement }[];
+  improvements?: readonly { label: string; result: AlterEvalImprovement }[];
+  title?: string;
+  generated?: string;
+  inputs?: ReportInput[];
+  params?: ReportParams;
+  warnings?: string[];
+}
+
+function turnLabels(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => String(i + 1));
+}
+
+function curveChart(
+  ids: IdAllocator,
+  group: string | undefined,
+  key: string,
+  title: string,
+  yLabel: string,
+  series: { name: string; values: readonly number[] }[],
+  yRange?: [number, number],
+): ChartSection {
+  const turns = Math.max(0, ...series.map((s) => s.values.length));
+  return {
+    type: 'chart',
+    id: ids.id(key),
+    title,
+    group,
+    chart: 'line',
+    categories: turnLabels(turns),
+    series: series.map((s) => ({ name: s.name, values: turnLabels(turns).map((_, t) => (t < s.values.length ? finiteOrNull(s.values[t]) : null)) })),
+    xLabel: 'turn',
+    yLabel,
+    yMin: yRange?.[0],
+    yMax: yRange?.[1],
+  };
+}
+
+/** The simulation-metric sections (for embedding). */
+export function simulationSections(input: SimulationBuildInput, ids: IdAllocator, group?: string): Section[] {
+  const sections: Section[] = [];
+  const zb = input.populations.filter((p) => p.zb);
+  if (zb.length) {
+    sections.push({
+      type: 'table',
+      id: ids.id('zb-table'),
+      title: 'Zhang & Balog metrics',
+      group,
+      caption:
+        'AvgTurns: speaker changes / 2 per conversation; UserActRatio: user / agent utterances; Reward: max(0, Full − Cost·T) for accepted conversations (0 otherwise), mean; Success rate: share of judged turns where the agent\'s action was appropriate (agenda pulled)' +
+        (input.reference ? `; DS-KL: symmetric KL of the user-act distribution against ${input.reference} (Laplace-smoothed).` : '.'),
+      columns: [
+        { key: 'population', label: 'Population', format: 'text' },
+        { key: 'conversations', label: 'Conversations', format: 'int' },
+        { key: 'avg_turns', label: 'AvgTurns', format: 'fixed', digits: 2 },
+        { key: 'user_act_ratio', label: 'UserActRatio', format: 'fixed', digits: 2 },
+        { key: 'ds_kl', label: 'DS-KL', format: 'fixed' },
+        { key: 'reward', label: 'Reward', format: 'fixed', digits: 2 },
+        { key: 'success_rate', label: 'Success rate', format: 'fixed' },
+      ],
+      rows: zb.map((p) => ({
+        cells: [
+          p.label, p.zb!.conversations, finiteOrNull(p.zb!.avg_turns), finiteOrNull(p.zb!.user_act_ratio), finiteOrNull(p.dsKl?.value),
+          finiteOrNull(p.zb!.reward), finiteOrNull(p.zb!.success_rate.rate),
+        ],
+      })),
+    });
+    sections.push({
+      type: 'chart',
+      id: ids.id('zb-avg-turns'),
+      title: 'AvgTurns and Reward per population',
+      group,
+      chart: 'bar',
+      categories: zb.map((p) => p.label),
+      series: [
+        { name: 'AvgTurns', values: zb.map((p) => finiteOrNull(p.zb!.avg_turns)) },
+        { name: 'Reward', values: zb.map((p) => finiteOrNull(p.zb!.reward)) },
+      ],
+      yMin: 0,
+    });
+  }
+  for (const p of input.populations) {
+    if (!p.dsKl || p.dsKl.acts.length === 0) continue;
+    sections.push({
+      type: 'chart',
+      id: ids.id('dskl', p.label),
+      title: `User-act distribution: ${p.label} vs ${input.reference ?? 'reference'} (DS-KL ${Number.isFinite(p.dsKl.value) ? formatFixed(p.dsKl.value) : '–'})`,
+      group,
+      chart: 'bar',
+      categories: p.dsKl.acts,
+      series: [
+        { name: p.label, values: p.dsKl.p_sim.map(finiteOrNull) },
+        { name: input.reference ?? 'reference', values: p.dsKl.q_real.map(finiteOrNull) },
+      ],
+      yLabel: 'share of user acts (smoothed)',
+      yMin: 0,
+    });
+  }
+  for (const r of input.ranking ?? []) {
+    const a = r.agreement;
+    sections.push({
+      type: 'table',
+      id: ids.id('ranking', r.metric),
+      title: `System ranking by ${r.metric}: real vs simulated users (Kendall's tau = ${Number.isFinite(a.kendall_tau) ? formatFixed(a.kendall_tau) : '–'})`,
+      group,
+      caption: a.same_order ? 'The simulated users rank the systems in the same order as the real users.' : 'The simulated users rank the systems differently from the real users.',
+      columns: [
+        { key: 'system', label: 'System', format: 'text' },
+        { key: 'real', label: 'Real users', format: 'fixed', digits: 2 },
+        { key: 'simulated', label: 'Simulated users', format: 'fixed', digits: 2 },
+        { key: 'real_rank', label: 'Real rank', format: 'int' },
+        { key: 'simulated_rank', label: 'Simulated rank', format: 'int' },
+      ],
+      rows: a.systems.map((s, i) => {
+        const rr = a.real_order.indexOf(s) + 1;
+        const sr = a.simulated_order.indexOf(s) + 1;
+        return { cells: [s, finiteOrNull(a.real[i]), finiteOrNull(a.simulated[i]), rr, sr], marks: [null, null, null, null, rr === sr ? 'pass' : 'fail'] };
+      }),
+    });
+  }
+
+  const pepper = input.populations.filter((p) => p.pepper && p.pepper.users > 0);
+  if (pepper.length) {
+    const pg = group ?? 'PEPPER';
+    sections.push({
+      type: 'table',
+      id: ids.id('pepper-table'),
+      title: 'PEPPER: preference coverage',
+      group: pg,
+      caption: 'PC_t: mean share of each user\'s target items recommended up to turn t (top-k lists); PCIR_t = PC_t − PC_(t−1); PCIR avg = mean PCIR over turns.',
+      columns: [
+        { key: 'population', label: 'Population', format: 'text' },
+        { key: 'users', label: 'Users with targets', format: 'int' },
+        { key: 'k', label: 'k', format: 'int' },
+        { key: 'turns', label: 'Turns', format: 'int' },
+        { key: 'pc_last', label: 'PC at last turn', format: 'fixed' },
+        { key: 'pcir_avg', label: 'PCIR avg', format: 'fixed', digits: 4 },
+      ],
+      rows: pepper.map((p) => ({
+        cells: [p.label, p.pepper!.users, p.pepper!.k, p.pepper!.turns, finiteOrNull(p.pepper!.pc[p.pepper!.pc.length - 1]), finiteOrNull(p.pepper!.pcir_avg)],
+      })),
+    });
+    sections.push(curveChart(ids, pg, 'pepper-pc', 'PC_t (preference coverage)', 'PC_t', pepper.map((p) => ({ name: p.label, values: p.pepper!.pc })), [0, 1]));
+    sections.push(curveChart(ids, pg, 'pepper-pcir', 'PCIR_t (coverage increase per turn)', 'PCIR_t', pepper.map((p) => ({ name: p.label, values: p.pepper!.pcir }))));
+    sections.push(curveChart(ids, pg, 'pepper-recall', `Recall@${pepper[0].pepper!.k} per turn`, 'Recall@k', pepper.map((p) => ({ name: p.label, values: p.pepper!.recall_at_k })), [0, 1]));
+  }
+
+  const alter = input.populations.filter((p) => p.alterEval && p.alterEval.conversations > 0);
+  if (alter.length) {
+    const ag = group ?? 'AlterEval';
+    sections.push({
+      type: 'table',
+      id: ids.id('altereval-table'),
+      title: 'Fashion-AlterEval per turn',
+      group: ag,
+      caption: 'Relevant = the target plus its alternatives ("alternatives") or the target alone ("target"); from the turn a relevant item is ranked first every measure counts as 1.',
+      columns: [
+        { key: 'population', label: 'Population', format: 'text' },
+        { key: 'relevant', label: 'Relevant', format: 'text' },
+        { key: 'turn', label: 'Turn', format: 'int' },
+        { key: 'sr_at_1', label: 'SR@1', format: 'fixed' },
+        { key: 'ndcg_at_10', label: 'NDCG@10', format: 'fixed' },
+        { key: 'mrr_at_10', label: 'MRR@10', format: 'fixed' },
+      ],
+      rows: alter.flatMap((p) =>
+        p.alterEval!.sr_at_1.map((v, t) => ({
+          cells: [p.label, p.alterEval!.relevant, t + 1, finiteOrNull(v), finiteOrNull(p.alterEval!.ndcg_at_10[t]), finiteOrNull(p.alterEval!.mrr_at_10[t])],
+        })),
+      ),
+    });
+    sections.push(curveChart(ids, ag, 'altereval-sr1', 'SR@1 per turn', 'SR@1', alter.map((p) => ({ name: p.label, values: p.alterEval!.sr_at_1 })), [0, 1]));
+    sections.push(curveChart(ids, ag, 'altereval-ndcg', 'NDCG@10 per turn', 'NDCG@10', alter.map((p) => ({ name: p.label, values: p.alterEval!.ndcg_at_10 })), [0, 1]));
+    sections.push(curveChart(ids, ag, 'altereval-mrr', 'MRR@10 per turn', 'MRR@10', alter.map((p) => ({ name: p.label, values: p.alterEval!.mrr_at_10 })), [0, 1]));
+  }
+  for (const imp of input.improvements ?? []) {
+    const x = imp.result;
+    sections.push({
+      type: 'table',
+      id: ids.id('altereval-improvement', imp.label),
+      title: `Meta-simulator improvement over its base: ${imp.label}`,
+      group: group ?? 'AlterEval',
+      caption: 'Meta (alternatives relevant) minus base (target only), per turn; the last row is the relative change at the horizon.',
+      columns: [
+        { key: 'turn', label: 'Turn', format: 'text' },
+        { key: 'sr_at_1', label: 'Δ SR@1', format: 'fixed' },
+        { key: 'ndcg_at_10', label: 'Δ NDCG@10', format: 'fixed' },
+        { key: 'mrr_at_10', label: 'Δ MRR@10', format: 'fixed' },
+      ],
+      rows: [
+        ...x.sr_at_1.map((v, t) => ({ cells: [String(t + 1), finiteOrNull(v), finiteOrNull(x.ndcg_at_10[t]), finiteOrNull(x.mrr_at_10[t])] })),
+        { cells: ['relative at horizon', finiteOrNull(x.relative_at_horizon.sr_at_1), finiteOrNull(x.relative_at_horizon.ndcg_at_10), finiteOrNull(x.relative_at_horizon.mrr_at_10)] },
+      ],
+    });
+  }
+  if (sections.length === 0) {
+    sections.push({
+      type: 'text',
+      id: ids.id('simulation-empty'),
+      title: 'No simulation metrics',
+      group,
+      paragraphs: ['None of the populations had what these metrics need (conversations for Zhang & Balog, target sets for PEPPER, targets with alternatives for AlterEval).'],
+      tone: 'warning',
+    });
+  }
+  return sections;
+}
+
+/** A complete simulation-metrics report. */
+export function buildSimulationReport(input: SimulationBuildInput): Report {
+  const ids = new IdAllocator();
+  return {
+    schema: REPORT_SCHEMA,
+    kind: 'simulation',
+    title: input.title ?? `Simulation metrics: ${input.populations.map((p) => p.label).join(', ')}`,
+    generated: input.generated ?? new Date().toISOString(),
+    inputs: input.inputs ?? input.populations.map((p) => ({ label: p.label, file: p.label, n: p.zb?.conversations ?? 0 })),
+    params: { ...(input.reference ? { reference: input.reference } : {}), ...input.params },
+    sections: simulationSections(input, ids),
+    warnings: input.warnings?.length ? input.warnings : undefined,
+  };
+}

@@ -1,0 +1,292 @@
+/**
+ * Computes a report from a report spec: loads and filters the populations, runs the metrics core
+ * and builds the report. Used by the metric panels (in the extension host) and by tests; the CLI
+ * fidelity report uses `fidelity.ts`.
+ *
+ * Long computations yield to the event loop between steps, report progress and stop with
+ * `CancelledError` when the signal is aborted (between steps: one cross-validation fold or one
+ * feature table is the unit of work).
+ */
+import type { Conversation } from '../model';
+import { conversationCondition } from '../model';
+import { featureTable, parseActSource, PLSA_DEFAULT_FEATURES, type FeatureOptions, type FeatureTable } from '../metrics/features';
+import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
+import { crossDistribution, crossValidateHls, hlsLearningCurve, llmDiscriminatorScores } from '../metrics/hls';
+import { counterfactualValidation } from '../metrics/counterfactual';
+import { dsKl, rankingAgreement, userActCounts, zhangBalogSummary, type RewardConfig } from '../metrics/zhangBalog';
+import { alterEvalCurves, pepperCurves } from '../metrics/recsys';
+import type { Report, ReportInput } from './model';
+import { PopulationLoader, sampleUpTo, uniqueLabels, type LoadedPopulation, type PopulationSpec } from './populations';
+import type { CounterfactualSpec, HlsSpec, PlsaSpec, ReportSpec, SimulationSpec } from './specs';
+import { buildPlsaReport } from './builders/plsa';
+import { buildHlsReport, type HlsRun } from './builders/hls';
+import { buildCounterfactualReport } from './builders/counterfactual';
+import { buildSimulationReport, type SimulationPopulation } from './builders/simulation';
+
+/** Thrown when a computation is cancelled. */
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+/** Where a computation runs and how it reports. */
+export interface ComputeContext {
+  /** Resolves relative files (default process.cwd()). */
+  cwd?: string;
+  signal?: AbortSignal;
+  /** Progress: a message and, when known, the share done in [0, 1]. */
+  progress?: (message: string, fraction?: number) => void;
+  /** Shared loader (tests and the fidelity report reuse one). */
+  loader?: PopulationLoader;
+  /** Fixed "generated" time (tests). */
+  now?: () => Date;
+}
+
+/** Throws CancelledError when aborted, reports progress, and yields to the event loop. */
+export async function checkpoint(ctx: ComputeContext, message?: string, fraction?: number): Promise<void> {
+  if (ctx.signal?.aborted) throw new CancelledError();
+  if (message) ctx.progress?.(message, fraction);
+  await new Promise<void>((r) => setImmediate(r));
+  if (ctx.signal?.aborted) throw new CancelledError();
+}
+
+function loaderOf(ctx: ComputeContext): PopulationLoader {
+  return ctx.loader ?? new PopulationLoader(ctx.cwd);
+}
+
+function inputOf(p: LoadedPopulation): ReportInput {
+  const i: ReportInput = { label: p.label, file: p.file, n: p.conversations.length };
+  if (p.filter) i.filter = p.filter;
+  return i;
+}
+
+function problemsOf(pops: readonly LoadedPopulation[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const p of pops) {
+    if (seen.has(p.file)) continue;
+    seen.add(p.file);
+    const shown = p.problems.slice(0, 5);
+    out.push(...shown);
+    if (p.problems.length > shown.length) out.push(`${p.file}: ${p.problems.length - shown.length} more problem line(s) not shown`);
+  }
+  return out;
+}
+
+async function loadAll(ctx: ComputeContext, specs: readonly PopulationSpec[]): Promise<LoadedPopulation[]> {
+  const loader = loaderOf(ctx);
+  const out: LoadedPopulation[] = [];
+  for (const [i, s] of specs.entries()) {
+    await checkpoint(ctx, `Reading ${s.file}…`, (i / specs.length) * 0.3);
+    out.push(await loader.load(s));
+  }
+  const labels = uniqueLabels(out.map((p) => p.label));
+  out.forEach((p, i) => (p.label = labels[i]));
+  return out;
+}
+
+/** Feature options from an act-source spec. */
+export function featureOptions(acts: string | undefined): FeatureOptions {
+  return { acts: parseActSource(acts) };
+}
+
+/** The PLSA report of a spec. */
+export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Promise<Report> {
+  const pops = await loadAll(ctx, [spec.reference, ...spec.candidates]);
+  const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
+  const opts = featureOptions(spec.acts);
+  const tables: FeatureTable[] = [];
+  for (const [i, p] of pops.entries()) {
+    await checkpoint(ctx, `Features of ${p.label}…`, 0.3 + (i / pops.length) * 0.4);
+    tables.push(featureTable(p.conversations, features, opts));
+  }
+  await checkpoint(ctx, 'Mann-Whitney U and KS tests…', 0.75);
+  // PLSA keys candidates by "file"; labels are unique, so they serve as keys here.
+  const labelled = pops.map((p, i) => ({ file: p.label, table: tables[i] }));
+  const plsa = comparePopulations(labelled[0], labelled.slice(1), features);
+  const alpha = spec.alpha ?? 0.05;
+  let baseline;
+  if (spec.baseline !== false && tables[0].n >= 4) {
+    await checkpoint(ctx, 'Split-half baseline…', 0.9);
+    baseline = splitHalfBaseline(tables[0], pops[0].label, { size: spec.baselineSize ?? 300, seed: spec.seed ?? 1 });
+  }
+  return buildPlsaReport({
+    plsa,
+    labels: Object.fromEntries(pops.map((p) => [p.label, p.label])),
+    distributions: labelled,
+    chart: spec.chart,
+    baseline,
+    alpha,
+    generated: (ctx.now?.() ?? new Date()).toISOString(),
+    inputs: pops.map(inputOf),
+    params: { acts: spec.acts ?? 'tagger', seed: spec.seed !== undefined ? String(spec.seed) : '1' },
+    warnings: problemsOf(pops),
+  });
+}
+
+/** The human-likeness report of a spec. */
+export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promise<Report> {
+  const pops = await loadAll(ctx, [spec.human, ...spec.simulated]);
+  const seed = spec.seed ?? 1;
+  const cap = spec.maxPerSide;
+  const human = cap ? sampleUpTo(pops[0].conversations, cap, `${seed}/human`) : pops[0].conversations;
+  const sims = pops.slice(1).map((p, i) => ({ pop: p, conversations: cap ? sampleUpTo(p.conversations, cap, `${seed}/sim${i}`) : p.conversations }));
+  const k = spec.folds ?? 5;
+  const runs: HlsRun[] = [];
+  const steps = sims.length * (spec.learningCurve === false ? 1 : 2) + (sims.length > 1 && spec.cross !== false ? 1 : 0);
+  let step = 0;
+  const frac = () => 0.3 + (step++ / Math.max(1, steps)) * 0.7;
+  for (const s of sims) {
+    await checkpoint(ctx, `Cross-validating the discriminator: ${pops[0].label} vs ${s.pop.label}…`, frac());
+    const cv = crossValidateHls(human, s.conversations, { k, seed });
+    let curve;
+    if (spec.learningCurve !== false) {
+      await checkpoint(ctx, `Learning curve for ${s.pop.label}…`, frac());
+      curve = hlsLearningCurve(human, s.conversations, { seed });
+    }
+    runs.push({ simulator: s.pop.label, cv, curve });
+  }
+  let cross;
+  if (sims.length > 1 && spec.cross !== false) {
+    await checkpoint(ctx, 'Cross-distribution matrix…', frac());
+    cross = crossDistribution(human, sims.map((s) => ({ name: s.pop.label, conversations: s.conversations })), { seed });
+  }
+  const llm = pops.map((p) => ({ population: p.label, scores: llmDiscriminatorScores(p.conversations) }));
+  const inputs = pops.map(inputOf);
+  if (cap) {
+    inputs[0].n = human.length;
+    sims.forEach((s, i) => (inputs[i + 1].n = s.conversations.length));
+  }
+  return buildHlsReport({
+    human: pops[0].label,
+    runs,
+    cross,
+    llm,
+    generated: (ctx.now?.() ?? new Date()).toISOString(),
+    inputs,
+    params: { folds: k, seed: String(seed), ...(cap ? { max_per_side: cap } : {}) },
+    warnings: problemsOf(pops),
+  });
+}
+
+/** The counterfactual-validation report of a spec. */
+export async function computeCounterfactual(spec: CounterfactualSpec, ctx: ComputeContext = {}): Promise<Report> {
+  const withCondition = (p: PopulationSpec, condition: string, label?: string): PopulationSpec => ({ ...p, label: label ?? p.label, filter: { ...p.filter, condition } });
+  const humanLabel = spec.human.label ?? 'human';
+  const specs: PopulationSpec[] = [
+    withCondition(spec.human, spec.from, `${humanLabel} (${spec.from})`),
+    withCondition(spec.human, spec.to, `${humanLabel} (${spec.to})`),
+  ];
+  for (const s of spec.simulators) {
+    specs.push(withCondition(s.from, s.from.filter?.condition ?? spec.from, `${s.label} (${spec.from})`));
+    specs.push(withCondition(s.to, s.to.filter?.condition ?? spec.to, `${s.label} (${spec.to})`));
+  }
+  const pops = await loadAll(ctx, specs);
+  const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
+  const opts = featureOptions(spec.acts);
+  const tables: FeatureTable[] = [];
+  for (const [i, p] of pops.entries()) {
+    await checkpoint(ctx, `Features of ${p.label}…`, 0.3 + (i / pops.length) * 0.6);
+    tables.push(featureTable(p.conversations, features, opts));
+  }
+  await checkpoint(ctx, 'Comparing shifts…', 0.95);
+  const labels = uniqueLabels(spec.simulators.map((s) => s.label));
+  const result = counterfactualValidation(
+    { from: tables[0], to: tables[1] },
+    labels.map((name, i) => ({ name, from: tables[2 + 2 * i], to: tables[3 + 2 * i] })),
+    features,
+    { fromName: spec.from, toName: spec.to },
+  );
+  return buildCounterfactualReport({
+    result,
+    human: humanLabel,
+    alpha: spec.alpha,
+    generated: (ctx.now?.() ?? new Date()).toISOString(),
+    inputs: pops.map(inputOf),
+    params: { acts: spec.acts ?? 'tagger' },
+    warnings: problemsOf(pops),
+  });
+}
+
+/** The system of a conversation for ranking agreement: its agent, else its condition. */
+function systemOf(c: Conversation): string | undefined {
+  return c.agent ?? conversationCondition(c);
+}
+
+/** The simulation-metrics report of a spec. */
+export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContext = {}): Promise<Report> {
+  const pops = await loadAll(ctx, spec.reference ? [spec.reference, ...spec.populations] : spec.populations);
+  const ref = spec.reference ? pops[0] : undefined;
+  const sims = spec.reference ? pops.slice(1) : pops;
+  // One act source for both sides, so DS-KL compares acts in the same taxonomy.
+  const acts = parseActSource(spec.acts ?? 'tagger');
+  const reward: RewardConfig = { full: spec.reward?.full, cost: spec.reward?.cost, unsupported: spec.reward?.unsupported };
+  const refActs = ref ? userActCounts(ref.conversations, acts) : undefined;
+  const populations: SimulationPopulation[] = [];
+  for (const [i, p] of [...(ref ? [ref] : []), ...sims].entries()) {
+    await checkpoint(ctx, `Metrics of ${p.label}…`, 0.3 + (i / (sims.length + 1)) * 0.6);
+    const isRef = p === ref;
+    const row: SimulationPopulation = { label: p.label, zb: zhangBalogSummary(p.conversations, reward) };
+    if (!isRef && refActs) row.dsKl = dsKl(userActCounts(p.conversations, acts), refActs);
+    const pep = pepperCurves(p.conversations, { k: spec.pepperK });
+    if (pep.users > 0) row.pepper = pep;
+    const alt = alterEvalCurves(p.conversations, { horizon: spec.horizon });
+    if (alt.conversations > 0) row.alterEval = alt;
+    populations.push(row);
+  }
+  const ranking: { metric: string; agreement: ReturnType<typeof rankingAgreement> }[] = [];
+  if (ref) {
+    const bySystem = (convs: readonly Conversation[]) => {
+      const m = new Map<string, Conversation[]>();
+      for (const c of convs) {
+        const s = systemOf(c);
+        if (s === undefined) continue;
+        let l = m.get(s);
+        if (!l) m.set(s, (l = []));
+        l.push(c);
+      }
+      return m;
+    };
+    const real = bySystem(ref.conversations);
+    const simulated = bySystem(sims.flatMap((p) => p.conversations));
+    const common = [...real.keys()].filter((s) => simulated.has(s));
+    if (common.length >= 2) {
+      const metric = (f: (convs: Conversation[]) => number, name: string) => {
+        const r: Record<string, number> = {};
+        const s: Record<string, number> = {};
+        for (const sys of common) {
+          r[sys] = f(real.get(sys)!);
+          s[sys] = f(simulated.get(sys)!);
+        }
+        ranking.push({ metric: name, agreement: rankingAgreement(r, s) });
+      };
+      metric((c) => zhangBalogSummary(c, reward).avg_turns, 'AvgTurns');
+      metric((c) => zhangBalogSummary(c, reward).reward, 'Reward');
+    }
+  }
+  return buildSimulationReport({
+    populations,
+    reference: ref?.label,
+    ranking,
+    generated: (ctx.now?.() ?? new Date()).toISOString(),
+    inputs: pops.map(inputOf),
+    params: { acts: spec.acts ?? 'tagger', pepper_k: spec.pepperK ?? 50, horizon: spec.horizon ?? 10 },
+    warnings: problemsOf(pops),
+  });
+}
+
+/** Computes the report of any spec except "fidelity" (which runs simulations: see fidelity.ts). */
+export async function computeReport(spec: Exclude<ReportSpec, { kind: 'fidelity' }>, ctx: ComputeContext = {}): Promise<Report> {
+  switch (spec.kind) {
+    case 'plsa':
+      return computePlsa(spec, ctx);
+    case 'human-likeness':
+      return computeHls(spec, ctx);
+    case 'counterfactual':
+      return computeCounterfactual(spec, ctx);
+    case 'simulation':
+      return computeSimulation(spec, ctx);
+  }
+}

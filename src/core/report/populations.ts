@@ -1,0 +1,155 @@
+/**
+ * Populations for the metric reports: a file plus an optional filter (condition, task, source,
+ * agent), loaded once per computation, with the facet counts the panels offer as filter choices.
+ */
+import { basename, isAbsolute, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { z } from 'zod';
+import { conversationCondition, conversationSource, conversationTask, type Conversation } from '../model';
+import { createRng } from '../random';
+import { loadPopulation } from '../metrics/load';
+
+export const PopulationFilterSchema = z.object({
+  condition: z.string().max(500).optional(),
+  task: z.string().max(500).optional(),
+  source: z.string().max(500).optional(),
+  agent: z.string().max(500).optional(),
+});
+/** Keep only conversations whose derived condition/task/source/agent equal these values. */
+export type PopulationFilter = z.infer<typeof PopulationFilterSchema>;
+
+export const PopulationSpecSchema = z.object({
+  /** Absolute path, or relative to the computation's working directory. */
+  file: z.string().min(1).max(4000),
+  /** Label in the report (default: the file's base name plus the filter). */
+  label: z.string().min(1).max(200).optional(),
+  filter: PopulationFilterSchema.optional(),
+});
+export type PopulationSpec = z.infer<typeof PopulationSpecSchema>;
+
+/** Whether a conversation passes a filter. */
+export function matchesFilter(conv: Conversation, filter: PopulationFilter | undefined): boolean {
+  if (!filter) return true;
+  if (filter.condition !== undefined && conversationCondition(conv) !== filter.condition) return false;
+  if (filter.task !== undefined && conversationTask(conv) !== filter.task) return false;
+  if (filter.source !== undefined && conversationSource(conv) !== filter.source) return false;
+  if (filter.agent !== undefined && conv.agent !== filter.agent) return false;
+  return true;
+}
+
+/** "condition=good, task=footwear", or undefined for no filter. */
+export function describeFilter(filter: PopulationFilter | undefined): string | undefined {
+  if (!filter) return undefined;
+  const parts = (['condition', 'task', 'source', 'agent'] as const).filter((k) => filter[k] !== undefined).map((k) => `${k}=${filter[k]}`);
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+/** The default label of a population: base name without extension, plus the filter values. */
+export function defaultLabel(spec: PopulationSpec): string {
+  const base = basename(spec.file).replace(/\.(conv|sim)?\.?jsonl?$/i, '').replace(/\.json$/i, '') || basename(spec.file);
+  const f = spec.filter;
+  const vals = f ? [f.condition, f.task, f.source, f.agent].filter((v): v is string => v !== undefined) : [];
+  return vals.length ? `${base} (${vals.join(', ')})` : base;
+}
+
+/** A population ready for the metrics. */
+export interface LoadedPopulation {
+  label: string;
+  /** The file as the spec named it. */
+  file: string;
+  filter?: string;
+  conversations: Conversation[];
+  /** Conversations in the file before filtering. */
+  total: number;
+  problems: string[];
+}
+
+/** Facet counts over a file's conversations, for filter pickers. */
+export interface Facets {
+  total: number;
+  condition: [string, number][];
+  task: [string, number][];
+  source: [string, number][];
+  agent: [string, number][];
+}
+
+/** Counts each condition, task, source and agent (most frequent first). */
+export function populationFacets(conversations: readonly Conversation[]): Facets {
+  const count = (key: (c: Conversation) => string | undefined) => {
+    const m = new Map<string, number>();
+    for (const c of conversations) {
+      const k = key(c);
+      if (k !== undefined) m.set(k, (m.get(k) ?? 0) + 1);
+    }
+    return [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  };
+  return {
+    total: conversations.length,
+    condition: count(conversationCondition),
+    task: count(conversationTask),
+    source: count(conversationSource),
+    agent: count((c) => c.agent),
+  };
+}
+
+/**
+ * Loads files once per computation (keyed by absolute path and modification time), so a file
+ * used for several populations (e.g. two conditions) is parsed once.
+ */
+export class PopulationLoader {
+  private readonly cache = new Map<string, Promise<{ conversations: Conversation[]; problems: string[] }>>();
+  constructor(private readonly cwd: string = process.cwd()) {}
+
+  /** The absolute path of a spec's file. */
+  path(file: string): string {
+    return isAbsolute(file) ? file : resolve(this.cwd, file);
+  }
+
+  /** Every conversation of a file (validated; invalid lines are reported as problems). */
+  async file(file: string): Promise<{ conversations: Conversation[]; problems: string[] }> {
+    const abs = this.path(file);
+    let stamp = '';
+    try {
+      const st = statSync(abs);
+      if (!st.isFile()) throw new Error(`${file}: not a file`);
+      stamp = `${st.mtimeMs}:${st.size}`;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new Error(code === 'ENOENT' ? `${file}: no such file` : (e as Error).message);
+    }
+    const key = `${abs}\u0000${stamp}`;
+    let p = this.cache.get(key);
+    if (!p) {
+      p = loadPopulation(abs, file).then((pop) => ({ conversations: pop.conversations, problems: pop.problems }));
+      this.cache.set(key, p);
+    }
+    return p;
+  }
+
+  /** A filtered population; throws when the filter leaves nothing. */
+  async load(spec: PopulationSpec): Promise<LoadedPopulation> {
+    const all = await this.file(spec.file);
+    const conversations = all.conversations.filter((c) => matchesFilter(c, spec.filter));
+    const filter = describeFilter(spec.filter);
+    if (conversations.length === 0) {
+      throw new Error(`${spec.file}: no conversations${filter ? ` match ${filter}` : ''} (${all.conversations.length} in the file)`);
+    }
+    return { label: spec.label ?? defaultLabel(spec), file: spec.file, filter, conversations, total: all.conversations.length, problems: all.problems };
+  }
+}
+
+/** A seeded random sample of at most `size` items (the input order when it is small enough). */
+export function sampleUpTo<T>(items: readonly T[], size: number, seed: string | number): T[] {
+  if (items.length <= size) return items.slice();
+  return createRng(`report-sample/${String(seed)}`).shuffle(items.slice()).slice(0, size);
+}
+
+/** Makes labels unique by appending " (2)", " (3)", … to repeats. */
+export function uniqueLabels(labels: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return labels.map((l) => {
+    const k = (seen.get(l) ?? 0) + 1;
+    seen.set(l, k);
+    return k === 1 ? l : `${l} (${k})`;
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * A report as Markdown (GFM tables). Every piece of text from the report is escaped, so a hostile
+ * label renders literally. Charts become image links when the caller has written them to files
+ * (`chartImage`), otherwise their data is shown as a table.
+ */
+import type { ChartSection, Mark, Report, Section, TableSection, Verdict } from '../model';
+import { formatCell } from '../format';
+import { escapeMarkdown } from './escape';
+import { chartToTable } from './tables';
+
+export interface MarkdownOptions {
+  /**
+   * Relative path of a chart's image (e.g. "charts/plsa-ks.svg"), or undefined to render the
+   * chart's data as a table instead.
+   */
+  chartImage?: (chart: ChartSection) => string | undefined;
+  /** Also render the data table under each chart image (default false). */
+  chartData?: boolean;
+}
+
+const VERDICT_TEXT: Record<Verdict['verdict'], string> = { pass: '✅ PASS', warn: '⚠️ WARN', fail: '❌ FAIL' };
+
+function markCell(text: string, mark: Mark | null | undefined): string {
+  switch (mark) {
+    case 'closest':
+      return `**${text}**`;
+    case 'far':
+      return `_${text}_`;
+    case 'pass':
+      return `✓ ${text}`;
+    case 'fail':
+      return `✗ ${text}`;
+    case 'warn':
+      return `⚠ ${text}`;
+    default:
+      return text;
+  }
+}
+
+/** A GFM table of a table section (highlighting: bold = closest, italic = far, ✓/✗/⚠ = pass/fail/warn). */
+export function markdownTableOf(table: TableSection): string {
+  const head = `| ${table.columns.map((c) => escapeMarkdown(c.label, true)).join(' | ')} |`;
+  const rule = `|${table.columns.map((c, i) => (i > 0 && c.format !== 'text' ? '---:' : '---')).join('|')}|`;
+  const body = table.rows.map((r) => {
+    const cells = r.cells.map((cell, i) => markCell(escapeMarkdown(formatCell(cell, table.columns[i]), true), r.marks?.[i]));
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [head, rule, ...body].join('\n');
+}
+
+function imagePath(path: string): string {
+  // Paths are built from file-name-safe ids, but keep link syntax intact whatever happens.
+  return encodeURI(path).replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'));
+}
+
+function sectionMarkdown(section: Section, opts: MarkdownOptions): string[] {
+  const out: string[] = [`### ${escapeMarkdown(section.title, true)}`, ''];
+  if (section.caption) out.push(escapeMarkdown(section.caption), '');
+  if (section.type === 'text') {
+    for (const p of section.paragraphs) out.push(`${section.tone === 'warning' ? '> ⚠ ' : ''}${escapeMarkdown(p)}`, '');
+  } else if (section.type === 'table') {
+    out.push(markdownTableOf(section), '');
+    for (const n of section.notes ?? []) out.push(`- ${escapeMarkdown(n, true)}`);
+    if (section.notes?.length) out.push('');
+  } else {
+    const img = opts.chartImage?.(section);
+    if (img !== undefined) {
+      out.push(`![${escapeMarkdown(section.title, true)}](${imagePath(img)})`, '');
+      if (opts.chartData) out.push(markdownTableOf(chartToTable(section)), '');
+    } else {
+      out.push(markdownTableOf(chartToTable(section)), '');
+    }
+  }
+  return out;
+}
+
+/** Renders a whole report. */
+export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): string {
+  const out: string[] = [`# ${escapeMarkdown(report.title, true)}`, ''];
+  out.push(`Generated ${escapeMarkdown(report.generated, true)} by SimLens (${escapeMarkdown(report.kind, true)} report).`, '');
+  if (report.inputs.length) {
+    out.push('## Inputs', '', '| Population | File | Conversations | Filter |', '|---|---|---:|---|');
+    for (const i of report.inputs) {
+      out.push(`| ${escapeMarkdown(i.label, true)} | ${escapeMarkdown(i.file, true)} | ${i.n} | ${i.filter ? escapeMarkdown(i.filter, true) : ''} |`);
+    }
+    out.push('');
+  }
+  if (report.verdicts?.length) {
+    out.push('## Verdicts', '', '| Pillar | Verdict | Measured | Rule |', '|---|---|---|---|');
+    for (const v of report.verdicts) {
+      out.push(`| ${escapeMarkdown(v.pillar, true)} | ${VERDICT_TEXT[v.verdict]} | ${escapeMarkdown(v.detail, true)} | ${v.rule ? escapeMarkdown(v.rule, true) : ''} |`);
+    }
+    out.push('');
+  }
+  let group: string | undefined;
+  for (const s of report.sections) {
+    if (s.group !== undefined && s.group !== group) out.push(`## ${escapeMarkdown(s.group, true)}`, '');
+    group = s.group;
+    out.push(...sectionMarkdown(s, opts));
+  }
+  const params = Object.entries(report.params ?? {});
+  if (params.length) {
+    out.push('## Parameters', '');
+    for (const [k, v] of params) out.push(`- ${escapeMarkdown(k, true)}: ${escapeMarkdown(v === null ? '–' : String(v), true)}`);
+    out.push('');
+  }
+  if (report.warnings?.length) {
+    out.push('## Warnings', '');
+    for (const w of report.warnings) out.push(`- ${escapeMarkdown(w, true)}`);
+    out.push('');
+  }
+  return out.join('\n').replace(/\n{3,}/g, '\n\n');
+}

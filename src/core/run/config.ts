@@ -1,0 +1,159 @@
+/**
+ * The configuration of a simulation run and the environment built from it (catalog, interaction
+ * model, simulated user, agent). The configuration is what the manifest records: the same
+ * configuration and seed give byte-identical output, whatever the concurrency or sharding.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { z } from 'zod';
+import type { Agent, UserSimulator } from '../sim/types';
+import { Catalog, generateApparelCatalog, loadCatalog } from '../catalog/catalog';
+import { createAgent, agentActToZhangBalog } from '../agents/index';
+import { importFile } from '../importers/index';
+import { LlmRunConfigSchema, LLM_USER_NAMES, isLlmAgentName, isLlmUserName, prepareLlmParts } from '../llm/run';
+import type { LlmServices } from '../llm/services';
+import {
+  AgentNlu, TemplateNlg, TransitionModel, agentActClassifier, agentActExamplesFromCorpus, createUserSimulator,
+  defaultActAliases, defaultAnswerMapping, defaultTransitionCounts, estimateTransitions, loadActAliases, loadAnswerMapping,
+  loadCir6Diagram, loadNlgTemplates, loadRelevance, loadTransitionCounts, type TransitionCounts,
+} from '../users/index';
+
+/** Everything that determines a run's output (paths as given; resolved against the working directory). */
+export const SimulationConfigSchema = z.object({
+  user: z.enum(['agenda', 'target-free', ...LLM_USER_NAMES]).default('agenda'),
+  interaction: z.enum(['cir6', 'qrfa']).default('cir6'),
+  preferences: z.enum(['single', 'pkg']).default('pkg'),
+  agent: z.string().min(1).default('local-good'),
+  n: z.number().int().positive(),
+  seed: z.union([z.number(), z.string()]).default(1),
+  /** Catalog JSONL; absent = the synthetic apparel catalog (catalog_seed, catalog_size). */
+  catalog: z.string().optional(),
+  catalog_seed: z.union([z.number(), z.string()]).optional(),
+  catalog_size: z.number().int().positive().optional(),
+  /** Annotated corpus to estimate transitions (and train the NLU) from. */
+  corpus: z.string().optional(),
+  /** A transition counts file (simlens-transitions/1); ignored when `corpus` is given. */
+  transitions: z.string().optional(),
+  answers: z.string().optional(),
+  aliases: z.string().optional(),
+  diagram: z.string().optional(),
+  templates: z.string().optional(),
+  /** Additive smoothing of the transition probabilities. */
+  alpha: z.number().nonnegative().optional(),
+  meta: z.enum(['tol', 'prob']).optional(),
+  tolerance: z.number().int().nonnegative().optional(),
+  p_switch: z.number().min(0).max(1).optional(),
+  relevance: z.string().optional(),
+  /** User turns per conversation (default 20; 10 with a meta-simulator). */
+  max_turns: z.number().int().positive().optional(),
+  patience: z.number().int().positive().optional(),
+  typo_rate: z.number().min(0).max(1).optional(),
+  /** Fix the shopping task (catalog category) instead of drawing one per conversation. */
+  task: z.string().optional(),
+  /** HTTP agents: per-turn timeout. */
+  timeout_ms: z.number().int().positive().optional(),
+  /** LLM users/agents (src/core/llm/run.ts): endpoint settings without keys, ICL pool, profiles. */
+  llm: LlmRunConfigSchema.optional(),
+});
+export type SimulationConfig = z.infer<typeof SimulationConfigSchema>;
+export type SimulationConfigInput = z.input<typeof SimulationConfigSchema>;
+
+/** Validates a configuration; the message names the field. */
+export function parseSimulationConfig(value: unknown, origin = 'simulation config'): SimulationConfig {
+  const r = SimulationConfigSchema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  throw new Error(`${origin}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+}
+
+/** The effective turn cap of a configuration. */
+export function effectiveMaxTurns(config: SimulationConfig): number {
+  return config.max_turns ?? (config.meta ? 10 : 20);
+}
+
+/** Description of one input file for the manifest. */
+export interface InputInfo {
+  path: string;
+  sha256?: string;
+  [key: string]: unknown;
+}
+
+/** What a run is made of, built once and shared by all conversations. */
+export interface SimulationEnvironment {
+  config: SimulationConfig;
+  catalog: Catalog;
+  user: UserSimulator;
+  agent: Agent;
+  transitions: TransitionCounts;
+  maxTurns: number;
+  inputs: Record<string, InputInfo>;
+  /** LLM services when the user or agent is LLM-backed (manifest info, budget). */
+  llm?: LlmServices;
+}
+
+function sha256File(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/** Reads the files a configuration names and builds user and agent. Relative paths resolve against `cwd`. */
+export async function prepareEnvironment(config: SimulationConfig, cwd: string = process.cwd(), opts: { llm?: LlmServices; signal?: AbortSignal } = {}): Promise<SimulationEnvironment> {
+  const at = (p: string) => resolve(cwd, p);
+  const inputs: Record<string, InputInfo> = {};
+  let catalog: Catalog;
+  if (config.catalog) {
+    catalog = await loadCatalog(at(config.catalog));
+    inputs.catalog = { path: config.catalog, sha256: sha256File(at(config.catalog)), items: catalog.size };
+  } else {
+    catalog = generateApparelCatalog({ seed: config.catalog_seed, size: config.catalog_size });
+    inputs.catalog = { path: '(generated apparel catalog)', seed: config.catalog_seed ?? 'simlens', items: catalog.size };
+  }
+  if (catalog.size === 0) throw new Error('the catalog has no items');
+  if (config.task && !catalog.categories().includes(config.task)) {
+    throw new Error(`task "${config.task}" is not a catalog category (categories: ${catalog.categories().join(', ')})`);
+  }
+  const aliases = config.aliases ? loadActAliases(at(config.aliases)) : defaultActAliases();
+  let counts: TransitionCounts;
+  let classifier = agentActClassifier();
+  if (config.corpus) {
+    const imported = await importFile(at(config.corpus));
+    counts = estimateTransitions(imported.conversations, { aliases, source: basename(config.corpus) });
+    if (!counts.dialogues) throw new Error(`${config.corpus}: no conversation has user dialogue acts the simulator can read`);
+    const examples = agentActExamplesFromCorpus(imported.conversations, aliases);
+    if (examples.length) classifier = agentActClassifier(examples);
+    inputs.corpus = { path: config.corpus, sha256: sha256File(at(config.corpus)), dialogues: counts.dialogues, format: imported.format };
+  } else if (config.transitions) {
+    counts = loadTransitionCounts(at(config.transitions));
+    inputs.transitions = { path: config.transitions, sha256: sha256File(at(config.transitions)) };
+  } else {
+    counts = defaultTransitionCounts();
+  }
+  const diagram = config.diagram ? loadCir6Diagram(at(config.diagram)) : undefined;
+  const transitions = new TransitionModel(counts, { alpha: config.alpha, diagram });
+  const answers = config.answers ? loadAnswerMapping(at(config.answers)) : defaultAnswerMapping();
+  const nlg = new TemplateNlg({ templates: config.templates ? loadNlgTemplates(at(config.templates)) : undefined, typoRate: config.typo_rate });
+  const nlu = new AgentNlu({ classifier, aliases, mapReported: (act) => agentActToZhangBalog(act) });
+  const relevance = config.relevance ? loadRelevance(at(config.relevance)) : undefined;
+  if (config.relevance) inputs.relevance = { path: config.relevance, sha256: sha256File(at(config.relevance)) };
+  const maxTurns = effectiveMaxTurns(config);
+  const llm = isLlmUserName(config.user) || isLlmAgentName(config.agent)
+    ? await prepareLlmParts(config.user, config.agent, config.llm, { catalog, cwd, maxTurns, services: opts.llm, signal: opts.signal })
+    : undefined;
+  if (llm) Object.assign(inputs, llm.inputs);
+  const user = llm?.user ?? createUserSimulator(
+    {
+      user: config.user as 'agenda' | 'target-free', // LLM users were built above
+      interaction: config.interaction,
+      preferences: config.preferences,
+      patience: config.patience,
+      maxTurns,
+      meta: config.meta,
+      tolerance: config.tolerance,
+      pSwitch: config.p_switch,
+      relevance,
+    },
+    { catalog, transitions, answers, nlg, nlu },
+  );
+  const agent = llm?.agent ?? createAgent(config.agent, { catalog, timeoutMs: config.timeout_ms });
+  return { config, catalog, user, agent, transitions: counts, maxTurns, inputs, llm: llm?.services };
+}

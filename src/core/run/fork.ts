@@ -1,0 +1,149 @@
+/**
+ * "Fork from here": simulate K continuations of a recorded conversation from one of its turns.
+ *
+ * The fork keeps turns 0..TURN (the chosen turn and the agent's answer to it) and lets the user
+ * react to that answer anew. Two ways to get the user's state at that point:
+ * - replay (preferred): when the file has a run manifest and the conversation carries its run
+ *   index, the conversation is re-simulated from its seed; right after turn TURN the randomness of
+ *   user and agent is switched to the fork's own, so the prefix is identical (checked) and the
+ *   continuation differs. Agent state is then exactly the original's.
+ * - restore: otherwise the user is rebuilt from the prefix's traces (agenda, goal, preferences,
+ *   patience, target) and a fresh agent session is fed the prefix's user utterances.
+ */
+import { resolve } from 'node:path';
+import { Conversation, conversationId, conversationTask, type Turn } from '../model';
+import { createRng } from '../random';
+import type { HistoryEntry } from '../sim/types';
+import { isRestorable } from '../users/session';
+import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
+import { SwitchableRng, conversationRng, runConversation, taskFor } from './conversation';
+import { readManifest, sameConfig } from './manifest';
+import { readLines } from './output';
+
+export interface ForkOptions {
+  /** The JSONL file holding the conversation. */
+  file: string;
+  /** The conversation id (as `conversationId` derives it). */
+  id: string;
+  /** 0-based index of the turn to continue after. */
+  turn: number;
+  /** Number of continuations. */
+  n: number;
+  /** Seed of the fork's randomness (default: the run's seed). Same seed, same continuations. */
+  seed?: string | number;
+  /** Configuration overrides (e.g. another agent); everything else comes from the file's manifest. */
+  config?: Partial<SimulationConfigInput>;
+  cwd?: string;
+  environment?: SimulationEnvironment;
+}
+
+export type ForkMethod = 'replay' | 'restore';
+
+export interface ForkResult {
+  original: Conversation;
+  conversations: Conversation[];
+  methods: ForkMethod[];
+  config: SimulationConfig;
+  /** Failed continuations (recorded on the conversations, as in a run). */
+  failed: number;
+}
+
+/** Finds a conversation by id in a JSONL file; throws naming the file when it is not there. */
+export async function findConversation(file: string, id: string): Promise<{ conversation: Conversation; line: number }> {
+  const needle = JSON.stringify(id).slice(1, -1);
+  for await (const { text, line } of readLines(file)) {
+    if (!text.includes(needle) && !/^line:\d+$/.test(id)) continue;
+    if (text.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const parsed = Conversation.safeParse(value);
+    if (!parsed.success) continue;
+    // The raw object, not zod's copy: zod reorders keys, and a fork must keep the prefix byte for byte.
+    if (conversationId(parsed.data, line) === id) return { conversation: value as Conversation, line };
+  }
+  throw new Error(`${file}: no conversation with id "${id}"`);
+}
+
+function sameTurns(a: readonly Turn[], b: readonly Turn[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Simulates `n` continuations of conversation `id` after turn `turn`. */
+export async function forkConversation(options: ForkOptions): Promise<ForkResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const file = resolve(cwd, options.file);
+  if (!Number.isInteger(options.n) || options.n < 1) throw new Error(`the number of continuations must be a positive integer, got ${options.n}`);
+  const { conversation: original } = await findConversation(file, options.id);
+  const turns = original.turns;
+  if (!Number.isInteger(options.turn) || options.turn < 0 || options.turn >= turns.length) {
+    throw new Error(`${options.file}: conversation "${options.id}" has turns 0..${turns.length - 1}; turn ${options.turn} does not exist`);
+  }
+  const forkTurn = turns[options.turn];
+  if (forkTurn.assistant_utterance === undefined) {
+    throw new Error(`${options.file}: turn ${options.turn} of "${options.id}" has no agent answer to continue from`);
+  }
+  const manifest = readManifest(file);
+  const base: Record<string, unknown> = manifest ? { ...manifest.config } : {};
+  if (!manifest && original.agent && !base.agent) base.agent = original.agent;
+  const config = parseSimulationConfig({ ...base, ...options.config, n: options.n }, `fork of ${options.file}`);
+  const env = options.environment ?? (await prepareEnvironment(config, cwd));
+  const originalIndex = original.metadata?.index;
+  const canReplay =
+    manifest !== undefined &&
+    typeof originalIndex === 'number' &&
+    sameConfig({ ...manifest.config, n: 0 }, { ...(config as unknown as Record<string, unknown>), n: 0 });
+  const forkSeed = options.seed ?? config.seed;
+  const prefix = turns.slice(0, options.turn + 1);
+  const forkedFrom = { file: options.file, id: options.id, turn: options.turn };
+  const conversations: Conversation[] = [];
+  const methods: ForkMethod[] = [];
+  let failed = 0;
+
+  for (let k = 0; k < options.n; k++) {
+    const forkRng = createRng(`simlens-fork/${String(forkSeed)}/${options.id}/${options.turn}`).fork(k);
+    const id = `${options.id}~fork-t${options.turn}-${k}`;
+    const metadata = { forked_from: forkedFrom };
+    let result: { conversation: Conversation; failed: boolean } | undefined;
+    let method: ForkMethod = 'replay';
+    if (canReplay) {
+      const rng = conversationRng(config.seed, originalIndex as number);
+      const task = taskFor(env, rng.fork('task'));
+      const userRng = new SwitchableRng(rng.fork('user'));
+      const agentRng = new SwitchableRng(rng.fork('agent'));
+      const user = env.user.createSession(options.id, userRng, { task });
+      const agent = env.agent.createSession(options.id, agentRng, { task });
+      const onTurn = (i: number) => {
+        if (i !== options.turn) return;
+        userRng.switchTo(forkRng.fork('user'));
+        agentRng.switchTo(forkRng.fork('agent'));
+      };
+      const replayed = await runConversation({ env, id, index: k, user, agent, task, onTurn, metadata: { ...metadata, fork_method: 'replay' } });
+      if (sameTurns(replayed.conversation.turns.slice(0, options.turn + 1), prefix)) result = replayed;
+    }
+    if (!result) {
+      method = 'restore';
+      const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
+      const user = env.user.createSession(id, forkRng.fork('user'), { task });
+      if (!isRestorable(user)) throw new Error(`the simulated user "${env.user.name}" cannot continue from a recorded trace; fork a file that has its run manifest`);
+      user.restore(prefix);
+      const agent = env.agent.createSession(id, forkRng.fork('agent'), { task });
+      const history: HistoryEntry[] = [];
+      for (const t of prefix) {
+        if (t.user_utterance !== undefined) {
+          await agent.respond(t.user_utterance, history.slice());
+          history.push({ speaker: 'user', text: t.user_utterance });
+        }
+        if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
+      }
+      result = await runConversation({ env, id, index: k, user, agent, task, prefix, metadata: { ...metadata, fork_method: 'restore' } });
+    }
+    if (result.failed) failed++;
+    conversations.push(result.conversation);
+    methods.push(method);
+  }
+  return { original, conversations, methods, config, failed };
+}

@@ -1,0 +1,84 @@
+/**
+ * Simulated users without LLMs: the agenda-based user (CIR6/QRFA x single/PKG), the target-free
+ * PEPPER user and the Fashion-AlterEval meta-simulators, plus the pieces they are built from.
+ */
+import type { Catalog } from '../catalog/catalog';
+import type { UserSimulator } from '../sim/types';
+import { AgendaUserSimulator } from './agenda-user';
+import { createInteractionModel, type AnswerMapping, type InteractionName } from './interaction';
+import { MetaSimulator, type MetaMode, type RelevanceJudgments } from './meta';
+import { TemplateNlg } from './nlg';
+import { AgentNlu } from './nlu';
+import type { PkgThresholds, PreferenceKind } from './preferences';
+import { TargetFreeUserSimulator } from './target-free';
+import type { TransitionModel } from './transitions';
+
+export * from './acts';
+export * from './transitions';
+export * from './interaction';
+export * from './preferences';
+export * from './nlg';
+export * from './nlu';
+export * from './session';
+export { AgendaUserSimulator, AgendaUserSession, type AgendaUserOptions } from './agenda-user';
+export { TargetFreeUserSimulator, TargetFreeSession, type TargetFreeOptions, type SyntheticReview } from './target-free';
+export { MetaSimulator, deriveAlternatives, loadRelevance, RelevanceSchema, type MetaMode, type MetaOptions, type RelevanceJudgments } from './meta';
+
+export type UserKind = 'agenda' | 'target-free';
+
+/** What a simulated user is, as configured by `simlens simulate`. */
+export interface UserSpec {
+  user: UserKind;
+  interaction?: InteractionName;
+  preferences?: PreferenceKind;
+  patience?: number;
+  thresholds?: Partial<PkgThresholds>;
+  /** Target-free: turns before it says goodbye. */
+  maxTurns?: number;
+  meta?: MetaMode;
+  tolerance?: number;
+  pSwitch?: number;
+  relevance?: RelevanceJudgments;
+  alternatives?: number;
+}
+
+/** Shared, run-wide building blocks (built once, used by every session). */
+export interface UserDeps {
+  catalog: Catalog;
+  transitions: TransitionModel;
+  answers?: AnswerMapping;
+  nlg?: TemplateNlg;
+  nlu?: AgentNlu;
+}
+
+/** Builds the simulated user a run asks for. */
+export function createUserSimulator(spec: UserSpec, deps: UserDeps): UserSimulator {
+  const nlg = deps.nlg ?? new TemplateNlg();
+  const nlu = deps.nlu ?? new AgentNlu();
+  let base: UserSimulator;
+  if (spec.user === 'agenda') {
+    const interaction = createInteractionModel(spec.interaction ?? 'cir6', { transitions: deps.transitions, answers: deps.answers });
+    base = new AgendaUserSimulator({
+      catalog: deps.catalog,
+      interaction,
+      preferences: spec.preferences ?? 'pkg',
+      preferenceOptions: { thresholds: spec.thresholds },
+      patience: spec.patience,
+      nlg,
+      nlu,
+    });
+  } else if (spec.user === 'target-free') {
+    base = new TargetFreeUserSimulator({ catalog: deps.catalog, nlg, nlu, maxTurns: spec.maxTurns });
+  } else {
+    throw new Error(`unknown user "${String(spec.user)}" (expected agenda or target-free)`);
+  }
+  if (!spec.meta) return base;
+  return new MetaSimulator(base, {
+    mode: spec.meta,
+    catalog: deps.catalog,
+    tolerance: spec.tolerance,
+    pSwitch: spec.pSwitch,
+    relevance: spec.relevance,
+    alternatives: spec.alternatives,
+  });
+}

@@ -1,0 +1,190 @@
+/**
+ * VS Code's view of a conversation file: wraps the pure `ConversationDocumentModel` (core) with
+ * edit events for undo/redo, dirty tracking, a file watcher and notifications to the webview.
+ */
+import * as vscode from 'vscode';
+import { basename, dirname } from 'node:path';
+import { ConversationDocumentModel, type AnnotateInput, type AnnotationEdit } from '../../core/document';
+
+/** Something that shows the document (the webview session) and must hear about changes. */
+export interface DocumentListener {
+  annotationsChanged(line: number, requestId?: number): void;
+  reloaded(reason: string): void;
+  summaryProgress(done: number, total: number, finished: boolean): void;
+  notice(level: 'info' | 'warning' | 'error', message: string): void;
+}
+
+export class ConversationDocument implements vscode.CustomDocument {
+  private readonly changeEmitter = new vscode.EventEmitter<vscode.CustomDocumentEditEvent<ConversationDocument>>();
+  /** Fired once per annotation edit; the provider forwards it to VS Code. */
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly disposeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this.disposeEmitter.event;
+  readonly listeners = new Set<DocumentListener>();
+  private savedMarker: number;
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private watchTimer: NodeJS.Timeout | undefined;
+  private prompting = false;
+  private progressTimer = 0;
+  private disposed = false;
+
+  constructor(
+    readonly uri: vscode.Uri,
+    public model: ConversationDocumentModel,
+    restoredFromBackup: boolean,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.savedMarker = restoredFromBackup ? -1 : model.journal.lastAppliedSeq;
+    this.startSummaries();
+    this.watch();
+  }
+
+  /** Unsaved annotation edits exist (as VS Code sees it: since the last save / revert). */
+  get dirty(): boolean {
+    return this.model.journal.lastAppliedSeq !== this.savedMarker;
+  }
+
+  /** Background pass over every line; progress is sent to listeners at most 4 times a second. */
+  startSummaries(): void {
+    const started = Date.now();
+    this.model
+      .summarizeAll({
+        onProgress: (done, total) => {
+          const now = Date.now();
+          if (done < total && now - this.progressTimer < 250) return;
+          this.progressTimer = now;
+          for (const l of this.listeners) l.summaryProgress(done, total, done >= total);
+        },
+      })
+      .then(() => this.log.info(`summarized ${this.model.lineCount} lines of ${basename(this.uri.fsPath)} in ${Date.now() - started} ms`))
+      .catch((e: unknown) => {
+        if (!this.disposed) this.log.error(`summary pass over ${this.uri.fsPath} failed: ${(e as Error).message}`);
+      });
+  }
+
+  /** Records an annotation edit and tells VS Code (one undo step per edit). */
+  async annotate(input: AnnotateInput): Promise<AnnotationEdit | undefined> {
+    const edit = await this.model.annotate(input);
+    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] annotate -> ${edit ? edit.label : 'no change'}`);
+    if (!edit) return undefined;
+    this.changeEmitter.fire({
+      document: this,
+      label: edit.label,
+      undo: async () => {
+        const e = await this.model.undoEdit(edit.seq);
+        if (e) this.notifyLine(e.key.line);
+      },
+      redo: async () => {
+        const e = await this.model.redoEdit(edit.seq);
+        if (e) this.notifyLine(e.key.line);
+      },
+    });
+    return edit;
+  }
+
+  private notifyLine(line: number): void {
+    for (const l of this.listeners) l.annotationsChanged(line);
+  }
+
+  async save(): Promise<void> {
+    await this.model.save();
+    this.savedMarker = this.model.journal.lastAppliedSeq;
+  }
+
+  async saveAs(target: vscode.Uri): Promise<void> {
+    if (target.scheme !== 'file') throw new Error(`SimLens can only save conversation files on disk (got ${target.scheme}:)`);
+    await this.model.saveAs(target.fsPath);
+  }
+
+  async revert(): Promise<void> {
+    await this.model.revert();
+    this.savedMarker = this.model.journal.lastAppliedSeq;
+    this.startSummaries();
+    for (const l of this.listeners) l.reloaded('reverted');
+  }
+
+  async backup(destination: vscode.Uri): Promise<vscode.CustomDocumentBackup> {
+    const text = await this.model.backup();
+    await vscode.workspace.fs.createDirectory(vscode.Uri.file(dirname(destination.fsPath)));
+    await vscode.workspace.fs.writeFile(destination, Buffer.from(text, 'utf8'));
+    return {
+      id: destination.toString(),
+      delete: () => {
+        void vscode.workspace.fs.delete(destination).then(undefined, () => undefined);
+      },
+    };
+  }
+
+  /** Watches the file; changes made by our own save match the new index and are ignored. */
+  private watch(): void {
+    if (this.uri.scheme !== 'file') return;
+    const pattern = new vscode.RelativePattern(vscode.Uri.file(dirname(this.uri.fsPath)), basename(this.uri.fsPath));
+    this.watcher = vscode.workspace.createFileSystemWatcher(pattern);
+    const schedule = () => {
+      clearTimeout(this.watchTimer);
+      this.watchTimer = setTimeout(() => void this.onDiskChange(), 300);
+    };
+    this.watcher.onDidChange(schedule);
+    this.watcher.onDidCreate(schedule);
+    this.watcher.onDidDelete(schedule);
+  }
+
+  /** Exposed for tests: checks the disk and reloads or prompts. */
+  async onDiskChange(): Promise<void> {
+    if (this.disposed || this.prompting) return;
+    if (!(await this.model.changedOnDisk())) return;
+    const name = basename(this.uri.fsPath);
+    try {
+      if (!this.dirty) {
+        await this.model.reload({ keepEdits: false });
+        this.savedMarker = this.model.journal.lastAppliedSeq;
+        this.startSummaries();
+        this.log.info(`${name} changed on disk; reloaded`);
+        for (const l of this.listeners) l.reloaded('changed on disk');
+        return;
+      }
+      this.prompting = true;
+      const reload = 'Reload (discard my annotations)';
+      const keep = 'Keep my annotations';
+      const choice = await vscode.window.showWarningMessage(
+        `${name} changed on disk while you have unsaved annotations.`,
+        { modal: true, detail: 'Reload reads the new file and drops your unsaved annotations. Keep re-applies your annotations to the new file (matched by conversation id); save to write them.' },
+        reload,
+        keep,
+      );
+      if (choice === reload) {
+        await this.model.reload({ keepEdits: false });
+        this.savedMarker = this.model.journal.lastAppliedSeq;
+        this.startSummaries();
+        for (const l of this.listeners) l.reloaded('changed on disk; your annotations were discarded');
+        // VS Code still counts the old edits as unsaved: a revert clears its dirty flag.
+        await vscode.commands.executeCommand('workbench.action.files.revert', this.uri).then(undefined, () => undefined);
+      } else if (choice === keep) {
+        const { lost } = await this.model.reload({ keepEdits: true });
+        this.startSummaries();
+        for (const l of this.listeners) l.reloaded('changed on disk; your annotations were kept');
+        if (lost.length) {
+          const msg = `Annotations for ${lost.length} conversation(s) could not be kept because they are no longer in ${name}: ${lost.slice(0, 5).join(', ')}${lost.length > 5 ? ', …' : ''}`;
+          void vscode.window.showWarningMessage(msg);
+        }
+      }
+    } catch (e) {
+      const msg = `Could not reload ${name}: ${(e as Error).message}`;
+      this.log.error(msg);
+      void vscode.window.showErrorMessage(msg);
+    } finally {
+      this.prompting = false;
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearTimeout(this.watchTimer);
+    this.watcher?.dispose();
+    void this.model.close();
+    this.disposeEmitter.fire();
+    this.disposeEmitter.dispose();
+    this.changeEmitter.dispose();
+  }
+}

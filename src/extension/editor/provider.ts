@@ -1,0 +1,184 @@
+/**
+ * The conversation custom editor (viewType `simlens.conversations`): a `CustomEditorProvider`
+ * with its own document, because VS Code does not give files over 50 MB to extensions as text.
+ */
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import { ConversationDocumentModel } from '../../core/document';
+import { ConversationDocument } from './conversationDocument';
+import { editorHtml, editorResourceRoots } from './html';
+import { EditorSession } from './session';
+import { readEditorSettings } from './settings';
+
+/** The default editor for *.conv.jsonl and *.sim.jsonl. */
+export const VIEW_TYPE = 'simlens.conversations';
+/** The same editor offered through "Open With…" for any *.jsonl. */
+export const VIEW_TYPE_ANY_JSONL = 'simlens.conversationsAnyJsonl';
+
+/**
+ * State shared by the providers of both view types, so commands find the active editor whichever
+ * view type opened it. Keys are the document URI strings.
+ */
+export class EditorRegistry {
+  readonly sessions = new Map<string, EditorSession>();
+  readonly documents = new Map<string, ConversationDocument>();
+  /** Deep-link targets waiting for their editor to open. */
+  readonly pendingReveals = new Map<string, { id?: string; line?: number; turn?: number }>();
+  activeUri: string | undefined;
+}
+
+export class ConversationEditorProvider implements vscode.CustomEditorProvider<ConversationDocument> {
+  private readonly changeEmitter = new vscode.EventEmitter<vscode.CustomDocumentEditEvent<ConversationDocument>>();
+  readonly onDidChangeCustomDocument = this.changeEmitter.event;
+  private readonly sessions: Map<string, EditorSession>;
+  private readonly documents: Map<string, ConversationDocument>;
+  private readonly pendingReveals: Map<string, { id?: string; line?: number; turn?: number }>;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly registry: EditorRegistry,
+    readonly viewType: string = VIEW_TYPE,
+  ) {
+    this.sessions = registry.sessions;
+    this.documents = registry.documents;
+    this.pendingReveals = registry.pendingReveals;
+  }
+
+  private get activeUri(): string | undefined {
+    return this.registry.activeUri;
+  }
+
+  private set activeUri(value: string | undefined) {
+    this.registry.activeUri = value;
+  }
+
+  async openCustomDocument(
+    uri: vscode.Uri,
+    openContext: vscode.CustomDocumentOpenContext,
+    token: vscode.CancellationToken,
+  ): Promise<ConversationDocument> {
+    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] openCustomDocument ${this.viewType} ${uri.toString()} backup=${openContext.backupId}`);
+    if (uri.scheme !== 'file') {
+      throw new Error(`SimLens opens conversation files from disk only; ${uri.toString()} is not a local file`);
+    }
+    const abort = new AbortController();
+    const sub = token.onCancellationRequested(() => abort.abort());
+    try {
+      let model: ConversationDocumentModel;
+      let restored = false;
+      if (openContext.backupId) {
+        const backupUri = vscode.Uri.parse(openContext.backupId);
+        const text = Buffer.from(await vscode.workspace.fs.readFile(backupUri)).toString('utf8');
+        const result = await ConversationDocumentModel.restore(uri.fsPath, text, { signal: abort.signal });
+        model = result.doc;
+        restored = true;
+        if (result.lost.length) {
+          void vscode.window.showWarningMessage(
+            `${basename(uri.fsPath)}: unsaved annotations for ${result.lost.length} conversation(s) could not be restored because the file no longer contains them.`,
+          );
+        }
+      } else {
+        model = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Window, title: `Indexing ${basename(uri.fsPath)}` },
+          () => ConversationDocumentModel.open(uri.fsPath, { signal: abort.signal }),
+        );
+      }
+      const doc = new ConversationDocument(uri, model, restored, this.log);
+      this.documents.set(uri.toString(), doc);
+      doc.onDidChange((e) => {
+        if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] edit event via ${this.viewType}: ${e.label}`);
+        this.changeEmitter.fire(e);
+      });
+      doc.onDidDispose(() => this.documents.delete(uri.toString()));
+      return doc;
+    } finally {
+      sub.dispose();
+    }
+  }
+
+  async resolveCustomEditor(document: ConversationDocument, panel: vscode.WebviewPanel): Promise<void> {
+    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] resolveCustomEditor ${this.viewType} ${document.uri.toString()}`);
+    const extensionUri = this.context.extensionUri;
+    const key = document.uri.toString();
+    panel.webview.options = { enableScripts: true, localResourceRoots: editorResourceRoots(extensionUri) };
+    const render = async () => {
+      const settings = await readEditorSettings(document.uri);
+      panel.webview.html = editorHtml(panel.webview, extensionUri, settings.allowRemoteImages);
+    };
+    const session = new EditorSession(document, panel, this.log, () => {
+      void vscode.commands.executeCommand('workbench.action.openSettings', 'simlens');
+    });
+    session.onHtmlRebuild = () => void render();
+    this.sessions.set(key, session);
+    this.activeUri = key;
+    panel.onDidChangeViewState(() => {
+      if (panel.active) this.activeUri = key;
+    });
+    panel.onDidDispose(() => {
+      session.dispose();
+      if (this.sessions.get(key) === session) this.sessions.delete(key);
+      if (this.activeUri === key) this.activeUri = undefined;
+    });
+    await render();
+    const pending = this.pendingReveals.get(key);
+    if (pending) {
+      this.pendingReveals.delete(key);
+      await this.revealIn(document, pending);
+    }
+  }
+
+  saveCustomDocument(document: ConversationDocument): Thenable<void> {
+    return document.save();
+  }
+
+  saveCustomDocumentAs(document: ConversationDocument, destination: vscode.Uri): Thenable<void> {
+    return document.saveAs(destination);
+  }
+
+  revertCustomDocument(document: ConversationDocument): Thenable<void> {
+    return document.revert();
+  }
+
+  backupCustomDocument(document: ConversationDocument, context: vscode.CustomDocumentBackupContext): Thenable<vscode.CustomDocumentBackup> {
+    return document.backup(context.destination);
+  }
+
+  /** The document of the active (or only) conversation editor. */
+  activeDocument(): ConversationDocument | undefined {
+    if (this.activeUri) return this.documents.get(this.activeUri);
+    return this.documents.size === 1 ? [...this.documents.values()][0] : undefined;
+  }
+
+  /** Moves an open editor to a conversation by id or line; remembers it if the editor is not open yet. */
+  async reveal(uri: vscode.Uri, target: { id?: string; line?: number; turn?: number }): Promise<boolean> {
+    const doc = this.documents.get(uri.toString());
+    if (!doc || !this.sessions.has(uri.toString())) {
+      this.pendingReveals.set(uri.toString(), target);
+      return true;
+    }
+    return this.revealIn(doc, target);
+  }
+
+  private async revealIn(doc: ConversationDocument, target: { id?: string; line?: number; turn?: number }): Promise<boolean> {
+    let line = target.line;
+    if (target.id !== undefined) {
+      await doc.model.summarizeAll();
+      line = doc.model.summaries.lineOfId(target.id);
+      if (line === undefined) {
+        void vscode.window.showWarningMessage(`No conversation with id "${target.id}" in ${basename(doc.uri.fsPath)}.`);
+        return false;
+      }
+    }
+    if (line === undefined || line < 0 || line >= doc.model.lineCount) return false;
+    const session = this.sessions.get(doc.uri.toString());
+    session?.panel.reveal(undefined, false);
+    session?.reveal(line, target.turn);
+    return true;
+  }
+
+  /** Test hook: the open document for a URI. */
+  documentFor(uri: vscode.Uri): ConversationDocument | undefined {
+    return this.documents.get(uri.toString());
+  }
+}

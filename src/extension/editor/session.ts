@@ -1,0 +1,286 @@
+/**
+ * One editor panel: validates webview messages, answers them from the document, and queues
+ * host messages until the webview says it is ready (messages to a hidden webview are dropped by
+ * VS Code, and with retainContextWhenHidden off a re-shown webview starts from scratch).
+ */
+import * as vscode from 'vscode';
+import { basename } from 'node:path';
+import { parseWebviewMessage, type HostMessage, type SummaryFilter, type WebviewMessage } from '../../shared/editorProtocol';
+import type { ConversationDocument, DocumentListener } from './conversationDocument';
+import { readEditorSettings, type EditorSettings } from './settings';
+import { computeAgreement } from '../../core/document/agreement';
+
+/** VS Code will not open files above this size as text documents. */
+const TEXT_EDITOR_LIMIT = 50 * 1024 * 1024;
+
+/** Host messages worth replaying to a webview that was hidden when they were sent. */
+const KEEP_WHILE_HIDDEN = new Set<HostMessage['type']>(['reveal', 'notice']);
+
+export class EditorSession implements DocumentListener, vscode.Disposable {
+  private ready = false;
+  private queue: HostMessage[] = [];
+  private filter: SummaryFilter = {};
+  private view: Uint32Array = new Uint32Array(0);
+  private viewVersion = 0;
+  private filterAbort: AbortController | undefined;
+  private settings: EditorSettings | undefined;
+  private pendingReveal: { line: number; turn?: number } | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private editChain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly document: ConversationDocument,
+    readonly panel: vscode.WebviewPanel,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly onOpenSettings: () => void,
+  ) {
+    document.listeners.add(this);
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+      panel.onDidChangeViewState(() => {
+        // A hidden webview is torn down; it will say "ready" again when shown.
+        if (!panel.visible) this.ready = false;
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('simlens', document.uri)) void this.settingsChanged();
+      }),
+    );
+  }
+
+  /** Moves the view to a conversation (and turn), now or as soon as the webview is ready. */
+  reveal(line: number, turn?: number): void {
+    this.pendingReveal = { line, turn };
+    this.post({ type: 'reveal', line, turn });
+  }
+
+  // DocumentListener ------------------------------------------------------------------------
+
+  annotationsChanged(line: number, requestId?: number): void {
+    void this.document.model.readConversation(line).then((read) => {
+      if (read.conversation) this.post({ type: 'annotationsChanged', line, conversation: read.conversation, requestId });
+    });
+  }
+
+  reloaded(reason: string): void {
+    this.post({ type: 'reloaded', reason, lineCount: this.document.model.lineCount });
+    void this.applyFilter(this.filter);
+  }
+
+  summaryProgress(done: number, total: number, finished: boolean): void {
+    this.post({ type: 'progress', scanned: done, total, done: finished });
+    // Counts and facet lists grow during the pass; refresh the view when it completes.
+    if (finished) void this.applyFilter(this.filter);
+  }
+
+  notice(level: 'info' | 'warning' | 'error', message: string): void {
+    this.post({ type: 'notice', level, message });
+  }
+
+  // Messages --------------------------------------------------------------------------------
+
+  private post(message: HostMessage): void {
+    if (!this.ready) {
+      if (KEEP_WHILE_HIDDEN.has(message.type)) this.queue.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] received ${JSON.stringify(raw).slice(0, 300)} ok=${parsed.ok}`);
+    if (!parsed.ok) {
+      this.log.warn(`${basename(this.document.uri.fsPath)}: ${parsed.error}`);
+      return;
+    }
+    try {
+      // Edits are applied strictly in the order they were sent (each builds on the previous one);
+      // reads (pages, conversations) run concurrently.
+      if (parsed.message.type === 'annotate') {
+        const run = this.editChain.then(() => this.handle(parsed.message));
+        this.editChain = run.catch(() => undefined);
+        await run;
+      } else await this.handle(parsed.message);
+    } catch (e) {
+      const message = (e as Error).message;
+      this.log.error(`${basename(this.document.uri.fsPath)}: ${parsed.message.type} failed: ${message}`);
+      this.post({ type: 'notice', level: 'error', message });
+    }
+  }
+
+  private async handle(msg: WebviewMessage): Promise<void> {
+    const model = this.document.model;
+    switch (msg.type) {
+      case 'ready': {
+        this.ready = true;
+        this.settings = await readEditorSettings(this.document.uri);
+        const index = model.index;
+        this.post({
+          type: 'init',
+          init: {
+            fileName: basename(this.document.uri.fsPath),
+            filePath: this.document.uri.fsPath,
+            fileSize: index.size,
+            lineCount: model.lineCount,
+            ...this.settings,
+            reveal: this.pendingReveal,
+          },
+        });
+        this.pendingReveal = undefined;
+        const s = model.summaries;
+        this.post({ type: 'progress', scanned: s.summarized, total: s.lineCount, done: s.complete });
+        const queued = this.queue;
+        this.queue = [];
+        for (const m of queued) this.post(m);
+        if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError });
+        return;
+      }
+      case 'setFilter':
+        await this.applyFilter(msg.filter);
+        return;
+      case 'requestPage': {
+        if (msg.viewVersion !== this.viewVersion) return; // a newer view is on its way
+        const view = this.view;
+        const rows = await model.page(view, msg.start, msg.count);
+        if (view !== this.view) return;
+        this.post({ type: 'page', requestId: msg.requestId, viewVersion: this.viewVersion, start: msg.start, rows });
+        return;
+      }
+      case 'openConversation': {
+        if (msg.line >= model.lineCount) throw new Error(`line ${msg.line + 1} does not exist (the file has ${model.lineCount} lines)`);
+        const read = await model.readConversation(msg.line);
+        this.post({
+          type: 'conversation',
+          requestId: msg.requestId,
+          line: msg.line,
+          id: read.id,
+          conversation: read.conversation,
+          error: read.error ?? (read.blank ? 'blank line' : undefined),
+          viewIndex: indexOfSorted(this.view, msg.line),
+        });
+        return;
+      }
+      case 'openLineAsText':
+        await this.openLineAsText(msg.line);
+        return;
+      case 'annotate': {
+        const settings = this.settings ?? (await readEditorSettings(this.document.uri));
+        // Answer every annotate message (even a no-op or a failure) so the webview's optimistic
+        // state is replaced by the document's.
+        const answer = () => this.annotationsChanged(msg.line, msg.requestId);
+        await this.document.annotate({
+          line: msg.line,
+          turn: msg.turn,
+          speaker: msg.speaker,
+          segment: msg.segment,
+          acts: msg.acts,
+          note: msg.note,
+          // The annotator id comes from the settings, never from the webview.
+          annotator: settings.annotator,
+          taxonomy: settings.taxonomy.name,
+        }).finally(answer);
+        return;
+      }
+      case 'requestAgreement': {
+        const taxonomy = (this.settings ?? (await readEditorSettings(this.document.uri))).taxonomy;
+        const result = await computeAgreement(model, { user: taxonomy.user, assistant: taxonomy.assistant });
+        this.post({ type: 'agreement', requestId: msg.requestId, result });
+        return;
+      }
+      case 'command': {
+        const map = {
+          undo: 'undo',
+          redo: 'redo',
+          save: 'workbench.action.files.save',
+          goToConversation: 'simlens.goToConversation',
+          openSettings: '',
+        } as const;
+        if (msg.command === 'openSettings') this.onOpenSettings();
+        else await vscode.commands.executeCommand(map[msg.command]);
+        return;
+      }
+      case 'log':
+        this.log[msg.level === 'warning' ? 'warn' : msg.level](`webview: ${msg.message}`);
+        return;
+    }
+  }
+
+  /** Recomputes the view for a filter (cancelling a running text search) and sends its counts. */
+  private async applyFilter(filter: SummaryFilter): Promise<void> {
+    this.filterAbort?.abort();
+    const abort = new AbortController();
+    this.filterAbort = abort;
+    this.filter = filter;
+    let result;
+    try {
+      result = await this.document.model.filter(filter, { signal: abort.signal });
+    } catch (e) {
+      if (abort.signal.aborted) return;
+      throw e;
+    }
+    if (abort.signal.aborted) return;
+    this.view = result.lines;
+    this.viewVersion++;
+    this.post({
+      type: 'view',
+      viewVersion: this.viewVersion,
+      count: result.lines.length,
+      facets: this.document.model.summaries.facets(),
+      filter,
+      search: result.search,
+      partial: result.partial,
+      ms: Math.round(result.ms * 10) / 10,
+    });
+  }
+
+  private async openLineAsText(line: number): Promise<void> {
+    const model = this.document.model;
+    const read = await model.readConversation(line);
+    const where = `${basename(this.document.uri.fsPath)}:${line + 1}`;
+    if (model.index.size > TEXT_EDITOR_LIMIT) {
+      void vscode.window.showInformationMessage(
+        `${where} — ${read.error ?? 'valid conversation'}. The file is larger than 50 MB, which VS Code does not open as text; use "simlens validate" on the command line or open it in another editor.`,
+      );
+      return;
+    }
+    const column = read.error ? Math.max(0, Number(/^\d+:(\d+)/.exec(read.error)?.[1] ?? 1) - 1) : 0;
+    const doc = await vscode.workspace.openTextDocument(this.document.uri);
+    const pos = new vscode.Position(line, Math.min(column, doc.lineAt(Math.min(line, doc.lineCount - 1)).text.length));
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: false });
+  }
+
+  private async settingsChanged(): Promise<void> {
+    const before = this.settings;
+    this.settings = await readEditorSettings(this.document.uri);
+    if (before && before.allowRemoteImages !== this.settings.allowRemoteImages) {
+      // The CSP changes: rebuild the page (the webview restores its state from getState).
+      this.ready = false;
+      this.onHtmlRebuild?.();
+      return;
+    }
+    this.post({ type: 'settings', ...this.settings });
+    if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError });
+  }
+
+  /** Set by the provider: re-renders the HTML (CSP change). */
+  onHtmlRebuild: (() => void) | undefined;
+
+  dispose(): void {
+    this.filterAbort?.abort();
+    this.document.listeners.delete(this);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** Index of `value` in an ascending array, or -1. */
+export function indexOfSorted(arr: Uint32Array, value: number): number {
+  let lo = 0;
+  let hi = arr.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (arr[mid] === value) return mid;
+    if (arr[mid] < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

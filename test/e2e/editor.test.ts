@@ -1,0 +1,225 @@
+/**
+ * E2E for the conversation custom editor in a real VS Code (local server + Chromium): opens a
+ * sample .conv.jsonl, filters the list, replays a simulated conversation with its state panel,
+ * annotates by keyboard, saves and checks the bytes on disk; screenshots of list, replay and
+ * annotation in light and dark themes go to test-results/ (editor-*.png). Also renders an XSS
+ * corpus file in the real webview under the shipped CSP.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { e2eReady, makeWorkspace, openFileInEditor, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
+
+const TASKS = ['footwear', 'outerwear', 'dresses', 'tops'];
+
+function simulated(i: number): Record<string, unknown> {
+  const agendas = [
+    ['Disclose', 'Inquire', 'Navigate', 'Complete'],
+    ['Reveal', 'Inquire', 'Navigate', 'Complete'],
+    ['Navigate', 'Complete'],
+    [],
+  ];
+  return {
+    id: `sim-${String(i).padStart(3, '0')}`,
+    task_id: `${TASKS[i % 4]}_${i % 5 === 0 ? 'bad' : 'good'}`,
+    source: 'agenda-cir6',
+    agent: i % 5 === 0 ? 'local-bad' : 'local-good',
+    outcome: i % 3 === 0 ? 'abandoned' : 'accepted',
+    turns: agendas.map((agenda, t) => ({
+      user_utterance: ['I am looking for waterproof hiking boots in size 42.', 'Do they come in brown? I prefer leather.', 'Show me more like the second one.', 'Great, I will take it. Thanks!'][t],
+      assistant_utterance: ['Here are three waterproof boots in size 42.', 'Yes — these two are brown leather.', 'Here are similar boots.', 'Enjoy your boots!'][t],
+      recommendations:
+        t < 3
+          ? [1, 2, 3].map((k) => ({
+              item_id: `B-${i}-${t}-${k}`,
+              title: `Summit Hiker ${k}`,
+              description: 'A waterproof leather hiking boot with a cushioned insole, reinforced stitching and a grippy rubber outsole for wet trails.',
+              features: 'waterproof, leather, brown, size 42',
+              image_url: `https://images.example/boot-${k}.jpg`,
+            }))
+          : undefined,
+      ratings: t === 1 ? { Satisfied: true, Engaged: true, 'How likely would you be to purchase this item?': 'Probably yes' } : undefined,
+      trace: {
+        agenda,
+        operation: t === 0 ? 'init' : t === 1 ? 'push' : t === 3 ? 'end' : 'pull',
+        user_act: ['Disclose', 'Reveal', 'Navigate', 'Complete'][t],
+        agent_act: ['Reveal.Show', 'Reveal.List', 'Reveal.Similar', 'Traverse.End'][t],
+        goal: { constraints: { category: 'boots', size: 42, material: 'leather' }, requests: ['price', 'color'], fulfilled_requests: t > 1 ? ['color'] : [] },
+        preferences: { model: 'pkg', liked_attributes: ['waterproof', 'leather'], disliked_attributes: t > 0 ? ['synthetic'] : [] },
+        target: { item_id: 'B-target', alternatives: ['B-alt-1', 'B-alt-2'], ...(t === 2 ? { switched_from: 'B-old', switch_reason: 'tolerance' } : {}) },
+        patience: 4 - t,
+        satisfaction: [0.4, 0.55, 0.5, 0.8][t],
+        frustration: [0.1, 0.2, 0.3, 0.1][t],
+        llm_calls: t === 0 ? [{ id: `call-${i}`, role: 'nlg', model: 'local-template', latency_ms: 12, request: { act: 'Disclose', slots: { size: 42 } }, response: 'I am looking for waterproof hiking boots in size 42.' }] : undefined,
+      },
+    })),
+  };
+}
+
+function human(i: number): Record<string, unknown> {
+  return {
+    id: `human-${String(i).padStart(3, '0')}`,
+    task_id: `${TASKS[i % 4]}_${i % 5 === 0 ? 'bad' : 'good'}`,
+    turns: [
+      { user_utterance: `Hi, I need a ${TASKS[i % 4]} item for a wedding.`, assistant_utterance: 'Sure! Any colour preference?', recommendations: [{ item_id: `H-${i}`, title: 'Linen blazer', description: 'Light linen.', features: 'linen, beige' }] },
+      { user_utterance: 'Something light blue, please.', assistant_utterance: 'Here is a light blue option.' },
+    ],
+    ratings: { 'Were you able to find a product?': i % 2 ? 'Yes' : 'No' },
+  };
+}
+
+/** 60 conversations, every 6th line CRLF, one invalid line: bytes must survive a save. */
+function sampleFile(): string {
+  const lines: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    const line = JSON.stringify(i % 2 ? human(i) : simulated(i));
+    lines.push(line + (i % 6 === 5 ? '\r\n' : '\n'));
+    if (i === 7) lines.push('{"id": "broken-line", "turns": [\n');
+  }
+  return lines.join('');
+}
+
+async function waitForText(frame: FrameLocator, selector: string, re: RegExp, timeout = 20_000): Promise<void> {
+  try {
+    await frame.locator(selector, { hasText: re }).first().waitFor({ state: 'visible', timeout });
+  } catch (e) {
+    const actual = await frame.locator(selector).allInnerTexts().catch(() => ['(unreadable)']);
+    throw new Error(`${selector} never matched ${re}; it shows: ${JSON.stringify(actual).slice(0, 500)}\n${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+async function shotAll(page: Page, frame: FrameLocator, theme: string): Promise<void> {
+  // List (replay mode with the first conversation).
+  await frame.locator('.list-viewport').click({ position: { x: 40, y: 10 } });
+  await screenshot(page, `editor-list-${theme}`);
+}
+
+test('conversation editor: open, filter, replay, annotate, save; light and dark screenshots', { timeout: 420_000 }, async (t) => {
+  if (!e2eReady(t)) return;
+  const sample = sampleFile();
+  const workspace = makeWorkspace({ 'runs/sample.conv.jsonl': sample, 'xss.conv.jsonl': xssFile() });
+  const vscode = await startVsCode({ workspace, theme: 'light', settings: { 'simlens.annotator': 'e2e-annotator' }, env: process.env.SIMLENS_E2E_DEBUG ? { SIMLENS_EDITOR_DEBUG: '1' } : {} });
+  t.after(() => vscode.close());
+  const page = vscode.page;
+  if (process.env.SIMLENS_E2E_DEBUG) page.on('console', (m) => console.log(`[console.${m.type()}] ${m.text().slice(0, 400)}`));
+
+  await openFileInEditor(page, 'runs/sample.conv.jsonl');
+  const frame = await waitForWebview(page);
+  await waitForText(frame, '.list-status', /61 of 61 conversations/);
+  await waitForText(frame, '.conv-id', /sim-000/);
+  assert.match((await frame.locator('.row.invalid').first().innerText()).replace(/\s+/g, ' '), /Invalid line.*line 9/);
+  await shotAll(page, frame, 'light');
+
+  // Filter: condition "bad" (every 5th conversation: 12).
+  await frame.locator('select[name="condition"]').selectOption('bad');
+  await waitForText(frame, '.list-status', /^12 of 61/);
+  // Text search with counts.
+  await frame.locator('input.search').fill('light blue');
+  await waitForText(frame, '.list-status', /^6 of 61 .*12 matching utterances/);
+  await frame.locator('input.search').fill('');
+  await frame.locator('select[name="condition"]').selectOption('');
+  await waitForText(frame, '.list-status', /^61 of 61/);
+
+  // Replay sim-010 (a traced conversation).
+  await frame.locator('.row', { hasText: 'sim-010' }).click();
+  await waitForText(frame, '.conv-id', /sim-010/);
+  await frame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Home');
+  await waitForText(frame, '.turn-pos', /Turn 1 \/ 4/);
+  await page.keyboard.press('j');
+  await waitForText(frame, '.turn-pos', /Turn 2 \/ 4/);
+  await waitForText(frame, '.agenda-item.pushed', /Reveal/);
+  await page.keyboard.press('ArrowRight');
+  await waitForText(frame, '.switch', /switched from B-old/);
+  await screenshot(page, 'editor-replay-light');
+
+  // Annotate: first utterance gets acts 1 and 5, the assistant's reply act 2.
+  await frame.locator('.modes .mode', { hasText: 'Annotate' }).click();
+  await waitForText(frame, '.annotator', /e2e-annotator/);
+  await frame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
+  for (let k = 0; k < 8; k++) await page.keyboard.press('p');
+  await waitForText(frame, '.cursor-head', /Utterance 1 of 8/);
+  await page.keyboard.press('1');
+  await page.keyboard.press('5');
+  await page.keyboard.press('n');
+  await page.keyboard.press('2');
+  await waitForText(frame, '.msg.assistant .act-group.mine', /elicit_preference/);
+  await waitForText(frame, '.msg.user .act-group.mine', /inform_preference.*critique/);
+  await screenshot(page, 'editor-annotate-light');
+  // The tab shows the document as dirty.
+  await page
+    .locator('.tabs-container .tab.dirty[aria-label*="sample.conv.jsonl"]')
+    .first()
+    .waitFor({ state: 'visible', timeout: 10_000 })
+    .catch(async (e: Error) => {
+      const tabs = await page.locator('.tabs-container .tab').evaluateAll((els) => els.map((el) => `${el.className} | ${el.getAttribute('aria-label')}`));
+      const notices = await frame.locator('.notices').innerText().catch(() => '');
+      throw new Error(`the tab never became dirty: ${JSON.stringify(tabs)}; webview notices: ${notices}\n${e.message.split('\n')[0]}`);
+    });
+
+  // Undo the last act through VS Code, then save.
+  await runCommand(page, 'Undo');
+  await waitForText(frame, '.msg.user .act-group.mine', /critique/);
+  await frame.locator('.msg.assistant .act-group.mine').first().waitFor({ state: 'detached', timeout: 10_000 });
+  await runCommand(page, 'File: Save');
+  await page.locator('.tabs-container .tab.dirty[aria-label*="sample.conv.jsonl"]').first().waitFor({ state: 'detached', timeout: 15_000 });
+  const savedBytes = readFileSync(path.join(workspace, 'runs/sample.conv.jsonl'));
+  // Compare bytes line by line ("\r" stays on its line, so CRLF endings are checked too).
+  const split = (b: Buffer) => b.toString('latin1').split('\n');
+  const before = split(Buffer.from(sample, 'utf8'));
+  const after = split(savedBytes);
+  assert.equal(after.length, before.length);
+  const changed = before.map((l, i) => (l === after[i] ? -1 : i)).filter((i) => i >= 0);
+  assert.deepEqual(changed, [11], 'only the line of sim-010 changed (line 12: one invalid line precedes it)');
+  const ann = JSON.parse(savedBytes.toString('utf8').split('\n')[11]).turns[0].annotations;
+  assert.deepEqual(ann.map((a: { annotator: string; speaker: string; acts: string[] }) => [a.annotator, a.speaker, a.acts]), [['e2e-annotator', 'user', ['inform_preference', 'critique']]]);
+
+  // Dark theme screenshots of the same three views.
+  await vscode.setTheme('dark');
+  await screenshot(page, 'editor-annotate-dark');
+  await frame.locator('.modes .mode', { hasText: 'Replay' }).click();
+  await waitForText(frame, '.turn-pos', /Turn/);
+  await screenshot(page, 'editor-replay-dark');
+  await shotAll(page, frame, 'dark');
+
+  // XSS corpus in the real webview under the real CSP.
+  await openFileInEditor(page, 'xss.conv.jsonl');
+  const x = await waitForWebview(page);
+  await waitForText(x, '.list-status', /of \d+ conversations/);
+  const report = await x.locator('body').evaluate((body) => {
+    const w = window as unknown as { __xssFired?: string[] };
+    const bad: string[] = [];
+    for (const el of Array.from(body.querySelectorAll('*'))) {
+      // Our own bundle is the one script allowed (it carries the CSP nonce).
+      if (el.tagName === 'SCRIPT' && /\/dist\/webview\/editor\.js$/.test(el.getAttribute('src') ?? '') && el.hasAttribute('nonce')) continue;
+      if (['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'IMG', 'A', 'FORM', 'BASE', 'META', 'LINK', 'STYLE', 'MARQUEE', 'VIDEO', 'MATH'].includes(el.tagName)) bad.push(el.tagName);
+      for (const a of Array.from(el.attributes)) if (a.name.startsWith('on')) bad.push(`${el.tagName}@${a.name}`);
+    }
+    return { bad, fired: w.__xssFired ?? [], text: body.innerText };
+  });
+  assert.deepEqual(report.bad, []);
+  assert.deepEqual(report.fired, []);
+  assert.ok(report.text.includes('<img src=x onerror='), 'payload text visible verbatim');
+  await screenshot(page, 'editor-xss-dark');
+  assert.deepEqual(vscode.errors.filter((e) => /__xss|Refused to execute/i.test(e)), []);
+});
+
+function xssFile(): string {
+  const payloads = [
+    `<img src=x onerror="window.__xssFired=(window.__xssFired||[]).concat('img')">`,
+    `<script>window.__xssFired=['script']</script>`,
+    `<svg onload="window.__xssFired=['svg']"></svg>`,
+    `<a href="javascript:alert(1)">link</a>`,
+  ];
+  return payloads
+    .map((p, i) =>
+      JSON.stringify({
+        id: `${p}-${i}`,
+        task_id: p,
+        turns: [{ user_utterance: p, assistant_utterance: p, recommendations: [{ item_id: p, title: p, description: p, features: p, image_url: p }], annotations: [{ speaker: 'user', annotator: p, acts: [p], note: p }], trace: { agenda: [p], user_act: p } }],
+      }),
+    )
+    .join('\n') + '\n';
+}

@@ -1,0 +1,468 @@
+/**
+ * E2E harness: the packaged SimLens VSIX in a real VS Code (the local VS Code server from
+ * `npm run setup`), driven by playwright-core and Debian's Chromium.
+ *
+ * Writing a spec (test/e2e/<area>.test.ts, node:test):
+ *
+ *   import { test } from 'node:test';
+ *   import { e2eReady, makeWorkspace, startVsCode, runCommand, openFileInEditor, webviewFrame, screenshot } from './harness';
+ *
+ *   test('my feature', { timeout: 180_000 }, async (t) => {
+ *     if (!e2eReady(t)) return;                       // skips on a dev box without `npm run setup`, fails in CI
+ *     const workspace = makeWorkspace();              // temp folder with sample.conv.jsonl (or pass your own files)
+ *     const vscode = await startVsCode({ workspace, theme: 'light' });
+ *     t.after(() => vscode.close());                  // always stop the server and the browser
+ *     await openFileInEditor(vscode.page, 'sample.conv.jsonl');
+ *     const view = webviewFrame(vscode.page);         // FrameLocator inside the visible webview
+ *     await view.locator('text=…').click();
+ *     await screenshot(vscode.page, 'my-feature-light');  // test-results/my-feature-light.png, checked non-blank
+ *   });
+ *
+ * One VSIX is built per test process (production bundles in a staging folder, so dist/ is never
+ * rewritten while other tests run); SIMLENS_E2E_VSIX=file.vsix reuses a given one. Specs run
+ * their tests one after another; keep to one VS Code per test (each start costs ~5-10 s).
+ */
+import type { TestContext } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import {
+  findChromium,
+  installExtension,
+  REPO_ROOT,
+  serverInstalled,
+  SERVER_DIR,
+  startServer,
+  type RunningServer,
+} from '../../scripts/vscode-server.cjs';
+import { colourStats, decodePng } from './png';
+
+export { REPO_ROOT };
+/** Screenshots and logs land here (gitignored). */
+export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
+/** Title of the test-only command that runs the in-host mocha suites (src/extension/testHooks.ts). */
+export const INTEGRATION_COMMAND_TITLE = 'SimLens Test: Run Integration Suites';
+
+export type Theme = 'light' | 'dark';
+/** `name` is the settings id, `label` what the theme picker shows. */
+const THEMES: Record<Theme, { name: string; label: string; bodyClass: string }> = {
+  light: { name: 'Default Light Modern', label: 'Light Modern', bodyClass: 'vs' },
+  dark: { name: 'Default Dark Modern', label: 'Dark Modern', bodyClass: 'vs-dark' },
+};
+
+/** True when running in CI, where missing E2E prerequisites are failures, not skips. */
+export function inCi(): boolean {
+  const ci = process.env.CI;
+  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
+}
+
+/** What the E2E tests need and is missing on this machine (empty when ready). */
+export function missingPrerequisites(): string[] {
+  const missing: string[] = [];
+  if (!serverInstalled()) missing.push(`the local VS Code server (${SERVER_DIR})`);
+  if (!findChromium()) missing.push('Chromium (`chromium` on PATH or SIMLENS_CHROMIUM)');
+  return missing;
+}
+
+/**
+ * Call first in every E2E test. Returns true when the prerequisites are present. Otherwise, on a
+ * developer machine it skips the test with a message and returns false; in CI it throws.
+ */
+export function e2eReady(t: TestContext): boolean {
+  const missing = missingPrerequisites();
+  if (missing.length === 0) return true;
+  const message = `E2E prerequisites missing: ${missing.join(', ')}; run \`npm run setup\``;
+  if (inCi()) throw new Error(`${message} (CI=true: E2E must run here)`);
+  t.skip(message);
+  return false;
+}
+
+// ---- VSIX -------------------------------------------------------------------------------------
+
+function run(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}) in ${cwd}:\n${result.stdout}${result.stderr}`);
+  }
+  return result.stdout;
+}
+
+const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+
+/** The files `vsce` would package from the repository as it is now (honours .vscodeignore). */
+export function vsceFileList(): string[] {
+  return run(process.execPath, [VSCE, 'ls', '--no-dependencies'], REPO_ROOT)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+let vsixBuild: { vsix: string; stage: string } | undefined;
+
+/**
+ * Builds the VSIX once per process: copies what `vsce ls` selects (except dist/) to a staging
+ * folder, builds production bundles into its dist/ (the integration bundle too; .vscodeignore
+ * keeps it out of the VSIX) and runs `vsce package` there.
+ */
+export function buildVsix(): { vsix: string; integrationBundle: string } {
+  const given = process.env.SIMLENS_E2E_VSIX;
+  if (given) {
+    return { vsix: path.resolve(given), integrationBundle: path.join(REPO_ROOT, 'dist', 'test', 'integration', 'index.js') };
+  }
+  if (!vsixBuild) {
+    const stage = mkdtempSync(path.join(os.tmpdir(), 'simlens-vsix-'));
+    for (const file of vsceFileList()) {
+      if (file.startsWith('dist/')) continue;
+      mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+      cpSync(path.join(REPO_ROOT, file), path.join(stage, file));
+    }
+    cpSync(path.join(REPO_ROOT, '.vscodeignore'), path.join(stage, '.vscodeignore'));
+    run(process.execPath, ['scripts/build.mjs', '--production', '--skip=bench', `--outdir=${path.join(stage, 'dist')}`], REPO_ROOT);
+    const vsix = path.join(stage, 'simlens.vsix');
+    run(process.execPath, [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], stage);
+    vsixBuild = { vsix, stage };
+    process.on('exit', () => rmSync(stage, { recursive: true, force: true }));
+  }
+  return { vsix: vsixBuild.vsix, integrationBundle: path.join(vsixBuild.stage, 'dist', 'test', 'integration', 'index.js') };
+}
+
+// ---- sample workspace ------------------------------------------------------------------------
+
+/** Three small conversations in SimLens's JSONL format (ConvApparel-compatible). */
+export function sampleConversations(): string {
+  const conversations = [
+    {
+      id: 'h-1',
+      task_id: 'task-jacket',
+      source: 'human',
+      condition: 'good',
+      turns: [
+        {
+          user_utterance: 'I need a warm winter jacket under $150.',
+          assistant_utterance: 'Here are two insulated jackets in your budget.',
+          recommendations: [
+            { item_id: 'J-100', title: 'Alpine Down Parka', category: 'jackets' },
+            { item_id: 'J-200', title: 'Trail Puffer', category: 'jackets' },
+          ],
+          ratings: { helpful: true },
+        },
+        { user_utterance: 'Does the parka come in navy?', assistant_utterance: 'Yes, navy and black.', recommendations: [], ratings: {} },
+      ],
+      ratings: { satisfaction: 4 },
+    },
+    {
+      id: 'h-2',
+      task_id: 'task-shoes',
+      source: 'human',
+      condition: 'bad',
+      turns: [
+        { user_utterance: 'Show me running shoes.', assistant_utterance: 'Here are some sandals.', recommendations: [{ item_id: 'S-9', title: 'Beach Sandal' }], ratings: {} },
+        { user_utterance: 'Those are not running shoes.', assistant_utterance: 'Sorry about that.', recommendations: [], ratings: {} },
+      ],
+      ratings: { satisfaction: 1 },
+    },
+    {
+      id: 's-1',
+      task_id: 'task-jacket',
+      source: 'simulator',
+      turns: [{ user_utterance: 'Looking for a rain jacket.', assistant_utterance: 'Try the Storm Shell.', recommendations: [{ item_id: 'J-300', title: 'Storm Shell' }], ratings: {} }],
+      ratings: {},
+    },
+  ];
+  return conversations.map((c) => JSON.stringify(c)).join('\n') + '\n';
+}
+
+/** Creates a temporary workspace folder; default content is `sample.conv.jsonl`. */
+export function makeWorkspace(files: Record<string, string> = { 'sample.conv.jsonl': sampleConversations() }): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'simlens-e2e-ws-'));
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), content);
+  }
+  return dir;
+}
+
+// ---- VS Code session -------------------------------------------------------------------------
+
+export interface StartVsCodeOptions {
+  workspace: string;
+  theme?: Theme;
+  /** false leaves workspace trust on and never prompts: the folder opens in Restricted Mode. Default true. */
+  trusted?: boolean;
+  /** Extra user settings. */
+  settings?: Record<string, unknown>;
+  /** Extra environment for the server and its extension host. */
+  env?: Record<string, string>;
+  /** Viewport size (default 1400x900). */
+  viewport?: { width: number; height: number };
+}
+
+export interface VsCodeSession {
+  page: Page;
+  browser: Browser;
+  server: RunningServer;
+  workspace: string;
+  userDataDir: string;
+  /** Where the test-only command writes the in-host suites' result. */
+  resultFile: string;
+  integrationBundle: string;
+  /** Page errors and console errors seen so far (all frames, webviews included). */
+  errors: string[];
+  /** Switches the colour theme through settings.json and waits until the workbench shows it. */
+  setTheme(theme: Theme): Promise<void>;
+  /** Closes the browser, stops the server, writes its log to test-results/, removes temp folders. */
+  close(): Promise<void>;
+}
+
+const BASE_SETTINGS: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'chat.commandCenter.enabled': false,
+  'extensions.ignoreRecommendations': true,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'window.restoreWindows': 'none',
+  'files.hotExit': 'off',
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.banner': 'always',
+  // Shows the test-only command in the palette (see src/extension/testHooks.ts).
+  'simlens.test.integrationHooks': true,
+};
+
+let sessionCounter = 0;
+
+/** Installs the VSIX into a fresh VS Code server, opens `workspace` in Chromium and waits for the workbench. */
+export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSession> {
+  const { vsix, integrationBundle } = buildVsix();
+  const base = mkdtempSync(path.join(os.tmpdir(), 'simlens-e2e-vscode-'));
+  const extensionsDir = path.join(base, 'extensions');
+  const userDataDir = path.join(base, 'user-data');
+  const resultFile = path.join(base, 'integration-result.json');
+  const settingsFile = path.join(userDataDir, 'User', 'settings.json');
+  const settings: Record<string, unknown> = {
+    ...BASE_SETTINGS,
+    'workbench.colorTheme': THEMES[options.theme ?? 'light'].name,
+    ...options.settings,
+  };
+  mkdirSync(path.dirname(settingsFile), { recursive: true });
+  writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  installExtension({ vsix, extensionsDir, userDataDir });
+
+  const server = await startServer({
+    workspace: options.workspace,
+    extensionsDir,
+    userDataDir,
+    disableWorkspaceTrust: options.trusted ?? true,
+    env: { SIMLENS_INTEGRATION_RESULT: resultFile, SIMLENS_INTEGRATION_BUNDLE: integrationBundle, ...options.env },
+  });
+  const errors: string[] = [];
+  let browser: Browser | undefined;
+  const id = `${process.pid}-${++sessionCounter}`;
+  const close = async () => {
+    await browser?.close().catch(() => undefined);
+    await server.stop();
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    writeFileSync(path.join(RESULTS_DIR, `vscode-server-${id}.log`), server.output() + '\n--- page errors ---\n' + errors.join('\n'));
+    rmSync(base, { recursive: true, force: true });
+  };
+  try {
+    browser = await chromium.launch({
+      executablePath: findChromium() ?? undefined,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    });
+    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    });
+    await page.goto(server.workspaceUrl);
+    await openWorkbench(page);
+    const setTheme = async (theme: Theme) => {
+      // Through the UI, as a user would (the server does not pick up edits of settings.json
+      // made behind its back reliably).
+      await runCommand(page, 'Preferences: Color Theme');
+      await pickQuickInput(page, THEMES[theme].label);
+      await page.waitForFunction(
+        (cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) ?? false,
+        THEMES[theme].bodyClass,
+        { timeout: 30_000 },
+      );
+    };
+    return { page, browser, server, workspace: options.workspace, userDataDir, resultFile, integrationBundle, errors, setTheme, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Waits until the workbench is rendered and the extension host has connected. */
+export async function openWorkbench(page: Page, timeoutMs = 90_000): Promise<void> {
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
+  await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
+  // The explorer shows the folder once the remote file system answers.
+  await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ state: 'attached', timeout: timeoutMs });
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Opens the command palette and returns the row whose label is exactly `title` (e.g.
+ * "SimLens: Run Simulation"), or undefined after `timeoutMs`. The palette's list is computed when
+ * it opens, and right after start-up the extensions' commands may not be known yet, so it is
+ * closed and reopened until the row shows up.
+ */
+async function paletteRow(page: Page, title: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget input').first();
+  const row = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) })
+    .first();
+  do {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    try {
+      await row.waitFor({ state: 'visible', timeout: Math.max(500, Math.min(3_000, deadline - Date.now())) });
+      return row;
+    } catch {
+      // not offered (yet): reopen
+    }
+  } while (Date.now() < deadline);
+  return undefined;
+}
+
+/** Types `label` into the open quick pick and picks the row whose label is exactly `label`. */
+export async function pickQuickInput(page: Page, label: string, timeoutMs = 15_000): Promise<void> {
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: timeoutMs });
+  await input.fill(label);
+  const row = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  await row.click();
+}
+
+/** True when the command palette offers a command with this exact title (the palette is closed again). */
+export async function commandInPalette(page: Page, title: string, timeoutMs = 5_000): Promise<boolean> {
+  const row = await paletteRow(page, title, timeoutMs);
+  await page.keyboard.press('Escape');
+  return row !== undefined;
+}
+
+/** Runs a command through the command palette (F1) by its exact title; throws when it is not offered. */
+export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
+  const row = await paletteRow(page, title, timeoutMs);
+  if (!row) {
+    await page.keyboard.press('Escape');
+    throw new Error(`the command palette does not offer "${title}"`);
+  }
+  await row.click();
+}
+
+/** Opens a workspace file (path relative to the folder) through Quick Open, in its default editor. */
+export async function openFileInEditor(page: Page, relativePath: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(relativePath);
+  const name = path.basename(relativePath);
+  const row = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(name)}\\s*$`) }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: 30_000 });
+  await row.click();
+  await page.locator(`.tabs-container .tab[aria-label*="${name}"]`).first().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/**
+ * The content of the visible webview (custom editor or panel). VS Code nests two iframes: the
+ * outer host frame and the inner `#active-frame` that holds the extension's HTML. With several
+ * webviews visible, `index` picks one (in DOM order).
+ */
+export function webviewFrame(page: Page, index = 0): FrameLocator {
+  return page
+    .locator('iframe.webview.ready')
+    .filter({ visible: true })
+    .nth(index)
+    .contentFrame()
+    .locator('iframe#active-frame')
+    .contentFrame();
+}
+
+/**
+ * Waits until the visible webview has loaded the extension's HTML and rendered something into its
+ * body; returns its FrameLocator. Throws after `timeoutMs`.
+ */
+export async function waitForWebview(page: Page, index = 0, timeoutMs = 30_000): Promise<FrameLocator> {
+  const frame = webviewFrame(page, index);
+  await frame.locator('body', { hasText: /\S/ }).waitFor({ state: 'visible', timeout: timeoutMs });
+  return frame;
+}
+
+/** Visible notification toasts' text. */
+export async function notifications(page: Page): Promise<string[]> {
+  return page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+}
+
+/**
+ * Saves a screenshot as test-results/<name>.png and checks it is not blank (many distinct
+ * colours, no single colour covering nearly everything). Returns the file path and the stats.
+ */
+export async function screenshot(page: Page, name: string): Promise<{ file: string; distinctColours: number; dominantShare: number; meanLuminance: number }> {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.png`);
+  const png = await page.screenshot({ path: file });
+  const stats = colourStats(decodePng(png));
+  if (stats.distinctColours < 32 || stats.dominantShare > 0.97) {
+    throw new Error(`screenshot ${file} looks blank: ${stats.distinctColours} colours, dominant ${(stats.dominantShare * 100).toFixed(1)}%`);
+  }
+  return { file, ...stats };
+}
+
+/** Result of the in-host mocha suites (see test/integration/index.ts). */
+export interface IntegrationResult {
+  passed: number;
+  failed: number;
+  pending: number;
+  failures: Array<{ title: string; error: string; stack?: string }>;
+  tests: Array<{ title: string; state: string }>;
+}
+
+/** Runs the in-host integration suites from the command palette and returns their result. */
+export async function runIntegrationSuites(session: VsCodeSession, timeoutMs = 180_000): Promise<IntegrationResult> {
+  rmSync(session.resultFile, { force: true });
+  await runCommand(session.page, INTEGRATION_COMMAND_TITLE, 60_000);
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(session.resultFile)) {
+    if (Date.now() > deadline) {
+      throw new Error(`no integration result in ${session.resultFile} after ${timeoutMs} ms\n--- server output ---\n${session.server.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return JSON.parse(readFileSync(session.resultFile, 'utf8')) as IntegrationResult;
+}

@@ -1,0 +1,76 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
+import { AGENT_ACTS, agentActToZhangBalog, createAgent, Lexicon } from '../../../src/core/agents/index';
+import { CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY } from '../../../src/core/taxonomy';
+
+describe('agent acts', () => {
+  test('AGENT_ACTS is the ConvApparel assistant taxonomy', () => {
+    assert.deepEqual([...AGENT_ACTS], CONVAPPAREL_TAXONOMY.assistant);
+  });
+
+  test('every act maps into the Zhang & Balog action space (or Other)', () => {
+    const expected: Record<string, string> = {
+      recommend: 'Reveal.Show', elicit_preference: 'Inquire.Elicit', ask_clarification_question: 'Inquire.Clarify',
+      explain_recommendation: 'Explain', greet_acknowledge: 'Traverse.Record', chit_chat: 'Other', cannot_help: 'Other', other: 'Other',
+    };
+    for (const act of AGENT_ACTS) {
+      const zb = agentActToZhangBalog(act);
+      assert.equal(zb, expected[act], act);
+      assert.ok(zb === 'Other' || ZHANG_BALOG_TAXONOMY.assistant.includes(zb));
+    }
+  });
+
+  test('Zhang & Balog names pass through in canonical spelling', () => {
+    assert.equal(agentActToZhangBalog('INQUIRE.ELICIT'), 'Inquire.Elicit');
+    assert.equal(agentActToZhangBalog('reveal.similar'), 'Reveal.Similar');
+    assert.equal(agentActToZhangBalog('Suggest'), 'Suggest');
+    assert.equal(agentActToZhangBalog('END'), 'Traverse.End');
+    assert.equal(agentActToZhangBalog('DISCLOSE.MORE'), 'Other');
+    assert.equal(agentActToZhangBalog(' Recommend '), 'Reveal.Show');
+  });
+
+  test('local agents carry their condition', () => {
+    const catalog = generateApparelCatalog({ size: 40 });
+    assert.equal(createAgent('local-good', { catalog }).condition, 'good');
+    assert.equal(createAgent('local-bad', { catalog }).condition, 'bad');
+    assert.equal(createAgent('local-bad', { catalog }).name, 'local-bad');
+  });
+});
+
+describe('agent NLU (Lexicon)', () => {
+  const lex = Lexicon.for(generateApparelCatalog({ size: 600 }));
+  const read = (u: string) => lex.parse(u).mentions.map((m) => `${m.negated ? '!' : ''}${m.slot}=${m.value}`);
+
+  test('values, synonyms, plurals and multi-word phrases', () => {
+    assert.deepEqual(read("I'm looking for black leather ankle boots for women"), ['colour=black', 'material=leather', 'type=ankle boots', 'gender=women']);
+    assert.deepEqual(read('gray trainers for my husband'), ['colour=grey', 'type=sneakers', 'gender=men']);
+    assert.deepEqual(read('a t-shirt'), ['type=t-shirt']);
+    assert.deepEqual(read('some dresses'), ['category=dresses']);
+    assert.deepEqual(read('faux leather please'), ['material=synthetic']);
+  });
+
+  test('negations stay inside their clause', () => {
+    assert.deepEqual(read('boots, not leather'), ['category=footwear', '!material=leather']);
+    assert.deepEqual(read('anything but black'), ['!colour=black']);
+    assert.deepEqual(read("I don't want heels, flats for work"), ['!type=heels', 'type=ballet flats', 'occasion=work']);
+    assert.deepEqual(read('not black but navy'), ['!colour=black', 'colour=navy']);
+    assert.deepEqual(read('red rather than pink'), ['colour=red', '!colour=pink']);
+  });
+
+  test('intents, ordinals and prices', () => {
+    const p = lex.parse("I'll take the second one");
+    assert.ok(p.intents.has('accept'));
+    assert.deepEqual(p.ordinals, [1]);
+    assert.deepEqual(lex.parse('the last one looks nice').ordinals, [-1]);
+    assert.deepEqual(lex.parse('number 3 please').ordinals, [2]);
+    assert.ok(lex.parse("I don't like these").intents.has('reject'));
+    assert.ok(lex.parse('show me more options').intents.has('more'));
+    assert.ok(!lex.parse('something more expensive').intents.has('more'));
+    assert.ok(lex.parse('something more expensive').intents.has('pricier'));
+    assert.ok(lex.parse('Does it come in blue?').intents.has('question'));
+    assert.equal(lex.parse('under $80 please').maxPrice, 80);
+    assert.equal(lex.parse('more than 200').minPrice, 200);
+    assert.deepEqual(lex.parse('warm waterproof boots').keywords, ['warm', 'waterproof', 'boots']);
+  });
+});

@@ -1,0 +1,151 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateApparelCatalog, type CatalogItem } from '../../../src/core/catalog/catalog';
+import { AGENT_ACTS, createAgent } from '../../../src/core/agents/index';
+import { createRng } from '../../../src/core/random';
+import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
+
+const catalog = generateApparelCatalog({ seed: 'agents', size: 3000 });
+
+/** Plays a fixed user script; returns the agent's answers. */
+async function play(spec: string, seed: number | string, script: string[]): Promise<AgentResponse[]> {
+  const agent = createAgent(spec, { catalog });
+  const session = agent.createSession(`c-${seed}`, createRng(seed), { task: 'footwear' });
+  const history: HistoryEntry[] = [];
+  const out: AgentResponse[] = [];
+  for (const u of script) {
+    const r = await session.respond(u, history);
+    history.push({ speaker: 'user', text: u }, { speaker: 'assistant', text: r.utterance });
+    out.push(r);
+  }
+  return out;
+}
+
+function goalScript(goal: CatalogItem): string[] {
+  const a = goal.attributes;
+  return [`Hi, I'm looking for ${a.type}`, `For ${a.gender}, in ${a.colour} please`, `Mostly for ${a.occasion}`, `Show me more`];
+}
+
+const byId = (id: string) => catalog.get(id)!;
+
+describe('local-good', () => {
+  test('greets and elicits the category first, then a missing preference, then recommends', async () => {
+    const [r1, r2, r3] = await play('local-good', 1, ['hello', 'I need some shoes', "women's, black, for work"]);
+    assert.deepEqual(r1.acts, ['elicit_preference', 'greet_acknowledge']);
+    assert.equal(r1.recommendations.length, 0);
+    assert.match(r1.utterance, /\?/);
+    assert.deepEqual(r2.acts, ['elicit_preference']);
+    assert.equal(r2.recommendations.length, 0);
+    assert.equal(r3.acts![0], 'recommend');
+    assert.ok(r3.acts!.includes('explain_recommendation'));
+    assert.ok(r3.recommendations.length > 0 && r3.recommendations.length <= 12);
+    for (const rec of r3.recommendations) {
+      const item = byId(rec.item_id);
+      assert.equal(item.category, 'footwear');
+      assert.ok(['women', 'unisex'].includes(item.attributes.gender));
+    }
+  });
+
+  test('recommends relevant items: attribute precision over 60 sampled goals', async () => {
+    const rng = createRng('goals');
+    let n = 0;
+    let typeHits = 0;
+    let genderHits = 0;
+    let colourHits = 0;
+    let colourAttainable = 0;
+    let topColour = 0;
+    let goals = 0;
+    for (let g = 0; g < 60; g++) {
+      const goal = catalog.items[rng.int(catalog.size)];
+      const a = goal.attributes;
+      const responses = await play('local-good', g, goalScript(goal));
+      const first = responses.find((r) => r.recommendations.length > 0);
+      assert.ok(first, `goal ${goal.item_id}: never recommended`);
+      goals++;
+      const recs = first.recommendations.map((r) => byId(r.item_id));
+      // items that match type, gender (or unisex) and colour: the most a carousel could hold
+      const matching = catalog.byCategory(goal.category).filter((i) =>
+        i.attributes.type === a.type && i.attributes.colour === a.colour && (i.attributes.gender === a.gender || i.attributes.gender === 'unisex'));
+      colourAttainable += Math.min(recs.length, matching.length);
+      if (recs[0].attributes.colour === a.colour) topColour++;
+      for (const item of recs) {
+        n++;
+        if (item.attributes.type === a.type) typeHits++;
+        if (item.attributes.gender === a.gender || item.attributes.gender === 'unisex') genderHits++;
+        if (item.attributes.colour === a.colour && item.attributes.type === a.type) colourHits++;
+      }
+    }
+    assert.ok(typeHits / n > 0.9, `type precision ${typeHits / n}`);
+    assert.ok(genderHits / n > 0.9, `gender precision ${genderHits / n}`);
+    // every item that matches type + colour + gender is shown (up to the carousel size)
+    assert.ok(colourHits / colourAttainable > 0.95, `type+colour hits ${colourHits} of ${colourAttainable} attainable`);
+    assert.ok(topColour / goals > 0.9, `top-1 colour ${topColour / goals}`);
+  });
+
+  test('honours negations and rejections, and explains on request', async () => {
+    const [, r2, r3, r4] = await play('local-good', 3, [
+      'I want boots for men',
+      'not leather, and no black please',
+      "I don't like these",
+      'what is the first one made of?',
+    ]);
+    assert.equal(r2.acts![0], 'recommend');
+    for (const rec of r2.recommendations) {
+      const item = byId(rec.item_id);
+      assert.notEqual(item.attributes.material, 'leather');
+      assert.notEqual(item.attributes.colour, 'black');
+    }
+    const rejected = new Set(r2.recommendations.map((r) => r.item_id));
+    assert.ok(r3.recommendations.length > 0);
+    for (const rec of r3.recommendations) assert.ok(!rejected.has(rec.item_id), `rejected ${rec.item_id} shown again`);
+    assert.deepEqual(r4.acts, ['explain_recommendation']);
+    assert.match(r4.utterance, new RegExp(byId(r3.recommendations[0].item_id).attributes.material));
+  });
+
+  test('closes on acceptance with the chosen item', async () => {
+    const responses = await play('local-good', 4, ['black sneakers for women', "I'll take the second one", 'thanks, bye']);
+    const shown = responses[0].recommendations;
+    assert.ok(shown.length >= 2);
+    const close = responses[1];
+    assert.deepEqual(close.acts, ['greet_acknowledge']);
+    assert.match(close.utterance, /^Great choice/);
+    assert.deepEqual(close.recommendations.map((r) => r.item_id), [shown[1].item_id]);
+    assert.deepEqual(responses[2].acts, ['greet_acknowledge']);
+  });
+
+  test('price limits and "cheaper" are applied', async () => {
+    const [r1, r2] = await play('local-good', 5, ['a women\'s wool coat for work under $150', 'something cheaper?']);
+    assert.ok(r1.recommendations.length > 0);
+    for (const rec of r1.recommendations) assert.ok((rec.price as number) <= 150);
+    const cheapest = Math.min(...r1.recommendations.map((r) => r.price as number));
+    for (const rec of r2.recommendations) assert.ok((rec.price as number) < cheapest);
+  });
+
+  test('same seed gives the same conversation; acts come from the ConvApparel taxonomy', async () => {
+    const script = ['hi', 'a dress for a wedding', 'navy or burgundy, silk', 'more please', 'I love the third one'];
+    const a = await play('local-good', 'same', script);
+    const b = await play('local-good', 'same', script);
+    assert.deepEqual(a, b);
+    for (const r of a) for (const act of r.acts ?? []) assert.ok(AGENT_ACTS.includes(act), act);
+    const c = await play('local-good', 'other', script);
+    assert.notDeepEqual(a.map((r) => r.utterance), c.map((r) => r.utterance));
+  });
+
+  test('varies its phrasing across conversations', async () => {
+    const openers = new Set<string>();
+    for (let s = 0; s < 30; s++) openers.add((await play('local-good', s, ['hi']))[0].utterance);
+    assert.ok(openers.size >= 4, `only ${openers.size} distinct openers`);
+  });
+
+  test('a session started mid-conversation catches up from the history', async () => {
+    const agent = createAgent('local-good', { catalog });
+    const session = agent.createSession('fork', createRng(9), {});
+    const history: HistoryEntry[] = [
+      { speaker: 'user', text: 'I am looking for sandals for women' },
+      { speaker: 'assistant', text: 'What colour?' },
+    ];
+    const r = await session.respond('white please', history);
+    assert.equal(r.acts![0], 'recommend');
+    for (const rec of r.recommendations) assert.equal(byId(rec.item_id).category, 'footwear');
+  });
+});

@@ -1,0 +1,232 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Conversation } from '../../../src/core/model';
+import { loadWebview } from './webviewHarness';
+import { scrollGeometry, MAX_SCROLL_PX } from '../../../webview/editor/list';
+import { actIndexForKey, actKeyLabel } from '../../../webview/editor/annotation';
+import { multisetMinus } from '../../../webview/editor/tracePanel';
+
+function traced(): Conversation {
+  return {
+    id: 'sim-1',
+    task_id: 'footwear_good',
+    source: 'agenda-cir6',
+    turns: [
+      {
+        user_utterance: 'I want running shoes',
+        assistant_utterance: 'What size?',
+        trace: { agenda: ['Disclose', 'Inquire', 'Complete'], operation: 'init', user_act: 'Disclose', goal: { constraints: { category: 'shoes' }, requests: ['price'] }, patience: 3, satisfaction: 0.5, frustration: 0.1 },
+        recommendations: [{ item_id: 'i1', title: 'Runner X', description: 'Light shoe', features: 'light, red', image_url: 'https://img.example/x.png' }],
+      },
+      {
+        user_utterance: 'Size 42, what does it cost?',
+        assistant_utterance: 'It costs 80 euros.',
+        trace: {
+          agenda: ['Reveal', 'Inquire', 'Complete'],
+          operation: 'push',
+          user_act: 'Inquire',
+          patience: 2,
+          satisfaction: 0.4,
+          frustration: 0.3,
+          target: { item_id: 'i2', alternatives: ['i3'], switched_from: 'i1', switch_reason: 'tolerance' },
+          llm_calls: [{ id: 'c1', role: 'nlg', model: 'm', request: { prompt: 'say hi' }, response: 'hi' }],
+        },
+        ratings: { Satisfied: true, 'How likely would you be to purchase this?': 'Probably yes' },
+      },
+      { user_utterance: 'Thanks, bye', trace: { agenda: [], operation: 'end', user_act: 'Complete', patience: 2 } },
+    ],
+  };
+}
+
+function human(i: number): Conversation {
+  return { id: `h-${i}`, task_id: 'outerwear_bad', turns: [{ user_utterance: `hello ${i}`, assistant_utterance: 'hi there' }] };
+}
+
+describe('editor webview (jsdom)', () => {
+  test('list geometry scales beyond the browser scroll cap and round-trips', () => {
+    const rows = 2_000_000;
+    const g = scrollGeometry(rows, 46, 600);
+    assert.equal(g.spacer, MAX_SCROLL_PX);
+    assert.ok(rows * 46 > 33_500_000, 'the case needs scaling');
+    // Scrolling to the end shows the last row.
+    const end = g.window(MAX_SCROLL_PX - 600);
+    assert.equal(end.first, Math.floor((rows * 46 - 600) / 46));
+    // toScroll / toVirtual round trip for a row in the middle.
+    const v = 1_234_567 * 46;
+    assert.ok(Math.abs(g.toVirtual(g.toScroll(v)) - v) < 1e-6 * v);
+    // Small lists are unscaled.
+    const s = scrollGeometry(100, 46, 600);
+    assert.equal(s.spacer, 4600);
+    assert.equal(s.window(460).first, 10);
+  });
+
+  test('opens the first conversation, shows ready rows only for the visible window (2M rows)', async () => {
+    const hx = await loadWebview({ conversations: [traced(), human(1)], rowCount: 2_000_000 });
+    try {
+      await hx.settle(60);
+      const rows = hx.document.querySelectorAll('.row:not([hidden])');
+      assert.ok(rows.length > 0 && rows.length < 40, `rendered ${rows.length} rows`);
+      const pages = hx.posted.filter((m) => m.type === 'requestPage');
+      assert.ok(pages.length >= 1 && pages.length <= 2, `requested ${pages.length} pages`);
+      assert.equal(hx.document.querySelector('.conv-id')?.textContent, 'sim-1');
+      assert.match(hx.document.querySelector('.list-status')?.textContent ?? '', /2,000,000/);
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('replay: keys step turns; state panel shows agenda pushes, goal, target switch, LLM call', async () => {
+    const hx = await loadWebview({ conversations: [traced()] });
+    try {
+      await hx.settle(40);
+      // Opens at the last turn; Home goes to the first.
+      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 3 \/ 3/);
+      hx.key('Home');
+      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/);
+      assert.equal(hx.document.querySelectorAll('section.turn.future').length, 2);
+      assert.match(hx.document.querySelector('.state-panel')?.textContent ?? '', /category/);
+      hx.key('j');
+      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 2 \/ 3/);
+      const pushed = [...hx.document.querySelectorAll('.agenda-item.pushed')].map((e) => e.textContent);
+      assert.deepEqual(pushed, ['Reveal']);
+      assert.deepEqual([...hx.document.querySelectorAll('.chip.pulled-item')].map((e) => e.textContent), ['Disclose']);
+      assert.match(hx.document.querySelector('.switch')?.textContent ?? '', /switched from i1 \(tolerance\)/);
+      assert.match(hx.document.querySelector('pre.raw')?.textContent ?? '', /"prompt": "say hi"/);
+      assert.ok(hx.document.querySelector('svg.spark polyline.sat'), 'satisfaction line drawn');
+      hx.key('ArrowLeft');
+      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/);
+      hx.key('k');
+      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/, 'k at the first turn stays');
+      // Play advances by itself (interval 50 ms in the harness).
+      hx.key(' ');
+      await hx.settle(130);
+      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 3 \/ 3/);
+      // Remote images are off: a placeholder, no <img>.
+      assert.equal(hx.document.querySelectorAll('img').length, 0);
+      assert.ok(hx.document.querySelector('.card-media.placeholder'));
+      // Ratings as chips.
+      assert.ok([...hx.document.querySelectorAll('.chip.rating')].some((c) => c.textContent === 'Satisfied'));
+      const st = hx.state() as { line: number; turn: number; mode: string };
+      assert.equal(st.line, 0);
+      assert.equal(st.turn, 2);
+      assert.equal(st.mode, 'replay');
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('remote images appear only when allowed, and only https', async () => {
+    const conv = traced();
+    conv.turns[1].recommendations = [{ item_id: 'j', image_url: 'http://plain.example/a.png' }];
+    const hx = await loadWebview({ conversations: [conv], init: { allowRemoteImages: true } });
+    try {
+      await hx.settle(40);
+      const imgs = [...hx.document.querySelectorAll('img')];
+      assert.deepEqual(imgs.map((i) => i.getAttribute('src')), ['https://img.example/x.png']);
+      assert.equal(imgs[0].getAttribute('referrerpolicy'), 'no-referrer');
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('conversation without a trace still replays and says so', async () => {
+    const hx = await loadWebview({ conversations: [human(0)] });
+    try {
+      await hx.settle(40);
+      assert.match(hx.document.querySelector('.state-panel')?.textContent ?? '', /No simulator trace/);
+      assert.ok(hx.document.querySelector('.replay-bar'));
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('annotation mode: number keys toggle acts, n/p move, note is sent, shift+digit reaches act 11+', async () => {
+    const hx = await loadWebview({ conversations: [traced()] });
+    try {
+      await hx.settle(40);
+      (hx.document.querySelector('.modes .mode:nth-child(2)') as HTMLButtonElement).click();
+      await hx.settle();
+      assert.equal((hx.state() as { mode: string }).mode, 'annotate');
+      hx.key('Home'); // no-op in annotate mode
+      hx.key('p');
+      hx.key('p');
+      hx.key('p');
+      hx.key('p');
+      hx.key('p'); // at the first utterance
+      hx.key('1', { code: 'Digit1' });
+      hx.key('5', { code: 'Digit5' });
+      await hx.settle();
+      let ann = hx.posted.filter((m) => m.type === 'annotate');
+      assert.equal(ann.length, 2);
+      assert.deepEqual({ ...ann[1], requestId: undefined }, { type: 'annotate', requestId: undefined, line: 0, turn: 0, speaker: 'user', acts: ['inform_preference', 'critique'] });
+      assert.deepEqual(
+        [...hx.document.querySelectorAll('.act-toggle.on .name')].map((e) => e.textContent),
+        ['inform_preference', 'critique'],
+      );
+      // Chips in the transcript reflect the host's answer.
+      assert.match(hx.document.querySelector('.msg.user .acts')?.textContent ?? '', /alice.*inform_preference.*critique/);
+      hx.key('1', { code: 'Digit1' }); // toggle off
+      await hx.settle();
+      ann = hx.posted.filter((m) => m.type === 'annotate');
+      assert.deepEqual((ann[2] as { acts: string[] }).acts, ['critique']);
+      hx.key('n'); // assistant utterance of turn 1
+      assert.match(hx.document.querySelector('.cursor-head')?.textContent ?? '', /turn 1 · assistant/);
+      hx.key('2', { code: 'Digit2' });
+      await hx.settle();
+      ann = hx.posted.filter((m) => m.type === 'annotate');
+      assert.deepEqual({ ...ann[3], requestId: undefined }, { type: 'annotate', requestId: undefined, line: 0, turn: 0, speaker: 'assistant', acts: ['elicit_preference'] });
+      // Note: typed, committed with Ctrl+Enter.
+      const note = hx.document.querySelector('textarea.note') as HTMLTextAreaElement;
+      note.value = 'unclear question';
+      note.dispatchEvent(new hx.window.KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }));
+      await hx.settle();
+      ann = hx.posted.filter((m) => m.type === 'annotate');
+      assert.deepEqual({ ...ann[4], requestId: undefined }, { type: 'annotate', requestId: undefined, line: 0, turn: 0, speaker: 'assistant', acts: ['elicit_preference'], note: 'unclear question' });
+      // Digits typed into the note do not toggle acts.
+      const before = hx.posted.length;
+      note.dispatchEvent(new hx.window.KeyboardEvent('keydown', { key: '3', code: 'Digit3', bubbles: true }));
+      assert.equal(hx.posted.length, before);
+    } finally {
+      hx.close();
+    }
+    assert.equal(actIndexForKey({ code: 'Digit1', shiftKey: true, altKey: false, ctrlKey: false, metaKey: false }), 10);
+    assert.equal(actIndexForKey({ code: 'Digit0', shiftKey: false, altKey: false, ctrlKey: false, metaKey: false }), 9);
+    assert.equal(actIndexForKey({ code: 'KeyA', shiftKey: false, altKey: false, ctrlKey: false, metaKey: false }), -1);
+    assert.equal(actKeyLabel(10), '⇧1');
+  });
+
+  test('invalid lines show their error and offer to open the line as text', async () => {
+    const hx = await loadWebview({ conversations: [{ invalid: '1:5 invalid JSON: unexpected }' }, human(1)] });
+    try {
+      await hx.settle(40);
+      const row = hx.document.querySelector('.row.invalid');
+      assert.ok(row);
+      assert.match(row!.textContent ?? '', /unexpected \}/);
+      (row!.querySelector('button.link') as HTMLButtonElement).click();
+      assert.deepEqual(hx.posted.at(-1), { type: 'openLineAsText', line: 0 });
+      assert.match(hx.document.querySelector('.error-box')?.textContent ?? '', /not a valid conversation/);
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('view state is restored: filter, conversation, turn and mode', async () => {
+    const saved = { filter: { text: 'size' }, line: 1, turn: 1, mode: 'replay', listIndex: 0 };
+    const hx = await loadWebview({ conversations: [human(0), traced()], savedState: saved });
+    try {
+      await hx.settle(40);
+      const setFilter = hx.posted.find((m) => m.type === 'setFilter');
+      assert.deepEqual(setFilter, { type: 'setFilter', filter: { text: 'size' } });
+      assert.equal((hx.document.querySelector('input.search') as HTMLInputElement).value, 'size');
+      assert.equal(hx.document.querySelector('.conv-id')?.textContent, 'sim-1');
+      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 2 \/ 3/);
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('agenda diff helper', () => {
+    assert.deepEqual(multisetMinus(['a', 'b', 'a'], ['a']), ['b', 'a']);
+    assert.deepEqual(multisetMinus([], ['a']), []);
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * Runs the real editor webview bundle (webview/editor/main.ts, bundled by esbuild) inside jsdom
+ * with a fake `acquireVsCodeApi`, and a small fake host that answers its messages from a list of
+ * conversations. Used by the webview UI tests and the XSS corpus test.
+ */
+import * as esbuild from 'esbuild';
+import { JSDOM } from 'jsdom';
+import { resolve } from 'node:path';
+import type { Conversation } from '../../../src/core/model';
+import type { ConversationSummary, EditorInit, HostMessage, WebviewMessage } from '../../../src/shared/editorProtocol';
+import { CONVAPPAREL_TAXONOMY } from '../../../src/core/taxonomy';
+import { conversationId, conversationTask, conversationCondition, conversationSource, conversationOutcome } from '../../../src/core/model';
+
+let bundle: Promise<string> | undefined;
+
+/** The webview bundle as a string (built once per test process). */
+export function webviewBundle(): Promise<string> {
+  bundle ??= esbuild
+    .build({
+      entryPoints: [resolve(__dirname, '../../../webview/editor/main.ts')],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      platform: 'browser',
+      target: 'chrome120',
+      logLevel: 'silent',
+    })
+    .then((r) => r.outputFiles[0].text);
+  return bundle;
+}
+
+export interface HarnessOptions {
+  conversations?: Array<Conversation | { invalid: string }>;
+  init?: Partial<EditorInit>;
+  savedState?: unknown;
+  /** Rows reported by the host (default: conversations.length). Lets a test pretend to be huge. */
+  rowCount?: number;
+}
+
+export interface Harness {
+  dom: JSDOM;
+  window: Window & typeof globalThis;
+  document: Document;
+  /** Messages the webview posted. */
+  posted: WebviewMessage[];
+  /** Names passed to window.__xss by any payload that managed to run. */
+  fired: string[];
+  /** Last state given to setState. */
+  state(): unknown;
+  send(msg: HostMessage): void;
+  /** Lets queued host replies and timers run. */
+  settle(ms?: number): Promise<void>;
+  key(key: string, init?: KeyboardEventInit & { code?: string }, target?: Element): void;
+  close(): void;
+}
+
+type Row = Conversation | { invalid: string };
+function isInvalid(c: Row): c is { invalid: string } {
+  return !Array.isArray((c as { turns?: unknown }).turns);
+}
+
+function summaryOf(c: Conversation | { invalid: string }, line: number): ConversationSummary {
+  if (isInvalid(c)) return { line, state: 'invalid', id: `line:${line + 1}`, turns: 0, snippet: '', error: c.invalid, annotators: 0 };
+  return {
+    line,
+    state: 'valid',
+    id: conversationId(c, line + 1),
+    task: conversationTask(c),
+    condition: conversationCondition(c),
+    source: conversationSource(c),
+    turns: c.turns.length,
+    outcome: conversationOutcome(c),
+    snippet: c.turns[0]?.user_utterance ?? '',
+    annotators: new Set(c.turns.flatMap((t) => (t.annotations ?? []).map((a) => a.annotator))).size,
+  };
+}
+
+/** Loads the webview with a fake host answering from `opts.conversations`. */
+export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
+  const code = await webviewBundle();
+  const conversations = opts.conversations ?? [];
+  const rowCount = opts.rowCount ?? conversations.length;
+  const dom = new JSDOM('<!DOCTYPE html><html><head></head><body><div id="app" class="app"></div></body></html>', {
+    runScripts: 'dangerously',
+    pretendToBeVisual: true,
+    url: 'https://webview.test/index.html',
+  });
+  const window = dom.window as unknown as Window & typeof globalThis;
+  const posted: WebviewMessage[] = [];
+  const fired: string[] = [];
+  let state: unknown = opts.savedState;
+  const w = window as unknown as Record<string, unknown>;
+  w.__xss = (name: string) => fired.push(String(name));
+  // Conversation state held by the fake host, so annotations round-trip like with the real one.
+  const convs: Row[] = conversations.map((c) => (isInvalid(c) ? c : (JSON.parse(JSON.stringify(c)) as Conversation)));
+  const send = (msg: HostMessage) => window.dispatchEvent(new window.MessageEvent('message', { data: JSON.parse(JSON.stringify(msg)) }));
+  const reply = (msg: HostMessage) => window.setTimeout(() => send(msg), 0);
+  let viewVersion = 0;
+  const host = (m: WebviewMessage) => {
+    switch (m.type) {
+      case 'ready':
+        reply({
+          type: 'init',
+          init: {
+            fileName: 'test.conv.jsonl',
+            filePath: '/tmp/test.conv.jsonl',
+            fileSize: 1000,
+            lineCount: rowCount,
+            annotator: 'alice',
+            taxonomy: CONVAPPAREL_TAXONOMY,
+            allowRemoteImages: false,
+            replayIntervalMs: 50,
+            ...opts.init,
+          },
+        });
+        return;
+      case 'setFilter': {
+        viewVersion++;
+        const valid = convs.filter((c) => !isInvalid(c)).length;
+        reply({
+          type: 'view',
+          viewVersion,
+          count: rowCount,
+          facets: { task: [['footwear', valid]], condition: [], source: [], outcome: [], annotator: [], valid, invalid: convs.length - valid, blank: 0, pending: 0 },
+          filter: m.filter,
+          partial: false,
+          ms: 1,
+        });
+        return;
+      }
+      case 'requestPage': {
+        const rows: ConversationSummary[] = [];
+        for (let i = m.start; i < Math.min(rowCount, m.start + m.count); i++) {
+          const c = convs[i % Math.max(1, convs.length)];
+          rows.push(c ? summaryOf(c, i) : { line: i, state: 'valid', id: `synthetic-${i}`, turns: 1, snippet: '', annotators: 0 });
+        }
+        reply({ type: 'page', requestId: m.requestId, viewVersion: m.viewVersion, start: m.start, rows });
+        return;
+      }
+      case 'openConversation': {
+        const c = convs[m.line % Math.max(1, convs.length)];
+        if (!c) return;
+        if (isInvalid(c)) reply({ type: 'conversation', requestId: m.requestId, line: m.line, id: `line:${m.line + 1}`, error: c.invalid, viewIndex: m.line });
+        else reply({ type: 'conversation', requestId: m.requestId, line: m.line, id: conversationId(c, m.line + 1), conversation: c, viewIndex: m.line });
+        return;
+      }
+      case 'annotate': {
+        const c = convs[m.line];
+        if (!c || isInvalid(c)) return;
+        const turn = c.turns[m.turn];
+        const list = (turn.annotations ??= []);
+        const at = list.findIndex((a) => a.speaker === m.speaker && a.annotator === 'alice');
+        const value = { speaker: m.speaker, annotator: 'alice', acts: m.acts, ...(m.note ? { note: m.note } : {}) };
+        if (at >= 0) list[at] = value;
+        else list.push(value);
+        reply({ type: 'annotationsChanged', line: m.line, conversation: c, requestId: m.requestId });
+        return;
+      }
+      default:
+        return;
+    }
+  };
+  w.acquireVsCodeApi = () => ({
+    postMessage: (m: WebviewMessage) => {
+      posted.push(JSON.parse(JSON.stringify(m)));
+      host(m);
+    },
+    getState: () => state,
+    setState: (s: unknown) => {
+      state = JSON.parse(JSON.stringify(s));
+    },
+  });
+  window.eval(code);
+  const harness: Harness = {
+    dom,
+    window,
+    document: window.document,
+    posted,
+    fired,
+    state: () => state,
+    send,
+    settle: (ms = 20) => new Promise((r) => setTimeout(r, ms)),
+    key: (key, init = {}, target) => {
+      const ev = new window.KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
+      (target ?? window.document.body).dispatchEvent(ev);
+    },
+    close: () => window.close(),
+  };
+  await harness.settle(30);
+  return harness;
+}

@@ -1,0 +1,218 @@
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { RunManifest } from '../../../src/core/model';
+import type { Agent, AgentSession } from '../../../src/core/sim/types';
+import {
+  forkConversation, manifestPath, mergeRunFiles, parseShard, parseSimulationConfig, prepareEnvironment, readManifest, runSimulation,
+  shardIndices, simulateConversation, type SimulationEnvironment,
+} from '../../../src/core/run/index';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'simlens-run-'));
+const file = (name: string) => path.join(dir, name);
+const read = (name: string) => readFileSync(file(name));
+/** A small catalog keeps the local agents' retrieval cheap; the runs are what is under test. */
+const CONFIG = { n: 60, seed: 11, catalog_size: 400, agent: 'local-good' } as const;
+
+let env: SimulationEnvironment;
+before(async () => {
+  env = await prepareEnvironment(parseSimulationConfig(CONFIG));
+});
+
+describe('shards', () => {
+  test('parseShard and shardIndices', () => {
+    assert.deepEqual(parseShard('1/4'), { index: 1, count: 4 });
+    assert.throws(() => parseShard('4/4'), /below the count/);
+    assert.throws(() => parseShard('a/b'), /I\/K/);
+    assert.deepEqual(shardIndices(10, { index: 1, count: 4 }), [1, 5, 9]);
+    assert.deepEqual(shardIndices(3), [0, 1, 2]);
+  });
+});
+
+describe('runSimulation', () => {
+  test('byte-identical output for concurrency 1 and 4; manifest beside it', async () => {
+    const a = await runSimulation(CONFIG, { out: file('c1.jsonl'), environment: env });
+    await runSimulation(CONFIG, { out: file('c4.jsonl'), environment: env, concurrency: 4 });
+    assert.ok(read('c1.jsonl').equals(read('c4.jsonl')));
+    const lines = read('c1.jsonl').toString('utf8').trim().split('\n');
+    assert.equal(lines.length, CONFIG.n);
+    lines.forEach((l, i) => {
+      const c = JSON.parse(l);
+      assert.equal(c.metadata.index, i);
+      assert.equal(c.id, `sim-11-${String(i).padStart(6, '0')}`);
+      assert.match(c.task_id, /_good$/);
+      assert.equal(c.condition, 'good');
+      assert.equal(c.source, 'agenda-cir6-pkg');
+      assert.equal(c.agent, 'local-good');
+      assert.ok(['accepted', 'ended', 'abandoned'].includes(c.outcome));
+    });
+    const m = RunManifest.parse(JSON.parse(readFileSync(manifestPath(file('c1.jsonl')), 'utf8')));
+    assert.equal(m.status, 'finished');
+    assert.deepEqual(m.counts, { planned: 60, finished: 60, failed: 0, resumed: 0 });
+    assert.equal(m.seed, 11);
+    assert.equal(m.config.agent, 'local-good');
+    assert.ok(m.timings.finished && typeof m.timings.wall_ms === 'number');
+    assert.equal(a.manifest.run_id, m.run_id);
+  });
+
+  test('the same seed reproduces a conversation independently of the run', async () => {
+    const lines = read('c1.jsonl').toString('utf8').trim().split('\n');
+    const { conversation } = await simulateConversation(env, 17);
+    assert.equal(JSON.stringify(conversation), lines[17]);
+  });
+
+  test('resume after a crash mid-line gives the same bytes as an uninterrupted run', async () => {
+    copyFileSync(file('c1.jsonl'), file('resume.jsonl'));
+    copyFileSync(manifestPath(file('c1.jsonl')), manifestPath(file('resume.jsonl')));
+    const full = statSync(file('resume.jsonl')).size;
+    truncateSync(file('resume.jsonl'), Math.floor(full * 0.45));
+    const r = await runSimulation(CONFIG, { out: file('resume.jsonl'), environment: env, resume: true });
+    assert.ok(read('resume.jsonl').equals(read('c1.jsonl')));
+    assert.ok(r.manifest.counts.resumed! > 0 && r.manifest.counts.resumed! < CONFIG.n);
+    assert.equal(r.manifest.counts.finished, CONFIG.n);
+  });
+
+  test('resume refuses another configuration; a fresh run refuses an existing file', async () => {
+    await assert.rejects(runSimulation({ ...CONFIG, seed: 12 }, { out: file('c1.jsonl'), environment: env, resume: true }), /another configuration/);
+    await assert.rejects(runSimulation(CONFIG, { out: file('c1.jsonl'), environment: env }), /already exists/);
+  });
+
+  test('shards merged in index order equal the unsharded run byte for byte', async () => {
+    const parts: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const out = file(`part${i}.jsonl`);
+      const r = await runSimulation(CONFIG, { out, environment: env, shard: { index: i, count: 3 } });
+      assert.equal(r.manifest.counts.planned, shardIndices(CONFIG.n, { index: i, count: 3 }).length);
+      parts.push(out);
+    }
+    const merged = await mergeRunFiles(file('merged.jsonl'), [parts[2], parts[0], parts[1]]);
+    assert.equal(merged.lines, CONFIG.n);
+    assert.deepEqual(merged.missing, []);
+    assert.ok(read('merged.jsonl').equals(read('c1.jsonl')));
+    const m = readManifest(file('merged.jsonl'))!;
+    assert.equal(m.status, 'finished');
+    assert.equal(m.counts.finished, CONFIG.n);
+    assert.equal(m.counts.planned, CONFIG.n);
+    assert.equal(m.shard, undefined);
+    assert.equal(((m as Record<string, unknown>).parts as unknown[]).length, 3);
+    // A missing shard is reported.
+    const partial = await mergeRunFiles(file('partial.jsonl'), [parts[0], parts[1]]);
+    assert.equal(partial.missing.length, shardIndices(CONFIG.n, { index: 2, count: 3 }).length);
+    // Parts of different runs are refused.
+    await runSimulation({ ...CONFIG, seed: 99, n: 6 }, { out: file('other.jsonl'), environment: env, shard: { index: 0, count: 3 } });
+    await assert.rejects(mergeRunFiles(file('bad.jsonl'), [parts[0], file('other.jsonl')]), /configuration differs/);
+  });
+
+  test('cancellation keeps finished conversations in order; resume completes the run', async () => {
+    const controller = new AbortController();
+    let seen = 0;
+    const r = await runSimulation(CONFIG, {
+      out: file('cancel.jsonl'),
+      environment: env,
+      concurrency: 3,
+      signal: controller.signal,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        seen = p.finished;
+        if (p.finished >= 10) controller.abort();
+      },
+    });
+    assert.equal(r.manifest.status, 'cancelled');
+    assert.ok(seen >= 10);
+    const written = read('cancel.jsonl').toString('utf8').trim().split('\n');
+    assert.ok(written.length >= 10 && written.length < CONFIG.n, `${written.length} written`);
+    written.forEach((l, i) => assert.equal(JSON.parse(l).metadata.index, i));
+    assert.equal(r.manifest.counts.finished, written.length);
+    await runSimulation(CONFIG, { out: file('cancel.jsonl'), environment: env, resume: true });
+    assert.ok(read('cancel.jsonl').equals(read('c1.jsonl')));
+  });
+
+  test('an error inside one conversation is recorded on it and the run goes on', async () => {
+    const failing: Agent = {
+      name: 'local-flaky',
+      condition: 'good',
+      createSession(id, rng, ctx): AgentSession {
+        const inner = env.agent.createSession(id, rng, ctx);
+        let turns = 0;
+        return {
+          async respond(u, h) {
+            if (id.endsWith('000003') && ++turns === 2) throw new Error('recommender exploded');
+            return inner.respond(u, h);
+          },
+        };
+      },
+    };
+    const flaky: SimulationEnvironment = { ...env, agent: failing };
+    const r = await runSimulation({ ...CONFIG, n: 6 }, { out: file('flaky.jsonl'), environment: flaky });
+    assert.equal(r.manifest.status, 'finished');
+    assert.equal(r.manifest.counts.failed, 1);
+    const convs = read('flaky.jsonl').toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(convs.length, 6);
+    assert.equal(convs[3].metadata.error, 'recommender exploded');
+    assert.equal(convs[3].outcome, 'ended');
+    assert.equal(convs[3].turns.length, 1, 'the turns before the error are kept');
+    assert.ok(convs.filter((c) => c.metadata.error).length === 1);
+  });
+
+  test('agent errors of one turn are recorded in the trace', async () => {
+    const erring: Agent = {
+      name: 'local-erring',
+      createSession(): AgentSession {
+        return { async respond() { return { utterance: '', recommendations: [], error: 'timeout after 5 ms' }; } };
+      },
+    };
+    const r = await runSimulation({ ...CONFIG, n: 2 }, { out: file('erring.jsonl'), environment: { ...env, agent: erring } });
+    assert.equal(r.manifest.counts.failed, 0);
+    const c = JSON.parse(read('erring.jsonl').toString('utf8').split('\n')[0]);
+    assert.equal(c.turns[0].trace.error, 'timeout after 5 ms');
+    assert.equal(c.turns[1].trace.nlu.source, 'none');
+    assert.equal(c.task_id.includes('_'), false, 'no condition, no suffix');
+  });
+});
+
+describe('fork', () => {
+  test('replay: K continuations share the prefix byte for byte and record where they come from', async () => {
+    const lines = read('c1.jsonl').toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const original = lines.find((c) => c.turns.length >= 3)!;
+    const r = await forkConversation({ file: file('c1.jsonl'), id: original.id, turn: 1, n: 4, environment: env });
+    assert.equal(r.conversations.length, 4);
+    assert.deepEqual(r.methods, ['replay', 'replay', 'replay', 'replay']);
+    const prefix = JSON.stringify(original.turns.slice(0, 2));
+    for (const [k, c] of r.conversations.entries()) {
+      assert.equal(JSON.stringify(c.turns.slice(0, 2)), prefix);
+      assert.ok(c.turns.length >= 3);
+      assert.deepEqual(c.metadata?.forked_from, { file: file('c1.jsonl'), id: original.id, turn: 1 });
+      assert.equal(c.id, `${original.id}~fork-t1-${k}`);
+    }
+    const again = await forkConversation({ file: file('c1.jsonl'), id: original.id, turn: 1, n: 4, environment: env });
+    assert.equal(JSON.stringify(again.conversations), JSON.stringify(r.conversations), 'forks are seeded');
+  });
+
+  test('restore: without a manifest the user state comes from the trace', async () => {
+    const lines = read('c1.jsonl').toString('utf8').trim().split('\n');
+    writeFileSync(file('nomanifest.jsonl'), lines.slice(0, 10).join('\n') + '\n');
+    const original = lines.map((l) => JSON.parse(l)).slice(0, 10).find((c) => c.turns.length >= 3)!;
+    const r = await forkConversation({ file: file('nomanifest.jsonl'), id: original.id, turn: 1, n: 2, environment: env });
+    assert.deepEqual(r.methods, ['restore', 'restore']);
+    for (const c of r.conversations) {
+      assert.equal(JSON.stringify(c.turns.slice(0, 2)), JSON.stringify(original.turns.slice(0, 2)));
+      const t2 = c.turns[2]?.trace;
+      assert.ok(t2, 'a continuation turn exists');
+      assert.equal(t2.patience! <= original.turns[1].trace.patience, true);
+      assert.equal(c.metadata?.fork_method, 'restore');
+    }
+  });
+
+  test('bad fork requests name the problem', async () => {
+    await assert.rejects(forkConversation({ file: file('c1.jsonl'), id: 'nope', turn: 0, n: 1, environment: env }), /no conversation with id "nope"/);
+    const first = JSON.parse(read('c1.jsonl').toString('utf8').split('\n')[0]);
+    await assert.rejects(forkConversation({ file: file('c1.jsonl'), id: first.id, turn: 99, n: 1, environment: env }), /turn 99 does not exist/);
+  });
+});
+
+test('the output directory is clean of temporary manifests', () => {
+  assert.ok(existsSync(manifestPath(file('c1.jsonl'))));
+  assert.equal(existsSync(`${manifestPath(file('c1.jsonl'))}.tmp-${process.pid}`), false);
+});

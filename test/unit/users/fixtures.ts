@@ -1,0 +1,111 @@
+/**
+ * Test fixtures for the simulated users: a small hand-written catalog (so tests and golden traces
+ * do not depend on the synthetic catalog generator) and scripted agents.
+ */
+import * as path from 'node:path';
+import { Catalog, type CatalogItem } from '../../../src/core/catalog/catalog';
+import type { Rng } from '../../../src/core/random';
+import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../../src/core/sim/types';
+
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+export const SHARED = path.resolve(REPO_ROOT, '../shared');
+
+const COLOURS = ['black', 'white', 'red', 'blue', 'green'];
+const MATERIALS = ['leather', 'suede', 'canvas', 'wool'];
+const STYLES = ['casual', 'classic', 'sporty'];
+const TYPES: Record<string, string[]> = { footwear: ['sneakers', 'boots', 'sandals'], outerwear: ['parka', 'blazer', 'raincoat'] };
+
+/** 2 categories x 60 items, attributes cycling deterministically through small value sets. */
+export function tinyCatalog(): Catalog {
+  const items: CatalogItem[] = [];
+  for (const category of ['footwear', 'outerwear']) {
+    for (let i = 0; i < 60; i++) {
+      const type = TYPES[category][i % 3];
+      const colour = COLOURS[(i * 7) % COLOURS.length];
+      const material = MATERIALS[(i * 3 + (category === 'footwear' ? 0 : 1)) % MATERIALS.length];
+      const style = STYLES[(i * 5) % STYLES.length];
+      const gender = ['women', 'men', 'unisex'][(i * 11) % 3];
+      items.push({
+        item_id: `${category === 'footwear' ? 'F' : 'O'}${String(i).padStart(3, '0')}`,
+        title: `${style} ${colour} ${material} ${type} ${i}`,
+        description: `A ${style} ${type} in ${colour} ${material} for ${gender}.`,
+        features: [`${material} upper`, `${style} look`],
+        category,
+        attributes: { type, colour, material, style, gender, price_band: ['budget', 'mid-range', 'premium'][i % 3] },
+      });
+    }
+  }
+  return new Catalog(items);
+}
+
+/** One scripted agent turn: what to say, which acts to report, which items to show. */
+export interface ScriptStep {
+  utterance: string;
+  acts?: string[];
+  items?: string[];
+  error?: string;
+}
+
+/** An agent that plays a fixed script (the last step repeats). */
+export class ScriptedAgent implements Agent {
+  readonly name: string;
+  readonly condition?: string;
+  constructor(private readonly catalog: Catalog, private readonly script: ScriptStep[], name = 'scripted', condition?: string) {
+    this.name = name;
+    this.condition = condition;
+  }
+  createSession(_id: string, _rng: Rng, _ctx: SessionContext): AgentSession {
+    let i = 0;
+    const { catalog, script } = this;
+    return {
+      async respond(_u: string, _h: readonly HistoryEntry[]): Promise<AgentResponse> {
+        const step = script[Math.min(i++, script.length - 1)];
+        const r: AgentResponse = {
+          utterance: step.utterance,
+          recommendations: (step.items ?? []).map((id) => catalog.toRecommendedItem(catalog.get(id)!)),
+        };
+        if (step.acts) r.acts = step.acts;
+        if (step.error) r.error = step.error;
+        return r;
+      },
+    };
+  }
+}
+
+/**
+ * A deterministic stand-in recommender over the tiny catalog: asks for a colour first, then shows
+ * the items of the task category that match the most words of everything the user said (ties by
+ * id), reporting ConvApparel acts. Independent of the real local agents, so golden traces only
+ * change when the simulators change.
+ */
+export class KeywordAgent implements Agent {
+  readonly name = 'keyword-test-agent';
+  readonly condition = 'good';
+  constructor(private readonly catalog: Catalog) {}
+  createSession(_id: string, _rng: Rng, ctx: SessionContext): AgentSession {
+    const catalog = this.catalog;
+    const task = typeof ctx.task === 'string' ? ctx.task : 'footwear';
+    const said: string[] = [];
+    let turn = 0;
+    return {
+      async respond(u: string): Promise<AgentResponse> {
+        turn++;
+        said.push(...u.toLowerCase().split(/[^a-z-]+/).filter(Boolean));
+        if (/\b(take|buy|go with|that's the one|perfect)\b/i.test(u)) return { utterance: 'Great choice, enjoy!', recommendations: [], acts: ['greet_acknowledge'] };
+        if (/\b(thanks|thank you|bye)\b/i.test(u)) return { utterance: 'Goodbye!', recommendations: [], acts: ['greet_acknowledge'] };
+        if (turn === 1) return { utterance: 'What colour would you like?', recommendations: [], acts: ['elicit_preference'] };
+        const words = new Set(said);
+        const scored = catalog
+          .byCategory(task)
+          .map((item) => ({ item, s: Object.values(item.attributes).filter((v) => words.has(v)).length }))
+          .sort((a, b) => b.s - a.s || (a.item.item_id < b.item.item_id ? -1 : 1))
+          .slice(0, 4);
+        return {
+          utterance: `Here are some options. The ${scored[0].item.title} is a good match.`,
+          recommendations: scored.map((x) => catalog.toRecommendedItem(x.item)),
+          acts: ['recommend', 'explain_recommendation'],
+        };
+      },
+    };
+  }
+}

@@ -1,0 +1,179 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { Conversation } from '../../../src/core/model';
+import { createRng } from '../../../src/core/random';
+import type { Agent } from '../../../src/core/sim/types';
+import { parseSimulationConfig, runConversation, type SimulationEnvironment } from '../../../src/core/run/index';
+import {
+  MetaSimulator, TargetFreeUserSimulator, TransitionModel, createUserSimulator, defaultTransitionCounts, deriveAlternatives, loadRelevance,
+  type TargetFreeSession, type UserSpec,
+} from '../../../src/core/users/index';
+import { KeywordAgent, ScriptedAgent, tinyCatalog } from './fixtures';
+
+const catalog = tinyCatalog();
+const transitions = new TransitionModel(defaultTransitionCounts());
+
+function env(agent: Agent, spec: UserSpec, maxTurns = 20): SimulationEnvironment {
+  return {
+    config: parseSimulationConfig({ n: 1 }),
+    catalog,
+    user: createUserSimulator(spec, { catalog, transitions }),
+    agent,
+    transitions: defaultTransitionCounts(),
+    maxTurns,
+    inputs: {},
+  };
+}
+
+async function simulate(e: SimulationEnvironment, i: number, task = 'footwear'): Promise<Conversation> {
+  const rng = createRng(`tm/${i}`);
+  const user = e.user.createSession(`c${i}`, rng.fork('user'), { task });
+  const agent = e.agent.createSession(`c${i}`, rng.fork('agent'), { task });
+  const { conversation, failed } = await runConversation({ env: e, id: `c${i}`, index: i, user, agent, task });
+  assert.equal(failed, false, String(conversation.metadata?.error));
+  return conversation;
+}
+
+describe('target-free user (PEPPER)', () => {
+  test('targets are held-out top-rated items, never among the seen ones', () => {
+    const sim = new TargetFreeUserSimulator({ catalog });
+    for (let i = 0; i < 50; i++) {
+      const s = sim.createSession(`c${i}`, createRng(i), { task: 'footwear' }) as TargetFreeSession;
+      assert.ok(s.targets.length >= 1 && s.targets.length <= 3);
+      const seenRatings = [...s.seen.values()].map((r) => r.rating);
+      for (const t of s.targets) {
+        assert.equal(s.seen.has(t), false);
+        assert.equal(catalog.get(t)!.category, 'footwear');
+      }
+      assert.equal(s.targets.length + s.seen.size, 12);
+      if (seenRatings.length) assert.ok(Math.max(...seenRatings) <= 5);
+    }
+  });
+
+  test('reflected preferences: seen items by their own rating, unseen by general preferences', () => {
+    const s = new TargetFreeUserSimulator({ catalog }).createSession('c', createRng(3), { task: 'footwear' }) as TargetFreeSession;
+    for (const [id, review] of s.seen) {
+      const expected = review.rating >= 3.5 ? 'like' : review.rating <= 2.5 ? 'dislike' : 'neutral';
+      assert.equal(s.reflect(catalog.get(id)!), expected, id);
+    }
+    assert.equal(s.reflect(catalog.byCategory('outerwear')[0]), 'dislike', 'other categories are disliked');
+  });
+
+  test('preference coverage per turn = |targets ∩ recommended so far| / |targets|, up to 20 turns', async () => {
+    const sim = new TargetFreeUserSimulator({ catalog });
+    const probe = sim.createSession('c0', createRng('tm/0').fork('user'), { task: 'footwear' }) as TargetFreeSession;
+    const targets = probe.targets;
+    // An agent that shows one target per turn, then other items.
+    const steps = targets.map((t) => ({ utterance: 'How about this?', acts: ['recommend'], items: [t, 'F050'] }));
+    steps.push({ utterance: 'More?', acts: ['recommend'], items: ['F051', 'F052'] });
+    const e = env(new ScriptedAgent(catalog, steps), { user: 'target-free' });
+    const c = await simulate(e, 0);
+    assert.equal(c.turns.length, 20);
+    const pcs = c.turns.map((t) => t.trace!.preference_coverage);
+    for (let k = 0; k < pcs.length; k++) {
+      const expected = Math.min(k + 1, targets.length) / targets.length;
+      assert.ok(Math.abs((pcs[k] ?? -1) - Math.round(expected * 1000) / 1000) < 1e-9, `turn ${k}: ${pcs[k]} vs ${expected}`);
+    }
+    assert.deepEqual(c.turns[0].trace!.targets, targets);
+    assert.equal(c.turns[0].trace!.preferences?.model, 'pepper');
+    assert.ok((c.turns[0].trace!.preferences?.general ?? '').length > 10);
+    assert.equal(c.turns[1].trace!.preferences?.kind, 'delta');
+    assert.ok(c.turns[1].trace!.preferences?.reflected);
+    assert.equal(c.turns[19].trace!.user_act, 'Complete');
+    assert.equal(c.outcome, 'ended');
+  });
+});
+
+describe('meta-simulators (Fashion-AlterEval)', () => {
+  test('derived alternatives: k most similar items of the same category', () => {
+    const target = catalog.get('F000')!;
+    const alts = deriveAlternatives(catalog, target, 4);
+    assert.equal(alts.length, 4);
+    const sims = catalog.byCategory('footwear').filter((i) => i !== target).map((i) => catalog.similarity(target, i)).sort((a, b) => b - a);
+    for (const id of alts) {
+      assert.equal(catalog.get(id)!.category, 'footwear');
+      assert.ok(catalog.similarity(target, catalog.get(id)!) >= sims[3] - 1e-12);
+    }
+  });
+
+  test('MetaSimTol switches to the group member most similar to the top-1, only after the tolerance', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'simlens-meta-'));
+    const relFile = path.join(dir, 'relevance.json');
+    writeFileSync(relFile, JSON.stringify({ F000: ['F010', 'F020'] }));
+    const relevance = loadRelevance(relFile);
+    const steps = [
+      { utterance: 'Here.', acts: ['recommend'], items: ['F021'] },
+      { utterance: 'Here.', acts: ['recommend'], items: ['F011'] },
+      { utterance: 'Here.', acts: ['recommend'], items: ['F020'] },
+      { utterance: 'Here.', acts: ['recommend'], items: ['F010'] },
+    ];
+    const e = env(new ScriptedAgent(catalog, steps), { user: 'agenda', meta: 'tol', tolerance: 2, relevance, patience: 50 }, 10);
+    const c = await simulate(e, 1);
+    const ts = c.turns.map((t) => t.trace!);
+    assert.equal(ts[0].target?.item_id, 'F000');
+    assert.deepEqual(ts[0].target?.alternatives, ['F000', 'F010', 'F020']);
+    assert.equal(ts[1].target?.item_id, 'F000', 'turn 1 <= tolerance: no switch');
+    assert.equal(ts[2].target?.item_id, 'F000', 'turn 2 <= tolerance: no switch');
+    // Turn 3: the top-1 is F020, a member of the group -> it becomes the target (and is accepted).
+    assert.equal(ts[3].target?.item_id, 'F020');
+    assert.equal(ts[3].target?.switched_from, 'F000');
+    assert.match(ts[3].target?.switch_reason ?? '', /tolerance/);
+    assert.equal(ts[3].user_act, 'Note.Accept');
+    assert.equal(c.outcome, 'accepted');
+  });
+
+  test('MetaSimProb switches only on a perceived loss, with probability P_switch', async () => {
+    const target = catalog.get('F000')!;
+    const byClose = catalog.byCategory('footwear').filter((i) => i !== target).sort((a, b) => catalog.similarity(target, b) - catalog.similarity(target, a));
+    const near = byClose[0].item_id;
+    const far = byClose[byClose.length - 1].item_id;
+    const relevance = { F000: deriveAlternatives(catalog, target, 3) };
+    // top-1 goes near -> far (a loss) at turn 2, then far -> near (a gain) at turn 3.
+    const steps = [
+      { utterance: 'Here.', acts: ['recommend'], items: [near] },
+      { utterance: 'Here.', acts: ['recommend'], items: [far] },
+      { utterance: 'Here.', acts: ['recommend'], items: [near] },
+    ];
+    const switches = (p: number) => {
+      let n = 0;
+      let onGain = 0;
+      return (async () => {
+        for (let i = 0; i < 40; i++) {
+          const e = env(new ScriptedAgent(catalog, steps), { user: 'agenda', meta: 'prob', tolerance: 1, pSwitch: p, relevance, patience: 50 }, 4);
+          const c = await simulate(e, i);
+          const ts = c.turns.map((t) => t.trace!);
+          if (ts[2]?.target?.switched_from) {
+            n++;
+            assert.match(ts[2].target.switch_reason ?? '', /perceived loss: delta=-/);
+          }
+          if (ts[3]?.target?.switched_from) onGain++;
+        }
+        return { n, onGain };
+      })();
+    };
+    const never = await switches(0);
+    assert.equal(never.n, 0);
+    const always = await switches(1);
+    assert.ok(always.n > 0, 'a loss with P_switch = 1 switches whenever another member is closer to the top-1');
+    assert.equal(always.onGain, 0, 'no switch on a gain');
+  });
+
+  test('names and validation', () => {
+    const base = createUserSimulator({ user: 'agenda' }, { catalog, transitions });
+    assert.equal(new MetaSimulator(base, { mode: 'tol', catalog }).name, 'meta-tol(agenda-cir6-pkg)');
+    assert.throws(() => new MetaSimulator(base, { mode: 'prob', catalog, pSwitch: 2 }), /P_switch/);
+    assert.throws(() => new MetaSimulator(base, { mode: 'prob', catalog, relevance: { nope: ['x'] } }), /none of the 1 target ids/);
+  });
+
+  test('wrapping the target-free user: targets become the target group', async () => {
+    const e = env(new KeywordAgent(catalog), { user: 'target-free', meta: 'tol', tolerance: 1 }, 6);
+    const c = await simulate(e, 2);
+    const ts = c.turns.map((t) => t.trace!);
+    assert.equal(ts.length, 6);
+    assert.ok(ts.every((t) => t.target && t.target.alternatives!.includes(t.target.item_id)));
+    assert.deepEqual(ts[0].targets, ts[0].target!.alternatives);
+  });
+});

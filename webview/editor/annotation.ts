@@ -1,0 +1,131 @@
+/**
+ * Annotation mode: the taxonomy's acts for the selected utterance as numbered toggle buttons,
+ * a free-text note, and the annotator id. Keyboard: 1-9 and 0 toggle the first ten acts,
+ * Shift+digit the next ten; n/p or Down/Up move between utterances.
+ */
+import type { Conversation } from '../../src/core/model';
+import type { Taxonomy } from '../../src/core/taxonomy';
+import { button, h, icon, setAttr } from './dom';
+import type { UtteranceRef } from './transcript';
+
+/** Key label for act number i (0-based): 1..9, 0, then ⇧1..⇧0. */
+export function actKeyLabel(i: number): string {
+  if (i < 10) return String((i + 1) % 10);
+  if (i < 20) return `⇧${(i - 9) % 10}`;
+  return '';
+}
+
+/** Act index for a key event, or -1. Uses `code` so Shift+1 works on any layout. */
+export function actIndexForKey(e: Pick<KeyboardEvent, 'code' | 'shiftKey' | 'altKey' | 'ctrlKey' | 'metaKey'>): number {
+  if (e.altKey || e.ctrlKey || e.metaKey) return -1;
+  const m = /^(?:Digit|Numpad)(\d)$/.exec(e.code);
+  if (!m) return -1;
+  const d = Number(m[1]);
+  const base = d === 0 ? 9 : d - 1;
+  return e.shiftKey ? base + 10 : base;
+}
+
+/** The acts and note `annotator` gave an utterance. */
+export function currentAnnotation(conv: Conversation, ref: UtteranceRef, annotator: string): { acts: string[]; note: string } {
+  const a = conv.turns[ref.turn]?.annotations?.find((x) => x.speaker === ref.speaker && x.annotator === annotator && x.segment === undefined);
+  return { acts: a ? [...a.acts] : [], note: a?.note ?? '' };
+}
+
+export interface AnnotationPanelOptions {
+  conv: Conversation;
+  ref: UtteranceRef | undefined;
+  index: number;
+  total: number;
+  annotator: string;
+  taxonomy: Taxonomy;
+  onToggle(act: string): void;
+  onNote(note: string): void;
+  onMove(delta: number): void;
+  onOpenSettings(): void;
+}
+
+export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
+  const panel = h('div', { class: 'annotate-panel', attrs: { 'aria-label': 'Annotation' } });
+  panel.appendChild(
+    h(
+      'div',
+      'annotator',
+      icon('account'),
+      h('span', null, ' Annotating as '),
+      h('strong', null, o.annotator),
+      h('span', 'muted', ` · taxonomy ${o.taxonomy.name}`),
+      button({ icon: 'settings-gear', title: 'Annotator and taxonomy settings', class: 'icon', onClick: () => o.onOpenSettings() }),
+    ),
+  );
+  if (!o.ref) {
+    panel.appendChild(h('p', 'muted', 'This conversation has no utterances to annotate.'));
+    return panel;
+  }
+  const turn = o.conv.turns[o.ref.turn];
+  const text = (o.ref.speaker === 'user' ? turn?.user_utterance : turn?.assistant_utterance) ?? '';
+  panel.appendChild(
+    h(
+      'div',
+      'cursor-head',
+      button({ icon: 'arrow-up', title: 'Previous utterance (p, ↑)', class: 'icon', onClick: () => o.onMove(-1) }),
+      h('span', null, `Utterance ${o.index + 1} of ${o.total} · turn ${o.ref.turn + 1} · ${o.ref.speaker}`),
+      button({ icon: 'arrow-down', title: 'Next utterance (n, ↓)', class: 'icon', onClick: () => o.onMove(1) }),
+    ),
+  );
+  panel.appendChild(h('blockquote', 'cursor-text', text.length > 400 ? text.slice(0, 399) + '…' : text));
+  const acts = o.ref.speaker === 'user' ? o.taxonomy.user : o.taxonomy.assistant;
+  const mine = currentAnnotation(o.conv, o.ref, o.annotator);
+  const grid = h('div', { class: 'act-buttons', attrs: { role: 'group', 'aria-label': `${o.ref.speaker} acts` } });
+  acts.forEach((act, i) => {
+    const pressed = mine.acts.includes(act);
+    const b = h(
+      'button',
+      { class: `act-toggle${pressed ? ' on' : ''}`, attrs: { type: 'button', 'aria-pressed': pressed ? 'true' : 'false', 'data-act': act, title: actKeyLabel(i) ? `${act} (key ${actKeyLabel(i)})` : act } },
+      h('span', 'key', actKeyLabel(i)),
+      h('span', 'name', act),
+    );
+    b.addEventListener('click', () => o.onToggle(act));
+    grid.appendChild(b);
+  });
+  // Acts already on the utterance that the taxonomy does not list (another taxonomy, typos) stay visible.
+  for (const extra of mine.acts.filter((a) => !acts.includes(a))) {
+    const b = h('button', { class: 'act-toggle on foreign', attrs: { type: 'button', 'aria-pressed': 'true', title: `${extra} (not in this taxonomy)` } }, h('span', 'key', ''), h('span', 'name', extra));
+    b.addEventListener('click', () => o.onToggle(extra));
+    grid.appendChild(b);
+  }
+  panel.appendChild(grid);
+  const note = h('textarea', { class: 'note', attrs: { rows: 3, placeholder: 'Note (optional) — Ctrl+Enter to save, Esc to leave', 'aria-label': 'Note', spellcheck: 'true' } });
+  note.value = mine.note;
+  const commit = () => {
+    if (note.value !== mine.note) o.onNote(note.value);
+  };
+  note.addEventListener('blur', commit);
+  note.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      commit();
+      note.blur();
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      note.value = mine.note;
+      note.blur();
+    }
+    e.stopPropagation();
+  });
+  panel.appendChild(h('label', { class: 'note-label', attrs: { for: 'note' } }, 'Note'));
+  setAttr(note, 'id', 'note');
+  panel.appendChild(note);
+  const others = (turn?.annotations ?? []).filter((a) => a.speaker === o.ref!.speaker && a.annotator !== o.annotator);
+  if (others.length) {
+    panel.appendChild(
+      h(
+        'div',
+        'others',
+        h('div', 'muted', 'Other annotators'),
+        ...others.map((a) => h('div', 'other', h('span', 'act-annotator', a.annotator), ...a.acts.map((x) => h('span', 'chip act', x)), a.note ? h('span', 'muted', ` — ${a.note}`) : null)),
+      ),
+    );
+  }
+  panel.appendChild(h('p', 'keys muted', '1–9, 0 toggle acts · ⇧+digit acts 11–20 · n / p or ↓ / ↑ next / previous utterance · Enter edits the note · Ctrl+Z undo'));
+  return panel;
+}

@@ -1,0 +1,287 @@
+/**
+ * The simulator-state panel beside the transcript: what the trace says at the current turn
+ * (agenda with pushes/pulls since the previous turn, goal, preferences, target and switches,
+ * patience, satisfaction/frustration over turns, NLU, raw LLM calls).
+ */
+import type { Conversation, SimulatorTrace } from '../../src/core/model';
+import { h, icon, setAttr, type Child } from './dom';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG, tag);
+  // Numeric/geometry attributes we compute ourselves; never data.
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/** Multiset difference a - b (items of a not matched in b). */
+export function multisetMinus(a: readonly string[], b: readonly string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const x of b) counts.set(x, (counts.get(x) ?? 0) + 1);
+  const out: string[] = [];
+  for (const x of a) {
+    const c = counts.get(x) ?? 0;
+    if (c > 0) counts.set(x, c - 1);
+    else out.push(x);
+  }
+  return out;
+}
+
+/** Whether any turn of the conversation carries a trace. */
+export function hasTrace(conv: Conversation): boolean {
+  return conv.turns.some((t) => t.trace && Object.keys(t.trace).length > 0);
+}
+
+function section(title: string, iconName: string, ...children: Child[]): HTMLElement {
+  return h('section', 'state-section', h('h3', null, icon(iconName), ` ${title}`), ...children);
+}
+
+function chips(values: readonly string[] | undefined, cls: string): HTMLElement | null {
+  if (!values || values.length === 0) return null;
+  return h('div', 'chips', ...values.map((v) => h('span', `chip ${cls}`, v)));
+}
+
+function json(value: unknown): string {
+  try {
+    return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * A small line chart (SVG) of satisfaction and frustration over turns with a marker on the
+ * current turn. Geometry only: labels are text nodes.
+ */
+export function sparkline(series: Array<{ name: string; cls: string; values: Array<number | undefined> }>, current: number): HTMLElement | null {
+  const all = series.flatMap((s) => s.values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
+  if (all.length === 0) return null;
+  const n = Math.max(...series.map((s) => s.values.length));
+  const lo = Math.min(0, ...all);
+  const hi = Math.max(1, ...all);
+  const W = 240;
+  const H = 64;
+  const pad = 4;
+  const x = (i: number) => (n <= 1 ? W / 2 : pad + (i * (W - 2 * pad)) / (n - 1));
+  const y = (v: number) => H - pad - ((v - lo) / (hi - lo || 1)) * (H - 2 * pad);
+  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'spark', role: 'img', 'aria-label': 'satisfaction and frustration over turns' });
+  root.appendChild(svg('line', { x1: 0, x2: W, y1: y(lo), y2: y(lo), class: 'axis' }));
+  if (current >= 0 && current < n) root.appendChild(svg('line', { x1: x(current), x2: x(current), y1: 0, y2: H, class: 'marker' }));
+  for (const s of series) {
+    const pts: string[] = [];
+    s.values.forEach((v, i) => {
+      if (typeof v === 'number' && Number.isFinite(v)) pts.push(`${x(i).toFixed(1)},${y(v).toFixed(1)}`);
+    });
+    if (pts.length > 1) root.appendChild(svg('polyline', { points: pts.join(' '), class: `line ${s.cls}` }));
+    s.values.forEach((v, i) => {
+      if (typeof v === 'number' && Number.isFinite(v)) root.appendChild(svg('circle', { cx: x(i), cy: y(v), r: i === current ? 3.5 : 2, class: `dot ${s.cls}` }));
+    });
+  }
+  const legend = h(
+    'div',
+    'legend',
+    ...series.map((s) => {
+      const v = s.values[current];
+      return h('span', `legend-item ${s.cls}`, h('span', 'swatch'), `${s.name}${typeof v === 'number' ? ` ${+v.toFixed(3)}` : ''}`);
+    }),
+    h('span', 'muted', `range ${+lo.toFixed(2)}–${+hi.toFixed(2)}`),
+  );
+  return h('div', 'chart', root, legend);
+}
+
+/** Renders the state panel for turn `t`. */
+export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
+  const panel = h('div', { class: 'state-panel', attrs: { 'aria-label': 'Simulator state' } });
+  if (!hasTrace(conv)) {
+    panel.appendChild(
+      h(
+        'div',
+        'empty-state',
+        icon('info'),
+        h('p', null, 'No simulator trace in this conversation.'),
+        h('p', 'muted', 'Human dialogues and simulators that do not export their state replay without it; the transcript and ratings still step turn by turn.'),
+      ),
+    );
+    return panel;
+  }
+  const turn = conv.turns[t];
+  const trace: SimulatorTrace | undefined = turn?.trace;
+  panel.appendChild(h('div', 'state-title', `State after turn ${t + 1} of ${conv.turns.length}`));
+  if (!trace) {
+    panel.appendChild(h('div', 'empty-state', icon('info'), h('p', null, 'No trace recorded for this turn.')));
+    return panel;
+  }
+  if (trace.error) panel.appendChild(h('div', 'error-box', icon('error'), ' ', trace.error));
+
+  // Acts of this turn.
+  const actRow: Child[] = [];
+  if (trace.user_act) actRow.push(h('span', { class: 'chip sim-act', attrs: { title: 'user act' } }, h('span', 'k', 'user'), trace.user_act));
+  if (trace.agent_act) actRow.push(h('span', { class: 'chip meta', attrs: { title: 'agent act' } }, h('span', 'k', 'agent'), trace.agent_act));
+  if (trace.operation) actRow.push(h('span', `chip op op-${trace.operation}`, trace.operation));
+  if (actRow.length) panel.appendChild(h('div', 'chips', ...actRow));
+
+  // Agenda: pushes / pulls since the previous turn.
+  if (trace.agenda) {
+    const prev = t > 0 ? conv.turns[t - 1]?.trace?.agenda : undefined;
+    const pushed = trace.pushed ?? (prev ? multisetMinus(trace.agenda, prev) : []);
+    const pulled = trace.pulled ?? (prev ? multisetMinus(prev, trace.agenda) : []);
+    const pushedLeft = [...pushed];
+    const list = h('ol', { class: 'agenda', attrs: { 'aria-label': 'agenda, top first' } });
+    trace.agenda.forEach((act, i) => {
+      const k = pushedLeft.indexOf(act);
+      const isPushed = k >= 0;
+      if (isPushed) pushedLeft.splice(k, 1);
+      list.appendChild(
+        h('li', { class: `agenda-item${isPushed ? ' pushed' : ''}${i === 0 ? ' top' : ''}`, attrs: { title: isPushed ? 'pushed since the previous turn' : undefined } }, isPushed ? icon('add') : null, act),
+      );
+    });
+    if (trace.agenda.length === 0) list.appendChild(h('li', 'agenda-item muted', '(empty — the dialogue ends)'));
+    panel.appendChild(
+      section(
+        `Agenda (${trace.agenda.length})`,
+        'layers',
+        list,
+        pulled.length ? h('div', 'pulled', h('span', 'muted', 'pulled: '), ...pulled.map((p) => h('span', { class: 'chip pulled-item', attrs: { title: 'pulled since the previous turn' } }, p))) : null,
+      ),
+    );
+  }
+
+  // Goal.
+  if (trace.goal) {
+    const c = Object.entries(trace.goal.constraints ?? {});
+    const fulfilled = new Set(trace.goal.fulfilled_requests ?? []);
+    panel.appendChild(
+      section(
+        'Goal',
+        'target',
+        c.length
+          ? h('table', 'kv', ...c.map(([k, v]) => h('tr', null, h('th', { attrs: { scope: 'row' } }, k), h('td', null, String(v)))))
+          : h('p', 'muted', 'No constraints.'),
+        trace.goal.requests?.length
+          ? h('div', 'chips', h('span', 'muted', 'requests: '), ...trace.goal.requests.map((r) => h('span', `chip request${fulfilled.has(r) ? ' done' : ''}`, fulfilled.has(r) ? icon('check') : null, r)))
+          : null,
+      ),
+    );
+  }
+
+  // Preferences.
+  const p = trace.preferences;
+  if (p) {
+    const reflected = Object.entries(p.reflected ?? {});
+    panel.appendChild(
+      section(
+        `Preferences${p.model ? ` (${p.model})` : ''}`,
+        'heart',
+        p.liked_items?.length ? h('div', 'pref', h('span', 'muted', 'liked items'), chips(p.liked_items, 'like')) : null,
+        p.disliked_items?.length ? h('div', 'pref', h('span', 'muted', 'disliked items'), chips(p.disliked_items, 'dislike')) : null,
+        p.liked_attributes?.length ? h('div', 'pref', h('span', 'muted', 'liked attributes'), chips(p.liked_attributes, 'like')) : null,
+        p.disliked_attributes?.length ? h('div', 'pref', h('span', 'muted', 'disliked attributes'), chips(p.disliked_attributes, 'dislike')) : null,
+        reflected.length ? h('div', 'pref', h('span', 'muted', 'opinions this turn'), h('div', 'chips', ...reflected.map(([item, o]) => h('span', `chip ${o}`, `${item}: ${o}`)))) : null,
+        p.general ? h('details', null, h('summary', null, 'General preferences'), h('p', 'prose', p.general)) : null,
+      ),
+    );
+  }
+
+  // Target and alternatives.
+  if (trace.target) {
+    const tg = trace.target;
+    panel.appendChild(
+      section(
+        'Target',
+        'pinned',
+        h('div', 'target', h('span', 'chip target-item', tg.item_id)),
+        tg.switched_from ? h('div', 'switch', icon('arrow-swap'), ` switched from ${tg.switched_from}${tg.switch_reason ? ` (${tg.switch_reason})` : ''}`) : null,
+        tg.alternatives?.length ? h('div', 'pref', h('span', 'muted', 'alternatives'), chips(tg.alternatives, 'alt')) : null,
+      ),
+    );
+  }
+
+  // Patience and the satisfaction / frustration chart.
+  const sat = conv.turns.map((x) => x.trace?.satisfaction);
+  const fru = conv.turns.map((x) => x.trace?.frustration);
+  const chart = sparkline(
+    [
+      { name: 'satisfaction', cls: 'sat', values: sat },
+      { name: 'frustration', cls: 'fru', values: fru },
+    ],
+    t,
+  );
+  if (trace.patience !== undefined || chart) {
+    const maxPatience = Math.max(1, ...conv.turns.map((x) => x.trace?.patience ?? 0));
+    const meter = trace.patience !== undefined ? document.createElement('meter') : null;
+    if (meter) {
+      setAttr(meter, 'min', 0);
+      setAttr(meter, 'max', maxPatience);
+      setAttr(meter, 'value', Math.max(0, trace.patience ?? 0));
+      setAttr(meter, 'low', maxPatience * 0.34);
+      setAttr(meter, 'optimum', maxPatience);
+    }
+    panel.appendChild(
+      section(
+        'Patience & experience',
+        'pulse',
+        trace.patience !== undefined ? h('div', 'patience', h('span', 'muted', 'patience '), meter, ` ${trace.patience}`) : null,
+        chart,
+        trace.preference_coverage !== undefined ? h('div', 'muted', `preference coverage ${(trace.preference_coverage * 100).toFixed(0)}%`) : null,
+      ),
+    );
+  }
+
+  // NLU.
+  if (trace.nlu) {
+    const n = trace.nlu;
+    panel.appendChild(
+      section(
+        'NLU',
+        'symbol-keyword',
+        h(
+          'div',
+          'chips',
+          h('span', 'chip meta', n.agent_act),
+          n.source ? h('span', 'muted', ` ${n.source}`) : null,
+          n.confidence !== undefined ? h('span', 'muted', ` · ${(n.confidence * 100).toFixed(0)}%`) : null,
+        ),
+        n.slots?.length ? h('div', 'chips', ...n.slots.map((s) => h('span', 'chip', `${s.slot}=${String(s.value)}`))) : null,
+      ),
+    );
+  }
+
+  // Raw LLM calls.
+  const calls = trace.llm_calls ?? [];
+  if (calls.length || trace.llm_call_ids?.length) {
+    panel.appendChild(
+      section(
+        `LLM calls (${calls.length || trace.llm_call_ids?.length})`,
+        'sparkle',
+        ...calls.map((c) =>
+          h(
+            'details',
+            'llm-call',
+            h(
+              'summary',
+              null,
+              [c.role, c.model].filter(Boolean).join(' · ') || c.id,
+              c.latency_ms !== undefined ? ` · ${Math.round(c.latency_ms)} ms` : '',
+              c.prompt_tokens !== undefined ? ` · ${c.prompt_tokens}+${c.completion_tokens ?? 0} tok` : '',
+              c.cached ? ' · cached' : '',
+              c.error ? ' · error' : '',
+            ),
+            c.error ? h('div', 'error-box', c.error) : null,
+            c.request !== undefined ? h('div', null, h('div', 'muted', 'request'), h('pre', 'raw', json(c.request))) : null,
+            c.response !== undefined ? h('div', null, h('div', 'muted', 'response'), h('pre', 'raw', json(c.response))) : null,
+          ),
+        ),
+        !calls.length && trace.llm_call_ids ? h('p', 'muted', `ids: ${trace.llm_call_ids.join(', ')} (stored outside this file)`) : null,
+      ),
+    );
+  }
+
+  // Anything else the simulator recorded.
+  const known = new Set(['agenda', 'operation', 'pushed', 'pulled', 'goal', 'preferences', 'nlu', 'user_act', 'agent_act', 'target', 'patience', 'satisfaction', 'frustration', 'preference_coverage', 'llm_call_ids', 'llm_calls', 'error']);
+  const extra = Object.entries(trace).filter(([k]) => !known.has(k));
+  if (extra.length) {
+    panel.appendChild(h('details', 'state-section', h('summary', null, `Other trace fields (${extra.length})`), h('pre', 'raw', json(Object.fromEntries(extra)))));
+  }
+  return panel;
+}

@@ -1,0 +1,219 @@
+/**
+ * Chat-layout transcript of one conversation: user and assistant bubbles, each turn's
+ * recommendations as a carousel, first-person ratings as chips, dialogue acts per utterance.
+ * All text goes through text nodes (dom.ts).
+ */
+import type { Annotation, Conversation, RecommendedItem, Turn } from '../../src/core/model';
+import { button, h, icon, replace, safeImage, setAttr } from './dom';
+
+/** One annotatable utterance of a conversation, in reading order. */
+export interface UtteranceRef {
+  turn: number;
+  speaker: 'user' | 'assistant';
+}
+
+/** The utterances of a conversation in order (user then assistant within a turn). */
+export function utterancesOf(conv: Conversation): UtteranceRef[] {
+  const out: UtteranceRef[] = [];
+  conv.turns.forEach((t, i) => {
+    if (t.user_utterance !== undefined) out.push({ turn: i, speaker: 'user' });
+    if (t.assistant_utterance !== undefined) out.push({ turn: i, speaker: 'assistant' });
+  });
+  return out;
+}
+
+export interface TranscriptOptions {
+  allowRemoteImages: boolean;
+  /** Current replay turn: later turns are dimmed. */
+  turn: number;
+  mode: 'replay' | 'annotate' | 'agreement';
+  /** Annotation cursor (annotate mode). */
+  cursor?: UtteranceRef;
+  annotator: string;
+  onSelectUtterance(ref: UtteranceRef): void;
+  onSelectTurn(turn: number): void;
+}
+
+/** Chips for ratings: ticked checkboxes as their name, other answers as "question: answer". */
+export function ratingChips(ratings: Record<string, unknown> | undefined): HTMLElement[] {
+  if (!ratings) return [];
+  const chips: HTMLElement[] = [];
+  for (const [k, v] of Object.entries(ratings)) {
+    if (v === null || v === undefined || v === false || v === '') continue;
+    const negative = /annoy|confus|frustrat|unsatisf|impatient|not in control|unsupported|not at all|probably not|hard|unnatural|too long|did not/i.test(k + ' ' + String(v));
+    const cls = `chip rating ${negative ? 'neg' : 'pos'}`;
+    if (v === true) chips.push(h('span', { class: cls, attrs: { title: k } }, k));
+    else {
+      const short = k.length > 48 ? k.slice(0, 47) + '…' : k;
+      chips.push(h('span', { class: `${cls} qa`, attrs: { title: `${k}: ${String(v)}` } }, h('span', 'q', short), h('span', 'a', String(v))));
+    }
+  }
+  return chips;
+}
+
+function actChips(annotations: readonly Annotation[], speaker: 'user' | 'assistant', me: string): HTMLElement | null {
+  const mine = annotations.filter((a) => a.speaker === speaker);
+  if (mine.length === 0) return null;
+  return h(
+    'div',
+    'acts',
+    ...mine.map((a) =>
+      h(
+        'span',
+        { class: `act-group${a.annotator === me ? ' mine' : ''}${a.annotator.startsWith('judge') ? ' judge' : ''}`, attrs: { title: a.note ? `${a.annotator}: ${a.note}` : a.annotator } },
+        h('span', 'act-annotator', a.annotator),
+        ...a.acts.map((act) => h('span', 'chip act', act)),
+        a.note ? icon('note', 'has a note') : null,
+      ),
+    ),
+  );
+}
+
+function features(item: RecommendedItem): string[] {
+  const f = item.features;
+  if (Array.isArray(f)) return f.map(String).filter(Boolean);
+  if (typeof f === 'string') return f.split(',').map((s) => s.trim()).filter(Boolean);
+  return [];
+}
+
+/** A horizontally scrolling carousel of recommended items. */
+export function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean): HTMLElement {
+  const track = h('div', { class: 'carousel-track', attrs: { role: 'list' } });
+  for (const item of items) {
+    const title = item.title ?? item.item_id;
+    let media: HTMLElement | undefined;
+    if (item.image_url) {
+      const img = safeImage(item.image_url, title, allowRemoteImages);
+      if (img) {
+        media = h('div', 'card-media', img);
+        img.addEventListener('error', () => replace(media!, icon('file-media'), h('span', 'muted', 'image failed')));
+      } else {
+        media = h(
+          'div',
+          { class: 'card-media placeholder', attrs: { title: allowRemoteImages ? 'Only https: images are shown' : 'Remote images are off (setting simlens.allowRemoteImages)' } },
+          icon('file-media'),
+          h('span', 'muted', 'image hidden'),
+        );
+      }
+    }
+    const desc = item.description ? h('p', 'card-desc', item.description) : null;
+    desc?.addEventListener('click', () => desc.classList.toggle('expanded'));
+    const feats = features(item);
+    track.appendChild(
+      h(
+        'div',
+        { class: 'card', attrs: { role: 'listitem' } },
+        media,
+        h('div', 'card-title', title),
+        h('div', 'card-id muted', item.item_id + (item.score !== undefined ? ` · score ${Number(item.score).toFixed(3)}` : '')),
+        desc,
+        feats.length ? h('div', 'card-features', ...feats.map((f) => h('span', 'chip feature', f))) : null,
+      ),
+    );
+  }
+  const scroll = (dir: number) => {
+    const card = track.querySelector('.card') as HTMLElement | null;
+    const by = (card?.offsetWidth ?? 220) + 8;
+    if (typeof track.scrollBy === 'function') track.scrollBy({ left: dir * by, behavior: 'smooth' });
+    else track.scrollLeft += dir * by;
+  };
+  return h(
+    'div',
+    'carousel',
+    h(
+      'div',
+      'carousel-head',
+      icon('list-flat'),
+      h('span', null, `${items.length} recommendation${items.length === 1 ? '' : 's'}`),
+      button({ icon: 'chevron-left', title: 'Previous items', class: 'icon', onClick: () => scroll(-1) }),
+      button({ icon: 'chevron-right', title: 'Next items', class: 'icon', onClick: () => scroll(1) }),
+    ),
+    track,
+  );
+}
+
+function utterance(turn: Turn, t: number, speaker: 'user' | 'assistant', opts: TranscriptOptions): HTMLElement | null {
+  const text = speaker === 'user' ? turn.user_utterance : turn.assistant_utterance;
+  if (text === undefined) return null;
+  const selected = opts.mode === 'annotate' && opts.cursor?.turn === t && opts.cursor.speaker === speaker;
+  const simAct = speaker === 'user' ? turn.trace?.user_act : turn.trace?.agent_act ?? turn.trace?.nlu?.agent_act;
+  const el = h(
+    'div',
+    { class: `msg ${speaker}${selected ? ' cursor' : ''}`, attrs: { 'data-turn': t, 'data-speaker': speaker, tabindex: opts.mode === 'annotate' ? -1 : undefined } },
+    h('div', 'avatar', icon(speaker === 'user' ? 'account' : 'hubot', speaker)),
+    h(
+      'div',
+      'msg-body',
+      h('div', 'bubble', text === '' ? h('span', 'muted', '(empty)') : text),
+      h(
+        'div',
+        'msg-meta',
+        simAct ? h('span', { class: 'chip sim-act', attrs: { title: speaker === 'user' ? 'simulator act (trace)' : 'agent act (trace)' } }, simAct) : null,
+      ),
+      actChips(turn.annotations ?? [], speaker, opts.annotator),
+    ),
+  );
+  el.addEventListener('click', () => opts.onSelectUtterance({ turn: t, speaker }));
+  return el;
+}
+
+/** Renders the header (id, facets, session ratings) of a conversation. */
+export function conversationHeader(conv: Conversation, id: string, line: number): HTMLElement {
+  const meta: Array<[string, string | undefined]> = [
+    ['task', conv.task_id],
+    ['condition', conv.condition],
+    ['source', conv.source],
+    ['agent', conv.agent],
+    ['outcome', conv.outcome],
+    ['version', conv.version !== undefined ? String(conv.version) : undefined],
+  ];
+  const session = ratingChips(conv.ratings);
+  return h(
+    'div',
+    'conv-header',
+    h('h2', { class: 'conv-id', attrs: { title: `line ${line + 1}` } }, id),
+    h(
+      'div',
+      'conv-meta',
+      h('span', 'muted', `line ${line + 1}`),
+      ...meta.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => h('span', { class: 'chip meta', attrs: { title: k } }, h('span', 'k', k), String(v))),
+    ),
+    session.length ? h('details', 'session-ratings', h('summary', null, icon('star-empty'), ` Session ratings (${session.length})`), h('div', 'chips', ...session)) : null,
+  );
+}
+
+/** Renders all turns. Turns after `opts.turn` are dimmed ("future") in replay mode. */
+export function renderTranscript(conv: Conversation, opts: TranscriptOptions): HTMLElement {
+  const root = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-label': 'Transcript' } });
+  conv.turns.forEach((turn, t) => {
+    const ratings = ratingChips(turn.ratings);
+    const future = opts.mode === 'replay' && t > opts.turn;
+    const el = h(
+      'section',
+      { class: `turn${t === opts.turn && opts.mode === 'replay' ? ' current' : ''}${future ? ' future' : ''}`, attrs: { 'data-turn': t, 'aria-current': t === opts.turn ? 'step' : undefined } },
+      h('div', 'turn-label', h('span', null, `Turn ${t + 1}`), turn.trace?.error ? h('span', { class: 'chip error', attrs: { title: turn.trace.error } }, icon('warning'), ' error') : null),
+      utterance(turn, t, 'user', opts),
+      utterance(turn, t, 'assistant', opts),
+      turn.recommendations && turn.recommendations.length ? carousel(turn.recommendations, opts.allowRemoteImages) : null,
+      ratings.length ? h('div', 'turn-ratings', h('span', 'muted', 'Rated:'), ...ratings) : null,
+    );
+    el.querySelector('.turn-label')?.addEventListener('click', () => opts.onSelectTurn(t));
+    root.appendChild(el);
+  });
+  if (conv.turns.length === 0) root.appendChild(h('p', 'muted', 'This conversation has no turns.'));
+  return root;
+}
+
+/** Marks the current turn / cursor without re-rendering (keeps scroll and carousel positions). */
+export function updateTranscriptMarks(root: HTMLElement, opts: Pick<TranscriptOptions, 'turn' | 'mode' | 'cursor'>): void {
+  for (const el of Array.from(root.querySelectorAll<HTMLElement>('section.turn'))) {
+    const t = Number(el.dataset.turn);
+    el.classList.toggle('current', t === opts.turn && opts.mode === 'replay');
+    el.classList.toggle('future', opts.mode === 'replay' && t > opts.turn);
+    setAttr(el, 'aria-current', t === opts.turn ? 'step' : undefined);
+  }
+  for (const el of Array.from(root.querySelectorAll<HTMLElement>('.msg'))) {
+    const on = opts.mode === 'annotate' && opts.cursor !== undefined && Number(el.dataset.turn) === opts.cursor.turn && el.dataset.speaker === opts.cursor.speaker;
+    el.classList.toggle('cursor', on);
+  }
+}

@@ -1,0 +1,225 @@
+/**
+ * Renders a `Report` into the panel's DOM: header with actions, verdict badges, inputs, and the
+ * sections (text, tables with closeness highlighting, charts). Charts are mounted through a hook
+ * (chart.js in the panel, nothing in DOM tests); a chart that cannot be drawn shows its data
+ * table instead. Every string from the report is inserted as text.
+ */
+import type { ChartSection, Mark, Report, Section, TableSection, Verdict } from '../../src/core/report/model';
+import { formatCell } from '../../src/core/report/format';
+import { chartToTable } from '../../src/core/report/render/tables';
+import { button, clear, h } from './dom';
+
+/** A drawn chart. */
+export interface ChartMount {
+  /** PNG data URL of the chart as drawn now. */
+  toPng(): string | undefined;
+  /** Redraws with the current theme colours. */
+  retheme(): void;
+  destroy(): void;
+}
+
+export interface RenderHooks {
+  mountChart(canvas: HTMLCanvasElement, section: ChartSection): ChartMount | undefined;
+  exportPng(sectionId: string): void;
+  exportTable(sectionId: string, format: 'csv' | 'json'): void;
+  exportMarkdown(): void;
+  exportJson(): void;
+  recompute(chart?: 'histogram' | 'box'): void;
+  openInput(index: number): void;
+}
+
+export interface RenderOptions {
+  restored?: boolean;
+  canRecompute: boolean;
+  /** For PLSA: which distribution style is shown (offers the other one). */
+  distribution?: 'histogram' | 'box';
+}
+
+export interface Rendered {
+  charts: Map<string, ChartMount>;
+  destroy(): void;
+}
+
+const KIND_LABEL: Record<Report['kind'], string> = {
+  plsa: 'Population alignment',
+  'human-likeness': 'Human-likeness',
+  counterfactual: 'Counterfactual validation',
+  simulation: 'Simulation metrics',
+  fidelity: 'Simulator fidelity',
+};
+
+const VERDICT_ICON: Record<Verdict['verdict'], string> = { pass: 'pass', warn: 'warning', fail: 'error' };
+
+const MARK_TITLE: Record<Mark, string> = {
+  closest: 'closest to the reference in this row',
+  close: 'no significant difference',
+  far: 'significantly different',
+  pass: 'agrees',
+  warn: 'warning',
+  fail: 'disagrees',
+};
+
+function verdictCard(v: Verdict): HTMLElement {
+  return h(
+    'div',
+    { class: `verdict verdict-${v.verdict}`, attrs: { role: 'group', 'aria-label': `${v.pillar}: ${v.verdict}` } },
+    h('div', 'verdict-head', h('span', { class: `badge badge-${v.verdict}` }, h('span', { class: `codicon codicon-${VERDICT_ICON[v.verdict]}`, attrs: { 'aria-hidden': 'true' } }), h('span', { text: v.verdict.toUpperCase() })), h('span', { class: 'verdict-pillar', text: v.pillar })),
+    h('p', { class: 'verdict-detail', text: v.detail }),
+    v.rule ? h('p', { class: 'verdict-rule muted', text: `Rule: ${v.rule}` }) : null,
+  );
+}
+
+/** A table element for a table section (marks become classes and titles). */
+export function tableElement(table: TableSection): HTMLTableElement {
+  const numeric = table.columns.map((c) => c.format !== undefined && c.format !== 'text');
+  const thead = h('thead', null, h('tr', null, ...table.columns.map((c, i) => h('th', { class: numeric[i] ? 'num' : undefined, attrs: { scope: 'col' }, text: c.label }))));
+  const tbody = h('tbody');
+  for (const r of table.rows) {
+    const tr = h('tr');
+    r.cells.forEach((cell, i) => {
+      const col = table.columns[i];
+      const mark = r.marks?.[i] ?? null;
+      const classes = [numeric[i] ? 'num' : '', mark ? `mark-${mark}` : ''].filter(Boolean).join(' ');
+      const text = formatCell(cell, col);
+      const title = mark ? MARK_TITLE[mark] : typeof cell === 'number' && text !== String(cell) ? String(cell) : undefined;
+      const td = h(i === 0 ? 'th' : 'td', { class: classes || undefined, attrs: { title, scope: i === 0 ? 'row' : undefined } });
+      if (mark === 'pass' || mark === 'fail' || mark === 'warn') td.appendChild(h('span', { class: `codicon codicon-${mark === 'pass' ? 'check' : mark === 'fail' ? 'close' : 'warning'}`, attrs: { 'aria-hidden': 'true' } }));
+      td.appendChild(document.createTextNode(text));
+      tr.appendChild(td);
+    });
+    tbody.appendChild(tr);
+  }
+  return h('table', { class: 'report-table' }, thead, tbody);
+}
+
+function sectionHeader(section: Section, actions: HTMLElement[]): HTMLElement {
+  return h('div', 'section-head', h('h3', { text: section.title }), h('div', 'section-actions', ...actions));
+}
+
+function renderSection(section: Section, hooks: RenderHooks, charts: Map<string, ChartMount>): HTMLElement {
+  const card = h('section', { class: `card card-${section.type}`, attrs: { 'data-section': section.id, 'aria-label': section.title } });
+  if (section.type === 'text') {
+    card.appendChild(sectionHeader(section, []));
+    if (section.caption) card.appendChild(h('p', { class: 'caption muted', text: section.caption }));
+    for (const p of section.paragraphs) card.appendChild(h('p', { class: `para${section.tone ? ` tone-${section.tone}` : ''}`, text: p }));
+    return card;
+  }
+  if (section.type === 'table') {
+    card.appendChild(
+      sectionHeader(section, [
+        button('CSV', 'export', () => hooks.exportTable(section.id, 'csv'), { title: 'Export this table as CSV', action: 'export-csv' }),
+        button('JSON', 'json', () => hooks.exportTable(section.id, 'json'), { title: 'Export this table as JSON', action: 'export-json' }),
+      ]),
+    );
+    if (section.caption) card.appendChild(h('p', { class: 'caption muted', text: section.caption }));
+    card.appendChild(h('div', 'table-wrap', tableElement(section)));
+    if (section.notes?.length) card.appendChild(h('ul', 'notes muted', ...section.notes.map((n) => h('li', { text: n }))));
+    return card;
+  }
+  card.appendChild(
+    sectionHeader(section, [
+      button('PNG', 'device-camera', () => hooks.exportPng(section.id), { title: 'Save this chart as PNG', action: 'export-png' }),
+      button('CSV', 'export', () => hooks.exportTable(section.id, 'csv'), { title: "Export this chart's data as CSV", action: 'export-csv' }),
+    ]),
+  );
+  if (section.caption) card.appendChild(h('p', { class: 'caption muted', text: section.caption }));
+  const canvas = h('canvas', { attrs: { role: 'img', 'aria-label': section.title } });
+  const box = h('div', { class: `chart-box chart-${section.chart}` }, canvas);
+  card.appendChild(box);
+  const data = tableElement(chartToTable(section));
+  let mount: ChartMount | undefined;
+  try {
+    mount = hooks.mountChart(canvas, section);
+  } catch {
+    mount = undefined;
+  }
+  if (mount) {
+    charts.set(section.id, mount);
+    card.appendChild(h('details', 'chart-data', h('summary', { text: 'Data' }), h('div', 'table-wrap', data)));
+  } else {
+    box.remove();
+    card.appendChild(h('p', { class: 'muted', text: 'The chart cannot be drawn here; its data:' }));
+    card.appendChild(h('div', 'table-wrap', data));
+  }
+  return card;
+}
+
+/** Renders the report into `root` (replacing its content). */
+export function renderReport(root: HTMLElement, report: Report, hooks: RenderHooks, opts: RenderOptions): Rendered {
+  clear(root);
+  const charts = new Map<string, ChartMount>();
+  const actions: HTMLElement[] = [
+    button('Markdown', 'markdown', () => hooks.exportMarkdown(), { title: 'Export the whole panel as a Markdown report (with PNG charts)', action: 'export-markdown' }),
+    button('JSON', 'json', () => hooks.exportJson(), { title: 'Export the report as JSON', action: 'export-report-json' }),
+  ];
+  if (report.kind === 'plsa' && opts.canRecompute) {
+    const other = opts.distribution === 'box' ? 'histogram' : 'box';
+    actions.push(button(other === 'box' ? 'Box plots' : 'Histograms', other === 'box' ? 'symbol-numeric' : 'graph', () => hooks.recompute(other), { title: `Show distributions as ${other === 'box' ? 'box plots' : 'histograms'}`, action: 'toggle-distribution' }));
+  }
+  if (opts.canRecompute) actions.push(button('Recompute', 'refresh', () => hooks.recompute(), { title: 'Compute the report again from its inputs', action: 'recompute' }));
+  root.appendChild(
+    h(
+      'header',
+      'report-header',
+      h('div', 'report-titles', h('div', { class: 'kind muted', text: KIND_LABEL[report.kind] }), h('h1', { text: report.title }), h('div', { class: 'generated muted', text: `Generated ${report.generated}` })),
+      h('div', 'report-actions', ...actions),
+    ),
+  );
+  if (opts.restored) {
+    root.appendChild(h('p', { class: 'notice', attrs: { role: 'status' }, text: `Restored from the saved panel (computed ${report.generated}).${opts.canRecompute ? ' Recompute to refresh it.' : ''}` }));
+  }
+  if (report.verdicts?.length) root.appendChild(h('div', { class: 'verdicts', attrs: { role: 'list' } }, ...report.verdicts.map(verdictCard)));
+  if (report.inputs.length) {
+    const rows = report.inputs.map((inp, i) =>
+      h(
+        'tr',
+        null,
+        h('th', { attrs: { scope: 'row' }, text: inp.label }),
+        h('td', null, h('button', { class: 'link', attrs: { type: 'button', title: 'Open in the SimLens editor', 'data-action': 'open-input', 'data-index': i }, text: inp.file })),
+        h('td', { class: 'num', text: String(inp.n) }),
+        h('td', { text: inp.filter ?? '' }),
+      ),
+    );
+    rows.forEach((tr) => tr.querySelector('button')?.addEventListener('click', () => hooks.openInput(Number((tr.querySelector('button') as HTMLElement).dataset.index))));
+    root.appendChild(
+      h(
+        'section',
+        { class: 'card inputs', attrs: { 'aria-label': 'Inputs' } },
+        h('div', 'section-head', h('h3', { text: 'Inputs' })),
+        h('div', 'table-wrap', h('table', 'report-table', h('thead', null, h('tr', null, ...['Population', 'File', 'Conversations', 'Filter'].map((t, i) => h('th', { class: i === 2 ? 'num' : undefined, attrs: { scope: 'col' }, text: t })))), h('tbody', null, ...rows))),
+      ),
+    );
+  }
+  let group: string | undefined;
+  let container: HTMLElement = root;
+  for (const s of report.sections) {
+    if (s.group !== group) {
+      group = s.group;
+      if (group !== undefined) {
+        container = h('div', { class: 'group', attrs: { role: 'region', 'aria-label': group } }, h('h2', { text: group }));
+        root.appendChild(container);
+      } else container = root;
+    }
+    container.appendChild(renderSection(s, hooks, charts));
+  }
+  if (report.params && Object.keys(report.params).length) {
+    root.appendChild(
+      h(
+        'details',
+        'card params',
+        h('summary', { text: 'Parameters' }),
+        h('dl', null, ...Object.entries(report.params).flatMap(([k, v]) => [h('dt', { text: k }), h('dd', { text: v === null ? '–' : String(v) })])),
+      ),
+    );
+  }
+  if (report.warnings?.length) {
+    root.appendChild(h('section', { class: 'card warnings', attrs: { 'aria-label': 'Warnings' } }, h('h3', { text: 'Warnings' }), h('ul', null, ...report.warnings.map((w) => h('li', { text: w })))));
+  }
+  return {
+    charts,
+    destroy() {
+      for (const c of charts.values()) c.destroy();
+      charts.clear();
+    },
+  };
+}
