@@ -15,6 +15,7 @@ import * as lsp from './lsp';
 import * as llm from './llm';
 import * as metrics from './metrics';
 import * as simulation from './simulation';
+import * as editor from './editor';
 
 /** What a benchmark module exports. */
 export interface BenchModule {
@@ -28,6 +29,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   llm: async () => llm,
   metrics: async () => metrics,
   simulation: async () => simulation,
+  editor: async () => editor,
 };
 
 async function mainBench(argv: string[]): Promise<number> {

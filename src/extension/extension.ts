@@ -8,6 +8,7 @@ import { registerLanguageClient } from './languageClient';
 import { registerConversationEditor } from './editor';
 import { registerLlm } from './llm';
 import { registerSimulation } from './simulation';
+import { registerMetricPanels } from './panels';
 
 export function activate(context: vscode.ExtensionContext): void {
   const output = vscode.window.createOutputChannel('SimLens', { log: true });
@@ -19,6 +20,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerConversationEditor(context, output);
   registerLlm(context, output);
   registerSimulation(context, output);
+  registerMetricPanels(context, output);
 }
 
 export function deactivate(): void {

@@ -20,7 +20,7 @@ export const PANEL_VIEW_TYPE = 'simlens.metricPanel';
 
 export type HostToPanel =
   /** Render this report. `restored`: it came from the persisted state, not a fresh computation. */
-  | { type: 'report'; report: Report; spec: ReportSpec | null; restored?: boolean; canRecompute: boolean }
+  | { type: 'report'; report: Report; spec: ReportSpec | null; restored?: boolean; canRecompute: boolean; outDir?: string }
   /** A computation is running. */
   | { type: 'busy'; message: string; fraction?: number }
   /** The computation failed or was cancelled; the last report (if any) stays visible. */

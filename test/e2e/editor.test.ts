@@ -155,7 +155,7 @@ test('conversation editor: open, filter, replay, annotate, save; light and dark 
     .waitFor({ state: 'visible', timeout: 10_000 })
     .catch(async (e: Error) => {
       const tabs = await page.locator('.tabs-container .tab').evaluateAll((els) => els.map((el) => `${el.className} | ${el.getAttribute('aria-label')}`));
-      const notices = await frame.locator('.notices').innerText().catch(() => '');
+      const notices = await frame.locator('.notices').textContent().catch(() => '');
       throw new Error(`the tab never became dirty: ${JSON.stringify(tabs)}; webview notices: ${notices}\n${e.message.split('\n')[0]}`);
     });
 
@@ -176,7 +176,8 @@ test('conversation editor: open, filter, replay, annotate, save; light and dark 
   const ann = JSON.parse(savedBytes.toString('utf8').split('\n')[11]).turns[0].annotations;
   assert.deepEqual(ann.map((a: { annotator: string; speaker: string; acts: string[] }) => [a.annotator, a.speaker, a.acts]), [['e2e-annotator', 'user', ['inform_preference', 'critique']]]);
 
-  // Dark theme screenshots of the same three views.
+  // Dark theme screenshots of the same three views (focus leaves the webview first so F1 reaches the workbench).
+  await page.locator('.tabs-container .tab[aria-label*="sample.conv.jsonl"]').first().click();
   await vscode.setTheme('dark');
   await screenshot(page, 'editor-annotate-dark');
   await frame.locator('.modes .mode', { hasText: 'Replay' }).click();
@@ -197,7 +198,7 @@ test('conversation editor: open, filter, replay, annotate, save; light and dark 
       if (['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'IMG', 'A', 'FORM', 'BASE', 'META', 'LINK', 'STYLE', 'MARQUEE', 'VIDEO', 'MATH'].includes(el.tagName)) bad.push(el.tagName);
       for (const a of Array.from(el.attributes)) if (a.name.startsWith('on')) bad.push(`${el.tagName}@${a.name}`);
     }
-    return { bad, fired: w.__xssFired ?? [], text: body.innerText };
+    return { bad, fired: w.__xssFired ?? [], text: (body as HTMLElement).innerText };
   });
   assert.deepEqual(report.bad, []);
   assert.deepEqual(report.fired, []);

@@ -18,13 +18,15 @@
  *     await screenshot(vscode.page, 'my-feature-light');  // test-results/my-feature-light.png, checked non-blank
  *   });
  *
- * One VSIX is built per test process (production bundles in a staging folder, so dist/ is never
- * rewritten while other tests run); SIMLENS_E2E_VSIX=file.vsix reuses a given one. Specs run
+ * The VSIX is built once for all E2E files from the current sources (production bundles in a
+ * staging folder, so dist/ is never rewritten while other tests run; cached by a hash of the
+ * sources); SIMLENS_E2E_VSIX=file.vsix uses a given one. Specs run
  * their tests one after another; keep to one VS Code per test (each start costs ~5-10 s).
  */
 import type { TestContext } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
@@ -99,33 +101,106 @@ export function vsceFileList(): string[] {
     .filter(Boolean);
 }
 
-let vsixBuild: { vsix: string; stage: string } | undefined;
+/** What the VSIX is built from: a change to any of these makes a new build. */
+const VSIX_INPUT_DIRS = ['src', 'webview', 'media', 'test/integration'];
+const VSIX_INPUT_FILES = ['package.json', 'package-lock.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'scripts/build.mjs'];
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(full) : entry.isFile() ? [full] : [];
+  });
+}
+
+/** Content hash of the VSIX inputs (paths and bytes). */
+function vsixInputHash(): string {
+  const hash = createHash('sha256');
+  const files = [
+    ...VSIX_INPUT_DIRS.flatMap((dir) => listFiles(path.join(REPO_ROOT, dir))),
+    ...VSIX_INPUT_FILES.map((file) => path.join(REPO_ROOT, file)).filter((file) => existsSync(file)),
+  ].sort();
+  for (const file of files) {
+    hash.update(path.relative(REPO_ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Builds the VSIX into `stage`: what `vsce ls` selects (except dist/), production bundles, `vsce package`. */
+function buildVsixInto(stage: string): void {
+  for (const file of vsceFileList()) {
+    if (file.startsWith('dist/')) continue;
+    mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
+    cpSync(path.join(REPO_ROOT, file), path.join(stage, file));
+  }
+  cpSync(path.join(REPO_ROOT, '.vscodeignore'), path.join(stage, '.vscodeignore'));
+  run(process.execPath, ['scripts/build.mjs', '--production', '--skip=bench', `--outdir=${path.join(stage, 'dist')}`], REPO_ROOT);
+  run(process.execPath, [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '-o', path.join(stage, 'simlens.vsix')], stage);
+}
+
+let builtVsix: { vsix: string; integrationBundle: string } | undefined;
 
 /**
- * Builds the VSIX once per process: copies what `vsce ls` selects (except dist/) to a staging
- * folder, builds production bundles into its dist/ (the integration bundle too; .vscodeignore
- * keeps it out of the VSIX) and runs `vsce package` there.
+ * The VSIX under test and the integration-suite bundle built with it. Built from the current
+ * sources into a staging folder (production bundles; dist/ is never touched, and .vscodeignore
+ * keeps the integration bundle out of the VSIX), and shared by every E2E process through a cache
+ * in the temp folder keyed by a hash of the sources: the first process builds (under a lock),
+ * the others wait and reuse it. SIMLENS_E2E_VSIX=file.vsix uses a given VSIX instead.
  */
 export function buildVsix(): { vsix: string; integrationBundle: string } {
   const given = process.env.SIMLENS_E2E_VSIX;
   if (given) {
     return { vsix: path.resolve(given), integrationBundle: path.join(REPO_ROOT, 'dist', 'test', 'integration', 'index.js') };
   }
-  if (!vsixBuild) {
-    const stage = mkdtempSync(path.join(os.tmpdir(), 'simlens-vsix-'));
-    for (const file of vsceFileList()) {
-      if (file.startsWith('dist/')) continue;
-      mkdirSync(path.dirname(path.join(stage, file)), { recursive: true });
-      cpSync(path.join(REPO_ROOT, file), path.join(stage, file));
+  // One VSIX per process even if the sources change while the tests run.
+  builtVsix ??= buildOrReuseVsix();
+  return builtVsix;
+}
+
+function buildOrReuseVsix(): { vsix: string; integrationBundle: string } {
+  const cacheRoot = path.join(os.tmpdir(), 'simlens-e2e-vsix');
+  const ready = path.join(cacheRoot, vsixInputHash());
+  const result = { vsix: path.join(ready, 'simlens.vsix'), integrationBundle: path.join(ready, 'dist', 'test', 'integration', 'index.js') };
+  const lock = `${ready}.lock`;
+  mkdirSync(cacheRoot, { recursive: true });
+  const deadline = Date.now() + 300_000;
+  while (!existsSync(result.vsix)) {
+    try {
+      mkdirSync(lock); // atomic: this process builds
+    } catch {
+      // Another process is building: wait for it; take over a lock left by a dead build.
+      const lockedAt = statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - lockedAt > 300_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`timed out waiting for another process to build the VSIX (${lock})`);
+      sleepSync(250);
+      continue;
     }
-    cpSync(path.join(REPO_ROOT, '.vscodeignore'), path.join(stage, '.vscodeignore'));
-    run(process.execPath, ['scripts/build.mjs', '--production', '--skip=bench', `--outdir=${path.join(stage, 'dist')}`], REPO_ROOT);
-    const vsix = path.join(stage, 'simlens.vsix');
-    run(process.execPath, [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], stage);
-    vsixBuild = { vsix, stage };
-    process.on('exit', () => rmSync(stage, { recursive: true, force: true }));
+    try {
+      if (existsSync(result.vsix)) break;
+      const stage = mkdtempSync(`${ready}.build-`);
+      try {
+        buildVsixInto(stage);
+        rmSync(ready, { recursive: true, force: true });
+        renameSync(stage, ready);
+      } finally {
+        rmSync(stage, { recursive: true, force: true });
+      }
+      // Drop builds of older sources (keep the cache small).
+      for (const name of readdirSync(cacheRoot)) {
+        const full = path.join(cacheRoot, name);
+        if (full !== ready && !name.endsWith('.lock') && Date.now() - statSync(full).mtimeMs > 3_600_000) {
+          rmSync(full, { recursive: true, force: true });
+        }
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
   }
-  return { vsix: vsixBuild.vsix, integrationBundle: path.join(vsixBuild.stage, 'dist', 'test', 'integration', 'index.js') };
+  return result;
 }
 
 // ---- sample workspace ------------------------------------------------------------------------

@@ -243,10 +243,10 @@ export class VirtualList {
 
   private onRowClick(row: HTMLElement, _e: MouseEvent): void {
     const index = Number(row.dataset.index);
-    const s = this.rowAt(index);
-    if (!s) return;
+    if (!Number.isInteger(index) || index < 0 || index >= this.count) return;
     this.selectedIndex = index;
-    this.cb.select(s, index, 'click');
+    // A row whose page has not arrived yet opens when it does.
+    this.cb.select(this.rowAt(index), index, 'click');
   }
 
   /** Moves the selection by `delta` rows (keyboard), loading pages as needed. */

@@ -324,7 +324,10 @@ export class EditorApp {
   }
 
   private filterChanged(): void {
-    this.state.filter = this.currentFilter();
+    clearTimeout(this.searchTimer);
+    const next = this.currentFilter();
+    if (JSON.stringify(next) === JSON.stringify(this.state.filter) && this.facets) return;
+    this.state.filter = next;
     this.state.listIndex = 0;
     this.saveState();
     this.api.post({ type: 'setFilter', filter: this.state.filter });

@@ -7,15 +7,23 @@
  * [min, max] (the bars give the layout, grouping and tooltips). Two more plugins draw the
  * horizontal reference lines and paint the background, so exported PNGs are not transparent.
  */
-import {
-  BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip,
-  type ChartConfiguration, type Plugin,
-} from 'chart.js';
+import type * as ChartJs from 'chart.js' with { 'resolution-mode': 'import' };
+import type { Chart, ChartConfiguration, Plugin } from 'chart.js' with { 'resolution-mode': 'import' };
 import type { BoxStats, ChartSection } from '../../src/core/report/model';
 import { formatTick } from '../../src/core/report/format';
 import type { ChartMount } from './render';
 
-Chart.register(BarController, BarElement, LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
+// chart.js ships as an ES module; it is loaded with import() (bundled by esbuild) so this file
+// type-checks as the CommonJS the rest of the project compiles to.
+let lib: typeof ChartJs | undefined;
+
+/** Loads and registers the chart.js parts the panels use (bars, lines, category/linear scales). */
+export async function loadCharts(): Promise<void> {
+  if (lib) return;
+  const m = await import('chart.js');
+  m.Chart.register(m.BarController, m.BarElement, m.LineController, m.LineElement, m.PointElement, m.CategoryScale, m.LinearScale, m.Legend, m.Tooltip);
+  lib = m;
+}
 
 /** Colours for charts, read from the theme. */
 export interface ChartTheme {
@@ -243,10 +251,11 @@ function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
  * the caller shows the data table instead).
  */
 export function mountChart(canvas: HTMLCanvasElement, section: ChartSection): ChartMount | undefined {
-  if (!canvas.getContext('2d')) return undefined;
+  if (!lib || !canvas.getContext('2d')) return undefined;
+  const ChartClass = lib.Chart;
   let theme = readTheme();
   const make = () => {
-    const c = new Chart(canvas, config(section, theme));
+    const c = new ChartClass(canvas, config(section, theme));
     sectionOf.set(c, section);
     themeOf.set(c, theme);
     if (section.chart === 'box') boxesOf.set(c, section.series.map((s) => s.boxes ?? []));

@@ -9,7 +9,7 @@ import type { HostToPanel, PanelState, PanelToHost } from '../../src/shared/pane
 import type { ReportSpec } from '../../src/core/report/specs';
 import { clear, h } from './dom';
 import { renderReport, type Rendered, type RenderHooks } from './render';
-import { mountChart } from './charts';
+import { loadCharts, mountChart } from './charts';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -92,14 +92,15 @@ const hooks: RenderHooks = {
   },
 };
 
-function show(report: Report, spec: ReportSpec | null, restored: boolean): void {
+function show(report: Report, spec: ReportSpec | null, restored: boolean, outDir: string | undefined): void {
   rendered?.destroy();
   current = { report, spec };
   const distribution = spec?.kind === 'plsa' ? (spec.chart ?? 'histogram') : undefined;
   rendered = renderReport(content, report, hooks, { restored, canRecompute, distribution });
   const previous = vscode.getState() as Partial<PanelState> | undefined;
   const state: PanelState = { version: 1, spec, report };
-  if (previous && typeof previous.outDir === 'string') state.outDir = previous.outDir;
+  const dir = outDir ?? (previous && typeof previous.outDir === 'string' ? previous.outDir : undefined);
+  if (dir) state.outDir = dir;
   vscode.setState(state);
 }
 
@@ -110,7 +111,7 @@ window.addEventListener('message', (event: MessageEvent<HostToPanel>) => {
     case 'report':
       canRecompute = m.canRecompute;
       setStatus(undefined);
-      show(m.report, m.spec, m.restored === true);
+      show(m.report, m.spec, m.restored === true, m.outDir);
       break;
     case 'busy':
       setStatus(m.message, m.fraction, 'busy');
@@ -152,4 +153,8 @@ new MutationObserver(retheme).observe(document.body, { attributes: true, attribu
 new MutationObserver(retheme).observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
 
 content.appendChild(h('p', { class: 'placeholder muted', text: 'Loading…' }));
-post({ type: 'ready' });
+// Charts load before "ready", so the first report is drawn with them; without them (no canvas
+// support) reports still render, with data tables in place of charts.
+loadCharts()
+  .catch((e: unknown) => post({ type: 'log', level: 'error', message: `chart.js failed to load: ${String(e)}` }))
+  .finally(() => post({ type: 'ready' }));

@@ -10,6 +10,7 @@ import { simulateCommand } from './simulate';
 import { mergeCommand } from './merge';
 import { catalogCommand } from './catalog';
 import { metricsCommand } from './metrics';
+import { reportCommand } from './report';
 
 export const COMMANDS: CliCommand[] = [
   validateCommand,
@@ -22,4 +23,5 @@ export const COMMANDS: CliCommand[] = [
   mergeCommand,
   catalogCommand,
   metricsCommand,
+  reportCommand,
 ];

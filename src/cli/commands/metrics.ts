@@ -4,16 +4,14 @@
  * AlterEval, per-conversation features, and the act tagger's own evaluation).
  */
 import type { Conversation } from '../../core/model';
-import { conversationCondition } from '../../core/model';
 import { ImportError } from '../../core/importers';
 import {
-  ActTagger, PLSA_DEFAULT_FEATURES, allCloserSummaries, alterEvalCurves, alterEvalImprovement, alterEvalMarkdown,
-  availableFeatures, baselineMarkdown, closerMarkdown, comparePopulations, conversationFeatures, counterfactualMarkdown,
-  counterfactualValidation, crossDistribution, crossValidateHls, crossValidateTagger, csv, describeActSource, dsKl,
-  evaluateTagger, featureTable, featureValue, groupBy, hlsLearningCurve, hlsMarkdown, llmDiscriminatorScores,
-  loadPopulation, markdownTable, fmt, parseActSource, pepperCurves, pepperMarkdown, plsaCsv, plsaMarkdown,
-  rankingAgreement, splitHalfBaseline, userActCounts, zhangBalogMarkdown, zhangBalogSummary, mapActs,
-  type ActSource, type FeatureOptions, type Population, type TaggedExample, type UxSource, type RewardConfig,
+  ActTagger, PLSA_DEFAULT_FEATURES, alterEvalCurves, alterEvalImprovement, alterEvalMarkdown, availableFeatures,
+  buildCounterfactual, buildHls, buildPlsa, conversationFeatures, counterfactualBundleMarkdown, crossValidateTagger, csv,
+  describeActSource, dsKl, evaluateTagger, featureTable, featureValue, fmt, hlsBundleMarkdown, loadPopulation, mapActs,
+  markdownTable, parseActSource, pepperCurves, pepperMarkdown, plsaBundleMarkdown, plsaCsv, rankingAgreement, userActCounts,
+  zhangBalogMarkdown, zhangBalogSummary,
+  type ActSource, type FeatureOptions, type Population, type RewardConfig, type TaggedExample, type UxSource,
 } from '../../core/metrics';
 import { formatFlags, parseArgs, type FlagSpecs } from '../args';
 import { UsageError, type CliCommand, type CliIo } from '../types';
@@ -185,7 +183,10 @@ async function load(io: CliIo, file: string): Promise<Population> {
     throw e;
   }
   if (pop.problems.length) {
-    io.stderr(`warning: ${file}: ${pop.problems.length} unusable line(s)/conversation(s) skipped, e.g.\n${pop.problems.slice(0, 3).map((p) => `  ${p}`).join('\n')}\n`);
+    io.stderr(`warning: ${file}: ${pop.problems.length} invalid line(s) skipped ('simlens validate' lists them all), e.g.\n${pop.problems.slice(0, 3).map((p) => `  ${p}`).join('\n')}\n`);
+  }
+  if (pop.warnings.length) {
+    io.stderr(`warning: ${file}: ${pop.warnings.length} import warning(s), e.g.\n${pop.warnings.slice(0, 3).map((p) => `  ${p}`).join('\n')}\n`);
   }
   if (pop.conversations.length === 0) throw new CliFailure(`${file}: no conversations`);
   return pop;
@@ -226,14 +227,10 @@ async function runPlsa(args: string[], io: CliIo): Promise<number> {
   const features = splitList(f.features) ?? [...PLSA_DEFAULT_FEATURES];
   const opts = featureOptions(f);
   const ref = await load(io, refFile);
-  const refTable = featureTable(ref.conversations, features, opts);
-  const cands = [];
-  for (const c of candFiles) {
-    const pop = await load(io, c);
-    cands.push({ file: c, table: featureTable(pop.conversations, features, opts) });
-  }
-  const report = comparePopulations({ file: refFile, table: refTable }, cands, features);
-  const baseline = f.baseline ? splitHalfBaseline(refTable, refFile, { size: f['baseline-size'] ?? 300, seed: f.seed ?? 1 }) : undefined;
+  const cands: Population[] = [];
+  for (const c of candFiles) cands.push(await load(io, c));
+  const bundle = buildPlsa(ref, cands, { features, featureOptions: opts, baselineSize: f.baseline ? (f['baseline-size'] ?? 300) : undefined, seed: f.seed ?? 1 });
+  const { report, baseline } = bundle;
   if (f.json) {
     const pick = (c: (typeof report.comparisons)[number]) => ({
       feature: c.feature, candidate: c.candidate, reference_mean: c.reference_mean, candidate_mean: c.candidate_mean,
@@ -252,11 +249,7 @@ async function runPlsa(args: string[], io: CliIo): Promise<number> {
     io.stdout(plsaCsv(report.comparisons));
     return 0;
   }
-  const parts = [`## Population-level statistical alignment`, '', `Acts: ${describeActSource(opts.acts!)}; UX: ${opts.ux}.`, '', plsaMarkdown(report, { means: f.means })];
-  const closer = allCloserSummaries(report);
-  if (closer.length) parts.push('', closerMarkdown(closer));
-  if (baseline) parts.push('', baselineMarkdown(baseline, refFile));
-  io.stdout(parts.join('\n') + '\n');
+  io.stdout(plsaBundleMarkdown(bundle, { means: f.means }) + '\n');
   return 0;
 }
 
@@ -297,34 +290,29 @@ async function runHls(args: string[], io: CliIo): Promise<number> {
   const sims: Population[] = [];
   for (const s of need(f.simulated, 'simulated')) sims.push(await load(io, s));
   if (f.cross && sims.length < 2) throw new UsageError('--cross needs at least two --simulated files');
-  const pooled = sims.flatMap((s) => s.conversations);
-  const seed = f.seed ?? 1;
   const k = f.k ?? 5;
   if (!(k >= 2 && Number.isInteger(k))) throw new UsageError('--k must be an integer of at least 2');
-  const dopts = { k, seed, minDf: f['min-df'] };
-  let cv;
+  let bundle;
   try {
-    cv = crossValidateHls(human.conversations, pooled, dopts);
+    bundle = buildHls(human, sims, { k, seed: f.seed ?? 1, minDf: f['min-df'], curve: f.curve, cross: f.cross });
   } catch (e) {
     throw new CliFailure((e as Error).message);
   }
-  const curve = f.curve ? hlsLearningCurve(human.conversations, pooled, { seed, minDf: f['min-df'] }) : undefined;
-  const cells = f.cross ? crossDistribution(human.conversations, sims.map((s) => ({ name: s.file, conversations: s.conversations })), { seed, minDf: f['min-df'] }) : undefined;
-  const llm = [human, ...sims].map((p) => ({ population: p.file, scores: llmDiscriminatorScores(p.conversations) }));
   if (f.json) {
+    const cv = bundle.crossValidation;
     const out: Record<string, unknown> = {
-      human: { file: human.file, n: human.conversations.length },
-      simulated: sims.map((s) => ({ file: s.file, n: s.conversations.length })),
+      human: bundle.human,
+      simulated: bundle.simulated,
       cross_validation: { k: cv.k, seed: cv.seed, vocabulary_size: cv.vocabulary_size, metrics: cv.metrics, folds: cv.folds },
     };
     if (f.scores) out.hls = { human: cv.hls_human, simulated: cv.hls_simulated };
-    if (curve) out.learning_curve = curve;
-    if (cells) out.cross_distribution = cells;
-    out.llm_discriminator = llm.map((x) => ({ population: x.population, annotators: x.scores.annotators, n: x.scores.n, mean_p_human: x.scores.mean_p_human }));
+    if (bundle.learningCurve) out.learning_curve = bundle.learningCurve;
+    if (bundle.crossDistribution) out.cross_distribution = bundle.crossDistribution;
+    out.llm_discriminator = bundle.llm.map((x) => ({ population: x.population, annotators: x.scores.annotators, n: x.scores.n, mean_p_human: x.scores.mean_p_human }));
     io.stdout(toJson(out) + '\n');
     return 0;
   }
-  io.stdout(`## Human-likeness\n\nHuman: ${human.file} (n = ${human.conversations.length}); simulated: ${sims.map((s) => `${s.file} (n = ${s.conversations.length})`).join(', ')}.\n\n${hlsMarkdown(cv, curve, cells, llm)}\n`);
+  io.stdout(hlsBundleMarkdown(bundle) + '\n');
   return 0;
 }
 
@@ -335,20 +323,16 @@ async function runCounterfactual(args: string[], io: CliIo): Promise<number> {
   const to = f.to ?? 'bad';
   const features = splitList(f.features) ?? [...PLSA_DEFAULT_FEATURES];
   const opts = featureOptions(f);
-  const split = (pop: Population) => {
-    const g = groupBy(pop.conversations, conversationCondition);
-    const a = g.get(from) ?? [];
-    const b = g.get(to) ?? [];
-    if (!a.length || !b.length) {
-      throw new CliFailure(`${pop.file}: needs conversations in both conditions "${from}" and "${to}" (found: ${[...g.entries()].map(([k, v]) => `${k} ${v.length}`).join(', ')})`);
-    }
-    return { from: featureTable(a, features, opts), to: featureTable(b, features, opts) };
-  };
-  const human = split(await load(io, need(f.human, 'human')));
-  const sims = [];
-  for (const s of need(f.simulator, 'simulator')) sims.push({ name: s, ...split(await load(io, s)) });
-  const report = counterfactualValidation(human, sims, features, { fromName: from, toName: to });
-  io.stdout(f.json ? toJson(report) + '\n' : `## Counterfactual validation\n\nActs: ${describeActSource(opts.acts!)}; UX: ${opts.ux}.\n\n${counterfactualMarkdown(report)}\n`);
+  const human = await load(io, need(f.human, 'human'));
+  const sims: Population[] = [];
+  for (const s of need(f.simulator, 'simulator')) sims.push(await load(io, s));
+  let report;
+  try {
+    report = buildCounterfactual(human, sims, { from, to, features, featureOptions: opts });
+  } catch (e) {
+    throw new CliFailure((e as Error).message);
+  }
+  io.stdout(f.json ? toJson(report) + '\n' : counterfactualBundleMarkdown(report) + '\n');
   return 0;
 }
 

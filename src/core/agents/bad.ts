@@ -19,9 +19,9 @@ import type { Catalog, CatalogItem } from '../catalog/item';
 import type { RecommendedItem } from '../model';
 import type { Rng } from '../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../sim/types';
-import { Lexicon, type Mention, type ParsedUtterance } from './lexicon';
+import { Lexicon, mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
 import { categoryNoun, describeWanted } from './phrases';
-import { CAROUSEL_SIZE, oneOf, referencedItem, slotWord } from './good';
+import { CAROUSEL_SIZE, dropTitleWords, oneOf, referencedItem, slotWord } from './good';
 import { PreferenceState, slotRank } from './state';
 
 /** Probability of each bad behaviour per turn (where it applies). */
@@ -227,9 +227,12 @@ export class LocalBadSession implements AgentSession {
     const acts: string[] = [];
     const parts: string[] = [];
 
+    const refs = this.lexicon.findItems(parsed, state.shown);
+    const mentions = mentionsOutside(parsed.mentions, refs);
+    if (refs.length) dropTitleWords(parsed, refs);
     if (parsed.intents.has('accept') && state.shown.length) {
       behaviours.push('no_clear_path');
-      const item = referencedItem(parsed, state.shown) ?? state.shown[0];
+      const item = refs[0]?.item ?? referencedItem(parsed, state.shown, mentions) ?? state.shown[0];
       parts.push(rng.pick(NO_CLOSE)(item.title));
       behaviours.push('tangent');
       parts.push(rng.pick(TANGENTS));
@@ -237,7 +240,6 @@ export class LocalBadSession implements AgentSession {
     }
 
     // misread one recognised value
-    const mentions = parsed.mentions.slice();
     const candidates = mentions.filter((m) => !m.negated && m.slot !== 'category');
     let misread: { slot: string; said: string; heard: string } | undefined;
     if (candidates.length && rng.chance(BAD_BEHAVIOURS.misread)) {

@@ -2,12 +2,15 @@
  * `local-good`: a helpful template-based recommender standing in for ConvApparel's "good" agent.
  *
  * Each turn it reads the user utterance against the catalog vocabulary (categories, attribute
- * values and synonyms, negations, price limits, item references), updates a per-conversation
- * preference state, and then, in this order:
- * - closes on acceptance ("Great choice..."), showing the chosen item;
- * - answers a question about the shown items (explain_recommendation);
+ * values and synonyms, negations, price limits, item references by position or typed title),
+ * updates a per-conversation preference state, and then, in this order:
+ * - closes on acceptance ("Great choice..."), showing the chosen item, or on goodbye;
+ * - with nothing new to search for, serves requests about the shown items: go back, repeat,
+ *   compare two items, more like one item, questions and details (explain_recommendation), thanks,
+ *   or a nudge towards a refinement;
  * - elicits the category when it is unknown, then at most one or two more missing important
- *   preferences (type, gender, occasion, colour, price band, ...) while fewer than two are known;
+ *   preferences (type, gender, occasion, colour, price band, ...) while fewer than two are known
+ *   and the user has not asked to see items or said they have no preference;
  * - otherwise retrieves with BM25 over the full item text of the category, with hard filters
  *   (gender or unisex, exclusions, price limits, rejected items, type when enough items have it)
  *   and a bonus per satisfied soft constraint, recommends up to 12 items and explains the top
@@ -18,7 +21,7 @@ import type { Catalog, CatalogItem } from '../catalog/item';
 import type { RecommendedItem } from '../model';
 import type { Rng } from '../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../sim/types';
-import { Lexicon, type ParsedUtterance } from './lexicon';
+import { Lexicon, mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
 import { bandPhrase, categoryNoun, describeWanted, listWords, occasionPhrase, priceText, someValues } from './phrases';
 import { PreferenceState, SLOT_IMPORTANCE } from './state';
 
@@ -30,6 +33,8 @@ const MIN_RESULTS = 3;
 const MAX_ELICIT_TURNS = 2;
 /** Slots the good agent asks about, most important first. */
 const ELICIT_ORDER = SLOT_IMPORTANCE.filter((s) => s !== 'brand' && s !== 'category');
+/** Intents that navigate the shown items rather than ask for a new page. */
+const NAVIGATION: readonly Intent[] = ['back', 'repeat', 'compare', 'similar', 'detail'];
 /** Bonus per satisfied soft constraint: larger than any BM25 score, so matches rank first. */
 const SOFT_WEIGHT: Record<string, number> = { gender: 5, type: 60, colour: 45, occasion: 35, price_band: 30, material: 25, style: 15, brand: 10 };
 
@@ -77,7 +82,12 @@ export class LocalGoodSession implements AgentSession {
       ]), [], ['greet_acknowledge']);
     }
 
-    const picked = this.referencedItem(parsed);
+    // Item titles the user typed are references, not preferences.
+    const refs = this.lexicon.findItems(parsed, state.shown);
+    const mentions = mentionsOutside(parsed.mentions, refs);
+    if (refs.length) dropTitleWords(parsed, refs);
+    const picked = refs[0]?.item ?? referencedItem(parsed, state.shown, mentions);
+
     if (intents.has('accept') && state.shown.length) {
       const item = picked ?? state.shown[0];
       this.closed = true;
@@ -88,7 +98,7 @@ export class LocalGoodSession implements AgentSession {
         () => `Great choice! You can check out the ${item.title} right away${item.price !== undefined ? ` for ${priceText(item)}` : ''}. Happy shopping!`,
       ]), [this.catalog.toRecommendedItem(item)], ['greet_acknowledge']);
     }
-    if (intents.has('bye') && !parsed.mentions.length) {
+    if (intents.has('bye') && !mentions.length) {
       this.closed = true;
       return say(rng.pick([
         'No problem. Thanks for stopping by, and good luck with your search!',
@@ -98,36 +108,100 @@ export class LocalGoodSession implements AgentSession {
 
     const rejecting = intents.has('reject') && state.shown.length > 0;
     if (rejecting) for (const it of picked ? [picked] : state.shown) state.rejected.add(it.item_id);
-    const update = state.apply(parsed);
-    const wantsMore = intents.has('more') || rejecting;
+    const update = state.apply(parsed, mentions);
+    // "Can I see a few options?" with a carousel already up means the next page (unless the user
+    // is navigating: back, repeat, compare, similar, details)
+    const navigating = NAVIGATION.some((i) => intents.has(i));
+    // Free words ("something waterproof") count as a new wish unless the user is asking about
+    // what is on screen.
+    const newWords = parsed.keywords.length > 0 && !navigating && !intents.has('question') && !intents.has('note');
+    const newFacts = update.added.length > 0 || update.removed.length > 0 || update.priceChanged || update.categoryChanged || newWords;
+    const listing = intents.has('list') && !navigating;
+    const wantsMore = intents.has('more') || rejecting || (listing && state.shown.length > 0 && !newFacts);
 
-    // A question about what is on screen, with nothing new to search for.
-    const newFacts = update.added.length > 0 || update.removed.length > 0 || update.priceChanged || update.categoryChanged;
-    if (intents.has('question') && state.shown.length && !newFacts && !wantsMore) {
-      return this.explain(picked ?? state.shown[0]);
-    }
-    // Praise for one item without accepting it: show more like it.
-    if (intents.has('like') && picked && !newFacts && !wantsMore) {
-      return this.moreLike(picked);
+    // Requests about what is on screen, with nothing new to search for.
+    if (state.shown.length && !newFacts && !wantsMore) {
+      if (intents.has('back') && state.previous.length) return this.showAgain(state.previous, true);
+      if (intents.has('repeat')) return this.showAgain(state.shown, false);
+      if (intents.has('compare')) {
+        const two = refs.length >= 2 ? [refs[0].item, refs[1].item] : ordinalItems(parsed, state.shown);
+        if (two.length >= 2) return this.compare(two[0], two[1]);
+      }
+      if (intents.has('similar') && picked) return this.moreLike(picked);
+      if (intents.has('question') || intents.has('detail')) return this.explain(picked ?? state.shown[0]);
+      if (intents.has('like') && picked) return this.moreLike(picked);
+      if (intents.has('thanks') && !listing) {
+        return say(rng.pick([
+          'You are welcome! Is there anything else I can help you find?',
+          'My pleasure. Would you like to keep looking, or is one of these the one?',
+        ]), this.showing(), ['greet_acknowledge']);
+      }
+      if (!listing && !intents.has('nopref')) return this.nudge();
     }
 
     const ack = update.added.length || update.removed.length ? this.acknowledge(update.removed.map((m) => m.value)) : '';
     if (state.category === undefined) {
       this.elicitTurns++;
       state.asked.add('category');
-      const greet = intents.has('greet') && this.turn === 1;
+      const greet = (intents.has('greet') || intents.has('thanks')) && this.turn === 1;
       const opener = greet ? rng.pick(['Hi there! ', 'Hello! ', 'Hi! ']) : ack;
       return say(opener + this.question('category'), [], greet ? ['elicit_preference', 'greet_acknowledge'] : ['elicit_preference']);
     }
 
     const missing = this.nextMissing();
-    if (missing && this.elicitTurns < MAX_ELICIT_TURNS && state.knownCount() < 2 && !wantsMore && !update.priceChanged) {
+    const wantsItems = wantsMore || listing || intents.has('nopref') || update.priceChanged;
+    if (missing && this.elicitTurns < MAX_ELICIT_TURNS && state.knownCount() < 2 && !wantsItems) {
       this.elicitTurns++;
       state.asked.add(missing);
       const lead = update.categoryChanged || update.added.length ? this.acknowledge([]) : '';
       return say(lead + this.question(missing), [], ['elicit_preference']);
     }
     return this.recommend(parsed, rejecting, wantsMore, missing);
+  }
+
+  /** No request and no new preference: offer a way forward. */
+  private nudge(): AgentResponse {
+    const { rng } = this;
+    const missing = this.nextMissing();
+    if (missing) {
+      this.state.asked.add(missing);
+      return say(`${rng.pick(['Take your time.', 'No rush.', 'Sure.'])} ${this.question(missing, true)}`, this.showing(), ['elicit_preference']);
+    }
+    return say(rng.pick([
+      'Take your time. Should I show you more options, or narrow these down?',
+      'Sure. Is there anything you would like to change about these?',
+    ]), this.showing(), ['elicit_preference']);
+  }
+
+  /** Shows a carousel again ("go back", "say that again"). */
+  private showAgain(items: CatalogItem[], back: boolean): AgentResponse {
+    this.state.show(items);
+    const top = items[0];
+    const text = back
+      ? oneOf(this.rng, [
+        () => `Here are the earlier options again. The ${top.title} was the top pick.`,
+        () => `Sure, back to the previous ones: ${describeWanted(this.state)}.`,
+      ])
+      : `Sorry for the confusion. These are ${describeWanted(this.state)}. ${this.explanation(top)}`;
+    return say(text, this.showing(), back ? ['recommend'] : ['explain_recommendation']);
+  }
+
+  /** Compares two shown items on price, material, colour and occasion. */
+  private compare(a: CatalogItem, b: CatalogItem): AgentResponse {
+    const bits = (it: CatalogItem) => {
+      const at = it.attributes;
+      return [at.colour, at.material, at.occasion ? occasionPhrase(at.occasion) : undefined, priceText(it) || undefined].filter(Boolean).join(', ');
+    };
+    let verdict = '';
+    if (a.price !== undefined && b.price !== undefined && a.price !== b.price) {
+      const [cheap, dear] = a.price < b.price ? [a, b] : [b, a];
+      verdict = ` The ${cheap.title} is the better deal; the ${dear.title} is the ${dear.attributes.price_band === 'luxury' ? 'more luxurious' : 'pricier'} option.`;
+    }
+    return say(`The ${a.title}: ${bits(a)}. The ${b.title}: ${bits(b)}.${verdict}`, this.showing(), ['explain_recommendation']);
+  }
+
+  private showing(): RecommendedItem[] {
+    return this.state.shown.map((it) => this.catalog.toRecommendedItem(it));
   }
 
   private recommend(parsed: ParsedUtterance, rejecting: boolean, wantsMore: boolean, missing: string | undefined): AgentResponse {
@@ -251,7 +325,7 @@ export class LocalGoodSession implements AgentSession {
       () => `The ${item.title} is ${listWords(bits) || 'a solid option'}${price ? ` and costs ${price}` : ''}.${feature ? ` It has ${feature.toLowerCase()}.` : ''}${a.occasion ? ` It works well ${occasionPhrase(a.occasion)}.` : ''}`,
       () => `Good question. ${item.title}: ${listWords(bits) || item.category}${price ? `, ${price}` : ''}.${feature ? ` Highlights: ${item.features.slice(0, 3).join(', ').toLowerCase()}.` : ''}`,
     ]);
-    return say(text, this.state.shown.map((it) => this.catalog.toRecommendedItem(it)), ['explain_recommendation']);
+    return say(text, this.showing(), ['explain_recommendation']);
   }
 
   private moreLike(item: CatalogItem): AgentResponse {
@@ -368,29 +442,43 @@ export class LocalGoodSession implements AgentSession {
     return slots[0];
   }
 
-  /** An item of the current carousel the user pointed at (ordinal, or a brand/type unique in it). */
-  private referencedItem(parsed: ParsedUtterance): CatalogItem | undefined {
-    return referencedItem(parsed, this.state.shown);
-  }
-
   private catchUp(history: readonly HistoryEntry[]): void {
     for (const h of history) if (h.speaker === 'user') this.state.apply(this.lexicon.parse(h.text));
   }
 }
 
-/** Resolves "the second one", "#3", "the last one" or a brand named in the utterance. */
-export function referencedItem(parsed: ParsedUtterance, shown: readonly CatalogItem[]): CatalogItem | undefined {
+/** Resolves "the second one", "#3", "the last one", or a brand or colour only one shown item has. */
+export function referencedItem(
+  parsed: ParsedUtterance,
+  shown: readonly CatalogItem[],
+  mentions: readonly Mention[] = parsed.mentions,
+): CatalogItem | undefined {
   if (shown.length === 0) return undefined;
-  for (const o of parsed.ordinals) {
-    const i = o < 0 ? shown.length + o : o;
-    if (i >= 0 && i < shown.length) return shown[i];
-  }
-  for (const m of parsed.mentions) {
+  const byOrdinal = ordinalItems(parsed, shown);
+  if (byOrdinal.length) return byOrdinal[0];
+  for (const m of mentions) {
     if (m.negated || (m.slot !== 'brand' && m.slot !== 'colour')) continue;
     const hits = shown.filter((it) => it.attributes[m.slot] === m.value);
     if (hits.length === 1) return hits[0];
   }
   return undefined;
+}
+
+/** The shown items the user pointed at by position ("the first two", "#3", "the last one"). */
+export function ordinalItems(parsed: ParsedUtterance, shown: readonly CatalogItem[]): CatalogItem[] {
+  const out: CatalogItem[] = [];
+  for (const o of parsed.ordinals) {
+    const i = o < 0 ? shown.length + o : o;
+    if (i >= 0 && i < shown.length && !out.includes(shown[i])) out.push(shown[i]);
+  }
+  return out;
+}
+
+/** Removes the words of typed item titles from the free keywords (they name an item, not a wish). */
+export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemReference[]): void {
+  const inTitles = new Set<string>();
+  for (const r of refs) for (let i = r.start; i < r.end; i++) inTitles.add(parsed.tokens[i]);
+  parsed.keywords = parsed.keywords.filter((k) => !inTitles.has(k));
 }
 
 /** A slot name as a word ("price_band" -> "price range"). */

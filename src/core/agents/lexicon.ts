@@ -8,7 +8,7 @@
  * table below adds everyday spellings for the values of the synthetic apparel catalog and common
  * apparel words, and is harmless for values a catalog does not have.
  */
-import type { Catalog } from '../catalog/item';
+import type { Catalog, CatalogItem } from '../catalog/item';
 import { STOPWORDS } from '../text/stopwords';
 import { foldPlural, tokenize, tokenizeSpans } from '../text/tokenize';
 
@@ -22,10 +22,32 @@ export interface Mention {
   negated: boolean;
 }
 
-export type Intent = 'accept' | 'reject' | 'more' | 'question' | 'greet' | 'thanks' | 'bye' | 'like' | 'cheaper' | 'pricier';
+/**
+ * Conversational cues. accept/reject/like: about shown items; more/list/back/similar: navigation
+ * requests; compare/detail/repeat: questions about what is shown; nopref: "I don't mind";
+ * expand: "... would also work" (add a value instead of replacing); note: a non-committal remark.
+ */
+/** An item title found in an utterance: tokens [start, end). */
+export interface ItemReference {
+  item: CatalogItem;
+  start: number;
+  end: number;
+}
+
+/** Mentions that are not inside any of the spans (words of a typed item title are not preferences). */
+export function mentionsOutside(mentions: readonly Mention[], spans: readonly { start: number; end: number }[]): Mention[] {
+  if (spans.length === 0) return mentions.slice();
+  return mentions.filter((m) => !spans.some((s) => m.start < s.end && m.end > s.start));
+}
+
+export type Intent =
+  | 'accept' | 'reject' | 'more' | 'question' | 'greet' | 'thanks' | 'bye' | 'like' | 'cheaper' | 'pricier'
+  | 'nopref' | 'expand' | 'list' | 'similar' | 'compare' | 'detail' | 'repeat' | 'back' | 'note';
 
 export interface ParsedUtterance {
   tokens: string[];
+  /** Plural-folded tokens (what phrases are matched on). */
+  folded: string[];
   mentions: Mention[];
   intents: Set<Intent>;
   /** 0-based positions in the last carousel the user pointed at ("the first one", "#3", "last"). */
@@ -187,10 +209,25 @@ const CUES: Record<Intent, string[]> = {
   question: [],
   greet: ['hi', 'hello', 'hey', 'good morning', 'good afternoon', 'good evening', 'greetings', 'howdy'],
   thanks: ['thanks', 'thank you', 'thx', 'cheers', 'appreciate'],
-  bye: ['bye', 'goodbye', "that's all", 'that is all', "i'm done", 'im done', 'done for today', 'see you', 'have a good', 'leave it', 'give up', 'forget it'],
+  bye: [
+    'bye', 'goodbye', "that's all", 'that is all', "i'm done", 'im done', 'done for today', 'see you', 'have a good', 'leave it',
+    'give up', 'forget it', 'never mind', 'nevermind', 'look elsewhere',
+  ],
   like: ['like', 'love', 'nice', 'great', 'good', 'cool', 'awesome', 'pretty', 'beautiful', 'gorgeous', 'lovely', 'cute', 'interesting', 'perfect'],
   cheaper: ['cheaper', 'less expensive', 'too expensive', 'too pricey', 'lower price', 'more affordable', 'cost less', 'pricey', 'over my budget'],
   pricier: ['more expensive', 'higher quality', 'better quality', 'fancier', 'too cheap', 'nicer'],
+  nopref: [
+    "don't mind", 'dont mind', 'do not mind', "don't really mind", 'no preference', 'you pick', "doesn't matter", 'does not matter',
+    'anything is fine', 'any is fine', 'either is fine', 'whatever', 'up to you', 'not sure', "don't care", 'dont care', 'surprise me',
+  ],
+  expand: ['also work', 'would also', 'as well', 'open to', 'too'],
+  list: ['options', 'show me', 'what do you have', 'can i see', 'what do you recommend', 'recommend', 'what have you got', 'suggestions'],
+  similar: ['similar', 'more like', 'something like', 'like that one', 'like this one', 'same style'],
+  compare: ['compare', 'difference', 'versus', 'vs', 'which is better', 'better one'],
+  detail: ['tell me more', 'more about', 'details', 'more info', 'more information'],
+  repeat: ['say that again', 'what do you mean', "didn't get", 'didnt get', 'huh', 'come again', 'repeat', "don't understand", 'confused'],
+  back: ['go back', 'earlier ones', 'previous', 'before', 'the ones from', 'showed before', 'first ones'],
+  note: ['could work', 'in mind', 'a maybe', 'noted', 'maybe', 'i see', 'hmm', 'okay'],
 };
 
 /** Cues indexed by their first token: first token -> [intent, remaining tokens][]. */
@@ -203,6 +240,10 @@ for (const intent of Object.keys(CUES) as Intent[]) {
     list.push([intent, rest]);
   }
 }
+
+/** Every word of every cue: never kept as a retrieval keyword. */
+const CUE_WORDS = new Set<string>();
+for (const cues of Object.values(CUES)) for (const cue of cues) for (const w of tokenize(cue)) CUE_WORDS.add(w);
 
 const QUESTION_STARTS = new Set([
   'what', 'which', 'how', 'does', 'do', 'is', 'are', 'can', 'could', 'would', 'will', 'why', 'where', 'when', 'who', 'any', 'have',
@@ -221,6 +262,8 @@ const CHATTER = new Set([
   'okay', 'ok', 'yes', 'yeah', 'no', 'nope', 'these', 'those', 'this', 'that', 'them', 'it', 'something', 'interested',
   'made', 'make', 'tell', 'know', 'does', 'come', 'comes', 'available', 'cost', 'costs', 'sounds', 'seems', 'ones', 'pick',
   'suggest', 'recommend', 'recommendation', 'recommendations', 'help', 'today', 'right', 'well', 'still', 'just', 'bit', 'little',
+  'sorry', 'mean', 'again', 'fan', 'keen', 'mind', 'care', 'matter', 'tell', 'ideally', 'something', 'got', 'need', 'needs',
+  'new', 'also', 'would', 'could', 'please', 'thing', 'few', 'some', 'any', 'lot', 'lots', 'way', 'ones', 'kinda', 'sort',
 ]);
 
 const LESS_MORE_ADJ = new Set(['expensive', 'affordable', 'formal', 'casual', 'colorful', 'colourful', 'fitted', 'relaxed']);
@@ -314,6 +357,37 @@ export class Lexicon {
     if (tokens.length > this.maxPhraseTokens) this.maxPhraseTokens = tokens.length;
   }
 
+  private readonly titleTokens = new WeakMap<CatalogItem, string[]>();
+
+  /**
+   * Shown items whose title the user typed (as a contiguous run of words), in the order they
+   * appear in the utterance, with their token spans. Simulated users refer to items by title.
+   */
+  findItems(parsed: ParsedUtterance, items: readonly CatalogItem[]): ItemReference[] {
+    const refs: ItemReference[] = [];
+    const { folded } = parsed;
+    if (folded.length === 0) return refs;
+    for (const item of items) {
+      let title = this.titleTokens.get(item);
+      if (!title) {
+        title = tokenize(item.title).map(foldPlural);
+        this.titleTokens.set(item, title);
+      }
+      if (title.length === 0 || title.length > folded.length) continue;
+      for (let i = 0; i + title.length <= folded.length; i++) {
+        if (folded[i] !== title[0]) continue;
+        let j = 1;
+        while (j < title.length && folded[i + j] === title[j]) j++;
+        if (j === title.length) {
+          refs.push({ item, start: i, end: i + title.length });
+          break;
+        }
+      }
+    }
+    refs.sort((a, b) => a.start - b.start);
+    return refs;
+  }
+
   /** Values of a slot that occur in a category (all catalog values when the category is unknown). */
   valuesIn(slot: string, category: string | undefined): string[] {
     if (slot === 'category') return this.catalog.categories();
@@ -348,6 +422,7 @@ export class Lexicon {
           matched = len;
         }
       }
+      if (targets && matched === 1 && blockedByContext(tokens[i], tokens[i - 1])) targets = undefined;
       if (targets) {
         for (const t of targets) mentions.push({ slot: t.slot, value: t.value, start: i, end: i + matched, negated: false });
         for (let j = i; j < i + matched; j++) consumed[j] = 1;
@@ -384,7 +459,10 @@ export class Lexicon {
           break;
         }
       }
+      // "tell me more about X", "more like X" are not requests for the next page
+      if (intents.has('detail') || intents.has('similar')) intents.delete('more');
     }
+    if (intents.has('back') && intents.has('bye')) intents.delete('back');
 
     const ordinals: number[] = [];
     let maxPrice: number | undefined;
@@ -425,7 +503,7 @@ export class Lexicon {
     for (let i = 0; i < tokens.length; i++) {
       if (consumed[i]) continue;
       const tok = tokens[i];
-      if (tok.length < 3 || CHATTER.has(tok) || STOPWORDS.has(tok) || NEGATORS.has(tok) || /^\d/.test(tok)) continue;
+      if (tok.length < 3 || CHATTER.has(tok) || CUE_WORDS.has(tok) || STOPWORDS.has(tok) || NEGATORS.has(tok) || /^\d/.test(tok)) continue;
       keywords.push(tok);
     }
     // A category named by a narrower word ("boots" for footwear) keeps that word for retrieval.
@@ -436,7 +514,14 @@ export class Lexicon {
         for (const w of surface) if (!STOPWORDS.has(w) && !CHATTER.has(w)) keywords.push(w);
       }
     }
-    return { tokens, mentions, intents, ordinals, maxPrice, minPrice, keywords };
+    for (let i = 0; i + 1 < n; i++) {
+      // "the first two", "the top 2"
+      if ((tokens[i] === 'first' || tokens[i] === 'top') && (tokens[i + 1] === 'two' || tokens[i + 1] === '2')) {
+        for (const o of [0, 1]) if (!ordinals.includes(o)) ordinals.push(o);
+        break;
+      }
+    }
+    return { tokens, folded, mentions, intents, ordinals, maxPrice, minPrice, keywords };
   }
 }
 
@@ -482,6 +567,20 @@ function markNegations(text: string, tokens: string[], starts: number[], ends: n
     }
     if (!m.negated && m.start >= 2 && tokens[m.start - 1] === 'than' && tokens[m.start - 2] === 'rather') m.negated = true;
   }
+}
+
+/**
+ * Single words that name a value only in some contexts: "could work" is not the occasion "work",
+ * "they run small" is not "running".
+ */
+const VERB_CONTEXT = new Set([
+  'could', 'would', 'will', 'should', 'might', 'may', 'can', 'does', "doesn't", 'do', "don't", 'did', "didn't", 'also',
+  'not', 'that', 'it', 'this', 'they', 'these', 'those', 'which', 'still', "won't", "wouldn't", "couldn't", 'to', 'might',
+]);
+const CONTEXT_SENSITIVE = new Set(['work', 'works', 'run', 'runs']);
+
+function blockedByContext(token: string, previous: string | undefined): boolean {
+  return previous !== undefined && CONTEXT_SENSITIVE.has(token) && VERB_CONTEXT.has(previous);
 }
 
 const CLAUSE_BUT_EXCEPTIONS = new Set(['anything', 'nothing', 'all']);

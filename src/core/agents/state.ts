@@ -45,6 +45,8 @@ export class PreferenceState {
   readonly seen = new Set<string>();
   /** The current carousel. */
   shown: CatalogItem[] = [];
+  /** The carousel before the current one ("go back"). */
+  previous: CatalogItem[] = [];
   /** Slots the agent has asked about. */
   readonly asked = new Set<string>();
 
@@ -99,8 +101,13 @@ export class PreferenceState {
       if (t && !t.some((v) => this.lexicon.typeCategory.get(v) === nextCategory)) this.wanted.delete('type');
       this.seen.clear();
     }
+    const expand = parsed.intents.has('expand');
     for (const [slot, values] of fresh) {
       if (slot === 'category') continue;
+      if (expand) {
+        // "... would also work": add to the acceptable values instead of replacing them
+        for (const v of this.wanted.get(slot) ?? []) if (!values.includes(v)) values.push(v);
+      }
       if (slot === 'type' && this.category !== undefined) {
         const inCat = values.filter((v) => (this.lexicon.typeCategory.get(v) ?? this.category) === this.category);
         if (inCat.length) this.wanted.set(slot, inCat);
@@ -199,7 +206,10 @@ export class PreferenceState {
 
   /** Records a carousel as the current one and as seen. */
   show(items: CatalogItem[]): void {
-    this.shown = items;
+    if (items !== this.shown) {
+      this.previous = this.shown;
+      this.shown = items;
+    }
     for (const it of items) this.seen.add(it.item_id);
   }
 }

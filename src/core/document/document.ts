@@ -24,6 +24,11 @@ export interface DocumentOpenOptions {
   onIndexProgress?: (bytes: number, total: number) => void;
   /** Clock for annotation timestamps (tests pass a fixed one). */
   now?: () => Date;
+  /**
+   * Characters of utterance text kept in memory for fast search (default 48M, about 48 MB);
+   * lines beyond the budget are searched on disk. 0 always searches on disk.
+   */
+  utteranceCacheChars?: number;
 }
 
 /** What the editor asks to change for one utterance. Empty acts and no note removes the annotation. */
@@ -71,6 +76,7 @@ export class ConversationDocumentModel {
   private summaryRun: Promise<void> | undefined;
   private saveChain: Promise<unknown> = Promise.resolve();
   private readonly now: () => Date;
+  private readonly utteranceCacheChars: number | undefined;
 
   private constructor(
     private file: JsonlFile,
@@ -78,12 +84,13 @@ export class ConversationDocumentModel {
     opts: DocumentOpenOptions,
   ) {
     this.now = opts.now ?? (() => new Date());
+    this.utteranceCacheChars = opts.utteranceCacheChars;
   }
 
   /** Opens and indexes a file (no summaries yet: call `summarizeAll` or let pages fill them). */
   static async open(path: string, opts: DocumentOpenOptions = {}): Promise<ConversationDocumentModel> {
     const file = await JsonlFile.open(path, { signal: opts.signal, onProgress: opts.onIndexProgress });
-    return new ConversationDocumentModel(file, new SummaryIndex(file.lineCount), opts);
+    return new ConversationDocumentModel(file, new SummaryIndex(file.lineCount, opts.utteranceCacheChars), opts);
   }
 
   /**
@@ -461,7 +468,7 @@ export class ConversationDocumentModel {
     this.summaryAbort.abort();
     this.summaryAbort = new AbortController();
     this.summaryRun = undefined;
-    this.summaryIndex = new SummaryIndex(this.file.lineCount);
+    this.summaryIndex = new SummaryIndex(this.file.lineCount, this.utteranceCacheChars);
   }
 
   /** The current line of a key's conversation, or undefined when it cannot be found. */

@@ -66,38 +66,38 @@ export async function forEachLine(
     const readAt = (buf: Buffer, pos: number) => (pos < size ? handle.read(buf, 0, Math.min(buf.length, size - pos), pos) : Promise.resolve({ bytesRead: 0 }));
     let pending = readAt(bufs[which], offset);
     try {
-    while (offset < size) {
-      throwIfAborted(opts.signal);
-      const { bytesRead } = await pending;
-      if (bytesRead === 0) break;
-      const buf = bufs[which].subarray(0, bytesRead);
-      offset += bytesRead;
-      which ^= 1;
-      pending = readAt(bufs[which], offset); // overlaps with the work below
+      while (offset < size) {
+        throwIfAborted(opts.signal);
+        const { bytesRead } = await pending;
+        if (bytesRead === 0) break;
+        const buf = bufs[which].subarray(0, bytesRead);
+        offset += bytesRead;
+        which ^= 1;
+        pending = readAt(bufs[which], offset); // overlaps with the work below
 
-      let from = 0;
-      let nl = buf.indexOf(0x0a, 0);
-      while (nl !== -1) {
-        if (carryLen > 0) {
-          carry.push(buf.subarray(from, nl));
-          const joined = Buffer.concat(carry, carryLen + nl - from);
-          carry = [];
-          carryLen = 0;
-          await emit(joined);
-        } else {
-          await emit(buf.subarray(from, nl));
+        let from = 0;
+        let nl = buf.indexOf(0x0a, 0);
+        while (nl !== -1) {
+          if (carryLen > 0) {
+            carry.push(buf.subarray(from, nl));
+            const joined = Buffer.concat(carry, carryLen + nl - from);
+            carry = [];
+            carryLen = 0;
+            await emit(joined);
+          } else {
+            await emit(buf.subarray(from, nl));
+          }
+          from = nl + 1;
+          nl = buf.indexOf(0x0a, from);
         }
-        from = nl + 1;
-        nl = buf.indexOf(0x0a, from);
+        if (from < buf.length) {
+          // Copy: the read buffer is reused.
+          const part = Buffer.from(buf.subarray(from));
+          carry.push(part);
+          carryLen += part.length;
+        }
+        opts.onProgress?.(offset, size);
       }
-      if (from < buf.length) {
-        // Copy: the read buffer is reused.
-        const part = Buffer.from(buf.subarray(from));
-        carry.push(part);
-        carryLen += part.length;
-      }
-      opts.onProgress?.(offset, size);
-    }
     } finally {
       // Never close the handle under a read still in flight.
       await pending.catch(() => undefined);

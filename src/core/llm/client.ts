@@ -13,6 +13,7 @@ import { LlmBudget } from './budget';
 import { LlmResponseCache, cacheKey, type CachedChat, type CachedEmbedding } from './cache';
 import { LlmError, BudgetExceededError, type LlmErrorKind } from './errors';
 import { ConcurrencyLimiter } from './limiter';
+import { sharedNodeFetch } from './nodeFetch';
 import { redactSecrets } from './redact';
 
 export interface ChatMessage {
@@ -92,7 +93,7 @@ export interface LlmClientOptions {
   onCall?: (call: RecordedLlmCall) => void;
   /** Keep the request messages in the call record. */
   recordPrompts?: boolean;
-  /** Custom fetch (tests). */
+  /** Custom fetch (default: the node:http transport of nodeFetch.ts). */
   fetch?: typeof fetch;
 }
 
@@ -175,7 +176,8 @@ export class LlmClient {
       apiKey: options.apiKey || 'no-key-set',
       timeout: options.config.timeoutMs,
       maxRetries: 0,
-      fetch: options.fetch,
+      // node:http transport by default (see nodeFetch.ts for why); tests may pass their own.
+      fetch: options.fetch ?? sharedNodeFetch(),
     });
   }
 

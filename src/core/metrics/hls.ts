@@ -12,7 +12,7 @@
  */
 import type { Conversation } from '../model';
 import { createRng } from '../random';
-import { csrFromRows, fitLogistic, predictProba, type CsrMatrix } from '../stats/logreg';
+import { fitLogistic, predictProba, type CsrMatrix, type LogisticModel } from '../stats/logreg';
 import { ngrams, tokenize } from './text';
 
 /** The n-grams of a conversation's user side (bigrams stay within one utterance). */
@@ -27,7 +27,7 @@ export interface DiscriminatorOptions {
   C?: number;
   /** Keep n-grams that occur in at least this many training conversations (default 2). */
   minDf?: number;
-  /** Solver tolerance on the gradient (default 1e-6, relative). */
+  /** Solver tolerance on the gradient, relative to its value at w = 0 (default 1e-5). */
   tol?: number;
 }
 
@@ -37,28 +37,99 @@ export interface Discriminator {
   predict(docs: readonly string[][]): Float64Array;
 }
 
-function vectorize(docs: readonly string[][], vocab: Map<string, number>): CsrMatrix {
-  const rows = docs.map((d) => {
-    const counts = new Map<number, number>();
-    for (const g of d) {
-      const id = vocab.get(g);
-      if (id !== undefined) counts.set(id, (counts.get(id) ?? 0) + 1);
+/** Documents as integer n-gram ids from one dictionary, so cross-validation folds share the string work. */
+interface EncodedDocs {
+  ids: Int32Array[];
+  dictionary: Map<string, number>;
+}
+
+function encodeDocs(docs: readonly string[][], dictionary = new Map<string, number>()): EncodedDocs {
+  const ids = docs.map((d) => {
+    const out = new Int32Array(d.length);
+    for (let i = 0; i < d.length; i++) {
+      let id = dictionary.get(d[i]);
+      if (id === undefined) {
+        id = dictionary.size;
+        dictionary.set(d[i], id);
+      }
+      out[i] = id;
     }
-    return [...counts.entries()];
+    return out;
   });
-  return csrFromRows(rows, vocab.size);
+  return { ids, dictionary };
+}
+
+/** Count vectors (CSR) of encoded documents over the kept columns (`column[id]` = -1 when dropped). */
+function vectorizeIds(docs: readonly Int32Array[], column: Int32Array, cols: number): CsrMatrix {
+  const scratch = new Float64Array(cols);
+  const touched: number[] = [];
+  const indptr = new Int32Array(docs.length + 1);
+  let nnz = 0;
+  for (const d of docs) nnz += d.length;
+  const indices = new Int32Array(nnz);
+  const data = new Float64Array(nnz);
+  let k = 0;
+  docs.forEach((d, r) => {
+    for (let i = 0; i < d.length; i++) {
+      const id = d[i];
+      const c = id < column.length ? column[id] : -1;
+      if (c < 0) continue;
+      if (scratch[c] === 0) touched.push(c);
+      scratch[c]++;
+    }
+    for (const c of touched) {
+      indices[k] = c;
+      data[k] = scratch[c];
+      k++;
+      scratch[c] = 0;
+    }
+    touched.length = 0;
+    indptr[r + 1] = k;
+  });
+  return { rows: docs.length, cols, indptr, indices: indices.subarray(0, k), data: data.subarray(0, k) };
+}
+
+/** Trains on encoded documents: vocabulary = ids in at least minDf training documents. */
+function trainEncoded(docs: readonly Int32Array[], labels: ArrayLike<number>, dictSize: number, opts: DiscriminatorOptions): { column: Int32Array; cols: number; model: LogisticModel } {
+  const minDf = opts.minDf ?? 2;
+  const df = new Int32Array(dictSize);
+  const lastSeen = new Int32Array(dictSize).fill(-1);
+  docs.forEach((d, r) => {
+    for (let i = 0; i < d.length; i++) {
+      const id = d[i];
+      if (lastSeen[id] !== r) {
+        lastSeen[id] = r;
+        df[id]++;
+      }
+    }
+  });
+  const column = new Int32Array(dictSize).fill(-1);
+  let cols = 0;
+  for (let id = 0; id < dictSize; id++) if (df[id] >= minDf) column[id] = cols++;
+  const model = fitLogistic(vectorizeIds(docs, column, cols), labels, { C: opts.C ?? 1, tol: opts.tol ?? 1e-5 });
+  return { column, cols, model };
 }
 
 /** Trains a discriminator on tokenised documents with labels 1 = human, 0 = simulated. */
 export function trainDiscriminator(docs: readonly string[][], labels: ArrayLike<number>, opts: DiscriminatorOptions = {}): Discriminator {
-  const minDf = opts.minDf ?? 2;
-  const df = new Map<string, number>();
-  for (const d of docs) for (const g of new Set(d)) df.set(g, (df.get(g) ?? 0) + 1);
+  const enc = encodeDocs(docs);
+  const { column, cols, model } = trainEncoded(enc.ids, labels, enc.dictionary.size, opts);
   const vocab = new Map<string, number>();
-  for (const [g, c] of [...df.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (c >= minDf) vocab.set(g, vocab.size);
-  const X = vectorize(docs, vocab);
-  const model = fitLogistic(X, labels, { C: opts.C ?? 1, tol: opts.tol ?? 1e-6 });
-  return { vocab, predict: (test) => predictProba(model, vectorize(test, vocab)) };
+  for (const [g, id] of enc.dictionary) if (column[id] >= 0) vocab.set(g, column[id]);
+  return {
+    vocab,
+    predict: (test) => {
+      // unseen n-grams get ids beyond `column` and are dropped by vectorizeIds
+      const dict = new Map(enc.dictionary);
+      return predictProba(model, vectorizeIds(encodeDocs(test, dict).ids, column, cols));
+    },
+  };
+}
+
+/** Fits on encoded training documents and predicts encoded test documents. */
+function fitPredict(train: readonly Int32Array[], labels: ArrayLike<number>, test: readonly Int32Array[], dictSize: number, opts: DiscriminatorOptions): { prob: Float64Array; vocab: number } {
+  const { column, cols, model } = trainEncoded(train, labels, dictSize, opts);
+  return { prob: predictProba(model, vectorizeIds(test, column, cols)), vocab: cols };
 }
 
 /** Binary classification metrics with human as the positive class. */
@@ -147,7 +218,7 @@ export function crossValidateHls(
   const k = opts.k ?? 5;
   const seed = opts.seed ?? 1;
   if (human.length < k || simulated.length < k) throw new Error(`cross-validation needs at least ${k} conversations on each side (human ${human.length}, simulated ${simulated.length})`);
-  const docs = [...human, ...simulated].map(userNgrams);
+  const { ids: docs, dictionary } = encodeDocs([...human, ...simulated].map(userNgrams));
   const labels = new Int8Array(docs.length);
   labels.fill(1, 0, human.length);
   const folds = stratifiedFolds(labels, k, seed);
@@ -158,9 +229,9 @@ export function crossValidateHls(
     const train: number[] = [];
     const test: number[] = [];
     for (let i = 0; i < docs.length; i++) (folds[i] === f ? test : train).push(i);
-    const d = trainDiscriminator(train.map((i) => docs[i]), train.map((i) => labels[i]), opts);
-    vocab = Math.max(vocab, d.vocab.size);
-    const p = d.predict(test.map((i) => docs[i]));
+    const r = fitPredict(train.map((i) => docs[i]), train.map((i) => labels[i]), test.map((i) => docs[i]), dictionary.size, opts);
+    vocab = Math.max(vocab, r.vocab);
+    const p = r.prob;
     test.forEach((i, j) => { prob[i] = p[j]; });
     foldMetrics.push(classificationMetrics(p, test.map((i) => labels[i])));
   }

@@ -14,3 +14,4 @@ export * from './render';
 export * from './load';
 export { tokenize, ngrams, isQuestion } from './text';
 export * from './synthetic';
+export * from './reports';

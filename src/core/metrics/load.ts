@@ -15,8 +15,10 @@ export interface Population {
   conversations: Conversation[];
   /** 1-based line numbers of conversations (JSONL input only), parallel to `conversations`. */
   lines?: number[];
-  /** Problems that made lines or conversations unusable: "file:line: message". */
+  /** Lines that could not be used (invalid JSON or schema), skipped: "file:line:column: message". */
   problems: string[];
+  /** Importer warnings ("file:line: path: message"); see the importer for what each one means. */
+  warnings: string[];
 }
 
 /**
@@ -40,13 +42,14 @@ export async function loadPopulation(path: string, display = path): Promise<Popu
         problems.push(`${display}:${i + 1}:${e?.column ?? 1}: ${e?.message ?? 'invalid line'}`);
       }
     });
-    return { file: display, conversations, lines, problems };
+    return { file: display, conversations, lines, problems, warnings: [] };
   }
   const r = await importFile(path);
   return {
     file: display,
     conversations: r.conversations,
-    problems: r.warnings.map((w) => `${display}${w.line !== undefined ? `:${w.line}` : ''}: ${w.path ? `${w.path}: ` : ''}${w.message}`),
+    problems: [],
+    warnings: r.warnings.map((w) => `${display}${w.line !== undefined ? `:${w.line}` : ''}: ${w.path ? `${w.path}: ` : ''}${w.message}`),
   };
 }
 

@@ -39,17 +39,24 @@ export function csv(headers: readonly string[], rows: readonly (readonly (string
   return [headers, ...rows].map((r) => r.map(q).join(',')).join('\r\n') + '\r\n';
 }
 
-/** Short display names for files: the base name without extension, made unique (a repeated file keeps one name). */
+/**
+ * Short display names for files: the base name without extension; where base names collide, the
+ * last two path components; numbered if still ambiguous. A repeated file keeps one name.
+ */
 export function shortNames(files: readonly string[]): Map<string, string> {
-  const base = (f: string) => f.replace(/\\/g, '/').split('/').pop()!.replace(/\.(jsonl|json|csv)$/i, '');
+  const parts = (f: string) => f.replace(/\\/g, '/').replace(/\.(jsonl|json|csv)$/i, '').split('/').filter(Boolean);
+  const unique = [...new Set(files)];
+  const tail = (f: string, k: number) => parts(f).slice(-k).join('/');
   const out = new Map<string, string>();
   const used = new Map<string, number>();
-  for (const f of new Set(files)) {
-    let b = base(f);
-    const k = used.get(b) ?? 0;
-    used.set(b, k + 1);
-    if (k) b = `${b} (${k + 1})`;
-    out.set(f, b);
+  for (const f of unique) {
+    const base = tail(f, 1);
+    const clash = unique.some((g) => g !== f && tail(g, 1) === base);
+    let name = clash ? tail(f, 2) : base;
+    const k = used.get(name) ?? 0;
+    used.set(name, k + 1);
+    if (k) name = `${name} (${k + 1})`;
+    out.set(f, name);
   }
   return out;
 }

@@ -9,8 +9,8 @@
  * cutting away an unfinished last line). An AbortSignal stops scheduling: conversations in flight
  * finish and are written, the manifest says "cancelled", and a later `resume` continues.
  */
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { RunManifest } from '../model';
 import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
 import { simulateConversation } from './conversation';
@@ -124,6 +124,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
   }
 
   const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.signal }));
+  mkdirSync(dirname(out), { recursive: true });
   const startedAt = new Date();
   const t0 = performance.now();
   const manifest: RunManifest = {

@@ -326,6 +326,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     for (const item of looked) if (this.prefs.accepts(item) && (!strict || this.meetsDisclosed(item))) return { act: 'Note.Accept', item };
     const top = looked[0];
     if (this.prefs.isConsumed(top.item_id)) return { act: 'Note.Seen', item: top };
+    if (strict && !this.meetsDisclosed(top)) return { act: 'Note.Dislike', item: top };
     const opinion = this.prefs.opinion(top);
     return { act: opinion === 'like' ? 'Note.Like' : 'Note.Dislike', item: top };
   }

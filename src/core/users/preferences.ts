@@ -115,6 +115,35 @@ export function attributeValuesOf(catalog: Catalog, attr: string): readonly stri
   return values;
 }
 
+const valueIndexCache = new WeakMap<Catalog, Map<string, Map<string, CatalogItem[]>>>();
+
+/** category -> "attr=value" -> the category's items with that value (cached per catalog). */
+function valueIndex(catalog: Catalog, category: string): Map<string, CatalogItem[]> {
+  let byCat = valueIndexCache.get(catalog);
+  if (!byCat) valueIndexCache.set(catalog, (byCat = new Map()));
+  let index = byCat.get(category);
+  if (!index) {
+    index = new Map();
+    for (const item of categoryItems(catalog, category)) {
+      for (const key of itemAttributeKeys(item)) {
+        const list = index.get(key);
+        if (list) list.push(item);
+        else index.set(key, [item]);
+      }
+    }
+    byCat.set(category, index);
+  }
+  return index;
+}
+
+/**
+ * A record for keys that differ from object to object (item ids, "attr=value"): made without a
+ * prototype, which V8 keeps as a hash table instead of growing a hidden class per key set.
+ */
+export function dynamicRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 /** Samples a taste for a task category: some of an anchor item's values liked, a few other values disliked. */
 export function sampleTaste(catalog: Catalog, category: string, rng: Rng): Taste {
   const items = categoryItems(catalog, category);
@@ -159,19 +188,21 @@ export interface RatedItem {
 }
 
 /**
- * Samples `size` distinct items of the taste's category with ratings: half are drawn among items
- * sharing a liked value with the taste (so the history reflects the taste), half at random.
+ * Samples `size` distinct items of the taste's category with ratings: half are drawn among the
+ * items having one of the taste's liked values (so the history reflects the taste), half at random.
  */
 export function sampleHistory(catalog: Catalog, taste: Taste, size: number, rng: Rng, exclude: ReadonlySet<string> = new Set()): RatedItem[] {
   const items = categoryItems(catalog, taste.category);
+  const byValue = valueIndex(catalog, taste.category);
+  const likedKeys: string[] = [];
+  for (const k in taste.liked) for (const v of taste.liked[k]) likedKeys.push(attributeKey(k, v));
   const chosen = new Map<string, CatalogItem>();
   const want = Math.min(size, items.length - exclude.size);
   let guard = 0;
   while (chosen.size < want && guard++ < size * 60) {
-    let item = rng.pick(items);
-    if (chosen.size % 2 === 0) {
-      for (let t = 0; t < 30 && tasteMatches(item, taste).liked === 0; t++) item = rng.pick(items);
-    }
+    let item: CatalogItem;
+    const pool = chosen.size % 2 === 0 && likedKeys.length ? byValue.get(rng.pick(likedKeys)) : undefined;
+    item = pool && pool.length ? rng.pick(pool) : rng.pick(items);
     if (!chosen.has(item.item_id) && !exclude.has(item.item_id)) chosen.set(item.item_id, item);
   }
   return [...chosen.values()].map((item) => ({ item_id: item.item_id, rating: rateByTaste(item, taste, rng) }));
@@ -316,12 +347,66 @@ export class SingleItemPreferences extends BasePreferences {
   }
 }
 
+/**
+ * The attribute values of a catalog numbered in key order ("brand=A" < "colour=black" < ...), so a
+ * PKG can keep its ratings in typed arrays: a simulated user is built thousands of times a second.
+ */
+interface AttributeSpace {
+  keys: string[];
+  attr: string[];
+  value: string[];
+  id: Map<string, number>;
+  itemIds: WeakMap<object, Int32Array>;
+}
+
+const spaceCache = new WeakMap<Catalog, AttributeSpace>();
+
+function attributeSpace(catalog: Catalog): AttributeSpace {
+  let space = spaceCache.get(catalog);
+  if (space) return space;
+  const all = new Set<string>();
+  for (const item of catalog.items) for (const key of itemAttributeKeys(item)) all.add(key);
+  const keys = [...all].sort();
+  space = { keys, attr: [], value: [], id: new Map(), itemIds: new WeakMap() };
+  for (const [i, key] of keys.entries()) {
+    const eq = key.indexOf('=');
+    space.attr.push(key.slice(0, eq));
+    space.value.push(key.slice(eq + 1));
+    space.id.set(key, i);
+  }
+  spaceCache.set(catalog, space);
+  return space;
+}
+
+/** The ids of an item's attribute values (values outside the catalog's space are left out). */
+function itemValueIds(space: AttributeSpace, item: ItemView): Int32Array {
+  let ids = space.itemIds.get(item);
+  if (!ids) {
+    const out: number[] = [];
+    for (const key of itemAttributeKeys(item)) {
+      const id = space.id.get(key);
+      if (id !== undefined) out.push(id);
+    }
+    space.itemIds.set(item, (ids = Int32Array.from(out)));
+  }
+  return ids;
+}
+
+/** Scratch buffers for the rating sums (construction is synchronous, so one pair serves all). */
+let scratchSum = new Float64Array(0);
+let scratchCount = new Int32Array(0);
+
 /** Personal knowledge graph preferences: item and attribute ratings from the rated history. */
 export class PkgPreferences extends BasePreferences {
   readonly kind = 'pkg' as const;
   readonly thresholds: PkgThresholds;
-  private readonly attrRatings = new Map<string, number>();
-  private readonly catalog: Catalog | undefined;
+  private readonly catalog: Catalog;
+  private readonly space: AttributeSpace;
+  /** Value ids with a rating, ascending (= key order), and their ratings. */
+  private readonly ratedIds: Int32Array;
+  private readonly ratedValues: Float64Array;
+  /** Per value id: +1 liked, -1 disliked, 0 neutral or unrated. */
+  private readonly prefById: Int8Array;
   private readonly liked: [string, string][];
   private readonly disliked: [string, string][];
   private readonly likedKeys: string[];
@@ -331,29 +416,39 @@ export class PkgPreferences extends BasePreferences {
     super(taste, history, requireTaskCategory);
     this.thresholds = { ...DEFAULT_PKG_THRESHOLDS, ...thresholds };
     this.catalog = catalog;
-    const sums = new Map<string, number[]>();
+    const space = (this.space = attributeSpace(catalog));
+    const k = space.keys.length;
+    if (scratchSum.length < k) {
+      scratchSum = new Float64Array(k);
+      scratchCount = new Int32Array(k);
+    }
+    const touched: number[] = [];
     for (const h of history) {
       const item = catalog.get(h.item_id);
       if (!item) continue;
-      for (const key of itemAttributeKeys(item)) {
-        const s = sums.get(key);
-        if (s) {
-          s[0] += h.rating;
-          s[1]++;
-        } else {
-          sums.set(key, [h.rating, 1]);
-        }
+      for (const id of itemValueIds(space, item)) {
+        if (scratchCount[id] === 0) touched.push(id);
+        scratchSum[id] += h.rating;
+        scratchCount[id]++;
       }
     }
-    const keys = [...sums.keys()].sort();
-    for (const key of keys) {
-      const s = sums.get(key)!;
-      this.attrRatings.set(key, Math.round((s[0] / s[1]) * 1000) / 1000);
+    touched.sort((a, b) => a - b);
+    this.ratedIds = Int32Array.from(touched);
+    this.ratedValues = new Float64Array(touched.length);
+    this.prefById = new Int8Array(k);
+    const { likedAttribute, dislikedAttribute } = this.thresholds;
+    for (let i = 0; i < touched.length; i++) {
+      const id = touched[i];
+      const r = Math.round((scratchSum[id] / scratchCount[id]) * 1000) / 1000;
+      scratchSum[id] = 0;
+      scratchCount[id] = 0;
+      this.ratedValues[i] = r;
+      this.prefById[id] = r >= likedAttribute ? 1 : r <= dislikedAttribute ? -1 : 0;
     }
-    this.liked = this.rankedValues((r) => r >= this.thresholds.likedAttribute, -1);
-    this.disliked = this.rankedValues((r) => r <= this.thresholds.dislikedAttribute, 1);
-    this.likedKeys = this.liked.map(([k, v]) => attributeKey(k, v));
-    this.dislikedKeys = this.disliked.map(([k, v]) => attributeKey(k, v));
+    this.liked = this.rankedValues(1);
+    this.disliked = this.rankedValues(-1);
+    this.likedKeys = this.liked.map(([a, v]) => attributeKey(a, v));
+    this.dislikedKeys = this.disliked.map(([a, v]) => attributeKey(a, v));
   }
 
   /** Item ratings of the history. */
@@ -362,25 +457,14 @@ export class PkgPreferences extends BasePreferences {
   }
 
   attributePreference(attr: string, value: string): number {
-    const r = this.attrRatings.get(attributeKey(attr, value));
-    if (r === undefined) return 0;
-    if (r >= this.thresholds.likedAttribute) return 1;
-    if (r <= this.thresholds.dislikedAttribute) return -1;
-    return 0;
-  }
-
-  private keyPreference(key: string): number {
-    const r = this.attrRatings.get(key);
-    if (r === undefined) return 0;
-    if (r >= this.thresholds.likedAttribute) return 1;
-    if (r <= this.thresholds.dislikedAttribute) return -1;
-    return 0;
+    const id = this.space.id.get(attributeKey(attr, value));
+    return id === undefined ? 0 : this.prefById[id];
   }
 
   /** Sum of the item's attribute preferences. */
   score(item: ItemView): number {
     let s = 0;
-    for (const key of itemAttributeKeys(item)) s += this.keyPreference(key);
+    for (const id of itemValueIds(this.space, item)) s += this.prefById[id];
     return s;
   }
 
@@ -405,15 +489,12 @@ export class PkgPreferences extends BasePreferences {
     return this.disliked;
   }
 
-  private rankedValues(keep: (r: number) => boolean, order: number): [string, string][] {
-    const rows: [string, number][] = [];
-    for (const row of this.attrRatings) if (keep(row[1])) rows.push(row);
-    // attrRatings is in key order and Array.prototype.sort is stable: ties stay in key order.
-    rows.sort((a, b) => order * (a[1] - b[1]));
-    return rows.map(([key]) => {
-      const eq = key.indexOf('=');
-      return [key.slice(0, eq), key.slice(eq + 1)];
-    });
+  /** Liked (sign 1, highest rating first) or disliked (sign -1, lowest first) values; ties in key order. */
+  private rankedValues(sign: number): [string, string][] {
+    const rows: number[] = [];
+    for (let i = 0; i < this.ratedIds.length; i++) if (this.prefById[this.ratedIds[i]] === sign) rows.push(i);
+    rows.sort((a, b) => sign * (this.ratedValues[b] - this.ratedValues[a]) || a - b);
+    return rows.map((i) => [this.space.attr[this.ratedIds[i]], this.space.value[this.ratedIds[i]]]);
   }
 
   protected stateFields(): PreferenceState {
@@ -425,9 +506,9 @@ export class PkgPreferences extends BasePreferences {
     }
     liked.push(...this.judged('like'));
     disliked.push(...this.judged('dislike'));
-    const attribute_ratings: Record<string, number> = {};
-    for (const [k, r] of this.attrRatings) attribute_ratings[k] = r;
-    const item_ratings: Record<string, number> = {};
+    const attribute_ratings = dynamicRecord<number>();
+    for (let i = 0; i < this.ratedIds.length; i++) attribute_ratings[this.space.keys[this.ratedIds[i]]] = this.ratedValues[i];
+    const item_ratings = dynamicRecord<number>();
     for (const [id, r] of this.history) item_ratings[id] = r;
     return {
       liked_items: liked,

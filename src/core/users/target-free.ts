@@ -21,7 +21,7 @@ import type { Catalog, CatalogItem } from '../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
 import { valuePhrase } from './phrases';
-import { attributeKey, sampleHistory, sampleTaste, viewOf, type ItemView, type Opinion, type RatedItem } from './preferences';
+import { attributeKey, dynamicRecord, sampleHistory, sampleTaste, viewOf, type ItemView, type Opinion, type RatedItem } from './preferences';
 import { round3, type ObservingSession, type TargetAwareSession, type TargetUpdate } from './session';
 
 export interface TargetFreeOptions {
@@ -177,9 +177,9 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 
   private snapshot(): PreferenceState {
-    const item_ratings: Record<string, number> = {};
+    const item_ratings = dynamicRecord<number>();
     for (const [id, r] of this.seen) item_ratings[id] = r.rating;
-    const reviews: Record<string, { liked: string[]; disliked: string[] }> = {};
+    const reviews = dynamicRecord<{ liked: string[]; disliked: string[] }>();
     for (const [id, r] of this.seen) reviews[id] = { liked: r.liked, disliked: r.disliked };
     return {
       kind: 'snapshot',
@@ -235,7 +235,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       return { utterance, act: 'Complete', trace, done: true, outcome: 'ended' };
     }
     const shown = response.recommendations.slice(0, this.sim.options.interfaceSize ?? 4).map((r) => viewOf(r, this.sim.options.catalog));
-    const reflected: Record<string, Opinion> = {};
+    const reflected = dynamicRecord<Opinion>();
     let liked: ItemView | undefined;
     let disliked: ItemView | undefined;
     for (const item of shown) {

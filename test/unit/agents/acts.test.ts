@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
 import { AGENT_ACTS, agentActToZhangBalog, createAgent, Lexicon } from '../../../src/core/agents/index';
+import { mentionsOutside } from '../../../src/core/agents/lexicon';
 import { CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY } from '../../../src/core/taxonomy';
 
 describe('agent acts', () => {
@@ -72,5 +73,19 @@ describe('agent NLU (Lexicon)', () => {
     assert.equal(lex.parse('under $80 please').maxPrice, 80);
     assert.equal(lex.parse('more than 200').minPrice, 200);
     assert.deepEqual(lex.parse('warm waterproof boots').keywords, ['warm', 'waterproof', 'boots']);
+    assert.deepEqual(lex.parse('compare the first two').ordinals, [0, 1]);
+    assert.ok(lex.parse("I don't really mind.").intents.has('nopref'));
+    assert.ok(lex.parse('Tell me more about it').intents.has('detail'));
+    assert.ok(!lex.parse('Tell me more about it').intents.has('more'));
+  });
+
+  test('context-sensitive words and typed item titles', () => {
+    assert.deepEqual(read('that could work'), []);
+    assert.deepEqual(read('shoes for work'), ['category=footwear', 'occasion=work']);
+    const items = generateApparelCatalog({ size: 600 }).items.slice(0, 12);
+    const p = lex.parse(`I'll take the ${items[4].title}, or maybe ${items[2].title}!`);
+    const refs = lex.findItems(p, items);
+    assert.deepEqual(refs.map((r) => r.item.item_id), [items[4].item_id, items[2].item_id]);
+    assert.equal(mentionsOutside(p.mentions, refs).length, 0, 'words of the titles are not preferences');
   });
 });

@@ -113,6 +113,50 @@ describe('local-good', () => {
     assert.deepEqual(responses[2].acts, ['greet_acknowledge']);
   });
 
+  test('understands item titles and navigation requests (as the agenda user phrases them)', async () => {
+    const agent = createAgent('local-good', { catalog });
+    const session = agent.createSession('nav', createRng(11), {});
+    const history: HistoryEntry[] = [];
+    let shown: string[] = [];
+    const say = async (u: string) => {
+      const r = await session.respond(u, history);
+      history.push({ speaker: 'user', text: u }, { speaker: 'assistant', text: r.utterance });
+      return r;
+    };
+    const title = (i: number) => byId(shown[i]).title;
+    const first = await say("Hi, I'm shopping for bags, ideally in leather.");
+    assert.deepEqual(first.acts, ['elicit_preference']);
+    const r1 = await say("I don't really mind.");
+    assert.equal(r1.acts![0], 'recommend', 'no preference: recommend instead of asking again');
+    shown = r1.recommendations.map((r) => r.item_id);
+    const cmp = await say(`How does ${title(0)} compare to ${title(1)}?`);
+    assert.deepEqual(cmp.acts, ['explain_recommendation']);
+    assert.ok(cmp.utterance.includes(title(0)) && cmp.utterance.includes(title(1)));
+    assert.deepEqual(cmp.recommendations.map((r) => r.item_id), shown, 'the carousel stays');
+    const more = await say(`Tell me more about ${title(2)}.`);
+    assert.deepEqual(more.acts, ['explain_recommendation']);
+    assert.match(more.utterance, new RegExp(`^The ${title(2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const note = await say(`Noted, ${title(0)} could work.`);
+    assert.deepEqual(note.acts, ['elicit_preference'], 'a remark that "could work" is not the occasion work');
+    const sim = await say(`Anything similar to ${title(1)}?`);
+    assert.equal(sim.acts![0], 'recommend');
+    assert.equal(sim.recommendations[0].item_id, shown[1]);
+    const back = await say('Go back to the previous options.');
+    assert.deepEqual(back.recommendations.map((r) => r.item_id), shown);
+    const rep = await say('Sorry, can you say that again?');
+    assert.deepEqual(rep.acts, ['explain_recommendation']);
+    const expand = await say('Something black would also work.');
+    assert.equal(expand.acts![0], 'recommend');
+    const colours = new Set(expand.recommendations.map((r) => byId(r.item_id).attributes.colour));
+    assert.ok(colours.has('black'));
+    const thanks = await say('Ok thank you.');
+    assert.deepEqual(thanks.acts, ['greet_acknowledge']);
+    const pick = expand.recommendations[2].item_id;
+    const close = await say(`Great, I'll go with ${byId(pick).title}.`);
+    assert.deepEqual(close.recommendations.map((r) => r.item_id), [pick]);
+    assert.match(close.utterance, /^Great choice/);
+  });
+
   test('price limits and "cheaper" are applied', async () => {
     const [r1, r2] = await play('local-good', 5, ['a women\'s wool coat for work under $150', 'something cheaper?']);
     assert.ok(r1.recommendations.length > 0);

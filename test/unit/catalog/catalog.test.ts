@@ -1,4 +1,4 @@
-import { test, describe } from 'node:test';
+import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -10,8 +10,14 @@ import {
 
 const jsonl = (c: Catalog) => c.items.map(catalogItemLine).join('\n');
 
+const tmpDirs: string[] = [];
+after(async () => {
+  for (const d of tmpDirs) await fs.rm(d, { recursive: true, force: true });
+});
+
 async function tmpFile(name: string, text?: string): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'simlens-catalog-'));
+  tmpDirs.push(dir);
   const file = path.join(dir, name);
   if (text !== undefined) await fs.writeFile(file, text, 'utf8');
   return file;

@@ -63,7 +63,7 @@ describe('editor webview (jsdom)', () => {
   test('opens the first conversation, shows ready rows only for the visible window (2M rows)', async () => {
     const hx = await loadWebview({ conversations: [traced(), human(1)], rowCount: 2_000_000 });
     try {
-      await hx.settle(60);
+      await hx.waitFor('.conv-id', /sim-1/);
       const rows = hx.document.querySelectorAll('.row:not([hidden])');
       assert.ok(rows.length > 0 && rows.length < 40, `rendered ${rows.length} rows`);
       const pages = hx.posted.filter((m) => m.type === 'requestPage');
@@ -78,9 +78,8 @@ describe('editor webview (jsdom)', () => {
   test('replay: keys step turns; state panel shows agenda pushes, goal, target switch, LLM call', async () => {
     const hx = await loadWebview({ conversations: [traced()] });
     try {
-      await hx.settle(40);
       // Opens at the last turn; Home goes to the first.
-      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 3 \/ 3/);
+      await hx.waitFor('.turn-pos', /Turn 3 \/ 3/);
       hx.key('Home');
       assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/);
       assert.equal(hx.document.querySelectorAll('section.turn.future').length, 2);
@@ -99,8 +98,7 @@ describe('editor webview (jsdom)', () => {
       assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/, 'k at the first turn stays');
       // Play advances by itself (interval 50 ms in the harness).
       hx.key(' ');
-      await hx.settle(130);
-      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 3 \/ 3/);
+      await hx.waitFor('.turn-pos', /Turn 3 \/ 3/, 3000);
       // Remote images are off: a placeholder, no <img>.
       assert.equal(hx.document.querySelectorAll('img').length, 0);
       assert.ok(hx.document.querySelector('.card-media.placeholder'));
@@ -120,7 +118,7 @@ describe('editor webview (jsdom)', () => {
     conv.turns[1].recommendations = [{ item_id: 'j', image_url: 'http://plain.example/a.png' }];
     const hx = await loadWebview({ conversations: [conv], init: { allowRemoteImages: true } });
     try {
-      await hx.settle(40);
+      await hx.waitFor('.card');
       const imgs = [...hx.document.querySelectorAll('img')];
       assert.deepEqual(imgs.map((i) => i.getAttribute('src')), ['https://img.example/x.png']);
       assert.equal(imgs[0].getAttribute('referrerpolicy'), 'no-referrer');
@@ -132,8 +130,7 @@ describe('editor webview (jsdom)', () => {
   test('conversation without a trace still replays and says so', async () => {
     const hx = await loadWebview({ conversations: [human(0)] });
     try {
-      await hx.settle(40);
-      assert.match(hx.document.querySelector('.state-panel')?.textContent ?? '', /No simulator trace/);
+      await hx.waitFor('.state-panel', /No simulator trace/);
       assert.ok(hx.document.querySelector('.replay-bar'));
     } finally {
       hx.close();
@@ -143,7 +140,7 @@ describe('editor webview (jsdom)', () => {
   test('annotation mode: number keys toggle acts, n/p move, note is sent, shift+digit reaches act 11+', async () => {
     const hx = await loadWebview({ conversations: [traced()] });
     try {
-      await hx.settle(40);
+      await hx.waitFor('.conv-id', /sim-1/);
       (hx.document.querySelector('.modes .mode:nth-child(2)') as HTMLButtonElement).click();
       await hx.settle();
       assert.equal((hx.state() as { mode: string }).mode, 'annotate');
@@ -198,8 +195,7 @@ describe('editor webview (jsdom)', () => {
   test('invalid lines show their error and offer to open the line as text', async () => {
     const hx = await loadWebview({ conversations: [{ invalid: '1:5 invalid JSON: unexpected }' }, human(1)] });
     try {
-      await hx.settle(40);
-      const row = hx.document.querySelector('.row.invalid');
+      const row = await hx.waitFor('.row.invalid');
       assert.ok(row);
       assert.match(row!.textContent ?? '', /unexpected \}/);
       (row!.querySelector('button.link') as HTMLButtonElement).click();
@@ -214,7 +210,7 @@ describe('editor webview (jsdom)', () => {
     const saved = { filter: { text: 'size' }, line: 1, turn: 1, mode: 'replay', listIndex: 0 };
     const hx = await loadWebview({ conversations: [human(0), traced()], savedState: saved });
     try {
-      await hx.settle(40);
+      await hx.waitFor('.turn-pos', /Turn 2 \/ 3/);
       const setFilter = hx.posted.find((m) => m.type === 'setFilter');
       assert.deepEqual(setFilter, { type: 'setFilter', filter: { text: 'size' } });
       assert.equal((hx.document.querySelector('input.search') as HTMLInputElement).value, 'size');

@@ -51,6 +51,8 @@ export interface Harness {
   /** Lets queued host replies and timers run. */
   settle(ms?: number): Promise<void>;
   key(key: string, init?: KeyboardEventInit & { code?: string }, target?: Element): void;
+  /** Waits until `selector`'s text matches (or, without `re`, the element exists); throws with what it shows. */
+  waitFor(selector: string, re?: RegExp, timeoutMs?: number): Promise<Element>;
   close(): void;
 }
 
@@ -185,6 +187,15 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
       (target ?? window.document.body).dispatchEvent(ev);
     },
     close: () => window.close(),
+    waitFor: async (selector, re, timeoutMs = 5000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const el = window.document.querySelector(selector);
+        if (el && (!re || re.test(el.textContent ?? ''))) return el;
+        if (Date.now() > deadline) throw new Error(`${selector} never matched ${re}; it shows ${JSON.stringify(el?.textContent ?? null)}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
   };
   await harness.settle(30);
   return harness;

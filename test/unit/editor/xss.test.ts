@@ -106,7 +106,8 @@ export function markupFromData(doc: Document): string[] {
 }
 
 async function renderAllViews(hx: Harness): Promise<void> {
-  await hx.settle(40);
+  await hx.waitFor('.conv-id');
+  await hx.waitFor('.row.invalid');
   // Replay view (transcript + state panel), every turn state.
   hx.key('Home');
   // Annotation view (note textarea, other annotators).
@@ -188,7 +189,7 @@ describe('XSS corpus in the editor webview', () => {
     const p = XSS_PAYLOADS[1];
     const hx = await loadWebview({ conversations: [hostile(p, 0)] });
     try {
-      await hx.settle(40);
+      await hx.waitFor('.conv-id');
       hx.key('Home');
       const bubbles = Array.from(hx.document.querySelectorAll('.bubble')).map((b) => b.textContent);
       assert.deepEqual(bubbles, [p, p]);

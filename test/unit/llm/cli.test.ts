@@ -3,12 +3,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeOpenAI } from '../../support/fakeOpenAI';
-import { simulationScript, judgeAnswer } from '../../support/llmScripts';
+import { simulationScript, promptKind } from '../../support/llmScripts';
 import { FAKE_KEY, tmpDir, readTree } from '../../support/llm';
 import { judgeCommand } from '../../../src/cli/commands/judge';
 import { discriminateCommand } from '../../../src/cli/commands/discriminate';
 import { exportSftCommand } from '../../../src/cli/commands/export-sft';
 import { COMMANDS } from '../../../src/cli/commands/index';
+import { simulateCommand } from '../../../src/cli/commands/simulate';
 import type { CliIo } from '../../../src/cli/types';
 
 function io(cwd: string, env: NodeJS.ProcessEnv): CliIo & { out: string; err: string } {
@@ -135,3 +136,32 @@ describe('CLI: judge, discriminate, export-sft', () => {
     await assert.rejects(exportSftCommand.run(['data.jsonl', '--out', 'x.jsonl', '--format', 'xml'], b), /--format must be chat or prompt/);
   });
 });
+
+describe('CLI: simulate with LLM users and agents', () => {
+  test('llm-prompted vs llm-good; a budget stop, then --resume finishes from the cache; no key on disk', async () => {
+    const fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 2 }) });
+    try {
+      const dir = tmpDir();
+      const env = { SIMLENS_API_KEY: FAKE_KEY, SIMLENS_BASE_URL: fake.url };
+      const args = ['--user', 'llm-prompted', '--agent', 'llm-good', '--n', '4', '--catalog-size', '100', '--seed', '3', '--out', 'run.jsonl', '-q', '--user-model', 'u-model'];
+      const a = io(dir, env);
+      assert.equal(await simulateCommand.run([...args, '--budget-requests', '6'], a), 1);
+      assert.match(a.err, /stopped: LLM budget exhausted.*\n.*--resume/);
+      const kept = fs.readFileSync(path.join(dir, 'run.jsonl'), 'utf8').trim().split('\n').filter(Boolean).length;
+      assert.equal(kept, 1);
+      const b = io(dir, env);
+      assert.equal(await simulateCommand.run([...args, '--resume', '--llm-concurrency', '2', '--concurrency', '2'], b), 0, b.err);
+      assert.match(b.out, /finished: 4\/4 conversations .*\(1 from before\)/);
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'run.jsonl.manifest.json'), 'utf8'));
+      assert.equal(manifest.config.user, 'llm-prompted');
+      assert.equal(manifest.config.llm.settings.roles.user.model, 'u-model');
+      assert.equal(manifest.prompt_template_version, 'simlens-prompts-1');
+      for (const r of fake.chatRequests) assert.equal(r.body!.model, promptKind(r) === 'agent' ? 'gpt-4o-mini' : 'u-model');
+      assert.ok(fake.chatRequests.some((r) => promptKind(r) === 'agent'));
+      assert.ok(!readTree(dir).includes('SECRET'));
+    } finally {
+      await fake.close();
+    }
+  });
+});
+

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { comparePopulations, compareFeature, closerSummary, splitHalfBaseline, allCloserSummaries } from '../../../src/core/metrics/plsa';
 import type { FeatureTable } from '../../../src/core/metrics/features';
-import { plsaMarkdown, plsaCsv, closerMarkdown, baselineMarkdown } from '../../../src/core/metrics/render';
+import { plsaMarkdown, plsaCsv, closerMarkdown, baselineMarkdown, shortNames, csv, fmt } from '../../../src/core/metrics/render';
 import { mannWhitneyU } from '../../../src/core/stats/mannwhitney';
 import { ks2samp } from '../../../src/core/stats/ks2samp';
 
@@ -71,5 +71,11 @@ describe('PLSA', () => {
     const lines = plsaCsv(r.comparisons).trim().split('\r\n');
     assert.equal(lines[0], 'feature,candidate,reference_mean,candidate_mean,mwu_u,mwu_p,ks_statistic,ks_p,n_reference,n_candidate,mwu_method,ks_method');
     assert.equal(lines.length, 3);
+  });
+
+  test('display names, CSV quoting and number format', () => {
+    assert.deepEqual([...shortNames(['a/x.jsonl', 'b/x.json', 'c.jsonl', 'c.jsonl']).values()], ['a/x', 'b/x', 'c']);
+    assert.equal(csv(['a', 'b'], [['x,y', 'say "hi"'], [NaN, 1]]), 'a,b\r\n"x,y","say ""hi"""\r\n,1\r\n');
+    assert.deepEqual([fmt(0.12345), fmt(0.0001234, true), fmt(NaN), fmt(Infinity)], ['0.123', '1.2e-4', '–', '∞']);
   });
 });

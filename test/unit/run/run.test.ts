@@ -57,6 +57,31 @@ describe('runSimulation', () => {
     assert.equal(a.manifest.run_id, m.run_id);
   });
 
+  test('conversations finishing out of order are still written in index order', async () => {
+    // An agent that answers after a delay depending on the conversation, so later ones finish first.
+    const slow: Agent = {
+      name: 'local-delayed',
+      condition: 'good',
+      createSession(id, rng, ctx): AgentSession {
+        const inner = env.agent.createSession(id, rng, ctx);
+        const delay = 12 - (Number(id.slice(-6)) % 6) * 2;
+        return {
+          async respond(u, h) {
+            await new Promise((r) => setTimeout(r, delay));
+            return inner.respond(u, h);
+          },
+        };
+      },
+    };
+    const delayed: SimulationEnvironment = { ...env, agent: slow };
+    const cfg = { ...CONFIG, n: 18 };
+    await runSimulation(cfg, { out: file('delayed1.jsonl'), environment: delayed });
+    await runSimulation(cfg, { out: file('delayed6.jsonl'), environment: delayed, concurrency: 6 });
+    assert.ok(read('delayed6.jsonl').equals(read('delayed1.jsonl')));
+    const expected = read('c1.jsonl').toString('utf8').split('\n').slice(0, 18).map((l) => l.replace('"agent":"local-good"', '"agent":"local-delayed"'));
+    assert.deepEqual(read('delayed6.jsonl').toString('utf8').trim().split('\n'), expected);
+  });
+
   test('the same seed reproduces a conversation independently of the run', async () => {
     const lines = read('c1.jsonl').toString('utf8').trim().split('\n');
     const { conversation } = await simulateConversation(env, 17);

@@ -1,0 +1,102 @@
+/**
+ * A small `fetch` over node:http/https with keep-alive agents, handed to the `openai` client.
+ *
+ * Why: with many conversations in flight, the built-in fetch (undici's spec-complete
+ * implementation) costs several times more CPU per request than node:http on our machines, and
+ * that CPU, not the endpoint, became the limit on conversations per minute (see bench/RESULTS.md,
+ * "LLM"). The client only needs a subset of fetch: string or byte bodies, headers, AbortSignal, and
+ * a streamed response body (for server-sent events). Anything else falls back to the global fetch.
+ * Compressed responses (gzip, deflate, br) are decoded.
+ */
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { Readable } from 'node:stream';
+import * as zlib from 'node:zlib';
+
+export interface NodeFetchOptions {
+  /** Sockets per origin (default 256). */
+  maxSockets?: number;
+}
+
+function toHeaderRecord(init: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  new Headers(init).forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
+}
+
+/** Creates a fetch function with its own keep-alive agents. */
+export function createNodeFetch(options: NodeFetchOptions = {}): typeof fetch {
+  const maxSockets = options.maxSockets ?? 256;
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets }),
+  };
+  const nodeFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+    const body = init.body;
+    const simpleBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
+    if (input instanceof Request || !simpleBody) return fetch(input, init);
+    const url = new URL(typeof input === 'string' ? input : input.href);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return fetch(input, init);
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) throw abortError();
+    const headers = toHeaderRecord(init.headers);
+    headers['accept-encoding'] ??= 'gzip, deflate, br';
+    const payload = body === undefined || body === null ? undefined : typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    if (payload) headers['content-length'] = String(payload.length);
+    const mod = url.protocol === 'https:' ? https : http;
+    return new Promise<Response>((resolve, reject) => {
+      const req = mod.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => {
+        signal?.removeEventListener('abort', onAbort);
+        // Abort after the headers: destroying the response errors the body stream the client reads.
+        const onBodyAbort = () => res.destroy(abortError());
+        signal?.addEventListener('abort', onBodyAbort, { once: true });
+        res.once('close', () => signal?.removeEventListener('abort', onBodyAbort));
+        const responseHeaders = new Headers();
+        for (const [key, value] of Object.entries(res.headers)) {
+          if (Array.isArray(value)) for (const v of value) responseHeaders.append(key, v);
+          else if (value !== undefined) responseHeaders.set(key, String(value));
+        }
+        const status = res.statusCode ?? 500;
+        if (status === 204 || status === 304 || init.method === 'HEAD') {
+          res.resume();
+          resolve(new Response(null, { status, statusText: res.statusMessage, headers: responseHeaders }));
+          return;
+        }
+        let stream: Readable = res;
+        const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+        if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(zlib.createGunzip());
+        else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
+        else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
+        if (stream !== res) {
+          res.on('error', (e) => stream.destroy(e));
+          responseHeaders.delete('content-encoding');
+          responseHeaders.delete('content-length');
+        }
+        resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage, headers: responseHeaders }));
+      });
+      const onAbort = () => req.destroy(abortError());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (e) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(signal?.aborted ? abortError() : e);
+      });
+      req.end(payload);
+    });
+  };
+  return nodeFetch as typeof fetch;
+}
+
+function abortError(): Error {
+  const e = new Error('The operation was aborted');
+  e.name = 'AbortError';
+  return e;
+}
+
+let shared: typeof fetch | undefined;
+
+/** One process-wide instance, so every client shares the keep-alive sockets. */
+export function sharedNodeFetch(): typeof fetch {
+  return (shared ??= createNodeFetch());
+}
