@@ -5,15 +5,14 @@
  * - "SimLens: Compare Populations…" driven through its quick picks (file, filter, candidates, act
  *   source), then a chart exported as PNG through the save dialog (bytes checked on disk);
  * - "Human-Likeness…", "Counterfactual Validation…", "Simulation Metrics…" and "Validate
- *   Simulator…" opened with a report spec as the command argument (through keybindings with
- *   `args`, the way a user can script them);
+ *   Simulator…" (which runs the simulator against both local agents) through their quick picks;
  * - every panel checked for its tables and drawn charts (canvas, no CSP violations) and
  *   screenshotted in the light and dark themes (test-results/panels-*.png);
  * - a window reload brings the panels back (restored from the webview state).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { runSimulation } from '../../src/core/run/orchestrator';
@@ -51,30 +50,18 @@ async function focusTab(page: Page, title: string): Promise<void> {
   await page.waitForTimeout(400);
 }
 
-/** Keybindings that run the panel commands with report specs as arguments. */
-function keybindings(workspace: string): { key: string; command: string; args: unknown }[] {
-  return [
-    { key: 'ctrl+alt+shift+1', command: 'simlens.humanLikeness', args: { kind: 'human-likeness', human: { file: 'human.conv.jsonl' }, simulated: [{ file: 'sim-good.sim.jsonl' }, { file: 'sim-bad.sim.jsonl' }], folds: 3 } },
-    {
-      key: 'ctrl+alt+shift+2',
-      command: 'simlens.counterfactualValidation',
-      args: { kind: 'counterfactual', human: { file: 'human.conv.jsonl' }, from: 'good', to: 'bad', simulators: [{ label: 'agenda:cir6:pkg', from: { file: 'sim-good.sim.jsonl' }, to: { file: 'sim-bad.sim.jsonl' } }] },
-    },
-    { key: 'ctrl+alt+shift+3', command: 'simlens.simulationMetrics', args: { kind: 'simulation', populations: [{ file: 'sim-good.sim.jsonl' }, { file: 'pepper.sim.jsonl' }, { file: 'meta.sim.jsonl' }], reference: { file: 'human.conv.jsonl' } } },
-    {
-      key: 'ctrl+alt+shift+4',
-      command: 'simlens.validateSimulator',
-      args: { kind: 'fidelity', human: { file: 'human.conv.jsonl' }, simulator: 'agenda:cir6:pkg', agents: ['local-good', 'local-bad'], n: 20, out: path.join(workspace, 'fidelity-report'), learningCurve: false },
-    },
-  ];
+/** Checks several rows of a multi-select quick pick (typing each label) and accepts. */
+async function pickMany(page: Page, labels: string[]): Promise<void> {
+  for (const label of labels) await pickQuickInput(page, label);
+  await page.keyboard.press('Enter');
 }
 
 const PANELS = [
-  { tab: 'SimLens: Compare Populations', shot: 'compare', title: /^Population alignment/, section: 'plsa-table' },
-  { tab: 'SimLens: Human-Likeness', shot: 'human-likeness', title: /^Human-likeness/, section: 'hls-cv' },
-  { tab: 'SimLens: Counterfactual Validation', shot: 'counterfactual', title: /^Counterfactual validation/, section: 'cf-shifts' },
-  { tab: 'SimLens: Simulation Metrics', shot: 'simulation', title: /^Simulation metrics/, section: 'zb-table' },
-  { tab: 'SimLens: Simulator Fidelity', shot: 'fidelity', title: /^Simulator fidelity/, section: 'plsa-table' },
+  { tab: 'SimLens: Compare Populations', shot: 'compare', title: /^Population alignment/, section: 'plsa-table', chart: 'hist-num_turns' },
+  { tab: 'SimLens: Human-Likeness', shot: 'human-likeness', title: /^Human-likeness/, section: 'hls-cv', chart: 'hls-distribution' },
+  { tab: 'SimLens: Counterfactual Validation', shot: 'counterfactual', title: /^Counterfactual validation/, section: 'cf-shifts', chart: 'cf-shift-chart' },
+  { tab: 'SimLens: Simulation Metrics', shot: 'simulation', title: /^Simulation metrics/, section: 'zb-table', chart: 'pepper-pc' },
+  { tab: 'SimLens: Simulator Fidelity', shot: 'fidelity', title: /^Simulator fidelity/, section: 'plsa-table', chart: 'cf-shift-chart' },
 ];
 
 test('metric panels in a real VS Code: compute, export, themes, reload', { timeout: 600_000 }, async (t) => {
@@ -87,14 +74,12 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   const vscode: VsCodeSession = await startVsCode({ workspace, theme: 'light', viewport: { width: 1500, height: 1000 } });
   t.after(() => vscode.close());
   const { page } = vscode;
-  writeFileSync(path.join(vscode.userDataDir, 'User', 'keybindings.json'), JSON.stringify(keybindings(workspace), null, 2));
 
   // 1. Compare Populations through its quick picks.
   await runCommand(page, 'SimLens: Compare Populations…', 60_000);
   await pickQuickInput(page, 'human.conv.jsonl');
   await pickQuickInput(page, 'condition = good', 30_000);
-  await pickQuickInput(page, 'sim-good.sim.jsonl'); // multi-select: toggles the row
-  await page.keyboard.press('Enter');
+  await pickMany(page, ['sim-good.sim.jsonl']);
   // the simulated file has several tasks: its filter pick offers "All 30 conversations"
   await pickQuickInput(page, 'All 30 conversations', 30_000);
   await pickQuickInput(page, 'Lexical tagger', 30_000);
@@ -107,6 +92,9 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   await frame.locator('[data-section="plsa-ks"] [data-action="export-png"]').click();
   const dialogInput = page.locator('.quick-input-widget input').first();
   await dialogInput.waitFor({ state: 'visible', timeout: 15_000 });
+  // The simple save dialog fills in the default name asynchronously: wait for it, then replace it.
+  for (let i = 0; i < 40 && !/\.png$/.test(await dialogInput.inputValue()); i++) await page.waitForTimeout(250);
+  assert.match(await dialogInput.inputValue(), /population-alignment.*-plsa-ks\.png$/, 'the default file name names the report and the chart');
   await dialogInput.fill(path.join(workspace, 'ks.png'));
   await page.keyboard.press('Enter');
   const pngFile = path.join(workspace, 'ks.png');
@@ -114,20 +102,57 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   assert.ok(existsSync(pngFile), 'the PNG was written');
   assert.deepEqual([...readFileSync(pngFile).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
 
-  // 2-5. The other panels, from keybindings with spec arguments.
-  for (const [i, key] of ['1', '2', '3', '4'].entries()) {
-    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
-    await page.keyboard.press(`Control+Alt+Shift+${key}`);
-    const p = PANELS[i + 1];
-    frame = await waitForReport(page, p.title, 180_000);
-    await checkPanel(frame, p.section);
-  }
+  // 2. Human-Likeness: human file (all conversations), both simulated runs.
+  await runCommand(page, 'SimLens: Human-Likeness…', 30_000);
+  await pickQuickInput(page, 'human.conv.jsonl');
+  await pickQuickInput(page, 'All 60 conversations', 30_000);
+  await pickMany(page, ['sim-good.sim.jsonl', 'sim-bad.sim.jsonl']);
+  await pickQuickInput(page, 'All 30 conversations', 30_000);
+  await pickQuickInput(page, 'All 30 conversations', 30_000);
+  frame = await waitForReport(page, PANELS[1].title);
+  await checkPanel(frame, PANELS[1].section);
+
+  // 3. Counterfactual: good -> bad, the two runs paired by their conditions.
+  await runCommand(page, 'SimLens: Counterfactual Validation…', 30_000);
+  await pickQuickInput(page, 'human.conv.jsonl');
+  await pickQuickInput(page, 'good', 30_000);
+  await pickQuickInput(page, 'bad', 30_000);
+  await pickMany(page, ['sim-good.sim.jsonl', 'sim-bad.sim.jsonl']);
+  await pickQuickInput(page, 'Lexical tagger', 30_000);
+  frame = await waitForReport(page, PANELS[2].title);
+  await checkPanel(frame, PANELS[2].section);
+
+  // 4. Simulation metrics: three runs (PEPPER and AlterEval users included) against the humans.
+  await runCommand(page, 'SimLens: Simulation Metrics…', 30_000);
+  await pickMany(page, ['sim-good.sim.jsonl', 'pepper.sim.jsonl', 'meta.sim.jsonl']);
+  await pickQuickInput(page, 'Pick a real-user file (for DS-KL and ranking agreement)…', 30_000);
+  await pickQuickInput(page, 'human.conv.jsonl');
+  await pickQuickInput(page, 'All 60 conversations', 30_000);
+  frame = await waitForReport(page, PANELS[3].title);
+  await checkPanel(frame, PANELS[3].section);
+  for (const id of ['pepper-pc', 'altereval-sr1']) await frame.locator(`[data-section="${id}"] canvas`).waitFor({ state: 'visible', timeout: 10_000 });
+
+  // 5. Validate Simulator: runs the simulator against both local agents (n = 20) in the host.
+  await runCommand(page, 'SimLens: Validate Simulator…', 30_000);
+  await pickQuickInput(page, 'human.conv.jsonl');
+  await pickQuickInput(page, 'All 60 conversations', 30_000);
+  await pickQuickInput(page, 'agenda:cir6:pkg', 30_000);
+  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
+  await page.keyboard.press('Enter'); // agents: local-good,local-bad
+  await page.waitForTimeout(500);
+  await page.locator('.quick-input-widget input').first().fill('20');
+  await page.keyboard.press('Enter');
+  frame = await waitForReport(page, PANELS[4].title, 240_000);
+  await checkPanel(frame, PANELS[4].section);
   const fidelity = panelFrame(page);
   assert.equal(await fidelity.locator('.verdict').count(), 3, 'three verdicts');
-  assert.ok(existsSync(path.join(workspace, 'fidelity-report', 'report.md')));
-  assert.ok(readdirSync(path.join(workspace, 'fidelity-report', 'charts')).length > 10);
+  const reports = readdirSync(path.join(workspace, 'simlens-reports'));
+  assert.equal(reports.length, 1);
+  assert.ok(existsSync(path.join(workspace, 'simlens-reports', reports[0], 'report.md')));
+  assert.ok(readdirSync(path.join(workspace, 'simlens-reports', reports[0], 'charts')).length > 10);
 
-  // Screenshots in both themes.
+  // Screenshots in both themes: the top of each panel, then one of its charts.
+  await runCommand(page, 'Notifications: Clear All Notifications', 15_000);
   for (const theme of ['light', 'dark'] as const) {
     if (theme === 'dark') await vscode.setTheme('dark');
     for (const p of PANELS) {
@@ -135,9 +160,36 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
       frame = await waitForReport(page, p.title);
       await page.waitForTimeout(600); // charts redraw on theme change
       await screenshot(page, `panels-${p.shot}-${theme}`);
+      await frame.locator(`[data-section="${p.chart}"]`).scrollIntoViewIfNeeded();
+      await page.waitForTimeout(300);
+      await screenshot(page, `panels-${p.shot}-chart-${theme}`);
+      await frame.locator('h1').scrollIntoViewIfNeeded();
     }
   }
-  // In the dark theme the chart text is light: read a tick colour from a chart.js canvas context.
+  // Box plots on demand (recomputed in the host), then a Markdown export with PNG charts.
+  await focusTab(page, PANELS[0].tab);
+  frame = await waitForReport(page, PANELS[0].title);
+  await frame.locator('[data-action="toggle-distribution"]').click();
+  await frame.locator('[data-section="box-num_turns"] canvas').waitFor({ state: 'visible', timeout: 60_000 });
+  await frame.locator('[data-section="box-num_turns"]').scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  await screenshot(page, 'panels-compare-box-dark');
+  await frame.locator('[data-action="export-markdown"]').click();
+  const mdInput = page.locator('.quick-input-widget input').first();
+  await mdInput.waitFor({ state: 'visible', timeout: 15_000 });
+  for (let i = 0; i < 40 && !/\.md$/.test(await mdInput.inputValue()); i++) await page.waitForTimeout(250);
+  await mdInput.fill(path.join(workspace, 'exported.md'));
+  await page.keyboard.press('Enter');
+  const mdFile = path.join(workspace, 'exported.md');
+  for (let i = 0; i < 60 && !existsSync(mdFile); i++) await page.waitForTimeout(250);
+  assert.ok(existsSync(mdFile), 'the Markdown report was written');
+  const md = readFileSync(mdFile, 'utf8');
+  assert.match(md, /^# Population alignment/);
+  const pngs = readdirSync(path.join(workspace, 'exported-charts'));
+  assert.ok(pngs.includes('box-num_turns.png') && pngs.length >= 10, `${pngs.length} chart images`);
+  for (const f of pngs) assert.ok(md.includes(`](exported-charts/${f})`), `exported.md links ${f}`);
+
+  // The theme variables reach the webview.
   const darkBg = await frame.locator('body').evaluate(() => getComputedStyle(document.body).getPropertyValue('--vscode-editor-background').trim());
   assert.notEqual(darkBg, '', 'theme variables are present');
 
@@ -148,7 +200,7 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   await focusTab(page, 'SimLens: Compare Populations');
   frame = await waitForReport(page, /^Population alignment/, 60_000);
   await frame.locator('.notice', { hasText: /^Restored from the saved panel/ }).waitFor({ state: 'visible', timeout: 30_000 });
-  await checkPanel(frame, 'plsa-table');
+  await checkPanel(frame, 'box-num_turns');
   await screenshot(page, 'panels-compare-restored-dark');
   const errors = vscode.errors.filter((e) => /panels\.js|Content Security Policy/i.test(e));
   assert.deepEqual(errors, [], 'no panel errors in the console');

@@ -20,9 +20,10 @@
 import Mocha from 'mocha';
 import * as activation from './suites/activation';
 import * as commands from './suites/commands';
+import * as editor from './suites/editor';
 
 /** Every suite module, in run order. Add yours here (one line). */
-const SUITES: ReadonlyArray<{ register(): void }> = [activation, commands];
+const SUITES: ReadonlyArray<{ register(): void }> = [activation, commands, editor];
 
 /** One failed test as written to the result file. */
 export interface IntegrationFailure {

@@ -59,7 +59,7 @@ export class VirtualList {
   private selectedLine: number | undefined;
   private selectedIndex = -1;
   private frame = 0;
-  readonly rowHeight = 46;
+  readonly rowHeight = 62;
 
   constructor(private readonly cb: ListCallbacks) {
     this.spacer = h('div', 'list-spacer');
@@ -209,7 +209,7 @@ export class VirtualList {
     setAttr(row, 'aria-selected', s !== undefined && s.line === this.selectedLine ? 'true' : 'false');
     row.classList.toggle('invalid', s?.state === 'invalid');
     if (!s || s.state === 'pending') {
-      replace(row, h('div', 'row-main', h('span', 'row-id muted', s ? `line ${s.line + 1}` : '…')), h('div', 'row-snippet muted', 'loading'));
+      replace(row, h('div', 'row-main', h('span', 'row-id muted', s ? `line ${s.line + 1}` : '…')), h('div', 'row-sub muted', 'loading…'));
       return;
     }
     if (s.state === 'invalid') {
@@ -218,25 +218,22 @@ export class VirtualList {
         e.stopPropagation();
         this.cb.openAsText(s.line);
       });
-      replace(row, h('div', 'row-main', icon('error', 'invalid line'), h('span', 'row-id', 'Invalid line '), open), h('div', 'row-snippet error-text', s.error ?? 'invalid'));
+      replace(row, h('div', 'row-main', icon('error', 'invalid line'), h('span', 'row-id', 'Invalid line '), open), h('div', 'row-error error-text', s.error ?? 'invalid'));
       setAttr(row, 'title', s.error ?? 'invalid line');
       return;
     }
     setAttr(row, 'title', `${s.id} — line ${s.line + 1}`);
-    const outcome = s.outcome ? h('span', `chip outcome-${s.outcome}`, s.outcome) : null;
+    const meta = [s.task, s.condition, s.source && s.source !== 'human' ? s.source : undefined, `${s.turns} turn${s.turns === 1 ? '' : 's'}`].filter(Boolean).join(' · ');
     replace(
       row,
       h(
         'div',
         'row-main',
         h('span', 'row-id', s.id),
-        s.task ? h('span', 'row-meta', s.task) : null,
-        s.condition ? h('span', `chip cond`, s.condition) : null,
-        s.source && s.source !== 'human' ? h('span', 'chip source', s.source) : null,
-        h('span', 'row-meta', `${s.turns} turn${s.turns === 1 ? '' : 's'}`),
-        outcome,
         s.annotators ? h('span', { class: 'row-meta', attrs: { title: `${s.annotators} annotator(s)` } }, icon('tag'), String(s.annotators)) : null,
+        s.outcome ? h('span', `chip outcome-${s.outcome}`, s.outcome) : null,
       ),
+      h('div', 'row-sub', meta),
       h('div', 'row-snippet', s.snippet || '(no user utterance)'),
     );
   }

@@ -141,7 +141,6 @@ export class EditorApp {
     const toolbar = h(
       'header',
       'toolbar',
-      h('div', 'file', icon('comment-discussion'), this.fileLabel, this.progressLabel),
       h(
         'div',
         'filters',
@@ -158,7 +157,13 @@ export class EditorApp {
       modeGroup,
       button({ icon: 'go-to-file', title: 'Go to conversation by id (Ctrl+Alt+G)', class: 'icon', onClick: () => this.api.post({ type: 'command', command: 'goToConversation' }) }),
     );
-    const listPane = h('aside', { class: 'list-pane', attrs: { 'aria-label': 'Conversation list' } }, this.countLabel, this.list.element);
+    const listPane = h(
+      'aside',
+      { class: 'list-pane', attrs: { 'aria-label': 'Conversation list' } },
+      h('div', 'file', icon('comment-discussion'), this.fileLabel, this.progressLabel),
+      this.countLabel,
+      this.list.element,
+    );
     replace(this.root, toolbar, listPane, this.main, this.notices);
     setAttr(this.root, 'aria-busy', 'false');
     this.renderMain();

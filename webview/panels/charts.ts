@@ -227,7 +227,8 @@ function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
         },
       },
       plugins: {
-        legend: { display: !oneBoxSeries, labels: { color: t.fg, font: { family: t.font, size: 11 }, boxWidth: 12 } },
+        // Line series show their point style in the legend (a dashed box would look broken).
+        legend: { display: !oneBoxSeries, labels: { color: t.fg, font: { family: t.font, size: 11 }, boxWidth: 12, usePointStyle: section.chart === 'line' } },
         tooltip: {
           callbacks: {
             label: (item) => {

@@ -40,6 +40,7 @@ export const BAD_BEHAVIOURS = {
   reask: 0.35,
 } as const;
 
+/** Names of the bad behaviours, as recorded in `LocalBadSession.lastBehaviours`. */
 export type BadBehaviour = 'misread' | 'tangent' | 'latch' | 'trivia' | 'reask' | 'no_clear_path';
 
 /** Near neighbours used for misreadings (values of the synthetic catalog); others fall back to a random value of the same slot. */
@@ -184,6 +185,7 @@ const NO_CLOSE: ((title: string) => string)[] = [
   (title) => `Sure, the ${title} is one possibility. I would not want to rush you, though.`,
 ];
 
+/** The `local-bad` agent: shares the catalog and lexicon between its sessions. */
 export class LocalBadAgent implements Agent {
   readonly name = 'local-bad';
   readonly condition = 'bad';
@@ -198,6 +200,7 @@ export class LocalBadAgent implements Agent {
   }
 }
 
+/** One `local-bad` conversation. */
 export class LocalBadSession implements AgentSession {
   readonly state: PreferenceState;
   /** The behaviours that fired on the latest turn (for tests and traces). */

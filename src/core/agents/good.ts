@@ -38,6 +38,7 @@ const NAVIGATION: readonly Intent[] = ['back', 'repeat', 'compare', 'similar', '
 /** Bonus per satisfied soft constraint: larger than any BM25 score, so matches rank first. */
 const SOFT_WEIGHT: Record<string, number> = { gender: 5, type: 60, colour: 45, occasion: 35, price_band: 30, material: 25, style: 15, brand: 10 };
 
+/** The `local-good` agent: shares the catalog and lexicon between its sessions. */
 export class LocalGoodAgent implements Agent {
   readonly name = 'local-good';
   readonly condition = 'good';
@@ -52,6 +53,7 @@ export class LocalGoodAgent implements Agent {
   }
 }
 
+/** One `local-good` conversation: its preference state and dialogue progress. */
 export class LocalGoodSession implements AgentSession {
   readonly state: PreferenceState;
   private turn = 0;

@@ -21,6 +21,7 @@ export const HttpAgentResponse = z.looseObject({
   acts: z.array(z.string()).optional(),
 });
 
+/** Options of the http agent. */
 export interface HttpAgentOptions {
   timeoutMs?: number;
   /** Extra request headers (e.g. an authorization token for the researcher's own service). */
@@ -29,6 +30,7 @@ export interface HttpAgentOptions {
 
 const MAX_BODY_IN_ERROR = 200;
 
+/** An agent backed by a researcher's HTTP endpoint. */
 export class HttpAgent implements Agent {
   readonly name: string;
   readonly condition = undefined;

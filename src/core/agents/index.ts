@@ -11,7 +11,7 @@ import { HttpAgent } from './http';
 export { LocalGoodAgent, LocalGoodSession, CAROUSEL_SIZE } from './good';
 export { LocalBadAgent, LocalBadSession, BAD_BEHAVIOURS, type BadBehaviour } from './bad';
 export { HttpAgent, HttpAgentResponse, DEFAULT_HTTP_TIMEOUT_MS, type HttpAgentOptions } from './http';
-export { Lexicon, type Mention, type ParsedUtterance, type Intent } from './lexicon';
+export { Lexicon, mentionsOutside, type Mention, type ParsedUtterance, type Intent, type ItemReference } from './lexicon';
 export { PreferenceState, SLOT_IMPORTANCE, PRICE_BAND_ORDER } from './state';
 
 /** The local agent names `createAgent` accepts (besides http(s) URLs). */
@@ -57,6 +57,7 @@ export function agentActToZhangBalog(act: string): string {
   return 'Other';
 }
 
+/** What `createAgent` needs besides the spec. */
 export interface CreateAgentOptions {
   catalog: Catalog;
   /** http agent: per-request timeout (default 30 s). */

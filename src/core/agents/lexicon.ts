@@ -22,11 +22,6 @@ export interface Mention {
   negated: boolean;
 }
 
-/**
- * Conversational cues. accept/reject/like: about shown items; more/list/back/similar: navigation
- * requests; compare/detail/repeat: questions about what is shown; nopref: "I don't mind";
- * expand: "... would also work" (add a value instead of replacing); note: a non-committal remark.
- */
 /** An item title found in an utterance: tokens [start, end). */
 export interface ItemReference {
   item: CatalogItem;
@@ -40,10 +35,16 @@ export function mentionsOutside(mentions: readonly Mention[], spans: readonly { 
   return mentions.filter((m) => !spans.some((s) => m.start < s.end && m.end > s.start));
 }
 
+/**
+ * Conversational cues. accept/reject/like: about shown items; more/list/back/similar: navigation
+ * requests; compare/detail/repeat: questions about what is shown; nopref: "I don't mind";
+ * expand: "... would also work" (add a value instead of replacing); note: a non-committal remark.
+ */
 export type Intent =
   | 'accept' | 'reject' | 'more' | 'question' | 'greet' | 'thanks' | 'bye' | 'like' | 'cheaper' | 'pricier'
   | 'nopref' | 'expand' | 'list' | 'similar' | 'compare' | 'detail' | 'repeat' | 'back' | 'note';
 
+/** What `Lexicon.parse` found in one utterance. */
 export interface ParsedUtterance {
   tokens: string[];
   /** Plural-folded tokens (what phrases are matched on). */
@@ -281,6 +282,7 @@ function phraseKey(tokens: readonly string[]): string {
   return tokens.map(foldPlural).join(' ');
 }
 
+/** The vocabulary of one catalog and the parser built on it (shared by all sessions). */
 export class Lexicon {
   /** phrase key -> slot values it names (several when a word is ambiguous across slots). */
   private readonly phrases = new Map<string, PhraseTarget[]>();

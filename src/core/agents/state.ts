@@ -18,6 +18,7 @@ export function slotRank(slot: string): number {
   return i < 0 ? SLOT_IMPORTANCE.length : i;
 }
 
+/** What one utterance changed in the preference state. */
 export interface StateUpdate {
   /** Positive mentions applied this turn. */
   added: Mention[];
@@ -29,6 +30,7 @@ export interface StateUpdate {
   changed: boolean;
 }
 
+/** Per-conversation beliefs about what the user wants (see the module comment). */
 export class PreferenceState {
   category?: string;
   /** slot -> acceptable values (any of). */

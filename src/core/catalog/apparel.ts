@@ -9,7 +9,8 @@
 import { createRng, type Rng } from '../random';
 import { Catalog, type CatalogItem } from './item';
 
-interface TypeSpec {
+/** One product type of a category and what it restricts. */
+export interface TypeSpec {
   name: string;
   /** Plural nouns ("sneakers", "jeans") are written as "a pair of ..." in descriptions. */
   plural?: boolean;
@@ -20,7 +21,8 @@ interface TypeSpec {
   features?: string[];
 }
 
-interface CategorySpec {
+/** One category of the synthetic catalog: its share, vocabularies and types. */
+export interface CategorySpec {
   name: string;
   /** Share of the catalog. */
   weight: number;
@@ -41,11 +43,13 @@ const ALL_STYLES = ['casual', 'classic', 'sporty', 'minimalist', 'vintage', 'str
 /** The attribute names every generated item carries. */
 export const APPAREL_ATTRIBUTES = ['type', 'colour', 'material', 'style', 'gender', 'occasion', 'price_band', 'brand'] as const;
 
+/** The colours of the synthetic catalog. */
 export const APPAREL_COLOURS = [
   'black', 'white', 'grey', 'navy', 'blue', 'red', 'green', 'olive', 'brown', 'tan', 'beige', 'pink',
   'burgundy', 'yellow', 'purple', 'cream', 'orange',
 ];
 
+/** Price bands, cheapest first. */
 export const PRICE_BANDS = ['budget', 'mid-range', 'premium', 'luxury'];
 const PRICE_FACTORS: Record<string, [number, number]> = {
   budget: [0.3, 0.6],
@@ -61,6 +65,7 @@ const BRANDS = [
   'Lark Field', 'Bellweather', 'Thistle', 'Greyhaven', 'Emberly', 'Solvik',
 ];
 
+/** The categories of the synthetic catalog (ConvApparel shopping tasks) with their vocabularies. */
 export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
   {
     name: 'footwear', weight: 18, prefix: 'FW', genders: ['women', 'men', 'unisex'],

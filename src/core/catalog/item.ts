@@ -34,6 +34,7 @@ export function itemPartialText(item: CatalogItem): string {
   return `${item.title}\n${d.slice(0, cut > 0 ? cut : PARTIAL_DESCRIPTION_CHARS)}`;
 }
 
+/** Options of `Catalog.search`. */
 export interface CatalogSearchOptions {
   /** Only items of this category. */
   category?: string;
@@ -43,6 +44,10 @@ export interface CatalogSearchOptions {
   filter?: (item: CatalogItem) => boolean;
 }
 
+/**
+ * An immutable set of items with lookups by id and category, attribute vocabularies, lazily built
+ * BM25 indexes (whole catalog, per category, full and partial text) and item similarity.
+ */
 export class Catalog {
   readonly items: readonly CatalogItem[];
   private readonly byId = new Map<string, CatalogItem>();

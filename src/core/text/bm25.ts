@@ -18,6 +18,7 @@ import { contentTokens, foldPlural } from './tokenize';
 /** Above this k, search sorts all candidates instead of keeping a sorted top-k buffer. */
 const LARGE_K = 64;
 
+/** Parameters of a BM25 index. */
 export interface Bm25Options {
   /** Term-frequency saturation (default 1.2). */
   k1?: number;
@@ -27,6 +28,7 @@ export interface Bm25Options {
   stem?: boolean;
 }
 
+/** One search result. */
 export interface Bm25Hit<T> {
   doc: T;
   score: number;
@@ -34,6 +36,7 @@ export interface Bm25Hit<T> {
   index: number;
 }
 
+/** An immutable BM25 index over `docs`, searched with `search`. */
 export class Bm25Index<T> {
   /** Number of indexed documents. */
   readonly size: number;

@@ -38,11 +38,13 @@ const ModelJson = z.object({
   counts: z.record(z.string(), z.array(z.number().nonnegative())),
 });
 
+/** One labelled text. */
 export interface TrainingExample {
   text: string;
   label: string;
 }
 
+/** The trained classifier (immutable); see the module comment for the model. */
 export class LexicalClassifier {
   private readonly labelList: string[];
   private readonly docCounts: number[];

@@ -24,7 +24,7 @@ import { mainAct } from './acts';
 import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from './nlg';
 import { AgentNlu, type Understanding } from './nlu';
-import { askedAttributes, valuePhrase } from './phrases';
+import { askedAttributes, questionSentences, valuePhrase } from './phrases';
 import {
   attributeValuesOf, createPreferenceModel, viewOf, type ItemView, type PreferenceKind, type PreferenceModel, type PreferenceOptions,
 } from './preferences';
@@ -262,10 +262,13 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
 
   private askedCache: { text: string; attrs: string[] } = { text: '', attrs: [] };
 
-  /** The attributes an agent utterance asks about (cached: several rules look at the same text). */
+  /**
+   * The attributes the questions of an agent utterance ask about ("Noted, black. Which material?"
+   * asks about material only). Cached: several rules look at the same text.
+   */
   private asked(agentText: string): string[] {
     if (this.askedCache.text !== agentText) {
-      this.askedCache = { text: agentText, attrs: askedAttributes(agentText, this.sim.options.catalog.attributeNames()) };
+      this.askedCache = { text: agentText, attrs: askedAttributes(questionSentences(agentText), this.sim.options.catalog.attributeNames()) };
     }
     return this.askedCache.attrs;
   }

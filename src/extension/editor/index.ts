@@ -34,7 +34,14 @@ export function registerConversationEditor(context: vscode.ExtensionContext, log
       }
       if (target) await vscode.commands.executeCommand('vscode.openWith', target, VIEW_TYPE);
     }),
-    vscode.commands.registerCommand(GO_TO_COMMAND, async (arg?: { id?: string; line?: number; turn?: number }) => {
+    vscode.commands.registerCommand(GO_TO_COMMAND, async (arg?: { file?: string | vscode.Uri; id?: string; line?: number; turn?: number }) => {
+      // Other views (metrics panels, run results) call this with a file and an id.
+      if (arg?.file !== undefined) {
+        const uri = typeof arg.file === 'string' ? vscode.Uri.file(arg.file) : arg.file;
+        await provider.reveal(uri, { id: arg.id, line: arg.line, turn: arg.turn });
+        await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+        return;
+      }
       const doc = provider.activeDocument();
       if (!doc) {
         void vscode.window.showInformationMessage('Open a conversation file in the SimLens editor first ("SimLens: Open Conversations…").');
@@ -57,7 +64,48 @@ export function registerConversationEditor(context: vscode.ExtensionContext, log
       },
     }),
   );
+  if (process.env.SIMLENS_INTEGRATION_RESULT) registerEditorTestHook(context, registry);
   return provider;
+}
+
+/** Test-only command id (registered only when SIMLENS_INTEGRATION_RESULT is set, like testHooks.ts). */
+export const EDITOR_TEST_COMMAND = 'simlens.test.conversationEditor';
+
+/**
+ * Lets the in-host integration suite drive an open conversation editor the way its webview does
+ * (an annotate message goes through the same ConversationDocument.annotate) and read its state,
+ * so VS Code's own undo / redo / save / revert / dirty handling can be tested for real.
+ */
+function registerEditorTestHook(context: vscode.ExtensionContext, registry: EditorRegistry): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand(EDITOR_TEST_COMMAND, async (action: string, uri: vscode.Uri, arg?: Record<string, unknown>) => {
+      const doc = registry.documents.get(uri.toString());
+      if (!doc) throw new Error(`no conversation editor open for ${uri.toString()}`);
+      if (action === 'state') {
+        return {
+          dirty: doc.dirty,
+          lineCount: doc.model.lineCount,
+          journal: doc.model.journal.position,
+          summarized: doc.model.summaries.summarized,
+          hasSession: registry.sessions.has(uri.toString()),
+        };
+      }
+      if (action === 'annotate') {
+        const a = arg as { line: number; turn: number; speaker: 'user' | 'assistant'; acts: string[]; note?: string; annotator?: string };
+        const edit = await doc.annotate({ ...a, annotator: a.annotator ?? 'integration' });
+        return edit?.seq;
+      }
+      if (action === 'read') {
+        const read = await doc.model.readConversation((arg as { line: number }).line);
+        return read.conversation ?? read.error;
+      }
+      if (action === 'diskCheck') {
+        await doc.onDiskChange();
+        return doc.model.lineCount;
+      }
+      throw new Error(`unknown action ${action}`);
+    }),
+  );
 }
 
 /** Quick pick over conversation ids, filled as the user types (never all 40,000 at once). */

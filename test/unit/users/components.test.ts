@@ -6,6 +6,7 @@ import {
   agentActClassifier, builtinAgentActExamples, createInteractionModel, createPreferenceModel, defaultAnswerMapping,
   defaultTransitionCounts, isAppropriateAnswer, mainAct, sampleTaste, type Taste,
 } from '../../../src/core/users/index';
+import { askedAttributes, questionSentences, valuePhrase } from '../../../src/core/users/phrases';
 import { tinyCatalog } from './fixtures';
 
 const catalog = tinyCatalog();
@@ -230,5 +231,24 @@ describe('NLU', () => {
     const clf = agentActClassifier();
     const right = ex.filter((e) => clf.predict(e.text).label === e.label).length;
     assert.ok(right / ex.length >= 0.9, `${right}/${ex.length}`);
+  });
+});
+
+describe('wording helpers', () => {
+  const attrs = ['brand', 'colour', 'gender', 'material', 'occasion', 'price_band', 'style', 'type'];
+  test('which attributes an agent question is about', () => {
+    assert.deepEqual(askedAttributes('What colour would you like? Any budget in mind?', attrs), ['colour', 'price_band']);
+    assert.deepEqual(askedAttributes("Is it for women's or men's?", attrs), ['gender']);
+    assert.deepEqual(askedAttributes('Colors and MATERIALS please', attrs), ['colour', 'material']);
+    assert.deepEqual(askedAttributes('uncolourful', attrs), []);
+    assert.deepEqual(askedAttributes(questionSentences('Great, pink items (unisex). What are you shopping for today?'), attrs), []);
+    assert.equal(questionSentences('No question here.'), '');
+    assert.equal(questionSentences('Colour? Also: the material, please. Size?'), 'Colour? Size?');
+  });
+  test('value phrases read after "something"', () => {
+    assert.equal(valuePhrase('colour', 'black'), 'black');
+    assert.equal(valuePhrase('material', 'wool'), 'in wool');
+    assert.equal(valuePhrase('occasion', 'work'), 'for work');
+    assert.equal(valuePhrase('price_band', 'budget'), 'in the budget price range');
   });
 });
