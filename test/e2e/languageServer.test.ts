@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { e2eReady, makeWorkspace, openFileInEditor, runCommand, screenshot, startVsCode } from './harness';
+import { e2eReady, makeWorkspace, openFileInEditor, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
 
 const good = (id: string): string =>
   JSON.stringify({ id, task_id: 'footwear_good', turns: [{ user_utterance: 'running shoes please', assistant_utterance: 'What size?' }] });
@@ -56,4 +56,13 @@ test('language server diagnostics and quick fix in a real VS Code', { timeout: 2
   assert.equal(savedLines[2], '{"id":"comma","turns":[]}');
   assert.equal(savedLines[0], lines[0], 'other lines untouched');
   assert.equal(savedLines[1], lines[1], 'other lines untouched');
+
+  // The code lens above line 4 opens that conversation in the SimLens editor.
+  const lens = page.locator('.codelens-decoration a', { hasText: 'Open in SimLens' });
+  await lens.first().waitFor({ state: 'visible', timeout: 30_000 });
+  assert.ok((await lens.count()) >= 2, 'one "Open in SimLens" lens per valid conversation');
+  await lens.last().click();
+  const view = await waitForWebview(page, 0, 60_000);
+  await view.locator('text=ok-4').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await screenshot(page, 'language-server-codelens-open-dark');
 });

@@ -130,7 +130,7 @@ const boxPlugin: Plugin = {
         const b = boxes[di]?.[i];
         if (!b) return;
         const { x, width } = el.getProps(['x', 'width'], true) as { x: number; width: number };
-        const w = Math.max(6, width * 0.8);
+        const w = Math.min(140, Math.max(6, width * 0.8));
         const colour = (Array.isArray(ds.borderColor) ? ds.borderColor[i] : ds.borderColor) as string;
         const py = (v: number) => y.getPixelForValue(v);
         ctx.strokeStyle = t.fg;

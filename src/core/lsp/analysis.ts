@@ -7,6 +7,7 @@
  * Each line's analysis is cached by its text, so after an edit only the changed lines are
  * parsed and validated again.
  */
+import { fileURLToPath } from 'node:url';
 import { parseConversationText, type LineError, type ParsedLine } from '../jsonl/parse';
 import { locateJsonPath, type JsonSpan } from '../jsonl/locate';
 import {
@@ -23,6 +24,8 @@ import type { LineDocument, LineEdit, Position, Range } from './lineDocument';
 import { looksLikeWrappedDocument, pythonLiteralToJson, removeTrailingCommas } from './repair';
 
 export const DIAGNOSTIC_SOURCE = 'simlens';
+/** The conversation editor's command that opens a file at a conversation (src/extension/editor). */
+export const GO_TO_CONVERSATION = 'simlens.goToConversation';
 
 export interface Diagnostic {
   range: Range;
@@ -253,22 +256,30 @@ export class DocumentAnalysis {
     return undefined;
   }
 
-  /** Code lenses: "Open in SimLens" per conversation line, "Replay from here" per turn with a trace or utterance. */
+  /**
+   * Code lenses on each conversation line: "Open in SimLens" (the conversation in the SimLens
+   * editor) and "Replay from here" (the same, stepping from its first turn). Both call the
+   * editor's `simlens.goToConversation` with the file path and the 0-based line (the
+   * line on disk; ids may be missing or repeated).
+   */
   codeLenses(): CodeLens[] {
     const out: CodeLens[] = [];
+    const file = this.doc.uri.startsWith('file:') ? fileURLToPath(this.doc.uri) : this.doc.uri;
     for (let i = 0; i < this.doc.lineCount; i++) {
       const p = this.parsed(i);
       if (p.kind !== 'valid') continue;
-      const id = conversationId(p.conversation, i + 1);
       const range = { start: { line: i, character: 0 }, end: { line: i, character: 0 } };
+      const turns = p.conversation.turns.length;
       out.push({
         range,
-        command: { title: `$(open-preview) Open in SimLens (${p.conversation.turns.length} turns)`, command: 'simlens.openConversationAt', arguments: [this.doc.uri, id, 0] },
+        command: { title: `$(open-preview) Open in SimLens (${turns} turn${turns === 1 ? '' : 's'})`, command: GO_TO_CONVERSATION, arguments: [{ file, line: i }] },
       });
-      out.push({
-        range,
-        command: { title: '$(debug-start) Replay from here', command: 'simlens.openConversationAt', arguments: [this.doc.uri, id, 0, 'replay'] },
-      });
+      if (turns > 0) {
+        out.push({
+          range,
+          command: { title: '$(debug-start) Replay from here', command: GO_TO_CONVERSATION, arguments: [{ file, line: i, turn: 1 }] },
+        });
+      }
     }
     return out;
   }

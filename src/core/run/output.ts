@@ -130,3 +130,67 @@ export class OrderedWriter {
     closeSync(this.fd);
   }
 }
+
+interface CachedItemJson {
+  keys: string[];
+  values: unknown[];
+  json: string;
+}
+
+/** Recommended items seen before, keyed by their `attributes` object (local agents share one per catalog item). */
+const itemJsonCache = new WeakMap<object, CachedItemJson>();
+
+/** JSON of one recommended item: from the cache when every own field is identical (===) to the cached item's. */
+function itemJson(item: unknown): string {
+  if (!item || typeof item !== 'object') return JSON.stringify(item);
+  const rec = item as Record<string, unknown>;
+  const attrs = rec.attributes;
+  if (!attrs || typeof attrs !== 'object') return JSON.stringify(item);
+  const cached = itemJsonCache.get(attrs);
+  if (cached) {
+    let i = 0;
+    let same = true;
+    for (const k in rec) {
+      if (i >= cached.keys.length || cached.keys[i] !== k || cached.values[i] !== rec[k]) {
+        same = false;
+        break;
+      }
+      i++;
+    }
+    if (same && i === cached.keys.length) return cached.json;
+  }
+  const json = JSON.stringify(item);
+  if (Object.getPrototypeOf(rec) === Object.prototype) {
+    const keys = Object.keys(rec);
+    itemJsonCache.set(attrs, { keys, values: keys.map((k) => rec[k]), json });
+  }
+  return json;
+}
+
+/**
+ * `JSON.stringify(conversation)`, byte for byte, faster: the carousels (most of a line's bytes, the
+ * same items again and again) are serialised once per item and reused while the item object's
+ * fields are identical. Anything unusual (a toJSON, a non-array carousel) takes the plain path.
+ */
+export function serializeConversation(conversation: { turns: readonly unknown[] } & Record<string, unknown>): string {
+  const turns = conversation.turns;
+  if (!Array.isArray(turns)) return JSON.stringify(conversation);
+  const carousels: string[] = [];
+  const marked = turns.map((turn) => {
+    const t = turn as Record<string, unknown> | null;
+    if (!t || typeof t !== 'object' || !Array.isArray(t.recommendations) || typeof t.toJSON === 'function') return turn;
+    const marker = `\u0000rec${carousels.length}\u0000`;
+    carousels.push(`[${(t.recommendations as unknown[]).map(itemJson).join(',')}]`);
+    return { ...t, recommendations: marker };
+  });
+  if (carousels.length === 0 || typeof conversation.toJSON === 'function') return JSON.stringify(conversation);
+  const text = JSON.stringify({ ...conversation, turns: marked });
+  // Each marker appears exactly once, as the JSON string "\u0000recN\u0000" (NUL is always escaped).
+  const parts = text.split(/"\\u0000rec(\d+)\\u0000"/);
+  // A data string equal to a marker would add a match: then take the plain path.
+  if (parts.length !== 2 * carousels.length + 1) return JSON.stringify(conversation);
+  for (let i = 1, k = 0; i < parts.length; i += 2, k++) if (Number(parts[i]) !== k) return JSON.stringify(conversation);
+  let out = parts[0];
+  for (let i = 1; i < parts.length; i += 2) out += carousels[Number(parts[i])] + parts[i + 1];
+  return out;
+}

@@ -132,7 +132,10 @@ async function pickConversation(
   qp.onDidChangeValue(update);
   return new Promise((resolve) => {
     qp.onDidAccept(() => {
-      resolve(qp.selectedItems[0]?.line);
+      // Items are replaced as the user types; fall back to the highlighted item, then to an exact id.
+      const exact = summaries.searchIds(qp.value, 1)[0];
+      const picked = qp.selectedItems[0] ?? qp.activeItems[0];
+      resolve(picked?.line ?? (exact !== undefined && summaries.summary(exact).id === qp.value ? exact : undefined));
       qp.hide();
     });
     qp.onDidHide(() => {

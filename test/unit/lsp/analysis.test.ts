@@ -113,7 +113,9 @@ describe('DocumentAnalysis features', () => {
     const { a } = analysed([conv('a'), 'oops', conv('b')].join('\n'));
     const lenses = a.codeLenses();
     assert.equal(lenses.length, 4);
-    assert.deepEqual(lenses[2].command.arguments?.slice(1, 2), ['b']);
+    assert.deepEqual(lenses[2].command.arguments, [{ file: '/tmp/x.conv.jsonl', line: 2 }]);
+    assert.equal(lenses[2].command.command, 'simlens.goToConversation');
+    assert.deepEqual(lenses[3].command.arguments, [{ file: '/tmp/x.conv.jsonl', line: 2, turn: 1 }]);
   });
 
   test('quick fixes for trailing commas and python dicts', () => {

@@ -241,3 +241,22 @@ test('the output directory is clean of temporary manifests', () => {
   assert.ok(existsSync(manifestPath(file('c1.jsonl'))));
   assert.equal(existsSync(`${manifestPath(file('c1.jsonl'))}.tmp-${process.pid}`), false);
 });
+
+describe('serializeConversation', () => {
+  test('equals JSON.stringify on real runs and on odd input', async () => {
+    const { serializeConversation } = await import('../../../src/core/run/output');
+    for (let i = 0; i < 40; i++) {
+      const { conversation } = await simulateConversation(env, 1000 + i);
+      assert.equal(serializeConversation(conversation), JSON.stringify(conversation));
+      assert.equal(serializeConversation(conversation), JSON.stringify(conversation), 'again, from the cache');
+    }
+    const { conversation } = await simulateConversation(env, 7);
+    const twisted = structuredClone(conversation);
+    const shown = twisted.turns.find((t) => t.recommendations?.length)!;
+    shown.recommendations![0].title = 'Changed title';
+    shown.assistant_utterance = '\u0000rec0\u0000';
+    twisted.turns.push({ user_utterance: '"\u0000rec1\u0000"', recommendations: [] });
+    assert.equal(serializeConversation(twisted), JSON.stringify(twisted));
+    assert.equal(serializeConversation({ turns: [] }), '{"turns":[]}');
+  });
+});

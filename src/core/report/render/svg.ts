@@ -205,7 +205,7 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
         if (!b) return;
         const c = nSeries === 1 ? colour(ci) : colour(si);
         const x = left + band * ci + (band - group) / 2 + bw * si;
-        const w = Math.max(4, bw - 4);
+        const w = Math.min(140, Math.max(4, bw - 4));
         const mid = x + bw / 2;
         const tip = `${s.name} · ${cats[ci]}: min ${formatTick(b.min)}, q1 ${formatTick(b.q1)}, median ${formatTick(b.median)}, q3 ${formatTick(b.q3)}, max ${formatTick(b.max)}, n ${b.n}`;
         parts.push(`<g><title>${escapeXml(tip)}</title>`);
