@@ -247,19 +247,47 @@ test('conversation editor: first render and webview memory, small file vs 1x ben
   const bench = await ensureBenchFile(1);
   const workspace = makeWorkspace({ 'sample.conv.jsonl': sampleFile() });
   symlinkSync(bench.path, path.join(workspace, 'bench-1x.conv.jsonl'));
-  const vscode = await startVsCode({ workspace, theme: 'dark' });
+  const vscode = await startVsCode({ workspace, theme: 'dark', env: process.env.SIMLENS_E2E_DEBUG ? { SIMLENS_EDITOR_DEBUG: '1' } : {} });
   t.after(() => vscode.close());
   const page = vscode.page;
-  const metrics: Array<{ file: string; conversations: number; bytes: number; firstRenderMs: number; domNodes: number; jsHeapBytes: number | null; date: string }> = [];
+  if (process.env.SIMLENS_E2E_DEBUG) page.on('console', (m) => console.log(`[console.${m.type()}] ${m.text().slice(0, 300)}`));
+  const metrics: Array<{ file: string; conversations: number; bytes: number; firstRenderMs: number; inWebviewMs: number; htmlArrivedMs: number; domNodes: number; listNodes: number; jsHeapBytes: number | null; date: string }> = [];
+  // Sample, 1x, sample again: the first open also pays for activation and the first webview, so
+  // the second sample figure is the fair comparison.
   for (const [name, conversations, bytes] of [
     ['sample.conv.jsonl', 61, Buffer.byteLength(sampleFile())],
     ['bench-1x.conv.jsonl', bench.conversations, bench.bytes],
+    ['sample.conv.jsonl', 61, Buffer.byteLength(sampleFile())],
   ] as const) {
+    // Quick Open by hand so the clock starts when the file is chosen, not while typing.
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(name);
+    const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${name.replace(/\./g, '\\.')}\\s*$`) }) }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
     const t0 = Date.now();
-    await openFileInEditor(page, name);
-    const frame = await waitForWebview(page);
+    if (process.env.SIMLENS_E2E_DEBUG) console.log(`t0 ${t0 % 100000} ${name}`);
+    await row.click();
+    const frame = await waitForWebview(page, 0, 60_000);
     await frame.locator('.conv-id').first().waitFor({ state: 'visible', timeout: 60_000 });
     const firstRenderMs = Date.now() - t0;
+    const inWebviewMs = Number(await frame.locator('body').getAttribute('data-first-render-ms'));
+    // When the page's HTML arrived: before that the time is VS Code's (webview host frame, service worker).
+    const htmlArrivedMs = await frame.locator('body').evaluate(() => Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseStart ?? 0));
+    if (process.env.SIMLENS_E2E_DEBUG) {
+      console.log(
+        'timing',
+        name,
+        await frame.locator('body').evaluate(() =>
+          JSON.stringify([
+            ...performance.getEntriesByType('navigation').map((e) => ({ n: 'nav', domInteractive: Math.round((e as PerformanceNavigationTiming).domInteractive), rs: Math.round((e as PerformanceNavigationTiming).responseStart) })),
+            ...performance.getEntriesByType('resource').map((e) => ({ n: e.name.split('/').pop(), s: Math.round(e.startTime), d: Math.round(e.duration) })),
+          ]),
+        ),
+      );
+    }
     await waitForText(frame, '.list-status', new RegExp(`of ${conversations.toLocaleString('en-US')} conversations`), 60_000);
     // Scroll the list a long way to page in more rows, then let it settle.
     await frame.locator('.list-viewport').evaluate((el) => {
@@ -268,18 +296,22 @@ test('conversation editor: first render and webview memory, small file vs 1x ben
     await page.waitForTimeout(1500);
     const m = await frame.locator('body').evaluate(() => {
       const mem = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-      return { domNodes: document.getElementsByTagName('*').length, jsHeapBytes: mem ? mem.usedJSHeapSize : null };
+      return {
+        domNodes: document.getElementsByTagName('*').length,
+        listNodes: document.querySelectorAll('.list-pane *').length,
+        jsHeapBytes: mem ? mem.usedJSHeapSize : null,
+      };
     });
-    metrics.push({ file: name, conversations, bytes, firstRenderMs, ...m, date: new Date().toISOString().slice(0, 10) });
-    await screenshot(page, `editor-${name.startsWith('bench') ? 'bench-1x' : 'sample'}-dark`);
+    metrics.push({ file: name, conversations, bytes, firstRenderMs, inWebviewMs, htmlArrivedMs, ...m, date: new Date().toISOString().slice(0, 10) });
+    await screenshot(page, `editor-${name.startsWith('bench') ? 'bench-1x' : `sample-${metrics.length}`}-dark`);
     await focusWorkbench(page);
     await runCommand(page, 'View: Close All Editors');
   }
   mkdirSync(RESULTS_DIR, { recursive: true });
   writeFileSync(path.join(RESULTS_DIR, 'editor-webview-metrics.json'), JSON.stringify(metrics, null, 2));
-  const [small, big] = metrics;
-  // The webview holds pages and one conversation, never the file: the DOM stays within a small
-  // factor of the 60-conversation file's although the bench file has 68x more conversations.
-  assert.ok(big.domNodes < small.domNodes * 3, `DOM ${big.domNodes} (1x) vs ${small.domNodes} (sample)`);
+  const [, big, small] = metrics;
+  // The webview holds pages and one conversation, never the file: the list's DOM is the same size
+  // for 61 and 4,146 conversations (only visible rows exist); the rest is the one conversation shown.
+  assert.ok(big.listNodes <= small.listNodes * 1.2 + 20, `list DOM ${big.listNodes} (1x) vs ${small.listNodes} (sample)`);
   assert.ok(big.firstRenderMs < 15_000, `first render of the 1x file took ${big.firstRenderMs} ms`);
 });

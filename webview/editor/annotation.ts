@@ -53,7 +53,7 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
       icon('account'),
       h('span', null, ' Annotating as '),
       h('strong', null, o.annotator),
-      h('span', 'muted', ` · taxonomy ${o.taxonomy.name}`),
+      h('span', 'muted', `taxonomy: ${o.taxonomy.name}`),
       button({ icon: 'settings-gear', title: 'Annotator and taxonomy settings', class: 'icon', onClick: () => o.onOpenSettings() }),
     ),
   );

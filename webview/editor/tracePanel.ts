@@ -136,12 +136,11 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
         h('li', { class: `agenda-item${isPushed ? ' pushed' : ''}${i === 0 ? ' top' : ''}`, attrs: { title: isPushed ? 'pushed since the previous turn' : undefined } }, isPushed ? icon('add') : null, act),
       );
     });
-    if (trace.agenda.length === 0) list.appendChild(h('li', 'agenda-item muted', '(empty — the dialogue ends)'));
     panel.appendChild(
       section(
         `Agenda (${trace.agenda.length})`,
         'layers',
-        list,
+        trace.agenda.length ? list : h('p', 'muted agenda-empty', 'Empty: the dialogue ends.'),
         pulled.length ? h('div', 'pulled', h('span', 'muted', 'pulled: '), ...pulled.map((p) => h('span', { class: 'chip pulled-item', attrs: { title: 'pulled since the previous turn' } }, p))) : null,
       ),
     );

@@ -105,10 +105,16 @@ const referencePlugin: Plugin = {
       ctx.lineTo(area.right, py);
       ctx.stroke();
       ctx.setLineDash([]);
-      ctx.fillStyle = t.ref;
+      // The label sits on a patch of background so bars under it do not garble it.
       ctx.font = `11px ${t.font}`;
       ctx.textAlign = 'right';
-      ctx.fillText(r.label, area.right - 4, py - 4);
+      const w = ctx.measureText(r.label).width;
+      ctx.fillStyle = t.bg;
+      ctx.globalAlpha = 0.85;
+      ctx.fillRect(area.right - w - 8, py - 16, w + 6, 13);
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = t.ref;
+      ctx.fillText(r.label, area.right - 4, py - 5);
     }
     ctx.restore();
   },

@@ -1,6 +1,7 @@
 /** `simlens report`: the one-command fidelity report (simulate, then PLSA + HLS + counterfactual). */
 import { resolve } from 'node:path';
-import { runFidelity, DEFAULT_THRESHOLDS } from '../../core/report/fidelity';
+import { runFidelity, fidelityNeedsLlm, DEFAULT_THRESHOLDS } from '../../core/report/fidelity';
+import { LLM_FLAGS, llmServicesFromFlags } from '../llmOptions';
 import { CancelledError } from '../../core/report/compute';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';
@@ -21,6 +22,7 @@ const FLAGS = {
   concurrency: { type: 'number', valueName: 'N', description: 'conversations simulated at once (default 4; output does not depend on it)' },
   json: { type: 'boolean', description: 'print a JSON summary instead of text' },
   quiet: { type: 'boolean', short: 'q', description: 'no progress lines on stderr' },
+  ...LLM_FLAGS,
 } as const;
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
@@ -40,10 +42,12 @@ simulated populations with the human ones on three pillars and writes one report
   DIR/populations/     the simulated conversations (<agent>.sim.jsonl + manifests)
 
 CONFIG is either a JSON file with \`simlens simulate\` options (user, interaction, preferences,
-meta, tolerance, p_switch, patience, typo_rate, max_turns, catalog, corpus, transitions, ...;
-agent, n and seed are set by this command), or inline words separated by colons: agenda |
-target-free, cir6 | qrfa, single | pkg, tol | prob, and key=value for any other option, e.g.
-agenda:cir6:pkg or agenda:qrfa:single:patience=6.
+meta, tolerance, p_switch, patience, typo_rate, max_turns, catalog, corpus, transitions, llm,
+...; agent, n and seed are set by this command), or inline words separated by colons: agenda |
+target-free | llm-prompted | llm-icl | llm-sft | llm-target-free, cir6 | qrfa, single | pkg,
+tol | prob, and key=value for any other option, e.g. agenda:cir6:pkg or
+agenda:qrfa:single:patience=6. LLM users and agents (llm-good, llm-bad) use the LLM options
+below; the API key is read from SIMLENS_API_KEY or OPENAI_API_KEY.
 
 Human references are matched to each agent's condition (local-good -> "good", local-bad ->
 "bad") when the human file has conditions (a "condition" field or task_id ending in _good/_bad),
@@ -87,6 +91,10 @@ Example:
     process.once('SIGINT', onSigint);
     let lastPhase = '';
     try {
+      // LLM users/agents get their services from the usual LLM options (key from the environment).
+      const llm = fidelityNeedsLlm(flags.simulator, agents, io.cwd)
+        ? await llmServicesFromFlags(flags, io, { outFile: resolve(out, 'populations', 'llm'), signal: controller.signal, command: 'report' })
+        : undefined;
       const result = await runFidelity(
         {
           human: { file: flags.human, ...(flags['human-condition'] ? { filter: { condition: flags['human-condition'] } } : {}) },
@@ -100,6 +108,7 @@ Example:
           folds,
           learningCurve: !(args.includes('--no-learning-curve') || args.includes('--learning-curve=false')),
           concurrency: flags.concurrency,
+          llm,
         },
         {
           cwd: io.cwd,

@@ -141,7 +141,8 @@ export class ConversationDocumentModel {
     const signal = this.summaryAbort.signal;
     const file = this.file;
     const index = this.summaryIndex;
-    const batch = opts.batchLines ?? 256;
+    // Small batches keep the event loop responsive: page and conversation requests wait at most one batch.
+    const batch = opts.batchLines ?? 32;
     const run = async (): Promise<void> => {
       for (let from = 0; from < index.lineCount; from += batch) {
         if (signal.aborted) return;

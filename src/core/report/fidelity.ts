@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import type { Conversation } from '../model';
 import { conversationCondition, conversationOutcome } from '../model';
 import { runSimulation, type RunProgress } from '../run/orchestrator';
+import type { LlmServices } from '../llm/services';
 import { featureTable, PLSA_DEFAULT_FEATURES, type FeatureTable } from '../metrics/features';
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
 import { crossDistribution, crossValidateHls, hlsLearningCurve } from '../metrics/hls';
@@ -42,6 +43,7 @@ import { REPORT_SCHEMA, finiteOrNull, type Report, type ReportInput, type Sectio
 import { IdAllocator, formatFixed, slug } from './format';
 import { PopulationLoader, sampleUpTo, type PopulationSpec } from './populations';
 import { resolveSimulator } from './simulator';
+import { isLlmAgentName, isLlmUserName } from '../llm/run';
 import { checkpoint, featureOptions, type ComputeContext } from './compute';
 import { plsaCandidateSummaries, plsaSections } from './builders/plsa';
 import { hlsSections, meanSimulatedHls, type HlsRun } from './builders/hls';
@@ -89,6 +91,8 @@ export interface FidelityOptions {
   /** Conversations simulated in parallel (output does not depend on it). */
   concurrency?: number;
   thresholds?: Partial<FidelityThresholds>;
+  /** LLM services for LLM users or agents (see `fidelityNeedsLlm`); local simulators need none. */
+  llm?: LlmServices;
 }
 
 /** One simulated population. */
@@ -108,6 +112,12 @@ export interface FidelityResult {
   populations: SimulatedPopulation[];
   /** Milliseconds per phase. */
   timings: { simulate: number; plsa: number; hls: number; counterfactual: number; write: number; total: number };
+}
+
+/** Whether the simulator (a spec or JSON file, see simulator.ts) or any agent is LLM-based. */
+export function fidelityNeedsLlm(simulator: string, agents: readonly string[], cwd: string): boolean {
+  const sim = resolveSimulator(simulator, cwd);
+  return isLlmUserName(String(sim.options.user ?? '')) || agents.some(isLlmAgentName);
 }
 
 function verdictOf(value: number, pass: number, warn: number): VerdictValue {
@@ -163,6 +173,7 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
           overwrite: true,
           concurrency: opts.concurrency ?? 4,
           signal: controller.signal,
+          llm: opts.llm,
           command: `simlens report (fidelity) --simulator ${opts.simulator} --agents ${opts.agents.join(',')} --n ${opts.n} --seed ${String(seed)}`,
           onProgress: (p: RunProgress) => ctx.progress?.(`Simulating against ${agent}: ${p.finished}/${p.planned}`, ((ai + p.finished / Math.max(1, p.planned)) / opts.agents.length) * 0.5),
         },

@@ -8,7 +8,8 @@
  *   `SimulationConfigSchema`). `agent`, `n` and `seed` are set by the report for each run and
  *   are ignored if present. Relative paths inside resolve against the JSON file's folder.
  * - Inline: colon-separated words, each either a value that says which field it sets
- *   (`agenda` | `target-free` → user, `cir6` | `qrfa` → interaction, `single` | `pkg` →
+ *   (`agenda` | `target-free` | `llm-prompted` | `llm-icl` | `llm-sft` | `llm-target-free` → user,
+ *   `cir6` | `qrfa` → interaction, `single` | `pkg` →
  *   preferences, `tol` | `prob` → meta) or `key=value` for any other field
  *   (`agenda:cir6:pkg:patience=6:typo_rate=0.05`). Numbers and true/false are converted.
  */
@@ -39,6 +40,10 @@ const WORDS: Record<string, [keyof SimulatorOptions, string]> = {
   pkg: ['preferences', 'pkg'],
   tol: ['meta', 'tol'],
   prob: ['meta', 'prob'],
+  'llm-prompted': ['user', 'llm-prompted'],
+  'llm-icl': ['user', 'llm-icl'],
+  'llm-sft': ['user', 'llm-sft'],
+  'llm-target-free': ['user', 'llm-target-free'],
 };
 
 const PER_RUN = new Set(['agent', 'n', 'seed']);

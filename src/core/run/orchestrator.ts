@@ -15,7 +15,7 @@ import type { RunManifest } from '../model';
 import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
 import { simulateConversation } from './conversation';
 import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig, writeManifest } from './manifest';
-import { OrderedWriter, readExistingOutput, serializeConversation } from './output';
+import { OrderedWriter, encodeConversationLine, readExistingOutput } from './output';
 import { stopsRun } from '../llm/run';
 import type { LlmServices } from '../llm/services';
 
@@ -185,7 +185,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
       const index = todo[next++];
       const { conversation, failed: bad } = await simulateConversation(env, index);
       if (bad) failed++;
-      writer.put(index, serializeConversation(conversation));
+      writer.put(index, encodeConversationLine(conversation));
       sessionFinished++;
       report(false);
       // Local agents never wait on I/O: yield now and then so cancellation and progress get through.

@@ -3,7 +3,7 @@
  * Resuming reads what is there (cutting away a last line that a crash left unfinished) and
  * reports which conversation indices are done.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync, writevSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 /** Yields the lines of a text file (without "\n"), 1-based line numbers. */
@@ -98,7 +98,7 @@ export async function readExistingOutput(path: string): Promise<ExistingOutput> 
  */
 export class OrderedWriter {
   private readonly fd: number;
-  private readonly waiting = new Map<number, string>();
+  private readonly waiting = new Map<number, string | Buffer[]>();
   private position = 0;
   written = 0;
 
@@ -107,15 +107,19 @@ export class OrderedWriter {
     this.fd = openSync(path, 'a');
   }
 
-  /** Accepts the line of conversation `index` and writes everything that is now in order. */
-  put(index: number, line: string): void {
+  /**
+   * Accepts the line of conversation `index` (a string without "\n", or the encoded line with its
+   * "\n" as from `encodeConversationLine`) and writes everything that is now in order.
+   */
+  put(index: number, line: string | Buffer[]): void {
     this.waiting.set(index, line);
     while (this.position < this.order.length) {
       const next = this.order[this.position];
-      const text = this.waiting.get(next);
-      if (text === undefined) break;
+      const line = this.waiting.get(next);
+      if (line === undefined) break;
       this.waiting.delete(next);
-      writeSync(this.fd, text + '\n');
+      if (typeof line === 'string') writeSync(this.fd, line + '\n');
+      else writeBuffers(this.fd, line);
       this.position++;
       this.written++;
     }
@@ -131,17 +135,32 @@ export class OrderedWriter {
   }
 }
 
+/** Writes buffers in order with as few system calls as possible, handling short writes. */
+function writeBuffers(fd: number, buffers: Buffer[]): void {
+  let total = 0;
+  for (const b of buffers) total += b.length;
+  let done = buffers.length <= 1024 ? writevSync(fd, buffers) : 0;
+  if (done === total) return;
+  const rest = Buffer.concat(buffers).subarray(done);
+  let off = 0;
+  while (off < rest.length) off += writeSync(fd, rest, off, rest.length - off);
+}
+
 interface CachedItemJson {
   keys: string[];
   values: unknown[];
   json: string;
+  bytes?: Buffer;
 }
 
 /** Recommended items seen before, keyed by their `attributes` object (local agents share one per catalog item). */
 const itemJsonCache = new WeakMap<object, CachedItemJson>();
 
-/** JSON of one recommended item: from the cache when every own field is identical (===) to the cached item's. */
-function itemJson(item: unknown): string {
+/**
+ * The cached JSON of a recommended item when every own field is identical (===) to the cached
+ * item's; a new entry when the item can be cached; else its JSON string.
+ */
+function itemEntry(item: unknown): CachedItemJson | string {
   if (!item || typeof item !== 'object') return JSON.stringify(item);
   const rec = item as Record<string, unknown>;
   const attrs = rec.attributes;
@@ -157,40 +176,88 @@ function itemJson(item: unknown): string {
       }
       i++;
     }
-    if (same && i === cached.keys.length) return cached.json;
+    if (same && i === cached.keys.length) return cached;
   }
   const json = JSON.stringify(item);
-  if (Object.getPrototypeOf(rec) === Object.prototype) {
-    const keys = Object.keys(rec);
-    itemJsonCache.set(attrs, { keys, values: keys.map((k) => rec[k]), json });
+  if (Object.getPrototypeOf(rec) !== Object.prototype) return json;
+  const keys = Object.keys(rec);
+  const entry: CachedItemJson = { keys, values: keys.map((k) => rec[k]), json };
+  itemJsonCache.set(attrs, entry);
+  return entry;
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+const NEWLINE = Buffer.from('\n');
+
+type Part = string | CachedItemJson | Buffer;
+
+/**
+ * The pieces of `JSON.stringify(conversation)`: the text around the carousels, and each carousel
+ * as brackets, commas and item entries. Undefined when the plain path must be taken (no carousel,
+ * a toJSON, or a data string that looks like a marker).
+ */
+function lineParts(conversation: { turns: readonly unknown[] } & Record<string, unknown>): Part[] | undefined {
+  const turns = conversation.turns;
+  if (!Array.isArray(turns) || typeof conversation.toJSON === 'function') return undefined;
+  const carousels: (CachedItemJson | string)[][] = [];
+  const marked = turns.map((turn) => {
+    const t = turn as Record<string, unknown> | null;
+    if (!t || typeof t !== 'object' || !Array.isArray(t.recommendations) || typeof t.toJSON === 'function') return turn;
+    const marker = `\u0000rec${carousels.length}\u0000`;
+    carousels.push((t.recommendations as unknown[]).map(itemEntry));
+    return { ...t, recommendations: marker };
+  });
+  if (carousels.length === 0) return undefined;
+  const text = JSON.stringify({ ...conversation, turns: marked });
+  // Each marker appears once, as the JSON string "\u0000recN\u0000" (NUL is always escaped). A data
+  // string that looks like a marker makes the count differ: then take the plain path.
+  let count = 0;
+  for (let at = text.indexOf('\\u0000rec'); at >= 0; at = text.indexOf('\\u0000rec', at + 1)) count++;
+  if (count !== carousels.length) return undefined;
+  const parts: Part[] = [];
+  let from = 0;
+  for (let k = 0; k < carousels.length; k++) {
+    const marker = `"\\u0000rec${k}\\u0000"`;
+    const at = text.indexOf(marker, from);
+    if (at < 0) return undefined;
+    parts.push(text.slice(from, at), OPEN);
+    carousels[k].forEach((item, i) => {
+      if (i) parts.push(COMMA);
+      parts.push(item);
+    });
+    parts.push(CLOSE);
+    from = at + marker.length;
   }
-  return json;
+  parts.push(text.slice(from));
+  return parts;
 }
 
 /**
  * `JSON.stringify(conversation)`, byte for byte, faster: the carousels (most of a line's bytes, the
  * same items again and again) are serialised once per item and reused while the item object's
- * fields are identical. Anything unusual (a toJSON, a non-array carousel) takes the plain path.
+ * fields are identical. Anything unusual takes the plain path.
  */
 export function serializeConversation(conversation: { turns: readonly unknown[] } & Record<string, unknown>): string {
-  const turns = conversation.turns;
-  if (!Array.isArray(turns)) return JSON.stringify(conversation);
-  const carousels: string[] = [];
-  const marked = turns.map((turn) => {
-    const t = turn as Record<string, unknown> | null;
-    if (!t || typeof t !== 'object' || !Array.isArray(t.recommendations) || typeof t.toJSON === 'function') return turn;
-    const marker = `\u0000rec${carousels.length}\u0000`;
-    carousels.push(`[${(t.recommendations as unknown[]).map(itemJson).join(',')}]`);
-    return { ...t, recommendations: marker };
-  });
-  if (carousels.length === 0 || typeof conversation.toJSON === 'function') return JSON.stringify(conversation);
-  const text = JSON.stringify({ ...conversation, turns: marked });
-  // Each marker appears exactly once, as the JSON string "\u0000recN\u0000" (NUL is always escaped).
-  const parts = text.split(/"\\u0000rec(\d+)\\u0000"/);
-  // A data string equal to a marker would add a match: then take the plain path.
-  if (parts.length !== 2 * carousels.length + 1) return JSON.stringify(conversation);
-  for (let i = 1, k = 0; i < parts.length; i += 2, k++) if (Number(parts[i]) !== k) return JSON.stringify(conversation);
-  let out = parts[0];
-  for (let i = 1; i < parts.length; i += 2) out += carousels[Number(parts[i])] + parts[i + 1];
+  const parts = lineParts(conversation);
+  if (!parts) return JSON.stringify(conversation);
+  let out = '';
+  for (const p of parts) out += typeof p === 'string' ? p : Buffer.isBuffer(p) ? p.toString('utf8') : p.json;
+  return out;
+}
+
+/** The UTF-8 bytes of `serializeConversation(conversation) + "\n"`, reusing each cached item's encoding. */
+export function encodeConversationLine(conversation: { turns: readonly unknown[] } & Record<string, unknown>): Buffer[] {
+  const parts = lineParts(conversation);
+  if (!parts) return [Buffer.from(JSON.stringify(conversation) + '\n', 'utf8')];
+  const out: Buffer[] = [];
+  for (const p of parts) {
+    if (typeof p === 'string') {
+      if (p) out.push(Buffer.from(p, 'utf8'));
+    } else if (Buffer.isBuffer(p)) out.push(p);
+    else out.push((p.bytes ??= Buffer.from(p.json, 'utf8')));
+  }
+  out.push(NEWLINE);
   return out;
 }

@@ -432,13 +432,13 @@ export class PkgPreferences extends BasePreferences {
         scratchCount[id]++;
       }
     }
-    touched.sort((a, b) => a - b);
-    this.ratedIds = Int32Array.from(touched);
+    // A typed array sorts numerically in native code (an Array with a comparator is much slower here).
+    this.ratedIds = Int32Array.from(touched).sort();
     this.ratedValues = new Float64Array(touched.length);
     this.prefById = new Int8Array(k);
     const { likedAttribute, dislikedAttribute } = this.thresholds;
-    for (let i = 0; i < touched.length; i++) {
-      const id = touched[i];
+    for (let i = 0; i < this.ratedIds.length; i++) {
+      const id = this.ratedIds[i];
       const r = Math.round((scratchSum[id] / scratchCount[id]) * 1000) / 1000;
       scratchSum[id] = 0;
       scratchCount[id] = 0;

@@ -35,8 +35,20 @@ export class ConversationDocument implements vscode.CustomDocument {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.savedMarker = restoredFromBackup ? -1 : model.journal.lastAppliedSeq;
-    this.startSummaries();
+    // The summary pass is CPU-heavy on large files; it starts once the webview has its first page
+    // (see EditorSession), so it does not slow the editor's first render, or after a few seconds.
+    this.startTimer = setTimeout(() => void this.ensureSummaries(), 3000);
     this.watch();
+  }
+
+  private startTimer: NodeJS.Timeout | undefined;
+  private summaryRun: Promise<void> | undefined;
+
+  /** Starts the background summary pass if it is not running (progress goes to listeners); resolves when done. */
+  ensureSummaries(): Promise<void> {
+    clearTimeout(this.startTimer);
+    this.summaryRun ??= this.startSummaries();
+    return this.summaryRun;
   }
 
   /** Unsaved annotation edits exist (as VS Code sees it: since the last save / revert). */
@@ -45,9 +57,9 @@ export class ConversationDocument implements vscode.CustomDocument {
   }
 
   /** Background pass over every line; progress is sent to listeners at most 4 times a second. */
-  startSummaries(): void {
+  private startSummaries(): Promise<void> {
     const started = Date.now();
-    this.model
+    return this.model
       .summarizeAll({
         onProgress: (done, total) => {
           const now = Date.now();
@@ -60,6 +72,12 @@ export class ConversationDocument implements vscode.CustomDocument {
       .catch((e: unknown) => {
         if (!this.disposed) this.log.error(`summary pass over ${this.uri.fsPath} failed: ${(e as Error).message}`);
       });
+  }
+
+  /** After the model re-read the file (revert, reload): a new summary pass. */
+  private restartSummaries(): void {
+    this.summaryRun = undefined;
+    void this.ensureSummaries();
   }
 
   /** Records an annotation edit and tells VS Code (one undo step per edit). */
@@ -99,7 +117,7 @@ export class ConversationDocument implements vscode.CustomDocument {
   async revert(): Promise<void> {
     await this.model.revert();
     this.savedMarker = this.model.journal.lastAppliedSeq;
-    this.startSummaries();
+    this.restartSummaries();
     for (const l of this.listeners) l.reloaded('reverted');
   }
 
@@ -138,7 +156,7 @@ export class ConversationDocument implements vscode.CustomDocument {
       if (!this.dirty) {
         await this.model.reload({ keepEdits: false });
         this.savedMarker = this.model.journal.lastAppliedSeq;
-        this.startSummaries();
+        this.restartSummaries();
         this.log.info(`${name} changed on disk; reloaded`);
         for (const l of this.listeners) l.reloaded('changed on disk');
         return;
@@ -155,13 +173,13 @@ export class ConversationDocument implements vscode.CustomDocument {
       if (choice === reload) {
         await this.model.reload({ keepEdits: false });
         this.savedMarker = this.model.journal.lastAppliedSeq;
-        this.startSummaries();
+        this.restartSummaries();
         for (const l of this.listeners) l.reloaded('changed on disk; your annotations were discarded');
         // VS Code still counts the old edits as unsaved: a revert clears its dirty flag.
         await vscode.commands.executeCommand('workbench.action.files.revert', this.uri).then(undefined, () => undefined);
       } else if (choice === keep) {
         const { lost } = await this.model.reload({ keepEdits: true });
-        this.startSummaries();
+        this.restartSummaries();
         for (const l of this.listeners) l.reloaded('changed on disk; your annotations were kept');
         if (lost.length) {
           const msg = `Annotations for ${lost.length} conversation(s) could not be kept because they are no longer in ${name}: ${lost.slice(0, 5).join(', ')}${lost.length > 5 ? ', …' : ''}`;
@@ -181,6 +199,7 @@ export class ConversationDocument implements vscode.CustomDocument {
     if (this.disposed) return;
     this.disposed = true;
     clearTimeout(this.watchTimer);
+    clearTimeout(this.startTimer);
     this.watcher?.dispose();
     void this.model.close();
     this.disposeEmitter.fire();

@@ -51,7 +51,7 @@ export function registerConversationEditor(context: vscode.ExtensionContext, log
         await provider.reveal(doc.uri, arg);
         return;
       }
-      const line = await pickConversation(doc.model.summaries, () => doc.model.summarizeAll());
+      const line = await pickConversation(doc.model.summaries, () => doc.ensureSummaries());
       if (line !== undefined) await provider.reveal(doc.uri, { line });
     }),
     vscode.window.registerUriHandler({

@@ -58,7 +58,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     openContext: vscode.CustomDocumentOpenContext,
     token: vscode.CancellationToken,
   ): Promise<ConversationDocument> {
-    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] openCustomDocument ${this.viewType} ${uri.toString()} backup=${openContext.backupId}`);
+    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] ${Date.now() % 100000} openCustomDocument ${this.viewType} ${uri.toString()} backup=${openContext.backupId}`);
     if (uri.scheme !== 'file') {
       throw new Error(`SimLens opens conversation files from disk only; ${uri.toString()} is not a local file`);
     }
@@ -98,7 +98,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   }
 
   async resolveCustomEditor(document: ConversationDocument, panel: vscode.WebviewPanel): Promise<void> {
-    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] resolveCustomEditor ${this.viewType} ${document.uri.toString()}`);
+    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] ${Date.now() % 100000} resolveCustomEditor ${this.viewType} ${document.uri.toString()}`);
     const extensionUri = this.context.extensionUri;
     const key = document.uri.toString();
     panel.webview.options = { enableScripts: true, localResourceRoots: editorResourceRoots(extensionUri) };
@@ -163,8 +163,11 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   private async revealIn(doc: ConversationDocument, target: { id?: string; line?: number; turn?: number }): Promise<boolean> {
     let line = target.line;
     if (target.id !== undefined) {
-      await doc.model.summarizeAll();
       line = doc.model.summaries.lineOfId(target.id);
+      if (line === undefined) {
+        await doc.ensureSummaries();
+        line = doc.model.summaries.lineOfId(target.id);
+      }
       if (line === undefined) {
         void vscode.window.showWarningMessage(`No conversation with id "${target.id}" in ${basename(doc.uri.fsPath)}.`);
         return false;

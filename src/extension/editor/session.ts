@@ -83,12 +83,13 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
       if (KEEP_WHILE_HIDDEN.has(message.type)) this.queue.push(message);
       return;
     }
+    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] ${Date.now() % 100000} post ${message.type}`);
     void this.panel.webview.postMessage(message);
   }
 
   private async receive(raw: unknown): Promise<void> {
     const parsed = parseWebviewMessage(raw);
-    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] received ${JSON.stringify(raw).slice(0, 300)} ok=${parsed.ok}`);
+    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] ${Date.now() % 100000} received ${JSON.stringify(raw).slice(0, 300)} ok=${parsed.ok}`);
     if (!parsed.ok) {
       this.log.warn(`${basename(this.document.uri.fsPath)}: ${parsed.error}`);
       return;
@@ -137,6 +138,8 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
       }
       case 'setFilter':
         await this.applyFilter(msg.filter);
+        // The first page is on its way: now the background summary pass may start.
+        void this.document.ensureSummaries();
         return;
       case 'requestPage': {
         if (msg.viewVersion !== this.viewVersion) return; // a newer view is on its way

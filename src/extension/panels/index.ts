@@ -158,6 +158,7 @@ async function validateFlow(loader: PopulationLoader): Promise<ReportSpec | unde
     { label: 'agenda:qrfa:pkg', description: 'agenda-based, QRFA interaction model, PKG preferences', spec: 'agenda:qrfa:pkg' },
     { label: 'agenda:cir6:single', description: 'agenda-based, CIR6, single-item preferences', spec: 'agenda:cir6:single' },
     { label: 'target-free', description: 'PEPPER-style target-free user', spec: 'target-free' },
+    { label: 'llm-prompted', description: 'prompted LLM user (SimLens LLM settings and API key)', spec: 'llm-prompted' },
     { label: '$(json) Simulation options file…', description: 'a JSON object with simulate options', action: 'json' },
     { label: '$(edit) Other…', description: 'e.g. agenda:cir6:pkg:patience=6', action: 'custom' },
   ];

@@ -12,7 +12,8 @@
 import * as vscode from 'vscode';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { computeReport, CancelledError, type ComputeContext } from '../../core/report/compute';
-import { runFidelity } from '../../core/report/fidelity';
+import { fidelityNeedsLlm, runFidelity } from '../../core/report/fidelity';
+import { createLlmServicesFromWorkspace } from '../llm';
 import type { ChartSection, Report, TableSection } from '../../core/report/model';
 import { slug } from '../../core/report/format';
 import type { ReportSpec } from '../../core/report/specs';
@@ -170,8 +171,10 @@ export class MetricPanel {
         if (spec.kind === 'fidelity') {
           const out = spec.out ?? join(this.deps.cwd(), 'simlens-reports', `fidelity-${new Date().toISOString().replace(/[:.]/g, '-')}`);
           this.outDir = out;
+          // LLM users/agents use the SimLens LLM settings and the stored API key.
+          const llm = fidelityNeedsLlm(spec.simulator, spec.agents, ctx.cwd!) ? await createLlmServicesFromWorkspace({ signal: controller.signal }) : undefined;
           const result = await runFidelity(
-            { human: spec.human, simulator: spec.simulator, agents: spec.agents, n: spec.n, seed: spec.seed, out, features: spec.features, acts: spec.acts, folds: spec.folds, learningCurve: spec.learningCurve },
+            { human: spec.human, simulator: spec.simulator, agents: spec.agents, n: spec.n, seed: spec.seed, out, features: spec.features, acts: spec.acts, folds: spec.folds, learningCurve: spec.learningCurve, llm },
             ctx,
           );
           report = result.report;

@@ -7,6 +7,7 @@ import { parseReport, type TableSection, type TextSection } from '../../../src/c
 import { PopulationLoader, describeFilter, defaultLabel, populationFacets } from '../../../src/core/report/populations';
 import { parseInlineSimulator, resolveSimulator } from '../../../src/core/report/simulator';
 import { ReportSpecSchema } from '../../../src/core/report/specs';
+import { fidelityNeedsLlm } from '../../../src/core/report/fidelity';
 import { humanConversations, jsonl, tempDir, writeHumanFile } from './fixtures';
 
 /** Simulated-looking conversations: long, wordy, never negative. */
@@ -48,6 +49,10 @@ describe('populations and simulator specs', () => {
   test('inline and JSON simulator specs', (t) => {
     assert.deepEqual(parseInlineSimulator('agenda:cir6:pkg'), { user: 'agenda', interaction: 'cir6', preferences: 'pkg' });
     assert.deepEqual(parseInlineSimulator('agenda:qrfa:single:patience=6:typo_rate=0.05'), { user: 'agenda', interaction: 'qrfa', preferences: 'single', patience: 6, typo_rate: 0.05 });
+    assert.deepEqual(parseInlineSimulator('llm-prompted'), { user: 'llm-prompted' });
+    assert.equal(fidelityNeedsLlm('llm-icl', ['local-good'], '.'), true);
+    assert.equal(fidelityNeedsLlm('agenda:cir6:pkg', ['local-good', 'llm-bad'], '.'), true);
+    assert.equal(fidelityNeedsLlm('agenda:cir6:pkg', ['local-good', 'local-bad'], '.'), false);
     assert.throws(() => parseInlineSimulator('agenda:cir7'), /unknown word "cir7"/);
     assert.throws(() => parseInlineSimulator('agenda:n=5'), /"n" is set by the report/);
     assert.throws(() => parseInlineSimulator('agenda:bogus=1'), /unknown option "bogus"/);

@@ -9,6 +9,7 @@ import {
   forkConversation, manifestPath, mergeRunFiles, parseShard, parseSimulationConfig, prepareEnvironment, readManifest, runSimulation,
   shardIndices, simulateConversation, type SimulationEnvironment,
 } from '../../../src/core/run/index';
+import { encodeConversationLine, serializeConversation } from '../../../src/core/run/output';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'simlens-run-'));
 const file = (name: string) => path.join(dir, name);
@@ -244,11 +245,11 @@ test('the output directory is clean of temporary manifests', () => {
 
 describe('serializeConversation', () => {
   test('equals JSON.stringify on real runs and on odd input', async () => {
-    const { serializeConversation } = await import('../../../src/core/run/output');
     for (let i = 0; i < 40; i++) {
       const { conversation } = await simulateConversation(env, 1000 + i);
       assert.equal(serializeConversation(conversation), JSON.stringify(conversation));
       assert.equal(serializeConversation(conversation), JSON.stringify(conversation), 'again, from the cache');
+      assert.equal(Buffer.concat(encodeConversationLine(conversation)).toString('utf8'), JSON.stringify(conversation) + '\n');
     }
     const { conversation } = await simulateConversation(env, 7);
     const twisted = structuredClone(conversation);
@@ -257,6 +258,9 @@ describe('serializeConversation', () => {
     shown.assistant_utterance = '\u0000rec0\u0000';
     twisted.turns.push({ user_utterance: '"\u0000rec1\u0000"', recommendations: [] });
     assert.equal(serializeConversation(twisted), JSON.stringify(twisted));
+    assert.equal(Buffer.concat(encodeConversationLine(twisted)).toString('utf8'), JSON.stringify(twisted) + '\n');
+    shown.recommendations![1].title = 'Ünïcödé ✓';
+    assert.equal(Buffer.concat(encodeConversationLine(twisted)).toString('utf8'), JSON.stringify(twisted) + '\n');
     assert.equal(serializeConversation({ turns: [] }), '{"turns":[]}');
   });
 });
