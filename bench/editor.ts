@@ -154,6 +154,10 @@ export async function child(task: string, payload: unknown): Promise<unknown> {
   }
 }
 
+function fmtKB(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
 function med<T>(rs: ChildResult<T>[], pick: (v: T) => number): number {
   return median(rs.filter((r) => r.ok).map((r) => pick(r.value as T)));
 }
@@ -229,11 +233,11 @@ export async function run(args: string[] = []): Promise<void> {
 
 Reproduce: \`npm run build && node --expose-gc dist/bench.js editor\` (\`-- --no-10x\` skips the 1.47 GB file). Host side = the extension host's work (\`ConversationDocumentModel\`, \`src/core/document\`), each measurement in a fresh process; medians of ${results.map((r) => `${r.open.length} (${r.file.conversations >= 40000 ? '10x' : '1x'})`).join(', ')} runs.
 
-| file | open → first conversation ready (host) | peak RSS (open) | summary pass (background) | facet filter, all conversations | text search: cached / on-disk scan | page of 100, mid-file | memory after summaries | annotate + save one line |
+| file | open → first conversation ready (host) | peak RSS (open) | summary pass (background) | facet filter, all conversations | text search: cached / on-disk scan | page of 100 rows, mid-file (summaries ready) | memory after summaries | annotate + save one line |
 |---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-The webview receives ${fmtBytes(msgPage)} for a page of ${PAGE_SIZE} summaries and ${fmtBytes(msgConv)} for the first conversation (1x), whatever the file size: it never holds more than 20 pages (2,000 summaries) and one conversation, and renders only the visible list rows.
+The webview receives ${fmtKB(msgPage)} for a page of ${PAGE_SIZE} summaries and ${fmtKB(msgConv)} for the first conversation (1x), whatever the file size: it never holds more than 20 pages (2,000 summaries) and one conversation, and renders only the visible list rows.
 ${webview}
 
 Targets (1x): first render < 1 s — host ready in ${fmtMs(ready1)}: ${ready1 < 1000 ? 'met' : 'NOT met'} (webview render adds the E2E figure above); filters < 300 ms — facet filter ${fmtMs(facet1)}, text search ${fmtMs(search1)}: ${facet1 < 300 && search1 < 300 ? 'met' : 'NOT met'}.${failed.length ? `\n\nFailures: ${failed.join('; ')}` : ''}`;

@@ -14,7 +14,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mergeRunFiles, parseSimulationConfig, prepareEnvironment, readLines, runSimulation, type SimulationConfigInput } from '../src/core/run/index';
 import { fmtBytes, machineInfo, median, runChild, updateResultsSection, type ChildResult } from './harness';
@@ -131,6 +131,7 @@ export async function run(args: string[] = []): Promise<void> {
   const n = nIndex >= 0 ? Number(args[nIndex + 1]) : 20000;
   const repeats = args.includes('--quick') ? 1 : 3;
   const dir = mkdtempSync(join(tmpdir(), 'simlens-bench-sim-'));
+  const loadStart = loadavg()[0];
   const rows: Row[] = [];
   const failures: string[] = [];
   const base: SimulationConfigInput = { user: 'agenda', interaction: 'cir6', preferences: 'pkg', agent: 'local-good', n, seed: 'bench' };
@@ -207,7 +208,7 @@ export async function run(args: string[] = []): Promise<void> {
     .join('; ');
   const prep = rows.length ? median(rows.map((r) => r.r.prepareMs)) : NaN;
   const body = [
-    `Machine: ${machineInfo()}. Date: ${new Date().toISOString().slice(0, 10)}. Reproduce: \`npm run bench\` (or \`node --expose-gc dist/bench.js simulation\` after \`npm run build\`; \`-- --n N --quick\` for a shorter run).`,
+    `Machine: ${machineInfo()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average (1 min) at start / end: ${loadStart.toFixed(1)} / ${loadavg()[0].toFixed(1)} (other jobs share the 2 cores: compare "best" when it is high). Reproduce: \`npm run bench\` (or \`node --expose-gc dist/bench.js simulation\` after \`npm run build\`; \`-- --n N --quick\` for a shorter run).`,
     '',
     `Each row is a full \`runSimulation\` in a fresh child process: ${n.toLocaleString('en-US')} conversations (fewer for the 20-turn target-free and the meta runs), written as canonical JSONL with per-turn traces to a temporary file, median of ${repeats} runs where repeated. Catalog: the synthetic apparel catalog (3,000 items). Setup (catalog, BM25 index, models, 20 warm-up conversations) took ${(prep / 1000).toFixed(1)} s and is not in the rates. "best" is the fastest repetition (other processes on the machine only ever slow a run down); "conv/s (CPU time)" divides by the process's user+system CPU time, which includes V8's garbage-collector threads and so understates single-core throughput on a quiet machine. Target: at least 2,000 conversations/s on one core for the agenda-based user against local-good.`,
     '',

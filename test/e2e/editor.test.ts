@@ -268,7 +268,6 @@ test('conversation editor: first render and webview memory, small file vs 1x ben
     const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${name.replace(/\./g, '\\.')}\\s*$`) }) }).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     const t0 = Date.now();
-    if (process.env.SIMLENS_E2E_DEBUG) console.log(`t0 ${t0 % 100000} ${name}`);
     await row.click();
     const frame = await waitForWebview(page, 0, 60_000);
     await frame.locator('.conv-id').first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -276,18 +275,6 @@ test('conversation editor: first render and webview memory, small file vs 1x ben
     const inWebviewMs = Number(await frame.locator('body').getAttribute('data-first-render-ms'));
     // When the page's HTML arrived: before that the time is VS Code's (webview host frame, service worker).
     const htmlArrivedMs = await frame.locator('body').evaluate(() => Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseStart ?? 0));
-    if (process.env.SIMLENS_E2E_DEBUG) {
-      console.log(
-        'timing',
-        name,
-        await frame.locator('body').evaluate(() =>
-          JSON.stringify([
-            ...performance.getEntriesByType('navigation').map((e) => ({ n: 'nav', domInteractive: Math.round((e as PerformanceNavigationTiming).domInteractive), rs: Math.round((e as PerformanceNavigationTiming).responseStart) })),
-            ...performance.getEntriesByType('resource').map((e) => ({ n: e.name.split('/').pop(), s: Math.round(e.startTime), d: Math.round(e.duration) })),
-          ]),
-        ),
-      );
-    }
     await waitForText(frame, '.list-status', new RegExp(`of ${conversations.toLocaleString('en-US')} conversations`), 60_000);
     // Scroll the list a long way to page in more rows, then let it settle.
     await frame.locator('.list-viewport').evaluate((el) => {

@@ -1,11 +1,9 @@
 /** `simlens judge IN --out OUT`: LLM judge annotations; `--validate` compares them with first-person ratings. */
-import { importFile, ImportError } from '../../core/importers';
-import { annotateAll, writeJsonlAtomic } from '../../core/llm/annotate';
 import { formatJudgeValidation, judgeAnnotator, judgeConversation, validateJudge } from '../../core/llm/judge';
 import { formatFlags, parseArgs } from '../args';
-import { LLM_FLAGS, llmServicesFromFlags } from '../llmOptions';
+import { readConversationsForCommand, runAnnotationPass } from '../annotatePass';
+import { LLM_FLAGS } from '../llmOptions';
 import { UsageError, type CliCommand } from '../types';
-import { ioErrorMessage, isIoError, resolvePath } from '../util';
 
 const FLAGS = {
   out: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the conversations with judge annotations here (JSONL; may equal IN)' },
@@ -50,14 +48,8 @@ Examples:
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });
     const input = positionals[0];
-    let conversations;
-    try {
-      conversations = (await importFile(resolvePath(io, input))).conversations;
-    } catch (err) {
-      if (isIoError(err)) { io.stderr(`simlens judge: ${ioErrorMessage('read', input, err)}\n`); return 2; }
-      if (err instanceof ImportError) { io.stderr(`simlens judge: ${err.message}\n`); return 2; }
-      throw err;
-    }
+    const conversations = await readConversationsForCommand(io, 'judge', input);
+    if (!conversations) return 2;
     if (flags.validate) {
       const v = validateJudge(conversations, flags.annotator);
       if (v.judged === 0) {
@@ -67,43 +59,28 @@ Examples:
       io.stdout(flags.json ? JSON.stringify(v) + '\n' : formatJudgeValidation(v) + '\n');
       return 0;
     }
-    if (!flags.out) throw new UsageError('--out is required (or use --validate)');
-    const subset = flags.limit !== undefined ? conversations.slice(0, Math.max(0, flags.limit)) : conversations;
-    const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once('SIGINT', onSigint);
-    try {
-      let services;
-      try {
-        services = await llmServicesFromFlags(flags, io, { outFile: flags.out, signal: controller.signal, command: 'judge' });
-      } catch (e) {
-        if (e instanceof UsageError) throw e;
-        io.stderr(`simlens judge: ${(e as Error).message}\n`);
-        return 2;
-      }
-      services.budget.onExhausted(() => controller.abort());
-      const annotator = judgeAnnotator(services.client('judge').model);
-      let last = 0;
-      const report = await annotateAll(subset, async (conv, i) => (await judgeConversation(conv, services, { line: i + 1 })).annotation, {
-        concurrency: services.settings.roles.judge.concurrency,
-        skipAnnotator: flags.force ? undefined : annotator,
-        signal: controller.signal,
-        onProgress: (done, total) => {
-          if (done - last >= 25 || done === total) { last = done; io.stderr(`judged ${done}/${total}\n`); }
-        },
-      });
-      const all = [...report.conversations, ...conversations.slice(subset.length)];
-      await writeJsonlAtomic(resolvePath(io, flags.out), all);
-      for (const f of report.failed) io.stderr(`simlens judge: ${input}: conversation ${f.id}: ${f.error}\n`);
-      if (report.stopped) io.stderr(`simlens judge: stopped early: ${report.stopped}; rerun on ${flags.out} to continue\n`);
-      const summary = { out: flags.out, annotator, annotated: report.annotated, skipped: report.skipped, failed: report.failed.length, stopped: report.stopped ?? null, usage: services.budget.snapshot() };
-      io.stdout(flags.json ? JSON.stringify(summary) + '\n' : `${annotator}: ${report.annotated} judged, ${report.skipped} already judged, ${report.failed.length} failed -> ${flags.out}\n`);
-      return report.failed.length || report.stopped ? 1 : 0;
-    } catch (err) {
-      if (isIoError(err)) { io.stderr(`simlens judge: ${ioErrorMessage('write', flags.out, err)}\n`); return 2; }
-      throw err;
-    } finally {
-      process.removeListener('SIGINT', onSigint);
-    }
+    const out = flags.out;
+    if (!out) throw new UsageError('--out is required (or use --validate)');
+    let last = 0;
+    return runAnnotationPass({
+      command: 'judge',
+      role: 'judge',
+      io,
+      flags,
+      input,
+      out,
+      conversations,
+      limit: flags.limit,
+      force: flags.force,
+      annotatorFor: judgeAnnotator,
+      annotate: async (conv, services, line) => (await judgeConversation(conv, services, { line })).annotation,
+      onProgress: (done, total) => {
+        if (done - last >= 25 || done === total) { last = done; io.stderr(`judged ${done}/${total}\n`); }
+      },
+      summarize: ({ report, annotator, services }) => {
+        const summary = { out, annotator, annotated: report.annotated, skipped: report.skipped, failed: report.failed.length, stopped: report.stopped ?? null, usage: services.budget.snapshot() };
+        io.stdout(flags.json ? JSON.stringify(summary) + '\n' : `${annotator}: ${report.annotated} judged, ${report.skipped} already judged, ${report.failed.length} failed -> ${out}\n`);
+      },
+    });
   },
 };

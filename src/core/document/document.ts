@@ -8,6 +8,7 @@
  * temp-file-and-rename writer, one save at a time.
  */
 import { stat } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
 import { FileChangedError, JsonlFile, parseConversationText, parseLineBytes, rewriteLines, type LineIndex, type ParsedLine } from '../jsonl';
 import { conversationId, type Annotation, type Conversation, type Speaker } from '../model';
 import type { ConversationSummary, SearchStats, SummaryFilter } from '../../shared/editorProtocol';
@@ -272,6 +273,11 @@ export class ConversationDocumentModel {
     const utterance = input.speaker === 'user' ? turn.user_utterance : turn.assistant_utterance;
     if (utterance === undefined) throw new Error(`${this.path}: line ${input.line + 1}: turn ${input.turn + 1} has no ${input.speaker} utterance`);
     if (!input.annotator.trim()) throw new Error('annotator id is empty: set simlens.annotator');
+    // Saving re-encodes the edited turn's annotations only, but the line is decoded to edit it:
+    // bytes that are not UTF-8 would come back as U+FFFD, so such lines are refused.
+    if (!isUtf8(await this.file.readRaw(input.line))) {
+      throw new Error(`${this.path}: line ${input.line + 1} contains bytes that are not valid UTF-8; fix the encoding before annotating it (saving would replace them)`);
+    }
     const key: AnnotationKey = {
       line: input.line,
       conversationId: read.id,

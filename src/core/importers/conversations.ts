@@ -10,7 +10,8 @@
  * that every tool can address it; an existing `id` is never changed. Canonical import adds nothing.
  */
 import { Conversation } from '../model';
-import { ImportError, type ImportWarning, describeType, formatPath, joinPath } from './errors';
+import { describeValue, formatJsonPath, valueAtPath } from '../jsonl/parse';
+import { ImportError, type ImportWarning, joinPath } from './errors';
 
 type Rec = Record<string, unknown>;
 
@@ -28,15 +29,6 @@ export interface ConversationSite {
   path: string;
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const seg of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[seg as string];
-  }
-  return v;
-}
-
 /**
  * Validates one value as a Conversation. Returns the warnings (one per schema issue, at most 5,
  * each with the full field path) or none.
@@ -44,18 +36,18 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 export function conversationProblems(value: unknown, site: ConversationSite): ImportWarning[] {
   const label = site.line !== undefined ? `conversation on line ${site.line}` : `conversation ${site.index}`;
   if (!isRecord(value)) {
-    return [{ line: site.line, path: site.path || undefined, message: `${label}: expected a conversation object, found ${describeType(value)}; skipped` }];
+    return [{ line: site.line, path: site.path || undefined, message: `${label}: expected a conversation object, found ${describeValue(value)}; skipped` }];
   }
   const r = Conversation.safeParse(value);
   if (r.success) return [];
   const issues = r.error.issues;
   const shown = issues.slice(0, 5).map((issue): ImportWarning => {
-    const rel = formatPath(issue.path);
-    const found = valueAt(value, issue.path);
+    const rel = formatJsonPath(issue.path);
+    const found = valueAtPath(value, issue.path);
     let detail: string;
     if (issue.code === 'invalid_type') {
-      detail = found === undefined ? `expected ${issue.expected}, but the field is missing` : `expected ${issue.expected}, found ${describeType(found)}`;
-    } else detail = `${issue.message} (found ${describeType(found)})`;
+      detail = found === undefined ? `expected ${issue.expected}, but the field is missing` : `expected ${issue.expected}, found ${describeValue(found)}`;
+    } else detail = `${issue.message} (found ${describeValue(found)})`;
     return { line: site.line, path: joinPath(site.path, rel) || undefined, message: `${label}: ${rel || '(root)'}: ${detail}; skipped` };
   });
   if (issues.length > 5) shown.push({ line: site.line, path: site.path || undefined, message: `${label}: ${issues.length - 5} more schema problems` });
@@ -112,7 +104,7 @@ export function importConvApparelDocument(
         origin,
         convs === undefined
           ? `expected a ConvApparel document with a "conversations" array, found an object with keys ${keys}${hint}`
-          : `"conversations" must be an array, found ${describeType(convs)}`,
+          : `"conversations" must be an array, found ${describeValue(convs)}`,
         { path: 'conversations' },
       );
     }
@@ -121,7 +113,7 @@ export function importConvApparelDocument(
     const rest = Object.fromEntries(Object.entries(doc).filter(([k]) => k !== 'conversations'));
     if (Object.keys(rest).length) documentMetadata = rest;
   } else {
-    throw new ImportError(origin, `expected a ConvApparel document (an object with a "conversations" array), found ${describeType(doc)}`);
+    throw new ImportError(origin, `expected a ConvApparel document (an object with a "conversations" array), found ${describeValue(doc)}`);
   }
   const out = { conversations: [] as Conversation[], warnings: [] as ImportWarning[] };
   list.forEach((value, index) => acceptConversation(value, { index, path: `${base}[${index}]` }, 'convapparel', out));

@@ -18,7 +18,8 @@
  * path; the rest are imported.
  */
 import type { Conversation, SlotValue, Speaker } from '../model';
-import { ImportError, type ImportWarning, describeType, formatPath, joinPath } from './errors';
+import { describeValue, formatJsonPath } from '../jsonl/parse';
+import { ImportError, type ImportWarning, joinPath } from './errors';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
 
 /** The annotator name given to acts that came with the imported data. */
@@ -81,7 +82,7 @@ export function dialogueRecordsFromDocument(doc: unknown, origin: string): Dialo
       return (doc['dialogues'] as unknown[]).map((value, index) => ({ value, path: `dialogues[${index}]`, index, inherited }));
     }
     if ('dialogues' in doc) {
-      throw new ImportError(origin, `"dialogues" must be an array of dialogues, found ${describeType(doc['dialogues'])}`, { path: 'dialogues' });
+      throw new ImportError(origin, `"dialogues" must be an array of dialogues, found ${describeValue(doc['dialogues'])}`, { path: 'dialogues' });
     }
     if (Array.isArray(doc['conversation'])) return [{ value: doc, path: '', index: 0 }];
     const keys = Object.keys(doc).slice(0, 8).join(', ') || 'none';
@@ -90,7 +91,7 @@ export function dialogueRecordsFromDocument(doc: unknown, origin: string): Dialo
       `expected a DialogueKit file: a JSON array of dialogues, an object with a "dialogues" array, or one dialogue with a "conversation" array; found an object with keys ${keys}`,
     );
   }
-  throw new ImportError(origin, `expected a DialogueKit file (a JSON array of dialogues), found ${describeType(doc)}`);
+  throw new ImportError(origin, `expected a DialogueKit file (a JSON array of dialogues), found ${describeValue(doc)}`);
 }
 
 /** Collects every intent in the records (for picking the taxonomy name). */
@@ -151,7 +152,7 @@ function conversationIdOf(rec: Rec, index: number, path: string, line: number | 
     if (typeof v === 'string' && v !== '') return { id: v, key };
     if (typeof v === 'number' && Number.isFinite(v)) return { id: String(v), key, original: v };
     if (v !== undefined && v !== null && v !== '') {
-      throw new SkipDialogue(joinPath(path, formatPath([k])), `the conversation id must be a string or number, found ${describeType(v)}`);
+      throw new SkipDialogue(joinPath(path, formatJsonPath([k])), `the conversation id must be a string or number, found ${describeValue(v)}`);
     }
   }
   const id = `dialoguekit-${index}`;
@@ -167,13 +168,13 @@ function participantId(p: unknown): string | undefined {
 
 function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportWarning[]): Conversation {
   const { path, line } = rd;
-  if (!isRecord(rd.value)) throw new SkipDialogue(path, `expected a dialogue object, found ${describeType(rd.value)}`);
+  if (!isRecord(rd.value)) throw new SkipDialogue(path, `expected a dialogue object, found ${describeValue(rd.value)}`);
   const rec = rd.value;
   const idInfo = conversationIdOf(rec, rd.index, path, line, warnings);
   const id = idInfo.id;
   const convPath = joinPath(path, 'conversation');
   const utts = rec['conversation'];
-  if (!Array.isArray(utts)) throw new SkipDialogue(convPath, `dialogue "${id}" has no "conversation" array (found ${describeType(utts)})`);
+  if (!Array.isArray(utts)) throw new SkipDialogue(convPath, `dialogue "${id}" has no "conversation" array (found ${describeValue(utts)})`);
 
   const sources: SourceUtterance[] = [];
   let speakerChanges = 0;
@@ -232,15 +233,15 @@ function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportW
 const UTTERANCE_KEYS_ALWAYS_CONSUMED = new Set(['participant', 'utterance']);
 
 function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: string, line: number | undefined, warnings: ImportWarning[]): SourceUtterance {
-  if (!isRecord(u)) throw new SkipDialogue(uPath, `dialogue "${convId}": expected an utterance object, found ${describeType(u)}`);
+  if (!isRecord(u)) throw new SkipDialogue(uPath, `dialogue "${convId}": expected an utterance object, found ${describeValue(u)}`);
   const p = u['participant'];
   const speaker = typeof p === 'string' ? PARTICIPANTS[p.trim().toUpperCase()] : undefined;
   if (!speaker) {
-    throw new SkipDialogue(joinPath(uPath, 'participant'), `dialogue "${convId}": participant must be "USER" or "AGENT", found ${describeType(p)}`);
+    throw new SkipDialogue(joinPath(uPath, 'participant'), `dialogue "${convId}": participant must be "USER" or "AGENT", found ${describeValue(p)}`);
   }
   const text = u['utterance'];
   if (typeof text !== 'string') {
-    throw new SkipDialogue(joinPath(uPath, 'utterance'), `dialogue "${convId}": "utterance" must be a string, found ${describeType(text)}`);
+    throw new SkipDialogue(joinPath(uPath, 'utterance'), `dialogue "${convId}": "utterance" must be a string, found ${describeValue(text)}`);
   }
 
   const consumed = new Set(UTTERANCE_KEYS_ALWAYS_CONSUMED);
@@ -251,7 +252,7 @@ function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: s
   const addSlots = (raw: unknown, rawPath: string, intent: string | undefined, actIndex: number): void => {
     if (raw === undefined || raw === null) return;
     if (!Array.isArray(raw)) {
-      warnings.push({ line, path: rawPath, message: `slot values must be an array, found ${describeType(raw)}; kept in source_utterances` });
+      warnings.push({ line, path: rawPath, message: `slot values must be an array, found ${describeValue(raw)}; kept in source_utterances` });
       lossy = true;
       return;
     }
@@ -272,13 +273,13 @@ function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: s
       das.forEach((da, k) => {
         const daPath = `${joinPath(uPath, 'dialogue_acts')}[${k}]`;
         if (!isRecord(da)) {
-          warnings.push({ line, path: daPath, message: `expected a dialogue act object, found ${describeType(da)}; kept in source_utterances` });
+          warnings.push({ line, path: daPath, message: `expected a dialogue act object, found ${describeValue(da)}; kept in source_utterances` });
           lossy = true;
           return;
         }
         const intent = da['intent'];
         if (typeof intent !== 'string' || intent === '') {
-          warnings.push({ line, path: joinPath(daPath, 'intent'), message: `dialogue act without a string "intent" (found ${describeType(intent)}); kept in source_utterances` });
+          warnings.push({ line, path: joinPath(daPath, 'intent'), message: `dialogue act without a string "intent" (found ${describeValue(intent)}); kept in source_utterances` });
           lossy = true;
           return;
         }
@@ -289,7 +290,7 @@ function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: s
       });
       annotation = { annotator: SOURCE_ANNOTATOR, taxonomy, acts };
     } else {
-      warnings.push({ line, path: joinPath(uPath, 'dialogue_acts'), message: `"dialogue_acts" must be an array, found ${describeType(das)}; kept in source_utterances` });
+      warnings.push({ line, path: joinPath(uPath, 'dialogue_acts'), message: `"dialogue_acts" must be an array, found ${describeValue(das)}; kept in source_utterances` });
     }
   } else if (u['intent'] !== undefined) {
     const intent = u['intent'];
@@ -303,7 +304,7 @@ function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: s
       }
       annotation = { annotator: SOURCE_ANNOTATOR, taxonomy, acts };
     } else {
-      warnings.push({ line, path: joinPath(uPath, 'intent'), message: `"intent" must be a non-empty string, found ${describeType(intent)}; kept in source_utterances` });
+      warnings.push({ line, path: joinPath(uPath, 'intent'), message: `"intent" must be a non-empty string, found ${describeValue(intent)}; kept in source_utterances` });
     }
   }
   // A slot names its act by intent; only when an utterance repeats an intent (IARD has a few
@@ -354,11 +355,11 @@ function convertSlot(sv: unknown, intent: string | undefined, path: string, line
       else extra = true;
     }
   } else {
-    warnings.push({ line, path, message: `expected a slot value ([slot, value, start, end] or {slot, value}), found ${describeType(sv)}; kept in source_utterances` });
+    warnings.push({ line, path, message: `expected a slot value ([slot, value, start, end] or {slot, value}), found ${describeValue(sv)}; kept in source_utterances` });
     return { lossy: true };
   }
   if (typeof slot !== 'string' || slot === '') {
-    warnings.push({ line, path, message: `slot value without a slot name (found ${describeType(slot)}); kept in source_utterances` });
+    warnings.push({ line, path, message: `slot value without a slot name (found ${describeValue(slot)}); kept in source_utterances` });
     return { lossy: true };
   }
   const out: SlotValue = { slot, value: null };
@@ -367,7 +368,7 @@ function convertSlot(sv: unknown, intent: string | undefined, path: string, line
   else if (value !== undefined) {
     out.value = null;
     out['raw'] = sv;
-    warnings.push({ line, path, message: `slot "${slot}" has a non-scalar value (${describeType(value)}); value set to null, original kept in "raw"` });
+    warnings.push({ line, path, message: `slot "${slot}" has a non-scalar value (${describeValue(value)}); value set to null, original kept in "raw"` });
   }
   if (isOffset(start) && isOffset(end)) {
     if (start !== undefined) out.start = start;
@@ -377,7 +378,7 @@ function convertSlot(sv: unknown, intent: string | undefined, path: string, line
     warnings.push({
       line,
       path,
-      message: `slot "${slot}": start/end must be character offsets or null, found ${describeType(start)} and ${describeType(end)}; offsets dropped, original kept in "raw"`,
+      message: `slot "${slot}": start/end must be character offsets or null, found ${describeValue(start)} and ${describeValue(end)}; offsets dropped, original kept in "raw"`,
     });
   }
   if (extra && out['raw'] === undefined) out['raw'] = sv;

@@ -53,25 +53,6 @@ export function formatLocation(origin: string, where: ImportErrorLocation): stri
   return out;
 }
 
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/**
- * Formats a value path the way every SimLens message does: `["turns", 2, "user_utterance"]` ->
- * `turns[2].user_utterance`; keys that are not identifiers are quoted (`ratings["Was it easy?"]`).
- */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else {
-      const key = String(seg);
-      if (IDENT.test(key)) out += out === '' ? key : `.${key}`;
-      else out += `[${JSON.stringify(key)}]`;
-    }
-  }
-  return out;
-}
-
 /** Joins a base path and a relative one: (`conversations[2]`, `turns[0].x`) -> `conversations[2].turns[0].x`. */
 export function joinPath(base: string, rest: string): string {
   if (!base) return rest;
@@ -83,23 +64,4 @@ export function joinPath(base: string, rest: string): string {
 export function preview(text: string, max = 40): string {
   const oneLine = text.replace(/\r?\n/g, '\\n').replace(/\t/g, '\\t');
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
-}
-
-/** "a string", "a number (5)", "an array", "an object", "null", "nothing" — for type errors. */
-export function describeType(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  switch (typeof v) {
-    case 'string':
-      return `a string ("${preview(v, 30)}")`;
-    case 'number':
-      return `a number (${v})`;
-    case 'boolean':
-      return `a boolean (${v})`;
-    case 'object':
-      return 'an object';
-    default:
-      return typeof v;
-  }
 }

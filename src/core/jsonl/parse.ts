@@ -115,7 +115,8 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at `path` inside `root`, or undefined where the path does not exist (for messages about a field). */
+export function valueAtPath(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = root;
   for (const seg of path) {
     if (v === null || typeof v !== 'object') return undefined;
@@ -180,7 +181,7 @@ interface FieldProblem {
 /** Flattens one zod issue into readable problems (unions pick the branch that got furthest). */
 function explainIssue(issue: Issue, root: unknown, prefix: PropertyKey[]): FieldProblem[] {
   const path = [...prefix, ...issue.path];
-  const actual = valueAt(root, path);
+  const actual = valueAtPath(root, path);
   switch (issue.code) {
     case 'invalid_type': {
       if (actual === undefined) return [{ path, text: `required field is missing (expected ${typeName(issue.expected)})` }];

@@ -5,13 +5,10 @@
  * human-likeness panel shows beside the local (lexical) discriminator.
  */
 import type { Conversation, ConversationAnnotation } from '../model';
-import { conversationId } from '../model';
-import { createRng } from '../random';
-import type { ChatMessage, RecordedLlmCall } from './client';
-import { LlmOutputError } from './errors';
+import { askAboutConversation, type AskConversationOptions } from './askConversation';
+import type { RecordedLlmCall } from './client';
 import { extractJsonObject } from './json';
 import type { LlmServices } from './services';
-import { conversationTranscript } from './transcript';
 
 export interface DiscriminatorVerdict {
   label: 'human' | 'simulation';
@@ -67,36 +64,18 @@ export interface DiscriminateResult {
 }
 
 /** Asks the discriminator about one conversation. Throws LlmError (transport) or LlmOutputError. */
-export async function discriminateConversation(conv: Conversation, services: LlmServices, opts: { maxRepairs?: number; seed?: string | number; line?: number } = {}): Promise<DiscriminateResult> {
-  const client = services.client('discriminator');
-  const id = conversationId(conv, opts.line);
-  const rng = createRng(`${opts.seed ?? 'discriminator'}/${id}`);
-  // Items are left out: the question is about how the user writes, and they would only add length.
-  const prompt = services.prompts.render('discriminator', { conversation: conversationTranscript(conv, { maxItems: 0 }) });
-  let messages: ChatMessage[] = [{ role: 'user', content: prompt.text }];
-  const calls: RecordedLlmCall[] = [];
-  const maxRepairs = opts.maxRepairs ?? 2;
-  let problem = '';
-  let last = '';
-  for (let attempt = 0; attempt <= maxRepairs; attempt++) {
-    const res = await client.chat({ messages, seed: rng.int(0x7fffffff), template: prompt.id, json: true, purpose: attempt ? 'discriminator.repair' : 'discriminator' });
-    calls.push(res.call);
-    last = res.text;
-    const parsed = parseVerdict(res.text);
-    if (parsed.ok) {
-      const annotation: ConversationAnnotation = {
-        annotator: discriminatorAnnotator(client.model),
-        fields: { p_human: parsed.verdict.p_human, label: parsed.verdict.label, ...(parsed.verdict.reason ? { reason: parsed.verdict.reason } : {}) },
-        time: new Date().toISOString(),
-        prompt_template: prompt.id,
-        llm_calls: calls.map(({ response: _response, ...rest }) => rest),
-      };
-      if (parsed.repairs.length) annotation.note = `discriminator output repaired: ${parsed.repairs.join(', ')}`;
-      return { annotation, verdict: parsed.verdict, calls };
-    }
-    problem = parsed.problem;
-    const repair = services.prompts.render('json-repair', { problem });
-    messages = [...messages, { role: 'assistant', content: res.text }, { role: 'user', content: repair.text }];
-  }
-  throw new LlmOutputError(`conversation ${id}: discriminator answer invalid after ${maxRepairs + 1} attempts: ${problem}`, last);
+export async function discriminateConversation(conv: Conversation, services: LlmServices, opts: AskConversationOptions = {}): Promise<DiscriminateResult> {
+  const { annotation, value, calls } = await askAboutConversation(conv, services, {
+    role: 'discriminator',
+    // Items are left out: the question is about how the user writes, and they would only add length.
+    maxItems: 0,
+    annotator: discriminatorAnnotator,
+    check: (res) => {
+      const parsed = parseVerdict(res.text);
+      if (!parsed.ok) return parsed;
+      const { verdict } = parsed;
+      return { ok: true, value: verdict, fields: { p_human: verdict.p_human, label: verdict.label, ...(verdict.reason ? { reason: verdict.reason } : {}) }, repairs: parsed.repairs };
+    },
+  }, opts);
+  return { annotation, verdict: value, calls };
 }

@@ -49,11 +49,13 @@ export function extractJsonObject(text: string): JsonExtraction {
   return { ok: false, problem: end < 0 ? `the JSON object is incomplete (${lastError})` : `invalid JSON (${lastError})` };
 }
 
-/** Index of the brace closing the object opened at `start`, honouring strings; -1 when it never closes. */
-function matchingBrace(text: string, start: number): number {
-  let depth = 0;
+/**
+ * Calls `visit` with each character of `text` from `from` that is outside a JSON string (quotes
+ * included in the string), stopping when it returns true. Says whether the text ends inside a string.
+ */
+function forEachOutsideStrings(text: string, from: number, visit: (c: string, i: number) => boolean | void): { inString: boolean } {
   let inString = false;
-  for (let i = start; i < text.length; i++) {
+  for (let i = from; i < text.length; i++) {
     const c = text[i];
     if (inString) {
       if (c === '\\') i++;
@@ -61,31 +63,37 @@ function matchingBrace(text: string, start: number): number {
       continue;
     }
     if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
+    else if (visit(c, i)) break;
+  }
+  return { inString };
+}
+
+/** Index of the brace closing the object opened at `start`, honouring strings; -1 when it never closes. */
+function matchingBrace(text: string, start: number): number {
+  let depth = 0;
+  let end = -1;
+  forEachOutsideStrings(text, start, (c, i) => {
+    if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') {
       depth--;
-      if (depth === 0) return i;
+      if (depth === 0) {
+        end = i;
+        return true;
+      }
     }
-  }
-  return -1;
+    return false;
+  });
+  return end;
 }
 
 /** Closes an object cut off mid-way: ends an open string, drops a dangling key or comma, closes brackets. */
 function closeTruncated(text: string): string {
   const stack: string[] = [];
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === '{') stack.push('}');
+  const { inString } = forEachOutsideStrings(text, 0, (c) => {
+    if (c === '{') stack.push('}');
     else if (c === '[') stack.push(']');
     else if (c === '}' || c === ']') stack.pop();
-  }
+  });
   let out = text;
   if (inString) out += '"';
   out = out.replace(/,\s*$/, '').replace(/,\s*"[^"]*"\s*:?\s*$/, '').replace(/:\s*$/, ': null');

@@ -9,15 +9,13 @@
  */
 import { z } from 'zod';
 import type { Conversation, ConversationAnnotation } from '../model';
-import { conversationId, conversationOutcome } from '../model';
-import { createRng } from '../random';
+import { conversationOutcome } from '../model';
 import { kendallTau } from '../stats/kendall';
 import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
-import type { ChatMessage, RecordedLlmCall } from './client';
-import { LlmOutputError } from './errors';
+import { askAboutConversation, type AskConversationOptions } from './askConversation';
+import type { RecordedLlmCall } from './client';
 import { extractJsonObject } from './json';
 import type { LlmServices } from './services';
-import { conversationTranscript } from './transcript';
 
 /** Numbers given as strings ("4") are read as numbers; the model's "NaN"/"null" as null. */
 const num = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), schema);
@@ -82,14 +80,8 @@ export function judgeAnnotator(model: string): string {
   return `judge:${model}`;
 }
 
-export interface JudgeOptions {
-  /** Extra attempts after an invalid answer (default 2). */
-  maxRepairs?: number;
-  /** Per-call sampling seed base (default: derived from the conversation id). */
-  seed?: string | number;
-  /** Line number, for ids of conversations without one. */
-  line?: number;
-}
+/** Options of `judgeConversation`: repairs, seed base, line number for ids. */
+export type JudgeOptions = AskConversationOptions;
 
 export interface JudgeResult {
   annotation: ConversationAnnotation;
@@ -102,38 +94,19 @@ export interface JudgeResult {
  * answer stays invalid after every repair.
  */
 export async function judgeConversation(conv: Conversation, services: LlmServices, opts: JudgeOptions = {}): Promise<JudgeResult> {
-  const client = services.client('judge');
-  const id = conversationId(conv, opts.line);
-  const rng = createRng(`${opts.seed ?? 'judge'}/${id}`);
-  const prompt = services.prompts.render('judge', { conversation: conversationTranscript(conv, { maxItems: 4 }) });
-  let messages: ChatMessage[] = [{ role: 'user', content: prompt.text }];
-  const calls: RecordedLlmCall[] = [];
-  const maxRepairs = opts.maxRepairs ?? 2;
-  let problem = '';
-  let last = '';
-  for (let attempt = 0; attempt <= maxRepairs; attempt++) {
-    const res = await client.chat({ messages, seed: rng.int(0x7fffffff), template: prompt.id, json: true, purpose: attempt ? 'judge.repair' : 'judge' });
-    calls.push(res.call);
-    last = res.text;
-    const parsed = res.finishReason === 'length' && !res.text.trim().endsWith('}')
-      ? { ok: false as const, problem: 'the answer was cut off at the token limit; keep explanations short' }
-      : parseJudgeAnswer(res.text);
-    if (parsed.ok) {
-      const annotation: ConversationAnnotation = {
-        annotator: judgeAnnotator(client.model),
-        fields: parsed.fields as unknown as Record<string, unknown>,
-        time: new Date().toISOString(),
-        prompt_template: prompt.id,
-        llm_calls: calls.map(({ response: _response, ...rest }) => rest),
-      };
-      if (parsed.repairs.length) annotation.note = `judge output repaired: ${parsed.repairs.join(', ')}`;
-      return { annotation, fields: parsed.fields, calls };
-    }
-    problem = parsed.problem;
-    const repair = services.prompts.render('json-repair', { problem });
-    messages = [...messages, { role: 'assistant', content: res.text }, { role: 'user', content: repair.text }];
-  }
-  throw new LlmOutputError(`conversation ${id}: judge answer invalid after ${maxRepairs + 1} attempts: ${problem}`, last);
+  const { annotation, value, calls } = await askAboutConversation(conv, services, {
+    role: 'judge',
+    maxItems: 4,
+    annotator: judgeAnnotator,
+    check: (res) => {
+      const parsed = res.finishReason === 'length' && !res.text.trim().endsWith('}')
+        ? { ok: false as const, problem: 'the answer was cut off at the token limit; keep explanations short' }
+        : parseJudgeAnswer(res.text);
+      if (!parsed.ok) return parsed;
+      return { ok: true, value: parsed.fields, fields: parsed.fields as unknown as Record<string, unknown>, repairs: parsed.repairs };
+    },
+  }, opts);
+  return { annotation, fields: value, calls };
 }
 
 /** Adds `annotation` to the conversation, replacing an earlier one by the same annotator. Returns a copy. */

@@ -159,6 +159,20 @@ describe('editor document model', () => {
     }
   });
 
+  test('a line with invalid UTF-8 is refused for annotation (its bytes would not survive)', async () => {
+    const good = Buffer.from(JSON.stringify(conversation(1)) + '\n');
+    const bad = Buffer.from(JSON.stringify(conversation(2)).replace('Looking', 'Looking \u0001'));
+    const badBytes = Buffer.from(bad.toString('latin1').replace('\u0001', '\xff'), 'latin1');
+    const path = tempFile('utf8.conv.jsonl', Buffer.concat([good, badBytes, Buffer.from('\n')]));
+    const doc = await ConversationDocumentModel.open(path);
+    try {
+      await assert.rejects(doc.annotate(annotate(1, ['critique'])), /line 2 contains bytes that are not valid UTF-8/);
+      assert.ok(await doc.annotate(annotate(0, ['critique'])));
+    } finally {
+      await doc.close();
+    }
+  });
+
   test('backup then restore re-applies unsaved annotations; restore after a shift matches by id', async () => {
     const { path, bytes } = awkwardFile();
     const doc = await ConversationDocumentModel.open(path, { now: fixedNow });

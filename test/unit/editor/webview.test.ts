@@ -200,7 +200,7 @@ describe('editor webview (jsdom)', () => {
       assert.match(row!.textContent ?? '', /unexpected \}/);
       (row!.querySelector('button.link') as HTMLButtonElement).click();
       assert.deepEqual(hx.posted.at(-1), { type: 'openLineAsText', line: 0 });
-      assert.match(hx.document.querySelector('.error-box')?.textContent ?? '', /not a valid conversation/);
+      await hx.waitFor('.error-box', /not a valid conversation/);
     } finally {
       hx.close();
     }

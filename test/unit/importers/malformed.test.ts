@@ -30,9 +30,9 @@ describe('fatal errors', () => {
   });
 
   test('a DialogueKit document without dialogues', () => {
-    assert.throws(() => importText('{"dialogues": 3}', { origin: 'x.json', from: 'dialoguekit' }), /x\.json: dialogues: "dialogues" must be an array of dialogues, found a number \(3\)/);
+    assert.throws(() => importText('{"dialogues": 3}', { origin: 'x.json', from: 'dialoguekit' }), /x\.json: dialogues: "dialogues" must be an array of dialogues, found number 3/);
     assert.throws(() => importText('{"foo": []}', { origin: 'y.json', from: 'dialoguekit' }), /y\.json: expected a DialogueKit file: .* found an object with keys foo/);
-    assert.throws(() => importText('"text"', { origin: 'z.json', from: 'dialoguekit' }), /z\.json: expected a DialogueKit file \(a JSON array of dialogues\), found a string/);
+    assert.throws(() => importText('"text"', { origin: 'z.json', from: 'dialoguekit' }), /z\.json: expected a DialogueKit file \(a JSON array of dialogues\), found string "/);
   });
 
   test('a ConvApparel document without a conversations array', () => {
@@ -50,7 +50,7 @@ describe('fatal errors', () => {
   });
 
   test('a JSONL file in which no line is valid is an error, not an empty import', () => {
-    assert.throws(() => importText('{"turns": 1}\n{"turns": "x"}\n', { origin: 'all-bad.jsonl', from: 'canonical' }), /all-bad\.jsonl: no conversation could be imported as canonical \(2 problems\); the first: line 1: conversation on line 1: turns: expected array, found a number \(1\); skipped/);
+    assert.throws(() => importText('{"turns": 1}\n{"turns": "x"}\n', { origin: 'all-bad.jsonl', from: 'canonical' }), /all-bad\.jsonl: no conversation could be imported as canonical \(2 problems\); the first: line 1: conversation on line 1: turns: expected array, found number 1; skipped/);
   });
 
   test('UTF-16 files are refused with a clear message; invalid UTF-8 is reported per line', async () => {
@@ -81,12 +81,12 @@ describe('skipped dialogues and repaired values are warnings with paths', () => 
     assert.deepEqual(r.conversations.map((c) => c.id), ['ok', 'dialoguekit-5']);
     const byPath = new Map(r.warnings.map((w) => [w.path, w.message]));
     assert.match(byPath.get('[0].conversation')!, /dialogue "no-conv" has no "conversation" array \(found nothing\); dialogue skipped/);
-    assert.match(byPath.get('[1].conversation[1].participant')!, /participant must be "USER" or "AGENT", found a string \("ROBOT"\); dialogue skipped/);
-    assert.match(byPath.get('[2].conversation[0].utterance')!, /"utterance" must be a string, found a number \(5\); dialogue skipped/);
+    assert.match(byPath.get('[1].conversation[1].participant')!, /participant must be "USER" or "AGENT", found string "ROBOT"; dialogue skipped/);
+    assert.match(byPath.get('[2].conversation[0].utterance')!, /"utterance" must be a string, found number 5; dialogue skipped/);
     assert.match(byPath.get('[3].conversation[0].dialogue_acts[0].slot_values[0]')!, /slot value without a slot name/);
     assert.match(byPath.get('[3].conversation[0].dialogue_acts[0].slot_values[1]')!, /expected a slot value/);
     assert.match(byPath.get('[3].conversation[0].dialogue_acts[1].intent')!, /dialogue act without a string "intent"/);
-    assert.match(byPath.get('[4]')!, /expected a dialogue object, found a string/);
+    assert.match(byPath.get('[4]')!, /expected a dialogue object, found string "/);
     assert.match(byPath.get('[5]')!, /no "conversation_id".*id set to "dialoguekit-5"/);
     // What could not be converted is kept raw with the utterance.
     const ok = r.conversations[0];

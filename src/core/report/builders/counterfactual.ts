@@ -6,19 +6,15 @@
  */
 import type { CounterfactualReport } from '../../metrics/counterfactual';
 import { featureLabel } from '../../metrics/features';
-import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type ReportInput, type ReportParams, type Section } from '../model';
+import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
+import { significanceMark, type ReportBuildMeta } from './common';
 
-export interface CounterfactualBuildInput {
+export interface CounterfactualBuildInput extends ReportBuildMeta {
   result: CounterfactualReport;
   /** The human population's label. */
   human?: string;
   alpha?: number;
-  title?: string;
-  generated?: string;
-  inputs?: ReportInput[];
-  params?: ReportParams;
-  warnings?: string[];
 }
 
 /** Share of features whose shift direction agrees, per simulator (NaN when no feature counted). */
@@ -69,7 +65,7 @@ export function counterfactualSections(input: CounterfactualBuildInput, ids: IdA
       const comparable = x !== undefined && Number.isFinite(x.human_shift) && Number.isFinite(x.sim_shift);
       const p = x?.unseen.mwu_p ?? NaN;
       cells.push(finiteOrNull(x?.sim_shift), comparable ? x.direction_agrees : null, finiteOrNull(x?.unseen.ks_statistic), finiteOrNull(p));
-      marks.push(null, comparable ? (x.direction_agrees ? 'pass' : 'fail') : null, null, Number.isFinite(p) ? (p > alpha ? 'close' : 'far') : null);
+      marks.push(null, comparable ? (x.direction_agrees ? 'pass' : 'fail') : null, null, significanceMark(p, alpha));
     }
     return { cells, marks };
   });

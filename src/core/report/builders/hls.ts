@@ -6,9 +6,10 @@
  */
 import type { ClassificationMetrics, CrossCell, HlsCrossValidation, LearningPoint, LlmDiscriminatorScores } from '../../metrics/hls';
 import { mean } from '../../stats/descriptive';
-import { REPORT_SCHEMA, finiteOrNull, type Mark, type Report, type ReportInput, type ReportParams, type Row, type Section } from '../model';
+import { REPORT_SCHEMA, finiteOrNull, type Mark, type Report, type Row, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
 import { fixedBinLabels, fixedBinShares } from './charts';
+import type { ReportBuildMeta } from './common';
 
 /** One simulated population's human-likeness results. */
 export interface HlsRun {
@@ -18,18 +19,13 @@ export interface HlsRun {
   curve?: readonly LearningPoint[];
 }
 
-export interface HlsBuildInput {
+export interface HlsBuildInput extends ReportBuildMeta {
   /** The human population's label. */
   human: string;
   runs: readonly HlsRun[];
   cross?: readonly CrossCell[];
   /** LLM-discriminator scores per population, shown beside the embedded discriminator. */
   llm?: readonly { population: string; scores: LlmDiscriminatorScores }[];
-  title?: string;
-  generated?: string;
-  inputs?: ReportInput[];
-  params?: ReportParams;
-  warnings?: string[];
 }
 
 const METRIC_COLUMNS = [
@@ -41,6 +37,9 @@ const METRIC_COLUMNS = [
   { key: 'avg_hls_simulated', label: 'Avg HLS (simulated)' },
   { key: 'avg_hls_human', label: 'Avg HLS (human)' },
 ] as const;
+
+/** The metric columns of the per-simulator, per-fold and cross-distribution tables. */
+const METRIC_TABLE_COLUMNS = METRIC_COLUMNS.map((c) => ({ key: c.key, label: c.label, format: 'fixed' as const }));
 
 function metricCells(m: ClassificationMetrics): (number | null)[] {
   return METRIC_COLUMNS.map((c) => finiteOrNull(m[c.key]));
@@ -82,7 +81,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     caption: 'Human is the positive class: recall = humans recognised as human, specificity = simulated conversations recognised as simulated. Lower accuracy and higher HLS = more human-like.',
     columns: [
       { key: 'simulator', label: 'Simulator', format: 'text' },
-      ...METRIC_COLUMNS.map((c) => ({ key: c.key, label: c.label, format: 'fixed' as const })),
+      ...METRIC_TABLE_COLUMNS,
       { key: 'n', label: 'n', format: 'int' },
       { key: 'folds', label: 'folds', format: 'int' },
     ],
@@ -104,7 +103,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       columns: [
         { key: 'simulator', label: 'Simulator', format: 'text' },
         { key: 'fold', label: 'Fold', format: 'int' },
-        ...METRIC_COLUMNS.map((c) => ({ key: c.key, label: c.label, format: 'fixed' as const })),
+        ...METRIC_TABLE_COLUMNS,
         { key: 'n', label: 'n', format: 'int' },
       ],
       rows: folds,
@@ -175,7 +174,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       columns: [
         { key: 'train', label: 'Train', format: 'text' },
         { key: 'test', label: 'Test', format: 'text' },
-        ...METRIC_COLUMNS.map((c) => ({ key: c.key, label: c.label, format: 'fixed' as const })),
+        ...METRIC_TABLE_COLUMNS,
         { key: 'n', label: 'n', format: 'int' },
       ],
       rows: input.cross.map((c) => ({ cells: [c.train, c.test, ...metricCells(c.metrics), c.metrics.n] })),

@@ -7,12 +7,13 @@
 import { allCloserSummaries, type BaselineReport, type PlsaComparison, type PlsaReport } from '../../metrics/plsa';
 import { featureLabel } from '../../metrics/features';
 import { shortNames } from '../../metrics/render';
-import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type ReportInput, type ReportParams, type Row, type Section } from '../model';
+import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type Row, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
 import { distributionCharts, type DistributionStyle, type LabelledFeatures } from './charts';
+import { significanceMark, type ReportBuildMeta } from './common';
 
 /** Everything a PLSA report is built from. */
-export interface PlsaBuildInput {
+export interface PlsaBuildInput extends ReportBuildMeta {
   plsa: PlsaReport;
   /** Display label per file as it appears in `plsa` (default: base names without extension). */
   labels?: Readonly<Record<string, string>>;
@@ -24,12 +25,6 @@ export interface PlsaBuildInput {
   baseline?: BaselineReport;
   /** Significance level for "indistinguishable" (default 0.05). */
   alpha?: number;
-  title?: string;
-  generated?: string;
-  /** Overrides the inputs list (e.g. to add filters). */
-  inputs?: ReportInput[];
-  params?: ReportParams;
-  warnings?: string[];
 }
 
 /** One candidate's alignment numbers. */
@@ -142,7 +137,7 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
     comps.forEach((x, i) => {
       cells.push(finiteOrNull(x?.candidate_mean), finiteOrNull(x?.mwu_p), finiteOrNull(x?.ks_statistic));
       const p = x?.mwu_p ?? NaN;
-      marks.push(null, i === bestP ? 'closest' : Number.isFinite(p) ? (p > alpha ? 'close' : 'far') : null, i === bestKs ? 'closest' : null);
+      marks.push(null, i === bestP ? 'closest' : significanceMark(p, alpha), i === bestKs ? 'closest' : null);
     });
     return { cells, marks };
   });
@@ -184,7 +179,7 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
         c.feature, name(c.candidate), finiteOrNull(c.reference_mean), finiteOrNull(c.candidate_mean), finiteOrNull(c.mwu_u),
         finiteOrNull(c.mwu_p), finiteOrNull(c.ks_statistic), finiteOrNull(c.ks_p), c.n_reference, c.n_candidate,
       ],
-      marks: [null, null, null, null, null, Number.isFinite(c.mwu_p) ? (c.mwu_p > alpha ? 'close' : 'far') : null, null, Number.isFinite(c.ks_p) ? (c.ks_p > alpha ? 'close' : 'far') : null, null, null],
+      marks: [null, null, null, null, null, significanceMark(c.mwu_p, alpha), null, significanceMark(c.ks_p, alpha), null, null],
     })),
   });
 

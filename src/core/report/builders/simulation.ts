@@ -6,8 +6,9 @@
  */
 import type { DsKl, RankingAgreement, ZbSummary } from '../../metrics/zhangBalog';
 import type { AlterEvalCurves, AlterEvalImprovement, PepperCurves } from '../../metrics/recsys';
-import { REPORT_SCHEMA, finiteOrNull, type ChartSection, type Report, type ReportInput, type ReportParams, type Section } from '../model';
+import { REPORT_SCHEMA, finiteOrNull, type ChartSection, type Report, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
+import type { ReportBuildMeta } from './common';
 
 /** The metrics computed for one population. */
 export interface SimulationPopulation {
@@ -19,17 +20,12 @@ export interface SimulationPopulation {
   alterEval?: AlterEvalCurves;
 }
 
-export interface SimulationBuildInput {
+export interface SimulationBuildInput extends ReportBuildMeta {
   populations: readonly SimulationPopulation[];
   /** Label of the real-user population DS-KL was computed against. */
   reference?: string;
   ranking?: readonly { metric: string; agreement: RankingAgreement }[];
   improvements?: readonly { label: string; result: AlterEvalImprovement }[];
-  title?: string;
-  generated?: string;
-  inputs?: ReportInput[];
-  params?: ReportParams;
-  warnings?: string[];
 }
 
 function turnLabels(n: number): string[] {
