@@ -217,6 +217,7 @@ export async function run(args: string[] = []): Promise<void> {
 
   const webviewFile = join(repoRoot(), 'test-results', 'editor-webview-metrics.json');
   let webview = '';
+  let wallNote = '';
   if (existsSync(webviewFile)) {
     const w = JSON.parse(readFileSync(webviewFile, 'utf8')) as Array<{ file: string; conversations: number; bytes: number; firstRenderMs: number; inWebviewMs?: number; htmlArrivedMs?: number; domNodes: number; listNodes?: number; jsHeapBytes: number | null; date: string }>;
     webview = [
@@ -227,6 +228,12 @@ export async function run(args: string[] = []): Promise<void> {
       '|---|---|---|---|---|---|',
       ...w.map((m) => `| ${m.file} (${fmtBytes(m.bytes)}) | ${m.conversations.toLocaleString('en-US')} | ${fmtMs(m.firstRenderMs)} | ${m.inWebviewMs === undefined ? '-' : fmtMs(m.inWebviewMs - (m.htmlArrivedMs ?? 0))} | ${m.domNodes} / ${m.listNodes ?? '-'} | ${m.jsHeapBytes === null ? '-' : fmtBytes(m.jsHeapBytes)} |`),
     ].join('\n');
+    const big = w.find((m) => m.conversations >= 4000);
+    const small = [...w].reverse().find((m) => m.conversations < 4000);
+    if (big?.inWebviewMs !== undefined) {
+      const ours = ready1 + big.inWebviewMs - (big.htmlArrivedMs ?? 0);
+      wallNote = ` Host ready plus the page's own work after its HTML arrived: ${fmtMs(ours)} (${ours < 1000 ? 'under' : 'over'} 1 s). In the real workbench the wall time to the first conversation was ${fmtMs(big.firstRenderMs)}${small ? `, against ${fmtMs(small.firstRenderMs)} for the 61-conversation file` : ''}: the rest is VS Code creating the editor and delivering the webview's HTML, which does not depend on the file.`;
+    }
   }
 
   const body = `Machine: ${machineInfo()}. Date: ${new Date().toISOString().slice(0, 10)}. ${startLoad} at the start, ${loadInfo()} at the end (shared machine: wall times are noisy).
@@ -240,7 +247,7 @@ ${rows.join('\n')}
 The webview receives ${fmtKB(msgPage)} for a page of ${PAGE_SIZE} summaries and ${fmtKB(msgConv)} for the first conversation (1x), whatever the file size: it never holds more than 20 pages (2,000 summaries) and one conversation, and renders only the visible list rows.
 ${webview}
 
-Targets (1x): first render < 1 s — host ready in ${fmtMs(ready1)}: ${ready1 < 1000 ? 'met' : 'NOT met'} (webview render adds the E2E figure above); filters < 300 ms — facet filter ${fmtMs(facet1)}, text search ${fmtMs(search1)}: ${facet1 < 300 && search1 < 300 ? 'met' : 'NOT met'}.${failed.length ? `\n\nFailures: ${failed.join('; ')}` : ''}`;
+Targets (1x): first render < 1 s — host ready in ${fmtMs(ready1)}: ${ready1 < 1000 ? 'met' : 'NOT met'}.${wallNote} Filters < 300 ms: facet filter ${fmtMs(facet1)}, text search ${fmtMs(search1)} (cached utterances; the on-disk scan used beyond the 48M-character cache budget takes the time shown above): ${facet1 < 300 && search1 < 300 ? 'met' : 'NOT met'}.${failed.length ? `\n\nFailures: ${failed.join('; ')}` : ''}`;
   updateResultsSection('Editor', body);
   log('\nwrote the Editor section of bench/RESULTS.md');
 }
