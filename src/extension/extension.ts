@@ -8,6 +8,7 @@ import { registerLanguageClient } from './languageClient';
 import { registerConversationEditor } from './editor';
 import { registerLlm } from './llm';
 import { registerSimulation } from './simulation';
+import { registerFork } from './fork';
 import { registerMetricPanels } from './panels';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -20,6 +21,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerConversationEditor(context, output);
   registerLlm(context, output);
   registerSimulation(context, output);
+  registerFork(context, output);
   registerMetricPanels(context, output);
 }
 

@@ -180,6 +180,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('openConversation'), requestId, line: lineIndex }),
   z.object({ type: z.literal('openLineAsText'), line: lineIndex }),
+  /** "Fork from here": simulate continuations of this conversation after this 0-based turn. */
+  z.object({ type: z.literal('fork'), line: lineIndex, id: z.string().max(10_000), turn: z.number().int().nonnegative() }),
   z.object({
     type: z.literal('annotate'),
     requestId: requestId.optional(),

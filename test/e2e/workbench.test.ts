@@ -52,7 +52,7 @@ const ALLOWED_IN_RESTRICTED_MODE = new Set([
  * Add a pattern when such a command is added; commands gated by `enablement: isWorkspaceTrusted`
  * are checked too. (Read-only views such as the metric panels stay allowed.)
  */
-const MUST_BE_RESTRICTED = [/^simlens\.runSimulation$/, /^simlens\.validateSimulator$/, /^simlens\.llm\./, /judge|discriminat/i];
+const MUST_BE_RESTRICTED = [/^simlens\.runSimulation$/, /^simlens\.forkFromHere$/, /^simlens\.validateSimulator$/, /^simlens\.llm\./, /judge|discriminat/i];
 
 /** Commands that must not run in an untrusted workspace: simulations and anything calling an LLM. */
 function restrictedCommands(): Array<{ command: string; title: string }> {

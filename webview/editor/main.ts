@@ -516,6 +516,15 @@ export class EditorApp {
       button({ icon: 'chevron-right', title: 'Next turn (→ or j)', class: 'icon', onClick: () => this.step(1) }),
       h('span', { class: 'turn-pos', attrs: { 'aria-live': 'polite' } }, `Turn ${Math.min(this.turn + 1, n)} / ${n}`),
       speed,
+      button({
+        icon: 'repo-forked',
+        title: 'Fork from here: simulate other continuations after this turn and open them beside',
+        class: 'icon fork',
+        onClick: () => {
+          const cur = this.current;
+          if (cur && cur.id !== undefined) this.api.post({ type: 'fork', line: cur.line, id: cur.id, turn: Math.min(this.turn, n - 1) });
+        },
+      }),
       h('span', 'muted keys', '← → / j k step · Space play · [ ] conversation'),
     );
   }

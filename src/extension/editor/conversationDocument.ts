@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { basename, dirname } from 'node:path';
 import { ConversationDocumentModel, type AnnotateInput, type AnnotationEdit } from '../../core/document';
+import { trace } from './trace';
 
 /** Something that shows the document (the webview session) and must hear about changes. */
 export interface DocumentListener {
@@ -83,7 +84,7 @@ export class ConversationDocument implements vscode.CustomDocument {
   /** Records an annotation edit and tells VS Code (one undo step per edit). */
   async annotate(input: AnnotateInput): Promise<AnnotationEdit | undefined> {
     const edit = await this.model.annotate(input);
-    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] annotate -> ${edit ? edit.label : 'no change'}`);
+    trace(() => `annotate -> ${edit ? edit.label : 'no change'}`);
     if (!edit) return undefined;
     this.changeEmitter.fire({
       document: this,

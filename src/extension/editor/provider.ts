@@ -9,6 +9,7 @@ import { ConversationDocument } from './conversationDocument';
 import { editorHtml, editorResourceRoots } from './html';
 import { EditorSession } from './session';
 import { readEditorSettings } from './settings';
+import { trace } from './trace';
 
 /** The default editor for *.conv.jsonl and *.sim.jsonl. */
 export const VIEW_TYPE = 'simlens.conversations';
@@ -58,7 +59,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     openContext: vscode.CustomDocumentOpenContext,
     token: vscode.CancellationToken,
   ): Promise<ConversationDocument> {
-    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] ${Date.now() % 100000} openCustomDocument ${this.viewType} ${uri.toString()} backup=${openContext.backupId}`);
+    trace(() => `openCustomDocument ${this.viewType} ${uri.toString()} backup=${openContext.backupId}`);
     if (uri.scheme !== 'file') {
       throw new Error(`SimLens opens conversation files from disk only; ${uri.toString()} is not a local file`);
     }
@@ -87,7 +88,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
       const doc = new ConversationDocument(uri, model, restored, this.log);
       this.documents.set(uri.toString(), doc);
       doc.onDidChange((e) => {
-        if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] edit event via ${this.viewType}: ${e.label}`);
+        trace(() => `edit event via ${this.viewType}: ${e.label}`);
         this.changeEmitter.fire(e);
       });
       doc.onDidDispose(() => this.documents.delete(uri.toString()));
@@ -98,7 +99,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   }
 
   async resolveCustomEditor(document: ConversationDocument, panel: vscode.WebviewPanel): Promise<void> {
-    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] ${Date.now() % 100000} resolveCustomEditor ${this.viewType} ${document.uri.toString()}`);
+    trace(() => `resolveCustomEditor ${this.viewType} ${document.uri.toString()}`);
     const extensionUri = this.context.extensionUri;
     const key = document.uri.toString();
     panel.webview.options = { enableScripts: true, localResourceRoots: editorResourceRoots(extensionUri) };

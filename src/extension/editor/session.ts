@@ -9,6 +9,7 @@ import { parseWebviewMessage, type HostMessage, type SummaryFilter, type Webview
 import type { ConversationDocument, DocumentListener } from './conversationDocument';
 import { readEditorSettings, type EditorSettings } from './settings';
 import { computeAgreement } from '../../core/document/agreement';
+import { trace } from './trace';
 
 /** VS Code will not open files above this size as text documents. */
 const TEXT_EDITOR_LIMIT = 50 * 1024 * 1024;
@@ -83,13 +84,13 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
       if (KEEP_WHILE_HIDDEN.has(message.type)) this.queue.push(message);
       return;
     }
-    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] ${Date.now() % 100000} post ${message.type}`);
+    trace(() => `post ${message.type}`);
     void this.panel.webview.postMessage(message);
   }
 
   private async receive(raw: unknown): Promise<void> {
     const parsed = parseWebviewMessage(raw);
-    if (process.env.SIMLENS_EDITOR_DEBUG) console.log(`[simlens-editor] ${Date.now() % 100000} received ${JSON.stringify(raw).slice(0, 300)} ok=${parsed.ok}`);
+    trace(() => `received ${JSON.stringify(raw).slice(0, 300)} ok=${parsed.ok}`);
     if (!parsed.ok) {
       this.log.warn(`${basename(this.document.uri.fsPath)}: ${parsed.error}`);
       return;
@@ -165,6 +166,10 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
       }
       case 'openLineAsText':
         await this.openLineAsText(msg.line);
+        return;
+      case 'fork':
+        // The fork command (src/extension/fork.ts) runs the simulator and opens the continuations beside.
+        await vscode.commands.executeCommand('simlens.forkFromHere', { file: this.document.uri.fsPath, id: msg.id, turn: msg.turn });
         return;
       case 'annotate': {
         const settings = this.settings ?? (await readEditorSettings(this.document.uri));
