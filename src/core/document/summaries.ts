@@ -167,7 +167,8 @@ export class SummaryIndex {
     if (parsed.kind === 'invalid') {
       this.state[i] = STATE_INVALID;
       const e = parsed.errors[0];
-      const msg = e ? `${e.line}:${e.column} ${e.path ? e.path + ': ' : ''}${e.message}` : 'invalid line';
+      // LineError messages already start with the field path when there is one.
+      const msg = e ? `${e.line}:${e.column} ${e.message}` : 'invalid line';
       this.errors.set(i, detachString(makeSnippet(msg, 300)));
       this.ids[i] = undefined;
       this.snippets[i] = undefined;
