@@ -3,30 +3,16 @@
  * with a fake `acquireVsCodeApi`, and a small fake host that answers its messages from a list of
  * conversations. Used by the webview UI tests and the XSS corpus test.
  */
-import * as esbuild from 'esbuild';
+import { webviewBundleFor } from '../../support/webviewBundle';
 import { JSDOM } from 'jsdom';
-import { resolve } from 'node:path';
 import type { Conversation } from '../../../src/core/model';
 import type { ConversationSummary, EditorInit, HostMessage, WebviewMessage } from '../../../src/shared/editorProtocol';
 import { CONVAPPAREL_TAXONOMY } from '../../../src/core/taxonomy';
 import { conversationId, conversationTask, conversationCondition, conversationSource, conversationOutcome } from '../../../src/core/model';
 
-let bundle: Promise<string> | undefined;
-
 /** The webview bundle as a string (built once per test process). */
 export function webviewBundle(): Promise<string> {
-  bundle ??= esbuild
-    .build({
-      entryPoints: [resolve(__dirname, '../../../webview/editor/main.ts')],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'browser',
-      target: 'chrome120',
-      logLevel: 'silent',
-    })
-    .then((r) => r.outputFiles[0].text);
-  return bundle;
+  return webviewBundleFor('editor');
 }
 
 export interface HarnessOptions {

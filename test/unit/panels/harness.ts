@@ -3,27 +3,13 @@
  * with a fake `acquireVsCodeApi`. Canvas has no 2D context here, so charts fall back to their data
  * tables (the chart drawing itself is checked in the E2E test in a real VS Code).
  */
-import * as esbuild from 'esbuild';
+import { webviewBundleFor } from '../../support/webviewBundle';
 import { JSDOM } from 'jsdom';
-import { resolve } from 'node:path';
 import type { HostToPanel, PanelToHost } from '../../../src/shared/panelProtocol';
 
-let bundle: Promise<string> | undefined;
-
-/** The webview bundle (built once per test process). */
+/** The webview bundle as a string (built once per test process). */
 export function panelBundle(): Promise<string> {
-  bundle ??= esbuild
-    .build({
-      entryPoints: [resolve(__dirname, '../../../webview/panels/main.ts')],
-      bundle: true,
-      write: false,
-      format: 'iife',
-      platform: 'browser',
-      target: 'chrome120',
-      logLevel: 'silent',
-    })
-    .then((r) => r.outputFiles[0].text);
-  return bundle;
+  return webviewBundleFor('panels');
 }
 
 export interface PanelHarness {
