@@ -156,8 +156,34 @@ export const SimulatorTrace = z.looseObject({
   push_reason: z.string().optional(),
   llm_call_ids: z.array(z.string()).optional(),
   llm_calls: z.array(LlmCall).optional(),
-  /** An error inside this turn (agent timeout, HTTP error, ...): recorded, not fatal to the run. */
+  /**
+   * What the user's utterance of this turn expressed (written by the NLG from the same content it
+   * rendered): `constraints` = slot values stated, `negated` = attribute values the user said it does
+   * not want. Checkers compare it with the utterance text and with the agent's answer.
+   */
+  said: z.looseObject({
+    constraints: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    negated: z.array(z.string()).optional(),
+    items: z.array(z.string()).optional(),
+  }).optional(),
+  /** The recommender's reading of this turn's user utterance (reported by local and LLM agents). */
+  agent: z.looseObject({
+    /** The retrieval query it ran, if any. */
+    query: z.string().optional(),
+    /** Attribute filters it applied (slot -> value). */
+    filters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+    /** Values it understood as negated ("not leather"). */
+    negated: z.array(z.string()).optional(),
+    /** Items retrieved before truncation to the carousel. */
+    retrieved: z.number().optional(),
+  }).optional(),
+  /**
+   * The agent failed on this turn (timeout, HTTP error, malformed answer, LLM failure after
+   * retries): the message. Only on the turn that failed, never copied to later turns.
+   */
   error: z.string().optional(),
+  /** The failure class of `error` (see FailureReason in src/core/run/failures.ts). */
+  error_kind: z.string().optional(),
 });
 export type SimulatorTrace = z.infer<typeof SimulatorTrace>;
 
@@ -187,7 +213,12 @@ export const ConversationAnnotation = z.looseObject({
 });
 export type ConversationAnnotation = z.infer<typeof ConversationAnnotation>;
 
-export const Outcome = z.enum(['accepted', 'ended', 'abandoned']);
+/**
+ * How a conversation ended. `agent_error`: the recommender failed (HTTP error, timeout, malformed
+ * answer, LLM failure after retries) and the conversation stopped there; it is a failure of the run,
+ * never a user outcome, and it never cost the user patience.
+ */
+export const Outcome = z.enum(['accepted', 'ended', 'abandoned', 'agent_error']);
 export type Outcome = z.infer<typeof Outcome>;
 
 /**

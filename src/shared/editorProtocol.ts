@@ -32,7 +32,7 @@ export const SummaryFilterSchema = z.object({
   task: z.string().max(500).optional(),
   condition: z.string().max(500).optional(),
   source: z.string().max(500).optional(),
-  outcome: z.enum(['accepted', 'ended', 'abandoned']).optional(),
+  outcome: z.enum(['accepted', 'ended', 'abandoned', 'agent_error']).optional(),
   validity: z.enum(['all', 'valid', 'invalid']).optional(),
   /** Only conversations annotated by this annotator. */
   annotator: z.string().max(500).optional(),
