@@ -5,6 +5,7 @@
  */
 import type { RecommendedItem, SimulatorTrace, Outcome, LlmCall } from '../model';
 import type { Rng } from '../random';
+import type { FailureReason } from '../run/failures';
 
 export interface HistoryEntry {
   speaker: 'user' | 'assistant';
@@ -17,9 +18,18 @@ export interface AgentResponse {
   recommendations: RecommendedItem[];
   /** The act(s) the agent reports it performed, e.g. ["elicit_preference"] or ["Reveal.Show"]. */
   acts?: string[];
-  /** Set when the agent failed this turn (timeout, HTTP error); the run records it and goes on. */
+  /**
+   * Set when the agent failed this turn (timeout, HTTP error, malformed answer, LLM failure after
+   * retries). The run records it on this turn only, ends the conversation as `agent_error` and counts
+   * it as a failure; the user never reacts to it.
+   */
   error?: string;
+  /** The failure class of `error`. */
+  error_kind?: FailureReason;
+  /** Wall time of the call; goes to the run's timing statistics (manifest), never into the output. */
   latency_ms?: number;
+  /** The agent's reading of the user utterance (query, filters, negations); recorded as `trace.agent`. */
+  agent_trace?: SimulatorTrace['agent'];
   /** LLM calls the agent made for this answer (LLM recommenders); the run adds them to the turn's trace. */
   llm_calls?: LlmCall[];
 }
@@ -55,6 +65,12 @@ export interface UserTurn {
   /** True when the user ends the conversation with this utterance (or instead of speaking). */
   done: boolean;
   outcome?: Outcome;
+  /**
+   * Set when the user could not produce a turn (e.g. an LLM user whose replies stayed empty or
+   * unusable after its retries): the run records it on this turn, ends the conversation and counts
+   * a failure of this reason.
+   */
+  failure?: { reason: FailureReason; message: string };
 }
 
 export interface UserSession {
