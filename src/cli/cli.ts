@@ -5,6 +5,7 @@
  */
 import { COMMANDS } from './commands/index';
 import { UsageError, type CliCommand, type CliIo } from './types';
+import { escapeControl } from '../core/text/terminal';
 import pkg from '../../package.json';
 
 export const VERSION: string = (pkg as { version: string }).version;
@@ -47,11 +48,20 @@ function closest(word: string, names: string[]): string | undefined {
   return bestD <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
+/**
+ * The io with every write passed through `escapeControl`: data (ids, utterances, file names) reaches
+ * the terminal as visible `\u001b` escapes, never as raw control sequences. JSON output stays valid.
+ */
+export function terminalSafeIo(io: CliIo): CliIo {
+  return { ...io, stdout: (t) => io.stdout(escapeControl(t)), stderr: (t) => io.stderr(escapeControl(t)) };
+}
+
 /** Runs `simlens <argv...>` and returns the exit code. Never calls process.exit. */
-export async function main(argv: readonly string[], io: CliIo, commands: readonly CliCommand[] = COMMANDS): Promise<number> {
+export async function main(argv: readonly string[], rawIo: CliIo, commands: readonly CliCommand[] = COMMANDS): Promise<number> {
+  const io = terminalSafeIo(rawIo);
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
-    if (first === 'help' && rest[0]) return main([rest[0], '--help'], io, commands);
+    if (first === 'help' && rest[0]) return main([rest[0], '--help'], rawIo, commands);
     io.stdout(mainHelp(commands) + '\n');
     return first === undefined ? 2 : 0;
   }
@@ -75,7 +85,7 @@ export async function main(argv: readonly string[], io: CliIo, commands: readonl
     return await command.run(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`simlens ${command.name}: ${err.message}\n\n${command.help.trimEnd()}\n`);
+      io.stderr(`simlens ${command.name}: ${err.message}\nRun 'simlens ${command.name} --help' for its options.\n`);
       return 2;
     }
     const e = err as NodeJS.ErrnoException;
@@ -106,7 +116,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(`simlens: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(escapeControl(`simlens: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
       process.exitCode = 2;
     },
   );

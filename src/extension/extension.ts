@@ -10,10 +10,12 @@ import { registerLlm } from './llm';
 import { registerSimulation } from './simulation';
 import { registerFork } from './fork';
 import { registerMetricPanels } from './panels';
+import { safeLogChannel } from './safeOutput';
 
 export function activate(context: vscode.ExtensionContext): void {
-  const output = vscode.window.createOutputChannel('SimLens', { log: true });
-  context.subscriptions.push(output);
+  const channel = vscode.window.createOutputChannel('SimLens', { log: true });
+  context.subscriptions.push(channel);
+  const output = safeLogChannel(channel);
   output.info(`SimLens activated (VS Code ${vscode.version}, Node ${process.version})`);
   // Area registrations are added below, one line each.
   registerTestHooks(context, output);

@@ -1,0 +1,35 @@
+/**
+ * Terminal-safe output for the extension: the SimLens output channel and notifications print data
+ * (file names, conversation ids, server messages) through `escapeControl`, so control and bidi
+ * characters from untrusted files show as visible `\u001b` escapes instead of acting.
+ */
+import * as vscode from 'vscode';
+import { escapeControl } from '../core/text/terminal';
+
+const LOG_METHODS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
+
+function safeArg(a: unknown): unknown {
+  if (typeof a === 'string') return escapeControl(a);
+  if (a instanceof Error) return escapeControl(a.stack ?? a.message);
+  return a;
+}
+
+/** The channel with every logged string escaped; everything else passes through. */
+export function safeLogChannel(channel: vscode.LogOutputChannel): vscode.LogOutputChannel {
+  return new Proxy(channel, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof prop === 'string' && LOG_METHODS.has(prop) && typeof value === 'function') {
+        return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args.map(safeArg));
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** `showErrorMessage` / `showWarningMessage` / `showInformationMessage` with the message escaped. */
+export const notify = {
+  error: <T extends string>(message: string, ...items: T[]) => vscode.window.showErrorMessage(escapeControl(message), ...items),
+  warning: <T extends string>(message: string, ...items: T[]) => vscode.window.showWarningMessage(escapeControl(message), ...items),
+  info: <T extends string>(message: string, ...items: T[]) => vscode.window.showInformationMessage(escapeControl(message), ...items),
+};
