@@ -54,7 +54,7 @@ ${formatFlags(FLAGS)}
 Exit codes: 0 converted (warnings allowed), 1 the input could not be converted, 2 usage or I/O error.
 
 Examples:
-  simlens convert ../shared/datasets/usersimcrs-moviebot/annotated_dialogues.json -o moviebot.jsonl
+  simlens convert test/fixtures/datasets/usersimcrs-moviebot/annotated_dialogues.json -o moviebot.jsonl
   simlens convert convapparel.json --from convapparel -o convapparel.jsonl
 `,
   async run(args, io) {
@@ -133,6 +133,7 @@ Examples:
         renameSync(tmp, outPath);
       } else if (stdoutChunks.length) io.stdout(stdoutChunks.join(''));
       if (!flags.quiet) for (const w of result.warnings) io.stderr(`warning: ${formatWarning(input, w)}\n`);
+      if (result.count === 0) io.stderr(`warning: ${input}: no conversations found (format ${result.format}); ${toStdout ? 'nothing was printed' : `${output} is empty`}\n`);
       const summary = `${input}: format ${result.format}, ${result.count} conversation${result.count === 1 ? '' : 's'}${toStdout ? '' : ` written to ${output}`}${result.warnings.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}\n`;
       if (toStdout) io.stderr(summary);
       else io.stdout(summary);

@@ -2,6 +2,7 @@
 import { forEachLine, parseLineBytes } from '../../core/jsonl';
 import { conversationCondition, conversationSource, conversationTask, countWords, type Conversation } from '../../core/model';
 import { formatFlags, parseArgs } from '../args';
+import { conversationFileAdvice } from '../../core/importers/index';
 import type { CliCommand } from '../types';
 import { ioErrorMessage, isIoError, resolvePath, table } from '../util';
 
@@ -126,17 +127,23 @@ Conversations without a task or condition are counted under "${NONE}".
 Options:
 ${formatFlags(FLAGS)}
 
-Exit codes: 0 success (also when some lines are invalid), 2 usage or I/O error.
+Exit codes: 0 success (also when some lines are invalid), 1 no valid conversation or FILE is not
+conversation JSONL (the message says what to run instead), 2 usage or I/O error.
 
 Examples:
   simlens stats data/convapparel.jsonl
-  simlens stats runs/sim.jsonl --json | jq .by_condition
+  simlens stats sample-workspace/good.sim.jsonl --json
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'FILE' } });
     const file = positionals[0];
     let stats: CorpusStats;
     try {
+      const advice = await conversationFileAdvice(resolvePath(io, file), file);
+      if (advice) {
+        io.stderr(`simlens stats: ${advice}\n`);
+        return 1;
+      }
       stats = await computeStats(resolvePath(io, file), file);
     } catch (err) {
       if (isIoError(err)) {
@@ -149,6 +156,10 @@ Examples:
     else {
       io.stdout(formatStats(stats));
       if (stats.invalid_lines > 0) io.stderr(`${file}: ${stats.invalid_lines} invalid line(s) skipped; run 'simlens validate ${file}' for details\n`);
+    }
+    if (stats.conversations === 0) {
+      io.stderr(`simlens stats: ${file}: no valid conversation${stats.invalid_lines ? ` (${stats.invalid_lines} invalid lines; run 'simlens validate ${file}')` : ' (the file is empty)'}\n`);
+      return 1;
     }
     return 0;
   },

@@ -1,5 +1,6 @@
 /** `simlens validate FILE [--json]`: check every line of a JSONL file against the conversation schema. */
 import { validateFile, type LineError } from '../../core/jsonl';
+import { conversationFileAdvice } from '../../core/importers/index';
 import { formatFlags, parseArgs } from '../args';
 import type { CliCommand } from '../types';
 import { ioErrorMessage, isIoError, resolvePath } from '../util';
@@ -30,10 +31,14 @@ JSON output (--json): {"file", "lines", "conversations", "blank", "invalid",
 Options:
 ${formatFlags(FLAGS)}
 
-Exit codes: 0 every line is valid (warnings allowed), 1 some line is invalid, 2 usage or I/O error.
+When FILE is not conversation JSONL at all (a DialogueKit or ConvApparel JSON document, an item
+catalog, a compressed or binary file), one line says what it is and what to run instead (exit 1).
+
+Exit codes: 0 every line is valid (warnings allowed), 1 some line is invalid or FILE is not
+conversation JSONL, 2 usage or I/O error.
 
 Examples:
-  simlens validate runs/sim.jsonl
+  simlens validate sample-workspace/good.sim.jsonl
   simlens validate data.jsonl --json | jq '.errors[:5]'
 `,
   async run(args, io) {
@@ -41,6 +46,13 @@ Examples:
     const file = positionals[0];
     let report;
     try {
+      // A DialogueKit document, a catalog or a gzip file is not "3,000 invalid lines": say what it is.
+      const advice = await conversationFileAdvice(resolvePath(io, file), file);
+      if (advice) {
+        if (flags.json) io.stdout(JSON.stringify({ file, lines: 0, conversations: 0, blank: 0, invalid: 0, not_conversation_jsonl: advice, errors: [], warnings: [] }) + '\n');
+        else io.stderr(`simlens validate: ${advice}\n`);
+        return 1;
+      }
       report = await validateFile(resolvePath(io, file), { maxErrors: flags.json ? undefined : flags['max-errors'] });
     } catch (err) {
       if (isIoError(err)) {

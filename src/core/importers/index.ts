@@ -23,7 +23,7 @@ import { convertDialogueRecords, dialogueRecordsFromDocument, type DialogueRecor
 import { ImportError, type ImportWarning, formatLocation } from './errors';
 import { findJsonSyntaxError, parseJsonOrThrow } from './json';
 import { forEachFileLine, forEachTextLine, readPrefix, readWholeText } from './lines';
-import { sniffFormat, type SniffResult } from './sniff';
+import { conversationJsonlAdvice, sniffBinary, sniffFormat, type SniffResult } from './sniff';
 
 export { ImportError, type ImportWarning } from './errors';
 export { dialogueKitStats, type DialogueKitStats } from './dialoguekitStats';
@@ -87,6 +87,7 @@ export function normalizeFormat(name: string): string {
 }
 
 function unknownFormatError(origin: string, sniff: SniffResult): Error {
+  if (sniff.format === undefined && sniff.kind && sniff.kind !== 'empty') return new ImportError(origin, `not conversation data: ${sniff.reason}`);
   const reason = sniff.format === undefined ? sniff.reason : 'its content was not recognised';
   return new ImportError(origin, `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`);
 }
@@ -96,12 +97,33 @@ function unknownFormatError(origin: string, sniff: SniffResult): Error {
  * the CSV header). Throws an Error naming the file when the format is unknown or the file is empty.
  */
 export async function detectFormat(inputPath: string): Promise<string> {
-  const { text, complete } = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
+  const { text, complete, bytes } = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
     throw new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`);
   });
-  const sniff = sniffFormat(text, complete);
+  const sniff = sniffBinary(bytes) ?? sniffFormat(text, complete);
   if (sniff.format === undefined) throw unknownFormatError(inputPath, sniff);
   return sniff.format;
+}
+
+/** What a file's first bytes say it is (binary/compressed first, then the text formats). */
+export async function sniffFile(inputPath: string): Promise<SniffResult> {
+  const { text, complete, bytes } = await readPrefix(inputPath, 1 << 16);
+  return sniffBinary(bytes) ?? sniffFormat(text, complete);
+}
+
+/**
+ * Undefined when the file is conversation JSONL (or empty); otherwise one sentence naming what it is
+ * and the command to run instead. Used by validate, stats and the editor before reading lines.
+ */
+export async function conversationFileAdvice(inputPath: string, shownName: string): Promise<string | undefined> {
+  let sniff: SniffResult;
+  try {
+    sniff = await sniffFile(inputPath);
+  } catch (err) {
+    if (err instanceof ImportError) return err.message;
+    throw err;
+  }
+  return conversationJsonlAdvice(sniff, shownName);
 }
 
 /** Detects the format of in-memory text (same rules as detectFormat); undefined when unknown. */
@@ -227,7 +249,7 @@ export async function importFileEach(
   const prefix = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
     throw new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`);
   });
-  const sniff = sniffFormat(prefix.text, prefix.complete);
+  const sniff = sniffBinary(prefix.bytes) ?? sniffFormat(prefix.text, prefix.complete);
   let format: string;
   if (opts.from !== undefined) format = normalizeFormat(opts.from);
   else if (sniff.format !== undefined) format = sniff.format;

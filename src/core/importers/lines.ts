@@ -30,7 +30,7 @@ function stripBom(bytes: Uint8Array): Uint8Array {
 }
 
 /** Reads up to `maxBytes` from the start of a file, decoded (BOM removed). `complete` = the whole file fit. */
-export async function readPrefix(path: string, maxBytes = 1 << 20): Promise<{ text: string; complete: boolean }> {
+export async function readPrefix(path: string, maxBytes = 1 << 20): Promise<{ text: string; complete: boolean; bytes: Uint8Array }> {
   const fh = await open(path, 'r');
   try {
     const size = (await fh.stat()).size;
@@ -45,7 +45,7 @@ export async function readPrefix(path: string, maxBytes = 1 << 20): Promise<{ te
     const bytes = buf.subarray(0, got);
     checkNotUtf16(bytes, path);
     // A prefix may end inside a multi-byte character: decode leniently.
-    return { text: lenient.decode(stripBom(bytes)), complete: got >= size };
+    return { text: lenient.decode(stripBom(bytes)), complete: got >= size, bytes };
   } finally {
     await fh.close();
   }

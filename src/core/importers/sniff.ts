@@ -5,8 +5,60 @@
 import { isAbRedialHeader } from './abredial';
 import { scanFirstValue } from './json';
 
-/** What the sniffer concluded: a format name, or why it could not tell. */
-export type SniffResult = { format: string; shape?: 'document' | 'jsonl' } | { format: undefined; reason: string };
+/**
+ * What the sniffer concluded: a format name, or why it could not tell. `kind` names inputs that are
+ * not conversations at all (an item catalog, a compressed or binary file) so messages can say what
+ * to run instead.
+ */
+export type SniffResult =
+  | { format: string; shape?: 'document' | 'jsonl' }
+  | { format: undefined; reason: string; kind?: 'catalog' | 'compressed' | 'binary' | 'empty' };
+
+/** Magic numbers of compressed and archive formats people hand to a JSONL tool by mistake. */
+const MAGIC: readonly { name: string; bytes: readonly number[]; hint: string }[] = [
+  { name: 'gzip', bytes: [0x1f, 0x8b], hint: 'decompress it first (gunzip -k FILE)' },
+  { name: 'ZIP', bytes: [0x50, 0x4b, 0x03, 0x04], hint: 'extract it first (unzip FILE)' },
+  { name: 'bzip2', bytes: [0x42, 0x5a, 0x68], hint: 'decompress it first (bunzip2 -k FILE)' },
+  { name: 'xz', bytes: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], hint: 'decompress it first (unxz -k FILE)' },
+  { name: 'zstd', bytes: [0x28, 0xb5, 0x2f, 0xfd], hint: 'decompress it first (unzstd FILE)' },
+  { name: '7-Zip', bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], hint: 'extract it first (7z x FILE)' },
+  { name: 'Parquet', bytes: [0x50, 0x41, 0x52, 0x31], hint: 'export it to JSON lines first (e.g. pandas read_parquet + to_json(lines=True))' },
+];
+
+/**
+ * Recognises compressed, archive and other binary inputs from their first bytes (before any text
+ * decoding, so raw bytes are never echoed as "CSV columns"). Undefined for text.
+ */
+export function sniffBinary(bytes: Uint8Array): SniffResult | undefined {
+  for (const m of MAGIC) {
+    if (bytes.length >= m.bytes.length && m.bytes.every((b, i) => bytes[i] === b)) {
+      return { format: undefined, kind: 'compressed', reason: `it is a ${m.name} file, not text: ${m.hint}` };
+    }
+  }
+  const head = bytes.subarray(0, 8192);
+  // UTF-16 has its own message (checkNotUtf16); NUL bytes elsewhere mean binary data.
+  const utf16 = head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
+  if (!utf16 && head.includes(0)) return { format: undefined, kind: 'binary', reason: 'it is a binary file (it holds NUL bytes), not JSON or CSV text' };
+  return undefined;
+}
+
+/**
+ * For commands that read conversation JSONL (validate, stats, the editor): undefined when `sniff`
+ * is conversation JSONL; otherwise one sentence saying what the input is and what to run instead.
+ * `file` is the name to show in the suggested command.
+ */
+export function conversationJsonlAdvice(sniff: SniffResult, file: string): string | undefined {
+  if (sniff.format !== undefined) {
+    if (sniff.shape === 'jsonl' && (sniff.format === 'canonical' || sniff.format === 'convapparel-jsonl')) return undefined;
+    const what = sniff.shape === 'document' ? `a ${sniff.format} JSON document` : `${sniff.format} data`;
+    const out = file.replace(/\.(json|csv|tsv|txt)$/i, '') + '.jsonl';
+    return `${file} is ${what}, not SimLens conversation JSONL: convert it first with: simlens convert ${file} -o ${out}`;
+  }
+  if (sniff.kind === 'catalog') return `${file} is an item catalog (one item per line), not conversations: use it as simlens simulate --catalog ${file}`;
+  if (sniff.kind === 'compressed' || sniff.kind === 'binary') return `${file} is not conversation JSONL: ${sniff.reason}`;
+  // Anything else (a malformed first line, unknown keys) is left to line-by-line validation.
+  return undefined;
+}
 
 const DIALOGUE_KEYS = ['conversation', 'conversation_id', 'conversation ID', 'dialogue_acts', 'participant'];
 
@@ -46,7 +98,7 @@ function headerFields(line: string): string[] {
 export function sniffFormat(prefix: string, complete: boolean): SniffResult {
   const text = prefix.charCodeAt(0) === 0xfeff ? prefix.slice(1) : prefix;
   const trimmed = text.trimStart();
-  if (trimmed === '') return { format: undefined, reason: 'it is empty' };
+  if (trimmed === '') return { format: undefined, kind: 'empty', reason: 'it is empty' };
   const c = trimmed[0];
   if (c === '[') {
     const shape = scanFirstValue(trimmed);
@@ -74,10 +126,13 @@ export function sniffFormat(prefix: string, complete: boolean): SniffResult {
       const convApparel = keys.includes('task_id') && !keys.includes('id') && !keys.includes('source');
       return { format: convApparel ? 'convapparel-jsonl' : 'canonical', shape: 'jsonl' };
     }
+    if (keys.includes('item_id')) {
+      return { format: undefined, kind: 'catalog', reason: 'it is an item catalog (one item per line with item_id), not conversations; catalogs are read by simlens simulate --catalog FILE' };
+    }
     return { format: undefined, reason: `it is a JSON object with keys ${keys.slice(0, 8).join(', ') || '(none found)'}` };
   }
   const header = headerFields(firstLine(trimmed));
   if (header.length > 1 && isAbRedialHeader(header)) return { format: 'ab-redial' };
   if (header.length > 1) return { format: undefined, reason: `it looks like CSV with columns ${header.slice(0, 6).join(', ')}${header.length > 6 ? ', …' : ''}` };
-  return { format: undefined, reason: `it starts with "${firstLine(trimmed).slice(0, 40)}"` };
+  return { format: undefined, reason: `it starts with ${JSON.stringify(firstLine(trimmed).slice(0, 40))}` };
 }
