@@ -4,7 +4,8 @@
 // and opens it in VS Code with SimLens installed:
 //   - the desktop `code` when it is on PATH (`code --install-extension … && code sample-workspace`);
 //   - otherwise the local VS Code server (installed by `npm run setup`, run here when missing),
-//     printed as a 127.0.0.1 URL; it stays in the foreground until Ctrl-C.
+//     printed as a 127.0.0.1 URL with the SSH port-forward line for reaching it from a laptop;
+//     it stays in the foreground until Ctrl-C, which stops the server and exits 0.
 //
 // Options:
 //   --check        start the server, check that the workbench URL answers 200 and SimLens is
@@ -12,6 +13,8 @@
 //   --no-open      same as --check
 //   --server       use the local VS Code server even when `code` is on PATH
 //   --port N       port for the server (default: a free one)
+//   --host ADDR    address to bind (default 127.0.0.1). The server has no password: binding
+//                  anything but loopback exposes your files to the network, so prefer SSH forwarding.
 //   --vsix FILE    use this VSIX instead of packaging one
 //   --workspace D  open this folder instead of building sample-workspace/
 //   --restricted   keep workspace trust on (the folder opens in Restricted Mode)
@@ -120,13 +123,20 @@ if (!existsSync(settingsFile)) {
   writeFileSync(settingsFile, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off' }, null, 2));
 }
 
-step('starting the local VS Code server');
+const port = option('--port') !== undefined ? Number(option('--port')) : undefined;
+if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+  console.error(`demo: --port needs a port number (1-65535), got "${option('--port')}"`);
+  process.exit(2);
+}
+const host = option('--host') ?? '127.0.0.1';
+step(`starting the local VS Code server on ${host}${port ? `:${port}` : ''}`);
 const running = await server.startServer({
   workspace,
   extensionsDir,
   userDataDir,
   disableWorkspaceTrust: !flag('--restricted'),
-  port: option('--port') ? Number(option('--port')) : undefined,
+  port,
+  host,
 });
 if (check) {
   const status = await server.waitForHttp(running.workspaceUrl, { timeoutMs: 30_000 });
@@ -139,7 +149,13 @@ if (check) {
   console.log(`\ndemo check passed: ${running.workspaceUrl} answered 200 with the workbench; ${installed.join(', ')} installed.`);
   process.exit(0);
 }
-console.log(`\nSimLens is running in VS Code at:\n\n    ${running.workspaceUrl}\n\nOpen it in a browser on this machine. Ctrl-C stops the server.`);
+const user = process.env.USER || process.env.LOGNAME || 'you';
+const machine = (await import('node:os')).hostname();
+const loopback = host === '127.0.0.1' || host === 'localhost';
+console.log(`\nSimLens is running in VS Code at:\n\n    ${running.workspaceUrl}\n`);
+console.log(`Open it in a browser on this machine. From another machine (e.g. your laptop, over SSH), forward the port first:\n\n    ssh -N -L ${running.port}:127.0.0.1:${running.port} ${user}@${machine}\n\nthen open the same URL there.`);
+if (!loopback) console.log(`\nWarning: the server listens on ${host} WITHOUT a password; anyone who can reach this machine can open your files.`);
+console.log('\nCtrl-C stops the server.');
 let stopping = false;
 const stop = async () => {
   stopping = true;

@@ -126,6 +126,7 @@ function installExtension({ vsix, extensionsDir, userDataDir, dir = SERVER_DIR }
  * @param {boolean} [options.disableWorkspaceTrust=true] false keeps workspace trust on (restricted mode)
  * @param {Record<string,string>} [options.env] extra environment for the server and its extension host
  * @param {number} [options.port] default: a free port
+ * @param {string} [options.host='127.0.0.1'] address to bind; health checks still use 127.0.0.1
  * @param {number} [options.timeoutMs=90000]
  * @returns {Promise<{url: string, workspaceUrl: string, port: number, pid: number, output: () => string, stop: () => Promise<void>}>}
  */
@@ -136,6 +137,7 @@ async function startServer({
   disableWorkspaceTrust = true,
   env = {},
   port,
+  host = '127.0.0.1',
   timeoutMs = 90_000,
   dir = SERVER_DIR,
   logFile,
@@ -148,7 +150,7 @@ async function startServer({
     serverEntry(dir),
     '--config', path.join(userDataDir, 'code-server.yaml'),
     '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${chosenPort}`,
+    '--bind-addr', `${host.includes(':') ? `[${host}]` : host}:${chosenPort}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
@@ -178,7 +180,9 @@ async function startServer({
   let exited = false;
   child.on('exit', () => (exited = true));
 
-  const url = `http://127.0.0.1:${chosenPort}/`;
+  // A wildcard bind is reached through loopback; a specific address through itself.
+  const probeHost = ['0.0.0.0', '::', 'localhost'].includes(host) || host.startsWith('127.') ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const url = `http://${probeHost}:${chosenPort}/`;
   const stop = () => stopServer(child.pid, { isAlive: () => !exited });
   try {
     await waitForHttp(`${url}healthz`, { timeoutMs, isAlive: () => !exited });
