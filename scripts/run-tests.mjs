@@ -5,7 +5,8 @@
 // does not expand globs, so the files are listed here.
 // `--no-e2e` runs the unit files only. Extra arguments narrow the run:
 // `node scripts/run-tests.mjs engine importers` runs only files whose path contains one of the words.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -30,9 +31,30 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Every temporary file of this run goes into one private folder (TMPDIR), removed at the end, so a
+// test that forgets its cleanup cannot litter /tmp; what was left is listed in
+// test-results/leftover-temp.txt so it can be fixed.
+// SIMLENS_CACHE_DIR keeps caches meant to outlive a run (the E2E VSIX) outside that folder.
+const runTmp = mkdtempSync(join(tmpdir(), 'simlens-testrun-'));
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
-  { stdio: 'inherit', env: { ...process.env, SIMLENS_TEST: '1' } },
+  {
+    stdio: 'inherit',
+    env: { ...process.env, SIMLENS_TEST: '1', TMPDIR: runTmp, SIMLENS_CACHE_DIR: process.env.SIMLENS_CACHE_DIR ?? join(tmpdir(), 'simlens-cache') },
+  },
 );
+// tsx keeps its compile cache in TMPDIR (tsx-<uid>): not a leak.
+const left = existsSync(runTmp) ? readdirSync(runTmp).filter((n) => !/^tsx-\d+$/.test(n)) : [];
+if (left.length) {
+  const kinds = new Map();
+  for (const name of left) {
+    const kind = name.replace(/[-_.]?[A-Za-z0-9]{6}$/, '');
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  // Written to a file, not printed: the runner's closing summary must stay the last lines of output.
+  mkdirSync('test-results', { recursive: true });
+  writeFileSync('test-results/leftover-temp.txt', `${left.length} temporary entries left behind by tests (removed): ${[...kinds].map(([k, n]) => `${k} x${n}`).join(', ')}\n`);
+}
+rmSync(runTmp, { recursive: true, force: true });
 process.exit(result.status ?? 1);
