@@ -11,7 +11,7 @@ import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'nod
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { ensureBenchFile } from '../../bench/gen';
-import { RESULTS_DIR, e2eReady, makeWorkspace, openFileInEditor, pickQuickInput, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
+import { RESULTS_DIR, e2eReady, makeWorkspace, nextFrames, openFileInEditor, pickQuickInput, pollUntil, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
 
 const TASKS = ['footwear', 'outerwear', 'dresses', 'tops'];
 
@@ -276,11 +276,14 @@ test('conversation editor: first render and webview memory, small file vs 1x ben
     // When the page's HTML arrived: before that the time is VS Code's (webview host frame, service worker).
     const htmlArrivedMs = await frame.locator('body').evaluate(() => Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseStart ?? 0));
     await waitForText(frame, '.list-status', new RegExp(`of ${conversations.toLocaleString('en-US')} conversations`), 60_000);
-    // Scroll the list a long way to page in more rows, then let it settle.
+    // Scroll the list a long way to page in more rows, then let it settle: the list redraws on the
+    // next animation frame and asks the host for the rows it lacks; wait until none shows "loading…".
     await frame.locator('.list-viewport').evaluate((el) => {
       el.scrollTop = el.scrollHeight / 2;
     });
-    await page.waitForTimeout(1500);
+    await nextFrames(frame);
+    const rowsLoading = () => frame.locator('.list-viewport .row:not([hidden])').evaluateAll((rows) => rows.filter((r) => /loading…/.test(r.textContent ?? '')).length);
+    assert.equal(await pollUntil(rowsLoading, (n) => n === 0, 30_000), 0, 'the rows at the new scroll position arrived');
     const m = await frame.locator('body').evaluate(() => {
       const mem = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
       return {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { e2eReady, makeWorkspace, notifications, openFileInEditor, REPO_ROOT, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
+import { e2eReady, makeWorkspace, notifications, openFileInEditor, pollUntil, REPO_ROOT, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
 
 test('fork from here writes continuations and opens them beside', { timeout: 240_000 }, async (t) => {
   if (!e2eReady(t)) return;
@@ -40,8 +40,7 @@ test('fork from here writes continuations and opens them beside', { timeout: 240
   }
 
   const out = path.join(workspace, `run.fork-${first.id}-t1.sim.jsonl`);
-  const deadline = Date.now() + 60_000;
-  while (!existsSync(out) && Date.now() < deadline) await page.waitForTimeout(250);
+  await pollUntil(() => existsSync(out), Boolean, 60_000);
   if (!existsSync(out)) await screenshot(page, 'fork-failed-light').catch(() => undefined);
   assert.ok(existsSync(out), `fork output ${out} written; notifications: ${(await notifications(page)).join(' | ')}`);
   const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; turns: { user_utterance?: string }[]; metadata?: { forked_from?: { id: string; turn: number } } });

@@ -505,6 +505,25 @@ export async function notifications(page: Page): Promise<string[]> {
 }
 
 /**
+ * Reads `read()` until `done(value)` holds or `timeoutMs` has passed (checking every 100 ms), and
+ * returns the last value read: for state outside the page (files on disk, input values), where
+ * there is no event to wait on. The caller asserts on the value, so a timeout fails there.
+ */
+export async function pollUntil<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() >= deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Resolves once the page in `frame` has run two animation frames (what was queued before is drawn). */
+export async function nextFrames(frame: FrameLocator): Promise<void> {
+  await frame.locator('body').evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
+/**
  * Saves a screenshot as test-results/<name>.png and checks it is not blank (many distinct
  * colours, no single colour covering nearly everything). Returns the file path and the stats.
  */

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { e2eReady, makeWorkspace, openFileInEditor, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
+import { e2eReady, makeWorkspace, openFileInEditor, pollUntil, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
 
 const good = (id: string): string =>
   JSON.stringify({ id, task_id: 'footwear_good', turns: [{ user_utterance: 'running shoes please', assistant_utterance: 'What size?' }] });
@@ -41,17 +41,13 @@ test('language server diagnostics and quick fix in a real VS Code', { timeout: 2
   await page.keyboard.type('3:27');
   await page.keyboard.press('Enter');
   await runCommand(page, 'Auto Fix...');
-  await page.waitForTimeout(500);
+  // Auto Fix either lists the fixes (pick ours) or applies the only preferred one at once: wait for either.
   const menuItem = page.locator('.action-widget .monaco-list-row', { hasText: 'Remove trailing commas' }).first();
+  const fixedLine = page.locator('.monaco-editor .view-line', { hasText: '{"id":"comma","turns":[]}' }).first();
+  await menuItem.or(fixedLine).first().waitFor({ state: 'visible', timeout: 15_000 });
   if (await menuItem.isVisible().catch(() => false)) await menuItem.click();
   await runCommand(page, 'File: Save');
-  const deadline = Date.now() + 30_000;
-  let saved = '';
-  while (Date.now() < deadline) {
-    saved = readFileSync(path.join(workspace, 'edited.jsonl'), 'utf8');
-    if (saved.includes('"turns":[]}')) break;
-    await page.waitForTimeout(250);
-  }
+  const saved = await pollUntil(() => readFileSync(path.join(workspace, 'edited.jsonl'), 'utf8'), (text) => text.includes('"turns":[]}'), 30_000);
   const savedLines = saved.split('\n');
   assert.equal(savedLines[2], '{"id":"comma","turns":[]}');
   assert.equal(savedLines[0], lines[0], 'other lines untouched');

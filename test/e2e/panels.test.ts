@@ -16,7 +16,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { runSimulation } from '../../src/core/run/orchestrator';
-import { e2eReady, makeWorkspace, pickQuickInput, runCommand, screenshot, startVsCode, type VsCodeSession } from './harness';
+import { e2eReady, makeWorkspace, nextFrames, pickQuickInput, pollUntil, runCommand, screenshot, startVsCode, type VsCodeSession } from './harness';
 import { humanConversations, jsonl } from '../unit/report/fixtures';
 
 async function simulate(dir: string, name: string, config: Record<string, unknown>): Promise<void> {
@@ -47,7 +47,13 @@ async function checkPanel(frame: FrameLocator, section: string): Promise<void> {
 
 async function focusTab(page: Page, title: string): Promise<void> {
   await page.locator(`.tabs-container .tab[aria-label^="${title}"]`).first().click();
-  await page.waitForTimeout(400);
+  await page.locator(`.tabs-container .tab.active[aria-label^="${title}"]`).first().waitFor({ state: 'visible', timeout: 15_000 });
+}
+
+/** Waits until the panel shows `theme` and has drawn since: it redraws its charts on the next animation frame. */
+async function waitForTheme(frame: FrameLocator, theme: 'light' | 'dark'): Promise<void> {
+  await frame.locator(`body.vscode-${theme}`).waitFor({ state: 'attached', timeout: 30_000 });
+  await nextFrames(frame);
 }
 
 /** Checks several rows of a multi-select quick pick (typing each label) and accepts. */
@@ -93,12 +99,12 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   const dialogInput = page.locator('.quick-input-widget input').first();
   await dialogInput.waitFor({ state: 'visible', timeout: 15_000 });
   // The simple save dialog fills in the default name asynchronously: wait for it, then replace it.
-  for (let i = 0; i < 40 && !/\.png$/.test(await dialogInput.inputValue()); i++) await page.waitForTimeout(250);
+  await pollUntil(() => dialogInput.inputValue(), (v) => /\.png$/.test(v), 10_000);
   assert.match(await dialogInput.inputValue(), /population-alignment.*-plsa-ks\.png$/, 'the default file name names the report and the chart');
   await dialogInput.fill(path.join(workspace, 'ks.png'));
   await page.keyboard.press('Enter');
   const pngFile = path.join(workspace, 'ks.png');
-  for (let i = 0; i < 60 && !existsSync(pngFile); i++) await page.waitForTimeout(250);
+  await pollUntil(() => existsSync(pngFile), Boolean, 15_000);
   assert.ok(existsSync(pngFile), 'the PNG was written');
   assert.deepEqual([...readFileSync(pngFile).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
 
@@ -137,9 +143,9 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   await pickQuickInput(page, 'human.conv.jsonl');
   await pickQuickInput(page, 'All 60 conversations', 30_000);
   await pickQuickInput(page, 'agenda:cir6:pkg', 30_000);
-  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
+  await page.locator('.quick-input-widget', { hasText: 'Validate Simulator: agents' }).waitFor({ state: 'visible', timeout: 30_000 });
   await page.keyboard.press('Enter'); // agents: local-good,local-bad
-  await page.waitForTimeout(500);
+  await page.locator('.quick-input-widget', { hasText: 'Validate Simulator: conversations per agent' }).waitFor({ state: 'visible', timeout: 30_000 });
   await page.locator('.quick-input-widget input').first().fill('20');
   await page.keyboard.press('Enter');
   frame = await waitForReport(page, PANELS[4].title, 240_000);
@@ -158,10 +164,10 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
     for (const p of PANELS) {
       await focusTab(page, p.tab);
       frame = await waitForReport(page, p.title);
-      await page.waitForTimeout(600); // charts redraw on theme change
+      await waitForTheme(frame, theme); // charts redraw on theme change
       await screenshot(page, `panels-${p.shot}-${theme}`);
       await frame.locator(`[data-section="${p.chart}"]`).scrollIntoViewIfNeeded();
-      await page.waitForTimeout(300);
+      await nextFrames(frame);
       await screenshot(page, `panels-${p.shot}-chart-${theme}`);
       await frame.locator('h1').scrollIntoViewIfNeeded();
     }
@@ -172,16 +178,16 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   await frame.locator('[data-action="toggle-distribution"]').click();
   await frame.locator('[data-section="box-num_turns"] canvas').waitFor({ state: 'visible', timeout: 60_000 });
   await frame.locator('[data-section="box-num_turns"]').scrollIntoViewIfNeeded();
-  await page.waitForTimeout(300);
+  await nextFrames(frame);
   await screenshot(page, 'panels-compare-box-dark');
   await frame.locator('[data-action="export-markdown"]').click();
   const mdInput = page.locator('.quick-input-widget input').first();
   await mdInput.waitFor({ state: 'visible', timeout: 15_000 });
-  for (let i = 0; i < 40 && !/\.md$/.test(await mdInput.inputValue()); i++) await page.waitForTimeout(250);
+  await pollUntil(() => mdInput.inputValue(), (v) => /\.md$/.test(v), 10_000);
   await mdInput.fill(path.join(workspace, 'exported.md'));
   await page.keyboard.press('Enter');
   const mdFile = path.join(workspace, 'exported.md');
-  for (let i = 0; i < 60 && !existsSync(mdFile); i++) await page.waitForTimeout(250);
+  await pollUntil(() => existsSync(mdFile), Boolean, 15_000);
   assert.ok(existsSync(mdFile), 'the Markdown report was written');
   const md = readFileSync(mdFile, 'utf8');
   assert.match(md, /^# Population alignment/);
@@ -194,9 +200,12 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   assert.notEqual(darkBg, '', 'theme variables are present');
 
   // 6. Reload: the panels come back from their saved state.
+  const reloaded = page.waitForEvent('load', { timeout: 90_000 });
   await runCommand(page, 'Developer: Reload Window', 30_000);
+  await reloaded;
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
-  await page.waitForTimeout(3000);
+  // The editors come back with the window: wait for the panel's tab.
+  await page.locator('.tabs-container .tab[aria-label^="SimLens: Compare Populations"]').first().waitFor({ state: 'visible', timeout: 60_000 });
   await focusTab(page, 'SimLens: Compare Populations');
   frame = await waitForReport(page, /^Population alignment/, 60_000);
   await frame.locator('.notice', { hasText: /^Restored from the saved panel/ }).waitFor({ state: 'visible', timeout: 30_000 });

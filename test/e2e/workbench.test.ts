@@ -209,7 +209,9 @@ describe('E2E: SimLens in a real VS Code', () => {
         });
         outcome.push(`${command}: "${(await toast.innerText()).split('\n')[0]}"`);
         if (!shot) {
-          await vscode.page.waitForTimeout(800); // let the toast finish sliding in
+          // Let the toast finish sliding in: VS Code marks it when its transition ends (there is none under reduced motion).
+          const slidIn = vscode.page.locator('.notifications-toasts .notification-toast.notification-fade-in-done', { hasText: /trust|Restricted Mode/i });
+          await slidIn.or(vscode.page.locator('.monaco-workbench.reduce-motion')).first().waitFor({ state: 'attached', timeout: 15_000 });
           shot = await screenshot(vscode.page, 'restricted-mode'); // with the explanation showing
         }
       }

@@ -244,15 +244,18 @@ export function fitLogistic(X: CsrMatrix, y: ArrayLike<number | boolean>, option
     }
     if (!fitIntercept) sb = 0;
 
-    // backtracking line search (Armijo)
+    // backtracking line search (Armijo). Near the optimum the decrease a step brings is below the
+    // rounding error of f (a sum of n terms), so the test allows that much slack: otherwise the
+    // Newton steps are rejected there and the gradient stalls above the tolerance.
     const slope = dot(gw, sw) + gb * sb;
+    const fNoise = 1e-12 * Math.abs(f);
     let step = 1;
     let accepted = false;
     for (let ls = 0; ls < 40; ls++) {
       for (let j = 0; j < d; j++) wNew[j] = w[j] + step * sw[j];
       const bNew = b + step * sb;
       const fNew = objective(wNew, bNew, zNew);
-      if (fNew <= f + 1e-4 * step * slope || (Math.abs(fNew - f) <= 1e-16 * Math.abs(f) && ls > 0)) {
+      if (fNew <= f + 1e-4 * step * slope + fNoise || (Math.abs(fNew - f) <= 1e-16 * Math.abs(f) && ls > 0)) {
         w.set(wNew);
         b = bNew;
         z.set(zNew);

@@ -1,18 +1,10 @@
 /** Shared helpers for the importer tests. */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Annotation, Conversation, SlotValue } from '../../../src/core/model';
 import { utteranceRuns } from '../../../src/core/importers/turns';
 
-/** ../shared/datasets, located from the repository root (a sibling of shared/). */
-export const DATASETS = path.resolve(__dirname, '../../../../shared/datasets');
+export { datasetPath as dataset } from '../../fixtures';
 export const FIXTURES = path.resolve(__dirname, 'fixtures');
-
-/** Absolute path of a real dataset file, or undefined when ../shared is absent. */
-export function dataset(rel: string): string | undefined {
-  const p = path.join(DATASETS, rel);
-  return existsSync(p) ? p : undefined;
-}
 
 export function fixture(name: string): string {
   return path.join(FIXTURES, name);

@@ -1,5 +1,5 @@
 /**
- * The importers on the real datasets in ../shared/datasets, read completely: counts from the
+ * The importers on the real datasets in test/fixtures/datasets, read completely: counts from the
  * issue and the datasets README, DialogueKit's reference statistics recomputed from the output,
  * and a lossless round trip back to the original DialogueKit JSON.
  */
@@ -8,17 +8,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Conversation } from '../../../src/core/model';
 import { detectFormat, dialogueKitStats, importFile } from '../../../src/core/importers/index';
-import { DATASETS, countUtterances, dataset, toDialogueKit } from './helpers';
+import { fixturePath } from '../../fixtures';
+import { countUtterances, dataset, toDialogueKit } from './helpers';
 
 const MOVIEBOT = 'usersimcrs-moviebot/annotated_dialogues.json';
 const DKTESTS = 'dialoguekit-tests/annotated_dialogues.json';
 const IARD = 'usersimcrs-iard-gold/formatted_IARD_annotated_gold.json';
 const ABREDIAL = 'ab-redial/annotated_dialogues.csv';
 
-/** The DialogueKit reference table in ../shared/datasets/README.md: folder -> figures. */
-function readmeFigures(): Map<string, { avgTurns: number; user: number; agent: number; ratio: number }> | undefined {
-  const p = dataset('README.md');
-  if (!p) return undefined;
+/** The DialogueKit reference table in test/fixtures/README.md: folder -> figures. */
+function readmeFigures(): Map<string, { avgTurns: number; user: number; agent: number; ratio: number }> {
+  const p = fixturePath('README.md');
   const out = new Map<string, { avgTurns: number; user: number; agent: number; ratio: number }>();
   for (const line of readFileSync(p, 'utf8').split('\n')) {
     const m = /^\|\s*([a-z-]+)\s*\|\s*([\d.]+)\s*\|\s*([\d,]+)\s*\|\s*([\d,]+)\s*\|\s*([\d.]+)\s*\|\s*$/.exec(line);
@@ -35,9 +35,8 @@ const CASES = [
 
 describe('DialogueKit / UserSimCRS real files', () => {
   for (const c of CASES) {
-    test(`${c.folder}: ${c.dialogues} dialogues, ${c.utterances} utterances, README statistics recomputed`, async (t) => {
+    test(`${c.folder}: ${c.dialogues} dialogues, ${c.utterances} utterances, README statistics recomputed`, async () => {
       const file = dataset(c.rel);
-      if (!file) return t.skip(`${DATASETS} absent`);
       assert.equal(await detectFormat(file), 'dialoguekit');
       const r = await importFile(file);
       assert.equal(r.format, 'dialoguekit');
@@ -58,17 +57,16 @@ describe('DialogueKit / UserSimCRS real files', () => {
       // Cross-check AvgTurns against the stored speaker changes.
       const changes = r.conversations.reduce((s, x) => s + Number(x.metadata?.['speaker_changes']), 0);
       assert.equal(stats.avgTurns, changes / 2 / c.dialogues);
-      const ref = readmeFigures()?.get(c.folder);
-      if (!ref) return t.skip('reference table not found in the datasets README');
+      const ref = readmeFigures().get(c.folder);
+      assert.ok(ref, `no row for ${c.folder} in the reference table of test/fixtures/README.md`);
       assert.equal(Number(stats.avgTurns.toFixed(4)), ref.avgTurns);
       assert.equal(stats.userUtterances, ref.user);
       assert.equal(stats.agentUtterances, ref.agent);
       assert.equal(Number(stats.ratio.toFixed(4)), ref.ratio);
     });
 
-    test(`${c.folder}: lossless (rebuilding the DialogueKit JSON gives the original)`, async (t) => {
+    test(`${c.folder}: lossless (rebuilding the DialogueKit JSON gives the original)`, async () => {
       const file = dataset(c.rel);
-      if (!file) return t.skip(`${DATASETS} absent`);
       const original = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
       const r = await importFile(file);
       // Through JSON, as the converted file would be written and read back.
@@ -77,9 +75,8 @@ describe('DialogueKit / UserSimCRS real files', () => {
     });
   }
 
-  test('moviebot: ids with embedded quotes kept exactly; agent-first dialogues', async (t) => {
+  test('moviebot: ids with embedded quotes kept exactly; agent-first dialogues', async () => {
     const file = dataset(MOVIEBOT);
-    if (!file) return t.skip(`${DATASETS} absent`);
     const original = JSON.parse(readFileSync(file, 'utf8')) as { conversation_id: string }[];
     const r = await importFile(file);
     assert.deepEqual(r.conversations.map((c) => c.id), original.map((d) => d.conversation_id));
@@ -97,9 +94,8 @@ describe('DialogueKit / UserSimCRS real files', () => {
     assert.deepEqual([...taxonomies], ['dialoguekit']);
   });
 
-  test('dialoguekit-tests: consecutive same-speaker utterances merged with segments; ids and feedback kept', async (t) => {
+  test('dialoguekit-tests: consecutive same-speaker utterances merged with segments; ids and feedback kept', async () => {
     const file = dataset(DKTESTS);
-    if (!file) return t.skip(`${DATASETS} absent`);
     const r = await importFile(file);
     const records = r.conversations.flatMap((c) => c.turns.flatMap((tn) => ((tn as Record<string, unknown>)['source_utterances'] ?? []) as Record<string, unknown>[]));
     assert.equal(records.filter((x) => 'utterance_id' in x).length, 23);
@@ -119,9 +115,8 @@ describe('DialogueKit / UserSimCRS real files', () => {
     assert.ok(r.conversations.every((c) => c.turns[0].user_utterance !== undefined));
   });
 
-  test('iard-gold: 491 utterances with several acts, 29 user-first, metadata and taxonomy', async (t) => {
+  test('iard-gold: 491 utterances with several acts, 29 user-first, metadata and taxonomy', async () => {
     const file = dataset(IARD);
-    if (!file) return t.skip(`${DATASETS} absent`);
     const r = await importFile(file);
     const anns = r.conversations.flatMap((c) => c.turns.flatMap((tn) => tn.annotations ?? []));
     assert.equal(anns.filter((a) => a.acts.length > 1).length, 491);
@@ -141,9 +136,8 @@ describe('DialogueKit / UserSimCRS real files', () => {
 });
 
 describe('AB-ReDial real file', () => {
-  test('640 rating rows, 195 ConvIds; ConvIds naming two dialogues are split', async (t) => {
+  test('640 rating rows, 195 ConvIds; ConvIds naming two dialogues are split', async () => {
     const file = dataset(ABREDIAL);
-    if (!file) return t.skip(`${DATASETS} absent`);
     assert.equal(await detectFormat(file), 'ab-redial');
     const r = await importFile(file);
     assert.equal(r.format, 'ab-redial');

@@ -20,7 +20,17 @@ describe('language server over stdio', () => {
   let proc: ChildProcess;
   let conn: MessageConnection;
   let dir: string;
-  const published: { uri: string; diagnostics: { message: string; range: { start: { line: number } } }[] }[] = [];
+  type Published = { uri: string; diagnostics: { message: string; range: { start: { line: number } } }[] };
+  const publishWaiters = new Map<string, (p: Published) => void>();
+  /** The next diagnostics the server publishes for `uri` (call before the request that causes them). */
+  const nextPublished = (uri: string, timeoutMs = 10_000): Promise<Published> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no diagnostics published for ${uri} within ${timeoutMs} ms`)), timeoutMs);
+      publishWaiters.set(uri, (p) => {
+        clearTimeout(timer);
+        resolve(p);
+      });
+    });
   let fileUri: string;
   let bigUri: string;
 
@@ -33,7 +43,11 @@ describe('language server over stdio', () => {
     bigUri = pathToFileURL(join(dir, 'big.conv.jsonl')).toString();
     proc = spawn(process.execPath, ['--import', 'tsx', join(repo, 'src/server/server.ts'), '--stdio'], { cwd: repo, stdio: ['pipe', 'pipe', 'inherit'] });
     conn = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
-    conn.onNotification('textDocument/publishDiagnostics', (p) => published.push(p));
+    conn.onNotification('textDocument/publishDiagnostics', (p: Published) => {
+      const waiter = publishWaiters.get(p.uri);
+      publishWaiters.delete(p.uri);
+      waiter?.(p);
+    });
     conn.listen();
     const init = await conn.sendRequest('initialize', {
       processId: process.pid,
@@ -105,13 +119,12 @@ describe('language server over stdio', () => {
   test('files not synced are validated from disk and published', async () => {
     const progress: unknown[] = [];
     conn.onNotification('simlens/validationProgress', (p) => progress.push(p));
+    const pubbed = nextPublished(bigUri);
     const result = (await conn.sendRequest('simlens/validateFromDisk', { uri: bigUri })) as { lines: number; conversations: number; errors: number };
     assert.deepEqual({ lines: result.lines, conversations: result.conversations, errors: result.errors }, { lines: 3, conversations: 2, errors: 1 });
-    await new Promise((r) => setTimeout(r, 50));
-    const pub = published.filter((p) => p.uri === bigUri).pop();
-    assert.ok(pub, 'diagnostics published for the disk file');
-    assert.equal(pub!.diagnostics.length, 1);
-    assert.equal(pub!.diagnostics[0].range.start.line, 1);
+    const pub = await pubbed;
+    assert.equal(pub.diagnostics.length, 1);
+    assert.equal(pub.diagnostics[0].range.start.line, 1);
   });
 
   test('workspace symbols find conversation ids in files and open documents', async () => {

@@ -1,11 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import { ActTagger, crossValidateTagger, evaluateTagger, IARD_TO_CONVAPPAREL, mapActs, type TaggedExample } from '../../../src/core/metrics/tagger';
 import { importFile } from '../../../src/core/importers';
-
-const IARD = path.resolve(__dirname, '../../../../shared/datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json');
+import { datasetPath } from '../../fixtures';
 
 describe('lexical act tagger', () => {
   const tagger = ActTagger.default();
@@ -36,9 +33,8 @@ describe('lexical act tagger', () => {
     assert.deepEqual(mapActs(['ACC', 'OTH', 'XYZ'], IARD_TO_CONVAPPAREL), ['accept_recommendation', 'greet_thank', 'other']);
   });
 
-  test('accuracy on IARD gold user acts (mapped to ConvApparel acts)', async (t) => {
-    if (!existsSync(IARD)) return t.skip(`${IARD} absent`);
-    const r = await importFile(IARD);
+  test('accuracy on IARD gold user acts (mapped to ConvApparel acts)', async () => {
+    const r = await importFile(datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'));
     const groups = r.conversations.map((c) => c.turns.flatMap((turn) => {
       const segs = (turn.user_utterance ?? '').split('\n');
       return (turn.annotations ?? []).filter((a) => a.speaker === 'user').map((a) => ({ text: segs[a.segment ?? 0] ?? '', acts: mapActs(a.acts, IARD_TO_CONVAPPAREL) }));

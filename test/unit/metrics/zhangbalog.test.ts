@@ -1,7 +1,5 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import type { Conversation } from '../../../src/core/model';
 import {
   corpusShape, dsKl, conversationReward, effectiveFull, rewardTurns, successRate, rankingAgreement, userActCounts, zhangBalogSummary,
@@ -9,21 +7,19 @@ import {
 import { parseActSource } from '../../../src/core/metrics/features';
 import { zhangBalogMarkdown } from '../../../src/core/metrics/render';
 import { importFile } from '../../../src/core/importers';
-
-const DATA = path.resolve(__dirname, '../../../../shared/datasets');
+import { datasetPath } from '../../fixtures';
 
 const turn = (user_act: string, operation?: 'pull' | 'push') => ({ user_utterance: user_act.toLowerCase(), assistant_utterance: 'ok', trace: { user_act, operation } });
 
 describe('Zhang & Balog metrics', () => {
-  test('AvgTurns and UserActRatio on the DialogueKit reference figures', async (t) => {
-    if (!existsSync(DATA)) return t.skip(`${DATA} absent`);
+  test('AvgTurns and UserActRatio on the DialogueKit reference figures', async () => {
     const expected: [string, number, number, number, number][] = [
       ['dialoguekit-tests/annotated_dialogues.json', 15.8333, 50, 59, 0.8475],
       ['usersimcrs-moviebot/annotated_dialogues.json', 12.625, 101, 109, 0.9266],
       ['usersimcrs-iard-gold/formatted_IARD_annotated_gold.json', 6.6623, 549, 554, 0.991],
     ];
     for (const [file, avg, user, agent, ratio] of expected) {
-      const r = await importFile(path.join(DATA, file));
+      const r = await importFile(datasetPath(file));
       const s = corpusShape(r.conversations);
       assert.ok(Math.abs(s.avg_turns - avg) < 5e-5, `${file}: AvgTurns ${s.avg_turns}`);
       assert.equal(s.user_utterances, user);

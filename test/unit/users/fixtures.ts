@@ -8,7 +8,7 @@ import type { Rng } from '../../../src/core/random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../../src/core/sim/types';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
-export const SHARED = path.resolve(REPO_ROOT, '../shared');
+export const FIXTURES = path.resolve(REPO_ROOT, 'test/fixtures');
 
 const COLOURS = ['black', 'white', 'red', 'blue', 'green'];
 const MATERIALS = ['leather', 'suede', 'canvas', 'wool'];

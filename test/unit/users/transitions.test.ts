@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
@@ -9,7 +9,7 @@ import {
   TransitionModel, defaultActAliases, defaultTransitionCounts, estimateTransitions, normalizeLabel, probability, qrfaAgentClass,
   qrfaUserClass, toAgentAct, toConvApparelUserAct, toUserAct, mainAct,
 } from '../../../src/core/users/index';
-import { SHARED } from './fixtures';
+import { FIXTURES } from './fixtures';
 
 const aliases = defaultActAliases();
 
@@ -100,12 +100,8 @@ describe('estimateTransitions', () => {
     assert.deepEqual(c.cir6, {});
   });
 
-  test('MovieBot corpus: counts equal a hand computation over the raw JSON', async (t) => {
-    const file = path.join(SHARED, 'datasets/usersimcrs-moviebot/annotated_dialogues.json');
-    if (!existsSync(file)) {
-      t.skip('../shared/datasets/usersimcrs-moviebot absent');
-      return;
-    }
+  test('MovieBot corpus: counts equal a hand computation over the raw JSON', async () => {
+    const file = path.join(FIXTURES, 'datasets/usersimcrs-moviebot/annotated_dialogues.json');
     const raw = JSON.parse(readFileSync(file, 'utf8')) as { conversation: { participant: string; dialogue_acts: { intent: string }[] }[] }[];
     // Hand computation: user main act = first segment of the intent, capitalised; agent labels by this table.
     const agentMain: Record<string, string> = {
