@@ -11,7 +11,8 @@
 //   agenda-qrfa-single-vs-good.sim.jsonl   QRFA interaction model, single-item preferences
 //   target-free-vs-good.sim.jsonl          PEPPER target-free users (preference coverage per turn)
 //   meta-prob-vs-good.sim.jsonl            MetaSimProb (alternative targets, switches in the trace)
-//   human-moviebot.conv.jsonl              real human dialogues, only when ../shared/datasets exists
+//   human-moviebot.conv.jsonl              real human dialogues (MovieBot, from test/fixtures/datasets)
+//   human-iard.conv.jsonl                  real human dialogues (ReDial with IARD acts, from test/fixtures/datasets)
 //   agenda-moviebot-model-vs-good.sim.jsonl  agenda users with transitions estimated from them (idem)
 // Each .sim.jsonl has its run manifest beside it (<file>.manifest.json).
 import { spawnSync } from 'node:child_process';
@@ -56,13 +57,14 @@ simlens('simulate', '--user', 'agenda', '--interaction', 'qrfa', '--preferences'
 simlens('simulate', '--user', 'target-free', '--agent', 'local-good', '--n', String(Math.max(1, n >> 2)), '--out', 'target-free-vs-good.sim.jsonl', ...common);
 simlens('simulate', '--user', 'agenda', '--meta', 'prob', '--tolerance', '2', '--p-switch', '0.75', '--agent', 'local-good', '--n', String(Math.max(1, n >> 1)), '--out', 'meta-prob-vs-good.sim.jsonl', ...common);
 
-const moviebot = resolve(root, '..', 'shared', 'datasets', 'usersimcrs-moviebot', 'annotated_dialogues.json');
-let reference = 'none (../shared/datasets is not here)';
-if (existsSync(moviebot)) {
-  simlens('convert', moviebot, '-o', 'human-moviebot.conv.jsonl');
-  simlens('simulate', '--corpus', 'human-moviebot.conv.jsonl', '--agent', 'local-good', '--n', String(Math.max(1, n >> 1)), '--out', 'agenda-moviebot-model-vs-good.sim.jsonl', ...common);
-  reference = 'human-moviebot.conv.jsonl (8 real MovieBot dialogues, UserSimCRS, Apache-2.0) and a run whose transitions were estimated from it';
-}
+// Real human dialogues bundled with the repository (test/fixtures/datasets, unchanged, with their licences).
+const moviebot = resolve(root, 'test', 'fixtures', 'datasets', 'usersimcrs-moviebot', 'annotated_dialogues.json');
+const iard = resolve(root, 'test', 'fixtures', 'datasets', 'usersimcrs-iard-gold', 'formatted_IARD_annotated_gold.json');
+simlens('convert', moviebot, '-o', 'human-moviebot.conv.jsonl');
+simlens('convert', iard, '-o', 'human-iard.conv.jsonl');
+simlens('simulate', '--corpus', 'human-moviebot.conv.jsonl', '--agent', 'local-good', '--n', String(Math.max(1, n >> 1)), '--out', 'agenda-moviebot-model-vs-good.sim.jsonl', ...common);
+const reference =
+  'human-moviebot.conv.jsonl (8 real MovieBot dialogues, UserSimCRS, Apache-2.0), human-iard.conv.jsonl (77 real ReDial dialogues with IARD acts; IARD MIT, ReDial CC BY 4.0) and a run whose transitions were estimated from the MovieBot dialogues';
 
 writeFileSync(
   join(dir, 'README.md'),
