@@ -16,6 +16,7 @@ import * as llm from './llm';
 import * as metrics from './metrics';
 import * as simulation from './simulation';
 import * as editor from './editor';
+import * as invariants from './invariants';
 
 /** What a benchmark module exports. */
 export interface BenchModule {
@@ -30,6 +31,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   metrics: async () => metrics,
   simulation: async () => simulation,
   editor: async () => editor,
+  invariants: async () => invariants,
 };
 
 async function mainBench(argv: string[]): Promise<number> {

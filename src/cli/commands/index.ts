@@ -11,6 +11,8 @@ import { mergeCommand } from './merge';
 import { catalogCommand } from './catalog';
 import { metricsCommand } from './metrics';
 import { reportCommand } from './report';
+import { checkCommand } from './check';
+import { schemaCommand } from './schema';
 
 export const COMMANDS: CliCommand[] = [
   validateCommand,
@@ -24,4 +26,6 @@ export const COMMANDS: CliCommand[] = [
   catalogCommand,
   metricsCommand,
   reportCommand,
+  checkCommand,
+  schemaCommand,
 ];

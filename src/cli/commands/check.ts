@@ -1,0 +1,138 @@
+/** `simlens check FILE`: run the behavioural invariants (src/core/check) over a conversation file. */
+import { loadCatalog } from '../../core/catalog/catalog';
+import { InvariantChecker, INVARIANTS, type CheckOptions, type CheckReport } from '../../core/check/index';
+import { conversationFileAdvice } from '../../core/importers/index';
+import { forEachLine, parseLineBytes } from '../../core/jsonl';
+import { readManifest } from '../../core/run/manifest';
+import { formatFlags, parseArgs } from '../args';
+import { UsageError, type CliCommand } from '../types';
+import { ioErrorMessage, isIoError, resolvePath } from '../util';
+
+const FLAGS = {
+  json: { type: 'boolean', description: 'print one JSON object instead of text' },
+  catalog: { type: 'string', valueName: 'FILE', description: 'catalog JSONL to resolve items no carousel shows (meta targets, PEPPER targets)' },
+  examples: { type: 'number', valueName: 'N', description: 'example violations per invariant (default 3)' },
+  'max-turns': { type: 'number', valueName: 'N', description: "the run's turn cap (default: from FILE.manifest.json, else metadata.turn_cap, else 20; 10 for meta-*)" },
+  'meta-tolerance': { type: 'number', valueName: 'N', description: "the meta-simulator's tolerance (default: from FILE.manifest.json, else 2)" },
+  only: { type: 'string', multiple: true, valueName: 'ID', description: 'check only this invariant' },
+} as const;
+
+function statusWord(s: string): string {
+  return s === 'not-applicable' ? 'n/a' : s.toUpperCase();
+}
+
+function formatReport(file: string, report: CheckReport): string {
+  const width = Math.max(...report.invariants.map((r) => r.id.length));
+  let out = `${file}: ${report.conversations} conversation(s)\n`;
+  for (const r of report.invariants) {
+    const counts = r.status === 'not-applicable'
+      ? 'no conversation has the fields it needs'
+      : `${r.violations} violation(s) in ${r.violatingConversations} of ${r.conversations} conversation(s), ${r.turns} turn(s) checked`;
+    out += `${statusWord(r.status).padEnd(9)} ${r.id.padEnd(width)}  ${counts}\n`;
+    if (r.status === 'fail' || r.status === 'tolerated') {
+      out += `          ${r.statement}\n          source: ${r.source}\n`;
+      if (r.tolerance) out += `          tolerance: ${(100 * r.tolerance.share).toFixed(1)}% of conversations (${r.tolerance.reason})\n`;
+      for (const e of r.examples) {
+        const where = `${e.conversation}${e.line !== undefined ? ` (line ${e.line})` : ''}${e.turn !== undefined ? ` turn ${e.turn}` : ''}`;
+        out += `          - ${where}: ${e.detail}\n`;
+      }
+    }
+  }
+  return out;
+}
+
+export const checkCommand: CliCommand = {
+  name: 'check',
+  summary: 'check behavioural invariants of simulated conversations (agenda, patience, targets, coverage)',
+  help: `Usage: simlens check FILE [--json] [--catalog FILE] [--examples N] [--only ID]
+
+Streams FILE (conversation JSONL: SimLens runs or other tools' runs that carry simulator traces)
+and checks each named behavioural invariant (README "Behavioural invariants"): e.g. a disclosed
+value is stated in the utterance, a pull takes the top of the agenda, an accepted item meets the
+disclosed constraints, patience never rises, PEPPER coverage matches its definition, a meta
+target switches only after the tolerance. An invariant whose fields are absent from every
+conversation is reported as n/a, never as a pass.
+
+Text output: one line per invariant (PASS, FAIL, TOLERATED or n/a) with its violation count, and
+for failures the statement, source and example violations (conversation id, line, 0-based turn).
+JSON output (--json): {"file", "conversations", "invalid_lines", "ok", "failed": [ids],
+  "invariants": [{"id", "statement", "source", "status", "conversations", "turns", "violations",
+  "violatingConversations", "examples": [{"conversation", "line", "turn", "detail"}]}]}
+Invariants:
+${INVARIANTS.map((i) => `  ${i.id}`).join('\n')}
+
+Options:
+${formatFlags(FLAGS)}
+
+Exit codes: 0 no invariant fails, 1 some invariant fails (or FILE has no valid conversation),
+2 usage or I/O error.
+
+Examples:
+  simlens check runs/sim.jsonl
+  simlens check runs/meta.jsonl --catalog catalog.jsonl --examples 10
+  simlens check runs/sim.jsonl --json | jq '.invariants[] | select(.status == "fail")'
+`,
+  async run(args, io) {
+    const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'FILE' } });
+    const file = positionals[0];
+    for (const name of ['examples', 'max-turns', 'meta-tolerance'] as const) {
+      const v = flags[name];
+      if (v !== undefined && !(Number.isInteger(v) && v >= (name === 'max-turns' ? 1 : 0))) throw new UsageError(`--${name} expects a whole number${name === 'max-turns' ? ' >= 1' : ' >= 0'}, got ${v}`);
+    }
+    const known = new Set(INVARIANTS.map((i) => i.id));
+    for (const id of flags.only) if (!known.has(id)) throw new UsageError(`--only: unknown invariant "${id}" (known: ${[...known].join(', ')})`);
+    const path = resolvePath(io, file);
+    const options: CheckOptions = { examples: flags.examples ?? 3, only: flags.only.length ? flags.only : undefined };
+    let invalid = 0;
+    let checker: InvariantChecker;
+    try {
+      const advice = await conversationFileAdvice(path, file);
+      if (advice) {
+        io.stderr(`simlens check: ${advice}\n`);
+        return 1;
+      }
+      if (flags.catalog) {
+        try {
+          options.catalog = await loadCatalog(resolvePath(io, flags.catalog));
+        } catch (err) {
+          io.stderr(`simlens check: ${isIoError(err) ? ioErrorMessage('read', flags.catalog, err) : (err as Error).message}\n`);
+          return 2;
+        }
+      }
+      // The run's own settings, when its manifest sits beside the file.
+      let config: Record<string, unknown> = {};
+      try {
+        config = readManifest(path)?.config ?? {};
+      } catch (err) {
+        io.stderr(`simlens check: warning: ${(err as Error).message}; using defaults\n`);
+      }
+      const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+      options.maxTurns = flags['max-turns'] ?? num(config['max_turns']);
+      options.metaTolerance = flags['meta-tolerance'] ?? num(config['tolerance']);
+      checker = new InvariantChecker(options);
+      await forEachLine(path, (bytes, i) => {
+        const parsed = parseLineBytes(bytes, i, { preserveKeyOrder: false });
+        if (parsed.kind === 'valid') checker.add(parsed.conversation, i + 1);
+        else if (parsed.kind === 'invalid') invalid++;
+      });
+    } catch (err) {
+      if (isIoError(err)) {
+        io.stderr(`simlens check: ${ioErrorMessage('read', file, err)}\n`);
+        return 2;
+      }
+      throw err;
+    }
+    const report = checker.report();
+    if (flags.json) io.stdout(JSON.stringify({ file, conversations: report.conversations, invalid_lines: invalid, ok: report.ok, failed: report.failed, invariants: report.invariants }) + '\n');
+    else {
+      io.stdout(formatReport(file, report));
+      if (invalid) io.stderr(`${file}: ${invalid} invalid line(s) skipped; run 'simlens validate ${file}' for details\n`);
+      io.stderr(`${file}: ${report.ok ? 'OK' : `FAILED: ${report.failed.join(', ')}`}\n`);
+    }
+    if (report.conversations === 0) {
+      io.stderr(`simlens check: ${file}: no valid conversation\n`);
+      return 1;
+    }
+    return report.ok ? 0 : 1;
+  },
+};

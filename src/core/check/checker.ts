@@ -1,0 +1,128 @@
+/**
+ * Runs the behavioural invariants over a population, one conversation at a time (so a CLI can
+ * stream a file of any size): counts, per invariant, the conversations and turns it applied to and
+ * its violations, and keeps the first few as examples.
+ */
+import { conversationId, type Conversation } from '../model';
+import { INVARIANTS, factsOfRecommendation } from './invariants';
+import type { CheckOptions, CheckReport, ConversationContext, Invariant, InvariantResult, ItemFacts, ViolationExample } from './types';
+import { show } from './text';
+
+interface Tally {
+  conversations: number;
+  turns: number;
+  violations: number;
+  violatingConversations: number;
+  examples: ViolationExample[];
+}
+
+/** The invariants `options.only` selects (all by default); unknown ids throw, naming the known ones. */
+export function selectInvariants(only?: readonly string[], from: readonly Invariant[] = INVARIANTS): readonly Invariant[] {
+  if (!only || only.length === 0) return from;
+  const known = new Map(from.map((i) => [i.id, i]));
+  return only.map((id) => {
+    const inv = known.get(id);
+    if (!inv) throw new Error(`unknown invariant "${id}" (known: ${[...known.keys()].join(', ')})`);
+    return inv;
+  });
+}
+
+function contextOf(conversation: Conversation, line: number | undefined, options: CheckOptions): ConversationContext {
+  let index: Map<string, ItemFacts> | undefined;
+  const item = (id: string): ItemFacts | undefined => {
+    if (!index) {
+      index = new Map();
+      for (const t of conversation.turns) {
+        for (const r of t.recommendations ?? []) {
+          if (typeof r?.item_id !== 'string') continue;
+          const f = factsOfRecommendation(r);
+          const have = index.get(r.item_id);
+          if (!have || (Object.keys(have.attributes).length === 0 && Object.keys(f.attributes).length > 0)) index.set(r.item_id, f);
+        }
+      }
+    }
+    const shown = index.get(id);
+    if (shown && Object.keys(shown.attributes).length > 0 && shown.category !== undefined) return shown;
+    const known = options.catalog?.get(id);
+    if (known) return { item_id: known.item_id, title: known.title ?? shown?.title, category: known.category, attributes: { ...known.attributes } };
+    return shown;
+  };
+  return { conversation, id: conversationId(conversation, line), line, options, item };
+}
+
+/** Accumulates invariant results over conversations added one by one. */
+export class InvariantChecker {
+  private readonly invariants: readonly Invariant[];
+  private readonly tallies: Tally[];
+  private readonly maxExamples: number;
+  private count = 0;
+
+  constructor(private readonly options: CheckOptions = {}) {
+    this.invariants = selectInvariants(options.only, options.invariants);
+    this.tallies = this.invariants.map(() => ({ conversations: 0, turns: 0, violations: 0, violatingConversations: 0, examples: [] }));
+    this.maxExamples = Math.max(0, options.examples ?? 5);
+  }
+
+  /** Checks one conversation; `line` (1-based) names it in examples when it has no id. */
+  add(conversation: Conversation, line?: number): void {
+    this.count++;
+    const ctx = contextOf(conversation, line, this.options);
+    this.invariants.forEach((inv, k) => {
+      let f;
+      try {
+        f = inv.check(ctx);
+      } catch (err) {
+        // A malformed trace (wrong types from another tool) is a finding, not a crash of the checker.
+        f = { turns: 0, violations: [{ detail: `could not check: ${show(err instanceof Error ? err.message : String(err), 80)}` }] };
+      }
+      if (!f) return;
+      const t = this.tallies[k];
+      t.conversations++;
+      t.turns += f.turns;
+      if (f.violations.length === 0) return;
+      t.violations += f.violations.length;
+      t.violatingConversations++;
+      for (const v of f.violations) {
+        if (t.examples.length >= this.maxExamples) break;
+        const ex: ViolationExample = { conversation: ctx.id, detail: v.detail };
+        if (line !== undefined) ex.line = line;
+        if (v.turn !== undefined) ex.turn = v.turn;
+        t.examples.push(ex);
+      }
+    });
+  }
+
+  /** The results so far. */
+  report(): CheckReport {
+    const invariants: InvariantResult[] = this.invariants.map((inv, k) => {
+      const t = this.tallies[k];
+      let status: InvariantResult['status'];
+      if (t.conversations === 0) status = 'not-applicable';
+      else if (t.violations === 0) status = 'pass';
+      else if (inv.tolerance && t.violatingConversations / t.conversations <= inv.tolerance.share) status = 'tolerated';
+      else status = 'fail';
+      const r: InvariantResult = {
+        id: inv.id,
+        statement: inv.statement,
+        source: inv.source,
+        status,
+        conversations: t.conversations,
+        turns: t.turns,
+        violations: t.violations,
+        violatingConversations: t.violatingConversations,
+        examples: t.examples.slice(),
+      };
+      if (inv.tolerance) r.tolerance = { ...inv.tolerance };
+      return r;
+    });
+    const failed = invariants.filter((r) => r.status === 'fail').map((r) => r.id);
+    return { conversations: this.count, invariants, failed, ok: failed.length === 0 };
+  }
+}
+
+/** Checks a whole population in memory. */
+export function checkConversations(conversations: Iterable<Conversation>, options: CheckOptions = {}): CheckReport {
+  const checker = new InvariantChecker(options);
+  for (const c of conversations) checker.add(c);
+  return checker.report();
+}

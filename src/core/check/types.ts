@@ -1,0 +1,120 @@
+/**
+ * Types of the behavioural invariant checker (see ./invariants.ts for the invariants themselves and
+ * ./checker.ts for running them over a population).
+ */
+import type { Conversation } from '../model';
+
+/** What the checker may know about an item: from a carousel of the conversation or from a catalog. */
+export interface ItemFacts {
+  item_id: string;
+  title?: string;
+  category?: string;
+  /** Attribute values as strings ("colour" -> "black"). */
+  attributes: Record<string, string>;
+}
+
+/** A catalog the checker can resolve item ids with (`Catalog` from src/core/catalog fits). */
+export interface ItemLookup {
+  get(id: string): { item_id: string; title?: string; category?: string; attributes: Record<string, string> } | undefined;
+}
+
+export interface CheckOptions {
+  /** Resolves items that no carousel of the conversation shows (meta targets, PEPPER targets). */
+  catalog?: ItemLookup;
+  /** The run's turn cap (default: `metadata.turn_cap`, else 20 for simulated conversations). */
+  maxTurns?: number;
+  /** The meta-simulator's tolerance: turns before a target switch is allowed (default 2, as `simlens simulate`). */
+  metaTolerance?: number;
+  /** Example violations kept per invariant (default 5). */
+  examples?: number;
+  /** Run only these invariant ids (default: all). */
+  only?: readonly string[];
+  /** Check these invariants instead of the built-in INVARIANTS (e.g. a project's own). */
+  invariants?: readonly Invariant[];
+  /** Agents that promise to honour negations (default ["local-good"]). */
+  negationAgents?: readonly string[];
+}
+
+/** One conversation as an invariant sees it. */
+export interface ConversationContext {
+  conversation: Conversation;
+  /** conversationId(conversation, line). */
+  id: string;
+  /** 1-based line in the input file, when known. */
+  line?: number;
+  options: CheckOptions;
+  /** An item's facts: the first carousel entry of this conversation with attributes, else the catalog. */
+  item(id: string): ItemFacts | undefined;
+}
+
+/** One violation inside a conversation. `turn` is the 0-based turn index (absent: the whole conversation). */
+export interface Violation {
+  turn?: number;
+  detail: string;
+}
+
+/** What an invariant found in one conversation it applies to. */
+export interface InvariantFinding {
+  /** Turns the invariant looked at (0 for a conversation-level invariant that still applied). */
+  turns: number;
+  violations: Violation[];
+}
+
+/** A documented tolerance: the share of applicable conversations that may violate the invariant. */
+export interface InvariantTolerance {
+  share: number;
+  reason: string;
+}
+
+export interface Invariant {
+  /** Kebab-case id, stable across versions. */
+  id: string;
+  /** One line: what must hold. */
+  statement: string;
+  /** Where the rule comes from (paper section or SimLens rule), one line. */
+  source: string;
+  tolerance?: InvariantTolerance;
+  /** undefined = the conversation lacks the fields this invariant needs (not applicable). */
+  check(ctx: ConversationContext): InvariantFinding | undefined;
+}
+
+export interface ViolationExample {
+  conversation: string;
+  line?: number;
+  turn?: number;
+  detail: string;
+}
+
+/**
+ * pass: applied to at least one conversation, no violation. fail: violations beyond the tolerance.
+ * tolerated: violations within the documented tolerance. not-applicable: no conversation carried the
+ * fields it needs (never counted as a pass).
+ */
+export type InvariantStatus = 'pass' | 'fail' | 'tolerated' | 'not-applicable';
+
+export interface InvariantResult {
+  id: string;
+  statement: string;
+  source: string;
+  tolerance?: InvariantTolerance;
+  status: InvariantStatus;
+  /** Conversations it applied to. */
+  conversations: number;
+  /** Turns it looked at in those conversations. */
+  turns: number;
+  /** All violations (several per conversation possible). */
+  violations: number;
+  violatingConversations: number;
+  /** The first `examples` violations, in input order. */
+  examples: ViolationExample[];
+}
+
+export interface CheckReport {
+  /** Conversations read. */
+  conversations: number;
+  invariants: InvariantResult[];
+  /** Ids of the invariants whose status is "fail". */
+  failed: string[];
+  /** True when no invariant failed. */
+  ok: boolean;
+}

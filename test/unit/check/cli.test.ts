@@ -1,0 +1,82 @@
+/** `simlens check FILE`: text and JSON output, exit codes, escaping of conversation text. */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { main } from '../../../src/cli/cli';
+import type { CliIo } from '../../../src/cli/types';
+import { tempDir } from '../jsonl/helpers';
+import { conv, turn } from './helpers';
+
+async function run(args: string[], cwd: string) {
+  const io = { out: '', err: '', cwd, env: {}, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) } as CliIo & { out: string; err: string };
+  const code = await main(args, io);
+  return { code, out: io.out, err: io.err };
+}
+
+const goal = (disclosed: string[]) => ({ constraints: { category: 'footwear', colour: 'black' }, requests: [], disclosed });
+const violating = conv([turn('hi im looking for some footwear\u001b]0;pwned\u0007', { goal: goal(['colour']) })], { id: 'bad\u001b[2Jone' });
+const clean = conv([turn('Hi, I need new footwear. Something black.', { goal: goal(['colour']) })], { id: 'good-one' });
+
+let dir = '';
+let cleanup = () => undefined as void;
+before(() => {
+  ({ dir, cleanup } = tempDir('simlens-check-'));
+  writeFileSync(join(dir, 'mixed.jsonl'), `${JSON.stringify(clean)}\n${JSON.stringify(violating)}\n{"turns": 5}\n`);
+  writeFileSync(join(dir, 'clean.jsonl'), `${JSON.stringify(clean)}\n`);
+});
+after(() => cleanup());
+
+test('violations: exit 1, the invariant with its count and example ids, no raw control characters', async () => {
+  const r = await run(['check', 'mixed.jsonl'], dir);
+  assert.equal(r.code, 1, r.err);
+  assert.match(r.out, /FAIL\s+disclosed-value-stated\s+1 violation\(s\) in 1 of 2 conversation\(s\)/);
+  assert.match(r.out, /- bad\\u001b\[2Jone \(line 2\) turn 0: colour=black/);
+  assert.match(r.out, /n\/a\s+meta-switch-rule/);
+  // eslint-disable-next-line no-control-regex
+  assert.ok(!/[\u0000-\u0008\u000b-\u001f]/.test(r.out + r.err), 'raw control characters in the output');
+  assert.match(r.err, /1 invalid line\(s\) skipped/);
+  assert.match(r.err, /FAILED: disclosed-value-stated/);
+});
+
+test('clean file: exit 0; --json gives the report', async () => {
+  const r = await run(['check', 'clean.jsonl', '--json'], dir);
+  assert.equal(r.code, 0, r.err);
+  const j = JSON.parse(r.out);
+  assert.equal(j.ok, true);
+  assert.equal(j.conversations, 1);
+  const d = j.invariants.find((i: { id: string }) => i.id === 'disclosed-value-stated');
+  assert.equal(d.status, 'pass');
+  assert.equal(d.violations, 0);
+  assert.equal(j.invariants.find((i: { id: string }) => i.id === 'coverage-definition').status, 'not-applicable');
+});
+
+test('--json on violations: examples with conversation, line, turn; --examples bounds them; --only selects', async () => {
+  const r = await run(['check', 'mixed.jsonl', '--json', '--examples', '0', '--only', 'disclosed-value-stated'], dir);
+  assert.equal(r.code, 1);
+  const j = JSON.parse(r.out);
+  assert.deepEqual(j.failed, ['disclosed-value-stated']);
+  assert.equal(j.invariants.length, 1);
+  assert.equal(j.invariants[0].examples.length, 0);
+  assert.equal(j.invalid_lines, 1);
+  const r2 = await run(['check', 'mixed.jsonl', '--json'], dir);
+  const ex = JSON.parse(r2.out).invariants[0].examples[0];
+  assert.deepEqual({ conversation: ex.conversation, line: ex.line, turn: ex.turn }, { conversation: 'bad\u001b[2Jone', line: 2, turn: 0 });
+});
+
+test('usage and I/O errors: exit 2', async () => {
+  assert.equal((await run(['check'], dir)).code, 2);
+  assert.equal((await run(['check', 'nope.jsonl'], dir)).code, 2);
+  assert.equal((await run(['check', 'clean.jsonl', '--examples', '-1'], dir)).code, 2);
+  const only = await run(['check', 'clean.jsonl', '--only', 'no-such-rule'], dir);
+  assert.equal(only.code, 2);
+  assert.match(only.err, /unknown invariant "no-such-rule"/);
+  const cat = await run(['check', 'clean.jsonl', '--catalog', 'missing-catalog.jsonl'], dir);
+  assert.equal(cat.code, 2);
+  assert.match(cat.err, /missing-catalog\.jsonl/);
+});
+
+test('listed in simlens --help', async () => {
+  const r = await run(['--help'], dir);
+  assert.match(r.out, /\n {2}check\s+check behavioural invariants/);
+});

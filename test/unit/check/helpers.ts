@@ -1,0 +1,32 @@
+/** Small hand-built conversations for the invariant tests. */
+import type { Conversation, RecommendedItem, SimulatorTrace, Turn } from '../../../src/core/model';
+import { INVARIANTS, InvariantChecker, type CheckOptions, type InvariantFinding } from '../../../src/core/check/index';
+
+export function item(id: string, attributes: Record<string, string>, extra: Partial<RecommendedItem> = {}): RecommendedItem {
+  return { item_id: id, title: `Item ${id}`, category: 'footwear', attributes, ...extra };
+}
+
+export function turn(user: string | undefined, trace: SimulatorTrace | undefined, recommendations?: RecommendedItem[], assistant = 'ok'): Turn {
+  const t: Turn = {};
+  if (user !== undefined) t.user_utterance = user;
+  t.assistant_utterance = assistant;
+  if (recommendations) t.recommendations = recommendations;
+  if (trace) t.trace = trace;
+  return t;
+}
+
+export function conv(turns: Turn[], extra: Partial<Conversation> = {}): Conversation {
+  return { id: 'c1', task_id: 'footwear_good', source: 'agenda-cir6-pkg', agent: 'local-good', turns, ...extra };
+}
+
+/** The finding of one invariant on one conversation (undefined = not applicable). */
+export function findingOf(id: string, c: Conversation, options: CheckOptions = {}): InvariantFinding | undefined {
+  const inv = INVARIANTS.find((i) => i.id === id);
+  if (!inv) throw new Error(`no invariant ${id}`);
+  // Through the checker, so the context (item lookup) is the one the CLI uses.
+  const checker = new InvariantChecker({ ...options, only: [id], examples: 100 });
+  checker.add(c);
+  const r = checker.report().invariants[0];
+  if (r.status === 'not-applicable') return undefined;
+  return { turns: r.turns, violations: r.examples.map((e) => ({ turn: e.turn, detail: e.detail })) };
+}

@@ -1,0 +1,77 @@
+/**
+ * Every non-LLM simulator configuration keeps every behavioural invariant: user (agenda
+ * CIR6/QRFA x single/PKG, target-free) x meta (none, tol, prob) x local agent (good, bad).
+ *
+ * Size: 2,000 conversations per user x meta configuration, spread over the two local agents
+ * (1,000 each), 30,000 in all, to stay within about a minute on a 2-core machine. `npm run bench`
+ * (bench/invariants.ts) runs 2,000 per agent as well.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSimulationConfig, prepareEnvironment, simulateConversation, type SimulationConfigInput } from '../../../src/core/run/index';
+import { InvariantChecker, type CheckReport } from '../../../src/core/check/index';
+
+export const USERS: Omit<SimulationConfigInput, 'n'>[] = [
+  { user: 'agenda', interaction: 'cir6', preferences: 'single' },
+  { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
+  { user: 'agenda', interaction: 'qrfa', preferences: 'single' },
+  { user: 'agenda', interaction: 'qrfa', preferences: 'pkg' },
+  { user: 'target-free' },
+];
+const METAS = [undefined, 'tol', 'prob'] as const;
+const AGENTS = ['local-good', 'local-bad'] as const;
+const PER_AGENT = 1000;
+
+function summary(report: CheckReport): string {
+  return report.invariants
+    .filter((r) => r.status === 'fail')
+    .map((r) => `${r.id}: ${r.violations} violation(s) in ${r.violatingConversations}/${r.conversations} conversations; e.g. ${r.examples.map((e) => `${e.conversation} turn ${e.turn}: ${e.detail}`).join(' | ')}`)
+    .join('\n');
+}
+
+for (const user of USERS) {
+  for (const meta of METAS) {
+    for (const agent of AGENTS) {
+      const name = `${user.user}${user.interaction ? `-${user.interaction}-${user.preferences}` : ''}${meta ? ` meta-${meta}` : ''} vs ${agent}`;
+      test(`invariants hold: ${name} (${PER_AGENT} conversations)`, { timeout: 120_000 }, async () => {
+        const env = await prepareEnvironment(parseSimulationConfig({ ...user, meta, agent, n: PER_AGENT, seed: 'invariants', catalog_size: 800 }));
+        const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, examples: 3 });
+        for (let i = 0; i < PER_AGENT; i++) checker.add((await simulateConversation(env, i)).conversation);
+        const report = checker.report();
+        assert.equal(report.conversations, PER_AGENT);
+        assert.ok(report.ok, `${name}:\n${summary(report)}`);
+      });
+    }
+  }
+}
+
+test('agent failures: the error stays on the failing turn, the conversation ends there as agent_error', { timeout: 60_000 }, async () => {
+  const users: Omit<SimulationConfigInput, 'n'>[] = [USERS[1], { ...USERS[2], meta: 'tol' }, USERS[4]];
+  for (const user of users) {
+    const env = await prepareEnvironment(parseSimulationConfig({ ...user, agent: 'local-good', n: 200, seed: 'invariants-failing', catalog_size: 800 }));
+    const real = env.agent;
+    // local-good, except that its third answer is an HTTP failure
+    env.agent = {
+      name: 'local-good-failing',
+      condition: 'good',
+      createSession(id, rng, ctx) {
+        const session = real.createSession(id, rng, ctx);
+        let answers = 0;
+        return {
+          respond: async (text, history) => (++answers === 3 ? { utterance: '', recommendations: [], error: 'HTTP 500 from the recommender', error_kind: 'agent_http' as const } : session.respond(text, history)),
+        };
+      },
+    };
+    const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, examples: 3, only: ['agent-error-on-failing-turn', 'agent-error-no-user-effect', 'patience-non-increasing'] });
+    let failed = 0;
+    for (let i = 0; i < 200; i++) {
+      const { conversation } = await simulateConversation(env, i);
+      if (conversation.turns.some((t) => t.trace?.error !== undefined)) failed++;
+      checker.add(conversation);
+    }
+    const report = checker.report();
+    assert.ok(failed > 100, `${env.user.name}: only ${failed} conversations reached the failing answer`);
+    assert.equal(report.invariants[0].conversations, failed);
+    assert.ok(report.ok, `${env.user.name}:\n${summary(report)}`);
+  }
+});
