@@ -193,7 +193,7 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
     note: z.string().max(10_000).optional(),
   }),
   z.object({ type: z.literal('requestAgreement'), requestId }),
-  z.object({ type: z.literal('command'), command: z.enum(['undo', 'redo', 'save', 'goToConversation', 'openSettings']) }),
+  z.object({ type: z.literal('command'), command: z.enum(['undo', 'redo', 'save', 'goToConversation', 'openSettings', 'checkInvariants']) }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warning', 'error']), message: z.string().max(10_000) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;

@@ -49,6 +49,11 @@ export const PanelToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('recompute'), chart: z.enum(['histogram', 'box']).optional() }),
   /** Open input `index` of the report (a conversation file) in the SimLens editor. */
   z.object({ type: z.literal('openInput'), index: z.number().int().nonnegative().max(10_000) }),
+  /**
+   * Open the conversation row `row` of table `sectionId` links to (e.g. an invariant violation) in
+   * the SimLens editor at its turn. The host reads the link from its own copy of the report.
+   */
+  z.object({ type: z.literal('openLink'), sectionId: SectionId, row: z.number().int().nonnegative().max(10_000_000) }),
   /** Something went wrong in the webview (shown in the SimLens log). */
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string().max(4000) }),
 ]);

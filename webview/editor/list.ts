@@ -39,6 +39,17 @@ export function scrollGeometry(count: number, rowHeight: number, viewportHeight:
   };
 }
 
+/**
+ * The outcome chip of a row. `agent_error` is a failure of the run, not a user outcome: it gets an
+ * error icon and the error style, so it does not read as one more outcome by colour alone.
+ */
+export function outcomeBadge(outcome: string): HTMLElement {
+  if (outcome === 'agent_error') {
+    return h('span', { class: 'chip outcome-agent_error error', attrs: { title: 'The recommender failed: a run failure, not a user outcome' } }, icon('error'), ' agent_error');
+  }
+  return h('span', `chip outcome-${outcome}`, outcome);
+}
+
 export interface ListCallbacks {
   requestPage(start: number, count: number, viewVersion: number): void;
   select(row: ConversationSummary | undefined, index: number, how: 'click' | 'key'): void;
@@ -231,7 +242,7 @@ export class VirtualList {
         'row-main',
         h('span', 'row-id', s.id),
         s.annotators ? h('span', { class: 'row-meta', attrs: { title: `${s.annotators} annotator(s)` } }, icon('tag'), String(s.annotators)) : null,
-        s.outcome ? h('span', `chip outcome-${s.outcome}`, s.outcome) : null,
+        s.outcome ? outcomeBadge(s.outcome) : null,
       ),
       h('div', 'row-sub', meta),
       h('div', 'row-snippet', s.snippet || '(no user utterance)'),

@@ -156,6 +156,7 @@ export class EditorApp {
       ),
       modeGroup,
       button({ icon: 'go-to-file', title: 'Go to conversation by id (Ctrl+Alt+G)', class: 'icon', onClick: () => this.api.post({ type: 'command', command: 'goToConversation' }) }),
+      button({ icon: 'checklist', title: 'Check the behavioural invariants of this file (violations link back here)', class: 'icon check-invariants', onClick: () => this.api.post({ type: 'command', command: 'checkInvariants' }) }),
     );
     const listPane = h(
       'aside',
@@ -316,7 +317,7 @@ export class EditorApp {
     f.condition = v(this.selects.condition);
     f.source = v(this.selects.source);
     const outcome = v(this.selects.outcome);
-    if (outcome === 'accepted' || outcome === 'ended' || outcome === 'abandoned') f.outcome = outcome;
+    if (outcome === 'accepted' || outcome === 'ended' || outcome === 'abandoned' || outcome === 'agent_error') f.outcome = outcome;
     const validity = v(this.selects.validity);
     if (validity === 'valid' || validity === 'invalid') f.validity = validity;
     f.annotator = v(this.selects.annotator);

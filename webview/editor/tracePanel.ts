@@ -5,6 +5,7 @@
  */
 import type { Conversation, SimulatorTrace } from '../../src/core/model';
 import { h, icon, setAttr, type Child } from './dom';
+import { failureHeadline } from './transcript';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -112,7 +113,9 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
     panel.appendChild(h('div', 'empty-state', icon('info'), h('p', null, 'No trace recorded for this turn.')));
     return panel;
   }
-  if (trace.error) panel.appendChild(h('div', 'error-box', icon('error'), ' ', trace.error));
+  if (trace.error !== undefined) {
+    panel.appendChild(h('div', { class: 'error-box failure', attrs: { role: 'note' } }, h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, failureHeadline(trace.error_kind))), h('div', 'failure-message', trace.error)));
+  }
 
   // Acts of this turn.
   const actRow: Child[] = [];
@@ -277,7 +280,7 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
   }
 
   // Anything else the simulator recorded.
-  const known = new Set(['agenda', 'operation', 'pushed', 'pulled', 'goal', 'preferences', 'nlu', 'user_act', 'agent_act', 'target', 'patience', 'satisfaction', 'frustration', 'preference_coverage', 'llm_call_ids', 'llm_calls', 'error']);
+  const known = new Set(['agenda', 'operation', 'pushed', 'pulled', 'goal', 'preferences', 'nlu', 'user_act', 'agent_act', 'target', 'patience', 'satisfaction', 'frustration', 'preference_coverage', 'llm_call_ids', 'llm_calls', 'error', 'error_kind']);
   const extra = Object.entries(trace).filter(([k]) => !known.has(k));
   if (extra.length) {
     panel.appendChild(h('details', 'state-section', h('summary', null, `Other trace fields (${extra.length})`), h('pre', 'raw', json(Object.fromEntries(extra)))));

@@ -132,9 +132,35 @@ export function carousel(items: readonly RecommendedItem[], allowRemoteImages: b
   );
 }
 
+/**
+ * The headline of a failed turn from its `trace.error_kind` (a FailureReason, see
+ * src/core/run/failures.ts): who failed, and the failure class. A missing kind is an agent failure
+ * (the only kind older runs recorded on a turn).
+ */
+export function failureHeadline(kind: string | undefined): string {
+  const k = kind && kind.trim() !== '' ? kind : undefined;
+  const who = !k || k.startsWith('agent_') ? 'Recommender failed' : k.startsWith('user_') ? 'Simulated user failed' : k.startsWith('judge_') ? 'Judge failed' : k.startsWith('simulator_') ? 'Simulator failed' : 'Turn failed';
+  return `${who} (${k ?? 'unknown'})`;
+}
+
+/** A failed turn (trace.error) shown where the assistant bubble would be: icon, headline, message. */
+function failureBlock(turn: Turn, t: number): HTMLElement | null {
+  const message = turn.trace?.error;
+  if (typeof message !== 'string') return null;
+  const headline = failureHeadline(turn.trace?.error_kind);
+  return h(
+    'div',
+    { class: 'msg assistant agent-failure', attrs: { 'data-turn': t, 'data-failure': 'true', role: 'note', 'aria-label': headline } },
+    h('div', 'avatar', icon('hubot', 'assistant')),
+    h('div', 'msg-body', h('div', 'error-box failure', h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, headline)), h('div', 'failure-message', message === '' ? '(no message)' : message))),
+  );
+}
+
 function utterance(turn: Turn, t: number, speaker: 'user' | 'assistant', opts: TranscriptOptions): HTMLElement | null {
   const text = speaker === 'user' ? turn.user_utterance : turn.assistant_utterance;
   if (text === undefined) return null;
+  // A failed agent call has no answer: older runs wrote an empty one, which is not shown as a bubble.
+  if (speaker === 'assistant' && text === '' && typeof turn.trace?.error === 'string') return null;
   const selected = opts.mode === 'annotate' && opts.cursor?.turn === t && opts.cursor.speaker === speaker;
   const simAct = speaker === 'user' ? turn.trace?.user_act : turn.trace?.agent_act ?? turn.trace?.nlu?.agent_act;
   const el = h(
@@ -168,6 +194,11 @@ export function conversationHeader(conv: Conversation, id: string, line: number)
     ['version', conv.version !== undefined ? String(conv.version) : undefined],
   ];
   const session = ratingChips(conv.ratings);
+  // A failure no turn records (a simulator crash) is shown under the header; one a turn records is
+  // shown on that turn only.
+  const md = conv.metadata ?? {};
+  const crash = typeof md.error === 'string' && !conv.turns.some((t) => t.trace?.error !== undefined) ? md.error : undefined;
+  const crashKind = typeof md.error_kind === 'string' ? md.error_kind : 'simulator_error';
   return h(
     'div',
     'conv-header',
@@ -178,6 +209,9 @@ export function conversationHeader(conv: Conversation, id: string, line: number)
       h('span', 'muted', `line ${line + 1}`),
       ...meta.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => h('span', { class: 'chip meta', attrs: { title: k } }, h('span', 'k', k), String(v))),
     ),
+    crash !== undefined
+      ? h('div', { class: 'error-box failure conv-failure', attrs: { role: 'note' } }, h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, failureHeadline(crashKind))), h('div', 'failure-message', crash))
+      : null,
     session.length ? h('details', 'session-ratings', h('summary', null, icon('star-empty'), ` Session ratings (${session.length})`), h('div', 'chips', ...session)) : null,
   );
 }
@@ -191,8 +225,9 @@ export function renderTranscript(conv: Conversation, opts: TranscriptOptions): H
     const el = h(
       'section',
       { class: `turn${t === opts.turn && opts.mode === 'replay' ? ' current' : ''}${future ? ' future' : ''}`, attrs: { 'data-turn': t, 'aria-current': t === opts.turn ? 'step' : undefined } },
-      h('div', 'turn-label', h('span', null, `Turn ${t + 1}`), turn.trace?.error ? h('span', { class: 'chip error', attrs: { title: turn.trace.error } }, icon('warning'), ' error') : null),
+      h('div', 'turn-label', h('span', null, `Turn ${t + 1}`), turn.trace?.error !== undefined ? h('span', { class: 'chip error', attrs: { title: turn.trace.error } }, icon('warning'), ' failed') : null),
       utterance(turn, t, 'user', opts),
+      failureBlock(turn, t),
       utterance(turn, t, 'assistant', opts),
       turn.recommendations && turn.recommendations.length ? carousel(turn.recommendations, opts.allowRemoteImages) : null,
       ratings.length ? h('div', 'turn-ratings', h('span', 'muted', 'Rated:'), ...ratings) : null,

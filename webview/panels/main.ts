@@ -90,6 +90,9 @@ const hooks: RenderHooks = {
   openInput(index) {
     post({ type: 'openInput', index });
   },
+  openLink(sectionId, row) {
+    post({ type: 'openLink', sectionId, row });
+  },
 };
 
 function show(report: Report, spec: ReportSpec | null, restored: boolean, outDir: string | undefined): void {

@@ -26,6 +26,8 @@ export interface RenderHooks {
   exportJson(): void;
   recompute(chart?: 'histogram' | 'box'): void;
   openInput(index: number): void;
+  /** Opens the conversation row `row` of table `sectionId` links to. */
+  openLink(sectionId: string, row: number): void;
 }
 
 export interface RenderOptions {
@@ -46,6 +48,7 @@ const KIND_LABEL: Record<Report['kind'], string> = {
   counterfactual: 'Counterfactual validation',
   simulation: 'Simulation metrics',
   fidelity: 'Simulator fidelity',
+  invariants: 'Behavioural invariants',
 };
 
 const VERDICT_ICON: Record<Verdict['verdict'], string> = { pass: 'pass', warn: 'warning', fail: 'error' };
@@ -69,12 +72,16 @@ function verdictCard(v: Verdict): HTMLElement {
   );
 }
 
-/** A table element for a table section (marks become classes and titles). */
-export function tableElement(table: TableSection): HTMLTableElement {
+/**
+ * A table element for a table section (marks become classes and titles). With `onLink`, the cells
+ * of the link column of rows that carry a `link` are buttons that open the linked conversation.
+ */
+export function tableElement(table: TableSection, onLink?: (row: number) => void): HTMLTableElement {
+  const linkKey = table.linkColumn ?? table.columns[0]?.key;
   const numeric = table.columns.map((c) => c.format !== undefined && c.format !== 'text');
   const thead = h('thead', null, h('tr', null, ...table.columns.map((c, i) => h('th', { class: numeric[i] ? 'num' : undefined, attrs: { scope: 'col' }, text: c.label }))));
   const tbody = h('tbody');
-  for (const r of table.rows) {
+  table.rows.forEach((r, ri) => {
     const tr = h('tr');
     r.cells.forEach((cell, i) => {
       const col = table.columns[i];
@@ -84,11 +91,16 @@ export function tableElement(table: TableSection): HTMLTableElement {
       const title = mark ? MARK_TITLE[mark] : typeof cell === 'number' && text !== String(cell) ? String(cell) : undefined;
       const td = h(i === 0 ? 'th' : 'td', { class: classes || undefined, attrs: { title, scope: i === 0 ? 'row' : undefined } });
       if (mark === 'pass' || mark === 'fail' || mark === 'warn') td.appendChild(h('span', { class: `codicon codicon-${mark === 'pass' ? 'check' : mark === 'fail' ? 'close' : 'warning'}`, attrs: { 'aria-hidden': 'true' } }));
-      td.appendChild(document.createTextNode(text));
+      if (onLink && r.link && col.key === linkKey) {
+        const where = r.link.turn !== undefined ? ` at turn ${r.link.turn + 1}` : '';
+        const open = h('button', { class: 'link', attrs: { type: 'button', title: `Open ${r.link.conversation}${where} in the SimLens editor`, 'data-action': 'open-link', 'data-row': ri }, text });
+        open.addEventListener('click', () => onLink(ri));
+        td.appendChild(open);
+      } else td.appendChild(document.createTextNode(text));
       tr.appendChild(td);
     });
     tbody.appendChild(tr);
-  }
+  });
   return h('table', { class: 'report-table' }, thead, tbody);
 }
 
@@ -112,7 +124,7 @@ function renderSection(section: Section, hooks: RenderHooks, charts: Map<string,
       ]),
     );
     if (section.caption) card.appendChild(h('p', { class: 'caption muted', text: section.caption }));
-    card.appendChild(h('div', 'table-wrap', tableElement(section)));
+    card.appendChild(h('div', 'table-wrap', tableElement(section, (row) => hooks.openLink(section.id, row))));
     if (section.notes?.length) card.appendChild(h('ul', 'notes muted', ...section.notes.map((n) => h('li', { text: n }))));
     return card;
   }

@@ -17,11 +17,15 @@ import { dsKl, rankingAgreement, userActCounts, zhangBalogSummary, type RewardCo
 import { alterEvalCurves, pepperCurves } from '../metrics/recsys';
 import type { Report, ReportInput } from './model';
 import { PopulationLoader, sampleUpTo, uniqueLabels, type LoadedPopulation, type PopulationSpec } from './populations';
-import type { CounterfactualSpec, HlsSpec, PlsaSpec, ReportSpec, SimulationSpec } from './specs';
+import type { CounterfactualSpec, HlsSpec, InvariantsSpec, PlsaSpec, ReportSpec, SimulationSpec } from './specs';
+import { InvariantChecker, type CheckOptions } from '../check';
+import { readManifest } from '../run/manifest';
+import { buildInvariantsReport } from './builders/invariants';
 import { buildPlsaReport } from './builders/plsa';
 import { buildHlsReport, type HlsRun } from './builders/hls';
 import { buildCounterfactualReport } from './builders/counterfactual';
 import { buildSimulationReport, type SimulationPopulation } from './builders/simulation';
+import { countOutcomes, describeFailures, failedCount, isFailedConversation } from './outcomes';
 
 /** Thrown when a computation is cancelled. */
 export class CancelledError extends Error {
@@ -87,6 +91,31 @@ async function loadAll(ctx: ComputeContext, specs: readonly PopulationSpec[]): P
   return out;
 }
 
+/** Removes the failed conversations of a population (keeping `lines` parallel). */
+function dropFailures(p: LoadedPopulation): void {
+  const keep = p.conversations.map((c) => !isFailedConversation(c));
+  p.conversations = p.conversations.filter((_, i) => keep[i]);
+  if (p.lines) p.lines = p.lines.filter((_, i) => keep[i]);
+}
+
+/**
+ * Leaves failed conversations (recommender errors, other run failures) out of each population, in
+ * place, since every metric computed here describes user behaviour; returns one warning per
+ * population that had failures. Throws when a population has nothing else.
+ */
+function excludeFailures(pops: LoadedPopulation[]): string[] {
+  const notes: string[] = [];
+  for (const p of pops) {
+    const counts = countOutcomes(p.conversations);
+    const failed = failedCount(counts);
+    if (failed === 0) continue;
+    if (counts.completed === 0) throw new Error(`${p.file}: every conversation of ${p.label} failed (${describeFailures(counts)}); there is no user behaviour to measure`);
+    dropFailures(p);
+    notes.push(`${p.label}: ${failed} of ${counts.conversations} conversations failed (${describeFailures(counts)}) and are left out of the metrics`);
+  }
+  return notes;
+}
+
 /** Feature options from an act-source spec. */
 export function featureOptions(acts: string | undefined): FeatureOptions {
   return { acts: parseActSource(acts) };
@@ -95,6 +124,7 @@ export function featureOptions(acts: string | undefined): FeatureOptions {
 /** The PLSA report of a spec. */
 export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Promise<Report> {
   const pops = await loadAll(ctx, [spec.reference, ...spec.candidates]);
+  const excluded = excludeFailures(pops);
   const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
   const opts = featureOptions(spec.acts);
   const tables: FeatureTable[] = [];
@@ -122,13 +152,14 @@ export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Pro
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs: pops.map(inputOf),
     params: { acts: spec.acts ?? 'tagger', seed: spec.seed !== undefined ? String(spec.seed) : '1' },
-    warnings: problemsOf(pops),
+    warnings: [...excluded, ...problemsOf(pops)],
   });
 }
 
 /** The human-likeness report of a spec. */
 export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promise<Report> {
   const pops = await loadAll(ctx, [spec.human, ...spec.simulated]);
+  const excluded = excludeFailures(pops);
   const seed = spec.seed ?? 1;
   const cap = spec.maxPerSide;
   const human = cap ? sampleUpTo(pops[0].conversations, cap, `${seed}/human`) : pops[0].conversations;
@@ -167,7 +198,7 @@ export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promi
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs,
     params: { folds: k, seed: String(seed), ...(cap ? { max_per_side: cap } : {}) },
-    warnings: problemsOf(pops),
+    warnings: [...excluded, ...problemsOf(pops)],
   });
 }
 
@@ -184,6 +215,7 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
     specs.push(withCondition(s.to, s.to.filter?.condition ?? spec.to, `${s.label} (${spec.to})`));
   }
   const pops = await loadAll(ctx, specs);
+  const excluded = excludeFailures(pops);
   const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
   const opts = featureOptions(spec.acts);
   const tables: FeatureTable[] = [];
@@ -206,7 +238,7 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs: pops.map(inputOf),
     params: { acts: spec.acts ?? 'tagger' },
-    warnings: problemsOf(pops),
+    warnings: [...excluded, ...problemsOf(pops)],
   });
 }
 
@@ -218,6 +250,10 @@ function systemOf(c: Conversation): string | undefined {
 /** The simulation-metrics report of a spec. */
 export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContext = {}): Promise<Report> {
   const pops = await loadAll(ctx, spec.reference ? [spec.reference, ...spec.populations] : spec.populations);
+  // Outcomes count every conversation; the metrics below see only those without failures.
+  const inputs = pops.map(inputOf);
+  const outcomes = new Map(pops.map((p) => [p, countOutcomes(p.conversations)]));
+  for (const p of pops) dropFailures(p);
   const ref = spec.reference ? pops[0] : undefined;
   const sims = spec.reference ? pops.slice(1) : pops;
   // One act source for both sides, so DS-KL compares acts in the same taxonomy.
@@ -228,7 +264,7 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
   for (const [i, p] of [...(ref ? [ref] : []), ...sims].entries()) {
     await checkpoint(ctx, `Metrics of ${p.label}…`, 0.3 + (i / (sims.length + 1)) * 0.6);
     const isRef = p === ref;
-    const row: SimulationPopulation = { label: p.label, zb: zhangBalogSummary(p.conversations, reward) };
+    const row: SimulationPopulation = { label: p.label, outcomes: outcomes.get(p), zb: zhangBalogSummary(p.conversations, reward) };
     if (!isRef && refActs) row.dsKl = dsKl(userActCounts(p.conversations, acts), refActs);
     const pep = pepperCurves(p.conversations, { k: spec.pepperK });
     if (pep.users > 0) row.pepper = pep;
@@ -271,9 +307,63 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
     reference: ref?.label,
     ranking,
     generated: (ctx.now?.() ?? new Date()).toISOString(),
-    inputs: pops.map(inputOf),
+    inputs,
     params: { acts: spec.acts ?? 'tagger', pepper_k: spec.pepperK ?? 50, horizon: spec.horizon ?? 10 },
     warnings: problemsOf(pops),
+  });
+}
+
+/** Example violations listed per invariant in a report (the CLI prints fewer). */
+export const REPORT_INVARIANT_EXAMPLES = 20;
+
+/**
+ * The run settings the invariants need (turn cap, meta tolerance) from the manifest beside a run
+ * file (`FILE.manifest.json`), as `simlens check` reads them; {} without one. A broken manifest
+ * is reported through `warn` and ignored.
+ */
+export function runCheckOptions(absFile: string, warn: (message: string) => void): Pick<CheckOptions, 'maxTurns' | 'metaTolerance'> {
+  let config: Record<string, unknown> = {};
+  try {
+    config = readManifest(absFile)?.config ?? {};
+  } catch (err) {
+    warn(`${(err as Error).message}; the invariants use their defaults`);
+  }
+  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  const out: Pick<CheckOptions, 'maxTurns' | 'metaTolerance'> = {};
+  const maxTurns = num(config['max_turns']);
+  const tolerance = num(config['tolerance']);
+  if (maxTurns !== undefined) out.maxTurns = maxTurns;
+  if (tolerance !== undefined) out.metaTolerance = tolerance;
+  return out;
+}
+
+/**
+ * The behavioural-invariants report of a spec. Every conversation is checked, failed ones
+ * included: some invariants are about how failures are recorded.
+ */
+export async function computeInvariants(spec: InvariantsSpec, ctx: ComputeContext = {}): Promise<Report> {
+  const [pop] = await loadAll(ctx, [spec.population]);
+  const warnings: string[] = [];
+  const run = runCheckOptions(loaderOf(ctx).path(pop.file), (m) => warnings.push(m));
+  const maxTurns = spec.maxTurns ?? run.maxTurns;
+  const checker = new InvariantChecker({ ...run, only: spec.only, maxTurns, examples: spec.examples ?? REPORT_INVARIANT_EXAMPLES });
+  const n = pop.conversations.length;
+  for (let i = 0; i < n; i++) {
+    if (i % 500 === 0) await checkpoint(ctx, `Checking ${pop.label}: ${i} of ${n} conversations…`, 0.3 + (i / Math.max(1, n)) * 0.65);
+    checker.add(pop.conversations[i], pop.lines?.[i]);
+  }
+  const params: Record<string, string | number> = { examples: spec.examples ?? REPORT_INVARIANT_EXAMPLES };
+  if (spec.only?.length) params.only = spec.only.join(',');
+  if (maxTurns !== undefined) params.max_turns = maxTurns;
+  if (run.metaTolerance !== undefined) params.meta_tolerance = run.metaTolerance;
+  return buildInvariantsReport({
+    label: pop.label,
+    file: pop.file,
+    check: checker.report(),
+    generated: (ctx.now?.() ?? new Date()).toISOString(),
+    inputs: [inputOf(pop)],
+    params,
+    warnings: [...warnings, ...problemsOf([pop])],
   });
 }
 
@@ -288,5 +378,7 @@ export async function computeReport(spec: Exclude<ReportSpec, { kind: 'fidelity'
       return computeCounterfactual(spec, ctx);
     case 'simulation':
       return computeSimulation(spec, ctx);
+    case 'invariants':
+      return computeInvariants(spec, ctx);
   }
 }

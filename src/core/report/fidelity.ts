@@ -31,7 +31,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation } from '../model';
-import { conversationCondition, conversationOutcome } from '../model';
+import { conversationCondition } from '../model';
 import { runSimulation, type RunProgress } from '../run/orchestrator';
 import type { LlmServices } from '../llm/services';
 import { featureTable, PLSA_DEFAULT_FEATURES, type FeatureTable } from '../metrics/features';
@@ -49,6 +49,11 @@ import { plsaCandidateSummaries, plsaSections } from './builders/plsa';
 import { hlsSections, meanSimulatedHls, type HlsRun } from './builders/hls';
 import { counterfactualSections, directionAgreement } from './builders/counterfactual';
 import { writeReportFiles, type WrittenReport } from './render/files';
+import { countOutcomes, describeFailures, failedCount, userOutcomeShare, withoutFailures, type OutcomeCounts } from './outcomes';
+import { exclusionNote, outcomesSection } from './builders/outcomes';
+import { invariantSections, invariantSummary } from './builders/invariants';
+import { InvariantChecker, type CheckReport } from '../check';
+import { REPORT_INVARIANT_EXAMPLES, runCheckOptions } from './compute';
 
 /** Verdict thresholds (shares are in [0, 1]). */
 export interface FidelityThresholds {
@@ -101,8 +106,14 @@ export interface SimulatedPopulation {
   label: string;
   file: string;
   condition?: string;
+  /** The conversations without failures: what every metric of the report is computed on. */
   conversations: Conversation[];
+  /** Conversations that failed (any reason; see `outcomes` for the split). */
   failed: number;
+  /** User outcomes and failures over all simulated conversations. */
+  outcomes: OutcomeCounts;
+  /** The behavioural invariants over all simulated conversations (failed ones included). */
+  invariants: CheckReport;
   wallMs: number;
 }
 
@@ -184,10 +195,16 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
     }
     await checkpoint(ctx);
     const all = await loader.file(file);
-    const failed = all.conversations.filter((c) => typeof c.metadata?.error === 'string').length;
-    const conversations = all.conversations.filter((c) => c.turns.length > 0);
-    if (conversations.length === 0) throw new Error(`every simulated conversation against ${agent} failed (see ${file})`);
-    if (failed) warnings.push(`${agent}: ${failed} of ${all.conversations.length} simulated conversations ended with an error (kept when they have turns)`);
+    // Failed conversations (agent errors, user or simulator failures) are run failures, not user
+    // behaviour: they are counted in the Outcomes table and left out of every metric.
+    const outcomes = countOutcomes(all.conversations);
+    const failed = failedCount(outcomes);
+    const conversations = withoutFailures(all.conversations).filter((c) => c.turns.length > 0);
+    if (conversations.length === 0) throw new Error(`every simulated conversation against ${agent} failed (${describeFailures(outcomes) || 'no turns'}; see ${file})`);
+    if (failed) warnings.push(`${agent}: ${failed} of ${all.conversations.length} simulated conversations failed (${describeFailures(outcomes)}); they are left out of every metric`);
+    await checkpoint(ctx, `Checking the behavioural invariants of ${agent}…`, ((ai + 1) / opts.agents.length) * 0.5);
+    const checker = new InvariantChecker({ ...runCheckOptions(loader.path(file), (m) => warnings.push(m)), examples: REPORT_INVARIANT_EXAMPLES });
+    all.conversations.forEach((c, i) => checker.add(c, all.lines?.[i]));
     const conditions = new Set(conversations.map(conversationCondition).filter((c): c is string => c !== undefined));
     populations.push({
       agent,
@@ -196,6 +213,8 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
       condition: conditions.size === 1 ? [...conditions][0] : undefined,
       conversations,
       failed,
+      outcomes,
+      invariants: checker.report(),
       wallMs: performance.now() - started,
     });
   }
@@ -336,13 +355,21 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
   }
   const cfMs = performance.now() - tCf;
 
+  // Outcomes: user outcomes of the human references and the simulated populations, failures apart.
+  const outcomeRows = [
+    ...[...refs.values()].map((r) => ({ label: r.label, counts: countOutcomes(r.conversations) })),
+    ...populations.map((p) => ({ label: p.label, counts: p.outcomes })),
+  ];
+  sections.push(outcomesSection(outcomeRows, ids, 'Simulated populations'));
+  const excluded = exclusionNote(outcomeRows);
+
   // Simulation runs table.
   sections.push({
     type: 'table',
     id: ids.id('runs'),
     title: 'Simulation runs',
     group: 'Simulated populations',
-    caption: `Simulator ${sim.name}, ${opts.n} conversations per agent, seed ${String(seed)}. The conversations are kept next to this report (open them in the SimLens editor).`,
+    caption: `Simulator ${sim.name}, ${opts.n} conversations per agent, seed ${String(seed)}. Conversations and Failed count every simulated conversation; AvgTurns and Accepted (a share) are over the conversations without failures. The conversations are kept next to this report (open them in the SimLens editor).`,
     columns: [
       { key: 'agent', label: 'Agent', format: 'text' },
       { key: 'condition', label: 'Condition', format: 'text' },
@@ -355,11 +382,14 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
     ],
     rows: populations.map((p) => ({
       cells: [
-        p.agent, p.condition ?? null, p.conversations.length, p.failed, finiteOrNull(corpusShape(p.conversations).avg_turns),
-        p.conversations.filter((c) => conversationOutcome(c) === 'accepted').length / p.conversations.length, p.wallMs / 1000, `populations/${slug(p.agent)}.sim.jsonl`,
+        p.agent, p.condition ?? null, p.outcomes.conversations, p.failed, finiteOrNull(corpusShape(p.conversations).avg_turns),
+        finiteOrNull(userOutcomeShare(p.outcomes, 'accepted')), p.wallMs / 1000, `populations/${slug(p.agent)}.sim.jsonl`,
       ],
     })),
   });
+
+  // Behavioural invariants: links open the population files (inputs 1..k) at the violating turn.
+  sections.push(...invariantSections(populations.map((p, i) => ({ label: p.label, input: i + 1, check: p.invariants })), ids, 'Behavioural invariants'));
 
   const worst = verdicts.some((v) => v.verdict === 'fail') ? 'fail' : verdicts.some((v) => v.verdict === 'warn') ? 'warn' : 'pass';
   const intro: Section = {
@@ -370,6 +400,8 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
       `Simulator ${sim.name}${sim.file ? ` (${sim.file})` : ''} ran ${opts.n} conversations against each of ${opts.agents.join(', ')} (seed ${String(seed)}), and was compared with ${human.conversations.length} human conversations from ${human.file}${human.filter ? ` (${human.filter})` : ''}.`,
       `Overall: ${worst.toUpperCase()} (the worst of the three pillars).`,
       `Human references are matched to each agent's condition when the human file has it and sampled (seeded) down to ${opts.n} conversations. Features: ${features.join(', ')}; dialogue acts from the ${opts.acts ?? 'lexical tagger'} on both sides.`,
+      excluded ?? 'No simulated conversation failed; every metric uses all of them.',
+      `Behavioural invariants (not part of the verdict): ${populations.map((p) => invariantSummary(p.label, p.invariants)).join(' ')}`,
     ],
     tone: 'info',
   };

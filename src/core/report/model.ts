@@ -17,7 +17,7 @@ import { z } from 'zod';
 export const REPORT_SCHEMA = 'simlens-report/1';
 
 /** What a report is about. */
-export const ReportKind = z.enum(['plsa', 'human-likeness', 'counterfactual', 'simulation', 'fidelity']);
+export const ReportKind = z.enum(['plsa', 'human-likeness', 'counterfactual', 'simulation', 'fidelity', 'invariants']);
 export type ReportKind = z.infer<typeof ReportKind>;
 
 /** A section id: letters, digits, dot, dash, underscore; starts with a letter or digit. */
@@ -80,10 +80,25 @@ export const Column = z.object({
 });
 export type Column = z.infer<typeof Column>;
 
+/**
+ * Where a row points: a conversation (by id, as `conversationId` gives it) of input `input` of the
+ * report, optionally at a 0-based turn. The panels open it in the SimLens editor; `line` is the
+ * 1-based line in that file, when known.
+ */
+export const RowLink = z.object({
+  input: z.number().int().nonnegative(),
+  conversation: z.string().max(10_000),
+  line: z.number().int().positive().optional(),
+  turn: z.number().int().nonnegative().optional(),
+});
+export type RowLink = z.infer<typeof RowLink>;
+
 export const Row = z.object({
   cells: z.array(Cell),
   /** Parallel to `cells`; absent or null = no highlight. */
   marks: z.array(Mark.nullable()).optional(),
+  /** The conversation this row is about (shown as a link in the table's `linkColumn`). */
+  link: RowLink.optional(),
 });
 export type Row = z.infer<typeof Row>;
 
@@ -101,6 +116,8 @@ export const TableSection = z.object({
   ...SectionBase,
   columns: z.array(Column).min(1),
   rows: z.array(Row),
+  /** Key of the column whose cells open their row's `link` (default: the first column). */
+  linkColumn: z.string().max(200).optional(),
   /** Footnotes (legend of the highlighting, thresholds). */
   notes: z.array(z.string().max(4000)).optional(),
 });
@@ -192,7 +209,13 @@ export const Report = z
           if (r.marks && r.marks.length !== r.cells.length) {
             ctx.addIssue({ code: 'custom', path: ['sections', i, 'rows', j, 'marks'], message: `row has ${r.marks.length} marks for ${r.cells.length} cells` });
           }
+          if (r.link && r.link.input >= report.inputs.length) {
+            ctx.addIssue({ code: 'custom', path: ['sections', i, 'rows', j, 'link', 'input'], message: `link to input ${r.link.input} of ${report.inputs.length}` });
+          }
         });
+        if (s.linkColumn !== undefined && !s.columns.some((c) => c.key === s.linkColumn)) {
+          ctx.addIssue({ code: 'custom', path: ['sections', i, 'linkColumn'], message: `no column "${s.linkColumn}"` });
+        }
       } else if (s.type === 'chart') {
         s.series.forEach((ser, j) => {
           const list = s.chart === 'box' ? ser.boxes : ser.values;

@@ -59,6 +59,8 @@ export interface LoadedPopulation {
   file: string;
   filter?: string;
   conversations: Conversation[];
+  /** 1-based file line of each conversation, parallel to `conversations` (JSONL files only). */
+  lines?: number[];
   /** Conversations in the file before filtering. */
   total: number;
   problems: string[];
@@ -97,7 +99,7 @@ export function populationFacets(conversations: readonly Conversation[]): Facets
  * used for several populations (e.g. two conditions) is parsed once.
  */
 export class PopulationLoader {
-  private readonly cache = new Map<string, Promise<{ conversations: Conversation[]; problems: string[] }>>();
+  private readonly cache = new Map<string, Promise<{ conversations: Conversation[]; lines?: number[]; problems: string[] }>>();
   constructor(private readonly cwd: string = process.cwd()) {}
 
   /** The absolute path of a spec's file. */
@@ -106,7 +108,7 @@ export class PopulationLoader {
   }
 
   /** Every conversation of a file (validated; invalid lines are reported as problems). */
-  async file(file: string): Promise<{ conversations: Conversation[]; problems: string[] }> {
+  async file(file: string): Promise<{ conversations: Conversation[]; lines?: number[]; problems: string[] }> {
     const abs = this.path(file);
     let stamp = '';
     try {
@@ -120,7 +122,7 @@ export class PopulationLoader {
     const key = `${abs}\u0000${stamp}`;
     let p = this.cache.get(key);
     if (!p) {
-      p = loadPopulation(abs, file).then((pop) => ({ conversations: pop.conversations, problems: pop.problems }));
+      p = loadPopulation(abs, file).then((pop) => ({ conversations: pop.conversations, lines: pop.lines, problems: pop.problems }));
       this.cache.set(key, p);
     }
     return p;
@@ -129,12 +131,15 @@ export class PopulationLoader {
   /** A filtered population; throws when the filter leaves nothing. */
   async load(spec: PopulationSpec): Promise<LoadedPopulation> {
     const all = await this.file(spec.file);
-    const conversations = all.conversations.filter((c) => matchesFilter(c, spec.filter));
+    const keep = all.conversations.map((c) => matchesFilter(c, spec.filter));
+    const conversations = all.conversations.filter((_, i) => keep[i]);
     const filter = describeFilter(spec.filter);
     if (conversations.length === 0) {
       throw new Error(`${spec.file}: no conversations${filter ? ` match ${filter}` : ''} (${all.conversations.length} in the file)`);
     }
-    return { label: spec.label ?? defaultLabel(spec), file: spec.file, filter, conversations, total: all.conversations.length, problems: all.problems };
+    const out: LoadedPopulation = { label: spec.label ?? defaultLabel(spec), file: spec.file, filter, conversations, total: all.conversations.length, problems: all.problems };
+    if (all.lines) out.lines = all.lines.filter((_, i) => keep[i]);
+    return out;
   }
 }
 

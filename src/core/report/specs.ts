@@ -95,5 +95,18 @@ export const FidelitySpecSchema = z.object({
 });
 export type FidelitySpec = z.infer<typeof FidelitySpecSchema>;
 
-export const ReportSpecSchema = z.discriminatedUnion('kind', [PlsaSpecSchema, HlsSpecSchema, CounterfactualSpecSchema, SimulationSpecSchema, FidelitySpecSchema]);
+/** The behavioural invariants (src/core/check) of one file ("SimLens: Check Behavioural Invariants"). */
+export const InvariantsSpecSchema = z.object({
+  kind: z.literal('invariants'),
+  population: PopulationSpecSchema,
+  /** Only these invariant ids (default: all). */
+  only: z.array(z.string().min(1).max(200)).max(200).optional(),
+  /** The run's turn cap (default: each conversation's `metadata.turn_cap`). */
+  maxTurns: z.number().int().positive().max(10_000).optional(),
+  /** Example violations listed per invariant (default 20). */
+  examples: z.number().int().min(1).max(1000).optional(),
+});
+export type InvariantsSpec = z.infer<typeof InvariantsSpecSchema>;
+
+export const ReportSpecSchema = z.discriminatedUnion('kind', [PlsaSpecSchema, HlsSpecSchema, CounterfactualSpecSchema, SimulationSpecSchema, FidelitySpecSchema, InvariantsSpecSchema]);
 export type ReportSpec = z.infer<typeof ReportSpecSchema>;

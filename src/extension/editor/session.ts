@@ -202,8 +202,11 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
           save: 'workbench.action.files.save',
           goToConversation: 'simlens.goToConversation',
           openSettings: '',
+          checkInvariants: '',
         } as const;
         if (msg.command === 'openSettings') this.onOpenSettings();
+        // The invariants of this file, in a metric panel whose violations link back here.
+        else if (msg.command === 'checkInvariants') await vscode.commands.executeCommand('simlens.checkInvariants', this.document.uri);
         else await vscode.commands.executeCommand(map[msg.command]);
         return;
       }

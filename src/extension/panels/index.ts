@@ -1,6 +1,7 @@
 /**
  * The metric panels: "SimLens: Compare Populations…", "Human-Likeness…", "Counterfactual
- * Validation…", "Simulation Metrics…" and "Validate Simulator…" (the fidelity report), plus the
+ * Validation…", "Simulation Metrics…", "Validate Simulator…" (the fidelity report) and "Check
+ * Behavioural Invariants" (src/core/check on one file, violations linked to the editor), plus the
  * serializer that brings panels back after a window reload.
  *
  * Each command either takes a report spec as its argument (scripts, tests, keybindings:
@@ -14,12 +15,12 @@ import { parseReport, type Report } from '../../core/report/model';
 import { defaultLabel, PopulationLoader, type PopulationSpec } from '../../core/report/populations';
 import { parseInlineSimulator } from '../../core/report/simulator';
 import {
-  CounterfactualSpecSchema, FidelitySpecSchema, HlsSpecSchema, PlsaSpecSchema, SimulationSpecSchema,
+  CounterfactualSpecSchema, FidelitySpecSchema, HlsSpecSchema, InvariantsSpecSchema, PlsaSpecSchema, SimulationSpecSchema,
   type ConditionPairSpec, type ReportSpec,
 } from '../../core/report/specs';
 import { PANEL_VIEW_TYPE, PanelStateSchema } from '../../shared/panelProtocol';
 import { MetricPanel, type PanelDeps } from './panel';
-import { askInteger, loadWithProgress, pickActSource, pickFiles, pickFilter, populationSpec } from './pickers';
+import { activeConversationFile, askInteger, loadWithProgress, pickActSource, pickFiles, pickFilter, populationSpec } from './pickers';
 
 export { MetricPanel } from './panel';
 
@@ -29,6 +30,7 @@ export const PANEL_COMMANDS = {
   counterfactual: 'simlens.counterfactualValidation',
   simulation: 'simlens.simulationMetrics',
   validate: 'simlens.validateSimulator',
+  invariants: 'simlens.checkInvariants',
 } as const;
 
 function cwd(): string {
@@ -145,6 +147,16 @@ async function simulationFlow(loader: PopulationLoader): Promise<ReportSpec | un
   return { kind: 'simulation', populations, ...(reference ? { reference } : {}) };
 }
 
+/**
+ * "Check Behavioural Invariants": the file given (explorer or editor title menu, the editor's
+ * toolbar), else the file of the active editor tab, else a picked file. The whole file is checked.
+ */
+async function invariantsFlow(_loader: PopulationLoader, arg?: unknown): Promise<ReportSpec | undefined> {
+  const uri = arg instanceof vscode.Uri ? arg : activeConversationFile() ?? (await pickFiles('Check Behavioural Invariants: conversation file'))?.[0];
+  if (!uri) return undefined;
+  return { kind: 'invariants', population: populationSpec(uri, cwd(), undefined) };
+}
+
 interface SimulatorItem extends vscode.QuickPickItem {
   spec?: string;
   action?: 'json' | 'custom';
@@ -204,7 +216,7 @@ export function registerMetricPanels(context: vscode.ExtensionContext, log: vsco
   const command = <T extends ReportSpec>(
     id: string,
     schema: Parameters<typeof specArgument<T>>[1],
-    flow: (loader: PopulationLoader) => Promise<ReportSpec | undefined>,
+    flow: (loader: PopulationLoader, arg?: unknown) => Promise<ReportSpec | undefined>,
     needsTrust = false,
   ) =>
     vscode.commands.registerCommand(id, async (arg?: unknown) => {
@@ -215,7 +227,7 @@ export function registerMetricPanels(context: vscode.ExtensionContext, log: vsco
         }
         const given = specArgument<T>(arg, schema);
         if (given instanceof Error) throw given;
-        const spec = given ?? (await flow(new PopulationLoader(cwd())));
+        const spec = given ?? (await flow(new PopulationLoader(cwd()), arg));
         if (!spec) return undefined;
         return MetricPanel.open(deps, spec);
       } catch (e) {
@@ -230,6 +242,7 @@ export function registerMetricPanels(context: vscode.ExtensionContext, log: vsco
     command(PANEL_COMMANDS.counterfactual, CounterfactualSpecSchema, counterfactualFlow),
     command(PANEL_COMMANDS.simulation, SimulationSpecSchema, simulationFlow),
     command(PANEL_COMMANDS.validate, FidelitySpecSchema, validateFlow, true),
+    command(PANEL_COMMANDS.invariants, InvariantsSpecSchema, invariantsFlow),
     vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
       async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
         const parsed = PanelStateSchema.safeParse(state);

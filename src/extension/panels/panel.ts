@@ -35,6 +35,7 @@ const KIND_TITLE: Record<ReportSpec['kind'], string> = {
   counterfactual: 'Counterfactual Validation',
   simulation: 'Simulation Metrics',
   fidelity: 'Simulator Fidelity',
+  invariants: 'Behavioural Invariants',
 };
 
 /** Whether a spec may be computed here (simulations need a trusted workspace). */
@@ -241,6 +242,9 @@ export class MetricPanel {
         case 'openInput':
           await this.openInput(m.index);
           break;
+        case 'openLink':
+          await this.openLink(m.sectionId, m.row);
+          break;
         case 'log':
           this.deps.log[m.level](`metric panel webview: ${m.message}`);
           break;
@@ -309,9 +313,10 @@ export class MetricPanel {
     this.deps.log.info(`metric panel: wrote ${target.fsPath} with ${written.size} chart image(s)`);
   }
 
-  private async openInput(index: number): Promise<void> {
+  /** The file of input `index` on disk (relative inputs: the report's folder, then the workspace), or undefined after a warning. */
+  private async inputFile(index: number): Promise<string | undefined> {
     const input = this.report?.inputs[index];
-    if (!input) return;
+    if (!input) return undefined;
     const candidates = isAbsolute(input.file) ? [input.file] : [...(this.outDir ? [resolve(this.outDir, input.file)] : []), resolve(this.deps.cwd(), input.file)];
     for (const file of candidates) {
       try {
@@ -319,10 +324,26 @@ export class MetricPanel {
       } catch {
         continue;
       }
-      await vscode.commands.executeCommand('simlens.openConversations', vscode.Uri.file(file));
-      return;
+      return file;
     }
     void vscode.window.showWarningMessage(`SimLens: ${input.file} was not found (looked in ${candidates.map((c) => dirname(c)).join(', ')}).`);
+    return undefined;
+  }
+
+  private async openInput(index: number): Promise<void> {
+    const file = await this.inputFile(index);
+    if (file) await vscode.commands.executeCommand('simlens.openConversations', vscode.Uri.file(file));
+  }
+
+  /** Opens the conversation a table row links to in the SimLens editor, at its turn. */
+  private async openLink(sectionId: string, row: number): Promise<void> {
+    const s = this.section(sectionId);
+    const link = s?.type === 'table' ? s.rows[row]?.link : undefined;
+    if (!link) throw new Error(`no link in row ${row} of "${sectionId}"`);
+    const file = await this.inputFile(link.input);
+    if (!file) return;
+    this.deps.log.info(`metric panel: opening ${link.conversation}${link.turn !== undefined ? ` at turn ${link.turn + 1}` : ''} in ${file}`);
+    await vscode.commands.executeCommand('simlens.goToConversation', { file, id: link.conversation, ...(link.turn !== undefined ? { turn: link.turn } : {}) });
   }
 
   dispose(): void {

@@ -56,6 +56,16 @@ export async function pickFiles(title: string, opts: { many?: boolean; placehold
   return uris.length ? uris : undefined;
 }
 
+/**
+ * The conversation file the user is looking at: the active tab's file when it is a SimLens editor
+ * (custom editor) or a text editor on a `.jsonl`/`.json` file; undefined otherwise.
+ */
+export function activeConversationFile(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const uri = input instanceof vscode.TabInputCustom || input instanceof vscode.TabInputText ? input.uri : undefined;
+  return uri && uri.scheme === 'file' && /\.jsonl?$/i.test(uri.path) ? uri : undefined;
+}
+
 /** Loads a file with a progress notification (the loader caches it for the computation). */
 export async function loadWithProgress(loader: PopulationLoader, file: string): Promise<Conversation[]> {
   return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `SimLens: reading ${file}` }, async () => (await loader.file(file)).conversations);

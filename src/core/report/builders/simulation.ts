@@ -9,10 +9,17 @@ import type { AlterEvalCurves, AlterEvalImprovement, PepperCurves } from '../../
 import { REPORT_SCHEMA, finiteOrNull, type ChartSection, type Report, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
 import type { ReportBuildMeta } from './common';
+import type { OutcomeCounts } from '../outcomes';
+import { exclusionNote, outcomesSection } from './outcomes';
 
 /** The metrics computed for one population. */
 export interface SimulationPopulation {
   label: string;
+  /**
+   * User outcomes and failures of all the population's conversations. The metrics below must be
+   * computed on the conversations without failures (`withoutFailures`).
+   */
+  outcomes?: OutcomeCounts;
   zb?: ZbSummary;
   /** DS-KL of this population's user acts against the reference population's. */
   dsKl?: DsKl;
@@ -60,6 +67,10 @@ function curveChart(
 /** The simulation-metric sections (for embedding). */
 export function simulationSections(input: SimulationBuildInput, ids: IdAllocator, group?: string): Section[] {
   const sections: Section[] = [];
+  const counted = input.populations.filter((p) => p.outcomes).map((p) => ({ label: p.label, counts: p.outcomes! }));
+  if (counted.length) sections.push(outcomesSection(counted, ids, group));
+  const note = exclusionNote(counted);
+  const withNote = (caption: string) => (note ? `${caption} ${note}` : caption);
   const zb = input.populations.filter((p) => p.zb);
   if (zb.length) {
     sections.push({
@@ -67,9 +78,10 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       id: ids.id('zb-table'),
       title: 'Zhang & Balog metrics',
       group,
-      caption:
+      caption: withNote(
         'AvgTurns: speaker changes / 2 per conversation; UserActRatio: user / agent utterances; Reward: max(0, Full − Cost·T) for accepted conversations (0 otherwise), mean; Success rate: share of judged turns where the agent\'s action was appropriate (agenda pulled)' +
-        (input.reference ? `; DS-KL: symmetric KL of the user-act distribution against ${input.reference} (Laplace-smoothed).` : '.'),
+          (input.reference ? `; DS-KL: symmetric KL of the user-act distribution against ${input.reference} (Laplace-smoothed).` : '.'),
+      ),
       columns: [
         { key: 'population', label: 'Population', format: 'text' },
         { key: 'conversations', label: 'Conversations', format: 'int' },
@@ -148,7 +160,7 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       id: ids.id('pepper-table'),
       title: 'PEPPER: preference coverage',
       group: pg,
-      caption: 'PC_t: mean share of each user\'s target items recommended up to turn t (top-k lists); PCIR_t = PC_t − PC_(t−1); PCIR avg = mean PCIR over turns.',
+      caption: withNote('PC_t: mean share of each user\'s target items recommended up to turn t (top-k lists); PCIR_t = PC_t − PC_(t−1); PCIR avg = mean PCIR over turns.'),
       columns: [
         { key: 'population', label: 'Population', format: 'text' },
         { key: 'users', label: 'Users with targets', format: 'int' },
@@ -174,7 +186,7 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       id: ids.id('altereval-table'),
       title: 'Fashion-AlterEval per turn',
       group: ag,
-      caption: 'Relevant = the target plus its alternatives ("alternatives") or the target alone ("target"); from the turn a relevant item is ranked first every measure counts as 1.',
+      caption: withNote('Relevant = the target plus its alternatives ("alternatives") or the target alone ("target"); from the turn a relevant item is ranked first every measure counts as 1.'),
       columns: [
         { key: 'population', label: 'Population', format: 'text' },
         { key: 'relevant', label: 'Relevant', format: 'text' },
@@ -213,7 +225,7 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       ],
     });
   }
-  if (sections.length === 0) {
+  if (sections.length === (counted.length ? 1 : 0)) {
     sections.push({
       type: 'text',
       id: ids.id('simulation-empty'),
@@ -234,7 +246,7 @@ export function buildSimulationReport(input: SimulationBuildInput): Report {
     kind: 'simulation',
     title: input.title ?? `Simulation metrics: ${input.populations.map((p) => p.label).join(', ')}`,
     generated: input.generated ?? new Date().toISOString(),
-    inputs: input.inputs ?? input.populations.map((p) => ({ label: p.label, file: p.label, n: p.zb?.conversations ?? 0 })),
+    inputs: input.inputs ?? input.populations.map((p) => ({ label: p.label, file: p.label, n: p.outcomes?.conversations ?? p.zb?.conversations ?? 0 })),
     params: { ...(input.reference ? { reference: input.reference } : {}), ...input.params },
     sections: simulationSections(input, ids),
     warnings: input.warnings?.length ? input.warnings : undefined,

@@ -1,0 +1,145 @@
+/**
+ * Behavioural invariants as report sections: per invariant its status, how many conversations it
+ * applied to and how many violate it; then the example violations, each a row that links to the
+ * conversation (and turn) in the SimLens editor. Results come from `src/core/check`.
+ */
+import type { CheckReport, InvariantResult, InvariantStatus } from '../../check/types';
+import { REPORT_SCHEMA, type Mark, type Report, type Row, type Section, type Verdict, type VerdictValue } from '../model';
+import { IdAllocator } from '../format';
+import type { ReportBuildMeta } from './common';
+
+/** One checked population. `input` is its index in the report's inputs (the links open that file). */
+export interface InvariantPopulation {
+  label: string;
+  input: number;
+  check: CheckReport;
+}
+
+const STATUS_MARK: Record<InvariantStatus, Mark | null> = { pass: 'pass', fail: 'fail', tolerated: 'warn', 'not-applicable': null };
+const STATUS_TEXT: Record<InvariantStatus, string> = { pass: 'pass', fail: 'FAIL', tolerated: 'tolerated', 'not-applicable': 'not applicable' };
+
+function summaryRow(r: InvariantResult, population: string | undefined): Row {
+  const cells = [
+    ...(population !== undefined ? [population] : []),
+    r.id, r.statement, STATUS_TEXT[r.status], r.conversations, r.violations, r.violatingConversations,
+    r.tolerance ? `≤ ${Math.round(r.tolerance.share * 1000) / 10}% of conversations: ${r.tolerance.reason}` : null,
+    r.source,
+  ];
+  const marks: (Mark | null)[] = cells.map(() => null);
+  marks[(population !== undefined ? 1 : 0) + 2] = STATUS_MARK[r.status];
+  marks[(population !== undefined ? 1 : 0) + 4] = r.violations > 0 ? (r.status === 'fail' ? 'fail' : 'warn') : null;
+  return { cells, marks };
+}
+
+/** One line per population: how many invariants hold, fail, are tolerated or did not apply. */
+export function invariantSummary(label: string, check: CheckReport): string {
+  const n = (s: InvariantStatus) => check.invariants.filter((r) => r.status === s).length;
+  const parts = [`${n('pass')} hold`, `${n('fail')} fail${check.failed.length ? ` (${check.failed.join(', ')})` : ''}`];
+  if (n('tolerated')) parts.push(`${n('tolerated')} within their tolerance`);
+  if (n('not-applicable')) parts.push(`${n('not-applicable')} not applicable`);
+  return `${label}: ${check.invariants.length} invariants on ${check.conversations} conversations: ${parts.join(', ')}.`;
+}
+
+/** The invariant sections of some populations (for embedding, e.g. in the fidelity report). */
+export function invariantSections(pops: readonly InvariantPopulation[], ids: IdAllocator, group?: string): Section[] {
+  const sections: Section[] = [];
+  const many = pops.length > 1;
+  sections.push({
+    type: 'table',
+    id: ids.id('invariants'),
+    title: 'Behavioural invariants',
+    group,
+    caption:
+      'Rules every simulated conversation must satisfy (from the simulators\' papers and SimLens\' own contracts). Conversations: those the invariant applied to (it needs trace fields the conversation may lack); "not applicable" is never a pass. Violations count every violating turn; tolerated: violations within the documented share.',
+    columns: [
+      ...(many ? [{ key: 'population', label: 'Population', format: 'text' as const }] : []),
+      { key: 'invariant', label: 'Invariant', format: 'text' },
+      { key: 'statement', label: 'Statement', format: 'text' },
+      { key: 'status', label: 'Status', format: 'text' },
+      { key: 'conversations', label: 'Conversations', format: 'int' },
+      { key: 'violations', label: 'Violations', format: 'int' },
+      { key: 'violating_conversations', label: 'Violating conversations', format: 'int' },
+      { key: 'tolerance', label: 'Tolerance', format: 'text' },
+      { key: 'source', label: 'Source', format: 'text' },
+    ],
+    rows: pops.flatMap((p) => p.check.invariants.map((r) => summaryRow(r, many ? p.label : undefined))),
+  });
+  for (const p of pops) {
+    const withViolations = p.check.invariants.filter((r) => r.violations > 0);
+    if (withViolations.length === 0) {
+      sections.push({
+        type: 'text',
+        id: ids.id('invariant-violations', p.label),
+        title: many ? `Violations: ${p.label}` : 'Violations',
+        group,
+        paragraphs: [p.check.conversations ? `No violations in ${p.check.conversations} conversations.` : 'No conversations to check.'],
+        tone: 'info',
+      });
+      continue;
+    }
+    const shown = withViolations.reduce((n, r) => n + r.examples.length, 0);
+    const total = withViolations.reduce((n, r) => n + r.violations, 0);
+    sections.push({
+      type: 'table',
+      id: ids.id('invariant-violations', p.label),
+      title: many ? `Violations: ${p.label}` : 'Violations',
+      group,
+      caption: `${shown === total ? `All ${total}` : `The first ${shown} of ${total}`} violations, the first ones of each invariant in file order. Open a conversation to see it at the violating turn in the SimLens editor.`,
+      columns: [
+        { key: 'invariant', label: 'Invariant', format: 'text' },
+        { key: 'conversation', label: 'Conversation', format: 'text' },
+        { key: 'turn', label: 'Turn', format: 'int' },
+        { key: 'detail', label: 'Detail', format: 'text' },
+      ],
+      linkColumn: 'conversation',
+      rows: withViolations.flatMap((r) =>
+        r.examples.map((ex): Row => {
+          const link: Row['link'] = { input: p.input, conversation: ex.conversation };
+          if (ex.line !== undefined) link.line = ex.line;
+          if (ex.turn !== undefined) link.turn = ex.turn;
+          return { cells: [r.id, ex.conversation, ex.turn !== undefined ? ex.turn + 1 : null, ex.detail], marks: [r.status === 'fail' ? 'fail' : 'warn', null, null, null], link };
+        }),
+      ),
+      notes: ['Turns are 1-based, as in the editor. "Turn –": the violation concerns the whole conversation.'],
+    });
+  }
+  return sections;
+}
+
+/** The verdict over checked populations: fail when an invariant fails, warn when one is only tolerated or nothing applied. */
+export function invariantVerdict(pops: readonly InvariantPopulation[]): Verdict {
+  const all = pops.flatMap((p) => p.check.invariants);
+  const failed = pops.some((p) => p.check.failed.length > 0);
+  const tolerated = all.some((r) => r.status === 'tolerated');
+  const applied = all.some((r) => r.status !== 'not-applicable');
+  const verdict: VerdictValue = failed ? 'fail' : tolerated || !applied ? 'warn' : 'pass';
+  return {
+    pillar: 'Behavioural invariants',
+    verdict,
+    detail: pops.map((p) => invariantSummary(p.label, p.check)).join(' '),
+    rule: 'fail if any invariant is violated beyond its documented tolerance; warn if violations are only tolerated or no invariant applied',
+  };
+}
+
+export interface InvariantsBuildInput extends ReportBuildMeta {
+  label: string;
+  file: string;
+  check: CheckReport;
+}
+
+/** A complete invariants report of one file. */
+export function buildInvariantsReport(input: InvariantsBuildInput): Report {
+  const ids = new IdAllocator();
+  const pop: InvariantPopulation = { label: input.label, input: 0, check: input.check };
+  return {
+    schema: REPORT_SCHEMA,
+    kind: 'invariants',
+    title: input.title ?? `Behavioural invariants: ${input.label}`,
+    generated: input.generated ?? new Date().toISOString(),
+    inputs: input.inputs ?? [{ label: input.label, file: input.file, n: input.check.conversations }],
+    params: input.params,
+    verdicts: [invariantVerdict([pop])],
+    sections: invariantSections([pop], ids),
+    warnings: input.warnings?.length ? input.warnings : undefined,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * The "Outcomes" table: per population, user outcomes as shares of the conversations without
+ * failures, and failures as counts (agent errors, other failures, one column per reason that
+ * occurred). Counts come from `countOutcomes` (../outcomes.ts).
+ */
+import { finiteOrNull, type Column, type TableSection } from '../model';
+import type { IdAllocator } from '../format';
+import { failedCount, reasonsIn, userOutcomeShare, type OutcomeCounts } from '../outcomes';
+
+export interface OutcomeRow {
+  label: string;
+  counts: OutcomeCounts;
+}
+
+/** The sentence every caption about user-behaviour metrics adds when some conversations failed. */
+export function exclusionNote(rows: readonly OutcomeRow[]): string | undefined {
+  const failed = rows.reduce((n, r) => n + failedCount(r.counts), 0);
+  if (failed === 0) return undefined;
+  const total = rows.reduce((n, r) => n + r.counts.conversations, 0);
+  return `Failed conversations (${failed} of ${total}: recommender errors and other run failures) are excluded: these metrics describe user behaviour (see Outcomes).`;
+}
+
+/** The Outcomes table of some populations. */
+export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, group?: string): TableSection {
+  const reasons = reasonsIn(rows.map((r) => r.counts));
+  const columns: Column[] = [
+    { key: 'population', label: 'Population', format: 'text' },
+    { key: 'conversations', label: 'Conversations', format: 'int' },
+    { key: 'without_failures', label: 'Without failures', format: 'int' },
+    { key: 'accepted', label: 'Accepted', format: 'percent' },
+    { key: 'ended', label: 'Ended', format: 'percent' },
+    { key: 'abandoned', label: 'Abandoned', format: 'percent' },
+    { key: 'agent_errors', label: 'Agent errors', format: 'int' },
+    { key: 'other_failures', label: 'Other failures', format: 'int' },
+    ...reasons.map((r): Column => ({ key: `failed_${r}`, label: r, format: 'int' })),
+  ];
+  return {
+    type: 'table',
+    id: ids.id('outcomes'),
+    title: 'Outcomes',
+    group,
+    caption:
+      'Accepted, ended and abandoned are user outcomes: shares of the conversations without failures. Failures are counted apart and never as a user outcome: agent errors (the recommender failed: HTTP error, timeout, malformed answer, LLM failure) and other failures (simulated user, simulator)' +
+      (reasons.length ? ', with one column per failure reason.' : '.'),
+    columns,
+    rows: rows.map((r) => {
+      const c = r.counts;
+      return {
+        cells: [
+          r.label, c.conversations, c.completed,
+          finiteOrNull(userOutcomeShare(c, 'accepted')), finiteOrNull(userOutcomeShare(c, 'ended')), finiteOrNull(userOutcomeShare(c, 'abandoned')),
+          c.agentErrors, c.otherFailures, ...reasons.map((k) => c.byReason[k] ?? 0),
+        ],
+        marks: [null, null, null, null, null, null, c.agentErrors > 0 ? 'fail' : null, c.otherFailures > 0 ? 'fail' : null, ...reasons.map(() => null)],
+      };
+    }),
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * User outcomes and run failures of a population, counted apart.
+ *
+ * A failed conversation (the recommender failed, the simulated user could not speak, the simulator
+ * crashed; see `conversationFailure` in src/core/run/failures.ts) says nothing about how a user
+ * behaves, so:
+ * - accepted / ended / abandoned are shares of the conversations WITHOUT failures;
+ * - failures are counted separately: agent errors, other failures, and per reason;
+ * - every metric about user behaviour is computed on `withoutFailures(...)`.
+ */
+import { conversationOutcome, type Conversation } from '../model';
+import { conversationFailure, FAILURE_REASONS, type FailureReason } from '../run/failures';
+
+/** A failure whose file does not say its class (e.g. a bare `outcome: "agent_error"`). */
+export const UNKNOWN_REASON = 'unknown';
+export type FailureKey = FailureReason | typeof UNKNOWN_REASON;
+
+export interface OutcomeCounts {
+  /** Conversations counted (with and without failures). */
+  conversations: number;
+  /** Conversations without failures: the denominator of the user-outcome shares. */
+  completed: number;
+  accepted: number;
+  ended: number;
+  abandoned: number;
+  /** Failed conversations the recommender caused. */
+  agentErrors: number;
+  /** Other failed conversations (simulated user, judge, simulator). */
+  otherFailures: number;
+  /** Failed conversations per reason; reasons that did not occur are absent. */
+  byReason: Partial<Record<FailureKey, number>>;
+}
+
+/** Whether a conversation failed (any reason). */
+export function isFailedConversation(conv: Conversation): boolean {
+  return conversationFailure(conv) !== undefined;
+}
+
+/** The conversations without failures, in order: the input of every metric about user behaviour. */
+export function withoutFailures<T extends Conversation>(conversations: readonly T[]): T[] {
+  return conversations.filter((c) => !isFailedConversation(c));
+}
+
+/** Counts user outcomes (over conversations without failures) and failures (per reason). */
+export function countOutcomes(conversations: readonly Conversation[]): OutcomeCounts {
+  const out: OutcomeCounts = { conversations: conversations.length, completed: 0, accepted: 0, ended: 0, abandoned: 0, agentErrors: 0, otherFailures: 0, byReason: {} };
+  for (const c of conversations) {
+    const f = conversationFailure(c);
+    if (f) {
+      if (f.agent) out.agentErrors++;
+      else out.otherFailures++;
+      const key: FailureKey = f.reason ?? UNKNOWN_REASON;
+      out.byReason[key] = (out.byReason[key] ?? 0) + 1;
+      continue;
+    }
+    out.completed++;
+    const o = conversationOutcome(c);
+    if (o === 'accepted') out.accepted++;
+    else if (o === 'abandoned') out.abandoned++;
+    else out.ended++;
+  }
+  return out;
+}
+
+/** Failed conversations in total. */
+export function failedCount(counts: OutcomeCounts): number {
+  return counts.agentErrors + counts.otherFailures;
+}
+
+/** The reasons that occur in any of the counts, in the canonical order (unknown last). */
+export function reasonsIn(counts: readonly OutcomeCounts[]): FailureKey[] {
+  const keys: FailureKey[] = [...FAILURE_REASONS, UNKNOWN_REASON];
+  return keys.filter((k) => counts.some((c) => (c.byReason[k] ?? 0) > 0));
+}
+
+/** "agent_timeout 2, simulator_error 1" (empty when nothing failed). */
+export function describeFailures(counts: OutcomeCounts): string {
+  return reasonsIn([counts])
+    .map((k) => `${k} ${counts.byReason[k]}`)
+    .join(', ');
+}
+
+/** A share of the conversations without failures; NaN when there are none. */
+export function userOutcomeShare(counts: OutcomeCounts, outcome: 'accepted' | 'ended' | 'abandoned'): number {
+  return counts.completed > 0 ? counts[outcome] / counts.completed : NaN;
+}
