@@ -265,7 +265,8 @@ export const RunManifest = z.looseObject({
     finished: z.string().optional(),
     wall_ms: z.number().optional(),
   }),
-  status: z.enum(['running', 'finished', 'cancelled', 'crashed']).optional(),
+  /** `stopped`: a failure policy (e.g. max consecutive failures) ended the run; `stop_reason` says which. */
+  status: z.enum(['running', 'finished', 'cancelled', 'stopped', 'crashed']).optional(),
 });
 export type RunManifest = z.infer<typeof RunManifest>;
 

@@ -2,13 +2,17 @@
  * VS Code shell of simulation runs: "SimLens: Run Simulation…" asks for user, interaction model,
  * preferences, meta-simulator, agent, number of conversations, seed and output file with quick
  * picks, then runs `runSimulation` (src/core/run) under a cancellable progress notification that
- * shows the count and the rate. Cancelling stops scheduling; finished conversations stay in the
- * file, and the manifest says "cancelled" (the CLI's --resume continues such a run).
+ * shows the count, the rate and the failures. Cancelling stops scheduling: the conversations in
+ * flight finish and are written, and the manifest says "cancelled" (the CLI's --resume continues
+ * such a run). `simlens.simulation.maxConsecutiveFailures` stops a run against a dead recommender
+ * (manifest "stopped"); the closing message reports failures per reason.
  * Disabled in untrusted workspaces: a run reads workspace files and may call an HTTP agent.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { runSimulation, type RunProgress, type SimulationConfigInput } from '../core/run/index';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../core/run/failures';
+import type { RunManifest } from '../core/model';
 
 interface Pick<T> extends vscode.QuickPickItem {
   value: T;
@@ -119,6 +123,26 @@ async function askForRun(): Promise<{ config: SimulationConfigInput; out: vscode
   return { config, out };
 }
 
+/** The configured failure policy (0 = never stop). */
+function maxConsecutiveFailures(): number {
+  const v = vscode.workspace.getConfiguration('simlens').get<number>('simulation.maxConsecutiveFailures', DEFAULT_MAX_CONSECUTIVE_FAILURES);
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : DEFAULT_MAX_CONSECUTIVE_FAILURES;
+}
+
+/** The closing message: what happened, how many conversations, and the failures per reason. */
+export function runSummary(m: RunManifest, file: string): string {
+  const c = m.counts;
+  const failures = new FailureTally(0, { failed: c.failed, agent_errors: Number(c.agent_errors ?? 0), by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'] });
+  const extra = m as Record<string, unknown>;
+  const head =
+    m.status === 'cancelled' ? `Cancelled after ${c.finished} of ${c.planned} conversations`
+      : m.status === 'stopped' ? `Run ${String(extra['stop_reason'])}; ${c.finished} of ${c.planned} conversations written`
+        : m.status === 'crashed' ? `Crashed after ${c.finished} of ${c.planned} conversations${extra['error'] ? `: ${String(extra['error'])}` : ''}`
+          : `Simulated ${c.finished} of ${c.planned} conversations`;
+  const tail = c.failed ? ` (${failures.describe()}; see metadata.error in the file)` : ' (0 failed)';
+  return `${head}${tail}: ${file}`;
+}
+
 async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showErrorMessage('SimLens runs simulations only in a trusted workspace.');
@@ -143,12 +167,13 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
             overwrite: true,
             concurrency: config.agent?.startsWith('http') ? 4 : 1,
             signal: controller.signal,
+            maxConsecutiveFailures: maxConsecutiveFailures(),
             progressIntervalMs: 250,
             command: 'SimLens: Run Simulation…',
             onProgress: (p: RunProgress) => {
               const pct = p.planned ? (100 * p.finished) / p.planned : 100;
               progress.report({
-                message: `${p.finished}/${p.planned} conversations, ${p.rate.toFixed(0)}/s${p.failed ? `, ${p.failed} failed` : ''}`,
+                message: `${p.finished}/${p.planned} conversations, ${p.rate.toFixed(0)}/s${p.failed ? `, ${new FailureTally(0, p.failures).describe()}` : ''}`,
                 increment: Math.max(0, pct - reported),
               });
               reported = Math.max(reported, pct);
@@ -160,12 +185,12 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
       },
     );
     const m = result.manifest;
-    const verb = m.status === 'cancelled' ? 'Cancelled after' : 'Simulated';
-    output.info(`simulation ${m.status}: ${m.counts.finished}/${m.counts.planned}, ${m.counts.failed} failed`);
-    const choice = await vscode.window.showInformationMessage(
-      `${verb} ${m.counts.finished} of ${m.counts.planned} conversations${m.counts.failed ? ` (${m.counts.failed} failed, see metadata.error)` : ''}: ${path.basename(out.fsPath)}`,
-      'Open',
-    );
+    const summary = runSummary(m, path.basename(out.fsPath));
+    output.info(`simulation ${m.status}: ${summary}`);
+    const failed = m.counts.failed > 0 || m.status !== 'finished';
+    const choice = failed
+      ? await vscode.window.showWarningMessage(summary, 'Open')
+      : await vscode.window.showInformationMessage(summary, 'Open');
     if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', out);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -1,5 +1,5 @@
 /** `simlens merge OUT PART...`: join the outputs of a sharded simulation run. */
-import { mergeRunFiles } from '../../core/run/index';
+import { FailureTally, mergeRunFiles } from '../../core/run/index';
 import { formatFlags, parseArgs } from '../args';
 import type { CliCommand } from '../types';
 
@@ -16,8 +16,9 @@ Joins the JSONL outputs of \`simlens simulate --shard I/K\` into OUT in conversa
 is byte for byte what one unsharded run writes. Each part must be in index order (as simulate
 writes it); a conversation present in two parts must be identical in both. An unfinished last
 line in a part (an interrupted run) is cut away first. When every part has its manifest, the
-manifests are merged into OUT.manifest.json (counts summed, earliest start, latest end, the parts
-listed); indices no part holds are reported as missing.
+manifests are merged into OUT.manifest.json (counts summed, failures counted per reason from the
+merged lines, earliest start, latest end, the parts listed); indices no part holds are reported
+as missing.
 
 Options:
 ${formatFlags(FLAGS)}
@@ -32,7 +33,7 @@ Example:
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 2, names: 'OUT and at least one PART' } });
     const [out, ...parts] = positionals;
     const r = await mergeRunFiles(out, parts, { cwd: io.cwd, overwrite: flags.force });
-    io.stdout(`merged ${parts.length} parts into ${out}: ${r.lines} conversations${r.manifest ? ', manifest merged' : ' (no manifest: some part has none)'}\n`);
+    io.stdout(`merged ${parts.length} parts into ${out}: ${r.lines} conversations, ${new FailureTally(0, r.failures).describe()}${r.manifest ? ', manifest merged' : ' (no manifest: some part has none)'}\n`);
     if (r.missing.length) {
       io.stderr(`missing ${r.missing.length} conversation indices (first: ${r.missing.slice(0, 10).join(', ')}); a shard is absent or unfinished\n`);
       return 1;

@@ -13,6 +13,7 @@ import { UsageError, type CliCommand, type CliIo } from '../types';
 import { resolvePath } from '../util';
 import { LLM_FLAGS, LLM_RUN_FLAGS, llmServicesFromFlags, withLlmRunConfig } from '../llmOptions';
 import { LLM_USER_NAMES, stopsRun } from '../../core/llm/run';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../../core/run/failures';
 
 const FLAGS = {
   user: { type: 'string', valueName: 'agenda|target-free|llm-…', description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')})` },
@@ -39,10 +40,12 @@ const FLAGS = {
   relevance: { type: 'string', valueName: 'FILE', description: 'meta: relevance judgments {target: [alternatives]} (default: derived by similarity)' },
   'max-turns': { type: 'number', description: 'user turns per conversation (default 20, 10 with --meta)' },
   patience: { type: 'number', description: 'inappropriate answers before the agenda user gives up (default 3)' },
+  'early-quit': { type: 'number', description: 'agenda user: probability of leaving before any recommendation was shown (default 0)' },
   'typo-rate': { type: 'number', description: 'probability of a typo per user utterance (default 0.05)' },
   task: { type: 'string', valueName: 'CATEGORY', description: 'fix the shopping task (default: a random catalog category per conversation)' },
   'timeout-ms': { type: 'number', description: 'HTTP agent: timeout per turn' },
   concurrency: { type: 'number', description: 'conversations in flight at once (default 1; output is the same for any value)' },
+  'max-consecutive-failures': { type: 'number', description: `stop the run after N failed conversations in a row (default ${DEFAULT_MAX_CONSECUTIVE_FAILURES}; 0 = never)` },
   shard: { type: 'string', valueName: 'I/K', description: 'run only conversations i with i mod K = I (0-based); join parts with simlens merge' },
   resume: { type: 'boolean', description: 'continue an interrupted run: skip conversations already in --out' },
   force: { type: 'boolean', description: 'replace an existing --out' },
@@ -90,6 +93,7 @@ function configFromFlags(f: Flags): Partial<SimulationConfigInput> {
     relevance: f.relevance,
     max_turns: f['max-turns'],
     patience: f.patience,
+    early_quit: f['early-quit'],
     typo_rate: f['typo-rate'],
     task: f.task,
     timeout_ms: f['timeout-ms'],
@@ -169,14 +173,14 @@ async function runFork(f: Flags, io: CliIo, command: string): Promise<number> {
     command,
     config,
     seed: f['fork-seed'] !== undefined ? seedValue(f['fork-seed']) : result.config.seed,
-    counts: { planned: f.n, finished: result.conversations.length, failed: result.failed },
+    counts: { planned: f.n, finished: result.conversations.length, ...result.failures },
     timings: { started: started.toISOString(), finished: new Date().toISOString(), wall_ms: Date.now() - started.getTime() },
     status: 'finished',
   };
   Object.assign(manifest as Record<string, unknown>, { fork: { ...spec, methods: result.methods }, output: out });
   writeManifest(out, manifest);
   const methods = [...new Set(result.methods)].join(', ');
-  io.stdout(`${result.conversations.length} continuations of ${spec.id} after turn ${spec.turn} written to ${f.out} (state by ${methods})\n`);
+  io.stdout(`${result.conversations.length} continuations of ${spec.id} after turn ${spec.turn} written to ${f.out} (state by ${methods}), ${new FailureTally(0, result.failures).describe()}\n`);
   return result.failed ? 1 : 0;
 }
 
@@ -192,9 +196,15 @@ conversation per line, each with the simulator's trace on every turn (agenda, pu
 preferences, NLU, acts, target, patience). A manifest (configuration, seed, versions, inputs,
 counts, timings, status) is written to FILE.manifest.json.
 
-The same options and seed give byte-identical output, whatever --concurrency or --shard.
-A conversation that fails is recorded with metadata.error and the run goes on.
-Ctrl-C stops scheduling; conversations in flight are finished and written; --resume continues.
+The same options and seed give byte-identical output, whatever --concurrency or --shard (timings
+such as agent latency go to the manifest only, never into the conversations).
+A conversation that fails ends on the failing turn and is recorded with metadata.error and
+metadata.error_kind: an agent failure (HTTP error status, timeout, unreachable, malformed answer,
+LLM failure) has outcome agent_error and never costs the user patience. The summary line and the
+manifest count failures per reason; --max-consecutive-failures N stops the run after N failures in
+a row (manifest status "stopped", stop_reason).
+Ctrl-C stops scheduling: conversations in flight are finished and written, the manifest says
+"cancelled"; a second Ctrl-C aborts them at once (they are not written). --resume continues.
 
 Users: agenda (Zhang & Balog 2020; --interaction cir6|qrfa, --preferences single|pkg),
 target-free (PEPPER: general and reflected preferences, preference coverage per turn).
@@ -206,8 +216,8 @@ llm-prompted, llm-icl (--icl-pool FILE [--icl-condition good]), llm-sft (a fine-
 Options:
 ${formatFlags(FLAGS)}
 
-Exit codes: 0 done, 1 some conversations failed (see metadata.error) or the run was cancelled,
-2 usage or I/O error.
+Exit codes: 0 done, 1 some conversations failed (see metadata.error) or the run was cancelled
+or stopped, 2 usage or I/O error.
 
 Examples:
   simlens simulate --agent local-good --n 1000 --seed 7 --out good.sim.jsonl
@@ -247,11 +257,20 @@ Examples:
       throw new UsageError((err as Error).message.replace(/^options: /, '--').replace(/_/g, '-'));
     }
     if (f['save-model']) await saveModel(f, io);
-    const controller = new AbortController();
-    const onSigint = () => controller.abort();
-    process.once('SIGINT', onSigint);
+    const maxFailures = f['max-consecutive-failures'];
+    if (maxFailures !== undefined && (!Number.isInteger(maxFailures) || maxFailures < 0)) throw new UsageError('--max-consecutive-failures must be a whole number >= 0 (0 = never stop)');
+    // First Ctrl-C: stop scheduling, let the conversations in flight finish. Second: abort them.
+    const stop = new AbortController();
+    const abort = new AbortController();
+    const onSigint = () => {
+      if (!stop.signal.aborted) {
+        stop.abort();
+        io.stderr('simlens simulate: finishing the conversations in flight (Ctrl-C again to abort them)\n');
+      } else abort.abort();
+    };
+    process.on('SIGINT', onSigint);
     try {
-      const llm = config.llm ? await llmServicesFromFlags(f, io, { outFile: f.out, signal: controller.signal, command: 'simulate' }) : undefined;
+      const llm = config.llm ? await llmServicesFromFlags(f, io, { outFile: f.out, signal: abort.signal, command: 'simulate' }) : undefined;
       const result = await runSimulation(config, {
         llm,
         out: f.out,
@@ -260,7 +279,9 @@ Examples:
         resume: f.resume,
         overwrite: f.force,
         concurrency: f.concurrency,
-        signal: controller.signal,
+        signal: stop.signal,
+        abort: abort.signal,
+        maxConsecutiveFailures: maxFailures,
         onProgress: progressPrinter(io, f.quiet),
         command,
       }).catch((err: unknown) => {
@@ -272,11 +293,13 @@ Examples:
       if (!result) return 1;
       const { manifest } = result;
       const c = manifest.counts;
-      const rate = (manifest as Record<string, unknown>)['rate_per_s'];
+      const extra = manifest as Record<string, unknown>;
+      const failures = new FailureTally(0, { failed: c.failed, agent_errors: Number(c.agent_errors ?? 0), by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'] });
       io.stdout(
         `${manifest.status}: ${c.finished}/${c.planned} conversations in ${f.out}` +
-          `${c.resumed ? ` (${c.resumed} from before)` : ''}, ${c.failed} failed, ${rate}/s, user ${String((manifest as Record<string, unknown>)['user'])} vs ${String((manifest as Record<string, unknown>)['agent'])}\n`,
+          `${c.resumed ? ` (${c.resumed} from before)` : ''}, ${failures.describe()}, ${extra['rate_per_s']}/s, user ${String(extra['user'])} vs ${String(extra['agent'])}\n`,
       );
+      if (manifest.status === 'stopped') io.stderr(`simlens simulate: ${String(extra['stop_reason'])}\nfix the cause, then continue with the same options and --resume\n`);
       if (manifest.status === 'cancelled') io.stderr(`cancelled: continue with the same options and --resume\n`);
       return manifest.status === 'finished' && c.failed === 0 ? 0 : 1;
     } finally {

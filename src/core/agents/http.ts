@@ -3,13 +3,17 @@
  * `{conversation_id, history, user_utterance}` (JSON) to the URL; the answer must be JSON
  * `{utterance, recommendations?, acts?}`. Failures never throw: a timeout, a network error, a
  * non-2xx status, a body that is not JSON or does not match the schema is returned as
- * `AgentResponse.error` with an empty utterance, so the run records it on the turn and goes on.
- * `latency_ms` is recorded on every response.
+ * `AgentResponse.error` (with its `error_kind`: agent_timeout, agent_unreachable, agent_http,
+ * agent_malformed) and an empty utterance; the run ends that conversation as `agent_error`.
+ * `latency_ms` is measured on every response (it goes to the manifest's timing statistics, never
+ * into the output). The one exception: the run's hard-abort `signal` (a second Ctrl-C) cancels the
+ * request in flight and rejects, because a cancelled turn is no answer of the recommender.
  */
 import { z } from 'zod';
 import { RecommendedItem } from '../model';
 import type { Rng } from '../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../sim/types';
+import type { FailureReason } from '../run/failures';
 
 /** Default per-request timeout. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -26,6 +30,8 @@ export interface HttpAgentOptions {
   timeoutMs?: number;
   /** Extra request headers (e.g. an authorization token for the researcher's own service). */
   headers?: Record<string, string>;
+  /** Hard abort of the run: cancels requests in flight (respond then rejects with the signal's reason). */
+  signal?: AbortSignal;
 }
 
 const MAX_BODY_IN_ERROR = 200;
@@ -52,7 +58,7 @@ export class HttpAgent implements Agent {
   }
 
   createSession(conversationId: string, _rng: Rng, _context: SessionContext): AgentSession {
-    return new HttpAgentSession(this.url, conversationId, this.timeoutMs, this.opts.headers ?? {});
+    return new HttpAgentSession(this.url, conversationId, this.timeoutMs, this.opts.headers ?? {}, this.opts.signal);
   }
 }
 
@@ -62,18 +68,23 @@ class HttpAgentSession implements AgentSession {
     private readonly conversationId: string,
     private readonly timeoutMs: number,
     private readonly headers: Record<string, string>,
+    private readonly abort: AbortSignal | undefined,
   ) {}
 
   async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
     const started = performance.now();
-    const fail = (error: string): AgentResponse => ({
+    const fail = (error_kind: FailureReason, error: string): AgentResponse => ({
       utterance: '',
       recommendations: [],
       error,
+      error_kind,
       latency_ms: round(performance.now() - started),
     });
+    this.abort?.throwIfAborted();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const onAbort = () => controller.abort();
+    this.abort?.addEventListener('abort', onAbort, { once: true });
     let status: number;
     let text: string;
     try {
@@ -86,25 +97,27 @@ class HttpAgentSession implements AgentSession {
       status = res.status;
       text = await res.text();
     } catch (e) {
-      if (controller.signal.aborted) return fail(`timeout after ${this.timeoutMs} ms (POST ${this.url})`);
+      this.abort?.throwIfAborted();
+      if (controller.signal.aborted) return fail('agent_timeout', `timeout after ${this.timeoutMs} ms (POST ${this.url})`);
       const err = e as Error & { cause?: { code?: string; message?: string } };
       const cause = err.cause?.code ?? err.cause?.message;
-      return fail(`request failed (POST ${this.url}): ${err.message}${cause ? ` (${cause})` : ''}`);
+      return fail('agent_unreachable', `request failed (POST ${this.url}): ${err.message}${cause ? ` (${cause})` : ''}`);
     } finally {
       clearTimeout(timer);
+      this.abort?.removeEventListener('abort', onAbort);
     }
-    if (status < 200 || status >= 300) return fail(`HTTP ${status} from ${this.url}: ${excerpt(text)}`);
+    if (status < 200 || status >= 300) return fail('agent_http', `HTTP ${status} from ${this.url}: ${excerpt(text)}`);
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (e) {
-      return fail(`invalid JSON from ${this.url}: ${(e as Error).message}; body: ${excerpt(text)}`);
+      return fail('agent_malformed', `invalid JSON from ${this.url}: ${(e as Error).message}; body: ${excerpt(text)}`);
     }
     const parsed = HttpAgentResponse.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue.path.length ? issue.path.map(String).join('.') : '(body)';
-      return fail(`invalid response from ${this.url}: field "${where}": ${issue.message}`);
+      return fail('agent_malformed', `invalid response from ${this.url}: field "${where}": ${issue.message}`);
     }
     const out: AgentResponse = {
       utterance: parsed.data.utterance,

@@ -64,6 +64,8 @@ export interface CreateAgentOptions {
   timeoutMs?: number;
   /** http agent: extra request headers. */
   headers?: Record<string, string>;
+  /** http agent: the run's hard abort (cancels requests in flight). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -75,6 +77,6 @@ export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
   if (s === 'local-good') return new LocalGoodAgent(opts.catalog);
   if (s === 'local-bad') return new LocalBadAgent(opts.catalog);
   const url = /^http:https?:\/\//i.test(s) ? s.slice('http:'.length) : s;
-  if (/^https?:\/\//i.test(url)) return new HttpAgent(url, { timeoutMs: opts.timeoutMs, headers: opts.headers });
+  if (/^https?:\/\//i.test(url)) return new HttpAgent(url, { timeoutMs: opts.timeoutMs, headers: opts.headers, signal: opts.signal });
   throw new Error(`unknown agent "${spec}": use local-good, local-bad, or an http(s) URL of your recommender`);
 }

@@ -29,7 +29,7 @@ const STATE_INVALID = 2;
 const STATE_BLANK = 3;
 const STATE_NAMES = ['pending', 'valid', 'invalid', 'blank'] as const;
 
-const OUTCOMES: readonly Outcome[] = ['accepted', 'ended', 'abandoned'];
+const OUTCOMES: readonly Outcome[] = ['accepted', 'ended', 'abandoned', 'agent_error'];
 const NO_VALUE = 0xffff;
 
 /**
@@ -286,7 +286,7 @@ export class SummaryIndex {
         .map(([c, n]): [string, number] => [table.lookup(c) ?? '(none)', n])
         .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     };
-    const outcomeCounts = [0, 0, 0];
+    const outcomeCounts = OUTCOMES.map(() => 0);
     const stateCounts = [0, 0, 0, 0];
     for (let i = 0; i < this.lineCount; i++) {
       stateCounts[this.state[i]]++;

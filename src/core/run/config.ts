@@ -48,6 +48,8 @@ export const SimulationConfigSchema = z.object({
   /** User turns per conversation (default 20; 10 with a meta-simulator). */
   max_turns: z.number().int().positive().optional(),
   patience: z.number().int().positive().optional(),
+  /** Agenda user: probability of leaving before any recommendation was shown (absent = 0). */
+  early_quit: z.number().min(0).max(1).optional(),
   typo_rate: z.number().min(0).max(1).optional(),
   /** Fix the shopping task (catalog category) instead of drawing one per conversation. */
   task: z.string().optional(),
@@ -96,7 +98,12 @@ function sha256File(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-/** Reads the files a configuration names and builds user and agent. Relative paths resolve against `cwd`. */
+/**
+ * Reads the files a configuration names and builds user and agent. Relative paths resolve against `cwd`.
+ * `signal` is the run's HARD abort (a second Ctrl-C): it cancels LLM calls and HTTP requests in
+ * flight. Never pass the "stop scheduling" signal here, or a first Ctrl-C would cut the
+ * conversations in flight short instead of letting them finish.
+ */
 export async function prepareEnvironment(config: SimulationConfig, cwd: string = process.cwd(), opts: { llm?: LlmServices; signal?: AbortSignal } = {}): Promise<SimulationEnvironment> {
   const at = (p: string) => resolve(cwd, p);
   const inputs: Record<string, InputInfo> = {};
@@ -146,6 +153,7 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
       interaction: config.interaction,
       preferences: config.preferences,
       patience: config.patience,
+      earlyQuit: config.early_quit,
       maxTurns,
       meta: config.meta,
       tolerance: config.tolerance,
@@ -154,6 +162,6 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
     },
     { catalog, transitions, answers, nlg, nlu },
   );
-  const agent = llm?.agent ?? createAgent(config.agent, { catalog, timeoutMs: config.timeout_ms });
+  const agent = llm?.agent ?? createAgent(config.agent, { catalog, timeoutMs: config.timeout_ms, signal: opts.signal });
   return { config, catalog, user, agent, transitions: counts, maxTurns, inputs, llm: llm?.services };
 }

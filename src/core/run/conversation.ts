@@ -1,9 +1,10 @@
 /**
  * One simulated conversation: the user speaks first, the agent answers, the user reacts, until the
- * user is done or the turn cap is reached. Every turn keeps the user's trace; an exception inside
- * the conversation is caught and recorded on it (`metadata.error`), never thrown to the run.
+ * user is done or the turn cap is reached. Every turn keeps the user's trace. A failure (the agent
+ * failed, the user could not speak, an exception inside the simulator) ends the conversation and is
+ * recorded on it (`metadata.error`, `metadata.error_kind`), never thrown to the run.
  */
-import type { Annotation, Conversation, Outcome, RecommendedItem, Turn } from '../model';
+import type { Annotation, Conversation, LlmCall, Outcome, RecommendedItem, SimulatorTrace, Turn } from '../model';
 import { createRng, type Rng } from '../random';
 import type { AgentResponse, AgentSession, HistoryEntry, UserSession, UserTurn } from '../sim/types';
 import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
@@ -11,6 +12,7 @@ import { toConvApparelUserAct } from '../users/acts';
 import { isObserving } from '../users/session';
 import type { SimulationEnvironment } from './config';
 import { stopsRun } from '../llm/run';
+import type { FailureReason } from './failures';
 
 /** The id of conversation `index` of a run with `seed`: stable, sortable, independent of everything else. */
 export function simulatedConversationId(seed: string | number, index: number): string {
@@ -64,12 +66,11 @@ function agentAnnotation(acts: readonly string[]): Annotation {
   return a;
 }
 
-/** The recorded agent answer of a turn, as the user would have received it. */
+/** The recorded agent answer of a turn, as the user would have received it (never an error: a failed turn has no answer). */
 export function agentResponseOfTurn(turn: Turn): AgentResponse {
   const acts = turn.annotations?.find((a) => a.speaker === 'assistant' && a.annotator === 'source')?.acts;
   const r: AgentResponse = { utterance: turn.assistant_utterance ?? '', recommendations: (turn.recommendations ?? []) as RecommendedItem[] };
   if (acts?.length) r.acts = acts.slice();
-  if (turn.trace?.error) r.error = turn.trace.error;
   return r;
 }
 
@@ -87,15 +88,78 @@ export interface ConversationPlan {
   /** Called after each recorded turn (0-based index), e.g. to switch randomness for a fork. */
   onTurn?: (turnIndex: number) => void;
   metadata?: Record<string, unknown>;
+  /**
+   * The run's hard abort: once aborted, an exception is not recorded as a failure of this
+   * conversation but rethrown (the conversation was cut short, not finished; resume redoes it).
+   */
+  abort?: AbortSignal;
 }
 
-/** Whether the agent's latency is recorded: only for remote agents (local agents must stay byte-stable). */
-function recordsLatency(agentName: string): boolean {
-  return !agentName.startsWith('local');
+/** Why a finished conversation counts as a failure of the run. */
+export interface ConversationFailure {
+  reason: FailureReason;
+  message: string;
 }
 
-/** Runs one conversation to its end and returns it (never throws). */
-export async function runConversation(plan: ConversationPlan): Promise<{ conversation: Conversation; failed: boolean }> {
+/** One finished conversation and what the run accounts for it. */
+export interface ConversationResult {
+  conversation: Conversation;
+  /** True when the conversation counts as a failure (`failure` says why). */
+  failed: boolean;
+  failure?: ConversationFailure;
+  /** Wall time of each agent call that reported one (for the manifest's statistics; never written to the output). */
+  agentLatencies: number[];
+  /** Wall time of each LLM call recorded in the turns' traces (removed from the traces). */
+  llmLatencies: number[];
+}
+
+function isPromiseLike(x: unknown): x is PromiseLike<unknown> {
+  return !!x && (typeof x === 'object' || typeof x === 'function') && typeof (x as { then?: unknown }).then === 'function';
+}
+
+/**
+ * The LLM calls of a trace without their timings (`latency_ms`, and per attempt `latency_ms` and
+ * `wait_ms`), which depend on the machine and on concurrency; the timings are pushed to `into`.
+ * Copies: the call records may be shared with the LLM services.
+ */
+function callsWithoutTimings(calls: readonly LlmCall[], into: number[]): LlmCall[] {
+  return calls.map((call) => {
+    const { latency_ms, ...rest } = call as LlmCall & { attempts?: unknown };
+    if (typeof latency_ms === 'number') into.push(latency_ms);
+    const attempts = (rest as { attempts?: unknown }).attempts;
+    if (Array.isArray(attempts)) {
+      (rest as { attempts?: unknown }).attempts = attempts.map((a: unknown) => {
+        if (!a || typeof a !== 'object') return a;
+        const { latency_ms: _l, wait_ms: _w, ...kept } = a as Record<string, unknown>;
+        return kept;
+      });
+    }
+    return rest as LlmCall;
+  });
+}
+
+/** A turn's trace as written: deterministic content only (no timings). */
+function finalTrace(trace: SimulatorTrace, llmLatencies: number[]): SimulatorTrace {
+  const t = trace as SimulatorTrace & { latency_ms?: unknown };
+  if ('latency_ms' in t) delete t.latency_ms;
+  if (Array.isArray(t.llm_calls)) t.llm_calls = callsWithoutTimings(t.llm_calls, llmLatencies);
+  return t;
+}
+
+/**
+ * Runs one conversation to its end and returns it (never throws, except for a stop of the whole
+ * run: an LLM endpoint down or budget spent, or the hard abort).
+ *
+ * Failures end the conversation on the turn they happen and are never shown to the user:
+ * - the agent answered with `error` (HTTP error, timeout, unreachable, malformed answer, LLM failure):
+ *   the turn keeps the user utterance, `trace.error` and `trace.error_kind`, no assistant utterance;
+ *   outcome `agent_error`; the user does not react (no patience is spent on an outage);
+ * - the user could not produce a turn (`UserTurn.failure`): the turn keeps what the user recorded,
+ *   with `trace.error`/`trace.error_kind`;
+ * - an exception inside the simulator: reason `simulator_error`, the turns so far are kept.
+ * In every case `metadata.error` holds the message and `metadata.error_kind` the FailureReason.
+ */
+export async function runConversation(plan: ConversationPlan): Promise<ConversationResult> {
   const { env, user, agent } = plan;
   const turns: Turn[] = plan.prefix ? plan.prefix.map((t) => structuredClone(t)) : [];
   const history: HistoryEntry[] = [];
@@ -104,9 +168,10 @@ export async function runConversation(plan: ConversationPlan): Promise<{ convers
     if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
   }
   let outcome: Outcome = 'ended';
-  let error: string | undefined;
+  let failure: ConversationFailure | undefined;
+  const agentLatencies: number[] = [];
+  const llmLatencies: number[] = [];
   const metadata: Record<string, unknown> = { index: plan.index, ...plan.metadata };
-  const latency = recordsLatency(env.agent.name);
   try {
     let u: UserTurn;
     if (plan.prefix && plan.prefix.length) {
@@ -115,27 +180,53 @@ export async function runConversation(plan: ConversationPlan): Promise<{ convers
       u = await user.start();
     }
     for (;;) {
+      if (u.failure) {
+        // The user could not speak: record what it did (its LLM calls, the reason) and stop.
+        const turn: Turn = {};
+        if (u.utterance) turn.user_utterance = u.utterance;
+        turn.trace = finalTrace({ ...u.trace, error: u.failure.message, error_kind: u.failure.reason }, llmLatencies);
+        turns.push(turn);
+        failure = { reason: u.failure.reason, message: u.failure.message };
+        break;
+      }
       const turn: Turn = { user_utterance: u.utterance };
       const before = history.slice();
       history.push({ speaker: 'user', text: u.utterance });
       const annotations: Annotation[] = [userAnnotation(u.act, turns.length === 0)];
+      const trace = u.trace;
       let response: AgentResponse | undefined;
       if (u.utterance !== '' || !u.done) {
         response = await agent.respond(u.utterance, before);
+        if (typeof response.latency_ms === 'number' && Number.isFinite(response.latency_ms)) agentLatencies.push(response.latency_ms);
+        if (response.llm_calls?.length) trace.llm_calls = [...(trace.llm_calls ?? []), ...response.llm_calls];
+        if (response.error || response.error_kind) {
+          // An agent failure: this turn has no answer, the user never sees it, the conversation stops.
+          const reason = response.error_kind ?? 'agent_malformed';
+          const message = response.error || reason;
+          trace.error = message;
+          trace.error_kind = reason;
+          turn.annotations = annotations;
+          turn.trace = finalTrace(trace, llmLatencies);
+          turns.push(turn);
+          plan.onTurn?.(turns.length - 1);
+          outcome = 'agent_error';
+          failure = { reason, message };
+          break;
+        }
         turn.assistant_utterance = response.utterance;
         if (response.recommendations.length) turn.recommendations = response.recommendations;
         if (response.acts?.length) annotations.push(agentAnnotation(response.acts));
         history.push({ speaker: 'assistant', text: response.utterance });
+        if (response.agent_trace) trace.agent = structuredClone(response.agent_trace);
+        if (isObserving(user)) {
+          // The contract is synchronous; a session that returns a promise anyway is awaited, never dropped.
+          const seen: unknown = user.observe(response);
+          const fields = isPromiseLike(seen) ? await seen : seen;
+          if (fields && typeof fields === 'object') Object.assign(trace, fields);
+        }
       }
       turn.annotations = annotations;
-      const trace = u.trace;
-      if (response) {
-        if (isObserving(user)) Object.assign(trace, user.observe(response));
-        if (response.error) trace.error = response.error;
-        if (response.llm_calls?.length) trace.llm_calls = [...(trace.llm_calls ?? []), ...response.llm_calls];
-        if (latency && response.latency_ms !== undefined) (trace as Record<string, unknown>)['latency_ms'] = response.latency_ms;
-      }
-      turn.trace = trace;
+      turn.trace = finalTrace(trace, llmLatencies);
       turns.push(turn);
       plan.onTurn?.(turns.length - 1);
       if (u.done) {
@@ -149,13 +240,16 @@ export async function runConversation(plan: ConversationPlan): Promise<{ convers
       u = await user.respond(response!);
     }
   } catch (err) {
-    if (stopsRun(err)) throw err; // LLM endpoint down or budget spent: not a finished conversation
-    error = err instanceof Error ? err.message : String(err);
+    if (stopsRun(err) || plan.abort?.aborted) throw err; // the run stops; this conversation is not finished
+    failure = { reason: 'simulator_error', message: err instanceof Error ? err.message : String(err) };
     // Stacks hold machine paths, so they are only recorded on request.
     if (process.env.SIMLENS_ERROR_STACKS && err instanceof Error && err.stack) metadata.error_stack = err.stack;
   }
-  if (error !== undefined) metadata.error = error;
-  return { conversation: assemble(env, plan.id, plan.task, turns, outcome, metadata), failed: error !== undefined };
+  if (failure) {
+    metadata.error = failure.message;
+    metadata.error_kind = failure.reason;
+  }
+  return { conversation: assemble(env, plan.id, plan.task, turns, outcome, metadata), failed: failure !== undefined, failure, agentLatencies, llmLatencies };
 }
 
 /** A conversation object with a fixed key order (the JSON is part of the reproducibility promise). */
@@ -177,7 +271,7 @@ export function taskFor(env: SimulationEnvironment, rng: Rng): string {
 }
 
 /** Simulates conversation `index` of the run described by `env` (deterministic in seed and index). */
-export async function simulateConversation(env: SimulationEnvironment, index: number): Promise<{ conversation: Conversation; failed: boolean }> {
+export async function simulateConversation(env: SimulationEnvironment, index: number, opts: { abort?: AbortSignal } = {}): Promise<ConversationResult> {
   const seed = env.config.seed;
   const id = simulatedConversationId(seed, index);
   const rng = conversationRng(seed, index);
@@ -185,15 +279,22 @@ export async function simulateConversation(env: SimulationEnvironment, index: nu
   try {
     const user = env.user.createSession(id, rng.fork('user'), { task });
     const agent = env.agent.createSession(id, rng.fork('agent'), { task });
-    return await runConversation({ env, id, index, user, agent, task });
+    return await runConversation({ env, id, index, user, agent, task, abort: opts.abort });
   } catch (err) {
-    if (stopsRun(err)) throw err;
+    if (stopsRun(err) || opts.abort?.aborted) throw err;
     return failedConversation(env, id, index, task, err);
   }
 }
 
-/** A conversation that could not even start (session creation failed). */
-export function failedConversation(env: SimulationEnvironment, id: string, index: number, task: string, err: unknown): { conversation: Conversation; failed: boolean } {
-  const metadata = { index, error: err instanceof Error ? err.message : String(err) };
-  return { conversation: assemble(env, id, task, [], 'ended', metadata), failed: true };
+/** A conversation that could not even start (session creation failed): a `simulator_error`. */
+export function failedConversation(env: SimulationEnvironment, id: string, index: number, task: string, err: unknown): ConversationResult {
+  const message = err instanceof Error ? err.message : String(err);
+  const metadata = { index, error: message, error_kind: 'simulator_error' };
+  return {
+    conversation: assemble(env, id, task, [], 'ended', metadata),
+    failed: true,
+    failure: { reason: 'simulator_error', message },
+    agentLatencies: [],
+    llmLatencies: [],
+  };
 }

@@ -109,3 +109,47 @@ export class FailureTally {
     return parts.length ? `${c.failed} failed (${parts.join(', ')})` : `${c.failed} failed`;
   }
 }
+
+/** The default of `--max-consecutive-failures` (simulate, judge, discriminate, VS Code). */
+export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
+
+/** True for the names of FAILURE_REASONS (e.g. a `metadata.error_kind` read back from a file). */
+export function isFailureReason(value: unknown): value is FailureReason {
+  return typeof value === 'string' && (FAILURE_REASONS as readonly string[]).includes(value);
+}
+
+/** Why a conversation read back from a file counts as a failure of its run (see `conversationFailure`). */
+export interface ConversationFailureInfo {
+  /** The failure class, when the file says (a FailureReason); undefined for an unlabelled agent_error. */
+  reason: FailureReason | undefined;
+  /** True when the recommender caused it (outcome `agent_error` or an `agent_*` reason). */
+  agent: boolean;
+  message: string;
+  /** 0-based index of the turn that failed (the turn with `trace.error`), when there is one. */
+  turn?: number;
+}
+
+/**
+ * Whether a conversation failed, and why: the one test every report, panel and metric uses to keep
+ * failures apart from user outcomes. A conversation failed when its outcome is `agent_error`, a
+ * turn carries `trace.error`, or `metadata.error` is set (a simulator crash, or any run failure in
+ * current outputs). The reason is `metadata.error_kind`, else the failed turn's `trace.error_kind`,
+ * else `simulator_error` for a bare `metadata.error`; unknown strings are not trusted as reasons.
+ */
+export function conversationFailure(conv: { outcome?: string; turns: ReadonlyArray<{ trace?: { error?: string; error_kind?: string } }>; metadata?: Record<string, unknown> }): ConversationFailureInfo | undefined {
+  const turn = conv.turns.findIndex((t) => typeof t.trace?.error === 'string');
+  const trace = turn >= 0 ? conv.turns[turn].trace! : undefined;
+  const metaError = typeof conv.metadata?.error === 'string' ? conv.metadata.error : undefined;
+  const metaKind = conv.metadata?.error_kind;
+  if (!trace && metaError === undefined && conv.outcome !== 'agent_error') return undefined;
+  const reason = isFailureReason(metaKind)
+    ? metaKind
+    : isFailureReason(trace?.error_kind)
+      ? (trace!.error_kind as FailureReason)
+      : metaError !== undefined && !trace && conv.outcome !== 'agent_error'
+        ? 'simulator_error'
+        : undefined;
+  const agent = conv.outcome === 'agent_error' || (reason !== undefined && isAgentFailure(reason)) || (reason === undefined && trace !== undefined);
+  const message = metaError ?? trace?.error ?? 'the recommender failed';
+  return turn >= 0 ? { reason, agent, message, turn } : { reason, agent, message };
+}

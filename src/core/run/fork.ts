@@ -16,7 +16,8 @@ import { createRng } from '../random';
 import type { HistoryEntry } from '../sim/types';
 import { isRestorable } from '../users/session';
 import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
-import { SwitchableRng, conversationRng, runConversation, taskFor } from './conversation';
+import { SwitchableRng, conversationRng, runConversation, taskFor, type ConversationResult } from './conversation';
+import { FailureTally, type FailureCounts } from './failures';
 import { readManifest, sameConfig } from './manifest';
 import { readLines } from './output';
 
@@ -46,6 +47,8 @@ export interface ForkResult {
   config: SimulationConfig;
   /** Failed continuations (recorded on the conversations, as in a run). */
   failed: number;
+  /** The failed continuations per reason. */
+  failures: FailureCounts;
 }
 
 /** Finds a conversation by id in a JSONL file; throws naming the file when it is not there. */
@@ -101,13 +104,13 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
   const forkedFrom = { file: options.file, id: options.id, turn: options.turn };
   const conversations: Conversation[] = [];
   const methods: ForkMethod[] = [];
-  let failed = 0;
+  const tally = new FailureTally();
 
   for (let k = 0; k < options.n; k++) {
     const forkRng = createRng(`simlens-fork/${String(forkSeed)}/${options.id}/${options.turn}`).fork(k);
     const id = `${options.id}~fork-t${options.turn}-${k}`;
     const metadata = { forked_from: forkedFrom };
-    let result: { conversation: Conversation; failed: boolean } | undefined;
+    let result: ConversationResult | undefined;
     let method: ForkMethod = 'replay';
     if (canReplay) {
       const rng = conversationRng(config.seed, originalIndex as number);
@@ -141,9 +144,10 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
       }
       result = await runConversation({ env, id, index: k, user, agent, task, prefix, metadata: { ...metadata, fork_method: 'restore' } });
     }
-    if (result.failed) failed++;
+    if (result.failure) tally.failure(result.failure.reason, result.failure.message);
+    else tally.success();
     conversations.push(result.conversation);
     methods.push(method);
   }
-  return { original, conversations, methods, config, failed };
+  return { original, conversations, methods, config, failed: tally.failed, failures: tally.counts() };
 }

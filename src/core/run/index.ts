@@ -9,3 +9,4 @@ export * from './manifest';
 export * from './output';
 export * from './merge';
 export * from './fork';
+export * from './failures';

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { RunManifest } from '../model';
 import pkg from '../../../package.json';
+import { FailureTally, isFailureReason, type FailureCounts } from './failures';
 
 /** The SimLens version recorded in manifests. */
 export const SIMLENS_VERSION: string = (pkg as { version: string }).version;
@@ -66,11 +67,30 @@ export function readManifest(out: string): RunManifest | undefined {
   return r.data;
 }
 
-const STATUS_RANK: Record<string, number> = { finished: 0, running: 1, cancelled: 2, crashed: 3 };
+const STATUS_RANK: Record<string, number> = { finished: 0, running: 1, cancelled: 2, stopped: 3, crashed: 4 };
+
+type Stats = { count: number; mean: number; max: number };
+
+/** Latency statistics of several parts: count, mean and max combine exactly; percentiles cannot, so they are left out. */
+function combineStats(parts: readonly unknown[]): Stats | undefined {
+  let count = 0;
+  let sum = 0;
+  let max = -Infinity;
+  for (const p of parts) {
+    if (!p || typeof p !== 'object') continue;
+    const s = p as Partial<Stats>;
+    if (typeof s.count !== 'number' || typeof s.mean !== 'number' || typeof s.max !== 'number' || s.count <= 0) continue;
+    count += s.count;
+    sum += s.count * s.mean;
+    max = Math.max(max, s.max);
+  }
+  return count ? { count, mean: Math.round((sum / count) * 100) / 100, max } : undefined;
+}
 
 /**
- * Combines the manifests of shards of one run: counts add up, the earliest start and latest end
- * are kept, the status is the worst one, and every part is listed under `parts`. Throws when the
+ * Combines the manifests of shards of one run: counts add up (failures per reason too), the
+ * earliest start and latest end are kept, latency statistics keep count, mean and max, the status
+ * is the worst one, and every part is listed under `parts`. Throws when the
  * parts come from different configurations or seeds.
  */
 export function mergeManifests(parts: readonly { file: string; manifest: RunManifest }[], out: string): RunManifest {
@@ -89,14 +109,27 @@ export function mergeManifests(parts: readonly { file: string; manifest: RunMani
     const s = p.manifest.status ?? 'running';
     if ((STATUS_RANK[s] ?? 0) > (STATUS_RANK[status] ?? 0)) status = s;
   }
-  const counts = { planned: 0, finished: 0, failed: 0, resumed: 0 };
+  const tally = new FailureTally();
+  const counts = { planned: 0, finished: 0, failed: 0, agent_errors: 0, by_reason: {} as FailureCounts['by_reason'], resumed: 0 };
   for (const p of parts) {
     counts.planned += p.manifest.counts.planned;
     counts.finished += p.manifest.counts.finished;
-    counts.failed += p.manifest.counts.failed;
     counts.resumed += p.manifest.counts.resumed ?? 0;
+    const byReason = p.manifest.counts.by_reason;
+    const known = byReason && typeof byReason === 'object' ? Object.entries(byReason as Record<string, unknown>) : [];
+    let listed = 0;
+    for (const [reason, n] of known) {
+      if (!isFailureReason(reason) || typeof n !== 'number') continue;
+      for (let k = 0; k < n; k++) tally.failure(reason, '');
+      listed += n;
+    }
+    // Manifests written before failures had reasons: count the rest as simulator errors.
+    for (let k = listed; k < p.manifest.counts.failed; k++) tally.failure('simulator_error', '');
   }
-  const { shard: _shard, ...rest } = first;
+  Object.assign(counts, tally.counts());
+  const { shard: _shard, stop_reason: _stop, error: _error, rate_per_s: _rate, ...rest } = first as RunManifest & Record<string, unknown>;
+  // The reason of the worst part (the one whose status the merged manifest takes).
+  const worst = parts.find((p) => (p.manifest.status ?? 'running') === status)?.manifest as Record<string, unknown> | undefined;
   const merged: RunManifest = {
     ...rest,
     created: new Date().toISOString(),
@@ -105,9 +138,16 @@ export function mergeManifests(parts: readonly { file: string; manifest: RunMani
     timings: {
       started,
       ...(finished ? { finished, wall_ms: Date.parse(finished) - Date.parse(started) } : {}),
+      ...Object.fromEntries(
+        (['agent_latency_ms', 'llm_call_ms'] as const)
+          .map((k) => [k, combineStats(parts.map((p) => (p.manifest.timings as Record<string, unknown>)[k]))] as const)
+          .filter(([, v]) => v !== undefined),
+      ),
     },
     status: status as RunManifest['status'],
   };
+  if (worst && worst['stop_reason'] !== undefined) (merged as Record<string, unknown>)['stop_reason'] = worst['stop_reason'];
+  if (worst && worst['error'] !== undefined) (merged as Record<string, unknown>)['error'] = worst['error'];
   (merged as Record<string, unknown>)['output'] = out;
   (merged as Record<string, unknown>)['parts'] = parts.map((p) => ({
     file: p.file,

@@ -6,11 +6,14 @@ import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RunManifest } from '../model';
 import { manifestPath, mergeManifests, readManifest, writeManifest } from './manifest';
-import { lineIndexOf, readLines, truncatePartialLastLine } from './output';
+import { lineFailure, lineIndexOf, readLines, truncatePartialLastLine } from './output';
+import { FailureTally, type FailureCounts, type FailureReason } from './failures';
 
 export interface MergeResult {
   out: string;
   lines: number;
+  /** Failed conversations in the merged file, per reason. */
+  failures: FailureCounts;
   /** Indices 0..max that no part had (a missing or unfinished shard). */
   missing: number[];
   manifest?: RunManifest;
@@ -19,7 +22,7 @@ export interface MergeResult {
 interface PartReader {
   file: string;
   iter: AsyncGenerator<{ text: string; line: number }>;
-  current?: { text: string; line: number; index: number };
+  current?: { text: string; line: number; index: number; failure?: FailureReason };
   lastIndex: number;
 }
 
@@ -42,7 +45,7 @@ async function advance(part: PartReader): Promise<void> {
     if (index === undefined) throw new Error(`${part.file}:${line}: field metadata.index is missing; not a SimLens run output`);
     if (index <= part.lastIndex) throw new Error(`${part.file}:${line}: conversation index ${index} is out of order (after ${part.lastIndex})`);
     part.lastIndex = index;
-    part.current = { text, line, index };
+    part.current = { text, line, index, failure: lineFailure(value) };
     return;
   }
 }
@@ -73,6 +76,7 @@ export async function mergeRunFiles(outPath: string, partPaths: readonly string[
   const fd = openSync(out, 'w');
   let lines = 0;
   let expected = 0;
+  const failures = new FailureTally();
   const missing: number[] = [];
   try {
     for (;;) {
@@ -90,6 +94,7 @@ export async function mergeRunFiles(outPath: string, partPaths: readonly string[
       expected = index + 1;
       writeSync(fd, text + '\n');
       lines++;
+      if (best.current!.failure) failures.failure(best.current!.failure, '');
       await advance(best);
     }
   } finally {
@@ -99,14 +104,15 @@ export async function mergeRunFiles(outPath: string, partPaths: readonly string[
   if (merged) {
     const n = typeof merged.config.n === 'number' ? merged.config.n : expected;
     while (expected < n) missing.push(expected++);
-    merged.counts = { ...merged.counts, finished: lines };
+    // Counted from the lines written (a conversation in two parts counts once).
+    merged.counts = { ...merged.counts, finished: lines, ...failures.counts() };
     if (missing.length) {
       (merged as Record<string, unknown>)['missing'] = missing.length > 50 ? { count: missing.length, first: missing.slice(0, 50) } : missing;
       if (merged.status === 'finished') merged.status = 'cancelled';
     }
     writeManifest(out, merged);
   }
-  return { out, lines, missing, manifest: merged };
+  return { out, lines, failures: failures.counts(), missing, manifest: merged };
 }
 
 export { manifestPath };

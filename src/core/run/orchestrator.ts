@@ -6,8 +6,13 @@
  * are written in index order (out-of-order completions wait in a small buffer), so the same
  * configuration and seed give byte-identical output for any concurrency and any sharding.
  * `shard` runs the indices i = I (mod K); `resume` skips the indices already in the output (after
- * cutting away an unfinished last line). An AbortSignal stops scheduling: conversations in flight
- * finish and are written, the manifest says "cancelled", and a later `resume` continues.
+ * cutting away an unfinished last line). Two signals: `signal` stops scheduling (conversations in
+ * flight finish and are written, the manifest says "cancelled"); `abort` cancels the requests in
+ * flight too and returns at once. A later `resume` continues either.
+ *
+ * Timings (agent latencies, LLM call latencies) never go into the conversation lines, only into the
+ * manifest's `timings`; failures are counted per reason (FailureTally) into the manifest's `counts`,
+ * and `maxConsecutiveFailures` failed conversations in a row stop the run (`stopped`).
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -18,6 +23,8 @@ import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig, writeManifest } fr
 import { OrderedWriter, encodeConversationLine, readExistingOutput } from './output';
 import { stopsRun } from '../llm/run';
 import type { LlmServices } from '../llm/services';
+import { mean, quantile } from '../stats/descriptive';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from './failures';
 
 /** A shard: this process runs the conversation indices i with i % count === index. */
 export interface Shard {
@@ -47,7 +54,10 @@ export interface RunProgress {
   planned: number;
   /** Conversations in the output (resumed ones included). */
   finished: number;
+  /** Failed conversations in the output (resumed ones included), whatever the reason. */
   failed: number;
+  /** The failures per reason, as the manifest's `counts`. */
+  failures: FailureCounts;
   resumed: number;
   elapsedMs: number;
   /** Conversations per second in this session. */
@@ -64,7 +74,22 @@ export interface RunOptions {
   overwrite?: boolean;
   /** Conversations in flight at once (default 1). Output does not depend on it. */
   concurrency?: number;
+  /**
+   * Stop scheduling (first Ctrl-C, VS Code's Cancel): no new conversation starts, the ones in
+   * flight finish and are written, the manifest says `cancelled`. Never cancels a request.
+   */
   signal?: AbortSignal;
+  /**
+   * Hard abort (second Ctrl-C): requests in flight are cancelled (this is the signal the LLM
+   * services and the HTTP agent get), the run returns at once, conversations cut short are not
+   * written (resume redoes them), the manifest says `cancelled`.
+   */
+  abort?: AbortSignal;
+  /**
+   * Stop the run after this many failed conversations in a row (completion order); 0 = never.
+   * Default DEFAULT_MAX_CONSECUTIVE_FAILURES (10). The manifest then says `stopped` with a `stop_reason`.
+   */
+  maxConsecutiveFailures?: number;
   onProgress?: (p: RunProgress) => void;
   /** Minimum milliseconds between progress calls (default 200). */
   progressIntervalMs?: number;
@@ -72,7 +97,7 @@ export interface RunOptions {
   command?: string;
   /** A prepared environment (tests and benchmarks reuse one across runs). */
   environment?: SimulationEnvironment;
-  /** Prebuilt LLM services for LLM users/agents (the extension passes its SecretStorage key this way). */
+  /** Prebuilt LLM services for LLM users/agents (the extension passes its SecretStorage key this way). Give them the `abort` signal. */
   llm?: LlmServices;
 }
 
@@ -81,8 +106,40 @@ export interface RunResult {
   out: string;
 }
 
+/** Latency statistics in the manifest's `timings` (milliseconds, two decimals). */
+export interface LatencyStats {
+  count: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  max: number;
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** count, mean, p50, p95 and max of a sample; undefined when it is empty. */
+export function latencyStats(values: readonly number[]): LatencyStats | undefined {
+  if (values.length === 0) return undefined;
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  return { count: values.length, mean: round2(mean(values)), p50: round2(quantile(values, 0.5)), p95: round2(quantile(values, 0.95)), max: round2(max) };
+}
+
 function yieldToEventLoop(): Promise<void> {
   return new Promise((r) => setImmediate(r));
+}
+
+/** Rejects with the signal's reason once it aborts (for racing work that may ignore the signal). */
+function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never>; dispose: () => void } {
+  if (!signal) return { promise: new Promise<never>(() => {}), dispose: () => {} };
+  let onAbort = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => {});
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
 /** Runs (or resumes) a simulation and returns its final manifest. */
@@ -91,11 +148,12 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
   const cwd = options.cwd ?? process.cwd();
   const out = resolve(cwd, options.out);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const maxConsecutive = Math.max(0, Math.floor(options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES));
   const planned = shardIndices(config.n, options.shard);
   const configRecord = config as unknown as Record<string, unknown>;
 
   let resumed = 0;
-  let failed = 0;
+  let previousFailures: FailureCounts | undefined;
   let done = new Set<number>();
   if (existsSync(out) && statSync(out).size > 0) {
     if (options.resume) {
@@ -113,7 +171,8 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
       }
       done = existing.indices;
       resumed = existing.lines;
-      failed = existing.failed;
+      // Counted from the lines themselves, so the counts stay right whatever the old manifest said.
+      previousFailures = existing.failures;
     } else if (!options.overwrite) {
       throw new Error(`${out} already exists; use --resume to continue it or --force to replace it`);
     }
@@ -123,10 +182,12 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     truncateSync(out, 0);
   }
 
-  const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.signal }));
+  const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.abort }));
   mkdirSync(dirname(out), { recursive: true });
+  const tally = new FailureTally(maxConsecutive, previousFailures);
   const startedAt = new Date();
   const t0 = performance.now();
+  const counts = (finished: number) => ({ planned: planned.length, finished, ...tally.counts(), resumed });
   const manifest: RunManifest = {
     run_id: runIdFor(configRecord),
     created: startedAt.toISOString(),
@@ -135,7 +196,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     command: options.command,
     config: configRecord,
     seed: config.seed,
-    counts: { planned: planned.length, finished: done.size, failed, resumed },
+    counts: counts(done.size),
     timings: { started: startedAt.toISOString() },
     status: 'running',
   };
@@ -148,11 +209,14 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     ...(env.llm ? env.llm.manifestInfo() : {}),
     inputs: env.inputs,
     output: out,
+    policy: { max_consecutive_failures: maxConsecutive },
   });
   writeManifest(out, manifest);
 
   const todo = planned.filter((i) => !done.has(i));
   const writer = new OrderedWriter(out, todo);
+  const agentLatencies: number[] = [];
+  const llmLatencies: number[] = [];
   let next = 0;
   let sessionFinished = 0;
   let lastProgress = 0;
@@ -164,28 +228,37 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     if (!force && now - lastProgress < interval) return;
     lastProgress = now;
     const elapsedMs = now - t0;
+    const failures = tally.counts();
     options.onProgress?.({
       planned: planned.length,
       finished: done.size + sessionFinished,
-      failed,
+      failed: failures.failed,
+      failures,
       resumed,
       elapsedMs,
       rate: elapsedMs > 0 ? (sessionFinished * 1000) / elapsedMs : 0,
     });
     if (now - lastManifest > 5000) {
       lastManifest = now;
-      manifest.counts = { planned: planned.length, finished: done.size + writer.written, failed, resumed };
+      manifest.counts = counts(done.size + writer.written);
       writeManifest(out, manifest);
     }
   };
 
   let crashed: unknown;
+  const aborted = abortPromise(options.abort);
+  const stopScheduling = () => !!options.signal?.aborted || !!options.abort?.aborted || crashed !== undefined || tally.stop !== undefined;
   const worker = async () => {
-    while (next < todo.length && !options.signal?.aborted && crashed === undefined) {
+    while (next < todo.length && !stopScheduling()) {
       const index = todo[next++];
-      const { conversation, failed: bad } = await simulateConversation(env, index);
-      if (bad) failed++;
-      writer.put(index, encodeConversationLine(conversation));
+      // A hard abort returns at once, even from an agent that ignores the signal.
+      const result = await Promise.race([simulateConversation(env, index, { abort: options.abort }), aborted.promise]);
+      if (options.abort?.aborted) return; // cut short or finished just now: either way not written, resume redoes it
+      if (result.failure) tally.failure(result.failure.reason, result.failure.message);
+      else tally.success();
+      for (const ms of result.agentLatencies) agentLatencies.push(ms);
+      for (const ms of result.llmLatencies) llmLatencies.push(ms);
+      writer.put(index, encodeConversationLine(result.conversation));
       sessionFinished++;
       report(false);
       // Local agents never wait on I/O: yield now and then so cancellation and progress get through.
@@ -196,18 +269,47 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, todo.length)) }, () => worker().catch((e) => (crashed = e))));
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, Math.max(1, todo.length)) }, () =>
+        worker().catch((e) => {
+          if (!options.abort?.aborted) crashed ??= e;
+        }),
+      ),
+    );
   } finally {
+    aborted.dispose();
     writer.close();
   }
   const endedAt = new Date();
-  manifest.counts = { planned: planned.length, finished: done.size + writer.written, failed, resumed };
-  manifest.timings = { started: startedAt.toISOString(), finished: endedAt.toISOString(), wall_ms: Math.round(performance.now() - t0) };
+  manifest.counts = counts(done.size + writer.written);
+  const timings: RunManifest['timings'] & { agent_latency_ms?: LatencyStats; llm_call_ms?: LatencyStats } = {
+    started: startedAt.toISOString(),
+    finished: endedAt.toISOString(),
+    wall_ms: Math.round(performance.now() - t0),
+  };
+  const agentStats = latencyStats(agentLatencies);
+  if (agentStats) timings.agent_latency_ms = agentStats;
+  const llmStats = latencyStats(llmLatencies);
+  if (llmStats) timings.llm_call_ms = llmStats;
+  manifest.timings = timings;
   if (env.llm) Object.assign(manifest, env.llm.manifestInfo());
-  // An LLM endpoint that died or a spent budget stops the run like a cancellation: resume continues it.
-  manifest.status = crashed !== undefined ? (stopsRun(crashed) ? 'cancelled' : 'crashed') : manifest.counts.finished < planned.length ? 'cancelled' : 'finished';
-  if (crashed !== undefined) (manifest as Record<string, unknown>)['error'] = crashed instanceof Error ? crashed.message : String(crashed);
-  (manifest as Record<string, unknown>)['rate_per_s'] = manifest.timings.wall_ms ? Math.round((sessionFinished * 1000 * 10) / manifest.timings.wall_ms) / 10 : 0;
+  const extra = manifest as Record<string, unknown>;
+  if (crashed !== undefined) {
+    // An LLM endpoint that died or a spent budget stops the run like a cancellation: resume continues it.
+    manifest.status = stopsRun(crashed) ? 'cancelled' : 'crashed';
+    extra['error'] = crashed instanceof Error ? crashed.message : String(crashed);
+  } else if (tally.stop) {
+    manifest.status = 'stopped';
+    extra['stop_reason'] = tally.stop.message;
+  } else if (manifest.counts.finished < planned.length) {
+    manifest.status = 'cancelled';
+    extra['stop_reason'] = options.abort?.aborted
+      ? 'aborted: requests in flight were cancelled and their conversations not written'
+      : 'cancelled: no new conversation was started; those in flight were finished and written';
+  } else {
+    manifest.status = 'finished';
+  }
+  extra['rate_per_s'] = manifest.timings.wall_ms ? Math.round((sessionFinished * 1000 * 10) / manifest.timings.wall_ms) / 10 : 0;
   writeManifest(out, manifest);
   report(true);
   if (crashed !== undefined) throw crashed;

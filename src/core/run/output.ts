@@ -5,6 +5,7 @@
  */
 import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync, writevSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { FailureTally, conversationFailure, type FailureCounts, type FailureReason } from './failures';
 
 /** Yields the lines of a text file (without "\n"), 1-based line numbers. */
 export async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {
@@ -58,18 +59,37 @@ export function lineIndexOf(value: unknown): number | undefined {
   return typeof i === 'number' && Number.isInteger(i) && i >= 0 ? i : undefined;
 }
 
+/**
+ * The failure reason a run line records (see `conversationFailure`): `metadata.error_kind`, else the
+ * failed turn's `trace.error_kind`, else `simulator_error` for a bare `metadata.error`, and
+ * `agent_malformed` for an agent failure whose kind the file does not say (as the run records an
+ * agent error without a kind); undefined for a conversation that did not fail.
+ */
+export function lineFailure(value: unknown): FailureReason | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as { turns?: unknown; metadata?: unknown; outcome?: unknown };
+  const metadata = v.metadata && typeof v.metadata === 'object' ? (v.metadata as Record<string, unknown>) : undefined;
+  const turns = Array.isArray(v.turns) ? (v.turns as { trace?: { error?: string; error_kind?: string } }[]).filter((t) => t && typeof t === 'object') : [];
+  const f = conversationFailure({ outcome: typeof v.outcome === 'string' ? v.outcome : undefined, turns, metadata });
+  if (!f) return undefined;
+  return f.reason ?? (f.agent ? 'agent_malformed' : 'simulator_error');
+}
+
 export interface ExistingOutput {
   /** Indices of the conversations already in the file. */
   indices: Set<number>;
   lines: number;
   failed: number;
+  /** The failed conversations per reason (`metadata.error_kind`; `simulator_error` when a line has none). */
+  failures: FailureCounts;
   /** Bytes of an unfinished last line that were cut away. */
   truncatedBytes: number;
 }
 
 /** Reads a run's output for `--resume`: truncates a partial last line, then collects the indices. */
 export async function readExistingOutput(path: string): Promise<ExistingOutput> {
-  const result: ExistingOutput = { indices: new Set(), lines: 0, failed: 0, truncatedBytes: 0 };
+  const result: ExistingOutput = { indices: new Set(), lines: 0, failed: 0, failures: { failed: 0, agent_errors: 0, by_reason: {} }, truncatedBytes: 0 };
+  const tally = new FailureTally();
   if (!existsSync(path)) return result;
   result.truncatedBytes = truncatePartialLastLine(path);
   for await (const { text, line } of readLines(path)) {
@@ -85,9 +105,11 @@ export async function readExistingOutput(path: string): Promise<ExistingOutput> 
     if (result.indices.has(index)) throw new Error(`${path}:${line}: conversation index ${index} appears twice`);
     result.indices.add(index);
     result.lines++;
-    const meta = (value as { metadata?: Record<string, unknown> }).metadata;
-    if (meta && meta.error !== undefined) result.failed++;
+    const failure = lineFailure(value);
+    if (failure) tally.failure(failure, '');
   }
+  result.failures = tally.counts();
+  result.failed = result.failures.failed;
   return result;
 }
 

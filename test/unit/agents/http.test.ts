@@ -100,6 +100,7 @@ describe('http agent', () => {
     assert.equal(r.utterance, '');
     assert.deepEqual(r.recommendations, []);
     assert.match(r.error ?? '', /HTTP 500 .*internal trouble/);
+    assert.equal(r.error_kind, 'agent_http');
     assert.ok(typeof r.latency_ms === 'number');
   });
 
@@ -107,12 +108,14 @@ describe('http agent', () => {
     const r = await session('/notjson').respond('hi', []);
     assert.equal(r.utterance, '');
     assert.match(r.error ?? '', /invalid JSON .*<html>oops<\/html>/);
+    assert.equal(r.error_kind, 'agent_malformed');
   });
 
   test('schema-invalid answers name the field', async () => {
     const r = await session('/schema').respond('hi', []);
     assert.equal(r.utterance, '');
     assert.match(r.error ?? '', /field "recommendations\.0\.item_id"/);
+    assert.equal(r.error_kind, 'agent_malformed');
   });
 
   test('slow answers time out without throwing', async () => {
@@ -120,6 +123,7 @@ describe('http agent', () => {
     const r = await session('/slow', 150).respond('hi', []);
     assert.equal(r.utterance, '');
     assert.match(r.error ?? '', /timeout after 150 ms/);
+    assert.equal(r.error_kind, 'agent_timeout');
     assert.ok(r.latency_ms! >= 140 && Date.now() - started < 1500, `latency ${r.latency_ms}`);
   });
 
@@ -131,6 +135,18 @@ describe('http agent', () => {
     const r = await createAgent(`http://127.0.0.1:${port}/x`, { catalog }).createSession('c', createRng(1), {}).respond('hi', []);
     assert.equal(r.utterance, '');
     assert.match(r.error ?? '', /request failed .*ECONNREFUSED/);
+    assert.equal(r.error_kind, 'agent_unreachable');
+  });
+
+  test("the run's hard abort cancels a request in flight and rejects (a cancelled turn is no agent failure)", async () => {
+    const abort = new AbortController();
+    const s = createAgent(`${base}/slow`, { catalog, timeoutMs: 10_000, signal: abort.signal }).createSession('c', createRng(1), {});
+    const started = Date.now();
+    const pending = s.respond('hi', []);
+    setTimeout(() => abort.abort(new Error('run aborted')), 50);
+    await assert.rejects(pending, /run aborted/);
+    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+    await assert.rejects(s.respond('again', []), /run aborted/, 'an aborted run sends nothing more');
   });
 
   test('agent names, the http: prefix and bad specs', () => {

@@ -44,6 +44,7 @@ describe('simlens simulate / merge / catalog', () => {
       [['simulate', '--n', '3', '--out', 'x.jsonl', '--interaction', 'cir7'], /--interaction must be one of cir6, qrfa/],
       [['simulate', '--n', '3', '--out', 'x.jsonl', '--shard', '3/3'], /--shard: shard index must be below/],
       [['simulate', '--n', '3', '--out', 'x.jsonl', '--p-switch', '2'], /p-switch/],
+      [['simulate', '--n', '3', '--out', 'x.jsonl', '--max-consecutive-failures', '1.5'], /--max-consecutive-failures must be a whole number >= 0/],
       [['simulate', '--n', '3', '--out', 'a.sim.jsonl', ...small], /already exists; use --resume/],
       [['simulate', '--fork', 'nofile:x:1', '--n', '2', '--out', 'f.jsonl'], /no file found/],
       [['catalog', 'generate'], /needs --out/],

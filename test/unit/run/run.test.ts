@@ -51,7 +51,9 @@ describe('runSimulation', () => {
     });
     const m = RunManifest.parse(JSON.parse(readFileSync(manifestPath(file('c1.jsonl')), 'utf8')));
     assert.equal(m.status, 'finished');
-    assert.deepEqual(m.counts, { planned: 60, finished: 60, failed: 0, resumed: 0 });
+    assert.deepEqual(m.counts, { planned: 60, finished: 60, failed: 0, agent_errors: 0, by_reason: {}, resumed: 0 });
+    assert.equal((m as Record<string, unknown>).status, 'finished');
+    assert.deepEqual((m as Record<string, unknown>).policy, { max_consecutive_failures: 10 });
     assert.equal(m.seed, 11);
     assert.equal(m.config.agent, 'local-good');
     assert.ok(m.timings.finished && typeof m.timings.wall_ms === 'number');
@@ -174,27 +176,63 @@ describe('runSimulation', () => {
     const r = await runSimulation({ ...CONFIG, n: 6 }, { out: file('flaky.jsonl'), environment: flaky });
     assert.equal(r.manifest.status, 'finished');
     assert.equal(r.manifest.counts.failed, 1);
+    assert.deepEqual(r.manifest.counts.by_reason, { simulator_error: 1 });
     const convs = read('flaky.jsonl').toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
     assert.equal(convs.length, 6);
     assert.equal(convs[3].metadata.error, 'recommender exploded');
+    assert.equal(convs[3].metadata.error_kind, 'simulator_error');
     assert.equal(convs[3].outcome, 'ended');
     assert.equal(convs[3].turns.length, 1, 'the turns before the error are kept');
     assert.ok(convs.filter((c) => c.metadata.error).length === 1);
   });
 
-  test('agent errors of one turn are recorded in the trace', async () => {
+  test('an agent error is recorded on its turn only and ends the conversation as agent_error', async () => {
     const erring: Agent = {
       name: 'local-erring',
       createSession(): AgentSession {
-        return { async respond() { return { utterance: '', recommendations: [], error: 'timeout after 5 ms' }; } };
+        return { async respond() { return { utterance: '', recommendations: [], error: 'timeout after 5 ms', error_kind: 'agent_timeout', latency_ms: 5 }; } };
       },
     };
     const r = await runSimulation({ ...CONFIG, n: 2 }, { out: file('erring.jsonl'), environment: { ...env, agent: erring } });
-    assert.equal(r.manifest.counts.failed, 0);
+    assert.deepEqual([r.manifest.counts.failed, r.manifest.counts.agent_errors, r.manifest.counts.by_reason], [2, 2, { agent_timeout: 2 }]);
     const c = JSON.parse(read('erring.jsonl').toString('utf8').split('\n')[0]);
+    assert.equal(c.outcome, 'agent_error');
+    assert.equal(c.turns.length, 1, 'the user never reacts to a failed turn');
     assert.equal(c.turns[0].trace.error, 'timeout after 5 ms');
-    assert.equal(c.turns[1].trace.nlu.source, 'none');
+    assert.equal(c.turns[0].trace.error_kind, 'agent_timeout');
+    assert.equal(c.turns[0].trace.latency_ms, undefined, 'timings stay out of the output');
+    assert.equal(c.turns[0].assistant_utterance, undefined);
+    assert.deepEqual([c.metadata.error, c.metadata.error_kind], ['timeout after 5 ms', 'agent_timeout']);
     assert.equal(c.task_id.includes('_'), false, 'no condition, no suffix');
+    assert.deepEqual((r.manifest.timings as Record<string, unknown>).agent_latency_ms, { count: 2, mean: 5, p50: 5, p95: 5, max: 5 });
+  });
+
+  test('a run that stopped on failures resumes with the failures counted from the file', async () => {
+    let down = true;
+    const flaky: Agent = {
+      name: 'local-outage',
+      condition: 'good',
+      createSession(id, rng, ctx): AgentSession {
+        const inner = env.agent.createSession(id, rng, ctx);
+        return { respond: async (u, h) => (down ? { utterance: '', recommendations: [], error: 'HTTP 503', error_kind: 'agent_http' } : inner.respond(u, h)) };
+      },
+    };
+    const outage = { ...env, agent: flaky };
+    const cfg = { ...CONFIG, n: 12 };
+    const stopped = await runSimulation(cfg, { out: file('outage.jsonl'), environment: outage, maxConsecutiveFailures: 4, concurrency: 2 });
+    assert.equal(stopped.manifest.status, 'stopped');
+    assert.match(String((stopped.manifest as Record<string, unknown>).stop_reason), /4 consecutive failures \(last: agent_http: HTTP 503\)/);
+    const kept = read('outage.jsonl').toString('utf8').trim().split('\n');
+    assert.ok(kept.length >= 4 && kept.length < 12, `${kept.length} kept`);
+    assert.equal(stopped.manifest.counts.failed, kept.length);
+    down = false;
+    const resumed = await runSimulation(cfg, { out: file('outage.jsonl'), environment: outage, resume: true, maxConsecutiveFailures: 4 });
+    assert.equal(resumed.manifest.status, 'finished');
+    assert.deepEqual([resumed.manifest.counts.finished, resumed.manifest.counts.failed, resumed.manifest.counts.by_reason, resumed.manifest.counts.resumed], [12, kept.length, { agent_http: kept.length }, kept.length]);
+    // 0 = never stop.
+    down = true;
+    const never = await runSimulation(cfg, { out: file('outage-never.jsonl'), environment: outage, maxConsecutiveFailures: 0 });
+    assert.deepEqual([never.manifest.status, never.manifest.counts.failed], ['finished', 12]);
   });
 });
 
