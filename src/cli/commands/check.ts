@@ -3,7 +3,7 @@ import { loadCatalog } from '../../core/catalog/catalog';
 import { InvariantChecker, INVARIANTS, type CheckOptions, type CheckReport } from '../../core/check/index';
 import { conversationFileAdvice } from '../../core/importers/index';
 import { forEachLine, parseLineBytes } from '../../core/jsonl';
-import { readManifest } from '../../core/run/manifest';
+import { checkOptionsFromRun } from '../../core/check/fromRun';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';
 import { ioErrorMessage, isIoError, resolvePath } from '../util';
@@ -100,15 +100,9 @@ Examples:
         }
       }
       // The run's own settings, when its manifest sits beside the file.
-      let config: Record<string, unknown> = {};
-      try {
-        config = readManifest(path)?.config ?? {};
-      } catch (err) {
-        io.stderr(`simlens check: warning: ${(err as Error).message}; using defaults\n`);
-      }
-      const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-      options.maxTurns = flags['max-turns'] ?? num(config['max_turns']);
-      options.metaTolerance = flags['meta-tolerance'] ?? num(config['tolerance']);
+      const run = checkOptionsFromRun(path, (m) => io.stderr(`simlens check: warning: ${m}\n`));
+      options.maxTurns = flags['max-turns'] ?? run.maxTurns;
+      options.metaTolerance = flags['meta-tolerance'] ?? run.metaTolerance;
       checker = new InvariantChecker(options);
       await forEachLine(path, (bytes, i) => {
         const parsed = parseLineBytes(bytes, i, { preserveKeyOrder: false });

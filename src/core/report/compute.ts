@@ -18,8 +18,8 @@ import { alterEvalCurves, pepperCurves } from '../metrics/recsys';
 import type { Report, ReportInput } from './model';
 import { PopulationLoader, sampleUpTo, uniqueLabels, type LoadedPopulation, type PopulationSpec } from './populations';
 import type { CounterfactualSpec, HlsSpec, InvariantsSpec, PlsaSpec, ReportSpec, SimulationSpec } from './specs';
-import { InvariantChecker, type CheckOptions } from '../check';
-import { readManifest } from '../run/manifest';
+import { InvariantChecker } from '../check';
+import { checkOptionsFromRun } from '../check/fromRun';
 import { buildInvariantsReport } from './builders/invariants';
 import { buildPlsaReport } from './builders/plsa';
 import { buildHlsReport, type HlsRun } from './builders/hls';
@@ -316,26 +316,6 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
 /** Example violations listed per invariant in a report (the CLI prints fewer). */
 export const REPORT_INVARIANT_EXAMPLES = 20;
 
-/**
- * The run settings the invariants need (turn cap, meta tolerance) from the manifest beside a run
- * file (`FILE.manifest.json`), as `simlens check` reads them; {} without one. A broken manifest
- * is reported through `warn` and ignored.
- */
-export function runCheckOptions(absFile: string, warn: (message: string) => void): Pick<CheckOptions, 'maxTurns' | 'metaTolerance'> {
-  let config: Record<string, unknown> = {};
-  try {
-    config = readManifest(absFile)?.config ?? {};
-  } catch (err) {
-    warn(`${(err as Error).message}; the invariants use their defaults`);
-  }
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const out: Pick<CheckOptions, 'maxTurns' | 'metaTolerance'> = {};
-  const maxTurns = num(config['max_turns']);
-  const tolerance = num(config['tolerance']);
-  if (maxTurns !== undefined) out.maxTurns = maxTurns;
-  if (tolerance !== undefined) out.metaTolerance = tolerance;
-  return out;
-}
 
 /**
  * The behavioural-invariants report of a spec. Every conversation is checked, failed ones
@@ -344,7 +324,7 @@ export function runCheckOptions(absFile: string, warn: (message: string) => void
 export async function computeInvariants(spec: InvariantsSpec, ctx: ComputeContext = {}): Promise<Report> {
   const [pop] = await loadAll(ctx, [spec.population]);
   const warnings: string[] = [];
-  const run = runCheckOptions(loaderOf(ctx).path(pop.file), (m) => warnings.push(m));
+  const run = checkOptionsFromRun(loaderOf(ctx).path(pop.file), (m) => warnings.push(m));
   const maxTurns = spec.maxTurns ?? run.maxTurns;
   const checker = new InvariantChecker({ ...run, only: spec.only, maxTurns, examples: spec.examples ?? REPORT_INVARIANT_EXAMPLES });
   const n = pop.conversations.length;

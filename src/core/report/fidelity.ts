@@ -53,7 +53,8 @@ import { countOutcomes, describeFailures, failedCount, userOutcomeShare, without
 import { exclusionNote, outcomesSection } from './builders/outcomes';
 import { invariantSections, invariantSummary } from './builders/invariants';
 import { InvariantChecker, type CheckReport } from '../check';
-import { REPORT_INVARIANT_EXAMPLES, runCheckOptions } from './compute';
+import { REPORT_INVARIANT_EXAMPLES } from './compute';
+import { checkOptionsFromRun } from '../check/fromRun';
 
 /** Verdict thresholds (shares are in [0, 1]). */
 export interface FidelityThresholds {
@@ -203,7 +204,7 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
     if (conversations.length === 0) throw new Error(`every simulated conversation against ${agent} failed (${describeFailures(outcomes) || 'no turns'}; see ${file})`);
     if (failed) warnings.push(`${agent}: ${failed} of ${all.conversations.length} simulated conversations failed (${describeFailures(outcomes)}); they are left out of every metric`);
     await checkpoint(ctx, `Checking the behavioural invariants of ${agent}…`, ((ai + 1) / opts.agents.length) * 0.5);
-    const checker = new InvariantChecker({ ...runCheckOptions(loader.path(file), (m) => warnings.push(m)), examples: REPORT_INVARIANT_EXAMPLES });
+    const checker = new InvariantChecker({ ...checkOptionsFromRun(loader.path(file), (m) => warnings.push(m)), examples: REPORT_INVARIANT_EXAMPLES });
     all.conversations.forEach((c, i) => checker.add(c, all.lines?.[i]));
     const conditions = new Set(conversations.map(conversationCondition).filter((c): c is string => c !== undefined));
     populations.push({
