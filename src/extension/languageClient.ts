@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { importFile } from '../core/importers';
+import { importSummary } from '../core/importers/summary';
 import { writeFile, rename, stat } from 'node:fs/promises';
 
 /** VS Code does not give files above this size to extensions as text documents. */
@@ -126,18 +127,23 @@ async function convertFile(arg: vscode.Uri | string | undefined, output: vscode.
   }
   try {
     const result = await importFile(uri.fsPath);
-    const target = uri.fsPath.replace(/(\.conv|\.sim)?\.(jsonl|json|csv)$/i, '') + '.conv.jsonl';
+    const target = uri.fsPath.replace(/(\.conv|\.sim)?\.(jsonl|json|csv|tsv)$/i, '') + '.conv.jsonl';
     const finalTarget = target === uri.fsPath ? uri.fsPath.replace(/\.jsonl$/i, '.converted.conv.jsonl') : target;
     const tmp = `${finalTarget}.tmp-${process.pid}`;
     await writeFile(tmp, result.conversations.map((c) => JSON.stringify(c)).join('\n') + (result.conversations.length ? '\n' : ''));
     await rename(tmp, finalTarget);
-    for (const w of result.warnings) output.warn(`${uri.fsPath}${w.line ? `:${w.line}` : ''}${w.path ? ` ${w.path}` : ''}: ${w.message}`);
+    // A readable summary (format, counts, notes, warnings with line and field) in the SimLens output.
+    const summary = importSummary(vscode.workspace.asRelativePath(uri), { format: result.format, count: result.conversations.length, warnings: result.warnings, notes: result.notes });
+    output.info(`Converted to ${finalTarget}\n${summary.text}`);
     const open = 'Open';
+    const details = 'Show Details';
     const choice = await vscode.window.showInformationMessage(
-      `SimLens converted ${result.conversations.length} conversations (${result.format}) to ${vscode.workspace.asRelativePath(finalTarget)}${result.warnings.length ? `, ${result.warnings.length} warnings (see the SimLens output)` : ''}.`,
+      `SimLens: ${summary.headline}. Written to ${vscode.workspace.asRelativePath(finalTarget)}.`,
       open,
+      ...(result.warnings.length || result.notes?.length ? [details] : []),
     );
     if (choice === open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(finalTarget));
+    else if (choice === details) output.show(true);
   } catch (err) {
     void vscode.window.showErrorMessage(`SimLens could not convert ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}`);
   }

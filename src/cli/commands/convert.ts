@@ -1,6 +1,10 @@
-/** `simlens convert IN [--from FORMAT] -o OUT`: import another format into canonical SimLens JSONL. */
+/**
+ * `simlens convert IN [--from FORMAT] [--to FORMAT] -o OUT`: import another format into canonical
+ * SimLens JSONL, or export to DialogueKit / ConvApparel JSONL.
+ */
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { EXPORT_DESCRIPTIONS, EXPORT_FORMATS, createExporter, normalizeExportFormat } from '../../core/export/index';
 import { FORMAT_DESCRIPTIONS, IMPORT_FORMATS, ImportError, formatWarning, importFileEach, normalizeFormat } from '../../core/importers/index';
 import { tempPathFor } from '../../core/jsonl';
 import { Conversation } from '../../core/model';
@@ -10,7 +14,9 @@ import { ioErrorMessage, isIoError, resolvePath } from '../util';
 
 const FLAGS = {
   from: { type: 'string', valueName: 'FORMAT', description: `force the input format (default: detected from the content)` },
-  output: { type: 'string', short: 'o', valueName: 'OUT', description: 'the JSONL file to write ("-" for stdout); required' },
+  to: { type: 'string', valueName: 'FORMAT', description: 'the output format: canonical (default), dialoguekit, convapparel-jsonl' },
+  annotator: { type: 'string', valueName: 'NAME', description: 'with --to dialoguekit: whose dialogue acts to write (default: source, the acts that came with the data)' },
+  output: { type: 'string', short: 'o', valueName: 'OUT', description: 'the file to write ("-" for stdout); required' },
   quiet: { type: 'boolean', short: 'q', description: 'do not print warnings, only the summary' },
 } as const;
 
@@ -36,17 +42,23 @@ class LineSink {
 
 export const convertCommand: CliCommand = {
   name: 'convert',
-  summary: 'convert ConvApparel, DialogueKit/UserSimCRS or AB-ReDial data to SimLens JSONL',
-  help: `Usage: simlens convert IN [--from FORMAT] -o OUT
+  summary: 'convert ReDial, INSPIRED, IARD, DialogueKit/UserSimCRS, ConvApparel or AB-ReDial data to SimLens JSONL, and back out',
+  help: `Usage: simlens convert IN [--from FORMAT] [--to FORMAT [--annotator NAME]] -o OUT
 
 Reads IN, detects its format from the content (or uses --from), and writes canonical SimLens
-JSONL to OUT: one conversation per line, one JSON object each. OUT is written through a temporary
-file and renamed into place, so it is never left half-written (OUT may be IN itself).
-Prints the format, the number of conversations and any warnings (skipped or repaired data, with
-file, line and field). JSONL inputs are streamed, so large files need little memory.
+JSONL to OUT: one conversation per line, one JSON object each. With --to dialoguekit it writes
+DialogueKit / UserSimCRS annotated dialogues instead (one JSON array, dialogue acts of one
+annotator), with --to convapparel-jsonl the ConvApparel fields one conversation per line.
+OUT is written through a temporary file and renamed into place, so it is never left half-written
+(OUT may be IN itself). Prints the format, the number of conversations and any warnings (skipped
+or repaired data, with file, line and field). Line-based inputs (JSONL, TSV) are streamed, so
+large files need little memory. docs/formats.md documents every mapping.
 
-Formats (--from):
+Input formats (--from):
 ${IMPORT_FORMATS.map((f) => `  ${f.padEnd(18)} ${FORMAT_DESCRIPTIONS[f] ?? ''}`).join('\n')}
+
+Output formats (--to):
+${EXPORT_FORMATS.map((f) => `  ${f.padEnd(18)} ${EXPORT_DESCRIPTIONS[f] ?? ''}`).join('\n')}
 
 Options:
 ${formatFlags(FLAGS)}
@@ -56,12 +68,26 @@ Exit codes: 0 converted (warnings allowed), 1 the input could not be converted, 
 Examples:
   simlens convert test/fixtures/datasets/usersimcrs-moviebot/annotated_dialogues.json -o moviebot.jsonl
   simlens convert convapparel.json --from convapparel -o convapparel.jsonl
+  simlens convert redial/train_data.jsonl -o redial-train.conv.jsonl
+  simlens convert annotated.conv.jsonl --to dialoguekit --annotator alice -o annotated_dialogues.json
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });
     const input = positionals[0];
     const output = flags.output;
-    if (!output) throw new UsageError('missing -o OUT (the JSONL file to write, or - for stdout)');
+    if (!output) throw new UsageError('missing -o OUT (the file to write, or - for stdout)');
+    let to = 'canonical';
+    if (flags.to !== undefined) {
+      try {
+        to = normalizeExportFormat(flags.to);
+      } catch {
+        throw new UsageError(`unknown format "${flags.to}" for --to; known formats: ${EXPORT_FORMATS.join(', ')}`);
+      }
+    }
+    if (flags.annotator !== undefined && to !== 'dialoguekit') throw new UsageError('--annotator only applies with --to dialoguekit');
+    const exporter = createExporter(to, { annotator: flags.annotator });
+    const annotator = flags.annotator ?? 'source';
+    const annotatorsSeen = new Set<string>();
     let from: string | undefined;
     if (flags.from !== undefined) {
       try {
@@ -100,6 +126,15 @@ Examples:
         }
         sink = new LineSink(fd);
       }
+      const put = (text: string): void => {
+        if (text === '') return;
+        if (sink) sink.write(text);
+        else {
+          stdoutChunks.push(text);
+          if (stdoutChunks.length >= 256) io.stdout(stdoutChunks.splice(0).join(''));
+        }
+      };
+      put(exporter.begin());
       let n = 0;
       const result = await importFileEach(
         resolvePath(io, input),
@@ -112,12 +147,8 @@ Examples:
             if (!firstInvalid) firstInvalid = `conversation ${n}: ${check.error.issues[0]?.path.join('.')}: ${check.error.issues[0]?.message}`;
             return;
           }
-          const line = JSON.stringify(conv) + '\n';
-          if (sink) sink.write(line);
-          else {
-            stdoutChunks.push(line);
-            if (stdoutChunks.length >= 256) io.stdout(stdoutChunks.splice(0).join(''));
-          }
+          if (to === 'dialoguekit') for (const t of conv.turns) for (const a of t.annotations ?? []) annotatorsSeen.add(a.annotator);
+          put(exporter.conversation(conv));
         },
         { from },
       );
@@ -125,6 +156,7 @@ Examples:
         io.stderr(`simlens convert: ${input}: the ${result.format} importer produced ${invalid} conversation(s) that fail the SimLens schema (first: ${firstInvalid}); nothing was written. Please report this.\n`);
         return 1;
       }
+      put(exporter.end());
       if (sink) {
         sink.flush();
         fsyncSync(fd);
@@ -133,8 +165,15 @@ Examples:
         renameSync(tmp, outPath);
       } else if (stdoutChunks.length) io.stdout(stdoutChunks.join(''));
       if (!flags.quiet) for (const w of result.warnings) io.stderr(`warning: ${formatWarning(input, w)}\n`);
+      for (const note of result.notes ?? []) io.stderr(`note: ${note}\n`);
+      if (to === 'dialoguekit' && exporter.counts && exporter.counts.acts === 0 && result.count > 0) {
+        const others = [...annotatorsSeen].filter((a) => a !== annotator);
+        io.stderr(`warning: no dialogue acts by annotator "${annotator}"; dialogue_acts were left out${others.length ? ` (annotators present: ${others.slice(0, 8).join(', ')}; choose one with --annotator)` : ''}\n`);
+      }
       if (result.count === 0) io.stderr(`warning: ${input}: no conversations found (format ${result.format}); ${toStdout ? 'nothing was printed' : `${output} is empty`}\n`);
-      const summary = `${input}: format ${result.format}, ${result.count} conversation${result.count === 1 ? '' : 's'}${toStdout ? '' : ` written to ${output}`}${result.warnings.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}\n`;
+      const c = exporter.counts;
+      const what = c ? `${c.dialogues} dialogue${c.dialogues === 1 ? '' : 's'} (${c.utterances} utterances, ${c.acts} dialogue acts by "${annotator}", ${c.slotValues} slot values) as dialoguekit` : `${result.count} conversation${result.count === 1 ? '' : 's'}${to === 'canonical' ? '' : ` as ${to}`}`;
+      const summary = `${input}: format ${result.format}, ${what}${toStdout ? '' : ` written to ${output}`}${result.warnings.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}\n`;
       if (toStdout) io.stderr(summary);
       else io.stdout(summary);
       return 0;

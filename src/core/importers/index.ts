@@ -10,6 +10,11 @@
  * - `convapparel-jsonl`  ConvApparel, one conversation per line.
  * - `dialoguekit`        DialogueKit / UserSimCRS annotated dialogues, all variants (dialoguekit.ts).
  * - `ab-redial`          AB-ReDial rated dialogues CSV (abredial.ts).
+ * - `redial`             the raw ReDial release, one dialogue per line (redial.ts).
+ * - `inspired`           the INSPIRED dialog TSV, with its movie database when beside it (inspired.ts).
+ * - `iard`               the raw IARD release, one object keyed by conversation id (iard.ts); the
+ *                        UserSimCRS copy of IARD is DialogueKit data (`dialoguekit`).
+ * docs/formats.md documents every mapping.
  *
  * Detection looks at the content (sniff.ts), never only at the extension; `from` forces a format.
  * Fatal problems throw an ImportError whose message names the file and the line/column or JSON
@@ -17,12 +22,16 @@
  * An input from which nothing at all could be imported is fatal.
  */
 import type { Conversation } from '../model';
+import { dirname, join } from 'node:path';
 import { importAbRedial } from './abredial';
 import { acceptConversation, importConvApparelDocument, type CanonicalFlavor } from './conversations';
 import { convertDialogueRecords, dialogueRecordsFromDocument, type DialogueRecord } from './dialoguekit';
 import { ImportError, type ImportWarning, formatLocation } from './errors';
 import { findJsonSyntaxError, parseJsonOrThrow } from './json';
+import { importIardDocument } from './iard';
+import { inspiredSink, parseInspiredMovieDatabase, type InspiredMovieDb } from './inspired';
 import { forEachFileLine, forEachTextLine, readPrefix, readWholeText } from './lines';
+import { convertRedialRecord } from './redial';
 import { conversationJsonlAdvice, sniffBinary, sniffFormat, type SniffResult } from './sniff';
 
 export { ImportError, type ImportWarning } from './errors';
@@ -31,7 +40,7 @@ export { SOURCE_ANNOTATOR } from './dialoguekit';
 export type { SourceUtteranceRecord } from './turns';
 
 /** The format names `from` accepts (aliases are listed in FORMAT_ALIASES). */
-export const IMPORT_FORMATS: readonly string[] = ['canonical', 'convapparel', 'convapparel-jsonl', 'dialoguekit', 'ab-redial'] as const;
+export const IMPORT_FORMATS: readonly string[] = ['canonical', 'convapparel', 'convapparel-jsonl', 'dialoguekit', 'ab-redial', 'redial', 'inspired', 'iard'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number] | string;
 
 /** One line per format, for `--help` texts and pickers. */
@@ -41,6 +50,9 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'convapparel-jsonl': 'ConvApparel, one conversation per line; adds id "convapparel-<index>" when missing',
   dialoguekit: 'DialogueKit / UserSimCRS annotated dialogues (JSON array, export object or JSONL)',
   'ab-redial': 'AB-ReDial rated dialogues (CSV: ConvId, utterance0..N, ratings)',
+  redial: 'ReDial release JSONL (conversationId, messages, movieMentions, initiator/respondentQuestions)',
+  inspired: 'INSPIRED dialog TSV (dialog_id, utt_id, speaker, text, strategies); movie_database.tsv used when beside it',
+  iard: 'IARD release JSON (one object keyed by conversation id, dialogue_info with intents)',
 };
 
 /** Other spellings accepted for `from` (case-insensitive). */
@@ -49,10 +61,10 @@ export const FORMAT_ALIASES: Readonly<Record<string, string>> = {
   jsonl: 'canonical',
   convapparel_jsonl: 'convapparel-jsonl',
   usersimcrs: 'dialoguekit',
-  iard: 'dialoguekit',
   moviebot: 'dialoguekit',
   abredial: 'ab-redial',
   ab_redial: 'ab-redial',
+  re_dial: 'redial',
 };
 
 /** The outcome of an import. */
@@ -66,6 +78,8 @@ export interface ImportResult {
    * release `metadata`), which do not belong to any one conversation. Absent for JSONL and CSV.
    */
   documentMetadata?: Record<string, unknown>;
+  /** What the importer used besides the input (e.g. INSPIRED's movie database), one sentence each. */
+  notes?: string[];
 }
 
 /** Options for importText. `origin` names the input in messages (a path or "untitled"). */
@@ -134,12 +148,12 @@ export function detectTextFormat(text: string): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // JSONL: canonical, ConvApparel JSONL, DialogueKit JSONL. One parsed line at a time.
 
-interface JsonlSink {
+interface LineSink {
   line(text: string, line: number): void;
   finish(): void;
 }
 
-function jsonlSink(format: string, result: ImportResult, onConversation: (c: Conversation) => void): JsonlSink {
+function jsonlSink(format: string, result: ImportResult, onConversation: (c: Conversation) => void): LineSink {
   let index = 0;
   const dkRecords: DialogueRecord[] = [];
   const out = { conversations: [] as Conversation[], warnings: result.warnings };
@@ -159,6 +173,9 @@ function jsonlSink(format: string, result: ImportResult, onConversation: (c: Con
       }
       if (format === 'dialoguekit') {
         dkRecords.push({ value, path: '', line, index });
+      } else if (format === 'redial') {
+        const c = convertRedialRecord(value, { line, index, path: [] }, result.warnings);
+        if (c) onConversation(c);
       } else {
         acceptConversation(value, { index, line, path: '' }, flavor, out);
         for (const c of out.conversations) onConversation(c);
@@ -178,7 +195,7 @@ function jsonlSink(format: string, result: ImportResult, onConversation: (c: Con
 
 /** How a format reads its input: line by line, or as one whole text. */
 function isLineFormat(format: string, shape: SniffResult): boolean {
-  if (format === 'canonical' || format === 'convapparel-jsonl') return true;
+  if (format === 'canonical' || format === 'convapparel-jsonl' || format === 'redial' || format === 'inspired') return true;
   if (format === 'convapparel' || format === 'dialoguekit') return shape.format !== undefined && shape.shape === 'jsonl';
   return false;
 }
@@ -193,6 +210,12 @@ function effectiveFormat(format: string, shape: SniffResult): string {
 // Whole documents: ConvApparel document, DialogueKit document, AB-ReDial CSV.
 
 function importDocumentText(format: string, text: string, origin: string, result: ImportResult, onConversation: (c: Conversation) => void): void {
+  if (format === 'iard') {
+    const r = importIardDocument(parseJsonOrThrow(text, origin), text, origin);
+    result.warnings.push(...r.warnings);
+    r.conversations.forEach(onConversation);
+    return;
+  }
   if (format === 'ab-redial') {
     const r = importAbRedial(text, origin);
     result.warnings.push(...r.warnings);
@@ -245,7 +268,7 @@ export async function importFileEach(
   inputPath: string,
   onConversation: (c: Conversation) => void,
   opts: { from?: string } = {},
-): Promise<{ format: string; count: number; warnings: ImportWarning[]; documentMetadata?: Record<string, unknown> }> {
+): Promise<{ format: string; count: number; warnings: ImportWarning[]; documentMetadata?: Record<string, unknown>; notes?: string[] }> {
   const prefix = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
     throw new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`);
   });
@@ -263,7 +286,9 @@ export async function importFileEach(
   };
   try {
     if (isLineFormat(format, sniff)) {
-      const sink = jsonlSink(result.format, result, emit);
+      let db: InspiredMovieDb | undefined;
+      if (format === 'inspired') db = await findInspiredMovieDatabase(inputPath, result);
+      const sink = format === 'inspired' ? inspiredSink(result.warnings, emit, db) : jsonlSink(result.format, result, emit);
       await forEachFileLine(inputPath, (t, l) => sink.line(t, l), result.warnings);
       sink.finish();
     } else {
@@ -274,7 +299,28 @@ export async function importFileEach(
   } catch (e) {
     throw withHint(e, format, sniff);
   }
-  return { format: result.format, count, warnings: result.warnings, documentMetadata: result.documentMetadata };
+  return { format: result.format, count, warnings: result.warnings, documentMetadata: result.documentMetadata, notes: result.notes };
+}
+
+/** Where INSPIRED keeps its movie database: data/movie_database.tsv, beside data/dialog_data/. */
+const INSPIRED_DB_NAME = 'movie_database.tsv';
+
+/** Reads INSPIRED's movie database from the input's folder or its parent, when it is there. */
+async function findInspiredMovieDatabase(inputPath: string, result: ImportResult): Promise<InspiredMovieDb | undefined> {
+  for (const dir of [dirname(inputPath), dirname(dirname(inputPath))]) {
+    const p = join(dir, INSPIRED_DB_NAME);
+    let text: string;
+    try {
+      text = await readWholeText(p, result.warnings);
+    } catch {
+      continue;
+    }
+    const db = parseInspiredMovieDatabase(text, result.warnings, p);
+    if (db) (result.notes ??= []).push(`movie database: ${p} (${db.size} movies)`);
+    return db;
+  }
+  (result.notes ??= []).push(`no ${INSPIRED_DB_NAME} beside the input or in its parent folder: recommended movies keep their titles as item ids`);
+  return undefined;
 }
 
 /**
@@ -287,6 +333,7 @@ export async function importFile(inputPath: string, opts: { from?: string } = {}
   const r = await importFileEach(inputPath, (c) => conversations.push(c), opts);
   const out: ImportResult = { format: r.format, conversations, warnings: r.warnings };
   if (r.documentMetadata) out.documentMetadata = r.documentMetadata;
+  if (r.notes) out.notes = r.notes;
   return out;
 }
 
@@ -308,7 +355,7 @@ export function importText(text: string, opts: ImportTextOptions): ImportResult 
   };
   try {
     if (isLineFormat(format, sniff)) {
-      const sink = jsonlSink(result.format, result, emit);
+      const sink = format === 'inspired' ? inspiredSink(result.warnings, emit) : jsonlSink(result.format, result, emit);
       forEachTextLine(text, (t, l) => sink.line(t, l));
       sink.finish();
     } else {
@@ -321,7 +368,11 @@ export function importText(text: string, opts: ImportTextOptions): ImportResult 
   return result;
 }
 
-/** `file:line: message` (or `file: path: message`) for printing a warning. */
+/**
+ * `file:line: field: message` (or `file: path: message`) for printing a warning. The field is left
+ * out when the message already names it.
+ */
 export function formatWarning(origin: string, w: ImportWarning): string {
-  return `${formatLocation(origin, { line: w.line, path: w.line === undefined ? w.path : undefined })}: ${w.message}`;
+  const path = w.path && (w.line === undefined || !w.message.includes(w.path)) ? w.path : undefined;
+  return `${formatLocation(origin, { line: w.line, path })}: ${w.message}`;
 }

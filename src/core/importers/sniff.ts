@@ -3,7 +3,10 @@
  * input — the first JSON value's top-level keys, or the CSV header — and names the format.
  */
 import { isAbRedialHeader } from './abredial';
+import { looksLikeRawIard } from './iard';
+import { isInspiredHeader } from './inspired';
 import { scanFirstValue } from './json';
+import { isRedialKeys } from './redial';
 
 /**
  * What the sniffer concluded: a format name, or why it could not tell. `kind` names inputs that are
@@ -114,6 +117,8 @@ export function sniffFormat(prefix: string, complete: boolean): SniffResult {
     const line = firstLine(trimmed);
     const oneLine = shape.end !== undefined && shape.end <= line.length;
     if (keys.includes('conversations')) return { format: 'convapparel', shape: 'document' };
+    if (isRedialKeys(keys)) return { format: 'redial', shape: 'jsonl' };
+    if (looksLikeRawIard(keys, trimmed)) return { format: 'iard', shape: 'document' };
     if (keys.includes('dialogues')) return { format: 'dialoguekit', shape: 'document' };
     if (keys.includes('conversation') || keys.includes('conversation_id') || keys.includes('conversation ID')) {
       return { format: 'dialoguekit', shape: oneLine ? 'jsonl' : 'document' };
@@ -131,7 +136,9 @@ export function sniffFormat(prefix: string, complete: boolean): SniffResult {
     }
     return { format: undefined, reason: `it is a JSON object with keys ${keys.slice(0, 8).join(', ') || '(none found)'}` };
   }
-  const header = headerFields(firstLine(trimmed));
+  const first = firstLine(trimmed);
+  if (first.includes('\t') && isInspiredHeader(first.split('\t'))) return { format: 'inspired' };
+  const header = headerFields(first);
   if (header.length > 1 && isAbRedialHeader(header)) return { format: 'ab-redial' };
   if (header.length > 1) return { format: undefined, reason: `it looks like CSV with columns ${header.slice(0, 6).join(', ')}${header.length > 6 ? ', …' : ''}` };
   return { format: undefined, reason: `it starts with ${JSON.stringify(firstLine(trimmed).slice(0, 40))}` };

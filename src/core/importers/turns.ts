@@ -4,7 +4,7 @@
  * "\n" into one field; each keeps its own annotation (with `segment` = its index within the field)
  * and its own record in `turn.source_utterances`, so the original utterances can be recovered.
  */
-import type { Annotation, SlotValue, Speaker, Turn } from '../model';
+import type { Annotation, RecommendedItem, SlotValue, Speaker, Turn } from '../model';
 
 /** A source's annotation of one utterance; speaker and segment are added when turns are built. */
 export interface SourceAnnotation {
@@ -23,6 +23,11 @@ export interface SourceUtterance {
   annotation?: SourceAnnotation;
   /** Everything else the source said about this utterance (ids, feedback, raw fields). */
   extras?: Record<string, unknown>;
+  /**
+   * Items this (assistant) utterance recommended. They become the turn's `recommendations`, in
+   * order, once per item_id across the merged utterances of the field.
+   */
+  items?: RecommendedItem[];
 }
 
 /**
@@ -51,7 +56,8 @@ interface Block {
  * `assistant_utterance`; one that ends with the user gets a last turn with only `user_utterance`.
  * A field gets `source_utterances` records when it merged several utterances or when an
  * utterance has extras to keep; a plain single utterance needs none (it is the whole field).
- * Keys come out in a fixed order: user_utterance, assistant_utterance, annotations, source_utterances.
+ * Keys come out in a fixed order: user_utterance, assistant_utterance, recommendations, annotations,
+ * source_utterances.
  */
 export function buildTurns(utterances: readonly SourceUtterance[]): Turn[] {
   const blocks: Block[] = [];
@@ -65,6 +71,7 @@ export function buildTurns(utterances: readonly SourceUtterance[]): Turn[] {
     assistant?: string;
     annotations: Annotation[];
     records: SourceUtteranceRecord[];
+    items: RecommendedItem[];
   }
   const drafts: Draft[] = [];
   let current: Draft | undefined;
@@ -72,7 +79,7 @@ export function buildTurns(utterances: readonly SourceUtterance[]): Turn[] {
     // A user block always opens a turn; an assistant block completes the open turn when that turn
     // has a user side and no assistant side yet, else opens its own turn.
     if (!current || block.speaker === 'user' || current.assistant !== undefined) {
-      current = { annotations: [], records: [] };
+      current = { annotations: [], records: [], items: [] };
       drafts.push(current);
     }
     let text = '';
@@ -83,6 +90,7 @@ export function buildTurns(utterances: readonly SourceUtterance[]): Turn[] {
       const start = text.length;
       text += u.text;
       if (u.annotation) current!.annotations.push({ speaker: block.speaker, ...u.annotation, segment });
+      for (const item of u.items ?? []) if (!current!.items.some((x) => x.item_id === item.item_id)) current!.items.push(item);
       const extras = u.extras ?? {};
       if (Object.keys(extras).length) needRecords = true;
       const record: SourceUtteranceRecord = { speaker: block.speaker, segment, text_start: start, text_end: text.length };
@@ -98,6 +106,7 @@ export function buildTurns(utterances: readonly SourceUtterance[]): Turn[] {
     const turn: Turn = {};
     if (d.user !== undefined) turn.user_utterance = d.user;
     if (d.assistant !== undefined) turn.assistant_utterance = d.assistant;
+    if (d.items.length) turn.recommendations = d.items;
     if (d.annotations.length) turn.annotations = d.annotations;
     if (d.records.length) (turn as Record<string, unknown>)['source_utterances'] = d.records;
     return turn;

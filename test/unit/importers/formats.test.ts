@@ -188,7 +188,7 @@ describe('AB-ReDial CSV', () => {
 
 describe('format names and detection', () => {
   test('IMPORT_FORMATS, aliases and unknown names', () => {
-    assert.deepEqual([...IMPORT_FORMATS], ['canonical', 'convapparel', 'convapparel-jsonl', 'dialoguekit', 'ab-redial']);
+    assert.deepEqual([...IMPORT_FORMATS], ['canonical', 'convapparel', 'convapparel-jsonl', 'dialoguekit', 'ab-redial', 'redial', 'inspired', 'iard']);
     assert.equal(normalizeFormat('UserSimCRS'), 'dialoguekit');
     assert.equal(normalizeFormat('abredial'), 'ab-redial');
     assert.equal(normalizeFormat(' canonical '), 'canonical');

@@ -1,0 +1,209 @@
+/**
+ * ReDial (Li et al., NeurIPS 2018), the raw release `train_data.jsonl` / `test_data.jsonl`: one
+ * dialogue per line, `{conversationId, initiatorWorkerId, respondentWorkerId, messages: [{messageId,
+ * text, senderWorkerId, timeOffset}], movieMentions: {id: "Title (year)"}, initiatorQuestions and
+ * respondentQuestions: {id: {suggested, seen, liked}}}`. The initiator is the seeker (the user),
+ * the respondent the recommender.
+ *
+ * Mapping (see docs/formats.md):
+ * - messages -> turns (consecutive messages of one worker merged, see turns.ts); `@<id>` movie
+ *   mentions in the text are replaced by the title from movieMentions; each message keeps
+ *   messageId, timeOffset, senderWorkerId (and its original text when a mention was replaced)
+ *   in `turn.source_utterances`.
+ * - movies the recommender mentions -> the turn's `recommendations` ({item_id: id, title}).
+ * - initiatorQuestions (the seeker's own answers) -> conversation `ratings`, first person:
+ *   `"<answer>: <title> [@<id>]"` for answer = suggested / seen / liked, value true (1),
+ *   false (0) or null (2 = did not say).
+ * - respondentQuestions (the recommender's answers about the seeker) -> a conversation
+ *   annotation by `redial:respondent` with the same keys in `fields`.
+ * - every top-level field except messages, under its own name, in `metadata` (with format,
+ *   utterances and speaker_changes), so the original record can be rebuilt.
+ * A dialogue with a structural problem is skipped with a warning naming its line and field.
+ */
+import type { Conversation, ConversationAnnotation, RecommendedItem, RatingValue } from '../model';
+import { describeValue, formatJsonPath } from '../jsonl/parse';
+import type { ImportWarning } from './errors';
+import { buildTurns, type SourceUtterance } from './turns';
+
+type Rec = Record<string, unknown>;
+
+function isRecord(v: unknown): v is Rec {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** Top-level keys that make a JSON line a ReDial dialogue (for the sniffer). */
+export function isRedialKeys(keys: readonly string[]): boolean {
+  return keys.includes('messages') && (keys.includes('conversationId') || keys.includes('initiatorWorkerId'));
+}
+
+/** The answers of a ReDial movie form, in the order they are reported. */
+export const REDIAL_QUESTIONS = ['suggested', 'seen', 'liked'] as const;
+
+/** 0 -> false, 1 -> true, 2 -> null (did not say); anything else is kept as it is. */
+function answerValue(v: unknown): RatingValue | undefined {
+  if (v === 0) return false;
+  if (v === 1) return true;
+  if (v === 2 || v === null) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  return undefined;
+}
+
+/** The rating key of one answer about one movie: `liked: Super Troopers (2001) [@111776]`. */
+export function redialRatingKey(answer: string, movieId: string, title: string | undefined): string {
+  return `${answer}: ${title ? `${title} ` : ''}[@${movieId}]`;
+}
+
+/** An empty `[]` (how the release writes an empty map) or an object; undefined otherwise. */
+function mapOrEmpty(v: unknown): Rec | undefined {
+  if (isRecord(v)) return v;
+  if (Array.isArray(v) && v.length === 0) return {};
+  return undefined;
+}
+
+/** Where a record came from, for messages. */
+export interface RecordSite {
+  line?: number;
+  /** Path prefix inside a document ('' for a JSONL line). */
+  path: string[];
+  index: number;
+}
+
+class Skip extends Error {
+  constructor(readonly at: (string | number)[], message: string) {
+    super(message);
+  }
+}
+
+const MENTION = /@(\d+)/g;
+
+/** Replaces `@<id>` by the movie's title where it is known; lists the ids in order of mention. */
+export function resolveMentions(text: string, titles: Rec): { text: string; ids: string[] } {
+  const ids: string[] = [];
+  const out = text.replace(MENTION, (whole, id: string) => {
+    if (!ids.includes(id)) ids.push(id);
+    const t = titles[id];
+    return typeof t === 'string' && t.trim() !== '' ? t.trim() : whole;
+  });
+  return { text: out, ids };
+}
+
+const OWN_METADATA_KEYS = ['format', 'utterances', 'speaker_changes'];
+
+/**
+ * Converts one ReDial record. Returns undefined (after pushing a warning that names the line and
+ * the field) when the record cannot be read as a dialogue.
+ */
+export function convertRedialRecord(value: unknown, site: RecordSite, warnings: ImportWarning[]): Conversation | undefined {
+  const where = (rest: (string | number)[]): string | undefined => formatJsonPath([...site.path, ...rest]) || undefined;
+  try {
+    if (!isRecord(value)) throw new Skip([], `expected a ReDial dialogue object, found ${describeValue(value)}`);
+    const rawId = value['conversationId'];
+    let id: string;
+    if (typeof rawId === 'string' && rawId !== '') id = rawId;
+    else if (typeof rawId === 'number' && Number.isFinite(rawId)) id = String(rawId);
+    else if (rawId === undefined) {
+      id = `redial-${site.index}`;
+      warnings.push({ line: site.line, path: where(['conversationId']), message: `dialogue has no "conversationId"; id set to "${id}"` });
+    } else throw new Skip(['conversationId'], `"conversationId" must be a string or number, found ${describeValue(rawId)}`);
+
+    const seeker = value['initiatorWorkerId'];
+    const recommender = value['respondentWorkerId'];
+    if (seeker === undefined || seeker === null) throw new Skip(['initiatorWorkerId'], `dialogue "${id}" has no "initiatorWorkerId" (needed to tell the seeker's messages apart)`);
+    const messages = value['messages'];
+    if (!Array.isArray(messages)) throw new Skip(['messages'], `dialogue "${id}": "messages" must be an array, found ${describeValue(messages)}`);
+
+    const mentionsRaw = value['movieMentions'];
+    const titles = mentionsRaw === undefined || mentionsRaw === null ? {} : mapOrEmpty(mentionsRaw);
+    if (titles === undefined) {
+      warnings.push({ line: site.line, path: where(['movieMentions']), message: `dialogue "${id}": "movieMentions" should map movie ids to titles, found ${describeValue(mentionsRaw)}; @mentions are left as they are` });
+    }
+    const titleMap = titles ?? {};
+
+    const sources: SourceUtterance[] = [];
+    messages.forEach((m, j) => {
+      if (!isRecord(m)) throw new Skip(['messages', j], `dialogue "${id}": expected a message object, found ${describeValue(m)}`);
+      const sender = m['senderWorkerId'];
+      let speaker: 'user' | 'assistant';
+      if (sender === seeker) speaker = 'user';
+      else if (sender === recommender && recommender !== undefined) speaker = 'assistant';
+      else {
+        throw new Skip(
+          ['messages', j, 'senderWorkerId'],
+          `dialogue "${id}": the sender ${describeValue(sender)} is neither the initiator (${describeValue(seeker)}) nor the respondent (${describeValue(recommender)})`,
+        );
+      }
+      const text = m['text'];
+      if (typeof text !== 'string') throw new Skip(['messages', j, 'text'], `dialogue "${id}": "text" must be a string, found ${describeValue(text)}`);
+      const resolved = resolveMentions(text, titleMap);
+      const extras: Rec = {};
+      for (const [k, v] of Object.entries(m)) if (k !== 'text') extras[k] = v;
+      if (resolved.text !== text) extras['text'] = text;
+      const su: SourceUtterance = { speaker, text: resolved.text, extras };
+      if (speaker === 'assistant' && resolved.ids.length) {
+        su.items = resolved.ids.map((mid): RecommendedItem => {
+          const t = titleMap[mid];
+          return typeof t === 'string' && t.trim() !== '' ? { item_id: mid, title: t.trim() } : { item_id: mid };
+        });
+      }
+      sources.push(su);
+    });
+    if (sources.length === 0) warnings.push({ line: site.line, path: where(['messages']), message: `dialogue "${id}" has no messages` });
+
+    // First-person ratings (the seeker's forms) and the recommender's forms.
+    const forms = (key: 'initiatorQuestions' | 'respondentQuestions'): Record<string, RatingValue> | undefined => {
+      const raw = value[key];
+      if (raw === undefined || raw === null) return undefined;
+      const map = mapOrEmpty(raw);
+      if (!map) {
+        warnings.push({ line: site.line, path: where([key]), message: `dialogue "${id}": "${key}" should map movie ids to answers, found ${describeValue(raw)}; kept in metadata only` });
+        return undefined;
+      }
+      const out: Record<string, RatingValue> = {};
+      for (const [mid, answers] of Object.entries(map)) {
+        if (!isRecord(answers)) {
+          warnings.push({ line: site.line, path: where([key, mid]), message: `dialogue "${id}": expected {suggested, seen, liked}, found ${describeValue(answers)}; kept in metadata only` });
+          continue;
+        }
+        const t = titleMap[mid];
+        for (const q of REDIAL_QUESTIONS) {
+          if (!(q in answers)) continue;
+          const v = answerValue(answers[q]);
+          if (v === undefined) {
+            warnings.push({ line: site.line, path: where([key, mid, q]), message: `dialogue "${id}": answer "${q}" must be 0, 1 or 2, found ${describeValue(answers[q])}; kept in metadata only` });
+            continue;
+          }
+          out[redialRatingKey(q, mid, typeof t === 'string' ? t.trim() : undefined)] = v;
+        }
+      }
+      return out;
+    };
+    const seekerForms = forms('initiatorQuestions');
+    const recommenderForms = forms('respondentQuestions');
+
+    let changes = 0;
+    for (let k = 1; k < sources.length; k++) if (sources[k].speaker !== sources[k - 1].speaker) changes++;
+    const metadata: Rec = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (k === 'messages') continue;
+      metadata[OWN_METADATA_KEYS.includes(k) ? `original_${k}` : k] = v;
+    }
+    metadata['format'] = 'redial';
+    metadata['utterances'] = sources.length;
+    metadata['speaker_changes'] = changes;
+
+    const conv = { id, source: 'human' } as Conversation;
+    if (recommender !== undefined && recommender !== null) conv.agent = String(recommender);
+    conv.turns = buildTurns(sources);
+    if (seekerForms && Object.keys(seekerForms).length) conv.ratings = seekerForms;
+    if (recommenderForms && Object.keys(recommenderForms).length) {
+      const ann: ConversationAnnotation = { annotator: 'redial:respondent', fields: recommenderForms, note: "the recommender's answers to the movie forms about the seeker" };
+      conv.annotations = [ann];
+    }
+    conv.metadata = metadata;
+    return conv;
+  } catch (e) {
+    if (!(e instanceof Skip)) throw e;
+    warnings.push({ line: site.line, path: where(e.at), message: `${e.message}; dialogue skipped` });
+    return undefined;
+  }
+}

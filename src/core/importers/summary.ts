@@ -1,0 +1,51 @@
+/**
+ * A readable summary of an import, for the VS Code "Convert to Conversation JSONL" command (and
+ * anything else that shows an import to a person): the format and whether it was detected or
+ * forced, the counts, what else was read, and the warnings with file, line and field.
+ */
+import { formatWarning, type ImportWarning } from './index';
+
+/** Display names of the import formats. */
+export const FORMAT_LABELS: Readonly<Record<string, string>> = {
+  canonical: 'SimLens JSONL',
+  convapparel: 'ConvApparel release document',
+  'convapparel-jsonl': 'ConvApparel JSONL',
+  dialoguekit: 'DialogueKit / UserSimCRS annotated dialogues',
+  'ab-redial': 'AB-ReDial rated dialogues (CSV)',
+  redial: 'ReDial release (JSONL)',
+  inspired: 'INSPIRED dialogs (TSV)',
+  iard: 'IARD release (JSON)',
+};
+
+export interface ImportSummaryInput {
+  format: string;
+  count: number;
+  warnings: readonly ImportWarning[];
+  notes?: readonly string[];
+  /** True when the format was forced rather than detected. */
+  forced?: boolean;
+}
+
+/** Escapes control characters so untrusted text cannot break the display. */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\n/g, '\\n');
+}
+
+/**
+ * The summary: a one-line headline (for a notification) and the full text (for an output
+ * channel): headline, notes, then up to `maxWarnings` warnings and how many more there are.
+ */
+export function importSummary(origin: string, r: ImportSummaryInput, maxWarnings = 50): { headline: string; text: string } {
+  const label = FORMAT_LABELS[r.format] ?? r.format;
+  const n = r.warnings.length;
+  const headline = `${label} (${r.forced ? 'forced' : 'detected'}): ${r.count} conversation${r.count === 1 ? '' : 's'}${n ? `, ${n} warning${n === 1 ? '' : 's'}` : ', no warnings'}`;
+  const lines = [`${printable(origin)}`, `  format: ${label} [${r.format}], ${r.forced ? 'forced' : 'detected from the content'}`, `  conversations: ${r.count}`];
+  for (const note of r.notes ?? []) lines.push(`  note: ${printable(note)}`);
+  if (n) {
+    lines.push(`  warnings (${n}${n > maxWarnings ? `, first ${maxWarnings} shown` : ''}):`);
+    for (const w of r.warnings.slice(0, maxWarnings)) lines.push(`    ${printable(formatWarning(origin, w))}`);
+    if (n > maxWarnings) lines.push(`    … and ${n - maxWarnings} more`);
+  }
+  return { headline, text: lines.join('\n') };
+}
