@@ -13,7 +13,9 @@
  * - no_clear_path: never closes; an acceptance gets a hedge instead of a confirmation, and
  *   carousels are introduced without a definite recommendation.
  * Retrieval uses the partial-text index (title and the first 80 characters of the description)
- * with the category as the only filter; negations and rejections are not honoured.
+ * with the category as the only filter; negations and rejections are not honoured (the agent
+ * reads them, and says so in `agent_trace.negated`, but does not filter on them). When the
+ * partial text matches nothing, it shows random items of the category (`agent_trace.fallback`).
  */
 import type { Catalog, CatalogItem } from '../catalog/item';
 import type { RecommendedItem } from '../model';
@@ -21,7 +23,7 @@ import type { Rng } from '../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../sim/types';
 import { Lexicon, mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
 import { categoryNoun, describeWanted } from './phrases';
-import { CAROUSEL_SIZE, dropTitleWords, oneOf, referencedItem, slotWord } from './good';
+import { CAROUSEL_SIZE, dropTitleWords, negatedValues, oneOf, referencedItem, slotWord, type AgentTrace } from './good';
 import { PreferenceState, slotRank } from './state';
 
 /** Probability of each bad behaviour per turn (where it applies). */
@@ -208,6 +210,8 @@ export class LocalBadSession implements AgentSession {
   /** Misreadings so far: what the user said -> what the agent heard. */
   readonly misreadings: { slot: string; said: string; heard: string }[] = [];
   private turn = 0;
+  /** This turn's reading of the user utterance, returned as `agent_trace`. */
+  private trace: BadTrace = { negated: [] };
 
   constructor(private readonly catalog: Catalog, private readonly lexicon: Lexicon, private readonly rng: Rng) {
     this.state = new PreferenceState(lexicon);
@@ -222,6 +226,13 @@ export class LocalBadSession implements AgentSession {
 
   /** The synchronous core of `respond`. */
   reply(userUtterance: string): AgentResponse {
+    this.trace = { negated: [] };
+    const response = this.answer(userUtterance);
+    response.agent_trace = this.trace;
+    return response;
+  }
+
+  private answer(userUtterance: string): AgentResponse {
     this.turn++;
     const { rng, state } = this;
     const behaviours: BadBehaviour[] = [];
@@ -258,6 +269,8 @@ export class LocalBadSession implements AgentSession {
     }
     const before = new Set(state.wanted.keys());
     const update = state.apply(parsed, mentions);
+    this.trace.negated = negatedValues(update.removed);
+    if (misread) this.trace.misread = { ...misread };
     const gaveInfo = update.added.length > 0 || update.removed.length > 0;
 
     // latch onto the least important criterion given this turn
@@ -353,9 +366,12 @@ export class LocalBadSession implements AgentSession {
     }
     terms.push(categoryNoun(state.category));
     const category = state.category!;
-    const hits = this.catalog.categoryPartialIndex(category).search(terms.join(' '), CAROUSEL_SIZE);
+    const query = terms.join(' ');
+    const hits = this.catalog.categoryPartialIndex(category).search(query, CAROUSEL_SIZE);
+    Object.assign(this.trace, { query, filters: { category }, retrieved: hits.length });
     if (hits.length) return hits.map((h) => h.doc);
     // nothing in the partial text matched: a few items of the category, at random
+    this.trace.fallback = 'random items of the category';
     const pool = this.catalog.byCategory(category);
     const out: CatalogItem[] = [];
     for (let i = 0; i < Math.min(CAROUSEL_SIZE, pool.length); i++) out.push(pool[this.rng.int(pool.length)]);
@@ -374,3 +390,5 @@ export class LocalBadSession implements AgentSession {
   }
 }
 
+/** `local-bad`'s reading of a turn: as `local-good`'s, plus what it misheard and how it filled an empty search. */
+type BadTrace = AgentTrace & { misread?: { slot: string; said: string; heard: string }; fallback?: string };

@@ -15,10 +15,13 @@
  *   (gender or unisex, exclusions, price limits, rejected items, type when enough items have it)
  *   and a bonus per satisfied soft constraint, recommends up to 12 items and explains the top
  *   one; a rejection sets the shown items aside, "more" skips items already seen.
- * The acts it performed are reported each turn, main act first.
+ * Values the user negated are hard exclusions until the user asks for them again: no carousel it
+ * shows (new, shown again, or kept on screen) holds an item with one. "Any colour is fine" drops
+ * the wanted colour. The acts it performed are reported each turn, main act first, and its
+ * reading of the turn as `agent_trace` (see `AgentTrace`).
  */
 import type { Catalog, CatalogItem } from '../catalog/item';
-import type { RecommendedItem } from '../model';
+import type { RecommendedItem, SimulatorTrace } from '../model';
 import type { Rng } from '../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../sim/types';
 import { Lexicon, mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
@@ -59,6 +62,8 @@ export class LocalGoodSession implements AgentSession {
   private turn = 0;
   private elicitTurns = 0;
   private closed = false;
+  /** This turn's reading of the user utterance, returned as `agent_trace`. */
+  private trace: AgentTrace = { negated: [] };
 
   constructor(private readonly catalog: Catalog, private readonly lexicon: Lexicon, private readonly rng: Rng) {
     this.state = new PreferenceState(lexicon);
@@ -71,6 +76,13 @@ export class LocalGoodSession implements AgentSession {
 
   /** The synchronous core of `respond` (benchmarks and tests call it directly). */
   reply(userUtterance: string): AgentResponse {
+    this.trace = { negated: [] };
+    const response = this.answer(userUtterance);
+    response.agent_trace = this.trace;
+    return response;
+  }
+
+  private answer(userUtterance: string): AgentResponse {
     this.turn++;
     const parsed = this.lexicon.parse(userUtterance);
     const { state, rng } = this;
@@ -88,7 +100,10 @@ export class LocalGoodSession implements AgentSession {
     const refs = this.lexicon.findItems(parsed, state.shown);
     const mentions = mentionsOutside(parsed.mentions, refs);
     if (refs.length) dropTitleWords(parsed, refs);
-    const picked = refs[0]?.item ?? referencedItem(parsed, state.shown, mentions);
+    // "Not <title>.", "No <title>": a rejection of that item
+    const notRef = refs.find((r) => r.start > 0 && (parsed.tokens[r.start - 1] === 'not' || parsed.tokens[r.start - 1] === 'no'));
+    if (notRef) intents.add('reject');
+    const picked = notRef?.item ?? refs[0]?.item ?? referencedItem(parsed, state.shown, mentions);
 
     if (intents.has('accept') && state.shown.length) {
       const item = picked ?? state.shown[0];
@@ -111,13 +126,15 @@ export class LocalGoodSession implements AgentSession {
     const rejecting = intents.has('reject') && state.shown.length > 0;
     if (rejecting) for (const it of picked ? [picked] : state.shown) state.rejected.add(it.item_id);
     const update = state.apply(parsed, mentions);
+    this.trace.negated = negatedValues(update.removed);
+    if (update.relaxed.length) this.trace.relaxed = update.relaxed;
     // "Can I see a few options?" with a carousel already up means the next page (unless the user
     // is navigating: back, repeat, compare, similar, details)
     const navigating = NAVIGATION.some((i) => intents.has(i));
     // Free words ("something waterproof") count as a new wish unless the user is asking about
     // what is on screen.
     const newWords = parsed.keywords.length > 0 && !navigating && !intents.has('question') && !intents.has('note');
-    const newFacts = update.added.length > 0 || update.removed.length > 0 || update.priceChanged || update.categoryChanged || newWords;
+    const newFacts = update.added.length > 0 || update.removed.length > 0 || update.relaxed.length > 0 || update.priceChanged || update.categoryChanged || newWords;
     const listing = intents.has('list') && !navigating;
     const wantsMore = intents.has('more') || rejecting || (listing && state.shown.length > 0 && !newFacts);
 
@@ -151,7 +168,7 @@ export class LocalGoodSession implements AgentSession {
     }
 
     const missing = this.nextMissing();
-    const wantsItems = wantsMore || listing || intents.has('nopref') || update.priceChanged;
+    const wantsItems = wantsMore || listing || intents.has('nopref') || update.priceChanged || update.relaxed.length > 0;
     if (missing && this.elicitTurns < MAX_ELICIT_TURNS && state.knownCount() < 2 && !wantsItems) {
       this.elicitTurns++;
       state.asked.add(missing);
@@ -175,8 +192,10 @@ export class LocalGoodSession implements AgentSession {
     ]), this.showing(), ['elicit_preference']);
   }
 
-  /** Shows a carousel again ("go back", "say that again"). */
-  private showAgain(items: CatalogItem[], back: boolean): AgentResponse {
+  /** Shows a carousel again ("go back", "say that again"), without what the user has ruled out since. */
+  private showAgain(all: CatalogItem[], back: boolean): AgentResponse {
+    const items = all.filter((it) => !this.state.violates(it));
+    if (items.length === 0) return this.nudge();
     this.state.show(items);
     const top = items[0];
     const text = back
@@ -202,8 +221,12 @@ export class LocalGoodSession implements AgentSession {
     return say(`The ${a.title}: ${bits(a)}. The ${b.title}: ${bits(b)}.${verdict}`, this.showing(), ['explain_recommendation']);
   }
 
+  /** The current carousel, less the items the user has ruled out since it was shown. */
   private showing(): RecommendedItem[] {
-    return this.state.shown.map((it) => this.catalog.toRecommendedItem(it));
+    const { state } = this;
+    const kept = state.shown.filter((it) => !state.violates(it));
+    if (kept.length !== state.shown.length) state.shown = kept;
+    return kept.map((it) => this.catalog.toRecommendedItem(it));
   }
 
   private recommend(parsed: ParsedUtterance, rejecting: boolean, wantsMore: boolean, missing: string | undefined): AgentResponse {
@@ -265,7 +288,8 @@ export class LocalGoodSession implements AgentSession {
     // match), and its words occur in a third of the items, so they only cost time.
     const terms: string[] = [];
     for (const [slot, values] of state.wanted) if (slot !== 'gender') terms.push(...values);
-    terms.push(...state.keywords);
+    // free words the category's items never use (typos, chatter) would only empty the result
+    for (const k of state.keywords) if (index.documentFrequency(k) > 0) terms.push(k);
     const query = terms.length ? terms.join(' ') : state.category!;
     // Soft constraints as integer codes: for each wanted slot, the per-document value ids of the
     // category and the wanted ids; a document earns the slot's weight when its id is wanted.
@@ -310,6 +334,7 @@ export class LocalGoodSession implements AgentSession {
           // everything relevant was seen: allow repeats rather than showing nothing
           items = index.search(query, CAROUSEL_SIZE, (it) => !violates(it), adjust).map((h) => h.doc);
         }
+        this.traceRetrieval(query, type, gender, items.length);
         return { items, relaxed };
       }
       relaxed.push(hard.shift()!);
@@ -334,10 +359,13 @@ export class LocalGoodSession implements AgentSession {
     const { state } = this;
     const index = this.catalog.categoryIndex(item.category);
     const a = item.attributes;
-    const query = [a.type, a.colour, a.material, a.style, a.occasion].filter(Boolean).join(' ');
-    const hits = index.search(query || item.title, CAROUSEL_SIZE, (it) => it === item || !state.violates(it));
+    const query = [a.type, a.colour, a.material, a.style, a.occasion].filter(Boolean).join(' ') || item.title;
+    // the liked item leads, unless the user has ruled out one of its values since
+    const pin = !state.violates(item);
+    const hits = index.search(query, CAROUSEL_SIZE, (it) => (it === item ? pin : !state.violates(it)));
     const items = hits.map((h) => h.doc);
-    if (!items.includes(item)) items.unshift(item);
+    this.traceRetrieval(query, undefined, undefined, items.length);
+    if (pin && !items.includes(item)) items.unshift(item);
     if (items.length > CAROUSEL_SIZE) items.length = CAROUSEL_SIZE;
     state.show(items);
     return say(oneOf(this.rng, [
@@ -425,6 +453,21 @@ export class LocalGoodSession implements AgentSession {
     }
   }
 
+  /** Records the retrieval of this turn: query, hard filters, exclusions and the number of hits. */
+  private traceRetrieval(query: string, type: readonly string[] | undefined, gender: readonly string[] | undefined, retrieved: number): void {
+    const { state } = this;
+    const filters: Record<string, string | number> = {};
+    if (state.category !== undefined) filters.category = state.category;
+    if (type) filters.type = type.join('|');
+    if (gender) filters.gender = [...new Set([...gender, 'unisex'])].join('|');
+    if (state.maxPrice !== undefined) filters.max_price = state.maxPrice;
+    if (state.minPrice !== undefined) filters.min_price = state.minPrice;
+    this.trace.query = query;
+    this.trace.filters = filters;
+    this.trace.excluded = excludedValues(state);
+    this.trace.retrieved = retrieved;
+  }
+
   /** The most important slot the user has not given, that varies within the category and was not asked. */
   private nextMissing(): string | undefined {
     const { state } = this;
@@ -491,6 +534,29 @@ export function slotWord(slot: string): string {
 /** Builds only the chosen variant (the others would be wasted string work on every turn). */
 export function oneOf(rng: Rng, variants: readonly (() => string)[]): string {
   return variants[rng.int(variants.length)]();
+}
+
+/**
+ * What a local recommender reports as its reading of a turn (`AgentResponse.agent_trace`):
+ * `negated` = values it understood as negated in this utterance; on turns where it searched,
+ * `query`, `filters` (hard filters: category, type and gender as "a|b", price limits),
+ * `excluded` (every value ruled out so far, which no shown item has) and `retrieved` (hits);
+ * `relaxed` = slots the user let go of this turn ("any colour is fine").
+ */
+export type AgentTrace = NonNullable<SimulatorTrace['agent']> & { negated: string[]; excluded?: string[]; relaxed?: string[] };
+
+/** The distinct values of negated mentions, in utterance order. */
+export function negatedValues(removed: readonly Mention[]): string[] {
+  const out: string[] = [];
+  for (const m of removed) if (!out.includes(m.value)) out.push(m.value);
+  return out;
+}
+
+/** Every value the user has ruled out so far, sorted (deterministic). */
+export function excludedValues(state: PreferenceState): string[] {
+  const out: string[] = [];
+  for (const set of state.excluded.values()) for (const v of set) if (!out.includes(v)) out.push(v);
+  return out.sort();
 }
 
 function say(utterance: string, recommendations: RecommendedItem[], acts: string[]): AgentResponse {

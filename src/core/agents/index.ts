@@ -8,7 +8,7 @@ import { LocalBadAgent } from './bad';
 import { LocalGoodAgent } from './good';
 import { HttpAgent } from './http';
 
-export { LocalGoodAgent, LocalGoodSession, CAROUSEL_SIZE } from './good';
+export { LocalGoodAgent, LocalGoodSession, CAROUSEL_SIZE, type AgentTrace } from './good';
 export { LocalBadAgent, LocalBadSession, BAD_BEHAVIOURS, type BadBehaviour } from './bad';
 export { HttpAgent, HttpAgentResponse, DEFAULT_HTTP_TIMEOUT_MS, type HttpAgentOptions } from './http';
 export { Lexicon, mentionsOutside, type Mention, type ParsedUtterance, type Intent, type ItemReference } from './lexicon';

@@ -57,6 +57,8 @@ export interface ParsedUtterance {
   minPrice?: number;
   /** Content words that are not slot values, cue words or chatter, and that occur in the catalog. */
   keywords: string[];
+  /** Slots the user no longer minds about ("any colour is fine", "I'm flexible on the material"). */
+  relaxed: string[];
 }
 
 /** Extra surface forms per value (value spelled as in the synthetic catalog, lowercase). */
@@ -176,14 +178,52 @@ const SYNONYMS: Record<string, string[]> = {
   'laptop bag': ['briefcase', 'laptop case'],
 };
 
-// Words that negate the mention that follows within a few words of the same clause.
-const NEGATORS = new Set([
-  'not', 'no', 'without', "don't", 'dont', 'never', 'avoid', 'except', 'hate', 'dislike', 'nothing', "doesn't",
-  "isn't", "aren't", "won't", 'neither', 'nor', 'instead', 'anything', 'less', 'other',
+/**
+ * Words that open a negation, with the most tokens that may separate them from the first value
+ * they negate ("not keen on anything in the | budget" = 5). "no" is strict: "no heels", "no
+ * more black", but not "no, I want black". See `markNegations` for how far a negation reaches.
+ */
+const NEGATORS = new Map<string, number>([
+  ['not', 6], ['never', 6], ['without', 3], ["don't", 6], ['dont', 6], ["doesn't", 6], ['doesnt', 6], ["didn't", 6],
+  ["isn't", 6], ["aren't", 6], ["wasn't", 6], ["weren't", 6], ["won't", 6], ["wouldn't", 6], ['hate', 4], ['hates', 4],
+  ['dislike', 4], ['dislikes', 4], ['avoid', 4], ['except', 3], ['excluding', 3], ['nor', 3], ['neither', 3], ['skip', 3],
+  ['minus', 2], ['allergic', 3], ['no', 1], ['none', 3], ['nothing', 3],
 ]);
-// "anything" / "other" / "instead" only negate in "anything but X", "other than X", "instead of X";
-// they are checked with the following word in `isNegated`.
-const NEGATION_WINDOW = 3;
+/** Two-word openers: the second word opens the negation ("anything but", "other than", "can't stand"). */
+const NEGATOR_PAIRS = new Map<string, Set<string>>([
+  ['anything', new Set(['but', 'except'])], ['everything', new Set(['but', 'except'])], ['all', new Set(['but', 'except'])],
+  ['other', new Set(['than'])], ['instead', new Set(['of'])], ['rather', new Set(['than'])], ['steer', new Set(['clear'])],
+  ['stay', new Set(['away'])], ["can't", new Set(['stand', 'bear', 'do', 'wear'])], ['cant', new Set(['stand', 'bear', 'do', 'wear'])],
+  ['cannot', new Set(['stand', 'bear', 'do', 'wear'])],
+]);
+/** A negation word followed by one of these is not a negation ("don't mind", "not sure", "nothing but"). */
+const NEGATION_CANCELS = new Set([
+  'mind', 'care', 'matter', 'matters', 'bother', 'bothered', 'sure', 'know', 'only', 'just', 'necessarily', 'problem', 'worries',
+  'preference', 'opposed', 'against', 'but', 'fussed', 'picky',
+]);
+/** Words that end a negation's reach: a new, positive clause starts ("not black but navy", "... so maybe"). */
+const SCOPE_END = new Set([
+  'but', 'so', 'though', 'although', 'because', 'since', 'yet', 'instead', 'prefer', 'preferably', 'ideally', 'rather', 'maybe', 'perhaps',
+]);
+/** Words that end a negation's reach once it has negated a value ("no heels please", "not black, just navy"). */
+const SCOPE_END_AFTER_VALUE = new Set(['want', 'wants', 'need', 'like', 'love', 'please', 'just', 'only', 'show', 'thanks']);
+/** After "and"/"or", these start a new clause ("I dislike wool and I want cotton"). */
+const CLAUSE_SUBJECTS = new Set([
+  'i', "i'm", "i'd", "i'll", 'im', 'id', 'we', "we're", 'you', 'it', "it's", 'they', 'show', 'give', 'make', "let's", 'lets',
+  'maybe', 'something', 'can', 'could', 'would', 'please', 'just', 'ideally',
+]);
+/** Words that may sit between the values of a negated list ("no black, navy or grey", "anything in the budget price range"). */
+const LIST_FILLERS = new Set([
+  'a', 'an', 'the', 'in', 'for', 'from', 'like', 'of', 'any', 'anything', 'too', 'either', 'colour', 'color', 'ones', 'one',
+  'stuff', 'things', 'price', 'range', 'made', 'with', 'really', 'very', 'that', 'is', 'are', 'type',
+]);
+const CONJUNCTIONS = new Set(['or', 'nor', 'and']);
+/** Copulas before a post-posed negation ("leather is not for me"). */
+const COPULAS = new Set(['is', 'are', 'was', 'were']);
+/** Contracted negated copulas ("black isn't for me", "the leather ones aren't great"). */
+const NEGATED_COPULAS = new Set(["isn't", "aren't", "wasn't", "weren't", 'isnt', 'arent']);
+/** Every word that can open a negation: never kept as a retrieval keyword. */
+const NEGATION_WORDS = new Set<string>([...NEGATORS.keys(), ...NEGATOR_PAIRS.keys(), 'instead', 'less', 'other', 'rather']);
 
 const ORDINALS: Record<string, number> = {
   first: 0, '1st': 0, second: 1, '2nd': 1, third: 2, '3rd': 2, fourth: 3, '4th': 3, fifth: 4, '5th': 4,
@@ -204,7 +244,7 @@ const CUES: Record<Intent, string[]> = {
     "don't like", 'do not like', 'dont like', "doesn't look", 'not what', 'none of', 'not really', 'not these', 'not those',
     'something else', 'something different', 'no thanks', 'not quite', 'not for me', "don't want", 'do not want',
     'dislike', 'hate', 'nope', 'not interested', "doesn't work", 'not my style', 'not a fan', 'not great', "aren't right",
-    "isn't right", 'not right', 'wrong', 'ugly', 'not it', "don't love", 'not keen', 'pass on',
+    "isn't right", 'not right', 'wrong', 'ugly', 'not it', "don't love", 'not keen', 'pass on', "isn't for me", "aren't for me",
   ],
   more: ['more', 'other options', 'anything else', 'others', 'alternatives', 'different ones', 'next', 'another', 'else'],
   question: [],
@@ -265,6 +305,7 @@ const CHATTER = new Set([
   'suggest', 'recommend', 'recommendation', 'recommendations', 'help', 'today', 'right', 'well', 'still', 'just', 'bit', 'little',
   'sorry', 'mean', 'again', 'fan', 'keen', 'mind', 'care', 'matter', 'tell', 'ideally', 'something', 'got', 'need', 'needs',
   'new', 'also', 'would', 'could', 'please', 'thing', 'few', 'some', 'any', 'lot', 'lots', 'way', 'ones', 'kinda', 'sort',
+  'range', 'band',
 ]);
 
 const LESS_MORE_ADJ = new Set(['expensive', 'affordable', 'formal', 'casual', 'colorful', 'colourful', 'fitted', 'relaxed']);
@@ -501,11 +542,13 @@ export class Lexicon {
       }
     }
 
+    const relaxed = relaxedSlots(tokens).filter((s) => this.slots.includes(s));
     const keywords: string[] = [];
     for (let i = 0; i < tokens.length; i++) {
       if (consumed[i]) continue;
       const tok = tokens[i];
-      if (tok.length < 3 || CHATTER.has(tok) || CUE_WORDS.has(tok) || STOPWORDS.has(tok) || NEGATORS.has(tok) || /^\d/.test(tok)) continue;
+      if (relaxed.length && ATTRIBUTE_WORDS[tok] !== undefined) continue;
+      if (tok.length < 3 || CHATTER.has(tok) || CUE_WORDS.has(tok) || STOPWORDS.has(tok) || NEGATION_WORDS.has(tok) || /^\d/.test(tok)) continue;
       keywords.push(tok);
     }
     // A category named by a narrower word ("boots" for footwear) keeps that word for retrieval.
@@ -523,52 +566,199 @@ export class Lexicon {
         break;
       }
     }
-    return { tokens, folded, mentions, intents, ordinals, maxPrice, minPrice, keywords };
+    return { tokens, folded, mentions, intents, ordinals, maxPrice, minPrice, keywords, relaxed };
   }
 }
 
 /**
- * A mention is negated when a negation word precedes it within NEGATION_WINDOW tokens of the same
- * clause (clauses end at , . ; ! ? and at "but", except in "anything but"). Multi-word cues:
- * "anything but X", "nothing X", "other than X", "instead of X", "rather than X", "less X".
+ * Marks the mentions the user negated. A negation word (NEGATORS, or a pair such as "anything
+ * but", "other than", "can't stand") negates the values that follow it in its clause: the first
+ * within the opener's gap, then every further value of a list joined by "or"/"nor", by "and" when
+ * the values fill the same slot ("no black and navy", but "without heels and in black" keeps
+ * black), and across commas when the rest of the clause is only such a list ("no black, navy or
+ * grey", but "not black, navy please" keeps navy). The reach ends at . ; ! ?, at words that start a
+ * positive clause (SCOPE_END: "but", "so", "want", "please"...) and at "and I ...". A category or
+ * type right after a negated value is the noun it describes and stays wanted ("no leather boots").
+ * Negations followed by a cancelling word are not negations ("don't mind", "nothing but").
+ * Post-posed negations negate the values the clause opens with: "leather is not for me", "the
+ * black ones aren't great", "pink, no thanks". "less X" negates X.
  */
 function markNegations(text: string, tokens: string[], starts: number[], ends: number[], mentions: Mention[]): void {
   const n = tokens.length;
-  const clauseStart = new Int32Array(n);
-  let current = 0;
+  // Punctuation between token i-1 and token i: 2 = . ; ! ?  1 = comma, 0 = none.
+  const punct = new Uint8Array(n + 1);
   for (let i = 1; i < n; i++) {
-    let boundary = tokens[i - 1] === 'but' && !(i >= 2 && CLAUSE_BUT_EXCEPTIONS.has(tokens[i - 2]));
-    if (!boundary) {
-      for (let c = ends[i - 1]; c < starts[i]; c++) {
-        const ch = text.charCodeAt(c);
-        if (ch === 44 || ch === 46 || ch === 59 || ch === 33 || ch === 63) {
-          boundary = true;
-          break;
-        }
+    for (let c = ends[i - 1]; c < starts[i]; c++) {
+      const ch = text.charCodeAt(c);
+      if (ch === 46 || ch === 59 || ch === 33 || ch === 63) punct[i] = 2;
+      else if (ch === 44 && punct[i] === 0) punct[i] = 1;
+    }
+  }
+  punct[n] = 2;
+  // Mentions starting at each token (several when a word names values of several slots).
+  const at: (Mention[] | undefined)[] = new Array(n);
+  for (const m of mentions) (at[m.start] ??= []).push(m);
+
+  /** Does the text from token k (just after a comma) continue a negated list up to an "or"/"nor"/"and" value? */
+  const listContinues = (k: number): boolean => {
+    let sawConj = false;
+    for (let i = k; i < n; ) {
+      if (i > k && punct[i] === 2) return false;
+      const ms = at[i];
+      if (ms) {
+        if (sawConj) return true;
+        i = ms[0].end;
+        continue;
       }
+      if (CONJUNCTIONS.has(tokens[i])) sawConj = true;
+      else if (!LIST_FILLERS.has(tokens[i])) return false;
+      i++;
     }
-    if (boundary) current = i;
-    clauseStart[i] = current;
-  }
-  for (const m of mentions) {
-    const lo = Math.max(clauseStart[m.start], m.start - NEGATION_WINDOW);
-    for (let j = m.start - 1; j >= lo; j--) {
-      const t = tokens[j];
-      if (!NEGATORS.has(t)) continue;
-      const next = tokens[j + 1];
-      if (t === 'anything') {
-        if (next === 'but' || next === 'except') m.negated = true;
-      } else if (t === 'other') {
-        if (next === 'than') m.negated = true;
-      } else if (t === 'less') {
-        if (j + 1 === m.start) m.negated = true;
-      } else if (t === 'instead') {
-        if (next === 'of') m.negated = true;
-      } else m.negated = true;
-      if (m.negated) break;
+    return false;
+  };
+
+  const negateFrom = (k: number, firstGap: number): void => {
+    let gap = 0;
+    let maxGap = firstGap;
+    let prev: Mention | undefined;
+    let prevEnd = -1;
+    let conj = '';
+    for (let i = k; i < n; ) {
+      if (i > k && punct[i] === 2) return;
+      if (i > k && punct[i] === 1 && !listContinues(i)) return;
+      const ms = at[i];
+      if (ms) {
+        const m = ms[0];
+        if (prev && conj === 'and' && !ms.some((x) => x.slot === prev!.slot)) return;
+        const head = prev !== undefined && prevEnd === i && (m.slot === 'category' || m.slot === 'type');
+        if (!head) for (const x of ms) x.negated = true;
+        if (!head || prev === undefined) prev = m;
+        prevEnd = m.end;
+        i = m.end;
+        gap = 0;
+        maxGap = 6;
+        conj = '';
+        continue;
+      }
+      const t = tokens[i];
+      if (SCOPE_END.has(t)) return;
+      // "like" introduces a value in "anything like sneakers", "or like sneakers"
+      if (prev !== undefined && SCOPE_END_AFTER_VALUE.has(t) && !(t === 'like' && (CONJUNCTIONS.has(tokens[i - 1]) || tokens[i - 1] === 'anything'))) return;
+      if (CONJUNCTIONS.has(t)) {
+        if (i + 1 < n && CLAUSE_SUBJECTS.has(tokens[i + 1])) return;
+        conj = t;
+      }
+      if (++gap > maxGap) return;
+      i++;
     }
-    if (!m.negated && m.start >= 2 && tokens[m.start - 1] === 'than' && tokens[m.start - 2] === 'rather') m.negated = true;
+  };
+
+  for (let j = 0; j < n; j++) {
+    const t = tokens[j];
+    let open = -1;
+    let gap = 6;
+    const pair = NEGATOR_PAIRS.get(t);
+    if (pair && j + 1 < n && pair.has(tokens[j + 1]) && punct[j + 1] === 0) {
+      open = j + 2;
+      gap = 3;
+    } else if (NEGATORS.has(t)) {
+      // "not" after a copula may be post-posed ("leather is not for me"); it also negates forward
+      let next = j + 1;
+      while (next < n && (tokens[next] === 'really' || tokens[next] === 'too' || tokens[next] === 'that') && punct[next] === 0) next++;
+      if (next < n && punct[next] === 0 && NEGATION_CANCELS.has(tokens[next])) continue;
+      open = j + 1;
+      gap = NEGATORS.get(t)!;
+    } else if (t === 'less' && at[j + 1] && punct[j + 1] === 0) {
+      for (const m of at[j + 1]!) m.negated = true;
+      continue;
+    }
+    if (open < 0 || open >= n || punct[open] !== 0) continue;
+    negateFrom(open, gap);
   }
+
+  // Post-posed negations: the values a clause opens with, before "is not", "isn't", ", no thanks".
+  for (let p = 1; p < n; p++) {
+    const t = tokens[p];
+    let end = -1; // the chain of values ends before this token
+    if (NEGATED_COPULAS.has(t) && punct[p] === 0) end = p;
+    else if (t === 'not' && COPULAS.has(tokens[p - 1]) && punct[p] === 0 && punct[p - 1] === 0) end = p - 1;
+    else if (t === 'no' && (tokens[p + 1] === 'thanks' || tokens[p + 1] === 'thank') && punct[p] === 1) end = p;
+    if (end < 1) continue;
+    const chain: Mention[][] = [];
+    let i = end - 1;
+    let ok = true;
+    for (; i >= 0; i--) {
+      const ms = mentions.filter((m) => m.end === i + 1);
+      if (ms.length) {
+        chain.push(ms);
+        i = ms[0].start;
+      } else if (!LIST_FILLERS.has(tokens[i]) && !CONJUNCTIONS.has(tokens[i]) && !['those', 'these', 'this', 'also', 'hmm', 'oh', 'um', 'honestly'].includes(tokens[i])) {
+        ok = tokens[i] === 'but' || tokens[i] === 'and' || tokens[i] === 'so';
+        break;
+      }
+      if (punct[i] !== 0) break;
+    }
+    if (!ok || chain.length === 0) continue;
+    chain.reverse();
+    for (let c = 0; c < chain.length; c++) {
+      const ms = chain[c];
+      const head = c > 0 && chain[c - 1][0].end === ms[0].start && (ms[0].slot === 'category' || ms[0].slot === 'type');
+      if (!head) for (const m of ms) m.negated = true;
+    }
+  }
+}
+
+/** Words naming an attribute (as users say them) -> the slot. */
+const ATTRIBUTE_WORDS: Record<string, string> = {
+  colour: 'colour', color: 'colour', colours: 'colour', colors: 'colour', shade: 'colour', material: 'material', materials: 'material',
+  fabric: 'material', style: 'style', occasion: 'occasion', price: 'price_band', budget: 'price_band', band: 'price_band',
+  brand: 'brand', brands: 'brand', type: 'type', kind: 'type', gender: 'gender', cut: 'gender',
+};
+
+/**
+ * Slots the user lets go of: "any colour is fine", "I'm flexible on the material", "don't worry
+ * about the style (so much)", "the price band doesn't matter", "not fussed about the brand".
+ */
+function relaxedSlots(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  const n = tokens.length;
+  const add = (i: number) => {
+    // "price band", "price range" name one attribute
+    const slot = ATTRIBUTE_WORDS[tokens[i]];
+    if (slot !== undefined && !out.includes(slot)) out.push(slot);
+  };
+  /** Index of the attribute word at i (skipping "the", "my"), or -1. */
+  const attrAt = (i: number): number => {
+    while (i < n && (tokens[i] === 'the' || tokens[i] === 'my' || tokens[i] === 'about' || tokens[i] === 'on' || tokens[i] === 'with' || tokens[i] === 'too' || tokens[i] === 'much')) i++;
+    return i < n && ATTRIBUTE_WORDS[tokens[i]] !== undefined ? i : -1;
+  };
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i];
+    let a = -1;
+    if (t === 'any' || t === 'whatever') {
+      a = attrAt(i + 1);
+      if (a >= 0) {
+        const rest = tokens.slice(a + 1, a + 5).join(' ');
+        if (!/\b(?:band |range )?(?:is |would be |will )?(?:fine|ok|okay|works|work|do|good|great)\b/.test(rest)) a = -1;
+      }
+    } else if (t === 'flexible' || t === 'fussed' || t === 'bothered' || t === 'picky') {
+      a = attrAt(i + 1);
+      if (a >= 0 && (t === 'fussed' || t === 'bothered' || t === 'picky') && !['not', "i'm", 'im', 'really'].includes(tokens[i - 1] ?? '')) a = -1;
+    } else if (t === 'worry' && ["don't", 'dont', 'not', 'no'].includes(tokens[i - 1] ?? '')) {
+      a = attrAt(i + 1);
+    } else if ((t === "doesn't" || t === 'doesnt' || t === "don't" || t === 'dont') && tokens[i + 1] === 'matter') {
+      // "the colour doesn't matter", "the price band doesnt matter that much"
+      for (let j = i - 1; j >= Math.max(0, i - 3); j--) if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) { a = j; break; }
+    } else if (t === 'not' && tokens[i + 1] === 'matter') {
+      for (let j = i - 1; j >= Math.max(0, i - 4); j--) if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) { a = j; break; }
+    }
+    if (a >= 0) {
+      // "price band" / "price range": the price, not a band or range of something else
+      if (tokens[a] === 'band' && tokens[a - 1] === 'price') a -= 1;
+      add(a);
+    }
+  }
+  return out;
 }
 
 /**
@@ -585,4 +775,3 @@ function blockedByContext(token: string, previous: string | undefined): boolean 
   return previous !== undefined && CONTEXT_SENSITIVE.has(token) && VERB_CONTEXT.has(previous);
 }
 
-const CLAUSE_BUT_EXCEPTIONS = new Set(['anything', 'nothing', 'all']);

@@ -26,6 +26,8 @@ export interface StateUpdate {
   removed: Mention[];
   categoryChanged: boolean;
   priceChanged: boolean;
+  /** Slots whose wanted values the user let go of this turn ("any colour is fine"). */
+  relaxed: string[];
   /** True when anything the retriever uses changed. */
   changed: boolean;
 }
@@ -117,6 +119,18 @@ export class PreferenceState {
       }
       this.wanted.set(slot, values);
     }
+    // "any colour is fine": the slot's wanted values go (exclusions stay: a "not X" still holds)
+    const relaxed: string[] = [];
+    for (const slot of parsed.relaxed ?? []) {
+      if (fresh.has(slot)) continue;
+      this.asked.add(slot);
+      let had = this.wanted.delete(slot);
+      if (slot === 'price_band' && (this.maxPrice !== undefined || this.minPrice !== undefined)) {
+        this.maxPrice = this.minPrice = undefined;
+        had = true;
+      }
+      if (had) relaxed.push(slot);
+    }
     if (parsed.maxPrice !== undefined) {
       this.maxPrice = parsed.maxPrice;
       priceChanged = true;
@@ -132,8 +146,8 @@ export class PreferenceState {
       this.keywords.push(k);
     }
     if (this.keywords.length > 8) this.keywords.splice(0, this.keywords.length - 8);
-    const changed = added.length > 0 || removed.length > 0 || categoryChanged || priceChanged || parsed.keywords.length > 0;
-    return { added, removed, categoryChanged, priceChanged, changed };
+    const changed = added.length > 0 || removed.length > 0 || categoryChanged || priceChanged || relaxed.length > 0 || parsed.keywords.length > 0;
+    return { added, removed, categoryChanged, priceChanged, relaxed, changed };
   }
 
   /** Moves the wanted price band (or price limit) one step cheaper (-1) or dearer (+1). */

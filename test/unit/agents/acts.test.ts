@@ -59,6 +59,46 @@ describe('agent NLU (Lexicon)', () => {
     assert.deepEqual(read('red rather than pink'), ['colour=red', '!colour=pink']);
   });
 
+  test('negation covers the phrasings of the built-in users and common human ones', () => {
+    // the target-free user's narrative and dislike clauses (src/core/users/target-free.ts, nlg-templates.json)
+    assert.deepEqual(read("I'm not keen on anything in spandex."), ['!material=spandex']);
+    assert.deepEqual(read("I usually go for things black, blue and yellow, and I'm not into anything navy or pink."),
+      ['colour=black', 'colour=blue', 'colour=yellow', '!colour=navy', '!colour=pink']);
+    assert.deepEqual(read("I'm not keen on anything in the budget price range."), ['!price_band=budget']);
+    assert.deepEqual(read("I'm not into anything for the gym or in leather."), ['!occasion=gym', '!material=leather']);
+    // lists, and where the negation stops
+    assert.deepEqual(read('no black, navy or grey'), ['!colour=black', '!colour=navy', '!colour=grey']);
+    assert.deepEqual(read('not black, navy please'), ['!colour=black', 'colour=navy']);
+    assert.deepEqual(read("I don't like black or navy"), ['!colour=black', '!colour=navy']);
+    assert.deepEqual(read('I dislike wool and I want cotton'), ['!material=wool', 'material=cotton']);
+    assert.deepEqual(read('boots without heels and in black'), ['category=footwear', '!type=heels', 'colour=black']);
+    assert.deepEqual(read('No I want black'), ['colour=black']);
+    // other negation words and post-posed negations
+    assert.deepEqual(read('I hate pink'), ['!colour=pink']);
+    assert.deepEqual(read("I can't stand orange"), ['!colour=orange']);
+    assert.deepEqual(read('anything except heels'), ['!type=heels']);
+    assert.deepEqual(read('no heels please'), ['!type=heels']);
+    assert.deepEqual(read("I'd rather avoid synthetic"), ['!material=synthetic']);
+    assert.deepEqual(read('not a fan of leather'), ['!material=leather']);
+    assert.deepEqual(read('leather is not for me'), ['!material=leather']);
+    assert.deepEqual(read("The black ones aren't great, show me navy"), ['!colour=black', 'colour=navy']);
+    // not negations
+    assert.deepEqual(read("I don't mind leather"), ['material=leather']);
+    assert.deepEqual(read('nothing but black'), ['colour=black']);
+    assert.deepEqual(read("I'm not sure, maybe black"), ['colour=black']);
+  });
+
+  test('reads which attribute the user lets go of (the agenda user\'s Reveal.Expand phrasings)', () => {
+    const relaxed = (u: string) => lex.parse(u).relaxed;
+    assert.deepEqual(relaxed('Actually, any colour is fine.'), ['colour']);
+    assert.deepEqual(relaxed("I'm flexible on the material."), ['material']);
+    assert.deepEqual(relaxed("Don't worry about the style so much."), ['style']);
+    assert.deepEqual(relaxed('the price band doesnt matter that much after all'), ['price_band']);
+    assert.deepEqual(relaxed('any color works'), ['colour']);
+    assert.deepEqual(relaxed('what colour is it?'), []);
+    assert.deepEqual(relaxed('any colour but black'), []);
+  });
+
   test('intents, ordinals and prices', () => {
     const p = lex.parse("I'll take the second one");
     assert.ok(p.intents.has('accept'));

@@ -1,0 +1,150 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAgent } from '../../../src/core/agents/index';
+import { generateApparelCatalog, type Catalog } from '../../../src/core/catalog/catalog';
+import { createRng } from '../../../src/core/random';
+import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
+import { simulateConversation } from '../../../src/core/run/conversation';
+import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
+import { valuePhrase } from '../../../src/core/users/phrases';
+
+/**
+ * What the target-free user negated in an utterance, read from its own wording ("I'm not keen on
+ * anything in spandex.", "I'm not into anything navy or pink."), independently of the agents' NLU:
+ * each listed phrase is mapped back to the attribute value it was rendered from.
+ */
+function negatedByUser(catalog: Catalog, utterance: string): { slot: string; value: string }[] {
+  const byPhrase = new Map<string, { slot: string; value: string }[]>();
+  for (const slot of catalog.attributeNames()) {
+    for (const value of catalog.attributeValues(slot)) {
+      const p = valuePhrase(slot, value);
+      const list = byPhrase.get(p) ?? [];
+      list.push({ slot, value });
+      byPhrase.set(p, list);
+    }
+  }
+  const out: { slot: string; value: string }[] = [];
+  for (const m of utterance.matchAll(/not (?:keen on|into) anything ([^.]*)/g)) {
+    for (const part of m[1].split(/, | or /)) out.push(...(byPhrase.get(part.trim()) ?? []));
+  }
+  return out;
+}
+
+/** Runs `n` target-free conversations against `agent`; counts negated values shown in the top 3. */
+async function negationViolations(agent: string, n: number) {
+  const env = await prepareEnvironment(parseSimulationConfig({ user: 'target-free', agent, n, seed: 'negation', typo_rate: 0, catalog_size: 3000 }));
+  let negated = 0;
+  let sameTurn = 0;
+  let later = 0;
+  const examples: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const { conversation } = await simulateConversation(env, i);
+    const ruledOut = new Map<string, { slot: string; value: string }>();
+    for (const t of conversation.turns) {
+      for (const v of negatedByUser(env.catalog, t.user_utterance ?? '')) ruledOut.set(`${v.slot}=${v.value}`, v);
+      const now = new Set(negatedByUser(env.catalog, t.user_utterance ?? '').map((v) => `${v.slot}=${v.value}`));
+      negated += now.size;
+      const top3 = (t.recommendations ?? []).slice(0, 3).map((r) => env.catalog.get(r.item_id)!);
+      for (const [key, v] of ruledOut) {
+        if (!top3.some((it) => it.attributes[v.slot] === v.value)) continue;
+        if (now.has(key)) sameTurn++;
+        else later++;
+        if (examples.length < 3) examples.push(`${conversation.id}: "${t.user_utterance}" -> ${key} shown`);
+      }
+    }
+  }
+  return { negated, sameTurn, later, examples };
+}
+
+describe('local recommenders and what the user negated', () => {
+  test('local-good never shows, in its top three, a value the target-free user ruled out', async () => {
+    const r = await negationViolations('local-good', 100);
+    assert.ok(r.negated > 100, `only ${r.negated} negated values: the check would prove nothing`);
+    assert.equal(r.sameTurn, 0, `negated this turn and shown anyway: ${r.examples.join('; ')}`);
+    assert.equal(r.later, 0, `negated earlier and shown later: ${r.examples.join('; ')}`);
+  });
+
+  const catalog = generateApparelCatalog({ seed: 'negation', size: 3000 });
+  async function play(script: string[]): Promise<AgentResponse[]> {
+    const session = createAgent('local-good', { catalog }).createSession('neg', createRng('neg'), {});
+    const history: HistoryEntry[] = [];
+    const out: AgentResponse[] = [];
+    for (const u of script) {
+      const r = await session.respond(u, history);
+      history.push({ speaker: 'user', text: u }, { speaker: 'assistant', text: r.utterance });
+      out.push(r);
+    }
+    return out;
+  }
+
+  test('a value ruled out stays out on later turns until the user takes it back', async () => {
+    const rs = await play([
+      'I need a top for women',
+      "I'm not into anything black or white.",
+      'show me more',
+      'thanks',
+      'go back to the earlier ones',
+      'actually black would be fine',
+    ]);
+    const colours = (r: AgentResponse) => r.recommendations.map((x) => catalog.get(x.item_id)!.attributes.colour);
+    for (const r of rs.slice(1, 5)) {
+      assert.ok(!colours(r).includes('black') && !colours(r).includes('white'), `${r.utterance}: ${colours(r).join(', ')}`);
+    }
+    assert.deepEqual(rs[1].agent_trace?.negated, ['black', 'white']);
+    assert.ok(colours(rs[5]).includes('black'), 'taken back: black may come again');
+  });
+
+  test('"Not <title>." rejects that item', async () => {
+    const rs = await play(['black sneakers for women please']);
+    const first = rs[0].recommendations[0];
+    assert.ok(first);
+    const title = catalog.get(first.item_id)!.title;
+    const session = createAgent('local-good', { catalog }).createSession('neg', createRng('neg'), {});
+    const history: HistoryEntry[] = [];
+    await session.respond('black sneakers for women please', history);
+    history.push({ speaker: 'user', text: 'black sneakers for women please' }, { speaker: 'assistant', text: rs[0].utterance });
+    const r = await session.respond(`Not ${title}.`, history);
+    assert.equal(r.acts![0], 'recommend');
+    assert.ok(!r.recommendations.some((x) => x.item_id === first.item_id), 'the rejected item is not shown again');
+  });
+  test('local-good and local-bad report their reading of each turn in agent_trace, deterministically', async () => {
+    const script = ['I need shoes for women', "black please, but I'm not keen on anything in suede", 'show me more'];
+    for (const spec of ['local-good', 'local-bad']) {
+      const run = async () => {
+        const session = createAgent(spec, { catalog }).createSession('t', createRng('trace'), {});
+        const history: HistoryEntry[] = [];
+        const out: AgentResponse[] = [];
+        for (const u of script) {
+          const r = await session.respond(u, history);
+          history.push({ speaker: 'user', text: u }, { speaker: 'assistant', text: r.utterance });
+          out.push(r);
+        }
+        return out;
+      };
+      const rs = await run();
+      for (const r of rs) assert.ok(r.agent_trace, `${spec}: no agent_trace`);
+      const t = rs[1].agent_trace!;
+      assert.deepEqual(t.negated, ['suede'], spec);
+      assert.equal(t.filters?.category, 'footwear', spec);
+      // local-bad may mishear black (and says so in the trace): its query has what it heard
+      const heard = (t as { misread?: { said: string; heard: string } }).misread;
+      if (heard) assert.equal(heard.said, 'black');
+      assert.ok((t.query ?? '').includes(heard?.heard ?? 'black'), `${spec}: ${t.query}`);
+      assert.equal(t.retrieved, rs[1].recommendations.length, spec);
+      if (spec === 'local-good') {
+        assert.equal(t.filters?.gender, 'women|unisex');
+        assert.doesNotMatch(t.query ?? '', /suede/);
+        assert.ok(rs[1].recommendations.every((x) => catalog.get(x.item_id)!.attributes.material !== 'suede'));
+      }
+      assert.equal(JSON.stringify((await run()).map((r) => r.agent_trace)), JSON.stringify(rs.map((r) => r.agent_trace)), `${spec}: same seed, same trace`);
+    }
+  });
+  test('local-good drops a preference the user lets go of ("any colour is fine")', async () => {
+    const rs = await play(['red heels for women', 'Actually, any colour is fine.']);
+    const reds = (r: AgentResponse) => r.recommendations.filter((x) => catalog.get(x.item_id)!.attributes.colour === 'red').length;
+    assert.ok(reds(rs[0]) >= 3, `${reds(rs[0])} red items first`);
+    assert.equal(rs[1].acts![0], 'recommend');
+    assert.ok(reds(rs[1]) < reds(rs[0]), `still ${reds(rs[1])} red items of ${rs[1].recommendations.length}`);
+    assert.deepEqual(rs[1].agent_trace?.relaxed, ['colour']);
+  });
+});
