@@ -52,6 +52,43 @@ export interface AgendaUserOptions {
    * the user only accepts items that satisfy every constraint it has disclosed.
    */
   checkContent?: boolean;
+  /**
+   * Probability that a user whose agenda runs out before it has seen a single recommendation
+   * leaves anyway ("early quit"); otherwise it keeps going (answers the agent's question, discloses
+   * or asks to see options) until it has seen items or its patience runs out. Default 0.
+   */
+  earlyQuit?: number;
+}
+
+/** Why the user ended the dialogue (`trace.end_reason` of its last turn). */
+export type EndReason = 'accepted' | 'completed' | 'patience' | 'early_quit';
+
+/**
+ * What an act means to say, by slot: the constraint behind {value}, the liked and disliked values
+ * behind {liked} / {disliked}, the items behind {item} / {item2}, and the attribute a Reveal.Expand
+ * relaxes. The turn's `trace.said` and the disclosed goal follow the slots the text really used.
+ */
+interface Meaning {
+  value?: [string, string];
+  liked?: [string, string];
+  disliked?: [string, string];
+  item?: string;
+  item2?: string;
+  relax?: string;
+  /** Slots the template must use (the user means to say them). */
+  require?: string[];
+  /** A template list other than the act's own (e.g. Disclose.Category). */
+  template?: string;
+  /** Check the next carousel against the stated value (Disclose, Refine, Revise). */
+  check?: boolean;
+  endReason?: EndReason;
+}
+
+interface Realised {
+  act: string;
+  fill: SlotFill;
+  outcome?: Outcome;
+  meaning: Meaning;
 }
 
 /** Attributes a simulated shopper may state as constraints (brand is rarely a requirement). */
@@ -63,6 +100,8 @@ export class AgendaUserSimulator implements UserSimulator {
   readonly nlu: AgentNlu;
 
   constructor(readonly options: AgendaUserOptions) {
+    const q = options.earlyQuit ?? 0;
+    if (!(q >= 0 && q <= 1)) throw new RangeError(`early quit probability must be in [0, 1], got ${q}`);
     this.name = `agenda-${options.interaction.name}-${options.preferences}`;
     this.nlg = options.nlg ?? new TemplateNlg();
     this.nlu = options.nlu ?? new AgentNlu();
@@ -90,6 +129,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   private agenda: string[] = [];
   private goal: Goal = { constraints: {}, requests: [] };
   private disclosed = new Set<string>();
+  /** Attribute values the user has said it does not want. */
+  private negated = new Set<string>();
   private current = '';
   private patience: number;
   private readonly initialPatience: number;
@@ -122,9 +163,21 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     this.target = update.target;
     this.targetGroup = update.alternatives.slice();
     if (this.started) {
-      for (const [k, v] of Object.entries(update.target.attributes)) {
-        if (k in this.goal.constraints) this.goal.constraints[k] = v;
+      // The goal follows the new target: its values replace the old ones, constraints the new
+      // target has no value for are dropped, and rejected values it has are no longer rejected.
+      // A changed value is no longer disclosed: the user has not said it yet.
+      for (const k of Object.keys(this.goal.constraints)) {
+        if (k === 'category') continue;
+        const v = update.target.attributes[k];
+        if (v === undefined) {
+          delete this.goal.constraints[k];
+          this.disclosed.delete(k);
+        } else if (String(this.goal.constraints[k]) !== v) {
+          this.goal.constraints[k] = v;
+          this.disclosed.delete(k);
+        }
       }
+      for (const v of Object.values(update.target.attributes)) this.negated.delete(v);
     }
   }
 
@@ -177,6 +230,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   async respond(response: AgentResponse): Promise<UserTurn> {
     if (!this.started) throw new Error('respond() before start()');
     if (this.finished) throw new Error('the user already ended the conversation');
+    if (response.error) return this.unchanged();
     const understanding = this.sim.nlu.understand(response);
     this.agentTurns++;
     this.previousShown = this.shown;
@@ -224,21 +278,43 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       }
       trace.pushed = [next];
     }
-    if (response.error) trace.error = response.error;
     return this.speak(interaction.refine(next, this.rng), trace, understanding, false, response.utterance);
+  }
+
+  /**
+   * The answer to a failed agent turn: the user ignores it (no patience lost, nothing pulled,
+   * pushed or seen) and repeats what it said. The run normally stops before this, but the session
+   * stays neutral to failures anyway (forks, other drivers).
+   */
+  private unchanged(): UserTurn {
+    const trace: SimulatorTrace = {
+      agenda: this.agendaTopFirst(),
+      goal: this.goalSnapshot(),
+      nlu: { agent_act: 'Other', source: 'none' },
+      user_act: this.current,
+      said: { constraints: {} },
+      patience: this.patience,
+      satisfaction: this.agentTurns ? round3(this.appropriateTurns / this.agentTurns) : 1,
+      frustration: round3(1 - this.patience / this.initialPatience),
+    };
+    (trace as Record<string, unknown>)['ignored_agent_error'] = true;
+    const target = this.targetState();
+    if (target) trace.target = target;
+    return { utterance: this.previousUtterance ?? '', act: this.current, trace, done: false };
   }
 
   /** Realises `planned` in the current situation, generates the text and assembles the turn. */
   private speak(planned: string, trace: SimulatorTrace, understanding: Understanding | undefined, opening: boolean, agentText = ''): UserTurn {
     this.stated = undefined;
-    const { act, fill, outcome } = this.realise(planned, agentText, opening);
+    const { act, fill, outcome, meaning } = this.realise(planned, agentText, opening);
     this.current = act;
     const done = outcome !== undefined;
     if (act === 'Note.Accept') this.agenda = [];
-    const templateKey = opening && this.sim.nlg.has(`${act}.Open`) ? `${act}.Open` : act;
-    const utterance = this.sim.nlg.generate(templateKey, fill, this.rng, this.previousUtterance);
+    const templateKey = meaning.template && this.sim.nlg.has(meaning.template) ? meaning.template : opening && this.sim.nlg.has(`${act}.Open`) ? `${act}.Open` : act;
+    const { text: utterance, used } = this.sim.nlg.realise(templateKey, fill, this.rng, this.previousUtterance, meaning.require);
     this.previousUtterance = utterance;
     if (done) this.finished = true;
+    trace.said = this.record(meaning, used);
 
     trace.agenda = this.agendaTopFirst();
     trace.goal = this.goalSnapshot();
@@ -257,7 +333,44 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     trace.patience = this.patience;
     trace.satisfaction = this.agentTurns ? round3(this.appropriateTurns / this.agentTurns) : 1;
     trace.frustration = round3(1 - this.patience / this.initialPatience);
+    if (done) {
+      const reason: EndReason = outcome === 'accepted' ? 'accepted' : outcome === 'abandoned' ? 'patience' : (meaning.endReason ?? 'completed');
+      (trace as Record<string, unknown>)['end_reason'] = reason;
+    }
     return { utterance, act, trace, done, outcome };
+  }
+
+  /**
+   * Applies what the text said (the slots its template used) to the user's state and returns
+   * `trace.said`: a stated value is disclosed (and only a stated one), a negated value is
+   * remembered, a relaxed attribute leaves the goal.
+   */
+  private record(meaning: Meaning, used: readonly string[]): NonNullable<SimulatorTrace['said']> {
+    const said: NonNullable<SimulatorTrace['said']> = { constraints: {} };
+    const constraints = said.constraints!;
+    const state = (pair: [string, string]) => {
+      constraints[pair[0]] = pair[1];
+      this.disclosed.add(pair[0]);
+    };
+    if (used.includes('category')) state(['category', this.task]);
+    if (meaning.value && used.includes('value')) {
+      state(meaning.value);
+      if (meaning.check) this.stated = meaning.value;
+    }
+    if (meaning.liked && used.includes('liked')) state(meaning.liked);
+    if (meaning.disliked && used.includes('disliked')) {
+      this.negated.add(meaning.disliked[1]);
+      said.negated = [meaning.disliked[1]];
+    }
+    if (meaning.relax && used.includes('attribute')) {
+      delete this.goal.constraints[meaning.relax];
+      this.disclosed.delete(meaning.relax);
+    }
+    const items: string[] = [];
+    if (meaning.item && used.includes('item')) items.push(meaning.item);
+    if (meaning.item2 && used.includes('item2')) items.push(meaning.item2);
+    if (items.length) said.items = items;
+    return said;
   }
 
   private askedCache: { text: string; attrs: string[] } = { text: '', attrs: [] };
@@ -292,20 +405,31 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     return undefined;
   }
 
-  /** Does the item satisfy every constraint the user has disclosed? */
+  /**
+   * Does the item satisfy every constraint the user has disclosed (an item without the attribute
+   * does not), belong to the task category, and avoid every value the user said it does not want?
+   */
   private meetsDisclosed(item: ItemView): boolean {
+    if (item.category !== undefined && item.category !== this.task) return false;
     for (const attr of this.disclosed) {
+      if (attr === 'category') continue;
       const want = this.goal.constraints[attr];
-      const have = item.attributes[attr];
-      if (want !== undefined && have !== undefined && String(want) !== have) return false;
+      if (want !== undefined && item.attributes[attr] !== String(want)) return false;
     }
+    for (const v of Object.values(item.attributes)) if (this.negated.has(v)) return false;
     return true;
   }
 
-  private nextConstraint(agentText: string): [string, string] | undefined {
+  /**
+   * The constraint a Disclose states: one the agent asks about, else the task category if the user
+   * has not said it yet (a shopper says what it is shopping for), else the next undisclosed one.
+   */
+  private nextConstraint(agentText: string, opening = false): [string, string] | undefined {
     const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
     const asked = this.asked(agentText);
     for (const a of asked) if (names.includes(a)) return [a, String(this.goal.constraints[a])];
+    // (The opening templates name the category anyway, next to the first constraint.)
+    if (!opening && !this.disclosed.has('category')) return ['category', this.task];
     const open = names.filter((n) => !this.disclosed.has(n));
     if (open.length) {
       const a = open[0];
@@ -334,125 +458,165 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     return { act: opinion === 'like' ? 'Note.Like' : 'Note.Dislike', item: top };
   }
 
-  private likedPhrase(item: ItemView | undefined): string | undefined {
+  /** A value of the item the user wants (one of its goal constraints), to say it likes it. */
+  private likedValue(item: ItemView | undefined): [string, string] | undefined {
     if (!item) return undefined;
     for (const [k, v] of Object.entries(item.attributes)) {
-      if (k === 'brand') continue;
-      if (this.goal.constraints[k] === v || this.prefs.attributePreference(k, v) > 0) return valuePhrase(k, v);
+      if (k === 'brand' || k === 'category') continue;
+      if (this.goal.constraints[k] !== undefined && String(this.goal.constraints[k]) === v) return [k, v];
     }
     return undefined;
   }
 
-  private dislikedPhrase(item: ItemView | undefined): string | undefined {
+  /**
+   * A value of the item the user does not want: one that differs from its goal, or that its
+   * preferences dislike, but never a value it wants (nor, with a target, one the target has).
+   */
+  private dislikedValue(item: ItemView | undefined): [string, string] | undefined {
     if (!item) return undefined;
+    const wantedValues = new Set(Object.values(this.goal.constraints).map(String));
+    if (this.target) for (const v of Object.values(this.target.attributes)) wantedValues.add(v);
     for (const [k, v] of Object.entries(item.attributes)) {
-      if (k === 'brand') continue;
+      if (k === 'brand' || k === 'category' || wantedValues.has(v)) continue;
       const wanted = this.goal.constraints[k];
-      if ((wanted !== undefined && wanted !== v) || this.prefs.attributePreference(k, v) < 0) return valuePhrase(k, v);
+      if ((wanted !== undefined && String(wanted) !== v) || this.prefs.attributePreference(k, v) < 0) return [k, v];
     }
     return undefined;
   }
 
-  private realise(planned: string, agentText: string, opening: boolean): { act: string; fill: SlotFill; outcome?: Outcome } {
+  private named(item: ItemView, fill: SlotFill, meaning: Meaning, slot: 'item' | 'item2' = 'item'): void {
+    fill[slot] = item.title ?? item.item_id;
+    meaning[slot] = item.item_id;
+  }
+
+  private realise(planned: string, agentText: string, opening: boolean): Realised {
     const fill: SlotFill = { category: this.task };
+    const meaning: Meaning = {};
     const main = mainAct(planned);
     const hasItems = this.shown.length > 0;
     const top = this.shown[0];
 
-    if (planned === 'Complete.Abandon') return { act: planned, fill, outcome: 'abandoned' };
+    if (planned === 'Complete.Abandon') return { act: planned, fill, outcome: 'abandoned', meaning };
 
     // Known-item mode: a user who sees the item it is looking for takes it, whatever it planned.
     if (this.target && hasItems && !opening) {
       const hit = this.shown.slice(0, this.sim.options.browseDepth ?? 3).find((i) => i.item_id === this.target!.item_id);
       if (hit) {
-        fill.item = hit.title ?? hit.item_id;
-        return { act: 'Note.Accept', fill, outcome: 'accepted' };
+        this.named(hit, fill, meaning);
+        meaning.require = ['item'];
+        return { act: 'Note.Accept', fill, outcome: 'accepted', meaning };
       }
     }
 
     if ((main === 'Note' || main === 'Complete') && hasItems && !opening) {
       const verdict = this.judge();
-      if (verdict.act === 'Note.Accept') {
-        fill.item = verdict.item?.title ?? verdict.item?.item_id;
-        return { act: 'Note.Accept', fill, outcome: 'accepted' };
+      if (verdict.act === 'Note.Accept' && verdict.item) {
+        this.named(verdict.item, fill, meaning);
+        meaning.require = ['item'];
+        return { act: 'Note.Accept', fill, outcome: 'accepted', meaning };
       }
-      if (main === 'Note') {
-        fill.item = verdict.item?.title ?? verdict.item?.item_id;
-        fill.liked = this.likedPhrase(verdict.item);
-        fill.disliked = this.dislikedPhrase(verdict.item);
-        return { act: planned === 'Note' || planned.startsWith('Note.') ? verdict.act : planned, fill };
+      if (main === 'Note' && verdict.item) {
+        this.named(verdict.item, fill, meaning);
+        const liked = this.likedValue(verdict.item);
+        const disliked = this.dislikedValue(verdict.item);
+        const act = planned === 'Note' || planned.startsWith('Note.') ? verdict.act : planned;
+        if (liked && act === 'Note.Like') {
+          fill.liked = valuePhrase(liked[0], liked[1]);
+          meaning.liked = liked;
+        }
+        if (disliked && act === 'Note.Dislike') {
+          fill.disliked = valuePhrase(disliked[0], disliked[1]);
+          meaning.disliked = disliked;
+        }
+        return { act, fill, meaning };
       }
     }
-    if (main === 'Complete') return { act: 'Complete', fill, outcome: 'ended' };
+    if (main === 'Complete') {
+      if (hasItems) return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'completed' } };
+      // Nothing shown yet: the user does not leave unless early quitting is configured.
+      const quit = this.sim.options.earlyQuit ?? 0;
+      if (quit > 0 && this.rng.chance(quit)) return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'early_quit' } };
+      const deferred = agentText.includes('?') ? 'Disclose' : this.fallbackWithoutItems();
+      return this.realise(deferred, agentText, opening);
+    }
     if (main === 'Note') return this.realise(this.fallbackWithoutItems(), agentText, opening);
 
     if (main === 'Disclose') {
-      if (planned === 'Disclose.NonDisclose') return { act: planned, fill };
-      const next = this.nextConstraint(agentText);
+      if (planned === 'Disclose.NonDisclose') return { act: planned, fill, meaning };
+      const next = this.nextConstraint(agentText, opening);
+      if (next && next[0] === 'category') {
+        // The category reads as a noun ("I'm looking for footwear."): its own templates.
+        return { act: 'Disclose', fill, meaning: { require: ['category'], template: 'Disclose.Category' } };
+      }
       if (next) {
-        this.disclosed.add(next[0]);
-        this.stated = next;
         fill.value = valuePhrase(next[0], next[1]);
         fill.attribute = readableAttribute(next[0]);
-        return { act: 'Disclose', fill };
+        return { act: 'Disclose', fill, meaning: { value: next, require: ['value'], check: true } };
       }
       const asked = this.asked(agentText);
-      if (asked.length || opening) return { act: 'Disclose.NonDisclose', fill };
+      if (asked.length || opening) return { act: 'Disclose.NonDisclose', fill, meaning };
       const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
       if (names.length) {
         const a = this.rng.pick(names);
-        fill.value = valuePhrase(a, String(this.goal.constraints[a]));
-        return { act: 'Disclose', fill };
+        const v = String(this.goal.constraints[a]);
+        fill.value = valuePhrase(a, v);
+        return { act: 'Disclose', fill, meaning: { value: [a, v], require: ['value'] } };
       }
-      return { act: 'Disclose.NonDisclose', fill };
+      return { act: 'Disclose.NonDisclose', fill, meaning };
     }
 
     if (main === 'Reveal') {
       const sub = planned === 'Reveal' ? 'Reveal.Refine' : planned;
+      if (sub === 'Reveal.Expand') {
+        const attr = this.relaxable();
+        if (!attr) return this.realise('Disclose', agentText, opening);
+        fill.attribute = readableAttribute(attr);
+        return { act: sub, fill, meaning: { relax: attr, require: ['attribute'] } };
+      }
       const change = this.reviseGoal(sub);
       if (!change) return this.realise('Disclose', agentText, opening);
-      if (sub !== 'Reveal.Expand') this.stated = change;
       fill.value = valuePhrase(change[0], change[1]);
       fill.attribute = readableAttribute(change[0]);
-      return { act: sub, fill };
+      return { act: sub, fill, meaning: { value: change, require: ['value'], check: true } };
     }
 
     if (main === 'Inquire') {
-      if (!hasItems) return { act: 'Inquire.List', fill };
+      if (!hasItems) return { act: 'Inquire.List', fill, meaning };
       if (planned === 'Inquire.Compare' && this.shown.length >= 2) {
-        fill.item = this.shown[0].title ?? this.shown[0].item_id;
-        fill.item2 = this.shown[1].title ?? this.shown[1].item_id;
-        return { act: planned, fill };
+        this.named(this.shown[0], fill, meaning);
+        this.named(this.shown[1], fill, meaning, 'item2');
+        return { act: planned, fill, meaning };
       }
       if (planned === 'Inquire.Subset') {
         const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
         if (names.length) {
           const a = this.rng.pick(names);
-          fill.value = valuePhrase(a, String(this.goal.constraints[a]));
-          return { act: planned, fill };
+          const v = String(this.goal.constraints[a]);
+          fill.value = valuePhrase(a, v);
+          return { act: planned, fill, meaning: { value: [a, v], require: ['value'] } };
         }
       }
       if (planned === 'Inquire.Similar' || planned === 'Inquire.Compare' || planned === 'Inquire.Subset') {
-        fill.item = top.title ?? top.item_id;
-        return { act: 'Inquire.Similar', fill };
+        this.named(top, fill, meaning);
+        return { act: 'Inquire.Similar', fill, meaning };
       }
-      return { act: planned === 'Inquire' ? 'Inquire.List' : planned, fill };
+      return { act: planned === 'Inquire' ? 'Inquire.List' : planned, fill, meaning };
     }
 
     if (main === 'Navigate') {
-      if (!hasItems) return { act: 'Inquire.List', fill };
-      if (planned === 'Navigate.Back' && this.previousShown.length === 0) return { act: 'Navigate.More', fill };
+      if (!hasItems) return { act: 'Inquire.List', fill, meaning };
+      if (planned === 'Navigate.Back' && this.previousShown.length === 0) return { act: 'Navigate.More', fill, meaning };
       if (planned === 'Navigate' || planned === 'Navigate.Ask') {
         const pending = this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
         const attr = pending.length ? pending[0] : this.rng.pick(this.goal.requests.length ? this.goal.requests : ['material']);
         this.lastAskedRequest = attr;
         fill.attribute = readableAttribute(attr);
-        fill.item = top.title ?? top.item_id;
-        return { act: 'Navigate', fill };
+        this.named(top, fill, meaning);
+        return { act: 'Navigate', fill, meaning };
       }
-      return { act: planned, fill };
+      return { act: planned, fill, meaning };
     }
-    return { act: planned, fill };
+    return { act: planned, fill, meaning };
   }
 
   private fallbackWithoutItems(): string {
@@ -460,35 +624,43 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     return names.length ? 'Disclose' : 'Inquire.List';
   }
 
-  /** Changes the goal for a Reveal act; returns the attribute and value spoken. */
+  /** The attribute a Reveal.Expand relaxes: a disclosed constraint (never the category). */
+  private relaxable(): string | undefined {
+    const names = [...this.disclosed].filter((k) => k !== 'category' && k in this.goal.constraints).sort();
+    return names.length ? this.rng.pick(names) : undefined;
+  }
+
+  /**
+   * Changes the goal for a Reveal.Refine or Reveal.Revise; returns the attribute and value to say.
+   * With a target (known-item mode) every value comes from the target: Refine adds one of its
+   * values the goal does not hold yet, Revise restates one (the goal already follows the target).
+   */
   private reviseGoal(sub: string): [string, string] | undefined {
     const catalog = this.sim.options.catalog;
     const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
     if (sub === 'Reveal.Refine') {
-      for (const [attr, value] of this.prefs.likedValues()) {
-        if (!CONSTRAINT_ATTRIBUTES.includes(attr) || attr in this.goal.constraints) continue;
+      const candidates: [string, string][] = this.target
+        ? CONSTRAINT_ATTRIBUTES.filter((a) => this.target!.attributes[a] !== undefined).map((a) => [a, this.target!.attributes[a]])
+        : this.prefs.likedValues();
+      for (const [attr, value] of candidates) {
+        if (!CONSTRAINT_ATTRIBUTES.includes(attr) || attr in this.goal.constraints || this.negated.has(value)) continue;
         this.goal.constraints[attr] = value;
-        this.disclosed.add(attr);
         return [attr, value];
       }
       const undisclosed = names.filter((n) => !this.disclosed.has(n));
       const attr = undisclosed.length ? undisclosed[0] : names.length ? this.rng.pick(names) : undefined;
       if (!attr) return undefined;
-      this.disclosed.add(attr);
       return [attr, String(this.goal.constraints[attr])];
     }
     if (names.length === 0) return undefined;
     const attr = this.rng.pick(names);
     const current = String(this.goal.constraints[attr]);
-    const options = attributeValuesOf(catalog, attr).filter((v) => v !== current && this.prefs.attributePreference(attr, v) >= 0);
+    if (this.target) return [attr, current];
+    const options = attributeValuesOf(catalog, attr).filter((v) => v !== current && !this.negated.has(v) && this.prefs.attributePreference(attr, v) >= 0);
     if (options.length === 0) return undefined;
     const liked = options.filter((v) => this.prefs.attributePreference(attr, v) > 0);
     const value = liked.length ? liked[0] : this.rng.pick(options);
-    if (sub === 'Reveal.Revise') {
-      if (this.target) return [attr, current];
-      this.goal.constraints[attr] = value;
-    }
-    this.disclosed.add(attr);
+    this.goal.constraints[attr] = value;
     return [attr, value];
   }
 
@@ -515,6 +687,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     this.current = last.user_act;
     if (typeof last.patience === 'number') this.patience = last.patience;
     for (const t of traces) if (t.preferences) this.prefs.restore(t.preferences);
+    this.negated = new Set(traces.flatMap((t) => t.said?.negated ?? []));
     this.prefs.delta();
     for (const t of traces) {
       if (t.satisfaction !== undefined && t.nlu) this.agentTurns++;

@@ -20,7 +20,7 @@ export * from './preferences';
 export * from './nlg';
 export * from './nlu';
 export * from './session';
-export { AgendaUserSimulator, AgendaUserSession, type AgendaUserOptions } from './agenda-user';
+export { AgendaUserSimulator, AgendaUserSession, type AgendaUserOptions, type EndReason } from './agenda-user';
 export { TargetFreeUserSimulator, TargetFreeSession, type TargetFreeOptions, type SyntheticReview } from './target-free';
 export { MetaSimulator, deriveAlternatives, loadRelevance, RelevanceSchema, type MetaMode, type MetaOptions, type RelevanceJudgments } from './meta';
 
@@ -32,6 +32,8 @@ export interface UserSpec {
   interaction?: InteractionName;
   preferences?: PreferenceKind;
   patience?: number;
+  /** Agenda user: probability of leaving before any recommendation was shown (default 0). */
+  earlyQuit?: number;
   thresholds?: Partial<PkgThresholds>;
   /** Target-free: turns before it says goodbye. */
   maxTurns?: number;
@@ -64,6 +66,7 @@ export function createUserSimulator(spec: UserSpec, deps: UserDeps): UserSimulat
       preferences: spec.preferences ?? 'pkg',
       preferenceOptions: { thresholds: spec.thresholds },
       patience: spec.patience,
+      earlyQuit: spec.earlyQuit,
       nlg,
       nlu,
     });

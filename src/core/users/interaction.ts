@@ -9,7 +9,8 @@
  *   P(fine act | class); a push samples the class from P(user class | agent class), then the act.
  *
  * In both, the initial chain is resampled until Disclose is among its first five acts and it is
- * at most twelve acts long (the KDD'20 code's rule).
+ * at most twelve acts long (the KDD'20 code's rule). Complete is kept only as the last act of a
+ * chain (`completeLast`): the user completes when nothing else is pending.
  */
 import { z } from 'zod';
 import type { Rng } from '../random';
@@ -85,9 +86,18 @@ function satisfies(chain: readonly string[], rule: AgendaRule): boolean {
   return head.some((a) => mainAct(a) === 'Disclose');
 }
 
+/**
+ * Complete ends a dialogue, so it can only be the last act of an agenda: a chain that samples it
+ * earlier (QRFA draws Complete as a Feedback act anywhere in the chain) keeps its other acts and
+ * completes once they are done. Only a Complete at the end of the chain stays.
+ */
+export function completeLast(chain: readonly string[]): string[] {
+  return chain.filter((a, i) => i === chain.length - 1 || mainAct(a) !== 'Complete');
+}
+
 function sampleWithRule(draw: () => string[], rule: AgendaRule): InitialAgenda {
   for (let attempt = 1; attempt <= rule.maxAttempts; attempt++) {
-    const chain = draw();
+    const chain = completeLast(draw());
     if (satisfies(chain, rule)) return { agenda: chain, attempts: attempt, fallback: false };
   }
   return { agenda: FALLBACK_AGENDA.slice(), attempts: rule.maxAttempts, fallback: true };

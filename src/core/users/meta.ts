@@ -12,7 +12,9 @@
  *
  * Alternatives come from a relevance file (`{ "<target id>": ["<alt id>", ...] }`) or, when no file
  * is given, from `Catalog.similarity`: the k most similar items of the same category. Every turn's
- * trace carries the target; a switch adds `switched_from` and `switch_reason`.
+ * trace carries the target; a switch adds `switched_from` and `switch_reason`. No switch happens
+ * while the current target is among the first three items shown (the user has found it), nor on
+ * a failed agent turn.
  */
 import { z } from 'zod';
 import type { SimulatorTrace, TargetState } from '../model';
@@ -24,6 +26,9 @@ import { isObserving, isRestorable, isTargetAware, round3, type ObservingSession
 import type { Turn } from '../model';
 
 export type MetaMode = 'tol' | 'prob';
+
+/** Carousel positions the user looks at (the agenda user's browse depth). */
+const SEEN_DEPTH = 3;
 
 /** target item id -> alternative item ids (human-judged or derived). */
 export type RelevanceJudgments = Record<string, string[]>;
@@ -150,6 +155,7 @@ class MetaSession implements ObservingSession, RestorableSession {
   }
 
   observe(response: AgentResponse): Partial<SimulatorTrace> | undefined {
+    if (response.error) return undefined;
     return isObserving(this.base) ? this.base.observe(response) : undefined;
   }
 
@@ -171,12 +177,20 @@ class MetaSession implements ObservingSession, RestorableSession {
   }
 
   async respond(response: AgentResponse): Promise<UserTurn> {
+    if (response.error) {
+      // A failed agent turn is not a turn the user saw: no switch, no tolerance step.
+      const t = await this.base.respond(response);
+      t.trace.target = this.state();
+      return t;
+    }
     this.turn++;
     const catalog = this.meta.options.catalog;
     const topRec = response.recommendations[0];
     const top = topRec ? catalog.get(topRec.item_id) : undefined;
     let switchInfo: Partial<TargetState> | undefined;
-    if (top && this.turn > this.meta.tolerance) {
+    // A user that sees what it is looking for among the first items keeps it (and takes it).
+    const seesTarget = response.recommendations.slice(0, SEEN_DEPTH).some((r) => r.item_id === this.target.item_id);
+    if (top && !seesTarget && this.turn > this.meta.tolerance) {
       let consider = false;
       let reason = '';
       if (this.meta.options.mode === 'tol') {

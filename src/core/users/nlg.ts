@@ -35,15 +35,27 @@ export function readableAttribute(name: string): string {
   return name.replace(/[_-]+/g, ' ');
 }
 
+/** A stretch of text [start, end) that typos must leave alone. */
+export interface TextSpan {
+  start: number;
+  end: number;
+}
+
 /**
  * Introduces one typo into a word of four or more letters: two neighbouring letters swapped, a
- * letter dropped, or a letter doubled. Returns the text unchanged when no word qualifies.
+ * letter dropped, or a letter doubled. Words overlapping a span of `keep` (the filled slots: the
+ * values, items and attributes the utterance states) are never changed, so the meaning survives.
+ * Returns the text unchanged when no word qualifies.
  */
-export function addTypo(text: string, rng: Rng): string {
+export function addTypo(text: string, rng: Rng, keep: readonly TextSpan[] = []): string {
   const words: { start: number; end: number }[] = [];
   const re = /[A-Za-z]{4,}/g;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(text))) words.push({ start: m.index, end: m.index + m[0].length });
+  while ((m = re.exec(text))) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (!keep.some((k) => start < k.end && k.start < end)) words.push({ start, end });
+  }
   if (words.length === 0) return text;
   const w = rng.pick(words);
   const word = text.slice(w.start, w.end);
@@ -61,6 +73,13 @@ export function addTypo(text: string, rng: Rng): string {
       break;
   }
   return text.slice(0, w.start) + typo + text.slice(w.end);
+}
+
+/** A generated utterance and the slots its template filled (what the text actually states). */
+export interface Realisation {
+  text: string;
+  /** Slot names the chosen template used, e.g. ["category", "value"]. */
+  used: string[];
 }
 
 export interface NlgOptions {
@@ -102,22 +121,53 @@ export class TemplateNlg {
    * `previous` is avoided when another choice exists.
    */
   generate(act: string, fill: SlotFill, rng: Rng, previous?: string): string {
+    return this.realise(act, fill, rng, previous).text;
+  }
+
+  /**
+   * Like `generate`, and says which slots the text states. Templates that use every slot in
+   * `require` are preferred (a user that means to state a value picks a template that says it);
+   * when the act has none, the usual choice applies and `used` shows what was left out. Random
+   * typos never touch the filled slots.
+   */
+  realise(act: string, fill: SlotFill, rng: Rng, previous?: string, require: readonly string[] = []): Realisation {
     const all = this.templatesFor(act);
     const has = fill as Record<string, string | undefined>;
     let usable = all.filter((t) => t.slots.every((s) => has[s] !== undefined && has[s] !== ''));
+    if (require.length) {
+      const saying = usable.filter((t) => require.every((r) => t.slots.includes(r)));
+      if (saying.length) usable = saying;
+    }
     if (usable.length === 0) usable = all.filter((t) => t.slots.length === 0);
     if (usable.length === 0) usable = all;
-    let text = this.fill(rng.pick(usable), has);
-    if (previous !== undefined && text === previous && usable.length > 1) {
-      const others = usable.filter((t) => this.fill(t, has) !== previous);
-      if (others.length) text = this.fill(rng.pick(others), has);
+    let chosen = rng.pick(usable);
+    let filled = this.fill(chosen, has);
+    if (previous !== undefined && filled.text === previous && usable.length > 1) {
+      const others = usable.filter((t) => this.fill(t, has).text !== previous);
+      if (others.length) {
+        chosen = rng.pick(others);
+        filled = this.fill(chosen, has);
+      }
     }
-    if (this.typoRate > 0 && rng.chance(this.typoRate)) text = addTypo(text, rng);
-    return text;
+    let text = filled.text;
+    if (this.typoRate > 0 && rng.chance(this.typoRate)) text = addTypo(text, rng, filled.spans);
+    const used = [...new Set(chosen.slots.filter((s) => has[s] !== undefined && has[s] !== ''))];
+    return { text, used };
   }
 
-  private fill(t: Template, fill: Record<string, string | undefined>): string {
-    if (t.slots.length === 0) return t.text;
-    return t.text.replace(SLOT, (_, name: string) => fill[name] ?? 'that');
+  private fill(t: Template, fill: Record<string, string | undefined>): { text: string; spans: TextSpan[] } {
+    if (t.slots.length === 0) return { text: t.text, spans: [] };
+    const spans: TextSpan[] = [];
+    let out = '';
+    let last = 0;
+    for (const m of t.text.matchAll(SLOT)) {
+      out += t.text.slice(last, m.index);
+      const value = fill[m[1]] ?? 'that';
+      spans.push({ start: out.length, end: out.length + value.length });
+      out += value;
+      last = m.index! + m[0].length;
+    }
+    out += t.text.slice(last);
+    return { text: out, spans };
   }
 }

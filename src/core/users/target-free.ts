@@ -13,6 +13,10 @@
  *   plus one general preference not yet mentioned, so preferences come out gradually.
  * - Preference coverage PC_t = |targets ∩ (R_1 ∪ ... ∪ R_t)| / |targets| is recorded on every turn
  *   (R_i = all items the agent recommended at turn i). Dialogues run up to 20 turns.
+ * - `trace.said` records what each utterance states: liked values (one per attribute) as
+ *   constraints, values it says it does not want as `negated`, and the shown items it names.
+ * - Wrapped by a meta-simulator (a target is set), the values it states follow the current target:
+ *   liked values are the target's, and it never rejects a value the target has.
  */
 import type { PreferenceState, SimulatorTrace } from '../model';
 import type { Rng } from '../random';
@@ -61,6 +65,8 @@ export interface SyntheticReview {
   disliked: string[];
 }
 
+type Said = NonNullable<SimulatorTrace['said']>;
+
 export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   readonly task: string;
   readonly targets: string[];
@@ -72,6 +78,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly mentioned = new Set<string>();
   private turn = 0;
   private coverage = 0;
+  /** Set by a meta-simulator: the item the user is now looking for. */
+  private target: CatalogItem | undefined;
   private previousUtterance: string | undefined;
 
   constructor(private readonly sim: TargetFreeUserSimulator, private readonly rng: Rng, context: SessionContext) {
@@ -137,19 +145,52 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     return r;
   }
 
+  /**
+   * The liked values the user may state, one per attribute: its general preferences, or with a
+   * target the target's values (those it generally likes first).
+   */
+  private likedPool(): [string, string][] {
+    const out: [string, string][] = [];
+    const attrs = new Set<string>();
+    const add = (k: string, v: string) => {
+      if (k === 'brand' || attrs.has(k)) return;
+      attrs.add(k);
+      out.push([k, v]);
+    };
+    if (this.target) {
+      const t = this.target.attributes;
+      for (const [k, v] of this.generalLiked) if (t[k] === v) add(k, v);
+      for (const k of Object.keys(t).sort()) add(k, t[k]);
+    } else {
+      for (const [k, v] of this.generalLiked) add(k, v);
+    }
+    return out;
+  }
+
+  /** The disliked values the user may state (never a value of its target). */
+  private dislikedPool(): [string, string][] {
+    const t = this.target?.attributes;
+    return this.generalDisliked.filter(([k, v]) => !t || t[k] !== v);
+  }
+
+  /** What the opening narrative states: up to three liked values and two disliked ones. */
+  private narrative(): { text: string; liked: [string, string][]; disliked: [string, string][] } {
+    const liked = this.likedPool().slice(0, 3);
+    const disliked = this.dislikedPool().slice(0, 2);
+    const parts: string[] = [];
+    if (liked.length) parts.push(`I usually go for things ${joinList(liked.map(([k, v]) => valuePhrase(k, v)))}`);
+    if (disliked.length) parts.push(`I'm not into anything ${joinList(disliked.map(([k, v]) => valuePhrase(k, v)), 'or')}`);
+    return { text: parts.length ? parts.join(', and ') + '.' : 'I am open to suggestions.', liked, disliked };
+  }
+
   /** The general-preference narrative the user opens with. */
   generalNarrative(): string {
-    const likes = this.generalLiked.slice(0, 3).map(([k, v]) => valuePhrase(k, v));
-    const dislikes = this.generalDisliked.slice(0, 2).map(([k, v]) => valuePhrase(k, v));
-    const parts: string[] = [];
-    if (likes.length) parts.push(`I usually go for things ${joinList(likes)}`);
-    if (dislikes.length) parts.push(`I'm not into anything ${joinList(dislikes, 'or')}`);
-    if (parts.length === 0) return 'I am open to suggestions.';
-    return parts.join(', and ') + '.';
+    return this.narrative().text;
   }
 
   /** The user's reflected opinion of one shown item. */
   reflect(item: ItemView): Opinion {
+    if (this.target && item.item_id === this.target.item_id) return 'like';
     const own = this.seen.get(item.item_id);
     if (own) return own.rating >= 3.5 ? 'like' : own.rating <= 2.5 ? 'dislike' : 'neutral';
     if (item.category !== undefined && item.category !== this.task) return 'dislike';
@@ -159,6 +200,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 
   setTarget(update: TargetUpdate): void {
+    this.target = update.target;
     this.targets.splice(0, this.targets.length, ...update.alternatives);
     this.coverage = this.computeCoverage();
   }
@@ -171,6 +213,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 
   observe(response: AgentResponse): Partial<SimulatorTrace> {
+    if (response.error) return { preference_coverage: this.coverage };
     for (const r of response.recommendations) this.recommended.add(r.item_id);
     this.coverage = this.computeCoverage();
     return { preference_coverage: this.coverage };
@@ -193,10 +236,11 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     } as PreferenceState;
   }
 
-  private nextGeneralValue(): [string, string] | undefined {
-    for (const [k, v] of this.generalLiked) {
+  /** The next liked value not yet stated, skipping the attributes in `skip`. */
+  private nextGeneralValue(skip: ReadonlySet<string>): [string, string] | undefined {
+    for (const [k, v] of this.likedPool()) {
       const key = attributeKey(k, v);
-      if (!this.mentioned.has(key)) {
+      if (!this.mentioned.has(key) && !skip.has(k)) {
         this.mentioned.add(key);
         return [k, v];
       }
@@ -205,14 +249,22 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 
   async start(): Promise<UserTurn> {
-    for (const [k, v] of this.generalLiked.slice(0, 3)) this.mentioned.add(attributeKey(k, v));
-    const fill: SlotFill = { category: this.task, general: this.generalNarrative() };
-    const utterance = this.sim.nlg.generate('Pepper.Open', fill, this.rng);
+    const story = this.narrative();
+    for (const [k, v] of story.liked) this.mentioned.add(attributeKey(k, v));
+    const fill: SlotFill = { category: this.task, general: story.text };
+    const { text: utterance, used } = this.sim.nlg.realise('Pepper.Open', fill, this.rng, undefined, ['general']);
     this.previousUtterance = utterance;
     this.turn = 1;
+    const said: Said = { constraints: {} };
+    if (used.includes('category')) said.constraints!.category = this.task;
+    if (used.includes('general')) {
+      for (const [k, v] of story.liked) said.constraints![k] = v;
+      if (story.disliked.length) said.negated = story.disliked.map(([, v]) => v);
+    }
     const trace: SimulatorTrace = {
       operation: 'init',
       user_act: 'Disclose',
+      said,
       preferences: this.snapshot(),
       targets: this.targets.slice(),
       preference_coverage: 0,
@@ -221,17 +273,24 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 
   async respond(response: AgentResponse): Promise<UserTurn> {
+    if (response.error) {
+      // A failed agent turn: the user ignores it and repeats itself (no turn counted, nothing seen).
+      const trace: SimulatorTrace = { nlu: { agent_act: 'Other', source: 'none' }, user_act: 'Navigate.Repeat', said: { constraints: {} }, preference_coverage: this.coverage };
+      (trace as Record<string, unknown>)['ignored_agent_error'] = true;
+      return { utterance: this.previousUtterance ?? '', act: 'Navigate.Repeat', trace, done: false };
+    }
     const understanding = this.sim.nlu.understand(response);
     const max = this.sim.options.maxTurns ?? 20;
     const nlu = { agent_act: understanding.agent_act, source: understanding.source } as SimulatorTrace['nlu'] & object;
     if (understanding.confidence !== undefined) nlu.confidence = understanding.confidence;
     const trace: SimulatorTrace = { nlu, agent_act: understanding.agent_act };
-    if (response.error) trace.error = response.error;
     this.turn++;
     if (this.turn >= max) {
       const utterance = this.sim.nlg.generate('Complete', {}, this.rng, this.previousUtterance);
       trace.user_act = 'Complete';
+      trace.said = { constraints: {} };
       trace.preference_coverage = this.coverage;
+      (trace as Record<string, unknown>)['end_reason'] = 'max_turns';
       return { utterance, act: 'Complete', trace, done: true, outcome: 'ended' };
     }
     const shown = response.recommendations.slice(0, this.sim.options.interfaceSize ?? 4).map((r) => viewOf(r, this.sim.options.catalog));
@@ -244,41 +303,67 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       if (o === 'like' && !liked) liked = item;
       if (o === 'dislike' && !disliked) disliked = item;
     }
+    const said: Said = { constraints: {} };
+    const constraints = said.constraints!;
+    const items: string[] = [];
+    const negated: string[] = [];
     const clauses: string[] = [];
     let act: string;
     if (liked) {
-      clauses.push(this.sim.nlg.generate('Pepper.Like', { item: liked.title ?? liked.item_id, liked: this.aspect(liked, 1) }, this.rng));
+      const aspect = this.aspect(liked, 1);
+      const r = this.sim.nlg.realise('Pepper.Like', { item: liked.title ?? liked.item_id, liked: aspect && valuePhrase(aspect[0], aspect[1]) }, this.rng);
+      clauses.push(r.text);
+      if (r.used.includes('item')) items.push(liked.item_id);
+      if (aspect && r.used.includes('liked')) constraints[aspect[0]] = aspect[1];
       act = 'Note.Like';
     } else if (disliked) {
       act = 'Note.Dislike';
     } else {
       act = shown.length ? 'Navigate.More' : 'Disclose';
     }
-    if (disliked) clauses.push(this.sim.nlg.generate('Pepper.Dislike', { item: disliked.title ?? disliked.item_id, disliked: this.aspect(disliked, -1) }, this.rng));
-    const more = this.nextGeneralValue();
+    if (disliked) {
+      const aspect = this.aspect(disliked, -1);
+      const r = this.sim.nlg.realise('Pepper.Dislike', { item: disliked.title ?? disliked.item_id, disliked: aspect && valuePhrase(aspect[0], aspect[1]) }, this.rng);
+      clauses.push(r.text);
+      if (r.used.includes('item')) items.push(disliked.item_id);
+      if (aspect && r.used.includes('disliked')) negated.push(aspect[1]);
+    }
+    const more = this.nextGeneralValue(new Set(Object.keys(constraints)));
     if (more) {
-      clauses.push(this.sim.nlg.generate('Pepper.More', { value: valuePhrase(more[0], more[1]) }, this.rng));
+      const r = this.sim.nlg.realise('Pepper.More', { value: valuePhrase(more[0], more[1]) }, this.rng, undefined, ['value']);
+      clauses.push(r.text);
+      if (r.used.includes('value')) constraints[more[0]] = more[1];
       if (!liked && !disliked) act = 'Reveal.Refine';
     }
     if (clauses.length === 0) clauses.push(this.sim.nlg.generate('Pepper.None', {}, this.rng, this.previousUtterance));
     const utterance = clauses.join(' ');
     this.previousUtterance = utterance;
+    if (negated.length) said.negated = negated;
+    if (items.length) said.items = items;
     trace.user_act = act;
+    trace.said = said;
     if (shown.length) trace.preferences = { kind: 'delta', model: 'pepper', reflected };
     trace.preference_coverage = this.coverage;
     return { utterance, act, trace, done: false };
   }
 
-  /** An attribute value of the item the user likes (sign 1) or dislikes (sign -1), phrased. */
-  private aspect(item: ItemView, sign: number): string | undefined {
+  /**
+   * An attribute value of the item the user likes (sign 1) or dislikes (sign -1). With a target,
+   * a liked value is one the target has and a disliked value one it does not have.
+   */
+  private aspect(item: ItemView, sign: number): [string, string] | undefined {
+    const t = this.target?.attributes;
+    const fits = (k: string, v: string) => !t || (sign > 0 ? t[k] === v : t[k] !== v);
     const own = this.seen.get(item.item_id);
     const keys = own ? (sign > 0 ? own.liked : own.disliked) : [];
     for (const key of keys) {
       const eq = key.indexOf('=');
-      return valuePhrase(key.slice(0, eq), key.slice(eq + 1));
+      const k = key.slice(0, eq);
+      const v = key.slice(eq + 1);
+      if (fits(k, v)) return [k, v];
     }
     for (const [k, v] of Object.entries(item.attributes)) {
-      if (this.valuePrefs.get(attributeKey(k, v)) === sign) return valuePhrase(k, v);
+      if (k !== 'brand' && this.valuePrefs.get(attributeKey(k, v)) === sign && fits(k, v)) return [k, v];
     }
     return undefined;
   }

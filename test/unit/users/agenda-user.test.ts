@@ -52,9 +52,15 @@ describe('agenda-based user', () => {
         assert.deepEqual(ts[k].agenda, ts[k].user_act === 'Note.Accept' ? [] : ts[k - 1].agenda!.slice(1), `turn ${k}`);
         assert.equal(ts[k].patience, 3);
       }
-      // Without acceptance the user walks its whole initial agenda.
-      if (c.outcome !== 'accepted') assert.deepEqual(ts.map((t) => t.pulled![0]), initial);
-      assert.ok(c.outcome === 'accepted' || ts[ts.length - 1].user_act === 'Complete');
+      // Without acceptance the user walks its whole initial agenda; this agent never shows
+      // anything, so the user keeps pulling Complete without leaving until the turn cap.
+      if (c.outcome !== 'accepted') {
+        const pulled = ts.map((t) => t.pulled![0]);
+        assert.deepEqual(pulled.slice(0, initial.length), initial);
+        assert.ok(pulled.slice(initial.length).every((a) => a === 'Complete'));
+        assert.equal(c.metadata?.turn_cap, 20, 'a user that has seen nothing does not leave');
+        assert.ok(ts.every((t) => t.user_act !== 'Complete'));
+      }
     }
   });
 
