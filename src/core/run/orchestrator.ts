@@ -210,6 +210,8 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     inputs: env.inputs,
     output: out,
     policy: { max_consecutive_failures: maxConsecutive },
+    // Documented behaviours that excuse an invariant (see README, Behavioural invariants), with their rates.
+    user_behaviour: { early_quit: config.early_quit ?? 0 },
   });
   writeManifest(out, manifest);
 
