@@ -1,23 +1,20 @@
 /**
- * LLM benchmark: simulated conversations per minute through the whole LLM path (prompted LLM
- * user vs LLM recommender, orchestrator, openai client, limiter, retries bookkeeping, traces,
- * JSONL output) against the loopback OpenAI-compatible server adding 200 ms to every call.
+ * LLM benchmark: simulated conversations per minute END TO END through the built CLI, exactly as a
+ * user runs it: `node dist/cli.js simulate --user llm-prompted --agent llm-good --concurrency C
+ * --llm-concurrency C --no-cache ...` (process start, catalog, orchestrator, the LLM client, traces,
+ * JSONL output), against the loopback OpenAI-compatible server answering every call 200 ms after
+ * it arrives (in its own process, so it does not share an event loop with SimLens).
  *
  * Each conversation is 3 user turns and 3 agent turns = 6 sequential calls, so it cannot take less
- * than 6 x 200 ms; with c conversations in flight the latency-bound ideal is c x 60 s / 1.2 s per
- * minute. The figure reported is measured / ideal (target: at least 0.9 at concurrency 32).
- *
- * The loopback server runs in its own process (this module's `child('server')`): in the same
- * process its request handling would compete with the client for one event loop, and the
- * benchmark would measure the fake server rather than SimLens.
+ * than 6 x 200 ms; with C conversations in flight the latency-bound ideal is C x 60 s / 1.2 s per
+ * minute. The figure reported is measured / ideal over the whole process (start-up included),
+ * with 16 x C conversations per run (16 rounds of conversations per slot, about 19 s), so start-up
+ * weighs as it would in a run of a few hundred conversations. Target: at least 0.95 at C = 32.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { resolveLlmSettings } from '../src/core/llm/config';
-import { LlmServices } from '../src/core/llm/services';
-import { parseSimulationConfig, prepareEnvironment, runSimulation } from '../src/core/run/index';
+import { dirname, join } from 'node:path';
 import { FakeOpenAI } from '../test/support/fakeOpenAI';
 import { simulationScript } from '../test/support/llmScripts';
 import { machineInfo, updateResultsSection } from './harness';
@@ -25,15 +22,20 @@ import { machineInfo, updateResultsSection } from './harness';
 const LATENCY_MS = 200;
 const USER_TURNS = 3;
 const CALLS_PER_CONVERSATION = USER_TURNS * 2;
+const ROUNDS = 16;
 const REPEATS = 3;
 
 interface Row {
   concurrency: number;
   conversations: number;
+  /** Process wall time, spawn to exit. */
   wallMs: number;
+  /** The run's own wall time (manifest timings.wall_ms: no process start-up, catalog or set-up). */
+  runMs: number;
   perMinute: number;
   ideal: number;
   ratio: number;
+  runRatio: number;
   callsPerConversation: number;
 }
 
@@ -74,59 +76,89 @@ async function startServerProcess(): Promise<{ url: string; proc: ChildProcess; 
   return { url, proc, stop };
 }
 
-async function measure(url: string, concurrency: number, n: number): Promise<Row> {
+/** The built CLI next to the benchmark bundle (dist/bench.js -> dist/cli.js); SIMLENS_BENCH_CLI names another build (A/B comparisons). */
+function cliPath(): string {
+  const cli = process.env.SIMLENS_BENCH_CLI || join(dirname(process.argv[1]), 'cli.js');
+  if (!existsSync(cli)) throw new Error(`${cli} not found: run npm run build first`);
+  return cli;
+}
+
+/** One `simlens simulate` process at concurrency C (conversations and LLM requests per role). */
+async function measure(url: string, concurrency: number, n: number, tag: string): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'simlens-bench-llm-'));
   try {
-    const settings = resolveLlmSettings({ defaults: { baseUrl: url, model: 'bench-model', concurrency, timeoutMs: 30_000 } });
-    let calls = 0;
-    const services = new LlmServices({ settings, apiKey: 'bench-key', onCall: () => { calls++; } });
-    const config = parseSimulationConfig({ user: 'llm-prompted', agent: 'llm-good', n, seed: `bench-${concurrency}`, catalog_size: 500 });
-    const environment = await prepareEnvironment(config, dir, { llm: services });
-    environment.catalog.fullTextIndex(); // built lazily on the first search: keep it out of the timing
+    const out = join(dir, 'run.jsonl');
+    const args = [
+      cliPath(), 'simulate', '--user', 'llm-prompted', '--agent', 'llm-good', '--n', String(n), '--seed', `bench-${tag}`,
+      '--concurrency', String(concurrency), '--llm-concurrency', String(concurrency), '--no-cache', '--out', out, '--quiet',
+    ];
+    const env: NodeJS.ProcessEnv = { ...process.env, SIMLENS_BASE_URL: url, SIMLENS_API_KEY: 'bench-key' };
+    delete env.OPENAI_BASE_URL;
     const t0 = performance.now();
-    const { manifest } = await runSimulation(config, { out: join(dir, 'run.jsonl'), concurrency, environment });
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const proc = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      proc.stderr!.on('data', (d: Buffer) => { err += d.toString('utf8'); });
+      proc.on('error', reject);
+      proc.on('exit', (c) => resolve({ code: c, stderr: err }));
+    });
     const wallMs = performance.now() - t0;
-    if (manifest.status !== 'finished' || manifest.counts.failed) throw new Error(`run ended ${manifest.status} with ${manifest.counts.failed} failed`);
+    if (code !== 0) throw new Error(`simlens simulate exited ${code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    const manifest = JSON.parse(readFileSync(`${out}.manifest.json`, 'utf8')) as {
+      status: string; counts: { finished: number; failed: number }; timings: { wall_ms: number }; llm?: { usage?: { requests?: number } };
+    };
+    if (manifest.status !== 'finished' || manifest.counts.failed || manifest.counts.finished !== n) {
+      throw new Error(`run ended ${manifest.status} with ${manifest.counts.finished}/${n} finished, ${manifest.counts.failed} failed`);
+    }
     const perMinute = (n * 60_000) / wallMs;
     const ideal = (concurrency * 60_000) / (CALLS_PER_CONVERSATION * LATENCY_MS);
-    return { concurrency, conversations: n, wallMs, perMinute, ideal, ratio: perMinute / ideal, callsPerConversation: calls / n };
+    const runMs = manifest.timings.wall_ms;
+    return {
+      concurrency, conversations: n, wallMs, runMs, perMinute, ideal, ratio: perMinute / ideal, runRatio: (n * 60_000) / runMs / ideal,
+      callsPerConversation: (manifest.llm?.usage?.requests ?? NaN) / n,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Runs the benchmark and writes the `## LLM` section of bench/RESULTS.md. */
+/** Runs the benchmark and writes the `## LLM` section of bench/RESULTS.md (`--quick`: one short run per level, nothing written). */
 export async function run(args: string[] = []): Promise<void> {
   const quick = args.includes('--quick');
+  const only32 = args.includes('--only-32');
+  const loadBefore = loadavg()[0];
   const server = await startServerProcess();
   const rows: Row[] = [];
   try {
-    await measure(server.url, 4, 8); // warm-up (JIT, sockets), not reported
-    for (const c of [1, 8, 32]) {
-      const n = quick ? c : Math.max(4, c * 4);
-      // Median of 3 runs by ratio: the machine's scheduling jitter moves single runs by several percent.
+    await measure(server.url, 4, 8, 'warmup'); // warm-up (server JIT, page cache), not reported
+    for (const c of only32 ? [32] : [1, 8, 32]) {
+      const n = quick ? c * 4 : c * ROUNDS;
+      // Median of 3 runs at C = 32 (by ratio): scheduling jitter on a shared machine moves single runs by a few percent.
+      const repeats = quick ? 1 : c === 32 ? REPEATS : 1;
       const runs: Row[] = [];
-      for (let r = 0; r < (quick ? 1 : REPEATS); r++) runs.push(await measure(server.url, c, n));
+      for (let r = 0; r < repeats; r++) runs.push(await measure(server.url, c, n, `${c}-${r}`));
       runs.sort((a, b) => a.ratio - b.ratio);
       const row = runs[Math.floor(runs.length / 2)];
       rows.push(row);
-      console.log(`concurrency ${c}: ${n} conversations in ${(row.wallMs / 1000).toFixed(2)} s = ${row.perMinute.toFixed(1)}/min; ideal ${row.ideal.toFixed(1)}/min; ratio ${row.ratio.toFixed(3)}; ${row.callsPerConversation.toFixed(1)} calls/conversation`);
+      console.log(`concurrency ${c}: ${n} conversations; process ${(row.wallMs / 1000).toFixed(2)} s = ${row.perMinute.toFixed(1)}/min; ideal ${row.ideal.toFixed(1)}/min; ratio ${row.ratio.toFixed(3)} (run alone ${row.runRatio.toFixed(3)}); ${row.callsPerConversation.toFixed(1)} calls/conversation${repeats > 1 ? `; ratios ${runs.map((x) => x.ratio.toFixed(3)).join(', ')}` : ''}`);
     }
   } finally {
     await server.stop();
   }
-  if (quick) return;
+  if (quick || only32) return;
   const at32 = rows.find((r) => r.concurrency === 32)!;
   const body = [
     `Machine: ${machineInfo()}. Date: ${new Date().toISOString().slice(0, 10)}. Reproduce: \`npm run build && node --expose-gc dist/bench.js llm\`.`,
     '',
-    `Setup: \`simlens simulate\`'s orchestrator running the prompted LLM user against the LLM recommender (\`llm-good\`) through the \`openai\` client, against the loopback OpenAI-compatible server (\`test/support/fakeOpenAI.ts\`, in its own process) adding ${LATENCY_MS} ms to every call. ${USER_TURNS} user turns + ${USER_TURNS} agent turns = ${CALLS_PER_CONVERSATION} sequential calls per conversation, so the latency-bound ideal is concurrency x 60 s / ${(CALLS_PER_CONVERSATION * LATENCY_MS / 1000).toFixed(1)} s per minute. LLM concurrency per role = conversation concurrency; no response cache; 4 x concurrency conversations per level (4 at concurrency 1), after an unreported warm-up run; each row is the median of ${REPEATS} runs (by ratio). Load average when the benchmark ended: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (other work on the machine lowers the ratios). HTTP goes through SimLens's node:http transport for the \`openai\` client (\`src/core/llm/nodeFetch.ts\`).`,
+    `Setup: the built CLI, end to end: \`node dist/cli.js simulate --user llm-prompted --agent llm-good --concurrency C --llm-concurrency C --no-cache --n 16C\` (default catalog), timed from spawn to exit, against the loopback OpenAI-compatible server (\`test/support/fakeOpenAI.ts\`, in its own process) answering every call ${LATENCY_MS} ms after it arrives. ${USER_TURNS} user turns + ${USER_TURNS} agent turns = ${CALLS_PER_CONVERSATION} sequential calls per conversation, so the latency-bound ideal is C x 60 s / ${(CALLS_PER_CONVERSATION * LATENCY_MS / 1000).toFixed(1)} s per minute; "ratio" is over the whole process (start-up, catalog and set-up included), "run ratio" over the manifest's run wall time only. ${ROUNDS} x C conversations per level after an unreported warm-up run; the C = 32 row is the median of ${REPEATS} runs (by ratio). Load average (1 min) when the benchmark started: ${loadBefore.toFixed(1)}, when it ended: ${loadavg()[0].toFixed(1)} (other work on the 2 cores lowers the ratios). Non-streamed chat completions go over node:http directly (\`postJson\` in \`src/core/llm/nodeFetch.ts\`), not through the \`openai\` SDK's fetch machinery.`,
     '',
-    '| concurrency | conversations | wall time | conversations/min | ideal/min | ratio | calls/conversation |',
-    '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.concurrency} | ${r.conversations} | ${(r.wallMs / 1000).toFixed(2)} s | ${r.perMinute.toFixed(1)} | ${r.ideal.toFixed(1)} | ${r.ratio.toFixed(3)} | ${r.callsPerConversation.toFixed(1)} |`),
+    '| concurrency | conversations | process wall time | conversations/min | ideal/min | ratio | run ratio | calls/conversation |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.concurrency} | ${r.conversations} | ${(r.wallMs / 1000).toFixed(2)} s | ${r.perMinute.toFixed(1)} | ${r.ideal.toFixed(1)} | ${r.ratio.toFixed(3)} | ${r.runRatio.toFixed(3)} | ${r.callsPerConversation.toFixed(1)} |`),
     '',
-    `Target: ratio >= 0.9 at concurrency 32: ${at32.ratio.toFixed(3)} — ${at32.ratio >= 0.9 ? 'met' : 'NOT met'}.`,
+    `Target: ratio >= 0.95 at concurrency 32: ${at32.ratio.toFixed(3)} — ${at32.ratio >= 0.95 ? 'met' : 'NOT met'}.`,
+    '',
+    'Where the time went (CPU profiles of `simlens simulate`, 2026-11-24): the `openai` SDK\'s per-request machinery (header building, WHATWG Request/Response objects, web streams; about 0.6 ms CPU of the 1.2 ms per call) and building the catalog search index (about 0.2 s) on the first recommender turn, which held up all 32 conversations. Now non-streamed chat calls go over node:http (`postJson`) and the index is built while the users\' first requests are out (`LlmServices.whileWaiting`). A/B on that day, C = 32, this benchmark (`SIMLENS_BENCH_CLI` pointing at the previous build), load about 5: before 0.929 (run ratio 0.955), after 0.963 (0.982). What is left is process start-up (loading the bundle, generating the 3,000-item catalog: about 0.4 s) and the machine\'s scheduling of the two processes.',
   ].join('\n');
   const path = updateResultsSection('LLM', body);
   console.log(`wrote ${path}`);

@@ -8,6 +8,8 @@ import type { Conversation, ConversationAnnotation } from '../core/model';
 import { annotateAll, writeJsonlAtomic, type AnnotateReport } from '../core/llm/annotate';
 import type { LlmRole } from '../core/llm/config';
 import type { LlmServices } from '../core/llm/services';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally } from '../core/run/failures';
+import type { FlagValues } from './args';
 import { llmServicesFromFlags, type LlmFlagValues } from './llmOptions';
 import { UsageError, type CliIo } from './types';
 import { ioErrorMessage, isIoError, resolvePath } from './util';
@@ -26,14 +28,34 @@ export async function readConversationsForCommand(io: CliIo, command: string, in
   }
 }
 
+/** The failure policy flag of `judge` and `discriminate` (same name, default and meaning as `simulate`'s). */
+export const FAILURE_POLICY_FLAGS = {
+  'max-consecutive-failures': {
+    type: 'number',
+    description: `stop after N conversations in a row failed (default ${DEFAULT_MAX_CONSECUTIVE_FAILURES}; 0 = never stop)`,
+  },
+} as const;
+
+/** The value of --max-consecutive-failures, validated. */
+export function maxConsecutiveFailuresFlag(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_CONSECUTIVE_FAILURES;
+  if (!Number.isInteger(value) || value < 0) throw new UsageError(`--max-consecutive-failures must be a whole number >= 0, got ${value}`);
+  return value;
+}
+
+/** "3 failed (judge_llm 3)" for a pass report. */
+export function describeFailures(report: AnnotateReport): string {
+  return new FailureTally(0, report.failures).describe();
+}
+
 /** What `runAnnotationPass` needs from a command. */
 export interface AnnotationPassOptions {
   command: string;
   /** The LLM role whose model names the annotator and whose concurrency is used. */
   role: LlmRole;
   io: CliIo;
-  /** The command's flags (the LLM options are read from them). */
-  flags: LlmFlagValues;
+  /** The command's flags (the LLM options and the failure policy are read from them). */
+  flags: LlmFlagValues & FlagValues<typeof FAILURE_POLICY_FLAGS>;
   /** IN as given on the command line (for messages). */
   input: string;
   /** OUT as given on the command line. */
@@ -54,31 +76,42 @@ export interface AnnotationPassOptions {
 
 /**
  * Runs the pass and returns the exit code: 0 all annotated, 1 some failed or the pass stopped
- * early (budget, Ctrl-C), 2 when the LLM services could not be set up or OUT could not be written.
- * Usage errors in the LLM options are thrown as `UsageError`.
+ * early (budget, Ctrl-C, too many failures in a row), 2 when the LLM services could not be set up
+ * or OUT could not be written. Usage errors in the LLM options are thrown as `UsageError`.
+ *
+ * Stopping: a spent budget, the failure policy or a first Ctrl-C stop launching new work; answers
+ * in flight are awaited and kept (they are paid for). A second Ctrl-C cancels them.
  */
 export async function runAnnotationPass(o: AnnotationPassOptions): Promise<number> {
   const { io, command, out } = o;
+  const maxConsecutiveFailures = maxConsecutiveFailuresFlag(o.flags['max-consecutive-failures']);
   const subset = o.limit !== undefined ? o.conversations.slice(0, Math.max(0, o.limit)) : o.conversations;
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const stop = new AbortController();
+  const abort = new AbortController();
+  const onSigint = () => {
+    if (!stop.signal.aborted) {
+      stop.abort();
+      io.stderr(`simlens ${command}: stopping after the answers in flight (Ctrl-C again to cancel them)\n`);
+    } else abort.abort();
+  };
+  process.on('SIGINT', onSigint);
   try {
     let services: LlmServices;
     try {
-      services = await llmServicesFromFlags(o.flags, io, { outFile: out, signal: controller.signal, command });
+      services = await llmServicesFromFlags(o.flags, io, { outFile: out, signal: abort.signal, command });
     } catch (e) {
       if (e instanceof UsageError) throw e;
       io.stderr(`simlens ${command}: ${(e as Error).message}\n`);
       return 2;
     }
-    services.budget.onExhausted(() => controller.abort());
     const annotator = o.annotatorFor(services.client(o.role).model);
     const report = await annotateAll(subset, (conv, i) => o.annotate(conv, services, i + 1), {
       concurrency: services.settings.roles[o.role].concurrency,
       skipAnnotator: o.force ? undefined : annotator,
-      signal: controller.signal,
+      signal: stop.signal,
       onProgress: o.onProgress,
+      maxConsecutiveFailures,
+      failureReason: 'judge_llm',
     });
     await writeJsonlAtomic(resolvePath(io, out), [...report.conversations, ...o.conversations.slice(subset.length)]);
     for (const f of report.failed) io.stderr(`simlens ${command}: ${o.input}: conversation ${f.id}: ${f.error}\n`);

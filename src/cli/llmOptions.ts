@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { apiKeyFromEnv, LLM_ROLES, resolveLlmSettings, type LlmRole, type LlmRoleInput, type LlmSettingsInput } from '../core/llm/config';
+import { apiKeyFieldIn, apiKeyFieldMessage, apiKeyFromEnv, LLM_ROLES, resolveLlmSettings, type LlmRole, type LlmRoleInput, type LlmSettingsInput } from '../core/llm/config';
 import { LlmServices, defaultCacheDir } from '../core/llm/services';
 import { WORKSPACE_PROMPTS_DIR } from '../core/llm/templates';
 import type { FlagValues } from './args';
@@ -52,14 +52,17 @@ function readConfigFile(file: string): LlmSettingsInput {
   } catch (e) {
     throw new UsageError(`--llm-config: cannot read ${file}: ${(e as Error).message}`);
   }
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
     if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('expected a JSON object');
-    if ('apiKey' in value || 'api_key' in value) throw new Error('API keys do not belong in config files; set SIMLENS_API_KEY instead');
-    return value as LlmSettingsInput;
   } catch (e) {
     throw new UsageError(`--llm-config ${file}: ${(e as Error).message}`);
   }
+  // Refused rather than ignored: a key silently dropped makes the run fail later with a 401.
+  const keyField = apiKeyFieldIn(value);
+  if (keyField) throw new UsageError(`--llm-config ${apiKeyFieldMessage(file, keyField)}`);
+  return value as LlmSettingsInput;
 }
 
 /**
@@ -98,7 +101,11 @@ export function llmSettingsInputFromFlags(flags: LlmFlagValues, io: CliIo, outFi
   return { defaults, roles, budget, promptsDir, cacheDir, recordPrompts: flags['record-prompts'] || file.recordPrompts };
 }
 
-/** Builds the services (prompt overrides loaded; key from the environment). Prints override warnings. */
+/**
+ * Builds the services (prompt overrides loaded; key from the environment). Prints override warnings.
+ * `opts.signal` is a HARD abort: it cancels requests in flight. Pass a "stop scheduling" signal
+ * (first Ctrl-C) to the run or pass instead, so that work in flight finishes.
+ */
 export async function llmServicesFromFlags(flags: LlmFlagValues, io: CliIo, opts: { outFile?: string; signal?: AbortSignal; command: string }): Promise<LlmServices> {
   const input = llmSettingsInputFromFlags(flags, io, opts.outFile);
   let settings;

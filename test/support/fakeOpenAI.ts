@@ -59,7 +59,7 @@ export interface RecordedRequest {
 export type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
 
 export interface FakeOpenAIOptions {
-  /** Added to every reply (the benchmark uses 200 ms). */
+  /** Added to every reply, counted from the request's arrival (the benchmark uses 200 ms). */
   latencyMs?: number;
   /** Computes replies when the queue is empty (default: a short echo of the last message). */
   handler?: FakeHandler;
@@ -157,9 +157,16 @@ export class FakeOpenAI {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const rawBody = Buffer.concat(chunks).toString('utf8');
+    // The latency counts from the request's arrival: the server's own work (reading and parsing
+    // the body, the handler) happens inside it, so a 200 ms server answers 200 ms after arrival.
+    const arrived = performance.now();
+    const rawBody = await new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      req.on('error', reject);
+    }).catch(() => undefined);
+    if (rawBody === undefined) return; // the client went away mid-request
     let body: Record<string, unknown> | undefined;
     try {
       body = rawBody ? (JSON.parse(rawBody) as Record<string, unknown>) : undefined;
@@ -181,7 +188,7 @@ export class FakeOpenAI {
 
     this.served++;
     const reply = this.queue.length ? this.queue.shift()! : await this.handler(recorded);
-    const wait = (this.options.latencyMs ?? 0) + (reply.delayMs ?? 0);
+    const wait = (this.options.latencyMs ?? 0) + (reply.delayMs ?? 0) - (performance.now() - arrived);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     if (reply.hang) return; // the client times out; close() destroys the socket
     if (res.destroyed) return;

@@ -2,7 +2,7 @@
 import { conversationSource } from '../../core/model';
 import { discriminateConversation, discriminatorAnnotator } from '../../core/llm/discriminator';
 import { formatFlags, parseArgs } from '../args';
-import { readConversationsForCommand, runAnnotationPass } from '../annotatePass';
+import { FAILURE_POLICY_FLAGS, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
 import { LLM_FLAGS } from '../llmOptions';
 import { UsageError, type CliCommand } from '../types';
 
@@ -11,6 +11,7 @@ const FLAGS = {
   force: { type: 'boolean', description: 're-score conversations that already have this model\'s annotation' },
   limit: { type: 'number', description: 'score only the first N conversations' },
   json: { type: 'boolean', description: 'print the summary as JSON' },
+  ...FAILURE_POLICY_FLAGS,
   ...LLM_FLAGS,
 } as const;
 
@@ -31,7 +32,9 @@ The API key is read from SIMLENS_API_KEY or OPENAI_API_KEY.
 Options:
 ${formatFlags(FLAGS)}
 
-Exit codes: 0 all scored, 1 some failed or the budget ran out, 2 usage or I/O error.
+Failures, --max-consecutive-failures, budget stops and Ctrl-C work as in \`simlens judge\`.
+
+Exit codes: 0 all scored, 1 some failed or the pass stopped early, 2 usage or I/O error.
 
 Example:
   simlens discriminate runs/prompted.jsonl --out runs/prompted.scored.jsonl --model gpt-4o-mini
@@ -67,9 +70,9 @@ Example:
           sum += p;
           if ((p >= 0.5) === (conversationSource(conv) === 'human')) correct++;
         }
-        const summary = { out, annotator, scored: report.annotated, skipped: report.skipped, failed: report.failed.length, mean_p_human: n ? sum / n : null, accuracy: n ? correct / n : null, stopped: report.stopped ?? null };
+        const summary = { out, annotator, scored: report.annotated, skipped: report.skipped, failed: report.failed.length, failures: report.failures, mean_p_human: n ? sum / n : null, accuracy: n ? correct / n : null, stopped: report.stopped ?? null };
         io.stdout(flags.json ? JSON.stringify(summary) + '\n'
-          : `${annotator}: ${report.annotated} scored, ${report.skipped} already scored, ${report.failed.length} failed; mean p_human ${n ? (sum / n).toFixed(3) : 'n/a'}, accuracy vs source ${n ? (correct / n).toFixed(3) : 'n/a'} -> ${out}\n`);
+          : `${annotator}: ${report.annotated} scored, ${report.skipped} already scored, ${describeFailures(report)}; mean p_human ${n ? (sum / n).toFixed(3) : 'n/a'}, accuracy vs source ${n ? (correct / n).toFixed(3) : 'n/a'} -> ${out}\n`);
       },
     });
   },

@@ -1,7 +1,7 @@
 /** `simlens judge IN --out OUT`: LLM judge annotations; `--validate` compares them with first-person ratings. */
 import { formatJudgeValidation, judgeAnnotator, judgeConversation, validateJudge } from '../../core/llm/judge';
 import { formatFlags, parseArgs } from '../args';
-import { readConversationsForCommand, runAnnotationPass } from '../annotatePass';
+import { FAILURE_POLICY_FLAGS, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
 import { LLM_FLAGS } from '../llmOptions';
 import { UsageError, type CliCommand } from '../types';
 
@@ -12,6 +12,7 @@ const FLAGS = {
   force: { type: 'boolean', description: 're-judge conversations that already have this judge\'s annotation' },
   limit: { type: 'number', description: 'judge only the first N conversations' },
   json: { type: 'boolean', description: 'print the summary (or validation) as JSON' },
+  ...FAILURE_POLICY_FLAGS,
   ...LLM_FLAGS,
 } as const;
 
@@ -38,7 +39,12 @@ The API key is read from SIMLENS_API_KEY or OPENAI_API_KEY.
 Options:
 ${formatFlags(FLAGS)}
 
-Exit codes: 0 all judged, 1 some conversations failed or the budget ran out, 2 usage or I/O error.
+A failed conversation (endpoint errors after the retries, or an answer still invalid after the
+repairs) is left unjudged and counted (reason judge_llm); after --max-consecutive-failures
+failures in a row the pass stops. A spent budget or Ctrl-C stops launching new requests; answers
+in flight are kept (a second Ctrl-C cancels them).
+
+Exit codes: 0 all judged, 1 some conversations failed or the pass stopped early, 2 usage or I/O error.
 
 Examples:
   simlens judge data/sim.jsonl --out data/sim.judged.jsonl --model gpt-4o-mini
@@ -78,8 +84,8 @@ Examples:
         if (done - last >= 25 || done === total) { last = done; io.stderr(`judged ${done}/${total}\n`); }
       },
       summarize: ({ report, annotator, services }) => {
-        const summary = { out, annotator, annotated: report.annotated, skipped: report.skipped, failed: report.failed.length, stopped: report.stopped ?? null, usage: services.budget.snapshot() };
-        io.stdout(flags.json ? JSON.stringify(summary) + '\n' : `${annotator}: ${report.annotated} judged, ${report.skipped} already judged, ${report.failed.length} failed -> ${out}\n`);
+        const summary = { out, annotator, annotated: report.annotated, skipped: report.skipped, failed: report.failed.length, failures: report.failures, stopped: report.stopped ?? null, usage: services.budget.snapshot() };
+        io.stdout(flags.json ? JSON.stringify(summary) + '\n' : `${annotator}: ${report.annotated} judged, ${report.skipped} already judged, ${describeFailures(report)} -> ${out}\n`);
       },
     });
   },

@@ -1,12 +1,15 @@
 /**
  * Runs an LLM annotator (judge, discriminator) over many conversations with bounded concurrency.
  * Conversations that already carry the annotator's annotation are skipped (so rerunning on the
- * output resumes an interrupted pass); per-conversation failures are collected, not thrown; a
- * spent budget or a cancellation stops launching new work, lets in-flight calls finish, and
- * returns what was done.
+ * output resumes an interrupted pass); per-conversation failures are collected, not thrown, and
+ * counted per reason by a FailureTally whose consecutive-failure policy stops the pass (a dead
+ * endpoint should not be asked about every conversation). A spent budget, the stop signal or the
+ * policy stops launching new work; calls in flight finish and their answers are kept (they are
+ * paid for). Only the LLM services' own hard-abort signal cancels calls in flight.
  */
 import type { Conversation, ConversationAnnotation } from '../model';
 import { conversationId } from '../model';
+import { FailureTally, type FailureCounts, type FailureReason } from '../run/failures';
 import { isRunFatal } from './errors';
 
 export interface AnnotateOptions {
@@ -14,8 +17,13 @@ export interface AnnotateOptions {
   concurrency?: number;
   /** Skip conversations that already have an annotation by this annotator. */
   skipAnnotator?: string;
+  /** Stops launching new work; annotations in flight finish and are kept. */
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /** Stop after this many failed conversations in a row (0 or absent: never). */
+  maxConsecutiveFailures?: number;
+  /** The failure reason recorded for a conversation that could not be annotated (default judge_llm). */
+  failureReason?: FailureReason;
 }
 
 export interface AnnotateFailure {
@@ -30,7 +38,9 @@ export interface AnnotateReport {
   annotated: number;
   skipped: number;
   failed: AnnotateFailure[];
-  /** Why the pass stopped before the end (budget spent, cancelled), if it did. */
+  /** Failures per reason (same shape as a simulation manifest's). */
+  failures: FailureCounts;
+  /** Why the pass stopped before the end (budget spent, cancelled, too many failures in a row), if it did. */
   stopped?: string;
 }
 
@@ -41,7 +51,9 @@ export async function annotateAll(
   opts: AnnotateOptions = {},
 ): Promise<AnnotateReport> {
   const out = conversations.slice();
-  const report: AnnotateReport = { conversations: out, annotated: 0, skipped: 0, failed: [] };
+  const report: AnnotateReport = { conversations: out, annotated: 0, skipped: 0, failed: [], failures: { failed: 0, agent_errors: 0, by_reason: {} } };
+  const tally = new FailureTally(opts.maxConsecutiveFailures ?? 0);
+  const reason = opts.failureReason ?? 'judge_llm';
   const todo: number[] = [];
   for (let i = 0; i < out.length; i++) {
     if (opts.skipAnnotator && out[i].annotations?.some((a) => a.annotator === opts.skipAnnotator)) report.skipped++;
@@ -61,15 +73,21 @@ export async function annotateAll(
         const others = (out[i].annotations ?? []).filter((a) => a.annotator !== annotation.annotator);
         out[i] = { ...out[i], annotations: [...others, annotation] };
         report.annotated++;
+        tally.success();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (isRunFatal(error)) report.stopped ??= message;
-        else report.failed.push({ index: i, id: conversationId(out[i], i + 1), error: message });
+        else {
+          report.failed.push({ index: i, id: conversationId(out[i], i + 1), error: message });
+          tally.failure(reason, message);
+          if (tally.stop) report.stopped ??= tally.stop.message;
+        }
       }
       opts.onProgress?.(++done, todo.length);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 8, todo.length || 1)) }, worker));
+  report.failures = tally.counts();
   return report;
 }
 

@@ -79,5 +79,6 @@ export async function askAboutConversation<T>(conv: Conversation, services: LlmS
     const repair = services.prompts.render('json-repair', { problem });
     messages = [...messages, { role: 'assistant', content: res.text }, { role: 'user', content: repair.text }];
   }
-  throw new LlmOutputError(`conversation ${id}: ${role} answer invalid after ${maxRepairs + 1} attempts: ${problem}`, last);
+  // No "conversation <id>:" prefix: the caller names the conversation (and file) in its own message.
+  throw new LlmOutputError(`${role} answer invalid after ${maxRepairs + 1} attempts: ${problem}`, last);
 }

@@ -1,6 +1,6 @@
 /**
- * The one place SimLens talks to an LLM endpoint. Wraps the `openai` client (its own retries off)
- * with: our retries (exponential backoff with jitter on 429, 5xx, timeouts and dropped
+ * The one place SimLens talks to an LLM endpoint. Wraps the `openai` client (its own retries off;
+ * non-streamed chat completions, the hot path, skip it and go over node:http, see `chatOnce`) with: our retries (exponential backoff with jitter on 429, 5xx, timeouts and dropped
  * connections, honouring Retry-After / retry-after-ms), a per-attempt timeout that also covers
  * streamed bodies, a per-role concurrency limit, the run budget, cancellation, the response cache
  * and a record of each call (`LlmCall`, with one entry per attempt) for the trace. Error texts are
@@ -13,7 +13,7 @@ import { LlmBudget } from './budget';
 import { LlmResponseCache, cacheKey, type CachedChat, type CachedEmbedding } from './cache';
 import { LlmError, BudgetExceededError, type LlmErrorKind } from './errors';
 import { ConcurrencyLimiter } from './limiter';
-import { sharedNodeFetch } from './nodeFetch';
+import { postJson, sharedNodeFetch } from './nodeFetch';
 import { redactSecrets } from './redact';
 
 export interface ChatMessage {
@@ -95,6 +95,14 @@ export interface LlmClientOptions {
   recordPrompts?: boolean;
   /** Custom fetch (default: the node:http transport of nodeFetch.ts). */
   fetch?: typeof fetch;
+  /** Told when a request starts and when it is on the wire (LlmServices.whileWaiting). */
+  sends?: SendTracker;
+}
+
+/** Counts requests between "started" and "on the wire". */
+export interface SendTracker {
+  started(): void;
+  sent(): void;
 }
 
 /** Retry-After waits longer than this are cut to it (an endpoint asking for an hour is not waited on). */
@@ -133,6 +141,28 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * One 'abort' listener on a long-lived signal (the run's hard abort), fanned out to the calls in
+ * flight. Adding a listener per call to the shared signal would pile up one per request in flight
+ * (Node warns past 10: MaxListenersExceededWarning at --llm-concurrency 11).
+ */
+class AbortFanout {
+  private readonly callbacks = new Set<() => void>();
+
+  constructor(readonly signal: AbortSignal) {
+    signal.addEventListener('abort', () => {
+      for (const cb of [...this.callbacks]) cb();
+      this.callbacks.clear();
+    }, { once: true });
+  }
+
+  /** Calls `cb` on abort; returns the function that unregisters it. */
+  add(cb: () => void): () => void {
+    this.callbacks.add(cb);
+    return () => this.callbacks.delete(cb);
+  }
+}
+
 interface AttemptFailure {
   kind: LlmErrorKind;
   retryable: boolean;
@@ -161,9 +191,13 @@ export class LlmClient {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   readonly #options: LlmClientOptions;
+  readonly #abort: AbortFanout | undefined;
+  /** Non-streamed chat completions go straight over node:http (see `chatOnce`) unless a custom fetch is given. */
+  readonly #direct: { url: URL; headers: Record<string, string> } | undefined;
 
   constructor(options: LlmClientOptions) {
     this.#options = options;
+    this.#abort = options.signal ? new AbortFanout(options.signal) : undefined;
     this.role = options.role;
     this.config = options.config;
     this.limiter = options.limiter ?? new ConcurrencyLimiter(options.config.concurrency);
@@ -179,6 +213,13 @@ export class LlmClient {
       // node:http transport by default (see nodeFetch.ts for why); tests may pass their own.
       fetch: options.fetch ?? sharedNodeFetch(),
     });
+    if (!options.fetch) {
+      const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${options.apiKey || 'no-key-set'}` };
+      // What the SDK would add from the environment.
+      if (process.env.OPENAI_ORG_ID) headers['openai-organization'] = process.env.OPENAI_ORG_ID;
+      if (process.env.OPENAI_PROJECT_ID) headers['openai-project'] = process.env.OPENAI_PROJECT_ID;
+      this.#direct = { url: new URL(`${options.config.baseUrl.replace(/\/+$/, '')}/chat/completions`), headers };
+    }
   }
 
   /** The model this client asks. */
@@ -230,6 +271,7 @@ export class LlmClient {
     };
     const outcome = await this.withRetries(call, callSignal, async (signal) => {
       if (cfg.stream) return this.streamOnce(body, signal);
+      if (this.#direct) return this.chatOnce(this.#direct, body, signal);
       const { data, request_id } = await this.#openai.chat.completions
         .create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal, timeout: cfg.timeoutMs, maxRetries: 0 })
         .withResponse();
@@ -298,6 +340,49 @@ export class LlmClient {
     return result.ids;
   }
 
+  /**
+   * One non-streamed chat completion over node:http (nodeFetch.ts `postJson`), without the SDK's
+   * per-request machinery (header building, WHATWG fetch objects, web streams): with dozens of
+   * conversations in flight that CPU delayed every answer (bench/RESULTS.md, "LLM"). Errors are
+   * the SDK's own classes, so `classify` treats both paths alike.
+   */
+  private async chatOnce(direct: { url: URL; headers: Record<string, string> }, body: Record<string, unknown>, signal: AbortSignal): Promise<ChatOutcome> {
+    let raw;
+    const sends = this.#options.sends;
+    try {
+      sends?.started();
+      raw = await postJson(direct.url, direct.headers, JSON.stringify(body), signal, sends && (() => sends.sent()));
+    } catch (error) {
+      if (signal.aborted) throw new APIUserAbortError();
+      throw new APIConnectionError({ cause: error instanceof Error ? error : new Error(String(error)) });
+    }
+    const requestId = firstHeader(raw.headers['x-request-id']);
+    if (raw.status < 200 || raw.status >= 300) {
+      let json: unknown;
+      try {
+        json = JSON.parse(raw.body);
+      } catch {
+        json = undefined;
+      }
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(raw.headers)) {
+        if (Array.isArray(v)) for (const x of v) headers.append(k, x);
+        else if (v !== undefined) headers.set(k, String(v));
+      }
+      throw APIError.generate(raw.status, json as object | undefined, json ? undefined : raw.body, headers);
+    }
+    const data = JSON.parse(raw.body) as OpenAI.Chat.ChatCompletion | undefined;
+    const choice = data?.choices?.[0];
+    if (!choice || !choice.message) throw new InvalidResponse('the endpoint answered without choices[0].message');
+    return {
+      text: choice.message.content ?? '',
+      finishReason: choice.finish_reason ?? undefined,
+      promptTokens: data.usage?.prompt_tokens,
+      completionTokens: data.usage?.completion_tokens,
+      requestId,
+    };
+  }
+
   private async streamOnce(body: Record<string, unknown>, signal: AbortSignal): Promise<ChatOutcome> {
     const { data: stream, request_id } = await this.#openai.chat.completions
       .create({ ...body, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
@@ -328,8 +413,19 @@ export class LlmClient {
     once: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const cfg = this.config;
-    const outer = [this.#options.signal, callSignal].filter((s): s is AbortSignal => !!s);
-    const outerSignal = outer.length === 0 ? undefined : outer.length === 1 ? outer[0] : AbortSignal.any(outer);
+    // The call's own signal: aborted by the client's signal (through the fan-out) or the call's.
+    const callController = new AbortController();
+    const outerSignal = callController.signal;
+    const cancel = () => callController.abort();
+    const unhook: Array<() => void> = [];
+    if (this.#abort?.signal.aborted || callSignal?.aborted) cancel();
+    else {
+      if (this.#abort) unhook.push(this.#abort.add(cancel));
+      if (callSignal) {
+        callSignal.addEventListener('abort', cancel, { once: true });
+        unhook.push(() => callSignal.removeEventListener('abort', cancel));
+      }
+    }
     const started = Date.now();
     const fail = (failure: AttemptFailure, attempts: number): never => {
       call.error = failure.message;
@@ -339,61 +435,65 @@ export class LlmClient {
       const err = failure.kind === 'budget' ? new BudgetExceededError(failure.message) : new LlmError(failure.message, failure.kind, { status: failure.status, requestId: failure.requestId, attempts, callId: call.id });
       throw err;
     };
-    return this.limiter.run(async () => {
-      for (let attempt = 0; ; attempt++) {
-        if (outerSignal?.aborted) fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt);
-        try {
-          this.#options.budget?.reserve();
-        } catch (e) {
-          fail({ kind: 'budget', retryable: false, message: (e as Error).message }, attempt);
-        }
-        const controller = new AbortController();
-        let timedOut = false;
-        const timer = setTimeout(() => {
-          timedOut = true;
-          controller.abort();
-        }, cfg.timeoutMs);
-        const onOuterAbort = () => controller.abort();
-        outerSignal?.addEventListener('abort', onOuterAbort, { once: true });
-        const t0 = Date.now();
-        try {
-          const result = await once(controller.signal);
-          const record: LlmAttempt = { attempt: attempt + 1, status: 200, latency_ms: Date.now() - t0 };
-          if (result.requestId) record.request_id = result.requestId;
-          call.attempts.push(record);
-          call.latency_ms = Date.now() - started;
-          this.#options.budget?.addTokens((result.promptTokens ?? 0) + (result.completionTokens ?? 0));
-          return result;
-        } catch (error) {
-          const failure = this.classify(error, timedOut, outerSignal?.aborted === true);
-          const record: LlmAttempt = { attempt: attempt + 1, error: failure.message, latency_ms: Date.now() - t0 };
-          if (failure.status !== undefined) record.status = failure.status;
-          if (failure.requestId) record.request_id = failure.requestId;
-          call.attempts.push(record);
-          if (!failure.retryable || attempt >= cfg.maxRetries) {
-            const suffix = failure.retryable ? ` (gave up after ${attempt + 1} attempts)` : '';
-            fail({ ...failure, message: failure.message + suffix }, attempt + 1);
-          }
-          const wait = failure.retryAfter !== undefined
-            ? Math.min(MAX_RETRY_AFTER_MS, failure.retryAfter) + Math.round(Math.min(1000, failure.retryAfter * 0.1) * this.random())
-            : backoffDelay(attempt, cfg.backoffMs, cfg.maxBackoffMs, this.random);
-          record.wait_ms = wait;
+    try {
+      return await this.limiter.run(async () => {
+        for (let attempt = 0; ; attempt++) {
+          if (outerSignal.aborted) fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt);
           try {
-            await this.sleep(wait, outerSignal);
-          } catch {
-            fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
+            this.#options.budget?.reserve();
+          } catch (e) {
+            fail({ kind: 'budget', retryable: false, message: (e as Error).message }, attempt);
           }
-        } finally {
-          clearTimeout(timer);
-          outerSignal?.removeEventListener('abort', onOuterAbort);
+          const controller = new AbortController();
+          let timedOut = false;
+          const timer = setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, cfg.timeoutMs);
+          const onOuterAbort = () => controller.abort();
+          outerSignal.addEventListener('abort', onOuterAbort, { once: true });
+          const t0 = Date.now();
+          try {
+            const result = await once(controller.signal);
+            const record: LlmAttempt = { attempt: attempt + 1, status: 200, latency_ms: Date.now() - t0 };
+            if (result.requestId) record.request_id = result.requestId;
+            call.attempts.push(record);
+            call.latency_ms = Date.now() - started;
+            this.#options.budget?.addTokens((result.promptTokens ?? 0) + (result.completionTokens ?? 0));
+            return result;
+          } catch (error) {
+            const failure = this.classify(error, timedOut, outerSignal.aborted);
+            const record: LlmAttempt = { attempt: attempt + 1, error: failure.message, latency_ms: Date.now() - t0 };
+            if (failure.status !== undefined) record.status = failure.status;
+            if (failure.requestId) record.request_id = failure.requestId;
+            call.attempts.push(record);
+            if (!failure.retryable || attempt >= cfg.maxRetries) {
+              const suffix = failure.retryable ? ` (gave up after ${attempt + 1} attempts)` : '';
+              fail({ ...failure, message: failure.message + suffix }, attempt + 1);
+            }
+            const wait = failure.retryAfter !== undefined
+              ? Math.min(MAX_RETRY_AFTER_MS, failure.retryAfter) + Math.round(Math.min(1000, failure.retryAfter * 0.1) * this.random())
+              : backoffDelay(attempt, cfg.backoffMs, cfg.maxBackoffMs, this.random);
+            record.wait_ms = wait;
+            try {
+              await this.sleep(wait, outerSignal);
+            } catch {
+              fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
+            }
+          } finally {
+            clearTimeout(timer);
+            outerSignal.removeEventListener('abort', onOuterAbort);
+          }
         }
-      }
-    }, outerSignal).catch((error: unknown) => {
+      }, outerSignal);
+    } catch (error) {
       if (error instanceof LlmError) throw error;
       // Cancelled while waiting for a concurrency slot.
       fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, 0);
       throw error;
-    });
+    } finally {
+      for (const u of unhook) u();
+    }
   }
 
   private classify(error: unknown, timedOut: boolean, cancelled: boolean): AttemptFailure {
@@ -431,3 +531,7 @@ export class LlmClient {
 }
 
 class InvalidResponse extends Error {}
+
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return (Array.isArray(value) ? value[0] : value) || undefined;
+}

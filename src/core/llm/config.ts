@@ -96,11 +96,39 @@ function dropUndefined<T extends object>(value: T | undefined): Partial<T> {
   return out;
 }
 
+const KEY_FIELD = /^(api[_-]?key|key|secret|token|authorization)$/i;
+
+/**
+ * The path of the first field that looks like an API key ("defaults.apiKey",
+ * "roles.judge.api_key", "apiKey"), or undefined. Settings never hold keys: they are recorded in
+ * run manifests, and config files end up in version control.
+ */
+export function apiKeyFieldIn(input: unknown): string | undefined {
+  if (!input || typeof input !== 'object') return undefined;
+  const obj = input as Record<string, unknown>;
+  for (const k of Object.keys(obj)) if (KEY_FIELD.test(k)) return k;
+  const blocks: Array<[string, unknown]> = [['defaults', obj.defaults]];
+  if (obj.roles && typeof obj.roles === 'object') for (const [role, v] of Object.entries(obj.roles)) blocks.push([`roles.${role}`, v]);
+  for (const [where, block] of blocks) {
+    if (!block || typeof block !== 'object') continue;
+    for (const k of Object.keys(block)) if (KEY_FIELD.test(k)) return `${where}.${k}`;
+  }
+  return undefined;
+}
+
+/** The message for a key found in settings at `field` of `origin` (never includes the value). */
+export function apiKeyFieldMessage(origin: string, field: string): string {
+  return `${origin}: field "${field}": API keys are not read from LLM settings (they would be copied into run manifests); `
+    + 'remove it and set SIMLENS_API_KEY (or OPENAI_API_KEY) in the environment, or use "SimLens: Set API Key" in VS Code';
+}
+
 /**
  * Merges built-in defaults, `defaults` and per-role blocks into validated settings.
  * Throws an Error naming the role and field when a value is invalid (`origin` names the source).
  */
 export function resolveLlmSettings(input: LlmSettingsInput = {}, origin = 'LLM settings'): LlmSettings {
+  const keyField = apiKeyFieldIn(input);
+  if (keyField) throw new Error(apiKeyFieldMessage(origin, keyField));
   const roles = {} as Record<LlmRole, LlmRoleConfig>;
   for (const role of LLM_ROLES) {
     const merged = { ...ROLE_DEFAULTS[role], ...dropUndefined(input.defaults), ...dropUndefined(input.roles?.[role]) };

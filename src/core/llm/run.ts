@@ -57,6 +57,10 @@ export interface LlmRunContext {
   services?: LlmServices;
   /** Where the key is read from when no services are given (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The run's HARD abort (a second Ctrl-C): given to the LLM services, it cancels requests in
+   * flight. Never the "stop scheduling" signal: conversations in flight must then finish.
+   */
   signal?: AbortSignal;
 }
 
@@ -95,7 +99,7 @@ export function loadProfiles(path: string): PepperProfile[] {
   return out;
 }
 
-/** Services for a run from its `llm` block (key from the environment) unless prebuilt ones are given. */
+/** Services for a run from its `llm` block (key from the environment; cancelled only by the hard abort `ctx.signal`) unless prebuilt ones are given. */
 export async function llmServicesForRun(config: LlmRunConfig | undefined, ctx: LlmRunContext): Promise<LlmServices> {
   if (ctx.services) return ctx.services;
   const settings = resolveLlmSettings((config?.settings ?? {}) as LlmSettingsInput, 'simulation config llm.settings');
@@ -137,7 +141,14 @@ export async function prepareLlmParts(userName: string, agentName: string, confi
       if (userName.startsWith('llm-')) throw new Error(`unknown LLM user "${userName}" (known: ${LLM_USER_NAMES.join(', ')})`);
   }
   let agent: Agent | undefined;
-  if (agentName === 'llm-good' || agentName === 'llm-bad') agent = createLlmAgent(services, agentName === 'llm-good' ? 'good' : 'bad', { catalog: ctx.catalog });
+  if (agentName === 'llm-good' || agentName === 'llm-bad') {
+    agent = createLlmAgent(services, agentName === 'llm-good' ? 'good' : 'bad', { catalog: ctx.catalog });
+    // The recommender searches the catalog on its first turn; building the index (a few hundred
+    // ms for thousands of items) while the users' first requests are out keeps it off every
+    // conversation's path. Both indexes the recommenders search are cached by the catalog.
+    const catalog = ctx.catalog;
+    services.whileWaiting(() => (agentName === 'llm-good' ? catalog.fullTextIndex() : catalog.partialTextIndex()));
+  }
   else if (agentName.startsWith('llm-')) throw new Error(`unknown LLM agent "${agentName}" (known: ${LLM_AGENT_NAMES.join(', ')})`);
   return { services, user, agent, inputs };
 }

@@ -16,7 +16,11 @@ export interface LlmServicesOptions {
   /** Used only in the Authorization header. */
   apiKey?: string;
   prompts?: PromptLibrary;
-  /** Cancels every call (the run's signal). */
+  /**
+   * Hard abort: cancels every call, in flight or waiting. Pass only a signal that means "abandon
+   * the work now" (e.g. a second Ctrl-C), never a run's "stop scheduling" signal, under which
+   * conversations in flight must finish.
+   */
   signal?: AbortSignal;
   /** Sees every call (e.g. a progress display). */
   onCall?: (call: RecordedLlmCall) => void;
@@ -34,6 +38,15 @@ export class LlmServices {
   readonly signal?: AbortSignal;
   private readonly clients = new Map<LlmRole, LlmClient>();
   readonly #options: LlmServicesOptions;
+  /** Requests started but not yet on the wire, and the tasks waiting for that to reach 0. */
+  private unsent = 0;
+  private readonly idleTasks: Array<() => void> = [];
+  private readonly sends = {
+    started: () => { this.unsent++; },
+    sent: () => {
+      if (--this.unsent === 0 && this.idleTasks.length) setImmediate(() => this.runIdleTasks());
+    },
+  };
 
   constructor(options: LlmServicesOptions) {
     this.#options = options;
@@ -59,11 +72,33 @@ export class LlmServices {
         role, config, apiKey: this.#options.apiKey, cache: this.cache, budget: this.budget,
         limiter: new ConcurrencyLimiter(config.concurrency), signal: this.signal,
         onCall: this.#options.onCall, recordPrompts: this.settings.recordPrompts,
-        fetch: this.#options.fetch, random: this.#options.random,
+        fetch: this.#options.fetch, random: this.#options.random, sends: this.sends,
       });
       this.clients.set(role, c);
     }
     return c;
+  }
+
+  /**
+   * Runs `task` once, as soon as every request started so far is on the wire: CPU-heavy
+   * preparation not needed before the first answers (e.g. the search index the recommender needs
+   * on its first turn) then overlaps the endpoint's latency instead of delaying every conversation
+   * in flight. Only an optimisation: a task may never run (no request sent), and errors are
+   * ignored (the real use meets them again).
+   */
+  whileWaiting(task: () => void): void {
+    this.idleTasks.push(task);
+  }
+
+  private runIdleTasks(): void {
+    if (this.unsent !== 0) return; // new requests started meanwhile: their send runs the tasks
+    for (const task of this.idleTasks.splice(0)) {
+      try {
+        task();
+      } catch {
+        // see whileWaiting
+      }
+    }
   }
 
   /** True when an embeddings model is configured. */

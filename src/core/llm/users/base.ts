@@ -5,8 +5,8 @@
  *
  * Error policy: transport failures (endpoint down, budget spent, cancelled) propagate, so the run
  * does not store the conversation as finished and a resumed run redoes it. A model that keeps
- * answering in an unusable shape ends its conversation with `trace.error`: that is simulator
- * behaviour worth keeping, not a crash.
+ * answering in an unusable shape ends its conversation with `trace.error` and a `user_llm`
+ * failure on the turn, which the run counts as a failed conversation (kept, not a crash).
  */
 import type { SimulatorTrace } from '../../model';
 import type { Rng } from '../../random';
@@ -93,8 +93,12 @@ export abstract class LlmUserSession implements UserSession {
   /** Messages for the next reply, and the template id that names the system prompt. */
   protected abstract buildMessages(): Promise<{ messages: ChatMessage[]; template: string; trace?: Partial<SimulatorTrace> }>;
 
-  /** Hook: runs when an agent answer arrives, before the reply is built (e.g. reflections). */
-  protected async observe(_agent: AgentResponse): Promise<{ calls: RecordedLlmCall[]; trace?: Partial<SimulatorTrace> }> {
+  /**
+   * Hook: runs when an agent answer arrives, before the reply is built (e.g. reflections). Not
+   * named `observe`: the run treats a session with an `observe` method as a synchronous
+   * ObservingSession (src/core/users/session.ts) and would call it a second time, unawaited.
+   */
+  protected async reflect(_agent: AgentResponse): Promise<{ calls: RecordedLlmCall[]; trace?: Partial<SimulatorTrace> }> {
     return { calls: [] };
   }
 
@@ -104,7 +108,7 @@ export abstract class LlmUserSession implements UserSession {
 
   async respond(agent: AgentResponse): Promise<UserTurn> {
     this.history.push({ speaker: 'assistant', text: agent.utterance, items: agent.recommendations });
-    const seen = await this.observe(agent);
+    const seen = await this.reflect(agent);
     return this.nextTurn(seen.calls, seen.trace ?? {});
   }
 
@@ -123,7 +127,8 @@ export abstract class LlmUserSession implements UserSession {
     if (asked.error) {
       trace.error = asked.error;
       trace.operation = 'end';
-      return { utterance: '', act: 'other', done: true, outcome: 'ended', trace };
+      // Not a user decision: the run ends the conversation and counts a failure of the LLM user.
+      return { utterance: '', act: 'other', done: true, outcome: 'ended', trace, failure: { reason: 'user_llm', message: asked.error } };
     }
     this.turnsTaken++;
     const act = guessUserAct(asked.response, asked.terminate);

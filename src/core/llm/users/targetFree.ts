@@ -112,7 +112,7 @@ class TargetFreeSession extends LlmUserSession {
     return this.general;
   }
 
-  protected override async observe(agent: AgentResponse): Promise<{ calls: RecordedLlmCall[]; trace?: Partial<SimulatorTrace> }> {
+  protected override async reflect(agent: AgentResponse): Promise<{ calls: RecordedLlmCall[]; trace?: Partial<SimulatorTrace> }> {
     const shown = agent.recommendations.slice(0, this.opts.itemsPerTurn ?? 4);
     for (const r of agent.recommendations) this.recommended.add(r.item_id);
     const coverage = this.coverage();
@@ -121,7 +121,7 @@ class TargetFreeSession extends LlmUserSession {
       return { calls: [], trace: coverage === undefined ? {} : { preference_coverage: coverage } };
     }
     const general = await this.generalPreferences();
-    const { reflections, calls, problem } = await this.reflect(general, shown);
+    const { reflections, calls, problem } = await this.reflectOnItems(general, shown);
     this.reflections = reflections;
     const trace: Partial<SimulatorTrace> & Record<string, unknown> = {
       preferences: {
@@ -136,7 +136,7 @@ class TargetFreeSession extends LlmUserSession {
     return { calls, trace };
   }
 
-  private async reflect(general: string, shown: readonly RecommendedItem[]): Promise<{ reflections: Reflection[]; calls: RecordedLlmCall[]; problem?: string }> {
+  private async reflectOnItems(general: string, shown: readonly RecommendedItem[]): Promise<{ reflections: Reflection[]; calls: RecordedLlmCall[]; problem?: string }> {
     const seenById = new Map(this.profile.seen.map((s) => [s.item_id, s]));
     const items = shown.map((it, i) => {
       const own = seenById.get(it.item_id);
