@@ -306,7 +306,7 @@ const acceptedMeetsConstraints: Invariant = {
 
 const metaStatedMatchesTarget: Invariant = {
   id: 'meta-consistent-with-target',
-  statement: 'a meta-simulated user\'s goal constraints and stated values agree with its current target\'s attributes',
+  statement: 'a meta-simulated user\'s goal constraints, stated values and negated values agree with its current target\'s attributes',
   source: 'Vlachou et al., Fashion-AlterEval Sect. 4 (the wrapped user critiques towards the current target, I3)',
   check(ctx) {
     let turns = 0;
@@ -320,7 +320,8 @@ const metaStatedMatchesTarget: Invariant = {
       if (!target) return;
       const goal = tr.goal?.constraints;
       const said = saidConstraints(tr);
-      if (!goal && !said) return;
+      const negated = Array.isArray(tr.said?.negated) ? tr.said.negated.filter((v): v is string => typeof v === 'string') : [];
+      if (!goal && !said && !negated.length) return;
       any = true;
       turns++;
       const check = (attr: string, value: string, where: string) => {
@@ -331,6 +332,11 @@ const metaStatedMatchesTarget: Invariant = {
       };
       for (const [a, v] of Object.entries(goal ?? {})) check(a, String(v), 'goal');
       for (const [a, v] of said ?? []) if (!(goal && equalValue(String(goal[a] ?? ''), v))) check(a, v, 'said');
+      // Saying "not X" about a value the target has contradicts the target just as much.
+      for (const v of negated) {
+        const hit = negatedMatch(target, v);
+        if (hit) out.push({ turn: i, detail: `said it does not want ${show(v)} but target ${show(id)} has ${show(hit)}` });
+      }
     });
     return any ? finding(turns, out) : undefined;
   },

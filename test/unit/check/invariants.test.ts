@@ -173,6 +173,13 @@ describe('meta-consistent-with-target', () => {
     assertViolates('meta-consistent-with-target', meta({ colour: 'red' }), /goal colour=red but target T has black/, { catalog });
     assertViolates('meta-consistent-with-target', meta({ colour: 'black' }, { material: 'suede' }), /said material=suede but target T has leather/, { catalog });
   });
+  test('saying "not X" about a value the target has is a violation', () => {
+    const negating = (negated: string[]) => conv([
+      turn("I'm not keen on anything in leather.", { target: { item_id: 'T', alternatives: ['T'] }, said: { constraints: {}, negated } }),
+    ], { source: 'meta-tol(target-free)' });
+    assertViolates('meta-consistent-with-target', negating(['leather']), /does not want leather but target T has material=leather/, { catalog });
+    assertClean('meta-consistent-with-target', negating(['suede']), { catalog });
+  });
   test('values of the target are clean', () => {
     assertClean('meta-consistent-with-target', meta({ colour: 'black', material: 'leather' }, { colour: 'black' }), { catalog });
   });
