@@ -2,15 +2,13 @@
  * Dialogue-act taxonomies: which act names an annotator, the judge, a simulator or a metric
  * may use for each speaker. Names are data (snake_case or dotted), not prose.
  */
-import { z } from 'zod';
-
-export const Taxonomy = z.object({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  user: z.array(z.string().min(1)).min(1),
-  assistant: z.array(z.string().min(1)).min(1),
-});
-export type Taxonomy = z.infer<typeof Taxonomy>;
+/** A taxonomy: its name and the act names each speaker may use. (No zod here: the webview bundles this module.) */
+export interface Taxonomy {
+  name: string;
+  description?: string;
+  user: string[];
+  assistant: string[];
+}
 
 /** ConvApparel judge taxonomy (domain digest §3). The default for annotation and PLSA act features. */
 export const CONVAPPAREL_TAXONOMY: Taxonomy = {
@@ -55,7 +53,32 @@ export const CIR6_USER_ACTIONS = ['Disclose', 'Reveal', 'Inquire', 'Navigate', '
 export const QRFA_USER = ['Query', 'Feedback'] as const;
 export const QRFA_AGENT = ['Request', 'Answer'] as const;
 
-export const BUILTIN_TAXONOMIES: readonly Taxonomy[] = [CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY];
+/**
+ * IARD intent labels (Cai & Chen, UMAP 2020), as DialogueKit / UserSimCRS files carry them and
+ * `simlens convert` records them (annotator `source`, taxonomy `iard`).
+ */
+export const IARD_TAXONOMY: Taxonomy = {
+  name: 'iard',
+  description: 'IARD user intents and recommender actions (Cai & Chen, UMAP 2020)',
+  user: ['ACC', 'REJ', 'SEE', 'PRO', 'ANS', 'REF', 'CRI-F', 'CRI-A', 'CRI-C', 'INQ', 'IQU', 'ASK', 'CON', 'NRE', 'STO', 'END', 'OTH'],
+  assistant: ['REQ', 'CLA', 'REC-S', 'REC-E', 'EXP-I', 'EXP-P', 'EXP-S', 'R-ANS', 'RESP'],
+};
+
+export const BUILTIN_TAXONOMIES: readonly Taxonomy[] = [CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY, IARD_TAXONOMY];
+
+/**
+ * The built-in taxonomy whose labels contain every act given (an annotation's own `taxonomy`
+ * field, when present, should win over this guess); undefined when none or the acts are empty.
+ */
+export function inferTaxonomyName(acts: Iterable<string>): string | undefined {
+  const list = [...acts];
+  if (list.length === 0) return undefined;
+  for (const t of BUILTIN_TAXONOMIES) {
+    const labels = new Set([...t.user, ...t.assistant].map((a) => a.toLowerCase()));
+    if (list.every((a) => labels.has(a.toLowerCase()))) return t.name;
+  }
+  return undefined;
+}
 
 /** Finds a built-in taxonomy by name (case-insensitive). */
 export function builtinTaxonomy(name: string): Taxonomy | undefined {
@@ -65,9 +88,23 @@ export function builtinTaxonomy(name: string): Taxonomy | undefined {
 
 /** Parses a custom taxonomy (from settings or a JSON file); the message names the bad field. */
 export function parseTaxonomy(value: unknown, origin: string): Taxonomy {
-  const result = Taxonomy.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue.path.length ? issue.path.join('.') : '(root)';
-  throw new Error(`${origin}: invalid taxonomy at ${path}: ${issue.message}`);
+  const fail = (path: string, message: string): never => {
+    throw new Error(`${origin}: invalid taxonomy at ${path}: ${message}`);
+  };
+  if (!value || typeof value !== 'object' || Array.isArray(value)) fail('(root)', 'expected an object');
+  const v = value as Record<string, unknown>;
+  if (typeof v.name !== 'string' || v.name.length === 0) fail('name', 'expected a non-empty string');
+  if (v.description !== undefined && typeof v.description !== 'string') fail('description', 'expected a string');
+  const acts = (key: 'user' | 'assistant'): string[] => {
+    const list = v[key];
+    if (!Array.isArray(list)) return fail(key, 'expected an array of act names');
+    if (list.length === 0) fail(key, 'expected at least one act');
+    list.forEach((a, i) => {
+      if (typeof a !== 'string' || a.length === 0) fail(`${key}.${i}`, 'expected a non-empty string');
+    });
+    return list as string[];
+  };
+  const user = acts('user');
+  const assistant = acts('assistant');
+  return { name: v.name as string, ...(v.description !== undefined ? { description: v.description as string } : {}), user, assistant };
 }

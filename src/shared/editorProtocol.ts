@@ -93,11 +93,32 @@ export interface AgreementReport {
   labels: string[];
   /** matrix[i][j] = utterances where A's primary act is labels[i] and B's is labels[j]. */
   matrix: number[][];
+  /** The taxonomy both sides were compared in. */
+  taxonomy?: string;
+  /** Set when the labels were mapped (which taxonomies, to what, through which table). */
+  mapping?: string;
+}
+
+/** Fleiss' kappa on the primary act for three or more annotators over the utterances all annotated. */
+export interface FleissReport {
+  speaker: Speaker;
+  annotators: string[];
+  taxonomy: string;
+  items: number;
+  kappa: number | null;
+  mapping?: string;
 }
 
 export interface AgreementResult {
   annotators: string[];
+  /** Each annotator's taxonomy (the annotations' `taxonomy` field, else inferred from the labels). */
+  taxonomies: Record<string, string>;
   reports: AgreementReport[];
+  fleiss: FleissReport[];
+  /** Whether annotators on different taxonomies were mapped through the act aliases. */
+  mapped: boolean;
+  /** Pairs not compared, mixed taxonomies, unknown annotators. */
+  warnings: string[];
   /** Conversations read. */
   conversations: number;
   note?: string;
@@ -192,7 +213,9 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
     acts: z.array(z.string().min(1).max(200)).max(100),
     note: z.string().max(10_000).optional(),
   }),
-  z.object({ type: z.literal('requestAgreement'), requestId }),
+  z.object({ type: z.literal('requestAgreement'), requestId, map: z.boolean().optional() }),
+  /** Use this built-in taxonomy for annotating (offered when the file's annotations use it). */
+  z.object({ type: z.literal('setTaxonomy'), name: z.string().min(1).max(100) }),
   z.object({ type: z.literal('command'), command: z.enum(['undo', 'redo', 'save', 'goToConversation', 'openSettings', 'checkInvariants']) }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warning', 'error']), message: z.string().max(10_000) }),
 ]);

@@ -4,7 +4,7 @@
  * Shift+digit the next ten; n/p or Down/Up move between utterances.
  */
 import type { Conversation } from '../../src/core/model';
-import type { Taxonomy } from '../../src/core/taxonomy';
+import { builtinTaxonomy, inferTaxonomyName, type Taxonomy } from '../../src/core/taxonomy';
 import { button, h, icon, setAttr } from './dom';
 import type { UtteranceRef } from './transcript';
 
@@ -40,8 +40,33 @@ export interface AnnotationPanelOptions {
   taxonomy: Taxonomy;
   onToggle(act: string): void;
   onNote(note: string): void;
+  /** The note box was left with Ctrl+Enter or Esc: focus goes back to the utterance. */
+  onLeaveNote(): void;
   onMove(delta: number): void;
   onOpenSettings(): void;
+  /** Switch the annotation taxonomy to this built-in one. */
+  onUseTaxonomy(name: string): void;
+}
+
+/**
+ * The built-in taxonomy other annotators of this conversation used, when it differs from the
+ * active one (their annotations' `taxonomy` field, else the taxonomy their labels belong to).
+ */
+export function taxonomyOffer(conv: Conversation, me: string, active: string): { taxonomy: string; annotators: string[] } | undefined {
+  const counts = new Map<string, Set<string>>();
+  for (const turn of conv.turns) {
+    for (const a of turn.annotations ?? []) {
+      if (a.annotator === me) continue;
+      const name = a.taxonomy?.trim() || inferTaxonomyName(a.acts);
+      if (!name || !builtinTaxonomy(name)) continue;
+      let set = counts.get(name);
+      if (!set) counts.set(name, (set = new Set()));
+      set.add(a.annotator);
+    }
+  }
+  if (counts.has(active)) return undefined;
+  const best = [...counts].sort((x, y) => y[1].size - x[1].size)[0];
+  return best ? { taxonomy: best[0], annotators: [...best[1]].sort() } : undefined;
 }
 
 export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
@@ -51,12 +76,26 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
       'div',
       'annotator',
       icon('account'),
-      h('span', null, ' Annotating as '),
-      h('strong', null, o.annotator),
-      h('span', 'muted', `taxonomy: ${o.taxonomy.name}`),
+      h('span', null, ' Annotator '),
+      o.annotator ? h('strong', 'annotator-id', o.annotator) : h('strong', { class: 'annotator-id unset', attrs: { title: 'You will be asked for an id on your first annotation' } }, 'not set'),
+      h('span', null, ' · taxonomy '),
+      h('strong', 'taxonomy-name', o.taxonomy.name),
       button({ icon: 'settings-gear', title: 'Annotator and taxonomy settings', class: 'icon', onClick: () => o.onOpenSettings() }),
     ),
   );
+  const offer = taxonomyOffer(o.conv, o.annotator, o.taxonomy.name);
+  if (offer) {
+    const use = button({ label: `Annotate in ${offer.taxonomy}`, title: `Switch the annotation taxonomy to ${offer.taxonomy}`, class: 'secondary', onClick: () => o.onUseTaxonomy(offer.taxonomy) });
+    panel.appendChild(
+      h(
+        'div',
+        { class: 'taxonomy-offer', attrs: { role: 'note' } },
+        icon('info'),
+        h('span', null, ` The existing annotations here (${offer.annotators.join(', ')}) use the ${offer.taxonomy} taxonomy; you are annotating in ${o.taxonomy.name}. Agreement only compares annotators on the same taxonomy. `),
+        use,
+      ),
+    );
+  }
   if (!o.ref) {
     panel.appendChild(h('p', 'muted', 'This conversation has no utterances to annotate.'));
     return panel;
@@ -96,19 +135,23 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
   panel.appendChild(grid);
   const note = h('textarea', { class: 'note', attrs: { rows: 3, placeholder: 'Note (optional) — Ctrl+Enter to save, Esc to leave', 'aria-label': 'Note', spellcheck: 'true' } });
   note.value = mine.note;
+  // The value last sent: blur (also fired when a re-render removes the focused box) sends only changes.
+  let sent = mine.note;
   const commit = () => {
-    if (note.value !== mine.note) o.onNote(note.value);
+    if (note.value === sent) return;
+    sent = note.value;
+    o.onNote(note.value);
   };
   note.addEventListener('blur', commit);
   note.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       commit();
-      note.blur();
+      o.onLeaveNote();
     } else if (e.key === 'Escape') {
       e.preventDefault();
-      note.value = mine.note;
-      note.blur();
+      note.value = sent;
+      o.onLeaveNote();
     }
     e.stopPropagation();
   });

@@ -1,4 +1,5 @@
-/** Typed access to the VS Code webview API (posting messages, persisted view state). */
+/** Host bridge: typed access to the VS Code webview API (posting messages, request ids, incoming messages, persisted view state). */
+import type { AgreementResult, HostMessage } from '../../src/shared/editorProtocol';
 import type { SummaryFilter, WebviewMessage } from '../../src/shared/editorProtocol';
 
 /** What the webview remembers across hide/show (VS Code keeps it while the tab exists). */
@@ -16,6 +17,9 @@ export interface ViewState {
   cursor?: number;
   /** Replay speed multiplier. */
   speed?: number;
+  /** The last agreement report shown, and whether it mapped taxonomies (kept across hide/show). */
+  agreement?: AgreementResult;
+  agreementMap?: boolean;
 }
 
 interface VsCodeApi {
@@ -28,8 +32,20 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 export class HostApi {
   private readonly api: VsCodeApi;
+  private next = 1;
   constructor() {
     this.api = acquireVsCodeApi();
+  }
+  /** A fresh, increasing request id (answers carry it back, so stale answers can be dropped). */
+  nextId(): number {
+    return this.next++;
+  }
+  /** Calls `handler` with every message the host sends. */
+  listen(handler: (msg: HostMessage) => void): void {
+    window.addEventListener('message', (e: MessageEvent) => {
+      const msg = e.data as HostMessage;
+      if (msg && typeof msg === 'object') handler(msg);
+    });
   }
   post(message: WebviewMessage): void {
     this.api.postMessage(message);

@@ -1,9 +1,11 @@
 /**
- * The simulator-state panel beside the transcript: what the trace says at the current turn
- * (agenda with pushes/pulls since the previous turn, goal, preferences, target and switches,
- * patience, satisfaction/frustration over turns, NLU, raw LLM calls).
+ * The simulator-state panel beside the transcript: the full state at the current turn (agenda
+ * with pushes/pulls since the previous turn, goal, preferences, target and switches, patience,
+ * satisfaction/frustration over turns, NLU, raw LLM calls). State a turn does not record is carried
+ * from the last turn that did (preference deltas are folded into the snapshot), so a section never
+ * comes and goes between turns; what changed this turn is highlighted.
  */
-import type { Conversation, SimulatorTrace } from '../../src/core/model';
+import type { Conversation, PreferenceState, SimulatorTrace } from '../../src/core/model';
 import { h, icon, setAttr, type Child } from './dom';
 import { failureHeadline } from './transcript';
 
@@ -91,6 +93,62 @@ export function sparkline(series: Array<{ name: string; cls: string; values: Arr
   return h('div', 'chart', root, legend);
 }
 
+/** The last value of a trace field at or before turn `t`, and the turn that recorded it. */
+export function latestAt<K extends keyof SimulatorTrace>(conv: Conversation, t: number, key: K): { value: NonNullable<SimulatorTrace[K]>; turn: number } | undefined {
+  for (let i = Math.min(t, conv.turns.length - 1); i >= 0; i--) {
+    const v = conv.turns[i]?.trace?.[key];
+    if (v !== undefined && v !== null) return { value: v as NonNullable<SimulatorTrace[K]>, turn: i };
+  }
+  return undefined;
+}
+
+const PREF_LISTS = ['liked_items', 'disliked_items', 'consumed_items', 'liked_attributes', 'disliked_attributes'] as const;
+
+/**
+ * The preference state at turn `t`: the last snapshot with every later delta up to `t` merged in
+ * (deltas only add opinions), plus what turn `t` itself added. `reflected` is this turn's only.
+ */
+export function preferencesAt(conv: Conversation, t: number): { state: PreferenceState; added: Set<string>; changed: boolean } | undefined {
+  let state: PreferenceState | undefined;
+  let added = new Set<string>();
+  let changed = false;
+  for (let i = 0; i <= Math.min(t, conv.turns.length - 1); i++) {
+    const p = conv.turns[i]?.trace?.preferences;
+    const here = i === t;
+    if (!p) continue;
+    if (here) changed = true;
+    if (p.kind !== 'delta' || !state) {
+      state = { ...p, kind: 'snapshot' };
+      if (here) added = new Set(PREF_LISTS.flatMap((k) => p[k] ?? []));
+      else added = new Set();
+    } else {
+      const next: PreferenceState = { ...state };
+      for (const k of PREF_LISTS) {
+        const extra = (p[k] ?? []).filter((x) => !(state![k] ?? []).includes(x));
+        if (extra.length) next[k] = [...(state[k] ?? []), ...extra];
+        if (here) for (const x of extra) added.add(x);
+      }
+      if (p.general !== undefined) next.general = p.general;
+      if (p.attribute_ratings) next.attribute_ratings = { ...state.attribute_ratings, ...p.attribute_ratings };
+      if (p.item_ratings) next.item_ratings = { ...state.item_ratings, ...p.item_ratings };
+      state = next;
+    }
+    state.reflected = here ? p.reflected : undefined;
+  }
+  if (state && !changed) state = { ...state, reflected: undefined };
+  return state ? { state, added, changed } : undefined;
+}
+
+/** "unchanged since turn k" (or "changed this turn") under a section title. */
+function since(turn: number | undefined, t: number): HTMLElement | null {
+  if (turn === undefined) return null;
+  return turn === t ? h('div', 'state-delta changed', icon('diff-modified'), ' changed this turn') : h('div', 'state-delta muted', `unchanged since turn ${turn + 1}`);
+}
+
+function notYet(what: string): HTMLElement {
+  return h('p', 'muted not-yet', `No ${what} recorded up to this turn.`);
+}
+
 /** Renders the state panel for turn `t`. */
 export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
   const panel = h('div', { class: 'state-panel', attrs: { 'aria-label': 'Simulator state' } });
@@ -109,29 +167,30 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
   const turn = conv.turns[t];
   const trace: SimulatorTrace | undefined = turn?.trace;
   panel.appendChild(h('div', 'state-title', `State after turn ${t + 1} of ${conv.turns.length}`));
-  if (!trace) {
-    panel.appendChild(h('div', 'empty-state', icon('info'), h('p', null, 'No trace recorded for this turn.')));
-    return panel;
-  }
-  if (trace.error !== undefined) {
+  if (!trace) panel.appendChild(h('p', 'muted', 'No trace recorded for this turn; the state below is carried from earlier turns.'));
+  const ever = (key: keyof SimulatorTrace) => conv.turns.some((x) => x.trace?.[key] !== undefined);
+  if (trace?.error !== undefined) {
     panel.appendChild(h('div', { class: 'error-box failure', attrs: { role: 'note' } }, h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, failureHeadline(trace.error_kind))), h('div', 'failure-message', trace.error)));
   }
 
   // Acts of this turn.
   const actRow: Child[] = [];
-  if (trace.user_act) actRow.push(h('span', { class: 'chip sim-act', attrs: { title: 'user act' } }, h('span', 'k', 'user'), trace.user_act));
-  if (trace.agent_act) actRow.push(h('span', { class: 'chip meta', attrs: { title: 'agent act' } }, h('span', 'k', 'agent'), trace.agent_act));
-  if (trace.operation) actRow.push(h('span', `chip op op-${trace.operation}`, trace.operation));
+  if (trace?.user_act) actRow.push(h('span', { class: 'chip sim-act', attrs: { title: 'user act' } }, h('span', 'k', 'user'), trace.user_act));
+  if (trace?.agent_act) actRow.push(h('span', { class: 'chip meta', attrs: { title: 'agent act' } }, h('span', 'k', 'agent'), trace.agent_act));
+  if (trace?.operation) actRow.push(h('span', `chip op op-${trace.operation}`, trace.operation));
   if (actRow.length) panel.appendChild(h('div', 'chips', ...actRow));
 
   // Agenda: pushes / pulls since the previous turn.
-  if (trace.agenda) {
-    const prev = t > 0 ? conv.turns[t - 1]?.trace?.agenda : undefined;
-    const pushed = trace.pushed ?? (prev ? multisetMinus(trace.agenda, prev) : []);
-    const pulled = trace.pulled ?? (prev ? multisetMinus(prev, trace.agenda) : []);
+  const agendaAt = latestAt(conv, t, 'agenda');
+  if (agendaAt) {
+    const agenda = agendaAt.value;
+    const fresh = agendaAt.turn === t;
+    const prev = t > 0 ? latestAt(conv, t - 1, 'agenda')?.value : undefined;
+    const pushed = fresh ? trace?.pushed ?? (prev ? multisetMinus(agenda, prev) : []) : [];
+    const pulled = fresh ? trace?.pulled ?? (prev ? multisetMinus(prev, agenda) : []) : [];
     const pushedLeft = [...pushed];
     const list = h('ol', { class: 'agenda', attrs: { 'aria-label': 'agenda, top first' } });
-    trace.agenda.forEach((act, i) => {
+    agenda.forEach((act, i) => {
       const k = pushedLeft.indexOf(act);
       const isPushed = k >= 0;
       if (isPushed) pushedLeft.splice(k, 1);
@@ -141,63 +200,80 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
     });
     panel.appendChild(
       section(
-        `Agenda (${trace.agenda.length})`,
+        `Agenda (${agenda.length})`,
         'layers',
-        trace.agenda.length ? list : h('p', 'muted agenda-empty', 'Empty: the dialogue ends.'),
+        since(fresh ? undefined : agendaAt.turn, t),
+        agenda.length ? list : h('p', 'muted agenda-empty', 'Empty: the dialogue ends.'),
         pulled.length ? h('div', 'pulled', h('span', 'muted', 'pulled: '), ...pulled.map((p) => h('span', { class: 'chip pulled-item', attrs: { title: 'pulled since the previous turn' } }, p))) : null,
       ),
     );
-  }
+  } else if (ever('agenda')) panel.appendChild(section('Agenda', 'layers', notYet('agenda')));
 
   // Goal.
-  if (trace.goal) {
-    const c = Object.entries(trace.goal.constraints ?? {});
-    const fulfilled = new Set(trace.goal.fulfilled_requests ?? []);
+  const goalAt = latestAt(conv, t, 'goal');
+  if (goalAt) {
+    const goal = goalAt.value;
+    const prevGoal = t > 0 ? latestAt(conv, t - 1, 'goal')?.value : undefined;
+    const goalChanged = goalAt.turn === t && JSON.stringify(prevGoal) !== JSON.stringify(goal);
+    const c = Object.entries(goal.constraints ?? {});
+    const fulfilled = new Set(goal.fulfilled_requests ?? []);
+    const prevC = (prevGoal?.constraints ?? {}) as Record<string, unknown>;
     panel.appendChild(
       section(
         'Goal',
         'target',
+        since(goalChanged ? t : goalAt.turn === t ? undefined : goalAt.turn, t),
         c.length
-          ? h('table', 'kv', ...c.map(([k, v]) => h('tr', null, h('th', { attrs: { scope: 'row' } }, k), h('td', null, String(v)))))
+          ? h('table', 'kv', ...c.map(([k, v]) => h('tr', { class: goalChanged && JSON.stringify(prevC[k]) !== JSON.stringify(v) ? 'changed' : undefined, attrs: { title: goalChanged && JSON.stringify(prevC[k]) !== JSON.stringify(v) ? 'changed this turn' : undefined } }, h('th', { attrs: { scope: 'row' } }, k), h('td', null, String(v)))))
           : h('p', 'muted', 'No constraints.'),
-        trace.goal.requests?.length
-          ? h('div', 'chips', h('span', 'muted', 'requests: '), ...trace.goal.requests.map((r) => h('span', `chip request${fulfilled.has(r) ? ' done' : ''}`, fulfilled.has(r) ? icon('check') : null, r)))
+        goal.requests?.length
+          ? h('div', 'chips', h('span', 'muted', 'requests: '), ...goal.requests.map((r) => h('span', `chip request${fulfilled.has(r) ? ' done' : ''}`, fulfilled.has(r) ? icon('check') : null, r)))
           : null,
       ),
     );
-  }
+  } else if (ever('goal')) panel.appendChild(section('Goal', 'target', notYet('goal')));
 
-  // Preferences.
-  const p = trace.preferences;
-  if (p) {
+  // Preferences: the folded state, with this turn's additions marked.
+  const prefAt = preferencesAt(conv, t);
+  if (prefAt) {
+    const p = prefAt.state;
     const reflected = Object.entries(p.reflected ?? {});
+    const list = (label: string, values: string[] | undefined, cls: string) =>
+      values?.length
+        ? h('div', 'pref', h('span', 'muted', label), h('div', 'chips', ...values.map((v) => (prefAt.added.has(v) ? h('span', { class: `chip ${cls} added`, attrs: { title: 'added this turn' } }, icon('add'), v) : h('span', `chip ${cls}`, v)))))
+        : null;
     panel.appendChild(
       section(
         `Preferences${p.model ? ` (${p.model})` : ''}`,
         'heart',
-        p.liked_items?.length ? h('div', 'pref', h('span', 'muted', 'liked items'), chips(p.liked_items, 'like')) : null,
-        p.disliked_items?.length ? h('div', 'pref', h('span', 'muted', 'disliked items'), chips(p.disliked_items, 'dislike')) : null,
-        p.liked_attributes?.length ? h('div', 'pref', h('span', 'muted', 'liked attributes'), chips(p.liked_attributes, 'like')) : null,
-        p.disliked_attributes?.length ? h('div', 'pref', h('span', 'muted', 'disliked attributes'), chips(p.disliked_attributes, 'dislike')) : null,
-        reflected.length ? h('div', 'pref', h('span', 'muted', 'opinions this turn'), h('div', 'chips', ...reflected.map(([item, o]) => h('span', `chip ${o}`, `${item}: ${o}`)))) : null,
+        prefAt.changed ? since(t, t) : h('div', 'state-delta muted', 'no change this turn'),
+        list('liked items', p.liked_items, 'like'),
+        list('disliked items', p.disliked_items, 'dislike'),
+        list('liked attributes', p.liked_attributes, 'like'),
+        list('disliked attributes', p.disliked_attributes, 'dislike'),
+        !p.liked_items?.length && !p.disliked_items?.length && !p.liked_attributes?.length && !p.disliked_attributes?.length ? h('p', 'muted', 'No liked or disliked items yet.') : null,
+        h('div', 'pref', h('span', 'muted', 'opinions this turn'), reflected.length ? h('div', 'chips', ...reflected.map(([item, o]) => h('span', `chip ${o}`, `${item}: ${o}`))) : h('span', 'muted', ' none')),
         p.general ? h('details', null, h('summary', null, 'General preferences'), h('p', 'prose', p.general)) : null,
       ),
     );
-  }
+  } else if (ever('preferences')) panel.appendChild(section('Preferences', 'heart', notYet('preferences')));
 
   // Target and alternatives.
-  if (trace.target) {
-    const tg = trace.target;
+  const targetAt = latestAt(conv, t, 'target');
+  if (targetAt) {
+    const tg = targetAt.value;
+    const switchedNow = targetAt.turn === t && tg.switched_from !== undefined;
     panel.appendChild(
       section(
         'Target',
         'pinned',
+        switchedNow ? null : since(targetAt.turn === t ? undefined : targetAt.turn, t),
         h('div', 'target', h('span', 'chip target-item', tg.item_id)),
-        tg.switched_from ? h('div', 'switch', icon('arrow-swap'), ` switched from ${tg.switched_from}${tg.switch_reason ? ` (${tg.switch_reason})` : ''}`) : null,
+        switchedNow ? h('div', 'switch changed', icon('arrow-swap'), ` switched from ${tg.switched_from}${tg.switch_reason ? ` (${tg.switch_reason})` : ''}`) : null,
         tg.alternatives?.length ? h('div', 'pref', h('span', 'muted', 'alternatives'), chips(tg.alternatives, 'alt')) : null,
       ),
     );
-  }
+  } else if (ever('target')) panel.appendChild(section('Target', 'pinned', notYet('target')));
 
   // Patience and the satisfaction / frustration chart.
   const sat = conv.turns.map((x) => x.trace?.satisfaction);
@@ -209,13 +285,14 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
     ],
     t,
   );
-  if (trace.patience !== undefined || chart) {
+  const patience = latestAt(conv, t, 'patience')?.value;
+  if (patience !== undefined || chart) {
     const maxPatience = Math.max(1, ...conv.turns.map((x) => x.trace?.patience ?? 0));
-    const meter = trace.patience !== undefined ? document.createElement('meter') : null;
+    const meter = patience !== undefined ? document.createElement('meter') : null;
     if (meter) {
       setAttr(meter, 'min', 0);
       setAttr(meter, 'max', maxPatience);
-      setAttr(meter, 'value', Math.max(0, trace.patience ?? 0));
+      setAttr(meter, 'value', Math.max(0, patience ?? 0));
       setAttr(meter, 'low', maxPatience * 0.34);
       setAttr(meter, 'optimum', maxPatience);
     }
@@ -223,15 +300,16 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
       section(
         'Patience & experience',
         'pulse',
-        trace.patience !== undefined ? h('div', 'patience', h('span', 'muted', 'patience '), meter, ` ${trace.patience}`) : null,
+        patience !== undefined ? h('div', 'patience', h('span', 'muted', 'patience '), meter, ` ${patience}`) : null,
         chart,
-        trace.preference_coverage !== undefined ? h('div', 'muted', `preference coverage ${(trace.preference_coverage * 100).toFixed(0)}%`) : null,
+        trace?.preference_coverage !== undefined ? h('div', 'muted', `preference coverage ${(trace.preference_coverage * 100).toFixed(0)}%`) : null,
       ),
     );
   }
 
-  // NLU.
-  if (trace.nlu) {
+  // NLU (this turn's reading of the agent; not carried).
+  if (!trace?.nlu && ever('nlu')) panel.appendChild(section('NLU', 'symbol-keyword', h('p', 'muted', 'No NLU reading this turn.')));
+  if (trace?.nlu) {
     const n = trace.nlu;
     panel.appendChild(
       section(
@@ -250,8 +328,9 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
   }
 
   // Raw LLM calls.
-  const calls = trace.llm_calls ?? [];
-  if (calls.length || trace.llm_call_ids?.length) {
+  const calls = trace?.llm_calls ?? [];
+  if (!calls.length && !trace?.llm_call_ids?.length && (ever('llm_calls') || ever('llm_call_ids'))) panel.appendChild(section('LLM calls (0)', 'sparkle', h('p', 'muted', 'No LLM call this turn.')));
+  if (trace && (calls.length || trace.llm_call_ids?.length)) {
     panel.appendChild(
       section(
         `LLM calls (${calls.length || trace.llm_call_ids?.length})`,
@@ -281,7 +360,7 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
 
   // Anything else the simulator recorded.
   const known = new Set(['agenda', 'operation', 'pushed', 'pulled', 'goal', 'preferences', 'nlu', 'user_act', 'agent_act', 'target', 'patience', 'satisfaction', 'frustration', 'preference_coverage', 'llm_call_ids', 'llm_calls', 'error', 'error_kind']);
-  const extra = Object.entries(trace).filter(([k]) => !known.has(k));
+  const extra = Object.entries(trace ?? {}).filter(([k]) => !known.has(k));
   if (extra.length) {
     panel.appendChild(h('details', 'state-section', h('summary', null, `Other trace fields (${extra.length})`), h('pre', 'raw', json(Object.fromEntries(extra)))));
   }

@@ -13,6 +13,7 @@ import { metricsCommand } from './metrics';
 import { reportCommand } from './report';
 import { checkCommand } from './check';
 import { schemaCommand } from './schema';
+import { agreementCommand } from './agreement';
 
 export const COMMANDS: CliCommand[] = [
   validateCommand,
@@ -27,5 +28,6 @@ export const COMMANDS: CliCommand[] = [
   metricsCommand,
   reportCommand,
   checkCommand,
+  agreementCommand,
   schemaCommand,
 ];

@@ -2,17 +2,39 @@
  * Inter-annotator agreement on utterance dialogue acts: for every pair of annotators (an LLM
  * judge that writes utterance annotations, e.g. `annotator: "judge:<model>"`, is one more
  * annotator), over the utterances both annotated, Cohen's kappa per act (act present / absent)
- * and a confusion matrix of the primary act (the first one listed).
+ * and a confusion matrix of the primary act (the first one listed); Fleiss' kappa on the primary
+ * act when three or more annotators share utterances.
+ *
+ * Annotators are only compared on the same taxonomy (an annotation's `taxonomy` field, else the
+ * built-in taxonomy its labels belong to). Pairs on different taxonomies are skipped with a
+ * warning, or, with `map`, both sides are mapped through the act aliases
+ * (src/core/sim/users/act-aliases.json) to Zhang & Balog acts and the report says so.
  */
-import { cohenKappa } from '../stats/agreement';
+import { cohenKappa, fleissKappaFromLabels } from '../stats/agreement';
 import type { Conversation, Speaker } from '../model';
-import type { ActAgreement, AgreementReport, AgreementResult } from '../../shared/editorProtocol';
+import { inferTaxonomyName } from '../taxonomy';
+import { toAgentAct, toUserAct, type ActAliases } from '../sim/users/acts';
+import { defaultActAliases } from '../sim/users/transitions';
+import type { ActAgreement, AgreementReport, AgreementResult, FleissReport } from '../../shared/editorProtocol';
 
 /** Label used in the confusion matrix when an annotation has a note but no act. */
 export const NO_ACT = '(none)';
+/** Taxonomy name shown for an annotator whose labels fit no known taxonomy. */
+export const UNKNOWN_TAXONOMY = 'unknown';
+/** The taxonomy `map` maps every side to. */
+export const MAPPED_TAXONOMY = 'zhang-balog';
+
+export interface AgreementOptions {
+  /** Act order of the tables (e.g. the active taxonomy's); acts not in it follow alphabetically. */
+  order?: { user?: readonly string[]; assistant?: readonly string[] };
+  /** Only these annotators (default: all). */
+  annotators?: readonly string[];
+  /** Map annotators on different taxonomies through the act aliases to Zhang & Balog acts. */
+  map?: boolean;
+  aliases?: ActAliases;
+}
 
 interface Item {
-  /** Conversation index + turn + speaker + segment. */
   key: string;
   speaker: Speaker;
 }
@@ -21,45 +43,138 @@ function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
 
-/**
- * Agreement over a set of conversations. `order` optionally fixes the act order of the tables
- * (e.g. the taxonomy's); acts not in it follow alphabetically.
- */
-export function agreementFromConversations(
-  conversations: Iterable<Conversation>,
-  order: { user?: readonly string[]; assistant?: readonly string[] } = {},
-): AgreementResult {
+/** Agreement over a set of conversations. */
+export function agreementFromConversations(conversations: Iterable<Conversation>, opts: AgreementOptions = {}): AgreementResult {
   const byAnnotator = new Map<string, Map<string, string[]>>();
+  const taxCounts = new Map<string, Map<string, number>>();
   const items = new Map<string, Item>();
+  const wanted = opts.annotators ? new Set(opts.annotators) : undefined;
   let count = 0;
   for (const conv of conversations) {
     const c = count++;
     conv.turns.forEach((turn, t) => {
       for (const a of turn.annotations ?? []) {
+        if (wanted && !wanted.has(a.annotator)) continue;
         const key = `${c}|${t}|${a.speaker}|${a.segment ?? 0}`;
         items.set(key, { key, speaker: a.speaker });
         let map = byAnnotator.get(a.annotator);
         if (!map) byAnnotator.set(a.annotator, (map = new Map()));
         map.set(key, a.acts);
+        const tax = a.taxonomy?.trim() || inferTaxonomyName(a.acts);
+        if (tax) {
+          let tc = taxCounts.get(a.annotator);
+          if (!tc) taxCounts.set(a.annotator, (tc = new Map()));
+          tc.set(tax, (tc.get(tax) ?? 0) + 1);
+        }
       }
     });
   }
   const annotators = [...byAnnotator.keys()].sort();
+  const warnings: string[] = [];
+  for (const name of opts.annotators ?? []) if (!byAnnotator.has(name)) warnings.push(`Annotator "${name}" has no utterance annotations in this file.`);
+  const taxonomies: Record<string, string> = {};
+  for (const a of annotators) {
+    const tc = [...(taxCounts.get(a) ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]);
+    taxonomies[a] = tc[0]?.[0] ?? UNKNOWN_TAXONOMY;
+    if (tc.length > 1) warnings.push(`${a} used more than one taxonomy (${tc.map(([n, k]) => `${n}: ${k}`).join(', ')}); treated as ${taxonomies[a]}.`);
+  }
+  const aliases = opts.map ? opts.aliases ?? defaultActAliases() : undefined;
+  const mapActs = (acts: string[], speaker: Speaker): string[] => {
+    const out: string[] = [];
+    for (const act of acts) {
+      const m = speaker === 'user' ? toUserAct(act, aliases!) : toAgentAct(act, aliases!);
+      if (m && !out.includes(m)) out.push(m);
+    }
+    return out;
+  };
+  /** The labels an annotator gave, mapped when the comparison needs it. */
+  const view = (name: string, mapped: boolean): Map<string, string[]> => {
+    const src = byAnnotator.get(name)!;
+    if (!mapped) return src;
+    const out = new Map<string, string[]>();
+    for (const [k, acts] of src) out.set(k, mapActs(acts, items.get(k)!.speaker));
+    return out;
+  };
+  const mappingNote = (names: string[]): string => {
+    const from = [...new Set(names.map((n) => taxonomies[n]))].sort();
+    return `${from.join(' and ')} mapped to ${MAPPED_TAXONOMY} acts through act-aliases.json`;
+  };
   const reports: AgreementReport[] = [];
+  const skipped: string[] = [];
   for (let i = 0; i < annotators.length; i++) {
     for (let j = i + 1; j < annotators.length; j++) {
+      const a = annotators[i];
+      const b = annotators[j];
+      // Labels that fit no known taxonomy (a custom one without a name) are compared as they are.
+      const same = taxonomies[a] === taxonomies[b] || taxonomies[a] === UNKNOWN_TAXONOMY || taxonomies[b] === UNKNOWN_TAXONOMY;
+      if (!same && !opts.map) {
+        skipped.push(`${a} (${taxonomies[a]}) and ${b} (${taxonomies[b]})`);
+        continue;
+      }
+      const mapped = !same;
+      const ma = view(a, mapped);
+      const mb = view(b, mapped);
       for (const speaker of ['user', 'assistant'] as const) {
-        const report = pairReport(annotators[i], annotators[j], speaker, byAnnotator, items, order[speaker] ?? []);
-        if (report) reports.push(report);
+        const report = pairReport(a, b, speaker, ma, mb, items, mapped ? [] : opts.order?.[speaker] ?? []);
+        if (!report) continue;
+        report.taxonomy = mapped ? MAPPED_TAXONOMY : taxonomies[a] === UNKNOWN_TAXONOMY ? taxonomies[b] : taxonomies[a];
+        if (mapped) report.mapping = mappingNote([a, b]);
+        reports.push(report);
       }
     }
   }
+  if (skipped.length) {
+    warnings.push(`Not compared, different taxonomies: ${skipped.join('; ')}. Kappa across taxonomies is meaningless; map both through the act aliases (CLI --map, or "Map through act aliases") to compare them.`);
+  }
+  const fleiss = fleissReports(annotators, taxonomies, items, view, opts.map === true, mappingNote);
   return {
     annotators,
+    taxonomies,
     reports,
+    fleiss,
     conversations: count,
+    mapped: opts.map === true,
+    warnings,
     note: annotators.length < 2 ? 'Agreement needs at least two annotators (or an annotator and a judge) on the same utterances.' : undefined,
   };
+}
+
+/**
+ * Fleiss' kappa on the primary act, per speaker, over the utterances every annotator of a group
+ * annotated: one group per taxonomy with 3+ annotators, or (with `map`) all annotators, mapped.
+ */
+function fleissReports(
+  annotators: string[],
+  taxonomies: Record<string, string>,
+  items: Map<string, Item>,
+  view: (name: string, mapped: boolean) => Map<string, string[]>,
+  map: boolean,
+  mappingNote: (names: string[]) => string,
+): FleissReport[] {
+  const groups: Array<{ names: string[]; mapped: boolean; taxonomy: string }> = [];
+  const distinct = new Set(annotators.map((a) => taxonomies[a]));
+  if (map && distinct.size > 1) {
+    if (annotators.length >= 3) groups.push({ names: annotators, mapped: true, taxonomy: MAPPED_TAXONOMY });
+  } else {
+    for (const tax of distinct) {
+      const names = annotators.filter((a) => taxonomies[a] === tax);
+      if (names.length >= 3 && tax !== UNKNOWN_TAXONOMY) groups.push({ names, mapped: false, taxonomy: tax });
+    }
+  }
+  const out: FleissReport[] = [];
+  for (const g of groups) {
+    const views = g.names.map((n) => view(n, g.mapped));
+    for (const speaker of ['user', 'assistant'] as const) {
+      const rows: string[][] = [];
+      for (const key of views[0].keys()) {
+        if (items.get(key)?.speaker !== speaker || !views.every((v) => v.has(key))) continue;
+        rows.push(views.map((v) => v.get(key)![0] ?? NO_ACT));
+      }
+      if (rows.length === 0) continue;
+      out.push({ speaker, annotators: g.names, taxonomy: g.taxonomy, items: rows.length, kappa: finiteOrNull(fleissKappaFromLabels(rows)), ...(g.mapped ? { mapping: mappingNote(g.names) } : {}) });
+    }
+  }
+  return out;
 }
 
 function orderActs(acts: Iterable<string>, order: readonly string[]): string[] {
@@ -73,12 +188,11 @@ function pairReport(
   a: string,
   b: string,
   speaker: Speaker,
-  byAnnotator: Map<string, Map<string, string[]>>,
+  ma: Map<string, string[]>,
+  mb: Map<string, string[]>,
   items: Map<string, Item>,
   order: readonly string[],
 ): AgreementReport | undefined {
-  const ma = byAnnotator.get(a)!;
-  const mb = byAnnotator.get(b)!;
   const shared: string[] = [];
   for (const key of ma.keys()) if (mb.has(key) && items.get(key)?.speaker === speaker) shared.push(key);
   if (shared.length === 0) return undefined;
@@ -124,15 +238,38 @@ export interface AgreementSource {
 }
 
 /** Agreement over every annotated conversation of a document, unsaved edits included. */
-export async function computeAgreement(
-  doc: AgreementSource,
-  order: { user?: readonly string[]; assistant?: readonly string[] } = {},
-): Promise<AgreementResult> {
+export async function computeAgreement(doc: AgreementSource, opts: AgreementOptions = {}): Promise<AgreementResult> {
   await doc.summarizeAll();
   const conversations: Conversation[] = [];
   for (const line of doc.summaries.annotatedLines()) {
     const read = await doc.readConversation(line);
     if (read.conversation) conversations.push(read.conversation);
   }
-  return agreementFromConversations(conversations, order);
+  return agreementFromConversations(conversations, opts);
+}
+
+function k3(x: number | null): string {
+  return x === null ? '—' : x.toFixed(3);
+}
+
+/** The agreement report as plain text (the CLI's output; the editor renders the same model). */
+export function formatAgreementText(r: AgreementResult): string {
+  const out: string[] = [];
+  out.push(`${r.conversations} annotated conversation(s); annotators: ${r.annotators.map((a) => `${a} [${r.taxonomies[a] ?? UNKNOWN_TAXONOMY}]`).join(', ') || 'none'}`);
+  if (r.note) out.push(r.note);
+  for (const w of r.warnings) out.push(`warning: ${w}`);
+  for (const p of r.reports) {
+    out.push('');
+    out.push(`${p.annotatorA} vs ${p.annotatorB} — ${p.speaker} utterances (${p.items}), taxonomy ${p.taxonomy ?? '?'}${p.mapping ? ` (${p.mapping})` : ''}`);
+    out.push(`  primary-act Cohen's kappa: ${k3(p.primaryKappa)}`);
+    const w = Math.max(3, ...p.perAct.map((a) => a.act.length));
+    out.push(`  ${'act'.padEnd(w)}  ${'kappa'.padStart(6)}  ${'A'.padStart(5)}  ${'B'.padStart(5)}  ${'both'.padStart(5)}`);
+    for (const a of p.perAct) out.push(`  ${a.act.padEnd(w)}  ${k3(a.kappa).padStart(6)}  ${String(a.countA).padStart(5)}  ${String(a.countB).padStart(5)}  ${String(a.both).padStart(5)}`);
+  }
+  for (const f of r.fleiss) {
+    out.push('');
+    out.push(`Fleiss' kappa, ${f.speaker} utterances, ${f.annotators.join(', ')} (${f.items} utterances, taxonomy ${f.taxonomy}${f.mapping ? `; ${f.mapping}` : ''}): ${k3(f.kappa)}`);
+  }
+  if (r.reports.length === 0 && !r.note) out.push('No utterance was annotated by two annotators on a comparable taxonomy.');
+  return out.join('\n') + '\n';
 }

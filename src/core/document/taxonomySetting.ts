@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { builtinTaxonomy, parseTaxonomy, CONVAPPAREL_TAXONOMY, type Taxonomy } from '../taxonomy';
+import { BUILTIN_TAXONOMIES, builtinTaxonomy, parseTaxonomy, CONVAPPAREL_TAXONOMY, type Taxonomy } from '../taxonomy';
 
 /** The resolved taxonomy, plus an error when the setting was unusable (then the default is used). */
 export interface ResolvedTaxonomy {
@@ -28,7 +28,7 @@ export async function resolveTaxonomySetting(value: unknown, baseDir: string): P
       try {
         text = await readFile(path, 'utf8');
       } catch (e) {
-        throw new Error(`simlens.taxonomy: "${value}" is neither a built-in taxonomy (convapparel, zhang-balog) nor a readable file (${(e as Error).message})`);
+        throw new Error(`simlens.taxonomy: "${value}" is neither a built-in taxonomy (${BUILTIN_TAXONOMIES.map((t) => t.name).join(", ")}) nor a readable file (${(e as Error).message})`);
       }
       let json: unknown;
       try {

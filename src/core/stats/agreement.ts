@@ -31,6 +31,48 @@ export function cohenKappa<T extends string | number | boolean>(a: readonly T[],
   return (po - pe) / (1 - pe);
 }
 
+/**
+ * Fleiss' kappa for a fixed number of raters per item (`statsmodels.stats.inter_rater.fleiss_kappa`):
+ * `counts[i][j]` = raters who put item i in category j; every row must sum to the same n >= 2.
+ * κ = (P̄ − P̄e) / (1 − P̄e). Returns NaN for no items or when P̄e = 1 (one category throughout).
+ */
+export function fleissKappa(counts: readonly (readonly number[])[]): number {
+  const N = counts.length;
+  if (N === 0) return NaN;
+  const k = counts[0].length;
+  const n = counts[0].reduce((s, v) => s + v, 0);
+  if (n < 2) throw new RangeError(`fleissKappa: ${n} rater(s) per item; needs at least 2`);
+  const colTotals = new Float64Array(k);
+  let sumP = 0;
+  counts.forEach((row, i) => {
+    if (row.length !== k) throw new RangeError(`fleissKappa: row ${i} has ${row.length} categories, row 0 has ${k}`);
+    let total = 0;
+    let sq = 0;
+    row.forEach((v, j) => {
+      total += v;
+      sq += v * v;
+      colTotals[j] += v;
+    });
+    if (total !== n) throw new RangeError(`fleissKappa: row ${i} has ${total} ratings, row 0 has ${n}`);
+    sumP += (sq - n) / (n * (n - 1));
+  });
+  const pBar = sumP / N;
+  let pe = 0;
+  for (const c of colTotals) pe += (c / (N * n)) ** 2;
+  return (pBar - pe) / (1 - pe);
+}
+
+/** Fleiss' kappa from labels: `ratings[i]` = the label each rater gave item i (same rater count per item). */
+export function fleissKappaFromLabels(ratings: readonly (readonly string[])[]): number {
+  const cats = new Map<string, number>();
+  for (const row of ratings) for (const l of row) if (!cats.has(l)) cats.set(l, cats.size);
+  return fleissKappa(ratings.map((row) => {
+    const c = new Array<number>(cats.size).fill(0);
+    for (const l of row) c[cats.get(l)!]++;
+    return c;
+  }));
+}
+
 /** Elementwise relative entropy a·ln(a/b) with SciPy's conventions (0 for a = 0, +∞ for b = 0 < a). */
 export function relEntr(a: number, b: number): number {
   if (Number.isNaN(a) || Number.isNaN(b)) return NaN;

@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import { parseWebviewMessage, type HostMessage, type SummaryFilter, type WebviewMessage } from '../../shared/editorProtocol';
 import type { ConversationDocument, DocumentListener } from './conversationDocument';
 import { readEditorSettings, type EditorSettings } from './settings';
+import { askAnnotatorId, annotationSettingsPicker, useTaxonomy } from './annotationSettings';
 import { computeAgreement } from '../../core/document/agreement';
 import { trace } from './trace';
 
@@ -173,6 +174,18 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
         return;
       case 'annotate': {
         const settings = this.settings ?? (await readEditorSettings(this.document.uri));
+        let annotator = settings.annotator;
+        if (!annotator) {
+          // First annotation without an id: ask once instead of silently using the OS user.
+          annotator = (await askAnnotatorId('')) ?? '';
+          if (!annotator) {
+            this.annotationsChanged(msg.line, msg.requestId);
+            this.post({ type: 'notice', level: 'warning', message: 'Annotation not saved: set an annotator id first (gear button, or the simlens.annotator setting).' });
+            return;
+          }
+          this.settings = { ...settings, annotator };
+          this.post({ type: 'settings', ...this.settings });
+        }
         // Answer every annotate message (even a no-op or a failure) so the webview's optimistic
         // state is replaced by the document's.
         const answer = () => this.annotationsChanged(msg.line, msg.requestId);
@@ -184,14 +197,17 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
           acts: msg.acts,
           note: msg.note,
           // The annotator id comes from the settings, never from the webview.
-          annotator: settings.annotator,
+          annotator,
           taxonomy: settings.taxonomy.name,
         }).finally(answer);
         return;
       }
+      case 'setTaxonomy':
+        if (!(await useTaxonomy(this.document.uri, msg.name))) this.post({ type: 'notice', level: 'error', message: `Unknown taxonomy "${msg.name}".` });
+        return;
       case 'requestAgreement': {
         const taxonomy = (this.settings ?? (await readEditorSettings(this.document.uri))).taxonomy;
-        const result = await computeAgreement(model, { user: taxonomy.user, assistant: taxonomy.assistant });
+        const result = await computeAgreement(model, { order: { user: taxonomy.user, assistant: taxonomy.assistant }, map: msg.map === true });
         this.post({ type: 'agreement', requestId: msg.requestId, result });
         return;
       }
@@ -204,7 +220,10 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
           openSettings: '',
           checkInvariants: '',
         } as const;
-        if (msg.command === 'openSettings') this.onOpenSettings();
+        if (msg.command === 'openSettings') {
+          const current = this.settings ?? (await readEditorSettings(this.document.uri));
+          await annotationSettingsPicker(this.document.uri, current.annotator, current.taxonomy.name);
+        }
         // The invariants of this file, in a metric panel whose violations link back here.
         else if (msg.command === 'checkInvariants') await vscode.commands.executeCommand('simlens.checkInvariants', this.document.uri);
         else await vscode.commands.executeCommand(map[msg.command]);

@@ -6,6 +6,7 @@ import { resolveTaxonomySetting } from '../../core/document/taxonomySetting';
 import type { Taxonomy } from '../../core/taxonomy';
 
 export interface EditorSettings {
+  /** The annotator id; '' when the setting is empty (asked for on the first annotation). */
   annotator: string;
   taxonomy: Taxonomy;
   taxonomyError?: string;
@@ -25,7 +26,8 @@ export function defaultAnnotator(): string {
 /** Current settings for a document (relative taxonomy paths resolve against the workspace folder or the file's folder). */
 export async function readEditorSettings(documentUri: vscode.Uri): Promise<EditorSettings> {
   const config = vscode.workspace.getConfiguration('simlens', documentUri);
-  const annotator = (config.get<string>('annotator') ?? '').trim() || defaultAnnotator();
+  // Empty when unset: the editor asks for an id on the first annotation instead of guessing.
+  const annotator = (config.get<string>('annotator') ?? '').trim();
   const folder = vscode.workspace.getWorkspaceFolder(documentUri)?.uri.fsPath ?? dirname(documentUri.fsPath);
   const resolved = await resolveTaxonomySetting(config.get<unknown>('taxonomy'), folder);
   const speed = config.get<number>('replaySpeed') ?? 1.5;

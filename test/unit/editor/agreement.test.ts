@@ -26,7 +26,7 @@ describe('agreement', () => {
       [['inform_preference'], ['critique'], ['inform_preference', 'critique'], ['other']],
       [['inform_preference'], ['inform_preference'], ['critique'], ['other']],
     );
-    const r = agreementFromConversations([conv], { user: CONVAPPAREL_TAXONOMY.user });
+    const r = agreementFromConversations([conv], { order: { user: CONVAPPAREL_TAXONOMY.user } });
     assert.deepEqual(r.annotators, ['ann', 'bob']);
     assert.equal(r.reports.length, 1);
     const rep = r.reports[0];

@@ -158,6 +158,10 @@ describe('XSS corpus in the editor webview', () => {
           requestId: 1,
           result: {
             annotators: [p, 'alice'],
+            taxonomies: { [p]: p, alice: 'convapparel' },
+            fleiss: [{ speaker: 'user', annotators: [p, 'alice', 'bob'], taxonomy: p, items: 1, kappa: null, mapping: p }],
+            mapped: false,
+            warnings: [p],
             conversations: 1,
             reports: [{ annotatorA: p, annotatorB: 'alice', speaker: 'user', items: 1, primaryKappa: null, labels: [p, 'critique'], matrix: [[1, 0], [0, 0]], perAct: [{ act: p, kappa: null, countA: 1, countB: 0, both: 0 }] }],
           },
