@@ -25,7 +25,10 @@ const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 // Unit files first: the runner starts files in this order, so the slow E2E files start last.
 // `--no-e2e` leaves the E2E files out (npm run test:unit).
 const e2e = process.argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
-let files = [...collect('test/unit').sort(), ...e2e];
+// The Slurm suite (test/cluster: a real single-node Slurm, reduced size) runs with the E2E files;
+// `--no-cluster` leaves it out.
+const cluster = process.argv.includes('--no-e2e') || process.argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
+let files = [...collect('test/unit').sort(), ...cluster, ...e2e];
 if (filters.length) files = files.filter((f) => filters.some((w) => f.includes(w)));
 if (files.length === 0) {
   console.error('no test files matched');

@@ -4,7 +4,8 @@
 #
 #   1. Debian packages (apt-get, as root or through sudo): chromium (Playwright drives it),
 #      libkrb5-dev (VS Code's kerberos module builds against it), ripgrep (VS Code's search),
-#      fonts (readable screenshots), and a C++ toolchain + python3 for node-gyp.
+#      fonts (readable screenshots), a C++ toolchain + python3 for node-gyp, and slurm-wlm +
+#      munge for the Slurm suite (test/cluster; its daemons are never started as services).
 #   2. The VS Code server from the npm package code-server@4.100.3 (= VS Code 1.100.3, the last
 #      release that runs on Node 20) into .cache/vscode-server/ (or $SIMLENS_VSCODE_SERVER_DIR),
 #      following ../shared/docs/real-vscode.md: every download-at-install step of the package
@@ -42,7 +43,8 @@ if [ "$do_apt" = 1 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     say "apt-get not found: install chromium, ripgrep, libkrb5-dev and a C++ toolchain yourself"
   else
-    wanted=(chromium libkrb5-dev ripgrep fonts-dejavu-core fonts-liberation)
+    # slurm-wlm + munge: the Slurm suite (test/cluster) starts a single-node cluster of its own.
+    wanted=(chromium libkrb5-dev ripgrep fonts-dejavu-core fonts-liberation slurm-wlm munge)
     command -v make >/dev/null 2>&1 || wanted+=(make)
     command -v g++ >/dev/null 2>&1 || wanted+=(g++)
     command -v python3 >/dev/null 2>&1 || wanted+=(python3)

@@ -3,12 +3,18 @@
  * `discriminate`): read IN with clear messages, then one annotation pass that can be interrupted
  * (Ctrl-C, spent budget), writes OUT atomically and reports per-conversation failures.
  */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { importFile, ImportError } from '../core/importers';
 import type { Conversation, ConversationAnnotation } from '../core/model';
 import { annotateAll, writeJsonlAtomic, type AnnotateReport } from '../core/llm/annotate';
 import type { LlmRole } from '../core/llm/config';
 import type { LlmServices } from '../core/llm/services';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally } from '../core/run/failures';
+import { annotationPartManifest, annotationPassConfig, loadAnnotationPart, type AnnotationPartState } from '../core/run/annotationShard';
+import { writeManifest } from '../core/run/manifest';
+import { latencyStats, shardIndices } from '../core/run/orchestrator';
+import { SHARD_COUNT_VARIABLE, partFileName, resolveShard, type ResolvedShard } from '../core/run/shardEnv';
 import type { FlagValues } from './args';
 import { llmServicesFromFlags, type LlmFlagValues } from './llmOptions';
 import { UsageError, type CliIo } from './types';
@@ -36,6 +42,16 @@ export const FAILURE_POLICY_FLAGS = {
   },
 } as const;
 
+/** The shard options of `judge` and `discriminate` (as `simulate`'s). */
+export const SHARD_FLAGS = {
+  shard: {
+    type: 'string',
+    valueName: 'I/K|auto|none',
+    description: 'annotate only the input positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge',
+  },
+  'shard-count': { type: 'number', valueName: 'K', description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)` },
+} as const;
+
 /** The value of --max-consecutive-failures, validated. */
 export function maxConsecutiveFailuresFlag(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_CONSECUTIVE_FAILURES;
@@ -55,7 +71,9 @@ export interface AnnotationPassOptions {
   role: LlmRole;
   io: CliIo;
   /** The command's flags (the LLM options and the failure policy are read from them). */
-  flags: LlmFlagValues & FlagValues<typeof FAILURE_POLICY_FLAGS>;
+  flags: LlmFlagValues & FlagValues<typeof FAILURE_POLICY_FLAGS> & Partial<FlagValues<typeof SHARD_FLAGS>>;
+  /** The command line, for a shard's manifest. */
+  commandLine?: string;
   /** IN as given on the command line (for messages). */
   input: string;
   /** OUT as given on the command line. */
@@ -70,8 +88,8 @@ export interface AnnotationPassOptions {
   /** Annotates one conversation (`line` is its 1-based position in IN). */
   annotate(conv: Conversation, services: LlmServices, line: number): Promise<ConversationAnnotation>;
   onProgress?: (done: number, total: number) => void;
-  /** Prints the summary once OUT is written. */
-  summarize(pass: { report: AnnotateReport; annotator: string; services: LlmServices }): void;
+  /** Prints the summary once OUT (or the shard's part, `out`) is written. */
+  summarize(pass: { report: AnnotateReport; annotator: string; services: LlmServices; out: string }): void;
 }
 
 /**
@@ -83,9 +101,21 @@ export interface AnnotationPassOptions {
  * in flight are awaited and kept (they are paid for). A second Ctrl-C cancels them.
  */
 export async function runAnnotationPass(o: AnnotationPassOptions): Promise<number> {
-  const { io, command, out } = o;
+  const { io, command } = o;
   const maxConsecutiveFailures = maxConsecutiveFailuresFlag(o.flags['max-consecutive-failures']);
-  const subset = o.limit !== undefined ? o.conversations.slice(0, Math.max(0, o.limit)) : o.conversations;
+  let resolved: ResolvedShard | undefined;
+  try {
+    resolved = resolveShard(o.flags.shard, io.env, o.flags['shard-count']);
+  } catch (err) {
+    throw new UsageError(`--shard: ${(err as Error).message}`);
+  }
+  // A shard writes only its positions; a cluster task names its part by its index.
+  const out = resolved && resolved.source !== 'option' ? partFileName(o.out, resolved.shard) : o.out;
+  if (resolved && resolvePath(io, out) === resolvePath(io, o.input)) throw new UsageError('with --shard, --out must not be IN (each shard writes only its part)');
+  if (resolved) io.stderr(`simlens ${command}: ${resolved.description} -> ${out}\n`);
+  const positions = resolved ? shardIndices(o.conversations.length, resolved.shard) : o.conversations.map((_, i) => i);
+  // Positions below --limit are annotated (a prefix, since positions ascend); the rest are written unchanged.
+  const toAnnotate = o.limit !== undefined ? positions.filter((p) => p < Math.max(0, o.limit!)) : positions;
   const stop = new AbortController();
   const abort = new AbortController();
   const onSigint = () => {
@@ -105,18 +135,63 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
       return 2;
     }
     const annotator = o.annotatorFor(services.client(o.role).model);
-    const report = await annotateAll(subset, (conv, i) => o.annotate(conv, services, i + 1), {
+    const outFile = resolvePath(io, out);
+    let rows = positions.map((p) => o.conversations[p]);
+    let part: AnnotationPartState | undefined;
+    let lastManifest = 0;
+    if (resolved) {
+      const config = annotationPassConfig({ command, inputFile: resolvePath(io, o.input), items: o.conversations.length, annotator, limit: o.limit, force: o.force });
+      let previous;
+      try {
+        previous = o.force ? undefined : await loadAnnotationPart(outFile, config, resolved.shard, positions.length);
+      } catch (err) {
+        io.stderr(`simlens ${command}: ${(err as Error).message}\n`);
+        return 2;
+      }
+      if (previous) rows = previous;
+      const resumed = previous ? previous.slice(0, toAnnotate.length).filter((c) => c.annotations?.some((a) => a.annotator === annotator)).length : 0;
+      if (resumed) io.stderr(`simlens ${command}: resuming ${out}: ${resumed} conversations already annotated there\n`);
+      mkdirSync(dirname(outFile), { recursive: true });
+      part = {
+        command, commandLine: o.commandLine ?? `simlens ${command}`, config, shard: resolved.shard, output: outFile, started: new Date(),
+        shardSource: resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
+        planned: toAnnotate.length, annotated: 0, skipped: 0, failures: { failed: 0, agent_errors: 0, by_reason: {} }, resumed, status: 'running',
+      };
+      writeManifest(outFile, annotationPartManifest(part));
+      lastManifest = Date.now();
+    }
+    const report = await annotateAll(rows.slice(0, toAnnotate.length), (conv, i) => o.annotate(conv, services, toAnnotate[i] + 1), {
       concurrency: services.settings.roles[o.role].concurrency,
       skipAnnotator: o.force ? undefined : annotator,
       signal: stop.signal,
-      onProgress: o.onProgress,
+      onProgress: (done, total) => {
+        o.onProgress?.(done, total);
+        // A shard's manifest shows its progress (SimLens: Open Run… reads it) every few seconds.
+        if (part && Date.now() - lastManifest > 2000) {
+          lastManifest = Date.now();
+          writeManifest(outFile, annotationPartManifest({ ...part, annotated: done }));
+        }
+      },
       maxConsecutiveFailures,
       failureReason: 'judge_llm',
     });
-    await writeJsonlAtomic(resolvePath(io, out), [...report.conversations, ...o.conversations.slice(subset.length)]);
+    const rest = resolved ? rows.slice(toAnnotate.length) : o.conversations.slice(toAnnotate.length);
+    await writeJsonlAtomic(outFile, [...report.conversations, ...rest]);
+    if (part) {
+      writeManifest(outFile, annotationPartManifest({
+        ...part,
+        annotated: report.annotated,
+        skipped: report.skipped,
+        failures: report.failures,
+        status: report.stopped ? (report.stoppedBy === 'policy' ? 'stopped' : 'cancelled') : 'finished',
+        stopReason: report.stopped,
+        finished: new Date(),
+        llmCallMs: latencyStats(report.llmLatencies),
+      }));
+    }
     for (const f of report.failed) io.stderr(`simlens ${command}: ${o.input}: conversation ${f.id}: ${f.error}\n`);
-    if (report.stopped) io.stderr(`simlens ${command}: stopped early: ${report.stopped}; rerun on ${out} to continue\n`);
-    o.summarize({ report, annotator, services });
+    if (report.stopped) io.stderr(`simlens ${command}: stopped early: ${report.stopped}; ${resolved ? 'rerun this task to resume its part' : `rerun on ${out} to continue`}\n`);
+    o.summarize({ report, annotator, services, out });
     return report.failed.length || report.stopped ? 1 : 0;
   } catch (err) {
     if (isIoError(err)) { io.stderr(`simlens ${command}: ${ioErrorMessage('write', out, err)}\n`); return 2; }

@@ -10,6 +10,7 @@ import { registerLlm } from './llm';
 import { registerSimulation } from './simulation';
 import { registerFork } from './fork';
 import { registerMetricPanels } from './panels';
+import { registerRuns } from './runs';
 import { safeLogChannel } from './safeOutput';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -25,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerSimulation(context, output);
   registerFork(context, output);
   registerMetricPanels(context, output);
+  registerRuns(context, output);
 }
 
 export function deactivate(): void {

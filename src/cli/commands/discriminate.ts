@@ -2,7 +2,7 @@
 import { conversationSource } from '../../core/model';
 import { discriminateConversation, discriminatorAnnotator } from '../../core/llm/discriminator';
 import { formatFlags, parseArgs } from '../args';
-import { FAILURE_POLICY_FLAGS, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
+import { FAILURE_POLICY_FLAGS, SHARD_FLAGS, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
 import { LLM_FLAGS } from '../llmOptions';
 import { UsageError, type CliCommand } from '../types';
 
@@ -12,6 +12,7 @@ const FLAGS = {
   limit: { type: 'number', description: 'score only the first N conversations' },
   json: { type: 'boolean', description: 'print the summary as JSON' },
   ...FAILURE_POLICY_FLAGS,
+  ...SHARD_FLAGS,
   ...LLM_FLAGS,
 } as const;
 
@@ -32,7 +33,8 @@ The API key is read from SIMLENS_API_KEY or OPENAI_API_KEY.
 Options:
 ${formatFlags(FLAGS)}
 
-Failures, --max-consecutive-failures, budget stops and Ctrl-C work as in \`simlens judge\`.
+Failures, --max-consecutive-failures, budget stops, Ctrl-C and sharding (--shard, cluster
+tasks, \`simlens merge\`) work as in \`simlens judge\`.
 
 Exit codes: 0 all scored, 1 some failed or the pass stopped early, 2 usage or I/O error.
 
@@ -48,6 +50,7 @@ Example:
     if (!conversations) return 2;
     return runAnnotationPass({
       command: 'discriminate',
+      commandLine: `simlens discriminate ${args.join(' ')}`,
       role: 'discriminator',
       io,
       flags,
@@ -58,7 +61,7 @@ Example:
       force: flags.force,
       annotatorFor: discriminatorAnnotator,
       annotate: async (conv, services, line) => (await discriminateConversation(conv, services, { line })).annotation,
-      summarize: ({ report, annotator }) => {
+      summarize: ({ report, annotator, out }) => {
         let sum = 0;
         let n = 0;
         let correct = 0;

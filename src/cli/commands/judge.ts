@@ -1,7 +1,7 @@
 /** `simlens judge IN --out OUT`: LLM judge annotations; `--validate` compares them with first-person ratings. */
 import { formatJudgeValidation, judgeAnnotator, judgeConversation, validateJudge } from '../../core/llm/judge';
 import { formatFlags, parseArgs } from '../args';
-import { FAILURE_POLICY_FLAGS, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
+import { FAILURE_POLICY_FLAGS, SHARD_FLAGS, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
 import { LLM_FLAGS } from '../llmOptions';
 import { UsageError, type CliCommand } from '../types';
 
@@ -13,6 +13,7 @@ const FLAGS = {
   limit: { type: 'number', description: 'judge only the first N conversations' },
   json: { type: 'boolean', description: 'print the summary (or validation) as JSON' },
   ...FAILURE_POLICY_FLAGS,
+  ...SHARD_FLAGS,
   ...LLM_FLAGS,
 } as const;
 
@@ -35,6 +36,13 @@ user-experience field (judge 1-5 score vs share of turns with the feeling ticked
 matrices, and acceptance accuracy (judge vs "found a product").
 
 The API key is read from SIMLENS_API_KEY or OPENAI_API_KEY.
+
+Annotations hold only what the answers determine (no wall-clock time, latencies, retries or
+cache hits), so the same input and answers give the same bytes however the pass ran.
+Sharding (--shard I/K, or automatically in a Slurm array or Kubernetes indexed job, writing
+OUT.part-I-of-K.jsonl): each task judges input positions p with p mod K = I and writes them with
+a manifest; a rerun of the task resumes its part; \`simlens merge OUT\` interleaves the parts into
+what one process writes, byte for byte. See docs/cluster/README.md.
 
 Options:
 ${formatFlags(FLAGS)}
@@ -70,6 +78,7 @@ Examples:
     let last = 0;
     return runAnnotationPass({
       command: 'judge',
+      commandLine: `simlens judge ${args.join(' ')}`,
       role: 'judge',
       io,
       flags,
@@ -83,7 +92,7 @@ Examples:
       onProgress: (done, total) => {
         if (done - last >= 25 || done === total) { last = done; io.stderr(`judged ${done}/${total}\n`); }
       },
-      summarize: ({ report, annotator, services }) => {
+      summarize: ({ report, annotator, services, out }) => {
         const summary = { out, annotator, annotated: report.annotated, skipped: report.skipped, failed: report.failed.length, failures: report.failures, stopped: report.stopped ?? null, usage: services.budget.snapshot() };
         io.stdout(flags.json ? JSON.stringify(summary) + '\n' : `${annotator}: ${report.annotated} judged, ${report.skipped} already judged, ${describeFailures(report)} -> ${out}\n`);
       },

@@ -4,10 +4,10 @@ import { basename } from 'node:path';
 import { importFile } from '../../core/importers/index';
 import type { RunManifest } from '../../core/model';
 import {
-  OrderedWriter, SIMLENS_VERSION, forkConversation, parseShard, parseSimulationConfig, runIdFor, runSimulation, writeManifest,
+  OrderedWriter, SHARD_COUNT_VARIABLE, SIMLENS_VERSION, forkConversation, parseSimulationConfig, partFileName, resolveShard, runIdFor, runSimulation, writeManifest,
   type SimulationConfigInput,
 } from '../../core/run/index';
-import { defaultActAliases, estimateTransitions, loadActAliases } from '../../core/users/index';
+import { defaultActAliases, estimateTransitions, loadActAliases } from '../../core/sim/users/index';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand, type CliIo } from '../types';
 import { resolvePath } from '../util';
@@ -46,7 +46,8 @@ const FLAGS = {
   'timeout-ms': { type: 'number', description: 'HTTP agent: timeout per turn' },
   concurrency: { type: 'number', description: 'conversations in flight at once (default 1; output is the same for any value)' },
   'max-consecutive-failures': { type: 'number', description: `stop the run after N failed conversations in a row (default ${DEFAULT_MAX_CONSECUTIVE_FAILURES}; 0 = never)` },
-  shard: { type: 'string', valueName: 'I/K', description: 'run only conversations i with i mod K = I (0-based); join parts with simlens merge' },
+  shard: { type: 'string', valueName: 'I/K|auto|none', description: 'run only conversations i with i mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K; none: ignore them. Join parts with simlens merge' },
+  'shard-count': { type: 'number', valueName: 'K', description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)` },
   resume: { type: 'boolean', description: 'continue an interrupted run: skip conversations already in --out' },
   force: { type: 'boolean', description: 'replace an existing --out' },
   fork: { type: 'string', valueName: 'FILE:ID:TURN', description: 'simulate --n continuations of conversation ID after turn TURN (0-based)' },
@@ -206,6 +207,13 @@ a row (manifest status "stopped", stop_reason).
 Ctrl-C stops scheduling: conversations in flight are finished and written, the manifest says
 "cancelled"; a second Ctrl-C aborts them at once (they are not written). --resume continues.
 
+Cluster runs: in a Slurm array job (SLURM_ARRAY_TASK_ID, with --array=0-K-1) or a Kubernetes
+Indexed Job (JOB_COMPLETION_INDEX, with SIMLENS_SHARD_COUNT set to the completions) each task
+runs its shard without any --shard option (the first output line says which) and writes
+OUT.part-I-of-K.jsonl, named by its index, so tasks never collide; rerunning a task resumes its
+part. --shard none ignores those variables. Then \`simlens merge OUT\` joins the parts. See
+docs/cluster/README.md.
+
 Users: agenda (Zhang & Balog 2020; --interaction cir6|qrfa, --preferences single|pkg),
 target-free (PEPPER: general and reflected preferences, preference coverage per turn).
 --meta tol|prob wraps either in a Fashion-AlterEval meta-simulator with alternative targets.
@@ -226,6 +234,7 @@ Examples:
   simlens simulate --user target-free --agent local-good --n 200 --out pepper.sim.jsonl
   simlens simulate --meta prob --tolerance 2 --p-switch 0.75 --n 200 --out meta.sim.jsonl
   simlens simulate --n 100000 --shard 3/8 --out part3.jsonl   # then: simlens merge all.jsonl part*.jsonl
+  sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl'   # then: simlens merge all.jsonl
   simlens simulate --fork good.sim.jsonl:sim-7-000012:2 --n 5 --out forks.sim.jsonl
   simlens simulate --agent http://127.0.0.1:8080/chat --n 50 --concurrency 8 --out mine.sim.jsonl
   simlens simulate --user llm-icl --icl-pool human.jsonl --icl-condition good --agent llm-bad --user-model gpt-4o-mini --n 300 --concurrency 16 --llm-concurrency 16 --out icl.sim.jsonl
@@ -241,18 +250,25 @@ Examples:
     if (f.n === undefined) throw new UsageError('--n is required (the number of conversations)');
     if (!f.out) throw new UsageError('--out is required');
     if (f.resume && f.force) throw new UsageError('--resume and --force contradict each other');
-    let shard;
-    if (f.shard) {
-      try {
-        shard = parseShard(f.shard);
-      } catch (err) {
-        throw new UsageError(`--shard: ${(err as Error).message}`);
-      }
+    let resolved;
+    try {
+      resolved = resolveShard(f.shard, io.env, f['shard-count']);
+    } catch (err) {
+      throw new UsageError(`--shard: ${(err as Error).message}`);
+    }
+    const shard = resolved?.shard;
+    // A cluster task writes its own part file, named by its index, and a rerun of the task resumes it.
+    let out = f.out;
+    let resume = f.resume;
+    if (resolved && resolved.source !== 'option') {
+      out = partFileName(f.out, resolved.shard);
+      if (!f.force && existsSync(resolvePath(io, out)) && statSync(resolvePath(io, out)).size > 0) resume = true;
+      io.stdout(`${resolved.description} -> ${out}${resume ? ' (resuming the part already there)' : ''}\n`);
     }
     if (f.concurrency !== undefined && (!Number.isInteger(f.concurrency) || f.concurrency < 1)) throw new UsageError('--concurrency must be a positive integer');
     let config;
     try {
-      config = parseSimulationConfig(withLlmRunConfig(configFromFlags(f), f, io, f.out), 'options');
+      config = parseSimulationConfig(withLlmRunConfig(configFromFlags(f), f, io, out), 'options');
     } catch (err) {
       throw new UsageError((err as Error).message.replace(/^options: /, '--').replace(/_/g, '-'));
     }
@@ -270,13 +286,14 @@ Examples:
     };
     process.on('SIGINT', onSigint);
     try {
-      const llm = config.llm ? await llmServicesFromFlags(f, io, { outFile: f.out, signal: abort.signal, command: 'simulate' }) : undefined;
+      const llm = config.llm ? await llmServicesFromFlags(f, io, { outFile: out, signal: abort.signal, command: 'simulate' }) : undefined;
       const result = await runSimulation(config, {
         llm,
-        out: f.out,
+        out,
         cwd: io.cwd,
         shard,
-        resume: f.resume,
+        shardSource: resolved && resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
+        resume,
         overwrite: f.force,
         concurrency: f.concurrency,
         signal: stop.signal,
@@ -296,7 +313,7 @@ Examples:
       const extra = manifest as Record<string, unknown>;
       const failures = new FailureTally(0, { failed: c.failed, agent_errors: Number(c.agent_errors ?? 0), by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'] });
       io.stdout(
-        `${manifest.status}: ${c.finished}/${c.planned} conversations in ${f.out}` +
+        `${manifest.status}: ${c.finished}/${c.planned} conversations in ${out}` +
           `${c.resumed ? ` (${c.resumed} from before)` : ''}, ${failures.describe()}, ${extra['rate_per_s']}/s, user ${String(extra['user'])} vs ${String(extra['agent'])}\n`,
       );
       if (manifest.status === 'stopped') io.stderr(`simlens simulate: ${String(extra['stop_reason'])}\nfix the cause, then continue with the same options and --resume\n`);

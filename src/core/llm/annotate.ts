@@ -42,6 +42,36 @@ export interface AnnotateReport {
   failures: FailureCounts;
   /** Why the pass stopped before the end (budget spent, cancelled, too many failures in a row), if it did. */
   stopped?: string;
+  /** What stopped it: the consecutive-failure policy, the stop signal, or a run-fatal error (budget spent, endpoint gone). */
+  stoppedBy?: 'policy' | 'cancelled' | 'fatal';
+  /** Latencies (ms) of the LLM calls behind the new annotations; they are not written into the annotations. */
+  llmLatencies: number[];
+}
+
+/** The fields of a recorded LLM call that the answers alone determine (kept in an annotation's `llm_calls`). */
+// Not finish_reason: a cache hit does not have it.
+const REPRODUCIBLE_CALL_FIELDS = ['id', 'role', 'model', 'cache_key', 'template', 'purpose', 'prompt_tokens', 'completion_tokens', 'error'] as const;
+
+/**
+ * An annotation as it is written: only what the model's answers determine, so the same input and
+ * answers give the same bytes however the pass ran (one process or shards, cold or warm cache,
+ * retries or not). The wall-clock `time`, the latencies, retry attempts, request ids, cache hits
+ * and finish reasons (a cache hit has none) are left out; the call latencies are pushed to `latencies` (for a manifest's timings).
+ */
+export function reproducibleAnnotation(annotation: ConversationAnnotation, latencies: number[] = []): ConversationAnnotation {
+  const { time: _time, ...rest } = annotation as ConversationAnnotation & { llm_calls?: unknown };
+  const calls = (rest as { llm_calls?: unknown }).llm_calls;
+  if (Array.isArray(calls)) {
+    (rest as { llm_calls?: unknown }).llm_calls = calls.map((call: unknown) => {
+      if (!call || typeof call !== 'object') return call;
+      const c = call as Record<string, unknown>;
+      if (typeof c.latency_ms === 'number') latencies.push(c.latency_ms);
+      const kept: Record<string, unknown> = {};
+      for (const k of REPRODUCIBLE_CALL_FIELDS) if (c[k] !== undefined) kept[k] = c[k];
+      return kept;
+    });
+  }
+  return rest;
 }
 
 /** Annotates each conversation with `annotate(conv, index)`, replacing an older annotation by the same annotator. */
@@ -51,7 +81,7 @@ export async function annotateAll(
   opts: AnnotateOptions = {},
 ): Promise<AnnotateReport> {
   const out = conversations.slice();
-  const report: AnnotateReport = { conversations: out, annotated: 0, skipped: 0, failed: [], failures: { failed: 0, agent_errors: 0, by_reason: {} } };
+  const report: AnnotateReport = { conversations: out, annotated: 0, skipped: 0, failed: [], failures: { failed: 0, agent_errors: 0, by_reason: {} }, llmLatencies: [] };
   const tally = new FailureTally(opts.maxConsecutiveFailures ?? 0);
   const reason = opts.failureReason ?? 'judge_llm';
   const todo: number[] = [];
@@ -64,23 +94,29 @@ export async function annotateAll(
   const worker = async () => {
     while (next < todo.length && !report.stopped) {
       if (opts.signal?.aborted) {
-        report.stopped = 'cancelled';
+        report.stopped ??= 'cancelled';
+        report.stoppedBy ??= 'cancelled';
         break;
       }
       const i = todo[next++];
       try {
-        const annotation = await annotate(out[i], i);
+        const annotation = reproducibleAnnotation(await annotate(out[i], i), report.llmLatencies);
         const others = (out[i].annotations ?? []).filter((a) => a.annotator !== annotation.annotator);
         out[i] = { ...out[i], annotations: [...others, annotation] };
         report.annotated++;
         tally.success();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (isRunFatal(error)) report.stopped ??= message;
-        else {
+        if (isRunFatal(error)) {
+          report.stopped ??= message;
+          report.stoppedBy ??= 'fatal';
+        } else {
           report.failed.push({ index: i, id: conversationId(out[i], i + 1), error: message });
           tally.failure(reason, message);
-          if (tally.stop) report.stopped ??= tally.stop.message;
+          if (tally.stop) {
+            report.stopped ??= tally.stop.message;
+            report.stoppedBy ??= 'policy';
+          }
         }
       }
       opts.onProgress?.(++done, todo.length);

@@ -9,7 +9,7 @@ import { basename, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Agent, UserSimulator } from '../sim/types';
 import { Catalog, generateApparelCatalog, loadCatalog } from '../catalog/catalog';
-import { createAgent, agentActToZhangBalog } from '../agents/index';
+import { createAgent, agentActToZhangBalog } from '../sim/recommenders/index';
 import { importFile } from '../importers/index';
 import { LlmRunConfigSchema, LLM_USER_NAMES, isLlmAgentName, isLlmUserName, prepareLlmParts } from '../llm/run';
 import type { LlmServices } from '../llm/services';
@@ -17,7 +17,7 @@ import {
   AgentNlu, TemplateNlg, TransitionModel, agentActClassifier, agentActExamplesFromCorpus, createUserSimulator,
   defaultActAliases, defaultAnswerMapping, defaultTransitionCounts, estimateTransitions, loadActAliases, loadAnswerMapping,
   loadCir6Diagram, loadNlgTemplates, loadRelevance, loadTransitionCounts, type TransitionCounts,
-} from '../users/index';
+} from '../sim/users/index';
 
 /** Everything that determines a run's output (paths as given; resolved against the working directory). */
 export const SimulationConfigSchema = z.object({

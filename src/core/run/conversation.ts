@@ -8,8 +8,8 @@ import type { Annotation, Conversation, LlmCall, Outcome, RecommendedItem, Simul
 import { createRng, type Rng } from '../random';
 import type { AgentResponse, AgentSession, HistoryEntry, UserSession, UserTurn } from '../sim/types';
 import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
-import { toConvApparelUserAct } from '../users/acts';
-import { isObserving } from '../users/session';
+import { toConvApparelUserAct } from '../sim/users/acts';
+import { isObserving } from '../sim/users/session';
 import type { SimulationEnvironment } from './config';
 import { stopsRun } from '../llm/run';
 import type { FailureReason } from './failures';

@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import { Conversation, conversationId, conversationTask, type Turn } from '../model';
 import { createRng } from '../random';
 import type { HistoryEntry } from '../sim/types';
-import { isRestorable } from '../users/session';
+import { isRestorable } from '../sim/users/session';
 import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
 import { SwitchableRng, conversationRng, runConversation, taskFor, type ConversationResult } from './conversation';
 import { FailureTally, type FailureCounts } from './failures';

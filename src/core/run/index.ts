@@ -10,3 +10,6 @@ export * from './output';
 export * from './merge';
 export * from './fork';
 export * from './failures';
+export * from './shardEnv';
+export * from './annotationShard';
+export * from './runProgress';

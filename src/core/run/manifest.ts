@@ -127,7 +127,7 @@ export function mergeManifests(parts: readonly { file: string; manifest: RunMani
     for (let k = listed; k < p.manifest.counts.failed; k++) tally.failure('simulator_error', '');
   }
   Object.assign(counts, tally.counts());
-  const { shard: _shard, stop_reason: _stop, error: _error, rate_per_s: _rate, ...rest } = first as RunManifest & Record<string, unknown>;
+  const { shard: _shard, shard_source: _source, stop_reason: _stop, error: _error, rate_per_s: _rate, ...rest } = first as RunManifest & Record<string, unknown>;
   // The reason of the worst part (the one whose status the merged manifest takes).
   const worst = parts.find((p) => (p.manifest.status ?? 'running') === status)?.manifest as Record<string, unknown> | undefined;
   const merged: RunManifest = {
@@ -155,6 +155,7 @@ export function mergeManifests(parts: readonly { file: string; manifest: RunMani
     counts: p.manifest.counts,
     timings: p.manifest.timings,
     status: p.manifest.status,
+    ...Object.fromEntries(['shard_source', 'stop_reason', 'error'].map((k) => [k, (p.manifest as Record<string, unknown>)[k]]).filter(([, v]) => v !== undefined)),
   }));
   return merged;
 }

@@ -69,6 +69,8 @@ export interface RunOptions {
   /** Resolves relative paths of the configuration (default process.cwd()). */
   cwd?: string;
   shard?: Shard;
+  /** Where the shard came from when a cluster engine gave it (recorded in the manifest as `shard_source`). */
+  shardSource?: { engine: string; variables: Record<string, string> };
   resume?: boolean;
   /** Replace an existing output instead of refusing. */
   overwrite?: boolean;
@@ -201,6 +203,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     status: 'running',
   };
   if (options.shard) manifest.shard = { ...options.shard };
+  if (options.shardSource) (manifest as Record<string, unknown>)['shard_source'] = options.shardSource;
   Object.assign(manifest as Record<string, unknown>, {
     user: env.user.name,
     agent: env.agent.name,

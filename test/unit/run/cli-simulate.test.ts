@@ -48,7 +48,8 @@ describe('simlens simulate / merge / catalog', () => {
       [['simulate', '--n', '3', '--out', 'a.sim.jsonl', ...small], /already exists; use --resume/],
       [['simulate', '--fork', 'nofile:x:1', '--n', '2', '--out', 'f.jsonl'], /no file found/],
       [['catalog', 'generate'], /needs --out/],
-      [['merge', 'only.jsonl'], /missing OUT and at least one PART/],
+      [['merge'], /missing OUT/],
+      [['merge', 'only.jsonl'], /no part files given and none found beside/],
     ];
     for (const [argv, message] of cases) {
       const r = await run(...argv);

@@ -18,7 +18,7 @@ import { main } from '../../../src/cli/cli';
 import { FakeOpenAI } from '../../support/fakeOpenAI';
 import type { CliIo } from '../../../src/cli/types';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
-import { createAgent } from '../../../src/core/agents/index';
+import { createAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 import type { Agent, AgentSession, UserSession, UserSimulator } from '../../../src/core/sim/types';
 import { mergeRunFiles, parseSimulationConfig, prepareEnvironment, readManifest, runSimulation, type SimulationEnvironment } from '../../../src/core/run/index';
