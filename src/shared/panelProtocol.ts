@@ -84,10 +84,16 @@ export const PanelStateSchema = z.object({
 });
 export type PanelState = z.infer<typeof PanelStateSchema>;
 
-/** Decodes a PNG data URL to bytes (after validation). Browser-free: uses Buffer when present. */
+/** Decodes a PNG data URL to bytes (after validation). Runs on both sides: `atob`, not Node's Buffer. */
 export function pngBytes(dataUrl: string): Uint8Array {
-  const b64 = dataUrl.slice(dataUrl.indexOf(',') + 1);
-  const bytes = Uint8Array.from(Buffer.from(b64, 'base64'));
+  let binary: string;
+  try {
+    binary = atob(dataUrl.slice(dataUrl.indexOf(',') + 1));
+  } catch {
+    throw new Error('the chart image is not valid base64');
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   // PNG signature: 89 50 4E 47 0D 0A 1A 0A.
   const sig = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
   if (bytes.length < 8 || sig.some((b, i) => bytes[i] !== b)) throw new Error('the chart image is not a PNG');

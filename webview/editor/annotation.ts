@@ -3,8 +3,7 @@
  * a free-text note, and the annotator id. Keyboard: 1-9 and 0 toggle the first ten acts,
  * Shift+digit the next ten; n/p or Down/Up move between utterances.
  */
-import type { Conversation } from '../../src/core/model';
-import { builtinTaxonomy, inferTaxonomyName, type Taxonomy } from '../../src/core/taxonomy';
+import { type Conversation, builtinTaxonomy, inferTaxonomyName, type Taxonomy } from '../../src/shared/model';
 import { button, h, icon, setAttr } from './dom';
 import type { UtteranceRef } from './transcript';
 

@@ -1,6 +1,5 @@
 /** Annotation: the utterance cursor, act toggles and notes, sent to the host and shown optimistically. */
-import type { Conversation } from '../../src/core/model';
-import type { Taxonomy } from '../../src/core/taxonomy';
+import type { Conversation, Taxonomy } from '../../src/shared/model';
 import type { HostApi } from './api';
 import { currentAnnotation } from './annotation';
 import { utterancesOf, type UtteranceRef } from './transcript';
@@ -21,6 +20,19 @@ export class AnnotationController {
   cursor = 0;
   /** The id of the newest annotate message (older answers are stale). */
   lastRequest = 0;
+  /** Annotate messages sent and not answered yet (shown as body[data-pending-edits]). */
+  private readonly pending = new Set<number>();
+
+  /** The host answered annotate message `requestId` (its edit reached the document, or failed). */
+  answered(requestId: number | undefined): void {
+    if (requestId === undefined) return;
+    this.pending.delete(requestId);
+    this.showPending();
+  }
+
+  private showPending(): void {
+    document.body.dataset.pendingEdits = String(this.pending.size);
+  }
 
   constructor(
     private readonly api: HostApi,
@@ -102,6 +114,8 @@ export class AnnotationController {
       turn.annotations = list;
       this.host.annotationsEdited();
     }
+    this.pending.add(requestId);
+    this.showPending();
     this.api.post({ type: 'annotate', requestId, line: cur.line, turn: ref.turn, speaker: ref.speaker, acts, note: trimmed });
   }
 }

@@ -1,4 +1,9 @@
-/** Filter bar: facet selects, utterance search and the speaker scope; sends `setFilter` when the filter changes. */
+/**
+ * Filter bar: utterance search with its speaker scope in the toolbar row, and the facet selects
+ * (task, condition, source, outcome, validity, annotator) in a "Filters (n)" popover, so the bar
+ * is one row at any width (a split editor half included); sends `setFilter` when the filter
+ * changes. The popover closes on Escape (focus back on its button) and on a click outside.
+ */
 import type { Facets, SummaryFilter } from '../../src/shared/editorProtocol';
 import type { HostApi } from './api';
 import { button, fmt, h, icon, replace } from './dom';
@@ -11,6 +16,9 @@ export class FilterBar {
   facets: Facets | undefined;
   private readonly selects: Record<SelectName, HTMLSelectElement>;
   private readonly searchInput: HTMLInputElement;
+  private readonly toggle: HTMLButtonElement;
+  private readonly toggleCount: HTMLElement;
+  private readonly popover: HTMLElement;
   private pendingFilterValues: SummaryFilter | undefined;
   private searchTimer = 0;
 
@@ -21,7 +29,7 @@ export class FilterBar {
     private readonly leaveSearch: () => void,
   ) {
     const select = (name: string, label: string) => {
-      const s = h('select', { class: 'filter', attrs: { 'aria-label': label, title: label, name } });
+      const s = h('select', { class: 'filter', attrs: { title: label, name } });
       s.addEventListener('change', () => this.changed());
       return s;
     };
@@ -53,19 +61,56 @@ export class FilterBar {
       }
       e.stopPropagation();
     });
+    const labelled = (text: string, control: HTMLSelectElement) => h('label', 'filter-field', h('span', 'filter-label', text), control);
+    this.popover = h(
+      'div',
+      { class: 'filter-popover', attrs: { id: 'filter-popover', role: 'group', 'aria-label': 'Filters', hidden: true } },
+      labelled('Task', this.selects.task),
+      labelled('Condition', this.selects.condition),
+      labelled('Source', this.selects.source),
+      labelled('Outcome', this.selects.outcome),
+      labelled('Lines', this.selects.validity),
+      labelled('Annotated by', this.selects.annotator),
+      button({ icon: 'clear-all', label: 'Clear filters', title: 'Clear filters', class: 'clear-filters', onClick: () => this.clear() }),
+    );
+    this.popover.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.setOpen(false);
+      this.toggle.focus();
+    });
+    this.toggleCount = h('span', 'filters-count');
+    this.toggle = button({ icon: 'filter', label: 'Filters', title: 'Filter by task, condition, source, outcome, validity or annotator', class: 'filters-toggle', onClick: () => this.setOpen(this.popover.hidden) });
+    this.toggle.appendChild(this.toggleCount);
+    this.toggle.setAttribute('aria-expanded', 'false');
+    this.toggle.setAttribute('aria-controls', 'filter-popover');
+    this.toggle.setAttribute('aria-haspopup', 'true');
     this.element = h(
       'div',
       'filters',
-      icon('filter'),
-      this.selects.task,
-      this.selects.condition,
-      this.selects.source,
-      this.selects.outcome,
-      this.selects.validity,
-      this.selects.annotator,
+      h('span', 'filters-anchor', this.toggle, this.popover),
       h('span', 'search-box', icon('search'), this.searchInput, this.selects.speaker),
-      button({ icon: 'clear-all', title: 'Clear filters', class: 'icon', onClick: () => this.clear() }),
     );
+    this.selects.speaker.setAttribute('aria-label', 'Search in');
+    document.addEventListener('mousedown', (e) => {
+      if (!this.popover.hidden && !this.element.querySelector('.filters-anchor')!.contains(e.target as Node)) this.setOpen(false);
+    });
+  }
+
+  /** Shows or hides the facet popover. */
+  setOpen(open: boolean): void {
+    this.popover.hidden = !open;
+    this.toggle.setAttribute('aria-expanded', String(open));
+    if (open) (this.popover.querySelector('select') as HTMLSelectElement | null)?.focus();
+  }
+
+  /** "Filters (n)": how many facet filters are set (the search box shows its own). */
+  private updateCount(): void {
+    const f = this.current();
+    const n = (['task', 'condition', 'source', 'outcome', 'validity', 'annotator'] as const).filter((k) => f[k] !== undefined).length;
+    this.toggleCount.textContent = n ? ` (${n})` : '';
+    this.toggle.classList.toggle('active', n > 0);
   }
 
   focusSearch(): void {
@@ -98,6 +143,7 @@ export class FilterBar {
     const next = this.current();
     const state = this.store.state;
     if (JSON.stringify(next) === JSON.stringify(state.filter) && this.facets) return;
+    this.updateCount();
     state.filter = next;
     state.listIndex = 0;
     this.store.save();
@@ -141,5 +187,6 @@ export class FilterBar {
     const validity: Array<[string, number]> = fc ? [['valid', fc.valid], ['invalid', fc.invalid]] : [];
     fill(this.selects.validity, 'Valid + invalid', validity, f.validity);
     fill(this.selects.annotator, 'Any annotation', fc?.annotator ?? [], f.annotator);
+    this.updateCount();
   }
 }

@@ -21,6 +21,8 @@ export function handleKey(e: KeyboardEvent, t: KeyTargets): void {
   const tag = target?.tagName;
   if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
   if (e.ctrlKey || e.metaKey || e.altKey) return; // leave undo/redo/save etc. to VS Code
+  // A focused item carousel scrolls with the arrow keys instead of stepping the replay.
+  if (target?.classList.contains('carousel-track') && (e.key === 'ArrowLeft' || e.key === 'ArrowRight')) return;
   const key = e.key;
   const handled = () => {
     e.preventDefault();

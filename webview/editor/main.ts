@@ -6,7 +6,7 @@
  * The host owns the document; this page only renders what it is sent (pages of summaries and
  * one conversation at a time) and sends back small requests and annotation edits.
  */
-import type { Conversation } from '../../src/core/model';
+import type { Conversation } from '../../src/shared/model';
 import type { AgreementResult, EditorInit, HostMessage, SearchStats } from '../../src/shared/editorProtocol';
 import { HostApi, type ViewState } from './api';
 import { renderAnnotationPanel } from './annotation';
@@ -204,6 +204,7 @@ export class EditorApp {
         this.openLine(msg.line);
         return;
       case 'annotationsChanged':
+        this.annotation.answered(msg.requestId);
         // An answer to an older annotate message: a newer optimistic state is already shown.
         if (msg.requestId !== undefined && msg.requestId < this.annotation.lastRequest) return;
         if (this.current && this.current.line === msg.line) {

@@ -1,5 +1,5 @@
 /** Replay: the current turn, play/pause on a timer, speed, and the replay toolbar. */
-import type { Conversation } from '../../src/core/model';
+import type { Conversation } from '../../src/shared/model';
 import { button, h } from './dom';
 import type { ViewStateStore } from './viewState';
 

@@ -5,7 +5,7 @@
  * from the last turn that did (preference deltas are folded into the snapshot), so a section never
  * comes and goes between turns; what changed this turn is highlighted.
  */
-import type { Conversation, PreferenceState, SimulatorTrace } from '../../src/core/model';
+import type { Conversation, PreferenceState, SimulatorTrace } from '../../src/shared/model';
 import { h, icon, setAttr, type Child } from './dom';
 import { failureHeadline } from './transcript';
 

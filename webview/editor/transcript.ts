@@ -3,7 +3,7 @@
  * recommendations as a carousel, first-person ratings as chips, dialogue acts per utterance.
  * All text goes through text nodes (dom.ts).
  */
-import type { Annotation, Conversation, RecommendedItem, Turn } from '../../src/core/model';
+import type { Annotation, Conversation, RecommendedItem, Turn } from '../../src/shared/model';
 import { button, h, icon, replace, safeImage, setAttr } from './dom';
 
 /** One annotatable utterance of a conversation, in reading order. */
@@ -78,7 +78,8 @@ function features(item: RecommendedItem): string[] {
 
 /** A horizontally scrolling carousel of recommended items. */
 export function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean): HTMLElement {
-  const track = h('div', { class: 'carousel-track', attrs: { role: 'list' } });
+  // Focusable so a keyboard can reach and scroll it (WCAG: scrollable regions must be focusable).
+  const track = h('div', { class: 'carousel-track', attrs: { role: 'list', tabindex: 0, 'aria-label': `${items.length} recommended item${items.length === 1 ? '' : 's'}` } });
   for (const item of items) {
     const title = item.title ?? item.item_id;
     let media: HTMLElement | undefined;

@@ -9,8 +9,7 @@
  */
 import type * as ChartJs from 'chart.js' with { 'resolution-mode': 'import' };
 import type { Chart, ChartConfiguration, Plugin } from 'chart.js' with { 'resolution-mode': 'import' };
-import type { BoxStats, ChartSection } from '../../src/core/report/model';
-import { formatTick } from '../../src/core/report/format';
+import { type BoxStats, type ChartSection, formatTick } from '../../src/shared/report';
 import type { ChartMount } from './render';
 
 // chart.js ships as an ES module; it is loaded with import() (bundled by esbuild) so this file

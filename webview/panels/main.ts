@@ -4,9 +4,8 @@
  * changes, and turns the export buttons into messages (PNG pixels come from the canvas; tables
  * and Markdown are rendered by the host from its own copy of the report).
  */
-import type { Report } from '../../src/core/report/model';
+import type { Report, ReportSpec } from '../../src/shared/report';
 import type { HostToPanel, PanelState, PanelToHost } from '../../src/shared/panelProtocol';
-import type { ReportSpec } from '../../src/core/report/specs';
 import { clear, h } from './dom';
 import { renderReport, type Rendered, type RenderHooks } from './render';
 import { loadCharts, mountChart } from './charts';

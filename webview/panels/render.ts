@@ -4,9 +4,7 @@
  * (chart.js in the panel, nothing in DOM tests); a chart that cannot be drawn shows its data
  * table instead. Every string from the report is inserted as text.
  */
-import type { ChartSection, Mark, Report, Section, TableSection, Verdict } from '../../src/core/report/model';
-import { formatCell } from '../../src/core/report/format';
-import { chartToTable } from '../../src/core/report/render/tables';
+import { type ChartSection, type Mark, type Report, type Section, type TableSection, type Verdict, formatCell, chartToTable } from '../../src/shared/report';
 import { button, clear, h } from './dom';
 
 /** A drawn chart. */
@@ -73,10 +71,46 @@ function verdictCard(v: Verdict): HTMLElement {
 }
 
 /**
+ * Closeness to the reference is one scale everywhere: `mark-close` (no significant difference)
+ * and `mark-far` (significantly different), as tints of one pair of colours (see panels.css and
+ * the legend). `closest` ranks a cell within its row and has no colour of its own: a p-value cell
+ * marked closest still gets its place on the scale from its p and the report's alpha, so a
+ * "closest" p of 2.5e-7 reads as far, like its neighbours.
+ */
+function markClasses(mark: Mark | null, cell: unknown, format: string | undefined, alpha: number | undefined): string[] {
+  if (!mark) return [];
+  if (mark !== 'closest') return [`mark-${mark}`];
+  if (format === 'p' && alpha !== undefined && typeof cell === 'number' && Number.isFinite(cell)) return ['mark-closest', cell > alpha ? 'mark-close' : 'mark-far'];
+  return ['mark-closest'];
+}
+
+/** The legend of the closeness scale, for a table that uses it. */
+function closenessLegend(table: TableSection, alpha: number | undefined): HTMLElement | null {
+  const used = new Set(table.rows.flatMap((r) => r.marks ?? []));
+  if (!used.has('close') && !used.has('far') && !used.has('closest')) return null;
+  const a = alpha !== undefined ? ` (p > ${alpha})` : '';
+  const b = alpha !== undefined ? ` (p ≤ ${alpha})` : '';
+  const item = (cls: string, text: string) => h('li', { class: `legend-entry ${cls}` }, h('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } }), h('span', { text }));
+  return h(
+    'ul',
+    { class: 'closeness-legend', attrs: { 'aria-label': 'Legend' } },
+    item('mark-close', `No significant difference from the reference${a}`),
+    item('mark-far', `Significantly different from the reference${b}`),
+    used.has('closest') ? item('mark-closest', 'Closest: the best value of its row (bold, ★); its colour still follows its p-value') : null,
+  );
+}
+
+/** A horizontally scrollable wrapper a keyboard can reach (Tab, then arrow keys scroll it). */
+function tableWrap(label: string, table: HTMLTableElement): HTMLElement {
+  return h('div', { class: 'table-wrap', attrs: { tabindex: 0, role: 'region', 'aria-label': `${label} (table)` } }, table);
+}
+
+/**
  * A table element for a table section (marks become classes and titles). With `onLink`, the cells
  * of the link column of rows that carry a `link` are buttons that open the linked conversation.
+ * `alpha` (the report's significance level) places closest p-values on the closeness scale.
  */
-export function tableElement(table: TableSection, onLink?: (row: number) => void): HTMLTableElement {
+export function tableElement(table: TableSection, onLink?: (row: number) => void, alpha?: number): HTMLTableElement {
   const linkKey = table.linkColumn ?? table.columns[0]?.key;
   const numeric = table.columns.map((c) => c.format !== undefined && c.format !== 'text');
   const thead = h('thead', null, h('tr', null, ...table.columns.map((c, i) => h('th', { class: numeric[i] ? 'num' : undefined, attrs: { scope: 'col' }, text: c.label }))));
@@ -86,7 +120,7 @@ export function tableElement(table: TableSection, onLink?: (row: number) => void
     r.cells.forEach((cell, i) => {
       const col = table.columns[i];
       const mark = r.marks?.[i] ?? null;
-      const classes = [numeric[i] ? 'num' : '', mark ? `mark-${mark}` : ''].filter(Boolean).join(' ');
+      const classes = [numeric[i] ? 'num' : '', ...markClasses(mark, cell, col.format, alpha)].filter(Boolean).join(' ');
       const text = formatCell(cell, col);
       const title = mark ? MARK_TITLE[mark] : typeof cell === 'number' && text !== String(cell) ? String(cell) : undefined;
       const td = h(i === 0 ? 'th' : 'td', { class: classes || undefined, attrs: { title, scope: i === 0 ? 'row' : undefined } });
@@ -108,7 +142,7 @@ function sectionHeader(section: Section, actions: HTMLElement[]): HTMLElement {
   return h('div', 'section-head', h('h3', { text: section.title }), h('div', 'section-actions', ...actions));
 }
 
-function renderSection(section: Section, hooks: RenderHooks, charts: Map<string, ChartMount>): HTMLElement {
+function renderSection(section: Section, hooks: RenderHooks, charts: Map<string, ChartMount>, alpha: number | undefined): HTMLElement {
   const card = h('section', { class: `card card-${section.type}`, attrs: { 'data-section': section.id, 'aria-label': section.title } });
   if (section.type === 'text') {
     card.appendChild(sectionHeader(section, []));
@@ -124,7 +158,9 @@ function renderSection(section: Section, hooks: RenderHooks, charts: Map<string,
       ]),
     );
     if (section.caption) card.appendChild(h('p', { class: 'caption muted', text: section.caption }));
-    card.appendChild(h('div', 'table-wrap', tableElement(section, (row) => hooks.openLink(section.id, row))));
+    card.appendChild(tableWrap(section.title, tableElement(section, (row) => hooks.openLink(section.id, row), alpha)));
+    const legend = closenessLegend(section, alpha);
+    if (legend) card.appendChild(legend);
     if (section.notes?.length) card.appendChild(h('ul', 'notes muted', ...section.notes.map((n) => h('li', { text: n }))));
     return card;
   }
@@ -147,11 +183,11 @@ function renderSection(section: Section, hooks: RenderHooks, charts: Map<string,
   }
   if (mount) {
     charts.set(section.id, mount);
-    card.appendChild(h('details', 'chart-data', h('summary', { text: 'Data' }), h('div', 'table-wrap', data)));
+    card.appendChild(h('details', 'chart-data', h('summary', { text: 'Data' }), tableWrap(section.title, data)));
   } else {
     box.remove();
     card.appendChild(h('p', { class: 'muted', text: 'The chart cannot be drawn here; its data:' }));
-    card.appendChild(h('div', 'table-wrap', data));
+    card.appendChild(tableWrap(section.title, data));
   }
   return card;
 }
@@ -198,10 +234,12 @@ export function renderReport(root: HTMLElement, report: Report, hooks: RenderHoo
         'section',
         { class: 'card inputs', attrs: { 'aria-label': 'Inputs' } },
         h('div', 'section-head', h('h3', { text: 'Inputs' })),
-        h('div', 'table-wrap', h('table', 'report-table', h('thead', null, h('tr', null, ...['Population', 'File', 'Conversations', 'Filter'].map((t, i) => h('th', { class: i === 2 ? 'num' : undefined, attrs: { scope: 'col' }, text: t })))), h('tbody', null, ...rows))),
+        tableWrap('Inputs', h('table', 'report-table', h('thead', null, h('tr', null, ...['Population', 'File', 'Conversations', 'Filter'].map((t, i) => h('th', { class: i === 2 ? 'num' : undefined, attrs: { scope: 'col' }, text: t })))), h('tbody', null, ...rows))),
       ),
     );
   }
+  const alphaParam = Number(report.params?.alpha);
+  const alpha = report.params?.alpha !== undefined && report.params.alpha !== null && Number.isFinite(alphaParam) ? alphaParam : undefined;
   let group: string | undefined;
   let container: HTMLElement = root;
   for (const s of report.sections) {
@@ -212,7 +250,7 @@ export function renderReport(root: HTMLElement, report: Report, hooks: RenderHoo
         root.appendChild(container);
       } else container = root;
     }
-    container.appendChild(renderSection(s, hooks, charts));
+    container.appendChild(renderSection(s, hooks, charts, alpha));
   }
   if (report.params && Object.keys(report.params).length) {
     root.appendChild(

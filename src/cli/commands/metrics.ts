@@ -2,17 +2,24 @@
  * `simlens metrics <sub> …`: the realism and simulation metrics of src/core/metrics from the
  * command line (PLSA, human-likeness, counterfactual validation, Zhang & Balog, PEPPER,
  * AlterEval, per-conversation features, and the act tagger's own evaluation).
+ *
+ * The report subcommands (plsa, hls, counterfactual, zb, ranking, pepper, altereval) build a
+ * report spec and compute it with `computeReport`, exactly as the metric panels do, so the CLI
+ * prints the panels' numbers: --json is the report itself, Markdown and CSV come from the
+ * report renderers (src/core/report/render).
  */
+import { basename } from 'node:path';
 import type { Conversation } from '../../core/model';
 import { ImportError } from '../../core/importers';
 import {
-  ActTagger, PLSA_DEFAULT_FEATURES, alterEvalCurves, alterEvalImprovement, alterEvalMarkdown, availableFeatures,
-  buildCounterfactual, buildHls, buildPlsa, conversationFeatures, counterfactualBundleMarkdown, crossValidateTagger, csv,
-  describeActSource, dsKl, evaluateTagger, featureTable, featureValue, fmt, hlsBundleMarkdown, loadPopulation, mapActs,
-  markdownTable, parseActSource, pepperCurves, pepperMarkdown, plsaBundleMarkdown, plsaCsv, rankingAgreement, userActCounts,
-  zhangBalogMarkdown, zhangBalogSummary,
-  type ActSource, type FeatureOptions, type Population, type RewardConfig, type TaggedExample, type UxSource,
+  ActTagger, availableFeatures, conversationFeatures, crossValidateTagger, describeActSource, evaluateTagger, featureTable,
+  featureValue, loadPopulation, mapActs, parseActSource,
+  type ActSource, type Population, type TaggedExample, type UxSource,
 } from '../../core/metrics';
+import {
+  computeReport, defaultLabel, escapeMarkdown, markdownTableOf, renderMarkdown, tableToCsv,
+  type PopulationSpec, type Report, type ReportSpec, type TableSection,
+} from '../../core/report';
 import { formatFlags, parseArgs, type FlagSpecs } from '../args';
 import { UsageError, type CliCommand, type CliIo } from '../types';
 import { ioErrorMessage, isIoError, resolvePath } from '../util';
@@ -33,8 +40,8 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
     candidate: { type: 'string', multiple: true, valueName: 'FILE', description: 'candidate population' },
     baseline: { type: 'boolean', description: 'add the human-vs-human split-half baseline of the reference' },
     'baseline-size': { type: 'number', description: 'size of each baseline half (default 300)' },
-    means: { type: 'boolean', description: 'show feature means in the Markdown table' },
-    csv: { type: 'boolean', description: 'print the comparisons as CSV' },
+    means: { type: 'boolean', description: 'kept for compatibility: the table always shows the means' },
+    csv: { type: 'boolean', description: 'print the table of all comparisons as CSV' },
   },
   features: {
     ...COMMON,
@@ -45,12 +52,12 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
     json: COMMON.json,
     seed: COMMON.seed,
     human: { type: 'string', valueName: 'FILE', description: 'human conversations' },
-    simulated: { type: 'string', multiple: true, valueName: 'FILE', description: 'simulated conversations (several: pooled for CV, one column each for --cross)' },
+    simulated: { type: 'string', multiple: true, valueName: 'FILE', description: 'simulated conversations (several: one cross-validation each, and --cross)' },
     k: { type: 'number', description: 'folds (default 5)' },
     curve: { type: 'boolean', description: 'add a learning curve' },
     cross: { type: 'boolean', description: 'add the cross-distribution matrix (needs 2+ --simulated)' },
     'min-df': { type: 'number', description: 'keep n-grams seen in at least N training conversations (default 2)' },
-    scores: { type: 'boolean', description: 'include per-conversation HLS in JSON' },
+    scores: { type: 'boolean', description: 'add a table of every conversation\'s out-of-fold HLS' },
   },
   counterfactual: {
     ...COMMON,
@@ -100,26 +107,31 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
 
 const HELP = `Usage: simlens metrics <subcommand> [options]
 
-Population realism and simulation metrics. Every subcommand prints Markdown (tables shaped like
-the papers'), or JSON with --json. Files are SimLens/ConvApparel JSONL or anything 'simlens
-convert' reads (DialogueKit/UserSimCRS JSON, the ConvApparel release document).
+Population realism and simulation metrics. The report subcommands (plsa, hls, counterfactual, zb,
+ranking, pepper, altereval) compute the same report as the SimLens metric panels: Markdown tables
+by default (charts left out), the report as JSON with --json (schema simlens-report/1: inputs,
+sections with tables and chart data, warnings), one table as CSV where --csv is offered (CSV cells
+that a spreadsheet would run as a formula get a leading apostrophe). Failed conversations (agent
+errors and other run failures) are left out of every metric, with a warning. Files are
+SimLens/ConvApparel JSONL or anything 'simlens convert' reads (DialogueKit/UserSimCRS JSON, the
+ConvApparel release document).
 
 Subcommands:
   plsa --reference FILE --candidate FILE [--candidate FILE …] [--features a,b] [--annotator NAME]
       Mann-Whitney U (two-sided) and two-sample KS per feature, exactly as SciPy computes them.
       Default features: the 11 of the ConvApparel tables. --baseline adds the human-vs-human
       split-half baseline (two disjoint seeded subsets of --baseline-size, default 300).
-      JSON: {"reference":{"file","n"},"candidates":[{"file","n"}],"comparisons":[{"feature",
-      "candidate","reference_mean","candidate_mean","mwu_u","mwu_p","ks_statistic","ks_p"}]}
-      (mwu_u = SciPy's U1 of mannwhitneyu(reference, candidate); missing values are null).
+      --csv prints the "plsa-comparisons" table (feature, candidate, means, MWU U = SciPy's U1
+      of mannwhitneyu(reference, candidate), MWU p, KS D, KS p, sizes; missing values empty).
   features FILE [--features a,b] [--list] [--csv]
       Per-conversation features (num_turns, user_words_per_turn, user_turns_with_question,
       assistant_turns_with_question, act:<name>, agent_act:<name>, satisfaction, frustration,
       confusion, sentiment, accepted, turns_until_acceptance).
   hls --human FILE --simulated FILE [--simulated FILE …] [--k 5] [--curve] [--cross]
-      Embedded n-gram discriminator: k-fold accuracy, precision, recall, F1, specificity (human =
-      positive), HLS = P(human) per conversation, learning curve, cross-distribution matrix, and
-      LLM-discriminator scores (discriminator:<model> annotations) beside them.
+      Embedded n-gram discriminator, cross-validated per simulated file: k-fold accuracy,
+      precision, recall, F1, specificity (human = positive), HLS = P(human) per conversation,
+      learning curve, cross-distribution matrix, and LLM-discriminator scores
+      (discriminator:<model> annotations) beside them.
   counterfactual --human FILE --simulator FILE [--simulator FILE …] [--from good] [--to bad]
       Simulator shift between conditions vs the human shift per feature, and MWU/KS against the
       humans in the unseen condition. Conditions come from "condition" or the task_id suffix.
@@ -128,7 +140,8 @@ Subcommands:
       acts, --kl-smoothing pseudo-counts, default 1), Reward = max(0, Full − Cost·T) for accepted
       conversations, Success Rate (share of turns with trace.operation = pull).
   ranking --real A=FILE --real B=FILE … --simulated A=FILE --simulated B=FILE … [--by reward]
-      Kendall's tau between the ranking of systems under real and under simulated users.
+      Kendall's tau between the ranking of systems under real and under simulated users (systems
+      given with both flags), and the Zhang & Balog table of every file.
   pepper FILE [FILE …] [--k 50] [--turns N]
       PEPPER Preference Coverage PC_t, PCIR_t and Recall@k per turn (targets from trace.targets,
       trace.target.item_id or metadata.targets).
@@ -142,7 +155,8 @@ Subcommands:
 Options (by subcommand):
 ${Object.entries(SUBCOMMANDS).map(([name, specs]) => `  ${name}:\n${formatFlags(specs).split('\n').map((l) => `  ${l}`).join('\n')}`).join('\n')}
 
-Exit codes: 0 success, 2 usage or I/O error (unreadable file, unknown format, empty population).
+Exit codes: 0 success, 2 usage or I/O error (unreadable file, unknown format, empty population,
+every conversation of a population failed).
 
 Examples:
   simlens metrics plsa --reference human.jsonl --candidate prompted.jsonl --candidate icl.jsonl --json
@@ -152,7 +166,7 @@ Examples:
   simlens metrics zb --real iard.json --simulated cir6.jsonl --annotator source@iard
 `;
 
-/** JSON with NaN/Infinity as null and typed arrays as arrays. */
+/** JSON with NaN/Infinity as null and typed arrays as arrays (the `features` and `tagger` outputs). */
 export function toJson(value: unknown): string {
   return JSON.stringify(
     value,
@@ -173,6 +187,10 @@ function splitList(v: string | undefined): string[] | undefined {
   return list;
 }
 
+/** An error that ends the command with exit code 2 and its message. */
+class CliFailure extends Error {}
+
+/** Reads a file for the subcommands that do not build a report (features, tagger). */
 async function load(io: CliIo, file: string): Promise<Population> {
   let pop: Population;
   try {
@@ -192,19 +210,20 @@ async function load(io: CliIo, file: string): Promise<Population> {
   return pop;
 }
 
-/** An error that ends the command with exit code 2 and its message. */
-class CliFailure extends Error {}
-
-function featureOptions(flags: { annotator?: string; ux?: string; judge?: string }): FeatureOptions {
-  let acts: ActSource;
+/** Checks --annotator, --ux and --judge (usage errors) and returns them for a report spec. */
+function sources(flags: { annotator?: string; ux?: string; judge?: string }): { acts?: string; ux?: UxSource; judge?: string } {
   try {
-    acts = parseActSource(flags.annotator);
+    parseActSource(flags.annotator);
   } catch (e) {
     throw new UsageError(`--annotator: ${(e as Error).message}`);
   }
-  const ux = (flags.ux ?? 'auto') as UxSource;
-  if (!['auto', 'judge', 'first-person'].includes(ux)) throw new UsageError(`--ux must be auto, judge or first-person, got "${flags.ux}"`);
-  return { acts, ux, judge: flags.judge };
+  const ux = flags.ux as UxSource | undefined;
+  if (ux !== undefined && !['auto', 'judge', 'first-person'].includes(ux)) throw new UsageError(`--ux must be auto, judge or first-person, got "${flags.ux}"`);
+  return { acts: flags.annotator, ux, judge: flags.judge };
+}
+
+function actSource(annotator: string | undefined): ActSource {
+  return parseActSource(sources({ annotator }).acts);
 }
 
 function need<T>(v: T | undefined, name: string): T {
@@ -212,8 +231,49 @@ function need<T>(v: T | undefined, name: string): T {
   return v;
 }
 
-function rewardConfig(flags: { full?: number; cost?: number; unsupported?: string }): RewardConfig {
-  return { full: flags.full, cost: flags.cost, unsupported: flags.unsupported ? flags.unsupported.split(',').map((s) => s.trim()).filter(Boolean) : [] };
+function seedOf(s: string | undefined): string | number {
+  return s === undefined ? 1 : /^-?\d+$/.test(s) ? Number(s) : s;
+}
+
+/**
+ * The report of a spec, computed exactly as the metric panels compute it (`computeReport`: the
+ * same loading, failed conversations left out, the same builders). Any failure to read or
+ * compute ends the command with exit code 2.
+ */
+export async function cliReport(io: CliIo, spec: Exclude<ReportSpec, { kind: 'fidelity' }>): Promise<Report> {
+  try {
+    return await computeReport(spec, { cwd: io.cwd });
+  } catch (e) {
+    if (isIoError(e)) throw new CliFailure(ioErrorMessage('read', e.path ?? 'a file', e));
+    throw new CliFailure((e as Error).message);
+  }
+}
+
+/**
+ * Prints a report: the report itself as JSON (--json, the panels' data), one of its tables as
+ * CSV (--csv), or Markdown without charts. Warnings also go to stderr.
+ */
+function printReport(io: CliIo, report: Report, f: { json?: boolean; csv?: boolean }, csvTable?: string): void {
+  for (const w of report.warnings ?? []) io.stderr(`warning: ${w}\n`);
+  if (f.json) {
+    io.stdout(JSON.stringify(report, null, 2) + '\n');
+    return;
+  }
+  if (f.csv) {
+    const t = report.sections.find((s): s is TableSection => s.type === 'table' && s.id === csvTable);
+    if (!t) throw new CliFailure(`the report has no "${csvTable}" table`);
+    io.stdout(tableToCsv(t));
+    return;
+  }
+  io.stdout(renderMarkdown(report, { omitCharts: true }));
+}
+
+/** A population spec from a file argument (labels as the panels make them unless given). */
+function pop(file: string, label?: string, condition?: string): PopulationSpec {
+  const spec: PopulationSpec = { file };
+  if (label) spec.label = label;
+  if (condition) spec.filter = { condition };
+  return spec;
 }
 
 async function runPlsa(args: string[], io: CliIo): Promise<number> {
@@ -222,41 +282,21 @@ async function runPlsa(args: string[], io: CliIo): Promise<number> {
     reference?: string; candidate: string[]; features?: string; annotator?: string; ux?: string; judge?: string;
     json: boolean; csv: boolean; baseline: boolean; 'baseline-size'?: number; seed?: string; means: boolean;
   };
-  const refFile = need(f.reference, 'reference');
-  const candFiles = need(f.candidate, 'candidate');
-  const features = splitList(f.features) ?? [...PLSA_DEFAULT_FEATURES];
-  const opts = featureOptions(f);
-  const ref = await load(io, refFile);
-  const cands: Population[] = [];
-  for (const c of candFiles) cands.push(await load(io, c));
-  const bundle = buildPlsa(ref, cands, { features, featureOptions: opts, baselineSize: f.baseline ? (f['baseline-size'] ?? 300) : undefined, seed: f.seed ?? 1 });
-  const { report, baseline } = bundle;
-  if (f.json) {
-    const pick = (c: (typeof report.comparisons)[number]) => ({
-      feature: c.feature, candidate: c.candidate, reference_mean: c.reference_mean, candidate_mean: c.candidate_mean,
-      mwu_u: c.mwu_u, mwu_p: c.mwu_p, ks_statistic: c.ks_statistic, ks_p: c.ks_p,
-    });
-    const out: Record<string, unknown> = {
-      reference: report.reference,
-      candidates: report.candidates,
-      comparisons: report.comparisons.map(pick),
-    };
-    if (baseline) out.baseline = { size: baseline.size, seed: baseline.seed, comparisons: baseline.comparisons.map(pick) };
-    io.stdout(toJson(out) + '\n');
-    return 0;
-  }
-  if (f.csv) {
-    io.stdout(plsaCsv(report.comparisons));
-    return 0;
-  }
-  io.stdout(plsaBundleMarkdown(bundle, { means: f.means }) + '\n');
+  const reference = pop(need(f.reference, 'reference'));
+  const candidates = need(f.candidate, 'candidate').map((c) => pop(c));
+  const report = await cliReport(io, {
+    kind: 'plsa', reference, candidates, features: splitList(f.features), ...sources(f),
+    baseline: f.baseline, baselineSize: f['baseline-size'], seed: seedOf(f.seed),
+  });
+  printReport(io, report, f, 'plsa-comparisons');
   return 0;
 }
 
 async function runFeatures(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseArgs(args, SUBCOMMANDS.features, { positionals: { min: 1, max: 1, names: 'FILE' } });
   const f = flags as Record<string, unknown> as { features?: string; annotator?: string; ux?: string; judge?: string; json: boolean; csv: boolean; list: boolean };
-  const opts = featureOptions(f);
+  const src = sources(f);
+  const opts = { acts: parseActSource(src.acts), ux: src.ux ?? 'auto', judge: src.judge };
   const pop = await load(io, positionals[0]);
   const names = splitList(f.features) ?? availableFeatures(pop.conversations, opts);
   if (f.list) {
@@ -267,18 +307,30 @@ async function runFeatures(args: string[], io: CliIo): Promise<number> {
     const cf = conversationFeatures(c, opts);
     return { id: c.id ?? (pop.lines ? `line:${pop.lines[i]}` : `#${i + 1}`), values: names.map((n) => featureValue(cf, n)) };
   });
+  const num = (v: number) => (Number.isFinite(v) ? v : null);
   if (f.json) {
     io.stdout(toJson({ file: positionals[0], features: names, conversations: rows.map((r) => ({ id: r.id, ...Object.fromEntries(names.map((n, j) => [n, r.values[j]])) })) }) + '\n');
   } else if (f.csv) {
-    io.stdout(csv(['id', ...names], rows.map((r) => [r.id, ...r.values])));
+    io.stdout(tableToCsv({
+      type: 'table', id: 'features', title: 'Features',
+      columns: [{ key: 'id', label: 'id', format: 'text' }, ...names.map((n) => ({ key: n, label: n }))],
+      rows: rows.map((r) => ({ cells: [r.id, ...r.values.map(num)] })),
+    }));
   } else {
     const table = featureTable(pop.conversations, names, opts);
-    const rowsMd = names.map((n) => {
-      const col = Array.from(table.values[n]).filter((v) => !Number.isNaN(v));
-      const m = col.length ? col.reduce((s, v) => s + v, 0) / col.length : NaN;
-      return [n, String(col.length), fmt(m), fmt(col.length ? Math.min(...col) : NaN), fmt(col.length ? Math.max(...col) : NaN)];
-    });
-    io.stdout(`## Features of ${positionals[0]} (${pop.conversations.length} conversations; acts: ${describeActSource(opts.acts!)})\n\n${markdownTable(['Feature', 'n', 'Mean', 'Min', 'Max'], rowsMd)}\n`);
+    const summary: TableSection = {
+      type: 'table', id: 'features', title: 'Features',
+      columns: [
+        { key: 'feature', label: 'Feature', format: 'text' }, { key: 'n', label: 'n', format: 'int' },
+        { key: 'mean', label: 'Mean', format: 'fixed' }, { key: 'min', label: 'Min', format: 'fixed' }, { key: 'max', label: 'Max', format: 'fixed' },
+      ],
+      rows: names.map((n) => {
+        const col = Array.from(table.values[n]).filter((v) => !Number.isNaN(v));
+        const m = col.length ? col.reduce((s, v) => s + v, 0) / col.length : NaN;
+        return { cells: [n, col.length, num(m), col.length ? num(Math.min(...col)) : null, col.length ? num(Math.max(...col)) : null] };
+      }),
+    };
+    io.stdout(`## ${escapeMarkdown(`Features of ${positionals[0]} (${pop.conversations.length} conversations; acts: ${describeActSource(opts.acts)})`, true)}\n\n${markdownTableOf(summary)}\n`);
   }
   return 0;
 }
@@ -286,33 +338,17 @@ async function runFeatures(args: string[], io: CliIo): Promise<number> {
 async function runHls(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.hls, { positionals: { max: 0 } });
   const f = flags as Record<string, unknown> as { human?: string; simulated: string[]; k?: number; seed?: string; curve: boolean; cross: boolean; json: boolean; 'min-df'?: number; scores: boolean };
-  const human = await load(io, need(f.human, 'human'));
-  const sims: Population[] = [];
-  for (const s of need(f.simulated, 'simulated')) sims.push(await load(io, s));
-  if (f.cross && sims.length < 2) throw new UsageError('--cross needs at least two --simulated files');
+  const human = pop(need(f.human, 'human'));
+  const simulated = need(f.simulated, 'simulated').map((s) => pop(s));
+  if (f.cross && simulated.length < 2) throw new UsageError('--cross needs at least two --simulated files');
   const k = f.k ?? 5;
   if (!(k >= 2 && Number.isInteger(k))) throw new UsageError('--k must be an integer of at least 2');
-  let bundle;
-  try {
-    bundle = buildHls(human, sims, { k, seed: f.seed ?? 1, minDf: f['min-df'], curve: f.curve, cross: f.cross });
-  } catch (e) {
-    throw new CliFailure((e as Error).message);
-  }
-  if (f.json) {
-    const cv = bundle.crossValidation;
-    const out: Record<string, unknown> = {
-      human: bundle.human,
-      simulated: bundle.simulated,
-      cross_validation: { k: cv.k, seed: cv.seed, vocabulary_size: cv.vocabulary_size, metrics: cv.metrics, folds: cv.folds },
-    };
-    if (f.scores) out.hls = { human: cv.hls_human, simulated: cv.hls_simulated };
-    if (bundle.learningCurve) out.learning_curve = bundle.learningCurve;
-    if (bundle.crossDistribution) out.cross_distribution = bundle.crossDistribution;
-    out.llm_discriminator = bundle.llm.map((x) => ({ population: x.population, annotators: x.scores.annotators, n: x.scores.n, mean_p_human: x.scores.mean_p_human }));
-    io.stdout(toJson(out) + '\n');
-    return 0;
-  }
-  io.stdout(hlsBundleMarkdown(bundle) + '\n');
+  const minDf = f['min-df'];
+  if (minDf !== undefined && !(minDf >= 1 && Number.isInteger(minDf))) throw new UsageError('--min-df must be a whole number of at least 1');
+  const report = await cliReport(io, {
+    kind: 'human-likeness', human, simulated, folds: k, seed: seedOf(f.seed), learningCurve: f.curve, cross: f.cross, minDf, scores: f.scores,
+  });
+  printReport(io, report, f);
   return 0;
 }
 
@@ -321,84 +357,66 @@ async function runCounterfactual(args: string[], io: CliIo): Promise<number> {
   const f = flags as Record<string, unknown> as { human?: string; simulator: string[]; from?: string; to?: string; features?: string; annotator?: string; ux?: string; judge?: string; json: boolean };
   const from = f.from ?? 'good';
   const to = f.to ?? 'bad';
-  const features = splitList(f.features) ?? [...PLSA_DEFAULT_FEATURES];
-  const opts = featureOptions(f);
-  const human = await load(io, need(f.human, 'human'));
-  const sims: Population[] = [];
-  for (const s of need(f.simulator, 'simulator')) sims.push(await load(io, s));
-  let report;
-  try {
-    report = buildCounterfactual(human, sims, { from, to, features, featureOptions: opts });
-  } catch (e) {
-    throw new CliFailure((e as Error).message);
-  }
-  io.stdout(f.json ? toJson(report) + '\n' : counterfactualBundleMarkdown(report) + '\n');
+  const human = pop(need(f.human, 'human'), 'human');
+  const simulators = need(f.simulator, 'simulator').map((file) => ({ label: defaultLabel({ file }), from: pop(file), to: pop(file) }));
+  const report = await cliReport(io, { kind: 'counterfactual', human, simulators, from, to, features: splitList(f.features), ...sources(f) });
+  printReport(io, report, f);
   return 0;
+}
+
+function rewardOf(flags: { full?: number; cost?: number; unsupported?: string }) {
+  return { full: flags.full, cost: flags.cost, unsupported: flags.unsupported ? flags.unsupported.split(',').map((s) => s.trim()).filter(Boolean) : [] };
 }
 
 async function runZb(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.zb, { positionals: { max: 0 } });
   const f = flags as Record<string, unknown> as { real?: string; simulated: string[]; annotator?: string; 'kl-smoothing'?: number; full?: number; cost?: number; unsupported?: string; json: boolean };
-  const src = featureOptions({ annotator: f.annotator }).acts!;
-  const reward = rewardConfig(f);
-  const real = await load(io, need(f.real, 'real'));
-  const realCounts = userActCounts(real.conversations, src);
-  const alpha = f['kl-smoothing'] ?? 1;
-  if (!(alpha >= 0)) throw new UsageError('--kl-smoothing must be >= 0');
-  let rows;
-  try {
-    rows = [{ name: real.file, summary: zhangBalogSummary(real.conversations, reward), dsKl: undefined as ReturnType<typeof dsKl> | undefined }];
-    for (const s of f.simulated) {
-      const pop = await load(io, s);
-      rows.push({ name: s, summary: zhangBalogSummary(pop.conversations, reward), dsKl: dsKl(userActCounts(pop.conversations, src), realCounts, alpha) });
-    }
-  } catch (e) {
-    if (e instanceof CliFailure) throw e;
-    throw new UsageError((e as Error).message);
-  }
-  io.stdout(f.json ? toJson({ act_source: describeActSource(src), kl_smoothing: alpha, populations: rows }) + '\n' : `## Zhang & Balog metrics\n\nActs: ${describeActSource(src)}; DS-KL smoothing: ${alpha} pseudo-count(s) per act.\n\n${zhangBalogMarkdown(rows)}\n`);
+  const acts = sources({ annotator: f.annotator }).acts;
+  const alpha = f['kl-smoothing'];
+  if (alpha !== undefined && !(alpha >= 0)) throw new UsageError('--kl-smoothing must be >= 0');
+  const report = await cliReport(io, {
+    kind: 'simulation', reference: pop(need(f.real, 'real')), populations: need(f.simulated, 'simulated').map((s) => pop(s)),
+    acts, reward: rewardOf(f), klSmoothing: alpha, metrics: ['zb'],
+  });
+  printReport(io, report, f);
   return 0;
+}
+
+/** SYSTEM=FILE arguments by system name. */
+function systemFiles(specs: readonly string[], flag: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const spec of specs) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--${flag} expects SYSTEM=FILE, got "${spec}"`);
+    const name = spec.slice(0, eq);
+    if (out.has(name)) throw new UsageError(`--${flag}: system "${name}" given twice`);
+    out.set(name, spec.slice(eq + 1));
+  }
+  return out;
 }
 
 async function runRanking(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.ranking, { positionals: { max: 0 } });
   const f = flags as Record<string, unknown> as { real: string[]; simulated: string[]; by?: string; full?: number; cost?: number; json: boolean };
   const by = f.by ?? 'reward';
-  if (!['reward', 'success_rate', 'avg_turns'].includes(by)) throw new UsageError(`--by must be reward, success_rate or avg_turns, got "${by}"`);
-  const score = async (specs: string[], flag: string): Promise<Record<string, number>> => {
-    const out: Record<string, number> = {};
-    for (const spec of specs) {
-      const eq = spec.indexOf('=');
-      if (eq <= 0) throw new UsageError(`--${flag} expects SYSTEM=FILE, got "${spec}"`);
-      const pop = await load(io, spec.slice(eq + 1));
-      const s = zhangBalogSummary(pop.conversations, rewardConfig(f));
-      out[spec.slice(0, eq)] = by === 'reward' ? s.reward : by === 'success_rate' ? s.success_rate.rate : s.avg_turns;
-    }
-    return out;
-  };
-  const real = await score(need(f.real, 'real'), 'real');
-  const sim = await score(need(f.simulated, 'simulated'), 'simulated');
-  let agreement;
-  try {
-    agreement = rankingAgreement(real, sim);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  io.stdout(f.json ? toJson({ metric: by, ...agreement }) + '\n' : `## Ranking agreement (${by})\n\n${markdownTable(['System', 'Real', 'Simulated'], agreement.systems.map((s, i) => [s, fmt(agreement.real[i]), fmt(agreement.simulated[i])]))}\n\nReal: ${agreement.real_order.join(' > ')}; simulated: ${agreement.simulated_order.join(' > ')}; Kendall's tau = ${fmt(agreement.kendall_tau)} (p = ${fmt(agreement.p_value, true)}).\n`);
+  if (by !== 'reward' && by !== 'success_rate' && by !== 'avg_turns') throw new UsageError(`--by must be reward, success_rate or avg_turns, got "${by}"`);
+  const real = systemFiles(need(f.real, 'real'), 'real');
+  const sim = systemFiles(need(f.simulated, 'simulated'), 'simulated');
+  const names = [...real.keys()].filter((n) => sim.has(n));
+  if (names.length < 2) throw new UsageError('ranking agreement needs at least two systems given with both --real and --simulated');
+  const systems = names.map((name) => ({ name, real: pop(real.get(name)!, `${name} (real)`), simulated: pop(sim.get(name)!, `${name} (simulated)`) }));
+  const report = await cliReport(io, {
+    kind: 'simulation', populations: systems.flatMap((s) => [s.real, s.simulated]), systems, rankBy: by, reward: rewardOf(f), metrics: ['zb'],
+  });
+  printReport(io, report, f);
   return 0;
 }
 
 async function runPepper(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseArgs(args, SUBCOMMANDS.pepper, { positionals: { min: 1, names: 'FILE' } });
   const f = flags as Record<string, unknown> as { k?: number; turns?: number; json: boolean };
-  const results = [];
-  for (const file of positionals) {
-    const pop = await load(io, file);
-    const c = pepperCurves(pop.conversations, { k: f.k, turns: f.turns });
-    if (c.users === 0) io.stderr(`warning: ${file}: no conversation has targets (trace.targets, trace.target.item_id or metadata.targets)\n`);
-    results.push({ file, ...c });
-  }
-  io.stdout(f.json ? toJson(results) + '\n' : results.map((r) => pepperMarkdown(r, r.file)).join('\n\n') + '\n');
+  const report = await cliReport(io, { kind: 'simulation', populations: positionals.map((p) => pop(p)), pepperK: f.k, pepperTurns: f.turns, metrics: ['pepper'] });
+  printReport(io, report, f);
   return 0;
 }
 
@@ -407,17 +425,10 @@ async function runAlterEval(args: string[], io: CliIo): Promise<number> {
   const f = flags as Record<string, unknown> as { base?: string; relevant?: string; horizon?: number; json: boolean };
   const rel = f.relevant ?? 'alternatives';
   if (rel !== 'alternatives' && rel !== 'target') throw new UsageError(`--relevant must be alternatives or target, got "${rel}"`);
-  const meta = await load(io, positionals[0]);
-  const horizon = f.horizon ?? 10;
-  if (f.base) {
-    const base = await load(io, f.base);
-    const imp = alterEvalImprovement(base.conversations, meta.conversations, horizon);
-    io.stdout(f.json ? toJson({ file: positionals[0], base_file: f.base, ...imp }) + '\n' : alterEvalMarkdown(imp, positionals[0]) + '\n');
-    return 0;
-  }
-  const c = alterEvalCurves(meta.conversations, { relevant: rel, horizon });
-  if (c.conversations === 0) io.stderr(`warning: ${positionals[0]}: no conversation has a target (trace.target.item_id or metadata.target)\n`);
-  io.stdout(f.json ? toJson({ file: positionals[0], ...c }) + '\n' : alterEvalMarkdown(c, positionals[0]) + '\n');
+  const report = await cliReport(io, {
+    kind: 'simulation', populations: [pop(positionals[0])], horizon: f.horizon, relevant: rel, base: f.base ? pop(f.base, `${basename(f.base)} (base)`) : undefined, metrics: ['altereval'],
+  });
+  printReport(io, report, f);
   return 0;
 }
 
@@ -450,7 +461,7 @@ async function runTagger(args: string[], io: CliIo): Promise<number> {
   }
   if (!f.eval) throw new UsageError('give --eval FILE or --text "utterance"');
   const pop = await load(io, f.eval);
-  const groups = goldExamples(pop.conversations, featureOptions({ annotator: f.annotator ?? 'source@iard' }).acts!);
+  const groups = goldExamples(pop.conversations, actSource(f.annotator ?? 'source@iard'));
   const all = groups.flat();
   if (all.length === 0) throw new CliFailure(`${f.eval}: no user utterances annotated by "${f.annotator ?? 'source'}"`);
   const builtin = evaluateTagger(tagger, all);
@@ -459,8 +470,17 @@ async function runTagger(args: string[], io: CliIo): Promise<number> {
     io.stdout(toJson({ file: f.eval, utterances: all.length, builtin, cross_validated: cv }) + '\n');
     return 0;
   }
-  const row = (name: string, e: typeof builtin) => [name, fmt(e.primaryAccuracy), fmt(e.exactMatch), fmt(e.microPrecision), fmt(e.microRecall), fmt(e.microF1)];
-  io.stdout(`## Act tagger on ${f.eval} (${all.length} user utterances)\n\n${markdownTable(['Model', 'Primary-act accuracy', 'Exact set', 'Micro P', 'Micro R', 'Micro F1'], [row('built-in', builtin), row(`${f.k ?? 5}-fold CV (trained on file + built-in)`, cv)])}\n`);
+  const num = (v: number) => (Number.isFinite(v) ? v : null);
+  const row = (name: string, e: typeof builtin) => ({ cells: [name, num(e.primaryAccuracy), num(e.exactMatch), num(e.microPrecision), num(e.microRecall), num(e.microF1)] });
+  const table: TableSection = {
+    type: 'table', id: 'tagger', title: 'Act tagger',
+    columns: [
+      { key: 'model', label: 'Model', format: 'text' }, { key: 'primary', label: 'Primary-act accuracy', format: 'fixed' }, { key: 'exact', label: 'Exact set', format: 'fixed' },
+      { key: 'p', label: 'Micro P', format: 'fixed' }, { key: 'r', label: 'Micro R', format: 'fixed' }, { key: 'f1', label: 'Micro F1', format: 'fixed' },
+    ],
+    rows: [row('built-in', builtin), row(`${f.k ?? 5}-fold CV (trained on file + built-in)`, cv)],
+  };
+  io.stdout(`## ${escapeMarkdown(`Act tagger on ${f.eval} (${all.length} user utterances)`, true)}\n\n${markdownTableOf(table)}\n`);
   return 0;
 }
 

@@ -67,6 +67,8 @@ export class Catalog {
   private readonly simVocab = new Map<string, number>();
   /** Per item, the carousel fields that never change (features string, frozen attribute copy). */
   private readonly shownParts = new WeakMap<CatalogItem, { features: string; attributes: Readonly<Record<string, string>> }>();
+  /** Structures other modules build from this catalog (see `derived`), by builder. */
+  private readonly derivedCache = new Map<(catalog: Catalog) => unknown, unknown>();
 
   /** Throws on an empty id or a duplicate id. */
   constructor(items: CatalogItem[]) {
@@ -110,6 +112,23 @@ export class Catalog {
     return (this.byCat.get(cat) ?? []).slice();
   }
 
+  /** Items of a category, in catalog order, without the copy `byCategory` makes (do not mutate). */
+  categoryItems(cat: string): readonly CatalogItem[] {
+    return this.byCat.get(cat) ?? [];
+  }
+
+  /**
+   * A structure derived from this catalog (a lexicon, an attribute index), built by `build` on
+   * first use and kept as long as the catalog: the catalog is immutable, so it never goes stale.
+   * `build` is the key, so pass the same function (a module-level one) every time.
+   */
+  derived<T>(build: (catalog: Catalog) => T): T {
+    if (this.derivedCache.has(build)) return this.derivedCache.get(build) as T;
+    const value = build(this);
+    this.derivedCache.set(build, value);
+    return value;
+  }
+
   /** The categories, sorted. */
   categories(): string[] {
     return this.categoryList.slice();
@@ -123,6 +142,11 @@ export class Catalog {
   /** The distinct values of an attribute, sorted (empty for an unknown attribute). */
   attributeValues(attr: string): string[] {
     return (this.attrValues.get(attr) ?? []).slice();
+  }
+
+  /** `attributeValues` without the copy (do not mutate). */
+  attributeValueList(attr: string): readonly string[] {
+    return this.attrValues.get(attr) ?? [];
   }
 
   /** The BM25 index over full item text (built on first use). */

@@ -15,7 +15,7 @@ import type { Conversation, Speaker } from '../model';
 import { inferTaxonomyName } from '../taxonomy';
 import { toAgentAct, toUserAct, type ActAliases } from '../sim/users/acts';
 import { defaultActAliases } from '../sim/users/transitions';
-import type { ActAgreement, AgreementReport, AgreementResult, FleissReport } from '../../shared/editorProtocol';
+import type { ActAgreement, AgreementReport, AgreementResult, FleissReport } from './types';
 
 /** Label used in the confusion matrix when an annotation has a note but no act. */
 export const NO_ACT = '(none)';

@@ -11,7 +11,7 @@ import { stat } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import { FileChangedError, JsonlFile, parseConversationText, parseLineBytes, rewriteLines, type LineIndex, type ParsedLine } from '../jsonl';
 import { conversationId, type Annotation, type Conversation, type Speaker } from '../model';
-import type { ConversationSummary, SearchStats, SummaryFilter } from '../../shared/editorProtocol';
+import type { ConversationSummary, SearchStats, SummaryFilter } from './types';
 import { AnnotationJournal, sameAnnotation, type AnnotationEdit, type AnnotationKey, type TargetValue } from './journal';
 import { applyAnnotationValues, findAnnotation, parseLineObject } from './lineEdit';
 import { searchUtterances } from './search';

@@ -12,7 +12,7 @@ import {
   type Conversation,
   type Outcome,
 } from '../model';
-import type { ConversationSummary, Facets, SummaryFilter } from '../../shared/editorProtocol';
+import type { ConversationSummary, Facets, SummaryFilter } from './types';
 
 /** Parsed line shape produced by the JSONL engine (structurally typed so this module stays pure). */
 export type SummarizableLine =

@@ -18,7 +18,7 @@ export interface NodeFetchOptions {
   maxSockets?: number;
 }
 
-function toHeaderRecord(init: HeadersInit | undefined): Record<string, string> {
+function toHeaderRecord(init: ConstructorParameters<typeof Headers>[0]): Record<string, string> {
   const out: Record<string, string> = {};
   new Headers(init).forEach((value, key) => {
     out[key] = value;

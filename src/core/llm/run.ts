@@ -12,13 +12,13 @@ import { z } from 'zod';
 import type { Catalog } from '../catalog/item';
 import { importFile } from '../importers/index';
 import type { Agent, UserSimulator } from '../sim/types';
-import { createLlmAgent } from './agents/llmAgent';
+import { createLlmAgent } from '../sim/recommenders/llm';
 import { apiKeyFromEnv, resolveLlmSettings, type LlmSettingsInput } from './config';
 import { LlmError } from './errors';
 import { LlmServices } from './services';
-import { createIclUser } from './users/icl';
-import { createPromptedUser, createSftUser } from './users/prompted';
-import { createTargetFreeUser, type PepperProfile } from './users/targetFree';
+import { createIclUser } from '../sim/users/llm/icl';
+import { createPromptedUser, createSftUser } from '../sim/users/llm/prompted';
+import { createTargetFreeUser, type PepperProfile } from '../sim/users/llm/targetFree';
 
 export const LLM_USER_NAMES = ['llm-prompted', 'llm-icl', 'llm-sft', 'llm-target-free'] as const;
 export const LLM_AGENT_NAMES = ['llm-good', 'llm-bad'] as const;

@@ -1,8 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
-import { AGENT_ACTS, agentActToZhangBalog, createAgent, Lexicon } from '../../../src/core/agents/index';
-import { mentionsOutside } from '../../../src/core/agents/lexicon';
+import { AGENT_ACTS, agentActToZhangBalog, createAgent, Lexicon } from '../../../src/core/sim/recommenders/index';
+import { mentionsOutside } from '../../../src/core/sim/recommenders/local/lexicon';
 import { CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY } from '../../../src/core/taxonomy';
 
 describe('agent acts', () => {
@@ -60,7 +60,7 @@ describe('agent NLU (Lexicon)', () => {
   });
 
   test('negation covers the phrasings of the built-in users and common human ones', () => {
-    // the target-free user's narrative and dislike clauses (src/core/users/target-free.ts, nlg-templates.json)
+    // the target-free user's narrative and dislike clauses (src/core/sim/users/targetFree.ts, nlg-templates.json)
     assert.deepEqual(read("I'm not keen on anything in spandex."), ['!material=spandex']);
     assert.deepEqual(read("I usually go for things black, blue and yellow, and I'm not into anything navy or pink."),
       ['colour=black', 'colour=blue', 'colour=yellow', '!colour=navy', '!colour=pink']);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
-import { createAgent, HttpAgent } from '../../../src/core/agents/index';
+import { createAgent, HttpAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 
 const catalog = generateApparelCatalog({ size: 50 });

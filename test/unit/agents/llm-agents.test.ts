@@ -4,7 +4,7 @@ import { FakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript } from '../../support/llmScripts';
 import { smallCatalog, testServices } from '../../support/llm';
 import { createRng } from '../../../src/core/random';
-import { createLlmAgent, EMPTY_REPLY_RETRIES } from '../../../src/core/llm/agents/llmAgent';
+import { createLlmAgent, EMPTY_REPLY_RETRIES } from '../../../src/core/sim/recommenders/llm';
 import { LlmError } from '../../../src/core/llm/errors';
 import { stopsRun } from '../../../src/core/llm/run';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';

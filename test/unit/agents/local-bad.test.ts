@@ -1,9 +1,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateApparelCatalog, type CatalogItem } from '../../../src/core/catalog/catalog';
-import { AGENT_ACTS, BAD_BEHAVIOURS, createAgent, type BadBehaviour, type LocalBadSession } from '../../../src/core/agents/index';
+import { AGENT_ACTS, BAD_BEHAVIOURS, createAgent, type BadBehaviour, type LocalBadSession } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
-import { occasionPhrase } from '../../../src/core/agents/phrases';
+import { occasionPhrase } from '../../../src/core/sim/recommenders/local/phrases';
 import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
 
 const catalog = generateApparelCatalog({ seed: 'agents', size: 3000 });

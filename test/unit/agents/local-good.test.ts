@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateApparelCatalog, type CatalogItem } from '../../../src/core/catalog/catalog';
-import { AGENT_ACTS, createAgent } from '../../../src/core/agents/index';
+import { AGENT_ACTS, createAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
 

@@ -1,12 +1,12 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAgent } from '../../../src/core/agents/index';
+import { createAgent } from '../../../src/core/sim/recommenders/index';
 import { generateApparelCatalog, type Catalog } from '../../../src/core/catalog/catalog';
 import { createRng } from '../../../src/core/random';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
 import { simulateConversation } from '../../../src/core/run/conversation';
 import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
-import { valuePhrase } from '../../../src/core/users/phrases';
+import { valuePhrase } from '../../../src/core/sim/users/phrases';
 
 /**
  * What the target-free user negated in an utterance, read from its own wording ("I'm not keen on

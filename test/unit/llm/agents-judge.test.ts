@@ -4,7 +4,7 @@ import { FakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript, judgeAnswer } from '../../support/llmScripts';
 import { testServices, smallCatalog } from '../../support/llm';
 import { createRng } from '../../../src/core/random';
-import { createLlmAgent, retrievalQuery } from '../../../src/core/llm/agents/llmAgent';
+import { createLlmAgent, retrievalQuery } from '../../../src/core/sim/recommenders/llm';
 import { judgeConversation, validateJudge, firstPersonShare, withConversationAnnotation, judgeAnnotator } from '../../../src/core/llm/judge';
 import { discriminateConversation } from '../../../src/core/llm/discriminator';
 import { annotateAll } from '../../../src/core/llm/annotate';

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseUserReply, guessUserAct, terminationOutcome } from '../../../src/core/llm/users/format';
+import { parseUserReply, guessUserAct, terminationOutcome } from '../../../src/core/sim/users/llm/format';
 import { extractJsonObject } from '../../../src/core/llm/json';
 import { parseVerdict } from '../../../src/core/llm/discriminator';
 import { parseJudgeAnswer } from '../../../src/core/llm/judge';

@@ -11,7 +11,7 @@ import { FakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript, promptKind } from '../../support/llmScripts';
 import { testServices, tmpDir } from '../../support/llm';
 import { runSimulation } from '../../../src/core/run/index';
-import { createPromptedUser } from '../../../src/core/llm/users/prompted';
+import { createPromptedUser } from '../../../src/core/sim/users/llm/prompted';
 import { createRng } from '../../../src/core/random';
 
 function readLines(file: string): Array<Record<string, unknown>> {

@@ -4,9 +4,11 @@ import { FakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript, promptKind } from '../../support/llmScripts';
 import { testServices, smallCatalog, tmpDir } from '../../support/llm';
 import { createRng } from '../../../src/core/random';
-import { createPromptedUser, createSftUser } from '../../../src/core/llm/users/prompted';
-import { createIclUser, filterPool } from '../../../src/core/llm/users/icl';
-import { createTargetFreeUser, sampleProfile } from '../../../src/core/llm/users/targetFree';
+import { createPromptedUser, createSftUser } from '../../../src/core/sim/users/llm/prompted';
+import { createIclUser, filterPool } from '../../../src/core/sim/users/llm/icl';
+import { createTargetFreeUser, sampleProfile } from '../../../src/core/sim/users/llm/targetFree';
+import { TargetFreeUserSimulator } from '../../../src/core/sim/users/targetFree';
+import { generateApparelCatalog } from '../../../src/core/catalog/apparel';
 import { LlmError } from '../../../src/core/llm/errors';
 import type { Conversation } from '../../../src/core/model';
 import type { AgentResponse, UserSession, UserTurn } from '../../../src/core/sim/types';
@@ -183,15 +185,27 @@ describe('target-free user (PEPPER)', () => {
   before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 3 }) }); });
   after(async () => { await fake.close(); });
 
-  test('sampled profiles: seeded, at least one liked item, targets unseen', () => {
+  test('sampled profiles: seeded, targets unseen, history size counts the targets', () => {
     const catalog = smallCatalog();
     const a = sampleProfile(catalog, 'footwear', createRng('p'), 'u1', 4, 2);
     const b = sampleProfile(catalog, 'footwear', createRng('p'), 'u1', 4, 2);
     assert.deepEqual(a, b);
-    assert.equal(a.seen.length, 4);
-    assert.ok(a.seen.some((s) => (s.rating ?? 0) >= 4));
-    assert.equal(a.targets!.length, 2);
+    assert.ok(a.targets!.length >= 1 && a.targets!.length <= 2);
+    assert.equal(a.seen.length + a.targets!.length, 4);
     for (const t of a.targets!) assert.ok(!a.seen.some((s) => s.item_id === t));
+  });
+
+  test('sampled profiles are the rule-based target-free user\'s: same seen items, ratings and held-out targets', () => {
+    const catalog = generateApparelCatalog({ size: 800 });
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const profile = sampleProfile(catalog, 'footwear', createRng(seed), 'u1');
+      const session = new TargetFreeUserSimulator({ catalog }).createSession('c', createRng(seed), { task: 'footwear' });
+      assert.deepEqual(profile.targets!.slice().sort(), session.targets, `seed ${seed}: targets`);
+      assert.deepEqual(profile.seen.map((s) => [s.item_id, s.rating]), [...session.seen.values()].map((r) => [r.item_id, r.rating]), `seed ${seed}: seen`);
+      // The seen items carry their synthetic reviews (the aspects the user liked and disliked).
+      const review = session.seen.values().next().value!;
+      if (review.liked.length) assert.match(profile.seen[0].review ?? '', /^Liked: /);
+    }
   });
 
   test('general preferences once, reflections per shown item, then the reply; all in the trace', async () => {

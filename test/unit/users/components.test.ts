@@ -5,8 +5,8 @@ import {
   AgentNlu, DEFAULT_AGENDA_RULE, FALLBACK_AGENDA, PkgPreferences, SingleItemPreferences, TemplateNlg, TransitionModel, addTypo,
   agentActClassifier, builtinAgentActExamples, createInteractionModel, createPreferenceModel, defaultAnswerMapping,
   defaultTransitionCounts, isAppropriateAnswer, mainAct, sampleTaste, type Taste,
-} from '../../../src/core/users/index';
-import { askedAttributes, questionSentences, valuePhrase } from '../../../src/core/users/phrases';
+} from '../../../src/core/sim/users/index';
+import { askedAttributes, questionSentences, valuePhrase } from '../../../src/core/sim/users/phrases';
 import { tinyCatalog } from './fixtures';
 
 const catalog = tinyCatalog();

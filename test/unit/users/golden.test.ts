@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createRng } from '../../../src/core/random';
 import { parseSimulationConfig, runConversation, type SimulationEnvironment } from '../../../src/core/run/index';
-import { TransitionModel, createUserSimulator, defaultTransitionCounts, type UserSpec } from '../../../src/core/users/index';
+import { TransitionModel, createUserSimulator, defaultTransitionCounts, type UserSpec } from '../../../src/core/sim/users/index';
 import { KeywordAgent, tinyCatalog } from './fixtures';
 
 const GOLDEN = path.join(__dirname, 'golden', 'traces.jsonl');

@@ -12,7 +12,7 @@ import type { Agent } from '../../../src/core/sim/types';
 import { parseSimulationConfig, runConversation, type SimulationEnvironment } from '../../../src/core/run/index';
 import {
   AgendaUserSimulator, TemplateNlg, TransitionModel, createInteractionModel, createUserSimulator, defaultTransitionCounts, type UserSpec,
-} from '../../../src/core/users/index';
+} from '../../../src/core/sim/users/index';
 import { KeywordAgent, ScriptedAgent, tinyCatalog } from './fixtures';
 
 const catalog = tinyCatalog();

@@ -10,7 +10,7 @@ import { parseSimulationConfig, runConversation, type SimulationEnvironment } fr
 import {
   MetaSimulator, TargetFreeUserSimulator, TransitionModel, createUserSimulator, defaultTransitionCounts, deriveAlternatives, loadRelevance,
   type TargetFreeSession, type UserSpec,
-} from '../../../src/core/users/index';
+} from '../../../src/core/sim/users/index';
 import { KeywordAgent, ScriptedAgent, tinyCatalog } from './fixtures';
 
 const catalog = tinyCatalog();

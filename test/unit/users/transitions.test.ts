@@ -8,7 +8,7 @@ import { importFile } from '../../../src/core/importers/index';
 import {
   TransitionModel, defaultActAliases, defaultTransitionCounts, estimateTransitions, normalizeLabel, probability, qrfaAgentClass,
   qrfaUserClass, toAgentAct, toConvApparelUserAct, toUserAct, mainAct,
-} from '../../../src/core/users/index';
+} from '../../../src/core/sim/users/index';
 import { FIXTURES } from './fixtures';
 
 const aliases = defaultActAliases();

@@ -1,0 +1,139 @@
+/**
+ * `http` agent: drives a researcher's own recommender over HTTP. Each user turn is one POST of
+ * `{conversation_id, history, user_utterance}` (JSON) to the URL; the answer must be JSON
+ * `{utterance, recommendations?, acts?}`. Failures never throw: a timeout, a network error, a
+ * non-2xx status, a body that is not JSON or does not match the schema is returned as
+ * `AgentResponse.error` (with its `error_kind`: agent_timeout, agent_unreachable, agent_http,
+ * agent_malformed) and an empty utterance; the run ends that conversation as `agent_error`.
+ * `latency_ms` is measured on every response (it goes to the manifest's timing statistics, never
+ * into the output). The one exception: the run's hard-abort `signal` (a second Ctrl-C) cancels the
+ * request in flight and rejects, because a cancelled turn is no answer of the recommender.
+ */
+import { z } from 'zod';
+import { RecommendedItem } from '../../model';
+import type { Rng } from '../../random';
+import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../types';
+import type { FailureReason } from '../../run/failures';
+
+/** Default per-request timeout. */
+export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+
+/** The response body a recommender endpoint must return. */
+export const HttpAgentResponse = z.looseObject({
+  utterance: z.string(),
+  recommendations: z.array(RecommendedItem).default([]),
+  acts: z.array(z.string()).optional(),
+});
+
+/** Options of the http agent. */
+export interface HttpAgentOptions {
+  timeoutMs?: number;
+  /** Extra request headers (e.g. an authorization token for the researcher's own service). */
+  headers?: Record<string, string>;
+  /** Hard abort of the run: cancels requests in flight (respond then rejects with the signal's reason). */
+  signal?: AbortSignal;
+}
+
+const MAX_BODY_IN_ERROR = 200;
+
+/** An agent backed by a researcher's HTTP endpoint. */
+export class HttpAgent implements Agent {
+  readonly name: string;
+  readonly condition = undefined;
+  readonly timeoutMs: number;
+
+  constructor(readonly url: string, private readonly opts: HttpAgentOptions = {}) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error(`http agent: "${url}" is not a valid URL`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new Error(`http agent: "${url}" must use http or https`);
+    }
+    this.name = `http:${url}`;
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_HTTP_TIMEOUT_MS;
+    if (!(this.timeoutMs > 0)) throw new RangeError(`http agent: timeout must be > 0 ms, got ${this.timeoutMs}`);
+  }
+
+  createSession(conversationId: string, _rng: Rng, _context: SessionContext): AgentSession {
+    return new HttpAgentSession(this.url, conversationId, this.timeoutMs, this.opts.headers ?? {}, this.opts.signal);
+  }
+}
+
+class HttpAgentSession implements AgentSession {
+  constructor(
+    private readonly url: string,
+    private readonly conversationId: string,
+    private readonly timeoutMs: number,
+    private readonly headers: Record<string, string>,
+    private readonly abort: AbortSignal | undefined,
+  ) {}
+
+  async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
+    const started = performance.now();
+    const fail = (error_kind: FailureReason, error: string): AgentResponse => ({
+      utterance: '',
+      recommendations: [],
+      error,
+      error_kind,
+      latency_ms: round(performance.now() - started),
+    });
+    this.abort?.throwIfAborted();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    const onAbort = () => controller.abort();
+    this.abort?.addEventListener('abort', onAbort, { once: true });
+    let status: number;
+    let text: string;
+    try {
+      const res = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...this.headers },
+        body: JSON.stringify({ conversation_id: this.conversationId, history, user_utterance: userUtterance }),
+        signal: controller.signal,
+      });
+      status = res.status;
+      text = await res.text();
+    } catch (e) {
+      this.abort?.throwIfAborted();
+      if (controller.signal.aborted) return fail('agent_timeout', `timeout after ${this.timeoutMs} ms (POST ${this.url})`);
+      const err = e as Error & { cause?: { code?: string; message?: string } };
+      const cause = err.cause?.code ?? err.cause?.message;
+      return fail('agent_unreachable', `request failed (POST ${this.url}): ${err.message}${cause ? ` (${cause})` : ''}`);
+    } finally {
+      clearTimeout(timer);
+      this.abort?.removeEventListener('abort', onAbort);
+    }
+    if (status < 200 || status >= 300) return fail('agent_http', `HTTP ${status} from ${this.url}: ${excerpt(text)}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (e) {
+      return fail('agent_malformed', `invalid JSON from ${this.url}: ${(e as Error).message}; body: ${excerpt(text)}`);
+    }
+    const parsed = HttpAgentResponse.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue.path.length ? issue.path.map(String).join('.') : '(body)';
+      return fail('agent_malformed', `invalid response from ${this.url}: field "${where}": ${issue.message}`);
+    }
+    const out: AgentResponse = {
+      utterance: parsed.data.utterance,
+      recommendations: parsed.data.recommendations,
+      latency_ms: round(performance.now() - started),
+    };
+    if (parsed.data.acts) out.acts = parsed.data.acts;
+    return out;
+  }
+}
+
+function excerpt(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > MAX_BODY_IN_ERROR ? `${t.slice(0, MAX_BODY_IN_ERROR)}…` : t || '(empty body)';
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}

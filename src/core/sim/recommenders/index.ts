@@ -1,0 +1,84 @@
+/**
+ * Recommenders ("agents") that simulated users talk to, by role: `local/` (`local-good`,
+ * `local-bad`), `http.ts` (the researcher's own recommender) and `llm.ts` (`llm-good`, `llm-bad`,
+ * built by src/core/llm/run.ts). `createAgent` builds the local and http ones.
+ */
+import type { Catalog } from '../../catalog/item';
+import type { Agent } from '../types';
+import { CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY } from '../../taxonomy';
+import { LocalBadAgent } from './local/bad';
+import { LocalGoodAgent } from './local/good';
+import { HttpAgent } from './http';
+
+export { LocalGoodAgent, LocalGoodSession, CAROUSEL_SIZE, type AgentTrace } from './local/good';
+export { LocalBadAgent, LocalBadSession, BAD_BEHAVIOURS, type BadBehaviour } from './local/bad';
+export { HttpAgent, HttpAgentResponse, DEFAULT_HTTP_TIMEOUT_MS, type HttpAgentOptions } from './http';
+export { Lexicon, mentionsOutside, type Mention, type ParsedUtterance, type Intent, type ItemReference } from './local/lexicon';
+export { PreferenceState, SLOT_IMPORTANCE, PRICE_BAND_ORDER } from './local/state';
+
+/** The local agent names `createAgent` accepts (besides http(s) URLs). */
+export const LOCAL_AGENTS = ['local-good', 'local-bad'] as const;
+
+/**
+ * The acts the local agents report in `AgentResponse.acts` (main act first): the ConvApparel
+ * assistant taxonomy.
+ */
+export const AGENT_ACTS: readonly string[] = CONVAPPAREL_TAXONOMY.assistant;
+
+/**
+ * ConvApparel assistant act -> Zhang & Balog (KDD'20, Table 1) agent action. Acts with no
+ * counterpart in that action space (chit_chat, cannot_help, other) map to "Other", which an
+ * agenda-based user should treat as an inappropriate answer to any user action.
+ */
+const CONVAPPAREL_TO_ZB: Record<string, string> = {
+  recommend: 'Reveal.Show',
+  elicit_preference: 'Inquire.Elicit',
+  ask_clarification_question: 'Inquire.Clarify',
+  explain_recommendation: 'Explain',
+  greet_acknowledge: 'Traverse.Record',
+  chit_chat: 'Other',
+  cannot_help: 'Other',
+  other: 'Other',
+};
+
+const ZB_BY_LOWER = new Map(ZHANG_BALOG_TAXONOMY.assistant.map((a) => [a.toLowerCase(), a]));
+
+/**
+ * Maps an agent act to the Zhang & Balog agent action space, so the agenda-based user can work
+ * with agents that report either taxonomy. ConvApparel names map by the table above; a name that
+ * already is a Zhang & Balog action (in any letter case, e.g. "INQUIRE.ELICIT" from the MovieBot
+ * corpus) comes back in canonical spelling; "end" means Traverse.End; anything else is "Other".
+ */
+export function agentActToZhangBalog(act: string): string {
+  const key = act.trim().toLowerCase();
+  const mapped = CONVAPPAREL_TO_ZB[key];
+  if (mapped) return mapped;
+  const zb = ZB_BY_LOWER.get(key);
+  if (zb) return zb;
+  if (key === 'end') return 'Traverse.End';
+  return 'Other';
+}
+
+/** What `createAgent` needs besides the spec. */
+export interface CreateAgentOptions {
+  catalog: Catalog;
+  /** http agent: per-request timeout (default 30 s). */
+  timeoutMs?: number;
+  /** http agent: extra request headers. */
+  headers?: Record<string, string>;
+  /** http agent: the run's hard abort (cancels requests in flight). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Builds an agent from a spec: "local-good", "local-bad", or an http(s) URL (also accepted with
+ * an "http:" prefix, the way agent names are recorded: "http:http://host/path").
+ */
+export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
+  const s = spec.trim();
+  if (s === 'local-good') return new LocalGoodAgent(opts.catalog);
+  if (s === 'local-bad') return new LocalBadAgent(opts.catalog);
+  const url = /^http:https?:\/\//i.test(s) ? s.slice('http:'.length) : s;
+  if (/^https?:\/\//i.test(url)) return new HttpAgent(url, { timeoutMs: opts.timeoutMs, headers: opts.headers, signal: opts.signal });
+  throw new Error(`unknown agent "${spec}": use local-good, local-bad, or an http(s) URL of your recommender`);
+}

@@ -1,0 +1,565 @@
+/**
+ * `local-good`: a helpful template-based recommender standing in for ConvApparel's "good" agent.
+ *
+ * Each turn it reads the user utterance against the catalog vocabulary (categories, attribute
+ * values and synonyms, negations, price limits, item references by position or typed title),
+ * updates a per-conversation preference state, and then, in this order:
+ * - closes on acceptance ("Great choice..."), showing the chosen item, or on goodbye;
+ * - with nothing new to search for, serves requests about the shown items: go back, repeat,
+ *   compare two items, more like one item, questions and details (explain_recommendation), thanks,
+ *   or a nudge towards a refinement;
+ * - elicits the category when it is unknown, then at most one or two more missing important
+ *   preferences (type, gender, occasion, colour, price band, ...) while fewer than two are known
+ *   and the user has not asked to see items or said they have no preference;
+ * - otherwise retrieves with BM25 over the full item text of the category, with hard filters
+ *   (gender or unisex, exclusions, price limits, rejected items, type when enough items have it)
+ *   and a bonus per satisfied soft constraint, recommends up to 12 items and explains the top
+ *   one; a rejection sets the shown items aside, "more" skips items already seen.
+ * Values the user negated are hard exclusions until the user asks for them again: no carousel it
+ * shows (new, shown again, or kept on screen) holds an item with one. "Any colour is fine" drops
+ * the wanted colour. The acts it performed are reported each turn, main act first, and its
+ * reading of the turn as `agent_trace` (see `AgentTrace`).
+ */
+import type { Catalog, CatalogItem } from '../../../catalog/item';
+import type { RecommendedItem, SimulatorTrace } from '../../../model';
+import type { Rng } from '../../../random';
+import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
+import { Lexicon, mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
+import { bandPhrase, categoryNoun, describeWanted, listWords, occasionPhrase, priceText, someValues } from './phrases';
+import { PreferenceState, SLOT_IMPORTANCE } from './state';
+
+/** Carousel size (ConvApparel showed up to 12 items). */
+export const CAROUSEL_SIZE = 12;
+/** Below this many fully matching items, hard constraints are relaxed. */
+const MIN_RESULTS = 3;
+/** Elicitation turns before the first recommendation, at most. */
+const MAX_ELICIT_TURNS = 2;
+/** Slots the good agent asks about, most important first. */
+const ELICIT_ORDER = SLOT_IMPORTANCE.filter((s) => s !== 'brand' && s !== 'category');
+/** Intents that navigate the shown items rather than ask for a new page. */
+const NAVIGATION: readonly Intent[] = ['back', 'repeat', 'compare', 'similar', 'detail'];
+/** Bonus per satisfied soft constraint: larger than any BM25 score, so matches rank first. */
+const SOFT_WEIGHT: Record<string, number> = { gender: 5, type: 60, colour: 45, occasion: 35, price_band: 30, material: 25, style: 15, brand: 10 };
+
+/** The `local-good` agent: shares the catalog and lexicon between its sessions. */
+export class LocalGoodAgent implements Agent {
+  readonly name = 'local-good';
+  readonly condition = 'good';
+  private readonly lexicon: Lexicon;
+
+  constructor(readonly catalog: Catalog) {
+    this.lexicon = Lexicon.for(catalog);
+  }
+
+  createSession(_conversationId: string, rng: Rng, _context: SessionContext): LocalGoodSession {
+    return new LocalGoodSession(this.catalog, this.lexicon, rng);
+  }
+}
+
+/** One `local-good` conversation: its preference state and dialogue progress. */
+export class LocalGoodSession implements AgentSession {
+  readonly state: PreferenceState;
+  private turn = 0;
+  private elicitTurns = 0;
+  private closed = false;
+  /** This turn's reading of the user utterance, returned as `agent_trace`. */
+  private trace: AgentTrace = { negated: [] };
+
+  constructor(private readonly catalog: Catalog, private readonly lexicon: Lexicon, private readonly rng: Rng) {
+    this.state = new PreferenceState(lexicon);
+  }
+
+  async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
+    if (this.turn === 0 && history.length) this.catchUp(history);
+    return this.reply(userUtterance);
+  }
+
+  /** The synchronous core of `respond` (benchmarks and tests call it directly). */
+  reply(userUtterance: string): AgentResponse {
+    this.trace = { negated: [] };
+    const response = this.answer(userUtterance);
+    response.agent_trace = this.trace;
+    return response;
+  }
+
+  private answer(userUtterance: string): AgentResponse {
+    this.turn++;
+    const parsed = this.lexicon.parse(userUtterance);
+    const { state, rng } = this;
+    const intents = parsed.intents;
+
+    if (this.closed) {
+      return say(rng.pick([
+        'You are welcome! Let me know if you need anything else.',
+        'Happy to help. Enjoy your purchase!',
+        'Anytime! Come back whenever you need something else.',
+      ]), [], ['greet_acknowledge']);
+    }
+
+    // Item titles the user typed are references, not preferences.
+    const refs = this.lexicon.findItems(parsed, state.shown);
+    const mentions = mentionsOutside(parsed.mentions, refs);
+    if (refs.length) dropTitleWords(parsed, refs);
+    // "Not <title>.", "No <title>": a rejection of that item
+    const notRef = refs.find((r) => r.start > 0 && (parsed.tokens[r.start - 1] === 'not' || parsed.tokens[r.start - 1] === 'no'));
+    if (notRef) intents.add('reject');
+    const picked = notRef?.item ?? refs[0]?.item ?? referencedItem(parsed, state.shown, mentions);
+
+    if (intents.has('accept') && state.shown.length) {
+      const item = picked ?? state.shown[0];
+      this.closed = true;
+      const type = item.attributes.type ?? categoryNoun(item.category);
+      return say(oneOf(rng, [
+        () => `Great choice! The ${item.title} is a lovely pick. Enjoy your new ${type}!`,
+        () => `Great choice: the ${item.title} should serve you well. You can add it to your cart whenever you are ready.`,
+        () => `Great choice! You can check out the ${item.title} right away${item.price !== undefined ? ` for ${priceText(item)}` : ''}. Happy shopping!`,
+      ]), [this.catalog.toRecommendedItem(item)], ['greet_acknowledge']);
+    }
+    if (intents.has('bye') && !mentions.length) {
+      this.closed = true;
+      return say(rng.pick([
+        'No problem. Thanks for stopping by, and good luck with your search!',
+        'Okay! If you change your mind, I am here to help.',
+      ]), [], ['greet_acknowledge']);
+    }
+
+    const rejecting = intents.has('reject') && state.shown.length > 0;
+    if (rejecting) for (const it of picked ? [picked] : state.shown) state.rejected.add(it.item_id);
+    const update = state.apply(parsed, mentions);
+    this.trace.negated = negatedValues(update.removed);
+    if (update.relaxed.length) this.trace.relaxed = update.relaxed;
+    // "Can I see a few options?" with a carousel already up means the next page (unless the user
+    // is navigating: back, repeat, compare, similar, details)
+    const navigating = NAVIGATION.some((i) => intents.has(i));
+    // Free words ("something waterproof") count as a new wish unless the user is asking about
+    // what is on screen.
+    const newWords = parsed.keywords.length > 0 && !navigating && !intents.has('question') && !intents.has('note');
+    const newFacts = update.added.length > 0 || update.removed.length > 0 || update.relaxed.length > 0 || update.priceChanged || update.categoryChanged || newWords;
+    const listing = intents.has('list') && !navigating;
+    const wantsMore = intents.has('more') || rejecting || (listing && state.shown.length > 0 && !newFacts);
+
+    // Requests about what is on screen, with nothing new to search for.
+    if (state.shown.length && !newFacts && !wantsMore) {
+      if (intents.has('back') && state.previous.length) return this.showAgain(state.previous, true);
+      if (intents.has('repeat')) return this.showAgain(state.shown, false);
+      if (intents.has('compare')) {
+        const two = refs.length >= 2 ? [refs[0].item, refs[1].item] : ordinalItems(parsed, state.shown);
+        if (two.length >= 2) return this.compare(two[0], two[1]);
+      }
+      if (intents.has('similar') && picked) return this.moreLike(picked);
+      if (intents.has('question') || intents.has('detail')) return this.explain(picked ?? state.shown[0]);
+      if (intents.has('like') && picked) return this.moreLike(picked);
+      if (intents.has('thanks') && !listing) {
+        return say(rng.pick([
+          'You are welcome! Is there anything else I can help you find?',
+          'My pleasure. Would you like to keep looking, or is one of these the one?',
+        ]), this.showing(), ['greet_acknowledge']);
+      }
+      if (!listing && !intents.has('nopref')) return this.nudge();
+    }
+
+    const ack = update.added.length || update.removed.length ? this.acknowledge(update.removed.map((m) => m.value)) : '';
+    if (state.category === undefined) {
+      this.elicitTurns++;
+      state.asked.add('category');
+      const greet = (intents.has('greet') || intents.has('thanks')) && this.turn === 1;
+      const opener = greet ? rng.pick(['Hi there! ', 'Hello! ', 'Hi! ']) : ack;
+      return say(opener + this.question('category'), [], greet ? ['elicit_preference', 'greet_acknowledge'] : ['elicit_preference']);
+    }
+
+    const missing = this.nextMissing();
+    const wantsItems = wantsMore || listing || intents.has('nopref') || update.priceChanged || update.relaxed.length > 0;
+    if (missing && this.elicitTurns < MAX_ELICIT_TURNS && state.knownCount() < 2 && !wantsItems) {
+      this.elicitTurns++;
+      state.asked.add(missing);
+      const lead = update.categoryChanged || update.added.length ? this.acknowledge([]) : '';
+      return say(lead + this.question(missing), [], ['elicit_preference']);
+    }
+    return this.recommend(parsed, rejecting, wantsMore, missing);
+  }
+
+  /** No request and no new preference: offer a way forward. */
+  private nudge(): AgentResponse {
+    const { rng } = this;
+    const missing = this.nextMissing();
+    if (missing) {
+      this.state.asked.add(missing);
+      return say(`${rng.pick(['Take your time.', 'No rush.', 'Sure.'])} ${this.question(missing, true)}`, this.showing(), ['elicit_preference']);
+    }
+    return say(rng.pick([
+      'Take your time. Should I show you more options, or narrow these down?',
+      'Sure. Is there anything you would like to change about these?',
+    ]), this.showing(), ['elicit_preference']);
+  }
+
+  /** Shows a carousel again ("go back", "say that again"), without what the user has ruled out since. */
+  private showAgain(all: CatalogItem[], back: boolean): AgentResponse {
+    const items = all.filter((it) => !this.state.violates(it));
+    if (items.length === 0) return this.nudge();
+    this.state.show(items);
+    const top = items[0];
+    const text = back
+      ? oneOf(this.rng, [
+        () => `Here are the earlier options again. The ${top.title} was the top pick.`,
+        () => `Sure, back to the previous ones: ${describeWanted(this.state)}.`,
+      ])
+      : `Sorry for the confusion. These are ${describeWanted(this.state)}. ${this.explanation(top)}`;
+    return say(text, this.showing(), back ? ['recommend'] : ['explain_recommendation']);
+  }
+
+  /** Compares two shown items on price, material, colour and occasion. */
+  private compare(a: CatalogItem, b: CatalogItem): AgentResponse {
+    const bits = (it: CatalogItem) => {
+      const at = it.attributes;
+      return [at.colour, at.material, at.occasion ? occasionPhrase(at.occasion) : undefined, priceText(it) || undefined].filter(Boolean).join(', ');
+    };
+    let verdict = '';
+    if (a.price !== undefined && b.price !== undefined && a.price !== b.price) {
+      const [cheap, dear] = a.price < b.price ? [a, b] : [b, a];
+      verdict = ` The ${cheap.title} is the better deal; the ${dear.title} is the ${dear.attributes.price_band === 'luxury' ? 'more luxurious' : 'pricier'} option.`;
+    }
+    return say(`The ${a.title}: ${bits(a)}. The ${b.title}: ${bits(b)}.${verdict}`, this.showing(), ['explain_recommendation']);
+  }
+
+  /** The current carousel, less the items the user has ruled out since it was shown. */
+  private showing(): RecommendedItem[] {
+    const { state } = this;
+    const kept = state.shown.filter((it) => !state.violates(it));
+    if (kept.length !== state.shown.length) state.shown = kept;
+    return kept.map((it) => this.catalog.toRecommendedItem(it));
+  }
+
+  private recommend(parsed: ParsedUtterance, rejecting: boolean, wantsMore: boolean, missing: string | undefined): AgentResponse {
+    const { state, rng } = this;
+    const { items, relaxed } = this.retrieve(wantsMore);
+    if (items.length === 0) {
+      const drop = this.mostRestrictive();
+      const text = drop
+        ? `I could not find any ${describeWanted(state)} in the catalog. Would you be open to a different ${slotWord(drop)}?`
+        : `I could not find anything matching that. Could you tell me a bit more about what you have in mind?`;
+      return say(text, [], ['cannot_help', 'elicit_preference']);
+    }
+    state.show(items);
+    const what = describeWanted(state);
+    const lead = rejecting
+      ? oneOf(rng, [
+        () => `Sorry those were not right. Here are some other ${what}.`,
+        () => `No problem, I have set those aside. How about these ${what}?`,
+        () => `Understood. Here is a fresh set of ${what}.`,
+      ])
+      : wantsMore
+        ? oneOf(rng, [() => `Here are more ${what}.`, () => `Sure, here are a few more ${what}.`, () => `Of course. Some more ${what} for you:`])
+        : oneOf(rng, [
+          () => `Here are some ${what} you might like.`,
+          () => `I found ${items.length} ${what} that fit what you described.`,
+          () => `These ${what} look like a good match.`,
+          () => `Take a look at these ${what}.`,
+        ]);
+    const parts = [lead];
+    if (relaxed.length) {
+      parts.push(`I could not find enough with every detail, so some of these differ in ${listWords(relaxed.map(slotWord))}.`);
+    }
+    parts.push(this.explanation(items[0]));
+    const acts = ['recommend', 'explain_recommendation'];
+    const followUp = missing && !state.asked.has(missing) ? missing : undefined;
+    if (followUp && rng.chance(0.5)) {
+      state.asked.add(followUp);
+      parts.push(this.question(followUp, true));
+      acts.push('elicit_preference');
+    } else if (!parsed.intents.has('question') && rng.chance(0.35)) {
+      parts.push(rng.pick([
+        'Does any of these catch your eye?',
+        'Let me know if one of them works, or what you would change.',
+        'Tell me which one you like, or what to adjust.',
+      ]));
+    }
+    return say(parts.join(' '), items.map((it) => this.catalog.toRecommendedItem(it)), acts);
+  }
+
+  /**
+   * BM25 over the category's full item text with the wanted values and the user's own words as
+   * the query; hard filters, then relaxation (type, then gender) when fewer than MIN_RESULTS
+   * items pass.
+   */
+  private retrieve(skipSeen: boolean): { items: CatalogItem[]; relaxed: string[] } {
+    const { state } = this;
+    const index = this.catalog.categoryIndex(state.category!);
+    // Gender is left out of the query: it is a hard filter (with a small bonus for an exact
+    // match), and its words occur in a third of the items, so they only cost time.
+    const terms: string[] = [];
+    for (const [slot, values] of state.wanted) if (slot !== 'gender') terms.push(...values);
+    // free words the category's items never use (typos, chatter) would only empty the result
+    for (const k of state.keywords) if (index.documentFrequency(k) > 0) terms.push(k);
+    const query = terms.length ? terms.join(' ') : state.category!;
+    // Soft constraints as integer codes: for each wanted slot, the per-document value ids of the
+    // category and the wanted ids; a document earns the slot's weight when its id is wanted.
+    const softCodes: Int32Array[] = [];
+    const softWanted: number[][] = [];
+    const softWeight: number[] = [];
+    for (const [slot, values] of state.wanted) {
+      softCodes.push(this.catalog.attributeCodes(state.category!, slot));
+      softWanted.push(values.map((v) => this.catalog.valueId(slot, v)));
+      softWeight.push(SOFT_WEIGHT[slot] ?? 10);
+    }
+    const nSoft = softCodes.length;
+    const adjust = (_item: CatalogItem, score: number, i: number) => {
+      for (let j = 0; j < nSoft; j++) {
+        const c = softCodes[j][i];
+        const w = softWanted[j];
+        if (c >= 0 && (w[0] === c || (w.length > 1 && w.includes(c)))) score += softWeight[j];
+      }
+      return score;
+    };
+    const relaxed: string[] = [];
+    const hard = ['type', 'gender'].filter((s) => state.wanted.has(s));
+    const violates = state.violation();
+    const seen = skipSeen && state.seen.size ? state.seen : undefined;
+    for (;;) {
+      const type = hard.includes('type') ? state.wanted.get('type') : undefined;
+      const gender = hard.includes('gender') ? state.wanted.get('gender') : undefined;
+      const filter = (item: CatalogItem) => {
+        if (violates(item)) return false;
+        if (seen && seen.has(item.item_id)) return false;
+        if (type && !type.includes(item.attributes.type)) return false;
+        if (gender) {
+          const g = item.attributes.gender;
+          if (g !== undefined && g !== 'unisex' && !gender.includes(g)) return false;
+        }
+        return true;
+      };
+      const hits = index.search(query, CAROUSEL_SIZE, filter, adjust);
+      if (hits.length >= MIN_RESULTS || hard.length === 0) {
+        let items = hits.map((h) => h.doc);
+        if (items.length === 0 && skipSeen) {
+          // everything relevant was seen: allow repeats rather than showing nothing
+          items = index.search(query, CAROUSEL_SIZE, (it) => !violates(it), adjust).map((h) => h.doc);
+        }
+        this.traceRetrieval(query, type, gender, items.length);
+        return { items, relaxed };
+      }
+      relaxed.push(hard.shift()!);
+    }
+  }
+
+  private explain(item: CatalogItem): AgentResponse {
+    const a = item.attributes;
+    const bits: string[] = [];
+    if (a.material) bits.push(`made of ${a.material}`);
+    if (a.colour) bits.push(`in ${a.colour}`);
+    const price = priceText(item);
+    const feature = item.features.find((f) => !f.toLowerCase().includes((a.material ?? '\u0000').toLowerCase()));
+    const text = oneOf(this.rng, [
+      () => `The ${item.title} is ${listWords(bits) || 'a solid option'}${price ? ` and costs ${price}` : ''}.${feature ? ` It has ${feature.toLowerCase()}.` : ''}${a.occasion ? ` It works well ${occasionPhrase(a.occasion)}.` : ''}`,
+      () => `Good question. ${item.title}: ${listWords(bits) || item.category}${price ? `, ${price}` : ''}.${feature ? ` Highlights: ${item.features.slice(0, 3).join(', ').toLowerCase()}.` : ''}`,
+    ]);
+    return say(text, this.showing(), ['explain_recommendation']);
+  }
+
+  private moreLike(item: CatalogItem): AgentResponse {
+    const { state } = this;
+    const index = this.catalog.categoryIndex(item.category);
+    const a = item.attributes;
+    const query = [a.type, a.colour, a.material, a.style, a.occasion].filter(Boolean).join(' ') || item.title;
+    // the liked item leads, unless the user has ruled out one of its values since
+    const pin = !state.violates(item);
+    const hits = index.search(query, CAROUSEL_SIZE, (it) => (it === item ? pin : !state.violates(it)));
+    const items = hits.map((h) => h.doc);
+    this.traceRetrieval(query, undefined, undefined, items.length);
+    if (pin && !items.includes(item)) items.unshift(item);
+    if (items.length > CAROUSEL_SIZE) items.length = CAROUSEL_SIZE;
+    state.show(items);
+    return say(oneOf(this.rng, [
+      () => `Glad you like the ${item.title}! Here are a few more in the same spirit. Is it the one, or shall I keep looking?`,
+      () => `The ${item.title} is a nice pick. I added some similar options; would you like to go with it?`,
+    ]), items.map((it) => this.catalog.toRecommendedItem(it)), ['recommend', 'elicit_preference']);
+  }
+
+  private explanation(item: CatalogItem): string {
+    const { state } = this;
+    const matched: string[] = [];
+    for (const [slot, values] of state.wanted) {
+      const v = item.attributes[slot];
+      if (v === undefined || !values.includes(v) || slot === 'type' || slot === 'brand') continue;
+      matched.push(slot === 'occasion' ? `made ${occasionPhrase(v)}` : slot === 'price_band' ? `priced ${bandPhrase(v)}` : slot === 'gender' ? (v === 'unisex' ? 'unisex' : `cut for ${v}`) : v);
+    }
+    const feature = item.features[1] ?? item.features[0];
+    const why = matched.length ? listWords(matched) : 'a close match';
+    return oneOf(this.rng, [
+      () => `The top pick, the ${item.title}, is ${why}${feature ? `, with ${feature.toLowerCase()}` : ''}.`,
+      () => `I would start with the ${item.title}: it is ${why}${feature ? ` and has ${feature.toLowerCase()}` : ''}.`,
+      () => `The ${item.title} stands out: ${why}${item.price !== undefined ? `, at ${priceText(item)}` : ''}.`,
+    ]);
+  }
+
+  private acknowledge(removed: string[]): string {
+    const what = describeWanted(this.state);
+    const base = this.state.category === undefined && this.state.knownCount() === 0
+      ? ''
+      : oneOf(this.rng, [() => `Got it: ${what}.`, () => `Great, ${what}.`, () => `Okay, ${what}.`, () => `Noted, ${what}.`, () => `Sounds good: ${what}.`]);
+    const without = removed.length ? ` I will leave out ${listWords(removed, 'and')}.` : '';
+    return base || without ? `${base}${without} ` : '';
+  }
+
+  /** A question about a slot, with example values from the current category. */
+  private question(slot: string, followUp = false): string {
+    const { rng, state } = this;
+    const values = this.lexicon.valuesIn(slot, state.category);
+    const noun = categoryNoun(state.category);
+    switch (slot) {
+      case 'category':
+        return oneOf(rng, [
+          () => 'What are you shopping for today?',
+          () => `What kind of item can I help you find: ${someValues(rng, values.map(categoryNoun), 3)}?`,
+          () => `Which kind of item are you after, for example ${someValues(rng, values.map(categoryNoun), 3)}?`,
+        ]);
+      case 'type':
+        return oneOf(rng, [
+          () => `Any particular kind of ${noun}, like ${someValues(rng, values, 3)}?`,
+          () => `Do you have a type in mind, say ${someValues(rng, values, 3)}?`,
+        ]);
+      case 'gender':
+        return rng.pick([
+          'Are these for women, men, or would unisex work?',
+          "Should I look in the women's, men's or unisex range?",
+        ]);
+      case 'occasion':
+        return oneOf(rng, [
+          () => `What will you mostly wear them for: ${someValues(rng, values, 3)}?`,
+          () => `Is this for a particular occasion, say ${someValues(rng, values, 2)}?`,
+        ]);
+      case 'colour':
+        return oneOf(rng, [
+          () => followUp ? 'Would you like to narrow these down by colour?' : 'Any colour preference?',
+          () => `Which colours do you like, for example ${someValues(rng, values, 3)}?`,
+          () => 'Do you have a colour in mind?',
+        ]);
+      case 'price_band':
+        return rng.pick([
+          'What is your budget like: budget, mid-range, premium or luxury?',
+          'Roughly how much would you like to spend?',
+        ]);
+      case 'material':
+        return oneOf(rng, [
+          () => `Any material you prefer, such as ${someValues(rng, values, 2)}?`,
+          () => 'Do you have a preferred material?',
+        ]);
+      case 'style':
+        return oneOf(rng, [
+          () => `What style do you lean towards: ${someValues(rng, values, 3)}?`,
+          () => 'How would you describe your style?',
+        ]);
+      default:
+        return `Any preference for ${slotWord(slot)}${values.length ? `, for example ${someValues(rng, values, 2)}` : ''}?`;
+    }
+  }
+
+  /** Records the retrieval of this turn: query, hard filters, exclusions and the number of hits. */
+  private traceRetrieval(query: string, type: readonly string[] | undefined, gender: readonly string[] | undefined, retrieved: number): void {
+    const { state } = this;
+    const filters: Record<string, string | number> = {};
+    if (state.category !== undefined) filters.category = state.category;
+    if (type) filters.type = type.join('|');
+    if (gender) filters.gender = [...new Set([...gender, 'unisex'])].join('|');
+    if (state.maxPrice !== undefined) filters.max_price = state.maxPrice;
+    if (state.minPrice !== undefined) filters.min_price = state.minPrice;
+    this.trace.query = query;
+    this.trace.filters = filters;
+    this.trace.excluded = excludedValues(state);
+    this.trace.retrieved = retrieved;
+  }
+
+  /** The most important slot the user has not given, that varies within the category and was not asked. */
+  private nextMissing(): string | undefined {
+    const { state } = this;
+    for (const slot of ELICIT_ORDER) {
+      if (state.wanted.has(slot) || state.asked.has(slot)) continue;
+      if (!this.lexicon.slots.includes(slot)) continue;
+      if (this.lexicon.valuesIn(slot, state.category).length < 2) continue;
+      return slot;
+    }
+    return undefined;
+  }
+
+  /** The least important wanted slot (the one to offer to relax when nothing matches). */
+  private mostRestrictive(): string | undefined {
+    const slots = [...this.state.wanted.keys()];
+    slots.sort((a, b) => SLOT_IMPORTANCE.indexOf(b) - SLOT_IMPORTANCE.indexOf(a));
+    return slots[0];
+  }
+
+  private catchUp(history: readonly HistoryEntry[]): void {
+    for (const h of history) if (h.speaker === 'user') this.state.apply(this.lexicon.parse(h.text));
+  }
+}
+
+/** Resolves "the second one", "#3", "the last one", or a brand or colour only one shown item has. */
+export function referencedItem(
+  parsed: ParsedUtterance,
+  shown: readonly CatalogItem[],
+  mentions: readonly Mention[] = parsed.mentions,
+): CatalogItem | undefined {
+  if (shown.length === 0) return undefined;
+  const byOrdinal = ordinalItems(parsed, shown);
+  if (byOrdinal.length) return byOrdinal[0];
+  for (const m of mentions) {
+    if (m.negated || (m.slot !== 'brand' && m.slot !== 'colour')) continue;
+    const hits = shown.filter((it) => it.attributes[m.slot] === m.value);
+    if (hits.length === 1) return hits[0];
+  }
+  return undefined;
+}
+
+/** The shown items the user pointed at by position ("the first two", "#3", "the last one"). */
+export function ordinalItems(parsed: ParsedUtterance, shown: readonly CatalogItem[]): CatalogItem[] {
+  const out: CatalogItem[] = [];
+  for (const o of parsed.ordinals) {
+    const i = o < 0 ? shown.length + o : o;
+    if (i >= 0 && i < shown.length && !out.includes(shown[i])) out.push(shown[i]);
+  }
+  return out;
+}
+
+/** Removes the words of typed item titles from the free keywords (they name an item, not a wish). */
+export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemReference[]): void {
+  const inTitles = new Set<string>();
+  for (const r of refs) for (let i = r.start; i < r.end; i++) inTitles.add(parsed.tokens[i]);
+  parsed.keywords = parsed.keywords.filter((k) => !inTitles.has(k));
+}
+
+/** A slot name as a word ("price_band" -> "price range"). */
+export function slotWord(slot: string): string {
+  return slot === 'price_band' ? 'price range' : slot === 'type' ? 'type' : slot.replace(/_/g, ' ');
+}
+
+/** Builds only the chosen variant (the others would be wasted string work on every turn). */
+export function oneOf(rng: Rng, variants: readonly (() => string)[]): string {
+  return variants[rng.int(variants.length)]();
+}
+
+/**
+ * What a local recommender reports as its reading of a turn (`AgentResponse.agent_trace`):
+ * `negated` = values it understood as negated in this utterance; on turns where it searched,
+ * `query`, `filters` (hard filters: category, type and gender as "a|b", price limits),
+ * `excluded` (every value ruled out so far, which no shown item has) and `retrieved` (hits);
+ * `relaxed` = slots the user let go of this turn ("any colour is fine").
+ */
+export type AgentTrace = NonNullable<SimulatorTrace['agent']> & { negated: string[]; excluded?: string[]; relaxed?: string[] };
+
+/** The distinct values of negated mentions, in utterance order. */
+export function negatedValues(removed: readonly Mention[]): string[] {
+  const out: string[] = [];
+  for (const m of removed) if (!out.includes(m.value)) out.push(m.value);
+  return out;
+}
+
+/** Every value the user has ruled out so far, sorted (deterministic). */
+export function excludedValues(state: PreferenceState): string[] {
+  const out: string[] = [];
+  for (const set of state.excluded.values()) for (const v of set) if (!out.includes(v)) out.push(v);
+  return out.sort();
+}
+
+function say(utterance: string, recommendations: RecommendedItem[], acts: string[]): AgentResponse {
+  return { utterance, recommendations, acts };
+}
+

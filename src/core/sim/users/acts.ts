@@ -1,0 +1,163 @@
+/**
+ * The user and agent act vocabulary of the agenda-based simulator (Zhang & Balog, KDD'20, Table 1
+ * and Table 2), plus the functions that turn corpus labels into it.
+ *
+ * Acts are dotted names `Main` or `Main.Sub`. CIR6 works on the six user main acts; QRFA groups
+ * user acts into Query/Feedback and agent acts into Request/Answer. We add a few user sub-acts the
+ * paper's code also used for the shopping/movie task: Note.Like, Note.Dislike, Note.Accept,
+ * Note.Seen (the user already owns the item) and Complete.Abandon (patience ran out).
+ */
+import { CIR6_USER_ACTIONS } from '../../taxonomy';
+
+export type Cir6Act = (typeof CIR6_USER_ACTIONS)[number];
+export const CIR6_ACTS: readonly Cir6Act[] = CIR6_USER_ACTIONS;
+
+/** Pseudo states that open and close every act chain. */
+export const START = 'Start';
+export const STOP = 'Stop';
+
+/** Fine-grained user acts the simulator can utter (NLG has templates for each). */
+export const USER_FINE_ACTS = [
+  'Disclose', 'Disclose.NonDisclose',
+  'Reveal.Revise', 'Reveal.Refine', 'Reveal.Expand',
+  'Inquire.List', 'Inquire.Compare', 'Inquire.Subset', 'Inquire.Similar',
+  'Navigate.Repeat', 'Navigate.Back', 'Navigate.More',
+  'Note', 'Note.Like', 'Note.Dislike', 'Note.Accept', 'Note.Seen',
+  'Complete', 'Complete.Abandon',
+] as const;
+
+/** The agent acts the simulator's NLU can recognise (Table 1). */
+export const AGENT_ZB_ACTS = [
+  'Inquire.Elicit', 'Inquire.Clarify',
+  'Reveal.Show', 'Reveal.List', 'Reveal.Similar', 'Reveal.Subset',
+  'Traverse.Repeat', 'Traverse.Back', 'Traverse.More', 'Traverse.Record', 'Traverse.End',
+  'Suggest', 'Explain',
+] as const;
+
+/** An agent act the NLU produces when it cannot tell (no text, an HTTP error, an unknown label). */
+export const AGENT_UNKNOWN = 'Other';
+
+export type QrfaUser = 'Query' | 'Feedback';
+export type QrfaAgent = 'Request' | 'Answer';
+
+/** The main act of a dotted act name: "Reveal.Refine" -> "Reveal". */
+export function mainAct(act: string): string {
+  const dot = act.indexOf('.');
+  return dot < 0 ? act : act.slice(0, dot);
+}
+
+/** True for one of the six CIR6 main acts. */
+export function isCir6Act(act: string): act is Cir6Act {
+  return (CIR6_ACTS as readonly string[]).includes(act);
+}
+
+/** QRFA class of a user act (Table 2): Navigate.Back/More, Note and Complete are Feedback. */
+export function qrfaUserClass(act: string): QrfaUser {
+  const main = mainAct(act);
+  if (main === 'Note' || main === 'Complete') return 'Feedback';
+  if (act === 'Navigate.Back' || act === 'Navigate.More') return 'Feedback';
+  return 'Query';
+}
+
+/** QRFA class of an agent act (Table 2): Inquire and Suggest request; everything else answers. */
+export function qrfaAgentClass(act: string): QrfaAgent {
+  const main = mainAct(act);
+  return main === 'Inquire' || main === 'Suggest' ? 'Request' : 'Answer';
+}
+
+function pascal(segment: string): string {
+  return segment
+    .split(/[-_\s]+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase())
+    .join('');
+}
+
+/**
+ * Spelling normalisation of a dotted corpus label: "DISCLOSE.NON-DISCLOSE" -> "Disclose.NonDisclose",
+ * "inquire.elicit" -> "Inquire.Elicit". Labels without a dot keep one segment.
+ */
+export function normalizeLabel(label: string): string {
+  return label
+    .trim()
+    .split('.')
+    .filter(Boolean)
+    .map(pascal)
+    .join('.');
+}
+
+/** Editable label aliases (see src/core/sim/users/act-aliases.json). */
+export interface ActAliases {
+  user: Record<string, string>;
+  assistant: Record<string, string>;
+}
+
+/**
+ * Maps a corpus user label to a simulator user act: the alias table first (matched on the raw
+ * label, case-insensitively), else the spelling-normalised label when its main act is a CIR6 act,
+ * else undefined (the label is not usable for estimation).
+ */
+export function toUserAct(label: string, aliases: ActAliases): string | undefined {
+  const alias = lookupAlias(aliases.user, label);
+  if (alias !== undefined) return alias || undefined;
+  const norm = normalizeLabel(label);
+  return isCir6Act(mainAct(norm)) ? norm : undefined;
+}
+
+/**
+ * Maps a corpus agent label (or an act reported by an agent) to a Zhang & Balog agent act: the
+ * alias table first, else the normalised label when its main act is an agent main act, with a
+ * bare "Reveal"/"Inquire"/"Traverse" completed to its most common sub-act.
+ */
+export function toAgentAct(label: string, aliases: ActAliases): string | undefined {
+  const alias = lookupAlias(aliases.assistant, label);
+  if (alias !== undefined) return alias || undefined;
+  const norm = normalizeLabel(label);
+  const main = mainAct(norm);
+  if (norm === 'Reveal') return 'Reveal.Show';
+  if (norm === 'Inquire') return 'Inquire.Elicit';
+  if (norm === 'Traverse') return 'Traverse.More';
+  if (main === 'Reveal' || main === 'Inquire' || main === 'Traverse' || main === 'Suggest' || main === 'Explain') return norm;
+  return undefined;
+}
+
+function lookupAlias(table: Record<string, string>, label: string): string | undefined {
+  if (Object.prototype.hasOwnProperty.call(table, label)) return table[label];
+  const lower = label.trim().toLowerCase();
+  for (const [k, v] of Object.entries(table)) if (k.toLowerCase() === lower) return v;
+  return undefined;
+}
+
+/**
+ * The ConvApparel user act that best names a simulator act, so metrics that count the nine
+ * ConvApparel user acts work on simulated conversations. `first` marks the opening user turn
+ * (a non-disclosing opener is a greeting there, "no preference" elsewhere).
+ */
+export function toConvApparelUserAct(act: string, first = false): string {
+  switch (act) {
+    case 'Disclose':
+      return 'inform_preference';
+    case 'Disclose.NonDisclose':
+      return first ? 'greet_thank' : 'other';
+    case 'Note.Accept':
+      return 'accept_recommendation';
+    case 'Note.Dislike':
+      return 'reject_recommendation';
+    case 'Note.Like':
+    case 'Note':
+      return 'provide_feedback_positive';
+    case 'Note.Seen':
+      return 'other';
+    case 'Complete':
+      return 'greet_thank';
+    case 'Complete.Abandon':
+      return 'provide_feedback_negative';
+    default:
+      break;
+  }
+  const main = mainAct(act);
+  if (main === 'Reveal') return 'critique';
+  if (main === 'Inquire') return 'ask_clarification';
+  if (act === 'Navigate.Repeat') return 'ask_clarification';
+  return 'other';
+}

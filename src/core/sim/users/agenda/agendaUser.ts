@@ -1,0 +1,708 @@
+/**
+ * The agenda-based simulated user (Schatzmann et al. 2007; Zhang & Balog 2020).
+ *
+ * State: an agenda (a stack of user acts, top first in traces), a goal (constraints C and
+ * requests R), a preference model, patience, and what the agent has shown. Each turn:
+ *   1. NLU reads the agent's act (reported, else classified);
+ *   2. if that act appropriately answers the user's current act -> pull: pop the next act off the
+ *      agenda (an empty agenda means Complete); otherwise -> push: a replacement act sampled from
+ *      P(user act | agent act) becomes the current act and patience drops by one (at zero the user
+ *      abandons);
+ *   3. the act is realised against the situation: a Note on shown items becomes Accept, Like,
+ *      Dislike or Seen through the preference model (an accepted item empties the agenda and ends
+ *      the dialogue); acts that need items when none were shown fall back to a Disclose or a
+ *      request for options (recorded as `planned_act`);
+ *   4. template NLG turns the act and its slots into text.
+ * Every turn returns the full trace: agenda after the turn, pull/push, goal, preference delta,
+ * NLU result, acts, patience, satisfaction and frustration.
+ */
+import type { Goal, PreferenceState, SimulatorTrace, Turn, TargetState, Outcome } from '../../../model';
+import type { Rng } from '../../../random';
+import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../../types';
+import type { Catalog, CatalogItem } from '../../../catalog/catalog';
+import { mainAct } from '../acts';
+import type { InteractionModel } from './interaction';
+import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
+import { AgentNlu, type Understanding } from '../nlu';
+import { askedAttributes, questionSentences, valuePhrase } from '../phrases';
+import {
+  createPreferenceModel, viewOf, type ItemView, type PreferenceKind, type PreferenceModel, type PreferenceOptions,
+} from '../preferences';
+import { round3, type RestorableSession, type TargetAwareSession, type TargetUpdate } from '../session';
+
+export interface AgendaUserOptions {
+  catalog: Catalog;
+  interaction: InteractionModel;
+  preferences: PreferenceKind;
+  preferenceOptions?: PreferenceOptions;
+  nlg?: TemplateNlg;
+  nlu?: AgentNlu;
+  /** Inappropriate agent answers the user tolerates before abandoning (default 3). */
+  patience?: number;
+  /** Most constraints in a goal (default 3, plus the category). */
+  maxConstraints?: number;
+  /** How many carousel items the user looks at when judging (default 3). */
+  browseDepth?: number;
+  /** In known-item mode, an item at least this similar to the target is liked (default 0.7). */
+  likeSimilarity?: number;
+  /**
+   * SimLens additions to the act-level check (default true): an answer that shows items is only
+   * appropriate when one of the first `browseDepth` items has the value the user just stated and
+   * is in the task category; a question about something already disclosed is not an answer; and
+   * the user only accepts items that satisfy every constraint it has disclosed.
+   */
+  checkContent?: boolean;
+  /**
+   * Probability that a user whose agenda runs out before it has seen a single recommendation
+   * leaves anyway ("early quit"); otherwise it keeps going (answers the agent's question, discloses
+   * or asks to see options) until it has seen items or its patience runs out. Default 0.
+   */
+  earlyQuit?: number;
+}
+
+/** Why the user ended the dialogue (`trace.end_reason` of its last turn). */
+export type EndReason = 'accepted' | 'completed' | 'patience' | 'early_quit';
+
+/**
+ * What an act means to say, by slot: the constraint behind {value}, the liked and disliked values
+ * behind {liked} / {disliked}, the items behind {item} / {item2}, and the attribute a Reveal.Expand
+ * relaxes. The turn's `trace.said` and the disclosed goal follow the slots the text really used.
+ */
+interface Meaning {
+  value?: [string, string];
+  liked?: [string, string];
+  disliked?: [string, string];
+  item?: string;
+  item2?: string;
+  relax?: string;
+  /** Slots the template must use (the user means to say them). */
+  require?: string[];
+  /** A template list other than the act's own (e.g. Disclose.Category). */
+  template?: string;
+  /** Check the next carousel against the stated value (Disclose, Refine, Revise). */
+  check?: boolean;
+  endReason?: EndReason;
+}
+
+interface Realised {
+  act: string;
+  fill: SlotFill;
+  outcome?: Outcome;
+  meaning: Meaning;
+}
+
+/** Attributes a simulated shopper may state as constraints (brand is rarely a requirement). */
+const CONSTRAINT_ATTRIBUTES = ['type', 'colour', 'material', 'style', 'gender', 'occasion', 'price_band'];
+
+export class AgendaUserSimulator implements UserSimulator {
+  readonly name: string;
+  readonly nlg: TemplateNlg;
+  readonly nlu: AgentNlu;
+
+  constructor(readonly options: AgendaUserOptions) {
+    const q = options.earlyQuit ?? 0;
+    if (!(q >= 0 && q <= 1)) throw new RangeError(`early quit probability must be in [0, 1], got ${q}`);
+    this.name = `agenda-${options.interaction.name}-${options.preferences}`;
+    this.nlg = options.nlg ?? new TemplateNlg();
+    this.nlu = options.nlu ?? new AgentNlu();
+  }
+
+  createSession(conversationId: string, rng: Rng, context: SessionContext): AgendaUserSession {
+    return new AgendaUserSession(this, conversationId, rng, context);
+  }
+}
+
+function copyGoal(goal: Goal): Goal {
+  const g: Goal = { constraints: { ...goal.constraints }, requests: goal.requests.slice() };
+  if (goal.fulfilled_requests?.length) g.fulfilled_requests = goal.fulfilled_requests.slice();
+  const disclosed = (goal as Record<string, unknown>)['disclosed'];
+  if (Array.isArray(disclosed) && disclosed.length) (g as Record<string, unknown>)['disclosed'] = disclosed.slice();
+  return g;
+}
+
+export class AgendaUserSession implements TargetAwareSession, RestorableSession {
+  private readonly sim: AgendaUserSimulator;
+  private readonly rng: Rng;
+  readonly task: string;
+  readonly prefs: PreferenceModel;
+  /** The agenda as a stack: the top is the last element. */
+  private agenda: string[] = [];
+  private goal: Goal = { constraints: {}, requests: [] };
+  private disclosed = new Set<string>();
+  /** Attribute values the user has said it does not want. */
+  private negated = new Set<string>();
+  private current = '';
+  private patience: number;
+  private readonly initialPatience: number;
+  private agentTurns = 0;
+  private appropriateTurns = 0;
+  private shown: ItemView[] = [];
+  private previousShown: ItemView[] = [];
+  private previousUtterance: string | undefined;
+  private lastAskedRequest: string | undefined;
+  /** The constraint the current act stated ([attribute, value]), checked against the next carousel. */
+  private stated: [string, string] | undefined;
+  private target: CatalogItem | undefined;
+  private targetGroup: string[] = [];
+  private started = false;
+  private finished = false;
+
+  constructor(sim: AgendaUserSimulator, readonly conversationId: string, rng: Rng, context: SessionContext) {
+    this.sim = sim;
+    this.rng = rng;
+    const categories = sim.options.catalog.categories();
+    if (categories.length === 0) throw new Error('the catalog is empty');
+    this.task = typeof context.task === 'string' && categories.includes(context.task) ? context.task : rng.pick(categories);
+    this.prefs = createPreferenceModel(sim.options.preferences, sim.options.catalog, this.task, rng, sim.options.preferenceOptions);
+    this.initialPatience = sim.options.patience ?? 3;
+    this.patience = this.initialPatience;
+  }
+
+  /** Known-item mode (meta-simulators): the goal follows the target and only the target is accepted. */
+  setTarget(update: TargetUpdate): void {
+    this.target = update.target;
+    this.targetGroup = update.alternatives.slice();
+    if (this.started) {
+      // The goal follows the new target: its values replace the old ones, constraints the new
+      // target has no value for are dropped, and rejected values it has are no longer rejected.
+      // A changed value is no longer disclosed: the user has not said it yet.
+      for (const k of Object.keys(this.goal.constraints)) {
+        if (k === 'category') continue;
+        const v = update.target.attributes[k];
+        if (v === undefined) {
+          delete this.goal.constraints[k];
+          this.disclosed.delete(k);
+        } else if (String(this.goal.constraints[k]) !== v) {
+          this.goal.constraints[k] = v;
+          this.disclosed.delete(k);
+        }
+      }
+      for (const v of Object.values(update.target.attributes)) this.negated.delete(v);
+    }
+  }
+
+  private buildGoal(): void {
+    const max = this.sim.options.maxConstraints ?? 3;
+    const constraints: Record<string, string> = { category: this.task };
+    if (this.target) {
+      const names = CONSTRAINT_ATTRIBUTES.filter((a) => this.target!.attributes[a] !== undefined);
+      for (const a of this.rng.shuffle(names).slice(0, max + 1)) constraints[a] = this.target.attributes[a];
+    } else {
+      for (const [attr, value] of this.prefs.likedValues()) {
+        if (Object.keys(constraints).length > max) break;
+        if (!CONSTRAINT_ATTRIBUTES.includes(attr) || attr in constraints) continue;
+        constraints[attr] = value;
+      }
+    }
+    const catalogAttrs = this.sim.options.catalog.attributeNames().filter((a) => !(a in constraints) && a !== 'brand');
+    const requests = this.rng.shuffle(catalogAttrs).slice(0, 1 + this.rng.int(2)).sort();
+    this.goal = { constraints, requests };
+  }
+
+  private goalSnapshot(): Goal {
+    const g = copyGoal(this.goal);
+    if (this.disclosed.size) (g as Record<string, unknown>)['disclosed'] = [...this.disclosed].sort();
+    return g;
+  }
+
+  private agendaTopFirst(): string[] {
+    return this.agenda.slice().reverse();
+  }
+
+  private targetState(): TargetState | undefined {
+    if (!this.target) return undefined;
+    return { item_id: this.target.item_id, alternatives: this.targetGroup.slice() };
+  }
+
+  async start(): Promise<UserTurn> {
+    if (this.started) throw new Error('session already started');
+    this.started = true;
+    this.buildGoal();
+    const init = this.sim.options.interaction.initialAgenda(this.rng);
+    this.agenda = init.agenda.slice().reverse();
+    const first = this.sim.options.interaction.refine(this.agenda.pop() ?? 'Disclose', this.rng);
+    const trace: SimulatorTrace = { operation: 'init', pulled: [first] };
+    if (init.attempts > 1) (trace as Record<string, unknown>)['agenda_attempts'] = init.attempts;
+    if (init.fallback) (trace as Record<string, unknown>)['agenda_fallback'] = true;
+    return this.speak(first, trace, undefined, true);
+  }
+
+  async respond(response: AgentResponse): Promise<UserTurn> {
+    if (!this.started) throw new Error('respond() before start()');
+    if (this.finished) throw new Error('the user already ended the conversation');
+    if (response.error) return this.unchanged();
+    const understanding = this.sim.nlu.understand(response);
+    this.agentTurns++;
+    this.previousShown = this.shown;
+    if (response.recommendations.length) {
+      this.shown = response.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
+    }
+    const interaction = this.sim.options.interaction;
+    const checkContent = this.sim.options.checkContent ?? true;
+    let pushReason: string | undefined;
+    let acts = understanding.acts;
+    if (checkContent && this.reasks(response.utterance)) {
+      acts = acts.filter((a) => a !== 'Inquire.Elicit' && a !== 'Inquire.Clarify');
+      pushReason = 'the agent asked again about a preference already given';
+    }
+    let appropriate = acts.some((a) => interaction.isAppropriate(this.current, a));
+    if (!appropriate && !pushReason) pushReason = `${understanding.agent_act} does not answer ${this.current}`;
+    if (appropriate && checkContent && response.recommendations.length) {
+      const problem = this.contentProblem();
+      if (problem) {
+        appropriate = false;
+        pushReason = problem;
+      }
+    }
+    // Goal update: an explanation after asking about a requested attribute fulfils the request.
+    if (this.lastAskedRequest && understanding.acts.includes('Explain')) {
+      const done = (this.goal.fulfilled_requests ??= []);
+      if (!done.includes(this.lastAskedRequest)) done.push(this.lastAskedRequest);
+    }
+    this.lastAskedRequest = undefined;
+    const trace: SimulatorTrace = {};
+    let next: string;
+    if (appropriate) {
+      this.appropriateTurns++;
+      next = this.agenda.pop() ?? 'Complete';
+      trace.operation = 'pull';
+      trace.pulled = [next];
+    } else {
+      this.patience--;
+      trace.operation = 'push';
+      if (pushReason) trace.push_reason = pushReason;
+      if (this.patience <= 0) {
+        next = 'Complete.Abandon';
+      } else {
+        next = interaction.replacement(understanding.agent_act, this.rng);
+      }
+      trace.pushed = [next];
+    }
+    return this.speak(interaction.refine(next, this.rng), trace, understanding, false, response.utterance);
+  }
+
+  /**
+   * The answer to a failed agent turn: the user ignores it (no patience lost, nothing pulled,
+   * pushed or seen) and repeats what it said. The run normally stops before this, but the session
+   * stays neutral to failures anyway (forks, other drivers).
+   */
+  private unchanged(): UserTurn {
+    const trace: SimulatorTrace = {
+      agenda: this.agendaTopFirst(),
+      goal: this.goalSnapshot(),
+      nlu: { agent_act: 'Other', source: 'none' },
+      user_act: this.current,
+      said: { constraints: {} },
+      patience: this.patience,
+      satisfaction: this.agentTurns ? round3(this.appropriateTurns / this.agentTurns) : 1,
+      frustration: round3(1 - this.patience / this.initialPatience),
+    };
+    (trace as Record<string, unknown>)['ignored_agent_error'] = true;
+    const target = this.targetState();
+    if (target) trace.target = target;
+    return { utterance: this.previousUtterance ?? '', act: this.current, trace, done: false };
+  }
+
+  /** Realises `planned` in the current situation, generates the text and assembles the turn. */
+  private speak(planned: string, trace: SimulatorTrace, understanding: Understanding | undefined, opening: boolean, agentText = ''): UserTurn {
+    this.stated = undefined;
+    const { act, fill, outcome, meaning } = this.realise(planned, agentText, opening);
+    this.current = act;
+    const done = outcome !== undefined;
+    if (act === 'Note.Accept') this.agenda = [];
+    const templateKey = meaning.template && this.sim.nlg.has(meaning.template) ? meaning.template : opening && this.sim.nlg.has(`${act}.Open`) ? `${act}.Open` : act;
+    const { text: utterance, used } = this.sim.nlg.realise(templateKey, fill, this.rng, this.previousUtterance, meaning.require);
+    this.previousUtterance = utterance;
+    if (done) this.finished = true;
+    trace.said = this.record(meaning, used);
+
+    trace.agenda = this.agendaTopFirst();
+    trace.goal = this.goalSnapshot();
+    const prefs: PreferenceState | undefined = opening ? this.prefs.snapshot() : this.prefs.delta();
+    if (prefs) trace.preferences = prefs;
+    if (understanding) {
+      trace.nlu = { agent_act: understanding.agent_act, source: understanding.source };
+      if (understanding.acts.length > 1) (trace.nlu as Record<string, unknown>)['acts'] = understanding.acts;
+      if (understanding.confidence !== undefined) trace.nlu.confidence = understanding.confidence;
+      trace.agent_act = understanding.agent_act;
+    }
+    trace.user_act = act;
+    if (act !== planned) (trace as Record<string, unknown>)['planned_act'] = planned;
+    const target = this.targetState();
+    if (target) trace.target = target;
+    trace.patience = this.patience;
+    trace.satisfaction = this.agentTurns ? round3(this.appropriateTurns / this.agentTurns) : 1;
+    trace.frustration = round3(1 - this.patience / this.initialPatience);
+    if (done) {
+      const reason: EndReason = outcome === 'accepted' ? 'accepted' : outcome === 'abandoned' ? 'patience' : (meaning.endReason ?? 'completed');
+      (trace as Record<string, unknown>)['end_reason'] = reason;
+    }
+    return { utterance, act, trace, done, outcome };
+  }
+
+  /**
+   * Applies what the text said (the slots its template used) to the user's state and returns
+   * `trace.said`: a stated value is disclosed (and only a stated one), a negated value is
+   * remembered, a relaxed attribute leaves the goal.
+   */
+  private record(meaning: Meaning, used: readonly string[]): NonNullable<SimulatorTrace['said']> {
+    const said: NonNullable<SimulatorTrace['said']> = { constraints: {} };
+    const constraints = said.constraints!;
+    const state = (pair: [string, string]) => {
+      constraints[pair[0]] = pair[1];
+      this.disclosed.add(pair[0]);
+    };
+    if (used.includes('category')) state(['category', this.task]);
+    if (meaning.value && used.includes('value')) {
+      state(meaning.value);
+      if (meaning.check) this.stated = meaning.value;
+    }
+    if (meaning.liked && used.includes('liked')) state(meaning.liked);
+    if (meaning.disliked && used.includes('disliked')) {
+      this.negated.add(meaning.disliked[1]);
+      said.negated = [meaning.disliked[1]];
+    }
+    if (meaning.relax && used.includes('attribute')) {
+      delete this.goal.constraints[meaning.relax];
+      this.disclosed.delete(meaning.relax);
+    }
+    const items: string[] = [];
+    if (meaning.item && used.includes('item')) items.push(meaning.item);
+    if (meaning.item2 && used.includes('item2')) items.push(meaning.item2);
+    if (items.length) said.items = items;
+    return said;
+  }
+
+  private askedCache: { text: string; attrs: string[] } = { text: '', attrs: [] };
+
+  /**
+   * The attributes the questions of an agent utterance ask about ("Noted, black. Which material?"
+   * asks about material only). Cached: several rules look at the same text.
+   */
+  private asked(agentText: string): string[] {
+    if (this.askedCache.text !== agentText) {
+      this.askedCache = { text: agentText, attrs: askedAttributes(questionSentences(agentText), this.sim.options.catalog.attributeNames()) };
+    }
+    return this.askedCache.attrs;
+  }
+
+  /** True when the agent asks only about attributes the user has already disclosed. */
+  private reasks(agentText: string): boolean {
+    if (!agentText || !agentText.includes('?') || this.disclosed.size === 0) return false;
+    const asked = this.asked(agentText);
+    return asked.length > 0 && asked.every((a) => this.disclosed.has(a));
+  }
+
+  /** Why the carousel just shown does not answer what the user said, or undefined when it does. */
+  private contentProblem(): string | undefined {
+    const looked = this.shown.slice(0, this.sim.options.browseDepth ?? 3);
+    if (looked.length === 0) return undefined;
+    if (looked.every((i) => i.category !== undefined && i.category !== this.task)) return `none of the first items is in ${this.task}`;
+    const stated = this.stated;
+    if (stated && !looked.some((i) => i.attributes[stated[0]] === undefined || i.attributes[stated[0]] === stated[1])) {
+      return `none of the first items has ${stated[0]}=${stated[1]}`;
+    }
+    return undefined;
+  }
+
+  /**
+   * Does the item satisfy every constraint the user has disclosed (an item without the attribute
+   * does not), belong to the task category, and avoid every value the user said it does not want?
+   */
+  private meetsDisclosed(item: ItemView): boolean {
+    if (item.category !== undefined && item.category !== this.task) return false;
+    for (const attr of this.disclosed) {
+      if (attr === 'category') continue;
+      const want = this.goal.constraints[attr];
+      if (want !== undefined && item.attributes[attr] !== String(want)) return false;
+    }
+    for (const v of Object.values(item.attributes)) if (this.negated.has(v)) return false;
+    return true;
+  }
+
+  /**
+   * The constraint a Disclose states: one the agent asks about, else the task category if the user
+   * has not said it yet (a shopper says what it is shopping for), else the next undisclosed one.
+   */
+  private nextConstraint(agentText: string, opening = false): [string, string] | undefined {
+    const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
+    const asked = this.asked(agentText);
+    for (const a of asked) if (names.includes(a)) return [a, String(this.goal.constraints[a])];
+    // (The opening templates name the category anyway, next to the first constraint.)
+    if (!opening && !this.disclosed.has('category')) return ['category', this.task];
+    const open = names.filter((n) => !this.disclosed.has(n));
+    if (open.length) {
+      const a = open[0];
+      return [a, String(this.goal.constraints[a])];
+    }
+    return undefined;
+  }
+
+  private judge(): { act: string; item?: ItemView; other?: ItemView } {
+    const depth = this.sim.options.browseDepth ?? 3;
+    const looked = this.shown.slice(0, depth);
+    if (this.target) {
+      const hit = looked.find((i) => i.item_id === this.target!.item_id);
+      if (hit) return { act: 'Note.Accept', item: hit };
+      const top = looked[0];
+      const full = this.sim.options.catalog.get(top.item_id);
+      const sim = full ? this.sim.options.catalog.similarity(full, this.target) : 0;
+      return { act: sim >= (this.sim.options.likeSimilarity ?? 0.7) ? 'Note.Like' : 'Note.Dislike', item: top };
+    }
+    const strict = this.sim.options.checkContent ?? true;
+    for (const item of looked) if (this.prefs.accepts(item) && (!strict || this.meetsDisclosed(item))) return { act: 'Note.Accept', item };
+    const top = looked[0];
+    if (this.prefs.isConsumed(top.item_id)) return { act: 'Note.Seen', item: top };
+    if (strict && !this.meetsDisclosed(top)) return { act: 'Note.Dislike', item: top };
+    const opinion = this.prefs.opinion(top);
+    return { act: opinion === 'like' ? 'Note.Like' : 'Note.Dislike', item: top };
+  }
+
+  /** A value of the item the user wants (one of its goal constraints), to say it likes it. */
+  private likedValue(item: ItemView | undefined): [string, string] | undefined {
+    if (!item) return undefined;
+    for (const [k, v] of Object.entries(item.attributes)) {
+      if (k === 'brand' || k === 'category') continue;
+      if (this.goal.constraints[k] !== undefined && String(this.goal.constraints[k]) === v) return [k, v];
+    }
+    return undefined;
+  }
+
+  /**
+   * A value of the item the user does not want: one that differs from its goal, or that its
+   * preferences dislike, but never a value it wants (nor, with a target, one the target has).
+   */
+  private dislikedValue(item: ItemView | undefined): [string, string] | undefined {
+    if (!item) return undefined;
+    const wantedValues = new Set(Object.values(this.goal.constraints).map(String));
+    if (this.target) for (const v of Object.values(this.target.attributes)) wantedValues.add(v);
+    for (const [k, v] of Object.entries(item.attributes)) {
+      if (k === 'brand' || k === 'category' || wantedValues.has(v)) continue;
+      const wanted = this.goal.constraints[k];
+      if ((wanted !== undefined && String(wanted) !== v) || this.prefs.attributePreference(k, v) < 0) return [k, v];
+    }
+    return undefined;
+  }
+
+  private named(item: ItemView, fill: SlotFill, meaning: Meaning, slot: 'item' | 'item2' = 'item'): void {
+    fill[slot] = item.title ?? item.item_id;
+    meaning[slot] = item.item_id;
+  }
+
+  private realise(planned: string, agentText: string, opening: boolean): Realised {
+    const fill: SlotFill = { category: this.task };
+    const meaning: Meaning = {};
+    const main = mainAct(planned);
+    const hasItems = this.shown.length > 0;
+    const top = this.shown[0];
+
+    if (planned === 'Complete.Abandon') return { act: planned, fill, outcome: 'abandoned', meaning };
+
+    // Known-item mode: a user who sees the item it is looking for takes it, whatever it planned.
+    if (this.target && hasItems && !opening) {
+      const hit = this.shown.slice(0, this.sim.options.browseDepth ?? 3).find((i) => i.item_id === this.target!.item_id);
+      if (hit) {
+        this.named(hit, fill, meaning);
+        meaning.require = ['item'];
+        return { act: 'Note.Accept', fill, outcome: 'accepted', meaning };
+      }
+    }
+
+    if ((main === 'Note' || main === 'Complete') && hasItems && !opening) {
+      const verdict = this.judge();
+      if (verdict.act === 'Note.Accept' && verdict.item) {
+        this.named(verdict.item, fill, meaning);
+        meaning.require = ['item'];
+        return { act: 'Note.Accept', fill, outcome: 'accepted', meaning };
+      }
+      if (main === 'Note' && verdict.item) {
+        this.named(verdict.item, fill, meaning);
+        const liked = this.likedValue(verdict.item);
+        const disliked = this.dislikedValue(verdict.item);
+        const act = planned === 'Note' || planned.startsWith('Note.') ? verdict.act : planned;
+        if (liked && act === 'Note.Like') {
+          fill.liked = valuePhrase(liked[0], liked[1]);
+          meaning.liked = liked;
+        }
+        if (disliked && act === 'Note.Dislike') {
+          fill.disliked = valuePhrase(disliked[0], disliked[1]);
+          meaning.disliked = disliked;
+        }
+        return { act, fill, meaning };
+      }
+    }
+    if (main === 'Complete') {
+      if (hasItems) return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'completed' } };
+      // Nothing shown yet: the user does not leave unless early quitting is configured.
+      const quit = this.sim.options.earlyQuit ?? 0;
+      if (quit > 0 && this.rng.chance(quit)) return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'early_quit' } };
+      const deferred = agentText.includes('?') ? 'Disclose' : this.fallbackWithoutItems();
+      return this.realise(deferred, agentText, opening);
+    }
+    if (main === 'Note') return this.realise(this.fallbackWithoutItems(), agentText, opening);
+
+    if (main === 'Disclose') {
+      if (planned === 'Disclose.NonDisclose') return { act: planned, fill, meaning };
+      const next = this.nextConstraint(agentText, opening);
+      if (next && next[0] === 'category') {
+        // The category reads as a noun ("I'm looking for footwear."): its own templates.
+        return { act: 'Disclose', fill, meaning: { require: ['category'], template: 'Disclose.Category' } };
+      }
+      if (next) {
+        fill.value = valuePhrase(next[0], next[1]);
+        fill.attribute = readableAttribute(next[0]);
+        return { act: 'Disclose', fill, meaning: { value: next, require: ['value'], check: true } };
+      }
+      const asked = this.asked(agentText);
+      if (asked.length || opening) return { act: 'Disclose.NonDisclose', fill, meaning };
+      const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
+      if (names.length) {
+        const a = this.rng.pick(names);
+        const v = String(this.goal.constraints[a]);
+        fill.value = valuePhrase(a, v);
+        return { act: 'Disclose', fill, meaning: { value: [a, v], require: ['value'] } };
+      }
+      return { act: 'Disclose.NonDisclose', fill, meaning };
+    }
+
+    if (main === 'Reveal') {
+      const sub = planned === 'Reveal' ? 'Reveal.Refine' : planned;
+      if (sub === 'Reveal.Expand') {
+        const attr = this.relaxable();
+        if (!attr) return this.realise('Disclose', agentText, opening);
+        fill.attribute = readableAttribute(attr);
+        return { act: sub, fill, meaning: { relax: attr, require: ['attribute'] } };
+      }
+      const change = this.reviseGoal(sub);
+      if (!change) return this.realise('Disclose', agentText, opening);
+      fill.value = valuePhrase(change[0], change[1]);
+      fill.attribute = readableAttribute(change[0]);
+      return { act: sub, fill, meaning: { value: change, require: ['value'], check: true } };
+    }
+
+    if (main === 'Inquire') {
+      if (!hasItems) return { act: 'Inquire.List', fill, meaning };
+      if (planned === 'Inquire.Compare' && this.shown.length >= 2) {
+        this.named(this.shown[0], fill, meaning);
+        this.named(this.shown[1], fill, meaning, 'item2');
+        return { act: planned, fill, meaning };
+      }
+      if (planned === 'Inquire.Subset') {
+        const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
+        if (names.length) {
+          const a = this.rng.pick(names);
+          const v = String(this.goal.constraints[a]);
+          fill.value = valuePhrase(a, v);
+          return { act: planned, fill, meaning: { value: [a, v], require: ['value'] } };
+        }
+      }
+      if (planned === 'Inquire.Similar' || planned === 'Inquire.Compare' || planned === 'Inquire.Subset') {
+        this.named(top, fill, meaning);
+        return { act: 'Inquire.Similar', fill, meaning };
+      }
+      return { act: planned === 'Inquire' ? 'Inquire.List' : planned, fill, meaning };
+    }
+
+    if (main === 'Navigate') {
+      if (!hasItems) return { act: 'Inquire.List', fill, meaning };
+      if (planned === 'Navigate.Back' && this.previousShown.length === 0) return { act: 'Navigate.More', fill, meaning };
+      if (planned === 'Navigate' || planned === 'Navigate.Ask') {
+        const pending = this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
+        const attr = pending.length ? pending[0] : this.rng.pick(this.goal.requests.length ? this.goal.requests : ['material']);
+        this.lastAskedRequest = attr;
+        fill.attribute = readableAttribute(attr);
+        this.named(top, fill, meaning);
+        return { act: 'Navigate', fill, meaning };
+      }
+      return { act: planned, fill, meaning };
+    }
+    return { act: planned, fill, meaning };
+  }
+
+  private fallbackWithoutItems(): string {
+    const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category' && !this.disclosed.has(k));
+    return names.length ? 'Disclose' : 'Inquire.List';
+  }
+
+  /** The attribute a Reveal.Expand relaxes: a disclosed constraint (never the category). */
+  private relaxable(): string | undefined {
+    const names = [...this.disclosed].filter((k) => k !== 'category' && k in this.goal.constraints).sort();
+    return names.length ? this.rng.pick(names) : undefined;
+  }
+
+  /**
+   * Changes the goal for a Reveal.Refine or Reveal.Revise; returns the attribute and value to say.
+   * With a target (known-item mode) every value comes from the target: Refine adds one of its
+   * values the goal does not hold yet, Revise restates one (the goal already follows the target).
+   */
+  private reviseGoal(sub: string): [string, string] | undefined {
+    const catalog = this.sim.options.catalog;
+    const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
+    if (sub === 'Reveal.Refine') {
+      const candidates: [string, string][] = this.target
+        ? CONSTRAINT_ATTRIBUTES.filter((a) => this.target!.attributes[a] !== undefined).map((a) => [a, this.target!.attributes[a]])
+        : this.prefs.likedValues();
+      for (const [attr, value] of candidates) {
+        if (!CONSTRAINT_ATTRIBUTES.includes(attr) || attr in this.goal.constraints || this.negated.has(value)) continue;
+        this.goal.constraints[attr] = value;
+        return [attr, value];
+      }
+      const undisclosed = names.filter((n) => !this.disclosed.has(n));
+      const attr = undisclosed.length ? undisclosed[0] : names.length ? this.rng.pick(names) : undefined;
+      if (!attr) return undefined;
+      return [attr, String(this.goal.constraints[attr])];
+    }
+    if (names.length === 0) return undefined;
+    const attr = this.rng.pick(names);
+    const current = String(this.goal.constraints[attr]);
+    if (this.target) return [attr, current];
+    const options = catalog.attributeValueList(attr).filter((v) => v !== current && !this.negated.has(v) && this.prefs.attributePreference(attr, v) >= 0);
+    if (options.length === 0) return undefined;
+    const liked = options.filter((v) => this.prefs.attributePreference(attr, v) > 0);
+    const value = liked.length ? liked[0] : this.rng.pick(options);
+    this.goal.constraints[attr] = value;
+    return [attr, value];
+  }
+
+  /**
+   * Continues from a recorded prefix: the last turn's trace gives agenda, goal, current act and
+   * patience (the state right after that turn's user utterance); preference deltas along the
+   * prefix give the opinions formed so far; the carousels of the earlier turns are what the user
+   * has seen. The next call is `respond(<the last prefix turn's agent response>)`.
+   */
+  restore(prefix: readonly Turn[]): void {
+    const traces = prefix.map((t) => t.trace).filter((t): t is SimulatorTrace => t !== undefined);
+    const last = traces[traces.length - 1];
+    if (!last || !last.agenda || !last.user_act) throw new Error('cannot restore the agenda user: the turn has no agenda trace');
+    this.started = true;
+    this.agenda = last.agenda.slice().reverse();
+    if (last.goal) {
+      this.goal = copyGoal(last.goal);
+      const disclosed = (last.goal as Record<string, unknown>)['disclosed'];
+      this.disclosed = new Set(Array.isArray(disclosed) ? disclosed.map(String) : []);
+      delete (this.goal as Record<string, unknown>)['disclosed'];
+    } else {
+      this.buildGoal();
+    }
+    this.current = last.user_act;
+    if (typeof last.patience === 'number') this.patience = last.patience;
+    for (const t of traces) if (t.preferences) this.prefs.restore(t.preferences);
+    this.negated = new Set(traces.flatMap((t) => t.said?.negated ?? []));
+    this.prefs.delta();
+    for (const t of traces) {
+      if (t.satisfaction !== undefined && t.nlu) this.agentTurns++;
+    }
+    this.appropriateTurns = Math.round((last.satisfaction ?? 1) * this.agentTurns);
+    // The last prefix turn's agent response has not been read yet: `respond` gets it next.
+    const shownTurns = prefix.slice(0, -1).filter((t) => t.recommendations && t.recommendations.length);
+    const lastShown = shownTurns[shownTurns.length - 1];
+    const before = shownTurns[shownTurns.length - 2];
+    if (lastShown?.recommendations) this.shown = lastShown.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
+    if (before?.recommendations) this.previousShown = before.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
+    if (last.target) {
+      const t = this.sim.options.catalog.get(last.target.item_id);
+      if (t) this.setTarget({ target: t, alternatives: last.target.alternatives ?? [] });
+    }
+    this.previousUtterance = prefix[prefix.length - 1]?.user_utterance;
+  }
+}

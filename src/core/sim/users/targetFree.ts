@@ -1,0 +1,405 @@
+/**
+ * The target-free simulated user of PEPPER (Kim et al.): the user never sees its target items.
+ *
+ * - History: items of the task category rated by a latent taste (0.5-5). The highest-rated ones
+ *   (rating >= 4, up to `targetCount`, at least one) are held out as the *targets*; the rest are
+ *   the *seen* items, each with a synthetic review (the aspects the user liked and disliked).
+ * - General preferences: attribute values whose mean rating over the seen items is >= 3.5
+ *   (liked) or <= 2.5 (disliked), told as a short narrative in the opening request.
+ * - Reflected preferences: each turn, for each of the first `interfaceSize` (4) items the agent
+ *   shows, like/dislike/neutral: from the user's own rating if it has seen the item, else from the
+ *   general preferences (sum of the item's liked minus disliked values).
+ * - Each utterance is built from the reflected preferences (one liked and one disliked item named)
+ *   plus one general preference not yet mentioned, so preferences come out gradually.
+ * - Preference coverage PC_t = |targets ∩ (R_1 ∪ ... ∪ R_t)| / |targets| is recorded on every turn
+ *   (R_i = all items the agent recommended at turn i). Dialogues run up to 20 turns.
+ * - `trace.said` records what each utterance states: liked values (one per attribute) as
+ *   constraints, values it says it does not want as `negated`, and the shown items it names.
+ * - Wrapped by a meta-simulator (a target is set), the values it states follow the current target:
+ *   liked values are the target's, and it never rejects a value the target has.
+ */
+import type { PreferenceState, SimulatorTrace } from '../../model';
+import type { Rng } from '../../random';
+import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../types';
+import type { Catalog, CatalogItem } from '../../catalog/catalog';
+import { TemplateNlg, type SlotFill } from './nlg';
+import { AgentNlu } from './nlu';
+import { valuePhrase } from './phrases';
+import { attributeKey, dynamicRecord, sampleHistory, sampleTaste, viewOf, type ItemView, type Opinion, type RatedItem, type Taste } from './preferences';
+import { round3, type ObservingSession, type TargetAwareSession, type TargetUpdate } from './session';
+
+export interface TargetFreeOptions {
+  catalog: Catalog;
+  nlg?: TemplateNlg;
+  nlu?: AgentNlu;
+  /** Items in the user's history, targets included (default 12). */
+  historySize?: number;
+  /** Most targets held out (default 3). */
+  targetCount?: number;
+  /** Items of each carousel the user reflects on (default 4, as in PEPPER). */
+  interfaceSize?: number;
+  /** The user says goodbye on this turn (default 20). */
+  maxTurns?: number;
+}
+
+export class TargetFreeUserSimulator implements UserSimulator {
+  readonly name = 'target-free';
+  readonly nlg: TemplateNlg;
+  readonly nlu: AgentNlu;
+
+  constructor(readonly options: TargetFreeOptions) {
+    this.nlg = options.nlg ?? new TemplateNlg();
+    this.nlu = options.nlu ?? new AgentNlu();
+  }
+
+  createSession(conversationId: string, rng: Rng, context: SessionContext): TargetFreeSession {
+    return new TargetFreeSession(this, rng, context);
+  }
+}
+
+/** The aspects of one seen item the user would write about in a review. */
+export interface SyntheticReview {
+  item_id: string;
+  rating: number;
+  liked: string[];
+  disliked: string[];
+}
+
+/** A PEPPER user drawn from a catalog category: a latent taste, the rated history split in two. */
+export interface SampledPepperUser {
+  taste: Taste;
+  /** History items the user has seen (and reviewed), in sampling order. */
+  seen: RatedItem[];
+  /** Held-out history items: the highest rated, best first. */
+  targets: RatedItem[];
+  /** The review of each seen item, by item id. */
+  reviews: Map<string, SyntheticReview>;
+}
+
+/**
+ * Samples a PEPPER user from the task's category (the one sampler of both target-free users). As
+ * in PEPPER, the targets come out of the user's own rated history: the items rated >= 4 (best
+ * first, up to `targetCount`, at least one) are held out and the rest are the seen items, so the
+ * general preferences drawn from the seen items point at the targets without naming them.
+ * `historySize` counts the targets too; at least one item stays seen.
+ */
+export function samplePepperUser(catalog: Catalog, task: string, rng: Rng, historySize = 12, targetCount = 3): SampledPepperUser {
+  const taste = sampleTaste(catalog, task, rng);
+  const history = sampleHistory(catalog, taste, historySize, rng);
+  const ranked = history.slice().sort((a, b) => b.rating - a.rating || (a.item_id < b.item_id ? -1 : 1));
+  let targets = ranked.filter((h) => h.rating >= 4).slice(0, targetCount);
+  if (targets.length === 0) targets = ranked.slice(0, 1);
+  if (ranked.length - targets.length < 1) targets = targets.slice(0, Math.max(1, ranked.length - 1));
+  const targetIds = new Set(targets.map((t) => t.item_id));
+  const seen = history.filter((h) => !targetIds.has(h.item_id));
+  const reviews = new Map(seen.map((h) => [h.item_id, syntheticReview(catalog, h, taste)]));
+  return { taste, seen, targets, reviews };
+}
+
+/** The liked and disliked aspects of a seen item: its values the taste likes and dislikes. */
+function syntheticReview(catalog: Catalog, h: RatedItem, taste: Taste): SyntheticReview {
+  const item = catalog.get(h.item_id);
+  const r: SyntheticReview = { item_id: h.item_id, rating: h.rating, liked: [], disliked: [] };
+  if (!item) return r;
+  for (const [k, v] of Object.entries(item.attributes)) {
+    if (taste.liked[k]?.includes(v)) r.liked.push(attributeKey(k, v));
+    if (taste.disliked[k]?.includes(v)) r.disliked.push(attributeKey(k, v));
+  }
+  return r;
+}
+
+type Said = NonNullable<SimulatorTrace['said']>;
+
+export class TargetFreeSession implements ObservingSession, TargetAwareSession {
+  readonly task: string;
+  readonly targets: string[];
+  readonly seen: Map<string, SyntheticReview>;
+  private readonly generalLiked: [string, string][];
+  private readonly generalDisliked: [string, string][];
+  private readonly valuePrefs = new Map<string, number>();
+  private readonly recommended = new Set<string>();
+  private readonly mentioned = new Set<string>();
+  private turn = 0;
+  private coverage = 0;
+  /** Set by a meta-simulator: the item the user is now looking for. */
+  private target: CatalogItem | undefined;
+  private previousUtterance: string | undefined;
+
+  constructor(private readonly sim: TargetFreeUserSimulator, private readonly rng: Rng, context: SessionContext) {
+    const catalog = sim.options.catalog;
+    const categories = catalog.categories();
+    if (categories.length === 0) throw new Error('the catalog is empty');
+    this.task = typeof context.task === 'string' && categories.includes(context.task) ? context.task : rng.pick(categories);
+    const profile = samplePepperUser(catalog, this.task, rng, sim.options.historySize, sim.options.targetCount);
+    const seen = profile.seen;
+    this.targets = profile.targets.map((t) => t.item_id).sort();
+    this.seen = new Map(seen.map((h) => [h.item_id, profile.reviews.get(h.item_id)!]));
+    // General preferences: mean rating of each attribute value over the seen items.
+    const sums = new Map<string, { sum: number; n: number }>();
+    for (const h of seen) {
+      const item = catalog.get(h.item_id);
+      if (!item) continue;
+      for (const [k, v] of Object.entries(item.attributes)) {
+        if (k === 'brand') continue;
+        const key = attributeKey(k, v);
+        const s = sums.get(key) ?? { sum: 0, n: 0 };
+        s.sum += h.rating;
+        s.n++;
+        sums.set(key, s);
+      }
+    }
+    const liked: [string, number][] = [];
+    const disliked: [string, number][] = [];
+    for (const [key, s] of [...sums].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      const mean = s.sum / s.n;
+      if (mean >= 3.5) {
+        liked.push([key, mean]);
+        this.valuePrefs.set(key, 1);
+      } else if (mean <= 2.5) {
+        disliked.push([key, mean]);
+        this.valuePrefs.set(key, -1);
+      }
+    }
+    liked.sort((a, b) => b[1] - a[1]);
+    disliked.sort((a, b) => a[1] - b[1]);
+    const split = (key: string): [string, string] => {
+      const eq = key.indexOf('=');
+      return [key.slice(0, eq), key.slice(eq + 1)];
+    };
+    this.generalLiked = liked.map(([k]) => split(k));
+    this.generalDisliked = disliked.map(([k]) => split(k));
+  }
+
+  /**
+   * The liked values the user may state, one per attribute: its general preferences, or with a
+   * target the target's values (those it generally likes first).
+   */
+  private likedPool(): [string, string][] {
+    const out: [string, string][] = [];
+    const attrs = new Set<string>();
+    const add = (k: string, v: string) => {
+      if (k === 'brand' || attrs.has(k)) return;
+      attrs.add(k);
+      out.push([k, v]);
+    };
+    if (this.target) {
+      const t = this.target.attributes;
+      for (const [k, v] of this.generalLiked) if (t[k] === v) add(k, v);
+      for (const k of Object.keys(t).sort()) add(k, t[k]);
+    } else {
+      for (const [k, v] of this.generalLiked) add(k, v);
+    }
+    return out;
+  }
+
+  /** The disliked values the user may state (never a value of its target). */
+  private dislikedPool(): [string, string][] {
+    const t = this.target?.attributes;
+    return this.generalDisliked.filter(([k, v]) => !t || t[k] !== v);
+  }
+
+  /** What the opening narrative states: up to three liked values and two disliked ones. */
+  private narrative(): { text: string; liked: [string, string][]; disliked: [string, string][] } {
+    const liked = this.likedPool().slice(0, 3);
+    const disliked = this.dislikedPool().slice(0, 2);
+    const parts: string[] = [];
+    if (liked.length) parts.push(`I usually go for things ${joinList(liked.map(([k, v]) => valuePhrase(k, v)))}`);
+    if (disliked.length) parts.push(`I'm not into anything ${joinList(disliked.map(([k, v]) => valuePhrase(k, v)), 'or')}`);
+    return { text: parts.length ? parts.join(', and ') + '.' : 'I am open to suggestions.', liked, disliked };
+  }
+
+  /** The general-preference narrative the user opens with. */
+  generalNarrative(): string {
+    return this.narrative().text;
+  }
+
+  /** The user's reflected opinion of one shown item. */
+  reflect(item: ItemView): Opinion {
+    if (this.target && item.item_id === this.target.item_id) return 'like';
+    const own = this.seen.get(item.item_id);
+    if (own) return own.rating >= 3.5 ? 'like' : own.rating <= 2.5 ? 'dislike' : 'neutral';
+    if (item.category !== undefined && item.category !== this.task) return 'dislike';
+    let s = 0;
+    for (const [k, v] of Object.entries(item.attributes)) s += this.valuePrefs.get(attributeKey(k, v)) ?? 0;
+    return s > 0 ? 'like' : s < 0 ? 'dislike' : 'neutral';
+  }
+
+  setTarget(update: TargetUpdate): void {
+    this.target = update.target;
+    this.targets.splice(0, this.targets.length, ...update.alternatives);
+    this.coverage = this.computeCoverage();
+  }
+
+  private computeCoverage(): number {
+    if (this.targets.length === 0) return 0;
+    let hit = 0;
+    for (const t of this.targets) if (this.recommended.has(t)) hit++;
+    return round3(hit / this.targets.length);
+  }
+
+  observe(response: AgentResponse): Partial<SimulatorTrace> {
+    if (response.error) return { preference_coverage: this.coverage };
+    for (const r of response.recommendations) this.recommended.add(r.item_id);
+    this.coverage = this.computeCoverage();
+    return { preference_coverage: this.coverage };
+  }
+
+  private snapshot(): PreferenceState {
+    const item_ratings = dynamicRecord<number>();
+    for (const [id, r] of this.seen) item_ratings[id] = r.rating;
+    const reviews = dynamicRecord<{ liked: string[]; disliked: string[] }>();
+    for (const [id, r] of this.seen) reviews[id] = { liked: r.liked, disliked: r.disliked };
+    return {
+      kind: 'snapshot',
+      model: 'pepper',
+      general: this.generalNarrative(),
+      consumed_items: [...this.seen.keys()],
+      liked_attributes: this.generalLiked.map(([k, v]) => attributeKey(k, v)),
+      disliked_attributes: this.generalDisliked.map(([k, v]) => attributeKey(k, v)),
+      item_ratings,
+      reviews,
+    } as PreferenceState;
+  }
+
+  /** The next liked value not yet stated, skipping the attributes in `skip`. */
+  private nextGeneralValue(skip: ReadonlySet<string>): [string, string] | undefined {
+    for (const [k, v] of this.likedPool()) {
+      const key = attributeKey(k, v);
+      if (!this.mentioned.has(key) && !skip.has(k)) {
+        this.mentioned.add(key);
+        return [k, v];
+      }
+    }
+    return undefined;
+  }
+
+  async start(): Promise<UserTurn> {
+    const story = this.narrative();
+    for (const [k, v] of story.liked) this.mentioned.add(attributeKey(k, v));
+    const fill: SlotFill = { category: this.task, general: story.text };
+    const { text: utterance, used } = this.sim.nlg.realise('Pepper.Open', fill, this.rng, undefined, ['general']);
+    this.previousUtterance = utterance;
+    this.turn = 1;
+    const said: Said = { constraints: {} };
+    if (used.includes('category')) said.constraints!.category = this.task;
+    if (used.includes('general')) {
+      for (const [k, v] of story.liked) said.constraints![k] = v;
+      if (story.disliked.length) said.negated = story.disliked.map(([, v]) => v);
+    }
+    const trace: SimulatorTrace = {
+      operation: 'init',
+      user_act: 'Disclose',
+      said,
+      preferences: this.snapshot(),
+      targets: this.targets.slice(),
+      preference_coverage: 0,
+    };
+    return { utterance, act: 'Disclose', trace, done: false };
+  }
+
+  async respond(response: AgentResponse): Promise<UserTurn> {
+    if (response.error) {
+      // A failed agent turn: the user ignores it and repeats itself (no turn counted, nothing seen).
+      const trace: SimulatorTrace = { nlu: { agent_act: 'Other', source: 'none' }, user_act: 'Navigate.Repeat', said: { constraints: {} }, preference_coverage: this.coverage };
+      (trace as Record<string, unknown>)['ignored_agent_error'] = true;
+      return { utterance: this.previousUtterance ?? '', act: 'Navigate.Repeat', trace, done: false };
+    }
+    const understanding = this.sim.nlu.understand(response);
+    const max = this.sim.options.maxTurns ?? 20;
+    const nlu = { agent_act: understanding.agent_act, source: understanding.source } as SimulatorTrace['nlu'] & object;
+    if (understanding.confidence !== undefined) nlu.confidence = understanding.confidence;
+    const trace: SimulatorTrace = { nlu, agent_act: understanding.agent_act };
+    this.turn++;
+    if (this.turn >= max) {
+      const utterance = this.sim.nlg.generate('Complete', {}, this.rng, this.previousUtterance);
+      trace.user_act = 'Complete';
+      trace.said = { constraints: {} };
+      trace.preference_coverage = this.coverage;
+      (trace as Record<string, unknown>)['end_reason'] = 'max_turns';
+      return { utterance, act: 'Complete', trace, done: true, outcome: 'ended' };
+    }
+    const shown = response.recommendations.slice(0, this.sim.options.interfaceSize ?? 4).map((r) => viewOf(r, this.sim.options.catalog));
+    const reflected = dynamicRecord<Opinion>();
+    let liked: ItemView | undefined;
+    let disliked: ItemView | undefined;
+    for (const item of shown) {
+      const o = this.reflect(item);
+      reflected[item.item_id] = o;
+      if (o === 'like' && !liked) liked = item;
+      if (o === 'dislike' && !disliked) disliked = item;
+    }
+    const said: Said = { constraints: {} };
+    const constraints = said.constraints!;
+    const items: string[] = [];
+    const negated: string[] = [];
+    const clauses: string[] = [];
+    let act: string;
+    if (liked) {
+      const aspect = this.aspect(liked, 1);
+      const r = this.sim.nlg.realise('Pepper.Like', { item: liked.title ?? liked.item_id, liked: aspect && valuePhrase(aspect[0], aspect[1]) }, this.rng);
+      clauses.push(r.text);
+      if (r.used.includes('item')) items.push(liked.item_id);
+      if (aspect && r.used.includes('liked')) constraints[aspect[0]] = aspect[1];
+      act = 'Note.Like';
+    } else if (disliked) {
+      act = 'Note.Dislike';
+    } else {
+      act = shown.length ? 'Navigate.More' : 'Disclose';
+    }
+    if (disliked) {
+      const aspect = this.aspect(disliked, -1);
+      const r = this.sim.nlg.realise('Pepper.Dislike', { item: disliked.title ?? disliked.item_id, disliked: aspect && valuePhrase(aspect[0], aspect[1]) }, this.rng);
+      clauses.push(r.text);
+      if (r.used.includes('item')) items.push(disliked.item_id);
+      if (aspect && r.used.includes('disliked')) negated.push(aspect[1]);
+    }
+    const more = this.nextGeneralValue(new Set(Object.keys(constraints)));
+    if (more) {
+      const r = this.sim.nlg.realise('Pepper.More', { value: valuePhrase(more[0], more[1]) }, this.rng, undefined, ['value']);
+      clauses.push(r.text);
+      if (r.used.includes('value')) constraints[more[0]] = more[1];
+      if (!liked && !disliked) act = 'Reveal.Refine';
+    }
+    if (clauses.length === 0) clauses.push(this.sim.nlg.generate('Pepper.None', {}, this.rng, this.previousUtterance));
+    const utterance = clauses.join(' ');
+    this.previousUtterance = utterance;
+    if (negated.length) said.negated = negated;
+    if (items.length) said.items = items;
+    trace.user_act = act;
+    trace.said = said;
+    if (shown.length) trace.preferences = { kind: 'delta', model: 'pepper', reflected };
+    trace.preference_coverage = this.coverage;
+    return { utterance, act, trace, done: false };
+  }
+
+  /**
+   * An attribute value of the item the user likes (sign 1) or dislikes (sign -1). With a target,
+   * a liked value is one the target has and a disliked value one it does not have.
+   */
+  private aspect(item: ItemView, sign: number): [string, string] | undefined {
+    const t = this.target?.attributes;
+    const fits = (k: string, v: string) => !t || (sign > 0 ? t[k] === v : t[k] !== v);
+    const own = this.seen.get(item.item_id);
+    const keys = own ? (sign > 0 ? own.liked : own.disliked) : [];
+    for (const key of keys) {
+      const eq = key.indexOf('=');
+      const k = key.slice(0, eq);
+      const v = key.slice(eq + 1);
+      if (fits(k, v)) return [k, v];
+    }
+    for (const [k, v] of Object.entries(item.attributes)) {
+      if (k !== 'brand' && this.valuePrefs.get(attributeKey(k, v)) === sign && fits(k, v)) return [k, v];
+    }
+    return undefined;
+  }
+}
+
+function joinList(items: string[], conj = 'and'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conj} ${items[items.length - 1]}`;
+}
+
+/** The catalog items of the user's targets (for tests and reports). */
+export function targetItems(session: TargetFreeSession, catalog: Catalog): CatalogItem[] {
+  return session.targets.map((id) => catalog.get(id)).filter((x): x is CatalogItem => x !== undefined);
+}

@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../../..');
+
+/** Runs the project's dependency-cruiser config over a small tree; returns "rule from -> to" lines. */
+function cruise(files: Record<string, string>): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'simlens-boundaries-'));
+  try {
+    symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    copyFileSync(path.join(root, 'tsconfig.base.json'), path.join(dir, 'tsconfig.base.json'));
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+      writeFileSync(path.join(dir, file), text);
+    }
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), '--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json', 'src', 'webview'], { cwd: dir, encoding: 'utf8' });
+    const out = JSON.parse(r.stdout) as { summary: { violations: { rule: { name: string; severity: string }; from: string; to: string }[] } };
+    return out.summary.violations.map((v) => `${v.rule.severity} ${v.rule.name} ${v.from} -> ${v.to.replace(/^.*node_modules\//, 'node_modules/')}`).sort();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('the import-boundary rules reject each forbidden import, type-only ones included', () => {
+  const found = cruise({
+    'src/core/a.ts': "import type { X } from '../shared/p';\nimport type * as vscode from 'vscode';\nimport { b } from './b';\nexport const a = b;\n",
+    'src/core/b.ts': "import { a } from './a';\nexport const b = 1;\nexport const c = () => a;\n",
+    'src/core/c.ts': "import { cli } from '../cli/c';\nexport const c = cli;\n",
+    'src/shared/p.ts': "import { a } from '../core/a';\nimport { readFileSync } from 'node:fs';\nexport type X = typeof a | typeof readFileSync;\n",
+    'src/cli/c.ts': "import { e } from '../extension/e';\nexport const cli = e;\n",
+    'src/server/s.ts': "import * as vscode from 'vscode';\nexport const s = vscode;\n",
+    'src/server/t.ts': "import { fixture } from '../../test/fixture';\nimport { gone } from './moved-away';\nexport const t = [fixture, gone];\n",
+    'test/fixture.ts': 'export const fixture = 1;\n',
+    'src/extension/e.ts': "import { w } from '../../webview/w';\nexport const e = w;\n",
+    'webview/w.ts': "import { a } from '../src/core/a';\nimport type { X } from '../src/shared/p';\nimport * as vscode from 'vscode';\nexport const w: X | typeof a = a;\nexport const v = vscode;\n",
+  });
+  assert.deepEqual(found, [
+    'error cli-server-no-extension src/cli/c.ts -> src/extension/e.ts',
+    'error cli-server-no-extension src/server/s.ts -> node_modules/@types/vscode/index.d.ts',
+    'error core-no-cycles src/core/a.ts -> src/core/b.ts',
+    'error core-no-shared src/core/a.ts -> src/shared/p.ts',
+    'error core-no-shell src/core/c.ts -> src/cli/c.ts',
+    'error core-no-vscode src/core/a.ts -> node_modules/@types/vscode/index.d.ts',
+    'error not-to-unresolvable src/server/t.ts -> ./moved-away',
+    'error shells-no-webview src/extension/e.ts -> webview/w.ts',
+    'error src-no-tests src/server/t.ts -> test/fixture.ts',
+    'error webview-no-node src/shared/p.ts -> fs',
+    'error webview-no-vscode webview/w.ts -> node_modules/@types/vscode/index.d.ts',
+    'error webview-only-shared webview/w.ts -> src/core/a.ts',
+  ]);
+});
+
+test('the import-boundary rules accept the allowed directions', () => {
+  const found = cruise({
+    'src/core/model.ts': 'export const m = 1;\n',
+    'src/shared/model.ts': "export { m } from '../core/model';\n",
+    'src/cli/c.ts': "import { m } from '../core/model';\nimport { readFileSync } from 'node:fs';\nexport const c = [m, readFileSync];\n",
+    'src/extension/e.ts': "import * as vscode from 'vscode';\nimport { m } from '../shared/model';\nexport const e = [vscode, m];\n",
+    'webview/w.ts': "import { m } from '../src/shared/model';\nexport const w = m;\n",
+  });
+  assert.deepEqual(found, []);
+});
