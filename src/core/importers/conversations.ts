@@ -10,7 +10,7 @@
  * that every tool can address it; an existing `id` is never changed. Canonical import adds nothing.
  */
 import { Conversation } from '../model';
-import { describeValue, formatJsonPath, valueAtPath } from '../jsonl/parse';
+import { describeValue, explainZodIssue, formatJsonPath } from '../jsonl/zodIssues';
 import { ImportError, type ImportWarning, joinPath } from './errors';
 
 type Rec = Record<string, unknown>;
@@ -40,17 +40,13 @@ export function conversationProblems(value: unknown, site: ConversationSite): Im
   }
   const r = Conversation.safeParse(value);
   if (r.success) return [];
-  const issues = r.error.issues;
-  const shown = issues.slice(0, 5).map((issue): ImportWarning => {
-    const rel = formatJsonPath(issue.path);
-    const found = valueAtPath(value, issue.path);
-    let detail: string;
-    if (issue.code === 'invalid_type') {
-      detail = found === undefined ? `expected ${issue.expected}, but the field is missing` : `expected ${issue.expected}, found ${describeValue(found)}`;
-    } else detail = `${issue.message} (found ${describeValue(found)})`;
-    return { line: site.line, path: joinPath(site.path, rel) || undefined, message: `${label}: ${rel || '(root)'}: ${detail}; skipped` };
+  // The same explanations as the JSONL diagnostics (src/core/jsonl/zodIssues.ts).
+  const problems = r.error.issues.flatMap((issue) => explainZodIssue(issue, value));
+  const shown = problems.slice(0, 5).map((p): ImportWarning => {
+    const rel = formatJsonPath(p.path);
+    return { line: site.line, path: joinPath(site.path, rel) || undefined, message: `${label}: ${rel || '(root)'}: ${p.text}; skipped` };
   });
-  if (issues.length > 5) shown.push({ line: site.line, path: site.path || undefined, message: `${label}: ${issues.length - 5} more schema problems` });
+  if (problems.length > 5) shown.push({ line: site.line, path: site.path || undefined, message: `${label}: ${problems.length - 5} more schema problems` });
   return shown;
 }
 

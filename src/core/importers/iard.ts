@@ -20,7 +20,7 @@
 import type { Conversation, RecommendedItem } from '../model';
 import { describeValue, formatJsonPath } from '../jsonl/parse';
 import { ImportError, type ImportWarning } from './errors';
-import { lineColumnAt } from './json';
+import { topLevelObjectKeys } from './json';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
 
 type Rec = Record<string, unknown>;
@@ -45,29 +45,7 @@ export function looksLikeRawIard(keys: readonly string[], prefix: string): boole
  * integer-like keys (IARD's conversation ids) in numeric order, so the order is read from the text.
  */
 export function topLevelKeys(text: string): { key: string; line: number }[] {
-  const out: { key: string; line: number }[] = [];
-  let depth = 0;
-  let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-      if (depth === 1 && expectKey) {
-        try {
-          out.push({ key: JSON.parse(text.slice(start, i + 1)) as string, line: lineColumnAt(text, start).line });
-        } catch {
-          // malformed key: JSON.parse of the document will report it
-        }
-        expectKey = false;
-      }
-    } else if (c === '{' || c === '[') {
-      depth++;
-      expectKey = depth === 1 && c === '{';
-    } else if (c === '}' || c === ']') depth--;
-    else if (c === ',' && depth === 1) expectKey = true;
-  }
-  return out;
+  return topLevelObjectKeys(text);
 }
 
 /** Replaces `@<id> <Title>` (and bare `@<id>`) by the title; lists the mentioned movies in order. */

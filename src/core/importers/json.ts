@@ -1,9 +1,13 @@
 /**
  * JSON helpers for the importers: parse with a precise syntax-error location (line, column and
- * what was expected, which Node's own messages do not always give), and a tolerant scanner that
- * reads the top-level keys of the first value in a possibly truncated prefix (format sniffing).
+ * what was expected, which Node's own messages do not always give), and a tolerant reader of the
+ * top-level keys of the first value in a possibly truncated prefix (format sniffing). Both are
+ * built on the JSONL scanners (jsonl/jsonSyntax.ts, jsonl/locate.ts): one JSON scanner each for
+ * checking and for skipping.
  */
 import { ImportError } from './errors';
+import { findJsonSyntaxError as findFirstSyntaxError } from '../jsonl/jsonSyntax';
+import { readJsonString, skipJsonValue, skipJsonWs } from '../jsonl/locate';
 
 /** A JSON syntax error found by `findJsonSyntaxError`. Offsets are UTF-16 indices; line and column are 1-based. */
 export interface JsonSyntaxProblem {
@@ -27,160 +31,14 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
   return { line, column: end - lineStart + 1 };
 }
 
-function charName(text: string, i: number): string {
-  if (i >= text.length) return 'the end of the input';
-  const c = text[i];
-  if (c === '\n') return 'a line break';
-  if (c === '\r') return 'a carriage return';
-  if (c === '\t') return 'a tab';
-  const code = text.charCodeAt(i);
-  if (code < 0x20) return `control character U+${code.toString(16).padStart(4, '0').toUpperCase()}`;
-  return `'${c}'`;
-}
-
 /**
- * Validates JSON syntax without building values and returns the first error, or undefined when
- * the text is one valid JSON value (surrounded by optional whitespace). Iterative: deep nesting
- * cannot overflow the stack. Used only after `JSON.parse` failed, to say where and why.
+ * The first JSON syntax error of a whole document with its line and column, or undefined when the
+ * text is one valid JSON value. The checker is the JSONL one (`src/core/jsonl/jsonSyntax.ts`, V8's
+ * positions); this adds the line and column. Used only after `JSON.parse` failed.
  */
 export function findJsonSyntaxError(text: string): JsonSyntaxProblem | undefined {
-  const n = text.length;
-  let i = 0;
-  const fail = (at: number, message: string): JsonSyntaxProblem => ({ offset: at, ...lineColumnAt(text, at), message });
-  const ws = (): void => {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) i++;
-      else break;
-    }
-  };
-  // Returns an error message or undefined; advances i past the string.
-  const str = (): JsonSyntaxProblem | undefined => {
-    const start = i;
-    i++; // opening quote
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return undefined;
-      }
-      if (c === 0x5c) {
-        const e = text[i + 1];
-        if (e === undefined) break;
-        if ('"\\/bfnrt'.includes(e)) i += 2;
-        else if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return fail(i, 'invalid \\u escape (expected four hex digits)');
-          i += 6;
-        } else return fail(i, `invalid escape '\\${e}' in a string`);
-        continue;
-      }
-      if (c < 0x20) return fail(i, `${charName(text, i)} inside a string (escape it as \\n, \\t, ...)`);
-      i++;
-    }
-    return fail(start, 'unterminated string (no closing quote)');
-  };
-  const num = (): JsonSyntaxProblem | undefined => {
-    const start = i;
-    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
-    if (!m || m[0] === '' || m[0] === '-') return fail(i, `invalid number starting with ${charName(text, i)}`);
-    i += m[0].length;
-    const c = text[i];
-    if (c !== undefined && /[0-9.eE+\-]/.test(c)) {
-      const bad = /^[-+0-9.eE]*/.exec(text.slice(start, start + 40))![0];
-      return fail(start, `invalid number "${bad}" (JSON numbers have no leading zeros, and need digits around '.' and after 'e')`);
-    }
-    return undefined;
-  };
-  const literal = (): JsonSyntaxProblem | undefined => {
-    for (const w of ['true', 'false', 'null']) {
-      if (text.startsWith(w, i)) {
-        i += w.length;
-        return undefined;
-      }
-    }
-    return fail(i, `unexpected ${charName(text, i)} (expected a value: object, array, string, number, true, false or null)`);
-  };
-
-  // Container stack: '{' or '['; state says what comes next inside the top container.
-  const stack: string[] = [];
-  type State = 'value' | 'afterValue' | 'key' | 'colon' | 'firstKeyOrEnd' | 'firstValueOrEnd';
-  let state: State = 'value';
-  ws();
-  if (i >= n) return fail(i, 'the input is empty (expected a JSON value)');
-  for (;;) {
-    ws();
-    const top = stack[stack.length - 1];
-    if (state === 'value' || state === 'firstValueOrEnd') {
-      if (state === 'firstValueOrEnd' && text[i] === ']') {
-        stack.pop();
-        i++;
-        state = 'afterValue';
-        continue;
-      }
-      if (i >= n) return fail(i, 'unexpected end of input (expected a value)');
-      const c = text[i];
-      if (c === '{') {
-        stack.push('{');
-        i++;
-        state = 'firstKeyOrEnd';
-      } else if (c === '[') {
-        stack.push('[');
-        i++;
-        state = 'firstValueOrEnd';
-      } else {
-        const err = c === '"' ? str() : c === '-' || (c >= '0' && c <= '9') ? num() : literal();
-        if (err) return err;
-        state = 'afterValue';
-      }
-      continue;
-    }
-    if (state === 'firstKeyOrEnd' || state === 'key') {
-      if (state === 'firstKeyOrEnd' && text[i] === '}') {
-        stack.pop();
-        i++;
-        state = 'afterValue';
-        continue;
-      }
-      if (text[i] !== '"') {
-        const hint = text[i] === '}' ? ' (a trailing comma before } is not allowed)' : '';
-        return fail(i, `expected a double-quoted property name, found ${charName(text, i)}${hint}`);
-      }
-      const err = str();
-      if (err) return err;
-      state = 'colon';
-      continue;
-    }
-    if (state === 'colon') {
-      if (text[i] !== ':') return fail(i, `expected ':' after the property name, found ${charName(text, i)}`);
-      i++;
-      state = 'value';
-      continue;
-    }
-    // afterValue
-    if (top === undefined) {
-      if (i < n) return fail(i, `unexpected ${charName(text, i)} after the end of the JSON value`);
-      return undefined;
-    }
-    if (i >= n) return fail(i, `unexpected end of input (an ${top === '{' ? 'object' : 'array'} is not closed)`);
-    const c = text[i];
-    if (c === ',') {
-      i++;
-      if (top === '{') state = 'key';
-      else {
-        ws();
-        if (text[i] === ']') return fail(i, 'a trailing comma before ] is not allowed');
-        state = 'value';
-      }
-      continue;
-    }
-    if ((top === '{' && c === '}') || (top === '[' && c === ']')) {
-      stack.pop();
-      i++;
-      state = 'afterValue';
-      continue;
-    }
-    return fail(i, `expected ',' or '${top === '{' ? '}' : ']'}' after a ${top === '{' ? 'property value' : 'list element'}, found ${charName(text, i)}`);
-  }
+  const e = findFirstSyntaxError(text, 'file');
+  return e && { offset: e.offset, ...lineColumnAt(text, e.offset), message: e.message };
 }
 
 /**
@@ -227,45 +85,60 @@ export function scanFirstValue(prefix: string): FirstValueShape {
   if (i >= n) return { opener: '', keys: [] };
   const opener = prefix[i];
   if (opener !== '{' && opener !== '[') return { opener, keys: [] };
-  // Keys are collected at this depth: 1 = the object itself, 2 = the first element of an array.
-  const keyDepth = opener === '{' ? 1 : 2;
-  const keys: string[] = [];
-  const kinds: string[] = []; // open containers, innermost last
-  let expectKey = false; // inside an object, before the next ':'
-  let collecting = true; // still inside the object whose keys we want
-  for (; i < n; i++) {
-    const c = prefix[i];
-    if (c === '"') {
-      const start = i;
-      i++;
-      while (i < n && prefix[i] !== '"') {
-        if (prefix[i] === '\\') i++;
-        i++;
-      }
-      if (i >= n) break; // cut off inside a string
-      if (collecting && expectKey && kinds.length === keyDepth && kinds[keyDepth - 1] === '{') {
-        const raw = prefix.slice(start, i + 1);
-        try {
-          keys.push(JSON.parse(raw) as string);
-        } catch {
-          keys.push(raw.slice(1, -1));
-        }
-      }
-      continue;
-    }
-    if (c === '{' || c === '[') {
-      kinds.push(c);
-      expectKey = c === '{';
-    } else if (c === '}' || c === ']') {
-      if (kinds.length === keyDepth) collecting = false;
-      kinds.pop();
-      expectKey = false;
-      if (kinds.length === 0) return { opener, keys, end: i + 1 };
-    } else if (c === ':') {
-      expectKey = false;
-    } else if (c === ',') {
-      expectKey = kinds[kinds.length - 1] === '{';
-    }
+  const end = skipJsonValue(prefix, i);
+  const shape = (keys: string[]): FirstValueShape => (end === -1 ? { opener, keys } : { opener, keys, end });
+  if (opener === '{') return shape(objectKeys(prefix, i));
+  // An array: the keys of its first element that is a container, if that is an object.
+  let j = skipJsonWs(prefix, i + 1);
+  while (j < n && prefix[j] !== '{' && prefix[j] !== '[' && prefix[j] !== ']') {
+    const v = skipJsonValue(prefix, j);
+    if (v === -1) return shape([]);
+    j = skipJsonWs(prefix, v);
+    if (prefix[j] !== ',') return shape([]);
+    j = skipJsonWs(prefix, j + 1);
   }
-  return { opener, keys };
+  return shape(prefix[j] === '{' ? objectKeys(prefix, j) : []);
+}
+
+/** The property names of the object opening at `i`, up to where the text is cut off or malformed. */
+function objectKeys(text: string, i: number): string[] {
+  return objectKeySites(text, i).map((k) => k.key);
+}
+
+/**
+ * The property names of the top-level object of a JSON document in file order (a leading BOM is
+ * skipped), each with the 1-based line of its opening quote; [] when the document is not an object.
+ */
+export function topLevelObjectKeys(text: string): { key: string; line: number }[] {
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  i = skipJsonWs(text, i);
+  if (text[i] !== '{') return [];
+  const sites = objectKeySites(text, i);
+  const out: { key: string; line: number }[] = [];
+  let line = 1;
+  let at = 0;
+  for (const k of sites) {
+    for (; at < k.start; at++) if (text.charCodeAt(at) === 0x0a) line++;
+    out.push({ key: k.key, line });
+  }
+  return out;
+}
+
+/** Keys of the object opening at `i` with the offset of each key's opening quote. */
+function objectKeySites(text: string, i: number): { key: string; start: number }[] {
+  const keys: { key: string; start: number }[] = [];
+  let j = skipJsonWs(text, i + 1);
+  while (text[j] === '"') {
+    const key = readJsonString(text, j);
+    if (!key) break; // cut off inside the key
+    keys.push({ key: key.value, start: j });
+    j = skipJsonWs(text, key.end);
+    if (text[j] !== ':') break;
+    const v = skipJsonValue(text, skipJsonWs(text, j + 1));
+    if (v === -1) break; // cut off inside the value
+    j = skipJsonWs(text, v);
+    if (text[j] !== ',') break;
+    j = skipJsonWs(text, j + 1);
+  }
+  return keys;
 }

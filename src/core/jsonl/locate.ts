@@ -15,10 +15,12 @@ function isWs(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
-function skipWs(text: string, i: number): number {
+/** Index of the first non-whitespace character at or after `i` (JSON whitespace). */
+export function skipJsonWs(text: string, i: number): number {
   while (i < text.length && isWs(text.charCodeAt(i))) i++;
   return i;
 }
+const skipWs = skipJsonWs;
 
 /** Index just past the string starting at `i` (the opening quote); -1 if unterminated. */
 function skipString(text: string, i: number): number {
@@ -79,6 +81,17 @@ function readKey(text: string, i: number): { key: string; end: number } | undefi
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The string starting at `i` (the opening quote) and the index just past it, tolerantly: an invalid
+ * escape gives the raw text between the quotes; undefined when the string is not closed.
+ */
+export function readJsonString(text: string, i: number): { value: string; end: number } | undefined {
+  const end = skipString(text, i);
+  if (end === -1) return undefined;
+  const k = readKey(text, i);
+  return { value: k ? k.key : text.slice(i + 1, end - 1), end };
 }
 
 /** Options for `locateJsonPath`. */

@@ -4,10 +4,12 @@
  * message in plain words. Pure functions: the CLI, the editor and the language server share them.
  */
 import { isUtf8 } from 'node:buffer';
-import type { z } from 'zod';
 import { Conversation } from '../model';
 import { findJsonSyntaxError } from './jsonSyntax';
 import { locateJsonPath } from './locate';
+import { explainZodIssue, formatJsonPath, type FieldProblem, type ZodIssue } from './zodIssues';
+
+export { describeValue, formatJsonPath, valueAtPath } from './zodIssues';
 
 /** One problem found on a line. */
 export interface LineError {
@@ -94,139 +96,6 @@ export function decodeLine(bytes: Uint8Array, line: number): { text: string; err
       },
     ],
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Paths and values in messages
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** `["turns", 2, "user_utterance"]` -> `turns[2].user_utterance`; odd keys are quoted: `ratings["Was it easy?"]`. */
-export function formatJsonPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const seg of path) {
-    if (typeof seg === 'number') out += `[${seg}]`;
-    else {
-      const key = String(seg);
-      if (IDENT.test(key)) out += out === '' ? key : `.${key}`;
-      else out += `[${JSON.stringify(key)}]`;
-    }
-  }
-  return out;
-}
-
-/** The value at `path` inside `root`, or undefined where the path does not exist (for messages about a field). */
-export function valueAtPath(root: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = root;
-  for (const seg of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[seg as string];
-  }
-  return v;
-}
-
-function short(text: string, max = 40): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** "number 5", "string \"abc\"", "an array", "null", "nothing (the field is missing)". */
-export function describeValue(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `an array (${v.length} item${v.length === 1 ? '' : 's'})`;
-  switch (typeof v) {
-    case 'string':
-      return `string ${short(JSON.stringify(v))}`;
-    case 'number':
-      return `number ${v}`;
-    case 'boolean':
-      return `boolean ${v}`;
-    case 'object':
-      return 'an object';
-    default:
-      return typeof v;
-  }
-}
-
-const TYPE_NAMES: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  int: 'an integer',
-  boolean: 'a boolean (true/false)',
-  array: 'an array',
-  object: 'an object',
-  record: 'an object',
-  null: 'null',
-  bigint: 'an integer',
-  nan: 'NaN',
-};
-
-function typeName(expected: string): string {
-  return TYPE_NAMES[expected] ?? expected;
-}
-
-function joinOr(items: string[]): string {
-  const uniq = [...new Set(items)];
-  if (uniq.length <= 1) return uniq[0] ?? '';
-  return `${uniq.slice(0, -1).join(', ')} or ${uniq[uniq.length - 1]}`;
-}
-
-type Issue = z.core.$ZodIssue;
-
-interface FieldProblem {
-  path: PropertyKey[];
-  text: string;
-}
-
-/** Flattens one zod issue into readable problems (unions pick the branch that got furthest). */
-function explainIssue(issue: Issue, root: unknown, prefix: PropertyKey[]): FieldProblem[] {
-  const path = [...prefix, ...issue.path];
-  const actual = valueAtPath(root, path);
-  switch (issue.code) {
-    case 'invalid_type': {
-      if (actual === undefined) return [{ path, text: `required field is missing (expected ${typeName(issue.expected)})` }];
-      if (issue.expected === 'int' && typeof actual === 'number') return [{ path, text: `expected an integer, got number ${actual}` }];
-      return [{ path, text: `expected ${typeName(issue.expected)}, got ${describeValue(actual)}` }];
-    }
-    case 'invalid_union': {
-      const branches = issue.errors;
-      const rootOnly = branches.every((b) => b.every((i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_value')));
-      if (rootOnly || branches.length === 0) {
-        const expected: string[] = [];
-        for (const b of branches)
-          for (const i of b) {
-            if (i.code === 'invalid_type') expected.push(typeName(i.expected));
-            else if (i.code === 'invalid_value') expected.push(i.values.map((v) => JSON.stringify(v)).join(', '));
-          }
-        if (actual === undefined) return [{ path, text: `required field is missing (expected ${joinOr(expected)})` }];
-        return [{ path, text: `expected ${joinOr(expected)}, got ${describeValue(actual)}` }];
-      }
-      // The branch whose type matched (its issues are deeper), fewest issues first.
-      const deep = branches.filter((b) => b.some((i) => i.path.length > 0)).sort((a, b) => a.length - b.length)[0] ?? branches[0];
-      return deep.flatMap((i) => explainIssue(i, root, path));
-    }
-    case 'invalid_value': {
-      const options = issue.values.map((v) => JSON.stringify(v)).join(', ');
-      if (actual === undefined) return [{ path, text: `required field is missing (expected one of ${options})` }];
-      return [{ path, text: `expected one of ${options}, got ${describeValue(actual)}` }];
-    }
-    case 'too_small': {
-      const min = Number(issue.minimum);
-      if (issue.origin === 'string') return [{ path, text: min <= 1 ? 'must not be empty' : `must have at least ${min} characters` }];
-      if (issue.origin === 'array' || issue.origin === 'set') return [{ path, text: `must have at least ${min} item${min === 1 ? '' : 's'}` }];
-      return [{ path, text: `must be ${issue.inclusive ? '>=' : '>'} ${min}, got ${describeValue(actual)}` }];
-    }
-    case 'too_big': {
-      const max = Number(issue.maximum);
-      if (issue.origin === 'string') return [{ path, text: `must have at most ${max} characters` }];
-      if (issue.origin === 'array' || issue.origin === 'set') return [{ path, text: `must have at most ${max} items` }];
-      return [{ path, text: `must be ${issue.inclusive ? '<=' : '<'} ${max}, got ${describeValue(actual)}` }];
-    }
-    case 'unrecognized_keys':
-      return [{ path, text: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` }];
-    default:
-      return [{ path, text: issue.message }];
-  }
 }
 
 function kindOf(v: unknown): string {
@@ -350,11 +219,11 @@ export function restoreKeyOrder(original: unknown, parsed: unknown): unknown {
  * Maps zod issues on a parsed line to LineErrors with paths, readable messages and columns.
  * Exported for callers that validate values they parsed themselves (`text` is the line's JSON).
  */
-export function schemaErrors(issues: readonly Issue[], value: unknown, text: string, line: number, columnShift = 0): LineError[] {
+export function schemaErrors(issues: readonly ZodIssue[], value: unknown, text: string, line: number, columnShift = 0): LineError[] {
   const problems: FieldProblem[] = [];
   let total = 0;
   for (const issue of issues) {
-    const explained = explainIssue(issue, value, []);
+    const explained = explainZodIssue(issue, value);
     total += explained.length;
     for (const p of explained) if (problems.length < MAX_ERRORS_PER_LINE) problems.push(p);
   }

@@ -32,7 +32,6 @@ import {
 } from '../model';
 import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
 import { ActTagger, IARD_TO_CONVAPPAREL, mapActs } from './tagger';
-import { isQuestion } from './text';
 
 /** Where dialogue acts come from. */
 export type ActSource =
@@ -394,4 +393,16 @@ export function availableFeatures(conversations: readonly Conversation[], opts: 
     for (const k of Object.keys(f.values)) if (k.startsWith('act:') || k.startsWith('agent_act:')) acts.add(k);
   }
   return [...BASIC_FEATURES, ...[...acts].sort(), ...UX_FEATURES];
+}
+
+const WH_START = /(^|[.!;:\n]\s*|\.\.\.\s*)(what|which|how|why|when|where|who|whose|whats|what's|anything|any (other|more))\b/i;
+
+/**
+ * Whether an utterance asks something: it contains "?" or a sentence starts with an interrogative
+ * word (chat users often drop the question mark: "what about thrillers").
+ */
+export function isQuestion(text: string | undefined): boolean {
+  if (!text) return false;
+  if (text.includes('?')) return true;
+  return WH_START.test(text.trim());
 }

@@ -13,12 +13,12 @@
 import type { Conversation } from '../model';
 import { createRng } from '../random';
 import { fitLogistic, predictProba, type CsrMatrix, type LogisticModel } from '../stats/logreg';
-import { ngrams, tokenize } from './text';
+import { textNgrams } from '../text/ngrams';
 
 /** The n-grams of a conversation's user side (bigrams stay within one utterance). */
 export function userNgrams(conv: Conversation): string[] {
   const out: string[] = [];
-  for (const t of conv.turns) if (t.user_utterance) out.push(...ngrams(tokenize(t.user_utterance)));
+  for (const t of conv.turns) if (t.user_utterance) out.push(...textNgrams(t.user_utterance, 'dialogue'));
   return out;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The metrics core: per-conversation features, PLSA, the human-likeness discriminator,
- * counterfactual validation, Zhang & Balog's simulation metrics, PEPPER and AlterEval, and their
- * Markdown/CSV renderings. Everything returns plain data so the CLI and the panels share it.
+ * counterfactual validation, Zhang & Balog's simulation metrics, PEPPER and AlterEval. Everything
+ * returns plain data; src/core/report turns it into reports (one pipeline for the CLI and the
+ * panels) and renders them.
  */
 export * from './features';
 export * from './tagger';
@@ -10,8 +11,5 @@ export * from './hls';
 export * from './counterfactual';
 export * from './zhangBalog';
 export * from './recsys';
-export * from './render';
 export * from './load';
-export { tokenize, ngrams, isQuestion } from './text';
 export * from './synthetic';
-export * from './reports';

@@ -52,15 +52,3 @@ export async function loadPopulation(path: string, display = path): Promise<Popu
     warnings: r.warnings.map((w) => `${display}${w.line !== undefined ? `:${w.line}` : ''}: ${w.path ? `${w.path}: ` : ''}${w.message}`),
   };
 }
-
-/** Splits conversations by a key (e.g. condition); conversations without a key go under "(none)". */
-export function groupBy(conversations: readonly Conversation[], key: (c: Conversation) => string | undefined): Map<string, Conversation[]> {
-  const out = new Map<string, Conversation[]>();
-  for (const c of conversations) {
-    const k = key(c) ?? '(none)';
-    let list = out.get(k);
-    if (!list) out.set(k, (list = []));
-    list.push(c);
-  }
-  return out;
-}

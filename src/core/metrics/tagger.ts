@@ -12,7 +12,7 @@
 import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
 import { createRng } from '../random';
 import { csrFromRows, fitLogistic, sigmoid, type LogisticModel } from '../stats/logreg';
-import { ngrams, tokenize } from './text';
+import { textNgrams } from '../text/ngrams';
 import { TAGGER_SEED } from './taggerSeed';
 
 /** One labelled utterance. */
@@ -99,7 +99,7 @@ export class ActTagger {
     const acts = options.acts ?? TAGGER_ACTS;
     const vocab = new Map<string, number>();
     const rows = examples.map((ex) => {
-      const seen = new Set(ngrams(tokenize(ex.text)));
+      const seen = new Set(textNgrams(ex.text, 'dialogue'));
       const row: [number, number][] = [];
       for (const g of seen) {
         let id = vocab.get(g);
@@ -125,7 +125,7 @@ export class ActTagger {
   /** P(act | utterance) from the statistical model, for every act. */
   scores(text: string): Record<string, number> {
     const ids: number[] = [];
-    for (const g of new Set(ngrams(tokenize(text)))) {
+    for (const g of new Set(textNgrams(text, 'dialogue'))) {
       const id = this.vocab.get(g);
       if (id !== undefined) ids.push(id);
     }

@@ -8,13 +8,13 @@
  * feature table is the unit of work).
  */
 import type { Conversation } from '../model';
-import { conversationCondition } from '../model';
+import { conversationCondition, conversationId } from '../model';
 import { featureTable, parseActSource, PLSA_DEFAULT_FEATURES, type FeatureOptions, type FeatureTable } from '../metrics/features';
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
 import { crossDistribution, crossValidateHls, hlsLearningCurve, llmDiscriminatorScores } from '../metrics/hls';
 import { counterfactualValidation } from '../metrics/counterfactual';
-import { dsKl, rankingAgreement, userActCounts, zhangBalogSummary, type RewardConfig } from '../metrics/zhangBalog';
-import { alterEvalCurves, pepperCurves } from '../metrics/recsys';
+import { dsKl, rankingAgreement, userActCounts, zhangBalogSummary, type RewardConfig, type ZbSummary } from '../metrics/zhangBalog';
+import { alterEvalCurves, alterEvalImprovement, pepperCurves, type AlterEvalImprovement } from '../metrics/recsys';
 import type { Report, ReportInput } from './model';
 import { PopulationLoader, sampleUpTo, uniqueLabels, type LoadedPopulation, type PopulationSpec } from './populations';
 import type { CounterfactualSpec, HlsSpec, InvariantsSpec, PlsaSpec, ReportSpec, SimulationSpec } from './specs';
@@ -116,9 +116,12 @@ function excludeFailures(pops: LoadedPopulation[]): string[] {
   return notes;
 }
 
-/** Feature options from an act-source spec. */
-export function featureOptions(acts: string | undefined): FeatureOptions {
-  return { acts: parseActSource(acts) };
+/** Feature options from a spec's act source and, optionally, its UX source and judge. */
+export function featureOptions(acts: string | undefined, ux?: FeatureOptions['ux'], judge?: string): FeatureOptions {
+  const opts: FeatureOptions = { acts: parseActSource(acts) };
+  if (ux) opts.ux = ux;
+  if (judge) opts.judge = judge;
+  return opts;
 }
 
 /** The PLSA report of a spec. */
@@ -126,7 +129,7 @@ export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Pro
   const pops = await loadAll(ctx, [spec.reference, ...spec.candidates]);
   const excluded = excludeFailures(pops);
   const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
-  const opts = featureOptions(spec.acts);
+  const opts = featureOptions(spec.acts, spec.ux, spec.judge);
   const tables: FeatureTable[] = [];
   for (const [i, p] of pops.entries()) {
     await checkpoint(ctx, `Features of ${p.label}…`, 0.3 + (i / pops.length) * 0.4);
@@ -151,7 +154,7 @@ export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Pro
     alpha,
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs: pops.map(inputOf),
-    params: { acts: spec.acts ?? 'tagger', seed: spec.seed !== undefined ? String(spec.seed) : '1' },
+    params: { acts: spec.acts ?? 'tagger', ...(spec.ux ? { ux: spec.ux } : {}), seed: spec.seed !== undefined ? String(spec.seed) : '1' },
     warnings: [...excluded, ...problemsOf(pops)],
   });
 }
@@ -171,18 +174,18 @@ export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promi
   const frac = () => 0.3 + (step++ / Math.max(1, steps)) * 0.7;
   for (const s of sims) {
     await checkpoint(ctx, `Cross-validating the discriminator: ${pops[0].label} vs ${s.pop.label}…`, frac());
-    const cv = crossValidateHls(human, s.conversations, { k, seed });
+    const cv = crossValidateHls(human, s.conversations, { k, seed, minDf: spec.minDf });
     let curve;
     if (spec.learningCurve !== false) {
       await checkpoint(ctx, `Learning curve for ${s.pop.label}…`, frac());
-      curve = hlsLearningCurve(human, s.conversations, { seed });
+      curve = hlsLearningCurve(human, s.conversations, { seed, minDf: spec.minDf });
     }
     runs.push({ simulator: s.pop.label, cv, curve });
   }
   let cross;
   if (sims.length > 1 && spec.cross !== false) {
     await checkpoint(ctx, 'Cross-distribution matrix…', frac());
-    cross = crossDistribution(human, sims.map((s) => ({ name: s.pop.label, conversations: s.conversations })), { seed });
+    cross = crossDistribution(human, sims.map((s) => ({ name: s.pop.label, conversations: s.conversations })), { seed, minDf: spec.minDf });
   }
   const llm = pops.map((p) => ({ population: p.label, scores: llmDiscriminatorScores(p.conversations) }));
   const inputs = pops.map(inputOf);
@@ -190,14 +193,26 @@ export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promi
     inputs[0].n = human.length;
     sims.forEach((s, i) => (inputs[i + 1].n = s.conversations.length));
   }
+  const refs = (p: LoadedPopulation, convs: readonly Conversation[]) => {
+    const lineOf = new Map(p.conversations.map((c, i) => [c, p.lines?.[i]]));
+    return convs.map((c) => ({ id: conversationId(c, lineOf.get(c)), line: lineOf.get(c) }));
+  };
+  const scores = spec.scores
+    ? [
+        // The human side is scored in every run; the first run's out-of-fold scores are shown.
+        { population: pops[0].label, input: 0, conversations: refs(pops[0], human), hls: runs[0].cv.hls_human },
+        ...sims.map((s, i) => ({ population: s.pop.label, input: i + 1, conversations: refs(s.pop, s.conversations), hls: runs[i].cv.hls_simulated })),
+      ]
+    : undefined;
   return buildHlsReport({
     human: pops[0].label,
     runs,
     cross,
     llm,
+    scores,
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs,
-    params: { folds: k, seed: String(seed), ...(cap ? { max_per_side: cap } : {}) },
+    params: { folds: k, seed: String(seed), ...(cap ? { max_per_side: cap } : {}), ...(spec.minDf !== undefined ? { min_df: spec.minDf } : {}) },
     warnings: [...excluded, ...problemsOf(pops)],
   });
 }
@@ -217,7 +232,7 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
   const pops = await loadAll(ctx, specs);
   const excluded = excludeFailures(pops);
   const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
-  const opts = featureOptions(spec.acts);
+  const opts = featureOptions(spec.acts, spec.ux, spec.judge);
   const tables: FeatureTable[] = [];
   for (const [i, p] of pops.entries()) {
     await checkpoint(ctx, `Features of ${p.label}…`, 0.3 + (i / pops.length) * 0.6);
@@ -237,7 +252,7 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
     alpha: spec.alpha,
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs: pops.map(inputOf),
-    params: { acts: spec.acts ?? 'tagger' },
+    params: { acts: spec.acts ?? 'tagger', ...(spec.ux ? { ux: spec.ux } : {}) },
     warnings: [...excluded, ...problemsOf(pops)],
   });
 }
@@ -260,57 +275,119 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
   const acts = parseActSource(spec.acts ?? 'tagger');
   const reward: RewardConfig = { full: spec.reward?.full, cost: spec.reward?.cost, unsupported: spec.reward?.unsupported };
   const refActs = ref ? userActCounts(ref.conversations, acts) : undefined;
+  const want = (m: 'zb' | 'pepper' | 'altereval') => !spec.metrics || spec.metrics.includes(m);
+  const warnings: string[] = [];
   const populations: SimulationPopulation[] = [];
   for (const [i, p] of [...(ref ? [ref] : []), ...sims].entries()) {
     await checkpoint(ctx, `Metrics of ${p.label}…`, 0.3 + (i / (sims.length + 1)) * 0.6);
     const isRef = p === ref;
-    const row: SimulationPopulation = { label: p.label, outcomes: outcomes.get(p), zb: zhangBalogSummary(p.conversations, reward) };
-    if (!isRef && refActs) row.dsKl = dsKl(userActCounts(p.conversations, acts), refActs);
-    const pep = pepperCurves(p.conversations, { k: spec.pepperK });
-    if (pep.users > 0) row.pepper = pep;
-    const alt = alterEvalCurves(p.conversations, { horizon: spec.horizon });
-    if (alt.conversations > 0) row.alterEval = alt;
+    const row: SimulationPopulation = { label: p.label, outcomes: outcomes.get(p) };
+    if (want('zb')) {
+      row.zb = zhangBalogSummary(p.conversations, reward);
+      if (!isRef && refActs) row.dsKl = dsKl(userActCounts(p.conversations, acts), refActs, spec.klSmoothing);
+    }
+    if (want('pepper')) {
+      const pep = pepperCurves(p.conversations, { k: spec.pepperK, turns: spec.pepperTurns });
+      if (pep.users > 0) row.pepper = pep;
+      else if (spec.metrics) warnings.push(`${p.label}: no conversation has targets for PEPPER (trace.targets, trace.target.item_id or metadata.targets)`);
+    }
+    if (want('altereval')) {
+      const alt = alterEvalCurves(p.conversations, { horizon: spec.horizon, relevant: spec.relevant });
+      if (alt.conversations > 0) row.alterEval = alt;
+      else if (spec.metrics) warnings.push(`${p.label}: no conversation has a target for AlterEval (trace.target.item_id or metadata.target)`);
+    }
     populations.push(row);
   }
-  const ranking: { metric: string; agreement: ReturnType<typeof rankingAgreement> }[] = [];
-  if (ref) {
-    const bySystem = (convs: readonly Conversation[]) => {
-      const m = new Map<string, Conversation[]>();
-      for (const c of convs) {
-        const s = systemOf(c);
-        if (s === undefined) continue;
-        let l = m.get(s);
-        if (!l) m.set(s, (l = []));
-        l.push(c);
-      }
-      return m;
-    };
-    const real = bySystem(ref.conversations);
-    const simulated = bySystem(sims.flatMap((p) => p.conversations));
-    const common = [...real.keys()].filter((s) => simulated.has(s));
-    if (common.length >= 2) {
-      const metric = (f: (convs: Conversation[]) => number, name: string) => {
-        const r: Record<string, number> = {};
-        const s: Record<string, number> = {};
-        for (const sys of common) {
-          r[sys] = f(real.get(sys)!);
-          s[sys] = f(simulated.get(sys)!);
-        }
-        ranking.push({ metric: name, agreement: rankingAgreement(r, s) });
-      };
-      metric((c) => zhangBalogSummary(c, reward).avg_turns, 'AvgTurns');
-      metric((c) => zhangBalogSummary(c, reward).reward, 'Reward');
-    }
-  }
+  const improvements = spec.base ? await alterEvalImprovements(spec, sims, ctx) : undefined;
+  const ranking = spec.systems ? await systemRanking(spec, reward, ctx) : ref ? conditionRanking(spec, ref, sims, reward) : [];
   return buildSimulationReport({
     populations,
     reference: ref?.label,
     ranking,
+    improvements,
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs,
-    params: { acts: spec.acts ?? 'tagger', pepper_k: spec.pepperK ?? 50, horizon: spec.horizon ?? 10 },
-    warnings: problemsOf(pops),
+    params: simulationParams(spec),
+    warnings: [...warnings, ...problemsOf(pops)],
   });
+}
+
+function simulationParams(spec: SimulationSpec): Record<string, string | number> {
+  const want = (m: 'zb' | 'pepper' | 'altereval') => !spec.metrics || spec.metrics.includes(m);
+  const params: Record<string, string | number> = {};
+  if (want('zb')) params.acts = spec.acts ?? 'tagger';
+  if (want('pepper')) params.pepper_k = spec.pepperK ?? 50;
+  if (want('altereval')) params.horizon = spec.horizon ?? 10;
+  if (spec.metrics) params.metrics = spec.metrics.join(',');
+  if (spec.klSmoothing !== undefined) params.kl_smoothing = spec.klSmoothing;
+  if (spec.pepperTurns !== undefined) params.pepper_turns = spec.pepperTurns;
+  if (spec.relevant) params.relevant = spec.relevant;
+  if (spec.rankBy) params.rank_by = spec.rankBy;
+  return params;
+}
+
+type Ranking = { metric: string; agreement: ReturnType<typeof rankingAgreement> }[];
+
+const RANK_METRICS = {
+  avg_turns: { name: 'AvgTurns', of: (s: ZbSummary) => s.avg_turns },
+  reward: { name: 'Reward', of: (s: ZbSummary) => s.reward },
+  success_rate: { name: 'Success Rate', of: (s: ZbSummary) => s.success_rate.rate },
+} as const;
+
+/** The metrics systems are ranked by: the spec's, else AvgTurns and Reward. */
+function rankMetrics(spec: SimulationSpec) {
+  return spec.rankBy ? [RANK_METRICS[spec.rankBy]] : [RANK_METRICS.avg_turns, RANK_METRICS.reward];
+}
+
+/** Ranking agreement over the systems (agents, else conditions) found inside the reference and the simulated populations. */
+function conditionRanking(spec: SimulationSpec, ref: LoadedPopulation, sims: readonly LoadedPopulation[], reward: RewardConfig): Ranking {
+  const bySystem = (convs: readonly Conversation[]) => {
+    const m = new Map<string, Conversation[]>();
+    for (const c of convs) {
+      const s = systemOf(c);
+      if (s === undefined) continue;
+      let l = m.get(s);
+      if (!l) m.set(s, (l = []));
+      l.push(c);
+    }
+    return m;
+  };
+  const real = bySystem(ref.conversations);
+  const simulated = bySystem(sims.flatMap((p) => p.conversations));
+  const common = [...real.keys()].filter((s) => simulated.has(s));
+  if (common.length < 2) return [];
+  return rankMetrics(spec).map((m) => {
+    const r: Record<string, number> = {};
+    const s: Record<string, number> = {};
+    for (const sys of common) {
+      r[sys] = m.of(zhangBalogSummary(real.get(sys)!, reward));
+      s[sys] = m.of(zhangBalogSummary(simulated.get(sys)!, reward));
+    }
+    return { metric: m.name, agreement: rankingAgreement(r, s) };
+  });
+}
+
+/** Ranking agreement over systems given as one real and one simulated file each (failed conversations left out). */
+async function systemRanking(spec: SimulationSpec, reward: RewardConfig, ctx: ComputeContext): Promise<Ranking> {
+  const systems = spec.systems ?? [];
+  const pops = await loadAll(ctx, systems.flatMap((s) => [s.real, s.simulated]));
+  for (const p of pops) dropFailures(p);
+  return rankMetrics(spec).map((m) => {
+    const r: Record<string, number> = {};
+    const s: Record<string, number> = {};
+    systems.forEach((sys, i) => {
+      r[sys.name] = m.of(zhangBalogSummary(pops[2 * i].conversations, reward));
+      s[sys.name] = m.of(zhangBalogSummary(pops[2 * i + 1].conversations, reward));
+    });
+    return { metric: m.name, agreement: rankingAgreement(r, s) };
+  });
+}
+
+/** Each population's AlterEval improvement over the base-simulator run (failed conversations left out). */
+async function alterEvalImprovements(spec: SimulationSpec, sims: readonly LoadedPopulation[], ctx: ComputeContext): Promise<{ label: string; result: AlterEvalImprovement }[]> {
+  const [base] = await loadAll(ctx, [spec.base!]);
+  dropFailures(base);
+  return sims.map((p) => ({ label: p.label, result: alterEvalImprovement(base.conversations, p.conversations, spec.horizon ?? 10) }));
 }
 
 /** Example violations listed per invariant in a report (the CLI prints fewer). */

@@ -41,7 +41,7 @@ import { counterfactualValidation } from '../metrics/counterfactual';
 import { corpusShape } from '../metrics/zhangBalog';
 import { REPORT_SCHEMA, finiteOrNull, type Report, type ReportInput, type Section, type Verdict, type VerdictValue } from './model';
 import { IdAllocator, formatFixed, slug } from './format';
-import { PopulationLoader, sampleUpTo, type PopulationSpec } from './populations';
+import { PopulationLoader, sampleUpTo, type LoadedPopulation, type PopulationSpec } from './populations';
 import { resolveSimulator } from './simulator';
 import { isLlmAgentName, isLlmUserName } from '../llm/run';
 import { checkpoint, featureOptions, type ComputeContext } from './compute';
@@ -147,82 +147,159 @@ interface Reference {
   table: FeatureTable;
 }
 
+/** What the steps of one fidelity run share. */
+interface FidelityRun {
+  opts: FidelityOptions;
+  ctx: ComputeContext;
+  th: FidelityThresholds;
+  seed: string | number;
+  sim: ReturnType<typeof resolveSimulator>;
+  loader: PopulationLoader;
+  features: string[];
+  fopts: ReturnType<typeof featureOptions>;
+  warnings: string[];
+  ids: IdAllocator;
+  human: LoadedPopulation;
+  humanConditions: Set<string>;
+}
+
+/** The human references (per condition) and the simulated feature tables. */
+interface References {
+  refs: Map<string, Reference>;
+  refOf: (p: SimulatedPopulation) => Reference;
+  simTables: Map<string, FeatureTable>;
+}
+
+/** A pillar's sections and verdict. */
+interface Pillar {
+  sections: Section[];
+  verdict: Verdict;
+}
+
 /** Runs the whole pipeline and writes the report. */
 export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {}): Promise<FidelityResult> {
   const t0 = performance.now();
+  const run = await startRun(opts, ctx);
+  const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
+    const t = performance.now();
+    const value = await f();
+    return [value, performance.now() - t];
+  };
+  const [populations, simulateMs] = await timed(() => simulateAll(run));
+  const references = await loadReferences(run, populations);
+  const [plsa, plsaMs] = await timed(() => plsaPillar(run, populations, references));
+  const [hls, hlsMs] = await timed(() => hlsPillar(run, populations, references));
+  const [cf, cfMs] = await timed(() => counterfactualPillar(run, populations, references));
+  const verdicts = [plsa.verdict, hls.verdict, cf.verdict];
+  const { sections: popSections, excluded } = populationSections(run, populations, references);
+  const report = assembleReport(run, populations, verdicts, [...plsa.sections, ...hls.sections, ...cf.sections, ...popSections], excluded);
+  await checkpoint(ctx, 'Writing the report…', 0.97);
+  const [files, writeMs] = await timed(async () => writeReportFiles(report, opts.out));
+  return {
+    report,
+    files,
+    populations,
+    timings: { simulate: simulateMs, plsa: plsaMs, hls: hlsMs, counterfactual: cfMs, write: writeMs, total: performance.now() - t0 },
+  };
+}
+
+/** Checks the options, resolves the simulator and reads the human file. */
+async function startRun(opts: FidelityOptions, ctx: ComputeContext): Promise<FidelityRun> {
   const cwd = ctx.cwd ?? process.cwd();
-  const th: FidelityThresholds = { ...DEFAULT_THRESHOLDS, ...opts.thresholds };
-  const seed = opts.seed ?? 1;
   if (!opts.agents.length) throw new Error('at least one agent is needed (e.g. local-good,local-bad)');
   if (new Set(opts.agents).size !== opts.agents.length) throw new Error(`agents must be distinct (got ${opts.agents.join(', ')})`);
   const sim = resolveSimulator(opts.simulator, cwd);
   const loader = ctx.loader ?? new PopulationLoader(cwd);
-  const features = opts.features?.length ? [...opts.features] : [...PLSA_DEFAULT_FEATURES];
-  const fopts = featureOptions(opts.acts);
   const warnings: string[] = [];
-
   await checkpoint(ctx, `Reading ${opts.human.file}…`, 0);
   const human = await loader.load(opts.human);
   if (human.problems.length) warnings.push(...human.problems.slice(0, 5), ...(human.problems.length > 5 ? [`${human.file}: ${human.problems.length - 5} more problem line(s)`] : []));
+  return {
+    opts,
+    ctx,
+    th: { ...DEFAULT_THRESHOLDS, ...opts.thresholds },
+    seed: opts.seed ?? 1,
+    sim,
+    loader,
+    features: opts.features?.length ? [...opts.features] : [...PLSA_DEFAULT_FEATURES],
+    fopts: featureOptions(opts.acts),
+    warnings,
+    ids: new IdAllocator(),
+    human,
+    humanConditions: new Set(human.conversations.map(conversationCondition).filter((c): c is string => c !== undefined)),
+  };
+}
 
-  // 1. Simulate.
+/** 1. Simulates against every agent in turn. */
+async function simulateAll(run: FidelityRun): Promise<SimulatedPopulation[]> {
   const populations: SimulatedPopulation[] = [];
-  const tSim = performance.now();
-  for (const [ai, agent] of opts.agents.entries()) {
-    await checkpoint(ctx, `Simulating ${opts.n} conversations against ${agent}…`, (ai / opts.agents.length) * 0.5);
-    const file = join(opts.out, 'populations', `${slug(agent)}.sim.jsonl`);
-    mkdirSync(join(opts.out, 'populations'), { recursive: true });
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    ctx.signal?.addEventListener('abort', onAbort);
-    const started = performance.now();
-    try {
-      const result = await runSimulation(
-        { ...sim.options, agent, n: opts.n, seed },
-        {
-          out: file,
-          cwd: sim.cwd,
-          overwrite: true,
-          concurrency: opts.concurrency ?? 4,
-          signal: controller.signal,
-          llm: opts.llm,
-          command: `simlens report (fidelity) --simulator ${opts.simulator} --agents ${opts.agents.join(',')} --n ${opts.n} --seed ${String(seed)}`,
-          onProgress: (p: RunProgress) => ctx.progress?.(`Simulating against ${agent}: ${p.finished}/${p.planned}`, ((ai + p.finished / Math.max(1, p.planned)) / opts.agents.length) * 0.5),
-        },
-      );
-      if (result.manifest.status !== 'finished') throw new Error(`simulation against ${agent} ${result.manifest.status}`);
-    } finally {
-      ctx.signal?.removeEventListener('abort', onAbort);
-    }
-    await checkpoint(ctx);
-    const all = await loader.file(file);
-    // Failed conversations (agent errors, user or simulator failures) are run failures, not user
-    // behaviour: they are counted in the Outcomes table and left out of every metric.
-    const outcomes = countOutcomes(all.conversations);
-    const failed = failedCount(outcomes);
-    const conversations = withoutFailures(all.conversations).filter((c) => c.turns.length > 0);
-    if (conversations.length === 0) throw new Error(`every simulated conversation against ${agent} failed (${describeFailures(outcomes) || 'no turns'}; see ${file})`);
-    if (failed) warnings.push(`${agent}: ${failed} of ${all.conversations.length} simulated conversations failed (${describeFailures(outcomes)}); they are left out of every metric`);
-    await checkpoint(ctx, `Checking the behavioural invariants of ${agent}…`, ((ai + 1) / opts.agents.length) * 0.5);
-    const checker = new InvariantChecker({ ...checkOptionsFromRun(loader.path(file), (m) => warnings.push(m)), examples: REPORT_INVARIANT_EXAMPLES });
-    all.conversations.forEach((c, i) => checker.add(c, all.lines?.[i]));
-    const conditions = new Set(conversations.map(conversationCondition).filter((c): c is string => c !== undefined));
-    populations.push({
-      agent,
-      label: agent,
-      file,
-      condition: conditions.size === 1 ? [...conditions][0] : undefined,
-      conversations,
-      failed,
-      outcomes,
-      invariants: checker.report(),
-      wallMs: performance.now() - started,
-    });
-  }
-  const simulateMs = performance.now() - tSim;
+  for (const [ai, agent] of run.opts.agents.entries()) populations.push(await simulateAgent(run, agent, ai));
+  return populations;
+}
 
-  // 2. References per agent (condition-matched when possible), sampled to n.
-  const humanConditions = new Set(human.conversations.map(conversationCondition).filter((c): c is string => c !== undefined));
+/** Simulates `n` conversations against one agent, then reads them back, counts failures and checks the invariants. */
+async function simulateAgent(run: FidelityRun, agent: string, ai: number): Promise<SimulatedPopulation> {
+  const { opts, ctx, loader, warnings } = run;
+  await checkpoint(ctx, `Simulating ${opts.n} conversations against ${agent}…`, (ai / opts.agents.length) * 0.5);
+  const file = join(opts.out, 'populations', `${slug(agent)}.sim.jsonl`);
+  const started = performance.now();
+  await runAgentSimulation(run, agent, ai, file);
+  await checkpoint(ctx);
+  const all = await loader.file(file);
+  // Failed conversations (agent errors, user or simulator failures) are run failures, not user
+  // behaviour: they are counted in the Outcomes table and left out of every metric.
+  const outcomes = countOutcomes(all.conversations);
+  const failed = failedCount(outcomes);
+  const conversations = withoutFailures(all.conversations).filter((c) => c.turns.length > 0);
+  if (conversations.length === 0) throw new Error(`every simulated conversation against ${agent} failed (${describeFailures(outcomes) || 'no turns'}; see ${file})`);
+  if (failed) warnings.push(`${agent}: ${failed} of ${all.conversations.length} simulated conversations failed (${describeFailures(outcomes)}); they are left out of every metric`);
+  await checkpoint(ctx, `Checking the behavioural invariants of ${agent}…`, ((ai + 1) / opts.agents.length) * 0.5);
+  const checker = new InvariantChecker({ ...checkOptionsFromRun(loader.path(file), (m) => warnings.push(m)), examples: REPORT_INVARIANT_EXAMPLES });
+  all.conversations.forEach((c, i) => checker.add(c, all.lines?.[i]));
+  const conditions = new Set(conversations.map(conversationCondition).filter((c): c is string => c !== undefined));
+  return {
+    agent,
+    label: agent,
+    file,
+    condition: conditions.size === 1 ? [...conditions][0] : undefined,
+    conversations,
+    failed,
+    outcomes,
+    invariants: checker.report(),
+    wallMs: performance.now() - started,
+  };
+}
+
+/** Runs the simulation against one agent into `file` (seeded; stops when the computation is cancelled). */
+async function runAgentSimulation(run: FidelityRun, agent: string, ai: number, file: string): Promise<void> {
+  const { opts, ctx, sim, seed } = run;
+  mkdirSync(join(opts.out, 'populations'), { recursive: true });
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  ctx.signal?.addEventListener('abort', onAbort);
+  try {
+    const result = await runSimulation(
+      { ...sim.options, agent, n: opts.n, seed },
+      {
+        out: file,
+        cwd: sim.cwd,
+        overwrite: true,
+        concurrency: opts.concurrency ?? 4,
+        signal: controller.signal,
+        llm: opts.llm,
+        command: `simlens report (fidelity) --simulator ${opts.simulator} --agents ${opts.agents.join(',')} --n ${opts.n} --seed ${String(seed)}`,
+        onProgress: (p: RunProgress) => ctx.progress?.(`Simulating against ${agent}: ${p.finished}/${p.planned}`, ((ai + p.finished / Math.max(1, p.planned)) / opts.agents.length) * 0.5),
+      },
+    );
+    if (result.manifest.status !== 'finished') throw new Error(`simulation against ${agent} ${result.manifest.status}`);
+  } finally {
+    ctx.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** 2. References per agent (condition-matched when possible, sampled to n) and the simulated feature tables. */
+async function loadReferences(run: FidelityRun, populations: readonly SimulatedPopulation[]): Promise<References> {
+  const { opts, human, humanConditions, seed, features, fopts } = run;
   const refs = new Map<string, Reference>();
   const refOf = (p: SimulatedPopulation): Reference => {
     const cond = p.condition && humanConditions.has(p.condition) ? p.condition : undefined;
@@ -238,21 +315,21 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
   };
   const simTables = new Map<string, FeatureTable>();
   for (const p of populations) {
-    await checkpoint(ctx, `Features of ${p.label}…`, 0.55);
+    await checkpoint(run.ctx, `Features of ${p.label}…`, 0.55);
     simTables.set(p.agent, featureTable(p.conversations, features, fopts));
     refOf(p);
   }
+  return { refs, refOf, simTables };
+}
 
-  const ids = new IdAllocator();
+/** 3a. PLSA, one block per reference; verdict from the worst agent's share of aligned features. */
+async function plsaPillar(run: FidelityRun, populations: readonly SimulatedPopulation[], { refs, refOf, simTables }: References): Promise<Pillar> {
+  const { th, seed, features, ids } = run;
   const sections: Section[] = [];
-  const verdicts: Verdict[] = [];
-
-  // 3a. PLSA, one block per reference.
-  const tPlsa = performance.now();
-  const plsaShares: string[] = [];
-  let plsaMin = Infinity;
+  const shares: string[] = [];
+  let min = Infinity;
   for (const ref of refs.values()) {
-    await checkpoint(ctx, `PLSA against ${ref.label}…`, 0.6);
+    await checkpoint(run.ctx, `PLSA against ${ref.label}…`, 0.6);
     const members = populations.filter((p) => refOf(p) === ref);
     const plsa = comparePopulations({ file: ref.label, table: ref.table }, members.map((p) => ({ file: p.label, table: simTables.get(p.agent)! })), features);
     const baseline = ref.table.n >= 4 ? splitHalfBaseline(ref.table, ref.label, { size: Math.min(300, Math.floor(ref.table.n / 2)), seed }) : undefined;
@@ -271,20 +348,24 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
     );
     for (const s of plsaCandidateSummaries(plsa, th.alpha)) {
       const share = s.features ? s.mwuAboveAlpha / s.features : 0;
-      plsaMin = Math.min(plsaMin, share);
-      plsaShares.push(`${s.label}: ${s.mwuAboveAlpha}/${s.features} features aligned with ${ref.label} (${pct(share)}), mean KS D ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}`);
+      min = Math.min(min, share);
+      shares.push(`${s.label}: ${s.mwuAboveAlpha}/${s.features} features aligned with ${ref.label} (${pct(share)}), mean KS D ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}`);
     }
   }
-  verdicts.push({
-    pillar: 'Population alignment (PLSA)',
-    verdict: verdictOf(plsaMin, th.plsaPass, th.plsaWarn),
-    detail: plsaShares.join('; '),
-    rule: `feature aligned when MWU p > ${th.alpha}; pass if every agent has >= ${pct(th.plsaPass)} aligned, warn if >= ${pct(th.plsaWarn)}`,
-  });
-  const plsaMs = performance.now() - tPlsa;
+  return {
+    sections,
+    verdict: {
+      pillar: 'Population alignment (PLSA)',
+      verdict: verdictOf(min, th.plsaPass, th.plsaWarn),
+      detail: shares.join('; '),
+      rule: `feature aligned when MWU p > ${th.alpha}; pass if every agent has >= ${pct(th.plsaPass)} aligned, warn if >= ${pct(th.plsaWarn)}`,
+    },
+  };
+}
 
-  // 3b. Human-likeness.
-  const tHls = performance.now();
+/** 3b. Human-likeness per agent against its reference; verdict from the lowest mean HLS. */
+async function hlsPillar(run: FidelityRun, populations: readonly SimulatedPopulation[], { refOf }: References): Promise<Pillar> {
+  const { opts, ctx, th, seed } = run;
   const k = opts.folds ?? 5;
   const runs: HlsRun[] = [];
   for (const p of populations) {
@@ -292,7 +373,7 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
     await checkpoint(ctx, `Human-likeness: ${ref.label} vs ${p.label}…`, 0.7);
     const kk = Math.min(k, ref.conversations.length, p.conversations.length);
     if (kk < 2) {
-      warnings.push(`${p.label}: too few conversations for cross-validation`);
+      run.warnings.push(`${p.label}: too few conversations for cross-validation`);
       continue;
     }
     const cv = crossValidateHls(ref.conversations, p.conversations, { k: kk, seed });
@@ -306,65 +387,68 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
   let cross;
   if (populations.length > 1) {
     await checkpoint(ctx, 'Cross-distribution matrix…', 0.8);
-    const pool = sampleUpTo(human.conversations, opts.n, `${String(seed)}/human/cross`);
+    const pool = sampleUpTo(run.human.conversations, opts.n, `${String(seed)}/human/cross`);
     cross = crossDistribution(pool, populations.map((p) => ({ name: p.label, conversations: p.conversations })), { seed });
   }
-  sections.push(...hlsSections({ human: 'human', runs, cross }, ids, 'Human-likeness (HLS)'));
-  const hlsValues = runs.map((r) => ({ label: r.simulator, hls: meanSimulatedHls(r), acc: r.cv.metrics.accuracy }));
-  const hlsMin = hlsValues.length ? Math.min(...hlsValues.map((h) => h.hls)) : 0;
-  verdicts.push({
-    pillar: 'Human-likeness (HLS)',
-    verdict: hlsValues.length ? verdictOf(hlsMin, th.hlsPass, th.hlsWarn) : 'warn',
-    detail: hlsValues.length
-      ? hlsValues.map((h) => `${h.label}: mean HLS ${formatFixed(h.hls)}, discriminator accuracy ${formatFixed(h.acc)}`).join('; ')
-      : 'not assessed: too few conversations',
-    rule: `mean P(human) of the simulated conversations (out-of-fold); pass if >= ${th.hlsPass} for every agent, warn if >= ${th.hlsWarn}`,
-  });
-  const hlsMs = performance.now() - tHls;
+  const sections = hlsSections({ human: 'human', runs, cross }, run.ids, 'Human-likeness (HLS)');
+  const values = runs.map((r) => ({ label: r.simulator, hls: meanSimulatedHls(r), acc: r.cv.metrics.accuracy }));
+  const min = values.length ? Math.min(...values.map((h) => h.hls)) : 0;
+  return {
+    sections,
+    verdict: {
+      pillar: 'Human-likeness (HLS)',
+      verdict: values.length ? verdictOf(min, th.hlsPass, th.hlsWarn) : 'warn',
+      detail: values.length
+        ? values.map((h) => `${h.label}: mean HLS ${formatFixed(h.hls)}, discriminator accuracy ${formatFixed(h.acc)}`).join('; ')
+        : 'not assessed: too few conversations',
+      rule: `mean P(human) of the simulated conversations (out-of-fold); pass if >= ${th.hlsPass} for every agent, warn if >= ${th.hlsWarn}`,
+    },
+  };
+}
 
-  // 3c. Counterfactual.
-  const tCf = performance.now();
+/** 3c. Counterfactual validity between the first two agents' conditions, when the human file has both. */
+async function counterfactualPillar(run: FidelityRun, populations: readonly SimulatedPopulation[], { refs, simTables }: References): Promise<Pillar> {
+  const { opts, th, humanConditions } = run;
   const [a, b] = populations;
   const fromCond = a?.condition;
   const toCond = b?.condition;
-  if (a && b && fromCond && toCond && fromCond !== toCond && humanConditions.has(fromCond) && humanConditions.has(toCond)) {
-    await checkpoint(ctx, `Counterfactual validation ${fromCond} → ${toCond}…`, 0.9);
-    const hf = refs.get(fromCond)!;
-    const ht = refs.get(toCond)!;
-    const result = counterfactualValidation(
-      { from: hf.table, to: ht.table },
-      [{ name: sim.name, from: simTables.get(a.agent)!, to: simTables.get(b.agent)! }],
-      features,
-      { fromName: fromCond, toName: toCond },
-    );
-    sections.push(...counterfactualSections({ result, human: 'human', alpha: th.alpha }, ids, `Counterfactual: ${fromCond} → ${toCond}`));
-    const agr = directionAgreement(result)[0];
-    const share = Number.isFinite(agr.share) ? agr.share : 0;
-    verdicts.push({
-      pillar: 'Counterfactual validity',
-      verdict: verdictOf(share, th.counterfactualPass, th.counterfactualWarn),
-      detail: `the simulator's shift from ${a.agent} (${fromCond}) to ${b.agent} (${toCond}) has the human direction on ${agr.agrees} of ${agr.features} features (${pct(share)})`,
-      rule: `pass if >= ${pct(th.counterfactualPass)} of the features shift in the human direction, warn if >= ${pct(th.counterfactualWarn)}`,
-    });
-  } else {
+  if (!(a && b && fromCond && toCond && fromCond !== toCond && humanConditions.has(fromCond) && humanConditions.has(toCond))) {
     const why = !b
       ? 'needs two agents (e.g. local-good,local-bad)'
       : !fromCond || !toCond || fromCond === toCond
         ? `the agents ${opts.agents.slice(0, 2).join(' and ')} do not stand for two different conditions`
         : `the human file has no conversations in condition "${humanConditions.has(fromCond) ? toCond : fromCond}" (conditions found: ${[...humanConditions].join(', ') || 'none'})`;
-    verdicts.push({ pillar: 'Counterfactual validity', verdict: 'warn', detail: `not assessed: ${why}`, rule: 'needs human conversations in both agents\' conditions' });
+    return { sections: [], verdict: { pillar: 'Counterfactual validity', verdict: 'warn', detail: `not assessed: ${why}`, rule: 'needs human conversations in both agents\' conditions' } };
   }
-  const cfMs = performance.now() - tCf;
+  await checkpoint(run.ctx, `Counterfactual validation ${fromCond} → ${toCond}…`, 0.9);
+  const result = counterfactualValidation(
+    { from: refs.get(fromCond)!.table, to: refs.get(toCond)!.table },
+    [{ name: run.sim.name, from: simTables.get(a.agent)!, to: simTables.get(b.agent)! }],
+    run.features,
+    { fromName: fromCond, toName: toCond },
+  );
+  const sections = counterfactualSections({ result, human: 'human', alpha: th.alpha }, run.ids, `Counterfactual: ${fromCond} → ${toCond}`);
+  const agr = directionAgreement(result)[0];
+  const share = Number.isFinite(agr.share) ? agr.share : 0;
+  return {
+    sections,
+    verdict: {
+      pillar: 'Counterfactual validity',
+      verdict: verdictOf(share, th.counterfactualPass, th.counterfactualWarn),
+      detail: `the simulator's shift from ${a.agent} (${fromCond}) to ${b.agent} (${toCond}) has the human direction on ${agr.agrees} of ${agr.features} features (${pct(share)})`,
+      rule: `pass if >= ${pct(th.counterfactualPass)} of the features shift in the human direction, warn if >= ${pct(th.counterfactualWarn)}`,
+    },
+  };
+}
 
-  // Outcomes: user outcomes of the human references and the simulated populations, failures apart.
+/** 4. Outcomes (failures apart), the simulation runs and the behavioural invariants. */
+function populationSections(run: FidelityRun, populations: readonly SimulatedPopulation[], { refs }: References): { sections: Section[]; excluded?: string } {
+  const { opts, ids, sim, seed } = run;
   const outcomeRows = [
     ...[...refs.values()].map((r) => ({ label: r.label, counts: countOutcomes(r.conversations) })),
     ...populations.map((p) => ({ label: p.label, counts: p.outcomes })),
   ];
-  sections.push(outcomesSection(outcomeRows, ids, 'Simulated populations'));
-  const excluded = exclusionNote(outcomeRows);
-
-  // Simulation runs table.
+  const sections: Section[] = [outcomesSection(outcomeRows, ids, 'Simulated populations')];
   sections.push({
     type: 'table',
     id: ids.id('runs'),
@@ -388,14 +472,18 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
       ],
     })),
   });
-
-  // Behavioural invariants: links open the population files (inputs 1..k) at the violating turn.
+  // Links open the population files (inputs 1..k) at the violating turn.
   sections.push(...invariantSections(populations.map((p, i) => ({ label: p.label, input: i + 1, check: p.invariants })), ids, 'Behavioural invariants'));
+  return { sections, excluded: exclusionNote(outcomeRows) };
+}
 
+/** 5. The report: an introduction with the overall verdict, then the pillars' and populations' sections. */
+function assembleReport(run: FidelityRun, populations: readonly SimulatedPopulation[], verdicts: Verdict[], sections: Section[], excluded: string | undefined): Report {
+  const { opts, sim, seed, human, th, features } = run;
   const worst = verdicts.some((v) => v.verdict === 'fail') ? 'fail' : verdicts.some((v) => v.verdict === 'warn') ? 'warn' : 'pass';
   const intro: Section = {
     type: 'text',
-    id: ids.id('about'),
+    id: run.ids.id('about'),
     title: 'About this report',
     paragraphs: [
       `Simulator ${sim.name}${sim.file ? ` (${sim.file})` : ''} ran ${opts.n} conversations against each of ${opts.agents.join(', ')} (seed ${String(seed)}), and was compared with ${human.conversations.length} human conversations from ${human.file}${human.filter ? ` (${human.filter})` : ''}.`,
@@ -406,39 +494,28 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
     ],
     tone: 'info',
   };
-
   const inputs: ReportInput[] = [
     { label: 'human', file: human.file, n: human.conversations.length, ...(human.filter ? { filter: human.filter } : {}) },
     ...populations.map((p) => ({ label: p.label, file: join('populations', `${slug(p.agent)}.sim.jsonl`), n: p.conversations.length })),
   ];
-  const report: Report = {
+  return {
     schema: REPORT_SCHEMA,
     kind: 'fidelity',
     title: `Simulator fidelity: ${sim.name} vs human`,
-    generated: (ctx.now?.() ?? new Date()).toISOString(),
+    generated: (run.ctx.now?.() ?? new Date()).toISOString(),
     inputs,
     params: {
       simulator: opts.simulator,
       agents: opts.agents.join(','),
       n: opts.n,
       seed: String(seed),
-      folds: k,
+      folds: opts.folds ?? 5,
       alpha: th.alpha,
       acts: opts.acts ?? 'tagger',
       features: features.join(','),
     },
     verdicts,
     sections: [intro, ...sections],
-    warnings: warnings.length ? warnings : undefined,
-  };
-  await checkpoint(ctx, 'Writing the report…', 0.97);
-  const tWrite = performance.now();
-  const files = writeReportFiles(report, opts.out);
-  const writeMs = performance.now() - tWrite;
-  return {
-    report,
-    files,
-    populations,
-    timings: { simulate: simulateMs, plsa: plsaMs, hls: hlsMs, counterfactual: cfMs, write: writeMs, total: performance.now() - t0 },
+    warnings: run.warnings.length ? run.warnings : undefined,
   };
 }

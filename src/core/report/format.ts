@@ -73,3 +73,25 @@ export class IdAllocator {
     return id;
   }
 }
+
+/**
+ * Short display names for files: the base name without extension; where base names collide, the
+ * last two path components; numbered if still ambiguous. A repeated file keeps one name.
+ */
+export function shortNames(files: readonly string[]): Map<string, string> {
+  const parts = (f: string) => f.replace(/\\/g, '/').replace(/\.(jsonl|json|csv)$/i, '').split('/').filter(Boolean);
+  const unique = [...new Set(files)];
+  const tail = (f: string, k: number) => parts(f).slice(-k).join('/');
+  const out = new Map<string, string>();
+  const used = new Map<string, number>();
+  for (const f of unique) {
+    const base = tail(f, 1);
+    const clash = unique.some((g) => g !== f && tail(g, 1) === base);
+    let name = clash ? tail(f, 2) : base;
+    const k = used.get(name) ?? 0;
+    used.set(name, k + 1);
+    if (k) name = `${name} (${k + 1})`;
+    out.set(f, name);
+  }
+  return out;
+}

@@ -12,6 +12,7 @@
  * renderer escapes it for its target format, and the webview only ever sets it as textContent.
  */
 import { z } from 'zod';
+import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** Version tag written into every report (`report.json`). */
 export const REPORT_SCHEMA = 'simlens-report/1';
@@ -232,13 +233,12 @@ export type Report = z.infer<typeof Report>;
 
 /**
  * Validates an unknown value as a report. Returns the report or throws an Error whose message
- * names the first offending path (`origin: sections.2.rows.0.cells: …`).
+ * names the first offending path (`origin: sections[2].rows[0].cells: …`).
  */
 export function parseReport(value: unknown, origin = 'report'): Report {
   const r = Report.safeParse(value);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  throw new Error(`${origin}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new Error(zodErrorMessage(origin, r.error, value));
 }
 
 /** A number for a report: finite numbers unchanged, NaN and infinities as null. */

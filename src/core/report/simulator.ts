@@ -16,6 +16,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { SimulationConfigSchema, type SimulationConfigInput } from '../run/config';
+import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** Simulation options without the per-run fields (agent, n, seed). */
 export type SimulatorOptions = Omit<SimulationConfigInput, 'agent' | 'n' | 'seed'>;
@@ -63,11 +64,9 @@ export function simulatorName(options: SimulatorOptions): string {
 
 /** Checks options against the simulation schema (with placeholder per-run fields); the message names the field. */
 function validate(options: SimulatorOptions, origin: string): void {
-  const r = SimulationConfigSchema.safeParse({ ...options, n: 1 });
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new Error(`${origin}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
+  const value = { ...options, n: 1 };
+  const r = SimulationConfigSchema.safeParse(value);
+  if (!r.success) throw new Error(zodErrorMessage(origin, r.error, value));
 }
 
 /** Parses an inline spec such as "agenda:cir6:pkg" or "agenda:qrfa:single:patience=4". */

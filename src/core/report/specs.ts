@@ -10,6 +10,10 @@ const Features = z.array(z.string().min(1).max(200)).max(200).optional();
 /** Act source as the CLI takes it: "tagger", "trace", "judge", "judge:<model>", an annotator, "annotator@map". */
 const Acts = z.string().min(1).max(500).optional();
 const Seed = z.union([z.number(), z.string().max(200)]).optional();
+/** Where the user-experience features come from: auto (judge, then first-person ratings), judge, first-person. */
+const Ux = z.enum(['auto', 'judge', 'first-person']).optional();
+/** The judge annotator for the UX features ("judge:<model>"; default: any judge). */
+const Judge = z.string().min(1).max(500).optional();
 
 export const PlsaSpecSchema = z.object({
   kind: z.literal('plsa'),
@@ -17,6 +21,8 @@ export const PlsaSpecSchema = z.object({
   candidates: z.array(PopulationSpecSchema).min(1).max(20),
   features: Features,
   acts: Acts,
+  ux: Ux,
+  judge: Judge,
   chart: z.enum(['histogram', 'box']).optional(),
   /** Add the reference's split-half baseline (default true). */
   baseline: z.boolean().optional(),
@@ -38,6 +44,10 @@ export const HlsSpecSchema = z.object({
   cross: z.boolean().optional(),
   /** Sample each side down to this many conversations (default: no sampling). */
   maxPerSide: z.number().int().positive().optional(),
+  /** Keep n-grams seen in at least this many training conversations (default 2). */
+  minDf: z.number().int().positive().max(1000).optional(),
+  /** Add a table of every conversation's out-of-fold HLS (default false). */
+  scores: z.boolean().optional(),
   seed: Seed,
 });
 export type HlsSpec = z.infer<typeof HlsSpecSchema>;
@@ -60,6 +70,8 @@ export const CounterfactualSpecSchema = z.object({
   to: z.string().min(1).max(200),
   features: Features,
   acts: Acts,
+  ux: Ux,
+  judge: Judge,
   alpha: z.number().gt(0).lt(1).optional(),
 });
 export type CounterfactualSpec = z.infer<typeof CounterfactualSpecSchema>;
@@ -75,6 +87,23 @@ export const SimulationSpecSchema = z.object({
   pepperK: z.number().int().positive().max(1000).optional(),
   /** AlterEval horizon (default 10). */
   horizon: z.number().int().positive().max(100).optional(),
+  /** Which metric families to compute (default all); a family selected here that finds no data is a warning. */
+  metrics: z.array(z.enum(['zb', 'pepper', 'altereval'])).min(1).max(3).optional(),
+  /** Pseudo-counts added to every act for DS-KL (default 1). */
+  klSmoothing: z.number().nonnegative().max(1e6).optional(),
+  /** PEPPER turns (default: the longest conversation). */
+  pepperTurns: z.number().int().positive().max(1000).optional(),
+  /** AlterEval relevance: the alternatives (default) or the target only. */
+  relevant: z.enum(['alternatives', 'target']).optional(),
+  /** A base-simulator run: report each population's AlterEval improvement over it. */
+  base: PopulationSpecSchema.optional(),
+  /**
+   * Systems evaluated with real and with simulated users, one file each, for the ranking
+   * agreement (default: systems are the agents or conditions inside `reference` and `populations`).
+   */
+  systems: z.array(z.object({ name: z.string().min(1).max(200), real: PopulationSpecSchema, simulated: PopulationSpecSchema })).min(2).max(50).optional(),
+  /** The metric systems are ranked by (default: AvgTurns and Reward, one agreement each). */
+  rankBy: z.enum(['reward', 'success_rate', 'avg_turns']).optional(),
 });
 export type SimulationSpec = z.infer<typeof SimulationSpecSchema>;
 

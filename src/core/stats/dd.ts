@@ -13,11 +13,30 @@ export interface DD {
 
 const SPLITTER = 134217729; // 2^27 + 1
 
+/**
+ * The rounding error of the product p = fl(a·b): a·b = p + twoProdErr(a, b, p) exactly (Dekker's
+ * product with Veltkamp splitting, barring overflow). The one implementation of the exact
+ * product: the allocation-free kernels of kolmogorov.ts use it too.
+ */
+export function twoProdErr(a: number, b: number, p: number): number {
+  let t = SPLITTER * a;
+  const ah = t - (t - a);
+  const al = a - ah;
+  t = SPLITTER * b;
+  const bh = t - (t - b);
+  const bl = b - bh;
+  return ah * bh - p + ah * bl + al * bh + al * bl;
+}
+
+/** The rounding error of the sum s = fl(a + b): a + b = s + twoSumErr(a, b, s) exactly (Knuth's TwoSum). */
+export function twoSumErr(a: number, b: number, s: number): number {
+  const bb = s - a;
+  return a - (s - bb) + (b - bb);
+}
+
 function twoSum(a: number, b: number): DD {
   const s = a + b;
-  const bb = s - a;
-  const err = a - (s - bb) + (b - bb);
-  return { hi: s, lo: err };
+  return { hi: s, lo: twoSumErr(a, b, s) };
 }
 
 function quickTwoSum(a: number, b: number): DD {
@@ -27,14 +46,7 @@ function quickTwoSum(a: number, b: number): DD {
 
 function twoProd(a: number, b: number): DD {
   const p = a * b;
-  let t = SPLITTER * a;
-  const ah = t - (t - a);
-  const al = a - ah;
-  t = SPLITTER * b;
-  const bh = t - (t - b);
-  const bl = b - bh;
-  const err = ah * bh - p + ah * bl + al * bh + al * bl;
-  return { hi: p, lo: err };
+  return { hi: p, lo: twoProdErr(a, b, p) };
 }
 
 /** A double as a double-double. */
@@ -129,14 +141,7 @@ export function ddPowScaled(a: DD, k: number): ScaledDD {
     if (n & 1) {
       // r *= b
       const p = rh * bh;
-      let t = SPLITTER * rh;
-      const ah = t - (t - rh);
-      const al = rh - ah;
-      t = SPLITTER * bh;
-      const bhh = t - (t - bh);
-      const bhl = bh - bhh;
-      const err = ah * bhh - p + ah * bhl + al * bhh + al * bhl;
-      const lo = err + (rh * bl + rl * bh);
+      const lo = twoProdErr(rh, bh, p) + (rh * bl + rl * bh);
       rh = p + lo;
       rl = lo - (rh - p);
       re += be;
@@ -155,11 +160,7 @@ export function ddPowScaled(a: DD, k: number): ScaledDD {
     if (n === 0) break;
     // b *= b
     const p = bh * bh;
-    const t = SPLITTER * bh;
-    const ah = t - (t - bh);
-    const al = bh - ah;
-    const err = ah * ah - p + 2 * ah * al + al * al;
-    const lo = err + 2 * bh * bl;
+    const lo = twoProdErr(bh, bh, p) + 2 * bh * bl;
     bh = p + lo;
     bl = lo - (bh - p);
     be *= 2;

@@ -9,7 +9,7 @@
  * Where SciPy uses the Pomeranz recursion (n <= 140, 0.754693 < n·x² <= 4) this module uses the
  * Durbin matrix instead; both are exact, so results agree to rounding.
  */
-import { DD, dd, ddAdd, ddSub, ddMul, ddDiv, ddFloor, ddPowScaled, ddToNumber, ScaledDD } from './dd';
+import { DD, dd, ddAdd, ddSub, ddMul, ddDiv, ddFloor, ddPowScaled, ddToNumber, ScaledDD, twoProdErr, twoSumErr } from './dd';
 import { frexp, ldexp } from './special';
 
 const EPS = 2 ** -52;
@@ -187,7 +187,6 @@ function smirnovUncached(n: number, x: number): number {
 }
 
 // Scalar double-double kernels writing to module-level registers (no allocation in hot loops).
-const SPLIT = 134217729;
 const BIG = 2 ** 500;
 const SMALL = 2 ** -500;
 const MID = 2 ** 200;
@@ -202,23 +201,14 @@ let W_E = 0;
 
 /** (P_H, P_L) = a·b exactly. */
 function twoProdInto(a: number, b: number): void {
-  const p = a * b;
-  let t = SPLIT * a;
-  const ah = t - (t - a);
-  const al = a - ah;
-  t = SPLIT * b;
-  const bh = t - (t - b);
-  const bl = b - bh;
-  P_H = p;
-  P_L = ah * bh - p + ah * bl + al * bh + al * bl;
+  P_H = a * b;
+  P_L = twoProdErr(a, b, P_H);
 }
 
 /** (Q_H, Q_L) = a + b exactly. */
 function twoSumInto(a: number, b: number): void {
-  const s = a + b;
-  const bb = s - a;
-  Q_H = s;
-  Q_L = a - (s - bb) + (b - bb);
+  Q_H = a + b;
+  Q_L = twoSumErr(a, b, Q_H);
 }
 
 /** (P_H, P_L) = a/b for integers a, b, to double-double accuracy. */

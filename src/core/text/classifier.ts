@@ -15,17 +15,12 @@
  * predicted label. Ties go to the label that sorts first, so results never depend on input order.
  */
 import { z } from 'zod';
-import { tokenize } from './tokenize';
+import { textNgrams } from './ngrams';
+import { zodErrorMessage } from '../jsonl/zodIssues';
 
-const QUESTION = '<?>';
-
-/** The features of a text, with repeats (multinomial counts). */
+/** The features of a text, with repeats (multinomial counts): `textNgrams` in the `words` style. */
 export function lexicalFeatures(text: string): string[] {
-  const tokens = tokenize(text);
-  const out = tokens.slice();
-  for (let i = 1; i < tokens.length; i++) out.push(tokens[i - 1] + ' ' + tokens[i]);
-  if (text.includes('?')) out.push(QUESTION);
-  return out;
+  return textNgrams(text, 'words');
 }
 
 const ModelJson = z.object({
@@ -141,10 +136,7 @@ export class LexicalClassifier {
   /** Restores a classifier saved with `toJSON`; throws naming the bad field. */
   static fromJSON(value: unknown): LexicalClassifier {
     const parsed = ModelJson.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Error(`LexicalClassifier.fromJSON: invalid model at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
+    if (!parsed.success) throw new Error(zodErrorMessage('LexicalClassifier.fromJSON: invalid model', parsed.error, value));
     const m = parsed.data;
     const L = m.labels.length;
     if (new Set(m.labels).size !== L) throw new Error('LexicalClassifier.fromJSON: duplicate labels');

@@ -1,16 +1,21 @@
 /**
- * Word tokenization shared by retrieval, the lexical classifier and the agents' NLU, so that a
- * query and a document are always cut the same way.
+ * Word tokenization, the one tokenizer of SimLens: retrieval, the lexical classifiers, the act
+ * tagger, the human-likeness discriminator and the agents' NLU all cut text here, so a query and
+ * a document (or a training and a test utterance) are always cut the same way.
  *
  * A token is a run of letters, combining marks and digits in any script; an apostrophe inside a
  * word is kept ("don't", "women's") and the typographic apostrophe is folded to ASCII. Hyphens,
  * punctuation and symbols separate tokens ("t-shirt" gives "t", "shirt"). Text is lowercased;
  * non-ASCII text is first NFKC-normalized so that compatibility forms (full-width letters,
  * ligatures) compare equal to their plain spelling.
+ *
+ * `dialogueTokens` also keeps `?`, `!` and `$` as tokens of their own: for dialogue acts and for
+ * telling people from simulators, how an utterance is punctuated is a signal.
  */
 import { STOPWORDS } from './stopwords';
 
 const WORD = /[\p{L}\p{M}\p{N}]+(?:'[\p{L}\p{M}\p{N}]+)*/gu;
+const WORD_OR_MARK = /[\p{L}\p{M}\p{N}]+(?:'[\p{L}\p{M}\p{N}]+)*|[?!$]/gu;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 function isAsciiWordChar(c: number): boolean {
@@ -27,25 +32,36 @@ export interface TokenSpans {
 
 /** Lowercase word tokens of `text`, in order, without stopword removal. */
 export function tokenize(text: string): string[] {
-  return scan(text, false).tokens;
+  return scan(text, false, false).tokens;
+}
+
+/** `tokenize`, plus each `?`, `!` and `$` as a token of its own ("Yes!" gives "yes", "!"). */
+export function dialogueTokens(text: string): string[] {
+  return scan(text, false, true).tokens;
 }
 
 /** Like `tokenize`, with each token's start and end offset in the returned (lowercased) text. */
 export function tokenizeSpans(text: string): TokenSpans {
-  return scan(text, true);
+  return scan(text, true, false);
 }
 
 const NO_OFFSETS: number[] = [];
 
-function scan(text: string, withOffsets: boolean): TokenSpans {
+/** `?`, `!` or `$` (kept as tokens by `dialogueTokens`). */
+function isMark(c: number): boolean {
+  return c === 63 || c === 33 || c === 36;
+}
+
+function scan(text: string, withOffsets: boolean, marks: boolean): TokenSpans {
   if (!text) return { text: '', tokens: [], starts: [], ends: [] };
   if (NON_ASCII.test(text)) {
     const norm = text.normalize('NFKC').replace(/[\u2018\u2019\u02bc]/g, "'").toLowerCase();
-    if (!withOffsets) return { text: norm, tokens: norm.match(WORD) ?? [], starts: NO_OFFSETS, ends: NO_OFFSETS };
+    const re = marks ? WORD_OR_MARK : WORD;
+    if (!withOffsets) return { text: norm, tokens: norm.match(re) ?? [], starts: NO_OFFSETS, ends: NO_OFFSETS };
     const tokens: string[] = [];
     const starts: number[] = [];
     const ends: number[] = [];
-    for (const m of norm.matchAll(WORD)) {
+    for (const m of norm.matchAll(re)) {
       tokens.push(m[0]);
       starts.push(m.index);
       ends.push(m.index + m[0].length);
@@ -61,7 +77,16 @@ function scan(text: string, withOffsets: boolean): TokenSpans {
   const n = lower.length;
   let i = 0;
   while (i < n) {
-    while (i < n && !isAsciiWordChar(lower.charCodeAt(i))) i++;
+    while (i < n && !isAsciiWordChar(lower.charCodeAt(i))) {
+      if (marks && isMark(lower.charCodeAt(i))) {
+        tokens.push(lower[i]);
+        if (withOffsets) {
+          starts.push(i);
+          ends.push(i + 1);
+        }
+      }
+      i++;
+    }
     if (i >= n) break;
     const start = i;
     for (;;) {

@@ -121,8 +121,8 @@ describe('ConvApparel and canonical', () => {
     assert.deepEqual(r.conversations[1], doc.conversations[1]);
     assert.equal(r.conversations[1].id, 'keep-me');
     assert.deepEqual(r.warnings.map((w) => w.path), ['conversations[2].turns[0].user_utterance', 'conversations[3].turns']);
-    assert.match(r.warnings[0].message, /conversation 2: turns\[0\]\.user_utterance: expected string, found number 17; skipped/);
-    assert.match(r.warnings[1].message, /conversation 3: turns: expected array, but the field is missing/);
+    assert.match(r.warnings[0].message, /conversation 2: turns\[0\]\.user_utterance: expected a string, got number 17; skipped/);
+    assert.match(r.warnings[1].message, /conversation 3: turns: required field is missing \(expected an array\)/);
   });
 
   test('ConvApparel JSONL: BOM, CRLF, blank line, no final newline; bad lines reported with line numbers', async () => {
@@ -133,7 +133,7 @@ describe('ConvApparel and canonical', () => {
     assert.equal(r.conversations[0].task_id, 'tops_good');
     assert.deepEqual(r.warnings.map((w) => w.line), [4, 5]);
     assert.match(r.warnings[0].message, /^invalid JSON at column 58: .*trailing comma.*; line skipped$/);
-    assert.match(r.warnings[1].message, /^conversation on line 5: turns: expected array, found string "/);
+    assert.match(r.warnings[1].message, /^conversation on line 5: turns: expected an array, got string "/);
     assert.equal(r.warnings[1].path, 'turns');
   });
 

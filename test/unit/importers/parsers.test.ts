@@ -12,17 +12,19 @@ describe('findJsonSyntaxError', () => {
   test('accepts valid JSON and locates typical mistakes', () => {
     for (const ok of ['{}', '[]', ' {"a": [1, -2.5e3, true, null, "x\\u00e9\\n"]} ', '"s"', '0', '[[[[]]]]']) assert.equal(findJsonSyntaxError(ok), undefined, ok);
     const cases: [string, number, number, RegExp][] = [
-      ['{"a": 1,}', 1, 9, /double-quoted property name.*trailing comma/],
+      ['{"a": 1,}', 1, 9, /trailing comma: expected a property name after ','/],
       ['{"a" 1}', 1, 6, /expected ':'/],
       ['[1,\n 2', 2, 3, /array is not closed/],
-      ['{"a":\n  tru}', 2, 3, /unexpected 't'/],
-      ['{"a": "x\ny"}', 1, 9, /a line break inside a string/],
-      ['[1] x', 1, 5, /after the end of the JSON value/],
-      ['{"a": 01}', 1, 7, /invalid number/],
-      ['[1, ]', 1, 5, /trailing comma before \]/],
-      ['{"a": "\\q"}', 1, 8, /invalid escape/],
-      ['', 1, 1, /empty/],
-      ['{"a": "open', 1, 7, /unterminated string/],
+      ['{"a":\n  tru}', 2, 6, /expected 'true', found '}'/],
+      ['{"a": "x\ny"}', 1, 9, /U\+000A \(a line break\) inside a string/],
+      ['[1] x', 1, 5, /after the end of the JSON value$/],
+      ['{"a": 01}', 1, 8, /leading zeros/],
+      ['[1, ]', 1, 5, /trailing comma/],
+      ['{"a": "\\q"}', 1, 9, /invalid escape/],
+      ['', 1, 1, /end of the file: expected a value/],
+      ['{"a": "open', 1, 12, /unterminated string/],
+      // A long valid number before the mistake is not the mistake.
+      [`[${'1'.repeat(500)}, }`, 1, 504, /expected a value, found '}'/],
     ];
     for (const [text, line, column, re] of cases) {
       const p = findJsonSyntaxError(text);

@@ -4,7 +4,8 @@ import type { Conversation } from '../../../src/core/model';
 import {
   conversationFeatures, featureValue, featureTable, parseActSource, presentValues, PLSA_DEFAULT_FEATURES, availableFeatures,
 } from '../../../src/core/metrics/features';
-import { isQuestion, tokenize } from '../../../src/core/metrics/text';
+import { isQuestion } from '../../../src/core/metrics/features';
+import { dialogueTokens as tokenize } from '../../../src/core/text/tokenize';
 
 const gold = (acts: string[]) => [{ speaker: 'user' as const, annotator: 'gold', acts }];
 

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { comparePopulations, compareFeature, closerSummary, splitHalfBaseline, allCloserSummaries } from '../../../src/core/metrics/plsa';
 import type { FeatureTable } from '../../../src/core/metrics/features';
-import { plsaMarkdown, plsaCsv, closerMarkdown, baselineMarkdown, shortNames, csv, fmt } from '../../../src/core/metrics/render';
+import { shortNames } from '../../../src/core/report/format';
 import { mannWhitneyU } from '../../../src/core/stats/mannwhitney';
 import { ks2samp } from '../../../src/core/stats/ks2samp';
 
@@ -44,7 +44,6 @@ describe('PLSA', () => {
     assert.deepEqual(s, { a: 'a', b: 'b', features: 2, ksCloser: 2, mwuCloser: 2 });
     assert.equal(closerSummary(r, 'b', 'a').ksCloser, 0);
     assert.equal(allCloserSummaries(r).length, 2);
-    assert.match(closerMarkdown([s]), /a is closer to the reference than b on 2 of 2 features by KS/);
   });
 
   test('split-half baseline: disjoint, seeded, deterministic', () => {
@@ -59,23 +58,9 @@ describe('PLSA', () => {
     assert.equal(b1.comparisons[0].n_reference + b1.comparisons[0].n_candidate, 60);
     assert.equal(splitHalfBaseline(big, 'h', { size: 80 }).size, 50, 'clipped to half the population');
     assert.throws(() => splitHalfBaseline(table({ v: [1] }), 'h.jsonl'), /h\.jsonl: 1 conversation/);
-    assert.match(baselineMarkdown(b1, 'h.jsonl'), /Two disjoint random subsets of 30/);
   });
 
-  test('Markdown table is shaped like the ConvApparel tables, CSV has every field', () => {
-    const r = comparePopulations({ file: 'data/human.jsonl', table: ref }, [{ file: 'runs/icl.jsonl', table: a }]);
-    const md = plsaMarkdown(r);
-    assert.match(md, /\| Metric \| human–icl MWU p \| human–icl KS stat \|/);
-    assert.match(md, /\| Num turns \| [0-9.e-]+ \| 0\.\d{3} \|/);
-    assert.match(md, /\| Critique \|/);
-    const lines = plsaCsv(r.comparisons).trim().split('\r\n');
-    assert.equal(lines[0], 'feature,candidate,reference_mean,candidate_mean,mwu_u,mwu_p,ks_statistic,ks_p,n_reference,n_candidate,mwu_method,ks_method');
-    assert.equal(lines.length, 3);
-  });
-
-  test('display names, CSV quoting and number format', () => {
+  test('display names', () => {
     assert.deepEqual([...shortNames(['a/x.jsonl', 'b/x.json', 'c.jsonl', 'c.jsonl']).values()], ['a/x', 'b/x', 'c']);
-    assert.equal(csv(['a', 'b'], [['x,y', 'say "hi"'], [NaN, 1]]), 'a,b\r\n"x,y","say ""hi"""\r\n,1\r\n');
-    assert.deepEqual([fmt(0.12345), fmt(0.0001234, true), fmt(NaN), fmt(Infinity)], ['0.123', '1.2e-4', '–', '∞']);
   });
 });

@@ -5,7 +5,6 @@ import {
   corpusShape, dsKl, conversationReward, effectiveFull, rewardTurns, successRate, rankingAgreement, userActCounts, zhangBalogSummary,
 } from '../../../src/core/metrics/zhangBalog';
 import { parseActSource } from '../../../src/core/metrics/features';
-import { zhangBalogMarkdown } from '../../../src/core/metrics/render';
 import { importFile } from '../../../src/core/importers';
 import { datasetPath } from '../../fixtures';
 
@@ -68,7 +67,6 @@ describe('Zhang & Balog metrics', () => {
     assert.ok(Math.abs(s.mean_per_conversation - (2 / 3 + 0) / 2) < 1e-15);
     const z = zhangBalogSummary(convs);
     assert.equal(z.success_rate.rate, 0.5);
-    assert.match(zhangBalogMarkdown([{ name: 'sim', summary: z }]), /\| sim \| 2 \|/);
   });
 
   test("ranking agreement: Kendall's tau between real and simulated scores", () => {

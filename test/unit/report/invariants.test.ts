@@ -103,10 +103,10 @@ describe('invariants report', () => {
     const good = buildInvariantsReport({ label: 'run', file: 'run.jsonl', check: check() });
     const badInput = structuredClone(good);
     (badInput.sections[1] as TableSection).rows[0].link!.input = 1;
-    assert.throws(() => parseReport(badInput), /sections\.1\.rows\.0\.link\.input: link to input 1 of 1/);
+    assert.throws(() => parseReport(badInput), /sections\[1\]\.rows\[0\]\.link\.input: link to input 1 of 1/);
     const badColumn = structuredClone(good);
     (badColumn.sections[1] as TableSection).linkColumn = 'nope';
-    assert.throws(() => parseReport(badColumn), /sections\.1\.linkColumn: no column "nope"/);
+    assert.throws(() => parseReport(badColumn), /sections\[1\]\.linkColumn: no column "nope"/);
   });
 
   test('computeInvariants on a file: counts, 1-based lines, ids of id-less lines, links at the violating turn', async (t) => {

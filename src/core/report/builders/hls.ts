@@ -26,6 +26,16 @@ export interface HlsBuildInput extends ReportBuildMeta {
   cross?: readonly CrossCell[];
   /** LLM-discriminator scores per population, shown beside the embedded discriminator. */
   llm?: readonly { population: string; scores: LlmDiscriminatorScores }[];
+  /** Per-conversation out-of-fold HLS (parallel arrays), shown as one linked table when given. */
+  scores?: readonly HlsScores[];
+}
+
+/** One population's per-conversation HLS; `input` is its index in the report's inputs. */
+export interface HlsScores {
+  population: string;
+  input: number;
+  conversations: readonly { id: string; line?: number }[];
+  hls: ArrayLike<number>;
 }
 
 const METRIC_COLUMNS = [
@@ -195,6 +205,27 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
         { key: 'mean_p_human', label: 'Mean P(human)', format: 'fixed' },
       ],
       rows: llm.map((x) => ({ cells: [x.population, x.scores.annotators.join(', '), x.scores.n, finiteOrNull(x.scores.mean_p_human)] })),
+    });
+  }
+
+  if (input.scores?.length) {
+    sections.push({
+      type: 'table',
+      id: ids.id('hls-scores'),
+      title: 'HLS per conversation (out-of-fold)',
+      group,
+      columns: [
+        { key: 'conversation', label: 'Conversation', format: 'text' },
+        { key: 'population', label: 'Population', format: 'text' },
+        { key: 'hls', label: 'HLS', format: 'fixed' },
+      ],
+      rows: input.scores.flatMap((p) =>
+        p.conversations.map((c, i): Row => {
+          const link: Row['link'] = { input: p.input, conversation: c.id };
+          if (c.line !== undefined) link.line = c.line;
+          return { cells: [c.id, p.population, finiteOrNull(p.hls[i])], link };
+        }),
+      ),
     });
   }
   return sections;

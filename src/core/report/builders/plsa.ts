@@ -6,9 +6,8 @@
  */
 import { allCloserSummaries, type BaselineReport, type PlsaComparison, type PlsaReport } from '../../metrics/plsa';
 import { featureLabel } from '../../metrics/features';
-import { shortNames } from '../../metrics/render';
 import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type Row, type Section } from '../model';
-import { IdAllocator, formatFixed } from '../format';
+import { IdAllocator, formatFixed, shortNames } from '../format';
 import { distributionCharts, type DistributionStyle, type LabelledFeatures } from './charts';
 import { significanceMark, type ReportBuildMeta } from './common';
 

@@ -16,6 +16,11 @@ export interface MarkdownOptions {
   chartImage?: (chart: ChartSection) => string | undefined;
   /** Also render the data table under each chart image (default false). */
   chartData?: boolean;
+  /**
+   * Leave charts out (terminal output): one line at the end says how many were left out. Their
+   * data stays in the report's JSON.
+   */
+  omitCharts?: boolean;
 }
 
 const VERDICT_TEXT: Record<Verdict['verdict'], string> = { pass: '✅ PASS', warn: '⚠️ WARN', fail: '❌ FAIL' };
@@ -93,7 +98,8 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     out.push('');
   }
   let group: string | undefined;
-  for (const s of report.sections) {
+  const sections = opts.omitCharts ? report.sections.filter((s) => s.type !== 'chart') : report.sections;
+  for (const s of sections) {
     if (s.group !== undefined && s.group !== group) out.push(`## ${escapeMarkdown(s.group, true)}`, '');
     group = s.group;
     out.push(...sectionMarkdown(s, opts));
@@ -104,6 +110,8 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     for (const [k, v] of params) out.push(`- ${escapeMarkdown(k, true)}: ${escapeMarkdown(v === null ? '–' : String(v), true)}`);
     out.push('');
   }
+  const omitted = report.sections.length - sections.length;
+  if (omitted) out.push(`${omitted} chart${omitted === 1 ? '' : 's'} not shown (the JSON report has their data).`, '');
   if (report.warnings?.length) {
     out.push('## Warnings', '');
     for (const w of report.warnings) out.push(`- ${escapeMarkdown(w, true)}`);
