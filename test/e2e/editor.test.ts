@@ -119,13 +119,18 @@ test('conversation editor: open, filter, replay, annotate, save; light and dark 
   await shotAll(page, frame, 'light');
 
   // Filter: condition "bad" (every 5th conversation: 12).
+  // Facet filters live in the "Filters" popover.
+  await frame.locator('.filters-toggle').click();
   await frame.locator('select[name="condition"]').selectOption('bad');
   await waitForText(frame, '.list-status', /^12 of 61/);
+  await waitForText(frame, '.filters-toggle', /Filters \(1\)/);
   // Text search with counts.
   await frame.locator('input.search').fill('light blue');
   await waitForText(frame, '.list-status', /^6 of 61 .*12 matching utterances/);
   await frame.locator('input.search').fill('');
+  if (await frame.locator('.filter-popover').isHidden()) await frame.locator('.filters-toggle').click();
   await frame.locator('select[name="condition"]').selectOption('');
+  await frame.locator('select[name="condition"]').press('Escape');
   await waitForText(frame, '.list-status', /^61 of 61/);
 
   // Replay sim-010 (a traced conversation), reached with "SimLens: Go to Conversation…".
@@ -157,7 +162,10 @@ test('conversation editor: open, filter, replay, annotate, save; light and dark 
   await waitForText(frame, '.msg.assistant .act-group.mine', /elicit_preference/);
   await waitForText(frame, '.msg.user .act-group.mine', /inform_preference.*critique/);
   await screenshot(page, 'editor-annotate-light');
-  // The tab shows the document as dirty.
+  // The tab shows the document as dirty once the host has applied the edits: wait for the
+  // webview's count of unanswered edits to reach 0 (the optimistic chips above show at once, the
+  // host's answers can lag under load), then for the tab.
+  await frame.locator('body[data-pending-edits="0"]').waitFor({ state: 'attached', timeout: 60_000 });
   await page
     .locator('.tabs-container .tab.dirty[aria-label*="sample.conv.jsonl"]')
     .first()
@@ -165,8 +173,9 @@ test('conversation editor: open, filter, replay, annotate, save; light and dark 
     .catch(async (e: Error) => {
       const tabs = await page.locator('.tabs-container .tab').evaluateAll((els) => els.map((el) => `${el.className} | ${el.getAttribute('aria-label')}`));
       const notices = await frame.locator('.notices').textContent().catch(() => '');
+      const pending = await frame.locator('body').getAttribute('data-pending-edits').catch(() => '?');
       if (process.env.SIMLENS_E2E_DEBUG) cpSync(path.join(vscode.userDataDir, 'logs'), path.join(RESULTS_DIR, 'editor-dirty-logs'), { recursive: true });
-      throw new Error(`the tab never became dirty: ${JSON.stringify(tabs)}; webview notices: ${notices}\n${e.message.split('\n')[0]}`);
+      throw new Error(`the tab never became dirty (unanswered edits: ${pending}): ${JSON.stringify(tabs)}; webview notices: ${notices}\n${e.message.split('\n')[0]}`);
     });
 
   // Undo the last act through VS Code, then save.

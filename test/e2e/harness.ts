@@ -29,7 +29,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import {
   findChromium,
   installExtension,
@@ -47,11 +47,13 @@ export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 /** Title of the test-only command that runs the in-host mocha suites (src/extension/testHooks.ts). */
 export const INTEGRATION_COMMAND_TITLE = 'SimLens Test: Run Integration Suites';
 
-export type Theme = 'light' | 'dark';
-/** `name` is the settings id, `label` what the theme picker shows. */
-const THEMES: Record<Theme, { name: string; label: string; bodyClass: string }> = {
-  light: { name: 'Default Light Modern', label: 'Light Modern', bodyClass: 'vs' },
-  dark: { name: 'Default Dark Modern', label: 'Dark Modern', bodyClass: 'vs-dark' },
+export type Theme = 'light' | 'dark' | 'hc-dark' | 'hc-light';
+/** `name` is the settings id, `label` what the theme picker shows, `webviewClass` the class VS Code puts on a webview's body. */
+export const THEMES: Record<Theme, { name: string; label: string; bodyClass: string; webviewClass: string }> = {
+  light: { name: 'Default Light Modern', label: 'Light Modern', bodyClass: 'vs', webviewClass: 'vscode-light' },
+  dark: { name: 'Default Dark Modern', label: 'Dark Modern', bodyClass: 'vs-dark', webviewClass: 'vscode-dark' },
+  'hc-dark': { name: 'Default High Contrast', label: 'Dark High Contrast', bodyClass: 'hc-black', webviewClass: 'vscode-high-contrast' },
+  'hc-light': { name: 'Default High Contrast Light', label: 'Light High Contrast', bodyClass: 'hc-light', webviewClass: 'vscode-high-contrast-light' },
 };
 
 /** True when running in CI, where missing E2E prerequisites are failures, not skips. */
@@ -285,6 +287,12 @@ export interface VsCodeSession {
   integrationBundle: string;
   /** Page errors and console errors seen so far (all frames, webviews included). */
   errors: string[];
+  /**
+   * Uncaught errors and console errors raised by SimLens's own webview code (its bundles under
+   * dist/webview/). `close()` throws when there are any, so every E2E test that calls it in
+   * `t.after` fails on them.
+   */
+  webviewErrors: string[];
   /** Switches the colour theme through settings.json and waits until the workbench shows it. */
   setTheme(theme: Theme): Promise<void>;
   /** Closes the browser, stops the server, writes its log to test-results/, removes temp folders. */
@@ -337,6 +345,7 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     env: { SIMLENS_INTEGRATION_RESULT: resultFile, SIMLENS_INTEGRATION_BUNDLE: integrationBundle, ...options.env },
   });
   const errors: string[] = [];
+  const webviewErrors: string[] = [];
   let browser: Browser | undefined;
   const id = `${process.pid}-${++sessionCounter}`;
   const close = async () => {
@@ -345,6 +354,7 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     mkdirSync(RESULTS_DIR, { recursive: true });
     writeFileSync(path.join(RESULTS_DIR, `vscode-server-${id}.log`), server.output() + '\n--- page errors ---\n' + errors.join('\n'));
     rmSync(base, { recursive: true, force: true });
+    if (webviewErrors.length) throw new Error(`SimLens webviews raised ${webviewErrors.length} error(s):\n${webviewErrors.join('\n')}`);
   };
   try {
     browser = await chromium.launch({
@@ -363,9 +373,14 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     });
     const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
     const page = await context.newPage();
-    page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+    page.on('pageerror', (error) => {
+      errors.push(`pageerror: ${error.message}`);
+      if (isSimLensWebviewError(error.stack ?? '')) webviewErrors.push(`pageerror: ${error.stack}`);
+    });
     page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+      if (message.type() !== 'error') return;
+      errors.push(`console: ${message.text()}`);
+      if (isSimLensWebviewError(message.location().url)) webviewErrors.push(`console: ${message.text()} (${message.location().url}:${message.location().lineNumber})`);
     });
     await page.goto(server.workspaceUrl);
     await openWorkbench(page);
@@ -380,11 +395,16 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
         { timeout: 30_000 },
       );
     };
-    return { page, browser, server, workspace: options.workspace, userDataDir, resultFile, integrationBundle, errors, setTheme, close };
+    return { page, browser, server, workspace: options.workspace, userDataDir, resultFile, integrationBundle, errors, webviewErrors, setTheme, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/** True when a stack trace or script URL points into SimLens's webview bundles (dist/webview/*.js). */
+export function isSimLensWebviewError(stackOrUrl: string): boolean {
+  return /\/dist\/webview\/[\w-]+\.js/.test(stackOrUrl);
 }
 
 /** Waits until the workbench is rendered and the extension host has connected. */
@@ -497,6 +517,43 @@ export async function waitForWebview(page: Page, index = 0, timeoutMs = 30_000):
   const frame = webviewFrame(page, index);
   await frame.locator('body', { hasText: /\S/ }).waitFor({ state: 'visible', timeout: timeoutMs });
   return frame;
+}
+
+/** The Frame (not a locator) holding the extension's HTML in the `index`-th visible webview: for `evaluate`. */
+export async function webviewContentFrame(page: Page, index = 0): Promise<Frame> {
+  const outer = await (await page.locator('iframe.webview.ready').filter({ visible: true }).nth(index).elementHandle({ timeout: 30_000 }))?.contentFrame();
+  const inner = await (await outer?.waitForSelector('iframe#active-frame', { state: 'attached', timeout: 30_000 }))?.contentFrame();
+  if (!inner) throw new Error(`webview ${index}: no content frame`);
+  return inner;
+}
+
+/** One axe-core rule violation, reduced to what a report needs. */
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string; summary: string }>;
+}
+
+/**
+ * Runs axe-core (node_modules/axe-core) in a webview frame against WCAG 2 A/AA rules and returns
+ * the violations. The script is evaluated through the DevTools protocol, which the webview's CSP
+ * does not restrict; nothing is added to the page's DOM.
+ */
+export async function axeCheck(frame: Frame, rules?: string[]): Promise<AxeViolation[]> {
+  const loaded = await frame.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === 'object');
+  if (!loaded) await frame.evaluate(readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  return frame.evaluate(async (only) => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
+    const runOnly = only ? { type: 'rule', values: only } : { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] };
+    const result = await axe.run(document, { runOnly, resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.map(String).join(' '), summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300) })),
+    }));
+  }, rules ?? null);
 }
 
 /** Visible notification toasts' text. */

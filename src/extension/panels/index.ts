@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { join } from 'node:path';
 import { conversationCondition, conversationSource, type Conversation } from '../../core/model';
 import { parseReport, type Report } from '../../core/report/model';
-import { defaultLabel, PopulationLoader, type PopulationSpec } from '../../core/report/populations';
+import { defaultLabel, matchesFilter, PopulationLoader, type PopulationSpec } from '../../core/report/populations';
 import { parseInlineSimulator } from '../../core/report/simulator';
 import {
   CounterfactualSpecSchema, FidelitySpecSchema, HlsSpecSchema, InvariantsSpecSchema, PlsaSpecSchema, SimulationSpecSchema,
@@ -21,6 +21,7 @@ import {
 import { PANEL_VIEW_TYPE, PanelStateSchema } from '../../shared/panelProtocol';
 import { MetricPanel, type PanelDeps } from './panel';
 import { activeConversationFile, askInteger, loadWithProgress, pickActSource, pickFiles, pickFilter, populationSpec } from './pickers';
+import { domainMismatchWarnings } from './populationFiles';
 
 export { MetricPanel } from './panel';
 
@@ -71,11 +72,18 @@ async function pickPopulations(loader: PopulationLoader, title: string): Promise
   return out;
 }
 
+/** Warns (without blocking the flow) about candidates from another domain than the reference. */
+function warnDomainMismatch(ref: { spec: PopulationSpec; conversations: Conversation[] }, cands: { spec: PopulationSpec; conversations: Conversation[] }[]): void {
+  const population = (p: { spec: PopulationSpec; conversations: Conversation[] }) => ({ label: defaultLabel(p.spec), conversations: p.conversations.filter((c) => matchesFilter(c, p.spec.filter)) });
+  for (const w of domainMismatchWarnings(population(ref), cands.map(population))) void vscode.window.showWarningMessage(`SimLens: ${w}`);
+}
+
 async function compareFlow(loader: PopulationLoader): Promise<ReportSpec | undefined> {
   const ref = await pickPopulation(loader, 'Compare Populations: reference (e.g. human conversations)');
   if (!ref) return undefined;
   const cands = await pickPopulations(loader, 'Compare Populations: candidates (e.g. simulated runs)');
   if (!cands) return undefined;
+  warnDomainMismatch(ref, cands);
   const acts = await pickActSource([...ref.conversations, ...cands.flatMap((c) => c.conversations)]);
   if (!acts) return undefined;
   return { kind: 'plsa', reference: ref.spec, candidates: cands.map((c) => c.spec), acts };
@@ -86,6 +94,7 @@ async function humanLikenessFlow(loader: PopulationLoader): Promise<ReportSpec |
   if (!human) return undefined;
   const sims = await pickPopulations(loader, 'Human-Likeness: simulated conversations');
   if (!sims) return undefined;
+  warnDomainMismatch(human, sims);
   return { kind: 'human-likeness', human: human.spec, simulated: sims.map((s) => s.spec) };
 }
 

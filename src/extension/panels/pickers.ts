@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { isAbsolute, relative } from 'node:path';
 import type { Conversation } from '../../core/model';
+import { conversationFilesOnly } from './populationFiles';
 import { populationFacets, type PopulationFilter, type PopulationLoader, type PopulationSpec } from '../../core/report/populations';
 
 const BROWSE = '$(folder-opened) Browse…';
@@ -21,9 +22,12 @@ export function specPath(uri: vscode.Uri, cwd: string): string {
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : uri.fsPath;
 }
 
-async function workspaceConversationFiles(): Promise<vscode.Uri[]> {
-  const found = await vscode.workspace.findFiles('**/*.jsonl', '**/{node_modules,.git,dist,out}/**', 500);
-  return found.sort((a, b) => a.fsPath.localeCompare(b.fsPath));
+/** Workspace `*.jsonl` files whose first lines are conversations (catalogs, archives, empty files left out). */
+async function workspaceConversationFiles(): Promise<{ uris: vscode.Uri[]; skipped: number }> {
+  const found = (await vscode.workspace.findFiles('**/*.jsonl', '**/{node_modules,.git,dist,out}/**', 500)).filter((u) => u.scheme === 'file');
+  const { files, skipped } = await conversationFilesOnly(found.map((u) => u.fsPath));
+  const keep = new Set(files);
+  return { uris: found.filter((u) => keep.has(u.fsPath)).sort((a, b) => a.fsPath.localeCompare(b.fsPath)), skipped: skipped.length };
 }
 
 /**
@@ -31,13 +35,14 @@ async function workspaceConversationFiles(): Promise<vscode.Uri[]> {
  * file (JSON exports included). `exclude` hides files already chosen.
  */
 export async function pickFiles(title: string, opts: { many?: boolean; placeholder?: string; exclude?: readonly string[] } = {}): Promise<vscode.Uri[] | undefined> {
-  const files = (await workspaceConversationFiles()).filter((u) => !opts.exclude?.includes(u.fsPath));
+  const found = await workspaceConversationFiles();
+  const files = found.uris.filter((u) => !opts.exclude?.includes(u.fsPath));
   const items: FileItem[] = files.map((uri) => ({
     label: `$(file) ${uri.path.replace(/^.*\//, '')}`,
     description: vscode.workspace.asRelativePath(uri.with({ path: uri.path.replace(/\/[^/]*$/, '') || '/' })),
     uri,
   }));
-  items.push({ label: BROWSE, alwaysShow: true });
+  items.push({ label: BROWSE, alwaysShow: true, description: found.skipped ? `${found.skipped} .jsonl file${found.skipped === 1 ? '' : 's'} that are not conversations (catalogs, archives, empty) not listed` : undefined });
   const picked = opts.many
     ? await vscode.window.showQuickPick(items, { title, placeHolder: opts.placeholder, canPickMany: true, ignoreFocusOut: true, matchOnDescription: true })
     : await vscode.window.showQuickPick(items, { title, placeHolder: opts.placeholder, ignoreFocusOut: true, matchOnDescription: true }).then((p) => (p ? [p] : undefined));
