@@ -6,6 +6,7 @@
  * like every command that runs a simulator.
  */
 import * as vscode from 'vscode';
+import { notify } from './safeOutput';
 import { basename, dirname, join } from 'node:path';
 import { forkConversation } from '../core/run/fork';
 import { rename, writeFile } from 'node:fs/promises';
@@ -48,13 +49,13 @@ export function registerFork(context: vscode.ExtensionContext, output: vscode.Lo
   context.subscriptions.push(
     vscode.commands.registerCommand(FORK_COMMAND, async (request: ForkRequest = {}) => {
       if (!vscode.workspace.isTrusted) {
-        void vscode.window.showWarningMessage('SimLens runs simulators only in trusted workspaces (Restricted Mode is on).');
+        void notify.warning('SimLens runs simulators only in trusted workspaces (Restricted Mode is on).');
         return;
       }
       const fileUri =
         typeof request.file === 'string' ? vscode.Uri.file(request.file) : request.file ?? activeConversationFile();
       if (!fileUri) {
-        void vscode.window.showInformationMessage('Open a conversation file in the SimLens editor first, then fork from a turn.');
+        void notify.info('Open a conversation file in the SimLens editor first, then fork from a turn.');
         return;
       }
       const id =
@@ -87,7 +88,7 @@ export function registerFork(context: vscode.ExtensionContext, output: vscode.Lo
         output.info(`Fork of ${fileUri.fsPath} "${id}" after turn ${turn + 1}: ${result.conversations.length} continuations (${[...new Set(result.methods)].join(', ')}), ${result.failed} failed -> ${out}`);
         await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(out), EDITOR_VIEW_TYPE, vscode.ViewColumn.Beside);
       } catch (err) {
-        void vscode.window.showErrorMessage(`SimLens could not fork "${id}" in ${basename(fileUri.fsPath)}: ${(err as Error).message}`);
+        void notify.error(`SimLens could not fork "${id}" in ${basename(fileUri.fsPath)}: ${(err as Error).message}`);
       }
     }),
   );

@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { notify } from './safeOutput';
 import { LLM_ROLES, resolveLlmSettings, type LlmRole, type LlmRoleInput, type LlmSettingsInput } from '../core/llm/config';
 import { LlmServices } from '../core/llm/services';
 import { WORKSPACE_PROMPTS_DIR } from '../core/llm/templates';
@@ -84,12 +85,12 @@ async function setApiKey(): Promise<void> {
   });
   if (key === undefined) return;
   await secrets!.store(SECRET_KEY, key.trim());
-  void vscode.window.showInformationMessage('SimLens: API key stored in secret storage.');
+  void notify.info('SimLens: API key stored in secret storage.');
 }
 
 async function clearApiKey(): Promise<void> {
   await secrets!.delete(SECRET_KEY);
-  void vscode.window.showInformationMessage('SimLens: API key removed.');
+  void notify.info('SimLens: API key removed.');
 }
 
 async function testConnection(output: vscode.LogOutputChannel): Promise<void> {
@@ -102,11 +103,11 @@ async function testConnection(output: vscode.LogOutputChannel): Promise<void> {
     const models = await client.listModels();
     const found = client.model ? (models.includes(client.model) ? `model "${client.model}" is available` : `model "${client.model}" is NOT in the list`) : 'no model set';
     output.info(`LLM ${role} at ${client.config.baseUrl}: ${models.length} models; ${found}`);
-    void vscode.window.showInformationMessage(`SimLens: ${role} endpoint answered with ${models.length} models; ${found}.`);
+    void notify.info(`SimLens: ${role} endpoint answered with ${models.length} models; ${found}.`);
   } catch (e) {
     const message = redactSecrets(e instanceof Error ? e.message : String(e), [key]);
     output.error(`LLM connection test (${role}): ${message}`);
-    void vscode.window.showErrorMessage(`SimLens: ${message}`);
+    void notify.error(`SimLens: ${message}`);
   }
 }
 
@@ -115,7 +116,7 @@ export function registerLlm(context: vscode.ExtensionContext, output: vscode.Log
   secrets = context.secrets;
   const trusted = (fn: () => Promise<void>) => async () => {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('SimLens: LLM features are disabled in untrusted workspaces.');
+      void notify.warning('SimLens: LLM features are disabled in untrusted workspaces.');
       return;
     }
     await fn();

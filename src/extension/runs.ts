@@ -6,6 +6,7 @@
  * lives in src/core/run/runProgress.ts.
  */
 import * as vscode from 'vscode';
+import { notify } from './safeOutput';
 import * as path from 'node:path';
 import { describeRun, describeTask, loadClusterRunProgress, runsInFolder, type ClusterRunProgress } from '../core/run/runProgress';
 
@@ -78,7 +79,7 @@ async function showRun(target: string, output: vscode.LogOutputChannel): Promise
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     output.warn(`open run: ${message}`);
-    void vscode.window.showErrorMessage(`SimLens: ${message}`);
+    void notify.error(`SimLens: ${message}`);
     return;
   }
   const pick = vscode.window.createQuickPick<RunItem>();
@@ -101,7 +102,7 @@ async function showRun(target: string, output: vscode.LogOutputChannel): Promise
   clearInterval(refresh);
   pick.dispose();
   if (chosen?.open) await vscode.commands.executeCommand('vscode.open', chosen.open);
-  else if (chosen) void vscode.window.showInformationMessage(`SimLens: ${chosen.detail ?? 'nothing to open yet'}`);
+  else if (chosen) void notify.info(`SimLens: ${chosen.detail ?? 'nothing to open yet'}`);
 }
 
 /** Registers "SimLens: Open Run…" (from the palette, or the explorer with a file or folder). */

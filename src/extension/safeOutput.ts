@@ -27,9 +27,13 @@ export function safeLogChannel(channel: vscode.LogOutputChannel): vscode.LogOutp
   });
 }
 
-/** `showErrorMessage` / `showWarningMessage` / `showInformationMessage` with the message escaped. */
+/**
+ * `showErrorMessage` / `showWarningMessage` / `showInformationMessage` with the message escaped:
+ * same signatures (items, options), so every notification in the extension goes through here.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 export const notify = {
-  error: <T extends string>(message: string, ...items: T[]) => vscode.window.showErrorMessage(escapeControl(message), ...items),
-  warning: <T extends string>(message: string, ...items: T[]) => vscode.window.showWarningMessage(escapeControl(message), ...items),
-  info: <T extends string>(message: string, ...items: T[]) => vscode.window.showInformationMessage(escapeControl(message), ...items),
+  error: ((message: string, ...rest: any[]) => (vscode.window.showErrorMessage as any)(escapeControl(message), ...rest)) as typeof vscode.window.showErrorMessage,
+  warning: ((message: string, ...rest: any[]) => (vscode.window.showWarningMessage as any)(escapeControl(message), ...rest)) as typeof vscode.window.showWarningMessage,
+  info: ((message: string, ...rest: any[]) => (vscode.window.showInformationMessage as any)(escapeControl(message), ...rest)) as typeof vscode.window.showInformationMessage,
 };

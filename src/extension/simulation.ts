@@ -10,6 +10,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { notify } from './safeOutput';
 import { runSimulation, type RunProgress, type SimulationConfigInput } from '../core/run/index';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../core/run/failures';
 import type { RunManifest } from '../core/model';
@@ -145,7 +146,7 @@ export function runSummary(m: RunManifest, file: string): string {
 
 async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
   if (!vscode.workspace.isTrusted) {
-    void vscode.window.showErrorMessage('SimLens runs simulations only in a trusted workspace.');
+    void notify.error('SimLens runs simulations only in a trusted workspace.');
     return;
   }
   const request = await askForRun();
@@ -189,13 +190,13 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
     output.info(`simulation ${m.status}: ${summary}`);
     const failed = m.counts.failed > 0 || m.status !== 'finished';
     const choice = failed
-      ? await vscode.window.showWarningMessage(summary, 'Open')
-      : await vscode.window.showInformationMessage(summary, 'Open');
+      ? await notify.warning(summary, 'Open')
+      : await notify.info(summary, 'Open');
     if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', out);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     output.error(`simulation failed: ${message}`);
-    void vscode.window.showErrorMessage(`SimLens simulation failed: ${message}`);
+    void notify.error(`SimLens simulation failed: ${message}`);
   }
 }
 

@@ -9,6 +9,7 @@
  * files and options with quick picks. Computation happens in the extension host (panel.ts).
  */
 import * as vscode from 'vscode';
+import { notify } from '../safeOutput';
 import { join } from 'node:path';
 import { conversationCondition, conversationSource, type Conversation } from '../../core/model';
 import { parseReport, type Report } from '../../core/report/model';
@@ -75,7 +76,7 @@ async function pickPopulations(loader: PopulationLoader, title: string): Promise
 /** Warns (without blocking the flow) about candidates from another domain than the reference. */
 function warnDomainMismatch(ref: { spec: PopulationSpec; conversations: Conversation[] }, cands: { spec: PopulationSpec; conversations: Conversation[] }[]): void {
   const population = (p: { spec: PopulationSpec; conversations: Conversation[] }) => ({ label: defaultLabel(p.spec), conversations: p.conversations.filter((c) => matchesFilter(c, p.spec.filter)) });
-  for (const w of domainMismatchWarnings(population(ref), cands.map(population))) void vscode.window.showWarningMessage(`SimLens: ${w}`);
+  for (const w of domainMismatchWarnings(population(ref), cands.map(population))) void notify.warning(`SimLens: ${w}`);
 }
 
 async function compareFlow(loader: PopulationLoader): Promise<ReportSpec | undefined> {
@@ -231,7 +232,7 @@ export function registerMetricPanels(context: vscode.ExtensionContext, log: vsco
     vscode.commands.registerCommand(id, async (arg?: unknown) => {
       try {
         if (needsTrust && !vscode.workspace.isTrusted) {
-          void vscode.window.showWarningMessage('SimLens: running simulations needs a trusted workspace (Manage Workspace Trust).');
+          void notify.warning('SimLens: running simulations needs a trusted workspace (Manage Workspace Trust).');
           return undefined;
         }
         const given = specArgument<T>(arg, schema);
@@ -241,7 +242,7 @@ export function registerMetricPanels(context: vscode.ExtensionContext, log: vsco
         return MetricPanel.open(deps, spec);
       } catch (e) {
         log.error(`${id}: ${(e as Error).message}`);
-        void vscode.window.showErrorMessage(`SimLens: ${(e as Error).message}`);
+        void notify.error(`SimLens: ${(e as Error).message}`);
         return undefined;
       }
     });

@@ -10,6 +10,7 @@
  *   a valid saved report is shown as is ("restored"); otherwise the spec is recomputed.
  */
 import * as vscode from 'vscode';
+import { notify } from '../safeOutput';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { computeReport, CancelledError, type ComputeContext } from '../../core/report/compute';
 import { fidelityNeedsLlm, runFidelity } from '../../core/report/fidelity';
@@ -137,7 +138,7 @@ export class MetricPanel {
     const spec = this.spec;
     if (!spec) return Promise.resolve();
     if (!canCompute(spec)) {
-      void vscode.window.showWarningMessage('SimLens: running simulations needs a trusted workspace.');
+      void notify.warning('SimLens: running simulations needs a trusted workspace.');
       return Promise.resolve();
     }
     this.running?.abort();
@@ -179,7 +180,7 @@ export class MetricPanel {
             ctx,
           );
           report = result.report;
-          void vscode.window.showInformationMessage(`SimLens: fidelity report written to ${vscode.workspace.asRelativePath(out)}`, 'Open report.md').then((pick) => {
+          void notify.info(`SimLens: fidelity report written to ${vscode.workspace.asRelativePath(out)}`, 'Open report.md').then((pick) => {
             if (pick) void vscode.window.showTextDocument(vscode.Uri.file(result.files.markdown));
           });
         } else {
@@ -200,7 +201,7 @@ export class MetricPanel {
         this.send({ type: 'error', message, cancelled, canRecompute: canCompute(spec) });
         if (!cancelled) {
           this.deps.log.error(`${title}: ${(e as Error).stack ?? message}`);
-          void vscode.window.showErrorMessage(`${title}: ${message}`);
+          void notify.error(`${title}: ${message}`);
         }
       } finally {
         if (this.running === controller) this.running = undefined;
@@ -251,7 +252,7 @@ export class MetricPanel {
       }
     } catch (e) {
       this.deps.log.error(`metric panel: ${(e as Error).message}`);
-      void vscode.window.showErrorMessage(`SimLens: ${(e as Error).message}`);
+      void notify.error(`SimLens: ${(e as Error).message}`);
     }
   }
 
@@ -326,7 +327,7 @@ export class MetricPanel {
       }
       return file;
     }
-    void vscode.window.showWarningMessage(`SimLens: ${input.file} was not found (looked in ${candidates.map((c) => dirname(c)).join(', ')}).`);
+    void notify.warning(`SimLens: ${input.file} was not found (looked in ${candidates.map((c) => dirname(c)).join(', ')}).`);
     return undefined;
   }
 
