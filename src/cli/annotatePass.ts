@@ -15,8 +15,8 @@ import { annotationPartManifest, annotationPassConfig, loadAnnotationPart, type 
 import { writeManifest } from '../core/run/manifest';
 import { latencyStats, shardIndices } from '../core/run/orchestrator';
 import { SHARD_COUNT_VARIABLE, partFileName, resolveShard, type ResolvedShard } from '../core/run/shardEnv';
-import type { FlagValues } from './args';
-import { llmServicesFromFlags, type LlmFlagValues } from './llmOptions';
+import type { FlagSpecs, FlagValues } from './args';
+import { LLM_FLAGS, llmServicesFromFlags, type LlmFlagValues } from './llmOptions';
 import { UsageError, type CliIo } from './types';
 import { ioErrorMessage, isIoError, resolvePath } from './util';
 
@@ -51,6 +51,24 @@ export const SHARD_FLAGS = {
   },
   'shard-count': { type: 'number', valueName: 'K', description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)` },
 } as const;
+
+/**
+ * The flags of an annotation pass (`judge`, `discriminate`): --out, the command's own `extra`
+ * flags, --force, --limit, --json, then the failure policy, shard and LLM options. `help` words
+ * each of the four common flags for the command.
+ */
+export function annotationPassFlags<const E extends FlagSpecs>(help: { out: string; force: string; limit: string; json: string }, extra: E) {
+  return {
+    out: { type: 'string', short: 'o', valueName: 'FILE', description: help.out },
+    ...extra,
+    force: { type: 'boolean', description: help.force },
+    limit: { type: 'number', description: help.limit },
+    json: { type: 'boolean', description: help.json },
+    ...FAILURE_POLICY_FLAGS,
+    ...SHARD_FLAGS,
+    ...LLM_FLAGS,
+  } as const;
+}
 
 /** The value of --max-consecutive-failures, validated. */
 export function maxConsecutiveFailuresFlag(value: number | undefined): number {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { Conversation } from '../core/model';
 import type { Taxonomy } from '../core/taxonomy';
 import { SummaryFilterSchema, type AgreementResult, type ConversationSummary, type Facets, type SearchStats, type SummaryFilter } from '../core/document/types';
+import { zodErrorMessage } from '../core/jsonl/zodIssues';
 
 // The document's data types are core's (src/core/document/types.ts); both sides take them from here.
 export {
@@ -31,6 +32,25 @@ export interface EditorInit {
   replayIntervalMs: number;
   /** Where to go first (deep link); otherwise the webview restores its saved state. */
   reveal?: { line: number; turn?: number };
+  /**
+   * Set when the file is not conversation JSONL but a format SimLens imports (DialogueKit JSON, a
+   * ConvApparel document, AB-ReDial CSV, …): the webview shows this instead of the list and offers
+   * to convert it (the `convert` message).
+   */
+  importable?: ImportPreview;
+}
+
+/** What converting the file would give (see src/extension/editor/convert.ts). */
+export interface ImportPreview {
+  format: string;
+  /** One line: format, detected, counts. */
+  headline: string;
+  /** The full summary: counts, notes and warnings with file, line and field. */
+  text: string;
+  /** File name the conversion writes beside the input. */
+  target: string;
+  /** Set when the import failed: why (the file is then not convertible as is). */
+  error?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -110,6 +130,8 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** Use this built-in taxonomy for annotating (offered when the file's annotations use it). */
   z.object({ type: z.literal('setTaxonomy'), name: z.string().min(1).max(100) }),
   z.object({ type: z.literal('command'), command: z.enum(['undo', 'redo', 'save', 'goToConversation', 'openSettings', 'checkInvariants']) }),
+  /** Convert this (importable, non-JSONL) file to conversation JSONL beside it and open the result. */
+  z.object({ type: z.literal('convert') }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warning', 'error']), message: z.string().max(10_000) }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
@@ -121,9 +143,7 @@ export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
 export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewMessage } | { ok: false; error: string } {
   const result = WebviewMessageSchema.safeParse(raw);
   if (result.success) return { ok: true, message: result.data };
-  const issue = result.error.issues[0];
-  const where = issue.path.length ? issue.path.join('.') : '(message)';
-  return { ok: false, error: `invalid webview message at ${where}: ${issue.message}` };
+  return { ok: false, error: zodErrorMessage('invalid webview message', result.error, raw) };
 }
 
 /** Page size the webview requests; the host never sends more rows than asked for. */

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Report } from '../core/report/model';
 import { SectionId } from '../core/report/model';
 import { ReportSpecSchema, type ReportSpec } from '../core/report/specs';
+import { zodErrorMessage } from '../core/jsonl/zodIssues';
 
 /** The panel's view type (one for every metric panel kind). */
 export const PANEL_VIEW_TYPE = 'simlens.metricPanel';
@@ -63,8 +64,7 @@ export type PanelToHost = z.infer<typeof PanelToHostSchema>;
 export function parsePanelMessage(value: unknown): { ok: true; message: PanelToHost } | { ok: false; error: string } {
   const r = PanelToHostSchema.safeParse(value);
   if (r.success) return { ok: true, message: r.data };
-  const issue = r.error.issues[0];
-  return { ok: false, error: `${issue.path.join('.') || '(message)'}: ${issue.message}` };
+  return { ok: false, error: zodErrorMessage('invalid panel message', r.error, value) };
 }
 
 // ---- persisted webview state ----------------------------------------------------------------

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { findChromium } from '../../scripts/vscode-server.cjs';
@@ -92,9 +92,30 @@ describe('VSIX', () => {
       [],
       'sources, tests, source maps or node_modules in the VSIX',
     );
-    // Everything `vsce ls` selects in the repository made it in (vsce renames README and LICENSE).
-    const expected = vsceFileList().filter((f) => f !== 'README.md' && f !== 'LICENSE');
+    // Everything `vsce ls` selects in the repository made it in (vsce renames README, CHANGELOG and LICENSE).
+    const renamed = new Set(['README.md', 'LICENSE', 'CHANGELOG.md']);
+    const expected = vsceFileList().filter((f) => !renamed.has(f));
     assert.deepEqual(expected.filter((f) => !entries.includes(`extension/${f}`)), [], 'files missing from the VSIX');
+    const lower = entries.map((e) => e.toLowerCase());
+    for (const f of ['extension/readme.md', 'extension/changelog.md']) assert.ok(lower.includes(f), `${f} in the VSIX`);
+  });
+
+  test('the package is ready for the Marketplace and Open VSX', () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, any>;
+    for (const field of ['icon', 'repository', 'bugs', 'homepage', 'keywords', 'galleryBanner', 'license', 'displayName', 'description']) {
+      assert.ok(pkg[field], `package.json has ${field}`);
+    }
+    assert.ok(existsSync(path.join(REPO_ROOT, pkg.icon)), `icon ${pkg.icon} exists`);
+    assert.doesNotMatch(pkg.scripts.package, /allow-missing-repository/);
+    const walkthroughs = pkg.contributes.walkthroughs as { steps: { media: { markdown?: string; image?: string } }[] }[];
+    assert.ok(walkthroughs.length > 0 && walkthroughs[0].steps.length >= 4, 'a getting-started walkthrough');
+    const { vsix } = buildVsix();
+    const entries = zipEntries(readFileSync(vsix));
+    for (const step of walkthroughs[0].steps) {
+      const media = step.media.markdown ?? step.media.image;
+      assert.ok(media && entries.includes(`extension/${media}`), `walkthrough media ${media} is in the VSIX`);
+    }
+    assert.ok(entries.includes(`extension/${pkg.icon}`), 'the icon is in the VSIX');
   });
 });
 

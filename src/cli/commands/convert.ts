@@ -11,6 +11,7 @@ import { Conversation } from '../../core/model';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';
 import { ioErrorMessage, isIoError, resolvePath } from '../util';
+import { zodErrorMessage } from '../../core/jsonl/zodIssues';
 
 const FLAGS = {
   from: { type: 'string', valueName: 'FORMAT', description: `force the input format (default: detected from the content)` },
@@ -144,7 +145,7 @@ Examples:
           const check = Conversation.safeParse(conv);
           if (!check.success) {
             invalid++;
-            if (!firstInvalid) firstInvalid = `conversation ${n}: ${check.error.issues[0]?.path.join('.')}: ${check.error.issues[0]?.message}`;
+            if (!firstInvalid) firstInvalid = zodErrorMessage(`conversation ${n}`, check.error, conv);
             return;
           }
           if (to === 'dialoguekit') for (const t of conv.turns) for (const a of t.annotations ?? []) annotatorsSeen.add(a.annotator);

@@ -2,19 +2,15 @@
 import { conversationSource } from '../../core/model';
 import { discriminateConversation, discriminatorAnnotator } from '../../core/llm/discriminator';
 import { formatFlags, parseArgs } from '../args';
-import { FAILURE_POLICY_FLAGS, SHARD_FLAGS, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
-import { LLM_FLAGS } from '../llmOptions';
+import { annotationPassFlags, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
 import { UsageError, type CliCommand } from '../types';
 
-const FLAGS = {
-  out: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the conversations with discriminator annotations here (JSONL; may equal IN)' },
-  force: { type: 'boolean', description: 're-score conversations that already have this model\'s annotation' },
-  limit: { type: 'number', description: 'score only the first N conversations' },
-  json: { type: 'boolean', description: 'print the summary as JSON' },
-  ...FAILURE_POLICY_FLAGS,
-  ...SHARD_FLAGS,
-  ...LLM_FLAGS,
-} as const;
+const FLAGS = annotationPassFlags({
+  out: 'write the conversations with discriminator annotations here (JSONL; may equal IN)',
+  force: 're-score conversations that already have this model\'s annotation',
+  limit: 'score only the first N conversations',
+  json: 'print the summary as JSON',
+}, {});
 
 export const discriminateCommand: CliCommand = {
   name: 'discriminate',

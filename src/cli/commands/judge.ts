@@ -1,21 +1,18 @@
 /** `simlens judge IN --out OUT`: LLM judge annotations; `--validate` compares them with first-person ratings. */
 import { formatJudgeValidation, judgeAnnotator, judgeConversation, validateJudge } from '../../core/llm/judge';
 import { formatFlags, parseArgs } from '../args';
-import { FAILURE_POLICY_FLAGS, SHARD_FLAGS, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
-import { LLM_FLAGS } from '../llmOptions';
+import { annotationPassFlags, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
 import { UsageError, type CliCommand } from '../types';
 
-const FLAGS = {
-  out: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the conversations with judge annotations here (JSONL; may equal IN)' },
+const FLAGS = annotationPassFlags({
+  out: 'write the conversations with judge annotations here (JSONL; may equal IN)',
+  force: 're-judge conversations that already have this judge\'s annotation',
+  limit: 'judge only the first N conversations',
+  json: 'print the summary (or validation) as JSON',
+}, {
   validate: { type: 'boolean', description: 'report agreement of judge annotations in IN with first-person ratings (no LLM calls)' },
   annotator: { type: 'string', valueName: 'NAME', description: 'with --validate: which judge ("judge:<model>"; default the first found)' },
-  force: { type: 'boolean', description: 're-judge conversations that already have this judge\'s annotation' },
-  limit: { type: 'number', description: 'judge only the first N conversations' },
-  json: { type: 'boolean', description: 'print the summary (or validation) as JSON' },
-  ...FAILURE_POLICY_FLAGS,
-  ...SHARD_FLAGS,
-  ...LLM_FLAGS,
-} as const;
+});
 
 export const judgeCommand: CliCommand = {
   name: 'judge',

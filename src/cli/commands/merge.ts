@@ -1,4 +1,4 @@
-/** `simlens merge OUT [PART...]`: join the parts of a sharded run (simulate, judge, discriminate). */
+/** `simlens merge OUT [PART...]`: join the parts of a sharded run (simulate, judge, discriminate, metrics features). */
 import { FailureTally, mergeRunFiles, type FailureCounts } from '../../core/run/index';
 import { formatFlags, parseArgs } from '../args';
 import type { CliCommand } from '../types';
@@ -10,7 +10,7 @@ const FLAGS = {
 
 export const mergeCommand: CliCommand = {
   name: 'merge',
-  summary: 'join the parts of a sharded run (simulate, judge, discriminate --shard) into one file',
+  summary: 'join the parts of a sharded run (simulate, judge, discriminate, metrics features --shard) into one file',
   help: `Usage: simlens merge OUT [PART... | FOLDER] [--force]
 
 Joins the JSONL parts of a sharded run into OUT, byte for byte what one unsharded process
@@ -19,12 +19,14 @@ write them: \`--shard auto\`); a FOLDER stands for the part files in it.
 
 Simulation parts (\`simlens simulate --shard\`) are merged in conversation order: each part must be
 in index order (as simulate writes it); a conversation present in two parts must be identical
-in both. Judge and discriminator parts (\`simlens judge|discriminate --shard\`) are interleaved by
-input position, which their manifests record. An unfinished last line in a part (an interrupted
-run) is cut away first.
+in both. Judge and discriminator parts (\`simlens judge|discriminate --shard\`) and feature parts
+(\`simlens metrics features FILE --out OUT --shard\`) are interleaved by input position, which
+their manifests record (feature rows also carry it). An unfinished last line in a part (an
+interrupted run) is cut away first.
 
 Before writing, the parts are checked to belong together: parts of another configuration or
-input, of another shard count, of another command, or two files for the same shard are refused.
+input, of another shard count, of another command (or, for features, other act or UX sources or
+another SimLens version), or two files for the same shard are refused.
 When every part has its manifest, the manifests are merged into OUT.manifest.json (counts and
 failures per reason summed, earliest start, latest end, and every task listed with its counts,
 failures, timings and status), and completeness is checked: tasks with no part, tasks that did

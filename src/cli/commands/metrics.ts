@@ -8,7 +8,8 @@
  * prints the panels' numbers: --json is the report itself, Markdown and CSV come from the
  * report renderers (src/core/report/render).
  */
-import { basename } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { Conversation } from '../../core/model';
 import { ImportError } from '../../core/importers';
 import {
@@ -17,9 +18,15 @@ import {
   type ActSource, type Population, type TaggedExample, type UxSource,
 } from '../../core/metrics';
 import {
-  computeReport, defaultLabel, escapeMarkdown, markdownTableOf, renderMarkdown, tableToCsv,
+  computeReport, defaultLabel, escapeMarkdown, featureOptions, markdownTableOf, renderMarkdown, tableToCsv,
   type PopulationSpec, type Report, type ReportSpec, type TableSection,
 } from '../../core/report';
+import { featureFileInput, featurePassConfig, featureRowJson, featureRowOf, FEATURES_TASK, inputProblems } from '../../core/report/featureFile';
+import { annotationPartManifest, type AnnotationPartState } from '../../core/run/annotationShard';
+import { writeManifest } from '../../core/run/manifest';
+import { shardIndices } from '../../core/run/orchestrator';
+import { partFileName, resolveShard, SHARD_COUNT_VARIABLE, type ResolvedShard } from '../../core/run/shardEnv';
+import { writeJsonlAtomic } from '../../core/llm/annotate';
 import { formatFlags, parseArgs, type FlagSpecs } from '../args';
 import { UsageError, type CliCommand, type CliIo } from '../types';
 import { ioErrorMessage, isIoError, resolvePath } from '../util';
@@ -47,6 +54,13 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
     ...COMMON,
     list: { type: 'boolean', description: 'list the feature names found in FILE' },
     csv: { type: 'boolean', description: 'print CSV (one row per conversation)' },
+    out: { type: 'string', short: 'o', valueName: 'OUT', description: 'write a feature file (every feature of every conversation, JSONL, manifest beside it) for the reports: give it where a population FILE goes' },
+    shard: {
+      type: 'string',
+      valueName: 'I/K|auto|none',
+      description: 'with --out: only the conversations at positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge OUT',
+    },
+    'shard-count': { type: 'number', valueName: 'K', description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)` },
   },
   hls: {
     json: COMMON.json,
@@ -127,6 +141,13 @@ Subcommands:
       Per-conversation features (num_turns, user_words_per_turn, user_turns_with_question,
       assistant_turns_with_question, act:<name>, agent_act:<name>, satisfaction, frustration,
       confusion, sentiment, accepted, turns_until_acceptance).
+  features FILE --out OUT [--annotator NAME] [--ux SRC] [--judge NAME] [--shard I/K|auto]
+      A feature file: every feature of every conversation of FILE (with its filter facets and
+      outcome), in input order, and OUT.manifest.json (input name, size, SHA-256; act and UX
+      sources). Sharded (in a Slurm array or Kubernetes indexed job, or --shard I/K), each task
+      writes its part; 'simlens merge OUT' joins them byte for byte. Give OUT in place of FILE
+      to plsa and counterfactual (same sources): the report equals the one from FILE. Reports
+      that need the text (hls, zb, ...) read the conversations file beside OUT.
   hls --human FILE --simulated FILE [--simulated FILE …] [--k 5] [--curve] [--cross]
       Embedded n-gram discriminator, cross-validated per simulated file: k-fold accuracy,
       precision, recall, F1, specificity (human = positive), HLS = P(human) per conversation,
@@ -164,6 +185,8 @@ Examples:
   simlens metrics hls --human human.jsonl --simulated sim.jsonl --curve
   simlens metrics counterfactual --human human.jsonl --simulator icl.jsonl --from good --to bad
   simlens metrics zb --real iard.json --simulated cir6.jsonl --annotator source@iard
+  simlens metrics features sim.jsonl --out sim.features.jsonl --shard 0/4   # ... 3/4, then simlens merge
+  simlens metrics plsa --reference human.jsonl --candidate sim.features.jsonl
 `;
 
 /** JSON with NaN/Infinity as null and typed arrays as arrays (the `features` and `tagger` outputs). */
@@ -268,9 +291,14 @@ function printReport(io: CliIo, report: Report, f: { json?: boolean; csv?: boole
   io.stdout(renderMarkdown(report, { omitCharts: true }));
 }
 
-/** A population spec from a file argument (labels as the panels make them unless given). */
-function pop(file: string, label?: string, condition?: string): PopulationSpec {
-  const spec: PopulationSpec = { file };
+/**
+ * A population spec from a file argument (labels as the panels make them unless given). A
+ * feature file (`metrics features FILE --out OUT`) stands for its conversations file: the
+ * feature reports read the features, the others the conversations beside it.
+ */
+function pop(io: CliIo, file: string, label?: string, condition?: string): PopulationSpec {
+  const input = featureFileInput(file, resolvePath(io, file));
+  const spec: PopulationSpec = input !== undefined ? { file: input, features: file } : { file };
   if (label) spec.label = label;
   if (condition) spec.filter = { condition };
   return spec;
@@ -282,8 +310,8 @@ async function runPlsa(args: string[], io: CliIo): Promise<number> {
     reference?: string; candidate: string[]; features?: string; annotator?: string; ux?: string; judge?: string;
     json: boolean; csv: boolean; baseline: boolean; 'baseline-size'?: number; seed?: string; means: boolean;
   };
-  const reference = pop(need(f.reference, 'reference'));
-  const candidates = need(f.candidate, 'candidate').map((c) => pop(c));
+  const reference = pop(io, need(f.reference, 'reference'));
+  const candidates = need(f.candidate, 'candidate').map((c) => pop(io, c));
   const report = await cliReport(io, {
     kind: 'plsa', reference, candidates, features: splitList(f.features), ...sources(f),
     baseline: f.baseline, baselineSize: f['baseline-size'], seed: seedOf(f.seed),
@@ -294,8 +322,10 @@ async function runPlsa(args: string[], io: CliIo): Promise<number> {
 
 async function runFeatures(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseArgs(args, SUBCOMMANDS.features, { positionals: { min: 1, max: 1, names: 'FILE' } });
-  const f = flags as Record<string, unknown> as { features?: string; annotator?: string; ux?: string; judge?: string; json: boolean; csv: boolean; list: boolean };
+  const f = flags as Record<string, unknown> as FeatureFlags;
   const src = sources(f);
+  if (f.out !== undefined) return writeFeatureFile(io, positionals[0], f, src, args);
+  if (f.shard !== undefined || f['shard-count'] !== undefined) throw new UsageError('--shard and --shard-count go with --out (each shard writes its part of the feature file)');
   const opts = { acts: parseActSource(src.acts), ux: src.ux ?? 'auto', judge: src.judge };
   const pop = await load(io, positionals[0]);
   const names = splitList(f.features) ?? availableFeatures(pop.conversations, opts);
@@ -335,11 +365,62 @@ async function runFeatures(args: string[], io: CliIo): Promise<number> {
   return 0;
 }
 
+type FeatureFlags = {
+  features?: string; annotator?: string; ux?: string; judge?: string; json: boolean; csv: boolean; list: boolean;
+  out?: string; shard?: string; 'shard-count'?: number;
+};
+
+/**
+ * `metrics features FILE --out OUT [--shard ...]`: the feature file of FILE, or the part of one
+ * shard (positions I, I+K, ... of the valid conversations of FILE), with its manifest.
+ */
+async function writeFeatureFile(io: CliIo, input: string, f: FeatureFlags, src: ReturnType<typeof sources>, args: readonly string[]): Promise<number> {
+  if (f.features !== undefined || f.list || f.csv || f.json) throw new UsageError('--out writes every feature of every conversation; leave out --features, --list, --csv and --json');
+  let resolved: ResolvedShard | undefined;
+  try {
+    resolved = resolveShard(f.shard, io.env, f['shard-count']);
+  } catch (err) {
+    throw new UsageError(`--shard: ${(err as Error).message}`);
+  }
+  // A cluster task names its part by its index; an explicit --shard I/K writes OUT as given.
+  const out = resolved && resolved.source !== 'option' ? partFileName(f.out!, resolved.shard) : f.out!;
+  if (resolvePath(io, out) === resolvePath(io, input)) throw new UsageError('--out must not be FILE');
+  if (resolved) io.stderr(`simlens metrics features: ${resolved.description} -> ${out}\n`);
+  const population = await load(io, input);
+  const positions = shardIndices(population.conversations.length, resolved?.shard);
+  const outFile = resolvePath(io, out);
+  const opts = featureOptions(src.acts, src.ux, src.judge);
+  try {
+    mkdirSync(dirname(outFile), { recursive: true });
+    const state: AnnotationPartState = {
+      command: FEATURES_TASK,
+      commandLine: `simlens metrics features ${args.join(' ')}`,
+      config: featurePassConfig({ inputFile: resolvePath(io, input), items: population.conversations.length, sources: src }),
+      shard: resolved?.shard,
+      shardSource: resolved && resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
+      output: outFile,
+      started: new Date(),
+      planned: positions.length, annotated: 0, skipped: 0, failures: { failed: 0, agent_errors: 0, by_reason: {} }, resumed: 0,
+      status: 'running',
+      extra: { input_problems: inputProblems(population.problems, input) },
+    };
+    writeManifest(outFile, annotationPartManifest(state));
+    const rows = positions.map((p) => featureRowJson(featureRowOf(population.conversations[p], p, population.lines?.[p], opts)));
+    await writeJsonlAtomic(outFile, rows);
+    writeManifest(outFile, annotationPartManifest({ ...state, annotated: rows.length, status: 'finished', finished: new Date() }));
+    io.stdout(`wrote the features of ${rows.length} conversations${resolved ? ` (shard ${resolved.shard.index}/${resolved.shard.count} of ${population.conversations.length})` : ''} to ${out} (acts: ${describeActSource(opts.acts!)})\n`);
+  } catch (e) {
+    if (isIoError(e)) throw new CliFailure(ioErrorMessage('write', out, e));
+    throw e;
+  }
+  return 0;
+}
+
 async function runHls(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.hls, { positionals: { max: 0 } });
   const f = flags as Record<string, unknown> as { human?: string; simulated: string[]; k?: number; seed?: string; curve: boolean; cross: boolean; json: boolean; 'min-df'?: number; scores: boolean };
-  const human = pop(need(f.human, 'human'));
-  const simulated = need(f.simulated, 'simulated').map((s) => pop(s));
+  const human = pop(io, need(f.human, 'human'));
+  const simulated = need(f.simulated, 'simulated').map((s) => pop(io, s));
   if (f.cross && simulated.length < 2) throw new UsageError('--cross needs at least two --simulated files');
   const k = f.k ?? 5;
   if (!(k >= 2 && Number.isInteger(k))) throw new UsageError('--k must be an integer of at least 2');
@@ -357,8 +438,11 @@ async function runCounterfactual(args: string[], io: CliIo): Promise<number> {
   const f = flags as Record<string, unknown> as { human?: string; simulator: string[]; from?: string; to?: string; features?: string; annotator?: string; ux?: string; judge?: string; json: boolean };
   const from = f.from ?? 'good';
   const to = f.to ?? 'bad';
-  const human = pop(need(f.human, 'human'), 'human');
-  const simulators = need(f.simulator, 'simulator').map((file) => ({ label: defaultLabel({ file }), from: pop(file), to: pop(file) }));
+  const human = pop(io, need(f.human, 'human'), 'human');
+  const simulators = need(f.simulator, 'simulator').map((file) => {
+    const spec = pop(io, file);
+    return { label: defaultLabel(spec), from: spec, to: { ...spec } };
+  });
   const report = await cliReport(io, { kind: 'counterfactual', human, simulators, from, to, features: splitList(f.features), ...sources(f) });
   printReport(io, report, f);
   return 0;
@@ -375,7 +459,7 @@ async function runZb(args: string[], io: CliIo): Promise<number> {
   const alpha = f['kl-smoothing'];
   if (alpha !== undefined && !(alpha >= 0)) throw new UsageError('--kl-smoothing must be >= 0');
   const report = await cliReport(io, {
-    kind: 'simulation', reference: pop(need(f.real, 'real')), populations: need(f.simulated, 'simulated').map((s) => pop(s)),
+    kind: 'simulation', reference: pop(io, need(f.real, 'real')), populations: need(f.simulated, 'simulated').map((s) => pop(io, s)),
     acts, reward: rewardOf(f), klSmoothing: alpha, metrics: ['zb'],
   });
   printReport(io, report, f);
@@ -404,7 +488,7 @@ async function runRanking(args: string[], io: CliIo): Promise<number> {
   const sim = systemFiles(need(f.simulated, 'simulated'), 'simulated');
   const names = [...real.keys()].filter((n) => sim.has(n));
   if (names.length < 2) throw new UsageError('ranking agreement needs at least two systems given with both --real and --simulated');
-  const systems = names.map((name) => ({ name, real: pop(real.get(name)!, `${name} (real)`), simulated: pop(sim.get(name)!, `${name} (simulated)`) }));
+  const systems = names.map((name) => ({ name, real: pop(io, real.get(name)!, `${name} (real)`), simulated: pop(io, sim.get(name)!, `${name} (simulated)`) }));
   const report = await cliReport(io, {
     kind: 'simulation', populations: systems.flatMap((s) => [s.real, s.simulated]), systems, rankBy: by, reward: rewardOf(f), metrics: ['zb'],
   });
@@ -415,7 +499,7 @@ async function runRanking(args: string[], io: CliIo): Promise<number> {
 async function runPepper(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseArgs(args, SUBCOMMANDS.pepper, { positionals: { min: 1, names: 'FILE' } });
   const f = flags as Record<string, unknown> as { k?: number; turns?: number; json: boolean };
-  const report = await cliReport(io, { kind: 'simulation', populations: positionals.map((p) => pop(p)), pepperK: f.k, pepperTurns: f.turns, metrics: ['pepper'] });
+  const report = await cliReport(io, { kind: 'simulation', populations: positionals.map((p) => pop(io, p)), pepperK: f.k, pepperTurns: f.turns, metrics: ['pepper'] });
   printReport(io, report, f);
   return 0;
 }
@@ -426,7 +510,7 @@ async function runAlterEval(args: string[], io: CliIo): Promise<number> {
   const rel = f.relevant ?? 'alternatives';
   if (rel !== 'alternatives' && rel !== 'target') throw new UsageError(`--relevant must be alternatives or target, got "${rel}"`);
   const report = await cliReport(io, {
-    kind: 'simulation', populations: [pop(positionals[0])], horizon: f.horizon, relevant: rel, base: f.base ? pop(f.base, `${basename(f.base)} (base)`) : undefined, metrics: ['altereval'],
+    kind: 'simulation', populations: [pop(io, positionals[0])], horizon: f.horizon, relevant: rel, base: f.base ? pop(io, f.base, `${basename(f.base)} (base)`) : undefined, metrics: ['altereval'],
   });
   printReport(io, report, f);
   return 0;

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { Catalog, type CatalogItem } from './item';
+import { zodProblemLines } from '../jsonl/zodIssues';
 
 /** A catalog file problem; `issues` holds every problem found (file:line: field: message). */
 export class CatalogError extends Error {
@@ -17,16 +18,15 @@ export class CatalogError extends Error {
   }
 }
 
+// Messages come from the one zod-issue formatter (zodProblemLines), which says what was expected and found.
 const ItemJson = z.object({
-  item_id: z.union([z.string().trim().min(1, 'must not be empty'), z.number()]),
-  title: z.string({ error: 'expected a string' }),
-  description: z.string({ error: 'expected a string' }).optional(),
-  features: z.union([z.string(), z.array(z.string())], { error: 'expected a string or an array of strings' }).optional(),
-  category: z.string({ error: 'expected a string' }).trim().min(1, 'must not be empty'),
-  attributes: z
-    .record(z.string(), z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, number or boolean' }))
-    .optional(),
-  price: z.number({ error: 'expected a number' }).nonnegative().optional(),
+  item_id: z.union([z.string().trim().min(1), z.number()]),
+  title: z.string(),
+  description: z.string().optional(),
+  features: z.union([z.string(), z.array(z.string())]).optional(),
+  category: z.string().trim().min(1),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  price: z.number().nonnegative().optional(),
 });
 
 /** Splits a ConvApparel features string ("Slim fit, Lightweight, ...") into trimmed parts. */
@@ -62,20 +62,14 @@ export function parseCatalog(text: string, origin: string): Catalog {
     }
     const parsed = ItemJson.safeParse(value);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path.length ? issue.path.map(String).join('.') : '(item)';
-        const message = issue.code === 'invalid_type' && (value as Record<string, unknown>)[String(issue.path[0])] === undefined
-          ? 'missing required field'
-          : issue.message;
-        issues.push(`${where}: field "${field}": ${message}`);
-      }
+      for (const problem of zodProblemLines(parsed.error, value)) issues.push(`${where}: ${problem}`);
       continue;
     }
     const v = parsed.data;
     const id = String(v.item_id);
     const prev = firstLine.get(id);
     if (prev !== undefined) {
-      issues.push(`${where}: field "item_id": duplicate id "${id}" (first on line ${prev})`);
+      issues.push(`${where}: item_id: duplicate id "${id}" (first on line ${prev})`);
       continue;
     }
     firstLine.set(id, i + 1);

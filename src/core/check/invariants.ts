@@ -8,7 +8,8 @@
  */
 import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn } from '../model';
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from './types';
-import { mentions, mentionsWords, quote, show, words } from './text';
+import { mentions, mentionsWords, quote, show } from './text';
+import { tokenize } from '../text/tokenize';
 
 // ---------------------------------------------------------------------------------------------
 // Small readers
@@ -632,7 +633,7 @@ const targetNotNamedEarly: Invariant = {
     const titles = new Map<string, { title: string; words: string[] }>();
     for (const id of targets) {
       const t = ctx.item(id)?.title;
-      if (t) titles.set(id, { title: t, words: words(t) });
+      if (t) titles.set(id, { title: t, words: tokenize(t) });
     }
     const shown = new Set<string>();
     /** Targets whose name a shown item also carries (naming them is naming what was shown). */
@@ -643,7 +644,7 @@ const targetNotNamedEarly: Invariant = {
       if (turn.user_utterance !== undefined) {
         n++;
         const said = stringArray(turn.trace?.said?.items) ?? [];
-        const text = words(turn.user_utterance);
+        const text = tokenize(turn.user_utterance);
         for (const id of targets) {
           if (shown.has(id)) continue;
           if (said.includes(id)) {
@@ -659,7 +660,7 @@ const targetNotNamedEarly: Invariant = {
         if (shown.has(r.item_id)) continue;
         shown.add(r.item_id);
         if (!r.title || nameShown.size === titles.size) continue;
-        const shownWords = words(r.title);
+        const shownWords = tokenize(r.title);
         for (const [id, title] of titles) if (!nameShown.has(id) && mentionsWords(shownWords, title.words)) nameShown.add(id);
       }
     });

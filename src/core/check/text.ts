@@ -3,11 +3,8 @@
  * the one typo the template NLG may add), and short, printable quotes of untrusted text.
  */
 import { escapeControl } from '../text/terminal';
+import { tokenize } from '../text/tokenize';
 
-/** Lower-case letter/digit runs: "T-shirt, please!" -> ["t", "shirt", "please"]. */
-export function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-}
 
 /**
  * True when `a` and `b` differ by at most one of the edits the NLG typo model makes (two
@@ -30,13 +27,14 @@ export function oneTypoApart(a: string, b: string): boolean {
 
 /**
  * Does `text` contain the words of `phrase` in order and next to each other (case-insensitive),
- * with at most one word carrying one typo? An empty phrase is contained in any text.
+ * with at most one word carrying one typo? An empty phrase is contained in any text. Words are
+ * cut by the one tokenizer of SimLens (`tokenize`), as retrieval and the NLU cut them.
  */
 export function mentions(text: string, phrase: string): boolean {
-  return mentionsWords(words(text), words(phrase));
+  return mentionsWords(tokenize(text), tokenize(phrase));
 }
 
-/** `mentions` on texts already split with `words` (for checks that look at one text many times). */
+/** `mentions` on texts already split with `tokenize` (for checks that look at one text many times). */
 export function mentionsWords(have: readonly string[], want: readonly string[]): boolean {
   if (want.length === 0) return true;
   for (let start = 0; start + want.length <= have.length; start++) {

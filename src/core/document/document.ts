@@ -17,6 +17,7 @@ import { applyAnnotationValues, findAnnotation, parseLineObject } from './lineEd
 import { searchUtterances } from './search';
 import { SummaryIndex } from './summaries';
 import { BackupSchema, type AnnotationBackup } from './backup';
+import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** Options for opening a document. */
 export interface DocumentOpenOptions {
@@ -506,10 +507,7 @@ export function parseBackup(text: string, path: string): AnnotationBackup {
     throw new Error(`backup for ${path} is not valid JSON: ${(e as Error).message}`);
   }
   const result = BackupSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new Error(`backup for ${path} is invalid at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
+  if (!result.success) throw new Error(zodErrorMessage(`backup for ${path} is invalid`, result.error, raw));
   return result.data;
 }
 

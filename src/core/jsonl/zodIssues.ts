@@ -107,6 +107,13 @@ function explainIssue(issue: ZodIssue, root: unknown, prefix: PropertyKey[]): Fi
     }
     case 'invalid_union': {
       const branches = issue.errors;
+      // A discriminated union whose discriminator matched no branch: its allowed values.
+      const options = (issue as { options?: unknown }).options;
+      if (branches.length === 0 && Array.isArray(options) && options.length) {
+        const allowed = options.map((v) => JSON.stringify(v)).join(', ');
+        if (actual === undefined) return [{ path, text: `required field is missing (expected one of ${allowed})` }];
+        return [{ path, text: `expected one of ${allowed}, got ${describeValue(actual)}` }];
+      }
       const rootOnly = branches.every((b) => b.every((i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_value')));
       if (rootOnly || branches.length === 0) {
         const expected: string[] = [];
@@ -139,6 +146,13 @@ function explainIssue(issue: ZodIssue, root: unknown, prefix: PropertyKey[]): Fi
       if (issue.origin === 'array' || issue.origin === 'set') return [{ path, text: `must have at most ${max} items` }];
       return [{ path, text: `must be ${issue.inclusive ? '<=' : '<'} ${max}, got ${describeValue(actual)}` }];
     }
+    case 'invalid_format': {
+      // A schema's own message ("expected a PNG data URL") says it best; zod's defaults start with "Invalid".
+      if (!/^Invalid\b/.test(issue.message)) return [{ path, text: `${issue.message}, got ${describeValue(actual)}` }];
+      const pattern = (issue as { pattern?: unknown }).pattern;
+      const must = issue.format === 'regex' && typeof pattern === 'string' ? `match ${pattern.startsWith('/') ? pattern : `/${pattern}/`}` : `be a valid ${issue.format === 'url' ? 'URL' : issue.format}`;
+      return [{ path, text: `must ${must}, got ${describeValue(actual)}` }];
+    }
     case 'unrecognized_keys':
       return [{ path, text: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` }];
     default:
@@ -153,12 +167,22 @@ export function explainZodIssue(issue: ZodIssue, value: unknown): FieldProblem[]
 
 /**
  * One line for a failed validation: `origin: path: message` of the first problem (`(root)` for
- * the value itself), explained against `value`, the input that was validated.
+ * the value itself), explained against `value`, the input that was validated. `at` is where
+ * `value` sits in the document the message is about (`["budget"]` gives `budget.max_usd`).
  */
-export function zodErrorMessage(origin: string, error: { issues: readonly ZodIssue[] }, value: unknown): string {
-  const issue = error.issues[0];
-  if (!issue) return `${origin}: invalid`;
-  const [p] = explainZodIssue(issue, value);
-  const path = formatJsonPath(p?.path ?? issue.path);
-  return `${origin}: ${path || '(root)'}: ${p?.text ?? issue.message}`;
+export function zodErrorMessage(origin: string, error: { issues: readonly ZodIssue[] }, value: unknown, at: readonly PropertyKey[] = []): string {
+  const [first] = zodProblemLines(error, value, at);
+  return `${origin}: ${first ?? 'invalid'}`;
+}
+
+/**
+ * Every problem of a failed validation, one `path: message` each (`(root)` for the value itself),
+ * in zod's order; for messages that list several fields (a judge answer, a catalog line).
+ */
+export function zodProblemLines(error: { issues: readonly ZodIssue[] }, value: unknown, at: readonly PropertyKey[] = []): string[] {
+  return error.issues.map((issue) => {
+    const [p] = explainZodIssue(issue, value);
+    const path = formatJsonPath([...at, ...(p?.path ?? issue.path)]);
+    return `${path || '(root)'}: ${p?.text ?? issue.message}`;
+  });
 }

@@ -180,6 +180,19 @@ interface ChatOutcome {
   requestId?: string;
 }
 
+/** The outcome of a (non-streamed) chat completion answer, from the SDK or the direct transport. */
+function chatOutcomeOf(data: OpenAI.Chat.ChatCompletion | undefined, requestId: string | undefined): ChatOutcome {
+  const choice = data?.choices?.[0];
+  if (!data || !choice || !choice.message) throw new InvalidResponse('the endpoint answered without choices[0].message');
+  return {
+    text: choice.message.content ?? '',
+    finishReason: choice.finish_reason ?? undefined,
+    promptTokens: data.usage?.prompt_tokens,
+    completionTokens: data.usage?.completion_tokens,
+    requestId,
+  };
+}
+
 export class LlmClient {
   readonly role: LlmRole;
   readonly config: LlmRoleConfig;
@@ -275,15 +288,7 @@ export class LlmClient {
       const { data, request_id } = await this.#openai.chat.completions
         .create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal, timeout: cfg.timeoutMs, maxRetries: 0 })
         .withResponse();
-      const choice = data?.choices?.[0];
-      if (!choice || !choice.message) throw new InvalidResponse('the endpoint answered without choices[0].message');
-      return {
-        text: choice.message.content ?? '',
-        finishReason: choice.finish_reason ?? undefined,
-        promptTokens: data.usage?.prompt_tokens,
-        completionTokens: data.usage?.completion_tokens,
-        requestId: request_id ?? undefined,
-      };
+      return chatOutcomeOf(data, request_id ?? undefined);
     });
     Object.assign(call, { cached: false, request_id: outcome.requestId, prompt_tokens: outcome.promptTokens, completion_tokens: outcome.completionTokens, response: outcome.text });
     if (outcome.finishReason) call.finish_reason = outcome.finishReason;
@@ -371,16 +376,7 @@ export class LlmClient {
       }
       throw APIError.generate(raw.status, json as object | undefined, json ? undefined : raw.body, headers);
     }
-    const data = JSON.parse(raw.body) as OpenAI.Chat.ChatCompletion | undefined;
-    const choice = data?.choices?.[0];
-    if (!choice || !choice.message) throw new InvalidResponse('the endpoint answered without choices[0].message');
-    return {
-      text: choice.message.content ?? '',
-      finishReason: choice.finish_reason ?? undefined,
-      promptTokens: data.usage?.prompt_tokens,
-      completionTokens: data.usage?.completion_tokens,
-      requestId,
-    };
+    return chatOutcomeOf(JSON.parse(raw.body) as OpenAI.Chat.ChatCompletion | undefined, requestId);
   }
 
   private async streamOnce(body: Record<string, unknown>, signal: AbortSignal): Promise<ChatOutcome> {

@@ -5,6 +5,7 @@
  * passed separately to the client and never serialised (settings go into run manifests).
  */
 import { z } from 'zod';
+import { zodErrorMessage } from '../jsonl/zodIssues';
 
 export const LLM_ROLES = ['user', 'recommender', 'judge', 'discriminator', 'embeddings'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
@@ -135,14 +136,11 @@ export function resolveLlmSettings(input: LlmSettingsInput = {}, origin = 'LLM s
     // The embeddings model is never inherited from `defaults`: a chat model there is no embedding model.
     if (role === 'embeddings') merged.model = input.roles?.embeddings?.model ?? '';
     const parsed = LlmRoleConfig.safeParse(merged);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Error(`${origin}: role "${role}", field "${issue.path.join('.')}": ${issue.message}`);
-    }
+    if (!parsed.success) throw new Error(zodErrorMessage(`${origin}: role "${role}"`, parsed.error, merged));
     roles[role] = parsed.data;
   }
   const budget = LlmBudgetConfig.safeParse(input.budget ?? {});
-  if (!budget.success) throw new Error(`${origin}: budget.${budget.error.issues[0].path.join('.')}: ${budget.error.issues[0].message}`);
+  if (!budget.success) throw new Error(zodErrorMessage(origin, budget.error, input.budget ?? {}, ['budget']));
   return { roles, budget: budget.data, cacheDir: input.cacheDir, promptsDir: input.promptsDir, recordPrompts: input.recordPrompts ?? false };
 }
 

@@ -16,6 +16,8 @@ import { askAboutConversation, type AskConversationOptions } from './askConversa
 import type { RecordedLlmCall } from './client';
 import { extractJsonObject } from './json';
 import type { LlmServices } from './services';
+import { zodProblemLines } from '../jsonl/zodIssues';
+import { judgeFields } from '../metrics/features';
 
 /** Numbers given as strings ("4") are read as numbers; the model's "NaN"/"null" as null. */
 const num = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), schema);
@@ -71,8 +73,7 @@ export function parseJudgeAnswer(text: string): { ok: true; fields: JudgeFields;
   if (!json.ok) return json;
   const parsed = JudgeFields.safeParse(json.value);
   if (parsed.success) return { ok: true, fields: parsed.data, repairs: json.repairs };
-  const issues = parsed.error.issues.slice(0, 6).map((i) => `${i.path.join('.') || '(root)'}: ${/received undefined/.test(i.message) ? 'missing' : i.message}`);
-  return { ok: false, problem: `invalid fields: ${issues.join('; ')}` };
+  return { ok: false, problem: `invalid fields: ${zodProblemLines(parsed.error, json.value).slice(0, 6).join('; ')}` };
 }
 
 /** The annotator name of a judge model. */
@@ -167,16 +168,6 @@ export interface JudgeValidation {
   };
 }
 
-/** The judge fields of a conversation by `annotator` ("judge:<model>"; any judge when omitted). */
-export function judgeFieldsOf(conv: Conversation, annotator?: string): Record<string, unknown> | undefined {
-  const list = conv.annotations ?? [];
-  for (let i = list.length - 1; i >= 0; i--) {
-    const a = list[i];
-    if ((annotator ? a.annotator === annotator : a.annotator.startsWith('judge:')) && a.fields) return a.fields;
-  }
-  return undefined;
-}
-
 /**
  * Compares a judge's annotations with first-person ratings over the conversations that have both.
  * Acceptance: the judge's `recommendation_accepted` vs the user saying they found a product.
@@ -188,7 +179,7 @@ export function validateJudge(conversations: Iterable<Conversation>, annotator?:
   let judged = 0;
   let seenAnnotator = annotator;
   for (const conv of conversations) {
-    const fields = judgeFieldsOf(conv, seenAnnotator);
+    const fields = judgeFields(conv, seenAnnotator);
     if (!fields) continue;
     if (!seenAnnotator) seenAnnotator = (conv.annotations ?? []).slice().reverse().find((a) => a.annotator.startsWith('judge:') && a.fields)?.annotator;
     judged++;

@@ -365,13 +365,17 @@ export interface FeatureTable {
 
 /** Computes the named features for every conversation. */
 export function featureTable(conversations: readonly Conversation[], features: readonly string[], opts: FeatureOptions = {}): FeatureTable {
+  return featureTableOf(conversations.map((c) => conversationFeatures(c, opts)), features);
+}
+
+/** The table of the named features from per-conversation features (computed, or read from a feature file). */
+export function featureTableOf(rows: readonly ConversationFeatures[], features: readonly string[]): FeatureTable {
   const values: Record<string, Float64Array> = {};
-  for (const f of features) values[f] = new Float64Array(conversations.length);
-  conversations.forEach((c, i) => {
-    const cf = conversationFeatures(c, opts);
+  for (const f of features) values[f] = new Float64Array(rows.length);
+  rows.forEach((cf, i) => {
     for (const f of features) values[f][i] = featureValue(cf, f);
   });
-  return { features: [...features], n: conversations.length, values };
+  return { features: [...features], n: rows.length, values };
 }
 
 /** Non-missing values of a feature column. */

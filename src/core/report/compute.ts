@@ -7,16 +7,17 @@
  * `CancelledError` when the signal is aborted (between steps: one cross-validation fold or one
  * feature table is the unit of work).
  */
+import { existsSync } from 'node:fs';
 import type { Conversation } from '../model';
 import { conversationCondition, conversationId } from '../model';
-import { featureTable, parseActSource, PLSA_DEFAULT_FEATURES, type FeatureOptions, type FeatureTable } from '../metrics/features';
+import { featureTableOf, parseActSource, PLSA_DEFAULT_FEATURES, type FeatureOptions, type FeatureTable } from '../metrics/features';
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
 import { crossDistribution, crossValidateHls, hlsLearningCurve, llmDiscriminatorScores } from '../metrics/hls';
 import { counterfactualValidation } from '../metrics/counterfactual';
 import { dsKl, rankingAgreement, userActCounts, zhangBalogSummary, type RewardConfig, type ZbSummary } from '../metrics/zhangBalog';
 import { alterEvalCurves, alterEvalImprovement, pepperCurves, type AlterEvalImprovement } from '../metrics/recsys';
 import type { Report, ReportInput } from './model';
-import { PopulationLoader, sampleUpTo, uniqueLabels, type LoadedPopulation, type PopulationSpec } from './populations';
+import { defaultLabel, describeFilter, facetsMatch, PopulationLoader, sampleUpTo, uniqueLabels, type LoadedPopulation, type PopulationSpec } from './populations';
 import type { CounterfactualSpec, HlsSpec, InvariantsSpec, PlsaSpec, ReportSpec, SimulationSpec } from './specs';
 import { InvariantChecker } from '../check';
 import { checkOptionsFromRun } from '../check/fromRun';
@@ -25,7 +26,9 @@ import { buildPlsaReport } from './builders/plsa';
 import { buildHlsReport, type HlsRun } from './builders/hls';
 import { buildCounterfactualReport } from './builders/counterfactual';
 import { buildSimulationReport, type SimulationPopulation } from './builders/simulation';
-import { countOutcomes, describeFailures, failedCount, isFailedConversation } from './outcomes';
+import { countOutcomes, describeFailures, failedCount, isFailedConversation, outcomeClass, tallyOutcomes, type OutcomeClass } from './outcomes';
+import { checkFeatureFile, featureRowOf, readFeatureFile, type FeatureRow, type FeatureSources } from './featureFile';
+import { inputRecord } from '../run/annotationShard';
 
 /** Thrown when a computation is cancelled. */
 export class CancelledError extends Error {
@@ -60,13 +63,21 @@ function loaderOf(ctx: ComputeContext): PopulationLoader {
   return ctx.loader ?? new PopulationLoader(ctx.cwd);
 }
 
-function inputOf(p: LoadedPopulation): ReportInput {
-  const i: ReportInput = { label: p.label, file: p.file, n: p.conversations.length };
+/** What the report says about a population besides its data. */
+type PopulationInfo = Omit<LoadedPopulation, 'conversations' | 'lines'>;
+
+/** A population of the feature reports (PLSA, counterfactual): one feature row per conversation. */
+interface FeaturePopulation extends PopulationInfo {
+  rows: FeatureRow[];
+}
+
+function inputOf(p: LoadedPopulation | FeaturePopulation): ReportInput {
+  const i: ReportInput = { label: p.label, file: p.file, n: 'rows' in p ? p.rows.length : p.conversations.length };
   if (p.filter) i.filter = p.filter;
   return i;
 }
 
-function problemsOf(pops: readonly LoadedPopulation[]): string[] {
+function problemsOf(pops: readonly PopulationInfo[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const p of pops) {
@@ -74,7 +85,8 @@ function problemsOf(pops: readonly LoadedPopulation[]): string[] {
     seen.add(p.file);
     const shown = p.problems.slice(0, 5);
     out.push(...shown);
-    if (p.problems.length > shown.length) out.push(`${p.file}: ${p.problems.length - shown.length} more problem line(s) not shown`);
+    const count = p.problemCount ?? p.problems.length;
+    if (count > shown.length) out.push(`${p.file}: ${count - shown.length} more problem line(s) not shown`);
   }
   return out;
 }
@@ -98,23 +110,67 @@ function dropFailures(p: LoadedPopulation): void {
   if (p.lines) p.lines = p.lines.filter((_, i) => keep[i]);
 }
 
+/** The outcome class of each conversation (or feature row) of a population. */
+function classesOf(p: LoadedPopulation | FeaturePopulation): OutcomeClass[] {
+  return 'rows' in p ? p.rows.map((r) => r.outcome) : p.conversations.map(outcomeClass);
+}
+
 /**
  * Leaves failed conversations (recommender errors, other run failures) out of each population, in
  * place, since every metric computed here describes user behaviour; returns one warning per
  * population that had failures. Throws when a population has nothing else.
  */
-function excludeFailures(pops: LoadedPopulation[]): string[] {
+function excludeFailures(pops: (LoadedPopulation | FeaturePopulation)[]): string[] {
   const notes: string[] = [];
   for (const p of pops) {
-    const counts = countOutcomes(p.conversations);
+    const classes = classesOf(p);
+    const counts = tallyOutcomes(classes);
     const failed = failedCount(counts);
     if (failed === 0) continue;
     if (counts.completed === 0) throw new Error(`${p.file}: every conversation of ${p.label} failed (${describeFailures(counts)}); there is no user behaviour to measure`);
-    dropFailures(p);
+    if ('rows' in p) p.rows = p.rows.filter((_, i) => !classes[i].failure);
+    else dropFailures(p);
     notes.push(`${p.label}: ${failed} of ${counts.conversations} conversations failed (${describeFailures(counts)}) and are left out of the metrics`);
   }
   return notes;
 }
+
+/**
+ * The populations of a feature report: each spec's conversations turned into feature rows, or,
+ * for a spec with `features`, the rows of that feature file (checked against the sources and
+ * the conversations file, filtered like conversations). Progress runs from 0 to `upTo`.
+ */
+async function loadFeaturePopulations(ctx: ComputeContext, specs: readonly PopulationSpec[], sources: FeatureSources, upTo: number): Promise<FeaturePopulation[]> {
+  const loader = loaderOf(ctx);
+  const opts = featureOptions(sources.acts, sources.ux, sources.judge);
+  const out: FeaturePopulation[] = [];
+  for (const [i, s] of specs.entries()) {
+    const label = s.label ?? defaultLabel(s);
+    if (s.features === undefined) {
+      await checkpoint(ctx, `Reading ${s.file}…`, (i / specs.length) * upTo * 0.4);
+      const { conversations, lines, ...info } = await loader.load(s);
+      await checkpoint(ctx, `Features of ${label}…`, (i / specs.length) * upTo);
+      out.push({ ...info, rows: conversations.map((c, j) => featureRowOf(c, j, lines?.[j], opts)) });
+      continue;
+    }
+    const featuresFile = s.features;
+    await checkpoint(ctx, `Reading the features of ${label} (${featuresFile})…`, (i / specs.length) * upTo);
+    const ff = await loader.once('features', featuresFile, (abs) => readFeatureFile(abs, featuresFile));
+    const abs = loader.path(s.file);
+    const current = existsSync(abs) ? await loader.once('input-record', s.file, async (a) => inputRecord(a)) : undefined;
+    checkFeatureFile(ff, { features: featuresFile, conversations: s.file, sources, current });
+    const rows = ff.rows.filter((r) => facetsMatch(r.facets, s.filter));
+    const filter = describeFilter(s.filter);
+    if (rows.length === 0) throw new Error(`${s.file}: no conversations${filter ? ` match ${filter}` : ''} (${ff.rows.length} in the file)`);
+    const p: FeaturePopulation = { label, file: s.file, rows, total: ff.rows.length, problems: ff.problems.first.map((t) => `${s.file}:${t}`), problemCount: ff.problems.count };
+    if (filter) p.filter = filter;
+    out.push(p);
+  }
+  const labels = uniqueLabels(out.map((p) => p.label));
+  out.forEach((p, i) => (p.label = labels[i]));
+  return out;
+}
+
 
 /** Feature options from a spec's act source and, optionally, its UX source and judge. */
 export function featureOptions(acts: string | undefined, ux?: FeatureOptions['ux'], judge?: string): FeatureOptions {
@@ -126,15 +182,10 @@ export function featureOptions(acts: string | undefined, ux?: FeatureOptions['ux
 
 /** The PLSA report of a spec. */
 export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Promise<Report> {
-  const pops = await loadAll(ctx, [spec.reference, ...spec.candidates]);
+  const pops = await loadFeaturePopulations(ctx, [spec.reference, ...spec.candidates], spec, 0.7);
   const excluded = excludeFailures(pops);
   const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
-  const opts = featureOptions(spec.acts, spec.ux, spec.judge);
-  const tables: FeatureTable[] = [];
-  for (const [i, p] of pops.entries()) {
-    await checkpoint(ctx, `Features of ${p.label}…`, 0.3 + (i / pops.length) * 0.4);
-    tables.push(featureTable(p.conversations, features, opts));
-  }
+  const tables: FeatureTable[] = pops.map((p) => featureTableOf(p.rows.map((r) => r.features), features));
   await checkpoint(ctx, 'Mann-Whitney U and KS tests…', 0.75);
   // PLSA keys candidates by "file"; labels are unique, so they serve as keys here.
   const labelled = pops.map((p, i) => ({ file: p.label, table: tables[i] }));
@@ -229,15 +280,10 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
     specs.push(withCondition(s.from, s.from.filter?.condition ?? spec.from, `${s.label} (${spec.from})`));
     specs.push(withCondition(s.to, s.to.filter?.condition ?? spec.to, `${s.label} (${spec.to})`));
   }
-  const pops = await loadAll(ctx, specs);
+  const pops = await loadFeaturePopulations(ctx, specs, spec, 0.9);
   const excluded = excludeFailures(pops);
   const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
-  const opts = featureOptions(spec.acts, spec.ux, spec.judge);
-  const tables: FeatureTable[] = [];
-  for (const [i, p] of pops.entries()) {
-    await checkpoint(ctx, `Features of ${p.label}…`, 0.3 + (i / pops.length) * 0.6);
-    tables.push(featureTable(p.conversations, features, opts));
-  }
+  const tables: FeatureTable[] = pops.map((p) => featureTableOf(p.rows.map((r) => r.features), features));
   await checkpoint(ctx, 'Comparing shifts…', 0.95);
   const labels = uniqueLabels(spec.simulators.map((s) => s.label));
   const result = counterfactualValidation(

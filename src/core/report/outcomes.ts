@@ -41,25 +41,39 @@ export function withoutFailures<T extends Conversation>(conversations: readonly 
   return conversations.filter((c) => !isFailedConversation(c));
 }
 
-/** Counts user outcomes (over conversations without failures) and failures (per reason). */
-export function countOutcomes(conversations: readonly Conversation[]): OutcomeCounts {
-  const out: OutcomeCounts = { conversations: conversations.length, completed: 0, accepted: 0, ended: 0, abandoned: 0, agentErrors: 0, otherFailures: 0, byReason: {} };
-  for (const c of conversations) {
-    const f = conversationFailure(c);
-    if (f) {
-      if (f.agent) out.agentErrors++;
+/** What one conversation counts as: a failure (by the recommender or not, with its reason) or a user outcome. */
+export interface OutcomeClass {
+  failure?: { agent: boolean; reason: FailureKey };
+  outcome?: 'accepted' | 'ended' | 'abandoned';
+}
+
+/** The outcome class of a conversation (what `countOutcomes` counts it as). */
+export function outcomeClass(c: Conversation): OutcomeClass {
+  const f = conversationFailure(c);
+  if (f) return { failure: { agent: f.agent, reason: f.reason ?? UNKNOWN_REASON } };
+  const o = conversationOutcome(c);
+  return { outcome: o === 'accepted' || o === 'abandoned' ? o : 'ended' };
+}
+
+/** Counts outcome classes: user outcomes over those without failures, failures per reason. */
+export function tallyOutcomes(classes: readonly OutcomeClass[]): OutcomeCounts {
+  const out: OutcomeCounts = { conversations: classes.length, completed: 0, accepted: 0, ended: 0, abandoned: 0, agentErrors: 0, otherFailures: 0, byReason: {} };
+  for (const k of classes) {
+    if (k.failure) {
+      if (k.failure.agent) out.agentErrors++;
       else out.otherFailures++;
-      const key: FailureKey = f.reason ?? UNKNOWN_REASON;
-      out.byReason[key] = (out.byReason[key] ?? 0) + 1;
+      out.byReason[k.failure.reason] = (out.byReason[k.failure.reason] ?? 0) + 1;
       continue;
     }
     out.completed++;
-    const o = conversationOutcome(c);
-    if (o === 'accepted') out.accepted++;
-    else if (o === 'abandoned') out.abandoned++;
-    else out.ended++;
+    out[k.outcome ?? 'ended']++;
   }
   return out;
+}
+
+/** Counts user outcomes (over conversations without failures) and failures (per reason). */
+export function countOutcomes(conversations: readonly Conversation[]): OutcomeCounts {
+  return tallyOutcomes(conversations.map(outcomeClass));
 }
 
 /** Failed conversations in total. */

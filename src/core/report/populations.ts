@@ -3,7 +3,7 @@
  * agent), loaded once per computation, with the facet counts the panels offer as filter choices.
  */
 import { basename, isAbsolute, resolve } from 'node:path';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { conversationCondition, conversationSource, conversationTask, type Conversation } from '../model';
 import { createRng } from '../random';
@@ -24,17 +24,46 @@ export const PopulationSpecSchema = z.object({
   /** Label in the report (default: the file's base name plus the filter). */
   label: z.string().min(1).max(200).optional(),
   filter: PopulationFilterSchema.optional(),
+  /**
+   * Precomputed per-conversation features of `file` (`simlens metrics features FILE --out
+   * FEATURES`, or its shards merged with `simlens merge`). The feature reports (PLSA,
+   * counterfactual) then read the features, filters and failures from it instead of `file`,
+   * with the same result; reports that need the text (human-likeness, simulation, invariants)
+   * read `file` itself.
+   */
+  features: z.string().min(1).max(4000).optional(),
 });
 export type PopulationSpec = z.infer<typeof PopulationSpecSchema>;
 
+/** The values a filter looks at: a conversation's derived condition, task, source and agent. */
+export interface FacetValues {
+  condition?: string;
+  task?: string;
+  source?: string;
+  agent?: string;
+}
+
+/** The facet values of a conversation (absent ones left out). */
+export function facetValues(conv: Conversation): FacetValues {
+  const out: FacetValues = {};
+  const condition = conversationCondition(conv);
+  const task = conversationTask(conv);
+  if (condition !== undefined) out.condition = condition;
+  if (task !== undefined) out.task = task;
+  out.source = conversationSource(conv);
+  if (conv.agent !== undefined) out.agent = conv.agent;
+  return out;
+}
+
+/** Whether facet values pass a filter. */
+export function facetsMatch(values: FacetValues, filter: PopulationFilter | undefined): boolean {
+  if (!filter) return true;
+  return (['condition', 'task', 'source', 'agent'] as const).every((k) => filter[k] === undefined || values[k] === filter[k]);
+}
+
 /** Whether a conversation passes a filter. */
 export function matchesFilter(conv: Conversation, filter: PopulationFilter | undefined): boolean {
-  if (!filter) return true;
-  if (filter.condition !== undefined && conversationCondition(conv) !== filter.condition) return false;
-  if (filter.task !== undefined && conversationTask(conv) !== filter.task) return false;
-  if (filter.source !== undefined && conversationSource(conv) !== filter.source) return false;
-  if (filter.agent !== undefined && conv.agent !== filter.agent) return false;
-  return true;
+  return facetsMatch(facetValues(conv), filter);
 }
 
 /** "condition=good, task=footwear", or undefined for no filter. */
@@ -63,7 +92,10 @@ export interface LoadedPopulation {
   lines?: number[];
   /** Conversations in the file before filtering. */
   total: number;
+  /** Problem lines of the file (perhaps only the first few: see `problemCount`). */
   problems: string[];
+  /** How many problem lines the file has, when `problems` lists only the first few. */
+  problemCount?: number;
 }
 
 /** Facet counts over a file's conversations, for filter pickers. */
@@ -99,7 +131,7 @@ export function populationFacets(conversations: readonly Conversation[]): Facets
  * used for several populations (e.g. two conditions) is parsed once.
  */
 export class PopulationLoader {
-  private readonly cache = new Map<string, Promise<{ conversations: Conversation[]; lines?: number[]; problems: string[] }>>();
+  private readonly cache = new Map<string, Promise<unknown>>();
   constructor(private readonly cwd: string = process.cwd()) {}
 
   /** The absolute path of a spec's file. */
@@ -107,8 +139,11 @@ export class PopulationLoader {
     return isAbsolute(file) ? file : resolve(this.cwd, file);
   }
 
-  /** Every conversation of a file (validated; invalid lines are reported as problems). */
-  async file(file: string): Promise<{ conversations: Conversation[]; lines?: number[]; problems: string[] }> {
+  /**
+   * Reads a file once per computation with `read` (keyed by what is read, the absolute path and
+   * the modification time): conversation files, and feature files (src/core/report/featureFile.ts).
+   */
+  async once<T>(kind: string, file: string, read: (abs: string) => Promise<T>): Promise<T> {
     const abs = this.path(file);
     let stamp = '';
     try {
@@ -119,18 +154,28 @@ export class PopulationLoader {
       const code = (e as NodeJS.ErrnoException).code;
       throw new Error(code === 'ENOENT' ? `${file}: no such file` : (e as Error).message);
     }
-    const key = `${abs}\u0000${stamp}`;
-    let p = this.cache.get(key);
+    const key = `${kind}\u0000${abs}\u0000${stamp}`;
+    let p = this.cache.get(key) as Promise<T> | undefined;
     if (!p) {
-      p = loadPopulation(abs, file).then((pop) => ({ conversations: pop.conversations, lines: pop.lines, problems: pop.problems }));
+      p = read(abs);
       this.cache.set(key, p);
     }
     return p;
   }
 
+  /** Every conversation of a file (validated; invalid lines are reported as problems). */
+  file(file: string): Promise<{ conversations: Conversation[]; lines?: number[]; problems: string[] }> {
+    return this.once('conversations', file, (abs) => loadPopulation(abs, file).then((pop) => ({ conversations: pop.conversations, lines: pop.lines, problems: pop.problems })));
+  }
+
   /** A filtered population; throws when the filter leaves nothing. */
   async load(spec: PopulationSpec): Promise<LoadedPopulation> {
-    const all = await this.file(spec.file);
+    const all = await this.file(spec.file).catch((e: Error) => {
+      if (spec.features !== undefined && !existsSync(this.path(spec.file))) {
+        throw new Error(`${spec.file}: no such file; ${spec.features} holds only the features, and this report needs the conversations themselves (their text)`);
+      }
+      throw e;
+    });
     const keep = all.conversations.map((c) => matchesFilter(c, spec.filter));
     const conversations = all.conversations.filter((_, i) => keep[i]);
     const filter = describeFilter(spec.filter);

@@ -14,15 +14,14 @@ const Seed = z.union([z.number(), z.string().max(200)]).optional();
 const Ux = z.enum(['auto', 'judge', 'first-person']).optional();
 /** The judge annotator for the UX features ("judge:<model>"; default: any judge). */
 const Judge = z.string().min(1).max(500).optional();
+/** What the feature reports (PLSA, counterfactual) compare, and where acts and UX come from. */
+const FeatureFields = { features: Features, acts: Acts, ux: Ux, judge: Judge };
 
 export const PlsaSpecSchema = z.object({
   kind: z.literal('plsa'),
   reference: PopulationSpecSchema,
   candidates: z.array(PopulationSpecSchema).min(1).max(20),
-  features: Features,
-  acts: Acts,
-  ux: Ux,
-  judge: Judge,
+  ...FeatureFields,
   chart: z.enum(['histogram', 'box']).optional(),
   /** Add the reference's split-half baseline (default true). */
   baseline: z.boolean().optional(),
@@ -68,10 +67,7 @@ export const CounterfactualSpecSchema = z.object({
   /** Condition names, e.g. "good" and "bad". */
   from: z.string().min(1).max(200),
   to: z.string().min(1).max(200),
-  features: Features,
-  acts: Acts,
-  ux: Ux,
-  judge: Judge,
+  ...FeatureFields,
   alpha: z.number().gt(0).lt(1).optional(),
 });
 export type CounterfactualSpec = z.infer<typeof CounterfactualSpecSchema>;

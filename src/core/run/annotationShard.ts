@@ -15,12 +15,24 @@ import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig } from './manifest'
 import type { Shard } from './orchestrator';
 import { readLines } from './output';
 
+/** The input of a pass as its manifest records it: base name, size and SHA-256 of the file. */
+export interface InputRecord {
+  name: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** The name, size and SHA-256 of a file, for a pass's manifest (and to check a file against one). */
+export function inputRecord(file: string): InputRecord {
+  const bytes = readFileSync(file);
+  return { name: basename(file), bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
 /** The configuration of an annotation pass: what makes two shards parts of one pass. */
 export function annotationPassConfig(o: { command: string; inputFile: string; items: number; annotator: string; limit?: number; force?: boolean }): Record<string, unknown> {
-  const bytes = readFileSync(o.inputFile);
   return {
     command: o.command,
-    input: { name: basename(o.inputFile), bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') },
+    input: inputRecord(o.inputFile),
     items: o.items,
     annotator: o.annotator,
     limit: o.limit ?? null,
@@ -59,7 +71,8 @@ export interface AnnotationPartState {
   command: string;
   commandLine: string;
   config: Record<string, unknown>;
-  shard: Shard;
+  /** Absent for an unsharded pass that writes a manifest (`simlens metrics features --out`). */
+  shard?: Shard;
   shardSource?: { engine: string; variables: Record<string, string> };
   output: string;
   started: Date;
@@ -75,9 +88,11 @@ export interface AnnotationPartState {
   finished?: Date;
   /** LLM call latency statistics of this session. */
   llmCallMs?: unknown;
+  /** More top-level manifest fields (e.g. `input_problems` of a feature pass). */
+  extra?: Record<string, unknown>;
 }
 
-/** The manifest of an annotation part. */
+/** The manifest of an annotation part (or of a feature pass, sharded or not: `simlens metrics features --out`). */
 export function annotationPartManifest(s: AnnotationPartState): RunManifest {
   const manifest: RunManifest & Record<string, unknown> = {
     run_id: runIdFor(s.config),
@@ -88,7 +103,7 @@ export function annotationPartManifest(s: AnnotationPartState): RunManifest {
     task: s.command,
     config: s.config,
     seed: 'none',
-    shard: { ...s.shard },
+    ...(s.shard ? { shard: { ...s.shard } } : {}),
     counts: {
       planned: s.planned,
       finished: s.annotated + s.skipped + s.failures.failed,
@@ -106,6 +121,7 @@ export function annotationPartManifest(s: AnnotationPartState): RunManifest {
     output: s.output,
   };
   if (s.shardSource) manifest['shard_source'] = s.shardSource;
+  if (s.extra) Object.assign(manifest, s.extra);
   if (s.stopReason) manifest['stop_reason'] = s.stopReason;
   return manifest;
 }

@@ -18,6 +18,7 @@ import {
   defaultActAliases, defaultAnswerMapping, defaultTransitionCounts, estimateTransitions, loadActAliases, loadAnswerMapping,
   loadCir6Diagram, loadNlgTemplates, loadRelevance, loadTransitionCounts, type TransitionCounts,
 } from '../sim/users/index';
+import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** Everything that determines a run's output (paths as given; resolved against the working directory). */
 export const SimulationConfigSchema = z.object({
@@ -65,8 +66,7 @@ export type SimulationConfigInput = z.input<typeof SimulationConfigSchema>;
 export function parseSimulationConfig(value: unknown, origin = 'simulation config'): SimulationConfig {
   const r = SimulationConfigSchema.safeParse(value);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  throw new Error(`${origin}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new Error(zodErrorMessage(origin, r.error, value));
 }
 
 /** The effective turn cap of a configuration. */

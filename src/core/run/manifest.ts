@@ -9,6 +9,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { RunManifest } from '../model';
 import pkg from '../../../package.json';
 import { FailureTally, isFailureReason, type FailureCounts } from './failures';
+import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** The SimLens version recorded in manifests. */
 export const SIMLENS_VERSION: string = (pkg as { version: string }).version;
@@ -61,8 +62,7 @@ export function readManifest(out: string): RunManifest | undefined {
   }
   const r = RunManifest.safeParse(value);
   if (!r.success) {
-    const issue = r.error.issues[0];
-    throw new Error(`${path}: field ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    throw new Error(zodErrorMessage(path, r.error, value));
   }
   return r.data;
 }

@@ -7,7 +7,9 @@
  *   (`metadata.index`); the parts are merged k-way by index;
  * - annotation parts (`simlens judge|discriminate --shard`): the part of shard I/K holds input
  *   positions I, I+K, I+2K, ... in order (the lines carry no index of their own), and its manifest
- *   says how many conversations the input has; the parts are interleaved position by position.
+ *   says how many conversations the input has; the parts are interleaved position by position;
+ * - feature parts (`simlens metrics features --out --shard`) are merged like annotation parts;
+ *   their lines also carry their `position`, which must be the one they are merged at.
  *
  * Completeness is checked per task when the parts carry shards: tasks with no part and tasks that
  * did not finish are listed. Parts of different configurations, of different shard counts, or two
@@ -83,7 +85,7 @@ async function advance(part: PartReader): Promise<void> {
   part.current = { text, line, index, failure: lineFailure(value) };
 }
 
-/** The command whose parts these are: "simulate" or the annotation command (judge, discriminate) a manifest names in `task`. */
+/** The command whose parts these are: "simulate", or the command a manifest names in `task` (judge, discriminate, features). */
 export function partTask(manifest: RunManifest | undefined): string {
   const task = (manifest as Record<string, unknown> | undefined)?.['task'];
   return typeof task === 'string' ? task : 'simulate';
@@ -174,7 +176,7 @@ export async function mergeRunFiles(outPath: string, partPaths: readonly string[
 
   const result = task === 'simulate'
     ? await mergeByIndex(out, files)
-    : await mergeByPosition(out, withManifest, taskCount!);
+    : await mergeByPosition(out, withManifest, taskCount!, task === 'features');
   if (merged) {
     const extra = merged as Record<string, unknown>;
     let missing = result.missing;
@@ -263,7 +265,7 @@ function itemsOf(m: { file: string; manifest: RunManifest }): number {
  * positions of its shard in order. Positions of a missing part are listed as missing; a part with
  * more or fewer lines than its shard has positions is refused (it is damaged or of another input).
  */
-async function mergeByPosition(out: string, parts: readonly { file: string; manifest: RunManifest }[], count: number): Promise<LinesMerged> {
+async function mergeByPosition(out: string, parts: readonly { file: string; manifest: RunManifest }[], count: number, positioned = false): Promise<LinesMerged> {
   const items = itemsOf(parts[0]);
   const readers = new Map<number, PartReader>();
   for (const p of parts) readers.set(p.manifest.shard!.index, { file: p.file, iter: readLines(p.file), lastIndex: -1 });
@@ -287,6 +289,8 @@ async function mergeByPosition(out: string, parts: readonly { file: string; mani
       }
       const next = await nextLine(reader);
       if (!next) throw new Error(`${reader.file}: ended before input position ${p}`);
+      const at = (next.value as { position?: unknown } | null)?.position;
+      if (positioned && at !== p) throw new Error(`${reader.file}:${next.line}: position: expected ${p} (shard ${p % count}/${count} holds positions ${p % count}, ${(p % count) + count}, ...), got ${JSON.stringify(at ?? null)}`);
       writeSync(fd, next.text + '\n');
       lines++;
     }

@@ -114,7 +114,7 @@ describe('http agent', () => {
   test('schema-invalid answers name the field', async () => {
     const r = await session('/schema').respond('hi', []);
     assert.equal(r.utterance, '');
-    assert.match(r.error ?? '', /field "recommendations\.0\.item_id"/);
+    assert.match(r.error ?? '', /: recommendations\[0\]\.item_id: required field is missing \(expected a string\)/);
     assert.equal(r.error_kind, 'agent_malformed');
   });
 

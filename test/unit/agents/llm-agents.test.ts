@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { FakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript } from '../../support/llmScripts';
 import { smallCatalog, testServices } from '../../support/llm';
+import { playScript } from '../../support/agents';
 import { createRng } from '../../../src/core/random';
 import { createLlmAgent, EMPTY_REPLY_RETRIES } from '../../../src/core/sim/recommenders/llm';
 import { LlmError } from '../../../src/core/llm/errors';
 import { stopsRun } from '../../../src/core/llm/run';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
 import { simulateConversation } from '../../../src/core/run/conversation';
-import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
+import type { AgentResponse } from '../../../src/core/sim/types';
 
 describe('LLM recommenders: retrieval, reading of the user, failures', () => {
   let fake: FakeOpenAI;
@@ -19,14 +20,7 @@ describe('LLM recommenders: retrieval, reading of the user, failures', () => {
   async function play(behaviour: 'good' | 'bad', script: string[], seed = 's', task = 'footwear'): Promise<AgentResponse[]> {
     const agent = createLlmAgent(testServices(fake.url), behaviour, { catalog: smallCatalog(), k: 4 });
     const session = agent.createSession('c', createRng(seed), { task });
-    const history: HistoryEntry[] = [];
-    const out: AgentResponse[] = [];
-    for (const u of script) {
-      const r = await session.respond(u, history);
-      history.push({ speaker: 'user', text: u }, { speaker: 'assistant', text: r.utterance });
-      out.push(r);
-    }
-    return out;
+    return playScript(session, script);
   }
 
   test('llm-bad still shows items when its one-word query matches nothing, and records how it broadened', async () => {

@@ -4,7 +4,8 @@ import { generateApparelCatalog, type CatalogItem } from '../../../src/core/cata
 import { AGENT_ACTS, BAD_BEHAVIOURS, createAgent, type BadBehaviour, type LocalBadSession } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 import { occasionPhrase } from '../../../src/core/sim/recommenders/local/phrases';
-import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
+import type { AgentResponse } from '../../../src/core/sim/types';
+import { playScript } from '../../support/agents';
 
 const catalog = generateApparelCatalog({ seed: 'agents', size: 3000 });
 const byId = (id: string) => catalog.get(id)!;
@@ -18,15 +19,8 @@ interface Played {
 async function play(spec: string, seed: number | string, script: string[]): Promise<Played> {
   const agent = createAgent(spec, { catalog });
   const session = agent.createSession(`c-${seed}`, createRng(seed), {}) as LocalBadSession;
-  const history: HistoryEntry[] = [];
-  const responses: AgentResponse[] = [];
   const behaviours: BadBehaviour[][] = [];
-  for (const u of script) {
-    const r = await session.respond(u, history);
-    history.push({ speaker: 'user', text: u }, { speaker: 'assistant', text: r.utterance });
-    responses.push(r);
-    behaviours.push(session.lastBehaviours ? session.lastBehaviours.slice() : []);
-  }
+  const responses = await playScript(session, script, () => behaviours.push(session.lastBehaviours ? session.lastBehaviours.slice() : []));
   return { responses, behaviours, session };
 }
 

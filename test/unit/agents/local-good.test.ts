@@ -4,6 +4,7 @@ import { generateApparelCatalog, type CatalogItem } from '../../../src/core/cata
 import { AGENT_ACTS, createAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
+import { playScript } from '../../support/agents';
 
 const catalog = generateApparelCatalog({ seed: 'agents', size: 3000 });
 
@@ -11,14 +12,7 @@ const catalog = generateApparelCatalog({ seed: 'agents', size: 3000 });
 async function play(spec: string, seed: number | string, script: string[]): Promise<AgentResponse[]> {
   const agent = createAgent(spec, { catalog });
   const session = agent.createSession(`c-${seed}`, createRng(seed), { task: 'footwear' });
-  const history: HistoryEntry[] = [];
-  const out: AgentResponse[] = [];
-  for (const u of script) {
-    const r = await session.respond(u, history);
-    history.push({ speaker: 'user', text: u }, { speaker: 'assistant', text: r.utterance });
-    out.push(r);
-  }
-  return out;
+  return playScript(session, script);
 }
 
 function goalScript(goal: CatalogItem): string[] {

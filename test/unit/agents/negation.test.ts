@@ -5,7 +5,8 @@ import { generateApparelCatalog, type Catalog } from '../../../src/core/catalog/
 import { createRng } from '../../../src/core/random';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
 import { simulateConversation } from '../../../src/core/run/conversation';
-import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
+import type { AgentResponse } from '../../../src/core/sim/types';
+import { playScript } from '../../support/agents';
 import { valuePhrase } from '../../../src/core/sim/users/phrases';
 
 /**
@@ -66,15 +67,7 @@ describe('local recommenders and what the user negated', () => {
 
   const catalog = generateApparelCatalog({ seed: 'negation', size: 3000 });
   async function play(script: string[]): Promise<AgentResponse[]> {
-    const session = createAgent('local-good', { catalog }).createSession('neg', createRng('neg'), {});
-    const history: HistoryEntry[] = [];
-    const out: AgentResponse[] = [];
-    for (const u of script) {
-      const r = await session.respond(u, history);
-      history.push({ speaker: 'user', text: u }, { speaker: 'assistant', text: r.utterance });
-      out.push(r);
-    }
-    return out;
+    return playScript(createAgent('local-good', { catalog }).createSession('neg', createRng('neg'), {}), script);
   }
 
   test('a value ruled out stays out on later turns until the user takes it back', async () => {
@@ -99,11 +92,7 @@ describe('local recommenders and what the user negated', () => {
     const first = rs[0].recommendations[0];
     assert.ok(first);
     const title = catalog.get(first.item_id)!.title;
-    const session = createAgent('local-good', { catalog }).createSession('neg', createRng('neg'), {});
-    const history: HistoryEntry[] = [];
-    await session.respond('black sneakers for women please', history);
-    history.push({ speaker: 'user', text: 'black sneakers for women please' }, { speaker: 'assistant', text: rs[0].utterance });
-    const r = await session.respond(`Not ${title}.`, history);
+    const [, r] = await play(['black sneakers for women please', `Not ${title}.`]);
     assert.equal(r.acts![0], 'recommend');
     assert.ok(!r.recommendations.some((x) => x.item_id === first.item_id), 'the rejected item is not shown again');
   });
@@ -111,15 +100,7 @@ describe('local recommenders and what the user negated', () => {
     const script = ['I need shoes for women', "black please, but I'm not keen on anything in suede", 'show me more'];
     for (const spec of ['local-good', 'local-bad']) {
       const run = async () => {
-        const session = createAgent(spec, { catalog }).createSession('t', createRng('trace'), {});
-        const history: HistoryEntry[] = [];
-        const out: AgentResponse[] = [];
-        for (const u of script) {
-          const r = await session.respond(u, history);
-          history.push({ speaker: 'user', text: u }, { speaker: 'assistant', text: r.utterance });
-          out.push(r);
-        }
-        return out;
+        return playScript(createAgent(spec, { catalog }).createSession('t', createRng('trace'), {}), script);
       };
       const rs = await run();
       for (const r of rs) assert.ok(r.agent_trace, `${spec}: no agent_trace`);

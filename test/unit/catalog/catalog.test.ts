@@ -184,10 +184,10 @@ describe('loadCatalog / writeCatalog', () => {
       assert.ok(e instanceof CatalogError);
       const m = e.message;
       assert.match(m, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: invalid JSON`));
-      assert.match(m, /:3: field "title": missing required field/);
-      assert.match(m, /:4: field "features": expected a string or an array of strings/);
-      assert.match(m, /:5: field "item_id": duplicate id "a" \(first on line 1\)/);
-      assert.match(m, /:6: field "attributes\.colour"/);
+      assert.match(m, /:3: title: required field is missing \(expected a string\)/);
+      assert.match(m, /:4: features: expected a string or an array, got number 5/);
+      assert.match(m, /:5: item_id: duplicate id "a" \(first on line 1\)/);
+      assert.match(m, /:6: attributes\.colour: expected a string, a number or a boolean \(true\/false\), got an array/);
       assert.match(m, /:7: expected a JSON object/);
       assert.equal(e.issues.length, 6);
       return true;

@@ -9,16 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation, type SimulationConfigInput } from '../../../src/core/run/index';
 import { InvariantChecker, type CheckReport } from '../../../src/core/check/index';
+import { SIMULATOR_MATRIX, USERS } from '../../support/simulators';
 
-export const USERS: Omit<SimulationConfigInput, 'n'>[] = [
-  { user: 'agenda', interaction: 'cir6', preferences: 'single' },
-  { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
-  { user: 'agenda', interaction: 'qrfa', preferences: 'single' },
-  { user: 'agenda', interaction: 'qrfa', preferences: 'pkg' },
-  { user: 'target-free' },
-];
-const METAS = [undefined, 'tol', 'prob'] as const;
-const AGENTS = ['local-good', 'local-bad'] as const;
 const PER_AGENT = 2000;
 
 function summary(report: CheckReport): string {
@@ -28,20 +20,15 @@ function summary(report: CheckReport): string {
     .join('\n');
 }
 
-for (const user of USERS) {
-  for (const meta of METAS) {
-    for (const agent of AGENTS) {
-      const name = `${user.user}${user.interaction ? `-${user.interaction}-${user.preferences}` : ''}${meta ? ` meta-${meta}` : ''} vs ${agent}`;
-      test(`invariants hold: ${name} (${PER_AGENT} conversations)`, { timeout: 120_000 }, async () => {
-        const env = await prepareEnvironment(parseSimulationConfig({ ...user, meta, agent, n: PER_AGENT, seed: 'invariants', catalog_size: 800 }));
-        const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, examples: 3 });
-        for (let i = 0; i < PER_AGENT; i++) checker.add((await simulateConversation(env, i)).conversation);
-        const report = checker.report();
-        assert.equal(report.conversations, PER_AGENT);
-        assert.ok(report.ok, `${name}:\n${summary(report)}`);
-      });
-    }
-  }
+for (const { name, config } of SIMULATOR_MATRIX) {
+  test(`invariants hold: ${name} (${PER_AGENT} conversations)`, { timeout: 120_000 }, async () => {
+    const env = await prepareEnvironment(parseSimulationConfig({ ...config, n: PER_AGENT, seed: 'invariants', catalog_size: 800 }));
+    const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, examples: 3 });
+    for (let i = 0; i < PER_AGENT; i++) checker.add((await simulateConversation(env, i)).conversation);
+    const report = checker.report();
+    assert.equal(report.conversations, PER_AGENT);
+    assert.ok(report.ok, `${name}:\n${summary(report)}`);
+  });
 }
 
 test('agent failures: the error stays on the failing turn, the conversation ends there as agent_error', { timeout: 60_000 }, async () => {

@@ -9,22 +9,13 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { main } from '../../../src/cli/cli';
-import type { CliIo } from '../../../src/cli/types';
+import { runCli } from '../../support/cli';
 import { tempDir } from '../jsonl/helpers';
 
 const REPO = resolve(__dirname, '../../..');
 const DATASETS = resolve(REPO, 'test/fixtures/datasets');
 
-function fakeIo(cwd: string): CliIo & { out: string; err: string } {
-  const io = { out: '', err: '', cwd, env: {}, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) };
-  return io;
-}
-
-async function run(args: string[], cwd: string) {
-  const io = fakeIo(cwd);
-  const code = await main(args, io);
-  return { code, out: io.out, err: io.err };
-}
+const run = (args: string[], cwd: string) => runCli(args, cwd);
 
 const conv = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ id, task_id: 'footwear_good', turns: [{ user_utterance: 'red boots please', assistant_utterance: 'Here are three pairs', recommendations: [{ item_id: 'B1' }, { item_id: 'B2' }] }], ...extra });

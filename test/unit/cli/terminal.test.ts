@@ -5,8 +5,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../../src/cli/cli';
-import type { CliIo } from '../../../src/cli/types';
+import { runCli } from '../../support/cli';
 import { escapeControl, hasControl } from '../../../src/core/text/terminal';
 import { tempDir } from '../jsonl/helpers';
 
@@ -31,16 +30,7 @@ const CORPUS: Record<string, string> = {
   'line separator': 'one\u2028two',
 };
 
-function fakeIo(cwd: string): CliIo & { out: string; err: string } {
-  const io = { out: '', err: '', cwd, env: {}, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) };
-  return io;
-}
-
-async function run(args: string[], cwd: string) {
-  const io = fakeIo(cwd);
-  const code = await main(args, io);
-  return { code, out: io.out, err: io.err };
-}
+const run = (args: string[], cwd: string) => runCli(args, cwd);
 
 describe('escapeControl', () => {
   test('every corpus sequence comes out with no raw control character and a visible escape', () => {

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { agreementFromConversations, formatAgreementText } from '../../../src/core/document/agreement';
 import { fleissKappa } from '../../../src/core/stats/agreement';
 import { inferTaxonomyName } from '../../../src/core/taxonomy';
-import { main } from '../../../src/cli/cli';
-import type { CliIo } from '../../../src/cli/types';
+import { runCli } from '../../support/cli';
 import type { Annotation, Conversation } from '../../../src/core/model';
 import { tempDir } from '../jsonl/helpers';
 
@@ -99,13 +98,7 @@ describe('agreement across taxonomies', () => {
   test('simlens agreement prints the same report, --map included', async () => {
     const { dir, cleanup } = tempDir();
     writeFileSync(join(dir, 'movies.jsonl'), JSON.stringify(movie()) + '\n');
-    const run = async (args: string[]) => {
-      let out = '';
-      let err = '';
-      const io: CliIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: dir, env: {} };
-      const code = await main(args, io);
-      return { code, out, err };
-    };
+    const run = (args: string[]) => runCli(args, dir);
     const plain = await run(['agreement', 'movies.jsonl', '--annotators', 'root,source']);
     assert.equal(plain.code, 1, plain.err);
     assert.equal(plain.out, formatAgreementText(agreementFromConversations([movie()], { annotators: ['root', 'source'] })));

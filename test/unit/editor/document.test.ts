@@ -196,7 +196,7 @@ describe('editor document model', () => {
     assert.equal((await moved.doc.readConversation(6)).conversation?.turns[0].annotations, undefined);
     await moved.doc.close();
 
-    await assert.rejects(ConversationDocumentModel.restore(path, '{"format":"other"}'), /backup for .* is invalid at format/);
+    await assert.rejects(ConversationDocumentModel.restore(path, '{"format":"other"}'), /backup for .* is invalid: format: expected one of "simlens-annotation-backup", got string "other"/);
   });
 
   test('revert discards edits', async () => {

@@ -123,13 +123,13 @@ describe('protocol validation', () => {
 
   test('rejects bad messages with the offending field', () => {
     const cases: Array<[unknown, RegExp]> = [
-      [null, /\(message\)/],
+      [null, /^invalid webview message: \(root\): expected an object, got null$/],
       [{ type: 'nope' }, /type/],
       [{ type: 'requestPage', requestId: 1, viewVersion: 0, start: -1, count: 10 }, /start/],
       [{ type: 'requestPage', requestId: 1, viewVersion: 0, start: 0, count: 100000 }, /count/],
       [{ type: 'annotate', line: 1.5, turn: 0, speaker: 'user', acts: [] }, /line/],
       [{ type: 'annotate', line: 1, turn: 0, speaker: 'judge', acts: [] }, /speaker/],
-      [{ type: 'annotate', line: 1, turn: 0, speaker: 'user', acts: [''] }, /acts\.0/],
+      [{ type: 'annotate', line: 1, turn: 0, speaker: 'user', acts: [''] }, /acts\[0\]: must not be empty/],
       [{ type: 'annotate', line: 1, turn: 0, speaker: 'user', acts: ['x'], annotator: 'mallory' }, /ok|annotator/],
       [{ type: 'setFilter', filter: { outcome: 'won' } }, /filter\.outcome/],
       [{ type: 'command', command: 'workbench.action.terminal.new' }, /command/],

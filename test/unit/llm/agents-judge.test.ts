@@ -91,7 +91,7 @@ describe('judge', () => {
     const r = await judgeConversation(conv, services);
     assert.equal(r.calls.length, 2);
     const repair = (fake.chatRequests[1].body!.messages as Array<{ content: string }>)[2].content;
-    assert.match(repair, /could not be used: invalid fields: user_satisfaction: missing; user_frustration_annoyance: missing/);
+    assert.match(repair, /could not be used: invalid fields: user_satisfaction: required field is missing \(expected a number\); user_frustration_annoyance: required field is missing/);
     fake.enqueue({ content: 'no' }, { content: 'still no' }, { content: judgeAnswer({ user_confusion: 0 }) });
     await assert.rejects(judgeConversation({ ...conv, id: 'c2' }, services), LlmOutputError);
   });

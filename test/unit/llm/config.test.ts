@@ -20,8 +20,8 @@ describe('LLM settings', () => {
     assert.equal(s.roles.user.concurrency, 8);
   });
   test('an invalid value names the role and field', () => {
-    assert.throws(() => resolveLlmSettings({ roles: { recommender: { temperature: 7 } } }, 'llm.json'), /llm\.json: role "recommender", field "temperature"/);
-    assert.throws(() => resolveLlmSettings({ defaults: { baseUrl: 'not a url' } }), /field "baseUrl"/);
+    assert.throws(() => resolveLlmSettings({ roles: { recommender: { temperature: 7 } } }, 'llm.json'), /llm\.json: role "recommender": temperature: must be <= 2, got number 7/);
+    assert.throws(() => resolveLlmSettings({ defaults: { baseUrl: 'not a url' } }), /role "user": baseUrl: must be a valid URL, got string "not a url"/);
   });
   test('the key comes from SIMLENS_API_KEY, then OPENAI_API_KEY, and is not part of public settings', () => {
     assert.equal(apiKeyFromEnv({ SIMLENS_API_KEY: 'a', OPENAI_API_KEY: 'b' }), 'a');

@@ -35,7 +35,7 @@ describe('panel protocol', () => {
       [{ type: 'openInput', index: -1 }, /index/],
       [{ type: 'openInput', index: 1.5 }, /index/],
       [{ type: 'log', level: 'fatal', message: 'x' }, /level/],
-      [{ type: 'exportMarkdown', charts: [{ sectionId: 'a b', dataUrl: PNG }] }, /charts\.0\.sectionId/],
+      [{ type: 'exportMarkdown', charts: [{ sectionId: 'a b', dataUrl: PNG }] }, /charts\[0\]\.sectionId/],
     ];
     for (const [m, re] of bad) {
       const r = parsePanelMessage(m);

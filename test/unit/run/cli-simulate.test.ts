@@ -3,19 +3,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { main } from '../../../src/cli/cli';
+import { runCli } from '../../support/cli';
 import type { CliIo } from '../../../src/cli/types';
 import { parseForkSpec } from '../../../src/cli/commands/simulate';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'simlens-cli-sim-'));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: dir, env: {} };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = (...argv: string[]) => runCli(argv, dir);
 
 const small = ['--catalog-size', '300', '--quiet'];
 

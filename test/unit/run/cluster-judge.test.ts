@@ -10,8 +10,7 @@ import * as path from 'node:path';
 import { FakeOpenAI, type RecordedRequest } from '../../support/fakeOpenAI';
 import { judgeAnswer, promptKind } from '../../support/llmScripts';
 import { FAKE_KEY, tmpDir } from '../../support/llm';
-import { main } from '../../../src/cli/cli';
-import type { CliIo } from '../../../src/cli/types';
+import { runCli } from '../../support/cli';
 import { readManifest } from '../../../src/core/run/index';
 
 /** Answers that differ per conversation (from the number in its first user turn), so a misplaced line shows. */
@@ -41,12 +40,7 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function run(extraEnv: NodeJS.ProcessEnv, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: dir, env: { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY, ...extraEnv } };
-  return { code: await main(argv, io), out, err };
-}
+const run = (extraEnv: NodeJS.ProcessEnv, ...argv: string[]) => runCli(argv, dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY, ...extraEnv });
 const slurm = (id: number, count: number) => ({ SLURM_ARRAY_TASK_ID: String(id), SLURM_ARRAY_TASK_COUNT: String(count), SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: String(count - 1) });
 const read = (name: string) => fs.readFileSync(path.join(dir, name));
 

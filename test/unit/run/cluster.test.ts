@@ -8,21 +8,14 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { main } from '../../../src/cli/cli';
-import type { CliIo } from '../../../src/cli/types';
+import { runCli } from '../../support/cli';
 import { findPartFiles, parsePartFileName, partFileName, readManifest, resolveShard, shardFromEnvironment } from '../../../src/core/run/index';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'simlens-cluster-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string) => path.join(dir, name);
 
-async function run(env: NodeJS.ProcessEnv, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: dir, env };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = (env: NodeJS.ProcessEnv, ...argv: string[]) => runCli(argv, dir, env);
 
 const slurm = (id: number, count: number, min = 0, max = min + count - 1) => ({
   SLURM_ARRAY_JOB_ID: '77', SLURM_ARRAY_TASK_ID: String(id), SLURM_ARRAY_TASK_COUNT: String(count), SLURM_ARRAY_TASK_MIN: String(min), SLURM_ARRAY_TASK_MAX: String(max),

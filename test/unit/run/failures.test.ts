@@ -14,9 +14,8 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { main } from '../../../src/cli/cli';
+import { runCli } from '../../support/cli';
 import { FakeOpenAI } from '../../support/fakeOpenAI';
-import type { CliIo } from '../../../src/cli/types';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
 import { createAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
@@ -105,13 +104,7 @@ class LoopbackRecommender {
   }
 }
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: dir, env: {} };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const cli = (...argv: string[]) => runCli(argv, dir);
 
 const small = ['--catalog-size', '300', '--quiet'];
 const indexOf = (id: string) => Number(id.slice(-6));

@@ -6,6 +6,11 @@ import * as path from 'node:path';
 import { Catalog, type CatalogItem } from '../../../src/core/catalog/catalog';
 import type { Rng } from '../../../src/core/random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../../src/core/sim/types';
+import assert from 'node:assert/strict';
+import type { Conversation } from '../../../src/core/model';
+import { createRng } from '../../../src/core/random';
+import { parseSimulationConfig, runConversation, type SimulationEnvironment } from '../../../src/core/run/index';
+import { createUserSimulator, defaultTransitionCounts, type TemplateNlg, type TransitionModel, type UserSpec } from '../../../src/core/sim/users/index';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const FIXTURES = path.resolve(REPO_ROOT, 'test/fixtures');
@@ -108,4 +113,29 @@ export class KeywordAgent implements Agent {
       },
     };
   }
+}
+
+/** A one-conversation environment: `agent` against the user `spec` over `catalog`. */
+export function userEnv(
+  agent: Agent, spec: UserSpec, deps: { catalog: Catalog; transitions: TransitionModel; nlg?: TemplateNlg }, maxTurns = 20,
+): SimulationEnvironment {
+  return {
+    config: parseSimulationConfig({ n: 1 }),
+    catalog: deps.catalog,
+    user: createUserSimulator(spec, deps),
+    agent,
+    transitions: defaultTransitionCounts(),
+    maxTurns,
+    inputs: {},
+  };
+}
+
+/** Runs conversation `i` of `e` (seeded by `seed/i`) and asserts that it did not fail. */
+export async function simulateOne(e: SimulationEnvironment, i: number, seed: string, task: string): Promise<Conversation> {
+  const rng = createRng(`${seed}/${i}`);
+  const user = e.user.createSession(`c${i}`, rng.fork('user'), { task });
+  const agent = e.agent.createSession(`c${i}`, rng.fork('agent'), { task });
+  const { conversation, failed } = await runConversation({ env: e, id: `c${i}`, index: i, user, agent, task });
+  assert.equal(failed, false, String(conversation.metadata?.error));
+  return conversation;
 }

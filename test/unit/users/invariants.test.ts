@@ -9,35 +9,18 @@ import assert from 'node:assert/strict';
 import type { Conversation, SimulatorTrace } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
 import type { Agent } from '../../../src/core/sim/types';
-import { parseSimulationConfig, runConversation, type SimulationEnvironment } from '../../../src/core/run/index';
+import type { SimulationEnvironment } from '../../../src/core/run/index';
 import {
   AgendaUserSimulator, TemplateNlg, TransitionModel, createInteractionModel, createUserSimulator, defaultTransitionCounts, type UserSpec,
 } from '../../../src/core/sim/users/index';
-import { KeywordAgent, ScriptedAgent, tinyCatalog } from './fixtures';
+import { KeywordAgent, ScriptedAgent, simulateOne, tinyCatalog, userEnv } from './fixtures';
 
 const catalog = tinyCatalog();
 const transitions = new TransitionModel(defaultTransitionCounts());
 
-function env(agent: Agent, spec: UserSpec, maxTurns = 20, nlg?: TemplateNlg): SimulationEnvironment {
-  return {
-    config: parseSimulationConfig({ n: 1 }),
-    catalog,
-    user: createUserSimulator(spec, { catalog, transitions, nlg }),
-    agent,
-    transitions: defaultTransitionCounts(),
-    maxTurns,
-    inputs: {},
-  };
-}
-
-async function simulate(e: SimulationEnvironment, i: number, task = i % 2 ? 'footwear' : 'outerwear'): Promise<Conversation> {
-  const rng = createRng(`invariants/${i}`);
-  const user = e.user.createSession(`c${i}`, rng.fork('user'), { task });
-  const agent = e.agent.createSession(`c${i}`, rng.fork('agent'), { task });
-  const { conversation, failed } = await runConversation({ env: e, id: `c${i}`, index: i, user, agent, task });
-  assert.equal(failed, false, String(conversation.metadata?.error));
-  return conversation;
-}
+const env = (agent: Agent, spec: UserSpec, maxTurns = 20, nlg?: TemplateNlg): SimulationEnvironment =>
+  userEnv(agent, spec, { catalog, transitions, nlg }, maxTurns);
+const simulate = (e: SimulationEnvironment, i: number, task = i % 2 ? 'footwear' : 'outerwear'): Promise<Conversation> => simulateOne(e, i, 'invariants', task);
 
 const traces = (c: Conversation): SimulatorTrace[] => c.turns.map((t) => t.trace!);
 const disclosedOf = (t: SimulatorTrace | undefined): string[] => ((t?.goal as Record<string, unknown> | undefined)?.['disclosed'] as string[] | undefined) ?? [];

@@ -6,36 +6,19 @@ import * as path from 'node:path';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
 import type { Agent } from '../../../src/core/sim/types';
-import { parseSimulationConfig, runConversation, type SimulationEnvironment } from '../../../src/core/run/index';
+import type { SimulationEnvironment } from '../../../src/core/run/index';
 import {
   MetaSimulator, TargetFreeUserSimulator, TransitionModel, createUserSimulator, defaultTransitionCounts, deriveAlternatives, loadRelevance,
   type TargetFreeSession, type UserSpec,
 } from '../../../src/core/sim/users/index';
-import { KeywordAgent, ScriptedAgent, tinyCatalog } from './fixtures';
+import { KeywordAgent, ScriptedAgent, simulateOne, tinyCatalog, userEnv } from './fixtures';
 
 const catalog = tinyCatalog();
 const transitions = new TransitionModel(defaultTransitionCounts());
 
-function env(agent: Agent, spec: UserSpec, maxTurns = 20): SimulationEnvironment {
-  return {
-    config: parseSimulationConfig({ n: 1 }),
-    catalog,
-    user: createUserSimulator(spec, { catalog, transitions }),
-    agent,
-    transitions: defaultTransitionCounts(),
-    maxTurns,
-    inputs: {},
-  };
-}
-
-async function simulate(e: SimulationEnvironment, i: number, task = 'footwear'): Promise<Conversation> {
-  const rng = createRng(`tm/${i}`);
-  const user = e.user.createSession(`c${i}`, rng.fork('user'), { task });
-  const agent = e.agent.createSession(`c${i}`, rng.fork('agent'), { task });
-  const { conversation, failed } = await runConversation({ env: e, id: `c${i}`, index: i, user, agent, task });
-  assert.equal(failed, false, String(conversation.metadata?.error));
-  return conversation;
-}
+const env = (agent: Agent, spec: UserSpec, maxTurns = 20): SimulationEnvironment =>
+  userEnv(agent, spec, { catalog, transitions }, maxTurns);
+const simulate = (e: SimulationEnvironment, i: number, task = 'footwear'): Promise<Conversation> => simulateOne(e, i, 'tm', task);
 
 describe('target-free user (PEPPER)', () => {
   test('targets are held-out top-rated items, never among the seen ones', () => {

@@ -1,5 +1,5 @@
 /** Small pieces shared by the report builders. */
-import type { Mark, ReportInput, ReportParams } from '../model';
+import type { Column, ColumnFormat, Mark, ReportInput, ReportParams } from '../model';
 
 /** The optional report-level fields every builder input accepts (each builder has its own defaults). */
 export interface ReportBuildMeta {
@@ -19,4 +19,12 @@ export interface ReportBuildMeta {
  */
 export function significanceMark(p: number, alpha: number): Mark | null {
   return Number.isFinite(p) ? (p > alpha ? 'close' : 'far') : null;
+}
+
+/** One table column as [key, label, format, digits] (format and digits optional). */
+export type ColumnRow = readonly [key: string, label: string, format?: ColumnFormat, digits?: number];
+
+/** Table columns from `[key, label, format, digits]` rows. */
+export function columns(...rows: ColumnRow[]): Column[] {
+  return rows.map(([key, label, format, digits]) => ({ key, label, ...(format ? { format } : {}), ...(digits === undefined ? {} : { digits }) }));
 }

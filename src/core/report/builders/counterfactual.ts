@@ -8,7 +8,7 @@ import type { CounterfactualReport } from '../../metrics/counterfactual';
 import { featureLabel } from '../../metrics/features';
 import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
-import { significanceMark, type ReportBuildMeta } from './common';
+import { columns, significanceMark, type ReportBuildMeta } from './common';
 
 export interface CounterfactualBuildInput extends ReportBuildMeta {
   result: CounterfactualReport;
@@ -43,17 +43,13 @@ export function counterfactualSections(input: CounterfactualBuildInput, ids: IdA
   sections.push({ type: 'text', id: ids.id('cf-summary'), title: 'Summary', group, paragraphs, tone: 'info' });
 
   const columns: { key: string; label: string; format?: 'text' | 'fixed' | 'p' }[] = [
-    { key: 'feature', label: 'Feature', format: 'text' },
-    { key: 'human_from', label: `${human} ${r.from}`, format: 'fixed' },
-    { key: 'human_to', label: `${human} ${r.to}`, format: 'fixed' },
-    { key: 'human_shift', label: `${human} shift`, format: 'fixed' },
+    ...columns(['feature', 'Feature', 'text'], ['human_from', `${human} ${r.from}`, 'fixed'],
+      ['human_to', `${human} ${r.to}`, 'fixed'], ['human_shift', `${human} shift`, 'fixed']),
   ];
   sims.forEach((s, i) => {
     columns.push(
-      { key: `s${i}_shift`, label: `${s} shift`, format: 'fixed' },
-      { key: `s${i}_agrees`, label: `${s} same direction`, format: 'text' },
-      { key: `s${i}_ks`, label: `${s} KS D (${r.to})`, format: 'fixed' },
-      { key: `s${i}_mwu_p`, label: `${s} MWU p (${r.to})`, format: 'p' },
+      ...columns([`s${i}_shift`, `${s} shift`, 'fixed'], [`s${i}_agrees`, `${s} same direction`, 'text'],
+        [`s${i}_ks`, `${s} KS D (${r.to})`, 'fixed'], [`s${i}_mwu_p`, `${s} MWU p (${r.to})`, 'p']),
     );
   });
   const rows = r.features.map((f) => {

@@ -9,7 +9,7 @@ import { mean } from '../../stats/descriptive';
 import { REPORT_SCHEMA, finiteOrNull, type Mark, type Report, type Row, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
 import { fixedBinLabels, fixedBinShares } from './charts';
-import type { ReportBuildMeta } from './common';
+import { columns, type ReportBuildMeta } from './common';
 
 /** One simulated population's human-likeness results. */
 export interface HlsRun {
@@ -39,13 +39,8 @@ export interface HlsScores {
 }
 
 const METRIC_COLUMNS = [
-  { key: 'accuracy', label: 'Accuracy' },
-  { key: 'precision', label: 'Precision' },
-  { key: 'recall', label: 'Recall' },
-  { key: 'f1', label: 'F1' },
-  { key: 'specificity', label: 'Specificity' },
-  { key: 'avg_hls_simulated', label: 'Avg HLS (simulated)' },
-  { key: 'avg_hls_human', label: 'Avg HLS (human)' },
+  ...columns(['accuracy', 'Accuracy'], ['precision', 'Precision'], ['recall', 'Recall'], ['f1', 'F1'],
+    ['specificity', 'Specificity'], ['avg_hls_simulated', 'Avg HLS (simulated)'], ['avg_hls_human', 'Avg HLS (human)']),
 ] as const;
 
 /** The metric columns of the per-simulator, per-fold and cross-distribution tables. */
@@ -92,8 +87,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     columns: [
       { key: 'simulator', label: 'Simulator', format: 'text' },
       ...METRIC_TABLE_COLUMNS,
-      { key: 'n', label: 'n', format: 'int' },
-      { key: 'folds', label: 'folds', format: 'int' },
+      ...columns(['n', 'n', 'int'], ['folds', 'folds', 'int']),
     ],
     rows: input.runs.map((r, i): Row => {
       const marks: (Mark | null)[] = new Array(METRIC_COLUMNS.length + 3).fill(null);
@@ -111,8 +105,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       title: 'Per-fold metrics',
       group,
       columns: [
-        { key: 'simulator', label: 'Simulator', format: 'text' },
-        { key: 'fold', label: 'Fold', format: 'int' },
+        ...columns(['simulator', 'Simulator', 'text'], ['fold', 'Fold', 'int']),
         ...METRIC_TABLE_COLUMNS,
         { key: 'n', label: 'n', format: 'int' },
       ],
@@ -182,8 +175,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       title: 'Cross-distribution metrics',
       group,
       columns: [
-        { key: 'train', label: 'Train', format: 'text' },
-        { key: 'test', label: 'Test', format: 'text' },
+        ...columns(['train', 'Train', 'text'], ['test', 'Test', 'text']),
         ...METRIC_TABLE_COLUMNS,
         { key: 'n', label: 'n', format: 'int' },
       ],
@@ -198,12 +190,8 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       id: ids.id('hls-llm'),
       title: 'LLM discriminator scores found in the files',
       group,
-      columns: [
-        { key: 'population', label: 'Population', format: 'text' },
-        { key: 'annotators', label: 'Discriminator', format: 'text' },
-        { key: 'n', label: 'Scored', format: 'int' },
-        { key: 'mean_p_human', label: 'Mean P(human)', format: 'fixed' },
-      ],
+      columns: columns(['population', 'Population', 'text'], ['annotators', 'Discriminator', 'text'], ['n', 'Scored', 'int'],
+        ['mean_p_human', 'Mean P(human)', 'fixed']),
       rows: llm.map((x) => ({ cells: [x.population, x.scores.annotators.join(', '), x.scores.n, finiteOrNull(x.scores.mean_p_human)] })),
     });
   }
@@ -214,11 +202,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       id: ids.id('hls-scores'),
       title: 'HLS per conversation (out-of-fold)',
       group,
-      columns: [
-        { key: 'conversation', label: 'Conversation', format: 'text' },
-        { key: 'population', label: 'Population', format: 'text' },
-        { key: 'hls', label: 'HLS', format: 'fixed' },
-      ],
+      columns: columns(['conversation', 'Conversation', 'text'], ['population', 'Population', 'text'], ['hls', 'HLS', 'fixed']),
       rows: input.scores.flatMap((p) =>
         p.conversations.map((c, i): Row => {
           const link: Row['link'] = { input: p.input, conversation: c.id };

@@ -4,6 +4,7 @@
  * occurred). Counts come from `countOutcomes` (../outcomes.ts).
  */
 import { finiteOrNull, type Column, type TableSection } from '../model';
+import { columns } from './common';
 import type { IdAllocator } from '../format';
 import { failedCount, reasonsIn, userOutcomeShare, type OutcomeCounts } from '../outcomes';
 
@@ -24,14 +25,9 @@ export function exclusionNote(rows: readonly OutcomeRow[]): string | undefined {
 export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, group?: string): TableSection {
   const reasons = reasonsIn(rows.map((r) => r.counts));
   const columns: Column[] = [
-    { key: 'population', label: 'Population', format: 'text' },
-    { key: 'conversations', label: 'Conversations', format: 'int' },
-    { key: 'without_failures', label: 'Without failures', format: 'int' },
-    { key: 'accepted', label: 'Accepted', format: 'percent' },
-    { key: 'ended', label: 'Ended', format: 'percent' },
-    { key: 'abandoned', label: 'Abandoned', format: 'percent' },
-    { key: 'agent_errors', label: 'Agent errors', format: 'int' },
-    { key: 'other_failures', label: 'Other failures', format: 'int' },
+    ...columns(['population', 'Population', 'text'], ['conversations', 'Conversations', 'int'],
+      ['without_failures', 'Without failures', 'int'], ['accepted', 'Accepted', 'percent'], ['ended', 'Ended', 'percent'],
+      ['abandoned', 'Abandoned', 'percent'], ['agent_errors', 'Agent errors', 'int'], ['other_failures', 'Other failures', 'int']),
     ...reasons.map((r): Column => ({ key: `failed_${r}`, label: r, format: 'int' })),
   ];
   return {

@@ -9,7 +9,7 @@ import { featureLabel } from '../../metrics/features';
 import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type Row, type Section } from '../model';
 import { IdAllocator, formatFixed, shortNames } from '../format';
 import { distributionCharts, type DistributionStyle, type LabelledFeatures } from './charts';
-import { significanceMark, type ReportBuildMeta } from './common';
+import { columns, significanceMark, type ReportBuildMeta } from './common';
 
 /** Everything a PLSA report is built from. */
 export interface PlsaBuildInput extends ReportBuildMeta {
@@ -118,8 +118,7 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
 
   // The paper-shaped wide table: per candidate mean, MWU p and KS D; the closest candidate per row marked.
   const columns: { key: string; label: string; format?: 'text' | 'fixed' | 'p' | 'int'; digits?: number }[] = [
-    { key: 'feature', label: 'Feature', format: 'text' },
-    { key: 'reference_mean', label: `${refName} mean`, format: 'fixed' },
+    ...columns(['feature', 'Feature', 'text'], ['reference_mean', `${refName} mean`, 'fixed']),
   ];
   cands.forEach((c, i) => {
     columns.push({ key: `c${i}_mean`, label: `${name(c)} mean`, format: 'fixed' });
@@ -161,18 +160,10 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
     id: ids.id('plsa-comparisons'),
     title: 'All comparisons',
     group,
-    columns: [
-      { key: 'feature', label: 'feature', format: 'text' },
-      { key: 'candidate', label: 'candidate', format: 'text' },
-      { key: 'reference_mean', label: 'reference mean', format: 'fixed' },
-      { key: 'candidate_mean', label: 'candidate mean', format: 'fixed' },
-      { key: 'mwu_u', label: 'MWU U', format: 'fixed', digits: 1 },
-      { key: 'mwu_p', label: 'MWU p', format: 'p' },
-      { key: 'ks_statistic', label: 'KS D', format: 'fixed' },
-      { key: 'ks_p', label: 'KS p', format: 'p' },
-      { key: 'n_reference', label: 'n reference', format: 'int' },
-      { key: 'n_candidate', label: 'n candidate', format: 'int' },
-    ],
+    columns: columns(['feature', 'feature', 'text'], ['candidate', 'candidate', 'text'], ['reference_mean', 'reference mean', 'fixed'],
+      ['candidate_mean', 'candidate mean', 'fixed'], ['mwu_u', 'MWU U', 'fixed', 1], ['mwu_p', 'MWU p', 'p'],
+      ['ks_statistic', 'KS D', 'fixed'], ['ks_p', 'KS p', 'p'], ['n_reference', 'n reference', 'int'],
+      ['n_candidate', 'n candidate', 'int']),
     rows: plsa.comparisons.map((c) => ({
       cells: [
         c.feature, name(c.candidate), finiteOrNull(c.reference_mean), finiteOrNull(c.candidate_mean), finiteOrNull(c.mwu_u),
@@ -189,13 +180,8 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
       title: `Split-half baseline: ${refName} vs ${refName}`,
       group,
       caption: `Two disjoint seeded random halves of ${input.baseline.size} conversations (seed ${String(input.baseline.seed)}): the spread two samples of the same population show.`,
-      columns: [
-        { key: 'feature', label: 'Feature', format: 'text' },
-        { key: 'mean_a', label: 'half A mean', format: 'fixed' },
-        { key: 'mean_b', label: 'half B mean', format: 'fixed' },
-        { key: 'mwu_p', label: 'MWU p', format: 'p' },
-        { key: 'ks_statistic', label: 'KS D', format: 'fixed' },
-      ],
+      columns: columns(['feature', 'Feature', 'text'], ['mean_a', 'half A mean', 'fixed'], ['mean_b', 'half B mean', 'fixed'],
+        ['mwu_p', 'MWU p', 'p'], ['ks_statistic', 'KS D', 'fixed']),
       rows: input.baseline.comparisons.map((c) => ({
         cells: [featureLabel(c.feature), finiteOrNull(c.reference_mean), finiteOrNull(c.candidate_mean), finiteOrNull(c.mwu_p), finiteOrNull(c.ks_statistic)],
       })),

@@ -14,6 +14,7 @@ import { RecommendedItem } from '../../model';
 import type { Rng } from '../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../types';
 import type { FailureReason } from '../../run/failures';
+import { zodErrorMessage } from '../../jsonl/zodIssues';
 
 /** Default per-request timeout. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -114,11 +115,7 @@ class HttpAgentSession implements AgentSession {
       return fail('agent_malformed', `invalid JSON from ${this.url}: ${(e as Error).message}; body: ${excerpt(text)}`);
     }
     const parsed = HttpAgentResponse.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue.path.length ? issue.path.map(String).join('.') : '(body)';
-      return fail('agent_malformed', `invalid response from ${this.url}: field "${where}": ${issue.message}`);
-    }
+    if (!parsed.success) return fail('agent_malformed', zodErrorMessage(`invalid response from ${this.url}`, parsed.error, body));
     const out: AgentResponse = {
       utterance: parsed.data.utterance,
       recommendations: parsed.data.recommendations,

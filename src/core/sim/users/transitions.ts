@@ -17,6 +17,7 @@ import {
 import defaultCountsJson from './default-transitions.json';
 import diagramJson from './cir6-diagram.json';
 import aliasesJson from './act-aliases.json';
+import { zodErrorMessage } from '../../jsonl/zodIssues';
 
 const CountTable = z.record(z.string(), z.record(z.string(), z.number().nonnegative()));
 export type CountTable = Record<string, Record<string, number>>;
@@ -58,12 +59,6 @@ export function defaultActAliases(): ActAliases {
   return ActAliasesSchema.parse(aliasesJson) as ActAliases;
 }
 
-function describeZodError(origin: string, error: z.ZodError): string {
-  const issue = error.issues[0];
-  const where = issue.path.length ? issue.path.join('.') : '(root)';
-  return `${origin}: field ${where}: ${issue.message}`;
-}
-
 /** Reads and validates a JSON data file; errors name the file and the offending field. */
 export function loadJsonFile<T>(path: string, schema: z.ZodType<T>): T {
   let text: string;
@@ -79,7 +74,7 @@ export function loadJsonFile<T>(path: string, schema: z.ZodType<T>): T {
     throw new Error(`${path}: not valid JSON (${(err as Error).message})`);
   }
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new Error(describeZodError(path, parsed.error));
+  if (!parsed.success) throw new Error(zodErrorMessage(path, parsed.error, value));
   return parsed.data;
 }
 

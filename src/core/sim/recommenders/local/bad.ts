@@ -20,7 +20,8 @@
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import type { RecommendedItem } from '../../../model';
 import type { Rng } from '../../../random';
-import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
+import type { AgentResponse, AgentSession, HistoryEntry } from '../../types';
+import { LocalAgent } from './agent';
 import { Lexicon, mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
 import { categoryNoun, describeWanted } from './phrases';
 import { CAROUSEL_SIZE, dropTitleWords, negatedValues, oneOf, referencedItem, slotWord, type AgentTrace } from './good';
@@ -188,17 +189,9 @@ const NO_CLOSE: ((title: string) => string)[] = [
 ];
 
 /** The `local-bad` agent: shares the catalog and lexicon between its sessions. */
-export class LocalBadAgent implements Agent {
-  readonly name = 'local-bad';
-  readonly condition = 'bad';
-  private readonly lexicon: Lexicon;
-
-  constructor(readonly catalog: Catalog) {
-    this.lexicon = Lexicon.for(catalog);
-  }
-
-  createSession(_conversationId: string, rng: Rng, _context: SessionContext): LocalBadSession {
-    return new LocalBadSession(this.catalog, this.lexicon, rng);
+export class LocalBadAgent extends LocalAgent<LocalBadSession> {
+  constructor(catalog: Catalog) {
+    super('local-bad', 'bad', catalog, (c, lexicon, rng) => new LocalBadSession(c, lexicon, rng));
   }
 }
 

@@ -23,7 +23,8 @@
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { Rng } from '../../../random';
-import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
+import type { AgentResponse, AgentSession, HistoryEntry } from '../../types';
+import { LocalAgent } from './agent';
 import { Lexicon, mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
 import { bandPhrase, categoryNoun, describeWanted, listWords, occasionPhrase, priceText, someValues } from './phrases';
 import { PreferenceState, SLOT_IMPORTANCE } from './state';
@@ -42,17 +43,9 @@ const NAVIGATION: readonly Intent[] = ['back', 'repeat', 'compare', 'similar', '
 const SOFT_WEIGHT: Record<string, number> = { gender: 5, type: 60, colour: 45, occasion: 35, price_band: 30, material: 25, style: 15, brand: 10 };
 
 /** The `local-good` agent: shares the catalog and lexicon between its sessions. */
-export class LocalGoodAgent implements Agent {
-  readonly name = 'local-good';
-  readonly condition = 'good';
-  private readonly lexicon: Lexicon;
-
-  constructor(readonly catalog: Catalog) {
-    this.lexicon = Lexicon.for(catalog);
-  }
-
-  createSession(_conversationId: string, rng: Rng, _context: SessionContext): LocalGoodSession {
-    return new LocalGoodSession(this.catalog, this.lexicon, rng);
+export class LocalGoodAgent extends LocalAgent<LocalGoodSession> {
+  constructor(catalog: Catalog) {
+    super('local-good', 'good', catalog, (c, lexicon, rng) => new LocalGoodSession(c, lexicon, rng));
   }
 }
 
