@@ -5,9 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { importFile } from '../core/importers';
-import { importSummary } from '../core/importers/summary';
-import { writeFile, rename, stat } from 'node:fs/promises';
+import { convertToJsonl } from './editor/convert';
+import { stat } from 'node:fs/promises';
 
 /** VS Code does not give files above this size to extensions as text documents. */
 const SYNC_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -126,21 +125,17 @@ async function convertFile(arg: vscode.Uri | string | undefined, output: vscode.
     return;
   }
   try {
-    const result = await importFile(uri.fsPath);
-    const target = uri.fsPath.replace(/(\.conv|\.sim)?\.(jsonl|json|csv|tsv)$/i, '') + '.conv.jsonl';
-    const finalTarget = target === uri.fsPath ? uri.fsPath.replace(/\.jsonl$/i, '.converted.conv.jsonl') : target;
-    const tmp = `${finalTarget}.tmp-${process.pid}`;
-    await writeFile(tmp, result.conversations.map((c) => JSON.stringify(c)).join('\n') + (result.conversations.length ? '\n' : ''));
-    await rename(tmp, finalTarget);
+    const conversion = await convertToJsonl(uri.fsPath, vscode.workspace.asRelativePath(uri));
+    const finalTarget = conversion.target;
     // A readable summary (format, counts, notes, warnings with line and field) in the SimLens output.
-    const summary = importSummary(vscode.workspace.asRelativePath(uri), { format: result.format, count: result.conversations.length, warnings: result.warnings, notes: result.notes });
+    const summary = conversion.summary;
     output.info(`Converted to ${finalTarget}\n${summary.text}`);
     const open = 'Open';
     const details = 'Show Details';
     const choice = await vscode.window.showInformationMessage(
       `SimLens: ${summary.headline}. Written to ${vscode.workspace.asRelativePath(finalTarget)}.`,
       open,
-      ...(result.warnings.length || result.notes?.length ? [details] : []),
+      ...(conversion.warnings || conversion.notes ? [details] : []),
     );
     if (choice === open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(finalTarget));
     else if (choice === details) output.show(true);

@@ -19,8 +19,11 @@ interface Pick<T> extends vscode.QuickPickItem {
   value: T;
 }
 
-async function pick<T>(title: string, items: Pick<T>[], step: number, total: number): Promise<T | undefined> {
-  const chosen = await vscode.window.showQuickPick(items, { title: `${title} (${step}/${total})`, ignoreFocusOut: true });
+/** Steps of "Run Simulation…" (the quick picks, then the number of conversations and the seed). */
+const STEPS = 7;
+
+async function pick<T>(title: string, step: number, items: Pick<T>[]): Promise<T | undefined> {
+  const chosen = await vscode.window.showQuickPick(items, { title: `${title} (${step}/${STEPS})`, ignoreFocusOut: true });
   return chosen?.value;
 }
 
@@ -30,62 +33,36 @@ function positiveInteger(text: string): string | undefined {
 
 /** Asks for a run configuration and an output file; undefined when the user backs out. */
 async function askForRun(): Promise<{ config: SimulationConfigInput; out: vscode.Uri } | undefined> {
-  const total = 7;
-  const user = await pick(
-    'Simulated user',
-    [
-      { label: 'Agenda-based', description: 'Zhang & Balog 2020: agenda, goal, preference model', value: 'agenda' as const },
-      { label: 'Target-free', description: 'PEPPER: general and reflected preferences, preference coverage', value: 'target-free' as const },
-    ],
-    1,
-    total,
-  );
+  const user = await pick('Simulated user', 1, [
+    { label: 'Agenda-based', description: 'Zhang & Balog 2020: agenda, goal, preference model', value: 'agenda' as const },
+    { label: 'Target-free', description: 'PEPPER: general and reflected preferences, preference coverage', value: 'target-free' as const },
+  ]);
   if (!user) return undefined;
   let interaction: 'cir6' | 'qrfa' | undefined;
   let preferences: 'single' | 'pkg' | undefined;
   if (user === 'agenda') {
-    interaction = await pick(
-      'Interaction model',
-      [
-        { label: 'CIR6', description: 'six user main acts, transitions gated by the CIR6 diagram', value: 'cir6' as const },
-        { label: 'QRFA', description: 'Query/Request/Feedback/Answer two-step transitions', value: 'qrfa' as const },
-      ],
-      2,
-      total,
-    );
+    interaction = await pick('Interaction model', 2, [
+      { label: 'CIR6', description: 'six user main acts, transitions gated by the CIR6 diagram', value: 'cir6' as const },
+      { label: 'QRFA', description: 'Query/Request/Feedback/Answer two-step transitions', value: 'qrfa' as const },
+    ]);
     if (!interaction) return undefined;
-    preferences = await pick(
-      'Preference model',
-      [
-        { label: 'Personal knowledge graph (PKG)', description: 'item and attribute ratings, consistent answers', value: 'pkg' as const },
-        { label: 'Single item', description: 'consumed items real, like/dislike a remembered coin flip', value: 'single' as const },
-      ],
-      3,
-      total,
-    );
+    preferences = await pick('Preference model', 3, [
+      { label: 'Personal knowledge graph (PKG)', description: 'item and attribute ratings, consistent answers', value: 'pkg' as const },
+      { label: 'Single item', description: 'consumed items real, like/dislike a remembered coin flip', value: 'single' as const },
+    ]);
     if (!preferences) return undefined;
   }
-  const meta = await pick(
-    'Alternative targets (Fashion-AlterEval)',
-    [
-      { label: 'None', value: 'none' as const },
-      { label: 'MetaSimTol', description: 'switch target after 2 turns of tolerance', value: 'tol' as const },
-      { label: 'MetaSimProb', description: 'switch after a perceived loss with probability 0.75', value: 'prob' as const },
-    ],
-    4,
-    total,
-  );
+  const meta = await pick('Alternative targets (Fashion-AlterEval)', 4, [
+    { label: 'None', value: 'none' as const },
+    { label: 'MetaSimTol', description: 'switch target after 2 turns of tolerance', value: 'tol' as const },
+    { label: 'MetaSimProb', description: 'switch after a perceived loss with probability 0.75', value: 'prob' as const },
+  ]);
   if (!meta) return undefined;
-  let agent = await pick(
-    'Recommender',
-    [
-      { label: 'local-good', description: 'helpful local recommender', value: 'local-good' },
-      { label: 'local-bad', description: 'subtly unhelpful local recommender', value: 'local-bad' },
-      { label: 'HTTP endpoint…', description: 'your own CRS: POST {conversation_id, history, user_utterance}', value: 'http' },
-    ],
-    5,
-    total,
-  );
+  let agent = await pick('Recommender', 5, [
+    { label: 'local-good', description: 'helpful local recommender', value: 'local-good' },
+    { label: 'local-bad', description: 'subtly unhelpful local recommender', value: 'local-bad' },
+    { label: 'HTTP endpoint…', description: 'your own CRS: POST {conversation_id, history, user_utterance}', value: 'http' },
+  ]);
   if (!agent) return undefined;
   if (agent === 'http') {
     agent = await vscode.window.showInputBox({
@@ -98,10 +75,10 @@ async function askForRun(): Promise<{ config: SimulationConfigInput; out: vscode
     if (!agent) return undefined;
     agent = agent.trim();
   }
-  const n = await vscode.window.showInputBox({ title: 'Number of conversations (6/7)', value: '100', ignoreFocusOut: true, validateInput: positiveInteger });
+  const n = await vscode.window.showInputBox({ title: `Number of conversations (6/${STEPS})`, value: '100', ignoreFocusOut: true, validateInput: positiveInteger });
   if (!n) return undefined;
   const seed = await vscode.window.showInputBox({
-    title: 'Seed (7/7)',
+    title: `Seed (7/${STEPS})`,
     prompt: 'The same seed and options give byte-identical output',
     value: '1',
     ignoreFocusOut: true,

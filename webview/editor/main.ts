@@ -7,7 +7,7 @@
  * one conversation at a time) and sends back small requests and annotation edits.
  */
 import type { Conversation } from '../../src/shared/model';
-import type { AgreementResult, EditorInit, HostMessage, SearchStats } from '../../src/shared/editorProtocol';
+import type { AgreementResult, EditorInit, HostMessage, ImportPreview, SearchStats, SummaryFilter } from '../../src/shared/editorProtocol';
 import { HostApi, type ViewState } from './api';
 import { renderAnnotationPanel } from './annotation';
 import { AnnotationController } from './annotator';
@@ -51,6 +51,9 @@ export class EditorApp {
   private restoreScroll: number | undefined;
   private restoreTranscriptScroll: number | undefined;
   private openTimer = 0;
+  private convertButton: HTMLButtonElement | undefined;
+  /** The first conversation was requested before the view (see onInit). */
+  private eagerFirst = false;
 
   // Elements.
   private readonly root: HTMLElement;
@@ -232,6 +235,11 @@ export class EditorApp {
         }
         return;
       case 'notice':
+        // A failed conversion: let the user try again.
+        if (msg.level === 'error' && this.convertButton) {
+          this.convertButton.disabled = false;
+          this.convertButton.parentElement?.querySelector('.convert-status')?.replaceChildren();
+        }
         this.notice(msg.level, msg.message);
         return;
     }
@@ -241,6 +249,11 @@ export class EditorApp {
     this.init = init;
     replace(this.fileLabel, init.fileName);
     setAttr(this.fileLabel, 'title', init.filePath);
+    if (init.importable) {
+      // Not conversation JSONL: offer the conversion instead of listing lines.
+      this.renderImport(init.importable);
+      return;
+    }
     const state = this.store.state;
     this.filters.apply(state.filter);
     this.api.post({ type: 'setFilter', filter: state.filter });
@@ -250,11 +263,48 @@ export class EditorApp {
     } else if (state.line !== undefined) {
       this.pendingTurn = state.turn;
       this.openLine(state.line);
+    } else if (isEmptyFilter(state.filter) && init.lineCount > 0) {
+      // A fresh, unfiltered view starts at line 1: ask for it now, in parallel with the view and
+      // its first page, instead of after them (the first render waits one round trip, not three).
+      this.eagerFirst = true;
+      this.openLine(0);
     }
     if (state.mode === 'agreement' && !this.agreement && !this.agreementLoading) {
       this.requestAgreement();
       this.renderMain();
     }
+  }
+
+  /** The "this file can be converted" view: detected format, the import summary and a Convert button. */
+  private renderImport(p: ImportPreview): void {
+    replace(this.countLabel, 'Not conversation JSONL');
+    const convert = button({
+      icon: 'arrow-swap',
+      label: `Convert to ${p.target} and open`,
+      class: 'primary convert',
+      onClick: () => {
+        this.convertButton = convert;
+        convert.disabled = true;
+        replace(status, 'Converting…');
+        this.api.post({ type: 'convert' });
+      },
+    });
+    const status = h('p', { class: 'muted convert-status', attrs: { 'aria-live': 'polite' } });
+    const intro = p.error
+      ? h('div', 'error-box big', icon('error'), h('div', null, h('strong', null, 'SimLens cannot import this file'), h('p', null, p.error)))
+      : h('p', null, `SimLens can convert it to conversation JSONL: ${p.target} is written beside it (the file itself is not changed), with the same conversion as "SimLens: Convert to Conversation JSONL".`);
+    replace(
+      this.main,
+      h(
+        'div',
+        { class: 'import-view', attrs: { role: 'region', 'aria-label': 'Convert this file' } },
+        h('div', 'conv-header', h('h2', 'import-format', p.headline)),
+        intro,
+        p.text ? h('pre', 'import-summary', p.text) : '',
+        p.error ? '' : convert,
+        status,
+      ),
+    );
   }
 
   private onView(msg: Extract<HostMessage, { type: 'view' }>): void {
@@ -272,7 +322,7 @@ export class EditorApp {
     if (this.current) {
       // Re-find the selected conversation's position in the new view.
       this.openLine(this.current.line);
-    } else if (this.store.state.line === undefined && msg.count > 0 && !this.init?.reveal) {
+    } else if (this.store.state.line === undefined && msg.count > 0 && !this.init?.reveal && !this.eagerFirst) {
       // Nothing selected yet: open the first conversation once its row arrives.
       this.pendingIndex = 0;
     }
@@ -289,6 +339,15 @@ export class EditorApp {
   }
 
   private onConversation(msg: Extract<HostMessage, { type: 'conversation' }>): void {
+    if (this.eagerFirst) {
+      this.eagerFirst = false;
+      // Line 1 is blank: it is not in the list; open the list's first row when it arrives instead.
+      if (msg.error === 'blank line') {
+        this.pendingIndex = 0;
+        this.afterPage();
+        return;
+      }
+    }
     const sameLine = this.current?.line === msg.line && this.current?.id === msg.id;
     const state = this.store.state;
     this.current = { line: msg.line, id: msg.id, conversation: msg.conversation, error: msg.error };
@@ -545,6 +604,13 @@ export class EditorApp {
     while (this.notices.children.length > 3) this.notices.firstChild?.remove();
     if (level === 'info') window.setTimeout(() => el.remove(), 5000);
   }
+}
+
+/** No facet, text or state restriction: the view is every conversation line in file order. */
+function isEmptyFilter(filter: SummaryFilter | undefined): boolean {
+  if (!filter) return true;
+  const { validity, speaker, ...rest } = filter;
+  return (validity === undefined || validity === 'all') && (speaker === undefined || speaker === 'both' || !rest.text) && Object.values(rest).every((v) => v === undefined || v === '');
 }
 
 /** Entry point: runs when the page loads (the bundle is an IIFE). */

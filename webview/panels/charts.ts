@@ -8,7 +8,7 @@
  * horizontal reference lines and paint the background, so exported PNGs are not transparent.
  */
 import type * as ChartJs from 'chart.js' with { 'resolution-mode': 'import' };
-import type { Chart, ChartConfiguration, Plugin } from 'chart.js' with { 'resolution-mode': 'import' };
+import type { Chart, ChartConfiguration, Plugin, Scale } from 'chart.js' with { 'resolution-mode': 'import' };
 import { type BoxStats, type ChartSection, formatTick } from '../../src/shared/report';
 import type { ChartMount } from './render';
 
@@ -83,98 +83,96 @@ const backgroundPlugin: Plugin = {
   },
 };
 
-const referencePlugin: Plugin = {
-  id: 'simlensReferences',
-  afterDatasetsDraw(chart) {
-    const section = sectionOf.get(chart);
-    const t = themeOf.get(chart);
-    const y = chart.scales.y;
-    if (!section?.references?.length || !t || !y) return;
-    const ctx = chart.ctx;
-    const area = chart.chartArea;
-    ctx.save();
-    for (const r of section.references) {
-      if (r.value < y.min || r.value > y.max) continue;
-      const py = y.getPixelForValue(r.value);
-      ctx.strokeStyle = t.ref;
-      ctx.setLineDash([5, 4]);
-      ctx.lineWidth = 1.2;
-      ctx.beginPath();
-      ctx.moveTo(area.left, py);
-      ctx.lineTo(area.right, py);
-      ctx.stroke();
-      ctx.setLineDash([]);
-      // The label sits on a patch of background so bars under it do not garble it.
-      ctx.font = `11px ${t.font}`;
-      ctx.textAlign = 'right';
-      const w = ctx.measureText(r.label).width;
-      ctx.fillStyle = t.bg;
-      ctx.globalAlpha = 0.85;
-      ctx.fillRect(area.right - w - 8, py - 16, w + 6, 13);
-      ctx.globalAlpha = 1;
-      ctx.fillStyle = t.ref;
-      ctx.fillText(r.label, area.right - 4, py - 5);
-    }
-    ctx.restore();
-  },
-};
+/** A plugin that draws over the datasets with the chart's theme and y scale, between ctx.save() and restore(). */
+function overlayPlugin(id: string, draw: (chart: Chart, t: ChartTheme, y: Scale, ctx: CanvasRenderingContext2D) => void): Plugin {
+  return {
+    id,
+    afterDatasetsDraw(chart) {
+      const t = themeOf.get(chart);
+      const y = chart.scales.y;
+      if (!t || !y) return;
+      chart.ctx.save();
+      draw(chart, t, y, chart.ctx);
+      chart.ctx.restore();
+    },
+  };
+}
 
-const boxPlugin: Plugin = {
-  id: 'simlensBox',
-  afterDatasetsDraw(chart) {
-    const boxes = boxesOf.get(chart);
-    const t = themeOf.get(chart);
-    const y = chart.scales.y;
-    if (!boxes || !t || !y) return;
-    const ctx = chart.ctx;
-    ctx.save();
-    chart.data.datasets.forEach((ds, di) => {
-      const meta = chart.getDatasetMeta(di);
-      if (meta.hidden) return;
-      meta.data.forEach((el, i) => {
-        const b = boxes[di]?.[i];
-        if (!b) return;
-        const { x, width } = el.getProps(['x', 'width'], true) as { x: number; width: number };
-        const w = Math.min(140, Math.max(6, width * 0.8));
-        const colour = (Array.isArray(ds.borderColor) ? ds.borderColor[i] : ds.borderColor) as string;
-        const py = (v: number) => y.getPixelForValue(v);
-        ctx.strokeStyle = t.fg;
+const referencePlugin = overlayPlugin('simlensReferences', (chart, t, y, ctx) => {
+  const references = sectionOf.get(chart)?.references ?? [];
+  const area = chart.chartArea;
+  for (const r of references) {
+    if (r.value < y.min || r.value > y.max) continue;
+    const py = y.getPixelForValue(r.value);
+    ctx.strokeStyle = t.ref;
+    ctx.setLineDash([5, 4]);
+    ctx.lineWidth = 1.2;
+    ctx.beginPath();
+    ctx.moveTo(area.left, py);
+    ctx.lineTo(area.right, py);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    // The label sits on a patch of background so bars under it do not garble it.
+    ctx.font = `11px ${t.font}`;
+    ctx.textAlign = 'right';
+    const w = ctx.measureText(r.label).width;
+    ctx.fillStyle = t.bg;
+    ctx.globalAlpha = 0.85;
+    ctx.fillRect(area.right - w - 8, py - 16, w + 6, 13);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = t.ref;
+    ctx.fillText(r.label, area.right - 4, py - 5);
+  }
+});
+
+const boxPlugin = overlayPlugin('simlensBox', (chart, t, y, ctx) => {
+  const boxes = boxesOf.get(chart);
+  if (!boxes) return;
+  chart.data.datasets.forEach((ds, di) => {
+    const meta = chart.getDatasetMeta(di);
+    if (meta.hidden) return;
+    meta.data.forEach((el, i) => {
+      const b = boxes[di]?.[i];
+      if (!b) return;
+      const { x, width } = el.getProps(['x', 'width'], true) as { x: number; width: number };
+      const w = Math.min(140, Math.max(6, width * 0.8));
+      const colour = (Array.isArray(ds.borderColor) ? ds.borderColor[i] : ds.borderColor) as string;
+      const py = (v: number) => y.getPixelForValue(v);
+      ctx.strokeStyle = t.fg;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.moveTo(x, py(b.max));
+      ctx.lineTo(x, py(b.q3));
+      ctx.moveTo(x, py(b.q1));
+      ctx.lineTo(x, py(b.min));
+      ctx.moveTo(x - w / 4, py(b.max));
+      ctx.lineTo(x + w / 4, py(b.max));
+      ctx.moveTo(x - w / 4, py(b.min));
+      ctx.lineTo(x + w / 4, py(b.min));
+      ctx.stroke();
+      const top = py(b.q3);
+      const h = Math.max(1, py(b.q1) - top);
+      ctx.fillStyle = withAlpha(colour, 0.55);
+      ctx.fillRect(x - w / 2, top, w, h);
+      ctx.strokeStyle = colour;
+      ctx.strokeRect(x - w / 2, top, w, h);
+      ctx.strokeStyle = t.fg;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.moveTo(x - w / 2, py(b.median));
+      ctx.lineTo(x + w / 2, py(b.median));
+      ctx.stroke();
+      if (b.mean !== undefined) {
         ctx.lineWidth = 1;
+        ctx.fillStyle = t.bg;
         ctx.beginPath();
-        ctx.moveTo(x, py(b.max));
-        ctx.lineTo(x, py(b.q3));
-        ctx.moveTo(x, py(b.q1));
-        ctx.lineTo(x, py(b.min));
-        ctx.moveTo(x - w / 4, py(b.max));
-        ctx.lineTo(x + w / 4, py(b.max));
-        ctx.moveTo(x - w / 4, py(b.min));
-        ctx.lineTo(x + w / 4, py(b.min));
+        ctx.arc(x, py(b.mean), 3, 0, Math.PI * 2);
+        ctx.fill();
         ctx.stroke();
-        const top = py(b.q3);
-        const h = Math.max(1, py(b.q1) - top);
-        ctx.fillStyle = withAlpha(colour, 0.55);
-        ctx.fillRect(x - w / 2, top, w, h);
-        ctx.strokeStyle = colour;
-        ctx.strokeRect(x - w / 2, top, w, h);
-        ctx.strokeStyle = t.fg;
-        ctx.lineWidth = 2;
-        ctx.beginPath();
-        ctx.moveTo(x - w / 2, py(b.median));
-        ctx.lineTo(x + w / 2, py(b.median));
-        ctx.stroke();
-        if (b.mean !== undefined) {
-          ctx.lineWidth = 1;
-          ctx.fillStyle = t.bg;
-          ctx.beginPath();
-          ctx.arc(x, py(b.mean), 3, 0, Math.PI * 2);
-          ctx.fill();
-          ctx.stroke();
-        }
-      });
+      }
     });
-    ctx.restore();
-  },
-};
+  });
+});
 
 function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
   const colour = (i: number) => t.palette[i % t.palette.length];

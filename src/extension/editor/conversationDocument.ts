@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { basename, dirname } from 'node:path';
 import { ConversationDocumentModel, type AnnotateInput, type AnnotationEdit } from '../../core/document';
+import type { ImportPreview } from '../../shared/editorProtocol';
 import { trace } from './trace';
 
 /** Something that shows the document (the webview session) and must hear about changes. */
@@ -34,11 +35,13 @@ export class ConversationDocument implements vscode.CustomDocument {
     public model: ConversationDocumentModel,
     restoredFromBackup: boolean,
     private readonly log: vscode.LogOutputChannel,
+    /** Set when the file is an importable format rather than conversation JSONL (nothing to summarize). */
+    readonly importable?: ImportPreview,
   ) {
     this.savedMarker = restoredFromBackup ? -1 : model.journal.lastAppliedSeq;
     // The summary pass is CPU-heavy on large files; it starts once the webview has its first page
     // (see EditorSession), so it does not slow the editor's first render, or after a few seconds.
-    this.startTimer = setTimeout(() => void this.ensureSummaries(), 3000);
+    if (!importable) this.startTimer = setTimeout(() => void this.ensureSummaries(), 3000);
     this.watch();
   }
 

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { ConversationDocumentModel } from '../../core/document';
 import { ConversationDocument } from './conversationDocument';
+import { importPreview } from './convert';
 import { editorHtml, editorResourceRoots } from './html';
 import { EditorSession } from './session';
 import { readEditorSettings } from './settings';
@@ -68,6 +69,9 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     try {
       let model: ConversationDocumentModel;
       let restored = false;
+      // Not conversation JSONL but a format SimLens imports: the editor offers the conversion.
+      // (Sniffed while the file is indexed: a conversation JSONL file pays only for reading 64 KB.)
+      const importablePending = openContext.backupId ? Promise.resolve(undefined) : importPreview(uri.fsPath);
       if (openContext.backupId) {
         const backupUri = vscode.Uri.parse(openContext.backupId);
         const text = Buffer.from(await vscode.workspace.fs.readFile(backupUri)).toString('utf8');
@@ -85,7 +89,8 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
           () => ConversationDocumentModel.open(uri.fsPath, { signal: abort.signal }),
         );
       }
-      const doc = new ConversationDocument(uri, model, restored, this.log);
+      const importable = await importablePending;
+      const doc = new ConversationDocument(uri, model, restored, this.log, importable);
       this.documents.set(uri.toString(), doc);
       doc.onDidChange((e) => {
         trace(() => `edit event via ${this.viewType}: ${e.label}`);

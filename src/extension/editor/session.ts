@@ -10,7 +10,11 @@ import type { ConversationDocument, DocumentListener } from './conversationDocum
 import { readEditorSettings, type EditorSettings } from './settings';
 import { askAnnotatorId, annotationSettingsPicker, useTaxonomy } from './annotationSettings';
 import { computeAgreement } from '../../core/document/agreement';
+import { convertToJsonl } from './convert';
 import { trace } from './trace';
+
+/** The editor a converted file opens in (VIEW_TYPE in provider.ts; *.conv.jsonl is its default). */
+const CONVERTED_VIEW_TYPE = 'simlens.conversations';
 
 /** VS Code will not open files above this size as text documents. */
 const TEXT_EDITOR_LIMIT = 50 * 1024 * 1024;
@@ -127,6 +131,7 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
             lineCount: model.lineCount,
             ...this.settings,
             reveal: this.pendingReveal,
+            importable: this.document.importable,
           },
         });
         this.pendingReveal = undefined;
@@ -227,6 +232,13 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
         // The invariants of this file, in a metric panel whose violations link back here.
         else if (msg.command === 'checkInvariants') await vscode.commands.executeCommand('simlens.checkInvariants', this.document.uri);
         else await vscode.commands.executeCommand(map[msg.command]);
+        return;
+      }
+      case 'convert': {
+        // The same conversion as "SimLens: Convert to Conversation JSONL", then the result opens here.
+        const conversion = await convertToJsonl(this.document.uri.fsPath, basename(this.document.uri.fsPath));
+        this.log.info(`Converted to ${conversion.target}\n${conversion.summary.text}`);
+        await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(conversion.target), CONVERTED_VIEW_TYPE);
         return;
       }
       case 'log':
