@@ -6,22 +6,13 @@
  *
  *   node --expose-gc dist/bench.js invariants [-- --n 2000] [-- --no-results]
  *
- * The unit test test/unit/check/simulators.test.ts runs the same matrix with 1,000 conversations
- * per configuration; this is the larger run (default 2,000 per configuration, 60,000 in all).
+ * The unit test test/unit/check/simulators.test.ts runs the same matrix with 2,000 conversations
+ * per configuration; this is the larger run (default 10,000 per configuration, 300,000 in all).
  */
-import { parseSimulationConfig, prepareEnvironment, simulateConversation, type SimulationConfigInput } from '../src/core/run/index';
+import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../src/core/run/index';
 import { InvariantChecker } from '../src/core/check/index';
+import { SIMULATOR_MATRIX } from '../test/support/simulators';
 import { machineInfo, updateResultsSection } from './harness';
-
-const USERS: Omit<SimulationConfigInput, 'n'>[] = [
-  { user: 'agenda', interaction: 'cir6', preferences: 'single' },
-  { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
-  { user: 'agenda', interaction: 'qrfa', preferences: 'single' },
-  { user: 'agenda', interaction: 'qrfa', preferences: 'pkg' },
-  { user: 'target-free' },
-];
-const METAS = [undefined, 'tol', 'prob'] as const;
-const AGENTS = ['local-good', 'local-bad'] as const;
 
 function argValue(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -29,34 +20,30 @@ function argValue(args: string[], name: string): string | undefined {
 }
 
 export async function run(args: string[]): Promise<void> {
-  const n = Number(argValue(args, '--n') ?? 2000);
+  const n = Number(argValue(args, '--n') ?? 10000);
   if (!(Number.isInteger(n) && n > 0)) throw new Error(`--n must be a positive whole number, got ${argValue(args, '--n')}`);
   const rows: string[] = [];
   let total = 0;
   let checkMs = 0;
   let failing = 0;
   const t0 = performance.now();
-  for (const user of USERS) {
-    for (const meta of METAS) {
-      for (const agent of AGENTS) {
-        const env = await prepareEnvironment(parseSimulationConfig({ ...user, meta, agent, n, seed: 'invariants-bench', catalog_size: 800 }));
-        const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, examples: 1 });
-        for (let i = 0; i < n; i++) {
-          const { conversation } = await simulateConversation(env, i);
-          const t = performance.now();
-          checker.add(conversation);
-          checkMs += performance.now() - t;
-        }
-        total += n;
-        const report = checker.report();
-        const failed = report.invariants.filter((r) => r.status === 'fail');
-        if (failed.length) failing++;
-        const cell = failed.length ? failed.map((r) => `${r.id} ${r.violatingConversations}/${r.conversations}`).join('; ') : 'clean';
-        const line = `| ${env.user.name} | ${agent} | ${n} | ${cell} |`;
-        rows.push(line);
-        console.log(line);
-      }
+  for (const { config, agent } of SIMULATOR_MATRIX) {
+    const env = await prepareEnvironment(parseSimulationConfig({ ...config, n, seed: 'invariants-bench', catalog_size: 800 }));
+    const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, examples: 1 });
+    for (let i = 0; i < n; i++) {
+      const { conversation } = await simulateConversation(env, i);
+      const t = performance.now();
+      checker.add(conversation);
+      checkMs += performance.now() - t;
     }
+    total += n;
+    const report = checker.report();
+    const failed = report.invariants.filter((r) => r.status === 'fail');
+    if (failed.length) failing++;
+    const cell = failed.length ? failed.map((r) => `${r.id} ${r.violatingConversations}/${r.conversations}`).join('; ') : 'clean';
+    const line = `| ${env.user.name} | ${agent} | ${n} | ${cell} |`;
+    rows.push(line);
+    console.log(line);
   }
   const wall = (performance.now() - t0) / 1000;
   const rate = total / (checkMs / 1000);
