@@ -88,19 +88,19 @@ export interface AnnotationPassOptions {
   /** The LLM role whose model names the annotator and whose concurrency is used. */
   role: LlmRole;
   io: CliIo;
-  /** The command's flags (the LLM options and the failure policy are read from them). */
-  flags: LlmFlagValues & FlagValues<typeof FAILURE_POLICY_FLAGS> & Partial<FlagValues<typeof SHARD_FLAGS>>;
-  /** The command line, for a shard's manifest. */
-  commandLine?: string;
+  /**
+   * The command's flags: the LLM options, the failure policy, the shard options, --limit (annotate
+   * only the first N; the rest are written back unchanged) and --force (re-annotate conversations
+   * that already carry this annotator's annotation).
+   */
+  flags: LlmFlagValues & FlagValues<typeof FAILURE_POLICY_FLAGS> & Partial<FlagValues<typeof SHARD_FLAGS>> & { limit?: number; force?: boolean };
+  /** The command's arguments, for the command line in a shard's manifest. */
+  args?: readonly string[];
   /** IN as given on the command line (for messages). */
   input: string;
   /** OUT as given on the command line. */
   out: string;
   conversations: Conversation[];
-  /** Annotate only the first N (the rest are written back unchanged). */
-  limit?: number;
-  /** Re-annotate conversations that already carry this annotator's annotation. */
-  force?: boolean;
   /** The annotator name for a model, e.g. `judge:<model>`. */
   annotatorFor(model: string): string;
   /** Annotates one conversation (`line` is its 1-based position in IN). */
@@ -133,7 +133,8 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
   if (resolved) io.stderr(`simlens ${command}: ${resolved.description} -> ${out}\n`);
   const positions = resolved ? shardIndices(o.conversations.length, resolved.shard) : o.conversations.map((_, i) => i);
   // Positions below --limit are annotated (a prefix, since positions ascend); the rest are written unchanged.
-  const toAnnotate = o.limit !== undefined ? positions.filter((p) => p < Math.max(0, o.limit!)) : positions;
+  const { limit, force } = o.flags;
+  const toAnnotate = limit !== undefined ? positions.filter((p) => p < Math.max(0, limit)) : positions;
   const stop = new AbortController();
   const abort = new AbortController();
   const onSigint = () => {
@@ -158,10 +159,10 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
     let part: AnnotationPartState | undefined;
     let lastManifest = 0;
     if (resolved) {
-      const config = annotationPassConfig({ command, inputFile: resolvePath(io, o.input), items: o.conversations.length, annotator, limit: o.limit, force: o.force });
+      const config = annotationPassConfig({ command, inputFile: resolvePath(io, o.input), items: o.conversations.length, annotator, limit, force });
       let previous;
       try {
-        previous = o.force ? undefined : await loadAnnotationPart(outFile, config, resolved.shard, positions.length);
+        previous = force ? undefined : await loadAnnotationPart(outFile, config, resolved.shard, positions.length);
       } catch (err) {
         io.stderr(`simlens ${command}: ${(err as Error).message}\n`);
         return 2;
@@ -171,7 +172,7 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
       if (resumed) io.stderr(`simlens ${command}: resuming ${out}: ${resumed} conversations already annotated there\n`);
       mkdirSync(dirname(outFile), { recursive: true });
       part = {
-        command, commandLine: o.commandLine ?? `simlens ${command}`, config, shard: resolved.shard, output: outFile, started: new Date(),
+        command, commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`, config, shard: resolved.shard, output: outFile, started: new Date(),
         shardSource: resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
         planned: toAnnotate.length, annotated: 0, skipped: 0, failures: { failed: 0, agent_errors: 0, by_reason: {} }, resumed, status: 'running',
       };
@@ -180,7 +181,7 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
     }
     const report = await annotateAll(rows.slice(0, toAnnotate.length), (conv, i) => o.annotate(conv, services, toAnnotate[i] + 1), {
       concurrency: services.settings.roles[o.role].concurrency,
-      skipAnnotator: o.force ? undefined : annotator,
+      skipAnnotator: force ? undefined : annotator,
       signal: stop.signal,
       onProgress: (done, total) => {
         o.onProgress?.(done, total);

@@ -267,3 +267,13 @@ export class FakeOpenAI {
     res.end('data: [DONE]\n\n');
   }
 }
+
+/** Runs `fn` against a fake server started with `options`; the server is closed afterwards. */
+export async function withFakeOpenAI<T>(options: FakeOpenAIOptions, fn: (fake: FakeOpenAI) => Promise<T>): Promise<T> {
+  const fake = await FakeOpenAI.start(options);
+  try {
+    return await fn(fake);
+  } finally {
+    await fake.close();
+  }
+}

@@ -46,15 +46,13 @@ Example:
     if (!conversations) return 2;
     return runAnnotationPass({
       command: 'discriminate',
-      commandLine: `simlens discriminate ${args.join(' ')}`,
+      args,
       role: 'discriminator',
       io,
       flags,
       input,
       out,
       conversations,
-      limit: flags.limit,
-      force: flags.force,
       annotatorFor: discriminatorAnnotator,
       annotate: async (conv, services, line) => (await discriminateConversation(conv, services, { line })).annotation,
       summarize: ({ report, annotator, out }) => {

@@ -75,15 +75,13 @@ Examples:
     let last = 0;
     return runAnnotationPass({
       command: 'judge',
-      commandLine: `simlens judge ${args.join(' ')}`,
+      args,
       role: 'judge',
       io,
       flags,
       input,
       out,
       conversations,
-      limit: flags.limit,
-      force: flags.force,
       annotatorFor: judgeAnnotator,
       annotate: async (conv, services, line) => (await judgeConversation(conv, services, { line })).annotation,
       onProgress: (done, total) => {

@@ -40,7 +40,7 @@ import { crossDistribution, crossValidateHls, hlsLearningCurve } from '../metric
 import { counterfactualValidation } from '../metrics/counterfactual';
 import { corpusShape } from '../metrics/zhangBalog';
 import { REPORT_SCHEMA, finiteOrNull, type Report, type ReportInput, type Section, type Verdict, type VerdictValue } from './model';
-import { columns } from './builders/common';
+import { tableColumns } from './builders/common';
 import { IdAllocator, formatFixed, slug } from './format';
 import { PopulationLoader, sampleUpTo, type LoadedPopulation, type PopulationSpec } from './populations';
 import { resolveSimulator } from './simulator';
@@ -456,7 +456,7 @@ function populationSections(run: FidelityRun, populations: readonly SimulatedPop
     title: 'Simulation runs',
     group: 'Simulated populations',
     caption: `Simulator ${sim.name}, ${opts.n} conversations per agent, seed ${String(seed)}. Conversations and Failed count every simulated conversation; AvgTurns and Accepted (a share) are over the conversations without failures. The conversations are kept next to this report (open them in the SimLens editor).`,
-    columns: columns(['agent', 'Agent', 'text'], ['condition', 'Condition', 'text'], ['conversations', 'Conversations', 'int'],
+    columns: tableColumns(['agent', 'Agent', 'text'], ['condition', 'Condition', 'text'], ['conversations', 'Conversations', 'int'],
       ['failed', 'Failed', 'int'], ['avg_turns', 'AvgTurns', 'fixed', 2], ['accepted', 'Accepted', 'percent'],
       ['seconds', 'Seconds', 'fixed', 1], ['file', 'File', 'text']),
     rows: populations.map((p) => ({

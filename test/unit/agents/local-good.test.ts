@@ -42,38 +42,33 @@ describe('local-good', () => {
 
   test('recommends relevant items: attribute precision over 60 sampled goals', async () => {
     const rng = createRng('goals');
-    let n = 0;
-    let typeHits = 0;
-    let genderHits = 0;
-    let colourHits = 0;
-    let colourAttainable = 0;
-    let topColour = 0;
-    let goals = 0;
+    // shown items, and those matching the goal's type, gender, type + colour; goals; top items in the goal's colour
+    const c = { shown: 0, type: 0, gender: 0, colour: 0, colourAttainable: 0, goals: 0, topColour: 0 };
     for (let g = 0; g < 60; g++) {
       const goal = catalog.items[rng.int(catalog.size)];
       const a = goal.attributes;
       const responses = await play('local-good', g, goalScript(goal));
       const first = responses.find((r) => r.recommendations.length > 0);
       assert.ok(first, `goal ${goal.item_id}: never recommended`);
-      goals++;
+      c.goals++;
       const recs = first.recommendations.map((r) => byId(r.item_id));
       // items that match type, gender (or unisex) and colour: the most a carousel could hold
       const matching = catalog.byCategory(goal.category).filter((i) =>
         i.attributes.type === a.type && i.attributes.colour === a.colour && (i.attributes.gender === a.gender || i.attributes.gender === 'unisex'));
-      colourAttainable += Math.min(recs.length, matching.length);
-      if (recs[0].attributes.colour === a.colour) topColour++;
+      c.colourAttainable += Math.min(recs.length, matching.length);
+      if (recs[0].attributes.colour === a.colour) c.topColour++;
       for (const item of recs) {
-        n++;
-        if (item.attributes.type === a.type) typeHits++;
-        if (item.attributes.gender === a.gender || item.attributes.gender === 'unisex') genderHits++;
-        if (item.attributes.colour === a.colour && item.attributes.type === a.type) colourHits++;
+        c.shown++;
+        if (item.attributes.type === a.type) c.type++;
+        if (item.attributes.gender === a.gender || item.attributes.gender === 'unisex') c.gender++;
+        if (item.attributes.colour === a.colour && item.attributes.type === a.type) c.colour++;
       }
     }
-    assert.ok(typeHits / n > 0.9, `type precision ${typeHits / n}`);
-    assert.ok(genderHits / n > 0.9, `gender precision ${genderHits / n}`);
+    assert.ok(c.type / c.shown > 0.9, `type precision ${c.type / c.shown}`);
+    assert.ok(c.gender / c.shown > 0.9, `gender precision ${c.gender / c.shown}`);
     // every item that matches type + colour + gender is shown (up to the carousel size)
-    assert.ok(colourHits / colourAttainable > 0.95, `type+colour hits ${colourHits} of ${colourAttainable} attainable`);
-    assert.ok(topColour / goals > 0.9, `top-1 colour ${topColour / goals}`);
+    assert.ok(c.colour / c.colourAttainable > 0.95, `type+colour hits ${c.colour} of ${c.colourAttainable} attainable`);
+    assert.ok(c.topColour / c.goals > 0.9, `top-1 colour ${c.topColour / c.goals}`);
   });
 
   test('honours negations and rejections, and explains on request', async () => {

@@ -13,7 +13,7 @@ import { importFile, importText } from '../../../src/core/importers/index';
 import { main } from '../../../src/cli/cli';
 import type { CliIo } from '../../../src/cli/types';
 import { datasetPath, fixturePath } from '../../fixtures';
-import { tempDir } from '../jsonl/helpers';
+import { withTempDir } from '../jsonl/helpers';
 
 type Rec = Record<string, unknown>;
 
@@ -70,8 +70,7 @@ describe('DialogueKit -> SimLens -> DialogueKit on the real files', () => {
   }
 
   test('simlens convert: DialogueKit -> JSONL -> --to dialoguekit gives the original JSON', async () => {
-    const { dir, cleanup } = tempDir('simlens-dkx-');
-    try {
+    await withTempDir(async (dir) => {
       const src = datasetPath('dialoguekit-tests/annotated_dialogues.json');
       const a = await run(['convert', src, '-o', 'mid.jsonl'], dir);
       assert.equal(a.code, 0, a.err);
@@ -79,9 +78,7 @@ describe('DialogueKit -> SimLens -> DialogueKit on the real files', () => {
       assert.equal(b.code, 0, b.err);
       assert.match(b.out, /format canonical, 3 dialogues \(109 utterances, \d+ dialogue acts by "source", \d+ slot values\) as dialoguekit written to back\.json/);
       assert.deepEqual(JSON.parse(readFileSync(join(dir, 'back.json'), 'utf8')), JSON.parse(readFileSync(src, 'utf8')));
-    } finally {
-      cleanup();
-    }
+    }, 'simlens-dkx-');
   });
 });
 
@@ -146,8 +143,7 @@ describe('acts annotated in SimLens, out to DialogueKit', () => {
   });
 
   test('simlens convert --to dialoguekit --annotator, and a warning when the annotator has no acts', async () => {
-    const { dir, cleanup } = tempDir('simlens-dka-');
-    try {
+    await withTempDir(async (dir) => {
       writeFileSync(join(dir, 'ann.jsonl'), JSON.stringify(ANNOTATED) + '\n');
       const ok = await run(['convert', 'ann.jsonl', '--to', 'dialoguekit', '--annotator', 'alice', '-o', 'out.json'], dir);
       assert.equal(ok.code, 0, ok.err);
@@ -161,9 +157,7 @@ describe('acts annotated in SimLens, out to DialogueKit', () => {
       assert.match(bad.err, /unknown format "xml" for --to; known formats: canonical, dialoguekit, convapparel-jsonl/);
       const misplaced = await run(['convert', 'ann.jsonl', '--annotator', 'alice', '-o', 'x.jsonl'], dir);
       assert.equal(misplaced.code, 2);
-    } finally {
-      cleanup();
-    }
+    }, 'simlens-dka-');
   });
 
   test('an empty input writes an empty DialogueKit array', () => {
@@ -196,16 +190,13 @@ describe('ConvApparel JSONL out', () => {
   });
 
   test('simlens convert --to convapparel-jsonl on a DialogueKit file', async () => {
-    const { dir, cleanup } = tempDir('simlens-cax-');
-    try {
+    await withTempDir(async (dir) => {
       const r = await run(['convert', fixturePath('datasets/usersimcrs-moviebot/annotated_dialogues.json'), '--to', 'convapparel-jsonl', '-o', 'out.jsonl'], dir);
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, /8 conversations as convapparel-jsonl written to out\.jsonl/);
       const out = readFileSync(join(dir, 'out.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Rec);
       assert.equal(out.length, 8);
       assert.ok(out.every((l) => Object.keys(l).every((k) => ['id', 'task_id', 'turns', 'ratings', 'version'].includes(k))));
-    } finally {
-      cleanup();
-    }
+    }, 'simlens-cax-');
   });
 });

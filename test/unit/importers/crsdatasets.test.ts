@@ -8,11 +8,12 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Conversation } from '../../../src/core/model';
-import { detectFormat, detectTextFormat, formatWarning, importFile, importFileEach, importText } from '../../../src/core/importers/index';
+import { detectTextFormat, formatWarning, importFile, importFileEach, importText } from '../../../src/core/importers/index';
 import { parsePythonLiteral } from '../../../src/core/importers/inspired';
 import { importSummary } from '../../../src/core/importers/summary';
 import { fixturePath } from '../../fixtures';
-import { tempDir } from '../jsonl/helpers';
+import { withTempDir } from '../jsonl/helpers';
+import { importDetected } from './helpers';
 
 type Rec = Record<string, unknown>;
 const REDIAL = 'formats/redial/train_data.jsonl';
@@ -23,9 +24,7 @@ const records = (turn: unknown): Rec[] => ((turn as Rec)['source_utterances'] ??
 describe('ReDial release (JSONL)', () => {
   test('detected; messages become turns, @mentions titles, recommender mentions recommendations', async () => {
     const file = fixturePath(REDIAL);
-    assert.equal(await detectFormat(file), 'redial');
-    const r = await importFile(file);
-    assert.equal(r.format, 'redial');
+    const r = await importDetected(file, 'redial');
     assert.deepEqual(r.conversations.map((c) => c.id), ['7001', '7002', '7004']);
     for (const c of r.conversations) assert.ok(Conversation.safeParse(c).success, `conversation ${c.id} invalid`);
     const [a] = r.conversations;
@@ -105,8 +104,7 @@ describe('ReDial release (JSONL)', () => {
   });
 
   test('streams a train-sized file (10,000 dialogues) line by line', async () => {
-    const { dir, cleanup } = tempDir('simlens-redial-');
-    try {
+    await withTempDir(async (dir) => {
       const file = join(dir, 'train_data.jsonl');
       const lines: string[] = [];
       for (let k = 0; k < 10_000; k++) {
@@ -136,18 +134,14 @@ describe('ReDial release (JSONL)', () => {
       assert.equal(r.count, 9_999);
       assert.deepEqual(r.warnings.map((w) => [w.line, w.path]), [[5001, 'messages']]);
       assert.equal(last?.turns[0].assistant_utterance, 'try Film 9999 (2000)');
-    } finally {
-      cleanup();
-    }
+    }, 'simlens-redial-');
   });
 });
 
 describe('INSPIRED release (TSV)', () => {
   test('detected; strategies are source annotations; the movie database gives item ids', async () => {
     const file = fixturePath(INSPIRED);
-    assert.equal(await detectFormat(file), 'inspired');
-    const r = await importFile(file);
-    assert.equal(r.format, 'inspired');
+    const r = await importDetected(file, 'inspired');
     assert.equal(r.conversations.length, 2);
     assert.ok(r.notes?.some((n) => /movie_database\.tsv \(2 movies\)/.test(n)), String(r.notes));
     const [a, b] = r.conversations;
@@ -203,9 +197,7 @@ describe('INSPIRED release (TSV)', () => {
 describe('IARD release (JSON keyed by conversation id)', () => {
   test('detected; file order kept; sub-intents are acts with top-level kept; outcome', async () => {
     const file = fixturePath(IARD);
-    assert.equal(await detectFormat(file), 'iard');
-    const r = await importFile(file);
-    assert.equal(r.format, 'iard');
+    const r = await importDetected(file, 'iard');
     // JSON.parse would put "12" before "900"; the file has 900 first.
     assert.deepEqual(r.conversations.map((c) => c.id), ['900', '12']);
     const [a, b] = r.conversations;

@@ -2,6 +2,8 @@
 import path from 'node:path';
 import type { Annotation, Conversation, SlotValue } from '../../../src/core/model';
 import { utteranceRuns } from '../../../src/core/importers/turns';
+import assert from 'node:assert/strict';
+import { detectFormat, importFile, type ImportResult } from '../../../src/core/importers/index';
 
 export { datasetPath as dataset } from '../../fixtures';
 export const FIXTURES = path.resolve(__dirname, 'fixtures');
@@ -64,4 +66,12 @@ export function toDialogueKit(convs: readonly Conversation[]): Rec[] {
     if (Object.keys(origMeta).length) out['metadata'] = origMeta;
     return out;
   });
+}
+
+/** Imports `file`, asserting that it is detected, and imported, as `format`. */
+export async function importDetected(file: string, format: string): Promise<ImportResult> {
+  assert.equal(await detectFormat(file), format);
+  const r = await importFile(file);
+  assert.equal(r.format, format);
+  return r;
 }

@@ -7,9 +7,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Conversation } from '../../../src/core/model';
-import { detectFormat, dialogueKitStats, importFile } from '../../../src/core/importers/index';
+import { dialogueKitStats, importFile } from '../../../src/core/importers/index';
 import { fixturePath } from '../../fixtures';
-import { countUtterances, dataset, toDialogueKit } from './helpers';
+import { countUtterances, dataset, importDetected, toDialogueKit } from './helpers';
 
 const MOVIEBOT = 'usersimcrs-moviebot/annotated_dialogues.json';
 const DKTESTS = 'dialoguekit-tests/annotated_dialogues.json';
@@ -37,9 +37,7 @@ describe('DialogueKit / UserSimCRS real files', () => {
   for (const c of CASES) {
     test(`${c.folder}: ${c.dialogues} dialogues, ${c.utterances} utterances, README statistics recomputed`, async () => {
       const file = dataset(c.rel);
-      assert.equal(await detectFormat(file), 'dialoguekit');
-      const r = await importFile(file);
-      assert.equal(r.format, 'dialoguekit');
+      const r = await importDetected(file, 'dialoguekit');
       assert.equal(r.conversations.length, c.dialogues);
       const counted = countUtterances(r.conversations);
       assert.equal(counted.total, c.utterances);
@@ -138,9 +136,7 @@ describe('DialogueKit / UserSimCRS real files', () => {
 describe('AB-ReDial real file', () => {
   test('640 rating rows, 195 ConvIds; ConvIds naming two dialogues are split', async () => {
     const file = dataset(ABREDIAL);
-    assert.equal(await detectFormat(file), 'ab-redial');
-    const r = await importFile(file);
-    assert.equal(r.format, 'ab-redial');
+    const r = await importDetected(file, 'ab-redial');
     const ratings = r.conversations.flatMap((c) => c.annotations ?? []);
     assert.equal(ratings.length, 640);
     // Every data row appears exactly once, as rater:<row>.

@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { generateConvApparelFile } from '../../../bench/gen';
 import { validateFile, forEachLine } from '../../../src/core/jsonl';
 import { conversationCondition } from '../../../src/core/model';
-import { tempDir } from './helpers';
+import { withTempDir } from './helpers';
 
 test('bench generator: exact counts, valid ConvApparel-shaped lines, deterministic bytes', async () => {
-  const { dir, cleanup } = tempDir('simlens-gen-');
-  try {
+  await withTempDir(async (dir) => {
     const opts = { conversations: 60, turns: 213, seed: 'unit' };
     const a = await generateConvApparelFile(join(dir, 'a.jsonl'), opts);
     const b = await generateConvApparelFile(join(dir, 'b.jsonl'), opts);
@@ -40,7 +39,5 @@ test('bench generator: exact counts, valid ConvApparel-shaped lines, determinist
     assert.ok(avg > 450 && avg < 560, `average description ${avg.toFixed(0)} characters`);
     assert.ok(good > 30 && good < 60, `about 80% good: ${good}/60`);
     assert.equal(a.bytes, readFileSync(a.path).length);
-  } finally {
-    cleanup();
-  }
+  }, 'simlens-gen-');
 });

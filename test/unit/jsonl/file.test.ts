@@ -1,12 +1,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { JsonlFile, readFirstLines, validateFile } from '../../../src/core/jsonl';
-import { convLine, tempDir, writeTemp } from './helpers';
+import { convLine, writeTemp, withTempDir } from './helpers';
 
 describe('JsonlFile', () => {
   test('random access to raw bytes, text and parsed lines (BOM, CRLF, blank, no final newline)', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const l0 = convLine('a');
       const l2 = convLine('c', { note: 'café' });
       const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${l0}\r\n\r\n${l2}\n{"turns":5}`)]);
@@ -35,14 +34,11 @@ describe('JsonlFile', () => {
       } finally {
         await file.close();
       }
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('lines of several MB are read whole', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const big = 'é'.repeat(3 * 1024 * 1024); // 6 MiB of UTF-8
       const line = JSON.stringify({ turns: [{ user_utterance: big }] });
       const path = writeTemp(dir, 'big.jsonl', `${convLine('x')}\n${line}\n${convLine('y')}\n`);
@@ -60,14 +56,11 @@ describe('JsonlFile', () => {
       assert.equal(first[1].toString(), line);
       const report = await validateFile(path);
       assert.deepEqual([report.lines, report.conversations, report.invalid, report.errors.length], [3, 3, 0, 0]);
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('changedOnDisk notices an edit made by someone else', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const path = writeTemp(dir, 'c.jsonl', convLine('a') + '\n');
       const file = await JsonlFile.open(path);
       try {
@@ -76,27 +69,21 @@ describe('JsonlFile', () => {
       } finally {
         await file.close();
       }
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('readFirstLines stops early and handles short files', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const path = writeTemp(dir, 'r.jsonl', Array.from({ length: 1000 }, (_, i) => convLine(String(i))).join('\n'));
       const two = await readFirstLines(path, 2);
       assert.deepEqual(two.map((b) => JSON.parse(b.toString()).id), ['0', '1']);
       assert.equal((await readFirstLines(path, 5000)).length, 1000);
       assert.deepEqual(await readFirstLines(path, 0), []);
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('validateFile counts lines, conversations, blanks and invalid lines; reports progress', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const path = writeTemp(dir, 'v.jsonl', `${convLine('a')}\n\n{"turns":1}\nnot json\n${convLine('b')}`);
       let last: [number, number] = [0, 0];
       const r = await validateFile(path, { onProgress: (d, t) => (last = [d, t]) });
@@ -107,8 +94,6 @@ describe('JsonlFile', () => {
       assert.deepEqual([capped.errors.length, capped.errorCount, capped.invalid], [1, 2, 2]);
       assert.equal(last[0], last[1]);
       assert.equal(r.file, path);
-    } finally {
-      cleanup();
-    }
+    });
   });
 });

@@ -43,3 +43,13 @@ export function referenceSplit(bytes: Buffer): { bom: boolean; lines: { content:
 export function convLine(id: string, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ id, task_id: 'footwear_good', turns: [{ user_utterance: `hi ${id}`, assistant_utterance: 'hello' }], ...extra });
 }
+
+/** Runs `fn` with a fresh temporary folder, removed afterwards. */
+export async function withTempDir<T>(fn: (dir: string) => T | Promise<T>, prefix?: string): Promise<T> {
+  const { dir, cleanup } = tempDir(prefix);
+  try {
+    return await fn(dir);
+  } finally {
+    cleanup();
+  }
+}

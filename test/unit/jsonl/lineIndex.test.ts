@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildLineIndex, buildLineIndexFromBytes, forEachLine, type LineIndex } from '../../../src/core/jsonl';
 import { createRng } from '../../../src/core/random';
-import { referenceSplit, tempDir, writeTemp } from './helpers';
+import { referenceSplit, writeTemp, withTempDir } from './helpers';
 
 function contents(bytes: Buffer, index: LineIndex): string[] {
   const out: string[] = [];
@@ -38,8 +38,7 @@ describe('line index', () => {
       assert.deepEqual(contents(bytes, mem), expected);
       assert.equal(mem.bom, bom);
       assert.equal(mem.lineCount, expected.length);
-      const { dir, cleanup } = tempDir();
-      try {
+      await withTempDir(async (dir) => {
         const path = writeTemp(dir, 'f.jsonl', bytes);
         // Tiny chunks put every boundary (CR|LF, BOM bytes) across reads.
         for (const chunkSize of [1, 2, 3, 5, 1 << 20]) {
@@ -53,16 +52,13 @@ describe('line index', () => {
           assert.equal(r.bom, bom);
           assert.equal(r.lines, expected.length);
         }
-      } finally {
-        cleanup();
-      }
+      });
     });
   }
 
   test('random files agree with an independent reference splitter, across chunk sizes', async () => {
     const rng = createRng('line-index');
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       for (let round = 0; round < 60; round++) {
         const parts: number[] = [];
         if (rng.chance(0.3)) parts.push(0xef, 0xbb, 0xbf);
@@ -82,9 +78,7 @@ describe('line index', () => {
         await forEachLine(path, (b) => void seen.push(Buffer.from(b)), { chunkSize: 16 + rng.int(20) });
         assert.deepEqual(seen, ref.lines.map((l) => l.content));
       }
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('lineAt maps byte offsets (including line endings) to lines', () => {
@@ -103,40 +97,31 @@ describe('line index', () => {
   });
 
   test('reports progress and records size and mtime', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const path = writeTemp(dir, 'p.jsonl', 'x'.repeat(1000) + '\n');
       const progress: [number, number][] = [];
       const ix = await buildLineIndex(path, { chunkSize: 300, onProgress: (b, t) => progress.push([b, t]) });
       assert.deepEqual(progress, [[300, 1001], [600, 1001], [900, 1001], [1001, 1001]]);
       assert.ok(ix.mtimeMs > 0);
       assert.equal(ix.size, 1001);
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('an aborted signal stops the scan', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const path = writeTemp(dir, 'a.jsonl', 'a\n'.repeat(1000));
       const ctl = new AbortController();
       const run = buildLineIndex(path, { chunkSize: 10, signal: ctl.signal, onProgress: (b) => b >= 100 && ctl.abort() });
       await assert.rejects(run, (e: Error) => e.name === 'AbortError');
       await assert.rejects(forEachLine(path, () => undefined, { signal: AbortSignal.abort() }), (e: Error) => e.name === 'AbortError');
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('a missing file and a directory are I/O errors with codes', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       await assert.rejects(buildLineIndex(`${dir}/nope.jsonl`), { code: 'ENOENT' });
       await assert.rejects(buildLineIndex(dir), { code: 'EISDIR' });
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('memory: offsets of 200k lines cost about 8 bytes per line', () => {

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync, statSync, chmodSync, utimesSync, writeFileSy
 import { join } from 'node:path';
 import { buildLineIndex, FileChangedError, rewriteLines } from '../../../src/core/jsonl';
 import { createRng, type Rng } from '../../../src/core/random';
-import { convLine, referenceSplit, tempDir, writeTemp } from './helpers';
+import { convLine, referenceSplit, writeTemp, withTempDir } from './helpers';
 
 /** A random JSONL-ish file: random line endings, optional BOM, blank lines, maybe no final newline. */
 function randomFile(rng: Rng): Buffer {
@@ -31,8 +31,7 @@ function randomFile(rng: Rng): Buffer {
 describe('rewriteLines', () => {
   test('property: random edits to random lines leave every other byte identical', async () => {
     const rng = createRng('writer-property');
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       for (let round = 0; round < 150; round++) {
         const original = randomFile(rng);
         const path = writeTemp(dir, `p${round}.jsonl`, original);
@@ -66,26 +65,20 @@ describe('rewriteLines', () => {
         assert.deepEqual(after, rebuilt, `round ${round}: whole file`);
       }
       assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temp files left');
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('no edits: the file is rewritten byte for byte', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const bytes = Buffer.from('\xef\xbb\xbf{"turns":[]}\r\n\n{"turns":[]}', 'latin1');
       const path = writeTemp(dir, 'same.jsonl', bytes);
       await rewriteLines(path, new Map());
       assert.deepEqual(readFileSync(path), bytes);
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('refuses a file that changed on disk since it was indexed, and leaves it alone', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const path = writeTemp(dir, 'c.jsonl', `${convLine('a')}\n${convLine('b')}\n`);
       const index = await buildLineIndex(path);
       const changed = `${convLine('a')}\n${convLine('B')}\n`; // same size, different bytes and mtime
@@ -97,14 +90,11 @@ describe('rewriteLines', () => {
       writeFileSync(path, changed + '\n');
       await assert.rejects(rewriteLines(path, new Map([[0, convLine('z')]]), { index }), FileChangedError);
       assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('outPath leaves the source untouched; mode and symlinks are respected', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const src = `${convLine('a')}\n${convLine('b')}\n`;
       const path = writeTemp(dir, 's.jsonl', src);
       chmodSync(path, 0o640);
@@ -119,21 +109,16 @@ describe('rewriteLines', () => {
       await rewriteLines(link, new Map([[1, '{"turns":[1]}']]));
       assert.ok(lstatSync(link).isSymbolicLink(), 'the link is still a link');
       assert.equal(readFileSync(path, 'utf8'), '{"turns":[]}\n{"turns":[1]}\n');
-    } finally {
-      cleanup();
-    }
+    });
   });
 
   test('rejects out-of-range lines and replacements with line breaks', async () => {
-    const { dir, cleanup } = tempDir();
-    try {
+    await withTempDir(async (dir) => {
       const path = writeTemp(dir, 'r.jsonl', `${convLine('a')}\n`);
       await assert.rejects(rewriteLines(path, new Map([[1, '{}']])), /cannot replace line 2: the file has 1 lines/);
       await assert.rejects(rewriteLines(path, new Map([[0, '{}\n{}']])), /contains a line break/);
       await assert.rejects(rewriteLines(path, new Map([[0, '{}\r']])), /contains a line break/);
-    } finally {
-      cleanup();
-    }
+    });
   });
 });
 

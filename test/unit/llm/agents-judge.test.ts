@@ -21,11 +21,12 @@ const conv: Conversation = {
   ],
 };
 
-describe('LLM recommenders', () => {
-  let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript() }); });
-  after(async () => { await fake.close(); });
+/** One fake server, answering like a simulation, for every suite in this file. */
+let fake: FakeOpenAI;
+before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript() }); });
+after(async () => { await fake.close(); });
 
+describe('LLM recommenders', () => {
   test('good agent: full-text retrieval in the task category, candidates in the prompt', async () => {
     fake.requests.length = 0;
     const services = testServices(fake.url, { roles: { recommender: { model: 'rec-model' } } });
@@ -69,10 +70,6 @@ describe('LLM recommenders', () => {
 });
 
 describe('judge', () => {
-  let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript() }); });
-  after(async () => { await fake.close(); });
-
   test('valid JSON becomes a judge:<model> annotation with the fields', async () => {
     fake.requests.length = 0;
     const services = testServices(fake.url, { roles: { judge: { model: 'judge-m', temperature: 0 } } });
@@ -121,10 +118,6 @@ describe('judge', () => {
 });
 
 describe('discriminator, batch annotation, SFT export', () => {
-  let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript() }); });
-  after(async () => { await fake.close(); });
-
   test('p_human annotation by discriminator:<model>', async () => {
     const r = await discriminateConversation(conv, testServices(fake.url, { roles: { discriminator: { model: 'd-m' } } }));
     assert.equal(r.annotation.annotator, 'discriminator:d-m');

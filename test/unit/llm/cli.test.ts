@@ -2,7 +2,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FakeOpenAI } from '../../support/fakeOpenAI';
+import { FakeOpenAI, withFakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript, promptKind } from '../../support/llmScripts';
 import { FAKE_KEY, tmpDir, readTree } from '../../support/llm';
 import { judgeCommand } from '../../../src/cli/commands/judge';
@@ -139,8 +139,7 @@ describe('CLI: judge, discriminate, export-sft', () => {
 
 describe('CLI: simulate with LLM users and agents', () => {
   test('llm-prompted vs llm-good; a budget stop, then --resume finishes from the cache; no key on disk', async () => {
-    const fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 2 }) });
-    try {
+    await withFakeOpenAI({ handler: simulationScript({ userTurns: 2 }) }, async (fake) => {
       const dir = tmpDir();
       const env = { SIMLENS_API_KEY: FAKE_KEY, SIMLENS_BASE_URL: fake.url };
       const args = ['--user', 'llm-prompted', '--agent', 'llm-good', '--n', '4', '--catalog-size', '100', '--seed', '3', '--out', 'run.jsonl', '-q', '--user-model', 'u-model'];
@@ -159,9 +158,7 @@ describe('CLI: simulate with LLM users and agents', () => {
       for (const r of fake.chatRequests) assert.equal(r.body!.model, promptKind(r) === 'agent' ? 'gpt-4o-mini' : 'u-model');
       assert.ok(fake.chatRequests.some((r) => promptKind(r) === 'agent'));
       assert.ok(!readTree(dir).includes('SECRET'));
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });
 

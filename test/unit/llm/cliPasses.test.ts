@@ -7,7 +7,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FakeOpenAI } from '../../support/fakeOpenAI';
+import { FakeOpenAI, withFakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript } from '../../support/llmScripts';
 import { FAKE_KEY, tmpDir } from '../../support/llm';
 import { judgeCommand } from '../../../src/cli/commands/judge';
@@ -40,8 +40,7 @@ const commands = [
 describe('judge / discriminate: stops and failures', () => {
   for (const { name, command } of commands) {
     test(`${name}: a budget stop keeps every answer already received`, async () => {
-      const fake = await FakeOpenAI.start({ latencyMs: 40, handler: simulationScript() });
-      try {
+      await withFakeOpenAI({ latencyMs: 40, handler: simulationScript() }, async (fake) => {
         const dir = tmpDir();
         writeData(dir, 12);
         const a = io(dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY });
@@ -54,14 +53,11 @@ describe('judge / discriminate: stops and failures', () => {
         const summary = JSON.parse(a.out);
         assert.equal(summary.failed, 0);
         assert.match(summary.stopped, /budget exhausted/);
-      } finally {
-        await fake.close();
-      }
+      });
     });
 
     test(`${name}: stops after --max-consecutive-failures failures in a row (default 10), counts them per reason`, async () => {
-      const fake = await FakeOpenAI.start({ handler: () => ({ status: 500 }) });
-      try {
+      await withFakeOpenAI({ handler: () => ({ status: 500 }) }, async (fake) => {
         const dir = tmpDir();
         writeData(dir, 40);
         const env = { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY };
@@ -89,24 +85,19 @@ describe('judge / discriminate: stops and failures', () => {
         assert.equal(JSON.parse(c.out).stopped, null);
 
         await assert.rejects(command.run([...args, '--max-consecutive-failures', '-1'], io(dir, env)), /--max-consecutive-failures must be a whole number >= 0/);
-      } finally {
-        await fake.close();
-      }
+      });
     });
   }
 
   test('judge: an answer that stays invalid is reported once per conversation, without a doubled prefix', async () => {
-    const fake = await FakeOpenAI.start({ handler: () => ({ content: 'not json at all' }) });
-    try {
+    await withFakeOpenAI({ handler: () => ({ content: 'not json at all' }) }, async (fake) => {
       const dir = tmpDir();
       writeData(dir, 1);
       const a = io(dir, { SIMLENS_BASE_URL: fake.url });
       assert.equal(await judgeCommand.run(['data.jsonl', '-o', 'out.jsonl', '--no-cache'], a), 1);
       assert.match(a.err, /data\.jsonl: conversation c1: judge answer invalid after 3 attempts/);
       assert.doesNotMatch(a.err, /conversation c1: conversation c1/);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });
 

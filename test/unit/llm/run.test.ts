@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FakeOpenAI } from '../../support/fakeOpenAI';
+import { FakeOpenAI, withFakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript } from '../../support/llmScripts';
 import { FAKE_KEY, testServices, tmpDir, readTree } from '../../support/llm';
 import { runSimulation } from '../../../src/core/run/index';
@@ -16,8 +16,7 @@ const base = { user: 'llm-prompted' as const, agent: 'llm-good', seed: 5, catalo
 
 describe('simulation runs with LLM users and agents', () => {
   test('prompted user vs llm-good: traces carry both roles\' calls; the manifest records templates, never the key', async () => {
-    const fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 2 }) });
-    try {
+    await withFakeOpenAI({ handler: simulationScript({ userTurns: 2 }) }, async (fake) => {
       const dir = tmpDir();
       const cacheDir = path.join(dir, 'cache');
       const out = path.join(dir, 'run.jsonl');
@@ -35,9 +34,7 @@ describe('simulation runs with LLM users and agents', () => {
       assert.deepEqual(turns[0].trace.llm_calls.map((c) => c.role), ['user', 'recommender']);
       const onDisk = fs.readFileSync(out, 'utf8') + fs.readFileSync(`${out}.manifest.json`, 'utf8') + readTree(cacheDir);
       assert.ok(!onDisk.includes(FAKE_KEY) && !onDisk.includes('SECRET'));
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   test('an endpoint that dies mid-run: finished conversations are kept, the run stops, resume completes it from the cache', async () => {
@@ -82,8 +79,7 @@ describe('simulation runs with LLM users and agents', () => {
   });
 
   test('budget exhaustion stops the run cleanly with the finished conversations written', async () => {
-    const fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 2 }) });
-    try {
+    await withFakeOpenAI({ handler: simulationScript({ userTurns: 2 }) }, async (fake) => {
       const dir = tmpDir();
       const out = path.join(dir, 'run.jsonl');
       const services = testServices(fake.url, { budget: { maxRequests: 10 } });
@@ -93,8 +89,6 @@ describe('simulation runs with LLM users and agents', () => {
       assert.equal(manifest.status, 'cancelled');
       assert.equal(manifest.llm.usage.exhausted, true);
       assert.equal(fake.chatRequests.length, 10);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });

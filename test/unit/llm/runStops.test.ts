@@ -7,7 +7,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FakeOpenAI } from '../../support/fakeOpenAI';
+import { FakeOpenAI, withFakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript, promptKind } from '../../support/llmScripts';
 import { testServices, tmpDir } from '../../support/llm';
 import { runSimulation } from '../../../src/core/run/index';
@@ -52,8 +52,7 @@ const targetFree = { user: 'llm-target-free' as const, agent: 'llm-good', seed: 
 
 describe('LLM runs: accounting and stops', () => {
   test('target-free user: every reflection request on the wire is recorded in a trace', async () => {
-    const fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 3 }) });
-    try {
+    await withFakeOpenAI({ handler: simulationScript({ userTurns: 3 }) }, async (fake) => {
       const dir = tmpDir();
       const out = path.join(dir, 'run.jsonl');
       const watched = await watchProcess(() => runSimulation({ ...targetFree, n: 3 }, { out, concurrency: 1, llm: testServices(fake.url) }));
@@ -65,14 +64,11 @@ describe('LLM runs: accounting and stops', () => {
       assert.ok(reflectOnWire > 0);
       assert.equal(calls.filter((c) => c.purpose === 'user.reflect').length, reflectOnWire);
       assert.equal(calls.reduce((s, c) => s + (c.attempts?.length ?? 0), 0), onWire.length);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   test('a request budget stops a target-free run cleanly: manifest says why, finished conversations kept, resume completes', async () => {
-    const fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 3 }) });
-    try {
+    await withFakeOpenAI({ handler: simulationScript({ userTurns: 3 }) }, async (fake) => {
       const n = 6;
       // Several budgets, so the stop falls on every kind of call (general, reflect, reply, agent).
       for (let budget = 9; budget <= 33; budget += 4) {
@@ -91,14 +87,11 @@ describe('LLM runs: accounting and stops', () => {
         assert.equal(resumed.manifest.status, 'finished');
         assert.equal(readLines(out).length, n);
       }
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   test('32 conversations and 32 LLM requests in flight on one run signal: no MaxListenersExceededWarning', async () => {
-    const fake = await FakeOpenAI.start({ latencyMs: 20, handler: simulationScript({ userTurns: 2 }), record: false });
-    try {
+    await withFakeOpenAI({ latencyMs: 20, handler: simulationScript({ userTurns: 2 }), record: false }, async (fake) => {
       const out = path.join(tmpDir(), 'run.jsonl');
       const hard = new AbortController();
       const services = testServices(fake.url, { defaults: { concurrency: 32 } }, { signal: hard.signal });
@@ -106,16 +99,13 @@ describe('LLM runs: accounting and stops', () => {
       assert.equal(watched.error, undefined);
       assert.equal(watched.value!.manifest.status, 'finished');
       assert.deepEqual(watched.warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map(String), []);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });
 
 describe('LLM runs: stop scheduling vs hard abort', () => {
   test('the run\'s stop signal lets LLM conversations in flight finish; services built by the run do not cancel them', async () => {
-    const fake = await FakeOpenAI.start({ latencyMs: 60, handler: simulationScript({ userTurns: 2 }) });
-    try {
+    await withFakeOpenAI({ latencyMs: 60, handler: simulationScript({ userTurns: 2 }) }, async (fake) => {
       const out = path.join(tmpDir(), 'run.jsonl');
       const stop = new AbortController();
       // Stop once every one of the 3 conversations in flight has had its first answer.
@@ -136,16 +126,13 @@ describe('LLM runs: stop scheduling vs hard abort', () => {
       assert.equal(manifest.counts.failed, 0);
       assert.ok(kept.every((c) => !(c.metadata as { error?: string }).error));
       assert.ok(!recordedCalls(kept).some((c) => /cancelled/.test(String((c as { error?: string }).error))));
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });
 
 describe('LLM users: failures', () => {
   test('a user whose replies stay unusable returns a user_llm failure (counted by the run)', async () => {
-    const fake = await FakeOpenAI.start({ handler: () => ({ content: '' }) });
-    try {
+    await withFakeOpenAI({ handler: () => ({ content: '' }) }, async (fake) => {
       const session = createPromptedUser(testServices(fake.url), { maxRepairs: 1 }).createSession('c1', createRng('s'), { task: 'footwear' });
       const turn = await session.start();
       assert.equal(turn.done, true);
@@ -153,16 +140,13 @@ describe('LLM users: failures', () => {
       assert.match(turn.failure!.message, /unusable after 2 attempts/);
       assert.equal(turn.trace.error, turn.failure!.message);
       assert.equal(fake.chatRequests.length, 2);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });
 
 describe('LLM users: failures counted by the run', () => {
   test('a run whose LLM user only gets empty replies reports every conversation failed (user_llm)', async () => {
-    const fake = await FakeOpenAI.start({ handler: () => ({ content: '' }) });
-    try {
+    await withFakeOpenAI({ handler: () => ({ content: '' }) }, async (fake) => {
       const out = path.join(tmpDir(), 'run.jsonl');
       const { manifest } = await runSimulation(
         { user: 'llm-prompted', agent: 'local-good', seed: 2, catalog_size: 120, n: 3, llm: { max_repairs: 1 } },
@@ -171,16 +155,13 @@ describe('LLM users: failures counted by the run', () => {
       assert.equal(manifest.counts.failed, 3);
       assert.match(JSON.stringify(manifest.counts), /"user_llm":3/);
       assert.equal(readLines(out).length, 3);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });
 
 describe('LlmServices.whileWaiting', () => {
   test('runs once every started request is on the wire, before the answers arrive', async () => {
-    const fake = await FakeOpenAI.start({ latencyMs: 150 });
-    try {
+    await withFakeOpenAI({ latencyMs: 150 }, async (fake) => {
       const services = testServices(fake.url, { defaults: { concurrency: 8 } });
       const client = services.client('user');
       const events: string[] = [];
@@ -191,8 +172,6 @@ describe('LlmServices.whileWaiting', () => {
       assert.equal(fake.chatRequests.length, 8);
       await client.chat({ messages: [{ role: 'user', content: 'again' }] });
       assert.equal(events.filter((e) => e === 'task').length, 1);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });

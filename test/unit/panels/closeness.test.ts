@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { REPORT_SCHEMA, type Report } from '../../../src/core/report/model';
+import { tableColumns } from '../../../src/core/report/builders/common';
 import type { ReportSpec } from '../../../src/core/report/specs';
-import { startPanel } from './harness';
+import { openPanel } from './harness';
 
 /** A PLSA-shaped table: per candidate MWU p and KS D, the closest candidate of each row marked. */
 function report(): Report {
@@ -18,13 +19,8 @@ function report(): Report {
         type: 'table',
         id: 'plsa-table',
         title: 'MWU and KS',
-        columns: [
-          { key: 'feature', label: 'Feature', format: 'text' },
-          { key: 'a_p', label: 'A MWU p', format: 'p' },
-          { key: 'a_d', label: 'A KS D', format: 'fixed' },
-          { key: 'b_p', label: 'B MWU p', format: 'p' },
-          { key: 'b_d', label: 'B KS D', format: 'fixed' },
-        ],
+        columns: tableColumns(['feature', 'Feature', 'text'], ['a_p', 'A MWU p', 'p'], ['a_d', 'A KS D', 'fixed'], ['b_p', 'B MWU p', 'p'],
+          ['b_d', 'B KS D', 'fixed']),
         rows: [
           // The closest candidate is still significantly different (p = 2.5e-7).
           { cells: ['Num turns', 2.5e-7, 0.3, 1e-9, 0.5], marks: [null, 'closest', 'closest', 'far', null] },
@@ -39,11 +35,7 @@ function report(): Report {
 const SPEC: ReportSpec = { kind: 'plsa', reference: { file: 'human.jsonl' }, candidates: [{ file: 'a.jsonl' }, { file: 'b.jsonl' }] };
 
 test('closeness: one colour scale from the p-value, "closest" is a marker without a colour of its own, with a legend', async (t) => {
-  const p = await startPanel();
-  t.after(() => p.close());
-  await p.ready();
-  p.send({ type: 'report', report: report(), spec: SPEC, canRecompute: false });
-  await p.settle();
+  const p = await openPanel(t, { type: 'report', report: report(), spec: SPEC, canRecompute: false });
   const rows = [...p.document.querySelectorAll('[data-section="plsa-table"] tbody tr')].map((tr) => [...tr.children].map((c) => c.className));
   // Row 1: the closest MWU p (2.5e-7) is coloured "far" like its neighbour, not "close".
   assert.deepEqual(rows[0], ['', 'num mark-closest mark-far', 'num mark-closest', 'num mark-far', 'num']);
@@ -59,11 +51,7 @@ test('closeness: one colour scale from the p-value, "closest" is a marker withou
 });
 
 test('tables scroll sideways in a keyboard-focusable, labelled region', async (t) => {
-  const p = await startPanel();
-  t.after(() => p.close());
-  await p.ready();
-  p.send({ type: 'report', report: report(), spec: SPEC, canRecompute: false });
-  await p.settle();
+  const p = await openPanel(t, { type: 'report', report: report(), spec: SPEC, canRecompute: false });
   const wrap = p.document.querySelector('[data-section="plsa-table"] .table-wrap')!;
   assert.equal(wrap.getAttribute('tabindex'), '0');
   assert.equal(wrap.getAttribute('role'), 'region');

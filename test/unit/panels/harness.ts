@@ -55,3 +55,15 @@ export async function startPanel(savedState?: unknown): Promise<PanelHarness> {
     close: () => dom.window.close(),
   };
 }
+
+/** A ready panel, closed when test `t` ends, that has been sent `message` (when given) and settled. */
+export async function openPanel(t: { after(fn: () => void): void }, message?: HostToPanel): Promise<PanelHarness> {
+  const p = await startPanel();
+  t.after(() => p.close());
+  await p.ready();
+  if (message) {
+    p.send(message);
+    await p.settle();
+  }
+  return p;
+}

@@ -6,8 +6,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { REPORT_SCHEMA, parseReport, type Report } from '../../../src/core/report/model';
+import { tableColumns } from '../../../src/core/report/builders/common';
 import { parsePanelMessage } from '../../../src/shared/panelProtocol';
-import { startPanel } from './harness';
+import { openPanel } from './harness';
 
 const HOSTILE = '<img src=x onerror="window.__xss=1">';
 
@@ -24,12 +25,8 @@ function report(): Report {
         type: 'table',
         id: 'invariant-violations-run',
         title: 'Violations',
-        columns: [
-          { key: 'invariant', label: 'Invariant', format: 'text' },
-          { key: 'conversation', label: 'Conversation', format: 'text' },
-          { key: 'turn', label: 'Turn', format: 'int' },
-          { key: 'detail', label: 'Detail', format: 'text' },
-        ],
+        columns: tableColumns(['invariant', 'Invariant', 'text'], ['conversation', 'Conversation', 'text'], ['turn', 'Turn', 'int'],
+          ['detail', 'Detail', 'text']),
         linkColumn: 'conversation',
         rows: [
           { cells: ['agent-error-no-user-effect', 'went-on', 3, 'went on'], link: { input: 0, conversation: 'went-on', line: 2, turn: 2 } },
@@ -42,31 +39,24 @@ function report(): Report {
 }
 
 describe('panel links to conversations', () => {
-  test('link cells are buttons that post openLink with the section and row', async () => {
-    const p = await startPanel();
-    try {
-      await p.ready();
-      p.send({ type: 'report', report: report(), spec: { kind: 'invariants', population: { file: 'run.jsonl' } }, canRecompute: true });
-      await p.settle();
-      const links = Array.from(p.document.querySelectorAll<HTMLButtonElement>('[data-section="invariant-violations-run"] button[data-action="open-link"]'));
-      assert.equal(links.length, 2, 'rows without a link have none');
-      assert.equal(links[0].textContent, 'went-on');
-      assert.equal(links[0].getAttribute('title'), 'Open went-on at turn 3 in the SimLens editor');
-      assert.equal(links[0].closest('td')?.cellIndex, 1, 'in the link column');
-      assert.equal(links[1].textContent, HOSTILE);
-      assert.equal(p.document.querySelectorAll('img').length, 0);
-      assert.equal((p.window as unknown as { __xss?: number }).__xss, undefined);
-      links[1].click();
-      links[0].click();
-      const sent = p.posted.filter((m) => m.type === 'openLink');
-      assert.deepEqual(sent, [
-        { type: 'openLink', sectionId: 'invariant-violations-run', row: 1 },
-        { type: 'openLink', sectionId: 'invariant-violations-run', row: 0 },
-      ]);
-      assert.match(p.document.querySelector('.kind')?.textContent ?? '', /Behavioural invariants/);
-    } finally {
-      p.close();
-    }
+  test('link cells are buttons that post openLink with the section and row', async (t) => {
+    const p = await openPanel(t, { type: 'report', report: report(), spec: { kind: 'invariants', population: { file: 'run.jsonl' } }, canRecompute: true });
+    const links = Array.from(p.document.querySelectorAll<HTMLButtonElement>('[data-section="invariant-violations-run"] button[data-action="open-link"]'));
+    assert.equal(links.length, 2, 'rows without a link have none');
+    assert.equal(links[0].textContent, 'went-on');
+    assert.equal(links[0].getAttribute('title'), 'Open went-on at turn 3 in the SimLens editor');
+    assert.equal(links[0].closest('td')?.cellIndex, 1, 'in the link column');
+    assert.equal(links[1].textContent, HOSTILE);
+    assert.equal(p.document.querySelectorAll('img').length, 0);
+    assert.equal((p.window as unknown as { __xss?: number }).__xss, undefined);
+    links[1].click();
+    links[0].click();
+    const sent = p.posted.filter((m) => m.type === 'openLink');
+    assert.deepEqual(sent, [
+      { type: 'openLink', sectionId: 'invariant-violations-run', row: 1 },
+      { type: 'openLink', sectionId: 'invariant-violations-run', row: 0 },
+    ]);
+    assert.match(p.document.querySelector('.kind')?.textContent ?? '', /Behavioural invariants/);
   });
 
   test('protocol: openLink takes a section id and a row index only', () => {

@@ -1,8 +1,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { REPORT_SCHEMA, type Report } from '../../../src/core/report/model';
+import { tableColumns } from '../../../src/core/report/builders/common';
 import type { ReportSpec } from '../../../src/core/report/specs';
-import { startPanel } from './harness';
+import { openPanel } from './harness';
 
 const HOSTILE = '<script>window.__xss=1</script>';
 const HOSTILE_IMG = '<img src=x onerror="window.__xss=2">';
@@ -29,11 +30,7 @@ function report(): Report {
         id: 'plsa-table',
         title: 'MWU and KS',
         group: `PLSA ${HOSTILE_IMG}`,
-        columns: [
-          { key: 'feature', label: 'Feature', format: 'text' },
-          { key: 'p', label: `p ${HOSTILE}`, format: 'p' },
-          { key: 'd', label: 'KS D', format: 'fixed' },
-        ],
+        columns: tableColumns(['feature', 'Feature', 'text'], ['p', `p ${HOSTILE}`, 'p'], ['d', 'KS D', 'fixed']),
         rows: [
           { cells: [HOSTILE_IMG, 0.4, 0.1234], marks: [null, 'closest', 'close'] },
           { cells: ['Critique', 0.00002, null], marks: [null, 'far', null] },
@@ -66,11 +63,7 @@ function noInjectedMarkup(doc: Document): void {
 
 describe('metric panel webview (jsdom)', () => {
   test('renders a report: title, verdicts, inputs, tables with marks, chart fallback — hostile text stays text', async (t) => {
-    const p = await startPanel();
-    t.after(() => p.close());
-    await p.ready();
-    p.send({ type: 'report', report: report(), spec: SPEC, canRecompute: true });
-    await p.settle();
+    const p = await openPanel(t, { type: 'report', report: report(), spec: SPEC, canRecompute: true });
     const doc = p.document;
     assert.equal(doc.querySelector('h1')?.textContent, `Alignment ${HOSTILE}`);
     noInjectedMarkup(doc);
@@ -108,11 +101,7 @@ describe('metric panel webview (jsdom)', () => {
   });
 
   test('buttons post export and recompute messages', async (t) => {
-    const p = await startPanel();
-    t.after(() => p.close());
-    await p.ready();
-    p.send({ type: 'report', report: report(), spec: SPEC, canRecompute: true });
-    await p.settle();
+    const p = await openPanel(t, { type: 'report', report: report(), spec: SPEC, canRecompute: true });
     const click = (sel: string) => (p.document.querySelector(sel) as HTMLElement).click();
     p.posted.length = 0;
     click('[data-section="plsa-table"] [data-action="export-csv"]');
@@ -136,11 +125,7 @@ describe('metric panel webview (jsdom)', () => {
   });
 
   test('busy, error and restored states', async (t) => {
-    const p = await startPanel();
-    t.after(() => p.close());
-    await p.ready();
-    p.send({ type: 'busy', message: 'Reading <b>x</b>…', fraction: 0.25 });
-    await p.settle();
+    const p = await openPanel(t, { type: 'busy', message: 'Reading <b>x</b>…', fraction: 0.25 });
     const status = p.document.querySelector('.status') as HTMLElement;
     assert.equal(status.hidden, false);
     assert.equal(status.querySelector('.status-text')?.textContent, 'Reading <b>x</b>…');

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '../../support/cli';
-import { FakeOpenAI } from '../../support/fakeOpenAI';
+import { FakeOpenAI, withFakeOpenAI } from '../../support/fakeOpenAI';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
 import { createAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
@@ -384,8 +384,7 @@ describe('Ctrl-C', () => {
   });
 
   test('SIGINT lets LLM conversations in flight finish (the LLM services only get the hard abort)', async () => {
-    const fake = await FakeOpenAI.start({ latencyMs: 250, handler: () => ({ content: 'Here are a few options. Any colour in mind?' }) });
-    try {
+    await withFakeOpenAI({ latencyMs: 250, handler: () => ({ content: 'Here are a few options. Any colour in mind?' }) }, async (fake) => {
       const { child, exited } = spawnCli(
         ['simulate', '--agent', 'llm-good', '--base-url', fake.url, '--model', 'fake-chat', '--no-cache', '--n', '12', '--seed', '8', '--concurrency', '3', '--max-turns', '3', '--out', 'llm-sigint.jsonl', ...small],
         { SIMLENS_API_KEY: 'sk-test-0123456789' },
@@ -400,9 +399,7 @@ describe('Ctrl-C', () => {
       assert.ok(convs.length >= 3 && convs.length < 12, `${convs.length} written: the 3 in flight were finished`);
       assert.ok(convs.every((c) => c.metadata.error === undefined && c.turns.every((t: { assistant_utterance?: string }) => t.assistant_utterance)));
       assert.equal(m.counts.finished, convs.length);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 
   test('a second SIGINT aborts the requests in flight at once; nothing cut short is written', async () => {

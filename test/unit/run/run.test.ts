@@ -22,6 +22,24 @@ before(async () => {
   env = await prepareEnvironment(parseSimulationConfig(CONFIG));
 });
 
+/** The run's local-good agent renamed `name`, calling `before(conversation id, turn from 1)` before each answer. */
+function wrappedAgent(name: string, before: (id: string, turn: number) => void | Promise<void>): Agent {
+  return {
+    name,
+    condition: 'good',
+    createSession(id, rng, ctx): AgentSession {
+      const inner = env.agent.createSession(id, rng, ctx);
+      let turn = 0;
+      return {
+        async respond(u, h) {
+          await before(id, ++turn);
+          return inner.respond(u, h);
+        },
+      };
+    },
+  };
+}
+
 describe('shards', () => {
   test('parseShard and shardIndices', () => {
     assert.deepEqual(parseShard('1/4'), { index: 1, count: 4 });
@@ -62,20 +80,7 @@ describe('runSimulation', () => {
 
   test('conversations finishing out of order are still written in index order', async () => {
     // An agent that answers after a delay depending on the conversation, so later ones finish first.
-    const slow: Agent = {
-      name: 'local-delayed',
-      condition: 'good',
-      createSession(id, rng, ctx): AgentSession {
-        const inner = env.agent.createSession(id, rng, ctx);
-        const delay = 12 - (Number(id.slice(-6)) % 6) * 2;
-        return {
-          async respond(u, h) {
-            await new Promise((r) => setTimeout(r, delay));
-            return inner.respond(u, h);
-          },
-        };
-      },
-    };
+    const slow = wrappedAgent('local-delayed', (id) => new Promise((r) => setTimeout(r, 12 - (Number(id.slice(-6)) % 6) * 2)));
     const delayed: SimulationEnvironment = { ...env, agent: slow };
     const cfg = { ...CONFIG, n: 18 };
     await runSimulation(cfg, { out: file('delayed1.jsonl'), environment: delayed });
@@ -158,20 +163,9 @@ describe('runSimulation', () => {
   });
 
   test('an error inside one conversation is recorded on it and the run goes on', async () => {
-    const failing: Agent = {
-      name: 'local-flaky',
-      condition: 'good',
-      createSession(id, rng, ctx): AgentSession {
-        const inner = env.agent.createSession(id, rng, ctx);
-        let turns = 0;
-        return {
-          async respond(u, h) {
-            if (id.endsWith('000003') && ++turns === 2) throw new Error('recommender exploded');
-            return inner.respond(u, h);
-          },
-        };
-      },
-    };
+    const failing = wrappedAgent('local-flaky', (id, turn) => {
+      if (id.endsWith('000003') && turn === 2) throw new Error('recommender exploded');
+    });
     const flaky: SimulationEnvironment = { ...env, agent: failing };
     const r = await runSimulation({ ...CONFIG, n: 6 }, { out: file('flaky.jsonl'), environment: flaky });
     assert.equal(r.manifest.status, 'finished');

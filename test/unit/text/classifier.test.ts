@@ -2,16 +2,13 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { LexicalClassifier, lexicalFeatures } from '../../../src/core/text/classifier';
 
-const EXAMPLES = [
-  { text: 'What colour would you like?', label: 'elicit' },
-  { text: 'Do you have a budget in mind?', label: 'elicit' },
-  { text: 'Which size do you wear?', label: 'elicit' },
-  { text: 'Here are some boots you might like.', label: 'recommend' },
-  { text: 'I found these jackets for you.', label: 'recommend' },
-  { text: 'Take a look at these sneakers.', label: 'recommend' },
-  { text: 'Hello! Welcome to the store.', label: 'greet' },
-  { text: 'Hi there, nice to meet you.', label: 'greet' },
-];
+/** Training texts by label; EXAMPLES lists them in this order. */
+const TEXTS: Record<string, string[]> = {
+  elicit: ['What colour would you like?', 'Do you have a budget in mind?', 'Which size do you wear?'],
+  recommend: ['Here are some boots you might like.', 'I found these jackets for you.', 'Take a look at these sneakers.'],
+  greet: ['Hello! Welcome to the store.', 'Hi there, nice to meet you.'],
+};
+const EXAMPLES = Object.entries(TEXTS).flatMap(([label, texts]) => texts.map((text) => ({ text, label })));
 
 describe('LexicalClassifier', () => {
   test('features are unigrams, bigrams and a question marker', () => {

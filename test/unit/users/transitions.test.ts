@@ -15,24 +15,16 @@ const aliases = defaultActAliases();
 
 describe('act labels', () => {
   test('spelling normalisation', () => {
-    assert.equal(normalizeLabel('DISCLOSE.NON-DISCLOSE'), 'Disclose.NonDisclose');
-    assert.equal(normalizeLabel('inquire.elicit'), 'Inquire.Elicit');
-    assert.equal(normalizeLabel(' NOTE '), 'Note');
+    const cases: [string, string | undefined][] = [['DISCLOSE.NON-DISCLOSE', 'Disclose.NonDisclose'], ['inquire.elicit', 'Inquire.Elicit'], [' NOTE ', 'Note']];
+    for (const [label, expected] of cases) assert.equal(normalizeLabel(label), expected, label);
   });
   test('user labels: aliases first, then CIR6 main acts, else dropped', () => {
-    assert.equal(toUserAct('NOTE.YES', aliases), 'Note.Seen');
-    assert.equal(toUserAct('REVEAL.REVISE', aliases), 'Reveal.Revise');
-    assert.equal(toUserAct('ACC', aliases), 'Note.Accept');
-    assert.equal(toUserAct('critique', aliases), 'Reveal.Refine');
-    assert.equal(toUserAct('OTH', aliases), undefined);
-    assert.equal(toUserAct('SOMETHING.ELSE', aliases), undefined);
+    const cases: [string, string | undefined][] = [['NOTE.YES', 'Note.Seen'], ['REVEAL.REVISE', 'Reveal.Revise'], ['ACC', 'Note.Accept'], ['critique', 'Reveal.Refine'], ['OTH', undefined], ['SOMETHING.ELSE', undefined]];
+    for (const [label, expected] of cases) assert.equal(toUserAct(label, aliases), expected, label);
   });
   test('agent labels: aliases, bare main acts completed', () => {
-    assert.equal(toAgentAct('REVEAL', aliases), 'Reveal.Show');
-    assert.equal(toAgentAct('INQUIRE.ELICIT', aliases), 'Inquire.Elicit');
-    assert.equal(toAgentAct('DISCLOSE.MORE', aliases), 'Explain');
-    assert.equal(toAgentAct('recommend', aliases), 'Reveal.Show');
-    assert.equal(toAgentAct('chit_chat', aliases), undefined);
+    const cases: [string, string | undefined][] = [['REVEAL', 'Reveal.Show'], ['INQUIRE.ELICIT', 'Inquire.Elicit'], ['DISCLOSE.MORE', 'Explain'], ['recommend', 'Reveal.Show'], ['chit_chat', undefined]];
+    for (const [label, expected] of cases) assert.equal(toAgentAct(label, aliases), expected, label);
   });
   test('QRFA classes follow Table 2', () => {
     for (const a of ['Disclose', 'Reveal.Refine', 'Inquire.List', 'Navigate.Repeat']) assert.equal(qrfaUserClass(a), 'Query', a);

@@ -25,6 +25,6 @@ export function significanceMark(p: number, alpha: number): Mark | null {
 export type ColumnRow = readonly [key: string, label: string, format?: ColumnFormat, digits?: number];
 
 /** Table columns from `[key, label, format, digits]` rows. */
-export function columns(...rows: ColumnRow[]): Column[] {
+export function tableColumns(...rows: ColumnRow[]): Column[] {
   return rows.map(([key, label, format, digits]) => ({ key, label, ...(format ? { format } : {}), ...(digits === undefined ? {} : { digits }) }));
 }

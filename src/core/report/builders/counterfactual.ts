@@ -8,7 +8,7 @@ import type { CounterfactualReport } from '../../metrics/counterfactual';
 import { featureLabel } from '../../metrics/features';
 import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
-import { columns, significanceMark, type ReportBuildMeta } from './common';
+import { tableColumns, significanceMark, type ReportBuildMeta } from './common';
 
 export interface CounterfactualBuildInput extends ReportBuildMeta {
   result: CounterfactualReport;
@@ -42,13 +42,11 @@ export function counterfactualSections(input: CounterfactualBuildInput, ids: IdA
   });
   sections.push({ type: 'text', id: ids.id('cf-summary'), title: 'Summary', group, paragraphs, tone: 'info' });
 
-  const columns: { key: string; label: string; format?: 'text' | 'fixed' | 'p' }[] = [
-    ...columns(['feature', 'Feature', 'text'], ['human_from', `${human} ${r.from}`, 'fixed'],
-      ['human_to', `${human} ${r.to}`, 'fixed'], ['human_shift', `${human} shift`, 'fixed']),
-  ];
+  const columns = tableColumns(['feature', 'Feature', 'text'], ['human_from', `${human} ${r.from}`, 'fixed'],
+    ['human_to', `${human} ${r.to}`, 'fixed'], ['human_shift', `${human} shift`, 'fixed']);
   sims.forEach((s, i) => {
     columns.push(
-      ...columns([`s${i}_shift`, `${s} shift`, 'fixed'], [`s${i}_agrees`, `${s} same direction`, 'text'],
+      ...tableColumns([`s${i}_shift`, `${s} shift`, 'fixed'], [`s${i}_agrees`, `${s} same direction`, 'text'],
         [`s${i}_ks`, `${s} KS D (${r.to})`, 'fixed'], [`s${i}_mwu_p`, `${s} MWU p (${r.to})`, 'p']),
     );
   });

@@ -6,10 +6,10 @@
  */
 import type { ClassificationMetrics, CrossCell, HlsCrossValidation, LearningPoint, LlmDiscriminatorScores } from '../../metrics/hls';
 import { mean } from '../../stats/descriptive';
-import { REPORT_SCHEMA, finiteOrNull, type Mark, type Report, type Row, type Section } from '../model';
+import { REPORT_SCHEMA, finiteOrNull, type Column, type Mark, type Report, type Row, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
 import { fixedBinLabels, fixedBinShares } from './charts';
-import { columns, type ReportBuildMeta } from './common';
+import { tableColumns, type ColumnRow, type ReportBuildMeta } from './common';
 
 /** One simulated population's human-likeness results. */
 export interface HlsRun {
@@ -39,12 +39,22 @@ export interface HlsScores {
 }
 
 const METRIC_COLUMNS = [
-  ...columns(['accuracy', 'Accuracy'], ['precision', 'Precision'], ['recall', 'Recall'], ['f1', 'F1'],
-    ['specificity', 'Specificity'], ['avg_hls_simulated', 'Avg HLS (simulated)'], ['avg_hls_human', 'Avg HLS (human)']),
+  { key: 'accuracy', label: 'Accuracy' },
+  { key: 'precision', label: 'Precision' },
+  { key: 'recall', label: 'Recall' },
+  { key: 'f1', label: 'F1' },
+  { key: 'specificity', label: 'Specificity' },
+  { key: 'avg_hls_simulated', label: 'Avg HLS (simulated)' },
+  { key: 'avg_hls_human', label: 'Avg HLS (human)' },
 ] as const;
 
 /** The metric columns of the per-simulator, per-fold and cross-distribution tables. */
 const METRIC_TABLE_COLUMNS = METRIC_COLUMNS.map((c) => ({ key: c.key, label: c.label, format: 'fixed' as const }));
+
+/** Columns of a metrics table: the `lead` columns, the metrics, then n. */
+function metricTableColumns(...lead: ColumnRow[]): Column[] {
+  return [...tableColumns(...lead), ...METRIC_TABLE_COLUMNS, { key: 'n', label: 'n', format: 'int' }];
+}
 
 function metricCells(m: ClassificationMetrics): (number | null)[] {
   return METRIC_COLUMNS.map((c) => finiteOrNull(m[c.key]));
@@ -84,11 +94,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     title: `Discriminator: ${input.human} vs each simulator (cross-validated)`,
     group,
     caption: 'Human is the positive class: recall = humans recognised as human, specificity = simulated conversations recognised as simulated. Lower accuracy and higher HLS = more human-like.',
-    columns: [
-      { key: 'simulator', label: 'Simulator', format: 'text' },
-      ...METRIC_TABLE_COLUMNS,
-      ...columns(['n', 'n', 'int'], ['folds', 'folds', 'int']),
-    ],
+    columns: [...metricTableColumns(['simulator', 'Simulator', 'text']), { key: 'folds', label: 'folds', format: 'int' }],
     rows: input.runs.map((r, i): Row => {
       const marks: (Mark | null)[] = new Array(METRIC_COLUMNS.length + 3).fill(null);
       if (i === bestHls) marks[1 + METRIC_COLUMNS.findIndex((c) => c.key === 'avg_hls_simulated')] = 'closest';
@@ -104,11 +110,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       id: ids.id('hls-folds'),
       title: 'Per-fold metrics',
       group,
-      columns: [
-        ...columns(['simulator', 'Simulator', 'text'], ['fold', 'Fold', 'int']),
-        ...METRIC_TABLE_COLUMNS,
-        { key: 'n', label: 'n', format: 'int' },
-      ],
+      columns: metricTableColumns(['simulator', 'Simulator', 'text'], ['fold', 'Fold', 'int']),
       rows: folds,
     });
   }
@@ -174,11 +176,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       id: ids.id('hls-cross'),
       title: 'Cross-distribution metrics',
       group,
-      columns: [
-        ...columns(['train', 'Train', 'text'], ['test', 'Test', 'text']),
-        ...METRIC_TABLE_COLUMNS,
-        { key: 'n', label: 'n', format: 'int' },
-      ],
+      columns: metricTableColumns(['train', 'Train', 'text'], ['test', 'Test', 'text']),
       rows: input.cross.map((c) => ({ cells: [c.train, c.test, ...metricCells(c.metrics), c.metrics.n] })),
     });
   }
@@ -190,7 +188,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       id: ids.id('hls-llm'),
       title: 'LLM discriminator scores found in the files',
       group,
-      columns: columns(['population', 'Population', 'text'], ['annotators', 'Discriminator', 'text'], ['n', 'Scored', 'int'],
+      columns: tableColumns(['population', 'Population', 'text'], ['annotators', 'Discriminator', 'text'], ['n', 'Scored', 'int'],
         ['mean_p_human', 'Mean P(human)', 'fixed']),
       rows: llm.map((x) => ({ cells: [x.population, x.scores.annotators.join(', '), x.scores.n, finiteOrNull(x.scores.mean_p_human)] })),
     });
@@ -202,7 +200,7 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       id: ids.id('hls-scores'),
       title: 'HLS per conversation (out-of-fold)',
       group,
-      columns: columns(['conversation', 'Conversation', 'text'], ['population', 'Population', 'text'], ['hls', 'HLS', 'fixed']),
+      columns: tableColumns(['conversation', 'Conversation', 'text'], ['population', 'Population', 'text'], ['hls', 'HLS', 'fixed']),
       rows: input.scores.flatMap((p) =>
         p.conversations.map((c, i): Row => {
           const link: Row['link'] = { input: p.input, conversation: c.id };

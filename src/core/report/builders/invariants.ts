@@ -6,7 +6,7 @@
 import type { CheckReport, InvariantResult, InvariantStatus } from '../../check/types';
 import { REPORT_SCHEMA, type Mark, type Report, type Row, type Section, type Verdict, type VerdictValue } from '../model';
 import { IdAllocator } from '../format';
-import { columns, type ReportBuildMeta } from './common';
+import { tableColumns, type ReportBuildMeta } from './common';
 
 /** One checked population. `input` is its index in the report's inputs (the links open that file). */
 export interface InvariantPopulation {
@@ -53,7 +53,7 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
       'Rules every simulated conversation must satisfy (from the simulators\' papers and SimLens\' own contracts). Conversations: those the invariant applied to (it needs trace fields the conversation may lack); "not applicable" is never a pass. Violations count every violating turn; tolerated: violations within the documented share.',
     columns: [
       ...(many ? [{ key: 'population', label: 'Population', format: 'text' as const }] : []),
-      ...columns(['invariant', 'Invariant', 'text'], ['statement', 'Statement', 'text'], ['status', 'Status', 'text'],
+      ...tableColumns(['invariant', 'Invariant', 'text'], ['statement', 'Statement', 'text'], ['status', 'Status', 'text'],
         ['conversations', 'Conversations', 'int'], ['violations', 'Violations', 'int'],
         ['violating_conversations', 'Violating conversations', 'int'], ['tolerance', 'Tolerance', 'text'],
         ['source', 'Source', 'text']),
@@ -81,7 +81,7 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
       title: many ? `Violations: ${p.label}` : 'Violations',
       group,
       caption: `${shown === total ? `All ${total}` : `The first ${shown} of ${total}`} violations, the first ones of each invariant in file order. Open a conversation to see it at the violating turn in the SimLens editor.`,
-      columns: columns(['invariant', 'Invariant', 'text'], ['conversation', 'Conversation', 'text'], ['turn', 'Turn', 'int'],
+      columns: tableColumns(['invariant', 'Invariant', 'text'], ['conversation', 'Conversation', 'text'], ['turn', 'Turn', 'int'],
         ['detail', 'Detail', 'text']),
       linkColumn: 'conversation',
       rows: withViolations.flatMap((r) =>

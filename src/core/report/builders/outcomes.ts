@@ -4,7 +4,7 @@
  * occurred). Counts come from `countOutcomes` (../outcomes.ts).
  */
 import { finiteOrNull, type Column, type TableSection } from '../model';
-import { columns } from './common';
+import { tableColumns } from './common';
 import type { IdAllocator } from '../format';
 import { failedCount, reasonsIn, userOutcomeShare, type OutcomeCounts } from '../outcomes';
 
@@ -25,7 +25,7 @@ export function exclusionNote(rows: readonly OutcomeRow[]): string | undefined {
 export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, group?: string): TableSection {
   const reasons = reasonsIn(rows.map((r) => r.counts));
   const columns: Column[] = [
-    ...columns(['population', 'Population', 'text'], ['conversations', 'Conversations', 'int'],
+    ...tableColumns(['population', 'Population', 'text'], ['conversations', 'Conversations', 'int'],
       ['without_failures', 'Without failures', 'int'], ['accepted', 'Accepted', 'percent'], ['ended', 'Ended', 'percent'],
       ['abandoned', 'Abandoned', 'percent'], ['agent_errors', 'Agent errors', 'int'], ['other_failures', 'Other failures', 'int']),
     ...reasons.map((r): Column => ({ key: `failed_${r}`, label: r, format: 'int' })),

@@ -9,7 +9,7 @@ import { featureLabel } from '../../metrics/features';
 import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type Row, type Section } from '../model';
 import { IdAllocator, formatFixed, shortNames } from '../format';
 import { distributionCharts, type DistributionStyle, type LabelledFeatures } from './charts';
-import { columns, significanceMark, type ReportBuildMeta } from './common';
+import { tableColumns, significanceMark, type ReportBuildMeta } from './common';
 
 /** Everything a PLSA report is built from. */
 export interface PlsaBuildInput extends ReportBuildMeta {
@@ -117,9 +117,7 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
   sections.push({ type: 'text', id: ids.id('plsa-summary'), title: 'Summary', group, paragraphs, tone: 'info' });
 
   // The paper-shaped wide table: per candidate mean, MWU p and KS D; the closest candidate per row marked.
-  const columns: { key: string; label: string; format?: 'text' | 'fixed' | 'p' | 'int'; digits?: number }[] = [
-    ...columns(['feature', 'Feature', 'text'], ['reference_mean', `${refName} mean`, 'fixed']),
-  ];
+  const columns = tableColumns(['feature', 'Feature', 'text'], ['reference_mean', `${refName} mean`, 'fixed']);
   cands.forEach((c, i) => {
     columns.push({ key: `c${i}_mean`, label: `${name(c)} mean`, format: 'fixed' });
     columns.push({ key: `c${i}_mwu_p`, label: `${name(c)} MWU p`, format: 'p' });
@@ -160,7 +158,7 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
     id: ids.id('plsa-comparisons'),
     title: 'All comparisons',
     group,
-    columns: columns(['feature', 'feature', 'text'], ['candidate', 'candidate', 'text'], ['reference_mean', 'reference mean', 'fixed'],
+    columns: tableColumns(['feature', 'feature', 'text'], ['candidate', 'candidate', 'text'], ['reference_mean', 'reference mean', 'fixed'],
       ['candidate_mean', 'candidate mean', 'fixed'], ['mwu_u', 'MWU U', 'fixed', 1], ['mwu_p', 'MWU p', 'p'],
       ['ks_statistic', 'KS D', 'fixed'], ['ks_p', 'KS p', 'p'], ['n_reference', 'n reference', 'int'],
       ['n_candidate', 'n candidate', 'int']),
@@ -180,7 +178,7 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
       title: `Split-half baseline: ${refName} vs ${refName}`,
       group,
       caption: `Two disjoint seeded random halves of ${input.baseline.size} conversations (seed ${String(input.baseline.seed)}): the spread two samples of the same population show.`,
-      columns: columns(['feature', 'Feature', 'text'], ['mean_a', 'half A mean', 'fixed'], ['mean_b', 'half B mean', 'fixed'],
+      columns: tableColumns(['feature', 'Feature', 'text'], ['mean_a', 'half A mean', 'fixed'], ['mean_b', 'half B mean', 'fixed'],
         ['mwu_p', 'MWU p', 'p'], ['ks_statistic', 'KS D', 'fixed']),
       rows: input.baseline.comparisons.map((c) => ({
         cells: [featureLabel(c.feature), finiteOrNull(c.reference_mean), finiteOrNull(c.candidate_mean), finiteOrNull(c.mwu_p), finiteOrNull(c.ks_statistic)],

@@ -8,7 +8,7 @@ import type { DsKl, RankingAgreement, ZbSummary } from '../../metrics/zhangBalog
 import type { AlterEvalCurves, AlterEvalImprovement, PepperCurves } from '../../metrics/recsys';
 import { REPORT_SCHEMA, finiteOrNull, type ChartSection, type Report, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
-import { columns, type ReportBuildMeta } from './common';
+import { tableColumns, type ReportBuildMeta } from './common';
 import type { OutcomeCounts } from '../outcomes';
 import { exclusionNote, outcomesSection } from './outcomes';
 
@@ -82,7 +82,7 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
         'AvgTurns: speaker changes / 2 per conversation; UserActRatio: user / agent utterances; Reward: max(0, Full − Cost·T) for accepted conversations (0 otherwise), mean; Success rate: share of judged turns where the agent\'s action was appropriate (agenda pulled)' +
           (input.reference ? `; DS-KL: symmetric KL of the user-act distribution against ${input.reference} (Laplace-smoothed).` : '.'),
       ),
-      columns: columns(['population', 'Population', 'text'], ['conversations', 'Conversations', 'int'],
+      columns: tableColumns(['population', 'Population', 'text'], ['conversations', 'Conversations', 'int'],
         ['avg_turns', 'AvgTurns', 'fixed', 2], ['user_act_ratio', 'UserActRatio', 'fixed', 2], ['ds_kl', 'DS-KL', 'fixed'],
         ['reward', 'Reward', 'fixed', 2], ['success_rate', 'Success rate', 'fixed']),
       rows: zb.map((p) => ({
@@ -131,7 +131,7 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       title: `System ranking by ${r.metric}: real vs simulated users (Kendall's tau = ${Number.isFinite(a.kendall_tau) ? formatFixed(a.kendall_tau) : '–'})`,
       group,
       caption: a.same_order ? 'The simulated users rank the systems in the same order as the real users.' : 'The simulated users rank the systems differently from the real users.',
-      columns: columns(['system', 'System', 'text'], ['real', 'Real users', 'fixed', 2], ['simulated', 'Simulated users', 'fixed', 2],
+      columns: tableColumns(['system', 'System', 'text'], ['real', 'Real users', 'fixed', 2], ['simulated', 'Simulated users', 'fixed', 2],
         ['real_rank', 'Real rank', 'int'], ['simulated_rank', 'Simulated rank', 'int']),
       rows: a.systems.map((s, i) => {
         const rr = a.real_order.indexOf(s) + 1;
@@ -150,7 +150,7 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       title: 'PEPPER: preference coverage',
       group: pg,
       caption: withNote('PC_t: mean share of each user\'s target items recommended up to turn t (top-k lists); PCIR_t = PC_t − PC_(t−1); PCIR avg = mean PCIR over turns.'),
-      columns: columns(['population', 'Population', 'text'], ['users', 'Users with targets', 'int'], ['k', 'k', 'int'],
+      columns: tableColumns(['population', 'Population', 'text'], ['users', 'Users with targets', 'int'], ['k', 'k', 'int'],
         ['turns', 'Turns', 'int'], ['pc_last', 'PC at last turn', 'fixed'], ['pcir_avg', 'PCIR avg', 'fixed', 4]),
       rows: pepper.map((p) => ({
         cells: [p.label, p.pepper!.users, p.pepper!.k, p.pepper!.turns, finiteOrNull(p.pepper!.pc[p.pepper!.pc.length - 1]), finiteOrNull(p.pepper!.pcir_avg)],
@@ -170,7 +170,7 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       title: 'Fashion-AlterEval per turn',
       group: ag,
       caption: withNote('Relevant = the target plus its alternatives ("alternatives") or the target alone ("target"); from the turn a relevant item is ranked first every measure counts as 1.'),
-      columns: columns(['population', 'Population', 'text'], ['relevant', 'Relevant', 'text'], ['turn', 'Turn', 'int'],
+      columns: tableColumns(['population', 'Population', 'text'], ['relevant', 'Relevant', 'text'], ['turn', 'Turn', 'int'],
         ['sr_at_1', 'SR@1', 'fixed'], ['ndcg_at_10', 'NDCG@10', 'fixed'], ['mrr_at_10', 'MRR@10', 'fixed']),
       rows: alter.flatMap((p) =>
         p.alterEval!.sr_at_1.map((v, t) => ({
@@ -190,7 +190,7 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       title: `Meta-simulator improvement over its base: ${imp.label}`,
       group: group ?? 'AlterEval',
       caption: 'Meta (alternatives relevant) minus base (target only), per turn; the last row is the relative change at the horizon.',
-      columns: columns(['turn', 'Turn', 'text'], ['sr_at_1', 'Δ SR@1', 'fixed'], ['ndcg_at_10', 'Δ NDCG@10', 'fixed'],
+      columns: tableColumns(['turn', 'Turn', 'text'], ['sr_at_1', 'Δ SR@1', 'fixed'], ['ndcg_at_10', 'Δ NDCG@10', 'fixed'],
         ['mrr_at_10', 'Δ MRR@10', 'fixed']),
       rows: [
         ...x.sr_at_1.map((v, t) => ({ cells: [String(t + 1), finiteOrNull(v), finiteOrNull(x.ndcg_at_10[t]), finiteOrNull(x.mrr_at_10[t])] })),

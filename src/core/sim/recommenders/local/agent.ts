@@ -1,8 +1,9 @@
 /** What the local agents (`local-good`, `local-bad`) share: one catalog and lexicon for all their sessions. */
 import type { Catalog } from '../../../catalog/item';
 import type { Rng } from '../../../random';
-import type { Agent, AgentSession, SessionContext } from '../../types';
+import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
 import { Lexicon } from './lexicon';
+import { PreferenceState } from './state';
 
 /** A local agent whose sessions are made by `open` from the shared catalog and lexicon. */
 export class LocalAgent<S extends AgentSession> implements Agent {
@@ -20,4 +21,38 @@ export class LocalAgent<S extends AgentSession> implements Agent {
   createSession(_conversationId: string, rng: Rng, _context: SessionContext): S {
     return this.open(this.catalog, this.lexicon, rng);
   }
+}
+
+/**
+ * One local-agent conversation: its preference state, turn count and this turn's reading of the
+ * user (`trace`, returned as `agent_trace`). A session started mid-conversation first applies the
+ * user turns of the history to its state.
+ */
+export abstract class LocalSession<T extends { negated: string[] }> implements AgentSession {
+  readonly state: PreferenceState;
+  protected turn = 0;
+  /** This turn's reading of the user utterance, returned as `agent_trace`. */
+  protected trace = { negated: [] } as unknown as T;
+
+  constructor(protected readonly catalog: Catalog, protected readonly lexicon: Lexicon, protected readonly rng: Rng) {
+    this.state = new PreferenceState(lexicon);
+  }
+
+  async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
+    if (this.turn === 0 && history.length) {
+      for (const h of history) if (h.speaker === 'user') this.state.apply(this.lexicon.parse(h.text));
+    }
+    return this.reply(userUtterance);
+  }
+
+  /** The synchronous core of `respond` (benchmarks and tests call it directly). */
+  reply(userUtterance: string): AgentResponse {
+    this.trace = { negated: [] } as unknown as T;
+    const response = this.answer(userUtterance);
+    response.agent_trace = this.trace;
+    return response;
+  }
+
+  /** This turn's answer (it counts the turn and fills `trace`). */
+  protected abstract answer(userUtterance: string): AgentResponse;
 }

@@ -20,12 +20,12 @@
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import type { RecommendedItem } from '../../../model';
 import type { Rng } from '../../../random';
-import type { AgentResponse, AgentSession, HistoryEntry } from '../../types';
-import { LocalAgent } from './agent';
-import { Lexicon, mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
+import type { AgentResponse } from '../../types';
+import { LocalAgent, LocalSession } from './agent';
+import { mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
 import { categoryNoun, describeWanted } from './phrases';
 import { CAROUSEL_SIZE, dropTitleWords, negatedValues, oneOf, referencedItem, slotWord, type AgentTrace } from './good';
-import { PreferenceState, slotRank } from './state';
+import { slotRank } from './state';
 
 /** Probability of each bad behaviour per turn (where it applies). */
 export const BAD_BEHAVIOURS = {
@@ -196,36 +196,13 @@ export class LocalBadAgent extends LocalAgent<LocalBadSession> {
 }
 
 /** One `local-bad` conversation. */
-export class LocalBadSession implements AgentSession {
-  readonly state: PreferenceState;
+export class LocalBadSession extends LocalSession<BadTrace> {
   /** The behaviours that fired on the latest turn (for tests and traces). */
   lastBehaviours: BadBehaviour[] = [];
   /** Misreadings so far: what the user said -> what the agent heard. */
   readonly misreadings: { slot: string; said: string; heard: string }[] = [];
-  private turn = 0;
-  /** This turn's reading of the user utterance, returned as `agent_trace`. */
-  private trace: BadTrace = { negated: [] };
 
-  constructor(private readonly catalog: Catalog, private readonly lexicon: Lexicon, private readonly rng: Rng) {
-    this.state = new PreferenceState(lexicon);
-  }
-
-  async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
-    if (this.turn === 0 && history.length) {
-      for (const h of history) if (h.speaker === 'user') this.state.apply(this.lexicon.parse(h.text));
-    }
-    return this.reply(userUtterance);
-  }
-
-  /** The synchronous core of `respond`. */
-  reply(userUtterance: string): AgentResponse {
-    this.trace = { negated: [] };
-    const response = this.answer(userUtterance);
-    response.agent_trace = this.trace;
-    return response;
-  }
-
-  private answer(userUtterance: string): AgentResponse {
+  protected answer(userUtterance: string): AgentResponse {
     this.turn++;
     const { rng, state } = this;
     const behaviours: BadBehaviour[] = [];

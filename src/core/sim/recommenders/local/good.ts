@@ -23,9 +23,9 @@
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { Rng } from '../../../random';
-import type { AgentResponse, AgentSession, HistoryEntry } from '../../types';
-import { LocalAgent } from './agent';
-import { Lexicon, mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
+import type { AgentResponse } from '../../types';
+import { LocalAgent, LocalSession } from './agent';
+import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
 import { bandPhrase, categoryNoun, describeWanted, listWords, occasionPhrase, priceText, someValues } from './phrases';
 import { PreferenceState, SLOT_IMPORTANCE } from './state';
 
@@ -50,32 +50,11 @@ export class LocalGoodAgent extends LocalAgent<LocalGoodSession> {
 }
 
 /** One `local-good` conversation: its preference state and dialogue progress. */
-export class LocalGoodSession implements AgentSession {
-  readonly state: PreferenceState;
-  private turn = 0;
+export class LocalGoodSession extends LocalSession<AgentTrace> {
   private elicitTurns = 0;
   private closed = false;
-  /** This turn's reading of the user utterance, returned as `agent_trace`. */
-  private trace: AgentTrace = { negated: [] };
 
-  constructor(private readonly catalog: Catalog, private readonly lexicon: Lexicon, private readonly rng: Rng) {
-    this.state = new PreferenceState(lexicon);
-  }
-
-  async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
-    if (this.turn === 0 && history.length) this.catchUp(history);
-    return this.reply(userUtterance);
-  }
-
-  /** The synchronous core of `respond` (benchmarks and tests call it directly). */
-  reply(userUtterance: string): AgentResponse {
-    this.trace = { negated: [] };
-    const response = this.answer(userUtterance);
-    response.agent_trace = this.trace;
-    return response;
-  }
-
-  private answer(userUtterance: string): AgentResponse {
+  protected answer(userUtterance: string): AgentResponse {
     this.turn++;
     const parsed = this.lexicon.parse(userUtterance);
     const { state, rng } = this;
@@ -478,10 +457,6 @@ export class LocalGoodSession implements AgentSession {
     const slots = [...this.state.wanted.keys()];
     slots.sort((a, b) => SLOT_IMPORTANCE.indexOf(b) - SLOT_IMPORTANCE.indexOf(a));
     return slots[0];
-  }
-
-  private catchUp(history: readonly HistoryEntry[]): void {
-    for (const h of history) if (h.speaker === 'user') this.state.apply(this.lexicon.parse(h.text));
   }
 }
 
