@@ -33,6 +33,8 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
   private pendingReveal: { line: number; turn?: number } | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private editChain: Promise<unknown> = Promise.resolve();
+  /** Set once the panel is gone: answers to requests still in flight are dropped, not posted. */
+  private disposed = false;
 
   constructor(
     readonly document: ConversationDocument,
@@ -43,6 +45,7 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
     document.listeners.add(this);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+      panel.onDidDispose(() => (this.disposed = true)),
       panel.onDidChangeViewState(() => {
         // A hidden webview is torn down; it will say "ready" again when shown.
         if (!panel.visible) this.ready = false;
@@ -85,6 +88,7 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
   // Messages --------------------------------------------------------------------------------
 
   private post(message: HostMessage): void {
+    if (this.disposed) return;
     if (!this.ready) {
       if (KEEP_WHILE_HIDDEN.has(message.type)) this.queue.push(message);
       return;
@@ -308,6 +312,7 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
   onHtmlRebuild: (() => void) | undefined;
 
   dispose(): void {
+    this.disposed = true;
     this.filterAbort?.abort();
     this.document.listeners.delete(this);
     for (const d of this.disposables) d.dispose();
