@@ -24,6 +24,11 @@ export interface EditorInit {
   filePath: string;
   fileSize: number;
   lineCount: number;
+  /**
+   * The line index is still being built: `lineCount` and `fileSize` are 0 until the `indexed`
+   * message; line 1 can already be opened.
+   */
+  indexing?: boolean;
   annotator: string;
   taxonomy: Taxonomy;
   taxonomyError?: string;
@@ -58,6 +63,8 @@ export interface ImportPreview {
 
 export type HostMessage =
   | { type: 'init'; init: EditorInit }
+  /** The line index is complete (after an `init` with `indexing`). */
+  | { type: 'indexed'; lineCount: number; fileSize: number }
   | { type: 'progress'; scanned: number; total: number; done: boolean }
   | {
       type: 'view';

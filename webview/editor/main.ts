@@ -187,6 +187,10 @@ export class EditorApp {
       case 'init':
         this.onInit(msg.init);
         return;
+      case 'indexed':
+        if (this.init) this.init = { ...this.init, lineCount: msg.lineCount, fileSize: msg.fileSize, indexing: undefined };
+        this.updateProgress();
+        return;
       case 'progress':
         this.progress = msg;
         this.updateProgress();
@@ -249,6 +253,7 @@ export class EditorApp {
     this.init = init;
     replace(this.fileLabel, init.fileName);
     setAttr(this.fileLabel, 'title', init.filePath);
+    this.updateProgress();
     if (init.importable) {
       // Not conversation JSONL: offer the conversion instead of listing lines.
       this.renderImport(init.importable);
@@ -263,7 +268,7 @@ export class EditorApp {
     } else if (state.line !== undefined) {
       this.pendingTurn = state.turn;
       this.openLine(state.line);
-    } else if (isEmptyFilter(state.filter) && init.lineCount > 0) {
+    } else if (isEmptyFilter(state.filter) && (init.lineCount > 0 || init.indexing)) {
       // A fresh, unfiltered view starts at line 1: ask for it now, in parallel with the view and
       // its first page, instead of after them (the first render waits one round trip, not three).
       this.eagerFirst = true;
@@ -387,7 +392,8 @@ export class EditorApp {
 
   private updateProgress(): void {
     const p = this.progress;
-    if (p.done || p.total === 0) replace(this.progressLabel, this.init ? `${fmt(this.init.lineCount)} lines · ${(this.init.fileSize / 1048576).toFixed(1)} MB` : '');
+    if (this.init?.indexing) replace(this.progressLabel, icon('loading'), ' indexing');
+    else if (p.done || p.total === 0) replace(this.progressLabel, this.init ? `${fmt(this.init.lineCount)} lines · ${(this.init.fileSize / 1048576).toFixed(1)} MB` : '');
     else replace(this.progressLabel, icon('loading'), ` reading ${Math.floor((100 * p.scanned) / p.total)}%`);
   }
 

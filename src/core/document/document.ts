@@ -7,7 +7,7 @@
  * annotation values. Saving rewrites only lines whose annotations changed, via the engine's
  * temp-file-and-rename writer, one save at a time.
  */
-import { stat } from 'node:fs/promises';
+import { open as openFile, stat } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import { FileChangedError, JsonlFile, parseConversationText, parseLineBytes, rewriteLines, type LineIndex, type ParsedLine } from '../jsonl';
 import { conversationId, type Annotation, type Conversation, type Speaker } from '../model';
@@ -69,6 +69,39 @@ function firstError(parsed: ParsedLine): string | undefined {
   if (parsed.kind !== 'invalid') return undefined;
   const e = parsed.errors[0];
   return e ? `${e.line}:${e.column} ${e.message}` : 'invalid line';
+}
+
+/**
+ * Reads and parses line 1 of a file from its first bytes, without indexing the rest: the editor
+ * shows the first conversation while the line index is still being built. Same result as
+ * `readConversation(0)` on a freshly opened document (BOM and "\r\n" handled alike).
+ */
+export async function readFirstConversation(path: string, opts: { signal?: AbortSignal; chunkBytes?: number } = {}): Promise<ConversationRead> {
+  const chunk = opts.chunkBytes ?? 256 * 1024;
+  const fh = await openFile(path, 'r');
+  const parts: Buffer[] = [];
+  try {
+    let pos = 0;
+    for (;;) {
+      if (opts.signal?.aborted) throw new Error(`${path}: reading line 1 was cancelled`);
+      const buf = Buffer.allocUnsafe(chunk);
+      const { bytesRead } = await fh.read(buf, 0, chunk, pos);
+      if (bytesRead === 0) break;
+      const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+      parts.push(buf.subarray(0, nl >= 0 ? nl : bytesRead));
+      if (nl >= 0) break;
+      pos += bytesRead;
+    }
+  } finally {
+    await fh.close();
+  }
+  let raw = Buffer.concat(parts);
+  if (raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) raw = raw.subarray(3);
+  if (raw.length && raw[raw.length - 1] === 0x0d) raw = raw.subarray(0, raw.length - 1);
+  const parsed = parseLineBytes(raw, 0);
+  if (parsed.kind === 'valid') return { line: 0, id: conversationId(parsed.conversation, 1), conversation: parsed.conversation };
+  if (parsed.kind === 'blank') return { line: 0, id: 'line:1', blank: true };
+  return { line: 0, id: 'line:1', error: firstError(parsed) };
 }
 
 /** The file and its annotation journal. */

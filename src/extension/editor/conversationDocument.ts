@@ -23,7 +23,13 @@ export class ConversationDocument implements vscode.CustomDocument {
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
   readonly listeners = new Set<DocumentListener>();
-  private savedMarker: number;
+  private savedMarker = 0;
+  private indexedModel: ConversationDocumentModel | undefined;
+  /**
+   * Resolves once the file is indexed (at once for a model passed in ready-made). The editor
+   * shows line 1 before that; saving, editing, backups, reloads and summaries wait for it.
+   */
+  readonly ready: Promise<void>;
   private watcher: vscode.FileSystemWatcher | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
   private prompting = false;
@@ -32,17 +38,38 @@ export class ConversationDocument implements vscode.CustomDocument {
 
   constructor(
     readonly uri: vscode.Uri,
-    public model: ConversationDocumentModel,
+    model: ConversationDocumentModel | Promise<ConversationDocumentModel>,
     restoredFromBackup: boolean,
     private readonly log: vscode.LogOutputChannel,
     /** Set when the file is an importable format rather than conversation JSONL (nothing to summarize). */
     readonly importable?: ImportPreview,
   ) {
-    this.savedMarker = restoredFromBackup ? -1 : model.journal.lastAppliedSeq;
-    // The summary pass is CPU-heavy on large files; it starts once the webview has its first page
-    // (see EditorSession), so it does not slow the editor's first render, or after a few seconds.
-    if (!importable) this.startTimer = setTimeout(() => void this.ensureSummaries(), 3000);
+    this.ready = Promise.resolve(model).then((m) => {
+      if (this.disposed) {
+        void m.close();
+        throw new Error(`${basename(uri.fsPath)} was closed while it was being indexed`);
+      }
+      this.indexedModel = m;
+      this.savedMarker = restoredFromBackup ? -1 : m.journal.lastAppliedSeq;
+      // The summary pass is CPU-heavy on large files; it starts once the webview has its first page
+      // (see EditorSession), so it does not slow the editor's first render, or after a few seconds.
+      if (!importable) this.startTimer = setTimeout(() => void this.ensureSummaries(), 3000);
+    });
+    this.ready.catch((e: unknown) => {
+      if (!this.disposed) this.log.error(`indexing ${uri.fsPath} failed: ${(e as Error).message}`);
+    });
     this.watch();
+  }
+
+  /** The indexed model; throws while the file is still being indexed (await `ready` first). */
+  get model(): ConversationDocumentModel {
+    if (!this.indexedModel) throw new Error(`${basename(this.uri.fsPath)} is still being indexed`);
+    return this.indexedModel;
+  }
+
+  /** The model once indexed, else undefined. */
+  get indexed(): ConversationDocumentModel | undefined {
+    return this.indexedModel;
   }
 
   private startTimer: NodeJS.Timeout | undefined;
@@ -51,13 +78,13 @@ export class ConversationDocument implements vscode.CustomDocument {
   /** Starts the background summary pass if it is not running (progress goes to listeners); resolves when done. */
   ensureSummaries(): Promise<void> {
     clearTimeout(this.startTimer);
-    this.summaryRun ??= this.startSummaries();
+    this.summaryRun ??= this.ready.then(() => this.startSummaries(), () => undefined);
     return this.summaryRun;
   }
 
   /** Unsaved annotation edits exist (as VS Code sees it: since the last save / revert). */
   get dirty(): boolean {
-    return this.model.journal.lastAppliedSeq !== this.savedMarker;
+    return this.indexedModel !== undefined && this.indexedModel.journal.lastAppliedSeq !== this.savedMarker;
   }
 
   /** Background pass over every line; progress is sent to listeners at most 4 times a second. */
@@ -86,6 +113,7 @@ export class ConversationDocument implements vscode.CustomDocument {
 
   /** Records an annotation edit and tells VS Code (one undo step per edit). */
   async annotate(input: AnnotateInput): Promise<AnnotationEdit | undefined> {
+    await this.ready;
     const edit = await this.model.annotate(input);
     trace(() => `annotate -> ${edit ? edit.label : 'no change'}`);
     if (!edit) return undefined;
@@ -109,16 +137,19 @@ export class ConversationDocument implements vscode.CustomDocument {
   }
 
   async save(): Promise<void> {
+    await this.ready;
     await this.model.save();
     this.savedMarker = this.model.journal.lastAppliedSeq;
   }
 
   async saveAs(target: vscode.Uri): Promise<void> {
+    await this.ready;
     if (target.scheme !== 'file') throw new Error(`SimLens can only save conversation files on disk (got ${target.scheme}:)`);
     await this.model.saveAs(target.fsPath);
   }
 
   async revert(): Promise<void> {
+    await this.ready;
     await this.model.revert();
     this.savedMarker = this.model.journal.lastAppliedSeq;
     this.restartSummaries();
@@ -126,6 +157,7 @@ export class ConversationDocument implements vscode.CustomDocument {
   }
 
   async backup(destination: vscode.Uri): Promise<vscode.CustomDocumentBackup> {
+    await this.ready;
     const text = await this.model.backup();
     await vscode.workspace.fs.createDirectory(vscode.Uri.file(dirname(destination.fsPath)));
     await vscode.workspace.fs.writeFile(destination, Buffer.from(text, 'utf8'));
@@ -154,6 +186,8 @@ export class ConversationDocument implements vscode.CustomDocument {
   /** Exposed for tests: checks the disk and reloads or prompts. */
   async onDiskChange(): Promise<void> {
     if (this.disposed || this.prompting) return;
+    await this.ready;
+    if (this.disposed) return;
     if (!(await this.model.changedOnDisk())) return;
     const name = basename(this.uri.fsPath);
     try {
@@ -205,7 +239,7 @@ export class ConversationDocument implements vscode.CustomDocument {
     clearTimeout(this.watchTimer);
     clearTimeout(this.startTimer);
     this.watcher?.dispose();
-    void this.model.close();
+    void this.indexedModel?.close();
     this.disposeEmitter.fire();
     this.disposeEmitter.dispose();
     this.changeEmitter.dispose();

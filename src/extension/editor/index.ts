@@ -51,6 +51,7 @@ export function registerConversationEditor(context: vscode.ExtensionContext, log
         await provider.reveal(doc.uri, arg);
         return;
       }
+      await doc.ready;
       const line = await pickConversation(doc.model.summaries, () => doc.ensureSummaries());
       if (line !== undefined) await provider.reveal(doc.uri, { line });
     }),
@@ -81,6 +82,7 @@ function registerEditorTestHook(context: vscode.ExtensionContext, registry: Edit
     vscode.commands.registerCommand(EDITOR_TEST_COMMAND, async (action: string, uri: vscode.Uri, arg?: Record<string, unknown>) => {
       const doc = registry.documents.get(uri.toString());
       if (!doc) throw new Error(`no conversation editor open for ${uri.toString()}`);
+      await doc.ready;
       if (action === 'state') {
         return {
           dirty: doc.dirty,

@@ -67,7 +67,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     const abort = new AbortController();
     const sub = token.onCancellationRequested(() => abort.abort());
     try {
-      let model: ConversationDocumentModel;
+      let model: ConversationDocumentModel | Promise<ConversationDocumentModel>;
       let restored = false;
       // Not conversation JSONL but a format SimLens imports: the editor offers the conversion.
       // (Sniffed while the file is indexed: a conversation JSONL file pays only for reading 64 KB.)
@@ -84,23 +84,37 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
           );
         }
       } else {
-        model = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Window, title: `Indexing ${basename(uri.fsPath)}` },
-          () => ConversationDocumentModel.open(uri.fsPath, { signal: abort.signal }),
+        // Indexed in the background: VS Code creates the webview (and it shows line 1) meanwhile;
+        // the document's `ready` gates everything that needs the index. Closing the editor cancels it.
+        const indexing = new AbortController();
+        model = Promise.resolve(
+          vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Indexing ${basename(uri.fsPath)}` }, () =>
+            ConversationDocumentModel.open(uri.fsPath, { signal: indexing.signal }),
+          ),
         );
+        abort.signal.addEventListener('abort', () => indexing.abort());
+        const importable = await importablePending;
+        const doc = this.track(new ConversationDocument(uri, model, false, this.log, importable));
+        doc.onDidDispose(() => indexing.abort());
+        return doc;
       }
       const importable = await importablePending;
-      const doc = new ConversationDocument(uri, model, restored, this.log, importable);
-      this.documents.set(uri.toString(), doc);
-      doc.onDidChange((e) => {
-        trace(() => `edit event via ${this.viewType}: ${e.label}`);
-        this.changeEmitter.fire(e);
-      });
-      doc.onDidDispose(() => this.documents.delete(uri.toString()));
-      return doc;
+      return this.track(new ConversationDocument(uri, model, restored, this.log, importable));
     } finally {
       sub.dispose();
     }
+  }
+
+  /** Registers a new document and forwards its edit events to VS Code. */
+  private track(doc: ConversationDocument): ConversationDocument {
+    const uri = doc.uri;
+    this.documents.set(uri.toString(), doc);
+    doc.onDidChange((e) => {
+      trace(() => `edit event via ${this.viewType}: ${e.label}`);
+      this.changeEmitter.fire(e);
+    });
+    doc.onDidDispose(() => this.documents.delete(uri.toString()));
+    return doc;
   }
 
   async resolveCustomEditor(document: ConversationDocument, panel: vscode.WebviewPanel): Promise<void> {
@@ -167,6 +181,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   }
 
   private async revealIn(doc: ConversationDocument, target: { id?: string; line?: number; turn?: number }): Promise<boolean> {
+    await doc.ready;
     let line = target.line;
     if (target.id !== undefined) {
       line = doc.model.summaries.lineOfId(target.id);

@@ -10,6 +10,7 @@ import type { ConversationDocument, DocumentListener } from './conversationDocum
 import { readEditorSettings, type EditorSettings } from './settings';
 import { askAnnotatorId, annotationSettingsPicker, useTaxonomy } from './annotationSettings';
 import { computeAgreement } from '../../core/document/agreement';
+import { readFirstConversation, type ConversationRead } from '../../core/document';
 import { convertToJsonl } from './convert';
 import { trace } from './trace';
 
@@ -119,34 +120,61 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
     }
   }
 
+  /** The webview loaded: `init` at once (before the index when it is still being built), then the rest. */
+  private async onReady(): Promise<void> {
+    this.ready = true;
+    this.settings = await readEditorSettings(this.document.uri);
+    const indexed = this.document.indexed;
+    this.post({
+      type: 'init',
+      init: {
+        fileName: basename(this.document.uri.fsPath),
+        filePath: this.document.uri.fsPath,
+        fileSize: indexed?.index.size ?? 0,
+        lineCount: indexed?.lineCount ?? 0,
+        indexing: indexed ? undefined : true,
+        ...this.settings,
+        reveal: this.pendingReveal,
+        importable: this.document.importable,
+      },
+    });
+    this.pendingReveal = undefined;
+    if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError });
+    if (!indexed) {
+      await this.document.ready;
+      this.post({ type: 'indexed', lineCount: this.document.model.lineCount, fileSize: this.document.model.index.size });
+    }
+    const s = this.document.model.summaries;
+    this.post({ type: 'progress', scanned: s.summarized, total: s.lineCount, done: s.complete });
+    const queued = this.queue;
+    this.queue = [];
+    for (const m of queued) this.post(m);
+  }
+
+  private firstRead: Promise<ConversationRead | undefined> | undefined;
+
+  /** Line 1 read from the first bytes of the file (undefined when that fails: the indexed read answers). */
+  private firstConversation(): Promise<ConversationRead | undefined> {
+    this.firstRead ??= readFirstConversation(this.document.uri.fsPath).catch((e: unknown) => {
+      trace(() => `reading line 1 before the index failed: ${(e as Error).message}`);
+      return undefined;
+    });
+    return this.firstRead;
+  }
+
   private async handle(msg: WebviewMessage): Promise<void> {
-    const model = this.document.model;
-    switch (msg.type) {
-      case 'ready': {
-        this.ready = true;
-        this.settings = await readEditorSettings(this.document.uri);
-        const index = model.index;
-        this.post({
-          type: 'init',
-          init: {
-            fileName: basename(this.document.uri.fsPath),
-            filePath: this.document.uri.fsPath,
-            fileSize: index.size,
-            lineCount: model.lineCount,
-            ...this.settings,
-            reveal: this.pendingReveal,
-            importable: this.document.importable,
-          },
-        });
-        this.pendingReveal = undefined;
-        const s = model.summaries;
-        this.post({ type: 'progress', scanned: s.summarized, total: s.lineCount, done: s.complete });
-        const queued = this.queue;
-        this.queue = [];
-        for (const m of queued) this.post(m);
-        if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError });
+    if (msg.type === 'ready') return this.onReady();
+    // Line 1 is served from the file's first bytes while the line index is still being built.
+    if (msg.type === 'openConversation' && msg.line === 0 && !this.document.indexed) {
+      const read = await this.firstConversation();
+      if (read && !read.blank) {
+        this.post({ type: 'conversation', requestId: msg.requestId, line: 0, id: read.id, conversation: read.conversation, error: read.error ?? (read.blank ? 'blank line' : undefined), viewIndex: -1 });
         return;
       }
+    }
+    await this.document.ready;
+    const model = this.document.model;
+    switch (msg.type) {
       case 'setFilter':
         await this.applyFilter(msg.filter);
         // The first page is on its way: now the background summary pass may start.
@@ -161,6 +189,8 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
         return;
       }
       case 'openConversation': {
+        // An empty file: the webview asked for line 1 before the index said there is none.
+        if (msg.line === 0 && model.lineCount === 0) return;
         if (msg.line >= model.lineCount) throw new Error(`line ${msg.line + 1} does not exist (the file has ${model.lineCount} lines)`);
         const read = await model.readConversation(msg.line);
         this.post({
