@@ -1,16 +1,17 @@
 /** Test helpers: LLM services pointed at a loopback server, temp folders, a small catalog. */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveLlmSettings, type LlmSettingsInput } from '../../src/core/llm/config';
 import { LlmServices } from '../../src/core/llm/services';
 import { PromptLibrary } from '../../src/core/llm/templates';
 import { Catalog, type CatalogItem } from '../../src/core/catalog/item';
+import { scratchDir } from './scratch';
 
 export const FAKE_KEY = 'sk-test-SECRET-0123456789abcdef';
 
+/** A temporary folder, removed when the test process exits. */
 export function tmpDir(prefix = 'simlens-llm-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return scratchDir(prefix);
 }
 
 /** Services for every role at `url`, fast retries, optional cache. */

@@ -1,17 +1,17 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conversionTarget, convertToJsonl, importPreview } from '../../../src/extension/editor/convert';
 import { parseWebviewMessage } from '../../../src/shared/editorProtocol';
 import { CONVAPPAREL_TAXONOMY } from '../../../src/core/taxonomy';
 import { loadWebview } from './webviewHarness';
+import { scratchDir } from '../../support/scratch';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 
 function copyToTemp(rel: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'simlens-convert-'));
+  const dir = scratchDir('simlens-convert-');
   const target = join(dir, rel.split('/').pop()!);
   copyFileSync(join(FIXTURES, rel), target);
   return target;
@@ -30,14 +30,14 @@ describe('editor: converting an importable file', () => {
   });
 
   test('conversation JSONL needs no conversion', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'simlens-convert-'));
+    const dir = scratchDir('simlens-convert-');
     const path = join(dir, 'a.jsonl');
     writeFileSync(path, JSON.stringify({ id: 'c1', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }] }) + '\n');
     assert.equal(await importPreview(path), undefined);
   });
 
   test('a file that is detected but cannot be imported says why', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'simlens-convert-'));
+    const dir = scratchDir('simlens-convert-');
     const path = join(dir, 'broken.json');
     // A DialogueKit document cut off in the middle.
     writeFileSync(path, readFileSync(join(FIXTURES, 'datasets/dialoguekit-tests/annotated_dialogues.json'), 'utf8').slice(0, 400));

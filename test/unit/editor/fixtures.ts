@@ -1,6 +1,6 @@
 /** Shared fixtures for the editor tests: small conversation files with awkward bytes. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { scratchDir } from '../../support/scratch';
 import { join } from 'node:path';
 
 /** A ConvApparel-shaped conversation with a SimLens trace and some unknown fields. */
@@ -30,9 +30,9 @@ export function conversation(i: number, extra: Record<string, unknown> = {}): Re
   };
 }
 
-/** Writes a temp file and returns its path. */
+/** Writes a temp file (in a folder removed when the test process exits) and returns its path. */
 export function tempFile(name: string, content: string | Buffer): string {
-  const dir = mkdtempSync(join(tmpdir(), 'simlens-editor-'));
+  const dir = scratchDir('simlens-editor-');
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;

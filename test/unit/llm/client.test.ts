@@ -1,7 +1,6 @@
 import { test, describe, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { FakeOpenAI } from '../../support/fakeOpenAI';
 import { LlmClient, backoffDelay, retryAfterMs, type RecordedLlmCall as LlmCall } from '../../../src/core/llm/client';
@@ -10,6 +9,7 @@ import { LlmResponseCache } from '../../../src/core/llm/cache';
 import { LlmBudget } from '../../../src/core/llm/budget';
 import { LlmError, BudgetExceededError } from '../../../src/core/llm/errors';
 import { ConcurrencyLimiter } from '../../../src/core/llm/limiter';
+import { scratchDir } from '../../support/scratch';
 
 
 const FAKE_KEY = 'sk-test-SECRET-0123456789abcdef';
@@ -20,7 +20,7 @@ function roleConfig(url: string, over: Partial<LlmRoleConfig> = {}): LlmRoleConf
 }
 
 function tmpDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'simlens-llm-'));
+  return scratchDir('simlens-llm-');
 }
 
 describe('LlmClient against the loopback server', () => {
