@@ -17,6 +17,7 @@ import * as metrics from './metrics';
 import * as simulation from './simulation';
 import * as editor from './editor';
 import * as invariants from './invariants';
+import * as firstRender from './firstRender';
 
 /** What a benchmark module exports. */
 export interface BenchModule {
@@ -32,6 +33,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   simulation: async () => simulation,
   editor: async () => editor,
   invariants: async () => invariants,
+  'first-render': async () => firstRender,
 };
 
 async function mainBench(argv: string[]): Promise<number> {

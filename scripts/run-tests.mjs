@@ -4,7 +4,8 @@
 // runner so its closing summary covers everything. TypeScript loads through tsx. Node 20's runner
 // does not expand globs, so the files are listed here.
 // `--no-e2e` runs the unit files only. Extra arguments narrow the run:
-// `node scripts/run-tests.mjs engine importers` runs only files whose path contains one of the words.
+// `node scripts/run-tests.mjs engine importers` runs only files whose path contains one of the words;
+// `--test-name-pattern=RE` narrows further to the tests whose name matches.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,10 +39,12 @@ if (files.length === 0) {
 // test that forgets its cleanup cannot litter /tmp; what was left is listed in
 // test-results/leftover-temp.txt so it can be fixed.
 // SIMLENS_CACHE_DIR keeps caches meant to outlive a run (the E2E VSIX) outside that folder.
+// `--test-name-pattern=RE` is passed on to node's runner (only tests whose name matches run).
+const namePatterns = process.argv.slice(2).filter((a) => a.startsWith('--test-name-pattern='));
 const runTmp = mkdtempSync(join(tmpdir(), 'simlens-testrun-'));
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...namePatterns, ...files],
   {
     stdio: 'inherit',
     env: { ...process.env, SIMLENS_TEST: '1', TMPDIR: runTmp, SIMLENS_CACHE_DIR: process.env.SIMLENS_CACHE_DIR ?? join(tmpdir(), 'simlens-cache') },

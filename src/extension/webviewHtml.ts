@@ -1,11 +1,13 @@
 /**
  * The HTML shell shared by every SimLens webview (conversation editor, metric panels): a strict
- * Content-Security-Policy with a fresh nonce, resources only from the extension's `dist/webview`
- * and `media` folders, and no data in the page: the script asks for everything by message after
- * it says "ready" (never raw JSON inside a <script>).
+ * Content-Security-Policy with a fresh nonce, our own script and stylesheets inlined under that
+ * nonce (see webviewAssets.ts), fonts and images only from the extension's `dist/webview` and
+ * `media` folders, and no data in the page: the script asks for everything by message after it
+ * says "ready" (never raw JSON inside a <script>).
  */
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { inlineScript, inlineStyle, readAsset } from './webviewAssets';
 
 /** A nonce from the OS CSPRNG (base64, 128 bits). */
 export function makeNonce(): string {
@@ -13,7 +15,8 @@ export function makeNonce(): string {
 }
 
 /**
- * Nothing by default; our one script by nonce; styles and fonts (codicons) from the extension;
+ * Nothing by default; our one script and our stylesheets by nonce (inlined), plus styles from the
+ * extension; fonts (codicons) from the extension;
  * images from the extension or data: URLs (chart.js exports, inline item images), plus `https:`
  * only when the user allows remote item images. chart.js 4 injects no <style> elements; it only
  * sets canvas sizes through the CSSOM, which a CSP does not restrict.
@@ -22,7 +25,7 @@ export function webviewCsp(cspSource: string, nonce: string, allowRemoteImages =
   return [
     `default-src 'none'`,
     `script-src 'nonce-${nonce}'`,
-    `style-src ${cspSource}`,
+    `style-src ${cspSource} 'nonce-${nonce}'`,
     `font-src ${cspSource}`,
     `img-src ${cspSource} data:${allowRemoteImages ? ' https:' : ''}`,
   ].join('; ');
@@ -46,20 +49,27 @@ export interface WebviewPage {
 
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
   const nonce = makeNonce();
-  const asset = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
+  const file = (...p: string[]) => vscode.Uri.joinPath(extensionUri, ...p);
+  const style = (...p: string[]) => {
+    const folder = p.slice(0, -1);
+    const css = inlineStyle(readAsset(file(...p).fsPath), (relative) => webview.asWebviewUri(file(...folder, relative)).toString());
+    return `<style nonce="${nonce}">\n${css}\n</style>`;
+  };
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${webviewCsp(webview.cspSource, nonce, page.allowRemoteImages)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('dist', 'webview', 'codicon.css')}">
-<link rel="stylesheet" href="${asset('media', page.css)}">
+${style('dist', 'webview', 'codicon.css')}
+${style('media', page.css)}
 <title>${page.title}</title>
 </head>
 <body>
 ${page.body}
-<script nonce="${nonce}" src="${asset('dist', 'webview', page.script)}"></script>
+<script nonce="${nonce}">
+${inlineScript(readAsset(file('dist', 'webview', page.script).fsPath), webview.asWebviewUri(file('dist', 'webview', page.script)).toString())}
+</script>
 </body>
 </html>`;
 }

@@ -110,7 +110,8 @@ const lineIndex = z.number().int().nonnegative().max(2 ** 32 - 1);
 const requestId = z.number().int().nonnegative();
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready') }),
+  /** The page loaded; `first` is the conversation it will show first, answered right after `init`. */
+  z.object({ type: z.literal('ready'), first: z.object({ requestId, line: lineIndex }).optional() }),
   z.object({ type: z.literal('setFilter'), filter: SummaryFilterSchema }),
   z.object({
     type: z.literal('requestPage'),

@@ -274,6 +274,8 @@ export interface StartVsCodeOptions {
   env?: Record<string, string>;
   /** Viewport size (default 1400x900). */
   viewport?: { width: number; height: number };
+  /** Unpacked test-only extensions (folders with a package.json) to install beside SimLens. */
+  extraExtensions?: string[];
 }
 
 export interface VsCodeSession {
@@ -336,6 +338,7 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
   mkdirSync(path.dirname(settingsFile), { recursive: true });
   writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
   installExtension({ vsix, extensionsDir, userDataDir });
+  for (const folder of options.extraExtensions ?? []) installUnpacked(folder, extensionsDir);
 
   const server = await startServer({
     workspace: options.workspace,
@@ -400,6 +403,28 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     await close();
     throw error;
   }
+}
+
+/**
+ * Copies an unpacked extension into the extensions folder as `publisher.name-version` and lists
+ * it in the folder's extensions.json (which the server reads instead of scanning the folder).
+ */
+function installUnpacked(folder: string, extensionsDir: string): void {
+  const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const id = `${manifest.publisher}.${manifest.name}`;
+  const relativeLocation = `${id}-${manifest.version}`;
+  const target = path.join(extensionsDir, relativeLocation);
+  cpSync(folder, target, { recursive: true });
+  const listFile = path.join(extensionsDir, 'extensions.json');
+  const list = existsSync(listFile) ? (JSON.parse(readFileSync(listFile, 'utf8')) as unknown[]) : [];
+  list.push({
+    identifier: { id },
+    version: manifest.version,
+    location: { $mid: 1, path: target, scheme: 'file' },
+    relativeLocation,
+    metadata: { installedTimestamp: Date.now(), source: 'vsix' },
+  });
+  writeFileSync(listFile, JSON.stringify(list));
 }
 
 /** True when a stack trace or script URL points into SimLens's webview bundles (dist/webview/*.js). */

@@ -132,7 +132,28 @@ export class EditorApp {
         status: (message) => this.notice('info', message),
       }),
     );
-    this.api.post({ type: 'ready' });
+    this.api.post({ type: 'ready', first: this.firstRequest() });
+    mark('simlens:ready');
+  }
+
+  /**
+   * The conversation to show first, asked for together with "ready" so that the host answers it
+   * right after `init` (one round trip before the first render, not two): the one selected before
+   * the webview was hidden, or line 1 of a fresh, unfiltered view. The host leaves it unanswered
+   * when it has a conversation to reveal or the file is not conversation JSONL; `onInit` decides.
+   */
+  private firstRequest(): { requestId: number; line: number } | undefined {
+    const state = this.store.state;
+    let line: number;
+    if (state.line !== undefined) {
+      this.pendingTurn = state.turn;
+      line = state.line;
+    } else if (isEmptyFilter(state.filter)) {
+      this.eagerFirst = true;
+      line = 0;
+    } else return undefined;
+    this.conversationRequest = this.api.nextId();
+    return { requestId: this.conversationRequest, line };
   }
 
   // Layout ---------------------------------------------------------------------------------
@@ -185,6 +206,7 @@ export class EditorApp {
   private onMessage(msg: HostMessage): void {
     switch (msg.type) {
       case 'init':
+        mark('simlens:init');
         this.onInit(msg.init);
         return;
       case 'indexed':
@@ -204,6 +226,7 @@ export class EditorApp {
         return;
       case 'conversation':
         if (msg.requestId !== this.conversationRequest) return;
+        if (!this.current) mark('simlens:conversation');
         this.onConversation(msg);
         return;
       case 'reveal':
@@ -254,8 +277,14 @@ export class EditorApp {
     replace(this.fileLabel, init.fileName);
     setAttr(this.fileLabel, 'title', init.filePath);
     this.updateProgress();
+    const askedWithReady = this.conversationRequest !== 0 && !this.current;
+    // An empty file has no line 1 (the host leaves that request unanswered).
+    if (!init.indexing && init.lineCount === 0) this.eagerFirst = false;
     if (init.importable) {
-      // Not conversation JSONL: offer the conversion instead of listing lines.
+      // Not conversation JSONL: offer the conversion instead of listing lines (the host does not
+      // answer the request sent with "ready").
+      this.conversationRequest = this.api.nextId();
+      this.eagerFirst = false;
       this.renderImport(init.importable);
       return;
     }
@@ -263,17 +292,17 @@ export class EditorApp {
     this.filters.apply(state.filter);
     this.api.post({ type: 'setFilter', filter: state.filter });
     if (init.reveal) {
+      // A conversation to reveal replaces the one asked for with "ready" (the host did not answer it).
+      this.eagerFirst = false;
       this.pendingTurn = init.reveal.turn;
       this.openLine(init.reveal.line);
-    } else if (state.line !== undefined) {
+    } else if (!askedWithReady && state.line !== undefined) {
       this.pendingTurn = state.turn;
       this.openLine(state.line);
-    } else if (isEmptyFilter(state.filter) && (init.lineCount > 0 || init.indexing)) {
-      // A fresh, unfiltered view starts at line 1: ask for it now, in parallel with the view and
-      // its first page, instead of after them (the first render waits one round trip, not three).
-      this.eagerFirst = true;
-      this.openLine(0);
     }
+    // Otherwise the first conversation (the restored one, or line 1 of a fresh unfiltered view) was
+    // asked for with "ready", in parallel with the view and its first page; the view opens the
+    // list's first row instead when the filter hides line 1 (onView).
     if (state.mode === 'agreement' && !this.agreement && !this.agreementLoading) {
       this.requestAgreement();
       this.renderMain();
@@ -487,7 +516,13 @@ export class EditorApp {
     replace(this.main, conversationHeader(conv, cur.id, cur.line), this.player.buildBar(), h('div', 'content', scroller, this.sideEl));
     this.renderSide();
     // Time from page start to the first conversation on screen (read by the E2E benchmark).
-    if (!document.body.dataset.firstRenderMs) document.body.dataset.firstRenderMs = String(Math.round(performance.now()));
+    if (!document.body.dataset.firstRenderMs) {
+      document.body.dataset.firstRenderMs = String(Math.round(performance.now()));
+      mark('simlens:rendered');
+      // And on the machine's clock, in the frame that paints it (the E2E compares it with the
+      // moment the file was chosen in Quick Open).
+      requestAnimationFrame(() => (document.body.dataset.firstPaintEpoch = String(Math.round(performance.timeOrigin + performance.now()))));
+    }
     if (this.restoreTranscriptScroll !== undefined) {
       scroller.scrollTop = this.restoreTranscriptScroll;
       this.restoreTranscriptScroll = undefined;
@@ -612,6 +647,11 @@ export class EditorApp {
   }
 }
 
+/** A user-timing mark (see `start`); absent in jsdom. */
+function mark(name: string): void {
+  if (typeof performance.mark === 'function') performance.mark(name);
+}
+
 /** No facet, text or state restriction: the view is every conversation line in file order. */
 function isEmptyFilter(filter: SummaryFilter | undefined): boolean {
   if (!filter) return true;
@@ -621,6 +661,9 @@ function isEmptyFilter(filter: SummaryFilter | undefined): boolean {
 
 /** Entry point: runs when the page loads (the bundle is an IIFE). */
 export function start(): EditorApp | undefined {
+  // User-timing marks of the first render (read by the E2E first-render test): script start,
+  // "ready" sent, init and the first conversation received, first conversation in the DOM.
+  mark('simlens:script');
   const root = document.getElementById('app');
   if (!root) return undefined;
   return new EditorApp(root);

@@ -30,6 +30,10 @@ export class ConversationDocument implements vscode.CustomDocument {
    * shows line 1 before that; saving, editing, backups, reloads and summaries wait for it.
    */
   readonly ready: Promise<void>;
+  /** Set when the file is an importable format rather than conversation JSONL (once `importableReady` settles). */
+  importable: ImportPreview | undefined;
+  /** Settles when the file has been sniffed (see the constructor's `importable`). */
+  readonly importableReady: Promise<ImportPreview | undefined>;
   private watcher: vscode.FileSystemWatcher | undefined;
   private watchTimer: NodeJS.Timeout | undefined;
   private prompting = false;
@@ -41,10 +45,17 @@ export class ConversationDocument implements vscode.CustomDocument {
     model: ConversationDocumentModel | Promise<ConversationDocumentModel>,
     restoredFromBackup: boolean,
     private readonly log: vscode.LogOutputChannel,
-    /** Set when the file is an importable format rather than conversation JSONL (nothing to summarize). */
-    readonly importable?: ImportPreview,
+    /**
+     * Whether the file is an importable format rather than conversation JSONL (nothing to
+     * summarize): sniffed while VS Code creates the webview, settled before the page's `init`.
+     */
+    importable?: ImportPreview | Promise<ImportPreview | undefined>,
   ) {
-    this.ready = Promise.resolve(model).then((m) => {
+    this.importableReady = Promise.resolve(importable).then(
+      (p) => (this.importable = p),
+      () => undefined,
+    );
+    this.ready = Promise.all([model, this.importableReady]).then(([m]) => {
       if (this.disposed) {
         void m.close();
         throw new Error(`${basename(uri.fsPath)} was closed while it was being indexed`);
@@ -53,7 +64,7 @@ export class ConversationDocument implements vscode.CustomDocument {
       this.savedMarker = restoredFromBackup ? -1 : m.journal.lastAppliedSeq;
       // The summary pass is CPU-heavy on large files; it starts once the webview has its first page
       // (see EditorSession), so it does not slow the editor's first render, or after a few seconds.
-      if (!importable) this.startTimer = setTimeout(() => void this.ensureSummaries(), 3000);
+      if (!this.importable) this.startTimer = setTimeout(() => void this.ensureSummaries(), 3000);
     });
     this.ready.catch((e: unknown) => {
       if (!this.disposed) this.log.error(`indexing ${uri.fsPath} failed: ${(e as Error).message}`);

@@ -9,7 +9,7 @@ import { ConversationDocument } from './conversationDocument';
 import { importPreview } from './convert';
 import { editorHtml, editorResourceRoots } from './html';
 import { EditorSession } from './session';
-import { readEditorSettings } from './settings';
+import { allowRemoteImages } from './settings';
 import { trace } from './trace';
 
 /** The default editor for *.conv.jsonl and *.sim.jsonl. */
@@ -70,7 +70,8 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
       let model: ConversationDocumentModel | Promise<ConversationDocumentModel>;
       let restored = false;
       // Not conversation JSONL but a format SimLens imports: the editor offers the conversion.
-      // (Sniffed while the file is indexed: a conversation JSONL file pays only for reading 64 KB.)
+      // (Sniffed while the webview is created and the file indexed: a conversation JSONL file pays
+      // only for reading 64 KB, and the page's HTML does not wait for it.)
       const importablePending = openContext.backupId ? Promise.resolve(undefined) : importPreview(uri.fsPath);
       if (openContext.backupId) {
         const backupUri = vscode.Uri.parse(openContext.backupId);
@@ -93,8 +94,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
           ),
         );
         abort.signal.addEventListener('abort', () => indexing.abort());
-        const importable = await importablePending;
-        const doc = this.track(new ConversationDocument(uri, model, false, this.log, importable));
+        const doc = this.track(new ConversationDocument(uri, model, false, this.log, importablePending));
         doc.onDidDispose(() => indexing.abort());
         return doc;
       }
@@ -122,14 +122,14 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     const extensionUri = this.context.extensionUri;
     const key = document.uri.toString();
     panel.webview.options = { enableScripts: true, localResourceRoots: editorResourceRoots(extensionUri) };
-    const render = async () => {
-      const settings = await readEditorSettings(document.uri);
-      panel.webview.html = editorHtml(panel.webview, extensionUri, settings.allowRemoteImages);
+    // The page's HTML needs only the image policy, read synchronously: nothing delays it.
+    const render = () => {
+      panel.webview.html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri));
     };
     const session = new EditorSession(document, panel, this.log, () => {
       void vscode.commands.executeCommand('workbench.action.openSettings', 'simlens');
     });
-    session.onHtmlRebuild = () => void render();
+    session.onHtmlRebuild = render;
     this.sessions.set(key, session);
     this.activeUri = key;
     panel.onDidChangeViewState(() => {
@@ -140,7 +140,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
       if (this.sessions.get(key) === session) this.sessions.delete(key);
       if (this.activeUri === key) this.activeUri = undefined;
     });
-    await render();
+    render();
     const pending = this.pendingReveals.get(key);
     if (pending) {
       this.pendingReveals.delete(key);

@@ -44,6 +44,8 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
     private readonly onOpenSettings: () => void,
   ) {
     document.listeners.add(this);
+    // Line 1 is what a fresh page shows first: read it while the page loads.
+    if (!document.indexed) void this.firstConversation();
     this.disposables.push(
       panel.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       panel.onDidDispose(() => (this.disposed = true)),
@@ -105,25 +107,34 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
       this.log.warn(`${basename(this.document.uri.fsPath)}: ${parsed.error}`);
       return;
     }
+    await this.receiveParsed(parsed.message);
+  }
+
+  /** Handles one validated message; a failure is logged and shown in the page, never thrown. */
+  private async receiveParsed(message: WebviewMessage): Promise<void> {
     try {
       // Edits are applied strictly in the order they were sent (each builds on the previous one);
       // reads (pages, conversations) run concurrently.
-      if (parsed.message.type === 'annotate') {
-        const run = this.editChain.then(() => this.handle(parsed.message));
+      if (message.type === 'annotate') {
+        const run = this.editChain.then(() => this.handle(message));
         this.editChain = run.catch(() => undefined);
         await run;
-      } else await this.handle(parsed.message);
+      } else await this.handle(message);
     } catch (e) {
-      const message = (e as Error).message;
-      this.log.error(`${basename(this.document.uri.fsPath)}: ${parsed.message.type} failed: ${message}`);
-      this.post({ type: 'notice', level: 'error', message });
+      const error = (e as Error).message;
+      this.log.error(`${basename(this.document.uri.fsPath)}: ${message.type} failed: ${error}`);
+      this.post({ type: 'notice', level: 'error', message: error });
     }
   }
 
   /** The webview loaded: `init` at once (before the index when it is still being built), then the rest. */
-  private async onReady(): Promise<void> {
+  private async onReady(first: { requestId: number; line: number } | undefined): Promise<void> {
     this.ready = true;
-    this.settings = await readEditorSettings(this.document.uri);
+    // Line 1 is read from the file's first bytes while the settings are read.
+    if (first?.line === 0 && !this.document.indexed) void this.firstConversation();
+    const [settings, importable] = await Promise.all([readEditorSettings(this.document.uri), this.document.importableReady]);
+    this.settings = settings;
+    const reveal = this.pendingReveal;
     const indexed = this.document.indexed;
     this.post({
       type: 'init',
@@ -135,10 +146,13 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
         indexing: indexed ? undefined : true,
         ...this.settings,
         reveal: this.pendingReveal,
-        importable: this.document.importable,
+        importable,
       },
     });
     this.pendingReveal = undefined;
+    // The conversation the page asked for with "ready", unless it is told to reveal another one
+    // or offered a conversion instead (see the webview's onInit).
+    if (first && !reveal && !importable) void this.receiveParsed({ type: 'openConversation', ...first });
     if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError });
     if (!indexed) {
       await this.document.ready;
@@ -163,7 +177,7 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
   }
 
   private async handle(msg: WebviewMessage): Promise<void> {
-    if (msg.type === 'ready') return this.onReady();
+    if (msg.type === 'ready') return this.onReady(msg.first);
     // Line 1 is served from the file's first bytes while the line index is still being built.
     if (msg.type === 'openConversation' && msg.line === 0 && !this.document.indexed) {
       const read = await this.firstConversation();

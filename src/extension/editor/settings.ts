@@ -24,6 +24,11 @@ export function defaultAnnotator(): string {
 }
 
 /** Current settings for a document (relative taxonomy paths resolve against the workspace folder or the file's folder). */
+/** simlens.allowRemoteImages for this file (the page's CSP depends on it). */
+export function allowRemoteImages(documentUri: vscode.Uri): boolean {
+  return vscode.workspace.getConfiguration('simlens', documentUri).get<boolean>('allowRemoteImages') === true;
+}
+
 export async function readEditorSettings(documentUri: vscode.Uri): Promise<EditorSettings> {
   const config = vscode.workspace.getConfiguration('simlens', documentUri);
   // Empty when unset: the editor asks for an id on the first annotation instead of guessing.
@@ -35,7 +40,7 @@ export async function readEditorSettings(documentUri: vscode.Uri): Promise<Edito
     annotator,
     taxonomy: resolved.taxonomy,
     taxonomyError: resolved.error,
-    allowRemoteImages: config.get<boolean>('allowRemoteImages') === true,
+    allowRemoteImages: allowRemoteImages(documentUri),
     replayIntervalMs: Math.round(Math.min(30, Math.max(0.2, speed)) * 1000),
   };
 }

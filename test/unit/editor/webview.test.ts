@@ -221,6 +221,29 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
+  test('the restored conversation is asked for with "ready"; a reveal from the host replaces it', async () => {
+    const saved = { filter: {}, line: 1, turn: 0, mode: 'replay' };
+    const restored = await loadWebview({ conversations: [human(0), traced(), human(2)], savedState: saved });
+    try {
+      await restored.waitFor('.conv-id', /sim-1/);
+      assert.deepEqual((restored.posted[0] as { first?: unknown }).first, { requestId: (restored.posted[0] as { first: { requestId: number } }).first.requestId, line: 1 });
+      // (Asked again only to find its position in the view, same line.)
+      assert.ok(restored.posted.filter((m) => m.type === 'openConversation').every((m) => (m as { line: number }).line === 1));
+    } finally {
+      restored.close();
+    }
+    // "Open at conversation" (a violation link, Go to conversation): the host reveals line 3 in
+    // init and does not answer the request sent with "ready"; the page asks for line 3.
+    const revealed = await loadWebview({ conversations: [human(0), traced(), human(2)], savedState: saved, init: { reveal: { line: 2 } } });
+    try {
+      await revealed.waitFor('.conv-id', /^h-2$/);
+      const opens = revealed.posted.filter((m) => m.type === 'openConversation');
+      assert.ok(opens.length > 0 && opens.every((m) => (m as { line: number }).line === 2), JSON.stringify(opens));
+    } finally {
+      revealed.close();
+    }
+  });
+
   test('agenda diff helper', () => {
     assert.deepEqual(multisetMinus(['a', 'b', 'a'], ['a']), ['b', 'a']);
     assert.deepEqual(multisetMinus([], ['a']), []);

@@ -101,6 +101,9 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
             ...opts.init,
           },
         });
+        // Like the real host (EditorSession.onReady): the conversation asked for with "ready"
+        // follows init, unless there is one to reveal or the file is offered for conversion.
+        if (m.first && !opts.init?.reveal && !opts.init?.importable) host({ type: 'openConversation', ...m.first });
         return;
       case 'setFilter': {
         viewVersion++;

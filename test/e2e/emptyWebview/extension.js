@@ -1,0 +1,31 @@
+// Test-only extension (see package.json): the E2E's floor for the conversation editor's first
+// render. Opening a *.empty-webview file runs the same workbench path as a conversation file
+// (custom editor, document, webview with scripts) but the page is one line of static text, no
+// stylesheet, no bundle and no messages. The page marks the frame that paints it on the machine's
+// clock, as the conversation editor does (data-first-paint-epoch).
+'use strict';
+const vscode = require('vscode');
+const { randomBytes } = require('node:crypto');
+
+function activate(context) {
+  context.subscriptions.push(
+    vscode.window.registerCustomEditorProvider('simlensE2E.emptyWebview', {
+      openCustomDocument(uri) {
+        return { uri, dispose() {} };
+      },
+      resolveCustomEditor(_document, panel) {
+        const nonce = randomBytes(16).toString('base64');
+        panel.webview.options = { enableScripts: true };
+        panel.webview.html = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-${nonce}'">
+<title>Empty webview</title></head>
+<body><p class="empty-webview">Empty webview</p>
+<script nonce="${nonce}">requestAnimationFrame(() => { document.body.dataset.firstPaintEpoch = String(Math.round(performance.timeOrigin + performance.now())); });</script>
+</body></html>`;
+      },
+    }),
+  );
+}
+
+module.exports = { activate, deactivate() {} };
