@@ -214,11 +214,14 @@ export const ConversationAnnotation = z.looseObject({
 export type ConversationAnnotation = z.infer<typeof ConversationAnnotation>;
 
 /**
- * How a conversation ended. `agent_error`: the recommender failed (HTTP error, timeout, malformed
- * answer, LLM failure after retries) and the conversation stopped there; it is a failure of the run,
- * never a user outcome, and it never cost the user patience.
+ * How a conversation ended. Two outcomes are failures of the run, never user outcomes:
+ * `agent_error`: the recommender failed (HTTP error, timeout, malformed answer, LLM failure after
+ * retries) and the conversation stopped there, without costing the user patience;
+ * `simulator_error`: the simulated user could not produce a turn (its LLM gave no usable reply) or
+ * the simulator itself failed, and the conversation stopped there.
+ * In both, `metadata.error_kind` names the reason (src/core/run/failures.ts).
  */
-export const Outcome = z.enum(['accepted', 'ended', 'abandoned', 'agent_error']);
+export const Outcome = z.enum(['accepted', 'ended', 'abandoned', 'agent_error', 'simulator_error']);
 export type Outcome = z.infer<typeof Outcome>;
 
 /**

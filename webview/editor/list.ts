@@ -39,13 +39,21 @@ export function scrollGeometry(count: number, rowHeight: number, viewportHeight:
   };
 }
 
+/** The outcomes that are failures of the run, not user outcomes (src/core/model.ts `Outcome`). */
+const FAILURE_OUTCOMES: Record<string, string> = {
+  agent_error: 'The recommender failed: a run failure, not a user outcome',
+  simulator_error: 'The simulated user or the simulator failed: a run failure, not a user outcome',
+};
+
 /**
- * The outcome chip of a row. `agent_error` is a failure of the run, not a user outcome: it gets an
- * error icon and the error style, so it does not read as one more outcome by colour alone.
+ * The outcome chip of a row. `agent_error` and `simulator_error` are failures of the run, not user
+ * outcomes: they get an error icon and the error style, so they do not read as one more outcome by
+ * colour alone.
  */
 export function outcomeBadge(outcome: string): HTMLElement {
-  if (outcome === 'agent_error') {
-    return h('span', { class: 'chip outcome-agent_error error', attrs: { title: 'The recommender failed: a run failure, not a user outcome' } }, icon('error'), ' agent_error');
+  const failure = FAILURE_OUTCOMES[outcome];
+  if (failure !== undefined) {
+    return h('span', { class: `chip outcome-${outcome} error`, attrs: { title: failure } }, icon('error'), ` ${outcome}`);
   }
   return h('span', `chip outcome-${outcome}`, outcome);
 }

@@ -163,7 +163,7 @@ const noEndBeforeRecommendation: Invariant = {
     if (meta['turn_cap'] !== undefined || meta['error'] !== undefined) return undefined; // the run ended it
     // The run's recorded outcome says who ended it; without one this cannot be told.
     const outcome = conv.outcome;
-    if (outcome === undefined || outcome === 'agent_error') return undefined;
+    if (outcome === undefined || outcome === 'agent_error' || outcome === 'simulator_error') return undefined;
     const seen = turns.slice(0, -1).some((t) => (t.recommendations?.length ?? 0) > 0);
     if (seen) return finding(1, []);
     const endReason = (tr as Loose)['end_reason'];
@@ -411,6 +411,15 @@ const errorOnFailingTurn: Invariant = {
   },
 };
 
+/** A turn's recorded error is the recommender's (an `agent_*` kind, or no kind: files before kinds). */
+function isAgentErrorTurn(t: Turn): boolean {
+  const kind = t.trace?.error_kind;
+  return t.trace?.error !== undefined && (kind === undefined || String(kind).startsWith('agent_'));
+}
+
+/** The failure kinds of the simulator's side (src/core/run/failures.ts). */
+const SIMULATOR_FAILURE_KINDS = new Set(['user_llm', 'simulator_error']);
+
 const errorNoUserEffect: Invariant = {
   id: 'agent-error-no-user-effect',
   statement: 'an agent failure ends the conversation on that turn with outcome agent_error; the user never reacts to it (patience unchanged)',
@@ -418,7 +427,7 @@ const errorNoUserEffect: Invariant = {
   check(ctx) {
     const conv = ctx.conversation;
     const turns = conv.turns;
-    const failed = turns.findIndex((t) => t.trace?.error !== undefined);
+    const failed = turns.findIndex(isAgentErrorTurn);
     if (failed < 0 && conv.outcome !== 'agent_error') return undefined;
     const out: Violation[] = [];
     const last = turns.length - 1;
@@ -436,6 +445,30 @@ const errorNoUserEffect: Invariant = {
     }
     if (conv.outcome !== 'agent_error') out.push({ turn: failed, detail: `the agent failed but the outcome is ${show(conv.outcome ?? '(none)')}` });
     return finding(turns.length - failed, out);
+  },
+};
+
+const simulatorErrorOutcome: Invariant = {
+  id: 'simulator-error-outcome',
+  statement: 'when the simulated user cannot produce a turn (user_llm) or the simulator fails (simulator_error), the conversation ends there with outcome simulator_error; that outcome always names its reason',
+  source: 'SimLens run contract (Outcome simulator_error in src/core/model.ts: a failure of the run, never a user outcome)',
+  check(ctx) {
+    const conv = ctx.conversation;
+    const turns = conv.turns;
+    const kind = conv.metadata?.['error_kind'];
+    const failedTurn = turns.findIndex((t) => t.trace?.error !== undefined && SIMULATOR_FAILURE_KINDS.has(String(t.trace.error_kind)));
+    const recorded = typeof kind === 'string' && SIMULATOR_FAILURE_KINDS.has(kind);
+    if (failedTurn < 0 && !recorded && conv.outcome !== 'simulator_error') return undefined;
+    const out: Violation[] = [];
+    const last = turns.length - 1;
+    const at = failedTurn >= 0 ? failedTurn : last >= 0 ? last : undefined;
+    if (conv.outcome !== 'simulator_error') {
+      out.push({ turn: at, detail: `the simulator failed (${show(failedTurn >= 0 ? turns[failedTurn].trace?.error_kind : kind)}) but the outcome is ${show(conv.outcome ?? '(none)')}` });
+    } else if (!recorded) {
+      out.push({ turn: at, detail: `outcome simulator_error but metadata.error_kind is ${kind === undefined ? 'absent' : show(kind)}` });
+    }
+    if (failedTurn >= 0 && failedTurn < last) out.push({ turn: failedTurn + 1, detail: `the conversation went on after the simulated user failed on turn ${failedTurn}` });
+    return finding(Math.max(1, turns.length - Math.max(0, failedTurn)), out);
   },
 };
 
@@ -708,6 +741,7 @@ export const INVARIANTS: readonly Invariant[] = [
   negationHonoured,
   errorOnFailingTurn,
   errorNoUserEffect,
+  simulatorErrorOutcome,
   acceptEndsDialogue,
   turnCapRespected,
   metaTurnCap,

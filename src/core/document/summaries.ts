@@ -10,7 +10,7 @@ import {
   conversationSource,
   conversationTask,
   type Conversation,
-  type Outcome,
+  Outcome,
 } from '../model';
 import type { ConversationSummary, Facets, SummaryFilter } from './types';
 
@@ -29,7 +29,7 @@ const STATE_INVALID = 2;
 const STATE_BLANK = 3;
 const STATE_NAMES = ['pending', 'valid', 'invalid', 'blank'] as const;
 
-const OUTCOMES: readonly Outcome[] = ['accepted', 'ended', 'abandoned', 'agent_error'];
+const OUTCOMES: readonly Outcome[] = Outcome.options;
 const NO_VALUE = 0xffff;
 
 /**

@@ -4,7 +4,7 @@
  * src/shared/editorProtocol.ts re-exports them for the host-webview messages.
  */
 import { z } from 'zod';
-import type { Outcome, Speaker } from '../model';
+import { Outcome, type Speaker } from '../model';
 
 /** Summary of one line for the conversation list. `line` is the 0-based line index in the file. */
 export interface ConversationSummary {
@@ -28,7 +28,7 @@ export const SummaryFilterSchema = z.object({
   task: z.string().max(500).optional(),
   condition: z.string().max(500).optional(),
   source: z.string().max(500).optional(),
-  outcome: z.enum(['accepted', 'ended', 'abandoned', 'agent_error']).optional(),
+  outcome: Outcome.optional(),
   validity: z.enum(['all', 'valid', 'invalid']).optional(),
   /** Only conversations annotated by this annotator. */
   annotator: z.string().max(500).optional(),

@@ -155,8 +155,8 @@ function finalTrace(trace: SimulatorTrace, llmLatencies: number[]): SimulatorTra
  *   the turn keeps the user utterance, `trace.error` and `trace.error_kind`, no assistant utterance;
  *   outcome `agent_error`; the user does not react (no patience is spent on an outage);
  * - the user could not produce a turn (`UserTurn.failure`): the turn keeps what the user recorded,
- *   with `trace.error`/`trace.error_kind`;
- * - an exception inside the simulator: reason `simulator_error`, the turns so far are kept.
+ *   with `trace.error`/`trace.error_kind`; outcome `simulator_error`;
+ * - an exception inside the simulator: reason and outcome `simulator_error`, the turns so far are kept.
  * In every case `metadata.error` holds the message and `metadata.error_kind` the FailureReason.
  */
 export async function runConversation(plan: ConversationPlan): Promise<ConversationResult> {
@@ -186,6 +186,7 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
         if (u.utterance) turn.user_utterance = u.utterance;
         turn.trace = finalTrace({ ...u.trace, error: u.failure.message, error_kind: u.failure.reason }, llmLatencies);
         turns.push(turn);
+        outcome = 'simulator_error';
         failure = { reason: u.failure.reason, message: u.failure.message };
         break;
       }
@@ -241,6 +242,7 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
     }
   } catch (err) {
     if (stopsRun(err) || plan.abort?.aborted) throw err; // the run stops; this conversation is not finished
+    outcome = 'simulator_error';
     failure = { reason: 'simulator_error', message: err instanceof Error ? err.message : String(err) };
     // Stacks hold machine paths, so they are only recorded on request.
     if (process.env.SIMLENS_ERROR_STACKS && err instanceof Error && err.stack) metadata.error_stack = err.stack;
@@ -291,7 +293,7 @@ export function failedConversation(env: SimulationEnvironment, id: string, index
   const message = err instanceof Error ? err.message : String(err);
   const metadata = { index, error: message, error_kind: 'simulator_error' };
   return {
-    conversation: assemble(env, id, task, [], 'ended', metadata),
+    conversation: assemble(env, id, task, [], 'simulator_error', metadata),
     failed: true,
     failure: { reason: 'simulator_error', message },
     agentLatencies: [],

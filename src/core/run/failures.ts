@@ -131,25 +131,26 @@ export interface ConversationFailureInfo {
 
 /**
  * Whether a conversation failed, and why: the one test every report, panel and metric uses to keep
- * failures apart from user outcomes. A conversation failed when its outcome is `agent_error`, a
- * turn carries `trace.error`, or `metadata.error` is set (a simulator crash, or any run failure in
- * current outputs). The reason is `metadata.error_kind`, else the failed turn's `trace.error_kind`,
- * else `simulator_error` for a bare `metadata.error`; unknown strings are not trusted as reasons.
+ * failures apart from user outcomes. A conversation failed when its outcome is `agent_error` or
+ * `simulator_error`, a turn carries `trace.error`, or `metadata.error` is set (a simulator crash, or
+ * any run failure in current outputs). The reason is `metadata.error_kind`, else the failed turn's
+ * `trace.error_kind`, else `simulator_error` for a bare `metadata.error` or that outcome; unknown
+ * strings are not trusted as reasons.
  */
 export function conversationFailure(conv: { outcome?: string; turns: ReadonlyArray<{ trace?: { error?: string; error_kind?: string } }>; metadata?: Record<string, unknown> }): ConversationFailureInfo | undefined {
   const turn = conv.turns.findIndex((t) => typeof t.trace?.error === 'string');
   const trace = turn >= 0 ? conv.turns[turn].trace! : undefined;
   const metaError = typeof conv.metadata?.error === 'string' ? conv.metadata.error : undefined;
   const metaKind = conv.metadata?.error_kind;
-  if (!trace && metaError === undefined && conv.outcome !== 'agent_error') return undefined;
+  if (!trace && metaError === undefined && conv.outcome !== 'agent_error' && conv.outcome !== 'simulator_error') return undefined;
   const reason = isFailureReason(metaKind)
     ? metaKind
     : isFailureReason(trace?.error_kind)
       ? (trace!.error_kind as FailureReason)
-      : metaError !== undefined && !trace && conv.outcome !== 'agent_error'
+      : (metaError !== undefined && !trace && conv.outcome !== 'agent_error') || conv.outcome === 'simulator_error'
         ? 'simulator_error'
         : undefined;
   const agent = conv.outcome === 'agent_error' || (reason !== undefined && isAgentFailure(reason)) || (reason === undefined && trace !== undefined);
-  const message = metaError ?? trace?.error ?? 'the recommender failed';
+  const message = metaError ?? trace?.error ?? (agent ? 'the recommender failed' : 'the simulator failed');
   return turn >= 0 ? { reason, agent, message, turn } : { reason, agent, message };
 }

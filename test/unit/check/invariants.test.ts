@@ -236,6 +236,23 @@ describe('agent-error-on-failing-turn and agent-error-no-user-effect', () => {
   });
 });
 
+describe('simulator-error-outcome', () => {
+  const mutedTurn = turn('', { operation: 'end', error: 'replies stayed empty after 3 attempts', error_kind: 'user_llm' }, undefined, '');
+  test('a user failure recorded as a user outcome, or followed by more turns, is a violation', () => {
+    assertViolates('simulator-error-outcome', conv([turn('hi', { patience: 3 }), mutedTurn], { outcome: 'ended', metadata: { error: 'x', error_kind: 'user_llm' } }), /^1: the simulator failed \(user_llm\) but the outcome is ended/);
+    assertViolates('simulator-error-outcome', conv([mutedTurn, turn('hi again', { patience: 3 })], { outcome: 'simulator_error', metadata: { error: 'x', error_kind: 'user_llm' } }), /^1: the conversation went on after the simulated user failed on turn 0/);
+    assertViolates('simulator-error-outcome', conv([turn('hi', { patience: 3 })], { outcome: 'abandoned', metadata: { error: 'TypeError', error_kind: 'simulator_error' } }), /the simulator failed \(simulator_error\) but the outcome is abandoned/);
+    assertViolates('simulator-error-outcome', conv([turn('hi', { patience: 3 })], { outcome: 'simulator_error' }), /outcome simulator_error but metadata.error_kind is absent/);
+  });
+  test('the failure on the last turn with outcome simulator_error and its reason is clean; an agent failure is not its business', () => {
+    assertClean('simulator-error-outcome', conv([turn('hi', { patience: 3 }), mutedTurn], { outcome: 'simulator_error', metadata: { error: 'x', error_kind: 'user_llm' } }));
+    const agentFailure = conv([turn('more?', { patience: 3, error: 'HTTP 500', error_kind: 'agent_http' }, undefined, '')], { outcome: 'agent_error', metadata: { error: 'HTTP 500', error_kind: 'agent_http' } });
+    assert.equal(findingOf('simulator-error-outcome', agentFailure), undefined);
+    // …and a user failure is not the agent's: agent-error-no-user-effect leaves it alone.
+    assert.equal(findingOf('agent-error-no-user-effect', conv([turn('hi', { patience: 3 }), mutedTurn], { outcome: 'simulator_error', metadata: { error: 'x', error_kind: 'user_llm' } })), undefined);
+  });
+});
+
 describe('accept-ends-dialogue', () => {
   test('a dialogue that goes on after an accept, or keeps acts pending, is a violation', () => {
     const c = conv([turn("I'll take it", { user_act: 'Note.Accept', agenda: ['Complete'] }), turn('bye', { user_act: 'Complete', agenda: [] })], { outcome: 'ended' });

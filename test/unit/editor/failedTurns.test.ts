@@ -1,7 +1,8 @@
 /**
  * Run failures in the conversation editor: a failed agent turn replaces the assistant bubble with
  * a "Recommender failed (<kind>)" block (icon + text, untrusted message as text), the list shows an
- * `agent_error` outcome badge, and the outcome filter offers and sends `agent_error`.
+ * `agent_error` outcome badge, and the outcome filter offers and sends `agent_error`; the same for
+ * `simulator_error` (the simulated user could not speak).
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -116,6 +117,34 @@ describe('failed runs in the editor', () => {
       await hx.settle(20);
       const sent = hx.posted.filter((m) => m.type === 'setFilter').pop();
       assert.deepEqual(sent, { type: 'setFilter', filter: { outcome: 'agent_error' } });
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('simulator_error: a facet, a filter and a failure badge in the list (not a user outcome)', async () => {
+    const muted: Conversation = {
+      id: 'sim-mute-1',
+      task_id: 'footwear_good',
+      source: 'llm-icl',
+      outcome: 'simulator_error',
+      metadata: { error: 'replies stayed empty after 3 attempts', error_kind: 'user_llm' },
+      turns: [
+        { user_utterance: 'I want boots', assistant_utterance: 'Which size?' },
+        { trace: { operation: 'end', error: 'replies stayed empty after 3 attempts', error_kind: 'user_llm' } },
+      ],
+    };
+    const s = new SummaryIndex(2);
+    s.set(0, { kind: 'valid', line: 1, conversation: { id: 'ok', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }], outcome: 'ended' } as never });
+    s.set(1, { kind: 'valid', line: 2, conversation: muted as never });
+    assert.deepEqual(s.facets().outcome, [['ended', 1], ['simulator_error', 1]]);
+    assert.deepEqual([...s.filterLines({ outcome: 'simulator_error' })], [1]);
+    const hx = await loadWebview({ conversations: [muted] });
+    try {
+      const badge = await hx.waitFor('.row .chip.outcome-simulator_error', /simulator_error/);
+      assert.ok(badge.classList.contains('error') && badge.querySelector('.codicon'), 'styled as a failure, with an icon');
+      assert.match(badge.getAttribute('title') ?? '', /not a user outcome/);
+      assert.match(hx.document.querySelector('.transcript')?.textContent ?? '', /Simulated user failed \(user_llm\)/);
     } finally {
       hx.close();
     }

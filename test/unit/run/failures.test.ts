@@ -20,6 +20,7 @@ import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
 import { createAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 import type { Agent, AgentSession, UserSession, UserSimulator } from '../../../src/core/sim/types';
+import { checkConversations } from '../../../src/core/check';
 import { mergeRunFiles, parseSimulationConfig, prepareEnvironment, readManifest, runSimulation, type SimulationEnvironment } from '../../../src/core/run/index';
 
 const REPO = path.resolve(__dirname, '../../..');
@@ -287,7 +288,8 @@ describe('determinism and traces', () => {
             const u = await inner.respond(r);
             if (indexOf(id) % 2 === 0 && ++turns === 1) {
               failed.add(id);
-              return { ...u, utterance: '', done: true, failure: { reason: 'user_llm', message: 'replies stayed empty after 3 attempts' } };
+              // As the LLM users do (src/core/sim/users/llm/base.ts): nothing said, nothing claimed.
+              return { utterance: '', act: u.act, done: true, trace: { operation: 'end' }, failure: { reason: 'user_llm', message: 'replies stayed empty after 3 attempts' } };
             }
             if (indexOf(id) === 3) {
               threw = true;
@@ -319,11 +321,19 @@ describe('determinism and traces', () => {
       const last = c.turns[c.turns.length - 1];
       assert.equal(last.trace.error_kind, 'user_llm');
       assert.equal(last.trace.error, 'replies stayed empty after 3 attempts');
-      assert.notEqual(c.outcome, 'abandoned');
+      // A failure of the run, never a user outcome (not "ended", not "abandoned").
+      assert.equal(c.outcome, 'simulator_error');
     }
     const crashed = convs.filter((c) => c.metadata.error_kind === 'simulator_error');
     assert.ok(threw, 'conversation 3 reached the failing respond');
-    assert.deepEqual(crashed.map((c) => [indexOf(c.id), c.metadata.error]), [[3, 'simulator bug']]);
+    assert.deepEqual(crashed.map((c) => [indexOf(c.id), c.metadata.error, c.outcome]), [[3, 'simulator bug', 'simulator_error']]);
+    // Every other conversation has a user outcome; the run's invariants hold for all of them.
+    for (const c of convs) if (c.metadata.error_kind === undefined) assert.ok(['accepted', 'ended', 'abandoned'].includes(c.outcome), c.outcome);
+    const checked = checkConversations(convs, { catalog: env.catalog });
+    assert.deepEqual(checked.failed, [], JSON.stringify(checked.invariants.filter((i) => i.violations).map((i) => i.examples)));
+    const rule = checked.invariants.find((i) => i.id === 'simulator-error-outcome');
+    assert.equal(rule?.status, 'pass');
+    assert.equal(rule?.conversations, failed.size + 1);
     assert.ok(failed.size >= 2);
     assert.deepEqual(r.manifest.counts.by_reason, { user_llm: failed.size, simulator_error: 1 });
     assert.equal(r.manifest.counts.failed, failed.size + 1);

@@ -175,7 +175,7 @@ describe('runSimulation', () => {
     assert.equal(convs.length, 6);
     assert.equal(convs[3].metadata.error, 'recommender exploded');
     assert.equal(convs[3].metadata.error_kind, 'simulator_error');
-    assert.equal(convs[3].outcome, 'ended');
+    assert.equal(convs[3].outcome, 'simulator_error', 'a failure of the run, not a user outcome');
     assert.equal(convs[3].turns.length, 1, 'the turns before the error are kept');
     assert.ok(convs.filter((c) => c.metadata.error).length === 1);
   });
