@@ -35,10 +35,14 @@ export function inlineScript(js: string, sourceUrl: string): string {
 
 /**
  * Stylesheet text safe inside <style>…</style>, with relative url(…) references (fonts) rewritten
- * through `resolve`, since the page's own address is not the stylesheet's folder.
+ * through `resolve`, since the page's own address is not the stylesheet's folder. `resolve` gets
+ * the file path only; a query or fragment (codicon.ttf?hash) is kept as it is after the result.
  */
-export function inlineStyle(css: string, resolve: (relative: string) => string): string {
+export function inlineStyle(css: string, resolve: (relativePath: string) => string): string {
   return css
-    .replace(/url\(\s*(["']?)(?!data:|https?:|[a-z-]+:|\/|#)([^"')]+)\1\s*\)/gi, (_m, _q: string, rel: string) => `url("${resolve(rel.replace(/^\.\//, ''))}")`)
+    .replace(/url\(\s*(["']?)(?!data:|https?:|[a-z-]+:|\/|#)([^"')]+)\1\s*\)/gi, (_m, _q: string, rel: string) => {
+      const [, file, suffix] = /^(?:\.\/)?([^?#]*)(.*)$/.exec(rel)!;
+      return `url("${resolve(file)}${suffix}")`;
+    })
     .replace(/<\/(style)/gi, '<\\/$1');
 }

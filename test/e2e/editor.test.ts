@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { ensureBenchFile } from '../../bench/gen';
 import type { FirstRenderMetrics, TimedOpen } from '../../bench/firstRender';
-import { REPO_ROOT, RESULTS_DIR, e2eReady, makeWorkspace, nextFrames, openFileInEditor, pickQuickInput, pollUntil, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
+import { REPO_ROOT, RESULTS_DIR, e2eReady, iconFontStatus, makeWorkspace, nextFrames, openFileInEditor, pickQuickInput, pollUntil, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
 
 const TASKS = ['footwear', 'outerwear', 'dresses', 'tops'];
 
@@ -117,6 +117,7 @@ test('conversation editor: open, filter, replay, annotate, save; light and dark 
   const frame = await waitForWebview(page);
   await waitForText(frame, '.list-status', /61 of 61 conversations/);
   await waitForText(frame, '.conv-id', /sim-000/);
+  assert.equal(await iconFontStatus(frame), 'loaded', 'the icon font loaded (icons are not empty boxes)');
   assert.match((await frame.locator('.row.invalid').first().innerText()).replace(/\s+/g, ' '), /Invalid line.*line 9/);
   await shotAll(page, frame, 'light');
 

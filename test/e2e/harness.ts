@@ -164,7 +164,8 @@ export function buildVsix(): { vsix: string; integrationBundle: string } {
 }
 
 function buildOrReuseVsix(): { vsix: string; integrationBundle: string } {
-  const cacheRoot = path.join(os.tmpdir(), 'simlens-e2e-vsix');
+  // Outlives the test run's private TMPDIR (scripts/run-tests.mjs sets SIMLENS_CACHE_DIR).
+  const cacheRoot = path.join(process.env.SIMLENS_CACHE_DIR ?? os.tmpdir(), 'simlens-e2e-vsix');
   const ready = path.join(cacheRoot, vsixInputHash());
   const result = { vsix: path.join(ready, 'simlens.vsix'), integrationBundle: path.join(ready, 'dist', 'test', 'integration', 'index.js') };
   const lock = `${ready}.lock`;
@@ -251,9 +252,17 @@ export function sampleConversations(): string {
   return conversations.map((c) => JSON.stringify(c)).join('\n') + '\n';
 }
 
-/** Creates a temporary workspace folder; default content is `sample.conv.jsonl`. */
+const workspaces: string[] = [];
+// Workspaces outlive their VS Code session (a test may look at the files after close), so they are
+// removed when the test process exits.
+process.on('exit', () => {
+  for (const dir of workspaces) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Creates a temporary workspace folder (removed at exit); default content is `sample.conv.jsonl`. */
 export function makeWorkspace(files: Record<string, string> = { 'sample.conv.jsonl': sampleConversations() }): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'simlens-e2e-ws-'));
+  workspaces.push(dir);
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), content);
@@ -329,6 +338,8 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
   const extensionsDir = path.join(base, 'extensions');
   const userDataDir = path.join(base, 'user-data');
   const resultFile = path.join(base, 'integration-result.json');
+  const serverTmp = path.join(base, 'tmp');
+  mkdirSync(serverTmp, { recursive: true });
   const settingsFile = path.join(userDataDir, 'User', 'settings.json');
   const settings: Record<string, unknown> = {
     ...BASE_SETTINGS,
@@ -345,7 +356,9 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     extensionsDir,
     userDataDir,
     disableWorkspaceTrust: options.trusted ?? true,
-    env: { SIMLENS_INTEGRATION_RESULT: resultFile, SIMLENS_INTEGRATION_BUNDLE: integrationBundle, ...options.env },
+    // The server's own temporary files (its IPC and git sockets) go into the session folder,
+    // removed by close().
+    env: { TMPDIR: serverTmp, SIMLENS_INTEGRATION_RESULT: resultFile, SIMLENS_INTEGRATION_BUNDLE: integrationBundle, ...options.env },
   });
   const errors: string[] = [];
   const webviewErrors: string[] = [];
@@ -542,6 +555,20 @@ export async function waitForWebview(page: Page, index = 0, timeoutMs = 30_000):
   const frame = webviewFrame(page, index);
   await frame.locator('body', { hasText: /\S/ }).waitFor({ state: 'visible', timeout: timeoutMs });
   return frame;
+}
+
+/**
+ * The status of the page's icon font (codicon): 'loaded' when its glyphs show, 'error' when the
+ * font file failed to load (icons render as empty boxes), 'missing' when no @font-face declares it.
+ */
+export async function iconFontStatus(frame: FrameLocator): Promise<string> {
+  return frame.locator('body').evaluate(async () => {
+    await document.fonts.ready;
+    const face = [...document.fonts].find((f) => f.family.replace(/["']/g, '') === 'codicon');
+    if (!face) return 'missing';
+    if (face.status === 'unloaded') await face.load().catch(() => undefined);
+    return face.status;
+  });
 }
 
 /** The Frame (not a locator) holding the extension's HTML in the `index`-th visible webview: for `evaluate`. */

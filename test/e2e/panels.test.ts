@@ -16,7 +16,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { runSimulation } from '../../src/core/run/orchestrator';
-import { e2eReady, makeWorkspace, nextFrames, pickQuickInput, pollUntil, runCommand, screenshot, startVsCode, type VsCodeSession } from './harness';
+import { e2eReady, iconFontStatus, makeWorkspace, nextFrames, pickQuickInput, pollUntil, runCommand, screenshot, startVsCode, type VsCodeSession } from './harness';
 import { humanConversations, jsonl } from '../unit/report/fixtures';
 
 async function simulate(dir: string, name: string, config: Record<string, unknown>): Promise<void> {
@@ -43,6 +43,7 @@ async function checkPanel(frame: FrameLocator, section: string): Promise<void> {
   const size = await frame.locator('canvas').first().evaluate((c: HTMLCanvasElement) => [c.width, c.height]);
   assert.ok(size[0] > 100 && size[1] > 100, `canvas size ${size}`);
   assert.equal(await frame.locator('body').getAttribute('data-csp-violations'), null, 'no CSP violations in the panel');
+  assert.equal(await iconFontStatus(frame), 'loaded', `${section}: the icon font loaded (icons are not empty boxes)`);
 }
 
 async function focusTab(page: Page, title: string): Promise<void> {

@@ -60,7 +60,8 @@ describe('webview pages: inlined script and stylesheets', () => {
       '.d { mask: url(#m); }',
       '.e { content: "</style><script>alert(1)</script>"; }',
     ].join('\n');
-    const out = inlineStyle(css, (rel) => `https://res/${rel}`);
+    // Like asWebviewUri, the resolver encodes what it gets: only the path may reach it.
+    const out = inlineStyle(css, (rel) => `https://res/${rel.split('/').map(encodeURIComponent).join('/')}`);
     assert.match(out, /url\("https:\/\/res\/codicon\.ttf\?721d"\)/);
     assert.match(out, /url\("https:\/\/res\/img\/dot\.png"\)/);
     assert.match(out, /url\('data:image\/png;base64,AAAA'\)/);
@@ -73,7 +74,7 @@ describe('webview pages: inlined script and stylesheets', () => {
 
   test('the shipped codicon stylesheet points its font at the extension folder', () => {
     const css = readFileSync(join(__dirname, '..', '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'), 'utf8');
-    const out = inlineStyle(css, (rel) => `https://res/dist/webview/${rel}`);
+    const out = inlineStyle(css, (rel) => `https://res/dist/webview/${encodeURIComponent(rel)}`);
     assert.match(out, /src: url\("https:\/\/res\/dist\/webview\/codicon\.ttf\?[0-9a-f]+"\)/);
     assert.doesNotMatch(out, /url\("?\.\//);
   });
