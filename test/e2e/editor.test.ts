@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { ensureBenchFile } from '../../bench/gen';
 import type { FirstRenderMetrics, TimedOpen } from '../../bench/firstRender';
-import { REPO_ROOT, RESULTS_DIR, e2eReady, iconFontStatus, makeWorkspace, nextFrames, openFileInEditor, pickQuickInput, pollUntil, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
+import { REPO_ROOT, RESULTS_DIR, e2eReady, focusWorkbench, iconFontStatus, waitForText, makeWorkspace, nextFrames, openFileInEditor, pickQuickInput, pollUntil, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
 
 const TASKS = ['footwear', 'outerwear', 'dresses', 'tops'];
 
@@ -84,19 +84,6 @@ function sampleFile(): string {
   return lines.join('');
 }
 
-async function waitForText(frame: FrameLocator, selector: string, re: RegExp, timeout = 20_000): Promise<void> {
-  try {
-    await frame.locator(selector, { hasText: re }).first().waitFor({ state: 'visible', timeout });
-  } catch (e) {
-    const actual = await frame.locator(selector).allInnerTexts().catch(() => ['(unreadable)']);
-    throw new Error(`${selector} never matched ${re}; it shows: ${JSON.stringify(actual).slice(0, 500)}\n${(e as Error).message.split('\n')[0]}`);
-  }
-}
-
-/** Moves keyboard focus from the webview to the workbench (F1 inside a webview is not always forwarded). */
-async function focusWorkbench(page: Page): Promise<void> {
-  await page.locator('.part.sidebar .composite.title').first().click();
-}
 
 async function shotAll(page: Page, frame: FrameLocator, theme: string): Promise<void> {
   // List (replay mode with the first conversation).

@@ -557,6 +557,21 @@ export async function waitForWebview(page: Page, index = 0, timeoutMs = 30_000):
   return frame;
 }
 
+/** Waits until `selector` in `frame` shows text matching `re`; the error says what it shows instead. */
+export async function waitForText(frame: FrameLocator, selector: string, re: RegExp, timeout = 20_000, state: 'visible' | 'attached' = 'visible'): Promise<void> {
+  try {
+    await frame.locator(selector, { hasText: re }).first().waitFor({ state, timeout });
+  } catch (e) {
+    const actual = await frame.locator(selector).allInnerTexts().catch(() => ['(unreadable)']);
+    throw new Error(`${selector} never matched ${re}; it shows: ${JSON.stringify(actual).slice(0, 500)}\n${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Moves keyboard focus from a webview to the workbench (F1 inside a webview is not always forwarded). */
+export async function focusWorkbench(page: Page): Promise<void> {
+  await page.locator('.part.sidebar .composite.title').first().click();
+}
+
 /**
  * The status of the page's icon font (codicon): 'loaded' when its glyphs show, 'error' when the
  * font file failed to load (icons render as empty boxes), 'missing' when no @font-face declares it.

@@ -59,7 +59,10 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
     );
   }
 
-  /** Moves the view to a conversation (and turn), now or as soon as the webview is ready. */
+  /**
+   * Moves the view to a conversation (and turn), now or as soon as the webview is ready. Kept until
+   * the page asks for that line: a page that is reloading (moved to another group) gets it with init.
+   */
   reveal(line: number, turn?: number): void {
     this.pendingReveal = { line, turn };
     this.post({ type: 'reveal', line, turn });
@@ -178,6 +181,9 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
 
   private async handle(msg: WebviewMessage): Promise<void> {
     if (msg.type === 'ready') return this.onReady(msg.first);
+    // The page opened the revealed conversation: a later reload of the page (a move to another
+    // editor group, hide and show) must restore what the user selected since, not reveal it again.
+    if (msg.type === 'openConversation' && this.pendingReveal?.line === msg.line) this.pendingReveal = undefined;
     // Line 1 is served from the file's first bytes while the line index is still being built.
     if (msg.type === 'openConversation' && msg.line === 0 && !this.document.indexed) {
       const read = await this.firstConversation();
