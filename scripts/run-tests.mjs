@@ -61,6 +61,6 @@ if (left.length) {
   // Written to a file, not printed: the runner's closing summary must stay the last lines of output.
   mkdirSync('test-results', { recursive: true });
   writeFileSync('test-results/leftover-temp.txt', `${left.length} temporary entries left behind by tests (removed): ${[...kinds].map(([k, n]) => `${k} x${n}`).join(', ')}\n`);
-}
+} else rmSync('test-results/leftover-temp.txt', { force: true }); // a clean run leaves no stale report
 rmSync(runTmp, { recursive: true, force: true });
 process.exit(result.status ?? 1);

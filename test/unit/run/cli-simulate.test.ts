@@ -1,13 +1,13 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../support/cli';
 import type { CliIo } from '../../../src/cli/types';
 import { parseForkSpec } from '../../../src/cli/commands/simulate';
+import { scratchDir } from '../../support/scratch';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'simlens-cli-sim-'));
+const dir = scratchDir('simlens-cli-sim-');
 
 const run = (...argv: string[]) => runCli(argv, dir);
 

@@ -10,8 +10,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { spawn } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '../../support/cli';
@@ -22,9 +21,10 @@ import { createRng } from '../../../src/core/random';
 import type { Agent, AgentSession, UserSession, UserSimulator } from '../../../src/core/sim/types';
 import { checkConversations } from '../../../src/core/check';
 import { mergeRunFiles, parseSimulationConfig, prepareEnvironment, readManifest, runSimulation, type SimulationEnvironment } from '../../../src/core/run/index';
+import { scratchDir } from '../../support/scratch';
 
 const REPO = path.resolve(__dirname, '../../..');
-const dir = mkdtempSync(path.join(tmpdir(), 'simlens-run-failures-'));
+const dir = scratchDir('simlens-run-failures-');
 const file = (name: string) => path.join(dir, name);
 const lines = (name: string) => {
   const text = existsSync(file(name)) ? readFileSync(file(name), 'utf8') : '';

@@ -1,7 +1,6 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, statSync, truncateSync, writeFileSync, copyFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, truncateSync, writeFileSync, copyFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { RunManifest } from '../../../src/core/model';
 import type { Agent, AgentSession } from '../../../src/core/sim/types';
@@ -10,8 +9,9 @@ import {
   shardIndices, simulateConversation, type SimulationEnvironment,
 } from '../../../src/core/run/index';
 import { encodeConversationLine, serializeConversation } from '../../../src/core/run/output';
+import { scratchDir } from '../../support/scratch';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'simlens-run-'));
+const dir = scratchDir('simlens-run-');
 const file = (name: string) => path.join(dir, name);
 const read = (name: string) => readFileSync(file(name));
 /** A small catalog keeps the local agents' retrieval cheap; the runs are what is under test. */

@@ -1,7 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
@@ -12,6 +11,7 @@ import {
   type TargetFreeSession, type UserSpec,
 } from '../../../src/core/sim/users/index';
 import { KeywordAgent, ScriptedAgent, simulateOne, tinyCatalog, userEnv } from './fixtures';
+import { scratchDir } from '../../support/scratch';
 
 const catalog = tinyCatalog();
 const transitions = new TransitionModel(defaultTransitionCounts());
@@ -83,7 +83,7 @@ describe('meta-simulators (Fashion-AlterEval)', () => {
   });
 
   test('MetaSimTol switches to the group member most similar to the top-1, only after the tolerance', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'simlens-meta-'));
+    const dir = scratchDir('simlens-meta-');
     const relFile = path.join(dir, 'relevance.json');
     writeFileSync(relFile, JSON.stringify({ F000: ['F010', 'F020'] }));
     const relevance = loadRelevance(relFile);
