@@ -77,6 +77,10 @@ export class VirtualList {
   private viewVersion = 0;
   private selectedLine: number | undefined;
   private selectedIndex = -1;
+  /** False while a new view re-finds the selected conversation's position (EditorApp.onView). */
+  private indexKnown = true;
+  /** List moves (keys) made before the view or the selection's position in it arrived. */
+  private pendingMove = 0;
   private frame = 0;
   readonly rowHeight = 62;
 
@@ -99,7 +103,9 @@ export class VirtualList {
     this.requested.clear();
     this.spacer.style.height = `${scrollGeometry(count, this.rowHeight, 0).spacer}px`;
     this.selectedIndex = -1;
+    this.indexKnown = this.selectedLine === undefined;
     this.render();
+    this.applyPendingMove();
   }
 
   /**
@@ -144,8 +150,17 @@ export class VirtualList {
   select(line: number | undefined, index: number, scroll = true): void {
     this.selectedLine = line;
     this.selectedIndex = index;
+    this.indexKnown = true;
     if (scroll && index >= 0) this.scrollToIndex(index, 'nearest');
     this.render();
+    this.applyPendingMove();
+  }
+
+  private applyPendingMove(): void {
+    if (!this.pendingMove || this.count === 0 || !this.indexKnown) return;
+    const delta = this.pendingMove;
+    this.pendingMove = 0;
+    this.move(delta);
   }
 
   get selectedViewIndex(): number {
@@ -267,7 +282,11 @@ export class VirtualList {
 
   /** Moves the selection by `delta` rows (keyboard), loading pages as needed. */
   move(delta: number): void {
-    if (this.count === 0) return;
+    // The list or the selection's place in it is still on its way: keep the key (never lose input).
+    if (this.count === 0 || !this.indexKnown) {
+      this.pendingMove += delta;
+      return;
+    }
     const from = this.selectedIndex >= 0 ? this.selectedIndex : this.firstVisible() - (delta > 0 ? 1 : 0);
     const index = Math.max(0, Math.min(this.count - 1, from + delta));
     this.selectedIndex = index;

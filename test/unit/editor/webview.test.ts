@@ -244,6 +244,20 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
+  test("list keys pressed before the list (or the selection's place in it) arrived are kept, not lost", async () => {
+    const hx = await loadWebview({ conversations: [human(0), human(1), human(2)], viewDelayMs: 150 });
+    try {
+      await hx.waitFor('.conv-id', /^h-0$/);
+      // The first conversation is on screen; the list is still on its way.
+      assert.doesNotMatch(hx.document.querySelector('.list-status')?.textContent ?? '', /of 3 conversations/);
+      hx.key(']');
+      hx.key(']');
+      await hx.waitFor('.conv-id', /^h-2$/);
+    } finally {
+      hx.close();
+    }
+  });
+
   test('agenda diff helper', () => {
     assert.deepEqual(multisetMinus(['a', 'b', 'a'], ['a']), ['b', 'a']);
     assert.deepEqual(multisetMinus([], ['a']), []);

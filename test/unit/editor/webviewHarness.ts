@@ -21,6 +21,8 @@ export interface HarnessOptions {
   savedState?: unknown;
   /** Rows reported by the host (default: conversations.length). Lets a test pretend to be huge. */
   rowCount?: number;
+  /** Delays the host's view answers (a slow index): the first conversation arrives long before the list. */
+  viewDelayMs?: number;
 }
 
 export interface Harness {
@@ -108,7 +110,7 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
       case 'setFilter': {
         viewVersion++;
         const valid = convs.filter((c) => !isInvalid(c)).length;
-        reply({
+        (opts.viewDelayMs ? (msg: HostMessage) => window.setTimeout(() => send(msg), opts.viewDelayMs) : reply)({
           type: 'view',
           viewVersion,
           count: rowCount,
