@@ -18,6 +18,7 @@ import * as simulation from './simulation';
 import * as editor from './editor';
 import * as invariants from './invariants';
 import * as firstRender from './firstRender';
+import * as reportWorker from './reportWorker';
 
 /** What a benchmark module exports. */
 export interface BenchModule {
@@ -34,6 +35,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   editor: async () => editor,
   invariants: async () => invariants,
   'first-render': async () => firstRender,
+  'report-worker': async () => reportWorker,
 };
 
 async function mainBench(argv: string[]): Promise<number> {

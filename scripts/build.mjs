@@ -27,6 +27,8 @@ const nodeEntries = [
   ['src/extension/extension.ts', 'dist/extension.js'],
   ['src/server/server.ts', 'dist/server.js'],
   ['src/cli/cli.ts', 'dist/cli.js'],
+  // The metric panels' computations run in this worker thread, off the extension host's event loop.
+  ['src/core/report/workerMain.ts', 'dist/reportWorker.js'],
   ['bench/bench.ts', 'dist/bench.js'],
   ['test/integration/index.ts', 'dist/test/integration/index.js'],
 ];

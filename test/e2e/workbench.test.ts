@@ -87,6 +87,8 @@ describe('VSIX', () => {
     const entries = zipEntries(readFileSync(vsix));
     assert.ok(entries.includes('extension/package.json'), entries.join(', '));
     assert.ok(entries.includes('extension/dist/extension.js'), entries.join(', '));
+    // The metric panels compute in this worker thread.
+    assert.ok(entries.includes('extension/dist/reportWorker.js'), entries.join(', '));
     assert.deepEqual(
       entries.filter((e) => /\.map$|\/src\/|\/test\/|node_modules/.test(e)),
       [],

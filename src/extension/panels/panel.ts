@@ -12,7 +12,8 @@
 import * as vscode from 'vscode';
 import { notify } from '../safeOutput';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { computeReport, CancelledError, type ComputeContext } from '../../core/report/compute';
+import { CancelledError, type ComputeContext } from '../../core/report/compute';
+import { computeReportInWorker } from '../../core/report/worker';
 import { fidelityNeedsLlm, runFidelity } from '../../core/report/fidelity';
 import { createLlmServicesFromWorkspace } from '../llm';
 import type { ChartSection, Report, TableSection } from '../../core/report/model';
@@ -184,7 +185,8 @@ export class MetricPanel {
             if (pick) void vscode.window.showTextDocument(vscode.Uri.file(result.files.markdown));
           });
         } else {
-          report = await computeReport(spec, ctx);
+          // In a worker thread: the extension host (every extension's, and the editor's) stays responsive.
+          report = await computeReportInWorker(spec, ctx, { file: vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'reportWorker.js').fsPath });
         }
         if (this.running !== controller) return;
         this.report = report;

@@ -1,0 +1,66 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CancelledError, computeReport } from '../../../src/core/report/compute';
+import { computeReportInWorker } from '../../../src/core/report/worker';
+import { syntheticPopulation, DEMO_PROFILES } from '../../../src/core/metrics/synthetic';
+import { tempDir } from './fixtures';
+
+/**
+ * The panels compute their reports in a worker thread (src/core/report/worker.ts): the same
+ * `computeReport`, so the same report, with progress, errors and cancellation carried across.
+ * The worker runs the TypeScript entry through tsx here (test/support/reportWorker.cjs); the
+ * extension runs the bundle, dist/reportWorker.js.
+ */
+const WORKER = { file: path.join(__dirname, '..', '..', 'support', 'reportWorker.cjs') };
+const NOW = () => new Date('2026-11-25T12:00:00Z');
+const write = (dir: string, name: string, convs: readonly unknown[]) => writeFileSync(path.join(dir, name), convs.map((c) => JSON.stringify(c)).join('\n') + '\n');
+
+describe('report worker', () => {
+  test('the report from the worker equals the one computed here, and its progress arrives', async (t) => {
+    const { dir, cleanup } = tempDir();
+    t.after(cleanup);
+    write(dir, 'h.jsonl', syntheticPopulation(DEMO_PROFILES.human, 80, 3));
+    write(dir, 's.jsonl', syntheticPopulation(DEMO_PROFILES.sft, 60, 3));
+    const specs: Array<Parameters<typeof computeReport>[0]> = [
+      { kind: 'plsa', reference: { file: 'h.jsonl' }, candidates: [{ file: 's.jsonl' }], baselineSize: 30 },
+      { kind: 'human-likeness', human: { file: 'h.jsonl' }, simulated: [{ file: 's.jsonl' }], folds: 4 },
+    ];
+    for (const spec of specs) {
+      const progress: string[] = [];
+      const inWorker = await computeReportInWorker(spec, { cwd: dir, now: NOW, progress: (m) => progress.push(m) }, WORKER);
+      const here = await computeReport(spec, { cwd: dir, now: NOW });
+      assert.deepEqual(JSON.parse(JSON.stringify(inWorker)), JSON.parse(JSON.stringify(here)), spec.kind);
+      assert.ok(progress.length > 0, `${spec.kind}: progress messages arrived`);
+    }
+  });
+
+  test('an error in the worker is the same error here', async (t) => {
+    const { dir, cleanup } = tempDir();
+    t.after(cleanup);
+    const spec: Parameters<typeof computeReport>[0] = { kind: 'plsa', reference: { file: 'missing.jsonl' }, candidates: [{ file: 'also-missing.jsonl' }] };
+    const expected = await computeReport(spec, { cwd: dir }).then(
+      () => assert.fail('computeReport should fail'),
+      (e: Error) => e.message,
+    );
+    await assert.rejects(computeReportInWorker(spec, { cwd: dir }, WORKER), (e: Error) => e.message === expected);
+  });
+
+  test('cancelling stops the worker and rejects with CancelledError', async (t) => {
+    const { dir, cleanup } = tempDir();
+    t.after(cleanup);
+    write(dir, 'h.jsonl', syntheticPopulation(DEMO_PROFILES.human, 400, 5));
+    write(dir, 's.jsonl', syntheticPopulation(DEMO_PROFILES.sft, 400, 5));
+    const controller = new AbortController();
+    const started = computeReportInWorker({ kind: 'human-likeness', human: { file: 'h.jsonl' }, simulated: [{ file: 's.jsonl' }], folds: 10 }, {
+      cwd: dir,
+      signal: controller.signal,
+      progress: () => controller.abort(),
+    }, WORKER);
+    await assert.rejects(started, (e: unknown) => e instanceof CancelledError);
+    const before = new AbortController();
+    before.abort();
+    await assert.rejects(computeReportInWorker({ kind: 'plsa', reference: { file: 'h.jsonl' }, candidates: [{ file: 's.jsonl' }] }, { cwd: dir, signal: before.signal }, WORKER), (e: unknown) => e instanceof CancelledError);
+  });
+});
