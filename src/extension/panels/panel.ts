@@ -13,8 +13,8 @@ import * as vscode from 'vscode';
 import { notify } from '../safeOutput';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CancelledError, type ComputeContext } from '../../core/report/compute';
-import { computeReportInWorker } from '../../core/report/worker';
-import { fidelityNeedsLlm, runFidelity } from '../../core/report/fidelity';
+import { computeReportInWorker, runFidelityInWorker } from '../../core/report/worker';
+import { fidelityNeedsLlm } from '../../core/report/fidelity';
 import { createLlmServicesFromWorkspace } from '../llm';
 import type { ChartSection, Report, TableSection } from '../../core/report/model';
 import { slug } from '../../core/report/format';
@@ -134,6 +134,11 @@ export class MetricPanel {
     else if (this.lastError) this.send({ type: 'error', ...this.lastError, canRecompute: can });
   }
 
+  /** The worker thread's script (the extension host's event loop stays free while a report is computed). */
+  private reportWorker(): string {
+    return vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'reportWorker.js').fsPath;
+  }
+
   /** Computes the spec (cancelling a running computation) with a progress notification. */
   compute(): Promise<void> {
     const spec = this.spec;
@@ -176,9 +181,11 @@ export class MetricPanel {
           this.outDir = out;
           // LLM users/agents use the SimLens LLM settings and the stored API key.
           const llm = fidelityNeedsLlm(spec.simulator, spec.agents, ctx.cwd!) ? await createLlmServicesFromWorkspace({ signal: controller.signal }) : undefined;
-          const result = await runFidelity(
+          // In a worker thread unless LLM services are needed (they cannot cross threads).
+          const result = await runFidelityInWorker(
             { human: spec.human, simulator: spec.simulator, agents: spec.agents, n: spec.n, seed: spec.seed, out, features: spec.features, acts: spec.acts, folds: spec.folds, learningCurve: spec.learningCurve, llm },
             ctx,
+            { file: this.reportWorker() },
           );
           report = result.report;
           void notify.info(`SimLens: fidelity report written to ${vscode.workspace.asRelativePath(out)}`, 'Open report.md').then((pick) => {
@@ -186,7 +193,7 @@ export class MetricPanel {
           });
         } else {
           // In a worker thread: the extension host (every extension's, and the editor's) stays responsive.
-          report = await computeReportInWorker(spec, ctx, { file: vscode.Uri.joinPath(this.deps.extensionUri, 'dist', 'reportWorker.js').fsPath });
+          report = await computeReportInWorker(spec, ctx, { file: this.reportWorker() });
         }
         if (this.running !== controller) return;
         this.report = report;

@@ -1,11 +1,13 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CancelledError, computeReport } from '../../../src/core/report/compute';
-import { computeReportInWorker } from '../../../src/core/report/worker';
+import { computeReportInWorker, runFidelityInWorker } from '../../../src/core/report/worker';
+import { runFidelity } from '../../../src/core/report/fidelity';
+import type { Report } from '../../../src/core/report/model';
 import { syntheticPopulation, DEMO_PROFILES } from '../../../src/core/metrics/synthetic';
-import { tempDir } from './fixtures';
+import { tempDir, writeHumanFile } from './fixtures';
 
 /**
  * The panels compute their reports in a worker thread (src/core/report/worker.ts): the same
@@ -62,5 +64,30 @@ describe('report worker', () => {
     const before = new AbortController();
     before.abort();
     await assert.rejects(computeReportInWorker({ kind: 'plsa', reference: { file: 'h.jsonl' }, candidates: [{ file: 's.jsonl' }] }, { cwd: dir, signal: before.signal }, WORKER), (e: unknown) => e instanceof CancelledError);
+  });
+
+  test('a fidelity run in the worker writes the same report as one run here', { timeout: 120_000 }, async (t) => {
+    const { dir, cleanup } = tempDir();
+    t.after(cleanup);
+    writeHumanFile(dir, 60);
+    const options = { human: { file: 'human.jsonl' }, simulator: 'agenda:cir6:pkg', agents: ['local-good', 'local-bad'], n: 12, seed: 3, learningCurve: false };
+    const progress: string[] = [];
+    const off = await runFidelityInWorker({ ...options, out: path.join(dir, 'worker') }, { cwd: dir, now: NOW, progress: (m) => progress.push(m) }, WORKER);
+    const here = await runFidelity({ ...options, out: path.join(dir, 'here') }, { cwd: dir, now: NOW });
+    // The same report but for where it was written and how long the simulations took ("Seconds").
+    const plain = (x: unknown) => JSON.parse(JSON.stringify(x).split(path.join(dir, 'worker')).join('OUT').split(path.join(dir, 'here')).join('OUT'));
+    const untimed = (r: Report) => {
+      const out = plain(r) as Report;
+      for (const section of out.sections) {
+        if (section.type !== 'table') continue;
+        const k = section.columns.findIndex((c) => c.key === 'seconds');
+        if (k >= 0) for (const row of section.rows) row.cells[k] = null;
+      }
+      return out;
+    };
+    assert.deepEqual(untimed(off.report), untimed(here.report));
+    assert.deepEqual(plain(off.files), plain(here.files));
+    assert.equal(readFileSync(path.join(dir, 'worker', 'populations', 'local-bad.sim.jsonl'), 'utf8'), readFileSync(path.join(dir, 'here', 'populations', 'local-bad.sim.jsonl'), 'utf8'));
+    assert.ok(progress.some((p) => /Simulating/.test(p)), progress.join(' | '));
   });
 });
