@@ -3,16 +3,17 @@
  * editor into the next group and back (VS Code reloads the webview page on each move) the page
  * shows the conversation again, with the selected conversation and turn kept (the webview keeps
  * them with getState/setState, and a conversation revealed earlier by "Go to Conversation" is not
- * revealed again) and no webview errors. "Split Editor Right" opens an empty group
- * (the editor does not support several editors per document) and leaves the editor working.
+ * revealed again) and no webview errors. "Split Editor Right" opens the same file in a second
+ * editor with its own view; an act annotated there shows in the first editor (one document);
+ * closing it leaves the first one working.
  * Screenshots: test-results/editor-groups-*.png.
  * SIMLENS_E2E_DEBUG=1 prints the host's [simlens-editor] traces and the page's console.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Frame, FrameLocator, Page } from 'playwright-core';
 import path from 'node:path';
-import { RESULTS_DIR, e2eReady, focusWorkbench, makeWorkspace, pickQuickInput, sampleConversations, openFileInEditor, runCommand, screenshot, startVsCode, waitForText, waitForWebview } from './harness';
+import { RESULTS_DIR, e2eReady, focusWorkbench, makeWorkspace, pickQuickInput, pollUntil, sampleConversations, openFileInEditor, runCommand, screenshot, startVsCode, waitForText, waitForWebview, webviewContentFrame } from './harness';
 
 /** Editor groups with their tabs' labels, left to right. */
 async function groups(page: Page): Promise<string[][]> {
@@ -44,7 +45,7 @@ test('conversation editor: move into the next group and back, split right; the w
   if (!e2eReady(t)) return;
   const debug = Boolean(process.env.SIMLENS_E2E_DEBUG);
   const workspace = makeWorkspace({ 'sample.conv.jsonl': sampleConversations(), 'notes.txt': 'Notes beside the conversations.\n' });
-  const vscode = await startVsCode({ workspace, theme: 'light', env: debug ? { SIMLENS_EDITOR_DEBUG: '1' } : {} });
+  const vscode = await startVsCode({ workspace, theme: 'light', settings: { 'simlens.annotator': 'e2e-annotator' }, env: debug ? { SIMLENS_EDITOR_DEBUG: '1' } : {} });
   t.after(() => vscode.close());
   const page = vscode.page;
   if (debug) page.on('console', (m) => console.log(`[console.${m.type()}] ${m.text().slice(0, 400)}`));
@@ -117,22 +118,51 @@ test('conversation editor: move into the next group and back, split right; the w
     await expectSelection(page, 0, `loop ${k} previous`);
   }
 
-  // Split right. The editor is registered without supportsMultipleEditorsPerDocument
-  // (src/extension/editor/index.ts), so VS Code cannot split it: it opens an empty group beside it
-  // and no second webview. The conversation editor must keep showing its conversation.
+  // Split right: the same file in a second group, with its own webview and view (the editor
+  // supports several editors per document). Each keeps its own selection; both stay usable.
   await focusWorkbench(page);
   await runCommand(page, 'View: Split Editor Right');
-  await page.locator('.part.editor .editor-group-container').nth(2).waitFor({ state: 'visible', timeout: 15_000 });
-  const afterSplit = await groups(page);
-  assert.equal(afterSplit.filter((g) => g.some((l) => l.includes('sample.conv.jsonl'))).length, 1, `one group shows the file: ${JSON.stringify(afterSplit)}`);
-  assert.deepEqual(afterSplit[1], [], `the split opened an empty group: ${JSON.stringify(afterSplit)}`);
-  assert.equal(await page.locator('iframe.webview.ready').filter({ visible: true }).count(), 1, 'one visible webview');
-  await expectSelection(page, 0, 'after split right', true);
+  await pollUntil(groups.bind(null, page), (g) => g.filter((tabs) => tabs.some((l) => l.includes('sample.conv.jsonl'))).length === 2, 15_000);
+  assert.equal(await pollUntil(() => page.locator('iframe.webview.ready').filter({ visible: true }).count(), (n) => n === 2, 15_000), 2, 'two visible webviews');
+  // Which webview is which (Frame objects stay bound to their page; DOM order may change with focus).
+  const frames = await Promise.all([0, 1].map((i) => webviewContentFrame(page, i)));
+  const convOf = (f: Frame) => f.locator('.conv-id').first().innerText({ timeout: 20_000 }).catch(() => '');
+  const turnOf = (f: Frame) => f.locator('.turn-pos').first().innerText({ timeout: 20_000 }).catch(() => '');
+  await pollUntil(async () => Promise.all(frames.map(convOf)), (v) => v.every((x) => x !== ''), 20_000);
+  const turns = await Promise.all(frames.map(turnOf));
+  // The first editor is the one at h-2, turn 1 (the new one may have copied its view state).
+  const firstFrame = frames[(await Promise.all(frames.map(convOf))).findIndex((c, i) => c === 'h-2' && /Turn 1 \/ 2/.test(turns[i]))];
+  assert.ok(firstFrame, `the first editor still shows h-2 at turn 1: ${JSON.stringify(turns)}`);
+  const newFrame = frames.find((f) => f !== firstFrame)!;
+  // Pick another conversation in the new editor (by key: a narrow group hides the list).
+  const before = await convOf(newFrame);
+  await newFrame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press(before === 's-1' ? '[' : ']');
+  const after = await pollUntil(() => convOf(newFrame), (v) => v !== before && v !== '', 15_000);
+  assert.notEqual(after, before, 'the new editor moved to another conversation');
+  // The first editor kept its own selection and turn.
+  assert.equal(await convOf(firstFrame), 'h-2');
+  assert.match(await turnOf(firstFrame), /Turn 1 \/ 2/);
+  // Both editors share one document: an act annotated in the new editor shows in the first one.
+  if (after !== 'h-2') {
+    await newFrame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press(after === 'h-1' ? ']' : '[');
+    await pollUntil(() => convOf(newFrame), (v) => v === 'h-2', 15_000);
+  }
+  await newFrame.locator('.modes .mode', { hasText: 'Annotate' }).click();
+  await newFrame.locator('.annotator', { hasText: /e2e-annotator/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await newFrame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('1');
+  const mine = newFrame.locator('.act-group.mine').first();
+  await mine.waitFor({ state: 'visible', timeout: 15_000 });
+  const act = (await mine.locator('.chip.act').first().innerText()).trim();
+  await firstFrame.locator('.act-group.mine .chip.act', { hasText: act }).first().waitFor({ state: 'attached', timeout: 15_000 });
   await screenshot(page, 'editor-groups-5-split');
-  // The editor still works after the split: close the empty group (the list shows again), pick another conversation.
+  // Closing the second editor leaves the first one working.
+  await focusWorkbench(page);
   await runCommand(page, 'View: Close Editor Group');
-  await page.locator('.part.editor .editor-group-container').nth(2).waitFor({ state: 'detached', timeout: 15_000 });
-  const frameAfter = await expectSelection(page, 0, 'after closing the empty group');
+  await pollUntil(() => page.locator('iframe.webview.ready').filter({ visible: true }).count(), (n) => n === 1, 15_000);
+  const frameAfter = await expectSelection(page, 0, 'after closing the split editor');
   await frameAfter.locator('.row', { hasText: 's-1' }).first().click();
   await waitForText(frameAfter, '.conv-id', /s-1/);
   await screenshot(page, 'editor-groups-6-split-used');

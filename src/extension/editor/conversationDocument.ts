@@ -122,12 +122,16 @@ export class ConversationDocument implements vscode.CustomDocument {
     void this.ensureSummaries();
   }
 
-  /** Records an annotation edit and tells VS Code (one undo step per edit). */
-  async annotate(input: AnnotateInput): Promise<AnnotationEdit | undefined> {
+  /**
+   * Records an annotation edit and tells VS Code (one undo step per edit). The other editors of the
+   * file are told too; `origin`, the editor that made the edit, answers its own request.
+   */
+  async annotate(input: AnnotateInput, origin?: DocumentListener): Promise<AnnotationEdit | undefined> {
     await this.ready;
     const edit = await this.model.annotate(input);
     trace(() => `annotate -> ${edit ? edit.label : 'no change'}`);
     if (!edit) return undefined;
+    for (const l of this.listeners) if (l !== origin) l.annotationsChanged(input.line);
     this.changeEmitter.fire({
       document: this,
       label: edit.label,

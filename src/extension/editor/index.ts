@@ -18,7 +18,9 @@ export function registerConversationEditor(context: vscode.ExtensionContext, log
   const registry = new EditorRegistry();
   const provider = new ConversationEditorProvider(context, log, registry);
   const anyJsonl = new ConversationEditorProvider(context, log, registry, VIEW_TYPE_ANY_JSONL);
-  const options = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: false };
+  // Several editors per file (Split Editor, two groups): each panel has its own session and view;
+  // they share one document, so an annotation made in one shows in the others.
+  const options = { webviewOptions: { retainContextWhenHidden: false }, supportsMultipleEditorsPerDocument: true };
   context.subscriptions.push(
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, provider, options),
     vscode.window.registerCustomEditorProvider(VIEW_TYPE_ANY_JSONL, anyJsonl, options),

@@ -22,7 +22,10 @@ export const VIEW_TYPE_ANY_JSONL = 'simlens.conversationsAnyJsonl';
  * view type opened it. Keys are the document URI strings.
  */
 export class EditorRegistry {
+  /** Per file: the session of its most recently active editor (reveals go there). */
   readonly sessions = new Map<string, EditorSession>();
+  /** Per file: the sessions of all its open editors (a file can be open in several groups). */
+  readonly panels = new Map<string, Set<EditorSession>>();
   readonly documents = new Map<string, ConversationDocument>();
   /** Deep-link targets waiting for their editor to open. */
   readonly pendingReveals = new Map<string, { id?: string; line?: number; turn?: number }>();
@@ -130,15 +133,26 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
       void vscode.commands.executeCommand('workbench.action.openSettings', 'simlens');
     });
     session.onHtmlRebuild = render;
+    const panels = this.registry.panels.get(key) ?? new Set<EditorSession>();
+    this.registry.panels.set(key, panels.add(session));
     this.sessions.set(key, session);
     this.activeUri = key;
     panel.onDidChangeViewState(() => {
-      if (panel.active) this.activeUri = key;
+      if (!panel.active) return;
+      this.activeUri = key;
+      this.sessions.set(key, session);
     });
     panel.onDidDispose(() => {
       session.dispose();
-      if (this.sessions.get(key) === session) this.sessions.delete(key);
-      if (this.activeUri === key) this.activeUri = undefined;
+      panels.delete(session);
+      if (panels.size === 0) this.registry.panels.delete(key);
+      if (this.sessions.get(key) === session) {
+        // Another editor of the same file takes over, if there is one.
+        const other = [...panels].pop();
+        if (other) this.sessions.set(key, other);
+        else this.sessions.delete(key);
+      }
+      if (this.activeUri === key && !panels.size) this.activeUri = undefined;
     });
     render();
     const pending = this.pendingReveals.get(key);

@@ -258,7 +258,7 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
           // The annotator id comes from the settings, never from the webview.
           annotator,
           taxonomy: settings.taxonomy.name,
-        }).finally(answer);
+        }, this).finally(answer);
         return;
       }
       case 'setTaxonomy':
