@@ -40,7 +40,8 @@ export function inlineScript(js: string, sourceUrl: string): string {
  */
 export function inlineStyle(css: string, resolve: (relativePath: string) => string): string {
   return css
-    .replace(/url\(\s*(["']?)(?!data:|https?:|[a-z-]+:|\/|#)([^"')]+)\1\s*\)/gi, (_m, _q: string, rel: string) => {
+    // Relative only: not a scheme (data:, https:, …), not rooted, not a fragment.
+    .replace(/url\(\s*(["']?)(?![a-z][a-z0-9+.-]*:|\/|#)([^"')]+)\1\s*\)/gi, (_m, _q: string, rel: string) => {
       const [, file, suffix] = /^(?:\.\/)?([^?#]*)(.*)$/.exec(rel)!;
       return `url("${resolve(file)}${suffix}")`;
     })

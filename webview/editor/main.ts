@@ -277,7 +277,6 @@ export class EditorApp {
     replace(this.fileLabel, init.fileName);
     setAttr(this.fileLabel, 'title', init.filePath);
     this.updateProgress();
-    const askedWithReady = this.conversationRequest !== 0 && !this.current;
     // An empty file has no line 1 (the host leaves that request unanswered).
     if (!init.indexing && init.lineCount === 0) this.eagerFirst = false;
     if (init.importable) {
@@ -296,9 +295,6 @@ export class EditorApp {
       this.eagerFirst = false;
       this.pendingTurn = init.reveal.turn;
       this.openLine(init.reveal.line);
-    } else if (!askedWithReady && state.line !== undefined) {
-      this.pendingTurn = state.turn;
-      this.openLine(state.line);
     }
     // Otherwise the first conversation (the restored one, or line 1 of a fresh unfiltered view) was
     // asked for with "ready", in parallel with the view and its first page; the view opens the

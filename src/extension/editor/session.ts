@@ -133,8 +133,6 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
   /** The webview loaded: `init` at once (before the index when it is still being built), then the rest. */
   private async onReady(first: { requestId: number; line: number } | undefined): Promise<void> {
     this.ready = true;
-    // Line 1 is read from the file's first bytes while the settings are read.
-    if (first?.line === 0 && !this.document.indexed) void this.firstConversation();
     const [settings, importable] = await Promise.all([readEditorSettings(this.document.uri), this.document.importableReady]);
     this.settings = settings;
     const reveal = this.pendingReveal;

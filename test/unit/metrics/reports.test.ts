@@ -1,12 +1,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { computeReport } from '../../../src/core/report/compute';
 import { renderMarkdown } from '../../../src/core/report/render/markdown';
 import { parseReport, type ChartSection, type Report, type TableSection, type TextSection } from '../../../src/core/report/model';
 import { syntheticPopulation, DEMO_PROFILES } from '../../../src/core/metrics/synthetic';
-import { tempDir } from '../report/fixtures';
+import { tempDir, writeJsonl as write } from '../report/fixtures';
 
 /**
  * The report pipeline the CLI and the panels share (`computeReport` → builders → renderers),
@@ -15,7 +14,6 @@ import { tempDir } from '../report/fixtures';
 const table = (r: Report, id: string) => r.sections.find((s): s is TableSection => s.type === 'table' && s.id === id)!;
 const chart = (r: Report, id: string) => r.sections.find((s): s is ChartSection => s.type === 'chart' && s.id === id)!;
 const text = (r: Report, id: string) => r.sections.find((s): s is TextSection => s.type === 'text' && s.id === id)!;
-const write = (dir: string, name: string, convs: readonly unknown[]) => writeFileSync(path.join(dir, name), convs.map((c) => JSON.stringify(c)).join('\n') + '\n');
 
 describe('report pipeline', () => {
   test('PLSA of synthetic populations: tests, summaries, baseline and chart data', async (t) => {

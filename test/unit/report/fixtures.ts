@@ -57,6 +57,13 @@ export function jsonl(conversations: readonly unknown[]): string {
   return conversations.map((c) => JSON.stringify(c)).join('\n') + '\n';
 }
 
+/** Writes conversations as JSONL to `dir/name` and returns its path. */
+export function writeJsonl(dir: string, name: string, conversations: readonly unknown[]): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, jsonl(conversations));
+  return file;
+}
+
 /** A fresh temp folder removed by the returned cleanup. */
 export function tempDir(prefix = 'simlens-report-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));

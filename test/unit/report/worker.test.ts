@@ -1,13 +1,13 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CancelledError, computeReport } from '../../../src/core/report/compute';
 import { computeReportInWorker, runFidelityInWorker } from '../../../src/core/report/worker';
 import { runFidelity } from '../../../src/core/report/fidelity';
 import type { Report } from '../../../src/core/report/model';
 import { syntheticPopulation, DEMO_PROFILES } from '../../../src/core/metrics/synthetic';
-import { tempDir, writeHumanFile } from './fixtures';
+import { tempDir, writeHumanFile, writeJsonl as write } from './fixtures';
 
 /**
  * The panels compute their reports in a worker thread (src/core/report/worker.ts): the same
@@ -17,7 +17,6 @@ import { tempDir, writeHumanFile } from './fixtures';
  */
 const WORKER = { file: path.join(__dirname, '..', '..', 'support', 'reportWorker.cjs') };
 const NOW = () => new Date('2026-11-25T12:00:00Z');
-const write = (dir: string, name: string, convs: readonly unknown[]) => writeFileSync(path.join(dir, name), convs.map((c) => JSON.stringify(c)).join('\n') + '\n');
 
 describe('report worker', () => {
   test('the report from the worker equals the one computed here, and its progress arrives', async (t) => {
