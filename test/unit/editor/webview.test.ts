@@ -64,6 +64,10 @@ describe('editor webview (jsdom)', () => {
     const hx = await loadWebview({ conversations: [traced(), human(1)], rowCount: 2_000_000 });
     try {
       await hx.waitFor('.conv-id', /sim-1/);
+      // The first conversation is sent with init, before the list's view and first page:
+      // wait for the list's rows instead of assuming they came first.
+      await hx.waitFor('.row:not([hidden])');
+      await hx.waitFor('.list-status', /2,000,000/);
       const rows = hx.document.querySelectorAll('.row:not([hidden])');
       assert.ok(rows.length > 0 && rows.length < 40, `rendered ${rows.length} rows`);
       const pages = hx.posted.filter((m) => m.type === 'requestPage');
