@@ -11,6 +11,8 @@ test('filters: facet selects live in a "Filters" popover (one control row at any
   const hx = await loadWebview({ conversations: [conv(1, 'shoes', 'good'), conv(2, 'coats', 'bad'), conv(3, 'coats', 'good')] });
   try {
     await hx.waitFor('.conv-id', /c-1/);
+    // Let the host's own first view arrive, so it cannot replace the one this test sends below.
+    await hx.settle();
     const doc = hx.document;
     const toggle = doc.querySelector('.filters button.filters-toggle') as HTMLButtonElement;
     assert.ok(toggle, 'a Filters button in the toolbar');

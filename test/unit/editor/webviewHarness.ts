@@ -36,7 +36,7 @@ export interface Harness {
   /** Last state given to setState. */
   state(): unknown;
   send(msg: HostMessage): void;
-  /** Lets queued host replies and timers run. */
+  /** Waits `ms`, then until no host reply and no animation frame is pending (at most 5 s). */
   settle(ms?: number): Promise<void>;
   key(key: string, init?: KeyboardEventInit & { code?: string }, target?: Element): void;
   /** Waits until `selector`'s text matches (or, without `re`, the element exists); throws with what it shows. */
@@ -84,7 +84,31 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
   // Conversation state held by the fake host, so annotations round-trip like with the real one.
   const convs: Row[] = conversations.map((c) => (isInvalid(c) ? c : (JSON.parse(JSON.stringify(c)) as Conversation)));
   const send = (msg: HostMessage) => window.dispatchEvent(new window.MessageEvent('message', { data: JSON.parse(JSON.stringify(msg)) }));
-  const reply = (msg: HostMessage) => window.setTimeout(() => send(msg), 0);
+  // Work still queued for the page: host replies not yet delivered and animation frames not yet
+  // run. settle() waits for both, so a loaded machine cannot outrun a chain of replies.
+  let pending = 0;
+  const later = (fn: () => void, ms: number) => {
+    pending++;
+    window.setTimeout(() => {
+      try {
+        fn();
+      } finally {
+        pending--;
+      }
+    }, ms);
+  };
+  const reply = (msg: HostMessage) => later(() => send(msg), 0);
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (cb: FrameRequestCallback) => {
+    pending++;
+    return raf((t) => {
+      try {
+        cb(t);
+      } finally {
+        pending--;
+      }
+    });
+  };
   let viewVersion = 0;
   const host = (m: WebviewMessage) => {
     switch (m.type) {
@@ -110,7 +134,7 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
       case 'setFilter': {
         viewVersion++;
         const valid = convs.filter((c) => !isInvalid(c)).length;
-        (opts.viewDelayMs ? (msg: HostMessage) => window.setTimeout(() => send(msg), opts.viewDelayMs) : reply)({
+        (opts.viewDelayMs ? (msg: HostMessage) => later(() => send(msg), opts.viewDelayMs!) : reply)({
           type: 'view',
           viewVersion,
           count: rowCount,
@@ -172,7 +196,10 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     fired,
     state: () => state,
     send,
-    settle: (ms = 20) => new Promise((r) => setTimeout(r, ms)),
+    settle: async (ms = 20) => {
+      await new Promise((r) => setTimeout(r, ms));
+      for (const deadline = Date.now() + 5000; pending > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+    },
     key: (key, init = {}, target) => {
       const ev = new window.KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
       (target ?? window.document.body).dispatchEvent(ev);
@@ -188,6 +215,7 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
       }
     },
   };
-  await harness.settle(30);
+  // A plain pause, not settle(): some tests look at the page before every reply has arrived.
+  await new Promise((r) => setTimeout(r, 30));
   return harness;
 }
