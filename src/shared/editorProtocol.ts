@@ -101,7 +101,8 @@ export type HostMessage =
   | { type: 'agreement'; requestId: number; result?: AgreementResult; error?: string }
   | { type: 'reloaded'; reason: string; lineCount: number }
   | { type: 'settings'; annotator: string; taxonomy: Taxonomy; taxonomyError?: string; allowRemoteImages: boolean; replayIntervalMs: number }
-  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string };
+  /** `id` (set by the host) lets a page ignore a notice it shows already (see NoticeLog). */
+  | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; id?: number };
 
 // ---------------------------------------------------------------------------------------------
 // Webview -> host (validated with zod on receipt)

@@ -64,6 +64,8 @@ export class EditorApp {
   private readonly modeButtons = new Map<Mode, HTMLButtonElement>();
   private readonly main = h('main', { class: 'main', attrs: { 'aria-label': 'Conversation' } });
   private readonly notices = h('div', { class: 'notices', attrs: { 'aria-live': 'assertive' } });
+  /** Ids of the host notices shown by this page (a reloading page is offered recent ones again). */
+  private readonly noticesShown = new Set<number>();
   private transcriptEl: HTMLElement | undefined;
   private transcriptScroll: HTMLElement | undefined;
   private sideEl: HTMLElement | undefined;
@@ -262,6 +264,11 @@ export class EditorApp {
         }
         return;
       case 'notice':
+        // The host offers recent notices again to a page that (re)loads: show each one once.
+        if (msg.id !== undefined) {
+          if (this.noticesShown.has(msg.id)) return;
+          this.noticesShown.add(msg.id);
+        }
         // A failed conversion: let the user try again.
         if (msg.level === 'error' && this.convertButton) {
           this.convertButton.disabled = false;

@@ -13,6 +13,7 @@ import { computeAgreement } from '../../core/document/agreement';
 import { readFirstConversation, type ConversationRead } from '../../core/document';
 import { convertToJsonl } from './convert';
 import { trace } from './trace';
+import { NoticeLog } from './noticeLog';
 
 /** The editor a converted file opens in (VIEW_TYPE in provider.ts; *.conv.jsonl is its default). */
 const CONVERTED_VIEW_TYPE = 'simlens.conversations';
@@ -26,6 +27,8 @@ const KEEP_WHILE_HIDDEN = new Set<HostMessage['type']>(['reveal', 'notice']);
 export class EditorSession implements DocumentListener, vscode.Disposable {
   private ready = false;
   private queue: HostMessage[] = [];
+  /** Notices of the last seconds, offered again to a page that reloads (see NoticeLog). */
+  private readonly notices = new NoticeLog();
   private filter: SummaryFilter = {};
   private view: Uint32Array = new Uint32Array(0);
   private viewVersion = 0;
@@ -93,8 +96,13 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
 
   // Messages --------------------------------------------------------------------------------
 
-  private post(message: HostMessage): void {
+  /**
+   * Posts now, or queues (reveal, notice) while the page is hidden. A notice gets an id and is
+   * remembered for a reloading page unless `replayable` is false (a notice every "ready" posts anew).
+   */
+  private post(message: HostMessage, replayable = true): void {
     if (this.disposed) return;
+    if (message.type === 'notice' && message.id === undefined && replayable) message = this.notices.record(message);
     if (!this.ready) {
       if (KEEP_WHILE_HIDDEN.has(message.type)) this.queue.push(message);
       return;
@@ -151,10 +159,16 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
       },
     });
     this.pendingReveal = undefined;
+    // Notices this page may have missed while it (re)loaded; the page drops ids it already shows.
+    const replayed = new Set<number>();
+    for (const n of this.notices.replay()) {
+      replayed.add(n.id ?? 0);
+      this.post(n);
+    }
     // The conversation the page asked for with "ready", unless it is told to reveal another one
     // or offered a conversion instead (see the webview's onInit).
     if (first && !reveal && !importable) void this.receiveParsed({ type: 'openConversation', ...first });
-    if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError });
+    if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError }, false);
     if (!indexed) {
       await this.document.ready;
       this.post({ type: 'indexed', lineCount: this.document.model.lineCount, fileSize: this.document.model.index.size });
@@ -163,7 +177,7 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
     this.post({ type: 'progress', scanned: s.summarized, total: s.lineCount, done: s.complete });
     const queued = this.queue;
     this.queue = [];
-    for (const m of queued) this.post(m);
+    for (const m of queued) if (!(m.type === 'notice' && m.id !== undefined && replayed.has(m.id))) this.post(m);
   }
 
   private firstRead: Promise<ConversationRead | undefined> | undefined;
@@ -353,7 +367,8 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
       return;
     }
     this.post({ type: 'settings', ...this.settings });
-    if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError });
+    // Not replayable: every "ready" posts the current settings' warning anyway.
+    if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError }, false);
   }
 
   /** Set by the provider: re-renders the HTML (CSP change). */
