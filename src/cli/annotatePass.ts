@@ -18,18 +18,19 @@ import { SHARD_COUNT_VARIABLE, partFileName, resolveShard, type ResolvedShard } 
 import type { FlagSpecs, FlagValues } from './args';
 import { LLM_FLAGS, llmServicesFromFlags, type LlmFlagValues } from './llmOptions';
 import { UsageError, type CliIo } from './types';
-import { ioErrorMessage, isIoError, resolvePath } from './util';
+import { EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isIoError, resolvePath } from './util';
 
 /**
  * Imports `input` (any importable format). On an I/O or import error prints
- * `simlens COMMAND: ...` and returns undefined (the caller exits with 2).
+ * `simlens COMMAND: ...` and returns the exit code instead: 2 for I/O, 1 for an input that is not
+ * conversations (docs/cli.md).
  */
-export async function readConversationsForCommand(io: CliIo, command: string, input: string): Promise<Conversation[] | undefined> {
+export async function readConversationsForCommand(io: CliIo, command: string, input: string): Promise<Conversation[] | number> {
   try {
     return (await importFile(resolvePath(io, input))).conversations;
   } catch (err) {
-    if (isIoError(err)) { io.stderr(`simlens ${command}: ${ioErrorMessage('read', input, err)}\n`); return undefined; }
-    if (err instanceof ImportError) { io.stderr(`simlens ${command}: ${err.message}\n`); return undefined; }
+    if (isIoError(err)) { io.stderr(`simlens ${command}: ${ioErrorMessage('read', input, err)}\n`); return 2; }
+    if (err instanceof ImportError) { io.stderr(`simlens ${command}: ${importErrorMessage(io, err)}\n`); return EXIT_NOT_READABLE; }
     throw err;
   }
 }

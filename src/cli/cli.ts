@@ -1,11 +1,13 @@
 /**
  * `simlens` command-line entry point: dispatches to the commands listed in
- * `src/cli/commands/index.ts`. Exit codes: 0 success, 1 a finding (invalid lines, failed checks),
- * 2 usage or I/O errors. `main` is exported so tests can run the CLI in-process with a fake CliIo.
+ * `src/cli/commands/index.ts`. Exit codes: 0 success, 1 a finding (invalid lines, failed checks,
+ * an input that is not conversations), 2 usage or I/O errors. `main` is exported so tests can run the CLI in-process with a fake CliIo.
  */
 import { COMMANDS } from './commands/index';
 import { UsageError, type CliCommand, type CliIo } from './types';
 import { escapeControl } from '../core/text/terminal';
+import { ImportError } from '../core/importers/errors';
+import { EXIT_NOT_READABLE, importErrorMessage } from './util';
 import pkg from '../../package.json';
 
 export const VERSION: string = (pkg as { version: string }).version;
@@ -24,8 +26,29 @@ export function mainHelp(commands: readonly CliCommand[] = COMMANDS): string {
     'Commands:',
     list || '  (none registered)',
     '',
-    'Exit codes: 0 success, 1 a finding (e.g. invalid lines), 2 usage or I/O error.',
+    'Exit codes: 0 success, 1 a finding (e.g. invalid lines, an input that is not conversations),',
+    '2 usage or I/O error.',
   ].join('\n');
+}
+
+/**
+ * Words people type for a command that has another name (from other tools, or the feature's
+ * name), with what to run instead. Only offered when the command it names is registered.
+ */
+const SYNONYMS: Record<string, { command: string; hint: string }> = {
+  invariants: { command: 'check', hint: 'check' },
+  invariant: { command: 'check', hint: 'check' },
+  compare: { command: 'metrics', hint: "metrics plsa' or 'report" },
+  fidelity: { command: 'report', hint: 'report' },
+  run: { command: 'simulate', hint: 'simulate' },
+  sim: { command: 'simulate', hint: 'simulate' },
+};
+
+/** What to suggest for an unknown command word: a synonym, else the closest name. */
+export function suggestCommand(word: string, names: string[]): string | undefined {
+  const synonym = SYNONYMS[word.toLowerCase()];
+  if (synonym && names.includes(synonym.command)) return synonym.hint;
+  return closest(word, names);
 }
 
 function closest(word: string, names: string[]): string | undefined {
@@ -49,11 +72,21 @@ function closest(word: string, names: string[]): string | undefined {
 }
 
 /**
- * The io with every write passed through `escapeControl`: data (ids, utterances, file names) reaches
+ * `escapeControl` for output text, except that CR LF line endings pass through: CSV is written
+ * with CRLF line ends (RFC 4180), and escaping their CR would print a literal `\u000d` at the end
+ * of every row. A CR anywhere else (a lone CR in an utterance can overwrite the line on a
+ * terminal) is still escaped. Writes hold whole lines, so a CR LF is never split across two.
+ */
+export function escapeOutput(text: string): string {
+  return text.includes('\r\n') ? text.split('\r\n').map(escapeControl).join('\r\n') : escapeControl(text);
+}
+
+/**
+ * The io with every write passed through `escapeOutput`: data (ids, utterances, file names) reaches
  * the terminal as visible `\u001b` escapes, never as raw control sequences. JSON output stays valid.
  */
 export function terminalSafeIo(io: CliIo): CliIo {
-  return { ...io, stdout: (t) => io.stdout(escapeControl(t)), stderr: (t) => io.stderr(escapeControl(t)) };
+  return { ...io, stdout: (t) => io.stdout(escapeOutput(t)), stderr: (t) => io.stderr(escapeOutput(t)) };
 }
 
 /** Runs `simlens <argv...>` and returns the exit code. Never calls process.exit. */
@@ -71,7 +104,7 @@ export async function main(argv: readonly string[], rawIo: CliIo, commands: read
   }
   const command = commands.find((c) => c.name === first);
   if (!command) {
-    const hint = closest(first, commands.map((c) => c.name));
+    const hint = suggestCommand(first, commands.map((c) => c.name));
     io.stderr(`simlens: unknown command '${first}'.${hint ? ` Did you mean '${hint}'?` : ''} Run 'simlens --help' for the list.\n`);
     return 2;
   }
@@ -87,6 +120,11 @@ export async function main(argv: readonly string[], rawIo: CliIo, commands: read
     if (err instanceof UsageError) {
       io.stderr(`simlens ${command.name}: ${err.message}\nRun 'simlens ${command.name} --help' for its options.\n`);
       return 2;
+    }
+    if (err instanceof ImportError) {
+      // An input that is not conversations is a finding about the input (docs/cli.md), not a usage error.
+      io.stderr(`simlens ${command.name}: ${importErrorMessage(io, err)}\n`);
+      return EXIT_NOT_READABLE;
     }
     const e = err as NodeJS.ErrnoException;
     io.stderr(`simlens ${command.name}: ${e?.message ?? String(err)}\n`);

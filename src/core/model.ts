@@ -310,11 +310,14 @@ const FOUND_PRODUCT_KEY = /able to find a product/i;
 const PURCHASE_KEY = /likely would you be to purchase/i;
 
 /**
- * accepted / ended / abandoned. Uses `outcome` when present; else a session rating saying a product
- * was found ("Yes") means accepted; else the last turn's trace (an accept act means accepted, an
- * `abandon`/patience-out end means abandoned); else "ended".
+ * The outcome a conversation reports, or undefined when nothing in it says how it ended. Uses
+ * `outcome` when present; else a session rating saying whether a product was found ("Yes" means
+ * accepted, anything else ended); else the last turn's simulator trace (an accept act means
+ * accepted, an `abandon`/patience-out end abandoned, any other traced end ended). Human data
+ * converted without an outcome (e.g. DialogueKit dialogues without accepted items) reports none:
+ * counting it as a user who left would invent an outcome.
  */
-export function conversationOutcome(conv: Conversation): Outcome {
+export function reportedOutcome(conv: Conversation): Outcome | undefined {
   if (conv.outcome) return conv.outcome;
   if (conv.ratings) {
     for (const [k, v] of Object.entries(conv.ratings)) {
@@ -322,10 +325,19 @@ export function conversationOutcome(conv: Conversation): Outcome {
     }
   }
   const last = conv.turns[conv.turns.length - 1];
-  const act = last?.trace?.user_act?.toLowerCase() ?? '';
+  if (last?.trace === undefined || last.trace === null) return undefined;
+  const act = last.trace.user_act?.toLowerCase() ?? '';
   if (/accept/.test(act)) return 'accepted';
-  if (/abandon|quit/.test(act) || (last?.trace?.patience !== undefined && last.trace.patience <= 0)) return 'abandoned';
+  if (/abandon|quit/.test(act) || (last.trace.patience !== undefined && last.trace.patience <= 0)) return 'abandoned';
   return 'ended';
+}
+
+/**
+ * `reportedOutcome`, with "ended" for a conversation that reports none: for callers that need a
+ * yes/no on acceptance (rewards, the judge's human label). Counts and lists use `reportedOutcome`.
+ */
+export function conversationOutcome(conv: Conversation): Outcome {
+  return reportedOutcome(conv) ?? 'ended';
 }
 
 /** The purchase-likelihood answer of a turn, if the rater gave one. */

@@ -61,7 +61,9 @@ export const IARD_TAXONOMY: Taxonomy = {
   name: 'iard',
   description: 'IARD user intents and recommender actions (Cai & Chen, UMAP 2020)',
   user: ['ACC', 'REJ', 'SEE', 'PRO', 'ANS', 'REF', 'CRI-F', 'CRI-A', 'CRI-C', 'INQ', 'IQU', 'ASK', 'CON', 'NRE', 'STO', 'END', 'OTH'],
-  assistant: ['REQ', 'CLA', 'REC-S', 'REC-E', 'EXP-I', 'EXP-P', 'EXP-S', 'R-ANS', 'RESP'],
+  // Every label of the UserSimCRS IARD gold file per speaker: agent END and OTH alone are 148 of
+  // its 554 agent utterances, so a reviewer must be able to pick them.
+  assistant: ['REQ', 'CLA', 'REC-S', 'REC-E', 'EXP-I', 'EXP-P', 'EXP-S', 'R-ANS', 'RESP', 'END', 'OTH'],
 };
 
 export const BUILTIN_TAXONOMIES: readonly Taxonomy[] = [CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY, IARD_TAXONOMY];
@@ -69,12 +71,14 @@ export const BUILTIN_TAXONOMIES: readonly Taxonomy[] = [CONVAPPAREL_TAXONOMY, ZH
 /**
  * The built-in taxonomy whose labels contain every act given (an annotation's own `taxonomy`
  * field, when present, should win over this guess); undefined when none or the acts are empty.
+ * With `speaker`, only that speaker's labels count (a user label on an assistant utterance fits
+ * no taxonomy); without it, either speaker's.
  */
-export function inferTaxonomyName(acts: Iterable<string>): string | undefined {
+export function inferTaxonomyName(acts: Iterable<string>, speaker?: 'user' | 'assistant'): string | undefined {
   const list = [...acts];
   if (list.length === 0) return undefined;
   for (const t of BUILTIN_TAXONOMIES) {
-    const labels = new Set([...t.user, ...t.assistant].map((a) => a.toLowerCase()));
+    const labels = new Set((speaker ? t[speaker] : [...t.user, ...t.assistant]).map((a) => a.toLowerCase()));
     if (list.every((a) => labels.has(a.toLowerCase()))) return t.name;
   }
   return undefined;

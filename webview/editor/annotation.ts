@@ -56,7 +56,7 @@ export function taxonomyOffer(conv: Conversation, me: string, active: string): {
   for (const turn of conv.turns) {
     for (const a of turn.annotations ?? []) {
       if (a.annotator === me) continue;
-      const name = a.taxonomy?.trim() || inferTaxonomyName(a.acts);
+      const name = a.taxonomy?.trim() || inferTaxonomyName(a.acts, a.speaker);
       if (!name || !builtinTaxonomy(name)) continue;
       let set = counts.get(name);
       if (!set) counts.set(name, (set = new Set()));

@@ -1,6 +1,6 @@
 /** `simlens check FILE`: run the behavioural invariants (src/core/check) over a conversation file. */
 import { loadCatalog } from '../../core/catalog/catalog';
-import { InvariantChecker, INVARIANTS, type CheckOptions, type CheckReport } from '../../core/check/index';
+import { checkedInvariants, InvariantChecker, INVARIANTS, nothingCheckedReason, type CheckOptions, type CheckReport } from '../../core/check/index';
 import { conversationFileAdvice } from '../../core/importers/index';
 import { forEachLine, parseLineBytes } from '../../core/jsonl';
 import { checkOptionsFromRun } from '../../core/check/fromRun';
@@ -55,7 +55,8 @@ conversation is reported as n/a, never as a pass.
 
 Text output: one line per invariant (PASS, FAIL, TOLERATED or n/a) with its violation count, and
 for failures the statement, source and example violations (conversation id, line, 0-based turn).
-JSON output (--json): {"file", "conversations", "invalid_lines", "ok", "failed": [ids],
+JSON output (--json): {"file", "conversations", "invalid_lines", "checked" (invariants that
+  applied), "ok" (false when nothing was checked), "failed": [ids],
   "invariants": [{"id", "statement", "source", "status", "conversations", "turns", "violations",
   "violatingConversations", "examples": [{"conversation", "line", "turn", "detail"}]}]}
 Invariants:
@@ -64,8 +65,9 @@ ${INVARIANTS.map((i) => `  ${i.id}`).join('\n')}
 Options:
 ${formatFlags(FLAGS)}
 
-Exit codes: 0 no invariant fails, 1 some invariant fails (or FILE has no valid conversation),
-2 usage or I/O error.
+Exit codes: 0 no invariant fails and at least one applied, 1 some invariant fails, or nothing
+was checked (FILE has no valid conversation, or no conversation carries the trace fields any
+invariant needs, e.g. human data), 2 usage or I/O error.
 
 Examples:
   simlens check runs/sim.jsonl
@@ -117,16 +119,23 @@ Examples:
       throw err;
     }
     const report = checker.report();
-    if (flags.json) io.stdout(JSON.stringify({ file, conversations: report.conversations, invalid_lines: invalid, ok: report.ok, failed: report.failed, invariants: report.invariants }) + '\n');
-    else {
-      io.stdout(formatReport(file, report));
-      if (invalid) io.stderr(`${file}: ${invalid} invalid line(s) skipped; run 'simlens validate ${file}' for details\n`);
-      io.stderr(`${file}: ${report.ok ? 'OK' : `FAILED: ${report.failed.join(', ')}`}\n`);
-    }
+    const checked = checkedInvariants(report);
+    // "OK" needs something checked: a file where every invariant is n/a (human data, an empty
+    // file) is not what check reads, and says so instead of passing.
+    const ok = report.ok && checked > 0;
+    if (flags.json) {
+      io.stdout(JSON.stringify({ file, conversations: report.conversations, invalid_lines: invalid, checked, ok, failed: report.failed, invariants: report.invariants }) + '\n');
+    } else if (report.conversations > 0) io.stdout(formatReport(file, report));
+    if (!flags.json && invalid) io.stderr(`${file}: ${invalid} invalid line(s) skipped; run 'simlens validate ${file}' for details\n`);
     if (report.conversations === 0) {
       io.stderr(`simlens check: ${file}: no valid conversation\n`);
       return 1;
     }
-    return report.ok ? 0 : 1;
+    if (checked === 0) {
+      io.stderr(`simlens check: ${file}: ${nothingCheckedReason(report)}\n`);
+      return 1;
+    }
+    if (!flags.json) io.stderr(`${file}: ${ok ? 'OK' : `FAILED: ${report.failed.join(', ')}`}\n`);
+    return ok ? 0 : 1;
   },
 };

@@ -32,7 +32,8 @@ ${formatFlags(FLAGS)}
 Failures, --max-consecutive-failures, budget stops, Ctrl-C and sharding (--shard, cluster
 tasks, \`simlens merge\`) work as in \`simlens judge\`.
 
-Exit codes: 0 all scored, 1 some failed or the pass stopped early, 2 usage or I/O error.
+Exit codes: 0 all scored, 1 some failed, the pass stopped early or IN is not conversations,
+2 usage or I/O error.
 
 Example:
   simlens discriminate runs/prompted.jsonl --out runs/prompted.scored.jsonl --model gpt-4o-mini
@@ -43,7 +44,7 @@ Example:
     const out = flags.out;
     if (!out) throw new UsageError('--out is required');
     const conversations = await readConversationsForCommand(io, 'discriminate', input);
-    if (!conversations) return 2;
+    if (typeof conversations === 'number') return conversations;
     return runAnnotationPass({
       command: 'discriminate',
       args,

@@ -5,7 +5,7 @@ import { sftAccepts, sftExamples } from '../../core/llm/sft';
 import { PromptLibrary, WORKSPACE_PROMPTS_DIR } from '../../core/llm/templates';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';
-import { ioErrorMessage, isIoError, resolvePath } from '../util';
+import { EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isIoError, resolvePath } from '../util';
 import * as path from 'node:path';
 
 const FLAGS = {
@@ -37,7 +37,7 @@ against the other agent.
 Options:
 ${formatFlags(FLAGS)}
 
-Exit codes: 0 success, 1 no example written, 2 usage or I/O error.
+Exit codes: 0 success, 1 no example written or IN is not conversations, 2 usage or I/O error.
 
 Example:
   simlens export-sft data/convapparel.jsonl --out sft/good.jsonl --condition good
@@ -55,8 +55,9 @@ Example:
       prompts = await PromptLibrary.load(flags.prompts ? resolvePath(io, flags.prompts) : path.join(io.cwd, WORKSPACE_PROMPTS_DIR));
     } catch (err) {
       if (isIoError(err)) { io.stderr(`simlens export-sft: ${ioErrorMessage('read', input, err)}\n`); return 2; }
+      if (err instanceof ImportError) { io.stderr(`simlens export-sft: ${importErrorMessage(io, err)}\n`); return EXIT_NOT_READABLE; }
       io.stderr(`simlens export-sft: ${(err as Error).message}\n`);
-      if (err instanceof ImportError || err instanceof Error) return 2;
+      if (err instanceof Error) return 2;
       throw err;
     }
     for (const w of prompts.warnings) io.stderr(`simlens export-sft: ${w}\n`);

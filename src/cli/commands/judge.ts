@@ -49,7 +49,8 @@ repairs) is left unjudged and counted (reason judge_llm); after --max-consecutiv
 failures in a row the pass stops. A spent budget or Ctrl-C stops launching new requests; answers
 in flight are kept (a second Ctrl-C cancels them).
 
-Exit codes: 0 all judged, 1 some conversations failed or the pass stopped early, 2 usage or I/O error.
+Exit codes: 0 all judged, 1 some conversations failed, the pass stopped early or IN is not
+conversations, 2 usage or I/O error.
 
 Examples:
   simlens judge data/sim.jsonl --out data/sim.judged.jsonl --model gpt-4o-mini
@@ -60,7 +61,7 @@ Examples:
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });
     const input = positionals[0];
     const conversations = await readConversationsForCommand(io, 'judge', input);
-    if (!conversations) return 2;
+    if (typeof conversations === 'number') return conversations;
     if (flags.validate) {
       const v = validateJudge(conversations, flags.annotator);
       if (v.judged === 0) {

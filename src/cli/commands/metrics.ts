@@ -18,7 +18,7 @@ import {
   type ActSource, type Population, type TaggedExample, type UxSource,
 } from '../../core/metrics';
 import {
-  computeReport, defaultLabel, escapeMarkdown, featureOptions, markdownTableOf, renderMarkdown, tableToCsv,
+  computeReport, defaultLabel, featureOptions, markdownTableOf, renderMarkdown, tableToCsv,
   type PopulationSpec, type Report, type ReportSpec, type TableSection,
 } from '../../core/report';
 import { featureFileInput, featurePassConfig, featureRowJson, featureRowOf, FEATURES_TASK, inputProblems } from '../../core/report/featureFile';
@@ -29,7 +29,7 @@ import { partFileName, resolveShard, SHARD_COUNT_VARIABLE, type ResolvedShard } 
 import { writeJsonlAtomic } from '../../core/llm/annotate';
 import { formatFlags, parseArgs, type FlagSpecs } from '../args';
 import { UsageError, type CliCommand, type CliIo } from '../types';
-import { ioErrorMessage, isIoError, resolvePath } from '../util';
+import { count, EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isInputProblem, isIoError, resolvePath } from '../util';
 
 const COMMON = {
   json: { type: 'boolean', description: 'print JSON instead of Markdown' },
@@ -176,8 +176,9 @@ Subcommands:
 Options (by subcommand):
 ${Object.entries(SUBCOMMANDS).map(([name, specs]) => `  ${name}:\n${formatFlags(specs).split('\n').map((l) => `  ${l}`).join('\n')}`).join('\n')}
 
-Exit codes: 0 success, 2 usage or I/O error (unreadable file, unknown format, empty population,
-every conversation of a population failed).
+Exit codes: 0 success, 1 an input that is not usable conversations (unknown format, not
+conversation data, no valid conversation in a file, every conversation of a population failed),
+2 usage or I/O error (bad options, a filter that matches nothing, a missing or unreadable file).
 
 Examples:
   simlens metrics plsa --reference human.jsonl --candidate prompted.jsonl --candidate icl.jsonl --json
@@ -210,8 +211,13 @@ function splitList(v: string | undefined): string[] | undefined {
   return list;
 }
 
-/** An error that ends the command with exit code 2 and its message. */
-class CliFailure extends Error {}
+/** An error that ends the command with its message and exit code (2 unless given). */
+class CliFailure extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+  }
+}
+
 
 /** Reads a file for the subcommands that do not build a report (features, tagger). */
 async function load(io: CliIo, file: string): Promise<Population> {
@@ -220,16 +226,17 @@ async function load(io: CliIo, file: string): Promise<Population> {
     pop = await loadPopulation(resolvePath(io, file), file);
   } catch (e) {
     if (isIoError(e)) throw new CliFailure(ioErrorMessage('read', file, e));
-    if (e instanceof ImportError || e instanceof Error) throw new CliFailure(e.message);
+    if (e instanceof ImportError) throw new CliFailure(importErrorMessage(io, e), EXIT_NOT_READABLE);
+    if (e instanceof Error) throw new CliFailure(e.message);
     throw e;
   }
   if (pop.problems.length) {
-    io.stderr(`warning: ${file}: ${pop.problems.length} invalid line(s) skipped ('simlens validate' lists them all), e.g.\n${pop.problems.slice(0, 3).map((p) => `  ${p}`).join('\n')}\n`);
+    io.stderr(`warning: ${file}: ${count(pop.problems.length, 'invalid line')} skipped ('simlens validate' lists them all), e.g.\n${pop.problems.slice(0, 3).map((p) => `  ${p}`).join('\n')}\n`);
   }
   if (pop.warnings.length) {
     io.stderr(`warning: ${file}: ${pop.warnings.length} import warning(s), e.g.\n${pop.warnings.slice(0, 3).map((p) => `  ${p}`).join('\n')}\n`);
   }
-  if (pop.conversations.length === 0) throw new CliFailure(`${file}: no conversations`);
+  if (pop.conversations.length === 0) throw new CliFailure(`${file}: no conversations`, EXIT_NOT_READABLE);
   return pop;
 }
 
@@ -261,20 +268,23 @@ function seedOf(s: string | undefined): string | number {
 /**
  * The report of a spec, computed exactly as the metric panels compute it (`computeReport`: the
  * same loading, failed conversations left out, the same builders). Any failure to read or
- * compute ends the command with exit code 2.
+ * compute ends the command: exit code 1 when the input is not usable conversations, else 2.
  */
 export async function cliReport(io: CliIo, spec: Exclude<ReportSpec, { kind: 'fidelity' }>): Promise<Report> {
   try {
     return await computeReport(spec, { cwd: io.cwd });
   } catch (e) {
     if (isIoError(e)) throw new CliFailure(ioErrorMessage('read', e.path ?? 'a file', e));
-    throw new CliFailure((e as Error).message);
+    if (e instanceof ImportError) throw new CliFailure(importErrorMessage(io, e), EXIT_NOT_READABLE);
+    const message = (e as Error).message;
+    throw new CliFailure(message, isInputProblem(message) ? EXIT_NOT_READABLE : 2);
   }
 }
 
 /**
  * Prints a report: the report itself as JSON (--json, the panels' data), one of its tables as
- * CSV (--csv), or Markdown without charts. Warnings also go to stderr.
+ * CSV (--csv), or the Markdown layout without charts as plain text (no Markdown escapes: this is
+ * read on a terminal, not rendered). Warnings also go to stderr.
  */
 function printReport(io: CliIo, report: Report, f: { json?: boolean; csv?: boolean }, csvTable?: string): void {
   for (const w of report.warnings ?? []) io.stderr(`warning: ${w}\n`);
@@ -288,7 +298,7 @@ function printReport(io: CliIo, report: Report, f: { json?: boolean; csv?: boole
     io.stdout(tableToCsv(t));
     return;
   }
-  io.stdout(renderMarkdown(report, { omitCharts: true }));
+  io.stdout(renderMarkdown(report, { omitCharts: true, plain: true }));
 }
 
 /**
@@ -360,7 +370,7 @@ async function runFeatures(args: string[], io: CliIo): Promise<number> {
         return { cells: [n, col.length, num(m), col.length ? num(Math.min(...col)) : null, col.length ? num(Math.max(...col)) : null] };
       }),
     };
-    io.stdout(`## ${escapeMarkdown(`Features of ${positionals[0]} (${pop.conversations.length} conversations; acts: ${describeActSource(opts.acts)})`, true)}\n\n${markdownTableOf(summary)}\n`);
+    io.stdout(`## Features of ${positionals[0]} (${count(pop.conversations.length, 'conversation')}; acts: ${describeActSource(opts.acts)})\n\n${markdownTableOf(summary, { plain: true })}\n`);
   }
   return 0;
 }
@@ -408,7 +418,7 @@ async function writeFeatureFile(io: CliIo, input: string, f: FeatureFlags, src: 
     const rows = positions.map((p) => featureRowJson(featureRowOf(population.conversations[p], p, population.lines?.[p], opts)));
     await writeJsonlAtomic(outFile, rows);
     writeManifest(outFile, annotationPartManifest({ ...state, annotated: rows.length, status: 'finished', finished: new Date() }));
-    io.stdout(`wrote the features of ${rows.length} conversations${resolved ? ` (shard ${resolved.shard.index}/${resolved.shard.count} of ${population.conversations.length})` : ''} to ${out} (acts: ${describeActSource(opts.acts!)})\n`);
+    io.stdout(`wrote the features of ${count(rows.length, 'conversation')}${resolved ? ` (shard ${resolved.shard.index}/${resolved.shard.count} of ${population.conversations.length})` : ''} to ${out} (acts: ${describeActSource(opts.acts!)})\n`);
   } catch (e) {
     if (isIoError(e)) throw new CliFailure(ioErrorMessage('write', out, e));
     throw e;
@@ -564,7 +574,7 @@ async function runTagger(args: string[], io: CliIo): Promise<number> {
     ],
     rows: [row('built-in', builtin), row(`${f.k ?? 5}-fold CV (trained on file + built-in)`, cv)],
   };
-  io.stdout(`## ${escapeMarkdown(`Act tagger on ${f.eval} (${all.length} user utterances)`, true)}\n\n${markdownTableOf(table)}\n`);
+  io.stdout(`## Act tagger on ${f.eval} (${count(all.length, 'user utterance')})\n\n${markdownTableOf(table, { plain: true })}\n`);
   return 0;
 }
 
@@ -594,7 +604,7 @@ export const metricsCommand: CliCommand = {
     } catch (e) {
       if (e instanceof CliFailure) {
         io.stderr(`simlens metrics ${sub}: ${e.message}\n`);
-        return 2;
+        return e.exitCode;
       }
       throw e;
     }

@@ -5,7 +5,8 @@ import { LLM_FLAGS, llmServicesFromFlags } from '../llmOptions';
 import { CancelledError } from '../../core/report/compute';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';
-import { ioErrorMessage, isIoError, resolvePath } from '../util';
+import { ImportError } from '../../core/importers/errors';
+import { EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isInputProblem, isIoError, resolvePath } from '../util';
 
 const FLAGS = {
   human: { type: 'string', valueName: 'FILE', description: 'human conversations (JSONL or any format `simlens convert` reads)' },
@@ -65,7 +66,8 @@ Verdicts:
 Options:
 ${formatFlags(FLAGS)}
 
-Exit codes: 0 report written and no pillar failed, 1 report written and a pillar failed,
+Exit codes: 0 report written and no pillar failed, 1 report written and a pillar failed, or
+--human is not usable conversations (unknown format, not conversation data, no valid line),
 2 usage or I/O error, 130 interrupted.
 
 Example:
@@ -153,8 +155,13 @@ Example:
         io.stderr(`simlens report: ${ioErrorMessage('read or write', (err as NodeJS.ErrnoException).path ?? out, err)}\n`);
         return 2;
       }
-      io.stderr(`simlens report: ${(err as Error).message}\n`);
-      return 2;
+      if (err instanceof ImportError) {
+        io.stderr(`simlens report: ${importErrorMessage(io, err)}\n`);
+        return EXIT_NOT_READABLE;
+      }
+      const message = (err as Error).message;
+      io.stderr(`simlens report: ${message}\n`);
+      return isInputProblem(message) ? EXIT_NOT_READABLE : 2;
     } finally {
       process.removeListener('SIGINT', onSigint);
     }

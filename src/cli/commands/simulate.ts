@@ -185,6 +185,15 @@ async function runFork(f: Flags, io: CliIo, command: string): Promise<number> {
   return result.failed ? 1 : 0;
 }
 
+/**
+ * The agent as the researcher named it. Runs record an HTTP agent as "http:" + its URL (the
+ * recorded name, which createAgent also accepts); on the terminal "http:http://host" reads as a
+ * typo, so the URL is shown alone.
+ */
+export function agentLabel(name: string): string {
+  return name.replace(/^http:(?=https?:\/\/)/i, '');
+}
+
 export const simulateCommand: CliCommand = {
   name: 'simulate',
   summary: 'simulate users (agenda-based, target-free, meta) against a recommender; fork conversations',
@@ -314,7 +323,7 @@ Examples:
       const failures = new FailureTally(0, { failed: c.failed, agent_errors: Number(c.agent_errors ?? 0), by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'] });
       io.stdout(
         `${manifest.status}: ${c.finished}/${c.planned} conversations in ${out}` +
-          `${c.resumed ? ` (${c.resumed} from before)` : ''}, ${failures.describe()}, ${extra['rate_per_s']}/s, user ${String(extra['user'])} vs ${String(extra['agent'])}\n`,
+          `${c.resumed ? ` (${c.resumed} from before)` : ''}, ${failures.describe()}, ${extra['rate_per_s']}/s, user ${String(extra['user'])} vs ${agentLabel(String(extra['agent']))}\n`,
       );
       if (manifest.status === 'stopped') io.stderr(`simlens simulate: ${String(extra['stop_reason'])}\nfix the cause, then continue with the same options and --resume\n`);
       if (manifest.status === 'cancelled') io.stderr(`cancelled: continue with the same options and --resume\n`);

@@ -4,7 +4,7 @@ import { conversationCondition, conversationSource, conversationTask, countWords
 import { formatFlags, parseArgs } from '../args';
 import { conversationFileAdvice } from '../../core/importers/index';
 import type { CliCommand } from '../types';
-import { ioErrorMessage, isIoError, resolvePath, table } from '../util';
+import { count, ioErrorMessage, isIoError, resolvePath, table } from '../util';
 
 const FLAGS = {
   json: { type: 'boolean', description: 'print one JSON object instead of text' },
@@ -105,7 +105,8 @@ export function formatStats(s: CorpusStats): string {
     if (e.length === 0) return '';
     return `\n\n${title}:\n${table(e.map(([k, v]) => [k, `${v}  ${((100 * v) / Math.max(1, s.conversations)).toFixed(1)}%`]), '  ')}`;
   };
-  return `${s.file}\n${table(rows, '  ')}\n${groups('conversations per task', s.by_task)}${groups('conversations per condition', s.by_condition)}${groups('conversations per source', s.by_source)}\n`;
+  // One blank line between the blocks, none at the end.
+  return `${s.file}\n${table(rows, '  ')}${groups('conversations per task', s.by_task)}${groups('conversations per condition', s.by_condition)}${groups('conversations per source', s.by_source)}\n`;
 }
 
 export const statsCommand: CliCommand = {
@@ -155,10 +156,10 @@ Examples:
     if (flags.json) io.stdout(JSON.stringify(stats) + '\n');
     else {
       io.stdout(formatStats(stats));
-      if (stats.invalid_lines > 0) io.stderr(`${file}: ${stats.invalid_lines} invalid line(s) skipped; run 'simlens validate ${file}' for details\n`);
+      if (stats.invalid_lines > 0) io.stderr(`${file}: ${count(stats.invalid_lines, 'invalid line')} skipped; run 'simlens validate ${file}' for details\n`);
     }
     if (stats.conversations === 0) {
-      io.stderr(`simlens stats: ${file}: no valid conversation${stats.invalid_lines ? ` (${stats.invalid_lines} invalid lines; run 'simlens validate ${file}')` : ' (the file is empty)'}\n`);
+      io.stderr(`simlens stats: ${file}: no valid conversation${stats.invalid_lines ? ` (${count(stats.invalid_lines, 'invalid line')}; run 'simlens validate ${file}')` : ' (the file is empty)'}\n`);
       return 1;
     }
     return 0;

@@ -3,7 +3,7 @@ import { validateFile, type LineError } from '../../core/jsonl';
 import { conversationFileAdvice } from '../../core/importers/index';
 import { formatFlags, parseArgs } from '../args';
 import type { CliCommand } from '../types';
-import { ioErrorMessage, isIoError, resolvePath } from '../util';
+import { count, ioErrorMessage, isIoError, resolvePath } from '../util';
 
 const FLAGS = {
   json: { type: 'boolean', description: 'print one JSON object instead of text' },
@@ -26,7 +26,10 @@ UTF-8 is reported as a warning.
 Text output: one line per problem, "FILE:LINE:COLUMN: message" (warnings say "warning:"),
 then a summary line on stderr. Lines and columns count from 1.
 JSON output (--json): {"file", "lines", "conversations", "blank", "invalid",
-  "errors": [{"line", "column", "path", "message"}], "warnings": [same shape]}
+  "blank_lines", "invalid_lines", "errors": [{"line", "column", "path", "message"}],
+  "warnings": [same shape]}
+  ("blank_lines" and "invalid_lines" repeat "blank" and "invalid" under the names 'simlens stats
+  --json' uses; both pairs stay.)
 
 Options:
 ${formatFlags(FLAGS)}
@@ -34,7 +37,8 @@ ${formatFlags(FLAGS)}
 When FILE is not conversation JSONL at all (a DialogueKit or ConvApparel JSON document, an item
 catalog, a compressed or binary file), one line says what it is and what to run instead (exit 1).
 
-Exit codes: 0 every line is valid (warnings allowed), 1 some line is invalid or FILE is not
+Exit codes: 0 every line is valid (warnings allowed) and FILE holds at least one conversation,
+1 some line is invalid, FILE holds no conversation (empty or only blank lines), or FILE is not
 conversation JSONL, 2 usage or I/O error.
 
 Examples:
@@ -49,7 +53,7 @@ Examples:
       // A DialogueKit document, a catalog or a gzip file is not "3,000 invalid lines": say what it is.
       const advice = await conversationFileAdvice(resolvePath(io, file), file);
       if (advice) {
-        if (flags.json) io.stdout(JSON.stringify({ file, lines: 0, conversations: 0, blank: 0, invalid: 0, not_conversation_jsonl: advice, errors: [], warnings: [] }) + '\n');
+        if (flags.json) io.stdout(JSON.stringify({ file, lines: 0, conversations: 0, blank: 0, invalid: 0, blank_lines: 0, invalid_lines: 0, not_conversation_jsonl: advice, errors: [], warnings: [] }) + '\n');
         else io.stderr(`simlens validate: ${advice}\n`);
         return 1;
       }
@@ -72,6 +76,9 @@ Examples:
           conversations: report.conversations,
           blank: report.blank,
           invalid: report.invalid,
+          // The names 'simlens stats --json' uses for the same counts (additive: scripts read both).
+          blank_lines: report.blank,
+          invalid_lines: report.invalid,
           errors: errors.map(wire),
           warnings: warnings.map(wire),
         }) + '\n',
@@ -87,14 +94,17 @@ Examples:
       }
       if (out) io.stdout(out);
       const hidden = errorCount + warningCount - report.errors.length;
-      if (hidden > 0) io.stdout(`${file}: … ${hidden} more problems not shown (--max-errors)\n`);
-      const parts = [`${report.lines} lines`, `${report.conversations} valid conversations`];
+      if (hidden > 0) io.stdout(`${file}: … ${count(hidden, 'more problem', 'more problems')} not shown (--max-errors)\n`);
+      const parts = [count(report.lines, 'line'), count(report.conversations, 'valid conversation')];
       if (report.blank) parts.push(`${report.blank} blank`);
-      parts.push(`${report.invalid} invalid line${report.invalid === 1 ? '' : 's'}`);
-      if (errorCount) parts.push(`${errorCount} error${errorCount === 1 ? '' : 's'}`);
-      if (warningCount) parts.push(`${warningCount} warning${warningCount === 1 ? '' : 's'}`);
-      io.stderr(`${file}: ${report.invalid === 0 ? 'OK' : 'INVALID'}: ${parts.join(', ')}\n`);
+      parts.push(count(report.invalid, 'invalid line'));
+      if (errorCount) parts.push(count(errorCount, 'error'));
+      if (warningCount) parts.push(count(warningCount, 'warning'));
+      // A file without a conversation is not "OK" even when no line is wrong (stats exits 1 on it too).
+      const verdict =
+        report.invalid > 0 ? 'INVALID' : report.conversations > 0 ? 'OK' : `NO CONVERSATION (${report.lines === 0 ? 'the file is empty' : 'only blank lines'})`;
+      io.stderr(`${file}: ${verdict}: ${parts.join(', ')}\n`);
     }
-    return report.invalid === 0 ? 0 : 1;
+    return report.invalid === 0 && report.conversations > 0 ? 0 : 1;
   },
 };

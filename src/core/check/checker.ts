@@ -56,6 +56,7 @@ export class InvariantChecker {
   private readonly tallies: Tally[];
   private readonly maxExamples: number;
   private count = 0;
+  private traced = 0;
 
   constructor(private readonly options: CheckOptions = {}) {
     this.invariants = selectInvariants(options.only, options.invariants);
@@ -66,6 +67,7 @@ export class InvariantChecker {
   /** Checks one conversation; `line` (1-based) names it in examples when it has no id. */
   add(conversation: Conversation, line?: number): void {
     this.count++;
+    if (conversation.turns.some((t) => t.trace !== undefined && t.trace !== null)) this.traced++;
     const ctx = contextOf(conversation, line, this.options);
     this.invariants.forEach((inv, k) => {
       let f;
@@ -116,8 +118,27 @@ export class InvariantChecker {
       return r;
     });
     const failed = invariants.filter((r) => r.status === 'fail').map((r) => r.id);
-    return { conversations: this.count, invariants, failed, ok: failed.length === 0 };
+    return { conversations: this.count, traced: this.traced, invariants, failed, ok: failed.length === 0 };
   }
+}
+
+/**
+ * How many invariants applied to at least one conversation. 0 means nothing was checked (human
+ * data, or traces without the fields any invariant needs): that is never a pass.
+ */
+export function checkedInvariants(report: CheckReport): number {
+  return report.invariants.filter((r) => r.status !== 'not-applicable').length;
+}
+
+/**
+ * Why nothing was checked, in one sentence (for a report with `checkedInvariants(report) === 0`
+ * and at least one conversation).
+ */
+export function nothingCheckedReason(report: CheckReport): string {
+  const n = report.invariants.length;
+  const all = n === 1 ? `the 1 invariant selected is n/a` : `all ${n} invariants are n/a`;
+  if (report.traced === 0) return `nothing checked: no conversation carries a simulator trace (${all}); check reads simulator runs`;
+  return `nothing checked: no conversation carries the trace fields any invariant needs (${all})`;
 }
 
 /** Checks a whole population in memory. */

@@ -113,8 +113,13 @@ export interface CheckReport {
   /** Conversations read. */
   conversations: number;
   invariants: InvariantResult[];
+  /** Conversations with a simulator trace on at least one turn (set by InvariantChecker). */
+  traced?: number;
   /** Ids of the invariants whose status is "fail". */
   failed: string[];
-  /** True when no invariant failed. */
+  /**
+   * True when no invariant failed, which includes nothing checked (every invariant n/a): callers
+   * that say "OK" must also ask `checkedInvariants(report) > 0`.
+   */
   ok: boolean;
 }

@@ -60,7 +60,7 @@ export function agreementFromConversations(conversations: Iterable<Conversation>
         let map = byAnnotator.get(a.annotator);
         if (!map) byAnnotator.set(a.annotator, (map = new Map()));
         map.set(key, a.acts);
-        const tax = a.taxonomy?.trim() || inferTaxonomyName(a.acts);
+        const tax = a.taxonomy?.trim() || inferTaxonomyName(a.acts, a.speaker);
         if (tax) {
           let tc = taxCounts.get(a.annotator);
           if (!tc) taxCounts.set(a.annotator, (tc = new Map()));

@@ -6,13 +6,13 @@
 import {
   conversationCondition,
   conversationId,
-  conversationOutcome,
+  reportedOutcome,
   conversationSource,
   conversationTask,
   type Conversation,
   Outcome,
 } from '../model';
-import type { ConversationSummary, Facets, SummaryFilter } from './types';
+import { OUTCOME_UNKNOWN_NAME, type ConversationSummary, type Facets, type SummaryFilter } from './types';
 
 /** Parsed line shape produced by the JSONL engine (structurally typed so this module stays pure). */
 export type SummarizableLine =
@@ -30,6 +30,8 @@ const STATE_BLANK = 3;
 const STATE_NAMES = ['pending', 'valid', 'invalid', 'blank'] as const;
 
 const OUTCOMES: readonly Outcome[] = Outcome.options;
+/** The outcome slot of a conversation that reports none (`reportedOutcome`): no badge, never "ended". */
+const OUTCOME_UNKNOWN = 255;
 const NO_VALUE = 0xffff;
 
 /**
@@ -182,7 +184,8 @@ export class SummaryIndex {
     this.condition[i] = this.conditions.code(conversationCondition(conv));
     this.source[i] = this.sources.code(conversationSource(conv));
     this.turns[i] = conv.turns.length;
-    this.outcome[i] = OUTCOMES.indexOf(conversationOutcome(conv));
+    const outcome = reportedOutcome(conv);
+    this.outcome[i] = outcome === undefined ? OUTCOME_UNKNOWN : OUTCOMES.indexOf(outcome);
     const firstUser = conv.turns.find((t) => t.user_utterance && t.user_utterance.trim() !== '')?.user_utterance;
     this.snippets[i] = detachString(makeSnippet(firstUser ?? conv.turns[0]?.assistant_utterance));
     const user = conv.turns.map((t) => t.user_utterance ?? '').join('\u0000').toLowerCase();
@@ -287,10 +290,14 @@ export class SummaryIndex {
         .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
     };
     const outcomeCounts = OUTCOMES.map(() => 0);
+    let unknownOutcomes = 0;
     const stateCounts = [0, 0, 0, 0];
     for (let i = 0; i < this.lineCount; i++) {
       stateCounts[this.state[i]]++;
-      if (this.state[i] === STATE_VALID) outcomeCounts[this.outcome[i]]++;
+      if (this.state[i] === STATE_VALID) {
+        if (this.outcome[i] === OUTCOME_UNKNOWN) unknownOutcomes++;
+        else outcomeCounts[this.outcome[i]]++;
+      }
     }
     const annotatorCounts = new Map<string, number>();
     for (const codes of this.annotatorsByLine.values()) {
@@ -303,7 +310,7 @@ export class SummaryIndex {
       task: count(this.task, this.tasks),
       condition: count(this.condition, this.conditions),
       source: count(this.source, this.sources),
-      outcome: OUTCOMES.map((o, k): [string, number] => [o, outcomeCounts[k]]).filter(([, n]) => n > 0),
+      outcome: [...OUTCOMES.map((o, k): [string, number] => [o, outcomeCounts[k]]), [OUTCOME_UNKNOWN_NAME, unknownOutcomes] as [string, number]].filter(([, n]) => n > 0),
       annotator: [...annotatorCounts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
       pending: stateCounts[STATE_PENDING],
       valid: stateCounts[STATE_VALID],
@@ -326,7 +333,7 @@ export class SummaryIndex {
     const task = codeOf(this.tasks, filter.task);
     const condition = codeOf(this.conditions, filter.condition);
     const source = codeOf(this.sources, filter.source);
-    const outcome = filter.outcome ? OUTCOMES.indexOf(filter.outcome) : -1;
+    const outcome = filter.outcome === OUTCOME_UNKNOWN_NAME ? OUTCOME_UNKNOWN : filter.outcome ? OUTCOMES.indexOf(filter.outcome) : -1;
     const validity = filter.validity ?? 'all';
     let annotator: number | undefined | null;
     if (filter.annotator) annotator = this.annotatorNames.find(filter.annotator) ?? null;

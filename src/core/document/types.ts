@@ -24,11 +24,15 @@ export interface ConversationSummary {
   annotators: number;
 }
 
+/** The outcome facet and filter value of conversations that report no outcome (`reportedOutcome`). */
+export const OUTCOME_UNKNOWN_NAME = 'unknown';
+
 export const SummaryFilterSchema = z.object({
   task: z.string().max(500).optional(),
   condition: z.string().max(500).optional(),
   source: z.string().max(500).optional(),
-  outcome: Outcome.optional(),
+  /** An outcome, or "unknown" for conversations that report none. */
+  outcome: z.union([Outcome, z.literal(OUTCOME_UNKNOWN_NAME)]).optional(),
   validity: z.enum(['all', 'valid', 'invalid']).optional(),
   /** Only conversations annotated by this annotator. */
   annotator: z.string().max(500).optional(),

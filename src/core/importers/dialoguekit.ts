@@ -14,12 +14,15 @@
  * acts, slots (with their intent), taxonomy, segment}; per-utterance extras (utterance_id,
  * utterance_feedback, metadata, ...) -> `turn.source_utterances[]`; dialogue -> {id, source,
  * agent, turns, metadata: {...original metadata, format, user, participants, utterances,
- * speaker_changes}}. A dialogue with a structural problem is skipped with a warning naming its
- * path; the rest are imported.
+ * speaker_changes}}; `metadata.accepted_recommendations` (UserSimCRS's IARD files) also sets
+ * `outcome`: accepted when not empty, else ended (outcome.ts, shared with the raw IARD importer).
+ * A dialogue with a structural problem is skipped with a warning naming its path; the rest are
+ * imported.
  */
 import type { Conversation, SlotValue, Speaker } from '../model';
 import { describeValue, formatJsonPath } from '../jsonl/parse';
 import { ImportError, type ImportWarning, joinPath } from './errors';
+import { outcomeFromAcceptedList } from './outcome';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
 
 /** The annotator name given to acts that came with the imported data. */
@@ -69,6 +72,8 @@ const PARTICIPANTS: Record<string, Speaker> = { USER: 'user', AGENT: 'assistant'
  * original id when it was a number; utterances = original utterance count; speaker_changes.
  */
 const OWN_METADATA_KEYS = ['format', 'user', 'participants', 'source_id_key', 'source_id', 'utterances', 'speaker_changes'];
+/** Metadata lists of accepted recommendations that set the outcome (UserSimCRS's IARD files; the raw release's spelling). */
+const ACCEPTED_KEYS = ['accepted_recommendations', 'accepted_recommendation'];
 
 /**
  * Splits a parsed DialogueKit document into dialogue records. Throws an ImportError when the
@@ -226,6 +231,15 @@ function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportW
   };
   const agentId = participantId(agentInfo);
   if (agentId !== undefined) conv.agent = agentId;
+  // The UserSimCRS copy of IARD lists what the seeker accepted (titles) in the metadata, which
+  // stays as it is; the outcome follows the same rule as the raw IARD release.
+  for (const key of ACCEPTED_KEYS) {
+    if (!isRecord(origMeta) || !(key in origMeta)) continue;
+    const decided = outcomeFromAcceptedList(origMeta[key]);
+    if (decided.outcome) conv.outcome = decided.outcome;
+    if (decided.problem) warnings.push({ line, path: joinPath(path, `metadata.${key}`), message: `dialogue "${id}": "${key}" ${decided.problem}` });
+    break;
+  }
   conv.metadata = metadata;
   return conv;
 }

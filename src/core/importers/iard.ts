@@ -13,7 +13,8 @@
  *   the top-level intents/actions are kept on the same annotation as `top_level`.
  * - movies the recommender mentions -> the turn's `recommendations` ({item_id: id, title}).
  * - accepted_recommendation -> `metadata.accepted_recommendation` (unchanged) and `outcome`
- *   "accepted" when it is not empty (else "ended"); other dialogue fields go to `metadata`.
+ *   "accepted" when it is not empty (else "ended"; outcome.ts, shared with the DialogueKit
+ *   importer); other dialogue fields go to `metadata`.
  * Conversations keep the order of the file. A dialogue with a structural problem is skipped with
  * a warning naming its line and JSON path.
  */
@@ -21,6 +22,7 @@ import type { Conversation, RecommendedItem } from '../model';
 import { describeValue, formatJsonPath } from '../jsonl/parse';
 import { ImportError, type ImportWarning } from './errors';
 import { topLevelObjectKeys } from './json';
+import { outcomeFromAcceptedList } from './outcome';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
 
 type Rec = Record<string, unknown>;
@@ -151,7 +153,9 @@ function convertDialogue(id: string, value: unknown, line: number | undefined, w
   const conv = { id, source: 'human' } as Conversation;
   if (workers.assistant !== undefined && workers.assistant !== null) conv.agent = String(workers.assistant);
   conv.turns = buildTurns(sources);
-  if (Array.isArray(accepted)) conv.outcome = accepted.length > 0 ? 'accepted' : 'ended';
+  const decided = outcomeFromAcceptedList(accepted);
+  if (decided.outcome) conv.outcome = decided.outcome;
+  if (decided.problem) warnings.push({ line, path: formatJsonPath([id, 'accepted_recommendation']), message: `dialogue "${id}": "accepted_recommendation" ${decided.problem}` });
   conv.metadata = metadata;
   return conv;
 }

@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { Conversation } from '../model';
-import { findJsonSyntaxError } from './jsonSyntax';
+import { findJsonSyntaxError, type JsonSyntaxError } from './jsonSyntax';
 import { locateJsonPath } from './locate';
 import { explainZodIssue, formatJsonPath, type FieldProblem, type ZodIssue } from './zodIssues';
 
@@ -139,6 +139,20 @@ export interface ParseOptions {
 }
 
 /**
+ * Where a syntax error's column points. The scanner reports V8's offset, which for a bare word
+ * starting like a literal ("this", "none", "false-ish") is the first character that is not the
+ * literal's ("this" -> 'h'); the message names the whole word, so the column points at its start,
+ * as it does for any other bare word ("hello"). Other errors keep the scanner's offset.
+ */
+function bareWordStart(text: string, found: JsonSyntaxError): number {
+  let start = found.offset;
+  while (start > 0 && /[A-Za-z0-9_]/.test(text[start - 1])) start--;
+  if (start === found.offset) return found.offset;
+  const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(start, start + 40))?.[0];
+  return word !== undefined && found.message.startsWith(`expected a value, found '${word}'`) ? start : found.offset;
+}
+
+/**
  * Parses one line of text (without its line ending) into a conversation, a blank line, or errors.
  * `line` is the 1-based line number used in the results. A leading BOM is skipped (columns still
  * count it, so they match the text given); on lines after the first it also yields a warning, since
@@ -155,7 +169,7 @@ export function parseConversationText(text: string, line: number, opts: ParseOpt
     value = JSON.parse(body);
   } catch (err) {
     const found = findJsonSyntaxError(body);
-    const offset = found ? found.offset : v8Position((err as Error).message, body.length);
+    const offset = found ? bareWordStart(body, found) : v8Position((err as Error).message, body.length);
     const message = found ? found.message : (err as Error).message;
     return { kind: 'invalid', line, errors: [{ line, column: offset + shift + 1, path: '', message: `invalid JSON: ${message}`, severity: 'error' }] };
   }

@@ -13,7 +13,7 @@ import { locateJsonPath, type JsonSpan } from '../jsonl/locate';
 import {
   conversationCondition,
   conversationId,
-  conversationOutcome,
+  reportedOutcome,
   conversationTask,
   countWords,
   purchaseLikelihood,
@@ -367,7 +367,7 @@ function actsOf(turn: Turn, speaker: 'user' | 'assistant'): string {
 
 function turnMarkdown(conv: Conversation, turn: Turn, t: number, lineNo: number): string {
   const parts: string[] = [];
-  parts.push(`**${escapeMarkdown(conversationId(conv, lineNo))}** · turn ${t + 1} of ${conv.turns.length} · ${conversationOutcome(conv)}`);
+  parts.push(`**${escapeMarkdown(conversationId(conv, lineNo))}** · turn ${t + 1} of ${conv.turns.length} · ${reportedOutcome(conv) ?? 'outcome unknown'}`);
   if (turn.user_utterance !== undefined) {
     const acts = actsOf(turn, 'user');
     parts.push(`**User** (${countWords(turn.user_utterance)} words${acts ? `; ${escapeMarkdown(acts)}` : ''}): ${escapeMarkdown(snippet(turn.user_utterance, 400))}`);

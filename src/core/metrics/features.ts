@@ -30,7 +30,8 @@
 import {
   conversationOutcome, countWords, type Conversation, type Turn,
 } from '../model';
-import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
+import { CONVAPPAREL_TAXONOMY, inferTaxonomyName } from '../taxonomy';
+import { normalizeLabel, toConvApparelUserAct } from '../sim/users/acts';
 import { ActTagger, IARD_TO_CONVAPPAREL, mapActs } from './tagger';
 
 /** Where dialogue acts come from. */
@@ -54,6 +55,40 @@ export interface FeatureOptions {
 export const ACT_MAPS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   iard: IARD_TO_CONVAPPAREL,
 };
+
+/** How annotations in another built-in taxonomy become ConvApparel user acts for the act features. */
+export const CONVAPPAREL_MAPPINGS: Readonly<Record<string, string>> = {
+  iard: 'IARD labels mapped to ConvApparel user acts (IARD_TO_CONVAPPAREL, src/core/metrics/tagger.ts; unlisted labels count as "other")',
+  'zhang-balog': 'Zhang & Balog acts mapped to ConvApparel user acts (toConvApparelUserAct, src/core/sim/users/acts.ts)',
+};
+
+const CONVAPPAREL_USER = new Set(CONVAPPAREL_TAXONOMY.user);
+
+/**
+ * The taxonomy of an annotator's user annotation for the act features: its `taxonomy` field, else
+ * the built-in taxonomy its labels fit; labels that fit none count as ConvApparel when one of them
+ * is a ConvApparel act (a typo beside real acts), else as "unknown".
+ */
+function userAnnotationTaxonomy(acts: readonly string[], taxonomy: string | undefined): string {
+  const named = taxonomy?.trim().toLowerCase();
+  if (named) return named;
+  const inferred = inferTaxonomyName(acts, 'user');
+  if (inferred) return inferred;
+  return acts.some((a) => CONVAPPAREL_USER.has(a)) ? 'convapparel' : 'unknown';
+}
+
+/**
+ * An annotator's user acts in ConvApparel names: as given when they are ConvApparel acts, mapped
+ * when they are in a taxonomy with a mapping (CONVAPPAREL_MAPPINGS), else as given and flagged,
+ * so the ConvApparel act features of that conversation are not computed (never a silent 0).
+ */
+function annotatorConvApparelActs(acts: readonly string[], taxonomy: string | undefined, first: boolean): { acts: string[]; mapped?: string; unmapped?: string } {
+  const tax = userAnnotationTaxonomy(acts, taxonomy);
+  if (tax === 'convapparel') return { acts: [...acts] };
+  if (tax === 'iard') return { acts: mapActs(acts, IARD_TO_CONVAPPAREL), mapped: tax };
+  if (tax === 'zhang-balog') return { acts: [...new Set(acts.map((a) => toConvApparelUserAct(normalizeLabel(a), first)))], mapped: tax };
+  return { acts: [...acts], unmapped: tax };
+}
 
 /**
  * Reads an act-source spec as the CLI takes it: "tagger", "trace", "judge", "judge:<model>", or an
@@ -185,6 +220,33 @@ export function userActsPerTurn(conv: Conversation, src: ActSource): (string[] |
   }
 }
 
+/**
+ * Per-turn user acts of an annotator (no explicit label map) in ConvApparel names, with the
+ * taxonomy they were mapped from or the one that has no mapping (the first met).
+ */
+function annotatorActsPerTurn(conv: Conversation, annotator: string): { acts?: (string[] | undefined)[]; mapped?: string; unmapped?: string } {
+  let any = false;
+  let mapped: string | undefined;
+  let unmapped: string | undefined;
+  let firstUser = true;
+  const acts = conv.turns.map((t) => {
+    const out: string[] = [];
+    let found = false;
+    for (const a of t.annotations ?? []) {
+      if (a.speaker !== 'user' || a.annotator !== annotator) continue;
+      found = true;
+      const v = annotatorConvApparelActs(a.acts, a.taxonomy, firstUser);
+      mapped ??= v.mapped;
+      unmapped ??= v.unmapped;
+      out.push(...v.acts);
+    }
+    if (t.user_utterance && t.user_utterance.trim()) firstUser = false;
+    if (found) any = true;
+    return found ? [...new Set(out)] : undefined;
+  });
+  return { acts: any ? acts : undefined, mapped, unmapped };
+}
+
 /** Per-turn assistant acts from annotations or the trace (undefined when unknown). */
 function agentActsPerTurn(conv: Conversation, src: ActSource): (string[] | undefined)[] | undefined {
   if (src.kind === 'trace') {
@@ -218,6 +280,13 @@ export interface ConversationFeatures {
   /** True when user acts are known, so an absent `act:<name>` means a count of 0. */
   actsKnown: boolean;
   agentActsKnown: boolean;
+  /**
+   * Annotator acts only: the taxonomy the user acts were mapped from to ConvApparel acts (see
+   * CONVAPPAREL_MAPPINGS), or the taxonomy that has no such mapping (its ConvApparel act features
+   * are then NaN). Not kept in feature files; the values are.
+   */
+  actsMappedFrom?: string;
+  actsUnmappedTaxonomy?: string;
 }
 
 /** Computes every feature of a conversation. */
@@ -243,6 +312,8 @@ export function conversationFeatures(conv: Conversation, opts: FeatureOptions = 
 
   // dialogue acts
   let actsKnown = false;
+  let mappedFrom: string | undefined;
+  let unmappedTaxonomy: string | undefined;
   let acceptTurn: number | undefined;
   const judge = judgeFields(conv, actSrc.kind === 'judge' ? actSrc.annotator : opts.judge);
   if (actSrc.kind === 'judge') {
@@ -253,11 +324,13 @@ export function conversationFeatures(conv: Conversation, opts: FeatureOptions = 
       for (const [k, v] of Object.entries(ua as Record<string, unknown>)) values[`act:${k}`] = num(v);
     }
   } else {
-    const perTurn = userActsPerTurn(conv, actSrc);
-    if (perTurn) {
+    const perTurn = actSrc.kind === 'annotator' && !actSrc.map ? annotatorActsPerTurn(conv, actSrc.annotator) : { acts: userActsPerTurn(conv, actSrc) };
+    if (perTurn.mapped) mappedFrom = perTurn.mapped;
+    if (perTurn.unmapped) unmappedTaxonomy = perTurn.unmapped;
+    if (perTurn.acts) {
       actsKnown = true;
       let userIndex = 0;
-      perTurn.forEach((acts, i) => {
+      perTurn.acts.forEach((acts, i) => {
         if (conv.turns[i].user_utterance && conv.turns[i].user_utterance!.trim()) userIndex++;
         for (const a of acts ?? []) {
           values[`act:${a}`] = (values[`act:${a}`] ?? 0) + 1;
@@ -266,6 +339,8 @@ export function conversationFeatures(conv: Conversation, opts: FeatureOptions = 
       });
     }
   }
+  // Counts of ConvApparel acts from labels of a taxonomy with no mapping would be silent zeros.
+  if (unmappedTaxonomy) for (const a of CONVAPPAREL_TAXONOMY.user) values[`act:${a}`] = NaN;
   const agent = agentActsPerTurn(conv, actSrc);
   let agentActsKnown = false;
   if (agent) {
@@ -303,7 +378,10 @@ export function conversationFeatures(conv: Conversation, opts: FeatureOptions = 
   } else {
     for (const k of ['satisfaction', 'frustration', 'confusion', 'sentiment', 'accepted', 'turns_until_acceptance']) values[k] = NaN;
   }
-  return { values, actsKnown, agentActsKnown };
+  const out: ConversationFeatures = { values, actsKnown, agentActsKnown };
+  if (mappedFrom) out.actsMappedFrom = mappedFrom;
+  if (unmappedTaxonomy) out.actsUnmappedTaxonomy = unmappedTaxonomy;
+  return out;
 }
 
 /** The value of one named feature (0 for an absent act count when acts are known; NaN when unknown). */
@@ -361,6 +439,11 @@ export interface FeatureTable {
   /** Number of conversations (rows). */
   n: number;
   values: Record<string, Float64Array>;
+  /**
+   * How the act features were obtained when that needs saying: user acts mapped from another
+   * taxonomy, or ConvApparel act features not computed because a taxonomy has no mapping.
+   */
+  notes?: string[];
 }
 
 /** Computes the named features for every conversation. */
@@ -375,7 +458,31 @@ export function featureTableOf(rows: readonly ConversationFeatures[], features: 
   rows.forEach((cf, i) => {
     for (const f of features) values[f][i] = featureValue(cf, f);
   });
-  return { features: [...features], n: rows.length, values };
+  const table: FeatureTable = { features: [...features], n: rows.length, values };
+  const notes = actSourceNotes(rows, features);
+  if (notes.length) table.notes = notes;
+  return table;
+}
+
+/** What the rows say about their act features (see `FeatureTable.notes`), for the features asked. */
+export function actSourceNotes(rows: readonly ConversationFeatures[], features: readonly string[]): string[] {
+  const acts = features.filter((f) => f.startsWith('act:') && CONVAPPAREL_USER.has(f.slice(4)));
+  if (acts.length === 0) return [];
+  const mapped = new Map<string, number>();
+  const unmapped = new Map<string, number>();
+  for (const r of rows) {
+    if (r.actsMappedFrom) mapped.set(r.actsMappedFrom, (mapped.get(r.actsMappedFrom) ?? 0) + 1);
+    if (r.actsUnmappedTaxonomy) unmapped.set(r.actsUnmappedTaxonomy, (unmapped.get(r.actsUnmappedTaxonomy) ?? 0) + 1);
+  }
+  const out: string[] = [];
+  for (const [tax, n] of mapped) out.push(`user acts of ${n} of ${rows.length} conversation(s) are in the ${tax} taxonomy: ${CONVAPPAREL_MAPPINGS[tax] ?? 'mapped to ConvApparel user acts'}`);
+  for (const [tax, n] of unmapped) {
+    out.push(
+      `user acts of ${n} of ${rows.length} conversation(s) are in the ${tax} taxonomy, which has no mapping to ConvApparel user acts: ` +
+        `${acts.join(', ')} not computed for them (use an annotator with ConvApparel acts, NAME@iard, the tagger or the judge)`,
+    );
+  }
+  return out;
 }
 
 /** Non-missing values of a feature column. */

@@ -27,6 +27,12 @@ export interface PlsaComparison {
   n_candidate: number;
   mwu_method?: string;
   ks_method?: string;
+  /**
+   * Why the feature was not tested: "constant" when every value on both sides is the same (both
+   * tests would report "no difference", p = 1, which says nothing about the simulator); its
+   * statistics are then NaN so it counts in no "k of n features" summary.
+   */
+  untested?: 'constant';
 }
 
 /** A PLSA report (plain data; render with render.ts). */
@@ -35,6 +41,11 @@ export interface PlsaReport {
   candidates: { file: string; n: number }[];
   features: string[];
   comparisons: PlsaComparison[];
+  /**
+   * What the reader must know about the comparisons: act labels mapped from another taxonomy or
+   * not computed (from the tables' notes), features constant in both populations not tested.
+   */
+  warnings?: string[];
 }
 
 /** A labelled feature table. */
@@ -75,24 +86,56 @@ export function compareFeature(feature: string, candidate: string, ref: Float64A
   return out;
 }
 
-/** Compares every candidate with the reference on every feature of the reference table. */
+/** The one value every present entry of both samples has, or undefined when they vary or one side is empty. */
+function sharedConstant(x: Float64Array, y: Float64Array): number | undefined {
+  if (x.length === 0 || y.length === 0) return undefined;
+  const v = x[0];
+  for (const s of [x, y]) for (let i = 0; i < s.length; i++) if (s[i] !== v) return undefined;
+  return v;
+}
+
+/**
+ * Compares every candidate with the reference on every feature of the reference table. A feature
+ * with the same constant value in both populations (e.g. an act neither side ever has) is not
+ * tested (`untested: "constant"`, NaN statistics) and the warnings say so; a feature with no
+ * values on a side keeps NaN statistics and the warnings name it as not computed.
+ */
 export function comparePopulations(reference: LabelledTable, candidates: readonly LabelledTable[], features?: readonly string[]): PlsaReport {
   const feats = features ? [...features] : reference.table.features;
   const comparisons: PlsaComparison[] = [];
+  const warnings: string[] = [];
+  for (const t of [reference, ...candidates]) for (const n of t.table.notes ?? []) warnings.push(`${t.file}: ${n}`);
   for (const c of candidates) {
+    const constant: string[] = [];
+    const missing: string[] = [];
     for (const f of feats) {
       const ref = reference.table.values[f];
       const cand = c.table.values[f];
       if (!ref || !cand) throw new Error(`feature "${f}" was not computed for ${ref ? c.file : reference.file}`);
-      comparisons.push(compareFeature(f, c.file, ref, cand));
+      const cmp = compareFeature(f, c.file, ref, cand);
+      const v = sharedConstant(presentValues(ref), presentValues(cand));
+      if (v !== undefined) {
+        cmp.mwu_u = cmp.mwu_p = cmp.ks_statistic = cmp.ks_p = NaN;
+        delete cmp.mwu_method;
+        delete cmp.ks_method;
+        cmp.untested = 'constant';
+        constant.push(`${f} (${v})`);
+      } else if (cmp.n_reference === 0 || cmp.n_candidate === 0) missing.push(f);
+      comparisons.push(cmp);
     }
+    if (constant.length) {
+      warnings.push(`${c.file}: ${constant.length} feature(s) constant in both populations not tested (the same value in every conversation of ${reference.file} and ${c.file}; left out of the "k of n features" counts): ${constant.join(', ')}`);
+    }
+    if (missing.length) warnings.push(`${c.file}: ${missing.length} feature(s) not computed on one side (no values), left out of the counts: ${missing.join(', ')}`);
   }
-  return {
+  const out: PlsaReport = {
     reference: { file: reference.file, n: reference.table.n },
     candidates: candidates.map((c) => ({ file: c.file, n: c.table.n })),
     features: feats,
     comparisons,
   };
+  if (warnings.length) out.warnings = warnings;
+  return out;
 }
 
 /** Rows `which` of a feature table. */

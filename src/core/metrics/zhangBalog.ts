@@ -2,7 +2,7 @@
  * The simulation-evaluation metrics of Zhang & Balog (KDD 2020): AvgTurns, UserActRatio, DS-KL,
  * Reward, Success Rate, and the agreement of system rankings under real and simulated users.
  */
-import { conversationOutcome, type Conversation } from '../model';
+import { conversationOutcome, reportedOutcome, type Conversation, type Outcome } from '../model';
 import { dialogueKitStats } from '../importers/dialoguekitStats';
 import { klDivergence } from '../stats/agreement';
 import { kendallTau } from '../stats/kendall';
@@ -131,6 +131,48 @@ export function conversationReward(conv: Conversation, cfg: RewardConfig = {}): 
   return Math.max(0, effectiveFull(cfg) - (cfg.cost ?? 1) * rewardTurns(conv));
 }
 
+/** User outcomes of a population, with the conversations that report none counted apart. */
+export interface ZbOutcomes {
+  conversations: number;
+  /** Conversations that report an outcome: the denominator of the outcome shares. */
+  known: number;
+  accepted: number;
+  ended: number;
+  abandoned: number;
+  /** Failures of the run (agent_error, simulator_error): never a user outcome. */
+  failed: number;
+  /** Conversations that report no outcome: never counted as accepted or ended. */
+  unknown: number;
+}
+
+/** Counts reported outcomes; a conversation without one is `unknown`, never `ended`. */
+export function zbOutcomes(conversations: readonly Conversation[]): ZbOutcomes {
+  const out: ZbOutcomes = { conversations: conversations.length, known: 0, accepted: 0, ended: 0, abandoned: 0, failed: 0, unknown: 0 };
+  for (const c of conversations) {
+    const o = reportedOutcome(c);
+    if (o === undefined) out.unknown++;
+    else if (o === 'accepted' || o === 'ended' || o === 'abandoned') {
+      out.known++;
+      out[o]++;
+    } else out.failed++;
+  }
+  return out;
+}
+
+/** A share of the user outcomes over the conversations that report one; NaN when none does. */
+export function zbOutcomeShare(o: ZbOutcomes, outcome: 'accepted' | 'ended' | 'abandoned'): number {
+  return o.known > 0 ? o[outcome] / o.known : NaN;
+}
+
+/**
+ * "outcome unknown: 2 of 77 (shares are of the 75 that report one)", or undefined when every
+ * conversation reports an outcome.
+ */
+export function describeUnknownOutcomes(o: ZbOutcomes): string | undefined {
+  if (o.unknown === 0) return undefined;
+  return `outcome unknown: ${o.unknown} of ${o.conversations} (shares are of the ${o.known} that report one; Reward is their mean)`;
+}
+
 /** Success rate on the turn level: the share of judged turns whose agent action was appropriate. */
 export interface SuccessRate {
   /** Turns with a trace operation of pull (appropriate) or push (not). */
@@ -171,15 +213,28 @@ export function successRate(conversations: readonly Conversation[]): SuccessRate
 
 /** Zhang & Balog's table row for one population. */
 export interface ZbSummary extends CorpusShape {
+  /** Mean Reward over `reward_conversations`; NaN when there are none. */
   reward: number;
+  /**
+   * The conversations the Reward averages: those that report an outcome (Reward depends on
+   * success), or all of them when success is not required. Set by zhangBalogSummary.
+   */
+  reward_conversations?: number;
+  /** Reported outcomes, unknown ones apart. Set by zhangBalogSummary. */
+  outcomes?: ZbOutcomes;
   success_rate: SuccessRate;
 }
 
-/** AvgTurns, UserActRatio, mean Reward and Success Rate of a population. */
+/**
+ * AvgTurns, UserActRatio, mean Reward and Success Rate of a population. Reward is averaged over the
+ * conversations that report an outcome: one without an outcome is neither a success nor a failure.
+ */
 export function zhangBalogSummary(conversations: readonly Conversation[], reward: RewardConfig = {}): ZbSummary {
   const shape = corpusShape(conversations);
-  const r = conversations.length ? conversations.reduce((s, c) => s + conversationReward(c, reward), 0) / conversations.length : NaN;
-  return { ...shape, reward: r, success_rate: successRate(conversations) };
+  const needsOutcome = reward.requireSuccess ?? true;
+  const rewarded = needsOutcome ? conversations.filter((c) => reportedOutcome(c) !== undefined) : conversations;
+  const r = rewarded.length ? rewarded.reduce((s, c) => s + conversationReward(c, reward), 0) / rewarded.length : NaN;
+  return { ...shape, reward: r, reward_conversations: rewarded.length, outcomes: zbOutcomes(conversations), success_rate: successRate(conversations) };
 }
 
 /** Agreement of system rankings under real and simulated users. */

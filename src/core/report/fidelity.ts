@@ -333,6 +333,7 @@ async function plsaPillar(run: FidelityRun, populations: readonly SimulatedPopul
     await checkpoint(run.ctx, `PLSA against ${ref.label}…`, 0.6);
     const members = populations.filter((p) => refOf(p) === ref);
     const plsa = comparePopulations({ file: ref.label, table: ref.table }, members.map((p) => ({ file: p.label, table: simTables.get(p.agent)! })), features);
+    run.warnings.push(...(plsa.warnings ?? []));
     const baseline = ref.table.n >= 4 ? splitHalfBaseline(ref.table, ref.label, { size: Math.min(300, Math.floor(ref.table.n / 2)), seed }) : undefined;
     sections.push(
       ...plsaSections(
@@ -350,7 +351,7 @@ async function plsaPillar(run: FidelityRun, populations: readonly SimulatedPopul
     for (const s of plsaCandidateSummaries(plsa, th.alpha)) {
       const share = s.features ? s.mwuAboveAlpha / s.features : 0;
       min = Math.min(min, share);
-      shares.push(`${s.label}: ${s.mwuAboveAlpha}/${s.features} features aligned with ${ref.label} (${pct(share)}), mean KS D ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}`);
+      shares.push(`${s.label}: ${s.mwuAboveAlpha}/${s.features} features aligned with ${ref.label} (${pct(share)}), mean KS D ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}${s.constant ? ` (${s.constant} constant in both, not tested)` : ''}`);
     }
   }
   return {

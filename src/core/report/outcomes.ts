@@ -8,7 +8,7 @@
  * - failures are counted separately: agent errors, other failures, and per reason;
  * - every metric about user behaviour is computed on `withoutFailures(...)`.
  */
-import { conversationOutcome, type Conversation } from '../model';
+import { reportedOutcome, type Conversation } from '../model';
 import { conversationFailure, FAILURE_REASONS, type FailureReason } from '../run/failures';
 
 /** A failure whose file does not say its class (e.g. a bare `outcome: "agent_error"`). */
@@ -23,6 +23,11 @@ export interface OutcomeCounts {
   accepted: number;
   ended: number;
   abandoned: number;
+  /**
+   * Conversations without failures that report no outcome (no `outcome`, rating or trace; see
+   * `reportedOutcome`): counted apart, never as ended. Absent in counts made before it existed.
+   */
+  unknown?: number;
   /** Failed conversations the recommender caused. */
   agentErrors: number;
   /** Other failed conversations (simulated user, judge, simulator). */
@@ -44,6 +49,7 @@ export function withoutFailures<T extends Conversation>(conversations: readonly 
 /** What one conversation counts as: a failure (by the recommender or not, with its reason) or a user outcome. */
 export interface OutcomeClass {
   failure?: { agent: boolean; reason: FailureKey };
+  /** Absent without a failure: the conversation reports no outcome (unknown). */
   outcome?: 'accepted' | 'ended' | 'abandoned';
 }
 
@@ -51,7 +57,8 @@ export interface OutcomeClass {
 export function outcomeClass(c: Conversation): OutcomeClass {
   const f = conversationFailure(c);
   if (f) return { failure: { agent: f.agent, reason: f.reason ?? UNKNOWN_REASON } };
-  const o = conversationOutcome(c);
+  const o = reportedOutcome(c);
+  if (o === undefined) return {};
   return { outcome: o === 'accepted' || o === 'abandoned' ? o : 'ended' };
 }
 
@@ -66,7 +73,8 @@ export function tallyOutcomes(classes: readonly OutcomeClass[]): OutcomeCounts {
       continue;
     }
     out.completed++;
-    out[k.outcome ?? 'ended']++;
+    if (k.outcome) out[k.outcome]++;
+    else out.unknown = (out.unknown ?? 0) + 1;
   }
   return out;
 }
@@ -94,7 +102,18 @@ export function describeFailures(counts: OutcomeCounts): string {
     .join(', ');
 }
 
-/** A share of the conversations without failures; NaN when there are none. */
+/** Conversations without failures that report an outcome: the denominator of the user-outcome shares. */
+export function reportedCount(counts: OutcomeCounts): number {
+  return counts.completed - (counts.unknown ?? 0);
+}
+
+/** A share of the conversations without failures that report an outcome; NaN when there are none. */
 export function userOutcomeShare(counts: OutcomeCounts, outcome: 'accepted' | 'ended' | 'abandoned'): number {
-  return counts.completed > 0 ? counts[outcome] / counts.completed : NaN;
+  const n = reportedCount(counts);
+  return n > 0 ? counts[outcome] / n : NaN;
+}
+
+/** "outcome unknown: 2 of 77", or undefined when every conversation without failures reports one. */
+export function describeUnknown(counts: OutcomeCounts): string | undefined {
+  return counts.unknown ? `outcome unknown: ${counts.unknown} of ${counts.completed}` : undefined;
 }

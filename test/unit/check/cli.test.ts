@@ -24,7 +24,19 @@ before(() => {
   ({ dir, cleanup } = tempDir('simlens-check-'));
   writeFileSync(join(dir, 'mixed.jsonl'), `${JSON.stringify(clean)}\n${JSON.stringify(violating)}\n{"turns": 5}\n`);
   writeFileSync(join(dir, 'clean.jsonl'), `${JSON.stringify(clean)}\n`);
+  writeFileSync(join(dir, 'human.jsonl'), `${JSON.stringify(human('474'))}\n${JSON.stringify(human('475'))}\n`);
+  writeFileSync(join(dir, 'empty.jsonl'), '');
 });
+
+/** Human data (an IARD dialogue as `convert` writes it): annotations and an outcome, no trace. */
+function human(id: string) {
+  return {
+    id,
+    source: 'human',
+    outcome: 'accepted',
+    turns: [{ user_utterance: 'Hi can you help me find a movie', assistant_utterance: 'How about It (2017)?', annotations: [{ speaker: 'user', annotator: 'source', taxonomy: 'iard', acts: ['OTH'], segment: 0 }] }],
+  };
+}
 after(() => cleanup());
 
 test('violations: exit 1, the invariant with its count and example ids, no raw control characters', async () => {
@@ -79,4 +91,46 @@ test('usage and I/O errors: exit 2', async () => {
 test('listed in simlens --help', async () => {
   const r = await run(['--help'], dir);
   assert.match(r.out, /\n {2}check\s+check behavioural invariants/);
+});
+
+test('some invariants apply and pass: OK on stderr, exit 0, even with others n/a', async () => {
+  const r = await run(['check', 'clean.jsonl'], dir);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /PASS\s+disclosed-value-stated/);
+  assert.match(r.out, /n\/a\s+coverage-definition/);
+  assert.equal(r.err, 'clean.jsonl: OK\n');
+  const j = JSON.parse((await run(['check', 'clean.jsonl', '--json'], dir)).out);
+  assert.ok(j.checked > 0);
+  assert.equal(j.ok, true);
+});
+
+test('human data without traces: every invariant n/a is "nothing checked", never OK; exit 1', async () => {
+  const r = await run(['check', 'human.jsonl'], dir);
+  assert.equal(r.code, 1, r.err);
+  assert.match(r.out, /^human\.jsonl: 2 conversation\(s\)\n/);
+  assert.ok(!/^PASS/m.test(r.out), r.out);
+  assert.doesNotMatch(r.err, /\bOK\b/);
+  assert.equal(r.err, 'simlens check: human.jsonl: nothing checked: no conversation carries a simulator trace (all 19 invariants are n/a); check reads simulator runs\n');
+  const j = await run(['check', 'human.jsonl', '--json'], dir);
+  assert.equal(j.code, 1);
+  const report = JSON.parse(j.out);
+  assert.deepEqual([report.conversations, report.checked, report.ok, report.failed], [2, 0, false, []]);
+  assert.ok(report.invariants.every((i: { status: string }) => i.status === 'not-applicable'));
+});
+
+test('traces, but none with the fields the selected invariant needs: nothing checked, exit 1', async () => {
+  const r = await run(['check', 'clean.jsonl', '--only', 'coverage-definition'], dir);
+  assert.equal(r.code, 1, r.err);
+  assert.match(r.err, /nothing checked: no conversation carries the trace fields any invariant needs \(the 1 invariant selected is n\/a\)/);
+  assert.doesNotMatch(r.err, /\bOK\b/);
+});
+
+test('empty file: only the failure, no "OK" and no table; exit 1', async () => {
+  const r = await run(['check', 'empty.jsonl'], dir);
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.equal(r.err, 'simlens check: empty.jsonl: no valid conversation\n');
+  const j = await run(['check', 'empty.jsonl', '--json'], dir);
+  assert.equal(j.code, 1);
+  assert.equal(JSON.parse(j.out).ok, false);
 });

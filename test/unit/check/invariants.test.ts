@@ -4,7 +4,7 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { INVARIANTS, InvariantChecker, checkConversations, mentions, type Invariant, type ItemLookup } from '../../../src/core/check/index';
+import { INVARIANTS, InvariantChecker, checkConversations, checkedInvariants, mentions, nothingCheckedReason, type Invariant, type ItemLookup } from '../../../src/core/check/index';
 import type { Conversation, SimulatorTrace } from '../../../src/core/model';
 import { conv, findingOf, item, turn } from './helpers';
 
@@ -378,7 +378,11 @@ describe('the checker', () => {
     const r = checkConversations([human]);
     assert.equal(r.conversations, 1);
     assert.deepEqual(r.invariants.filter((i) => i.status !== 'not-applicable').map((i) => i.id), []);
+    // Nothing failed, but nothing was checked either: callers must not call that a pass.
     assert.equal(r.ok, true);
+    assert.equal(checkedInvariants(r), 0);
+    assert.equal(r.traced, 0);
+    assert.match(nothingCheckedReason(r), /^nothing checked: no conversation carries a simulator trace \(all 19 invariants are n\/a\)/);
   });
   test('counts conversations, turns and violations; keeps at most N examples with the conversation id and line', () => {
     const bad = (id: string) => conv([turn('hi im looking for some footwear', { goal: goal({ colour: 'black', material: 'knit' }, ['colour', 'material']) })], { id });

@@ -76,13 +76,13 @@ describe('simlens (in-process)', () => {
       'bad.jsonl:2:29: turns[0].user_utterance: expected a string, got number 5',
       "bad.jsonl:3:12: invalid JSON: unexpected end of the line: expected ',' or '}' (the object is not closed)",
     ]);
-    assert.match(r.err, /INVALID: 3 lines, 1 valid conversations, 2 invalid lines, 2 errors/);
+    assert.match(r.err, /INVALID: 3 lines, 1 valid conversation, 2 invalid lines, 2 errors/);
   });
 
   test('validate --max-errors limits printed problems but not the counts', async () => {
     const r = await run(['validate', 'bad.jsonl', '--max-errors', '1'], dir);
     assert.equal(r.code, 1);
-    assert.deepEqual(r.out.trim().split('\n'), ['bad.jsonl:2:29: turns[0].user_utterance: expected a string, got number 5', 'bad.jsonl: … 1 more problems not shown (--max-errors)']);
+    assert.deepEqual(r.out.trim().split('\n'), ['bad.jsonl:2:29: turns[0].user_utterance: expected a string, got number 5', 'bad.jsonl: … 1 more problem not shown (--max-errors)']);
     assert.match(r.err, /2 errors/);
   });
 
@@ -124,7 +124,7 @@ describe('simlens (in-process)', () => {
     const text = await run(['stats', 'bad.jsonl'], dir);
     assert.equal(text.code, 0);
     assert.match(text.out, /lines +3 \(0 blank, 2 invalid\)/);
-    assert.match(text.err, /2 invalid line\(s\) skipped/);
+    assert.match(text.err, /2 invalid lines skipped/);
   });
 
   test('convert: a ConvApparel document becomes valid canonical JSONL', async () => {

@@ -55,6 +55,20 @@ describe('summaries, filters and search', () => {
     assert.deepEqual(s.searchIds('conv-'), [0, 1, 2, 3, 4]);
   });
 
+  test('a conversation that reports no outcome has no outcome in its row, an "unknown" facet and filter, never "ended"', () => {
+    const s = new SummaryIndex(4);
+    const human = { id: 'h-1', turns: [{ user_utterance: 'a coat please', assistant_utterance: 'here' }] };
+    const traced = { id: 's-1', turns: [{ user_utterance: 'bye', trace: { user_act: 'Complete', patience: 2 } }] };
+    const rated = { id: 'r-1', ratings: { 'Were you able to find a product?': 'No' }, turns: [{ user_utterance: 'hm' }] };
+    const stated = { id: 'a-1', outcome: 'accepted', turns: [{ user_utterance: 'yes' }] };
+    [human, traced, rated, stated].forEach((c, i) => s.set(i, { kind: 'valid', line: i + 1, conversation: c as never }));
+    assert.deepEqual([0, 1, 2, 3].map((i) => s.summary(i).outcome), [undefined, 'ended', 'ended', 'accepted']);
+    assert.deepEqual(s.facets().outcome, [['accepted', 1], ['ended', 2], ['unknown', 1]]);
+    assert.deepEqual([...s.filterLines({ outcome: 'unknown' })], [0]);
+    assert.deepEqual([...s.filterLines({ outcome: 'ended' })], [1, 2]);
+    assert.equal(parseWebviewMessage({ type: 'setFilter', filter: { outcome: 'unknown' } }).ok, true);
+  });
+
   test('pending lines show in the unfiltered list while the pass runs', () => {
     const s = new SummaryIndex(3);
     s.set(1, { kind: 'valid', line: 2, conversation: conversation(1) as never });

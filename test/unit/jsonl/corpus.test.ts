@@ -59,7 +59,7 @@ const CASES: Case[] = [
   { name: 'NUL-only line', bytes: Buffer.from([0, 0, 0]), line: 1, path: '', message: 'U+0000', column: 1 },
   { name: 'deeply nested junk, never closed', bytes: '['.repeat(DEEP), line: 1, path: '', message: 'an array is not closed', column: DEEP + 1 },
   { name: 'several-MB line missing its last brace', bytes: `{"turns":[{"user_utterance":"${BIG}"}]`, line: 2, path: '', message: 'the object is not closed', column: BIG.length + 33 },
-  { name: 'YAML instead of JSON', bytes: 'turns: []', line: 1, path: '', message: "found 'turns'", column: 2 },
+  { name: 'YAML instead of JSON', bytes: 'turns: []', line: 1, path: '', message: "found 'turns'", column: 1 },
   // --- not one object per line -----------------------------------------------------------------
   { name: 'array of conversations', bytes: '[{"turns":[]}]', line: 1, path: '', message: 'found an array with 1 item', column: 1 },
   { name: 'bare number', bytes: '  42', line: 2, path: '', message: 'found a number', column: 3 },

@@ -1,8 +1,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Conversation } from '../../../src/core/model';
+import { reportedOutcome, type Conversation } from '../../../src/core/model';
 import {
   corpusShape, dsKl, conversationReward, effectiveFull, rewardTurns, successRate, rankingAgreement, userActCounts, zhangBalogSummary,
+  describeUnknownOutcomes, zbOutcomeShare, zbOutcomes,
 } from '../../../src/core/metrics/zhangBalog';
 import { parseActSource } from '../../../src/core/metrics/features';
 import { importFile } from '../../../src/core/importers';
@@ -78,5 +79,52 @@ describe('Zhang & Balog metrics', () => {
     assert.ok(Math.abs(flip.kendall_tau - 1 / 3) < 1e-15);
     assert.equal(flip.same_order, false);
     assert.throws(() => rankingAgreement({ A: 1 }, { A: 2 }), /at least two systems/);
+  });
+
+  test('a conversation without an outcome is unknown, never "ended"; shares and Reward over those that report one', async () => {
+    // The UserSimCRS IARD gold file: 75 accepted, 2 ended once imported. Take the outcome away from
+    // two accepted dialogues (as any DialogueKit file without accepted items has none).
+    const gold = (await importFile(datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'))).conversations;
+    const accepted = gold.filter((c) => c.outcome === 'accepted');
+    const stripped = new Set([accepted[0], accepted[1]]);
+    const convs: Conversation[] = gold.map((c) => {
+      if (!stripped.has(c)) return c;
+      const { outcome: _drop, ...rest } = c;
+      return rest as Conversation;
+    });
+    const o = zbOutcomes(convs);
+    assert.deepEqual(o, { conversations: 77, known: 75, accepted: 73, ended: 2, abandoned: 0, failed: 0, unknown: 2 });
+    assert.ok(Math.abs(zbOutcomeShare(o, 'accepted') - 73 / 75) < 1e-12);
+    assert.ok(Math.abs(zbOutcomeShare(o, 'ended') - 2 / 75) < 1e-12);
+    assert.equal(describeUnknownOutcomes(o), 'outcome unknown: 2 of 77 (shares are of the 75 that report one; Reward is their mean)');
+    assert.equal(describeUnknownOutcomes(zbOutcomes(gold)), undefined);
+
+    const z = zhangBalogSummary(convs);
+    assert.equal(z.reward_conversations, 75);
+    assert.deepEqual(z.outcomes, o);
+    const known = convs.filter((c) => c.outcome !== undefined);
+    const mean = known.reduce((s, c) => s + conversationReward(c), 0) / 75;
+    assert.ok(Math.abs(z.reward - mean) < 1e-12);
+    // Nothing reports an outcome (MovieBot dialogues): every share and the Reward are unknown, not 0.
+    const moviebot = (await importFile(datasetPath('usersimcrs-moviebot/annotated_dialogues.json'))).conversations;
+    const mo = zbOutcomes(moviebot);
+    assert.deepEqual([mo.unknown, mo.known, mo.ended], [8, 0, 0]);
+    assert.ok(Number.isNaN(zbOutcomeShare(mo, 'ended')));
+    const mz = zhangBalogSummary(moviebot);
+    assert.ok(Number.isNaN(mz.reward));
+    assert.equal(mz.reward_conversations, 0);
+    // Without requireSuccess the Reward does not depend on the outcome: all conversations count.
+    assert.equal(zhangBalogSummary(moviebot, { requireSuccess: false }).reward_conversations, 8);
+  });
+
+  test('reported outcome: the field, a "found a product" rating, or a trace on the last turn; else none', () => {
+    assert.equal(reportedOutcome({ turns: [{ user_utterance: 'hi' }] }), undefined);
+    assert.equal(reportedOutcome({ turns: [{ user_utterance: 'hi' }], outcome: 'ended' }), 'ended');
+    assert.equal(reportedOutcome({ turns: [{ user_utterance: 'hi' }], outcome: 'agent_error' }), 'agent_error');
+    assert.equal(reportedOutcome({ turns: [{ user_utterance: 'hi' }], ratings: { 'Were you able to find a product?': 'No' } }), 'ended');
+    assert.equal(reportedOutcome({ turns: [turn('Disclose'), turn('Complete')] }), 'ended');
+    assert.equal(reportedOutcome({ turns: [turn('Disclose'), turn('Accept')] }), 'accepted');
+    const o = zbOutcomes([{ turns: [{ user_utterance: 'hi' }], outcome: 'agent_error' }, { turns: [] }]);
+    assert.deepEqual([o.failed, o.unknown, o.known], [1, 1, 0]);
   });
 });

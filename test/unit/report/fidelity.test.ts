@@ -24,8 +24,12 @@ describe('fidelity report', () => {
     for (const v of report.verdicts ?? []) assert.ok(['pass', 'warn', 'fail'].includes(v.verdict));
     // the counterfactual pillar was assessed (both conditions exist in the human file)
     assert.doesNotMatch(report.verdicts![2].detail, /not assessed/);
-    assert.match(report.verdicts![0].detail, /local-good: \d+\/11 features aligned with human \(good\)/);
-    assert.match(report.verdicts![0].detail, /local-bad: \d+\/11 features aligned with human \(bad\)/);
+    // 11 features each: tested ones in the denominator, features constant in both populations named apart.
+    for (const [agent, human] of [['local-good', 'good'], ['local-bad', 'bad']]) {
+      const m = new RegExp(`${agent}: \\d+/(\\d+) features aligned with human \\(${human}\\)[^;]*?(?:\\((\\d+) constant in both, not tested\\))?(?:;|$)`).exec(report.verdicts![0].detail);
+      assert.ok(m, report.verdicts![0].detail);
+      assert.equal(Number(m[1]) + Number(m[2] ?? 0), 11, report.verdicts![0].detail);
+    }
     assert.deepEqual(report.inputs.map((i) => [i.label, i.n]), [['human', 80], ['local-good', 20], ['local-bad', 20]]);
     // files
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');

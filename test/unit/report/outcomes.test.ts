@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Conversation } from '../../../src/core/model';
 import { conversationFailure } from '../../../src/core/run/failures';
-import { countOutcomes, withoutFailures } from '../../../src/core/report/outcomes';
+import { countOutcomes, userOutcomeShare, withoutFailures } from '../../../src/core/report/outcomes';
 import { buildSimulationReport } from '../../../src/core/report/builders/simulation';
 import { computePlsa, computeSimulation } from '../../../src/core/report/compute';
 import { runFidelity } from '../../../src/core/report/fidelity';
@@ -83,6 +83,18 @@ describe('failures apart from user outcomes', () => {
       byReason: { agent_timeout: 1, simulator_error: 1, unknown: 1 },
     });
     assert.deepEqual(withoutFailures(population()).map((x) => x.id), ['a1', 'a2', 'e1', 'ab1']);
+  });
+
+  test('no outcome, rating or trace: "outcome unknown", never ended; shares over those that report one', () => {
+    const human = (id: string, outcome?: 'accepted' | 'ended') => ({ id, source: 'human', turns: [{ user_utterance: 'hi', assistant_utterance: 'It (2017)?' }], ...(outcome ? { outcome } : {}) });
+    const convs = [...Array.from({ length: 73 }, (_, i) => human(`a${i}`, 'accepted')), human('e1', 'ended'), human('e2', 'ended'), human('u1'), human('u2')];
+    const c = countOutcomes(convs);
+    assert.deepEqual([c.completed, c.accepted, c.ended, c.abandoned, c.unknown], [77, 73, 2, 0, 2]);
+    assert.ok(Math.abs(userOutcomeShare(c, 'accepted') - 73 / 75) < 1e-12);
+    const t = table(parseReport(buildSimulationReport({ populations: [{ label: 'human', outcomes: c }], generated: '2026-01-01T00:00:00Z' })), 'outcomes');
+    assert.deepEqual(t.columns.map((x) => x.key).slice(0, 9), ['population', 'conversations', 'without_failures', 'accepted', 'ended', 'abandoned', 'outcome_unknown', 'agent_errors', 'other_failures']);
+    assert.equal(t.rows[0].cells[6], 2);
+    assert.match(t.caption ?? '', /human: outcome unknown: 2 of 77/);
   });
 
   test('simulation builder: Outcomes table with exact shares and per-reason columns', () => {

@@ -6,7 +6,7 @@
 import { finiteOrNull, type Column, type TableSection } from '../model';
 import { tableColumns } from './common';
 import type { IdAllocator } from '../format';
-import { failedCount, reasonsIn, userOutcomeShare, type OutcomeCounts } from '../outcomes';
+import { describeUnknown, failedCount, reasonsIn, userOutcomeShare, type OutcomeCounts } from '../outcomes';
 
 export interface OutcomeRow {
   label: string;
@@ -24,10 +24,13 @@ export function exclusionNote(rows: readonly OutcomeRow[]): string | undefined {
 /** The Outcomes table of some populations. */
 export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, group?: string): TableSection {
   const reasons = reasonsIn(rows.map((r) => r.counts));
+  const unknown = rows.filter((r) => describeUnknown(r.counts) !== undefined);
   const columns: Column[] = [
     ...tableColumns(['population', 'Population', 'text'], ['conversations', 'Conversations', 'int'],
       ['without_failures', 'Without failures', 'int'], ['accepted', 'Accepted', 'percent'], ['ended', 'Ended', 'percent'],
-      ['abandoned', 'Abandoned', 'percent'], ['agent_errors', 'Agent errors', 'int'], ['other_failures', 'Other failures', 'int']),
+      ['abandoned', 'Abandoned', 'percent']),
+    ...(unknown.length ? tableColumns(['outcome_unknown', 'Outcome unknown', 'int']) : []),
+    ...tableColumns(['agent_errors', 'Agent errors', 'int'], ['other_failures', 'Other failures', 'int']),
     ...reasons.map((r): Column => ({ key: `failed_${r}`, label: r, format: 'int' })),
   ];
   return {
@@ -36,7 +39,11 @@ export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, g
     title: 'Outcomes',
     group,
     caption:
-      'Accepted, ended and abandoned are user outcomes: shares of the conversations without failures. Failures are counted apart and never as a user outcome: agent errors (the recommender failed: HTTP error, timeout, malformed answer, LLM failure) and other failures (simulated user, simulator)' +
+      'Accepted, ended and abandoned are user outcomes: shares of the conversations without failures' +
+      (unknown.length
+        ? ` that report an outcome (${unknown.map((r) => `${r.label}: ${describeUnknown(r.counts)}`).join('; ')}; a conversation with no outcome, rating or trace is counted apart, never as ended)`
+        : '') +
+      '. Failures are counted apart and never as a user outcome: agent errors (the recommender failed: HTTP error, timeout, malformed answer, LLM failure) and other failures (simulated user, simulator)' +
       (reasons.length ? ', with one column per failure reason.' : '.'),
     columns,
     rows: rows.map((r) => {
@@ -45,9 +52,10 @@ export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, g
         cells: [
           r.label, c.conversations, c.completed,
           finiteOrNull(userOutcomeShare(c, 'accepted')), finiteOrNull(userOutcomeShare(c, 'ended')), finiteOrNull(userOutcomeShare(c, 'abandoned')),
+          ...(unknown.length ? [c.unknown ?? 0] : []),
           c.agentErrors, c.otherFailures, ...reasons.map((k) => c.byReason[k] ?? 0),
         ],
-        marks: [null, null, null, null, null, null, c.agentErrors > 0 ? 'fail' : null, c.otherFailures > 0 ? 'fail' : null, ...reasons.map(() => null)],
+        marks: [null, null, null, null, null, null, ...(unknown.length ? [(c.unknown ?? 0) > 0 ? ('warn' as const) : null] : []), c.agentErrors > 0 ? 'fail' : null, c.otherFailures > 0 ? 'fail' : null, ...reasons.map(() => null)],
       };
     }),
   };

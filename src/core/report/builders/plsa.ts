@@ -38,6 +38,8 @@ export interface PlsaCandidateSummary {
   ksAboveAlpha: number;
   /** Mean KS D over the features with statistics (NaN when none). */
   meanKs: number;
+  /** Features with the same constant value in both populations: not tested, not in `features`. */
+  constant: number;
 }
 
 /** Per-candidate counts of indistinguishable features (the numbers behind the PLSA verdict). */
@@ -53,6 +55,7 @@ export function plsaCandidateSummaries(plsa: PlsaReport, alpha = 0.05, labels?: 
       mwuAboveAlpha: rows.filter((x) => x.mwu_p > alpha).length,
       ksAboveAlpha: rows.filter((x) => x.ks_p > alpha).length,
       meanKs: rows.length ? ks / rows.length : NaN,
+      constant: plsa.comparisons.filter((x) => x.candidate === c.file && x.untested === 'constant').length,
     };
   });
 }
@@ -98,7 +101,8 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
   for (const s of plsaCandidateSummaries(plsa, alpha, input.labels)) {
     paragraphs.push(
       `${s.label}: ${s.mwuAboveAlpha} of ${s.features} features show no significant difference from ${refName} by Mann-Whitney U (p > ${alpha}); ` +
-        `${s.ksAboveAlpha} of ${s.features} by KS; mean KS D = ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}.`,
+        `${s.ksAboveAlpha} of ${s.features} by KS; mean KS D = ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}.` +
+        (s.constant ? ` ${s.constant} feature(s) constant in both populations not tested.` : ''),
     );
   }
   for (const c of allCloserSummaries(plsa)) {
@@ -231,6 +235,8 @@ export function buildPlsaReport(input: PlsaBuildInput): Report {
   const { plsa } = input;
   const name = labelFor(plsa, input.labels);
   const ids = new IdAllocator();
+  // The comparison's own warnings (act mapping, features not tested) come after the inputs'.
+  const warnings = [...(input.warnings ?? []), ...(plsa.warnings ?? [])];
   return {
     schema: REPORT_SCHEMA,
     kind: 'plsa',
@@ -242,6 +248,6 @@ export function buildPlsaReport(input: PlsaBuildInput): Report {
     ],
     params: { alpha: input.alpha ?? 0.05, features: plsa.features.join(','), ...input.params },
     sections: plsaSections(input, ids),
-    warnings: input.warnings?.length ? input.warnings : undefined,
+    warnings: warnings.length ? warnings : undefined,
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { ChartSection, Mark, Report, Section, TableSection, Verdict } from '../model';
 import { formatCell } from '../format';
-import { escapeMarkdown } from './escape';
+import { escapeMarkdown, stripControl } from './escape';
 import { chartToTable } from './tables';
 
 export interface MarkdownOptions {
@@ -21,6 +21,25 @@ export interface MarkdownOptions {
    * data stays in the report's JSON.
    */
   omitCharts?: boolean;
+  /**
+   * Plain text in the same layout (terminal output): text is written as it is, without the
+   * Markdown escapes (`&gt;`, `\_`, `\|`) that only a Markdown renderer would undo. Control
+   * characters are still stripped and line breaks in inline text still become spaces. Default
+   * false: files and panels get escaped Markdown.
+   */
+  plain?: boolean;
+}
+
+/** Options of `markdownTableOf`. */
+export interface MarkdownTableOptions {
+  /** Cell text as it is, without Markdown escapes (see MarkdownOptions.plain). */
+  plain?: boolean;
+}
+
+/** `escapeMarkdown`, or for plain text only what keeps the layout: no control characters, inline text on one line. */
+function textEscaper(plain: boolean | undefined): (text: string, inline?: boolean) => string {
+  if (!plain) return escapeMarkdown;
+  return (text, inline = false) => (inline ? stripControl(text).replace(/\r\n|\r|\n/g, ' ') : stripControl(text));
 }
 
 const VERDICT_TEXT: Record<Verdict['verdict'], string> = { pass: '✅ PASS', warn: '⚠️ WARN', fail: '❌ FAIL' };
@@ -43,7 +62,8 @@ function markCell(text: string, mark: Mark | null | undefined): string {
 }
 
 /** A GFM table of a table section (highlighting: bold = closest, italic = far, ✓/✗/⚠ = pass/fail/warn). */
-export function markdownTableOf(table: TableSection): string {
+export function markdownTableOf(table: TableSection, opts: MarkdownTableOptions = {}): string {
+  const escapeMarkdown = textEscaper(opts.plain);
   const head = `| ${table.columns.map((c) => escapeMarkdown(c.label, true)).join(' | ')} |`;
   const rule = `|${table.columns.map((c, i) => (i > 0 && c.format !== 'text' ? '---:' : '---')).join('|')}|`;
   const body = table.rows.map((r) => {
@@ -59,21 +79,22 @@ function imagePath(path: string): string {
 }
 
 function sectionMarkdown(section: Section, opts: MarkdownOptions): string[] {
+  const escapeMarkdown = textEscaper(opts.plain);
   const out: string[] = [`### ${escapeMarkdown(section.title, true)}`, ''];
   if (section.caption) out.push(escapeMarkdown(section.caption), '');
   if (section.type === 'text') {
     for (const p of section.paragraphs) out.push(`${section.tone === 'warning' ? '> ⚠ ' : ''}${escapeMarkdown(p)}`, '');
   } else if (section.type === 'table') {
-    out.push(markdownTableOf(section), '');
+    out.push(markdownTableOf(section, opts), '');
     for (const n of section.notes ?? []) out.push(`- ${escapeMarkdown(n, true)}`);
     if (section.notes?.length) out.push('');
   } else {
     const img = opts.chartImage?.(section);
     if (img !== undefined) {
       out.push(`![${escapeMarkdown(section.title, true)}](${imagePath(img)})`, '');
-      if (opts.chartData) out.push(markdownTableOf(chartToTable(section)), '');
+      if (opts.chartData) out.push(markdownTableOf(chartToTable(section), opts), '');
     } else {
-      out.push(markdownTableOf(chartToTable(section)), '');
+      out.push(markdownTableOf(chartToTable(section), opts), '');
     }
   }
   return out;
@@ -81,6 +102,7 @@ function sectionMarkdown(section: Section, opts: MarkdownOptions): string[] {
 
 /** Renders a whole report. */
 export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): string {
+  const escapeMarkdown = textEscaper(opts.plain);
   const out: string[] = [`# ${escapeMarkdown(report.title, true)}`, ''];
   out.push(`Generated ${escapeMarkdown(report.generated, true)} by SimLens (${escapeMarkdown(report.kind, true)} report).`, '');
   if (report.inputs.length) {

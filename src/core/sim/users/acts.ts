@@ -7,7 +7,8 @@
  * paper's code also used for the shopping/movie task: Note.Like, Note.Dislike, Note.Accept,
  * Note.Seen (the user already owns the item) and Complete.Abandon (patience ran out).
  */
-import { CIR6_USER_ACTIONS } from '../../taxonomy';
+import { CIR6_USER_ACTIONS, QRFA_AGENT, QRFA_USER, ZHANG_BALOG_TAXONOMY } from '../../taxonomy';
+import aliasesJson from './act-aliases.json';
 
 export type Cir6Act = (typeof CIR6_USER_ACTIONS)[number];
 export const CIR6_ACTS: readonly Cir6Act[] = CIR6_USER_ACTIONS;
@@ -73,11 +74,42 @@ function pascal(segment: string): string {
     .join('');
 }
 
+/** A spelling-insensitive key of a dotted label: case, spaces, "-" and "_" do not count. */
+function spellingKey(label: string): string {
+  return label
+    .trim()
+    .split('.')
+    .map((s) => s.replace(/[-_\s]+/g, '').toLowerCase())
+    .filter(Boolean)
+    .join('.');
+}
+
 /**
- * Spelling normalisation of a dotted corpus label: "DISCLOSE.NON-DISCLOSE" -> "Disclose.NonDisclose",
- * "inquire.elicit" -> "Inquire.Elicit". Labels without a dot keep one segment.
+ * Every act name the simulator, its data files and the Zhang & Balog taxonomy spell: a corpus
+ * label that matches one of them (ignoring case and separators) takes its spelling, because a
+ * PascalCase rule alone turns "Disclose.NonDisclose" into "Disclose.Nondisclose", an act nothing
+ * else knows.
+ */
+const CANONICAL_ACTS: ReadonlyMap<string, string> = (() => {
+  const names: string[] = [
+    ...USER_FINE_ACTS, ...AGENT_ZB_ACTS, ...CIR6_USER_ACTIONS, START, STOP, AGENT_UNKNOWN,
+    ...ZHANG_BALOG_TAXONOMY.user, ...ZHANG_BALOG_TAXONOMY.assistant, ...QRFA_USER, ...QRFA_AGENT,
+    ...Object.values(aliasesJson.user), ...Object.values(aliasesJson.assistant),
+  ];
+  const out = new Map<string, string>();
+  for (const n of names) if (n && !out.has(spellingKey(n))) out.set(spellingKey(n), n);
+  return out;
+})();
+
+/**
+ * Spelling normalisation of a dotted corpus label: a known act in any case or separator style
+ * keeps its canonical spelling ("DISCLOSE.NON-DISCLOSE" and "disclose.nondisclose" ->
+ * "Disclose.NonDisclose", "inquire.elicit" -> "Inquire.Elicit"); any other label is PascalCased
+ * per dotted segment ("foo.bar-baz" -> "Foo.BarBaz"). Labels without a dot keep one segment.
  */
 export function normalizeLabel(label: string): string {
+  const known = CANONICAL_ACTS.get(spellingKey(label));
+  if (known !== undefined) return known;
   return label
     .trim()
     .split('.')
