@@ -6,7 +6,7 @@
  * checking and for skipping.
  */
 import { ImportError } from './errors';
-import { findJsonSyntaxError as findFirstSyntaxError } from '../jsonl/jsonSyntax';
+import { bareWordStart, findJsonSyntaxError as findFirstSyntaxError } from '../jsonl/jsonSyntax';
 import { readJsonString, skipJsonValue, skipJsonWs } from '../jsonl/locate';
 
 /** A JSON syntax error found by `findJsonSyntaxError`. Offsets are UTF-16 indices; line and column are 1-based. */
@@ -38,7 +38,9 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
  */
 export function findJsonSyntaxError(text: string): JsonSyntaxProblem | undefined {
   const e = findFirstSyntaxError(text, 'file');
-  return e && { offset: e.offset, ...lineColumnAt(text, e.offset), message: e.message };
+  if (!e) return undefined;
+  const offset = bareWordStart(text, e);
+  return { offset, ...lineColumnAt(text, offset), message: e.message };
 }
 
 /**

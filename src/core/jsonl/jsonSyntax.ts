@@ -299,3 +299,17 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
     return undefined;
   }
 }
+
+/**
+ * Where a syntax error's column points. The scanner reports V8's offset, which for a bare word
+ * starting like a literal ("this", "none", "false-ish") is the first character that is not the
+ * literal's ("this" -> 'h'); the message names the whole word, so the column points at its start,
+ * as it does for any other bare word ("hello"). Other errors keep the scanner's offset.
+ */
+export function bareWordStart(text: string, found: JsonSyntaxError): number {
+  let start = found.offset;
+  while (start > 0 && /[A-Za-z0-9_]/.test(text[start - 1])) start--;
+  if (start === found.offset) return found.offset;
+  const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(start, start + 40))?.[0];
+  return word !== undefined && found.message.startsWith(`expected a value, found '${word}'`) ? start : found.offset;
+}

@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { Conversation } from '../model';
-import { findJsonSyntaxError, type JsonSyntaxError } from './jsonSyntax';
+import { bareWordStart, findJsonSyntaxError } from './jsonSyntax';
 import { locateJsonPath } from './locate';
 import { explainZodIssue, formatJsonPath, type FieldProblem, type ZodIssue } from './zodIssues';
 
@@ -138,19 +138,6 @@ export interface ParseOptions {
   preserveKeyOrder?: boolean;
 }
 
-/**
- * Where a syntax error's column points. The scanner reports V8's offset, which for a bare word
- * starting like a literal ("this", "none", "false-ish") is the first character that is not the
- * literal's ("this" -> 'h'); the message names the whole word, so the column points at its start,
- * as it does for any other bare word ("hello"). Other errors keep the scanner's offset.
- */
-function bareWordStart(text: string, found: JsonSyntaxError): number {
-  let start = found.offset;
-  while (start > 0 && /[A-Za-z0-9_]/.test(text[start - 1])) start--;
-  if (start === found.offset) return found.offset;
-  const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(start, start + 40))?.[0];
-  return word !== undefined && found.message.startsWith(`expected a value, found '${word}'`) ? start : found.offset;
-}
 
 /**
  * Parses one line of text (without its line ending) into a conversation, a blank line, or errors.

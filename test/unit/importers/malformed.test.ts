@@ -25,6 +25,19 @@ describe('fatal errors', () => {
     });
   });
 
+  test('a bare word in a JSON document: the column of its first character, also when it starts like a literal', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'simlens-bareword-'));
+    try {
+      for (const [text, where] of [['this is text\n', '1:1'], ['[\n  none\n]\n', '2:3'], ['{"a": nope}', '1:7'], ['hello', '1:1']]) {
+        const file = path.join(dir, 'doc.json');
+        writeFileSync(file, text);
+        await rejectsWith(importFile(file, { from: 'dialoguekit' }), new RegExp(`doc\\.json:${where}: invalid JSON: expected a value, found '`));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('unterminated quoted CSV field: line and column where it opens', async () => {
     await rejectsWith(importFile(fixture('abredial-unterminated.csv')), /abredial-unterminated\.csv:2:4: unterminated quoted field/);
   });

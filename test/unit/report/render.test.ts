@@ -123,6 +123,13 @@ describe('Markdown renderer', () => {
     assert.equal(lines[1], '|---|---:|---:|');
     assert.match(lines[2], /\| _4\.0e−4_ \| \*\*0\.123\*\* \|$/);
     assert.match(lines[4], /\| 1\.000 \| -0\.250 \|$/);
+    // The rendered report says what bold and italic mean, in Markdown and in plain text.
+    for (const plain of [false, true]) {
+      const md = renderMarkdown({ ...hostileReport(), sections: [t] }, { plain });
+      assert.match(md, /- Marks: \*\*bold\*\* = closest to the reference .*it may still differ significantly.*; _italic_ = far/);
+    }
+    const unmarked = { ...t, rows: t.rows.map((r) => ({ ...r, marks: undefined })) };
+    assert.doesNotMatch(renderMarkdown({ ...hostileReport(), sections: [unmarked] }), /Marks:/);
   });
 
   test('charts without images are rendered as data tables', () => {

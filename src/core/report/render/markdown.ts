@@ -61,6 +61,19 @@ function markCell(text: string, mark: Mark | null | undefined): string {
   }
 }
 
+/**
+ * What the bold and italic marks of a table mean, for the marks it uses (the same text in Markdown
+ * and plain text, where the marks show as * and _). A "closest" cell is only the best among the
+ * populations compared: it can still differ significantly from the reference.
+ */
+function markLegend(table: TableSection): string[] {
+  const used = new Set(table.rows.flatMap((r) => r.marks ?? []));
+  const parts: string[] = [];
+  if (used.has('closest')) parts.push('**bold** = closest to the reference among the populations compared (it may still differ significantly)');
+  if (used.has('far')) parts.push('_italic_ = far: significantly different at alpha');
+  return parts.length ? [`Marks: ${parts.join('; ')}.`] : [];
+}
+
 /** A GFM table of a table section (highlighting: bold = closest, italic = far, ✓/✗/⚠ = pass/fail/warn). */
 export function markdownTableOf(table: TableSection, opts: MarkdownTableOptions = {}): string {
   const escapeMarkdown = textEscaper(opts.plain);
@@ -86,8 +99,9 @@ function sectionMarkdown(section: Section, opts: MarkdownOptions): string[] {
     for (const p of section.paragraphs) out.push(`${section.tone === 'warning' ? '> ⚠ ' : ''}${escapeMarkdown(p)}`, '');
   } else if (section.type === 'table') {
     out.push(markdownTableOf(section, opts), '');
-    for (const n of section.notes ?? []) out.push(`- ${escapeMarkdown(n, true)}`);
-    if (section.notes?.length) out.push('');
+    const notes = [...(section.notes ?? []).map((n) => escapeMarkdown(n, true)), ...markLegend(section)];
+    for (const n of notes) out.push(`- ${n}`);
+    if (notes.length) out.push('');
   } else {
     const img = opts.chartImage?.(section);
     if (img !== undefined) {
