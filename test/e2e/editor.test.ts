@@ -17,6 +17,9 @@ import { REPO_ROOT, RESULTS_DIR, e2eReady, focusWorkbench, iconFontStatus, waitF
 
 const TASKS = ['footwear', 'outerwear', 'dresses', 'tops'];
 
+/** Every third simulated conversation ends with the user leaving. */
+const abandoned = (i: number): boolean => i % 3 === 0;
+
 function simulated(i: number): Record<string, unknown> {
   const agendas = [
     ['Disclose', 'Inquire', 'Navigate', 'Complete'],
@@ -29,10 +32,11 @@ function simulated(i: number): Record<string, unknown> {
     task_id: `${TASKS[i % 4]}_${i % 5 === 0 ? 'bad' : 'good'}`,
     source: 'agenda-cir6',
     agent: i % 5 === 0 ? 'local-bad' : 'local-good',
-    outcome: i % 3 === 0 ? 'abandoned' : 'accepted',
+    outcome: abandoned(i) ? 'abandoned' : 'accepted',
     turns: agendas.map((agenda, t) => ({
-      user_utterance: ['I am looking for waterproof hiking boots in size 42.', 'Do they come in brown? I prefer leather.', 'Show me more like the second one.', 'Great, I will take it. Thanks!'][t],
-      assistant_utterance: ['Here are three waterproof boots in size 42.', 'Yes — these two are brown leather.', 'Here are similar boots.', 'Enjoy your boots!'][t],
+      // An abandoned conversation ends with a user who leaves, out of patience (what the screenshots show must agree).
+      user_utterance: ['I am looking for waterproof hiking boots in size 42.', 'Do they come in brown? I prefer leather.', 'Show me more like the second one.', abandoned(i) ? 'None of these are right. I will look elsewhere.' : 'Great, I will take it. Thanks!'][t],
+      assistant_utterance: ['Here are three waterproof boots in size 42.', 'Yes — these two are brown leather.', 'Here are similar boots.', abandoned(i) ? 'Sorry I could not help.' : 'Enjoy your boots!'][t],
       recommendations:
         t < 3
           ? [1, 2, 3].map((k) => ({
@@ -47,14 +51,14 @@ function simulated(i: number): Record<string, unknown> {
       trace: {
         agenda,
         operation: t === 0 ? 'init' : t === 1 ? 'push' : t === 3 ? 'end' : 'pull',
-        user_act: ['Disclose', 'Reveal', 'Navigate', 'Complete'][t],
+        user_act: ['Disclose', 'Reveal', 'Navigate', abandoned(i) ? 'Complete.Abandon' : 'Complete'][t],
         agent_act: ['Reveal.Show', 'Reveal.List', 'Reveal.Similar', 'Traverse.End'][t],
         goal: { constraints: { category: 'boots', size: 42, material: 'leather' }, requests: ['price', 'color'], fulfilled_requests: t > 1 ? ['color'] : [] },
         preferences: { model: 'pkg', liked_attributes: ['waterproof', 'leather'], disliked_attributes: t > 0 ? ['synthetic'] : [] },
         target: { item_id: 'B-target', alternatives: ['B-alt-1', 'B-alt-2'], ...(t === 2 ? { switched_from: 'B-old', switch_reason: 'tolerance' } : {}) },
-        patience: 4 - t,
-        satisfaction: [0.4, 0.55, 0.5, 0.8][t],
-        frustration: [0.1, 0.2, 0.3, 0.1][t],
+        patience: abandoned(i) ? 3 - t : 4 - t,
+        satisfaction: (abandoned(i) ? [0.4, 0.35, 0.25, 0.1] : [0.4, 0.55, 0.5, 0.8])[t],
+        frustration: (abandoned(i) ? [0.1, 0.3, 0.5, 0.8] : [0.1, 0.2, 0.3, 0.1])[t],
         llm_calls: t === 0 ? [{ id: `call-${i}`, role: 'nlg', model: 'local-template', latency_ms: 12, request: { act: 'Disclose', slots: { size: 42 } }, response: 'I am looking for waterproof hiking boots in size 42.' }] : undefined,
       },
     })),
