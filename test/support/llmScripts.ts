@@ -56,7 +56,7 @@ export function simulationScript(opts: SimulationScriptOptions = {}): FakeHandle
         return { content: 'Here are a few options that match. Do you have a colour in mind?' };
       case 'user': {
         const said = ((all[1]?.content ?? '').match(/^USER:/gm) ?? []).length;
-        if (said + 1 >= stopAfter) return { content: 'Response: the second one is good, i will buy it\nTerminate: True' };
+        if (said + 1 >= stopAfter) return { content: 'Response: the first one is good, i will buy it\nTerminate: True' };
         return { content: said === 0 ? 'Response: looking for comfy black boots\nTerminate: False' : 'Response: something cheaper maybe?\nTerminate: False' };
       }
       case 'sft-user': {

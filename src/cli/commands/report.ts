@@ -1,6 +1,6 @@
 /** `simlens report`: the one-command fidelity report (simulate, then PLSA + HLS + counterfactual). */
 import { resolve } from 'node:path';
-import { runFidelity, fidelityNeedsLlm, DEFAULT_THRESHOLDS } from '../../core/report/fidelity';
+import { runFidelity, fidelityNeedsLlm, DEFAULT_THRESHOLDS, SimulationStoppedError } from '../../core/report/fidelity';
 import { LLM_FLAGS, llmServicesFromFlags } from '../llmOptions';
 import { CancelledError } from '../../core/report/compute';
 import { formatFlags, parseArgs } from '../args';
@@ -67,7 +67,9 @@ Options:
 ${formatFlags(FLAGS)}
 
 Exit codes: 0 report written and no pillar failed, 1 report written and a pillar failed, or
---human is not usable conversations (unknown format, not conversation data, no valid line),
+--human is not usable conversations (unknown format, not conversation data, no valid line), or
+a simulation stopped (failure policy, LLM endpoint down, budget spent) or had every conversation
+fail (the reason is printed and is in DIR/populations/<agent>.sim.jsonl.manifest.json),
 2 usage or I/O error, 130 interrupted.
 
 Example:
@@ -154,6 +156,11 @@ Example:
       if (isIoError(err)) {
         io.stderr(`simlens report: ${ioErrorMessage('read or write', (err as NodeJS.ErrnoException).path ?? out, err)}\n`);
         return 2;
+      }
+      if (err instanceof SimulationStoppedError) {
+        // A finding about the simulator or agent (as `simulate` exits 1 for it), with the reason the run recorded.
+        io.stderr(`simlens report: ${err.message}\n`);
+        return 1;
       }
       if (err instanceof ImportError) {
         io.stderr(`simlens report: ${importErrorMessage(io, err)}\n`);

@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { importFile } from '../../core/importers/index';
 import type { RunManifest } from '../../core/model';
 import {
-  OrderedWriter, SHARD_COUNT_VARIABLE, SIMLENS_VERSION, forkConversation, parseSimulationConfig, partFileName, resolveShard, runIdFor, runSimulation, writeManifest,
+  OrderedWriter, SHARD_COUNT_VARIABLE, SIMLENS_VERSION, forkConversation, parseSimulationConfig, partFileName, resolveShard, runIdFor, runSimulation, runStopOf, writeManifest,
   type SimulationConfigInput,
 } from '../../core/run/index';
 import { defaultActAliases, estimateTransitions, loadActAliases } from '../../core/sim/users/index';
@@ -212,7 +212,11 @@ A conversation that fails ends on the failing turn and is recorded with metadata
 metadata.error_kind: an agent failure (HTTP error status, timeout, unreachable, malformed answer,
 LLM failure) has outcome agent_error and never costs the user patience. The summary line and the
 manifest count failures per reason; --max-consecutive-failures N stops the run after N failures in
-a row (manifest status "stopped", stop_reason).
+a row (manifest status "stopped", stop_reason) when that leaves planned conversations unrun; a run
+whose planned conversations all finished is "finished", its failures counted. An LLM endpoint that
+still fails after its retries stops the run too ("stopped", stop_reason names the endpoint's error;
+a spent --budget-* is "cancelled"). The manifest's counts are refreshed about once a second while
+the run goes on; after a kill the output file is the truth, and --resume recounts from it.
 Ctrl-C stops scheduling: conversations in flight are finished and written, the manifest says
 "cancelled"; a second Ctrl-C aborts them at once (they are not written). --resume continues.
 
@@ -313,7 +317,7 @@ Examples:
       }).catch((err: unknown) => {
         // An LLM endpoint that stays down, or a spent budget: finished conversations are kept.
         if (!stopsRun(err)) throw err;
-        io.stderr(`simlens simulate: stopped: ${(err as Error).message}\ncontinue with the same options and --resume\n`);
+        io.stderr(`simlens simulate: ${runStopOf(err).reason}\ncontinue with the same options and --resume\n`);
         return undefined;
       });
       if (!result) return 1;

@@ -10,6 +10,15 @@ import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn 
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from './types';
 import { mentions, mentionsWords, quote, show } from './text';
 import { tokenize } from '../text/tokenize';
+import { toConvApparelUserAct } from '../sim/users/acts';
+
+/**
+ * An accept in any taxonomy a simulator records its user act in: `Note.Accept` (agenda users) or
+ * ConvApparel's `accept_recommendation` (LLM users), in any spelling or alias.
+ */
+function isAcceptAct(act: string | undefined): boolean {
+  return typeof act === 'string' && (act === 'Note.Accept' || toConvApparelUserAct(act) === 'accept_recommendation');
+}
 
 // ---------------------------------------------------------------------------------------------
 // Small readers
@@ -195,7 +204,7 @@ const agendaPullOrder: Invariant = {
       any = true;
       if (prev !== undefined && (tr.operation === 'pull' || tr.operation === 'push')) {
         turns++;
-        const accepted = tr.user_act === 'Note.Accept';
+        const accepted = isAcceptAct(tr.user_act);
         if (tr.operation === 'pull') {
           const pulled = tr.pulled?.[0];
           const top = prev[0];
@@ -273,7 +282,7 @@ const acceptedMeetsConstraints: Invariant = {
     const out: Violation[] = [];
     conv.turns.forEach((turn, i) => {
       const tr = turn.trace;
-      if (tr?.user_act !== 'Note.Accept') return;
+      if (!tr || !isAcceptAct(tr.user_act)) return;
       const candidates = acceptedCandidates(ctx, i);
       if (candidates.length === 0) return;
       any = true;
@@ -300,6 +309,52 @@ const acceptedMeetsConstraints: Invariant = {
       };
       const verdicts = candidates.map(problems);
       if (verdicts.every((p) => p.length > 0)) out.push({ turn: i, detail: `accepted ${show(candidates[0].item_id)}: ${verdicts[0].join('; ')}` });
+    });
+    return any ? finding(turns, out) : undefined;
+  },
+};
+
+/** A turn that says it changes a value it stated before ("Actually, make that X instead"). */
+function isRevision(act: unknown): boolean {
+  return typeof act === 'string' && (act === 'Reveal.Revise' || act.startsWith('Reveal.Revise.'));
+}
+
+const noSilentContradiction: Invariant = {
+  id: 'no-silent-contradiction',
+  statement: 'a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed',
+  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)',
+  check(ctx) {
+    const last = new Map<string, string[]>();
+    let disclosedBefore: string[] | undefined;
+    let turns = 0;
+    let any = false;
+    const out: Violation[] = [];
+    ctx.conversation.turns.forEach((turn, i) => {
+      const tr = turn.trace;
+      const act = tr?.user_act;
+      const expand = act === 'Reveal.Expand';
+      const disclosed = disclosedOf(tr);
+      // Only a relaxing turn takes a constraint back; a goal that drops one silently (a target
+      // switch) still holds the user to what it said.
+      if (expand && disclosed !== undefined && disclosedBefore !== undefined) {
+        for (const attr of disclosedBefore) if (!disclosed.includes(attr)) last.delete(attr);
+      }
+      if (disclosed !== undefined) disclosedBefore = disclosed;
+      const said = saidConstraints(tr);
+      if (!said) return;
+      any = true;
+      let restated = false;
+      for (const [attr, value] of said) {
+        const before = last.get(attr);
+        if (before !== undefined) {
+          restated = true;
+          if (!isRevision(act) && !expand && !before.some((b) => equalValue(b, value))) {
+            out.push({ turn: i, detail: `${show(attr)}=${show(value)} (act ${show(act ?? '?')}) contradicts the earlier ${show(before.join('|'))} without a revision: ${quote(turn.user_utterance)}` });
+          }
+        }
+        last.set(attr, expand ? [...(before ?? []), value] : [value]);
+      }
+      if (restated) turns++;
     });
     return any ? finding(turns, out) : undefined;
   },
@@ -489,14 +544,14 @@ const acceptEndsDialogue: Invariant = {
       if (typeof act !== 'string') return;
       lastAct = act;
       lastActTurn = i;
-      if (act !== 'Note.Accept') return;
+      if (!isAcceptAct(act)) return;
       n++;
       if (i !== turns.length - 1) out.push({ turn: i, detail: `the dialogue went on for ${turns.length - 1 - i} turn(s) after the accept` });
       const agenda = stringArray(turn.trace?.agenda);
       if (agenda && agenda.length) out.push({ turn: i, detail: `the agenda still holds ${show(agenda.join(', '))} after the accept` });
       if (i === turns.length - 1 && conv.outcome !== undefined && conv.outcome !== 'accepted') out.push({ turn: i, detail: `final accept but outcome ${show(conv.outcome)}` });
     });
-    if (conv.outcome === 'accepted' && lastAct !== 'Note.Accept') {
+    if (conv.outcome === 'accepted' && !isAcceptAct(lastAct)) {
       out.push({ turn: lastActTurn, detail: `outcome accepted but the last user act is ${show(lastAct ?? '?')}` });
     }
     return finding(n, out);
@@ -738,6 +793,7 @@ export const INVARIANTS: readonly Invariant[] = [
   agendaPullOrder,
   acceptedMeetsConstraints,
   metaStatedMatchesTarget,
+  noSilentContradiction,
   negationHonoured,
   errorOnFailingTurn,
   errorNoUserEffect,

@@ -464,7 +464,7 @@ export class LlmClient {
             if (failure.requestId) record.request_id = failure.requestId;
             call.attempts.push(record);
             if (!failure.retryable || attempt >= cfg.maxRetries) {
-              const suffix = failure.retryable ? ` (gave up after ${attempt + 1} attempts)` : '';
+              const suffix = failure.retryable ? ` (gave up after ${attempt + 1} attempt${attempt ? 's' : ''})` : '';
               fail({ ...failure, message: failure.message + suffix }, attempt + 1);
             }
             const wait = failure.retryAfter !== undefined

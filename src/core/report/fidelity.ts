@@ -32,7 +32,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation } from '../model';
 import { conversationCondition } from '../model';
-import { runSimulation, type RunProgress } from '../run/orchestrator';
+import { runSimulation, runStopOf, type RunProgress } from '../run/orchestrator';
+import { manifestPath } from '../run/manifest';
+import { stopsRun } from '../llm/run';
+import { conversationFailure } from '../run/failures';
 import type { LlmServices } from '../llm/services';
 import { featureTable, PLSA_DEFAULT_FEATURES, type FeatureTable } from '../metrics/features';
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
@@ -252,7 +255,12 @@ async function simulateAgent(run: FidelityRun, agent: string, ai: number): Promi
   const outcomes = countOutcomes(all.conversations);
   const failed = failedCount(outcomes);
   const conversations = withoutFailures(all.conversations).filter((c) => c.turns.length > 0);
-  if (conversations.length === 0) throw new Error(`every simulated conversation against ${agent} failed (${describeFailures(outcomes) || 'no turns'}; see ${file})`);
+  if (conversations.length === 0) {
+    // The counts per reason, and the first failure's message (usually the cause of all of them).
+    const first = all.conversations.map((c) => conversationFailure(c)).find((f) => f !== undefined);
+    const reason = [describeFailures(outcomes) || 'no turns', first ? `first: ${first.message}` : ''].filter(Boolean).join('; ');
+    throw new SimulationStoppedError(agent, 'failed', reason, file);
+  }
   if (failed) warnings.push(`${agent}: ${failed} of ${all.conversations.length} simulated conversations failed (${describeFailures(outcomes)}); they are left out of every metric`);
   await checkpoint(ctx, `Checking the behavioural invariants of ${agent}…`, ((ai + 1) / opts.agents.length) * 0.5);
   const checker = new InvariantChecker({ ...checkOptionsFromRun(loader.path(file), (m) => warnings.push(m)), examples: REPORT_INVARIANT_EXAMPLES });
@@ -269,6 +277,30 @@ async function simulateAgent(run: FidelityRun, agent: string, ai: number): Promi
     invariants: checker.report(),
     wallMs: performance.now() - started,
   };
+}
+
+/**
+ * A simulation of the report gave no population to compare: the run stopped (failure policy, LLM
+ * endpoint down) or every conversation failed. A finding about the simulator or agent, not a usage
+ * error: `report` prints the message (the reason the run recorded) and exits 1, as `simulate` does.
+ */
+export class SimulationStoppedError extends Error {
+  constructor(
+    readonly agent: string,
+    /** The run's manifest status (`stopped`, `cancelled`), or `failed` when every conversation failed. */
+    readonly status: string,
+    /** The manifest's stop_reason (or error), or the failures per reason. */
+    readonly reason: string,
+    /** The population file; its manifest is beside it. */
+    readonly file: string,
+  ) {
+    super(
+      status === 'failed'
+        ? `every simulated conversation against ${agent} failed (${reason}; see ${file})`
+        : `simulation against ${agent} ${reason.startsWith(`${status}`) ? reason : `${status}: ${reason}`} (see ${manifestPath(file)})`,
+    );
+    this.name = 'SimulationStoppedError';
+  }
 }
 
 /** Runs the simulation against one agent into `file` (seeded; stops when the computation is cancelled). */
@@ -291,8 +323,19 @@ async function runAgentSimulation(run: FidelityRun, agent: string, ai: number, f
         command: `simlens report (fidelity) --simulator ${opts.simulator} --agents ${opts.agents.join(',')} --n ${opts.n} --seed ${String(seed)}`,
         onProgress: (p: RunProgress) => ctx.progress?.(`Simulating against ${agent}: ${p.finished}/${p.planned}`, ((ai + p.finished / Math.max(1, p.planned)) / opts.agents.length) * 0.5),
       },
-    );
-    if (result.manifest.status !== 'finished') throw new Error(`simulation against ${agent} ${result.manifest.status}`);
+    ).catch((err: unknown) => {
+      // The LLM endpoint stopped the run: say why, as the manifest does.
+      if (stopsRun(err) && !ctx.signal?.aborted) throw new SimulationStoppedError(agent, runStopOf(err).status, runStopOf(err).reason, file);
+      throw err;
+    });
+    const status = result.manifest.status ?? 'running';
+    if (status !== 'finished') {
+      const extra = result.manifest as Record<string, unknown>;
+      const reason = extra['stop_reason'] ?? extra['error'];
+      if (ctx.signal?.aborted || typeof reason !== 'string') throw new Error(`simulation against ${agent} ${status}`);
+      if (status !== 'stopped' && status !== 'cancelled') throw new Error(`simulation against ${agent} ${status}: ${reason}`);
+      throw new SimulationStoppedError(agent, status, reason, file);
+    }
   } finally {
     ctx.signal?.removeEventListener('abort', onAbort);
   }

@@ -146,6 +146,9 @@ function finalTrace(trace: SimulatorTrace, llmLatencies: number[]): SimulatorTra
   return t;
 }
 
+/** `trace.end_reason` of the last turn of a conversation the run's turn cap (`--max-turns`) cut off. */
+export const TURN_CAP_END_REASON = 'max_turns';
+
 /**
  * Runs one conversation to its end and returns it (never throws, except for a stop of the whole
  * run: an LLM endpoint down or budget spent, or the hard abort).
@@ -235,7 +238,9 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
         break;
       }
       if (turns.length >= env.maxTurns) {
+        // The cap ends it, not the user: said here once for every kind of user.
         metadata.turn_cap = env.maxTurns;
+        (turn.trace as Record<string, unknown>)['end_reason'] = TURN_CAP_END_REASON;
         break;
       }
       u = await user.respond(response!);

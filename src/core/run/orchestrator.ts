@@ -13,6 +13,10 @@
  * Timings (agent latencies, LLM call latencies) never go into the conversation lines, only into the
  * manifest's `timings`; failures are counted per reason (FailureTally) into the manifest's `counts`,
  * and `maxConsecutiveFailures` failed conversations in a row stop the run (`stopped`).
+ *
+ * The manifest's counts follow the lines on disk: they are refreshed while the run goes on (at
+ * most once a second, at least once a minute), so a killed run's manifest lags its file by about a
+ * second. The file is the truth; `resume` recounts everything from it.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -22,9 +26,10 @@ import { simulateConversation } from './conversation';
 import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig, writeManifest } from './manifest';
 import { OrderedWriter, encodeConversationLine, readExistingOutput } from './output';
 import { stopsRun } from '../llm/run';
+import { LlmError } from '../llm/errors';
 import type { LlmServices } from '../llm/services';
 import { mean, quantile } from '../stats/descriptive';
-import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from './failures';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts, type FailureReason } from './failures';
 
 /** A shard: this process runs the conversation indices i with i % count === index. */
 export interface Shard {
@@ -127,6 +132,24 @@ export function latencyStats(values: readonly number[]): LatencyStats | undefine
   return { count: values.length, mean: round2(mean(values)), p50: round2(quantile(values, 0.5)), p95: round2(quantile(values, 0.95)), max: round2(max) };
 }
 
+/** Minimum milliseconds between refreshes of a running manifest. */
+export const MANIFEST_REFRESH_MS = 1000;
+/** A running manifest is rewritten at least this often, even with nothing new, so its age shows the process is alive. */
+export const MANIFEST_HEARTBEAT_MS = 60_000;
+
+/**
+ * How an error that stops a run (see `stopsRun`) ends it: a spent budget or a cancelled request is
+ * `cancelled` (nothing is wrong; resume continues), an LLM endpoint that failed after its retries
+ * is `stopped`. `reason` is the manifest's `stop_reason`, and what `simulate` and `report` print.
+ */
+export function runStopOf(error: unknown): { status: 'stopped' | 'cancelled'; reason: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  const kind = error instanceof LlmError ? error.kind : undefined;
+  if (kind === 'budget') return { status: 'cancelled', reason: `cancelled: the LLM budget is spent (${message})` };
+  if (kind === 'aborted') return { status: 'cancelled', reason: `cancelled: LLM requests were cancelled (${message})` };
+  return { status: 'stopped', reason: `stopped: the LLM endpoint failed (${message})` };
+}
+
 function yieldToEventLoop(): Promise<void> {
   return new Promise((r) => setImmediate(r));
 }
@@ -186,10 +209,13 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
 
   const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.abort }));
   mkdirSync(dirname(out), { recursive: true });
+  // `tally` hears of conversations as they finish (the consecutive-failure policy); `written`
+  // counts the lines on disk, which is what the manifest reports.
   const tally = new FailureTally(maxConsecutive, previousFailures);
+  const written = new FailureTally(0, previousFailures);
   const startedAt = new Date();
   const t0 = performance.now();
-  const counts = (finished: number) => ({ planned: planned.length, finished, ...tally.counts(), resumed });
+  const counts = (finished: number) => ({ planned: planned.length, finished, ...written.counts(), resumed });
   const manifest: RunManifest = {
     run_id: runIdFor(configRecord),
     created: startedAt.toISOString(),
@@ -219,13 +245,38 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
   writeManifest(out, manifest);
 
   const todo = planned.filter((i) => !done.has(i));
-  const writer = new OrderedWriter(out, todo);
+  const failureOf = new Map<number, { reason: FailureReason; message: string }>();
+  const writer = new OrderedWriter(out, todo, (index) => {
+    const f = failureOf.get(index);
+    if (f) {
+      failureOf.delete(index);
+      written.failure(f.reason, f.message);
+    } else written.success();
+  });
   const agentLatencies: number[] = [];
   const llmLatencies: number[] = [];
   let next = 0;
   let sessionFinished = 0;
   let lastProgress = 0;
   let lastManifest = performance.now();
+  let lastManifestWritten = writer.written;
+  // Progress in the manifest for whoever watches the run (Open Run, merge, a poll); the JSONL is
+  // untouched, so output stays deterministic.
+  const refreshManifest = () => {
+    const now = performance.now();
+    const changed = writer.written !== lastManifestWritten;
+    if (now - lastManifest < (changed ? MANIFEST_REFRESH_MS : MANIFEST_HEARTBEAT_MS)) return;
+    lastManifest = now;
+    lastManifestWritten = writer.written;
+    manifest.counts = counts(done.size + writer.written);
+    try {
+      writeManifest(out, manifest);
+    } catch {
+      // A refresh that fails (disk full, folder gone) must not kill the run; the final write reports it.
+    }
+  };
+  const refresher = setInterval(refreshManifest, MANIFEST_REFRESH_MS);
+  refresher.unref();
   let lastYield = performance.now();
   const interval = options.progressIntervalMs ?? 200;
   const report = (force: boolean) => {
@@ -243,11 +294,6 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
       elapsedMs,
       rate: elapsedMs > 0 ? (sessionFinished * 1000) / elapsedMs : 0,
     });
-    if (now - lastManifest > 5000) {
-      lastManifest = now;
-      manifest.counts = counts(done.size + writer.written);
-      writeManifest(out, manifest);
-    }
   };
 
   let crashed: unknown;
@@ -259,13 +305,16 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
       // A hard abort returns at once, even from an agent that ignores the signal.
       const result = await Promise.race([simulateConversation(env, index, { abort: options.abort }), aborted.promise]);
       if (options.abort?.aborted) return; // cut short or finished just now: either way not written, resume redoes it
-      if (result.failure) tally.failure(result.failure.reason, result.failure.message);
-      else tally.success();
+      if (result.failure) {
+        tally.failure(result.failure.reason, result.failure.message);
+        failureOf.set(index, result.failure);
+      } else tally.success();
       for (const ms of result.agentLatencies) agentLatencies.push(ms);
       for (const ms of result.llmLatencies) llmLatencies.push(ms);
       writer.put(index, encodeConversationLine(result.conversation));
       sessionFinished++;
       report(false);
+      refreshManifest();
       // Local agents never wait on I/O: yield now and then so cancellation and progress get through.
       if (performance.now() - lastYield > 25) {
         lastYield = performance.now();
@@ -282,6 +331,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
       ),
     );
   } finally {
+    clearInterval(refresher);
     aborted.dispose();
     writer.close();
   }
@@ -299,14 +349,21 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
   manifest.timings = timings;
   if (env.llm) Object.assign(manifest, env.llm.manifestInfo());
   const extra = manifest as Record<string, unknown>;
+  // Complete: every planned conversation is in the file (failed ones included). The failure
+  // policy only makes a run `stopped` when it cut the run short.
+  const complete = manifest.counts.finished >= planned.length;
   if (crashed !== undefined) {
-    // An LLM endpoint that died or a spent budget stops the run like a cancellation: resume continues it.
-    manifest.status = stopsRun(crashed) ? 'cancelled' : 'crashed';
+    // An LLM endpoint that died or a spent budget stops the run (nothing half-done is written): resume continues it.
+    if (stopsRun(crashed)) {
+      const stop = runStopOf(crashed);
+      manifest.status = stop.status;
+      extra['stop_reason'] = stop.reason;
+    } else manifest.status = 'crashed';
     extra['error'] = crashed instanceof Error ? crashed.message : String(crashed);
-  } else if (tally.stop) {
+  } else if (tally.stop && !complete) {
     manifest.status = 'stopped';
     extra['stop_reason'] = tally.stop.message;
-  } else if (manifest.counts.finished < planned.length) {
+  } else if (!complete) {
     manifest.status = 'cancelled';
     extra['stop_reason'] = options.abort?.aborted
       ? 'aborted: requests in flight were cancelled and their conversations not written'

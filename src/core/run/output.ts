@@ -124,8 +124,11 @@ export class OrderedWriter {
   private position = 0;
   written = 0;
 
-  /** `order` lists the indices this writer will receive, in the order they must be written. */
-  constructor(path: string, private readonly order: readonly number[]) {
+  /**
+   * `order` lists the indices this writer will receive, in the order they must be written;
+   * `onWrite` hears of each index once its line is on disk (so counts can follow the file).
+   */
+  constructor(path: string, private readonly order: readonly number[], private readonly onWrite?: (index: number) => void) {
     this.fd = openSync(path, 'a');
   }
 
@@ -144,6 +147,7 @@ export class OrderedWriter {
       else writeBuffers(this.fd, line);
       this.position++;
       this.written++;
+      this.onWrite?.(next);
     }
   }
 

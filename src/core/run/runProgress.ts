@@ -55,7 +55,7 @@ export interface ClusterRunProgress {
   complete: boolean;
 }
 
-/** A running manifest is refreshed every few seconds (simulate: 5 s, judge: 2 s); after this long without a write the task is probably dead. */
+/** A running manifest is refreshed every few seconds (simulate: about 1 s while conversations finish and at least once a minute; judge: 2 s); after this long without a write the task is probably dead. */
 export const STALE_AFTER_MS = 10 * 60 * 1000;
 
 const PART_MANIFEST = /^(.*)\.part-(\d+)-of-(\d+)\.jsonl\.manifest\.json$/;

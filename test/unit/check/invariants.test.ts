@@ -188,6 +188,54 @@ describe('meta-consistent-with-target', () => {
   });
 });
 
+describe('no-silent-contradiction', () => {
+  const saying = (...turns: [string, string, Record<string, string>, string[]?][]) =>
+    conv(turns.map(([text, act, said, disclosed]) => turn(text, { user_act: act, said: { constraints: said }, ...(disclosed ? { goal: goal({}, disclosed) } : {}) })));
+  test('a different value for an attribute already stated, on a turn that is not a revision, is a violation', () => {
+    // sim-5-000004 of the reviewer's meta-tol target-free run: "for men", later "for unisex too".
+    assertViolates('no-silent-contradiction', saying(
+      ['Hi! I usually go for things for men.', 'Disclose', { gender: 'men' }],
+      ['Ideally it\'s for unisex too.', 'Reveal.Refine', { gender: 'unisex' }],
+    ), /gender=unisex \(act Reveal.Refine\) contradicts the earlier men without a revision/);
+    assertViolates('no-silent-contradiction', saying(
+      ['Something grey would be great.', 'Disclose', { colour: 'grey' }],
+      ['I like Boot, especially that it\'s black.', 'Note.Like', { colour: 'black' }],
+    ), /colour=black \(act Note.Like\) contradicts the earlier grey/);
+  });
+  test('a revision may change the value, and later turns are held to the new one', () => {
+    const revised = saying(
+      ['Something grey would be great.', 'Disclose', { colour: 'grey' }],
+      ['Actually, make that green instead.', 'Reveal.Revise', { colour: 'green' }],
+      ['Ideally green.', 'Disclose', { colour: 'green' }],
+    );
+    assertClean('no-silent-contradiction', revised);
+    assertViolates('no-silent-contradiction', saying(
+      ['Something grey would be great.', 'Disclose', { colour: 'grey' }],
+      ['Actually, make that green instead.', 'Reveal.Revise', { colour: 'green' }],
+      ['Grey, please.', 'Disclose', { colour: 'grey' }],
+    ), /colour=grey \(act Disclose\) contradicts the earlier green/);
+  });
+  test('restating the same value (any case) is clean', () => {
+    assertClean('no-silent-contradiction', saying(['Something Grey.', 'Disclose', { colour: 'Grey' }], ['grey, please', 'Disclose', { colour: 'grey' }]));
+  });
+  test('an Expand that drops the constraint from goal.disclosed takes it back; a goal that drops it on another act does not', () => {
+    assertClean('no-silent-contradiction', saying(
+      ['Ideally beige.', 'Disclose', { colour: 'beige' }, ['category', 'colour']],
+      ['the colour doesnt matter that much after all', 'Reveal.Expand', {}, ['category']],
+      ['I\'d rather have something brown.', 'Reveal.Refine', { colour: 'brown' }, ['category', 'colour']],
+    ));
+    // sim-5-000029 of the reviewer's meta-prob run: the switch drops colour from the goal silently.
+    assertViolates('no-silent-contradiction', saying(
+      ['Something grey would be great.', 'Disclose', { colour: 'grey' }, ['category', 'colour']],
+      ['Show me more.', 'Navigate.More', {}, ['category']],
+      ['I\'m after something orange.', 'Disclose', { colour: 'orange' }, ['category', 'colour']],
+    ), /colour=orange \(act Disclose\) contradicts the earlier grey/);
+  });
+  test('not applicable without said values', () => {
+    assert.equal(findingOf('no-silent-contradiction', conv([turn('hi', { user_act: 'Disclose' })])), undefined);
+  });
+});
+
 describe('negation-honoured', () => {
   const negating = (recs: ReturnType<typeof item>[], agent = 'local-good') => conv([
     turn("I'm not keen on anything in leather.", { said: { negated: ['material=leather'] } }, recs),
@@ -382,7 +430,7 @@ describe('the checker', () => {
     assert.equal(r.ok, true);
     assert.equal(checkedInvariants(r), 0);
     assert.equal(r.traced, 0);
-    assert.match(nothingCheckedReason(r), /^nothing checked: no conversation carries a simulator trace \(all 19 invariants are n\/a\)/);
+    assert.match(nothingCheckedReason(r), /^nothing checked: no conversation carries a simulator trace \(all 20 invariants are n\/a\)/);
   });
   test('counts conversations, turns and violations; keeps at most N examples with the conversation id and line', () => {
     const bad = (id: string) => conv([turn('hi im looking for some footwear', { goal: goal({ colour: 'black', material: 'knit' }, ['colour', 'material']) })], { id });

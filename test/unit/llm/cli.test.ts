@@ -145,7 +145,7 @@ describe('CLI: simulate with LLM users and agents', () => {
       const args = ['--user', 'llm-prompted', '--agent', 'llm-good', '--n', '4', '--catalog-size', '100', '--seed', '3', '--out', 'run.jsonl', '-q', '--user-model', 'u-model'];
       const a = io(dir, env);
       assert.equal(await simulateCommand.run([...args, '--budget-requests', '6'], a), 1);
-      assert.match(a.err, /stopped: LLM budget exhausted.*\n.*--resume/);
+      assert.match(a.err, /cancelled: the LLM budget is spent \(LLM budget exhausted.*\n.*--resume/);
       const kept = fs.readFileSync(path.join(dir, 'run.jsonl'), 'utf8').trim().split('\n').filter(Boolean).length;
       assert.equal(kept, 1);
       const b = io(dir, env);

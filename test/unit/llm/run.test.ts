@@ -56,7 +56,8 @@ describe('simulation runs with LLM users and agents', () => {
     const kept = readLines(out);
     assert.ok(kept.length >= 1 && kept.length < n, `kept ${kept.length}`);
     const manifest1 = JSON.parse(fs.readFileSync(`${out}.manifest.json`, 'utf8'));
-    assert.equal(manifest1.status, 'cancelled');
+    assert.equal(manifest1.status, 'stopped');
+    assert.match(manifest1.stop_reason, /^stopped: the LLM endpoint failed \(.*connection failed/);
     assert.match(manifest1.error, /connection failed/);
 
     fake = await FakeOpenAI.start({ port, handler: simulationScript({ userTurns: 2 }) });

@@ -7,7 +7,7 @@
  * paper's code also used for the shopping/movie task: Note.Like, Note.Dislike, Note.Accept,
  * Note.Seen (the user already owns the item) and Complete.Abandon (patience ran out).
  */
-import { CIR6_USER_ACTIONS, QRFA_AGENT, QRFA_USER, ZHANG_BALOG_TAXONOMY } from '../../taxonomy';
+import { CIR6_USER_ACTIONS, CONVAPPAREL_TAXONOMY, QRFA_AGENT, QRFA_USER, ZHANG_BALOG_TAXONOMY } from '../../taxonomy';
 import aliasesJson from './act-aliases.json';
 
 export type Cir6Act = (typeof CIR6_USER_ACTIONS)[number];
@@ -160,12 +160,27 @@ function lookupAlias(table: Record<string, string>, label: string): string | und
   return undefined;
 }
 
+/** The nine ConvApparel user acts by spelling key ("Inform-Preference" finds "inform_preference"). */
+const CONVAPPAREL_USER_ACTS: ReadonlyMap<string, string> = new Map(CONVAPPAREL_TAXONOMY.user.map((a) => [spellingKey(a), a]));
+
 /**
- * The ConvApparel user act that best names a simulator act, so metrics that count the nine
- * ConvApparel user acts work on simulated conversations. `first` marks the opening user turn
- * (a non-disclosing opener is a greeting there, "no preference" elsewhere).
+ * The ConvApparel user act that best names a user act, so metrics that count the nine ConvApparel
+ * user acts work on simulated conversations. A ConvApparel act (what LLM users report) is kept as
+ * it is, in any spelling; it must come first because the alias table maps some of them to lossy
+ * Zhang & Balog acts (provide_feedback_negative -> Note.Dislike). Anything else is read as a
+ * Zhang & Balog act: a corpus alias (act-aliases.json, e.g. "ACC", "NOTE.END") or a spelling of
+ * one ("note.accept"). `first` marks the opening user turn (a non-disclosing opener is a greeting
+ * there, "no preference" elsewhere).
  */
 export function toConvApparelUserAct(act: string, first = false): string {
+  const own = CONVAPPAREL_USER_ACTS.get(spellingKey(act));
+  if (own !== undefined) return own;
+  const alias = lookupAlias(aliasesJson.user, act);
+  if (alias === '') return 'other';
+  return zhangBalogToConvApparel(alias ?? normalizeLabel(act), first);
+}
+
+function zhangBalogToConvApparel(act: string, first: boolean): string {
   switch (act) {
     case 'Disclose':
       return 'inform_preference';

@@ -128,7 +128,7 @@ export class TemplateNlg {
    * Like `generate`, and says which slots the text states. Templates that use every slot in
    * `require` are preferred (a user that means to state a value picks a template that says it);
    * when the act has none, the usual choice applies and `used` shows what was left out. Random
-   * typos never touch the filled slots.
+   * typos never touch the filled slots, and a revision (an act ending in ".Revise") gets none.
    */
   realise(act: string, fill: SlotFill, rng: Rng, previous?: string, require: readonly string[] = []): Realisation {
     const all = this.templatesFor(act);
@@ -150,7 +150,10 @@ export class TemplateNlg {
       }
     }
     let text = filled.text;
-    if (this.typoRate > 0 && rng.chance(this.typoRate)) text = addTypo(text, rng, filled.spans);
+    // A revision's wording ("instead", "changed my mind") is what makes it a revision: no typo
+    // there. The draw is still made, so the other utterances of a seeded run stay as they were.
+    const exact = act.endsWith('.Revise');
+    if (this.typoRate > 0 && rng.chance(this.typoRate) && !exact) text = addTypo(text, rng, filled.spans);
     const used = [...new Set(chosen.slots.filter((s) => has[s] !== undefined && has[s] !== ''))];
     return { text, used };
   }

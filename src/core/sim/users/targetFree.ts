@@ -15,8 +15,15 @@
  *   (R_i = all items the agent recommended at turn i). Dialogues run up to 20 turns.
  * - `trace.said` records what each utterance states: liked values (one per attribute) as
  *   constraints, values it says it does not want as `negated`, and the shown items it names.
+ * - One value per attribute for the whole dialogue: once the user has said a value it never states
+ *   another one for that attribute (a liked item's other values go unsaid), and never calls a value
+ *   it said it wants one it is not keen on, or the reverse.
  * - Wrapped by a meta-simulator (a target is set), the values it states follow the current target:
- *   liked values are the target's, and it never rejects a value the target has.
+ *   liked values are the target's, and it never rejects a value the target has. After a target
+ *   switch, a value it said that the new target does not have is revised out loud (Reveal.Revise,
+ *   one attribute per turn) before it says anything else about that attribute.
+ * - It never says exactly what it said on its previous turn: each clause avoids the wording it had
+ *   last turn, and when the whole utterance would still repeat, it adds that it has seen these.
  */
 import type { PreferenceState, SimulatorTrace } from '../../model';
 import type { Rng } from '../../random';
@@ -119,6 +126,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly valuePrefs = new Map<string, number>();
   private readonly recommended = new Set<string>();
   private readonly mentioned = new Set<string>();
+  /** The value the user last said it wants, per attribute (what a later turn must not contradict). */
+  private readonly stated = new Map<string, string>();
+  /** The attribute values ("attr=value") the user said it is not keen on. */
+  private readonly rejected = new Set<string>();
+  /** Each clause kind's wording on the previous turn, so the next turn words it differently. */
+  private previousClauses = new Map<string, string>();
   private turn = 0;
   private coverage = 0;
   /** Set by a meta-simulator: the item the user is now looking for. */
@@ -261,16 +274,54 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     } as PreferenceState;
   }
 
-  /** The next liked value not yet stated, skipping the attributes in `skip`. */
+  /**
+   * The next liked value not yet stated, skipping the attributes in `skip` and any value that
+   * would contradict what the user said before (another value of a stated attribute, a rejected one).
+   */
   private nextGeneralValue(skip: ReadonlySet<string>): [string, string] | undefined {
     for (const [k, v] of this.likedPool()) {
       const key = attributeKey(k, v);
-      if (!this.mentioned.has(key) && !skip.has(k)) {
+      if (!this.mentioned.has(key) && !skip.has(k) && this.consistent(k, v, 1)) {
         this.mentioned.add(key);
         return [k, v];
       }
     }
     return undefined;
+  }
+
+  /**
+   * Whether saying that the user wants (sign 1) or is not keen on (sign -1) `k=v` agrees with
+   * everything it said before.
+   */
+  private consistent(k: string, v: string, sign: number): boolean {
+    const said = this.stated.get(k);
+    if (sign > 0) return (said === undefined || said === v) && !this.rejected.has(attributeKey(k, v));
+    return said !== v;
+  }
+
+  /** Records what a turn said, so later turns keep to it. */
+  private remember(said: Said, negatedKeys: readonly string[]): void {
+    for (const [k, v] of Object.entries(said.constraints ?? {})) if (k !== 'category') this.stated.set(k, String(v));
+    for (const key of negatedKeys) this.rejected.add(key);
+  }
+
+  /**
+   * A value the user said that its current target does not have (after a meta-simulator's switch):
+   * the first such attribute in key order, with the target's value, or undefined.
+   */
+  private pendingRevision(): [string, string] | undefined {
+    const t = this.target?.attributes;
+    if (!t) return undefined;
+    for (const k of [...this.stated.keys()].sort()) {
+      const v = t[k];
+      if (v !== undefined && v !== this.stated.get(k) && !this.rejected.has(attributeKey(k, v))) return [k, v];
+    }
+    return undefined;
+  }
+
+  /** Realises one clause of a turn, avoiding the wording that clause kind had on the previous turn. */
+  private clause(act: string, fill: SlotFill, require: readonly string[] = []) {
+    return this.sim.nlg.realise(act, fill, this.rng, this.previousClauses.get(act), require);
   }
 
   async start(): Promise<UserTurn> {
@@ -285,6 +336,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (used.includes('general')) {
       for (const [k, v] of story.liked) said.constraints![k] = v;
       if (story.disliked.length) said.negated = story.disliked.map(([, v]) => v);
+      this.remember(said, story.disliked.map(([k, v]) => attributeKey(k, v)));
     }
     const trace: SimulatorTrace = {
       operation: 'init',
@@ -332,37 +384,70 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const constraints = said.constraints!;
     const items: string[] = [];
     const negated: string[] = [];
+    const negatedKeys: string[] = [];
     const clauses: string[] = [];
-    let act: string;
-    if (liked) {
-      const aspect = this.aspect(liked, 1);
-      const r = this.sim.nlg.realise('Pepper.Like', { item: liked.title ?? liked.item_id, liked: aspect && valuePhrase(aspect[0], aspect[1]) }, this.rng);
-      clauses.push(r.text);
-      if (r.used.includes('item')) items.push(liked.item_id);
-      if (aspect && r.used.includes('liked')) constraints[aspect[0]] = aspect[1];
-      act = 'Note.Like';
-    } else if (disliked) {
-      act = 'Note.Dislike';
-    } else {
-      act = shown.length ? 'Navigate.More' : 'Disclose';
+    const wording = new Map<string, string>();
+    const add = (kind: string, text: string) => {
+      clauses.push(text);
+      wording.set(kind, text);
+    };
+    let act = '';
+    let revised = false;
+    const revision = this.pendingRevision();
+    if (revision) {
+      // The target changed under a value the user already said: it says it changed its mind, and
+      // that is all this turn says about preferences (the trace's `said` holds the new value). A
+      // template file without a revision wording that states the value leaves the old value
+      // standing (and the attribute unsaid) rather than change it silently.
+      const kind = this.sim.nlg.has('Pepper.Revise') ? 'Pepper.Revise' : 'Reveal.Revise';
+      const r = this.clause(kind, { value: valuePhrase(revision[0], revision[1]) }, ['value']);
+      if (r.used.includes('value')) {
+        add(kind, r.text);
+        constraints[revision[0]] = revision[1];
+        this.mentioned.add(attributeKey(revision[0], revision[1]));
+        act = 'Reveal.Revise';
+        revised = true;
+      }
     }
-    if (disliked) {
-      const aspect = this.aspect(disliked, -1);
-      const r = this.sim.nlg.realise('Pepper.Dislike', { item: disliked.title ?? disliked.item_id, disliked: aspect && valuePhrase(aspect[0], aspect[1]) }, this.rng);
-      clauses.push(r.text);
-      if (r.used.includes('item')) items.push(disliked.item_id);
-      if (aspect && r.used.includes('disliked')) negated.push(aspect[1]);
+    if (!revised) {
+      if (liked) {
+        const aspect = this.aspect(liked, 1);
+        const r = this.clause('Pepper.Like', { item: liked.title ?? liked.item_id, liked: aspect && valuePhrase(aspect[0], aspect[1]) });
+        add('Pepper.Like', r.text);
+        if (r.used.includes('item')) items.push(liked.item_id);
+        if (aspect && r.used.includes('liked')) constraints[aspect[0]] = aspect[1];
+        act = 'Note.Like';
+      } else if (disliked) {
+        act = 'Note.Dislike';
+      } else {
+        act = shown.length ? 'Navigate.More' : 'Disclose';
+      }
+      if (disliked) {
+        const aspect = this.aspect(disliked, -1);
+        const r = this.clause('Pepper.Dislike', { item: disliked.title ?? disliked.item_id, disliked: aspect && valuePhrase(aspect[0], aspect[1]) });
+        add('Pepper.Dislike', r.text);
+        if (r.used.includes('item')) items.push(disliked.item_id);
+        if (aspect && r.used.includes('disliked')) {
+          negated.push(aspect[1]);
+          negatedKeys.push(attributeKey(aspect[0], aspect[1]));
+        }
+      }
+      const more = this.nextGeneralValue(new Set(Object.keys(constraints)));
+      if (more) {
+        const r = this.clause('Pepper.More', { value: valuePhrase(more[0], more[1]) }, ['value']);
+        add('Pepper.More', r.text);
+        if (r.used.includes('value')) constraints[more[0]] = more[1];
+        if (!liked && !disliked) act = 'Reveal.Refine';
+      }
     }
-    const more = this.nextGeneralValue(new Set(Object.keys(constraints)));
-    if (more) {
-      const r = this.sim.nlg.realise('Pepper.More', { value: valuePhrase(more[0], more[1]) }, this.rng, undefined, ['value']);
-      clauses.push(r.text);
-      if (r.used.includes('value')) constraints[more[0]] = more[1];
-      if (!liked && !disliked) act = 'Reveal.Refine';
-    }
-    if (clauses.length === 0) clauses.push(this.sim.nlg.generate('Pepper.None', {}, this.rng, this.previousUtterance));
-    const utterance = clauses.join(' ');
+    if (clauses.length === 0) add('Pepper.None', this.clause('Pepper.None', {}).text);
+    let utterance = clauses.join(' ');
+    // Nothing new to say and every clause's wording had no alternative: say that these are
+    // familiar rather than repeat the previous turn word for word.
+    if (utterance === this.previousUtterance) utterance = `${utterance} ${this.clause('Pepper.Same', {}).text}`;
     this.previousUtterance = utterance;
+    this.previousClauses = wording;
+    this.remember(said, negatedKeys);
     if (negated.length) said.negated = negated;
     if (items.length) said.items = items;
     trace.user_act = act;
@@ -374,11 +459,13 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
 
   /**
    * An attribute value of the item the user likes (sign 1) or dislikes (sign -1). With a target,
-   * a liked value is one the target has and a disliked value one it does not have.
+   * a liked value is one the target has and a disliked value one it does not have. It never
+   * contradicts what the user said before (see `consistent`): a liked item whose liked values
+   * would all do so is named without one.
    */
   private aspect(item: ItemView, sign: number): [string, string] | undefined {
     const t = this.target?.attributes;
-    const fits = (k: string, v: string) => !t || (sign > 0 ? t[k] === v : t[k] !== v);
+    const fits = (k: string, v: string) => (!t || (sign > 0 ? t[k] === v : t[k] !== v)) && this.consistent(k, v, sign);
     const own = this.seen.get(item.item_id);
     const keys = own ? (sign > 0 ? own.liked : own.disliked) : [];
     for (const key of keys) {

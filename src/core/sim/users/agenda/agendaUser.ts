@@ -91,6 +91,24 @@ interface Realised {
   meaning: Meaning;
 }
 
+/** `trace.push_reason` of a push caused by a re-ask (followed by the attributes, in brackets). */
+export const REASK_REASON = 'the agent asked again about a preference already given';
+
+/**
+ * A question that proposes a change ("open to a different colour?") or items ("how about these
+ * black boots?") does not ask for a preference again, whatever it names.
+ */
+const PROPOSES = /(?<![\p{L}\p{N}])(?:different|another|other|instead|open to|flexible|(?:how|what) about (?:these|this|those|that|the|some))(?![\p{L}\p{N}])/iu;
+
+/** Cue words for attributes beside `askedAttributes`' own ("where will you be wearing them?", "for whom?"). */
+const EXTRA_CUES: Record<string, RegExp> = {
+  occasion: /(?<![\p{L}\p{N}])(?:wearing|worn)(?![\p{L}\p{N}])/iu,
+  gender: /(?<![\p{L}\p{N}])(?:for whom|who (?:is|are) (?:it|this|these|they) for)(?![\p{L}\p{N}])/iu,
+};
+
+/** A question about what the user is shopping for asks for its task category. */
+const ASKS_CATEGORY = /(?<![\p{L}\p{N}])(?:shopping|looking|hunting|searching) for(?![\p{L}\p{N}])/iu;
+
 /** Attributes a simulated shopper may state as constraints (brand is rarely a requirement). */
 const CONSTRAINT_ATTRIBUTES = ['type', 'colour', 'material', 'style', 'gender', 'occasion', 'price_band'];
 
@@ -112,6 +130,16 @@ export class AgendaUserSimulator implements UserSimulator {
   }
 }
 
+/** Does `text` hold `phrase` as whole words (both lower case)? */
+function containsWord(text: string, phrase: string): boolean {
+  for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1)) {
+    const before = at === 0 ? '' : text[at - 1];
+    const after = text[at + phrase.length] ?? '';
+    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
+  }
+  return false;
+}
+
 function copyGoal(goal: Goal): Goal {
   const g: Goal = { constraints: { ...goal.constraints }, requests: goal.requests.slice() };
   if (goal.fulfilled_requests?.length) g.fulfilled_requests = goal.fulfilled_requests.slice();
@@ -129,6 +157,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   private agenda: string[] = [];
   private goal: Goal = { constraints: {}, requests: [] };
   private disclosed = new Set<string>();
+  /** The value the user last said for each attribute (a Reveal.Revise changes one of these). */
+  private saidValues = new Map<string, string>();
   /** Attribute values the user has said it does not want. */
   private negated = new Set<string>();
   private current = '';
@@ -240,13 +270,12 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     const interaction = this.sim.options.interaction;
     const checkContent = this.sim.options.checkContent ?? true;
     let pushReason: string | undefined;
-    let acts = understanding.acts;
-    if (checkContent && this.reasks(response.utterance)) {
-      acts = acts.filter((a) => a !== 'Inquire.Elicit' && a !== 'Inquire.Clarify');
-      pushReason = 'the agent asked again about a preference already given';
-    }
-    let appropriate = acts.some((a) => interaction.isAppropriate(this.current, a));
-    if (!appropriate && !pushReason) pushReason = `${understanding.agent_act} does not answer ${this.current}`;
+    // A re-ask spoils the whole turn, whatever else it holds (items, other questions): the agent
+    // shows it did not take in what the user said, so its acts do not answer the user's.
+    const reasked = checkContent ? this.reasked(response.utterance) : [];
+    let appropriate = reasked.length === 0 && understanding.acts.some((a) => interaction.isAppropriate(this.current, a));
+    if (reasked.length) pushReason = `${REASK_REASON} (${reasked.join(', ')})`;
+    else if (!appropriate) pushReason = `${understanding.agent_act} does not answer ${this.current}`;
     if (appropriate && checkContent && response.recommendations.length) {
       const problem = this.contentProblem();
       if (problem) {
@@ -351,6 +380,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     const state = (pair: [string, string]) => {
       constraints[pair[0]] = pair[1];
       this.disclosed.add(pair[0]);
+      this.saidValues.set(pair[0], pair[1]);
     };
     if (used.includes('category')) state(['category', this.task]);
     if (meaning.value && used.includes('value')) {
@@ -365,6 +395,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (meaning.relax && used.includes('attribute')) {
       delete this.goal.constraints[meaning.relax];
       this.disclosed.delete(meaning.relax);
+      this.saidValues.delete(meaning.relax);
     }
     const items: string[] = [];
     if (meaning.item && used.includes('item')) items.push(meaning.item);
@@ -386,11 +417,33 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     return this.askedCache.attrs;
   }
 
-  /** True when the agent asks only about attributes the user has already disclosed. */
-  private reasks(agentText: string): boolean {
-    if (!agentText || !agentText.includes('?') || this.disclosed.size === 0) return false;
-    const asked = this.asked(agentText);
-    return asked.length > 0 && asked.every((a) => this.disclosed.has(a));
+  /**
+   * The disclosed preferences the agent asks for again, judged one question (a sentence with "?")
+   * at a time, so an off-topic question or a carousel beside it changes nothing. A question
+   * re-asks a disclosed attribute when every attribute it names by a cue word (`askedAttributes`,
+   * plus `EXTRA_CUES`) is disclosed; when the type is disclosed and it names a type of the
+   * catalog ("was it sneakers you wanted?"); or, naming no attribute, when it asks what the user
+   * is shopping for and the category is disclosed. A question that proposes a change or items
+   * (`PROPOSES`) is not a re-ask.
+   */
+  private reasked(agentText: string): string[] {
+    if (!agentText || !agentText.includes('?') || this.disclosed.size === 0) return [];
+    const names = this.sim.options.catalog.attributeNames();
+    const out = new Set<string>();
+    for (const sentence of agentText.split(/(?<=[.!?])\s+/)) {
+      if (!sentence.includes('?') || PROPOSES.test(sentence)) continue;
+      const asked = askedAttributes(sentence, names);
+      for (const [attr, cue] of Object.entries(EXTRA_CUES)) if (!asked.includes(attr) && cue.test(sentence)) asked.push(attr);
+      if (asked.length && asked.every((a) => this.disclosed.has(a))) for (const a of asked) out.add(a);
+      // A type is asked about by naming one ("was it sneakers you wanted?"), the user's or a
+      // misheard one; other values ("work", "black") are common words, so only cue words count.
+      if (this.disclosed.has('type') && !out.has('type')) {
+        const lower = sentence.toLowerCase();
+        if (this.sim.options.catalog.attributeValueList('type').some((v) => containsWord(lower, v.toLowerCase()))) out.add('type');
+      }
+      if (asked.length === 0 && this.disclosed.has('category') && ASKS_CATEGORY.test(sentence)) out.add('category');
+    }
+    return names.filter((n) => out.has(n)).concat(out.has('category') && !names.includes('category') ? ['category'] : []);
   }
 
   /** Why the carousel just shown does not answer what the user said, or undefined when it does. */
@@ -463,7 +516,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (!item) return undefined;
     for (const [k, v] of Object.entries(item.attributes)) {
       if (k === 'brand' || k === 'category') continue;
-      if (this.goal.constraints[k] !== undefined && String(this.goal.constraints[k]) === v) return [k, v];
+      if (this.goal.constraints[k] !== undefined && String(this.goal.constraints[k]) === v && !this.changesSaid([k, v])) return [k, v];
     }
     return undefined;
   }
@@ -551,7 +604,9 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       if (next) {
         fill.value = valuePhrase(next[0], next[1]);
         fill.attribute = readableAttribute(next[0]);
-        return { act: 'Disclose', fill, meaning: { value: next, require: ['value'], check: true } };
+        // A value other than the one said before (the goal followed a new target) is a change of plan.
+        const act = this.changesSaid(next) ? 'Reveal.Revise' : 'Disclose';
+        return { act, fill, meaning: { value: next, require: ['value'], check: true } };
       }
       const asked = this.asked(agentText);
       if (asked.length || opening) return { act: 'Disclose.NonDisclose', fill, meaning };
@@ -573,7 +628,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         fill.attribute = readableAttribute(attr);
         return { act: sub, fill, meaning: { relax: attr, require: ['attribute'] } };
       }
-      const change = this.reviseGoal(sub);
+      // Refining or revising needs something said before: before that it is a plain disclosure.
+      const change = this.disclosed.size ? this.reviseGoal(sub) : undefined;
       if (!change) return this.realise('Disclose', agentText, opening);
       fill.value = valuePhrase(change[0], change[1]);
       fill.attribute = readableAttribute(change[0]);
@@ -588,7 +644,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         return { act: planned, fill, meaning };
       }
       if (planned === 'Inquire.Subset') {
-        const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
+        const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category' && !this.changesSaid([k, String(this.goal.constraints[k])]));
         if (names.length) {
           const a = this.rng.pick(names);
           const v = String(this.goal.constraints[a]);
@@ -619,6 +675,12 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     return { act: planned, fill, meaning };
   }
 
+  /** Does saying this value change what the user said before for its attribute? */
+  private changesSaid([attr, value]: [string, string]): boolean {
+    const said = this.saidValues.get(attr);
+    return said !== undefined && said !== value;
+  }
+
   private fallbackWithoutItems(): string {
     const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category' && !this.disclosed.has(k));
     return names.length ? 'Disclose' : 'Inquire.List';
@@ -632,8 +694,10 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
 
   /**
    * Changes the goal for a Reveal.Refine or Reveal.Revise; returns the attribute and value to say.
+   * A Revise always changes a value the user said earlier to another one; undefined when it cannot.
    * With a target (known-item mode) every value comes from the target: Refine adds one of its
-   * values the goal does not hold yet, Revise restates one (the goal already follows the target).
+   * values the goal does not hold yet, Revise says a target value that differs from what the user
+   * said before (the goal already follows the target after a switch).
    */
   private reviseGoal(sub: string): [string, string] | undefined {
     const catalog = this.sim.options.catalog;
@@ -652,10 +716,16 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       if (!attr) return undefined;
       return [attr, String(this.goal.constraints[attr])];
     }
-    if (names.length === 0) return undefined;
-    const attr = this.rng.pick(names);
-    const current = String(this.goal.constraints[attr]);
-    if (this.target) return [attr, current];
+    if (this.target) {
+      const changed = names.filter((n) => this.saidValues.has(n) && this.saidValues.get(n) !== String(this.goal.constraints[n]));
+      if (changed.length === 0) return undefined;
+      const attr = this.rng.pick(changed);
+      return [attr, String(this.goal.constraints[attr])];
+    }
+    const said = names.filter((n) => this.disclosed.has(n) && this.saidValues.has(n));
+    if (said.length === 0) return undefined;
+    const attr = this.rng.pick(said);
+    const current = this.saidValues.get(attr)!;
     const options = catalog.attributeValueList(attr).filter((v) => v !== current && !this.negated.has(v) && this.prefs.attributePreference(attr, v) >= 0);
     if (options.length === 0) return undefined;
     const liked = options.filter((v) => this.prefs.attributePreference(attr, v) > 0);
@@ -688,6 +758,9 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (typeof last.patience === 'number') this.patience = last.patience;
     for (const t of traces) if (t.preferences) this.prefs.restore(t.preferences);
     this.negated = new Set(traces.flatMap((t) => t.said?.negated ?? []));
+    this.saidValues = new Map();
+    for (const t of traces) for (const [k, v] of Object.entries(t.said?.constraints ?? {})) this.saidValues.set(k, String(v));
+    for (const k of [...this.saidValues.keys()]) if (!(k in this.goal.constraints)) this.saidValues.delete(k);
     this.prefs.delta();
     for (const t of traces) {
       if (t.satisfaction !== undefined && t.nlu) this.agentTurns++;

@@ -1,0 +1,187 @@
+/**
+ * Rules of the agenda-based user checked over thousands of generated conversations (simulate's own
+ * environment: the generated apparel catalog, local-good and local-bad):
+ * - a recommender turn that re-asks a disclosed preference is a push that costs one unit of
+ *   patience, with push_reason "the agent asked again about …", whatever else the turn holds;
+ * - no first user turn refines or revises, a Reveal.Revise changes a value said before and a
+ *   Reveal.Refine comes after something was disclosed;
+ * - a conversation the turn cap cuts off says so on its last turn (end_reason max_turns), for
+ *   every kind of template user.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Conversation, SimulatorTrace } from '../../../src/core/model';
+import {
+  TURN_CAP_END_REASON, parseSimulationConfig, prepareEnvironment, simulateConversation, type SimulationConfigInput, type SimulationEnvironment,
+} from '../../../src/core/run/index';
+import { REASK_REASON } from '../../../src/core/sim/users/agenda/agendaUser';
+import { AgendaUserSimulator, TransitionModel, createInteractionModel, defaultTransitionCounts } from '../../../src/core/sim/users/index';
+
+type Loose = Record<string, unknown>;
+
+const envs = new Map<string, Promise<SimulationEnvironment>>();
+function environment(config: SimulationConfigInput): Promise<SimulationEnvironment> {
+  const key = JSON.stringify(config);
+  let e = envs.get(key);
+  if (!e) envs.set(key, (e = prepareEnvironment(parseSimulationConfig(config))));
+  return e;
+}
+
+async function* run(config: SimulationConfigInput, n: number): AsyncGenerator<Conversation> {
+  const env = await environment(config);
+  for (let i = 0; i < n; i++) {
+    const { conversation, failed } = await simulateConversation(env, i);
+    assert.equal(failed, false, String(conversation.metadata?.error));
+    yield conversation;
+  }
+}
+
+const traces = (c: Conversation): SimulatorTrace[] => c.turns.map((t) => t.trace!);
+const disclosedOf = (t: SimulatorTrace): string[] => ((t.goal as Loose | undefined)?.['disclosed'] as string[] | undefined) ?? [];
+
+/** local-bad's re-ask questions (src/core/sim/recommenders/local/bad.ts, REASK) by the preference they ask for. */
+const LOCAL_BAD_REASKS: [string, RegExp][] = [
+  ['colour', /what colour did you have in mind\?|which colour was it again\?/i],
+  ['gender', /was this for women or men\?|these are for whom, again\?/i],
+  ['occasion', /which occasion was this for, again\?|where will you be wearing them\?/i],
+  ['material', /did you have a material in mind, or was that not important\?|what material were you hoping for, again\?/i],
+  ['price_band', /remind me of your budget\?|how much were you planning to spend, roughly\?/i],
+  ['style', /how would you describe the style you are after, once more\?/i],
+  ['type', /so, was it .+ you wanted, or something along those lines\?/i],
+  ['category', /what are we shopping for today\?/i],
+];
+
+describe('re-asking a disclosed preference', () => {
+  test('against local-bad (1,200 conversations, CIR6 and QRFA): every re-ask of a disclosed preference is a push that costs one unit of patience', async () => {
+    let reasks = 0;
+    let withItems = 0;
+    let withOtherQuestion = 0;
+    for (const interaction of ['cir6', 'qrfa'] as const) {
+      for await (const c of run({ user: 'agenda', interaction, agent: 'local-bad', seed: `reask-${interaction}`, n: 600 }, 600)) {
+        const ts = traces(c);
+        for (let k = 0; k + 1 < c.turns.length; k++) {
+          const text = c.turns[k].assistant_utterance ?? '';
+          const disclosed = disclosedOf(ts[k]);
+          const slots = LOCAL_BAD_REASKS.filter(([slot, re]) => disclosed.includes(slot) && re.test(text)).map(([slot]) => slot);
+          if (slots.length === 0) continue;
+          reasks++;
+          if (c.turns[k].recommendations?.length) withItems++;
+          if (text.split(/(?<=[.!?])\s+/).filter((s) => s.includes('?')).length > 1) withOtherQuestion++;
+          const next = ts[k + 1];
+          const where = `${c.id} turn ${k} -> ${k + 1}: "${text}" -> ${next.user_act}`;
+          assert.equal(next.operation, 'push', where);
+          assert.ok(String(next.push_reason ?? '').startsWith(REASK_REASON), `${where}: ${next.push_reason}`);
+          for (const slot of slots) assert.ok(String(next.push_reason).includes(slot), `${where}: ${next.push_reason}`);
+          assert.equal(next.patience, (ts[k].patience ?? NaN) - 1, where);
+          if (next.patience === 0) assert.equal(next.user_act, 'Complete.Abandon', where);
+        }
+      }
+    }
+    // The cases the reviewer found: a carousel and an off-topic question beside the re-ask.
+    assert.ok(reasks >= 500, `only ${reasks} re-asks`);
+    assert.ok(withItems >= 300, `only ${withItems} re-asks beside a carousel`);
+    assert.ok(withOtherQuestion >= 100, `only ${withOtherQuestion} re-asks beside another question`);
+  });
+
+  test('against local-good (600 conversations) no turn counts as a re-ask', async () => {
+    let turns = 0;
+    for (const interaction of ['cir6', 'qrfa'] as const) {
+      for await (const c of run({ user: 'agenda', interaction, agent: 'local-good', seed: `reask-good-${interaction}`, n: 300 }, 300)) {
+        for (const t of traces(c)) {
+          turns++;
+          assert.ok(!String(t.push_reason ?? '').startsWith(REASK_REASON), `${c.id}: ${t.push_reason}`);
+        }
+      }
+    }
+    assert.ok(turns > 1000);
+  });
+
+  test('with checkContent off (the paper\'s plain rule) a re-ask is judged by its acts only', async () => {
+    const env = await environment({ user: 'agenda', agent: 'local-bad', seed: 'reask-off', n: 200 });
+    const user = new AgendaUserSimulator({
+      catalog: env.catalog, preferences: 'pkg', checkContent: false,
+      interaction: createInteractionModel('cir6', { transitions: new TransitionModel(defaultTransitionCounts()) }),
+    });
+    const plain: SimulationEnvironment = { ...env, user };
+    for (let i = 0; i < 200; i++) {
+      const { conversation: c } = await simulateConversation(plain, i);
+      for (const t of traces(c)) assert.ok(!String(t.push_reason ?? '').startsWith(REASK_REASON), `${c.id}: ${t.push_reason}`);
+    }
+  });
+});
+
+describe('refining and revising need something said before', () => {
+  test('over 2,400 QRFA conversations: no first turn refines or revises; a revise changes a value said before; a refine follows a disclosure', async () => {
+    const runs: [SimulationConfigInput, number][] = [
+      [{ user: 'agenda', interaction: 'qrfa', agent: 'local-good', seed: 'qrfa-open-good', n: 1000 }, 1000],
+      [{ user: 'agenda', interaction: 'qrfa', preferences: 'single', agent: 'local-bad', seed: 'qrfa-open-bad', n: 1000 }, 1000],
+      [{ user: 'agenda', interaction: 'qrfa', meta: 'prob', tolerance: 1, agent: 'local-bad', seed: 'qrfa-open-meta', n: 400 }, 400],
+    ];
+    let revises = 0;
+    let refines = 0;
+    let plannedAtOpening = 0;
+    for (const [config, n] of runs) {
+      for await (const c of run(config, n)) {
+        const ts = traces(c);
+        const first = ts[0];
+        assert.ok(!['Reveal.Refine', 'Reveal.Revise'].includes(first.user_act ?? ''), `${c.id} opens with ${first.user_act}: ${c.turns[0].user_utterance}`);
+        if (String((first as Loose)['planned_act'] ?? '').startsWith('Reveal')) plannedAtOpening++;
+        const said = new Map<string, string>();
+        for (const [k, t] of ts.entries()) {
+          const stated = Object.entries(t.said?.constraints ?? {}).map(([a, v]) => [a, String(v)] as const);
+          const where = `${c.id} turn ${k}: ${c.turns[k].user_utterance}`;
+          if (t.user_act === 'Reveal.Revise') {
+            revises++;
+            assert.equal(stated.length, 1, where);
+            const [attr, value] = stated[0];
+            assert.ok(said.has(attr), `${where}: ${attr} was never said before`);
+            assert.notEqual(said.get(attr), value, `${where}: ${attr}=${value} is what it said before`);
+          }
+          if (t.user_act === 'Reveal.Refine') {
+            refines++;
+            assert.ok(k > 0 && disclosedOf(ts[k - 1]).length > 0, `${where}: nothing disclosed before`);
+          }
+          for (const [a, v] of stated) said.set(a, v);
+        }
+      }
+    }
+    assert.ok(revises >= 100 && refines >= 100, `revises ${revises}, refines ${refines}`);
+    // The agendas still start with Reveal acts at times: they are realised as disclosures.
+    assert.ok(plannedAtOpening > 0);
+  });
+});
+
+describe('the turn cap', () => {
+  const KINDS: Omit<SimulationConfigInput, 'n'>[] = [
+    { user: 'agenda', interaction: 'cir6', agent: 'local-bad' },
+    { user: 'agenda', interaction: 'qrfa', preferences: 'single', agent: 'local-good' },
+    { user: 'agenda', meta: 'tol', agent: 'local-bad' },
+    { user: 'target-free', agent: 'local-good' },
+    { user: 'target-free', meta: 'prob', agent: 'local-bad' },
+  ];
+
+  test('every conversation the cap cuts off ends with end_reason max_turns, set once by the run, for every user kind', async () => {
+    for (const kind of KINDS) {
+      let capped = 0;
+      for await (const c of run({ ...kind, max_turns: 4, seed: 'cap', n: 150 }, 150)) {
+        const ts = traces(c);
+        const last = ts[ts.length - 1] as Loose;
+        const where = `${c.source} ${c.id}`;
+        for (const t of ts.slice(0, -1)) assert.equal((t as Loose)['end_reason'], undefined, where);
+        // Every last user turn says why the conversation ended.
+        assert.equal(typeof last['end_reason'], 'string', where);
+        if (c.metadata?.turn_cap !== undefined) {
+          capped++;
+          assert.equal(c.metadata.turn_cap, 4, where);
+          assert.equal(c.turns.length, 4, where);
+          assert.equal(last['end_reason'], TURN_CAP_END_REASON, where);
+          assert.equal(c.outcome, 'ended', where);
+        } else if (last['end_reason'] === TURN_CAP_END_REASON) {
+          // A user that stops itself at the run's cap (the target-free user) says the same.
+          assert.equal(c.turns.length, 4, where);
+        }
+      }
+      if (kind.user === 'agenda') assert.ok(capped > 0, `${JSON.stringify(kind)}: no conversation reached the cap`);
+    }
+  });
+});
