@@ -499,7 +499,7 @@ function populationSections(run: FidelityRun, populations: readonly SimulatedPop
     id: ids.id('runs'),
     title: 'Simulation runs',
     group: 'Simulated populations',
-    caption: `Simulator ${sim.name}, ${opts.n} conversations per agent, seed ${String(seed)}. Conversations and Failed count every simulated conversation; AvgTurns and Accepted (a share) are over the conversations without failures. The conversations are kept next to this report (open them in the SimLens editor).`,
+    caption: `Simulator ${sim.name}, ${opts.n} conversations per agent, seed ${String(seed)}. Conversations and Failed count every simulated conversation; AvgTurns and Accepted (a share) are over the conversations without failures. AvgTurns is Zhang & Balog's (speaker changes / 2, as DialogueKit counts them), so it is about half a turn below the PLSA feature Num turns (turns in the file). The conversations are kept next to this report (open them in the SimLens editor).`,
     columns: tableColumns(['agent', 'Agent', 'text'], ['condition', 'Condition', 'text'], ['conversations', 'Conversations', 'int'],
       ['failed', 'Failed', 'int'], ['avg_turns', 'AvgTurns', 'fixed', 2], ['accepted', 'Accepted', 'percent'],
       ['seconds', 'Seconds', 'fixed', 1], ['file', 'File', 'text']),
