@@ -53,6 +53,8 @@ export interface LlmRunContext {
   /** Resolves relative paths of the configuration. */
   cwd: string;
   maxTurns: number;
+  /** Probability that an LLM user's leave before any item is honoured (the run's `early_quit`; default 0). */
+  earlyQuit?: number;
   /** Prebuilt services (the extension passes its own, with the SecretStorage key). */
   services?: LlmServices;
   /** Where the key is read from when no services are given (default process.env). */
@@ -110,7 +112,7 @@ export async function llmServicesForRun(config: LlmRunConfig | undefined, ctx: L
 export async function prepareLlmParts(userName: string, agentName: string, config: LlmRunConfig | undefined, ctx: LlmRunContext): Promise<LlmRunParts> {
   const services = await llmServicesForRun(config, ctx);
   const inputs: LlmRunParts['inputs'] = {};
-  const base = { maxTurns: ctx.maxTurns, maxRepairs: config?.max_repairs };
+  const base = { maxTurns: ctx.maxTurns, maxRepairs: config?.max_repairs, earlyQuit: ctx.earlyQuit };
   let user: UserSimulator | undefined;
   switch (userName) {
     case 'llm-prompted':

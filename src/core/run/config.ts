@@ -144,7 +144,7 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
   if (config.relevance) inputs.relevance = { path: config.relevance, sha256: sha256File(at(config.relevance)) };
   const maxTurns = effectiveMaxTurns(config);
   const llm = isLlmUserName(config.user) || isLlmAgentName(config.agent)
-    ? await prepareLlmParts(config.user, config.agent, config.llm, { catalog, cwd, maxTurns, services: opts.llm, signal: opts.signal })
+    ? await prepareLlmParts(config.user, config.agent, config.llm, { catalog, cwd, maxTurns, earlyQuit: config.early_quit, services: opts.llm, signal: opts.signal })
     : undefined;
   if (llm) Object.assign(inputs, llm.inputs);
   const user = llm?.user ?? createUserSimulator(

@@ -327,6 +327,27 @@ describe('LLM user runs keep the behavioural invariants', () => {
     });
   }
 
+  test("the run's early_quit reaches LLM users (simulate --early-quit)", async () => {
+    fake.setHandler(() => reply('forget it, this is useless', true));
+    try {
+      for (const [earlyQuit, expected] of [[1, 'abandoned'], [undefined, undefined]] as const) {
+        const env = await prepareEnvironment(parseSimulationConfig({ user: 'llm-prompted', agent: 'local-good', n: 1, seed: 'eq', catalog_size: 50, max_turns: 4, ...(earlyQuit === undefined ? {} : { early_quit: earlyQuit }) }), process.cwd(), { llm: testServices(fake.url) });
+        const conv = (await simulateConversation(env, 0)).conversation;
+        if (expected) {
+          assert.equal(conv.outcome, expected);
+          assert.equal(conv.turns.length, 1);
+          assert.equal((conv.turns[0].trace as Trace).end_reason, 'early_quit');
+        } else {
+          // Without it the leave is refused and the dialogue goes on to the cap.
+          assert.ok(conv.turns.length > 1, JSON.stringify(conv.turns.map((t) => t.trace?.end_reason)));
+          assert.notEqual((conv.turns[0].trace as Trace).end_reason, 'early_quit');
+        }
+      }
+    } finally {
+      fake.setHandler(simulationScript({ userTurns: 3 }));
+    }
+  });
+
   test('accept-ends-dialogue reads the ConvApparel accept of LLM users', async () => {
     const env = await prepareEnvironment(parseSimulationConfig({ user: 'llm-prompted', agent: 'local-good', n: 10, seed: 'llm-acts-todo', catalog_size: 200, max_turns: 8 }), process.cwd(), { llm: testServices(fake.url) });
     const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, only: ['accept-ends-dialogue'] });
