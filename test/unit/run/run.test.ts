@@ -10,6 +10,8 @@ import {
 } from '../../../src/core/run/index';
 import { encodeConversationLine, serializeConversation } from '../../../src/core/run/output';
 import { scratchDir } from '../../support/scratch';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const dir = scratchDir('simlens-run-');
 const file = (name: string) => path.join(dir, name);
@@ -160,6 +162,36 @@ describe('runSimulation', () => {
     assert.equal(r.manifest.counts.finished, written.length);
     await runSimulation(CONFIG, { out: file('cancel.jsonl'), environment: env, resume: true });
     assert.ok(read('cancel.jsonl').equals(read('c1.jsonl')));
+  });
+
+  test('a finished conversation is not kept alive by the run (hard-abort race): collectable before the run ends', async () => {
+    // Racing every conversation against one shared, never-settling abort promise kept every
+    // result alive until the run ended (~22 KB a conversation; 850 MB RSS at 40,000).
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const controller = new AbortController();
+    let first: WeakRef<object> | undefined;
+    let collected: boolean | undefined;
+    const agent = wrappedAgent('local-good', async (id, turn) => {
+      if (id.endsWith('000050') && turn === 2) {
+        await new Promise((r) => setImmediate(r));
+        gc();
+        collected = first !== undefined && first.deref() === undefined;
+      }
+    });
+    const runEnv: SimulationEnvironment = { ...env, agent: { ...agent, createSession(id, rng, ctx) {
+      const s = agent.createSession(id, rng, ctx);
+      return { respond: async (u, h) => {
+        const response = await s.respond(u, h);
+        // The carousel goes into the conversation's turn as it is: reachable exactly as long as the conversation.
+        if (id.endsWith('000000') && !first && response.recommendations?.length) first = new WeakRef(response.recommendations);
+        return response;
+      } };
+    } } };
+    const r = await runSimulation(CONFIG, { out: file('abort-gc.jsonl'), environment: runEnv, abort: controller.signal, overwrite: true });
+    assert.equal(r.manifest.counts.finished, CONFIG.n);
+    assert.ok(first, 'conversation 0 was seen');
+    assert.equal(collected, true, 'conversation 0 was still reachable while conversation 50 ran');
   });
 
   test('an error inside one conversation is recorded on it and the run goes on', async () => {
