@@ -15,6 +15,7 @@ import {
   TURN_CAP_END_REASON, parseSimulationConfig, prepareEnvironment, simulateConversation, type SimulationConfigInput, type SimulationEnvironment,
 } from '../../../src/core/run/index';
 import { REASK_REASON } from '../../../src/core/sim/users/agenda/agendaUser';
+import { InvariantChecker } from '../../../src/core/check/index';
 import { AgendaUserSimulator, TransitionModel, createInteractionModel, defaultTransitionCounts } from '../../../src/core/sim/users/index';
 
 type Loose = Record<string, unknown>;
@@ -183,5 +184,24 @@ describe('the turn cap', () => {
       }
       if (kind.user === 'agenda') assert.ok(capped > 0, `${JSON.stringify(kind)}: no conversation reached the cap`);
     }
+  });
+});
+
+describe('a meta agenda user after a target switch', () => {
+  // Found by the invariants benchmark (300,000 conversations): after a switch dropped the colour
+  // from the disclosed goal, a Reveal.Refine stated the new target's colour as if new ("Only show
+  // me things olive." after "Something burgundy."), in 2 of 10,000 meta-tol conversations.
+  test('states a value that differs from what it said as a revision (benchmark conversations 275 and 6821)', async () => {
+    const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', interaction: 'cir6', preferences: 'single', meta: 'tol', agent: 'local-bad', n: 10000, seed: 'invariants-bench', catalog_size: 800 }));
+    const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, only: ['no-silent-contradiction', 'meta-consistent-with-target'] });
+    let revisions = 0;
+    for (const i of [275, 6821]) {
+      const conv = (await simulateConversation(env, i)).conversation;
+      checker.add(conv);
+      revisions += conv.turns.filter((t) => t.trace?.user_act === 'Reveal.Revise').length;
+    }
+    const report = checker.report();
+    assert.ok(report.ok, JSON.stringify(report.invariants.map((r) => [r.id, r.status, r.examples])));
+    assert.ok(revisions >= 1, 'the change is said as a revision');
   });
 });

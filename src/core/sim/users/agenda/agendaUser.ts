@@ -615,7 +615,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         const a = this.rng.pick(names);
         const v = String(this.goal.constraints[a]);
         fill.value = valuePhrase(a, v);
-        return { act: 'Disclose', fill, meaning: { value: [a, v], require: ['value'] } };
+        fill.attribute = readableAttribute(a);
+        return { act: this.changesSaid([a, v]) ? 'Reveal.Revise' : 'Disclose', fill, meaning: { value: [a, v], require: ['value'] } };
       }
       return { act: 'Disclose.NonDisclose', fill, meaning };
     }
@@ -633,7 +634,10 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       if (!change) return this.realise('Disclose', agentText, opening);
       fill.value = valuePhrase(change[0], change[1]);
       fill.attribute = readableAttribute(change[0]);
-      return { act: sub, fill, meaning: { value: change, require: ['value'], check: true } };
+      // A refinement that states another value than the one said before (the goal followed a new
+      // target) is a change of plan, said as one (invariant no-silent-contradiction).
+      const act = sub === 'Reveal.Refine' && this.changesSaid(change) ? 'Reveal.Revise' : sub;
+      return { act, fill, meaning: { value: change, require: ['value'], check: true } };
     }
 
     if (main === 'Inquire') {
