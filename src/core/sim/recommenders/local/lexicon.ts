@@ -9,6 +9,7 @@
  * apparel words, and is harmless for values a catalog does not have.
  */
 import type { Catalog, CatalogItem } from '../../../catalog/item';
+import { ORDINAL_POSITIONS } from '../../../text/ordinals';
 import { STOPWORDS } from '../../../text/stopwords';
 import { foldPlural, tokenize, tokenizeSpans } from '../../../text/tokenize';
 
@@ -224,12 +225,6 @@ const COPULAS = new Set(['is', 'are', 'was', 'were']);
 const NEGATED_COPULAS = new Set(["isn't", "aren't", "wasn't", "weren't", 'isnt', 'arent']);
 /** Every word that can open a negation: never kept as a retrieval keyword. */
 const NEGATION_WORDS = new Set<string>([...NEGATORS.keys(), ...NEGATOR_PAIRS.keys(), 'instead', 'less', 'other', 'rather']);
-
-const ORDINALS: Record<string, number> = {
-  first: 0, '1st': 0, second: 1, '2nd': 1, third: 2, '3rd': 2, fourth: 3, '4th': 3, fifth: 4, '5th': 4,
-  sixth: 5, '6th': 5, seventh: 6, '7th': 6, eighth: 7, '8th': 7, ninth: 8, '9th': 8, tenth: 9, '10th': 9,
-  eleventh: 10, twelfth: 11, last: -1,
-};
 
 // Phrases checked against " tokens joined by spaces " (so word boundaries hold).
 const CUES: Record<Intent, string[]> = {
@@ -507,7 +502,7 @@ export class Lexicon {
     let minPrice: number | undefined;
     for (let i = 0; i < tokens.length; i++) {
       const tok = tokens[i];
-      const ord = ORDINALS[tok];
+      const ord = ORDINAL_POSITIONS[tok];
       if (ord !== undefined && !consumed[i]) ordinals.push(ord);
       if ((tok === 'number' || tok === 'item' || tok === 'option' || tok === 'no') && i + 1 < tokens.length) {
         const n = Number(tokens[i + 1]);

@@ -5,6 +5,7 @@
  * helpers find what is wrong with an end and word the one correction the model is sent.
  */
 import type { Outcome, RecommendedItem } from '../../../model';
+import { ORDINAL_POSITIONS } from '../../../text/ordinals';
 
 /** Items the user prompts list under an assistant message (renderTranscript's and the SFT prompt's default). */
 export const VISIBLE_ITEMS = 4;
@@ -20,8 +21,9 @@ export interface EndProblem {
 }
 
 const FORMAT = 'in the same form (Response: ... then Terminate: ...)';
-const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'eleventh', 'twelfth'];
-const ORDINAL = `(${ORDINALS.join('|')}|\\d{1,2}(?:st|nd|rd|th))`;
+// Position words from the shared table, not "last" (a list number is needed here).
+const ORDINAL_WORDS = Object.keys(ORDINAL_POSITIONS).filter((w) => ORDINAL_POSITIONS[w] >= 0 && /^[a-z]+$/.test(w));
+const ORDINAL = `(${ORDINAL_WORDS.join('|')}|\\d{1,2}(?:st|nd|rd|th))`;
 // "the second", "second one", "#2", "number 2", "item 2", "[2]": how shoppers point at a listed item.
 const NUMBER_PATTERNS = [
   new RegExp(`\\bthe\\s+${ORDINAL}\\b`, 'gi'),
@@ -31,8 +33,8 @@ const NUMBER_PATTERNS = [
 ];
 
 function ordinalValue(word: string): number {
-  const i = ORDINALS.indexOf(word.toLowerCase());
-  return i >= 0 ? i + 1 : parseInt(word, 10);
+  const position = ORDINAL_POSITIONS[word.toLowerCase()];
+  return position !== undefined && position >= 0 ? position + 1 : parseInt(word, 10);
 }
 
 /** The list numbers (1-based) an utterance points at, in order, without repeats. */
