@@ -1,6 +1,7 @@
 /** Small helpers shared by the CLI commands: paths relative to the caller's cwd, readable I/O errors. */
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { CliIo } from './types';
+import { formatLocation, type ImportError } from '../core/importers/errors';
 
 /** `file` resolved against the CLI's working directory. */
 export function resolvePath(io: CliIo, file: string): string {
@@ -53,27 +54,16 @@ function displayPath(io: CliIo, file: string): string {
 
 /**
  * The message of an importer error for a command that reads any format but has no --from. The
- * importers end "cannot tell the input format" with "Use --from with one of: …", which only
- * `simlens convert` accepts; here the hint names convert instead, and an empty file just says so.
+ * importers' own hint ("Use --from with one of: …") fits only `simlens convert`; here an unknown
+ * format names convert instead, and an empty file just says so.
  */
-export function importErrorMessage(io: CliIo, err: { message: string; origin?: string }): string {
-  const file = err.origin !== undefined ? displayPath(io, err.origin) : 'FILE';
-  const message = err.origin !== undefined && err.message.startsWith(`${err.origin}:`) ? `${file}${err.message.slice(err.origin.length)}` : err.message;
-  return message
-    .replace(/cannot tell the input format: it is empty\. Use --from with one of: .*$/s, 'no conversation (the file is empty)')
-    .replace(
-      /Use --from with one of: (.*)$/s,
-      (_m, formats: string) => `If it is one of the formats simlens convert reads (${formats}), convert it first: simlens convert ${file} --from FORMAT -o OUT.jsonl`,
-    );
-}
-
-/**
- * True for a report error about the input itself (src/core/report: a file whose lines hold no
- * valid conversation, a population whose every conversation failed), exit code 1. A filter the
- * options chose that matches nothing ("no conversations match condition=x") is not: exit 2.
- */
-export function isInputProblem(message: string): boolean {
-  return /: no conversations \(0 in the file\)|: every conversation of .* failed/.test(message);
+export function importErrorMessage(io: CliIo, err: ImportError): string {
+  const file = displayPath(io, err.origin);
+  const where = formatLocation(file, { line: err.line, column: err.column, path: err.path });
+  const unknown = err.unknownFormat;
+  if (!unknown) return `${where}: ${err.detail}`;
+  if (unknown.empty) return `${where}: no conversation (the file is empty)`;
+  return `${where}: cannot tell the input format: ${unknown.reason}. If it is one of the formats simlens convert reads (${unknown.formats.join(', ')}), convert it first: simlens convert ${file} --from FORMAT -o OUT.jsonl`;
 }
 
 /** "1 line", "2 lines". */

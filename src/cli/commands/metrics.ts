@@ -29,7 +29,8 @@ import { partFileName, resolveShard, SHARD_COUNT_VARIABLE, type ResolvedShard } 
 import { writeJsonlAtomic } from '../../core/llm/annotate';
 import { formatFlags, parseArgs, type FlagSpecs } from '../args';
 import { UsageError, type CliCommand, type CliIo } from '../types';
-import { count, EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isInputProblem, isIoError, resolvePath } from '../util';
+import { count, EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isIoError, resolvePath } from '../util';
+import { InputProblemError } from '../../core/report/inputProblem';
 
 const COMMON = {
   json: { type: 'boolean', description: 'print JSON instead of Markdown' },
@@ -277,7 +278,7 @@ export async function cliReport(io: CliIo, spec: Exclude<ReportSpec, { kind: 'fi
     if (isIoError(e)) throw new CliFailure(ioErrorMessage('read', e.path ?? 'a file', e));
     if (e instanceof ImportError) throw new CliFailure(importErrorMessage(io, e), EXIT_NOT_READABLE);
     const message = (e as Error).message;
-    throw new CliFailure(message, isInputProblem(message) ? EXIT_NOT_READABLE : 2);
+    throw new CliFailure(message, e instanceof InputProblemError ? EXIT_NOT_READABLE : 2);
   }
 }
 

@@ -6,7 +6,8 @@ import { CancelledError } from '../../core/report/compute';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';
 import { ImportError } from '../../core/importers/errors';
-import { EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isInputProblem, isIoError, resolvePath } from '../util';
+import { EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isIoError, resolvePath } from '../util';
+import { InputProblemError } from '../../core/report/inputProblem';
 
 const FLAGS = {
   human: { type: 'string', valueName: 'FILE', description: 'human conversations (JSONL or any format `simlens convert` reads)' },
@@ -168,7 +169,7 @@ Example:
       }
       const message = (err as Error).message;
       io.stderr(`simlens report: ${message}\n`);
-      return isInputProblem(message) ? EXIT_NOT_READABLE : 2;
+      return err instanceof InputProblemError ? EXIT_NOT_READABLE : 2;
     } finally {
       process.removeListener('SIGINT', onSigint);
     }

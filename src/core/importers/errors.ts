@@ -19,6 +19,15 @@ export interface ImportErrorLocation {
   path?: string;
 }
 
+/** Why an input's format could not be told, for callers that word their own hint (the CLI). */
+export interface UnknownFormat {
+  /** What the sniffer saw ("it is empty", "it is a JSON array whose first element has keys a"). */
+  reason: string;
+  empty: boolean;
+  /** The formats `--from` accepts. */
+  formats: readonly string[];
+}
+
 /**
  * A fatal import problem. The message is complete on its own (`file:line:column: text` or
  * `file: path: text`); the parts are also available as properties for tools.
@@ -30,8 +39,10 @@ export class ImportError extends Error {
   readonly path?: string;
   /** The message without the location prefix. */
   readonly detail: string;
+  /** Set when the format could not be told (the message then ends with the `--from` hint). */
+  readonly unknownFormat?: UnknownFormat;
 
-  constructor(origin: string, detail: string, where: ImportErrorLocation = {}) {
+  constructor(origin: string, detail: string, where: ImportErrorLocation = {}, unknownFormat?: UnknownFormat) {
     super(`${formatLocation(origin, where)}: ${detail}`);
     this.name = 'ImportError';
     this.origin = origin;
@@ -39,6 +50,7 @@ export class ImportError extends Error {
     this.column = where.column;
     this.path = where.path;
     this.detail = detail;
+    this.unknownFormat = unknownFormat;
   }
 }
 

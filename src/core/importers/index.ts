@@ -103,7 +103,11 @@ export function normalizeFormat(name: string): string {
 function unknownFormatError(origin: string, sniff: SniffResult): Error {
   if (sniff.format === undefined && sniff.kind && sniff.kind !== 'empty') return new ImportError(origin, `not conversation data: ${sniff.reason}`);
   const reason = sniff.format === undefined ? sniff.reason : 'its content was not recognised';
-  return new ImportError(origin, `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`);
+  return new ImportError(origin, `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`, {}, {
+    reason,
+    empty: sniff.format === undefined && sniff.kind === 'empty',
+    formats: IMPORT_FORMATS,
+  });
 }
 
 /**

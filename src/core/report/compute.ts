@@ -29,6 +29,7 @@ import { buildSimulationReport, type SimulationPopulation } from './builders/sim
 import { countOutcomes, describeFailures, failedCount, isFailedConversation, outcomeClass, tallyOutcomes, type OutcomeClass } from './outcomes';
 import { checkFeatureFile, featureRowOf, readFeatureFile, type FeatureRow, type FeatureSources } from './featureFile';
 import { inputRecord } from '../run/annotationShard';
+import { InputProblemError, noConversationsError } from './inputProblem';
 
 /** Thrown when a computation is cancelled. */
 export class CancelledError extends Error {
@@ -127,7 +128,7 @@ function excludeFailures(pops: (LoadedPopulation | FeaturePopulation)[]): string
     const counts = tallyOutcomes(classes);
     const failed = failedCount(counts);
     if (failed === 0) continue;
-    if (counts.completed === 0) throw new Error(`${p.file}: every conversation of ${p.label} failed (${describeFailures(counts)}); there is no user behaviour to measure`);
+    if (counts.completed === 0) throw new InputProblemError(`${p.file}: every conversation of ${p.label} failed (${describeFailures(counts)}); there is no user behaviour to measure`);
     if ('rows' in p) p.rows = p.rows.filter((_, i) => !classes[i].failure);
     else dropFailures(p);
     notes.push(`${p.label}: ${failed} of ${counts.conversations} conversations failed (${describeFailures(counts)}) and are left out of the metrics`);
@@ -161,7 +162,7 @@ async function loadFeaturePopulations(ctx: ComputeContext, specs: readonly Popul
     checkFeatureFile(ff, { features: featuresFile, conversations: s.file, sources, current });
     const rows = ff.rows.filter((r) => facetsMatch(r.facets, s.filter));
     const filter = describeFilter(s.filter);
-    if (rows.length === 0) throw new Error(`${s.file}: no conversations${filter ? ` match ${filter}` : ''} (${ff.rows.length} in the file)`);
+    if (rows.length === 0) throw noConversationsError(s.file, filter, ff.rows.length);
     const p: FeaturePopulation = { label, file: s.file, rows, total: ff.rows.length, problems: ff.problems.first.map((t) => `${s.file}:${t}`), problemCount: ff.problems.count };
     if (filter) p.filter = filter;
     out.push(p);

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { conversationCondition, conversationSource, conversationTask, type Conversation } from '../model';
 import { createRng } from '../random';
 import { loadPopulation } from '../metrics/load';
+import { noConversationsError } from './inputProblem';
 
 export const PopulationFilterSchema = z.object({
   condition: z.string().max(500).optional(),
@@ -180,7 +181,7 @@ export class PopulationLoader {
     const conversations = all.conversations.filter((_, i) => keep[i]);
     const filter = describeFilter(spec.filter);
     if (conversations.length === 0) {
-      throw new Error(`${spec.file}: no conversations${filter ? ` match ${filter}` : ''} (${all.conversations.length} in the file)`);
+      throw noConversationsError(spec.file, filter, all.conversations.length);
     }
     const out: LoadedPopulation = { label: spec.label ?? defaultLabel(spec), file: spec.file, filter, conversations, total: all.conversations.length, problems: all.problems };
     if (all.lines) out.lines = all.lines.filter((_, i) => keep[i]);
