@@ -38,8 +38,14 @@ const RULES = [
 module.exports = {
   forbidden: RULES.map(([name, comment, from, to]) => ({ name, comment, severity: 'error', from, to })),
   options: {
+    // node_modules is not followed but must NOT be excluded: `vscode` resolves to
+    // node_modules/@types/vscode, and an excluded target drops the dependency before any rule can
+    // see it (a planted `import * as vscode from 'vscode'` in src/core then passed with exit 0).
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules)/' },
+    exclude: { path: '^dist/' },
+    // Paths stay as written, so a copy of the tree whose node_modules is a link (the planted-import
+    // test) is judged exactly like the real tree.
+    preserveSymlinks: true,
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },

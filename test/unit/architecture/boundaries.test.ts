@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -63,4 +63,73 @@ test('the import-boundary rules accept the allowed directions', () => {
     'webview/w.ts': "import { m } from '../src/shared/model';\nexport const w = m;\n",
   });
   assert.deepEqual(found, []);
+});
+
+/** The projects that must not see the VS Code API, with the rule that must catch a planted import. */
+const NO_VSCODE: { file: string; rule: string; tsconfig: string }[] = [
+  { file: 'src/core/planted-vscode.ts', rule: 'core-no-vscode', tsconfig: 'src/core/tsconfig.json' },
+  { file: 'src/shared/planted-vscode.ts', rule: 'webview-no-vscode', tsconfig: 'webview/tsconfig.json' },
+  { file: 'src/server/planted-vscode.ts', rule: 'cli-server-no-extension', tsconfig: 'src/server/tsconfig.json' },
+  { file: 'src/cli/planted-vscode.ts', rule: 'cli-server-no-extension', tsconfig: 'src/cli/tsconfig.json' },
+  { file: 'webview/planted-vscode.ts', rule: 'webview-no-vscode', tsconfig: 'webview/tsconfig.json' },
+];
+
+/**
+ * A copy of the real tree (src, webview, the tsconfigs and the type stub they map `vscode` to), with
+ * node_modules linked in: the project's own config is judged on the project's own layout, not on a
+ * fixture. An earlier config excluded node_modules, which dropped every import of `vscode` before a
+ * rule could see it; a fixture with its own layout did not show that.
+ */
+function copyOfRealTree(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'simlens-planted-'));
+  symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  for (const part of ['src', 'webview', 'scripts/types']) cpSync(path.join(root, part), path.join(dir, part), { recursive: true });
+  for (const file of ['tsconfig.base.json', 'package.json']) copyFileSync(path.join(root, file), path.join(dir, file));
+  return dir;
+}
+
+test('an import of vscode planted in core, shared, server, cli or webview of the real tree fails the boundary check', () => {
+  const dir = copyOfRealTree();
+  try {
+    for (const { file } of NO_VSCODE) writeFileSync(path.join(dir, file), "import * as vscode from 'vscode';\nexport const planted = vscode;\n");
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), '--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json', 'src', 'webview'], { cwd: dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    assert.ok(r.stdout.trim().startsWith('{'), `dependency-cruiser gave no report; stderr: ${r.stderr.slice(0, 2000)}`);
+    const out = JSON.parse(r.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+    const found = out.summary.violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort();
+    const expected = NO_VSCODE.map(({ file, rule }) => `${rule} ${file} -> node_modules/@types/vscode/index.d.ts`).sort();
+    assert.deepEqual(found, expected, 'each planted import, and nothing else in the real tree, is a violation');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a type-only import of vscode planted in core, shared, server, cli or webview fails their TypeScript project', () => {
+  const dir = copyOfRealTree();
+  try {
+    for (const { file, tsconfig } of NO_VSCODE) {
+      const planted = path.join(dir, file);
+      writeFileSync(planted, "import type { Uri } from 'vscode';\nexport type Planted = Uri;\n");
+      // The project's own options (lib, types, paths), checking only the planted file.
+      const probe = path.join(path.dirname(path.join(dir, tsconfig)), 'tsconfig.planted.json');
+      writeFileSync(probe, JSON.stringify({
+        extends: './tsconfig.json',
+        compilerOptions: { composite: false, incremental: false, noEmit: true, emitDeclarationOnly: false, tsBuildInfoFile: null },
+        include: [], files: [path.relative(path.dirname(probe), planted)], references: [],
+      }));
+      const r = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', probe, '--pretty', 'false'], { cwd: dir, encoding: 'utf8' });
+      assert.notEqual(r.status, 0, `${tsconfig} accepted a type-only import of vscode in ${file}`);
+      assert.match(r.stdout, /TS2306/, `${file}: expected "is not a module" for vscode, got: ${r.stdout.slice(0, 1000)}`);
+      rmSync(planted);
+      rmSync(probe);
+    }
+    // The extension project still sees the real API.
+    const ext = path.join(dir, 'src/extension/planted-ok.ts');
+    writeFileSync(ext, "import type { Uri } from 'vscode';\nexport type Planted = Uri;\n");
+    const probe = path.join(dir, 'src/extension/tsconfig.planted.json');
+    writeFileSync(probe, JSON.stringify({ extends: './tsconfig.json', compilerOptions: { incremental: false, noEmit: true, tsBuildInfoFile: null }, include: [], files: ['planted-ok.ts'], references: [] }));
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', probe, '--pretty', 'false'], { cwd: dir, encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stdout);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
