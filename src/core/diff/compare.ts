@@ -1,0 +1,126 @@
+/**
+ * Where two conversations of a pair first differ: the dialogue (what the user and the recommender
+ * said and showed) and, separately, the simulator's trace (the state behind each user turn).
+ *
+ * Within a turn the parts are compared in the order they happen: the user's act and utterance,
+ * then the recommender's act, utterance and carousel. A conversation that has ended while the
+ * other goes on differs at the first turn the shorter one lacks ("ended"). Trace fields are the
+ * top-level keys of `turn.trace`, compared as canonical JSON; LLM call records (ids and latencies
+ * that differ on every run) are left out.
+ */
+import { canonicalJson } from '../llm/canonical';
+import type { Conversation, Turn } from '../model';
+
+/** What of a turn's dialogue can differ, in the order compared. */
+export const DIALOGUE_PARTS = ['user_act', 'user_utterance', 'agent_act', 'assistant_utterance', 'recommendations', 'ended'] as const;
+export type DialoguePart = (typeof DIALOGUE_PARTS)[number];
+
+/** Trace keys never compared: they differ on every run without saying anything about behaviour. */
+export const IGNORED_TRACE_FIELDS: readonly string[] = ['llm_calls', 'llm_call_ids'];
+
+/** The differences of one turn (0-based `turn`). */
+export interface TurnDifference {
+  turn: number;
+  /** Dialogue parts that differ, in DIALOGUE_PARTS order. */
+  parts: DialoguePart[];
+  /** Trace fields that differ ("patience", "agenda", ...), sorted. */
+  traceFields: string[];
+}
+
+/** How the two conversations of a pair differ. */
+export interface PairComparison {
+  /** No dialogue part and no trace field differs (outcomes are compared by the caller). */
+  identical: boolean;
+  /** First turn (0-based) whose dialogue differs; absent when the dialogues are equal. */
+  turn?: number;
+  /** What differed there, in the order it happened (the first entry is what diverged first). */
+  parts: DialoguePart[];
+  /** Trace fields that differ at `turn` (the state behind the divergent turn). */
+  traceFieldsAtTurn: string[];
+  /** First turn (0-based) where any trace field differs; absent when the traces are equal. */
+  traceTurn?: number;
+  /** The trace fields that differ at `traceTurn`. */
+  traceFields: string[];
+}
+
+function userActs(t: Turn): string {
+  if (t.trace?.user_act !== undefined) return t.trace.user_act;
+  const a = t.annotations?.find((x) => x.speaker === 'user');
+  return a ? a.acts.join('+') : '';
+}
+
+function agentActs(t: Turn): string {
+  if (t.trace?.agent_act !== undefined) return t.trace.agent_act;
+  const a = t.annotations?.find((x) => x.speaker === 'assistant');
+  return a ? a.acts.join('+') : '';
+}
+
+function itemIds(t: Turn): string {
+  return (t.recommendations ?? []).map((r) => r.item_id).join('\u0000');
+}
+
+/** The dialogue parts of turn `i` that differ (both turns present). */
+export function dialogueDifferences(a: Turn, b: Turn): DialoguePart[] {
+  const out: DialoguePart[] = [];
+  if (userActs(a) !== userActs(b)) out.push('user_act');
+  if ((a.user_utterance ?? '') !== (b.user_utterance ?? '')) out.push('user_utterance');
+  if (agentActs(a) !== agentActs(b)) out.push('agent_act');
+  if ((a.assistant_utterance ?? '') !== (b.assistant_utterance ?? '')) out.push('assistant_utterance');
+  if (itemIds(a) !== itemIds(b)) out.push('recommendations');
+  return out;
+}
+
+/** The trace fields of two turns that differ (a field present on one side only differs), sorted. */
+export function traceDifferences(a: Turn | undefined, b: Turn | undefined): string[] {
+  const ta = (a?.trace ?? {}) as Record<string, unknown>;
+  const tb = (b?.trace ?? {}) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(ta), ...Object.keys(tb)]);
+  const out: string[] = [];
+  for (const k of keys) {
+    if (IGNORED_TRACE_FIELDS.includes(k)) continue;
+    const va = ta[k];
+    const vb = tb[k];
+    if (va === vb) continue;
+    if (va === undefined || vb === undefined || canonicalJson(va) !== canonicalJson(vb)) out.push(k);
+  }
+  return out.sort();
+}
+
+/** Every turn's differences (turns present on one side only included, with part "ended"). */
+export function turnDifferences(a: Conversation, b: Conversation): TurnDifference[] {
+  const n = Math.max(a.turns.length, b.turns.length);
+  const out: TurnDifference[] = [];
+  for (let i = 0; i < n; i++) {
+    const ta = a.turns[i];
+    const tb = b.turns[i];
+    const parts: DialoguePart[] = ta && tb ? dialogueDifferences(ta, tb) : ['ended'];
+    out.push({ turn: i, parts, traceFields: traceDifferences(ta, tb) });
+  }
+  return out;
+}
+
+/** Where the conversations of a pair first differ (stops at the first dialogue difference once the trace one is known). */
+export function comparePair(a: Conversation, b: Conversation): PairComparison {
+  const n = Math.max(a.turns.length, b.turns.length);
+  const out: PairComparison = { identical: true, parts: [], traceFieldsAtTurn: [], traceFields: [] };
+  for (let i = 0; i < n; i++) {
+    const ta = a.turns[i];
+    const tb = b.turns[i];
+    const trace = traceDifferences(ta, tb);
+    if (trace.length && out.traceTurn === undefined) {
+      out.traceTurn = i;
+      out.traceFields = trace;
+    }
+    if (out.turn === undefined) {
+      const parts: DialoguePart[] = ta && tb ? dialogueDifferences(ta, tb) : ['ended'];
+      if (parts.length) {
+        out.turn = i;
+        out.parts = parts;
+        out.traceFieldsAtTurn = trace;
+      }
+    }
+    if (out.turn !== undefined && out.traceTurn !== undefined) break;
+  }
+  out.identical = out.turn === undefined && out.traceTurn === undefined;
+  return out;
+}

@@ -1,0 +1,7 @@
+/** Conversation-by-conversation diff of two runs (pairing, divergence, paired statistics, gate). */
+export * from './compare';
+export * from './pairing';
+export * from './model';
+export * from './run';
+export * from './gate';
+export * from './markdown';
