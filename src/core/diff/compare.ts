@@ -10,22 +10,12 @@
  */
 import { canonicalJson } from '../llm/canonical';
 import type { Conversation, Turn } from '../model';
+import type { DialoguePart, TurnDifference } from './model';
 
-/** What of a turn's dialogue can differ, in the order compared. */
-export const DIALOGUE_PARTS = ['user_act', 'user_utterance', 'agent_act', 'assistant_utterance', 'recommendations', 'ended'] as const;
-export type DialoguePart = (typeof DIALOGUE_PARTS)[number];
 
 /** Trace keys never compared: they differ on every run without saying anything about behaviour. */
 export const IGNORED_TRACE_FIELDS: readonly string[] = ['llm_calls', 'llm_call_ids'];
 
-/** The differences of one turn (0-based `turn`). */
-export interface TurnDifference {
-  turn: number;
-  /** Dialogue parts that differ, in DIALOGUE_PARTS order. */
-  parts: DialoguePart[];
-  /** Trace fields that differ ("patience", "agenda", ...), sorted. */
-  traceFields: string[];
-}
 
 /** How the two conversations of a pair differ. */
 export interface PairComparison {

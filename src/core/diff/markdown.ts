@@ -5,8 +5,8 @@
  * Browser-safe: no Node imports.
  */
 import { formatFixed, formatP } from '../report/format';
-import { DIALOGUE_PARTS } from './compare';
-import type { DiffReport, PairSummary } from './model';
+import { DIALOGUE_PARTS, type DiffReport } from './model';
+import { describeDivergence, partLabel } from './labels';
 
 /** Text from a file made safe for a Markdown table cell and a terminal. */
 export function safeCell(text: string): string {
@@ -16,27 +16,6 @@ export function safeCell(text: string): string {
 
 function pct(n: number, d: number): string {
   return d ? `${((100 * n) / d).toFixed(1)}%` : '–';
-}
-
-const PART_LABELS: Record<string, string> = {
-  user_act: 'user act',
-  user_utterance: 'user utterance',
-  agent_act: 'recommender act',
-  assistant_utterance: 'recommender utterance',
-  recommendations: 'recommendations',
-  ended: 'one side ended',
-};
-
-/** A readable name of a dialogue part. */
-export function partLabel(part: string): string {
-  return PART_LABELS[part] ?? part;
-}
-
-/** "turn 3: user utterance (trace: patience, agenda)" or "identical". */
-export function describeDivergence(p: PairSummary): string {
-  if (p.turn === undefined) return p.traceTurn !== undefined ? `dialogue equal; trace from turn ${p.traceTurn + 1}: ${p.traceFields.join(', ')}` : 'identical';
-  const trace = p.traceFieldsAtTurn.length ? ` (trace: ${p.traceFieldsAtTurn.join(', ')})` : '';
-  return `turn ${p.turn + 1}: ${p.parts.map(partLabel).join(', ')}${trace}`;
 }
 
 /** The whole report as Markdown; `maxPairs` limits the pair table (changed outcomes first). */

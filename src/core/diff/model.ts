@@ -3,8 +3,22 @@
  * JSON and Markdown by the CLI and drawn by the compare panel. Turn numbers are 0-based (as
  * everywhere in SimLens files, e.g. `--fork FILE:ID:TURN`); renderers show them 1-based.
  */
-import type { DialoguePart } from './compare';
-import type { PairingMode } from './pairing';
+
+/** How conversations of two runs are paired (see pairing.ts). */
+export type PairingMode = 'seed' | 'id' | 'profile';
+
+/** What of a turn's dialogue can differ, in the order compared (see compare.ts). */
+export const DIALOGUE_PARTS = ['user_act', 'user_utterance', 'agent_act', 'assistant_utterance', 'recommendations', 'ended'] as const;
+export type DialoguePart = (typeof DIALOGUE_PARTS)[number];
+
+/** The differences of one turn (0-based `turn`), as compare.ts reports them. */
+export interface TurnDifference {
+  turn: number;
+  /** Dialogue parts that differ, in DIALOGUE_PARTS order. */
+  parts: DialoguePart[];
+  /** Trace fields that differ ("patience", "agenda", ...), sorted. */
+  traceFields: string[];
+}
 
 export const DIFF_REPORT_KIND = 'simlens-diff/1';
 

@@ -16,8 +16,9 @@
 import { readFile } from 'node:fs/promises';
 import { canonicalJson } from '../llm/canonical';
 import { conversationId, type Conversation } from '../model';
+import type { PairingMode } from './model';
 
-export type PairingMode = 'seed' | 'id' | 'profile';
+export type { PairingMode } from './model';
 export const PAIRING_MODES: readonly (PairingMode | 'auto')[] = ['auto', 'seed', 'id', 'profile'];
 
 /** The seed in `<run>.manifest.json`, when the file exists and names one. */

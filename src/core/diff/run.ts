@@ -10,9 +10,9 @@ import { conversationFeatures, describeActSource, featureLabel, featureValue, AC
 import { outcomeClass } from '../report/outcomes';
 import { InputProblemError } from '../report/inputProblem';
 import { bootstrapMeanInterval, mcnemarExact, wilcoxonSignedRank } from '../stats/paired';
-import { comparePair, type DialoguePart } from './compare';
+import { comparePair } from './compare';
 import { manifestSeed, pairingKey, seedKey, type PairingMode } from './pairing';
-import { DIFF_REPORT_KIND, type DiffReport, type FeatureChange, type OutcomeLabel, type PairSummary, type UnpairedEntry } from './model';
+import { DIFF_REPORT_KIND, type DialoguePart, type DiffReport, type FeatureChange, type OutcomeLabel, type PairSummary, type UnpairedEntry } from './model';
 
 export interface DiffOptions {
   pairing?: PairingMode | 'auto';
