@@ -2,7 +2,9 @@
  * The message protocol of the Compare Runs panel ("SimLens: Compare Runs…"). The host computes
  * the diff (src/core/diff, the same report `simlens diff` prints) and sends it; the webview
  * filters and draws it, and asks for one pair's two conversations to replay them side by side.
- * Messages from the webview are validated here (the webview renders untrusted data).
+ * Messages from the webview are validated here (the webview renders untrusted data). The webview
+ * imports this module for types only (zod compiles validators with `new Function`, which the
+ * webview's CSP forbids); its code comes from compareView.ts.
  */
 import { z } from 'zod';
 import type { Conversation } from '../core/model';
@@ -10,9 +12,6 @@ import type { DiffReport, TurnDifference } from '../core/diff/model';
 import { zodErrorMessage } from '../core/jsonl/zodIssues';
 
 export type { DiffReport, PairSummary, TurnDifference, DialoguePart, FeatureChange, OutcomeLabel } from '../core/diff/model';
-export { DIALOGUE_PARTS } from '../core/diff/model';
-export { partLabel, describeDivergence } from '../core/diff/labels';
-export { formatP, formatFixed } from '../core/report/format';
 
 export const COMPARE_VIEW_TYPE = 'simlens.compareRuns';
 

@@ -5,10 +5,8 @@
  * outlined and the differing trace fields listed with both values. Everything from the files is
  * text (webview/shared/dom.ts: no innerHTML), never markup.
  */
-import {
-  DIALOGUE_PARTS, describeDivergence, formatFixed, formatP, partLabel,
-  type CompareToHost, type DiffReport, type HostToCompare, type PairSummary, type TurnDifference,
-} from '../../src/shared/compareProtocol';
+import type { CompareToHost, DiffReport, HostToCompare, PairSummary, TurnDifference } from '../../src/shared/compareProtocol';
+import { DIALOGUE_PARTS, describeDivergence, formatFixed, formatP, partLabel } from '../../src/shared/compareView';
 import type { Conversation, Turn } from '../../src/shared/model';
 import { clear, h, type Child } from '../shared/dom';
 
@@ -30,6 +28,7 @@ app.append(status, summary, filters, pairList, replay);
 
 document.addEventListener('securitypolicyviolation', (e) => {
   document.body.dataset.cspViolations = String(Number(document.body.dataset.cspViolations ?? 0) + 1);
+  document.body.dataset.cspLast = `${e.violatedDirective} ${e.blockedURI || '(inline)'}`;
   post({ type: 'log', level: 'error', message: `CSP blocked ${e.violatedDirective}: ${e.blockedURI || '(inline)'}` });
 });
 
