@@ -1,17 +1,17 @@
 /**
  * The diff report as Markdown (`simlens diff --md`, and the CLI's default text). Ids and keys
- * come from the files: control characters are shown as \uXXXX escapes and table pipes escaped, so
+ * come from the files: control and bidi characters are shown as \uXXXX escapes and table pipes escaped, so
  * nothing in a file can reach a terminal raw or break a table. Turns are shown 1-based.
  * Browser-safe: no Node imports.
  */
 import { formatFixed, formatP } from '../report/format';
+import { escapeControl } from '../text/terminal';
 import { DIALOGUE_PARTS, type DiffReport } from './model';
 import { describeDivergence, partLabel } from './labels';
 
-/** Text from a file made safe for a Markdown table cell and a terminal. */
+/** Text from a file made safe for a Markdown table cell and a terminal (escapeControl, plus line breaks, tabs and pipes). */
 export function safeCell(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\|/g, '\\|');
+  return escapeControl(text).replace(/[\n\t]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\|/g, '\\|');
 }
 
 function pct(n: number, d: number): string {

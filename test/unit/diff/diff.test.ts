@@ -169,6 +169,7 @@ describe('gate and rendering', () => {
   });
   test('ids with control characters and pipes cannot reach the terminal raw', () => {
     assert.equal(safeCell('a\u001b[31m|b\nc'), 'a\\u001b[31m\\|b\\u000ac');
+    assert.equal(safeCell('x\u202ey'), 'x\\u202ey');
   });
 });
 
