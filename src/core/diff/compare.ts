@@ -5,10 +5,9 @@
  * Within a turn the parts are compared in the order they happen: the user's act and utterance,
  * then the recommender's act, utterance and carousel. A conversation that has ended while the
  * other goes on differs at the first turn the shorter one lacks ("ended"). Trace fields are the
- * top-level keys of `turn.trace`, compared as canonical JSON; LLM call records (ids and latencies
+ * top-level keys of `turn.trace`, compared as JSON values (key order ignored); LLM call records (ids and latencies
  * that differ on every run) are left out.
  */
-import { canonicalJson } from '../llm/canonical';
 import type { Conversation, Turn } from '../model';
 import type { DialoguePart, TurnDifference } from './model';
 
@@ -31,6 +30,29 @@ export interface PairComparison {
   traceTurn?: number;
   /** The trace fields that differ at `traceTurn`. */
   traceFields: string[];
+}
+
+/** Deep equality of JSON values, key order ignored (what comparing canonical JSON texts decides, without building them). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  let na = 0;
+  for (const k in ra) {
+    if (ra[k] === undefined) continue;
+    na++;
+    if (!(k in rb) || !sameJson(ra[k], rb[k])) return false;
+  }
+  let nb = 0;
+  for (const k in rb) if (rb[k] !== undefined) nb++;
+  return na === nb;
 }
 
 function userActs(t: Turn): string {
@@ -71,7 +93,7 @@ export function traceDifferences(a: Turn | undefined, b: Turn | undefined): stri
     const va = ta[k];
     const vb = tb[k];
     if (va === vb) continue;
-    if (va === undefined || vb === undefined || canonicalJson(va) !== canonicalJson(vb)) out.push(k);
+    if (va === undefined || vb === undefined || !sameJson(va, vb)) out.push(k);
   }
   return out.sort();
 }

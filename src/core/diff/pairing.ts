@@ -51,7 +51,8 @@ export function profileKey(conv: Conversation): string | undefined {
   const profile = conv.metadata?.profile;
   if (profile !== undefined && profile !== null) return `profile ${canonicalJson(profile)}`;
   const goal = conv.turns.find((t) => t.trace?.goal)?.trace?.goal;
-  if (goal) return `goal ${canonicalJson({ constraints: goal.constraints, requests: goal.requests })}`;
+  // The schema's defaults, so a line read without the schema gives the same key.
+  if (goal) return `goal ${canonicalJson({ constraints: goal.constraints ?? {}, requests: goal.requests ?? [] })}`;
   return undefined;
 }
 

@@ -72,6 +72,19 @@ function badLines(file: string, errors: LineError[]): string {
   return errors.slice(0, 3).map((e) => `${file}:${e.line}:${e.column}: ${e.message}`).join('\n');
 }
 
+/** The line as a conversation-shaped object when it is plain JSON with a `turns` array (not schema-checked), else undefined. */
+function quickConversation(bytes: Buffer): Conversation | undefined {
+  if (bytes.length === 0) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !Array.isArray((v as { turns?: unknown }).turns)) return undefined;
+  return v as Conversation;
+}
+
 /** A growable Float64Array. */
 class Column {
   data = new Float64Array(1024);
@@ -112,18 +125,26 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
     const BATCH = 256;
     for (let from = 0; from < total; from += BATCH) {
       if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
-      const parsed = await fileA.parseLines(from, BATCH);
-      for (const p of parsed) {
-        if (p.kind === 'blank') continue;
-        if (p.kind === 'invalid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${badLines(pathA, p.errors)}`);
+      const raw = await fileA.readLines(from, BATCH);
+      for (let k = 0; k < raw.length; k++) {
+        const i = from + k;
+        // Keys only: a plain JSON.parse of a line that looks like a conversation. The schema is
+        // checked when the line is read again as a partner (or listed as unpaired), with the same
+        // file:line:field message; anything else goes through the full parser now.
+        let conv = quickConversation(raw[k]);
+        if (!conv) {
+          const p = parseLineBytes(raw[k], i);
+          if (p.kind === 'blank') continue;
+          if (p.kind === 'invalid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${badLines(pathA, p.errors)}`);
+          conv = p.conversation;
+        }
         conversationsA++;
-        const i = p.line - 1;
-        if (mode) keys[i] = pairingKey(mode, p.conversation, p.line, seedA);
+        if (mode) keys[i] = pairingKey(mode, conv, i + 1, seedA);
         else {
-          const s = seedKey(p.conversation, seedA);
+          const s = seedKey(conv, seedA);
           if (s === undefined) allSeeded = false;
           seedKeys[i] = s;
-          keys[i] = pairingKey('id', p.conversation, p.line, seedA);
+          keys[i] = pairingKey('id', conv, i + 1, seedA);
         }
       }
       opts.onProgress?.('A', Math.min(from + BATCH, total), total);
@@ -163,8 +184,9 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
     // Pass 2: stream B, compare each conversation with its partner.
     const pairs: PairSummary[] = [];
     const nF = DIFF_FEATURES.length;
-    const colA: Column[] = Array.from({ length: nF }, () => new Column());
-    const colB: Column[] = Array.from({ length: nF }, () => new Column());
+    // Per feature: the differences B - A (NaN when unknown on either side or a failure) and the sums of A and B over the known pairs.
+    const diffs: Column[] = Array.from({ length: nF }, () => new Column());
+    const sums = Array.from({ length: nF }, () => ({ a: 0, b: 0 }));
     const failedPair: number[] = [];
     let conversationsB = 0;
     const seenB = new Map<string, number>();
@@ -200,13 +222,14 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
         }
         if (mode !== 'profile') seenB.set(key, p.line);
         const pa = await fileA.parseLine(lineA);
-        if (pa.kind !== 'valid') throw new Error(`${pathA}:${lineA + 1}: the line changed while the diff ran`);
+        if (pa.kind !== 'valid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${pa.kind === 'invalid' ? badLines(pathA, pa.errors) : `${pathA}:${lineA + 1}: the line is blank now (the file changed while the diff ran)`}`);
         const convA = pa.conversation;
         const cmp = comparePair(convA, convB);
         const outcomeA = outcomeLabel(convA);
         const outcomeB = outcomeLabel(convB);
+        const idA = conversationId(convA, lineA + 1);
         const summary: PairSummary = {
-          key, idA: conversationId(convA, lineA + 1), idB, lineA: lineA + 1, lineB: p.line,
+          key, idA, idB: idB === idA ? idA : idB, lineA: lineA + 1, lineB: p.line,
           identical: cmp.identical && outcomeA === outcomeB,
           parts: cmp.parts, traceFieldsAtTurn: cmp.traceFieldsAtTurn, traceFields: cmp.traceFields,
           outcomeA, outcomeB, turnsA: convA.turns.length, turnsB: convB.turns.length,
@@ -219,8 +242,12 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
         const va = diffFeatureValues(convA, acts);
         const vb = diffFeatureValues(convB, acts);
         for (let j = 0; j < nF; j++) {
-          colA[j].push(failed ? NaN : va[j]);
-          colB[j].push(failed ? NaN : vb[j]);
+          const known = !failed && Number.isFinite(va[j]) && Number.isFinite(vb[j]);
+          diffs[j].push(known ? vb[j] - va[j] : NaN);
+          if (known) {
+            sums[j].a += va[j];
+            sums[j].b += vb[j];
+          }
         }
       },
       {
@@ -237,12 +264,13 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
     leftA.sort((x, y) => x.line - y.line);
     for (const { line, reason } of leftA) {
       const pa = await fileA.parseLine(line);
-      const id = pa.kind === 'valid' ? conversationId(pa.conversation, line + 1) : `line:${line + 1}`;
+      if (pa.kind !== 'valid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${pa.kind === 'invalid' ? badLines(pathA, pa.errors) : `${pathA}:${line + 1}: the line is blank now (the file changed while the diff ran)`}`);
+      const id = conversationId(pa.conversation, line + 1);
       unpaired.push({ side: 'A', line: line + 1, id, reason });
     }
     unpaired.sort((x, y) => (x.side === y.side ? x.line - y.line : x.side < y.side ? -1 : 1));
 
-    const features = DIFF_FEATURES.map((name, j) => featureChange(name, colA[j].view(), colB[j].view(), HEADLINE_FEATURES.includes(name as never), bootSeed, resamples));
+    const features = DIFF_FEATURES.map((name, j) => featureChange(name, diffs[j].view(), sums[j], HEADLINE_FEATURES.includes(name as never), bootSeed, resamples));
     const success = successChange(pairs);
     return {
       kind: DIFF_REPORT_KIND,
@@ -281,19 +309,14 @@ async function forEachLineUntil(path: string, onLine: (bytes: Buffer, i: number)
   }
 }
 
-/** The paired change of one feature over the pairs where both values are known. */
-export function featureChange(name: string, a: Float64Array, b: Float64Array, headline: boolean, seed: string, resamples: number): FeatureChange {
+/** The paired change of one feature: `all` = B - A per pair (NaN = not measured), `sums` of A and B over the measured pairs. */
+export function featureChange(name: string, all: Float64Array, sums: { a: number; b: number }, headline: boolean, seed: string, resamples: number): FeatureChange {
   const d: number[] = [];
-  let sa = 0;
-  let sb = 0;
-  for (let i = 0; i < a.length; i++) {
-    if (!Number.isFinite(a[i]) || !Number.isFinite(b[i])) continue;
-    d.push(b[i] - a[i]);
-    sa += a[i];
-    sb += b[i];
-  }
+  for (let i = 0; i < all.length; i++) if (!Number.isNaN(all[i])) d.push(all[i]);
+  const sa = sums.a;
+  const sb = sums.b;
   const n = d.length;
-  const out: FeatureChange = { feature: name, label: diffFeatureLabel(name), n, excluded: a.length - n, meanA: n ? sa / n : NaN, meanB: n ? sb / n : NaN, meanDiff: NaN, effect: NaN };
+  const out: FeatureChange = { feature: name, label: diffFeatureLabel(name), n, excluded: all.length - n, meanA: n ? sa / n : NaN, meanB: n ? sb / n : NaN, meanDiff: NaN, effect: NaN };
   if (n === 0) return out;
   let s = 0;
   for (const v of d) s += v;

@@ -4,10 +4,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../support/scratch';
 import { runCli } from '../../support/cli';
-import { comparePair, turnDifferences, diffRuns, parseGate, evaluateGate, diffToMarkdown, safeCell } from '../../../src/core/diff';
+import { comparePair, sameJson, turnDifferences, diffRuns, parseGate, evaluateGate, diffToMarkdown, safeCell } from '../../../src/core/diff';
 import { InputProblemError } from '../../../src/core/report/inputProblem';
 import { mcnemarExact, wilcoxonSignedRank } from '../../../src/core/stats/paired';
 import type { Conversation, Turn } from '../../../src/core/model';
+import { canonicalJson } from '../../../src/core/llm/canonical';
+import { createRng } from '../../../src/core/random';
 
 function turn(user: string, act: string, assistant: string, extra: Partial<Turn['trace']> = {}, items: string[] = []): Turn {
   return { user_utterance: user, assistant_utterance: assistant, trace: { user_act: act, patience: 3, ...extra }, ...(items.length ? { recommendations: items.map((item_id) => ({ item_id })) } : {}) };
@@ -61,6 +63,31 @@ describe('comparePair', () => {
     const turns = turnDifferences(conv('a', 0, base), conv('a', 0, b));
     assert.deepEqual(turns.map((t) => t.parts.length), [0, 0, 1]);
   });
+});
+
+test('sameJson decides what comparing canonical JSON decides (5,000 random pairs)', () => {
+  const rng = createRng('same-json');
+  const value = (depth: number): unknown => {
+    const k = rng.int(depth > 2 ? 4 : 7);
+    if (k === 0) return rng.int(3);
+    if (k === 1) return rng.pick(['a', 'b', '']);
+    if (k === 2) return rng.chance(0.5) ? null : rng.chance(0.5);
+    if (k === 3) return rng.int(2) ? undefined : 1.5;
+    if (k <= 4) return Array.from({ length: rng.int(3) }, () => value(depth + 1));
+    const o: Record<string, unknown> = {};
+    for (const key of rng.shuffle(['x', 'y', 'z']).slice(0, rng.int(4))) o[key] = value(depth + 1);
+    return o;
+  };
+  let equal = 0;
+  for (let i = 0; i < 5000; i++) {
+    const a = value(0);
+    const b = rng.chance(0.5) ? value(0) : JSON.parse(JSON.stringify(a ?? null));
+    const c = rng.chance(0.3) && a && typeof a === 'object' && !Array.isArray(a) ? Object.fromEntries(Object.entries(a).reverse()) : b;
+    const same = canonicalJson(a) === canonicalJson(c);
+    if (same) equal++;
+    assert.equal(sameJson(a, c), same, `${canonicalJson(a)} vs ${canonicalJson(c)}`);
+  }
+  assert.ok(equal > 500 && equal < 4500, `both outcomes occur (${equal} equal)`);
 });
 
 describe('diffRuns', () => {
@@ -141,6 +168,13 @@ describe('diffRuns', () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, `${JSON.stringify(b[0])}\n{"id":"q","turns":[{"user_utterance":5}]}\n`);
     await assert.rejects(diffRuns(pa, bad), (e: Error) => e instanceof InputProblemError && /bad\.jsonl:2:\d+: turns\[0\]\.user_utterance/.test(e.message));
+    // A line of A that is JSON but not a conversation is found whether it has a partner or not.
+    for (const index of [0, 99]) {
+      const badA = join(dir, `bad-a-${index}.jsonl`);
+      writeFileSync(badA, `${JSON.stringify(a[1])}\n${JSON.stringify({ id: 'q', turns: [{ user_utterance: 5 }], metadata: { index } })}\n`);
+      writeFileSync(`${badA}.manifest.json`, JSON.stringify({ seed: 7 }));
+      await assert.rejects(diffRuns(badA, writeRun(dir, `good-b-${index}.jsonl`, [b[0], b[1]], 7)), (e: Error) => e instanceof InputProblemError && new RegExp(`bad-a-${index}\\.jsonl:2:\\d+: turns\\[0\\]\\.user_utterance`).test(e.message));
+    }
     const dup = writeRun(dir, 'dup.jsonl', [a[0], a[1], a[0]], 7);
     await assert.rejects(diffRuns(dup, pa), (e: Error) => e instanceof InputProblemError && /dup\.jsonl:3: seed 7 #0 occurs twice in run A \(first on line 1\)/.test(e.message));
   });
