@@ -9,7 +9,8 @@
  */
 import * as vscode from 'vscode';
 import { isAbsolute, resolve } from 'node:path';
-import { diffRuns, turnDifferences, PAIRING_MODES, type DiffReport, type PairingMode } from '../../core/diff';
+import { turnDifferences, PAIRING_MODES, type DiffReport, type PairingMode } from '../../core/diff';
+import { diffRunsInWorker } from '../../core/report/worker';
 import { JsonlFile } from '../../core/jsonl';
 import { COMPARE_VIEW_TYPE, parseCompareMessage, type HostToCompare } from '../../shared/compareProtocol';
 import { webviewHtml, webviewResourceRoots } from '../webviewHtml';
@@ -48,7 +49,7 @@ export class ComparePanel {
   /** Resolves when the diff is computed (or failed). */
   readonly computed: Promise<void>;
 
-  private constructor(private readonly panel: vscode.WebviewPanel, private readonly log: vscode.LogOutputChannel, private readonly args: CompareArgs) {
+  private constructor(private readonly panel: vscode.WebviewPanel, private readonly log: vscode.LogOutputChannel, private readonly args: CompareArgs, private readonly workerFile: string) {
     ComparePanel.all.add(this);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)),
@@ -68,7 +69,7 @@ export class ComparePanel {
       retainContextWhenHidden: false,
     });
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { css: 'compare.css', script: 'compare.js', title: 'SimLens: Compare Runs', body: '<div id="app" aria-busy="true"></div>' });
-    return new ComparePanel(panel, log, args);
+    return new ComparePanel(panel, log, args, vscode.Uri.joinPath(extensionUri, 'dist', 'reportWorker.js').fsPath);
   }
 
   get currentReport(): DiffReport | undefined {
@@ -90,18 +91,25 @@ export class ComparePanel {
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'SimLens: Compare Runs', cancellable: true }, async (progress, token) => {
         token.onCancellationRequested(() => this.controller.abort());
         let last = 0;
-        const report = await diffRuns(this.path(this.args.a), this.path(this.args.b), {
-          pairing: this.args.pairing ?? 'auto',
-          signal: this.controller.signal,
-          onProgress: (phase, done, total) => {
-            const f = (phase === 'A' ? 0 : 0.5) + (total ? done / total : 1) / 2;
-            if (f - last < 0.01) return;
-            progress.report({ message: phase === 'A' ? 'indexing run A' : 'comparing run B', increment: (f - last) * 100 });
-            last = f;
-            this.busy = { message: phase === 'A' ? 'Indexing run A…' : 'Comparing run B with A…', fraction: f };
-            this.send({ type: 'busy', ...this.busy });
+        // In the report worker thread: the same diffRuns as `simlens diff`, off the extension host.
+        const report = await diffRunsInWorker(
+          this.path(this.args.a),
+          this.path(this.args.b),
+          { pairing: this.args.pairing ?? 'auto' },
+          {
+            cwd: cwd(),
+            signal: this.controller.signal,
+            progress: (message, fraction) => {
+              const f = fraction ?? last;
+              if (f - last < 0.01 && f < 1) return;
+              progress.report({ message, increment: Math.max(0, (f - last) * 100) });
+              last = f;
+              this.busy = { message: `${message}…`, fraction: f };
+              this.send({ type: 'busy', ...this.busy });
+            },
           },
-        });
+          { file: this.workerFile },
+        );
         report.a.file = vscode.workspace.asRelativePath(report.a.file);
         report.b.file = vscode.workspace.asRelativePath(report.b.file);
         this.report = report;
