@@ -81,7 +81,10 @@ function quickConversation(bytes: Buffer): Conversation | undefined {
   } catch {
     return undefined;
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v) || !Array.isArray((v as { turns?: unknown }).turns)) return undefined;
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const o = v as { turns?: unknown; metadata?: unknown };
+  if (!Array.isArray(o.turns) || !o.turns.every((t) => t !== null && typeof t === 'object' && !Array.isArray(t))) return undefined;
+  if (o.metadata !== undefined && (o.metadata === null || typeof o.metadata !== 'object')) return undefined;
   return v as Conversation;
 }
 

@@ -175,6 +175,12 @@ describe('diffRuns', () => {
       writeFileSync(`${badA}.manifest.json`, JSON.stringify({ seed: 7 }));
       await assert.rejects(diffRuns(badA, writeRun(dir, `good-b-${index}.jsonl`, [b[0], b[1]], 7)), (e: Error) => e instanceof InputProblemError && new RegExp(`bad-a-${index}\\.jsonl:2:\\d+: turns\\[0\\]\\.user_utterance`).test(e.message));
     }
+    // Shapes a plain JSON.parse would let through to the key readers are checked by the schema first.
+    for (const line of ['{"turns":[null]}', '{"turns":[],"metadata":null}', '{"turns":[[1]]}']) {
+      const odd = join(dir, 'odd.jsonl');
+      writeFileSync(odd, `${line}\n`);
+      await assert.rejects(diffRuns(odd, pa), (e: Error) => e instanceof InputProblemError && /odd\.jsonl:1:/.test(e.message), line);
+    }
     const dup = writeRun(dir, 'dup.jsonl', [a[0], a[1], a[0]], 7);
     await assert.rejects(diffRuns(dup, pa), (e: Error) => e instanceof InputProblemError && /dup\.jsonl:3: seed 7 #0 occurs twice in run A \(first on line 1\)/.test(e.message));
   });
