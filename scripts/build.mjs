@@ -37,6 +37,7 @@ const nodeEntries = [
 const webEntries = [
   ['webview/editor/main.ts', 'dist/webview/editor.js'],
   ['webview/panels/main.ts', 'dist/webview/panels.js'],
+  ['webview/compare/main.ts', 'dist/webview/compare.js'],
 ];
 
 const configs = [];

@@ -11,6 +11,7 @@ import { registerSimulation } from './simulation';
 import { registerFork } from './fork';
 import { registerMetricPanels } from './panels';
 import { registerRuns } from './runs';
+import { registerCompareRuns } from './compare';
 import { safeLogChannel } from './safeOutput';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerFork(context, output);
   registerMetricPanels(context, output);
   registerRuns(context, output);
+  registerCompareRuns(context, output);
 }
 
 export function deactivate(): void {

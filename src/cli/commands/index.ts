@@ -14,6 +14,7 @@ import { reportCommand } from './report';
 import { checkCommand } from './check';
 import { schemaCommand } from './schema';
 import { agreementCommand } from './agreement';
+import { diffCommand } from './diff';
 
 export const COMMANDS: CliCommand[] = [
   validateCommand,
@@ -27,6 +28,7 @@ export const COMMANDS: CliCommand[] = [
   catalogCommand,
   metricsCommand,
   reportCommand,
+  diffCommand,
   checkCommand,
   agreementCommand,
   schemaCommand,

@@ -11,11 +11,15 @@
  * Cancelling terminates the worker.
  */
 import { Worker } from 'node:worker_threads';
+import { isAbsolute, resolve } from 'node:path';
 import { CancelledError, computeReport, type ComputeContext } from './compute';
 import type { Report } from './model';
 import { runFidelity, type FidelityOptions } from './fidelity';
 import type { WrittenReport } from './render/files';
 import type { ReportSpec } from './specs';
+import { diffRuns, type DiffOptions } from '../diff/run';
+import type { DiffReport } from '../diff/model';
+import { InputProblemError } from './inputProblem';
 
 /** The specs `computeReport` takes (the fidelity report runs simulations: `fidelity.ts`). */
 type ComputedSpec = Exclude<ReportSpec, { kind: 'fidelity' }>;
@@ -24,12 +28,15 @@ type ComputedSpec = Exclude<ReportSpec, { kind: 'fidelity' }>;
 type WorkerRequest = { cwd?: string; /** Fixed "generated" time, ms since the epoch (tests). */ now?: number } & (
   | { task: 'report'; spec: ComputedSpec }
   | { task: 'fidelity'; options: Omit<FidelityOptions, 'llm'> }
+  /** The diff of two runs (src/core/diff), as `simlens diff` computes it. */
+  | { task: 'diff'; a: string; b: string; options: Pick<DiffOptions, 'pairing' | 'seed' | 'resamples'> }
 );
 
 /** What the worker posts back. */
 type WorkerReply =
   | { type: 'progress'; message: string; fraction?: number }
   | { type: 'done'; report: Report; files?: WrittenReport }
+  | { type: 'diffDone'; diff: DiffReport }
   | { type: 'failed'; message: string; name: string };
 
 export interface WorkerOptions {
@@ -45,7 +52,7 @@ export interface WorkerOptions {
  */
 export function computeReportInWorker(spec: ComputedSpec, ctx: ComputeContext, options: WorkerOptions): Promise<Report> {
   if (ctx.loader) return computeReport(spec, ctx);
-  return inWorker({ task: 'report', spec, cwd: ctx.cwd, now: ctx.now?.().getTime() }, ctx, options).then((done) => done.report);
+  return inWorker({ task: 'report', spec, cwd: ctx.cwd, now: ctx.now?.().getTime() }, ctx, options).then((done) => reportOf(done).report);
 }
 
 /**
@@ -56,10 +63,27 @@ export function computeReportInWorker(spec: ComputedSpec, ctx: ComputeContext, o
 export async function runFidelityInWorker(opts: FidelityOptions, ctx: ComputeContext, options: WorkerOptions): Promise<{ report: Report; files: WrittenReport }> {
   if (opts.llm || ctx.loader) return runFidelity(opts, ctx);
   const done = await inWorker({ task: 'fidelity', options: opts, cwd: ctx.cwd, now: ctx.now?.().getTime() }, ctx, options);
-  return { report: done.report, files: done.files! };
+  const r = reportOf(done);
+  return { report: r.report, files: r.files! };
 }
 
-function inWorker(request: WorkerRequest, ctx: ComputeContext, options: WorkerOptions): Promise<Extract<WorkerReply, { type: 'done' }>> {
+/**
+ * `diffRuns(a, b, opts)` in a worker thread (the Compare Runs panel: a diff of 100,000 pairs takes
+ * a minute of CPU, which must not be the extension host's). Paths are taken relative to `ctx.cwd`;
+ * progress arrives as "Indexing run A" / "Comparing run B" with the fraction of both passes.
+ */
+export async function diffRunsInWorker(a: string, b: string, opts: Pick<DiffOptions, 'pairing' | 'seed' | 'resamples'>, ctx: ComputeContext, options: WorkerOptions): Promise<DiffReport> {
+  const done = await inWorker({ task: 'diff', a, b, options: opts, cwd: ctx.cwd }, ctx, options);
+  if (done.type !== 'diffDone') throw new Error('the report worker answered a diff with a report');
+  return done.diff;
+}
+
+function reportOf(done: Extract<WorkerReply, { type: 'done' | 'diffDone' }>): Extract<WorkerReply, { type: 'done' }> {
+  if (done.type !== 'done') throw new Error('the report worker answered a report with a diff');
+  return done;
+}
+
+function inWorker(request: WorkerRequest, ctx: ComputeContext, options: WorkerOptions): Promise<Extract<WorkerReply, { type: 'done' | 'diffDone' }>> {
   if (ctx.signal?.aborted) return Promise.reject(new CancelledError());
   return new Promise((resolve, reject) => {
     const worker = new Worker(options.file, { workerData: request, execArgv: options.execArgv, stdout: false, stderr: false });
@@ -76,10 +100,10 @@ function inWorker(request: WorkerRequest, ctx: ComputeContext, options: WorkerOp
     worker.on('message', (reply: WorkerReply) => {
       if (reply.type === 'progress') {
         if (!settled) ctx.progress?.(reply.message, reply.fraction);
-      } else if (reply.type === 'done') {
+      } else if (reply.type === 'done' || reply.type === 'diffDone') {
         finish(() => resolve(reply));
       } else {
-        const error = reply.name === 'CancelledError' ? new CancelledError() : new Error(reply.message);
+        const error = reply.name === 'CancelledError' ? new CancelledError() : reply.name === 'InputProblemError' ? new InputProblemError(reply.message) : new Error(reply.message);
         finish(() => reject(error));
       }
     });
@@ -95,12 +119,21 @@ export function serveReportWorker(port: { postMessage(reply: WorkerReply): void 
     progress: (message, fraction) => port.postMessage({ type: 'progress', message, fraction }),
     now: request.now === undefined ? undefined : () => new Date(request.now!),
   };
-  const work: Promise<Extract<WorkerReply, { type: 'done' }>> =
+  const work: Promise<Extract<WorkerReply, { type: 'done' | 'diffDone' }>> =
     request.task === 'report'
       ? computeReport(request.spec, ctx).then((report) => ({ type: 'done', report }))
-      : runFidelity(request.options, ctx).then((r) => ({ type: 'done', report: r.report, files: r.files }));
+      : request.task === 'fidelity'
+        ? runFidelity(request.options, ctx).then((r) => ({ type: 'done', report: r.report, files: r.files }))
+        : diffRuns(resolvePath(request.cwd, request.a), resolvePath(request.cwd, request.b), {
+            ...request.options,
+            onProgress: (phase, done, total) => ctx.progress?.(phase === 'A' ? 'Indexing run A' : 'Comparing run B with A', (phase === 'A' ? 0 : 0.5) + (total ? done / total : 1) / 2),
+          }).then((diff) => ({ type: 'diffDone', diff }));
   return work.then(
     (done) => port.postMessage(done),
     (e: unknown) => port.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e), name: e instanceof Error ? e.name : 'Error' }),
   );
+}
+
+function resolvePath(cwd: string | undefined, p: string): string {
+  return isAbsolute(p) || !cwd ? p : resolve(cwd, p);
 }

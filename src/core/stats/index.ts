@@ -1,6 +1,7 @@
 /**
  * The statistics core: SciPy-compatible tests (Mann-Whitney U, two-sample KS, Kendall's tau-b),
- * distributions (normal, Kolmogorov), agreement measures and sparse logistic regression.
+ * paired tests (Wilcoxon signed-rank, McNemar exact, bootstrap intervals), distributions (normal,
+ * Kolmogorov), agreement measures and sparse logistic regression.
  */
 export { erf, erfc, erfcx, ndtr, roundHalfEven, gcd } from './special';
 export { rankAverage, argsort } from './rank';
@@ -16,3 +17,5 @@ export { fitLogistic, predictProba, sigmoid, csrFromRows, csrFromDense, csrSelec
 export type { CsrMatrix, LogisticModel, LogisticOptions } from './logreg';
 export { mean, stdev, quantile, summarize, sharedHistogram } from './descriptive';
 export type { Summary, Histogram } from './descriptive';
+export { wilcoxonSignedRank, wilcoxonNullPmf, mcnemarExact, binomialPmf, bootstrapMeanInterval } from './paired';
+export type { WilcoxonResult, WilcoxonMethod, McNemarResult, BootstrapInterval } from './paired';

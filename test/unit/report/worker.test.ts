@@ -90,3 +90,25 @@ describe('report worker', () => {
     assert.ok(progress.some((p) => /Simulating/.test(p)), progress.join(' | '));
   });
 });
+
+describe('diff in the report worker', () => {
+  test('the diff from the worker equals diffRuns here, with progress; bad input keeps its class', async (t) => {
+    const { diffRuns } = await import('../../../src/core/diff');
+    const { diffRunsInWorker } = await import('../../../src/core/report/worker');
+    const { InputProblemError } = await import('../../../src/core/report/inputProblem');
+    const { dir, cleanup } = tempDir();
+    t.after(cleanup);
+    const a = syntheticPopulation(DEMO_PROFILES.human, 40, 3).map((c, i) => ({ ...c, id: `c${i}` }));
+    const b = syntheticPopulation(DEMO_PROFILES.sft, 40, 3).map((c, i) => ({ ...c, id: `c${i}` }));
+    write(dir, 'a.jsonl', a);
+    write(dir, 'b.jsonl', b);
+    const progress: number[] = [];
+    const inWorker = await diffRunsInWorker('a.jsonl', 'b.jsonl', { resamples: 200 }, { cwd: dir, progress: (_m, f) => f !== undefined && progress.push(f) }, WORKER);
+    const here = await diffRuns(path.join(dir, 'a.jsonl'), path.join(dir, 'b.jsonl'), { resamples: 200 });
+    assert.deepEqual(JSON.parse(JSON.stringify(inWorker)), JSON.parse(JSON.stringify(here)));
+    assert.equal(inWorker.aggregate.pairs, 40);
+    assert.ok(progress.length > 0 && progress[progress.length - 1] === 1, `progress reaches 1 (${progress.slice(-3)})`);
+    write(dir, 'bad.jsonl', [{ id: 'x', turns: 'no' } as never]);
+    await assert.rejects(diffRunsInWorker('a.jsonl', 'bad.jsonl', {}, { cwd: dir }, WORKER), (e: Error) => e instanceof InputProblemError && /bad\.jsonl:1/.test(e.message));
+  });
+});
