@@ -34,14 +34,19 @@ export interface TranscriptOptions {
   onSelectTurn(turn: number): void;
 }
 
-/** Chips for ratings: ticked checkboxes as their name, other answers as "question: answer". */
+/**
+ * Chips for ratings: ticked checkboxes (true) as their name, other answers as "question: answer";
+ * false is an answer too ("no": a ReDial movie not seen, not suggested, not liked) and null one
+ * that was not given ("not said"). Only a missing or empty value has no chip.
+ */
 export function ratingChips(ratings: Record<string, unknown> | undefined): HTMLElement[] {
   if (!ratings) return [];
   const chips: HTMLElement[] = [];
-  for (const [k, v] of Object.entries(ratings)) {
-    if (v === null || v === undefined || v === false || v === '') continue;
+  for (const [k, raw] of Object.entries(ratings)) {
+    if (raw === undefined || raw === '') continue;
+    const v = raw === false ? 'no' : raw === null ? 'not said' : raw;
     const negative = /annoy|confus|frustrat|unsatisf|impatient|not in control|unsupported|not at all|probably not|hard|unnatural|too long|did not/i.test(k + ' ' + String(v));
-    const cls = `chip rating ${negative ? 'neg' : 'pos'}`;
+    const cls = `chip rating ${raw === false || raw === null ? 'neutral' : negative ? 'neg' : 'pos'}`;
     if (v === true) chips.push(h('span', { class: cls, attrs: { title: k } }, k));
     else {
       const short = k.length > 48 ? k.slice(0, 47) + '…' : k;

@@ -124,29 +124,30 @@ export function guessDialogueKitTaxonomy(records: readonly DialogueRecord[]): st
   return 'dialoguekit';
 }
 
-/** Converts dialogue records; bad dialogues become warnings and are skipped. */
-export function convertDialogueRecords(records: readonly DialogueRecord[], opts: { taxonomy?: string } = {}): { conversations: Conversation[]; warnings: ImportWarning[] } {
+/**
+ * Converts dialogue records; bad dialogues become warnings and are skipped. `lines[k]` is the line
+ * of `conversations[k]` (for the shared duplicate-id policy, applied by the caller).
+ */
+export function convertDialogueRecords(
+  records: readonly DialogueRecord[],
+  opts: { taxonomy?: string } = {},
+): { conversations: Conversation[]; lines: (number | undefined)[]; warnings: ImportWarning[] } {
   const taxonomy = opts.taxonomy ?? guessDialogueKitTaxonomy(records);
   const conversations: Conversation[] = [];
+  const lines: (number | undefined)[] = [];
   const warnings: ImportWarning[] = [];
-  const seenIds = new Map<string, number>();
   for (const rec of records) {
     const local: ImportWarning[] = [];
     try {
-      const conv = convertDialogue(rec, taxonomy, local);
-      const id = conv.id as string;
-      const dup = seenIds.get(id);
-      if (dup !== undefined) {
-        local.push({ line: rec.line, path: rec.path || undefined, message: `conversation id "${id}" was already used by dialogue ${dup}; kept as is (ids are not unique in this file)` });
-      } else seenIds.set(id, rec.index);
-      conversations.push(conv);
+      conversations.push(convertDialogue(rec, taxonomy, local));
+      lines.push(rec.line);
     } catch (e) {
       if (!(e instanceof SkipDialogue)) throw e;
       local.push({ line: rec.line, path: e.path || undefined, message: `${e.message}; dialogue skipped` });
     }
     warnings.push(...local);
   }
-  return { conversations, warnings };
+  return { conversations, lines, warnings };
 }
 
 /** The conversation id, and how the source spelled it when that was not `conversation_id` with a string. */

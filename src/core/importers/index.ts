@@ -32,6 +32,7 @@ import { importIardDocument } from './iard';
 import { inspiredSink, parseInspiredMovieDatabase, type InspiredMovieDb } from './inspired';
 import { forEachFileLine, forEachTextLine, readPrefix, readWholeText } from './lines';
 import { convertRedialRecord } from './redial';
+import { DuplicateIds } from '../jsonl/duplicateIds';
 import { conversationJsonlAdvice, sniffBinary, sniffFormat, type SniffResult } from './sniff';
 
 export { ImportError, type ImportWarning } from './errors';
@@ -157,7 +158,22 @@ interface LineSink {
   finish(): void;
 }
 
-function jsonlSink(format: string, result: ImportResult, onConversation: (c: Conversation) => void): LineSink {
+/** Receives each conversation with the line it starts on (when the input has lines). */
+type Emit = (c: Conversation, line?: number) => void;
+
+/** Wraps `emit` with the shared duplicate-id policy (duplicateIds.ts). */
+function withUniqueIds(warnings: ImportWarning[], emit: (c: Conversation) => void): Emit {
+  const ids = new DuplicateIds();
+  return (c, line) => {
+    if (typeof c.id === 'string') {
+      const id = ids.claim(c.id, warnings, line);
+      if (id !== c.id) c.id = id;
+    }
+    emit(c);
+  };
+}
+
+function jsonlSink(format: string, result: ImportResult, onConversation: Emit): LineSink {
   let index = 0;
   const dkRecords: DialogueRecord[] = [];
   const out = { conversations: [] as Conversation[], warnings: result.warnings };
@@ -178,11 +194,11 @@ function jsonlSink(format: string, result: ImportResult, onConversation: (c: Con
       if (format === 'dialoguekit') {
         dkRecords.push({ value, path: '', line, index });
       } else if (format === 'redial') {
-        const c = convertRedialRecord(value, { line, index, path: [] }, result.warnings);
-        if (c) onConversation(c);
+        const c = convertRedialRecord(value, { line, index, path: [] }, result.warnings, text);
+        if (c) onConversation(c, line);
       } else {
         acceptConversation(value, { index, line, path: '' }, flavor, out);
-        for (const c of out.conversations) onConversation(c);
+        for (const c of out.conversations) onConversation(c, line);
         out.conversations.length = 0;
       }
       index++;
@@ -191,7 +207,7 @@ function jsonlSink(format: string, result: ImportResult, onConversation: (c: Con
       if (format === 'dialoguekit') {
         const r = convertDialogueRecords(dkRecords);
         result.warnings.push(...r.warnings);
-        for (const c of r.conversations) onConversation(c);
+        r.conversations.forEach((c, k) => onConversation(c, r.lines[k]));
       }
     },
   };
@@ -213,17 +229,17 @@ function effectiveFormat(format: string, shape: SniffResult): string {
 // ---------------------------------------------------------------------------------------------
 // Whole documents: ConvApparel document, DialogueKit document, AB-ReDial CSV.
 
-function importDocumentText(format: string, text: string, origin: string, result: ImportResult, onConversation: (c: Conversation) => void): void {
+function importDocumentText(format: string, text: string, origin: string, result: ImportResult, onConversation: Emit): void {
   if (format === 'iard') {
     const r = importIardDocument(parseJsonOrThrow(text, origin), text, origin);
     result.warnings.push(...r.warnings);
-    r.conversations.forEach(onConversation);
+    r.conversations.forEach((c, k) => onConversation(c, r.lines[k]));
     return;
   }
   if (format === 'ab-redial') {
     const r = importAbRedial(text, origin);
     result.warnings.push(...r.warnings);
-    r.conversations.forEach(onConversation);
+    r.conversations.forEach((c) => onConversation(c));
     return;
   }
   if (format === 'convapparel' || format === 'dialoguekit') {
@@ -232,11 +248,11 @@ function importDocumentText(format: string, text: string, origin: string, result
       const r = importConvApparelDocument(doc, origin);
       result.warnings.push(...r.warnings);
       if (r.documentMetadata) result.documentMetadata = r.documentMetadata;
-      r.conversations.forEach(onConversation);
+      r.conversations.forEach((c) => onConversation(c));
     } else {
       const r = convertDialogueRecords(dialogueRecordsFromDocument(doc, origin));
       result.warnings.push(...r.warnings);
-      r.conversations.forEach(onConversation);
+      r.conversations.forEach((c, k) => onConversation(c, r.lines[k]));
     }
     return;
   }
@@ -284,10 +300,10 @@ export async function importFileEach(
 
   const result: ImportResult = { format: effectiveFormat(format, sniff), conversations: [], warnings: [] };
   let count = 0;
-  const emit = (c: Conversation): void => {
+  const emit = withUniqueIds(result.warnings, (c: Conversation): void => {
     count++;
     onConversation(c);
-  };
+  });
   try {
     if (isLineFormat(format, sniff)) {
       let db: InspiredMovieDb | undefined;
@@ -354,9 +370,9 @@ export function importText(text: string, opts: ImportTextOptions): ImportResult 
   else throw unknownFormatError(origin, sniff);
 
   const result: ImportResult = { format: effectiveFormat(format, sniff), conversations: [], warnings: [] };
-  const emit = (c: Conversation): void => {
+  const emit = withUniqueIds(result.warnings, (c: Conversation): void => {
     result.conversations.push(c);
-  };
+  });
   try {
     if (isLineFormat(format, sniff)) {
       const sink = format === 'inspired' ? inspiredSink(result.warnings, emit) : jsonlSink(result.format, result, emit);

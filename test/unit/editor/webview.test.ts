@@ -117,6 +117,23 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
+  test('ratings that are false or null are shown as answers (ReDial: not seen, not liked, did not say)', async () => {
+    const conv: Conversation = {
+      id: '20001',
+      source: 'human',
+      ratings: { 'liked: A (2000) [@1]': true, 'seen: A (2000) [@1]': false, 'suggested: A (2000) [@1]': null, 'liked: B [@2]': false },
+      turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }],
+    };
+    const hx = await loadWebview({ conversations: [conv] });
+    try {
+      await hx.waitFor('.conv-id', /20001/);
+      const chips = [...hx.document.querySelectorAll('.session-ratings .chip.rating')].map((c) => c.getAttribute('title'));
+      assert.deepEqual(chips, ['liked: A (2000) [@1]', 'seen: A (2000) [@1]: no', 'suggested: A (2000) [@1]: not said', 'liked: B [@2]: no']);
+    } finally {
+      hx.close();
+    }
+  });
+
   test('remote images appear only when allowed, and only https', async () => {
     const conv = traced();
     conv.turns[1].recommendations = [{ item_id: 'j', image_url: 'http://plain.example/a.png' }];
