@@ -23,18 +23,14 @@ import type { Conversation, SlotValue, Speaker } from '../model';
 import { describeValue, formatJsonPath } from '../jsonl/parse';
 import { ImportError, type ImportWarning, joinPath } from './errors';
 import { outcomeFromAcceptedList } from './outcome';
+import { IARD_TAXONOMY } from '../taxonomy';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
 
 /** The annotator name given to acts that came with the imported data. */
 export const SOURCE_ANNOTATOR = 'source';
 
-/** IARD labels (Cai & Chen, UMAP 2020) as used in UserSimCRS's IARD files. */
-export const IARD_LABELS: ReadonlySet<string> = new Set([
-  // user
-  'ACC', 'ANS', 'ASK', 'CON', 'CRI-A', 'CRI-C', 'CRI-F', 'END', 'INQ', 'IQU', 'NRE', 'OTH', 'PRO', 'REF', 'REJ', 'SEE', 'STO',
-  // agent
-  'CLA', 'EXP-I', 'EXP-P', 'EXP-S', 'R-ANS', 'REC-E', 'REC-S', 'REQ', 'RESP',
-]);
+/** IARD labels (Cai & Chen, UMAP 2020) as used in UserSimCRS's IARD files: the IARD taxonomy's (taxonomy.ts). */
+export const IARD_LABELS: ReadonlySet<string> = new Set([...IARD_TAXONOMY.user, ...IARD_TAXONOMY.assistant]);
 
 /** One dialogue record to convert, with where it came from (for messages). */
 export interface DialogueRecord {
