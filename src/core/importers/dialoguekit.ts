@@ -205,7 +205,7 @@ function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportW
     if (k in metadata) {
       metadata[`original_${k}`] = metadata[k];
       delete metadata[k];
-      warnings.push({ line, path: joinPath(path, `metadata.${k}`), message: `metadata key "${k}" is used by SimLens; the original value was kept as "original_${k}"` });
+      warnings.push({ line, path: joinPath(path, `metadata.${k}`), message: `metadata key "${k}" is used by SimLens; the original value was kept as "original_${k}"`, kind: `metadata-key:${k}` });
     }
   }
   metadata['format'] = 'dialoguekit';

@@ -26,8 +26,9 @@ import { dirname, join } from 'node:path';
 import { importAbRedial } from './abredial';
 import { acceptConversation, importConvApparelDocument, type CanonicalFlavor } from './conversations';
 import { convertDialogueRecords, dialogueRecordsFromDocument, type DialogueRecord } from './dialoguekit';
-import { ImportError, type ImportWarning, formatLocation } from './errors';
-import { findJsonSyntaxError, parseJsonOrThrow } from './json';
+import { ImportError, type ImportWarning, collapseRepeated, formatLocation } from './errors';
+import { parseJsonOrThrow } from './json';
+import { bareWordStart, findJsonSyntaxError as findLineSyntaxError } from '../jsonl/jsonSyntax';
 import { importIardDocument } from './iard';
 import { inspiredSink, parseInspiredMovieDatabase, type InspiredMovieDb } from './inspired';
 import { forEachFileLine, forEachTextLine, readPrefix, readWholeText } from './lines';
@@ -104,7 +105,10 @@ export function normalizeFormat(name: string): string {
 function unknownFormatError(origin: string, sniff: SniffResult): Error {
   if (sniff.format === undefined && sniff.kind && sniff.kind !== 'empty') return new ImportError(origin, `not conversation data: ${sniff.reason}`);
   const reason = sniff.format === undefined ? sniff.reason : 'its content was not recognised';
-  return new ImportError(origin, `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`, {}, {
+  const empty = sniff.format === undefined && sniff.kind === 'empty';
+  // An empty file is empty in every format: naming --from would not help.
+  const detail = empty ? 'the file is empty: there is nothing to convert' : `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`;
+  return new ImportError(origin, detail, {}, {
     reason,
     empty: sniff.format === undefined && sniff.kind === 'empty',
     formats: IMPORT_FORMATS,
@@ -154,7 +158,8 @@ export function detectTextFormat(text: string): string | undefined {
 // JSONL: canonical, ConvApparel JSONL, DialogueKit JSONL. One parsed line at a time.
 
 interface LineSink {
-  line(text: string, line: number): void;
+  /** `cutOff`: the last line of the input, with no line break after it. */
+  line(text: string, line: number, cutOff?: boolean): void;
   finish(): void;
 }
 
@@ -179,15 +184,17 @@ function jsonlSink(format: string, result: ImportResult, onConversation: Emit): 
   const out = { conversations: [] as Conversation[], warnings: result.warnings };
   const flavor: CanonicalFlavor = format === 'canonical' ? 'canonical' : 'convapparel';
   return {
-    line(text, line) {
+    line(text, line, cutOff) {
       if (text.trim() === '') return;
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch (e) {
-        const p = findJsonSyntaxError(text);
-        const why = p ? `invalid JSON at column ${p.column}: ${p.message}` : `invalid JSON: ${e instanceof Error ? e.message : String(e)}`;
-        result.warnings.push({ line, message: `${why}; line skipped` });
+        // The line's own syntax check (it speaks of the end of the line, not of the file).
+        const p = findLineSyntaxError(text, 'line');
+        const why = p ? `invalid JSON at column ${bareWordStart(text, p) + 1}: ${p.message}` : `invalid JSON: ${e instanceof Error ? e.message : String(e)}`;
+        const truncated = cutOff ? ' (the input ends inside this line, with no line break after it: the file looks truncated)' : '';
+        result.warnings.push({ line, message: `${why}${truncated}; line skipped` });
         index++;
         return;
       }
@@ -309,7 +316,7 @@ export async function importFileEach(
       let db: InspiredMovieDb | undefined;
       if (format === 'inspired') db = await findInspiredMovieDatabase(inputPath, result);
       const sink = format === 'inspired' ? inspiredSink(result.warnings, emit, db) : jsonlSink(result.format, result, emit);
-      await forEachFileLine(inputPath, (t, l) => sink.line(t, l), result.warnings);
+      await forEachFileLine(inputPath, (t, l, cut) => sink.line(t, l, cut), result.warnings);
       sink.finish();
     } else {
       const text = await readWholeText(inputPath, result.warnings);
@@ -319,7 +326,7 @@ export async function importFileEach(
   } catch (e) {
     throw withHint(e, format, sniff);
   }
-  return { format: result.format, count, warnings: result.warnings, documentMetadata: result.documentMetadata, notes: result.notes };
+  return { format: result.format, count, warnings: collapseRepeated(result.warnings), documentMetadata: result.documentMetadata, notes: result.notes };
 }
 
 /** Where INSPIRED keeps its movie database: data/movie_database.tsv, beside data/dialog_data/. */
@@ -376,7 +383,7 @@ export function importText(text: string, opts: ImportTextOptions): ImportResult 
   try {
     if (isLineFormat(format, sniff)) {
       const sink = format === 'inspired' ? inspiredSink(result.warnings, emit) : jsonlSink(result.format, result, emit);
-      forEachTextLine(text, (t, l) => sink.line(t, l));
+      forEachTextLine(text, (t, l, cut) => sink.line(t, l, cut));
       sink.finish();
     } else {
       importDocumentText(format, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, origin, result, emit);
@@ -385,6 +392,7 @@ export function importText(text: string, opts: ImportTextOptions): ImportResult 
   } catch (e) {
     throw withHint(e, format, sniff);
   }
+  result.warnings = collapseRepeated(result.warnings);
   return result;
 }
 

@@ -204,7 +204,7 @@ export function inspiredSink(
   warnings: ImportWarning[],
   emit: (c: Conversation, line?: number) => void,
   db?: InspiredMovieDb,
-): { line(text: string, line: number): void; finish(): void } {
+): { line(text: string, line: number, cutOff?: boolean): void; finish(): void } {
   let header: string[] | undefined;
   let draft: Draft | undefined;
 
@@ -230,7 +230,7 @@ export function inspiredSink(
   };
 
   return {
-    line(text, line) {
+    line(text, line, cutOff) {
       if (text.trim() === '') return;
       const cells = text.split('\t');
       if (!header) {
@@ -243,7 +243,8 @@ export function inspiredSink(
       }
       const h = header;
       if (cells.length !== h.length) {
-        warnings.push({ line, message: `the row has ${cells.length} tab-separated fields, the header has ${h.length}; row skipped` });
+        const truncated = cutOff && cells.length < h.length ? ' (the input ends inside this row, with no line break after it: the file looks truncated)' : '';
+        warnings.push({ line, message: `the row has ${cells.length} tab-separated fields, the header has ${h.length}${truncated}; row skipped` });
         return;
       }
       const row: Record<string, string> = {};
@@ -266,7 +267,13 @@ export function inspiredSink(
         for (const col of DIALOGUE_COLUMNS) {
           if (!(col in row) || row[col].trim() === '') continue;
           const raw = row[col].trim();
-          first[col] = col.endsWith('_dict') ? (parsePythonLiteral(raw) ?? raw) : raw;
+          if (col.endsWith('_dict')) {
+            const parsed = parsePythonLiteral(raw);
+            if (parsed === undefined) {
+              warnings.push({ line, path: col, message: `dialog ${dialogId}: "${col}" is not a Python dict literal ("${preview(raw)}"); kept as the raw text in metadata.${col}` });
+            }
+            first[col] = parsed ?? raw;
+          } else first[col] = raw;
         }
         draft = { id, line, rows: 0, first, utterances: [] };
       }

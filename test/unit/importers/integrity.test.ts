@@ -110,3 +110,16 @@ describe('AB-ReDial turn-level file', () => {
     assert.deepEqual(r.warnings, []);
   });
 });
+
+describe('INSPIRED: a malformed movie_dict', () => {
+  test('is kept as raw text with a warning naming the line and column', () => {
+    const tsv = 'dialog_id\tutt_id\tspeaker\ttext\tmovie_dict\n' + "d1\t1\tSEEKER\thello\t{'Harbor Lights (1994)': 0\n" + "d2\t1\tSEEKER\thi\t{'A': 0}\n";
+    const r = importText(tsv, { origin: 'dev.tsv' });
+    assert.equal(r.conversations.length, 2);
+    assert.equal((r.conversations[0].metadata as Rec)['movie_dict'], "{'Harbor Lights (1994)': 0");
+    assert.deepEqual((r.conversations[1].metadata as Rec)['movie_dict'], { A: 0 });
+    assert.equal(r.warnings.length, 1, JSON.stringify(r.warnings));
+    assert.deepEqual([r.warnings[0].line, r.warnings[0].path], [2, 'movie_dict']);
+    assert.match(r.warnings[0].message, /"movie_dict" is not a Python dict literal .*kept as the raw text/);
+  });
+});
