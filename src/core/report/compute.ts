@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Conversation } from '../model';
-import { conversationCondition, conversationId } from '../model';
+import { conversationCondition, conversationId, conversationSystem } from '../model';
 import { featureTableOf, parseActSource, PLSA_DEFAULT_FEATURES, type FeatureOptions, type FeatureTable } from '../metrics/features';
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
 import { crossDistribution, crossValidateHls, hlsLearningCurve, llmDiscriminatorScores } from '../metrics/hls';
@@ -306,7 +306,8 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
 
 /** The system of a conversation for ranking agreement: its agent, else its condition. */
 function systemOf(c: Conversation): string | undefined {
-  return c.agent ?? conversationCondition(c);
+  // A crowd worker (the human recommender of ReDial / IARD) is not a system to rank.
+  return conversationSystem(c) ?? conversationCondition(c);
 }
 
 /** The simulation-metrics report of a spec. */
@@ -347,6 +348,10 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
   }
   const improvements = spec.base ? await alterEvalImprovements(spec, sims, ctx) : undefined;
   const ranking = spec.systems ? await systemRanking(spec, reward, ctx) : ref ? conditionRanking(spec, ref, sims, reward) : [];
+  if (!spec.systems && ref && ranking.length === 0) {
+    const workers = ref.conversations.filter((c) => c.agent !== undefined && conversationSystem(c) === undefined).length;
+    if (workers > 0) warnings.push(`${ref.label}: no system ranking: the agent of ${workers} human dialogue${workers === 1 ? '' : 's'} is a crowd worker's id (a person), not a system`);
+  }
   return buildSimulationReport({
     populations,
     reference: ref?.label,
