@@ -102,6 +102,15 @@ export function normalizeFormat(name: string): string {
   throw new Error(`unknown import format "${name}"; known formats: ${IMPORT_FORMATS.join(', ')}`);
 }
 
+/**
+ * The error for a file that cannot be read at all (missing, a folder, no permission): an
+ * ImportError that also carries the file system's `code` and `path`, so the CLI treats it as the
+ * I/O error it is (exit 2, "cannot read FILE: no such file or directory") in every command.
+ */
+function unreadable(inputPath: string, e: NodeJS.ErrnoException): ImportError {
+  return Object.assign(new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`), { code: e.code, path: inputPath, syscall: 'open' });
+}
+
 function unknownFormatError(origin: string, sniff: SniffResult): Error {
   if (sniff.format === undefined && sniff.kind && sniff.kind !== 'empty') return new ImportError(origin, `not conversation data: ${sniff.reason}`);
   const reason = sniff.format === undefined ? sniff.reason : 'its content was not recognised';
@@ -121,7 +130,7 @@ function unknownFormatError(origin: string, sniff: SniffResult): Error {
  */
 export async function detectFormat(inputPath: string): Promise<string> {
   const { text, complete, bytes } = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
-    throw new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`);
+    throw unreadable(inputPath, e);
   });
   const sniff = sniffBinary(bytes) ?? sniffFormat(text, complete);
   if (sniff.format === undefined) throw unknownFormatError(inputPath, sniff);
@@ -297,7 +306,7 @@ export async function importFileEach(
   opts: { from?: string } = {},
 ): Promise<{ format: string; count: number; warnings: ImportWarning[]; documentMetadata?: Record<string, unknown>; notes?: string[] }> {
   const prefix = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
-    throw new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`);
+    throw unreadable(inputPath, e);
   });
   const sniff = sniffBinary(prefix.bytes) ?? sniffFormat(prefix.text, prefix.complete);
   let format: string;
