@@ -160,13 +160,7 @@ if (check) {
   console.log(`\ndemo check passed: ${running.workspaceUrl} answered 200 with the workbench; ${installed.join(', ')} installed.`);
   process.exit(0);
 }
-const user = process.env.USER || process.env.LOGNAME || 'you';
-const machine = (await import('node:os')).hostname();
-const loopback = host === '127.0.0.1' || host === 'localhost';
-console.log(`\nSimLens is running in VS Code at:\n\n    ${running.workspaceUrl}\n`);
-console.log(`Open it in a browser on this machine. From another machine (e.g. your laptop, over SSH), forward the port first:\n\n    ssh -N -L ${running.port}:127.0.0.1:${running.port} ${user}@${machine}\n\nthen open the same URL there.`);
-if (!loopback) console.log(`\nWarning: the server listens on ${host} WITHOUT a password; anyone who can reach this machine can open your files.`);
-console.log('\nCtrl-C stops the server.');
+// The handlers are in place before the URL is printed: a signal right after it still stops the server.
 let stopping = false;
 // Ctrl-C, SIGTERM, or the terminal closing (SIGHUP): the server runs in its own process group, so it
 // must be stopped here or it would outlive the demo.
@@ -186,6 +180,14 @@ process.on('SIGTERM', stop);
 process.on('SIGHUP', stop);
 // After SIGHUP the terminal is gone: writing to it must not kill the demo before it stops the server.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+const user = process.env.USER || process.env.LOGNAME || 'you';
+const machine = (await import('node:os')).hostname();
+const loopback = host === '127.0.0.1' || host === 'localhost';
+console.log(`\nSimLens is running in VS Code at:\n\n    ${running.workspaceUrl}\n`);
+console.log(`Open it in a browser on this machine. From another machine (e.g. your laptop, over SSH), forward the port first:\n\n    ssh -N -L ${running.port}:127.0.0.1:${running.port} ${user}@${machine}\n\nthen open the same URL there.`);
+if (!loopback) console.log(`\nWarning: the server listens on ${host} WITHOUT a password; anyone who can reach this machine can open your files.`);
+console.log('\nCtrl-C stops the server.');
+
 running.child.on('exit', (code) => {
   if (stopping) return;
   console.error(`demo: the VS Code server exited (code ${code})\n${running.output().slice(-4000)}`);

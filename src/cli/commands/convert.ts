@@ -79,10 +79,11 @@ a warning under --strict), 2 usage or I/O error (a missing IN, OUT exists withou
 
 Examples:
   simlens convert test/fixtures/datasets/usersimcrs-moviebot/annotated_dialogues.json -o moviebot.jsonl
-  simlens convert convapparel.json --from convapparel -o convapparel.jsonl
-  simlens convert redial/train_data.jsonl -o redial-train.conv.jsonl
-  simlens convert annotated.conv.jsonl --to dialoguekit --annotator alice -o annotated_dialogues.json
-  simlens convert redial/train_data.jsonl --strict -o redial-train.conv.jsonl --force
+  simlens convert test/fixtures/formats/redial/train_data.jsonl -o redial-train.conv.jsonl
+  simlens convert test/fixtures/formats/redial/train_data.jsonl --strict -o redial-train.conv.jsonl --force || test $? -eq 1   # a broken line: exit 1
+  simlens convert moviebot.jsonl --to dialoguekit --annotator source -o annotated_dialogues.json
+  simlens convert moviebot.jsonl --to convapparel-jsonl -o convapparel.jsonl
+  simlens convert convapparel.jsonl --from convapparel -o convapparel.conv.jsonl
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });
