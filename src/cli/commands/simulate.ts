@@ -1,4 +1,5 @@
 /** `simlens simulate`: run simulated users against a recommender, or fork a recorded conversation. */
+import { BUILTIN_CATALOG_NOTE } from '../../core/metrics/domain';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { importFile } from '../../core/importers/index';
@@ -239,6 +240,8 @@ ${formatFlags(FLAGS)}
 
 Exit codes: 0 done, 1 some conversations failed (see metadata.error) or the run was cancelled
 or stopped, 2 usage or I/O error.
+
+Domain: ${BUILTIN_CATALOG_NOTE}
 
 Examples:
   simlens simulate --agent local-good --n 100 --seed 7 --out good.sim.jsonl

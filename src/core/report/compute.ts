@@ -14,6 +14,7 @@ import { featureTableOf, parseActSource, PLSA_DEFAULT_FEATURES, type FeatureOpti
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
 import { crossDistribution, crossValidateHls, hlsLearningCurve, llmDiscriminatorScores } from '../metrics/hls';
 import { counterfactualValidation } from '../metrics/counterfactual';
+import { domainMismatch, populationDomain, type DomainCount } from '../metrics/domain';
 import { dsKl, rankingAgreement, userActCounts, zhangBalogSummary, type RewardConfig, type ZbSummary } from '../metrics/zhangBalog';
 import { alterEvalCurves, alterEvalImprovement, pepperCurves, type AlterEvalImprovement } from '../metrics/recsys';
 import type { Report, ReportInput } from './model';
@@ -70,6 +71,8 @@ type PopulationInfo = Omit<LoadedPopulation, 'conversations' | 'lines'>;
 /** A population of the feature reports (PLSA, counterfactual): one feature row per conversation. */
 interface FeaturePopulation extends PopulationInfo {
   rows: FeatureRow[];
+  /** The domain the conversations show (absent for feature files, which have no conversations). */
+  domain?: DomainCount;
 }
 
 function inputOf(p: LoadedPopulation | FeaturePopulation): ReportInput {
@@ -151,7 +154,7 @@ async function loadFeaturePopulations(ctx: ComputeContext, specs: readonly Popul
       await checkpoint(ctx, `Reading ${s.file}…`, (i / specs.length) * upTo * 0.4);
       const { conversations, lines, ...info } = await loader.load(s);
       await checkpoint(ctx, `Features of ${label}…`, (i / specs.length) * upTo);
-      out.push({ ...info, rows: conversations.map((c, j) => featureRowOf(c, j, lines?.[j], opts)) });
+      out.push({ ...info, rows: conversations.map((c, j) => featureRowOf(c, j, lines?.[j], opts)), domain: populationDomain(conversations) });
       continue;
     }
     const featuresFile = s.features;
@@ -181,6 +184,13 @@ export function featureOptions(acts: string | undefined, ux?: FeatureOptions['ux
   return opts;
 }
 
+/** A warning when the populations come from different domains (movies vs apparel). */
+function domainWarnings(pops: readonly (FeaturePopulation | LoadedPopulation)[]): string[] {
+  const known = pops.map((p) => ({ label: p.label, domain: 'conversations' in p ? populationDomain(p.conversations) : p.domain }));
+  const w = domainMismatch(known.filter((p): p is { label: string; domain: DomainCount } => p.domain !== undefined));
+  return w ? [w] : [];
+}
+
 /** The PLSA report of a spec. */
 export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Promise<Report> {
   const pops = await loadFeaturePopulations(ctx, [spec.reference, ...spec.candidates], spec, 0.7);
@@ -207,7 +217,7 @@ export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Pro
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs: pops.map(inputOf),
     params: { acts: spec.acts ?? 'tagger', ...(spec.ux ? { ux: spec.ux } : {}), seed: spec.seed !== undefined ? String(spec.seed) : '1' },
-    warnings: [...excluded, ...problemsOf(pops)],
+    warnings: [...domainWarnings(pops), ...excluded, ...problemsOf(pops)],
   });
 }
 
@@ -265,7 +275,7 @@ export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promi
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs,
     params: { folds: k, seed: String(seed), ...(cap ? { max_per_side: cap } : {}), ...(spec.minDf !== undefined ? { min_df: spec.minDf } : {}) },
-    warnings: [...excluded, ...problemsOf(pops)],
+    warnings: [...domainWarnings(pops), ...excluded, ...problemsOf(pops)],
   });
 }
 
@@ -300,7 +310,7 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs: pops.map(inputOf),
     params: { acts: spec.acts ?? 'tagger', ...(spec.ux ? { ux: spec.ux } : {}) },
-    warnings: [...excluded, ...problemsOf(pops)],
+    warnings: [...domainWarnings(pops), ...excluded, ...problemsOf(pops)],
   });
 }
 
@@ -360,7 +370,7 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs,
     params: simulationParams(spec),
-    warnings: [...warnings, ...problemsOf(pops)],
+    warnings: [...domainWarnings(pops), ...warnings, ...problemsOf(pops)],
   });
 }
 
