@@ -314,6 +314,9 @@ export function conversationSystem(conv: Conversation): string | undefined {
   return a;
 }
 
+
+export { forkRefusal } from './forkPolicy';
+
 /** "human" unless the line names a simulator. */
 export function conversationSource(conv: Conversation): string {
   return conv.source ?? 'human';

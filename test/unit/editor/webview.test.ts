@@ -134,6 +134,24 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
+  test('Fork from here: offered on a simulated conversation, disabled with the reason on a human dialogue', async () => {
+    const hx = await loadWebview({ conversations: [traced(), human(1)] });
+    try {
+      await hx.waitFor('.conv-id', /sim-1/);
+      const sim = hx.document.querySelector('button.fork') as HTMLButtonElement;
+      assert.equal(sim.disabled, false);
+      hx.key(']');
+      await hx.waitFor('.conv-id', /h-1/);
+      const h = hx.document.querySelector('button.fork') as HTMLButtonElement;
+      assert.equal(h.disabled, true);
+      assert.match(h.getAttribute('title') ?? '', /not available: a human dialogue has no simulated user to continue it/);
+      h.click();
+      assert.equal(hx.posted.filter((m) => m.type === 'fork').length, 0, 'nothing sent to the host');
+    } finally {
+      hx.close();
+    }
+  });
+
   test('remote images appear only when allowed, and only https', async () => {
     const conv = traced();
     conv.turns[1].recommendations = [{ item_id: 'j', image_url: 'http://plain.example/a.png' }];
