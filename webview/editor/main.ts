@@ -411,8 +411,15 @@ export class EditorApp {
   private updateCounts(): void {
     const fc = this.filters.facets;
     const total = fc ? fc.valid + fc.invalid + fc.pending : 0;
-    const parts: Array<string | HTMLElement> = [h('strong', null, fmt(this.viewCount)), ` of ${fmt(total)} conversation${total === 1 ? '' : 's'}`];
-    if (fc?.invalid) parts.push(h('span', 'error-text', ` · ${fmt(fc.invalid)} invalid`));
+    // Invalid lines are lines, not conversations: with some, the count says lines and splits them.
+    const conversations = fc ? fc.valid + fc.pending : 0;
+    const parts: Array<string | HTMLElement> = fc?.invalid
+      ? [
+          h('strong', null, fmt(this.viewCount)),
+          ` of ${fmt(total)} lines: ${fmt(conversations)} conversation${conversations === 1 ? '' : 's'}`,
+          h('span', 'error-text', `, ${fmt(fc.invalid)} invalid line${fc.invalid === 1 ? '' : 's'}`),
+        ]
+      : [h('strong', null, fmt(this.viewCount)), ` of ${fmt(total)} conversation${total === 1 ? '' : 's'}`];
     if (this.search) {
       parts.push(` · ${fmt(this.search.utterances)} matching utterance${this.search.utterances === 1 ? '' : 's'}`);
       if (this.search.capped) parts.push(' (stopped at the first matches)');
@@ -509,7 +516,8 @@ export class EditorApp {
     const scrollBefore = prevScroll ?? this.transcriptScroll?.scrollTop;
     this.main.dataset.line = String(cur.line);
     this.transcriptEl = renderTranscript(conv, this.transcriptOptions());
-    const scroller = h('div', 'transcript-scroll', this.transcriptEl);
+    // Focusable, so the transcript scrolls from the keyboard (arrow keys, Page Up/Down) like any scroll area.
+    const scroller = h('div', { class: 'transcript-scroll', attrs: { tabindex: 0, role: 'region', 'aria-label': 'Transcript' } }, this.transcriptEl);
     this.transcriptScroll = scroller;
     scroller.addEventListener('scroll', () => {
       this.store.state.transcriptScroll = scroller.scrollTop;
@@ -610,6 +618,8 @@ export class EditorApp {
     }
     if (mode === 'agreement' && !this.agreement && !this.agreementLoading) this.requestAgreement();
     this.renderMain();
+    // The utterance being labelled is on screen, whatever the transcript's scroll was.
+    if (mode === 'annotate') this.scrollToFocus();
   }
 
   private requestAgreement(): void {

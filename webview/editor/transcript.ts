@@ -222,12 +222,15 @@ export function conversationHeader(conv: Conversation, id: string, line: number)
   );
 }
 
-/** Renders all turns. Turns after `opts.turn` are dimmed ("future") in replay mode. */
+/**
+ * Renders all turns. Turns after `opts.turn` are dimmed ("future") in replay mode, and in annotate
+ * mode after the turn of the utterance being labelled (what comes later is not read yet).
+ */
 export function renderTranscript(conv: Conversation, opts: TranscriptOptions): HTMLElement {
   const root = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-label': 'Transcript' } });
   conv.turns.forEach((turn, t) => {
     const ratings = ratingChips(turn.ratings);
-    const future = opts.mode === 'replay' && t > opts.turn;
+    const future = (opts.mode === 'replay' || opts.mode === 'annotate') && t > opts.turn;
     const el = h(
       'section',
       { class: `turn${t === opts.turn && opts.mode === 'replay' ? ' current' : ''}${future ? ' future' : ''}`, attrs: { 'data-turn': t, 'aria-current': t === opts.turn ? 'step' : undefined } },
@@ -250,7 +253,7 @@ export function updateTranscriptMarks(root: HTMLElement, opts: Pick<TranscriptOp
   for (const el of Array.from(root.querySelectorAll<HTMLElement>('section.turn'))) {
     const t = Number(el.dataset.turn);
     el.classList.toggle('current', t === opts.turn && opts.mode === 'replay');
-    el.classList.toggle('future', opts.mode === 'replay' && t > opts.turn);
+    el.classList.toggle('future', (opts.mode === 'replay' || opts.mode === 'annotate') && t > opts.turn);
     setAttr(el, 'aria-current', t === opts.turn ? 'step' : undefined);
   }
   for (const el of Array.from(root.querySelectorAll<HTMLElement>('.msg'))) {

@@ -152,6 +152,38 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
+  test('invalid lines are counted as lines, not as conversations', async () => {
+    const hx = await loadWebview({ conversations: [traced(), human(1), { invalid: 'line 3: invalid JSON' }] });
+    try {
+      await hx.waitFor('.list-status', /invalid/);
+      const text = hx.document.querySelector('.list-status')?.textContent ?? '';
+      assert.match(text, /of 3 lines: 2 conversations, 1 invalid line/);
+      assert.doesNotMatch(text, /3 conversations/);
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('the transcript scroll area takes keyboard focus; in annotate mode later turns are dimmed', async () => {
+    const hx = await loadWebview({ conversations: [traced()], init: { annotator: 'alice' } });
+    try {
+      await hx.waitFor('.conv-id', /sim-1/);
+      const scroller = hx.document.querySelector('.transcript-scroll') as HTMLElement;
+      assert.equal(scroller.getAttribute('tabindex'), '0');
+      assert.equal(scroller.getAttribute('aria-label'), 'Transcript');
+      (hx.document.querySelector('.modes .mode:nth-child(2)') as HTMLButtonElement).click();
+      await hx.settle();
+      await hx.waitFor('.annotate-panel');
+      const st = hx.state() as { mode: string; turn: number };
+      assert.equal(st.mode, 'annotate');
+      const future = [...hx.document.querySelectorAll('section.turn.future')].map((e) => Number(e.getAttribute('data-turn')));
+      assert.deepEqual(future, [0, 1, 2].filter((t) => t > st.turn));
+      assert.ok(future.length > 0, `annotating turn ${st.turn} of 3: later turns dimmed`);
+    } finally {
+      hx.close();
+    }
+  });
+
   test('remote images appear only when allowed, and only https', async () => {
     const conv = traced();
     conv.turns[1].recommendations = [{ item_id: 'j', image_url: 'http://plain.example/a.png' }];
