@@ -18,7 +18,7 @@ import { handleKey } from './keyboard';
 import { VirtualList } from './list';
 import { Player } from './player';
 import { renderStatePanel } from './tracePanel';
-import { conversationHeader, renderTranscript, updateTranscriptMarks, type UtteranceRef } from './transcript';
+import { conversationHeader, firstHitTurn, renderTranscript, updateTranscriptMarks, type TranscriptSearch, type UtteranceRef } from './transcript';
 import { ViewStateStore } from './viewState';
 
 type Mode = ViewState['mode'];
@@ -396,7 +396,9 @@ export class EditorApp {
       this.annotation.cursor = state.line === msg.line ? state.cursor ?? 0 : 0;
     } else if (!sameLine) {
       // A new conversation opens fully shown (state panel at the last turn); Home / play restart it.
-      this.player.turn = Math.max(0, n - 1);
+      // With a text search it opens at the first hit instead, so the match is on screen.
+      const hitTurn = msg.conversation ? firstHitTurn(msg.conversation, this.searchTerms()) : undefined;
+      this.player.turn = hitTurn ?? Math.max(0, n - 1);
       this.annotation.cursor = 0;
       this.player.stop();
       if (state.mode === 'annotate') this.startAnnotating();
@@ -544,8 +546,16 @@ export class EditorApp {
     }
   }
 
+  /** The list's text search, for highlighting (undefined without one). */
+  private searchTerms(): TranscriptSearch | undefined {
+    const f = this.store.state.filter;
+    const needle = f?.text?.trim().toLowerCase();
+    return needle ? { needle, speaker: f?.speaker ?? 'both' } : undefined;
+  }
+
   private transcriptOptions() {
     return {
+      search: this.searchTerms(),
       allowRemoteImages: this.init?.allowRemoteImages ?? false,
       turn: this.player.turn,
       mode: this.store.state.mode,

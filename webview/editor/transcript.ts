@@ -32,6 +32,47 @@ export interface TranscriptOptions {
   annotator: string;
   onSelectUtterance(ref: UtteranceRef): void;
   onSelectTurn(turn: number): void;
+  /** The list's text search: its hits are highlighted (the same case-insensitive match the host counts). */
+  search?: TranscriptSearch;
+}
+
+/** A text search over utterances: `needle` lower-cased, and which speakers it covers. */
+export interface TranscriptSearch {
+  needle: string;
+  speaker: 'user' | 'assistant' | 'both';
+}
+
+/** True when `text` (of `speaker`) is a hit of `search` (the host's rule: countUtteranceMatches). */
+export function isSearchHit(text: string | undefined, speaker: 'user' | 'assistant', search: TranscriptSearch | undefined): boolean {
+  if (!search || !search.needle || text === undefined) return false;
+  if (search.speaker !== 'both' && search.speaker !== speaker) return false;
+  return text.toLowerCase().includes(search.needle);
+}
+
+/** The first turn with a hit, or undefined. */
+export function firstHitTurn(conv: Conversation, search: TranscriptSearch | undefined): number | undefined {
+  if (!search?.needle) return undefined;
+  const t = conv.turns.findIndex((turn) => isSearchHit(turn.user_utterance, 'user', search) || isSearchHit(turn.assistant_utterance, 'assistant', search));
+  return t === -1 ? undefined : t;
+}
+
+/**
+ * The text with every occurrence of the needle in <mark> (text nodes only: the data is never
+ * parsed as HTML). When lower-casing changes the text's length (a few Unicode letters), offsets
+ * would not line up: the whole text is marked instead.
+ */
+function highlighted(text: string, needle: string): Array<string | HTMLElement> {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return [h('mark', 'hit', text)];
+  const out: Array<string | HTMLElement> = [];
+  let at = 0;
+  for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + needle.length)) {
+    if (i > at) out.push(text.slice(at, i));
+    out.push(h('mark', 'hit', text.slice(i, i + needle.length)));
+    at = i + needle.length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
 }
 
 /**
@@ -168,15 +209,16 @@ function utterance(turn: Turn, t: number, speaker: 'user' | 'assistant', opts: T
   // A failed agent call has no answer: older runs wrote an empty one, which is not shown as a bubble.
   if (speaker === 'assistant' && text === '' && typeof turn.trace?.error === 'string') return null;
   const selected = opts.mode === 'annotate' && opts.cursor?.turn === t && opts.cursor.speaker === speaker;
+  const hit = isSearchHit(text, speaker, opts.search);
   const simAct = speaker === 'user' ? turn.trace?.user_act : turn.trace?.agent_act ?? turn.trace?.nlu?.agent_act;
   const el = h(
     'div',
-    { class: `msg ${speaker}${selected ? ' cursor' : ''}`, attrs: { 'data-turn': t, 'data-speaker': speaker, tabindex: opts.mode === 'annotate' ? -1 : undefined } },
+    { class: `msg ${speaker}${selected ? ' cursor' : ''}${hit ? ' search-hit' : ''}`, attrs: { 'data-turn': t, 'data-speaker': speaker, tabindex: opts.mode === 'annotate' ? -1 : undefined } },
     h('div', 'avatar', icon(speaker === 'user' ? 'account' : 'hubot', speaker)),
     h(
       'div',
       'msg-body',
-      h('div', 'bubble', text === '' ? h('span', 'muted', '(empty)') : text),
+      h('div', 'bubble', ...(text === '' ? [h('span', 'muted', '(empty)')] : hit ? highlighted(text, opts.search!.needle) : [text])),
       h(
         'div',
         'msg-meta',

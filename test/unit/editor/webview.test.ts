@@ -184,6 +184,30 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
+  test('a text search: the conversation opens at the first hit and the hits are marked (text nodes only)', async () => {
+    const hx = await loadWebview({ conversations: [human(1), traced()] });
+    try {
+      await hx.waitFor('.conv-id', /h-1/);
+      const input = hx.document.querySelector('input.search') as HTMLInputElement;
+      input.value = 'SIZE';
+      input.dispatchEvent(new hx.window.Event('input'));
+      await hx.waitFor('.list-status', /matching|of/);
+      await hx.settle(300);
+      hx.key(']');
+      await hx.waitFor('.conv-id', /sim-1/);
+      await hx.waitFor('mark.hit');
+      // Turn 1's assistant answer ("What size?") is the first hit (case-insensitive): it opens there, not at the last turn.
+      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/);
+      const marks = [...hx.document.querySelectorAll('mark.hit')].map((m) => m.textContent);
+      assert.deepEqual(marks, ['size', 'Size']);
+      const hits = [...hx.document.querySelectorAll('.msg.search-hit')].map((m) => `${m.getAttribute('data-turn')}:${m.getAttribute('data-speaker')}`);
+      assert.deepEqual(hits, ['0:assistant', '1:user']);
+      assert.equal(hx.document.querySelector('.msg.search-hit[data-turn="1"] .bubble')?.textContent, 'Size 42, what does it cost?');
+    } finally {
+      hx.close();
+    }
+  });
+
   test('remote images appear only when allowed, and only https', async () => {
     const conv = traced();
     conv.turns[1].recommendations = [{ item_id: 'j', image_url: 'http://plain.example/a.png' }];
