@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
 import { loadWebview } from './webviewHarness';
+import { EditorViewStateSchema } from '../../../src/shared/editorProtocol';
 import { scrollGeometry, MAX_SCROLL_PX } from '../../../webview/editor/list';
 import { actIndexForKey, actKeyLabel } from '../../../webview/editor/annotation';
 import { multisetMinus } from '../../../webview/editor/tracePanel';
@@ -205,6 +206,36 @@ describe('editor webview (jsdom)', () => {
       assert.equal(hx.document.querySelector('.msg.search-hit[data-turn="1"] .bubble')?.textContent, 'Size 42, what does it cost?');
     } finally {
       hx.close();
+    }
+  });
+
+  test('view state per file: sent to the host as it changes, and restored from the page when the file is reopened', async () => {
+    const first = await loadWebview({ conversations: [human(1), traced()] });
+    let saved: unknown;
+    try {
+      await first.waitFor('.conv-id', /h-1/);
+      first.key(']');
+      await first.waitFor('.conv-id', /sim-1/);
+      (first.document.querySelector('.modes .mode:nth-child(2)') as HTMLButtonElement).click();
+      await first.settle(700);
+      const sent = first.posted.filter((m) => m.type === 'viewState');
+      assert.ok(sent.length > 0, 'the view state reaches the host');
+      saved = (sent[sent.length - 1] as { state: unknown }).state;
+      // The host validates it with the protocol's schema before keeping it.
+      assert.equal(EditorViewStateSchema.safeParse(saved).success, true, JSON.stringify(saved));
+      assert.deepEqual([(saved as { line: number }).line, (saved as { mode: string }).mode], [1, 'annotate']);
+      assert.equal((saved as Record<string, unknown>)['agreement'], undefined);
+    } finally {
+      first.close();
+    }
+    // Reopened: a new page with no webview state of its own, the host's saved state in the page.
+    const again = await loadWebview({ conversations: [human(1), traced()], pageViewState: saved });
+    try {
+      await again.waitFor('.conv-id', /sim-1/);
+      assert.equal((again.state() as { mode: string }).mode, 'annotate');
+      await again.waitFor('.annotate-panel');
+    } finally {
+      again.close();
     }
   });
 
