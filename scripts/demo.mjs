@@ -5,14 +5,16 @@
 //   - the desktop `code` when it is on PATH (`code --install-extension … && code sample-workspace`);
 //   - otherwise the local VS Code server (installed by `npm run setup`, run here when missing),
 //     printed as a 127.0.0.1 URL with the SSH port-forward line for reaching it from a laptop;
-//     it stays in the foreground until Ctrl-C, which stops the server and exits 0.
+//     it stays in the foreground until Ctrl-C (or SIGTERM, or the terminal closing: SIGHUP), which
+//     stops the server and exits 0.
 //
 // Options:
 //   --check        start the server, check that the workbench URL answers 200 and SimLens is
 //                  installed, then stop and exit (for CI and tests; never uses desktop `code`)
 //   --no-open      same as --check
 //   --server       use the local VS Code server even when `code` is on PATH
-//   --port N       port for the server (default: a free one)
+//   --port N       port for the server (default: a free one); a busy port stops the demo at once
+//                  (exit 2), before anything is built
 //   --host ADDR    address to bind (default 127.0.0.1). The server has no password: binding
 //                  anything but loopback exposes your files to the network, so prefer SSH forwarding.
 //   --vsix FILE    use this VSIX instead of packaging one
@@ -37,6 +39,21 @@ const option = (name) => {
 };
 const check = flag('--check') || flag('--no-open');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+// A given --port is checked before anything is built: a busy port is one clear line, at once.
+const port = option('--port') !== undefined ? Number(option('--port')) : undefined;
+if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
+  console.error(`demo: --port needs a port number (1-65535), got "${option('--port')}"`);
+  process.exit(2);
+}
+const host = option('--host') ?? '127.0.0.1';
+if (port !== undefined) {
+  const problem = await portProblem(host, port);
+  if (problem) {
+    console.error(`demo: cannot use ${host}:${port} for the VS Code server: ${problem}. Choose another with --port N, or leave --port out for a free one.`);
+    process.exit(2);
+  }
+}
 
 const step = (text) => console.log(`\n▶ ${text}`);
 function sh(command, commandArgs, options = {}) {
@@ -123,12 +140,6 @@ if (!existsSync(settingsFile)) {
   writeFileSync(settingsFile, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off' }, null, 2));
 }
 
-const port = option('--port') !== undefined ? Number(option('--port')) : undefined;
-if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) {
-  console.error(`demo: --port needs a port number (1-65535), got "${option('--port')}"`);
-  process.exit(2);
-}
-const host = option('--host') ?? '127.0.0.1';
 step(`starting the local VS Code server on ${host}${port ? `:${port}` : ''}`);
 const running = await server.startServer({
   workspace,
@@ -149,6 +160,26 @@ if (check) {
   console.log(`\ndemo check passed: ${running.workspaceUrl} answered 200 with the workbench; ${installed.join(', ')} installed.`);
   process.exit(0);
 }
+// The handlers are in place before the URL is printed: a signal right after it still stops the server.
+let stopping = false;
+// Ctrl-C, SIGTERM, or the terminal closing (SIGHUP): the server runs in its own process group, so it
+// must be stopped here or it would outlive the demo.
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  try {
+    console.log('\nstopping the VS Code server');
+  } catch {
+    // the terminal may be gone (SIGHUP)
+  }
+  await running.stop();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+process.on('SIGHUP', stop);
+// After SIGHUP the terminal is gone: writing to it must not kill the demo before it stops the server.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 const user = process.env.USER || process.env.LOGNAME || 'you';
 const machine = (await import('node:os')).hostname();
 const loopback = host === '127.0.0.1' || host === 'localhost';
@@ -156,20 +187,25 @@ console.log(`\nSimLens is running in VS Code at:\n\n    ${running.workspaceUrl}\
 console.log(`Open it in a browser on this machine. From another machine (e.g. your laptop, over SSH), forward the port first:\n\n    ssh -N -L ${running.port}:127.0.0.1:${running.port} ${user}@${machine}\n\nthen open the same URL there.`);
 if (!loopback) console.log(`\nWarning: the server listens on ${host} WITHOUT a password; anyone who can reach this machine can open your files.`);
 console.log('\nCtrl-C stops the server.');
-let stopping = false;
-const stop = async () => {
-  stopping = true;
-  console.log('\nstopping the VS Code server');
-  await running.stop();
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+
 running.child.on('exit', (code) => {
   if (stopping) return;
   console.error(`demo: the VS Code server exited (code ${code})\n${running.output().slice(-4000)}`);
   process.exit(1);
 });
+
+/** Why `host:port` cannot be listened on (e.g. "it is in use (EADDRINUSE)"), or undefined when it can. */
+async function portProblem(host, port) {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', (err) => {
+      const why = { EADDRINUSE: 'it is in use', EACCES: 'permission denied', EADDRNOTAVAIL: 'the address is not on this machine' }[err.code];
+      resolve(`${why ?? err.message} (${err.code ?? 'error'})`);
+    });
+    probe.listen(port, host, () => probe.close(() => resolve(undefined)));
+  });
+}
 
 function writeMinimalSample(dir) {
   mkdirSync(dir, { recursive: true });

@@ -7,7 +7,7 @@ import { COMMANDS } from './commands/index';
 import { UsageError, type CliCommand, type CliIo } from './types';
 import { escapeControl } from '../core/text/terminal';
 import { ImportError } from '../core/importers/errors';
-import { EXIT_NOT_READABLE, importErrorMessage } from './util';
+import { EXIT_NOT_READABLE, displayPath, importErrorMessage, ioErrorMessage, isIoError } from './util';
 import pkg from '../../package.json';
 
 export const VERSION: string = (pkg as { version: string }).version;
@@ -119,6 +119,12 @@ export async function main(argv: readonly string[], rawIo: CliIo, commands: read
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`simlens ${command.name}: ${err.message}\nRun 'simlens ${command.name} --help' for its options.\n`);
+      return 2;
+    }
+    if (isIoError(err)) {
+      // A missing or unreadable file given to any option (--corpus, --catalog, ...): one clean line, exit 2.
+      const writing = ['write', 'rename', 'mkdir', 'fsync', 'close'].includes(err.syscall ?? '');
+      io.stderr(`simlens ${command.name}: ${ioErrorMessage(writing ? 'write' : 'read', err.path ? displayPath(io, err.path) : 'a file', err)}\n`);
       return 2;
     }
     if (err instanceof ImportError) {

@@ -46,7 +46,7 @@ export function table(rows: [string, string][], indent = ''): string {
 export const EXIT_NOT_READABLE = 1;
 
 /** `file` as the user would type it: relative to the working directory when it lies inside it. */
-function displayPath(io: CliIo, file: string): string {
+export function displayPath(io: CliIo, file: string): string {
   if (!isAbsolute(file)) return file;
   const rel = relative(io.cwd, file);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;

@@ -301,6 +301,22 @@ export function conversationCondition(conv: Conversation): string | undefined {
   return m ? m[1].toLowerCase() : undefined;
 }
 
+/**
+ * The recommender system a conversation was held with, for comparing systems: `agent`, except in
+ * human dialogues whose agent is a number, which is a crowd worker's id (ReDial, IARD and the
+ * UserSimCRS copy of IARD name the human recommender by worker id), not a system. Undefined then
+ * and when there is no agent.
+ */
+export function conversationSystem(conv: Conversation): string | undefined {
+  const a = conv.agent;
+  if (typeof a !== 'string' || a === '') return undefined;
+  if (conversationSource(conv) === 'human' && /^\d+$/.test(a)) return undefined;
+  return a;
+}
+
+
+export { forkRefusal } from './forkPolicy';
+
 /** "human" unless the line names a simulator. */
 export function conversationSource(conv: Conversation): string {
   return conv.source ?? 'human';

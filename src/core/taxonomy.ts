@@ -55,15 +55,20 @@ export const QRFA_AGENT = ['Request', 'Answer'] as const;
 
 /**
  * IARD intent labels (Cai & Chen, UMAP 2020), as DialogueKit / UserSimCRS files carry them and
- * `simlens convert` records them (annotator `source`, taxonomy `iard`).
+ * `simlens convert` records them (annotator `source`, taxonomy `iard`). Every label the real files
+ * use, counted per speaker (test/fixtures/iard-labels.json records the counts and the test checks
+ * them against the files when they are on the machine):
+ * - iai-group/UserSimCRS data/datasets/iard/formatted_IARD_annotated_gold.json (77 dialogues):
+ *   agent REQ, CLA (7), REC-S, REC-E, EXP-I, EXP-P, EXP-S, R-ANS, RESP, END (67), OTH.
+ * - the same folder's formatted_IARD_annotated_partially.json: agent CLQ (22) instead of CLA, no END.
+ * Both spellings of the clarifying question stay: a file is annotated in one or the other.
  */
 export const IARD_TAXONOMY: Taxonomy = {
   name: 'iard',
   description: 'IARD user intents and recommender actions (Cai & Chen, UMAP 2020)',
   user: ['ACC', 'REJ', 'SEE', 'PRO', 'ANS', 'REF', 'CRI-F', 'CRI-A', 'CRI-C', 'INQ', 'IQU', 'ASK', 'CON', 'NRE', 'STO', 'END', 'OTH'],
-  // Every label of the UserSimCRS IARD gold file per speaker: agent END and OTH alone are 148 of
-  // its 554 agent utterances, so a reviewer must be able to pick them.
-  assistant: ['REQ', 'CLA', 'REC-S', 'REC-E', 'EXP-I', 'EXP-P', 'EXP-S', 'R-ANS', 'RESP', 'END', 'OTH'],
+  // Agent END and OTH alone are 148 of the gold file's 554 agent utterances, so a reviewer must be able to pick them.
+  assistant: ['REQ', 'CLA', 'CLQ', 'REC-S', 'REC-E', 'EXP-I', 'EXP-P', 'EXP-S', 'R-ANS', 'RESP', 'END', 'OTH'],
 };
 
 export const BUILTIN_TAXONOMIES: readonly Taxonomy[] = [CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY, IARD_TAXONOMY];

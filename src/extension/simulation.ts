@@ -10,6 +10,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { BUILTIN_CATALOG_NOTE } from '../core/metrics/domain';
 import { notify } from './safeOutput';
 import { runSimulation, type RunProgress, type SimulationConfigInput } from '../core/run/index';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../core/run/failures';
@@ -22,8 +23,8 @@ interface Pick<T> extends vscode.QuickPickItem {
 /** Steps of "Run Simulation…" (the quick picks, then the number of conversations and the seed). */
 const STEPS = 7;
 
-async function pick<T>(title: string, step: number, items: Pick<T>[]): Promise<T | undefined> {
-  const chosen = await vscode.window.showQuickPick(items, { title: `${title} (${step}/${STEPS})`, ignoreFocusOut: true });
+async function pick<T>(title: string, step: number, items: Pick<T>[], placeHolder?: string): Promise<T | undefined> {
+  const chosen = await vscode.window.showQuickPick(items, { title: `${title} (${step}/${STEPS})`, ignoreFocusOut: true, placeHolder });
   return chosen?.value;
 }
 
@@ -36,7 +37,7 @@ async function askForRun(): Promise<{ config: SimulationConfigInput; out: vscode
   const user = await pick('Simulated user', 1, [
     { label: 'Agenda-based', description: 'Zhang & Balog 2020: agenda, goal, preference model', value: 'agenda' as const },
     { label: 'Target-free', description: 'PEPPER: general and reflected preferences, preference coverage', value: 'target-free' as const },
-  ]);
+  ], BUILTIN_CATALOG_NOTE);
   if (!user) return undefined;
   let interaction: 'cir6' | 'qrfa' | undefined;
   let preferences: 'single' | 'pkg' | undefined;

@@ -110,10 +110,29 @@ export type HostMessage =
 const lineIndex = z.number().int().nonnegative().max(2 ** 32 - 1);
 const requestId = z.number().int().nonnegative();
 
+/**
+ * What the editor remembers per file across closing and reopening it, and window reloads (the
+ * host keeps it in workspaceState and gives it back in the page): conversation, turn, mode,
+ * filters and search, annotation cursor, list and transcript scroll, replay speed.
+ */
+export const EditorViewStateSchema = z.object({
+  filter: SummaryFilterSchema,
+  line: lineIndex.optional(),
+  turn: z.number().int().nonnegative().max(1_000_000).optional(),
+  listIndex: z.number().int().nonnegative().optional(),
+  transcriptScroll: z.number().nonnegative().max(1e9).optional(),
+  mode: z.enum(['replay', 'annotate', 'agreement']),
+  cursor: z.number().int().nonnegative().max(10_000_000).optional(),
+  speed: z.number().positive().max(100).optional(),
+  agreementMap: z.boolean().optional(),
+});
+export type EditorViewState = z.infer<typeof EditorViewStateSchema>;
+
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The page loaded; `first` is the conversation it will show first, answered right after `init`. */
   z.object({ type: z.literal('ready'), first: z.object({ requestId, line: lineIndex }).optional() }),
   z.object({ type: z.literal('setFilter'), filter: SummaryFilterSchema }),
+  z.object({ type: z.literal('viewState'), state: EditorViewStateSchema }),
   z.object({
     type: z.literal('requestPage'),
     requestId,

@@ -95,9 +95,15 @@ function run(command: string, args: string[], cwd: string): string {
 
 const VSCE = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
+/**
+ * The README of the VSIX (the Marketplace page): marketplace/README.md, without the repository's
+ * commands and paths; `npm run package` passes the same option (test/unit/docs/marketplace.test.ts).
+ */
+export const VSCE_README_OPTIONS = ['--readme-path', 'marketplace/README.md'];
+
 /** The files `vsce` would package from the repository as it is now (honours .vscodeignore). */
 export function vsceFileList(): string[] {
-  return run(process.execPath, [VSCE, 'ls', '--no-dependencies'], REPO_ROOT)
+  return run(process.execPath, [VSCE, 'ls', '--no-dependencies', ...VSCE_README_OPTIONS], REPO_ROOT)
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
@@ -105,7 +111,7 @@ export function vsceFileList(): string[] {
 
 /** What the VSIX is built from: a change to any of these makes a new build. */
 const VSIX_INPUT_DIRS = ['src', 'webview', 'media', 'test/integration'];
-const VSIX_INPUT_FILES = ['package.json', 'package-lock.json', 'README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'scripts/build.mjs'];
+const VSIX_INPUT_FILES = ['package.json', 'package-lock.json', 'marketplace/README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'scripts/build.mjs'];
 
 function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -141,7 +147,7 @@ function buildVsixInto(stage: string): void {
   }
   cpSync(path.join(REPO_ROOT, '.vscodeignore'), path.join(stage, '.vscodeignore'));
   run(process.execPath, ['scripts/build.mjs', '--production', '--skip=bench', `--outdir=${path.join(stage, 'dist')}`], REPO_ROOT);
-  run(process.execPath, [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '-o', path.join(stage, 'simlens.vsix')], stage);
+  run(process.execPath, [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', ...VSCE_README_OPTIONS, '-o', path.join(stage, 'simlens.vsix')], stage);
 }
 
 let builtVsix: { vsix: string; integrationBundle: string } | undefined;

@@ -24,6 +24,7 @@ import {
   screenshot,
   startVsCode,
   vsceFileList,
+  VSCE_README_OPTIONS,
   waitForWebview,
 } from './harness';
 import { colourStats, decodePng } from './png';
@@ -70,7 +71,9 @@ describe('VSIX', () => {
     const files = vsceFileList();
     assert.ok(files.includes('package.json'), `vsce ls: ${files.join(', ')}`);
     assert.ok(files.includes('LICENSE'));
-    assert.ok(files.includes('README.md'));
+    // The Marketplace page, not the repository's README (its commands and test paths mean nothing there).
+    assert.ok(files.includes('marketplace/README.md'), files.join(', '));
+    assert.ok(!files.includes('README.md'), files.join(', '));
     const unwanted = files.filter((f) =>
       /^(src|test|bench|scripts|node_modules|\.cache|\.ci|webview|sample-workspace|test-results)\//.test(f) ||
       f.endsWith('.map') ||
@@ -95,7 +98,7 @@ describe('VSIX', () => {
       'sources, tests, source maps or node_modules in the VSIX',
     );
     // Everything `vsce ls` selects in the repository made it in (vsce renames README, CHANGELOG and LICENSE).
-    const renamed = new Set(['README.md', 'LICENSE', 'CHANGELOG.md']);
+    const renamed = new Set(['marketplace/README.md', 'LICENSE', 'CHANGELOG.md']);
     const expected = vsceFileList().filter((f) => !renamed.has(f));
     assert.deepEqual(expected.filter((f) => !entries.includes(`extension/${f}`)), [], 'files missing from the VSIX');
     const lower = entries.map((e) => e.toLowerCase());
@@ -104,11 +107,15 @@ describe('VSIX', () => {
 
   test('the package is ready for the Marketplace and Open VSX', () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, any>;
-    for (const field of ['icon', 'repository', 'bugs', 'homepage', 'keywords', 'galleryBanner', 'license', 'displayName', 'description']) {
+    for (const field of ['icon', 'keywords', 'galleryBanner', 'license', 'displayName', 'description']) {
       assert.ok(pkg[field], `package.json has ${field}`);
     }
+    // The project has no public URL: none is invented.
+    for (const field of ['repository', 'bugs', 'homepage']) assert.equal(pkg[field], undefined, `package.json has no ${field}`);
     assert.ok(existsSync(path.join(REPO_ROOT, pkg.icon)), `icon ${pkg.icon} exists`);
-    assert.doesNotMatch(pkg.scripts.package, /allow-missing-repository/);
+    // Without a repository vsce would stop to ask; the Marketplace page is marketplace/README.md.
+    assert.match(pkg.scripts.package, /--allow-missing-repository/);
+    assert.ok((pkg.scripts.package as string).includes(VSCE_README_OPTIONS.join(' ')), pkg.scripts.package);
     const walkthroughs = pkg.contributes.walkthroughs as { steps: { media: { markdown?: string; image?: string } }[] }[];
     assert.ok(walkthroughs.length > 0 && walkthroughs[0].steps.length >= 4, 'a getting-started walkthrough');
     const { vsix } = buildVsix();

@@ -18,7 +18,7 @@ import { handleKey } from './keyboard';
 import { VirtualList } from './list';
 import { Player } from './player';
 import { renderStatePanel } from './tracePanel';
-import { conversationHeader, renderTranscript, updateTranscriptMarks, type UtteranceRef } from './transcript';
+import { conversationHeader, firstHitTurn, renderTranscript, updateTranscriptMarks, type TranscriptSearch, type UtteranceRef } from './transcript';
 import { ViewStateStore } from './viewState';
 
 type Mode = ViewState['mode'];
@@ -396,7 +396,9 @@ export class EditorApp {
       this.annotation.cursor = state.line === msg.line ? state.cursor ?? 0 : 0;
     } else if (!sameLine) {
       // A new conversation opens fully shown (state panel at the last turn); Home / play restart it.
-      this.player.turn = Math.max(0, n - 1);
+      // With a text search it opens at the first hit instead, so the match is on screen.
+      const hitTurn = msg.conversation ? firstHitTurn(msg.conversation, this.searchTerms()) : undefined;
+      this.player.turn = hitTurn ?? Math.max(0, n - 1);
       this.annotation.cursor = 0;
       this.player.stop();
       if (state.mode === 'annotate') this.startAnnotating();
@@ -411,8 +413,15 @@ export class EditorApp {
   private updateCounts(): void {
     const fc = this.filters.facets;
     const total = fc ? fc.valid + fc.invalid + fc.pending : 0;
-    const parts: Array<string | HTMLElement> = [h('strong', null, fmt(this.viewCount)), ` of ${fmt(total)} conversation${total === 1 ? '' : 's'}`];
-    if (fc?.invalid) parts.push(h('span', 'error-text', ` · ${fmt(fc.invalid)} invalid`));
+    // Invalid lines are lines, not conversations: with some, the count says lines and splits them.
+    const conversations = fc ? fc.valid + fc.pending : 0;
+    const parts: Array<string | HTMLElement> = fc?.invalid
+      ? [
+          h('strong', null, fmt(this.viewCount)),
+          ` of ${fmt(total)} lines: ${fmt(conversations)} conversation${conversations === 1 ? '' : 's'}`,
+          h('span', 'error-text', `, ${fmt(fc.invalid)} invalid line${fc.invalid === 1 ? '' : 's'}`),
+        ]
+      : [h('strong', null, fmt(this.viewCount)), ` of ${fmt(total)} conversation${total === 1 ? '' : 's'}`];
     if (this.search) {
       parts.push(` · ${fmt(this.search.utterances)} matching utterance${this.search.utterances === 1 ? '' : 's'}`);
       if (this.search.capped) parts.push(' (stopped at the first matches)');
@@ -509,7 +518,8 @@ export class EditorApp {
     const scrollBefore = prevScroll ?? this.transcriptScroll?.scrollTop;
     this.main.dataset.line = String(cur.line);
     this.transcriptEl = renderTranscript(conv, this.transcriptOptions());
-    const scroller = h('div', 'transcript-scroll', this.transcriptEl);
+    // Focusable, so the transcript scrolls from the keyboard (arrow keys, Page Up/Down) like any scroll area.
+    const scroller = h('div', { class: 'transcript-scroll', attrs: { tabindex: 0, role: 'region', 'aria-label': 'Transcript' } }, this.transcriptEl);
     this.transcriptScroll = scroller;
     scroller.addEventListener('scroll', () => {
       this.store.state.transcriptScroll = scroller.scrollTop;
@@ -536,8 +546,16 @@ export class EditorApp {
     }
   }
 
+  /** The list's text search, for highlighting (undefined without one). */
+  private searchTerms(): TranscriptSearch | undefined {
+    const f = this.store.state.filter;
+    const needle = f?.text?.trim().toLowerCase();
+    return needle ? { needle, speaker: f?.speaker ?? 'both' } : undefined;
+  }
+
   private transcriptOptions() {
     return {
+      search: this.searchTerms(),
       allowRemoteImages: this.init?.allowRemoteImages ?? false,
       turn: this.player.turn,
       mode: this.store.state.mode,
@@ -610,6 +628,8 @@ export class EditorApp {
     }
     if (mode === 'agreement' && !this.agreement && !this.agreementLoading) this.requestAgreement();
     this.renderMain();
+    // The utterance being labelled is on screen, whatever the transcript's scroll was.
+    if (mode === 'annotate') this.scrollToFocus();
   }
 
   private requestAgreement(): void {

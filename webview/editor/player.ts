@@ -1,5 +1,5 @@
 /** Replay: the current turn, play/pause on a timer, speed, and the replay toolbar. */
-import type { Conversation } from '../../src/shared/model';
+import { forkRefusal, type Conversation } from '../../src/shared/model';
 import { button, h } from './dom';
 import type { ViewStateStore } from './viewState';
 
@@ -14,6 +14,25 @@ export interface PlayerHost {
 }
 
 export class Player {
+  /** The fork button: enabled for simulated conversations; on a human dialogue disabled, its title saying why. */
+  private forkButton(n: number): HTMLButtonElement {
+    const conv = this.host.conversation();
+    const refusal = conv ? forkRefusal(conv) : 'no conversation';
+    const b = button({
+      icon: 'repo-forked',
+      title: refusal ? `Fork from here is not available: ${refusal}` : 'Fork from here: simulate other continuations after this turn and open them beside',
+      class: 'icon fork',
+      onClick: () => {
+        if (!refusal) this.host.fork(Math.min(this.turn, n - 1));
+      },
+    });
+    if (refusal) {
+      b.disabled = true;
+      b.setAttribute('aria-disabled', 'true');
+    }
+    return b;
+  }
+
   /** Current (0-based) turn. */
   turn = 0;
   private playing: number | undefined;
@@ -113,12 +132,7 @@ export class Player {
       button({ icon: 'chevron-right', title: 'Next turn (→ or j)', class: 'icon', onClick: () => this.step(1) }),
       h('span', { class: 'turn-pos', attrs: { 'aria-live': 'polite' } }, `Turn ${Math.min(this.turn + 1, n)} / ${n}`),
       speed,
-      button({
-        icon: 'repo-forked',
-        title: 'Fork from here: simulate other continuations after this turn and open them beside',
-        class: 'icon fork',
-        onClick: () => this.host.fork(Math.min(this.turn, n - 1)),
-      }),
+      this.forkButton(n),
       h('span', 'muted keys', '← → / j k step · Space play · [ ] conversation'),
     );
   }

@@ -32,16 +32,62 @@ export interface TranscriptOptions {
   annotator: string;
   onSelectUtterance(ref: UtteranceRef): void;
   onSelectTurn(turn: number): void;
+  /** The list's text search: its hits are highlighted (the same case-insensitive match the host counts). */
+  search?: TranscriptSearch;
 }
 
-/** Chips for ratings: ticked checkboxes as their name, other answers as "question: answer". */
+/** A text search over utterances: `needle` lower-cased, and which speakers it covers. */
+export interface TranscriptSearch {
+  needle: string;
+  speaker: 'user' | 'assistant' | 'both';
+}
+
+/** True when `text` (of `speaker`) is a hit of `search` (the host's rule: countUtteranceMatches). */
+export function isSearchHit(text: string | undefined, speaker: 'user' | 'assistant', search: TranscriptSearch | undefined): boolean {
+  if (!search || !search.needle || text === undefined) return false;
+  if (search.speaker !== 'both' && search.speaker !== speaker) return false;
+  return text.toLowerCase().includes(search.needle);
+}
+
+/** The first turn with a hit, or undefined. */
+export function firstHitTurn(conv: Conversation, search: TranscriptSearch | undefined): number | undefined {
+  if (!search?.needle) return undefined;
+  const t = conv.turns.findIndex((turn) => isSearchHit(turn.user_utterance, 'user', search) || isSearchHit(turn.assistant_utterance, 'assistant', search));
+  return t === -1 ? undefined : t;
+}
+
+/**
+ * The text with every occurrence of the needle in <mark> (text nodes only: the data is never
+ * parsed as HTML). When lower-casing changes the text's length (a few Unicode letters), offsets
+ * would not line up: the whole text is marked instead.
+ */
+function highlighted(text: string, needle: string): Array<string | HTMLElement> {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return [h('mark', 'hit', text)];
+  const out: Array<string | HTMLElement> = [];
+  let at = 0;
+  for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + needle.length)) {
+    if (i > at) out.push(text.slice(at, i));
+    out.push(h('mark', 'hit', text.slice(i, i + needle.length)));
+    at = i + needle.length;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
+/**
+ * Chips for ratings: ticked checkboxes (true) as their name, other answers as "question: answer";
+ * false is an answer too ("no": a ReDial movie not seen, not suggested, not liked) and null one
+ * that was not given ("not said"). Only a missing or empty value has no chip.
+ */
 export function ratingChips(ratings: Record<string, unknown> | undefined): HTMLElement[] {
   if (!ratings) return [];
   const chips: HTMLElement[] = [];
-  for (const [k, v] of Object.entries(ratings)) {
-    if (v === null || v === undefined || v === false || v === '') continue;
+  for (const [k, raw] of Object.entries(ratings)) {
+    if (raw === undefined || raw === '') continue;
+    const v = raw === false ? 'no' : raw === null ? 'not said' : raw;
     const negative = /annoy|confus|frustrat|unsatisf|impatient|not in control|unsupported|not at all|probably not|hard|unnatural|too long|did not/i.test(k + ' ' + String(v));
-    const cls = `chip rating ${negative ? 'neg' : 'pos'}`;
+    const cls = `chip rating ${raw === false || raw === null ? 'neutral' : negative ? 'neg' : 'pos'}`;
     if (v === true) chips.push(h('span', { class: cls, attrs: { title: k } }, k));
     else {
       const short = k.length > 48 ? k.slice(0, 47) + '…' : k;
@@ -163,15 +209,16 @@ function utterance(turn: Turn, t: number, speaker: 'user' | 'assistant', opts: T
   // A failed agent call has no answer: older runs wrote an empty one, which is not shown as a bubble.
   if (speaker === 'assistant' && text === '' && typeof turn.trace?.error === 'string') return null;
   const selected = opts.mode === 'annotate' && opts.cursor?.turn === t && opts.cursor.speaker === speaker;
+  const hit = isSearchHit(text, speaker, opts.search);
   const simAct = speaker === 'user' ? turn.trace?.user_act : turn.trace?.agent_act ?? turn.trace?.nlu?.agent_act;
   const el = h(
     'div',
-    { class: `msg ${speaker}${selected ? ' cursor' : ''}`, attrs: { 'data-turn': t, 'data-speaker': speaker, tabindex: opts.mode === 'annotate' ? -1 : undefined } },
+    { class: `msg ${speaker}${selected ? ' cursor' : ''}${hit ? ' search-hit' : ''}`, attrs: { 'data-turn': t, 'data-speaker': speaker, tabindex: opts.mode === 'annotate' ? -1 : undefined } },
     h('div', 'avatar', icon(speaker === 'user' ? 'account' : 'hubot', speaker)),
     h(
       'div',
       'msg-body',
-      h('div', 'bubble', text === '' ? h('span', 'muted', '(empty)') : text),
+      h('div', 'bubble', ...(text === '' ? [h('span', 'muted', '(empty)')] : hit ? highlighted(text, opts.search!.needle) : [text])),
       h(
         'div',
         'msg-meta',
@@ -217,12 +264,15 @@ export function conversationHeader(conv: Conversation, id: string, line: number)
   );
 }
 
-/** Renders all turns. Turns after `opts.turn` are dimmed ("future") in replay mode. */
+/**
+ * Renders all turns. Turns after `opts.turn` are dimmed ("future") in replay mode, and in annotate
+ * mode after the turn of the utterance being labelled (what comes later is not read yet).
+ */
 export function renderTranscript(conv: Conversation, opts: TranscriptOptions): HTMLElement {
   const root = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-label': 'Transcript' } });
   conv.turns.forEach((turn, t) => {
     const ratings = ratingChips(turn.ratings);
-    const future = opts.mode === 'replay' && t > opts.turn;
+    const future = (opts.mode === 'replay' || opts.mode === 'annotate') && t > opts.turn;
     const el = h(
       'section',
       { class: `turn${t === opts.turn && opts.mode === 'replay' ? ' current' : ''}${future ? ' future' : ''}`, attrs: { 'data-turn': t, 'aria-current': t === opts.turn ? 'step' : undefined } },
@@ -245,7 +295,7 @@ export function updateTranscriptMarks(root: HTMLElement, opts: Pick<TranscriptOp
   for (const el of Array.from(root.querySelectorAll<HTMLElement>('section.turn'))) {
     const t = Number(el.dataset.turn);
     el.classList.toggle('current', t === opts.turn && opts.mode === 'replay');
-    el.classList.toggle('future', opts.mode === 'replay' && t > opts.turn);
+    el.classList.toggle('future', (opts.mode === 'replay' || opts.mode === 'annotate') && t > opts.turn);
     setAttr(el, 'aria-current', t === opts.turn ? 'step' : undefined);
   }
   for (const el of Array.from(root.querySelectorAll<HTMLElement>('.msg'))) {

@@ -174,13 +174,40 @@ const boxPlugin = overlayPlugin('simlensBox', (chart, t, y, ctx) => {
   });
 });
 
+/**
+ * The colour of a series is chosen by its name, the same in every chart of a report (a population
+ * keeps its colour whether a chart lists it first or second); reset for each report with the
+ * report's inputs in order, so the reference is always the first colour.
+ */
+let seriesColours = new Map<string, number>();
+
+export function resetSeriesColours(names: readonly string[]): void {
+  seriesColours = new Map();
+  for (const n of names) if (!seriesColours.has(n)) seriesColours.set(n, seriesColours.size);
+}
+
+/** The palette index of a series name (a new name takes the next free one). */
+export function seriesColourIndex(name: string): number {
+  let i = seriesColours.get(name);
+  if (i === undefined) seriesColours.set(name, (i = seriesColours.size));
+  return i;
+}
+
+/** The chart.js configuration of a chart section (exported for tests). */
+export function chartConfig(section: ChartSection, t: ChartTheme): ChartConfiguration {
+  return config(section, t);
+}
+
 function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
-  const colour = (i: number) => t.palette[i % t.palette.length];
+  const colourOf = (i: number) => t.palette[i % t.palette.length];
   const isBox = section.chart === 'box';
   const oneBoxSeries = isBox && section.series.length === 1;
+  const byName = section.series.map((s) => seriesColourIndex(s.name));
+  const colour = (si: number) => colourOf(byName[si]);
   const datasets = section.series.map((s, si) => {
     if (isBox) {
-      const colours = section.categories.map((_, ci) => colour(oneBoxSeries ? ci : si));
+      // One series of boxes: one box per category (population), each in that population's colour.
+      const colours = section.categories.map((c, ci) => (oneBoxSeries ? colourOf(seriesColourIndex(String(c))) : colour(si)));
       return {
         type: 'bar' as const,
         label: s.name,

@@ -8,7 +8,7 @@ import type { Report, ReportSpec } from '../../src/shared/report';
 import type { HostToPanel, PanelState, PanelToHost } from '../../src/shared/panelProtocol';
 import { clear, h } from './dom';
 import { renderReport, type Rendered, type RenderHooks } from './render';
-import { loadCharts, mountChart } from './charts';
+import { loadCharts, mountChart, resetSeriesColours } from './charts';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -98,6 +98,8 @@ function show(report: Report, spec: ReportSpec | null, restored: boolean, outDir
   rendered?.destroy();
   current = { report, spec };
   const distribution = spec?.kind === 'plsa' ? (spec.chart ?? 'histogram') : undefined;
+  // Each population keeps one colour across the report's charts, the reference first.
+  resetSeriesColours(report.inputs.map((i) => i.label));
   rendered = renderReport(content, report, hooks, { restored, canRecompute, distribution });
   const previous = vscode.getState() as Partial<PanelState> | undefined;
   const state: PanelState = { version: 1, spec, report };

@@ -100,6 +100,12 @@ function closenessLegend(table: TableSection, alpha: number | undefined): HTMLEl
   );
 }
 
+/**
+ * Text cells longer than this wrap inside a block of bounded width (e.g. an invariant's statement),
+ * so one long cell does not push the columns after it off-screen.
+ */
+const LONG_CELL = 48;
+
 /** A horizontally scrollable wrapper a keyboard can reach (Tab, then arrow keys scroll it). */
 function tableWrap(label: string, table: HTMLTableElement): HTMLElement {
   return h('div', { class: 'table-wrap', attrs: { tabindex: 0, role: 'region', 'aria-label': `${label} (table)` } }, table);
@@ -113,7 +119,9 @@ function tableWrap(label: string, table: HTMLTableElement): HTMLElement {
 export function tableElement(table: TableSection, onLink?: (row: number) => void, alpha?: number): HTMLTableElement {
   const linkKey = table.linkColumn ?? table.columns[0]?.key;
   const numeric = table.columns.map((c) => c.format !== undefined && c.format !== 'text');
-  const thead = h('thead', null, h('tr', null, ...table.columns.map((c, i) => h('th', { class: numeric[i] ? 'num' : undefined, attrs: { scope: 'col' }, text: c.label }))));
+  // Header text in a block of bounded width: table cells ignore max-width, so a long label (a file
+  // name) would otherwise size its column to one line or be cut off.
+  const thead = h('thead', null, h('tr', null, ...table.columns.map((c, i) => h('th', { class: numeric[i] ? 'num' : undefined, attrs: { scope: 'col' } }, h('span', { class: 'th-text', text: c.label })))));
   const tbody = h('tbody');
   table.rows.forEach((r, ri) => {
     const tr = h('tr');
@@ -130,7 +138,8 @@ export function tableElement(table: TableSection, onLink?: (row: number) => void
         const open = h('button', { class: 'link', attrs: { type: 'button', title: `Open ${r.link.conversation}${where} in the SimLens editor`, 'data-action': 'open-link', 'data-row': ri }, text });
         open.addEventListener('click', () => onLink(ri));
         td.appendChild(open);
-      } else td.appendChild(document.createTextNode(text));
+      } else if (text.length > LONG_CELL) td.appendChild(h('div', { class: 'cell-long', text }));
+      else td.appendChild(document.createTextNode(text));
       tr.appendChild(td);
     });
     tbody.appendChild(tr);

@@ -32,8 +32,8 @@ ${formatFlags(FLAGS)}
 Exit codes: 0 report printed, 1 no two annotators could be compared, 2 usage or I/O error.
 
 Examples:
-  simlens agreement movies.conv.jsonl --annotators root,source --map
-  simlens agreement annotated.jsonl --json
+  simlens agreement test/fixtures/formats/moviebot-two-annotators.conv.jsonl --annotators source,alice
+  simlens agreement test/fixtures/formats/moviebot-two-annotators.conv.jsonl --json
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'FILE' } });

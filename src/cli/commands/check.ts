@@ -70,9 +70,12 @@ was checked (FILE has no valid conversation, or no conversation carries the trac
 invariant needs, e.g. human data), 2 usage or I/O error.
 
 Examples:
-  simlens check runs/sim.jsonl
-  simlens check runs/meta.jsonl --catalog catalog.jsonl --examples 10
-  simlens check runs/sim.jsonl --json | jq '.invariants[] | select(.status == "fail")'
+  simlens simulate --agent local-good --n 100 --out sim.jsonl
+  simlens check sim.jsonl
+  simlens catalog generate --out catalog.jsonl --size 500 --seed 1
+  simlens simulate --meta prob --catalog catalog.jsonl --n 50 --out meta.jsonl
+  simlens check meta.jsonl --catalog catalog.jsonl --examples 10
+  simlens check sim.jsonl --json | jq '.invariants[] | select(.status == "fail")'
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'FILE' } });

@@ -2,10 +2,11 @@
  * `simlens convert IN [--from FORMAT] [--to FORMAT] -o OUT`: import another format into canonical
  * SimLens JSONL, or export to DialogueKit / ConvApparel JSONL.
  */
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { EXPORT_DESCRIPTIONS, EXPORT_FORMATS, createExporter, normalizeExportFormat } from '../../core/export/index';
 import { FORMAT_DESCRIPTIONS, IMPORT_FORMATS, ImportError, formatWarning, importFileEach, normalizeFormat } from '../../core/importers/index';
+import { warningsByFieldLine } from '../../core/importers/summary';
 import { tempPathFor } from '../../core/jsonl';
 import { Conversation } from '../../core/model';
 import { formatFlags, parseArgs } from '../args';
@@ -19,7 +20,12 @@ const FLAGS = {
   annotator: { type: 'string', valueName: 'NAME', description: 'with --to dialoguekit: whose dialogue acts to write (default: source, the acts that came with the data)' },
   output: { type: 'string', short: 'o', valueName: 'OUT', description: 'the file to write ("-" for stdout); required' },
   quiet: { type: 'boolean', short: 'q', description: 'do not print warnings, only the summary' },
+  force: { type: 'boolean', description: 'replace an existing OUT (as simulate --force)' },
+  strict: { type: 'boolean', description: 'fail (exit 1, OUT not written) when anything was skipped, repaired or could not be carried, or the input looks truncated' },
 } as const;
+
+/** Signals that interrupt a conversion: the temporary file is removed before the process ends. */
+const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
 /** Buffered synchronous writer: keeps memory flat on large imports and needs no backpressure handling. */
 class LineSink {
@@ -44,16 +50,19 @@ class LineSink {
 export const convertCommand: CliCommand = {
   name: 'convert',
   summary: 'convert ReDial, INSPIRED, IARD, DialogueKit/UserSimCRS, ConvApparel or AB-ReDial data to SimLens JSONL, and back out',
-  help: `Usage: simlens convert IN [--from FORMAT] [--to FORMAT [--annotator NAME]] -o OUT
+  help: `Usage: simlens convert IN [--from FORMAT] [--to FORMAT [--annotator NAME]] -o OUT [--force] [--strict]
 
 Reads IN, detects its format from the content (or uses --from), and writes canonical SimLens
 JSONL to OUT: one conversation per line, one JSON object each. With --to dialoguekit it writes
 DialogueKit / UserSimCRS annotated dialogues instead (one JSON array, dialogue acts of one
 annotator), with --to convapparel-jsonl the ConvApparel fields one conversation per line.
-OUT is written through a temporary file and renamed into place, so it is never left half-written
-(OUT may be IN itself). Prints the format, the number of conversations and any warnings (skipped
-or repaired data, with file, line and field). Line-based inputs (JSONL, TSV) are streamed, so
-large files need little memory. docs/formats.md documents every mapping.
+OUT is written through a temporary file and renamed into place, so it is never left half-written;
+an interrupted run (Ctrl-C, SIGTERM, SIGHUP) removes the temporary file. An existing OUT is
+replaced only with --force (OUT may then be IN itself). Prints the format, the number of
+conversations, any warnings (skipped or repaired data, with file, line and field) and one line
+counting the warnings per field; a last line cut off (a truncated file) is a warning. With
+--strict any warning fails the conversion instead. Line-based inputs (JSONL, TSV) are streamed,
+so large files need little memory. docs/formats.md documents every mapping.
 
 Input formats (--from):
 ${IMPORT_FORMATS.map((f) => `  ${f.padEnd(18)} ${FORMAT_DESCRIPTIONS[f] ?? ''}`).join('\n')}
@@ -64,13 +73,17 @@ ${EXPORT_FORMATS.map((f) => `  ${f.padEnd(18)} ${EXPORT_DESCRIPTIONS[f] ?? ''}`)
 Options:
 ${formatFlags(FLAGS)}
 
-Exit codes: 0 converted (warnings allowed), 1 the input could not be converted, 2 usage or I/O error.
+Exit codes: 0 converted (warnings allowed unless --strict), 1 the input could not be converted (or
+a warning under --strict), 2 usage or I/O error (a missing IN, OUT exists without --force),
+130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP.
 
 Examples:
   simlens convert test/fixtures/datasets/usersimcrs-moviebot/annotated_dialogues.json -o moviebot.jsonl
-  simlens convert convapparel.json --from convapparel -o convapparel.jsonl
-  simlens convert redial/train_data.jsonl -o redial-train.conv.jsonl
-  simlens convert annotated.conv.jsonl --to dialoguekit --annotator alice -o annotated_dialogues.json
+  simlens convert test/fixtures/formats/redial/train_data.jsonl -o redial-train.conv.jsonl
+  simlens convert test/fixtures/formats/redial/train_data.jsonl --strict -o redial-train.conv.jsonl --force || test $? -eq 1   # a broken line: exit 1
+  simlens convert moviebot.jsonl --to dialoguekit --annotator source -o annotated_dialogues.json
+  simlens convert moviebot.jsonl --to convapparel-jsonl -o convapparel.jsonl
+  simlens convert convapparel.jsonl --from convapparel -o convapparel.conv.jsonl
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });
@@ -111,8 +124,32 @@ Examples:
     }
     const toStdout = output === '-';
     const outPath = toStdout ? '' : resolvePath(io, output);
+    if (!toStdout && !flags.force && existsSync(outPath) && !statSync(outPath).isDirectory()) {
+      io.stderr(`simlens convert: ${output} already exists; use --force to replace it\n`);
+      return 2;
+    }
     const tmp = toStdout ? '' : tempPathFor(outPath);
     let fd = -1;
+    // Ctrl-C, SIGTERM or a closed terminal mid-way: remove the temporary file, then end as the signal would.
+    const onSignal = (sig: keyof typeof SIGNALS): void => {
+      try {
+        if (fd !== -1) closeSync(fd);
+      } catch {
+        // closing is best effort; removing the file is what matters
+      }
+      fd = -1;
+      try {
+        if (tmp) unlinkSync(tmp);
+      } catch {
+        // not created yet
+      }
+      process.exit(SIGNALS[sig]);
+    };
+    const handlers = (Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]).map((sig) => {
+      const h = (): void => onSignal(sig);
+      process.on(sig, h);
+      return [sig, h] as const;
+    });
     let sink: LineSink | undefined;
     const stdoutChunks: string[] = [];
     let invalid = 0;
@@ -157,6 +194,12 @@ Examples:
         io.stderr(`simlens convert: ${input}: the ${result.format} importer produced ${invalid} conversation(s) that fail the SimLens schema (first: ${firstInvalid}); nothing was written. Please report this.\n`);
         return 1;
       }
+      if (flags.strict && result.warnings.length > 0) {
+        for (const w of result.warnings) io.stderr(`error: ${formatWarning(input, w)}\n`);
+        io.stderr(`${warningsByFieldLine(result.warnings)}\n`);
+        io.stderr(`simlens convert: ${input}: ${result.warnings.length} problem${result.warnings.length === 1 ? '' : 's'} under --strict; ${toStdout ? 'nothing was printed' : `${output} was not written`}\n`);
+        return 1;
+      }
       put(exporter.end());
       if (sink) {
         sink.flush();
@@ -166,6 +209,7 @@ Examples:
         renameSync(tmp, outPath);
       } else if (stdoutChunks.length) io.stdout(stdoutChunks.join(''));
       if (!flags.quiet) for (const w of result.warnings) io.stderr(`warning: ${formatWarning(input, w)}\n`);
+      if (result.warnings.length) io.stderr(`${warningsByFieldLine(result.warnings)}\n`);
       for (const note of result.notes ?? []) io.stderr(`note: ${note}\n`);
       if (to === 'dialoguekit' && exporter.counts && exporter.counts.acts === 0 && result.count > 0) {
         const others = [...annotatorsSeen].filter((a) => a !== annotator);
@@ -190,6 +234,7 @@ Examples:
       }
       throw err;
     } finally {
+      for (const [sig, h] of handlers) process.off(sig, h);
       if (fd !== -1) closeSync(fd);
       if (tmp) {
         try {

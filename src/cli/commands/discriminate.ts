@@ -36,7 +36,8 @@ Exit codes: 0 all scored, 1 some failed, the pass stopped early or IN is not con
 2 usage or I/O error.
 
 Example:
-  simlens discriminate runs/prompted.jsonl --out runs/prompted.scored.jsonl --model gpt-4o-mini
+  simlens simulate --agent local-good --n 20 --out prompted.jsonl
+  simlens discriminate prompted.jsonl --out prompted.scored.jsonl --model gpt-4o-mini
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });

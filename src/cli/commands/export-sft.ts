@@ -40,7 +40,8 @@ ${formatFlags(FLAGS)}
 Exit codes: 0 success, 1 no example written or IN is not conversations, 2 usage or I/O error.
 
 Example:
-  simlens export-sft data/convapparel.jsonl --out sft/good.jsonl --condition good
+  simlens convert test/fixtures/datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json -o human.jsonl
+  simlens export-sft human.jsonl --out human.sft.jsonl
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });

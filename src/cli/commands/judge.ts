@@ -53,9 +53,9 @@ Exit codes: 0 all judged, 1 some conversations failed, the pass stopped early or
 conversations, 2 usage or I/O error.
 
 Examples:
-  simlens judge data/sim.jsonl --out data/sim.judged.jsonl --model gpt-4o-mini
-  simlens judge data/human.jsonl -o data/human.judged.jsonl --base-url http://localhost:11434/v1 --model llama3.1
-  simlens judge data/human.judged.jsonl --validate
+  simlens convert test/fixtures/datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json -o human.jsonl
+  simlens judge human.jsonl -o human.judged.jsonl --model gpt-4o-mini
+  simlens judge human.judged.jsonl --validate
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });

@@ -39,9 +39,10 @@ Exit codes: 0 merged and complete, 1 merged but tasks or conversations are missi
 not finish, 2 usage or I/O error, or parts that do not belong together.
 
 Examples:
-  for i in 0 1 2 3; do simlens simulate --n 10000 --shard $i/4 --out part$i.jsonl & done; wait
+  for i in 0 1 2 3; do simlens simulate --n 200 --shard $i/4 --out part$i.jsonl & done; wait
   simlens merge all.jsonl part0.jsonl part1.jsonl part2.jsonl part3.jsonl
-  simlens merge all.jsonl            # after an array job: all.part-0000-of-0004.jsonl ...
+
+After a cluster array job, simlens merge all.jsonl finds all.part-0000-of-0004.jsonl ... itself.
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, names: 'OUT' } });

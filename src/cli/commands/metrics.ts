@@ -182,12 +182,12 @@ conversation data, no valid conversation in a file, every conversation of a popu
 2 usage or I/O error (bad options, a filter that matches nothing, a missing or unreadable file).
 
 Examples:
-  simlens metrics plsa --reference human.jsonl --candidate prompted.jsonl --candidate icl.jsonl --json
-  simlens metrics plsa --reference human.jsonl --candidate sft.jsonl --annotator judge --baseline
+  simlens convert test/fixtures/datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json -o human.jsonl
+  simlens simulate --agent local-good --n 100 --seed 1 --out sim.jsonl
+  simlens metrics plsa --reference human.jsonl --candidate sim.jsonl --json
   simlens metrics hls --human human.jsonl --simulated sim.jsonl --curve
-  simlens metrics counterfactual --human human.jsonl --simulator icl.jsonl --from good --to bad
-  simlens metrics zb --real iard.json --simulated cir6.jsonl --annotator source@iard
-  simlens metrics features sim.jsonl --out sim.features.jsonl --shard 0/4   # ... 3/4, then simlens merge
+  simlens metrics zb --real human.jsonl --simulated sim.jsonl --annotator source@iard
+  simlens metrics features sim.jsonl --out sim.features.jsonl
   simlens metrics plsa --reference human.jsonl --candidate sim.features.jsonl
 `;
 

@@ -74,7 +74,8 @@ fail (the reason is printed and is in DIR/populations/<agent>.sim.jsonl.manifest
 2 usage or I/O error, 130 interrupted.
 
 Example:
-  simlens report --human data/convapparel.jsonl --simulator agenda:cir6:pkg --agents local-good,local-bad --n 300 --out reports/cir6
+  simlens convert test/fixtures/datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json -o human.jsonl
+  simlens report --human human.jsonl --simulator agenda:cir6:pkg --agents local-good,local-bad --n 100 --out reports/cir6 || test $? -eq 1   # movie vs apparel: exit 1
 `,
   async run(args, io) {
     const { flags } = parseArgs(args, FLAGS, { positionals: { max: 0 } });

@@ -24,7 +24,8 @@ ${formatFlags(FLAGS)}
 
 Examples:
   simlens schema > conversation.schema.json
-  python -m jsonschema -i line.json conversation.schema.json
+  simlens schema -o conversation.schema.json
+  jq '.properties | keys' conversation.schema.json
 `,
   async run(args, io) {
     const { flags } = parseArgs(args, FLAGS, { positionals: { min: 0, max: 0, names: '' } });

@@ -1,4 +1,5 @@
 /** `simlens simulate`: run simulated users against a recommender, or fork a recorded conversation. */
+import { BUILTIN_CATALOG_NOTE } from '../../core/metrics/domain';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { importFile } from '../../core/importers/index';
@@ -240,17 +241,21 @@ ${formatFlags(FLAGS)}
 Exit codes: 0 done, 1 some conversations failed (see metadata.error) or the run was cancelled
 or stopped, 2 usage or I/O error.
 
+Domain: ${BUILTIN_CATALOG_NOTE}
+
 Examples:
-  simlens simulate --agent local-good --n 1000 --seed 7 --out good.sim.jsonl
-  simlens simulate --interaction qrfa --preferences single --agent local-bad --n 500 --out bad.sim.jsonl
-  simlens simulate --corpus ../shared/datasets/usersimcrs-moviebot/annotated_dialogues.json --n 100 --out mb.sim.jsonl
-  simlens simulate --user target-free --agent local-good --n 200 --out pepper.sim.jsonl
-  simlens simulate --meta prob --tolerance 2 --p-switch 0.75 --n 200 --out meta.sim.jsonl
-  simlens simulate --n 100000 --shard 3/8 --out part3.jsonl   # then: simlens merge all.jsonl part*.jsonl
-  sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl'   # then: simlens merge all.jsonl
+  simlens simulate --agent local-good --n 100 --seed 7 --out good.sim.jsonl
+  simlens simulate --interaction qrfa --preferences single --agent local-bad --n 100 --out bad.sim.jsonl
+  simlens simulate --corpus test/fixtures/datasets/usersimcrs-moviebot/annotated_dialogues.json --n 50 --out mb.sim.jsonl
+  simlens simulate --user target-free --agent local-good --n 50 --out pepper.sim.jsonl
+  simlens simulate --meta prob --tolerance 2 --p-switch 0.75 --n 50 --out meta.sim.jsonl
+  simlens simulate --n 800 --shard 3/8 --out part3.jsonl   # one part of eight; simlens merge joins them
   simlens simulate --fork good.sim.jsonl:sim-7-000012:2 --n 5 --out forks.sim.jsonl
-  simlens simulate --agent http://127.0.0.1:8080/chat --n 50 --concurrency 8 --out mine.sim.jsonl
-  simlens simulate --user llm-icl --icl-pool human.jsonl --icl-condition good --agent llm-bad --user-model gpt-4o-mini --n 300 --concurrency 16 --llm-concurrency 16 --out icl.sim.jsonl
+  simlens convert test/fixtures/datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json -o human.jsonl
+  simlens simulate --user llm-icl --icl-pool human.jsonl --agent llm-bad --user-model gpt-4o-mini --n 5 --concurrency 4 --out icl.sim.jsonl
+
+Your own recommender: --agent http://HOST:PORT/chat (docs/simulation.md). On a Slurm cluster:
+sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then simlens merge all.jsonl.
 `,
   async run(args, io) {
     const { flags: f } = parseArgs(args, FLAGS, { positionals: { max: 0, names: 'no positional arguments' } });

@@ -132,8 +132,9 @@ Exit codes: 0 success (also when some lines are invalid), 1 no valid conversatio
 conversation JSONL (the message says what to run instead), 2 usage or I/O error.
 
 Examples:
-  simlens stats data/convapparel.jsonl
-  simlens stats sample-workspace/good.sim.jsonl --json
+  simlens simulate --agent local-good --n 50 --seed 1 --out good.sim.jsonl
+  simlens stats good.sim.jsonl
+  simlens stats good.sim.jsonl --json
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'FILE' } });

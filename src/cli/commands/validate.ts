@@ -42,8 +42,9 @@ Exit codes: 0 every line is valid (warnings allowed) and FILE holds at least one
 conversation JSONL, 2 usage or I/O error.
 
 Examples:
-  simlens validate sample-workspace/good.sim.jsonl
-  simlens validate data.jsonl --json | jq '.errors[:5]'
+  simlens convert test/fixtures/datasets/usersimcrs-moviebot/annotated_dialogues.json -o moviebot.jsonl
+  simlens validate moviebot.jsonl
+  simlens validate moviebot.jsonl --json | jq '.errors[:5]'
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'FILE' } });

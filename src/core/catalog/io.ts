@@ -101,7 +101,9 @@ export async function loadCatalog(file: string): Promise<Catalog> {
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (e) {
-    throw new CatalogError(`${file}: cannot read catalog: ${(e as Error).message}`, []);
+    // The file system's code and path stay on the error, so the CLI reports it as an I/O error (exit 2) in plain words.
+    const io = e as NodeJS.ErrnoException;
+    throw Object.assign(new CatalogError(`${file}: cannot read catalog: ${io.message}`, []), { code: io.code, path: file, syscall: 'open' });
   }
   return parseCatalog(text, file);
 }

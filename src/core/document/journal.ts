@@ -32,6 +32,18 @@ export interface AnnotationEdit {
   readonly label: string;
 }
 
+/**
+ * What an undo or redo changed, for the editor to show (an undo that happens off screen would
+ * otherwise change nothing visible): `Undone: Annotate turn 3 user: Inquire (line 12; it had no
+ * annotation by you before)`.
+ */
+export function editNotice(kind: 'undo' | 'redo', edit: AnnotationEdit): string {
+  const now = kind === 'undo' ? edit.before : edit.after;
+  const acts = now?.acts?.length ? now.acts.join(', ') : now?.note ? 'a note only' : undefined;
+  const state = now === null ? 'no annotation' : `acts ${acts ?? 'none'}`;
+  return `${kind === 'undo' ? 'Undone' : 'Redone'}: ${edit.label} (line ${edit.key.line + 1}; now ${state} there)`;
+}
+
 /** The current value of one touched annotation. */
 export interface TargetValue {
   readonly key: AnnotationKey;

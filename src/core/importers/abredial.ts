@@ -2,7 +2,11 @@
  * AB-ReDial (`annotated_dialogues.csv`): one row per (conversation, rater). Columns: `ConvId`,
  * `utterance0..N` (each `ROLE<TAB>text`, ROLE = USER or SYSTEM; a few cells use spaces or an em
  * space instead of the tab), then the dialogue-level ratings `understanding, task-completion,
- * interest-arousal, efficiency, dialogue-overall` and `justification-text`.
+ * interest-arousal, efficiency, dialogue-overall` and `justification-text`. The turn file
+ * (`annotated_turns.csv`) has numbered rating groups between the utterances instead
+ * (`relevance1, interestingness1, overall1` after utterance3, ...): they are kept under their
+ * column names, and `metadata.rating_segments` says which utterance columns each group follows
+ * (`{"1": ["utterance0", "utterance3"], ...}`). Any other column is kept as a rating too.
  *
  * Rows are grouped into conversations by ConvId *and* utterance sequence: in the published file a
  * few ConvIds name two different dialogues, so the second one gets the id `<ConvId>#2` (with a
@@ -51,8 +55,35 @@ export function importAbRedial(text: string, origin: string): { conversations: C
     .filter((x): x is { col: number; m: RegExpExecArray } => x.m !== null)
     .sort((a, b) => Number(a.m[1]) - Number(b.m[1]))
     .map((x) => x.col);
-  const ratingCols = AB_REDIAL_RATINGS.map((name) => ({ name, col: names.indexOf(name) }));
-  for (const r of ratingCols) if (r.col === -1) warnings.push({ line: header.line, message: `header has no "${r.name}" column; that rating is left out` });
+  // Every column that is not ConvId, an utterance or the justification is a rating: the dialogue
+  // file's five, and the turn file's `relevance1, interestingness1, overall1, ...` (each group rates
+  // the utterances since the previous group). None is left out.
+  const isUtt = (name: string): boolean => /^utterance\d+$/.test(name);
+  const ratingCols = names
+    .map((name, col) => ({ name, col }))
+    .filter(({ name, col }) => col !== convCol && !isUtt(name) && name !== AB_REDIAL_JUSTIFICATION && name !== '');
+  const turnLevel = ratingCols.some((r) => /\D\d+$/.test(r.name) && !(AB_REDIAL_RATINGS as readonly string[]).includes(r.name));
+  if (!turnLevel) {
+    for (const name of AB_REDIAL_RATINGS) if (!names.includes(name)) warnings.push({ line: header.line, message: `header has no "${name}" column; that rating is absent from this file` });
+  }
+  // Turn file: which utterance columns each numbered rating group follows.
+  const segments: Record<string, [string, string]> = {};
+  if (turnLevel) {
+    let from: string | undefined;
+    let last: string | undefined;
+    for (const name of names) {
+      if (isUtt(name)) {
+        from ??= name;
+        last = name;
+        continue;
+      }
+      const m = /\D(\d+)$/.exec(name);
+      if (m && from !== undefined && last !== undefined && !(m[1] in segments)) {
+        segments[m[1]] = [from, last];
+        from = undefined;
+      }
+    }
+  }
   const justCol = names.indexOf(AB_REDIAL_JUSTIFICATION);
 
   const groups: Group[] = [];
@@ -94,7 +125,6 @@ export function importAbRedial(text: string, origin: string): { conversations: C
 
     const fields: Record<string, unknown> = {};
     for (const { name, col } of ratingCols) {
-      if (col === -1) continue;
       const raw = (f[col] ?? '').trim();
       if (raw === '') {
         warnings.push({ line: rec.line, path: name, message: `row ${row} (ConvId ${convId}): rating "${name}" is empty; left out` });
@@ -144,7 +174,14 @@ export function importAbRedial(text: string, origin: string): { conversations: C
       source: 'human',
       turns: buildTurns(g.utterances),
       annotations: g.annotations,
-      metadata: { format: 'ab-redial', conv_id: convId, rows: g.rows, utterances: g.utterances.length, speaker_changes: changes },
+      metadata: {
+        format: 'ab-redial',
+        conv_id: convId,
+        rows: g.rows,
+        utterances: g.utterances.length,
+        speaker_changes: changes,
+        ...(turnLevel ? { rating_segments: segments } : {}),
+      },
     };
   });
   return { conversations, warnings };

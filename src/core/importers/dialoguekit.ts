@@ -23,18 +23,14 @@ import type { Conversation, SlotValue, Speaker } from '../model';
 import { describeValue, formatJsonPath } from '../jsonl/parse';
 import { ImportError, type ImportWarning, joinPath } from './errors';
 import { outcomeFromAcceptedList } from './outcome';
+import { IARD_TAXONOMY } from '../taxonomy';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
 
 /** The annotator name given to acts that came with the imported data. */
 export const SOURCE_ANNOTATOR = 'source';
 
-/** IARD labels (Cai & Chen, UMAP 2020) as used in UserSimCRS's IARD files. */
-export const IARD_LABELS: ReadonlySet<string> = new Set([
-  // user
-  'ACC', 'ANS', 'ASK', 'CON', 'CRI-A', 'CRI-C', 'CRI-F', 'END', 'INQ', 'IQU', 'NRE', 'OTH', 'PRO', 'REF', 'REJ', 'SEE', 'STO',
-  // agent
-  'CLA', 'EXP-I', 'EXP-P', 'EXP-S', 'R-ANS', 'REC-E', 'REC-S', 'REQ', 'RESP',
-]);
+/** IARD labels (Cai & Chen, UMAP 2020) as used in UserSimCRS's IARD files: the IARD taxonomy's (taxonomy.ts). */
+export const IARD_LABELS: ReadonlySet<string> = new Set([...IARD_TAXONOMY.user, ...IARD_TAXONOMY.assistant]);
 
 /** One dialogue record to convert, with where it came from (for messages). */
 export interface DialogueRecord {
@@ -124,29 +120,30 @@ export function guessDialogueKitTaxonomy(records: readonly DialogueRecord[]): st
   return 'dialoguekit';
 }
 
-/** Converts dialogue records; bad dialogues become warnings and are skipped. */
-export function convertDialogueRecords(records: readonly DialogueRecord[], opts: { taxonomy?: string } = {}): { conversations: Conversation[]; warnings: ImportWarning[] } {
+/**
+ * Converts dialogue records; bad dialogues become warnings and are skipped. `lines[k]` is the line
+ * of `conversations[k]` (for the shared duplicate-id policy, applied by the caller).
+ */
+export function convertDialogueRecords(
+  records: readonly DialogueRecord[],
+  opts: { taxonomy?: string } = {},
+): { conversations: Conversation[]; lines: (number | undefined)[]; warnings: ImportWarning[] } {
   const taxonomy = opts.taxonomy ?? guessDialogueKitTaxonomy(records);
   const conversations: Conversation[] = [];
+  const lines: (number | undefined)[] = [];
   const warnings: ImportWarning[] = [];
-  const seenIds = new Map<string, number>();
   for (const rec of records) {
     const local: ImportWarning[] = [];
     try {
-      const conv = convertDialogue(rec, taxonomy, local);
-      const id = conv.id as string;
-      const dup = seenIds.get(id);
-      if (dup !== undefined) {
-        local.push({ line: rec.line, path: rec.path || undefined, message: `conversation id "${id}" was already used by dialogue ${dup}; kept as is (ids are not unique in this file)` });
-      } else seenIds.set(id, rec.index);
-      conversations.push(conv);
+      conversations.push(convertDialogue(rec, taxonomy, local));
+      lines.push(rec.line);
     } catch (e) {
       if (!(e instanceof SkipDialogue)) throw e;
       local.push({ line: rec.line, path: e.path || undefined, message: `${e.message}; dialogue skipped` });
     }
     warnings.push(...local);
   }
-  return { conversations, warnings };
+  return { conversations, lines, warnings };
 }
 
 /** The conversation id, and how the source spelled it when that was not `conversation_id` with a string. */
@@ -208,7 +205,7 @@ function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportW
     if (k in metadata) {
       metadata[`original_${k}`] = metadata[k];
       delete metadata[k];
-      warnings.push({ line, path: joinPath(path, `metadata.${k}`), message: `metadata key "${k}" is used by SimLens; the original value was kept as "original_${k}"` });
+      warnings.push({ line, path: joinPath(path, `metadata.${k}`), message: `metadata key "${k}" is used by SimLens; the original value was kept as "original_${k}"`, kind: `metadata-key:${k}` });
     }
   }
   metadata['format'] = 'dialoguekit';

@@ -10,6 +10,37 @@ export interface ImportWarning {
   /** Where inside the value, e.g. `conversations[3].turns[0].ratings` or `[2].conversation[5].participant`. */
   path?: string;
   message: string;
+  /**
+   * Set on warnings that repeat the same way in many records (e.g. a metadata key SimLens renames
+   * in every re-imported dialogue): collapseRepeated keeps the first one of a kind, with the count.
+   */
+  kind?: string;
+}
+
+/**
+ * One warning per `kind` (the first, its message saying how many times and where the first two
+ * were); warnings without a kind are kept as they are, in order.
+ */
+export function collapseRepeated(warnings: readonly ImportWarning[]): ImportWarning[] {
+  const groups = new Map<string, ImportWarning[]>();
+  for (const w of warnings) if (w.kind !== undefined) (groups.get(w.kind) ?? groups.set(w.kind, []).get(w.kind)!).push(w);
+  if (groups.size === 0) return [...warnings];
+  const out: ImportWarning[] = [];
+  for (const w of warnings) {
+    if (w.kind === undefined) {
+      out.push(w);
+      continue;
+    }
+    const g = groups.get(w.kind)!;
+    if (g[0] !== w) continue;
+    if (g.length === 1) {
+      out.push(w);
+      continue;
+    }
+    const at = (x: ImportWarning): string => (x.line !== undefined ? `line ${x.line}` : x.path ?? '?');
+    out.push({ ...w, message: `${w.message} (${g.length} times in all: at ${at(g[0])}, ${at(g[1])}${g.length > 2 ? ', …' : ''})` });
+  }
+  return out;
 }
 
 /** Where a fatal import error is. */

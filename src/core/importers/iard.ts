@@ -46,7 +46,7 @@ export function looksLikeRawIard(keys: readonly string[], prefix: string): boole
  * The keys of a JSON object document in file order, each with the line it is on. JSON.parse puts
  * integer-like keys (IARD's conversation ids) in numeric order, so the order is read from the text.
  */
-export function topLevelKeys(text: string): { key: string; line: number }[] {
+export function topLevelKeys(text: string): { key: string; line: number; valueStart: number; valueEnd: number }[] {
   return topLevelObjectKeys(text);
 }
 
@@ -73,24 +73,38 @@ function stringList(v: unknown): string[] | undefined {
   return undefined;
 }
 
-/** Imports the parsed raw IARD document. `text` is the document's text (for order and lines). */
-export function importIardDocument(doc: unknown, text: string, origin: string): { conversations: Conversation[]; warnings: ImportWarning[] } {
+/**
+ * Imports the parsed raw IARD document. `text` is the document's text (for order and lines, and for
+ * a dialogue key written twice: JSON.parse keeps only the last value, so every occurrence is read
+ * from its own span of the text and both dialogues are kept; the caller's duplicate-id policy
+ * renames the second). `lines[k]` is the line of `conversations[k]`.
+ */
+export function importIardDocument(doc: unknown, text: string, origin: string): { conversations: Conversation[]; lines: (number | undefined)[]; warnings: ImportWarning[] } {
   if (!isRecord(doc)) throw new ImportError(origin, `expected the IARD release: one JSON object keyed by conversation id, found ${describeValue(doc)}`);
   const warnings: ImportWarning[] = [];
   const conversations: Conversation[] = [];
-  const ordered = topLevelKeys(text).filter((k) => k.key in doc);
-  const seen = new Set(ordered.map((k) => k.key));
-  for (const k of Object.keys(doc)) if (!seen.has(k)) ordered.push({ key: k, line: 0 });
-  for (const { key, line: keyLine } of ordered) {
+  const lines: (number | undefined)[] = [];
+  const sites = topLevelKeys(text).filter((k) => k.key in doc);
+  const counts = new Map<string, number>();
+  for (const k of sites) counts.set(k.key, (counts.get(k.key) ?? 0) + 1);
+  const ordered: { key: string; line: number; value: unknown }[] = sites.map((k) => ({
+    key: k.key,
+    line: k.line,
+    value: (counts.get(k.key) ?? 0) > 1 && k.valueStart >= 0 ? (JSON.parse(text.slice(k.valueStart, k.valueEnd)) as unknown) : doc[k.key],
+  }));
+  const seen = new Set(sites.map((k) => k.key));
+  for (const k of Object.keys(doc)) if (!seen.has(k)) ordered.push({ key: k, line: 0, value: doc[k] });
+  for (const { key, line: keyLine, value } of ordered) {
     const line = keyLine > 0 ? keyLine : undefined;
     try {
-      conversations.push(convertDialogue(key, doc[key], line, warnings));
+      conversations.push(convertDialogue(key, value, line, warnings));
+      lines.push(line);
     } catch (e) {
       if (!(e instanceof Skip)) throw e;
       warnings.push({ line, path: formatJsonPath([key, ...e.at]), message: `${e.message}; dialogue skipped` });
     }
   }
-  return { conversations, warnings };
+  return { conversations, lines, warnings };
 }
 
 function convertDialogue(id: string, value: unknown, line: number | undefined, warnings: ImportWarning[]): Conversation {

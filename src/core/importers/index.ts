@@ -26,12 +26,14 @@ import { dirname, join } from 'node:path';
 import { importAbRedial } from './abredial';
 import { acceptConversation, importConvApparelDocument, type CanonicalFlavor } from './conversations';
 import { convertDialogueRecords, dialogueRecordsFromDocument, type DialogueRecord } from './dialoguekit';
-import { ImportError, type ImportWarning, formatLocation } from './errors';
-import { findJsonSyntaxError, parseJsonOrThrow } from './json';
+import { ImportError, type ImportWarning, collapseRepeated, formatLocation } from './errors';
+import { parseJsonOrThrow } from './json';
+import { bareWordStart, findJsonSyntaxError as findLineSyntaxError } from '../jsonl/jsonSyntax';
 import { importIardDocument } from './iard';
 import { inspiredSink, parseInspiredMovieDatabase, type InspiredMovieDb } from './inspired';
 import { forEachFileLine, forEachTextLine, readPrefix, readWholeText } from './lines';
 import { convertRedialRecord } from './redial';
+import { DuplicateIds } from '../jsonl/duplicateIds';
 import { conversationJsonlAdvice, sniffBinary, sniffFormat, type SniffResult } from './sniff';
 
 export { ImportError, type ImportWarning } from './errors';
@@ -100,10 +102,22 @@ export function normalizeFormat(name: string): string {
   throw new Error(`unknown import format "${name}"; known formats: ${IMPORT_FORMATS.join(', ')}`);
 }
 
+/**
+ * The error for a file that cannot be read at all (missing, a folder, no permission): an
+ * ImportError that also carries the file system's `code` and `path`, so the CLI treats it as the
+ * I/O error it is (exit 2, "cannot read FILE: no such file or directory") in every command.
+ */
+function unreadable(inputPath: string, e: NodeJS.ErrnoException): ImportError {
+  return Object.assign(new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`), { code: e.code, path: inputPath, syscall: 'open' });
+}
+
 function unknownFormatError(origin: string, sniff: SniffResult): Error {
   if (sniff.format === undefined && sniff.kind && sniff.kind !== 'empty') return new ImportError(origin, `not conversation data: ${sniff.reason}`);
   const reason = sniff.format === undefined ? sniff.reason : 'its content was not recognised';
-  return new ImportError(origin, `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`, {}, {
+  const empty = sniff.format === undefined && sniff.kind === 'empty';
+  // An empty file is empty in every format: naming --from would not help.
+  const detail = empty ? 'the file is empty: there is nothing to convert' : `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`;
+  return new ImportError(origin, detail, {}, {
     reason,
     empty: sniff.format === undefined && sniff.kind === 'empty',
     formats: IMPORT_FORMATS,
@@ -116,7 +130,7 @@ function unknownFormatError(origin: string, sniff: SniffResult): Error {
  */
 export async function detectFormat(inputPath: string): Promise<string> {
   const { text, complete, bytes } = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
-    throw new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`);
+    throw unreadable(inputPath, e);
   });
   const sniff = sniffBinary(bytes) ?? sniffFormat(text, complete);
   if (sniff.format === undefined) throw unknownFormatError(inputPath, sniff);
@@ -153,36 +167,54 @@ export function detectTextFormat(text: string): string | undefined {
 // JSONL: canonical, ConvApparel JSONL, DialogueKit JSONL. One parsed line at a time.
 
 interface LineSink {
-  line(text: string, line: number): void;
+  /** `cutOff`: the last line of the input, with no line break after it. */
+  line(text: string, line: number, cutOff?: boolean): void;
   finish(): void;
 }
 
-function jsonlSink(format: string, result: ImportResult, onConversation: (c: Conversation) => void): LineSink {
+/** Receives each conversation with the line it starts on (when the input has lines). */
+type Emit = (c: Conversation, line?: number) => void;
+
+/** Wraps `emit` with the shared duplicate-id policy (duplicateIds.ts). */
+function withUniqueIds(warnings: ImportWarning[], emit: (c: Conversation) => void): Emit {
+  const ids = new DuplicateIds();
+  return (c, line) => {
+    if (typeof c.id === 'string') {
+      const id = ids.claim(c.id, warnings, line);
+      if (id !== c.id) c.id = id;
+    }
+    emit(c);
+  };
+}
+
+function jsonlSink(format: string, result: ImportResult, onConversation: Emit): LineSink {
   let index = 0;
   const dkRecords: DialogueRecord[] = [];
   const out = { conversations: [] as Conversation[], warnings: result.warnings };
   const flavor: CanonicalFlavor = format === 'canonical' ? 'canonical' : 'convapparel';
   return {
-    line(text, line) {
+    line(text, line, cutOff) {
       if (text.trim() === '') return;
       let value: unknown;
       try {
         value = JSON.parse(text);
       } catch (e) {
-        const p = findJsonSyntaxError(text);
-        const why = p ? `invalid JSON at column ${p.column}: ${p.message}` : `invalid JSON: ${e instanceof Error ? e.message : String(e)}`;
-        result.warnings.push({ line, message: `${why}; line skipped` });
+        // The line's own syntax check (it speaks of the end of the line, not of the file).
+        const p = findLineSyntaxError(text, 'line');
+        const why = p ? `invalid JSON at column ${bareWordStart(text, p) + 1}: ${p.message}` : `invalid JSON: ${e instanceof Error ? e.message : String(e)}`;
+        const truncated = cutOff ? ' (the input ends inside this line, with no line break after it: the file looks truncated)' : '';
+        result.warnings.push({ line, message: `${why}${truncated}; line skipped` });
         index++;
         return;
       }
       if (format === 'dialoguekit') {
         dkRecords.push({ value, path: '', line, index });
       } else if (format === 'redial') {
-        const c = convertRedialRecord(value, { line, index, path: [] }, result.warnings);
-        if (c) onConversation(c);
+        const c = convertRedialRecord(value, { line, index, path: [] }, result.warnings, text);
+        if (c) onConversation(c, line);
       } else {
         acceptConversation(value, { index, line, path: '' }, flavor, out);
-        for (const c of out.conversations) onConversation(c);
+        for (const c of out.conversations) onConversation(c, line);
         out.conversations.length = 0;
       }
       index++;
@@ -191,7 +223,7 @@ function jsonlSink(format: string, result: ImportResult, onConversation: (c: Con
       if (format === 'dialoguekit') {
         const r = convertDialogueRecords(dkRecords);
         result.warnings.push(...r.warnings);
-        for (const c of r.conversations) onConversation(c);
+        r.conversations.forEach((c, k) => onConversation(c, r.lines[k]));
       }
     },
   };
@@ -213,17 +245,17 @@ function effectiveFormat(format: string, shape: SniffResult): string {
 // ---------------------------------------------------------------------------------------------
 // Whole documents: ConvApparel document, DialogueKit document, AB-ReDial CSV.
 
-function importDocumentText(format: string, text: string, origin: string, result: ImportResult, onConversation: (c: Conversation) => void): void {
+function importDocumentText(format: string, text: string, origin: string, result: ImportResult, onConversation: Emit): void {
   if (format === 'iard') {
     const r = importIardDocument(parseJsonOrThrow(text, origin), text, origin);
     result.warnings.push(...r.warnings);
-    r.conversations.forEach(onConversation);
+    r.conversations.forEach((c, k) => onConversation(c, r.lines[k]));
     return;
   }
   if (format === 'ab-redial') {
     const r = importAbRedial(text, origin);
     result.warnings.push(...r.warnings);
-    r.conversations.forEach(onConversation);
+    r.conversations.forEach((c) => onConversation(c));
     return;
   }
   if (format === 'convapparel' || format === 'dialoguekit') {
@@ -232,11 +264,11 @@ function importDocumentText(format: string, text: string, origin: string, result
       const r = importConvApparelDocument(doc, origin);
       result.warnings.push(...r.warnings);
       if (r.documentMetadata) result.documentMetadata = r.documentMetadata;
-      r.conversations.forEach(onConversation);
+      r.conversations.forEach((c) => onConversation(c));
     } else {
       const r = convertDialogueRecords(dialogueRecordsFromDocument(doc, origin));
       result.warnings.push(...r.warnings);
-      r.conversations.forEach(onConversation);
+      r.conversations.forEach((c, k) => onConversation(c, r.lines[k]));
     }
     return;
   }
@@ -274,7 +306,7 @@ export async function importFileEach(
   opts: { from?: string } = {},
 ): Promise<{ format: string; count: number; warnings: ImportWarning[]; documentMetadata?: Record<string, unknown>; notes?: string[] }> {
   const prefix = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
-    throw new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`);
+    throw unreadable(inputPath, e);
   });
   const sniff = sniffBinary(prefix.bytes) ?? sniffFormat(prefix.text, prefix.complete);
   let format: string;
@@ -284,16 +316,16 @@ export async function importFileEach(
 
   const result: ImportResult = { format: effectiveFormat(format, sniff), conversations: [], warnings: [] };
   let count = 0;
-  const emit = (c: Conversation): void => {
+  const emit = withUniqueIds(result.warnings, (c: Conversation): void => {
     count++;
     onConversation(c);
-  };
+  });
   try {
     if (isLineFormat(format, sniff)) {
       let db: InspiredMovieDb | undefined;
       if (format === 'inspired') db = await findInspiredMovieDatabase(inputPath, result);
       const sink = format === 'inspired' ? inspiredSink(result.warnings, emit, db) : jsonlSink(result.format, result, emit);
-      await forEachFileLine(inputPath, (t, l) => sink.line(t, l), result.warnings);
+      await forEachFileLine(inputPath, (t, l, cut) => sink.line(t, l, cut), result.warnings);
       sink.finish();
     } else {
       const text = await readWholeText(inputPath, result.warnings);
@@ -303,7 +335,7 @@ export async function importFileEach(
   } catch (e) {
     throw withHint(e, format, sniff);
   }
-  return { format: result.format, count, warnings: result.warnings, documentMetadata: result.documentMetadata, notes: result.notes };
+  return { format: result.format, count, warnings: collapseRepeated(result.warnings), documentMetadata: result.documentMetadata, notes: result.notes };
 }
 
 /** Where INSPIRED keeps its movie database: data/movie_database.tsv, beside data/dialog_data/. */
@@ -354,13 +386,13 @@ export function importText(text: string, opts: ImportTextOptions): ImportResult 
   else throw unknownFormatError(origin, sniff);
 
   const result: ImportResult = { format: effectiveFormat(format, sniff), conversations: [], warnings: [] };
-  const emit = (c: Conversation): void => {
+  const emit = withUniqueIds(result.warnings, (c: Conversation): void => {
     result.conversations.push(c);
-  };
+  });
   try {
     if (isLineFormat(format, sniff)) {
       const sink = format === 'inspired' ? inspiredSink(result.warnings, emit) : jsonlSink(result.format, result, emit);
-      forEachTextLine(text, (t, l) => sink.line(t, l));
+      forEachTextLine(text, (t, l, cut) => sink.line(t, l, cut));
       sink.finish();
     } else {
       importDocumentText(format, text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, origin, result, emit);
@@ -369,6 +401,7 @@ export function importText(text: string, opts: ImportTextOptions): ImportResult 
   } catch (e) {
     throw withHint(e, format, sniff);
   }
+  result.warnings = collapseRepeated(result.warnings);
   return result;
 }
 

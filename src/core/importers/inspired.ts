@@ -192,6 +192,8 @@ function itemFor(title: string, db: InspiredMovieDb | undefined): RecommendedIte
 
 interface Draft {
   id: string;
+  /** The line of the dialogue's first row. */
+  line: number;
   rows: number;
   first: Rec;
   utterances: SourceUtterance[];
@@ -200,12 +202,11 @@ interface Draft {
 /** A line-by-line reader of an INSPIRED dialog TSV; `emit` gets each finished conversation. */
 export function inspiredSink(
   warnings: ImportWarning[],
-  emit: (c: Conversation) => void,
+  emit: (c: Conversation, line?: number) => void,
   db?: InspiredMovieDb,
-): { line(text: string, line: number): void; finish(): void } {
+): { line(text: string, line: number, cutOff?: boolean): void; finish(): void } {
   let header: string[] | undefined;
   let draft: Draft | undefined;
-  const seen = new Map<string, number>();
 
   const flush = (): void => {
     if (!draft) return;
@@ -225,11 +226,11 @@ export function inspiredSink(
     if (typeof coarse === 'string' && /^accept/i.test(coarse)) conv.outcome = 'accepted';
     else if (typeof coarse === 'string' && /^reject/i.test(coarse)) conv.outcome = 'ended';
     conv.metadata = metadata;
-    emit(conv);
+    emit(conv, d.line);
   };
 
   return {
-    line(text, line) {
+    line(text, line, cutOff) {
       if (text.trim() === '') return;
       const cells = text.split('\t');
       if (!header) {
@@ -242,7 +243,8 @@ export function inspiredSink(
       }
       const h = header;
       if (cells.length !== h.length) {
-        warnings.push({ line, message: `the row has ${cells.length} tab-separated fields, the header has ${h.length}; row skipped` });
+        const truncated = cutOff && cells.length < h.length ? ' (the input ends inside this row, with no line break after it: the file looks truncated)' : '';
+        warnings.push({ line, message: `the row has ${cells.length} tab-separated fields, the header has ${h.length}${truncated}; row skipped` });
         return;
       }
       const row: Record<string, string> = {};
@@ -259,17 +261,21 @@ export function inspiredSink(
       }
       if (!draft || dialogId !== draft.first['dialog_id']) {
         flush();
-        const n = (seen.get(dialogId) ?? 0) + 1;
-        seen.set(dialogId, n);
-        const id = n === 1 ? dialogId : `${dialogId}#${n}`;
-        if (n > 1) warnings.push({ line, path: 'dialog_id', message: `dialog ${dialogId} appears again after other dialogs; imported as "${id}"` });
+        // A dialog_id that comes back after other dialogs: the shared duplicate-id policy (duplicateIds.ts) renames it.
+        const id = dialogId;
         const first: Rec = { dialog_id: dialogId };
         for (const col of DIALOGUE_COLUMNS) {
           if (!(col in row) || row[col].trim() === '') continue;
           const raw = row[col].trim();
-          first[col] = col.endsWith('_dict') ? (parsePythonLiteral(raw) ?? raw) : raw;
+          if (col.endsWith('_dict')) {
+            const parsed = parsePythonLiteral(raw);
+            if (parsed === undefined) {
+              warnings.push({ line, path: col, message: `dialog ${dialogId}: "${col}" is not a Python dict literal ("${preview(raw)}"); kept as the raw text in metadata.${col}` });
+            }
+            first[col] = parsed ?? raw;
+          } else first[col] = raw;
         }
-        draft = { id, rows: 0, first, utterances: [] };
+        draft = { id, line, rows: 0, first, utterances: [] };
       }
       const d = draft;
       d.rows++;

@@ -111,33 +111,41 @@ function objectKeys(text: string, i: number): string[] {
  * The property names of the top-level object of a JSON document in file order (a leading BOM is
  * skipped), each with the 1-based line of its opening quote; [] when the document is not an object.
  */
-export function topLevelObjectKeys(text: string): { key: string; line: number }[] {
+export function topLevelObjectKeys(text: string): { key: string; line: number; valueStart: number; valueEnd: number }[] {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   i = skipJsonWs(text, i);
   if (text[i] !== '{') return [];
   const sites = objectKeySites(text, i);
-  const out: { key: string; line: number }[] = [];
+  const out: { key: string; line: number; valueStart: number; valueEnd: number }[] = [];
   let line = 1;
   let at = 0;
   for (const k of sites) {
     for (; at < k.start; at++) if (text.charCodeAt(at) === 0x0a) line++;
-    out.push({ key: k.key, line });
+    out.push({ key: k.key, line, valueStart: k.valueStart, valueEnd: k.valueEnd });
   }
   return out;
 }
 
-/** Keys of the object opening at `i` with the offset of each key's opening quote. */
-function objectKeySites(text: string, i: number): { key: string; start: number }[] {
-  const keys: { key: string; start: number }[] = [];
+/**
+ * Keys of the object opening at `i` with the offset of each key's opening quote and its value's
+ * span (-1 when the value is cut off). A key written twice is listed twice (JSON.parse keeps only
+ * the last value: callers that must not lose the first read it from the span).
+ */
+function objectKeySites(text: string, i: number): { key: string; start: number; valueStart: number; valueEnd: number }[] {
+  const keys: { key: string; start: number; valueStart: number; valueEnd: number }[] = [];
   let j = skipJsonWs(text, i + 1);
   while (text[j] === '"') {
     const key = readJsonString(text, j);
     if (!key) break; // cut off inside the key
-    keys.push({ key: key.value, start: j });
+    const site = { key: key.value, start: j, valueStart: -1, valueEnd: -1 };
+    keys.push(site);
     j = skipJsonWs(text, key.end);
     if (text[j] !== ':') break;
-    const v = skipJsonValue(text, skipJsonWs(text, j + 1));
+    const vs = skipJsonWs(text, j + 1);
+    const v = skipJsonValue(text, vs);
     if (v === -1) break; // cut off inside the value
+    site.valueStart = vs;
+    site.valueEnd = v;
     j = skipJsonWs(text, v);
     if (text[j] !== ',') break;
     j = skipJsonWs(text, j + 1);

@@ -65,11 +65,11 @@ export async function readWholeText(path: string, warnings: ImportWarning[]): Pr
  * BOM on line 1 removed; a last line without LF included). Invalid UTF-8 on a line is replaced
  * and reported as a warning for that line. Streams: memory stays at one line plus one chunk.
  */
-export async function forEachFileLine(path: string, onLine: (text: string, line: number) => void, warnings: ImportWarning[]): Promise<void> {
+export async function forEachFileLine(path: string, onLine: (text: string, line: number, cutOff: boolean) => void, warnings: ImportWarning[]): Promise<void> {
   let pending: Buffer[] = [];
   let line = 0;
   let first = true;
-  const emit = (bytes: Uint8Array): void => {
+  const emit = (bytes: Uint8Array, cutOff = false): void => {
     line++;
     let b = bytes;
     if (first) {
@@ -80,7 +80,7 @@ export async function forEachFileLine(path: string, onLine: (text: string, line:
     if (b.length && b[b.length - 1] === 0x0d) b = b.subarray(0, b.length - 1);
     const { text, invalid } = decodeUtf8(b);
     if (invalid) warnings.push({ line, message: 'the line contains bytes that are not valid UTF-8; they were replaced with U+FFFD' });
-    onLine(text, line);
+    onLine(text, line, cutOff);
   };
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   for await (const chunk of stream as AsyncIterable<Buffer>) {
@@ -100,12 +100,15 @@ export async function forEachFileLine(path: string, onLine: (text: string, line:
   }
   if (pending.length) {
     const rest = Buffer.concat(pending);
-    if (rest.length) emit(rest);
+    if (rest.length) emit(rest, true);
   }
 }
 
-/** Splits in-memory text into lines the same way (for importText). */
-export function forEachTextLine(text: string, onLine: (text: string, line: number) => void): void {
+/**
+ * Splits in-memory text into lines the same way (for importText). `cutOff` is true for a last line
+ * without a line break after it (both readers): where it does not parse, the input looks truncated.
+ */
+export function forEachTextLine(text: string, onLine: (text: string, line: number, cutOff: boolean) => void): void {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   let start = 0;
   let line = 0;
@@ -116,7 +119,7 @@ export function forEachTextLine(text: string, onLine: (text: string, line: numbe
     let s = body.slice(start, nl);
     if (s.endsWith('\r')) s = s.slice(0, -1);
     line++;
-    onLine(s, line);
+    onLine(s, line, nl === body.length);
     start = nl + 1;
   }
 }

@@ -18,10 +18,17 @@
  *   annotation by `redial:respondent` with the same keys in `fields`.
  * - every top-level field except messages, under its own name, in `metadata` (with format,
  *   utterances and speaker_changes), so the original record can be rebuilt.
+ * - a message that cannot be read (not an object, an unknown sender, no text) is left out of the
+ *   turns with a warning and kept unchanged in `metadata.skipped_messages` ({index, message});
+ *   the rest of the dialogue is imported.
+ * - maps keyed by movie id whose key order JavaScript cannot keep (integer-like keys are listed in
+ *   ascending order) get their file order in `metadata.original_key_order`.
  * A dialogue with a structural problem is skipped with a warning naming its line and field.
  */
 import type { Conversation, ConversationAnnotation, RecommendedItem, RatingValue } from '../model';
 import { describeValue, formatJsonPath } from '../jsonl/parse';
+import { locateJsonPath } from '../jsonl/locate';
+import { topLevelObjectKeys } from './json';
 import type { ImportWarning } from './errors';
 import { buildTurns, type SourceUtterance } from './turns';
 
@@ -87,13 +94,15 @@ export function resolveMentions(text: string, titles: Rec): { text: string; ids:
   return { text: out, ids };
 }
 
-const OWN_METADATA_KEYS = ['format', 'utterances', 'speaker_changes'];
+const OWN_METADATA_KEYS = ['format', 'utterances', 'speaker_changes', 'skipped_messages', 'original_key_order'];
+/** The maps keyed by movie id, whose file order JavaScript does not keep. */
+const ID_KEYED_MAPS = ['movieMentions', 'initiatorQuestions', 'respondentQuestions'];
 
 /**
  * Converts one ReDial record. Returns undefined (after pushing a warning that names the line and
  * the field) when the record cannot be read as a dialogue.
  */
-export function convertRedialRecord(value: unknown, site: RecordSite, warnings: ImportWarning[]): Conversation | undefined {
+export function convertRedialRecord(value: unknown, site: RecordSite, warnings: ImportWarning[], text?: string): Conversation | undefined {
   const where = (rest: (string | number)[]): string | undefined => formatJsonPath([...site.path, ...rest]) || undefined;
   try {
     if (!isRecord(value)) throw new Skip([], `expected a ReDial dialogue object, found ${describeValue(value)}`);
@@ -120,20 +129,27 @@ export function convertRedialRecord(value: unknown, site: RecordSite, warnings: 
     const titleMap = titles ?? {};
 
     const sources: SourceUtterance[] = [];
+    // One bad message does not cost the dialogue: it is reported, left out of the turns and kept
+    // unchanged in metadata.skipped_messages (with its index in messages).
+    const skippedMessages: { index: number; message: unknown }[] = [];
     messages.forEach((m, j) => {
-      if (!isRecord(m)) throw new Skip(['messages', j], `dialogue "${id}": expected a message object, found ${describeValue(m)}`);
+      const bad = (at: (string | number)[], message: string): void => {
+        warnings.push({ line: site.line, path: where(at), message: `${message}; message skipped (kept in metadata.skipped_messages)` });
+        skippedMessages.push({ index: j, message: m });
+      };
+      if (!isRecord(m)) return bad(['messages', j], `dialogue "${id}": expected a message object, found ${describeValue(m)}`);
       const sender = m['senderWorkerId'];
       let speaker: 'user' | 'assistant';
       if (sender === seeker) speaker = 'user';
       else if (sender === recommender && recommender !== undefined) speaker = 'assistant';
       else {
-        throw new Skip(
+        return bad(
           ['messages', j, 'senderWorkerId'],
           `dialogue "${id}": the sender ${describeValue(sender)} is neither the initiator (${describeValue(seeker)}) nor the respondent (${describeValue(recommender)})`,
         );
       }
       const text = m['text'];
-      if (typeof text !== 'string') throw new Skip(['messages', j, 'text'], `dialogue "${id}": "text" must be a string, found ${describeValue(text)}`);
+      if (typeof text !== 'string') return bad(['messages', j, 'text'], `dialogue "${id}": "text" must be a string, found ${describeValue(text)}`);
       const resolved = resolveMentions(text, titleMap);
       const extras: Rec = {};
       for (const [k, v] of Object.entries(m)) if (k !== 'text') extras[k] = v;
@@ -190,6 +206,22 @@ export function convertRedialRecord(value: unknown, site: RecordSite, warnings: 
     metadata['format'] = 'redial';
     metadata['utterances'] = sources.length;
     metadata['speaker_changes'] = changes;
+    if (skippedMessages.length) metadata['skipped_messages'] = skippedMessages;
+    // JavaScript objects list integer-like keys (movie ids) in ascending order whatever the file
+    // said; where the file's order differs, it is kept beside the map so the record can be rebuilt.
+    if (text !== undefined) {
+      const order: Rec = {};
+      for (const key of ID_KEYED_MAPS) {
+        const m = metadata[key];
+        if (!isRecord(m)) continue;
+        const span = locateJsonPath(text, [...site.path, key]);
+        if (!span) continue;
+        const fileOrder = topLevelObjectKeys(text.slice(span.start, span.end)).map((k) => k.key);
+        const jsOrder = Object.keys(m);
+        if (fileOrder.length === jsOrder.length && fileOrder.some((k, n) => k !== jsOrder[n])) order[key] = fileOrder;
+      }
+      if (Object.keys(order).length) metadata['original_key_order'] = order;
+    }
 
     const conv = { id, source: 'human' } as Conversation;
     if (recommender !== undefined && recommender !== null) conv.agent = String(recommender);

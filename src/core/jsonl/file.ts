@@ -2,6 +2,7 @@
  * Random access to a JSONL file of any size: an index of line offsets, then lines read (and
  * parsed) only when asked for. Also the streaming validator used by `simlens validate`.
  */
+import { DuplicateIds } from './duplicateIds';
 import { open, type FileHandle, stat } from 'node:fs/promises';
 import { buildLineIndex, throwIfAborted, type LineIndex } from './lineIndex';
 import { decodeLine, parseConversationText, type LineError, type ParseOptions, type ParsedLine } from './parse';
@@ -182,6 +183,7 @@ export async function validateFile(path: string, opts: ValidateOptions = {}): Pr
       if (report.errors.length < max) report.errors.push(p);
     }
   };
+  const ids = new DuplicateIds();
   const result = await forEachLine(
     path,
     (bytes, i) => {
@@ -189,6 +191,9 @@ export async function validateFile(path: string, opts: ValidateOptions = {}): Pr
       if (parsed.kind === 'blank') report.blank++;
       else if (parsed.kind === 'valid') {
         report.conversations++;
+        const id = parsed.conversation.id;
+        const dup = typeof id === 'string' ? ids.check(id, parsed.line) : undefined;
+        if (dup) keep([{ line: parsed.line, column: 1, path: 'id', message: dup, severity: 'warning' }]);
         if (parsed.warnings.length) keep(parsed.warnings);
       } else {
         report.invalid++;

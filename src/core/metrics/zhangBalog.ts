@@ -242,12 +242,25 @@ export interface RankingAgreement {
   systems: string[];
   real: number[];
   simulated: number[];
-  /** Systems ordered best first under each. */
+  /** Systems ordered best first under each (equal scores by name: use the ranks to compare). */
   real_order: string[];
   simulated_order: string[];
+  /**
+   * Rank of each system (same order as `systems`), 1 = best; equal scores share a rank (standard
+   * competition ranking: 1, 2, 2, 4), so no verdict depends on how ties happen to be ordered.
+   */
+  real_rank: number[];
+  simulated_rank: number[];
   kendall_tau: number;
   p_value: number;
+  /** Every system has the same rank under both (ties included). */
   same_order: boolean;
+}
+
+/** 1 + the number of strictly better scores (higher is better); NaN scores rank last together. */
+export function competitionRanks(values: readonly number[]): number[] {
+  const key = (v: number) => (Number.isNaN(v) ? -Infinity : v);
+  return values.map((v) => 1 + values.filter((w) => key(w) > key(v)).length);
 }
 
 /** Kendall's tau-b between the scores of the same systems under real and simulated users. */
@@ -258,10 +271,10 @@ export function rankingAgreement(real: Readonly<Record<string, number>>, simulat
   const m = systems.map((s) => simulated[s]);
   const order = (v: number[]) => systems.map((s, i) => [s, v[i]] as const).sort((a, b) => b[1] - a[1]).map((x) => x[0]);
   const tau = kendallTau(r, m);
-  const ro = order(r);
-  const so = order(m);
+  const rr = competitionRanks(r);
+  const sr = competitionRanks(m);
   return {
-    systems, real: r, simulated: m, real_order: ro, simulated_order: so,
-    kendall_tau: tau.statistic, p_value: tau.pvalue, same_order: ro.join('\u0000') === so.join('\u0000'),
+    systems, real: r, simulated: m, real_order: order(r), simulated_order: order(m), real_rank: rr, simulated_rank: sr,
+    kendall_tau: tau.statistic, p_value: tau.pvalue, same_order: rr.every((x, i) => x === sr[i]),
   };
 }

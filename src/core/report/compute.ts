@@ -9,11 +9,12 @@
  */
 import { existsSync } from 'node:fs';
 import type { Conversation } from '../model';
-import { conversationCondition, conversationId } from '../model';
+import { conversationCondition, conversationId, conversationSystem } from '../model';
 import { featureTableOf, parseActSource, PLSA_DEFAULT_FEATURES, type FeatureOptions, type FeatureTable } from '../metrics/features';
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
 import { crossDistribution, crossValidateHls, hlsLearningCurve, llmDiscriminatorScores } from '../metrics/hls';
 import { counterfactualValidation } from '../metrics/counterfactual';
+import { domainMismatch, populationDomain, type DomainCount } from '../metrics/domain';
 import { dsKl, rankingAgreement, userActCounts, zhangBalogSummary, type RewardConfig, type ZbSummary } from '../metrics/zhangBalog';
 import { alterEvalCurves, alterEvalImprovement, pepperCurves, type AlterEvalImprovement } from '../metrics/recsys';
 import type { Report, ReportInput } from './model';
@@ -70,6 +71,8 @@ type PopulationInfo = Omit<LoadedPopulation, 'conversations' | 'lines'>;
 /** A population of the feature reports (PLSA, counterfactual): one feature row per conversation. */
 interface FeaturePopulation extends PopulationInfo {
   rows: FeatureRow[];
+  /** The domain the conversations show (absent for feature files, which have no conversations). */
+  domain?: DomainCount;
 }
 
 function inputOf(p: LoadedPopulation | FeaturePopulation): ReportInput {
@@ -151,7 +154,7 @@ async function loadFeaturePopulations(ctx: ComputeContext, specs: readonly Popul
       await checkpoint(ctx, `Reading ${s.file}…`, (i / specs.length) * upTo * 0.4);
       const { conversations, lines, ...info } = await loader.load(s);
       await checkpoint(ctx, `Features of ${label}…`, (i / specs.length) * upTo);
-      out.push({ ...info, rows: conversations.map((c, j) => featureRowOf(c, j, lines?.[j], opts)) });
+      out.push({ ...info, rows: conversations.map((c, j) => featureRowOf(c, j, lines?.[j], opts)), domain: populationDomain(conversations) });
       continue;
     }
     const featuresFile = s.features;
@@ -181,6 +184,13 @@ export function featureOptions(acts: string | undefined, ux?: FeatureOptions['ux
   return opts;
 }
 
+/** A warning when the populations come from different domains (movies vs apparel). */
+function domainWarnings(pops: readonly (FeaturePopulation | LoadedPopulation)[]): string[] {
+  const known = pops.map((p) => ({ label: p.label, domain: 'conversations' in p ? populationDomain(p.conversations) : p.domain }));
+  const w = domainMismatch(known.filter((p): p is { label: string; domain: DomainCount } => p.domain !== undefined));
+  return w ? [w] : [];
+}
+
 /** The PLSA report of a spec. */
 export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Promise<Report> {
   const pops = await loadFeaturePopulations(ctx, [spec.reference, ...spec.candidates], spec, 0.7);
@@ -207,7 +217,7 @@ export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Pro
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs: pops.map(inputOf),
     params: { acts: spec.acts ?? 'tagger', ...(spec.ux ? { ux: spec.ux } : {}), seed: spec.seed !== undefined ? String(spec.seed) : '1' },
-    warnings: [...excluded, ...problemsOf(pops)],
+    warnings: [...domainWarnings(pops), ...excluded, ...problemsOf(pops)],
   });
 }
 
@@ -265,7 +275,7 @@ export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promi
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs,
     params: { folds: k, seed: String(seed), ...(cap ? { max_per_side: cap } : {}), ...(spec.minDf !== undefined ? { min_df: spec.minDf } : {}) },
-    warnings: [...excluded, ...problemsOf(pops)],
+    warnings: [...domainWarnings(pops), ...excluded, ...problemsOf(pops)],
   });
 }
 
@@ -300,13 +310,14 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs: pops.map(inputOf),
     params: { acts: spec.acts ?? 'tagger', ...(spec.ux ? { ux: spec.ux } : {}) },
-    warnings: [...excluded, ...problemsOf(pops)],
+    warnings: [...domainWarnings(pops), ...excluded, ...problemsOf(pops)],
   });
 }
 
 /** The system of a conversation for ranking agreement: its agent, else its condition. */
 function systemOf(c: Conversation): string | undefined {
-  return c.agent ?? conversationCondition(c);
+  // A crowd worker (the human recommender of ReDial / IARD) is not a system to rank.
+  return conversationSystem(c) ?? conversationCondition(c);
 }
 
 /** The simulation-metrics report of a spec. */
@@ -347,6 +358,10 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
   }
   const improvements = spec.base ? await alterEvalImprovements(spec, sims, ctx) : undefined;
   const ranking = spec.systems ? await systemRanking(spec, reward, ctx) : ref ? conditionRanking(spec, ref, sims, reward) : [];
+  if (!spec.systems && ref && ranking.length === 0) {
+    const workers = ref.conversations.filter((c) => c.agent !== undefined && conversationSystem(c) === undefined).length;
+    if (workers > 0) warnings.push(`${ref.label}: no system ranking: the agent of ${workers} human dialogue${workers === 1 ? '' : 's'} is a crowd worker's id (a person), not a system`);
+  }
   return buildSimulationReport({
     populations,
     reference: ref?.label,
@@ -355,7 +370,7 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs,
     params: simulationParams(spec),
-    warnings: [...warnings, ...problemsOf(pops)],
+    warnings: [...domainWarnings(pops), ...warnings, ...problemsOf(pops)],
   });
 }
 

@@ -11,7 +11,7 @@
  *   patience, target) and a fresh agent session is fed the prefix's user utterances.
  */
 import { resolve } from 'node:path';
-import { Conversation, conversationId, conversationTask, type Turn } from '../model';
+import { Conversation, conversationId, conversationSystem, conversationTask, forkRefusal, type Turn } from '../model';
 import { createRng } from '../random';
 import type { HistoryEntry } from '../sim/types';
 import { isRestorable } from '../sim/users/session';
@@ -75,7 +75,7 @@ function sameTurns(a: readonly Turn[], b: readonly Turn[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Simulates `n` continuations of conversation `id` after turn `turn`. */
+/** Simulates `n` continuations of conversation `id` after turn `turn` (0-based; messages count turns from 1). */
 export async function forkConversation(options: ForkOptions): Promise<ForkResult> {
   const cwd = options.cwd ?? process.cwd();
   const file = resolve(cwd, options.file);
@@ -83,15 +83,18 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
   const { conversation: original } = await findConversation(file, options.id);
   const turns = original.turns;
   if (!Number.isInteger(options.turn) || options.turn < 0 || options.turn >= turns.length) {
-    throw new Error(`${options.file}: conversation "${options.id}" has turns 0..${turns.length - 1}; turn ${options.turn} does not exist`);
+    throw new Error(`${options.file}: conversation "${options.id}" has turns 1..${turns.length}; turn ${options.turn + 1} does not exist`);
   }
   const forkTurn = turns[options.turn];
   if (forkTurn.assistant_utterance === undefined) {
-    throw new Error(`${options.file}: turn ${options.turn} of "${options.id}" has no agent answer to continue from`);
+    throw new Error(`${options.file}: turn ${options.turn + 1} of "${options.id}" has no agent answer to continue from`);
   }
   const manifest = readManifest(file);
+  const refusal = manifest ? undefined : forkRefusal(original);
+  if (refusal) throw new Error(`${options.file}: cannot fork "${options.id}": ${refusal}`);
   const base: Record<string, unknown> = manifest ? { ...manifest.config } : {};
-  if (!manifest && original.agent && !base.agent) base.agent = original.agent;
+  const system = conversationSystem(original);
+  if (!manifest && system && !base.agent) base.agent = system;
   const config = parseSimulationConfig({ ...base, ...options.config, n: options.n }, `fork of ${options.file}`);
   const env = options.environment ?? (await prepareEnvironment(config, cwd));
   const originalIndex = original.metadata?.index;

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { basename, dirname } from 'node:path';
-import { ConversationDocumentModel, type AnnotateInput, type AnnotationEdit } from '../../core/document';
+import { ConversationDocumentModel, editNotice, type AnnotateInput, type AnnotationEdit } from '../../core/document';
 import type { ImportPreview } from '../../shared/editorProtocol';
 import { trace } from './trace';
 
@@ -137,18 +137,22 @@ export class ConversationDocument implements vscode.CustomDocument {
       label: edit.label,
       undo: async () => {
         const e = await this.model.undoEdit(edit.seq);
-        if (e) this.notifyLine(e.key.line);
+        if (e) this.notifyLine(e.key.line, editNotice('undo', e));
       },
       redo: async () => {
         const e = await this.model.redoEdit(edit.seq);
-        if (e) this.notifyLine(e.key.line);
+        if (e) this.notifyLine(e.key.line, editNotice('redo', e));
       },
     });
     return edit;
   }
 
-  private notifyLine(line: number): void {
-    for (const l of this.listeners) l.annotationsChanged(line);
+  /** Tells every editor of the file that a line's annotations changed, and what changed (undo / redo). */
+  private notifyLine(line: number, what?: string): void {
+    for (const l of this.listeners) {
+      l.annotationsChanged(line);
+      if (what) l.notice('info', what);
+    }
   }
 
   async save(): Promise<void> {

@@ -2,6 +2,7 @@
  * The conversation custom editor (viewType `simlens.conversations`): a `CustomEditorProvider`
  * with its own document, because VS Code does not give files over 50 MB to extensions as text.
  */
+import { EditorViewStateSchema, type EditorViewState } from '../../shared/editorProtocol';
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { ConversationDocumentModel } from '../../core/document';
@@ -126,13 +127,20 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     const key = document.uri.toString();
     panel.webview.options = { enableScripts: true, localResourceRoots: editorResourceRoots(extensionUri) };
     // The page's HTML needs only the image policy, read synchronously: nothing delays it.
+    // The view state of this file from last time (conversation, mode, filters, cursor, ...), per file.
+    const stateKey = `simlens.editor.viewState:${key}`;
+    const savedView = (): EditorViewState | undefined => {
+      const parsed = EditorViewStateSchema.safeParse(this.context.workspaceState.get(stateKey));
+      return parsed.success ? parsed.data : undefined;
+    };
     const render = () => {
-      panel.webview.html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri));
+      panel.webview.html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri), savedView());
     };
     const session = new EditorSession(document, panel, this.log, () => {
       void vscode.commands.executeCommand('workbench.action.openSettings', 'simlens');
     });
     session.onHtmlRebuild = render;
+    session.onViewState = (state) => void this.context.workspaceState.update(stateKey, state);
     const panels = this.registry.panels.get(key) ?? new Set<EditorSession>();
     this.registry.panels.set(key, panels.add(session));
     this.sessions.set(key, session);

@@ -3,6 +3,7 @@
  * host messages until the webview says it is ready (messages to a hidden webview are dropped by
  * VS Code, and with retainContextWhenHidden off a re-shown webview starts from scratch).
  */
+import type { EditorViewState } from '../../shared/editorProtocol';
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { parseWebviewMessage, type HostMessage, type SummaryFilter, type WebviewMessage } from '../../shared/editorProtocol';
@@ -273,6 +274,9 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
         }, this).finally(answer);
         return;
       }
+      case 'viewState':
+        this.onViewState?.(msg.state);
+        return;
       case 'setTaxonomy':
         if (!(await useTaxonomy(this.document.uri, msg.name))) this.post({ type: 'notice', level: 'error', message: `Unknown taxonomy "${msg.name}".` });
         return;
@@ -373,6 +377,8 @@ export class EditorSession implements DocumentListener, vscode.Disposable {
 
   /** Set by the provider: re-renders the HTML (CSP change). */
   onHtmlRebuild: (() => void) | undefined;
+  /** Keeps the page's view state for the next time this file is opened (set by the provider). */
+  onViewState: ((state: EditorViewState) => void) | undefined;
 
   dispose(): void {
     this.disposed = true;

@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, appendFileSync, utimesSync } from 'node:fs';
-import { ConversationDocumentModel, type AnnotateInput } from '../../../src/core/document';
+import { ConversationDocumentModel, editNotice, type AnnotateInput } from '../../../src/core/document';
 import { awkwardFile, conversation, splitLines, tempFile } from './fixtures';
 
 const fixedNow = () => new Date('2025-01-02T03:04:05.000Z');
@@ -26,6 +26,29 @@ function assertOnlyLinesChanged(before: Buffer, after: Buffer, changed: number[]
 }
 
 describe('editor document model', () => {
+  test('undo and redo say what they changed (shown by the editor, which may not show that line)', async () => {
+    const { path } = awkwardFile();
+    const doc = await ConversationDocumentModel.open(path, { now: fixedNow });
+    try {
+      await doc.annotate(annotate(1, ['inform_preference']));
+      const second = await doc.annotate(annotate(1, ['critique']));
+      assert.ok(second);
+      const undone = await doc.undoEdit(second.seq);
+      assert.ok(undone);
+      assert.equal(editNotice('undo', undone), 'Undone: Annotate turn 1 user: critique (line 2; now acts inform_preference there)');
+      const redone = await doc.redoEdit(second.seq);
+      assert.ok(redone);
+      assert.equal(editNotice('redo', redone), 'Redone: Annotate turn 1 user: critique (line 2; now acts critique there)');
+      const first = await doc.undoEdit(second.seq);
+      assert.ok(first);
+      const back = await doc.undo();
+      assert.ok(back);
+      assert.match(editNotice('undo', back), /^Undone: Annotate turn 1 user: inform_preference \(line 2; now no annotation there\)$/);
+    } finally {
+      await doc.close?.();
+    }
+  });
+
   test('annotate, undo, redo, save: only the annotated line changes', async () => {
     const { path, bytes } = awkwardFile();
     const doc = await ConversationDocumentModel.open(path, { now: fixedNow });

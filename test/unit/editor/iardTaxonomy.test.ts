@@ -9,9 +9,14 @@ import { readFileSync } from 'node:fs';
 import { IARD_TAXONOMY, inferTaxonomyName } from '../../../src/core/taxonomy';
 import { agreementFromConversations } from '../../../src/core/document/agreement';
 import type { Conversation } from '../../../src/core/model';
-import { datasetPath } from '../../fixtures';
+import { datasetPath, fixturePath } from '../../fixtures';
+import { importText } from '../../../src/core/importers/index';
 
 const GOLD = datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json');
+/** Label counts of UserSimCRS's IARD files, written by test/fixtures/iard_labels.py. */
+const LABELS = JSON.parse(readFileSync(fixturePath('iard-labels.json'), 'utf8')) as {
+  files: Record<string, { dialogues: number; labels: Record<string, Record<string, number>> }>;
+};
 
 interface GoldDialogue {
   conversation: { participant: string; dialogue_acts: { intent: string }[] }[];
@@ -34,10 +39,29 @@ describe('IARD taxonomy', () => {
     const gold = goldLabels();
     assert.deepEqual(Object.keys(gold).sort(), ['AGENT', 'USER']);
     assert.deepEqual([...gold.USER.keys()].sort(), [...IARD_TAXONOMY.user].sort());
-    assert.deepEqual([...gold.AGENT.keys()].sort(), [...IARD_TAXONOMY.assistant].sort());
+    for (const label of gold.AGENT.keys()) assert.ok(IARD_TAXONOMY.assistant.includes(label), label);
     // The two agent labels the taxonomy used to miss.
     assert.equal(gold.AGENT.get('END'), 67);
     assert.equal(gold.AGENT.get('OTH'), 81);
+    // The committed counts (test/fixtures/iard_labels.py) were made from this same file.
+    const counted = LABELS.files['data/datasets/iard/formatted_IARD_annotated_gold.json'].labels;
+    for (const who of ['AGENT', 'USER']) assert.deepEqual(Object.fromEntries(gold[who]), counted[who]);
+  });
+
+  test('the taxonomy is exactly the union of the labels the real IARD files use (CLQ included)', () => {
+    const used: Record<'AGENT' | 'USER', Set<string>> = { AGENT: new Set(), USER: new Set() };
+    for (const f of Object.values(LABELS.files)) for (const who of ['AGENT', 'USER'] as const) for (const l of Object.keys(f.labels[who] ?? {})) used[who].add(l);
+    assert.deepEqual([...used.AGENT].sort(), [...IARD_TAXONOMY.assistant].sort());
+    assert.deepEqual([...used.USER].sort(), [...IARD_TAXONOMY.user].sort());
+    assert.equal(LABELS.files['data/datasets/iard/formatted_IARD_annotated_partially.json'].labels.AGENT['CLQ'], 22);
+    // A DialogueKit file whose agent says CLQ is recorded as IARD, so the editor offers IARD's acts.
+    const doc = [{ conversation_id: 'q', conversation: [
+      { participant: 'USER', utterance: 'a horror film?', dialogue_acts: [{ intent: 'IQU', slot_values: [] }] },
+      { participant: 'AGENT', utterance: 'old or new?', dialogue_acts: [{ intent: 'CLQ', slot_values: [] }] },
+    ] }];
+    const r = importText(JSON.stringify(doc), { origin: 'iard.json' });
+    const acts = r.conversations[0].turns.flatMap((t) => t.annotations ?? []);
+    assert.ok(acts.length > 0 && acts.every((a) => a.taxonomy === 'iard'), JSON.stringify(acts));
   });
 
   test('inference per speaker: IARD agent END/OTH are IARD, user-only labels are not agent labels', () => {

@@ -2,6 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
 import { loadWebview } from './webviewHarness';
+import { EditorViewStateSchema } from '../../../src/shared/editorProtocol';
 import { scrollGeometry, MAX_SCROLL_PX } from '../../../webview/editor/list';
 import { actIndexForKey, actKeyLabel } from '../../../webview/editor/annotation';
 import { multisetMinus } from '../../../webview/editor/tracePanel';
@@ -114,6 +115,127 @@ describe('editor webview (jsdom)', () => {
       assert.equal(st.mode, 'replay');
     } finally {
       hx.close();
+    }
+  });
+
+  test('ratings that are false or null are shown as answers (ReDial: not seen, not liked, did not say)', async () => {
+    const conv: Conversation = {
+      id: '20001',
+      source: 'human',
+      ratings: { 'liked: A (2000) [@1]': true, 'seen: A (2000) [@1]': false, 'suggested: A (2000) [@1]': null, 'liked: B [@2]': false },
+      turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }],
+    };
+    const hx = await loadWebview({ conversations: [conv] });
+    try {
+      await hx.waitFor('.conv-id', /20001/);
+      const chips = [...hx.document.querySelectorAll('.session-ratings .chip.rating')].map((c) => c.getAttribute('title'));
+      assert.deepEqual(chips, ['liked: A (2000) [@1]', 'seen: A (2000) [@1]: no', 'suggested: A (2000) [@1]: not said', 'liked: B [@2]: no']);
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('Fork from here: offered on a simulated conversation, disabled with the reason on a human dialogue', async () => {
+    const hx = await loadWebview({ conversations: [traced(), human(1)] });
+    try {
+      await hx.waitFor('.conv-id', /sim-1/);
+      const sim = hx.document.querySelector('button.fork') as HTMLButtonElement;
+      assert.equal(sim.disabled, false);
+      hx.key(']');
+      await hx.waitFor('.conv-id', /h-1/);
+      const h = hx.document.querySelector('button.fork') as HTMLButtonElement;
+      assert.equal(h.disabled, true);
+      assert.match(h.getAttribute('title') ?? '', /not available: a human dialogue has no simulated user to continue it/);
+      h.click();
+      assert.equal(hx.posted.filter((m) => m.type === 'fork').length, 0, 'nothing sent to the host');
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('invalid lines are counted as lines, not as conversations', async () => {
+    const hx = await loadWebview({ conversations: [traced(), human(1), { invalid: 'line 3: invalid JSON' }] });
+    try {
+      await hx.waitFor('.list-status', /invalid/);
+      const text = hx.document.querySelector('.list-status')?.textContent ?? '';
+      assert.match(text, /of 3 lines: 2 conversations, 1 invalid line/);
+      assert.doesNotMatch(text, /3 conversations/);
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('the transcript scroll area takes keyboard focus; in annotate mode later turns are dimmed', async () => {
+    const hx = await loadWebview({ conversations: [traced()], init: { annotator: 'alice' } });
+    try {
+      await hx.waitFor('.conv-id', /sim-1/);
+      const scroller = hx.document.querySelector('.transcript-scroll') as HTMLElement;
+      assert.equal(scroller.getAttribute('tabindex'), '0');
+      assert.equal(scroller.getAttribute('aria-label'), 'Transcript');
+      (hx.document.querySelector('.modes .mode:nth-child(2)') as HTMLButtonElement).click();
+      await hx.settle();
+      await hx.waitFor('.annotate-panel');
+      const st = hx.state() as { mode: string; turn: number };
+      assert.equal(st.mode, 'annotate');
+      const future = [...hx.document.querySelectorAll('section.turn.future')].map((e) => Number(e.getAttribute('data-turn')));
+      assert.deepEqual(future, [0, 1, 2].filter((t) => t > st.turn));
+      assert.ok(future.length > 0, `annotating turn ${st.turn} of 3: later turns dimmed`);
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('a text search: the conversation opens at the first hit and the hits are marked (text nodes only)', async () => {
+    const hx = await loadWebview({ conversations: [human(1), traced()] });
+    try {
+      await hx.waitFor('.conv-id', /h-1/);
+      const input = hx.document.querySelector('input.search') as HTMLInputElement;
+      input.value = 'SIZE';
+      input.dispatchEvent(new hx.window.Event('input'));
+      await hx.waitFor('.list-status', /matching|of/);
+      await hx.settle(300);
+      hx.key(']');
+      await hx.waitFor('.conv-id', /sim-1/);
+      await hx.waitFor('mark.hit');
+      // Turn 1's assistant answer ("What size?") is the first hit (case-insensitive): it opens there, not at the last turn.
+      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/);
+      const marks = [...hx.document.querySelectorAll('mark.hit')].map((m) => m.textContent);
+      assert.deepEqual(marks, ['size', 'Size']);
+      const hits = [...hx.document.querySelectorAll('.msg.search-hit')].map((m) => `${m.getAttribute('data-turn')}:${m.getAttribute('data-speaker')}`);
+      assert.deepEqual(hits, ['0:assistant', '1:user']);
+      assert.equal(hx.document.querySelector('.msg.search-hit[data-turn="1"] .bubble')?.textContent, 'Size 42, what does it cost?');
+    } finally {
+      hx.close();
+    }
+  });
+
+  test('view state per file: sent to the host as it changes, and restored from the page when the file is reopened', async () => {
+    const first = await loadWebview({ conversations: [human(1), traced()] });
+    let saved: unknown;
+    try {
+      await first.waitFor('.conv-id', /h-1/);
+      first.key(']');
+      await first.waitFor('.conv-id', /sim-1/);
+      (first.document.querySelector('.modes .mode:nth-child(2)') as HTMLButtonElement).click();
+      await first.settle(700);
+      const sent = first.posted.filter((m) => m.type === 'viewState');
+      assert.ok(sent.length > 0, 'the view state reaches the host');
+      saved = (sent[sent.length - 1] as { state: unknown }).state;
+      // The host validates it with the protocol's schema before keeping it.
+      assert.equal(EditorViewStateSchema.safeParse(saved).success, true, JSON.stringify(saved));
+      assert.deepEqual([(saved as { line: number }).line, (saved as { mode: string }).mode], [1, 'annotate']);
+      assert.equal((saved as Record<string, unknown>)['agreement'], undefined);
+    } finally {
+      first.close();
+    }
+    // Reopened: a new page with no webview state of its own, the host's saved state in the page.
+    const again = await loadWebview({ conversations: [human(1), traced()], pageViewState: saved });
+    try {
+      await again.waitFor('.conv-id', /sim-1/);
+      assert.equal((again.state() as { mode: string }).mode, 'annotate');
+      await again.waitFor('.annotate-panel');
+    } finally {
+      again.close();
     }
   });
 

@@ -21,6 +21,8 @@ export interface HarnessOptions {
   savedState?: unknown;
   /** Rows reported by the host (default: conversations.length). Lets a test pretend to be huge. */
   rowCount?: number;
+  /** The view state the host puts in the page for this file (#app data-view-state), as after reopening it. */
+  pageViewState?: unknown;
   /** Delays the host's view answers (a slow index): the first conversation arrives long before the list. */
   viewDelayMs?: number;
 }
@@ -70,7 +72,8 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
   const code = await webviewBundle();
   const conversations = opts.conversations ?? [];
   const rowCount = opts.rowCount ?? conversations.length;
-  const dom = new JSDOM('<!DOCTYPE html><html><head></head><body><div id="app" class="app"></div></body></html>', {
+  const pageState = opts.pageViewState === undefined ? '' : ` data-view-state="${JSON.stringify(opts.pageViewState).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}"`;
+  const dom = new JSDOM(`<!DOCTYPE html><html><head></head><body><div id="app" class="app"${pageState}></div></body></html>`, {
     runScripts: 'dangerously',
     pretendToBeVisual: true,
     url: 'https://webview.test/index.html',

@@ -25,7 +25,8 @@ describe('ReDial release (JSONL)', () => {
   test('detected; messages become turns, @mentions titles, recommender mentions recommendations', async () => {
     const file = fixturePath(REDIAL);
     const r = await importDetected(file, 'redial');
-    assert.deepEqual(r.conversations.map((c) => c.id), ['7001', '7002', '7004']);
+    // 7003 has one message from an unknown sender: that message is left out, the dialogue is kept.
+    assert.deepEqual(r.conversations.map((c) => c.id), ['7001', '7002', '7003', '7004']);
     for (const c of r.conversations) assert.ok(Conversation.safeParse(c).success, `conversation ${c.id} invalid`);
     const [a] = r.conversations;
     assert.equal(a.source, 'human');
@@ -72,6 +73,8 @@ describe('ReDial release (JSONL)', () => {
     for (const conv of JSON.parse(JSON.stringify(r.conversations)) as Conversation[]) {
       const meta = { ...(conv.metadata as Rec) };
       for (const k of ['format', 'utterances', 'speaker_changes']) delete meta[k];
+      const skipped = (meta['skipped_messages'] ?? []) as { index: number; message: Rec }[];
+      delete meta['skipped_messages'];
       const messages: Rec[] = [];
       for (const turn of conv.turns) {
         for (const speaker of ['user', 'assistant'] as const) {
@@ -84,6 +87,7 @@ describe('ReDial release (JSONL)', () => {
         }
       }
       const original = JSON.parse(lines.find((l) => l.includes(`"conversationId": "${conv.id}"`))!) as Rec;
+      for (const sk of skipped) messages.splice(sk.index, 0, sk.message);
       const rebuilt = { ...meta, messages: messages.map((m) => ({ ...m })) };
       const sortKeys = (m: Rec): Rec => Object.fromEntries(Object.entries(m).sort(([x], [y]) => x.localeCompare(y)));
       assert.deepEqual({ ...rebuilt, messages: (rebuilt.messages as Rec[]).map(sortKeys) }, { ...original, messages: (original['messages'] as Rec[]).map(sortKeys) });
@@ -97,10 +101,31 @@ describe('ReDial release (JSONL)', () => {
     const [sender, json] = r.warnings;
     assert.equal(sender.line, 3);
     assert.equal(sender.path, 'messages[1].senderWorkerId');
-    assert.match(sender.message, /dialogue "7003".*neither the initiator.*dialogue skipped/);
+    assert.match(sender.message, /dialogue "7003".*neither the initiator.*; message skipped \(kept in metadata\.skipped_messages\)/);
+    // The dialogue is kept with its good message; the bad one is in metadata, unchanged.
+    const c = r.conversations.find((x) => x.id === '7003')!;
+    assert.equal(c.turns[0].user_utterance, 'hi');
+    assert.deepEqual(c.metadata?.['skipped_messages'], [{ index: 1, message: { timeOffset: 3, text: 'who is this', senderWorkerId: 99, messageId: 9202 } }]);
     assert.equal(json.line, 4);
     assert.match(json.message, /invalid JSON.*line skipped/);
     assert.match(formatWarning(file, sender), /train_data\.jsonl:3: messages\[1\]\.senderWorkerId: /);
+  });
+
+  test('movie-id maps keep their file order (original_key_order) where JavaScript would reorder them', () => {
+    // Written by hand: JSON.stringify would itself put "12" first.
+    const line =
+      '{"movieMentions": {"900": "B (2001)", "12": "A (2000)"}, "messages": [{"timeOffset": 0, "text": "hi @900", "senderWorkerId": 1, "messageId": 1}], ' +
+      '"conversationId": "5", "respondentWorkerId": 2, "initiatorWorkerId": 1, "initiatorQuestions": {"12": {"suggested": 1, "seen": 0, "liked": 1}}}';
+    const r = importText(line + '\n', { origin: 'r.jsonl' });
+    const md = r.conversations[0].metadata as Rec;
+    // Object.keys gives 12 first; the file had 900 first.
+    assert.deepEqual(Object.keys(md['movieMentions'] as Rec), ['12', '900']);
+    assert.deepEqual(md['original_key_order'], { movieMentions: ['900', '12'] });
+    // Top-level keys keep the file's order.
+    assert.deepEqual(Object.keys(md).slice(0, 5), ['movieMentions', 'conversationId', 'respondentWorkerId', 'initiatorWorkerId', 'initiatorQuestions']);
+    // Already ascending: nothing added.
+    const asc = importText(line.replace('{"900": "B (2001)", "12": "A (2000)"}', '{"12": "A (2000)", "900": "B (2001)"}') + '\n', { origin: 'r.jsonl' });
+    assert.equal((asc.conversations[0].metadata as Rec)['original_key_order'], undefined);
   });
 
   test('streams a train-sized file (10,000 dialogues) line by line', async () => {

@@ -211,7 +211,7 @@ describe('format names and detection', () => {
       assert.match(e.message, /unknown\.txt: cannot tell the input format: it starts with "just some notes"\. Use --from with one of: canonical/);
       return true;
     });
-    assert.throws(() => importText('', { origin: 'empty.jsonl' }), /empty\.jsonl: cannot tell the input format: it is empty/);
+    assert.throws(() => importText('', { origin: 'empty.jsonl' }), /empty\.jsonl: the file is empty: there is nothing to convert/);
     assert.throws(() => importText('{"a": 1}', { origin: 'obj.json' }), /obj\.json: cannot tell the input format: it is a JSON object with keys a/);
   });
 });

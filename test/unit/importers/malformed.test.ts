@@ -126,8 +126,8 @@ describe('skipped dialogues and repaired values are warnings with paths', () => 
       { conversation_id: 'same', conversation: [{ participant: 'USER', utterance: 'b' }] },
     ]);
     const r = importText(text, { origin: 'dup.json' });
-    assert.equal(r.conversations.length, 2);
-    assert.match(r.warnings[0].message, /conversation id "same" was already used by dialogue 0/);
+    assert.deepEqual(r.conversations.map((c) => c.id), ['same', 'same#2']);
+    assert.match(r.warnings[0].message, /conversation id "same" is used again .*both kept, this one as "same#2"/);
   });
 
   test('metadata keys that SimLens writes do not overwrite the originals', () => {

@@ -1,6 +1,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { reportedOutcome, type Conversation } from '../../../src/core/model';
+import { conversationSystem, reportedOutcome, type Conversation } from '../../../src/core/model';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { computeReport } from '../../../src/core/report/compute';
+import { withTempDir } from '../jsonl/helpers';
 import {
   corpusShape, dsKl, conversationReward, effectiveFull, rewardTurns, successRate, rankingAgreement, userActCounts, zhangBalogSummary,
   describeUnknownOutcomes, zbOutcomeShare, zbOutcomes,
@@ -79,6 +83,50 @@ describe('Zhang & Balog metrics', () => {
     assert.ok(Math.abs(flip.kendall_tau - 1 / 3) < 1e-15);
     assert.equal(flip.same_order, false);
     assert.throws(() => rankingAgreement({ A: 1 }, { A: 2 }), /at least two systems/);
+  });
+
+  test('ranking agreement: equal scores share a rank; the verdict does not depend on the order of ties', () => {
+    // Three systems tie under real users; the simulated users give the same scores.
+    const real = { A: 5, B: 5, C: 5, D: 1 };
+    const a = rankingAgreement(real, { ...real });
+    assert.deepEqual(a.real_rank, [1, 1, 1, 4]);
+    assert.deepEqual(a.simulated_rank, [1, 1, 1, 4]);
+    assert.equal(a.same_order, true);
+    // Every renaming of the systems (which changes how ties are ordered by name) gives the same verdict.
+    const names = ['A', 'B', 'C', 'D'];
+    const perms = (xs: string[]): string[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p])));
+    const scores = [5, 5, 5, 1];
+    const sim = [5, 5, 5, 2];
+    let checked = 0;
+    for (const p of perms(names)) {
+      const r: Record<string, number> = {};
+      const m: Record<string, number> = {};
+      p.forEach((n, i) => ((r[n] = scores[i]), (m[n] = sim[i])));
+      const x = rankingAgreement(r, m);
+      assert.equal(x.same_order, true, p.join(''));
+      assert.equal(x.real_rank.filter((k) => k === 1).length, 3);
+      checked++;
+    }
+    assert.equal(checked, 24);
+    // A real difference is still found: B drops below D under simulated users.
+    const d = rankingAgreement({ A: 5, B: 5, C: 5, D: 1 }, { A: 5, B: 0, C: 5, D: 1 });
+    assert.equal(d.same_order, false);
+    assert.deepEqual(d.simulated_rank, [1, 4, 1, 3]);
+  });
+
+  test('human dialogues: a crowd worker id is not a system (no ranking by worker id)', async () => {
+    const gold = (await importFile(datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'))).conversations;
+    assert.ok(gold.every((c) => /^\d+$/.test(c.agent ?? '')), 'the gold file names its recommenders by worker id');
+    assert.ok(gold.every((c) => conversationSystem(c) === undefined));
+    assert.equal(conversationSystem({ id: 's', source: 'agenda', agent: 'local-good', turns: [] } as Conversation), 'local-good');
+    assert.equal(conversationSystem({ id: 'h', source: 'human', agent: 'IAI MovieBot', turns: [] } as Conversation), 'IAI MovieBot');
+    await withTempDir(async (dir) => {
+      const file = join(dir, 'human.jsonl');
+      writeFileSync(file, gold.map((c) => JSON.stringify(c)).join('\n') + '\n');
+      const report = await computeReport({ kind: 'simulation', reference: { file }, populations: [{ file }], metrics: ['zb'] });
+      assert.equal(report.sections.filter((x) => x.id.startsWith('ranking')).length, 0, 'no ranking table');
+      assert.ok(report.warnings?.some((w) => /no system ranking: the agent of 77 human dialogues is a crowd worker's id/.test(w)), JSON.stringify(report.warnings));
+    }, 'simlens-zb-');
   });
 
   test('a conversation without an outcome is unknown, never "ended"; shares and Reward over those that report one', async () => {

@@ -218,7 +218,7 @@ describe('counterfactual and simulation report builders', () => {
             alterEval: { conversations: 3, horizon: 2, relevant: 'alternatives', sr_at_1: [0, 1 / 3], ndcg_at_10: [0.2, 0.5], mrr_at_10: [0.1, 0.4], success: 1 / 3 },
           },
         ],
-        ranking: [{ metric: 'AvgTurns', agreement: { systems: ['A', 'B'], real: [9.2, 14.8], simulated: [6.2, 9.9], real_order: ['B', 'A'], simulated_order: ['B', 'A'], kendall_tau: 1, p_value: 1, same_order: true } }],
+        ranking: [{ metric: 'AvgTurns', agreement: { systems: ['A', 'B'], real: [9.2, 14.8], simulated: [6.2, 9.9], real_order: ['B', 'A'], simulated_order: ['B', 'A'], real_rank: [2, 1], simulated_rank: [2, 1], kendall_tau: 1, p_value: 1, same_order: true } }],
       }),
     );
     const zb = table(report, 'zb-table');

@@ -298,7 +298,18 @@ describe('fork', () => {
   test('bad fork requests name the problem', async () => {
     await assert.rejects(forkConversation({ file: file('c1.jsonl'), id: 'nope', turn: 0, n: 1, environment: env }), /no conversation with id "nope"/);
     const first = JSON.parse(read('c1.jsonl').toString('utf8').split('\n')[0]);
-    await assert.rejects(forkConversation({ file: file('c1.jsonl'), id: first.id, turn: 99, n: 1, environment: env }), /turn 99 does not exist/);
+    // Turns are counted from 1 in messages, as the editor and the CLI's FILE:ID:TURN count them.
+    await assert.rejects(forkConversation({ file: file('c1.jsonl'), id: first.id, turn: 99, n: 1, environment: env }), new RegExp(`has turns 1\\.\\.${first.turns.length}; turn 100 does not exist`));
+  });
+
+  test('a human dialogue is refused with the reason, not read as a simulator run (its agent is a crowd worker)', async () => {
+    const human = { id: '20001', source: 'human', agent: '293', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello, what do you like?' }, { user_utterance: 'comedies', assistant_utterance: 'try X' }] };
+    writeFileSync(file('human.jsonl'), JSON.stringify(human) + '\n');
+    await assert.rejects(forkConversation({ file: file('human.jsonl'), id: '20001', turn: 0, n: 1 }), (e: Error) => {
+      assert.match(e.message, /cannot fork "20001": a human dialogue has no simulated user to continue it/);
+      assert.doesNotMatch(e.message, /unknown agent/);
+      return true;
+    });
   });
 });
 

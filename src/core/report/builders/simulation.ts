@@ -134,8 +134,9 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       columns: tableColumns(['system', 'System', 'text'], ['real', 'Real users', 'fixed', 2], ['simulated', 'Simulated users', 'fixed', 2],
         ['real_rank', 'Real rank', 'int'], ['simulated_rank', 'Simulated rank', 'int']),
       rows: a.systems.map((s, i) => {
-        const rr = a.real_order.indexOf(s) + 1;
-        const sr = a.simulated_order.indexOf(s) + 1;
+        // Equal scores share a rank (competition ranking), so ties never decide a mark.
+        const rr = a.real_rank?.[i] ?? a.real_order.indexOf(s) + 1;
+        const sr = a.simulated_rank?.[i] ?? a.simulated_order.indexOf(s) + 1;
         return { cells: [s, finiteOrNull(a.real[i]), finiteOrNull(a.simulated[i]), rr, sr], marks: [null, null, null, null, rr === sr ? 'pass' : 'fail'] };
       }),
     });

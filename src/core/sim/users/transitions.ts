@@ -65,7 +65,9 @@ export function loadJsonFile<T>(path: string, schema: z.ZodType<T>): T {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new Error(`${path}: cannot read (${(err as Error).message})`);
+    // Keeps the file system's code and path: the CLI reports a missing file in plain words (exit 2).
+    const io = err as NodeJS.ErrnoException;
+    throw Object.assign(new Error(`${path}: cannot read (${io.message})`), { code: io.code, path, syscall: 'open' });
   }
   let value: unknown;
   try {
