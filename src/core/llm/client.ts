@@ -307,6 +307,8 @@ export class LlmClient {
       if (hit && hit.kind === 'chat' && hit.validation === validation && answerProblem(hit.text, hit.finish_reason, request.validate) === undefined) {
         this.#options.budget?.cacheHit();
         Object.assign(call, { cached: true, latency_ms: 0, prompt_tokens: hit.prompt_tokens, completion_tokens: hit.completion_tokens, request_id: hit.request_id, response: hit.text });
+        // As the original call recorded it, so a replay writes what the first run wrote.
+        if (hit.finish_reason) call.finish_reason = hit.finish_reason;
         this.#options.onCall?.(call);
         return { text: hit.text, finishReason: hit.finish_reason, promptTokens: hit.prompt_tokens, completionTokens: hit.completion_tokens, cached: true, call };
       }

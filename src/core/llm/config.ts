@@ -99,11 +99,11 @@ function dropUndefined<T extends object>(value: T | undefined): Partial<T> {
 }
 
 /**
- * Field names that hold a credential: any name containing "api key", "secret", "token",
- * "password", "bearer" or "authorization" in any spelling (apiKey, api_key, openai_api_key,
- * OPENAI_API_KEY, bearer, accessToken), or the bare name "key".
+ * Field names that hold a credential: any name containing "api key", "secret", "password" or
+ * "credential" in any spelling (apiKey, api_key, openai_api_key, OPENAI_API_KEY), a token
+ * (token, accessToken, auth_token; not maxTokens), "bearer", "authorization", or the bare "key".
  */
-const KEY_FIELD = /^key$|api[_-]?key|secret|token|passw(or)?d|bearer|authori[sz]ation|credential/i;
+const KEY_FIELD = /^key$|api[_-]?key|secret|^(access|auth|bearer|api|id|session)?[_-]?token$|passw(or)?d|^bearer$|^authori[sz]ation$|credential/i;
 
 /**
  * The path of the first field that looks like an API key ("defaults.apiKey",

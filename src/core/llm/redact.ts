@@ -10,9 +10,11 @@ const KEY_SHAPES: RegExp[] = [
   /(Bearer\s+)[^\s"',}]+/gi,
   /((?:api[-_]?key|key|token|secret|password|authorization)["']?\s*[:=]\s*["']?)(?!Bearer\b)(?![A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_\-]))[^\s"',}&]+/gi,
   // A partly masked key: some characters, three or more masking stars, maybe some more.
-  /[A-Za-z0-9_\-.]*[A-Za-z0-9]\*{3,}[A-Za-z0-9_\-.]*/g,
+  /[A-Za-z0-9_\-.]*[A-Za-z0-9]\*{3,}[A-Za-z0-9_\-]*/g,
   // Credentials in a URL: scheme://user:password@host
   /(\b[a-z][a-z0-9+.\-]*:\/\/)[^\s/@"']+@/gi,
+  // A credential query parameter: ?api-key=..., &token=...
+  /([?&][A-Za-z0-9_.\-]*(?:key|token|secret|password|passwd|auth|sig|signature|credential)[A-Za-z0-9_.\-]*=)[^&\s"'#]+/gi,
 ];
 
 export const REDACTED = '[REDACTED]';
@@ -32,6 +34,7 @@ export function redactSecrets(text: string, secrets: readonly (string | undefine
   out = out.replace(KEY_SHAPES[2], `$1${REDACTED}`);
   out = out.replace(KEY_SHAPES[3], REDACTED);
   out = out.replace(KEY_SHAPES[4], `$1${REDACTED}@`);
+  out = out.replace(KEY_SHAPES[5], `$1${REDACTED}`);
   return out;
 }
 

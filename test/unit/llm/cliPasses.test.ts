@@ -68,7 +68,7 @@ describe('judge / discriminate: stops and failures', () => {
         const summary = JSON.parse(a.out);
         assert.match(summary.stopped, /10 consecutive failures/);
         assert.equal(summary.failed, 10);
-        assert.deepEqual(summary.failures.by_reason, { judge_llm: 10 });
+        assert.deepEqual(summary.failures.by_reason, { [name === 'discriminate' ? 'discriminator_llm' : 'judge_llm']: 10 });
         assert.equal(readOut(path.join(dir, 'out.jsonl')).length, 40);
 
         fake.requests.length = 0;
