@@ -522,13 +522,11 @@ export class LlmClient {
             if (failure.status !== undefined) record.status = failure.status;
             if (failure.requestId) record.request_id = failure.requestId;
             call.attempts.push(record);
-            const stopping = !!this.#options.stopRetries?.aborted;
-            if (!failure.retryable || attempt >= cfg.maxRetries || stopping) {
-              const suffix = !failure.retryable ? '' : stopping && attempt < cfg.maxRetries
-                ? ` (not retried: the run is stopping, after ${attempt + 1} attempt${attempt ? 's' : ''})`
-                : ` (gave up after ${attempt + 1} attempt${attempt ? 's' : ''})`;
+            if (!failure.retryable || attempt >= cfg.maxRetries) {
+              const suffix = failure.retryable ? ` (gave up after ${attempt + 1} attempt${attempt ? 's' : ''})` : '';
               fail({ ...failure, message: failure.message + suffix }, attempt + 1);
             }
+            if (this.#options.stopRetries?.aborted) fail(notRetried(failure, attempt), attempt + 1);
             const wait = failure.retryAfter !== undefined
               ? Math.min(MAX_RETRY_AFTER_MS, failure.retryAfter) + Math.round(Math.min(1000, failure.retryAfter * 0.1) * this.random())
               : backoffDelay(attempt, cfg.backoffMs, cfg.maxBackoffMs, this.random);
@@ -542,7 +540,7 @@ export class LlmClient {
               await this.sleep(wait, waitController.signal);
             } catch {
               if (outerSignal.aborted) fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
-              fail({ ...failure, message: `${failure.message} (not retried: the run is stopping, after ${attempt + 1} attempt${attempt ? 's' : ''})` }, attempt + 1);
+              fail(notRetried(failure, attempt), attempt + 1);
             } finally {
               outerSignal.removeEventListener('abort', endWait);
               this.#options.stopRetries?.removeEventListener('abort', endWait);
@@ -598,6 +596,14 @@ export class LlmClient {
 }
 
 class InvalidResponse extends Error {}
+
+/**
+ * A retryable failure given up because the run is stopping (first Ctrl-C, SIGTERM): `aborted`, so
+ * the run ends `cancelled` (not `stopped` for a broken endpoint) and its conversation is redone by a resume.
+ */
+function notRetried(failure: AttemptFailure, attempt: number): AttemptFailure {
+  return { kind: 'aborted', retryable: false, message: `${failure.message} (not retried: the run is stopping, after ${attempt + 1} attempt${attempt ? 's' : ''})` };
+}
 
 /** Rough tokens of a text (4 characters a token, as the budget estimates). */
 export function estimateTextTokens(text: string): number {

@@ -139,7 +139,7 @@ describe('the discriminator and the judge never invent a verdict', () => {
   });
 
   for (const [name, reply] of [
-    ['a refusal', { content: "I'm sorry, but I can't help with that." }],
+    ['a refusal that mentions a label', { content: "I'm sorry, but I can't determine whether the user is human." }],
     ['an answer cut at the token limit', { content: '{"label": "human", "p_hu', finishReason: 'length' }],
     ['a cut bare label', { content: 'human', finishReason: 'length' }],
   ] as Array<[string, FakeReply]>) {
