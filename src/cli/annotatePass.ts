@@ -183,6 +183,7 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
       writeManifest(outFile, annotationPartManifest(part));
       lastManifest = Date.now();
     }
+    const passStarted = new Date();
     const report = await annotateAll(rows.slice(0, toAnnotate.length), (conv, i) => o.annotate(conv, services, toAnnotate[i] + 1), {
       concurrency: services.settings.roles[o.role].concurrency,
       skipAnnotator: force ? undefined : annotator,
@@ -200,18 +201,24 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
     });
     const rest = resolved ? rows.slice(toAnnotate.length) : o.conversations.slice(toAnnotate.length);
     await writeJsonlAtomic(outFile, [...report.conversations, ...rest]);
-    if (part) {
-      writeManifest(outFile, annotationPartManifest({
-        ...part,
-        annotated: report.annotated,
-        skipped: report.skipped,
-        failures: report.failures,
-        status: report.stopped ? (report.stoppedBy === 'policy' ? 'stopped' : 'cancelled') : 'finished',
-        stopReason: report.stopped,
-        finished: new Date(),
-        llmCallMs: latencyStats(report.llmLatencies),
-      }));
-    }
+    // Every pass, sharded or not, leaves a manifest: counts, failures per reason, LLM usage (no key).
+    part ??= {
+      command, commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`,
+      config: annotationPassConfig({ command, inputFile: resolvePath(io, o.input), items: o.conversations.length, annotator, limit, force }),
+      output: outFile, started: passStarted, planned: toAnnotate.length, annotated: 0, skipped: 0,
+      failures: { failed: 0, agent_errors: 0, by_reason: {} }, resumed: 0, status: 'running',
+    };
+    writeManifest(outFile, annotationPartManifest({
+      ...part,
+      extra: services.manifestInfo(),
+      annotated: report.annotated,
+      skipped: report.skipped,
+      failures: report.failures,
+      status: report.stopped ? (report.stoppedBy === 'policy' ? 'stopped' : 'cancelled') : 'finished',
+      stopReason: report.stopped,
+      finished: new Date(),
+      llmCallMs: latencyStats(report.llmLatencies),
+    }));
     for (const f of report.failed) io.stderr(`simlens ${command}: ${o.input}: conversation ${f.id}: ${f.error}\n`);
     if (report.stopped) io.stderr(`simlens ${command}: stopped early: ${report.stopped}; ${resolved ? 'rerun this task to resume its part' : `rerun on ${out} to continue`}\n`);
     o.summarize({ report, annotator, services, out });

@@ -379,6 +379,26 @@ describe('stopping', () => {
   });
 });
 
+describe('usage of judge and discriminate', () => {
+  for (const command of ['judge', 'discriminate'] as const) {
+    test(`${command}: prints its usage without --json and writes a manifest with it`, async () => {
+      await withFakeOpenAI({ handler: simulationScript() }, async (fake) => {
+        const dir = tmpDir();
+        const convs = Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `c${i}`, turns: [{ user_utterance: `boots ${i}`, assistant_utterance: 'Here are boots.' }], outcome: 'ended' }));
+        fs.writeFileSync(path.join(dir, 'in.jsonl'), convs.join('\n') + '\n');
+        const r = await runCli([command, 'in.jsonl', '--out', 'out.jsonl', '--no-cache'], dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY });
+        assert.equal(r.code, 0, r.err);
+        assert.match(r.out, /^usage: 3 requests, \d+ tokens, 0 cache hits$/m);
+        const m = manifestOf(path.join(dir, 'out.jsonl'));
+        assert.equal(m.status, 'finished');
+        assert.equal(m.llm.usage.requests, 3);
+        assert.equal(m.llm.usage.requests, fake.chatRequests.length);
+        assert.ok(!fs.readFileSync(path.join(dir, 'out.jsonl.manifest.json'), 'utf8').includes(FAKE_KEY));
+      });
+    });
+  }
+});
+
 describe('concurrency defaults', () => {
   test('LLM requests in flight per role follow --concurrency unless --llm-concurrency says otherwise', async () => {
     const io = { stdout: () => {}, stderr: () => {}, cwd: tmpDir(), env: {} };
