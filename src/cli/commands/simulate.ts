@@ -332,6 +332,10 @@ Examples:
         io.stderr(`simlens simulate: ${runStopOf(err).reason}\ncontinue with the same options and --resume\n`);
         return undefined;
       });
+      const usage = llm?.budget.snapshot();
+      if (usage?.usage_missing) {
+        io.stderr(`simlens simulate: ${usage.usage_missing} LLM answers came without "usage"; their ${usage.estimated_tokens} tokens are estimated (4 characters a token) in the manifest's llm.usage\n`);
+      }
       if (!result) return 1;
       const { manifest } = result;
       const c = manifest.counts;

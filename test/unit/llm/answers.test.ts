@@ -332,6 +332,7 @@ describe('budgets hold', () => {
       assert.equal(m.llm.usage.usage_missing, m.llm.usage.requests);
       assert.ok(m.llm.usage.tokens > 0 && m.llm.usage.tokens === m.llm.usage.estimated_tokens && m.llm.usage.tokens <= 4000);
       assert.ok(m.counts.finished < 30);
+      assert.match(r.err, /LLM answers came without "usage"; their \d+ tokens are estimated/);
     });
   });
 });
