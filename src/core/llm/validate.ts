@@ -23,7 +23,7 @@ export const GENERIC_VALIDATION = 'answer@1';
  * Refusal openings. Matched on the start of the answer (and of a user reply's Response text) only,
  * so a shopper who writes "I can't decide" in the middle of a reply is not taken for a refusal.
  */
-const REFUSAL = /^\W*(?:(?:i['’]?m|i am) (?:really |very )?sorry,? (?:but )?)?(?:i (?:can(?:no|['’])t|could not|couldn['’]t|am (?:not able|unable)|['’]m (?:not able|unable)|won['’]t|will not) (?:help|assist|comply|fulfil|fulfill|provide|do that|continue|engage|participate|play|role-?play|pretend|answer|generate|complete|create|write)|as an ai(?: language model)?\b|i['’]?m an ai\b|i am an ai\b)/i;
+const REFUSAL = /^\W*(?:(?:(?:i['’]?m|i am) (?:really |very )?)?sorry,? (?:but )?)?(?:i (?:can(?:no|['’])t|could not|couldn['’]t|am (?:not able|unable)|['’]m (?:not able|unable)|won['’]t|will not) (?:to )?(?:help|assist|comply|fulfil|fulfill|provide|do that|continue|engage|participate|play|role-?play|pretend|answer|generate|complete|create|write)|as an ai(?: language model)?\b|i['’]?m an ai\b|i am an ai\b)/i;
 
 /** True when `text` opens like a refusal ("I can't help with that", "As an AI language model, ..."). */
 export function looksLikeRefusal(text: string): boolean {

@@ -512,6 +512,29 @@ describe('keys are never written', () => {
   });
 });
 
+describe('the refusal check', () => {
+  test('no real utterance of the fixture datasets (thousands of human and recommender turns) reads as a refusal; refusals do', async () => {
+    const { importFile } = await import('../../../src/core/importers/index');
+    const { looksLikeRefusal } = await import('../../../src/core/llm/validate');
+    let n = 0;
+    const hits: string[] = [];
+    for (const f of ['ab-redial/annotated_dialogues.csv', 'dialoguekit-tests/annotated_dialogues.json', 'usersimcrs-iard-gold/formatted_IARD_annotated_gold.json']) {
+      const { conversations } = await importFile(path.join(REPO, 'test/fixtures/datasets', f));
+      for (const c of conversations) for (const t of c.turns) for (const u of [t.user_utterance, t.assistant_utterance]) {
+        if (!u) continue;
+        n++;
+        if (looksLikeRefusal(u) || !parseUserReply(`Response: ${u}\nTerminate: False`).ok && t.user_utterance === u) hits.push(u);
+      }
+    }
+    assert.ok(n > 3000, `${n} utterances`);
+    assert.deepEqual(hits, []);
+    for (const r of ["I can't help with that.", "I'm sorry, but I can't assist with that request.", 'I cannot comply with this.', 'As an AI language model, I do not shop.',
+      "Sorry, I won't role-play a shopper.", 'I am unable to provide that.', "I'm an AI and cannot pretend to be a person.", '  "I can’t continue this conversation."']) {
+      assert.ok(looksLikeRefusal(r), r);
+    }
+  });
+});
+
 describe('user reply format', () => {
   test('JSON and refusals are problems; plain text stays a documented repair', () => {
     assert.equal(parseUserReply('{"message": "hi"}').ok, false);
