@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { FakeOpenAI, withFakeOpenAI, type FakeHandler, type FakeReply, type RecordedRequest } from '../../support/fakeOpenAI';
+import { withFakeOpenAI, type FakeHandler, type FakeReply, type RecordedRequest } from '../../support/fakeOpenAI';
 import { judgeAnswer, promptKind, simulationScript } from '../../support/llmScripts';
 import { FAKE_KEY, readTree, testServices, tmpDir } from '../../support/llm';
 import { runCli } from '../../support/cli';
