@@ -22,8 +22,8 @@ import { machineInfo, updateResultsSection } from './harness';
 
 const LATENCY_MS = 200;
 
-/** Measured before LLM requests per role followed --concurrency (issue 23); kept with the table. */
-const BEFORE_NOTE = process.env.SIMLENS_BENCH_BEFORE_NOTE ?? '';
+/** The A/B measured when LLM requests per role started to follow --concurrency (issue 23); kept with the table. */
+const BEFORE_NOTE = 'Default settings before and after (issue 23), A/B on 2026-11-26 at C = 32, this benchmark, median of 3 runs each, run one after the other on the shared machine at load average 15 to 19 (`SIMLENS_BENCH_CLI` pointing at the previous build, `--levels=32`): before, `--concurrency 32` alone was capped at 8 requests in flight per role: ratio 0.447 (runs 0.444, 0.457; run ratio 0.466); the previous build with `--llm-concurrency 32` added by hand: 0.626 (runs 0.570 to 0.838); this build with `--concurrency 32` alone: 0.856 (runs 0.854 to 0.885; run ratio 0.922). At that load even C = 1 reaches only about 0.90 (the ideal assumes an idle machine): the remaining gap is the machine\'s scheduling, not the run (a CPU profile at C = 64: 7.3 s of CPU for 6,144 calls, 1.2 ms a call; most of the rest of the wall time waits in socket writes while descheduled).';
 const USER_TURNS = 3;
 const CALLS_PER_CONVERSATION = USER_TURNS * 2;
 const ROUNDS = 16;

@@ -11,9 +11,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import { FakeOpenAI, withFakeOpenAI, type FakeHandler, type FakeReply, type RecordedRequest } from '../../support/fakeOpenAI';
+import { withFakeOpenAI, type FakeHandler, type FakeReply, type RecordedRequest } from '../../support/fakeOpenAI';
 import { judgeAnswer, promptKind, simulationScript } from '../../support/llmScripts';
-import { FAKE_KEY, readTree, testServices, tmpDir, smallCatalog } from '../../support/llm';
+import { FAKE_KEY, readTree, testServices, tmpDir } from '../../support/llm';
 import { runCli } from '../../support/cli';
 import { runSimulation } from '../../../src/core/run/index';
 import { LlmClient } from '../../../src/core/llm/client';
@@ -26,7 +26,9 @@ import { judgeConversation } from '../../../src/core/llm/judge';
 import { parseUserReply } from '../../../src/core/sim/users/llm/format';
 import { HttpAgent } from '../../../src/core/sim/recommenders/http';
 import { createRng } from '../../../src/core/random';
-import { llmServicesFromFlags } from '../../../src/cli/llmOptions';
+import { llmServicesFromFlags, type LlmFlagValues } from '../../../src/cli/llmOptions';
+import { importFile } from '../../../src/core/importers/index';
+import { looksLikeRefusal } from '../../../src/core/llm/validate';
 import type { Conversation } from '../../../src/core/model';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -403,12 +405,12 @@ describe('usage of judge and discriminate', () => {
 describe('concurrency defaults', () => {
   test('LLM requests in flight per role follow --concurrency unless --llm-concurrency says otherwise', async () => {
     const io = { stdout: () => {}, stderr: () => {}, cwd: tmpDir(), env: {} };
-    const a = await llmServicesFromFlags({}, io, { command: 'simulate', defaultConcurrency: 64 });
+    const a = await llmServicesFromFlags({} as LlmFlagValues, io, { command: 'simulate', defaultConcurrency: 64 });
     assert.equal(a.settings.roles.user.concurrency, 64);
     assert.equal(a.settings.roles.recommender.concurrency, 64);
-    const b = await llmServicesFromFlags({ 'llm-concurrency': 5 }, io, { command: 'simulate', defaultConcurrency: 64 });
+    const b = await llmServicesFromFlags({ 'llm-concurrency': 5 } as LlmFlagValues, io, { command: 'simulate', defaultConcurrency: 64 });
     assert.equal(b.settings.roles.user.concurrency, 5);
-    const c = await llmServicesFromFlags({}, io, { command: 'judge' });
+    const c = await llmServicesFromFlags({} as LlmFlagValues, io, { command: 'judge' });
     assert.equal(c.settings.roles.judge.concurrency, 8);
   });
 });
@@ -514,8 +516,6 @@ describe('keys are never written', () => {
 
 describe('the refusal check', () => {
   test('no real utterance of the fixture datasets (thousands of human and recommender turns) reads as a refusal; refusals do', async () => {
-    const { importFile } = await import('../../../src/core/importers/index');
-    const { looksLikeRefusal } = await import('../../../src/core/llm/validate');
     let n = 0;
     const hits: string[] = [];
     for (const f of ['ab-redial/annotated_dialogues.csv', 'dialoguekit-tests/annotated_dialogues.json', 'usersimcrs-iard-gold/formatted_IARD_annotated_gold.json']) {
@@ -541,5 +541,4 @@ describe('user reply format', () => {
     assert.equal(parseUserReply("I'm sorry, but I can't help with that.").ok, false);
     assert.ok(parseUserReply('just show me boots').ok);
   });
-  void smallCatalog;
 });
