@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CancelledError, computeReport } from '../../../src/core/report/compute';
-import { computeReportInWorker, runFidelityInWorker } from '../../../src/core/report/worker';
+import { computeReportInWorker, diffRunsInWorker, runFidelityInWorker } from '../../../src/core/report/worker';
+import { diffRuns } from '../../../src/core/diff';
+import { InputProblemError } from '../../../src/core/report/inputProblem';
 import { runFidelity } from '../../../src/core/report/fidelity';
 import type { Report } from '../../../src/core/report/model';
 import { syntheticPopulation, DEMO_PROFILES } from '../../../src/core/metrics/synthetic';
@@ -93,9 +95,6 @@ describe('report worker', () => {
 
 describe('diff in the report worker', () => {
   test('the diff from the worker equals diffRuns here, with progress; bad input keeps its class', async (t) => {
-    const { diffRuns } = await import('../../../src/core/diff');
-    const { diffRunsInWorker } = await import('../../../src/core/report/worker');
-    const { InputProblemError } = await import('../../../src/core/report/inputProblem');
     const { dir, cleanup } = tempDir();
     t.after(cleanup);
     const a = syntheticPopulation(DEMO_PROFILES.human, 40, 3).map((c, i) => ({ ...c, id: `c${i}` }));
