@@ -21,12 +21,12 @@ const STATUS_TEXT: Record<InvariantStatus, string> = { pass: 'pass', fail: 'FAIL
 function summaryRow(r: InvariantResult, population: string | undefined): Row {
   const cells = [
     ...(population !== undefined ? [population] : []),
-    r.id, r.statement, STATUS_TEXT[r.status], r.conversations, r.violations, r.violatingConversations,
+    r.id, STATUS_TEXT[r.status], r.statement, r.conversations, r.violations, r.violatingConversations,
     r.tolerance ? `≤ ${Math.round(r.tolerance.share * 1000) / 10}% of conversations: ${r.tolerance.reason}` : null,
     r.source,
   ];
   const marks: (Mark | null)[] = cells.map(() => null);
-  marks[(population !== undefined ? 1 : 0) + 2] = STATUS_MARK[r.status];
+  marks[(population !== undefined ? 1 : 0) + 1] = STATUS_MARK[r.status];
   marks[(population !== undefined ? 1 : 0) + 4] = r.violations > 0 ? (r.status === 'fail' ? 'fail' : 'warn') : null;
   return { cells, marks };
 }
@@ -53,7 +53,8 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
       'Rules every simulated conversation must satisfy (from the simulators\' papers and SimLens\' own contracts). Conversations: those the invariant applied to (it needs trace fields the conversation may lack); "not applicable" is never a pass. Violations count every violating turn; tolerated: violations within the documented share.',
     columns: [
       ...(many ? [{ key: 'population', label: 'Population', format: 'text' as const }] : []),
-      ...tableColumns(['invariant', 'Invariant', 'text'], ['statement', 'Statement', 'text'], ['status', 'Status', 'text'],
+      // Status right after the invariant: the long statement must not push the verdict off-screen.
+      ...tableColumns(['invariant', 'Invariant', 'text'], ['status', 'Status', 'text'], ['statement', 'Statement', 'text'],
         ['conversations', 'Conversations', 'int'], ['violations', 'Violations', 'int'],
         ['violating_conversations', 'Violating conversations', 'int'], ['tolerance', 'Tolerance', 'text'],
         ['source', 'Source', 'text']),
