@@ -13,10 +13,12 @@ import { UsageError, type CliCommand, type CliIo } from '../types';
 import { resolvePath } from '../util';
 import { LLM_FLAGS, LLM_RUN_FLAGS, llmServicesFromFlags, withLlmRunConfig } from '../llmOptions';
 import { LLM_USER_NAMES, stopsRun } from '../../core/llm/run';
+import { isExternalUserSpec } from '../../core/sim/users/external/simulator';
+import { escapeControl } from '../../core/text/terminal';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../../core/run/failures';
 
 const FLAGS = {
-  user: { type: 'string', valueName: 'agenda|target-free|llm-…', description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')})` },
+  user: { type: 'string', valueName: 'agenda|target-free|llm-…|exec:CMD|URL', description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')}; your own simulator: exec:"python3 my_sim.py" or http://HOST:PORT/PATH, see docs/protocol.md)` },
   interaction: { type: 'string', valueName: 'cir6|qrfa', description: 'interaction model of the agenda user (default cir6)' },
   preferences: { type: 'string', valueName: 'single|pkg', description: 'preference model of the agenda user (default pkg)' },
   agent: { type: 'string', valueName: 'AGENT', description: 'local-good, local-bad, or the URL of your recommender (default local-good)' },
@@ -44,6 +46,7 @@ const FLAGS = {
   'typo-rate': { type: 'number', description: 'probability of a typo per user utterance (default 0.05)' },
   task: { type: 'string', valueName: 'CATEGORY', description: 'fix the shopping task (default: a random catalog category per conversation)' },
   'timeout-ms': { type: 'number', description: 'HTTP agent: timeout per turn' },
+  'simulator-timeout-ms': { type: 'number', description: 'external simulator (exec:/http): timeout per request (default 10000)' },
   concurrency: { type: 'number', description: 'conversations in flight at once (default 1; output is the same for any value)' },
   'max-consecutive-failures': { type: 'number', description: `stop the run after N failed conversations in a row (default ${DEFAULT_MAX_CONSECUTIVE_FAILURES}; 0 = never)` },
   shard: { type: 'string', valueName: 'I/K|auto|none', description: 'run only conversations i with i mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K; none: ignore them. Join parts with simlens merge' },
@@ -72,7 +75,7 @@ function oneOf(name: string, value: string | undefined, allowed: readonly string
 /** The configuration keys given on the command line (unset flags stay absent, so a manifest can fill them). */
 function configFromFlags(f: Flags): Partial<SimulationConfigInput> {
   const c: Record<string, unknown> = {
-    user: oneOf('user', f.user, ['agenda', 'target-free', ...LLM_USER_NAMES]),
+    user: f.user !== undefined && isExternalUserSpec(f.user) ? f.user : oneOf('user', f.user, ['agenda', 'target-free', ...LLM_USER_NAMES]),
     interaction: oneOf('interaction', f.interaction, ['cir6', 'qrfa']),
     preferences: oneOf('preferences', f.preferences, ['single', 'pkg']),
     agent: f.agent,
@@ -98,6 +101,7 @@ function configFromFlags(f: Flags): Partial<SimulationConfigInput> {
     typo_rate: f['typo-rate'],
     task: f.task,
     timeout_ms: f['timeout-ms'],
+    simulator_timeout_ms: f['simulator-timeout-ms'],
   };
   for (const k of Object.keys(c)) if (c[k] === undefined) delete c[k];
   return c as Partial<SimulationConfigInput>;
@@ -250,6 +254,7 @@ Examples:
   sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl'   # then: simlens merge all.jsonl
   simlens simulate --fork good.sim.jsonl:sim-7-000012:2 --n 5 --out forks.sim.jsonl
   simlens simulate --agent http://127.0.0.1:8080/chat --n 50 --concurrency 8 --out mine.sim.jsonl
+  simlens simulate --user exec:"python3 examples/python/agenda_user.py" --agent local-good --n 1000 --concurrency 2 --out mine.sim.jsonl
   simlens simulate --user llm-icl --icl-pool human.jsonl --icl-condition good --agent llm-bad --user-model gpt-4o-mini --n 300 --concurrency 16 --llm-concurrency 16 --out icl.sim.jsonl
 `,
   async run(args, io) {
@@ -312,6 +317,8 @@ Examples:
         signal: stop.signal,
         abort: abort.signal,
         maxConsecutiveFailures: maxFailures,
+        // An external simulator's stderr (its logs) goes to ours, control characters escaped.
+        simulator: { onStderr: f.quiet ? undefined : (line) => io.stderr(`[simulator] ${escapeControl(line)}\n`) },
         onProgress: progressPrinter(io, f.quiet),
         command,
       }).catch((err: unknown) => {

@@ -21,7 +21,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { RunManifest } from '../model';
-import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
+import { parseSimulationConfig, prepareEnvironment, type SimulatorProcessOptions, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
 import { simulateConversation } from './conversation';
 import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig, writeManifest } from './manifest';
 import { OrderedWriter, encodeConversationLine, readExistingOutput } from './output';
@@ -106,6 +106,8 @@ export interface RunOptions {
   environment?: SimulationEnvironment;
   /** Prebuilt LLM services for LLM users/agents (the extension passes its SecretStorage key this way). Give them the `abort` signal. */
   llm?: LlmServices;
+  /** External simulated users: working directory, environment and stderr of their processes. */
+  simulator?: SimulatorProcessOptions;
 }
 
 export interface RunResult {
@@ -215,7 +217,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     truncateSync(out, 0);
   }
 
-  const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.abort }));
+  const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.abort, simulator: options.simulator }));
   mkdirSync(dirname(out), { recursive: true });
   // `tally` hears of conversations as they finish (the consecutive-failure policy); `written`
   // counts the lines on disk, which is what the manifest reports.
@@ -340,6 +342,8 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
   } finally {
     clearInterval(refresher);
     writer.close();
+    // External simulators' processes stop with the run that started them (a prepared environment is its owner's).
+    if (!options.environment) await env.user.dispose?.().catch(() => {});
   }
   const endedAt = new Date();
   manifest.counts = counts(done.size + writer.written);

@@ -1,0 +1,4 @@
+export * from './protocol';
+export * from './framing';
+export * from './connection';
+export * from './simulator';
