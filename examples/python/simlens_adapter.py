@@ -28,6 +28,8 @@ import io
 import json
 import os
 import sys
+import threading
+import time
 import traceback
 
 PROTOCOL = "simlens-sim/1"
@@ -154,7 +156,17 @@ def _write_message(stream, message):
     stream.flush()
 
 
+def _watch_parent(parent):
+    # SimLens killed outright (SIGKILL) cannot stop us; a simulator stuck in its own code never sees
+    # stdin close either. Leave as soon as we are handed to another parent.
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
 def serve_stdio(server):
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
     inp = sys.stdin.buffer
     out = sys.stdout.buffer
     # Anything the simulator prints goes to stderr: stdout carries protocol messages only.

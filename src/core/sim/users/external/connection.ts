@@ -81,7 +81,54 @@ export interface StdioOptions {
   onStderr?: (line: string) => void;
 }
 
-/** A simulator process started with `command` (run by the shell, like a terminal would). */
+/**
+ * The words of a simple command line (quotes '...' and "..." and backslash escapes understood), or
+ * undefined when it needs a shell (pipes, redirections, variables, globs, environment assignments).
+ * A simple command is started directly, so the simulator's parent is SimLens itself and it can
+ * notice SimLens dying (the reference adapters watch their parent).
+ */
+export function splitCommand(command: string): string[] | undefined {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      if (end < 0) return undefined;
+      word += command.slice(i + 1, end);
+      inWord = true;
+      i = end;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < command.length && command[j] !== '"'; j++) {
+        if (command[j] === '$' || command[j] === '`') return undefined;
+        if (command[j] === '\\' && j + 1 < command.length && '"\\'.includes(command[j + 1])) j++;
+        word += command[j];
+      }
+      if (j >= command.length) return undefined;
+      inWord = true;
+      i = j;
+    } else if (c === '\\') {
+      if (i + 1 >= command.length) return undefined;
+      word += command[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else if ('|&;<>()$`*?[]{}~#='.includes(c) && !(c === '=' && inWord && words.length > 0)) {
+      return undefined;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words.length ? words : undefined;
+}
+
+/** A simulator process started with `command` (directly when it is a simple command, else by the shell). */
 export class StdioConnection implements SimulatorConnection {
   readonly shared = false;
   private child: ChildProcess;
@@ -94,8 +141,9 @@ export class StdioConnection implements SimulatorConnection {
   private exited: Promise<void>;
 
   constructor(readonly command: string, options: StdioOptions = {}) {
-    this.child = spawn(command, {
-      shell: true,
+    const words = splitCommand(command);
+    this.child = spawn(words ? words[0] : command, words ? words.slice(1) : [], {
+      shell: !words,
       cwd: options.cwd,
       env: { ...process.env, ...options.env, PYTHONUNBUFFERED: '1', SIMLENS_PROTOCOL: 'stdio' },
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -90,7 +90,10 @@ function validated<T extends z.ZodType>(schema: T, value: unknown, origin: strin
 export class ExternalUserSimulator implements UserSimulator {
   private slots: Slot[] = [];
   private starting = 0;
+  /** Failed starts and process deaths since the last good turn: the next start waits a backoff. */
   private failedStarts = 0;
+  /** The backoff delays applied so far, in ms (tests and the manifest). */
+  readonly backoffs: number[] = [];
   private waiters: (() => void)[] = [];
   private disposed = false;
   /** The simulator's answer to `initialize` (after `init()`). */
@@ -146,7 +149,6 @@ export class ExternalUserSimulator implements UserSimulator {
       if (this.info && info.name !== this.info.name) throw new SimulatorFault('invalid', `a restarted process calls itself "${info.name}", the first one "${this.info.name}"`);
       const s = info.capabilities.sessions;
       const capacity = conn.shared || s === true ? Number.POSITIVE_INFINITY : typeof s === 'number' ? s : 1;
-      this.failedStarts = 0;
       return { conn, info, active: 0, capacity };
     } catch (e) {
       void conn.close(200);
@@ -174,6 +176,7 @@ export class ExternalUserSimulator implements UserSimulator {
       if (this.failedStarts > 0) {
         const base = this.options.backoffMs ?? 200;
         const delay = Math.min(this.options.maxBackoffMs ?? 5000, base * 2 ** (this.failedStarts - 1));
+        this.backoffs.push(delay);
         await new Promise((r) => setTimeout(r, delay));
       }
       this.starting++;
@@ -186,6 +189,16 @@ export class ExternalUserSimulator implements UserSimulator {
         this.starting--;
       }
     }
+  }
+
+  /** A conversation went through without a fault: the simulator works, restarts need no backoff. */
+  healthy(): void {
+    this.failedStarts = 0;
+  }
+
+  /** A process died under a conversation (crash, hang, garbage): the next start backs off. */
+  died(): void {
+    this.failedStarts++;
   }
 
   release(slot: Slot): void {
@@ -217,6 +230,7 @@ export class ExternalUserSession implements UserSession {
   private slot: Slot | undefined;
   private turn = 0;
   private closed = false;
+  private failed = false;
   /** The turns as sent and answered, for a replay when the simulator cannot restore. */
   readonly history: RecordedTurn[] = [];
 
@@ -272,6 +286,8 @@ export class ExternalUserSession implements UserSession {
       if (result.done) this.close();
       return this.toUserTurn(result);
     } catch (e) {
+      this.failed = true;
+      if (this.slot?.conn.dead) this.sim.died();
       return this.failure(method, e);
     }
   }
@@ -343,6 +359,7 @@ export class ExternalUserSession implements UserSession {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (!this.failed) this.sim.healthy();
     if (this.slot && !this.slot.conn.dead) this.slot.conn.notify('end', { session: this.id });
     this.drop();
   }
