@@ -19,6 +19,7 @@ import * as editor from './editor';
 import * as invariants from './invariants';
 import * as firstRender from './firstRender';
 import * as reportWorker from './reportWorker';
+import * as external from './external';
 
 /** What a benchmark module exports. */
 export interface BenchModule {
@@ -36,9 +37,13 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   invariants: async () => invariants,
   'first-render': async () => firstRender,
   'report-worker': async () => reportWorker,
+  'external-simulator': async () => external,
 };
 
 async function mainBench(argv: string[]): Promise<number> {
+  // A simulator process of the external-simulator benchmark (it serves until its stdin closes).
+  if (argv[0] === '--protocol-user') return external.serveBuiltIn().then(() => new Promise<number>(() => {}));
+  if (argv[0] === '--protocol-echo') return (external.serveEcho(), new Promise<number>(() => {}));
   if (argv[0] === '--child') {
     const [, area, task, payload] = argv;
     const mod = await BENCHMARKS[area]?.();

@@ -16,6 +16,7 @@ import { liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/ext
 import { ExternalUserSimulator } from '../../../src/core/sim/users/external/simulator';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
 import { runSimulation } from '../../../src/core/run/orchestrator';
+import { conversationRng } from '../../../src/core/run/conversation';
 import type { Conversation } from '../../../src/core/model';
 import { runCli } from '../../support/cli';
 import { scratchDir } from '../../support/scratch';
@@ -98,7 +99,7 @@ describe('framing (LSP base protocol)', () => {
 });
 
 describe('protocol schema', () => {
-  test('docs/protocol.schema.json is generated from the zod schemas (npx tsx scripts/protocol-schema.mts)', () => {
+  test('docs/protocol.schema.json is generated from the zod schemas (npx tsx scripts/protocol-schema.ts)', () => {
     const committed = readFileSync(path.join(root, 'docs/protocol.schema.json'), 'utf8');
     assert.equal(committed, `${JSON.stringify(protocolJsonSchema(), null, 2)}\n`);
   });
@@ -207,7 +208,6 @@ describe('the Python reference adapter and example user', () => {
     const env = await prepareEnvironment(config, dir);
     const sim = env.user as ExternalUserSimulator;
     try {
-      const { conversationRng } = await import('../../../src/core/run/conversation');
       const index = conv.metadata!.index as number;
       const turnsBefore = conv.turns.slice(0, 2);
       for (const forceReplay of [false, true]) {
@@ -331,3 +331,16 @@ function isZombie(pid: number): boolean {
     return true;
   }
 }
+
+describe('the TypeScript reference adapter', () => {
+  test('its example user runs through the orchestrator and simlens check passes', async () => {
+    const out = path.join(dir, 'ts.jsonl');
+    const { manifest } = await runSimulation({ user: `exec:${process.execPath} --import tsx ${path.join(root, 'examples/ts/exampleUser.ts')}`, agent: 'local-bad', n: 30, seed: 2, ...small }, { out, concurrency: 2, cwd: root });
+    assert.equal(manifest.counts.failed, 0);
+    const convs = lines(out);
+    assert.equal(convs.length, 30);
+    assert.ok(convs.every((c) => c.source === 'example-first-fit-user' && ['accepted', 'abandoned'].includes(c.outcome!)));
+    const check = await runCli(['check', out], dir);
+    assert.equal(check.code, 0, check.out);
+  });
+});

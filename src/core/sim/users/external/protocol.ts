@@ -4,7 +4,7 @@
  * with the Language Server Protocol's framing or over HTTP (one JSON-RPC message per POST).
  *
  * These zod schemas are the single definition: the client validates every result with them, and
- * docs/protocol.schema.json is generated from them (`npx tsx scripts/protocol-schema.mts`; a unit test
+ * docs/protocol.schema.json is generated from them (`npx tsx scripts/protocol-schema.ts`; a unit test
  * fails when the committed file differs).
  */
 import { z } from 'zod';

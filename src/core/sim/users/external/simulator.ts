@@ -266,14 +266,16 @@ export class ExternalUserSession implements UserSession {
     }
   }
 
-  private toUserTurn(result: UserTurnResult): UserTurn {
-    const trace: SimulatorTrace = result.trace ? structuredClone(result.trace) : {};
+  /** `result` is zod's fresh copy (the run may extend its trace); `raw` the message as received (kept for restore). */
+  private toUserTurn(result: UserTurnResult, raw: unknown): UserTurn {
+    const trace: SimulatorTrace = result.trace ?? {};
     if (trace.user_act === undefined) trace.user_act = result.acts[0];
     if (result.acts.length > 1 && (trace as Record<string, unknown>)['user_acts'] === undefined) (trace as Record<string, unknown>)['user_acts'] = result.acts.slice();
     if (result.done && result.end_reason !== undefined) (trace as Record<string, unknown>)['end_reason'] = result.end_reason;
     const u: UserTurn = { utterance: result.utterance, act: result.acts[0], trace, done: result.done === true };
     if (result.done) u.outcome = result.outcome ?? 'ended';
-    this.history.push({ user_utterance: result.utterance, user_acts: result.acts.slice(), ...(result.trace ? { trace: structuredClone(result.trace) } : {}) });
+    const rawTrace = (raw as { trace?: SimulatorTrace }).trace;
+    this.history.push({ user_utterance: result.utterance, user_acts: result.acts.slice(), ...(rawTrace ? { trace: rawTrace } : {}) });
     return u;
   }
 
@@ -284,7 +286,7 @@ export class ExternalUserSession implements UserSession {
       const raw = await this.slot.conn.request(method, params, this.timeout());
       const result = validated(UserTurnResult, raw, `${method} result`);
       if (result.done) this.close();
-      return this.toUserTurn(result);
+      return this.toUserTurn(result, raw);
     } catch (e) {
       this.failed = true;
       if (this.slot?.conn.dead) this.sim.died();
