@@ -20,7 +20,7 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { RunManifest } from '../model';
+import type { Conversation, RunManifest } from '../model';
 import { parseSimulationConfig, prepareEnvironment, type SimulatorProcessOptions, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
 import { simulateConversation } from './conversation';
 import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig, writeManifest } from './manifest';
@@ -106,6 +106,12 @@ export interface RunOptions {
   environment?: SimulationEnvironment;
   /** Prebuilt LLM services for LLM users/agents (the extension passes its SecretStorage key this way). Give them the `abort` signal. */
   llm?: LlmServices;
+  /**
+   * Called with each conversation once its line is handed to the writer; the worker that ran it
+   * waits for the returned promise (a debugger pauses the run this way; other workers go on, so
+   * pause with concurrency 1). Never changes the output.
+   */
+  onConversation?: (conversation: Conversation, index: number) => void | Promise<void>;
   /** External simulated users: working directory, environment and stderr of their processes. */
   simulator?: SimulatorProcessOptions;
 }
@@ -322,6 +328,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
       for (const ms of result.llmLatencies) llmLatencies.push(ms);
       writer.put(index, encodeConversationLine(result.conversation));
       sessionFinished++;
+      if (options.onConversation) await options.onConversation(result.conversation, index);
       report(false);
       refreshManifest();
       // Local agents never wait on I/O: yield now and then so cancellation and progress get through.
