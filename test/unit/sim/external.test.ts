@@ -344,3 +344,25 @@ describe('the TypeScript reference adapter', () => {
     assert.equal(check.code, 0, check.out);
   });
 });
+
+describe('simlens.simulators setting', () => {
+  test('valid entries kept, each invalid one named by position and field', async () => {
+    const { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } = await import('../../../src/core/sim/users/external/settings');
+    const r = parseSimulatorSettings([
+      { name: 'mine', command: 'python3 my_sim.py', cwd: 'sims', env: { A: '1' }, concurrency: 2 },
+      { name: 'remote', command: 'http://127.0.0.1:8765/' },
+      { name: '', command: 'x' },
+      { name: 'bad', command: 'x', env: { A: 1 } },
+      'python3 x.py',
+    ]);
+    assert.deepEqual(r.simulators.map((s) => s.name), ['mine', 'remote']);
+    assert.equal(r.problems.length, 3);
+    assert.match(r.problems[0], /^simlens\.simulators\[2\]: .*name/);
+    assert.match(r.problems[1], /^simlens\.simulators\[3\]: .*env/);
+    assert.match(r.problems[2], /^simlens\.simulators\[4\]: /);
+    assert.equal(simulatorUserSpec(r.simulators[0]), 'exec:python3 my_sim.py');
+    assert.equal(simulatorUserSpec(r.simulators[1]), 'http://127.0.0.1:8765/');
+    assert.equal(simulatorCwd(r.simulators[0], '/ws'), path.resolve('/ws', 'sims'));
+    assert.deepEqual(parseSimulatorSettings({}).problems, ['simlens.simulators: must be a list of {name, command, cwd?, env?, concurrency?}']);
+  });
+});
