@@ -10,6 +10,7 @@ import type { Conversation, ConversationAnnotation } from '../core/model';
 import { annotateAll, writeJsonlAtomic, type AnnotateReport } from '../core/llm/annotate';
 import type { LlmRole } from '../core/llm/config';
 import type { LlmServices } from '../core/llm/services';
+import type { BudgetSnapshot } from '../core/llm/budget';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally } from '../core/run/failures';
 import { annotationPartManifest, annotationPassConfig, loadAnnotationPart, type AnnotationPartState } from '../core/run/annotationShard';
 import { writeManifest } from '../core/run/manifest';
@@ -144,11 +145,13 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
       io.stderr(`simlens ${command}: stopping after the answers in flight (Ctrl-C again to cancel them)\n`);
     } else abort.abort();
   };
+  // SIGTERM (a cluster's preemption, `kill`) is a first Ctrl-C.
   process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
   try {
     let services: LlmServices;
     try {
-      services = await llmServicesFromFlags(o.flags, io, { outFile: out, signal: abort.signal, command });
+      services = await llmServicesFromFlags(o.flags, io, { outFile: out, signal: abort.signal, stopRetries: stop.signal, command });
     } catch (e) {
       if (e instanceof UsageError) throw e;
       io.stderr(`simlens ${command}: ${(e as Error).message}\n`);
@@ -180,6 +183,7 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
       writeManifest(outFile, annotationPartManifest(part));
       lastManifest = Date.now();
     }
+    const passStarted = new Date();
     const report = await annotateAll(rows.slice(0, toAnnotate.length), (conv, i) => o.annotate(conv, services, toAnnotate[i] + 1), {
       concurrency: services.settings.roles[o.role].concurrency,
       skipAnnotator: force ? undefined : annotator,
@@ -193,30 +197,44 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
         }
       },
       maxConsecutiveFailures,
-      failureReason: 'judge_llm',
+      failureReason: o.role === 'discriminator' ? 'discriminator_llm' : 'judge_llm',
     });
     const rest = resolved ? rows.slice(toAnnotate.length) : o.conversations.slice(toAnnotate.length);
     await writeJsonlAtomic(outFile, [...report.conversations, ...rest]);
-    if (part) {
-      writeManifest(outFile, annotationPartManifest({
-        ...part,
-        annotated: report.annotated,
-        skipped: report.skipped,
-        failures: report.failures,
-        status: report.stopped ? (report.stoppedBy === 'policy' ? 'stopped' : 'cancelled') : 'finished',
-        stopReason: report.stopped,
-        finished: new Date(),
-        llmCallMs: latencyStats(report.llmLatencies),
-      }));
-    }
+    // Every pass, sharded or not, leaves a manifest: counts, failures per reason, LLM usage (no key).
+    part ??= {
+      command, commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`,
+      config: annotationPassConfig({ command, inputFile: resolvePath(io, o.input), items: o.conversations.length, annotator, limit, force }),
+      output: outFile, started: passStarted, planned: toAnnotate.length, annotated: 0, skipped: 0,
+      failures: { failed: 0, agent_errors: 0, by_reason: {} }, resumed: 0, status: 'running',
+    };
+    writeManifest(outFile, annotationPartManifest({
+      ...part,
+      extra: services.manifestInfo(),
+      annotated: report.annotated,
+      skipped: report.skipped,
+      failures: report.failures,
+      status: report.stopped ? (report.stoppedBy === 'policy' ? 'stopped' : 'cancelled') : 'finished',
+      stopReason: report.stopped,
+      finished: new Date(),
+      llmCallMs: latencyStats(report.llmLatencies),
+    }));
     for (const f of report.failed) io.stderr(`simlens ${command}: ${o.input}: conversation ${f.id}: ${f.error}\n`);
     if (report.stopped) io.stderr(`simlens ${command}: stopped early: ${report.stopped}; ${resolved ? 'rerun this task to resume its part' : `rerun on ${out} to continue`}\n`);
     o.summarize({ report, annotator, services, out });
+    if (!(o.flags as { json?: boolean }).json) io.stdout(`${usageLine(services.budget.snapshot())}\n`);
     return report.failed.length || report.stopped ? 1 : 0;
   } catch (err) {
     if (isIoError(err)) { io.stderr(`simlens ${command}: ${ioErrorMessage('write', out, err)}\n`); return 2; }
     throw err;
   } finally {
     process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGTERM', onSigint);
   }
+}
+
+/** The usage line printed after a pass ("usage: 12 requests, 3,456 tokens, 4 cache hits"), saying when tokens are estimated. */
+export function usageLine(u: BudgetSnapshot): string {
+  const estimated = u.usage_missing ? ` (${u.estimated_tokens} estimated: ${u.usage_missing} answer${u.usage_missing === 1 ? '' : 's'} came without usage)` : '';
+  return `usage: ${u.requests} request${u.requests === 1 ? '' : 's'}, ${u.tokens} tokens${estimated}, ${u.cache_hits} cache hit${u.cache_hits === 1 ? '' : 's'}${u.exhausted ? ', budget spent' : ''}`;
 }

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { apiKeyFieldIn, apiKeyFieldMessage, apiKeyFromEnv, LLM_ROLES, resolveLlmSettings, type LlmRole, type LlmRoleInput, type LlmSettingsInput } from '../core/llm/config';
 import { LlmServices, defaultCacheDir } from '../core/llm/services';
+import { publicBaseUrl } from '../core/llm/redact';
 import { WORKSPACE_PROMPTS_DIR } from '../core/llm/templates';
 import type { FlagValues } from './args';
 import { UsageError, type CliIo } from './types';
@@ -31,7 +32,7 @@ export const LLM_FLAGS = {
   temperature: { type: 'number', description: 'sampling temperature for every role' },
   'max-tokens': { type: 'number', description: 'max completion tokens per call' },
   'llm-timeout-ms': { type: 'number', description: 'per-attempt LLM timeout (default 60000)' },
-  'llm-concurrency': { type: 'number', description: 'LLM requests in flight per role (default 8)' },
+  'llm-concurrency': { type: 'number', description: 'LLM requests in flight per role (default: --concurrency where the command has it, else 8)' },
   'llm-max-retries': { type: 'number', description: 'retries on 429/5xx/timeouts (default 4)' },
   stream: { type: 'boolean', description: 'receive answers as server-sent events' },
   'json-mode': { type: 'boolean', description: 'send response_format json_object where JSON is expected' },
@@ -106,8 +107,16 @@ export function llmSettingsInputFromFlags(flags: LlmFlagValues, io: CliIo, outFi
  * `opts.signal` is a HARD abort: it cancels requests in flight. Pass a "stop scheduling" signal
  * (first Ctrl-C) to the run or pass instead, so that work in flight finishes.
  */
-export async function llmServicesFromFlags(flags: LlmFlagValues, io: CliIo, opts: { outFile?: string; signal?: AbortSignal; command: string }): Promise<LlmServices> {
+export async function llmServicesFromFlags(
+  flags: LlmFlagValues, io: CliIo,
+  opts: { outFile?: string; signal?: AbortSignal; stopRetries?: AbortSignal; command: string; defaultConcurrency?: number },
+): Promise<LlmServices> {
   const input = llmSettingsInputFromFlags(flags, io, opts.outFile);
+  // Requests in flight per role follow the command's --concurrency unless set explicitly (a
+  // conversation has one request out at a time, so fewer slots would idle conversations).
+  if (opts.defaultConcurrency !== undefined && input.defaults && input.defaults.concurrency === undefined) {
+    input.defaults.concurrency = Math.max(opts.defaultConcurrency, 1);
+  }
   let settings;
   try {
     settings = resolveLlmSettings(input, flags['llm-config'] ?? 'LLM options');
@@ -115,7 +124,12 @@ export async function llmServicesFromFlags(flags: LlmFlagValues, io: CliIo, opts
     throw new UsageError((e as Error).message);
   }
   if (input.promptsDir && !existsSync(input.promptsDir)) settings.promptsDir = undefined;
-  const services = await LlmServices.create({ settings, apiKey: apiKeyFromEnv(io.env), signal: opts.signal });
+  const services = await LlmServices.create({ settings, apiKey: apiKeyFromEnv(io.env), signal: opts.signal, stopRetries: opts.stopRetries });
+  const budget = settings.budget;
+  if (budget.maxTokens !== undefined) {
+    // Said once, up front: how the token budget is kept under concurrency, and what happens without usage.
+    io.stderr(`simlens ${opts.command}: token budget ${budget.maxTokens}: each request reserves its prompt's estimated tokens plus max_tokens before it is sent; answers without "usage" are counted by estimate (4 characters a token) and reported as such\n`);
+  }
   for (const w of services.prompts.warnings) io.stderr(`simlens ${opts.command}: ${w}\n`);
   return services;
 }
@@ -152,7 +166,8 @@ export function withLlmRunConfig<C extends { user?: string; agent?: string }>(
   const roles: Record<string, unknown> = {};
   for (const role of LLM_ROLES) {
     const r = resolved.roles[role];
-    roles[role] = { baseUrl: r.baseUrl, model: r.model, temperature: r.temperature, maxTokens: r.maxTokens, sendSeed: r.sendSeed, jsonMode: r.jsonMode };
+    // The URL's credentials (userinfo, ?api-key=) are sent, never recorded.
+    roles[role] = { baseUrl: publicBaseUrl(r.baseUrl), model: r.model, temperature: r.temperature, maxTokens: r.maxTokens, sendSeed: r.sendSeed, jsonMode: r.jsonMode };
   }
   const llm: Record<string, unknown> = { settings: JSON.parse(JSON.stringify({ roles })) as Record<string, unknown> };
   if (flags['icl-pool']) llm.icl_pool = flags['icl-pool'];

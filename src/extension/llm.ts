@@ -102,7 +102,7 @@ async function testConnection(output: vscode.LogOutputChannel): Promise<void> {
     const client = services.client(role);
     const models = await client.listModels();
     const found = client.model ? (models.includes(client.model) ? `model "${client.model}" is available` : `model "${client.model}" is NOT in the list`) : 'no model set';
-    output.info(`LLM ${role} at ${client.config.baseUrl}: ${models.length} models; ${found}`);
+    output.info(`LLM ${role} at ${client.publicBaseUrl}: ${models.length} models; ${found}`);
     void notify.info(`SimLens: ${role} endpoint answered with ${models.length} models; ${found}.`);
   } catch (e) {
     const message = redactSecrets(e instanceof Error ? e.message : String(e), [key]);

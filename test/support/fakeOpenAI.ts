@@ -43,6 +43,19 @@ export interface FakeReply {
   errorMessage?: string;
   /** Embedding vectors to return instead of the built-in hashed bag of words. */
   embeddings?: number[][];
+  // Fault modes of answers SimLens must not use as data (see test/unit/llm/answers.test.ts).
+  /** Send `message.content` as this list of parts (e.g. [{type: "text", text: "..."}]) instead of a string. */
+  contentParts?: unknown[];
+  /** Leave `usage` out of the answer (some self-hosted servers do). */
+  omitUsage?: boolean;
+  /** Set `message.refusal` (OpenAI's structured refusal) and leave the content null. */
+  refusal?: string;
+  /**
+   * For error replies: echo the credentials the request carried in the error message, the way
+   * some servers do: the bearer token in full, partly masked (first 6, stars, last 4), and the
+   * request's query string and userinfo.
+   */
+  echoCredentials?: boolean;
 }
 
 export interface RecordedRequest {
@@ -52,6 +65,8 @@ export interface RecordedRequest {
   /** The parsed JSON body (undefined for GET or unparsable bodies). */
   body: Record<string, unknown> | undefined;
   rawBody: string;
+  /** The query string of the request URL (without "?"). */
+  query: string;
   /** Milliseconds since the server started when the request arrived. */
   at: number;
 }
@@ -174,7 +189,7 @@ export class FakeOpenAI {
       body = undefined;
     }
     const path = (req.url ?? '/').split('?')[0];
-    const recorded: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, rawBody, at: Date.now() - this.started };
+    const recorded: RecordedRequest = { method: req.method ?? 'GET', path, query: (req.url ?? '').split('?')[1] ?? '', headers: req.headers, body, rawBody, at: Date.now() - this.started };
     if (this.options.record !== false) this.requests.push(recorded);
     const requestId = `req_fake_${++this.counter}`;
 
@@ -201,20 +216,29 @@ export class FakeOpenAI {
       return;
     }
     if (status >= 400) {
-      return this.sendJson(res, status, { error: { message: reply.errorMessage ?? `fake error ${status}`, type: 'fake_error', code: null } }, headers);
+      let message = reply.errorMessage ?? `fake error ${status}`;
+      if (reply.echoCredentials) {
+        const auth = String(req.headers.authorization ?? '');
+        const token = auth.replace(/^(Bearer|Basic)\s+/i, '');
+        const masked = token.length > 10 ? `${token.slice(0, 6)}${'*'.repeat(token.length - 10)}${token.slice(-4)}` : token;
+        message += `; Incorrect API key provided: ${masked}. You sent Authorization: ${auth} with query ${recorded.query}; api_key=${token}`;
+      }
+      return this.sendJson(res, status, { error: { message, type: 'fake_error', code: null } }, headers);
     }
     if (isEmbed) return this.sendEmbeddings(res, body, reply, headers);
     const model = typeof body?.model === 'string' ? body.model : 'fake-model';
     const content = reply.content ?? '';
     const usage = reply.usage ?? { prompt_tokens: roughTokens(rawBody), completion_tokens: roughTokens(content) };
     if (body?.stream === true) return this.sendStream(res, model, content, reply, usage, headers, body);
+    const message: Record<string, unknown> = { role: 'assistant', content: reply.refusal !== undefined ? null : reply.contentParts ?? content };
+    if (reply.refusal !== undefined) message.refusal = reply.refusal;
     this.sendJson(res, status, {
       id: `chatcmpl-${this.counter}`,
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model,
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: reply.finishReason ?? 'stop', logprobs: null }],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+      choices: [{ index: 0, message, finish_reason: reply.finishReason ?? 'stop', logprobs: null }],
+      ...(reply.omitUsage ? {} : { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
     }, headers);
   }
 

@@ -56,7 +56,7 @@ Example:
       conversations,
       annotatorFor: discriminatorAnnotator,
       annotate: async (conv, services, line) => (await discriminateConversation(conv, services, { line })).annotation,
-      summarize: ({ report, annotator, out }) => {
+      summarize: ({ report, annotator, services, out }) => {
         let sum = 0;
         let n = 0;
         let correct = 0;
@@ -68,7 +68,7 @@ Example:
           sum += p;
           if ((p >= 0.5) === (conversationSource(conv) === 'human')) correct++;
         }
-        const summary = { out, annotator, scored: report.annotated, skipped: report.skipped, failed: report.failed.length, failures: report.failures, mean_p_human: n ? sum / n : null, accuracy: n ? correct / n : null, stopped: report.stopped ?? null };
+        const summary = { out, annotator, scored: report.annotated, skipped: report.skipped, failed: report.failed.length, failures: report.failures, mean_p_human: n ? sum / n : null, accuracy: n ? correct / n : null, stopped: report.stopped ?? null, usage: services.budget.snapshot() };
         io.stdout(flags.json ? JSON.stringify(summary) + '\n'
           : `${annotator}: ${report.annotated} scored, ${report.skipped} already scored, ${describeFailures(report)}; mean p_human ${n ? (sum / n).toFixed(3) : 'n/a'}, accuracy vs source ${n ? (correct / n).toFixed(3) : 'n/a'} -> ${out}\n`);
       },

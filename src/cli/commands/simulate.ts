@@ -51,7 +51,8 @@ const FLAGS = {
   'max-consecutive-failures': { type: 'number', description: `stop the run after N failed conversations in a row (default ${DEFAULT_MAX_CONSECUTIVE_FAILURES}; 0 = never)` },
   shard: { type: 'string', valueName: 'I/K|auto|none', description: 'run only conversations i with i mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K; none: ignore them. Join parts with simlens merge' },
   'shard-count': { type: 'number', valueName: 'K', description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)` },
-  resume: { type: 'boolean', description: 'continue an interrupted run: skip conversations already in --out' },
+  resume: { type: 'boolean', description: 'continue an interrupted run: skip conversations already in --out (failed ones included)' },
+  'retry-failed': { type: 'boolean', description: 'with --resume: run the failed conversations in --out again' },
   force: { type: 'boolean', description: 'replace an existing --out' },
   fork: { type: 'string', valueName: 'FILE:ID:TURN', description: 'simulate --n continuations of conversation ID after turn TURN (0-based)' },
   'fork-seed': { type: 'string', valueName: 'S', description: 'seed of the fork randomness (default: the run seed)' },
@@ -221,8 +222,13 @@ whose planned conversations all finished is "finished", its failures counted. An
 still fails after its retries stops the run too ("stopped", stop_reason names the endpoint's error;
 a spent --budget-* is "cancelled"). The manifest's counts are refreshed about once a second while
 the run goes on; after a kill the output file is the truth, and --resume recounts from it.
-Ctrl-C stops scheduling: conversations in flight are finished and written, the manifest says
-"cancelled"; a second Ctrl-C aborts them at once (they are not written). --resume continues.
+An LLM request the endpoint rejects for what it carries (HTTP 400, 413, 422, e.g. past the
+context length) and answers that stay unusable after the repairs (refusals, wrong format, cut at
+the token limit) fail only their conversation (user_llm, agent_llm); the run goes on.
+Ctrl-C (or SIGTERM) stops scheduling and retrying: conversations in flight are finished and
+written, the manifest says "cancelled"; a second Ctrl-C aborts them at once (they are not
+written). --resume continues; it keeps failed conversations unless --retry-failed.
+LLM requests in flight per role default to --concurrency (--llm-concurrency overrides).
 
 Cluster runs: in a Slurm array job (SLURM_ARRAY_TASK_ID, with --array=0-K-1) or a Kubernetes
 Indexed Job (JOB_COMPLETION_INDEX, with SIMLENS_SHARD_COUNT set to the completions) each task
@@ -302,9 +308,14 @@ Examples:
         io.stderr('simlens simulate: finishing the conversations in flight (Ctrl-C again to abort them)\n');
       } else abort.abort();
     };
+    // SIGTERM (Slurm and Kubernetes preemption, `kill`) is a first Ctrl-C: the manifest is written.
     process.on('SIGINT', onSigint);
+    process.on('SIGTERM', onSigint);
+    if (f['retry-failed'] && !resume) throw new UsageError('--retry-failed needs --resume');
     try {
-      const llm = config.llm ? await llmServicesFromFlags(f, io, { outFile: out, signal: abort.signal, command: 'simulate' }) : undefined;
+      const llm = config.llm
+        ? await llmServicesFromFlags(f, io, { outFile: out, signal: abort.signal, stopRetries: stop.signal, command: 'simulate', defaultConcurrency: f.concurrency })
+        : undefined;
       const result = await runSimulation(config, {
         llm,
         out,
@@ -312,6 +323,7 @@ Examples:
         shard,
         shardSource: resolved && resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
         resume,
+        retryFailed: f['retry-failed'],
         overwrite: f.force,
         concurrency: f.concurrency,
         signal: stop.signal,
@@ -327,6 +339,10 @@ Examples:
         io.stderr(`simlens simulate: ${runStopOf(err).reason}\ncontinue with the same options and --resume\n`);
         return undefined;
       });
+      const usage = llm?.budget.snapshot();
+      if (usage?.usage_missing) {
+        io.stderr(`simlens simulate: ${usage.usage_missing} LLM answers came without "usage"; their ${usage.estimated_tokens} tokens are estimated (4 characters a token) in the manifest's llm.usage\n`);
+      }
       if (!result) return 1;
       const { manifest } = result;
       const c = manifest.counts;
@@ -341,6 +357,7 @@ Examples:
       return manifest.status === 'finished' && c.failed === 0 ? 0 : 1;
     } finally {
       process.removeListener('SIGINT', onSigint);
+      process.removeListener('SIGTERM', onSigint);
     }
   },
 };

@@ -8,6 +8,7 @@ import type { Conversation, ConversationAnnotation } from '../model';
 import { conversationId } from '../model';
 import { createRng } from '../random';
 import type { ChatMessage, ChatResult, RecordedLlmCall } from './client';
+import type { AnswerValidation } from './validate';
 import { LlmOutputError } from './errors';
 import type { LlmServices } from './services';
 import { conversationTranscript } from './transcript';
@@ -33,8 +34,8 @@ export interface ConversationQuestion<T> {
   maxItems: number;
   /** The annotator name for a model. */
   annotator(model: string): string;
-  /** Checks one answer. */
-  check(res: ChatResult): AnswerCheck<T>;
+  /** Checks one answer (after the generic checks of validate.ts: complete, not empty, not a refusal). */
+  check(res: Pick<ChatResult, 'text' | 'finishReason'>): AnswerCheck<T>;
 }
 
 /** A valid answer with its annotation and the calls it took. */
@@ -59,11 +60,19 @@ export async function askAboutConversation<T>(conv: Conversation, services: LlmS
   const maxRepairs = opts.maxRepairs ?? 2;
   let problem = '';
   let last = '';
+  // The client validates every answer with the role's check, so only usable answers are cached.
+  const validate: AnswerValidation = {
+    name: `${role}-answer@1`,
+    check: (text, finishReason) => {
+      const c = question.check({ text, finishReason });
+      return c.ok ? undefined : c.problem;
+    },
+  };
   for (let attempt = 0; attempt <= maxRepairs; attempt++) {
-    const res = await client.chat({ messages, seed: rng.int(0x7fffffff), template: prompt.id, json: true, purpose: attempt ? `${role}.repair` : role });
+    const res = await client.chat({ messages, seed: rng.int(0x7fffffff), template: prompt.id, json: true, purpose: attempt ? `${role}.repair` : role, validate });
     calls.push(res.call);
     last = res.text;
-    const checked = question.check(res);
+    const checked: AnswerCheck<T> = res.problem !== undefined ? { ok: false, problem: res.problem } : question.check(res);
     if (checked.ok) {
       const annotation: ConversationAnnotation = {
         annotator: question.annotator(client.model),

@@ -19,6 +19,12 @@ export interface CachedChat {
   prompt_tokens?: number;
   completion_tokens?: number;
   request_id?: string;
+  /**
+   * The validation the answer passed before it was stored (validate.ts `validationName`, e.g.
+   * "answer@1+user-reply@1"). Only validated answers are stored; an entry without it (older
+   * caches, which stored failures too) is never replayed.
+   */
+  validation?: string;
 }
 
 export interface CachedEmbedding {

@@ -14,7 +14,8 @@ import { LlmResponseCache, cacheKey, type CachedChat, type CachedEmbedding } fro
 import { LlmError, BudgetExceededError, type LlmErrorKind } from './errors';
 import { ConcurrencyLimiter } from './limiter';
 import { postJson, sharedNodeFetch } from './nodeFetch';
-import { redactSecrets } from './redact';
+import { publicBaseUrl, redactSecrets, urlSecrets } from './redact';
+import { answerProblem, contentText, validationName, type AnswerValidation } from './validate';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -36,6 +37,11 @@ export interface ChatRequest {
   template?: string;
   /** What the call is for, e.g. "user.respond" (recorded in the trace). */
   purpose?: string;
+  /**
+   * The role's check of the answer (validate.ts), on top of the generic ones (complete, not empty,
+   * not a refusal). An answer that fails is returned with `problem` set and never cached.
+   */
+  validate?: AnswerValidation;
 }
 
 export interface ChatResult {
@@ -46,6 +52,8 @@ export interface ChatResult {
   cached: boolean;
   /** The call as recorded in traces. */
   call: RecordedLlmCall;
+  /** Why the answer is unusable (validate.ts); undefined when it passed every check. Never cached. */
+  problem?: string;
 }
 
 export interface EmbeddingResult {
@@ -72,6 +80,8 @@ export type RecordedLlmCall = LlmCall & {
   template?: string;
   purpose?: string;
   finish_reason?: string;
+  /** Why the answer was not usable (validate.ts), when it was not. */
+  problem?: string;
 };
 
 export interface LlmClientOptions {
@@ -97,6 +107,11 @@ export interface LlmClientOptions {
   fetch?: typeof fetch;
   /** Told when a request starts and when it is on the wire (LlmServices.whileWaiting). */
   sends?: SendTracker;
+  /**
+   * Once aborted, no new retry is sent and a wait before one ends at once (the call fails with its
+   * last error); requests in flight go on. The run's "stop scheduling" signal (first Ctrl-C, SIGTERM).
+   */
+  stopRetries?: AbortSignal;
 }
 
 /** Counts requests between "started" and "on the wire". */
@@ -184,8 +199,12 @@ interface ChatOutcome {
 function chatOutcomeOf(data: OpenAI.Chat.ChatCompletion | undefined, requestId: string | undefined): ChatOutcome {
   const choice = data?.choices?.[0];
   if (!data || !choice || !choice.message) throw new InvalidResponse('the endpoint answered without choices[0].message');
+  const content = contentText(choice.message.content as unknown);
+  if (!content.ok) throw new InvalidResponse(`the endpoint answered with an unreadable message: ${content.problem}`);
+  // A structured refusal (message.refusal) is a refusal whatever the content says.
+  const refusal = (choice.message as { refusal?: unknown }).refusal;
   return {
-    text: choice.message.content ?? '',
+    text: typeof refusal === 'string' && refusal.trim() && !content.text.trim() ? `I can't help with that: ${refusal}` : content.text,
     finishReason: choice.finish_reason ?? undefined,
     promptTokens: data.usage?.prompt_tokens,
     completionTokens: data.usage?.completion_tokens,
@@ -216,7 +235,9 @@ export class LlmClient {
     this.limiter = options.limiter ?? new ConcurrencyLimiter(options.config.concurrency);
     this.random = options.random ?? Math.random;
     this.sleep = options.sleep ?? defaultSleep;
-    this.#secrets = [options.apiKey];
+    // The key, and whatever credentials the base URL carries (userinfo, ?api-key=): sent, never written.
+    this.#secrets = [options.apiKey, ...urlSecrets(options.config.baseUrl)];
+    this.publicBaseUrl = publicBaseUrl(options.config.baseUrl);
     // Local servers (Ollama, vLLM, LM Studio) ignore the key, but the SDK insists on one.
     this.#openai = new OpenAI({
       baseURL: options.config.baseUrl,
@@ -231,9 +252,20 @@ export class LlmClient {
       // What the SDK would add from the environment.
       if (process.env.OPENAI_ORG_ID) headers['openai-organization'] = process.env.OPENAI_ORG_ID;
       if (process.env.OPENAI_PROJECT_ID) headers['openai-project'] = process.env.OPENAI_PROJECT_ID;
-      this.#direct = { url: new URL(`${options.config.baseUrl.replace(/\/+$/, '')}/chat/completions`), headers };
+      const url = new URL(options.config.baseUrl);
+      url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
+      if (url.username || url.password) {
+        // Credentials in the URL go in a Basic header unless a key is set (node:http does not send userinfo by itself).
+        if (!options.apiKey) headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+        url.username = '';
+        url.password = '';
+      }
+      this.#direct = { url, headers };
     }
   }
+
+  /** The base URL as it may be written (credentials replaced by [REDACTED]). */
+  readonly publicBaseUrl: string;
 
   /** The model this client asks. */
   get model(): string {
@@ -251,7 +283,7 @@ export class LlmClient {
       stop: request.stop,
     };
     const keyed = {
-      kind: 'chat', base_url: cfg.baseUrl, model: cfg.model, messages: request.messages, params,
+      kind: 'chat', base_url: this.publicBaseUrl, model: cfg.model, messages: request.messages, params,
       // The seed distinguishes samples even when the endpoint is not sent one.
       sample_seed: request.seed, template: request.template,
     };
@@ -268,10 +300,15 @@ export class LlmClient {
     if (this.#options.recordPrompts) call.request = { messages: request.messages, params };
 
     const cache = this.#options.cache;
+    const validation = validationName(request.validate);
     if (cache) {
       const hit = await cache.get(key);
-      if (hit && hit.kind === 'chat') {
+      // Only an answer that passed this very validation, and passes it again, is replayed.
+      if (hit && hit.kind === 'chat' && hit.validation === validation && answerProblem(hit.text, hit.finish_reason, request.validate) === undefined) {
+        this.#options.budget?.cacheHit();
         Object.assign(call, { cached: true, latency_ms: 0, prompt_tokens: hit.prompt_tokens, completion_tokens: hit.completion_tokens, request_id: hit.request_id, response: hit.text });
+        // As the original call recorded it, so a replay writes what the first run wrote.
+        if (hit.finish_reason) call.finish_reason = hit.finish_reason;
         this.#options.onCall?.(call);
         return { text: hit.text, finishReason: hit.finish_reason, promptTokens: hit.prompt_tokens, completionTokens: hit.completion_tokens, cached: true, call };
       }
@@ -282,7 +319,8 @@ export class LlmClient {
       messages: request.messages,
       ...Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)),
     };
-    const outcome = await this.withRetries(call, callSignal, async (signal) => {
+    const estimate = estimateChatTokens(request.messages, params.max_tokens);
+    const outcome = await this.withRetries(call, callSignal, estimate, async (signal) => {
       if (cfg.stream) return this.streamOnce(body, signal);
       if (this.#direct) return this.chatOnce(this.#direct, body, signal);
       const { data, request_id } = await this.#openai.chat.completions
@@ -292,29 +330,35 @@ export class LlmClient {
     });
     Object.assign(call, { cached: false, request_id: outcome.requestId, prompt_tokens: outcome.promptTokens, completion_tokens: outcome.completionTokens, response: outcome.text });
     if (outcome.finishReason) call.finish_reason = outcome.finishReason;
-    if (cache) {
-      const entry: CachedChat = { kind: 'chat', text: outcome.text, finish_reason: outcome.finishReason, prompt_tokens: outcome.promptTokens, completion_tokens: outcome.completionTokens, request_id: outcome.requestId };
+    const problem = answerProblem(outcome.text, outcome.finishReason, request.validate);
+    if (problem !== undefined) call.problem = problem;
+    else if (cache) {
+      const entry: CachedChat = { kind: 'chat', text: outcome.text, finish_reason: outcome.finishReason, prompt_tokens: outcome.promptTokens, completion_tokens: outcome.completionTokens, request_id: outcome.requestId, validation };
       await cache.set(key, keyed, entry);
     }
     this.#options.onCall?.(call);
-    return { text: outcome.text, finishReason: outcome.finishReason, promptTokens: outcome.promptTokens, completionTokens: outcome.completionTokens, cached: false, call };
+    const result: ChatResult = { text: outcome.text, finishReason: outcome.finishReason, promptTokens: outcome.promptTokens, completionTokens: outcome.completionTokens, cached: false, call };
+    if (problem !== undefined) result.problem = problem;
+    return result;
   }
 
   /** Embeds texts in one request (callers batch). Cached like chat calls. */
   async embed(texts: string[], callSignal?: AbortSignal): Promise<EmbeddingResult> {
     const cfg = this.config;
     if (!cfg.model) throw new LlmError('no embeddings model is configured', 'invalid_response');
-    const keyed = { kind: 'embedding', base_url: cfg.baseUrl, model: cfg.model, input: texts };
+    const keyed = { kind: 'embedding', base_url: this.publicBaseUrl, model: cfg.model, input: texts };
     const key = cacheKey(keyed);
     const call: RecordedLlmCall = { id: `${this.role}-${key.slice(0, 12)}`, role: this.role, model: cfg.model, cache_key: key, attempts: [] };
     const cache = this.#options.cache;
     const hit = cache ? await cache.get(key) : undefined;
     if (hit && hit.kind === 'embedding' && hit.vectors.length === texts.length) {
+      this.#options.budget?.cacheHit();
       Object.assign(call, { cached: true, latency_ms: 0, prompt_tokens: hit.prompt_tokens, request_id: hit.request_id });
       this.#options.onCall?.(call);
       return { vectors: hit.vectors, cached: true, call };
     }
-    const outcome = await this.withRetries(call, callSignal, async (signal) => {
+    const embedTokens = estimateTextTokens(texts.join(' '));
+    const outcome = await this.withRetries(call, callSignal, { prompt: embedTokens, reserve: embedTokens }, async (signal) => {
       const { data, request_id } = await this.#openai.embeddings
         .create({ model: cfg.model, input: texts, encoding_format: 'float' }, { signal, timeout: cfg.timeoutMs, maxRetries: 0 })
         .withResponse();
@@ -337,7 +381,7 @@ export class LlmClient {
   async listModels(signal?: AbortSignal): Promise<string[]> {
     const call: RecordedLlmCall = { id: `${this.role}-models`, role: this.role, model: this.config.model, cache_key: '', attempts: [] };
     const cfg = this.config;
-    const result = await this.withRetries(call, signal, async (s) => {
+    const result = await this.withRetries(call, signal, { prompt: 0, reserve: 0 }, async (s) => {
       const ids: string[] = [];
       for await (const m of this.#openai.models.list({ signal: s, timeout: cfg.timeoutMs, maxRetries: 0 })) ids.push(m.id);
       return { ids, requestId: undefined };
@@ -406,7 +450,8 @@ export class LlmClient {
   private async withRetries<T extends { promptTokens?: number; completionTokens?: number; requestId?: string }>(
     call: RecordedLlmCall,
     callSignal: AbortSignal | undefined,
-    once: (signal: AbortSignal) => Promise<T>,
+    estimatedTokens: TokenEstimate,
+    once: (signal: AbortSignal) => Promise<T & { text?: string }>,
   ): Promise<T> {
     const cfg = this.config;
     // The call's own signal: aborted by the client's signal (through the fan-out) or the call's.
@@ -428,15 +473,18 @@ export class LlmClient {
       call.latency_ms = Date.now() - started;
       if (failure.requestId) call.request_id = failure.requestId;
       this.#options.onCall?.(call);
-      const err = failure.kind === 'budget' ? new BudgetExceededError(failure.message) : new LlmError(failure.message, failure.kind, { status: failure.status, requestId: failure.requestId, attempts, callId: call.id });
+      const err = failure.kind === 'budget' ? new BudgetExceededError(failure.message) : new LlmError(failure.message, failure.kind, { status: failure.status, requestId: failure.requestId, attempts, callId: call.id, role: this.role });
       throw err;
     };
     try {
       return await this.limiter.run(async () => {
         for (let attempt = 0; ; attempt++) {
           if (outerSignal.aborted) fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt);
+          // Reserved before sending (the prompt's estimated tokens plus max_tokens), so requests in
+          // flight together cannot overshoot a token budget; settled with the real usage below.
+          let reservation: number | undefined;
           try {
-            this.#options.budget?.reserve();
+            reservation = this.#options.budget?.reserve(estimatedTokens.reserve);
           } catch (e) {
             fail({ kind: 'budget', retryable: false, message: (e as Error).message }, attempt);
           }
@@ -455,9 +503,20 @@ export class LlmClient {
             if (result.requestId) record.request_id = result.requestId;
             call.attempts.push(record);
             call.latency_ms = Date.now() - started;
-            this.#options.budget?.addTokens((result.promptTokens ?? 0) + (result.completionTokens ?? 0));
+            if (reservation !== undefined) {
+              const reported = result.promptTokens !== undefined || result.completionTokens !== undefined;
+              // Without `usage` from the endpoint the prompt estimate plus the answer's length are counted (and said so).
+              const tokens = reported
+                ? (result.promptTokens ?? 0) + (result.completionTokens ?? 0)
+                : estimatedTokens.prompt + (typeof result.text === 'string' ? estimateTextTokens(result.text) : 0);
+              this.#options.budget?.settle(reservation, tokens, !reported);
+              reservation = undefined;
+            }
             return result;
           } catch (error) {
+            // A failed attempt is still a request on the wire; its tokens are unknown (none are charged).
+            if (reservation !== undefined) this.#options.budget?.settle(reservation, 0, false);
+            reservation = undefined;
             const failure = this.classify(error, timedOut, outerSignal.aborted);
             const record: LlmAttempt = { attempt: attempt + 1, error: failure.message, latency_ms: Date.now() - t0 };
             if (failure.status !== undefined) record.status = failure.status;
@@ -467,14 +526,24 @@ export class LlmClient {
               const suffix = failure.retryable ? ` (gave up after ${attempt + 1} attempt${attempt ? 's' : ''})` : '';
               fail({ ...failure, message: failure.message + suffix }, attempt + 1);
             }
+            if (this.#options.stopRetries?.aborted) fail(notRetried(failure, attempt), attempt + 1);
             const wait = failure.retryAfter !== undefined
               ? Math.min(MAX_RETRY_AFTER_MS, failure.retryAfter) + Math.round(Math.min(1000, failure.retryAfter * 0.1) * this.random())
               : backoffDelay(attempt, cfg.backoffMs, cfg.maxBackoffMs, this.random);
             record.wait_ms = wait;
+            // The wait ends at once on a hard abort (cancelled) or when the run stops retrying (the call fails).
+            const waitController = new AbortController();
+            const endWait = () => waitController.abort();
+            outerSignal.addEventListener('abort', endWait, { once: true });
+            this.#options.stopRetries?.addEventListener('abort', endWait, { once: true });
             try {
-              await this.sleep(wait, outerSignal);
+              await this.sleep(wait, waitController.signal);
             } catch {
-              fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
+              if (outerSignal.aborted) fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
+              fail(notRetried(failure, attempt), attempt + 1);
+            } finally {
+              outerSignal.removeEventListener('abort', endWait);
+              this.#options.stopRetries?.removeEventListener('abort', endWait);
             }
           } finally {
             clearTimeout(timer);
@@ -493,7 +562,7 @@ export class LlmClient {
   }
 
   private classify(error: unknown, timedOut: boolean, cancelled: boolean): AttemptFailure {
-    const where = `${this.role} model "${this.config.model}" at ${this.config.baseUrl}`;
+    const where = `${this.role} model "${this.config.model}" at ${this.publicBaseUrl}`;
     const clean = (text: string) => redactSecrets(text, this.#secrets);
     if (cancelled) return { kind: 'aborted', retryable: false, message: 'LLM call cancelled' };
     if (timedOut || error instanceof APIConnectionTimeoutError) {
@@ -527,6 +596,38 @@ export class LlmClient {
 }
 
 class InvalidResponse extends Error {}
+
+/**
+ * A retryable failure given up because the run is stopping (first Ctrl-C, SIGTERM): `aborted`, so
+ * the run ends `cancelled` (not `stopped` for a broken endpoint) and its conversation is redone by a resume.
+ */
+function notRetried(failure: AttemptFailure, attempt: number): AttemptFailure {
+  return { kind: 'aborted', retryable: false, message: `${failure.message} (not retried: the run is stopping, after ${attempt + 1} attempt${attempt ? 's' : ''})` };
+}
+
+/** Rough tokens of a text (4 characters a token, as the budget estimates). */
+export function estimateTextTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/**
+ * What a chat request may cost at most, as the budget reserves it: its messages' estimated tokens
+ * (plus a few per message) and `max_tokens` (1,024 when none is set).
+ */
+export function estimateChatTokens(messages: readonly ChatMessage[], maxTokens: number | undefined): TokenEstimate {
+  let prompt = 0;
+  for (const m of messages) prompt += estimateTextTokens(m.content) + 4;
+  return { prompt, reserve: prompt + (maxTokens ?? DEFAULT_COMPLETION_ESTIMATE) };
+}
+
+/** A request's estimated prompt tokens, and what the budget reserves for it (prompt + max completion). */
+export interface TokenEstimate {
+  prompt: number;
+  reserve: number;
+}
+
+/** Completion tokens reserved for a request without max_tokens. */
+export const DEFAULT_COMPLETION_ESTIMATE = 1024;
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return (Array.isArray(value) ? value[0] : value) || undefined;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { zodErrorMessage } from '../jsonl/zodIssues';
+import { publicBaseUrl } from './redact';
 
 export const LLM_ROLES = ['user', 'recommender', 'judge', 'discriminator', 'embeddings'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
@@ -97,7 +98,12 @@ function dropUndefined<T extends object>(value: T | undefined): Partial<T> {
   return out;
 }
 
-const KEY_FIELD = /^(api[_-]?key|key|secret|token|authorization)$/i;
+/**
+ * Field names that hold a credential: any name containing "api key", "secret", "password" or
+ * "credential" in any spelling (apiKey, api_key, openai_api_key, OPENAI_API_KEY), a token
+ * (token, accessToken, auth_token; not maxTokens), "bearer", "authorization", or the bare "key".
+ */
+const KEY_FIELD = /^key$|api[_-]?key|secret|^(access|auth|bearer|api|id|session)?[_-]?token$|passw(or)?d|^bearer$|^authori[sz]ation$|credential/i;
 
 /**
  * The path of the first field that looks like an API key ("defaults.apiKey",
@@ -156,7 +162,11 @@ export function apiKeyFromEnv(env: NodeJS.ProcessEnv): string | undefined {
   return undefined;
 }
 
-/** Settings as they may appear in a manifest: plain data, no key (there is none in LlmSettings). */
+/**
+ * Settings as they may appear in a manifest: plain data, no key (there is none in LlmSettings),
+ * and base URLs without the credentials a URL may carry (userinfo, `?api-key=`).
+ */
 export function publicLlmSettings(settings: LlmSettings): Record<string, unknown> {
-  return JSON.parse(JSON.stringify({ roles: settings.roles, budget: settings.budget, cache: settings.cacheDir !== undefined })) as Record<string, unknown>;
+  const roles = Object.fromEntries(Object.entries(settings.roles).map(([role, r]) => [role, { ...r, baseUrl: publicBaseUrl(r.baseUrl) }]));
+  return JSON.parse(JSON.stringify({ roles, budget: settings.budget, cache: settings.cacheDir !== undefined })) as Record<string, unknown>;
 }

@@ -18,8 +18,8 @@ export interface DiscriminatorVerdict {
 }
 
 /**
- * Reads a verdict. A JSON answer is preferred; a bare "human"/"simulation" answer is accepted
- * with p_human 1 or 0. When label and probability disagree (label "human", p 0.2), the label wins
+ * Reads a verdict. A JSON answer is preferred; an answer that is only the word "human" or
+ * "simulation" is accepted with p_human 1 or 0. When label and probability disagree (label "human", p 0.2), the label wins
  * and the probability is mirrored, because models state the label more reliably than a number.
  */
 export function parseVerdict(text: string): { ok: true; verdict: DiscriminatorVerdict; repairs: string[] } | { ok: false; problem: string } {
@@ -45,7 +45,9 @@ export function parseVerdict(text: string): { ok: true; verdict: DiscriminatorVe
     }
     return { ok: true, verdict: { label: finalLabel as DiscriminatorVerdict['label'], p_human: pHuman, reason: typeof raw.reason === 'string' ? raw.reason : undefined }, repairs };
   }
-  const word = /\b(human|simulation|simulated)\b/i.exec(text);
+  // Only an answer that is the label alone: a sentence that merely mentions "human" (a refusal, a
+  // hedge, an answer cut off) is not a verdict.
+  const word = /^[\s"'`*.]*(human|simulation|simulated)[\s"'`*.!]*$/i.exec(text);
   if (word) {
     const label = word[1].toLowerCase() === 'human' ? 'human' : 'simulation';
     return { ok: true, verdict: { label, p_human: label === 'human' ? 1 : 0 }, repairs: ['read a bare label'] };

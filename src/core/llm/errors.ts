@@ -12,7 +12,7 @@ export class LlmError extends Error {
   constructor(
     message: string,
     readonly kind: LlmErrorKind,
-    readonly details: { status?: number; requestId?: string; attempts?: number; callId?: string } = {},
+    readonly details: { status?: number; requestId?: string; attempts?: number; callId?: string; role?: string } = {},
   ) {
     super(message);
     this.name = 'LlmError';
@@ -25,6 +25,19 @@ export class BudgetExceededError extends LlmError {
     super(message, 'budget');
     this.name = 'BudgetExceededError';
   }
+}
+
+/**
+ * HTTP statuses that reject one request for what it carries (too long for the context, a bad
+ * parameter for this prompt), not the endpoint as a whole: resending the same request gets the same
+ * answer, and other conversations are not affected. 401, 403 and 404 (key, permission, model or
+ * URL) are endpoint-wide and stop the run.
+ */
+export const REQUEST_SPECIFIC_STATUSES: ReadonlySet<number> = new Set([400, 413, 422]);
+
+/** True for an LLM error that is a permanent failure of the one conversation (or annotation) it happened in. */
+export function isConversationLlmFailure(error: unknown): boolean {
+  return error instanceof LlmError && error.kind === 'http' && error.details.status !== undefined && REQUEST_SPECIFIC_STATUSES.has(error.details.status);
 }
 
 /** True for errors after which the whole run should stop rather than go on with other conversations. */

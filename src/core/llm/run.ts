@@ -14,7 +14,7 @@ import { importFile } from '../importers/index';
 import type { Agent, UserSimulator } from '../sim/types';
 import { createLlmAgent } from '../sim/recommenders/llm';
 import { apiKeyFromEnv, resolveLlmSettings, type LlmSettingsInput } from './config';
-import { LlmError } from './errors';
+import { LlmError, isConversationLlmFailure } from './errors';
 import { LlmServices } from './services';
 import { createIclUser } from '../sim/users/llm/icl';
 import { createPromptedUser, createSftUser } from '../sim/users/llm/prompted';
@@ -157,10 +157,22 @@ export async function prepareLlmParts(userName: string, agentName: string, confi
 
 /**
  * True for errors after which a simulation run should stop instead of recording a failed
- * conversation: every LLM transport failure (endpoint down or refusing after retries, budget
- * spent, cancelled). The conversation is then not written, so `--resume` redoes it later, and
- * thanks to the response cache the turns that did succeed cost nothing the second time.
+ * conversation: every endpoint-wide LLM failure (endpoint down or refusing after retries, a bad
+ * key or model, budget spent, cancelled). The conversation is then not written, so `--resume`
+ * redoes it later, and thanks to the response cache the turns that did succeed cost nothing the
+ * second time. A request rejected for what it carries (HTTP 400, 413, 422: e.g. past the context
+ * length) is not: it fails its own conversation (`user_llm` / `agent_llm`) and the run goes on.
  */
 export function stopsRun(error: unknown): boolean {
-  return error instanceof LlmError;
+  return error instanceof LlmError && !isConversationLlmFailure(error);
+}
+
+/** The failure reason of a conversation-specific LLM error (see `stopsRun`) by the role that failed. */
+export function llmFailureReason(error: LlmError): 'user_llm' | 'agent_llm' | 'judge_llm' | 'discriminator_llm' {
+  switch (error.details.role) {
+    case 'recommender': return 'agent_llm';
+    case 'judge': return 'judge_llm';
+    case 'discriminator': return 'discriminator_llm';
+    default: return 'user_llm'; // the user and the embeddings its retrieval needs
+  }
 }

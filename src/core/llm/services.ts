@@ -22,6 +22,11 @@ export interface LlmServicesOptions {
    * conversations in flight must finish.
    */
   signal?: AbortSignal;
+  /**
+   * Stop retrying: once aborted, no new retry is sent (a wait before one ends at once); requests
+   * in flight go on. The run's "stop scheduling" signal (first Ctrl-C, SIGTERM).
+   */
+  stopRetries?: AbortSignal;
   /** Sees every call (e.g. a progress display). */
   onCall?: (call: RecordedLlmCall) => void;
   /** Custom fetch (tests). */
@@ -72,7 +77,7 @@ export class LlmServices {
         role, config, apiKey: this.#options.apiKey, cache: this.cache, budget: this.budget,
         limiter: new ConcurrencyLimiter(config.concurrency), signal: this.signal,
         onCall: this.#options.onCall, recordPrompts: this.settings.recordPrompts,
-        fetch: this.#options.fetch, random: this.#options.random, sends: this.sends,
+        fetch: this.#options.fetch, random: this.#options.random, sends: this.sends, stopRetries: this.#options.stopRetries,
       });
       this.clients.set(role, c);
     }

@@ -11,8 +11,9 @@ import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
 import { toConvApparelUserAct } from '../sim/users/acts';
 import { isObserving } from '../sim/users/session';
 import type { SimulationEnvironment } from './config';
-import { stopsRun } from '../llm/run';
-import type { FailureReason } from './failures';
+import { llmFailureReason, stopsRun } from '../llm/run';
+import { LlmError } from '../llm/errors';
+import { isAgentFailure, type FailureReason } from './failures';
 
 /** The id of conversation `index` of a run with `seed`: stable, sortable, independent of everything else. */
 export function simulatedConversationId(seed: string | number, index: number): string {
@@ -118,22 +119,18 @@ function isPromiseLike(x: unknown): x is PromiseLike<unknown> {
 }
 
 /**
- * The LLM calls of a trace without their timings (`latency_ms`, and per attempt `latency_ms` and
- * `wait_ms`), which depend on the machine and on concurrency; the timings are pushed to `into`.
- * Copies: the call records may be shared with the LLM services.
+ * The LLM calls of a trace as written: only what the model's answers determine. Left out are the
+ * timings (`latency_ms`, pushed to `into`) and the transport record, which depends on the machine,
+ * on concurrency and on whether the answer came from the cache: `cached`, `attempts` (retries,
+ * statuses, waits) and `request_id`. So a resumed run, whose replayed calls are cache hits, writes
+ * the same bytes as an uninterrupted one; requests, retries and cache hits are counted in the
+ * manifest (`llm.usage`). Copies: the call records may be shared with the LLM services.
  */
 function callsWithoutTimings(calls: readonly LlmCall[], into: number[]): LlmCall[] {
   return calls.map((call) => {
-    const { latency_ms, ...rest } = call as LlmCall & { attempts?: unknown };
+    const { latency_ms, cached: _cached, request_id: _request_id, ...rest } = call as LlmCall & { attempts?: unknown };
     if (typeof latency_ms === 'number') into.push(latency_ms);
-    const attempts = (rest as { attempts?: unknown }).attempts;
-    if (Array.isArray(attempts)) {
-      (rest as { attempts?: unknown }).attempts = attempts.map((a: unknown) => {
-        if (!a || typeof a !== 'object') return a;
-        const { latency_ms: _l, wait_ms: _w, ...kept } = a as Record<string, unknown>;
-        return kept;
-      });
-    }
+    delete (rest as { attempts?: unknown }).attempts;
     return rest as LlmCall;
   });
 }
@@ -247,8 +244,10 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
     }
   } catch (err) {
     if (stopsRun(err) || plan.abort?.aborted) throw err; // the run stops; this conversation is not finished
-    outcome = 'simulator_error';
-    failure = { reason: 'simulator_error', message: err instanceof Error ? err.message : String(err) };
+    // A request the endpoint rejects for what it carries (e.g. past the context length) fails this conversation only.
+    const reason: FailureReason = err instanceof LlmError ? llmFailureReason(err) : 'simulator_error';
+    outcome = isAgentFailure(reason) ? 'agent_error' : 'simulator_error';
+    failure = { reason, message: err instanceof Error ? err.message : String(err) };
     // Stacks hold machine paths, so they are only recorded on request.
     if (process.env.SIMLENS_ERROR_STACKS && err instanceof Error && err.stack) metadata.error_stack = err.stack;
   } finally {

@@ -22,13 +22,15 @@ export type FailureReason =
   | 'agent_llm'
   /** An LLM-backed user failed after its retries (or replied with nothing usable). */
   | 'user_llm'
-  /** The judge or discriminator failed on this conversation after its retries. */
+  /** The judge failed on this conversation (after its retries, or its answer stayed unusable after the repairs). */
   | 'judge_llm'
+  /** The discriminator failed on this conversation (after its retries, or its answer stayed unusable after the repairs). */
+  | 'discriminator_llm'
   /** An exception inside the simulator itself (a bug, or bad input data). */
   | 'simulator_error';
 
 export const FAILURE_REASONS: readonly FailureReason[] = [
-  'agent_http', 'agent_timeout', 'agent_unreachable', 'agent_malformed', 'agent_llm', 'user_llm', 'judge_llm', 'simulator_error',
+  'agent_http', 'agent_timeout', 'agent_unreachable', 'agent_malformed', 'agent_llm', 'user_llm', 'judge_llm', 'discriminator_llm', 'simulator_error',
 ];
 
 /** True for the reasons that are the recommender's fault (outcome `agent_error`). */

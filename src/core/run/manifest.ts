@@ -4,6 +4,7 @@
  * while it runs, and finalised at the end; written to a temporary file and renamed, so a reader
  * never sees half a manifest.
  */
+import { redactSecrets } from '../llm/redact';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { RunManifest } from '../model';
@@ -46,7 +47,9 @@ export function sameConfig(a: Record<string, unknown>, b: Record<string, unknown
 export function writeManifest(out: string, manifest: RunManifest): void {
   const path = manifestPath(out);
   const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
+  // The command line may carry credentials (a --base-url with user:password@ or ?api-key=): never written.
+  const written = typeof manifest.command === 'string' ? { ...manifest, command: redactSecrets(manifest.command) } : manifest;
+  writeFileSync(tmp, JSON.stringify(written, null, 2) + '\n');
   renameSync(tmp, path);
 }
 

@@ -24,7 +24,7 @@ import type { Conversation, RunManifest } from '../model';
 import { parseSimulationConfig, prepareEnvironment, type SimulatorProcessOptions, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
 import { simulateConversation } from './conversation';
 import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig, writeManifest } from './manifest';
-import { OrderedWriter, encodeConversationLine, readExistingOutput } from './output';
+import { OrderedWriter, dropFailedLines, encodeConversationLine, readExistingOutput, sortRunOutput } from './output';
 import { stopsRun } from '../llm/run';
 import { LlmError } from '../llm/errors';
 import type { LlmServices } from '../llm/services';
@@ -77,6 +77,12 @@ export interface RunOptions {
   /** Where the shard came from when a cluster engine gave it (recorded in the manifest as `shard_source`). */
   shardSource?: { engine: string; variables: Record<string, string> };
   resume?: boolean;
+  /**
+   * With `resume`: run the failed conversations of the output again (their lines are removed
+   * first). Without it a resume keeps them: a failure that is not the endpoint's (a request it
+   * rejects, answers that stayed unusable) would only fail again.
+   */
+  retryFailed?: boolean;
   /** Replace an existing output instead of refusing. */
   overwrite?: boolean;
   /** Conversations in flight at once (default 1). Output does not depend on it. */
@@ -194,6 +200,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
   const configRecord = config as unknown as Record<string, unknown>;
 
   let resumed = 0;
+  let retriedFailed = 0;
   let previousFailures: FailureCounts | undefined;
   let done = new Set<number>();
   if (existsSync(out) && statSync(out).size > 0) {
@@ -205,7 +212,9 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
       if (previous?.shard && (!options.shard || previous.shard.index !== options.shard.index || previous.shard.count !== options.shard.count)) {
         throw new Error(`${out}: is shard ${previous.shard.index}/${previous.shard.count}; resume it with the same --shard`);
       }
+      const retried = options.retryFailed ? dropFailedLines(out) : 0;
       const existing = await readExistingOutput(out);
+      retriedFailed = retried;
       const wanted = new Set(planned);
       for (const i of existing.indices) {
         if (!wanted.has(i)) throw new Error(`${out}: holds conversation index ${i}, which this run (n=${config.n}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}) does not plan`);
@@ -255,12 +264,18 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     inputs: env.inputs,
     output: out,
     policy: { max_consecutive_failures: maxConsecutive },
+    ...(retriedFailed ? { retried_failed: retriedFailed } : {}),
     // Documented behaviours that excuse an invariant (see README, Behavioural invariants), with their rates.
     user_behaviour: { early_quit: config.early_quit ?? 0 },
   });
   writeManifest(out, manifest);
 
   const todo = planned.filter((i) => !done.has(i));
+  // A resume that fills a gap (left by a stopped run, or --retry-failed) appends lines that belong
+  // before others: the file is put back in index order at the end.
+  let maxDone = -1;
+  for (const i of done) if (i > maxDone) maxDone = i;
+  const mayEndUnordered = todo.some((i) => i < maxDone);
   const failureOf = new Map<number, { reason: FailureReason; message: string }>();
   const writer = new OrderedWriter(out, todo, (index) => {
     const f = failureOf.get(index);
@@ -348,10 +363,16 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     );
   } finally {
     clearInterval(refresher);
-    writer.close();
-    // External simulators' processes stop with the run that started them (a prepared environment is its owner's).
-    if (!options.environment) await env.user.dispose?.().catch(() => {});
+    // Conversations that finished after one that did not (stopped, cancelled) are written too.
+    try {
+      writer.flushPending();
+    } finally {
+      writer.close();
+      // External simulators' processes stop with the run that started them (a prepared environment is its owner's).
+      if (!options.environment) await env.user.dispose?.().catch(() => {});
+    }
   }
+  if (mayEndUnordered) sortRunOutput(out);
   const endedAt = new Date();
   manifest.counts = counts(done.size + writer.written);
   const timings: RunManifest['timings'] & { agent_latency_ms?: LatencyStats; llm_call_ms?: LatencyStats } = {

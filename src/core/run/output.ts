@@ -3,7 +3,7 @@
  * Resuming reads what is there (cutting away a last line that a crash left unfinished) and
  * reports which conversation indices are done.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readSync, renameSync, writeSync, writevSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { FailureTally, conversationFailure, type FailureCounts, type FailureReason } from './failures';
 
@@ -113,6 +113,85 @@ export async function readExistingOutput(path: string): Promise<ExistingOutput> 
   return result;
 }
 
+/** The byte range and conversation index of each line of a run output. */
+function lineRanges(path: string): Array<{ index: number; start: number; end: number; failed: boolean }> {
+  const fd = openSync(path, 'r');
+  const out: Array<{ index: number; start: number; end: number; failed: boolean }> = [];
+  try {
+    const size = fstatSync(fd).size;
+    const chunk = Buffer.alloc(1 << 20);
+    let pos = 0;
+    let carry: Buffer[] = [];
+    let lineStart = 0;
+    while (pos < size) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - pos), pos);
+      let from = 0;
+      for (let nl = chunk.indexOf(10, from); nl >= 0 && nl < n; nl = chunk.indexOf(10, from)) {
+        carry.push(Buffer.from(chunk.subarray(from, nl)));
+        const text = Buffer.concat(carry).toString('utf8');
+        carry = [];
+        const end = pos + nl + 1;
+        if (text.trim()) {
+          const value = JSON.parse(text) as unknown;
+          const index = lineIndexOf(value);
+          if (index === undefined) throw new Error(`${path}: a line without metadata.index`);
+          out.push({ index, start: lineStart, end, failed: lineFailure(value) !== undefined });
+        }
+        lineStart = end;
+        from = nl + 1;
+      }
+      if (from < n) carry.push(Buffer.from(chunk.subarray(from, n)));
+      pos += n;
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Rewrites `path` with the lines `keep` in the given order (a temporary file renamed over it). */
+function rewriteLines(path: string, keep: ReadonlyArray<{ start: number; end: number }>): void {
+  const tmp = `${path}.${process.pid}.rewrite.tmp`;
+  const src = openSync(path, 'r');
+  const dst = openSync(tmp, 'w');
+  try {
+    for (const r of keep) {
+      const buf = Buffer.alloc(r.end - r.start);
+      readSync(src, buf, 0, buf.length, r.start);
+      let off = 0;
+      while (off < buf.length) off += writeSync(dst, buf, off, buf.length - off);
+    }
+  } finally {
+    closeSync(src);
+    closeSync(dst);
+  }
+  renameSync(tmp, path);
+}
+
+/**
+ * Puts a run output back in conversation-index order when a resume appended conversations that
+ * belong before others (the gap a stopped run left): the same bytes as an uninterrupted run.
+ * Returns true when the file was rewritten.
+ */
+export function sortRunOutput(path: string): boolean {
+  if (!existsSync(path)) return false;
+  const ranges = lineRanges(path);
+  if (ranges.every((r, i) => i === 0 || ranges[i - 1].index < r.index)) return false;
+  rewriteLines(path, ranges.slice().sort((a, b) => a.index - b.index));
+  return true;
+}
+
+/** Removes the failed conversations from a run output (`--retry-failed`): resume then runs them again. Returns how many. */
+export function dropFailedLines(path: string): number {
+  if (!existsSync(path)) return 0;
+  truncatePartialLastLine(path);
+  const ranges = lineRanges(path);
+  const keep = ranges.filter((r) => !r.failed);
+  if (keep.length === ranges.length) return 0;
+  rewriteLines(path, keep);
+  return ranges.length - keep.length;
+}
+
 /**
  * Writes finished conversations in a fixed order although they may finish out of order: results
  * wait in a small buffer until every earlier one is written. Each line is written with one
@@ -154,6 +233,28 @@ export class OrderedWriter {
   /** Lines received but not yet written (waiting for an earlier one). */
   get pending(): number {
     return this.waiting.size;
+  }
+
+  /**
+   * Writes the lines still waiting for an earlier one (in their order), when the run ends without
+   * that earlier one (stopped, cancelled): finished conversations are never discarded. The file
+   * then has a gap that `--resume` fills; the resumed run puts the file back in index order
+   * (`sortRunOutput`). Returns the number of lines written.
+   */
+  flushPending(): number {
+    let n = 0;
+    for (let p = this.position; p < this.order.length && this.waiting.size; p++) {
+      const index = this.order[p];
+      const line = this.waiting.get(index);
+      if (line === undefined) continue;
+      this.waiting.delete(index);
+      if (typeof line === 'string') writeSync(this.fd, line + '\n');
+      else writeBuffers(this.fd, line);
+      this.written++;
+      n++;
+      this.onWrite?.(index);
+    }
+    return n;
   }
 
   close(): void {

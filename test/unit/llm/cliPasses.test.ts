@@ -68,14 +68,15 @@ describe('judge / discriminate: stops and failures', () => {
         const summary = JSON.parse(a.out);
         assert.match(summary.stopped, /10 consecutive failures/);
         assert.equal(summary.failed, 10);
-        assert.deepEqual(summary.failures.by_reason, { judge_llm: 10 });
+        assert.deepEqual(summary.failures.by_reason, { [name === 'discriminate' ? 'discriminator_llm' : 'judge_llm']: 10 });
         assert.equal(readOut(path.join(dir, 'out.jsonl')).length, 40);
 
         fake.requests.length = 0;
         const b = io(dir, env);
         assert.equal(await command.run([...args, '--max-consecutive-failures', '3'], b), 1);
         assert.equal(fake.chatRequests.length, 3);
-        assert.match(b.out, /3 failed \(judge_llm 3\)/);
+        assert.match(b.out, new RegExp(`3 failed \\(${name === 'discriminate' ? 'discriminator_llm' : 'judge_llm'} 3\\)`));
+        assert.match(b.out, /^usage: 3 requests, 0 tokens, 0 cache hits$/m);
         assert.match(b.err, /stopped early: stopped after 3 consecutive failures/);
 
         fake.requests.length = 0;

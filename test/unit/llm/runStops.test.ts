@@ -63,7 +63,10 @@ describe('LLM runs: accounting and stops', () => {
       const reflectOnWire = onWire.filter((r) => promptKind(r) === 'reflect').length;
       assert.ok(reflectOnWire > 0);
       assert.equal(calls.filter((c) => c.purpose === 'user.reflect').length, reflectOnWire);
-      assert.equal(calls.reduce((s, c) => s + (c.attempts?.length ?? 0), 0), onWire.length);
+      // No retries and no cache here: one recorded call per request; the manifest counts every request.
+      assert.equal(calls.length, onWire.length);
+      const manifest = JSON.parse(fs.readFileSync(`${out}.manifest.json`, 'utf8')) as { llm: { usage: { requests: number } } };
+      assert.equal(manifest.llm.usage.requests, onWire.length);
     });
   });
 

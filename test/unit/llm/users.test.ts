@@ -233,7 +233,7 @@ describe('target-free user (PEPPER)', () => {
     assert.equal(second.trace.llm_calls!.length, 2);
   });
 
-  test('invalid reflection JSON is repaired once, then the session goes on without reflections', async () => {
+  test('invalid reflection JSON is repaired once, then the turn fails as user_llm (never an opinion taken from an unusable answer)', async () => {
     fake.requests.length = 0;
     const services = testServices(fake.url);
     const user = createTargetFreeUser(services, { catalog: smallCatalog(), maxRepairs: 1 });
@@ -241,7 +241,11 @@ describe('target-free user (PEPPER)', () => {
     await s.start();
     fake.enqueue({ content: 'I like them all!' }, { content: '{"items": [{"item_id": "f1", "opinion": "meh"}]}' });
     const t = await s.respond(agentSays('these?', [{ item_id: 'f1', title: 'Black leather ankle boots' }]));
-    assert.match((t.trace as { reflection_error?: string }).reflection_error!, /opinion must be "like" or "dislike"/);
-    assert.equal(t.done, false);
+    assert.match(t.failure!.message, /reflected preferences unusable after 2 attempts: items\[0\]\.opinion must be "like" or "dislike"/);
+    assert.equal(t.failure!.reason, 'user_llm');
+    assert.equal(t.done, true);
+    assert.equal(t.utterance, '');
+    // Both reflection calls are kept in the failed turn's trace.
+    assert.equal(t.trace.llm_calls!.filter((c) => (c as { purpose?: string }).purpose?.startsWith('user.reflect')).length, 2);
   });
 });

@@ -256,6 +256,14 @@ CONVERSATION:
 Send the complete corrected JSON object only, with no other text.`,
   },
   {
+    name: 'text-repair',
+    version: '1',
+    variables: ['problem'],
+    purpose: 'Follow-up sent when a free-text answer (the target-free user\'s general preferences) was unusable.',
+    text: `That answer could not be used: {{problem}}
+Write the answer again, complete and in plain text, as asked.`,
+  },
+  {
     name: 'discriminator',
     version: '1',
     variables: ['conversation'],

@@ -15,6 +15,7 @@ import type { Rng } from '../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../types';
 import type { FailureReason } from '../../run/failures';
 import { zodErrorMessage } from '../../jsonl/zodIssues';
+import { retryAfterMs } from '../../llm/client';
 
 /** Default per-request timeout. */
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
@@ -33,6 +34,17 @@ export interface HttpAgentOptions {
   headers?: Record<string, string>;
   /** Hard abort of the run: cancels requests in flight (respond then rejects with the signal's reason). */
   signal?: AbortSignal;
+  /** Retries of a request answered 429 (or 503 with Retry-After), after the wait it asks for (default 3). */
+  maxRetries?: number;
+}
+
+/** Default retries after a 429 from the recommender. */
+export const DEFAULT_HTTP_AGENT_RETRIES = 3;
+/** Longest wait before a retry (a Retry-After asking for more is cut to this). */
+export const MAX_HTTP_AGENT_RETRY_WAIT_MS = 30_000;
+/** Wait before retry r (0-based) when the answer gives no Retry-After. */
+function defaultRetryWait(retry: number): number {
+  return 500 * 2 ** retry;
 }
 
 const MAX_BODY_IN_ERROR = 200;
@@ -59,7 +71,7 @@ export class HttpAgent implements Agent {
   }
 
   createSession(conversationId: string, _rng: Rng, _context: SessionContext): AgentSession {
-    return new HttpAgentSession(this.url, conversationId, this.timeoutMs, this.opts.headers ?? {}, this.opts.signal);
+    return new HttpAgentSession(this.url, conversationId, this.timeoutMs, this.opts.headers ?? {}, this.opts.signal, this.opts.maxRetries ?? DEFAULT_HTTP_AGENT_RETRIES);
   }
 }
 
@@ -70,10 +82,26 @@ class HttpAgentSession implements AgentSession {
     private readonly timeoutMs: number,
     private readonly headers: Record<string, string>,
     private readonly abort: AbortSignal | undefined,
+    private readonly maxRetries: number,
   ) {}
 
+  /**
+   * One turn: POSTs, and after a 429 (or a 503 with Retry-After) waits as the answer asks
+   * (Retry-After seconds or date, else 0.5 s doubling) and sends again, up to `maxRetries` times.
+   */
   async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
     const started = performance.now();
+    for (let retry = 0; ; retry++) {
+      const answer = await this.attempt(userUtterance, history, started);
+      if ('response' in answer) return answer.response;
+      if (retry >= this.maxRetries) return answer.fail();
+      const wait = Math.min(MAX_HTTP_AGENT_RETRY_WAIT_MS, answer.retryAfter ?? defaultRetryWait(retry));
+      await sleepUnlessAborted(wait, this.abort);
+    }
+  }
+
+  private async attempt(userUtterance: string, history: readonly HistoryEntry[], started: number): Promise<{ response: AgentResponse } | { retryAfter?: number; fail: () => AgentResponse }> {
+    const done = (response: AgentResponse) => ({ response });
     const fail = (error_kind: FailureReason, error: string): AgentResponse => ({
       utterance: '',
       recommendations: [],
@@ -86,8 +114,9 @@ class HttpAgentSession implements AgentSession {
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     const onAbort = () => controller.abort();
     this.abort?.addEventListener('abort', onAbort, { once: true });
-    let status: number;
+    let status: number | undefined;
     let text: string;
+    let retryAfter: number | undefined;
     try {
       const res = await fetch(this.url, {
         method: 'POST',
@@ -96,34 +125,57 @@ class HttpAgentSession implements AgentSession {
         signal: controller.signal,
       });
       status = res.status;
+      retryAfter = retryAfterMs(res.headers);
       text = await res.text();
     } catch (e) {
       this.abort?.throwIfAborted();
-      if (controller.signal.aborted) return fail('agent_timeout', `timeout after ${this.timeoutMs} ms (POST ${this.url})`);
+      if (controller.signal.aborted) return done(fail('agent_timeout', `timeout after ${this.timeoutMs} ms (POST ${this.url})`));
       const err = e as Error & { cause?: { code?: string; message?: string } };
       const cause = err.cause?.code ?? err.cause?.message;
-      return fail('agent_unreachable', `request failed (POST ${this.url}): ${err.message}${cause ? ` (${cause})` : ''}`);
+      // The recommender answered (a status came) but its body was cut off: an answer in a bad shape, not an unreachable server.
+      if (status !== undefined) return done(fail('agent_malformed', `the answer from ${this.url} (HTTP ${status}) was cut off before its end: ${err.message}${cause ? ` (${cause})` : ''}`));
+      return done(fail('agent_unreachable', `request failed (POST ${this.url}): ${err.message}${cause ? ` (${cause})` : ''}`));
     } finally {
       clearTimeout(timer);
       this.abort?.removeEventListener('abort', onAbort);
     }
-    if (status < 200 || status >= 300) return fail('agent_http', `HTTP ${status} from ${this.url}: ${excerpt(text)}`);
+    if (status === 429 || (status === 503 && retryAfter !== undefined)) {
+      const message = `HTTP ${status} from ${this.url}: ${excerpt(text)}`;
+      return { retryAfter, fail: () => fail('agent_http', `${message} (after ${this.maxRetries + 1} attempts)`) };
+    }
+    if (status < 200 || status >= 300) return done(fail('agent_http', `HTTP ${status} from ${this.url}: ${excerpt(text)}`));
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (e) {
-      return fail('agent_malformed', `invalid JSON from ${this.url}: ${(e as Error).message}; body: ${excerpt(text)}`);
+      return done(fail('agent_malformed', `invalid JSON from ${this.url}: ${(e as Error).message}; body: ${excerpt(text)}`));
     }
     const parsed = HttpAgentResponse.safeParse(body);
-    if (!parsed.success) return fail('agent_malformed', zodErrorMessage(`invalid response from ${this.url}`, parsed.error, body));
+    if (!parsed.success) return done(fail('agent_malformed', zodErrorMessage(`invalid response from ${this.url}`, parsed.error, body)));
     const out: AgentResponse = {
       utterance: parsed.data.utterance,
       recommendations: parsed.data.recommendations,
       latency_ms: round(performance.now() - started),
     };
     if (parsed.data.acts) out.acts = parsed.data.acts;
-    return out;
+    return done(out);
   }
+}
+
+/** Waits `ms`; the run's hard abort rejects at once with its reason. */
+function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason ?? new Error('aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function excerpt(text: string): string {

@@ -21,6 +21,7 @@
  * `EMPTY_REPLY_RETRIES` times with a new seed; after that the turn returns `error` with
  * `error_kind: 'agent_llm'`, and the conversation ends as `agent_error`.
  */
+import type { AnswerValidation } from '../../llm/validate';
 import { Lexicon, mentionsOutside } from './local/lexicon';
 import { PreferenceState } from './local/state';
 import type { Catalog, CatalogItem } from '../../catalog/item';
@@ -42,7 +43,10 @@ export interface LlmAgentOptions {
   domain?: string;
 }
 
-/** Extra attempts when the model answers with empty text, before the turn fails as `agent_llm`. */
+/** The recommender's answer check: free text, the generic checks (validate.ts) only. */
+const AGENT_REPLY_VALIDATION: AnswerValidation = { name: 'agent-reply@1', check: () => undefined };
+
+/** Extra attempts when the model's answer is unusable (empty, cut, a refusal), before the turn fails as `agent_llm`. */
 export const EMPTY_REPLY_RETRIES = 2;
 
 /** An LLM recommender's reading of a turn, with `fallback` when it had to broaden the search. */
@@ -150,22 +154,26 @@ class LlmAgentSession implements AgentSession {
     const t0 = Date.now();
     const calls: LlmCall[] = [];
     let text = '';
-    let finish: string | undefined;
-    for (let attempt = 0; attempt <= EMPTY_REPLY_RETRIES && text === ''; attempt++) {
+    let problem: string | undefined;
+    for (let attempt = 0; attempt <= EMPTY_REPLY_RETRIES; attempt++) {
       // LlmError propagates: the run stops and a resume redoes this conversation (see run.ts stopsRun).
       const res = await this.services.client('recommender').chat({
         messages: [{ role: 'system', content: system.text }, { role: 'user', content: turn.text }],
-        seed: nextSeed(this.rng), template: `${system.id}+${turn.id}`, purpose: `agent.${this.behaviour}`,
+        seed: nextSeed(this.rng), template: `${system.id}+${turn.id}`, purpose: `agent.${this.behaviour}`, validate: AGENT_REPLY_VALIDATION,
       });
       calls.push(res.call);
-      text = res.text.trim();
-      finish = res.finishReason;
+      // Validated by the client: not empty, not cut at the token limit, not a refusal.
+      problem = res.problem;
+      if (problem === undefined) {
+        text = res.text.trim();
+        break;
+      }
     }
     const latency_ms = Date.now() - t0;
-    if (text === '') {
+    if (problem !== undefined) {
       return {
         utterance: '', recommendations: [], latency_ms, llm_calls: calls, agent_trace: trace, error_kind: 'agent_llm',
-        error: `llm-${this.behaviour}: the recommender model replied with empty text ${calls.length} times${finish ? ` (finish_reason ${finish})` : ''}`,
+        error: `llm-${this.behaviour}: the recommender model's answer was unusable ${calls.length} times (last: ${problem})`,
       };
     }
     return { utterance: text, recommendations: items, latency_ms, llm_calls: calls, agent_trace: trace };

@@ -24,7 +24,7 @@ import type { ChatMessage, LlmClient, RecordedLlmCall } from '../../../llm/clien
 import type { PromptLibrary } from '../../../llm/templates';
 import { CATEGORY_EXAMPLES } from '../../../llm/templates';
 import type { TranscriptEntry } from '../../../llm/transcript';
-import { guessUserAct, parseUserReply, terminationOutcome } from './format';
+import { USER_REPLY_VALIDATION, guessUserAct, parseUserReply, terminationOutcome } from './format';
 import { endProblem, namedItems, visibleItems, type EndProblem, type EndProblemKind } from './ends';
 
 export interface LlmUserOptions {
@@ -75,15 +75,27 @@ export async function askUser(
   let convo = messages.slice();
   let lastProblem = '';
   for (let attempt = 0; attempt <= maxRepairs; attempt++) {
-    const res = await client.chat({ messages: convo, seed: nextSeed(rng), template, purpose: attempt ? 'user.repair' : purpose });
+    const res = await client.chat({ messages: convo, seed: nextSeed(rng), template, purpose: attempt ? 'user.repair' : purpose, validate: USER_REPLY_VALIDATION });
     calls.push(res.call);
-    const parsed = parseUserReply(res.text, res.finishReason);
+    // The client validated the answer (complete, not a refusal, the Response/Terminate format).
+    const parsed = res.problem === undefined ? parseUserReply(res.text, res.finishReason) : { ok: false as const, problem: res.problem };
     if (parsed.ok) return { response: parsed.response, terminate: parsed.terminate, raw: res.text, repairs: parsed.repairs, calls };
     lastProblem = parsed.problem;
     const repair = prompts.render('user-format-repair', { problem: parsed.problem });
     convo = [...convo, { role: 'assistant', content: res.text }, { role: 'user', content: repair.text }];
   }
   return { response: '', terminate: true, raw: '', repairs: [], calls, error: `user simulator output unusable after ${maxRepairs + 1} attempts: ${lastProblem}` };
+}
+
+/**
+ * Thrown by a session's helper calls (general preferences, reflections) when the model's answer
+ * stayed unusable after the repairs: the turn becomes a `user_llm` failure that keeps `calls`.
+ */
+export class UnusableUserAnswer extends Error {
+  constructor(message: string, readonly calls: RecordedLlmCall[]) {
+    super(message);
+    this.name = 'UnusableUserAnswer';
+  }
 }
 
 /** Base class: subclasses build the messages for the next reply; this class runs the turn. */
@@ -129,7 +141,13 @@ export abstract class LlmUserSession implements UserSession {
 
   async respond(agent: AgentResponse): Promise<UserTurn> {
     this.history.push({ speaker: 'assistant', text: agent.utterance, items: agent.recommendations });
-    const seen = await this.reflect(agent);
+    let seen: Awaited<ReturnType<LlmUserSession['reflect']>>;
+    try {
+      seen = await this.reflect(agent);
+    } catch (error) {
+      if (error instanceof UnusableUserAnswer) return unusableTurn(error, [], {});
+      throw error;
+    }
     return this.nextTurn(seen.calls, seen.trace ?? {});
   }
 
@@ -138,7 +156,13 @@ export abstract class LlmUserSession implements UserSession {
       const trace: LooseTrace = { ...extraTrace, operation: 'end', end_reason: 'max_turns', llm_calls: previousCalls, llm_call_ids: previousCalls.map((c) => c.id) };
       return { utterance: '', act: 'other', done: true, outcome: 'ended', trace };
     }
-    const built = await this.buildMessages();
+    let built: Awaited<ReturnType<LlmUserSession['buildMessages']>>;
+    try {
+      built = await this.buildMessages();
+    } catch (error) {
+      if (error instanceof UnusableUserAnswer) return unusableTurn(error, previousCalls, extraTrace);
+      throw error;
+    }
     const asked = await askUser(this.client, this.prompts, this.rng, built.messages, built.template, this.maxRepairs);
     const calls = [...previousCalls, ...(built.trace?.llm_calls ?? []), ...asked.calls] as RecordedLlmCall[];
     const trace: LooseTrace = {
@@ -252,6 +276,13 @@ export abstract class LlmUserSession implements UserSession {
   private shownItems(): RecommendedItem[] {
     return this.history.flatMap((e) => (e.speaker === 'assistant' ? visibleItems(e.items) : []));
   }
+}
+
+/** The failed turn of an unusable helper answer: its calls recorded, a `user_llm` failure, never a user decision. */
+function unusableTurn(error: UnusableUserAnswer, previousCalls: RecordedLlmCall[], extraTrace: Partial<SimulatorTrace>): UserTurn {
+  const calls = [...previousCalls, ...error.calls];
+  const trace: LooseTrace = { ...extraTrace, operation: 'end', error: error.message, llm_calls: calls, llm_call_ids: calls.map((c) => c.id) };
+  return { utterance: '', act: 'other', done: true, outcome: 'ended', trace, failure: { reason: 'user_llm', message: error.message } };
 }
 
 /** Tags the template id of a correction call (bump when the wording in ends.ts changes). */

@@ -5,6 +5,7 @@
  * a reply with nothing usable is a problem to send back to the model.
  */
 import type { Outcome } from '../../../model';
+import { looksLikeRefusal, type AnswerValidation } from '../../../llm/validate';
 
 export type ParsedUserReply =
   | { ok: true; response: string; terminate: boolean; repairs: string[] }
@@ -54,9 +55,21 @@ export function parseUserReply(text: string, finishReason?: string): ParsedUserR
   if (finishReason === 'length' && !matches.length) {
     return { ok: false, problem: 'the reply was cut off at the token limit; keep it much shorter' };
   }
+  // Another shape altogether (a JSON object, a list) is not a shopper's message.
+  if (!label && /^[[{]/.test(response)) return { ok: false, problem: 'the reply is JSON, not a Response line and a Terminate line' };
+  if (response && looksLikeRefusal(response)) return { ok: false, problem: `the reply is a refusal ("${response.slice(0, 60)}"), not the shopper's message; stay in the role` };
   if (!response && !terminate) return { ok: false, problem: 'the Response line is empty but Terminate is False' };
   return { ok: true, response, terminate, repairs };
 }
+
+/** The user simulator's answer check (the client's validation; see src/core/llm/validate.ts). */
+export const USER_REPLY_VALIDATION: AnswerValidation = {
+  name: 'user-reply@1',
+  check(text, finishReason) {
+    const parsed = parseUserReply(text, finishReason);
+    return parsed.ok ? undefined : parsed.problem;
+  },
+};
 
 const ACCEPT = /\b(i'?ll (take|buy|get|go with|order)|i (will|want to|would like to|'d like to) (buy|purchase|order|get)|add (it|this|that|them)? ?to (my )?(cart|basket)|buy (it|this|that|the)|purchase (it|this|that|the)|(that|this|it)'?s? (the one|perfect)|sold)\b/i;
 const QUIT = /\b(forget it|never ?mind|waste of|useless|not helpful|give up|i'?m (done|leaving|out)|this isn'?t working|no thanks)\b/i;

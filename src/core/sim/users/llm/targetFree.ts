@@ -19,7 +19,8 @@ import type { ChatMessage, LlmClient, RecordedLlmCall } from '../../../llm/clien
 import { extractJsonObject } from '../../../llm/json';
 import type { LlmServices } from '../../../llm/services';
 import { renderTranscript } from '../../../llm/transcript';
-import { LlmUserSession, nextSeed, renderTask, type LlmUserOptions } from './base';
+import { LlmUserSession, UnusableUserAnswer, nextSeed, renderTask, type LlmUserOptions } from './base';
+import type { AnswerValidation } from '../../../llm/validate';
 
 /** An item the simulated user has seen, with their rating (1-5) and review when there is one. */
 export interface SeenItem {
@@ -114,10 +115,23 @@ class TargetFreeSession extends LlmUserSession {
   private async generalPreferences(): Promise<string> {
     if (this.general !== undefined) return this.general;
     const prompt = this.prompts.render('pepper-general', { category: (this.profile.category ?? this.task).replace(/_/g, ' '), seen_items: renderSeen(this.profile.seen) });
-    const res = await this.client.chat({ messages: [{ role: 'user', content: prompt.text }], seed: nextSeed(this.rng), template: prompt.id, purpose: 'user.general_preferences' });
-    this.generalCalls.push(res.call);
-    this.general = res.text.trim() || 'You have no strong preferences yet.';
-    return this.general;
+    let messages: ChatMessage[] = [{ role: 'user', content: prompt.text }];
+    let problem = '';
+    for (let attempt = 0; attempt <= this.maxRepairs; attempt++) {
+      // Checked like every answer (complete, not empty, not a refusal) before it becomes the user's taste.
+      const res = await this.client.chat({ messages, seed: nextSeed(this.rng), template: prompt.id, purpose: attempt ? 'user.general_preferences.repair' : 'user.general_preferences', validate: GENERAL_PREFERENCES_VALIDATION });
+      this.generalCalls.push(res.call);
+      if (res.problem === undefined) {
+        this.general = res.text.trim();
+        return this.general;
+      }
+      problem = res.problem;
+      const repair = this.prompts.render('text-repair', { problem });
+      messages = [...messages, { role: 'assistant', content: res.text }, { role: 'user', content: repair.text }];
+    }
+    const calls = this.generalCalls;
+    this.generalCalls = [];
+    throw new UnusableUserAnswer(`general preferences unusable after ${this.maxRepairs + 1} attempts: ${problem}`, calls);
   }
 
   protected override async reflect(agent: AgentResponse): Promise<{ calls: RecordedLlmCall[]; trace?: Partial<SimulatorTrace> }> {
@@ -157,16 +171,16 @@ class TargetFreeSession extends LlmUserSession {
     const calls: RecordedLlmCall[] = [];
     let problem = '';
     for (let attempt = 0; attempt <= this.maxRepairs; attempt++) {
-      const res = await this.client.chat({ messages, seed: nextSeed(this.rng), template: prompt.id, json: true, purpose: 'user.reflect' });
+      const res = await this.client.chat({ messages, seed: nextSeed(this.rng), template: prompt.id, json: true, purpose: attempt ? 'user.reflect.repair' : 'user.reflect', validate: reflectionValidation(shown) });
       calls.push(res.call);
-      const parsed = parseReflections(res.text, shown);
+      const parsed = res.problem === undefined ? parseReflections(res.text, shown) : { ok: false as const, problem: res.problem };
       if (parsed.ok) return { reflections: parsed.reflections, calls };
       problem = parsed.problem;
       const repair = this.prompts.render('json-repair', { problem });
       messages = [...messages, { role: 'assistant', content: res.text }, { role: 'user', content: repair.text }];
     }
-    // Reflections are an aid, not a must: go on without them and say why in the trace.
-    return { reflections: [], calls, problem: `reflected preferences unusable: ${problem}` };
+    // Never data: an unusable reflection fails the conversation (user_llm), with its calls recorded.
+    throw new UnusableUserAnswer(`reflected preferences unusable after ${this.maxRepairs + 1} attempts: ${problem}`, [...this.generalCalls.splice(0), ...calls]);
   }
 
   private coverage(): number | undefined {
@@ -192,6 +206,20 @@ class TargetFreeSession extends LlmUserSession {
     if (this.history.length === 0) trace.preferences = { kind: 'snapshot', model: 'pepper', general, consumed_items: this.profile.seen.map((s) => s.item_id) };
     return { messages: [{ role: 'system', content: system.text }, { role: 'user', content: turn.text }], template: `${system.id}+${turn.id}+${task.id}`, trace };
   }
+}
+
+/** The general-preference answer: free text, checked by the generic checks only. */
+const GENERAL_PREFERENCES_VALIDATION: AnswerValidation = { name: 'pepper-general@1', check: () => undefined };
+
+/** The reflection answer's check (the shown items are part of the request, so of its cache key). */
+function reflectionValidation(shown: readonly RecommendedItem[]): AnswerValidation {
+  return {
+    name: 'pepper-reflect@1',
+    check(text) {
+      const parsed = parseReflections(text, shown);
+      return parsed.ok ? undefined : parsed.problem;
+    },
+  };
 }
 
 /** Validates the reflection JSON against the shown items; unknown ids are dropped, missing ones are a problem. */
