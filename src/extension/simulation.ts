@@ -218,7 +218,7 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
   const request = await askForRun(output);
   if (!request) return;
   const { config, out, external, pause } = request;
-  const pausing = !!(pause.invariants || pause.condition);
+  let pausing = !!(pause.invariants || pause.condition);
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? path.dirname(out.fsPath);
   output.info(`simulation: ${JSON.stringify(config)} -> ${out.fsPath}`);
   try {
@@ -241,7 +241,7 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
             cwd,
             overwrite: true,
             // A pause holds one conversation: other workers would run on, so pausing runs one at a time.
-            concurrency: pausing ? 1 : external ? external.concurrency : config.agent?.startsWith('http') ? 4 : 1,
+            concurrency: pause.invariants || pause.condition ? 1 : external ? external.concurrency : config.agent?.startsWith('http') ? 4 : 1,
             onConversation: async (conversation: Conversation) => {
               if (!opened) {
                 // Conversations stream into the editor: open the file once the first one is written.
@@ -254,9 +254,17 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
               const where = `${conversation.id}${hit.turn !== undefined ? `, turn ${hit.turn + 1}` : ''}`;
               output.info(`simulation paused at ${where}: ${hit.reason}`);
               await vscode.commands.executeCommand('simlens.goToConversation', { file: out.fsPath, id: conversation.id, ...(hit.turn !== undefined ? { turn: hit.turn } : {}) });
-              const choice = await notify.warning(`Paused at ${where}: ${hit.reason}`, 'Continue', 'Play the Recommender from Here', 'Stop');
-              if (choice === 'Play the Recommender from Here') await playFrom(env, conversation, hit.turn ?? 0, output);
-              if (choice === 'Stop') controller.abort();
+              for (;;) {
+                const choice = await notify.warning(`Paused at ${where}: ${hit.reason}`, 'Continue', 'Continue Without Pausing', 'Play the Recommender from Here', 'Stop');
+                if (choice === 'Play the Recommender from Here') {
+                  // Played beside the paused run (same user and configuration), then paused again here.
+                  await playFrom(env, conversation, hit.turn ?? 0, output);
+                  continue;
+                }
+                if (choice === 'Continue Without Pausing') pausing = false;
+                if (choice === 'Stop') controller.abort();
+                break;
+              }
             },
             signal: controller.signal,
             maxConsecutiveFailures: maxConsecutiveFailures(),
