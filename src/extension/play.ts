@@ -66,7 +66,8 @@ async function play(env: SimulationEnvironment, output: vscode.LogOutputChannel,
     },
   });
   const file = path.join(folder, PLAY_FILE);
-  await appendFile(file, `${encodeConversationLine(result.conversation)}\n`);
+  // One line, newline included (the run's own encoder: the same bytes a run would write).
+  await appendFile(file, Buffer.concat(encodeConversationLine(result.conversation)));
   output.info(`played ${result.conversation.id} (${result.conversation.turns.length} turns, ${result.conversation.outcome}) -> ${file}`);
   if (result.failure) void notify.warning(`The simulated user failed: ${result.failure.message}`);
   await vscode.commands.executeCommand('simlens.goToConversation', { file, id: result.conversation.id });

@@ -193,6 +193,13 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
     },
     { catalog, transitions, answers, nlg, nlu },
   );
-  const agent = llm?.agent ?? createAgent(config.agent, { catalog, timeoutMs: config.timeout_ms, signal: opts.signal });
+  let agent;
+  try {
+    agent = llm?.agent ?? createAgent(config.agent, { catalog, timeoutMs: config.timeout_ms, signal: opts.signal });
+  } catch (err) {
+    // The external simulator's processes were started above: stop them before reporting.
+    await external?.dispose();
+    throw err;
+  }
   return { config, catalog, user, agent, transitions: counts, maxTurns, inputs, llm: llm?.services };
 }

@@ -14,6 +14,7 @@ import { FrameDecoder, FramingError, encodeFrame } from '../../../src/core/sim/u
 import { protocolJsonSchema, UserTurnResult, InitializeResult } from '../../../src/core/sim/users/external/protocol';
 import { liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
 import { ExternalUserSimulator } from '../../../src/core/sim/users/external/simulator';
+import { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } from '../../../src/core/sim/users/external/settings';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
 import { runSimulation } from '../../../src/core/run/orchestrator';
 import { conversationRng } from '../../../src/core/run/conversation';
@@ -280,6 +281,9 @@ describe('faults', () => {
     await assert.rejects(prepareEnvironment(config, dir), /simulator "exec:python3 \S+ always-crash" could not be initialized: the simulator process exited \(code 2\); last stderr line: "faulty_user: cannot load my model"/);
     await assert.rejects(prepareEnvironment(parseSimulationConfig({ user: 'exec:no-such-program-simlens', n: 1, ...small }), dir), /could not be initialized: .*(ENOENT|exited)/);
     await assert.rejects(prepareEnvironment(parseSimulationConfig({ user: 'http://127.0.0.1:9/', n: 1, ...small }), dir), /could not be initialized: initialize: http:\/\/127.0.0.1:9\/ could not be reached/);
+    // A started simulator is stopped when the rest of the environment cannot be built.
+    await assert.rejects(prepareEnvironment(parseSimulationConfig({ user: `exec:python3 ${example}`, agent: 'no-such-agent', n: 1, ...small }), dir), /no-such-agent/);
+    await until('the simulator of a failed environment to stop', () => liveSimulatorPids().length === 0);
   });
 
   test('restarts back off while every conversation kills the process; --max-consecutive-failures stops the run', async () => {
@@ -347,7 +351,6 @@ describe('the TypeScript reference adapter', () => {
 
 describe('simlens.simulators setting', () => {
   test('valid entries kept, each invalid one named by position and field', async () => {
-    const { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } = await import('../../../src/core/sim/users/external/settings');
     const r = parseSimulatorSettings([
       { name: 'mine', command: 'python3 my_sim.py', cwd: 'sims', env: { A: '1' }, concurrency: 2 },
       { name: 'remote', command: 'http://127.0.0.1:8765/' },
