@@ -61,6 +61,9 @@ test('a registered Python simulator runs 1,000 conversations, pauses at a condit
   assert.equal(hit.turns[turn].trace?.patience, 1);
   const editor = await waitForWebview(page, 0, 60_000);
   await editor.locator(`text=${id}`).first().waitFor({ state: 'visible', timeout: 30_000 });
+  // The editor went to the paused conversation (a line appended a moment before), not "No conversation with id".
+  await editor.locator(`text=${id}`).nth(1).waitFor({ state: 'visible', timeout: 30_000 });
+  assert.ok(!(await notifications(page)).some((n) => n.includes('No conversation with id')), (await notifications(page)).join(' | '));
   await screenshot(page, 'external-simulator-paused-dark');
 
   // Play the recommender from the paused turn: the user says that turn again and answers our reply.
