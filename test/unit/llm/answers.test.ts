@@ -27,6 +27,11 @@ import { parseUserReply } from '../../../src/core/sim/users/llm/format';
 import { HttpAgent } from '../../../src/core/sim/recommenders/http';
 import { createRng } from '../../../src/core/random';
 import { llmServicesFromFlags } from '../../../src/cli/llmOptions';
+import { importFile } from '../../../src/core/importers/index';
+import { looksLikeRefusal } from '../../../src/core/llm/validate';
+
+/** Flags as the CLI's parser gives them (only the ones a test sets). */
+const flags = (f: Record<string, unknown>) => f as Parameters<typeof llmServicesFromFlags>[0];
 import type { Conversation } from '../../../src/core/model';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -403,12 +408,12 @@ describe('usage of judge and discriminate', () => {
 describe('concurrency defaults', () => {
   test('LLM requests in flight per role follow --concurrency unless --llm-concurrency says otherwise', async () => {
     const io = { stdout: () => {}, stderr: () => {}, cwd: tmpDir(), env: {} };
-    const a = await llmServicesFromFlags({}, io, { command: 'simulate', defaultConcurrency: 64 });
+    const a = await llmServicesFromFlags(flags({}), io, { command: 'simulate', defaultConcurrency: 64 });
     assert.equal(a.settings.roles.user.concurrency, 64);
     assert.equal(a.settings.roles.recommender.concurrency, 64);
-    const b = await llmServicesFromFlags({ 'llm-concurrency': 5 }, io, { command: 'simulate', defaultConcurrency: 64 });
+    const b = await llmServicesFromFlags(flags({ 'llm-concurrency': 5 }), io, { command: 'simulate', defaultConcurrency: 64 });
     assert.equal(b.settings.roles.user.concurrency, 5);
-    const c = await llmServicesFromFlags({}, io, { command: 'judge' });
+    const c = await llmServicesFromFlags(flags({}), io, { command: 'judge' });
     assert.equal(c.settings.roles.judge.concurrency, 8);
   });
 });
@@ -514,8 +519,6 @@ describe('keys are never written', () => {
 
 describe('the refusal check', () => {
   test('no real utterance of the fixture datasets (thousands of human and recommender turns) reads as a refusal; refusals do', async () => {
-    const { importFile } = await import('../../../src/core/importers/index');
-    const { looksLikeRefusal } = await import('../../../src/core/llm/validate');
     let n = 0;
     const hits: string[] = [];
     for (const f of ['ab-redial/annotated_dialogues.csv', 'dialoguekit-tests/annotated_dialogues.json', 'usersimcrs-iard-gold/formatted_IARD_annotated_gold.json']) {
