@@ -369,3 +369,11 @@ describe('simlens.simulators setting', () => {
     assert.deepEqual(parseSimulatorSettings({}).problems, ['simlens.simulators: must be a list of {name, command, cwd?, env?, concurrency?}']);
   });
 });
+
+describe('forks of external runs', () => {
+  test('are refused with a message instead of n identical continuations', async () => {
+    const r = await runCli(['simulate', '--fork', `c1.jsonl:sim-3-000000:1`, '--n', '3', '--out', 'forks.jsonl', '--quiet'], dir);
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /forking a run of an external simulator \(exec:python3 .*\) is not supported; play the recommender from that turn instead/);
+  });
+});
