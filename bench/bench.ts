@@ -20,6 +20,7 @@ import * as invariants from './invariants';
 import * as firstRender from './firstRender';
 import * as reportWorker from './reportWorker';
 import * as diff from './diff';
+import * as external from './external';
 
 /** What a benchmark module exports. */
 export interface BenchModule {
@@ -38,9 +39,13 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   'first-render': async () => firstRender,
   'report-worker': async () => reportWorker,
   diff: async () => diff,
+  'external-simulator': async () => external,
 };
 
 async function mainBench(argv: string[]): Promise<number> {
+  // A simulator process of the external-simulator benchmark (it serves until its stdin closes).
+  if (argv[0] === '--protocol-user') return external.serveBuiltIn().then(() => new Promise<number>(() => {}));
+  if (argv[0] === '--protocol-echo') return (external.serveEcho(), new Promise<number>(() => {}));
   if (argv[0] === '--child') {
     const [, area, task, payload] = argv;
     const mod = await BENCHMARKS[area]?.();

@@ -9,6 +9,7 @@ import { registerConversationEditor } from './editor';
 import { registerLlm } from './llm';
 import { registerSimulation } from './simulation';
 import { registerFork } from './fork';
+import { registerPlay } from './play';
 import { registerMetricPanels } from './panels';
 import { registerRuns } from './runs';
 import { registerCompareRuns } from './compare';
@@ -26,6 +27,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerLlm(context, output);
   registerSimulation(context, output);
   registerFork(context, output);
+  registerPlay(context, output);
   registerMetricPanels(context, output);
   registerRuns(context, output);
   registerCompareRuns(context, output);

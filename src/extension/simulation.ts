@@ -7,12 +7,22 @@
  * such a run). `simlens.simulation.maxConsecutiveFailures` stops a run against a dead recommender
  * (manifest "stopped"); the closing message reports failures per reason.
  * Disabled in untrusted workspaces: a run reads workspace files and may call an HTTP agent.
+ *
+ * External simulators (docs/protocol.md): those registered in `simlens.simulators` are offered
+ * first, and any command can be typed; their stderr goes to the SimLens output channel. A run can
+ * pause ("break on a violation") at the first conversation whose turn breaks an invariant or a
+ * condition: the file is opened at that conversation and turn, and the researcher continues, stops,
+ * or plays the recommender from that turn (src/extension/play.ts).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BUILTIN_CATALOG_NOTE } from '../core/metrics/domain';
 import { notify } from './safeOutput';
-import { runSimulation, type RunProgress, type SimulationConfigInput } from '../core/run/index';
+import { firstBreak, parseCondition, parseSimulationConfig, prepareEnvironment, runSimulation, type BreakOptions, type RunProgress, type SimulationConfigInput } from '../core/run/index';
+import { parseSimulatorSettings, simulatorCwd, simulatorUserSpec, type SimulatorSetting } from '../core/sim/users/external/settings';
+import { isExternalUserSpec } from '../core/sim/users/external/simulator';
+import type { Conversation } from '../core/model';
+import { playFrom } from './play';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../core/run/failures';
 import type { RunManifest } from '../core/model';
 
@@ -21,7 +31,7 @@ interface Pick<T> extends vscode.QuickPickItem {
 }
 
 /** Steps of "Run Simulation…" (the quick picks, then the number of conversations and the seed). */
-const STEPS = 7;
+const STEPS = 8;
 
 async function pick<T>(title: string, step: number, items: Pick<T>[], placeHolder?: string): Promise<T | undefined> {
   const chosen = await vscode.window.showQuickPick(items, { title: `${title} (${step}/${STEPS})`, ignoreFocusOut: true, placeHolder });
@@ -32,13 +42,89 @@ function positiveInteger(text: string): string | undefined {
   return /^\s*\d+\s*$/.test(text) && Number(text) > 0 ? undefined : 'Enter a positive whole number';
 }
 
+/** The simulators registered in `simlens.simulators` (invalid entries reported once in the output channel). */
+export function registeredSimulators(output?: vscode.LogOutputChannel): SimulatorSetting[] {
+  const { simulators, problems } = parseSimulatorSettings(vscode.workspace.getConfiguration('simlens').get('simulators'));
+  for (const p of problems) output?.warn(p);
+  return simulators;
+}
+
+/** An external simulator the run talks to: how to start it. */
+export interface ExternalChoice {
+  spec: string;
+  cwd: string;
+  env?: Record<string, string>;
+  concurrency: number;
+}
+
+/** The user step of Run Simulation / Play: built-in users, registered simulators, or a typed command. */
+export async function pickUser(title: string, step: number, output?: vscode.LogOutputChannel): Promise<{ user: string; external?: ExternalChoice } | undefined> {
+  const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  const registered = registeredSimulators(output);
+  const items: Pick<string>[] = [
+    ...registered.map((s, i) => ({ label: s.name, description: s.command, detail: 'your simulator (simlens.simulators)', value: `registered:${i}` })),
+    { label: 'Agenda-based', description: 'Zhang & Balog 2020: agenda, goal, preference model', value: 'agenda' },
+    { label: 'Target-free', description: 'PEPPER: general and reflected preferences, preference coverage', value: 'target-free' },
+    { label: 'Your simulator (command or URL)…', description: 'any program speaking the SimLens simulator protocol (docs/protocol.md)', value: 'command' },
+  ];
+  const chosen = await pick(title, step, items, BUILTIN_CATALOG_NOTE);
+  if (!chosen) return undefined;
+  if (chosen.startsWith('registered:')) {
+    const s = registered[Number(chosen.slice('registered:'.length))];
+    return { user: simulatorUserSpec(s), external: { spec: simulatorUserSpec(s), cwd: simulatorCwd(s, workspace), env: s.env, concurrency: s.concurrency ?? 1 } };
+  }
+  if (chosen === 'command') {
+    const typed = await vscode.window.showInputBox({
+      title: 'Simulator command or URL',
+      prompt: 'Started in the workspace folder, e.g. python3 my_sim.py; or http://127.0.0.1:8765/ for a simulator served over HTTP',
+      value: 'python3 my_sim.py',
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'Enter a command or a URL'),
+    });
+    if (!typed) return undefined;
+    const spec = /^https?:\/\//.test(typed.trim()) ? typed.trim() : `exec:${typed.trim()}`;
+    return { user: spec, external: { spec, cwd: workspace, concurrency: 1 } };
+  }
+  return { user: chosen };
+}
+
+/** Asks where a run should pause; undefined = backed out, {} = never. */
+async function askForPause(): Promise<BreakOptions | undefined> {
+  const how = await pick('Pause the run (break on a violation)', STEPS, [
+    { label: 'Do not pause', value: 'none' as const },
+    { label: 'At the first invariant violation', description: 'the behavioural invariants of Check Behavioural Invariants', value: 'invariants' as const },
+    { label: 'Where a condition holds…', description: 'e.g. act == "Complete" && agenda.length > 0', value: 'condition' as const },
+    { label: 'At either', value: 'both' as const },
+  ]);
+  if (!how) return undefined;
+  if (how === 'none') return {};
+  const options: BreakOptions = { invariants: how === 'invariants' || how === 'both' };
+  if (how === 'condition' || how === 'both') {
+    const text = await vscode.window.showInputBox({
+      title: 'Pause where this holds for a turn',
+      prompt: 'Names: act, utterance, reply, turn, recommendations, last, outcome, and the trace fields (agenda, patience, goal.constraints.colour, ...); operators == != < <= > >= && || ! ( ) and .length',
+      value: 'act == "Complete" && agenda.length > 0',
+      ignoreFocusOut: true,
+      validateInput: (v) => {
+        try {
+          parseCondition(v);
+          return undefined;
+        } catch (e) {
+          return (e as Error).message;
+        }
+      },
+    });
+    if (!text) return undefined;
+    options.condition = parseCondition(text);
+  }
+  return options;
+}
+
 /** Asks for a run configuration and an output file; undefined when the user backs out. */
-async function askForRun(): Promise<{ config: SimulationConfigInput; out: vscode.Uri } | undefined> {
-  const user = await pick('Simulated user', 1, [
-    { label: 'Agenda-based', description: 'Zhang & Balog 2020: agenda, goal, preference model', value: 'agenda' as const },
-    { label: 'Target-free', description: 'PEPPER: general and reflected preferences, preference coverage', value: 'target-free' as const },
-  ], BUILTIN_CATALOG_NOTE);
-  if (!user) return undefined;
+async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: SimulationConfigInput; out: vscode.Uri; external?: ExternalChoice; pause: BreakOptions } | undefined> {
+  const picked = await pickUser('Simulated user', 1, output);
+  if (!picked) return undefined;
+  const { user, external } = picked;
   let interaction: 'cir6' | 'qrfa' | undefined;
   let preferences: 'single' | 'pkg' | undefined;
   if (user === 'agenda') {
@@ -53,7 +139,7 @@ async function askForRun(): Promise<{ config: SimulationConfigInput; out: vscode
     ]);
     if (!preferences) return undefined;
   }
-  const meta = await pick('Alternative targets (Fashion-AlterEval)', 4, [
+  const meta = isExternalUserSpec(user) ? 'none' : await pick('Alternative targets (Fashion-AlterEval)', 4, [
     { label: 'None', value: 'none' as const },
     { label: 'MetaSimTol', description: 'switch target after 2 turns of tolerance', value: 'tol' as const },
     { label: 'MetaSimProb', description: 'switch after a perceived loss with probability 0.75', value: 'prob' as const },
@@ -86,8 +172,11 @@ async function askForRun(): Promise<{ config: SimulationConfigInput; out: vscode
     validateInput: (v) => (v.trim() ? undefined : 'Enter a seed'),
   });
   if (!seed) return undefined;
+  const pause = await askForPause();
+  if (!pause) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const name = `${user === 'agenda' ? `agenda-${interaction}-${preferences}` : 'target-free'}${meta !== 'none' ? `-meta-${meta}` : ''}-vs-${agent.startsWith('http') ? 'http' : agent}-seed${seed.trim()}.sim.jsonl`;
+  const userLabel = external ? `sim-${(user.replace(/^exec:/, '').split(/[\s/\\]+/).filter(Boolean).pop() ?? 'external').replace(/[^A-Za-z0-9_.-]+/g, '_')}` : user === 'agenda' ? `agenda-${interaction}-${preferences}` : 'target-free';
+  const name = `${userLabel}${meta !== 'none' ? `-meta-${meta}` : ''}-vs-${agent.startsWith('http') ? 'http' : agent}-seed${seed.trim()}.sim.jsonl`;
   const out = await vscode.window.showSaveDialog({
     title: 'Save simulated conversations',
     defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
@@ -99,7 +188,7 @@ async function askForRun(): Promise<{ config: SimulationConfigInput; out: vscode
   if (interaction) config.interaction = interaction;
   if (preferences) config.preferences = preferences;
   if (meta !== 'none') config.meta = meta;
-  return { config, out };
+  return { config, out, external, pause };
 }
 
 /** The configured failure policy (0 = never stop). */
@@ -127,9 +216,10 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
     void notify.error('SimLens runs simulations only in a trusted workspace.');
     return;
   }
-  const request = await askForRun();
+  const request = await askForRun(output);
   if (!request) return;
-  const { config, out } = request;
+  const { config, out, external, pause } = request;
+  let pausing = !!(pause.invariants || pause.condition);
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? path.dirname(out.fsPath);
   output.info(`simulation: ${JSON.stringify(config)} -> ${out.fsPath}`);
   try {
@@ -139,12 +229,44 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
         let reported = 0;
+        const parsed = parseSimulationConfig(config);
+        // Built here (not by runSimulation) so a pause can play the recommender with the same user.
+        const env = await prepareEnvironment(parsed, cwd, {
+          simulator: external ? { cwd: external.cwd, env: external.env, onStderr: (line) => output.info(`[simulator] ${line}`) } : undefined,
+        });
+        let opened = false;
         try {
-          return await runSimulation(config, {
+          return await runSimulation(parsed, {
+            environment: env,
             out: out.fsPath,
             cwd,
             overwrite: true,
-            concurrency: config.agent?.startsWith('http') ? 4 : 1,
+            // A pause holds one conversation: other workers would run on, so pausing runs one at a time.
+            concurrency: pause.invariants || pause.condition ? 1 : external ? external.concurrency : config.agent?.startsWith('http') ? 4 : 1,
+            onConversation: async (conversation: Conversation) => {
+              if (!opened) {
+                // Conversations stream into the editor: open the file once the first one is written.
+                opened = true;
+                void vscode.commands.executeCommand('simlens.openConversations', out);
+              }
+              if (!pausing || controller.signal.aborted) return;
+              const hit = firstBreak(conversation, { ...pause, maxTurns: env.maxTurns });
+              if (!hit) return;
+              const where = `${conversation.id}${hit.turn !== undefined ? `, turn ${hit.turn + 1}` : ''}`;
+              output.info(`simulation paused at ${where}: ${hit.reason}`);
+              await vscode.commands.executeCommand('simlens.goToConversation', { file: out.fsPath, id: conversation.id, ...(hit.turn !== undefined ? { turn: hit.turn } : {}) });
+              for (;;) {
+                const choice = await notify.warning(`Paused at ${where}: ${hit.reason}`, 'Continue', 'Continue Without Pausing', 'Play the Recommender from Here', 'Stop');
+                if (choice === 'Play the Recommender from Here') {
+                  // Played beside the paused run (same user and configuration), then paused again here.
+                  await playFrom(env, conversation, hit.turn ?? 0, output);
+                  continue;
+                }
+                if (choice === 'Continue Without Pausing') pausing = false;
+                if (choice === 'Stop') controller.abort();
+                break;
+              }
+            },
             signal: controller.signal,
             maxConsecutiveFailures: maxConsecutiveFailures(),
             progressIntervalMs: 250,
@@ -160,6 +282,7 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
           });
         } finally {
           sub.dispose();
+          await env.user.dispose?.();
         }
       },
     );

@@ -14,10 +14,12 @@ import { UsageError, type CliCommand, type CliIo } from '../types';
 import { resolvePath } from '../util';
 import { LLM_FLAGS, LLM_RUN_FLAGS, llmServicesFromFlags, withLlmRunConfig } from '../llmOptions';
 import { LLM_USER_NAMES, stopsRun } from '../../core/llm/run';
+import { isExternalUserSpec } from '../../core/sim/users/external/simulator';
+import { escapeControl } from '../../core/text/terminal';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../../core/run/failures';
 
 const FLAGS = {
-  user: { type: 'string', valueName: 'agenda|target-free|llm-…', description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')})` },
+  user: { type: 'string', valueName: 'agenda|target-free|llm-…|exec:CMD|URL', description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')}; your own simulator: exec:"python3 my_sim.py" or http://HOST:PORT/PATH, see docs/protocol.md)` },
   interaction: { type: 'string', valueName: 'cir6|qrfa', description: 'interaction model of the agenda user (default cir6)' },
   preferences: { type: 'string', valueName: 'single|pkg', description: 'preference model of the agenda user (default pkg)' },
   agent: { type: 'string', valueName: 'AGENT', description: 'local-good, local-bad, or the URL of your recommender (default local-good)' },
@@ -45,6 +47,7 @@ const FLAGS = {
   'typo-rate': { type: 'number', description: 'probability of a typo per user utterance (default 0.05)' },
   task: { type: 'string', valueName: 'CATEGORY', description: 'fix the shopping task (default: a random catalog category per conversation)' },
   'timeout-ms': { type: 'number', description: 'HTTP agent: timeout per turn' },
+  'simulator-timeout-ms': { type: 'number', description: 'external simulator (exec:/http): timeout per request (default 10000)' },
   concurrency: { type: 'number', description: 'conversations in flight at once (default 1; output is the same for any value)' },
   'max-consecutive-failures': { type: 'number', description: `stop the run after N failed conversations in a row (default ${DEFAULT_MAX_CONSECUTIVE_FAILURES}; 0 = never)` },
   shard: { type: 'string', valueName: 'I/K|auto|none', description: 'run only conversations i with i mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K; none: ignore them. Join parts with simlens merge' },
@@ -74,7 +77,7 @@ function oneOf(name: string, value: string | undefined, allowed: readonly string
 /** The configuration keys given on the command line (unset flags stay absent, so a manifest can fill them). */
 function configFromFlags(f: Flags): Partial<SimulationConfigInput> {
   const c: Record<string, unknown> = {
-    user: oneOf('user', f.user, ['agenda', 'target-free', ...LLM_USER_NAMES]),
+    user: f.user !== undefined && isExternalUserSpec(f.user) ? f.user : oneOf('user', f.user, ['agenda', 'target-free', ...LLM_USER_NAMES]),
     interaction: oneOf('interaction', f.interaction, ['cir6', 'qrfa']),
     preferences: oneOf('preferences', f.preferences, ['single', 'pkg']),
     agent: f.agent,
@@ -100,6 +103,7 @@ function configFromFlags(f: Flags): Partial<SimulationConfigInput> {
     typo_rate: f['typo-rate'],
     task: f.task,
     timeout_ms: f['timeout-ms'],
+    simulator_timeout_ms: f['simulator-timeout-ms'],
   };
   for (const k of Object.keys(c)) if (c[k] === undefined) delete c[k];
   return c as Partial<SimulationConfigInput>;
@@ -257,6 +261,7 @@ Examples:
   simlens simulate --meta prob --tolerance 2 --p-switch 0.75 --n 50 --out meta.sim.jsonl
   simlens simulate --n 800 --shard 3/8 --out part3.jsonl   # one part of eight; simlens merge joins them
   simlens simulate --fork good.sim.jsonl:sim-7-000012:2 --n 5 --out forks.sim.jsonl
+  simlens simulate --user exec:"python3 examples/python/agenda_user.py" --agent local-good --n 50 --out mine.sim.jsonl
   simlens convert test/fixtures/datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json -o human.jsonl
   simlens simulate --user llm-icl --icl-pool human.jsonl --agent llm-bad --user-model gpt-4o-mini --n 5 --concurrency 4 --out icl.sim.jsonl
 
@@ -329,6 +334,8 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
         signal: stop.signal,
         abort: abort.signal,
         maxConsecutiveFailures: maxFailures,
+        // An external simulator's stderr (its logs) goes to ours, control characters escaped.
+        simulator: { onStderr: f.quiet ? undefined : (line) => io.stderr(`[simulator] ${escapeControl(line)}\n`) },
         onProgress: progressPrinter(io, f.quiet),
         command,
       }).catch((err: unknown) => {

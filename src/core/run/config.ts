@@ -19,10 +19,24 @@ import {
   loadCir6Diagram, loadNlgTemplates, loadRelevance, loadTransitionCounts, type TransitionCounts,
 } from '../sim/users/index';
 import { zodErrorMessage } from '../jsonl/zodIssues';
+import { createExternalUser, isExternalUserSpec } from '../sim/users/external/simulator';
+import { SIMLENS_VERSION } from './manifest';
+
+/** Where and how an external simulator's processes run (not part of the configuration: no effect on output). */
+export interface SimulatorProcessOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Each line the simulator writes to stderr. */
+  onStderr?: (line: string) => void;
+}
 
 /** Everything that determines a run's output (paths as given; resolved against the working directory). */
 export const SimulationConfigSchema = z.object({
-  user: z.enum(['agenda', 'target-free', ...LLM_USER_NAMES]).default('agenda'),
+  /** A built-in user, or an external simulator: `exec:<command>` or an http(s) URL (docs/protocol.md). */
+  user: z.union([
+    z.enum(['agenda', 'target-free', ...LLM_USER_NAMES]),
+    z.string().refine(isExternalUserSpec, { message: `expected agenda, target-free, ${LLM_USER_NAMES.join(', ')}, exec:<command> or an http(s):// URL` }),
+  ]).default('agenda'),
   interaction: z.enum(['cir6', 'qrfa']).default('cir6'),
   preferences: z.enum(['single', 'pkg']).default('pkg'),
   agent: z.string().min(1).default('local-good'),
@@ -56,6 +70,8 @@ export const SimulationConfigSchema = z.object({
   task: z.string().optional(),
   /** HTTP agents: per-turn timeout. */
   timeout_ms: z.number().int().positive().optional(),
+  /** External simulated users: per-request timeout (default 10,000 ms). */
+  simulator_timeout_ms: z.number().int().positive().optional(),
   /** LLM users/agents (src/core/llm/run.ts): endpoint settings without keys, ICL pool, profiles. */
   llm: LlmRunConfigSchema.optional(),
 });
@@ -104,7 +120,7 @@ function sha256File(path: string): string {
  * flight. Never pass the "stop scheduling" signal here, or a first Ctrl-C would cut the
  * conversations in flight short instead of letting them finish.
  */
-export async function prepareEnvironment(config: SimulationConfig, cwd: string = process.cwd(), opts: { llm?: LlmServices; signal?: AbortSignal } = {}): Promise<SimulationEnvironment> {
+export async function prepareEnvironment(config: SimulationConfig, cwd: string = process.cwd(), opts: { llm?: LlmServices; signal?: AbortSignal; simulator?: SimulatorProcessOptions } = {}): Promise<SimulationEnvironment> {
   const at = (p: string) => resolve(cwd, p);
   const inputs: Record<string, InputInfo> = {};
   let catalog: Catalog;
@@ -147,7 +163,22 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
     ? await prepareLlmParts(config.user, config.agent, config.llm, { catalog, cwd, maxTurns, earlyQuit: config.early_quit, services: opts.llm, signal: opts.signal })
     : undefined;
   if (llm) Object.assign(inputs, llm.inputs);
-  const user = llm?.user ?? createUserSimulator(
+  const external = isExternalUserSpec(config.user)
+    ? await createExternalUser({
+      spec: config.user,
+      catalog,
+      catalogPath: config.catalog ? at(config.catalog) : undefined,
+      maxTurns,
+      timeoutMs: config.simulator_timeout_ms,
+      cwd: opts.simulator?.cwd ?? cwd,
+      env: opts.simulator?.env,
+      onStderr: opts.simulator?.onStderr,
+      clientVersion: SIMLENS_VERSION,
+      signal: opts.signal,
+    })
+    : undefined;
+  if (external) inputs.simulator = { path: config.user, name: external.info.name, ...(external.info.version ? { version: external.info.version } : {}), protocol: external.info.protocol };
+  const user = external ?? llm?.user ?? createUserSimulator(
     {
       user: config.user as 'agenda' | 'target-free', // LLM users were built above
       interaction: config.interaction,
@@ -162,6 +193,13 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
     },
     { catalog, transitions, answers, nlg, nlu },
   );
-  const agent = llm?.agent ?? createAgent(config.agent, { catalog, timeoutMs: config.timeout_ms, signal: opts.signal });
+  let agent;
+  try {
+    agent = llm?.agent ?? createAgent(config.agent, { catalog, timeoutMs: config.timeout_ms, signal: opts.signal });
+  } catch (err) {
+    // The external simulator's processes were started above: stop them before reporting.
+    await external?.dispose();
+    throw err;
+  }
   return { config, catalog, user, agent, transitions: counts, maxTurns, inputs, llm: llm?.services };
 }

@@ -250,6 +250,8 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
     failure = { reason, message: err instanceof Error ? err.message : String(err) };
     // Stacks hold machine paths, so they are only recorded on request.
     if (process.env.SIMLENS_ERROR_STACKS && err instanceof Error && err.stack) metadata.error_stack = err.stack;
+  } finally {
+    user.close?.();
   }
   if (failure) {
     metadata.error = failure.message;

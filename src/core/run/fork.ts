@@ -15,6 +15,7 @@ import { Conversation, conversationId, conversationSystem, conversationTask, for
 import { createRng } from '../random';
 import type { HistoryEntry } from '../sim/types';
 import { isRestorable } from '../sim/users/session';
+import { isExternalUserSpec } from '../sim/users/external/simulator';
 import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
 import { SwitchableRng, conversationRng, runConversation, taskFor, type ConversationResult } from './conversation';
 import { FailureTally, type FailureCounts } from './failures';
@@ -96,6 +97,11 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
   const system = conversationSystem(original);
   if (!manifest && system && !base.agent) base.agent = system;
   const config = parseSimulationConfig({ ...base, ...options.config, n: options.n }, `fork of ${options.file}`);
+  if (isExternalUserSpec(config.user)) {
+    // Forks switch the user's randomness at the fork turn; an external simulator draws from its own
+    // seed, so every continuation would be the same. Refused rather than n copies of one.
+    throw new Error(`${options.file}: forking a run of an external simulator (${config.user}) is not supported; play the recommender from that turn instead (VS Code: SimLens: Run Simulation… pause, or Play the Recommender…)`);
+  }
   const env = options.environment ?? (await prepareEnvironment(config, cwd));
   const originalIndex = original.metadata?.index;
   const canReplay =

@@ -13,3 +13,5 @@ export * from './failures';
 export * from './shardEnv';
 export * from './annotationShard';
 export * from './runProgress';
+export * from './breakpoints';
+export * from './play';

@@ -20,8 +20,8 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { RunManifest } from '../model';
-import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
+import type { Conversation, RunManifest } from '../model';
+import { parseSimulationConfig, prepareEnvironment, type SimulatorProcessOptions, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
 import { simulateConversation } from './conversation';
 import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig, writeManifest } from './manifest';
 import { OrderedWriter, dropFailedLines, encodeConversationLine, readExistingOutput, sortRunOutput } from './output';
@@ -112,6 +112,14 @@ export interface RunOptions {
   environment?: SimulationEnvironment;
   /** Prebuilt LLM services for LLM users/agents (the extension passes its SecretStorage key this way). Give them the `abort` signal. */
   llm?: LlmServices;
+  /**
+   * Called with each conversation once its line is handed to the writer; the worker that ran it
+   * waits for the returned promise (a debugger pauses the run this way; other workers go on, so
+   * pause with concurrency 1). Never changes the output.
+   */
+  onConversation?: (conversation: Conversation, index: number) => void | Promise<void>;
+  /** External simulated users: working directory, environment and stderr of their processes. */
+  simulator?: SimulatorProcessOptions;
 }
 
 export interface RunResult {
@@ -224,7 +232,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     truncateSync(out, 0);
   }
 
-  const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.abort }));
+  const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.abort, simulator: options.simulator }));
   mkdirSync(dirname(out), { recursive: true });
   // `tally` hears of conversations as they finish (the consecutive-failure policy); `written`
   // counts the lines on disk, which is what the manifest reports.
@@ -335,6 +343,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
       for (const ms of result.llmLatencies) llmLatencies.push(ms);
       writer.put(index, encodeConversationLine(result.conversation));
       sessionFinished++;
+      if (options.onConversation) await options.onConversation(result.conversation, index);
       report(false);
       refreshManifest();
       // Local agents never wait on I/O: yield now and then so cancellation and progress get through.
@@ -359,6 +368,8 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
       writer.flushPending();
     } finally {
       writer.close();
+      // External simulators' processes stop with the run that started them (a prepared environment is its owner's).
+      if (!options.environment) await env.user.dispose?.().catch(() => {});
     }
   }
   if (mayEndUnordered) sortRunOutput(out);

@@ -78,10 +78,14 @@ export interface UserSession {
   start(): Promise<UserTurn>;
   /** Reacts to the agent's answer; returns the next user utterance (or done). */
   respond(agent: AgentResponse): Promise<UserTurn>;
+  /** Called once when the conversation is over, however it ended (external users free their session). */
+  close?(): void;
 }
 
 export interface UserSimulator {
   /** e.g. "agenda-cir6-pkg", "target-free", "meta-prob(agenda-cir6-pkg)". */
   readonly name: string;
   createSession(conversationId: string, rng: Rng, context: SessionContext): UserSession;
+  /** Releases what the simulator holds (external users stop their processes); called once when the run ends. */
+  dispose?(): Promise<void>;
 }

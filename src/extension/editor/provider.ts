@@ -212,6 +212,12 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         line = doc.model.summaries.lineOfId(target.id);
       }
       if (line === undefined) {
+        // A line a running simulation appended a moment ago: read the file now instead of after the watcher's delay.
+        await doc.onDiskChange();
+        await doc.ensureSummaries();
+        line = doc.model.summaries.lineOfId(target.id);
+      }
+      if (line === undefined) {
         void vscode.window.showWarningMessage(`No conversation with id "${target.id}" in ${basename(doc.uri.fsPath)}.`);
         return false;
       }

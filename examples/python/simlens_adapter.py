@@ -1,0 +1,227 @@
+"""SimLens simulator protocol adapter (simlens-sim/1), one file, Python standard library only.
+
+Copy this file next to your simulator. It turns any object with ``start`` and ``respond`` methods
+into a simulator SimLens can run (``simlens simulate --user exec:"python3 my_sim.py"``):
+
+    import simlens_adapter
+
+    class MyUser:
+        def __init__(self, context):          # context: catalog reference, max_turns (see docs/protocol.md)
+            ...
+        def start(self, params):               # params: session, seed, index, task, profile
+            return {"utterance": "Hi, I need shoes.", "acts": ["Disclose"], "trace": {"agenda": [...]}}
+        def respond(self, params):             # params: utterance, recommendations, acts
+            return {"utterance": "Thanks!", "acts": ["Complete"], "done": True, "outcome": "ended"}
+
+    simlens_adapter.serve(MyUser, name="my-user", version="0.1")
+
+One object is made per conversation. Optional methods: ``restore(params)`` (continue from recorded
+turns; without it SimLens replays the conversation with the same seed) and ``end()``.
+
+Transport: stdio with the Language Server Protocol's framing (default), or HTTP when the program is
+started with ``--http PORT`` (one JSON-RPC message per POST). In stdio mode ``print()`` goes to
+stderr, so logging never breaks the protocol, and the process exits when its stdin closes (SimLens
+exited or was killed): no orphan processes.
+"""
+
+import io
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+
+PROTOCOL = "simlens-sim/1"
+UNKNOWN_SESSION = -32002
+RESTORE_UNSUPPORTED = -32001
+
+
+class ProtocolError(Exception):
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
+class Server:
+    """Dispatches JSON-RPC messages to per-conversation objects made by ``factory``."""
+
+    def __init__(self, factory, name, version="0", sessions=False, taxonomy=None):
+        self.factory = factory
+        self.name = name
+        self.version = version
+        self.sessions_capability = sessions
+        self.taxonomy = taxonomy
+        self.context = None
+        self.sessions = {}
+        self.shutdown = False
+
+    def capabilities(self):
+        probe = getattr(self.factory, "restore", None)
+        caps = {"restore": callable(probe)}
+        if self.sessions_capability:
+            caps["sessions"] = self.sessions_capability
+        return caps
+
+    def call(self, method, params):
+        if method == "initialize":
+            self.context = params or {}
+            result = {"protocol": PROTOCOL, "name": self.name, "version": self.version, "capabilities": self.capabilities()}
+            if self.taxonomy:
+                result["taxonomy"] = self.taxonomy
+            return result
+        if method == "shutdown":
+            self.shutdown = True
+            for user in list(self.sessions.values()):
+                self._end(user)
+            self.sessions.clear()
+            return None
+        if method == "start":
+            user = self.factory(self.context)
+            self.sessions[params["session"]] = user
+            return user.start(params)
+        if method == "restore":
+            if not callable(getattr(self.factory, "restore", None)):
+                raise ProtocolError(RESTORE_UNSUPPORTED, "this simulator cannot restore; replay it")
+            user = self.factory(self.context)
+            self.sessions[params["session"]] = user
+            user.restore(params)
+            return {"restored": True}
+        if method == "respond":
+            user = self.sessions.get(params["session"])
+            if user is None:
+                raise ProtocolError(UNKNOWN_SESSION, "unknown session %r" % params["session"])
+            return user.respond(params)
+        if method == "end":
+            user = self.sessions.pop(params["session"], None)
+            if user is not None:
+                self._end(user)
+            return None
+        raise ProtocolError(-32601, "method not found: %s" % method)
+
+    @staticmethod
+    def _end(user):
+        end = getattr(user, "end", None)
+        if callable(end):
+            end()
+
+    def handle(self, message):
+        """One JSON-RPC message in, the response (or None for a notification) out."""
+        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or not isinstance(message.get("method"), str):
+            return {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "invalid request"}}
+        has_id = "id" in message
+        try:
+            result = self.call(message["method"], message.get("params"))
+        except ProtocolError as e:
+            if not has_id:
+                return None
+            return {"jsonrpc": "2.0", "id": message["id"], "error": {"code": e.code, "message": str(e)}}
+        except Exception as e:  # the simulator's own bug: report it, keep serving
+            traceback.print_exc(file=sys.stderr)
+            if not has_id:
+                return None
+            where = traceback.extract_tb(e.__traceback__)[-1]
+            text = "%s: %s (%s:%d)" % (type(e).__name__, e, os.path.basename(where.filename), where.lineno)
+            return {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32000, "message": text}}
+        if not has_id:
+            return None
+        return {"jsonrpc": "2.0", "id": message["id"], "result": result}
+
+
+def _read_message(stream):
+    """One framed message from a binary stream, or None at end of input."""
+    length = None
+    while True:
+        line = stream.readline()
+        if not line:
+            return None
+        line = line.rstrip(b"\r\n")
+        if not line:
+            break
+        key, _, value = line.decode("ascii").partition(":")
+        if key.strip().lower() == "content-length":
+            length = int(value.strip())
+    if length is None:
+        raise ValueError("a message header without Content-Length")
+    body = stream.read(length)
+    if len(body) < length:
+        return None
+    return json.loads(body.decode("utf-8"))
+
+
+def _write_message(stream, message):
+    body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    stream.write(b"Content-Length: %d\r\n\r\n" % len(body))
+    stream.write(body)
+    stream.flush()
+
+
+def _watch_parent(parent):
+    # SimLens killed outright (SIGKILL) cannot stop us; a simulator stuck in its own code never sees
+    # stdin close either. Leave as soon as we are handed to another parent.
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def serve_stdio(server):
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    inp = sys.stdin.buffer
+    out = sys.stdout.buffer
+    # Anything the simulator prints goes to stderr: stdout carries protocol messages only.
+    sys.stdout = sys.stderr
+    while not server.shutdown:
+        message = _read_message(inp)
+        if message is None:
+            return  # stdin closed: SimLens is gone
+        response = server.handle(message)
+        if response is not None:
+            _write_message(out, response)
+
+
+def serve_http(server, port, host="127.0.0.1"):
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length", "0"))
+            try:
+                message = json.loads(self.rfile.read(length).decode("utf-8"))
+            except ValueError:
+                response = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "parse error"}}
+            else:
+                response = server.handle(message)
+            body = json.dumps(response if response is not None else {}).encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server.sessions_capability = True  # HTTP requests of many conversations arrive interleaved anyway
+    httpd = HTTPServer((host, port), Handler)
+    sys.stderr.write("simlens adapter: %s listening on http://%s:%d/\n" % (server.name, host, httpd.server_address[1]))
+    sys.stderr.flush()
+    try:
+        httpd.serve_forever()
+    finally:
+        httpd.server_close()
+
+
+def serve(factory, name, version="0", sessions=False, taxonomy=None, argv=None):
+    """Serves ``factory`` (called with the initialize params once per conversation) until SimLens is done.
+
+    ``sessions=True`` tells SimLens one process may hold many conversations at once (then
+    ``--concurrency N`` uses one process; otherwise it starts N processes).
+    """
+    argv = sys.argv[1:] if argv is None else argv
+    server = Server(factory, name, version, sessions, taxonomy)
+    if "--http" in argv:
+        port = int(argv[argv.index("--http") + 1])
+        serve_http(server, port)
+    else:
+        serve_stdio(server)

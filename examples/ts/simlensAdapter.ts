@@ -1,0 +1,133 @@
+/**
+ * SimLens simulator protocol adapter (simlens-sim/1) for Node, one file, Node built-ins only.
+ * The TypeScript twin of examples/python/simlens_adapter.py: wraps any object with `start` and
+ * `respond` into a simulator `simlens simulate --user exec:"node --import tsx my_sim.ts"` can run.
+ *
+ *   import { serve } from './simlensAdapter';
+ *   serve((context) => new MyUser(context), { name: 'my-user', version: '0.1' });
+ *
+ * stdio with the Language Server Protocol's framing; `console.log` is redirected to stderr so it
+ * never breaks the protocol; the process exits when stdin closes or its parent goes away.
+ */
+
+export interface UserTurn {
+  utterance: string;
+  acts: string[];
+  trace?: Record<string, unknown>;
+  done?: boolean;
+  outcome?: 'accepted' | 'ended' | 'abandoned';
+  end_reason?: string;
+}
+
+export interface SimulatedUser {
+  start(params: { session: string; seed: number; index: number; task?: string; profile?: Record<string, unknown> }): UserTurn | Promise<UserTurn>;
+  respond(params: { session: string; utterance: string; recommendations: Record<string, unknown>[]; acts: string[] }): UserTurn | Promise<UserTurn>;
+  restore?(params: Record<string, unknown>): void | Promise<void>;
+  end?(): void;
+}
+
+export interface ServeOptions {
+  name: string;
+  version?: string;
+  /** One process may hold many conversations at once (then --concurrency N uses one process). */
+  sessions?: boolean | number;
+  /** Declares `restore` (every user object made by the factory implements it). */
+  restore?: boolean;
+}
+
+class RpcError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+export function serve(factory: (context: Record<string, unknown>) => SimulatedUser, options: ServeOptions): void {
+  const out = process.stdout;
+  // stdout is for protocol messages only.
+  console.log = (...args: unknown[]) => console.error(...args);
+  let context: Record<string, unknown> = {};
+  const sessions = new Map<string, SimulatedUser>();
+
+  const call = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+    switch (method) {
+      case 'initialize': {
+        context = params;
+        const capabilities: Record<string, unknown> = { restore: !!options.restore };
+        if (options.sessions) capabilities.sessions = options.sessions;
+        return { protocol: 'simlens-sim/1', name: options.name, version: options.version ?? '0', capabilities };
+      }
+      case 'start': {
+        const user = factory(context);
+        sessions.set(String(params.session), user);
+        return user.start(params as never);
+      }
+      case 'restore': {
+        const user = factory(context);
+        if (!options.restore || !user.restore) throw new RpcError(-32001, 'this simulator cannot restore; replay it');
+        sessions.set(String(params.session), user);
+        await user.restore(params);
+        return { restored: true };
+      }
+      case 'respond': {
+        const user = sessions.get(String(params.session));
+        if (!user) throw new RpcError(-32002, `unknown session ${String(params.session)}`);
+        return user.respond(params as never);
+      }
+      case 'end': {
+        const user = sessions.get(String(params.session));
+        sessions.delete(String(params.session));
+        user?.end?.();
+        return null;
+      }
+      case 'shutdown':
+        for (const u of sessions.values()) u.end?.();
+        sessions.clear();
+        return null;
+      default:
+        throw new RpcError(-32601, `method not found: ${method}`);
+    }
+  };
+
+  const write = (message: unknown) => {
+    const body = Buffer.from(JSON.stringify(message), 'utf8');
+    out.write(`Content-Length: ${body.length}\r\n\r\n`);
+    out.write(body);
+  };
+
+  // Messages are handled one at a time, in order (a session's turns never overtake each other).
+  let queue = Promise.resolve();
+  const handle = (message: { id?: unknown; method?: unknown; params?: unknown }) => {
+    queue = queue.then(async () => {
+      const hasId = message.id !== undefined;
+      try {
+        const result = await call(String(message.method), (message.params ?? {}) as Record<string, unknown>);
+        if (hasId) write({ jsonrpc: '2.0', id: message.id, result: result ?? null });
+      } catch (e) {
+        console.error(e);
+        if (hasId) write({ jsonrpc: '2.0', id: message.id, error: { code: e instanceof RpcError ? e.code : -32000, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) } });
+      }
+    });
+  };
+
+  let buffer = Buffer.alloc(0);
+  process.stdin.on('data', (chunk: Buffer) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const m = /content-length:\s*(\d+)/i.exec(buffer.subarray(0, end).toString('ascii'));
+      if (!m) throw new Error('a message header without Content-Length');
+      const length = Number(m[1]);
+      if (buffer.length < end + 4 + length) return;
+      const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
+      buffer = buffer.subarray(end + 4 + length);
+      handle(JSON.parse(body));
+    }
+  });
+  process.stdin.on('end', () => void queue.then(() => process.exit(0)));
+  // SimLens killed outright: leave as soon as we are handed to another parent.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, 500).unref();
+}

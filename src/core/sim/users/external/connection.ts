@@ -1,0 +1,360 @@
+/**
+ * Connections to an external simulator: a child process spoken to over stdio (LSP framing), or an
+ * HTTP endpoint (one JSON-RPC message per POST). Both give `request` (with a timeout) and `notify`;
+ * every way a simulator can fail becomes a SimulatorFault with a kind and a clear message, and a
+ * faulted stdio connection is dead (its process killed): the pool starts a new one.
+ *
+ * Processes: started in their own process group (a Ctrl-C in the terminal reaches SimLens only, so
+ * conversations in flight can finish), stopped by pid (the group), and killed when SimLens exits.
+ * If SimLens itself is killed with SIGKILL, the simulator sees its stdin close; the reference
+ * adapters exit then (docs/protocol.md asks every simulator to).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { FrameDecoder, FramingError, encodeFrame, printableExcerpt } from './framing';
+
+export type FaultKind = 'crash' | 'timeout' | 'garbage' | 'invalid' | 'rpc_error' | 'unreachable' | 'closed';
+
+/** A simulator failure; `message` says what happened without naming the conversation (the session adds that). */
+export class SimulatorFault extends Error {
+  constructor(readonly kind: FaultKind, message: string, readonly code?: number) {
+    super(message);
+    this.name = 'SimulatorFault';
+  }
+}
+
+export interface SimulatorConnection {
+  /** Sends a request and resolves with its result (unvalidated), or rejects with a SimulatorFault. */
+  request(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
+  notify(method: string, params: unknown): void;
+  /** Asks the simulator to shut down (shutdown request, then stdin closed), kills it after `graceMs`. */
+  close(graceMs?: number): Promise<void>;
+  /** Set once the connection can no longer be used (why). */
+  readonly dead: string | undefined;
+  /** The process id (stdio only). */
+  readonly pid?: number;
+  /** Whether one connection may carry several conversations at once regardless of capabilities (HTTP). */
+  readonly shared: boolean;
+}
+
+/** Live simulator process groups, killed when this process exits however it exits normally. */
+const livePids = new Set<number>();
+let exitHook = false;
+function killGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+function track(pid: number): void {
+  livePids.add(pid);
+  if (!exitHook) {
+    exitHook = true;
+    process.on('exit', () => {
+      for (const p of livePids) killGroup(p);
+    });
+  }
+}
+
+/** The pids of simulator processes this process started and has not seen exit (tests). */
+export function liveSimulatorPids(): number[] {
+  return [...livePids];
+}
+
+interface Pending {
+  method: string;
+  resolve: (v: unknown) => void;
+  reject: (e: SimulatorFault) => void;
+  timer: NodeJS.Timeout;
+}
+
+const STDERR_TAIL = 2000;
+
+export interface StdioOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Each stderr line of the simulator (its logs). */
+  onStderr?: (line: string) => void;
+}
+
+/**
+ * The words of a simple command line (quotes '...' and "..." and backslash escapes understood), or
+ * undefined when it needs a shell (pipes, redirections, variables, globs, environment assignments).
+ * A simple command is started directly, so the simulator's parent is SimLens itself and it can
+ * notice SimLens dying (the reference adapters watch their parent).
+ */
+export function splitCommand(command: string): string[] | undefined {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (c === "'") {
+      const end = command.indexOf("'", i + 1);
+      if (end < 0) return undefined;
+      word += command.slice(i + 1, end);
+      inWord = true;
+      i = end;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < command.length && command[j] !== '"'; j++) {
+        if (command[j] === '$' || command[j] === '`') return undefined;
+        if (command[j] === '\\' && j + 1 < command.length && '"\\'.includes(command[j + 1])) j++;
+        word += command[j];
+      }
+      if (j >= command.length) return undefined;
+      inWord = true;
+      i = j;
+    } else if (c === '\\') {
+      if (i + 1 >= command.length) return undefined;
+      word += command[++i];
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else if ('|&;<>()$`*?[]{}~#='.includes(c) && !(c === '=' && inWord && words.length > 0)) {
+      return undefined;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words.length ? words : undefined;
+}
+
+/** A simulator process started with `command` (directly when it is a simple command, else by the shell). */
+export class StdioConnection implements SimulatorConnection {
+  readonly shared = false;
+  private child: ChildProcess;
+  private decoder = new FrameDecoder();
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stderrTail = '';
+  private stderrLine = '';
+  private _dead: string | undefined;
+  private exited: Promise<void>;
+
+  constructor(readonly command: string, options: StdioOptions = {}) {
+    const words = splitCommand(command);
+    this.child = spawn(words ? words[0] : command, words ? words.slice(1) : [], {
+      shell: !words,
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env, PYTHONUNBUFFERED: '1', SIMLENS_PROTOCOL: 'stdio' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    const pid = this.child.pid;
+    if (pid !== undefined) track(pid);
+    this.exited = new Promise((resolve) => {
+      this.child.once('exit', (code, signal) => {
+        if (pid !== undefined) livePids.delete(pid);
+        this.fail(new SimulatorFault('crash', `the simulator process exited (${signal ? `signal ${signal}` : `code ${code}`})${this.stderrHint()}`));
+        resolve();
+      });
+      this.child.once('error', (err) => {
+        if (pid !== undefined) livePids.delete(pid);
+        this.fail(new SimulatorFault('crash', `the simulator process could not be started: ${err.message}`));
+        resolve();
+      });
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
+      if (options.onStderr) {
+        const lines = (this.stderrLine + text).split('\n');
+        this.stderrLine = lines.pop() ?? '';
+        for (const line of lines) options.onStderr(line);
+      }
+    });
+    // EPIPE on a dead child's stdin is reported through 'exit'.
+    this.child.stdin!.on('error', () => {});
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get dead(): string | undefined {
+    return this._dead;
+  }
+
+  /** The last line the simulator wrote to stderr, for messages. */
+  private stderrHint(): string {
+    const lines = this.stderrTail.split('\n').map((l) => l.trim()).filter(Boolean);
+    return lines.length ? `; last stderr line: "${printableExcerpt(lines[lines.length - 1], 200)}"` : '';
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this._dead) return;
+    let messages: unknown[];
+    try {
+      messages = this.decoder.push(chunk);
+    } catch (e) {
+      this.fail(new SimulatorFault('garbage', e instanceof FramingError ? e.message : String(e)));
+      return;
+    }
+    for (const m of messages) this.onMessage(m);
+  }
+
+  private onMessage(m: unknown): void {
+    if (!m || typeof m !== 'object' || Array.isArray(m)) {
+      this.fail(new SimulatorFault('invalid', `a message that is not a JSON-RPC object: ${printableExcerpt(JSON.stringify(m))}`));
+      return;
+    }
+    const msg = m as Record<string, unknown>;
+    if (msg.jsonrpc !== '2.0') {
+      this.fail(new SimulatorFault('invalid', `a message without "jsonrpc": "2.0": ${printableExcerpt(JSON.stringify(m))}`));
+      return;
+    }
+    if (typeof msg.method === 'string') {
+      // Requests and notifications from the simulator: none is defined; answer requests with "method not found".
+      if (msg.id !== undefined && msg.id !== null) this.write({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `SimLens does not handle ${msg.method}` } });
+      return;
+    }
+    const id = typeof msg.id === 'number' ? msg.id : Number.NaN;
+    const p = this.pending.get(id);
+    if (!p) {
+      this.fail(new SimulatorFault('invalid', `a response to no pending request (id ${printableExcerpt(JSON.stringify(msg.id ?? null))})`));
+      return;
+    }
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    settle(p, msg);
+  }
+
+  private write(message: unknown): void {
+    if (this._dead || !this.child.stdin?.writable) return;
+    this.child.stdin.write(encodeFrame(message));
+  }
+
+  private fail(fault: SimulatorFault): void {
+    if (!this._dead) this._dead = fault.message;
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      p.reject(fault);
+    }
+    this.kill();
+  }
+
+  private kill(): void {
+    const pid = this.child.pid;
+    if (pid !== undefined && this.child.exitCode === null && this.child.signalCode === null) killGroup(pid);
+  }
+
+  request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+    if (this._dead) return Promise.reject(new SimulatorFault('closed', this._dead));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        const fault = new SimulatorFault('timeout', `no answer to ${method} within ${timeoutMs} ms${this.stderrHint()}`);
+        reject(fault);
+        // A hung process cannot be trusted with the next conversation.
+        this.fail(fault);
+      }, timeoutMs);
+      this.pending.set(id, { method, resolve, reject, timer });
+      this.write({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+    });
+  }
+
+  notify(method: string, params: unknown): void {
+    this.write({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+  }
+
+  async close(graceMs = 1000): Promise<void> {
+    if (!this._dead) {
+      try {
+        await this.request('shutdown', undefined, graceMs);
+      } catch {
+        // it is stopped below anyway
+      }
+      this._dead = 'closed';
+      this.child.stdin?.end();
+    }
+    const timer = setTimeout(() => this.kill(), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+function settle(p: Pending, msg: Record<string, unknown>): void {
+  if (msg.error !== undefined) {
+    const err = msg.error as { code?: unknown; message?: unknown } | null;
+    const code = err && typeof err.code === 'number' ? err.code : undefined;
+    const text = err && typeof err.message === 'string' ? err.message : JSON.stringify(msg.error);
+    p.reject(new SimulatorFault('rpc_error', `${p.method} failed: ${printableExcerpt(text, 300)}${code !== undefined ? ` (code ${code})` : ''}`, code));
+  } else if (!('result' in msg)) {
+    p.reject(new SimulatorFault('invalid', `the answer to ${p.method} has neither result nor error`));
+  } else p.resolve(msg.result);
+}
+
+/** A simulator behind an HTTP endpoint: each JSON-RPC message is POSTed as the request body. */
+export class HttpConnection implements SimulatorConnection {
+  readonly shared = true;
+  private nextId = 1;
+  private _dead: string | undefined;
+
+  constructor(readonly url: string, private readonly signal?: AbortSignal) {}
+
+  get dead(): string | undefined {
+    return this._dead;
+  }
+
+  async request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+    const id = this.nextId++;
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = this.signal ? AbortSignal.any([timeout, this.signal]) : timeout;
+    let response: Response;
+    try {
+      response = await fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal });
+    } catch (e) {
+      if (timeout.aborted) throw new SimulatorFault('timeout', `no answer to ${method} within ${timeoutMs} ms`);
+      throw new SimulatorFault('unreachable', `${method}: ${this.url} could not be reached (${(e as Error).cause ? String((e as { cause: unknown }).cause) : (e as Error).message})`);
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (e) {
+      if (timeout.aborted) throw new SimulatorFault('timeout', `no answer to ${method} within ${timeoutMs} ms`);
+      throw new SimulatorFault('unreachable', `${method}: reading the answer failed (${(e as Error).message})`);
+    }
+    if (!response.ok && !text.trim().startsWith('{')) throw new SimulatorFault('rpc_error', `${method}: HTTP ${response.status}: "${printableExcerpt(text)}"`);
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      throw new SimulatorFault('garbage', `${method}: the answer is not JSON (HTTP ${response.status}): "${printableExcerpt(text)}"`);
+    }
+    if (!msg || typeof msg !== 'object' || (msg as { jsonrpc?: unknown }).jsonrpc !== '2.0' || (msg as { id?: unknown }).id !== id) {
+      throw new SimulatorFault('invalid', `${method}: the answer is not a JSON-RPC 2.0 response to id ${id}: "${printableExcerpt(text)}"`);
+    }
+    return new Promise((resolve, reject) => settle({ method, resolve, reject, timer: undefined as unknown as NodeJS.Timeout }, msg as Record<string, unknown>));
+  }
+
+  notify(method: string, params: unknown): void {
+    const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+    fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) })
+      .then((r) => r.arrayBuffer())
+      .catch(() => {});
+  }
+
+  async close(graceMs = 1000): Promise<void> {
+    if (this._dead) return;
+    try {
+      await this.request('shutdown', undefined, graceMs);
+    } catch {
+      // a shared endpoint may ignore it
+    }
+    this._dead = 'closed';
+  }
+}

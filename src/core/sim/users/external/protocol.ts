@@ -1,0 +1,169 @@
+/**
+ * The SimLens simulator protocol (docs/protocol.md): the messages between SimLens (the client, which
+ * plays the recommender's side) and an external simulated user (the server). JSON-RPC 2.0, over stdio
+ * with the Language Server Protocol's framing or over HTTP (one JSON-RPC message per POST).
+ *
+ * These zod schemas are the single definition: the client validates every result with them, and
+ * docs/protocol.schema.json is generated from them (`npx tsx scripts/protocol-schema.ts`; a unit test
+ * fails when the committed file differs).
+ */
+import { z } from 'zod';
+import { Outcome, RecommendedItem, SimulatorTrace } from '../../../model';
+
+/** The protocol version a client speaks; `initialize` fails when the simulator answers another major. */
+export const PROTOCOL_VERSION = 'simlens-sim/1';
+
+/** JSON-RPC error codes a simulator may return (besides the JSON-RPC standard ones). */
+export const ProtocolErrorCode = {
+  /** `restore` is not supported: the client replays the conversation with the same seed instead. */
+  restoreUnsupported: -32001,
+  /** The session id is not known to the simulator (it was restarted, or never started). */
+  unknownSession: -32002,
+} as const;
+
+const Json = z.record(z.string(), z.unknown());
+
+/** What SimLens tells the simulator about the catalog the recommender serves. */
+export const CatalogReference = z.object({
+  /** Absolute path of the catalog JSONL (SimLens catalog format), absent for the generated apparel catalog. */
+  path: z.string().optional(),
+  items: z.number().int().nonnegative(),
+  categories: z.array(z.string()),
+  /** Category -> attribute name -> the values it takes there, sorted (for drawing goals without reading the file). */
+  attributes: z.record(z.string(), z.record(z.string(), z.array(z.string()))),
+});
+export type CatalogReference = z.infer<typeof CatalogReference>;
+
+export const InitializeParams = z.object({
+  protocol: z.literal(PROTOCOL_VERSION),
+  client: z.object({ name: z.literal('simlens'), version: z.string() }),
+  catalog: CatalogReference,
+  /** The run's turn cap; the client ends a conversation there whatever the simulator says. */
+  max_turns: z.number().int().positive(),
+});
+export type InitializeParams = z.infer<typeof InitializeParams>;
+
+export const Capabilities = z.looseObject({
+  /**
+   * How many conversations one process may hold at once (true = unlimited). Absent or 1: the
+   * client starts one process per concurrent conversation.
+   */
+  sessions: z.union([z.boolean(), z.number().int().positive()]).optional(),
+  /** The simulator implements `restore`; otherwise the client replays up to the turn. */
+  restore: z.boolean().optional(),
+});
+export type Capabilities = z.infer<typeof Capabilities>;
+
+export const InitializeResult = z.looseObject({
+  /** The protocol version the simulator speaks, e.g. "simlens-sim/1". */
+  protocol: z.string().regex(/^simlens-sim\/\d+$/, 'must look like simlens-sim/<major>'),
+  /** The simulator's name; written as each conversation's `source`. */
+  name: z.string().min(1).max(200),
+  version: z.string().optional(),
+  capabilities: Capabilities.default({}),
+  /**
+   * The dialogue acts the simulator's `acts` use. Acts of the Zhang & Balog taxonomy (Disclose,
+   * Note.Accept, Complete, ...) or of ConvApparel (inform_preference, ...) are mapped to
+   * ConvApparel annotations; any other act is recorded as given under taxonomy `name`.
+   */
+  taxonomy: z.looseObject({ name: z.string().min(1), user: z.array(z.string()).optional(), assistant: z.array(z.string()).optional() }).optional(),
+});
+export type InitializeResult = z.infer<typeof InitializeResult>;
+
+export const StartParams = z.object({
+  /** The session (= conversation) id, unique in the run. Every later message names it. */
+  session: z.string(),
+  /** A 32-bit seed derived from the run's seed and the conversation index: the same seed must give the same conversation. */
+  seed: z.number().int().nonnegative(),
+  /** The conversation's index in the run. */
+  index: z.number().int().nonnegative(),
+  /** The shopping task (a catalog category). */
+  task: z.string().optional(),
+  /** A user profile when the run has one (free form). */
+  profile: Json.optional(),
+});
+export type StartParams = z.infer<typeof StartParams>;
+
+/** One user turn, the result of `start` and `respond`. */
+export const UserTurnResult = z.looseObject({
+  /** What the user says ("" only together with done = true: the user leaves without a word). */
+  utterance: z.string(),
+  /** The user's dialogue acts for this utterance, first = main act. */
+  acts: z.array(z.string().min(1)).min(1),
+  /** The simulator's state after this turn: SimLens trace fields (agenda, goal, preferences, target, patience, satisfaction, ...) plus any extras. */
+  trace: SimulatorTrace.optional(),
+  /** True when the user ends the conversation with this utterance. */
+  done: z.boolean().optional(),
+  /** With done: how it ended (accepted, ended, abandoned). */
+  outcome: Outcome.extract(['accepted', 'ended', 'abandoned']).optional(),
+  /** With done: why (e.g. "goal_reached", "patience", "early_quit"); written as the last turn's trace.end_reason. */
+  end_reason: z.string().optional(),
+}).refine((t) => t.utterance !== '' || t.done === true, { message: 'utterance is empty but done is not true', path: ['utterance'] });
+export type UserTurnResult = z.infer<typeof UserTurnResult>;
+
+export const RespondParams = z.object({
+  session: z.string(),
+  /** The recommender's reply. */
+  utterance: z.string(),
+  recommendations: z.array(RecommendedItem),
+  /** The recommender's reported acts (may be empty). */
+  acts: z.array(z.string()),
+});
+export type RespondParams = z.infer<typeof RespondParams>;
+
+/** One recorded turn given to `restore`. */
+export const RecordedTurn = z.object({
+  user_utterance: z.string().optional(),
+  user_acts: z.array(z.string()).optional(),
+  assistant_utterance: z.string().optional(),
+  recommendations: z.array(RecommendedItem).optional(),
+  agent_acts: z.array(z.string()).optional(),
+  /** The simulator's own trace of that turn, as it returned it. */
+  trace: SimulatorTrace.optional(),
+});
+export type RecordedTurn = z.infer<typeof RecordedTurn>;
+
+export const RestoreParams = StartParams.extend({
+  /**
+   * The conversation so far. After `restore` the session stands where it stood after the last
+   * turn's user utterance; the next message is `respond` with that turn's recommender reply.
+   */
+  turns: z.array(RecordedTurn).min(1),
+});
+export type RestoreParams = z.infer<typeof RestoreParams>;
+
+export const RestoreResult = z.looseObject({ restored: z.literal(true) });
+
+export const EndParams = z.object({ session: z.string() });
+
+/** The methods, their parameters and results (JSON Schema generation walks this table). */
+export const PROTOCOL_METHODS = {
+  initialize: { params: InitializeParams, result: InitializeResult, kind: 'request' },
+  start: { params: StartParams, result: UserTurnResult, kind: 'request' },
+  respond: { params: RespondParams, result: UserTurnResult, kind: 'request' },
+  restore: { params: RestoreParams, result: RestoreResult, kind: 'request' },
+  end: { params: EndParams, result: undefined, kind: 'notification' },
+  shutdown: { params: undefined, result: z.null(), kind: 'request' },
+} as const;
+export type ProtocolMethod = keyof typeof PROTOCOL_METHODS;
+
+/** Builds the JSON Schema of the protocol (docs/protocol.schema.json). */
+export function protocolJsonSchema(): Record<string, unknown> {
+  const defs: Record<string, unknown> = {};
+  const methods: Record<string, unknown> = {};
+  for (const [name, m] of Object.entries(PROTOCOL_METHODS)) {
+    const entry: Record<string, unknown> = { kind: m.kind };
+    if (m.params) entry.params = z.toJSONSchema(m.params, { io: 'input', unrepresentable: 'any' });
+    if (m.result) entry.result = z.toJSONSchema(m.result, { io: 'output', unrepresentable: 'any' });
+    methods[name] = entry;
+  }
+  defs.methods = methods;
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: 'https://simlens.dev/protocol/simlens-sim-1.schema.json',
+    title: `SimLens simulator protocol ${PROTOCOL_VERSION}`,
+    description: 'JSON-RPC 2.0 params and results of each method (see docs/protocol.md). Generated from src/core/sim/users/external/protocol.ts.',
+    protocol: PROTOCOL_VERSION,
+    ...defs,
+  };
+}

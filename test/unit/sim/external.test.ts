@@ -1,0 +1,379 @@
+/**
+ * External simulated users (docs/protocol.md): framing, schema, the Python reference adapter and
+ * example user through the real run orchestrator, every fault class, backoff, the consecutive-failure
+ * stop and orphan processes. Runs the machine's python3.
+ */
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { FrameDecoder, FramingError, encodeFrame } from '../../../src/core/sim/users/external/framing';
+import { protocolJsonSchema, UserTurnResult, InitializeResult } from '../../../src/core/sim/users/external/protocol';
+import { liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
+import { ExternalUserSimulator } from '../../../src/core/sim/users/external/simulator';
+import { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } from '../../../src/core/sim/users/external/settings';
+import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
+import { runSimulation } from '../../../src/core/run/orchestrator';
+import { conversationRng } from '../../../src/core/run/conversation';
+import type { Conversation } from '../../../src/core/model';
+import { runCli } from '../../support/cli';
+import { scratchDir } from '../../support/scratch';
+
+const root = path.resolve(__dirname, '../../..');
+const example = path.join(root, 'examples/python/agenda_user.py');
+const faulty = path.join(root, 'test/fixtures/simulators/faulty_user.py');
+const dir = scratchDir('simlens-external-');
+const small = { catalog_size: 300 };
+
+function lines(file: string): Conversation[] {
+  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Conversation);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: string, cond: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('framing (LSP base protocol)', () => {
+  test('round trip split at every byte, and both directions with vscode-jsonrpc', async () => {
+    const messages = [{ jsonrpc: '2.0', id: 1, result: { utterance: 'ünïcødé “quotes” \u0000', acts: ['Disclose'] } }, { jsonrpc: '2.0', method: 'end', params: { session: 's' } }];
+    const bytes = Buffer.concat(messages.map(encodeFrame));
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const d = new FrameDecoder();
+      const got = [...d.push(bytes.subarray(0, cut)), ...d.push(bytes.subarray(cut))];
+      assert.deepEqual(got, messages, `cut at ${cut}`);
+    }
+    // vscode-jsonrpc writes, we read
+    const sink = new PassThrough();
+    const chunks: Buffer[] = [];
+    sink.on('data', (c: Buffer) => chunks.push(c));
+    const writer = new StreamMessageWriter(sink);
+    for (const m of messages) await writer.write(m as never);
+    assert.deepEqual(new FrameDecoder().push(Buffer.concat(chunks)), messages);
+    // we write, vscode-jsonrpc reads
+    const source = new PassThrough();
+    const reader = new StreamMessageReader(source);
+    const read: unknown[] = [];
+    reader.listen((m) => read.push(m));
+    source.write(bytes);
+    await until('vscode-jsonrpc to read', () => read.length === 2, 5000);
+    assert.deepEqual(read, messages);
+    reader.dispose();
+  });
+
+  test('garbage, logs and bad headers are reported at once with what was printed', () => {
+    const cases: [Buffer, RegExp][] = [
+      [Buffer.from('debug: hello\n'), /not a protocol message on stdout \(write logs to stderr\): "debug: hello\\n"/],
+      [Buffer.from('\x00\x01GARBAGE'), /not a protocol message.*\\u0000\\u0001GARBAGE/],
+      [Buffer.from('Content-Length: abc\r\n\r\n'), /Content-Length is not a number: "abc"/],
+      [Buffer.from('Content-Type: x\r\n\r\n{}'), /header without Content-Length/],
+      [Buffer.from('Content-Length: 3\r\n\r\n{x}'), /message body is not JSON/],
+      [Buffer.from(`Content-Length${'x'.repeat(2000)}`), /not a protocol message|header longer/],
+    ];
+    for (const [bytes, re] of cases) {
+      assert.throws(() => new FrameDecoder().push(bytes), (e: unknown) => e instanceof FramingError && re.test(e.message), bytes.toString());
+    }
+    // A prefix of a header is not garbage yet.
+    assert.deepEqual(new FrameDecoder().push(Buffer.from('Content-Le')), []);
+  });
+
+  test('simple commands start without a shell; anything else goes to the shell', () => {
+    assert.deepEqual(splitCommand('python3 my_sim.py --x 1'), ['python3', 'my_sim.py', '--x', '1']);
+    assert.deepEqual(splitCommand(`python3 "my sim.py" 'a b' c\\ d`), ['python3', 'my sim.py', 'a b', 'c d']);
+    for (const c of ['python3 a.py | tee log', 'FOO=1 python3 a.py', 'python3 $HOME/a.py', 'python3 *.py', 'python3 "unterminated', 'a && b', '']) assert.equal(splitCommand(c), undefined, c);
+  });
+});
+
+describe('protocol schema', () => {
+  test('docs/protocol.schema.json is generated from the zod schemas (npx tsx scripts/protocol-schema.ts)', () => {
+    const committed = readFileSync(path.join(root, 'docs/protocol.schema.json'), 'utf8');
+    assert.equal(committed, `${JSON.stringify(protocolJsonSchema(), null, 2)}\n`);
+  });
+
+  test('results are validated: each broken field is refused with its name', () => {
+    const good = { utterance: 'hi', acts: ['Disclose'], trace: { agenda: ['Note'], patience: 3 } };
+    assert.ok(UserTurnResult.safeParse(good).success);
+    const bad: [unknown, RegExp][] = [
+      [{ ...good, acts: [] }, /acts/],
+      [{ utterance: 'hi' }, /acts/],
+      [{ ...good, utterance: '' }, /utterance/],
+      [{ ...good, trace: { agenda: 'Note' } }, /agenda/],
+      [{ ...good, done: true, outcome: 'simulator_error' }, /outcome/],
+      [{ ...good, trace: { patience: 'high' } }, /patience/],
+    ];
+    for (const [value, re] of bad) {
+      const r = UserTurnResult.safeParse(value);
+      assert.ok(!r.success, JSON.stringify(value));
+      assert.match(JSON.stringify(r.error.issues.map((i) => i.path)), re);
+    }
+    assert.ok(!InitializeResult.safeParse({ protocol: 'other/1', name: 'x' }).success);
+    assert.equal(InitializeResult.parse({ protocol: 'simlens-sim/1', name: 'x' }).capabilities.sessions, undefined);
+  });
+});
+
+describe('the Python reference adapter and example user', () => {
+  test('1,000 conversations against local-good through the orchestrator; simlens check passes on them', async () => {
+    const out = path.join(dir, 'ext1000.jsonl');
+    const { manifest } = await runSimulation({ user: `exec:python3 ${example}`, agent: 'local-good', n: 1000, seed: 7 }, { out, concurrency: 2 });
+    assert.equal(manifest.status, 'finished');
+    assert.equal(manifest.counts.finished, 1000);
+    assert.equal(manifest.counts.failed, 0);
+    const convs = lines(out);
+    assert.equal(convs.length, 1000);
+    const outcomes = new Map<string, number>();
+    for (const c of convs) {
+      assert.equal(c.source, 'example-agenda-user');
+      assert.ok(c.turns.length >= 1);
+      for (const t of c.turns) assert.ok(t.trace && Array.isArray(t.trace.agenda) && typeof t.trace.patience === 'number');
+      outcomes.set(c.outcome!, (outcomes.get(c.outcome!) ?? 0) + 1);
+    }
+    // Both ways of ending occur against local-good, and most users find their item.
+    assert.ok((outcomes.get('accepted') ?? 0) > 500, JSON.stringify([...outcomes]));
+    assert.ok((outcomes.get('abandoned') ?? 0) > 0, JSON.stringify([...outcomes]));
+    const check = await runCli(['check', out], dir);
+    assert.equal(check.code, 0, check.out + check.err);
+    assert.match(check.out, /PASS\s+accepted-meets-constraints\s+0 violation\(s\)/);
+    assert.match(check.out, /PASS\s+abandon-at-zero/);
+    // A mutated line is caught: accept an item without the disclosed colour.
+    const broken = convs.find((c) => c.outcome === 'accepted' && c.turns.length >= 3)!;
+    const last = broken.turns[broken.turns.length - 1];
+    last.trace!.patience = 5;
+    writeFileSync(path.join(dir, 'mutated.jsonl'), `${JSON.stringify(broken)}\n`);
+    const bad = await runCli(['check', 'mutated.jsonl'], dir);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.out, /FAIL\s+patience-non-increasing/);
+    assert.deepEqual(liveSimulatorPids(), []);
+  });
+
+  test('output is the same for any concurrency, sharded and merged, and for one process holding every session', async () => {
+    const base = { agent: 'local-good', n: 40, seed: 3, ...small };
+    const a = path.join(dir, 'c1.jsonl');
+    const b = path.join(dir, 'c4.jsonl');
+    const s = path.join(dir, 'sess.jsonl');
+    await runSimulation({ ...base, user: `exec:python3 ${example}` }, { out: a, concurrency: 1 });
+    await runSimulation({ ...base, user: `exec:python3 ${example}` }, { out: b, concurrency: 4 });
+    assert.ok(readFileSync(a).equals(readFileSync(b)));
+    // sessions: true: one process, 4 conversations in flight
+    const config = parseSimulationConfig({ ...base, user: `exec:python3 ${faulty} sessions` });
+    const env = await prepareEnvironment(config, dir);
+    await runSimulation(config, { out: s, concurrency: 4, environment: env });
+    const sim = env.user as ExternalUserSimulator;
+    assert.equal(sim.started, 1);
+    await sim.dispose();
+    const bodies = (f: string) => lines(f).map((c) => JSON.stringify({ ...c, source: '' }));
+    assert.deepEqual(bodies(s), bodies(a));
+    for (const i of [0, 1]) {
+      const r = await runCli(['simulate', '--user', `exec:python3 ${example}`, '--n', '40', '--seed', '3', '--catalog-size', '300', '--shard', `${i}/2`, '--out', `part${i}.jsonl`, '--quiet'], dir);
+      assert.equal(r.code, 0, r.err);
+    }
+    const m = await runCli(['merge', 'merged.jsonl', 'part1.jsonl', 'part0.jsonl'], dir);
+    assert.equal(m.code, 0, m.err);
+    assert.ok(readFileSync(path.join(dir, 'merged.jsonl')).equals(readFileSync(a)));
+  });
+
+  test('over HTTP: the same conversations as over stdio', async () => {
+    const server = spawn('python3', [example, '--http', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      let err = '';
+      server.stderr.on('data', (c: Buffer) => (err += c.toString()));
+      await until('the HTTP adapter to listen', () => /listening on (http:\/\/\S+)/.test(err));
+      const url = /listening on (http:\/\/\S+)/.exec(err)![1];
+      const out = path.join(dir, 'http.jsonl');
+      const { manifest } = await runSimulation({ user: url, agent: 'local-good', n: 40, seed: 3, ...small }, { out, concurrency: 3 });
+      assert.equal(manifest.counts.failed, 0);
+      assert.ok(readFileSync(out).equals(readFileSync(path.join(dir, 'c1.jsonl'))));
+    } finally {
+      server.kill();
+    }
+  });
+
+  test('restore: a session continues from recorded turns (restore, or a replay with the same seed)', async () => {
+    const convs = lines(path.join(dir, 'c1.jsonl'));
+    const conv = convs.find((c) => c.turns.length >= 4)!;
+    const config = parseSimulationConfig({ user: `exec:python3 ${example}`, agent: 'local-good', n: 1, seed: 3, ...small });
+    const env = await prepareEnvironment(config, dir);
+    const sim = env.user as ExternalUserSimulator;
+    try {
+      const index = conv.metadata!.index as number;
+      const turnsBefore = conv.turns.slice(0, 2);
+      for (const forceReplay of [false, true]) {
+        const session = sim.createSession(conv.id!, conversationRng(3, index).fork('user'), { task: conv.task_id!.replace(/_good$/, ''), index });
+        if (forceReplay) (sim.info.capabilities as { restore?: boolean }).restore = false;
+        await session.restoreTo(turnsBefore);
+        const next = await session.respond({ utterance: turnsBefore[1].assistant_utterance!, recommendations: (turnsBefore[1].recommendations ?? []) as never });
+        assert.equal(next.utterance, conv.turns[2].user_utterance, `replay=${forceReplay}`);
+        session.close();
+      }
+      // A recording the simulator does not reproduce is refused with the turn.
+      const session = sim.createSession(conv.id!, conversationRng(3, index).fork('user'), { task: conv.task_id!.replace(/_good$/, ''), index });
+      const wrong = structuredClone(turnsBefore);
+      wrong[1].user_utterance = 'something else';
+      await assert.rejects(session.restoreTo(wrong), /turn 2: the replay with seed \d+ says .* where the recording says "something else"/);
+      session.close();
+    } finally {
+      await sim.dispose();
+    }
+  });
+});
+
+describe('faults', () => {
+  const expected: Record<string, RegExp> = {
+    crash: /the simulator process exited \(code 3\); last stderr line: "faulty_user: segfault imitation"/,
+    hang: /no answer to respond within 800 ms/,
+    garbage: /not a protocol message on stdout \(write logs to stderr\): "\\u0000\\u0001\uFFFDGARBAGE\\u001b\[31m\\n"/,
+    log: /not a protocol message on stdout \(write logs to stderr\): "debug: respond called\\n"/,
+    invalid: /respond result: .*acts/,
+    error: /respond failed: ValueError: my simulator has a bug \(faulty_user\.py:\d+\) \(code -32000\)/,
+  };
+  for (const [mode, re] of Object.entries(expected)) {
+    test(`${mode}: that conversation is simulator_error with simulator, conversation and turn named; the run goes on`, async () => {
+      const config = parseSimulationConfig({ user: `exec:python3 ${faulty} ${mode} 5`, agent: 'local-good', n: 10, seed: 1, simulator_timeout_ms: 800, ...small });
+      const env = await prepareEnvironment(config, dir);
+      const sim = env.user as ExternalUserSimulator;
+      (sim.options as { backoffMs?: number }).backoffMs = 10;
+      const out = path.join(dir, `fault-${mode}.jsonl`);
+      const { manifest } = await runSimulation(config, { out, concurrency: 2, environment: env, maxConsecutiveFailures: 0 });
+      const pids = sim.pids();
+      await sim.dispose();
+      assert.equal(manifest.status, 'finished');
+      assert.equal(manifest.counts.finished, 10);
+      assert.equal(manifest.counts.failed, 2);
+      assert.deepEqual(manifest.counts.by_reason, { simulator_error: 2 });
+      const convs = lines(out);
+      for (const c of convs) {
+        const index = c.metadata!.index as number;
+        if (index % 5 === 1) {
+          assert.equal(c.outcome, 'simulator_error', c.id);
+          assert.equal(c.metadata!.error_kind, 'simulator_error');
+          const msg = String(c.metadata!.error);
+          assert.match(msg, new RegExp(`^simulator "faulty-${mode}" \\(exec:python3 \\S+ ${mode} 5\\), conversation ${c.id}, turn 2 \\(respond\\): `));
+          assert.match(msg, re);
+          const last = c.turns[c.turns.length - 1];
+          assert.equal(last.trace?.error_kind, 'simulator_error');
+          assert.equal(c.turns.length, 2); // the opening turn is kept
+        } else assert.notEqual(c.outcome, 'simulator_error', c.id);
+      }
+      const dies = ['crash', 'hang', 'garbage', 'log'].includes(mode);
+      // A dead process is replaced: one start per dead process plus the concurrent ones.
+      if (dies) assert.ok(sim.started >= 3, `started ${sim.started}`);
+      else assert.ok(sim.started <= 2, `started ${sim.started}`);
+      await until('no simulator process left', () => pids.every((p) => !alive(p)) && liveSimulatorPids().length === 0);
+    });
+  }
+
+  test('a simulator that cannot start fails the run before it begins, naming the simulator and its stderr', async () => {
+    const config = parseSimulationConfig({ user: `exec:python3 ${faulty} always-crash`, agent: 'local-good', n: 3, ...small });
+    await assert.rejects(prepareEnvironment(config, dir), /simulator "exec:python3 \S+ always-crash" could not be initialized: the simulator process exited \(code 2\); last stderr line: "faulty_user: cannot load my model"/);
+    await assert.rejects(prepareEnvironment(parseSimulationConfig({ user: 'exec:no-such-program-simlens', n: 1, ...small }), dir), /could not be initialized: .*(ENOENT|exited)/);
+    await assert.rejects(prepareEnvironment(parseSimulationConfig({ user: 'http://127.0.0.1:9/', n: 1, ...small }), dir), /could not be initialized: initialize: http:\/\/127.0.0.1:9\/ could not be reached/);
+    // A started simulator is stopped when the rest of the environment cannot be built.
+    await assert.rejects(prepareEnvironment(parseSimulationConfig({ user: `exec:python3 ${example}`, agent: 'no-such-agent', n: 1, ...small }), dir), /no-such-agent/);
+    await until('the simulator of a failed environment to stop', () => liveSimulatorPids().length === 0);
+  });
+
+  test('restarts back off while every conversation kills the process; --max-consecutive-failures stops the run', async () => {
+    const config = parseSimulationConfig({ user: `exec:python3 ${faulty} crash 1`, agent: 'local-good', n: 50, seed: 1, ...small });
+    const env = await prepareEnvironment(config, dir);
+    const sim = env.user as ExternalUserSimulator;
+    (sim.options as { backoffMs?: number }).backoffMs = 5;
+    const { manifest } = await runSimulation(config, { out: path.join(dir, 'stop.jsonl'), environment: env, maxConsecutiveFailures: 4 });
+    await sim.dispose();
+    assert.equal(manifest.status, 'stopped');
+    assert.equal(manifest.counts.finished, 4);
+    assert.match(String((manifest as Record<string, unknown>).stop_reason), /stopped after 4 consecutive failures \(last: simulator_error: simulator "faulty-crash"/);
+    assert.deepEqual(sim.backoffs, [5, 10, 20]);
+    assert.equal(sim.started, 4);
+    const cli = await runCli(['simulate', '--user', `exec:python3 ${faulty} crash 1`, '--n', '20', '--catalog-size', '300', '--max-consecutive-failures', '3', '--out', 'stopcli.jsonl', '--quiet'], dir);
+    assert.equal(cli.code, 1);
+    assert.match(cli.err, /stopped after 3 consecutive failures/);
+  });
+
+  test('no orphan: killing SimLens (SIGKILL) leaves no simulator process, even one stuck in its own code', async () => {
+    for (const mode of ['none', 'hang']) {
+      const pidFile = path.join(dir, `pids-${mode}.json`);
+      const script = path.join(dir, `parent-${mode}.ts`);
+      writeFileSync(script, `
+        import { writeFileSync } from 'node:fs';
+        import { runSimulation } from ${JSON.stringify(path.join(root, 'src/core/run/orchestrator'))};
+        import { liveSimulatorPids } from ${JSON.stringify(path.join(root, 'src/core/sim/users/external/connection'))};
+        const t = setInterval(() => { const p = liveSimulatorPids(); if (p.length >= 2) writeFileSync(${JSON.stringify(pidFile)}, JSON.stringify(p)); }, 50);
+        runSimulation({ user: ${JSON.stringify(`exec:python3 ${faulty} ${mode} 1`)}, agent: 'local-good', n: 100000, catalog_size: 300, simulator_timeout_ms: 600000 }, { out: ${JSON.stringify(path.join(dir, `orphan-${mode}.jsonl`))}, concurrency: 2 }).then(() => clearInterval(t));
+      `);
+      const parent = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, stdio: 'ignore' });
+      try {
+        await until(`the parent to start 2 simulators (${mode})`, () => existsSync(pidFile), 30_000);
+        const pids = JSON.parse(readFileSync(pidFile, 'utf8')) as number[];
+        assert.ok(pids.every(alive));
+        process.kill(parent.pid!, 'SIGKILL');
+        await until(`the simulators to exit after their parent was killed (${mode})`, () => pids.every((p) => !alive(p) || isZombie(p)), 10_000);
+      } finally {
+        if (parent.exitCode === null && parent.signalCode === null) process.kill(parent.pid!, 'SIGKILL');
+      }
+    }
+  });
+});
+
+function isZombie(pid: number): boolean {
+  try {
+    return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+describe('the TypeScript reference adapter', () => {
+  test('its example user runs through the orchestrator and simlens check passes', async () => {
+    const out = path.join(dir, 'ts.jsonl');
+    const { manifest } = await runSimulation({ user: `exec:${process.execPath} --import tsx ${path.join(root, 'examples/ts/exampleUser.ts')}`, agent: 'local-bad', n: 30, seed: 2, ...small }, { out, concurrency: 2, cwd: root });
+    assert.equal(manifest.counts.failed, 0);
+    const convs = lines(out);
+    assert.equal(convs.length, 30);
+    assert.ok(convs.every((c) => c.source === 'example-first-fit-user' && ['accepted', 'abandoned'].includes(c.outcome!)));
+    const check = await runCli(['check', out], dir);
+    assert.equal(check.code, 0, check.out);
+  });
+});
+
+describe('simlens.simulators setting', () => {
+  test('valid entries kept, each invalid one named by position and field', async () => {
+    const r = parseSimulatorSettings([
+      { name: 'mine', command: 'python3 my_sim.py', cwd: 'sims', env: { A: '1' }, concurrency: 2 },
+      { name: 'remote', command: 'http://127.0.0.1:8765/' },
+      { name: '', command: 'x' },
+      { name: 'bad', command: 'x', env: { A: 1 } },
+      'python3 x.py',
+    ]);
+    assert.deepEqual(r.simulators.map((s) => s.name), ['mine', 'remote']);
+    assert.equal(r.problems.length, 3);
+    assert.match(r.problems[0], /^simlens\.simulators\[2\]: .*name/);
+    assert.match(r.problems[1], /^simlens\.simulators\[3\]: .*env/);
+    assert.match(r.problems[2], /^simlens\.simulators\[4\]: /);
+    assert.equal(simulatorUserSpec(r.simulators[0]), 'exec:python3 my_sim.py');
+    assert.equal(simulatorUserSpec(r.simulators[1]), 'http://127.0.0.1:8765/');
+    assert.equal(simulatorCwd(r.simulators[0], '/ws'), path.resolve('/ws', 'sims'));
+    assert.deepEqual(parseSimulatorSettings({}).problems, ['simlens.simulators: must be a list of {name, command, cwd?, env?, concurrency?}']);
+  });
+});
+
+describe('forks of external runs', () => {
+  test('are refused with a message instead of n identical continuations', async () => {
+    const r = await runCli(['simulate', '--fork', `c1.jsonl:sim-3-000000:1`, '--n', '3', '--out', 'forks.jsonl', '--quiet'], dir);
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /forking a run of an external simulator \(exec:python3 .*\) is not supported; play the recommender from that turn instead/);
+  });
+});
