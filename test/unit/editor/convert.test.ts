@@ -23,8 +23,10 @@ describe('editor: converting an importable file', () => {
     const p = await importPreview(path);
     assert.ok(p, 'a ReDial file is offered for conversion');
     assert.equal(p.format, 'redial');
-    assert.match(p.headline, /ReDial release \(JSONL\) \(detected\): 3 conversations, 2 warnings/);
+    // Dialogue 7003 is kept without its one bad message (reported on line 3); line 4 is broken JSON.
+    assert.match(p.headline, /ReDial release \(JSONL\) \(detected\): 4 conversations, 2 warnings/);
     assert.match(p.text, /train_data\.jsonl:3: messages\[1\]\.senderWorkerId: /);
+    assert.match(p.text, /warnings by field: /);
     assert.equal(p.target, 'train_data.conv.jsonl');
     assert.equal(existsSync(conversionTarget(path)), false);
   });
