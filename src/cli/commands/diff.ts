@@ -53,9 +53,11 @@ A or B is not a valid conversation or a pairing key occurs twice in one run (the
 file, line and field), 2 usage or I/O error.
 
 Examples:
-  simlens diff runs/patience3.sim.jsonl runs/patience4.sim.jsonl
-  simlens diff old.jsonl new.jsonl --json > diff.json
-  simlens diff old.jsonl new.jsonl --fail-on "outcome_changed > 5%" --fail-on "accepted_change < -2%"
+  simlens simulate --agent local-bad --n 40 --seed 11 --patience 3 --out p3.sim.jsonl
+  simlens simulate --agent local-bad --n 40 --seed 11 --patience 4 --out p4.sim.jsonl
+  simlens diff p3.sim.jsonl p4.sim.jsonl
+  simlens diff p3.sim.jsonl p4.sim.jsonl --json > diff.json
+  simlens diff p3.sim.jsonl p3.sim.jsonl --fail-on "outcome_changed > 5%" --fail-on "accepted_change < -2%"
 `,
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 2, max: 2, names: 'A B' } });
