@@ -81,12 +81,15 @@ function meetsGoal(item: CatalogItem, constraints: Record<string, unknown>): boo
 }
 
 /** Adds one conversation's counts. */
-export function countConversation(conv: Conversation, catalog: Catalog, meta: boolean, c: ClassCounts): void {
+export function countConversation(conv: Conversation, catalog: Catalog, meta: boolean, c: ClassCounts): Set<string> {
+  const hits = new Set<string>();
+  const before = JSON.stringify([c.c1[0], c.c2[0], c.c3[0], c.c3ended[0], c.c4[0], c.c5[0], c.c8[0], c.c9[0], c.c9goal[0]]);
   const turns = conv.turns;
   const traces = turns.map((t) => t.trace as (SimulatorTrace & Record<string, unknown>) | undefined);
   c.turns += turns.length;
   c.outcomes[conv.outcome ?? 'none'] = (c.outcomes[conv.outcome ?? 'none'] ?? 0) + 1;
   const liked = new Set<string>();
+  const disliked = new Set<string>();
   const said = new Map<string, string>();
   const negated = new Set<string>();
   const names = catalog.attributeNames();
@@ -112,7 +115,10 @@ export function countConversation(conv: Conversation, catalog: Catalog, meta: bo
     const prefs = tr.preferences;
     if (prefs) {
       for (const id of prefs.liked_items ?? []) liked.add(id);
-      for (const id of prefs.disliked_items ?? []) liked.delete(id);
+      for (const id of prefs.disliked_items ?? []) {
+        liked.delete(id);
+        disliked.add(id);
+      }
     }
     const items = tr.said?.items ?? [];
     const prev = turns[i - 1];
@@ -161,7 +167,7 @@ export function countConversation(conv: Conversation, catalog: Catalog, meta: bo
         const consumed = new Set(traces[0]?.preferences?.consumed_items ?? []);
         for (const id of shown) {
           const item = catalog.get(id);
-          if (item && !consumed.has(id) && meetsGoal(item, tr.goal.constraints)) onScreen = true;
+          if (item && !consumed.has(id) && !disliked.has(id) && meetsGoal(item, tr.goal.constraints) && !Object.values(item.attributes).some((v) => negated.has(v))) onScreen = true;
         }
       }
       if (onScreen) c.c5[0]++;
@@ -176,9 +182,16 @@ export function countConversation(conv: Conversation, catalog: Catalog, meta: bo
         const item = catalog.get(id);
         return item !== undefined && Object.values(item.attributes).some((v) => negated.has(v));
       });
-      if (reshown || ignoresNot) satisfactionRoseWrongly = true;
+      // A meta user's (possibly new) target among the items shown is what it came for: not a wrong rise.
+      const targetShown = meta && tr.target !== undefined && now.includes(tr.target.item_id);
+      if ((reshown || ignoresNot) && !targetShown) satisfactionRoseWrongly = true;
     }
-    for (const [k, v] of Object.entries(tr.said?.constraints ?? {})) said.set(k, String(v));
+    // A relaxed attribute (Reveal.Expand leaves it out of the goal) is taken back.
+    if (act === 'Reveal.Expand') for (const k of [...said.keys()]) if (tr.goal && tr.goal.constraints[k] === undefined) said.delete(k);
+    for (const [k, v] of Object.entries(tr.said?.constraints ?? {})) {
+      said.set(k, String(v));
+      negated.delete(String(v));
+    }
     for (const v of tr.said?.negated ?? []) negated.add(v);
   }
   if (hadCarousel) {
@@ -188,7 +201,8 @@ export function countConversation(conv: Conversation, catalog: Catalog, meta: bo
   const last = traces[traces.length - 1];
   c.c3[1]++;
   if (last?.end_reason === 'completed' && (last.operation === 'push' || (last.agenda ?? []).length > 0)) c.c3[0]++;
-  if (conv.outcome === 'ended') {
+  // (A run cut at max_turns / turn_cap is ended by the run, not by the user: left out here.)
+  if (conv.outcome === 'ended' && last?.end_reason !== 'max_turns' && last?.end_reason !== 'turn_cap') {
     c.c3ended[1]++;
     if (!accepted && typeof initialPatience === 'number' && typeof last?.patience === 'number' && last.patience < initialPatience) c.c3ended[0]++;
   }
@@ -196,6 +210,12 @@ export function countConversation(conv: Conversation, catalog: Catalog, meta: bo
     c.c4metaSat[0] += last.satisfaction;
     c.c4metaSat[1]++;
   }
+  const after = [c.c1[0], c.c2[0], c.c3[0], c.c3ended[0], c.c4[0], c.c5[0], c.c8[0], c.c9[0], c.c9goal[0]];
+  const classNames = ['c1', 'c2', 'c3', 'c3ended', 'c4', 'c5', 'c8', 'c9', 'c9goal'];
+  (JSON.parse(before) as number[]).forEach((v, k) => {
+    if (after[k] !== v) hits.add(classNames[k]);
+  });
+  return hits;
 }
 
 function pct([a, b]: [number, number]): string {
@@ -209,10 +229,33 @@ export const CLASS_COLUMNS: [keyof ClassCounts, string][] = [
   ['c9', '9 accept breaks goal'], ['c9goal', '9 goal matches nothing'],
 ];
 
+/**
+ * --speed: microseconds per simulated turn over the agenda configurations (simulation only, no
+ * counting; catalog of 3,000 items as in the simulation bench), printed as one line. Run it with
+ * the old and the new build alternately to compare them side by side.
+ */
+async function speed(n: number, seed: string): Promise<void> {
+  let turns = 0;
+  let ms = 0;
+  for (const { config } of SIMULATOR_MATRIX) {
+    if (config.user !== 'agenda') continue;
+    const env = await prepareEnvironment(parseSimulationConfig({ ...config, n, seed, catalog_size: 3000 }));
+    for (let i = 0; i < 20; i++) await simulateConversation(env, n + i);
+    const t = performance.now();
+    for (let i = 0; i < n; i++) turns += (await simulateConversation(env, i)).conversation.turns.length;
+    ms += performance.now() - t;
+  }
+  console.log(`speed: ${turns} turns in ${(ms / 1000).toFixed(2)} s, ${((1000 * ms) / turns).toFixed(1)} us/turn`);
+}
+
 export async function run(args: string[]): Promise<void> {
   const n = Number(argValue(args, '--n') ?? 500);
+  if (args.includes('--speed')) return speed(n, argValue(args, '--seed') ?? 'fidelity-21-speed');
   const seed = argValue(args, '--seed') ?? 'fidelity-21';
   const only = argValue(args, '--only');
+  /** Prints the first two conversations counted in this class (e.g. --dump c2), to read them. */
+  const dump = argValue(args, '--dump');
+  let dumped = 0;
   if (!(Number.isInteger(n) && n > 0)) throw new Error(`--n must be a positive whole number, got ${argValue(args, '--n')}`);
   const rows: string[] = [];
   const json: Record<string, ClassCounts> = {};
@@ -223,7 +266,8 @@ export async function run(args: string[]): Promise<void> {
     const c = emptyCounts();
     for (let i = 0; i < n; i++) {
       const { conversation } = await simulateConversation(env, i);
-      countConversation(conversation, env.catalog, config.meta !== undefined, c);
+      const hits = countConversation(conversation, env.catalog, config.meta !== undefined, c);
+      if (dump && (hits.has(dump) || conversation.outcome === dump) && dumped++ < 2) console.log(JSON.stringify(conversation, null, 1));
     }
     json[name] = c;
     const metaSat = c.c4metaSat[1] ? (c.c4metaSat[0] / c.c4metaSat[1]).toFixed(3) : '–';
