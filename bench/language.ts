@@ -16,7 +16,8 @@
  *   with like) and over all tokens; words per utterance; distinct user act sequences.
  * - carousel repeat (14): an agent carousel whose first 3 item ids are, as a set, those of the
  *   previous carousel, the user not having asked to go back or see it again (Navigate.Back,
- *   Navigate.Repeat). "rejected kept": a turn naming a shown item the user rejects (trace reflects
+ *   Navigate.Repeat); over all carousels, and over those the agent searched for on that turn
+ *   (`trace.agent.query` set; the others are kept on screen while it answers a question). "rejected kept": a turn naming a shown item the user rejects (trace reflects
  *   "dislike", or a Note.Dislike) after which the agent's next carousel still holds that item.
  *
  *   node scripts/build.mjs && node dist/bench.js language [-- --n 500] [-- --seed S] [-- --no-results]
@@ -127,6 +128,8 @@ export interface CellFigures {
   accepts: number;
   carousels: number;
   carouselRepeats: number;
+  searched: number;
+  searchedRepeats: number;
   rejections: number;
   rejectedKept: number;
   actSequences: number;
@@ -141,7 +144,7 @@ function itemIds(t: Conversation['turns'][number]): string[] {
 }
 
 export function measureCell(name: string, convs: readonly Conversation[], delex: Delexicaliser, sampleTokens: number, agentSampleTokens: number, seconds: number): CellFigures {
-  const f = { name, conversations: convs.length, userTurns: 0, repeatConvs: 0, repeatTurns: 0, repeatMax: 0, likeTurns: 0, likeRejected: 0, targetTop3Turns: 0, targetTop3Missed: 0, metaTurns: 0, accepts: 0, carousels: 0, carouselRepeats: 0, rejections: 0, rejectedKept: 0 };
+  const f = { name, conversations: convs.length, userTurns: 0, repeatConvs: 0, repeatTurns: 0, repeatMax: 0, likeTurns: 0, likeRejected: 0, targetTop3Turns: 0, targetTop3Missed: 0, metaTurns: 0, accepts: 0, carousels: 0, carouselRepeats: 0, searched: 0, searchedRepeats: 0, rejections: 0, rejectedKept: 0 };
   const userTexts: string[] = [];
   const userForms: string[] = [];
   const agentTexts: string[] = [];
@@ -223,7 +226,13 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
         const top3 = ids.slice(0, 3).sort();
         if (previousTop3) {
           f.carousels++;
-          if (act !== 'Navigate.Back' && act !== 'Navigate.Repeat' && top3.join('\u0000') === previousTop3.join('\u0000')) f.carouselRepeats++;
+          const same = act !== 'Navigate.Back' && act !== 'Navigate.Repeat' && top3.join('\u0000') === previousTop3.join('\u0000');
+          if (same) f.carouselRepeats++;
+          // a carousel the agent searched for this turn (its trace has a query), not one kept on screen
+          if (typeof (tr?.agent as Record<string, unknown> | undefined)?.['query'] === 'string') {
+            f.searched++;
+            if (same) f.searchedRepeats++;
+          }
         }
         previousTop3 = top3;
         previousCarousel = ids;
@@ -273,9 +282,9 @@ export async function run(args: string[]): Promise<void> {
     const seconds = (performance.now() - t0) / 1000;
     const cell = measureCell(name, convs, delex, sampleTokens, agentSampleTokens, seconds);
     cells.push(cell);
-    console.log(`${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)}; rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w; ${Math.round(cell.turnsPerSecond)} turns/s`);
+    console.log(`${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w; ${Math.round(cell.turnsPerSecond)} turns/s`);
   }
-  const rows = cells.map((c) => `| ${c.name} | ${pct(c.repeatConvs, c.conversations)} | ${pct(c.repeatTurns, c.userTurns)} | ${c.repeatMax} | ${c.likeTurns ? `${c.likeRejected}/${c.likeTurns}` : '-'} | ${c.targetTop3Turns ? `${c.targetTop3Missed}/${c.targetTop3Turns}` : '-'} | ${pct(c.carouselRepeats, c.carousels)} | ${c.rejections ? `${c.rejectedKept}/${c.rejections}` : '-'} | ${c.user.forms} | ${c.user.ttrAt.toFixed(3)} | ${c.user.wordsPerUtterance.toFixed(1)} | ${c.actSequences} (${(100 * c.topSequenceShare).toFixed(0)} %) | ${c.agent.ttrAt.toFixed(3)} | ${c.agent.wordsPerUtterance.toFixed(1)} |`);
+  const rows = cells.map((c) => `| ${c.name} | ${pct(c.repeatConvs, c.conversations)} | ${pct(c.repeatTurns, c.userTurns)} | ${c.repeatMax} | ${c.likeTurns ? `${c.likeRejected}/${c.likeTurns}` : '-'} | ${c.targetTop3Turns ? `${c.targetTop3Missed}/${c.targetTop3Turns}` : '-'} | ${pct(c.carouselRepeats, c.carousels)} | ${pct(c.searchedRepeats, c.searched)} | ${c.rejections ? `${c.rejectedKept}/${c.rejections}` : '-'} | ${c.user.forms} | ${c.user.ttrAt.toFixed(3)} | ${c.user.wordsPerUtterance.toFixed(1)} | ${c.actSequences} (${(100 * c.topSequenceShare).toFixed(0)} %) | ${c.agent.ttrAt.toFixed(3)} | ${c.agent.wordsPerUtterance.toFixed(1)} |`);
   const body = [
     `Machine: ${machineInfo()}`,
     '',
@@ -289,8 +298,8 @@ export async function run(args: string[]): Promise<void> {
     '',
     `Simulated, ${n} conversations per configuration:`,
     '',
-    '| configuration | conv. with a verbatim repeat | user turns repeating | most repeats | Like of a rejected value | target in top 3, not taken | carousel top 3 repeated | rejected item shown again | user forms | user TTR@N | user words/utt. | act sequences (most common) | agent TTR@N | agent words/utt. |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| configuration | conv. with a verbatim repeat | user turns repeating | most repeats | Like of a rejected value | target in top 3, not taken | carousel top 3 repeated (all) | searched carousel top 3 repeated | rejected item shown again | user forms | user TTR@N | user words/utt. | act sequences (most common) | agent TTR@N | agent words/utt. |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
   console.log('\n' + humanRows.join('\n'));
