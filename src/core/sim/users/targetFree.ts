@@ -21,7 +21,7 @@
  * - Wrapped by a meta-simulator (a target is set), the values it states follow the current target:
  *   liked values are the target's, and it never rejects a value the target has. After a target
  *   switch, a value it said that the new target does not have is revised out loud (Reveal.Revise,
- *   one attribute per turn) before it says anything else about that attribute.
+ *   every such attribute in one turn) before it says anything else about them.
  * - Stated preferences win over reflected ones (PEPPER's reflected preferences must not contradict
  *   what the user told the recommender): an item carrying a value the user said it is not keen on
  *   is reflected as "dislike", whatever the user's rating or general preferences say, unless it is
@@ -29,8 +29,8 @@
  * - Wrapped by a meta-simulator, it takes its target when it sees it among the first 3 items
  *   (AlterEval: a user that finds what it is looking for accepts it), as the agenda user does: the
  *   two wrapped users agree on what success is. A value it still has to revise out loud after a
- *   switch is revised first (accepting would break a value it said and never took back); one it
- *   cannot revise (the target's value is one it said it is not keen on) keeps it from accepting.
+ *   switch is revised first (accepting would break a value it said and never took back), also when
+ *   the target's value is one it said it is not keen on (the revision takes that back).
  * - It never says anything it already said in the conversation (only a repeat after a failed
  *   agent turn repeats itself): each clause avoids every wording that clause kind had before, and
  *   the whole utterance is redrawn, then extended with a remark that these look familiar, until it
@@ -336,13 +336,19 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
    * the first such attribute in key order, with the target's value, or undefined.
    */
   private pendingRevision(): [string, string] | undefined {
+    return this.pendingRevisions()[0];
+  }
+
+  /** Every value the user said that its current target does not have, in key order, with the target's values. */
+  private pendingRevisions(): [string, string][] {
     const t = this.target?.attributes;
-    if (!t) return undefined;
+    if (!t) return [];
+    const out: [string, string][] = [];
     for (const k of [...this.stated.keys()].sort()) {
       const v = t[k];
-      if (v !== undefined && v !== this.stated.get(k) && !this.rejected.has(attributeKey(k, v))) return [k, v];
+      if (v !== undefined && v !== this.stated.get(k)) out.push([k, v]);
     }
-    return undefined;
+    return out;
   }
 
   /** Realises one clause of a turn, avoiding every wording that clause kind had before. */
@@ -399,15 +405,6 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (understanding.confidence !== undefined) nlu.confidence = understanding.confidence;
     const trace: SimulatorTrace = { nlu, agent_act: understanding.agent_act };
     this.turn++;
-    if (this.turn >= max) {
-      const utterance = this.sim.nlg.generate('Complete', {}, this.rng, this.utterances);
-      this.said(utterance, new Map());
-      trace.user_act = 'Complete';
-      trace.said = { constraints: {} };
-      trace.preference_coverage = this.coverage;
-      (trace as Record<string, unknown>)['end_reason'] = 'max_turns';
-      return { utterance, act: 'Complete', trace, done: true, outcome: 'ended' };
-    }
     const shown = response.recommendations.slice(0, this.sim.options.interfaceSize ?? 4).map((r) => viewOf(r, this.sim.options.catalog));
     const reflected = dynamicRecord<Opinion>();
     let liked: ItemView | undefined;
@@ -431,6 +428,16 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       (trace as Record<string, unknown>)['end_reason'] = 'accepted';
       return { utterance: r.text, act: 'Note.Accept', trace, done: true, outcome: 'accepted' };
     }
+    // The last turn (the target, if on screen, was taken above): goodbye.
+    if (this.turn >= max) {
+      const utterance = this.sim.nlg.generate('Complete', {}, this.rng, this.utterances);
+      this.said(utterance, new Map());
+      trace.user_act = 'Complete';
+      trace.said = { constraints: {} };
+      trace.preference_coverage = this.coverage;
+      (trace as Record<string, unknown>)['end_reason'] = 'max_turns';
+      return { utterance, act: 'Complete', trace, done: true, outcome: 'ended' };
+    }
     const said: Said = { constraints: {} };
     const constraints = said.constraints!;
     const items: string[] = [];
@@ -449,12 +456,19 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       // that is all this turn says about preferences (the trace's `said` holds the new value). A
       // template file without a revision wording that states the value leaves the old value
       // standing (and the attribute unsaid) rather than change it silently.
+      // Every value to change is said in the one revision ("something white and for work"), so the
+      // user can take its target on the next turn.
+      const all = this.pendingRevisions();
       const kind = this.sim.nlg.has('Pepper.Revise') ? 'Pepper.Revise' : 'Reveal.Revise';
-      const r = this.clause(kind, { value: valuePhrase(revision[0], revision[1]) }, ['value']);
+      const r = this.clause(kind, { value: joinList(all.map(([k, v]) => valuePhrase(k, v))) }, ['value']);
       if (r.used.includes('value')) {
         add(kind, r.text);
-        constraints[revision[0]] = revision[1];
-        this.mentioned.add(attributeKey(revision[0], revision[1]));
+        for (const [k, v] of all) {
+          constraints[k] = v;
+          // a value it had said it is not keen on, now wanted: the revision takes that back too
+          this.rejected.delete(attributeKey(k, v));
+          this.mentioned.add(attributeKey(k, v));
+        }
         act = 'Reveal.Revise';
         revised = true;
       }

@@ -169,6 +169,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   private shown: ItemView[] = [];
   private previousShown: ItemView[] = [];
   private previousUtterance: string | undefined;
+  /** Every utterance said so far: the NLG does not say one again while another wording exists. */
+  private readonly utterances = new Set<string>();
   private lastAskedRequest: string | undefined;
   /** The constraint the current act stated ([attribute, value]), checked against the next carousel. */
   private stated: [string, string] | undefined;
@@ -340,8 +342,9 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     const done = outcome !== undefined;
     if (act === 'Note.Accept') this.agenda = [];
     const templateKey = meaning.template && this.sim.nlg.has(meaning.template) ? meaning.template : opening && this.sim.nlg.has(`${act}.Open`) ? `${act}.Open` : act;
-    const { text: utterance, used } = this.sim.nlg.realise(templateKey, fill, this.rng, this.previousUtterance, meaning.require);
+    const { text: utterance, used } = this.sim.nlg.realise(templateKey, fill, this.rng, this.utterances, meaning.require);
     this.previousUtterance = utterance;
+    this.utterances.add(utterance);
     if (done) this.finished = true;
     trace.said = this.record(meaning, used);
 
@@ -781,5 +784,6 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       if (t) this.setTarget({ target: t, alternatives: last.target.alternatives ?? [] });
     }
     this.previousUtterance = prefix[prefix.length - 1]?.user_utterance;
+    for (const t of prefix) if (t.user_utterance !== undefined) this.utterances.add(t.user_utterance);
   }
 }
