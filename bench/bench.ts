@@ -17,6 +17,7 @@ import * as metrics from './metrics';
 import * as simulation from './simulation';
 import * as editor from './editor';
 import * as invariants from './invariants';
+import * as language from './language';
 import * as firstRender from './firstRender';
 import * as reportWorker from './reportWorker';
 import * as fidelityClasses from './fidelityClasses';
@@ -35,6 +36,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   simulation: async () => simulation,
   editor: async () => editor,
   invariants: async () => invariants,
+  language: async () => language,
   'first-render': async () => firstRender,
   'report-worker': async () => reportWorker,
   'fidelity-classes': async () => fidelityClasses,

@@ -195,6 +195,8 @@ describe('a meta agenda user after a target switch', () => {
   test('states a value that differs from what it said as a revision (benchmark conversations 275 and 6821, and 300 more)', async () => {
     const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', interaction: 'cir6', preferences: 'single', meta: 'tol', agent: 'local-bad', n: 10000, seed: 'invariants-bench', catalog_size: 800 }));
     const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, only: ['no-silent-contradiction', 'meta-consistent-with-target'] });
+    // Conversations 275 and 6821 were found with the one-template NLG; the wording grammar draws
+    // differently now, so the test also reads the first 300 conversations of the same run.
     let revisions = 0;
     for (const i of [275, 6821, ...Array.from({ length: 300 }, (_, k) => k)]) {
       const conv = (await simulateConversation(env, i)).conversation;
@@ -203,6 +205,6 @@ describe('a meta agenda user after a target switch', () => {
     }
     const report = checker.report();
     assert.ok(report.ok, JSON.stringify(report.invariants.map((r) => [r.id, r.status, r.examples])));
-    assert.ok(revisions >= 1, 'the change is said as a revision');
+    assert.ok(revisions >= 3, `the change is said as a revision (${revisions} revisions)`);
   });
 });

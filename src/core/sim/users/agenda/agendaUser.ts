@@ -187,6 +187,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   private shown: ItemView[] = [];
   private previousShown: ItemView[] = [];
   private previousUtterance: string | undefined;
+  /** Every utterance said so far: the NLG does not say one again while another wording exists. */
+  private readonly utterances = new Set<string>();
   private lastAskedRequest: string | undefined;
   /** The item the last item question (Navigate) asked about. */
   private lastAskedItem: ItemView | undefined;
@@ -385,8 +387,9 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     const done = outcome !== undefined;
     if (act === 'Note.Accept') this.agenda = [];
     const templateKey = meaning.template && this.sim.nlg.has(meaning.template) ? meaning.template : opening && this.sim.nlg.has(`${act}.Open`) ? `${act}.Open` : act;
-    const { text: utterance, used } = this.sim.nlg.realise(templateKey, fill, this.rng, this.previousUtterance, meaning.require);
+    const { text: utterance, used } = this.sim.nlg.realise(templateKey, fill, this.rng, this.utterances, meaning.require);
     this.previousUtterance = utterance;
+    this.utterances.add(utterance);
     if (done) this.finished = true;
     trace.said = this.record(meaning, used);
 
@@ -957,5 +960,6 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       const text = prefix[i - 1]?.assistant_utterance ?? '';
       for (const a of askedAttributes(questionSentences(text), this.sim.options.catalog.attributeNames())) if (!(a in this.goal.constraints)) this.noPreference.add(a);
     });
+    for (const t of prefix) if (t.user_utterance !== undefined) this.utterances.add(t.user_utterance);
   }
 }
