@@ -104,7 +104,13 @@ describe('meta-simulators (Fashion-AlterEval)', () => {
     assert.equal(ts[3].target?.item_id, 'F020');
     assert.equal(ts[3].target?.switched_from, 'F000');
     assert.match(ts[3].target?.switch_reason ?? '', /tolerance/);
-    assert.equal(ts[3].user_act, 'Note.Accept');
+    // It takes the new target at once, or first says the change when the new target has a value
+    // other than one it said (docs/simulation.md, issue 21 rule 2), then takes it.
+    const accept = ts.findIndex((t) => t.user_act === 'Note.Accept');
+    assert.ok(accept === 3 || (ts[3].user_act === 'Reveal.Revise' && accept > 3), `turn 3: ${ts[3].user_act}, accept at ${accept}`);
+    // What it takes is its target then: F020, or F010 when it re-targeted to the next top-1 of the group.
+    assert.ok(['F020', 'F010'].includes(ts[accept].target?.item_id ?? ''), `accepted target ${ts[accept].target?.item_id}`);
+    assert.equal(c.turns[accept - 1].recommendations?.[0]?.item_id, ts[accept].target?.item_id);
     assert.equal(c.outcome, 'accepted');
   });
 
