@@ -6,7 +6,8 @@
 import { conversationId, type Conversation } from '../model';
 import { INVARIANTS, factsOfRecommendation } from './invariants';
 import type { CheckOptions, CheckReport, ConversationContext, Invariant, InvariantResult, ItemFacts, ViolationExample } from './types';
-import { show } from './text';
+import { clauses, show } from './text';
+import { tokenize } from '../text/tokenize';
 
 interface Tally {
   conversations: number;
@@ -14,6 +15,7 @@ interface Tally {
   violations: number;
   violatingConversations: number;
   examples: ViolationExample[];
+  unchecked?: Map<string, number>;
 }
 
 /** The invariants `options.only` selects (all by default); unknown ids throw, naming the known ones. */
@@ -28,26 +30,41 @@ export function selectInvariants(only?: readonly string[], from: readonly Invari
 }
 
 function contextOf(conversation: Conversation, line: number | undefined, options: CheckOptions): ConversationContext {
-  let index: Map<string, ItemFacts> | undefined;
+  const memo = new Map<string, ItemFacts | undefined>();
   const item = (id: string): ItemFacts | undefined => {
-    if (!index) {
-      index = new Map();
-      for (const t of conversation.turns) {
-        for (const r of t.recommendations ?? []) {
-          if (typeof r?.item_id !== 'string') continue;
-          const f = factsOfRecommendation(r);
-          const have = index.get(r.item_id);
-          if (!have || (Object.keys(have.attributes).length === 0 && Object.keys(f.attributes).length > 0)) index.set(r.item_id, f);
-        }
+    if (memo.has(id)) return memo.get(id);
+    const f = lookup(id);
+    memo.set(id, f);
+    return f;
+  };
+  const words: (readonly string[] | undefined)[] = [];
+  const clauseCache: (readonly string[][] | undefined)[] = [];
+  const lookup = (id: string): ItemFacts | undefined => {
+    // The first carousel entry of the item with attributes (else its first entry), read on demand.
+    let shown: ItemFacts | undefined;
+    for (const t of conversation.turns) {
+      for (const r of t.recommendations ?? []) {
+        if (r?.item_id !== id) continue;
+        const f = factsOfRecommendation(r);
+        if (!shown || (Object.keys(shown.attributes).length === 0 && Object.keys(f.attributes).length > 0)) shown = f;
+        if (Object.keys(shown.attributes).length > 0) break;
       }
+      if (shown && Object.keys(shown.attributes).length > 0) break;
     }
-    const shown = index.get(id);
     if (shown && Object.keys(shown.attributes).length > 0 && shown.category !== undefined) return shown;
     const known = options.catalog?.get(id);
     if (known) return { item_id: known.item_id, title: known.title ?? shown?.title, category: known.category, attributes: { ...known.attributes } };
     return shown;
   };
-  return { conversation, id: conversationId(conversation, line), line, options, item };
+  return {
+    conversation,
+    id: conversationId(conversation, line),
+    line,
+    options,
+    item,
+    words: (i) => (words[i] ??= tokenize(conversation.turns[i]?.user_utterance ?? '')),
+    clauses: (i) => (clauseCache[i] ??= clauses(conversation.turns[i]?.user_utterance ?? '')),
+  };
 }
 
 /** Accumulates invariant results over conversations added one by one. */
@@ -81,6 +98,10 @@ export class InvariantChecker {
       const t = this.tallies[k];
       t.conversations++;
       t.turns += f.turns;
+      if (f.unchecked) {
+        t.unchecked ??= new Map();
+        for (const u of new Set(f.unchecked)) t.unchecked.set(u, (t.unchecked.get(u) ?? 0) + 1);
+      }
       if (f.violations.length === 0) return;
       t.violations += f.violations.length;
       t.violatingConversations++;
@@ -115,6 +136,8 @@ export class InvariantChecker {
         examples: t.examples.slice(),
       };
       if (inv.tolerance) r.tolerance = { ...inv.tolerance };
+      if (status === 'not-applicable') r.na_reason = `no conversation carries ${inv.needs ?? 'the fields it needs'}`;
+      if (t.unchecked?.size) r.unchecked = [...t.unchecked].map(([reason, conversations]) => ({ reason, conversations }));
       return r;
     });
     const failed = invariants.filter((r) => r.status === 'fail').map((r) => r.id);

@@ -8,8 +8,7 @@
  */
 import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn } from '../model';
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from './types';
-import { mentions, mentionsWords, quote, show } from './text';
-import { tokenize } from '../text/tokenize';
+import { mentionPolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
 import { toConvApparelUserAct } from '../sim/users/acts';
 
 /**
@@ -17,8 +16,18 @@ import { toConvApparelUserAct } from '../sim/users/acts';
  * ConvApparel's `accept_recommendation` (LLM users), in any spelling or alias.
  */
 function isAcceptAct(act: string | undefined): boolean {
-  return typeof act === 'string' && (act === 'Note.Accept' || toConvApparelUserAct(act) === 'accept_recommendation');
+  if (typeof act !== 'string') return false;
+  if (act === 'Note.Accept') return true;
+  let v = ACCEPT_CACHE.get(act);
+  if (v === undefined) {
+    if (ACCEPT_CACHE.size > 5000) ACCEPT_CACHE.clear();
+    v = toConvApparelUserAct(act) === 'accept_recommendation';
+    ACCEPT_CACHE.set(act, v);
+  }
+  return v;
 }
+/** Act labels are few and repeat on every turn: their reading is cached. */
+const ACCEPT_CACHE = new Map<string, boolean>();
 
 // ---------------------------------------------------------------------------------------------
 // Small readers
@@ -72,8 +81,15 @@ export function factsOfRecommendation(rec: RecommendedItem): ItemFacts {
 }
 
 /** The facts of a carousel entry, completed from the catalog when the carousel omits its attributes. */
+/** Facts of carousel entries, per entry object (an entry is read by several invariants and turns). */
+const SHOWN_FACTS = new WeakMap<object, ItemFacts>();
+
 function factsAt(ctx: ConversationContext, rec: RecommendedItem): ItemFacts {
-  const f = factsOfRecommendation(rec);
+  let f = SHOWN_FACTS.get(rec);
+  if (!f) {
+    f = factsOfRecommendation(rec);
+    SHOWN_FACTS.set(rec, f);
+  }
   if (Object.keys(f.attributes).length === 0 || f.category === undefined) {
     const known = ctx.item(rec.item_id);
     if (known) return { ...known, ...(f.title ? { title: f.title } : {}) };
@@ -151,7 +167,9 @@ const disclosedValueStated: Invariant = {
       turns++;
       const text = turn.user_utterance ?? '';
       for (const c of claims) {
-        if (!mentions(text, c.value)) out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}` });
+        const how = mentionPolarity(() => ctx.clauses(i), c.value, ctx.words(i));
+        if (how === 'none') out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}` });
+        else if (how === 'negated') out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is only negated in the utterance ${quote(turn.user_utterance)}` });
       }
     });
     return any ? finding(turns, out) : undefined;
@@ -221,12 +239,28 @@ const agendaPullOrder: Invariant = {
         } else if (!sameList(agenda, prev) && !(accepted && agenda.length === 0)) {
           out.push({ turn: i, detail: `a push changed the pending agenda from [${show(prev.join(', '))}] to [${show(agenda.join(', '))}]` });
         }
+        const performed = performedMismatch(tr);
+        if (performed) out.push({ turn: i, detail: performed });
       }
       prev = agenda;
     });
     return any ? finding(turns, out) : undefined;
   },
 };
+
+/**
+ * The act a turn performs must be the one its agenda step took (pulled or pushed), or the step's
+ * act realised differently with `planned_act` naming the step's act (e.g. Note with nothing shown).
+ */
+function performedMismatch(tr: SimulatorTrace): string | undefined {
+  const step = tr.operation === 'pull' ? tr.pulled?.[0] : tr.operation === 'push' ? tr.pushed?.[0] : undefined;
+  const act = tr.user_act;
+  if (step === undefined || typeof act !== 'string') return undefined;
+  if (sameAct(step, act) || sameAct(mainOf(step), act)) return undefined;
+  const planned = (tr as Loose)['planned_act'];
+  if (typeof planned === 'string' && (sameAct(planned, step) || sameAct(mainOf(planned), step))) return undefined;
+  return `performed ${show(act)} but the ${tr.operation} took ${show(step)}${typeof planned === 'string' ? ` (planned ${show(planned)})` : ' and no planned_act says why'}`;
+}
 
 /** The accepted item(s) of an accepting turn: trace.said.items, else the shown item whose title the utterance names. */
 function acceptedCandidates(ctx: ConversationContext, at: number): ItemFacts[] {
@@ -271,9 +305,43 @@ function statedUpTo(turns: readonly Turn[], at: number): Map<string, string[]> |
   return any ? out : undefined;
 }
 
+/**
+ * Attributes a relaxing turn (Reveal.Expand) took back from the disclosed goal up to turn `at`
+ * and the user did not state again afterwards. Only a relaxation takes a constraint back; a goal
+ * that silently forgets one still holds the user to it.
+ */
+function relaxedUpTo(turns: readonly Turn[], at: number): Set<string> {
+  const out = new Set<string>();
+  let before: string[] | undefined;
+  for (let j = 0; j <= at; j++) {
+    const tr = turns[j].trace;
+    const disclosed = disclosedOf(tr);
+    if (tr?.user_act === 'Reveal.Expand' && disclosed !== undefined && before !== undefined) {
+      for (const a of before) if (!disclosed.includes(a)) out.add(a);
+    }
+    for (const [a] of saidConstraints(tr) ?? []) if (tr?.user_act !== 'Reveal.Expand') out.delete(a);
+    if (disclosed !== undefined) before = disclosed;
+  }
+  return out;
+}
+
+/** Values the user said it does not want up to turn `at` (with the turn), unless it stated them positively later. */
+function negatedUpTo(turns: readonly Turn[], at: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let j = 0; j <= at; j++) {
+    const tr = turns[j].trace;
+    for (const [, v] of saidConstraints(tr) ?? []) {
+      for (const n of [...out.keys()]) if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) out.delete(n);
+    }
+    for (const n of stringArray(tr?.said?.negated) ?? []) out.set(n, j);
+  }
+  return out;
+}
+
 const acceptedMeetsConstraints: Invariant = {
   id: 'accepted-meets-constraints',
-  statement: 'an accepted item is in the task category and has every value the user disclosed and did not take back (said.constraints, goal.disclosed)',
+  statement: 'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), and no value it said it does not want (said.negated)',
+  needs: 'an accept (trace.user_act) whose item is known (trace.said.items or a shown title in the text)',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item); SimLens checkContent rule',
   check(ctx) {
     const conv = ctx.conversation;
@@ -294,7 +362,8 @@ const acceptedMeetsConstraints: Invariant = {
       const stated = statedUpTo(conv.turns, i);
       const disclosed = disclosedOf(tr);
       const constraints = tr.goal?.constraints ?? {};
-      for (const [a, v] of stated ?? []) if (a !== 'category' && (disclosed === undefined || disclosed.includes(a))) wanted.set(a, v);
+      const takenBack = relaxedUpTo(conv.turns, i);
+      for (const [a, v] of stated ?? []) if (a !== 'category' && !takenBack.has(a)) wanted.set(a, v);
       for (const a of disclosed ?? []) {
         if (a !== 'category' && !wanted.has(a) && constraints[a] !== undefined) wanted.set(a, [String(constraints[a])]);
       }
@@ -304,6 +373,10 @@ const acceptedMeetsConstraints: Invariant = {
         for (const [a, values] of wanted) {
           const have = item.attributes[a];
           if (have !== undefined && !values.some((v) => equalValue(v, have))) p.push(`${show(a)}=${show(have)}, disclosed ${show(values.join('|'))}`);
+        }
+        for (const [n, at] of negatedUpTo(conv.turns, i)) {
+          const hit = negatedMatch(item, n);
+          if (hit) p.push(`${show(hit)}, which the user negated on turn ${at}`);
         }
         return p;
       };
@@ -325,6 +398,8 @@ const noSilentContradiction: Invariant = {
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)',
   check(ctx) {
     const last = new Map<string, string[]>();
+    /** What the user stated last per attribute, before this turn (the revision's baseline). */
+    const previous = new Map<string, string>();
     let disclosedBefore: string[] | undefined;
     let turns = 0;
     let any = false;
@@ -354,11 +429,20 @@ const noSilentContradiction: Invariant = {
         }
         last.set(attr, expand ? [...(before ?? []), value] : [value]);
       }
-      if (restated) turns++;
+      if (isRevision(act) && !revisesSomething(said, previous)) {
+        out.push({ turn: i, detail: `labelled ${show(act)} but changes no value stated before: ${quote(turn.user_utterance)}` });
+      }
+      for (const [a, v] of said) previous.set(a, v);
+      if (restated || isRevision(act)) turns++;
     });
     return any ? finding(turns, out) : undefined;
   },
 };
+
+/** A revision changes at least one value stated earlier (a new value for an attribute already stated). */
+function revisesSomething(said: [string, string][], previous: Map<string, string>): boolean {
+  return said.some(([a, v]) => previous.has(a) && !equalValue(previous.get(a), v));
+}
 
 const metaStatedMatchesTarget: Invariant = {
   id: 'meta-consistent-with-target',
@@ -411,7 +495,8 @@ function negatedMatch(item: ItemFacts, negated: string): string | undefined {
 
 const negationHonoured: Invariant = {
   id: 'negation-honoured',
-  statement: 'local-good never shows, in its top three, an item with a value the user negated in that turn (trace.said.negated)',
+  statement: 'local-good never shows, in its top three, an item with a value the user negated (trace.said.negated) on that turn or earlier and has not asked for since',
+  needs: 'agent local-good (or --negation agents) and trace.said.negated',
   source: 'SimLens local-good contract (README "Simulation without LLMs": exclusions are hard filters)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -420,10 +505,15 @@ const negationHonoured: Invariant = {
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
+    const active = new Map<string, number>();
     conv.turns.forEach((turn, i) => {
-      const negated = stringArray(turn.trace?.said?.negated);
-      if (!negated) return;
-      any = true;
+      const here = stringArray(turn.trace?.said?.negated);
+      for (const [, v] of saidConstraints(turn.trace) ?? []) {
+        for (const n of [...active.keys()]) if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) active.delete(n);
+      }
+      for (const n of here ?? []) active.set(n, i);
+      if (here) any = true;
+      const negated = [...active.keys()];
       const recs = turn.recommendations ?? [];
       if (negated.length === 0 || recs.length === 0) return;
       turns++;
@@ -431,7 +521,7 @@ const negationHonoured: Invariant = {
         const item = factsAt(ctx, rec);
         for (const n of negated) {
           const hit = negatedMatch(item, n);
-          if (hit) out.push({ turn: i, detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated` });
+          if (hit) out.push({ turn: i, detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated${active.get(n) === i ? '' : ` on turn ${active.get(n)}`}` });
         }
       });
     });
@@ -612,7 +702,7 @@ const initialAgendaRule: Invariant = {
 
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
-  statement: 'patience never rises, and falls by one only on a push',
+  statement: 'patience never rises, and falls by exactly one on each push and only on a push',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user',
   check(ctx) {
     let prev: number | undefined;
@@ -629,6 +719,7 @@ const patienceNonIncreasing: Invariant = {
         if (p > prev) out.push({ turn: i, detail: `patience rose from ${prev} to ${p}` });
         else if (p < prev && prev - p > 1) out.push({ turn: i, detail: `patience fell by ${prev - p} in one turn` });
         else if (p < prev && op !== undefined && op !== 'push') out.push({ turn: i, detail: `patience fell on a ${show(op)}` });
+        else if (p === prev && op === 'push') out.push({ turn: i, detail: `a push (${show(turn.trace?.push_reason ?? 'inappropriate answer')}) cost no patience (${p})` });
       }
       prev = p;
     });
@@ -638,7 +729,7 @@ const patienceNonIncreasing: Invariant = {
 
 const abandonAtZero: Invariant = {
   id: 'abandon-at-zero',
-  statement: 'a user abandons exactly when its patience reaches 0, and abandoning is its last turn',
+  statement: 'a user abandons exactly when its patience reaches 0, abandoning is its last turn, and it is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left)',
   source: 'Zhang & Balog KDD\'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -656,9 +747,20 @@ const abandonAtZero: Invariant = {
       if (!abandons && typeof p === 'number' && p <= 0) out.push({ turn: i, detail: `patience ${p} but the user did not abandon` });
       if (abandons && i !== turns.length - 1) out.push({ turn: i, detail: 'the dialogue went on after the user abandoned' });
     });
-    const lastAct = turns[turns.length - 1]?.trace?.user_act;
+    const lastTr = turns[turns.length - 1]?.trace;
+    const lastAct = lastTr?.user_act;
+    const lastAt = turns.length - 1;
     if (conv.outcome === 'abandoned' && typeof lastAct === 'string' && lastAct !== 'Complete.Abandon') {
-      out.push({ turn: turns.length - 1, detail: `outcome abandoned but the last user act is ${show(lastAct)}` });
+      out.push({ turn: lastAt, detail: `outcome abandoned but the last user act is ${show(lastAct)}` });
+    }
+    if (lastAct === 'Complete.Abandon' && conv.outcome !== undefined && conv.outcome !== 'abandoned' && conv.outcome !== 'agent_error' && conv.outcome !== 'simulator_error') {
+      out.push({ turn: lastAt, detail: `the user abandoned but the outcome is ${show(conv.outcome)}` });
+    }
+    const reason = lastTr ? (lastTr as Loose)['end_reason'] : undefined;
+    if (typeof reason === 'string') {
+      const patienceEnd = reason.toLowerCase().startsWith('patience');
+      if (lastAct === 'Complete.Abandon' && !patienceEnd) out.push({ turn: lastAt, detail: `abandoned at patience ${show(lastTr?.patience ?? '?')} with end_reason ${show(reason)} (expected patience)` });
+      if (patienceEnd && typeof lastTr?.patience === 'number' && lastTr.patience > 0) out.push({ turn: lastAt, detail: `end_reason ${show(reason)} with patience ${lastTr.patience} left` });
     }
     return finding(n, out);
   },
@@ -712,16 +814,24 @@ const coverageMatchesTargets: Invariant = {
 
 const targetNotNamedEarly: Invariant = {
   id: 'target-free-no-early-target',
-  statement: 'a target-free user never names one of its target items before the agent has shown it',
+  statement: 'a target-free user never names one of its target items (said.items or its title) or describes it by all its attributes before the agent has shown it',
+  needs: 'trace.targets (a target-free user)',
   source: 'Kim et al., PEPPER Sect. 3 (target-free simulation: targets stay hidden from the user\'s utterances)',
   check(ctx) {
     const turns = ctx.conversation.turns;
     const targets = stringArray(turns.find((t) => t.trace?.targets !== undefined)?.trace?.targets);
     if (!targets || targets.length === 0) return undefined;
     const titles = new Map<string, { title: string; words: string[] }>();
+    /** The attribute values of each target (at least three), to catch a user describing one it was never shown. */
+    const described = new Map<string, string[][]>();
+    let unknown = 0;
     for (const id of targets) {
-      const t = ctx.item(id)?.title;
-      if (t) titles.set(id, { title: t, words: tokenize(t) });
+      const f = ctx.item(id);
+      const t = f?.title;
+      if (t) titles.set(id, { title: t, words: phraseWords(t) });
+      else unknown++;
+      const values = Object.values(f?.attributes ?? {}).filter((v) => v.trim() !== '');
+      if (values.length >= 3) described.set(id, values.map((v) => phraseWords(v)));
     }
     const shown = new Set<string>();
     /** Targets whose name a shown item also carries (naming them is naming what was shown). */
@@ -732,11 +842,17 @@ const targetNotNamedEarly: Invariant = {
       if (turn.user_utterance !== undefined) {
         n++;
         const said = stringArray(turn.trace?.said?.items) ?? [];
-        const text = tokenize(turn.user_utterance);
+        const text = ctx.words(i);
+        const wordSet = described.size ? new Set(text) : undefined;
         for (const id of targets) {
           if (shown.has(id)) continue;
           if (said.includes(id)) {
             out.push({ turn: i, detail: `names target ${show(id)} (said.items) before it was shown` });
+            continue;
+          }
+          const values = described.get(id);
+          if (values && values.every((v) => v.every((w) => wordSet!.has(w))) && values.every((v) => mentionsWords(text, v))) {
+            out.push({ turn: i, detail: `describes target ${show(id)} by all its attributes before it was shown` });
             continue;
           }
           const title = titles.get(id);
@@ -748,43 +864,352 @@ const targetNotNamedEarly: Invariant = {
         if (shown.has(r.item_id)) continue;
         shown.add(r.item_id);
         if (!r.title || nameShown.size === titles.size) continue;
-        const shownWords = tokenize(r.title);
+        const shownWords = phraseWords(r.title);
         for (const [id, title] of titles) if (!nameShown.has(id) && mentionsWords(shownWords, title.words)) nameShown.add(id);
       }
     });
-    return finding(n, out);
+    const f = finding(n, out);
+    if (unknown > 0) f.unchecked = [`titles and attributes of targets no carousel shows are unknown without a catalog, so naming or describing them is unchecked (pass --catalog)`];
+    return f;
   },
 };
 
+/** How many of the first items a meta user looks at for its target (src/core/sim/users/meta.ts). */
+const META_SEEN_DEPTH = 3;
+const SIMILARITY_EPSILON = 1e-9;
+
+function metaModeOf(source: string | undefined): 'tol' | 'prob' | undefined {
+  if (source?.startsWith('meta-tol')) return 'tol';
+  if (source?.startsWith('meta-prob')) return 'prob';
+  return undefined;
+}
+
 const metaSwitchRule: Invariant = {
   id: 'meta-switch-rule',
-  statement: 'a meta-simulator switches target only after the tolerance, only to a member of its fixed target group, and records switched_from',
-  source: 'Vlachou et al., Fashion-AlterEval Algorithms 1 and 2 (turn > tolerance; target = argmax over the alternatives)',
+  statement: 'a meta-simulator switches target only after the tolerance, never while its target is among the first three items shown, only to the member of its fixed target group most similar to the agent\'s top item, records switched_from; MetaSimTol re-targets whenever a member is more similar to the top item than its target; MetaSimProb switches only after a loss (the top item moved away from the target)',
+  source: 'Vlachou et al., Fashion-AlterEval Algorithms 1 and 2 (turn > tolerance; target = argmax over the alternatives; Prob: switch on delta < 0 with P_switch)',
+  needs: 'trace.target (a meta-simulated user)',
   check(ctx) {
     const tolerance = ctx.options.metaTolerance ?? DEFAULT_META_TOLERANCE;
+    const mode = metaModeOf(ctx.conversation.source);
+    const catalog = ctx.options.catalog;
+    const simMemo = new Map<string, number | undefined>();
+    const sim = catalog?.similarity
+      ? (a: string, b: string): number | undefined => {
+        const key = `${a}\u0000${b}`;
+        if (simMemo.has(key)) return simMemo.get(key);
+        const x = catalog.get(a);
+        const y = catalog.get(b);
+        const v = x && y ? (catalog.similarity as (p: unknown, q: unknown) => number)(x, y) : undefined;
+        simMemo.set(key, v);
+        return v;
+      }
+      : undefined;
+    const turns = ctx.conversation.turns;
     let group: string[] | undefined;
     let prev: string | undefined;
+    let previousTop: string | undefined;
+    let failed = false;
     let n = 0;
     const out: Violation[] = [];
-    ctx.conversation.turns.forEach((turn, i) => {
-      const target = turn.trace?.target;
-      if (!target || typeof target.item_id !== 'string') return;
-      n++;
-      const alts = stringArray(target.alternatives) ?? [];
-      if (group === undefined) group = alts;
-      else if (!sameList(group, alts)) out.push({ turn: i, detail: 'the target group changed during the dialogue' });
-      const switched = prev !== undefined && target.item_id !== prev;
-      if (switched || target.switched_from !== undefined) {
-        if (i <= tolerance) out.push({ turn: i, detail: `target switched on turn ${i}, tolerance ${tolerance}` });
-        if (group.length && !group.includes(target.item_id)) out.push({ turn: i, detail: `new target ${show(target.item_id)} is not in the target group` });
-        if (switched && target.switched_from !== prev) out.push({ turn: i, detail: `switch from ${show(prev)} recorded as switched_from ${show(target.switched_from ?? '(none)')}` });
-        if (!switched) out.push({ turn: i, detail: `switched_from ${show(target.switched_from)} but the target stayed ${show(target.item_id)}` });
+    const unchecked = new Set<string>();
+    /** The member of the group most similar to `top` (the current target wins ties, then group order). */
+    const closest = (top: string, current: string, members: readonly string[]): string | undefined => {
+      let best = current;
+      let bestSim = sim!(top, current);
+      if (bestSim === undefined) return undefined;
+      for (const id of members) {
+        if (id === current) continue;
+        const s = sim!(top, id);
+        if (s === undefined) return undefined;
+        if (s > bestSim + SIMILARITY_EPSILON) {
+          best = id;
+          bestSim = s;
+        }
       }
-      prev = target.item_id;
+      return best;
+    };
+    turns.forEach((turn, i) => {
+      const target = turn.trace?.target;
+      const seenRecs = i > 0 ? turns[i - 1].recommendations ?? [] : [];
+      const top = seenRecs[0]?.item_id;
+      if (i > 0 && turns[i - 1].trace?.error !== undefined) failed = true;
+      if (target && typeof target.item_id === 'string') {
+        n++;
+        const alts = stringArray(target.alternatives) ?? [];
+        if (group === undefined) group = alts;
+        else if (!sameList(group, alts)) out.push({ turn: i, detail: 'the target group changed during the dialogue' });
+        const switched = prev !== undefined && target.item_id !== prev;
+        if (switched || target.switched_from !== undefined) {
+          if (i <= tolerance) out.push({ turn: i, detail: `target switched on turn ${i}, tolerance ${tolerance}` });
+          if (group.length && !group.includes(target.item_id)) out.push({ turn: i, detail: `new target ${show(target.item_id)} is not in the target group` });
+          if (switched && target.switched_from !== prev) out.push({ turn: i, detail: `switch from ${show(prev)} recorded as switched_from ${show(target.switched_from ?? '(none)')}` });
+          if (!switched) out.push({ turn: i, detail: `switched_from ${show(target.switched_from)} but the target stayed ${show(target.item_id)}` });
+        }
+        if (switched && prev !== undefined && !failed) {
+          const shownAt = seenRecs.slice(0, META_SEEN_DEPTH).findIndex((r) => r.item_id === prev);
+          if (shownAt >= 0) out.push({ turn: i, detail: `switched away from ${show(prev)} while it was shown at #${shownAt + 1}` });
+          if (top === undefined) out.push({ turn: i, detail: 'switched target with no item on screen' });
+          else if (sim && group.includes(target.item_id)) {
+            const best = closest(top, prev, group);
+            const chosen = sim(top, target.item_id);
+            const bestSim = best === undefined ? undefined : sim(top, best);
+            if (best === undefined || chosen === undefined || bestSim === undefined) unchecked.add('an item of the target group is not in the catalog, so the most-similar rule is unchecked for it');
+            else if (chosen < bestSim - SIMILARITY_EPSILON) out.push({ turn: i, detail: `switched to ${show(target.item_id)} (similarity ${round3(chosen)} to the top item) but ${show(best)} is more similar (${round3(bestSim)})` });
+            if (mode === 'prob') {
+              const now = sim(top, prev);
+              const before = previousTop === undefined ? undefined : sim(previousTop, prev);
+              if (previousTop === undefined) out.push({ turn: i, detail: 'MetaSimProb switched before it had an earlier top item to compare with (no loss possible)' });
+              else if (now !== undefined && before !== undefined && now - before >= 0) out.push({ turn: i, detail: `MetaSimProb switched on a gain: delta=${round3(now - before)} (the top item moved closer to ${show(prev)})` });
+            }
+          }
+        }
+        if (!switched && mode === 'tol' && prev !== undefined && i > tolerance && top !== undefined && !failed && group.length) {
+          const shown = seenRecs.slice(0, META_SEEN_DEPTH).some((r) => r.item_id === prev);
+          if (!shown && sim) {
+            const best = closest(top, prev, group);
+            if (best === undefined) unchecked.add('an item of the target group is not in the catalog, so the MetaSimTol re-target rule is unchecked for it');
+            else if (best !== prev) out.push({ turn: i, detail: `MetaSimTol kept ${show(prev)} after the tolerance although ${show(best)} is more similar to the top item ${show(top)}` });
+          }
+        }
+        prev = target.item_id;
+      }
+      if (top !== undefined) previousTop = top;
+    });
+    if (!n) return undefined;
+    const f = finding(n, out);
+    if (!sim && mode !== undefined) unchecked.add('without a catalog (item similarity) the most-similar member, MetaSimTol re-target and MetaSimProb loss rules are unchecked (pass --catalog)');
+    if (unchecked.size) f.unchecked = [...unchecked];
+    return f;
+  },
+};
+
+const acceptedItemShown: Invariant = {
+  id: 'accepted-item-shown',
+  statement: 'an item the user accepts (trace.said.items on the accepting turn) was shown in a carousel before that turn',
+  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (Note.Accept answers a recommendation); SimLens trace contract (said.items)',
+  needs: 'an accept (trace.user_act) naming its item in trace.said.items',
+  check(ctx) {
+    const turns = ctx.conversation.turns;
+    let n = 0;
+    const out: Violation[] = [];
+    const unchecked: string[] = [];
+    const shown = new Set<string>();
+    turns.forEach((turn, i) => {
+      const tr = turn.trace;
+      if (tr && isAcceptAct(tr.user_act)) {
+        const said = stringArray(tr.said?.items);
+        if (said?.length) {
+          n++;
+          for (const id of said) if (!shown.has(id)) out.push({ turn: i, detail: `accepted ${show(id)}, which no earlier carousel showed` });
+        } else unchecked.push('an accept that does not name its item in trace.said.items cannot be matched to a shown item');
+      }
+      for (const r of turn.recommendations ?? []) if (typeof r?.item_id === 'string') shown.add(r.item_id);
+    });
+    if (!n && !unchecked.length) return undefined;
+    const f = finding(n, out);
+    if (unchecked.length) f.unchecked = unchecked;
+    return f;
+  },
+};
+
+const SCORE_EPSILON = 0.0005;
+
+const satisfactionFrustration: Invariant = {
+  id: 'satisfaction-frustration',
+  statement: 'satisfaction and frustration stay in [0, 1]; satisfaction does not rise on an inappropriate answer (push) and does not fall on an appropriate one (pull); frustration rises exactly when patience falls, and is 0 only while no patience was lost',
+  source: 'Zhang & Balog KDD\'20 Sect. 4.1 and 6 (pull on an appropriate answer, push and patience loss on an inappropriate one); SimLens agenda user (satisfaction = share of appropriate answers, frustration = patience lost)',
+  needs: 'trace.satisfaction or trace.frustration',
+  check(ctx) {
+    let prevSat: number | undefined;
+    let prevFr: number | undefined;
+    let prevPatience: number | undefined;
+    let firstPatience: number | undefined;
+    let n = 0;
+    let any = false;
+    const out: Violation[] = [];
+    ctx.conversation.turns.forEach((turn, i) => {
+      const tr = turn.trace;
+      if (!tr) return;
+      const sat = typeof tr.satisfaction === 'number' ? tr.satisfaction : undefined;
+      const fr = typeof tr.frustration === 'number' ? tr.frustration : undefined;
+      const p = typeof tr.patience === 'number' ? tr.patience : undefined;
+      if (sat === undefined && fr === undefined) {
+        if (p !== undefined) prevPatience = p;
+        return;
+      }
+      any = true;
+      n++;
+      if (p !== undefined && firstPatience === undefined) firstPatience = p;
+      if (sat !== undefined && !(sat >= 0 && sat <= 1)) out.push({ turn: i, detail: `satisfaction ${sat} is outside [0, 1]` });
+      if (fr !== undefined && !(fr >= 0 && fr <= 1)) out.push({ turn: i, detail: `frustration ${fr} is outside [0, 1]` });
+      const op = tr.operation;
+      if (sat !== undefined && prevSat !== undefined) {
+        if (op === 'push' && sat > prevSat + SCORE_EPSILON) out.push({ turn: i, detail: `satisfaction rose from ${prevSat} to ${sat} on an inappropriate answer (${show(tr.push_reason ?? 'push')})` });
+        if (op === 'pull' && sat < prevSat - SCORE_EPSILON) out.push({ turn: i, detail: `satisfaction fell from ${prevSat} to ${sat} on an appropriate answer (pull)` });
+      }
+      if (fr !== undefined && p !== undefined) {
+        if (prevFr !== undefined && prevPatience !== undefined) {
+          if (p < prevPatience && !(fr > prevFr + SCORE_EPSILON)) out.push({ turn: i, detail: `patience fell from ${prevPatience} to ${p} but frustration stayed ${prevFr} -> ${fr}` });
+          if (p >= prevPatience && Math.abs(fr - prevFr) > SCORE_EPSILON) out.push({ turn: i, detail: `frustration moved ${prevFr} -> ${fr} while patience stayed ${p}` });
+        }
+        if (firstPatience !== undefined) {
+          if (p < firstPatience && fr <= SCORE_EPSILON) out.push({ turn: i, detail: `frustration ${fr} at patience ${p} of ${firstPatience}` });
+          if (p >= firstPatience && fr > SCORE_EPSILON) out.push({ turn: i, detail: `frustration ${fr} before any patience was lost` });
+        }
+      }
+      if (sat !== undefined) prevSat = sat;
+      if (fr !== undefined) prevFr = fr;
+      if (p !== undefined) prevPatience = p;
+    });
+    return any ? finding(n, out) : undefined;
+  },
+};
+
+/** Did the agent explain on this turn, as the user understood it (trace.nlu acts, else agent_act)? */
+function agentExplained(tr: SimulatorTrace | undefined): boolean {
+  const acts = stringArray((tr?.nlu as Loose | undefined)?.['acts']) ?? [];
+  return acts.some((a) => mainOf(a) === 'Explain') || mainOf(tr?.nlu?.agent_act ?? '') === 'Explain' || mainOf(tr?.agent_act ?? '') === 'Explain';
+}
+
+const goalRequests: Invariant = {
+  id: 'goal-requests',
+  statement: 'fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent explained',
+  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent\'s answers); SimLens agenda user (fulfilled_requests)',
+  needs: 'trace.goal.requests',
+  check(ctx) {
+    const turns = ctx.conversation.turns;
+    let prevDone: string[] | undefined;
+    let n = 0;
+    let any = false;
+    const out: Violation[] = [];
+    turns.forEach((turn, i) => {
+      const goal = turn.trace?.goal;
+      const requests = stringArray(goal?.requests);
+      if (!goal || requests === undefined) return;
+      any = true;
+      n++;
+      const done = stringArray(goal.fulfilled_requests) ?? [];
+      for (const r of done) if (!requests.includes(r)) out.push({ turn: i, detail: `fulfilled request ${show(r)} is not a request of the goal [${show(requests.join(', '))}]` });
+      if (prevDone !== undefined) {
+        for (const r of prevDone) if (!done.includes(r)) out.push({ turn: i, detail: `request ${show(r)} was fulfilled and is open again` });
+        const fresh = done.filter((r) => !prevDone!.includes(r) && requests.includes(r));
+        if (fresh.length) {
+          const asked = mainOf(turns[i - 1]?.trace?.user_act ?? '');
+          const explained = agentExplained(turn.trace);
+          if (!(asked === 'Navigate' || asked === 'Inquire') || !explained) {
+            out.push({ turn: i, detail: `request ${show(fresh.join(', '))} fulfilled although ${asked === 'Navigate' || asked === 'Inquire' ? 'the agent did not explain' : `the user did not ask (act ${show(turns[i - 1]?.trace?.user_act ?? '?')})`}` });
+          }
+        }
+      } else if (done.some((r) => requests.includes(r))) {
+        out.push({ turn: i, detail: `request ${show(done.join(', '))} fulfilled before anything was asked` });
+      }
+      prevDone = done;
+    });
+    return any ? finding(n, out) : undefined;
+  },
+};
+
+const noRepetition: Invariant = {
+  id: 'no-repetition',
+  statement: 'a simulated user never says, word for word, an utterance it already said in the conversation (except to repeat itself after an agent failure)',
+  source: 'SimLens realism rule (repeated templated turns are the first thing a reviewer notices; ConvApparel human dialogues rarely repeat a turn verbatim)',
+  needs: 'simulated turns (a trace) with user utterances',
+  check(ctx) {
+    const turns = ctx.conversation.turns;
+    if (!isSimulated(turns)) return undefined;
+    const seen = new Map<string, number>();
+    let n = 0;
+    const out: Violation[] = [];
+    turns.forEach((turn, i) => {
+      const text = turn.user_utterance;
+      if (typeof text !== 'string' || !turn.trace) return;
+      const key = ctx.words(i).join(' ');
+      if (key === '') return;
+      n++;
+      const ignored = (turn.trace as Loose)['ignored_agent_error'] === true || (i > 0 && turns[i - 1].trace?.error !== undefined);
+      const at = seen.get(key);
+      if (at !== undefined && !ignored) out.push({ turn: i, detail: `repeats turn ${at} word for word: ${quote(text)}` });
+      if (at === undefined) seen.set(key, i);
     });
     return n ? finding(n, out) : undefined;
   },
 };
+
+interface OpinionModel {
+  liked: Set<string>;
+  disliked: Set<string>;
+}
+
+const oppositeOpinion = { like: 'dislike', dislike: 'like' } as const;
+
+const opinionMatchesPreferences: Invariant = {
+  id: 'opinion-matches-preferences',
+  statement: 'an opinion the user voices (Note.Like, Note.Dislike, an accept, on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed',
+  source: 'Zhang & Balog KDD\'20 Sect. 5 (the preference model answers Note acts); Kim et al., PEPPER Sect. 3 (reflected preferences)',
+  needs: 'trace.preferences (liked/disliked items or reflected opinions) and opinions on trace.said.items',
+  check(ctx) {
+    const turns = ctx.conversation.turns;
+    if (!turns.some((t) => t.trace?.preferences !== undefined)) return undefined;
+    const model: OpinionModel = { liked: new Set(), disliked: new Set() };
+    let n = 0;
+    const out: Violation[] = [];
+    turns.forEach((turn, i) => {
+      const tr = turn.trace;
+      if (!tr) return;
+      const prefs = tr.preferences;
+      if (prefs) {
+        if (prefs.kind !== 'delta') {
+          model.liked.clear();
+          model.disliked.clear();
+        }
+        for (const id of stringArray(prefs.liked_items) ?? []) {
+          model.liked.add(id);
+          model.disliked.delete(id);
+        }
+        for (const id of stringArray(prefs.disliked_items) ?? []) {
+          model.disliked.add(id);
+          model.liked.delete(id);
+        }
+      }
+      const act = tr.user_act;
+      const opinion = act === 'Note.Like' || isAcceptAct(act) ? 'like' : act === 'Note.Dislike' ? 'dislike' : undefined;
+      // The act's opinion is about the first item it names ("I like X. Not Y." is a Note.Like on X);
+      // a meta user judges by similarity to its target instead of its preferences (AlterEval).
+      const items = stringArray(tr.said?.items)?.slice(0, 1);
+      if (!opinion || !items?.length || tr.target !== undefined) return;
+      n++;
+      const reflected = (prefs?.reflected ?? {}) as Record<string, string>;
+      for (const id of items) {
+        const modelSays = model.liked.has(id) ? 'like' : model.disliked.has(id) ? 'dislike' : (reflected[id] === 'like' || reflected[id] === 'dislike' ? reflected[id] : undefined);
+        if (modelSays !== oppositeOpinion[opinion]) continue;
+        if (opinion === 'dislike' && breaksDisclosed(ctx, i, id)) continue;
+        out.push({ turn: i, detail: `${show(act)} on ${show(id)} but the preference model ${modelSays === 'like' ? 'likes' : 'dislikes'} it` });
+      }
+    });
+    return n ? finding(n, out) : undefined;
+  },
+};
+
+/** Does the item break a value the user disclosed by turn `at` (a dislike for the constraint's sake)? */
+function breaksDisclosed(ctx: ConversationContext, at: number, id: string): boolean {
+  const f = ctx.item(id);
+  if (!f) return true; // unknown item: a dislike cannot be ruled out as a constraint's
+  const goal = ctx.conversation.turns[at].trace?.goal;
+  const disclosed = disclosedOf(ctx.conversation.turns[at].trace);
+  const constraints = goal?.constraints ?? {};
+  for (const a of disclosed ?? Object.keys(constraints)) {
+    const want = constraints[a];
+    if (want === undefined) continue;
+    const have = a === 'category' ? f.category : f.attributes[a];
+    if (have !== undefined && !equalValue(have, String(want))) return true;
+  }
+  for (const [a, values] of statedUpTo(ctx.conversation.turns, at) ?? []) {
+    const have = a === 'category' ? f.category : f.attributes[a];
+    if (have !== undefined && !values.some((v) => equalValue(v, have))) return true;
+  }
+  return false;
+}
 
 /** Every invariant, in report order. */
 export const INVARIANTS: readonly Invariant[] = [
@@ -808,4 +1233,9 @@ export const INVARIANTS: readonly Invariant[] = [
   coverageMatchesTargets,
   targetNotNamedEarly,
   metaSwitchRule,
+  acceptedItemShown,
+  satisfactionFrustration,
+  goalRequests,
+  noRepetition,
+  opinionMatchesPreferences,
 ];

@@ -174,6 +174,25 @@ function similarityOf(ctx: MutationContext, a: string, b: string): number | unde
 
 const TOP_SEEN = 3;
 
+/** Does the item keep every value the user stated or its goal disclosed by turn `at` (category included)? */
+function keepsStated(c: Conversation, at: number, id: string, ctx: MutationContext): boolean {
+  const f = factsOf(c, id, ctx);
+  if (!f) return false;
+  const want = new Map<string, string[]>();
+  for (let j = 0; j <= at; j++) {
+    const expand = tr(c.turns[j])?.user_act === 'Reveal.Expand';
+    for (const [a, v] of constraintsSaid(c.turns[j])) want.set(a, expand ? [...(want.get(a) ?? []), v] : [v]);
+  }
+  const x = tr(c.turns[at]);
+  const goal = x?.goal?.constraints ?? {};
+  for (const a of strList((x?.goal as Loose | undefined)?.['disclosed'])) if (goal[a] !== undefined) want.set(a, [...(want.get(a) ?? []), String(goal[a])]);
+  for (const [a, values] of want) {
+    const have = a === 'category' ? f.category : f.attributes[a];
+    if (have !== undefined && !values.every((v) => v.toLowerCase() === have.toLowerCase())) return false;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The operators
 
@@ -268,7 +287,7 @@ const OPERATORS: MutationOperator[] = [
         const x = tr(t);
         const op = x?.operation;
         const act = op === 'pull' ? x?.pulled?.[0] : op === 'push' ? x?.pushed?.[0] : undefined;
-        return act !== undefined && typeof x?.user_act === 'string' && !isAccept(x.user_act) && mainOf(x.user_act) !== 'Complete';
+        return act !== undefined && typeof x?.user_act === 'string' && !isAccept(x.user_act) && mainOf(x.user_act) !== 'Complete' && (x as Loose)['planned_act'] === undefined;
       }));
       if (i === undefined) return undefined;
       const t = tr(c.turns[i])!;
@@ -1095,11 +1114,31 @@ const OPERATORS: MutationOperator[] = [
   {
     id: 'flip-opinion', invariant: 'opinion-matches-preferences', kind: 'label',
     description: 'a like becomes a dislike (or back) against what the preference model holds about the item',
-    apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t) => {
+    apply(c0, rng, ctx) {
+      // turns whose first named item the preference model (accumulated, or reflected this turn) has an opinion on
+      const firm: number[] = [];
+      const liked = new Set<string>();
+      const disliked = new Set<string>();
+      c0.turns.forEach((t, i) => {
         const x = tr(t);
-        return (x?.user_act === 'Note.Like' || x?.user_act === 'Note.Dislike') && strList(x.said?.items).length > 0 && (x.preferences !== undefined || c0.turns.some((u) => tr(u)?.preferences?.kind === 'snapshot'));
-      }));
+        const p = x?.preferences;
+        if (p) {
+          if (p.kind !== 'delta') {
+            liked.clear();
+            disliked.clear();
+          }
+          for (const id of strList(p.liked_items)) (liked.add(id), disliked.delete(id));
+          for (const id of strList(p.disliked_items)) (disliked.add(id), liked.delete(id));
+        }
+        const first = strList(x?.said?.items)[0];
+        if (!x || x.target !== undefined || first === undefined || (x.user_act !== 'Note.Like' && x.user_act !== 'Note.Dislike')) return;
+        const reflected = (p?.reflected ?? {}) as Record<string, string>;
+        const opinion = liked.has(first) ? 'like' : disliked.has(first) ? 'dislike' : reflected[first];
+        if (x.user_act === 'Note.Dislike' && opinion === 'dislike') firm.push(i);
+        // a like turned dislike is allowed when the item breaks what the user asked for: only items that keep it
+        if (x.user_act === 'Note.Like' && opinion === 'like' && keepsStated(c0, i, first, ctx)) firm.push(i);
+      });
+      const i = pickSite(rng, firm);
       if (i === undefined) return undefined;
       const c = clone(c0);
       const t = tr(c.turns[i])!;

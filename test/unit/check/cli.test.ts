@@ -110,7 +110,7 @@ test('human data without traces: every invariant n/a is "nothing checked", never
   assert.match(r.out, /^human\.jsonl: 2 conversation\(s\)\n/);
   assert.ok(!/^PASS/m.test(r.out), r.out);
   assert.doesNotMatch(r.err, /\bOK\b/);
-  assert.equal(r.err, 'simlens check: human.jsonl: nothing checked: no conversation carries a simulator trace (all 20 invariants are n/a); check reads simulator runs\n');
+  assert.equal(r.err, 'simlens check: human.jsonl: nothing checked: no conversation carries a simulator trace (all 25 invariants are n/a); check reads simulator runs\n');
   const j = await run(['check', 'human.jsonl', '--json'], dir);
   assert.equal(j.code, 1);
   const report = JSON.parse(j.out);
