@@ -7,6 +7,7 @@ import { conversationId, type Conversation } from '../model';
 import { INVARIANTS, factsOfRecommendation } from './invariants';
 import type { CheckOptions, CheckReport, ConversationContext, Invariant, InvariantResult, ItemFacts, ViolationExample } from './types';
 import { clauses, show } from './text';
+import { ReadbackChecker } from './readback';
 import { tokenize } from '../text/tokenize';
 
 interface Tally {
@@ -74,9 +75,12 @@ export class InvariantChecker {
   private readonly maxExamples: number;
   private count = 0;
   private traced = 0;
+  private readonly readback: ReadbackChecker | undefined;
 
   constructor(private readonly options: CheckOptions = {}) {
     this.invariants = selectInvariants(options.only, options.invariants);
+    const rb = options.readback ?? true;
+    if (rb !== false) this.readback = new ReadbackChecker(rb === true ? { examples: options.examples } : rb);
     this.tallies = this.invariants.map(() => ({ conversations: 0, turns: 0, violations: 0, violatingConversations: 0, examples: [] }));
     this.maxExamples = Math.max(0, options.examples ?? 5);
   }
@@ -86,6 +90,7 @@ export class InvariantChecker {
     this.count++;
     if (conversation.turns.some((t) => t.trace !== undefined && t.trace !== null)) this.traced++;
     const ctx = contextOf(conversation, line, this.options);
+    this.readback?.add(conversation, line);
     this.invariants.forEach((inv, k) => {
       let f;
       try {
@@ -141,7 +146,9 @@ export class InvariantChecker {
       return r;
     });
     const failed = invariants.filter((r) => r.status === 'fail').map((r) => r.id);
-    return { conversations: this.count, traced: this.traced, invariants, failed, ok: failed.length === 0 };
+    const out: CheckReport = { conversations: this.count, traced: this.traced, invariants, failed, ok: failed.length === 0 };
+    if (this.readback) out.readback = this.readback.report();
+    return out;
   }
 }
 
@@ -162,6 +169,18 @@ export function nothingCheckedReason(report: CheckReport): string {
   const all = n === 1 ? `the 1 invariant selected is n/a` : `all ${n} invariants are n/a`;
   if (report.traced === 0) return `nothing checked: no conversation carries a simulator trace (${all}); check reads simulator runs`;
   return `nothing checked: no conversation carries the trace fields any invariant needs (${all})`;
+}
+
+/**
+ * What the report could not check, one line each: the invariants that are n/a (and why) and the
+ * parts of rules left unchecked (and how to get them checked). Empty when everything applied.
+ */
+export function uncheckedSummary(report: CheckReport): string[] {
+  const out: string[] = [];
+  const na = report.invariants.filter((r) => r.status === 'not-applicable');
+  for (const r of na) out.push(`${r.id}: n/a, ${r.na_reason ?? 'no conversation carries the fields it needs'}`);
+  for (const r of report.invariants) for (const u of r.unchecked ?? []) out.push(`${r.id}: partly unchecked in ${u.conversations} conversation(s): ${u.reason}`);
+  return out;
 }
 
 /** Checks a whole population in memory. */

@@ -140,6 +140,7 @@ function round3(x: number): number {
 const disclosedValueStated: Invariant = {
   id: 'disclosed-value-stated',
   statement: 'every value a user turn discloses (goal.disclosed gains, said.constraints) is stated in that turn\'s utterance',
+  needs: 'trace.said.constraints or trace.goal.disclosed',
   source: 'Zhang & Balog KDD\'20 Sect. 4 (goal constraints are disclosed through the NLG); SimLens trace contract (trace.said)',
   check(ctx) {
     let prev = new Set<string>();
@@ -179,6 +180,7 @@ const disclosedValueStated: Invariant = {
 const noEndBeforeRecommendation: Invariant = {
   id: 'no-end-before-recommendation',
   statement: 'a user ends the dialogue only after being shown an item, unless its patience ran out or trace.end_reason names a documented parameter (patience, early_quit, max_turns, turn_cap)',
+  needs: 'a trace on the last turn and a user outcome (accepted, ended, abandoned)',
   source: 'SimLens rule (a shopper leaves unserved only when out of patience or by a configured limit); Zhang & Balog KDD\'20 Sect. 4.1 (patience)',
   check(ctx) {
     const { conversation: conv } = ctx;
@@ -206,6 +208,7 @@ const noEndBeforeRecommendation: Invariant = {
 const agendaPullOrder: Invariant = {
   id: 'agenda-pull-order',
   statement: 'a pull takes the top of the previous turn\'s agenda (Complete only when the agenda is empty) and leaves the rest; a push leaves the pending agenda unchanged',
+  needs: 'trace.agenda with pull/push operations (an agenda-based user)',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)',
   check(ctx) {
     let prev: string[] | undefined;
@@ -395,6 +398,7 @@ function isRevision(act: unknown): boolean {
 const noSilentContradiction: Invariant = {
   id: 'no-silent-contradiction',
   statement: 'a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed',
+  needs: 'trace.said.constraints',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)',
   check(ctx) {
     const last = new Map<string, string[]>();
@@ -447,6 +451,7 @@ function revisesSomething(said: [string, string][], previous: Map<string, string
 const metaStatedMatchesTarget: Invariant = {
   id: 'meta-consistent-with-target',
   statement: 'a meta-simulated user\'s goal constraints, stated values and negated values agree with its current target\'s attributes',
+  needs: 'trace.target with a known target item (a meta user; --catalog for targets no carousel shows)',
   source: 'Vlachou et al., Fashion-AlterEval Sect. 4 (the wrapped user critiques towards the current target, I3)',
   check(ctx) {
     let turns = 0;
@@ -532,6 +537,7 @@ const negationHonoured: Invariant = {
 const errorOnFailingTurn: Invariant = {
   id: 'agent-error-on-failing-turn',
   statement: 'trace.error sits only on the turn whose agent call failed (no assistant answer, or an error_kind), never copied to the next turn',
+  needs: 'trace.error or trace.error_kind (an agent failure)',
   source: 'SimLens run contract (src/core/run/failures.ts, SimulatorTrace.error)',
   check(ctx) {
     const turns = ctx.conversation.turns;
@@ -568,6 +574,7 @@ const SIMULATOR_FAILURE_KINDS = new Set(['user_llm', 'simulator_error']);
 const errorNoUserEffect: Invariant = {
   id: 'agent-error-no-user-effect',
   statement: 'an agent failure ends the conversation on that turn with outcome agent_error; the user never reacts to it (patience unchanged)',
+  needs: 'an agent failure (trace.error) or outcome agent_error',
   source: 'SimLens run contract (Outcome agent_error in src/core/model.ts: never a user outcome, never costs patience)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -596,6 +603,7 @@ const errorNoUserEffect: Invariant = {
 const simulatorErrorOutcome: Invariant = {
   id: 'simulator-error-outcome',
   statement: 'when the simulated user cannot produce a turn (user_llm) or the simulator fails (simulator_error), the conversation ends there with outcome simulator_error; that outcome always names its reason',
+  needs: 'a simulator failure (error_kind user_llm or simulator_error) or outcome simulator_error',
   source: 'SimLens run contract (Outcome simulator_error in src/core/model.ts: a failure of the run, never a user outcome)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -620,6 +628,7 @@ const simulatorErrorOutcome: Invariant = {
 const acceptEndsDialogue: Invariant = {
   id: 'accept-ends-dialogue',
   statement: 'an accept is the last user turn, empties the agenda and gives outcome accepted; outcome accepted implies a final accept',
+  needs: 'trace.user_act',
   source: 'Zhang & Balog KDD\'20 Table 3 (finding a liked item empties the agenda and ends the dialogue)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -658,6 +667,7 @@ function turnCap(ctx: ConversationContext): number | undefined {
 const turnCapRespected: Invariant = {
   id: 'turn-cap',
   statement: 'no conversation has more user turns than the run\'s cap (--max-turns, else metadata.turn_cap, else the simulate default 20)',
+  needs: 'a turn cap (--max-turns, metadata.turn_cap) or a simulator trace',
   source: 'SimLens run rule (simlens simulate --max-turns; KDD\'20 and PEPPER bound dialogue length)',
   check(ctx) {
     const cap = turnCap(ctx);
@@ -670,6 +680,7 @@ const turnCapRespected: Invariant = {
 const metaTurnCap: Invariant = {
   id: 'meta-turn-cap',
   statement: 'a meta-simulated conversation (source meta-*) has at most 10 user turns (or --max-turns)',
+  needs: 'source meta-* (a meta-simulated conversation)',
   source: 'Vlachou et al., Fashion-AlterEval Sect. 5 (dialogues are evaluated up to turn 10); simlens simulate default with --meta',
   check(ctx) {
     const conv = ctx.conversation;
@@ -683,6 +694,7 @@ const metaTurnCap: Invariant = {
 const initialAgendaRule: Invariant = {
   id: 'initial-agenda',
   statement: 'the initial agenda (first act plus the pending ones) has Disclose among its first 5 acts and at most 12 acts',
+  needs: 'an init turn with trace.pulled and trace.agenda (an agenda-based user)',
   source: 'Zhang & Balog KDD\'20 Sect. 4.2 and its code (agendas are resampled until the rule holds)',
   check(ctx) {
     const first = ctx.conversation.turns.find((t) => t.trace?.operation === 'init');
@@ -703,6 +715,7 @@ const initialAgendaRule: Invariant = {
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
   statement: 'patience never rises, and falls by exactly one on each push and only on a push',
+  needs: 'trace.patience',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user',
   check(ctx) {
     let prev: number | undefined;
@@ -730,6 +743,7 @@ const patienceNonIncreasing: Invariant = {
 const abandonAtZero: Invariant = {
   id: 'abandon-at-zero',
   statement: 'a user abandons exactly when its patience reaches 0, abandoning is its last turn, and it is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left)',
+  needs: 'trace.patience',
   source: 'Zhang & Balog KDD\'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -769,6 +783,7 @@ const abandonAtZero: Invariant = {
 const coverageBoundedMonotone: Invariant = {
   id: 'coverage-monotone',
   statement: 'PEPPER preference coverage stays in [0, 1] and never decreases',
+  needs: 'trace.preference_coverage (a PEPPER user)',
   source: 'Kim et al., PEPPER Sect. 4 (PC_t is cumulative over the items recommended up to turn t)',
   check(ctx) {
     let prev: number | undefined;
@@ -789,6 +804,7 @@ const coverageBoundedMonotone: Invariant = {
 const coverageMatchesTargets: Invariant = {
   id: 'coverage-definition',
   statement: 'PEPPER preference coverage equals |targets ∩ items shown so far| / |targets| (three decimals)',
+  needs: 'trace.targets and trace.preference_coverage (a PEPPER user)',
   source: 'Kim et al., PEPPER Sect. 4 (definition of Preference Coverage)',
   check(ctx) {
     const turns = ctx.conversation.turns;

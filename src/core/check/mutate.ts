@@ -1191,7 +1191,7 @@ export function mutationScore(conversations: readonly Conversation[], options: M
   const ops = options.operators ?? MUTATION_OPERATORS;
   const known = new Set((options.invariants ?? defaultInvariantIds()).map((x) => (typeof x === 'string' ? x : x.id)));
   const byInv = new Map<string, InvariantMutationScore>();
-  const checkOptions: CheckOptions = { catalog: options.catalog, maxTurns: options.maxTurns, metaTolerance: options.metaTolerance, examples: 1000 };
+  const checkOptions: CheckOptions = { catalog: options.catalog, maxTurns: options.maxTurns, metaTolerance: options.metaTolerance, examples: 1000, readback: false };
   if (options.invariants) checkOptions.invariants = options.invariants;
   let dirty = 0;
   const cleanCache = new Map<string, boolean>();

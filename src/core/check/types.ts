@@ -3,6 +3,7 @@
  * ./checker.ts for running them over a population).
  */
 import type { Conversation } from '../model';
+import type { ReadbackOptions, ReadbackReport } from './readback';
 
 /** What the checker may know about an item: from a carousel of the conversation or from a catalog. */
 export interface ItemFacts {
@@ -38,6 +39,11 @@ export interface CheckOptions {
   invariants?: readonly Invariant[];
   /** Agents that promise to honour negations (default ["local-good"]). */
   negationAgents?: readonly string[];
+  /**
+   * Read every traced user utterance back against its trace (./readback.ts) and add the agreement
+   * to the report (default true; false for the invariants alone).
+   */
+  readback?: boolean | ReadbackOptions;
 }
 
 /** One conversation as an invariant sees it. */
@@ -137,6 +143,8 @@ export interface CheckReport {
   traced?: number;
   /** Ids of the invariants whose status is "fail". */
   failed: string[];
+  /** The utterances read back against their traces (absent when `readback: false`). */
+  readback?: ReadbackReport;
   /**
    * True when no invariant failed, which includes nothing checked (every invariant n/a): callers
    * that say "OK" must also ask `checkedInvariants(report) > 0`.
