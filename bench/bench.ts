@@ -19,6 +19,7 @@ import * as editor from './editor';
 import * as invariants from './invariants';
 import * as firstRender from './firstRender';
 import * as reportWorker from './reportWorker';
+import * as fidelityClasses from './fidelityClasses';
 
 /** What a benchmark module exports. */
 export interface BenchModule {
@@ -36,6 +37,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   invariants: async () => invariants,
   'first-render': async () => firstRender,
   'report-worker': async () => reportWorker,
+  'fidelity-classes': async () => fidelityClasses,
 };
 
 async function mainBench(argv: string[]): Promise<number> {

@@ -742,7 +742,7 @@ const patienceNonIncreasing: Invariant = {
 
 const abandonAtZero: Invariant = {
   id: 'abandon-at-zero',
-  statement: 'a user abandons exactly when its patience reaches 0, abandoning is its last turn, and it is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left)',
+  statement: 'a user abandons exactly when its patience reaches 0 (unless it takes an item on that last turn), abandoning is its last turn and is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left); a user that gives up (outcome gave_up) leaves on its last turn with patience left and end_reason gave_up',
   needs: 'trace.patience',
   source: 'Zhang & Balog KDD\'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)',
   check(ctx) {
@@ -758,7 +758,8 @@ const abandonAtZero: Invariant = {
       if (typeof p !== 'number' && !abandons) return;
       n++;
       if (abandons && typeof p === 'number' && p > 0) out.push({ turn: i, detail: `abandoned with patience ${p}` });
-      if (!abandons && typeof p === 'number' && p <= 0) out.push({ turn: i, detail: `patience ${p} but the user did not abandon` });
+      const takesAtLast = i === turns.length - 1 && isAcceptAct(tr?.user_act);
+      if (!abandons && !takesAtLast && typeof p === 'number' && p <= 0) out.push({ turn: i, detail: `patience ${p} but the user did not abandon` });
       if (abandons && i !== turns.length - 1) out.push({ turn: i, detail: 'the dialogue went on after the user abandoned' });
     });
     const lastTr = turns[turns.length - 1]?.trace;
@@ -775,6 +776,16 @@ const abandonAtZero: Invariant = {
       const patienceEnd = reason.toLowerCase().startsWith('patience');
       if (lastAct === 'Complete.Abandon' && !patienceEnd) out.push({ turn: lastAt, detail: `abandoned at patience ${show(lastTr?.patience ?? '?')} with end_reason ${show(reason)} (expected patience)` });
       if (patienceEnd && typeof lastTr?.patience === 'number' && lastTr.patience > 0) out.push({ turn: lastAt, detail: `end_reason ${show(reason)} with patience ${lastTr.patience} left` });
+    }
+    const lastTrace = turns[turns.length - 1]?.trace;
+    const endReason = (lastTrace as Loose | undefined)?.['end_reason'];
+    if (conv.outcome === 'gave_up' || endReason === 'gave_up') {
+      const lp = lastTrace?.patience;
+      if (conv.outcome !== undefined && conv.outcome !== 'gave_up') out.push({ turn: turns.length - 1, detail: `end_reason gave_up but outcome ${show(conv.outcome)}` });
+      else if (endReason !== 'gave_up' && lastTrace !== undefined) out.push({ turn: turns.length - 1, detail: `outcome gave_up but end_reason ${endReason === undefined ? 'absent' : show(endReason)}` });
+      if (typeof lp === 'number' && lp <= 0) out.push({ turn: turns.length - 1, detail: `gave up with patience ${lp} (that is abandoning)` });
+      if (typeof lastAct === 'string' && (lastAct === 'Complete.Abandon' || isAcceptAct(lastAct))) out.push({ turn: turns.length - 1, detail: `gave up with the act ${show(lastAct)}` });
+      n = Math.max(n, 1);
     }
     return finding(n, out);
   },
