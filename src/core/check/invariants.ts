@@ -9,6 +9,7 @@
 import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn } from '../model';
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from './types';
 import { mentionPolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
+import { tokenize } from '../text/tokenize';
 import { toConvApparelUserAct } from '../sim/users/acts';
 
 /**
@@ -28,6 +29,18 @@ function isAcceptAct(act: string | undefined): boolean {
 }
 /** Act labels are few and repeat on every turn: their reading is cached. */
 const ACCEPT_CACHE = new Map<string, boolean>();
+const CONVAPPAREL_CACHE = new Map<string, string>();
+
+/** `toConvApparelUserAct`, cached. */
+function convApparelOf(act: string): string {
+  let v = CONVAPPAREL_CACHE.get(act);
+  if (v === undefined) {
+    if (CONVAPPAREL_CACHE.size > 5000) CONVAPPAREL_CACHE.clear();
+    v = toConvApparelUserAct(act);
+    CONVAPPAREL_CACHE.set(act, v);
+  }
+  return v;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Small readers
@@ -404,6 +417,8 @@ const noSilentContradiction: Invariant = {
     const last = new Map<string, string[]>();
     /** What the user stated last per attribute, before this turn (the revision's baseline). */
     const previous = new Map<string, string>();
+    let prevGoal: Record<string, unknown> | undefined;
+    const negatedBefore = new Set<string>();
     let disclosedBefore: string[] | undefined;
     let turns = 0;
     let any = false;
@@ -413,6 +428,10 @@ const noSilentContradiction: Invariant = {
       const act = tr?.user_act;
       const expand = act === 'Reveal.Expand';
       const disclosed = disclosedOf(tr);
+      const goalBefore = prevGoal;
+      if (tr?.goal?.constraints) prevGoal = tr.goal.constraints;
+      const negatedEarlier = isRevision(act) ? new Set(negatedBefore) : negatedBefore;
+      for (const n of stringArray(tr?.said?.negated) ?? []) negatedBefore.add(n.toLowerCase());
       // Only a relaxing turn takes a constraint back; a goal that drops one silently (a target
       // switch) still holds the user to what it said.
       if (expand && disclosed !== undefined && disclosedBefore !== undefined) {
@@ -433,7 +452,7 @@ const noSilentContradiction: Invariant = {
         }
         last.set(attr, expand ? [...(before ?? []), value] : [value]);
       }
-      if (isRevision(act) && !revisesSomething(said, previous)) {
+      if (isRevision(act) && !revisesSomething(said, previous) && !revisesGoal(said, tr, goalBefore, negatedEarlier)) {
         out.push({ turn: i, detail: `labelled ${show(act)} but changes no value stated before: ${quote(turn.user_utterance)}` });
       }
       for (const [a, v] of said) previous.set(a, v);
@@ -442,6 +461,19 @@ const noSilentContradiction: Invariant = {
     return any ? finding(turns, out) : undefined;
   },
 };
+
+/**
+ * A revision of the goal: a said value that the goal did not hold on the previous turn (the goal
+ * changed with it, as a meta user's does before taking a new target), or one the user had negated.
+ */
+function revisesGoal(said: [string, string][], tr: SimulatorTrace | undefined, prevGoal: Record<string, unknown> | undefined, negated: Set<string>): boolean {
+  const goal = tr?.goal?.constraints;
+  return said.some(([a, v]) => {
+    if (negated.has(v.toLowerCase()) || negated.has(`${a}=${v}`.toLowerCase())) return true;
+    if (!goal || !prevGoal) return false;
+    return equalValue(String(goal[a] ?? ''), v) && !equalValue(String(prevGoal[a] ?? ''), v);
+  });
+}
 
 /** A revision changes at least one value stated earlier (a new value for an attribute already stated). */
 function revisesSomething(said: [string, string][], previous: Map<string, string>): boolean {
@@ -1044,7 +1076,7 @@ const SCORE_EPSILON = 0.0005;
 
 const satisfactionFrustration: Invariant = {
   id: 'satisfaction-frustration',
-  statement: 'satisfaction and frustration stay in [0, 1]; satisfaction does not rise on an inappropriate answer (push) and does not fall on an appropriate one (pull); frustration rises exactly when patience falls, and is 0 only while no patience was lost',
+  statement: 'satisfaction and frustration stay in [0, 1]; satisfaction does not rise on an inappropriate answer (push) and does not fall on an appropriate one (pull) the user does not turn down; frustration rises exactly when patience falls, and is 0 only while no patience was lost',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 and 6 (pull on an appropriate answer, push and patience loss on an inappropriate one); SimLens agenda user (satisfaction = share of appropriate answers, frustration = patience lost)',
   needs: 'trace.satisfaction or trace.frustration',
   check(ctx) {
@@ -1073,7 +1105,9 @@ const satisfactionFrustration: Invariant = {
       const op = tr.operation;
       if (sat !== undefined && prevSat !== undefined) {
         if (op === 'push' && sat > prevSat + SCORE_EPSILON) out.push({ turn: i, detail: `satisfaction rose from ${prevSat} to ${sat} on an inappropriate answer (${show(tr.push_reason ?? 'push')})` });
-        if (op === 'pull' && sat < prevSat - SCORE_EPSILON) out.push({ turn: i, detail: `satisfaction fell from ${prevSat} to ${sat} on an appropriate answer (pull)` });
+        // An appropriate answer whose items the user turns down may count as unsatisfying (docs/simulation.md).
+        const rejects = tr.user_act === 'Note.Dislike' || (typeof tr.user_act === 'string' && convApparelOf(tr.user_act) === 'reject_recommendation');
+        if (op === 'pull' && !rejects && sat < prevSat - SCORE_EPSILON) out.push({ turn: i, detail: `satisfaction fell from ${prevSat} to ${sat} on an appropriate answer (pull, act ${show(tr.user_act ?? '?')})` });
       }
       if (fr !== undefined && p !== undefined) {
         if (prevFr !== undefined && prevPatience !== undefined) {
@@ -1099,9 +1133,24 @@ function agentExplained(tr: SimulatorTrace | undefined): boolean {
   return acts.some((a) => mainOf(a) === 'Explain') || mainOf(tr?.nlu?.agent_act ?? '') === 'Explain' || mainOf(tr?.agent_act ?? '') === 'Explain';
 }
 
+/** Does the agent's answer on turn `at` state the value of `attr` of an item shown up to then? */
+function answerStatesAttribute(ctx: ConversationContext, at: number, attr: string): boolean {
+  const answer = ctx.conversation.turns[at]?.assistant_utterance;
+  if (!answer) return false;
+  // "women's" states gender=women
+  const words = tokenize(answer).map((w) => (w.endsWith("'s") ? w.slice(0, -2) : w));
+  for (let j = 0; j <= at; j++) {
+    for (const r of ctx.conversation.turns[j].recommendations ?? []) {
+      const v = factsAt(ctx, r).attributes[attr];
+      if (v !== undefined && mentionsWords(words, phraseWords(v))) return true;
+    }
+  }
+  return false;
+}
+
 const goalRequests: Invariant = {
   id: 'goal-requests',
-  statement: 'fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent explained',
+  statement: 'fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent explained or stated the requested attribute of a shown item',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent\'s answers); SimLens agenda user (fulfilled_requests)',
   needs: 'trace.goal.requests',
   check(ctx) {
@@ -1123,7 +1172,7 @@ const goalRequests: Invariant = {
         const fresh = done.filter((r) => !prevDone!.includes(r) && requests.includes(r));
         if (fresh.length) {
           const asked = mainOf(turns[i - 1]?.trace?.user_act ?? '');
-          const explained = agentExplained(turn.trace);
+          const explained = agentExplained(turn.trace) || fresh.every((r) => answerStatesAttribute(ctx, i - 1, r));
           if (!(asked === 'Navigate' || asked === 'Inquire') || !explained) {
             out.push({ turn: i, detail: `request ${show(fresh.join(', '))} fulfilled although ${asked === 'Navigate' || asked === 'Inquire' ? 'the agent did not explain' : `the user did not ask (act ${show(turns[i - 1]?.trace?.user_act ?? '?')})`}` });
           }

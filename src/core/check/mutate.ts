@@ -1009,7 +1009,7 @@ const OPERATORS: MutationOperator[] = [
     id: 'satisfaction-falls-on-pull', invariant: 'satisfaction-frustration', kind: 'state',
     description: 'satisfaction falls on an appropriate answer (pull)',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && tr(t)?.operation === 'pull' && typeof tr(t)?.satisfaction === 'number' && typeof tr(c0.turns[i - 1])?.satisfaction === 'number' && tr(c0.turns[i - 1])!.satisfaction! > 0.05));
+      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && tr(t)?.operation === 'pull' && tr(t)?.user_act !== 'Note.Dislike' && typeof tr(t)?.satisfaction === 'number' && typeof tr(c0.turns[i - 1])?.satisfaction === 'number' && tr(c0.turns[i - 1])!.satisfaction! > 0.05));
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.satisfaction = Math.round((tr(c.turns[i - 1])!.satisfaction! - 0.05) * 1000) / 1000;
