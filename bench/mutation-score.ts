@@ -4,7 +4,7 @@
  * the right invariant and turn, for the current checker and the frozen 20-invariant checker of
  * before issue 22 (bench/baseline/invariants-v20.ts), side by side.
  *
- *   npx tsx bench/mutation-score.ts [--n 60]   (conversations per configuration)
+ * Used by the invariants bench (bench/invariants.ts, `--mutants K` conversations per configuration).
  */
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../src/core/run/index';
 import { mutationScore, type MutationScore } from '../src/core/check/mutate';
@@ -50,13 +50,4 @@ export function formatTable(rows: readonly ScoreRow[]): string {
   const sum = (w: 'before' | 'after'): [number, number] => rows.reduce<[number, number]>((a, r) => [a[0] + r[w][0], a[1] + r[w][1]], [0, 0]);
   lines.push(`| all | ${pct(sum('before'))} | ${pct(sum('after'))} |`);
   return lines.join('\n');
-}
-
-if (require.main === module) {
-  const i = process.argv.indexOf('--n');
-  const n = i >= 0 ? Number(process.argv[i + 1]) : 60;
-  mutationTable(n, (s) => console.error(s)).then(({ rows, conversations, missed }) => {
-    console.log(`${conversations} conversations\n${formatTable(rows)}`);
-    console.log('\nmissed (first per configuration):\n' + missed.join('\n'));
-  });
 }
