@@ -65,15 +65,19 @@ export const CLASS_COLUMNS: [keyof ClassCounts, string][] = [
 async function speed(n: number, seed: string): Promise<void> {
   let turns = 0;
   let ms = 0;
+  let cpuUs = 0;
   for (const { config } of SIMULATOR_MATRIX) {
     if (config.user !== 'agenda') continue;
     const env = await prepareEnvironment(parseSimulationConfig({ ...config, n, seed, catalog_size: 3000 }));
     for (let i = 0; i < 20; i++) await simulateConversation(env, n + i);
     const t = performance.now();
+    const cpu0 = process.cpuUsage();
     for (let i = 0; i < n; i++) turns += (await simulateConversation(env, i)).conversation.turns.length;
     ms += performance.now() - t;
+    const cpu = process.cpuUsage(cpu0);
+    cpuUs += cpu.user + cpu.system;
   }
-  console.log(`speed: ${turns} turns in ${(ms / 1000).toFixed(2)} s, ${((1000 * ms) / turns).toFixed(1)} us/turn`);
+  console.log(`speed: ${turns} turns in ${(ms / 1000).toFixed(2)} s, ${((1000 * ms) / turns).toFixed(1)} us/turn wall, ${(cpuUs / turns).toFixed(1)} us/turn CPU`);
 }
 
 const share = (v: [number, number]): number => (v[1] ? v[0] / v[1] : NaN);

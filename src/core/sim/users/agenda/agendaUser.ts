@@ -563,20 +563,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     return undefined;
   }
 
-  /**
-   * Does the item satisfy every constraint the user has disclosed (an item without the attribute
-   * does not), belong to the task category, and avoid every value the user said it does not want?
-   */
-  private meetsDisclosed(item: ItemView): boolean {
-    if (item.category !== undefined && item.category !== this.task) return false;
-    for (const attr of this.disclosed) {
-      if (attr === 'category') continue;
-      const want = this.goal.constraints[attr];
-      if (want !== undefined && item.attributes[attr] !== String(want)) return false;
-    }
-    for (const v of Object.values(item.attributes)) if (this.negated.has(v)) return false;
-    return true;
-  }
+
 
   /**
    * The constraint a Disclose states: one the agent asks about, else the task category if the user
