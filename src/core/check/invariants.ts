@@ -1050,6 +1050,7 @@ const acceptedItemShown: Invariant = {
   needs: 'an accept (trace.user_act) naming its item in trace.said.items',
   check(ctx) {
     const turns = ctx.conversation.turns;
+    if (!turns.some((t) => isAcceptAct(t.trace?.user_act))) return undefined;
     let n = 0;
     const out: Violation[] = [];
     const unchecked: string[] = [];
