@@ -63,7 +63,7 @@ describe('invariants report', () => {
     assert.equal(report.kind, 'invariants');
     assert.deepEqual(report.inputs, [{ label: 'run', file: 'runs/run.sim.jsonl', n: 3 }]);
     const summary = table(report, 'invariants');
-    assert.deepEqual(summary.columns.map((c) => c.key), ['invariant', 'statement', 'status', 'conversations', 'violations', 'violating_conversations', 'tolerance', 'source']);
+    assert.deepEqual(summary.columns.map((c) => c.key), ['invariant', 'statement', 'status', 'conversations', 'violations', 'violating_conversations', 'tolerance', 'not_checked', 'source']);
     assert.deepEqual(
       summary.rows.map((r) => [r.cells[0], r.cells[2], r.cells[3], r.cells[4], r.cells[5], r.marks?.[2]]),
       [
