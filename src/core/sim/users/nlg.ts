@@ -11,6 +11,7 @@ import type { Rng } from '../../random';
 import { mainAct } from './acts';
 import { loadJsonFile } from './transitions';
 import templatesJson from './nlg-templates.json';
+import { tokenize } from '../../text/tokenize';
 
 export const NlgTemplatesSchema = z.looseObject({ acts: z.record(z.string(), z.array(z.string()).min(1)) });
 export type NlgTemplates = z.infer<typeof NlgTemplatesSchema>;
@@ -168,8 +169,21 @@ export interface NlgOptions {
 /** Wordings to stay away from: the previous utterance, or every utterance said so far. */
 export type Avoid = string | ReadonlySet<string> | undefined;
 
+/**
+ * Whether `text` says, word for word, something in `avoid`: compared as the checker's
+ * no-repetition invariant compares utterances (tokens: case and punctuation aside), so
+ * "preferably yellow" repeats "Preferably yellow.".
+ */
 function avoided(avoid: Avoid, text: string): boolean {
-  return avoid === undefined ? false : typeof avoid === 'string' ? avoid === text : avoid.has(text);
+  if (avoid === undefined) return false;
+  if (typeof avoid === 'string') return avoid === text || sameWords(avoid, text);
+  if (avoid.has(text)) return true;
+  for (const a of avoid) if (sameWords(a, text)) return true;
+  return false;
+}
+
+function sameWords(a: string, b: string): boolean {
+  return tokenize(a).join(' ') === tokenize(b).join(' ');
 }
 
 /** Random wordings tried before giving up on finding one not in `avoid`. */

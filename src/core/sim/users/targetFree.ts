@@ -339,7 +339,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     return this.pendingRevisions()[0];
   }
 
-  /** Every value the user said that its current target does not have, in key order, with the target's values. */
+  /** Every value the user said that its current target does not have, in key order, with the target's values, then the target's values it said it does not want. */
   private pendingRevisions(): [string, string][] {
     const t = this.target?.attributes;
     if (!t) return [];
@@ -347,6 +347,11 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     for (const k of [...this.stated.keys()].sort()) {
       const v = t[k];
       if (v !== undefined && v !== this.stated.get(k)) out.push([k, v]);
+    }
+    // A value the user said it does not want that the (new) target has: taken back out loud too,
+    // before the target is taken (never accept against its own words).
+    for (const k of Object.keys(t).sort()) {
+      if (this.rejected.has(attributeKey(k, t[k])) && !out.some(([s]) => s === k)) out.push([k, t[k]]);
     }
     return out;
   }

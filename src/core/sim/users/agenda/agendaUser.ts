@@ -806,10 +806,14 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       if (planned === 'Navigate' || planned === 'Navigate.Ask') {
         const pending = this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
         const attr = pending.length ? pending[0] : this.rng.pick(this.goal.requests.length ? this.goal.requests : ['material']);
+        // The item asked about is one the user could still want: the first of the top three with no
+        // value it said it does not want (asking about a rejected item reads as wanting it again).
+        const asked = this.shown.slice(0, 3).find((i) => !Object.values(i.attributes).some((v) => this.negated.has(v)));
+        if (!asked) return { act: 'Navigate.More', fill, meaning };
         this.lastAskedRequest = attr;
-        this.lastAskedItem = top;
+        this.lastAskedItem = asked;
         fill.attribute = readableAttribute(attr);
-        this.named(top, fill, meaning);
+        this.named(asked, fill, meaning);
         meaning.require = ['attribute', 'item'];
         return { act: 'Navigate', fill, meaning };
       }
