@@ -17,10 +17,12 @@ import * as metrics from './metrics';
 import * as simulation from './simulation';
 import * as editor from './editor';
 import * as invariants from './invariants';
+import * as language from './language';
 import * as firstRender from './firstRender';
 import * as reportWorker from './reportWorker';
 import * as diff from './diff';
 import * as external from './external';
+import * as fidelityClasses from './fidelityClasses';
 
 /** What a benchmark module exports. */
 export interface BenchModule {
@@ -36,10 +38,12 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   simulation: async () => simulation,
   editor: async () => editor,
   invariants: async () => invariants,
+  language: async () => language,
   'first-render': async () => firstRender,
   'report-worker': async () => reportWorker,
   diff: async () => diff,
   'external-simulator': async () => external,
+  'fidelity-classes': async () => fidelityClasses,
 };
 
 async function mainBench(argv: string[]): Promise<number> {

@@ -214,14 +214,25 @@ export const ConversationAnnotation = z.looseObject({
 export type ConversationAnnotation = z.infer<typeof ConversationAnnotation>;
 
 /**
- * How a conversation ended. Two outcomes are failures of the run, never user outcomes:
+ * How a conversation ended. User outcomes: `accepted` (the user took an item), `ended` (the user
+ * completed with nothing left to do: its agenda ran out on an appropriate answer, every request
+ * answered, no patience lost), `gave_up` (the user left unserved while patience was left: acts still
+ * pending, a request unanswered or patience already spent on bad answers), `abandoned` (patience
+ * exhausted). Two outcomes are failures of the run, never user outcomes:
  * `agent_error`: the recommender failed (HTTP error, timeout, malformed answer, LLM failure after
  * retries) and the conversation stopped there, without costing the user patience;
  * `simulator_error`: the simulated user could not produce a turn (its LLM gave no usable reply) or
  * the simulator itself failed, and the conversation stopped there.
  * In both, `metadata.error_kind` names the reason (src/core/run/failures.ts).
  */
-export const Outcome = z.enum(['accepted', 'ended', 'abandoned', 'agent_error', 'simulator_error']);
+export const Outcome = z.enum(['accepted', 'ended', 'gave_up', 'abandoned', 'agent_error', 'simulator_error']);
+/** The user outcomes, in report order (the failures of the run are not among them). */
+export const USER_OUTCOMES = ['accepted', 'ended', 'gave_up', 'abandoned'] as const;
+export type UserOutcome = (typeof USER_OUTCOMES)[number];
+/** Is this outcome a user outcome (not a failure of the run)? */
+export function isUserOutcome(o: unknown): o is UserOutcome {
+  return (USER_OUTCOMES as readonly unknown[]).includes(o);
+}
 export type Outcome = z.infer<typeof Outcome>;
 
 /**
@@ -329,7 +340,7 @@ const PURCHASE_KEY = /likely would you be to purchase/i;
  * The outcome a conversation reports, or undefined when nothing in it says how it ended. Uses
  * `outcome` when present; else a session rating saying whether a product was found ("Yes" means
  * accepted, anything else ended); else the last turn's simulator trace (an accept act means
- * accepted, an `abandon`/patience-out end abandoned, any other traced end ended). Human data
+ * accepted, an `abandon`/patience-out end abandoned, `end_reason: gave_up` gave up, any other traced end ended). Human data
  * converted without an outcome (e.g. DialogueKit dialogues without accepted items) reports none:
  * counting it as a user who left would invent an outcome.
  */
@@ -345,6 +356,7 @@ export function reportedOutcome(conv: Conversation): Outcome | undefined {
   const act = last.trace.user_act?.toLowerCase() ?? '';
   if (/accept/.test(act)) return 'accepted';
   if (/abandon|quit/.test(act) || (last.trace.patience !== undefined && last.trace.patience <= 0)) return 'abandoned';
+  if (last.trace.end_reason === 'gave_up') return 'gave_up';
   return 'ended';
 }
 

@@ -125,7 +125,7 @@ export class FilterBar {
     f.condition = v(this.selects.condition);
     f.source = v(this.selects.source);
     const outcome = v(this.selects.outcome);
-    if (outcome === 'accepted' || outcome === 'ended' || outcome === 'abandoned' || outcome === 'agent_error' || outcome === 'simulator_error' || outcome === 'unknown') f.outcome = outcome;
+    if (outcome === 'accepted' || outcome === 'ended' || outcome === 'gave_up' || outcome === 'abandoned' || outcome === 'agent_error' || outcome === 'simulator_error' || outcome === 'unknown') f.outcome = outcome;
     const validity = v(this.selects.validity);
     if (validity === 'valid' || validity === 'invalid') f.validity = validity;
     f.annotator = v(this.selects.annotator);

@@ -1,6 +1,6 @@
 /** `simlens check FILE`: run the behavioural invariants (src/core/check) over a conversation file. */
 import { loadCatalog } from '../../core/catalog/catalog';
-import { checkedInvariants, InvariantChecker, INVARIANTS, nothingCheckedReason, type CheckOptions, type CheckReport } from '../../core/check/index';
+import { checkedInvariants, InvariantChecker, INVARIANTS, nothingCheckedReason, READBACK_ASPECTS, uncheckedSummary, type CheckOptions, type CheckReport, type ReadbackReport } from '../../core/check/index';
 import { conversationFileAdvice } from '../../core/importers/index';
 import { forEachLine, parseLineBytes } from '../../core/jsonl';
 import { checkOptionsFromRun } from '../../core/check/fromRun';
@@ -26,9 +26,10 @@ function formatReport(file: string, report: CheckReport): string {
   let out = `${file}: ${report.conversations} conversation(s)\n`;
   for (const r of report.invariants) {
     const counts = r.status === 'not-applicable'
-      ? 'no conversation has the fields it needs'
+      ? r.na_reason ?? 'no conversation has the fields it needs'
       : `${r.violations} violation(s) in ${r.violatingConversations} of ${r.conversations} conversation(s), ${r.turns} turn(s) checked`;
     out += `${statusWord(r.status).padEnd(9)} ${r.id.padEnd(width)}  ${counts}\n`;
+    for (const u of r.unchecked ?? []) out += `          unchecked in ${u.conversations} conversation(s): ${u.reason}\n`;
     if (r.status === 'fail' || r.status === 'tolerated') {
       out += `          ${r.statement}\n          source: ${r.source}\n`;
       if (r.tolerance) out += `          tolerance: ${(100 * r.tolerance.share).toFixed(1)}% of conversations (${r.tolerance.reason})\n`;
@@ -38,6 +39,27 @@ function formatReport(file: string, report: CheckReport): string {
       }
     }
   }
+  if (report.readback) out += formatReadback(report.readback);
+  return out;
+}
+
+function pct(a: number, b: number): string {
+  return b ? `${((100 * a) / b).toFixed(1)}%` : 'n/a';
+}
+
+/** The read-back section: agreement per aspect and the disagreeing turns (conversation id, line, 0-based turn). */
+function formatReadback(rb: ReadbackReport): string {
+  let out = `\nself-consistency (utterances read back against the trace by the ${rb.nlu}):\n`;
+  if (rb.turns === 0) return `${out}          n/a: no traced user turn carries fields to compare (trace.user_act, trace.said)\n`;
+  out += `          ${rb.agreed} of ${rb.turns} traced user turn(s) agree (${pct(rb.agreed, rb.turns)}) in ${rb.conversations} conversation(s)\n`;
+  for (const a of READBACK_ASPECTS) {
+    const s = rb.aspects[a];
+    out += `          ${a.padEnd(10)} ${s.checked ? `${s.agreed} of ${s.checked} (${pct(s.agreed, s.checked)})` : 'n/a (no turn carries it)'}\n`;
+  }
+  for (const d of rb.disagreements) {
+    out += `          - ${d.conversation}${d.line !== undefined ? ` (line ${d.line})` : ''} turn ${d.turn} [${d.aspect}]: ${d.detail}\n`;
+  }
+  if (rb.disagreeingTurns > rb.disagreements.length) out += `          (${rb.disagreeingTurns} disagreeing turn(s) in all; --examples N lists more)\n`;
   return out;
 }
 
@@ -55,10 +77,23 @@ conversation is reported as n/a, never as a pass.
 
 Text output: one line per invariant (PASS, FAIL, TOLERATED or n/a) with its violation count, and
 for failures the statement, source and example violations (conversation id, line, 0-based turn).
+Self-consistency: every traced user utterance is read back by the project's act tagger and value
+matcher (no code shared with the simulators' NLG) and compared with its trace: act, values said,
+negations, items referred to, opinion. The agreement rate per aspect and the disagreeing turns are
+printed after the invariants (and are "readback" in --json).
+
+An invariant that cannot be evaluated says n/a and why; a rule part that needs what the file lacks
+(a catalog for meta and PEPPER targets) says "unchecked" and how to get it; the exit summary
+lists both.
+
 JSON output (--json): {"file", "conversations", "invalid_lines", "checked" (invariants that
-  applied), "ok" (false when nothing was checked), "failed": [ids],
+  applied), "ok" (false when nothing was checked), "failed": [ids], "unchecked": [lines],
   "invariants": [{"id", "statement", "source", "status", "conversations", "turns", "violations",
-  "violatingConversations", "examples": [{"conversation", "line", "turn", "detail"}]}]}
+  "violatingConversations", "examples": [{"conversation", "line", "turn", "detail"}],
+  "na_reason", "unchecked": [{"reason", "conversations"}]}],
+  "readback": {"nlu", "conversations", "turns", "agreed", "rate", "aspects": {aspect: {"checked",
+  "agreed"}}, "disagreements": [{"conversation", "line", "turn", "aspect", "detail"}],
+  "disagreeingTurns"}}
 Invariants:
 ${INVARIANTS.map((i) => `  ${i.id}`).join('\n')}
 
@@ -127,7 +162,7 @@ Examples:
     // file) is not what check reads, and says so instead of passing.
     const ok = report.ok && checked > 0;
     if (flags.json) {
-      io.stdout(JSON.stringify({ file, conversations: report.conversations, invalid_lines: invalid, checked, ok, failed: report.failed, invariants: report.invariants }) + '\n');
+      io.stdout(JSON.stringify({ file, conversations: report.conversations, invalid_lines: invalid, checked, ok, failed: report.failed, unchecked: uncheckedSummary(report), invariants: report.invariants, readback: report.readback }) + '\n');
     } else if (report.conversations > 0) io.stdout(formatReport(file, report));
     if (!flags.json && invalid) io.stderr(`${file}: ${invalid} invalid line(s) skipped; run 'simlens validate ${file}' for details\n`);
     if (report.conversations === 0) {
@@ -138,7 +173,17 @@ Examples:
       io.stderr(`simlens check: ${file}: ${nothingCheckedReason(report)}\n`);
       return 1;
     }
-    if (!flags.json) io.stderr(`${file}: ${ok ? 'OK' : `FAILED: ${report.failed.join(', ')}`}\n`);
+    if (!flags.json) {
+      // Never a silent pass: say what could not be checked, and how to get it checked.
+      const notChecked = uncheckedSummary(report);
+      if (notChecked.length) {
+        io.stderr(`${file}: not checked:\n${notChecked.map((l) => `  ${l}\n`).join('')}`);
+        if (!options.catalog && notChecked.some((l) => l.includes('--catalog'))) io.stderr(`${file}: pass --catalog FILE (the run's catalog JSONL) to check these\n`);
+      }
+      const rb = report.readback;
+      const consistency = rb && rb.turns ? `; self-consistency ${pct(rb.agreed, rb.turns)} of ${rb.turns} turns` : '';
+      io.stderr(`${file}: ${ok ? 'OK' : `FAILED: ${report.failed.join(', ')}`} (${checked} of ${report.invariants.length} invariants applied${consistency})\n`);
+    }
     return ok ? 0 : 1;
   },
 };

@@ -6,7 +6,9 @@
 import { conversationId, type Conversation } from '../model';
 import { INVARIANTS, factsOfRecommendation } from './invariants';
 import type { CheckOptions, CheckReport, ConversationContext, Invariant, InvariantResult, ItemFacts, ViolationExample } from './types';
-import { show } from './text';
+import { clauses, show } from './text';
+import { ReadbackChecker } from './readback';
+import { tokenize } from '../text/tokenize';
 
 interface Tally {
   conversations: number;
@@ -14,6 +16,7 @@ interface Tally {
   violations: number;
   violatingConversations: number;
   examples: ViolationExample[];
+  unchecked?: Map<string, number>;
 }
 
 /** The invariants `options.only` selects (all by default); unknown ids throw, naming the known ones. */
@@ -28,26 +31,41 @@ export function selectInvariants(only?: readonly string[], from: readonly Invari
 }
 
 function contextOf(conversation: Conversation, line: number | undefined, options: CheckOptions): ConversationContext {
-  let index: Map<string, ItemFacts> | undefined;
+  const memo = new Map<string, ItemFacts | undefined>();
   const item = (id: string): ItemFacts | undefined => {
-    if (!index) {
-      index = new Map();
-      for (const t of conversation.turns) {
-        for (const r of t.recommendations ?? []) {
-          if (typeof r?.item_id !== 'string') continue;
-          const f = factsOfRecommendation(r);
-          const have = index.get(r.item_id);
-          if (!have || (Object.keys(have.attributes).length === 0 && Object.keys(f.attributes).length > 0)) index.set(r.item_id, f);
-        }
+    if (memo.has(id)) return memo.get(id);
+    const f = lookup(id);
+    memo.set(id, f);
+    return f;
+  };
+  const words: (readonly string[] | undefined)[] = [];
+  const clauseCache: (readonly string[][] | undefined)[] = [];
+  const lookup = (id: string): ItemFacts | undefined => {
+    // The first carousel entry of the item with attributes (else its first entry), read on demand.
+    let shown: ItemFacts | undefined;
+    for (const t of conversation.turns) {
+      for (const r of t.recommendations ?? []) {
+        if (r?.item_id !== id) continue;
+        const f = factsOfRecommendation(r);
+        if (!shown || (Object.keys(shown.attributes).length === 0 && Object.keys(f.attributes).length > 0)) shown = f;
+        if (Object.keys(shown.attributes).length > 0) break;
       }
+      if (shown && Object.keys(shown.attributes).length > 0) break;
     }
-    const shown = index.get(id);
     if (shown && Object.keys(shown.attributes).length > 0 && shown.category !== undefined) return shown;
     const known = options.catalog?.get(id);
     if (known) return { item_id: known.item_id, title: known.title ?? shown?.title, category: known.category, attributes: { ...known.attributes } };
     return shown;
   };
-  return { conversation, id: conversationId(conversation, line), line, options, item };
+  return {
+    conversation,
+    id: conversationId(conversation, line),
+    line,
+    options,
+    item,
+    words: (i) => (words[i] ??= tokenize(conversation.turns[i]?.user_utterance ?? '')),
+    clauses: (i) => (clauseCache[i] ??= clauses(conversation.turns[i]?.user_utterance ?? '')),
+  };
 }
 
 /** Accumulates invariant results over conversations added one by one. */
@@ -57,9 +75,12 @@ export class InvariantChecker {
   private readonly maxExamples: number;
   private count = 0;
   private traced = 0;
+  private readonly readback: ReadbackChecker | undefined;
 
   constructor(private readonly options: CheckOptions = {}) {
     this.invariants = selectInvariants(options.only, options.invariants);
+    const rb = options.readback ?? true;
+    if (rb !== false) this.readback = new ReadbackChecker(rb === true ? { examples: options.examples } : rb);
     this.tallies = this.invariants.map(() => ({ conversations: 0, turns: 0, violations: 0, violatingConversations: 0, examples: [] }));
     this.maxExamples = Math.max(0, options.examples ?? 5);
   }
@@ -69,6 +90,7 @@ export class InvariantChecker {
     this.count++;
     if (conversation.turns.some((t) => t.trace !== undefined && t.trace !== null)) this.traced++;
     const ctx = contextOf(conversation, line, this.options);
+    this.readback?.add(conversation, line);
     this.invariants.forEach((inv, k) => {
       let f;
       try {
@@ -81,6 +103,10 @@ export class InvariantChecker {
       const t = this.tallies[k];
       t.conversations++;
       t.turns += f.turns;
+      if (f.unchecked) {
+        t.unchecked ??= new Map();
+        for (const u of new Set(f.unchecked)) t.unchecked.set(u, (t.unchecked.get(u) ?? 0) + 1);
+      }
       if (f.violations.length === 0) return;
       t.violations += f.violations.length;
       t.violatingConversations++;
@@ -115,10 +141,14 @@ export class InvariantChecker {
         examples: t.examples.slice(),
       };
       if (inv.tolerance) r.tolerance = { ...inv.tolerance };
+      if (status === 'not-applicable') r.na_reason = `no conversation carries ${inv.needs ?? 'the fields it needs'}`;
+      if (t.unchecked?.size) r.unchecked = [...t.unchecked].map(([reason, conversations]) => ({ reason, conversations }));
       return r;
     });
     const failed = invariants.filter((r) => r.status === 'fail').map((r) => r.id);
-    return { conversations: this.count, traced: this.traced, invariants, failed, ok: failed.length === 0 };
+    const out: CheckReport = { conversations: this.count, traced: this.traced, invariants, failed, ok: failed.length === 0 };
+    if (this.readback) out.readback = this.readback.report();
+    return out;
   }
 }
 
@@ -139,6 +169,18 @@ export function nothingCheckedReason(report: CheckReport): string {
   const all = n === 1 ? `the 1 invariant selected is n/a` : `all ${n} invariants are n/a`;
   if (report.traced === 0) return `nothing checked: no conversation carries a simulator trace (${all}); check reads simulator runs`;
   return `nothing checked: no conversation carries the trace fields any invariant needs (${all})`;
+}
+
+/**
+ * What the report could not check, one line each: the invariants that are n/a (and why) and the
+ * parts of rules left unchecked (and how to get them checked). Empty when everything applied.
+ */
+export function uncheckedSummary(report: CheckReport): string[] {
+  const out: string[] = [];
+  const na = report.invariants.filter((r) => r.status === 'not-applicable');
+  for (const r of na) out.push(`${r.id}: n/a, ${r.na_reason ?? 'no conversation carries the fields it needs'}`);
+  for (const r of report.invariants) for (const u of r.unchecked ?? []) out.push(`${r.id}: partly unchecked in ${u.conversations} conversation(s): ${u.reason}`);
+  return out;
 }
 
 /** Checks a whole population in memory. */

@@ -8,7 +8,7 @@
  */
 import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn } from '../model';
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from './types';
-import { mentions, mentionsWords, quote, show } from './text';
+import { mentionPolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
 import { tokenize } from '../text/tokenize';
 import { toConvApparelUserAct } from '../sim/users/acts';
 
@@ -17,7 +17,29 @@ import { toConvApparelUserAct } from '../sim/users/acts';
  * ConvApparel's `accept_recommendation` (LLM users), in any spelling or alias.
  */
 function isAcceptAct(act: string | undefined): boolean {
-  return typeof act === 'string' && (act === 'Note.Accept' || toConvApparelUserAct(act) === 'accept_recommendation');
+  if (typeof act !== 'string') return false;
+  if (act === 'Note.Accept') return true;
+  let v = ACCEPT_CACHE.get(act);
+  if (v === undefined) {
+    if (ACCEPT_CACHE.size > 5000) ACCEPT_CACHE.clear();
+    v = toConvApparelUserAct(act) === 'accept_recommendation';
+    ACCEPT_CACHE.set(act, v);
+  }
+  return v;
+}
+/** Act labels are few and repeat on every turn: their reading is cached. */
+const ACCEPT_CACHE = new Map<string, boolean>();
+const CONVAPPAREL_CACHE = new Map<string, string>();
+
+/** `toConvApparelUserAct`, cached. */
+function convApparelOf(act: string): string {
+  let v = CONVAPPAREL_CACHE.get(act);
+  if (v === undefined) {
+    if (CONVAPPAREL_CACHE.size > 5000) CONVAPPAREL_CACHE.clear();
+    v = toConvApparelUserAct(act);
+    CONVAPPAREL_CACHE.set(act, v);
+  }
+  return v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -72,8 +94,15 @@ export function factsOfRecommendation(rec: RecommendedItem): ItemFacts {
 }
 
 /** The facts of a carousel entry, completed from the catalog when the carousel omits its attributes. */
+/** Facts of carousel entries, per entry object (an entry is read by several invariants and turns). */
+const SHOWN_FACTS = new WeakMap<object, ItemFacts>();
+
 function factsAt(ctx: ConversationContext, rec: RecommendedItem): ItemFacts {
-  const f = factsOfRecommendation(rec);
+  let f = SHOWN_FACTS.get(rec);
+  if (!f) {
+    f = factsOfRecommendation(rec);
+    SHOWN_FACTS.set(rec, f);
+  }
   if (Object.keys(f.attributes).length === 0 || f.category === undefined) {
     const known = ctx.item(rec.item_id);
     if (known) return { ...known, ...(f.title ? { title: f.title } : {}) };
@@ -124,6 +153,7 @@ function round3(x: number): number {
 const disclosedValueStated: Invariant = {
   id: 'disclosed-value-stated',
   statement: 'every value a user turn discloses (goal.disclosed gains, said.constraints) is stated in that turn\'s utterance',
+  needs: 'trace.said.constraints or trace.goal.disclosed',
   source: 'Zhang & Balog KDD\'20 Sect. 4 (goal constraints are disclosed through the NLG); SimLens trace contract (trace.said)',
   check(ctx) {
     let prev = new Set<string>();
@@ -151,7 +181,9 @@ const disclosedValueStated: Invariant = {
       turns++;
       const text = turn.user_utterance ?? '';
       for (const c of claims) {
-        if (!mentions(text, c.value)) out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}` });
+        const how = mentionPolarity(() => ctx.clauses(i), c.value, ctx.words(i));
+        if (how === 'none') out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}` });
+        else if (how === 'negated') out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is only negated in the utterance ${quote(turn.user_utterance)}` });
       }
     });
     return any ? finding(turns, out) : undefined;
@@ -161,6 +193,7 @@ const disclosedValueStated: Invariant = {
 const noEndBeforeRecommendation: Invariant = {
   id: 'no-end-before-recommendation',
   statement: 'a user ends the dialogue only after being shown an item, unless its patience ran out or trace.end_reason names a documented parameter (patience, early_quit, max_turns, turn_cap)',
+  needs: 'a trace on the last turn and a user outcome (accepted, ended, abandoned)',
   source: 'SimLens rule (a shopper leaves unserved only when out of patience or by a configured limit); Zhang & Balog KDD\'20 Sect. 4.1 (patience)',
   check(ctx) {
     const { conversation: conv } = ctx;
@@ -188,6 +221,7 @@ const noEndBeforeRecommendation: Invariant = {
 const agendaPullOrder: Invariant = {
   id: 'agenda-pull-order',
   statement: 'a pull takes the top of the previous turn\'s agenda (Complete only when the agenda is empty) and leaves the rest; a push leaves the pending agenda unchanged',
+  needs: 'trace.agenda with pull/push operations (an agenda-based user)',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)',
   check(ctx) {
     let prev: string[] | undefined;
@@ -221,12 +255,28 @@ const agendaPullOrder: Invariant = {
         } else if (!sameList(agenda, prev) && !(accepted && agenda.length === 0)) {
           out.push({ turn: i, detail: `a push changed the pending agenda from [${show(prev.join(', '))}] to [${show(agenda.join(', '))}]` });
         }
+        const performed = performedMismatch(tr);
+        if (performed) out.push({ turn: i, detail: performed });
       }
       prev = agenda;
     });
     return any ? finding(turns, out) : undefined;
   },
 };
+
+/**
+ * The act a turn performs must be the one its agenda step took (pulled or pushed), or the step's
+ * act realised differently with `planned_act` naming the step's act (e.g. Note with nothing shown).
+ */
+function performedMismatch(tr: SimulatorTrace): string | undefined {
+  const step = tr.operation === 'pull' ? tr.pulled?.[0] : tr.operation === 'push' ? tr.pushed?.[0] : undefined;
+  const act = tr.user_act;
+  if (step === undefined || typeof act !== 'string') return undefined;
+  if (sameAct(step, act) || sameAct(mainOf(step), act)) return undefined;
+  const planned = (tr as Loose)['planned_act'];
+  if (typeof planned === 'string' && (sameAct(planned, step) || sameAct(mainOf(planned), step))) return undefined;
+  return `performed ${show(act)} but the ${tr.operation} took ${show(step)}${typeof planned === 'string' ? ` (planned ${show(planned)})` : ' and no planned_act says why'}`;
+}
 
 /** The accepted item(s) of an accepting turn: trace.said.items, else the shown item whose title the utterance names. */
 function acceptedCandidates(ctx: ConversationContext, at: number): ItemFacts[] {
@@ -271,9 +321,43 @@ function statedUpTo(turns: readonly Turn[], at: number): Map<string, string[]> |
   return any ? out : undefined;
 }
 
+/**
+ * Attributes a relaxing turn (Reveal.Expand) took back from the disclosed goal up to turn `at`
+ * and the user did not state again afterwards. Only a relaxation takes a constraint back; a goal
+ * that silently forgets one still holds the user to it.
+ */
+function relaxedUpTo(turns: readonly Turn[], at: number): Set<string> {
+  const out = new Set<string>();
+  let before: string[] | undefined;
+  for (let j = 0; j <= at; j++) {
+    const tr = turns[j].trace;
+    const disclosed = disclosedOf(tr);
+    if (tr?.user_act === 'Reveal.Expand' && disclosed !== undefined && before !== undefined) {
+      for (const a of before) if (!disclosed.includes(a)) out.add(a);
+    }
+    for (const [a] of saidConstraints(tr) ?? []) if (tr?.user_act !== 'Reveal.Expand') out.delete(a);
+    if (disclosed !== undefined) before = disclosed;
+  }
+  return out;
+}
+
+/** Values the user said it does not want up to turn `at` (with the turn), unless it stated them positively later. */
+function negatedUpTo(turns: readonly Turn[], at: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let j = 0; j <= at; j++) {
+    const tr = turns[j].trace;
+    for (const [, v] of saidConstraints(tr) ?? []) {
+      for (const n of [...out.keys()]) if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) out.delete(n);
+    }
+    for (const n of stringArray(tr?.said?.negated) ?? []) out.set(n, j);
+  }
+  return out;
+}
+
 const acceptedMeetsConstraints: Invariant = {
   id: 'accepted-meets-constraints',
-  statement: 'an accepted item is in the task category and has every value the user disclosed and did not take back (said.constraints, goal.disclosed)',
+  statement: 'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), and no value it said it does not want (said.negated)',
+  needs: 'an accept (trace.user_act) whose item is known (trace.said.items or a shown title in the text)',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item); SimLens checkContent rule',
   check(ctx) {
     const conv = ctx.conversation;
@@ -294,7 +378,8 @@ const acceptedMeetsConstraints: Invariant = {
       const stated = statedUpTo(conv.turns, i);
       const disclosed = disclosedOf(tr);
       const constraints = tr.goal?.constraints ?? {};
-      for (const [a, v] of stated ?? []) if (a !== 'category' && (disclosed === undefined || disclosed.includes(a))) wanted.set(a, v);
+      const takenBack = relaxedUpTo(conv.turns, i);
+      for (const [a, v] of stated ?? []) if (a !== 'category' && !takenBack.has(a)) wanted.set(a, v);
       for (const a of disclosed ?? []) {
         if (a !== 'category' && !wanted.has(a) && constraints[a] !== undefined) wanted.set(a, [String(constraints[a])]);
       }
@@ -304,6 +389,10 @@ const acceptedMeetsConstraints: Invariant = {
         for (const [a, values] of wanted) {
           const have = item.attributes[a];
           if (have !== undefined && !values.some((v) => equalValue(v, have))) p.push(`${show(a)}=${show(have)}, disclosed ${show(values.join('|'))}`);
+        }
+        for (const [n, at] of negatedUpTo(conv.turns, i)) {
+          const hit = negatedMatch(item, n);
+          if (hit) p.push(`${show(hit)}, which the user negated on turn ${at}`);
         }
         return p;
       };
@@ -322,9 +411,14 @@ function isRevision(act: unknown): boolean {
 const noSilentContradiction: Invariant = {
   id: 'no-silent-contradiction',
   statement: 'a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed',
+  needs: 'trace.said.constraints',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)',
   check(ctx) {
     const last = new Map<string, string[]>();
+    /** What the user stated last per attribute, before this turn (the revision's baseline). */
+    const previous = new Map<string, string>();
+    let prevGoal: Record<string, unknown> | undefined;
+    const negatedBefore = new Set<string>();
     let disclosedBefore: string[] | undefined;
     let turns = 0;
     let any = false;
@@ -334,6 +428,10 @@ const noSilentContradiction: Invariant = {
       const act = tr?.user_act;
       const expand = act === 'Reveal.Expand';
       const disclosed = disclosedOf(tr);
+      const goalBefore = prevGoal;
+      if (tr?.goal?.constraints) prevGoal = tr.goal.constraints;
+      const negatedEarlier = isRevision(act) ? new Set(negatedBefore) : negatedBefore;
+      for (const n of stringArray(tr?.said?.negated) ?? []) negatedBefore.add(n.toLowerCase());
       // Only a relaxing turn takes a constraint back; a goal that drops one silently (a target
       // switch) still holds the user to what it said.
       if (expand && disclosed !== undefined && disclosedBefore !== undefined) {
@@ -354,15 +452,38 @@ const noSilentContradiction: Invariant = {
         }
         last.set(attr, expand ? [...(before ?? []), value] : [value]);
       }
-      if (restated) turns++;
+      if (isRevision(act) && !revisesSomething(said, previous) && !revisesGoal(said, tr, goalBefore, negatedEarlier)) {
+        out.push({ turn: i, detail: `labelled ${show(act)} but changes no value stated before: ${quote(turn.user_utterance)}` });
+      }
+      for (const [a, v] of said) previous.set(a, v);
+      if (restated || isRevision(act)) turns++;
     });
     return any ? finding(turns, out) : undefined;
   },
 };
 
+/**
+ * A revision of the goal: a said value that the goal did not hold on the previous turn (the goal
+ * changed with it, as a meta user's does before taking a new target), or one the user had negated.
+ */
+function revisesGoal(said: [string, string][], tr: SimulatorTrace | undefined, prevGoal: Record<string, unknown> | undefined, negated: Set<string>): boolean {
+  const goal = tr?.goal?.constraints;
+  return said.some(([a, v]) => {
+    if (negated.has(v.toLowerCase()) || negated.has(`${a}=${v}`.toLowerCase())) return true;
+    if (!goal || !prevGoal) return false;
+    return equalValue(String(goal[a] ?? ''), v) && !equalValue(String(prevGoal[a] ?? ''), v);
+  });
+}
+
+/** A revision changes at least one value stated earlier (a new value for an attribute already stated). */
+function revisesSomething(said: [string, string][], previous: Map<string, string>): boolean {
+  return said.some(([a, v]) => previous.has(a) && !equalValue(previous.get(a), v));
+}
+
 const metaStatedMatchesTarget: Invariant = {
   id: 'meta-consistent-with-target',
   statement: 'a meta-simulated user\'s goal constraints, stated values and negated values agree with its current target\'s attributes',
+  needs: 'trace.target with a known target item (a meta user; --catalog for targets no carousel shows)',
   source: 'Vlachou et al., Fashion-AlterEval Sect. 4 (the wrapped user critiques towards the current target, I3)',
   check(ctx) {
     let turns = 0;
@@ -411,7 +532,8 @@ function negatedMatch(item: ItemFacts, negated: string): string | undefined {
 
 const negationHonoured: Invariant = {
   id: 'negation-honoured',
-  statement: 'local-good never shows, in its top three, an item with a value the user negated in that turn (trace.said.negated)',
+  statement: 'local-good never shows, in its top three, an item with a value the user negated (trace.said.negated) on that turn or earlier and has not asked for since',
+  needs: 'agent local-good (or --negation agents) and trace.said.negated',
   source: 'SimLens local-good contract (README "Simulation without LLMs": exclusions are hard filters)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -420,10 +542,15 @@ const negationHonoured: Invariant = {
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
+    const active = new Map<string, number>();
     conv.turns.forEach((turn, i) => {
-      const negated = stringArray(turn.trace?.said?.negated);
-      if (!negated) return;
-      any = true;
+      const here = stringArray(turn.trace?.said?.negated);
+      for (const [, v] of saidConstraints(turn.trace) ?? []) {
+        for (const n of [...active.keys()]) if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) active.delete(n);
+      }
+      for (const n of here ?? []) active.set(n, i);
+      if (here) any = true;
+      const negated = [...active.keys()];
       const recs = turn.recommendations ?? [];
       if (negated.length === 0 || recs.length === 0) return;
       turns++;
@@ -431,7 +558,7 @@ const negationHonoured: Invariant = {
         const item = factsAt(ctx, rec);
         for (const n of negated) {
           const hit = negatedMatch(item, n);
-          if (hit) out.push({ turn: i, detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated` });
+          if (hit) out.push({ turn: i, detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated${active.get(n) === i ? '' : ` on turn ${active.get(n)}`}` });
         }
       });
     });
@@ -442,6 +569,7 @@ const negationHonoured: Invariant = {
 const errorOnFailingTurn: Invariant = {
   id: 'agent-error-on-failing-turn',
   statement: 'trace.error sits only on the turn whose agent call failed (no assistant answer, or an error_kind), never copied to the next turn',
+  needs: 'trace.error or trace.error_kind (an agent failure)',
   source: 'SimLens run contract (src/core/run/failures.ts, SimulatorTrace.error)',
   check(ctx) {
     const turns = ctx.conversation.turns;
@@ -478,6 +606,7 @@ const SIMULATOR_FAILURE_KINDS = new Set(['user_llm', 'simulator_error']);
 const errorNoUserEffect: Invariant = {
   id: 'agent-error-no-user-effect',
   statement: 'an agent failure ends the conversation on that turn with outcome agent_error; the user never reacts to it (patience unchanged)',
+  needs: 'an agent failure (trace.error) or outcome agent_error',
   source: 'SimLens run contract (Outcome agent_error in src/core/model.ts: never a user outcome, never costs patience)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -506,6 +635,7 @@ const errorNoUserEffect: Invariant = {
 const simulatorErrorOutcome: Invariant = {
   id: 'simulator-error-outcome',
   statement: 'when the simulated user cannot produce a turn (user_llm) or the simulator fails (simulator_error), the conversation ends there with outcome simulator_error; that outcome always names its reason',
+  needs: 'a simulator failure (error_kind user_llm or simulator_error) or outcome simulator_error',
   source: 'SimLens run contract (Outcome simulator_error in src/core/model.ts: a failure of the run, never a user outcome)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -530,6 +660,7 @@ const simulatorErrorOutcome: Invariant = {
 const acceptEndsDialogue: Invariant = {
   id: 'accept-ends-dialogue',
   statement: 'an accept is the last user turn, empties the agenda and gives outcome accepted; outcome accepted implies a final accept',
+  needs: 'trace.user_act',
   source: 'Zhang & Balog KDD\'20 Table 3 (finding a liked item empties the agenda and ends the dialogue)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -568,6 +699,7 @@ function turnCap(ctx: ConversationContext): number | undefined {
 const turnCapRespected: Invariant = {
   id: 'turn-cap',
   statement: 'no conversation has more user turns than the run\'s cap (--max-turns, else metadata.turn_cap, else the simulate default 20)',
+  needs: 'a turn cap (--max-turns, metadata.turn_cap) or a simulator trace',
   source: 'SimLens run rule (simlens simulate --max-turns; KDD\'20 and PEPPER bound dialogue length)',
   check(ctx) {
     const cap = turnCap(ctx);
@@ -580,6 +712,7 @@ const turnCapRespected: Invariant = {
 const metaTurnCap: Invariant = {
   id: 'meta-turn-cap',
   statement: 'a meta-simulated conversation (source meta-*) has at most 10 user turns (or --max-turns)',
+  needs: 'source meta-* (a meta-simulated conversation)',
   source: 'Vlachou et al., Fashion-AlterEval Sect. 5 (dialogues are evaluated up to turn 10); simlens simulate default with --meta',
   check(ctx) {
     const conv = ctx.conversation;
@@ -593,6 +726,7 @@ const metaTurnCap: Invariant = {
 const initialAgendaRule: Invariant = {
   id: 'initial-agenda',
   statement: 'the initial agenda (first act plus the pending ones) has Disclose among its first 5 acts and at most 12 acts',
+  needs: 'an init turn with trace.pulled and trace.agenda (an agenda-based user)',
   source: 'Zhang & Balog KDD\'20 Sect. 4.2 and its code (agendas are resampled until the rule holds)',
   check(ctx) {
     const first = ctx.conversation.turns.find((t) => t.trace?.operation === 'init');
@@ -612,7 +746,8 @@ const initialAgendaRule: Invariant = {
 
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
-  statement: 'patience never rises, and falls by one only on a push',
+  statement: 'patience never rises, and falls by exactly one on each push and only on a push',
+  needs: 'trace.patience',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user',
   check(ctx) {
     let prev: number | undefined;
@@ -629,6 +764,7 @@ const patienceNonIncreasing: Invariant = {
         if (p > prev) out.push({ turn: i, detail: `patience rose from ${prev} to ${p}` });
         else if (p < prev && prev - p > 1) out.push({ turn: i, detail: `patience fell by ${prev - p} in one turn` });
         else if (p < prev && op !== undefined && op !== 'push') out.push({ turn: i, detail: `patience fell on a ${show(op)}` });
+        else if (p === prev && op === 'push') out.push({ turn: i, detail: `a push (${show(turn.trace?.push_reason ?? 'inappropriate answer')}) cost no patience (${p})` });
       }
       prev = p;
     });
@@ -638,7 +774,8 @@ const patienceNonIncreasing: Invariant = {
 
 const abandonAtZero: Invariant = {
   id: 'abandon-at-zero',
-  statement: 'a user abandons exactly when its patience reaches 0, and abandoning is its last turn',
+  statement: 'a user abandons exactly when its patience reaches 0 (unless it takes an item on that last turn), abandoning is its last turn and is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left); a user that gives up (outcome gave_up) leaves on its last turn with patience left and end_reason gave_up',
+  needs: 'trace.patience',
   source: 'Zhang & Balog KDD\'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -653,12 +790,34 @@ const abandonAtZero: Invariant = {
       if (typeof p !== 'number' && !abandons) return;
       n++;
       if (abandons && typeof p === 'number' && p > 0) out.push({ turn: i, detail: `abandoned with patience ${p}` });
-      if (!abandons && typeof p === 'number' && p <= 0) out.push({ turn: i, detail: `patience ${p} but the user did not abandon` });
+      const takesAtLast = i === turns.length - 1 && isAcceptAct(tr?.user_act);
+      if (!abandons && !takesAtLast && typeof p === 'number' && p <= 0) out.push({ turn: i, detail: `patience ${p} but the user did not abandon` });
       if (abandons && i !== turns.length - 1) out.push({ turn: i, detail: 'the dialogue went on after the user abandoned' });
     });
-    const lastAct = turns[turns.length - 1]?.trace?.user_act;
+    const lastTr = turns[turns.length - 1]?.trace;
+    const lastAct = lastTr?.user_act;
+    const lastAt = turns.length - 1;
     if (conv.outcome === 'abandoned' && typeof lastAct === 'string' && lastAct !== 'Complete.Abandon') {
-      out.push({ turn: turns.length - 1, detail: `outcome abandoned but the last user act is ${show(lastAct)}` });
+      out.push({ turn: lastAt, detail: `outcome abandoned but the last user act is ${show(lastAct)}` });
+    }
+    if (lastAct === 'Complete.Abandon' && conv.outcome !== undefined && conv.outcome !== 'abandoned' && conv.outcome !== 'agent_error' && conv.outcome !== 'simulator_error') {
+      out.push({ turn: lastAt, detail: `the user abandoned but the outcome is ${show(conv.outcome)}` });
+    }
+    const reason = lastTr ? (lastTr as Loose)['end_reason'] : undefined;
+    if (typeof reason === 'string') {
+      const patienceEnd = reason.toLowerCase().startsWith('patience');
+      if (lastAct === 'Complete.Abandon' && !patienceEnd) out.push({ turn: lastAt, detail: `abandoned at patience ${show(lastTr?.patience ?? '?')} with end_reason ${show(reason)} (expected patience)` });
+      if (patienceEnd && typeof lastTr?.patience === 'number' && lastTr.patience > 0) out.push({ turn: lastAt, detail: `end_reason ${show(reason)} with patience ${lastTr.patience} left` });
+    }
+    const lastTrace = turns[turns.length - 1]?.trace;
+    const endReason = (lastTrace as Loose | undefined)?.['end_reason'];
+    if (conv.outcome === 'gave_up' || endReason === 'gave_up') {
+      const lp = lastTrace?.patience;
+      if (conv.outcome !== undefined && conv.outcome !== 'gave_up') out.push({ turn: turns.length - 1, detail: `end_reason gave_up but outcome ${show(conv.outcome)}` });
+      else if (endReason !== 'gave_up' && lastTrace !== undefined) out.push({ turn: turns.length - 1, detail: `outcome gave_up but end_reason ${endReason === undefined ? 'absent' : show(endReason)}` });
+      if (typeof lp === 'number' && lp <= 0) out.push({ turn: turns.length - 1, detail: `gave up with patience ${lp} (that is abandoning)` });
+      if (typeof lastAct === 'string' && (lastAct === 'Complete.Abandon' || isAcceptAct(lastAct))) out.push({ turn: turns.length - 1, detail: `gave up with the act ${show(lastAct)}` });
+      n = Math.max(n, 1);
     }
     return finding(n, out);
   },
@@ -667,6 +826,7 @@ const abandonAtZero: Invariant = {
 const coverageBoundedMonotone: Invariant = {
   id: 'coverage-monotone',
   statement: 'PEPPER preference coverage stays in [0, 1] and never decreases',
+  needs: 'trace.preference_coverage (a PEPPER user)',
   source: 'Kim et al., PEPPER Sect. 4 (PC_t is cumulative over the items recommended up to turn t)',
   check(ctx) {
     let prev: number | undefined;
@@ -687,6 +847,7 @@ const coverageBoundedMonotone: Invariant = {
 const coverageMatchesTargets: Invariant = {
   id: 'coverage-definition',
   statement: 'PEPPER preference coverage equals |targets ∩ items shown so far| / |targets| (three decimals)',
+  needs: 'trace.targets and trace.preference_coverage (a PEPPER user)',
   source: 'Kim et al., PEPPER Sect. 4 (definition of Preference Coverage)',
   check(ctx) {
     const turns = ctx.conversation.turns;
@@ -712,16 +873,24 @@ const coverageMatchesTargets: Invariant = {
 
 const targetNotNamedEarly: Invariant = {
   id: 'target-free-no-early-target',
-  statement: 'a target-free user never names one of its target items before the agent has shown it',
+  statement: 'a target-free user never names one of its target items (said.items or its title) or describes it by all its attributes before the agent has shown it',
+  needs: 'trace.targets (a target-free user)',
   source: 'Kim et al., PEPPER Sect. 3 (target-free simulation: targets stay hidden from the user\'s utterances)',
   check(ctx) {
     const turns = ctx.conversation.turns;
     const targets = stringArray(turns.find((t) => t.trace?.targets !== undefined)?.trace?.targets);
     if (!targets || targets.length === 0) return undefined;
     const titles = new Map<string, { title: string; words: string[] }>();
+    /** The attribute values of each target (at least three), to catch a user describing one it was never shown. */
+    const described = new Map<string, string[][]>();
+    let unknown = 0;
     for (const id of targets) {
-      const t = ctx.item(id)?.title;
-      if (t) titles.set(id, { title: t, words: tokenize(t) });
+      const f = ctx.item(id);
+      const t = f?.title;
+      if (t) titles.set(id, { title: t, words: phraseWords(t) });
+      else unknown++;
+      const values = Object.values(f?.attributes ?? {}).filter((v) => v.trim() !== '');
+      if (values.length >= 3) described.set(id, values.map((v) => phraseWords(v)));
     }
     const shown = new Set<string>();
     /** Targets whose name a shown item also carries (naming them is naming what was shown). */
@@ -732,11 +901,17 @@ const targetNotNamedEarly: Invariant = {
       if (turn.user_utterance !== undefined) {
         n++;
         const said = stringArray(turn.trace?.said?.items) ?? [];
-        const text = tokenize(turn.user_utterance);
+        const text = ctx.words(i);
+        const wordSet = described.size ? new Set(text) : undefined;
         for (const id of targets) {
           if (shown.has(id)) continue;
           if (said.includes(id)) {
             out.push({ turn: i, detail: `names target ${show(id)} (said.items) before it was shown` });
+            continue;
+          }
+          const values = described.get(id);
+          if (values && values.every((v) => v.every((w) => wordSet!.has(w))) && values.every((v) => mentionsWords(text, v))) {
+            out.push({ turn: i, detail: `describes target ${show(id)} by all its attributes before it was shown` });
             continue;
           }
           const title = titles.get(id);
@@ -748,43 +923,370 @@ const targetNotNamedEarly: Invariant = {
         if (shown.has(r.item_id)) continue;
         shown.add(r.item_id);
         if (!r.title || nameShown.size === titles.size) continue;
-        const shownWords = tokenize(r.title);
+        const shownWords = phraseWords(r.title);
         for (const [id, title] of titles) if (!nameShown.has(id) && mentionsWords(shownWords, title.words)) nameShown.add(id);
       }
     });
-    return finding(n, out);
+    const f = finding(n, out);
+    if (unknown > 0) f.unchecked = [`titles and attributes of targets no carousel shows are unknown without a catalog, so naming or describing them is unchecked (pass --catalog)`];
+    return f;
   },
 };
 
+/** How many of the first items a meta user looks at for its target (src/core/sim/users/meta.ts). */
+const META_SEEN_DEPTH = 3;
+const SIMILARITY_EPSILON = 1e-9;
+
+function metaModeOf(source: string | undefined): 'tol' | 'prob' | undefined {
+  if (source?.startsWith('meta-tol')) return 'tol';
+  if (source?.startsWith('meta-prob')) return 'prob';
+  return undefined;
+}
+
 const metaSwitchRule: Invariant = {
   id: 'meta-switch-rule',
-  statement: 'a meta-simulator switches target only after the tolerance, only to a member of its fixed target group, and records switched_from',
-  source: 'Vlachou et al., Fashion-AlterEval Algorithms 1 and 2 (turn > tolerance; target = argmax over the alternatives)',
+  statement: 'a meta-simulator switches target only after the tolerance, never while its target is among the first three items shown, only to the member of its fixed target group most similar to the agent\'s top item, records switched_from; MetaSimTol re-targets whenever a member is more similar to the top item than its target; MetaSimProb switches only after a loss (the top item moved away from the target)',
+  source: 'Vlachou et al., Fashion-AlterEval Algorithms 1 and 2 (turn > tolerance; target = argmax over the alternatives; Prob: switch on delta < 0 with P_switch)',
+  needs: 'trace.target (a meta-simulated user)',
   check(ctx) {
     const tolerance = ctx.options.metaTolerance ?? DEFAULT_META_TOLERANCE;
+    const mode = metaModeOf(ctx.conversation.source);
+    const catalog = ctx.options.catalog;
+    const simMemo = new Map<string, number | undefined>();
+    const sim = catalog?.similarity
+      ? (a: string, b: string): number | undefined => {
+        const key = `${a}\u0000${b}`;
+        if (simMemo.has(key)) return simMemo.get(key);
+        const x = catalog.get(a);
+        const y = catalog.get(b);
+        const v = x && y ? (catalog.similarity as (p: unknown, q: unknown) => number)(x, y) : undefined;
+        simMemo.set(key, v);
+        return v;
+      }
+      : undefined;
+    const turns = ctx.conversation.turns;
     let group: string[] | undefined;
     let prev: string | undefined;
+    let previousTop: string | undefined;
+    let failed = false;
     let n = 0;
     const out: Violation[] = [];
-    ctx.conversation.turns.forEach((turn, i) => {
-      const target = turn.trace?.target;
-      if (!target || typeof target.item_id !== 'string') return;
-      n++;
-      const alts = stringArray(target.alternatives) ?? [];
-      if (group === undefined) group = alts;
-      else if (!sameList(group, alts)) out.push({ turn: i, detail: 'the target group changed during the dialogue' });
-      const switched = prev !== undefined && target.item_id !== prev;
-      if (switched || target.switched_from !== undefined) {
-        if (i <= tolerance) out.push({ turn: i, detail: `target switched on turn ${i}, tolerance ${tolerance}` });
-        if (group.length && !group.includes(target.item_id)) out.push({ turn: i, detail: `new target ${show(target.item_id)} is not in the target group` });
-        if (switched && target.switched_from !== prev) out.push({ turn: i, detail: `switch from ${show(prev)} recorded as switched_from ${show(target.switched_from ?? '(none)')}` });
-        if (!switched) out.push({ turn: i, detail: `switched_from ${show(target.switched_from)} but the target stayed ${show(target.item_id)}` });
+    const unchecked = new Set<string>();
+    /** The member of the group most similar to `top` (the current target wins ties, then group order). */
+    const closest = (top: string, current: string, members: readonly string[]): string | undefined => {
+      let best = current;
+      let bestSim = sim!(top, current);
+      if (bestSim === undefined) return undefined;
+      for (const id of members) {
+        if (id === current) continue;
+        const s = sim!(top, id);
+        if (s === undefined) return undefined;
+        if (s > bestSim + SIMILARITY_EPSILON) {
+          best = id;
+          bestSim = s;
+        }
       }
-      prev = target.item_id;
+      return best;
+    };
+    turns.forEach((turn, i) => {
+      const target = turn.trace?.target;
+      const seenRecs = i > 0 ? turns[i - 1].recommendations ?? [] : [];
+      const top = seenRecs[0]?.item_id;
+      if (i > 0 && turns[i - 1].trace?.error !== undefined) failed = true;
+      if (target && typeof target.item_id === 'string') {
+        n++;
+        const alts = stringArray(target.alternatives) ?? [];
+        if (group === undefined) group = alts;
+        else if (!sameList(group, alts)) out.push({ turn: i, detail: 'the target group changed during the dialogue' });
+        const switched = prev !== undefined && target.item_id !== prev;
+        if (switched || target.switched_from !== undefined) {
+          if (i <= tolerance) out.push({ turn: i, detail: `target switched on turn ${i}, tolerance ${tolerance}` });
+          if (group.length && !group.includes(target.item_id)) out.push({ turn: i, detail: `new target ${show(target.item_id)} is not in the target group` });
+          if (switched && target.switched_from !== prev) out.push({ turn: i, detail: `switch from ${show(prev)} recorded as switched_from ${show(target.switched_from ?? '(none)')}` });
+          if (!switched) out.push({ turn: i, detail: `switched_from ${show(target.switched_from)} but the target stayed ${show(target.item_id)}` });
+        }
+        if (switched && prev !== undefined && !failed) {
+          const shownAt = seenRecs.slice(0, META_SEEN_DEPTH).findIndex((r) => r.item_id === prev);
+          if (shownAt >= 0) out.push({ turn: i, detail: `switched away from ${show(prev)} while it was shown at #${shownAt + 1}` });
+          if (top === undefined) out.push({ turn: i, detail: 'switched target with no item on screen' });
+          else if (sim && group.includes(target.item_id)) {
+            const best = closest(top, prev, group);
+            const chosen = sim(top, target.item_id);
+            const bestSim = best === undefined ? undefined : sim(top, best);
+            if (best === undefined || chosen === undefined || bestSim === undefined) unchecked.add('an item of the target group is not in the catalog, so the most-similar rule is unchecked for it');
+            else if (chosen < bestSim - SIMILARITY_EPSILON) out.push({ turn: i, detail: `switched to ${show(target.item_id)} (similarity ${round3(chosen)} to the top item) but ${show(best)} is more similar (${round3(bestSim)})` });
+            if (mode === 'prob') {
+              const now = sim(top, prev);
+              const before = previousTop === undefined ? undefined : sim(previousTop, prev);
+              if (previousTop === undefined) out.push({ turn: i, detail: 'MetaSimProb switched before it had an earlier top item to compare with (no loss possible)' });
+              else if (now !== undefined && before !== undefined && now - before >= 0) out.push({ turn: i, detail: `MetaSimProb switched on a gain: delta=${round3(now - before)} (the top item moved closer to ${show(prev)})` });
+            }
+          }
+        }
+        if (!switched && mode === 'tol' && prev !== undefined && i > tolerance && top !== undefined && !failed && group.length) {
+          const shown = seenRecs.slice(0, META_SEEN_DEPTH).some((r) => r.item_id === prev);
+          if (!shown && sim) {
+            const best = closest(top, prev, group);
+            if (best === undefined) unchecked.add('an item of the target group is not in the catalog, so the MetaSimTol re-target rule is unchecked for it');
+            else if (best !== prev) out.push({ turn: i, detail: `MetaSimTol kept ${show(prev)} after the tolerance although ${show(best)} is more similar to the top item ${show(top)}` });
+          }
+        }
+        prev = target.item_id;
+      }
+      if (top !== undefined) previousTop = top;
+    });
+    if (!n) return undefined;
+    const f = finding(n, out);
+    if (!sim && mode !== undefined) unchecked.add('without a catalog (item similarity) the most-similar member, MetaSimTol re-target and MetaSimProb loss rules are unchecked (pass --catalog)');
+    if (unchecked.size) f.unchecked = [...unchecked];
+    return f;
+  },
+};
+
+const acceptedItemShown: Invariant = {
+  id: 'accepted-item-shown',
+  statement: 'an item the user accepts (trace.said.items on the accepting turn) was shown in a carousel before that turn',
+  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (Note.Accept answers a recommendation); SimLens trace contract (said.items)',
+  needs: 'an accept (trace.user_act) naming its item in trace.said.items',
+  check(ctx) {
+    const turns = ctx.conversation.turns;
+    if (!turns.some((t) => isAcceptAct(t.trace?.user_act))) return undefined;
+    let n = 0;
+    const out: Violation[] = [];
+    const unchecked: string[] = [];
+    const shown = new Set<string>();
+    turns.forEach((turn, i) => {
+      const tr = turn.trace;
+      if (tr && isAcceptAct(tr.user_act)) {
+        const said = stringArray(tr.said?.items);
+        if (said?.length) {
+          n++;
+          for (const id of said) if (!shown.has(id)) out.push({ turn: i, detail: `accepted ${show(id)}, which no earlier carousel showed` });
+        } else unchecked.push('an accept that does not name its item in trace.said.items cannot be matched to a shown item');
+      }
+      for (const r of turn.recommendations ?? []) if (typeof r?.item_id === 'string') shown.add(r.item_id);
+    });
+    if (!n && !unchecked.length) return undefined;
+    const f = finding(n, out);
+    if (unchecked.length) f.unchecked = unchecked;
+    return f;
+  },
+};
+
+const SCORE_EPSILON = 0.0005;
+
+const satisfactionFrustration: Invariant = {
+  id: 'satisfaction-frustration',
+  statement: 'satisfaction and frustration stay in [0, 1]; satisfaction does not rise on an inappropriate answer (push) and does not fall on an appropriate one (pull) the user does not turn down; frustration rises exactly when patience falls, and is 0 only while no patience was lost',
+  source: 'Zhang & Balog KDD\'20 Sect. 4.1 and 6 (pull on an appropriate answer, push and patience loss on an inappropriate one); SimLens agenda user (satisfaction = share of appropriate answers, frustration = patience lost)',
+  needs: 'trace.satisfaction or trace.frustration',
+  check(ctx) {
+    let prevSat: number | undefined;
+    let prevFr: number | undefined;
+    let prevPatience: number | undefined;
+    let firstPatience: number | undefined;
+    let n = 0;
+    let any = false;
+    const out: Violation[] = [];
+    ctx.conversation.turns.forEach((turn, i) => {
+      const tr = turn.trace;
+      if (!tr) return;
+      const sat = typeof tr.satisfaction === 'number' ? tr.satisfaction : undefined;
+      const fr = typeof tr.frustration === 'number' ? tr.frustration : undefined;
+      const p = typeof tr.patience === 'number' ? tr.patience : undefined;
+      if (sat === undefined && fr === undefined) {
+        if (p !== undefined) prevPatience = p;
+        return;
+      }
+      any = true;
+      n++;
+      if (p !== undefined && firstPatience === undefined) firstPatience = p;
+      if (sat !== undefined && !(sat >= 0 && sat <= 1)) out.push({ turn: i, detail: `satisfaction ${sat} is outside [0, 1]` });
+      if (fr !== undefined && !(fr >= 0 && fr <= 1)) out.push({ turn: i, detail: `frustration ${fr} is outside [0, 1]` });
+      const op = tr.operation;
+      if (sat !== undefined && prevSat !== undefined) {
+        if (op === 'push' && sat > prevSat + SCORE_EPSILON) out.push({ turn: i, detail: `satisfaction rose from ${prevSat} to ${sat} on an inappropriate answer (${show(tr.push_reason ?? 'push')})` });
+        // An appropriate answer whose items the user turns down may count as unsatisfying (docs/simulation.md).
+        const rejects = tr.user_act === 'Note.Dislike' || (typeof tr.user_act === 'string' && convApparelOf(tr.user_act) === 'reject_recommendation');
+        if (op === 'pull' && !rejects && sat < prevSat - SCORE_EPSILON) out.push({ turn: i, detail: `satisfaction fell from ${prevSat} to ${sat} on an appropriate answer (pull, act ${show(tr.user_act ?? '?')})` });
+      }
+      if (fr !== undefined && p !== undefined) {
+        if (prevFr !== undefined && prevPatience !== undefined) {
+          if (p < prevPatience && !(fr > prevFr + SCORE_EPSILON)) out.push({ turn: i, detail: `patience fell from ${prevPatience} to ${p} but frustration stayed ${prevFr} -> ${fr}` });
+          if (p >= prevPatience && Math.abs(fr - prevFr) > SCORE_EPSILON) out.push({ turn: i, detail: `frustration moved ${prevFr} -> ${fr} while patience stayed ${p}` });
+        }
+        if (firstPatience !== undefined) {
+          if (p < firstPatience && fr <= SCORE_EPSILON) out.push({ turn: i, detail: `frustration ${fr} at patience ${p} of ${firstPatience}` });
+          if (p >= firstPatience && fr > SCORE_EPSILON) out.push({ turn: i, detail: `frustration ${fr} before any patience was lost` });
+        }
+      }
+      if (sat !== undefined) prevSat = sat;
+      if (fr !== undefined) prevFr = fr;
+      if (p !== undefined) prevPatience = p;
+    });
+    return any ? finding(n, out) : undefined;
+  },
+};
+
+/** Did the agent explain on this turn, as the user understood it (trace.nlu acts, else agent_act)? */
+function agentExplained(tr: SimulatorTrace | undefined): boolean {
+  const acts = stringArray((tr?.nlu as Loose | undefined)?.['acts']) ?? [];
+  return acts.some((a) => mainOf(a) === 'Explain') || mainOf(tr?.nlu?.agent_act ?? '') === 'Explain' || mainOf(tr?.agent_act ?? '') === 'Explain';
+}
+
+/** Does the agent's answer on turn `at` state the value of `attr` of an item shown up to then? */
+function answerStatesAttribute(ctx: ConversationContext, at: number, attr: string): boolean {
+  const answer = ctx.conversation.turns[at]?.assistant_utterance;
+  if (!answer) return false;
+  // "women's" states gender=women
+  const words = tokenize(answer).map((w) => (w.endsWith("'s") ? w.slice(0, -2) : w));
+  for (let j = 0; j <= at; j++) {
+    for (const r of ctx.conversation.turns[j].recommendations ?? []) {
+      const v = factsAt(ctx, r).attributes[attr];
+      if (v !== undefined && mentionsWords(words, phraseWords(v))) return true;
+    }
+  }
+  return false;
+}
+
+const goalRequests: Invariant = {
+  id: 'goal-requests',
+  statement: 'fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent explained or stated the requested attribute of a shown item',
+  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent\'s answers); SimLens agenda user (fulfilled_requests)',
+  needs: 'trace.goal.requests',
+  check(ctx) {
+    const turns = ctx.conversation.turns;
+    let prevDone: string[] | undefined;
+    let n = 0;
+    let any = false;
+    const out: Violation[] = [];
+    turns.forEach((turn, i) => {
+      const goal = turn.trace?.goal;
+      const requests = stringArray(goal?.requests);
+      if (!goal || requests === undefined) return;
+      any = true;
+      n++;
+      const done = stringArray(goal.fulfilled_requests) ?? [];
+      for (const r of done) if (!requests.includes(r)) out.push({ turn: i, detail: `fulfilled request ${show(r)} is not a request of the goal [${show(requests.join(', '))}]` });
+      if (prevDone !== undefined) {
+        for (const r of prevDone) if (!done.includes(r)) out.push({ turn: i, detail: `request ${show(r)} was fulfilled and is open again` });
+        const fresh = done.filter((r) => !prevDone!.includes(r) && requests.includes(r));
+        if (fresh.length) {
+          const asked = mainOf(turns[i - 1]?.trace?.user_act ?? '');
+          const explained = agentExplained(turn.trace) || fresh.every((r) => answerStatesAttribute(ctx, i - 1, r));
+          if (!(asked === 'Navigate' || asked === 'Inquire') || !explained) {
+            out.push({ turn: i, detail: `request ${show(fresh.join(', '))} fulfilled although ${asked === 'Navigate' || asked === 'Inquire' ? 'the agent did not explain' : `the user did not ask (act ${show(turns[i - 1]?.trace?.user_act ?? '?')})`}` });
+          }
+        }
+      } else if (done.some((r) => requests.includes(r))) {
+        out.push({ turn: i, detail: `request ${show(done.join(', '))} fulfilled before anything was asked` });
+      }
+      prevDone = done;
+    });
+    return any ? finding(n, out) : undefined;
+  },
+};
+
+const noRepetition: Invariant = {
+  id: 'no-repetition',
+  statement: 'a simulated user never says, word for word, an utterance it already said in the conversation (except to repeat itself after an agent failure)',
+  source: 'SimLens realism rule (repeated templated turns are the first thing a reviewer notices; ConvApparel human dialogues rarely repeat a turn verbatim)',
+  needs: 'simulated turns (a trace) with user utterances',
+  check(ctx) {
+    const turns = ctx.conversation.turns;
+    if (!isSimulated(turns)) return undefined;
+    const seen = new Map<string, number>();
+    let n = 0;
+    const out: Violation[] = [];
+    turns.forEach((turn, i) => {
+      const text = turn.user_utterance;
+      if (typeof text !== 'string' || !turn.trace) return;
+      const key = ctx.words(i).join(' ');
+      if (key === '') return;
+      n++;
+      const ignored = (turn.trace as Loose)['ignored_agent_error'] === true || (i > 0 && turns[i - 1].trace?.error !== undefined);
+      const at = seen.get(key);
+      if (at !== undefined && !ignored) out.push({ turn: i, detail: `repeats turn ${at} word for word: ${quote(text)}` });
+      if (at === undefined) seen.set(key, i);
     });
     return n ? finding(n, out) : undefined;
   },
 };
+
+interface OpinionModel {
+  liked: Set<string>;
+  disliked: Set<string>;
+}
+
+const oppositeOpinion = { like: 'dislike', dislike: 'like' } as const;
+
+const opinionMatchesPreferences: Invariant = {
+  id: 'opinion-matches-preferences',
+  statement: 'an opinion the user voices (Note.Like, Note.Dislike, an accept, on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed',
+  source: 'Zhang & Balog KDD\'20 Sect. 5 (the preference model answers Note acts); Kim et al., PEPPER Sect. 3 (reflected preferences)',
+  needs: 'trace.preferences (liked/disliked items or reflected opinions) and opinions on trace.said.items',
+  check(ctx) {
+    const turns = ctx.conversation.turns;
+    if (!turns.some((t) => t.trace?.preferences !== undefined)) return undefined;
+    const model: OpinionModel = { liked: new Set(), disliked: new Set() };
+    let n = 0;
+    const out: Violation[] = [];
+    turns.forEach((turn, i) => {
+      const tr = turn.trace;
+      if (!tr) return;
+      const prefs = tr.preferences;
+      if (prefs) {
+        if (prefs.kind !== 'delta') {
+          model.liked.clear();
+          model.disliked.clear();
+        }
+        for (const id of stringArray(prefs.liked_items) ?? []) {
+          model.liked.add(id);
+          model.disliked.delete(id);
+        }
+        for (const id of stringArray(prefs.disliked_items) ?? []) {
+          model.disliked.add(id);
+          model.liked.delete(id);
+        }
+      }
+      const act = tr.user_act;
+      const opinion = act === 'Note.Like' || isAcceptAct(act) ? 'like' : act === 'Note.Dislike' ? 'dislike' : undefined;
+      // The act's opinion is about the first item it names ("I like X. Not Y." is a Note.Like on X);
+      // a meta user judges by similarity to its target instead of its preferences (AlterEval).
+      const items = stringArray(tr.said?.items)?.slice(0, 1);
+      if (!opinion || !items?.length || tr.target !== undefined) return;
+      n++;
+      const reflected = (prefs?.reflected ?? {}) as Record<string, string>;
+      for (const id of items) {
+        const modelSays = model.liked.has(id) ? 'like' : model.disliked.has(id) ? 'dislike' : (reflected[id] === 'like' || reflected[id] === 'dislike' ? reflected[id] : undefined);
+        if (modelSays !== oppositeOpinion[opinion]) continue;
+        if (opinion === 'dislike' && breaksDisclosed(ctx, i, id)) continue;
+        out.push({ turn: i, detail: `${show(act)} on ${show(id)} but the preference model ${modelSays === 'like' ? 'likes' : 'dislikes'} it` });
+      }
+    });
+    return n ? finding(n, out) : undefined;
+  },
+};
+
+/** Does the item break a value the user disclosed by turn `at` (a dislike for the constraint's sake)? */
+function breaksDisclosed(ctx: ConversationContext, at: number, id: string): boolean {
+  const f = ctx.item(id);
+  if (!f) return true; // unknown item: a dislike cannot be ruled out as a constraint's
+  const goal = ctx.conversation.turns[at].trace?.goal;
+  const disclosed = disclosedOf(ctx.conversation.turns[at].trace);
+  const constraints = goal?.constraints ?? {};
+  for (const a of disclosed ?? Object.keys(constraints)) {
+    const want = constraints[a];
+    if (want === undefined) continue;
+    const have = a === 'category' ? f.category : f.attributes[a];
+    if (have !== undefined && !equalValue(have, String(want))) return true;
+  }
+  for (const [a, values] of statedUpTo(ctx.conversation.turns, at) ?? []) {
+    const have = a === 'category' ? f.category : f.attributes[a];
+    if (have !== undefined && !values.some((v) => equalValue(v, have))) return true;
+  }
+  return false;
+}
 
 /** Every invariant, in report order. */
 export const INVARIANTS: readonly Invariant[] = [
@@ -808,4 +1310,9 @@ export const INVARIANTS: readonly Invariant[] = [
   coverageMatchesTargets,
   targetNotNamedEarly,
   metaSwitchRule,
+  acceptedItemShown,
+  satisfactionFrustration,
+  goalRequests,
+  noRepetition,
+  opinionMatchesPreferences,
 ];

@@ -31,7 +31,7 @@ export function oneTypoApart(a: string, b: string): boolean {
  * cut by the one tokenizer of SimLens (`tokenize`), as retrieval and the NLU cut them.
  */
 export function mentions(text: string, phrase: string): boolean {
-  return mentionsWords(tokenize(text), tokenize(phrase));
+  return mentionsWords(tokenize(text), phraseWords(phrase));
 }
 
 /** `mentions` on texts already split with `tokenize` (for checks that look at one text many times). */
@@ -67,4 +67,102 @@ export function show(value: unknown, max = 40): string {
   const s = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
   const cut = s.length > max ? `${s.slice(0, max - 1)}…` : s;
   return escapeControl(cut);
+}
+
+const PHRASE_CACHE = new Map<string, string[]>();
+const PHRASE_CACHE_MAX = 20000;
+
+/**
+ * `tokenize` for the short phrases the checker looks for again and again (attribute values,
+ * titles): cached, bounded (the cache is cleared when full). Do not mutate the result.
+ */
+export function phraseWords(phrase: string): string[] {
+  let w = PHRASE_CACHE.get(phrase);
+  if (w === undefined) {
+    if (PHRASE_CACHE.size >= PHRASE_CACHE_MAX) PHRASE_CACHE.clear();
+    w = tokenize(phrase);
+    PHRASE_CACHE.set(phrase, w);
+  }
+  return w;
+}
+
+/** Where `want` occurs in `have` (start indices), with the same one-typo tolerance as `mentionsWords`. */
+export function mentionStarts(have: readonly string[], want: readonly string[]): number[] {
+  const out: number[] = [];
+  if (want.length === 0) return out;
+  for (let start = 0; start + want.length <= have.length; start++) {
+    let typos = 0;
+    let k = 0;
+    for (; k < want.length; k++) {
+      const h = have[start + k];
+      if (h === want[k]) continue;
+      if (typos === 0 && want[k].length >= 4 && oneTypoApart(h, want[k])) {
+        typos++;
+        continue;
+      }
+      break;
+    }
+    if (k === want.length) out.push(start);
+  }
+  return out;
+}
+
+/** Words that make what follows them in the same clause a thing the speaker does not want. */
+const NEGATORS = new Set([
+  'not', 'no', 'never', 'without', 'except', 'excluding', 'nothing', 'none', 'neither', 'nor', 'hate', 'avoid',
+  "don't", 'dont', "doesn't", "isn't", "aren't", "won't", "wouldn't", "can't", 'cannot', "shouldn't", "didn't",
+]);
+/** "anything but red": `but` negates when it follows one of these. */
+const BUT_NEGATES_AFTER = new Set(['anything', 'everything', 'all', 'something']);
+/** Words that start a new clause (a contrast or a correction): a negation before them does not reach past them. */
+const CLAUSE_BREAKS = new Set(['mind', 'but', 'though', 'although', 'however', 'instead', 'rather', 'just', 'only', 'prefer', 'preferably', 'ideally']);
+
+/**
+ * The clauses of a text (cut at sentence and clause punctuation), each as tokens. A reader of what
+ * the user said (the checker, the read-back NLU) looks for negations within one clause.
+ */
+export function clauses(text: string): string[][] {
+  return text.split(/[.,;:!?\n()\u2013\u2014]+|\s-\s/).map((c) => tokenize(c)).filter((c) => c.length > 0);
+}
+
+/**
+ * How `text` mentions `phrase`: "none" (not at all), "negated" (only after a negation in the same
+ * clause: "Anything but red.", "I don't want red", "not keen on anything red") or "stated" (at
+ * least one mention that no negation reaches).
+ */
+export function mentionPolarity(text: string | (() => readonly string[][]), phrase: string, words?: readonly string[]): 'none' | 'negated' | 'stated' {
+  const want = phraseWords(phrase);
+  // With the text's words at hand: not mentioned at all, or no word that could negate it.
+  if (words) {
+    if (!mentionsWords(words, want)) return 'none';
+    if (!words.some(mayNegate)) return 'stated';
+  }
+  let found = false;
+  for (const clause of typeof text === 'string' ? clauses(text) : text()) {
+    for (const start of mentionStarts(clause, want)) {
+      found = true;
+      if (!negatedAt(clause, start)) return 'stated';
+    }
+  }
+  return found ? 'negated' : 'none';
+}
+
+/** Could this word negate what follows it (a negator, a "n't" form, or "but")? */
+function mayNegate(w: string): boolean {
+  return NEGATORS.has(w) || w === 'but' || w.endsWith("n't");
+}
+
+/** Is the word at `at` inside the reach of a negation earlier in its clause? */
+export function negatedAt(clause: readonly string[], at: number): boolean {
+  for (let j = at - 1; j >= 0; j--) {
+    const w = clause[j];
+    if (w === 'but') {
+      if (j > 0 && BUT_NEGATES_AFTER.has(clause[j - 1])) return true;
+      if (j + 1 < at && clause[j + 1] === 'not') return true;
+      return false;
+    }
+    if (CLAUSE_BREAKS.has(w)) return false;
+    if (NEGATORS.has(w) || w.endsWith("n't")) return true;
+  }
+  return false;
 }

@@ -3,6 +3,7 @@
  * ./checker.ts for running them over a population).
  */
 import type { Conversation } from '../model';
+import type { ReadbackOptions, ReadbackReport } from './readback';
 
 /** What the checker may know about an item: from a carousel of the conversation or from a catalog. */
 export interface ItemFacts {
@@ -16,6 +17,11 @@ export interface ItemFacts {
 /** A catalog the checker can resolve item ids with (`Catalog` from src/core/catalog fits). */
 export interface ItemLookup {
   get(id: string): { item_id: string; title?: string; category?: string; attributes: Record<string, string> } | undefined;
+  /**
+   * Similarity in [0, 1] of two items `get` returned (`Catalog.similarity`): the meta-simulators'
+   * "most similar member" rule needs it; without it that part of meta-switch-rule is unchecked.
+   */
+  similarity?(a: never, b: never): number;
 }
 
 export interface CheckOptions {
@@ -33,6 +39,11 @@ export interface CheckOptions {
   invariants?: readonly Invariant[];
   /** Agents that promise to honour negations (default ["local-good"]). */
   negationAgents?: readonly string[];
+  /**
+   * Read every traced user utterance back against its trace (./readback.ts) and add the agreement
+   * to the report (default true; false for the invariants alone).
+   */
+  readback?: boolean | ReadbackOptions;
 }
 
 /** One conversation as an invariant sees it. */
@@ -43,8 +54,12 @@ export interface ConversationContext {
   /** 1-based line in the input file, when known. */
   line?: number;
   options: CheckOptions;
-  /** An item's facts: the first carousel entry of this conversation with attributes, else the catalog. */
+  /** An item's facts: the first carousel entry of this conversation with attributes, else the catalog (memoized: do not mutate). */
   item(id: string): ItemFacts | undefined;
+  /** The words of turn i's user utterance (`tokenize`, memoized; [] without one). */
+  words(i: number): readonly string[];
+  /** The clauses of turn i's user utterance (`clauses`, memoized). */
+  clauses(i: number): readonly string[][];
 }
 
 /** One violation inside a conversation. `turn` is the 0-based turn index (absent: the whole conversation). */
@@ -58,6 +73,11 @@ export interface InvariantFinding {
   /** Turns the invariant looked at (0 for a conversation-level invariant that still applied). */
   turns: number;
   violations: Violation[];
+  /**
+   * Parts of the rule this conversation could not be checked for, each one sentence saying why
+   * and how to get it checked (e.g. "no catalog: ... (pass --catalog)"). Never silently a pass.
+   */
+  unchecked?: string[];
 }
 
 /** A documented tolerance: the share of applicable conversations that may violate the invariant. */
@@ -74,6 +94,8 @@ export interface Invariant {
   /** Where the rule comes from (paper section or SimLens rule), one line. */
   source: string;
   tolerance?: InvariantTolerance;
+  /** What a conversation must carry for the rule to apply (said when it is n/a), one line. */
+  needs?: string;
   /** undefined = the conversation lacks the fields this invariant needs (not applicable). */
   check(ctx: ConversationContext): InvariantFinding | undefined;
 }
@@ -107,6 +129,10 @@ export interface InvariantResult {
   violatingConversations: number;
   /** The first `examples` violations, in input order. */
   examples: ViolationExample[];
+  /** Why it is n/a: the fields it needs that no conversation carried (status not-applicable only). */
+  na_reason?: string;
+  /** Parts of the rule left unchecked, with the number of conversations each concerned. */
+  unchecked?: { reason: string; conversations: number }[];
 }
 
 export interface CheckReport {
@@ -117,6 +143,8 @@ export interface CheckReport {
   traced?: number;
   /** Ids of the invariants whose status is "fail". */
   failed: string[];
+  /** The utterances read back against their traces (absent when `readback: false`). */
+  readback?: ReadbackReport;
   /**
    * True when no invariant failed, which includes nothing checked (every invariant n/a): callers
    * that say "OK" must also ask `checkedInvariants(report) > 0`.

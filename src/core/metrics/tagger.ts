@@ -143,6 +143,20 @@ export class ActTagger {
     return out;
   }
 
+  /**
+   * The acts the tagger is sure of: those at or above the threshold plus those a keyword rule
+   * fires for, without the most-probable fallback of `tag` ([] when it is unsure). Readers that
+   * compare an utterance with what a simulator claims (the checker's read-back) use this, so a
+   * guess is never counted as a disagreement.
+   */
+  confidentTags(text: string | undefined): string[] {
+    if (!text || !text.trim()) return [];
+    const s = this.scores(text);
+    const chosen = new Set(this.acts.filter((a) => s[a] >= this.threshold));
+    if (this.useRules) for (const r of RULES) if (this.acts.includes(r.act) && r.pattern.test(text)) chosen.add(r.act);
+    return this.acts.filter((a) => chosen.has(a));
+  }
+
   /** The acts of one user utterance (never empty for non-empty text; [] for empty text). */
   tag(text: string | undefined): string[] {
     if (!text || !text.trim()) return [];

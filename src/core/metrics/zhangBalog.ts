@@ -2,7 +2,7 @@
  * The simulation-evaluation metrics of Zhang & Balog (KDD 2020): AvgTurns, UserActRatio, DS-KL,
  * Reward, Success Rate, and the agreement of system rankings under real and simulated users.
  */
-import { conversationOutcome, reportedOutcome, type Conversation, type Outcome } from '../model';
+import { conversationOutcome, isUserOutcome, reportedOutcome, type Conversation, type Outcome, type UserOutcome } from '../model';
 import { dialogueKitStats } from '../importers/dialoguekitStats';
 import { klDivergence } from '../stats/agreement';
 import { kendallTau } from '../stats/kendall';
@@ -138,6 +138,7 @@ export interface ZbOutcomes {
   known: number;
   accepted: number;
   ended: number;
+  gave_up: number;
   abandoned: number;
   /** Failures of the run (agent_error, simulator_error): never a user outcome. */
   failed: number;
@@ -147,11 +148,11 @@ export interface ZbOutcomes {
 
 /** Counts reported outcomes; a conversation without one is `unknown`, never `ended`. */
 export function zbOutcomes(conversations: readonly Conversation[]): ZbOutcomes {
-  const out: ZbOutcomes = { conversations: conversations.length, known: 0, accepted: 0, ended: 0, abandoned: 0, failed: 0, unknown: 0 };
+  const out: ZbOutcomes = { conversations: conversations.length, known: 0, accepted: 0, ended: 0, gave_up: 0, abandoned: 0, failed: 0, unknown: 0 };
   for (const c of conversations) {
     const o = reportedOutcome(c);
     if (o === undefined) out.unknown++;
-    else if (o === 'accepted' || o === 'ended' || o === 'abandoned') {
+    else if (isUserOutcome(o)) {
       out.known++;
       out[o]++;
     } else out.failed++;
@@ -160,7 +161,7 @@ export function zbOutcomes(conversations: readonly Conversation[]): ZbOutcomes {
 }
 
 /** A share of the user outcomes over the conversations that report one; NaN when none does. */
-export function zbOutcomeShare(o: ZbOutcomes, outcome: 'accepted' | 'ended' | 'abandoned'): number {
+export function zbOutcomeShare(o: ZbOutcomes, outcome: UserOutcome): number {
   return o.known > 0 ? o[outcome] / o.known : NaN;
 }
 

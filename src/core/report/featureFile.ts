@@ -15,7 +15,7 @@
  * - `condition`, `task`, `source`, `agent`: what population filters look at (absent ones left
  *   out);
  * - `failure` ({agent, reason}) for a failed conversation, else `outcome`
- *   (accepted/ended/abandoned): the reports leave failed conversations out and say so;
+ *   (accepted/ended/gave_up/abandoned): the reports leave failed conversations out and say so;
  * - `values`: every feature of the conversation (`conversationFeatures`), with `acts_known` and
  *   `agent_acts_known` saying whether an absent act count is 0 or unknown. A missing value (NaN)
  *   is `null`; -0 and ±Infinity are written as the strings "-0", "Infinity", "-Infinity". Every
@@ -33,7 +33,7 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { conversationId, type Conversation } from '../model';
+import { conversationId, USER_OUTCOMES, type Conversation } from '../model';
 import { conversationFeatures, type ConversationFeatures, type FeatureOptions, type UxSource } from '../metrics/features';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 import { inputRecord, type InputRecord } from '../run/annotationShard';
@@ -132,7 +132,7 @@ const FeatureRowSchema = z.strictObject({
   source: Text.optional(),
   agent: Text.optional(),
   failure: z.strictObject({ agent: z.boolean(), reason: z.enum([UNKNOWN_REASON, ...FAILURE_REASONS]) }).optional(),
-  outcome: z.enum(['accepted', 'ended', 'abandoned']).optional(),
+  outcome: z.enum(USER_OUTCOMES).optional(),
   acts_known: z.boolean(),
   agent_acts_known: z.boolean(),
   values: z.record(z.string().max(1000), z.union([z.number(), z.null(), z.enum(['-0', 'Infinity', '-Infinity'])])),

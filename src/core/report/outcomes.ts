@@ -4,11 +4,11 @@
  * A failed conversation (the recommender failed, the simulated user could not speak, the simulator
  * crashed; see `conversationFailure` in src/core/run/failures.ts) says nothing about how a user
  * behaves, so:
- * - accepted / ended / abandoned are shares of the conversations WITHOUT failures;
+ * - accepted / ended / gave_up / abandoned are shares of the conversations WITHOUT failures;
  * - failures are counted separately: agent errors, other failures, and per reason;
  * - every metric about user behaviour is computed on `withoutFailures(...)`.
  */
-import { reportedOutcome, type Conversation } from '../model';
+import { isUserOutcome, reportedOutcome, type Conversation, type UserOutcome } from '../model';
 import { conversationFailure, FAILURE_REASONS, type FailureReason } from '../run/failures';
 
 /** A failure whose file does not say its class (e.g. a bare `outcome: "agent_error"`). */
@@ -22,6 +22,8 @@ export interface OutcomeCounts {
   completed: number;
   accepted: number;
   ended: number;
+  /** Users that left unserved with patience left (absent in counts made before it existed). */
+  gave_up: number;
   abandoned: number;
   /**
    * Conversations without failures that report no outcome (no `outcome`, rating or trace; see
@@ -50,7 +52,7 @@ export function withoutFailures<T extends Conversation>(conversations: readonly 
 export interface OutcomeClass {
   failure?: { agent: boolean; reason: FailureKey };
   /** Absent without a failure: the conversation reports no outcome (unknown). */
-  outcome?: 'accepted' | 'ended' | 'abandoned';
+  outcome?: UserOutcome;
 }
 
 /** The outcome class of a conversation (what `countOutcomes` counts it as). */
@@ -59,12 +61,12 @@ export function outcomeClass(c: Conversation): OutcomeClass {
   if (f) return { failure: { agent: f.agent, reason: f.reason ?? UNKNOWN_REASON } };
   const o = reportedOutcome(c);
   if (o === undefined) return {};
-  return { outcome: o === 'accepted' || o === 'abandoned' ? o : 'ended' };
+  return { outcome: isUserOutcome(o) ? o : 'ended' };
 }
 
 /** Counts outcome classes: user outcomes over those without failures, failures per reason. */
 export function tallyOutcomes(classes: readonly OutcomeClass[]): OutcomeCounts {
-  const out: OutcomeCounts = { conversations: classes.length, completed: 0, accepted: 0, ended: 0, abandoned: 0, agentErrors: 0, otherFailures: 0, byReason: {} };
+  const out: OutcomeCounts = { conversations: classes.length, completed: 0, accepted: 0, ended: 0, gave_up: 0, abandoned: 0, agentErrors: 0, otherFailures: 0, byReason: {} };
   for (const k of classes) {
     if (k.failure) {
       if (k.failure.agent) out.agentErrors++;
@@ -108,9 +110,9 @@ export function reportedCount(counts: OutcomeCounts): number {
 }
 
 /** A share of the conversations without failures that report an outcome; NaN when there are none. */
-export function userOutcomeShare(counts: OutcomeCounts, outcome: 'accepted' | 'ended' | 'abandoned'): number {
+export function userOutcomeShare(counts: OutcomeCounts, outcome: UserOutcome): number {
   const n = reportedCount(counts);
-  return n > 0 ? counts[outcome] / n : NaN;
+  return n > 0 ? (counts[outcome] ?? 0) / n : NaN;
 }
 
 /** "outcome unknown: 2 of 77", or undefined when every conversation without failures reports one. */

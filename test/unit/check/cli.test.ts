@@ -97,11 +97,15 @@ test('some invariants apply and pass: OK on stderr, exit 0, even with others n/a
   const r = await run(['check', 'clean.jsonl'], dir);
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /PASS\s+disclosed-value-stated/);
-  assert.match(r.out, /n\/a\s+coverage-definition/);
-  assert.equal(r.err, 'clean.jsonl: OK\n');
+  // n/a says why; the exit summary lists what could not be checked before OK.
+  assert.match(r.out, /n\/a\s+coverage-definition\s+no conversation carries trace\.targets and trace\.preference_coverage/);
+  assert.match(r.err, /^clean\.jsonl: not checked:\n {2}no-end-before-recommendation: n\/a, no conversation carries /);
+  assert.match(r.err, /\nclean\.jsonl: OK \(\d+ of 25 invariants applied(; self-consistency [\d.]+% of \d+ turns)?\)\n$/);
   const j = JSON.parse((await run(['check', 'clean.jsonl', '--json'], dir)).out);
   assert.ok(j.checked > 0);
   assert.equal(j.ok, true);
+  assert.ok(j.unchecked.some((l: string) => l.startsWith('coverage-definition: n/a, ')), JSON.stringify(j.unchecked));
+  assert.ok(j.readback && typeof j.readback.turns === 'number' && j.readback.aspects.values, JSON.stringify(j.readback));
 });
 
 test('human data without traces: every invariant n/a is "nothing checked", never OK; exit 1', async () => {
@@ -110,7 +114,7 @@ test('human data without traces: every invariant n/a is "nothing checked", never
   assert.match(r.out, /^human\.jsonl: 2 conversation\(s\)\n/);
   assert.ok(!/^PASS/m.test(r.out), r.out);
   assert.doesNotMatch(r.err, /\bOK\b/);
-  assert.equal(r.err, 'simlens check: human.jsonl: nothing checked: no conversation carries a simulator trace (all 20 invariants are n/a); check reads simulator runs\n');
+  assert.equal(r.err, 'simlens check: human.jsonl: nothing checked: no conversation carries a simulator trace (all 25 invariants are n/a); check reads simulator runs\n');
   const j = await run(['check', 'human.jsonl', '--json'], dir);
   assert.equal(j.code, 1);
   const report = JSON.parse(j.out);

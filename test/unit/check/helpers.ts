@@ -24,7 +24,7 @@ export function findingOf(id: string, c: Conversation, options: CheckOptions = {
   const inv = INVARIANTS.find((i) => i.id === id);
   if (!inv) throw new Error(`no invariant ${id}`);
   // Through the checker, so the context (item lookup) is the one the CLI uses.
-  const checker = new InvariantChecker({ ...options, only: [id], examples: 100 });
+  const checker = new InvariantChecker({ readback: false, ...options, only: [id], examples: 100 });
   checker.add(c);
   const r = checker.report().invariants[0];
   if (r.status === 'not-applicable') return undefined;

@@ -396,7 +396,7 @@ describe('target-free-no-early-target', () => {
 
 describe('meta-switch-rule', () => {
   const meta = (targets: { item_id: string; switched_from?: string; alternatives?: string[] }[]) =>
-    conv(targets.map((t, i) => turn(`u${i}`, { target: { alternatives: ['T', 'U', 'V'], ...t } })), { source: 'meta-tol(agenda-cir6-pkg)' });
+    conv(targets.map((t, i) => turn(`u${i}`, { target: { alternatives: ['T', 'U', 'V'], ...t } }, [item('Z', { colour: 'red' })])), { source: 'meta-tol(agenda-cir6-pkg)' });
   test('a switch within the tolerance, out of the group or unrecorded is a violation', () => {
     assertViolates('meta-switch-rule', meta([{ item_id: 'T' }, { item_id: 'U', switched_from: 'T' }]), /^1: target switched on turn 1, tolerance 2/);
     assertViolates('meta-switch-rule', meta([{ item_id: 'T' }, { item_id: 'T' }, { item_id: 'T' }, { item_id: 'X', switched_from: 'T' }]), /not in the target group/);
@@ -430,7 +430,7 @@ describe('the checker', () => {
     assert.equal(r.ok, true);
     assert.equal(checkedInvariants(r), 0);
     assert.equal(r.traced, 0);
-    assert.match(nothingCheckedReason(r), /^nothing checked: no conversation carries a simulator trace \(all 20 invariants are n\/a\)/);
+    assert.match(nothingCheckedReason(r), /^nothing checked: no conversation carries a simulator trace \(all 25 invariants are n\/a\)/);
   });
   test('counts conversations, turns and violations; keeps at most N examples with the conversation id and line', () => {
     const bad = (id: string) => conv([turn('hi im looking for some footwear', { goal: goal({ colour: 'black', material: 'knit' }, ['colour', 'material']) })], { id });

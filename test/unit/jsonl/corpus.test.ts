@@ -83,7 +83,7 @@ const CASES: Case[] = [
   { name: 'segment is negative', bytes: '{"turns":[{"annotations":[{"speaker":"user","annotator":"a","acts":[],"segment":-1}]}]}', line: 1, path: 'turns[0].annotations[0].segment', message: 'must be >= 0' },
   { name: 'trace operation not in the enum', bytes: '{"turns":[{"trace":{"operation":"pop"}}]}', line: 1, path: 'turns[0].trace.operation', message: 'expected one of "pull", "push", "init", "end", got string "pop"', column: 33 },
   { name: 'patience is a string', bytes: '{"turns":[{"trace":{"patience":"high"}}]}', line: 1, path: 'turns[0].trace.patience', message: 'expected a number, got string "high"', column: 32 },
-  { name: 'outcome not in the enum', bytes: '{"turns":[],"outcome":"won"}', line: 1, path: 'outcome', message: 'expected one of "accepted", "ended", "abandoned"', column: 23 },
+  { name: 'outcome not in the enum', bytes: '{"turns":[],"outcome":"won"}', line: 1, path: 'outcome', message: 'expected one of "accepted", "ended", "gave_up", "abandoned"', column: 23 },
   { name: 'metadata is an array', bytes: '{"turns":[],"metadata":[1]}', line: 1, path: 'metadata', message: 'expected an object, got an array (1 item)', column: 24 },
   { name: 'id is a number', bytes: '{"id":7,"turns":[]}', line: 1, path: 'id', message: 'id: expected a string, got number 7', column: 7 },
   { name: 'features is a number', bytes: '{"turns":[{"recommendations":[{"item_id":"a","features":3}]}]}', line: 1, path: 'turns[0].recommendations[0].features', message: 'expected a string or an array, got number 3', column: 57 },

@@ -141,7 +141,7 @@ describe('Zhang & Balog metrics', () => {
       return rest as Conversation;
     });
     const o = zbOutcomes(convs);
-    assert.deepEqual(o, { conversations: 77, known: 75, accepted: 73, ended: 2, abandoned: 0, failed: 0, unknown: 2 });
+    assert.deepEqual(o, { conversations: 77, known: 75, accepted: 73, ended: 2, gave_up: 0, abandoned: 0, failed: 0, unknown: 2 });
     assert.ok(Math.abs(zbOutcomeShare(o, 'accepted') - 73 / 75) < 1e-12);
     assert.ok(Math.abs(zbOutcomeShare(o, 'ended') - 2 / 75) < 1e-12);
     assert.equal(describeUnknownOutcomes(o), 'outcome unknown: 2 of 77 (shares are of the 75 that report one; Reward is their mean)');

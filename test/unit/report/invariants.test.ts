@@ -64,7 +64,7 @@ describe('invariants report', () => {
     assert.deepEqual(report.inputs, [{ label: 'run', file: 'runs/run.sim.jsonl', n: 3 }]);
     const summary = table(report, 'invariants');
     // Status right after the invariant (the long statement must not push it off-screen).
-    assert.deepEqual(summary.columns.map((c) => c.key), ['invariant', 'status', 'statement', 'conversations', 'violations', 'violating_conversations', 'tolerance', 'source']);
+    assert.deepEqual(summary.columns.map((c) => c.key), ['invariant', 'status', 'statement', 'conversations', 'violations', 'violating_conversations', 'tolerance', 'not_checked', 'source']);
     assert.deepEqual(
       summary.rows.map((r) => [r.cells[0], r.cells[1], r.cells[3], r.cells[4], r.cells[5], r.marks?.[1]]),
       [

@@ -9,7 +9,8 @@ import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { Conversation } from '../../../src/core/model';
+import { reportedOutcome, type Conversation } from '../../../src/core/model';
+import { zbOutcomes } from '../../../src/core/metrics/zhangBalog';
 import { conversationFailure } from '../../../src/core/run/failures';
 import { countOutcomes, userOutcomeShare, withoutFailures } from '../../../src/core/report/outcomes';
 import { buildSimulationReport } from '../../../src/core/report/builders/simulation';
@@ -79,10 +80,29 @@ describe('failures apart from user outcomes', () => {
   test('countOutcomes: shares exclude failures; failures per reason', () => {
     const c = countOutcomes(population());
     assert.deepEqual(c, {
-      conversations: 7, completed: 4, accepted: 2, ended: 1, abandoned: 1, agentErrors: 2, otherFailures: 1,
+      conversations: 7, completed: 4, accepted: 2, ended: 1, gave_up: 0, abandoned: 1, agentErrors: 2, otherFailures: 1,
       byReason: { agent_timeout: 1, simulator_error: 1, unknown: 1 },
     });
     assert.deepEqual(withoutFailures(population()).map((x) => x.id), ['a1', 'a2', 'e1', 'ab1']);
+  });
+
+  test('gave_up is its own user outcome: from `outcome` or from the last trace (end_reason gave_up), counted, shared and tabled apart from ended and abandoned', () => {
+    const traced = (id: string, trace: Record<string, unknown>): Conversation => ({ id, source: 'sim', turns: [{ user_utterance: 'x', trace: { user_act: 'Complete', patience: 2, ...trace } }] });
+    const convs: Conversation[] = [
+      { ...traced('g1', { end_reason: 'gave_up' }), outcome: 'gave_up' },
+      traced('g2', { end_reason: 'gave_up' }),
+      traced('e1', { end_reason: 'completed' }),
+      traced('ab', { user_act: 'Complete.Abandon', patience: 0, end_reason: 'patience' }),
+    ];
+    assert.deepEqual(convs.map((c) => reportedOutcome(c)), ['gave_up', 'gave_up', 'ended', 'abandoned']);
+    const c = countOutcomes(convs);
+    assert.deepEqual([c.accepted, c.ended, c.gave_up, c.abandoned], [0, 1, 2, 1]);
+    assert.equal(userOutcomeShare(c, 'gave_up'), 0.5);
+    const zb = zbOutcomes(convs);
+    assert.deepEqual([zb.known, zb.ended, zb.gave_up, zb.abandoned], [4, 1, 2, 1]);
+    const t = table(parseReport(buildSimulationReport({ populations: [{ label: 'sim', outcomes: c }], generated: '2026-01-01T00:00:00Z' })), 'outcomes');
+    assert.deepEqual(t.rows[0].cells.slice(3, 7), [0, 0.25, 0.5, 0.25]);
+    assert.match(t.caption ?? '', /gave up: left unserved with patience left/);
   });
 
   test('no outcome, rating or trace: "outcome unknown", never ended; shares over those that report one', () => {
@@ -92,8 +112,8 @@ describe('failures apart from user outcomes', () => {
     assert.deepEqual([c.completed, c.accepted, c.ended, c.abandoned, c.unknown], [77, 73, 2, 0, 2]);
     assert.ok(Math.abs(userOutcomeShare(c, 'accepted') - 73 / 75) < 1e-12);
     const t = table(parseReport(buildSimulationReport({ populations: [{ label: 'human', outcomes: c }], generated: '2026-01-01T00:00:00Z' })), 'outcomes');
-    assert.deepEqual(t.columns.map((x) => x.key).slice(0, 9), ['population', 'conversations', 'without_failures', 'accepted', 'ended', 'abandoned', 'outcome_unknown', 'agent_errors', 'other_failures']);
-    assert.equal(t.rows[0].cells[6], 2);
+    assert.deepEqual(t.columns.map((x) => x.key).slice(0, 10), ['population', 'conversations', 'without_failures', 'accepted', 'ended', 'gave_up', 'abandoned', 'outcome_unknown', 'agent_errors', 'other_failures']);
+    assert.equal(t.rows[0].cells[7], 2);
     assert.match(t.caption ?? '', /human: outcome unknown: 2 of 77/);
   });
 
@@ -109,13 +129,13 @@ describe('failures apart from user outcomes', () => {
     );
     const t = table(report, 'outcomes');
     assert.deepEqual(t.columns.map((c) => c.key), [
-      'population', 'conversations', 'without_failures', 'accepted', 'ended', 'abandoned', 'agent_errors', 'other_failures',
+      'population', 'conversations', 'without_failures', 'accepted', 'ended', 'gave_up', 'abandoned', 'agent_errors', 'other_failures',
       'failed_agent_timeout', 'failed_simulator_error', 'failed_unknown',
     ]);
-    assert.deepEqual(t.rows[0].cells, ['sim', 7, 4, 0.5, 0.25, 0.25, 2, 1, 1, 1, 1]);
-    assert.deepEqual(t.rows[1].cells, ['human', 4, 4, 0.5, 0.25, 0.25, 0, 0, 0, 0, 0]);
-    assert.equal(t.rows[0].marks?.[6], 'fail');
-    assert.equal(t.rows[1].marks?.[6], null);
+    assert.deepEqual(t.rows[0].cells, ['sim', 7, 4, 0.5, 0.25, 0, 0.25, 2, 1, 1, 1, 1]);
+    assert.deepEqual(t.rows[1].cells, ['human', 4, 4, 0.5, 0.25, 0, 0.25, 0, 0, 0, 0, 0]);
+    assert.equal(t.rows[0].marks?.[7], 'fail');
+    assert.equal(t.rows[1].marks?.[7], null);
     // Only Outcomes: the "no metrics" note is still there.
     assert.ok(report.sections.some((s) => s.id.startsWith('simulation-empty')));
   });
@@ -127,7 +147,7 @@ describe('failures apart from user outcomes', () => {
     const report = parseReport(await computeSimulation({ kind: 'simulation', populations: [{ file: 'sim.jsonl' }] }, { cwd: dir }));
     assert.equal(report.sections[0].id, 'outcomes');
     const outcomes = table(report, 'outcomes');
-    assert.deepEqual(outcomes.rows[0].cells.slice(0, 8), ['sim', 7, 4, 0.5, 0.25, 0.25, 2, 1]);
+    assert.deepEqual(outcomes.rows[0].cells.slice(0, 9), ['sim', 7, 4, 0.5, 0.25, 0, 0.25, 2, 1]);
     const zb = table(report, 'zb-table');
     assert.equal(column(zb, 'conversations'), 4);
     // AvgTurns = speaker changes / 2: 3.5, 3.5, 1.5, 1.5 (with the failed ones it would be 11.5 / 7).

@@ -328,7 +328,7 @@ describe('determinism and traces', () => {
     assert.ok(threw, 'conversation 3 reached the failing respond');
     assert.deepEqual(crashed.map((c) => [indexOf(c.id), c.metadata.error, c.outcome]), [[3, 'simulator bug', 'simulator_error']]);
     // Every other conversation has a user outcome; the run's invariants hold for all of them.
-    for (const c of convs) if (c.metadata.error_kind === undefined) assert.ok(['accepted', 'ended', 'abandoned'].includes(c.outcome), c.outcome);
+    for (const c of convs) if (c.metadata.error_kind === undefined) assert.ok(['accepted', 'ended', 'gave_up', 'abandoned'].includes(c.outcome), c.outcome);
     const checked = checkConversations(convs, { catalog: env.catalog });
     assert.deepEqual(checked.failed, [], JSON.stringify(checked.invariants.filter((i) => i.violations).map((i) => i.examples)));
     const rule = checked.invariants.find((i) => i.id === 'simulator-error-outcome');

@@ -67,7 +67,7 @@ describe('runSimulation', () => {
       assert.equal(c.condition, 'good');
       assert.equal(c.source, 'agenda-cir6-pkg');
       assert.equal(c.agent, 'local-good');
-      assert.ok(['accepted', 'ended', 'abandoned'].includes(c.outcome));
+      assert.ok(['accepted', 'ended', 'gave_up', 'abandoned'].includes(c.outcome), c.outcome);
     });
     const m = RunManifest.parse(JSON.parse(readFileSync(manifestPath(file('c1.jsonl')), 'utf8')));
     assert.equal(m.status, 'finished');

@@ -74,7 +74,8 @@ describe('re-asking a disclosed preference', () => {
           assert.ok(String(next.push_reason ?? '').startsWith(REASK_REASON), `${where}: ${next.push_reason}`);
           for (const slot of slots) assert.ok(String(next.push_reason).includes(slot), `${where}: ${next.push_reason}`);
           assert.equal(next.patience, (ts[k].patience ?? NaN) - 1, where);
-          if (next.patience === 0) assert.equal(next.user_act, 'Complete.Abandon', where);
+          // At zero the user leaves, unless what it came for is on screen: then it takes it.
+          if (next.patience === 0) assert.ok(next.user_act === 'Complete.Abandon' || next.user_act === 'Note.Accept', where);
         }
       }
     }
@@ -191,17 +192,19 @@ describe('a meta agenda user after a target switch', () => {
   // Found by the invariants benchmark (300,000 conversations): after a switch dropped the colour
   // from the disclosed goal, a Reveal.Refine stated the new target's colour as if new ("Only show
   // me things olive." after "Something burgundy."), in 2 of 10,000 meta-tol conversations.
-  test('states a value that differs from what it said as a revision (benchmark conversations 275 and 6821)', async () => {
+  test('states a value that differs from what it said as a revision (benchmark conversations 275 and 6821, and 300 more)', async () => {
     const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', interaction: 'cir6', preferences: 'single', meta: 'tol', agent: 'local-bad', n: 10000, seed: 'invariants-bench', catalog_size: 800 }));
     const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, only: ['no-silent-contradiction', 'meta-consistent-with-target'] });
+    // Conversations 275 and 6821 were found with the one-template NLG; the wording grammar draws
+    // differently now, so the test also reads the first 300 conversations of the same run.
     let revisions = 0;
-    for (const i of [275, 6821]) {
+    for (const i of [275, 6821, ...Array.from({ length: 300 }, (_, k) => k)]) {
       const conv = (await simulateConversation(env, i)).conversation;
       checker.add(conv);
       revisions += conv.turns.filter((t) => t.trace?.user_act === 'Reveal.Revise').length;
     }
     const report = checker.report();
     assert.ok(report.ok, JSON.stringify(report.invariants.map((r) => [r.id, r.status, r.examples])));
-    assert.ok(revisions >= 1, 'the change is said as a revision');
+    assert.ok(revisions >= 3, `the change is said as a revision (${revisions} revisions)`);
   });
 });

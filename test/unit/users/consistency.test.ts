@@ -63,7 +63,9 @@ function inspect(c: Conversation, t: Tally): void {
       const v = String(raw);
       const before = stated.get(a);
       if (before !== undefined && before !== v && !revision) t.contradictions.push(`${c.id} turn ${i} (${tr.user_act}): ${a} ${before} -> ${v}: ${JSON.stringify(text)}`);
-      if (rejected.has(v)) t.contradictions.push(`${c.id} turn ${i}: wants ${v}, which it said it is not keen on`);
+      // a revision may take back a value it said it is not keen on (its new target has it)
+      if (rejected.has(v) && !revision) t.contradictions.push(`${c.id} turn ${i}: wants ${v}, which it said it is not keen on`);
+      if (revision) rejected.delete(v);
       stated.set(a, v);
     }
     for (const v of tr.said?.negated ?? []) {

@@ -145,7 +145,7 @@ describe('ending the dialogue', () => {
         const c = await simulate(e, i);
         const last = traces(c)[c.turns.length - 1] as Record<string, unknown>;
         if (c.metadata?.turn_cap !== undefined) continue;
-        const expected = c.outcome === 'accepted' ? 'accepted' : c.outcome === 'abandoned' ? 'patience' : 'completed';
+        const expected = c.outcome === 'accepted' ? 'accepted' : c.outcome === 'abandoned' ? 'patience' : c.outcome === 'gave_up' ? 'gave_up' : 'completed';
         assert.equal(last['end_reason'], expected, c.id);
         for (const t of traces(c).slice(0, -1)) assert.equal((t as Record<string, unknown>)['end_reason'], undefined);
       }

@@ -104,7 +104,13 @@ describe('meta-simulators (Fashion-AlterEval)', () => {
     assert.equal(ts[3].target?.item_id, 'F020');
     assert.equal(ts[3].target?.switched_from, 'F000');
     assert.match(ts[3].target?.switch_reason ?? '', /tolerance/);
-    assert.equal(ts[3].user_act, 'Note.Accept');
+    // It takes the new target at once, or first says the change when the new target has a value
+    // other than one it said (docs/simulation.md, issue 21 rule 2), then takes it.
+    const accept = ts.findIndex((t) => t.user_act === 'Note.Accept');
+    assert.ok(accept === 3 || (ts[3].user_act === 'Reveal.Revise' && accept > 3), `turn 3: ${ts[3].user_act}, accept at ${accept}`);
+    // What it takes is its target then: F020, or F010 when it re-targeted to the next top-1 of the group.
+    assert.ok(['F020', 'F010'].includes(ts[accept].target?.item_id ?? ''), `accepted target ${ts[accept].target?.item_id}`);
+    assert.equal(c.turns[accept - 1].recommendations?.[0]?.item_id, ts[accept].target?.item_id);
     assert.equal(c.outcome, 'accepted');
   });
 
@@ -155,8 +161,18 @@ describe('meta-simulators (Fashion-AlterEval)', () => {
     const e = env(new KeywordAgent(catalog), { user: 'target-free', meta: 'tol', tolerance: 1 }, 6);
     const c = await simulate(e, 2);
     const ts = c.turns.map((t) => t.trace!);
-    assert.equal(ts.length, 6);
     assert.ok(ts.every((t) => t.target && t.target.alternatives!.includes(t.target.item_id)));
     assert.deepEqual(ts[0].targets, ts[0].target!.alternatives);
+    // It runs to the cap, or takes its target as soon as the target is among the first 3 items.
+    const last = c.turns.length - 1;
+    if (ts[last].user_act === 'Note.Accept') {
+      assert.equal(c.outcome, 'accepted');
+      assert.deepEqual(ts[last].said?.items, [ts[last].target!.item_id]);
+      assert.ok(c.turns[last - 1].recommendations!.slice(0, 3).some((r) => r.item_id === ts[last].target!.item_id));
+    } else assert.equal(ts.length, 6);
+    for (let i = 1; i < last; i++) {
+      const top3 = c.turns[i - 1].recommendations?.slice(0, 3).map((r) => r.item_id) ?? [];
+      assert.ok(!top3.includes(ts[i].target!.item_id), `turn ${i}: the target was on screen and not taken`);
+    }
   });
 });

@@ -23,12 +23,21 @@ function summaryRow(r: InvariantResult, population: string | undefined): Row {
     ...(population !== undefined ? [population] : []),
     r.id, STATUS_TEXT[r.status], r.statement, r.conversations, r.violations, r.violatingConversations,
     r.tolerance ? `≤ ${Math.round(r.tolerance.share * 1000) / 10}% of conversations: ${r.tolerance.reason}` : null,
+    notCheckedText(r),
     r.source,
   ];
   const marks: (Mark | null)[] = cells.map(() => null);
   marks[(population !== undefined ? 1 : 0) + 1] = STATUS_MARK[r.status];
   marks[(population !== undefined ? 1 : 0) + 4] = r.violations > 0 ? (r.status === 'fail' ? 'fail' : 'warn') : null;
   return { cells, marks };
+}
+
+/** Why an invariant is n/a, or which parts of it were left unchecked (null when it applied in full). */
+function notCheckedText(r: InvariantResult): string | null {
+  const parts: string[] = [];
+  if (r.status === 'not-applicable') parts.push(r.na_reason ?? 'no conversation carries the fields it needs');
+  for (const u of r.unchecked ?? []) parts.push(`unchecked in ${u.conversations} conversation(s): ${u.reason}`);
+  return parts.length ? parts.join('; ') : null;
 }
 
 /** One line per population: how many invariants hold, fail, are tolerated or did not apply. */
@@ -57,10 +66,11 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
       ...tableColumns(['invariant', 'Invariant', 'text'], ['status', 'Status', 'text'], ['statement', 'Statement', 'text'],
         ['conversations', 'Conversations', 'int'], ['violations', 'Violations', 'int'],
         ['violating_conversations', 'Violating conversations', 'int'], ['tolerance', 'Tolerance', 'text'],
-        ['source', 'Source', 'text']),
+        ['not_checked', 'Not checked (why)', 'text'], ['source', 'Source', 'text']),
     ],
     rows: pops.flatMap((p) => p.check.invariants.map((r) => summaryRow(r, many ? p.label : undefined))),
   });
+  sections.push(...readbackSections(pops, ids, group));
   for (const p of pops) {
     const withViolations = p.check.invariants.filter((r) => r.violations > 0);
     if (withViolations.length === 0) {
@@ -94,6 +104,55 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
         }),
       ),
       notes: ['Turns are 1-based, as in the editor. "Turn –": the violation concerns the whole conversation.'],
+    });
+  }
+  return sections;
+}
+
+/**
+ * Self-consistency: per population the share of traced user turns whose words, read back by the
+ * act tagger and value matcher, agree with the trace (per aspect), and the disagreeing turns with
+ * links to the conversation at that turn.
+ */
+function readbackSections(pops: readonly InvariantPopulation[], ids: IdAllocator, group?: string): Section[] {
+  const withRb = pops.filter((p) => p.check.readback !== undefined);
+  if (!withRb.length) return [];
+  const many = pops.length > 1;
+  const pct = (a: number, b: number) => (b ? a / b : null);
+  const sections: Section[] = [{
+    type: 'table',
+    id: ids.id('self-consistency'),
+    title: 'Self-consistency: words read back against the trace',
+    group,
+    caption: `Every traced user utterance read back by an NLU that shares no code with the simulators' language generation (${withRb[0].check.readback!.nlu}) and compared with what its trace says the turn did: the act, the values said, the negations, the items referred to, the opinion. Agreement: share of the turns where the aspect could be read. A turn agrees when every aspect read on it agrees.`,
+    columns: [
+      ...(many ? [{ key: 'population', label: 'Population', format: 'text' as const }] : []),
+      ...tableColumns(['aspect', 'Aspect', 'text'], ['turns', 'Turns read', 'int'], ['agreed', 'Agree', 'int'], ['rate', 'Agreement', 'percent']),
+    ],
+    rows: withRb.flatMap((p) => {
+      const rb = p.check.readback!;
+      const rows: Row[] = [{ cells: [...(many ? [p.label] : []), 'all aspects (turns)', rb.turns, rb.agreed, pct(rb.agreed, rb.turns)], marks: [...(many ? [null] : []), null, null, null, rb.agreed < rb.turns ? 'warn' : rb.turns ? 'pass' : null] }];
+      for (const [a, v] of Object.entries(rb.aspects)) rows.push({ cells: [...(many ? [p.label] : []), a, v.checked, v.agreed, pct(v.agreed, v.checked)], marks: [...(many ? [null] : []), null, null, null, v.agreed < v.checked ? 'warn' : null] });
+      return rows;
+    }),
+  }];
+  for (const p of withRb) {
+    const rb = p.check.readback!;
+    if (!rb.disagreements.length) continue;
+    sections.push({
+      type: 'table',
+      id: ids.id('self-consistency-turns', p.label),
+      title: many ? `Disagreeing turns: ${p.label}` : 'Disagreeing turns',
+      group,
+      caption: `${rb.disagreements.length === rb.disagreeingTurns ? 'All' : `The first ${rb.disagreements.length} disagreements of`} ${rb.disagreeingTurns} disagreeing turn(s). Open a conversation to see it at that turn in the SimLens editor.`,
+      columns: tableColumns(['aspect', 'Aspect', 'text'], ['conversation', 'Conversation', 'text'], ['turn', 'Turn', 'int'], ['detail', 'Detail', 'text']),
+      linkColumn: 'conversation',
+      rows: rb.disagreements.map((d): Row => {
+        const link: Row['link'] = { input: p.input, conversation: d.conversation, turn: d.turn };
+        if (d.line !== undefined) link.line = d.line;
+        return { cells: [d.aspect, d.conversation, d.turn + 1, d.detail], marks: ['warn', null, null, null], link };
+      }),
+      notes: ['Turns are 1-based, as in the editor.'],
     });
   }
   return sections;

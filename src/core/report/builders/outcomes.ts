@@ -28,7 +28,7 @@ export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, g
   const columns: Column[] = [
     ...tableColumns(['population', 'Population', 'text'], ['conversations', 'Conversations', 'int'],
       ['without_failures', 'Without failures', 'int'], ['accepted', 'Accepted', 'percent'], ['ended', 'Ended', 'percent'],
-      ['abandoned', 'Abandoned', 'percent']),
+      ['gave_up', 'Gave up', 'percent'], ['abandoned', 'Abandoned', 'percent']),
     ...(unknown.length ? tableColumns(['outcome_unknown', 'Outcome unknown', 'int']) : []),
     ...tableColumns(['agent_errors', 'Agent errors', 'int'], ['other_failures', 'Other failures', 'int']),
     ...reasons.map((r): Column => ({ key: `failed_${r}`, label: r, format: 'int' })),
@@ -39,7 +39,7 @@ export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, g
     title: 'Outcomes',
     group,
     caption:
-      'Accepted, ended and abandoned are user outcomes: shares of the conversations without failures' +
+      'Accepted, ended, gave up and abandoned are user outcomes (gave up: left unserved with patience left; abandoned: patience ran out): shares of the conversations without failures' +
       (unknown.length
         ? ` that report an outcome (${unknown.map((r) => `${r.label}: ${describeUnknown(r.counts)}`).join('; ')}; a conversation with no outcome, rating or trace is counted apart, never as ended)`
         : '') +
@@ -51,11 +51,11 @@ export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, g
       return {
         cells: [
           r.label, c.conversations, c.completed,
-          finiteOrNull(userOutcomeShare(c, 'accepted')), finiteOrNull(userOutcomeShare(c, 'ended')), finiteOrNull(userOutcomeShare(c, 'abandoned')),
+          finiteOrNull(userOutcomeShare(c, 'accepted')), finiteOrNull(userOutcomeShare(c, 'ended')), finiteOrNull(userOutcomeShare(c, 'gave_up')), finiteOrNull(userOutcomeShare(c, 'abandoned')),
           ...(unknown.length ? [c.unknown ?? 0] : []),
           c.agentErrors, c.otherFailures, ...reasons.map((k) => c.byReason[k] ?? 0),
         ],
-        marks: [null, null, null, null, null, null, ...(unknown.length ? [(c.unknown ?? 0) > 0 ? ('warn' as const) : null] : []), c.agentErrors > 0 ? 'fail' : null, c.otherFailures > 0 ? 'fail' : null, ...reasons.map(() => null)],
+        marks: [null, null, null, null, null, null, null, ...(unknown.length ? [(c.unknown ?? 0) > 0 ? ('warn' as const) : null] : []), c.agentErrors > 0 ? 'fail' : null, c.otherFailures > 0 ? 'fail' : null, ...reasons.map(() => null)],
       };
     }),
   };

@@ -17,12 +17,15 @@ export const CIR6_ACTS: readonly Cir6Act[] = CIR6_USER_ACTIONS;
 export const START = 'Start';
 export const STOP = 'Stop';
 
-/** Fine-grained user acts the simulator can utter (NLG has templates for each). */
+/**
+ * Fine-grained user acts the simulator can utter (NLG has templates for each), plus the agenda's
+ * request act `Navigate.Ask` (a goal request, uttered as `Navigate`: "What's the material of …?").
+ */
 export const USER_FINE_ACTS = [
   'Disclose', 'Disclose.NonDisclose',
   'Reveal.Revise', 'Reveal.Refine', 'Reveal.Expand',
   'Inquire.List', 'Inquire.Compare', 'Inquire.Subset', 'Inquire.Similar',
-  'Navigate.Repeat', 'Navigate.Back', 'Navigate.More',
+  'Navigate.Repeat', 'Navigate.Back', 'Navigate.More', 'Navigate.Ask',
   'Note', 'Note.Like', 'Note.Dislike', 'Note.Accept', 'Note.Seen',
   'Complete', 'Complete.Abandon',
 ] as const;

@@ -1,13 +1,17 @@
 /**
  * Template natural-language generation for simulated users: one template list per user act
  * (src/core/sim/users/nlg-templates.json), a random choice among the templates whose slots can be
- * filled, no immediate repetition, and optional random typos.
+ * filled, and optional random typos. A template is a small grammar: `(a|b|c)` picks one
+ * alternative, `[x]` is said or left out (even odds), both nest and may hold `{slots}`; one act's
+ * list therefore stands for hundreds of wordings. Wordings the caller names (`avoid`: every
+ * utterance said so far in the conversation) are not said again while another wording exists.
  */
 import { z } from 'zod';
 import type { Rng } from '../../random';
 import { mainAct } from './acts';
 import { loadJsonFile } from './transitions';
 import templatesJson from './nlg-templates.json';
+import { tokenize } from '../../text/tokenize';
 
 export const NlgTemplatesSchema = z.looseObject({ acts: z.record(z.string(), z.array(z.string()).min(1)) });
 export type NlgTemplates = z.infer<typeof NlgTemplatesSchema>;
@@ -25,9 +29,83 @@ export type SlotFill = Partial<Record<'category' | 'value' | 'attribute' | 'item
 
 const SLOT = /\{(\w+)\}/g;
 
+/** A parsed template: literal text, a slot, a choice among alternatives, or an optional part. */
+type Part = string | { slot: string } | { choice: Part[][] } | { optional: Part[] };
+
 interface Template {
   text: string;
+  /** Every slot the template can say (in any alternative). */
   slots: string[];
+  parts: Part[];
+  /** True when the template has no choice or optional part (one wording only). */
+  fixed: boolean;
+}
+
+/** Parses the template grammar; a bracket without its partner is a plain character. */
+export function parseTemplate(text: string): Part[] {
+  let i = 0;
+  const seq = (stops: string): Part[] => {
+    const out: Part[] = [];
+    let lit = '';
+    const flush = () => {
+      if (lit) out.push(lit);
+      lit = '';
+    };
+    while (i < text.length && !stops.includes(text[i])) {
+      const ch = text[i];
+      if (ch === '{') {
+        const end = text.indexOf('}', i);
+        const name = end > i ? text.slice(i + 1, end) : '';
+        if (/^\w+$/.test(name)) {
+          flush();
+          out.push({ slot: name });
+          i = end + 1;
+          continue;
+        }
+      } else if (ch === '(' || ch === '[') {
+        const close = ch === '(' ? ')' : ']';
+        const save = i;
+        i++;
+        const alts: Part[][] = [seq(close + (ch === '(' ? '|' : ''))];
+        while (ch === '(' && text[i] === '|') {
+          i++;
+          alts.push(seq(')|'));
+        }
+        if (text[i] === close) {
+          i++;
+          flush();
+          out.push(ch === '(' ? { choice: alts } : { optional: alts[0] });
+          continue;
+        }
+        i = save; // unbalanced: a plain character
+      }
+      lit += ch;
+      i++;
+    }
+    flush();
+    return out;
+  };
+  const parts: Part[] = [];
+  while (i < text.length) {
+    parts.push(...seq(''));
+    if (i < text.length) parts.push(text[i++]);
+  }
+  return parts;
+}
+
+function slotsOf(parts: readonly Part[], out: string[] = []): string[] {
+  for (const p of parts) {
+    if (typeof p === 'string') continue;
+    if ('slot' in p) {
+      if (!out.includes(p.slot)) out.push(p.slot);
+    } else if ('choice' in p) for (const a of p.choice) slotsOf(a, out);
+    else slotsOf(p.optional, out);
+  }
+  return out;
+}
+
+function isFixed(parts: readonly Part[]): boolean {
+  return parts.every((p) => typeof p === 'string' || 'slot' in p);
 }
 
 /** Attribute names read better with spaces: "price_band" -> "price band". */
@@ -78,7 +156,7 @@ export function addTypo(text: string, rng: Rng, keep: readonly TextSpan[] = []):
 /** A generated utterance and the slots its template filled (what the text actually states). */
 export interface Realisation {
   text: string;
-  /** Slot names the chosen template used, e.g. ["category", "value"]. */
+  /** Slot names the chosen wording used, e.g. ["category", "value"]. */
   used: string[];
 }
 
@@ -88,7 +166,30 @@ export interface NlgOptions {
   typoRate?: number;
 }
 
-/** A template generator; one per run (stateless across sessions, `previous` is passed in). */
+/** Wordings to stay away from: the previous utterance, or every utterance said so far. */
+export type Avoid = string | ReadonlySet<string> | undefined;
+
+/**
+ * Whether `text` says, word for word, something in `avoid`: compared as the checker's
+ * no-repetition invariant compares utterances (tokens: case and punctuation aside), so
+ * "preferably yellow" repeats "Preferably yellow.".
+ */
+function avoided(avoid: Avoid, text: string): boolean {
+  if (avoid === undefined) return false;
+  if (typeof avoid === 'string') return avoid === text || sameWords(avoid, text);
+  if (avoid.has(text)) return true;
+  for (const a of avoid) if (sameWords(a, text)) return true;
+  return false;
+}
+
+function sameWords(a: string, b: string): boolean {
+  return tokenize(a).join(' ') === tokenize(b).join(' ');
+}
+
+/** Random wordings tried before giving up on finding one not in `avoid`. */
+const ATTEMPTS = 24;
+
+/** A template generator; one per run (stateless across sessions: what to avoid is passed in). */
 export class TemplateNlg {
   private readonly table = new Map<string, Template[]>();
   readonly typoRate: number;
@@ -100,14 +201,17 @@ export class TemplateNlg {
     for (const [act, list] of Object.entries(templates.acts)) {
       this.table.set(
         act,
-        list.map((text) => ({ text, slots: [...text.matchAll(SLOT)].map((x) => x[1]) })),
+        list.map((text) => {
+          const parts = parseTemplate(text);
+          return { text, parts, slots: slotsOf(parts), fixed: isFixed(parts) };
+        }),
       );
     }
   }
 
   /** The template list used for an act (its own, else its main act's, else Other). */
   private templatesFor(act: string): Template[] {
-    return this.table.get(act) ?? this.table.get(mainAct(act)) ?? this.table.get('Other') ?? [{ text: 'Okay.', slots: [] }];
+    return this.table.get(act) ?? this.table.get(mainAct(act)) ?? this.table.get('Other') ?? [{ text: 'Okay.', parts: ['Okay.'], slots: [], fixed: true }];
   }
 
   /** True when some template exists for this exact act name. */
@@ -118,59 +222,115 @@ export class TemplateNlg {
   /**
    * An utterance for `act`. Templates whose slots are not all in `fill` are skipped (if none
    * qualifies, the slot-free ones are used, else the first template with gaps filled by "that").
-   * `previous` is avoided when another choice exists.
+   * Wordings in `avoid` are not said when another one exists.
    */
-  generate(act: string, fill: SlotFill, rng: Rng, previous?: string): string {
-    return this.realise(act, fill, rng, previous).text;
+  generate(act: string, fill: SlotFill, rng: Rng, avoid?: Avoid): string {
+    return this.realise(act, fill, rng, avoid).text;
   }
 
   /**
    * Like `generate`, and says which slots the text states. Templates that use every slot in
-   * `require` are preferred (a user that means to state a value picks a template that says it);
-   * when the act has none, the usual choice applies and `used` shows what was left out. Random
-   * typos never touch the filled slots, and a revision (an act ending in ".Revise") gets none.
+   * `require` are preferred (a user that means to state a value picks a template that says it),
+   * and their wordings that leave a required slot out are redrawn; when the act has none, the
+   * usual choice applies and `used` shows what was left out. `avoid` names wordings not to say
+   * again (the previous utterance, or a set of every earlier one): random wordings are drawn until
+   * one is new, then every template is tried in turn; only when the act has no new wording at all
+   * is an avoided one said. Random typos never touch the filled slots, and a revision (an act
+   * ending in ".Revise") gets none.
    */
-  realise(act: string, fill: SlotFill, rng: Rng, previous?: string, require: readonly string[] = []): Realisation {
+  realise(act: string, fill: SlotFill, rng: Rng, avoid?: Avoid, require: readonly string[] = []): Realisation {
     const all = this.templatesFor(act);
     const has = fill as Record<string, string | undefined>;
-    let usable = all.filter((t) => t.slots.every((s) => has[s] !== undefined && has[s] !== ''));
+    const filled = (s: string) => has[s] !== undefined && has[s] !== '';
+    let usable = all.filter((t) => t.slots.every(filled));
     if (require.length) {
       const saying = usable.filter((t) => require.every((r) => t.slots.includes(r)));
       if (saying.length) usable = saying;
     }
     if (usable.length === 0) usable = all.filter((t) => t.slots.length === 0);
     if (usable.length === 0) usable = all;
-    let chosen = rng.pick(usable);
-    let filled = this.fill(chosen, has);
-    if (previous !== undefined && filled.text === previous && usable.length > 1) {
-      const others = usable.filter((t) => this.fill(t, has).text !== previous);
-      if (others.length) {
-        chosen = rng.pick(others);
-        filled = this.fill(chosen, has);
+    const wanted = require.filter(filled);
+    let best: Expansion | undefined;
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const chosen = rng.pick(usable);
+      const e = this.expand(chosen, has, rng, wanted);
+      if (!best) best = e;
+      if (!avoided(avoid, e.text)) {
+        best = e;
+        break;
+      }
+      // a template with one wording and nothing new: look at the others straight away
+      if (chosen.fixed && usable.every((t) => t.fixed)) {
+        const other = usable.map((t) => this.expand(t, has, rng, wanted)).filter((x) => !avoided(avoid, x.text));
+        if (other.length) best = rng.pick(other);
+        break;
       }
     }
-    let text = filled.text;
+    const e = best!;
+    let text = e.text;
     // A revision's wording ("instead", "changed my mind") is what makes it a revision: no typo
     // there. The draw is still made, so the other utterances of a seeded run stay as they were.
     const exact = act.endsWith('.Revise');
-    if (this.typoRate > 0 && rng.chance(this.typoRate) && !exact) text = addTypo(text, rng, filled.spans);
-    const used = [...new Set(chosen.slots.filter((s) => has[s] !== undefined && has[s] !== ''))];
-    return { text, used };
+    if (this.typoRate > 0 && rng.chance(this.typoRate) && !exact) text = addTypo(text, rng, e.spans);
+    return { text, used: e.used };
   }
 
-  private fill(t: Template, fill: Record<string, string | undefined>): { text: string; spans: TextSpan[] } {
-    if (t.slots.length === 0) return { text: t.text, spans: [] };
-    const spans: TextSpan[] = [];
-    let out = '';
-    let last = 0;
-    for (const m of t.text.matchAll(SLOT)) {
-      out += t.text.slice(last, m.index);
-      const value = fill[m[1]] ?? 'that';
-      spans.push({ start: out.length, end: out.length + value.length });
-      out += value;
-      last = m.index! + m[0].length;
-    }
-    out += t.text.slice(last);
-    return { text: out, spans };
+  /** One wording of a template (wordings that drop a required slot are redrawn a few times). */
+  private expand(t: Template, fill: Record<string, string | undefined>, rng: Rng, require: readonly string[]): Expansion {
+    let e = this.expandOnce(t, fill, rng);
+    for (let k = 0; k < 8 && require.some((r) => t.slots.includes(r) && !e.used.includes(r)); k++) e = this.expandOnce(t, fill, rng);
+    return e;
   }
+
+  private expandOnce(t: Template, fill: Record<string, string | undefined>, rng: Rng): Expansion {
+    const spans: TextSpan[] = [];
+    const used: string[] = [];
+    let out = '';
+    const walk = (parts: readonly Part[]) => {
+      for (const p of parts) {
+        if (typeof p === 'string') out += p;
+        else if ('slot' in p) {
+          const value = fill[p.slot];
+          const text = value === undefined || value === '' ? 'that' : value;
+          if (text !== 'that' && !used.includes(p.slot)) used.push(p.slot);
+          spans.push({ start: out.length, end: out.length + text.length });
+          out += text;
+        } else if ('choice' in p) walk(p.choice[rng.int(p.choice.length)]);
+        else if (rng.chance(0.5)) walk(p.optional);
+      }
+    };
+    walk(t.parts);
+    if (t.fixed) return { text: out, spans, used };
+    // parts left out leave double spaces and spaces before punctuation behind
+    return tidy(out, spans, used);
+  }
+}
+
+interface Expansion {
+  text: string;
+  spans: TextSpan[];
+  used: string[];
+}
+
+/** Collapses runs of spaces, drops spaces before , . ! ? and commas left dangling; keeps spans aligned. */
+function tidy(text: string, spans: TextSpan[], used: string[]): Expansion {
+  const punct = (c: string | undefined) => c === ',' || c === '.' || c === '!' || c === '?';
+  const map: number[] = [];
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    map.push(out.length);
+    const ch = text[i];
+    let drop = false;
+    if (ch === ' ') {
+      const next = text[i + 1];
+      drop = out.length === 0 || out.endsWith(' ') || next === undefined || next === ' ' || punct(next);
+    } else if (ch === ',') {
+      let j = i + 1;
+      while (text[j] === ' ') j++;
+      drop = j >= text.length || punct(text[j]) || out.length === 0;
+    }
+    if (!drop) out += ch;
+  }
+  map.push(out.length);
+  return { text: out, spans: spans.map((s) => ({ start: map[s.start], end: map[s.end] })), used };
 }

@@ -1,14 +1,37 @@
 /**
  * Small wording helpers shared by the template users: how an attribute value reads after
- * "something", and which attribute an agent question is about.
+ * "something" (with agreement: articles, number), and which attribute an agent question is about.
  */
 
-/** "black", "in leather", "for work", "like sneakers", "from Northvale", "in the budget price range". */
+/** How an occasion reads after "for" ("everyday" -> "everyday wear"); the value's words always stay in. */
+const OCCASION_AFTER_FOR: Record<string, string> = {
+  everyday: 'everyday wear', lounge: 'lounge wear', party: 'a party', wedding: 'a wedding', 'date night': 'a date night',
+  beach: 'the beach', gym: 'the gym',
+};
+
+/** True when a product noun is plural ("sneakers", "jeans", "sunglasses"; not "dress", "campus"). */
+export function isPluralNoun(noun: string): boolean {
+  return /s$/.test(noun) && !/(?:ss|us)$/.test(noun);
+}
+
+/** "a parka", "an anorak", "sneakers" (plural nouns take no article). */
+export function withArticle(noun: string): string {
+  if (isPluralNoun(noun)) return noun;
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+/**
+ * How an attribute value reads after "something": "black", "in leather", "for work", "for everyday
+ * wear", "like a tank top", "like sneakers", "from Northvale", "in the budget price range",
+ * "unisex", "for women". The value itself always appears word for word (the NLU of the agents and
+ * the checker look for it).
+ */
 export function valuePhrase(attr: string, value: string): string {
   switch (attr) {
     case 'gender':
+      return value === 'unisex' ? 'unisex' : `for ${value}`;
     case 'occasion':
-      return `for ${value}`;
+      return `for ${OCCASION_AFTER_FOR[value] ?? value}`;
     case 'material':
       return `in ${value}`;
     case 'price_band':
@@ -16,10 +39,27 @@ export function valuePhrase(attr: string, value: string): string {
     case 'brand':
       return `from ${value}`;
     case 'type':
-      return `like ${value}`;
+      return `like ${withArticle(value)}`;
     default:
       return value;
   }
+}
+
+/**
+ * Values as one noun phrase about things the user wears: adjectives (colour, style, plain values)
+ * before the noun, the others after it. "black, casual pieces in leather for women", "sneakers in
+ * the budget price range" (a plural type is the noun itself, a singular one "like a parka").
+ */
+export function describeValues(pairs: readonly (readonly [string, string])[], noun = 'pieces'): string {
+  const adjectives: string[] = [];
+  const after: string[] = [];
+  let head = noun;
+  for (const [k, v] of pairs) {
+    if (k === 'type' && isPluralNoun(v)) head = v;
+    else if (k === 'colour' || k === 'style' || (k === 'gender' && v === 'unisex')) adjectives.push(v);
+    else after.push(valuePhrase(k, v));
+  }
+  return [adjectives.join(', '), head, ...after].filter(Boolean).join(' ');
 }
 
 /** Words that show an agent question is about an attribute. */

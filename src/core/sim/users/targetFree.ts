@@ -21,9 +21,20 @@
  * - Wrapped by a meta-simulator (a target is set), the values it states follow the current target:
  *   liked values are the target's, and it never rejects a value the target has. After a target
  *   switch, a value it said that the new target does not have is revised out loud (Reveal.Revise,
- *   one attribute per turn) before it says anything else about that attribute.
- * - It never says exactly what it said on its previous turn: each clause avoids the wording it had
- *   last turn, and when the whole utterance would still repeat, it adds that it has seen these.
+ *   every such attribute in one turn) before it says anything else about them.
+ * - Stated preferences win over reflected ones (PEPPER's reflected preferences must not contradict
+ *   what the user told the recommender): an item carrying a value the user said it is not keen on
+ *   is reflected as "dislike", whatever the user's rating or general preferences say, unless it is
+ *   the meta-simulator's target.
+ * - Wrapped by a meta-simulator, it takes its target when it sees it among the first 3 items
+ *   (AlterEval: a user that finds what it is looking for accepts it), as the agenda user does: the
+ *   two wrapped users agree on what success is. A value it still has to revise out loud after a
+ *   switch is revised first (accepting would break a value it said and never took back), also when
+ *   the target's value is one it said it is not keen on (the revision takes that back).
+ * - It never says anything it already said in the conversation (only a repeat after a failed
+ *   agent turn repeats itself): each clause avoids every wording that clause kind had before, and
+ *   the whole utterance is redrawn, then extended with a remark that these look familiar, until it
+ *   is new.
  */
 import type { PreferenceState, SimulatorTrace } from '../../model';
 import type { Rng } from '../../random';
@@ -31,7 +42,7 @@ import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../
 import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
-import { valuePhrase } from './phrases';
+import { describeValues, valuePhrase } from './phrases';
 import { attributeKey, dynamicRecord, sampleHistory, sampleTaste, viewOf, type ItemView, type Opinion, type RatedItem, type Taste } from './preferences';
 import { round3, type ObservingSession, type TargetAwareSession, type TargetUpdate } from './session';
 
@@ -48,6 +59,9 @@ export interface TargetFreeOptions {
   /** The user says goodbye on this turn (default 20). */
   maxTurns?: number;
 }
+
+/** How far down a carousel a meta-simulated user looks for its target (as the agenda user and the meta-simulator). */
+export const TARGET_SEEN_DEPTH = 3;
 
 export class TargetFreeUserSimulator implements UserSimulator {
   readonly name = 'target-free';
@@ -130,8 +144,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly stated = new Map<string, string>();
   /** The attribute values ("attr=value") the user said it is not keen on. */
   private readonly rejected = new Set<string>();
-  /** Each clause kind's wording on the previous turn, so the next turn words it differently. */
-  private previousClauses = new Map<string, string>();
+  /** Every wording each clause kind had so far, so no clause is said twice in a conversation. */
+  private readonly clauseWordings = new Map<string, Set<string>>();
+  /** Every utterance the user said so far. */
+  private readonly utterances = new Set<string>();
   private turn = 0;
   private coverage = 0;
   /** Set by a meta-simulator: the item the user is now looking for. */
@@ -216,7 +232,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const liked = this.likedPool().slice(0, 3);
     const disliked = this.dislikedPool().slice(0, 2);
     const parts: string[] = [];
-    if (liked.length) parts.push(`I usually go for things ${joinList(liked.map(([k, v]) => valuePhrase(k, v)))}`);
+    if (liked.length) parts.push(`I usually go for ${describeValues(liked)}`);
     if (disliked.length) parts.push(`I'm not into anything ${joinList(disliked.map(([k, v]) => valuePhrase(k, v)), 'or')}`);
     return { text: parts.length ? parts.join(', and ') + '.' : 'I am open to suggestions.', liked, disliked };
   }
@@ -229,6 +245,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   /** The user's reflected opinion of one shown item. */
   reflect(item: ItemView): Opinion {
     if (this.target && item.item_id === this.target.item_id) return 'like';
+    if (this.rejected.size) for (const [k, v] of Object.entries(item.attributes)) if (this.rejected.has(attributeKey(k, v))) return 'dislike';
     const own = this.seen.get(item.item_id);
     if (own) return own.rating >= 3.5 ? 'like' : own.rating <= 2.5 ? 'dislike' : 'neutral';
     if (item.category !== undefined && item.category !== this.task) return 'dislike';
@@ -305,23 +322,54 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     for (const key of negatedKeys) this.rejected.add(key);
   }
 
+  /** True when an item has every value the user said it wants (what accepting it must not break). */
+  private meetsStated(item: CatalogItem): boolean {
+    for (const [k, v] of this.stated) {
+      const have = item.attributes[k];
+      if (have !== undefined && have !== v) return false;
+    }
+    return true;
+  }
+
   /**
    * A value the user said that its current target does not have (after a meta-simulator's switch):
    * the first such attribute in key order, with the target's value, or undefined.
    */
   private pendingRevision(): [string, string] | undefined {
-    const t = this.target?.attributes;
-    if (!t) return undefined;
-    for (const k of [...this.stated.keys()].sort()) {
-      const v = t[k];
-      if (v !== undefined && v !== this.stated.get(k) && !this.rejected.has(attributeKey(k, v))) return [k, v];
-    }
-    return undefined;
+    return this.pendingRevisions()[0];
   }
 
-  /** Realises one clause of a turn, avoiding the wording that clause kind had on the previous turn. */
+  /** Every value the user said that its current target does not have, in key order, with the target's values, then the target's values it said it does not want. */
+  private pendingRevisions(): [string, string][] {
+    const t = this.target?.attributes;
+    if (!t) return [];
+    const out: [string, string][] = [];
+    for (const k of [...this.stated.keys()].sort()) {
+      const v = t[k];
+      if (v !== undefined && v !== this.stated.get(k)) out.push([k, v]);
+    }
+    // A value the user said it does not want that the (new) target has: taken back out loud too,
+    // before the target is taken (never accept against its own words).
+    for (const k of Object.keys(t).sort()) {
+      if (this.rejected.has(attributeKey(k, t[k])) && !out.some(([s]) => s === k)) out.push([k, t[k]]);
+    }
+    return out;
+  }
+
+  /** Realises one clause of a turn, avoiding every wording that clause kind had before. */
   private clause(act: string, fill: SlotFill, require: readonly string[] = []) {
-    return this.sim.nlg.realise(act, fill, this.rng, this.previousClauses.get(act), require);
+    return this.sim.nlg.realise(act, fill, this.rng, this.clauseWordings.get(act), require);
+  }
+
+  /** Remembers an utterance and its clauses' wordings. */
+  private said(utterance: string, wording: ReadonlyMap<string, string>): void {
+    this.previousUtterance = utterance;
+    this.utterances.add(utterance);
+    for (const [kind, text] of wording) {
+      let set = this.clauseWordings.get(kind);
+      if (!set) this.clauseWordings.set(kind, (set = new Set()));
+      set.add(text);
+    }
   }
 
   async start(): Promise<UserTurn> {
@@ -329,7 +377,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     for (const [k, v] of story.liked) this.mentioned.add(attributeKey(k, v));
     const fill: SlotFill = { category: this.task, general: story.text };
     const { text: utterance, used } = this.sim.nlg.realise('Pepper.Open', fill, this.rng, undefined, ['general']);
-    this.previousUtterance = utterance;
+    this.said(utterance, new Map());
     this.turn = 1;
     const said: Said = { constraints: {} };
     if (used.includes('category')) said.constraints!.category = this.task;
@@ -362,14 +410,6 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (understanding.confidence !== undefined) nlu.confidence = understanding.confidence;
     const trace: SimulatorTrace = { nlu, agent_act: understanding.agent_act };
     this.turn++;
-    if (this.turn >= max) {
-      const utterance = this.sim.nlg.generate('Complete', {}, this.rng, this.previousUtterance);
-      trace.user_act = 'Complete';
-      trace.said = { constraints: {} };
-      trace.preference_coverage = this.coverage;
-      (trace as Record<string, unknown>)['end_reason'] = 'max_turns';
-      return { utterance, act: 'Complete', trace, done: true, outcome: 'ended' };
-    }
     const shown = response.recommendations.slice(0, this.sim.options.interfaceSize ?? 4).map((r) => viewOf(r, this.sim.options.catalog));
     const reflected = dynamicRecord<Opinion>();
     let liked: ItemView | undefined;
@@ -379,6 +419,29 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       reflected[item.item_id] = o;
       if (o === 'like' && !liked) liked = item;
       if (o === 'dislike' && !disliked) disliked = item;
+    }
+    const revision = this.pendingRevision();
+    const seen = this.target && !revision && this.meetsStated(this.target) ? shown.slice(0, TARGET_SEEN_DEPTH).find((i) => i.item_id === this.target!.item_id) : undefined;
+    if (seen) {
+      // AlterEval's known-item user: the target is on screen, it takes it.
+      const r = this.sim.nlg.realise('Note.Accept', { item: seen.title ?? seen.item_id }, this.rng, this.utterances, ['item']);
+      this.said(r.text, new Map());
+      trace.user_act = 'Note.Accept';
+      trace.said = r.used.includes('item') ? { constraints: {}, items: [seen.item_id] } : { constraints: {} };
+      trace.preferences = { kind: 'delta', model: 'pepper', reflected };
+      trace.preference_coverage = this.coverage;
+      (trace as Record<string, unknown>)['end_reason'] = 'accepted';
+      return { utterance: r.text, act: 'Note.Accept', trace, done: true, outcome: 'accepted' };
+    }
+    // The last turn (the target, if on screen, was taken above): goodbye.
+    if (this.turn >= max) {
+      const utterance = this.sim.nlg.generate('Complete', {}, this.rng, this.utterances);
+      this.said(utterance, new Map());
+      trace.user_act = 'Complete';
+      trace.said = { constraints: {} };
+      trace.preference_coverage = this.coverage;
+      (trace as Record<string, unknown>)['end_reason'] = 'max_turns';
+      return { utterance, act: 'Complete', trace, done: true, outcome: 'ended' };
     }
     const said: Said = { constraints: {} };
     const constraints = said.constraints!;
@@ -393,18 +456,24 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     };
     let act = '';
     let revised = false;
-    const revision = this.pendingRevision();
     if (revision) {
       // The target changed under a value the user already said: it says it changed its mind, and
       // that is all this turn says about preferences (the trace's `said` holds the new value). A
       // template file without a revision wording that states the value leaves the old value
       // standing (and the attribute unsaid) rather than change it silently.
+      // Every value to change is said in the one revision ("something white and for work"), so the
+      // user can take its target on the next turn.
+      const all = this.pendingRevisions();
       const kind = this.sim.nlg.has('Pepper.Revise') ? 'Pepper.Revise' : 'Reveal.Revise';
-      const r = this.clause(kind, { value: valuePhrase(revision[0], revision[1]) }, ['value']);
+      const r = this.clause(kind, { value: joinList(all.map(([k, v]) => valuePhrase(k, v))) }, ['value']);
       if (r.used.includes('value')) {
         add(kind, r.text);
-        constraints[revision[0]] = revision[1];
-        this.mentioned.add(attributeKey(revision[0], revision[1]));
+        for (const [k, v] of all) {
+          constraints[k] = v;
+          // a value it had said it is not keen on, now wanted: the revision takes that back too
+          this.rejected.delete(attributeKey(k, v));
+          this.mentioned.add(attributeKey(k, v));
+        }
         act = 'Reveal.Revise';
         revised = true;
       }
@@ -442,11 +511,14 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     }
     if (clauses.length === 0) add('Pepper.None', this.clause('Pepper.None', {}).text);
     let utterance = clauses.join(' ');
-    // Nothing new to say and every clause's wording had no alternative: say that these are
-    // familiar rather than repeat the previous turn word for word.
-    if (utterance === this.previousUtterance) utterance = `${utterance} ${this.clause('Pepper.Same', {}).text}`;
-    this.previousUtterance = utterance;
-    this.previousClauses = wording;
+    // Nothing new to say and every clause's wording used up: say that these look familiar rather
+    // than repeat an earlier turn word for word.
+    for (let k = 0; k < 8 && this.utterances.has(utterance); k++) {
+      const same = this.clause('Pepper.Same', {});
+      wording.set('Pepper.Same', same.text);
+      utterance = `${clauses.join(' ')} ${same.text}`;
+    }
+    this.said(utterance, wording);
     this.remember(said, negatedKeys);
     if (negated.length) said.negated = negated;
     if (items.length) said.items = items;

@@ -337,9 +337,11 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     terms.push(categoryNoun(state.category));
     const category = state.category!;
     const query = terms.join(' ');
-    const hits = this.catalog.categoryPartialIndex(category).search(query, CAROUSEL_SIZE);
-    Object.assign(this.trace, { query, filters: { category }, retrieved: hits.length });
-    if (hits.length) return hits.map((h) => h.doc);
+    // Careless, not stuck: a new search does not lead with what the user already looked at (it
+    // searches deeper so that fresh items can take their places).
+    const hits = this.catalog.categoryPartialIndex(category).search(query, CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE));
+    Object.assign(this.trace, { query, filters: { category }, retrieved: Math.min(hits.length, CAROUSEL_SIZE) });
+    if (hits.length) return state.freshFirst(hits.map((h) => h.doc)).slice(0, CAROUSEL_SIZE);
     // nothing in the partial text matched: a few items of the category, at random
     this.trace.fallback = 'random items of the category';
     const pool = this.catalog.byCategory(category);

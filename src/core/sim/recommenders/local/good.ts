@@ -72,10 +72,11 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const refs = this.lexicon.findItems(parsed, state.shown);
     const mentions = mentionsOutside(parsed.mentions, refs);
     if (refs.length) dropTitleWords(parsed, refs);
-    // "Not <title>.", "No <title>": a rejection of that item
-    const notRef = refs.find((r) => r.start > 0 && (parsed.tokens[r.start - 1] === 'not' || parsed.tokens[r.start - 1] === 'no'));
-    if (notRef) intents.add('reject');
-    const picked = notRef?.item ?? refs[0]?.item ?? referencedItem(parsed, state.shown, mentions);
+    // "Not <title>.", "No <title>", "<title>, no thanks.", "I'm not keen on <title>": a rejection
+    // of that item; in "I like <A>. <B>, no thanks." only B is rejected (read sentence by sentence).
+    const verdicts = refs.length ? this.itemVerdicts(userUtterance, parsed, refs) : { rejected: [], liked: [] };
+    if (verdicts.rejected.length) intents.add('reject');
+    const picked = verdicts.liked[0] ?? refs.find((r) => !verdicts.rejected.includes(r.item))?.item ?? verdicts.rejected[0] ?? referencedItem(parsed, state.shown, mentions);
 
     if (intents.has('accept') && state.shown.length) {
       const item = picked ?? state.shown[0];
@@ -96,7 +97,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     }
 
     const rejecting = intents.has('reject') && state.shown.length > 0;
-    if (rejecting) for (const it of picked ? [picked] : state.shown) state.rejected.add(it.item_id);
+    if (rejecting) for (const it of verdicts.rejected.length ? verdicts.rejected : picked ? [picked] : state.shown) state.rejected.add(it.item_id);
     const update = state.apply(parsed, mentions);
     this.trace.negated = negatedValues(update.removed);
     if (update.relaxed.length) this.trace.relaxed = update.relaxed;
@@ -104,8 +105,12 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     // is navigating: back, repeat, compare, similar, details)
     const navigating = NAVIGATION.some((i) => intents.has(i));
     // Free words ("something waterproof") count as a new wish unless the user is asking about
-    // what is on screen.
-    const newWords = parsed.keywords.length > 0 && !navigating && !intents.has('question') && !intents.has('note');
+    // what is on screen; once the category is known, only words its items use do (chatter such as
+    // "honestly" or "ages" would only re-run the same search).
+    const category = state.category;
+    const index = category !== undefined && parsed.keywords.length ? this.catalog.categoryIndex(category) : undefined;
+    const wishWords = index ? parsed.keywords.some((k) => index.documentFrequency(k) > 0) : parsed.keywords.length > 0;
+    const newWords = wishWords && !navigating && !intents.has('question') && !intents.has('note');
     const newFacts = update.added.length > 0 || update.removed.length > 0 || update.relaxed.length > 0 || update.priceChanged || update.categoryChanged || newWords;
     const listing = intents.has('list') && !navigating;
     const wantsMore = intents.has('more') || rejecting || (listing && state.shown.length > 0 && !newFacts);
@@ -148,6 +153,34 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       return say(lead + this.question(missing), [], ['elicit_preference']);
     }
     return this.recommend(parsed, rejecting, wantsMore, missing);
+  }
+
+  /**
+   * The shown items an utterance rejects and likes, by the sentence that names them: a sentence
+   * whose cues reject (or whose title follows "not" / "no") rejects the items it names, one whose
+   * cues like likes them. One sentence naming items under both cues counts as rejecting.
+   */
+  private itemVerdicts(text: string, parsed: ParsedUtterance, refs: readonly ItemReference[]): { rejected: CatalogItem[]; liked: CatalogItem[] } {
+    const rejected: CatalogItem[] = [];
+    const liked: CatalogItem[] = [];
+    const sentences = text.split(/(?<=[.!?;])\s+/).filter((x) => x.trim());
+    const judge = (p: ParsedUtterance, own: readonly ItemReference[]) => {
+      for (const r of own) {
+        const before = r.start > 0 ? p.tokens[r.start - 1] : '';
+        if (before === 'not' || before === 'no' || p.intents.has('reject')) {
+          if (!rejected.includes(r.item)) rejected.push(r.item);
+        } else if (p.intents.has('like') && !liked.includes(r.item)) liked.push(r.item);
+      }
+    };
+    if (sentences.length <= 1) judge(parsed, refs);
+    else {
+      const items = refs.map((r) => r.item);
+      for (const sentence of sentences) {
+        const p = this.lexicon.parse(sentence);
+        judge(p, this.lexicon.findItems(p, items));
+      }
+    }
+    return { rejected, liked: liked.filter((it) => !rejected.includes(it)) };
   }
 
   /** No request and no new preference: offer a way forward. */
@@ -299,13 +332,16 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
         }
         return true;
       };
-      const hits = index.search(query, CAROUSEL_SIZE, filter, adjust);
+      // Deep enough that the items the user already looked at can step aside for fresh ones.
+      const hits = index.search(query, CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE), filter, adjust);
       if (hits.length >= MIN_RESULTS || hard.length === 0) {
         let items = hits.map((h) => h.doc);
         if (items.length === 0 && skipSeen) {
           // everything relevant was seen: allow repeats rather than showing nothing
           items = index.search(query, CAROUSEL_SIZE, (it) => !violates(it), adjust).map((h) => h.doc);
         }
+        items = state.freshFirst(items, (it) => state.fullMatch(it));
+        if (items.length > CAROUSEL_SIZE) items = items.slice(0, CAROUSEL_SIZE);
         this.traceRetrieval(query, type, gender, items.length);
         return { items, relaxed };
       }
@@ -334,11 +370,12 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const query = [a.type, a.colour, a.material, a.style, a.occasion].filter(Boolean).join(' ') || item.title;
     // the liked item leads, unless the user has ruled out one of its values since
     const pin = !state.violates(item);
-    const hits = index.search(query, CAROUSEL_SIZE, (it) => (it === item ? pin : !state.violates(it)));
-    const items = hits.map((h) => h.doc);
-    this.traceRetrieval(query, undefined, undefined, items.length);
-    if (pin && !items.includes(item)) items.unshift(item);
+    const hits = index.search(query, CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE), (it) => (it === item ? pin : !state.violates(it)));
+    // the similar ones the user has not looked at yet come first
+    const items = state.freshFirst(hits.map((h) => h.doc).filter((it) => it !== item));
+    if (pin) items.unshift(item);
     if (items.length > CAROUSEL_SIZE) items.length = CAROUSEL_SIZE;
+    this.traceRetrieval(query, undefined, undefined, items.length);
     state.show(items);
     return say(oneOf(this.rng, [
       () => `Glad you like the ${item.title}! Here are a few more in the same spirit. Is it the one, or shall I keep looking?`,

@@ -9,6 +9,13 @@ import type { Lexicon, Mention, ParsedUtterance } from './lexicon';
 /** Price bands of the synthetic catalog, cheapest first (used to step "cheaper" / "nicer"). */
 export const PRICE_BAND_ORDER = ['budget', 'mid-range', 'premium', 'luxury'];
 
+/**
+ * How many items of a carousel a user is taken to have looked at: 3, the browse depth of the
+ * agenda users and the meta-simulators (a PEPPER user reflects on 4; the first 3 are the ones a
+ * repeated carousel would lead with again).
+ */
+export const LOOKED_AT = 3;
+
 /** The order in which a helpful recommender asks about missing preferences. */
 export const SLOT_IMPORTANCE = ['category', 'type', 'gender', 'occasion', 'colour', 'price_band', 'material', 'style', 'brand'];
 
@@ -47,6 +54,10 @@ export class PreferenceState {
   readonly rejected = new Set<string>();
   /** Items already shown. */
   readonly seen = new Set<string>();
+  /** Items that were among the first LOOKED_AT of a carousel (what a user reads before it scrolls). */
+  readonly lookedAt = new Map<string, number>();
+  /** Carousels shown so far (the clock of `lookedAt`). */
+  private carousels = 0;
   /** The current carousel. */
   shown: CatalogItem[] = [];
   /** The carousel before the current one ("go back"). */
@@ -220,12 +231,45 @@ export class PreferenceState {
     return false;
   }
 
-  /** Records a carousel as the current one and as seen. */
+  /** Records a carousel as the current one and as seen (its first LOOKED_AT items as looked at). */
   show(items: CatalogItem[]): void {
     if (items !== this.shown) {
       this.previous = this.shown;
       this.shown = items;
     }
     for (const it of items) this.seen.add(it.item_id);
+    this.carousels++;
+    for (let i = 0; i < Math.min(LOOKED_AT, items.length); i++) this.lookedAt.set(items[i].item_id, this.carousels);
+  }
+
+  /**
+   * A fresh search result in the order to show it: items the user already had in front of it (in
+   * the first LOOKED_AT places of an earlier carousel) and did not take move behind the others,
+   * those looked at longest ago first (ties in result order), so a new search does not lead with
+   * the top of the previous one while the result has anything else. With `tierOf` (local-good:
+   * whether an item has every wanted value), items only move within their tier: a full match the
+   * user has seen still comes before a partial one it has not. Returns the same array when nothing
+   * moves.
+   */
+  freshFirst(items: CatalogItem[], tierOf?: (item: CatalogItem) => number): CatalogItem[] {
+    if (this.lookedAt.size === 0) return items;
+    let any = false;
+    const keyed = items.map((it, i) => {
+      const when = this.lookedAt.get(it.item_id);
+      if (when !== undefined) any = true;
+      return { it, i, tier: tierOf ? tierOf(it) : 0, when: when ?? -1 };
+    });
+    if (!any) return items;
+    keyed.sort((a, b) => b.tier - a.tier || a.when - b.when || a.i - b.i);
+    return keyed.map((k) => k.it);
+  }
+
+  /** 1 when an item has a wanted value for every wanted slot, else 0 (the tiers of `freshFirst` for local-good). */
+  fullMatch(item: CatalogItem): number {
+    for (const [slot, values] of this.wanted) {
+      const v = item.attributes[slot];
+      if (v === undefined || !values.includes(v)) return 0;
+    }
+    return 1;
   }
 }

@@ -61,7 +61,7 @@ export interface AgendaUserOptions {
 }
 
 /** Why the user ended the dialogue (`trace.end_reason` of its last turn). */
-export type EndReason = 'accepted' | 'completed' | 'patience' | 'early_quit';
+export type EndReason = 'accepted' | 'completed' | 'gave_up' | 'patience' | 'early_quit';
 
 /**
  * What an act means to say, by slot: the constraint behind {value}, the liked and disliked values
@@ -140,6 +140,22 @@ function containsWord(text: string, phrase: string): boolean {
   return false;
 }
 
+/** The act that asks about a shown item's value of a requested attribute (KDD'20: goal requests). */
+export const REQUEST_ACT = 'Navigate.Ask';
+
+/**
+ * KDD'20: an agenda holds the goal's requests as well as its constraints. One request act per
+ * request goes in right before the closing Complete (or at the end), as long as the agenda stays
+ * within the length rule (12 acts).
+ */
+export function withRequests(agenda: readonly string[], requests: number, maxLength = 12): string[] {
+  const out = agenda.slice();
+  const at = out.length && mainAct(out[out.length - 1]) === 'Complete' ? out.length - 1 : out.length;
+  const add = Math.max(0, Math.min(requests, maxLength - out.length));
+  out.splice(at, 0, ...Array.from({ length: add }, () => REQUEST_ACT));
+  return out;
+}
+
 function copyGoal(goal: Goal): Goal {
   const g: Goal = { constraints: { ...goal.constraints }, requests: goal.requests.slice() };
   if (goal.fulfilled_requests?.length) g.fulfilled_requests = goal.fulfilled_requests.slice();
@@ -161,6 +177,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   private saidValues = new Map<string, string>();
   /** Attribute values the user has said it does not want. */
   private negated = new Set<string>();
+  /** Values the user said it does not want and has not stated since (a target switch does not take them back). */
+  private saidNegated = new Set<string>();
   private current = '';
   private patience: number;
   private readonly initialPatience: number;
@@ -169,7 +187,17 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   private shown: ItemView[] = [];
   private previousShown: ItemView[] = [];
   private previousUtterance: string | undefined;
+  /** Every utterance said so far: the NLG does not say one again while another wording exists. */
+  private readonly utterances = new Set<string>();
   private lastAskedRequest: string | undefined;
+  /** The item the last item question (Navigate) asked about. */
+  private lastAskedItem: ItemView | undefined;
+  /** Attributes the user said it has no preference on (Disclose.NonDisclose): never stated later. */
+  private noPreference = new Set<string>();
+  /** Whether the agent's last answer was appropriate (a pull) or not (a push). */
+  private lastOperation: 'pull' | 'push' | undefined;
+  /** The item the user's last act passed over (Note.Dislike, Note.Seen, Note.Like without taking it). */
+  private passedOver: string | undefined;
   /** The constraint the current act stated ([attribute, value]), checked against the next carousel. */
   private stated: [string, string] | undefined;
   private target: CatalogItem | undefined;
@@ -218,9 +246,15 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       const names = CONSTRAINT_ATTRIBUTES.filter((a) => this.target!.attributes[a] !== undefined);
       for (const a of this.rng.shuffle(names).slice(0, max + 1)) constraints[a] = this.target.attributes[a];
     } else {
+      // KDD'20: the goal is what the user wants; a goal no catalog item meets could never end in an
+      // accept, so a liked value that would leave no item out is skipped.
+      let matching = this.sim.options.catalog.categoryItems(this.task);
       for (const [attr, value] of this.prefs.likedValues()) {
         if (Object.keys(constraints).length > max) break;
         if (!CONSTRAINT_ATTRIBUTES.includes(attr) || attr in constraints) continue;
+        const left = matching.filter((i) => i.attributes[attr] === value);
+        if (left.length === 0) continue;
+        matching = left;
         constraints[attr] = value;
       }
     }
@@ -249,7 +283,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     this.started = true;
     this.buildGoal();
     const init = this.sim.options.interaction.initialAgenda(this.rng);
-    this.agenda = init.agenda.slice().reverse();
+    this.agenda = withRequests(init.agenda, this.goal.requests.length).reverse();
     const first = this.sim.options.interaction.refine(this.agenda.pop() ?? 'Disclose', this.rng);
     const trace: SimulatorTrace = { operation: 'init', pulled: [first] };
     if (init.attempts > 1) (trace as Record<string, unknown>)['agenda_attempts'] = init.attempts;
@@ -283,16 +317,25 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         pushReason = problem;
       }
     }
-    // Goal update: an explanation after asking about a requested attribute fulfils the request.
-    if (this.lastAskedRequest && understanding.acts.includes('Explain')) {
+    // What the user came for on screen (its target, or an item meeting its whole goal it would
+    // take) answers it, whatever act the agent's turn has: no patience is lost on it. (A re-ask
+    // still spoils the turn; the user then takes the item anyway, see `realise`.)
+    if (!appropriate && checkContent && reasked.length === 0 && this.answerOnScreen()) {
+      appropriate = true;
+      pushReason = undefined;
+    }
+    // Goal update: an answer to an item question (an explanation, or the asked item's value for
+    // the requested attribute in the agent's text) fulfils the request.
+    if (this.lastAskedRequest && (understanding.acts.includes('Explain') || this.answersRequest(response.utterance))) {
       const done = (this.goal.fulfilled_requests ??= []);
       if (!done.includes(this.lastAskedRequest)) done.push(this.lastAskedRequest);
     }
     this.lastAskedRequest = undefined;
+    this.lastAskedItem = undefined;
+    this.lastOperation = appropriate ? 'pull' : 'push';
     const trace: SimulatorTrace = {};
     let next: string;
     if (appropriate) {
-      this.appropriateTurns++;
       next = this.agenda.pop() ?? 'Complete';
       trace.operation = 'pull';
       trace.pulled = [next];
@@ -337,11 +380,16 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     this.stated = undefined;
     const { act, fill, outcome, meaning } = this.realise(planned, agentText, opening);
     this.current = act;
+    // Satisfaction (ConvApparel): an agent answer counts as satisfying when it was appropriate (a
+    // pull) and the user does not turn down what it showed (a Note.Dislike of its items).
+    if (understanding && this.lastOperation === 'pull' && act !== 'Note.Dislike') this.appropriateTurns++;
+    this.passedOver = (act === 'Note.Dislike' || act === 'Note.Seen' || act === 'Note.Like') && meaning.item ? meaning.item : undefined;
     const done = outcome !== undefined;
     if (act === 'Note.Accept') this.agenda = [];
     const templateKey = meaning.template && this.sim.nlg.has(meaning.template) ? meaning.template : opening && this.sim.nlg.has(`${act}.Open`) ? `${act}.Open` : act;
-    const { text: utterance, used } = this.sim.nlg.realise(templateKey, fill, this.rng, this.previousUtterance, meaning.require);
+    const { text: utterance, used } = this.sim.nlg.realise(templateKey, fill, this.rng, this.utterances, meaning.require);
     this.previousUtterance = utterance;
+    this.utterances.add(utterance);
     if (done) this.finished = true;
     trace.said = this.record(meaning, used);
 
@@ -363,7 +411,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     trace.satisfaction = this.agentTurns ? round3(this.appropriateTurns / this.agentTurns) : 1;
     trace.frustration = round3(1 - this.patience / this.initialPatience);
     if (done) {
-      const reason: EndReason = outcome === 'accepted' ? 'accepted' : outcome === 'abandoned' ? 'patience' : (meaning.endReason ?? 'completed');
+      const reason: EndReason = outcome === 'accepted' ? 'accepted' : outcome === 'abandoned' ? 'patience' : outcome === 'gave_up' ? 'gave_up' : (meaning.endReason ?? 'completed');
       (trace as Record<string, unknown>)['end_reason'] = reason;
     }
     return { utterance, act, trace, done, outcome };
@@ -381,6 +429,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       constraints[pair[0]] = pair[1];
       this.disclosed.add(pair[0]);
       this.saidValues.set(pair[0], pair[1]);
+      this.saidNegated.delete(pair[1]);
     };
     if (used.includes('category')) state(['category', this.task]);
     if (meaning.value && used.includes('value')) {
@@ -390,6 +439,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (meaning.liked && used.includes('liked')) state(meaning.liked);
     if (meaning.disliked && used.includes('disliked')) {
       this.negated.add(meaning.disliked[1]);
+      this.saidNegated.add(meaning.disliked[1]);
       said.negated = [meaning.disliked[1]];
     }
     if (meaning.relax && used.includes('attribute')) {
@@ -455,23 +505,68 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (stated && !looked.some((i) => i.attributes[stated[0]] === undefined || i.attributes[stated[0]] === stated[1])) {
       return `none of the first items has ${stated[0]}=${stated[1]}`;
     }
+    // ConvApparel: a recommender that shows again what the user just passed over, or ignores what
+    // it said it does not want, did not listen.
+    const said = [...this.disclosed].filter((a) => a !== 'category' && this.goal.constraints[a] !== undefined);
+    const keeps = (i: ItemView) => said.every((a) => i.attributes[a] === undefined || i.attributes[a] === String(this.goal.constraints[a]));
+    if (said.length && !looked.some(keeps)) return `none of the first items keeps what the user said (${said.map((a) => `${a}=${String(this.goal.constraints[a])}`).join(', ')})`;
+    if (this.passedOver !== undefined && looked[0].item_id === this.passedOver) return `the agent showed ${this.passedOver} again right after the user passed it over`;
+    if (this.negated.size && looked.every((i) => Object.values(i.attributes).some((v) => this.negated.has(v)))) {
+      return `every one of the first items has a value the user said it does not want (${[...this.negated].sort().join(', ')})`;
+    }
     return undefined;
   }
 
+  /** Is what the user came for among the first items: its target (known-item mode) or an item meeting its whole goal it has not bought? */
+  private answerOnScreen(): boolean {
+    const looked = this.shown.slice(0, this.sim.options.browseDepth ?? 3);
+    if (this.target) return looked.some((i) => i.item_id === this.target!.item_id);
+    return looked.some((i) => this.meetsGoal(i) && this.prefs.accepts(i));
+  }
+
+  /** Does the agent's text give the asked item's value of the requested attribute? */
+  private answersRequest(text: string): boolean {
+    const attr = this.lastAskedRequest;
+    const item = this.lastAskedItem;
+    if (!attr || !item || !text) return false;
+    const value = item.attributes[attr];
+    return value !== undefined && containsWord(text.toLowerCase(), value.toLowerCase());
+  }
+
   /**
-   * Does the item satisfy every constraint the user has disclosed (an item without the attribute
-   * does not), belong to the task category, and avoid every value the user said it does not want?
+   * Does the item meet every goal constraint, said or not (KDD'20: the goal is what the user
+   * wants), belong to the task category and avoid every value the user said it does not want?
    */
-  private meetsDisclosed(item: ItemView): boolean {
+  private meetsGoal(item: ItemView): boolean {
     if (item.category !== undefined && item.category !== this.task) return false;
-    for (const attr of this.disclosed) {
+    for (const [attr, want] of Object.entries(this.goal.constraints)) {
       if (attr === 'category') continue;
-      const want = this.goal.constraints[attr];
-      if (want !== undefined && item.attributes[attr] !== String(want)) return false;
+      if (item.attributes[attr] !== String(want)) return false;
     }
     for (const v of Object.values(item.attributes)) if (this.negated.has(v)) return false;
     return true;
   }
+
+  /** The first goal constraint (said ones first) the item misses, as [attribute, wanted value]. */
+  private missedConstraint(item: ItemView): [string, string] | undefined {
+    const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
+    names.sort((a, b) => Number(this.disclosed.has(b)) - Number(this.disclosed.has(a)));
+    for (const a of names) if (item.attributes[a] !== String(this.goal.constraints[a])) return [a, String(this.goal.constraints[a])];
+    return undefined;
+  }
+
+  /** A value the user said and never took back that the item contradicts ([attribute, item's value]). */
+  private contradictsSaid(item: ItemView): [string, string] | undefined {
+    for (const [attr, said] of this.saidValues) {
+      if (attr === 'category') continue;
+      const v = item.attributes[attr];
+      if (v !== undefined && v !== said) return [attr, v];
+    }
+    for (const [attr, v] of Object.entries(item.attributes)) if (attr !== 'category' && this.saidNegated.has(v)) return [attr, v];
+    return undefined;
+  }
+
+
 
   /**
    * The constraint a Disclose states: one the agent asks about, else the task category if the user
@@ -498,15 +593,18 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       const hit = looked.find((i) => i.item_id === this.target!.item_id);
       if (hit) return { act: 'Note.Accept', item: hit };
       const top = looked[0];
+      if (this.prefs.isConsumed(top.item_id)) return { act: 'Note.Seen', item: top };
       const full = this.sim.options.catalog.get(top.item_id);
       const sim = full ? this.sim.options.catalog.similarity(full, this.target) : 0;
       return { act: sim >= (this.sim.options.likeSimilarity ?? 0.7) ? 'Note.Like' : 'Note.Dislike', item: top };
     }
+    // Opinions come from the preference model only (KDD'20); taking an item also needs the whole
+    // goal met. What the user says of the first item follows its opinion: a liked item that misses
+    // the goal is a Like (the user does not take it), never a Dislike.
     const strict = this.sim.options.checkContent ?? true;
-    for (const item of looked) if (this.prefs.accepts(item) && (!strict || this.meetsDisclosed(item))) return { act: 'Note.Accept', item };
+    for (const item of looked) if (this.prefs.accepts(item) && (!strict || this.meetsGoal(item))) return { act: 'Note.Accept', item };
     const top = looked[0];
     if (this.prefs.isConsumed(top.item_id)) return { act: 'Note.Seen', item: top };
-    if (strict && !this.meetsDisclosed(top)) return { act: 'Note.Dislike', item: top };
     const opinion = this.prefs.opinion(top);
     return { act: opinion === 'like' ? 'Note.Like' : 'Note.Dislike', item: top };
   }
@@ -549,16 +647,36 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     const hasItems = this.shown.length > 0;
     const top = this.shown[0];
 
-    if (planned === 'Complete.Abandon') return { act: planned, fill, outcome: 'abandoned', meaning };
-
-    // Known-item mode: a user who sees the item it is looking for takes it, whatever it planned.
+    // Known-item mode: a user who sees the item it is looking for takes it, whatever it planned,
+    // also when its patience just ran out (taking what it came for beats leaving).
     if (this.target && hasItems && !opening) {
       const hit = this.shown.slice(0, this.sim.options.browseDepth ?? 3).find((i) => i.item_id === this.target!.item_id);
-      if (hit) {
+      const clash = hit ? this.contradictsSaid(hit) : undefined;
+      if (hit && clash && planned !== 'Complete.Abandon') {
+        // AlterEval: a switched target may differ from what the user said; the user says the
+        // change (Reveal.Revise) before it takes the item, never accepts against its own words.
+        fill.value = valuePhrase(clash[0], clash[1]);
+        fill.attribute = readableAttribute(clash[0]);
+        return { act: 'Reveal.Revise', fill, meaning: { value: clash, require: ['value'], check: true } };
+      }
+      if (hit && !clash) {
         this.named(hit, fill, meaning);
         meaning.require = ['item'];
         return { act: 'Note.Accept', fill, outcome: 'accepted', meaning };
       }
+    }
+
+    if (planned === 'Complete.Abandon') {
+      // An item on screen that meets the whole goal and that the user likes is taken, not left.
+      if (!this.target && hasItems && !opening) {
+        const verdict = this.judge();
+        if (verdict.act === 'Note.Accept' && verdict.item) {
+          this.named(verdict.item, fill, meaning);
+          meaning.require = ['item'];
+          return { act: 'Note.Accept', fill, outcome: 'accepted', meaning };
+        }
+      }
+      return { act: planned, fill, outcome: 'abandoned', meaning };
     }
 
     if ((main === 'Note' || main === 'Complete') && hasItems && !opening) {
@@ -573,6 +691,18 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         const liked = this.likedValue(verdict.item);
         const disliked = this.dislikedValue(verdict.item);
         const act = planned === 'Note' || planned.startsWith('Note.') ? verdict.act : planned;
+        if (act === 'Note.Like' && !this.target && !this.meetsGoal(verdict.item)) {
+          // A liked item that misses the goal: the user says what it likes about it (the part that
+          // fits), or, when nothing fits, says again the value it misses; never a Dislike (KDD'20).
+          if (!liked) {
+            const missed = this.missedConstraint(verdict.item);
+            if (missed) {
+              fill.value = valuePhrase(missed[0], missed[1]);
+              fill.attribute = readableAttribute(missed[0]);
+              return { act: 'Disclose', fill, meaning: { value: missed, require: ['value'], check: true } };
+            }
+          } else meaning.require = ['liked'];
+        }
         if (liked && act === 'Note.Like') {
           fill.liked = valuePhrase(liked[0], liked[1]);
           meaning.liked = liked;
@@ -585,7 +715,13 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       }
     }
     if (main === 'Complete') {
-      if (hasItems) return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'completed' } };
+      if (hasItems) {
+        // Leaving unserved with patience left (a pushed Complete, acts still pending, or patience
+        // already spent on bad answers) is giving up, not completing.
+        const gaveUp = this.lastOperation === 'push' || this.agenda.length > 0 || this.patience < this.initialPatience;
+        if (gaveUp) return { act: 'Complete', fill, outcome: 'gave_up', meaning: { endReason: 'gave_up', template: 'Complete.GaveUp' } };
+        return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'completed' } };
+      }
       // Nothing shown yet: the user does not leave unless early quitting is configured.
       const quit = this.sim.options.earlyQuit ?? 0;
       if (quit > 0 && this.rng.chance(quit)) return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'early_quit' } };
@@ -595,7 +731,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (main === 'Note') return this.realise(this.fallbackWithoutItems(), agentText, opening);
 
     if (main === 'Disclose') {
-      if (planned === 'Disclose.NonDisclose') return { act: planned, fill, meaning };
+      // "No preference" only on what the goal does not hold: asked about a goal attribute, the user says it.
+      if (planned === 'Disclose.NonDisclose' && !this.asked(agentText).some((a) => a in this.goal.constraints && a !== 'category')) return this.noPreferenceOn(agentText, fill, meaning);
       const next = this.nextConstraint(agentText, opening);
       if (next && next[0] === 'category') {
         // The category reads as a noun ("I'm looking for footwear."): its own templates.
@@ -609,7 +746,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         return { act, fill, meaning: { value: next, require: ['value'], check: true } };
       }
       const asked = this.asked(agentText);
-      if (asked.length || opening) return { act: 'Disclose.NonDisclose', fill, meaning };
+      if (asked.length || opening) return this.noPreferenceOn(agentText, fill, meaning);
       const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
       if (names.length) {
         const a = this.rng.pick(names);
@@ -618,7 +755,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         fill.attribute = readableAttribute(a);
         return { act: this.changesSaid([a, v]) ? 'Reveal.Revise' : 'Disclose', fill, meaning: { value: [a, v], require: ['value'] } };
       }
-      return { act: 'Disclose.NonDisclose', fill, meaning };
+      return this.noPreferenceOn(agentText, fill, meaning);
     }
 
     if (main === 'Reveal') {
@@ -669,14 +806,35 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       if (planned === 'Navigate' || planned === 'Navigate.Ask') {
         const pending = this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
         const attr = pending.length ? pending[0] : this.rng.pick(this.goal.requests.length ? this.goal.requests : ['material']);
+        // The item asked about is one the user could still want: the first of the top three with no
+        // value it said it does not want (asking about a rejected item reads as wanting it again).
+        const asked = this.shown.slice(0, 3).find((i) => !Object.values(i.attributes).some((v) => this.negated.has(v)));
+        if (!asked) return { act: 'Navigate.More', fill, meaning };
         this.lastAskedRequest = attr;
+        this.lastAskedItem = asked;
         fill.attribute = readableAttribute(attr);
-        this.named(top, fill, meaning);
+        this.named(asked, fill, meaning);
+        meaning.require = ['attribute', 'item'];
         return { act: 'Navigate', fill, meaning };
       }
       return { act: planned, fill, meaning };
     }
     return { act: planned, fill, meaning };
+  }
+
+  /** Would some catalog item of the task meet the goal with `attr` set to `value`? */
+  private satisfiableWith(attr: string, value: string): boolean {
+    const constraints = { ...this.goal.constraints, [attr]: value };
+    return this.sim.options.catalog.categoryItems(this.task).some((i) => {
+      for (const [k, v] of Object.entries(constraints)) if (k !== 'category' && i.attributes[k] !== String(v)) return false;
+      return true;
+    });
+  }
+
+  /** A Disclose.NonDisclose: the asked attributes (none of them in the goal) are remembered as "no preference". */
+  private noPreferenceOn(agentText: string, fill: SlotFill, meaning: Meaning): Realised {
+    for (const a of this.asked(agentText)) if (!(a in this.goal.constraints)) this.noPreference.add(a);
+    return { act: 'Disclose.NonDisclose', fill, meaning };
   }
 
   /** Does saying this value change what the user said before for its attribute? */
@@ -711,7 +869,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         ? CONSTRAINT_ATTRIBUTES.filter((a) => this.target!.attributes[a] !== undefined).map((a) => [a, this.target!.attributes[a]])
         : this.prefs.likedValues();
       for (const [attr, value] of candidates) {
-        if (!CONSTRAINT_ATTRIBUTES.includes(attr) || attr in this.goal.constraints || this.negated.has(value)) continue;
+        if (!CONSTRAINT_ATTRIBUTES.includes(attr) || attr in this.goal.constraints || this.negated.has(value) || this.noPreference.has(attr)) continue;
+        if (!this.target && !this.satisfiableWith(attr, value)) continue;
         this.goal.constraints[attr] = value;
         return [attr, value];
       }
@@ -730,7 +889,7 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (said.length === 0) return undefined;
     const attr = this.rng.pick(said);
     const current = this.saidValues.get(attr)!;
-    const options = catalog.attributeValueList(attr).filter((v) => v !== current && !this.negated.has(v) && this.prefs.attributePreference(attr, v) >= 0);
+    const options = catalog.attributeValueList(attr).filter((v) => v !== current && !this.negated.has(v) && this.prefs.attributePreference(attr, v) >= 0 && this.satisfiableWith(attr, v));
     if (options.length === 0) return undefined;
     const liked = options.filter((v) => this.prefs.attributePreference(attr, v) > 0);
     const value = liked.length ? liked[0] : this.rng.pick(options);
@@ -762,6 +921,11 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (typeof last.patience === 'number') this.patience = last.patience;
     for (const t of traces) if (t.preferences) this.prefs.restore(t.preferences);
     this.negated = new Set(traces.flatMap((t) => t.said?.negated ?? []));
+    this.saidNegated = new Set();
+    for (const t of traces) {
+      for (const v of Object.values(t.said?.constraints ?? {})) this.saidNegated.delete(String(v));
+      for (const v of t.said?.negated ?? []) this.saidNegated.add(v);
+    }
     this.saidValues = new Map();
     for (const t of traces) for (const [k, v] of Object.entries(t.said?.constraints ?? {})) this.saidValues.set(k, String(v));
     for (const k of [...this.saidValues.keys()]) if (!(k in this.goal.constraints)) this.saidValues.delete(k);
@@ -781,5 +945,25 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       if (t) this.setTarget({ target: t, alternatives: last.target.alternatives ?? [] });
     }
     this.previousUtterance = prefix[prefix.length - 1]?.user_utterance;
+    // The state the later rules read: the last answer's judgement, the item just passed over, the
+    // item an item question asked about, and the attributes said to be of no preference.
+    this.lastOperation = last.operation === 'pull' || last.operation === 'push' ? last.operation : undefined;
+    const items = last.said?.items ?? [];
+    this.passedOver = (last.user_act === 'Note.Dislike' || last.user_act === 'Note.Seen' || last.user_act === 'Note.Like') ? items[0] : undefined;
+    if (last.user_act === 'Navigate' && items[0]) {
+      const asked = this.shown.find((i) => i.item_id === items[0]);
+      const pending = this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
+      if (asked && pending.length) {
+        this.lastAskedItem = asked;
+        this.lastAskedRequest = pending[0];
+      }
+    }
+    this.noPreference = new Set();
+    prefix.forEach((t, i) => {
+      if (t.trace?.user_act !== 'Disclose.NonDisclose') return;
+      const text = prefix[i - 1]?.assistant_utterance ?? '';
+      for (const a of askedAttributes(questionSentences(text), this.sim.options.catalog.attributeNames())) if (!(a in this.goal.constraints)) this.noPreference.add(a);
+    });
+    for (const t of prefix) if (t.user_utterance !== undefined) this.utterances.add(t.user_utterance);
   }
 }

@@ -1,0 +1,307 @@
+/**
+ * Issue 21, classes 10-14: counts, per simulator configuration (the 30 cells of
+ * test/support/simulators.ts, 500 conversations each by default, seed "language-21b"), what a
+ * reader of the runs found, with definitions of our own:
+ *
+ * - repeat (10): a user utterance equal, character for character, to an earlier user utterance of
+ *   the same conversation, its act not a Navigate.Repeat (nor an ignored agent error). Reported as
+ *   % of conversations with one, % of user turns, and the most repeats of one text in a dialogue.
+ * - likeRejected (11, target-free): a Note.Like turn whose liked item (the first named item the
+ *   trace reflects as "like") carries a value the user said earlier it does not want (`said.negated`).
+ * - target top 3 (12, meta users): turns whose previous carousel holds the meta target among its
+ *   first 3 items; "missed" = those where the user did not accept (it should take it at once).
+ * - language (13): user utterances delexicalised (item titles -> <item>, catalog values and
+ *   category names -> <v>, numbers -> <n>, lower case): distinct forms; type/token ratio over the
+ *   first N tokens of the run (N = the human corpus's user token count, so the ratios compare like
+ *   with like) and over all tokens; words per utterance; distinct user act sequences.
+ * - carousel repeat (14): an agent carousel whose first 3 item ids are, as a set, those of the
+ *   previous carousel, the user not having asked to go back or see it again (Navigate.Back,
+ *   Navigate.Repeat); over all carousels, and over those the agent searched for on that turn
+ *   (`trace.agent.query` set; the others are kept on screen while it answers a question). "rejected kept": a turn naming a shown item the user rejects (trace reflects
+ *   "dislike", or a Note.Dislike) after which the agent's next carousel still holds that item.
+ *
+ *   node scripts/build.mjs && node dist/bench.js language [-- --n 500] [-- --seed S] [-- --no-results]
+ *
+ * Human figures come from test/fixtures/datasets (IARD gold, AB-ReDial, MovieBot), read with the
+ * project's own importers and the same tokenizer.
+ */
+import * as path from 'node:path';
+import { importFile } from '../src/core/importers/index';
+import type { Conversation } from '../src/core/model';
+import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../src/core/run/index';
+import { categoryNoun } from '../src/core/sim/recommenders/local/phrases';
+import { SIMULATOR_MATRIX } from '../test/support/simulators';
+import { machineInfo, updateResultsSection } from './harness';
+
+function argValue(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+const TOKEN = /[a-z0-9]+(?:'[a-z]+)?/g;
+
+export function tokens(text: string): string[] {
+  return text.toLowerCase().match(TOKEN) ?? [];
+}
+
+/** Language figures of a list of utterances (in order). */
+export interface LanguageFigures {
+  utterances: number;
+  tokens: number;
+  forms: number;
+  ttrAll: number;
+  ttrAt: number;
+  wordsPerUtterance: number;
+}
+
+export function languageFigures(utterances: readonly string[], forms: readonly string[], sampleTokens: number): LanguageFigures {
+  const all: string[] = [];
+  for (const u of utterances) all.push(...tokens(u));
+  const ttr = (list: string[]) => (list.length ? new Set(list).size / list.length : 0);
+  return {
+    utterances: utterances.length,
+    tokens: all.length,
+    forms: new Set(forms).size,
+    ttrAll: ttr(all),
+    ttrAt: ttr(all.slice(0, sampleTokens)),
+    wordsPerUtterance: utterances.length ? all.length / utterances.length : 0,
+  };
+}
+
+/** Replaces item titles, values and numbers by placeholders (longest first). */
+export class Delexicaliser {
+  private readonly valueRe: RegExp;
+  constructor(values: Iterable<string>) {
+    const list = [...new Set([...values].map((v) => v.toLowerCase()).filter((v) => v.length > 1))].sort((a, b) => b.length - a.length);
+    const esc = list.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.valueRe = new RegExp(`(?<![a-z0-9])(?:${esc.join('|')})(?![a-z0-9])`, 'g');
+  }
+  form(text: string, titles: readonly string[]): string {
+    let t = text.toLowerCase();
+    for (const title of [...titles].sort((a, b) => b.length - a.length)) if (title) t = t.split(title.toLowerCase()).join('<item>');
+    t = t.replace(this.valueRe, '<v>').replace(/\d+(?:\.\d+)?/g, '<n>');
+    return t.replace(/\s+/g, ' ').trim();
+  }
+}
+
+async function humanCorpora(): Promise<{ name: string; user: string[]; agent: string[] }[]> {
+  const root = path.resolve(__dirname, '..', 'test', 'fixtures', 'datasets');
+  const files: [string, string][] = [
+    ['IARD gold (ReDial)', 'usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'],
+    ['AB-ReDial', 'ab-redial/annotated_dialogues.csv'],
+    ['MovieBot', 'usersimcrs-moviebot/annotated_dialogues.json'],
+  ];
+  const out = [];
+  for (const [name, file] of files) {
+    const { conversations } = await importFile(path.join(root, file));
+    const seen = new Set<string>();
+    const user: string[] = [];
+    const agent: string[] = [];
+    for (const c of conversations) {
+      const key = JSON.stringify(c.turns.map((t) => [t.user_utterance, t.assistant_utterance]));
+      if (seen.has(key)) continue; // AB-ReDial has one row per rater
+      seen.add(key);
+      for (const t of c.turns) {
+        if (t.user_utterance) user.push(t.user_utterance);
+        if (t.assistant_utterance) agent.push(t.assistant_utterance);
+      }
+    }
+    out.push({ name, user, agent });
+  }
+  return out;
+}
+
+const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '-');
+
+export interface CellFigures {
+  name: string;
+  conversations: number;
+  userTurns: number;
+  repeatConvs: number;
+  repeatTurns: number;
+  repeatMax: number;
+  likeTurns: number;
+  likeRejected: number;
+  targetTop3Turns: number;
+  targetTop3Missed: number;
+  metaTurns: number;
+  accepts: number;
+  carousels: number;
+  carouselRepeats: number;
+  searched: number;
+  searchedRepeats: number;
+  rejections: number;
+  rejectedKept: number;
+  actSequences: number;
+  topSequenceShare: number;
+  user: LanguageFigures;
+  agent: LanguageFigures;
+  turnsPerSecond: number;
+}
+
+function itemIds(t: Conversation['turns'][number]): string[] {
+  return (t.recommendations ?? []).map((r) => r.item_id);
+}
+
+export function measureCell(name: string, convs: readonly Conversation[], delex: Delexicaliser, sampleTokens: number, agentSampleTokens: number, seconds: number): CellFigures {
+  const f = { name, conversations: convs.length, userTurns: 0, repeatConvs: 0, repeatTurns: 0, repeatMax: 0, likeTurns: 0, likeRejected: 0, targetTop3Turns: 0, targetTop3Missed: 0, metaTurns: 0, accepts: 0, carousels: 0, carouselRepeats: 0, searched: 0, searchedRepeats: 0, rejections: 0, rejectedKept: 0 };
+  const userTexts: string[] = [];
+  const userForms: string[] = [];
+  const agentTexts: string[] = [];
+  const agentForms: string[] = [];
+  const sequences = new Map<string, number>();
+  let turnsTotal = 0;
+  for (const c of convs) {
+    const counts = new Map<string, number>();
+    let repeated = false;
+    const negated = new Set<string>();
+    const acts: string[] = [];
+    const titles: string[] = [];
+    const itemValues = new Map<string, Record<string, string>>();
+    for (const t of c.turns) for (const r of t.recommendations ?? []) {
+      titles.push(r.title ?? '');
+      itemValues.set(r.item_id, (r.attributes ?? {}) as Record<string, string>);
+    }
+    let previousTop3: string[] | undefined;
+    let previousCarousel: string[] = [];
+    for (let i = 0; i < c.turns.length; i++) {
+      const t = c.turns[i];
+      const tr = t.trace;
+      turnsTotal++;
+      const act = tr?.user_act ?? '';
+      if (t.user_utterance !== undefined) {
+        f.userTurns++;
+        acts.push(act);
+        userTexts.push(t.user_utterance);
+        userForms.push(delex.form(t.user_utterance, titles));
+        const ignored = (tr as Record<string, unknown> | undefined)?.['ignored_agent_error'] === true;
+        if (act !== 'Navigate.Repeat' && !ignored) {
+          const n = (counts.get(t.user_utterance) ?? 0) + 1;
+          counts.set(t.user_utterance, n);
+          if (n > 1) {
+            f.repeatTurns++;
+            repeated = true;
+            f.repeatMax = Math.max(f.repeatMax, n - 1);
+          }
+        }
+        if (act === 'Note.Accept') f.accepts++;
+        // 11: a Like naming an item that carries a value said to be unwanted earlier
+        const reflected = ((tr?.preferences as Record<string, unknown> | undefined)?.['reflected'] ?? {}) as Record<string, string>;
+        const named = tr?.said?.items ?? [];
+        if (act === 'Note.Like') {
+          f.likeTurns++;
+          const liked = named.find((id) => reflected[id] === 'like') ?? named[0];
+          const values = liked ? Object.values(itemValues.get(liked) ?? {}) : [];
+          if (values.some((v) => negated.has(String(v)))) f.likeRejected++;
+        }
+        // 12: the meta target among the first 3 of the carousel the user answers
+        const target = (tr?.target as { item_id?: string } | undefined)?.item_id;
+        if (target && i > 0) {
+          f.metaTurns++;
+          const prevTarget = (c.turns[i - 1].trace?.target as { item_id?: string } | undefined)?.item_id;
+          const top3 = itemIds(c.turns[i - 1]).slice(0, 3);
+          // the target the user held when it read the carousel (a switch happens on this turn only when the target was not on screen)
+          if (top3.includes(target) || (prevTarget !== undefined && top3.includes(prevTarget) && prevTarget === target)) {
+            f.targetTop3Turns++;
+            if (act !== 'Note.Accept') f.targetTop3Missed++;
+          }
+        }
+        // 14b: rejected items the agent shows again right away
+        const rejectedIds = named.filter((id) => reflected[id] === 'dislike' || (act === 'Note.Dislike' && Object.keys(reflected).length === 0));
+        if (rejectedIds.length && t.recommendations) {
+          for (const id of rejectedIds) {
+            if (!previousCarousel.includes(id)) continue;
+            f.rejections++;
+            if (itemIds(t).includes(id)) f.rejectedKept++;
+          }
+        }
+        for (const v of tr?.said?.negated ?? []) negated.add(String(v));
+      }
+      if (t.assistant_utterance !== undefined) {
+        agentTexts.push(t.assistant_utterance);
+        agentForms.push(delex.form(t.assistant_utterance, titles));
+      }
+      const ids = itemIds(t);
+      if (ids.length) {
+        const top3 = ids.slice(0, 3).sort();
+        if (previousTop3) {
+          f.carousels++;
+          const same = act !== 'Navigate.Back' && act !== 'Navigate.Repeat' && top3.join('\u0000') === previousTop3.join('\u0000');
+          if (same) f.carouselRepeats++;
+          // a carousel the agent searched for this turn (its trace has a query), not one kept on screen
+          if (typeof (tr?.agent as Record<string, unknown> | undefined)?.['query'] === 'string') {
+            f.searched++;
+            if (same) f.searchedRepeats++;
+          }
+        }
+        previousTop3 = top3;
+        previousCarousel = ids;
+      }
+    }
+    if (repeated) f.repeatConvs++;
+    const seq = acts.join(' ');
+    sequences.set(seq, (sequences.get(seq) ?? 0) + 1);
+  }
+  const top = Math.max(0, ...sequences.values());
+  return {
+    ...f,
+    actSequences: sequences.size,
+    topSequenceShare: convs.length ? top / convs.length : 0,
+    user: languageFigures(userTexts, userForms, sampleTokens),
+    agent: languageFigures(agentTexts, agentForms, agentSampleTokens),
+    turnsPerSecond: seconds > 0 ? turnsTotal / seconds : 0,
+  };
+}
+
+export async function run(args: string[]): Promise<void> {
+  const n = Number(argValue(args, '--n') ?? 500);
+  const seed = argValue(args, '--seed') ?? 'language-21b';
+  const only = argValue(args, '--only');
+  const human = await humanCorpora();
+  const delexHuman = new Delexicaliser([]);
+  const iard = human[0];
+  const sampleTokens = iard.user.reduce((s, u) => s + tokens(u).length, 0);
+  const agentSampleTokens = iard.agent.reduce((s, u) => s + tokens(u).length, 0);
+  const humanRows: string[] = [];
+  for (const h of human) {
+    const u = languageFigures(h.user, h.user.map((x) => delexHuman.form(x, [])), sampleTokens);
+    const a = languageFigures(h.agent, h.agent.map((x) => delexHuman.form(x, [])), agentSampleTokens);
+    humanRows.push(`| ${h.name} | ${u.utterances} | ${u.forms} | ${u.ttrAt.toFixed(3)} | ${u.ttrAll.toFixed(3)} | ${u.wordsPerUtterance.toFixed(1)} | ${a.utterances} | ${a.ttrAt.toFixed(3)} | ${a.wordsPerUtterance.toFixed(1)} |`);
+  }
+  const cells: CellFigures[] = [];
+  for (const { name, config } of SIMULATOR_MATRIX) {
+    if (only && !name.includes(only)) continue;
+    const env = await prepareEnvironment(parseSimulationConfig({ ...config, n, seed, catalog_size: 800 }));
+    const values: string[] = [...env.catalog.categories()];
+    for (const a of env.catalog.attributeNames()) for (const v of env.catalog.attributeValues(a)) values.push(v);
+    for (const c of env.catalog.categories()) values.push(categoryNoun(c));
+    const delex = new Delexicaliser(values);
+    const convs: Conversation[] = [];
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) convs.push((await simulateConversation(env, i)).conversation);
+    const seconds = (performance.now() - t0) / 1000;
+    const cell = measureCell(name, convs, delex, sampleTokens, agentSampleTokens, seconds);
+    cells.push(cell);
+    console.log(`${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w; ${Math.round(cell.turnsPerSecond)} turns/s`);
+  }
+  const rows = cells.map((c) => `| ${c.name} | ${pct(c.repeatConvs, c.conversations)} | ${pct(c.repeatTurns, c.userTurns)} | ${c.repeatMax} | ${c.likeTurns ? `${c.likeRejected}/${c.likeTurns}` : '-'} | ${c.targetTop3Turns ? `${c.targetTop3Missed}/${c.targetTop3Turns}` : '-'} | ${pct(c.carouselRepeats, c.carousels)} | ${pct(c.searchedRepeats, c.searched)} | ${c.rejections ? `${c.rejectedKept}/${c.rejections}` : '-'} | ${c.user.forms} | ${c.user.ttrAt.toFixed(3)} | ${c.user.wordsPerUtterance.toFixed(1)} | ${c.actSequences} (${(100 * c.topSequenceShare).toFixed(0)} %) | ${c.agent.ttrAt.toFixed(3)} | ${c.agent.wordsPerUtterance.toFixed(1)} |`);
+  const body = [
+    `Machine: ${machineInfo()}`,
+    '',
+    `\`node dist/bench.js language -- --n ${n} --seed ${seed}\` (bench/language.ts; definitions in its header). TTR at N tokens: the type/token ratio of the first N tokens of the run's user (agent) utterances, N = ${sampleTokens} (${agentSampleTokens}) = the IARD gold corpus's user (agent) token count.`,
+    '',
+    'Human corpora (same tokenizer):',
+    '',
+    '| corpus | user utt. | user forms | user TTR@N | user TTR (all) | user words/utt. | agent utt. | agent TTR@N | agent words/utt. |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...humanRows,
+    '',
+    `Simulated, ${n} conversations per configuration:`,
+    '',
+    '| configuration | conv. with a verbatim repeat | user turns repeating | most repeats | Like of a rejected value | target in top 3, not taken | carousel top 3 repeated (all) | searched carousel top 3 repeated | rejected item shown again | user forms | user TTR@N | user words/utt. | act sequences (most common) | agent TTR@N | agent words/utt. |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+  console.log('\n' + humanRows.join('\n'));
+  if (!args.includes('--no-results') && !only) console.log(`wrote ${updateResultsSection('Language and repetition (issue 21, classes 10-14)', body)}`);
+}
