@@ -3,6 +3,7 @@
  * JSON and Markdown by the CLI and drawn by the compare panel. Turn numbers are 0-based (as
  * everywhere in SimLens files, e.g. `--fork FILE:ID:TURN`); renderers show them 1-based.
  */
+import type { UserOutcome } from '../model';
 
 /** How conversations of two runs are paired (see pairing.ts). */
 export type PairingMode = 'seed' | 'id' | 'profile';
@@ -23,7 +24,8 @@ export interface TurnDifference {
 export const DIFF_REPORT_KIND = 'simlens-diff/1';
 
 /** How a conversation ended, as the diff compares it: a user outcome, unknown, or a failure (never a user outcome). */
-export type OutcomeLabel = 'accepted' | 'ended' | 'abandoned' | 'unknown' | `failure:${string}`;
+/** A user outcome (the model's USER_OUTCOMES), unknown, or a failure with its reason. */
+export type OutcomeLabel = UserOutcome | 'unknown' | `failure:${string}`;
 
 export interface RunSide {
   file: string;

@@ -5,7 +5,7 @@
  * values of the pairs are kept, never the conversations.
  */
 import { JsonlFile, forEachLine, parseLineBytes, type LineError } from '../jsonl';
-import { conversationId, type Conversation } from '../model';
+import { conversationId, isUserOutcome, type Conversation } from '../model';
 import { conversationFeatures, describeActSource, featureLabel, featureValue, ACT_FEATURES, type ActSource } from '../metrics/features';
 import { outcomeClass } from '../report/outcomes';
 import { InputProblemError } from '../report/inputProblem';
@@ -348,7 +348,7 @@ export function successChange(pairs: readonly PairSummary[]): DiffReport['succes
   let onlyA = 0;
   let onlyB = 0;
   for (const p of pairs) {
-    const known = (o: OutcomeLabel) => o === 'accepted' || o === 'ended' || o === 'abandoned';
+    const known = (o: OutcomeLabel) => isUserOutcome(o);
     if (!known(p.outcomeA) || !known(p.outcomeB)) continue;
     n++;
     const a = p.outcomeA === 'accepted';
