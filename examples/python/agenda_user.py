@@ -18,6 +18,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import simlens_adapter  # noqa: E402
 
+# Wordings of the two pushes, one per push (PATIENCE pushes at most, so none repeats).
+NOT_THESE = ["Not these. What I want is %s.", "Still not right. I'm after %s.", "These don't fit. I asked for %s.", "No luck again. I need %s."]
+SHOW_ME = ["Could you show me some %s?", "Do you have any %s at all?", "Can I see a few %s, please?", "Any %s you could show me?"]
+
 PATIENCE = 3
 
 
@@ -37,6 +41,8 @@ class AgendaUser:
             "patience": self.patience,
             "said": {"constraints": dict(self.said)},
         }
+        if self.said_items:
+            t["said"]["items"] = list(self.said_items)
         if pushed:
             t["pushed"] = pushed
         return t
@@ -69,6 +75,8 @@ class AgendaUser:
         self.disclosed = []
         self.said = {}
         self.patience = PATIENCE
+        self.pushes = 0
+        self.said_items = []
         self.agenda = ["Disclose"] * len(chosen) + ["Note"]
         if not chosen:
             return self.turn("Hi, I'm looking for %s." % self.task, "Disclose", "init")
@@ -81,10 +89,12 @@ class AgendaUser:
         attrs = item.get("attributes") or {}
         return all(str(attrs.get(a)) == str(self.constraints[a]) for a in self.disclosed)
 
-    def push(self, utterance, act):
+    def push(self, utterance, act, said=None):
         self.patience -= 1
-        self.said = {}
+        self.pushes += 1
+        self.said = dict(said or {})
         if self.patience <= 0:
+            self.said = {}
             # A push leaves the pending agenda as it is: the user leaves with acts still planned.
             return self.turn("This is not getting anywhere, bye.", "Complete.Abandon", "push", True, "abandoned", "patience", ["Complete.Abandon"])
         return self.turn(utterance, act, "push", pushed=[act])
@@ -96,17 +106,20 @@ class AgendaUser:
             if good and not self.pending:
                 self.agenda = []
                 self.said = {}
+                self.said_items = [good[0]["item_id"]]  # the item it names, for the read-back check
                 title = good[0].get("title") or good[0]["item_id"]
                 return self.turn("Great, I'll take the %s." % title, "Note.Accept", "pull", True, "accepted", "goal_reached")
             if good:
                 value = self.disclose_next()
                 return self.turn("Nice, but I would like it in %s." % value, "Disclose", "pull")
-            wanted = ", ".join(str(self.constraints[a]) for a in self.disclosed) or self.task
-            return self.push("None of these is what I want: %s." % wanted, "Note.Dislike")
+            wanted = " and ".join(str(self.constraints[a]) for a in self.disclosed) or self.task
+            # A different wording on every push, so the user never says the same thing twice.
+            restated = {a: self.constraints[a] for a in self.disclosed}  # the values the text says again
+            return self.push(NOT_THESE[self.pushes % len(NOT_THESE)] % wanted, "Note.Dislike", restated)
         if self.pending:
             value = self.disclose_next()
             return self.turn("I'd like it in %s." % value, "Disclose", "pull")
-        return self.push("Could you show me some %s?" % self.task, "Inquire")
+        return self.push(SHOW_ME[self.pushes % len(SHOW_ME)] % self.task, "Inquire")
 
     def restore(self, params):
         """Continues from recorded turns by replaying them with the same seed (this user is deterministic in it)."""
