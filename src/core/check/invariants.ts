@@ -774,7 +774,7 @@ const patienceNonIncreasing: Invariant = {
 
 const abandonAtZero: Invariant = {
   id: 'abandon-at-zero',
-  statement: 'a user abandons exactly when its patience reaches 0 (unless it takes an item on that last turn), abandoning is its last turn and is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left); a user that gives up (outcome gave_up) leaves on its last turn with patience left and end_reason gave_up',
+  statement: 'a user abandons exactly when its patience reaches 0 (unless it takes an item on that last turn), abandoning is its last turn and is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left); a user that gives up (outcome gave_up) leaves on its last turn with patience left and end_reason gave_up, and end_reason completed means nothing pending, no pushed Complete and no patience lost',
   needs: 'trace.patience',
   source: 'Zhang & Balog KDD\'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)',
   check(ctx) {
@@ -817,6 +817,19 @@ const abandonAtZero: Invariant = {
       else if (endReason !== 'gave_up' && lastTrace !== undefined) out.push({ turn: turns.length - 1, detail: `outcome gave_up but end_reason ${endReason === undefined ? 'absent' : show(endReason)}` });
       if (typeof lp === 'number' && lp <= 0) out.push({ turn: turns.length - 1, detail: `gave up with patience ${lp} (that is abandoning)` });
       if (typeof lastAct === 'string' && (lastAct === 'Complete.Abandon' || isAcceptAct(lastAct))) out.push({ turn: turns.length - 1, detail: `gave up with the act ${show(lastAct)}` });
+      n = Math.max(n, 1);
+    }
+    // The other side of the line: `completed` is leaving with nothing left to do, so a user that
+    // completes with acts still pending, on a pushed Complete, or after losing patience gave up
+    // (docs/simulation.md, Endings). Judged only where the trace carries the agenda and patience.
+    if (endReason === 'completed' && lastTrace !== undefined && Array.isArray(lastTrace.agenda)) {
+      const initial = turns.find((t) => typeof t.trace?.patience === 'number')?.trace?.patience;
+      const lp = lastTrace.patience;
+      const why: string[] = [];
+      if (lastTrace.agenda.length > 0) why.push(`${lastTrace.agenda.length} act(s) still pending`);
+      if (lastTrace.operation === 'push') why.push('a pushed Complete');
+      if (typeof initial === 'number' && typeof lp === 'number' && lp < initial) why.push(`patience ${lp} of ${initial}`);
+      if (why.length) out.push({ turn: turns.length - 1, detail: `end_reason completed with ${why.join(', ')} (that is giving up: gave_up)` });
       n = Math.max(n, 1);
     }
     return finding(n, out);

@@ -746,6 +746,18 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
+    id: 'relabel-gave-up-completed', invariant: 'abandon-at-zero', kind: 'outcome',
+    description: 'a user that gave up relabelled as completed (outcome ended, end_reason completed)',
+    apply(c0) {
+      const i = lastTurnIndex(c0);
+      if (c0.outcome !== 'gave_up' || endReasonOf(c0.turns[i]) !== 'gave_up') return undefined;
+      const c = clone(c0);
+      c.outcome = 'ended';
+      setLoose(tr(c.turns[i])!, 'end_reason', 'completed');
+      return { conversation: c, turn: i, detail: 'gave_up relabelled ended/completed' };
+    },
+  },
+  {
     id: 'end-reason-patience-with-patience', invariant: 'abandon-at-zero', kind: 'outcome',
     description: 'end_reason patience while patience is left',
     apply(c0) {
