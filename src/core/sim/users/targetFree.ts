@@ -492,7 +492,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         act = shown.length ? 'Navigate.More' : 'Disclose';
       }
       if (disliked) {
-        const aspect = this.aspect(disliked, -1);
+        // A value the item liked in this very turn has is not what puts the user off the other one
+        // ("I like X ... not keen on anything grey" with X grey): then it names the item only.
+        const found = this.aspect(disliked, -1);
+        const aspect = found && liked && liked.attributes[found[0]] === found[1] ? undefined : found;
         const r = this.clause('Pepper.Dislike', { item: disliked.title ?? disliked.item_id, disliked: aspect && valuePhrase(aspect[0], aspect[1]) });
         add('Pepper.Dislike', r.text);
         if (r.used.includes('item')) items.push(disliked.item_id);

@@ -1,0 +1,33 @@
+/**
+ * Target-free users never like or take an item carrying a value they said they do not want, said
+ * earlier or in the same turn (an independent review found "Brindle & Co Grey Slippers is nice ...
+ * I'm not keen on anything grey" in 25 of 6,382 Like turns, seed 7338 against local-good).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
+
+for (const agent of ['local-good', 'local-bad'] as const) {
+  test(`target-free vs ${agent}: no Like or accept of an item with a value the user negated (so far or in that turn)`, async () => {
+    const env = await prepareEnvironment(parseSimulationConfig({ user: 'target-free', agent, n: 150, seed: '7338', catalog_size: 800 }));
+    let judged = 0;
+    const found: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const conv = (await simulateConversation(env, i)).conversation;
+      const negated = new Set<string>();
+      conv.turns.forEach((turn, k) => {
+        const tr = turn.trace;
+        for (const v of tr?.said?.negated ?? []) negated.add(String(v));
+        const id = tr?.said?.items?.[0];
+        if (!id || (tr?.user_act !== 'Note.Like' && tr?.user_act !== 'Note.Accept')) return;
+        const item = env.catalog.get(id);
+        if (!item) return;
+        judged++;
+        const clash = Object.values(item.attributes).filter((v) => negated.has(String(v)));
+        if (clash.length) found.push(`${conv.id} turn ${k}: ${tr.user_act} of ${id} (${clash.join(', ')}): ${turn.user_utterance}`);
+      });
+    }
+    assert.ok(judged > 500, `only ${judged} Like/accept turns to judge`);
+    assert.deepEqual(found.slice(0, 5), [], `${found.length} of ${judged}`);
+  });
+}
