@@ -34,22 +34,26 @@ export function mentions(text: string, phrase: string): boolean {
   return mentionsWords(tokenize(text), phraseWords(phrase));
 }
 
+/** Whether `want` stands in `have` at `start`, one word of 4+ letters allowed one typo away. */
+function matchesAt(have: readonly string[], want: readonly string[], start: number): boolean {
+  let typos = 0;
+  for (let k = 0; k < want.length; k++) {
+    const h = have[start + k];
+    if (h === want[k]) continue;
+    if (typos === 0 && want[k].length >= 4 && oneTypoApart(h, want[k])) {
+      typos++;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
 /** `mentions` on texts already split with `tokenize` (for checks that look at one text many times). */
 export function mentionsWords(have: readonly string[], want: readonly string[]): boolean {
   if (want.length === 0) return true;
   for (let start = 0; start + want.length <= have.length; start++) {
-    let typos = 0;
-    let k = 0;
-    for (; k < want.length; k++) {
-      const h = have[start + k];
-      if (h === want[k]) continue;
-      if (typos === 0 && want[k].length >= 4 && oneTypoApart(h, want[k])) {
-        typos++;
-        continue;
-      }
-      break;
-    }
-    if (k === want.length) return true;
+    if (matchesAt(have, want, start)) return true;
   }
   return false;
 }
@@ -91,18 +95,7 @@ export function mentionStarts(have: readonly string[], want: readonly string[]):
   const out: number[] = [];
   if (want.length === 0) return out;
   for (let start = 0; start + want.length <= have.length; start++) {
-    let typos = 0;
-    let k = 0;
-    for (; k < want.length; k++) {
-      const h = have[start + k];
-      if (h === want[k]) continue;
-      if (typos === 0 && want[k].length >= 4 && oneTypoApart(h, want[k])) {
-        typos++;
-        continue;
-      }
-      break;
-    }
-    if (k === want.length) out.push(start);
+    if (matchesAt(have, want, start)) out.push(start);
   }
   return out;
 }
