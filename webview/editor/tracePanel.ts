@@ -149,38 +149,13 @@ function notYet(what: string): HTMLElement {
   return h('p', 'muted not-yet', `No ${what} recorded up to this turn.`);
 }
 
-/** Renders the state panel for turn `t`. */
-export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
-  const panel = h('div', { class: 'state-panel', attrs: { 'aria-label': 'Simulator state' } });
-  if (!hasTrace(conv)) {
-    panel.appendChild(
-      h(
-        'div',
-        'empty-state',
-        icon('info'),
-        h('p', null, 'No simulator trace in this conversation.'),
-        h('p', 'muted', 'Human dialogues and simulators that do not export their state replay without it; the transcript and ratings still step turn by turn.'),
-      ),
-    );
-    return panel;
-  }
-  const turn = conv.turns[t];
-  const trace: SimulatorTrace | undefined = turn?.trace;
-  panel.appendChild(h('div', 'state-title', `State after turn ${t + 1} of ${conv.turns.length}`));
-  if (!trace) panel.appendChild(h('p', 'muted', 'No trace recorded for this turn; the state below is carried from earlier turns.'));
-  const ever = (key: keyof SimulatorTrace) => conv.turns.some((x) => x.trace?.[key] !== undefined);
-  if (trace?.error !== undefined) {
-    panel.appendChild(h('div', { class: 'error-box failure', attrs: { role: 'note' } }, h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, failureHeadline(trace.error_kind))), h('div', 'failure-message', trace.error)));
-  }
+/** Whether any turn of the conversation records a trace field. */
+type Ever = (key: keyof SimulatorTrace) => boolean;
 
-  // Acts of this turn.
-  const actRow: Child[] = [];
-  if (trace?.user_act) actRow.push(h('span', { class: 'chip sim-act', attrs: { title: 'user act' } }, h('span', 'k', 'user'), trace.user_act));
-  if (trace?.agent_act) actRow.push(h('span', { class: 'chip meta', attrs: { title: 'agent act' } }, h('span', 'k', 'agent'), trace.agent_act));
-  if (trace?.operation) actRow.push(h('span', `chip op op-${trace.operation}`, trace.operation));
-  if (actRow.length) panel.appendChild(h('div', 'chips', ...actRow));
-
-  // Agenda: pushes / pulls since the previous turn.
+/** Agenda: pushes / pulls since the previous turn. */
+function agendaSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const add = (el: HTMLElement): void => void out.push(el);
   const agendaAt = latestAt(conv, t, 'agenda');
   if (agendaAt) {
     const agenda = agendaAt.value;
@@ -198,7 +173,7 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
         h('li', { class: `agenda-item${isPushed ? ' pushed' : ''}${i === 0 ? ' top' : ''}`, attrs: { title: isPushed ? 'pushed since the previous turn' : undefined } }, isPushed ? icon('add') : null, act),
       );
     });
-    panel.appendChild(
+    add(
       section(
         `Agenda (${agenda.length})`,
         'layers',
@@ -207,9 +182,14 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
         pulled.length ? h('div', 'pulled', h('span', 'muted', 'pulled: '), ...pulled.map((p) => h('span', { class: 'chip pulled-item', attrs: { title: 'pulled since the previous turn' } }, p))) : null,
       ),
     );
-  } else if (ever('agenda')) panel.appendChild(section('Agenda', 'layers', notYet('agenda')));
+  } else if (ever('agenda')) add(section('Agenda', 'layers', notYet('agenda')));
+  return out;
+}
 
-  // Goal.
+/** Goal: constraints (changed ones marked) and requests (fulfilled ones ticked). */
+function goalSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const add = (el: HTMLElement): void => void out.push(el);
   const goalAt = latestAt(conv, t, 'goal');
   if (goalAt) {
     const goal = goalAt.value;
@@ -218,7 +198,7 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
     const c = Object.entries(goal.constraints ?? {});
     const fulfilled = new Set(goal.fulfilled_requests ?? []);
     const prevC = (prevGoal?.constraints ?? {}) as Record<string, unknown>;
-    panel.appendChild(
+    add(
       section(
         'Goal',
         'target',
@@ -231,9 +211,14 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
           : null,
       ),
     );
-  } else if (ever('goal')) panel.appendChild(section('Goal', 'target', notYet('goal')));
+  } else if (ever('goal')) add(section('Goal', 'target', notYet('goal')));
+  return out;
+}
 
-  // Preferences: the folded state, with this turn's additions marked.
+/** Preferences: the folded state, with this turn's additions marked. */
+function preferencesSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const add = (el: HTMLElement): void => void out.push(el);
   const prefAt = preferencesAt(conv, t);
   if (prefAt) {
     const p = prefAt.state;
@@ -242,7 +227,7 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
       values?.length
         ? h('div', 'pref', h('span', 'muted', label), h('div', 'chips', ...values.map((v) => (prefAt.added.has(v) ? h('span', { class: `chip ${cls} added`, attrs: { title: 'added this turn' } }, icon('add'), v) : h('span', `chip ${cls}`, v)))))
         : null;
-    panel.appendChild(
+    add(
       section(
         `Preferences${p.model ? ` (${p.model})` : ''}`,
         'heart',
@@ -256,14 +241,19 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
         p.general ? h('details', null, h('summary', null, 'General preferences'), h('p', 'prose', p.general)) : null,
       ),
     );
-  } else if (ever('preferences')) panel.appendChild(section('Preferences', 'heart', notYet('preferences')));
+  } else if (ever('preferences')) add(section('Preferences', 'heart', notYet('preferences')));
+  return out;
+}
 
-  // Target and alternatives.
+/** Target and alternatives, with a switch made this turn. */
+function targetSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const add = (el: HTMLElement): void => void out.push(el);
   const targetAt = latestAt(conv, t, 'target');
   if (targetAt) {
     const tg = targetAt.value;
     const switchedNow = targetAt.turn === t && tg.switched_from !== undefined;
-    panel.appendChild(
+    add(
       section(
         'Target',
         'pinned',
@@ -273,9 +263,14 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
         tg.alternatives?.length ? h('div', 'pref', h('span', 'muted', 'alternatives'), chips(tg.alternatives, 'alt')) : null,
       ),
     );
-  } else if (ever('target')) panel.appendChild(section('Target', 'pinned', notYet('target')));
+  } else if (ever('target')) add(section('Target', 'pinned', notYet('target')));
+  return out;
+}
 
-  // Patience and the satisfaction / frustration chart.
+/** Patience and the satisfaction / frustration chart. */
+function experienceSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const add = (el: HTMLElement): void => void out.push(el);
   const sat = conv.turns.map((x) => x.trace?.satisfaction);
   const fru = conv.turns.map((x) => x.trace?.frustration);
   const chart = sparkline(
@@ -296,7 +291,7 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
       setAttr(meter, 'low', maxPatience * 0.34);
       setAttr(meter, 'optimum', maxPatience);
     }
-    panel.appendChild(
+    add(
       section(
         'Patience & experience',
         'pulse',
@@ -306,12 +301,17 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
       ),
     );
   }
+  return out;
+}
 
-  // NLU (this turn's reading of the agent; not carried).
-  if (!trace?.nlu && ever('nlu')) panel.appendChild(section('NLU', 'symbol-keyword', h('p', 'muted', 'No NLU reading this turn.')));
+/** NLU: this turn's reading of the agent (not carried). */
+function nluSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const add = (el: HTMLElement): void => void out.push(el);
+  if (!trace?.nlu && ever('nlu')) add(section('NLU', 'symbol-keyword', h('p', 'muted', 'No NLU reading this turn.')));
   if (trace?.nlu) {
     const n = trace.nlu;
-    panel.appendChild(
+    add(
       section(
         'NLU',
         'symbol-keyword',
@@ -326,12 +326,17 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
       ),
     );
   }
+  return out;
+}
 
-  // Raw LLM calls.
+/** Raw LLM calls of this turn. */
+function llmCallsSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const add = (el: HTMLElement): void => void out.push(el);
   const calls = trace?.llm_calls ?? [];
-  if (!calls.length && !trace?.llm_call_ids?.length && (ever('llm_calls') || ever('llm_call_ids'))) panel.appendChild(section('LLM calls (0)', 'sparkle', h('p', 'muted', 'No LLM call this turn.')));
+  if (!calls.length && !trace?.llm_call_ids?.length && (ever('llm_calls') || ever('llm_call_ids'))) add(section('LLM calls (0)', 'sparkle', h('p', 'muted', 'No LLM call this turn.')));
   if (trace && (calls.length || trace.llm_call_ids?.length)) {
-    panel.appendChild(
+    add(
       section(
         `LLM calls (${calls.length || trace.llm_call_ids?.length})`,
         'sparkle',
@@ -357,12 +362,54 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
       ),
     );
   }
+  return out;
+}
 
-  // Anything else the simulator recorded.
+/** Anything else the simulator recorded, as JSON. */
+function otherFieldsSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  const add = (el: HTMLElement): void => void out.push(el);
   const known = new Set(['agenda', 'operation', 'pushed', 'pulled', 'goal', 'preferences', 'nlu', 'user_act', 'agent_act', 'target', 'patience', 'satisfaction', 'frustration', 'preference_coverage', 'llm_call_ids', 'llm_calls', 'error', 'error_kind']);
   const extra = Object.entries(trace ?? {}).filter(([k]) => !known.has(k));
   if (extra.length) {
-    panel.appendChild(h('details', 'state-section', h('summary', null, `Other trace fields (${extra.length})`), h('pre', 'raw', json(Object.fromEntries(extra)))));
+    add(h('details', 'state-section', h('summary', null, `Other trace fields (${extra.length})`), h('pre', 'raw', json(Object.fromEntries(extra)))));
+  }
+  return out;
+}
+
+/** Renders the state panel for turn `t`. */
+export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
+  const panel = h('div', { class: 'state-panel', attrs: { 'aria-label': 'Simulator state' } });
+  if (!hasTrace(conv)) {
+    panel.appendChild(
+      h(
+        'div',
+        'empty-state',
+        icon('info'),
+        h('p', null, 'No simulator trace in this conversation.'),
+        h('p', 'muted', 'Human dialogues and simulators that do not export their state replay without it; the transcript and ratings still step turn by turn.'),
+      ),
+    );
+    return panel;
+  }
+  const turn = conv.turns[t];
+  const trace: SimulatorTrace | undefined = turn?.trace;
+  panel.appendChild(h('div', 'state-title', `State after turn ${t + 1} of ${conv.turns.length}`));
+  if (!trace) panel.appendChild(h('p', 'muted', 'No trace recorded for this turn; the state below is carried from earlier turns.'));
+  const ever: Ever = (key) => conv.turns.some((x) => x.trace?.[key] !== undefined);
+  if (trace?.error !== undefined) {
+    panel.appendChild(h('div', { class: 'error-box failure', attrs: { role: 'note' } }, h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, failureHeadline(trace.error_kind))), h('div', 'failure-message', trace.error)));
+  }
+
+  // Acts of this turn.
+  const actRow: Child[] = [];
+  if (trace?.user_act) actRow.push(h('span', { class: 'chip sim-act', attrs: { title: 'user act' } }, h('span', 'k', 'user'), trace.user_act));
+  if (trace?.agent_act) actRow.push(h('span', { class: 'chip meta', attrs: { title: 'agent act' } }, h('span', 'k', 'agent'), trace.agent_act));
+  if (trace?.operation) actRow.push(h('span', `chip op op-${trace.operation}`, trace.operation));
+  if (actRow.length) panel.appendChild(h('div', 'chips', ...actRow));
+
+  for (const part of [agendaSection, goalSection, preferencesSection, targetSection, experienceSection, nluSection, llmCallsSection, otherFieldsSection]) {
+    for (const el of part(conv, t, trace, ever)) panel.appendChild(el);
   }
   return panel;
 }
