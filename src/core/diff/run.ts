@@ -118,71 +118,9 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
   const [seedA, seedB] = await Promise.all([manifestSeed(pathA), manifestSeed(pathB)]);
   const fileA = await JsonlFile.open(pathA, { signal: opts.signal });
   try {
-    // Pass 1 over A: the pairing keys of every conversation.
-    const total = fileA.lineCount;
-    let mode: PairingMode | undefined = opts.pairing && opts.pairing !== 'auto' ? opts.pairing : undefined;
-    const seedKeys: (string | undefined)[] = mode ? [] : new Array(total);
-    const keys: (string | undefined)[] = new Array(total);
-    let conversationsA = 0;
-    let allSeeded = true;
-    const BATCH = 256;
-    for (let from = 0; from < total; from += BATCH) {
-      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
-      const raw = await fileA.readLines(from, BATCH);
-      for (let k = 0; k < raw.length; k++) {
-        const i = from + k;
-        // Keys only: a plain JSON.parse of a line that looks like a conversation. The schema is
-        // checked when the line is read again as a partner (or listed as unpaired), with the same
-        // file:line:field message; anything else goes through the full parser now.
-        let conv = quickConversation(raw[k]);
-        if (!conv) {
-          const p = parseLineBytes(raw[k], i);
-          if (p.kind === 'blank') continue;
-          if (p.kind === 'invalid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${badLines(pathA, p.errors)}`);
-          conv = p.conversation;
-        }
-        conversationsA++;
-        if (mode) keys[i] = pairingKey(mode, conv, i + 1, seedA);
-        else {
-          const s = seedKey(conv, seedA);
-          if (s === undefined) allSeeded = false;
-          seedKeys[i] = s;
-          keys[i] = pairingKey('id', conv, i + 1, seedA);
-        }
-      }
-      opts.onProgress?.('A', Math.min(from + BATCH, total), total);
-    }
-    if (!mode) {
-      let firstB: Conversation | undefined;
-      await forEachLineUntil(pathB, (bytes, i) => {
-        const p = parseLineBytes(bytes, i);
-        if (p.kind === 'valid') {
-          firstB = p.conversation;
-          return true;
-        }
-        return p.kind === 'invalid';
-      });
-      mode = allSeeded && conversationsA > 0 && firstB !== undefined && seedKey(firstB, seedB) !== undefined ? 'seed' : 'id';
-      if (mode === 'seed') for (let i = 0; i < total; i++) if (i in seedKeys) keys[i] = seedKeys[i];
-      seedKeys.length = 0;
-    }
-    // key -> A lines (0-based), in file order
-    const byKey = new Map<string, number | number[]>();
+    const { keys, mode, conversationsA } = await pairingKeysOfA(fileA, pathA, pathB, seedA, seedB, opts);
+    const { byKey, noKeyA } = indexByKey(keys, mode, pathA);
     const unpaired: UnpairedEntry[] = [];
-    const noKeyA: number[] = [];
-    for (let i = 0; i < total; i++) {
-      const k = keys[i];
-      if (k === undefined) {
-        if (i in keys) noKeyA.push(i);
-        continue;
-      }
-      const prev = byKey.get(k);
-      if (prev === undefined) byKey.set(k, i);
-      else if (mode !== 'profile') throw new InputProblemError(`${pathA}:${i + 1}: ${k} occurs twice in run A (first on line ${(typeof prev === 'number' ? prev : prev[0]) + 1}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`);
-      else if (typeof prev === 'number') byKey.set(k, [prev, i]);
-      else prev.push(i);
-    }
-    keys.length = 0;
 
     // Pass 2: stream B, compare each conversation with its partner.
     const pairs: PairSummary[] = [];
@@ -202,10 +140,10 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
         if (p.kind === 'invalid') throw new InputProblemError(`run B is not valid SimLens JSONL:\n${badLines(pathB, p.errors)}`);
         conversationsB++;
         const convB = p.conversation;
-        const key = pairingKey(mode!, convB, p.line, seedB);
+        const key = pairingKey(mode, convB, p.line, seedB);
         const idB = conversationId(convB, p.line);
         if (key === undefined) {
-          unpaired.push({ side: 'B', line: p.line, id: idB, reason: noKeyReason(mode!) });
+          unpaired.push({ side: 'B', line: p.line, id: idB, reason: noKeyReason(mode) });
           return;
         }
         const entry = byKey.get(key);
@@ -242,16 +180,7 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
         pairs.push(summary);
         const failed = outcomeA.startsWith('failure:') || outcomeB.startsWith('failure:');
         if (failed) failedPair.push(pairs.length - 1);
-        const va = diffFeatureValues(convA, acts);
-        const vb = diffFeatureValues(convB, acts);
-        for (let j = 0; j < nF; j++) {
-          const known = !failed && Number.isFinite(va[j]) && Number.isFinite(vb[j]);
-          diffs[j].push(known ? vb[j] - va[j] : NaN);
-          if (known) {
-            sums[j].a += va[j];
-            sums[j].b += vb[j];
-          }
-        }
+        addFeatureDifferences(convA, convB, failed, acts, diffs, sums);
       },
       {
         signal: opts.signal,
@@ -261,16 +190,7 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
         },
       },
     );
-    // A conversations left: no key, or no partner in B.
-    const leftA: { line: number; reason: string }[] = noKeyA.map((i) => ({ line: i, reason: noKeyReason(mode!) }));
-    for (const [k, v] of byKey) for (const i of typeof v === 'number' ? [v] : v) leftA.push({ line: i, reason: `no conversation with ${k} in B` });
-    leftA.sort((x, y) => x.line - y.line);
-    for (const { line, reason } of leftA) {
-      const pa = await fileA.parseLine(line);
-      if (pa.kind !== 'valid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${pa.kind === 'invalid' ? badLines(pathA, pa.errors) : `${pathA}:${line + 1}: the line is blank now (the file changed while the diff ran)`}`);
-      const id = conversationId(pa.conversation, line + 1);
-      unpaired.push({ side: 'A', line: line + 1, id, reason });
-    }
+    unpaired.push(...(await unpairedOfA(fileA, pathA, byKey, noKeyA, mode)));
     unpaired.sort((x, y) => (x.side === y.side ? x.line - y.line : x.side < y.side ? -1 : 1));
 
     const features = DIFF_FEATURES.map((name, j) => featureChange(name, diffs[j].view(), sums[j], HEADLINE_FEATURES.includes(name as never), bootSeed, resamples));
@@ -279,7 +199,7 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
       kind: DIFF_REPORT_KIND,
       a: { file: pathA, conversations: conversationsA, ...(seedA !== undefined ? { seed: seedA } : {}) },
       b: { file: pathB, conversations: conversationsB, ...(seedB !== undefined ? { seed: seedB } : {}) },
-      pairing: mode!,
+      pairing: mode,
       pairs,
       unpaired,
       aggregate: aggregate(pairs),
@@ -290,6 +210,114 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
   } finally {
     await fileA.close();
   }
+}
+
+/** Adds one pair's per-feature differences B - A (NaN when unknown on either side or the pair failed) and, for known pairs, the sums of A and B. */
+function addFeatureDifferences(convA: Conversation, convB: Conversation, failed: boolean, acts: ActSource, diffs: Column[], sums: { a: number; b: number }[]): void {
+  const va = diffFeatureValues(convA, acts);
+  const vb = diffFeatureValues(convB, acts);
+  for (let j = 0; j < diffs.length; j++) {
+    const known = !failed && Number.isFinite(va[j]) && Number.isFinite(vb[j]);
+    diffs[j].push(known ? vb[j] - va[j] : NaN);
+    if (known) {
+      sums[j].a += va[j];
+      sums[j].b += vb[j];
+    }
+  }
+}
+
+/**
+ * Pass 1 over run A: the pairing key of every conversation (by line, 0-based) and the pairing mode
+ * (given, or `seed` when every conversation of A and the first of B carry a seed, else `id`).
+ */
+async function pairingKeysOfA(
+  fileA: JsonlFile, pathA: string, pathB: string, seedA: string | undefined, seedB: string | undefined, opts: DiffOptions,
+): Promise<{ keys: (string | undefined)[]; mode: PairingMode; conversationsA: number }> {
+  // Pass 1 over A: the pairing keys of every conversation.
+  const total = fileA.lineCount;
+  let mode: PairingMode | undefined = opts.pairing && opts.pairing !== 'auto' ? opts.pairing : undefined;
+  const seedKeys: (string | undefined)[] = mode ? [] : new Array(total);
+  const keys: (string | undefined)[] = new Array(total);
+  let conversationsA = 0;
+  let allSeeded = true;
+  const BATCH = 256;
+  for (let from = 0; from < total; from += BATCH) {
+    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
+    const raw = await fileA.readLines(from, BATCH);
+    for (let k = 0; k < raw.length; k++) {
+      const i = from + k;
+      // Keys only: a plain JSON.parse of a line that looks like a conversation. The schema is
+      // checked when the line is read again as a partner (or listed as unpaired), with the same
+      // file:line:field message; anything else goes through the full parser now.
+      let conv = quickConversation(raw[k]);
+      if (!conv) {
+        const p = parseLineBytes(raw[k], i);
+        if (p.kind === 'blank') continue;
+        if (p.kind === 'invalid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${badLines(pathA, p.errors)}`);
+        conv = p.conversation;
+      }
+      conversationsA++;
+      if (mode) keys[i] = pairingKey(mode, conv, i + 1, seedA);
+      else {
+        const s = seedKey(conv, seedA);
+        if (s === undefined) allSeeded = false;
+        seedKeys[i] = s;
+        keys[i] = pairingKey('id', conv, i + 1, seedA);
+      }
+    }
+    opts.onProgress?.('A', Math.min(from + BATCH, total), total);
+  }
+  if (!mode) {
+    let firstB: Conversation | undefined;
+    await forEachLineUntil(pathB, (bytes, i) => {
+      const p = parseLineBytes(bytes, i);
+      if (p.kind === 'valid') {
+        firstB = p.conversation;
+        return true;
+      }
+      return p.kind === 'invalid';
+    });
+    mode = allSeeded && conversationsA > 0 && firstB !== undefined && seedKey(firstB, seedB) !== undefined ? 'seed' : 'id';
+    if (mode === 'seed') for (let i = 0; i < total; i++) if (i in seedKeys) keys[i] = seedKeys[i];
+    seedKeys.length = 0;
+  }
+  return { keys, mode, conversationsA };
+}
+
+/** Run A's lines by pairing key, in file order (only `profile` pairing allows a key twice), and A's lines without a key. */
+function indexByKey(keys: (string | undefined)[], mode: PairingMode, pathA: string): { byKey: Map<string, number | number[]>; noKeyA: number[] } {
+  // key -> A lines (0-based), in file order
+  const byKey = new Map<string, number | number[]>();
+  const noKeyA: number[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    if (k === undefined) {
+      if (i in keys) noKeyA.push(i);
+      continue;
+    }
+    const prev = byKey.get(k);
+    if (prev === undefined) byKey.set(k, i);
+    else if (mode !== 'profile') throw new InputProblemError(`${pathA}:${i + 1}: ${k} occurs twice in run A (first on line ${(typeof prev === 'number' ? prev : prev[0]) + 1}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`);
+    else if (typeof prev === 'number') byKey.set(k, [prev, i]);
+    else prev.push(i);
+  }
+  return { byKey, noKeyA };
+}
+
+/** Run A's conversations left after pass 2 (no key, or no partner in B), schema-checked, in line order. */
+async function unpairedOfA(fileA: JsonlFile, pathA: string, byKey: Map<string, number | number[]>, noKeyA: number[], mode: PairingMode): Promise<UnpairedEntry[]> {
+  const unpaired: UnpairedEntry[] = [];
+  // A conversations left: no key, or no partner in B.
+  const leftA: { line: number; reason: string }[] = noKeyA.map((i) => ({ line: i, reason: noKeyReason(mode) }));
+  for (const [k, v] of byKey) for (const i of typeof v === 'number' ? [v] : v) leftA.push({ line: i, reason: `no conversation with ${k} in B` });
+  leftA.sort((x, y) => x.line - y.line);
+  for (const { line, reason } of leftA) {
+    const pa = await fileA.parseLine(line);
+    if (pa.kind !== 'valid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${pa.kind === 'invalid' ? badLines(pathA, pa.errors) : `${pathA}:${line + 1}: the line is blank now (the file changed while the diff ran)`}`);
+    const id = conversationId(pa.conversation, line + 1);
+    unpaired.push({ side: 'A', line: line + 1, id, reason });
+  }
+  return unpaired;
 }
 
 function noKeyReason(mode: PairingMode): string {
