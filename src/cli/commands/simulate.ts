@@ -8,7 +8,8 @@ import {
   OrderedWriter, SHARD_COUNT_VARIABLE, SIMLENS_VERSION, forkConversation, parseSimulationConfig, partFileName, resolveShard, runIdFor, runSimulation, runStopOf, writeManifest,
   type SimulationConfigInput,
 } from '../../core/run/index';
-import { defaultActAliases, estimateTransitions, loadActAliases } from '../../core/sim/users/index';
+import { estimateTransitions, loadActAliases } from '../../core/sim/users/index';
+import { defaultActAliases } from '../../core/taxonomy/acts';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand, type CliIo } from '../types';
 import { resolvePath } from '../util';

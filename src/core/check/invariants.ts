@@ -10,7 +10,7 @@ import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn 
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from './types';
 import { mentionPolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
 import { tokenize } from '../text/tokenize';
-import { toConvApparelUserAct } from '../sim/users/acts';
+import { toConvApparelUserAct } from '../taxonomy/acts';
 
 /**
  * An accept in any taxonomy a simulator records its user act in: `Note.Accept` (agenda users) or

@@ -13,8 +13,7 @@
 import { cohenKappa, fleissKappaFromLabels } from '../stats/agreement';
 import type { Conversation, Speaker } from '../model';
 import { inferTaxonomyName } from '../taxonomy';
-import { toAgentAct, toUserAct, type ActAliases } from '../sim/users/acts';
-import { defaultActAliases } from '../sim/users/transitions';
+import { defaultActAliases, toAgentAct, toUserAct, type ActAliases } from '../taxonomy/acts';
 import type { ActAgreement, AgreementReport, AgreementResult, FleissReport } from './types';
 
 /** Label used in the confusion matrix when an annotation has a note but no act. */

@@ -23,14 +23,11 @@ import type { Conversation, SlotValue, Speaker } from '../model';
 import { describeValue, formatJsonPath } from '../jsonl/parse';
 import { ImportError, type ImportWarning, joinPath } from './errors';
 import { outcomeFromAcceptedList } from './outcome';
-import { IARD_TAXONOMY } from '../taxonomy';
+import { IARD_LABELS } from '../taxonomy';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
 
 /** The annotator name given to acts that came with the imported data. */
 export const SOURCE_ANNOTATOR = 'source';
-
-/** IARD labels (Cai & Chen, UMAP 2020) as used in UserSimCRS's IARD files: the IARD taxonomy's (taxonomy.ts). */
-export const IARD_LABELS: ReadonlySet<string> = new Set([...IARD_TAXONOMY.user, ...IARD_TAXONOMY.assistant]);
 
 /** One dialogue record to convert, with where it came from (for messages). */
 export interface DialogueRecord {

@@ -31,8 +31,8 @@ import {
   conversationOutcome, countWords, type Conversation, type Turn,
 } from '../model';
 import { CONVAPPAREL_TAXONOMY, inferTaxonomyName } from '../taxonomy';
-import { normalizeLabel, toConvApparelUserAct } from '../sim/users/acts';
-import { ActTagger, IARD_TO_CONVAPPAREL, mapActs } from './tagger';
+import { IARD_TO_CONVAPPAREL, mapActs, normalizeLabel, toConvApparelUserAct } from '../taxonomy/acts';
+import { ActTagger } from './tagger';
 
 /** Where dialogue acts come from. */
 export type ActSource =

@@ -8,7 +8,7 @@ import type { Annotation, Conversation, LlmCall, Outcome, RecommendedItem, Simul
 import { createRng, type Rng } from '../random';
 import type { AgentResponse, AgentSession, HistoryEntry, UserSession, UserTurn } from '../sim/types';
 import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
-import { toConvApparelUserAct } from '../sim/users/acts';
+import { toConvApparelUserAct } from '../taxonomy/acts';
 import { isObserving } from '../sim/users/session';
 import type { SimulationEnvironment } from './config';
 import { llmFailureReason, stopsRun } from '../llm/run';

@@ -15,7 +15,6 @@ import type { PkgThresholds, PreferenceKind } from './preferences';
 import { TargetFreeUserSimulator } from './targetFree';
 import type { TransitionModel } from './transitions';
 
-export * from './acts';
 export * from './transitions';
 export * from './agenda/interaction';
 export * from './preferences';

@@ -71,6 +71,9 @@ export const IARD_TAXONOMY: Taxonomy = {
   assistant: ['REQ', 'CLA', 'CLQ', 'REC-S', 'REC-E', 'EXP-I', 'EXP-P', 'EXP-S', 'R-ANS', 'RESP', 'END', 'OTH'],
 };
 
+/** Every IARD label, either speaker's (how the importer tells an IARD file from another DialogueKit file). */
+export const IARD_LABELS: ReadonlySet<string> = new Set([...IARD_TAXONOMY.user, ...IARD_TAXONOMY.assistant]);
+
 export const BUILTIN_TAXONOMIES: readonly Taxonomy[] = [CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY, IARD_TAXONOMY];
 
 /**
