@@ -45,6 +45,12 @@ export type SlotValue = z.infer<typeof SlotValue>;
 export const Speaker = z.enum(['user', 'assistant']);
 export type Speaker = z.infer<typeof Speaker>;
 
+/** One utterance of the dialogue so far, as a simulator, a recommender or an LLM prompt sees it. */
+export interface HistoryEntry {
+  speaker: Speaker;
+  text: string;
+}
+
 /**
  * One annotator's reading of one utterance: the dialogue acts (names from `taxonomy`), optional
  * slot values, a free-text note and when it was made. `segment` addresses one of several
@@ -358,6 +364,16 @@ export function reportedOutcome(conv: Conversation): Outcome | undefined {
   if (/abandon|quit/.test(act) || (last.trace.patience !== undefined && last.trace.patience <= 0)) return 'abandoned';
   if (last.trace.end_reason === 'gave_up') return 'gave_up';
   return 'ended';
+}
+
+/** The fields of the latest conversation annotation by a judge (a given one, or any `judge:*`). */
+export function judgeFields(conv: Conversation, annotator?: string): Record<string, unknown> | undefined {
+  const list = conv.annotations ?? [];
+  for (let i = list.length - 1; i >= 0; i--) {
+    const a = list[i];
+    if ((annotator ? a.annotator === annotator : a.annotator.startsWith('judge:')) && a.fields) return a.fields;
+  }
+  return undefined;
 }
 
 /**

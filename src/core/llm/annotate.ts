@@ -9,7 +9,7 @@
  */
 import type { Conversation, ConversationAnnotation } from '../model';
 import { conversationId } from '../model';
-import { FailureTally, type FailureCounts, type FailureReason } from '../run/failures';
+import { FailureTally, type FailureCounts, type FailureReason } from '../failures';
 import { isRunFatal } from './errors';
 
 export interface AnnotateOptions {

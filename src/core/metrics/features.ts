@@ -28,7 +28,7 @@
  * A missing value is NaN; comparisons leave such conversations out of that feature.
  */
 import {
-  conversationOutcome, countWords, type Conversation, type Turn,
+  conversationOutcome, countWords, judgeFields, type Conversation, type Turn,
 } from '../model';
 import { CONVAPPAREL_TAXONOMY, inferTaxonomyName } from '../taxonomy';
 import { IARD_TO_CONVAPPAREL, mapActs, normalizeLabel, toConvApparelUserAct } from '../taxonomy/acts';
@@ -121,16 +121,6 @@ export function describeActSource(src: ActSource): string {
 
 const POSITIVE = ['satisfied', 'delighted', 'engaged', 'patient', 'in control', 'supported'];
 const NEGATIVE = ['annoyed', 'confused', 'frustrated', 'unsatisfied', 'impatient', 'not in control', 'unsupported'];
-
-/** The fields of the latest conversation annotation by a judge (a given one, or any `judge:*`). */
-export function judgeFields(conv: Conversation, annotator?: string): Record<string, unknown> | undefined {
-  const list = conv.annotations ?? [];
-  for (let i = list.length - 1; i >= 0; i--) {
-    const a = list[i];
-    if ((annotator ? a.annotator === annotator : a.annotator.startsWith('judge:')) && a.fields) return a.fields;
-  }
-  return undefined;
-}
 
 /** Ticked feelings of a turn, lower-cased (only keys set to true). */
 function tickedFeelings(turn: Turn): Set<string> | undefined {

@@ -9,7 +9,7 @@
  * - every metric about user behaviour is computed on `withoutFailures(...)`.
  */
 import { isUserOutcome, reportedOutcome, type Conversation, type UserOutcome } from '../model';
-import { conversationFailure, FAILURE_REASONS, type FailureReason } from '../run/failures';
+import { conversationFailure, FAILURE_REASONS, type FailureReason } from '../failures';
 
 /** A failure whose file does not say its class (e.g. a bare `outcome: "agent_error"`). */
 export const UNKNOWN_REASON = 'unknown';

@@ -12,7 +12,7 @@ import { Catalog, generateApparelCatalog, loadCatalog } from '../catalog/catalog
 import { createAgent } from '../sim/recommenders/index';
 import { agentActToZhangBalog, defaultActAliases } from '../taxonomy/acts';
 import { importFile } from '../importers/index';
-import { LlmRunConfigSchema, LLM_USER_NAMES, isLlmAgentName, isLlmUserName, prepareLlmParts } from '../llm/run';
+import { LlmRunConfigSchema, LLM_USER_NAMES, isLlmAgentName, isLlmUserName, prepareLlmParts } from './llm';
 import type { LlmServices } from '../llm/services';
 import {
   AgentNlu, TemplateNlg, TransitionModel, agentActClassifier, agentActExamplesFromCorpus, createUserSimulator,

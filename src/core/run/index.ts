@@ -9,7 +9,6 @@ export * from './manifest';
 export * from './output';
 export * from './merge';
 export * from './fork';
-export * from './failures';
 export * from './shardEnv';
 export * from './annotationShard';
 export * from './runProgress';

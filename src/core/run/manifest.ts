@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { RunManifest } from '../model';
 import pkg from '../../../package.json';
-import { FailureTally, isFailureReason, type FailureCounts } from './failures';
+import { FailureTally, isFailureReason, type FailureCounts } from '../failures';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** The SimLens version recorded in manifests. */

@@ -5,7 +5,7 @@
  */
 import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readSync, renameSync, writeSync, writevSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { FailureTally, conversationFailure, type FailureCounts, type FailureReason } from './failures';
+import { FailureTally, conversationFailure, type FailureCounts, type FailureReason } from '../failures';
 
 /** Yields the lines of a text file (without "\n"), 1-based line numbers. */
 export async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {

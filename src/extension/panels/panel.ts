@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { notify } from '../safeOutput';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CancelledError, type ComputeContext } from '../../core/report/compute';
-import { computeReportInWorker, runFidelityInWorker } from '../../core/report/worker';
+import { computeReportInWorker, runFidelityInWorker } from '../../core/worker/worker';
 import { fidelityNeedsLlm } from '../../core/report/fidelity';
 import { createLlmServicesFromWorkspace } from '../llm';
 import type { ChartSection, Report, TableSection } from '../../core/report/model';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CancelledError, computeReport } from '../../../src/core/report/compute';
-import { computeReportInWorker, diffRunsInWorker, runFidelityInWorker } from '../../../src/core/report/worker';
+import { computeReportInWorker, diffRunsInWorker, runFidelityInWorker } from '../../../src/core/worker/worker';
 import { diffRuns } from '../../../src/core/diff';
 import { InputProblemError } from '../../../src/core/report/inputProblem';
 import { runFidelity } from '../../../src/core/report/fidelity';
