@@ -188,7 +188,7 @@ export const SimulatorTrace = z.looseObject({
    * retries): the message. Only on the turn that failed, never copied to later turns.
    */
   error: z.string().optional(),
-  /** The failure class of `error` (see FailureReason in src/core/run/failures.ts). */
+  /** The failure class of `error` (see FailureReason in src/core/failures.ts). */
   error_kind: z.string().optional(),
 });
 export type SimulatorTrace = z.infer<typeof SimulatorTrace>;
@@ -229,7 +229,7 @@ export type ConversationAnnotation = z.infer<typeof ConversationAnnotation>;
  * retries) and the conversation stopped there, without costing the user patience;
  * `simulator_error`: the simulated user could not produce a turn (its LLM gave no usable reply) or
  * the simulator itself failed, and the conversation stopped there.
- * In both, `metadata.error_kind` names the reason (src/core/run/failures.ts).
+ * In both, `metadata.error_kind` names the reason (src/core/failures.ts).
  */
 export const Outcome = z.enum(['accepted', 'ended', 'gave_up', 'abandoned', 'agent_error', 'simulator_error']);
 /** The user outcomes, in report order (the failures of the run are not among them). */

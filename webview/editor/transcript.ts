@@ -181,7 +181,7 @@ export function carousel(items: readonly RecommendedItem[], allowRemoteImages: b
 
 /**
  * The headline of a failed turn from its `trace.error_kind` (a FailureReason, see
- * src/core/run/failures.ts): who failed, and the failure class. A missing kind is an agent failure
+ * src/core/failures.ts): who failed, and the failure class. A missing kind is an agent failure
  * (the only kind older runs recorded on a turn).
  */
 export function failureHeadline(kind: string | undefined): string {

@@ -58,8 +58,8 @@ export const ACT_MAPS: Readonly<Record<string, Readonly<Record<string, string>>>
 
 /** How annotations in another built-in taxonomy become ConvApparel user acts for the act features. */
 export const CONVAPPAREL_MAPPINGS: Readonly<Record<string, string>> = {
-  iard: 'IARD labels mapped to ConvApparel user acts (IARD_TO_CONVAPPAREL, src/core/metrics/tagger.ts; unlisted labels count as "other")',
-  'zhang-balog': 'Zhang & Balog acts mapped to ConvApparel user acts (toConvApparelUserAct, src/core/sim/users/acts.ts)',
+  iard: 'IARD labels mapped to ConvApparel user acts (IARD_TO_CONVAPPAREL, src/core/taxonomy/acts.ts; unlisted labels count as "other")',
+  'zhang-balog': 'Zhang & Balog acts mapped to ConvApparel user acts (toConvApparelUserAct, src/core/taxonomy/acts.ts)',
 };
 
 const CONVAPPAREL_USER = new Set(CONVAPPAREL_TAXONOMY.user);

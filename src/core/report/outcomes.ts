@@ -2,7 +2,7 @@
  * User outcomes and run failures of a population, counted apart.
  *
  * A failed conversation (the recommender failed, the simulated user could not speak, the simulator
- * crashed; see `conversationFailure` in src/core/run/failures.ts) says nothing about how a user
+ * crashed; see `conversationFailure` in src/core/failures.ts) says nothing about how a user
  * behaves, so:
  * - accepted / ended / gave_up / abandoned are shares of the conversations WITHOUT failures;
  * - failures are counted separately: agent errors, other failures, and per reason;

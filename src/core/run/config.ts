@@ -73,7 +73,7 @@ export const SimulationConfigSchema = z.object({
   timeout_ms: z.number().int().positive().optional(),
   /** External simulated users: per-request timeout (default 10,000 ms). */
   simulator_timeout_ms: z.number().int().positive().optional(),
-  /** LLM users/agents (src/core/llm/run.ts): endpoint settings without keys, ICL pool, profiles. */
+  /** LLM users/agents (src/core/run/llm.ts): endpoint settings without keys, ICL pool, profiles. */
   llm: LlmRunConfigSchema.optional(),
 });
 export type SimulationConfig = z.infer<typeof SimulationConfigSchema>;

@@ -1,5 +1,5 @@
 /**
- * The hook between simulation runs (src/core/run) and the LLM layer: which user and agent names
+ * The hook between simulation runs and the LLM layer (src/core/llm) and LLM simulators (src/core/sim): which user and agent names
  * are LLM-backed, the `llm` block of a run configuration (recorded in the manifest; never a key),
  * and building the LLM user/agent and services for a run.
  *

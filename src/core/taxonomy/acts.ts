@@ -1,6 +1,8 @@
 /**
  * The user and agent act vocabulary of the agenda-based simulator (Zhang & Balog, KDD'20, Table 1
- * and Table 2), plus the functions that turn corpus labels into it.
+ * and Table 2), plus the functions that turn corpus labels into it, and every mapping between
+ * label sets: corpus aliases (act-aliases.json), IARD and Zhang & Balog acts to ConvApparel user
+ * acts, ConvApparel assistant acts to Zhang & Balog agent acts.
  *
  * Acts are dotted names `Main` or `Main.Sub`. CIR6 works on the six user main acts; QRFA groups
  * user acts into Query/Feedback and agent acts into Request/Answer. We add a few user sub-acts the

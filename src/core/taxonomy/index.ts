@@ -1,6 +1,11 @@
 /**
  * Dialogue-act taxonomies: which act names an annotator, the judge, a simulator or a metric
  * may use for each speaker. Names are data (snake_case or dotted), not prose.
+ *
+ * The taxonomy module owns every act label of SimLens: this file holds the taxonomies (the
+ * webview bundles it, so no zod here); ./acts.ts the simulator's act vocabulary and every mapping
+ * between label sets (corpus aliases in ./act-aliases.json, IARD and Zhang & Balog to ConvApparel,
+ * ConvApparel to Zhang & Balog).
  */
 /** A taxonomy: its name and the act names each speaker may use. (No zod here: the webview bundles this module.) */
 export interface Taxonomy {

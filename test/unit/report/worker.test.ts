@@ -12,7 +12,7 @@ import { syntheticPopulation, DEMO_PROFILES } from '../../../src/core/metrics/sy
 import { tempDir, writeHumanFile, writeJsonl as write } from './fixtures';
 
 /**
- * The panels compute their reports in a worker thread (src/core/report/worker.ts): the same
+ * The panels compute their reports in a worker thread (src/core/worker/worker.ts): the same
  * `computeReport`, so the same report, with progress, errors and cancellation carried across.
  * The worker runs the TypeScript entry through tsx here (test/support/reportWorker.cjs); the
  * extension runs the bundle, dist/reportWorker.js.

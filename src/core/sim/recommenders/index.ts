@@ -1,7 +1,7 @@
 /**
  * Recommenders ("agents") that simulated users talk to, by role: `local/` (`local-good`,
  * `local-bad`), `http.ts` (the researcher's own recommender) and `llm.ts` (`llm-good`, `llm-bad`,
- * built by src/core/llm/run.ts). `createAgent` builds the local and http ones.
+ * built by src/core/run/llm.ts). `createAgent` builds the local and http ones.
  */
 import type { Catalog } from '../../catalog/item';
 import type { Agent } from '../types';
