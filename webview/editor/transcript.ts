@@ -42,7 +42,7 @@ export interface TranscriptSearch {
   speaker: 'user' | 'assistant' | 'both';
 }
 
-/** True when `text` (of `speaker`) is a hit of `search` (the host's rule: countUtteranceMatches). */
+/** True when `text` (of `speaker`) is a hit of `search` (the host's rule: `searchUtterances`, src/core/document/search.ts). */
 export function isSearchHit(text: string | undefined, speaker: 'user' | 'assistant', search: TranscriptSearch | undefined): boolean {
   if (!search || !search.needle || text === undefined) return false;
   if (search.speaker !== 'both' && search.speaker !== speaker) return false;

@@ -105,12 +105,3 @@ export async function rewriteLines(
   }
 }
 
-/** True when `path` still has the size and mtime recorded in `index`. */
-export async function indexIsCurrent(path: string, index: LineIndex): Promise<boolean> {
-  try {
-    const s = await stat(path);
-    return s.size === index.size && s.mtimeMs === index.mtimeMs;
-  } catch {
-    return false;
-  }
-}

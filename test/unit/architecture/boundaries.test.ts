@@ -168,7 +168,7 @@ test('a folder cycle between two folders of one layer, or below core\'s top leve
     // Same layer (catalog, importers): a sideways import is refused even before it closes a cycle.
     writeFileSync(path.join(dir, 'src/core/catalog/planted-side.ts'), "import { SOURCE_ANNOTATOR } from '../importers/dialoguekit';\nexport const planted = SOURCE_ANNOTATOR;\n");
     // Inside one top-level folder: sim/recommenders <-> sim/users/llm closes a cycle of subfolders.
-    writeFileSync(path.join(dir, 'src/core/sim/users/llm/planted-a.ts'), "import { LOCAL_AGENTS } from '../../recommenders/index';\nexport const a = LOCAL_AGENTS;\n");
+    writeFileSync(path.join(dir, 'src/core/sim/users/llm/planted-a.ts'), "import { createAgent } from '../../recommenders/index';\nexport const a = createAgent;\n");
     writeFileSync(path.join(dir, 'src/core/sim/recommenders/planted-b.ts'), "import { a } from '../users/llm/planted-a';\nexport const b = a;\n");
     const found = cruiseCopy(dir);
     assert.ok(found.includes('core-order-catalog src/core/catalog/planted-side.ts -> src/core/importers/dialoguekit.ts'), found.join('\n'));
