@@ -14,8 +14,8 @@ const VSCODE = '(^vscode$|(^|/)node_modules/@types/vscode/)';
  */
 const CORE_LAYERS = [
   ['taxonomy', 'stats', 'jsonl'],
-  ['text', 'export', 'lsp'],
-  ['catalog', 'importers', 'document', 'llm'],
+  ['text', 'export'],
+  ['catalog', 'importers', 'document', 'llm', 'lsp'],
   ['sim', 'metrics'],
   ['check'],
   ['run'],

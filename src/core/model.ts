@@ -42,6 +42,11 @@ export const SlotValue = z.looseObject({
 });
 export type SlotValue = z.infer<typeof SlotValue>;
 
+/** A plain JSON object (not null, not an array): the one test every reader of untyped JSON uses. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 export const Speaker = z.enum(['user', 'assistant']);
 export type Speaker = z.infer<typeof Speaker>;
 

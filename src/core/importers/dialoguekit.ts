@@ -25,6 +25,7 @@ import { ImportError, type ImportWarning, joinPath } from './errors';
 import { outcomeFromAcceptedList } from './outcome';
 import { IARD_LABELS } from '../taxonomy';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
+import { isRecord } from '../model';
 
 /** The annotator name given to acts that came with the imported data. */
 export const SOURCE_ANNOTATOR = 'source';
@@ -43,10 +44,6 @@ export interface DialogueRecord {
 }
 
 type Rec = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Rec {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Thrown inside one dialogue to skip it (becomes a warning). */
 class SkipDialogue extends Error {
