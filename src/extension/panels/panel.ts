@@ -1,6 +1,7 @@
 /**
- * One metric panel: a webview that shows a report computed in the extension host from a report
- * spec. The host owns the spec and the report; the webview renders and asks for exports.
+ * One metric panel: a webview that shows a report computed from a report spec in a worker thread
+ * (src/core/worker/worker.ts), off the extension host's event loop. The host owns the spec and the
+ * report; the webview renders and asks for exports.
  *
  * - Computation runs here with a cancellable progress notification (and a status line in the
  *   panel); a new computation cancels the previous one.
