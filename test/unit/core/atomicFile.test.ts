@@ -7,9 +7,16 @@ import { scratchDir } from '../../support/scratch';
 
 const temps = (dir: string): string[] => readdirSync(dir).filter((n) => n.endsWith('.tmp'));
 
-test('writeFileAtomic writes text, bytes and chunks larger than one write, and leaves no temporary file', async () => {
+/** A file in a fresh scratch folder, with `content` when given. */
+function scratchFile(name: string, content?: string): { dir: string; file: string } {
   const dir = scratchDir('simlens-atomic-');
-  const file = join(dir, 'out.jsonl');
+  const file = join(dir, name);
+  if (content !== undefined) writeFileSync(file, content);
+  return { dir, file };
+}
+
+test('writeFileAtomic writes text, bytes and chunks larger than one write, and leaves no temporary file', async () => {
+  const { dir, file } = scratchFile('out.jsonl');
   await writeFileAtomic(file, 'a\n');
   assert.equal(readFileSync(file, 'utf8'), 'a\n');
   await writeFileAtomic(file, Buffer.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]));
@@ -25,9 +32,7 @@ test('writeFileAtomic writes text, bytes and chunks larger than one write, and l
 });
 
 test('a failing write, or a beforeRename that throws, leaves the target as it was and no temporary file', async () => {
-  const dir = scratchDir('simlens-atomic-');
-  const file = join(dir, 'keep.json');
-  writeFileSync(file, 'old');
+  const { dir, file } = scratchFile('keep.json', 'old');
   await assert.rejects(writeAtomic(file, async (h) => {
     await h.writeFile('half');
     throw new Error('disk full');
@@ -40,9 +45,7 @@ test('a failing write, or a beforeRename that throws, leaves the target as it wa
 });
 
 test('the new file takes the given mode (a saved file keeps its permissions)', async () => {
-  const dir = scratchDir('simlens-atomic-');
-  const file = join(dir, 'mode.jsonl');
-  writeFileSync(file, 'x');
+  const { file } = scratchFile('mode.jsonl', 'x');
   chmodSync(file, 0o600);
   await writeAtomic(file, async (h) => { await h.writeFile('y'); }, { mode: statSync(file).mode & 0o777 });
   assert.equal(statSync(file).mode & 0o777, 0o600);
