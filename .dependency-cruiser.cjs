@@ -6,6 +6,33 @@
 /** The `vscode` API (it resolves to its type package). */
 const VSCODE = '(^vscode$|(^|/)node_modules/@types/vscode/)';
 
+/**
+ * The order of the folders inside src/core, lowest first (docs/architecture.md, "Inside core"). A
+ * folder imports the root files (model.ts, random.ts, failures.ts, atomicFile.ts, forkPolicy.ts) and the folders
+ * of lower layers only: never a folder of its own layer or above, so no folder cycle can form.
+ * A new folder of core must be given its layer here.
+ */
+const CORE_LAYERS = [
+  ['taxonomy', 'stats', 'jsonl'],
+  ['text', 'export'],
+  ['catalog', 'importers', 'document', 'llm', 'lsp'],
+  ['sim', 'metrics'],
+  ['check'],
+  ['run'],
+  ['report'],
+  ['diff'],
+  ['worker'],
+];
+
+/** One rule per folder: [name, comment, from, to]; `to` is every folder of its layer or above but itself. */
+const CORE_ORDER = CORE_LAYERS.flatMap((layer, k) => layer.map((folder) => {
+  const below = CORE_LAYERS.slice(0, k).flat();
+  const banned = CORE_LAYERS.slice(k).flat().filter((f) => f !== folder);
+  return [`core-order-${folder}`,
+    `src/core/${folder} imports the core root files${below.length ? ` and ${below.join(', ')}` : ''} only (the folder order in .dependency-cruiser.cjs).`,
+    { path: `^src/core/${folder}/` }, { path: `^src/core/(${banned.join('|')})/` }];
+}));
+
 /** Every rule is an error: [name, comment, from, to]. */
 const RULES = [
   ['core-no-shell', 'src/core is the pure part: it never imports a shell (extension, server, cli) or the webview.',
@@ -30,13 +57,26 @@ const RULES = [
     { path: '^(src|webview)/' }, { path: '^(test|bench|scripts)/' }],
   ['core-no-cycles', 'No import cycles inside src/core.',
     { path: '^src/core/' }, { path: '^src/core/', circular: true }],
+  ['core-root-no-folders', 'The root files of src/core (model.ts, random.ts, failures.ts, atomicFile.ts, forkPolicy.ts) are the lowest layer: they import no folder of core.',
+    { path: '^src/core/[^/]+$' }, { path: '^src/core/[^/]+/' }],
+  ...CORE_ORDER,
   ['not-to-unresolvable', 'Every import resolves (a moved file left a stale path).',
     {}, { couldNotResolve: true }],
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
-  forbidden: RULES.map(([name, comment, from, to]) => ({ name, comment, severity: 'error', from, to })),
+  forbidden: [
+    ...RULES.map(([name, comment, from, to]) => ({ name, comment, severity: 'error', from, to })),
+    {
+      name: 'core-no-folder-cycles',
+      comment: 'No cycle between the folders of src/core, at any depth (a folder is the set of its files).',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/core/' },
+      to: { path: '^src/core/', circular: true },
+    },
+  ],
   options: {
     // node_modules is not followed but must NOT be excluded: `vscode` resolves to
     // node_modules/@types/vscode, and an excluded target drops the dependency before any rule can

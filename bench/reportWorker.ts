@@ -1,6 +1,6 @@
 /**
  * The metric panels' computations, in the asking thread (as before) and in the report worker
- * (src/core/report/worker.ts, as the extension runs them now): total time and the longest pause of
+ * (src/core/worker/worker.ts, as the extension runs them now): total time and the longest pause of
  * the asking thread's event loop (a 5 ms interval timer's largest gap), for a human-likeness and a
  * PLSA report of the 1x ConvApparel-scale file (4,146 conversations) against 4,000 simulated ones.
  * In VS Code the asking thread is the extension host, shared with every extension: a pause there
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { ensureBenchFile, repoRoot } from './gen';
 import { fmtMs, loadInfo, machineInfo, median, updateResultsSection } from './harness';
 import { computeReport } from '../src/core/report/compute';
-import { computeReportInWorker } from '../src/core/report/worker';
+import { computeReportInWorker } from '../src/core/worker/worker';
 import type { ReportSpec } from '../src/core/report/specs';
 
 type Spec = Exclude<ReportSpec, { kind: 'fidelity' }>;
@@ -65,7 +65,7 @@ export async function run(args: string[] = []): Promise<void> {
     }
     const body = `Machine: ${machineInfo()}. Date: ${new Date().toISOString().slice(0, 10)}. ${loadInfo()} at the end. Reproduce: \`npm run build && node dist/bench.js report-worker\` (\`-- --reps=N\`).
 
-The metric panels compute their reports in a worker thread (\`computeReportInWorker\`, src/core/report/worker.ts; the same \`computeReport\` the CLI runs). Human: the 1x ConvApparel-scale file (${human.conversations.toLocaleString('en-US')} conversations); simulated: 4,000 agenda-based conversations. "Longest pause" is the largest gap of a 5 ms interval timer in the asking thread, which in VS Code is the extension host shared by every extension; medians of ${reps} runs each, interleaved.
+The metric panels compute their reports in a worker thread (\`computeReportInWorker\`, src/core/worker/worker.ts; the same \`computeReport\` the CLI runs). Human: the 1x ConvApparel-scale file (${human.conversations.toLocaleString('en-US')} conversations); simulated: 4,000 agenda-based conversations. "Longest pause" is the largest gap of a 5 ms interval timer in the asking thread, which in VS Code is the extension host shared by every extension; medians of ${reps} runs each, interleaved.
 
 | report | in the asking thread: total | longest pause | in the worker: total | longest pause |
 |---|---|---|---|---|

@@ -28,7 +28,7 @@ const nodeEntries = [
   ['src/server/server.ts', 'dist/server.js'],
   ['src/cli/cli.ts', 'dist/cli.js'],
   // The metric panels' computations run in this worker thread, off the extension host's event loop.
-  ['src/core/report/workerMain.ts', 'dist/reportWorker.js'],
+  ['src/core/worker/workerMain.ts', 'dist/reportWorker.js'],
   ['bench/bench.ts', 'dist/bench.js'],
   ['test/integration/index.ts', 'dist/test/integration/index.js'],
 ];

@@ -3,7 +3,8 @@
 //   2. the Debian packages and the local VS Code server the E2E tests drive (scripts/setup.sh;
 //      a second run checks in about a second), unless --no-e2e is given;
 //   3. build (esbuild), type-check (tsc, one run per project), the import-boundary check
-//      (dependency-cruiser: a violation fails the run), then every test file in one run of node's
+//      (dependency-cruiser: a violation fails the run), the dead-code check (knip: an unused file,
+//      export or dependency fails the run), then every test file in one run of node's
 //      test runner (scripts/run-tests.mjs), whose closing summary is the result.
 // Extra arguments go to run-tests.mjs (e.g. `npm test -- --no-e2e`, `npm test -- importers`).
 // Uses only Node's own modules, so it runs before `npm ci`.
@@ -35,5 +36,6 @@ if (!args.includes('--no-e2e')) run('system packages and the local VS Code serve
 run('build (esbuild)', process.execPath, ['scripts/build.mjs']);
 run('type-check (tsc, every project: scripts/typecheck.mjs)', process.execPath, ['scripts/typecheck.mjs']);
 run('import boundaries (dependency-cruiser, .dependency-cruiser.cjs)', process.execPath, ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', '--config', '.dependency-cruiser.cjs', 'src', 'webview']);
+run('dead code (knip, knip.json)', process.execPath, ['node_modules/knip/bin/knip.js', '--no-progress']);
 const r = spawnSync(process.execPath, ['scripts/run-tests.mjs', ...args], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -13,7 +13,7 @@ import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn 
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from '../../src/core/check/types';
 import { mentions, mentionsWords, quote, show } from '../../src/core/check/text';
 import { tokenize } from '../../src/core/text/tokenize';
-import { toConvApparelUserAct } from '../../src/core/sim/users/acts';
+import { toConvApparelUserAct } from '../../src/core/taxonomy/acts';
 
 /**
  * An accept in any taxonomy a simulator records its user act in: `Note.Accept` (agenda users) or

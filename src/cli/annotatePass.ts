@@ -11,7 +11,7 @@ import { annotateAll, writeJsonlAtomic, type AnnotateReport } from '../core/llm/
 import type { LlmRole } from '../core/llm/config';
 import type { LlmServices } from '../core/llm/services';
 import type { BudgetSnapshot } from '../core/llm/budget';
-import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally } from '../core/run/failures';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally } from '../core/failures';
 import { annotationPartManifest, annotationPassConfig, loadAnnotationPart, type AnnotationPartState } from '../core/run/annotationShard';
 import { writeManifest } from '../core/run/manifest';
 import { latencyStats, shardIndices } from '../core/run/orchestrator';

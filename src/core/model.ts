@@ -42,8 +42,19 @@ export const SlotValue = z.looseObject({
 });
 export type SlotValue = z.infer<typeof SlotValue>;
 
+/** A plain JSON object (not null, not an array): the one test every reader of untyped JSON uses. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 export const Speaker = z.enum(['user', 'assistant']);
 export type Speaker = z.infer<typeof Speaker>;
+
+/** One utterance of the dialogue so far, as a simulator, a recommender or an LLM prompt sees it. */
+export interface HistoryEntry {
+  speaker: Speaker;
+  text: string;
+}
 
 /**
  * One annotator's reading of one utterance: the dialogue acts (names from `taxonomy`), optional
@@ -182,7 +193,7 @@ export const SimulatorTrace = z.looseObject({
    * retries): the message. Only on the turn that failed, never copied to later turns.
    */
   error: z.string().optional(),
-  /** The failure class of `error` (see FailureReason in src/core/run/failures.ts). */
+  /** The failure class of `error` (see FailureReason in src/core/failures.ts). */
   error_kind: z.string().optional(),
 });
 export type SimulatorTrace = z.infer<typeof SimulatorTrace>;
@@ -223,7 +234,7 @@ export type ConversationAnnotation = z.infer<typeof ConversationAnnotation>;
  * retries) and the conversation stopped there, without costing the user patience;
  * `simulator_error`: the simulated user could not produce a turn (its LLM gave no usable reply) or
  * the simulator itself failed, and the conversation stopped there.
- * In both, `metadata.error_kind` names the reason (src/core/run/failures.ts).
+ * In both, `metadata.error_kind` names the reason (src/core/failures.ts).
  */
 export const Outcome = z.enum(['accepted', 'ended', 'gave_up', 'abandoned', 'agent_error', 'simulator_error']);
 /** The user outcomes, in report order (the failures of the run are not among them). */
@@ -358,6 +369,16 @@ export function reportedOutcome(conv: Conversation): Outcome | undefined {
   if (/abandon|quit/.test(act) || (last.trace.patience !== undefined && last.trace.patience <= 0)) return 'abandoned';
   if (last.trace.end_reason === 'gave_up') return 'gave_up';
   return 'ended';
+}
+
+/** The fields of the latest conversation annotation by a judge (a given one, or any `judge:*`). */
+export function judgeFields(conv: Conversation, annotator?: string): Record<string, unknown> | undefined {
+  const list = conv.annotations ?? [];
+  for (let i = list.length - 1; i >= 0; i--) {
+    const a = list[i];
+    if ((annotator ? a.annotator === annotator : a.annotator.startsWith('judge:')) && a.fields) return a.fields;
+  }
+  return undefined;
 }
 
 /**

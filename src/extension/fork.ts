@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { notify } from './safeOutput';
 import { basename, dirname, join } from 'node:path';
 import { forkConversation } from '../core/run/fork';
-import { rename, writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../core/atomicFile';
 
 export const FORK_COMMAND = 'simlens.forkFromHere';
 const EDITOR_VIEW_TYPE = 'simlens.conversations';
@@ -82,9 +82,7 @@ export function registerFork(context: vscode.ExtensionContext, output: vscode.Lo
         );
         // The original first, then its continuations, so the fork file reads as "what happened, what else could have".
         const lines = [result.original, ...result.conversations].map((c) => JSON.stringify(c)).join('\n') + '\n';
-        const tmp = `${out}.tmp-${process.pid}`;
-        await writeFile(tmp, lines);
-        await rename(tmp, out);
+        await writeFileAtomic(out, lines);
         output.info(`Fork of ${fileUri.fsPath} "${id}" after turn ${turn + 1}: ${result.conversations.length} continuations (${[...new Set(result.methods)].join(', ')}), ${result.failed} failed -> ${out}`);
         await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(out), EDITOR_VIEW_TYPE, vscode.ViewColumn.Beside);
       } catch (err) {

@@ -1,7 +1,8 @@
 /**
- * Terminal-safe output for the extension: the SimLens output channel and notifications print data
- * (file names, conversation ids, server messages) through `escapeControl`, so control and bidi
- * characters from untrusted files show as visible `\u001b` escapes instead of acting.
+ * Terminal-safe output for the extension: what is written to the SimLens output channel (wrapped by
+ * `safeLogChannel`) and shown through `notify` goes through `escapeControl`, so control and bidi
+ * characters from untrusted files show as visible `\u001b` escapes instead of acting. A message
+ * shown with `vscode.window.show*Message` directly does not (16 calls in src/extension do so today).
  */
 import * as vscode from 'vscode';
 import { escapeControl } from '../core/text/terminal';

@@ -23,7 +23,7 @@ import { parseSimulatorSettings, simulatorCwd, simulatorUserSpec, type Simulator
 import { isExternalUserSpec } from '../core/sim/users/external/simulator';
 import type { Conversation } from '../core/model';
 import { playFrom } from './play';
-import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../core/run/failures';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../core/failures';
 import type { RunManifest } from '../core/model';
 
 interface Pick<T> extends vscode.QuickPickItem {

@@ -16,7 +16,8 @@
  */
 import * as vscode from 'vscode';
 import { createRequire } from 'node:module';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeFileAtomicSync } from '../core/atomicFile';
 import * as path from 'node:path';
 
 export const RUN_INTEGRATION_COMMAND = 'simlens.test.runIntegration';
@@ -70,8 +71,7 @@ export function registerTestHooks(context: vscode.ExtensionContext, log?: vscode
       }
       mkdirSync(path.dirname(resultFile), { recursive: true });
       // Write to a temporary name, then rename: the E2E polls for the file and must never read half of it.
-      writeFileSync(`${resultFile}.tmp`, JSON.stringify(result, null, 2));
-      renameSync(`${resultFile}.tmp`, resultFile);
+      writeFileAtomicSync(resultFile, JSON.stringify(result, null, 2));
       return result;
     }),
   );

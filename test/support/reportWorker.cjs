@@ -1,4 +1,4 @@
 // The report worker's TypeScript entry for tests: tsx compiles it in the worker thread (the
 // extension runs the bundle, dist/reportWorker.js).
 require('tsx/cjs');
-require('../../src/core/report/workerMain.ts');
+require('../../src/core/worker/workerMain.ts');

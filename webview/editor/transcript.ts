@@ -42,7 +42,7 @@ export interface TranscriptSearch {
   speaker: 'user' | 'assistant' | 'both';
 }
 
-/** True when `text` (of `speaker`) is a hit of `search` (the host's rule: countUtteranceMatches). */
+/** True when `text` (of `speaker`) is a hit of `search` (the host's rule: `searchUtterances`, src/core/document/search.ts). */
 export function isSearchHit(text: string | undefined, speaker: 'user' | 'assistant', search: TranscriptSearch | undefined): boolean {
   if (!search || !search.needle || text === undefined) return false;
   if (search.speaker !== 'both' && search.speaker !== speaker) return false;
@@ -181,7 +181,7 @@ export function carousel(items: readonly RecommendedItem[], allowRemoteImages: b
 
 /**
  * The headline of a failed turn from its `trace.error_kind` (a FailureReason, see
- * src/core/run/failures.ts): who failed, and the failure class. A missing kind is an agent failure
+ * src/core/failures.ts): who failed, and the failure class. A missing kind is an agent failure
  * (the only kind older runs recorded on a turn).
  */
 export function failureHeadline(kind: string | undefined): string {

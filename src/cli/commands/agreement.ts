@@ -23,7 +23,7 @@ annotators on the same taxonomy, Cohen's kappa per act and on the primary (first
 three or more annotators on one taxonomy Fleiss' kappa on the primary act. An annotator's
 taxonomy is the annotations' "taxonomy" field, else the built-in taxonomy its labels belong to.
 Pairs on different taxonomies are not compared (a warning says so) unless --map is given; then
-both sides are mapped through the act aliases (src/core/sim/users/act-aliases.json) to Zhang & Balog
+both sides are mapped through the act aliases (src/core/taxonomy/act-aliases.json) to Zhang & Balog
 acts and the report names the mapping. The editor's Agreement view shows the same report.
 
 Options:

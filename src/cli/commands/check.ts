@@ -3,7 +3,7 @@ import { loadCatalog } from '../../core/catalog/catalog';
 import { checkedInvariants, InvariantChecker, INVARIANTS, nothingCheckedReason, READBACK_ASPECTS, uncheckedSummary, type CheckOptions, type CheckReport, type ReadbackReport } from '../../core/check/index';
 import { conversationFileAdvice } from '../../core/importers/index';
 import { forEachLine, parseLineBytes } from '../../core/jsonl';
-import { checkOptionsFromRun } from '../../core/check/fromRun';
+import { checkOptionsFromRun } from '../../core/run/checkOptions';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';
 import { ioErrorMessage, isIoError, resolvePath } from '../util';

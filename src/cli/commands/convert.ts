@@ -7,7 +7,7 @@ import { open } from 'node:fs/promises';
 import { EXPORT_DESCRIPTIONS, EXPORT_FORMATS, createExporter, normalizeExportFormat } from '../../core/export/index';
 import { FORMAT_DESCRIPTIONS, IMPORT_FORMATS, ImportError, formatWarning, importFileEach, normalizeFormat } from '../../core/importers/index';
 import { warningsByFieldLine } from '../../core/importers/summary';
-import { tempPathFor } from '../../core/jsonl';
+import { tempPathFor } from '../../core/atomicFile';
 import { Conversation } from '../../core/model';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';

@@ -1,5 +1,6 @@
 /** `simlens merge OUT [PART...]`: join the parts of a sharded run (simulate, judge, discriminate, metrics features). */
-import { FailureTally, mergeRunFiles, type FailureCounts } from '../../core/run/index';
+import { mergeRunFiles } from '../../core/run/index';
+import { FailureTally, type FailureCounts } from '../../core/failures';
 import { formatFlags, parseArgs } from '../args';
 import type { CliCommand } from '../types';
 

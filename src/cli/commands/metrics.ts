@@ -12,11 +12,8 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Conversation } from '../../core/model';
 import { ImportError } from '../../core/importers';
-import {
-  ActTagger, availableFeatures, conversationFeatures, crossValidateTagger, describeActSource, evaluateTagger, featureTable,
-  featureValue, loadPopulation, mapActs, parseActSource,
-  type ActSource, type Population, type TaggedExample, type UxSource,
-} from '../../core/metrics';
+import { ActTagger, availableFeatures, conversationFeatures, crossValidateTagger, describeActSource, evaluateTagger, featureTable, featureValue, loadPopulation, parseActSource, type ActSource, type Population, type TaggedExample, type UxSource } from '../../core/metrics';
+import { mapActs } from '../../core/taxonomy/acts';
 import {
   computeReport, defaultLabel, featureOptions, markdownTableOf, renderMarkdown, tableToCsv,
   type PopulationSpec, type Report, type ReportSpec, type TableSection,

@@ -8,15 +8,16 @@ import {
   OrderedWriter, SHARD_COUNT_VARIABLE, SIMLENS_VERSION, forkConversation, parseSimulationConfig, partFileName, resolveShard, runIdFor, runSimulation, runStopOf, writeManifest,
   type SimulationConfigInput,
 } from '../../core/run/index';
-import { defaultActAliases, estimateTransitions, loadActAliases } from '../../core/sim/users/index';
+import { estimateTransitions, loadActAliases } from '../../core/sim/users/index';
+import { defaultActAliases } from '../../core/taxonomy/acts';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand, type CliIo } from '../types';
 import { resolvePath } from '../util';
 import { LLM_FLAGS, LLM_RUN_FLAGS, llmServicesFromFlags, withLlmRunConfig } from '../llmOptions';
-import { LLM_USER_NAMES, stopsRun } from '../../core/llm/run';
+import { LLM_USER_NAMES, stopsRun } from '../../core/run/llm';
 import { isExternalUserSpec } from '../../core/sim/users/external/simulator';
 import { escapeControl } from '../../core/text/terminal';
-import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../../core/run/failures';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../../core/failures';
 
 const FLAGS = {
   user: { type: 'string', valueName: 'agenda|target-free|llm-…|exec:CMD|URL', description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')}; your own simulator: exec:"python3 my_sim.py" or http://HOST:PORT/PATH, see docs/protocol.md)` },

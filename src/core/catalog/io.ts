@@ -6,6 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../atomicFile';
 import { z } from 'zod';
 import { Catalog, type CatalogItem } from './item';
 import { zodProblemLines } from '../jsonl/zodIssues';
@@ -126,13 +127,5 @@ export function catalogItemLine(item: CatalogItem): string {
 export async function writeCatalog(catalog: Catalog, file: string): Promise<void> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const body = catalog.items.map(catalogItemLine).join('\n') + '\n';
-  try {
-    await fs.writeFile(tmp, body, 'utf8');
-    await fs.rename(tmp, file);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
+  await writeFileAtomic(file, catalog.items.map(catalogItemLine).join('\n') + '\n');
 }

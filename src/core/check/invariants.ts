@@ -10,7 +10,7 @@ import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn 
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from './types';
 import { mentionPolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
 import { tokenize } from '../text/tokenize';
-import { toConvApparelUserAct } from '../sim/users/acts';
+import { toConvApparelUserAct } from '../taxonomy/acts';
 
 /**
  * An accept in any taxonomy a simulator records its user act in: `Note.Accept` (agenda users) or
@@ -570,7 +570,7 @@ const errorOnFailingTurn: Invariant = {
   id: 'agent-error-on-failing-turn',
   statement: 'trace.error sits only on the turn whose agent call failed (no assistant answer, or an error_kind), never copied to the next turn',
   needs: 'trace.error or trace.error_kind (an agent failure)',
-  source: 'SimLens run contract (src/core/run/failures.ts, SimulatorTrace.error)',
+  source: 'SimLens run contract (src/core/failures.ts, SimulatorTrace.error)',
   check(ctx) {
     const turns = ctx.conversation.turns;
     if (!turns.some((t) => t.trace?.error !== undefined || t.trace?.error_kind !== undefined)) return undefined;
@@ -600,7 +600,7 @@ function isAgentErrorTurn(t: Turn): boolean {
   return t.trace?.error !== undefined && (kind === undefined || String(kind).startsWith('agent_'));
 }
 
-/** The failure kinds of the simulator's side (src/core/run/failures.ts). */
+/** The failure kinds of the simulator's side (src/core/failures.ts). */
 const SIMULATOR_FAILURE_KINDS = new Set(['user_llm', 'simulator_error']);
 
 const errorNoUserEffect: Invariant = {

@@ -20,7 +20,7 @@
  */
 import { conversationId, type Conversation, type SimulatorTrace, type Turn } from '../model';
 import { ActTagger } from '../metrics/tagger';
-import { toConvApparelUserAct } from '../sim/users/acts';
+import { toConvApparelUserAct } from '../taxonomy/acts';
 import { ORDINAL_POSITIONS } from '../text/ordinals';
 import { tokenize, tokenizeSpans } from '../text/tokenize';
 import { clauses, mentionPolarity, mentionStarts, negatedAt, phraseWords, quote, show } from './text';

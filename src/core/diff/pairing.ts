@@ -65,7 +65,3 @@ export function pairingKey(mode: PairingMode, conv: Conversation, line: number, 
   }
 }
 
-/** What a pairing key says, for people ("seed 7 #12", "id abc", "goal {...}"). */
-export function describeKey(key: string): string {
-  return key.length > 120 ? `${key.slice(0, 117)}...` : key;
-}

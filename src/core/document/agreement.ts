@@ -8,13 +8,12 @@
  * Annotators are only compared on the same taxonomy (an annotation's `taxonomy` field, else the
  * built-in taxonomy its labels belong to). Pairs on different taxonomies are skipped with a
  * warning, or, with `map`, both sides are mapped through the act aliases
- * (src/core/sim/users/act-aliases.json) to Zhang & Balog acts and the report says so.
+ * (src/core/taxonomy/act-aliases.json) to Zhang & Balog acts and the report says so.
  */
 import { cohenKappa, fleissKappaFromLabels } from '../stats/agreement';
 import type { Conversation, Speaker } from '../model';
 import { inferTaxonomyName } from '../taxonomy';
-import { toAgentAct, toUserAct, type ActAliases } from '../sim/users/acts';
-import { defaultActAliases } from '../sim/users/transitions';
+import { defaultActAliases, toAgentAct, toUserAct, type ActAliases } from '../taxonomy/acts';
 import type { ActAgreement, AgreementReport, AgreementResult, FleissReport } from './types';
 
 /** Label used in the confusion matrix when an annotation has a note but no act. */

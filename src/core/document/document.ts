@@ -7,7 +7,7 @@
  * annotation values. Saving rewrites only lines whose annotations changed, via the engine's
  * temp-file-and-rename writer, one save at a time.
  */
-import { open as openFile, stat } from 'node:fs/promises';
+import { open as openFile } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import { FileChangedError, JsonlFile, parseConversationText, parseLineBytes, rewriteLines, type LineIndex, type ParsedLine } from '../jsonl';
 import { conversationId, type Annotation, type Conversation, type Speaker } from '../model';
@@ -544,8 +544,3 @@ export function parseBackup(text: string, path: string): AnnotationBackup {
   return result.data;
 }
 
-/** File size and mtime now, for tests and watchers. */
-export async function fileFingerprint(path: string): Promise<{ size: number; mtimeMs: number }> {
-  const s = await stat(path);
-  return { size: s.size, mtimeMs: s.mtimeMs };
-}

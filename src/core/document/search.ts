@@ -34,24 +34,6 @@ export interface SearchResult {
   examined: number;
 }
 
-/**
- * Counts the utterances of one parsed conversation object that contain `needle` (already
- * lower-cased). Works on plain JSON values so it never throws on odd shapes.
- */
-export function countUtteranceMatches(value: unknown, needle: string, speaker: 'user' | 'assistant' | 'both' = 'both'): number {
-  if (!value || typeof value !== 'object') return 0;
-  const turns = (value as { turns?: unknown }).turns;
-  if (!Array.isArray(turns)) return 0;
-  let n = 0;
-  for (const turn of turns) {
-    if (!turn || typeof turn !== 'object') continue;
-    const t = turn as { user_utterance?: unknown; assistant_utterance?: unknown };
-    if (speaker !== 'assistant' && typeof t.user_utterance === 'string' && t.user_utterance.toLowerCase().includes(needle)) n++;
-    if (speaker !== 'user' && typeof t.assistant_utterance === 'string' && t.assistant_utterance.toLowerCase().includes(needle)) n++;
-  }
-  return n;
-}
-
 const KEY_USER = '"user_utterance"';
 const KEY_ASSISTANT = '"assistant_utterance"';
 

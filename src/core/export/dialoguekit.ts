@@ -18,12 +18,9 @@
  *   set) in `metadata`.
  */
 import type { Annotation, Conversation, SlotValue, Turn } from '../model';
+import { isRecord } from '../model';
 
 type Rec = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Rec {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Metadata keys the DialogueKit importer adds (see importers/dialoguekit.ts). */
 const DK_OWN_METADATA = new Set(['format', 'user', 'participants', 'source_id_key', 'source_id', 'utterances', 'speaker_changes']);

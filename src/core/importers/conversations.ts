@@ -9,15 +9,11 @@
  * `id` (`convapparel-<index>`, 0-based position in the file) when the conversation has none, so
  * that every tool can address it; an existing `id` is never changed. Canonical import adds nothing.
  */
-import { Conversation } from '../model';
+import { Conversation, isRecord } from '../model';
 import { describeValue, explainZodIssue, formatJsonPath } from '../jsonl/zodIssues';
 import { ImportError, type ImportWarning, joinPath } from './errors';
 
 type Rec = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Rec {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Where a conversation came from, for messages and fallback ids. */
 export interface ConversationSite {

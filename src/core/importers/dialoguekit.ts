@@ -23,14 +23,12 @@ import type { Conversation, SlotValue, Speaker } from '../model';
 import { describeValue, formatJsonPath } from '../jsonl/parse';
 import { ImportError, type ImportWarning, joinPath } from './errors';
 import { outcomeFromAcceptedList } from './outcome';
-import { IARD_TAXONOMY } from '../taxonomy';
+import { IARD_LABELS } from '../taxonomy';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
+import { isRecord } from '../model';
 
 /** The annotator name given to acts that came with the imported data. */
 export const SOURCE_ANNOTATOR = 'source';
-
-/** IARD labels (Cai & Chen, UMAP 2020) as used in UserSimCRS's IARD files: the IARD taxonomy's (taxonomy.ts). */
-export const IARD_LABELS: ReadonlySet<string> = new Set([...IARD_TAXONOMY.user, ...IARD_TAXONOMY.assistant]);
 
 /** One dialogue record to convert, with where it came from (for messages). */
 export interface DialogueRecord {
@@ -46,10 +44,6 @@ export interface DialogueRecord {
 }
 
 type Rec = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Rec {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Thrown inside one dialogue to skip it (becomes a warning). */
 class SkipDialogue extends Error {

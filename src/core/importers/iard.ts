@@ -24,12 +24,9 @@ import { ImportError, type ImportWarning } from './errors';
 import { topLevelObjectKeys } from './json';
 import { outcomeFromAcceptedList } from './outcome';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
+import { isRecord } from '../model';
 
 type Rec = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Rec {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 const ROLES: Record<string, 'user' | 'assistant'> = { seeker: 'user', recommender: 'assistant' };
 const SUB = 'sub-intent/action';

@@ -31,12 +31,9 @@ import { locateJsonPath } from '../jsonl/locate';
 import { topLevelObjectKeys } from './json';
 import type { ImportWarning } from './errors';
 import { buildTurns, type SourceUtterance } from './turns';
+import { isRecord } from '../model';
 
 type Rec = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Rec {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** Top-level keys that make a JSON line a ReDial dialogue (for the sniffer). */
 export function isRedialKeys(keys: readonly string[]): boolean {

@@ -12,9 +12,6 @@
  */
 import { open } from 'node:fs/promises';
 
-/** The UTF-8 byte order mark. */
-export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-
 const LF = 0x0a;
 const CR = 0x0d;
 

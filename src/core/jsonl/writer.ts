@@ -4,9 +4,8 @@
  * is. The new content goes to a temporary file in the same folder, which is then renamed over the
  * target, so a crash never leaves a half-written file.
  */
-import { randomBytes } from 'node:crypto';
-import { open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { open, realpath, type FileHandle } from 'node:fs/promises';
+import { writeAtomic } from '../atomicFile';
 import { buildLineIndex, type LineIndex } from './lineIndex';
 
 /** Thrown when the file on disk no longer matches the index the edits were made against. */
@@ -33,10 +32,6 @@ async function writeAll(out: FileHandle, data: Uint8Array): Promise<void> {
   }
 }
 
-/** Path of a fresh temporary file beside `target`. */
-export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-}
 
 /**
  * Writes `path` (or `opts.outPath`) with the given 0-based lines replaced by new text; every other
@@ -63,15 +58,12 @@ export async function rewriteLines(
   }
 
   const src = await open(path, 'r');
-  let tmp: string | undefined;
   try {
     const before = await src.stat();
     if (before.size !== index.size || before.mtimeMs !== index.mtimeMs) {
       throw new FileChangedError(`${path} changed on disk since it was read (size or modification time differ); reload it before saving`);
     }
-    tmp = tempPathFor(target);
-    const out = await open(tmp, 'wx', before.mode & 0o777);
-    try {
+    await writeAtomic(target, async (out) => {
       const buf = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(1, index.size)));
       const copy = async (from: number, to: number): Promise<void> => {
         let pos = from;
@@ -89,28 +81,16 @@ export async function rewriteLines(
         cursor = index.end(i);
       }
       await copy(cursor, index.size);
-      await out.sync();
-    } finally {
-      await out.close();
-    }
-    const after = await src.stat();
-    if (after.size !== index.size || after.mtimeMs !== index.mtimeMs) {
-      throw new FileChangedError(`${path} changed on disk while it was being saved; nothing was written`);
-    }
-    await rename(tmp, target);
-    tmp = undefined;
+    }, {
+      mode: before.mode & 0o777,
+      beforeRename: async () => {
+        const after = await src.stat();
+        if (after.size !== index.size || after.mtimeMs !== index.mtimeMs) {
+          throw new FileChangedError(`${path} changed on disk while it was being saved; nothing was written`);
+        }
+      },
+    });
   } finally {
     await src.close();
-    if (tmp) await unlink(tmp).catch(() => undefined);
-  }
-}
-
-/** True when `path` still has the size and mtime recorded in `index`. */
-export async function indexIsCurrent(path: string, index: LineIndex): Promise<boolean> {
-  try {
-    const s = await stat(path);
-    return s.size === index.size && s.mtimeMs === index.mtimeMs;
-  } catch {
-    return false;
   }
 }

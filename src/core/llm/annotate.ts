@@ -9,8 +9,9 @@
  */
 import type { Conversation, ConversationAnnotation } from '../model';
 import { conversationId } from '../model';
-import { FailureTally, type FailureCounts, type FailureReason } from '../run/failures';
+import { FailureTally, type FailureCounts, type FailureReason } from '../failures';
 import { isRunFatal } from './errors';
+import { writeFileAtomic } from '../atomicFile';
 
 export interface AnnotateOptions {
   /** Conversations annotated at once (default 8). */
@@ -129,21 +130,7 @@ export async function annotateAll(
 
 /** Writes conversations as JSONL through a temporary file renamed over `file` (so `file` may be the input). */
 export async function writeJsonlAtomic(file: string, rows: Iterable<unknown>): Promise<void> {
-  const { promises: fs } = await import('node:fs');
-  const tmp = `${file}.${process.pid}.tmp`;
-  const handle = await fs.open(tmp, 'w');
-  try {
-    let buffer = '';
-    for (const row of rows) {
-      buffer += JSON.stringify(row) + '\n';
-      if (buffer.length > 1 << 20) {
-        await handle.write(buffer);
-        buffer = '';
-      }
-    }
-    if (buffer) await handle.write(buffer);
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(tmp, file);
+  await writeFileAtomic(file, (function* () {
+    for (const row of rows) yield JSON.stringify(row) + '\n';
+  })());
 }

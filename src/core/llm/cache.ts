@@ -10,6 +10,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../atomicFile';
 import { canonicalJson, sha256 } from './canonical';
 
 export interface CachedChat {
@@ -50,7 +51,6 @@ export function cacheKey(request: unknown): string {
 }
 
 export class LlmResponseCache {
-  private writes = 0;
   constructor(readonly dir: string) {}
 
   private file(key: string): string {
@@ -78,8 +78,6 @@ export class LlmResponseCache {
     const file = this.file(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
     const body: CacheFile = { format: 'simlens-llm-cache/1', key, created: new Date().toISOString(), request, response };
-    const tmp = `${file}.${process.pid}.${++this.writes}.tmp`;
-    await fs.writeFile(tmp, JSON.stringify(body));
-    await fs.rename(tmp, file);
+    await writeFileAtomic(file, JSON.stringify(body));
   }
 }

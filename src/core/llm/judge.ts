@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { Conversation, ConversationAnnotation } from '../model';
-import { conversationOutcome } from '../model';
+import { conversationOutcome, judgeFields } from '../model';
 import { kendallTau } from '../stats/kendall';
 import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
 import { askAboutConversation, type AskConversationOptions } from './askConversation';
@@ -17,7 +17,6 @@ import type { RecordedLlmCall } from './client';
 import { extractJsonObject } from './json';
 import type { LlmServices } from './services';
 import { zodProblemLines } from '../jsonl/zodIssues';
-import { judgeFields } from '../metrics/features';
 
 /** Numbers given as strings ("4") are read as numbers; the model's "NaN"/"null" as null. */
 const num = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), schema);

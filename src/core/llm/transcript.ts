@@ -2,8 +2,7 @@
  * Conversations as the plain text LLMs read: one line per utterance, "USER: ..." / "ASSISTANT: ...",
  * with the items an assistant turn showed listed under it (titles, optionally features).
  */
-import type { Conversation, RecommendedItem } from '../model';
-import type { HistoryEntry } from '../sim/types';
+import type { Conversation, HistoryEntry, RecommendedItem } from '../model';
 
 export interface TranscriptOptions {
   /** Items listed per assistant turn (default 4; 0 hides them). */

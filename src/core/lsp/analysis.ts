@@ -22,6 +22,7 @@ import {
 } from '../model';
 import type { LineDocument, LineEdit, Position, Range } from './lineDocument';
 import { looksLikeWrappedDocument, pythonLiteralToJson, removeTrailingCommas } from './repair';
+import { escapeMarkdown } from '../text/escape';
 
 export const DIAGNOSTIC_SOURCE = 'simlens';
 /** The conversation editor's command that opens a file at a conversation (src/extension/editor). */
@@ -351,12 +352,9 @@ function snippet(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/**
- * Escapes text for Markdown so conversation content shows literally (hover Markdown is rendered;
- * untrusted text must not become links, images or HTML).
- */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`).replace(/\r?\n/g, '  \n');
+/** Conversation text for a hover (rendered Markdown): one line, shown literally (src/core/text/escape.ts). */
+function escapeInline(text: string): string {
+  return escapeMarkdown(text, true);
 }
 
 function actsOf(turn: Turn, speaker: 'user' | 'assistant'): string {
@@ -367,21 +365,21 @@ function actsOf(turn: Turn, speaker: 'user' | 'assistant'): string {
 
 function turnMarkdown(conv: Conversation, turn: Turn, t: number, lineNo: number): string {
   const parts: string[] = [];
-  parts.push(`**${escapeMarkdown(conversationId(conv, lineNo))}** · turn ${t + 1} of ${conv.turns.length} · ${reportedOutcome(conv) ?? 'outcome unknown'}`);
+  parts.push(`**${escapeInline(conversationId(conv, lineNo))}** · turn ${t + 1} of ${conv.turns.length} · ${reportedOutcome(conv) ?? 'outcome unknown'}`);
   if (turn.user_utterance !== undefined) {
     const acts = actsOf(turn, 'user');
-    parts.push(`**User** (${countWords(turn.user_utterance)} words${acts ? `; ${escapeMarkdown(acts)}` : ''}): ${escapeMarkdown(snippet(turn.user_utterance, 400))}`);
+    parts.push(`**User** (${countWords(turn.user_utterance)} words${acts ? `; ${escapeInline(acts)}` : ''}): ${escapeInline(snippet(turn.user_utterance, 400))}`);
   }
   if (turn.assistant_utterance !== undefined) {
     const acts = actsOf(turn, 'assistant');
-    parts.push(`**Assistant**${acts ? ` (${escapeMarkdown(acts)})` : ''}: ${escapeMarkdown(snippet(turn.assistant_utterance, 400))}`);
+    parts.push(`**Assistant**${acts ? ` (${escapeInline(acts)})` : ''}: ${escapeInline(snippet(turn.assistant_utterance, 400))}`);
   }
   if (turn.recommendations?.length) parts.push(`**Shown:** ${turn.recommendations.length} items`);
   const purchase = purchaseLikelihood(turn);
   const ticked = Object.entries(turn.ratings ?? {})
     .filter(([, v]) => v === true)
     .map(([k]) => k);
-  if (ticked.length || purchase) parts.push(`**Ratings:** ${escapeMarkdown([...ticked, purchase ? `purchase: ${purchase}` : ''].filter(Boolean).join(', '))}`);
+  if (ticked.length || purchase) parts.push(`**Ratings:** ${escapeInline([...ticked, purchase ? `purchase: ${purchase}` : ''].filter(Boolean).join(', '))}`);
   const tr = turn.trace;
   if (tr) {
     const bits: string[] = [];
@@ -389,7 +387,7 @@ function turnMarkdown(conv: Conversation, turn: Turn, t: number, lineNo: number)
     if (tr.operation) bits.push(tr.operation);
     if (tr.agenda) bits.push(`agenda [${tr.agenda.join(', ')}]`);
     if (tr.patience !== undefined) bits.push(`patience ${tr.patience}`);
-    if (bits.length) parts.push(`**Trace:** ${escapeMarkdown(bits.join(' · '))}`);
+    if (bits.length) parts.push(`**Trace:** ${escapeInline(bits.join(' · '))}`);
   }
   return parts.join('\n\n');
 }

@@ -28,11 +28,11 @@
  * A missing value is NaN; comparisons leave such conversations out of that feature.
  */
 import {
-  conversationOutcome, countWords, type Conversation, type Turn,
+  conversationOutcome, countWords, judgeFields, type Conversation, type Turn,
 } from '../model';
 import { CONVAPPAREL_TAXONOMY, inferTaxonomyName } from '../taxonomy';
-import { normalizeLabel, toConvApparelUserAct } from '../sim/users/acts';
-import { ActTagger, IARD_TO_CONVAPPAREL, mapActs } from './tagger';
+import { IARD_TO_CONVAPPAREL, mapActs, normalizeLabel, toConvApparelUserAct } from '../taxonomy/acts';
+import { ActTagger } from './tagger';
 
 /** Where dialogue acts come from. */
 export type ActSource =
@@ -58,8 +58,8 @@ export const ACT_MAPS: Readonly<Record<string, Readonly<Record<string, string>>>
 
 /** How annotations in another built-in taxonomy become ConvApparel user acts for the act features. */
 export const CONVAPPAREL_MAPPINGS: Readonly<Record<string, string>> = {
-  iard: 'IARD labels mapped to ConvApparel user acts (IARD_TO_CONVAPPAREL, src/core/metrics/tagger.ts; unlisted labels count as "other")',
-  'zhang-balog': 'Zhang & Balog acts mapped to ConvApparel user acts (toConvApparelUserAct, src/core/sim/users/acts.ts)',
+  iard: 'IARD labels mapped to ConvApparel user acts (IARD_TO_CONVAPPAREL, src/core/taxonomy/acts.ts; unlisted labels count as "other")',
+  'zhang-balog': 'Zhang & Balog acts mapped to ConvApparel user acts (toConvApparelUserAct, src/core/taxonomy/acts.ts)',
 };
 
 const CONVAPPAREL_USER = new Set(CONVAPPAREL_TAXONOMY.user);
@@ -121,16 +121,6 @@ export function describeActSource(src: ActSource): string {
 
 const POSITIVE = ['satisfied', 'delighted', 'engaged', 'patient', 'in control', 'supported'];
 const NEGATIVE = ['annoyed', 'confused', 'frustrated', 'unsatisfied', 'impatient', 'not in control', 'unsupported'];
-
-/** The fields of the latest conversation annotation by a judge (a given one, or any `judge:*`). */
-export function judgeFields(conv: Conversation, annotator?: string): Record<string, unknown> | undefined {
-  const list = conv.annotations ?? [];
-  for (let i = list.length - 1; i >= 0; i--) {
-    const a = list[i];
-    if ((annotator ? a.annotator === annotator : a.annotator.startsWith('judge:')) && a.fields) return a.fields;
-  }
-  return undefined;
-}
 
 /** Ticked feelings of a turn, lower-cased (only keys set to true). */
 function tickedFeelings(turn: Turn): Set<string> | undefined {

@@ -33,35 +33,6 @@ const RULES: readonly { act: string; pattern: RegExp }[] = [
 /** The ConvApparel user acts the built-in tagger predicts. */
 export const TAGGER_ACTS: readonly string[] = CONVAPPAREL_TAXONOMY.user;
 
-/**
- * IARD user labels (ReDial, UserSimCRS gold) mapped to ConvApparel user acts, for evaluating and
- * training the tagger on IARD data. Unlisted labels map to "other".
- */
-export const IARD_TO_CONVAPPAREL: Readonly<Record<string, string>> = {
-  ACC: 'accept_recommendation',
-  REJ: 'reject_recommendation',
-  IQU: 'inform_preference',
-  PRO: 'inform_preference',
-  ANS: 'inform_preference',
-  REF: 'inform_preference',
-  'CRI-F': 'critique',
-  'CRI-A': 'critique',
-  'CRI-C': 'critique',
-  INQ: 'ask_clarification',
-  ASK: 'ask_clarification',
-  END: 'greet_thank',
-  OTH: 'greet_thank',
-  SEE: 'other',
-  NRE: 'other',
-  CON: 'other',
-  STO: 'other',
-};
-
-/** Maps a list of source labels through `map` (unknown labels to "other"), without duplicates. */
-export function mapActs(acts: readonly string[], map: Readonly<Record<string, string>>): string[] {
-  return [...new Set(acts.map((a) => map[a] ?? map[a.toUpperCase()] ?? 'other'))];
-}
-
 export interface TaggerOptions {
   /** Acts to learn (default: the ConvApparel user acts). */
   acts?: readonly string[];

@@ -21,7 +21,7 @@ import type { Report, ReportInput } from './model';
 import { defaultLabel, describeFilter, facetsMatch, PopulationLoader, sampleUpTo, uniqueLabels, type LoadedPopulation, type PopulationSpec } from './populations';
 import type { CounterfactualSpec, HlsSpec, InvariantsSpec, PlsaSpec, ReportSpec, SimulationSpec } from './specs';
 import { InvariantChecker } from '../check';
-import { checkOptionsFromRun } from '../check/fromRun';
+import { checkOptionsFromRun } from '../run/checkOptions';
 import { buildInvariantsReport } from './builders/invariants';
 import { buildPlsaReport } from './builders/plsa';
 import { buildHlsReport, type HlsRun } from './builders/hls';

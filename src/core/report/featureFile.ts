@@ -37,7 +37,7 @@ import { conversationId, USER_OUTCOMES, type Conversation } from '../model';
 import { conversationFeatures, type ConversationFeatures, type FeatureOptions, type UxSource } from '../metrics/features';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 import { inputRecord, type InputRecord } from '../run/annotationShard';
-import { FAILURE_REASONS } from '../run/failures';
+import { FAILURE_REASONS } from '../failures';
 import { manifestPath, readManifest, SIMLENS_VERSION } from '../run/manifest';
 import { readLines } from '../run/output';
 import { outcomeClass, UNKNOWN_REASON, type OutcomeClass } from './outcomes';

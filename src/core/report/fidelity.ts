@@ -34,8 +34,8 @@ import type { Conversation } from '../model';
 import { conversationCondition } from '../model';
 import { runSimulation, runStopOf, type RunProgress } from '../run/orchestrator';
 import { manifestPath } from '../run/manifest';
-import { stopsRun } from '../llm/run';
-import { conversationFailure } from '../run/failures';
+import { stopsRun } from '../run/llm';
+import { conversationFailure } from '../failures';
 import type { LlmServices } from '../llm/services';
 import { featureTable, PLSA_DEFAULT_FEATURES, type FeatureTable } from '../metrics/features';
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
@@ -47,7 +47,7 @@ import { tableColumns } from './builders/common';
 import { IdAllocator, formatFixed, slug } from './format';
 import { PopulationLoader, sampleUpTo, type LoadedPopulation, type PopulationSpec } from './populations';
 import { resolveSimulator } from './simulator';
-import { isLlmAgentName, isLlmUserName } from '../llm/run';
+import { isLlmAgentName, isLlmUserName } from '../run/llm';
 import { checkpoint, featureOptions, type ComputeContext } from './compute';
 import { plsaCandidateSummaries, plsaSections } from './builders/plsa';
 import { hlsSections, meanSimulatedHls, type HlsRun } from './builders/hls';
@@ -58,7 +58,7 @@ import { exclusionNote, outcomesSection } from './builders/outcomes';
 import { invariantSections, invariantSummary } from './builders/invariants';
 import { InvariantChecker, type CheckReport } from '../check';
 import { REPORT_INVARIANT_EXAMPLES } from './compute';
-import { checkOptionsFromRun } from '../check/fromRun';
+import { checkOptionsFromRun } from '../run/checkOptions';
 
 /** Verdict thresholds (shares are in [0, 1]). */
 export interface FidelityThresholds {

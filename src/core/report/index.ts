@@ -18,7 +18,7 @@ export * from './builders/counterfactual';
 export * from './builders/simulation';
 export * from './builders/outcomes';
 export * from './builders/invariants';
-export * from './render/escape';
+export * from '../text/escape';
 export * from './render/markdown';
 export * from './render/tables';
 export * from './render/svg';

@@ -2,14 +2,14 @@
  * User outcomes and run failures of a population, counted apart.
  *
  * A failed conversation (the recommender failed, the simulated user could not speak, the simulator
- * crashed; see `conversationFailure` in src/core/run/failures.ts) says nothing about how a user
+ * crashed; see `conversationFailure` in src/core/failures.ts) says nothing about how a user
  * behaves, so:
  * - accepted / ended / gave_up / abandoned are shares of the conversations WITHOUT failures;
  * - failures are counted separately: agent errors, other failures, and per reason;
  * - every metric about user behaviour is computed on `withoutFailures(...)`.
  */
 import { isUserOutcome, reportedOutcome, type Conversation, type UserOutcome } from '../model';
-import { conversationFailure, FAILURE_REASONS, type FailureReason } from '../run/failures';
+import { conversationFailure, FAILURE_REASONS, type FailureReason } from '../failures';
 
 /** A failure whose file does not say its class (e.g. a bare `outcome: "agent_error"`). */
 export const UNKNOWN_REASON = 'unknown';

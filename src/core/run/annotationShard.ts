@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Conversation, RunManifest } from '../model';
-import type { FailureCounts } from './failures';
+import type { FailureCounts } from '../failures';
 import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig } from './manifest';
 import type { Shard } from './orchestrator';
 import { readLines } from './output';

@@ -9,13 +9,14 @@ import { basename, resolve } from 'node:path';
 import { z } from 'zod';
 import type { Agent, UserSimulator } from '../sim/types';
 import { Catalog, generateApparelCatalog, loadCatalog } from '../catalog/catalog';
-import { createAgent, agentActToZhangBalog } from '../sim/recommenders/index';
+import { createAgent } from '../sim/recommenders/index';
+import { agentActToZhangBalog, defaultActAliases } from '../taxonomy/acts';
 import { importFile } from '../importers/index';
-import { LlmRunConfigSchema, LLM_USER_NAMES, isLlmAgentName, isLlmUserName, prepareLlmParts } from '../llm/run';
+import { LlmRunConfigSchema, LLM_USER_NAMES, isLlmAgentName, isLlmUserName, prepareLlmParts } from './llm';
 import type { LlmServices } from '../llm/services';
 import {
   AgentNlu, TemplateNlg, TransitionModel, agentActClassifier, agentActExamplesFromCorpus, createUserSimulator,
-  defaultActAliases, defaultAnswerMapping, defaultTransitionCounts, estimateTransitions, loadActAliases, loadAnswerMapping,
+  defaultAnswerMapping, defaultTransitionCounts, estimateTransitions, loadActAliases, loadAnswerMapping,
   loadCir6Diagram, loadNlgTemplates, loadRelevance, loadTransitionCounts, type TransitionCounts,
 } from '../sim/users/index';
 import { zodErrorMessage } from '../jsonl/zodIssues';
@@ -72,7 +73,7 @@ export const SimulationConfigSchema = z.object({
   timeout_ms: z.number().int().positive().optional(),
   /** External simulated users: per-request timeout (default 10,000 ms). */
   simulator_timeout_ms: z.number().int().positive().optional(),
-  /** LLM users/agents (src/core/llm/run.ts): endpoint settings without keys, ICL pool, profiles. */
+  /** LLM users/agents (src/core/run/llm.ts): endpoint settings without keys, ICL pool, profiles. */
   llm: LlmRunConfigSchema.optional(),
 });
 export type SimulationConfig = z.infer<typeof SimulationConfigSchema>;

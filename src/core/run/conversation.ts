@@ -8,12 +8,12 @@ import type { Annotation, Conversation, LlmCall, Outcome, RecommendedItem, Simul
 import { createRng, type Rng } from '../random';
 import type { AgentResponse, AgentSession, HistoryEntry, UserSession, UserTurn } from '../sim/types';
 import { CONVAPPAREL_TAXONOMY } from '../taxonomy';
-import { toConvApparelUserAct } from '../sim/users/acts';
+import { toConvApparelUserAct } from '../taxonomy/acts';
 import { isObserving } from '../sim/users/session';
 import type { SimulationEnvironment } from './config';
-import { llmFailureReason, stopsRun } from '../llm/run';
+import { llmFailureReason, stopsRun } from './llm';
 import { LlmError } from '../llm/errors';
-import { isAgentFailure, type FailureReason } from './failures';
+import { isAgentFailure, type FailureReason } from '../failures';
 
 /** The id of conversation `index` of a run with `seed`: stable, sortable, independent of everything else. */
 export function simulatedConversationId(seed: string | number, index: number): string {

@@ -18,7 +18,7 @@ import { isRestorable } from '../sim/users/session';
 import { isExternalUserSpec } from '../sim/users/external/simulator';
 import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
 import { SwitchableRng, conversationRng, runConversation, taskFor, type ConversationResult } from './conversation';
-import { FailureTally, type FailureCounts } from './failures';
+import { FailureTally, type FailureCounts } from '../failures';
 import { readManifest, sameConfig } from './manifest';
 import { readLines } from './output';
 

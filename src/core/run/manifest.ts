@@ -6,10 +6,11 @@
  */
 import { redactSecrets } from '../llm/redact';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../atomicFile';
 import { RunManifest } from '../model';
 import pkg from '../../../package.json';
-import { FailureTally, isFailureReason, type FailureCounts } from './failures';
+import { FailureTally, isFailureReason, type FailureCounts } from '../failures';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** The SimLens version recorded in manifests. */
@@ -46,11 +47,9 @@ export function sameConfig(a: Record<string, unknown>, b: Record<string, unknown
 /** Writes a manifest atomically. */
 export function writeManifest(out: string, manifest: RunManifest): void {
   const path = manifestPath(out);
-  const tmp = `${path}.tmp-${process.pid}`;
   // The command line may carry credentials (a --base-url with user:password@ or ?api-key=): never written.
   const written = typeof manifest.command === 'string' ? { ...manifest, command: redactSecrets(manifest.command) } : manifest;
-  writeFileSync(tmp, JSON.stringify(written, null, 2) + '\n');
-  renameSync(tmp, path);
+  writeFileAtomicSync(path, JSON.stringify(written, null, 2) + '\n');
 }
 
 /** Reads and validates a manifest; undefined when there is none. Errors name the file and field. */

@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import type { RunManifest } from '../model';
 import { manifestPath, mergeManifests, readManifest, writeManifest } from './manifest';
 import { lineFailure, lineIndexOf, readLines, truncatePartialLastLine } from './output';
-import { FailureTally, type FailureCounts, type FailureReason } from './failures';
+import { FailureTally, type FailureCounts, type FailureReason } from '../failures';
 import { findPartFiles, partFilesInFolder } from './shardEnv';
 import { shardIndices } from './orchestrator';
 

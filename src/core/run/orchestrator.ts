@@ -25,11 +25,11 @@ import { parseSimulationConfig, prepareEnvironment, type SimulatorProcessOptions
 import { simulateConversation } from './conversation';
 import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig, writeManifest } from './manifest';
 import { OrderedWriter, dropFailedLines, encodeConversationLine, readExistingOutput, sortRunOutput } from './output';
-import { stopsRun } from '../llm/run';
+import { stopsRun } from './llm';
 import { LlmError } from '../llm/errors';
 import type { LlmServices } from '../llm/services';
 import { mean, quantile } from '../stats/descriptive';
-import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts, type FailureReason } from './failures';
+import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts, type FailureReason } from '../failures';
 
 /** A shard: this process runs the conversation indices i with i % count === index. */
 export interface Shard {

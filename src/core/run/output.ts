@@ -3,9 +3,10 @@
  * Resuming reads what is there (cutting away a last line that a crash left unfinished) and
  * reports which conversation indices are done.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readSync, renameSync, writeSync, writevSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync, writevSync } from 'node:fs';
+import { writeAtomicSync } from '../atomicFile';
 import { createInterface } from 'node:readline';
-import { FailureTally, conversationFailure, type FailureCounts, type FailureReason } from './failures';
+import { FailureTally, conversationFailure, type FailureCounts, type FailureReason } from '../failures';
 
 /** Yields the lines of a text file (without "\n"), 1-based line numbers. */
 export async function* readLines(path: string): AsyncGenerator<{ text: string; line: number }> {
@@ -151,21 +152,19 @@ function lineRanges(path: string): Array<{ index: number; start: number; end: nu
 
 /** Rewrites `path` with the lines `keep` in the given order (a temporary file renamed over it). */
 function rewriteLines(path: string, keep: ReadonlyArray<{ start: number; end: number }>): void {
-  const tmp = `${path}.${process.pid}.rewrite.tmp`;
   const src = openSync(path, 'r');
-  const dst = openSync(tmp, 'w');
   try {
-    for (const r of keep) {
-      const buf = Buffer.alloc(r.end - r.start);
-      readSync(src, buf, 0, buf.length, r.start);
-      let off = 0;
-      while (off < buf.length) off += writeSync(dst, buf, off, buf.length - off);
-    }
+    writeAtomicSync(path, (dst) => {
+      for (const r of keep) {
+        const buf = Buffer.alloc(r.end - r.start);
+        readSync(src, buf, 0, buf.length, r.start);
+        let off = 0;
+        while (off < buf.length) off += writeSync(dst, buf, off, buf.length - off);
+      }
+    });
   } finally {
     closeSync(src);
-    closeSync(dst);
   }
-  renameSync(tmp, path);
 }
 
 /**

@@ -12,7 +12,7 @@ import type { RunManifest } from '../model';
 import { manifestPath, readManifest } from './manifest';
 import { partTask } from './merge';
 import { parsePartFileName } from './shardEnv';
-import { FailureTally, isFailureReason, type FailureCounts } from './failures';
+import { FailureTally, isFailureReason, type FailureCounts } from '../failures';
 
 export type TaskStatus = 'finished' | 'running' | 'cancelled' | 'stopped' | 'crashed' | 'missing';
 

@@ -39,11 +39,6 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return Number(raw);
 }
 
-/** True when the environment says this process is a task of a Slurm array or a Kubernetes indexed job. */
-export function clusterShardPresent(env: NodeJS.ProcessEnv): boolean {
-  return (env.SLURM_ARRAY_TASK_ID ?? '').trim() !== '' || (env.JOB_COMPLETION_INDEX ?? '').trim() !== '';
-}
-
 /**
  * The shard of this task from the environment: a Slurm array task, else a Kubernetes indexed job
  * pod; undefined when neither is present. `countOption` (--shard-count) or SIMLENS_SHARD_COUNT

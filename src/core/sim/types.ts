@@ -3,14 +3,12 @@
  * agents are factories of per-conversation sessions, so each conversation keeps its own state and
  * its own seeded Rng, and conversations can run concurrently.
  */
-import type { RecommendedItem, SimulatorTrace, Outcome, LlmCall } from '../model';
+import type { HistoryEntry, RecommendedItem, SimulatorTrace, Outcome, LlmCall } from '../model';
 import type { Rng } from '../random';
-import type { FailureReason } from '../run/failures';
+import type { FailureReason } from '../failures';
 
-export interface HistoryEntry {
-  speaker: 'user' | 'assistant';
-  text: string;
-}
+/** The dialogue history the contracts below pass around (defined with the data model). */
+export type { HistoryEntry };
 
 /** What an agent returns for one user utterance (also the JSON body of the `http` agent). */
 export interface AgentResponse {

@@ -10,7 +10,7 @@
 import * as vscode from 'vscode';
 import { isAbsolute, resolve } from 'node:path';
 import { turnDifferences, PAIRING_MODES, type DiffReport, type PairingMode } from '../../core/diff';
-import { diffRunsInWorker } from '../../core/report/worker';
+import { diffRunsInWorker } from '../../core/worker/worker';
 import { JsonlFile } from '../../core/jsonl';
 import { COMPARE_VIEW_TYPE, parseCompareMessage, type HostToCompare } from '../../shared/compareProtocol';
 import { webviewHtml, webviewResourceRoots } from '../webviewHtml';

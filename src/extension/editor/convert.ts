@@ -3,7 +3,7 @@
  * behind "SimLens: Convert to Conversation JSONL" and the editor's "Convert and open" button.
  * No `vscode` import, so it is testable in plain node.
  */
-import { rename, writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../core/atomicFile';
 import { basename } from 'node:path';
 import { importFile, sniffFile } from '../../core/importers';
 import { conversationJsonlAdvice } from '../../core/importers/sniff';
@@ -39,9 +39,7 @@ export async function convertToJsonl(fsPath: string, origin: string, opts: { wri
   const target = conversionTarget(fsPath);
   const write = opts.write !== false;
   if (write) {
-    const tmp = `${target}.tmp-${process.pid}`;
-    await writeFile(tmp, result.conversations.map((c) => JSON.stringify(c)).join('\n') + (result.conversations.length ? '\n' : ''));
-    await rename(tmp, target);
+    await writeFileAtomic(target, result.conversations.map((c) => JSON.stringify(c)).join('\n') + (result.conversations.length ? '\n' : ''));
   }
   const summary = importSummary(origin, { format: result.format, count: result.conversations.length, warnings: result.warnings, notes: result.notes });
   return { format: result.format, count: result.conversations.length, warnings: result.warnings.length, notes: result.notes?.length ?? 0, target, summary, written: write };

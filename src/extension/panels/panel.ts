@@ -1,6 +1,7 @@
 /**
- * One metric panel: a webview that shows a report computed in the extension host from a report
- * spec. The host owns the spec and the report; the webview renders and asks for exports.
+ * One metric panel: a webview that shows a report computed from a report spec in a worker thread
+ * (src/core/worker/worker.ts), off the extension host's event loop. The host owns the spec and the
+ * report; the webview renders and asks for exports.
  *
  * - Computation runs here with a cancellable progress notification (and a status line in the
  *   panel); a new computation cancels the previous one.
@@ -13,7 +14,7 @@ import * as vscode from 'vscode';
 import { notify } from '../safeOutput';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { CancelledError, type ComputeContext } from '../../core/report/compute';
-import { computeReportInWorker, runFidelityInWorker } from '../../core/report/worker';
+import { computeReportInWorker, runFidelityInWorker } from '../../core/worker/worker';
 import { fidelityNeedsLlm } from '../../core/report/fidelity';
 import { createLlmServicesFromWorkspace } from '../llm';
 import type { ChartSection, Report, TableSection } from '../../core/report/model';

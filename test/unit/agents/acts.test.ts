@@ -1,7 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
-import { AGENT_ACTS, agentActToZhangBalog, createAgent, Lexicon } from '../../../src/core/sim/recommenders/index';
+import { createAgent, Lexicon } from '../../../src/core/sim/recommenders/index';
+import { AGENT_ACTS, agentActToZhangBalog } from '../../../src/core/taxonomy/acts';
 import { mentionsOutside } from '../../../src/core/sim/recommenders/local/lexicon';
 import { CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY } from '../../../src/core/taxonomy';
 

@@ -7,7 +7,7 @@ import { playScript } from '../../support/agents';
 import { createRng } from '../../../src/core/random';
 import { createLlmAgent, EMPTY_REPLY_RETRIES } from '../../../src/core/sim/recommenders/llm';
 import { LlmError } from '../../../src/core/llm/errors';
-import { stopsRun } from '../../../src/core/llm/run';
+import { stopsRun } from '../../../src/core/run/llm';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
 import { simulateConversation } from '../../../src/core/run/conversation';
 import type { AgentResponse } from '../../../src/core/sim/types';

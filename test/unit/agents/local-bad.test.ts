@@ -1,7 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateApparelCatalog, type CatalogItem } from '../../../src/core/catalog/catalog';
-import { AGENT_ACTS, BAD_BEHAVIOURS, createAgent, type BadBehaviour, type LocalBadSession } from '../../../src/core/sim/recommenders/index';
+import { AGENT_ACTS } from '../../../src/core/taxonomy/acts';
+import { BAD_BEHAVIOURS, createAgent, type BadBehaviour, type LocalBadSession } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 import { occasionPhrase } from '../../../src/core/sim/recommenders/local/phrases';
 import type { AgentResponse } from '../../../src/core/sim/types';

@@ -1,7 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateApparelCatalog, type CatalogItem } from '../../../src/core/catalog/catalog';
-import { AGENT_ACTS, createAgent } from '../../../src/core/sim/recommenders/index';
+import { createAgent } from '../../../src/core/sim/recommenders/index';
+import { AGENT_ACTS } from '../../../src/core/taxonomy/acts';
 import { createRng } from '../../../src/core/random';
 import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
 import { playScript } from '../../support/agents';

@@ -1,7 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Catalog, generateApparelCatalog } from '../../../src/core/catalog/catalog';
-import { AGENT_ACTS, createAgent } from '../../../src/core/sim/recommenders/index';
+import { createAgent } from '../../../src/core/sim/recommenders/index';
+import { AGENT_ACTS } from '../../../src/core/taxonomy/acts';
 import { createRng, type Rng } from '../../../src/core/random';
 import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
 

@@ -133,3 +133,47 @@ test('a type-only import of vscode planted in core, shared, server, cli or webvi
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** Runs the project's dependency-cruiser config over `dir` (a copy of the real tree); "rule from -> to" lines. */
+function cruiseCopy(dir: string): string[] {
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), '--config', path.join(root, '.dependency-cruiser.cjs'), '--output-type', 'json', 'src'], { cwd: dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  assert.ok(r.stdout.trim().startsWith('{'), `dependency-cruiser gave no report; stderr: ${r.stderr.slice(0, 2000)}`);
+  const out = JSON.parse(r.stdout) as { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+  return [...new Set(out.summary.violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`))].sort();
+}
+
+test('a folder cycle planted in core of the real tree (llm -> sim, the cycle the taxonomy and failures moves broke) fails the folder rules', () => {
+  const dir = copyOfRealTree();
+  try {
+    // sim already imports llm (its LLM users); an llm file importing sim closes a folder cycle
+    // without any file-level cycle.
+    writeFileSync(path.join(dir, 'src/core/llm/planted-cycle.ts'), "import type { Agent } from '../sim/types';\nexport type Planted = Agent;\n");
+    // The root files are the lowest layer.
+    writeFileSync(path.join(dir, 'src/core/planted-root.ts'), "import { IARD_LABELS } from './taxonomy';\nexport const planted = IARD_LABELS;\n");
+    const found = cruiseCopy(dir);
+    assert.ok(found.includes('core-order-llm src/core/llm/planted-cycle.ts -> src/core/sim/types.ts'), found.join('\n'));
+    assert.ok(found.includes('core-root-no-folders src/core/planted-root.ts -> src/core/taxonomy/index.ts'), found.join('\n'));
+    assert.ok(found.some((v) => v.startsWith('core-no-folder-cycles src/core/llm -> src/core/sim')), found.join('\n'));
+    assert.deepEqual(found.filter((v) => !/^core-(order-llm|root-no-folders|no-folder-cycles) /.test(v)), [], 'nothing else in the real tree is a violation');
+    // Every folder cycle reported is one the planted import closes (between llm and sim, or their subfolders).
+    assert.ok(found.filter((v) => v.startsWith('core-no-folder-cycles')).every((v) => /^core-no-folder-cycles src\/core\/(llm|sim)(\/\S*)? -> src\/core\/(llm|sim)(\/\S*)?$/.test(v)), found.join('\n'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a folder cycle between two folders of one layer, or below core\'s top level, fails too', () => {
+  const dir = copyOfRealTree();
+  try {
+    // Same layer (catalog, importers): a sideways import is refused even before it closes a cycle.
+    writeFileSync(path.join(dir, 'src/core/catalog/planted-side.ts'), "import { SOURCE_ANNOTATOR } from '../importers/dialoguekit';\nexport const planted = SOURCE_ANNOTATOR;\n");
+    // Inside one top-level folder: sim/recommenders <-> sim/users/llm closes a cycle of subfolders.
+    writeFileSync(path.join(dir, 'src/core/sim/users/llm/planted-a.ts'), "import { createAgent } from '../../recommenders/index';\nexport const a = createAgent;\n");
+    writeFileSync(path.join(dir, 'src/core/sim/recommenders/planted-b.ts'), "import { a } from '../users/llm/planted-a';\nexport const b = a;\n");
+    const found = cruiseCopy(dir);
+    assert.ok(found.includes('core-order-catalog src/core/catalog/planted-side.ts -> src/core/importers/dialoguekit.ts'), found.join('\n'));
+    assert.ok(found.some((v) => v.startsWith('core-no-folder-cycles src/core/sim/recommenders -> src/core/sim/users/llm') || v.startsWith('core-no-folder-cycles src/core/sim/users/llm -> src/core/sim/recommenders')), found.join('\n'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LineDocument } from '../../../src/core/lsp/lineDocument';
-import { DocumentAnalysis, escapeMarkdown, parsePathString, CODES } from '../../../src/core/lsp/analysis';
+import { DocumentAnalysis, parsePathString, CODES } from '../../../src/core/lsp/analysis';
+import { escapeMarkdown } from '../../../src/core/text/escape';
 import { lineId } from '../../../src/core/lsp/workspaceIds';
 
 const conv = (id: string, extra = ''): string =>
@@ -105,7 +106,7 @@ describe('DocumentAnalysis features', () => {
     assert.match(h!.contents, /turn 2 of 2/);
     assert.match(h!.contents, /Shown:\*\* 1 items/);
     assert.doesNotMatch(h!.contents, /(^|[^\\])<img/, 'raw HTML must be escaped');
-    assert.match(h!.contents, /\\<img/);
+    assert.match(h!.contents, /&lt;img/, "shown literally: the one Markdown escape turns < into an entity");
     assert.equal(a.hover({ line: 0, character: 2 }), undefined);
   });
 
@@ -142,6 +143,8 @@ describe('helpers', () => {
     assert.equal(lineId('{"turns": []}'), undefined);
   });
   test('escapeMarkdown neutralises links and HTML', () => {
-    assert.equal(escapeMarkdown('[x](javascript:alert(1)) <b>'), '\\[x\\]\\(javascript:alert\\(1\\)\\) \\<b\\>');
+    // The hover's case (one line): no link, no HTML, no autolink, no emphasis.
+    assert.equal(escapeMarkdown('[x](javascript:alert(1)) <b>', true), '\\[x\\](javascript:alert(1)) &lt;b&gt;');
+    assert.equal(escapeMarkdown('see https://x.io or www.x.io, *bold* & `code`\n# no heading', true), 'see https\\://x.io or www\\.x.io, \\*bold\\* &amp; \\`code\\` # no heading');
   });
 });

@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { ActTagger, crossValidateTagger, evaluateTagger, IARD_TO_CONVAPPAREL, mapActs, type TaggedExample } from '../../../src/core/metrics/tagger';
+import { ActTagger, crossValidateTagger, evaluateTagger, type TaggedExample } from '../../../src/core/metrics/tagger';
+import { IARD_TO_CONVAPPAREL, mapActs } from '../../../src/core/taxonomy/acts';
 import { importFile } from '../../../src/core/importers';
 import { datasetPath } from '../../fixtures';
 

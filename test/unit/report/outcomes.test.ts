@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { reportedOutcome, type Conversation } from '../../../src/core/model';
 import { zbOutcomes } from '../../../src/core/metrics/zhangBalog';
-import { conversationFailure } from '../../../src/core/run/failures';
+import { conversationFailure } from '../../../src/core/failures';
 import { countOutcomes, userOutcomeShare, withoutFailures } from '../../../src/core/report/outcomes';
 import { buildSimulationReport } from '../../../src/core/report/builders/simulation';
 import { computePlsa, computeSimulation } from '../../../src/core/report/compute';

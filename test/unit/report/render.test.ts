@@ -5,7 +5,7 @@ import { REPORT_SCHEMA, parseReport, type ChartSection, type Report, type TableS
 import { renderMarkdown, markdownTableOf } from '../../../src/core/report/render/markdown';
 import { csvField, tableToCsv, tableToJson, chartToTable } from '../../../src/core/report/render/tables';
 import { renderChartSvg, niceTicks } from '../../../src/core/report/render/svg';
-import { escapeMarkdown, escapeXml } from '../../../src/core/report/render/escape';
+import { escapeMarkdown, escapeXml } from '../../../src/core/text/escape';
 import { formatCell, formatP, slug, IdAllocator } from '../../../src/core/report/format';
 
 const HOSTILE = '<script>alert(1)</script>';

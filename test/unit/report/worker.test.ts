@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CancelledError, computeReport } from '../../../src/core/report/compute';
-import { computeReportInWorker, diffRunsInWorker, runFidelityInWorker } from '../../../src/core/report/worker';
+import { computeReportInWorker, diffRunsInWorker, runFidelityInWorker } from '../../../src/core/worker/worker';
 import { diffRuns } from '../../../src/core/diff';
 import { InputProblemError } from '../../../src/core/report/inputProblem';
 import { runFidelity } from '../../../src/core/report/fidelity';
@@ -12,7 +12,7 @@ import { syntheticPopulation, DEMO_PROFILES } from '../../../src/core/metrics/sy
 import { tempDir, writeHumanFile, writeJsonl as write } from './fixtures';
 
 /**
- * The panels compute their reports in a worker thread (src/core/report/worker.ts): the same
+ * The panels compute their reports in a worker thread (src/core/worker/worker.ts): the same
  * `computeReport`, so the same report, with progress, errors and cancellation carried across.
  * The worker runs the TypeScript entry through tsx here (test/support/reportWorker.cjs); the
  * extension runs the bundle, dist/reportWorker.js.

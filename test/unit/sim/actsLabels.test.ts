@@ -9,10 +9,8 @@ import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
 import { agreementFromConversations } from '../../../src/core/document/agreement';
 import { ZHANG_BALOG_TAXONOMY, CIR6_USER_ACTIONS } from '../../../src/core/taxonomy';
-import {
-  AGENT_UNKNOWN, AGENT_ZB_ACTS, START, STOP, TransitionModel, USER_FINE_ACTS, defaultActAliases, estimateTransitions, normalizeLabel, toAgentAct,
-  toUserAct,
-} from '../../../src/core/sim/users/index';
+import { TransitionModel, estimateTransitions } from '../../../src/core/sim/users/index';
+import { AGENT_UNKNOWN, AGENT_ZB_ACTS, START, STOP, USER_FINE_ACTS, defaultActAliases, normalizeLabel, toAgentAct, toUserAct } from '../../../src/core/taxonomy/acts';
 import { KeywordAgent, simulateOne, tinyCatalog, userEnv } from '../users/fixtures';
 
 const aliases = defaultActAliases();

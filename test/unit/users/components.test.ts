@@ -1,11 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../../src/core/random';
-import {
-  AgentNlu, DEFAULT_AGENDA_RULE, FALLBACK_AGENDA, PkgPreferences, SingleItemPreferences, TemplateNlg, TransitionModel, addTypo,
-  agentActClassifier, builtinAgentActExamples, createInteractionModel, createPreferenceModel, defaultAnswerMapping,
-  defaultTransitionCounts, isAppropriateAnswer, mainAct, sampleTaste, type Taste,
-} from '../../../src/core/sim/users/index';
+import { AgentNlu, DEFAULT_AGENDA_RULE, FALLBACK_AGENDA, PkgPreferences, SingleItemPreferences, TemplateNlg, TransitionModel, addTypo, agentActClassifier, builtinAgentActExamples, createInteractionModel, createPreferenceModel, defaultAnswerMapping, defaultTransitionCounts, isAppropriateAnswer, sampleTaste, type Taste } from '../../../src/core/sim/users/index';
+import { mainAct } from '../../../src/core/taxonomy/acts';
 import { askedAttributes, questionSentences, valuePhrase } from '../../../src/core/sim/users/phrases';
 import { tinyCatalog } from './fixtures';
 

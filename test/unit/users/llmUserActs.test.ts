@@ -11,7 +11,7 @@ import { promptKind, simulationScript } from '../../support/llmScripts';
 import { testServices } from '../../support/llm';
 import { createRng } from '../../../src/core/random';
 import { CONVAPPAREL_TAXONOMY } from '../../../src/core/taxonomy';
-import { toConvApparelUserAct } from '../../../src/core/sim/users/acts';
+import { toConvApparelUserAct } from '../../../src/core/taxonomy/acts';
 import { createPromptedUser } from '../../../src/core/sim/users/llm/prompted';
 import { itemNumbers } from '../../../src/core/sim/users/llm/ends';
 import type { LlmCorrection } from '../../../src/core/sim/users/llm/base';

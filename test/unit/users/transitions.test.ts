@@ -5,10 +5,8 @@ import * as path from 'node:path';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
 import { importFile } from '../../../src/core/importers/index';
-import {
-  TransitionModel, defaultActAliases, defaultTransitionCounts, estimateTransitions, normalizeLabel, probability, qrfaAgentClass,
-  qrfaUserClass, toAgentAct, toConvApparelUserAct, toUserAct, mainAct,
-} from '../../../src/core/sim/users/index';
+import { TransitionModel, defaultTransitionCounts, estimateTransitions, probability } from '../../../src/core/sim/users/index';
+import { defaultActAliases, normalizeLabel, qrfaAgentClass, qrfaUserClass, toAgentAct, toConvApparelUserAct, toUserAct, mainAct } from '../../../src/core/taxonomy/acts';
 import { FIXTURES } from './fixtures';
 
 const aliases = defaultActAliases();

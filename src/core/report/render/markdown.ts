@@ -5,7 +5,7 @@
  */
 import type { ChartSection, Mark, Report, Section, TableSection, Verdict } from '../model';
 import { formatCell } from '../format';
-import { escapeMarkdown, stripControl } from './escape';
+import { escapeMarkdown, stripControl } from '../../text/escape';
 import { chartToTable } from './tables';
 
 export interface MarkdownOptions {

@@ -6,7 +6,7 @@
  */
 import type { BoxStats, ChartSection } from '../model';
 import { formatTick } from '../format';
-import { escapeXml } from './escape';
+import { escapeXml } from '../../text/escape';
 
 export interface SvgOptions {
   width?: number;

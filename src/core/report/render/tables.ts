@@ -3,7 +3,7 @@
  * full numeric precision; highlighting is dropped.
  */
 import type { Cell, ChartSection, TableSection } from '../model';
-import { stripControl } from './escape';
+import { stripControl } from '../../text/escape';
 
 /**
  * One CSV field. Strings that a spreadsheet would evaluate as a formula (leading `=`, `+`, `-`,

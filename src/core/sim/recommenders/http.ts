@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { RecommendedItem } from '../../model';
 import type { Rng } from '../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../types';
-import type { FailureReason } from '../../run/failures';
+import type { FailureReason } from '../../failures';
 import { zodErrorMessage } from '../../jsonl/zodIssues';
 import { retryAfterMs } from '../../llm/client';
 

@@ -1,11 +1,10 @@
 /**
  * Recommenders ("agents") that simulated users talk to, by role: `local/` (`local-good`,
  * `local-bad`), `http.ts` (the researcher's own recommender) and `llm.ts` (`llm-good`, `llm-bad`,
- * built by src/core/llm/run.ts). `createAgent` builds the local and http ones.
+ * built by src/core/run/llm.ts). `createAgent` builds the local and http ones.
  */
 import type { Catalog } from '../../catalog/item';
 import type { Agent } from '../types';
-import { CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY } from '../../taxonomy';
 import { LocalBadAgent } from './local/bad';
 import { LocalGoodAgent } from './local/good';
 import { HttpAgent } from './http';
@@ -17,47 +16,7 @@ export { Lexicon, mentionsOutside, type Mention, type ParsedUtterance, type Inte
 export { PreferenceState, SLOT_IMPORTANCE, PRICE_BAND_ORDER } from './local/state';
 
 /** The local agent names `createAgent` accepts (besides http(s) URLs). */
-export const LOCAL_AGENTS = ['local-good', 'local-bad'] as const;
-
-/**
- * The acts the local agents report in `AgentResponse.acts` (main act first): the ConvApparel
- * assistant taxonomy.
- */
-export const AGENT_ACTS: readonly string[] = CONVAPPAREL_TAXONOMY.assistant;
-
-/**
- * ConvApparel assistant act -> Zhang & Balog (KDD'20, Table 1) agent action. Acts with no
- * counterpart in that action space (chit_chat, cannot_help, other) map to "Other", which an
- * agenda-based user should treat as an inappropriate answer to any user action.
- */
-const CONVAPPAREL_TO_ZB: Record<string, string> = {
-  recommend: 'Reveal.Show',
-  elicit_preference: 'Inquire.Elicit',
-  ask_clarification_question: 'Inquire.Clarify',
-  explain_recommendation: 'Explain',
-  greet_acknowledge: 'Traverse.Record',
-  chit_chat: 'Other',
-  cannot_help: 'Other',
-  other: 'Other',
-};
-
-const ZB_BY_LOWER = new Map(ZHANG_BALOG_TAXONOMY.assistant.map((a) => [a.toLowerCase(), a]));
-
-/**
- * Maps an agent act to the Zhang & Balog agent action space, so the agenda-based user can work
- * with agents that report either taxonomy. ConvApparel names map by the table above; a name that
- * already is a Zhang & Balog action (in any letter case, e.g. "INQUIRE.ELICIT" from the MovieBot
- * corpus) comes back in canonical spelling; "end" means Traverse.End; anything else is "Other".
- */
-export function agentActToZhangBalog(act: string): string {
-  const key = act.trim().toLowerCase();
-  const mapped = CONVAPPAREL_TO_ZB[key];
-  if (mapped) return mapped;
-  const zb = ZB_BY_LOWER.get(key);
-  if (zb) return zb;
-  if (key === 'end') return 'Traverse.End';
-  return 'Other';
-}
+const LOCAL_AGENTS = ['local-good', 'local-bad'] as const;
 
 /** What `createAgent` needs besides the spec. */
 export interface CreateAgentOptions {

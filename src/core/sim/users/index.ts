@@ -1,8 +1,8 @@
 /**
  * Simulated users, by role: `agenda/` (Zhang & Balog, CIR6/QRFA x single/PKG), `targetFree.ts`
  * (PEPPER), `meta.ts` (Fashion-AlterEval meta-simulators) and `llm/` (LLM users, built by
- * src/core/llm/run.ts); beside them the pieces the template users share (acts, transitions,
- * preferences, NLG, NLU) and their data files. `createUserSimulator` builds the non-LLM users.
+ * src/core/run/llm.ts); beside them the pieces the template users share (transitions,
+ * preferences, NLG, NLU; their act vocabulary is src/core/taxonomy/acts.ts) and their data files. `createUserSimulator` builds the non-LLM users.
  */
 import type { Catalog } from '../../catalog/catalog';
 import type { UserSimulator } from '../types';
@@ -15,7 +15,6 @@ import type { PkgThresholds, PreferenceKind } from './preferences';
 import { TargetFreeUserSimulator } from './targetFree';
 import type { TransitionModel } from './transitions';
 
-export * from './acts';
 export * from './transitions';
 export * from './agenda/interaction';
 export * from './preferences';

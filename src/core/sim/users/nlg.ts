@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { Rng } from '../../random';
-import { mainAct } from './acts';
+import { mainAct } from '../../taxonomy/acts';
 import { loadJsonFile } from './transitions';
 import templatesJson from './nlg-templates.json';
 import { tokenize } from '../../text/tokenize';

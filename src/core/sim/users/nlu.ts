@@ -7,8 +7,7 @@
 import type { Conversation, NluResult } from '../../model';
 import type { AgentResponse } from '../types';
 import { LexicalClassifier, type TrainingExample } from '../../text/classifier';
-import { AGENT_UNKNOWN, AGENT_ZB_ACTS, type ActAliases, toAgentAct } from './acts';
-import { defaultActAliases } from './transitions';
+import { AGENT_UNKNOWN, AGENT_ZB_ACTS, type ActAliases, defaultActAliases, toAgentAct } from '../../taxonomy/acts';
 import trainingJson from './agent-act-training.json';
 
 /** The built-in training examples (src/core/sim/users/agent-act-training.json). */

@@ -561,7 +561,3 @@ function joinList(items: string[], conj = 'and'): string {
   return `${items.slice(0, -1).join(', ')} ${conj} ${items[items.length - 1]}`;
 }
 
-/** The catalog items of the user's targets (for tests and reports). */
-export function targetItems(session: TargetFreeSession, catalog: Catalog): CatalogItem[] {
-  return session.targets.map((id) => catalog.get(id)).filter((x): x is CatalogItem => x !== undefined);
-}

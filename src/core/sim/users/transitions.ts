@@ -12,11 +12,10 @@ import { z } from 'zod';
 import type { Conversation, Annotation } from '../../model';
 import type { Rng } from '../../random';
 import {
-  type ActAliases, CIR6_ACTS, START, STOP, mainAct, qrfaAgentClass, qrfaUserClass, toAgentAct, toUserAct, AGENT_UNKNOWN,
-} from './acts';
+  type ActAliases, ActAliasesSchema, CIR6_ACTS, START, STOP, mainAct, qrfaAgentClass, qrfaUserClass, toAgentAct, toUserAct, AGENT_UNKNOWN, defaultActAliases,
+} from '../../taxonomy/acts';
 import defaultCountsJson from './default-transitions.json';
 import diagramJson from './cir6-diagram.json';
-import aliasesJson from './act-aliases.json';
 import { zodErrorMessage } from '../../jsonl/zodIssues';
 
 const CountTable = z.record(z.string(), z.record(z.string(), z.number().nonnegative()));
@@ -39,11 +38,6 @@ export type TransitionCounts = z.infer<typeof TransitionCounts>;
 export const Cir6Diagram = z.looseObject({ allowed: z.record(z.string(), z.array(z.string())) });
 export type Cir6Diagram = z.infer<typeof Cir6Diagram>;
 
-export const ActAliasesSchema = z.looseObject({
-  user: z.record(z.string(), z.string()),
-  assistant: z.record(z.string(), z.string()),
-});
-
 /** The shipped default counts (hand-set pseudo-counts, documented in the data file). */
 export function defaultTransitionCounts(): TransitionCounts {
   return TransitionCounts.parse(defaultCountsJson);
@@ -52,11 +46,6 @@ export function defaultTransitionCounts(): TransitionCounts {
 /** The shipped CIR6 diagram. */
 export function defaultCir6Diagram(): Cir6Diagram {
   return Cir6Diagram.parse(diagramJson);
-}
-
-/** The shipped corpus-label aliases. */
-export function defaultActAliases(): ActAliases {
-  return ActAliasesSchema.parse(aliasesJson) as ActAliases;
 }
 
 /** Reads and validates a JSON data file; errors name the file and the offending field. */

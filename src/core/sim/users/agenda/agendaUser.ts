@@ -20,7 +20,7 @@ import type { Goal, PreferenceState, SimulatorTrace, Turn, TargetState, Outcome 
 import type { Rng } from '../../../random';
 import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../../types';
 import type { Catalog, CatalogItem } from '../../../catalog/catalog';
-import { mainAct } from '../acts';
+import { mainAct } from '../../../taxonomy/acts';
 import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';

@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import type { Rng } from '../../../random';
-import { START, STOP, mainAct, qrfaAgentClass } from '../acts';
+import { START, STOP, mainAct, qrfaAgentClass } from '../../../taxonomy/acts';
 import { TransitionModel, loadJsonFile } from '../transitions';
 import answersJson from './appropriate-answers.json';
 

@@ -290,7 +290,7 @@ const CORRECTION_TEMPLATE = 'user-end-correction@1';
 
 /**
  * The act an accept that could not be honoured is recorded as: the user still needs items, which
- * the alias table reads as Inquire.List (src/core/sim/users/act-aliases.json).
+ * the alias table reads as Inquire.List (src/core/taxonomy/act-aliases.json).
  */
 const REQUEST_ITEMS_ACT = 'ask_clarification';
 

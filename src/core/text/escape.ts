@@ -1,5 +1,5 @@
 /**
- * Escaping for every text format a report is written to. Report text can come from data (file
+ * Escaping for every text format a report (and the language server's hovers) is written to. Report text can come from data (file
  * names, labels, feature names), so nothing is ever written unescaped.
  */
 

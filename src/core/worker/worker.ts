@@ -12,14 +12,14 @@
  */
 import { Worker } from 'node:worker_threads';
 import { isAbsolute, resolve } from 'node:path';
-import { CancelledError, computeReport, type ComputeContext } from './compute';
-import type { Report } from './model';
-import { runFidelity, type FidelityOptions } from './fidelity';
-import type { WrittenReport } from './render/files';
-import type { ReportSpec } from './specs';
+import { CancelledError, computeReport, type ComputeContext } from '../report/compute';
+import type { Report } from '../report/model';
+import { runFidelity, type FidelityOptions } from '../report/fidelity';
+import type { WrittenReport } from '../report/render/files';
+import type { ReportSpec } from '../report/specs';
 import { diffRuns, type DiffOptions } from '../diff/run';
 import type { DiffReport } from '../diff/model';
-import { InputProblemError } from './inputProblem';
+import { InputProblemError } from '../report/inputProblem';
 
 /** The specs `computeReport` takes (the fidelity report runs simulations: `fidelity.ts`). */
 type ComputedSpec = Exclude<ReportSpec, { kind: 'fidelity' }>;

@@ -1,13 +1,16 @@
 /**
  * The user and agent act vocabulary of the agenda-based simulator (Zhang & Balog, KDD'20, Table 1
- * and Table 2), plus the functions that turn corpus labels into it.
+ * and Table 2), plus the functions that turn corpus labels into it, and every mapping between
+ * label sets: corpus aliases (act-aliases.json), IARD and Zhang & Balog acts to ConvApparel user
+ * acts, ConvApparel assistant acts to Zhang & Balog agent acts.
  *
  * Acts are dotted names `Main` or `Main.Sub`. CIR6 works on the six user main acts; QRFA groups
  * user acts into Query/Feedback and agent acts into Request/Answer. We add a few user sub-acts the
  * paper's code also used for the shopping/movie task: Note.Like, Note.Dislike, Note.Accept,
  * Note.Seen (the user already owns the item) and Complete.Abandon (patience ran out).
  */
-import { CIR6_USER_ACTIONS, CONVAPPAREL_TAXONOMY, QRFA_AGENT, QRFA_USER, ZHANG_BALOG_TAXONOMY } from '../../taxonomy';
+import { CIR6_USER_ACTIONS, CONVAPPAREL_TAXONOMY, QRFA_AGENT, QRFA_USER, ZHANG_BALOG_TAXONOMY } from '.';
+import { z } from 'zod';
 import aliasesJson from './act-aliases.json';
 
 export type Cir6Act = (typeof CIR6_USER_ACTIONS)[number];
@@ -121,7 +124,7 @@ export function normalizeLabel(label: string): string {
     .join('.');
 }
 
-/** Editable label aliases (see src/core/sim/users/act-aliases.json). */
+/** Editable label aliases (see src/core/taxonomy/act-aliases.json). */
 export interface ActAliases {
   user: Record<string, string>;
   assistant: Record<string, string>;
@@ -210,4 +213,84 @@ function zhangBalogToConvApparel(act: string, first: boolean): string {
   if (main === 'Inquire') return 'ask_clarification';
   if (act === 'Navigate.Repeat') return 'ask_clarification';
   return 'other';
+}
+
+/** The JSON shape of an alias table (act-aliases.json, or a file given with --aliases). */
+export const ActAliasesSchema = z.looseObject({
+  user: z.record(z.string(), z.string()),
+  assistant: z.record(z.string(), z.string()),
+});
+
+/** The shipped corpus-label aliases. */
+export function defaultActAliases(): ActAliases {
+  return ActAliasesSchema.parse(aliasesJson) as ActAliases;
+}
+
+/**
+ * The acts the local agents report in `AgentResponse.acts` (main act first): the ConvApparel
+ * assistant taxonomy.
+ */
+export const AGENT_ACTS: readonly string[] = CONVAPPAREL_TAXONOMY.assistant;
+
+/**
+ * ConvApparel assistant act -> Zhang & Balog (KDD'20, Table 1) agent action. Acts with no
+ * counterpart in that action space (chit_chat, cannot_help, other) map to "Other", which an
+ * agenda-based user should treat as an inappropriate answer to any user action.
+ */
+const CONVAPPAREL_TO_ZB: Record<string, string> = {
+  recommend: 'Reveal.Show',
+  elicit_preference: 'Inquire.Elicit',
+  ask_clarification_question: 'Inquire.Clarify',
+  explain_recommendation: 'Explain',
+  greet_acknowledge: 'Traverse.Record',
+  chit_chat: 'Other',
+  cannot_help: 'Other',
+  other: 'Other',
+};
+
+const ZB_BY_LOWER = new Map(ZHANG_BALOG_TAXONOMY.assistant.map((a) => [a.toLowerCase(), a]));
+
+/**
+ * Maps an agent act to the Zhang & Balog agent action space, so the agenda-based user can work
+ * with agents that report either taxonomy. ConvApparel names map by the table above; a name that
+ * already is a Zhang & Balog action (in any letter case, e.g. "INQUIRE.ELICIT" from the MovieBot
+ * corpus) comes back in canonical spelling; "end" means Traverse.End; anything else is "Other".
+ */
+export function agentActToZhangBalog(act: string): string {
+  const key = act.trim().toLowerCase();
+  const mapped = CONVAPPAREL_TO_ZB[key];
+  if (mapped) return mapped;
+  const zb = ZB_BY_LOWER.get(key);
+  if (zb) return zb;
+  if (key === 'end') return 'Traverse.End';
+  return 'Other';
+}
+
+/**
+ * IARD user labels (ReDial, UserSimCRS gold) mapped to ConvApparel user acts, for evaluating and
+ * training the tagger on IARD data. Unlisted labels map to "other".
+ */
+export const IARD_TO_CONVAPPAREL: Readonly<Record<string, string>> = {
+  ACC: 'accept_recommendation',
+  REJ: 'reject_recommendation',
+  IQU: 'inform_preference',
+  PRO: 'inform_preference',
+  ANS: 'inform_preference',
+  REF: 'inform_preference',
+  'CRI-F': 'critique',
+  'CRI-A': 'critique',
+  'CRI-C': 'critique',
+  INQ: 'ask_clarification',
+  ASK: 'ask_clarification',
+  END: 'greet_thank',
+  OTH: 'greet_thank',
+  SEE: 'other',
+  NRE: 'other',
+  CON: 'other',
+  STO: 'other',
+};
+
+/** Maps a list of source labels through `map` (unknown labels to "other"), without duplicates. */
+export function mapActs(acts: readonly string[], map: Readonly<Record<string, string>>): string[] {
+  return [...new Set(acts.map((a) => map[a] ?? map[a.toUpperCase()] ?? 'other'))];
 }

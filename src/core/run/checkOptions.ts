@@ -3,8 +3,8 @@
  * meta-simulator's tolerance. One function for `simlens check`, the invariants panel and the
  * fidelity report, so they judge the same file the same way.
  */
-import { readManifest } from '../run/manifest';
-import type { CheckOptions } from './types';
+import { readManifest } from './manifest';
+import type { CheckOptions } from '../check/types';
 
 /** Options from the manifest beside `absFile` (none when it has no manifest); `warn` hears about a broken one. */
 export function checkOptionsFromRun(absFile: string, warn: (message: string) => void): Pick<CheckOptions, 'maxTurns' | 'metaTolerance'> {

@@ -1,6 +1,11 @@
 /**
  * Dialogue-act taxonomies: which act names an annotator, the judge, a simulator or a metric
  * may use for each speaker. Names are data (snake_case or dotted), not prose.
+ *
+ * The taxonomy module owns every act label of SimLens: this file holds the taxonomies (the
+ * webview bundles it, so no zod here); ./acts.ts the simulator's act vocabulary and every mapping
+ * between label sets (corpus aliases in ./act-aliases.json, IARD and Zhang & Balog to ConvApparel,
+ * ConvApparel to Zhang & Balog).
  */
 /** A taxonomy: its name and the act names each speaker may use. (No zod here: the webview bundles this module.) */
 export interface Taxonomy {
@@ -70,6 +75,9 @@ export const IARD_TAXONOMY: Taxonomy = {
   // Agent END and OTH alone are 148 of the gold file's 554 agent utterances, so a reviewer must be able to pick them.
   assistant: ['REQ', 'CLA', 'CLQ', 'REC-S', 'REC-E', 'EXP-I', 'EXP-P', 'EXP-S', 'R-ANS', 'RESP', 'END', 'OTH'],
 };
+
+/** Every IARD label, either speaker's (how the importer tells an IARD file from another DialogueKit file). */
+export const IARD_LABELS: ReadonlySet<string> = new Set([...IARD_TAXONOMY.user, ...IARD_TAXONOMY.assistant]);
 
 export const BUILTIN_TAXONOMIES: readonly Taxonomy[] = [CONVAPPAREL_TAXONOMY, ZHANG_BALOG_TAXONOMY, IARD_TAXONOMY];
 

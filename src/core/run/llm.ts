@@ -1,5 +1,5 @@
 /**
- * The hook between simulation runs (src/core/run) and the LLM layer: which user and agent names
+ * The hook between simulation runs and the LLM layer (src/core/llm) and LLM simulators (src/core/sim): which user and agent names
  * are LLM-backed, the `llm` block of a run configuration (recorded in the manifest; never a key),
  * and building the LLM user/agent and services for a run.
  *
@@ -13,9 +13,9 @@ import type { Catalog } from '../catalog/item';
 import { importFile } from '../importers/index';
 import type { Agent, UserSimulator } from '../sim/types';
 import { createLlmAgent } from '../sim/recommenders/llm';
-import { apiKeyFromEnv, resolveLlmSettings, type LlmSettingsInput } from './config';
-import { LlmError, isConversationLlmFailure } from './errors';
-import { LlmServices } from './services';
+import { apiKeyFromEnv, resolveLlmSettings, type LlmSettingsInput } from '../llm/config';
+import { LlmError, isConversationLlmFailure } from '../llm/errors';
+import { LlmServices } from '../llm/services';
 import { createIclUser } from '../sim/users/llm/icl';
 import { createPromptedUser, createSftUser } from '../sim/users/llm/prompted';
 import { createTargetFreeUser, type PepperProfile } from '../sim/users/llm/targetFree';

@@ -1,5 +1,0 @@
-export * from './protocol';
-export * from './framing';
-export * from './connection';
-export * from './simulator';
-export * from './settings';
