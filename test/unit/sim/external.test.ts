@@ -11,9 +11,9 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { FrameDecoder, FramingError, encodeFrame } from '../../../src/core/sim/users/external/framing';
-import { protocolJsonSchema, UserTurnResult, InitializeResult } from '../../../src/core/sim/users/external/protocol';
+import { protocolJsonSchema, protocolVersion, UserTurnResult, InitializeResult, RespondParams } from '../../../src/core/sim/users/external/protocol';
 import { liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
-import { ExternalUserSimulator } from '../../../src/core/sim/users/external/simulator';
+import { ExternalUserSimulator, withItemRefs } from '../../../src/core/sim/users/external/simulator';
 import { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } from '../../../src/core/sim/users/external/settings';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
 import { runSimulation } from '../../../src/core/run/orchestrator';
@@ -123,6 +123,7 @@ describe('protocol schema', () => {
     }
     assert.ok(!InitializeResult.safeParse({ protocol: 'other/1', name: 'x' }).success);
     assert.equal(InitializeResult.parse({ protocol: 'simlens-sim/1', name: 'x' }).capabilities.sessions, undefined);
+    assert.ok(!InitializeResult.safeParse({ protocol: 'simlens-sim/1.', name: 'x' }).success);
   });
 });
 
@@ -228,6 +229,67 @@ describe('the Python reference adapter and example user', () => {
     } finally {
       await sim.dispose();
     }
+  });
+});
+
+describe('item references (simlens-sim/1.1)', () => {
+  test('each item is sent in full once per connection, then as {ref}; the adapters expand them back', () => {
+    const sent = new Set<string>();
+    const a = { item_id: 'a', title: 'A', attributes: { color: 'red' } };
+    const b = { item_id: 'b', title: 'B' };
+    assert.deepEqual(withItemRefs([a, b], sent), [a, b]);
+    assert.deepEqual(withItemRefs([b, { item_id: 'c' }, a], sent), [{ ref: 'b' }, { item_id: 'c' }, { ref: 'a' }]);
+    assert.deepEqual([...sent], ['a', 'b', 'c']);
+    assert.ok(RespondParams.safeParse({ session: 's', utterance: 'x', recommendations: [{ ref: 'a' }, a], acts: [] }).success);
+    assert.ok(!RespondParams.safeParse({ session: 's', utterance: 'x', recommendations: [{ ref: 'a', title: 'x' }], acts: [] }).success);
+    assert.deepEqual(protocolVersion('simlens-sim/1'), [1, 0]);
+    assert.deepEqual(protocolVersion('simlens-sim/1.1'), [1, 1]);
+    assert.equal(protocolVersion('simlens-sim/1.x'), undefined);
+    assert.ok(InitializeResult.safeParse({ protocol: 'simlens-sim/1.1', name: 'x' }).success);
+    // The Python adapter: a reference to an item never sent is error -32003, a known one is expanded.
+    const script = `
+import json, sys
+sys.path.insert(0, ${JSON.stringify(path.join(root, 'examples/python'))})
+import simlens_adapter
+class U:
+    def __init__(self, ctx): pass
+    def start(self, p): return {"utterance": "hi", "acts": ["Disclose"]}
+    def respond(self, p): return {"utterance": ",".join(r["item_id"] + ":" + r.get("title", "") for r in p["recommendations"]), "acts": ["Disclose"]}
+s = simlens_adapter.Server(U, "u")
+out = [s.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})]
+out.append(s.handle({"jsonrpc": "2.0", "id": 2, "method": "start", "params": {"session": "a", "seed": 1, "index": 0}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 3, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"ref": "i1"}]}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 4, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"item_id": "i1", "title": "T1"}]}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 5, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"item_id": "i2"}, {"ref": "i1"}]}}))
+print(json.dumps(out))`;
+    const [init, , unknown, full, mixed] = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8' })) as Record<string, any>[];
+    assert.equal(init.result.protocol, 'simlens-sim/1.1');
+    assert.equal(init.result.capabilities.item_refs, true);
+    assert.equal(unknown.error.code, -32003);
+    assert.match(unknown.error.message, /unknown item reference 'i1'/);
+    assert.equal(full.result.utterance, 'i1:T1');
+    assert.equal(mixed.result.utterance, 'i2:,i1:T1');
+  });
+
+  test('a 1.1 simulator gets references, a simlens-sim/1 one only full items; the conversations are the same bytes', async () => {
+    const base = { agent: 'local-good', n: 40, seed: 3, ...small };
+    const got: Record<string, string> = {};
+    for (const mode of ['none', 'v1']) {
+      const out = path.join(dir, `refs-${mode}.jsonl`);
+      const stderr: string[] = [];
+      await runSimulation({ ...base, user: `exec:python3 ${faulty} ${mode}` }, { out, concurrency: 2, simulator: { onStderr: (l) => stderr.push(l) } });
+      const reports = () => stderr.map((l) => /items full=(\d+) refs=(\d+)/.exec(l)).filter((m) => m !== null).map((m) => [Number(m[1]), Number(m[2])]);
+      // Two processes, each reports at shutdown (its stderr may arrive after its exit).
+      await until('both simulator processes to report', () => reports().length === 2, 5000);
+      const counts = reports();
+      const full = counts.reduce((a, c) => a + c[0], 0);
+      const refs = counts.reduce((a, c) => a + c[1], 0);
+      if (mode === 'v1') assert.equal(refs, 0);
+      else assert.ok(refs > full, `full ${full} refs ${refs}`);
+      got[mode] = lines(out).map((c) => JSON.stringify({ ...c, source: '' })).join('\n');
+    }
+    assert.equal(got.none, got.v1);
+    assert.equal(got.none, lines(path.join(dir, 'c1.jsonl')).map((c) => JSON.stringify({ ...c, source: '' })).join('\n'));
   });
 });
 
