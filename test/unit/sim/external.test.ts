@@ -433,9 +433,50 @@ describe('simlens.simulators setting', () => {
 });
 
 describe('forks of external runs', () => {
-  test('are refused with a message instead of n identical continuations', async () => {
-    const r = await runCli(['simulate', '--fork', `c1.jsonl:sim-3-000000:1`, '--n', '3', '--out', 'forks.jsonl', '--quiet'], dir);
-    assert.notEqual(r.code, 0);
-    assert.match(r.err, /forking a run of an external simulator \(exec:python3 .*\) is not supported; play the recommender from that turn instead/);
+  test('Python example (restore): the prefix is kept byte for byte and the user answers the fork turn as it did', async () => {
+    const convs = lines(path.join(dir, 'c1.jsonl'));
+    const orig = convs.find((c) => c.turns.length >= 4)!;
+    const r = await runCli(['simulate', '--fork', `c1.jsonl:${orig.id}:1`, '--n', '3', '--out', 'forks.jsonl', '--quiet'], dir);
+    assert.equal(r.code, 0, r.err);
+    const forks = lines(path.join(dir, 'forks.jsonl'));
+    assert.equal(forks.length, 3);
+    for (const [k, f] of forks.entries()) {
+      assert.equal(f.id, `${orig.id}~fork-t1-${k}`);
+      assert.equal(f.metadata!.fork_method, 'restore');
+      assert.notEqual(f.outcome, 'simulator_error', String(f.metadata!.error));
+      assert.equal(JSON.stringify(f.turns.slice(0, 2)), JSON.stringify(orig.turns.slice(0, 2)));
+      // The user reacts to the same recommender answer with the same state: the same next utterance.
+      assert.equal(f.turns[2].user_utterance, orig.turns[2].user_utterance);
+      assert.deepEqual(f.turns[2].trace!.agenda, orig.turns[2].trace!.agenda);
+    }
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'forks.jsonl.manifest.json'), 'utf8')) as { fork: { methods: string[] } };
+    assert.deepEqual(manifest.fork.methods, ['restore', 'restore', 'restore']);
+    assert.deepEqual(liveSimulatorPids(), []);
+  });
+
+  test('TypeScript example (no restore): replayed with the same seed up to the turn', async () => {
+    const out = path.join(dir, 'ts-fork-base.jsonl');
+    const user = `exec:${process.execPath} --import tsx ${path.join(root, 'examples/ts/exampleUser.ts')}`;
+    await runSimulation({ user, agent: 'local-good', n: 6, seed: 5, ...small }, { out, concurrency: 2, cwd: root });
+    const orig = lines(out).find((c) => c.turns.length >= 3)!;
+    // From the repository (the command's `--import tsx` resolves there), with absolute paths.
+    const r = await runCli(['simulate', '--fork', `${out}:${orig.id}:1`, '--n', '2', '--out', path.join(dir, 'ts-forks.jsonl'), '--quiet'], root);
+    assert.equal(r.code, 0, r.err);
+    const forks = lines(path.join(dir, 'ts-forks.jsonl'));
+    assert.equal(forks.length, 2);
+    for (const f of forks) {
+      assert.equal(f.metadata!.fork_method, 'replay');
+      assert.equal(JSON.stringify(f.turns.slice(0, 2)), JSON.stringify(orig.turns.slice(0, 2)));
+      assert.equal(f.turns[2].user_utterance, orig.turns[2].user_utterance);
+    }
+    // A prefix the simulator does not say again is refused with the turn and both utterances.
+    const bad = structuredClone(orig);
+    bad.turns[1].user_utterance = 'not what it says';
+    writeFileSync(path.join(dir, 'ts-bad.jsonl'), `${JSON.stringify(bad)}\n`);
+    writeFileSync(path.join(dir, 'ts-bad.jsonl.manifest.json'), readFileSync(path.join(dir, 'ts-fork-base.jsonl.manifest.json')));
+    const refused = await runCli(['simulate', '--fork', `${path.join(dir, 'ts-bad.jsonl')}:${orig.id}:1`, '--n', '1', '--out', path.join(dir, 'ts-bad-forks.jsonl'), '--quiet'], root);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.err, /turn 2: the replay with seed \d+ says "Do you have any .*" where the recording says "not what it says"/);
+    await until('no simulator process left', () => liveSimulatorPids().length === 0);
   });
 });
