@@ -20,7 +20,7 @@ import { createRng } from '../random';
 import type { HistoryEntry } from '../sim/types';
 import { isRestorable } from '../sim/users/session';
 import { ExternalUserSession, isExternalUserSpec } from '../sim/users/external/simulator';
-import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
+import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment, type SimulatorProcessOptions } from './config';
 import { SwitchableRng, conversationRng, runConversation, taskFor, type ConversationResult } from './conversation';
 import { FailureTally, type FailureCounts } from './failures';
 import { readManifest, sameConfig } from './manifest';
@@ -41,6 +41,8 @@ export interface ForkOptions {
   config?: Partial<SimulationConfigInput>;
   cwd?: string;
   environment?: SimulationEnvironment;
+  /** Where and how an external simulator of the run is started (e.g. its `simlens.simulators` entry), by its `--user` spec. */
+  simulator?: (user: string) => SimulatorProcessOptions | undefined;
 }
 
 export type ForkMethod = 'replay' | 'restore';
@@ -101,7 +103,7 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
   const system = conversationSystem(original);
   if (!manifest && system && !base.agent) base.agent = system;
   const config = parseSimulationConfig({ ...base, ...options.config, n: options.n }, `fork of ${options.file}`);
-  const env = options.environment ?? (await prepareEnvironment(config, cwd));
+  const env = options.environment ?? (await prepareEnvironment(config, cwd, { simulator: options.simulator?.(config.user) }));
   const originalIndex = original.metadata?.index;
   const canReplay =
     manifest !== undefined &&

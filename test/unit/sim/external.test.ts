@@ -360,9 +360,19 @@ describe('faults', () => {
     assert.match(String((manifest as Record<string, unknown>).stop_reason), /stopped after 4 consecutive failures \(last: simulator_error: simulator "faulty-crash"/);
     assert.deepEqual(sim.backoffs, [5, 10, 20]);
     assert.equal(sim.started, 4);
-    const cli = await runCli(['simulate', '--user', `exec:python3 ${faulty} crash 1`, '--n', '20', '--catalog-size', '300', '--max-consecutive-failures', '3', '--out', 'stopcli.jsonl', '--quiet'], dir);
+    const cli = await runCli(['simulate', '--user', `exec:python3 ${faulty} crash 1`, '--n', '20', '--catalog-size', '300', '--max-consecutive-failures', '3', '--out', 'stopcli.jsonl'], dir);
     assert.equal(cli.code, 1);
     assert.match(cli.err, /stopped after 3 consecutive failures/);
+    // Each failure's message reaches the terminal (the first 3 of a reason), naming simulator, conversation and turn.
+    const printed = cli.err.split('\n').filter((l) => l.startsWith('failed (simulator_error): '));
+    assert.equal(printed.length, 3, cli.err);
+    assert.match(printed[0], /^failed \(simulator_error\): simulator "faulty-crash" \(exec:python3 \S+ crash 1\), conversation sim-\S+-0000\d\d, turn 2 \(respond\): the simulator process exited \(code 3\); last stderr line: "faulty_user: segfault imitation"$/);
+    assert.match(cli.err, /\[simulator\] faulty_user: segfault imitation/);
+    // Garbage on stdout reaches the terminal escaped: no raw control character.
+    const garbage = await runCli(['simulate', '--user', `exec:python3 ${faulty} garbage 2`, '--n', '2', '--catalog-size', '300', '--simulator-timeout-ms', '2000', '--out', 'garbagecli.jsonl'], dir);
+    assert.equal(garbage.code, 1);
+    assert.match(garbage.err, /failed \(simulator_error\): .*not a protocol message on stdout \(write logs to stderr\): "\\u0000\\u0001/);
+    assert.ok(!/[\u0000-\u0008\u001b]/.test(garbage.err), JSON.stringify(garbage.err));
   });
 
   test('no orphan: killing SimLens (SIGKILL) leaves no simulator process, even one stuck in its own code', async () => {
