@@ -94,10 +94,11 @@ class Server:
             user.restore(params)
             return {"restored": True}
         if method == "respond":
+            # Items first: SimLens counts them as sent even when this request fails.
+            params["recommendations"] = self._expand(params.get("recommendations") or [])
             user = self.sessions.get(params["session"])
             if user is None:
                 raise ProtocolError(UNKNOWN_SESSION, "unknown session %r" % params["session"])
-            params["recommendations"] = self._expand(params.get("recommendations") or [])
             return user.respond(params)
         if method == "end":
             user = self.sessions.pop(params["session"], None)

@@ -84,9 +84,10 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
         return { restored: true };
       }
       case 'respond': {
+        // Items first: SimLens counts them as sent even when this request fails.
+        params.recommendations = expand((params.recommendations ?? []) as Record<string, unknown>[]);
         const user = sessions.get(String(params.session));
         if (!user) throw new RpcError(-32002, `unknown session ${String(params.session)}`);
-        params.recommendations = expand((params.recommendations ?? []) as Record<string, unknown>[]);
         return user.respond(params as never);
       }
       case 'end': {

@@ -261,14 +261,19 @@ out.append(s.handle({"jsonrpc": "2.0", "id": 2, "method": "start", "params": {"s
 out.append(s.handle({"jsonrpc": "2.0", "id": 3, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"ref": "i1"}]}}))
 out.append(s.handle({"jsonrpc": "2.0", "id": 4, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"item_id": "i1", "title": "T1"}]}}))
 out.append(s.handle({"jsonrpc": "2.0", "id": 5, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"item_id": "i2"}, {"ref": "i1"}]}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 6, "method": "respond", "params": {"session": "gone", "utterance": "x", "acts": [], "recommendations": [{"item_id": "i3", "title": "T3"}]}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 7, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"ref": "i3"}]}}))
 print(json.dumps(out))`;
-    const [init, , unknown, full, mixed] = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8' })) as Record<string, any>[];
+    const [init, , unknown, full, mixed, gone, after] = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8' })) as Record<string, any>[];
     assert.equal(init.result.protocol, 'simlens-sim/1.1');
     assert.equal(init.result.capabilities.item_refs, true);
     assert.equal(unknown.error.code, -32003);
     assert.match(unknown.error.message, /unknown item reference 'i1'/);
     assert.equal(full.result.utterance, 'i1:T1');
     assert.equal(mixed.result.utterance, 'i2:,i1:T1');
+    // An item in a request answered with an error still counts as sent (SimLens counts it once written).
+    assert.equal(gone.error.code, -32002);
+    assert.equal(after.result.utterance, 'i3:T3');
   });
 
   test('a 1.1 simulator gets references, a simlens-sim/1 one only full items; the conversations are the same bytes', async () => {
