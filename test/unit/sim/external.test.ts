@@ -17,6 +17,7 @@ import { ExternalUserSimulator, withItemRefs } from '../../../src/core/sim/users
 import { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } from '../../../src/core/sim/users/external/settings';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
 import { runSimulation } from '../../../src/core/run/orchestrator';
+import { forkConversation } from '../../../src/core/run/fork';
 import { conversationRng } from '../../../src/core/run/conversation';
 import type { Conversation } from '../../../src/core/model';
 import { runCli } from '../../support/cli';
@@ -484,6 +485,11 @@ describe('forks of external runs', () => {
       assert.equal(JSON.stringify(f.turns.slice(0, 2)), JSON.stringify(orig.turns.slice(0, 2)));
       assert.equal(f.turns[2].user_utterance, orig.turns[2].user_utterance);
     }
+    // The editor's way: the simulator starts where its simlens.simulators entry says (here the repository,
+    // where `--import tsx` resolves), whatever folder the file is in; without that it cannot start there.
+    const viaApi = await forkConversation({ file: out, id: orig.id!, turn: 1, n: 1, cwd: dir, simulator: () => ({ cwd: root }) });
+    assert.equal(viaApi.conversations[0].turns[2].user_utterance, orig.turns[2].user_utterance);
+    await assert.rejects(forkConversation({ file: out, id: orig.id!, turn: 1, n: 1, cwd: dir }), /could not be initialized/);
     // A prefix the simulator does not say again is refused with the turn and both utterances.
     const bad = structuredClone(orig);
     bad.turns[1].user_utterance = 'not what it says';
