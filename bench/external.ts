@@ -4,6 +4,7 @@
  * (the same user code served by examples/ts/simlensAdapter.ts in a child process:
  * `node dist/bench.js --protocol-user`), same configuration, concurrency 1. The overhead per turn is
  * the difference of wall time per user turn; an echo simulator gives the bare round trip.
+ * `-- --n N --repeats R` (default 3,000 conversations, median of 5; `--quick`: 1 repetition).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
@@ -14,6 +15,17 @@ import { createRng } from '../src/core/random';
 import { serve, type UserTurn } from '../examples/ts/simlensAdapter';
 import type { UserTurn as CoreUserTurn, UserSession } from '../src/core/sim/types';
 import { StdioConnection } from '../src/core/sim/users/external/connection';
+import type { ExternalUserSimulator } from '../src/core/sim/users/external/simulator';
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return Number.NaN;
+  }
+}
 
 const CATALOG_SIZE = 2000;
 
@@ -60,26 +72,39 @@ function turnsIn(file: string): number {
 export async function run(args: string[] = []): Promise<void> {
   const nIndex = args.indexOf('--n');
   const n = nIndex >= 0 ? Number(args[nIndex + 1]) : 3000;
-  const repeats = args.includes('--quick') ? 1 : 3;
+  const rIndex = args.indexOf('--repeats');
+  const repeats = rIndex >= 0 ? Number(args[rIndex + 1]) : args.includes('--quick') ? 1 : 5;
   const dir = mkdtempSync(join(tmpdir(), 'simlens-bench-ext-'));
   const self = process.argv[1];
   console.log(`external simulator protocol: ${n} conversations per run, agenda (CIR6, PKG) vs local-good, concurrency 1, median of ${repeats}; load ${loadavg()[0].toFixed(2)}`);
-  const perTurn = async (user: string): Promise<{ msPerTurn: number; turns: number; wallMs: number }> => {
+  // Wall time per turn, and CPU time per turn of both processes (SimLens + the simulator after its
+  // start-up): on a shared machine wall time mostly measures waiting for a core, CPU time the work.
+  const perTurn = async (user: string): Promise<{ msPerTurn: number; cpuPerTurn: number; turns: number; wallMs: number }> => {
     const out = join(dir, 'run.jsonl');
     rmSync(out, { force: true });
+    const config = parseSimulationConfig({ user, agent: 'local-good', n, seed: 'bench', catalog_size: CATALOG_SIZE });
+    const env = await prepareEnvironment(config);
+    const pids = (env.user as Partial<ExternalUserSimulator>).pids?.() ?? [];
+    const childBefore = pids.reduce((a, p) => a + processCpuMs(p), 0);
+    const cpu = process.cpuUsage();
     const t = performance.now();
-    await runSimulation({ user, agent: 'local-good', n, seed: 'bench', catalog_size: CATALOG_SIZE }, { out, concurrency: 1, maxConsecutiveFailures: 0 });
+    await runSimulation(config, { out, concurrency: 1, maxConsecutiveFailures: 0, environment: env });
     const wallMs = performance.now() - t;
+    const used = process.cpuUsage(cpu);
+    const childMs = pids.reduce((a, p) => a + processCpuMs(p), 0) - childBefore;
+    await env.user.dispose?.();
     const turns = turnsIn(out);
-    return { msPerTurn: wallMs / turns, turns, wallMs };
+    return { msPerTurn: wallMs / turns, cpuPerTurn: ((used.user + used.system) / 1000 + childMs) / turns, turns, wallMs };
   };
-  const rows: { builtin: number; external: number; turnsB: number; turnsE: number }[] = [];
+  const rows: { builtin: number; external: number; cpuB: number; cpuE: number; turnsB: number; turnsE: number }[] = [];
   for (let r = 0; r < repeats; r++) {
     const b = await perTurn('agenda');
     const e = await perTurn(`exec:${process.execPath} ${self} --protocol-user`);
-    rows.push({ builtin: b.msPerTurn, external: e.msPerTurn, turnsB: b.turns, turnsE: e.turns });
-    console.log(`  #${r + 1}: built-in ${b.msPerTurn.toFixed(4)} ms/turn (${b.turns} turns, ${(b.wallMs / 1000).toFixed(1)} s), over stdio ${e.msPerTurn.toFixed(4)} ms/turn (${e.turns} turns, ${(e.wallMs / 1000).toFixed(1)} s), overhead ${(e.msPerTurn - b.msPerTurn).toFixed(4)} ms/turn`);
+    rows.push({ builtin: b.msPerTurn, external: e.msPerTurn, cpuB: b.cpuPerTurn, cpuE: e.cpuPerTurn, turnsB: b.turns, turnsE: e.turns });
+    console.log(`  #${r + 1} (load ${loadavg()[0].toFixed(1)}): built-in ${b.msPerTurn.toFixed(4)} ms/turn (${b.turns} turns, ${(b.wallMs / 1000).toFixed(1)} s), over stdio ${e.msPerTurn.toFixed(4)} ms/turn (${e.turns} turns, ${(e.wallMs / 1000).toFixed(1)} s), overhead ${(e.msPerTurn - b.msPerTurn).toFixed(4)} ms/turn; CPU ${b.cpuPerTurn.toFixed(4)} vs ${e.cpuPerTurn.toFixed(4)} ms/turn, overhead ${(e.cpuPerTurn - b.cpuPerTurn).toFixed(4)}`);
   }
+  const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  const cpuOverhead = median(rows.map((r) => r.cpuE - r.cpuB));
   rows.sort((a, b) => a.external - a.builtin - (b.external - b.builtin));
   const mid = rows[rows.length >> 1];
   // Bare round trip: request + framed answer + validation-free wait, 20,000 times.
@@ -92,5 +117,5 @@ export async function run(args: string[] = []): Promise<void> {
   const rtt = (performance.now() - t) / trips;
   await conn.close();
   rmSync(dir, { recursive: true, force: true });
-  console.log(`external simulator protocol: built-in ${mid.builtin.toFixed(4)} ms/turn, over stdio ${mid.external.toFixed(4)} ms/turn, overhead ${(mid.external - mid.builtin).toFixed(4)} ms/turn (goal < 0.2); bare stdio round trip ${rtt.toFixed(4)} ms`);
+  console.log(`external simulator protocol: built-in ${mid.builtin.toFixed(4)} ms/turn, over stdio ${mid.external.toFixed(4)} ms/turn, overhead ${(mid.external - mid.builtin).toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); bare stdio round trip ${rtt.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`);
 }

@@ -122,7 +122,12 @@ class AgendaUser:
         return self.push(SHOW_ME[self.pushes % len(SHOW_ME)] % self.task, "Inquire")
 
     def restore(self, params):
-        """Continues from recorded turns by replaying them with the same seed (this user is deterministic in it)."""
+        """Continues from recorded turns by replaying them with the same seed (this user is deterministic in it).
+
+        ``params.get("continue_seed")`` (protocol 1.1, sent by forks) would reseed what the user draws
+        from here on; this user draws only in ``start``, so its continuations differ only where the
+        recommender's answers do.
+        """
         self.start(params)
         for turn in params["turns"][:-1]:
             self.respond({"utterance": turn.get("assistant_utterance", ""), "recommendations": turn.get("recommendations", []), "acts": turn.get("agent_acts", [])})

@@ -1,4 +1,4 @@
-"""SimLens simulator protocol adapter (simlens-sim/1), one file, Python standard library only.
+"""SimLens simulator protocol adapter (simlens-sim/1.1), one file, Python standard library only.
 
 Copy this file next to your simulator. It turns any object with ``start`` and ``respond`` methods
 into a simulator SimLens can run (``simlens simulate --user exec:"python3 my_sim.py"``):
@@ -18,6 +18,10 @@ into a simulator SimLens can run (``simlens simulate --user exec:"python3 my_sim
 One object is made per conversation. Optional methods: ``restore(params)`` (continue from recorded
 turns; without it SimLens replays the conversation with the same seed) and ``end()``.
 
+Item references (protocol 1.1, declared as capability ``item_refs``): SimLens sends each catalog
+item in full the first time, then ``{"ref": item_id}``; this adapter expands the references, so
+``respond`` always sees full items in ``params["recommendations"]``.
+
 Transport: stdio with the Language Server Protocol's framing (default), or HTTP when the program is
 started with ``--http PORT`` (one JSON-RPC message per POST). In stdio mode ``print()`` goes to
 stderr, so logging never breaks the protocol, and the process exits when its stdin closes (SimLens
@@ -32,9 +36,10 @@ import threading
 import time
 import traceback
 
-PROTOCOL = "simlens-sim/1"
+PROTOCOL = "simlens-sim/1.1"
 UNKNOWN_SESSION = -32002
 RESTORE_UNSUPPORTED = -32001
+UNKNOWN_ITEM_REF = -32003
 
 
 class ProtocolError(Exception):
@@ -54,11 +59,12 @@ class Server:
         self.taxonomy = taxonomy
         self.context = None
         self.sessions = {}
+        self.items = {}  # item_id -> the item as last sent in full (protocol 1.1 item references)
         self.shutdown = False
 
     def capabilities(self):
         probe = getattr(self.factory, "restore", None)
-        caps = {"restore": callable(probe)}
+        caps = {"restore": callable(probe), "item_refs": True}
         if self.sessions_capability:
             caps["sessions"] = self.sessions_capability
         return caps
@@ -88,6 +94,8 @@ class Server:
             user.restore(params)
             return {"restored": True}
         if method == "respond":
+            # Items first: SimLens counts them as sent even when this request fails.
+            params["recommendations"] = self._expand(params.get("recommendations") or [])
             user = self.sessions.get(params["session"])
             if user is None:
                 raise ProtocolError(UNKNOWN_SESSION, "unknown session %r" % params["session"])
@@ -98,6 +106,20 @@ class Server:
                 self._end(user)
             return None
         raise ProtocolError(-32601, "method not found: %s" % method)
+
+    def _expand(self, recommendations):
+        """Full items are remembered; ``{"ref": id}`` is replaced by the item sent before."""
+        out = []
+        for item in recommendations:
+            if len(item) == 1 and "ref" in item:
+                full = self.items.get(item["ref"])
+                if full is None:
+                    raise ProtocolError(UNKNOWN_ITEM_REF, "unknown item reference %r (never sent in full)" % item["ref"])
+                out.append(full)
+            else:
+                self.items[item["item_id"]] = item
+                out.append(item)
+        return out
 
     @staticmethod
     def _end(user):
@@ -151,8 +173,8 @@ def _read_message(stream):
 
 def _write_message(stream, message):
     body = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    stream.write(b"Content-Length: %d\r\n\r\n" % len(body))
-    stream.write(body)
+    # Header and body in one write (one system call, one wake-up of the reader).
+    stream.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
     stream.flush()
 
 

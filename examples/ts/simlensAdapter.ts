@@ -1,5 +1,5 @@
 /**
- * SimLens simulator protocol adapter (simlens-sim/1) for Node, one file, Node built-ins only.
+ * SimLens simulator protocol adapter (simlens-sim/1.1) for Node, one file, Node built-ins only.
  * The TypeScript twin of examples/python/simlens_adapter.py: wraps any object with `start` and
  * `respond` into a simulator `simlens simulate --user exec:"node --import tsx my_sim.ts"` can run.
  *
@@ -8,6 +8,8 @@
  *
  * stdio with the Language Server Protocol's framing; `console.log` is redirected to stderr so it
  * never breaks the protocol; the process exits when stdin closes or its parent goes away.
+ * Item references (1.1, capability `item_refs`): SimLens sends each item in full once, then
+ * `{"ref": item_id}`; they are expanded here, so `respond` always sees full items.
  */
 
 export interface UserTurn {
@@ -47,14 +49,27 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
   console.log = (...args: unknown[]) => console.error(...args);
   let context: Record<string, unknown> = {};
   const sessions = new Map<string, SimulatedUser>();
+  /** item_id -> the item as last sent in full (1.1 item references). */
+  const items = new Map<string, Record<string, unknown>>();
+  const expand = (recommendations: Record<string, unknown>[]): Record<string, unknown>[] =>
+    recommendations.map((item) => {
+      const ref = item.ref;
+      if (typeof ref === 'string' && Object.keys(item).length === 1) {
+        const full = items.get(ref);
+        if (!full) throw new RpcError(-32003, `unknown item reference ${JSON.stringify(ref)} (never sent in full)`);
+        return full;
+      }
+      items.set(String(item.item_id), item);
+      return item;
+    });
 
   const call = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
     switch (method) {
       case 'initialize': {
         context = params;
-        const capabilities: Record<string, unknown> = { restore: !!options.restore };
+        const capabilities: Record<string, unknown> = { restore: !!options.restore, item_refs: true };
         if (options.sessions) capabilities.sessions = options.sessions;
-        return { protocol: 'simlens-sim/1', name: options.name, version: options.version ?? '0', capabilities };
+        return { protocol: 'simlens-sim/1.1', name: options.name, version: options.version ?? '0', capabilities };
       }
       case 'start': {
         const user = factory(context);
@@ -69,6 +84,8 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
         return { restored: true };
       }
       case 'respond': {
+        // Items first: SimLens counts them as sent even when this request fails.
+        params.recommendations = expand((params.recommendations ?? []) as Record<string, unknown>[]);
         const user = sessions.get(String(params.session));
         if (!user) throw new RpcError(-32002, `unknown session ${String(params.session)}`);
         return user.respond(params as never);
@@ -88,10 +105,10 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
     }
   };
 
+  // Header and body in one write: one system call and one wake-up of SimLens per message.
   const write = (message: unknown) => {
-    const body = Buffer.from(JSON.stringify(message), 'utf8');
-    out.write(`Content-Length: ${body.length}\r\n\r\n`);
-    out.write(body);
+    const json = JSON.stringify(message);
+    out.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`);
   };
 
   // Messages are handled one at a time, in order (a session's turns never overtake each other).

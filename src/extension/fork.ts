@@ -10,6 +10,8 @@ import { notify } from './safeOutput';
 import { basename, dirname, join } from 'node:path';
 import { forkConversation } from '../core/run/fork';
 import { writeFileAtomic } from '../core/atomicFile';
+import { simulatorCwd, simulatorUserSpec } from '../core/sim/users/external/settings';
+import { registeredSimulators } from './simulation';
 
 export const FORK_COMMAND = 'simlens.forkFromHere';
 const EDITOR_VIEW_TYPE = 'simlens.conversations';
@@ -78,7 +80,20 @@ export function registerFork(context: vscode.ExtensionContext, output: vscode.Lo
       try {
         const result = await vscode.window.withProgress(
           { location: vscode.ProgressLocation.Notification, title: `SimLens: forking "${id}" after turn ${turn + 1} (${n} continuations)` },
-          () => forkConversation({ file: fileUri.fsPath, id, turn: turn!, n: n!, cwd: dirname(fileUri.fsPath) }),
+          () =>
+            forkConversation({
+              file: fileUri.fsPath,
+              id,
+              turn: turn!,
+              n: n!,
+              cwd: dirname(fileUri.fsPath),
+              // An external simulator starts as Run Simulation starts it: its simlens.simulators entry, else in the workspace folder.
+              simulator: (user) => {
+                const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? dirname(fileUri.fsPath);
+                const s = registeredSimulators(output).find((r) => simulatorUserSpec(r) === user);
+                return { cwd: s ? simulatorCwd(s, workspace) : workspace, env: s?.env, onStderr: (line) => output.info(`[simulator] ${line}`) };
+              },
+            }),
         );
         // The original first, then its continuations, so the fork file reads as "what happened, what else could have".
         const lines = [result.original, ...result.conversations].map((c) => JSON.stringify(c)).join('\n') + '\n';

@@ -3,7 +3,7 @@ import { BUILTIN_CATALOG_NOTE } from '../../core/metrics/domain';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { importFile } from '../../core/importers/index';
-import type { RunManifest } from '../../core/model';
+import type { Conversation, RunManifest } from '../../core/model';
 import {
   OrderedWriter, SHARD_COUNT_VARIABLE, SIMLENS_VERSION, forkConversation, parseSimulationConfig, partFileName, resolveShard, runIdFor, runSimulation, runStopOf, writeManifest,
   type SimulationConfigInput,
@@ -146,6 +146,26 @@ function progressPrinter(io: CliIo, quiet: boolean): (p: { finished: number; pla
     if (now - last < 2000 && p.finished < p.planned) return;
     last = now;
     io.stderr(`  ${p.finished}/${p.planned} conversations, ${p.failed} failed, ${p.rate.toFixed(1)}/s\n`);
+  };
+}
+
+/** How many failure messages of one reason are printed before the rest are only counted. */
+const FAILURES_SHOWN_PER_REASON = 3;
+
+/**
+ * Prints why a conversation failed (the message names the simulator or recommender, the
+ * conversation and the turn), escaped, for the first few of each reason; the summary counts them all.
+ */
+function failurePrinter(io: CliIo): (c: Conversation) => void {
+  const shown = new Map<string, number>();
+  return (c) => {
+    const error = c.metadata?.['error'];
+    if (typeof error !== 'string') return;
+    const reason = String(c.metadata?.['error_kind'] ?? 'failure');
+    const n = (shown.get(reason) ?? 0) + 1;
+    shown.set(reason, n);
+    if (n <= FAILURES_SHOWN_PER_REASON) io.stderr(`failed (${reason}): ${escapeControl(error)}\n`);
+    else if (n === FAILURES_SHOWN_PER_REASON + 1) io.stderr(`further ${reason} failures are counted in the summary (each one's message is its conversation's metadata.error)\n`);
   };
 }
 
@@ -337,6 +357,7 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
         maxConsecutiveFailures: maxFailures,
         // An external simulator's stderr (its logs) goes to ours, control characters escaped.
         simulator: { onStderr: f.quiet ? undefined : (line) => io.stderr(`[simulator] ${escapeControl(line)}\n`) },
+        onConversation: f.quiet ? undefined : failurePrinter(io),
         onProgress: progressPrinter(io, f.quiet),
         command,
       }).catch((err: unknown) => {

@@ -197,7 +197,14 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
       const trace = u.trace;
       let response: AgentResponse | undefined;
       if (u.utterance !== '' || !u.done) {
-        response = await agent.respond(u.utterance, before);
+        try {
+          response = await agent.respond(u.utterance, before);
+        } catch (err) {
+          // A model request rejected for what it carries fails this turn like any agent failure: the
+          // user's utterance and state of this turn are kept, with the error (not lost with the turn).
+          if (stopsRun(err) || plan.abort?.aborted || !(err instanceof LlmError) || !isAgentFailure(llmFailureReason(err))) throw err;
+          response = { utterance: '', recommendations: [], error: err.message, error_kind: llmFailureReason(err) };
+        }
         if (typeof response.latency_ms === 'number' && Number.isFinite(response.latency_ms)) agentLatencies.push(response.latency_ms);
         if (response.llm_calls?.length) trace.llm_calls = [...(trace.llm_calls ?? []), ...response.llm_calls];
         if (response.error || response.error_kind) {

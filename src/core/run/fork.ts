@@ -9,14 +9,18 @@
  *   continuation differs. Agent state is then exactly the original's.
  * - restore: otherwise the user is rebuilt from the prefix's traces (agenda, goal, preferences,
  *   patience, target) and a fresh agent session is fed the prefix's user utterances.
+ * An external simulator (docs/protocol.md) is brought to the turn by its own `restore` (given a
+ * `continue_seed` per continuation, so its later choices can differ) or, when it has none, by a
+ * replay with the conversation's seed (checked against the recorded utterances); the agent is a
+ * fresh session fed the prefix, with the fork's randomness.
  */
 import { resolve } from 'node:path';
 import { Conversation, conversationId, conversationSystem, conversationTask, forkRefusal, type Turn } from '../model';
 import { createRng } from '../random';
 import type { HistoryEntry } from '../sim/types';
 import { isRestorable } from '../sim/users/session';
-import { isExternalUserSpec } from '../sim/users/external/simulator';
-import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
+import { ExternalUserSession, isExternalUserSpec } from '../sim/users/external/simulator';
+import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment, type SimulatorProcessOptions } from './config';
 import { SwitchableRng, conversationRng, runConversation, taskFor, type ConversationResult } from './conversation';
 import { FailureTally, type FailureCounts } from '../failures';
 import { readManifest, sameConfig } from './manifest';
@@ -37,6 +41,8 @@ export interface ForkOptions {
   config?: Partial<SimulationConfigInput>;
   cwd?: string;
   environment?: SimulationEnvironment;
+  /** Where and how an external simulator of the run is started (e.g. its `simlens.simulators` entry), by its `--user` spec. */
+  simulator?: (user: string) => SimulatorProcessOptions | undefined;
 }
 
 export type ForkMethod = 'replay' | 'restore';
@@ -97,12 +103,7 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
   const system = conversationSystem(original);
   if (!manifest && system && !base.agent) base.agent = system;
   const config = parseSimulationConfig({ ...base, ...options.config, n: options.n }, `fork of ${options.file}`);
-  if (isExternalUserSpec(config.user)) {
-    // Forks switch the user's randomness at the fork turn; an external simulator draws from its own
-    // seed, so every continuation would be the same. Refused rather than n copies of one.
-    throw new Error(`${options.file}: forking a run of an external simulator (${config.user}) is not supported; play the recommender from that turn instead (VS Code: SimLens: Run Simulation… pause, or Play the Recommender…)`);
-  }
-  const env = options.environment ?? (await prepareEnvironment(config, cwd));
+  const env = options.environment ?? (await prepareEnvironment(config, cwd, { simulator: options.simulator?.(config.user) }));
   const originalIndex = original.metadata?.index;
   const canReplay =
     manifest !== undefined &&
@@ -115,48 +116,77 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
   const methods: ForkMethod[] = [];
   const tally = new FailureTally();
 
-  for (let k = 0; k < options.n; k++) {
-    const forkRng = createRng(`simlens-fork/${String(forkSeed)}/${options.id}/${options.turn}`).fork(k);
-    const id = `${options.id}~fork-t${options.turn}-${k}`;
-    const metadata = { forked_from: forkedFrom };
-    let result: ConversationResult | undefined;
-    let method: ForkMethod = 'replay';
-    if (canReplay) {
-      const rng = conversationRng(config.seed, originalIndex as number);
-      const task = taskFor(env, rng.fork('task'));
-      const userRng = new SwitchableRng(rng.fork('user'));
-      const agentRng = new SwitchableRng(rng.fork('agent'));
-      const user = env.user.createSession(options.id, userRng, { task });
-      const agent = env.agent.createSession(options.id, agentRng, { task });
-      const onTurn = (i: number) => {
-        if (i !== options.turn) return;
-        userRng.switchTo(forkRng.fork('user'));
-        agentRng.switchTo(forkRng.fork('agent'));
-      };
-      const replayed = await runConversation({ env, id, index: k, user, agent, task, onTurn, metadata: { ...metadata, fork_method: 'replay' } });
-      if (sameTurns(replayed.conversation.turns.slice(0, options.turn + 1), prefix)) result = replayed;
-    }
-    if (!result) {
-      method = 'restore';
-      const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
-      const user = env.user.createSession(id, forkRng.fork('user'), { task });
-      if (!isRestorable(user)) throw new Error(`the simulated user "${env.user.name}" cannot continue from a recorded trace; fork a file that has its run manifest`);
-      user.restore(prefix);
-      const agent = env.agent.createSession(id, forkRng.fork('agent'), { task });
-      const history: HistoryEntry[] = [];
-      for (const t of prefix) {
-        if (t.user_utterance !== undefined) {
-          await agent.respond(t.user_utterance, history.slice());
-          history.push({ speaker: 'user', text: t.user_utterance });
+  const external = isExternalUserSpec(config.user);
+  const idIndex = /-(\d+)$/.exec(options.id);
+  const externalIndex = typeof originalIndex === 'number' ? originalIndex : idIndex ? Number(idIndex[1]) : 0;
+  try {
+    for (let k = 0; k < options.n; k++) {
+      const forkRng = createRng(`simlens-fork/${String(forkSeed)}/${options.id}/${options.turn}`).fork(k);
+      const id = `${options.id}~fork-t${options.turn}-${k}`;
+      const metadata = { forked_from: forkedFrom };
+      let result: ConversationResult | undefined;
+      let method: ForkMethod = 'replay';
+      if (external) {
+        // The simulator's own session, seeded as the original conversation was (run seed and conversation index).
+        const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
+        const user = env.user.createSession(id, conversationRng(config.seed, externalIndex).fork('user'), { task, index: externalIndex });
+        if (!(user instanceof ExternalUserSession)) throw new Error(`the simulated user "${env.user.name}" is not an external simulator`);
+        try {
+          method = await user.restoreTo(prefix, { continueSeed: forkRng.fork('user').int(0x7fffffff) });
+        } catch (e) {
+          user.close();
+          throw e;
         }
-        if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
+        const agent = env.agent.createSession(id, forkRng.fork('agent'), { task });
+        const history: HistoryEntry[] = [];
+        for (const t of prefix) {
+          if (t.user_utterance !== undefined) {
+            await agent.respond(t.user_utterance, history.slice());
+            history.push({ speaker: 'user', text: t.user_utterance });
+          }
+          if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
+        }
+        result = await runConversation({ env, id, index: k, user, agent, task, prefix, metadata: { ...metadata, fork_method: method } });
+      } else if (canReplay) {
+        const rng = conversationRng(config.seed, originalIndex as number);
+        const task = taskFor(env, rng.fork('task'));
+        const userRng = new SwitchableRng(rng.fork('user'));
+        const agentRng = new SwitchableRng(rng.fork('agent'));
+        const user = env.user.createSession(options.id, userRng, { task });
+        const agent = env.agent.createSession(options.id, agentRng, { task });
+        const onTurn = (i: number) => {
+          if (i !== options.turn) return;
+          userRng.switchTo(forkRng.fork('user'));
+          agentRng.switchTo(forkRng.fork('agent'));
+        };
+        const replayed = await runConversation({ env, id, index: k, user, agent, task, onTurn, metadata: { ...metadata, fork_method: 'replay' } });
+        if (sameTurns(replayed.conversation.turns.slice(0, options.turn + 1), prefix)) result = replayed;
       }
-      result = await runConversation({ env, id, index: k, user, agent, task, prefix, metadata: { ...metadata, fork_method: 'restore' } });
+      if (!result) {
+        method = 'restore';
+        const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
+        const user = env.user.createSession(id, forkRng.fork('user'), { task });
+        if (!isRestorable(user)) throw new Error(`the simulated user "${env.user.name}" cannot continue from a recorded trace; fork a file that has its run manifest`);
+        user.restore(prefix);
+        const agent = env.agent.createSession(id, forkRng.fork('agent'), { task });
+        const history: HistoryEntry[] = [];
+        for (const t of prefix) {
+          if (t.user_utterance !== undefined) {
+            await agent.respond(t.user_utterance, history.slice());
+            history.push({ speaker: 'user', text: t.user_utterance });
+          }
+          if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
+        }
+        result = await runConversation({ env, id, index: k, user, agent, task, prefix, metadata: { ...metadata, fork_method: 'restore' } });
+      }
+      if (result.failure) tally.failure(result.failure.reason, result.failure.message);
+      else tally.success();
+      conversations.push(result.conversation);
+      methods.push(method);
     }
-    if (result.failure) tally.failure(result.failure.reason, result.failure.message);
-    else tally.success();
-    conversations.push(result.conversation);
-    methods.push(method);
+  } finally {
+    // Simulator processes started for this fork stop with it.
+    if (!options.environment) await env.user.dispose?.().catch(() => {});
   }
   return { original, conversations, methods, config, failed: tally.failed, failures: tally.counts() };
 }

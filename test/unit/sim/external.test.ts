@@ -11,12 +11,13 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { FrameDecoder, FramingError, encodeFrame } from '../../../src/core/sim/users/external/framing';
-import { protocolJsonSchema, UserTurnResult, InitializeResult } from '../../../src/core/sim/users/external/protocol';
+import { protocolJsonSchema, protocolVersion, UserTurnResult, InitializeResult, RespondParams } from '../../../src/core/sim/users/external/protocol';
 import { liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
-import { ExternalUserSimulator } from '../../../src/core/sim/users/external/simulator';
+import { ExternalUserSimulator, withItemRefs } from '../../../src/core/sim/users/external/simulator';
 import { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } from '../../../src/core/sim/users/external/settings';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
 import { runSimulation } from '../../../src/core/run/orchestrator';
+import { forkConversation } from '../../../src/core/run/fork';
 import { conversationRng } from '../../../src/core/run/conversation';
 import type { Conversation } from '../../../src/core/model';
 import { runCli } from '../../support/cli';
@@ -123,6 +124,7 @@ describe('protocol schema', () => {
     }
     assert.ok(!InitializeResult.safeParse({ protocol: 'other/1', name: 'x' }).success);
     assert.equal(InitializeResult.parse({ protocol: 'simlens-sim/1', name: 'x' }).capabilities.sessions, undefined);
+    assert.ok(!InitializeResult.safeParse({ protocol: 'simlens-sim/1.', name: 'x' }).success);
   });
 });
 
@@ -231,6 +233,72 @@ describe('the Python reference adapter and example user', () => {
   });
 });
 
+describe('item references (simlens-sim/1.1)', () => {
+  test('each item is sent in full once per connection, then as {ref}; the adapters expand them back', () => {
+    const sent = new Set<string>();
+    const a = { item_id: 'a', title: 'A', attributes: { color: 'red' } };
+    const b = { item_id: 'b', title: 'B' };
+    assert.deepEqual(withItemRefs([a, b], sent), [a, b]);
+    assert.deepEqual(withItemRefs([b, { item_id: 'c' }, a], sent), [{ ref: 'b' }, { item_id: 'c' }, { ref: 'a' }]);
+    assert.deepEqual([...sent], ['a', 'b', 'c']);
+    assert.ok(RespondParams.safeParse({ session: 's', utterance: 'x', recommendations: [{ ref: 'a' }, a], acts: [] }).success);
+    assert.ok(!RespondParams.safeParse({ session: 's', utterance: 'x', recommendations: [{ ref: 'a', title: 'x' }], acts: [] }).success);
+    assert.deepEqual(protocolVersion('simlens-sim/1'), [1, 0]);
+    assert.deepEqual(protocolVersion('simlens-sim/1.1'), [1, 1]);
+    assert.equal(protocolVersion('simlens-sim/1.x'), undefined);
+    assert.ok(InitializeResult.safeParse({ protocol: 'simlens-sim/1.1', name: 'x' }).success);
+    // The Python adapter: a reference to an item never sent is error -32003, a known one is expanded.
+    const script = `
+import json, sys
+sys.path.insert(0, ${JSON.stringify(path.join(root, 'examples/python'))})
+import simlens_adapter
+class U:
+    def __init__(self, ctx): pass
+    def start(self, p): return {"utterance": "hi", "acts": ["Disclose"]}
+    def respond(self, p): return {"utterance": ",".join(r["item_id"] + ":" + r.get("title", "") for r in p["recommendations"]), "acts": ["Disclose"]}
+s = simlens_adapter.Server(U, "u")
+out = [s.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}})]
+out.append(s.handle({"jsonrpc": "2.0", "id": 2, "method": "start", "params": {"session": "a", "seed": 1, "index": 0}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 3, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"ref": "i1"}]}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 4, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"item_id": "i1", "title": "T1"}]}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 5, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"item_id": "i2"}, {"ref": "i1"}]}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 6, "method": "respond", "params": {"session": "gone", "utterance": "x", "acts": [], "recommendations": [{"item_id": "i3", "title": "T3"}]}}))
+out.append(s.handle({"jsonrpc": "2.0", "id": 7, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"ref": "i3"}]}}))
+print(json.dumps(out))`;
+    const [init, , unknown, full, mixed, gone, after] = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8' })) as Record<string, any>[];
+    assert.equal(init.result.protocol, 'simlens-sim/1.1');
+    assert.equal(init.result.capabilities.item_refs, true);
+    assert.equal(unknown.error.code, -32003);
+    assert.match(unknown.error.message, /unknown item reference 'i1'/);
+    assert.equal(full.result.utterance, 'i1:T1');
+    assert.equal(mixed.result.utterance, 'i2:,i1:T1');
+    // An item in a request answered with an error still counts as sent (SimLens counts it once written).
+    assert.equal(gone.error.code, -32002);
+    assert.equal(after.result.utterance, 'i3:T3');
+  });
+
+  test('a 1.1 simulator gets references, a simlens-sim/1 one only full items; the conversations are the same bytes', async () => {
+    const base = { agent: 'local-good', n: 40, seed: 3, ...small };
+    const got: Record<string, string> = {};
+    for (const mode of ['none', 'v1']) {
+      const out = path.join(dir, `refs-${mode}.jsonl`);
+      const stderr: string[] = [];
+      await runSimulation({ ...base, user: `exec:python3 ${faulty} ${mode}` }, { out, concurrency: 2, simulator: { onStderr: (l) => stderr.push(l) } });
+      const reports = () => stderr.map((l) => /items full=(\d+) refs=(\d+)/.exec(l)).filter((m) => m !== null).map((m) => [Number(m[1]), Number(m[2])]);
+      // Two processes, each reports at shutdown (its stderr may arrive after its exit).
+      await until('both simulator processes to report', () => reports().length === 2, 5000);
+      const counts = reports();
+      const full = counts.reduce((a, c) => a + c[0], 0);
+      const refs = counts.reduce((a, c) => a + c[1], 0);
+      if (mode === 'v1') assert.equal(refs, 0);
+      else assert.ok(refs > full, `full ${full} refs ${refs}`);
+      got[mode] = lines(out).map((c) => JSON.stringify({ ...c, source: '' })).join('\n');
+    }
+    assert.equal(got.none, got.v1);
+    assert.equal(got.none, lines(path.join(dir, 'c1.jsonl')).map((c) => JSON.stringify({ ...c, source: '' })).join('\n'));
+  });
+});
+
 describe('faults', () => {
   const expected: Record<string, RegExp> = {
     crash: /the simulator process exited \(code 3\); last stderr line: "faulty_user: segfault imitation"/,
@@ -298,9 +366,19 @@ describe('faults', () => {
     assert.match(String((manifest as Record<string, unknown>).stop_reason), /stopped after 4 consecutive failures \(last: simulator_error: simulator "faulty-crash"/);
     assert.deepEqual(sim.backoffs, [5, 10, 20]);
     assert.equal(sim.started, 4);
-    const cli = await runCli(['simulate', '--user', `exec:python3 ${faulty} crash 1`, '--n', '20', '--catalog-size', '300', '--max-consecutive-failures', '3', '--out', 'stopcli.jsonl', '--quiet'], dir);
+    const cli = await runCli(['simulate', '--user', `exec:python3 ${faulty} crash 1`, '--n', '20', '--catalog-size', '300', '--max-consecutive-failures', '3', '--out', 'stopcli.jsonl'], dir);
     assert.equal(cli.code, 1);
     assert.match(cli.err, /stopped after 3 consecutive failures/);
+    // Each failure's message reaches the terminal (the first 3 of a reason), naming simulator, conversation and turn.
+    const printed = cli.err.split('\n').filter((l) => l.startsWith('failed (simulator_error): '));
+    assert.equal(printed.length, 3, cli.err);
+    assert.match(printed[0], /^failed \(simulator_error\): simulator "faulty-crash" \(exec:python3 \S+ crash 1\), conversation sim-\S+-0000\d\d, turn 2 \(respond\): the simulator process exited \(code 3\); last stderr line: "faulty_user: segfault imitation"$/);
+    assert.match(cli.err, /\[simulator\] faulty_user: segfault imitation/);
+    // Garbage on stdout reaches the terminal escaped: no raw control character.
+    const garbage = await runCli(['simulate', '--user', `exec:python3 ${faulty} garbage 2`, '--n', '2', '--catalog-size', '300', '--simulator-timeout-ms', '2000', '--out', 'garbagecli.jsonl'], dir);
+    assert.equal(garbage.code, 1);
+    assert.match(garbage.err, /failed \(simulator_error\): .*not a protocol message on stdout \(write logs to stderr\): "\\u0000\\u0001/);
+    assert.ok(!/[\u0000-\u0008\u001b]/.test(garbage.err), JSON.stringify(garbage.err));
   });
 
   test('no orphan: killing SimLens (SIGKILL) leaves no simulator process, even one stuck in its own code', async () => {
@@ -371,9 +449,55 @@ describe('simlens.simulators setting', () => {
 });
 
 describe('forks of external runs', () => {
-  test('are refused with a message instead of n identical continuations', async () => {
-    const r = await runCli(['simulate', '--fork', `c1.jsonl:sim-3-000000:1`, '--n', '3', '--out', 'forks.jsonl', '--quiet'], dir);
-    assert.notEqual(r.code, 0);
-    assert.match(r.err, /forking a run of an external simulator \(exec:python3 .*\) is not supported; play the recommender from that turn instead/);
+  test('Python example (restore): the prefix is kept byte for byte and the user answers the fork turn as it did', async () => {
+    const convs = lines(path.join(dir, 'c1.jsonl'));
+    const orig = convs.find((c) => c.turns.length >= 4)!;
+    const r = await runCli(['simulate', '--fork', `c1.jsonl:${orig.id}:1`, '--n', '3', '--out', 'forks.jsonl', '--quiet'], dir);
+    assert.equal(r.code, 0, r.err);
+    const forks = lines(path.join(dir, 'forks.jsonl'));
+    assert.equal(forks.length, 3);
+    for (const [k, f] of forks.entries()) {
+      assert.equal(f.id, `${orig.id}~fork-t1-${k}`);
+      assert.equal(f.metadata!.fork_method, 'restore');
+      assert.notEqual(f.outcome, 'simulator_error', String(f.metadata!.error));
+      assert.equal(JSON.stringify(f.turns.slice(0, 2)), JSON.stringify(orig.turns.slice(0, 2)));
+      // The user reacts to the same recommender answer with the same state: the same next utterance.
+      assert.equal(f.turns[2].user_utterance, orig.turns[2].user_utterance);
+      assert.deepEqual(f.turns[2].trace!.agenda, orig.turns[2].trace!.agenda);
+    }
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'forks.jsonl.manifest.json'), 'utf8')) as { fork: { methods: string[] } };
+    assert.deepEqual(manifest.fork.methods, ['restore', 'restore', 'restore']);
+    assert.deepEqual(liveSimulatorPids(), []);
+  });
+
+  test('TypeScript example (no restore): replayed with the same seed up to the turn', async () => {
+    const out = path.join(dir, 'ts-fork-base.jsonl');
+    const user = `exec:${process.execPath} --import tsx ${path.join(root, 'examples/ts/exampleUser.ts')}`;
+    await runSimulation({ user, agent: 'local-good', n: 6, seed: 5, ...small }, { out, concurrency: 2, cwd: root });
+    const orig = lines(out).find((c) => c.turns.length >= 3)!;
+    // From the repository (the command's `--import tsx` resolves there), with absolute paths.
+    const r = await runCli(['simulate', '--fork', `${out}:${orig.id}:1`, '--n', '2', '--out', path.join(dir, 'ts-forks.jsonl'), '--quiet'], root);
+    assert.equal(r.code, 0, r.err);
+    const forks = lines(path.join(dir, 'ts-forks.jsonl'));
+    assert.equal(forks.length, 2);
+    for (const f of forks) {
+      assert.equal(f.metadata!.fork_method, 'replay');
+      assert.equal(JSON.stringify(f.turns.slice(0, 2)), JSON.stringify(orig.turns.slice(0, 2)));
+      assert.equal(f.turns[2].user_utterance, orig.turns[2].user_utterance);
+    }
+    // The editor's way: the simulator starts where its simlens.simulators entry says (here the repository,
+    // where `--import tsx` resolves), whatever folder the file is in; without that it cannot start there.
+    const viaApi = await forkConversation({ file: out, id: orig.id!, turn: 1, n: 1, cwd: dir, simulator: () => ({ cwd: root }) });
+    assert.equal(viaApi.conversations[0].turns[2].user_utterance, orig.turns[2].user_utterance);
+    await assert.rejects(forkConversation({ file: out, id: orig.id!, turn: 1, n: 1, cwd: dir }), /could not be initialized/);
+    // A prefix the simulator does not say again is refused with the turn and both utterances.
+    const bad = structuredClone(orig);
+    bad.turns[1].user_utterance = 'not what it says';
+    writeFileSync(path.join(dir, 'ts-bad.jsonl'), `${JSON.stringify(bad)}\n`);
+    writeFileSync(path.join(dir, 'ts-bad.jsonl.manifest.json'), readFileSync(path.join(dir, 'ts-fork-base.jsonl.manifest.json')));
+    const refused = await runCli(['simulate', '--fork', `${path.join(dir, 'ts-bad.jsonl')}:${orig.id}:1`, '--n', '1', '--out', path.join(dir, 'ts-bad-forks.jsonl'), '--quiet'], root);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.err, /turn 2: the replay with seed \d+ says "Do you have any .*" where the recording says "not what it says"/);
+    await until('no simulator process left', () => liveSimulatorPids().length === 0);
   });
 });

@@ -8,8 +8,14 @@
 
 /** One framed message. */
 export function encodeFrame(message: unknown): Buffer {
-  const body = Buffer.from(JSON.stringify(message), 'utf8');
-  return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
+  // One buffer, one write: header and body written into the same allocation (no concat copy).
+  const json = JSON.stringify(message);
+  const length = Buffer.byteLength(json, 'utf8');
+  const header = `Content-Length: ${length}\r\n\r\n`;
+  const frame = Buffer.allocUnsafe(header.length + length);
+  frame.write(header, 0, 'ascii');
+  frame.write(json, header.length, 'utf8');
+  return frame;
 }
 
 /** Why the byte stream cannot be read as framed messages. */

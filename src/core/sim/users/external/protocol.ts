@@ -10,8 +10,18 @@
 import { z } from 'zod';
 import { Outcome, RecommendedItem, SimulatorTrace } from '../../../model';
 
-/** The protocol version a client speaks; `initialize` fails when the simulator answers another major. */
-export const PROTOCOL_VERSION = 'simlens-sim/1';
+/**
+ * The protocol version this client speaks; `initialize` fails when the simulator answers another
+ * major. Minor versions only add optional features, each used only when both sides speak that minor
+ * and the simulator declares its capability (1.1: `item_refs`).
+ */
+export const PROTOCOL_VERSION = 'simlens-sim/1.1';
+
+/** [major, minor] of "simlens-sim/M" or "simlens-sim/M.m", or undefined. */
+export function protocolVersion(text: string): [number, number] | undefined {
+  const m = /^simlens-sim\/(\d+)(?:\.(\d+))?$/.exec(text);
+  return m ? [Number(m[1]), Number(m[2] ?? 0)] : undefined;
+}
 
 /** JSON-RPC error codes a simulator may return (besides the JSON-RPC standard ones). */
 export const ProtocolErrorCode = {
@@ -19,6 +29,8 @@ export const ProtocolErrorCode = {
   restoreUnsupported: -32001,
   /** The session id is not known to the simulator (it was restarted, or never started). */
   unknownSession: -32002,
+  /** A `{"ref": id}` names an item the simulator was not sent in full before (1.1, `item_refs`). */
+  unknownItemRef: -32003,
 } as const;
 
 const Json = z.record(z.string(), z.unknown());
@@ -35,6 +47,7 @@ export const CatalogReference = z.object({
 export type CatalogReference = z.infer<typeof CatalogReference>;
 
 export const InitializeParams = z.object({
+  /** The version the client speaks (the highest it offers); the simulator answers its own, the lower minor is used. */
   protocol: z.literal(PROTOCOL_VERSION),
   client: z.object({ name: z.literal('simlens'), version: z.string() }),
   catalog: CatalogReference,
@@ -51,12 +64,18 @@ export const Capabilities = z.looseObject({
   sessions: z.union([z.boolean(), z.number().int().positive()]).optional(),
   /** The simulator implements `restore`; otherwise the client replays up to the turn. */
   restore: z.boolean().optional(),
+  /**
+   * 1.1: the simulator accepts item references in `respond.recommendations`: an item already sent in
+   * full on this connection (over stdio: to this process; over HTTP: in this session) comes as
+   * `{"ref": item_id}`. The reference adapters expand them, so the simulator's code sees full items.
+   */
+  item_refs: z.boolean().optional(),
 });
 export type Capabilities = z.infer<typeof Capabilities>;
 
 export const InitializeResult = z.looseObject({
-  /** The protocol version the simulator speaks, e.g. "simlens-sim/1". */
-  protocol: z.string().regex(/^simlens-sim\/\d+$/, 'must look like simlens-sim/<major>'),
+  /** The protocol version the simulator speaks, e.g. "simlens-sim/1" or "simlens-sim/1.1". */
+  protocol: z.string().regex(/^simlens-sim\/\d+(\.\d+)?$/, 'must look like simlens-sim/<major> or simlens-sim/<major>.<minor>'),
   /** The simulator's name; written as each conversation's `source`. */
   name: z.string().min(1).max(200),
   version: z.string().optional(),
@@ -101,11 +120,16 @@ export const UserTurnResult = z.looseObject({
 }).refine((t) => t.utterance !== '' || t.done === true, { message: 'utterance is empty but done is not true', path: ['utterance'] });
 export type UserTurnResult = z.infer<typeof UserTurnResult>;
 
+/** 1.1 with `item_refs`: an item sent in full before on the same connection (stdio) or session (HTTP). */
+export const ItemRef = z.strictObject({ ref: z.string() });
+export type ItemRef = z.infer<typeof ItemRef>;
+
 export const RespondParams = z.object({
   session: z.string(),
   /** The recommender's reply. */
   utterance: z.string(),
-  recommendations: z.array(RecommendedItem),
+  /** The carousel, in order: full items, or (1.1, `item_refs`) references to items sent in full before. */
+  recommendations: z.array(z.union([RecommendedItem, ItemRef])),
   /** The recommender's reported acts (may be empty). */
   acts: z.array(z.string()),
 });
@@ -124,6 +148,11 @@ export const RecordedTurn = z.object({
 export type RecordedTurn = z.infer<typeof RecordedTurn>;
 
 export const RestoreParams = StartParams.extend({
+  /**
+   * 1.1: the seed for the randomness after the restored point (a fork sends a different one per
+   * continuation, so the continuations can differ); absent: continue as the original would.
+   */
+  continue_seed: z.number().int().nonnegative().optional(),
   /**
    * The conversation so far. After `restore` the session stands where it stood after the last
    * turn's user utterance; the next message is `respond` with that turn's recommender reply.
@@ -160,7 +189,7 @@ export function protocolJsonSchema(): Record<string, unknown> {
   defs.methods = methods;
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: 'https://simlens.dev/protocol/simlens-sim-1.schema.json',
+    $id: 'https://simlens.dev/protocol/simlens-sim-1.1.schema.json',
     title: `SimLens simulator protocol ${PROTOCOL_VERSION}`,
     description: 'JSON-RPC 2.0 params and results of each method (see docs/protocol.md). Generated from src/core/sim/users/external/protocol.ts.',
     protocol: PROTOCOL_VERSION,

@@ -19,9 +19,10 @@ import type { AgentResponse, SessionContext, UserSession, UserSimulator, UserTur
 import { HttpConnection, SimulatorFault, StdioConnection, type SimulatorConnection } from './connection';
 import { printableExcerpt } from './framing';
 import {
-  InitializeResult, PROTOCOL_VERSION, ProtocolErrorCode, RestoreResult, UserTurnResult,
-  type CatalogReference, type InitializeParams, type RecordedTurn, type RespondParams, type StartParams,
+  InitializeResult, PROTOCOL_VERSION, ProtocolErrorCode, RestoreResult, UserTurnResult, protocolVersion,
+  type CatalogReference, type InitializeParams, type ItemRef, type RecordedTurn, type RespondParams, type RestoreParams, type StartParams,
 } from './protocol';
+import type { RecommendedItem } from '../../../model';
 import { zodErrorMessage } from '../../../jsonl/zodIssues';
 
 /** `--user` values that name an external simulator. */
@@ -73,6 +74,22 @@ interface Slot {
   info: InitializeResult;
   active: number;
   capacity: number;
+  /**
+   * Item ids sent in full on this connection, when references may be sent (1.1 `item_refs`, stdio:
+   * the process reads messages in order). Undefined: send full items (or, over HTTP, per session).
+   */
+  sentItems?: Set<string>;
+  /** Whether the simulator accepts item references (both sides speak 1.1 and it declares `item_refs`). */
+  itemRefs: boolean;
+}
+
+/** The carousel with each item already in `sent` replaced by a reference (and the others added to it). */
+export function withItemRefs(items: readonly RecommendedItem[], sent: Set<string>): (RecommendedItem | ItemRef)[] {
+  return items.map((item) => {
+    if (sent.has(item.item_id)) return { ref: item.item_id };
+    sent.add(item.item_id);
+    return item;
+  });
 }
 
 /** A protocol fault with where it happened; becomes the conversation's `simulator_error` message. */
@@ -143,13 +160,18 @@ export class ExternalUserSimulator implements UserSimulator {
     try {
       const raw = await conn.request('initialize', params, Math.max(INITIALIZE_TIMEOUT_MS, this.options.timeoutMs ?? 0));
       const info = validated(InitializeResult, raw, 'initialize result');
-      if (info.protocol.split('/')[1] !== PROTOCOL_VERSION.split('/')[1]) {
+      const theirs = protocolVersion(info.protocol)!;
+      const ours = protocolVersion(PROTOCOL_VERSION)!;
+      if (theirs[0] !== ours[0]) {
         throw new SimulatorFault('invalid', `speaks protocol ${info.protocol}; SimLens speaks ${PROTOCOL_VERSION}`);
       }
+      // Features of a minor version are used when both sides speak it and the simulator declares them.
+      const minor = Math.min(theirs[1], ours[1]);
+      const itemRefs = minor >= 1 && info.capabilities.item_refs === true;
       if (this.info && info.name !== this.info.name) throw new SimulatorFault('invalid', `a restarted process calls itself "${info.name}", the first one "${this.info.name}"`);
       const s = info.capabilities.sessions;
       const capacity = conn.shared || s === true ? Number.POSITIVE_INFINITY : typeof s === 'number' ? s : 1;
-      return { conn, info, active: 0, capacity };
+      return { conn, info, active: 0, capacity, itemRefs, ...(itemRefs && !conn.shared ? { sentItems: new Set<string>() } : {}) };
     } catch (e) {
       void conn.close(200);
       this.failedStarts++;
@@ -233,6 +255,8 @@ export class ExternalUserSession implements UserSession {
   private failed = false;
   /** The turns as sent and answered, for a replay when the simulator cannot restore. */
   readonly history: RecordedTurn[] = [];
+  /** Item ids sent in full in this session (item references over HTTP, where requests may overtake each other across sessions). */
+  private sentItems: Set<string> | undefined;
 
   constructor(private readonly sim: ExternalUserSimulator, readonly id: string, readonly seed: number, private readonly context: SessionContext) {}
 
@@ -279,10 +303,15 @@ export class ExternalUserSession implements UserSession {
     return u;
   }
 
-  private async call(method: 'start' | 'respond', params: unknown): Promise<UserTurn> {
+  private async call(method: 'start' | 'respond', params: StartParams | RespondParams): Promise<UserTurn> {
     this.turn++;
     try {
       if (!this.slot) this.slot = await this.sim.acquire();
+      if (method === 'respond' && this.slot.itemRefs) {
+        const p = params as RespondParams;
+        const sent = this.slot.sentItems ?? (this.sentItems ??= new Set());
+        params = { ...p, recommendations: withItemRefs(p.recommendations as RecommendedItem[], sent) };
+      }
       const raw = await this.slot.conn.request(method, params, this.timeout());
       const result = validated(UserTurnResult, raw, `${method} result`);
       if (result.done) this.close();
@@ -315,7 +344,7 @@ export class ExternalUserSession implements UserSession {
    * simulator can, else a replay with the same seed (start, then each recorded reply), which must
    * give the recorded user utterances. Throws with a clear message otherwise.
    */
-  async restoreTo(turns: readonly Turn[]): Promise<void> {
+  async restoreTo(turns: readonly Turn[], options: { continueSeed?: number } = {}): Promise<'restore' | 'replay'> {
     const recorded: RecordedTurn[] = turns.map((t) => {
       const r: RecordedTurn = {};
       if (t.user_utterance !== undefined) r.user_utterance = t.user_utterance;
@@ -333,11 +362,13 @@ export class ExternalUserSession implements UserSession {
     this.slot ??= await this.sim.acquire();
     if (this.slot.info.capabilities.restore) {
       try {
-        const raw = await this.slot.conn.request('restore', { ...this.startParams(this.index()), turns: recorded }, this.timeout());
+        const params: RestoreParams = { ...this.startParams(this.index()), turns: recorded };
+        if (options.continueSeed !== undefined) params.continue_seed = options.continueSeed;
+        const raw = await this.slot.conn.request('restore', params, this.timeout());
         validated(RestoreResult, raw, 'restore result');
         this.turn = recorded.length;
         this.history.splice(0, this.history.length, ...recorded);
-        return;
+        return 'restore';
       } catch (e) {
         if (!(e instanceof SimulatorFault && e.code === ProtocolErrorCode.restoreUnsupported)) throw new Error(describe(this.sim.label, this.id, recorded.length, 'restore', e));
       }
@@ -350,7 +381,7 @@ export class ExternalUserSession implements UserSession {
       if (want !== undefined && u.utterance !== want) {
         throw new Error(`simulator ${this.sim.label}, conversation ${this.id}, turn ${i + 1}: the replay with seed ${this.seed} says "${printableExcerpt(u.utterance)}" where the recording says "${printableExcerpt(want)}" (the simulator is not deterministic in its seed and does not implement restore)`);
       }
-      if (i === recorded.length - 1) return;
+      if (i === recorded.length - 1) return 'replay';
       if (u.done) throw new Error(`simulator ${this.sim.label}, conversation ${this.id}: the replay ended at turn ${i + 1}, before the recorded ${recorded.length}`);
       const r = recorded[i];
       u = await this.respond({ utterance: r.assistant_utterance ?? '', recommendations: r.recommendations ?? [], acts: r.agent_acts });
