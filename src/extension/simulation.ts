@@ -2,9 +2,10 @@
  * VS Code shell of simulation runs: "SimLens: Run Simulation…" asks for user, interaction model,
  * preferences, meta-simulator, agent, number of conversations, seed and output file with quick
  * picks, then runs `runSimulation` (src/core/run) under a cancellable progress notification that
- * shows the count, the rate and the failures. Cancelling stops scheduling: the conversations in
- * flight finish and are written, and the manifest says "cancelled" (the CLI's --resume continues
- * such a run). `simlens.simulation.maxConsecutiveFailures` stops a run against a dead recommender
+ * shows the count, the rate and the failures. Cancelling is the CLI's first Ctrl-C: no new
+ * conversation and no new retry (LLM calls) is started, the conversations in flight finish and are
+ * written, and the manifest says "cancelled" (the CLI's --resume continues such a run); "Abort"
+ * in the notification that follows cancels the requests in flight too (a second Ctrl-C). `simlens.simulation.maxConsecutiveFailures` stops a run against a dead recommender
  * (manifest "stopped"); the closing message reports failures per reason.
  * Disabled in untrusted workspaces: a run reads workspace files and may call an HTTP agent.
  *
@@ -18,11 +19,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BUILTIN_CATALOG_NOTE } from '../core/metrics/domain';
 import { notify } from './safeOutput';
-import { firstBreak, parseCondition, parseSimulationConfig, prepareEnvironment, runSimulation, type BreakOptions, type RunProgress, type SimulationConfigInput } from '../core/run/index';
+import { RunStop, firstBreak, parseCondition, parseSimulationConfig, runSimulation, type BreakOptions, type RunProgress, type SimulationConfigInput } from '../core/run/index';
 import { parseSimulatorSettings, simulatorCwd, simulatorUserSpec, type SimulatorSetting } from '../core/sim/users/external/settings';
 import { isExternalUserSpec } from '../core/sim/users/external/simulator';
 import type { Conversation } from '../core/model';
 import { playFrom } from './play';
+import { createLlmServicesFromWorkspace } from './llm';
+import { prepareRunEnvironment } from './simulationRun';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../core/run/failures';
 import type { RunManifest } from '../core/model';
 
@@ -226,13 +229,24 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'SimLens: simulating', cancellable: true },
       async (progress, token) => {
-        const controller = new AbortController();
-        const sub = token.onCancellationRequested(() => controller.abort());
+        // Cancel is the CLI's first Ctrl-C (src/core/run/stop.ts): no new conversation, no new retry,
+        // the conversations in flight finish and are written; "Abort" then cancels those too.
+        const stop = new RunStop();
+        const requestStop = () => {
+          if (stop.stage !== 'running') return;
+          stop.request();
+          output.info('simulation: cancelled; finishing the conversations in flight');
+          void notify.info('SimLens: finishing the conversations in flight (no new conversation or retry is started)…', 'Abort').then((choice) => {
+            if (choice === 'Abort' && stop.stage === 'stopping') stop.request();
+          });
+        };
+        const sub = token.onCancellationRequested(requestStop);
         let reported = 0;
         const parsed = parseSimulationConfig(config);
         // Built here (not by runSimulation) so a pause can play the recommender with the same user.
-        const env = await prepareEnvironment(parsed, cwd, {
+        const env = await prepareRunEnvironment(parsed, cwd, stop, {
           simulator: external ? { cwd: external.cwd, env: external.env, onStderr: (line) => output.info(`[simulator] ${line}`) } : undefined,
+          llmServices: (signals) => createLlmServicesFromWorkspace(signals),
         });
         let opened = false;
         try {
@@ -249,7 +263,7 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
                 opened = true;
                 void vscode.commands.executeCommand('simlens.openConversations', out);
               }
-              if (!pausing || controller.signal.aborted) return;
+              if (!pausing || stop.stage !== 'running') return;
               const hit = firstBreak(conversation, { ...pause, maxTurns: env.maxTurns });
               if (!hit) return;
               const where = `${conversation.id}${hit.turn !== undefined ? `, turn ${hit.turn + 1}` : ''}`;
@@ -263,11 +277,11 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
                   continue;
                 }
                 if (choice === 'Continue Without Pausing') pausing = false;
-                if (choice === 'Stop') controller.abort();
+                if (choice === 'Stop') requestStop();
                 break;
               }
             },
-            signal: controller.signal,
+            ...stop.runOptions(),
             maxConsecutiveFailures: maxConsecutiveFailures(),
             progressIntervalMs: 250,
             command: 'SimLens: Run Simulation…',
