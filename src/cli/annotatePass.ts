@@ -17,6 +17,7 @@ import { writeManifest } from '../core/run/manifest';
 import { latencyStats, shardIndices } from '../core/run/orchestrator';
 import { SHARD_COUNT_VARIABLE, partFileName, resolveShard, type ResolvedShard } from '../core/run/shardEnv';
 import type { FlagSpecs, FlagValues } from './args';
+import { RunStop } from '../core/run/stop';
 import { LLM_FLAGS, llmServicesFromFlags, type LlmFlagValues } from './llmOptions';
 import { UsageError, type CliIo } from './types';
 import { EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isIoError, resolvePath } from './util';
@@ -137,13 +138,10 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
   // Positions below --limit are annotated (a prefix, since positions ascend); the rest are written unchanged.
   const { limit, force } = o.flags;
   const toAnnotate = limit !== undefined ? positions.filter((p) => p < Math.max(0, limit)) : positions;
-  const stop = new AbortController();
-  const abort = new AbortController();
+  // The two-stage stop every run uses (src/core/run/stop.ts): the first Ctrl-C stops scheduling and retrying.
+  const stop = new RunStop();
   const onSigint = () => {
-    if (!stop.signal.aborted) {
-      stop.abort();
-      io.stderr(`simlens ${command}: stopping after the answers in flight (Ctrl-C again to cancel them)\n`);
-    } else abort.abort();
+    if (stop.request() === 'stopping') io.stderr(`simlens ${command}: stopping after the answers in flight (Ctrl-C again to cancel them)\n`);
   };
   // SIGTERM (a cluster's preemption, `kill`) is a first Ctrl-C.
   process.on('SIGINT', onSigint);
@@ -151,7 +149,7 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
   try {
     let services: LlmServices;
     try {
-      services = await llmServicesFromFlags(o.flags, io, { outFile: out, signal: abort.signal, stopRetries: stop.signal, command });
+      services = await llmServicesFromFlags(o.flags, io, { outFile: out, ...stop.llmSignals(), command });
     } catch (e) {
       if (e instanceof UsageError) throw e;
       io.stderr(`simlens ${command}: ${(e as Error).message}\n`);

@@ -8,8 +8,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { notify } from './safeOutput';
-import { LLM_ROLES, resolveLlmSettings, type LlmRole, type LlmRoleInput, type LlmSettingsInput } from '../core/llm/config';
-import { LlmServices } from '../core/llm/services';
+import { LLM_ROLES, type LlmRole, type LlmRoleInput, type LlmSettingsInput } from '../core/llm/config';
+import type { LlmServices } from '../core/llm/services';
+import { workspaceLlmServices } from './simulationRun';
 import { WORKSPACE_PROMPTS_DIR } from '../core/llm/templates';
 import { redactSecrets } from '../core/llm/redact';
 
@@ -67,12 +68,13 @@ export function workspaceLlmSettings(folder?: vscode.WorkspaceFolder): LlmSettin
 
 /**
  * LLM services configured from the workspace settings and the stored key. Throws in an untrusted
- * workspace and names the offending setting when a value is invalid.
+ * workspace and names the offending setting when a value is invalid. The signals are a run's
+ * `RunStop.llmSignals()` (src/core/run/stop.ts), as the CLI passes them: `signal` cancels requests
+ * in flight, `stopRetries` (Cancel) ends every retry and every wait before one at once.
  */
-export async function createLlmServicesFromWorkspace(opts: { signal?: AbortSignal; folder?: vscode.WorkspaceFolder } = {}): Promise<LlmServices> {
+export async function createLlmServicesFromWorkspace(opts: { signal?: AbortSignal; stopRetries?: AbortSignal; folder?: vscode.WorkspaceFolder } = {}): Promise<LlmServices> {
   if (!vscode.workspace.isTrusted) throw new Error('SimLens does not call LLM endpoints in an untrusted workspace. Trust the workspace first.');
-  const settings = resolveLlmSettings(workspaceLlmSettings(opts.folder), 'settings simlens.llm');
-  return LlmServices.create({ settings, apiKey: await getApiKey(), signal: opts.signal });
+  return workspaceLlmServices(workspaceLlmSettings(opts.folder), await getApiKey(), opts);
 }
 
 async function setApiKey(): Promise<void> {

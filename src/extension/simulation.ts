@@ -2,9 +2,10 @@
  * VS Code shell of simulation runs: "SimLens: Run Simulation…" asks for user, interaction model,
  * preferences, meta-simulator, agent, number of conversations, seed and output file with quick
  * picks, then runs `runSimulation` (src/core/run) under a cancellable progress notification that
- * shows the count, the rate and the failures. Cancelling stops scheduling: the conversations in
- * flight finish and are written, and the manifest says "cancelled" (the CLI's --resume continues
- * such a run). `simlens.simulation.maxConsecutiveFailures` stops a run against a dead recommender
+ * shows the count, the rate and the failures. Cancelling is the CLI's first Ctrl-C: no new
+ * conversation and no new retry (LLM calls) is started, the conversations in flight finish and are
+ * written, and the manifest says "cancelled" (the CLI's --resume continues such a run); "Abort"
+ * in the notification that follows cancels the requests in flight too (a second Ctrl-C). `simlens.simulation.maxConsecutiveFailures` stops a run against a dead recommender
  * (manifest "stopped"); the closing message reports failures per reason.
  * Disabled in untrusted workspaces: a run reads workspace files and may call an HTTP agent.
  *
@@ -16,14 +17,19 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BUILTIN_CATALOG_NOTE } from '../core/metrics/domain';
+import { BUILTIN_CATALOG_NOTE, MOVIE_CATALOG_LIMITS } from '../core/metrics/domain';
+import { buildMovieCatalogFromFiles, movieCatalogSourceOfFormat, type MovieCatalogSource } from '../core/catalog/movies';
+import { writeCatalog } from '../core/catalog/io';
+import { detectFormat, importFile } from '../core/importers/index';
 import { notify } from './safeOutput';
-import { firstBreak, parseCondition, parseSimulationConfig, prepareEnvironment, runSimulation, type BreakOptions, type RunProgress, type SimulationConfigInput } from '../core/run/index';
+import { RunStop, firstBreak, parseCondition, parseSimulationConfig, runSimulation, type BreakOptions, type RunProgress, type SimulationConfigInput } from '../core/run/index';
 import { parseSimulatorSettings, simulatorCwd, simulatorUserSpec, type SimulatorSetting } from '../core/sim/users/external/settings';
 import { isExternalUserSpec } from '../core/sim/users/external/simulator';
 import type { Conversation } from '../core/model';
 import { playFrom } from './play';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../core/failures';
+import { createLlmServicesFromWorkspace } from './llm';
+import { prepareRunEnvironment } from './simulationRun';
 import type { RunManifest } from '../core/model';
 
 interface Pick<T> extends vscode.QuickPickItem {
@@ -31,7 +37,7 @@ interface Pick<T> extends vscode.QuickPickItem {
 }
 
 /** Steps of "Run Simulation…" (the quick picks, then the number of conversations and the seed). */
-const STEPS = 8;
+const STEPS = 9;
 
 async function pick<T>(title: string, step: number, items: Pick<T>[], placeHolder?: string): Promise<T | undefined> {
   const chosen = await vscode.window.showQuickPick(items, { title: `${title} (${step}/${STEPS})`, ignoreFocusOut: true, placeHolder });
@@ -86,6 +92,70 @@ export async function pickUser(title: string, step: number, output?: vscode.LogO
     return { user: spec, external: { spec, cwd: workspace, concurrency: 1 } };
   }
   return { user: chosen };
+}
+
+/** Conversation files open in an editor tab (text or the SimLens editor), most recent group first. */
+function openFiles(): string[] {
+  const out: string[] = [];
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      const input = tab.input;
+      const uri = input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom ? input.uri : undefined;
+      if (uri?.scheme === 'file' && /\.jsonl?$/i.test(uri.fsPath) && !out.includes(uri.fsPath)) out.push(uri.fsPath);
+    }
+  }
+  return out;
+}
+
+/**
+ * The catalog step: the built-in apparel catalog, a movie catalog built from an open ReDial or
+ * IARD file (written beside it as <name>.movies.catalog.jsonl), or a catalog file. '' = the
+ * built-in catalog, undefined = backed out.
+ */
+async function pickCatalog(output: vscode.LogOutputChannel): Promise<string | undefined> {
+  const human: { file: string; source: MovieCatalogSource }[] = [];
+  for (const file of openFiles()) {
+    try {
+      const format = await detectFormat(file);
+      if (format !== 'redial' && format !== 'iard' && format !== 'dialoguekit') continue;
+      // A DialogueKit file is a movie source only when it is the IARD copy (TITLE slots): read it to know.
+      const source = format === 'dialoguekit' ? movieCatalogSourceOfFormat(format, (await importFile(file)).conversations) : movieCatalogSourceOfFormat(format, []);
+      if (source) human.push({ file, source });
+    } catch {
+      // not a conversation file: not offered
+    }
+  }
+  const items: Pick<string>[] = [
+    { label: 'Built-in apparel catalog', description: 'synthetic clothes, shoes, bags, accessories (3,000 items)', detail: 'Compare such runs with apparel human data (ConvApparel), not with movie dialogues.', value: '' },
+    ...human.map((h) => ({
+      label: `Movie catalog from ${path.basename(h.file)}`,
+      description: `built now from the ${h.source === 'redial' ? 'ReDial' : 'IARD'} file open in the editor`,
+      detail: MOVIE_CATALOG_LIMITS,
+      value: `build:${human.indexOf(h)}`,
+    })),
+    { label: 'Catalog file…', description: 'a SimLens catalog (JSONL, docs/formats.md), e.g. from simlens catalog build', value: 'file' },
+  ];
+  const chosen = await pick('Catalog', 5, items, human.length ? BUILTIN_CATALOG_NOTE : `${BUILTIN_CATALOG_NOTE} Open a ReDial or IARD file to have a movie catalog built from it here.`);
+  if (chosen === undefined) return undefined;
+  if (chosen === '') return '';
+  if (chosen === 'file') {
+    const picked = await vscode.window.showOpenDialog({ title: 'Catalog (JSONL)', canSelectMany: false, filters: { 'Catalog (JSONL)': ['jsonl'] } });
+    return picked?.[0]?.fsPath;
+  }
+  const h = human[Number(chosen.slice('build:'.length))];
+  const target = h.file.replace(/(\.[^./\\]+)?$/, '.movies.catalog.jsonl');
+  try {
+    const result = await buildMovieCatalogFromFiles(h.source, [{ path: h.file, label: path.basename(h.file) }]);
+    await writeCatalog(result.catalog, target);
+    const c = result.counts;
+    output.info(`movie catalog: ${c.items} movies (${c.withYear} with a year) from ${c.mentions} mentions in ${c.dialogues} dialogues of ${h.file} -> ${target}; ${result.notes.join('; ')}`);
+    for (const w of result.warnings.slice(0, 20)) output.warn(`movie catalog: ${w}`);
+    void notify.info(`SimLens: built a movie catalog of ${c.items} movies from ${path.basename(h.file)} (${path.basename(target)}). ${MOVIE_CATALOG_LIMITS}`);
+    return target;
+  } catch (e) {
+    void notify.error(`SimLens could not build a movie catalog from ${path.basename(h.file)}: ${(e as Error).message}`);
+    return undefined;
+  }
 }
 
 /** Asks where a run should pause; undefined = backed out, {} = never. */
@@ -145,7 +215,13 @@ async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: Sim
     { label: 'MetaSimProb', description: 'switch after a perceived loss with probability 0.75', value: 'prob' as const },
   ]);
   if (!meta) return undefined;
-  let agent = await pick('Recommender', 5, [
+  let catalog: string | undefined;
+  if (!isExternalUserSpec(user)) {
+    const chosenCatalog = await pickCatalog(output);
+    if (chosenCatalog === undefined) return undefined;
+    catalog = chosenCatalog || undefined;
+  }
+  let agent = await pick('Recommender', 6, [
     { label: 'local-good', description: 'helpful local recommender', value: 'local-good' },
     { label: 'local-bad', description: 'subtly unhelpful local recommender', value: 'local-bad' },
     { label: 'HTTP endpoint…', description: 'your own CRS: POST {conversation_id, history, user_utterance}', value: 'http' },
@@ -162,10 +238,10 @@ async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: Sim
     if (!agent) return undefined;
     agent = agent.trim();
   }
-  const n = await vscode.window.showInputBox({ title: `Number of conversations (6/${STEPS})`, value: '100', ignoreFocusOut: true, validateInput: positiveInteger });
+  const n = await vscode.window.showInputBox({ title: `Number of conversations (7/${STEPS})`, value: '100', ignoreFocusOut: true, validateInput: positiveInteger });
   if (!n) return undefined;
   const seed = await vscode.window.showInputBox({
-    title: `Seed (7/${STEPS})`,
+    title: `Seed (8/${STEPS})`,
     prompt: 'The same seed and options give byte-identical output',
     value: '1',
     ignoreFocusOut: true,
@@ -188,6 +264,7 @@ async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: Sim
   if (interaction) config.interaction = interaction;
   if (preferences) config.preferences = preferences;
   if (meta !== 'none') config.meta = meta;
+  if (catalog) config.catalog = catalog;
   return { config, out, external, pause };
 }
 
@@ -226,13 +303,24 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
     const result = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'SimLens: simulating', cancellable: true },
       async (progress, token) => {
-        const controller = new AbortController();
-        const sub = token.onCancellationRequested(() => controller.abort());
+        // Cancel is the CLI's first Ctrl-C (src/core/run/stop.ts): no new conversation, no new retry,
+        // the conversations in flight finish and are written; "Abort" then cancels those too.
+        const stop = new RunStop();
+        const requestStop = () => {
+          if (stop.stage !== 'running') return;
+          stop.request();
+          output.info('simulation: cancelled; finishing the conversations in flight');
+          void notify.info('SimLens: finishing the conversations in flight (no new conversation or retry is started)…', 'Abort').then((choice) => {
+            if (choice === 'Abort' && stop.stage === 'stopping') stop.request();
+          });
+        };
+        const sub = token.onCancellationRequested(requestStop);
         let reported = 0;
         const parsed = parseSimulationConfig(config);
         // Built here (not by runSimulation) so a pause can play the recommender with the same user.
-        const env = await prepareEnvironment(parsed, cwd, {
+        const env = await prepareRunEnvironment(parsed, cwd, stop, {
           simulator: external ? { cwd: external.cwd, env: external.env, onStderr: (line) => output.info(`[simulator] ${line}`) } : undefined,
+          llmServices: (signals) => createLlmServicesFromWorkspace(signals),
         });
         let opened = false;
         try {
@@ -249,7 +337,7 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
                 opened = true;
                 void vscode.commands.executeCommand('simlens.openConversations', out);
               }
-              if (!pausing || controller.signal.aborted) return;
+              if (!pausing || stop.stage !== 'running') return;
               const hit = firstBreak(conversation, { ...pause, maxTurns: env.maxTurns });
               if (!hit) return;
               const where = `${conversation.id}${hit.turn !== undefined ? `, turn ${hit.turn + 1}` : ''}`;
@@ -263,11 +351,11 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
                   continue;
                 }
                 if (choice === 'Continue Without Pausing') pausing = false;
-                if (choice === 'Stop') controller.abort();
+                if (choice === 'Stop') requestStop();
                 break;
               }
             },
-            signal: controller.signal,
+            ...stop.runOptions(),
             maxConsecutiveFailures: maxConsecutiveFailures(),
             progressIntervalMs: 250,
             command: 'SimLens: Run Simulation…',

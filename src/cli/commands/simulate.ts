@@ -18,6 +18,7 @@ import { LLM_USER_NAMES, stopsRun } from '../../core/run/llm';
 import { isExternalUserSpec } from '../../core/sim/users/external/simulator';
 import { escapeControl } from '../../core/text/terminal';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } from '../../core/failures';
+import { RunStop } from '../../core/run/stop';
 
 const FLAGS = {
   user: { type: 'string', valueName: 'agenda|target-free|llm-…|exec:CMD|URL', description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')}; your own simulator: exec:"python3 my_sim.py" or http://HOST:PORT/PATH, see docs/protocol.md)` },
@@ -325,14 +326,11 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
     if (f['save-model']) await saveModel(f, io);
     const maxFailures = f['max-consecutive-failures'];
     if (maxFailures !== undefined && (!Number.isInteger(maxFailures) || maxFailures < 0)) throw new UsageError('--max-consecutive-failures must be a whole number >= 0 (0 = never stop)');
-    // First Ctrl-C: stop scheduling, let the conversations in flight finish. Second: abort them.
-    const stop = new AbortController();
-    const abort = new AbortController();
+    // First Ctrl-C: stop scheduling and retrying, let the conversations in flight finish. Second:
+    // abort them. The same RunStop as VS Code's Cancel (src/core/run/stop.ts).
+    const stop = new RunStop();
     const onSigint = () => {
-      if (!stop.signal.aborted) {
-        stop.abort();
-        io.stderr('simlens simulate: finishing the conversations in flight (Ctrl-C again to abort them)\n');
-      } else abort.abort();
+      if (stop.request() === 'stopping') io.stderr('simlens simulate: finishing the conversations in flight (Ctrl-C again to abort them)\n');
     };
     // SIGTERM (Slurm and Kubernetes preemption, `kill`) is a first Ctrl-C: the manifest is written.
     process.on('SIGINT', onSigint);
@@ -340,7 +338,7 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
     if (f['retry-failed'] && !resume) throw new UsageError('--retry-failed needs --resume');
     try {
       const llm = config.llm
-        ? await llmServicesFromFlags(f, io, { outFile: out, signal: abort.signal, stopRetries: stop.signal, command: 'simulate', defaultConcurrency: f.concurrency })
+        ? await llmServicesFromFlags(f, io, { outFile: out, ...stop.llmSignals(), command: 'simulate', defaultConcurrency: f.concurrency })
         : undefined;
       const result = await runSimulation(config, {
         llm,
@@ -352,8 +350,7 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
         retryFailed: f['retry-failed'],
         overwrite: f.force,
         concurrency: f.concurrency,
-        signal: stop.signal,
-        abort: abort.signal,
+        ...stop.runOptions(),
         maxConsecutiveFailures: maxFailures,
         // An external simulator's stderr (its logs) goes to ours, control characters escaped.
         simulator: { onStderr: f.quiet ? undefined : (line) => io.stderr(`[simulator] ${escapeControl(line)}\n`) },

@@ -14,7 +14,7 @@ import { featureTableOf, parseActSource, PLSA_DEFAULT_FEATURES, type FeatureOpti
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
 import { crossDistribution, crossValidateHls, hlsLearningCurve, llmDiscriminatorScores } from '../metrics/hls';
 import { counterfactualValidation } from '../metrics/counterfactual';
-import { domainMismatch, populationDomain, type DomainCount } from '../metrics/domain';
+import { domainWarningsOf, populationDomain, type DomainCount } from '../metrics/domain';
 import { dsKl, rankingAgreement, userActCounts, zhangBalogSummary, type RewardConfig, type ZbSummary } from '../metrics/zhangBalog';
 import { alterEvalCurves, alterEvalImprovement, pepperCurves, type AlterEvalImprovement } from '../metrics/recsys';
 import type { Report, ReportInput } from './model';
@@ -184,11 +184,10 @@ export function featureOptions(acts: string | undefined, ux?: FeatureOptions['ux
   return opts;
 }
 
-/** A warning when the populations come from different domains (movies vs apparel). */
+/** A warning when the populations come from different domains (movies vs apparel), or built-in users ran on a movie catalog. */
 function domainWarnings(pops: readonly (FeaturePopulation | LoadedPopulation)[]): string[] {
-  const known = pops.map((p) => ({ label: p.label, domain: 'conversations' in p ? populationDomain(p.conversations) : p.domain }));
-  const w = domainMismatch(known.filter((p): p is { label: string; domain: DomainCount } => p.domain !== undefined));
-  return w ? [w] : [];
+  const known = pops.map((p) => ({ label: p.label, file: p.file, domain: 'conversations' in p ? populationDomain(p.conversations) : p.domain }));
+  return domainWarningsOf(known.filter((p): p is { label: string; file: string; domain: DomainCount } => p.domain !== undefined));
 }
 
 /** The PLSA report of a spec. */

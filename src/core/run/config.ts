@@ -119,9 +119,10 @@ function sha256File(path: string): string {
  * Reads the files a configuration names and builds user and agent. Relative paths resolve against `cwd`.
  * `signal` is the run's HARD abort (a second Ctrl-C): it cancels LLM calls and HTTP requests in
  * flight. Never pass the "stop scheduling" signal here, or a first Ctrl-C would cut the
- * conversations in flight short instead of letting them finish.
+ * conversations in flight short instead of letting them finish. `stopRetries` is that "stop
+ * scheduling" signal: LLM services built here send no new retry once it is aborted.
  */
-export async function prepareEnvironment(config: SimulationConfig, cwd: string = process.cwd(), opts: { llm?: LlmServices; signal?: AbortSignal; simulator?: SimulatorProcessOptions } = {}): Promise<SimulationEnvironment> {
+export async function prepareEnvironment(config: SimulationConfig, cwd: string = process.cwd(), opts: { llm?: LlmServices; signal?: AbortSignal; stopRetries?: AbortSignal; simulator?: SimulatorProcessOptions } = {}): Promise<SimulationEnvironment> {
   const at = (p: string) => resolve(cwd, p);
   const inputs: Record<string, InputInfo> = {};
   let catalog: Catalog;
@@ -161,7 +162,7 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
   if (config.relevance) inputs.relevance = { path: config.relevance, sha256: sha256File(at(config.relevance)) };
   const maxTurns = effectiveMaxTurns(config);
   const llm = isLlmUserName(config.user) || isLlmAgentName(config.agent)
-    ? await prepareLlmParts(config.user, config.agent, config.llm, { catalog, cwd, maxTurns, earlyQuit: config.early_quit, services: opts.llm, signal: opts.signal })
+    ? await prepareLlmParts(config.user, config.agent, config.llm, { catalog, cwd, maxTurns, earlyQuit: config.early_quit, services: opts.llm, signal: opts.signal, stopRetries: opts.stopRetries })
     : undefined;
   if (llm) Object.assign(inputs, llm.inputs);
   const external = isExternalUserSpec(config.user)

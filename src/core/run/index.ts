@@ -15,3 +15,4 @@ export * from './annotationShard';
 export * from './runProgress';
 export * from './breakpoints';
 export * from './play';
+export * from './stop';

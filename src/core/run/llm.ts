@@ -64,6 +64,8 @@ export interface LlmRunContext {
    * flight. Never the "stop scheduling" signal: conversations in flight must then finish.
    */
   signal?: AbortSignal;
+  /** The run's "stop scheduling" signal (first Ctrl-C, SIGTERM, VS Code's Cancel): no new retry once aborted. */
+  stopRetries?: AbortSignal;
 }
 
 export interface LlmRunParts {
@@ -101,11 +103,14 @@ export function loadProfiles(path: string): PepperProfile[] {
   return out;
 }
 
-/** Services for a run from its `llm` block (key from the environment; cancelled only by the hard abort `ctx.signal`) unless prebuilt ones are given. */
+/**
+ * Services for a run from its `llm` block (key from the environment; requests in flight cancelled
+ * only by the hard abort `ctx.signal`, retries stopped by `ctx.stopRetries`) unless prebuilt ones are given.
+ */
 export async function llmServicesForRun(config: LlmRunConfig | undefined, ctx: LlmRunContext): Promise<LlmServices> {
   if (ctx.services) return ctx.services;
   const settings = resolveLlmSettings((config?.settings ?? {}) as LlmSettingsInput, 'simulation config llm.settings');
-  return LlmServices.create({ settings, apiKey: apiKeyFromEnv(ctx.env ?? process.env), signal: ctx.signal });
+  return LlmServices.create({ settings, apiKey: apiKeyFromEnv(ctx.env ?? process.env), signal: ctx.signal, stopRetries: ctx.stopRetries });
 }
 
 /** Builds the LLM user and/or agent a run names (undefined for non-LLM names). */

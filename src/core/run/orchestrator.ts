@@ -110,7 +110,7 @@ export interface RunOptions {
   command?: string;
   /** A prepared environment (tests and benchmarks reuse one across runs). */
   environment?: SimulationEnvironment;
-  /** Prebuilt LLM services for LLM users/agents (the extension passes its SecretStorage key this way). Give them the `abort` signal. */
+  /** Prebuilt LLM services for LLM users/agents (the extension passes its SecretStorage key this way). Build them with `RunStop.llmSignals()` (hard abort and stop retries). */
   llm?: LlmServices;
   /**
    * Called with each conversation once its line is handed to the writer; the worker that ran it
@@ -232,7 +232,7 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     truncateSync(out, 0);
   }
 
-  const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.abort, simulator: options.simulator }));
+  const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.abort, stopRetries: options.signal, simulator: options.simulator }));
   mkdirSync(dirname(out), { recursive: true });
   // `tally` hears of conversations as they finish (the consecutive-failure policy); `written`
   // counts the lines on disk, which is what the manifest reports.

@@ -180,8 +180,9 @@ export class MetricPanel {
         if (spec.kind === 'fidelity') {
           const out = spec.out ?? join(this.deps.cwd(), 'simlens-reports', `fidelity-${new Date().toISOString().replace(/[:.]/g, '-')}`);
           this.outDir = out;
-          // LLM users/agents use the SimLens LLM settings and the stored API key.
-          const llm = fidelityNeedsLlm(spec.simulator, spec.agents, ctx.cwd!) ? await createLlmServicesFromWorkspace({ signal: controller.signal }) : undefined;
+          // LLM users/agents use the SimLens LLM settings and the stored API key. Cancel throws the
+          // report away, so it is both stages of a run's stop at once: requests in flight and retries end.
+          const llm = fidelityNeedsLlm(spec.simulator, spec.agents, ctx.cwd!) ? await createLlmServicesFromWorkspace({ signal: controller.signal, stopRetries: controller.signal }) : undefined;
           // In a worker thread unless LLM services are needed (they cannot cross threads).
           const result = await runFidelityInWorker(
             { human: spec.human, simulator: spec.simulator, agents: spec.agents, n: spec.n, seed: spec.seed, out, features: spec.features, acts: spec.acts, folds: spec.folds, learningCurve: spec.learningCurve, llm },

@@ -233,19 +233,27 @@ describe('one bad conversation blocks nothing', () => {
   });
 
   test('an endpoint-wide failure stops the run, but conversations that finished after the failing one are written; resume gives the bytes of an uninterrupted run', async () => {
-    let failNext = true;
-    const handler = withFault((_r, kind) => {
-      if (kind === 'user' && failNext) {
-        failNext = false;
-        return { status: 503, delayMs: 300 };
+    // The first user request is answered 503 only once the 5 other conversations have finished
+    // (a condition, not a delay: under load a fixed wait let fewer finish first).
+    const script = simulationScript({ userTurns: 2 });
+    let first = true;
+    let fail: ((reply: FakeReply) => void) | undefined;
+    let finished = 0;
+    const handler: FakeHandler = (req) => {
+      if (promptKind(req) === 'user' && first) {
+        first = false;
+        return new Promise<FakeReply>((resolve) => (fail = resolve));
       }
-      return undefined;
-    });
+      return script(req);
+    };
     await withFakeOpenAI({ handler }, async (fake) => {
       const dir = tmpDir();
       const out = path.join(dir, 'run.jsonl');
       const settings = { defaults: { maxRetries: 0 } };
-      await assert.rejects(runSimulation({ ...prompted, n: 6 }, { out, concurrency: 3, llm: testServices(fake.url, settings) }), LlmError);
+      const onConversation = () => {
+        if (++finished === 5) fail?.({ status: 503 });
+      };
+      await assert.rejects(runSimulation({ ...prompted, n: 6 }, { out, concurrency: 3, onConversation, llm: testServices(fake.url, settings) }), LlmError);
       const kept = lines(out).map(indexOf);
       assert.equal(manifestOf(out).status, 'stopped');
       // The conversations that finished while the failing one waited are on disk, those after it included.

@@ -26,7 +26,7 @@ function apparel(n: number, seed: number): Conversation[] {
 describe('population domains', () => {
   test('movie corpora and apparel runs are told apart from what the data says', async () => {
     const iard = (await importFile(datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'))).conversations;
-    assert.deepEqual(populationDomain(iard), { domain: 'movies', movies: 77, apparel: 0, total: 77 });
+    assert.deepEqual(populationDomain(iard), { domain: 'movies', movies: 77, apparel: 0, total: 77, catalogSource: 'iard' });
     const redial = (await importFile(fixturePath('formats/redial/train_data.jsonl'))).conversations;
     assert.ok(redial.every((c) => conversationDomain(c) === 'movies'));
     assert.deepEqual(populationDomain(apparel(9, 1)), { domain: 'apparel', movies: 0, apparel: 9, total: 9 });
