@@ -1,6 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
+import { createAgent } from '../../../src/core/sim/recommenders/index';
+import { playScript } from '../../support/agents';
 import { createRng } from '../../../src/core/random';
 import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
 import { TemplateNlg, readableAttribute } from '../../../src/core/sim/users/nlg';
@@ -67,5 +69,24 @@ describe('local-good reads every Reveal.Expand wording as relaxing its attribute
     }
     assert.ok(expands >= 20, `only ${expands} Reveal.Expand turns`);
     assert.deepEqual(kept.slice(0, 5), [], `${kept.length} of ${expands} relaxations ignored`);
+  });
+});
+
+describe('local-good reads a title from an earlier carousel as an item, not as wishes (issue 21, negation-honoured)', () => {
+  // sim-invariants-001332: "I'm not keen on anything like a skirt", a turn that shows nothing, then
+  // "Honestly, I don't like <a skirt's title>": the old local-good did not know the title (not on
+  // screen), read "skirt" in it as a new wish, dropped the exclusion and showed skirts.
+  test('a skirt rejected by title after an empty turn: no skirt shown', async () => {
+    // the reviewer's conversation, user side word for word, on the same catalog
+    const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', agent: 'local-good', n: 1, seed: 'invariants', catalog_size: 800 }));
+    const catalog = env.catalog;
+    const session = createAgent('local-good', { catalog }).createSession('t', createRng('relax-neg'), {});
+    const skirt = (id: string) => catalog.get(id)?.attributes.type === 'skirt';
+    const script = ['hi im looking for a few bottoms, ideally for a party', 'what are my options', "Frankly, I'm not keen on anything like a skirt.", 'nah, not that one',
+      "I'm not keen on anything like a skirt.", "Honestly, I don't like Ardent Polyester Skirt.", 'More please.'];
+    const answers = await playScript(session, script);
+    assert.ok(answers[1].recommendations.some((x) => x.title === 'Ardent Polyester Skirt'), 'the skirt was shown first');
+    assert.ok(!answers[4].recommendations.some((x) => x.title === 'Ardent Polyester Skirt'), 'and is not on screen when it is named');
+    for (let k = 2; k < answers.length; k++) assert.deepEqual(answers[k].recommendations.filter((x) => skirt(x.item_id)).map((x) => x.title), [], `turn ${k}: ${script[k]}`);
   });
 });
