@@ -57,8 +57,9 @@ describe('local-good reads every Reveal.Expand wording as relaxing its attribute
       for (let t = 1; t < turns.length; t++) {
         const tr = turns[t].trace;
         if (tr?.user_act !== 'Reveal.Expand') continue;
-        const before = new Set(turns[t - 1].trace?.goal?.disclosed ?? []);
-        const after = new Set(tr.goal?.disclosed ?? []);
+        const list = (g: unknown): string[] => (Array.isArray(g) ? g.map(String) : []);
+        const before = new Set(list(turns[t - 1].trace?.goal?.disclosed));
+        const after = new Set(list(tr.goal?.disclosed));
         const gone = [...before].filter((a) => a !== 'category' && !after.has(a));
         if (gone.length === 0) continue;
         expands++;

@@ -36,7 +36,7 @@ test('meta agenda users vs local-good say Like, and only of items that keep what
       }
       for (const [a, v] of Object.entries(tr.said?.constraints ?? {})) said.set(a, String(v));
       // a Reveal.Expand takes a said value back
-      if (tr.user_act === 'Reveal.Expand') for (const a of [...said.keys()]) if (!(tr.goal?.disclosed ?? []).includes(a)) said.delete(a);
+      if (tr.user_act === 'Reveal.Expand') for (const a of [...said.keys()]) if (!(Array.isArray(tr.goal?.disclosed) ? tr.goal.disclosed.map(String) : []).includes(a)) said.delete(a);
       for (const v of tr.said?.negated ?? []) negated.add(String(v));
     });
   }
