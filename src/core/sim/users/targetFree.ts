@@ -171,6 +171,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   /** Set by a meta-simulator: the item the user is now looking for. */
   private target: CatalogItem | undefined;
   private previousUtterance: string | undefined;
+  /** The first three items of the carousel the user last turned down (a Dislike turn), joined. */
+  private lastTurnedDown: string | undefined;
 
   constructor(private readonly sim: TargetFreeUserSimulator, private readonly rng: Rng, context: SessionContext) {
     const catalog = sim.options.catalog;
@@ -521,11 +523,17 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     // with no item it likes is an answer that missed (a push, one unit of patience); a question
     // or a carousel with a liked item is not. A meta user's target on screen is always liked.
     this.agentTurns++;
-    const missed = shown.length > 0 && !shown.some((i) => reflected[i.item_id] === 'like');
+    // Also missed (as for the agenda user): the first three items the user just turned down shown
+    // again, or every one of them with a value it said it is not keen on (an ignored "not X").
+    const top3 = shown.slice(0, TARGET_SEEN_DEPTH).map((i) => i.item_id);
+    const targetOnTop = this.target !== undefined && top3.includes(this.target.item_id);
+    const reshown = this.lastTurnedDown !== undefined && top3.length > 0 && top3.join('\u0000') === this.lastTurnedDown;
+    const ignoresNot = this.rejected.size > 0 && top3.length > 0 && shown.slice(0, TARGET_SEEN_DEPTH).every((i) => Object.entries(i.attributes).some(([k, v]) => this.rejected.has(attributeKey(k, v))));
+    const missed = shown.length > 0 && (!shown.some((i) => reflected[i.item_id] === 'like') || (!targetOnTop && (reshown || ignoresNot)));
     if (missed) {
       this.patience--;
       trace.operation = 'push';
-      trace.push_reason = 'none of the items shown is one the user likes';
+      trace.push_reason = !shown.some((i) => reflected[i.item_id] === 'like') ? 'none of the items shown is one the user likes' : reshown ? 'the agent showed again the items the user just turned down' : 'every one of the first items has a value the user said it is not keen on';
     } else {
       // an appropriate answer: nothing shown, or an item it likes (its turn is then no Dislike)
       trace.operation = 'pull';
@@ -645,6 +653,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     }
     this.said(utterance, wording);
     this.remember(said, negatedKeys);
+    this.lastTurnedDown = act === 'Note.Dislike' && shown.length ? shown.slice(0, TARGET_SEEN_DEPTH).map((i) => i.item_id).join('\u0000') : undefined;
     if (negated.length) said.negated = negated;
     if (items.length) said.items = items;
     trace.user_act = act;
