@@ -31,6 +31,9 @@
  *      asked attribute the user states later / all NonDisclose turns.
  *  c9  (no meta) accepts of an item breaking a goal constraint (said or not) / all accepts; goals of
  *      the first turn that no catalog item meets / conversations with a goal.
+ *  c15relax  Reveal.Expand turns taking a disclosed value back whose attribute the agent's trace does
+ *      not list as relaxed (`trace.agent.relaxed`) / such turns where the agent ran a search (agents
+ *      that record their reading; local-bad ignores relaxations by design).
  *
  * The counting itself is test/support/fidelityClasses.ts (the unit test uses the same code).
  * --speed prints microseconds per simulated turn instead (see `speed`).
@@ -54,7 +57,7 @@ export const CLASS_COLUMNS: [keyof ClassCounts, string][] = [
   ['c1', '1 Dislike of liked'], ['c2', '2 meta accept breaks said'], ['c3', '3 completed on push/pending'],
   ['c3ended', '3 ended: lost patience'], ['c4', '4 sat. rises wrongly'], ['c5', '5 abandon, answer shown'],
   ['c6', '6 request fulfilled'], ['c6nav', '6 Navigate turns'], ['c7', '7 Like/Dislike'], ['c8', '8 NonDisclose, goal holds'],
-  ['c9', '9 accept breaks goal'], ['c9goal', '9 goal matches nothing'],
+  ['c9', '9 accept breaks goal'], ['c9goal', '9 goal matches nothing'], ['c15relax', '21B relaxation not read'],
 ];
 
 /**
@@ -139,7 +142,7 @@ function conformanceTable(all: Record<string, ClassCounts>): string | undefined 
   const rising = cov.every((c) => c.every((x, i) => i === 0 || !(x < c[i - 1])) && c[3] > c[0]);
   row('Preference coverage grows over turns', 'PEPPER: PC rises with every turn (PCIR > 0), fastest early',
     `target-free PC at turns 1/5/10/20: good ${cov[0].map(f2).join('/')}, bad ${cov[1].map(f2).join('/')}`, rising,
-    'PC is cumulative by definition, so it cannot fall; what matters is the gap between recommenders (good above bad) and that it keeps rising.');
+    'PC is cumulative by definition, so it cannot fall; what matters is the gap between recommenders (good above bad) and that it keeps rising. Since target-free users accept and abandon (issue 21B), the means at later turns are over the conversations still running, a selected subset (against local-bad the users left are those it served well enough), so the gap narrows at turn 20; PEPPER runs all dialogues 20 turns.');
   return ['| claim | paper | SimLens (same setting) | agrees | why it differs / note |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 

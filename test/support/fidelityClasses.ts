@@ -24,6 +24,8 @@ export interface ClassCounts {
   c8: [number, number];
   c9: [number, number];
   c9goal: [number, number];
+  /** Issue 21B: Reveal.Expand turns whose attribute the agent did not let go of (trace.agent.relaxed) / Expand turns taking a value back, against an agent that records its reading. */
+  c15relax: [number, number];
   outcomes: Record<string, number>;
   turns: number;
   /** For the conformance table: final satisfaction and frustration summed over conversations with a trace. */
@@ -35,7 +37,7 @@ export interface ClassCounts {
 
 export function emptyCounts(): ClassCounts {
   const z = (): [number, number] => [0, 0];
-  return { c1: z(), c2: z(), c3: z(), c3ended: z(), c4: z(), c4metaSat: z(), c5: z(), c6: z(), c6nav: z(), c7: z(), c8: z(), c9: z(), c9goal: z(), outcomes: {}, turns: 0, finalSatisfaction: [0, 0], finalFrustration: [0, 0], coverage: { '1': [0, 0], '5': [0, 0], '10': [0, 0], '20': [0, 0] } };
+  return { c1: z(), c2: z(), c3: z(), c3ended: z(), c4: z(), c4metaSat: z(), c5: z(), c6: z(), c6nav: z(), c7: z(), c8: z(), c9: z(), c9goal: z(), c15relax: z(), outcomes: {}, turns: 0, finalSatisfaction: [0, 0], finalFrustration: [0, 0], coverage: { '1': [0, 0], '5': [0, 0], '10': [0, 0], '20': [0, 0] } };
 }
 
 function top3(turn: Conversation['turns'][number] | undefined): string[] {
@@ -193,6 +195,17 @@ export function countConversation(conv: Conversation, catalog: Catalog, meta: bo
   if (conv.outcome === 'ended' && last?.end_reason !== 'max_turns' && last?.end_reason !== 'turn_cap') {
     c.c3ended[1]++;
     if (!accepted && typeof initialPatience === 'number' && typeof last?.patience === 'number' && last.patience < initialPatience) c.c3ended[0]++;
+  }
+  for (let k = 1; k < turns.length; k++) {
+    const tr = traces[k];
+    const agent = tr?.agent as { relaxed?: string[]; query?: string } | undefined;
+    if (tr?.user_act !== 'Reveal.Expand' || !agent || agent.query === undefined && agent.relaxed === undefined) continue;
+    const list = (g: unknown): string[] => (Array.isArray(g) ? g.map(String) : []);
+    const now = new Set(list(tr.goal?.disclosed));
+    const gone = list(traces[k - 1]?.goal?.disclosed).filter((a) => a !== 'category' && !now.has(a));
+    if (gone.length === 0) continue;
+    c.c15relax[1]++;
+    if (gone.some((a) => !(agent.relaxed ?? []).includes(a))) c.c15relax[0]++;
   }
   if (meta && !accepted && typeof last?.satisfaction === 'number') {
     c.c4metaSat[0] += last.satisfaction;

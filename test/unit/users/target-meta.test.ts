@@ -49,10 +49,12 @@ describe('target-free user (PEPPER)', () => {
     const sim = new TargetFreeUserSimulator({ catalog });
     const probe = sim.createSession('c0', createRng('tm/0').fork('user'), { task: 'footwear' }) as TargetFreeSession;
     const targets = probe.targets;
-    // An agent that shows one target per turn, then other items.
-    const steps = targets.map((t) => ({ utterance: 'How about this?', acts: ['recommend'], items: [t, 'F050'] }));
-    steps.push({ utterance: 'More?', acts: ['recommend'], items: ['F051', 'F052'] });
-    const e = env(new ScriptedAgent(catalog, steps), { user: 'target-free' });
+    // An agent that shows one target per turn below the first three (where the user would take
+    // an item it expects to like), then other items; a patient user, so it runs all 20 turns.
+    const fill = catalog.byCategory('footwear').map((i) => i.item_id).filter((id) => !targets.includes(id)).slice(0, 5);
+    const steps = targets.map((t) => ({ utterance: 'How about this?', acts: ['recommend'], items: [fill[0], fill[1], fill[2], t] }));
+    steps.push({ utterance: 'More?', acts: ['recommend'], items: [fill[3], fill[4]] });
+    const e = env(new ScriptedAgent(catalog, steps), { user: 'target-free', patience: 1000 });
     const c = await simulate(e, 0);
     assert.equal(c.turns.length, 20);
     const pcs = c.turns.map((t) => t.trace!.preference_coverage);

@@ -72,7 +72,7 @@ export function createUserSimulator(spec: UserSpec, deps: UserDeps): UserSimulat
       nlu,
     });
   } else if (spec.user === 'target-free') {
-    base = new TargetFreeUserSimulator({ catalog: deps.catalog, nlg, nlu, maxTurns: spec.maxTurns });
+    base = new TargetFreeUserSimulator({ catalog: deps.catalog, nlg, nlu, maxTurns: spec.maxTurns, patience: spec.patience });
   } else {
     throw new Error(`unknown user "${String(spec.user)}" (expected agenda or target-free)`);
   }

@@ -58,7 +58,18 @@ export interface TargetFreeOptions {
   interfaceSize?: number;
   /** The user says goodbye on this turn (default 20). */
   maxTurns?: number;
+  /** Carousels without an item it likes before it leaves (default 3, as the agenda user's patience). */
+  patience?: number;
 }
+
+/**
+ * The rating a target-free user expects to give an unseen item before it takes it: the mean rating
+ * at which a value counts among its liked general preferences (>= 3.5), so it takes an item it
+ * expects to like as much as the values it likes.
+ */
+export const ACCEPT_RATING = 3.5;
+/** Values of an unseen item whose rating the user knows from its seen items, at least, to predict one. */
+const KNOWN_VALUES_TO_PREDICT = 2;
 
 /** How far down a carousel a meta-simulated user looks for its target (as the agenda user and the meta-simulator). */
 export const TARGET_SEEN_DEPTH = 3;
@@ -138,6 +149,13 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly generalLiked: [string, string][];
   private readonly generalDisliked: [string, string][];
   private readonly valuePrefs = new Map<string, number>();
+  /** Mean rating of each attribute value over the seen items ("attr=value" -> mean). */
+  private readonly valueMeans = new Map<string, number>();
+  private readonly initialPatience: number;
+  private patience: number;
+  /** Agent turns so far, and those that showed an item it likes or asked rather than showed. */
+  private agentTurns = 0;
+  private satisfying = 0;
   private readonly recommended = new Set<string>();
   private readonly mentioned = new Set<string>();
   /** The value the user last said it wants, per attribute (what a later turn must not contradict). */
@@ -153,6 +171,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   /** Set by a meta-simulator: the item the user is now looking for. */
   private target: CatalogItem | undefined;
   private previousUtterance: string | undefined;
+  /** The first three items of the carousel the user last turned down (a Dislike turn), joined. */
+  private lastTurnedDown: string | undefined;
 
   constructor(private readonly sim: TargetFreeUserSimulator, private readonly rng: Rng, context: SessionContext) {
     const catalog = sim.options.catalog;
@@ -181,6 +201,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const disliked: [string, number][] = [];
     for (const [key, s] of [...sums].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       const mean = s.sum / s.n;
+      this.valueMeans.set(key, mean);
       if (mean >= 3.5) {
         liked.push([key, mean]);
         this.valuePrefs.set(key, 1);
@@ -197,6 +218,54 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     };
     this.generalLiked = liked.map(([k]) => split(k));
     this.generalDisliked = disliked.map(([k]) => split(k));
+    this.initialPatience = sim.options.patience ?? 3;
+    this.patience = this.initialPatience;
+  }
+
+  /**
+   * The rating the user expects to give an unseen item: the mean, over the item's values it has
+   * met in its seen items, of their mean rating (as its general preferences are drawn); undefined
+   * when it knows fewer than two of them.
+   */
+  expectedRating(item: ItemView): number | undefined {
+    let sum = 0;
+    let n = 0;
+    for (const [k, v] of Object.entries(item.attributes)) {
+      if (k === 'brand') continue;
+      const m = this.valueMeans.get(attributeKey(k, v));
+      if (m !== undefined) {
+        sum += m;
+        n++;
+      }
+    }
+    return n >= KNOWN_VALUES_TO_PREDICT ? sum / n : undefined;
+  }
+
+  /**
+   * Whether a target-free user (no meta target) takes a shown item: one it has not had (not in its
+   * history), of its task category, that it reflects as liked, whose expected rating reaches
+   * ACCEPT_RATING (what makes a history item one of its targets), with every value it said it
+   * wants, none it said it is not keen on and none it generally dislikes.
+   */
+  private takes(item: ItemView): boolean {
+    if (this.seen.has(item.item_id)) return false;
+    if (item.category !== undefined && item.category !== this.task) return false;
+    if (this.reflect(item) !== 'like') return false;
+    for (const [k, v] of Object.entries(item.attributes)) {
+      const key = attributeKey(k, v);
+      if (this.rejected.has(key) || this.valuePrefs.get(key) === -1) return false;
+      const said = this.stated.get(k);
+      if (said !== undefined && said !== v) return false;
+    }
+    const r = this.expectedRating(item);
+    return r !== undefined && r >= ACCEPT_RATING;
+  }
+
+  /** Patience, satisfaction and frustration after the agent's latest turn (docs/simulation.md). */
+  private mood(trace: SimulatorTrace): void {
+    trace.patience = this.patience;
+    trace.satisfaction = this.agentTurns ? round3(this.satisfying / this.agentTurns) : 1;
+    trace.frustration = round3(1 - this.patience / this.initialPatience);
   }
 
   /**
@@ -229,7 +298,11 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
 
   /** What the opening narrative states: up to three liked values and two disliked ones. */
   private narrative(): { text: string; liked: [string, string][]; disliked: [string, string][] } {
-    const liked = this.likedPool().slice(0, 3);
+    const liked: [string, string][] = [];
+    for (const kv of this.likedPool()) {
+      if (liked.length === 3) break;
+      if (this.satisfiable([...liked, kv], new Map())) liked.push(kv);
+    }
     const disliked = this.dislikedPool().slice(0, 2);
     const parts: string[] = [];
     if (liked.length) parts.push(`I usually go for ${describeValues(liked)}`);
@@ -298,7 +371,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private nextGeneralValue(skip: ReadonlySet<string>): [string, string] | undefined {
     for (const [k, v] of this.likedPool()) {
       const key = attributeKey(k, v);
-      if (!this.mentioned.has(key) && !skip.has(k) && this.consistent(k, v, 1)) {
+      if (!this.mentioned.has(key) && !skip.has(k) && this.consistent(k, v, 1) && this.satisfiable([[k, v]])) {
         this.mentioned.add(key);
         return [k, v];
       }
@@ -314,6 +387,25 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const said = this.stated.get(k);
     if (sign > 0) return (said === undefined || said === v) && !this.rejected.has(attributeKey(k, v));
     return said !== v;
+  }
+
+  /**
+   * Whether some catalog item of the task has every value the user said it wants (`base`, by
+   * default what it said so far) and the `extra` ones, and none it said it is not keen on. A
+   * target-free user never states a value that would leave nothing it could take (the agenda
+   * user's rule 9 for its goal), so what it says can still be met.
+   */
+  private satisfiable(extra: readonly [string, string][], base: ReadonlyMap<string, string> = this.stated): boolean {
+    const want = new Map(base);
+    for (const [k, v] of extra) want.set(k, v);
+    return this.sim.options.catalog.categoryItems(this.task).some((it) => {
+      for (const [k, v] of want) {
+        const have = it.attributes[k];
+        if (have !== undefined && have !== v) return false;
+      }
+      if (this.rejected.size) for (const [k, v] of Object.entries(it.attributes)) if (this.rejected.has(attributeKey(k, v))) return false;
+      return true;
+    });
   }
 
   /** Records what a turn said, so later turns keep to it. */
@@ -394,6 +486,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       targets: this.targets.slice(),
       preference_coverage: 0,
     };
+    this.mood(trace);
     return { utterance, act: 'Disclose', trace, done: false };
   }
 
@@ -402,6 +495,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       // A failed agent turn: the user ignores it and repeats itself (no turn counted, nothing seen).
       const trace: SimulatorTrace = { nlu: { agent_act: 'Other', source: 'none' }, user_act: 'Navigate.Repeat', said: { constraints: {} }, preference_coverage: this.coverage };
       (trace as Record<string, unknown>)['ignored_agent_error'] = true;
+      this.mood(trace);
       return { utterance: this.previousUtterance ?? '', act: 'Navigate.Repeat', trace, done: false };
     }
     const understanding = this.sim.nlu.understand(response);
@@ -421,9 +515,34 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       if (o === 'dislike' && !disliked) disliked = item;
     }
     const revision = this.pendingRevision();
-    const seen = this.target && !revision && this.meetsStated(this.target) ? shown.slice(0, TARGET_SEEN_DEPTH).find((i) => i.item_id === this.target!.item_id) : undefined;
+    const top = shown.slice(0, TARGET_SEEN_DEPTH);
+    const seen = this.target
+      ? (!revision && this.meetsStated(this.target) ? top.find((i) => i.item_id === this.target!.item_id) : undefined)
+      : top.find((i) => this.takes(i));
+    // Patience (ConvApparel; the agenda user's rule, judged on what the user reflects): a carousel
+    // with no item it likes is an answer that missed (a push, one unit of patience); a question
+    // or a carousel with a liked item is not. A meta user's target on screen is always liked.
+    this.agentTurns++;
+    // Also missed (as for the agenda user): the first three items the user just turned down shown
+    // again, or every one of them with a value it said it is not keen on (an ignored "not X").
+    const top3 = shown.slice(0, TARGET_SEEN_DEPTH).map((i) => i.item_id);
+    const targetOnTop = this.target !== undefined && top3.includes(this.target.item_id);
+    const reshown = this.lastTurnedDown !== undefined && top3.length > 0 && top3.join('\u0000') === this.lastTurnedDown;
+    const ignoresNot = this.rejected.size > 0 && top3.length > 0 && shown.slice(0, TARGET_SEEN_DEPTH).every((i) => Object.entries(i.attributes).some(([k, v]) => this.rejected.has(attributeKey(k, v))));
+    const missed = shown.length > 0 && (!shown.some((i) => reflected[i.item_id] === 'like') || (!targetOnTop && (reshown || ignoresNot)));
+    if (missed) {
+      this.patience--;
+      trace.operation = 'push';
+      trace.push_reason = !shown.some((i) => reflected[i.item_id] === 'like') ? 'none of the items shown is one the user likes' : reshown ? 'the agent showed again the items the user just turned down' : 'every one of the first items has a value the user said it is not keen on';
+    } else {
+      // an appropriate answer: nothing shown, or an item it likes (its turn is then no Dislike)
+      trace.operation = 'pull';
+      this.satisfying++;
+    }
+    this.mood(trace);
     if (seen) {
-      // AlterEval's known-item user: the target is on screen, it takes it.
+      // AlterEval's known-item user takes its target when it is on screen; without a target, the
+      // user takes an item it expects to rate as highly as its held-out targets (see `takes`).
       const r = this.sim.nlg.realise('Note.Accept', { item: seen.title ?? seen.item_id }, this.rng, this.utterances, ['item']);
       this.said(r.text, new Map());
       trace.user_act = 'Note.Accept';
@@ -432,6 +551,17 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       trace.preference_coverage = this.coverage;
       (trace as Record<string, unknown>)['end_reason'] = 'accepted';
       return { utterance: r.text, act: 'Note.Accept', trace, done: true, outcome: 'accepted' };
+    }
+    if (this.patience <= 0) {
+      // Out of patience: it leaves (outcome abandoned, end_reason patience).
+      const utterance = this.sim.nlg.generate('Complete.Abandon', {}, this.rng, this.utterances);
+      this.said(utterance, new Map());
+      trace.user_act = 'Complete.Abandon';
+      trace.said = { constraints: {} };
+      if (shown.length) trace.preferences = { kind: 'delta', model: 'pepper', reflected };
+      trace.preference_coverage = this.coverage;
+      (trace as Record<string, unknown>)['end_reason'] = 'patience';
+      return { utterance, act: 'Complete.Abandon', trace, done: true, outcome: 'abandoned' };
     }
     // The last turn (the target, if on screen, was taken above): goodbye.
     if (this.turn >= max) {
@@ -523,6 +653,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     }
     this.said(utterance, wording);
     this.remember(said, negatedKeys);
+    this.lastTurnedDown = act === 'Note.Dislike' && shown.length ? shown.slice(0, TARGET_SEEN_DEPTH).map((i) => i.item_id).join('\u0000') : undefined;
     if (negated.length) said.negated = negated;
     if (items.length) said.items = items;
     trace.user_act = act;
@@ -540,7 +671,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
    */
   private aspect(item: ItemView, sign: number): [string, string] | undefined {
     const t = this.target?.attributes;
-    const fits = (k: string, v: string) => (!t || (sign > 0 ? t[k] === v : t[k] !== v)) && this.consistent(k, v, sign);
+    const fits = (k: string, v: string) => (!t || (sign > 0 ? t[k] === v : t[k] !== v)) && this.consistent(k, v, sign) && (sign < 0 || this.satisfiable([[k, v]]));
     const own = this.seen.get(item.item_id);
     const keys = own ? (sign > 0 ? own.liked : own.disliked) : [];
     for (const key of keys) {

@@ -69,7 +69,19 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     }
 
     // Item titles the user typed are references, not preferences.
-    const refs = this.lexicon.findItems(parsed, state.shown);
+    // An item of an earlier carousel named by its title is a reference too ("I don't like <title>"
+    // after a turn that showed nothing): otherwise its title words read as wishes and negations.
+    let refs = this.lexicon.findItems(parsed, state.shown);
+    if (state.seen.size > state.shown.length) {
+      const onScreen = new Set(state.shown.map((it) => it.item_id));
+      const earlier: CatalogItem[] = [];
+      for (const id of state.seen) {
+        const it = onScreen.has(id) ? undefined : this.catalog.get(id);
+        if (it) earlier.push(it);
+      }
+      const more = this.lexicon.findItems(parsed, earlier).filter((r) => !refs.some((q) => q.start < r.end && r.start < q.end));
+      if (more.length) refs = [...refs, ...more].sort((a, b) => a.start - b.start);
+    }
     const mentions = mentionsOutside(parsed.mentions, refs);
     if (refs.length) dropTitleWords(parsed, refs);
     // "Not <title>.", "No <title>", "<title>, no thanks.", "I'm not keen on <title>": a rejection
@@ -96,8 +108,11 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       ]), [], ['greet_acknowledge']);
     }
 
-    const rejecting = intents.has('reject') && state.shown.length > 0;
-    if (rejecting) for (const it of verdicts.rejected.length ? verdicts.rejected : picked ? [picked] : state.shown) state.rejected.add(it.item_id);
+    const rejecting = intents.has('reject') && (state.shown.length > 0 || verdicts.rejected.length > 0);
+    // "I'm not keen on anything like a skirt" rejects values, not every item on screen: the
+    // exclusion sets aside the items that have them, the others stay candidates.
+    const negatesValues = mentions.some((m) => m.negated);
+    if (rejecting) for (const it of verdicts.rejected.length ? verdicts.rejected : picked ? [picked] : negatesValues ? [] : state.shown) state.rejected.add(it.item_id);
     const update = state.apply(parsed, mentions);
     this.trace.negated = negatedValues(update.removed);
     if (update.relaxed.length) this.trace.relaxed = update.relaxed;

@@ -533,6 +533,13 @@ export class Lexicon {
     }
 
     const relaxed = relaxedSlots(tokens).filter((s) => this.slots.includes(s));
+    // "any gender is fine" lets the gender go: the phrase "any gender" is then no wish for unisex.
+    if (relaxed.length) {
+      for (let k = mentions.length - 1; k >= 0; k--) {
+        const m = mentions[k];
+        if (relaxed.includes(m.slot) && tokens.slice(m.start, m.end).some((t) => ATTRIBUTE_WORDS[t] === m.slot)) mentions.splice(k, 1);
+      }
+    }
     const keywords: string[] = [];
     for (let i = 0; i < tokens.length; i++) {
       if (consumed[i]) continue;
@@ -705,6 +712,9 @@ const ATTRIBUTE_WORDS: Record<string, string> = {
   brand: 'brand', brands: 'brand', type: 'type', kind: 'type', gender: 'gender', cut: 'gender',
 };
 
+/** Words after which an imperative ("ignore the colour") still opens its clause. */
+const CLAUSE_OPENERS = new Set(['just', 'so', 'ok', 'okay', 'well', 'actually', 'and', 'then', 'please', 'oh']);
+
 /**
  * Slots the user lets go of: "any colour is fine", "I'm flexible on the material", "don't worry
  * about the style (so much)", "the price band doesn't matter", "not fussed about the brand".
@@ -731,9 +741,15 @@ function relaxedSlots(tokens: readonly string[]): string[] {
         const rest = tokens.slice(a + 1, a + 5).join(' ');
         if (!/\b(?:band |range )?(?:is |would be |will )?(?:fine|ok|okay|works|work|do|good|great)\b/.test(rest)) a = -1;
       }
-    } else if (t === 'flexible' || t === 'fussed' || t === 'bothered' || t === 'picky') {
+    } else if (t === 'flexible' || t === 'fussed' || t === 'fussy' || t === 'bothered' || t === 'picky') {
       a = attrAt(i + 1);
-      if (a >= 0 && (t === 'fussed' || t === 'bothered' || t === 'picky') && !['not', "i'm", 'im', 'really'].includes(tokens[i - 1] ?? '')) a = -1;
+      if (a >= 0 && t !== 'flexible' && !['not', "i'm", 'im', 'really'].includes(tokens[i - 1] ?? '')) a = -1;
+    } else if ((t === 'ignore' || t === 'skip' || t === 'drop') && (i === 0 || CLAUSE_OPENERS.has(tokens[i - 1]))) {
+      // "Ignore the colour, I was being too picky", "skip the material"
+      a = attrAt(i + 1);
+    } else if ((t === 'negotiable' && !['not', "isn't", 'isnt', 'non'].includes(tokens[i - 1] ?? '')) || (t === 'deal' && tokens[i - 1] === 'big' && (tokens[i - 3] === 'not' || tokens[i - 2] === 'no'))) {
+      // "the colour is negotiable", "the style is not a big deal", "material's no big deal"
+      for (let j = i - 1; j >= Math.max(0, i - 6); j--) if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) { a = j; break; }
     } else if (t === 'worry' && ["don't", 'dont', 'not', 'no'].includes(tokens[i - 1] ?? '')) {
       a = attrAt(i + 1);
     } else if ((t === "doesn't" || t === 'doesnt' || t === "don't" || t === 'dont') && tokens[i + 1] === 'matter') {

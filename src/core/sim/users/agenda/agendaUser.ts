@@ -517,6 +517,20 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     return undefined;
   }
 
+  /** The least similarity of a member of the target group to the target (1 when the group is the target alone). */
+  private groupSimilarity(): number {
+    const catalog = this.sim.options.catalog;
+    if (this.groupSimilarityOf && this.groupSimilarityOf[0] === this.target) return this.groupSimilarityOf[1];
+    let min = 1;
+    for (const id of this.targetGroup) {
+      const it = catalog.get(id);
+      if (it && this.target && it.item_id !== this.target.item_id) min = Math.min(min, catalog.similarity(it, this.target));
+    }
+    this.groupSimilarityOf = [this.target, min];
+    return min;
+  }
+  private groupSimilarityOf: [ItemView | CatalogItem | undefined, number] | undefined;
+
   /** Is what the user came for among the first items: its target (known-item mode) or an item meeting its whole goal it has not bought? */
   private answerOnScreen(): boolean {
     const looked = this.shown.slice(0, this.sim.options.browseDepth ?? 3);
@@ -596,7 +610,12 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       if (this.prefs.isConsumed(top.item_id)) return { act: 'Note.Seen', item: top };
       const full = this.sim.options.catalog.get(top.item_id);
       const sim = full ? this.sim.options.catalog.similarity(full, this.target) : 0;
-      return { act: sim >= (this.sim.options.likeSimilarity ?? 0.7) ? 'Note.Like' : 'Note.Dislike', item: top };
+      // A meta user likes an item as close to its target as a member of its target group (AlterEval's
+      // relevance judgments: the group is what the user would accept in the target's place), or
+      // closer than `likeSimilarity`; never one with a value other than one it said, or one it said
+      // it does not want.
+      const liked = (full !== undefined && this.targetGroup.includes(full.item_id)) || sim >= Math.min(this.sim.options.likeSimilarity ?? 0.7, this.groupSimilarity());
+      return { act: liked && !this.contradictsSaid(top) ? 'Note.Like' : 'Note.Dislike', item: top };
     }
     // Opinions come from the preference model only (KDD'20); taking an item also needs the whole
     // goal met. What the user says of the first item follows its opinion: a liked item that misses
