@@ -110,7 +110,9 @@ function clauseOpinion(c: readonly string[]): Opinion {
     }
     if (w === 'like' || w === 'love') {
       // "I'd like", "would love to", "like to", "something like", "looks like": a wish or a comparison
-      if (prev === "i'd" || prev === 'would' || prev === "we'd" || prev === 'd' || next === 'to' || !LIKE_SUBJECT.has(prev)) continue;
+      // "Love it!", "Like the colour": a clause that opens with the verb
+      const opens = i === 0 && ['it', 'this', 'that', 'the', 'them', 'these', 'those', 'how', 'its', "it's"].includes(next);
+      if (prev === "i'd" || prev === 'would' || prev === "we'd" || prev === 'd' || next === 'to' || (!LIKE_SUBJECT.has(prev) && !opens)) continue;
       if (nearNegator(c, i, 3)) dislike = true;
       else like = true;
       continue;
