@@ -21,13 +21,13 @@ const POSITIVE = new Set([
   'terrific', 'superb', 'ideal', 'impressive', 'sweet', 'fun', 'interesting', 'interested', 'tempting', 'fond', 'keen',
   'fan', 'favourite', 'favorite', 'enjoy', 'enjoyed', 'enjoys', 'loved', 'loves', 'liked', 'likes', 'adore', 'adored',
   'smart', 'classy', 'chic', 'elegant-looking', 'best', 'better', 'solid', 'decent', 'suits', 'appeals', 'appeal', 'works', 'fine', 'winner',
-  'spot', 'exactly', 'right',
+  'spot', 'exactly', 'right', 'favourites', 'favorites', 'into',
 ]);
 /** Words that voice a disliking unless negated ("not bad" then reads as a liking). */
 const NEGATIVE = new Set([
   'hate', 'hated', 'hates', 'dislike', 'disliked', 'dislikes', 'ugly', 'awful', 'terrible', 'horrible', 'hideous',
   'boring', 'bland', 'meh', 'gross', 'tacky', 'overpriced', 'pricey', 'disappointing', 'disappointed', 'unappealing',
-  'nope', 'nah', 'dull', 'weird', 'worse', 'worst', 'bad', 'dated', 'frumpy', 'garish', 'cheap-looking', 'pass',
+  'nope', 'dull', 'worse', 'worst', 'bad', 'dated', 'frumpy', 'garish', 'cheap-looking', 'pass',
   'skip', 'unimpressed', 'uninterested', 'wrong', 'off-putting',
 ]);
 /** Negators: a positive word after one of these (within a few words, same clause) is a disliking. */
@@ -83,6 +83,9 @@ function canonical(w: string): string {
   return CANONICAL.get(w) ?? w;
 }
 
+/** "too" before these is "also" or a quantity ("me too", "too many", "too thanks"), not an excess. */
+const NOT_AFTER_TOO = new Set(['much', 'many', 'late', 'early', 'may', 'might', 'will', 'would', 'can', 'could', 'i', 'and', 'but', 'as', 'so', 'the', 'a', 'an', 'thanks', 'thank', 'please', 'if', 'though', 'lol', 'haha', 'to', 'for', 'in', 'on', 'at', 'with', 'by', 'of', 'or', 'then', 'which', 'that', 'it', 'this', 'was', 'is', 'i\'m', 'i\'ll', 'you', 'we', 'they', 'he', 'she']);
+
 function negates(w: string): boolean {
   return NEGATORS.has(w) || w.endsWith("n't");
 }
@@ -93,7 +96,7 @@ function clauseOpinion(c: readonly string[]): Opinion {
   let dislike = false;
   const n = c.length;
   // a clause that is only "not" + a referent ("Not this one.", "Not for me", "no thanks", "no")
-  if ((c[0] === 'not' || c[0] === 'no') && (n === 1 || c[1] === 'this' || c[1] === 'that' || c[1] === 'thanks' || c[1] === 'thank' || c[1] === 'for' || c[1] === 'really' || c[1] === 'it' || c[1] === 'quite' || c[1] === 'my' || c[1] === 'the' || c[1] === 'those' || c[1] === 'these' || c[1] === 'them')) dislike = true;
+  if ((c[0] === 'not' || c[0] === 'no') && (c[1] === 'this' || c[1] === 'that' || c[1] === 'thanks' || c[1] === 'thank' || c[1] === 'for' || c[1] === 'really' || c[1] === 'it' || c[1] === 'quite' || c[1] === 'my' || c[1] === 'the' || c[1] === 'those' || c[1] === 'these' || c[1] === 'them')) dislike = true;
   for (let i = 0; i < n; i++) {
     const w = c[i];
     const prev = i > 0 ? c[i - 1] : '';
@@ -102,8 +105,12 @@ function clauseOpinion(c: readonly string[]): Opinion {
     if (w === 'for' && next === 'me' && i > 0 && negates(prev)) { dislike = true; continue; }
     if (w === 'my' && (next === 'style' || next === 'thing' || next === 'taste' || next === 'cup' || next === 'type' || next === 'kind') && nearNegator(c, i, 3)) { dislike = true; continue; }
     if (w === 'rather' && next === 'not') { dislike = true; continue; }
-    if (w === 'too' && i + 1 < n && !['much', 'many', 'late', 'early'].includes(next) && prev !== 'me' && prev !== 'it' && prev !== 'one') { dislike = true; continue; }
-    if ((w === 'what' || w === 'close') && (next === 'i' || next === 'to' || next === "i'm" || next === "i've") && /want|looking|need|after|mind|hoping|wanted|had/.test(c.slice(i + 1, i + 5).join(' '))) {
+    // "didn't do it for me", "didn't really care for them", "so-so"
+    if (w === 'do' && next === 'it' && c[i + 2] === 'for' && nearNegator(c, i, 3)) { dislike = true; continue; }
+    if (w === 'care' && next === 'for' && nearNegator(c, i, 3)) { dislike = true; continue; }
+    if (w === 'so' && next === 'so' && n <= 6) { dislike = true; continue; }
+    if (w === 'too' && i + 1 < n && !NOT_AFTER_TOO.has(next) && prev !== 'me' && prev !== 'it' && prev !== 'one' && prev !== 'that') { dislike = true; continue; }
+    if ((w === 'what' || w === 'close') && (next === 'i' || next === 'to' || next === "i'm" || next === "i've" || next === 'im' || next === 'ive') && /want|looking|need|after|mind|hoping|wanted|had/.test(c.slice(i + 1, i + 5).join(' '))) {
       if (nearNegator(c, i, 3)) dislike = true;
       else like = true;
       continue;
@@ -119,8 +126,8 @@ function clauseOpinion(c: readonly string[]): Opinion {
     }
     if (POSITIVE.has(w)) {
       if ((WISH_BEFORE.has(prev) && w !== 'fan') || NOT_APPRAISAL_AFTER[w]?.has(next) || wish(c, i)) continue;
-      if ((w === 'fine' || w === 'works' || w === 'right' || w === 'exactly' || w === 'spot' || w === 'better' || w === 'best' || w === 'fan' || w === 'keen' || w === 'fond' || w === 'interested' || w === 'interesting') && !opinionFrame(c, i)) continue;
-      if (nearNegator(c, i, 3)) dislike = true;
+      if ((w === 'into' || w === 'fine' || w === 'works' || w === 'right' || w === 'exactly' || w === 'spot' || w === 'better' || w === 'best' || w === 'fan' || w === 'keen' || w === 'fond' || w === 'interested' || w === 'interesting') && !opinionFrame(c, i)) continue;
+      if (nearNegator(c, i, 4)) dislike = true;
       else like = true;
       continue;
     }
@@ -154,8 +161,11 @@ function opinionFrame(c: readonly string[], i: number): boolean {
   const prev = i > 0 ? c[i - 1] : '';
   const next = i + 1 < c.length ? c[i + 1] : '';
   switch (w) {
+    case 'into':
+      // only "not into it", "wasn't into": an unnegated "into" is a preposition
+      return nearNegator(c, i, 3) && (i + 1 >= c.length || ['it', 'them', 'this', 'that', 'those', 'these', 'the'].includes(next));
     case 'fan':
-      return next === 'of' || prev === 'big' || prev === 'huge';
+      return next === 'of' || next === '' || prev === 'a' || prev === 'big' || prev === 'huge';
     case 'keen':
     case 'fond':
       return next === 'on' || next === 'of';
@@ -197,7 +207,7 @@ function nearNegator(c: readonly string[], i: number, span: number): boolean {
  */
 export function readOpinion(text: string): Opinion {
   let like = false;
-  let dislike = false;
+  let dislike = /\bno,?\s+(thanks|thank you)\b/i.test(text);
   for (const raw of clauses(text)) {
     const o = clauseOpinion(raw.map(canonical));
     if (o === 'like' || o === 'mixed') like = true;
