@@ -206,6 +206,19 @@ function nearNegator(c: readonly string[], i: number, span: number): boolean {
  * clauses disagree ("X is nice, but too pricey"), `none` when no clause voices an opinion.
  */
 export function readOpinion(text: string): Opinion {
+  let v = OPINION_CACHE.get(text);
+  if (v === undefined) {
+    if (OPINION_CACHE.size >= 20000) OPINION_CACHE.clear();
+    v = read(text);
+    OPINION_CACHE.set(text, v);
+  }
+  return v;
+}
+
+/** Texts already read (simulated users repeat their wording), bounded. */
+const OPINION_CACHE = new Map<string, Opinion>();
+
+function read(text: string): Opinion {
   let like = false;
   let dislike = /\bno,?\s+(thanks|thank you)\b/i.test(text);
   for (const raw of clauses(text)) {

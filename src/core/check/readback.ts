@@ -118,9 +118,20 @@ function bareValue(v: string): string {
   return k > 0 ? v.slice(k + 1) : v;
 }
 
+const TAG_CACHE = new Map<string, readonly string[]>();
+const TAG_CACHE_MAX = 20000;
 const tagger: ReadbackNlu = {
   name: 'lexical act tagger + value matcher',
-  acts: (text) => ActTagger.default().confidentTags(text),
+  // Simulated users repeat their wording (titles read as "this one"): the tags of a text are cached, bounded.
+  acts: (text) => {
+    let v = TAG_CACHE.get(text);
+    if (v === undefined) {
+      if (TAG_CACHE.size >= TAG_CACHE_MAX) TAG_CACHE.clear();
+      v = ActTagger.default().confidentTags(text);
+      TAG_CACHE.set(text, v);
+    }
+    return v;
+  },
 };
 
 /** Accumulates read-back agreement over conversations added one by one. */
@@ -312,7 +323,10 @@ export class ReadbackChecker {
       if (traced) {
         const sentence = first ? sentenceNaming(text, titles.get(first)) : text;
         const seg = sentence === text ? readable : replaceTitles(sentence, [...named].map((id) => titles.get(id)!));
-        const lexical = readOpinion(seg);
+        let lexical = readOpinion(seg);
+        // "The Harbor Tote? Yes, that's lovely.": the opinion follows the sentence naming the item; read the
+        // whole text when it names no other item
+        if (lexical === 'none' && seg !== readable && named.size <= 1) lexical = readOpinion(readable);
         let textSays: 'like' | 'dislike' | undefined = lexical === 'like' || lexical === 'dislike' ? lexical : undefined;
         let tagged = false;
         if (lexical === 'none') {
