@@ -475,7 +475,7 @@ describe('the checker', () => {
 
 describe('the goal behind what is said (issue 22 review)', () => {
   const shown = [item('A', { colour: 'black', material: 'wool' }, { title: 'Harbor Boot' }), item('B', { colour: 'black', material: 'canvas' }, { title: 'Calder Boot' })];
-  const goal = (constraints: Record<string, string>, disclosed: string[]) => ({ constraints: { category: 'footwear', ...constraints }, disclosed });
+  const goal = (constraints: Record<string, string>, disclosed: string[]) => ({ constraints: { category: 'footwear', ...constraints }, requests: [] as string[], disclosed });
   test('an accept breaking a goal constraint not said yet is flagged; meeting it passes', () => {
     const mk = (id: string) => conv([
       turn('Boots in black.', { user_act: 'Disclose', said: { constraints: { colour: 'black' } }, goal: goal({ colour: 'black', material: 'wool' }, ['category', 'colour']) } as SimulatorTrace, shown),
