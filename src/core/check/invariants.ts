@@ -356,7 +356,7 @@ function negatedUpTo(turns: readonly Turn[], at: number): Map<string, number> {
 
 const acceptedMeetsConstraints: Invariant = {
   id: 'accepted-meets-constraints',
-  statement: 'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), and no value it said it does not want (said.negated)',
+  statement: 'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), every value of its goal not said yet (goal.constraints), and no value it said it does not want (said.negated)',
   needs: 'an accept (trace.user_act) whose item is known (trace.said.items or a shown title in the text)',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item); SimLens checkContent rule',
   check(ctx) {
@@ -383,12 +383,22 @@ const acceptedMeetsConstraints: Invariant = {
       for (const a of disclosed ?? []) {
         if (a !== 'category' && !wanted.has(a) && constraints[a] !== undefined) wanted.set(a, [String(constraints[a])]);
       }
+      // The goal's constraints the user has not said yet hold too: a user accepts only an item that
+      // meets its information need, said or not (KDD'20 Sect. 4.3).
+      const hidden = new Map<string, string>();
+      for (const [a, v] of Object.entries(constraints)) {
+        if (a !== 'category' && v !== undefined && v !== null && !wanted.has(a) && !takenBack.has(a)) hidden.set(a, String(v));
+      }
       const problems = (item: ItemFacts): string[] => {
         const p: string[] = [];
         if (task !== undefined && item.category !== undefined && !equalValue(item.category, task)) p.push(`category ${show(item.category)} is not the task ${show(task)}`);
         for (const [a, values] of wanted) {
           const have = item.attributes[a];
           if (have !== undefined && !values.some((v) => equalValue(v, have))) p.push(`${show(a)}=${show(have)}, disclosed ${show(values.join('|'))}`);
+        }
+        for (const [a, v] of hidden) {
+          const have = item.attributes[a];
+          if (have !== undefined && !equalValue(v, have)) p.push(`${show(a)}=${show(have)}, the goal (not yet said) wants ${show(v)}`);
         }
         for (const [n, at] of negatedUpTo(conv.turns, i)) {
           const hit = negatedMatch(item, n);
@@ -410,7 +420,7 @@ function isRevision(act: unknown): boolean {
 
 const noSilentContradiction: Invariant = {
   id: 'no-silent-contradiction',
-  statement: 'a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed',
+  statement: 'a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed; a value a turn states is its goal\'s value on that turn (goal.constraints), and a disclosed goal value changes only on a turn that says the new value (meta users: with their target)',
   needs: 'trace.said.constraints',
   source: 'Zhang & Balog KDD\'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)',
   check(ctx) {
@@ -429,6 +439,7 @@ const noSilentContradiction: Invariant = {
       const expand = act === 'Reveal.Expand';
       const disclosed = disclosedOf(tr);
       const goalBefore = prevGoal;
+      const disclosedEarlier = disclosedBefore;
       if (tr?.goal?.constraints) prevGoal = tr.goal.constraints;
       const negatedEarlier = isRevision(act) ? new Set(negatedBefore) : negatedBefore;
       for (const n of stringArray(tr?.said?.negated) ?? []) negatedBefore.add(n.toLowerCase());
@@ -439,6 +450,21 @@ const noSilentContradiction: Invariant = {
       }
       if (disclosed !== undefined) disclosedBefore = disclosed;
       const said = saidConstraints(tr);
+      // A disclosed goal value changes only on a turn that says the new value (a revision); a meta
+      // user's goal follows its target instead (meta-consistent-with-target checks that).
+      const goalNow = tr?.goal?.constraints;
+      let silentGoal = false;
+      if (goalNow && goalBefore && disclosedEarlier && !expand && tr?.target === undefined && tr?.switched_from === undefined) {
+        for (const a of disclosedEarlier) {
+          const was = goalBefore[a];
+          const now = goalNow[a];
+          if (a === 'category' || was === undefined || was === null || now === undefined || now === null || equalValue(String(was), String(now))) continue;
+          if (said?.some(([x, v]) => x === a && equalValue(v, String(now)))) continue;
+          silentGoal = true;
+          out.push({ turn: i, detail: `the goal's disclosed ${show(a)} changes ${show(was)} -> ${show(now)} on a turn that does not say it (act ${show(act ?? '?')}): ${quote(turn.user_utterance)}` });
+        }
+      }
+      if (silentGoal) (any = true, turns++);
       if (!said) return;
       any = true;
       let restated = false;
@@ -455,8 +481,19 @@ const noSilentContradiction: Invariant = {
       if (isRevision(act) && !revisesSomething(said, previous) && !revisesGoal(said, tr, goalBefore, negatedEarlier)) {
         out.push({ turn: i, detail: `labelled ${show(act)} but changes no value stated before: ${quote(turn.user_utterance)}` });
       }
+      // what the user says is what its goal wants on that turn: a goal that changes a value the
+      // turn states (or states again) changed silently
+      let againstGoal = false;
+      if (goalNow && !silentGoal) {
+        for (const [a, v] of said) {
+          const want = goalNow[a];
+          if (a === 'category' || want === undefined || want === null || equalValue(String(want), v)) continue;
+          againstGoal = true;
+          out.push({ turn: i, detail: `says ${show(a)}=${show(v)} but its goal on this turn wants ${show(want)} (a silent goal change): ${quote(turn.user_utterance)}` });
+        }
+      }
       for (const [a, v] of said) previous.set(a, v);
-      if (restated || isRevision(act)) turns++;
+      if ((restated || isRevision(act) || againstGoal) && !silentGoal) turns++;
     });
     return any ? finding(turns, out) : undefined;
   },

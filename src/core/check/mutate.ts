@@ -13,6 +13,7 @@
 import type { Conversation, RecommendedItem, SimulatorTrace, Turn } from '../model';
 import { createRng, type Rng } from '../random';
 import { InvariantChecker } from './checker';
+import { ReadbackChecker } from './readback';
 import { INVARIANTS } from './invariants';
 import type { CheckOptions, Invariant, ItemFacts, ItemLookup } from './types';
 
@@ -31,9 +32,15 @@ export interface Mutant {
   detail: string;
 }
 
+/**
+ * The target of operators whose fault only the words show (a label that the text contradicts): the
+ * read-back (./readback.ts) must report a disagreement on the mutant's turn.
+ */
+export const READBACK_TARGET = 'self-consistency';
+
 export interface MutationOperator {
   id: string;
-  /** The invariant that must catch it (INVARIANTS id). */
+  /** The invariant that must catch it (INVARIANTS id), or READBACK_TARGET. */
   invariant: string;
   /** Kind of change: label, text, negation, state, shift, item, outcome, meta. */
   kind: 'label' | 'text' | 'negation' | 'state' | 'shift' | 'item' | 'outcome' | 'meta';
@@ -357,6 +364,34 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
+    id: 'accept-breaks-unsaid-goal', invariant: 'accepted-meets-constraints', kind: 'item',
+    description: 'the user accepts a shown item that breaks a goal constraint it has not said yet (the words name the new item)',
+    apply(c0, rng) {
+      const i = lastTurnIndex(c0);
+      const t0 = tr(c0.turns[i]);
+      const old = strList(t0?.said?.items)[0];
+      if (!t0 || !isAccept(t0.user_act) || old === undefined || t0.target !== undefined) return undefined;
+      const disclosed = new Set(strList((t0.goal as Loose | undefined)?.['disclosed']));
+      const stated = new Set<string>();
+      for (let j = 0; j <= i; j++) for (const [a] of constraintsSaid(c0.turns[j])) stated.add(a);
+      const goal = t0.goal?.constraints ?? {};
+      const hidden = Object.keys(goal).filter((a) => a !== 'category' && !disclosed.has(a) && !stated.has(a));
+      const options: [string, RecommendedItem][] = [];
+      for (const r of shownItems(c0, i).values()) {
+        if (r.item_id === old || !keepsStated(c0, i, r.item_id, {})) continue;
+        for (const a of hidden) if (attrsOf(r)[a] !== undefined && attrsOf(r)[a].toLowerCase() !== String(goal[a]).toLowerCase()) options.push([a, r]);
+      }
+      if (!options.length) return undefined;
+      const [attr, item] = rng.pick(options);
+      const c = clone(c0);
+      tr(c.turns[i])!.said!.items = [item.item_id];
+      const oldTitle = shownItems(c0, i).get(old)?.title;
+      const u = c.turns[i].user_utterance ?? '';
+      c.turns[i].user_utterance = oldTitle && u.includes(oldTitle) ? u.split(oldTitle).join(item.title ?? item.item_id) : `I'll take the ${item.title ?? item.item_id}.`;
+      return { conversation: c, turn: i, detail: `accepted ${item.item_id} (${attr}=${attrsOf(item)[attr]}, the unsaid goal wants ${String(goal[attr])})` };
+    },
+  },
+  {
     id: 'accept-negated-value', invariant: 'accepted-meets-constraints', kind: 'negation',
     description: 'the user accepts an item with a value it said earlier it does not want',
     apply(c0, rng, ctx) {
@@ -499,6 +534,34 @@ const OPERATORS: MutationOperator[] = [
       t.said!.constraints![a] = w;
       c.turns[i].user_utterance = (c.turns[i].user_utterance ?? '').replace(new RegExp(escapeRe(String(constraintsSaid(c0.turns[i]).find(([b]) => b === a)![1])), 'gi'), w);
       return { conversation: c, turn: i, detail: `${a} restated as ${w}` };
+    },
+  },
+  {
+    id: 'silent-goal-change', invariant: 'no-silent-contradiction', kind: 'state',
+    description: 'a disclosed goal value changes, from one turn on, without the user saying so (no meta target)',
+    apply(c0, rng) {
+      const cands: [number, string, string][] = [];
+      c0.turns.forEach((t, i) => {
+        const x = tr(t);
+        if (i === 0 || !x?.goal || x.target !== undefined) return;
+        const before = tr(c0.turns[i - 1])?.goal;
+        if (!before) return;
+        for (const a of strList((before as Loose)['disclosed'])) {
+          const v = x.goal.constraints[a];
+          if (a === 'category' || v === undefined || String(before.constraints[a]) !== String(v)) continue;
+          const other = valuesOf(c0, a).find((w) => w.toLowerCase() !== String(v).toLowerCase());
+          if (other) cands.push([i, a, other]);
+        }
+      });
+      if (!cands.length) return undefined;
+      const [i, a, w] = rng.pick(cands);
+      const c = clone(c0);
+      const was = String(tr(c0.turns[i])!.goal!.constraints[a]);
+      for (let j = i; j < c.turns.length; j++) {
+        const g = tr(c.turns[j])?.goal;
+        if (g && String(g.constraints[a]).toLowerCase() === was.toLowerCase()) g.constraints[a] = w;
+      }
+      return { conversation: c, turn: i, detail: `goal ${a} ${was} -> ${w} from turn ${i}, nothing said` };
     },
   },
   // negation-honoured
@@ -1159,6 +1222,59 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: `${was} relabelled ${t.user_act}` };
     },
   },
+  // the read-back (self-consistency): labels the words contradict
+  {
+    id: 'like-text-dislike-label', invariant: READBACK_TARGET, kind: 'text',
+    description: 'a Dislike turn about a shown item gets words that like it (the label kept)',
+    apply(c0, rng) {
+      const shownBefore = (i: number) => shownItems(c0, i);
+      const cands = sites(c0, (t, i) => {
+        const x = tr(t);
+        const first = strList(x?.said?.items)[0];
+        return x?.user_act === 'Note.Dislike' && first !== undefined && shownBefore(i).get(first)?.title !== undefined;
+      });
+      const i = pickSite(rng, cands);
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      const title = shownBefore(i).get(strList(tr(c0.turns[i])?.said?.items)[0])!.title!;
+      const forms = [`I really like the ${title}.`, `Oh, the ${title} looks great to me.`, `Love the ${title}, it's lovely.`, `The ${title} is perfect, honestly.`, `I quite like ${title}.`];
+      c.turns[i].user_utterance = rng.pick(forms);
+      return { conversation: c, turn: i, detail: `Dislike turn now reads ${JSON.stringify(c.turns[i].user_utterance)}` };
+    },
+  },
+  {
+    id: 'relabel-like-dislike', invariant: READBACK_TARGET, kind: 'label',
+    description: 'a Note.Like turn relabelled Note.Dislike (the words kept)',
+    apply(c0, rng) {
+      const i = pickSite(rng, sites(c0, (t) => tr(t)?.user_act === 'Note.Like'));
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      tr(c.turns[i])!.user_act = 'Note.Dislike';
+      return { conversation: c, turn: i, detail: 'Note.Like relabelled Note.Dislike' };
+    },
+  },
+  {
+    id: 'relabel-dislike-like', invariant: READBACK_TARGET, kind: 'label',
+    description: 'a Note.Dislike turn relabelled Note.Like (the words kept)',
+    apply(c0, rng) {
+      const i = pickSite(rng, sites(c0, (t) => tr(t)?.user_act === 'Note.Dislike'));
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      tr(c.turns[i])!.user_act = 'Note.Like';
+      return { conversation: c, turn: i, detail: 'Note.Dislike relabelled Note.Like' };
+    },
+  },
+  {
+    id: 'relabel-disclose-dislike', invariant: READBACK_TARGET, kind: 'label',
+    description: 'a Disclose turn that states a value relabelled Note.Dislike (the words kept)',
+    apply(c0, rng) {
+      const i = pickSite(rng, sites(c0, (t) => tr(t)?.user_act === 'Disclose' && constraintsSaid(t).some(([a]) => a !== 'category')));
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      tr(c.turns[i])!.user_act = 'Note.Dislike';
+      return { conversation: c, turn: i, detail: 'Disclose relabelled Note.Dislike' };
+    },
+  },
 ];
 
 /** Every mutation operator, in report order. */
@@ -1185,6 +1301,8 @@ export interface MutationScoreOptions extends MutationContext {
   invariants?: readonly Invariant[];
   /** Operators to apply (default all). */
   operators?: readonly MutationOperator[];
+  /** With `invariants` (a baseline): also score the read-back operators (default: only without `invariants`). */
+  readback?: boolean;
 }
 
 export interface MutationScore {
@@ -1202,6 +1320,14 @@ export interface MutationScore {
 export function mutationScore(conversations: readonly Conversation[], options: MutationScoreOptions = {}): MutationScore {
   const ops = options.operators ?? MUTATION_OPERATORS;
   const known = new Set((options.invariants ?? defaultInvariantIds()).map((x) => (typeof x === 'string' ? x : x.id)));
+  if (!options.invariants || options.readback) known.add(READBACK_TARGET);
+  /** The turns the read-back disagrees on. */
+  const disagreeing = (c: Conversation): Set<number> => {
+    const r = new ReadbackChecker({ examples: 100000 });
+    r.add(c);
+    return new Set(r.report().disagreements.map((d) => d.turn));
+  };
+  const cleanTurns = new Map<number, Set<number>>();
   const byInv = new Map<string, InvariantMutationScore>();
   const checkOptions: CheckOptions = { catalog: options.catalog, maxTurns: options.maxTurns, metaTolerance: options.metaTolerance, examples: 1000, readback: false };
   if (options.invariants) checkOptions.invariants = options.invariants;
@@ -1230,6 +1356,25 @@ export function mutationScore(conversations: readonly Conversation[], options: M
         s.applicable++;
         per[0]++;
         if (s.missed.length < 5) s.missed.push(`${conv.id ?? k} ${op.id} turn ${m.turn}: ${m.detail} (no such invariant)`);
+        continue;
+      }
+      if (op.invariant === READBACK_TARGET) {
+        let base = cleanTurns.get(k);
+        if (!base) cleanTurns.set(k, (base = disagreeing(conv)));
+        if (base.has(m.turn)) {
+          dirty++;
+          continue;
+        }
+        s.applicable++;
+        per[0]++;
+        const got = disagreeing(m.conversation);
+        if (got.has(m.turn)) {
+          s.caught++;
+          per[1]++;
+        } else {
+          if (got.size > 0) s.wrongTurn++;
+          if (s.missed.length < 5) s.missed.push(`${conv.id ?? k} ${op.id} turn ${m.turn}: ${m.detail}${got.size ? ` (flagged turn ${[...got].join(',')})` : ''}`);
+        }
         continue;
       }
       if (!clean(conv, k, op.invariant)) {

@@ -23,6 +23,7 @@ import { ActTagger } from '../metrics/tagger';
 import { toConvApparelUserAct } from '../taxonomy/acts';
 import { ORDINAL_POSITIONS } from '../text/ordinals';
 import { tokenize, tokenizeSpans } from '../text/tokenize';
+import { readOpinion } from './opinion';
 import { clauses, mentionPolarity, mentionStarts, negatedAt, phraseWords, quote, show } from './text';
 
 export const READBACK_ASPECTS = ['act', 'values', 'negations', 'items', 'opinion'] as const;
@@ -117,9 +118,20 @@ function bareValue(v: string): string {
   return k > 0 ? v.slice(k + 1) : v;
 }
 
+const TAG_CACHE = new Map<string, readonly string[]>();
+const TAG_CACHE_MAX = 20000;
 const tagger: ReadbackNlu = {
   name: 'lexical act tagger + value matcher',
-  acts: (text) => ActTagger.default().confidentTags(text),
+  // Simulated users repeat their wording (titles read as "this one"): the tags of a text are cached, bounded.
+  acts: (text) => {
+    let v = TAG_CACHE.get(text);
+    if (v === undefined) {
+      if (TAG_CACHE.size >= TAG_CACHE_MAX) TAG_CACHE.clear();
+      v = ActTagger.default().confidentTags(text);
+      TAG_CACHE.set(text, v);
+    }
+    return v;
+  },
 };
 
 /** Accumulates read-back agreement over conversations added one by one. */
@@ -303,18 +315,31 @@ export class ReadbackChecker {
         for (const id of named) if (!items.includes(id) && !namedWithin(id, items, titles)) p.push(`the text names ${show(id)}, said.items does not`);
         out.items = p.length ? p.join('; ') : true;
       }
-      // opinion on the first item: what the sentence naming it voices (the tagger's positive or
-      // negative acts) against the trace's opinion (its act), else the preference model's
+      // opinion: what the text voices (the sentence naming the first said item, else the whole
+      // text) against the trace's opinion (its act). The opinion lexicon (./opinion.ts) reads it;
+      // where it finds none, the tagger's positive or negative acts do.
       const first = items[0];
       const traced = tr.user_act === 'Note.Like' || act === 'accept_recommendation' ? 'like' : tr.user_act === 'Note.Dislike' || act === 'reject_recommendation' ? 'dislike' : undefined;
-      if (first && traced) {
-        const sentence = sentenceNaming(text, titles.get(first));
-        const acts = sentence === text ? read() : this.nlu.acts(replaceTitles(sentence, [...named].map((id) => titles.get(id)!)));
-        const pos = acts.some((a) => POSITIVE.has(a));
-        const neg = acts.some((a) => NEGATIVE.has(a));
-        if (pos !== neg) {
-          const textSays = pos ? 'like' : 'dislike';
-          out.opinion = textSays === traced ? true : `the text voices a ${textSays} of ${show(first)}, the trace a ${traced} (${show(tr.user_act)}): ${quote(sentence)}`;
+      if (traced) {
+        const sentence = first ? sentenceNaming(text, titles.get(first)) : text;
+        const seg = sentence === text ? readable : replaceTitles(sentence, [...named].map((id) => titles.get(id)!));
+        let lexical = readOpinion(seg);
+        // "The Harbor Tote? Yes, that's lovely.": the opinion follows the sentence naming the item; read the
+        // whole text when it names no other item
+        if (lexical === 'none' && seg !== readable && named.size <= 1) lexical = readOpinion(readable);
+        let textSays: 'like' | 'dislike' | undefined = lexical === 'like' || lexical === 'dislike' ? lexical : undefined;
+        let tagged = false;
+        if (lexical === 'none') {
+          const acts = seg === actReadable ? read() : this.nlu.acts(seg);
+          const pos = acts.some((a) => POSITIVE.has(a));
+          const neg = acts.some((a) => NEGATIVE.has(a));
+          tagged = acts.some((a) => a !== 'greet_thank' && a !== 'inform_preference');
+          if (pos !== neg) textSays = pos ? 'like' : 'dislike';
+        }
+        if (textSays) out.opinion = textSays === traced ? true : `the text voices a ${textSays}${first ? ` of ${show(first)}` : ''}, the trace a ${traced} (${show(tr.user_act)}): ${quote(sentence)}`;
+        else if (lexical === 'none' && !tagged && (tr.user_act === 'Note.Like' || tr.user_act === 'Note.Dislike') && (seg === readable || readOpinion(readable) === 'none')) {
+          // an opinion act whose words voice no opinion at all (a Disclose relabelled as a Dislike)
+          out.opinion = `trace act ${show(tr.user_act)} voices an opinion, the text none: ${quote(text)}`;
         }
       }
       void model;

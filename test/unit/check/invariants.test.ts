@@ -472,3 +472,27 @@ describe('the checker', () => {
     assert.throws(() => new InvariantChecker({ only: ['nope'] }), /unknown invariant "nope" \(known: disclosed-value-stated/);
   });
 });
+
+describe('the goal behind what is said (issue 22 review)', () => {
+  const shown = [item('A', { colour: 'black', material: 'wool' }, { title: 'Harbor Boot' }), item('B', { colour: 'black', material: 'canvas' }, { title: 'Calder Boot' })];
+  const goal = (constraints: Record<string, string>, disclosed: string[]) => ({ constraints: { category: 'footwear', ...constraints }, requests: [] as string[], disclosed });
+  test('an accept breaking a goal constraint not said yet is flagged; meeting it passes', () => {
+    const mk = (id: string) => conv([
+      turn('Boots in black.', { user_act: 'Disclose', said: { constraints: { colour: 'black' } }, goal: goal({ colour: 'black', material: 'wool' }, ['category', 'colour']) } as SimulatorTrace, shown),
+      turn(`I'll take it.`, { user_act: 'Note.Accept', said: { constraints: {}, items: [id] }, goal: goal({ colour: 'black', material: 'wool' }, ['category', 'colour']) } as SimulatorTrace),
+    ], { outcome: 'accepted' });
+    assertViolates('accepted-meets-constraints', mk('B'), /^1: accepted B: material=canvas, the goal \(not yet said\) wants wool/);
+    assertClean('accepted-meets-constraints', mk('A'));
+  });
+  test('a disclosed goal value that changes on a turn not saying it, or a said value the goal does not hold, is flagged; a revision or a meta target passes', () => {
+    const t0 = turn('Boots in black.', { user_act: 'Disclose', said: { constraints: { colour: 'black' } }, goal: goal({ colour: 'black' }, ['category', 'colour']) } as SimulatorTrace, shown);
+    const silent = conv([t0, turn('What else?', { user_act: 'Navigate.More', said: { constraints: {} }, goal: goal({ colour: 'navy' }, ['category', 'colour']) } as SimulatorTrace)]);
+    assertViolates('no-silent-contradiction', silent, /^1: the goal's disclosed colour changes black -> navy/);
+    const against = conv([t0, turn('Something black, please.', { user_act: 'Reveal.Revise', said: { constraints: { colour: 'black' } }, goal: goal({ colour: 'navy' }, ['category', 'colour']) } as SimulatorTrace)]);
+    assertViolates('no-silent-contradiction', against, /^1: /);
+    const revised = conv([t0, turn('Actually, navy instead.', { user_act: 'Reveal.Revise', said: { constraints: { colour: 'navy' } }, goal: goal({ colour: 'navy' }, ['category', 'colour']) } as SimulatorTrace)]);
+    assertClean('no-silent-contradiction', revised);
+    const meta = conv([t0, turn('What else?', { user_act: 'Navigate.More', said: { constraints: {} }, goal: goal({ colour: 'navy' }, ['category', 'colour']), target: { item_id: 'B' } } as SimulatorTrace)]);
+    assertClean('no-silent-contradiction', meta);
+  });
+});
