@@ -92,6 +92,9 @@ describe('VSIX', () => {
     assert.ok(entries.includes('extension/dist/extension.js'), entries.join(', '));
     // The metric panels compute in this worker thread.
     assert.ok(entries.includes('extension/dist/reportWorker.js'), entries.join(', '));
+    // Loaded on first use by dist/extension.js (src/extension/lazy.ts).
+    assert.ok(entries.includes('extension/dist/features.js'), entries.join(', '));
+    assert.ok(entries.includes('extension/dist/languageClient.js'), entries.join(', '));
     assert.deepEqual(
       entries.filter((e) => /\.map$|\/src\/|\/test\/|node_modules/.test(e)),
       [],

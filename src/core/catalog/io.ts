@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Catalog, type CatalogItem } from './item';
 import { zodProblemLines } from '../jsonl/zodIssues';
 
