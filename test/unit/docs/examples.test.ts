@@ -1,6 +1,6 @@
 /**
  * Every shell example in the documentation runs as written. The ```bash and ```sh blocks of
- * README.md and docs/**\/*.md are executed in order, one file at a time, from a copy of the
+ * README.md and docs/**\/*.md are executed, each file's in order and the files side by side, from a copy of the
  * repository root (its top-level entries linked into a fresh folder, so files the examples create
  * stay out of the checkout), with `simlens` on PATH (the built CLI, dist/cli.js) and the LLM
  * endpoint pointed at a loopback OpenAI-compatible server through $SIMLENS_BASE_URL (the variable a
@@ -69,6 +69,9 @@ after(async () => {
   await fake?.close();
 });
 
+// The documents run side by side (each in its own copy of the repository, its blocks in order):
+// most of the time goes to CLI processes and waits on the loopback LLM server, not to this process.
+describe('shell examples', { concurrency: true }, () => {
 for (const doc of docs) {
   const name = relative(REPO, doc);
   describe(`shell examples in ${name}`, () => {
@@ -114,6 +117,7 @@ for (const doc of docs) {
     }
   });
 }
+});
 
 describe('links between the docs', () => {
   for (const doc of markdownFiles()) {
