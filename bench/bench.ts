@@ -23,6 +23,7 @@ import * as reportWorker from './reportWorker';
 import * as diff from './diff';
 import * as external from './external';
 import * as fidelityClasses from './fidelityClasses';
+import * as activation from './activation';
 
 /** What a benchmark module exports. */
 export interface BenchModule {
@@ -44,6 +45,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchModule>> = {
   diff: async () => diff,
   'external-simulator': async () => external,
   'fidelity-classes': async () => fidelityClasses,
+  activation: async () => activation,
 };
 
 async function mainBench(argv: string[]): Promise<number> {

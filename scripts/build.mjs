@@ -13,6 +13,9 @@ const out = (file) => (outDir === 'dist' ? file : file.replace(/^dist\//, `${out
 // `--skip=bench,…` leaves out bundles by output name (the E2E's VSIX build does not need bench).
 const skip = new Set((process.argv.find((a) => a.startsWith('--skip=')) ?? '--skip=').slice('--skip='.length).split(',').filter(Boolean));
 const skipped = (outfile) => skip.has(outfile.replace(/^.*\//, '').replace(/\.js$/, ''));
+// `--metafile` writes esbuild's account of each bundle's inputs next to it (`<bundle>.meta.json`;
+// test/unit/architecture/bundles.test.ts reads what the activation bundle holds).
+const metafile = process.argv.includes('--metafile');
 
 const common = {
   bundle: true,
@@ -25,6 +28,10 @@ const common = {
 /** Node entry points: [entry, outfile]. Missing entries are skipped so the build works while areas land. */
 const nodeEntries = [
   ['src/extension/extension.ts', 'dist/extension.js'],
+  // Loaded by dist/extension.js on first use (src/extension/lazy.ts): the areas with the
+  // simulators, the LLM client and the report code; the language client.
+  ['src/extension/features.ts', 'dist/features.js'],
+  ['src/extension/languageClient.ts', 'dist/languageClient.js'],
   ['src/server/server.ts', 'dist/server.js'],
   ['src/cli/cli.ts', 'dist/cli.js'],
   // The metric panels' computations run in this worker thread, off the extension host's event loop.
@@ -83,7 +90,8 @@ if (watch) {
   }
   console.log(`watching ${configs.length} bundles`);
 } else {
-  await Promise.all(configs.map((config) => esbuild.build(config)));
+  const results = await Promise.all(configs.map((config) => esbuild.build({ ...config, metafile })));
+  if (metafile) results.forEach((r, i) => writeFileSync(configs[i].outfile.replace(/\.js$/, '.meta.json'), JSON.stringify(r.metafile)));
   const cliFile = out('dist/cli.js');
   if (existsSync(cliFile)) {
     const cli = readFileSync(cliFile, 'utf8');

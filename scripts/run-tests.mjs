@@ -6,7 +6,9 @@
 // `--no-e2e` runs the unit files only. Extra arguments narrow the run:
 // `node scripts/run-tests.mjs engine importers` runs only files whose path contains one of the words;
 // `--test-name-pattern=RE` narrows further to the tests whose name matches.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// `--durations[=N]` also writes every file's duration to test-results/durations.txt (slowest
+// first) and prints the N slowest (default 20) after the summary.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -23,13 +25,18 @@ function collect(dir) {
 }
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-// Unit files first: the runner starts files in this order, so the slow E2E files start last.
+// Unit files first (the runner starts files in this order), so the slow E2E files start last.
 // `--no-e2e` leaves the E2E files out (npm run test:unit).
 const e2e = process.argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
 // The Slurm suite (test/cluster: a real single-node Slurm, reduced size) runs with the E2E files;
 // `--no-cluster` leaves it out.
 const cluster = process.argv.includes('--no-e2e') || process.argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
-let files = [...collect('test/unit').sort(), ...cluster, ...e2e];
+// The slowest unit files start first (longest first: two files run at a time, so one that starts
+// late becomes the run's tail); the list comes from `--durations` on a quiet machine, revise it there.
+const SLOW_UNIT_FILES = ['test/unit/docs/examples.test.ts', 'test/unit/check/mutation.test.ts', 'test/unit/architecture/boundaries.test.ts'];
+const unit = collect('test/unit').sort();
+const slowFirst = [...SLOW_UNIT_FILES.filter((f) => unit.includes(f)), ...unit.filter((f) => !SLOW_UNIT_FILES.includes(f))];
+let files = [...slowFirst, ...cluster, ...e2e];
 if (filters.length) files = files.filter((f) => filters.some((w) => f.includes(w)));
 if (files.length === 0) {
   console.error('no test files matched');
@@ -42,14 +49,26 @@ if (files.length === 0) {
 // `--test-name-pattern=RE` is passed on to node's runner (only tests whose name matches run).
 const namePatterns = process.argv.slice(2).filter((a) => a.startsWith('--test-name-pattern='));
 const runTmp = mkdtempSync(join(tmpdir(), 'simlens-testrun-'));
+const durationsArg = process.argv.find((a) => a === '--durations' || a.startsWith('--durations='));
+const durationsFile = join(runTmp, 'durations.txt');
+const reporters = durationsArg
+  ? ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/durations-reporter.mjs', `--test-reporter-destination=${durationsFile}`]
+  : ['--test-reporter=spec'];
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...namePatterns, ...files],
+  ['--import', 'tsx', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...files],
   {
     stdio: 'inherit',
     env: { ...process.env, SIMLENS_TEST: '1', TMPDIR: runTmp, SIMLENS_CACHE_DIR: process.env.SIMLENS_CACHE_DIR ?? join(tmpdir(), 'simlens-cache') },
   },
 );
+if (durationsArg && existsSync(durationsFile)) {
+  const lines = readFileSync(durationsFile, 'utf8').trimEnd().split('\n');
+  mkdirSync('test-results', { recursive: true });
+  writeFileSync('test-results/durations.txt', `${lines.join('\n')}\n`);
+  const n = Number(durationsArg.split('=')[1] ?? 20);
+  console.log(`\nslowest ${Math.min(n, lines.length)} of ${lines.length} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}`);
+}
 // tsx keeps its compile cache in TMPDIR (tsx-<uid>): not a leak.
 const left = existsSync(runTmp) ? readdirSync(runTmp).filter((n) => !/^tsx-\d+$/.test(n)) : [];
 if (left.length) {

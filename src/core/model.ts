@@ -6,7 +6,7 @@
  * know are kept on the parsed value, so a save never drops fields written by another tool.
  * Field names are snake_case, as in the datasets this tool reads.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A rating answer: a ticked checkbox (true), a chosen answer ("Probably yes"), a 1-5 score, or nothing. */
 export const RatingValue = z.union([z.boolean(), z.string(), z.number(), z.null()]);

@@ -1,18 +1,15 @@
 /**
  * VS Code shell: activation wires each area's thin registration function. Each area lives in its
- * own module under src/extension/ and keeps its logic in src/core.
+ * own module under src/extension/ and keeps its logic in src/core. Activation loads only the
+ * conversation editor; the other areas (dist/features.js) load on their first command or restored
+ * panel, and the language client (dist/languageClient.js) when the first conversation document
+ * opens (src/extension/lazy.ts).
  */
 import * as vscode from 'vscode';
 import { registerTestHooks } from './testHooks';
-import { registerLanguageClient } from './languageClient';
 import { registerConversationEditor } from './editor';
-import { registerLlm } from './llm';
-import { registerSimulation } from './simulation';
-import { registerFork } from './fork';
-import { registerPlay } from './play';
-import { registerMetricPanels } from './panels';
-import { registerRuns } from './runs';
-import { registerCompareRuns } from './compare';
+import { registerConvertCommand } from './convertCommand';
+import { lazyFeatures, startLanguageClientOnFirstConversation } from './lazy';
 import { safeLogChannel } from './safeOutput';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -22,15 +19,10 @@ export function activate(context: vscode.ExtensionContext): void {
   output.info(`SimLens activated (VS Code ${vscode.version}, Node ${process.version})`);
   // Area registrations are added below, one line each.
   registerTestHooks(context, output);
-  registerLanguageClient(context, output);
   registerConversationEditor(context, output);
-  registerLlm(context, output);
-  registerSimulation(context, output);
-  registerFork(context, output);
-  registerPlay(context, output);
-  registerMetricPanels(context, output);
-  registerRuns(context, output);
-  registerCompareRuns(context, output);
+  registerConvertCommand(context, output);
+  lazyFeatures(context, output);
+  startLanguageClientOnFirstConversation(context, output);
 }
 
 export function deactivate(): void {

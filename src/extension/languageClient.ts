@@ -2,10 +2,11 @@
  * Starts the SimLens language server for JSONL files and keeps a status bar item with the
  * active file's problem counts. Files VS Code does not sync to extensions (over 50 MB) are
  * validated by the server from disk, with progress shown in the same status bar item.
+ * Entry of dist/languageClient.js, loaded when the first conversation document opens
+ * (src/extension/lazy.ts).
  */
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { convertToJsonl } from './editor/convert';
 import { stat } from 'node:fs/promises';
 
 /** VS Code does not give files above this size to extensions as text documents. */
@@ -100,7 +101,6 @@ export function registerLanguageClient(context: vscode.ExtensionContext, output:
       refresh();
     }),
     vscode.window.onDidChangeActiveTextEditor(refresh),
-    vscode.commands.registerCommand('simlens.convertFile', (arg?: vscode.Uri | string) => convertFile(arg, output)),
   );
 
   void client.start().then(() => {
@@ -115,31 +115,4 @@ export function registerLanguageClient(context: vscode.ExtensionContext, output:
   });
   context.subscriptions.push({ dispose: () => void client.stop() });
   return client;
-}
-
-/** Converts a wrapped JSON document (or any importable format) to canonical JSONL beside it. */
-async function convertFile(arg: vscode.Uri | string | undefined, output: vscode.LogOutputChannel): Promise<void> {
-  const uri = typeof arg === 'string' ? vscode.Uri.parse(arg) : arg ?? vscode.window.activeTextEditor?.document.uri;
-  if (!uri || uri.scheme !== 'file') {
-    void vscode.window.showErrorMessage('SimLens: open a file to convert first.');
-    return;
-  }
-  try {
-    const conversion = await convertToJsonl(uri.fsPath, vscode.workspace.asRelativePath(uri));
-    const finalTarget = conversion.target;
-    // A readable summary (format, counts, notes, warnings with line and field) in the SimLens output.
-    const summary = conversion.summary;
-    output.info(`Converted to ${finalTarget}\n${summary.text}`);
-    const open = 'Open';
-    const details = 'Show Details';
-    const choice = await vscode.window.showInformationMessage(
-      `SimLens: ${summary.headline}. Written to ${vscode.workspace.asRelativePath(finalTarget)}.`,
-      open,
-      ...(conversion.warnings || conversion.notes ? [details] : []),
-    );
-    if (choice === open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(finalTarget));
-    else if (choice === details) output.show(true);
-  } catch (err) {
-    void vscode.window.showErrorMessage(`SimLens could not convert ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}`);
-  }
 }

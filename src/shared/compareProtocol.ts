@@ -6,7 +6,7 @@
  * imports this module for types only (zod compiles validators with `new Function`, which the
  * webview's CSP forbids); its code comes from compareView.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Conversation } from '../core/model';
 import type { DiffReport, TurnDifference } from '../core/diff/model';
 import { zodErrorMessage } from '../core/jsonl/zodIssues';

@@ -6,7 +6,7 @@
  * host treats its messages as untrusted too). The webview only ever receives pages of summaries
  * and one conversation at a time, never the whole file.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Conversation } from '../core/model';
 import type { Taxonomy } from '../core/taxonomy';
 import { SummaryFilterSchema, type AgreementResult, type ConversationSummary, type Facets, type SearchStats, type SummaryFilter } from '../core/document/types';

@@ -8,14 +8,15 @@
  * from its own copy of the report, so the webview only ever contributes chart pixels (PNG data
  * URLs, checked to be PNG).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Report } from '../core/report/model';
 import { SectionId } from '../core/report/model';
 import { ReportSpecSchema, type ReportSpec } from '../core/report/specs';
 import { zodErrorMessage } from '../core/jsonl/zodIssues';
 
-/** The panel's view type (one for every metric panel kind). */
-export const PANEL_VIEW_TYPE = 'simlens.metricPanel';
+// The panel's view type lives in a module of its own: activation registers the panel serializer
+// without loading this protocol's schemas.
+export { PANEL_VIEW_TYPE } from './panelViewType';
 
 // ---- host → webview (not validated by the webview: the host is trusted) --------------------
 

@@ -492,15 +492,27 @@ async function paletteRow(page: Page, title: string, timeoutMs: number) {
 }
 
 /** Types `label` into the open quick pick and picks the row whose label is exactly `label`. */
-export async function pickQuickInput(page: Page, label: string, timeoutMs = 15_000): Promise<void> {
+export async function pickQuickInput(page: Page, label: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   const input = page.locator('.quick-input-widget input').first();
   await input.waitFor({ state: 'visible', timeout: timeoutMs });
-  await input.fill(label);
   const row = page
     .locator('.quick-input-list .monaco-list-row')
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
     .first();
-  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  // The quick input widget is shared by the command palette and every step of a pick: a step that
+  // opens after the text was typed (a busy extension host is slow to show it) starts empty, so the
+  // text is typed again until the row shows. Waits on the row, not on time; the deadline only
+  // bounds a pick that never comes.
+  for (;;) {
+    if ((await input.inputValue().catch(() => '')) !== label) await input.fill(label).catch(() => undefined);
+    try {
+      await row.waitFor({ state: 'visible', timeout: Math.max(500, Math.min(2_000, deadline - Date.now())) });
+      break;
+    } catch (e) {
+      if (Date.now() >= deadline) throw new Error(`the quick pick never offered "${label}": ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
   await row.click();
 }
 

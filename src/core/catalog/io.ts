@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../atomicFile';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Catalog, type CatalogItem } from './item';
 import { zodProblemLines } from '../jsonl/zodIssues';
 

@@ -2,7 +2,7 @@
  * Hot-exit backups of a conversation document: only the unsaved annotation values (the journal's
  * current values), never the file. Restoring re-applies them onto the file on disk.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Annotation, Speaker } from '../model';
 
 const BackupKey = z.object({

@@ -3,7 +3,7 @@
  * filter, facet counts, search statistics and annotator-agreement reports. Core owns them;
  * src/shared/editorProtocol.ts re-exports them for the host-webview messages.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Outcome, type Speaker } from '../model';
 
 /** Summary of one line for the conversation list. `line` is the 0-based line index in the file. */

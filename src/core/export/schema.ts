@@ -5,7 +5,7 @@
  * checked against it by a test. Every loose object keeps `additionalProperties: true`: fields
  * other tools write are allowed, as the zod model allows them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Conversation } from '../model';
 
 /** Bumped when a change to the model makes earlier lines invalid or changes a field's meaning. */

@@ -12,7 +12,7 @@
  * Browser-safe (type-only zod import): the report model, run configs and the webview protocol use
  * it as well as the JSONL parser and the importers.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

@@ -4,7 +4,7 @@
  * name plus generation limits. The API key is deliberately NOT part of these settings: it is
  * passed separately to the client and never serialised (settings go into run manifests).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 import { publicBaseUrl } from './redact';
 

@@ -7,7 +7,7 @@
  * `validateJudge` compares the judge with the users' own (first-person) ratings: Kendall's tau-b
  * per user-experience field, confusion matrices, and acceptance accuracy.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Conversation, ConversationAnnotation } from '../model';
 import { conversationOutcome, judgeFields } from '../model';
 import { kendallTau } from '../stats/kendall';

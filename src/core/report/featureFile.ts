@@ -32,7 +32,7 @@
  * Human-likeness needs the text (n-grams), so it always reads the conversations.
  */
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { conversationId, USER_OUTCOMES, type Conversation } from '../model';
 import { conversationFeatures, type ConversationFeatures, type FeatureOptions, type UxSource } from '../metrics/features';
 import { zodErrorMessage } from '../jsonl/zodIssues';

@@ -11,7 +11,7 @@
  * All text in a report may come from data (file names, feature names, condition labels): every
  * renderer escapes it for its target format, and the webview only ever sets it as textContent.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** Version tag written into every report (`report.json`). */

@@ -4,7 +4,7 @@
  */
 import { basename, isAbsolute, resolve } from 'node:path';
 import { existsSync, statSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { conversationCondition, conversationSource, conversationTask, type Conversation } from '../model';
 import { createRng } from '../random';
 import { loadPopulation } from '../metrics/load';

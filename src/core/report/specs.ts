@@ -3,7 +3,7 @@
  * validated with zod: the panels keep it in the webview state so a panel can be recomputed after a
  * window reload, and the host validates it again when it comes back.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PopulationSpecSchema } from './populations';
 
 const Features = z.array(z.string().min(1).max(200)).max(200).optional();

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Agent, UserSimulator } from '../sim/types';
 import { Catalog, generateApparelCatalog, loadCatalog } from '../catalog/catalog';
 import { createAgent } from '../sim/recommenders/index';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Catalog } from '../catalog/item';
 import { importFile } from '../importers/index';
 import type { Agent, UserSimulator } from '../sim/types';

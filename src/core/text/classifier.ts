@@ -14,7 +14,7 @@
  * Features never seen in training are ignored. `confidence` is the posterior probability of the
  * predicted label. Ties go to the label that sorts first, so results never depend on input order.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { textNgrams } from './ngrams';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 

@@ -19,7 +19,7 @@ import {
   CounterfactualSpecSchema, FidelitySpecSchema, HlsSpecSchema, InvariantsSpecSchema, PlsaSpecSchema, SimulationSpecSchema,
   type ConditionPairSpec, type ReportSpec,
 } from '../../core/report/specs';
-import { PANEL_VIEW_TYPE, PanelStateSchema } from '../../shared/panelProtocol';
+import { PanelStateSchema } from '../../shared/panelProtocol';
 import { MetricPanel, type PanelDeps } from './panel';
 import { activeConversationFile, askInteger, loadWithProgress, pickActSource, pickFiles, pickFilter, populationSpec } from './pickers';
 import { domainMismatchWarnings } from './populationFiles';
@@ -220,8 +220,14 @@ async function validateFlow(loader: PopulationLoader): Promise<ReportSpec | unde
   return { kind: 'fidelity', human: human.spec, simulator, agents: agentsText.split(',').map((s) => s.trim()).filter(Boolean), n, out };
 }
 
-/** Registers the panel commands and the panel serializer. */
-export function registerMetricPanels(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): { panels: ReadonlySet<MetricPanel> } {
+/**
+ * Registers the panel commands; returns `revive`, which the panel serializer registered at
+ * activation (src/extension/lazy.ts) calls to restore a panel.
+ */
+export function registerMetricPanels(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): { panels: ReadonlySet<MetricPanel>; revive: (panel: vscode.WebviewPanel, state: unknown) => void } {
   const deps: PanelDeps = { extensionUri: context.extensionUri, log, cwd };
   const command = <T extends ReportSpec>(
     id: string,
@@ -253,25 +259,24 @@ export function registerMetricPanels(context: vscode.ExtensionContext, log: vsco
     command(PANEL_COMMANDS.simulation, SimulationSpecSchema, simulationFlow),
     command(PANEL_COMMANDS.validate, FidelitySpecSchema, validateFlow, true),
     command(PANEL_COMMANDS.invariants, InvariantsSpecSchema, invariantsFlow),
-    vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
-      async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown) {
-        const parsed = PanelStateSchema.safeParse(state);
-        if (!parsed.success) {
-          log.warn(`metric panel: could not restore a panel (state: ${parsed.error.issues[0]?.message ?? 'invalid'})`);
-          MetricPanel.revive(deps, panel, null, undefined, undefined);
-          return;
-        }
-        let report: Report | undefined;
-        if (parsed.data.report !== undefined) {
-          try {
-            report = parseReport(parsed.data.report, 'saved report');
-          } catch (e) {
-            log.warn(`metric panel: ${(e as Error).message}; recomputing`);
-          }
-        }
-        MetricPanel.revive(deps, panel, parsed.data.spec, report, parsed.data.outDir);
-      },
-    }),
   );
-  return { panels: MetricPanel.all };
+  /** Restores a panel VS Code kept from the last session (the serializer lives in dist/extension.js). */
+  const revive = (panel: vscode.WebviewPanel, state: unknown): void => {
+    const parsed = PanelStateSchema.safeParse(state);
+    if (!parsed.success) {
+      log.warn(`metric panel: could not restore a panel (state: ${parsed.error.issues[0]?.message ?? 'invalid'})`);
+      MetricPanel.revive(deps, panel, null, undefined, undefined);
+      return;
+    }
+    let report: Report | undefined;
+    if (parsed.data.report !== undefined) {
+      try {
+        report = parseReport(parsed.data.report, 'saved report');
+      } catch (e) {
+        log.warn(`metric panel: ${(e as Error).message}; recomputing`);
+      }
+    }
+    MetricPanel.revive(deps, panel, parsed.data.spec, report, parsed.data.outDir);
+  };
+  return { panels: MetricPanel.all, revive };
 }

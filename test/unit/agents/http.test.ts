@@ -8,6 +8,15 @@ import { createRng } from '../../../src/core/random';
 
 const catalog = generateApparelCatalog({ size: 50 });
 
+/** Resolves once `cond` holds (checked every few ms; 10 s at most). */
+async function until(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting for a condition');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
 interface Received {
   url: string;
   contentType: string | undefined;
@@ -142,9 +151,12 @@ describe('http agent', () => {
     const abort = new AbortController();
     const s = createAgent(`${base}/slow`, { catalog, timeoutMs: 10_000, signal: abort.signal }).createSession('c', createRng(1), {});
     const started = Date.now();
-    const pending = s.respond('hi', []);
-    setTimeout(() => abort.abort(new Error('run aborted')), 50);
-    await assert.rejects(pending, /run aborted/);
+    const before = received.length;
+    const answer = s.respond('hi', []);
+    // Abort once the request is in flight (the server has read it and holds it), not after a fixed wait.
+    await until(() => received.length > before);
+    abort.abort(new Error('run aborted'));
+    await assert.rejects(answer, /run aborted/);
     assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
     await assert.rejects(s.respond('again', []), /run aborted/, 'an aborted run sends nothing more');
   });

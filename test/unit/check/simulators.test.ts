@@ -2,8 +2,11 @@
  * Every non-LLM simulator configuration keeps every behavioural invariant: user (agenda
  * CIR6/QRFA x single/PKG, target-free) x meta (none, tol, prob) x local agent (good, bad).
  *
- * Size: 2,000 conversations for every user x meta x agent configuration (60,000 in all; about
- * 35 s on a 2-core machine). `npm run bench` (bench/invariants.ts) runs a larger sample.
+ * Size: 200 conversations for every user x meta x agent configuration (6,000 in all; about 12 s
+ * on an idle 2-core machine, 2 ms a conversation). Every configuration is run and every invariant
+ * is held to applying to at least MIN_APPLIED of them (the last test; the agent and simulator
+ * failure invariants to the failing-agent test below and test/unit/check/invariants.test.ts).
+ * `npm run bench` (bench/invariants.ts) runs the large sample, 300,000 conversations.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,8 +14,13 @@ import { parseSimulationConfig, prepareEnvironment, simulateConversation, type S
 import { InvariantChecker, type CheckReport } from '../../../src/core/check/index';
 import { KNOWN_SIMULATOR_ISSUES, SIMULATOR_MATRIX, USERS } from '../../support/simulators';
 
-const PER_AGENT = 2000;
-
+const PER_AGENT = 200;
+/** Fewer applicable conversations than this, over the whole matrix, and an invariant counts as untested. */
+const MIN_APPLIED = 100;
+/** Invariants that need a failing agent or simulator: held by the failing-agent test below and unit tests of their own. */
+const NEEDS_A_FAILURE = ['agent-error-on-failing-turn', 'agent-error-no-user-effect', 'simulator-error-outcome'];
+/** Conversations each invariant applied to, summed over the matrix (filled by the tests below). */
+const applied = new Map<string, number>();
 
 function summary(report: CheckReport, except: readonly string[] = []): string {
   return report.invariants
@@ -28,6 +36,7 @@ for (const { name, config } of SIMULATOR_MATRIX) {
     for (let i = 0; i < PER_AGENT; i++) checker.add((await simulateConversation(env, i)).conversation);
     const report = checker.report();
     assert.equal(report.conversations, PER_AGENT);
+    for (const r of report.invariants) applied.set(r.id, (applied.get(r.id) ?? 0) + r.conversations);
     for (const r of report.invariants) {
       if (KNOWN_SIMULATOR_ISSUES.includes(r.id) && r.violations) t.diagnostic(`${name}: ${r.id} ${r.violatingConversations}/${r.conversations} conversations (known simulator issue)`);
     }
@@ -64,4 +73,10 @@ test('agent failures: the error stays on the failing turn, the conversation ends
     assert.equal(report.invariants[0].conversations, failed);
     assert.ok(report.ok, `${env.user.name}:\n${summary(report)}`);
   }
+});
+
+test(`the sample exercises every invariant (each applies to >= ${MIN_APPLIED} of the ${SIMULATOR_MATRIX.length * PER_AGENT} conversations)`, () => {
+  assert.equal(applied.size, new InvariantChecker({}).report().invariants.length, 'every configuration ran and reported every invariant');
+  const thin = [...applied].filter(([id, n]) => !NEEDS_A_FAILURE.includes(id) && n < MIN_APPLIED).map(([id, n]) => `${id}: ${n}`);
+  assert.deepEqual(thin, [], 'invariants the sample barely exercises');
 });

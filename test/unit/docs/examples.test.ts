@@ -1,6 +1,6 @@
 /**
  * Every shell example in the documentation runs as written. The ```bash and ```sh blocks of
- * README.md and docs/**\/*.md are executed in order, one file at a time, from a copy of the
+ * README.md and docs/**\/*.md are executed, each file's in order and the files side by side, from a copy of the
  * repository root (its top-level entries linked into a fresh folder, so files the examples create
  * stay out of the checkout), with `simlens` on PATH (the built CLI, dist/cli.js) and the LLM
  * endpoint pointed at a loopback OpenAI-compatible server through $SIMLENS_BASE_URL (the variable a
@@ -69,6 +69,9 @@ after(async () => {
   await fake?.close();
 });
 
+// The documents run side by side (each in its own copy of the repository, its blocks in order):
+// most of the time goes to CLI processes and waits on the loopback LLM server, not to this process.
+describe('shell examples', { concurrency: true }, () => {
 for (const doc of docs) {
   const name = relative(REPO, doc);
   describe(`shell examples in ${name}`, () => {
@@ -90,7 +93,8 @@ for (const doc of docs) {
 
     for (const block of shellBlocks(readFileSync(doc, 'utf8'))) {
       const first = block.code.split('\n').find((l) => l.trim() && !l.trim().startsWith('#')) ?? '';
-      test(`${name}:${block.line}: ${first.slice(0, 70)}`, { timeout: 180_000 }, async () => {
+      // The limits only stop a hung example: the documents run side by side, on a busy machine too.
+      test(`${name}:${block.line}: ${first.slice(0, 70)}`, { timeout: 600_000 }, async () => {
         // Asynchronous on purpose: the loopback LLM server lives in this process and must keep answering.
         const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', block.code], {
           cwd: join(work, 'repo'),
@@ -106,7 +110,7 @@ for (const doc of docs) {
         let stderr = '';
         child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4000)));
         child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-        const timer = setTimeout(() => child.kill('SIGKILL'), 170_000);
+        const timer = setTimeout(() => child.kill('SIGKILL'), 590_000);
         const code = await new Promise<number | string>((resolveExit) => child.on('close', (c, sig) => resolveExit(c ?? String(sig))));
         clearTimeout(timer);
         assert.equal(code, 0, `the example at ${name}:${block.line} exited ${code}\n--- stdout ---\n${stdout.slice(-2000)}\n--- stderr ---\n${stderr.slice(-3000)}`);
@@ -114,6 +118,7 @@ for (const doc of docs) {
     }
   });
 }
+});
 
 describe('links between the docs', () => {
   for (const doc of markdownFiles()) {

@@ -352,11 +352,18 @@ describe('stopping', () => {
     await withFakeOpenAI({ handler: () => ({ status: 503, headers: { 'retry-after': '30' } }) }, async (fake) => {
       const stop = new AbortController();
       const settings = resolveLlmSettings({ defaults: { baseUrl: fake.url, model: 'm', maxRetries: 6 } });
-      const client = new LlmClient({ role: 'user', config: settings.roles.user, apiKey: FAKE_KEY, stopRetries: stop.signal });
+      // The client's wait before its retry (30 s, from retry-after) tells the test it has begun.
+      let waitBegan!: () => void;
+      const inWait = new Promise<void>((r) => (waitBegan = r));
+      const sleep = (ms: number, signal?: AbortSignal) =>
+        new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, ms);
+          signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('wait ended'))), { once: true });
+          waitBegan();
+        });
+      const client = new LlmClient({ role: 'user', config: settings.roles.user, apiKey: FAKE_KEY, stopRetries: stop.signal, sleep });
       const call = client.chat({ messages: [{ role: 'user', content: 'hi' }] });
-      const until = Date.now() + 5000;
-      while (fake.chatRequests.length < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-      await new Promise((r) => setTimeout(r, 50));
+      await inWait;
       const t0 = Date.now();
       stop.abort();
       await assert.rejects(call, /not retried: the run is stopping/);

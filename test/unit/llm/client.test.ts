@@ -217,9 +217,13 @@ describe('LlmClient against the loopback server', () => {
     fake.enqueue({ delayMs: 2000, content: 'too late' });
     const ctrl = new AbortController();
     const client = new LlmClient({ role: 'user', config: roleConfig(fake.url), signal: ctrl.signal });
-    setTimeout(() => ctrl.abort(), 50);
+    const before = fake.chatRequests.length;
+    const call = client.chat({ messages: [{ role: 'user', content: 'x' }] });
+    // Abort once the call is in flight (the server has it), not after a fixed wait.
+    while (fake.chatRequests.length === before) await new Promise((r) => setTimeout(r, 5));
     const t0 = Date.now();
-    await assert.rejects(client.chat({ messages: [{ role: 'user', content: 'x' }] }), (e: unknown) => e instanceof LlmError && e.kind === 'aborted');
+    ctrl.abort();
+    await assert.rejects(call, (e: unknown) => e instanceof LlmError && e.kind === 'aborted');
     assert.ok(Date.now() - t0 < 1000);
   });
 

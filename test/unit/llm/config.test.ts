@@ -49,8 +49,13 @@ describe('LLM settings', () => {
 
 describe('node:http transport', () => {
   test('decodes gzip bodies, passes headers and status, honours abort', async () => {
+    let slowArrived!: () => void;
+    const slowRequest = new Promise<void>((r) => (slowArrived = r));
     const server = http.createServer((req, res) => {
-      if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2000);
+      if (req.url === '/slow') {
+        slowArrived();
+        return void setTimeout(() => res.end('late'), 2000);
+      }
       const body = zlib.gzipSync(JSON.stringify({ got: req.headers['x-test'], method: req.method }));
       res.writeHead(201, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'x-request-id': 'r1' });
       res.end(body);
@@ -64,8 +69,11 @@ describe('node:http transport', () => {
       assert.equal(res.headers.get('x-request-id'), 'r1');
       assert.deepEqual(await res.json(), { got: 'yes', method: 'POST' });
       const ctrl = new AbortController();
-      setTimeout(() => ctrl.abort(), 50);
-      await assert.rejects(f(`${base}/slow`, { signal: ctrl.signal }), (e: Error) => e.name === 'AbortError');
+      const slow = f(`${base}/slow`, { signal: ctrl.signal });
+      // Abort once the request is in flight (the server has it), not after a fixed wait.
+      await slowRequest;
+      ctrl.abort();
+      await assert.rejects(slow, (e: Error) => e.name === 'AbortError');
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

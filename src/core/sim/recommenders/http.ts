@@ -9,7 +9,7 @@
  * into the output). The one exception: the run's hard-abort `signal` (a second Ctrl-C) cancels the
  * request in flight and rejects, because a cancelled turn is no answer of the recommender.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { RecommendedItem } from '../../model';
 import type { Rng } from '../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../types';

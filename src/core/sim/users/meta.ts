@@ -16,7 +16,7 @@
  * while the current target is among the first three items shown (the user has found it), nor on
  * a failed agent turn.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SimulatorTrace, TargetState } from '../../model';
 import type { Rng } from '../../random';
 import type { AgentResponse, SessionContext, UserSession, UserSimulator, UserTurn } from '../types';

@@ -6,7 +6,7 @@
  * list therefore stands for hundreds of wordings. Wordings the caller names (`avoid`: every
  * utterance said so far in the conversation) are not said again while another wording exists.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Rng } from '../../random';
 import { mainAct } from '../../taxonomy/acts';
 import { loadJsonFile } from './transitions';

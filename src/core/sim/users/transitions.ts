@@ -8,7 +8,7 @@
  * the interaction model allows.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Conversation, Annotation } from '../../model';
 import type { Rng } from '../../random';
 import {

@@ -12,7 +12,7 @@
  * at most twelve acts long (the KDD'20 code's rule). Complete is kept only as the last act of a
  * chain (`completeLast`): the user completes when nothing else is pending.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Rng } from '../../../random';
 import { START, STOP, mainAct, qrfaAgentClass } from '../../../taxonomy/acts';
 import { TransitionModel, loadJsonFile } from '../transitions';

@@ -7,7 +7,7 @@
  * docs/protocol.schema.json is generated from them (`npx tsx scripts/protocol-schema.ts`; a unit test
  * fails when the committed file differs).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Outcome, RecommendedItem, SimulatorTrace } from '../../../model';
 
 /**

@@ -3,7 +3,7 @@
  * working directory, environment) and picks in "Run Simulation…" and "Play the Recommender…".
  */
 import { isAbsolute, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { zodErrorMessage } from '../../../jsonl/zodIssues';
 
 export const SimulatorSetting = z.object({

@@ -11,7 +11,7 @@
  *   conversation and the turn; the faulted process is killed and a new one started, with a backoff
  *   after failed starts. The run goes on; its consecutive-failure policy stops a run that cannot work.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Catalog } from '../../../catalog/catalog';
 import type { SimulatorTrace, Turn } from '../../../model';
 import type { Rng } from '../../../random';
