@@ -11,7 +11,7 @@
  */
 import { basename } from 'node:path';
 import type { EditorViewState } from '../../shared/editorProtocol';
-import { parseWebviewMessage, type HostMessage, type SummaryFilter, type WebviewMessage } from '../../shared/editorProtocol';
+import { parseWebviewMessage, type HostMessage, type ImportPreview, type SummaryFilter, type WebviewMessage } from '../../shared/editorProtocol';
 import type { Taxonomy } from '../../core/taxonomy';
 import type { DocumentCore, DocumentListener, EditorLog } from './documentCore';
 import { computeAgreement } from '../../core/document/agreement';
@@ -82,6 +82,17 @@ export class EditorController implements DocumentListener {
     document.listeners.add(this);
     // Line 1 is what a fresh page shows first: read it while the page loads.
     if (!document.indexed) void this.firstConversation();
+    // And what `init` needs (settings, the format sniff), so "ready" is answered without waiting.
+    this.initData = this.readInitData();
+  }
+
+  /** Settings and the import preview for the next `init`; read ahead while the page loads. */
+  private initData: Promise<[EditorSettings, ImportPreview | undefined]> | undefined;
+
+  private readInitData(): Promise<[EditorSettings, ImportPreview | undefined]> {
+    const data = Promise.all([this.port.readSettings(), this.document.importableReady]);
+    data.catch(() => undefined); // read again (and reported) by onReady
+    return data;
   }
 
   /**
@@ -173,7 +184,9 @@ export class EditorController implements DocumentListener {
   /** The webview loaded: `init` at once (before the index when it is still being built), then the rest. */
   private async onReady(first: { requestId: number; line: number } | undefined): Promise<void> {
     this.ready = true;
-    const [settings, importable] = await Promise.all([this.port.readSettings(), this.document.importableReady]);
+    const ahead = this.initData;
+    this.initData = undefined;
+    const [settings, importable] = await (ahead ?? this.readInitData()).catch(() => this.readInitData());
     this.settings = settings;
     const reveal = this.pendingReveal;
     const indexed = this.document.indexed;
@@ -364,6 +377,7 @@ export class EditorController implements DocumentListener {
 
   /** The settings changed (the adapter heard it from VS Code). */
   async settingsChanged(): Promise<void> {
+    this.initData = undefined;
     const before = this.settings;
     this.settings = await this.port.readSettings();
     if (before && before.allowRemoteImages !== this.settings.allowRemoteImages) {
