@@ -7,6 +7,7 @@ import { basename, dirname } from 'node:path';
 import { editNotice, type ConversationDocumentModel, type AnnotationEdit } from '../../core/document';
 import type { ImportPreview } from '../../shared/editorProtocol';
 import { DocumentCore } from './documentCore';
+import { trace } from './trace';
 
 export type { DocumentListener } from './documentCore';
 
@@ -37,6 +38,7 @@ export class ConversationDocument extends DocumentCore implements vscode.CustomD
       document: this,
       label: edit.label,
       undo: async () => {
+        trace(() => `undo ${edit.label}`);
         const e = await this.model.undoEdit(edit.seq);
         if (e) this.notifyLine(e.key.line, editNotice('undo', e));
       },

@@ -174,6 +174,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   }
 
   saveCustomDocument(document: ConversationDocument): Thenable<void> {
+    trace(() => `save ${document.uri.toString()}`);
     return document.save();
   }
 
@@ -182,10 +183,12 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   }
 
   revertCustomDocument(document: ConversationDocument): Thenable<void> {
+    trace(() => `revert ${document.uri.toString()}`);
     return document.revert();
   }
 
   backupCustomDocument(document: ConversationDocument, context: vscode.CustomDocumentBackupContext): Thenable<vscode.CustomDocumentBackup> {
+    trace(() => `backup ${document.uri.toString()}`);
     return document.backup(context.destination);
   }
 
