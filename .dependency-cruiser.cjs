@@ -5,6 +5,8 @@
  */
 /** The `vscode` API (it resolves to its type package). */
 const VSCODE = '(^vscode$|(^|/)node_modules/@types/vscode/)';
+/** The vscode-free part of the conversation editor's host side (see src/extension/editor/controller.ts). */
+const EDITOR_NO_VSCODE = '^src/extension/editor/(controller|documentCore|noticeLog|trace)\\.ts$';
 
 /**
  * The order of the folders inside src/core, lowest first (docs/architecture.md, "Inside core"). A
@@ -41,6 +43,8 @@ const RULES = [
     { path: '^src/core/' }, { path: '^src/shared/' }],
   ['core-no-vscode', 'src/core runs in the CLI and the language server too: no `vscode` import.',
     { path: '^src/core/' }, { path: VSCODE }],
+  ['editor-controller-no-vscode', 'The editor\'s host controller (and what it uses) runs in the jsdom tests with the real page: no `vscode`, and nothing in src/extension that imports it.',
+    { path: EDITOR_NO_VSCODE }, { path: [VSCODE, '^src/extension/'], pathNot: EDITOR_NO_VSCODE }],
   ['webview-only-shared', 'The webview imports only src/shared (which re-exports what it needs from core) and its own files.',
     { path: '^webview/' }, { path: '^src/', pathNot: '^src/shared/' }],
   ['webview-no-node', 'Webview code (and src/shared, which it runs) runs in a browser: no Node built-ins.',

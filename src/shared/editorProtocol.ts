@@ -10,7 +10,10 @@ import * as z from 'zod';
 import type { Conversation } from '../core/model';
 import type { Taxonomy } from '../core/taxonomy';
 import { SummaryFilterSchema, type AgreementResult, type ConversationSummary, type Facets, type SearchStats, type SummaryFilter } from '../core/document/types';
-import { zodErrorMessage } from '../core/jsonl/zodIssues';
+import { parseAtEdge } from './rpc';
+import { VIEW_STATE_VERSION, viewStateVersionProblem } from './editorView';
+
+export { VIEW_STATE_VERSION, viewStateVersionProblem } from './editorView';
 
 // The document's data types are core's (src/core/document/types.ts); both sides take them from here.
 export {
@@ -116,6 +119,8 @@ const requestId = z.number().int().nonnegative();
  * filters and search, annotation cursor, list and transcript scroll, replay speed.
  */
 export const EditorViewStateSchema = z.object({
+  /** VIEW_STATE_VERSION when it was written: a state of another version is dropped, not guessed at. */
+  v: z.literal(VIEW_STATE_VERSION),
   filter: SummaryFilterSchema,
   line: lineIndex.optional(),
   turn: z.number().int().nonnegative().max(1_000_000).optional(),
@@ -127,6 +132,18 @@ export const EditorViewStateSchema = z.object({
   agreementMap: z.boolean().optional(),
 });
 export type EditorViewState = z.infer<typeof EditorViewStateSchema>;
+
+/**
+ * Reads a persisted view state (workspaceState, or the page's own saved state): the state, or
+ * why it was dropped (`undefined` when there is none). Never throws.
+ */
+export function parseViewState(raw: unknown): { ok: true; state: EditorViewState } | { ok: false; reason: string } | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const problem = viewStateVersionProblem(raw);
+  if (problem) return { ok: false, reason: problem };
+  const parsed = parseAtEdge(EditorViewStateSchema, raw, 'saved view state');
+  return parsed.ok ? { ok: true, state: parsed.message } : { ok: false, reason: `${parsed.error}: dropped` };
+}
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
   /** The page loaded; `first` is the conversation it will show first, answered right after `init`. */
@@ -169,9 +186,7 @@ export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
  * offending field, so the host can log it instead of acting on malformed input.
  */
 export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewMessage } | { ok: false; error: string } {
-  const result = WebviewMessageSchema.safeParse(raw);
-  if (result.success) return { ok: true, message: result.data };
-  return { ok: false, error: zodErrorMessage('invalid webview message', result.error, raw) };
+  return parseAtEdge(WebviewMessageSchema, raw, 'invalid webview message');
 }
 
 /** Page size the webview requests; the host never sends more rows than asked for. */

@@ -12,7 +12,7 @@ import * as z from 'zod';
 import type { Report } from '../core/report/model';
 import { SectionId } from '../core/report/model';
 import { ReportSpecSchema, type ReportSpec } from '../core/report/specs';
-import { zodErrorMessage } from '../core/jsonl/zodIssues';
+import { parseAtEdge } from './rpc';
 
 // The panel's view type lives in a module of its own: activation registers the panel serializer
 // without loading this protocol's schemas.
@@ -63,9 +63,7 @@ export type PanelToHost = z.infer<typeof PanelToHostSchema>;
 
 /** Validates a message from the webview; returns undefined (and the reason) for anything else. */
 export function parsePanelMessage(value: unknown): { ok: true; message: PanelToHost } | { ok: false; error: string } {
-  const r = PanelToHostSchema.safeParse(value);
-  if (r.success) return { ok: true, message: r.data };
-  return { ok: false, error: zodErrorMessage('invalid panel message', r.error, value) };
+  return parseAtEdge(PanelToHostSchema, value, 'invalid panel message');
 }
 
 // ---- persisted webview state ----------------------------------------------------------------

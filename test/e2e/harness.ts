@@ -329,6 +329,9 @@ const BASE_SETTINGS: Record<string, unknown> = {
   'update.mode': 'none',
   'window.restoreWindows': 'none',
   'files.hotExit': 'off',
+  // The browser workbench saves after a second by default (files.autoSave is afterDelay in VS Code
+  // for the Web): an edit's dirty state would race the test on a loaded machine. The tests save by hand.
+  'files.autoSave': 'off',
   'security.workspace.trust.startupPrompt': 'never',
   'security.workspace.trust.banner': 'always',
   // Shows the test-only command in the palette (see src/extension/testHooks.ts).

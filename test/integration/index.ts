@@ -21,9 +21,10 @@ import Mocha from 'mocha';
 import * as activation from './suites/activation';
 import * as commands from './suites/commands';
 import * as editor from './suites/editor';
+import * as settings from './suites/settings';
 
 /** Every suite module, in run order. Add yours here (one line). */
-const SUITES: ReadonlyArray<{ register(): void }> = [activation, commands, editor];
+const SUITES: ReadonlyArray<{ register(): void }> = [activation, commands, editor, settings];
 
 /** One failed test as written to the result file. */
 export interface IntegrationFailure {

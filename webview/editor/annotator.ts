@@ -1,5 +1,6 @@
 /** Annotation: the utterance cursor, act toggles and notes, sent to the host and shown optimistically. */
 import type { Conversation, Taxonomy } from '../../src/shared/model';
+import type { HostMessage } from '../../src/shared/editorProtocol';
 import type { HostApi } from './api';
 import { currentAnnotation } from './annotation';
 import { utterancesOf, type UtteranceRef } from './transcript';
@@ -13,20 +14,20 @@ export interface AnnotatorHost {
   cursorMoved(turn: number): void;
   /** The shown conversation's annotations changed locally. */
   annotationsEdited(): void;
+  /** The document's state after the newest edit (the answer to it) replaces the optimistic one. */
+  documentState(message: Extract<HostMessage, { type: 'annotationsChanged' }>): void;
 }
 
 export class AnnotationController {
   /** Index of the selected utterance within the conversation. */
   cursor = 0;
-  /** The id of the newest annotate message (older answers are stale). */
-  lastRequest = 0;
   /** Annotate messages sent and not answered yet (shown as body[data-pending-edits]). */
   private readonly pending = new Set<number>();
 
   /** The host answered annotate message `requestId` (its edit reached the document, or failed). */
-  answered(requestId: number | undefined): void {
-    if (requestId === undefined) return;
-    this.pending.delete(requestId);
+  private answered(message: HostMessage): void {
+    if (message.type !== 'annotationsChanged' || message.requestId === undefined) return;
+    this.pending.delete(message.requestId);
     this.showPending();
   }
 
@@ -104,8 +105,6 @@ export class AnnotationController {
     const cur = this.host.current();
     if (!cur?.conversation) return;
     const annotator = this.host.annotator();
-    const requestId = this.api.nextId();
-    this.lastRequest = requestId;
     const trimmed = note.trim() ? note : undefined;
     const turn = cur.conversation.turns[ref.turn];
     if (turn) {
@@ -114,8 +113,16 @@ export class AnnotationController {
       turn.annotations = list;
       this.host.annotationsEdited();
     }
+    // Every edit is answered; only the answer to the newest one is shown (an older answer would
+    // undo the optimistic state of the edits after it), the others only count as answered.
+    const requestId = this.api.rpc.request('annotate', (id) => ({ type: 'annotate', requestId: id, line: cur.line, turn: ref.turn, speaker: ref.speaker, acts, note: trimmed }), {
+      reply: (m) => {
+        this.answered(m);
+        if (m.type === 'annotationsChanged') this.host.documentState(m);
+      },
+      stale: (m) => this.answered(m),
+    });
     this.pending.add(requestId);
     this.showPending();
-    this.api.post({ type: 'annotate', requestId, line: cur.line, turn: ref.turn, speaker: ref.speaker, acts, note: trimmed });
   }
 }

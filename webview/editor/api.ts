@@ -1,9 +1,15 @@
-/** Host bridge: typed access to the VS Code webview API (posting messages, request ids, incoming messages, persisted view state). */
+/**
+ * Host bridge: the page's end of the editor seam's typed channel (src/shared/rpc.ts) over the VS
+ * Code webview API, and the page's persisted view state.
+ */
 import type { AgreementResult, HostMessage } from '../../src/shared/editorProtocol';
 import type { SummaryFilter, WebviewMessage } from '../../src/shared/editorProtocol';
+import { RpcClient } from '../../src/shared/rpc';
 
 /** What the webview remembers across hide/show (VS Code keeps it while the tab exists). */
 export interface ViewState {
+  /** VIEW_STATE_VERSION (src/shared/editorView.ts) of the build that wrote it. */
+  v: number;
   filter: SummaryFilter;
   /** Selected conversation's line (0-based). */
   line?: number;
@@ -30,31 +36,26 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
+export type EditorRpc = RpcClient<WebviewMessage, HostMessage>;
+
 export class HostApi {
   private readonly api: VsCodeApi;
-  private next = 1;
+  /** Requests (with their answers and stale answers dropped), plain messages and host events. */
+  readonly rpc: EditorRpc;
   constructor() {
     this.api = acquireVsCodeApi();
-  }
-  /** A fresh, increasing request id (answers carry it back, so stale answers can be dropped). */
-  nextId(): number {
-    return this.next++;
-  }
-  /** Calls `handler` with every message the host sends. */
-  listen(handler: (msg: HostMessage) => void): void {
+    this.rpc = new RpcClient<WebviewMessage, HostMessage>((m) => this.api.postMessage(m));
     window.addEventListener('message', (e: MessageEvent) => {
       const msg = e.data as HostMessage;
-      if (msg && typeof msg === 'object') handler(msg);
+      if (msg && typeof msg === 'object' && typeof msg.type === 'string') this.rpc.receive(msg);
     });
   }
   post(message: WebviewMessage): void {
-    this.api.postMessage(message);
+    this.rpc.post(message);
   }
-  getState(): ViewState | undefined {
-    const s = this.api.getState();
-    if (!s || typeof s !== 'object') return undefined;
-    const v = s as Partial<ViewState>;
-    return { filter: v.filter && typeof v.filter === 'object' ? v.filter : {}, ...v, mode: v.mode === 'annotate' || v.mode === 'agreement' ? v.mode : 'replay' };
+  /** The state VS Code kept for this page (unchecked: see ViewStateStore). */
+  getState(): unknown {
+    return this.api.getState();
   }
   setState(state: ViewState): void {
     this.api.setState(state);

@@ -23,6 +23,26 @@ import { ViewStateStore } from './viewState';
 
 type Mode = ViewState['mode'];
 
+/**
+ * Where the page is in showing its first conversation: the load sequence as one explicit state
+ * (the answers themselves are correlated by the channel, src/shared/rpc.ts).
+ * - `starting`: "ready" sent, waiting for init; `asked` says which conversation went with it
+ *   (the restored one, line 1 of a fresh unfiltered view, or none).
+ * - `first`: that conversation (or a revealed one) is on its way; `eager` when it is line 1
+ *   asked for before the view (a blank line 1 is not in the list: the list's first row opens).
+ * - `firstRow`: the list's first row opens once its page arrives.
+ * - `import`: not conversation JSONL; the conversion view is shown and nothing opens.
+ * - `shown`: a conversation is on screen; later openings are the user's.
+ */
+type Load =
+  | { phase: 'starting'; asked: 'restored' | 'line1' | undefined }
+  | { phase: 'first'; eager: boolean }
+  | { phase: 'firstRow' }
+  | { phase: 'import' }
+  | { phase: 'shown' };
+
+type Reply<T extends HostMessage['type']> = Extract<HostMessage, { type: T }>;
+
 interface Current {
   line: number;
   id: string;
@@ -43,7 +63,8 @@ export class EditorApp {
   private filterMs = 0;
   private progress = { scanned: 0, total: 0, done: false };
   private current: Current | undefined;
-  private conversationRequest = 0;
+  private load: Load = { phase: 'starting', asked: undefined };
+  /** A selected row whose page has not arrived yet (opened by afterPage), or -1. */
   private pendingIndex = -1;
   private pendingTurn: number | undefined;
   private agreement: AgreementResult | undefined;
@@ -52,8 +73,6 @@ export class EditorApp {
   private restoreTranscriptScroll: number | undefined;
   private openTimer = 0;
   private convertButton: HTMLButtonElement | undefined;
-  /** The first conversation was requested before the view (see onInit). */
-  private eagerFirst = false;
 
   // Elements.
   private readonly root: HTMLElement;
@@ -78,7 +97,12 @@ export class EditorApp {
     this.restoreTranscriptScroll = state.transcriptScroll;
     this.agreement = state.agreement;
     this.list = new VirtualList({
-      requestPage: (start, count, viewVersion) => this.api.post({ type: 'requestPage', requestId: this.api.nextId(), viewVersion, start, count }),
+      requestPage: (start, count, viewVersion) =>
+        this.api.rpc.request(`page:${start}`, (requestId) => ({ type: 'requestPage', requestId, viewVersion, start, count }), (m) => {
+          if (m.type !== 'page') return;
+          this.list.receivePage(m.viewVersion, m.start, m.rows);
+          this.afterPage();
+        }),
       select: (row, index, how) => this.onListSelect(row?.line, index, how),
       openAsText: (line) => this.api.post({ type: 'openLineAsText', line }),
       scrolled: (first) => {
@@ -115,9 +139,10 @@ export class EditorApp {
         this.scrollToFocus();
       },
       annotationsEdited: () => this.renderConversation(true),
+      documentState: (msg) => this.onAnnotationsChanged(msg),
     });
     this.build();
-    this.api.listen((msg) => this.onMessage(msg));
+    this.listen();
     document.addEventListener('keydown', (e) =>
       handleKey(e, {
         store: this.store,
@@ -134,28 +159,32 @@ export class EditorApp {
         status: (message) => this.notice('info', message),
       }),
     );
-    this.api.post({ type: 'ready', first: this.firstRequest() });
+    this.sendReady();
     mark('simlens:ready');
   }
 
   /**
-   * The conversation to show first, asked for together with "ready" so that the host answers it
-   * right after `init` (one round trip before the first render, not two): the one selected before
-   * the webview was hidden, or line 1 of a fresh, unfiltered view. The host leaves it unanswered
-   * when it has a conversation to reveal or the file is not conversation JSONL; `onInit` decides.
+   * "ready", with the conversation to show first asked for in the same message so that the host
+   * answers it right after `init` (one round trip before the first render, not two): the one
+   * selected before the webview was hidden, or line 1 of a fresh, unfiltered view. The host leaves
+   * it unanswered when it has a conversation to reveal or the file is not conversation JSONL;
+   * `onInit` decides.
    */
-  private firstRequest(): { requestId: number; line: number } | undefined {
+  private sendReady(): void {
     const state = this.store.state;
     let line: number;
     if (state.line !== undefined) {
       this.pendingTurn = state.turn;
       line = state.line;
+      this.load = { phase: 'starting', asked: 'restored' };
     } else if (isEmptyFilter(state.filter)) {
-      this.eagerFirst = true;
       line = 0;
-    } else return undefined;
-    this.conversationRequest = this.api.nextId();
-    return { requestId: this.conversationRequest, line };
+      this.load = { phase: 'starting', asked: 'line1' };
+    } else {
+      this.api.post({ type: 'ready' });
+      return;
+    }
+    this.api.rpc.request('conversation', (requestId) => ({ type: 'ready', first: { requestId, line } }), (m) => this.onConversationReply(m));
   }
 
   // Layout ---------------------------------------------------------------------------------
@@ -205,65 +234,40 @@ export class EditorApp {
 
   // Messages ------------------------------------------------------------------------------
 
-  private onMessage(msg: HostMessage): void {
-    switch (msg.type) {
-      case 'init':
+  /** Host events (answers to requests go to the handler given with each request). */
+  private listen(): void {
+    this.api.rpc
+      .on('init', (msg) => {
         mark('simlens:init');
         this.onInit(msg.init);
-        return;
-      case 'indexed':
+      })
+      .on('indexed', (msg) => {
         if (this.init) this.init = { ...this.init, lineCount: msg.lineCount, fileSize: msg.fileSize, indexing: undefined };
         this.updateProgress();
-        return;
-      case 'progress':
+      })
+      .on('progress', (msg) => {
         this.progress = msg;
         this.updateProgress();
-        return;
-      case 'view':
-        this.onView(msg);
-        return;
-      case 'page':
-        this.list.receivePage(msg.viewVersion, msg.start, msg.rows);
-        this.afterPage();
-        return;
-      case 'conversation':
-        if (msg.requestId !== this.conversationRequest) return;
-        if (!this.current) mark('simlens:conversation');
-        this.onConversation(msg);
-        return;
-      case 'reveal':
+      })
+      .on('view', (msg) => this.onView(msg))
+      .on('reveal', (msg) => {
         this.pendingTurn = msg.turn;
         this.openLine(msg.line);
-        return;
-      case 'annotationsChanged':
-        this.annotation.answered(msg.requestId);
-        // An answer to an older annotate message: a newer optimistic state is already shown.
-        if (msg.requestId !== undefined && msg.requestId < this.annotation.lastRequest) return;
-        if (this.current && this.current.line === msg.line) {
-          this.current.conversation = msg.conversation;
-          this.renderConversation(true);
-        }
-        this.list.refresh();
-        return;
-      case 'agreement':
-        this.agreementLoading = false;
-        this.agreement = msg.result;
-        this.store.state.agreement = msg.result;
-        this.store.save();
-        if (msg.error) this.notice('error', msg.error);
-        if (this.store.state.mode === 'agreement') this.renderMain();
-        return;
-      case 'reloaded':
+      })
+      // Undo/redo, another editor of the file, or an edit answered after this page reloaded.
+      .on('annotationsChanged', (msg) => this.onAnnotationsChanged(msg))
+      .allowUnmatched('annotationsChanged')
+      .on('reloaded', (msg) => {
         this.notice('info', `File ${msg.reason}.`);
         if (this.current) this.openLine(Math.min(this.current.line, Math.max(0, msg.lineCount - 1)));
-        return;
-      case 'settings':
+      })
+      .on('settings', (msg) => {
         if (this.init) {
           this.init = { ...this.init, annotator: msg.annotator, taxonomy: msg.taxonomy, taxonomyError: msg.taxonomyError, allowRemoteImages: msg.allowRemoteImages, replayIntervalMs: msg.replayIntervalMs };
           this.renderConversation(true);
         }
-        return;
-      case 'notice':
+      })
+      .on('notice', (msg) => {
         // The host offers recent notices again to a page that (re)loads: show each one once.
         if (msg.id !== undefined) {
           if (this.noticesShown.has(msg.id)) return;
@@ -275,8 +279,31 @@ export class EditorApp {
           this.convertButton.parentElement?.querySelector('.convert-status')?.replaceChildren();
         }
         this.notice(msg.level, msg.message);
-        return;
+      });
+  }
+
+  private onAnnotationsChanged(msg: Reply<'annotationsChanged'>): void {
+    if (this.current && this.current.line === msg.line) {
+      this.current.conversation = msg.conversation;
+      this.renderConversation(true);
     }
+    this.list.refresh();
+  }
+
+  private onConversationReply(msg: HostMessage): void {
+    if (msg.type !== 'conversation') return;
+    if (!this.current) mark('simlens:conversation');
+    this.onConversation(msg);
+  }
+
+  private onAgreement(msg: HostMessage): void {
+    if (msg.type !== 'agreement') return;
+    this.agreementLoading = false;
+    this.agreement = msg.result;
+    this.store.state.agreement = msg.result;
+    this.store.save();
+    if (msg.error) this.notice('error', msg.error);
+    if (this.store.state.mode === 'agreement') this.renderMain();
   }
 
   private onInit(init: EditorInit): void {
@@ -284,22 +311,26 @@ export class EditorApp {
     replace(this.fileLabel, init.fileName);
     setAttr(this.fileLabel, 'title', init.filePath);
     this.updateProgress();
-    // An empty file has no line 1 (the host leaves that request unanswered).
-    if (!init.indexing && init.lineCount === 0) this.eagerFirst = false;
+    const asked = this.load.phase === 'starting' ? this.load.asked : undefined;
     if (init.importable) {
       // Not conversation JSONL: offer the conversion instead of listing lines (the host does not
       // answer the request sent with "ready").
-      this.conversationRequest = this.api.nextId();
-      this.eagerFirst = false;
+      this.api.rpc.cancel('conversation');
+      this.load = { phase: 'import' };
       this.renderImport(init.importable);
       return;
     }
+    if (asked === 'line1' && !init.indexing && init.lineCount === 0) {
+      // An empty file has no line 1 (the host leaves that request unanswered).
+      this.api.rpc.cancel('conversation');
+      this.load = { phase: 'firstRow' };
+    } else this.load = asked ? { phase: 'first', eager: asked === 'line1' } : { phase: 'firstRow' };
     const state = this.store.state;
     this.filters.apply(state.filter);
     this.api.post({ type: 'setFilter', filter: state.filter });
     if (init.reveal) {
       // A conversation to reveal replaces the one asked for with "ready" (the host did not answer it).
-      this.eagerFirst = false;
+      this.load = { phase: 'first', eager: false };
       this.pendingTurn = init.reveal.turn;
       this.openLine(init.reveal.line);
     }
@@ -359,7 +390,7 @@ export class EditorApp {
     if (this.current) {
       // Re-find the selected conversation's position in the new view.
       this.openLine(this.current.line);
-    } else if (this.store.state.line === undefined && msg.count > 0 && !this.init?.reveal && !this.eagerFirst) {
+    } else if (this.load.phase === 'firstRow' && msg.count > 0) {
       // Nothing selected yet: open the first conversation once its row arrives.
       this.pendingIndex = 0;
     }
@@ -375,16 +406,15 @@ export class EditorApp {
     }
   }
 
-  private onConversation(msg: Extract<HostMessage, { type: 'conversation' }>): void {
-    if (this.eagerFirst) {
-      this.eagerFirst = false;
+  private onConversation(msg: Reply<'conversation'>): void {
+    if (this.load.phase === 'first' && this.load.eager && msg.error === 'blank line') {
       // Line 1 is blank: it is not in the list; open the list's first row when it arrives instead.
-      if (msg.error === 'blank line') {
-        this.pendingIndex = 0;
-        this.afterPage();
-        return;
-      }
+      this.load = { phase: 'firstRow' };
+      this.pendingIndex = 0;
+      this.afterPage();
+      return;
     }
+    this.load = { phase: 'shown' };
     const sameLine = this.current?.line === msg.line && this.current?.id === msg.id;
     const state = this.store.state;
     this.current = { line: msg.line, id: msg.id, conversation: msg.conversation, error: msg.error };
@@ -450,9 +480,9 @@ export class EditorApp {
     else this.openLine(line);
   }
 
+  /** Asks for a conversation; an answer to an earlier request that arrives after it is dropped (rpc). */
   private openLine(line: number): void {
-    this.conversationRequest = this.api.nextId();
-    this.api.post({ type: 'openConversation', requestId: this.conversationRequest, line });
+    this.api.rpc.request('conversation', (requestId) => ({ type: 'openConversation', requestId, line }), (m) => this.onConversationReply(m));
   }
 
   // Rendering -----------------------------------------------------------------------------
@@ -634,7 +664,7 @@ export class EditorApp {
 
   private requestAgreement(): void {
     this.agreementLoading = true;
-    this.api.post({ type: 'requestAgreement', requestId: this.api.nextId(), map: this.store.state.agreementMap === true });
+    this.api.rpc.request('agreement', (requestId) => ({ type: 'requestAgreement', requestId, map: this.store.state.agreementMap === true }), (m) => this.onAgreement(m));
   }
 
   /** Puts the annotation cursor on the first utterance the annotator has not annotated yet. */

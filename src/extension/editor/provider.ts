@@ -2,7 +2,7 @@
  * The conversation custom editor (viewType `simlens.conversations`): a `CustomEditorProvider`
  * with its own document, because VS Code does not give files over 50 MB to extensions as text.
  */
-import { EditorViewStateSchema, type EditorViewState } from '../../shared/editorProtocol';
+import { parseViewState, type EditorViewState } from '../../shared/editorProtocol';
 import * as vscode from 'vscode';
 import { basename } from 'node:path';
 import { ConversationDocumentModel } from '../../core/document';
@@ -130,15 +130,18 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     // The view state of this file from last time (conversation, mode, filters, cursor, ...), per file.
     const stateKey = `simlens.editor.viewState:${key}`;
     const savedView = (): EditorViewState | undefined => {
-      const parsed = EditorViewStateSchema.safeParse(this.context.workspaceState.get(stateKey));
-      return parsed.success ? parsed.data : undefined;
+      const parsed = parseViewState(this.context.workspaceState.get(stateKey));
+      if (parsed && !parsed.ok) {
+        // Another version, or not a state at all: open fresh, say why, and forget it.
+        this.log.info(`${basename(document.uri.fsPath)}: ${parsed.reason}`);
+        void this.context.workspaceState.update(stateKey, undefined);
+      }
+      return parsed?.ok ? parsed.state : undefined;
     };
     const render = () => {
       panel.webview.html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri), savedView());
     };
-    const session = new EditorSession(document, panel, this.log, () => {
-      void vscode.commands.executeCommand('workbench.action.openSettings', 'simlens');
-    });
+    const session = new EditorSession(document, panel, this.log);
     session.onHtmlRebuild = render;
     session.onViewState = (state) => void this.context.workspaceState.update(stateKey, state);
     const panels = this.registry.panels.get(key) ?? new Set<EditorSession>();
@@ -171,6 +174,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   }
 
   saveCustomDocument(document: ConversationDocument): Thenable<void> {
+    trace(() => `save ${document.uri.toString()}`);
     return document.save();
   }
 
@@ -179,10 +183,12 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   }
 
   revertCustomDocument(document: ConversationDocument): Thenable<void> {
+    trace(() => `revert ${document.uri.toString()}`);
     return document.revert();
   }
 
   backupCustomDocument(document: ConversationDocument, context: vscode.CustomDocumentBackupContext): Thenable<vscode.CustomDocumentBackup> {
+    trace(() => `backup ${document.uri.toString()}`);
     return document.backup(context.destination);
   }
 

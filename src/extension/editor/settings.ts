@@ -3,16 +3,9 @@ import * as vscode from 'vscode';
 import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
 import { resolveTaxonomySetting } from '../../core/document/taxonomySetting';
-import type { Taxonomy } from '../../core/taxonomy';
+import type { EditorSettings } from './controller';
 
-export interface EditorSettings {
-  /** The annotator id; '' when the setting is empty (asked for on the first annotation). */
-  annotator: string;
-  taxonomy: Taxonomy;
-  taxonomyError?: string;
-  allowRemoteImages: boolean;
-  replayIntervalMs: number;
-}
+export type { EditorSettings } from './controller';
 
 /** The OS user name, or "annotator" when the platform cannot tell. */
 export function defaultAnnotator(): string {

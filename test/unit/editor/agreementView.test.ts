@@ -19,6 +19,9 @@ function movie(): Conversation {
   };
 }
 
+/** As it crosses postMessage. */
+const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
 describe('agreement view (jsdom)', () => {
   test('warns about mixed taxonomies, asks for mapping, and keeps its result across hide/show', async () => {
     const hx = await loadWebview({ conversations: [movie()] });
@@ -29,8 +32,9 @@ describe('agreement view (jsdom)', () => {
       await hx.settle();
       const req = hx.posted.filter((m) => m.type === 'requestAgreement');
       assert.equal(req.length, 1);
-      hx.send({ type: 'agreement', requestId: 1, result: agreementFromConversations([movie()]) });
-      await hx.settle();
+      // The real host computed it from the file: the same result as from the conversations.
+      await hx.waitFor('.agreement [role="alert"]');
+      assert.deepEqual(hx.received.filter((m) => m.type === 'agreement').map((m) => (m as { result: unknown }).result), [json(agreementFromConversations([movie()]))]);
       const alert = hx.document.querySelector('.agreement [role="alert"]');
       assert.match(alert?.textContent ?? '', /different taxonomies: root \(convapparel\) and source \(iard\)/);
       assert.equal(hx.document.querySelectorAll('.agreement .pair').length, 0, 'no kappa table across taxonomies');
@@ -40,8 +44,8 @@ describe('agreement view (jsdom)', () => {
       box.dispatchEvent(new hx.window.Event('change'));
       await hx.settle();
       assert.deepEqual(hx.posted.filter((m) => m.type === 'requestAgreement').map((m) => (m as { map?: boolean }).map), [false, true]);
-      hx.send({ type: 'agreement', requestId: 2, result: agreementFromConversations([movie()], { map: true }) });
-      await hx.settle();
+      await hx.waitFor('.agreement .pair');
+      assert.deepEqual(hx.received.filter((m) => m.type === 'agreement').map((m) => (m as { result: unknown }).result)[1], json(agreementFromConversations([movie()], { map: true })));
       assert.match(hx.document.querySelector('.agreement .pair')?.textContent ?? '', /mapped to zhang-balog acts through act-aliases\.json/);
       saved = hx.state();
     } finally {

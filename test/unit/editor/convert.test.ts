@@ -111,7 +111,8 @@ describe('editor: first render', () => {
 
   test('a saved filter still opens the first row of the filtered list', async () => {
     const conv = { id: 'c1', turns: [{ user_utterance: 'first', assistant_utterance: 'hi' }] };
-    const hz = await loadWebview({ conversations: [conv, { ...conv, id: 'c2' }], savedState: { filter: { task: 'footwear' }, mode: 'replay' } });
+    const shoes = { ...conv, task_id: 'footwear_good' };
+    const hz = await loadWebview({ conversations: [shoes, { ...shoes, id: 'c2' }], savedState: { v: 1, filter: { task: 'footwear' }, mode: 'replay' } });
     try {
       await hz.waitFor('.conv-id', /c1/);
       const types = hz.posted.map((m) => m.type);

@@ -1,30 +1,49 @@
 /**
  * Runs the real editor webview bundle (webview/editor/main.ts, bundled by esbuild) inside jsdom
- * with a fake `acquireVsCodeApi`, and a small fake host that answers its messages from a list of
- * conversations. Used by the webview UI tests and the XSS corpus test.
+ * against the real host side: the conversations are written to a JSONL file, opened with the real
+ * `ConversationDocumentModel` behind the real `DocumentCore`, and answered by the real
+ * `EditorController` (src/extension/editor/controller.ts). Only what VS Code itself provides is
+ * stood in for, by an `EditorPort`: delivering messages between the two (as JSON copies, as
+ * VS Code does), the settings, and the workbench commands (recorded in `commands`).
+ * Used by the webview UI tests and the XSS corpus test.
  */
 import { webviewBundleFor } from '../../support/webviewBundle';
+import { scratchDir } from '../../support/scratch';
 import { JSDOM } from 'jsdom';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Conversation } from '../../../src/core/model';
-import type { ConversationSummary, EditorInit, HostMessage, WebviewMessage } from '../../../src/shared/editorProtocol';
-import { CONVAPPAREL_TAXONOMY } from '../../../src/core/taxonomy';
-import { conversationId, conversationTask, conversationCondition, conversationSource, conversationOutcome } from '../../../src/core/model';
+import type { EditorInit, EditorViewState, HostMessage, ImportPreview, WebviewMessage } from '../../../src/shared/editorProtocol';
+import { CONVAPPAREL_TAXONOMY, builtinTaxonomy } from '../../../src/core/taxonomy';
+import { ConversationDocumentModel } from '../../../src/core/document';
+import { DocumentCore, type EditorLog } from '../../../src/extension/editor/documentCore';
+import { EditorController, type EditorSettings } from '../../../src/extension/editor/controller';
 
 /** The webview bundle as a string (built once per test process). */
 export function webviewBundle(): Promise<string> {
   return webviewBundleFor('editor');
 }
 
+/** A line of the test file: a conversation, a raw line that is not one, or a blank line. */
+export type Row = Conversation | { invalid: string } | { blank: true };
+
 export interface HarnessOptions {
-  conversations?: Array<Conversation | { invalid: string }>;
-  init?: Partial<EditorInit>;
-  savedState?: unknown;
-  /** Rows reported by the host (default: conversations.length). Lets a test pretend to be huge. */
+  /** The file's lines, in order. */
+  conversations?: Row[];
+  /** Lines in the file (default: conversations.length); the conversations repeat to fill them. */
   rowCount?: number;
+  /**
+   * What the host knows besides the file: the settings (annotator, taxonomy, allowRemoteImages,
+   * replayIntervalMs), the file name, a conversation to reveal (as "Go to Conversation" does),
+   * and an import preview (the file is offered for conversion).
+   */
+  init?: Partial<Pick<EditorInit, 'annotator' | 'taxonomy' | 'taxonomyError' | 'allowRemoteImages' | 'replayIntervalMs' | 'fileName' | 'reveal' | 'importable'>>;
+  /** The state VS Code kept for the page (getState), as after hiding and showing the tab. */
+  savedState?: unknown;
   /** The view state the host puts in the page for this file (#app data-view-state), as after reopening it. */
   pageViewState?: unknown;
-  /** Delays the host's view answers (a slow index): the first conversation arrives long before the list. */
-  viewDelayMs?: number;
+  /** The line index is ready this much later (a slow index): line 1 is served before it. */
+  indexDelayMs?: number;
 }
 
 export interface Harness {
@@ -33,12 +52,23 @@ export interface Harness {
   document: Document;
   /** Messages the webview posted. */
   posted: WebviewMessage[];
+  /** Messages the host posted to the page. */
+  received: HostMessage[];
+  /** What the host asked VS Code to do (commands, settings pickers, view states kept), in order. */
+  commands: Array<{ name: string; args?: unknown }>;
+  /** What the host logged. */
+  logged: Array<{ level: 'info' | 'warn' | 'error'; message: string }>;
   /** Names passed to window.__xss by any payload that managed to run. */
   fired: string[];
+  /** The real host side. */
+  controller: EditorController;
+  /** The file the conversations were written to. */
+  file: string;
   /** Last state given to setState. */
   state(): unknown;
+  /** Delivers a host message to the page directly (events the file cannot produce on its own). */
   send(msg: HostMessage): void;
-  /** Waits `ms`, then until no host reply and no animation frame is pending (at most 5 s). */
+  /** Waits `ms`, then until no message is in flight either way and no animation frame is pending (at most 5 s). */
   settle(ms?: number): Promise<void>;
   key(key: string, init?: KeyboardEventInit & { code?: string }, target?: Element): void;
   /** Waits until `selector`'s text matches (or, without `re`, the element exists); throws with what it shows. */
@@ -46,32 +76,30 @@ export interface Harness {
   close(): void;
 }
 
-type Row = Conversation | { invalid: string };
-function isInvalid(c: Row): c is { invalid: string } {
-  return !Array.isArray((c as { turns?: unknown }).turns);
+/** What arrives on the other side of VS Code's postMessage and setState: a JSON copy. */
+function wire<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
-function summaryOf(c: Conversation | { invalid: string }, line: number): ConversationSummary {
-  if (isInvalid(c)) return { line, state: 'invalid', id: `line:${line + 1}`, turns: 0, snippet: '', error: c.invalid, annotators: 0 };
-  return {
-    line,
-    state: 'valid',
-    id: conversationId(c, line + 1),
-    task: conversationTask(c),
-    condition: conversationCondition(c),
-    source: conversationSource(c),
-    turns: c.turns.length,
-    outcome: conversationOutcome(c),
-    snippet: c.turns[0]?.user_utterance ?? '',
-    annotators: new Set(c.turns.flatMap((t) => (t.annotations ?? []).map((a) => a.annotator))).size,
-  };
+function lineOf(row: Row): string {
+  const r = row as { blank?: unknown; invalid?: unknown };
+  if (r.blank === true) return '';
+  if (typeof r.invalid === 'string') return r.invalid;
+  return JSON.stringify(row);
 }
 
-/** Loads the webview with a fake host answering from `opts.conversations`. */
+/** Loads the webview with the real host controller answering from a real file of `opts.conversations`. */
 export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
   const code = await webviewBundle();
-  const conversations = opts.conversations ?? [];
-  const rowCount = opts.rowCount ?? conversations.length;
+  const rows = opts.conversations ?? [];
+  const count = opts.rowCount ?? rows.length;
+  const dir = scratchDir('editor-webview');
+  const name = (opts.init?.fileName ?? 'test.conv.jsonl').replace(/\//g, '∕').slice(0, 120);
+  const file = join(dir, name);
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) lines.push(lineOf(rows[i % rows.length]));
+  writeFileSync(file, lines.length ? lines.join('\n') + '\n' : '');
+
   const pageState = opts.pageViewState === undefined ? '' : ` data-view-state="${JSON.stringify(opts.pageViewState).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}"`;
   const dom = new JSDOM(`<!DOCTYPE html><html><head></head><body><div id="app" class="app"${pageState}></div></body></html>`, {
     runScripts: 'dangerously',
@@ -80,27 +108,23 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
   });
   const window = dom.window as unknown as Window & typeof globalThis;
   const posted: WebviewMessage[] = [];
+  const received: HostMessage[] = [];
+  const commands: Harness['commands'] = [];
+  const logged: Harness['logged'] = [];
   const fired: string[] = [];
   let state: unknown = opts.savedState;
+  let closed = false;
   const w = window as unknown as Record<string, unknown>;
   w.__xss = (name: string) => fired.push(String(name));
-  // Conversation state held by the fake host, so annotations round-trip like with the real one.
-  const convs: Row[] = conversations.map((c) => (isInvalid(c) ? c : (JSON.parse(JSON.stringify(c)) as Conversation)));
-  const send = (msg: HostMessage) => window.dispatchEvent(new window.MessageEvent('message', { data: JSON.parse(JSON.stringify(msg)) }));
-  // Work still queued for the page: host replies not yet delivered and animation frames not yet
-  // run. settle() waits for both, so a loaded machine cannot outrun a chain of replies.
+
+  // Work still in flight: messages not yet delivered either way, host handlers still running, and
+  // animation frames not yet run. settle() waits for all of them, so a loaded machine cannot
+  // outrun a chain of replies.
   let pending = 0;
-  const later = (fn: () => void, ms: number) => {
+  const track = <T>(p: Promise<T>): Promise<T> => {
     pending++;
-    window.setTimeout(() => {
-      try {
-        fn();
-      } finally {
-        pending--;
-      }
-    }, ms);
+    return p.finally(() => pending--);
   };
-  const reply = (msg: HostMessage) => later(() => send(msg), 0);
   const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (cb: FrameRequestCallback) => {
     pending++;
@@ -112,82 +136,63 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
       }
     });
   };
-  let viewVersion = 0;
-  const host = (m: WebviewMessage) => {
-    switch (m.type) {
-      case 'ready':
-        reply({
-          type: 'init',
-          init: {
-            fileName: 'test.conv.jsonl',
-            filePath: '/tmp/test.conv.jsonl',
-            fileSize: 1000,
-            lineCount: rowCount,
-            annotator: 'alice',
-            taxonomy: CONVAPPAREL_TAXONOMY,
-            allowRemoteImages: false,
-            replayIntervalMs: 50,
-            ...opts.init,
-          },
-        });
-        // Like the real host (EditorSession.onReady): the conversation asked for with "ready"
-        // follows init, unless there is one to reveal or the file is offered for conversion.
-        if (m.first && !opts.init?.reveal && !opts.init?.importable) host({ type: 'openConversation', ...m.first });
-        return;
-      case 'setFilter': {
-        viewVersion++;
-        const valid = convs.filter((c) => !isInvalid(c)).length;
-        (opts.viewDelayMs ? (msg: HostMessage) => later(() => send(msg), opts.viewDelayMs!) : reply)({
-          type: 'view',
-          viewVersion,
-          count: rowCount,
-          facets: { task: [['footwear', valid]], condition: [], source: [], outcome: [], annotator: [], valid, invalid: convs.length - valid, blank: 0, pending: 0 },
-          filter: m.filter,
-          partial: false,
-          ms: 1,
-        });
-        return;
-      }
-      case 'requestPage': {
-        const rows: ConversationSummary[] = [];
-        for (let i = m.start; i < Math.min(rowCount, m.start + m.count); i++) {
-          const c = convs[i % Math.max(1, convs.length)];
-          rows.push(c ? summaryOf(c, i) : { line: i, state: 'valid', id: `synthetic-${i}`, turns: 1, snippet: '', annotators: 0 });
-        }
-        reply({ type: 'page', requestId: m.requestId, viewVersion: m.viewVersion, start: m.start, rows });
-        return;
-      }
-      case 'openConversation': {
-        const c = convs[m.line % Math.max(1, convs.length)];
-        if (!c) return;
-        if (isInvalid(c)) reply({ type: 'conversation', requestId: m.requestId, line: m.line, id: `line:${m.line + 1}`, error: c.invalid, viewIndex: m.line });
-        else reply({ type: 'conversation', requestId: m.requestId, line: m.line, id: conversationId(c, m.line + 1), conversation: c, viewIndex: m.line });
-        return;
-      }
-      case 'annotate': {
-        const c = convs[m.line];
-        if (!c || isInvalid(c)) return;
-        const turn = c.turns[m.turn];
-        const list = (turn.annotations ??= []);
-        const at = list.findIndex((a) => a.speaker === m.speaker && a.annotator === 'alice');
-        const value = { speaker: m.speaker, annotator: 'alice', acts: m.acts, ...(m.note ? { note: m.note } : {}) };
-        if (at >= 0) list[at] = value;
-        else list.push(value);
-        reply({ type: 'annotationsChanged', line: m.line, conversation: c, requestId: m.requestId });
-        return;
-      }
-      default:
-        return;
-    }
+  const send = (msg: HostMessage) => {
+    if (!closed) window.dispatchEvent(new window.MessageEvent('message', { data: wire(msg) }));
   };
+
+  // The host side: the real document and controller. VS Code delivers messages asynchronously and
+  // as copies; so does this port.
+  const log: EditorLog = {
+    info: (message) => logged.push({ level: 'info', message }),
+    warn: (message) => logged.push({ level: 'warn', message }),
+    error: (message) => logged.push({ level: 'error', message }),
+  };
+  const indexing = ConversationDocumentModel.open(file);
+  const model = opts.indexDelayMs ? indexing.then((m) => new Promise<ConversationDocumentModel>((r) => setTimeout(() => r(m), opts.indexDelayMs))) : await indexing;
+  const document = new DocumentCore(file, model, false, log, opts.init?.importable as ImportPreview | undefined);
+  const settings: EditorSettings = {
+    annotator: opts.init?.annotator ?? 'alice',
+    taxonomy: opts.init?.taxonomy ?? CONVAPPAREL_TAXONOMY,
+    taxonomyError: opts.init?.taxonomyError,
+    allowRemoteImages: opts.init?.allowRemoteImages ?? false,
+    replayIntervalMs: opts.init?.replayIntervalMs ?? 50,
+  };
+  const record = async (name: string, args?: unknown) => {
+    commands.push({ name, args });
+  };
+  const controller = new EditorController(document, {
+    postToPage: (msg) => {
+      received.push(wire(msg));
+      void track(new Promise<void>((r) => setTimeout(r, 0)).then(() => send(msg)));
+    },
+    log,
+    readSettings: async () => settings,
+    askAnnotatorId: async () => {
+      commands.push({ name: 'askAnnotatorId' });
+      return undefined;
+    },
+    openAnnotationSettings: (annotator, taxonomy) => record('openAnnotationSettings', { annotator, taxonomy }),
+    useTaxonomy: async (name) => {
+      commands.push({ name: 'useTaxonomy', args: name });
+      return builtinTaxonomy(name) !== undefined;
+    },
+    runCommand: (command) => record(command),
+    fork: (args) => record('fork', args),
+    openLineAsText: (line) => record('openLineAsText', line),
+    convert: () => record('convert'),
+    rebuildHtml: () => void record('rebuildHtml'),
+    saveViewState: (s: EditorViewState) => void record('saveViewState', s),
+  });
+  if (opts.init?.reveal) controller.reveal(opts.init.reveal.line, opts.init.reveal.turn);
+
   w.acquireVsCodeApi = () => ({
     postMessage: (m: WebviewMessage) => {
-      posted.push(JSON.parse(JSON.stringify(m)));
-      host(m);
+      posted.push(wire(m));
+      void track(new Promise<void>((r) => setTimeout(r, 0)).then(() => (closed ? undefined : controller.receive(wire(m)))));
     },
     getState: () => state,
     setState: (s: unknown) => {
-      state = JSON.parse(JSON.stringify(s));
+      state = wire(s);
     },
   });
   window.eval(code);
@@ -196,7 +201,12 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     window,
     document: window.document,
     posted,
+    received,
+    commands,
+    logged,
     fired,
+    controller,
+    file,
     state: () => state,
     send,
     settle: async (ms = 20) => {
@@ -207,7 +217,12 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
       const ev = new window.KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
       (target ?? window.document.body).dispatchEvent(ev);
     },
-    close: () => window.close(),
+    close: () => {
+      closed = true;
+      controller.dispose();
+      document.close();
+      window.close();
+    },
     waitFor: async (selector, re, timeoutMs = 5000) => {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -58,7 +58,7 @@ function hostile(p: string, i: number): Conversation {
         recommendations: [{ item_id: p, title: p, description: p, features: `${p}, plain`, image_url: p }],
         ratings: { [p]: true, 'How likely would you be to purchase': p },
         annotations: [
-          { speaker: 'user', annotator: p, acts: [p, 'critique'], note: p },
+          { speaker: 'user', annotator: p, acts: [p, 'critique'], note: p, taxonomy: p },
           { speaker: 'user', annotator: 'alice', acts: ['critique'], note: p },
         ],
         trace: {
@@ -147,25 +147,13 @@ describe('XSS corpus in the editor webview', () => {
     test(`payload ${i + 1}: ${p.slice(0, 60)}`, async () => {
       const conv = hostile(p, i);
       const hx = await loadWebview({
-        conversations: [conv, { invalid: `1:1 ${p}` }],
+        conversations: [conv, { invalid: JSON.stringify({ id: p, turns: p }) }],
         init: { fileName: p, annotator: p },
       });
       try {
         await renderAllViews(hx);
-        // Agreement view with hostile annotator names.
-        hx.send({
-          type: 'agreement',
-          requestId: 1,
-          result: {
-            annotators: [p, 'alice'],
-            taxonomies: { [p]: p, alice: 'convapparel' },
-            fleiss: [{ speaker: 'user', annotators: [p, 'alice', 'bob'], taxonomy: p, items: 1, kappa: null, mapping: p }],
-            mapped: false,
-            warnings: [p],
-            conversations: 1,
-            reports: [{ annotatorA: p, annotatorB: 'alice', speaker: 'user', items: 1, primaryKappa: null, labels: [p, 'critique'], matrix: [[1, 0], [0, 0]], perAct: [{ act: p, kappa: null, countA: 1, countB: 0, both: 0 }] }],
-          },
-        });
+        // Agreement view with hostile annotator, act and taxonomy names: computed by the real host
+        // from the file's annotations once the mode is chosen.
         const beforeAgreement = markupFromData(hx.document);
         (hx.document.querySelector('.modes .mode:nth-child(3)') as HTMLButtonElement).click();
         hx.send({ type: 'notice', level: 'error', message: p });
