@@ -17,7 +17,8 @@ const EDITOR_NO_VSCODE = '^src/extension/editor/(controller|documentCore|noticeL
 const CORE_LAYERS = [
   ['taxonomy', 'stats', 'jsonl'],
   ['text', 'export'],
-  ['catalog', 'importers', 'document', 'llm', 'lsp'],
+  ['catalog'],
+  ['importers', 'document', 'llm', 'lsp'],
   ['sim', 'metrics'],
   ['check'],
   ['run'],

@@ -18,7 +18,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BUILTIN_CATALOG_NOTE, MOVIE_CATALOG_LIMITS } from '../core/metrics/domain';
-import { buildMovieCatalogFromFiles, movieCatalogSourceOfFormat, type MovieCatalogSource } from '../core/catalog/movies';
+import { buildMovieCatalogFromFiles, movieCatalogSourceOfFormat, type MovieCatalogSource } from '../core/importers/movieCatalog';
 import { writeCatalog } from '../core/catalog/io';
 import { detectFormat, importFile } from '../core/importers/index';
 import { notify } from './safeOutput';

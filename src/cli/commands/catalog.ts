@@ -1,10 +1,10 @@
 /**
  * `simlens catalog generate`: write the deterministic synthetic apparel catalog; `catalog build`:
- * a movie catalog from ReDial or IARD dialogues (src/core/catalog/movies.ts); `catalog info`.
+ * a movie catalog from ReDial or IARD dialogues (src/core/importers/movieCatalog.ts); `catalog info`.
  */
 import { existsSync, statSync } from 'node:fs';
 import { generateApparelCatalog, loadCatalog, writeCatalog } from '../../core/catalog/catalog';
-import { buildMovieCatalogFromFiles, MOVIE_CATALOG_SOURCES, type MovieCatalogSource } from '../../core/catalog/movies';
+import { buildMovieCatalogFromFiles, MOVIE_CATALOG_SOURCES, type MovieCatalogSource } from '../../core/importers/movieCatalog';
 import { ImportError } from '../../core/importers/index';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';

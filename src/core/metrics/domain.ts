@@ -12,7 +12,7 @@
 import type { Conversation } from '../model';
 import { conversationTask } from '../model';
 import { APPAREL_CATEGORIES } from '../catalog/apparel';
-import { MOVIE_CATEGORY, type MovieCatalogSource } from '../catalog/movies';
+import { MOVIE_CATEGORY, type MovieCatalogSource } from '../importers/movieCatalog';
 
 export type Domain = 'movies' | 'apparel';
 

@@ -165,13 +165,13 @@ test('a folder cycle planted in core of the real tree (llm -> sim, the cycle the
 test('a folder cycle between two folders of one layer, or below core\'s top level, fails too', () => {
   const dir = copyOfRealTree();
   try {
-    // Same layer (catalog, importers): a sideways import is refused even before it closes a cycle.
-    writeFileSync(path.join(dir, 'src/core/catalog/planted-side.ts'), "import { SOURCE_ANNOTATOR } from '../importers/dialoguekit';\nexport const planted = SOURCE_ANNOTATOR;\n");
+    // Same layer (importers, document): a sideways import is refused even before it closes a cycle.
+    writeFileSync(path.join(dir, 'src/core/importers/planted-side.ts'), "import { NO_ACT } from '../document/agreement';\nexport const planted = NO_ACT;\n");
     // Inside one top-level folder: sim/recommenders <-> sim/users/llm closes a cycle of subfolders.
     writeFileSync(path.join(dir, 'src/core/sim/users/llm/planted-a.ts'), "import { createAgent } from '../../recommenders/index';\nexport const a = createAgent;\n");
     writeFileSync(path.join(dir, 'src/core/sim/recommenders/planted-b.ts'), "import { a } from '../users/llm/planted-a';\nexport const b = a;\n");
     const found = cruiseCopy(dir);
-    assert.ok(found.includes('core-order-catalog src/core/catalog/planted-side.ts -> src/core/importers/dialoguekit.ts'), found.join('\n'));
+    assert.ok(found.includes('core-order-importers src/core/importers/planted-side.ts -> src/core/document/agreement.ts'), found.join('\n'));
     assert.ok(found.some((v) => v.startsWith('core-no-folder-cycles src/core/sim/recommenders -> src/core/sim/users/llm') || v.startsWith('core-no-folder-cycles src/core/sim/users/llm -> src/core/sim/recommenders')), found.join('\n'));
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -17,9 +17,9 @@
  * are not attached to any title.) `features` is empty.
  */
 import type { Conversation } from '../model';
-import { resolveIardMentions } from '../importers/iard';
-import { importFile, formatWarning } from '../importers/index';
-import { Catalog, type CatalogItem } from './item';
+import { resolveIardMentions } from './iard';
+import { importFile, formatWarning } from './index';
+import { Catalog, type CatalogItem } from '../catalog/item';
 
 /** The category every movie item has. */
 export const MOVIE_CATEGORY = 'movies';
@@ -237,11 +237,6 @@ export function buildMovieCatalog(source: MovieCatalogSource, files: ReadonlyArr
   notes.push('attributes: year only; genre, director, actors, plot and price are not in these files');
   if (items.length === 0) throw new Error(`no movie with a title in ${files.map((f) => f.label).join(', ')} (read as ${source})`);
   return { catalog: new Catalog(items), counts, notes };
-}
-
-/** True when every item is a movie of such a catalog (what a domain check and the wizard ask). */
-export function isMovieCatalog(catalog: Catalog): boolean {
-  return catalog.categories().length === 1 && catalog.categories()[0] === MOVIE_CATEGORY;
 }
 
 /**

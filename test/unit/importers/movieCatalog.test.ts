@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { runCli } from '../../support/cli';
 import { scratchDir } from '../../support/scratch';
 import { parseCatalog } from '../../../src/core/catalog/io';
-import { buildMovieCatalog, splitMovieTitle } from '../../../src/core/catalog/movies';
+import { buildMovieCatalog, splitMovieTitle } from '../../../src/core/importers/movieCatalog';
 import { domainWarningsOf, populationDomain } from '../../../src/core/metrics/domain';
 import { importFile } from '../../../src/core/importers/index';
 import type { Conversation } from '../../../src/core/model';
