@@ -62,7 +62,7 @@ const TYPO_TOLERANT = [
   'like', 'love', 'nice', 'good', 'great', 'keen', 'really', 'quite', 'appealing', 'promising', 'perfect', 'lovely',
   'thanks', 'want', 'looking', 'close', 'style', 'beautiful', 'gorgeous', 'awesome', 'amazing', 'excellent', 'rather',
   'honestly', 'definitely', 'actually', 'interested', 'stylish', 'wonderful', 'fantastic', 'ugly', 'awful', 'terrible',
-  'horrible', 'boring', 'favourite', 'favorite', 'would', 'could', 'anything', 'whatever',
+  'horrible', 'boring', 'favourite', 'favorite', 'would', 'could', 'anything', 'whatever', 'that', 'this',
 ];
 const CANONICAL = new Map<string, string>();
 for (const w of TYPO_TOLERANT) {
@@ -97,6 +97,7 @@ function clauseOpinion(c: readonly string[]): Opinion {
   const n = c.length;
   // a clause that is only "not" + a referent ("Not this one.", "Not for me", "no thanks", "no")
   if ((c[0] === 'not' || c[0] === 'no') && (c[1] === 'this' || c[1] === 'that' || c[1] === 'thanks' || c[1] === 'thank' || c[1] === 'for' || c[1] === 'really' || c[1] === 'it' || c[1] === 'quite' || c[1] === 'my' || c[1] === 'the' || c[1] === 'those' || c[1] === 'these' || c[1] === 'them')) dislike = true;
+  if (c[0] === 'nah' || c[0] === 'nope') dislike = true;
   for (let i = 0; i < n; i++) {
     const w = c[i];
     const prev = i > 0 ? c[i - 1] : '';
