@@ -135,10 +135,10 @@ const TRIVIA: Record<string, string[]> = {
 const LATCH_QUESTIONS: Record<string, ((v: string) => string)[]> = {
   colour: [
     (v) => `You mentioned ${v}. Are you picturing a warm ${v} or a cool ${v}? And matte, or with a bit of sheen?`,
-    (v) => `Let us talk about ${v} for a moment: there are so many shades of it. Something subtle, or a ${v} that really stands out?`,
+    (v) => `Let us talk about ${v} for a moment: there are so many shades of it. Something subtle, or ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} that really stands out?`,
   ],
   material: [
-    (v) => `When you say ${v}, do you mean genuine ${v}, or just something with a ${v} look? And how do you feel about how ${v} ages?`,
+    (v) => `When you say ${v}, do you mean genuine ${v}, or just something with ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} look? And how do you feel about how ${v} ages?`,
     (v) => `${v.charAt(0).toUpperCase() + v.slice(1)} is such an interesting choice. How thick would you like it, and does the texture matter to you?`,
   ],
   style: [
