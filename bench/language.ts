@@ -25,7 +25,7 @@
  *   `grammarSlips` (user and agent): "a"/"an" before the wrong sound ("a anorak", "an parka"), "a"
  *   before a plural catalog type ("a sneakers"), a singular catalog type with no determiner after
  *   "like"/"want"/"need"/"after"/"for" ("something like tank top"), "for unisex", a doubled word
- *   ("the the").
+ *   ("the the"), a mass noun counted ("a few footwear").
  * - carousel repeat (14): an agent carousel whose first 3 item ids are, as a set, those of the
  *   previous carousel, the user not having asked to go back or see it again (Navigate.Back,
  *   Navigate.Repeat); over all carousels, and over those the agent searched for on that turn
@@ -98,6 +98,8 @@ export function grammarSlips(text: string, singularTypes: readonly string[], plu
   }
   for (const m of lower.matchAll(/(?<![a-z0-9'])for unisex(?=\s*(?:[.!?;:]|$|and |or |but |too|as well|please))/g)) out.push(m[0]);
   for (const m of lower.matchAll(/(?<![a-z0-9'])([a-z]+) \1(?![a-z0-9'])/g)) out.push(m[0]);
+  // mass nouns counted as if they were plural or singular ("a few footwear", "an outerwear")
+  for (const m of lower.matchAll(/(?<![a-z0-9'])(?:a|an|a few|few|many|several) (?:footwear|outerwear|activewear|swimwear|knitwear|loungewear)(?![a-z])/g)) out.push(m[0]);
   return out;
 }
 

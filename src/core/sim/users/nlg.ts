@@ -227,16 +227,30 @@ interface AvoidTokens {
   list: Set<string>[];
 }
 
+/** Token sets of a conversation's `avoid` set, extended as the set grows (callers only add to it; sets keep insertion order). */
+const avoidCache = new WeakMap<ReadonlySet<string>, AvoidTokens & { count: number }>();
+
+function addTokens(into: AvoidTokens, text: string): void {
+  const words = tokenize(text);
+  into.joined.add(words.join(' '));
+  into.list.push(new Set(words));
+}
+
 function avoidTokens(avoid: Avoid): AvoidTokens {
-  const texts = avoid === undefined ? [] : typeof avoid === 'string' ? [avoid] : [...avoid];
-  const joined = new Set<string>();
-  const list: Set<string>[] = [];
-  for (const t of texts) {
-    const words = tokenize(t);
-    joined.add(words.join(' '));
-    list.push(new Set(words));
+  if (avoid === undefined) return { joined: new Set(), list: [] };
+  if (typeof avoid === 'string') {
+    const one: AvoidTokens = { joined: new Set(), list: [] };
+    addTokens(one, avoid);
+    return one;
   }
-  return { joined, list };
+  let cached = avoidCache.get(avoid);
+  if (!cached || cached.count > avoid.size) avoidCache.set(avoid, (cached = { joined: new Set(), list: [], count: 0 }));
+  if (cached.count < avoid.size) {
+    let i = 0;
+    for (const t of avoid) if (i++ >= cached.count) addTokens(cached, t);
+    cached.count = avoid.size;
+  }
+  return cached;
 }
 
 /** Random wordings tried before giving up on finding one not in `avoid`. */
