@@ -178,7 +178,7 @@ const HEDGED_LEADS: ((what: string) => string)[] = [
   (what) => `Here are a few things that came up for ${what}; some of them might be close to what you mean.`,
   (what) => `I pulled up some ${what}, although it is hard to say which would be best.`,
   (what) => `These might be in the right direction for ${what}, or maybe not quite.`,
-  (what) => `There are quite a few ${what} around; here is a selection, in no particular order.`,
+  (what) => `There are plenty of ${what} around; here is a selection, in no particular order.`,
 ];
 
 const NO_CLOSE: ((title: string) => string)[] = [
