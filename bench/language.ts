@@ -14,6 +14,18 @@
  *   category names -> <v>, numbers -> <n>, lower case): distinct forms; type/token ratio over the
  *   first N tokens of the run (N = the human corpus's user token count, so the ratios compare like
  *   with like) and over all tokens; words per utterance; distinct user act sequences.
+ * - near-repeat (10, the reviewer's finding): a user utterance that is not a verbatim repeat but has
+ *   the same act and the same said content (`trace.said`: constraints, negated values, items) as an
+ *   earlier user utterance of the conversation, and whose token set (lower case, the tokenizer
+ *   below) has a Jaccard similarity >= 0.8 with that utterance's; Navigate.Repeat and ignored agent
+ *   errors excepted, as for verbatim repeats. Reported per 1,000 user turns. Agent near-repeats: an
+ *   agent utterance with Jaccard >= 0.8 to an earlier agent utterance of the conversation (verbatim
+ *   ones included), per 1,000 agent turns.
+ * - ungrammatical fills (13): agreement errors a reader spots at once, counted per utterance by
+ *   `grammarSlips` (user and agent): "a"/"an" before the wrong sound ("a anorak", "an parka"), "a"
+ *   before a plural catalog type ("a sneakers"), a singular catalog type with no determiner after
+ *   "like"/"want"/"need"/"after"/"for" ("something like tank top"), "for unisex", a doubled word
+ *   ("the the"), a mass noun counted ("a few footwear").
  * - carousel repeat (14): an agent carousel whose first 3 item ids are, as a set, those of the
  *   previous carousel, the user not having asked to go back or see it again (Navigate.Back,
  *   Navigate.Repeat); over all carousels, and over those the agent searched for on that turn
@@ -30,6 +42,7 @@ import { importFile } from '../src/core/importers/index';
 import type { Conversation } from '../src/core/model';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../src/core/run/index';
 import { categoryNoun } from '../src/core/sim/recommenders/local/phrases';
+import { isPluralNoun } from '../src/core/sim/users/phrases';
 import { SIMULATOR_MATRIX } from '../test/support/simulators';
 import { machineInfo, updateResultsSection } from './harness';
 
@@ -42,6 +55,52 @@ const TOKEN = /[a-z0-9]+(?:'[a-z]+)?/g;
 
 export function tokens(text: string): string[] {
   return text.toLowerCase().match(TOKEN) ?? [];
+}
+
+/** Jaccard similarity of two token sets. */
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let both = 0;
+  for (const t of a) if (b.has(t)) both++;
+  return both / (a.size + b.size - both);
+}
+
+export const NEAR_REPEAT = 0.8;
+
+/** Words that take "a" although spelled with a vowel, or "an" although spelled with a consonant. */
+const A_BEFORE_VOWEL = /^(?:uni|use|usu|one|once|eu|ewe|u[bcfklrst][aeiou])/;
+const AN_BEFORE_CONSONANT = /^(?:hour|honest|honou?r|heir)/;
+
+/**
+ * Agreement slips in one utterance (see the header): a list of the offending stretches, empty when
+ * none. `singularTypes` / `pluralTypes`: the catalog's type values by number.
+ */
+export function grammarSlips(text: string, singularTypes: readonly string[], pluralTypes: readonly string[]): string[] {
+  const out: string[] = [];
+  const lower = text.toLowerCase();
+  for (const m of lower.matchAll(/(?<![a-z0-9'])(a|an) ([a-z][a-z'-]*)/g)) {
+    const [all, art, word] = m;
+    const vowel = /^[aeiou]/.test(word);
+    if (art === 'a' && vowel && !A_BEFORE_VOWEL.test(word)) out.push(all);
+    else if (art === 'an' && !vowel && !AN_BEFORE_CONSONANT.test(word)) out.push(all);
+    else if (art === 'an' && A_BEFORE_VOWEL.test(word)) out.push(all);
+  }
+  const esc = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const p of pluralTypes) for (const m of lower.matchAll(new RegExp(`(?<![a-z0-9'])an? ${esc(p)}(?![a-z0-9])`, 'g'))) out.push(m[0]);
+  const longer = [...singularTypes, ...pluralTypes];
+  for (const t of singularTypes) {
+    for (const m of lower.matchAll(new RegExp(`(?<![a-z0-9'])(?:like|want|need|after|for) ${esc(t)}(?![a-z0-9-])`, 'g'))) {
+      // part of a longer type ("for shirt dresses", "for belt bags") is not a bare singular
+      const at = m.index + m[0].length - t.length;
+      if (longer.some((l) => l.length > t.length && l.startsWith(`${t} `) && lower.startsWith(l.slice(0, l.lastIndexOf(' ') + 2), at))) continue;
+      out.push(m[0]);
+    }
+  }
+  for (const m of lower.matchAll(/(?<![a-z0-9'])for unisex(?=\s*(?:[.!?;:]|$|and |or |but |too|as well|please))/g)) out.push(m[0]);
+  for (const m of lower.matchAll(/(?<![a-z0-9'])([a-z]+) \1(?![a-z0-9'])/g)) out.push(m[0]);
+  // mass nouns counted as if they were plural or singular ("a few footwear", "an outerwear")
+  for (const m of lower.matchAll(/(?<![a-z0-9'])(?:a|an|a few|few|many|several) (?:footwear|outerwear|activewear|swimwear|knitwear|loungewear)(?![a-z])/g)) out.push(m[0]);
+  return out;
 }
 
 /** Language figures of a list of utterances (in order). */
@@ -111,6 +170,7 @@ async function humanCorpora(): Promise<{ name: string; user: string[]; agent: st
   return out;
 }
 
+const perMille = (a: number, b: number) => (b ? ((1000 * a) / b).toFixed(1) : '-');
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)} %` : '-');
 
 export interface CellFigures {
@@ -132,6 +192,12 @@ export interface CellFigures {
   searchedRepeats: number;
   rejections: number;
   rejectedKept: number;
+  nearRepeats: number;
+  agentTurns: number;
+  agentNearRepeats: number;
+  userSlips: number;
+  agentSlips: number;
+  slipExamples: string[];
   actSequences: number;
   topSequenceShare: number;
   user: LanguageFigures;
@@ -143,8 +209,8 @@ function itemIds(t: Conversation['turns'][number]): string[] {
   return (t.recommendations ?? []).map((r) => r.item_id);
 }
 
-export function measureCell(name: string, convs: readonly Conversation[], delex: Delexicaliser, sampleTokens: number, agentSampleTokens: number, seconds: number): CellFigures {
-  const f = { name, conversations: convs.length, userTurns: 0, repeatConvs: 0, repeatTurns: 0, repeatMax: 0, likeTurns: 0, likeRejected: 0, targetTop3Turns: 0, targetTop3Missed: 0, metaTurns: 0, accepts: 0, carousels: 0, carouselRepeats: 0, searched: 0, searchedRepeats: 0, rejections: 0, rejectedKept: 0 };
+export function measureCell(name: string, convs: readonly Conversation[], delex: Delexicaliser, sampleTokens: number, agentSampleTokens: number, seconds: number, types: { singular: string[]; plural: string[] } = { singular: [], plural: [] }): CellFigures {
+  const f = { nearRepeats: 0, agentTurns: 0, agentNearRepeats: 0, userSlips: 0, agentSlips: 0, slipExamples: [] as string[], name, conversations: convs.length, userTurns: 0, repeatConvs: 0, repeatTurns: 0, repeatMax: 0, likeTurns: 0, likeRejected: 0, targetTop3Turns: 0, targetTop3Missed: 0, metaTurns: 0, accepts: 0, carousels: 0, carouselRepeats: 0, searched: 0, searchedRepeats: 0, rejections: 0, rejectedKept: 0 };
   const userTexts: string[] = [];
   const userForms: string[] = [];
   const agentTexts: string[] = [];
@@ -162,6 +228,8 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
       titles.push(r.title ?? '');
       itemValues.set(r.item_id, (r.attributes ?? {}) as Record<string, string>);
     }
+    const earlierUser: { act: string; said: string; toks: Set<string> }[] = [];
+    const earlierAgent: Set<string>[] = [];
     let previousTop3: string[] | undefined;
     let previousCarousel: string[] = [];
     for (let i = 0; i < c.turns.length; i++) {
@@ -175,6 +243,17 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
         userTexts.push(t.user_utterance);
         userForms.push(delex.form(t.user_utterance, titles));
         const ignored = (tr as Record<string, unknown> | undefined)?.['ignored_agent_error'] === true;
+        const toks = new Set(tokens(t.user_utterance));
+        const saidKey = JSON.stringify([tr?.said?.constraints ?? {}, tr?.said?.negated ?? [], tr?.said?.items ?? []]);
+        if (act !== 'Navigate.Repeat' && !ignored && !counts.has(t.user_utterance)) {
+          if (earlierUser.some((e) => e.act === act && e.said === saidKey && jaccard(e.toks, toks) >= NEAR_REPEAT)) f.nearRepeats++;
+        }
+        earlierUser.push({ act, said: saidKey, toks });
+        const slips = grammarSlips(t.user_utterance, types.singular, types.plural);
+        if (slips.length) {
+          f.userSlips++;
+          if (f.slipExamples.length < 5) f.slipExamples.push(`user: ${slips.join(' / ')} in "${t.user_utterance}"`);
+        }
         if (act !== 'Navigate.Repeat' && !ignored) {
           const n = (counts.get(t.user_utterance) ?? 0) + 1;
           counts.set(t.user_utterance, n);
@@ -218,6 +297,15 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
         for (const v of tr?.said?.negated ?? []) negated.add(String(v));
       }
       if (t.assistant_utterance !== undefined) {
+        f.agentTurns++;
+        const toks = new Set(tokens(t.assistant_utterance));
+        if (earlierAgent.some((e) => jaccard(e, toks) >= NEAR_REPEAT)) f.agentNearRepeats++;
+        earlierAgent.push(toks);
+        const slips = grammarSlips(t.assistant_utterance, types.singular, types.plural);
+        if (slips.length) {
+          f.agentSlips++;
+          if (f.slipExamples.length < 5) f.slipExamples.push(`agent: ${slips.join(' / ')} in "${t.assistant_utterance}"`);
+        }
         agentTexts.push(t.assistant_utterance);
         agentForms.push(delex.form(t.assistant_utterance, titles));
       }
@@ -276,15 +364,18 @@ export async function run(args: string[]): Promise<void> {
     for (const a of env.catalog.attributeNames()) for (const v of env.catalog.attributeValues(a)) values.push(v);
     for (const c of env.catalog.categories()) values.push(categoryNoun(c));
     const delex = new Delexicaliser(values);
+    const typeValues = [...env.catalog.attributeValues('type')].map((v) => v.toLowerCase());
+    const types = { singular: typeValues.filter((v) => !isPluralNoun(v)), plural: typeValues.filter(isPluralNoun) };
     const convs: Conversation[] = [];
     const t0 = performance.now();
     for (let i = 0; i < n; i++) convs.push((await simulateConversation(env, i)).conversation);
     const seconds = (performance.now() - t0) / 1000;
-    const cell = measureCell(name, convs, delex, sampleTokens, agentSampleTokens, seconds);
+    const cell = measureCell(name, convs, delex, sampleTokens, agentSampleTokens, seconds, types);
     cells.push(cell);
-    console.log(`${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w; ${Math.round(cell.turnsPerSecond)} turns/s`);
+    console.log(`${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w; near-repeats ${perMille(cell.nearRepeats, cell.userTurns)}/1000 user, ${perMille(cell.agentNearRepeats, cell.agentTurns)}/1000 agent; slips ${cell.userSlips} user, ${cell.agentSlips} agent; ${Math.round(cell.turnsPerSecond)} turns/s`);
+    for (const ex of cell.slipExamples) console.log(`  slip ${ex}`);
   }
-  const rows = cells.map((c) => `| ${c.name} | ${pct(c.repeatConvs, c.conversations)} | ${pct(c.repeatTurns, c.userTurns)} | ${c.repeatMax} | ${c.likeTurns ? `${c.likeRejected}/${c.likeTurns}` : '-'} | ${c.targetTop3Turns ? `${c.targetTop3Missed}/${c.targetTop3Turns}` : '-'} | ${pct(c.carouselRepeats, c.carousels)} | ${pct(c.searchedRepeats, c.searched)} | ${c.rejections ? `${c.rejectedKept}/${c.rejections}` : '-'} | ${c.user.forms} | ${c.user.ttrAt.toFixed(3)} | ${c.user.wordsPerUtterance.toFixed(1)} | ${c.actSequences} (${(100 * c.topSequenceShare).toFixed(0)} %) | ${c.agent.ttrAt.toFixed(3)} | ${c.agent.wordsPerUtterance.toFixed(1)} |`);
+  const rows = cells.map((c) => `| ${c.name} | ${pct(c.repeatConvs, c.conversations)} | ${pct(c.repeatTurns, c.userTurns)} | ${c.repeatMax} | ${c.likeTurns ? `${c.likeRejected}/${c.likeTurns}` : '-'} | ${c.targetTop3Turns ? `${c.targetTop3Missed}/${c.targetTop3Turns}` : '-'} | ${pct(c.carouselRepeats, c.carousels)} | ${pct(c.searchedRepeats, c.searched)} | ${c.rejections ? `${c.rejectedKept}/${c.rejections}` : '-'} | ${c.user.forms} | ${c.user.ttrAt.toFixed(3)} | ${c.user.wordsPerUtterance.toFixed(1)} | ${c.actSequences} (${(100 * c.topSequenceShare).toFixed(0)} %) | ${c.agent.ttrAt.toFixed(3)} | ${c.agent.wordsPerUtterance.toFixed(1)} | ${perMille(c.nearRepeats, c.userTurns)} | ${perMille(c.agentNearRepeats, c.agentTurns)} | ${c.userSlips} / ${c.agentSlips} |`);
   const body = [
     `Machine: ${machineInfo()}`,
     '',
@@ -298,8 +389,8 @@ export async function run(args: string[]): Promise<void> {
     '',
     `Simulated, ${n} conversations per configuration:`,
     '',
-    '| configuration | conv. with a verbatim repeat | user turns repeating | most repeats | Like of a rejected value | target in top 3, not taken | carousel top 3 repeated (all) | searched carousel top 3 repeated | rejected item shown again | user forms | user TTR@N | user words/utt. | act sequences (most common) | agent TTR@N | agent words/utt. |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| configuration | conv. with a verbatim repeat | user turns repeating | most repeats | Like of a rejected value | target in top 3, not taken | carousel top 3 repeated (all) | searched carousel top 3 repeated | rejected item shown again | user forms | user TTR@N | user words/utt. | act sequences (most common) | agent TTR@N | agent words/utt. | user near-repeats /1,000 turns | agent near-repeats /1,000 turns | ungrammatical fills (user / agent utt.) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
   console.log('\n' + humanRows.join('\n'));

@@ -13,7 +13,7 @@ import { createRng } from '../../../src/core/random';
 import { mentions } from '../../../src/core/check/text';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
 import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
-import { TemplateNlg, defaultNlgTemplates, parseTemplate } from '../../../src/core/sim/users/nlg';
+import { TemplateNlg, defaultNlgTemplates, expandPools, parseTemplate } from '../../../src/core/sim/users/nlg';
 import { describeValues, isPluralNoun, valuePhrase, withArticle } from '../../../src/core/sim/users/phrases';
 import { USERS } from '../../support/simulators';
 
@@ -49,6 +49,30 @@ describe('template grammar', () => {
       assert.equal(nlg.generate('A', {}, rng, said).length, 3);
     }
     assert.equal(nlg.generate('B', {}, rng, new Set(['only'])), 'only');
+  });
+
+  test('pools: <name> is one alternative of the pool; an unknown pool is an error naming the template', () => {
+    const nlg = new TemplateNlg({ typoRate: 0, templates: { acts: { A: ['<hi>, {value}[ <pls>].'] }, pools: { hi: ['Hi', 'Hello'], pls: ['please', 'thanks'] } } });
+    const rng = createRng('pools');
+    const texts = new Set<string>();
+    for (let i = 0; i < 500; i++) texts.add(nlg.generate('A', { value: 'black' }, rng));
+    assert.deepEqual([...texts].sort(), ['Hello, black please.', 'Hello, black thanks.', 'Hello, black.', 'Hi, black please.', 'Hi, black thanks.', 'Hi, black.']);
+    assert.equal(expandPools('<a> x', { a: ['<b>'], b: ['y', 'z'] }), '((y|z)) x');
+    assert.throws(() => new TemplateNlg({ templates: { acts: { A: ['<nope> x'] }, pools: {} } }), /acts\.A\[0\]: unknown pool <nope>/);
+  });
+
+  test('near-repeats (token-set Jaccard >= 0.8 with an earlier wording) are avoided while another wording exists', () => {
+    // "could I see a few more options" vs "can I see a few more options": Jaccard 6/8 = 0.75 (allowed);
+    // "please show me a few more options" vs "show me a few more options please": 1 (a near-repeat)
+    const nlg = new TemplateNlg({ typoRate: 0, templates: { acts: { A: ['[please ]show me a few more options[ please]', 'anything else at all?'] } } });
+    const rng = createRng('near');
+    for (let i = 0; i < 300; i++) {
+      const said = new Set(['Show me a few more options please.']);
+      assert.equal(nlg.generate('A', {}, rng, said), 'anything else at all?');
+    }
+    // nothing left but near-repeats: the least similar is said (never a verbatim one while a near one exists)
+    const only = new TemplateNlg({ typoRate: 0, templates: { acts: { A: ['show me (a few more options|a few more options please)'] } } });
+    for (let i = 0; i < 100; i++) assert.equal(only.generate('A', {}, rng, new Set(['show me a few more options please'])), 'show me a few more options');
   });
 
   test('required slots: wordings that leave one out are redrawn; typos never touch a slot', () => {

@@ -13,7 +13,11 @@ import { loadJsonFile } from './transitions';
 import templatesJson from './nlg-templates.json';
 import { tokenize } from '../../text/tokenize';
 
-export const NlgTemplatesSchema = z.looseObject({ acts: z.record(z.string(), z.array(z.string()).min(1)) });
+export const NlgTemplatesSchema = z.looseObject({
+  acts: z.record(z.string(), z.array(z.string()).min(1)),
+  /** Named lists of alternatives shared by the templates: `<name>` in a template is one of them. */
+  pools: z.record(z.string(), z.array(z.string()).min(1)).optional(),
+});
 export type NlgTemplates = z.infer<typeof NlgTemplatesSchema>;
 
 export function defaultNlgTemplates(): NlgTemplates {
@@ -28,6 +32,28 @@ export function loadNlgTemplates(path: string): NlgTemplates {
 export type SlotFill = Partial<Record<'category' | 'value' | 'attribute' | 'item' | 'item2' | 'liked' | 'disliked' | 'general', string>>;
 
 const SLOT = /\{(\w+)\}/g;
+
+const POOL = /<(\w+)>/g;
+
+/**
+ * Writes each `<name>` of a template as the choice among the pool's alternatives, `(a|b|c)`
+ * (pools may use pools, up to a few levels). An unknown pool name is an error naming template and
+ * pool, so a typo in a templates file does not end up in the simulated users' mouths.
+ */
+export function expandPools(text: string, pools: Readonly<Record<string, readonly string[]>> = {}, where = 'template'): string {
+  let out = text;
+  for (let depth = 0; depth < 4 && POOL.test(out); depth++) {
+    POOL.lastIndex = 0;
+    out = out.replace(POOL, (_, name: string) => {
+      const list = pools[name];
+      if (!list) throw new Error(`${where}: unknown pool <${name}> in "${text}"`);
+      return `(${list.join('|')})`;
+    });
+  }
+  POOL.lastIndex = 0;
+  if (POOL.test(out)) throw new Error(`${where}: pools nested too deeply in "${text}"`);
+  return out;
+}
 
 /** A parsed template: literal text, a slot, a choice among alternatives, or an optional part. */
 type Part = string | { slot: string } | { choice: Part[][] } | { optional: Part[] };
@@ -170,20 +196,61 @@ export interface NlgOptions {
 export type Avoid = string | ReadonlySet<string> | undefined;
 
 /**
- * Whether `text` says, word for word, something in `avoid`: compared as the checker's
- * no-repetition invariant compares utterances (tokens: case and punctuation aside), so
- * "preferably yellow" repeats "Preferably yellow.".
+ * How close `text` comes to something in `avoid`: 1 when it says an avoided wording word for word
+ * (compared as the checker's no-repetition invariant compares utterances: tokens, case and
+ * punctuation aside, so "preferably yellow" repeats "Preferably yellow."), else the highest Jaccard
+ * similarity of its token set with an avoided wording's. At NEAR_REPEAT or above it is a
+ * near-repeat ("Could I see a few options?" after "Can I see a few options?") and is avoided too.
  */
-function avoided(avoid: Avoid, text: string): boolean {
-  if (avoid === undefined) return false;
-  if (typeof avoid === 'string') return avoid === text || sameWords(avoid, text);
-  if (avoid.has(text)) return true;
-  for (const a of avoid) if (sameWords(a, text)) return true;
-  return false;
+function closeness(avoid: AvoidTokens, text: string): number {
+  if (avoid.list.length === 0) return 0;
+  const words = tokenize(text);
+  const joined = words.join(' ');
+  if (avoid.joined.has(joined)) return 1;
+  const set = new Set(words);
+  let best = 0;
+  for (const a of avoid.list) {
+    let both = 0;
+    for (const w of set) if (a.has(w)) both++;
+    const union = set.size + a.size - both;
+    const j = union === 0 ? 1 : both / union;
+    if (j > best) best = j;
+  }
+  return best;
 }
 
-function sameWords(a: string, b: string): boolean {
-  return tokenize(a).join(' ') === tokenize(b).join(' ');
+/** Token-set similarity at or above which a wording counts as a near-repeat of an avoided one. */
+export const NEAR_REPEAT = 0.8;
+
+interface AvoidTokens {
+  joined: Set<string>;
+  list: Set<string>[];
+}
+
+/** Token sets of a conversation's `avoid` set, extended as the set grows (callers only add to it; sets keep insertion order). */
+const avoidCache = new WeakMap<ReadonlySet<string>, AvoidTokens & { count: number }>();
+
+function addTokens(into: AvoidTokens, text: string): void {
+  const words = tokenize(text);
+  into.joined.add(words.join(' '));
+  into.list.push(new Set(words));
+}
+
+function avoidTokens(avoid: Avoid): AvoidTokens {
+  if (avoid === undefined) return { joined: new Set(), list: [] };
+  if (typeof avoid === 'string') {
+    const one: AvoidTokens = { joined: new Set(), list: [] };
+    addTokens(one, avoid);
+    return one;
+  }
+  let cached = avoidCache.get(avoid);
+  if (!cached || cached.count > avoid.size) avoidCache.set(avoid, (cached = { joined: new Set(), list: [], count: 0 }));
+  if (cached.count < avoid.size) {
+    let i = 0;
+    for (const t of avoid) if (i++ >= cached.count) addTokens(cached, t);
+    cached.count = avoid.size;
+  }
+  return cached;
 }
 
 /** Random wordings tried before giving up on finding one not in `avoid`. */
@@ -201,8 +268,8 @@ export class TemplateNlg {
     for (const [act, list] of Object.entries(templates.acts)) {
       this.table.set(
         act,
-        list.map((text) => {
-          const parts = parseTemplate(text);
+        list.map((text, i) => {
+          const parts = parseTemplate(expandPools(text, templates.pools, `acts.${act}[${i}]`));
           return { text, parts, slots: slotsOf(parts), fixed: isFixed(parts) };
         }),
       );
@@ -222,7 +289,7 @@ export class TemplateNlg {
   /**
    * An utterance for `act`. Templates whose slots are not all in `fill` are skipped (if none
    * qualifies, the slot-free ones are used, else the first template with gaps filled by "that").
-   * Wordings in `avoid` are not said when another one exists.
+   * Wordings in `avoid`, and near-repeats of them, are not said when another one exists.
    */
   generate(act: string, fill: SlotFill, rng: Rng, avoid?: Avoid): string {
     return this.realise(act, fill, rng, avoid).text;
@@ -234,8 +301,9 @@ export class TemplateNlg {
    * and their wordings that leave a required slot out are redrawn; when the act has none, the
    * usual choice applies and `used` shows what was left out. `avoid` names wordings not to say
    * again (the previous utterance, or a set of every earlier one): random wordings are drawn until
-   * one is new, then every template is tried in turn; only when the act has no new wording at all
-   * is an avoided one said. Random typos never touch the filled slots, and a revision (an act
+   * one is new (not said before, nor a near-repeat: token-set Jaccard >= NEAR_REPEAT with an earlier
+   * wording), else the least similar one drawn is said; an act whose templates are all fixed tries
+   * each of them in turn. Random typos never touch the filled slots, and a revision (an act
    * ending in ".Revise") gets none.
    */
   realise(act: string, fill: SlotFill, rng: Rng, avoid?: Avoid, require: readonly string[] = []): Realisation {
@@ -250,19 +318,26 @@ export class TemplateNlg {
     if (usable.length === 0) usable = all.filter((t) => t.slots.length === 0);
     if (usable.length === 0) usable = all;
     const wanted = require.filter(filled);
+    const away = avoidTokens(avoid);
     let best: Expansion | undefined;
+    let bestScore = Infinity;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const chosen = rng.pick(usable);
       const e = this.expand(chosen, has, rng, wanted);
-      if (!best) best = e;
-      if (!avoided(avoid, e.text)) {
+      const score = closeness(away, e.text);
+      if (score < bestScore) {
         best = e;
-        break;
+        bestScore = score;
       }
+      if (score < NEAR_REPEAT) break;
       // a template with one wording and nothing new: look at the others straight away
       if (chosen.fixed && usable.every((t) => t.fixed)) {
-        const other = usable.map((t) => this.expand(t, has, rng, wanted)).filter((x) => !avoided(avoid, x.text));
+        const other = usable.map((t) => this.expand(t, has, rng, wanted)).filter((x) => closeness(away, x.text) < NEAR_REPEAT);
         if (other.length) best = rng.pick(other);
+        else {
+          const fresh = usable.map((t) => this.expand(t, has, rng, wanted)).filter((x) => closeness(away, x.text) < 1);
+          if (fresh.length && bestScore >= 1) best = rng.pick(fresh);
+        }
         break;
       }
     }

@@ -135,10 +135,10 @@ const TRIVIA: Record<string, string[]> = {
 const LATCH_QUESTIONS: Record<string, ((v: string) => string)[]> = {
   colour: [
     (v) => `You mentioned ${v}. Are you picturing a warm ${v} or a cool ${v}? And matte, or with a bit of sheen?`,
-    (v) => `Let us talk about ${v} for a moment: there are so many shades of it. Something subtle, or a ${v} that really stands out?`,
+    (v) => `Let us talk about ${v} for a moment: there are so many shades of it. Something subtle, or ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} that really stands out?`,
   ],
   material: [
-    (v) => `When you say ${v}, do you mean genuine ${v}, or just something with a ${v} look? And how do you feel about how ${v} ages?`,
+    (v) => `When you say ${v}, do you mean genuine ${v}, or just something with ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} look? And how do you feel about how ${v} ages?`,
     (v) => `${v.charAt(0).toUpperCase() + v.slice(1)} is such an interesting choice. How thick would you like it, and does the texture matter to you?`,
   ],
   style: [
@@ -178,7 +178,7 @@ const HEDGED_LEADS: ((what: string) => string)[] = [
   (what) => `Here are a few things that came up for ${what}; some of them might be close to what you mean.`,
   (what) => `I pulled up some ${what}, although it is hard to say which would be best.`,
   (what) => `These might be in the right direction for ${what}, or maybe not quite.`,
-  (what) => `There are quite a few ${what} around; here is a selection, in no particular order.`,
+  (what) => `There are plenty of ${what} around; here is a selection, in no particular order.`,
 ];
 
 const NO_CLOSE: ((title: string) => string)[] = [

@@ -26,7 +26,7 @@ import type { Rng } from '../../../random';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
-import { bandPhrase, categoryNoun, describeWanted, listWords, occasionPhrase, priceText, someValues } from './phrases';
+import { bandPhrase, categoryNoun, describeWanted, listWords, occasionPhrase, pluralNoun, priceText, someValues } from './phrases';
 import { PreferenceState, SLOT_IMPORTANCE } from './state';
 
 /** Carousel size (ConvApparel showed up to 12 items). */
@@ -438,8 +438,8 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
         ]);
       case 'type':
         return oneOf(rng, [
-          () => `Any particular kind of ${noun}, like ${someValues(rng, values, 3)}?`,
-          () => `Do you have a type in mind, say ${someValues(rng, values, 3)}?`,
+          () => `Any particular kind of ${noun}, like ${someValues(rng, values.map(pluralNoun), 3)}?`,
+          () => `Do you have a type in mind, say ${someValues(rng, values.map(pluralNoun), 3)}?`,
         ]);
       case 'gender':
         return rng.pick([
