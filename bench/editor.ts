@@ -14,7 +14,7 @@
 import { copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureBenchFile, repoRoot, type GenerateResult } from './gen';
+import { ensureBenchFile, type GenerateResult } from './gen';
 import { fmtBytes, fmtMs, loadInfo, machineInfo, median, runChild, updateResultsSection, type ChildResult } from './harness';
 import { ConversationDocumentModel } from '../src/core/document';
 import { PAGE_SIZE } from '../src/shared/editorProtocol';

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { DEMO_PROFILES, syntheticPopulation } from '../src/core/metrics/synthetic';
 import { PLSA_DEFAULT_FEATURES, featureTable, presentValues, type FeatureTable } from '../src/core/metrics/features';
 import { comparePopulations } from '../src/core/metrics/plsa';
-import { crossValidateHls, stratifiedFolds, userNgrams } from '../src/core/metrics/hls';
+import { crossValidateHls, stratifiedFolds } from '../src/core/metrics/hls';
 import { ActTagger } from '../src/core/metrics/tagger';
 import type { Conversation } from '../src/core/model';
 import { fmtMs, loadInfo, machineInfo, median, updateResultsSection } from './harness';

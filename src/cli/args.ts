@@ -96,7 +96,7 @@ export function parseArgs<S extends FlagSpecs>(args: readonly string[], specs: S
     const key = isLong ? arg.slice(2, eq === -1 ? undefined : eq) : arg.slice(1, eq === -1 ? undefined : eq);
     const inline = eq === -1 ? undefined : arg.slice(eq + 1);
     let name = isLong ? key : byShort.get(key);
-    let spec = name !== undefined ? specs[name] : undefined;
+    const spec = name !== undefined ? specs[name] : undefined;
     if (!spec && isLong && key.startsWith('no-') && specs[key.slice(3)]?.type === 'boolean' && inline === undefined) {
       name = key.slice(3);
       set(name, specs[name], false);

@@ -50,7 +50,6 @@ export function simulationScript(opts: SimulationScriptOptions = {}): FakeHandle
   const stopAfter = opts.userTurns ?? 3;
   return (req: RecordedRequest): FakeReply => {
     const all = messages(req);
-    const last = all[all.length - 1]?.content ?? '';
     switch (promptKind(req)) {
       case 'agent':
         return { content: 'Here are a few options that match. Do you have a colour in mind?' };

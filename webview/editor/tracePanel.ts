@@ -268,7 +268,7 @@ function targetSection(conv: Conversation, t: number, trace: SimulatorTrace | un
 }
 
 /** Patience and the satisfaction / frustration chart. */
-function experienceSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+function experienceSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, _ever: Ever): HTMLElement[] {
   const out: HTMLElement[] = [];
   const add = (el: HTMLElement): void => void out.push(el);
   const sat = conv.turns.map((x) => x.trace?.satisfaction);
@@ -366,7 +366,7 @@ function llmCallsSection(conv: Conversation, t: number, trace: SimulatorTrace | 
 }
 
 /** Anything else the simulator recorded, as JSON. */
-function otherFieldsSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+function otherFieldsSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, _ever: Ever): HTMLElement[] {
   const out: HTMLElement[] = [];
   const add = (el: HTMLElement): void => void out.push(el);
   const known = new Set(['agenda', 'operation', 'pushed', 'pulled', 'goal', 'preferences', 'nlu', 'user_act', 'agent_act', 'target', 'patience', 'satisfaction', 'frustration', 'preference_coverage', 'llm_call_ids', 'llm_calls', 'error', 'error_kind']);

@@ -207,7 +207,7 @@ function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
   const datasets = section.series.map((s, si) => {
     if (isBox) {
       // One series of boxes: one box per category (population), each in that population's colour.
-      const colours = section.categories.map((c, ci) => (oneBoxSeries ? colourOf(seriesColourIndex(String(c))) : colour(si)));
+      const colours = section.categories.map((c) => (oneBoxSeries ? colourOf(seriesColourIndex(String(c))) : colour(si)));
       return {
         type: 'bar' as const,
         label: s.name,

@@ -179,7 +179,6 @@ const disclosedValueStated: Invariant = {
       }
       if (claims.length === 0) return;
       turns++;
-      const text = turn.user_utterance ?? '';
       for (const c of claims) {
         const how = mentionPolarity(() => ctx.clauses(i), c.value, ctx.words(i));
         if (how === 'none') out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}` });
@@ -464,7 +463,10 @@ const noSilentContradiction: Invariant = {
           out.push({ turn: i, detail: `the goal's disclosed ${show(a)} changes ${show(was)} -> ${show(now)} on a turn that does not say it (act ${show(act ?? '?')}): ${quote(turn.user_utterance)}` });
         }
       }
-      if (silentGoal) (any = true, turns++);
+      if (silentGoal) {
+        any = true;
+        turns++;
+      }
       if (!said) return;
       any = true;
       let restated = false;

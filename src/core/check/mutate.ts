@@ -1202,8 +1202,14 @@ const OPERATORS: MutationOperator[] = [
             liked.clear();
             disliked.clear();
           }
-          for (const id of strList(p.liked_items)) (liked.add(id), disliked.delete(id));
-          for (const id of strList(p.disliked_items)) (disliked.add(id), liked.delete(id));
+          for (const id of strList(p.liked_items)) {
+            liked.add(id);
+            disliked.delete(id);
+          }
+          for (const id of strList(p.disliked_items)) {
+            disliked.add(id);
+            liked.delete(id);
+          }
         }
         const first = strList(x?.said?.items)[0];
         if (!x || x.target !== undefined || first === undefined || (x.user_act !== 'Note.Like' && x.user_act !== 'Note.Dislike')) return;

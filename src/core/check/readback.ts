@@ -170,8 +170,14 @@ export class ReadbackChecker {
           model.liked.clear();
           model.disliked.clear();
         }
-        for (const x of strings(tr.preferences.liked_items)) (model.liked.add(x), model.disliked.delete(x));
-        for (const x of strings(tr.preferences.disliked_items)) (model.disliked.add(x), model.liked.delete(x));
+        for (const x of strings(tr.preferences.liked_items)) {
+          model.liked.add(x);
+          model.disliked.delete(x);
+        }
+        for (const x of strings(tr.preferences.disliked_items)) {
+          model.disliked.add(x);
+          model.liked.delete(x);
+        }
       }
       if (tr && typeof turn.user_utterance === 'string' && turn.user_utterance.trim() !== '' && tr.error === undefined) {
         const found = this.readTurn(turn, tr, titles, values, shownSoFar, model, !opened);

@@ -43,7 +43,6 @@ export type { SourceUtteranceRecord } from './turns';
 
 /** The format names `from` accepts (aliases are listed in FORMAT_ALIASES). */
 export const IMPORT_FORMATS: readonly string[] = ['canonical', 'convapparel', 'convapparel-jsonl', 'dialoguekit', 'ab-redial', 'redial', 'inspired', 'iard'] as const;
-type ImportFormat = (typeof IMPORT_FORMATS)[number] | string;
 
 /** One line per format, for `--help` texts and pickers. */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<string, string>> = {

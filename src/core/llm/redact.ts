@@ -6,15 +6,15 @@
  * after "key:" (SIMLENS_API_KEY, which the user must set) is not a key and is kept.
  */
 const KEY_SHAPES: RegExp[] = [
-  /\b(sk|rk|pk)-[A-Za-z0-9_*.\-]{4,}/g,
+  /\b(sk|rk|pk)-[A-Za-z0-9_*.-]{4,}/g,
   /(Bearer\s+)[^\s"',}]+/gi,
-  /((?:api[-_]?key|key|token|secret|password|authorization)["']?\s*[:=]\s*["']?)(?!Bearer\b)(?![A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_\-]))[^\s"',}&]+/gi,
+  /((?:api[-_]?key|key|token|secret|password|authorization)["']?\s*[:=]\s*["']?)(?!Bearer\b)(?![A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_-]))[^\s"',}&]+/gi,
   // A partly masked key: some characters, three or more masking stars, maybe some more.
-  /[A-Za-z0-9_\-.]*[A-Za-z0-9]\*{3,}[A-Za-z0-9_\-]*/g,
+  /[A-Za-z0-9_.-]*[A-Za-z0-9]\*{3,}[A-Za-z0-9_-]*/g,
   // Credentials in a URL: scheme://user:password@host
-  /(\b[a-z][a-z0-9+.\-]*:\/\/)[^\s/@"']+@/gi,
+  /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@"']+@/gi,
   // A credential query parameter: ?api-key=..., &token=...
-  /([?&][A-Za-z0-9_.\-]*(?:key|token|secret|password|passwd|auth|sig|signature|credential)[A-Za-z0-9_.\-]*=)[^&\s"'#]+/gi,
+  /([?&][A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|auth|sig|signature|credential)[A-Za-z0-9_.-]*=)[^&\s"'#]+/gi,
 ];
 
 export const REDACTED = '[REDACTED]';

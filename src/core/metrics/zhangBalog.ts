@@ -2,7 +2,7 @@
  * The simulation-evaluation metrics of Zhang & Balog (KDD 2020): AvgTurns, UserActRatio, DS-KL,
  * Reward, Success Rate, and the agreement of system rankings under real and simulated users.
  */
-import { conversationOutcome, isUserOutcome, reportedOutcome, type Conversation, type Outcome, type UserOutcome } from '../model';
+import { conversationOutcome, isUserOutcome, reportedOutcome, type Conversation, type UserOutcome } from '../model';
 import { dialogueKitStats } from '../importers/dialoguekitStats';
 import { klDivergence } from '../stats/agreement';
 import { kendallTau } from '../stats/kendall';

@@ -118,7 +118,6 @@ export const FidelitySpecSchema = z.object({
   folds: z.number().int().min(2).max(20).optional(),
   learningCurve: z.boolean().optional(),
 });
-type FidelitySpec = z.infer<typeof FidelitySpecSchema>;
 
 /** The behavioural invariants (src/core/check) of one file ("SimLens: Check Behavioural Invariants"). */
 export const InvariantsSpecSchema = z.object({

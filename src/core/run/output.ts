@@ -265,7 +265,7 @@ export class OrderedWriter {
 function writeBuffers(fd: number, buffers: Buffer[]): void {
   let total = 0;
   for (const b of buffers) total += b.length;
-  let done = buffers.length <= 1024 ? writevSync(fd, buffers) : 0;
+  const done = buffers.length <= 1024 ? writevSync(fd, buffers) : 0;
   if (done === total) return;
   const rest = Buffer.concat(buffers).subarray(done);
   let off = 0;

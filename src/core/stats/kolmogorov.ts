@@ -187,8 +187,6 @@ function smirnovUncached(n: number, x: number): number {
 }
 
 // Scalar double-double kernels writing to module-level registers (no allocation in hot loops).
-const BIG = 2 ** 500;
-const SMALL = 2 ** -500;
 const MID = 2 ** 200;
 const MID_INV = 2 ** -200;
 let P_H = 0;

@@ -16,6 +16,7 @@ import { STOPWORDS } from './stopwords';
 
 const WORD = /[\p{L}\p{M}\p{N}]+(?:'[\p{L}\p{M}\p{N}]+)*/gu;
 const WORD_OR_MARK = /[\p{L}\p{M}\p{N}]+(?:'[\p{L}\p{M}\p{N}]+)*|[?!$]/gu;
+// eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
 
 function isAsciiWordChar(c: number): boolean {

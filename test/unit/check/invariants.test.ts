@@ -465,6 +465,7 @@ describe('the checker', () => {
   test('details escape control characters from the conversation text', () => {
     const c = conv([turn('hi\u001b[2J im looking for footwear', { goal: goal({ colour: 'black' }, ['colour']) })]);
     const detail = checkConversations([c], { only: ['disclosed-value-stated'] }).invariants[0].examples[0].detail;
+    // eslint-disable-next-line no-control-regex
     assert.ok(!/\u001b/.test(detail), detail);
     assert.match(detail, /\\u001b/);
   });

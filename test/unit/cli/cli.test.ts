@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import { main } from '../../../src/cli/cli';
 import { runCli } from '../../support/cli';
 import { tempDir } from '../jsonl/helpers';
 

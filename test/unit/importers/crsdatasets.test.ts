@@ -275,6 +275,7 @@ describe('detection by content', () => {
     assert.equal(s.headline, 'INSPIRED dialogs (TSV) (detected): 2 conversations, 1 warning');
     assert.match(s.text, /format: INSPIRED dialogs \(TSV\) \[inspired\], detected from the content/);
     assert.match(s.text, /in\.tsv:8: speaker: found "\\u001b\[31mX"; row skipped/);
+    // eslint-disable-next-line no-control-regex
     assert.ok(!/\u001b/.test(s.text));
   });
 });

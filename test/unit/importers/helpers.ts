@@ -16,7 +16,10 @@ export function fixture(name: string): string {
 export function countUtterances(convs: readonly Conversation[]): { user: number; agent: number; total: number } {
   let user = 0;
   let agent = 0;
-  for (const c of convs) for (const r of utteranceRuns(c.turns)) (r.speaker === 'user' ? (user += r.count) : (agent += r.count));
+  for (const c of convs) for (const r of utteranceRuns(c.turns)) {
+    if (r.speaker === 'user') user += r.count;
+    else agent += r.count;
+  }
   return { user, agent, total: user + agent };
 }
 

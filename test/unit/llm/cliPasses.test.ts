@@ -7,7 +7,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FakeOpenAI, withFakeOpenAI } from '../../support/fakeOpenAI';
+import { withFakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript } from '../../support/llmScripts';
 import { FAKE_KEY, tmpDir } from '../../support/llm';
 import { judgeCommand } from '../../../src/cli/commands/judge';

@@ -7,7 +7,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FakeOpenAI, withFakeOpenAI } from '../../support/fakeOpenAI';
+import { withFakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript, promptKind } from '../../support/llmScripts';
 import { testServices, tmpDir } from '../../support/llm';
 import { runSimulation } from '../../../src/core/run/index';

@@ -1,6 +1,5 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { computeReport } from '../../../src/core/report/compute';
 import { renderMarkdown } from '../../../src/core/report/render/markdown';
 import { parseReport, type ChartSection, type Report, type TableSection, type TextSection } from '../../../src/core/report/model';

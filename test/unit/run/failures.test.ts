@@ -14,13 +14,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCli } from '../../support/cli';
-import { FakeOpenAI, withFakeOpenAI } from '../../support/fakeOpenAI';
+import { withFakeOpenAI } from '../../support/fakeOpenAI';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
 import { createAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 import type { Agent, AgentSession, UserSession, UserSimulator } from '../../../src/core/sim/types';
 import { checkConversations } from '../../../src/core/check';
-import { mergeRunFiles, parseSimulationConfig, prepareEnvironment, readManifest, runSimulation, type SimulationEnvironment } from '../../../src/core/run/index';
+import { mergeRunFiles, parseSimulationConfig, prepareEnvironment, readManifest, runSimulation } from '../../../src/core/run/index';
 import { scratchDir } from '../../support/scratch';
 
 const REPO = path.resolve(__dirname, '../../..');

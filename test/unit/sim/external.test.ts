@@ -378,6 +378,7 @@ describe('faults', () => {
     const garbage = await runCli(['simulate', '--user', `exec:python3 ${faulty} garbage 2`, '--n', '2', '--catalog-size', '300', '--simulator-timeout-ms', '2000', '--out', 'garbagecli.jsonl'], dir);
     assert.equal(garbage.code, 1);
     assert.match(garbage.err, /failed \(simulator_error\): .*not a protocol message on stdout \(write logs to stderr\): "\\u0000\\u0001/);
+    // eslint-disable-next-line no-control-regex
     assert.ok(!/[\u0000-\u0008\u001b]/.test(garbage.err), JSON.stringify(garbage.err));
   });
 

@@ -16,7 +16,6 @@ export { Lexicon, mentionsOutside, type Mention, type ParsedUtterance, type Inte
 export { PreferenceState, SLOT_IMPORTANCE, PRICE_BAND_ORDER } from './local/state';
 
 /** The local agent names `createAgent` accepts (besides http(s) URLs). */
-const LOCAL_AGENTS = ['local-good', 'local-bad'] as const;
 
 /** What `createAgent` needs besides the spec. */
 export interface CreateAgentOptions {

@@ -31,7 +31,6 @@ export function loadNlgTemplates(path: string): NlgTemplates {
 /** Slot values for one utterance; missing slots rule out the templates that need them. */
 export type SlotFill = Partial<Record<'category' | 'value' | 'attribute' | 'item' | 'item2' | 'liked' | 'disliked' | 'general', string>>;
 
-const SLOT = /\{(\w+)\}/g;
 
 const POOL = /<(\w+)>/g;
 

@@ -180,9 +180,8 @@ export function sampleHistory(catalog: Catalog, taste: Taste, size: number, rng:
   const want = Math.min(size, items.length - exclude.size);
   let guard = 0;
   while (chosen.size < want && guard++ < size * 60) {
-    let item: CatalogItem;
     const pool = chosen.size % 2 === 0 && likedKeys.length ? byValue.get(rng.pick(likedKeys)) : undefined;
-    item = pool && pool.length ? rng.pick(pool) : rng.pick(items);
+    const item: CatalogItem = pool && pool.length ? rng.pick(pool) : rng.pick(items);
     if (!chosen.has(item.item_id) && !exclude.has(item.item_id)) chosen.set(item.item_id, item);
   }
   return [...chosen.values()].map((item) => ({ item_id: item.item_id, rating: rateByTaste(item, taste, rng) }));

@@ -19,7 +19,6 @@
  */
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import type { RecommendedItem } from '../../../model';
-import type { Rng } from '../../../random';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';

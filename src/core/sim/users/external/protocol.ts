@@ -174,7 +174,6 @@ export const PROTOCOL_METHODS = {
   end: { params: EndParams, result: undefined, kind: 'notification' },
   shutdown: { params: undefined, result: z.null(), kind: 'request' },
 } as const;
-type ProtocolMethod = keyof typeof PROTOCOL_METHODS;
 
 /** Builds the JSON Schema of the protocol (docs/protocol.schema.json). */
 export function protocolJsonSchema(): Record<string, unknown> {
