@@ -28,45 +28,103 @@ const CORE_LAYERS = [
 ];
 
 /** One rule per folder: [name, comment, from, to]; `to` is every folder of its layer or above but itself. */
-const CORE_ORDER = CORE_LAYERS.flatMap((layer, k) => layer.map((folder) => {
-  const below = CORE_LAYERS.slice(0, k).flat();
-  const banned = CORE_LAYERS.slice(k).flat().filter((f) => f !== folder);
-  return [`core-order-${folder}`,
-    `src/core/${folder} imports the core root files${below.length ? ` and ${below.join(', ')}` : ''} only (the folder order in .dependency-cruiser.cjs).`,
-    { path: `^src/core/${folder}/` }, { path: `^src/core/(${banned.join('|')})/` }];
-}));
+const CORE_ORDER = CORE_LAYERS.flatMap((layer, k) =>
+  layer.map((folder) => {
+    const below = CORE_LAYERS.slice(0, k).flat();
+    const banned = CORE_LAYERS.slice(k)
+      .flat()
+      .filter((f) => f !== folder);
+    return [
+      `core-order-${folder}`,
+      `src/core/${folder} imports the core root files${below.length ? ` and ${below.join(', ')}` : ''} only (the folder order in .dependency-cruiser.cjs).`,
+      { path: `^src/core/${folder}/` },
+      { path: `^src/core/(${banned.join('|')})/` },
+    ];
+  }),
+);
 
 /** Every rule is an error: [name, comment, from, to]. */
 const RULES = [
-  ['core-no-shell', 'src/core is the pure part: it never imports a shell (extension, server, cli) or the webview.',
-    { path: '^src/core/' }, { path: '^(src/(extension|server|cli)|webview)/' }],
-  ['core-no-shared', 'src/core owns its types; src/shared (the host-webview protocols) imports core, never the reverse.',
-    { path: '^src/core/' }, { path: '^src/shared/' }],
-  ['core-no-vscode', 'src/core runs in the CLI and the language server too: no `vscode` import.',
-    { path: '^src/core/' }, { path: VSCODE }],
-  ['editor-controller-no-vscode', 'The editor\'s host controller (and what it uses) runs in the jsdom tests with the real page: no `vscode`, and nothing in src/extension that imports it.',
-    { path: EDITOR_NO_VSCODE }, { path: [VSCODE, '^src/extension/'], pathNot: EDITOR_NO_VSCODE }],
-  ['webview-only-shared', 'The webview imports only src/shared (which re-exports what it needs from core) and its own files.',
-    { path: '^webview/' }, { path: '^src/', pathNot: '^src/shared/' }],
-  ['webview-no-node', 'Webview code (and src/shared, which it runs) runs in a browser: no Node built-ins.',
-    { path: '^(webview|src/shared)/' }, { dependencyTypes: ['core'] }],
-  ['webview-no-vscode', 'The webview talks to the host by messages only: no `vscode` import.',
-    { path: '^(webview|src/shared)/' }, { path: VSCODE }],
-  ['shared-no-shell', 'src/shared is run by both sides: it may import core, never a shell or the webview.',
-    { path: '^src/shared/' }, { path: '^(src/(extension|server|cli)|webview)/' }],
-  ['cli-server-no-extension', 'The CLI and the language server run without VS Code: never import src/extension.',
-    { path: '^src/(cli|server)/' }, { path: ['^src/extension/', VSCODE] }],
-  ['shells-no-webview', 'Node code never imports browser code (webview/); they share src/shared only.',
-    { path: '^src/' }, { path: '^webview/' }],
-  ['src-no-tests', 'Product code never imports tests, benchmarks or scripts.',
-    { path: '^(src|webview)/' }, { path: '^(test|bench|scripts)/' }],
-  ['core-no-cycles', 'No import cycles inside src/core.',
-    { path: '^src/core/' }, { path: '^src/core/', circular: true }],
-  ['core-root-no-folders', 'The root files of src/core (model.ts, random.ts, failures.ts, atomicFile.ts, forkPolicy.ts) are the lowest layer: they import no folder of core.',
-    { path: '^src/core/[^/]+$' }, { path: '^src/core/[^/]+/' }],
+  [
+    'core-no-shell',
+    'src/core is the pure part: it never imports a shell (extension, server, cli) or the webview.',
+    { path: '^src/core/' },
+    { path: '^(src/(extension|server|cli)|webview)/' },
+  ],
+  [
+    'core-no-shared',
+    'src/core owns its types; src/shared (the host-webview protocols) imports core, never the reverse.',
+    { path: '^src/core/' },
+    { path: '^src/shared/' },
+  ],
+  [
+    'core-no-vscode',
+    'src/core runs in the CLI and the language server too: no `vscode` import.',
+    { path: '^src/core/' },
+    { path: VSCODE },
+  ],
+  [
+    'editor-controller-no-vscode',
+    "The editor's host controller (and what it uses) runs in the jsdom tests with the real page: no `vscode`, and nothing in src/extension that imports it.",
+    { path: EDITOR_NO_VSCODE },
+    { path: [VSCODE, '^src/extension/'], pathNot: EDITOR_NO_VSCODE },
+  ],
+  [
+    'webview-only-shared',
+    'The webview imports only src/shared (which re-exports what it needs from core) and its own files.',
+    { path: '^webview/' },
+    { path: '^src/', pathNot: '^src/shared/' },
+  ],
+  [
+    'webview-no-node',
+    'Webview code (and src/shared, which it runs) runs in a browser: no Node built-ins.',
+    { path: '^(webview|src/shared)/' },
+    { dependencyTypes: ['core'] },
+  ],
+  [
+    'webview-no-vscode',
+    'The webview talks to the host by messages only: no `vscode` import.',
+    { path: '^(webview|src/shared)/' },
+    { path: VSCODE },
+  ],
+  [
+    'shared-no-shell',
+    'src/shared is run by both sides: it may import core, never a shell or the webview.',
+    { path: '^src/shared/' },
+    { path: '^(src/(extension|server|cli)|webview)/' },
+  ],
+  [
+    'cli-server-no-extension',
+    'The CLI and the language server run without VS Code: never import src/extension.',
+    { path: '^src/(cli|server)/' },
+    { path: ['^src/extension/', VSCODE] },
+  ],
+  [
+    'shells-no-webview',
+    'Node code never imports browser code (webview/); they share src/shared only.',
+    { path: '^src/' },
+    { path: '^webview/' },
+  ],
+  [
+    'src-no-tests',
+    'Product code never imports tests, benchmarks or scripts.',
+    { path: '^(src|webview)/' },
+    { path: '^(test|bench|scripts)/' },
+  ],
+  [
+    'core-no-cycles',
+    'No import cycles inside src/core.',
+    { path: '^src/core/' },
+    { path: '^src/core/', circular: true },
+  ],
+  [
+    'core-root-no-folders',
+    'The root files of src/core (model.ts, random.ts, failures.ts, atomicFile.ts, forkPolicy.ts) are the lowest layer: they import no folder of core.',
+    { path: '^src/core/[^/]+$' },
+    { path: '^src/core/[^/]+/' },
+  ],
   ...CORE_ORDER,
-  ['not-to-unresolvable', 'Every import resolves (a moved file left a stale path).',
-    {}, { couldNotResolve: true }],
+  ['not-to-unresolvable', 'Every import resolves (a moved file left a stale path).', {}, { couldNotResolve: true }],
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -93,7 +151,10 @@ module.exports = {
     preserveSymlinks: true,
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

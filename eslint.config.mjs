@@ -12,7 +12,10 @@ export default tseslint.config(
   {
     languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // A destructuring that reassigns one of its names stays one `let`.
       'prefer-const': ['error', { destructuring: 'all' }],
     },
@@ -30,5 +33,8 @@ export default tseslint.config(
   // Published numerical coefficients are kept at their published precision (they round to the same
   // double; the digits are there to be checked against the source), and one editor fixture writes a
   // number too large for a double on purpose.
-  { files: ['src/core/stats/**', 'test/unit/stats/**', 'test/unit/editor/fixtures.ts'], rules: { 'no-loss-of-precision': 'off' } },
+  {
+    files: ['src/core/stats/**', 'test/unit/stats/**', 'test/unit/editor/fixtures.ts'],
+    rules: { 'no-loss-of-precision': 'off' },
+  },
 );

@@ -22,7 +22,11 @@ interface Sample {
 
 /** Builds the production bundles of the checkout at `root` into `out` (the VSIX's build). */
 function buildProduction(root: string, out: string): void {
-  const r = spawnSync(process.execPath, ['scripts/build.mjs', '--production', `--outdir=${join(out, 'dist')}`, '--skip=cli,reportWorker,bench,index'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(
+    process.execPath,
+    ['scripts/build.mjs', '--production', `--outdir=${join(out, 'dist')}`, '--skip=cli,reportWorker,bench,index'],
+    { cwd: root, encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`build in ${root} failed: ${r.stderr}`);
 }
 

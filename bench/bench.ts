@@ -61,7 +61,9 @@ async function mainBench(argv: string[]): Promise<number> {
     return 0;
   }
   if (argv.includes('--list') || argv.includes('--help')) {
-    console.log(`benchmarks: ${Object.keys(BENCHMARKS).join(', ')}\nusage: node --expose-gc dist/bench.js [name...] [-- args for the benchmark]`);
+    console.log(
+      `benchmarks: ${Object.keys(BENCHMARKS).join(', ')}\nusage: node --expose-gc dist/bench.js [name...] [-- args for the benchmark]`,
+    );
     return 0;
   }
   const dash = argv.indexOf('--');

@@ -19,7 +19,36 @@ import { createRng } from '../src/core/random';
 import { ConversationDocumentModel } from '../src/core/document';
 import { diffRuns } from '../src/core/diff';
 
-const WORDS = ['red', 'blue', 'leather', 'boots', 'sneakers', 'jacket', 'cheap', 'warm', 'light', 'classic', 'show', 'me', 'something', 'else', 'maybe', 'what', 'about', 'price', 'size', 'the', 'one', 'with', 'a', 'hood', 'for', 'running', 'winter', 'summer'];
+const WORDS = [
+  'red',
+  'blue',
+  'leather',
+  'boots',
+  'sneakers',
+  'jacket',
+  'cheap',
+  'warm',
+  'light',
+  'classic',
+  'show',
+  'me',
+  'something',
+  'else',
+  'maybe',
+  'what',
+  'about',
+  'price',
+  'size',
+  'the',
+  'one',
+  'with',
+  'a',
+  'hood',
+  'for',
+  'running',
+  'winter',
+  'summer',
+];
 const ACTS = ['Disclose', 'Inquire', 'Navigate.More', 'Note.Dislike', 'Note.Like', 'Reveal.Refine'];
 
 function sentence(rng: ReturnType<typeof createRng>, n: number): string {
@@ -37,7 +66,8 @@ async function generate(dir: string, n: number): Promise<{ a: string; b: string;
   const rng = createRng('bench-diff');
   const outA = createWriteStream(a);
   const outB = createWriteStream(b);
-  const write = (s: NodeJS.WritableStream, text: string) => (s.write(text) ? Promise.resolve() : new Promise<void>((r) => s.once('drain', () => r())));
+  const write = (s: NodeJS.WritableStream, text: string) =>
+    s.write(text) ? Promise.resolve() : new Promise<void>((r) => s.once('drain', () => r()));
   for (let i = 0; i < n; i++) {
     const r = rng.fork(i);
     const turns = 3 + r.int(7);
@@ -52,18 +82,37 @@ async function generate(dir: string, n: number): Promise<{ a: string; b: string;
         const act = t === 0 ? 'Disclose' : changed ? 'Navigate.More' : tr.pick(ACTS);
         const user = changed ? `any more? ${sentence(tr, 3)}` : sentence(tr, 4 + tr.int(8));
         if (side === 'A' && diverge >= 0 && t === diverge) {
-          out.push({ user_utterance: 'forget it', trace: { user_act: 'Complete.Abandon', patience: 0, satisfaction: 0.2 } });
+          out.push({
+            user_utterance: 'forget it',
+            trace: { user_act: 'Complete.Abandon', patience: 0, satisfaction: 0.2 },
+          });
           outcome = 'abandoned';
           break;
         }
         out.push({
           user_utterance: user,
           assistant_utterance: sentence(tr, 12),
-          recommendations: [0, 1, 2].map(() => ({ item_id: `IT${String(tr.int(3000)).padStart(5, '0')}`, title: sentence(tr, 3) })),
-          trace: { user_act: act, patience: patience - (changed ? 1 : 0), satisfaction: Math.round(tr.next() * 100) / 100, agenda: [tr.pick(ACTS), tr.pick(ACTS)] },
+          recommendations: [0, 1, 2].map(() => ({
+            item_id: `IT${String(tr.int(3000)).padStart(5, '0')}`,
+            title: sentence(tr, 3),
+          })),
+          trace: {
+            user_act: act,
+            patience: patience - (changed ? 1 : 0),
+            satisfaction: Math.round(tr.next() * 100) / 100,
+            agenda: [tr.pick(ACTS), tr.pick(ACTS)],
+          },
         });
       }
-      return JSON.stringify({ id: `sim-7-${String(i).padStart(6, '0')}`, source: 'bench', turns: out, outcome, metadata: { index: i, seed: 7 } }) + '\n';
+      return (
+        JSON.stringify({
+          id: `sim-7-${String(i).padStart(6, '0')}`,
+          source: 'bench',
+          turns: out,
+          outcome,
+          metadata: { index: i, seed: 7 },
+        }) + '\n'
+      );
     };
     await write(outA, make(3, 'A'));
     await write(outB, make(4, 'B'));
@@ -90,7 +139,12 @@ export async function child(task: string, payload: unknown): Promise<unknown> {
   if (task === 'diff') {
     const r = await diffRuns(p.a, p.b);
     (globalThis as { gc?: () => void }).gc?.();
-    const v: DiffValue = { pairs: r.aggregate.pairs, diverged: r.aggregate.diverged, outcomeChanged: r.aggregate.outcomeChanged, heapUsed: process.memoryUsage().heapUsed };
+    const v: DiffValue = {
+      pairs: r.aggregate.pairs,
+      diverged: r.aggregate.diverged,
+      outcomeChanged: r.aggregate.outcomeChanged,
+      heapUsed: process.memoryUsage().heapUsed,
+    };
     return v;
   }
   throw new Error(`unknown task ${task}`);
@@ -100,15 +154,23 @@ export async function run(args: string[] = []): Promise<void> {
   const n = Number(args.find((x) => x.startsWith('--n='))?.slice(4) ?? 100_000);
   const dir = join(repoRoot(), 'bench', 'data');
   const t0 = performance.now();
-  const files = existsSync(join(dir, `diff-b-${n}.sim.jsonl`)) ? { a: join(dir, `diff-a-${n}.sim.jsonl`), b: join(dir, `diff-b-${n}.sim.jsonl`), diverging: NaN } : await generate(dir, n);
-  console.log(`  runs: ${fmtBytes(statSync(files.a).size)} + ${fmtBytes(statSync(files.b).size)} (${fmtMs(performance.now() - t0)} to generate or find)`);
+  const files = existsSync(join(dir, `diff-b-${n}.sim.jsonl`))
+    ? { a: join(dir, `diff-a-${n}.sim.jsonl`), b: join(dir, `diff-b-${n}.sim.jsonl`), diverging: NaN }
+    : await generate(dir, n);
+  console.log(
+    `  runs: ${fmtBytes(statSync(files.a).size)} + ${fmtBytes(statSync(files.b).size)} (${fmtMs(performance.now() - t0)} to generate or find)`,
+  );
   const index = runChild<{ lines: number; heapUsed: number }>('diff', 'index', files, 1_800_000);
   if (!index.ok) throw new Error(`index: ${index.error}`);
-  console.log(`  index of one run: ${fmtMs(index.ms)}, peak RSS ${fmtBytes(index.maxRssBytes)}, heap after ${fmtBytes(index.value!.heapUsed)}`);
+  console.log(
+    `  index of one run: ${fmtMs(index.ms)}, peak RSS ${fmtBytes(index.maxRssBytes)}, heap after ${fmtBytes(index.value!.heapUsed)}`,
+  );
   const diff = runChild<DiffValue>('diff', 'diff', files, 3_600_000);
   if (!diff.ok) throw new Error(`diff: ${diff.error}`);
   const v = diff.value!;
-  console.log(`  diff: ${fmtMs(diff.ms)} (CPU ${fmtMs(diff.cpuMs ?? NaN)}), peak RSS ${fmtBytes(diff.maxRssBytes)}, heap after ${fmtBytes(v.heapUsed)}; ${v.pairs} pairs, ${v.diverged} diverged, ${v.outcomeChanged} outcomes changed`);
+  console.log(
+    `  diff: ${fmtMs(diff.ms)} (CPU ${fmtMs(diff.cpuMs ?? NaN)}), peak RSS ${fmtBytes(diff.maxRssBytes)}, heap after ${fmtBytes(v.heapUsed)}; ${v.pairs} pairs, ${v.diverged} diverged, ${v.outcomeChanged} outcomes changed`,
+  );
   const ratio = diff.maxRssBytes / index.maxRssBytes;
   const body = `Machine: ${machineInfo()}. Date: ${new Date().toISOString().slice(0, 10)}. ${loadInfo()} at the end. Reproduce: \`npm run build && node --expose-gc dist/bench.js diff\` (\`-- --n=N\`; the generated runs are kept in bench/data).
 

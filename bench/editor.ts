@@ -15,7 +15,16 @@ import { copyFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBenchFile, type GenerateResult } from './gen';
-import { fmtBytes, fmtMs, loadInfo, machineInfo, median, runChild, updateResultsSection, type ChildResult } from './harness';
+import {
+  fmtBytes,
+  fmtMs,
+  loadInfo,
+  machineInfo,
+  median,
+  runChild,
+  updateResultsSection,
+  type ChildResult,
+} from './harness';
 import { ConversationDocumentModel } from '../src/core/document';
 import { PAGE_SIZE } from '../src/shared/editorProtocol';
 
@@ -69,7 +78,9 @@ export async function child(task: string, payload: unknown): Promise<unknown> {
         conversationMs: t3 - t2,
         readyMs: t3 - t0,
         pageMessageBytes: Buffer.byteLength(JSON.stringify({ type: 'page', rows })),
-        conversationMessageBytes: Buffer.byteLength(JSON.stringify({ type: 'conversation', conversation: conv.conversation })),
+        conversationMessageBytes: Buffer.byteLength(
+          JSON.stringify({ type: 'conversation', conversation: conv.conversation }),
+        ),
       };
       await doc.close();
       return result;
@@ -109,7 +120,8 @@ export async function child(task: string, payload: unknown): Promise<unknown> {
       await raw.summarizeAll();
       const searchRawMs = await times(3, async () => {
         const r = await raw.filter({ text: 'waterproof' });
-        if (r.lines.length !== searchMatches) throw new Error(`raw search found ${r.lines.length}, cached ${searchMatches}`);
+        if (r.lines.length !== searchMatches)
+          throw new Error(`raw search found ${r.lines.length}, cached ${searchMatches}`);
       });
       await raw.close();
       const mid = Math.floor(all.length / 2);
@@ -189,7 +201,9 @@ export async function run(args: string[] = []): Promise<void> {
     for (let i = 0; i < Math.min(reps, 3); i++) {
       const p = runChild<PassResult>('editor', 'pass', { file: file.path });
       r.pass.push(p);
-      log(`  ${scale}x pass rep ${i + 1}: ${p.ok ? `summaries ${fmtMs(p.value!.summarizeMs)}, facet ${fmtMs(p.value!.facetFilterMs)}, search ${fmtMs(p.value!.searchCachedMs)} / raw ${fmtMs(p.value!.searchRawMs)}` : p.error}`);
+      log(
+        `  ${scale}x pass rep ${i + 1}: ${p.ok ? `summaries ${fmtMs(p.value!.summarizeMs)}, facet ${fmtMs(p.value!.facetFilterMs)}, search ${fmtMs(p.value!.searchCachedMs)} / raw ${fmtMs(p.value!.searchRawMs)}` : p.error}`,
+      );
     }
     const s = runChild<SaveResult>('editor', 'save', { file: file.path });
     r.save.push(s);

@@ -30,7 +30,11 @@ function processCpuMs(pid: number): number {
 const CATALOG_SIZE = 2000;
 
 function asTurn(u: CoreUserTurn): UserTurn {
-  const t: UserTurn = { utterance: u.utterance === '' && !u.done ? '…' : u.utterance, acts: [u.act || 'Complete'], trace: u.trace as Record<string, unknown> };
+  const t: UserTurn = {
+    utterance: u.utterance === '' && !u.done ? '…' : u.utterance,
+    acts: [u.act || 'Complete'],
+    trace: u.trace as Record<string, unknown>,
+  };
   if (u.done) {
     t.done = true;
     t.outcome = u.outcome === 'accepted' || u.outcome === 'abandoned' ? u.outcome : 'ended';
@@ -40,32 +44,47 @@ function asTurn(u: CoreUserTurn): UserTurn {
 
 /** `node dist/bench.js --protocol-user`: the built-in agenda user behind the protocol. */
 export async function serveBuiltIn(): Promise<void> {
-  const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', agent: 'local-good', n: 1, catalog_size: CATALOG_SIZE }));
-  serve(() => {
-    let session: UserSession;
-    return {
-      async start(p) {
-        session = env.user.createSession(p.session, createRng(`bench/${p.seed}`), { task: p.task });
-        return asTurn(await session.start());
-      },
-      async respond(p) {
-        return asTurn(await session.respond({ utterance: p.utterance, recommendations: p.recommendations as never, acts: p.acts }));
-      },
-    };
-  }, { name: 'builtin-agenda-over-protocol', version: '1' });
+  const env = await prepareEnvironment(
+    parseSimulationConfig({ user: 'agenda', agent: 'local-good', n: 1, catalog_size: CATALOG_SIZE }),
+  );
+  serve(
+    () => {
+      let session: UserSession;
+      return {
+        async start(p) {
+          session = env.user.createSession(p.session, createRng(`bench/${p.seed}`), { task: p.task });
+          return asTurn(await session.start());
+        },
+        async respond(p) {
+          return asTurn(
+            await session.respond({
+              utterance: p.utterance,
+              recommendations: p.recommendations as never,
+              acts: p.acts,
+            }),
+          );
+        },
+      };
+    },
+    { name: 'builtin-agenda-over-protocol', version: '1' },
+  );
 }
 
 /** `node dist/bench.js --protocol-echo`: answers every turn at once (the bare round trip). */
 export function serveEcho(): void {
-  serve(() => ({
-    start: () => ({ utterance: 'hi', acts: ['Disclose'] }),
-    respond: () => ({ utterance: 'ok', acts: ['Disclose'] }),
-  }), { name: 'echo', version: '1' });
+  serve(
+    () => ({
+      start: () => ({ utterance: 'hi', acts: ['Disclose'] }),
+      respond: () => ({ utterance: 'ok', acts: ['Disclose'] }),
+    }),
+    { name: 'echo', version: '1' },
+  );
 }
 
 function turnsIn(file: string): number {
   let n = 0;
-  for (const line of readFileSync(file, 'utf8').split('\n')) if (line) n += (JSON.parse(line) as { turns: unknown[] }).turns.length;
+  for (const line of readFileSync(file, 'utf8').split('\n'))
+    if (line) n += (JSON.parse(line) as { turns: unknown[] }).turns.length;
   return n;
 }
 
@@ -76,10 +95,14 @@ export async function run(args: string[] = []): Promise<void> {
   const repeats = rIndex >= 0 ? Number(args[rIndex + 1]) : args.includes('--quick') ? 1 : 5;
   const dir = mkdtempSync(join(tmpdir(), 'simlens-bench-ext-'));
   const self = process.argv[1];
-  console.log(`external simulator protocol: ${n} conversations per run, agenda (CIR6, PKG) vs local-good, concurrency 1, median of ${repeats}; load ${loadavg()[0].toFixed(2)}`);
+  console.log(
+    `external simulator protocol: ${n} conversations per run, agenda (CIR6, PKG) vs local-good, concurrency 1, median of ${repeats}; load ${loadavg()[0].toFixed(2)}`,
+  );
   // Wall time per turn, and CPU time per turn of both processes (SimLens + the simulator after its
   // start-up): on a shared machine wall time mostly measures waiting for a core, CPU time the work.
-  const perTurn = async (user: string): Promise<{ msPerTurn: number; cpuPerTurn: number; turns: number; wallMs: number }> => {
+  const perTurn = async (
+    user: string,
+  ): Promise<{ msPerTurn: number; cpuPerTurn: number; turns: number; wallMs: number }> => {
     const out = join(dir, 'run.jsonl');
     rmSync(out, { force: true });
     const config = parseSimulationConfig({ user, agent: 'local-good', n, seed: 'bench', catalog_size: CATALOG_SIZE });
@@ -94,14 +117,28 @@ export async function run(args: string[] = []): Promise<void> {
     const childMs = pids.reduce((a, p) => a + processCpuMs(p), 0) - childBefore;
     await env.user.dispose?.();
     const turns = turnsIn(out);
-    return { msPerTurn: wallMs / turns, cpuPerTurn: ((used.user + used.system) / 1000 + childMs) / turns, turns, wallMs };
+    return {
+      msPerTurn: wallMs / turns,
+      cpuPerTurn: ((used.user + used.system) / 1000 + childMs) / turns,
+      turns,
+      wallMs,
+    };
   };
   const rows: { builtin: number; external: number; cpuB: number; cpuE: number; turnsB: number; turnsE: number }[] = [];
   for (let r = 0; r < repeats; r++) {
     const b = await perTurn('agenda');
     const e = await perTurn(`exec:${process.execPath} ${self} --protocol-user`);
-    rows.push({ builtin: b.msPerTurn, external: e.msPerTurn, cpuB: b.cpuPerTurn, cpuE: e.cpuPerTurn, turnsB: b.turns, turnsE: e.turns });
-    console.log(`  #${r + 1} (load ${loadavg()[0].toFixed(1)}): built-in ${b.msPerTurn.toFixed(4)} ms/turn (${b.turns} turns, ${(b.wallMs / 1000).toFixed(1)} s), over stdio ${e.msPerTurn.toFixed(4)} ms/turn (${e.turns} turns, ${(e.wallMs / 1000).toFixed(1)} s), overhead ${(e.msPerTurn - b.msPerTurn).toFixed(4)} ms/turn; CPU ${b.cpuPerTurn.toFixed(4)} vs ${e.cpuPerTurn.toFixed(4)} ms/turn, overhead ${(e.cpuPerTurn - b.cpuPerTurn).toFixed(4)}`);
+    rows.push({
+      builtin: b.msPerTurn,
+      external: e.msPerTurn,
+      cpuB: b.cpuPerTurn,
+      cpuE: e.cpuPerTurn,
+      turnsB: b.turns,
+      turnsE: e.turns,
+    });
+    console.log(
+      `  #${r + 1} (load ${loadavg()[0].toFixed(1)}): built-in ${b.msPerTurn.toFixed(4)} ms/turn (${b.turns} turns, ${(b.wallMs / 1000).toFixed(1)} s), over stdio ${e.msPerTurn.toFixed(4)} ms/turn (${e.turns} turns, ${(e.wallMs / 1000).toFixed(1)} s), overhead ${(e.msPerTurn - b.msPerTurn).toFixed(4)} ms/turn; CPU ${b.cpuPerTurn.toFixed(4)} vs ${e.cpuPerTurn.toFixed(4)} ms/turn, overhead ${(e.cpuPerTurn - b.cpuPerTurn).toFixed(4)}`,
+    );
   }
   const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
   const cpuOverhead = median(rows.map((r) => r.cpuE - r.cpuB));
@@ -113,9 +150,12 @@ export async function run(args: string[] = []): Promise<void> {
   const trips = 20_000;
   await conn.request('start', { session: 'w', seed: 1, index: 0 }, 10_000);
   const t = performance.now();
-  for (let i = 0; i < trips; i++) await conn.request('respond', { session: 'w', utterance: 'x', recommendations: [], acts: [] }, 10_000);
+  for (let i = 0; i < trips; i++)
+    await conn.request('respond', { session: 'w', utterance: 'x', recommendations: [], acts: [] }, 10_000);
   const rtt = (performance.now() - t) / trips;
   await conn.close();
   rmSync(dir, { recursive: true, force: true });
-  console.log(`external simulator protocol: built-in ${mid.builtin.toFixed(4)} ms/turn, over stdio ${mid.external.toFixed(4)} ms/turn, overhead ${(mid.external - mid.builtin).toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); bare stdio round trip ${rtt.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`);
+  console.log(
+    `external simulator protocol: built-in ${mid.builtin.toFixed(4)} ms/turn, over stdio ${mid.external.toFixed(4)} ms/turn, overhead ${(mid.external - mid.builtin).toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); bare stdio round trip ${rtt.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`,
+  );
 }

@@ -35,7 +35,14 @@ export interface FirstRenderMetrics {
   bench1x: { file: string; conversations: number; bytes: number };
   summary: { cold: { bench1x: number; empty: number }; warm: { bench1x: number; sample: number; empty: number } };
   opens: TimedOpen[];
-  memory: Array<{ file: string; conversations: number; bytes: number; domNodes: number; listNodes: number; jsHeapBytes: number | null }>;
+  memory: Array<{
+    file: string;
+    conversations: number;
+    bytes: number;
+    domNodes: number;
+    listNodes: number;
+    jsHeapBytes: number | null;
+  }>;
 }
 
 const TARGET_MS = 1000;
@@ -54,7 +61,8 @@ const HISTORY = `Change (2026-11-25, issue 17 item 7): the page's script and sty
 /** The section's Markdown from the E2E's metrics file. */
 export function firstRenderSection(m: FirstRenderMetrics): string {
   const big = m.bench1x.file;
-  const ours = (cold: boolean, file = big) => m.opens.filter((o) => o.kind === 'conversations' && o.cold === cold && o.file === file);
+  const ours = (cold: boolean, file = big) =>
+    m.opens.filter((o) => o.kind === 'conversations' && o.cold === cold && o.file === file);
   const empty = (cold: boolean) => m.opens.filter((o) => o.kind === 'empty' && o.cold === cold);
   const med = (os: TimedOpen[], f: (o: TimedOpen) => number) => median(os.map(f));
   const row = (label: string, cold: boolean) => {
@@ -64,8 +72,10 @@ export function firstRenderSection(m: FirstRenderMetrics): string {
     return `| ${label} | ${ours(cold).length} / ${empty(cold).length} | **${fmtMs(o)}** | ${fmtMs(s)} | ${fmtMs(e)} | ${(o / e).toFixed(2)} | ${fmtMs(o - e)} | ${fmtMs(med(ours(cold), (x) => x.playwrightMs))} |`;
   };
   const steps = ['html', 'script', 'ready', 'init', 'conversation', 'rendered', 'paint'] as const;
-  const stepOf = (o: TimedOpen, s: (typeof steps)[number]) => (s === 'html' ? o.htmlMs : s === 'paint' ? o.paintMs : (o.steps[s] ?? NaN));
-  const stepRow = (label: string, os: TimedOpen[]) => `| ${label} | ${steps.map((s) => fmtMs(med(os, (o) => stepOf(o, s)))).join(' | ')} |`;
+  const stepOf = (o: TimedOpen, s: (typeof steps)[number]) =>
+    s === 'html' ? o.htmlMs : s === 'paint' ? o.paintMs : (o.steps[s] ?? NaN);
+  const stepRow = (label: string, os: TimedOpen[]) =>
+    `| ${label} | ${steps.map((s) => fmtMs(med(os, (o) => stepOf(o, s)))).join(' | ')} |`;
   const coldMs = m.summary.cold.bench1x;
   const warmMs = m.summary.warm.bench1x;
   const warmFloor = m.summary.warm.empty;
@@ -103,15 +113,21 @@ Target (issue 17): first render of the 1x file under ${TARGET_MS.toLocaleString(
 export async function run(args: string[] = []): Promise<void> {
   const file = join(repoRoot(), 'test-results', 'editor-webview-metrics.json');
   if (!args.includes('--from-results')) {
-    const r = spawnSync(process.execPath, ['scripts/run-tests.mjs', 'e2e/editor.test.ts', '--test-name-pattern=first render'], {
-      cwd: repoRoot(),
-      stdio: 'inherit',
-      env: { ...process.env, SIMLENS_FIRST_RENDER_COLD: String(COLD_RUNS) },
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['scripts/run-tests.mjs', 'e2e/editor.test.ts', '--test-name-pattern=first render'],
+      {
+        cwd: repoRoot(),
+        stdio: 'inherit',
+        env: { ...process.env, SIMLENS_FIRST_RENDER_COLD: String(COLD_RUNS) },
+      },
+    );
     if (r.status !== 0) throw new Error(`the first-render E2E test failed (exit ${r.status})`);
   }
   if (!existsSync(file)) throw new Error(`${file} is missing: run the E2E first-render test`);
   const metrics = JSON.parse(readFileSync(file, 'utf8')) as FirstRenderMetrics;
   updateResultsSection('Editor first render (real VS Code)', firstRenderSection(metrics));
-  console.log(`wrote the "Editor first render (real VS Code)" section of bench/RESULTS.md: cold ${fmtMs(metrics.summary.cold.bench1x)}, warm ${fmtMs(metrics.summary.warm.bench1x)} (empty webview ${fmtMs(metrics.summary.cold.empty)} / ${fmtMs(metrics.summary.warm.empty)})`);
+  console.log(
+    `wrote the "Editor first render (real VS Code)" section of bench/RESULTS.md: cold ${fmtMs(metrics.summary.cold.bench1x)}, warm ${fmtMs(metrics.summary.warm.bench1x)} (empty webview ${fmtMs(metrics.summary.cold.empty)} / ${fmtMs(metrics.summary.warm.empty)})`,
+  );
 }

@@ -12,7 +12,17 @@ import { readFile } from 'node:fs/promises';
 import { JsonlFile, buildLineIndex, parseLineBytes, readFirstLines, validateFile } from '../src/core/jsonl';
 import { computeStats } from '../src/cli/commands/stats';
 import { ensureBenchFile, type GenerateResult } from './gen';
-import { fmtBytes, fmtMs, fmtRatio, loadInfo, machineInfo, median, runChild, updateResultsSection, type ChildResult } from './harness';
+import {
+  fmtBytes,
+  fmtMs,
+  fmtRatio,
+  loadInfo,
+  machineInfo,
+  median,
+  runChild,
+  updateResultsSection,
+  type ChildResult,
+} from './harness';
 
 interface Payload {
   file: string;
@@ -91,10 +101,24 @@ function summarize(results: ChildResult<unknown>[]): Summary {
   const ok = results.filter((r) => r.ok);
   const rssOf = (rs: ChildResult<unknown>[]) => Math.max(...rs.map((r) => r.maxRssBytes).filter(Number.isFinite));
   if (ok.length === 0) {
-    return { ms: median(results.map((r) => r.ms)), cpuMs: median(results.map((r) => r.cpuMs ?? NaN)), rss: rssOf(results), ok: false, error: results[0]?.error };
+    return {
+      ms: median(results.map((r) => r.ms)),
+      cpuMs: median(results.map((r) => r.cpuMs ?? NaN)),
+      rss: rssOf(results),
+      ok: false,
+      error: results[0]?.error,
+    };
   }
-  const pages = ok.map((r) => (r.value as { pageMs?: number } | undefined)?.pageMs).filter((v): v is number => typeof v === 'number');
-  return { ms: median(ok.map((r) => r.ms)), cpuMs: median(ok.map((r) => r.cpuMs ?? NaN)), rss: rssOf(ok), ok: true, pageMs: pages.length ? median(pages) : undefined };
+  const pages = ok
+    .map((r) => (r.value as { pageMs?: number } | undefined)?.pageMs)
+    .filter((v): v is number => typeof v === 'number');
+  return {
+    ms: median(ok.map((r) => r.ms)),
+    cpuMs: median(ok.map((r) => r.cpuMs ?? NaN)),
+    rss: rssOf(ok),
+    ok: true,
+    pageMs: pages.length ? median(pages) : undefined,
+  };
 }
 
 type Measured = Record<Task, Summary> & { naiveReference?: Summary };
@@ -104,11 +128,21 @@ type Measured = Record<Task, Summary> & { naiveReference?: Summary };
  * measurement alike. `reference` (a smaller file) adds a naive run on it in each round: when the
  * naive approach cannot handle `file`, its time is extrapolated from runs made in the same minutes.
  */
-async function measure(file: GenerateResult, reps: number, log: (s: string) => void, reference?: GenerateResult): Promise<Measured> {
-  const raw = Object.fromEntries(TASKS.map((t) => [t, [] as ChildResult<unknown>[]])) as Record<Task, ChildResult<unknown>[]>;
+async function measure(
+  file: GenerateResult,
+  reps: number,
+  log: (s: string) => void,
+  reference?: GenerateResult,
+): Promise<Measured> {
+  const raw = Object.fromEntries(TASKS.map((t) => [t, [] as ChildResult<unknown>[]])) as Record<
+    Task,
+    ChildResult<unknown>[]
+  >;
   const ref: ChildResult<unknown>[] = [];
   const show = (name: string, r: number, res: ChildResult<unknown>) =>
-    log(`  ${name.padEnd(10)} rep ${r + 1}/${reps}: ${res.ok ? `${fmtMs(res.ms)} wall, ${fmtMs(res.cpuMs ?? NaN)} CPU` : `FAILED (${res.error?.slice(0, 120)})`}, peak RSS ${fmtBytes(res.maxRssBytes)}`);
+    log(
+      `  ${name.padEnd(10)} rep ${r + 1}/${reps}: ${res.ok ? `${fmtMs(res.ms)} wall, ${fmtMs(res.cpuMs ?? NaN)} CPU` : `FAILED (${res.error?.slice(0, 120)})`}, peak RSS ${fmtBytes(res.maxRssBytes)}`,
+    );
   for (let r = 0; r < reps; r++) {
     for (const task of TASKS) {
       const res = runChild<unknown>('foundation', task, { file: file.path });
@@ -152,14 +186,23 @@ function table(file: GenerateResult, s: Measured, bar: Bar): string {
     const ratio = (a: number, b: number) => (naiveRow ? (v.ok ? '1.00x' : bar.note) : v.ok ? fmtRatio(a / b) : '-');
     return `| ${LABELS[t]} | ${time}${extra} | ${ratio(v.ms, bar.ms)} | ${v.ok ? fmtMs(v.cpuMs) : '-'} | ${naiveRow && !v.ok ? '-' : ratio(v.cpuMs, bar.cpuMs)} | ${fmtBytes(v.rss)} | ${(v.rss / file.bytes).toFixed(2)}x |`;
   });
-  return ['| measurement | wall time (median) | vs naive | CPU time (median) | vs naive | peak RSS | RSS / file size |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| measurement | wall time (median) | vs naive | CPU time (median) | vs naive | peak RSS | RSS / file size |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** "1.7% wall / 2.0% CPU — met" for a ratio target. */
 function verdict(ms: number, cpuMs: number, bar: Bar, limit: number): string {
   const w = ms / bar.ms;
   const c = cpuMs / bar.cpuMs;
-  const met = w <= limit && c <= limit ? 'met' : w <= limit || c <= limit ? `met on ${w <= limit ? 'wall' : 'CPU'} time only` : 'NOT met';
+  const met =
+    w <= limit && c <= limit
+      ? 'met'
+      : w <= limit || c <= limit
+        ? `met on ${w <= limit ? 'wall' : 'CPU'} time only`
+        : 'NOT met';
   return `${fmtRatio(w)} wall / ${fmtRatio(c)} CPU — ${met}`;
 }
 
@@ -179,8 +222,12 @@ export async function run(args: string[] = []): Promise<void> {
   const bar1: Bar = { ms: s1.naive.ms, cpuMs: s1.naive.cpuMs, note: '1.00x' };
 
   const checks: string[] = [];
-  checks.push(`- First conversation < 5% of the naive full parse (1x): reading the first line only ${verdict(s1['first-peek'].ms, s1['first-peek'].cpuMs, bar1, 0.05)}; building the whole index first ${verdict(s1['first-open'].ms, s1['first-open'].cpuMs, bar1, 0.05)}.`);
-  checks.push(`- Full validation within 1.5x of the naive full parse (1x): ${verdict(s1.validate.ms, s1.validate.cpuMs, bar1, 1.5)}.`);
+  checks.push(
+    `- First conversation < 5% of the naive full parse (1x): reading the first line only ${verdict(s1['first-peek'].ms, s1['first-peek'].cpuMs, bar1, 0.05)}; building the whole index first ${verdict(s1['first-open'].ms, s1['first-open'].cpuMs, bar1, 0.05)}.`,
+  );
+  checks.push(
+    `- Full validation within 1.5x of the naive full parse (1x): ${verdict(s1.validate.ms, s1.validate.cpuMs, bar1, 1.5)}.`,
+  );
 
   let section10 = '';
   if (f10) {
@@ -190,11 +237,21 @@ export async function run(args: string[] = []): Promise<void> {
     const ref = s10.naiveReference?.ok ? s10.naiveReference : s1.naive;
     const bar10: Bar = s10.naive.ok
       ? { ms: s10.naive.ms, cpuMs: s10.naive.cpuMs, note: '1.00x' }
-      : { ms: ref.ms * scale, cpuMs: ref.cpuMs * scale, note: `failed; bar = 1x naive from the same rounds x ${scale.toFixed(2)} = ${fmtMs(ref.ms * scale)} wall, ${fmtMs(ref.cpuMs * scale)} CPU (extrapolated)` };
+      : {
+          ms: ref.ms * scale,
+          cpuMs: ref.cpuMs * scale,
+          note: `failed; bar = 1x naive from the same rounds x ${scale.toFixed(2)} = ${fmtMs(ref.ms * scale)} wall, ${fmtMs(ref.cpuMs * scale)} CPU (extrapolated)`,
+        };
     const peak = Math.max(s10.index.rss, s10.validate.rss, s10.stats.rss, s10['first-open'].rss, s10.page.rss);
-    checks.push(`- Peak memory < 1.5x the file size (10x, ${fmtBytes(f10.bytes)}): the largest engine peak is ${fmtBytes(peak)} = ${(peak / f10.bytes).toFixed(3)}x — ${peak / f10.bytes < 1.5 ? 'met' : 'NOT met'}. The naive approach peaked at ${fmtBytes(s10.naive.rss)} before failing.`);
-    checks.push(`- Full validation within 1.5x of naive (10x${s10.naive.ok ? '' : ', against the extrapolated bar'}): ${verdict(s10.validate.ms, s10.validate.cpuMs, bar10, 1.5)}.`);
-    checks.push(`- First conversation < 5% (10x): first line only ${verdict(s10['first-peek'].ms, s10['first-peek'].cpuMs, bar10, 0.05)}; whole index first ${verdict(s10['first-open'].ms, s10['first-open'].cpuMs, bar10, 0.05)}.`);
+    checks.push(
+      `- Peak memory < 1.5x the file size (10x, ${fmtBytes(f10.bytes)}): the largest engine peak is ${fmtBytes(peak)} = ${(peak / f10.bytes).toFixed(3)}x — ${peak / f10.bytes < 1.5 ? 'met' : 'NOT met'}. The naive approach peaked at ${fmtBytes(s10.naive.rss)} before failing.`,
+    );
+    checks.push(
+      `- Full validation within 1.5x of naive (10x${s10.naive.ok ? '' : ', against the extrapolated bar'}): ${verdict(s10.validate.ms, s10.validate.cpuMs, bar10, 1.5)}.`,
+    );
+    checks.push(
+      `- First conversation < 5% (10x): first line only ${verdict(s10['first-peek'].ms, s10['first-peek'].cpuMs, bar10, 0.05)}; whole index first ${verdict(s10['first-open'].ms, s10['first-open'].cpuMs, bar10, 0.05)}.`,
+    );
     section10 = [
       `### 10x: ${fmtBytes(f10.bytes)}, ${f10.conversations.toLocaleString('en-US')} conversations, ${f10.turns.toLocaleString('en-US')} turns (median of 3)`,
       '',

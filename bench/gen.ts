@@ -36,12 +36,65 @@ export interface GenerateResult {
 
 const TASKS = ['footwear', 'outerwear', 'tops', 'bottoms', 'dresses', 'activewear', 'accessories', 'sleepwear'];
 const ADJECTIVES = [
-  'soft', 'breathable', 'lightweight', 'cozy', 'durable', 'stretchy', 'waterproof', 'warm', 'relaxed', 'slim',
-  'classic', 'modern', 'vintage', 'minimalist', 'sporty', 'casual', 'elegant', 'quilted', 'ribbed', 'textured',
-  'heathered', 'plush', 'sleek', 'oversized', 'tailored', 'versatile', 'comfortable', 'stylish', 'subtle', 'bold',
+  'soft',
+  'breathable',
+  'lightweight',
+  'cozy',
+  'durable',
+  'stretchy',
+  'waterproof',
+  'warm',
+  'relaxed',
+  'slim',
+  'classic',
+  'modern',
+  'vintage',
+  'minimalist',
+  'sporty',
+  'casual',
+  'elegant',
+  'quilted',
+  'ribbed',
+  'textured',
+  'heathered',
+  'plush',
+  'sleek',
+  'oversized',
+  'tailored',
+  'versatile',
+  'comfortable',
+  'stylish',
+  'subtle',
+  'bold',
 ];
-const MATERIALS = ['cotton', 'polyester', 'fleece', 'wool', 'linen', 'denim', 'leather', 'nylon', 'spandex', 'rayon', 'suede', 'cashmere'];
-const COLORS = ['black', 'navy blue', 'heather gray', 'sky blue', 'olive', 'burgundy', 'cream', 'tan', 'pink', 'charcoal', 'white', 'mustard'];
+const MATERIALS = [
+  'cotton',
+  'polyester',
+  'fleece',
+  'wool',
+  'linen',
+  'denim',
+  'leather',
+  'nylon',
+  'spandex',
+  'rayon',
+  'suede',
+  'cashmere',
+];
+const COLORS = [
+  'black',
+  'navy blue',
+  'heather gray',
+  'sky blue',
+  'olive',
+  'burgundy',
+  'cream',
+  'tan',
+  'pink',
+  'charcoal',
+  'white',
+  'mustard',
+];
 const GARMENTS: Record<string, string[]> = {
   footwear: ['sneaker', 'boot', 'loafer', 'sandal', 'running shoe', 'slip-on'],
   outerwear: ['hoodie', 'parka', 'rain jacket', 'bomber jacket', 'fleece jacket', 'trench coat'],
@@ -53,26 +106,78 @@ const GARMENTS: Record<string, string[]> = {
   sleepwear: ['pajama set', 'robe', 'nightgown', 'lounge pants', 'sleep shirt', 'slippers'],
 };
 const DETAILS = [
-  'a kangaroo pocket', 'ribbed cuffs and hem', 'a drawstring hood', 'a full-length zipper', 'flat-lock seams',
-  'a cushioned insole', 'reinforced stitching', 'an elastic waistband', 'contrast piping', 'a brushed lining',
-  'adjustable straps', 'a tapered leg', 'a relaxed silhouette', 'hidden side pockets', 'a curved hemline',
+  'a kangaroo pocket',
+  'ribbed cuffs and hem',
+  'a drawstring hood',
+  'a full-length zipper',
+  'flat-lock seams',
+  'a cushioned insole',
+  'reinforced stitching',
+  'an elastic waistband',
+  'contrast piping',
+  'a brushed lining',
+  'adjustable straps',
+  'a tapered leg',
+  'a relaxed silhouette',
+  'hidden side pockets',
+  'a curved hemline',
 ];
-const USES = ['everyday wear', 'the gym', 'travel', 'lounging at home', 'the office', 'weekend outings', 'hiking', 'layering', 'cold mornings', 'a night out'];
+const USES = [
+  'everyday wear',
+  'the gym',
+  'travel',
+  'lounging at home',
+  'the office',
+  'weekend outings',
+  'hiking',
+  'layering',
+  'cold mornings',
+  'a night out',
+];
 const FILLER = [
-  'The fabric feels', 'It pairs well with', 'Designed for', 'Perfect for', 'This piece offers', 'Made with care, it brings',
-  'The look is finished with', 'Machine washable and', 'Available in several sizes, it suits', 'Its understated design adds',
+  'The fabric feels',
+  'It pairs well with',
+  'Designed for',
+  'Perfect for',
+  'This piece offers',
+  'Made with care, it brings',
+  'The look is finished with',
+  'Machine washable and',
+  'Available in several sizes, it suits',
+  'Its understated design adds',
 ];
 const USER_OPENERS = [
-  'I need', 'Looking for', 'Can you show me', 'Do you have', 'Something like', 'I want', 'Show me more', 'Maybe',
+  'I need',
+  'Looking for',
+  'Can you show me',
+  'Do you have',
+  'Something like',
+  'I want',
+  'Show me more',
+  'Maybe',
 ];
 const ASSISTANT_OPENERS = [
-  'Here are some options for', 'I found a few', 'These might work for', 'Take a look at these', 'Would you like to narrow down',
-  'Do you have a preferred color for', 'Great choice! Here are more', 'What size are you looking for in',
+  'Here are some options for',
+  'I found a few',
+  'These might work for',
+  'Take a look at these',
+  'Would you like to narrow down',
+  'Do you have a preferred color for',
+  'Great choice! Here are more',
+  'What size are you looking for in',
 ];
 const SESSION_STATEMENTS = [
-  'It was easy to use the system', 'It was hard to use the system', 'The conversation felt natural', 'The conversation felt unnatural',
-  'The system asked relevant questions', 'The system understood my preferences', 'The system did not understand my preferences',
-  'The system was responsive', 'It was easy to find what I wanted', 'It was hard to find what I wanted', 'The conversation was too long',
+  'It was easy to use the system',
+  'It was hard to use the system',
+  'The conversation felt natural',
+  'The conversation felt unnatural',
+  'The system asked relevant questions',
+  'The system understood my preferences',
+  'The system did not understand my preferences',
+  'The system was responsive',
+  'It was easy to find what I wanted',
+  'It was hard to find what I wanted',
+  'The conversation was too long',
 ];
 const SHOP_FREQ = ['Rarely', 'Monthly', 'Weekly', 'Several times a week'];
 
@@ -149,7 +254,14 @@ function turnCounts(rng: Rng, conversations: number, total: number): number[] {
 }
 
 /** One conversation as a plain object (ConvApparel shape). */
-export function makeConversation(rng: Rng, task: string, condition: string, nTurns: number, pick: () => CatalogItem, itemsPerTurn: number): Record<string, unknown> {
+export function makeConversation(
+  rng: Rng,
+  task: string,
+  condition: string,
+  nTurns: number,
+  pick: () => CatalogItem,
+  itemsPerTurn: number,
+): Record<string, unknown> {
   const turns: Record<string, unknown>[] = [];
   for (let t = 0; t < nTurns; t++) {
     const g = rng.pick(GARMENTS[task]);
@@ -157,7 +269,8 @@ export function makeConversation(rng: Rng, task: string, condition: string, nTur
     for (let k = 0; k < itemsPerTurn; k++) recommendations.push(pick());
     const ratings: Record<string, unknown> = {};
     for (const f of TURN_FEELINGS) if (rng.chance(0.2)) ratings[f] = true;
-    ratings['How likely would you be to purchase one of the recommended products in this turn?'] = rng.pick(PURCHASE_ANSWERS);
+    ratings['How likely would you be to purchase one of the recommended products in this turn?'] =
+      rng.pick(PURCHASE_ANSWERS);
     turns.push({
       user_utterance: `${rng.pick(USER_OPENERS)} a ${rng.pick(COLORS)} ${g}${rng.chance(0.5) ? ` for ${rng.pick(USES)}` : ''}`,
       assistant_utterance: `${rng.pick(ASSISTANT_OPENERS)} ${rng.pick(ADJECTIVES)} ${g}s. ${sentence(rng, task)}`,
@@ -169,7 +282,9 @@ export function makeConversation(rng: Rng, task: string, condition: string, nTur
   const ratings: Record<string, unknown> = {
     'How often do you shop online?': rng.pick(SHOP_FREQ),
     'Were you able to find a product you would consider purchasing?': found ? 'Yes' : 'No',
-    'If yes, which product would you consider purchasing? If no, why not?': found ? `The ${rng.pick(COLORS)} one` : 'Nothing matched what I wanted',
+    'If yes, which product would you consider purchasing? If no, why not?': found
+      ? `The ${rng.pick(COLORS)} one`
+      : 'Nothing matched what I wanted',
   };
   for (const s of SESSION_STATEMENTS) if (rng.chance(0.3)) ratings[s] = true;
   return { turns, ratings, task_id: `${task}_${condition}`, version: '1.0' };
@@ -189,7 +304,9 @@ export async function generateConvApparelFile(path: string, opts: GenerateOption
   const catalogSize = opts.catalogSize ?? 6000;
   const catalog: Record<string, CatalogItem[]> = {};
   for (const task of TASKS) {
-    catalog[task] = Array.from({ length: Math.ceil(catalogSize / TASKS.length) }, () => makeItem(catalogRng, task, descriptionChars));
+    catalog[task] = Array.from({ length: Math.ceil(catalogSize / TASKS.length) }, () =>
+      makeItem(catalogRng, task, descriptionChars),
+    );
   }
   const counts = turnCounts(rng.fork('turns'), conversations, totalTurns);
   mkdirSync(dirname(path), { recursive: true });
@@ -231,10 +348,18 @@ export function repoRoot(): string {
  * Path of bench/data/convapparel-<scale>x.jsonl, generating it if it is missing or was made with
  * other settings (a small `.meta.json` beside it records them).
  */
-export async function ensureBenchFile(scale: 1 | 10 = 1, log: (msg: string) => void = () => undefined): Promise<GenerateResult> {
+export async function ensureBenchFile(
+  scale: 1 | 10 = 1,
+  log: (msg: string) => void = () => undefined,
+): Promise<GenerateResult> {
   const dataDir = join(repoRoot(), 'bench', 'data');
   const path = join(dataDir, `convapparel-${scale}x.jsonl`);
-  const meta = { generator: 2, scale, conversations: CONVAPPAREL_CONVERSATIONS * scale, turns: CONVAPPAREL_TURNS * scale };
+  const meta = {
+    generator: 2,
+    scale,
+    conversations: CONVAPPAREL_CONVERSATIONS * scale,
+    turns: CONVAPPAREL_TURNS * scale,
+  };
   const metaPath = `${path}.meta.json`;
   if (existsSync(path) && existsSync(metaPath)) {
     try {
@@ -247,7 +372,11 @@ export async function ensureBenchFile(scale: 1 | 10 = 1, log: (msg: string) => v
     }
   }
   log(`generating ${path} (${meta.conversations} conversations, ${meta.turns} turns) ...`);
-  const result = await generateConvApparelFile(path, { conversations: meta.conversations, turns: meta.turns, seed: `simlens-bench-${scale}x` });
+  const result = await generateConvApparelFile(path, {
+    conversations: meta.conversations,
+    turns: meta.turns,
+    seed: `simlens-bench-${scale}x`,
+  });
   writeFileSync(metaPath, JSON.stringify({ ...meta, bytes: result.bytes }));
   return result;
 }

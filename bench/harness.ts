@@ -30,15 +30,25 @@ const MARK = '@@bench-result@@';
  */
 export function runChild<T>(area: string, task: string, payload: unknown, timeoutMs = 600_000): ChildResult<T> {
   const script = process.argv[1];
-  const r = spawnSync(process.execPath, [...process.execArgv, script, '--child', area, task, JSON.stringify(payload ?? null)], {
-    encoding: 'utf8',
-    timeout: timeoutMs,
-    maxBuffer: 64 << 20,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...process.execArgv, script, '--child', area, task, JSON.stringify(payload ?? null)],
+    {
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      maxBuffer: 64 << 20,
+    },
+  );
   const line = (r.stdout ?? '').split('\n').find((l) => l.startsWith(MARK));
   if (!line) {
     const why = r.error?.message ?? (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`);
-    return { ok: false, error: `${why}: ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`, ms: NaN, cpuMs: NaN, maxRssBytes: NaN };
+    return {
+      ok: false,
+      error: `${why}: ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`,
+      ms: NaN,
+      cpuMs: NaN,
+      maxRssBytes: NaN,
+    };
   }
   return JSON.parse(line.slice(MARK.length)) as ChildResult<T>;
 }
@@ -57,7 +67,13 @@ export async function childMain(fn: () => Promise<unknown>): Promise<void> {
     const value = await fn();
     out = { ok: true, value, ms: performance.now() - t0, cpuMs: cpu(), maxRssBytes: 0 };
   } catch (err) {
-    out = { ok: false, error: err instanceof Error ? err.message : String(err), ms: performance.now() - t0, cpuMs: cpu(), maxRssBytes: 0 };
+    out = {
+      ok: false,
+      error: err instanceof Error ? err.message : String(err),
+      ms: performance.now() - t0,
+      cpuMs: cpu(),
+      maxRssBytes: 0,
+    };
   }
   out.maxRssBytes = process.resourceUsage().maxRSS * 1024;
   process.stdout.write(`${MARK}${JSON.stringify(out)}\n`);
@@ -106,7 +122,9 @@ export function updateResultsSection(title: string, body: string): string {
   const path = join(repoRoot(), 'bench', 'RESULTS.md');
   const heading = `## ${title}`;
   const section = `${heading}\n\n${body.trim()}\n`;
-  let text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmark results\n\nEach `## ` section is written by `npm run bench` (or `node --expose-gc dist/bench.js <area>`).\n';
+  let text = existsSync(path)
+    ? readFileSync(path, 'utf8')
+    : '# Benchmark results\n\nEach `## ` section is written by `npm run bench` (or `node --expose-gc dist/bench.js <area>`).\n';
   const lines = text.split('\n');
   const start = lines.findIndex((l) => l.trim() === heading);
   if (start === -1) {

@@ -29,7 +29,8 @@ function argValue(args: string[], name: string): string | undefined {
 
 export async function run(args: string[]): Promise<void> {
   const n = Number(argValue(args, '--n') ?? 10000);
-  if (!(Number.isInteger(n) && n > 0)) throw new Error(`--n must be a positive whole number, got ${argValue(args, '--n')}`);
+  if (!(Number.isInteger(n) && n > 0))
+    throw new Error(`--n must be a positive whole number, got ${argValue(args, '--n')}`);
   const rows: string[] = [];
   let total = 0;
   let checkMs = 0;
@@ -40,14 +41,26 @@ export async function run(args: string[]): Promise<void> {
   let failing = 0;
   const t0 = performance.now();
   for (const { config, agent } of SIMULATOR_MATRIX) {
-    const env = await prepareEnvironment(parseSimulationConfig({ ...config, n, seed: 'invariants-bench', catalog_size: 800 }));
-    const opts = { catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, examples: 1, readback: false };
+    const env = await prepareEnvironment(
+      parseSimulationConfig({ ...config, n, seed: 'invariants-bench', catalog_size: 800 }),
+    );
+    const opts = {
+      catalog: env.catalog,
+      maxTurns: env.maxTurns,
+      metaTolerance: env.config.tolerance ?? 2,
+      examples: 1,
+      readback: false,
+    };
     const checker = new InvariantChecker(opts);
     const old = new InvariantChecker({ ...opts, invariants: BASELINE });
     const rb = new ReadbackChecker();
     for (let i = 0; i < n; i++) {
       const { conversation } = await simulateConversation(env, i);
-      const order: [(c: Conversation) => void, 'now' | 'old' | 'rb'][] = [[(c) => checker.add(c), 'now'], [(c) => old.add(c), 'old'], [(c) => rb.add(c), 'rb']];
+      const order: [(c: Conversation) => void, 'now' | 'old' | 'rb'][] = [
+        [(c) => checker.add(c), 'now'],
+        [(c) => old.add(c), 'old'],
+        [(c) => rb.add(c), 'rb'],
+      ];
       if (i % 2) order.reverse();
       for (const [f, which] of order) {
         const t = performance.now();
@@ -65,7 +78,14 @@ export async function run(args: string[]): Promise<void> {
     const report = checker.report();
     const failed = report.invariants.filter((r) => r.status === 'fail');
     if (failed.length) failing++;
-    const cell = failed.length ? failed.map((r) => `${r.id} ${r.violatingConversations}/${r.conversations}${KNOWN_SIMULATOR_ISSUES.includes(r.id) ? ' (known)' : ''}`).join('; ') : 'clean';
+    const cell = failed.length
+      ? failed
+          .map(
+            (r) =>
+              `${r.id} ${r.violatingConversations}/${r.conversations}${KNOWN_SIMULATOR_ISSUES.includes(r.id) ? ' (known)' : ''}`,
+          )
+          .join('; ')
+      : 'clean';
     const line = `| ${env.user.name} | ${agent} | ${n} | ${cell} | ${rr.rate === undefined ? 'n/a' : `${(100 * rr.rate).toFixed(1)} %`} |`;
     rows.push(line);
     console.log(line);
@@ -89,6 +109,8 @@ export async function run(args: string[]): Promise<void> {
     '',
     formatTable(mt.rows),
   ].join('\n');
-  console.log(`\n${total} conversations, checker ${Math.round(rate)} conversations/s (before: ${Math.round(oldRate)}), read-back ${Math.round(rbRate)}/s, ${failing} configuration(s) with failing invariants\n${formatTable(mt.rows)}`);
+  console.log(
+    `\n${total} conversations, checker ${Math.round(rate)} conversations/s (before: ${Math.round(oldRate)}), read-back ${Math.round(rbRate)}/s, ${failing} configuration(s) with failing invariants\n${formatTable(mt.rows)}`,
+  );
   if (!args.includes('--no-results')) console.log(`wrote ${updateResultsSection('Invariants', body)}`);
 }

@@ -86,20 +86,33 @@ export function grammarSlips(text: string, singularTypes: readonly string[], plu
     else if (art === 'an' && A_BEFORE_VOWEL.test(word)) out.push(all);
   }
   const esc = (v: string) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  for (const p of pluralTypes) for (const m of lower.matchAll(new RegExp(`(?<![a-z0-9'])an? ${esc(p)}(?![a-z0-9])`, 'g'))) out.push(m[0]);
+  for (const p of pluralTypes)
+    for (const m of lower.matchAll(new RegExp(`(?<![a-z0-9'])an? ${esc(p)}(?![a-z0-9])`, 'g'))) out.push(m[0]);
   const longer = [...singularTypes, ...pluralTypes];
   for (const t of singularTypes) {
-    for (const m of lower.matchAll(new RegExp(`(?<![a-z0-9'])(?:like|want|need|after|for) ${esc(t)}(?![a-z0-9-])`, 'g'))) {
+    for (const m of lower.matchAll(
+      new RegExp(`(?<![a-z0-9'])(?:like|want|need|after|for) ${esc(t)}(?![a-z0-9-])`, 'g'),
+    )) {
       // part of a longer type ("for shirt dresses", "for belt bags") is not a bare singular
       const at = m.index + m[0].length - t.length;
-      if (longer.some((l) => l.length > t.length && l.startsWith(`${t} `) && lower.startsWith(l.slice(0, l.lastIndexOf(' ') + 2), at))) continue;
+      if (
+        longer.some(
+          (l) =>
+            l.length > t.length && l.startsWith(`${t} `) && lower.startsWith(l.slice(0, l.lastIndexOf(' ') + 2), at),
+        )
+      )
+        continue;
       out.push(m[0]);
     }
   }
-  for (const m of lower.matchAll(/(?<![a-z0-9'])for unisex(?=\s*(?:[.!?;:]|$|and |or |but |too|as well|please))/g)) out.push(m[0]);
+  for (const m of lower.matchAll(/(?<![a-z0-9'])for unisex(?=\s*(?:[.!?;:]|$|and |or |but |too|as well|please))/g))
+    out.push(m[0]);
   for (const m of lower.matchAll(/(?<![a-z0-9'])([a-z]+) \1(?![a-z0-9'])/g)) out.push(m[0]);
   // mass nouns counted as if they were plural or singular ("a few footwear", "an outerwear")
-  for (const m of lower.matchAll(/(?<![a-z0-9'])(?:a|an|a few|few|many|several) (?:footwear|outerwear|activewear|swimwear|knitwear|loungewear)(?![a-z])/g)) out.push(m[0]);
+  for (const m of lower.matchAll(
+    /(?<![a-z0-9'])(?:a|an|a few|few|many|several) (?:footwear|outerwear|activewear|swimwear|knitwear|loungewear)(?![a-z])/g,
+  ))
+    out.push(m[0]);
   return out;
 }
 
@@ -113,7 +126,11 @@ export interface LanguageFigures {
   wordsPerUtterance: number;
 }
 
-export function languageFigures(utterances: readonly string[], forms: readonly string[], sampleTokens: number): LanguageFigures {
+export function languageFigures(
+  utterances: readonly string[],
+  forms: readonly string[],
+  sampleTokens: number,
+): LanguageFigures {
   const all: string[] = [];
   for (const u of utterances) all.push(...tokens(u));
   const ttr = (list: string[]) => (list.length ? new Set(list).size / list.length : 0);
@@ -131,13 +148,16 @@ export function languageFigures(utterances: readonly string[], forms: readonly s
 export class Delexicaliser {
   private readonly valueRe: RegExp;
   constructor(values: Iterable<string>) {
-    const list = [...new Set([...values].map((v) => v.toLowerCase()).filter((v) => v.length > 1))].sort((a, b) => b.length - a.length);
+    const list = [...new Set([...values].map((v) => v.toLowerCase()).filter((v) => v.length > 1))].sort(
+      (a, b) => b.length - a.length,
+    );
     const esc = list.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.valueRe = new RegExp(`(?<![a-z0-9])(?:${esc.join('|')})(?![a-z0-9])`, 'g');
   }
   form(text: string, titles: readonly string[]): string {
     let t = text.toLowerCase();
-    for (const title of [...titles].sort((a, b) => b.length - a.length)) if (title) t = t.split(title.toLowerCase()).join('<item>');
+    for (const title of [...titles].sort((a, b) => b.length - a.length))
+      if (title) t = t.split(title.toLowerCase()).join('<item>');
     t = t.replace(this.valueRe, '<v>').replace(/\d+(?:\.\d+)?/g, '<n>');
     return t.replace(/\s+/g, ' ').trim();
   }
@@ -209,8 +229,41 @@ function itemIds(t: Conversation['turns'][number]): string[] {
   return (t.recommendations ?? []).map((r) => r.item_id);
 }
 
-export function measureCell(name: string, convs: readonly Conversation[], delex: Delexicaliser, sampleTokens: number, agentSampleTokens: number, seconds: number, types: { singular: string[]; plural: string[] } = { singular: [], plural: [] }): CellFigures {
-  const f = { nearRepeats: 0, agentTurns: 0, agentNearRepeats: 0, userSlips: 0, agentSlips: 0, slipExamples: [] as string[], name, conversations: convs.length, userTurns: 0, repeatConvs: 0, repeatTurns: 0, repeatMax: 0, likeTurns: 0, likeRejected: 0, targetTop3Turns: 0, targetTop3Missed: 0, metaTurns: 0, accepts: 0, carousels: 0, carouselRepeats: 0, searched: 0, searchedRepeats: 0, rejections: 0, rejectedKept: 0 };
+export function measureCell(
+  name: string,
+  convs: readonly Conversation[],
+  delex: Delexicaliser,
+  sampleTokens: number,
+  agentSampleTokens: number,
+  seconds: number,
+  types: { singular: string[]; plural: string[] } = { singular: [], plural: [] },
+): CellFigures {
+  const f = {
+    nearRepeats: 0,
+    agentTurns: 0,
+    agentNearRepeats: 0,
+    userSlips: 0,
+    agentSlips: 0,
+    slipExamples: [] as string[],
+    name,
+    conversations: convs.length,
+    userTurns: 0,
+    repeatConvs: 0,
+    repeatTurns: 0,
+    repeatMax: 0,
+    likeTurns: 0,
+    likeRejected: 0,
+    targetTop3Turns: 0,
+    targetTop3Missed: 0,
+    metaTurns: 0,
+    accepts: 0,
+    carousels: 0,
+    carouselRepeats: 0,
+    searched: 0,
+    searchedRepeats: 0,
+    rejections: 0,
+    rejectedKept: 0,
+  };
   const userTexts: string[] = [];
   const userForms: string[] = [];
   const agentTexts: string[] = [];
@@ -224,10 +277,11 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
     const acts: string[] = [];
     const titles: string[] = [];
     const itemValues = new Map<string, Record<string, string>>();
-    for (const t of c.turns) for (const r of t.recommendations ?? []) {
-      titles.push(r.title ?? '');
-      itemValues.set(r.item_id, (r.attributes ?? {}) as Record<string, string>);
-    }
+    for (const t of c.turns)
+      for (const r of t.recommendations ?? []) {
+        titles.push(r.title ?? '');
+        itemValues.set(r.item_id, (r.attributes ?? {}) as Record<string, string>);
+      }
     const earlierUser: { act: string; said: string; toks: Set<string> }[] = [];
     const earlierAgent: Set<string>[] = [];
     let previousTop3: string[] | undefined;
@@ -246,7 +300,8 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
         const toks = new Set(tokens(t.user_utterance));
         const saidKey = JSON.stringify([tr?.said?.constraints ?? {}, tr?.said?.negated ?? [], tr?.said?.items ?? []]);
         if (act !== 'Navigate.Repeat' && !ignored && !counts.has(t.user_utterance)) {
-          if (earlierUser.some((e) => e.act === act && e.said === saidKey && jaccard(e.toks, toks) >= NEAR_REPEAT)) f.nearRepeats++;
+          if (earlierUser.some((e) => e.act === act && e.said === saidKey && jaccard(e.toks, toks) >= NEAR_REPEAT))
+            f.nearRepeats++;
         }
         earlierUser.push({ act, said: saidKey, toks });
         const slips = grammarSlips(t.user_utterance, types.singular, types.plural);
@@ -265,7 +320,10 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
         }
         if (act === 'Note.Accept') f.accepts++;
         // 11: a Like naming an item that carries a value said to be unwanted earlier
-        const reflected = ((tr?.preferences as Record<string, unknown> | undefined)?.['reflected'] ?? {}) as Record<string, string>;
+        const reflected = ((tr?.preferences as Record<string, unknown> | undefined)?.['reflected'] ?? {}) as Record<
+          string,
+          string
+        >;
         const named = tr?.said?.items ?? [];
         if (act === 'Note.Like') {
           f.likeTurns++;
@@ -280,13 +338,18 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
           const prevTarget = (c.turns[i - 1].trace?.target as { item_id?: string } | undefined)?.item_id;
           const top3 = itemIds(c.turns[i - 1]).slice(0, 3);
           // the target the user held when it read the carousel (a switch happens on this turn only when the target was not on screen)
-          if (top3.includes(target) || (prevTarget !== undefined && top3.includes(prevTarget) && prevTarget === target)) {
+          if (
+            top3.includes(target) ||
+            (prevTarget !== undefined && top3.includes(prevTarget) && prevTarget === target)
+          ) {
             f.targetTop3Turns++;
             if (act !== 'Note.Accept') f.targetTop3Missed++;
           }
         }
         // 14b: rejected items the agent shows again right away
-        const rejectedIds = named.filter((id) => reflected[id] === 'dislike' || (act === 'Note.Dislike' && Object.keys(reflected).length === 0));
+        const rejectedIds = named.filter(
+          (id) => reflected[id] === 'dislike' || (act === 'Note.Dislike' && Object.keys(reflected).length === 0),
+        );
         if (rejectedIds.length && t.recommendations) {
           for (const id of rejectedIds) {
             if (!previousCarousel.includes(id)) continue;
@@ -304,7 +367,8 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
         const slips = grammarSlips(t.assistant_utterance, types.singular, types.plural);
         if (slips.length) {
           f.agentSlips++;
-          if (f.slipExamples.length < 5) f.slipExamples.push(`agent: ${slips.join(' / ')} in "${t.assistant_utterance}"`);
+          if (f.slipExamples.length < 5)
+            f.slipExamples.push(`agent: ${slips.join(' / ')} in "${t.assistant_utterance}"`);
         }
         agentTexts.push(t.assistant_utterance);
         agentForms.push(delex.form(t.assistant_utterance, titles));
@@ -314,7 +378,8 @@ export function measureCell(name: string, convs: readonly Conversation[], delex:
         const top3 = ids.slice(0, 3).sort();
         if (previousTop3) {
           f.carousels++;
-          const same = act !== 'Navigate.Back' && act !== 'Navigate.Repeat' && top3.join('\u0000') === previousTop3.join('\u0000');
+          const same =
+            act !== 'Navigate.Back' && act !== 'Navigate.Repeat' && top3.join('\u0000') === previousTop3.join('\u0000');
           if (same) f.carouselRepeats++;
           // a carousel the agent searched for this turn (its trace has a query), not one kept on screen
           if (typeof (tr?.agent as Record<string, unknown> | undefined)?.['query'] === 'string') {
@@ -352,9 +417,19 @@ export async function run(args: string[]): Promise<void> {
   const agentSampleTokens = iard.agent.reduce((s, u) => s + tokens(u).length, 0);
   const humanRows: string[] = [];
   for (const h of human) {
-    const u = languageFigures(h.user, h.user.map((x) => delexHuman.form(x, [])), sampleTokens);
-    const a = languageFigures(h.agent, h.agent.map((x) => delexHuman.form(x, [])), agentSampleTokens);
-    humanRows.push(`| ${h.name} | ${u.utterances} | ${u.forms} | ${u.ttrAt.toFixed(3)} | ${u.ttrAll.toFixed(3)} | ${u.wordsPerUtterance.toFixed(1)} | ${a.utterances} | ${a.ttrAt.toFixed(3)} | ${a.wordsPerUtterance.toFixed(1)} |`);
+    const u = languageFigures(
+      h.user,
+      h.user.map((x) => delexHuman.form(x, [])),
+      sampleTokens,
+    );
+    const a = languageFigures(
+      h.agent,
+      h.agent.map((x) => delexHuman.form(x, [])),
+      agentSampleTokens,
+    );
+    humanRows.push(
+      `| ${h.name} | ${u.utterances} | ${u.forms} | ${u.ttrAt.toFixed(3)} | ${u.ttrAll.toFixed(3)} | ${u.wordsPerUtterance.toFixed(1)} | ${a.utterances} | ${a.ttrAt.toFixed(3)} | ${a.wordsPerUtterance.toFixed(1)} |`,
+    );
   }
   const cells: CellFigures[] = [];
   for (const { name, config } of SIMULATOR_MATRIX) {
@@ -372,10 +447,15 @@ export async function run(args: string[]): Promise<void> {
     const seconds = (performance.now() - t0) / 1000;
     const cell = measureCell(name, convs, delex, sampleTokens, agentSampleTokens, seconds, types);
     cells.push(cell);
-    console.log(`${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w; near-repeats ${perMille(cell.nearRepeats, cell.userTurns)}/1000 user, ${perMille(cell.agentNearRepeats, cell.agentTurns)}/1000 agent; slips ${cell.userSlips} user, ${cell.agentSlips} agent; ${Math.round(cell.turnsPerSecond)} turns/s`);
+    console.log(
+      `${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w; near-repeats ${perMille(cell.nearRepeats, cell.userTurns)}/1000 user, ${perMille(cell.agentNearRepeats, cell.agentTurns)}/1000 agent; slips ${cell.userSlips} user, ${cell.agentSlips} agent; ${Math.round(cell.turnsPerSecond)} turns/s`,
+    );
     for (const ex of cell.slipExamples) console.log(`  slip ${ex}`);
   }
-  const rows = cells.map((c) => `| ${c.name} | ${pct(c.repeatConvs, c.conversations)} | ${pct(c.repeatTurns, c.userTurns)} | ${c.repeatMax} | ${c.likeTurns ? `${c.likeRejected}/${c.likeTurns}` : '-'} | ${c.targetTop3Turns ? `${c.targetTop3Missed}/${c.targetTop3Turns}` : '-'} | ${pct(c.carouselRepeats, c.carousels)} | ${pct(c.searchedRepeats, c.searched)} | ${c.rejections ? `${c.rejectedKept}/${c.rejections}` : '-'} | ${c.user.forms} | ${c.user.ttrAt.toFixed(3)} | ${c.user.wordsPerUtterance.toFixed(1)} | ${c.actSequences} (${(100 * c.topSequenceShare).toFixed(0)} %) | ${c.agent.ttrAt.toFixed(3)} | ${c.agent.wordsPerUtterance.toFixed(1)} | ${perMille(c.nearRepeats, c.userTurns)} | ${perMille(c.agentNearRepeats, c.agentTurns)} | ${c.userSlips} / ${c.agentSlips} |`);
+  const rows = cells.map(
+    (c) =>
+      `| ${c.name} | ${pct(c.repeatConvs, c.conversations)} | ${pct(c.repeatTurns, c.userTurns)} | ${c.repeatMax} | ${c.likeTurns ? `${c.likeRejected}/${c.likeTurns}` : '-'} | ${c.targetTop3Turns ? `${c.targetTop3Missed}/${c.targetTop3Turns}` : '-'} | ${pct(c.carouselRepeats, c.carousels)} | ${pct(c.searchedRepeats, c.searched)} | ${c.rejections ? `${c.rejectedKept}/${c.rejections}` : '-'} | ${c.user.forms} | ${c.user.ttrAt.toFixed(3)} | ${c.user.wordsPerUtterance.toFixed(1)} | ${c.actSequences} (${(100 * c.topSequenceShare).toFixed(0)} %) | ${c.agent.ttrAt.toFixed(3)} | ${c.agent.wordsPerUtterance.toFixed(1)} | ${perMille(c.nearRepeats, c.userTurns)} | ${perMille(c.agentNearRepeats, c.agentTurns)} | ${c.userSlips} / ${c.agentSlips} |`,
+  );
   const body = [
     `Machine: ${machineInfo()}`,
     '',
@@ -394,5 +474,6 @@ export async function run(args: string[]): Promise<void> {
     ...rows,
   ].join('\n');
   console.log('\n' + humanRows.join('\n'));
-  if (!args.includes('--no-results') && !only) console.log(`wrote ${updateResultsSection('Language and repetition (issue 21, classes 10-14)', body)}`);
+  if (!args.includes('--no-results') && !only)
+    console.log(`wrote ${updateResultsSection('Language and repetition (issue 21, classes 10-14)', body)}`);
 }

@@ -77,6 +77,8 @@ export async function run(): Promise<void> {
   console.log(`file: ${(r.fileBytes / 1e6).toFixed(1)} MB, ${r.lines} lines`);
   console.log(`read + split into lines: ${r.openMs.toFixed(0)} ms`);
   console.log(`full diagnostics: ${r.fullDiagnosticsMs.toFixed(0)} ms`);
-  console.log(`one-line edit -> diagnostics: median ${r.editRevalidateMedianMs.toFixed(2)} ms, max ${r.editRevalidateMaxMs.toFixed(2)} ms (target < 50 ms), ${r.linesRevalidatedPerEdit} line(s) re-validated`);
+  console.log(
+    `one-line edit -> diagnostics: median ${r.editRevalidateMedianMs.toFixed(2)} ms, max ${r.editRevalidateMaxMs.toFixed(2)} ms (target < 50 ms), ${r.linesRevalidatedPerEdit} line(s) re-validated`,
+  );
   console.log(`validation from disk (files over 50 MB): ${r.diskValidationMs.toFixed(0)} ms`);
 }

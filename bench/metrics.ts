@@ -58,7 +58,9 @@ function findPythons(): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const exe of candidates) {
-    const r = spawnSync(exe, ['-c', 'import sys, scipy, numpy; print(sys.executable, scipy.__version__)'], { encoding: 'utf8' });
+    const r = spawnSync(exe, ['-c', 'import sys, scipy, numpy; print(sys.executable, scipy.__version__)'], {
+      encoding: 'utf8',
+    });
     if (r.status !== 0) continue;
     const key = r.stdout.trim();
     if (seen.has(key)) continue;
@@ -87,7 +89,8 @@ export async function run(args: string[] = []): Promise<void> {
   ActTagger.default(); // train once, outside the timing
   const feats = timeIt(() => {
     const t: Record<string, FeatureTable> = {};
-    for (const [name, convs] of Object.entries(pops)) t[name] = featureTable(convs, PLSA_DEFAULT_FEATURES, { acts: { kind: 'tagger' } });
+    for (const [name, convs] of Object.entries(pops))
+      t[name] = featureTable(convs, PLSA_DEFAULT_FEATURES, { acts: { kind: 'tagger' } });
     return t;
   });
   const tables = feats.value;
@@ -98,7 +101,12 @@ export async function run(args: string[] = []): Promise<void> {
   const plsaCpu: number[] = [];
   let report = comparePopulations({ file: 'human', table: tables.human }, []);
   for (let r = 0; r < reps; r++) {
-    const t = timeIt(() => comparePopulations({ file: 'human', table: tables.human }, ['prompted', 'icl', 'sft'].map((n) => ({ file: n, table: tables[n] }))));
+    const t = timeIt(() =>
+      comparePopulations(
+        { file: 'human', table: tables.human },
+        ['prompted', 'icl', 'sft'].map((n) => ({ file: n, table: tables[n] })),
+      ),
+    );
     plsaTimes.push(t.ms);
     plsaCpu.push(t.cpuMs);
     report = t.value;
@@ -118,7 +126,9 @@ export async function run(args: string[] = []): Promise<void> {
     hlsCpu.push(t.cpuMs);
     cv = t.value;
   }
-  log(`HLS 5-fold CV on ${2 * N} conversations: median ${fmtMs(median(hlsTimes))} (cpu ${fmtMs(median(hlsCpu))}), accuracy ${cv!.metrics.accuracy.toFixed(4)}, vocabulary ${cv!.vocabulary_size}`);
+  log(
+    `HLS 5-fold CV on ${2 * N} conversations: median ${fmtMs(median(hlsTimes))} (cpu ${fmtMs(median(hlsCpu))}), accuracy ${cv!.metrics.accuracy.toFixed(4)}, vocabulary ${cv!.vocabulary_size}`,
+  );
 
   // --- SciPy (every interpreter found: e.g. the newest SciPy, and one with scikit-learn)
   const pythons = findPythons();
@@ -137,9 +147,19 @@ export async function run(args: string[] = []): Promise<void> {
         reps,
         hls_reps: hlsReps,
         features: PLSA_DEFAULT_FEATURES,
-        reference: Object.fromEntries(PLSA_DEFAULT_FEATURES.map((f) => [f, Array.from(presentValues(tables.human.values[f]))])),
-        candidates: ['prompted', 'icl', 'sft'].map((n) => Object.fromEntries(PLSA_DEFAULT_FEATURES.map((f) => [f, Array.from(presentValues(tables[n].values[f]))]))),
-        hls: { docs: [...docs(human), ...docs(simulated)], labels: Array.from(labels), folds: Array.from(folds), min_df: 2, C: 1 },
+        reference: Object.fromEntries(
+          PLSA_DEFAULT_FEATURES.map((f) => [f, Array.from(presentValues(tables.human.values[f]))]),
+        ),
+        candidates: ['prompted', 'icl', 'sft'].map((n) =>
+          Object.fromEntries(PLSA_DEFAULT_FEATURES.map((f) => [f, Array.from(presentValues(tables[n].values[f]))])),
+        ),
+        hls: {
+          docs: [...docs(human), ...docs(simulated)],
+          labels: Array.from(labels),
+          folds: Array.from(folds),
+          min_df: 2,
+          C: 1,
+        },
       };
       const file = join(dir, 'payload.json');
       writeFileSync(file, JSON.stringify(payload));
@@ -166,16 +186,33 @@ export async function run(args: string[] = []): Promise<void> {
       maxRelP = Math.max(maxRelP, rel(c.mwu_p, p.mwu_p), rel(c.ks_p, p.ks_p), rel(c.mwu_u, p.mwu_u));
       maxAbsD = Math.max(maxAbsD, Math.abs(c.ks_statistic - p.ks_statistic));
     });
-    log(`${py.python}, SciPy ${py.scipy}: PLSA median ${fmtMs(median(py.plsa_ms))}; HLS (${py.hls_engine}) median ${fmtMs(median(py.hls_ms))}, accuracy ${py.hls_accuracy.toFixed(4)}; max rel. diff of U/p ${maxRelP.toExponential(2)}, max |dD| ${maxAbsD.toExponential(2)}`);
+    log(
+      `${py.python}, SciPy ${py.scipy}: PLSA median ${fmtMs(median(py.plsa_ms))}; HLS (${py.hls_engine}) median ${fmtMs(median(py.hls_ms))}, accuracy ${py.hls_accuracy.toFixed(4)}; max rel. diff of U/p ${maxRelP.toExponential(2)}, max |dD| ${maxAbsD.toExponential(2)}`,
+    );
     return { maxRelP, maxAbsD };
   });
-  const ratio = (js: number, pyMs: number) => (Number.isFinite(pyMs) && pyMs > 0 ? (pyMs / js >= 1 ? `${(pyMs / js).toFixed(1)}× faster` : `${(js / pyMs).toFixed(1)}× slower`) : '–');
+  const ratio = (js: number, pyMs: number) =>
+    Number.isFinite(pyMs) && pyMs > 0
+      ? pyMs / js >= 1
+        ? `${(pyMs / js).toFixed(1)}× faster`
+        : `${(js / pyMs).toFixed(1)}× slower`
+      : '–';
   const who = (py: PyResult) => `${py.python}, SciPy ${py.scipy}`;
   const rows: string[] = [];
-  rows.push(`| PLSA tests: 33 MWU + 33 KS (4 × ${N.toLocaleString('en-US')} conversations, 11 features) | SimLens (Node ${process.version}) | ${fmtMs(median(plsaTimes))} | ${fmtMs(median(plsaCpu))} | |`);
-  for (const py of pyResults) rows.push(`| | ${who(py)} | ${fmtMs(median(py.plsa_ms))} | ${fmtMs(median(py.plsa_cpu_ms))} | SimLens ${ratio(median(plsaCpu), median(py.plsa_cpu_ms))} (wall: ${ratio(median(plsaTimes), median(py.plsa_ms))}) |`);
-  rows.push(`| HLS 5-fold CV, ${(2 * N).toLocaleString('en-US')} conversations (tokenise, vocabulary, L2 logistic regression) | SimLens (Node ${process.version}) | ${fmtMs(median(hlsTimes))} | ${fmtMs(median(hlsCpu))} | |`);
-  for (const py of pyResults) rows.push(`| | ${who(py)}: ${py.hls_engine} | ${fmtMs(median(py.hls_ms))} | ${fmtMs(median(py.hls_cpu_ms))} | SimLens ${ratio(median(hlsCpu), median(py.hls_cpu_ms))} (wall: ${ratio(median(hlsTimes), median(py.hls_ms))}) |`);
+  rows.push(
+    `| PLSA tests: 33 MWU + 33 KS (4 × ${N.toLocaleString('en-US')} conversations, 11 features) | SimLens (Node ${process.version}) | ${fmtMs(median(plsaTimes))} | ${fmtMs(median(plsaCpu))} | |`,
+  );
+  for (const py of pyResults)
+    rows.push(
+      `| | ${who(py)} | ${fmtMs(median(py.plsa_ms))} | ${fmtMs(median(py.plsa_cpu_ms))} | SimLens ${ratio(median(plsaCpu), median(py.plsa_cpu_ms))} (wall: ${ratio(median(plsaTimes), median(py.plsa_ms))}) |`,
+    );
+  rows.push(
+    `| HLS 5-fold CV, ${(2 * N).toLocaleString('en-US')} conversations (tokenise, vocabulary, L2 logistic regression) | SimLens (Node ${process.version}) | ${fmtMs(median(hlsTimes))} | ${fmtMs(median(hlsCpu))} | |`,
+  );
+  for (const py of pyResults)
+    rows.push(
+      `| | ${who(py)}: ${py.hls_engine} | ${fmtMs(median(py.hls_ms))} | ${fmtMs(median(py.hls_cpu_ms))} | SimLens ${ratio(median(hlsCpu), median(py.hls_cpu_ms))} (wall: ${ratio(median(hlsTimes), median(py.hls_ms))}) |`,
+    );
   const body = [
     `Machine: ${machineInfo()}. Date: ${new Date().toISOString().slice(0, 10)}. ${loadBefore} at the start, ${loadInfo()} at the end (a shared machine: wall times are noisy, CPU times are steadier). Reproduce: \`npm run build && node --expose-gc dist/bench.js metrics\` (\`-- --reps=N\` for more repetitions; \`SIMLENS_PYTHON=/path/to/python\` adds an interpreter).`,
     '',

@@ -12,14 +12,23 @@ import { INVARIANTS as BASELINE } from './baseline/invariants-v20';
 import { SIMULATOR_MATRIX } from '../test/support/simulators';
 import type { Conversation } from '../src/core/model';
 
-export interface ScoreRow { invariant: string; before: [number, number]; after: [number, number] }
+export interface ScoreRow {
+  invariant: string;
+  before: [number, number];
+  after: [number, number];
+}
 
-export async function mutationTable(n: number, log: (s: string) => void = () => {}): Promise<{ rows: ScoreRow[]; conversations: number; missed: string[] }> {
+export async function mutationTable(
+  n: number,
+  log: (s: string) => void = () => {},
+): Promise<{ rows: ScoreRow[]; conversations: number; missed: string[] }> {
   const totals = new Map<string, ScoreRow>();
   const missed: string[] = [];
   let conversations = 0;
   for (const { config, name } of SIMULATOR_MATRIX) {
-    const env = await prepareEnvironment(parseSimulationConfig({ ...config, n, seed: 'mutation-bench', catalog_size: 800 }));
+    const env = await prepareEnvironment(
+      parseSimulationConfig({ ...config, n, seed: 'mutation-bench', catalog_size: 800 }),
+    );
     const convs: Conversation[] = [];
     for (let i = 0; i < n; i++) convs.push((await simulateConversation(env, i)).conversation);
     conversations += n;
@@ -47,7 +56,8 @@ function pct(x: [number, number]): string {
 export function formatTable(rows: readonly ScoreRow[]): string {
   const lines = ['| invariant | before (20 invariants) | after |', '|---|---|---|'];
   for (const r of rows) lines.push(`| ${r.invariant} | ${pct(r.before)} | ${pct(r.after)} |`);
-  const sum = (w: 'before' | 'after'): [number, number] => rows.reduce<[number, number]>((a, r) => [a[0] + r[w][0], a[1] + r[w][1]], [0, 0]);
+  const sum = (w: 'before' | 'after'): [number, number] =>
+    rows.reduce<[number, number]>((a, r) => [a[0] + r[w][0], a[1] + r[w][1]], [0, 0]);
   lines.push(`| all | ${pct(sum('before'))} | ${pct(sum('after'))} |`);
   return lines.join('\n');
 }

@@ -45,11 +45,21 @@ export async function run(args: string[] = []): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'simlens-bench-worker-'));
   try {
     symlinkSync(human.path, join(dir, 'human.jsonl'));
-    const sim = spawnSync(process.execPath, [join(repoRoot(), 'dist', 'cli.js'), 'simulate', '--n', '4000', '--seed', '1', '-o', join(dir, 'sim.jsonl')], { encoding: 'utf8' });
+    const sim = spawnSync(
+      process.execPath,
+      [join(repoRoot(), 'dist', 'cli.js'), 'simulate', '--n', '4000', '--seed', '1', '-o', join(dir, 'sim.jsonl')],
+      { encoding: 'utf8' },
+    );
     if (sim.status !== 0) throw new Error(`simulate failed: ${sim.stderr}`);
     const specs: Array<[string, Spec]> = [
-      ['human-likeness (5-fold CV)', { kind: 'human-likeness', human: { file: 'human.jsonl' }, simulated: [{ file: 'sim.jsonl' }] }],
-      ['PLSA (11 features, split-half baseline)', { kind: 'plsa', reference: { file: 'human.jsonl' }, candidates: [{ file: 'sim.jsonl' }] }],
+      [
+        'human-likeness (5-fold CV)',
+        { kind: 'human-likeness', human: { file: 'human.jsonl' }, simulated: [{ file: 'sim.jsonl' }] },
+      ],
+      [
+        'PLSA (11 features, split-half baseline)',
+        { kind: 'plsa', reference: { file: 'human.jsonl' }, candidates: [{ file: 'sim.jsonl' }] },
+      ],
     ];
     const rows: string[] = [];
     for (const [label, spec] of specs) {
@@ -58,10 +68,14 @@ export async function run(args: string[] = []): Promise<void> {
       for (let i = 0; i < reps; i++) {
         here.push(await timed(() => computeReport(spec, { cwd: dir })));
         off.push(await timed(() => computeReportInWorker(spec, { cwd: dir }, { file: worker })));
-        console.log(`  ${label} rep ${i + 1}: here ${fmtMs(here[i].ms)} (longest pause ${fmtMs(here[i].longestPauseMs)}), worker ${fmtMs(off[i].ms)} (longest pause ${fmtMs(off[i].longestPauseMs)})`);
+        console.log(
+          `  ${label} rep ${i + 1}: here ${fmtMs(here[i].ms)} (longest pause ${fmtMs(here[i].longestPauseMs)}), worker ${fmtMs(off[i].ms)} (longest pause ${fmtMs(off[i].longestPauseMs)})`,
+        );
       }
       const m = (xs: typeof here, f: (x: (typeof here)[number]) => number) => median(xs.map(f));
-      rows.push(`| ${label} | ${fmtMs(m(here, (x) => x.ms))} | **${fmtMs(m(here, (x) => x.longestPauseMs))}** | ${fmtMs(m(off, (x) => x.ms))} | **${fmtMs(m(off, (x) => x.longestPauseMs))}** |`);
+      rows.push(
+        `| ${label} | ${fmtMs(m(here, (x) => x.ms))} | **${fmtMs(m(here, (x) => x.longestPauseMs))}** | ${fmtMs(m(off, (x) => x.ms))} | **${fmtMs(m(off, (x) => x.longestPauseMs))}** |`,
+      );
     }
     const body = `Machine: ${machineInfo()}. Date: ${new Date().toISOString().slice(0, 10)}. ${loadInfo()} at the end. Reproduce: \`npm run build && node dist/bench.js report-worker\` (\`-- --reps=N\`).
 

@@ -16,7 +16,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mergeRunFiles, parseSimulationConfig, prepareEnvironment, readLines, runSimulation, type SimulationConfigInput } from '../src/core/run/index';
+import {
+  mergeRunFiles,
+  parseSimulationConfig,
+  prepareEnvironment,
+  readLines,
+  runSimulation,
+  type SimulationConfigInput,
+} from '../src/core/run/index';
 import { fmtBytes, machineInfo, median, runChild, updateResultsSection, type ChildResult } from './harness';
 
 interface ThroughputPayload {
@@ -108,14 +115,24 @@ export async function child(task: string, payload: unknown): Promise<unknown> {
 /** Runs one child asynchronously (for processes in parallel); same protocol as runChild. */
 function runChildAsync<T>(task: string, payload: unknown): Promise<ChildResult<T>> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [...process.execArgv, process.argv[1], '--child', 'simulation', task, JSON.stringify(payload)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(
+      process.execPath,
+      [...process.execArgv, process.argv[1], '--child', 'simulation', task, JSON.stringify(payload)],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
     proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
     proc.on('close', (code) => {
       const line = out.split('\n').find((l) => l.startsWith('@@bench-result@@'));
-      if (!line) resolve({ ok: false, error: `exit ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`, ms: NaN, maxRssBytes: NaN } as ChildResult<T>);
+      if (!line)
+        resolve({
+          ok: false,
+          error: `exit ${code}: ${err.trim().split('\n').slice(-3).join(' | ')}`,
+          ms: NaN,
+          maxRssBytes: NaN,
+        } as ChildResult<T>);
       else resolve(JSON.parse(line.slice('@@bench-result@@'.length)) as ChildResult<T>);
     });
   });
@@ -141,23 +158,42 @@ export async function run(args: string[] = []): Promise<void> {
   const loadStart = loadavg()[0];
   const rows: Row[] = [];
   const failures: string[] = [];
-  const base: SimulationConfigInput = { user: 'agenda', interaction: 'cir6', preferences: 'pkg', agent: 'local-good', n, seed: 'bench' };
+  const base: SimulationConfigInput = {
+    user: 'agenda',
+    interaction: 'cir6',
+    preferences: 'pkg',
+    agent: 'local-good',
+    n,
+    seed: 'bench',
+  };
 
   const measure = (label: string, config: SimulationConfigInput, concurrency: number, times = repeats): void => {
     const results: ChildResult<ThroughputResult>[] = [];
     for (let i = 0; i < times; i++) {
-      const res = runChild<ThroughputResult>('simulation', 'throughput', { config, concurrency, out: join(dir, 'run.jsonl') } satisfies ThroughputPayload);
+      const res = runChild<ThroughputResult>('simulation', 'throughput', {
+        config,
+        concurrency,
+        out: join(dir, 'run.jsonl'),
+      } satisfies ThroughputPayload);
       rmSync(join(dir, 'run.jsonl'), { force: true });
       if (!res.ok || !res.value) {
         failures.push(`${label}: ${res.error}`);
         return;
       }
       results.push(res);
-      console.log(`  ${label} #${i + 1}: ${rate(res.value.conversations, res.value.runMs)} conv/s (cpu ${rate(res.value.conversations, res.value.cpuMs)}/s)`);
+      console.log(
+        `  ${label} #${i + 1}: ${rate(res.value.conversations, res.value.runMs)} conv/s (cpu ${rate(res.value.conversations, res.value.cpuMs)}/s)`,
+      );
     }
     results.sort((a, b) => a.value!.runMs - b.value!.runMs);
     const mid = results[results.length >> 1];
-    rows.push({ label, r: mid.value!, wallMs: mid.value!.runMs, bestMs: results[0].value!.runMs, peak: mid.maxRssBytes });
+    rows.push({
+      label,
+      r: mid.value!,
+      wallMs: mid.value!.runMs,
+      bestMs: results[0].value!.runMs,
+      peak: mid.maxRssBytes,
+    });
   };
 
   console.log(`simulation benchmark: ${n} conversations per run, median of ${repeats}`);
@@ -165,8 +201,18 @@ export async function run(args: string[] = []): Promise<void> {
   measure('agenda (CIR6, PKG) vs local-bad, 1 core', { ...base, agent: 'local-bad' }, 1);
   measure('agenda (QRFA, single) vs local-good, 1 core', { ...base, interaction: 'qrfa', preferences: 'single' }, 1);
   measure('agenda (CIR6, PKG) vs local-good, async x8', base, 8);
-  measure('target-free vs local-good (20 turns), 1 core', { ...base, user: 'target-free', n: Math.max(1, Math.floor(n / 10)) }, 1, 1);
-  measure('MetaSimProb(agenda) vs local-good, 1 core', { ...base, meta: 'prob', n: Math.max(1, Math.floor(n / 4)) }, 1, 1);
+  measure(
+    'target-free vs local-good (20 turns), 1 core',
+    { ...base, user: 'target-free', n: Math.max(1, Math.floor(n / 10)) },
+    1,
+    1,
+  );
+  measure(
+    'MetaSimProb(agenda) vs local-good, 1 core',
+    { ...base, meta: 'prob', n: Math.max(1, Math.floor(n / 4)) },
+    1,
+    1,
+  );
 
   // Two processes at once (shards), then merge.
   const parallel: { wallMs: number; mergeMs: number; n: number; rss: number[] }[] = [];
@@ -174,7 +220,14 @@ export async function run(args: string[] = []): Promise<void> {
     const t = performance.now();
     const parts = [0, 1].map((i) => join(dir, `part${i}.jsonl`));
     const results = await Promise.all(
-      parts.map((out, i) => runChildAsync<ThroughputResult>('throughput', { config: base, concurrency: 1, out, shard: { index: i, count: 2 } } satisfies ThroughputPayload)),
+      parts.map((out, i) =>
+        runChildAsync<ThroughputResult>('throughput', {
+          config: base,
+          concurrency: 1,
+          out,
+          shard: { index: i, count: 2 },
+        } satisfies ThroughputPayload),
+      ),
     );
     if (results.some((r) => !r.ok)) {
       failures.push(`2 processes: ${results.map((r) => r.error).join('; ')}`);
@@ -185,8 +238,15 @@ export async function run(args: string[] = []): Promise<void> {
     const tm = performance.now();
     await mergeRunFiles(join(dir, 'merged.jsonl'), parts, { overwrite: true });
     const mergeMs = performance.now() - tm;
-    parallel.push({ wallMs, mergeMs, n: results.reduce((s, r) => s + r.value!.conversations, 0), rss: results.map((r) => r.maxRssBytes) });
-    console.log(`  2 processes #${rep + 1}: ${rate(n, wallMs)} conv/s (merge ${mergeMs.toFixed(0)} ms, total ${(performance.now() - t).toFixed(0)} ms)`);
+    parallel.push({
+      wallMs,
+      mergeMs,
+      n: results.reduce((s, r) => s + r.value!.conversations, 0),
+      rss: results.map((r) => r.maxRssBytes),
+    });
+    console.log(
+      `  2 processes #${rep + 1}: ${rate(n, wallMs)} conv/s (merge ${mergeMs.toFixed(0)} ms, total ${(performance.now() - t).toFixed(0)} ms)`,
+    );
     for (const f of [...parts, join(dir, 'merged.jsonl')]) {
       rmSync(f, { force: true });
       rmSync(`${f}.manifest.json`, { force: true });
@@ -211,7 +271,13 @@ export async function run(args: string[] = []): Promise<void> {
   }
   const outcomesLine = rows
     .slice(0, 3)
-    .map(({ label, r }) => `${label.replace(/, 1 core$/, '')}: ${Object.entries(r.outcomes).sort().map(([k, v]) => `${k} ${((100 * v) / r.conversations).toFixed(1)}%`).join(', ')}`)
+    .map(
+      ({ label, r }) =>
+        `${label.replace(/, 1 core$/, '')}: ${Object.entries(r.outcomes)
+          .sort()
+          .map(([k, v]) => `${k} ${((100 * v) / r.conversations).toFixed(1)}%`)
+          .join(', ')}`,
+    )
     .join('; ');
   const prep = rows.length ? median(rows.map((r) => r.r.prepareMs)) : NaN;
   const body = [
@@ -237,10 +303,17 @@ export async function run(args: string[] = []): Promise<void> {
  */
 function memoryVerdict(rows: readonly { label: string; r: ThroughputResult }[]): string {
   const MB = 1024 * 1024;
-  const growing = rows.filter(({ r }) => r.heapAfterGc.middle - r.heapAfterGc.start > 20 * MB || r.rss.end - r.rss.middle > Math.max(50 * MB, 0.25 * r.rss.middle));
+  const growing = rows.filter(
+    ({ r }) =>
+      r.heapAfterGc.middle - r.heapAfterGc.start > 20 * MB ||
+      r.rss.end - r.rss.middle > Math.max(50 * MB, 0.25 * r.rss.middle),
+  );
   if (growing.length === 0) {
     return 'Memory is flat: the heap a run holds half-way through (after a full GC) is within 20 MB of the heap before it, and RSS grows by less than a quarter from the middle to the end of every run (the orchestrator keeps only conversations that finish out of order, at most the concurrency; finished ones are written and dropped).';
   }
-  const what = growing.map(({ label, r }) => `${label}: heap after GC ${Math.round(r.heapAfterGc.start / MB)} → ${Math.round(r.heapAfterGc.middle / MB)} MB half-way, RSS ${Math.round(r.rss.middle / MB)} → ${Math.round(r.rss.end / MB)} MB`);
+  const what = growing.map(
+    ({ label, r }) =>
+      `${label}: heap after GC ${Math.round(r.heapAfterGc.start / MB)} → ${Math.round(r.heapAfterGc.middle / MB)} MB half-way, RSS ${Math.round(r.rss.middle / MB)} → ${Math.round(r.rss.end / MB)} MB`,
+  );
   return `**Memory grows** during ${growing.length} run(s), a leak to find: ${what.join('; ')}.`;
 }

@@ -32,7 +32,9 @@ const positional = args.filter((a, i) => !a.startsWith('--') && (nIndex < 0 || i
 const dir = resolve(root, positional[0] ?? 'sample-workspace');
 const cli = join(root, 'dist', 'cli.js');
 if (!existsSync(cli)) {
-  console.error(`${relative(process.cwd(), cli)} is missing: run \`npm run build\` first (npm run sample does it for you)`);
+  console.error(
+    `${relative(process.cwd(), cli)} is missing: run \`npm run build\` first (npm run sample does it for you)`,
+  );
   process.exit(2);
 }
 mkdirSync(dir, { recursive: true });
@@ -40,29 +42,126 @@ mkdirSync(dir, { recursive: true });
 function simlens(...words) {
   const t = Date.now();
   const r = spawnSync(process.execPath, [cli, ...words], { cwd: dir, encoding: 'utf8' });
-  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').filter((l) => !l.startsWith('  ')).join('\n');
+  const out = `${r.stdout ?? ''}${r.stderr ?? ''}`
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('  '))
+    .join('\n');
   if (r.status !== 0) {
     console.error(`simlens ${words.join(' ')} failed (exit ${r.status}):\n${out}`);
     process.exit(1);
   }
-  console.log(`  simlens ${words.join(' ')}  (${((Date.now() - t) / 1000).toFixed(1)} s)\n    ${out.split('\n').join('\n    ')}`);
+  console.log(
+    `  simlens ${words.join(' ')}  (${((Date.now() - t) / 1000).toFixed(1)} s)\n    ${out.split('\n').join('\n    ')}`,
+  );
 }
 
 console.log(`building ${relative(process.cwd(), dir) || '.'} with ${n} conversations per run`);
 simlens('catalog', 'generate', '--out', 'catalog.jsonl', '--size', '3000', '--seed', '1');
 const common = ['--catalog', 'catalog.jsonl', '--seed', '1', '--force', '--quiet'];
-simlens('simulate', '--user', 'agenda', '--interaction', 'cir6', '--preferences', 'pkg', '--agent', 'local-good', '--n', String(n), '--out', 'agenda-cir6-pkg-vs-good.sim.jsonl', ...common);
-simlens('simulate', '--user', 'agenda', '--interaction', 'cir6', '--preferences', 'pkg', '--agent', 'local-bad', '--n', String(n), '--out', 'agenda-cir6-pkg-vs-bad.sim.jsonl', ...common);
-simlens('simulate', '--user', 'agenda', '--interaction', 'qrfa', '--preferences', 'single', '--agent', 'local-good', '--n', String(Math.max(1, n >> 1)), '--out', 'agenda-qrfa-single-vs-good.sim.jsonl', ...common);
-simlens('simulate', '--user', 'target-free', '--agent', 'local-good', '--n', String(Math.max(1, n >> 2)), '--out', 'target-free-vs-good.sim.jsonl', ...common);
-simlens('simulate', '--user', 'agenda', '--meta', 'prob', '--tolerance', '2', '--p-switch', '0.75', '--agent', 'local-good', '--n', String(Math.max(1, n >> 1)), '--out', 'meta-prob-vs-good.sim.jsonl', ...common);
+simlens(
+  'simulate',
+  '--user',
+  'agenda',
+  '--interaction',
+  'cir6',
+  '--preferences',
+  'pkg',
+  '--agent',
+  'local-good',
+  '--n',
+  String(n),
+  '--out',
+  'agenda-cir6-pkg-vs-good.sim.jsonl',
+  ...common,
+);
+simlens(
+  'simulate',
+  '--user',
+  'agenda',
+  '--interaction',
+  'cir6',
+  '--preferences',
+  'pkg',
+  '--agent',
+  'local-bad',
+  '--n',
+  String(n),
+  '--out',
+  'agenda-cir6-pkg-vs-bad.sim.jsonl',
+  ...common,
+);
+simlens(
+  'simulate',
+  '--user',
+  'agenda',
+  '--interaction',
+  'qrfa',
+  '--preferences',
+  'single',
+  '--agent',
+  'local-good',
+  '--n',
+  String(Math.max(1, n >> 1)),
+  '--out',
+  'agenda-qrfa-single-vs-good.sim.jsonl',
+  ...common,
+);
+simlens(
+  'simulate',
+  '--user',
+  'target-free',
+  '--agent',
+  'local-good',
+  '--n',
+  String(Math.max(1, n >> 2)),
+  '--out',
+  'target-free-vs-good.sim.jsonl',
+  ...common,
+);
+simlens(
+  'simulate',
+  '--user',
+  'agenda',
+  '--meta',
+  'prob',
+  '--tolerance',
+  '2',
+  '--p-switch',
+  '0.75',
+  '--agent',
+  'local-good',
+  '--n',
+  String(Math.max(1, n >> 1)),
+  '--out',
+  'meta-prob-vs-good.sim.jsonl',
+  ...common,
+);
 
 // Real human dialogues bundled with the repository (test/fixtures/datasets, unchanged, with their licences).
 const moviebot = resolve(root, 'test', 'fixtures', 'datasets', 'usersimcrs-moviebot', 'annotated_dialogues.json');
-const iard = resolve(root, 'test', 'fixtures', 'datasets', 'usersimcrs-iard-gold', 'formatted_IARD_annotated_gold.json');
+const iard = resolve(
+  root,
+  'test',
+  'fixtures',
+  'datasets',
+  'usersimcrs-iard-gold',
+  'formatted_IARD_annotated_gold.json',
+);
 simlens('convert', moviebot, '-o', 'human-moviebot.conv.jsonl');
 simlens('convert', iard, '-o', 'human-iard.conv.jsonl');
-simlens('simulate', '--corpus', 'human-moviebot.conv.jsonl', '--agent', 'local-good', '--n', String(Math.max(1, n >> 1)), '--out', 'agenda-moviebot-model-vs-good.sim.jsonl', ...common);
+simlens(
+  'simulate',
+  '--corpus',
+  'human-moviebot.conv.jsonl',
+  '--agent',
+  'local-good',
+  '--n',
+  String(Math.max(1, n >> 1)),
+  '--out',
+  'agenda-moviebot-model-vs-good.sim.jsonl',
+  ...common,
+);
 const reference =
   'human-moviebot.conv.jsonl (8 real MovieBot dialogues, UserSimCRS, Apache-2.0), human-iard.conv.jsonl (77 real ReDial dialogues with IARD acts; IARD MIT, ReDial CC BY 4.0) and a run whose transitions were estimated from the MovieBot dialogues';
 

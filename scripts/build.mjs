@@ -11,7 +11,9 @@ const watch = process.argv.includes('--watch');
 const outDir = (process.argv.find((a) => a.startsWith('--outdir=')) ?? '--outdir=dist').slice('--outdir='.length);
 const out = (file) => (outDir === 'dist' ? file : file.replace(/^dist\//, `${outDir}/`));
 // `--skip=bench,…` leaves out bundles by output name (the E2E's VSIX build does not need bench).
-const skip = new Set((process.argv.find((a) => a.startsWith('--skip=')) ?? '--skip=').slice('--skip='.length).split(',').filter(Boolean));
+const skip = new Set(
+  (process.argv.find((a) => a.startsWith('--skip=')) ?? '--skip=').slice('--skip='.length).split(',').filter(Boolean),
+);
 const skipped = (outfile) => skip.has(outfile.replace(/^.*\//, '').replace(/\.js$/, ''));
 // `--metafile` writes esbuild's account of each bundle's inputs next to it (`<bundle>.meta.json`;
 // test/unit/architecture/bundles.test.ts reads what the activation bundle holds).
@@ -91,7 +93,10 @@ if (watch) {
   console.log(`watching ${configs.length} bundles`);
 } else {
   const results = await Promise.all(configs.map((config) => esbuild.build({ ...config, metafile })));
-  if (metafile) results.forEach((r, i) => writeFileSync(configs[i].outfile.replace(/\.js$/, '.meta.json'), JSON.stringify(r.metafile)));
+  if (metafile)
+    results.forEach((r, i) =>
+      writeFileSync(configs[i].outfile.replace(/\.js$/, '.meta.json'), JSON.stringify(r.metafile)),
+    );
   const cliFile = out('dist/cli.js');
   if (existsSync(cliFile)) {
     const cli = readFileSync(cliFile, 'utf8');

@@ -50,7 +50,9 @@ const host = option('--host') ?? '127.0.0.1';
 if (port !== undefined) {
   const problem = await portProblem(host, port);
   if (problem) {
-    console.error(`demo: cannot use ${host}:${port} for the VS Code server: ${problem}. Choose another with --port N, or leave --port out for a free one.`);
+    console.error(
+      `demo: cannot use ${host}:${port} for the VS Code server: ${problem}. Choose another with --port N, or leave --port out for a free one.`,
+    );
     process.exit(2);
   }
 }
@@ -137,7 +139,10 @@ if (installed.length === 0) {
 const settingsFile = path.join(userDataDir, 'User', 'settings.json');
 if (!existsSync(settingsFile)) {
   mkdirSync(path.dirname(settingsFile), { recursive: true });
-  writeFileSync(settingsFile, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off' }, null, 2));
+  writeFileSync(
+    settingsFile,
+    JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off' }, null, 2),
+  );
 }
 
 step(`starting the local VS Code server on ${host}${port ? `:${port}` : ''}`);
@@ -157,7 +162,9 @@ if (check) {
     console.error(`demo: ${running.workspaceUrl} answered ${status} without the workbench page`);
     process.exit(1);
   }
-  console.log(`\ndemo check passed: ${running.workspaceUrl} answered 200 with the workbench; ${installed.join(', ')} installed.`);
+  console.log(
+    `\ndemo check passed: ${running.workspaceUrl} answered 200 with the workbench; ${installed.join(', ')} installed.`,
+  );
   process.exit(0);
 }
 // The handlers are in place before the URL is printed: a signal right after it still stops the server.
@@ -184,8 +191,13 @@ const user = process.env.USER || process.env.LOGNAME || 'you';
 const machine = (await import('node:os')).hostname();
 const loopback = host === '127.0.0.1' || host === 'localhost';
 console.log(`\nSimLens is running in VS Code at:\n\n    ${running.workspaceUrl}\n`);
-console.log(`Open it in a browser on this machine. From another machine (e.g. your laptop, over SSH), forward the port first:\n\n    ssh -N -L ${running.port}:127.0.0.1:${running.port} ${user}@${machine}\n\nthen open the same URL there.`);
-if (!loopback) console.log(`\nWarning: the server listens on ${host} WITHOUT a password; anyone who can reach this machine can open your files.`);
+console.log(
+  `Open it in a browser on this machine. From another machine (e.g. your laptop, over SSH), forward the port first:\n\n    ssh -N -L ${running.port}:127.0.0.1:${running.port} ${user}@${machine}\n\nthen open the same URL there.`,
+);
+if (!loopback)
+  console.log(
+    `\nWarning: the server listens on ${host} WITHOUT a password; anyone who can reach this machine can open your files.`,
+  );
 console.log('\nCtrl-C stops the server.');
 
 running.child.on('exit', (code) => {
@@ -200,7 +212,11 @@ async function portProblem(host, port) {
   return new Promise((resolve) => {
     const probe = net.createServer();
     probe.once('error', (err) => {
-      const why = { EADDRINUSE: 'it is in use', EACCES: 'permission denied', EADDRNOTAVAIL: 'the address is not on this machine' }[err.code];
+      const why = {
+        EADDRINUSE: 'it is in use',
+        EACCES: 'permission denied',
+        EADDRNOTAVAIL: 'the address is not on this machine',
+      }[err.code];
       resolve(`${why ?? err.message} (${err.code ?? 'error'})`);
     });
     probe.listen(port, host, () => probe.close(() => resolve(undefined)));
@@ -221,7 +237,10 @@ function writeMinimalSample(dir) {
       task_id: 'winter-jacket',
       source: 'human',
       turns: [
-        turn('I need a warm winter jacket under $150.', 'Here are two insulated jackets in your budget.', [['J-100', 'Alpine Down Parka'], ['J-200', 'Trail Puffer']]),
+        turn('I need a warm winter jacket under $150.', 'Here are two insulated jackets in your budget.', [
+          ['J-100', 'Alpine Down Parka'],
+          ['J-200', 'Trail Puffer'],
+        ]),
         turn('Does the parka come in navy?', 'Yes, it comes in navy and black.'),
       ],
       ratings: { satisfaction: 4 },
@@ -230,7 +249,10 @@ function writeMinimalSample(dir) {
       id: 'demo-2',
       task_id: 'running-shoes',
       source: 'human',
-      turns: [turn('Show me running shoes.', 'Here are some sandals.', [['S-9', 'Beach Sandal']]), turn('Those are not running shoes.', 'Sorry about that.')],
+      turns: [
+        turn('Show me running shoes.', 'Here are some sandals.', [['S-9', 'Beach Sandal']]),
+        turn('Those are not running shoes.', 'Sorry about that.'),
+      ],
       ratings: { satisfaction: 1 },
     },
   ];

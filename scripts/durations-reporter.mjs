@@ -10,7 +10,8 @@ export default async function* durations(source) {
     const now = Date.now();
     const row = files.get(file) ?? { ms: 0, first: now, last: now };
     row.last = now;
-    if ((event.type === 'test:pass' || event.type === 'test:fail') && event.data.nesting === 0) row.ms += event.data.details?.duration_ms ?? 0;
+    if ((event.type === 'test:pass' || event.type === 'test:fail') && event.data.nesting === 0)
+      row.ms += event.data.details?.duration_ms ?? 0;
     files.set(file, row);
   }
   const rows = [...files].sort((a, b) => b[1].ms - a[1].ms);

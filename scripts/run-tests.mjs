@@ -8,7 +8,16 @@
 // `--test-name-pattern=RE` narrows further to the tests whose name matches.
 // `--durations[=N]` also writes every file's duration to test-results/durations.txt (slowest
 // first) and prints the N slowest (default 20) after the summary.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -30,12 +39,20 @@ const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const e2e = process.argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
 // The Slurm suite (test/cluster: a real single-node Slurm, reduced size) runs with the E2E files;
 // `--no-cluster` leaves it out.
-const cluster = process.argv.includes('--no-e2e') || process.argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
+const cluster =
+  process.argv.includes('--no-e2e') || process.argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
 // The slowest unit files start first (longest first: two files run at a time, so one that starts
 // late becomes the run's tail); the list comes from `--durations` on a quiet machine, revise it there.
-const SLOW_UNIT_FILES = ['test/unit/docs/examples.test.ts', 'test/unit/check/mutation.test.ts', 'test/unit/architecture/boundaries.test.ts'];
+const SLOW_UNIT_FILES = [
+  'test/unit/docs/examples.test.ts',
+  'test/unit/check/mutation.test.ts',
+  'test/unit/architecture/boundaries.test.ts',
+];
 const unit = collect('test/unit').sort();
-const slowFirst = [...SLOW_UNIT_FILES.filter((f) => unit.includes(f)), ...unit.filter((f) => !SLOW_UNIT_FILES.includes(f))];
+const slowFirst = [
+  ...SLOW_UNIT_FILES.filter((f) => unit.includes(f)),
+  ...unit.filter((f) => !SLOW_UNIT_FILES.includes(f)),
+];
 let files = [...slowFirst, ...cluster, ...e2e];
 if (filters.length) files = files.filter((f) => filters.some((w) => f.includes(w)));
 if (files.length === 0) {
@@ -52,14 +69,24 @@ const runTmp = mkdtempSync(join(tmpdir(), 'simlens-testrun-'));
 const durationsArg = process.argv.find((a) => a === '--durations' || a.startsWith('--durations='));
 const durationsFile = join(runTmp, 'durations.txt');
 const reporters = durationsArg
-  ? ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./scripts/durations-reporter.mjs', `--test-reporter-destination=${durationsFile}`]
+  ? [
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/durations-reporter.mjs',
+      `--test-reporter-destination=${durationsFile}`,
+    ]
   : ['--test-reporter=spec'];
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...files],
   {
     stdio: 'inherit',
-    env: { ...process.env, SIMLENS_TEST: '1', TMPDIR: runTmp, SIMLENS_CACHE_DIR: process.env.SIMLENS_CACHE_DIR ?? join(tmpdir(), 'simlens-cache') },
+    env: {
+      ...process.env,
+      SIMLENS_TEST: '1',
+      TMPDIR: runTmp,
+      SIMLENS_CACHE_DIR: process.env.SIMLENS_CACHE_DIR ?? join(tmpdir(), 'simlens-cache'),
+    },
   },
 );
 if (durationsArg && existsSync(durationsFile)) {
@@ -67,7 +94,9 @@ if (durationsArg && existsSync(durationsFile)) {
   mkdirSync('test-results', { recursive: true });
   writeFileSync('test-results/durations.txt', `${lines.join('\n')}\n`);
   const n = Number(durationsArg.split('=')[1] ?? 20);
-  console.log(`\nslowest ${Math.min(n, lines.length)} of ${lines.length} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}`);
+  console.log(
+    `\nslowest ${Math.min(n, lines.length)} of ${lines.length} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}`,
+  );
 }
 // tsx keeps its compile cache in TMPDIR (tsx-<uid>): not a leak.
 const left = existsSync(runTmp) ? readdirSync(runTmp).filter((n) => !/^tsx-\d+$/.test(n)) : [];
@@ -79,7 +108,10 @@ if (left.length) {
   }
   // Written to a file, not printed: the runner's closing summary must stay the last lines of output.
   mkdirSync('test-results', { recursive: true });
-  writeFileSync('test-results/leftover-temp.txt', `${left.length} temporary entries left behind by tests (removed): ${[...kinds].map(([k, n]) => `${k} x${n}`).join(', ')}\n`);
+  writeFileSync(
+    'test-results/leftover-temp.txt',
+    `${left.length} temporary entries left behind by tests (removed): ${[...kinds].map(([k, n]) => `${k} x${n}`).join(', ')}\n`,
+  );
 } else rmSync('test-results/leftover-temp.txt', { force: true }); // a clean run leaves no stale report
 rmSync(runTmp, { recursive: true, force: true });
 process.exit(result.status ?? 1);

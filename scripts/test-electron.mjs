@@ -31,7 +31,12 @@ const workspace = path.join(base, 'workspace');
 mkdirSync(workspace);
 writeFileSync(
   path.join(workspace, 'sample.conv.jsonl'),
-  JSON.stringify({ id: 'c1', task_id: 't1', turns: [{ user_utterance: 'Hi', assistant_utterance: 'Hello', recommendations: [], ratings: {} }], ratings: {} }) + '\n',
+  JSON.stringify({
+    id: 'c1',
+    task_id: 't1',
+    turns: [{ user_utterance: 'Hi', assistant_utterance: 'Hello', recommendations: [], ratings: {} }],
+    ratings: {},
+  }) + '\n',
 );
 
 try {
@@ -39,7 +44,13 @@ try {
     version: option('--version') ?? '1.100.3',
     extensionDevelopmentPath: root,
     extensionTestsPath: bundle,
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', path.join(base, 'user-data')],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      '--user-data-dir',
+      path.join(base, 'user-data'),
+    ],
     extensionTestsEnv: option('--grep') ? { SIMLENS_INTEGRATION_GREP: option('--grep') } : {},
   });
 } catch (error) {

@@ -15,7 +15,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-const PROJECTS = { tests: 'tsconfig.tests.json', webview: 'webview', extension: 'src/extension', cli: 'src/cli', server: 'src/server' };
+const PROJECTS = {
+  tests: 'tsconfig.tests.json',
+  webview: 'webview',
+  extension: 'src/extension',
+  cli: 'src/cli',
+  server: 'src/server',
+};
 const wanted = process.argv.slice(2).filter((n) => n !== 'core');
 const unknown = wanted.filter((n) => !(n in PROJECTS));
 if (unknown.length) {
@@ -32,7 +38,9 @@ function run(name, args) {
     child.stderr.on('data', (d) => (out += d));
     child.on('close', (code) => {
       const errors = (out.match(/error TS\d+/g) ?? []).length;
-      console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${name.padEnd(9)} tsc ${args.join(' ').padEnd(24)} ${((Date.now() - t0) / 1000).toFixed(1)} s${errors ? `, ${errors} error(s)` : ''}`);
+      console.log(
+        `${code === 0 ? 'ok  ' : 'FAIL'} ${name.padEnd(9)} tsc ${args.join(' ').padEnd(24)} ${((Date.now() - t0) / 1000).toFixed(1)} s${errors ? `, ${errors} error(s)` : ''}`,
+      );
       if (code !== 0 && out.trim()) console.log(out.trimEnd().replace(/^/gm, '     '));
       resolve(code === 0);
     });

@@ -39,7 +39,8 @@ function serverInstalled(dir = SERVER_DIR) {
 
 /** Finds a Chromium executable: $SIMLENS_CHROMIUM, else the first of chromium/chromium-browser/google-chrome on PATH. */
 function findChromium() {
-  if (process.env.SIMLENS_CHROMIUM) return existsSync(process.env.SIMLENS_CHROMIUM) ? process.env.SIMLENS_CHROMIUM : null;
+  if (process.env.SIMLENS_CHROMIUM)
+    return existsSync(process.env.SIMLENS_CHROMIUM) ? process.env.SIMLENS_CHROMIUM : null;
   for (const name of ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) {
     const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
     if (found.status === 0 && found.stdout.trim()) return found.stdout.trim();
@@ -103,7 +104,14 @@ function installExtension({ vsix, extensionsDir, userDataDir, dir = SERVER_DIR }
   requireServer(dir);
   if (!existsSync(vsix)) throw new Error(`VSIX not found: ${vsix}`);
   mkdirSync(extensionsDir, { recursive: true });
-  const args = [serverEntry(dir), '--extensions-dir', extensionsDir, '--force', '--install-extension', path.resolve(vsix)];
+  const args = [
+    serverEntry(dir),
+    '--extensions-dir',
+    extensionsDir,
+    '--force',
+    '--install-extension',
+    path.resolve(vsix),
+  ];
   if (userDataDir) args.splice(1, 0, '--user-data-dir', userDataDir);
   // --config keeps code-server from writing a default config into ~/.config.
   const configDir = userDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'simlens-vscode-cfg-'));
@@ -148,15 +156,20 @@ async function startServer({
   const chosenPort = port ?? (await freePort());
   const args = [
     serverEntry(dir),
-    '--config', path.join(userDataDir, 'code-server.yaml'),
-    '--auth', 'none',
-    '--bind-addr', `${host.includes(':') ? `[${host}]` : host}:${chosenPort}`,
+    '--config',
+    path.join(userDataDir, 'code-server.yaml'),
+    '--auth',
+    'none',
+    '--bind-addr',
+    `${host.includes(':') ? `[${host}]` : host}:${chosenPort}`,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
     '--disable-proxy',
-    '--extensions-dir', extensionsDir,
-    '--user-data-dir', userDataDir,
+    '--extensions-dir',
+    extensionsDir,
+    '--user-data-dir',
+    userDataDir,
   ];
   if (disableWorkspaceTrust) args.push('--disable-workspace-trust');
   if (workspace) args.push(path.resolve(workspace));
@@ -181,7 +194,12 @@ async function startServer({
   child.on('exit', () => (exited = true));
 
   // A wildcard bind is reached through loopback; a specific address through itself.
-  const probeHost = ['0.0.0.0', '::', 'localhost'].includes(host) || host.startsWith('127.') ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const probeHost =
+    ['0.0.0.0', '::', 'localhost'].includes(host) || host.startsWith('127.')
+      ? '127.0.0.1'
+      : host.includes(':')
+        ? `[${host}]`
+        : host;
   const url = `http://${probeHost}:${chosenPort}/`;
   const stop = () => stopServer(child.pid, { isAlive: () => !exited });
   try {
@@ -196,14 +214,16 @@ async function startServer({
 
 /** Stops a server started by startServer: SIGTERM to its process group, SIGKILL after `graceMs`. */
 async function stopServer(pid, { graceMs = 5000, isAlive } = {}) {
-  const alive = isAlive ?? (() => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const alive =
+    isAlive ??
+    (() => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
   const signalGroup = (signal) => {
     try {
       process.kill(-pid, signal);
@@ -238,7 +258,9 @@ async function main() {
   const [command] = options._;
   const scratch = () => mkdtempSync(path.join(os.tmpdir(), 'simlens-vscode-'));
   if (command === 'status') {
-    console.log(`VS Code server (code-server ${CODE_SERVER_VERSION}): ${serverInstalled() ? SERVER_DIR : 'not installed (npm run setup)'}`);
+    console.log(
+      `VS Code server (code-server ${CODE_SERVER_VERSION}): ${serverInstalled() ? SERVER_DIR : 'not installed (npm run setup)'}`,
+    );
     console.log(`Chromium: ${findChromium() ?? 'not found (npm run setup)'}`);
   } else if (command === 'stop') {
     const pid = Number(options._[1]);
@@ -246,8 +268,15 @@ async function main() {
     await stopServer(pid);
     console.log(`stopped ${pid}`);
   } else if (command === 'install') {
-    if (!options.vsix || !options['extensions-dir']) throw new Error('usage: vscode-server.mjs install --vsix FILE --extensions-dir DIR');
-    console.log(installExtension({ vsix: options.vsix, extensionsDir: options['extensions-dir'], userDataDir: options['user-data-dir'] }).trim());
+    if (!options.vsix || !options['extensions-dir'])
+      throw new Error('usage: vscode-server.mjs install --vsix FILE --extensions-dir DIR');
+    console.log(
+      installExtension({
+        vsix: options.vsix,
+        extensionsDir: options['extensions-dir'],
+        userDataDir: options['user-data-dir'],
+      }).trim(),
+    );
   } else if (command === 'start') {
     const base = options['extensions-dir'] && options['user-data-dir'] ? null : scratch();
     const extensionsDir = options['extensions-dir'] ?? path.join(base, 'extensions');
@@ -266,7 +295,9 @@ async function main() {
     });
     if (options.detach) {
       server.child.unref();
-      console.log(JSON.stringify({ url: server.workspaceUrl, pid: server.pid, log: path.join(userDataDir, 'server.log') }));
+      console.log(
+        JSON.stringify({ url: server.workspaceUrl, pid: server.pid, log: path.join(userDataDir, 'server.log') }),
+      );
       process.exit(0); // the server is in its own process group and keeps running
     }
     console.log(`VS Code server: ${server.workspaceUrl}  (Ctrl-C stops it)`);
@@ -280,7 +311,12 @@ async function main() {
     const header = readFileSync(__filename, 'utf8').split('\n');
     const start = header.indexOf('// Usage:');
     const end = header.findIndex((line, i) => i > start && line === '//');
-    console.log(header.slice(start, end).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
+    console.log(
+      header
+        .slice(start, end)
+        .map((l) => l.replace(/^\/\/ ?/, ''))
+        .join('\n'),
+    );
     if (command) process.exit(2);
   }
 }

@@ -9,7 +9,12 @@ export function serverInstalled(dir?: string): boolean;
 export function findChromium(): string | null;
 export function freePort(): Promise<number>;
 export function waitForHttp(url: string, options?: { timeoutMs?: number; isAlive?: () => boolean }): Promise<number>;
-export function installExtension(options: { vsix: string; extensionsDir: string; userDataDir?: string; dir?: string }): string;
+export function installExtension(options: {
+  vsix: string;
+  extensionsDir: string;
+  userDataDir?: string;
+  dir?: string;
+}): string;
 
 export interface StartOptions {
   workspace?: string;

@@ -10,7 +10,13 @@
  * and SimLens' own run rules (README, src/core/run).
  */
 import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn } from '../../src/core/model';
-import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from '../../src/core/check/types';
+import type {
+  ConversationContext,
+  Invariant,
+  InvariantFinding,
+  ItemFacts,
+  Violation,
+} from '../../src/core/check/types';
 import { mentions, mentionsWords, quote, show } from '../../src/core/check/text';
 import { tokenize } from '../../src/core/text/tokenize';
 import { toConvApparelUserAct } from '../../src/core/taxonomy/acts';
@@ -126,8 +132,10 @@ function round3(x: number): number {
 
 const disclosedValueStated: Invariant = {
   id: 'disclosed-value-stated',
-  statement: 'every value a user turn discloses (goal.disclosed gains, said.constraints) is stated in that turn\'s utterance',
-  source: 'Zhang & Balog KDD\'20 Sect. 4 (goal constraints are disclosed through the NLG); SimLens trace contract (trace.said)',
+  statement:
+    "every value a user turn discloses (goal.disclosed gains, said.constraints) is stated in that turn's utterance",
+  source:
+    "Zhang & Balog KDD'20 Sect. 4 (goal constraints are disclosed through the NLG); SimLens trace contract (trace.said)",
   check(ctx) {
     let prev = new Set<string>();
     let turns = 0;
@@ -146,7 +154,8 @@ const disclosedValueStated: Invariant = {
         for (const attr of disclosed) {
           if (prev.has(attr) || constraints[attr] === undefined) continue;
           const value = String(constraints[attr]);
-          if (!claims.some((c) => c.attr === attr && equalValue(c.value, value))) claims.push({ attr, value, why: 'newly disclosed in goal' });
+          if (!claims.some((c) => c.attr === attr && equalValue(c.value, value)))
+            claims.push({ attr, value, why: 'newly disclosed in goal' });
         }
         prev = new Set(disclosed);
       }
@@ -154,7 +163,11 @@ const disclosedValueStated: Invariant = {
       turns++;
       const text = turn.user_utterance ?? '';
       for (const c of claims) {
-        if (!mentions(text, c.value)) out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}` });
+        if (!mentions(text, c.value))
+          out.push({
+            turn: i,
+            detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}`,
+          });
       }
     });
     return any ? finding(turns, out) : undefined;
@@ -163,8 +176,10 @@ const disclosedValueStated: Invariant = {
 
 const noEndBeforeRecommendation: Invariant = {
   id: 'no-end-before-recommendation',
-  statement: 'a user ends the dialogue only after being shown an item, unless its patience ran out or trace.end_reason names a documented parameter (patience, early_quit, max_turns, turn_cap)',
-  source: 'SimLens rule (a shopper leaves unserved only when out of patience or by a configured limit); Zhang & Balog KDD\'20 Sect. 4.1 (patience)',
+  statement:
+    'a user ends the dialogue only after being shown an item, unless its patience ran out or trace.end_reason names a documented parameter (patience, early_quit, max_turns, turn_cap)',
+  source:
+    "SimLens rule (a shopper leaves unserved only when out of patience or by a configured limit); Zhang & Balog KDD'20 Sect. 4.1 (patience)",
   check(ctx) {
     const { conversation: conv } = ctx;
     const turns = conv.turns;
@@ -181,17 +196,20 @@ const noEndBeforeRecommendation: Invariant = {
     const endReason = (tr as Loose)['end_reason'];
     const outOfPatience = tr.user_act === 'Complete.Abandon' || (typeof tr.patience === 'number' && tr.patience <= 0);
     if (outOfPatience || documentedEnd(endReason)) return finding(1, []);
-    return finding(1, [{
-      turn: turns.length - 1,
-      detail: `the user ended (${outcome}, act ${show(tr.user_act ?? '?')}) without having been shown any item; end_reason ${endReason === undefined ? 'absent' : show(endReason)}`,
-    }]);
+    return finding(1, [
+      {
+        turn: turns.length - 1,
+        detail: `the user ended (${outcome}, act ${show(tr.user_act ?? '?')}) without having been shown any item; end_reason ${endReason === undefined ? 'absent' : show(endReason)}`,
+      },
+    ]);
   },
 };
 
 const agendaPullOrder: Invariant = {
   id: 'agenda-pull-order',
-  statement: 'a pull takes the top of the previous turn\'s agenda (Complete only when the agenda is empty) and leaves the rest; a push leaves the pending agenda unchanged',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)',
+  statement:
+    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest; a push leaves the pending agenda unchanged",
+  source: "Zhang & Balog KDD'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)",
   check(ctx) {
     let prev: string[] | undefined;
     let turns = 0;
@@ -214,15 +232,27 @@ const agendaPullOrder: Invariant = {
           const rest = prev.slice(1);
           if (pulled === undefined) out.push({ turn: i, detail: 'a pull that records no pulled act' });
           else if (top === undefined ? mainOf(pulled) !== 'Complete' : !sameAct(pulled, top)) {
-            out.push({ turn: i, detail: `pulled ${show(pulled)} but the previous agenda's top was ${top === undefined ? '(empty: Complete)' : show(top)}` });
+            out.push({
+              turn: i,
+              detail: `pulled ${show(pulled)} but the previous agenda's top was ${top === undefined ? '(empty: Complete)' : show(top)}`,
+            });
           } else if (mainOf(pulled) === 'Complete' && rest.length > 0) {
-            out.push({ turn: i, detail: `Complete pulled while ${rest.length} act(s) were pending: ${show(rest.join(', '))}` });
+            out.push({
+              turn: i,
+              detail: `Complete pulled while ${rest.length} act(s) were pending: ${show(rest.join(', '))}`,
+            });
           }
           if (!sameList(agenda, rest) && !(accepted && agenda.length === 0)) {
-            out.push({ turn: i, detail: `after the pull the agenda is [${show(agenda.join(', '))}], expected [${show(rest.join(', '))}]` });
+            out.push({
+              turn: i,
+              detail: `after the pull the agenda is [${show(agenda.join(', '))}], expected [${show(rest.join(', '))}]`,
+            });
           }
         } else if (!sameList(agenda, prev) && !(accepted && agenda.length === 0)) {
-          out.push({ turn: i, detail: `a push changed the pending agenda from [${show(prev.join(', '))}] to [${show(agenda.join(', '))}]` });
+          out.push({
+            turn: i,
+            detail: `a push changed the pending agenda from [${show(prev.join(', '))}] to [${show(agenda.join(', '))}]`,
+          });
         }
       }
       prev = agenda;
@@ -276,8 +306,10 @@ function statedUpTo(turns: readonly Turn[], at: number): Map<string, string[]> |
 
 const acceptedMeetsConstraints: Invariant = {
   id: 'accepted-meets-constraints',
-  statement: 'an accepted item is in the task category and has every value the user disclosed and did not take back (said.constraints, goal.disclosed)',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item); SimLens checkContent rule',
+  statement:
+    'an accepted item is in the task category and has every value the user disclosed and did not take back (said.constraints, goal.disclosed)',
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item); SimLens checkContent rule",
   check(ctx) {
     const conv = ctx.conversation;
     let turns = 0;
@@ -290,28 +322,35 @@ const acceptedMeetsConstraints: Invariant = {
       if (candidates.length === 0) return;
       any = true;
       turns++;
-      const task = tr.goal?.constraints?.['category'] !== undefined ? String(tr.goal.constraints['category']) : conversationTask(conv);
+      const task =
+        tr.goal?.constraints?.['category'] !== undefined
+          ? String(tr.goal.constraints['category'])
+          : conversationTask(conv);
       // What the user told the agent (said), restricted to what its goal still counts as disclosed (a
       // relaxing Expand takes a value back); values disclosed but never in `said` come from the goal.
       const wanted = new Map<string, string[]>();
       const stated = statedUpTo(conv.turns, i);
       const disclosed = disclosedOf(tr);
       const constraints = tr.goal?.constraints ?? {};
-      for (const [a, v] of stated ?? []) if (a !== 'category' && (disclosed === undefined || disclosed.includes(a))) wanted.set(a, v);
+      for (const [a, v] of stated ?? [])
+        if (a !== 'category' && (disclosed === undefined || disclosed.includes(a))) wanted.set(a, v);
       for (const a of disclosed ?? []) {
         if (a !== 'category' && !wanted.has(a) && constraints[a] !== undefined) wanted.set(a, [String(constraints[a])]);
       }
       const problems = (item: ItemFacts): string[] => {
         const p: string[] = [];
-        if (task !== undefined && item.category !== undefined && !equalValue(item.category, task)) p.push(`category ${show(item.category)} is not the task ${show(task)}`);
+        if (task !== undefined && item.category !== undefined && !equalValue(item.category, task))
+          p.push(`category ${show(item.category)} is not the task ${show(task)}`);
         for (const [a, values] of wanted) {
           const have = item.attributes[a];
-          if (have !== undefined && !values.some((v) => equalValue(v, have))) p.push(`${show(a)}=${show(have)}, disclosed ${show(values.join('|'))}`);
+          if (have !== undefined && !values.some((v) => equalValue(v, have)))
+            p.push(`${show(a)}=${show(have)}, disclosed ${show(values.join('|'))}`);
         }
         return p;
       };
       const verdicts = candidates.map(problems);
-      if (verdicts.every((p) => p.length > 0)) out.push({ turn: i, detail: `accepted ${show(candidates[0].item_id)}: ${verdicts[0].join('; ')}` });
+      if (verdicts.every((p) => p.length > 0))
+        out.push({ turn: i, detail: `accepted ${show(candidates[0].item_id)}: ${verdicts[0].join('; ')}` });
     });
     return any ? finding(turns, out) : undefined;
   },
@@ -324,8 +363,10 @@ function isRevision(act: unknown): boolean {
 
 const noSilentContradiction: Invariant = {
   id: 'no-silent-contradiction',
-  statement: 'a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)',
+  statement:
+    'a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed',
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)",
   check(ctx) {
     const last = new Map<string, string[]>();
     let disclosedBefore: string[] | undefined;
@@ -352,7 +393,10 @@ const noSilentContradiction: Invariant = {
         if (before !== undefined) {
           restated = true;
           if (!isRevision(act) && !expand && !before.some((b) => equalValue(b, value))) {
-            out.push({ turn: i, detail: `${show(attr)}=${show(value)} (act ${show(act ?? '?')}) contradicts the earlier ${show(before.join('|'))} without a revision: ${quote(turn.user_utterance)}` });
+            out.push({
+              turn: i,
+              detail: `${show(attr)}=${show(value)} (act ${show(act ?? '?')}) contradicts the earlier ${show(before.join('|'))} without a revision: ${quote(turn.user_utterance)}`,
+            });
           }
         }
         last.set(attr, expand ? [...(before ?? []), value] : [value]);
@@ -365,7 +409,8 @@ const noSilentContradiction: Invariant = {
 
 const metaStatedMatchesTarget: Invariant = {
   id: 'meta-consistent-with-target',
-  statement: 'a meta-simulated user\'s goal constraints, stated values and negated values agree with its current target\'s attributes',
+  statement:
+    "a meta-simulated user's goal constraints, stated values and negated values agree with its current target's attributes",
   source: 'Vlachou et al., Fashion-AlterEval Sect. 4 (the wrapped user critiques towards the current target, I3)',
   check(ctx) {
     let turns = 0;
@@ -379,14 +424,19 @@ const metaStatedMatchesTarget: Invariant = {
       if (!target) return;
       const goal = tr.goal?.constraints;
       const said = saidConstraints(tr);
-      const negated = Array.isArray(tr.said?.negated) ? tr.said.negated.filter((v): v is string => typeof v === 'string') : [];
+      const negated = Array.isArray(tr.said?.negated)
+        ? tr.said.negated.filter((v): v is string => typeof v === 'string')
+        : [];
       if (!goal && !said && !negated.length) return;
       any = true;
       turns++;
       const check = (attr: string, value: string, where: string) => {
         const have = attr === 'category' ? target.category : target.attributes[attr];
         if (have !== undefined && !equalValue(have, value)) {
-          out.push({ turn: i, detail: `${where} ${show(attr)}=${show(value)} but target ${show(id)} has ${show(have)}` });
+          out.push({
+            turn: i,
+            detail: `${where} ${show(attr)}=${show(value)} but target ${show(id)} has ${show(have)}`,
+          });
         }
       };
       for (const [a, v] of Object.entries(goal ?? {})) check(a, String(v), 'goal');
@@ -394,7 +444,8 @@ const metaStatedMatchesTarget: Invariant = {
       // Saying "not X" about a value the target has contradicts the target just as much.
       for (const v of negated) {
         const hit = negatedMatch(target, v);
-        if (hit) out.push({ turn: i, detail: `said it does not want ${show(v)} but target ${show(id)} has ${show(hit)}` });
+        if (hit)
+          out.push({ turn: i, detail: `said it does not want ${show(v)} but target ${show(id)} has ${show(hit)}` });
       }
     });
     return any ? finding(turns, out) : undefined;
@@ -414,7 +465,8 @@ function negatedMatch(item: ItemFacts, negated: string): string | undefined {
 
 const negationHonoured: Invariant = {
   id: 'negation-honoured',
-  statement: 'local-good never shows, in its top three, an item with a value the user negated in that turn (trace.said.negated)',
+  statement:
+    'local-good never shows, in its top three, an item with a value the user negated in that turn (trace.said.negated)',
   source: 'SimLens local-good contract (README "Simulation without LLMs": exclusions are hard filters)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -434,7 +486,11 @@ const negationHonoured: Invariant = {
         const item = factsAt(ctx, rec);
         for (const n of negated) {
           const hit = negatedMatch(item, n);
-          if (hit) out.push({ turn: i, detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated` });
+          if (hit)
+            out.push({
+              turn: i,
+              detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated`,
+            });
         }
       });
     });
@@ -444,7 +500,8 @@ const negationHonoured: Invariant = {
 
 const errorOnFailingTurn: Invariant = {
   id: 'agent-error-on-failing-turn',
-  statement: 'trace.error sits only on the turn whose agent call failed (no assistant answer, or an error_kind), never copied to the next turn',
+  statement:
+    'trace.error sits only on the turn whose agent call failed (no assistant answer, or an error_kind), never copied to the next turn',
   source: 'SimLens run contract (src/core/run/failures.ts, SimulatorTrace.error)',
   check(ctx) {
     const turns = ctx.conversation.turns;
@@ -460,10 +517,14 @@ const errorOnFailingTurn: Invariant = {
         return;
       }
       if ((turn.assistant_utterance ?? '') !== '' && tr.error_kind === undefined) {
-        out.push({ turn: i, detail: `error ${quote(tr.error, 40)} on a turn with an assistant answer and no error_kind` });
+        out.push({
+          turn: i,
+          detail: `error ${quote(tr.error, 40)} on a turn with an assistant answer and no error_kind`,
+        });
       }
       const before = i > 0 ? turns[i - 1].trace?.error : undefined;
-      if (before !== undefined && before === tr.error) out.push({ turn: i, detail: `the error of turn ${i - 1} is repeated on turn ${i}: ${quote(tr.error, 40)}` });
+      if (before !== undefined && before === tr.error)
+        out.push({ turn: i, detail: `the error of turn ${i - 1} is repeated on turn ${i}: ${quote(tr.error, 40)}` });
     });
     return finding(n, out);
   },
@@ -480,7 +541,8 @@ const SIMULATOR_FAILURE_KINDS = new Set(['user_llm', 'simulator_error']);
 
 const errorNoUserEffect: Invariant = {
   id: 'agent-error-no-user-effect',
-  statement: 'an agent failure ends the conversation on that turn with outcome agent_error; the user never reacts to it (patience unchanged)',
+  statement:
+    'an agent failure ends the conversation on that turn with outcome agent_error; the user never reacts to it (patience unchanged)',
   source: 'SimLens run contract (Outcome agent_error in src/core/model.ts: never a user outcome, never costs patience)',
   check(ctx) {
     const conv = ctx.conversation;
@@ -490,7 +552,10 @@ const errorNoUserEffect: Invariant = {
     const out: Violation[] = [];
     const last = turns.length - 1;
     if (failed < 0) {
-      out.push({ turn: last >= 0 ? last : undefined, detail: 'outcome agent_error but no turn records the agent error' });
+      out.push({
+        turn: last >= 0 ? last : undefined,
+        detail: 'outcome agent_error but no turn records the agent error',
+      });
       return finding(0, out);
     }
     if (failed < last) {
@@ -501,39 +566,55 @@ const errorNoUserEffect: Invariant = {
         out.push({ turn: failed + 1, detail: `patience fell from ${before} to ${after} after the agent failure` });
       }
     }
-    if (conv.outcome !== 'agent_error') out.push({ turn: failed, detail: `the agent failed but the outcome is ${show(conv.outcome ?? '(none)')}` });
+    if (conv.outcome !== 'agent_error')
+      out.push({ turn: failed, detail: `the agent failed but the outcome is ${show(conv.outcome ?? '(none)')}` });
     return finding(turns.length - failed, out);
   },
 };
 
 const simulatorErrorOutcome: Invariant = {
   id: 'simulator-error-outcome',
-  statement: 'when the simulated user cannot produce a turn (user_llm) or the simulator fails (simulator_error), the conversation ends there with outcome simulator_error; that outcome always names its reason',
-  source: 'SimLens run contract (Outcome simulator_error in src/core/model.ts: a failure of the run, never a user outcome)',
+  statement:
+    'when the simulated user cannot produce a turn (user_llm) or the simulator fails (simulator_error), the conversation ends there with outcome simulator_error; that outcome always names its reason',
+  source:
+    'SimLens run contract (Outcome simulator_error in src/core/model.ts: a failure of the run, never a user outcome)',
   check(ctx) {
     const conv = ctx.conversation;
     const turns = conv.turns;
     const kind = conv.metadata?.['error_kind'];
-    const failedTurn = turns.findIndex((t) => t.trace?.error !== undefined && SIMULATOR_FAILURE_KINDS.has(String(t.trace.error_kind)));
+    const failedTurn = turns.findIndex(
+      (t) => t.trace?.error !== undefined && SIMULATOR_FAILURE_KINDS.has(String(t.trace.error_kind)),
+    );
     const recorded = typeof kind === 'string' && SIMULATOR_FAILURE_KINDS.has(kind);
     if (failedTurn < 0 && !recorded && conv.outcome !== 'simulator_error') return undefined;
     const out: Violation[] = [];
     const last = turns.length - 1;
     const at = failedTurn >= 0 ? failedTurn : last >= 0 ? last : undefined;
     if (conv.outcome !== 'simulator_error') {
-      out.push({ turn: at, detail: `the simulator failed (${show(failedTurn >= 0 ? turns[failedTurn].trace?.error_kind : kind)}) but the outcome is ${show(conv.outcome ?? '(none)')}` });
+      out.push({
+        turn: at,
+        detail: `the simulator failed (${show(failedTurn >= 0 ? turns[failedTurn].trace?.error_kind : kind)}) but the outcome is ${show(conv.outcome ?? '(none)')}`,
+      });
     } else if (!recorded) {
-      out.push({ turn: at, detail: `outcome simulator_error but metadata.error_kind is ${kind === undefined ? 'absent' : show(kind)}` });
+      out.push({
+        turn: at,
+        detail: `outcome simulator_error but metadata.error_kind is ${kind === undefined ? 'absent' : show(kind)}`,
+      });
     }
-    if (failedTurn >= 0 && failedTurn < last) out.push({ turn: failedTurn + 1, detail: `the conversation went on after the simulated user failed on turn ${failedTurn}` });
+    if (failedTurn >= 0 && failedTurn < last)
+      out.push({
+        turn: failedTurn + 1,
+        detail: `the conversation went on after the simulated user failed on turn ${failedTurn}`,
+      });
     return finding(Math.max(1, turns.length - Math.max(0, failedTurn)), out);
   },
 };
 
 const acceptEndsDialogue: Invariant = {
   id: 'accept-ends-dialogue',
-  statement: 'an accept is the last user turn, empties the agenda and gives outcome accepted; outcome accepted implies a final accept',
-  source: 'Zhang & Balog KDD\'20 Table 3 (finding a liked item empties the agenda and ends the dialogue)',
+  statement:
+    'an accept is the last user turn, empties the agenda and gives outcome accepted; outcome accepted implies a final accept',
+  source: "Zhang & Balog KDD'20 Table 3 (finding a liked item empties the agenda and ends the dialogue)",
   check(ctx) {
     const conv = ctx.conversation;
     const turns = conv.turns;
@@ -549,10 +630,13 @@ const acceptEndsDialogue: Invariant = {
       lastActTurn = i;
       if (!isAcceptAct(act)) return;
       n++;
-      if (i !== turns.length - 1) out.push({ turn: i, detail: `the dialogue went on for ${turns.length - 1 - i} turn(s) after the accept` });
+      if (i !== turns.length - 1)
+        out.push({ turn: i, detail: `the dialogue went on for ${turns.length - 1 - i} turn(s) after the accept` });
       const agenda = stringArray(turn.trace?.agenda);
-      if (agenda && agenda.length) out.push({ turn: i, detail: `the agenda still holds ${show(agenda.join(', '))} after the accept` });
-      if (i === turns.length - 1 && conv.outcome !== undefined && conv.outcome !== 'accepted') out.push({ turn: i, detail: `final accept but outcome ${show(conv.outcome)}` });
+      if (agenda && agenda.length)
+        out.push({ turn: i, detail: `the agenda still holds ${show(agenda.join(', '))} after the accept` });
+      if (i === turns.length - 1 && conv.outcome !== undefined && conv.outcome !== 'accepted')
+        out.push({ turn: i, detail: `final accept but outcome ${show(conv.outcome)}` });
     });
     if (conv.outcome === 'accepted' && !isAcceptAct(lastAct)) {
       out.push({ turn: lastActTurn, detail: `outcome accepted but the last user act is ${show(lastAct ?? '?')}` });
@@ -570,33 +654,42 @@ function turnCap(ctx: ConversationContext): number | undefined {
 
 const turnCapRespected: Invariant = {
   id: 'turn-cap',
-  statement: 'no conversation has more user turns than the run\'s cap (--max-turns, else metadata.turn_cap, else the simulate default 20)',
-  source: 'SimLens run rule (simlens simulate --max-turns; KDD\'20 and PEPPER bound dialogue length)',
+  statement:
+    "no conversation has more user turns than the run's cap (--max-turns, else metadata.turn_cap, else the simulate default 20)",
+  source: "SimLens run rule (simlens simulate --max-turns; KDD'20 and PEPPER bound dialogue length)",
   check(ctx) {
     const cap = turnCap(ctx);
     if (cap === undefined) return undefined;
     const n = userTurnCount(ctx.conversation.turns);
-    return finding(n, n > cap ? [{ turn: ctx.conversation.turns.length - 1, detail: `${n} user turns, cap ${cap}` }] : []);
+    return finding(
+      n,
+      n > cap ? [{ turn: ctx.conversation.turns.length - 1, detail: `${n} user turns, cap ${cap}` }] : [],
+    );
   },
 };
 
 const metaTurnCap: Invariant = {
   id: 'meta-turn-cap',
   statement: 'a meta-simulated conversation (source meta-*) has at most 10 user turns (or --max-turns)',
-  source: 'Vlachou et al., Fashion-AlterEval Sect. 5 (dialogues are evaluated up to turn 10); simlens simulate default with --meta',
+  source:
+    'Vlachou et al., Fashion-AlterEval Sect. 5 (dialogues are evaluated up to turn 10); simlens simulate default with --meta',
   check(ctx) {
     const conv = ctx.conversation;
     if (!conv.source?.startsWith('meta-')) return undefined;
     const cap = ctx.options.maxTurns ?? ALTEREVAL_MAX_TURNS;
     const n = userTurnCount(conv.turns);
-    return finding(n, n > cap ? [{ turn: conv.turns.length - 1, detail: `${n} user turns, AlterEval cap ${cap}` }] : []);
+    return finding(
+      n,
+      n > cap ? [{ turn: conv.turns.length - 1, detail: `${n} user turns, AlterEval cap ${cap}` }] : [],
+    );
   },
 };
 
 const initialAgendaRule: Invariant = {
   id: 'initial-agenda',
-  statement: 'the initial agenda (first act plus the pending ones) has Disclose among its first 5 acts and at most 12 acts',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.2 and its code (agendas are resampled until the rule holds)',
+  statement:
+    'the initial agenda (first act plus the pending ones) has Disclose among its first 5 acts and at most 12 acts',
+  source: "Zhang & Balog KDD'20 Sect. 4.2 and its code (agendas are resampled until the rule holds)",
   check(ctx) {
     const first = ctx.conversation.turns.find((t) => t.trace?.operation === 'init');
     const tr = first?.trace;
@@ -605,9 +698,13 @@ const initialAgendaRule: Invariant = {
     const i = ctx.conversation.turns.indexOf(first!);
     const agenda = [tr.pulled[0], ...pending];
     const out: Violation[] = [];
-    if (agenda.length > AGENDA_MAX_LENGTH) out.push({ turn: i, detail: `initial agenda has ${agenda.length} acts (max ${AGENDA_MAX_LENGTH})` });
+    if (agenda.length > AGENDA_MAX_LENGTH)
+      out.push({ turn: i, detail: `initial agenda has ${agenda.length} acts (max ${AGENDA_MAX_LENGTH})` });
     if (!agenda.slice(0, AGENDA_DISCLOSE_WITHIN).some((a) => mainOf(a) === 'Disclose')) {
-      out.push({ turn: i, detail: `no Disclose among the first ${AGENDA_DISCLOSE_WITHIN} acts: ${show(agenda.slice(0, AGENDA_DISCLOSE_WITHIN).join(', '), 80)}` });
+      out.push({
+        turn: i,
+        detail: `no Disclose among the first ${AGENDA_DISCLOSE_WITHIN} acts: ${show(agenda.slice(0, AGENDA_DISCLOSE_WITHIN).join(', '), 80)}`,
+      });
     }
     return finding(1, out);
   },
@@ -616,7 +713,8 @@ const initialAgendaRule: Invariant = {
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
   statement: 'patience never rises, and falls by one only on a push',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user',
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user",
   check(ctx) {
     let prev: number | undefined;
     let n = 0;
@@ -631,7 +729,8 @@ const patienceNonIncreasing: Invariant = {
         const op = turn.trace?.operation;
         if (p > prev) out.push({ turn: i, detail: `patience rose from ${prev} to ${p}` });
         else if (p < prev && prev - p > 1) out.push({ turn: i, detail: `patience fell by ${prev - p} in one turn` });
-        else if (p < prev && op !== undefined && op !== 'push') out.push({ turn: i, detail: `patience fell on a ${show(op)}` });
+        else if (p < prev && op !== undefined && op !== 'push')
+          out.push({ turn: i, detail: `patience fell on a ${show(op)}` });
       }
       prev = p;
     });
@@ -642,7 +741,7 @@ const patienceNonIncreasing: Invariant = {
 const abandonAtZero: Invariant = {
   id: 'abandon-at-zero',
   statement: 'a user abandons exactly when its patience reaches 0, and abandoning is its last turn',
-  source: 'Zhang & Balog KDD\'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)',
+  source: "Zhang & Balog KDD'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)",
   check(ctx) {
     const conv = ctx.conversation;
     const turns = conv.turns;
@@ -656,8 +755,10 @@ const abandonAtZero: Invariant = {
       if (typeof p !== 'number' && !abandons) return;
       n++;
       if (abandons && typeof p === 'number' && p > 0) out.push({ turn: i, detail: `abandoned with patience ${p}` });
-      if (!abandons && typeof p === 'number' && p <= 0) out.push({ turn: i, detail: `patience ${p} but the user did not abandon` });
-      if (abandons && i !== turns.length - 1) out.push({ turn: i, detail: 'the dialogue went on after the user abandoned' });
+      if (!abandons && typeof p === 'number' && p <= 0)
+        out.push({ turn: i, detail: `patience ${p} but the user did not abandon` });
+      if (abandons && i !== turns.length - 1)
+        out.push({ turn: i, detail: 'the dialogue went on after the user abandoned' });
     });
     const lastAct = turns[turns.length - 1]?.trace?.user_act;
     if (conv.outcome === 'abandoned' && typeof lastAct === 'string' && lastAct !== 'Complete.Abandon') {
@@ -680,7 +781,8 @@ const coverageBoundedMonotone: Invariant = {
       if (typeof pc !== 'number') return;
       n++;
       if (!(pc >= 0 && pc <= 1)) out.push({ turn: i, detail: `coverage ${pc} is outside [0, 1]` });
-      if (prev !== undefined && pc < prev - COVERAGE_EPSILON) out.push({ turn: i, detail: `coverage fell from ${prev} to ${pc}` });
+      if (prev !== undefined && pc < prev - COVERAGE_EPSILON)
+        out.push({ turn: i, detail: `coverage fell from ${prev} to ${pc}` });
       prev = pc;
     });
     return n ? finding(n, out) : undefined;
@@ -707,7 +809,11 @@ const coverageMatchesTargets: Invariant = {
       let hit = 0;
       for (const t of set) if (shown.has(t)) hit++;
       const expected = set.size ? round3(hit / set.size) : 0;
-      if (Math.abs(pc - expected) > COVERAGE_EPSILON) out.push({ turn: i, detail: `coverage ${pc}, expected ${expected} (${hit} of ${set.size} targets shown so far)` });
+      if (Math.abs(pc - expected) > COVERAGE_EPSILON)
+        out.push({
+          turn: i,
+          detail: `coverage ${pc}, expected ${expected} (${hit} of ${set.size} targets shown so far)`,
+        });
     });
     return n ? finding(n, out) : undefined;
   },
@@ -716,7 +822,7 @@ const coverageMatchesTargets: Invariant = {
 const targetNotNamedEarly: Invariant = {
   id: 'target-free-no-early-target',
   statement: 'a target-free user never names one of its target items before the agent has shown it',
-  source: 'Kim et al., PEPPER Sect. 3 (target-free simulation: targets stay hidden from the user\'s utterances)',
+  source: "Kim et al., PEPPER Sect. 3 (target-free simulation: targets stay hidden from the user's utterances)",
   check(ctx) {
     const turns = ctx.conversation.turns;
     const targets = stringArray(turns.find((t) => t.trace?.targets !== undefined)?.trace?.targets);
@@ -744,7 +850,8 @@ const targetNotNamedEarly: Invariant = {
           }
           const title = titles.get(id);
           if (!title || nameShown.has(id)) continue;
-          if (mentionsWords(text, title.words)) out.push({ turn: i, detail: `names target ${show(id)} ${quote(title.title, 40)} before it was shown` });
+          if (mentionsWords(text, title.words))
+            out.push({ turn: i, detail: `names target ${show(id)} ${quote(title.title, 40)} before it was shown` });
         }
       }
       for (const r of turn.recommendations ?? []) {
@@ -752,7 +859,8 @@ const targetNotNamedEarly: Invariant = {
         shown.add(r.item_id);
         if (!r.title || nameShown.size === titles.size) continue;
         const shownWords = tokenize(r.title);
-        for (const [id, title] of titles) if (!nameShown.has(id) && mentionsWords(shownWords, title.words)) nameShown.add(id);
+        for (const [id, title] of titles)
+          if (!nameShown.has(id) && mentionsWords(shownWords, title.words)) nameShown.add(id);
       }
     });
     return finding(n, out);
@@ -761,8 +869,10 @@ const targetNotNamedEarly: Invariant = {
 
 const metaSwitchRule: Invariant = {
   id: 'meta-switch-rule',
-  statement: 'a meta-simulator switches target only after the tolerance, only to a member of its fixed target group, and records switched_from',
-  source: 'Vlachou et al., Fashion-AlterEval Algorithms 1 and 2 (turn > tolerance; target = argmax over the alternatives)',
+  statement:
+    'a meta-simulator switches target only after the tolerance, only to a member of its fixed target group, and records switched_from',
+  source:
+    'Vlachou et al., Fashion-AlterEval Algorithms 1 and 2 (turn > tolerance; target = argmax over the alternatives)',
   check(ctx) {
     const tolerance = ctx.options.metaTolerance ?? DEFAULT_META_TOLERANCE;
     let group: string[] | undefined;
@@ -779,9 +889,18 @@ const metaSwitchRule: Invariant = {
       const switched = prev !== undefined && target.item_id !== prev;
       if (switched || target.switched_from !== undefined) {
         if (i <= tolerance) out.push({ turn: i, detail: `target switched on turn ${i}, tolerance ${tolerance}` });
-        if (group.length && !group.includes(target.item_id)) out.push({ turn: i, detail: `new target ${show(target.item_id)} is not in the target group` });
-        if (switched && target.switched_from !== prev) out.push({ turn: i, detail: `switch from ${show(prev)} recorded as switched_from ${show(target.switched_from ?? '(none)')}` });
-        if (!switched) out.push({ turn: i, detail: `switched_from ${show(target.switched_from)} but the target stayed ${show(target.item_id)}` });
+        if (group.length && !group.includes(target.item_id))
+          out.push({ turn: i, detail: `new target ${show(target.item_id)} is not in the target group` });
+        if (switched && target.switched_from !== prev)
+          out.push({
+            turn: i,
+            detail: `switch from ${show(prev)} recorded as switched_from ${show(target.switched_from ?? '(none)')}`,
+          });
+        if (!switched)
+          out.push({
+            turn: i,
+            detail: `switched_from ${show(target.switched_from)} but the target stayed ${show(target.item_id)}`,
+          });
       }
       prev = target.item_id;
     });

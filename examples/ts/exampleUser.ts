@@ -11,15 +11,39 @@ class FirstFitUser implements SimulatedUser {
 
   start(params: { task?: string }): UserTurn {
     this.task = params.task ?? 'tops';
-    return { utterance: `I need ${this.task}.`, acts: ['Disclose'], trace: { agenda: ['Note'], operation: 'init', pulled: ['Disclose'], patience: this.patience } };
+    return {
+      utterance: `I need ${this.task}.`,
+      acts: ['Disclose'],
+      trace: { agenda: ['Note'], operation: 'init', pulled: ['Disclose'], patience: this.patience },
+    };
   }
 
   respond(params: { recommendations: Record<string, unknown>[] }): UserTurn {
     const fit = params.recommendations.find((r) => r.category === this.task);
-    if (fit) return { utterance: `I'll take the ${String(fit.title ?? fit.item_id)}.`, acts: ['Note.Accept'], done: true, outcome: 'accepted', end_reason: 'goal_reached', trace: { agenda: [], operation: 'pull', pulled: ['Note'], patience: this.patience } };
+    if (fit)
+      return {
+        utterance: `I'll take the ${String(fit.title ?? fit.item_id)}.`,
+        acts: ['Note.Accept'],
+        done: true,
+        outcome: 'accepted',
+        end_reason: 'goal_reached',
+        trace: { agenda: [], operation: 'pull', pulled: ['Note'], patience: this.patience },
+      };
     this.patience--;
-    if (this.patience <= 0) return { utterance: 'Never mind, bye.', acts: ['Complete.Abandon'], done: true, outcome: 'abandoned', end_reason: 'patience', trace: { agenda: ['Note'], operation: 'push', patience: 0 } };
-    return { utterance: `Do you have any ${this.task}?`, acts: ['Disclose'], trace: { agenda: ['Note'], operation: 'push', pushed: ['Disclose'], patience: this.patience } };
+    if (this.patience <= 0)
+      return {
+        utterance: 'Never mind, bye.',
+        acts: ['Complete.Abandon'],
+        done: true,
+        outcome: 'abandoned',
+        end_reason: 'patience',
+        trace: { agenda: ['Note'], operation: 'push', patience: 0 },
+      };
+    return {
+      utterance: `Do you have any ${this.task}?`,
+      acts: ['Disclose'],
+      trace: { agenda: ['Note'], operation: 'push', pushed: ['Disclose'], patience: this.patience },
+    };
   }
 }
 

@@ -22,8 +22,19 @@ export interface UserTurn {
 }
 
 export interface SimulatedUser {
-  start(params: { session: string; seed: number; index: number; task?: string; profile?: Record<string, unknown> }): UserTurn | Promise<UserTurn>;
-  respond(params: { session: string; utterance: string; recommendations: Record<string, unknown>[]; acts: string[] }): UserTurn | Promise<UserTurn>;
+  start(params: {
+    session: string;
+    seed: number;
+    index: number;
+    task?: string;
+    profile?: Record<string, unknown>;
+  }): UserTurn | Promise<UserTurn>;
+  respond(params: {
+    session: string;
+    utterance: string;
+    recommendations: Record<string, unknown>[];
+    acts: string[];
+  }): UserTurn | Promise<UserTurn>;
   restore?(params: Record<string, unknown>): void | Promise<void>;
   end?(): void;
 }
@@ -38,7 +49,10 @@ export interface ServeOptions {
 }
 
 class RpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -121,7 +135,15 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
         if (hasId) write({ jsonrpc: '2.0', id: message.id, result: result ?? null });
       } catch (e) {
         console.error(e);
-        if (hasId) write({ jsonrpc: '2.0', id: message.id, error: { code: e instanceof RpcError ? e.code : -32000, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) } });
+        if (hasId)
+          write({
+            jsonrpc: '2.0',
+            id: message.id,
+            error: {
+              code: e instanceof RpcError ? e.code : -32000,
+              message: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+            },
+          });
       }
     });
   };

@@ -12,7 +12,12 @@ import type { LlmRole } from '../core/llm/config';
 import type { LlmServices } from '../core/llm/services';
 import type { BudgetSnapshot } from '../core/llm/budget';
 import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally } from '../core/failures';
-import { annotationPartManifest, annotationPassConfig, loadAnnotationPart, type AnnotationPartState } from '../core/run/annotationShard';
+import {
+  annotationPartManifest,
+  annotationPassConfig,
+  loadAnnotationPart,
+  type AnnotationPartState,
+} from '../core/run/annotationShard';
 import { writeManifest } from '../core/run/manifest';
 import { latencyStats, shardIndices } from '../core/run/orchestrator';
 import { SHARD_COUNT_VARIABLE, partFileName, resolveShard, type ResolvedShard } from '../core/run/shardEnv';
@@ -27,12 +32,22 @@ import { EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isIoError, resol
  * `simlens COMMAND: ...` and returns the exit code instead: 2 for I/O, 1 for an input that is not
  * conversations (docs/cli.md).
  */
-export async function readConversationsForCommand(io: CliIo, command: string, input: string): Promise<Conversation[] | number> {
+export async function readConversationsForCommand(
+  io: CliIo,
+  command: string,
+  input: string,
+): Promise<Conversation[] | number> {
   try {
     return (await importFile(resolvePath(io, input))).conversations;
   } catch (err) {
-    if (isIoError(err)) { io.stderr(`simlens ${command}: ${ioErrorMessage('read', input, err)}\n`); return 2; }
-    if (err instanceof ImportError) { io.stderr(`simlens ${command}: ${importErrorMessage(io, err)}\n`); return EXIT_NOT_READABLE; }
+    if (isIoError(err)) {
+      io.stderr(`simlens ${command}: ${ioErrorMessage('read', input, err)}\n`);
+      return 2;
+    }
+    if (err instanceof ImportError) {
+      io.stderr(`simlens ${command}: ${importErrorMessage(io, err)}\n`);
+      return EXIT_NOT_READABLE;
+    }
     throw err;
   }
 }
@@ -50,9 +65,14 @@ export const SHARD_FLAGS = {
   shard: {
     type: 'string',
     valueName: 'I/K|auto|none',
-    description: 'annotate only the input positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge',
+    description:
+      'annotate only the input positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge',
   },
-  'shard-count': { type: 'number', valueName: 'K', description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)` },
+  'shard-count': {
+    type: 'number',
+    valueName: 'K',
+    description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)`,
+  },
 } as const;
 
 /**
@@ -60,7 +80,10 @@ export const SHARD_FLAGS = {
  * flags, --force, --limit, --json, then the failure policy, shard and LLM options. `help` words
  * each of the four common flags for the command.
  */
-export function annotationPassFlags<const E extends FlagSpecs>(help: { out: string; force: string; limit: string; json: string }, extra: E) {
+export function annotationPassFlags<const E extends FlagSpecs>(
+  help: { out: string; force: string; limit: string; json: string },
+  extra: E,
+) {
   return {
     out: { type: 'string', short: 'o', valueName: 'FILE', description: help.out },
     ...extra,
@@ -76,7 +99,8 @@ export function annotationPassFlags<const E extends FlagSpecs>(help: { out: stri
 /** The value of --max-consecutive-failures, validated. */
 export function maxConsecutiveFailuresFlag(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_CONSECUTIVE_FAILURES;
-  if (!Number.isInteger(value) || value < 0) throw new UsageError(`--max-consecutive-failures must be a whole number >= 0, got ${value}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new UsageError(`--max-consecutive-failures must be a whole number >= 0, got ${value}`);
   return value;
 }
 
@@ -96,7 +120,9 @@ export interface AnnotationPassOptions {
    * only the first N; the rest are written back unchanged) and --force (re-annotate conversations
    * that already carry this annotator's annotation).
    */
-  flags: LlmFlagValues & FlagValues<typeof FAILURE_POLICY_FLAGS> & Partial<FlagValues<typeof SHARD_FLAGS>> & { limit?: number; force?: boolean };
+  flags: LlmFlagValues &
+    FlagValues<typeof FAILURE_POLICY_FLAGS> &
+    Partial<FlagValues<typeof SHARD_FLAGS>> & { limit?: number; force?: boolean };
   /** The command's arguments, for the command line in a shard's manifest. */
   args?: readonly string[];
   /** IN as given on the command line (for messages). */
@@ -132,7 +158,8 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
   }
   // A shard writes only its positions; a cluster task names its part by its index.
   const out = resolved && resolved.source !== 'option' ? partFileName(o.out, resolved.shard) : o.out;
-  if (resolved && resolvePath(io, out) === resolvePath(io, o.input)) throw new UsageError('with --shard, --out must not be IN (each shard writes only its part)');
+  if (resolved && resolvePath(io, out) === resolvePath(io, o.input))
+    throw new UsageError('with --shard, --out must not be IN (each shard writes only its part)');
   if (resolved) io.stderr(`simlens ${command}: ${resolved.description} -> ${out}\n`);
   const positions = resolved ? shardIndices(o.conversations.length, resolved.shard) : o.conversations.map((_, i) => i);
   // Positions below --limit are annotated (a prefix, since positions ascend); the rest are written unchanged.
@@ -141,7 +168,8 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
   // The two-stage stop every run uses (src/core/run/stop.ts): the first Ctrl-C stops scheduling and retrying.
   const stop = new RunStop();
   const onSigint = () => {
-    if (stop.request() === 'stopping') io.stderr(`simlens ${command}: stopping after the answers in flight (Ctrl-C again to cancel them)\n`);
+    if (stop.request() === 'stopping')
+      io.stderr(`simlens ${command}: stopping after the answers in flight (Ctrl-C again to cancel them)\n`);
   };
   // SIGTERM (a cluster's preemption, `kill`) is a first Ctrl-C.
   process.on('SIGINT', onSigint);
@@ -161,7 +189,14 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
     let part: AnnotationPartState | undefined;
     let lastManifest = 0;
     if (resolved) {
-      const config = annotationPassConfig({ command, inputFile: resolvePath(io, o.input), items: o.conversations.length, annotator, limit, force });
+      const config = annotationPassConfig({
+        command,
+        inputFile: resolvePath(io, o.input),
+        items: o.conversations.length,
+        annotator,
+        limit,
+        force,
+      });
       let previous;
       try {
         previous = force ? undefined : await loadAnnotationPart(outFile, config, resolved.shard, positions.length);
@@ -170,60 +205,101 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
         return 2;
       }
       if (previous) rows = previous;
-      const resumed = previous ? previous.slice(0, toAnnotate.length).filter((c) => c.annotations?.some((a) => a.annotator === annotator)).length : 0;
+      const resumed = previous
+        ? previous.slice(0, toAnnotate.length).filter((c) => c.annotations?.some((a) => a.annotator === annotator))
+            .length
+        : 0;
       if (resumed) io.stderr(`simlens ${command}: resuming ${out}: ${resumed} conversations already annotated there\n`);
       mkdirSync(dirname(outFile), { recursive: true });
       part = {
-        command, commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`, config, shard: resolved.shard, output: outFile, started: new Date(),
-        shardSource: resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
-        planned: toAnnotate.length, annotated: 0, skipped: 0, failures: { failed: 0, agent_errors: 0, by_reason: {} }, resumed, status: 'running',
+        command,
+        commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`,
+        config,
+        shard: resolved.shard,
+        output: outFile,
+        started: new Date(),
+        shardSource:
+          resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
+        planned: toAnnotate.length,
+        annotated: 0,
+        skipped: 0,
+        failures: { failed: 0, agent_errors: 0, by_reason: {} },
+        resumed,
+        status: 'running',
       };
       writeManifest(outFile, annotationPartManifest(part));
       lastManifest = Date.now();
     }
     const passStarted = new Date();
-    const report = await annotateAll(rows.slice(0, toAnnotate.length), (conv, i) => o.annotate(conv, services, toAnnotate[i] + 1), {
-      concurrency: services.settings.roles[o.role].concurrency,
-      skipAnnotator: force ? undefined : annotator,
-      signal: stop.signal,
-      onProgress: (done, total) => {
-        o.onProgress?.(done, total);
-        // A shard's manifest shows its progress (SimLens: Open Run… reads it) every few seconds.
-        if (part && Date.now() - lastManifest > 2000) {
-          lastManifest = Date.now();
-          writeManifest(outFile, annotationPartManifest({ ...part, annotated: done }));
-        }
+    const report = await annotateAll(
+      rows.slice(0, toAnnotate.length),
+      (conv, i) => o.annotate(conv, services, toAnnotate[i] + 1),
+      {
+        concurrency: services.settings.roles[o.role].concurrency,
+        skipAnnotator: force ? undefined : annotator,
+        signal: stop.signal,
+        onProgress: (done, total) => {
+          o.onProgress?.(done, total);
+          // A shard's manifest shows its progress (SimLens: Open Run… reads it) every few seconds.
+          if (part && Date.now() - lastManifest > 2000) {
+            lastManifest = Date.now();
+            writeManifest(outFile, annotationPartManifest({ ...part, annotated: done }));
+          }
+        },
+        maxConsecutiveFailures,
+        failureReason: o.role === 'discriminator' ? 'discriminator_llm' : 'judge_llm',
       },
-      maxConsecutiveFailures,
-      failureReason: o.role === 'discriminator' ? 'discriminator_llm' : 'judge_llm',
-    });
+    );
     const rest = resolved ? rows.slice(toAnnotate.length) : o.conversations.slice(toAnnotate.length);
     await writeJsonlAtomic(outFile, [...report.conversations, ...rest]);
     // Every pass, sharded or not, leaves a manifest: counts, failures per reason, LLM usage (no key).
     part ??= {
-      command, commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`,
-      config: annotationPassConfig({ command, inputFile: resolvePath(io, o.input), items: o.conversations.length, annotator, limit, force }),
-      output: outFile, started: passStarted, planned: toAnnotate.length, annotated: 0, skipped: 0,
-      failures: { failed: 0, agent_errors: 0, by_reason: {} }, resumed: 0, status: 'running',
+      command,
+      commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`,
+      config: annotationPassConfig({
+        command,
+        inputFile: resolvePath(io, o.input),
+        items: o.conversations.length,
+        annotator,
+        limit,
+        force,
+      }),
+      output: outFile,
+      started: passStarted,
+      planned: toAnnotate.length,
+      annotated: 0,
+      skipped: 0,
+      failures: { failed: 0, agent_errors: 0, by_reason: {} },
+      resumed: 0,
+      status: 'running',
     };
-    writeManifest(outFile, annotationPartManifest({
-      ...part,
-      extra: services.manifestInfo(),
-      annotated: report.annotated,
-      skipped: report.skipped,
-      failures: report.failures,
-      status: report.stopped ? (report.stoppedBy === 'policy' ? 'stopped' : 'cancelled') : 'finished',
-      stopReason: report.stopped,
-      finished: new Date(),
-      llmCallMs: latencyStats(report.llmLatencies),
-    }));
+    writeManifest(
+      outFile,
+      annotationPartManifest({
+        ...part,
+        extra: services.manifestInfo(),
+        annotated: report.annotated,
+        skipped: report.skipped,
+        failures: report.failures,
+        status: report.stopped ? (report.stoppedBy === 'policy' ? 'stopped' : 'cancelled') : 'finished',
+        stopReason: report.stopped,
+        finished: new Date(),
+        llmCallMs: latencyStats(report.llmLatencies),
+      }),
+    );
     for (const f of report.failed) io.stderr(`simlens ${command}: ${o.input}: conversation ${f.id}: ${f.error}\n`);
-    if (report.stopped) io.stderr(`simlens ${command}: stopped early: ${report.stopped}; ${resolved ? 'rerun this task to resume its part' : `rerun on ${out} to continue`}\n`);
+    if (report.stopped)
+      io.stderr(
+        `simlens ${command}: stopped early: ${report.stopped}; ${resolved ? 'rerun this task to resume its part' : `rerun on ${out} to continue`}\n`,
+      );
     o.summarize({ report, annotator, services, out });
     if (!(o.flags as { json?: boolean }).json) io.stdout(`${usageLine(services.budget.snapshot())}\n`);
     return report.failed.length || report.stopped ? 1 : 0;
   } catch (err) {
-    if (isIoError(err)) { io.stderr(`simlens ${command}: ${ioErrorMessage('write', out, err)}\n`); return 2; }
+    if (isIoError(err)) {
+      io.stderr(`simlens ${command}: ${ioErrorMessage('write', out, err)}\n`);
+      return 2;
+    }
     throw err;
   } finally {
     process.removeListener('SIGINT', onSigint);
@@ -233,6 +309,8 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
 
 /** The usage line printed after a pass ("usage: 12 requests, 3,456 tokens, 4 cache hits"), saying when tokens are estimated. */
 export function usageLine(u: BudgetSnapshot): string {
-  const estimated = u.usage_missing ? ` (${u.estimated_tokens} estimated: ${u.usage_missing} answer${u.usage_missing === 1 ? '' : 's'} came without usage)` : '';
+  const estimated = u.usage_missing
+    ? ` (${u.estimated_tokens} estimated: ${u.usage_missing} answer${u.usage_missing === 1 ? '' : 's'} came without usage)`
+    : '';
   return `usage: ${u.requests} request${u.requests === 1 ? '' : 's'}, ${u.tokens} tokens${estimated}, ${u.cache_hits} cache hit${u.cache_hits === 1 ? '' : 's'}${u.exhausted ? ', budget spent' : ''}`;
 }

@@ -41,7 +41,11 @@ type ValueOf<F extends FlagSpec> = F['type'] extends 'boolean' ? boolean : F['ty
 
 /** The parsed flags: booleans default to false, repeated flags to [], others to undefined. */
 export type FlagValues<S extends FlagSpecs> = {
-  [K in keyof S]: S[K]['multiple'] extends true ? ValueOf<S[K]>[] : S[K]['type'] extends 'boolean' ? boolean : ValueOf<S[K]> | undefined;
+  [K in keyof S]: S[K]['multiple'] extends true
+    ? ValueOf<S[K]>[]
+    : S[K]['type'] extends 'boolean'
+      ? boolean
+      : ValueOf<S[K]> | undefined;
 };
 
 export interface ParseOptions {
@@ -57,7 +61,8 @@ export interface ParsedArgs<S extends FlagSpecs> {
 function toValue(name: string, spec: FlagSpec, raw: string): string | number | boolean {
   if (spec.type === 'number') {
     const n = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name} expects a number, got ${JSON.stringify(raw)}`);
+    if (raw.trim() === '' || !Number.isFinite(n))
+      throw new UsageError(`--${name} expects a number, got ${JSON.stringify(raw)}`);
     return n;
   }
   if (spec.type === 'boolean') {
@@ -69,9 +74,14 @@ function toValue(name: string, spec: FlagSpec, raw: string): string | number | b
 }
 
 /** Parses `args` (the words after the command name) against `specs`. */
-export function parseArgs<S extends FlagSpecs>(args: readonly string[], specs: S, opts: ParseOptions = {}): ParsedArgs<S> {
+export function parseArgs<S extends FlagSpecs>(
+  args: readonly string[],
+  specs: S,
+  opts: ParseOptions = {},
+): ParsedArgs<S> {
   const values: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(specs)) values[name] = spec.multiple ? [] : spec.type === 'boolean' ? false : undefined;
+  for (const [name, spec] of Object.entries(specs))
+    values[name] = spec.multiple ? [] : spec.type === 'boolean' ? false : undefined;
   const byShort = new Map<string, string>();
   for (const [name, spec] of Object.entries(specs)) if (spec.short) byShort.set(spec.short, name);
 
@@ -104,7 +114,9 @@ export function parseArgs<S extends FlagSpecs>(args: readonly string[], specs: S
     }
     if (!spec || name === undefined) {
       const known = Object.keys(specs).map((k) => `--${k}`);
-      throw new UsageError(`unknown option ${isLong ? '--' : '-'}${key}${known.length ? ` (options: ${known.join(', ')})` : ' (this command takes no options)'}`);
+      throw new UsageError(
+        `unknown option ${isLong ? '--' : '-'}${key}${known.length ? ` (options: ${known.join(', ')})` : ' (this command takes no options)'}`,
+      );
     }
     if (spec.type === 'boolean') {
       set(name, spec, inline === undefined ? true : toValue(name, spec, inline));
@@ -121,7 +133,12 @@ export function parseArgs<S extends FlagSpecs>(args: readonly string[], specs: S
   const { min = 0, max = Infinity, names = 'arguments' } = opts.positionals ?? {};
   if (positionals.length < min) throw new UsageError(`missing ${names}`);
   if (positionals.length > max) {
-    throw new UsageError(`too many arguments: ${positionals.slice(max).map((p) => JSON.stringify(p)).join(' ')} (expected ${names})`);
+    throw new UsageError(
+      `too many arguments: ${positionals
+        .slice(max)
+        .map((p) => JSON.stringify(p))
+        .join(' ')} (expected ${names})`,
+    );
   }
   return { flags: values as FlagValues<S>, positionals };
 }

@@ -56,7 +56,8 @@ function closest(word: string, names: string[]): string | undefined {
     const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
     for (let j = 1; j <= b.length; j++) d[0][j] = j;
     for (let i = 1; i <= a.length; i++)
-      for (let j = 1; j <= b.length; j++) d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      for (let j = 1; j <= b.length; j++)
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     return d[a.length][b.length];
   };
   let best: string | undefined;
@@ -90,7 +91,11 @@ export function terminalSafeIo(io: CliIo): CliIo {
 }
 
 /** Runs `simlens <argv...>` and returns the exit code. Never calls process.exit. */
-export async function main(argv: readonly string[], rawIo: CliIo, commands: readonly CliCommand[] = COMMANDS): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  rawIo: CliIo,
+  commands: readonly CliCommand[] = COMMANDS,
+): Promise<number> {
   const io = terminalSafeIo(rawIo);
   const [first, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
@@ -104,8 +109,13 @@ export async function main(argv: readonly string[], rawIo: CliIo, commands: read
   }
   const command = commands.find((c) => c.name === first);
   if (!command) {
-    const hint = suggestCommand(first, commands.map((c) => c.name));
-    io.stderr(`simlens: unknown command '${first}'.${hint ? ` Did you mean '${hint}'?` : ''} Run 'simlens --help' for the list.\n`);
+    const hint = suggestCommand(
+      first,
+      commands.map((c) => c.name),
+    );
+    io.stderr(
+      `simlens: unknown command '${first}'.${hint ? ` Did you mean '${hint}'?` : ''} Run 'simlens --help' for the list.\n`,
+    );
     return 2;
   }
   const dashDash = rest.indexOf('--');
@@ -124,7 +134,9 @@ export async function main(argv: readonly string[], rawIo: CliIo, commands: read
     if (isIoError(err)) {
       // A missing or unreadable file given to any option (--corpus, --catalog, ...): one clean line, exit 2.
       const writing = ['write', 'rename', 'mkdir', 'fsync', 'close'].includes(err.syscall ?? '');
-      io.stderr(`simlens ${command.name}: ${ioErrorMessage(writing ? 'write' : 'read', err.path ? displayPath(io, err.path) : 'a file', err)}\n`);
+      io.stderr(
+        `simlens ${command.name}: ${ioErrorMessage(writing ? 'write' : 'read', err.path ? displayPath(io, err.path) : 'a file', err)}\n`,
+      );
       return 2;
     }
     if (err instanceof ImportError) {
@@ -160,7 +172,9 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      process.stderr.write(escapeControl(`simlens: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`));
+      process.stderr.write(
+        escapeControl(`simlens: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`),
+      );
       process.exitCode = 2;
     },
   );

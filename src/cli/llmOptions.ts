@@ -7,7 +7,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { apiKeyFieldIn, apiKeyFieldMessage, apiKeyFromEnv, LLM_ROLES, resolveLlmSettings, type LlmRole, type LlmRoleInput, type LlmSettingsInput } from '../core/llm/config';
+import {
+  apiKeyFieldIn,
+  apiKeyFieldMessage,
+  apiKeyFromEnv,
+  LLM_ROLES,
+  resolveLlmSettings,
+  type LlmRole,
+  type LlmRoleInput,
+  type LlmSettingsInput,
+} from '../core/llm/config';
 import { LlmServices, defaultCacheDir } from '../core/llm/services';
 import { publicBaseUrl } from '../core/llm/redact';
 import { WORKSPACE_PROMPTS_DIR } from '../core/llm/templates';
@@ -16,14 +25,27 @@ import { UsageError, type CliIo } from './types';
 import { resolvePath } from './util';
 
 export const LLM_FLAGS = {
-  'llm-config': { type: 'string', valueName: 'FILE', description: 'JSON file with LLM settings: {"defaults": {...}, "roles": {"judge": {...}}, "budget": {...}}' },
-  'base-url': { type: 'string', valueName: 'URL', description: 'OpenAI-compatible endpoint for every role (default $SIMLENS_BASE_URL, $OPENAI_BASE_URL or https://api.openai.com/v1)' },
+  'llm-config': {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'JSON file with LLM settings: {"defaults": {...}, "roles": {"judge": {...}}, "budget": {...}}',
+  },
+  'base-url': {
+    type: 'string',
+    valueName: 'URL',
+    description:
+      'OpenAI-compatible endpoint for every role (default $SIMLENS_BASE_URL, $OPENAI_BASE_URL or https://api.openai.com/v1)',
+  },
   model: { type: 'string', valueName: 'NAME', description: 'model for every role of this command' },
   'user-model': { type: 'string', valueName: 'NAME', description: 'model of the LLM user simulator' },
   'recommender-model': { type: 'string', valueName: 'NAME', description: 'model of the LLM recommender' },
   'judge-model': { type: 'string', valueName: 'NAME', description: 'model of the judge' },
   'discriminator-model': { type: 'string', valueName: 'NAME', description: 'model of the discriminator' },
-  'embeddings-model': { type: 'string', valueName: 'NAME', description: 'embeddings model (ICL retrieval uses BM25 without one)' },
+  'embeddings-model': {
+    type: 'string',
+    valueName: 'NAME',
+    description: 'embeddings model (ICL retrieval uses BM25 without one)',
+  },
   'user-base-url': { type: 'string', valueName: 'URL', description: 'endpoint of the user simulator role' },
   'recommender-base-url': { type: 'string', valueName: 'URL', description: 'endpoint of the recommender role' },
   'judge-base-url': { type: 'string', valueName: 'URL', description: 'endpoint of the judge role' },
@@ -32,15 +54,26 @@ export const LLM_FLAGS = {
   temperature: { type: 'number', description: 'sampling temperature for every role' },
   'max-tokens': { type: 'number', description: 'max completion tokens per call' },
   'llm-timeout-ms': { type: 'number', description: 'per-attempt LLM timeout (default 60000)' },
-  'llm-concurrency': { type: 'number', description: 'LLM requests in flight per role (default: --concurrency where the command has it, else 8)' },
+  'llm-concurrency': {
+    type: 'number',
+    description: 'LLM requests in flight per role (default: --concurrency where the command has it, else 8)',
+  },
   'llm-max-retries': { type: 'number', description: 'retries on 429/5xx/timeouts (default 4)' },
   stream: { type: 'boolean', description: 'receive answers as server-sent events' },
   'json-mode': { type: 'boolean', description: 'send response_format json_object where JSON is expected' },
-  'cache-dir': { type: 'string', valueName: 'DIR', description: 'response cache folder (default .simlens-cache/llm beside the output)' },
+  'cache-dir': {
+    type: 'string',
+    valueName: 'DIR',
+    description: 'response cache folder (default .simlens-cache/llm beside the output)',
+  },
   'no-cache': { type: 'boolean', description: 'do not read or write the response cache' },
   'budget-requests': { type: 'number', description: 'stop after this many HTTP requests' },
   'budget-tokens': { type: 'number', description: 'stop after this many tokens' },
-  prompts: { type: 'string', valueName: 'DIR', description: `prompt overrides folder (default ${WORKSPACE_PROMPTS_DIR} in the working directory)` },
+  prompts: {
+    type: 'string',
+    valueName: 'DIR',
+    description: `prompt overrides folder (default ${WORKSPACE_PROMPTS_DIR} in the working directory)`,
+  },
   'record-prompts': { type: 'boolean', description: 'keep full prompts in trace llm_calls (large files)' },
 } as const;
 
@@ -97,9 +130,22 @@ export function llmSettingsInputFromFlags(flags: LlmFlagValues, io: CliIo, outFi
   const budget = { ...(file.budget ?? {}) };
   if (flags['budget-requests'] !== undefined) budget.maxRequests = flags['budget-requests'];
   if (flags['budget-tokens'] !== undefined) budget.maxTokens = flags['budget-tokens'];
-  const promptsDir = flags.prompts ? resolvePath(io, flags.prompts) : file.promptsDir ?? path.join(io.cwd, WORKSPACE_PROMPTS_DIR);
-  const cacheDir = flags['no-cache'] ? undefined : flags['cache-dir'] ? resolvePath(io, flags['cache-dir']) : file.cacheDir ?? (outFile ? defaultCacheDir(resolvePath(io, outFile)) : undefined);
-  return { defaults, roles, budget, promptsDir, cacheDir, recordPrompts: flags['record-prompts'] || file.recordPrompts };
+  const promptsDir = flags.prompts
+    ? resolvePath(io, flags.prompts)
+    : (file.promptsDir ?? path.join(io.cwd, WORKSPACE_PROMPTS_DIR));
+  const cacheDir = flags['no-cache']
+    ? undefined
+    : flags['cache-dir']
+      ? resolvePath(io, flags['cache-dir'])
+      : (file.cacheDir ?? (outFile ? defaultCacheDir(resolvePath(io, outFile)) : undefined));
+  return {
+    defaults,
+    roles,
+    budget,
+    promptsDir,
+    cacheDir,
+    recordPrompts: flags['record-prompts'] || file.recordPrompts,
+  };
 }
 
 /**
@@ -108,8 +154,15 @@ export function llmSettingsInputFromFlags(flags: LlmFlagValues, io: CliIo, outFi
  * (first Ctrl-C) to the run or pass instead, so that work in flight finishes.
  */
 export async function llmServicesFromFlags(
-  flags: LlmFlagValues, io: CliIo,
-  opts: { outFile?: string; signal?: AbortSignal; stopRetries?: AbortSignal; command: string; defaultConcurrency?: number },
+  flags: LlmFlagValues,
+  io: CliIo,
+  opts: {
+    outFile?: string;
+    signal?: AbortSignal;
+    stopRetries?: AbortSignal;
+    command: string;
+    defaultConcurrency?: number;
+  },
 ): Promise<LlmServices> {
   const input = llmSettingsInputFromFlags(flags, io, opts.outFile);
   // Requests in flight per role follow the command's --concurrency unless set explicitly (a
@@ -124,11 +177,18 @@ export async function llmServicesFromFlags(
     throw new UsageError((e as Error).message);
   }
   if (input.promptsDir && !existsSync(input.promptsDir)) settings.promptsDir = undefined;
-  const services = await LlmServices.create({ settings, apiKey: apiKeyFromEnv(io.env), signal: opts.signal, stopRetries: opts.stopRetries });
+  const services = await LlmServices.create({
+    settings,
+    apiKey: apiKeyFromEnv(io.env),
+    signal: opts.signal,
+    stopRetries: opts.stopRetries,
+  });
   const budget = settings.budget;
   if (budget.maxTokens !== undefined) {
     // Said once, up front: how the token budget is kept under concurrency, and what happens without usage.
-    io.stderr(`simlens ${opts.command}: token budget ${budget.maxTokens}: each request reserves its prompt's estimated tokens plus max_tokens before it is sent; answers without "usage" are counted by estimate (4 characters a token) and reported as such\n`);
+    io.stderr(
+      `simlens ${opts.command}: token budget ${budget.maxTokens}: each request reserves its prompt's estimated tokens plus max_tokens before it is sent; answers without "usage" are counted by estimate (4 characters a token) and reported as such\n`,
+    );
   }
   for (const w of services.prompts.warnings) io.stderr(`simlens ${opts.command}: ${w}\n`);
   return services;
@@ -136,11 +196,27 @@ export async function llmServicesFromFlags(
 
 /** Options of `simlens simulate` that only LLM users need. */
 export const LLM_RUN_FLAGS = {
-  'icl-pool': { type: 'string', valueName: 'FILE', description: 'llm-icl: human conversations to retrieve examples from' },
-  'icl-condition': { type: 'string', valueName: 'NAME', description: 'llm-icl: retrieve only from this condition (e.g. good, for counterfactual runs)' },
+  'icl-pool': {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'llm-icl: human conversations to retrieve examples from',
+  },
+  'icl-condition': {
+    type: 'string',
+    valueName: 'NAME',
+    description: 'llm-icl: retrieve only from this condition (e.g. good, for counterfactual runs)',
+  },
   'icl-k': { type: 'number', description: 'llm-icl: examples per prompt (default 3)' },
-  'icl-retriever': { type: 'string', valueName: 'bm25|embeddings', description: 'llm-icl: retrieval (default: embeddings when --embeddings-model is set, else bm25)' },
-  profiles: { type: 'string', valueName: 'FILE', description: 'llm-target-free: user profiles JSONL (default: sampled from the catalog)' },
+  'icl-retriever': {
+    type: 'string',
+    valueName: 'bm25|embeddings',
+    description: 'llm-icl: retrieval (default: embeddings when --embeddings-model is set, else bm25)',
+  },
+  profiles: {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'llm-target-free: user profiles JSONL (default: sampled from the catalog)',
+  },
 } as const;
 
 /**
@@ -148,13 +224,17 @@ export const LLM_RUN_FLAGS = {
  * (`simlens simulate`). The block holds endpoint settings without the key, ICL and profile options.
  */
 export function withLlmRunConfig<C extends { user?: string; agent?: string }>(
-  config: C, flags: LlmFlagValues & FlagValues<typeof LLM_RUN_FLAGS>, io: CliIo, outFile?: string,
+  config: C,
+  flags: LlmFlagValues & FlagValues<typeof LLM_RUN_FLAGS>,
+  io: CliIo,
+  outFile?: string,
 ): C & { llm?: Record<string, unknown> } {
   const llmUser = typeof config.user === 'string' && config.user.startsWith('llm-');
   const llmAgent = typeof config.agent === 'string' && config.agent.startsWith('llm-');
   if (!llmUser && !llmAgent) return config;
   const retriever = flags['icl-retriever'];
-  if (retriever !== undefined && retriever !== 'bm25' && retriever !== 'embeddings') throw new UsageError(`--icl-retriever must be bm25 or embeddings, got "${retriever}"`);
+  if (retriever !== undefined && retriever !== 'bm25' && retriever !== 'embeddings')
+    throw new UsageError(`--icl-retriever must be bm25 or embeddings, got "${retriever}"`);
   // Only what changes the output goes into the configuration (and so into resume's sameness check):
   // timeouts, retries, concurrency, budget and cache folder may differ between a run and its resume.
   let resolved;
@@ -167,7 +247,14 @@ export function withLlmRunConfig<C extends { user?: string; agent?: string }>(
   for (const role of LLM_ROLES) {
     const r = resolved.roles[role];
     // The URL's credentials (userinfo, ?api-key=) are sent, never recorded.
-    roles[role] = { baseUrl: publicBaseUrl(r.baseUrl), model: r.model, temperature: r.temperature, maxTokens: r.maxTokens, sendSeed: r.sendSeed, jsonMode: r.jsonMode };
+    roles[role] = {
+      baseUrl: publicBaseUrl(r.baseUrl),
+      model: r.model,
+      temperature: r.temperature,
+      maxTokens: r.maxTokens,
+      sendSeed: r.sendSeed,
+      jsonMode: r.jsonMode,
+    };
   }
   const llm: Record<string, unknown> = { settings: JSON.parse(JSON.stringify({ roles })) as Record<string, unknown> };
   if (flags['icl-pool']) llm.icl_pool = flags['icl-pool'];

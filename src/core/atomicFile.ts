@@ -26,7 +26,11 @@ const CHUNK_CHARS = 1 << 20;
  * runs after the data is on disk and may throw to cancel (the target is then untouched); `mode` is
  * the new file's permission bits (a saved file keeps its own).
  */
-export async function writeAtomic(target: string, write: (handle: FileHandle) => Promise<void>, options: { beforeRename?: () => Promise<void>; mode?: number } = {}): Promise<void> {
+export async function writeAtomic(
+  target: string,
+  write: (handle: FileHandle) => Promise<void>,
+  options: { beforeRename?: () => Promise<void>; mode?: number } = {},
+): Promise<void> {
   const tmp = tempPathFor(target);
   let renamed = false;
   try {

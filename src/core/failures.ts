@@ -30,7 +30,15 @@ export type FailureReason =
   | 'simulator_error';
 
 export const FAILURE_REASONS: readonly FailureReason[] = [
-  'agent_http', 'agent_timeout', 'agent_unreachable', 'agent_malformed', 'agent_llm', 'user_llm', 'judge_llm', 'discriminator_llm', 'simulator_error',
+  'agent_http',
+  'agent_timeout',
+  'agent_unreachable',
+  'agent_malformed',
+  'agent_llm',
+  'user_llm',
+  'judge_llm',
+  'discriminator_llm',
+  'simulator_error',
 ];
 
 /** True for the reasons that are the recommender's fault (outcome `agent_error`). */
@@ -50,7 +58,11 @@ export interface FailureCounts {
 
 /** Thrown (or recorded as the stop reason) when the consecutive-failure policy stops a run. */
 export class ConsecutiveFailuresStop extends Error {
-  constructor(readonly count: number, readonly lastReason: FailureReason, readonly lastMessage: string) {
+  constructor(
+    readonly count: number,
+    readonly lastReason: FailureReason,
+    readonly lastMessage: string,
+  ) {
     super(`stopped after ${count} consecutive failures (last: ${lastReason}: ${lastMessage})`);
     this.name = 'ConsecutiveFailuresStop';
   }
@@ -68,7 +80,10 @@ export class FailureTally {
   stop: ConsecutiveFailuresStop | undefined;
 
   /** `maxConsecutive` <= 0 disables the policy. `initial` carries counts over from a resumed run. */
-  constructor(readonly maxConsecutive = 0, initial?: FailureCounts) {
+  constructor(
+    readonly maxConsecutive = 0,
+    initial?: FailureCounts,
+  ) {
     if (initial) {
       this.failedTotal = initial.failed;
       for (const [r, n] of Object.entries(initial.by_reason)) if (n) this.byReason.set(r as FailureReason, n);
@@ -139,12 +154,17 @@ export interface ConversationFailureInfo {
  * `trace.error_kind`, else `simulator_error` for a bare `metadata.error` or that outcome; unknown
  * strings are not trusted as reasons.
  */
-export function conversationFailure(conv: { outcome?: string; turns: ReadonlyArray<{ trace?: { error?: string; error_kind?: string } }>; metadata?: Record<string, unknown> }): ConversationFailureInfo | undefined {
+export function conversationFailure(conv: {
+  outcome?: string;
+  turns: ReadonlyArray<{ trace?: { error?: string; error_kind?: string } }>;
+  metadata?: Record<string, unknown>;
+}): ConversationFailureInfo | undefined {
   const turn = conv.turns.findIndex((t) => typeof t.trace?.error === 'string');
   const trace = turn >= 0 ? conv.turns[turn].trace! : undefined;
   const metaError = typeof conv.metadata?.error === 'string' ? conv.metadata.error : undefined;
   const metaKind = conv.metadata?.error_kind;
-  if (!trace && metaError === undefined && conv.outcome !== 'agent_error' && conv.outcome !== 'simulator_error') return undefined;
+  if (!trace && metaError === undefined && conv.outcome !== 'agent_error' && conv.outcome !== 'simulator_error')
+    return undefined;
   const reason = isFailureReason(metaKind)
     ? metaKind
     : isFailureReason(trace?.error_kind)
@@ -152,7 +172,10 @@ export function conversationFailure(conv: { outcome?: string; turns: ReadonlyArr
       : (metaError !== undefined && !trace && conv.outcome !== 'agent_error') || conv.outcome === 'simulator_error'
         ? 'simulator_error'
         : undefined;
-  const agent = conv.outcome === 'agent_error' || (reason !== undefined && isAgentFailure(reason)) || (reason === undefined && trace !== undefined);
+  const agent =
+    conv.outcome === 'agent_error' ||
+    (reason !== undefined && isAgentFailure(reason)) ||
+    (reason === undefined && trace !== undefined);
   const message = metaError ?? trace?.error ?? (agent ? 'the recommender failed' : 'the simulator failed');
   return turn >= 0 ? { reason, agent, message, turn } : { reason, agent, message };
 }

@@ -172,22 +172,26 @@ export const SimulatorTrace = z.looseObject({
    * rendered): `constraints` = slot values stated, `negated` = attribute values the user said it does
    * not want. Checkers compare it with the utterance text and with the agent's answer.
    */
-  said: z.looseObject({
-    constraints: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-    negated: z.array(z.string()).optional(),
-    items: z.array(z.string()).optional(),
-  }).optional(),
+  said: z
+    .looseObject({
+      constraints: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+      negated: z.array(z.string()).optional(),
+      items: z.array(z.string()).optional(),
+    })
+    .optional(),
   /** The recommender's reading of this turn's user utterance (reported by local and LLM agents). */
-  agent: z.looseObject({
-    /** The retrieval query it ran, if any. */
-    query: z.string().optional(),
-    /** Attribute filters it applied (slot -> value). */
-    filters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
-    /** Values it understood as negated ("not leather"). */
-    negated: z.array(z.string()).optional(),
-    /** Items retrieved before truncation to the carousel. */
-    retrieved: z.number().optional(),
-  }).optional(),
+  agent: z
+    .looseObject({
+      /** The retrieval query it ran, if any. */
+      query: z.string().optional(),
+      /** Attribute filters it applied (slot -> value). */
+      filters: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+      /** Values it understood as negated ("not leather"). */
+      negated: z.array(z.string()).optional(),
+      /** Items retrieved before truncation to the carousel. */
+      retrieved: z.number().optional(),
+    })
+    .optional(),
   /**
    * The agent failed on this turn (timeout, HTTP error, malformed answer, LLM failure after
    * retries): the message. Only on the turn that failed, never copied to later turns.
@@ -336,7 +340,6 @@ export function conversationSystem(conv: Conversation): string | undefined {
   return a;
 }
 
-
 export { forkRefusal } from './forkPolicy';
 
 /** "human" unless the line names a simulator. */
@@ -408,6 +411,17 @@ export const PURCHASE_ANSWERS = ['Not at all likely', 'Probably not', 'Probably 
 
 /** The ConvApparel turn-level feelings (checkboxes). */
 export const TURN_FEELINGS = [
-  'Satisfied', 'Delighted', 'Engaged', 'Patient', 'In control', 'Supported',
-  'Annoyed', 'Confused', 'Frustrated', 'Unsatisfied', 'Impatient', 'Not in control', 'Unsupported',
+  'Satisfied',
+  'Delighted',
+  'Engaged',
+  'Patient',
+  'In control',
+  'Supported',
+  'Annoyed',
+  'Confused',
+  'Frustrated',
+  'Unsatisfied',
+  'Impatient',
+  'Not in control',
+  'Unsupported',
 ] as const;

@@ -5,12 +5,14 @@ import { convertToJsonl } from './editor/convert';
 export const CONVERT_COMMAND = 'simlens.convertFile';
 
 export function registerConvertCommand(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): void {
-  context.subscriptions.push(vscode.commands.registerCommand(CONVERT_COMMAND, (arg?: vscode.Uri | string) => convertFile(arg, output)));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(CONVERT_COMMAND, (arg?: vscode.Uri | string) => convertFile(arg, output)),
+  );
 }
 
 /** Converts a wrapped JSON document (or any importable format) to canonical JSONL beside it. */
 async function convertFile(arg: vscode.Uri | string | undefined, output: vscode.LogOutputChannel): Promise<void> {
-  const uri = typeof arg === 'string' ? vscode.Uri.parse(arg) : arg ?? vscode.window.activeTextEditor?.document.uri;
+  const uri = typeof arg === 'string' ? vscode.Uri.parse(arg) : (arg ?? vscode.window.activeTextEditor?.document.uri);
   if (!uri || uri.scheme !== 'file') {
     void vscode.window.showErrorMessage('SimLens: open a file to convert first.');
     return;
@@ -31,6 +33,8 @@ async function convertFile(arg: vscode.Uri | string | undefined, output: vscode.
     if (choice === open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(finalTarget));
     else if (choice === details) output.show(true);
   } catch (err) {
-    void vscode.window.showErrorMessage(`SimLens could not convert ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(
+      `SimLens could not convert ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}`,
+    );
   }
 }

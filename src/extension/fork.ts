@@ -37,7 +37,8 @@ function activeConversationFile(): vscode.Uri | undefined {
 }
 
 function wholeNumber(min: number) {
-  return (text: string): string | undefined => (/^\s*\d+\s*$/.test(text) && Number(text) >= min ? undefined : `Enter a whole number ≥ ${min}`);
+  return (text: string): string | undefined =>
+    /^\s*\d+\s*$/.test(text) && Number(text) >= min ? undefined : `Enter a whole number ≥ ${min}`;
 }
 
 /** Where a fork's continuations are written: beside the file, named after the conversation and turn. */
@@ -55,31 +56,48 @@ export function registerFork(context: vscode.ExtensionContext, output: vscode.Lo
         return;
       }
       const fileUri =
-        typeof request.file === 'string' ? vscode.Uri.file(request.file) : request.file ?? activeConversationFile();
+        typeof request.file === 'string' ? vscode.Uri.file(request.file) : (request.file ?? activeConversationFile());
       if (!fileUri) {
         void notify.info('Open a conversation file in the SimLens editor first, then fork from a turn.');
         return;
       }
       const id =
         request.id ??
-        (await vscode.window.showInputBox({ title: 'Fork from here: conversation id', prompt: `A conversation in ${basename(fileUri.fsPath)}`, ignoreFocusOut: true }));
+        (await vscode.window.showInputBox({
+          title: 'Fork from here: conversation id',
+          prompt: `A conversation in ${basename(fileUri.fsPath)}`,
+          ignoreFocusOut: true,
+        }));
       if (!id) return;
       let turn = request.turn;
       if (turn === undefined) {
-        const text = await vscode.window.showInputBox({ title: 'Fork from here: continue after turn (1-based)', value: '1', validateInput: wholeNumber(1), ignoreFocusOut: true });
+        const text = await vscode.window.showInputBox({
+          title: 'Fork from here: continue after turn (1-based)',
+          value: '1',
+          validateInput: wholeNumber(1),
+          ignoreFocusOut: true,
+        });
         if (!text) return;
         turn = Number(text) - 1;
       }
       let n = request.n;
       if (n === undefined) {
-        const text = await vscode.window.showInputBox({ title: 'Fork from here: number of continuations', value: '5', validateInput: wholeNumber(1), ignoreFocusOut: true });
+        const text = await vscode.window.showInputBox({
+          title: 'Fork from here: number of continuations',
+          value: '5',
+          validateInput: wholeNumber(1),
+          ignoreFocusOut: true,
+        });
         if (!text) return;
         n = Number(text);
       }
       const out = forkOutputPath(fileUri.fsPath, id, turn);
       try {
         const result = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Notification, title: `SimLens: forking "${id}" after turn ${turn + 1} (${n} continuations)` },
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: `SimLens: forking "${id}" after turn ${turn + 1} (${n} continuations)`,
+          },
           () =>
             forkConversation({
               file: fileUri.fsPath,
@@ -91,15 +109,26 @@ export function registerFork(context: vscode.ExtensionContext, output: vscode.Lo
               simulator: (user) => {
                 const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? dirname(fileUri.fsPath);
                 const s = registeredSimulators(output).find((r) => simulatorUserSpec(r) === user);
-                return { cwd: s ? simulatorCwd(s, workspace) : workspace, env: s?.env, onStderr: (line) => output.info(`[simulator] ${line}`) };
+                return {
+                  cwd: s ? simulatorCwd(s, workspace) : workspace,
+                  env: s?.env,
+                  onStderr: (line) => output.info(`[simulator] ${line}`),
+                };
               },
             }),
         );
         // The original first, then its continuations, so the fork file reads as "what happened, what else could have".
         const lines = [result.original, ...result.conversations].map((c) => JSON.stringify(c)).join('\n') + '\n';
         await writeFileAtomic(out, lines);
-        output.info(`Fork of ${fileUri.fsPath} "${id}" after turn ${turn + 1}: ${result.conversations.length} continuations (${[...new Set(result.methods)].join(', ')}), ${result.failed} failed -> ${out}`);
-        await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(out), EDITOR_VIEW_TYPE, vscode.ViewColumn.Beside);
+        output.info(
+          `Fork of ${fileUri.fsPath} "${id}" after turn ${turn + 1}: ${result.conversations.length} continuations (${[...new Set(result.methods)].join(', ')}), ${result.failed} failed -> ${out}`,
+        );
+        await vscode.commands.executeCommand(
+          'vscode.openWith',
+          vscode.Uri.file(out),
+          EDITOR_VIEW_TYPE,
+          vscode.ViewColumn.Beside,
+        );
       } catch (err) {
         void notify.error(`SimLens could not fork "${id}" in ${basename(fileUri.fsPath)}: ${(err as Error).message}`);
       }

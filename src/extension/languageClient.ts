@@ -6,17 +6,29 @@
  * (src/extension/lazy.ts).
  */
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import { stat } from 'node:fs/promises';
 
 /** VS Code does not give files above this size to extensions as text documents. */
 const SYNC_LIMIT_BYTES = 50 * 1024 * 1024;
 
-export function registerLanguageClient(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): LanguageClient {
+export function registerLanguageClient(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    debug: {
+      module: serverModule,
+      transport: TransportKind.ipc,
+      options: { execArgv: ['--nolazy', '--inspect=6019'] },
+    },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: 'file', pattern: '**/*.jsonl' }],
@@ -58,7 +70,10 @@ export function registerLanguageClient(context: vscode.ExtensionContext, output:
     const errors = diags.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length;
     const warnings = diags.length - errors;
     status.text = errors || warnings ? `$(error) ${errors} $(warning) ${warnings} SimLens` : '$(check) SimLens';
-    status.tooltip = errors || warnings ? `${errors} errors and ${warnings} warnings in ${vscode.workspace.asRelativePath(uri)}` : 'No problems found by SimLens';
+    status.tooltip =
+      errors || warnings
+        ? `${errors} errors and ${warnings} warnings in ${vscode.workspace.asRelativePath(uri)}`
+        : 'No problems found by SimLens';
     status.show();
   };
 
@@ -82,8 +97,15 @@ export function registerLanguageClient(context: vscode.ExtensionContext, output:
     progress.set(uri.toString(), 0);
     refresh();
     try {
-      const result = await client.sendRequest<{ lines: number; conversations: number; errors: number; warnings: number }>('simlens/validateFromDisk', { uri: uri.toString() });
-      output.info(`Validated ${uri.fsPath} from disk: ${result.lines} lines, ${result.conversations} conversations, ${result.errors} errors, ${result.warnings} warnings`);
+      const result = await client.sendRequest<{
+        lines: number;
+        conversations: number;
+        errors: number;
+        warnings: number;
+      }>('simlens/validateFromDisk', { uri: uri.toString() });
+      output.info(
+        `Validated ${uri.fsPath} from disk: ${result.lines} lines, ${result.conversations} conversations, ${result.errors} errors, ${result.warnings} warnings`,
+      );
     } catch (err) {
       output.error(`Validating ${uri.fsPath} from disk failed: ${(err as Error).message}`);
     } finally {

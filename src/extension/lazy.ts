@@ -71,7 +71,10 @@ function tabUri(tab: vscode.Tab): vscode.Uri | undefined {
  * text document or in a tab (the SimLens editor, or a file too large for VS Code to sync), and
  * not before.
  */
-export function startLanguageClientOnFirstConversation(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): void {
+export function startLanguageClientOnFirstConversation(
+  context: vscode.ExtensionContext,
+  output: vscode.LogOutputChannel,
+): void {
   let started = false;
   const watchers: vscode.Disposable[] = [];
   const start = (): void => {

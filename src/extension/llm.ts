@@ -60,8 +60,17 @@ export function workspaceLlmSettings(folder?: vscode.WorkspaceFolder): LlmSettin
   return {
     defaults,
     roles,
-    budget: { ...(typeof maxRequests === 'number' ? { maxRequests } : {}), ...(typeof maxTokens === 'number' ? { maxTokens } : {}) },
-    cacheDir: cacheSetting ? (path.isAbsolute(cacheSetting) || !root ? cacheSetting : path.join(root, cacheSetting)) : root ? path.join(root, '.simlens-cache', 'llm') : undefined,
+    budget: {
+      ...(typeof maxRequests === 'number' ? { maxRequests } : {}),
+      ...(typeof maxTokens === 'number' ? { maxTokens } : {}),
+    },
+    cacheDir: cacheSetting
+      ? path.isAbsolute(cacheSetting) || !root
+        ? cacheSetting
+        : path.join(root, cacheSetting)
+      : root
+        ? path.join(root, '.simlens-cache', 'llm')
+        : undefined,
     promptsDir: root ? path.join(root, WORKSPACE_PROMPTS_DIR) : undefined,
   };
 }
@@ -72,15 +81,19 @@ export function workspaceLlmSettings(folder?: vscode.WorkspaceFolder): LlmSettin
  * `RunStop.llmSignals()` (src/core/run/stop.ts), as the CLI passes them: `signal` cancels requests
  * in flight, `stopRetries` (Cancel) ends every retry and every wait before one at once.
  */
-export async function createLlmServicesFromWorkspace(opts: { signal?: AbortSignal; stopRetries?: AbortSignal; folder?: vscode.WorkspaceFolder } = {}): Promise<LlmServices> {
-  if (!vscode.workspace.isTrusted) throw new Error('SimLens does not call LLM endpoints in an untrusted workspace. Trust the workspace first.');
+export async function createLlmServicesFromWorkspace(
+  opts: { signal?: AbortSignal; stopRetries?: AbortSignal; folder?: vscode.WorkspaceFolder } = {},
+): Promise<LlmServices> {
+  if (!vscode.workspace.isTrusted)
+    throw new Error('SimLens does not call LLM endpoints in an untrusted workspace. Trust the workspace first.');
   return workspaceLlmServices(workspaceLlmSettings(opts.folder), await getApiKey(), opts);
 }
 
 async function setApiKey(): Promise<void> {
   const key = await vscode.window.showInputBox({
     title: 'SimLens: Set API Key',
-    prompt: 'API key for your OpenAI-compatible endpoint (stored in VS Code secret storage, never in settings or files)',
+    prompt:
+      'API key for your OpenAI-compatible endpoint (stored in VS Code secret storage, never in settings or files)',
     password: true,
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() ? undefined : 'Enter a key, or use "SimLens: Clear API Key" to remove it'),
@@ -96,14 +109,21 @@ async function clearApiKey(): Promise<void> {
 }
 
 async function testConnection(output: vscode.LogOutputChannel): Promise<void> {
-  const role = await vscode.window.showQuickPick(LLM_ROLES.map((r) => r), { title: 'SimLens: Test LLM Connection', placeHolder: 'Which role\'s endpoint?' }) as LlmRole | undefined;
+  const role = (await vscode.window.showQuickPick(
+    LLM_ROLES.map((r) => r),
+    { title: 'SimLens: Test LLM Connection', placeHolder: "Which role's endpoint?" },
+  )) as LlmRole | undefined;
   if (!role) return;
   const key = await getApiKey();
   try {
     const services = await createLlmServicesFromWorkspace();
     const client = services.client(role);
     const models = await client.listModels();
-    const found = client.model ? (models.includes(client.model) ? `model "${client.model}" is available` : `model "${client.model}" is NOT in the list`) : 'no model set';
+    const found = client.model
+      ? models.includes(client.model)
+        ? `model "${client.model}" is available`
+        : `model "${client.model}" is NOT in the list`
+      : 'no model set';
     output.info(`LLM ${role} at ${client.publicBaseUrl}: ${models.length} models; ${found}`);
     void notify.info(`SimLens: ${role} endpoint answered with ${models.length} models; ${found}.`);
   } catch (e) {
@@ -126,6 +146,9 @@ export function registerLlm(context: vscode.ExtensionContext, output: vscode.Log
   context.subscriptions.push(
     vscode.commands.registerCommand('simlens.llm.setApiKey', trusted(setApiKey)),
     vscode.commands.registerCommand('simlens.llm.clearApiKey', clearApiKey),
-    vscode.commands.registerCommand('simlens.llm.testConnection', trusted(() => testConnection(output))),
+    vscode.commands.registerCommand(
+      'simlens.llm.testConnection',
+      trusted(() => testConnection(output)),
+    ),
   );
 }

@@ -10,7 +10,13 @@ import * as path from 'node:path';
 import { appendFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { notify } from './safeOutput';
-import { parseSimulationConfig, prepareEnvironment, playConversation, type PlayView, type SimulationEnvironment } from '../core/run/index';
+import {
+  parseSimulationConfig,
+  prepareEnvironment,
+  playConversation,
+  type PlayView,
+  type SimulationEnvironment,
+} from '../core/run/index';
 import { encodeConversationLine } from '../core/run/output';
 import type { Conversation, RecommendedItem } from '../core/model';
 import type { AgentResponse } from '../core/sim/types';
@@ -26,8 +32,15 @@ export function stateLine(view: PlayView): string {
   if (Array.isArray(t['agenda'])) parts.push(`agenda [${(t['agenda'] as unknown[]).map(String).join(', ')}]`);
   if (typeof t['patience'] === 'number') parts.push(`patience ${t['patience']}`);
   const goal = (t['goal'] as { constraints?: Record<string, unknown> } | undefined)?.constraints;
-  if (goal && Object.keys(goal).length) parts.push(`goal ${Object.entries(goal).map(([k, v]) => `${k}=${String(v)}`).join(', ')}`);
-  const extra = Object.keys(t).filter((k) => !['agenda', 'patience', 'goal', 'user_act', 'said', 'operation', 'pulled', 'pushed'].includes(k));
+  if (goal && Object.keys(goal).length)
+    parts.push(
+      `goal ${Object.entries(goal)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(', ')}`,
+    );
+  const extra = Object.keys(t).filter(
+    (k) => !['agenda', 'patience', 'goal', 'user_act', 'said', 'operation', 'pulled', 'pushed'].includes(k),
+  );
   if (extra.length) parts.push(`also ${extra.join(', ')}`);
   return escapeControl(parts.join(' · '));
 }
@@ -42,15 +55,32 @@ async function askReply(env: SimulationEnvironment, view: PlayView, task: string
   const items = env.catalog.categoryItems(task).length ? env.catalog.categoryItems(task) : [];
   const chosen = items.length
     ? await vscode.window.showQuickPick(
-      items.map((it) => ({ label: it.title, description: it.item_id, detail: Object.entries(it.attributes).map(([k, v]) => `${k}: ${v}`).join(', '), item: it })),
-      { title: 'Items to show in the carousel (none: press Enter)', canPickMany: true, ignoreFocusOut: true, matchOnDescription: true, matchOnDetail: true },
-    )
+        items.map((it) => ({
+          label: it.title,
+          description: it.item_id,
+          detail: Object.entries(it.attributes)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', '),
+          item: it,
+        })),
+        {
+          title: 'Items to show in the carousel (none: press Enter)',
+          canPickMany: true,
+          ignoreFocusOut: true,
+          matchOnDescription: true,
+          matchOnDetail: true,
+        },
+      )
     : [];
   const recommendations: RecommendedItem[] = (chosen ?? []).map((c) => env.catalog.toRecommendedItem(c.item));
   return { utterance, recommendations, acts: recommendations.length ? ['recommend'] : [] };
 }
 
-async function play(env: SimulationEnvironment, output: vscode.LogOutputChannel, from?: { conversation: Conversation; turn: number }): Promise<void> {
+async function play(
+  env: SimulationEnvironment,
+  output: vscode.LogOutputChannel,
+  from?: { conversation: Conversation; turn: number },
+): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!folder) {
     void notify.error('Open a folder first: the played conversation is saved there.');
@@ -61,20 +91,30 @@ async function play(env: SimulationEnvironment, output: vscode.LogOutputChannel,
     index: Math.floor(Math.random() * 1_000_000),
     from,
     ask: async (view) => {
-      task ||= String(from?.conversation.task_id ?? '').replace(/_(good|bad)$/, '') || env.config.task || env.catalog.categories()[0];
+      task ||=
+        String(from?.conversation.task_id ?? '').replace(/_(good|bad)$/, '') ||
+        env.config.task ||
+        env.catalog.categories()[0];
       return askReply(env, view, task);
     },
   });
   const file = path.join(folder, PLAY_FILE);
   // One line, newline included (the run's own encoder: the same bytes a run would write).
   await appendFile(file, Buffer.concat(encodeConversationLine(result.conversation)));
-  output.info(`played ${result.conversation.id} (${result.conversation.turns.length} turns, ${result.conversation.outcome}) -> ${file}`);
+  output.info(
+    `played ${result.conversation.id} (${result.conversation.turns.length} turns, ${result.conversation.outcome}) -> ${file}`,
+  );
   if (result.failure) void notify.warning(`The simulated user failed: ${result.failure.message}`);
   await vscode.commands.executeCommand('simlens.goToConversation', { file, id: result.conversation.id });
 }
 
 /** From a paused run: the same user and configuration, continuing `conversation` at `turn`. */
-export async function playFrom(env: SimulationEnvironment, conversation: Conversation, turn: number, output: vscode.LogOutputChannel): Promise<void> {
+export async function playFrom(
+  env: SimulationEnvironment,
+  conversation: Conversation,
+  turn: number,
+  output: vscode.LogOutputChannel,
+): Promise<void> {
   try {
     await play(env, output, { conversation, turn });
   } catch (err) {
@@ -93,7 +133,9 @@ async function playFromCommand(output: vscode.LogOutputChannel): Promise<void> {
   let env: SimulationEnvironment | undefined;
   try {
     env = await prepareEnvironment(parseSimulationConfig({ user: picked.user, agent: 'local-good', n: 1 }), cwd, {
-      simulator: picked.external ? { cwd: picked.external.cwd, env: picked.external.env, onStderr: (line) => output.info(`[simulator] ${line}`) } : undefined,
+      simulator: picked.external
+        ? { cwd: picked.external.cwd, env: picked.external.env, onStderr: (line) => output.info(`[simulator] ${line}`) }
+        : undefined,
     });
     await play(env, output);
   } catch (err) {

@@ -8,7 +8,13 @@
 import * as vscode from 'vscode';
 import { notify } from './safeOutput';
 import * as path from 'node:path';
-import { describeRun, describeTask, loadClusterRunProgress, runsInFolder, type ClusterRunProgress } from '../core/run/runProgress';
+import {
+  describeRun,
+  describeTask,
+  loadClusterRunProgress,
+  runsInFolder,
+  type ClusterRunProgress,
+} from '../core/run/runProgress';
 
 export const OPEN_RUN_COMMAND = 'simlens.openRun';
 const REFRESH_MS = 3000;
@@ -25,13 +31,25 @@ function items(p: ClusterRunProgress): RunItem[] {
     detail: p.merged ? p.merged : mergeHint,
     open: p.merged ? vscode.Uri.file(p.merged) : undefined,
   };
-  const icon: Record<string, string> = { finished: 'pass', running: 'loading~spin', missing: 'circle-outline', cancelled: 'debug-pause', stopped: 'error', crashed: 'error' };
+  const icon: Record<string, string> = {
+    finished: 'pass',
+    running: 'loading~spin',
+    missing: 'circle-outline',
+    cancelled: 'debug-pause',
+    stopped: 'error',
+    crashed: 'error',
+  };
   return [
     head,
     { label: 'tasks', kind: vscode.QuickPickItemKind.Separator },
     ...p.tasks.map((t) => {
       const d = describeTask(t);
-      return { label: `$(${t.stale ? 'warning' : icon[t.status] ?? 'circle-outline'}) ${d.label}`, description: d.description, detail: d.detail, open: t.file ? vscode.Uri.file(t.file) : undefined };
+      return {
+        label: `$(${t.stale ? 'warning' : (icon[t.status] ?? 'circle-outline')}) ${d.label}`,
+        description: d.description,
+        detail: d.detail,
+        open: t.file ? vscode.Uri.file(t.file) : undefined,
+      };
     }),
   ];
 }
@@ -51,7 +69,10 @@ async function pickTarget(): Promise<string | undefined> {
     canSelectFolders: choice.value === 'folder',
     canSelectMany: false,
     filters: choice.value === 'file' ? { 'SimLens runs': ['jsonl'] } : undefined,
-    title: choice.value === 'file' ? 'A merged run (with its manifest) or one of its parts' : 'A folder with the parts of a run',
+    title:
+      choice.value === 'file'
+        ? 'A merged run (with its manifest) or one of its parts'
+        : 'A folder with the parts of a run',
   });
   return picked?.[0]?.fsPath;
 }
@@ -64,7 +85,10 @@ async function showRun(target: string, output: vscode.LogOutputChannel): Promise
     if (statSync(target).isDirectory()) {
       const runs = runsInFolder(target);
       if (runs.length > 1) {
-        const run = await vscode.window.showQuickPick(runs.map((r) => ({ label: path.basename(r), value: r })), { title: 'SimLens: Open Run', placeHolder: 'This folder holds the parts of several runs' });
+        const run = await vscode.window.showQuickPick(
+          runs.map((r) => ({ label: path.basename(r), value: r })),
+          { title: 'SimLens: Open Run', placeHolder: 'This folder holds the parts of several runs' },
+        );
         if (!run) return;
         target = run.value;
       }

@@ -34,7 +34,16 @@ export function safeLogChannel(channel: vscode.LogOutputChannel): vscode.LogOutp
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export const notify = {
-  error: ((message: string, ...rest: any[]) => (vscode.window.showErrorMessage as any)(escapeControl(message), ...rest)) as typeof vscode.window.showErrorMessage,
-  warning: ((message: string, ...rest: any[]) => (vscode.window.showWarningMessage as any)(escapeControl(message), ...rest)) as typeof vscode.window.showWarningMessage,
-  info: ((message: string, ...rest: any[]) => (vscode.window.showInformationMessage as any)(escapeControl(message), ...rest)) as typeof vscode.window.showInformationMessage,
+  error: ((message: string, ...rest: any[]) =>
+    (vscode.window.showErrorMessage as any)(escapeControl(message), ...rest)) as typeof vscode.window.showErrorMessage,
+  warning: ((message: string, ...rest: any[]) =>
+    (vscode.window.showWarningMessage as any)(
+      escapeControl(message),
+      ...rest,
+    )) as typeof vscode.window.showWarningMessage,
+  info: ((message: string, ...rest: any[]) =>
+    (vscode.window.showInformationMessage as any)(
+      escapeControl(message),
+      ...rest,
+    )) as typeof vscode.window.showInformationMessage,
 };

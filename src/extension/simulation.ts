@@ -18,12 +18,30 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BUILTIN_CATALOG_NOTE, MOVIE_CATALOG_LIMITS } from '../core/metrics/domain';
-import { buildMovieCatalogFromFiles, movieCatalogSourceOfFormat, type MovieCatalogSource } from '../core/importers/movieCatalog';
+import {
+  buildMovieCatalogFromFiles,
+  movieCatalogSourceOfFormat,
+  type MovieCatalogSource,
+} from '../core/importers/movieCatalog';
 import { writeCatalog } from '../core/catalog/io';
 import { detectFormat, importFile } from '../core/importers/index';
 import { notify } from './safeOutput';
-import { RunStop, firstBreak, parseCondition, parseSimulationConfig, runSimulation, type BreakOptions, type RunProgress, type SimulationConfigInput } from '../core/run/index';
-import { parseSimulatorSettings, simulatorCwd, simulatorUserSpec, type SimulatorSetting } from '../core/sim/users/external/settings';
+import {
+  RunStop,
+  firstBreak,
+  parseCondition,
+  parseSimulationConfig,
+  runSimulation,
+  type BreakOptions,
+  type RunProgress,
+  type SimulationConfigInput,
+} from '../core/run/index';
+import {
+  parseSimulatorSettings,
+  simulatorCwd,
+  simulatorUserSpec,
+  type SimulatorSetting,
+} from '../core/sim/users/external/settings';
 import { isExternalUserSpec } from '../core/sim/users/external/simulator';
 import type { Conversation } from '../core/model';
 import { playFrom } from './play';
@@ -40,7 +58,11 @@ interface Pick<T> extends vscode.QuickPickItem {
 const STEPS = 9;
 
 async function pick<T>(title: string, step: number, items: Pick<T>[], placeHolder?: string): Promise<T | undefined> {
-  const chosen = await vscode.window.showQuickPick(items, { title: `${title} (${step}/${STEPS})`, ignoreFocusOut: true, placeHolder });
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: `${title} (${step}/${STEPS})`,
+    ignoreFocusOut: true,
+    placeHolder,
+  });
   return chosen?.value;
 }
 
@@ -50,7 +72,9 @@ function positiveInteger(text: string): string | undefined {
 
 /** The simulators registered in `simlens.simulators` (invalid entries reported once in the output channel). */
 export function registeredSimulators(output?: vscode.LogOutputChannel): SimulatorSetting[] {
-  const { simulators, problems } = parseSimulatorSettings(vscode.workspace.getConfiguration('simlens').get('simulators'));
+  const { simulators, problems } = parseSimulatorSettings(
+    vscode.workspace.getConfiguration('simlens').get('simulators'),
+  );
   for (const p of problems) output?.warn(p);
   return simulators;
 }
@@ -64,25 +88,51 @@ export interface ExternalChoice {
 }
 
 /** The user step of Run Simulation / Play: built-in users, registered simulators, or a typed command. */
-export async function pickUser(title: string, step: number, output?: vscode.LogOutputChannel): Promise<{ user: string; external?: ExternalChoice } | undefined> {
+export async function pickUser(
+  title: string,
+  step: number,
+  output?: vscode.LogOutputChannel,
+): Promise<{ user: string; external?: ExternalChoice } | undefined> {
   const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
   const registered = registeredSimulators(output);
   const items: Pick<string>[] = [
-    ...registered.map((s, i) => ({ label: s.name, description: s.command, detail: 'your simulator (simlens.simulators)', value: `registered:${i}` })),
+    ...registered.map((s, i) => ({
+      label: s.name,
+      description: s.command,
+      detail: 'your simulator (simlens.simulators)',
+      value: `registered:${i}`,
+    })),
     { label: 'Agenda-based', description: 'Zhang & Balog 2020: agenda, goal, preference model', value: 'agenda' },
-    { label: 'Target-free', description: 'PEPPER: general and reflected preferences, preference coverage', value: 'target-free' },
-    { label: 'Your simulator (command or URL)…', description: 'any program speaking the SimLens simulator protocol (docs/protocol.md)', value: 'command' },
+    {
+      label: 'Target-free',
+      description: 'PEPPER: general and reflected preferences, preference coverage',
+      value: 'target-free',
+    },
+    {
+      label: 'Your simulator (command or URL)…',
+      description: 'any program speaking the SimLens simulator protocol (docs/protocol.md)',
+      value: 'command',
+    },
   ];
   const chosen = await pick(title, step, items, BUILTIN_CATALOG_NOTE);
   if (!chosen) return undefined;
   if (chosen.startsWith('registered:')) {
     const s = registered[Number(chosen.slice('registered:'.length))];
-    return { user: simulatorUserSpec(s), external: { spec: simulatorUserSpec(s), cwd: simulatorCwd(s, workspace), env: s.env, concurrency: s.concurrency ?? 1 } };
+    return {
+      user: simulatorUserSpec(s),
+      external: {
+        spec: simulatorUserSpec(s),
+        cwd: simulatorCwd(s, workspace),
+        env: s.env,
+        concurrency: s.concurrency ?? 1,
+      },
+    };
   }
   if (chosen === 'command') {
     const typed = await vscode.window.showInputBox({
       title: 'Simulator command or URL',
-      prompt: 'Started in the workspace folder, e.g. python3 my_sim.py; or http://127.0.0.1:8765/ for a simulator served over HTTP',
+      prompt:
+        'Started in the workspace folder, e.g. python3 my_sim.py; or http://127.0.0.1:8765/ for a simulator served over HTTP',
       value: 'python3 my_sim.py',
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : 'Enter a command or a URL'),
@@ -100,7 +150,8 @@ function openFiles(): string[] {
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
       const input = tab.input;
-      const uri = input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom ? input.uri : undefined;
+      const uri =
+        input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom ? input.uri : undefined;
       if (uri?.scheme === 'file' && /\.jsonl?$/i.test(uri.fsPath) && !out.includes(uri.fsPath)) out.push(uri.fsPath);
     }
   }
@@ -119,27 +170,50 @@ async function pickCatalog(output: vscode.LogOutputChannel): Promise<string | un
       const format = await detectFormat(file);
       if (format !== 'redial' && format !== 'iard' && format !== 'dialoguekit') continue;
       // A DialogueKit file is a movie source only when it is the IARD copy (TITLE slots): read it to know.
-      const source = format === 'dialoguekit' ? movieCatalogSourceOfFormat(format, (await importFile(file)).conversations) : movieCatalogSourceOfFormat(format, []);
+      const source =
+        format === 'dialoguekit'
+          ? movieCatalogSourceOfFormat(format, (await importFile(file)).conversations)
+          : movieCatalogSourceOfFormat(format, []);
       if (source) human.push({ file, source });
     } catch {
       // not a conversation file: not offered
     }
   }
   const items: Pick<string>[] = [
-    { label: 'Built-in apparel catalog', description: 'synthetic clothes, shoes, bags, accessories (3,000 items)', detail: 'Compare such runs with apparel human data (ConvApparel), not with movie dialogues.', value: '' },
+    {
+      label: 'Built-in apparel catalog',
+      description: 'synthetic clothes, shoes, bags, accessories (3,000 items)',
+      detail: 'Compare such runs with apparel human data (ConvApparel), not with movie dialogues.',
+      value: '',
+    },
     ...human.map((h) => ({
       label: `Movie catalog from ${path.basename(h.file)}`,
       description: `built now from the ${h.source === 'redial' ? 'ReDial' : 'IARD'} file open in the editor`,
       detail: MOVIE_CATALOG_LIMITS,
       value: `build:${human.indexOf(h)}`,
     })),
-    { label: 'Catalog file…', description: 'a SimLens catalog (JSONL, docs/formats.md), e.g. from simlens catalog build', value: 'file' },
+    {
+      label: 'Catalog file…',
+      description: 'a SimLens catalog (JSONL, docs/formats.md), e.g. from simlens catalog build',
+      value: 'file',
+    },
   ];
-  const chosen = await pick('Catalog', 5, items, human.length ? BUILTIN_CATALOG_NOTE : `${BUILTIN_CATALOG_NOTE} Open a ReDial or IARD file to have a movie catalog built from it here.`);
+  const chosen = await pick(
+    'Catalog',
+    5,
+    items,
+    human.length
+      ? BUILTIN_CATALOG_NOTE
+      : `${BUILTIN_CATALOG_NOTE} Open a ReDial or IARD file to have a movie catalog built from it here.`,
+  );
   if (chosen === undefined) return undefined;
   if (chosen === '') return '';
   if (chosen === 'file') {
-    const picked = await vscode.window.showOpenDialog({ title: 'Catalog (JSONL)', canSelectMany: false, filters: { 'Catalog (JSONL)': ['jsonl'] } });
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Catalog (JSONL)',
+      canSelectMany: false,
+      filters: { 'Catalog (JSONL)': ['jsonl'] },
+    });
     return picked?.[0]?.fsPath;
   }
   const h = human[Number(chosen.slice('build:'.length))];
@@ -148,9 +222,13 @@ async function pickCatalog(output: vscode.LogOutputChannel): Promise<string | un
     const result = await buildMovieCatalogFromFiles(h.source, [{ path: h.file, label: path.basename(h.file) }]);
     await writeCatalog(result.catalog, target);
     const c = result.counts;
-    output.info(`movie catalog: ${c.items} movies (${c.withYear} with a year) from ${c.mentions} mentions in ${c.dialogues} dialogues of ${h.file} -> ${target}; ${result.notes.join('; ')}`);
+    output.info(
+      `movie catalog: ${c.items} movies (${c.withYear} with a year) from ${c.mentions} mentions in ${c.dialogues} dialogues of ${h.file} -> ${target}; ${result.notes.join('; ')}`,
+    );
     for (const w of result.warnings.slice(0, 20)) output.warn(`movie catalog: ${w}`);
-    void notify.info(`SimLens: built a movie catalog of ${c.items} movies from ${path.basename(h.file)} (${path.basename(target)}). ${MOVIE_CATALOG_LIMITS}`);
+    void notify.info(
+      `SimLens: built a movie catalog of ${c.items} movies from ${path.basename(h.file)} (${path.basename(target)}). ${MOVIE_CATALOG_LIMITS}`,
+    );
     return target;
   } catch (e) {
     void notify.error(`SimLens could not build a movie catalog from ${path.basename(h.file)}: ${(e as Error).message}`);
@@ -162,8 +240,16 @@ async function pickCatalog(output: vscode.LogOutputChannel): Promise<string | un
 async function askForPause(): Promise<BreakOptions | undefined> {
   const how = await pick('Pause the run (break on a violation)', STEPS, [
     { label: 'Do not pause', value: 'none' as const },
-    { label: 'At the first invariant violation', description: 'the behavioural invariants of Check Behavioural Invariants', value: 'invariants' as const },
-    { label: 'Where a condition holds…', description: 'e.g. act == "Complete" && agenda.length > 0', value: 'condition' as const },
+    {
+      label: 'At the first invariant violation',
+      description: 'the behavioural invariants of Check Behavioural Invariants',
+      value: 'invariants' as const,
+    },
+    {
+      label: 'Where a condition holds…',
+      description: 'e.g. act == "Complete" && agenda.length > 0',
+      value: 'condition' as const,
+    },
     { label: 'At either', value: 'both' as const },
   ]);
   if (!how) return undefined;
@@ -172,7 +258,8 @@ async function askForPause(): Promise<BreakOptions | undefined> {
   if (how === 'condition' || how === 'both') {
     const text = await vscode.window.showInputBox({
       title: 'Pause where this holds for a turn',
-      prompt: 'Names: act, utterance, reply, turn, recommendations, last, outcome, and the trace fields (agenda, patience, goal.constraints.colour, ...); operators == != < <= > >= && || ! ( ) and .length',
+      prompt:
+        'Names: act, utterance, reply, turn, recommendations, last, outcome, and the trace fields (agenda, patience, goal.constraints.colour, ...); operators == != < <= > >= && || ! ( ) and .length',
       value: 'act == "Complete" && agenda.length > 0',
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -191,7 +278,11 @@ async function askForPause(): Promise<BreakOptions | undefined> {
 }
 
 /** Asks for a run configuration and an output file; undefined when the user backs out. */
-async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: SimulationConfigInput; out: vscode.Uri; external?: ExternalChoice; pause: BreakOptions } | undefined> {
+async function askForRun(
+  output: vscode.LogOutputChannel,
+): Promise<
+  { config: SimulationConfigInput; out: vscode.Uri; external?: ExternalChoice; pause: BreakOptions } | undefined
+> {
   const picked = await pickUser('Simulated user', 1, output);
   if (!picked) return undefined;
   const { user, external } = picked;
@@ -199,21 +290,39 @@ async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: Sim
   let preferences: 'single' | 'pkg' | undefined;
   if (user === 'agenda') {
     interaction = await pick('Interaction model', 2, [
-      { label: 'CIR6', description: 'six user main acts, transitions gated by the CIR6 diagram', value: 'cir6' as const },
+      {
+        label: 'CIR6',
+        description: 'six user main acts, transitions gated by the CIR6 diagram',
+        value: 'cir6' as const,
+      },
       { label: 'QRFA', description: 'Query/Request/Feedback/Answer two-step transitions', value: 'qrfa' as const },
     ]);
     if (!interaction) return undefined;
     preferences = await pick('Preference model', 3, [
-      { label: 'Personal knowledge graph (PKG)', description: 'item and attribute ratings, consistent answers', value: 'pkg' as const },
-      { label: 'Single item', description: 'consumed items real, like/dislike a remembered coin flip', value: 'single' as const },
+      {
+        label: 'Personal knowledge graph (PKG)',
+        description: 'item and attribute ratings, consistent answers',
+        value: 'pkg' as const,
+      },
+      {
+        label: 'Single item',
+        description: 'consumed items real, like/dislike a remembered coin flip',
+        value: 'single' as const,
+      },
     ]);
     if (!preferences) return undefined;
   }
-  const meta = isExternalUserSpec(user) ? 'none' : await pick('Alternative targets (Fashion-AlterEval)', 4, [
-    { label: 'None', value: 'none' as const },
-    { label: 'MetaSimTol', description: 'switch target after 2 turns of tolerance', value: 'tol' as const },
-    { label: 'MetaSimProb', description: 'switch after a perceived loss with probability 0.75', value: 'prob' as const },
-  ]);
+  const meta = isExternalUserSpec(user)
+    ? 'none'
+    : await pick('Alternative targets (Fashion-AlterEval)', 4, [
+        { label: 'None', value: 'none' as const },
+        { label: 'MetaSimTol', description: 'switch target after 2 turns of tolerance', value: 'tol' as const },
+        {
+          label: 'MetaSimProb',
+          description: 'switch after a perceived loss with probability 0.75',
+          value: 'prob' as const,
+        },
+      ]);
   if (!meta) return undefined;
   let catalog: string | undefined;
   if (!isExternalUserSpec(user)) {
@@ -224,13 +333,18 @@ async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: Sim
   let agent = await pick('Recommender', 6, [
     { label: 'local-good', description: 'helpful local recommender', value: 'local-good' },
     { label: 'local-bad', description: 'subtly unhelpful local recommender', value: 'local-bad' },
-    { label: 'HTTP endpoint…', description: 'your own CRS: POST {conversation_id, history, user_utterance}', value: 'http' },
+    {
+      label: 'HTTP endpoint…',
+      description: 'your own CRS: POST {conversation_id, history, user_utterance}',
+      value: 'http',
+    },
   ]);
   if (!agent) return undefined;
   if (agent === 'http') {
     agent = await vscode.window.showInputBox({
       title: 'Recommender URL',
-      prompt: 'The endpoint receives {conversation_id, history, user_utterance} and returns {utterance, recommendations[], acts?}',
+      prompt:
+        'The endpoint receives {conversation_id, history, user_utterance} and returns {utterance, recommendations[], acts?}',
       value: 'http://127.0.0.1:8080/chat',
       ignoreFocusOut: true,
       validateInput: (v) => (/^https?:\/\/\S+$/i.test(v.trim()) ? undefined : 'Enter an http:// or https:// URL'),
@@ -238,7 +352,12 @@ async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: Sim
     if (!agent) return undefined;
     agent = agent.trim();
   }
-  const n = await vscode.window.showInputBox({ title: `Number of conversations (7/${STEPS})`, value: '100', ignoreFocusOut: true, validateInput: positiveInteger });
+  const n = await vscode.window.showInputBox({
+    title: `Number of conversations (7/${STEPS})`,
+    value: '100',
+    ignoreFocusOut: true,
+    validateInput: positiveInteger,
+  });
   if (!n) return undefined;
   const seed = await vscode.window.showInputBox({
     title: `Seed (8/${STEPS})`,
@@ -251,7 +370,17 @@ async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: Sim
   const pause = await askForPause();
   if (!pause) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const userLabel = external ? `sim-${(user.replace(/^exec:/, '').split(/[\s/\\]+/).filter(Boolean).pop() ?? 'external').replace(/[^A-Za-z0-9_.-]+/g, '_')}` : user === 'agenda' ? `agenda-${interaction}-${preferences}` : 'target-free';
+  const userLabel = external
+    ? `sim-${(
+        user
+          .replace(/^exec:/, '')
+          .split(/[\s/\\]+/)
+          .filter(Boolean)
+          .pop() ?? 'external'
+      ).replace(/[^A-Za-z0-9_.-]+/g, '_')}`
+    : user === 'agenda'
+      ? `agenda-${interaction}-${preferences}`
+      : 'target-free';
   const name = `${userLabel}${meta !== 'none' ? `-meta-${meta}` : ''}-vs-${agent.startsWith('http') ? 'http' : agent}-seed${seed.trim()}.sim.jsonl`;
   const out = await vscode.window.showSaveDialog({
     title: 'Save simulated conversations',
@@ -270,19 +399,28 @@ async function askForRun(output: vscode.LogOutputChannel): Promise<{ config: Sim
 
 /** The configured failure policy (0 = never stop). */
 function maxConsecutiveFailures(): number {
-  const v = vscode.workspace.getConfiguration('simlens').get<number>('simulation.maxConsecutiveFailures', DEFAULT_MAX_CONSECUTIVE_FAILURES);
+  const v = vscode.workspace
+    .getConfiguration('simlens')
+    .get<number>('simulation.maxConsecutiveFailures', DEFAULT_MAX_CONSECUTIVE_FAILURES);
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : DEFAULT_MAX_CONSECUTIVE_FAILURES;
 }
 
 /** The closing message: what happened, how many conversations, and the failures per reason. */
 export function runSummary(m: RunManifest, file: string): string {
   const c = m.counts;
-  const failures = new FailureTally(0, { failed: c.failed, agent_errors: Number(c.agent_errors ?? 0), by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'] });
+  const failures = new FailureTally(0, {
+    failed: c.failed,
+    agent_errors: Number(c.agent_errors ?? 0),
+    by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'],
+  });
   const extra = m as Record<string, unknown>;
   const head =
-    m.status === 'cancelled' ? `Cancelled after ${c.finished} of ${c.planned} conversations`
-      : m.status === 'stopped' ? `Run ${String(extra['stop_reason'])}; ${c.finished} of ${c.planned} conversations written`
-        : m.status === 'crashed' ? `Crashed after ${c.finished} of ${c.planned} conversations${extra['error'] ? `: ${String(extra['error'])}` : ''}`
+    m.status === 'cancelled'
+      ? `Cancelled after ${c.finished} of ${c.planned} conversations`
+      : m.status === 'stopped'
+        ? `Run ${String(extra['stop_reason'])}; ${c.finished} of ${c.planned} conversations written`
+        : m.status === 'crashed'
+          ? `Crashed after ${c.finished} of ${c.planned} conversations${extra['error'] ? `: ${String(extra['error'])}` : ''}`
           : `Simulated ${c.finished} of ${c.planned} conversations`;
   const tail = c.failed ? ` (${failures.describe()}; see metadata.error in the file)` : ' (0 failed)';
   return `${head}${tail}: ${file}`;
@@ -310,16 +448,20 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
           if (stop.stage !== 'running') return;
           stop.request();
           output.info('simulation: cancelled; finishing the conversations in flight');
-          void notify.info('SimLens: finishing the conversations in flight (no new conversation or retry is started)…', 'Abort').then((choice) => {
-            if (choice === 'Abort' && stop.stage === 'stopping') stop.request();
-          });
+          void notify
+            .info('SimLens: finishing the conversations in flight (no new conversation or retry is started)…', 'Abort')
+            .then((choice) => {
+              if (choice === 'Abort' && stop.stage === 'stopping') stop.request();
+            });
         };
         const sub = token.onCancellationRequested(requestStop);
         let reported = 0;
         const parsed = parseSimulationConfig(config);
         // Built here (not by runSimulation) so a pause can play the recommender with the same user.
         const env = await prepareRunEnvironment(parsed, cwd, stop, {
-          simulator: external ? { cwd: external.cwd, env: external.env, onStderr: (line) => output.info(`[simulator] ${line}`) } : undefined,
+          simulator: external
+            ? { cwd: external.cwd, env: external.env, onStderr: (line) => output.info(`[simulator] ${line}`) }
+            : undefined,
           llmServices: (signals) => createLlmServicesFromWorkspace(signals),
         });
         let opened = false;
@@ -330,7 +472,14 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
             cwd,
             overwrite: true,
             // A pause holds one conversation: other workers would run on, so pausing runs one at a time.
-            concurrency: pause.invariants || pause.condition ? 1 : external ? external.concurrency : config.agent?.startsWith('http') ? 4 : 1,
+            concurrency:
+              pause.invariants || pause.condition
+                ? 1
+                : external
+                  ? external.concurrency
+                  : config.agent?.startsWith('http')
+                    ? 4
+                    : 1,
             onConversation: async (conversation: Conversation) => {
               if (!opened) {
                 // Conversations stream into the editor: open the file once the first one is written.
@@ -342,9 +491,19 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
               if (!hit) return;
               const where = `${conversation.id}${hit.turn !== undefined ? `, turn ${hit.turn + 1}` : ''}`;
               output.info(`simulation paused at ${where}: ${hit.reason}`);
-              await vscode.commands.executeCommand('simlens.goToConversation', { file: out.fsPath, id: conversation.id, ...(hit.turn !== undefined ? { turn: hit.turn } : {}) });
+              await vscode.commands.executeCommand('simlens.goToConversation', {
+                file: out.fsPath,
+                id: conversation.id,
+                ...(hit.turn !== undefined ? { turn: hit.turn } : {}),
+              });
               for (;;) {
-                const choice = await notify.warning(`Paused at ${where}: ${hit.reason}`, 'Continue', 'Continue Without Pausing', 'Play the Recommender from Here', 'Stop');
+                const choice = await notify.warning(
+                  `Paused at ${where}: ${hit.reason}`,
+                  'Continue',
+                  'Continue Without Pausing',
+                  'Play the Recommender from Here',
+                  'Stop',
+                );
                 if (choice === 'Play the Recommender from Here') {
                   // Played beside the paused run (same user and configuration), then paused again here.
                   await playFrom(env, conversation, hit.turn ?? 0, output);
@@ -378,9 +537,7 @@ async function runFromCommand(output: vscode.LogOutputChannel): Promise<void> {
     const summary = runSummary(m, path.basename(out.fsPath));
     output.info(`simulation ${m.status}: ${summary}`);
     const failed = m.counts.failed > 0 || m.status !== 'finished';
-    const choice = failed
-      ? await notify.warning(summary, 'Open')
-      : await notify.info(summary, 'Open');
+    const choice = failed ? await notify.warning(summary, 'Open') : await notify.info(summary, 'Open');
     if (choice === 'Open') await vscode.commands.executeCommand('vscode.open', out);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

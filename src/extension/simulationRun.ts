@@ -4,7 +4,12 @@
  * (src/core/run/stop.ts) whose first stage stops scheduling and every retry (LLM calls built here
  * and by the core) and whose second cancels requests in flight.
  */
-import { prepareEnvironment, type SimulationConfig, type SimulationEnvironment, type SimulatorProcessOptions } from '../core/run/config';
+import {
+  prepareEnvironment,
+  type SimulationConfig,
+  type SimulationEnvironment,
+  type SimulatorProcessOptions,
+} from '../core/run/config';
 import type { RunStop } from '../core/run/stop';
 import { isLlmAgentName, isLlmUserName } from '../core/run/llm';
 import { LlmServices } from '../core/llm/services';
@@ -23,7 +28,12 @@ export function runNeedsLlm(config: SimulationConfig): boolean {
 }
 
 /** The environment of a run stopped by `stop`: LLM services, HTTP recommender and external simulator all get its signals. */
-export async function prepareRunEnvironment(config: SimulationConfig, cwd: string, stop: RunStop, opts: RunEnvironmentOptions = {}): Promise<SimulationEnvironment> {
+export async function prepareRunEnvironment(
+  config: SimulationConfig,
+  cwd: string,
+  stop: RunStop,
+  opts: RunEnvironmentOptions = {},
+): Promise<SimulationEnvironment> {
   const llm = runNeedsLlm(config) && opts.llmServices ? await opts.llmServices(stop.llmSignals()) : undefined;
   return prepareEnvironment(config, cwd, { ...stop.environmentOptions(), llm, simulator: opts.simulator });
 }
@@ -33,7 +43,11 @@ export async function prepareRunEnvironment(config: SimulationConfig, cwd: strin
  * key, with a run's signals (`RunStop.llmSignals()`): `signal` cancels requests in flight,
  * `stopRetries` (Cancel) ends every retry and every wait before one at once.
  */
-export function workspaceLlmServices(input: LlmSettingsInput, apiKey: string | undefined, signals: { signal?: AbortSignal; stopRetries?: AbortSignal } = {}): Promise<LlmServices> {
+export function workspaceLlmServices(
+  input: LlmSettingsInput,
+  apiKey: string | undefined,
+  signals: { signal?: AbortSignal; stopRetries?: AbortSignal } = {},
+): Promise<LlmServices> {
   const settings = resolveLlmSettings(input, 'settings simlens.llm');
   return LlmServices.create({ settings, apiKey, signal: signals.signal, stopRetries: signals.stopRetries });
 }

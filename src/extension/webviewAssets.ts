@@ -39,11 +39,13 @@ export function inlineScript(js: string, sourceUrl: string): string {
  * the file path only; a query or fragment (codicon.ttf?hash) is kept as it is after the result.
  */
 export function inlineStyle(css: string, resolve: (relativePath: string) => string): string {
-  return css
-    // Relative only: not a scheme (data:, https:, …), not rooted, not a fragment.
-    .replace(/url\(\s*(["']?)(?![a-z][a-z0-9+.-]*:|\/|#)([^"')]+)\1\s*\)/gi, (_m, _q: string, rel: string) => {
-      const [, file, suffix] = /^(?:\.\/)?([^?#]*)(.*)$/.exec(rel)!;
-      return `url("${resolve(file)}${suffix}")`;
-    })
-    .replace(/<\/(style)/gi, '<\\/$1');
+  return (
+    css
+      // Relative only: not a scheme (data:, https:, …), not rooted, not a fragment.
+      .replace(/url\(\s*(["']?)(?![a-z][a-z0-9+.-]*:|\/|#)([^"')]+)\1\s*\)/gi, (_m, _q: string, rel: string) => {
+        const [, file, suffix] = /^(?:\.\/)?([^?#]*)(.*)$/.exec(rel)!;
+        return `url("${resolve(file)}${suffix}")`;
+      })
+      .replace(/<\/(style)/gi, '<\\/$1')
+  );
 }

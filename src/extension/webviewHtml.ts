@@ -52,7 +52,9 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, p
   const file = (...p: string[]) => vscode.Uri.joinPath(extensionUri, ...p);
   const style = (...p: string[]) => {
     const folder = p.slice(0, -1);
-    const css = inlineStyle(readAsset(file(...p).fsPath), (relative) => webview.asWebviewUri(file(...folder, relative)).toString());
+    const css = inlineStyle(readAsset(file(...p).fsPath), (relative) =>
+      webview.asWebviewUri(file(...folder, relative)).toString(),
+    );
     return `<style nonce="${nonce}">\n${css}\n</style>`;
   };
   return `<!DOCTYPE html>

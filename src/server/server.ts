@@ -80,7 +80,10 @@ export function startServer(connection: Connection): void {
     const entry = documents.get(params.textDocument.uri);
     if (!entry || !isConversationDoc(entry)) return { kind: DocumentDiagnosticReportKind.Full, items: [] };
     const items = entry.analysis.diagnostics();
-    return { kind: DocumentDiagnosticReportKind.Full, items: items as unknown as import('vscode-languageserver/node').Diagnostic[] };
+    return {
+      kind: DocumentDiagnosticReportKind.Full,
+      items: items as unknown as import('vscode-languageserver/node').Diagnostic[],
+    };
   });
 
   connection.onDocumentSymbol(({ textDocument }) => {
@@ -180,9 +183,17 @@ export function startServer(connection: Connection): void {
           source: DIAGNOSTIC_SOURCE,
         });
       }
-      await connection.sendDiagnostics({ uri, diagnostics: diagnostics as import('vscode-languageserver/node').Diagnostic[] });
+      await connection.sendDiagnostics({
+        uri,
+        diagnostics: diagnostics as import('vscode-languageserver/node').Diagnostic[],
+      });
       const errors = report.errors.filter((e) => e.severity !== 'warning').length;
-      return { lines: report.lines, conversations: report.conversations, errors, warnings: report.errors.length - errors };
+      return {
+        lines: report.lines,
+        conversations: report.conversations,
+        errors,
+        warnings: report.errors.length - errors,
+      };
     } finally {
       if (diskRuns.get(uri) === controller) diskRuns.delete(uri);
     }
@@ -201,4 +212,3 @@ type LineDocumentRange = { start: { line: number; character: number }; end: { li
 if (require.main === module) {
   startServer(createConnection(ProposedFeatures.all));
 }
-

@@ -11,7 +11,14 @@ import type { Conversation } from '../core/model';
 import type { DiffReport, TurnDifference } from '../core/diff/model';
 import { zodErrorMessage } from '../core/jsonl/zodIssues';
 
-export type { DiffReport, PairSummary, TurnDifference, DialoguePart, FeatureChange, OutcomeLabel } from '../core/diff/model';
+export type {
+  DiffReport,
+  PairSummary,
+  TurnDifference,
+  DialoguePart,
+  FeatureChange,
+  OutcomeLabel,
+} from '../core/diff/model';
 
 export const COMPARE_VIEW_TYPE = 'simlens.compareRuns';
 
@@ -26,12 +33,18 @@ export const CompareToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('selectPair'), index: z.number().int().nonnegative().max(100_000_000) }),
   /** Open side A or B of pair `index` in the SimLens editor. */
-  z.object({ type: z.literal('openConversation'), index: z.number().int().nonnegative().max(100_000_000), side: z.enum(['A', 'B']) }),
+  z.object({
+    type: z.literal('openConversation'),
+    index: z.number().int().nonnegative().max(100_000_000),
+    side: z.enum(['A', 'B']),
+  }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string().max(4000) }),
 ]);
 export type CompareToHost = z.infer<typeof CompareToHostSchema>;
 
-export function parseCompareMessage(value: unknown): { ok: true; message: CompareToHost } | { ok: false; error: string } {
+export function parseCompareMessage(
+  value: unknown,
+): { ok: true; message: CompareToHost } | { ok: false; error: string } {
   const r = CompareToHostSchema.safeParse(value);
   if (r.success) return { ok: true, message: r.data };
   return { ok: false, error: zodErrorMessage('invalid compare panel message', r.error, value) };

@@ -9,7 +9,14 @@
 import * as z from 'zod';
 import type { Conversation } from '../core/model';
 import type { Taxonomy } from '../core/taxonomy';
-import { SummaryFilterSchema, type AgreementResult, type ConversationSummary, type Facets, type SearchStats, type SummaryFilter } from '../core/document/types';
+import {
+  SummaryFilterSchema,
+  type AgreementResult,
+  type ConversationSummary,
+  type Facets,
+  type SearchStats,
+  type SummaryFilter,
+} from '../core/document/types';
 import { parseAtEdge } from './rpc';
 import { VIEW_STATE_VERSION, viewStateVersionProblem } from './editorView';
 
@@ -17,8 +24,15 @@ export { VIEW_STATE_VERSION, viewStateVersionProblem } from './editorView';
 
 // The document's data types are core's (src/core/document/types.ts); both sides take them from here.
 export {
-  SummaryFilterSchema, type ActAgreement, type AgreementReport, type AgreementResult, type ConversationSummary, type Facets, type FleissReport,
-  type SearchStats, type SummaryFilter,
+  SummaryFilterSchema,
+  type ActAgreement,
+  type AgreementReport,
+  type AgreementResult,
+  type ConversationSummary,
+  type Facets,
+  type FleissReport,
+  type SearchStats,
+  type SummaryFilter,
 } from '../core/document/types';
 
 /** State the webview needs before rendering anything. */
@@ -103,14 +117,25 @@ export type HostMessage =
     }
   | { type: 'agreement'; requestId: number; result?: AgreementResult; error?: string }
   | { type: 'reloaded'; reason: string; lineCount: number }
-  | { type: 'settings'; annotator: string; taxonomy: Taxonomy; taxonomyError?: string; allowRemoteImages: boolean; replayIntervalMs: number }
+  | {
+      type: 'settings';
+      annotator: string;
+      taxonomy: Taxonomy;
+      taxonomyError?: string;
+      allowRemoteImages: boolean;
+      replayIntervalMs: number;
+    }
   /** `id` (set by the host) lets a page ignore a notice it shows already (see NoticeLog). */
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; id?: number };
 
 // ---------------------------------------------------------------------------------------------
 // Webview -> host (validated with zod on receipt)
 
-const lineIndex = z.number().int().nonnegative().max(2 ** 32 - 1);
+const lineIndex = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(2 ** 32 - 1);
 const requestId = z.number().int().nonnegative();
 
 /**
@@ -137,7 +162,9 @@ export type EditorViewState = z.infer<typeof EditorViewStateSchema>;
  * Reads a persisted view state (workspaceState, or the page's own saved state): the state, or
  * why it was dropped (`undefined` when there is none). Never throws.
  */
-export function parseViewState(raw: unknown): { ok: true; state: EditorViewState } | { ok: false; reason: string } | undefined {
+export function parseViewState(
+  raw: unknown,
+): { ok: true; state: EditorViewState } | { ok: false; reason: string } | undefined {
   if (raw === undefined || raw === null) return undefined;
   const problem = viewStateVersionProblem(raw);
   if (problem) return { ok: false, reason: problem };
@@ -160,7 +187,12 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('openConversation'), requestId, line: lineIndex }),
   z.object({ type: z.literal('openLineAsText'), line: lineIndex }),
   /** "Fork from here": simulate continuations of this conversation after this 0-based turn. */
-  z.object({ type: z.literal('fork'), line: lineIndex, id: z.string().max(10_000), turn: z.number().int().nonnegative() }),
+  z.object({
+    type: z.literal('fork'),
+    line: lineIndex,
+    id: z.string().max(10_000),
+    turn: z.number().int().nonnegative(),
+  }),
   z.object({
     type: z.literal('annotate'),
     requestId: requestId.optional(),
@@ -174,7 +206,10 @@ export const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('requestAgreement'), requestId, map: z.boolean().optional() }),
   /** Use this built-in taxonomy for annotating (offered when the file's annotations use it). */
   z.object({ type: z.literal('setTaxonomy'), name: z.string().min(1).max(100) }),
-  z.object({ type: z.literal('command'), command: z.enum(['undo', 'redo', 'save', 'goToConversation', 'openSettings', 'checkInvariants']) }),
+  z.object({
+    type: z.literal('command'),
+    command: z.enum(['undo', 'redo', 'save', 'goToConversation', 'openSettings', 'checkInvariants']),
+  }),
   /** Convert this (importable, non-JSONL) file to conversation JSONL beside it and open the result. */
   z.object({ type: z.literal('convert') }),
   z.object({ type: z.literal('log'), level: z.enum(['info', 'warning', 'error']), message: z.string().max(10_000) }),
@@ -185,7 +220,9 @@ export type WebviewMessage = z.infer<typeof WebviewMessageSchema>;
  * Validates a message from the webview. Returns the typed message or an error string naming the
  * offending field, so the host can log it instead of acting on malformed input.
  */
-export function parseWebviewMessage(raw: unknown): { ok: true; message: WebviewMessage } | { ok: false; error: string } {
+export function parseWebviewMessage(
+  raw: unknown,
+): { ok: true; message: WebviewMessage } | { ok: false; error: string } {
   return parseAtEdge(WebviewMessageSchema, raw, 'invalid webview message');
 }
 

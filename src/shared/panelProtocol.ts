@@ -22,7 +22,14 @@ export { PANEL_VIEW_TYPE } from './panelViewType';
 
 export type HostToPanel =
   /** Render this report. `restored`: it came from the persisted state, not a fresh computation. */
-  | { type: 'report'; report: Report; spec: ReportSpec | null; restored?: boolean; canRecompute: boolean; outDir?: string }
+  | {
+      type: 'report';
+      report: Report;
+      spec: ReportSpec | null;
+      restored?: boolean;
+      canRecompute: boolean;
+      outDir?: string;
+    }
   /** A computation is running. */
   | { type: 'busy'; message: string; fraction?: number }
   /** The computation failed or was cancelled; the last report (if any) stays visible. */

@@ -53,7 +53,11 @@ export class RpcClient<Out extends Envelope, In extends Envelope> {
    * request of the same `key` was made since (otherwise to `handlers.stale`, or nowhere).
    * Returns the id.
    */
-  request(key: string, build: (requestId: number) => Out, handlers: ReplyHandlers<In> | ((message: In) => void)): number {
+  request(
+    key: string,
+    build: (requestId: number) => Out,
+    handlers: ReplyHandlers<In> | ((message: In) => void),
+  ): number {
     const requestId = this.next++;
     this.pending.set(requestId, { key, handlers: typeof handlers === 'function' ? { reply: handlers } : handlers });
     this.latest.set(key, requestId);
@@ -119,7 +123,11 @@ export class RpcClient<Out extends Envelope, In extends Envelope> {
  * The host's edge: validates a raw message from the page with `schema`. Returns the typed message
  * or an error naming the offending field (the host logs it and does not act on it).
  */
-export function parseAtEdge<M>(schema: ZodType<M>, raw: unknown, what: string): { ok: true; message: M } | { ok: false; error: string } {
+export function parseAtEdge<M>(
+  schema: ZodType<M>,
+  raw: unknown,
+  what: string,
+): { ok: true; message: M } | { ok: false; error: string } {
   const result = schema.safeParse(raw);
   if (result.success) return { ok: true, message: result.data };
   return { ok: false, error: zodErrorMessage(what, result.error, raw) };

@@ -20,7 +20,9 @@ const BINARIES = ['munged', 'slurmctld', 'slurmd', 'sbatch', 'squeue', 'scontrol
 export function missingSlurmPrograms(): string[] {
   const missing: string[] = [];
   for (const bin of BINARIES) {
-    const found = ['/usr/sbin', '/usr/bin', '/sbin', '/bin', ...(process.env.PATH ?? '').split(':')].some((d) => d && existsSync(join(d, bin)));
+    const found = ['/usr/sbin', '/usr/bin', '/sbin', '/bin', ...(process.env.PATH ?? '').split(':')].some(
+      (d) => d && existsSync(join(d, bin)),
+    );
     if (!found) missing.push(bin);
   }
   if (typeof process.getuid === 'function' && process.getuid() !== 0) missing.push('root (slurmd runs the jobs)');
@@ -40,7 +42,13 @@ function freePort(): Promise<number> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor(what: string, check: () => boolean, timeoutMs: number, log: () => string, died: () => string | undefined): Promise<void> {
+async function waitFor(
+  what: string,
+  check: () => boolean,
+  timeoutMs: number,
+  log: () => string,
+  died: () => string | undefined,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (check()) return;
@@ -84,51 +92,77 @@ export class SlurmCluster {
     const [ctldPort, slurmdPort] = [await freePort(), await freePort()];
     const conf = join(dir, 'slurm.conf');
     const socket = join(socketDir, 'munge.sock');
-    writeFileSync(conf, [
-      'ClusterName=simlenstest',
-      'SlurmctldHost=localhost(127.0.0.1)',
-      `SlurmctldPort=${ctldPort}`,
-      `SlurmdPort=${slurmdPort}`,
-      'SlurmUser=root',
-      'SlurmdUser=root',
-      'AuthType=auth/munge',
-      'CredType=cred/munge',
-      `AuthInfo=socket=${socket}`,
-      `StateSaveLocation=${join(dir, 'state')}`,
-      `SlurmdSpoolDir=${join(dir, 'spool')}`,
-      `SlurmctldPidFile=${join(dir, 'slurmctld.pid')}`,
-      `SlurmdPidFile=${join(dir, 'slurmd.pid')}`,
-      `SlurmctldLogFile=${join(dir, 'log', 'slurmctld.log')}`,
-      `SlurmdLogFile=${join(dir, 'log', 'slurmd.log')}`,
-      'ProctrackType=proctrack/linuxproc',
-      'TaskPlugin=task/none',
-      'JobAcctGatherType=jobacct_gather/none',
-      'AccountingStorageType=accounting_storage/none',
-      'JobCompType=jobcomp/none',
-      'MpiDefault=none',
-      'SwitchType=switch/none',
-      'SelectType=select/cons_tres',
-      'SelectTypeParameters=CR_CPU',
-      'SchedulerType=sched/builtin',
-      // Start dependent jobs within a second of their dependency ending.
-      'SchedulerParameters=sched_interval=1',
-      'ReturnToService=2',
-      'MinJobAge=600',
-      'KillWait=5',
-      'NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN',
-      'PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      conf,
+      [
+        'ClusterName=simlenstest',
+        'SlurmctldHost=localhost(127.0.0.1)',
+        `SlurmctldPort=${ctldPort}`,
+        `SlurmdPort=${slurmdPort}`,
+        'SlurmUser=root',
+        'SlurmdUser=root',
+        'AuthType=auth/munge',
+        'CredType=cred/munge',
+        `AuthInfo=socket=${socket}`,
+        `StateSaveLocation=${join(dir, 'state')}`,
+        `SlurmdSpoolDir=${join(dir, 'spool')}`,
+        `SlurmctldPidFile=${join(dir, 'slurmctld.pid')}`,
+        `SlurmdPidFile=${join(dir, 'slurmd.pid')}`,
+        `SlurmctldLogFile=${join(dir, 'log', 'slurmctld.log')}`,
+        `SlurmdLogFile=${join(dir, 'log', 'slurmd.log')}`,
+        'ProctrackType=proctrack/linuxproc',
+        'TaskPlugin=task/none',
+        'JobAcctGatherType=jobacct_gather/none',
+        'AccountingStorageType=accounting_storage/none',
+        'JobCompType=jobcomp/none',
+        'MpiDefault=none',
+        'SwitchType=switch/none',
+        'SelectType=select/cons_tres',
+        'SelectTypeParameters=CR_CPU',
+        'SchedulerType=sched/builtin',
+        // Start dependent jobs within a second of their dependency ending.
+        'SchedulerParameters=sched_interval=1',
+        'ReturnToService=2',
+        'MinJobAge=600',
+        'KillWait=5',
+        'NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN',
+        'PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP',
+        '',
+      ].join('\n'),
+    );
     const cluster = new SlurmCluster(dir, conf, socketDir);
     try {
-      cluster.spawnDaemon('munged', 'munged', ['-F', `--socket=${socket}`, `--key-file=${key}`, `--pid-file=${join(dir, 'munged.pid')}`, `--log-file=${join(dir, 'log', 'munged.log')}`, `--seed-file=${join(dir, 'munge.seed')}`]);
-      await waitFor('munged socket', () => existsSync(socket), 10_000, () => cluster.logs(), () => cluster.dead());
+      cluster.spawnDaemon('munged', 'munged', [
+        '-F',
+        `--socket=${socket}`,
+        `--key-file=${key}`,
+        `--pid-file=${join(dir, 'munged.pid')}`,
+        `--log-file=${join(dir, 'log', 'munged.log')}`,
+        `--seed-file=${join(dir, 'munge.seed')}`,
+      ]);
+      await waitFor(
+        'munged socket',
+        () => existsSync(socket),
+        10_000,
+        () => cluster.logs(),
+        () => cluster.dead(),
+      );
       cluster.spawnDaemon('slurmctld', 'slurmctld', ['-D', '-f', conf]);
       cluster.spawnDaemon('slurmd', 'slurmd', ['-D', '-N', 'localhost', '-f', conf]);
-      await waitFor('the node', () => {
-        const r = spawnSync('sinfo', ['-h', '-N', '-o', '%T'], { env: cluster.env(), encoding: 'utf8', timeout: 5000 });
-        return r.status === 0 && /^idle/m.test(r.stdout);
-      }, 30_000, () => cluster.logs(), () => cluster.dead());
+      await waitFor(
+        'the node',
+        () => {
+          const r = spawnSync('sinfo', ['-h', '-N', '-o', '%T'], {
+            env: cluster.env(),
+            encoding: 'utf8',
+            timeout: 5000,
+          });
+          return r.status === 0 && /^idle/m.test(r.stdout);
+        },
+        30_000,
+        () => cluster.logs(),
+        () => cluster.dead(),
+      );
     } catch (err) {
       await cluster.stop();
       throw err;
@@ -142,7 +176,9 @@ export class SlurmCluster {
     child.stderr?.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4000);
     });
-    child.on('exit', (code, signal) => writeFileSync(join(this.dir, 'log', `${name}.exit`), `${code ?? signal}\n${stderr}`));
+    child.on('exit', (code, signal) =>
+      writeFileSync(join(this.dir, 'log', `${name}.exit`), `${code ?? signal}\n${stderr}`),
+    );
     child.on('error', (err) => writeFileSync(join(this.dir, 'log', `${name}.exit`), `spawn error: ${err.message}\n`));
     this.daemons.push({ name, child });
   }
@@ -173,12 +209,20 @@ export class SlurmCluster {
   jobStates(ids: string[]): JobState[] {
     const states: JobState[] = [];
     for (const id of ids) {
-      const r = spawnSync('scontrol', ['show', 'job', '-o', id], { env: this.env(), encoding: 'utf8', timeout: 10_000 });
+      const r = spawnSync('scontrol', ['show', 'job', '-o', id], {
+        env: this.env(),
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
       if (r.status !== 0) throw new Error(`scontrol show job ${id} failed: ${r.stderr}`);
       for (const line of r.stdout.split('\n').filter((l) => l.trim())) {
         const field = (name: string) => new RegExp(`(?:^|\\s)${name}=(\\S+)`).exec(line)?.[1] ?? '';
         const task = field('ArrayTaskId');
-        states.push({ id: task ? `${field('ArrayJobId')}_${task}` : field('JobId'), state: field('JobState'), exitCode: field('ExitCode') });
+        states.push({
+          id: task ? `${field('ArrayJobId')}_${task}` : field('JobId'),
+          state: field('JobState'),
+          exitCode: field('ExitCode'),
+        });
       }
     }
     return states;
@@ -189,8 +233,15 @@ export class SlurmCluster {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const states = this.jobStates(ids);
-      if (states.length && states.every((s) => !/PENDING|RUNNING|CONFIGURING|COMPLETING|REQUEUED|SUSPENDED/.test(s.state))) return states;
-      if (Date.now() > until) throw new Error(`jobs ${ids.join(', ')} not done after ${timeoutMs} ms: ${JSON.stringify(states)}\n${this.logs()}`);
+      if (
+        states.length &&
+        states.every((s) => !/PENDING|RUNNING|CONFIGURING|COMPLETING|REQUEUED|SUSPENDED/.test(s.state))
+      )
+        return states;
+      if (Date.now() > until)
+        throw new Error(
+          `jobs ${ids.join(', ')} not done after ${timeoutMs} ms: ${JSON.stringify(states)}\n${this.logs()}`,
+        );
       await sleep(250);
     }
   }

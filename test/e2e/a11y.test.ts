@@ -37,7 +37,10 @@ import {
 } from './harness';
 
 async function simulate(dir: string, name: string, config: Record<string, unknown>): Promise<void> {
-  await runSimulation({ n: 30, seed: 5, ...config } as Parameters<typeof runSimulation>[0], { out: path.join(dir, name), overwrite: true });
+  await runSimulation({ n: 30, seed: 5, ...config } as Parameters<typeof runSimulation>[0], {
+    out: path.join(dir, name),
+    overwrite: true,
+  });
 }
 
 /** The content frames of the visible webviews, editor first (it is in the left group). */
@@ -82,129 +85,185 @@ async function layout(frame: Frame): Promise<Record<string, number | boolean | n
   return frame.evaluate(LAYOUT_SCRIPT) as Promise<Record<string, number | boolean | null>>;
 }
 
-test('webviews: axe-core WCAG AA in four themes; layouts from 400 to 2,500 px and a split view', { timeout: 600_000 }, async (t) => {
-  if (!e2eReady(t)) return;
-  const workspace = makeWorkspace({ 'human.conv.jsonl': jsonl(humanConversations(60, 'e2e')) });
-  await simulate(workspace, 'sim-good.sim.jsonl', { agent: 'local-good' });
-  await simulate(workspace, 'sim-bad.sim.jsonl', { agent: 'local-bad' });
-  await simulate(workspace, 'meta.sim.jsonl', { user: 'agenda', meta: 'tol', agent: 'local-good' });
-  const vscode = await startVsCode({ workspace, theme: 'light', viewport: { width: 1400, height: 900 } });
-  t.after(() => vscode.close());
-  const { page } = vscode;
+test(
+  'webviews: axe-core WCAG AA in four themes; layouts from 400 to 2,500 px and a split view',
+  { timeout: 600_000 },
+  async (t) => {
+    if (!e2eReady(t)) return;
+    const workspace = makeWorkspace({ 'human.conv.jsonl': jsonl(humanConversations(60, 'e2e')) });
+    await simulate(workspace, 'sim-good.sim.jsonl', { agent: 'local-good' });
+    await simulate(workspace, 'sim-bad.sim.jsonl', { agent: 'local-bad' });
+    await simulate(workspace, 'meta.sim.jsonl', { user: 'agenda', meta: 'tol', agent: 'local-good' });
+    const vscode = await startVsCode({ workspace, theme: 'light', viewport: { width: 1400, height: 900 } });
+    t.after(() => vscode.close());
+    const { page } = vscode;
 
-  // Compare Populations with three candidates; the panel opens over the editor, then the editor moves right.
-  await runCommand(page, 'SimLens: Compare Populations…', 60_000);
-  await pickQuickInput(page, 'human.conv.jsonl');
-  await pickQuickInput(page, 'All 60 conversations', 30_000);
-  for (const label of ['sim-good.sim.jsonl', 'sim-bad.sim.jsonl', 'meta.sim.jsonl']) await pickQuickInput(page, label);
-  await page.keyboard.press('Enter');
-  // Each candidate file may ask for a filter, then the act source.
-  for (;;) {
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^\s*(All \d+ conversations|Lexical tagger)\s*$/ }) }).first();
-    await row.waitFor({ state: 'visible', timeout: 30_000 });
-    const label = (await row.locator('.label-name').innerText()).trim();
-    await row.click();
-    if (label === 'Lexical tagger') break;
-  }
-  const panelView = page.locator('iframe.webview.ready').filter({ visible: true }).first().contentFrame().locator('iframe#active-frame').contentFrame();
-  await panelView.locator('h1', { hasText: /^Population alignment/ }).waitFor({ state: 'visible', timeout: 120_000 });
-  // The editor on a simulated run opens beside the panel (Quick Open, Ctrl+Enter: to the side),
-  // replaying its first conversation. (Moving an open webview to another group left it blank in
-  // this harness, so nothing is moved.)
-  await page.locator('.part.sidebar .composite.title').first().click();
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill('sim-good.sim.jsonl');
-  await page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^\s*sim-good\.sim\.jsonl\s*$/ }) }).first().waitFor({ state: 'visible', timeout: 30_000 });
-  await page.keyboard.press('Control+Enter');
-  await page.locator('.split-view-view .editor-group-container').nth(1).waitFor({ state: 'visible', timeout: 15_000 });
-  const editorView: FrameLocator = webviewFrame(page, 1);
-  await editorView.locator('.list-status', { hasText: /of 30 conversations/ }).waitFor({ state: 'visible', timeout: 30_000 });
-  await editorView.locator('.conv-id').first().waitFor({ state: 'visible', timeout: 30_000 });
-
-  const results: Record<string, { editor: AxeViolation[]; panel: AxeViolation[] }> = {};
-  for (const theme of ['light', 'dark', 'hc-dark', 'hc-light'] as const) {
-    if (theme !== 'light') {
-      await page.locator('.part.sidebar .composite.title').first().click();
-      await vscode.setTheme(theme);
+    // Compare Populations with three candidates; the panel opens over the editor, then the editor moves right.
+    await runCommand(page, 'SimLens: Compare Populations…', 60_000);
+    await pickQuickInput(page, 'human.conv.jsonl');
+    await pickQuickInput(page, 'All 60 conversations', 30_000);
+    for (const label of ['sim-good.sim.jsonl', 'sim-bad.sim.jsonl', 'meta.sim.jsonl'])
+      await pickQuickInput(page, label);
+    await page.keyboard.press('Enter');
+    // Each candidate file may ask for a filter, then the act source.
+    for (;;) {
+      const row = page
+        .locator('.quick-input-list .monaco-list-row')
+        .filter({ has: page.locator('.label-name', { hasText: /^\s*(All \d+ conversations|Lexical tagger)\s*$/ }) })
+        .first();
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      const label = (await row.locator('.label-name').innerText()).trim();
+      await row.click();
+      if (label === 'Lexical tagger') break;
     }
-    const { editor, panel } = await frames(page);
-    await waitForWebviewTheme(editor, theme);
-    await waitForWebviewTheme(panel, theme);
-    try {
-      await panel.locator('[data-section="plsa-table"]').waitFor({ state: 'visible', timeout: 60_000 });
-      await editor.locator('.conv-id').first().waitFor({ state: 'visible', timeout: 30_000 });
-    } catch (e) {
-      await page.screenshot({ path: path.join(RESULTS_DIR, `a11y-failed-${theme}.png`) });
-      const text = await panel.evaluate('[...document.querySelectorAll("script, link")].map((e) => e.outerHTML).join(" ") + " BODY: " + document.body.outerHTML.slice(0, 1200)').catch((x: Error) => `(unreadable: ${x.message})`);
-      console.log('page errors:', vscode.errors.join('\n'));
-      throw new Error(`${theme}: the webviews did not show their content; panel: ${String(text)}\n${(e as Error).message.split('\n')[0]}`);
-    }
-    const replay = await axeCheck(editor);
-    // The annotation mode too (act toggles, cursor, annotator header).
-    await editor.locator('.modes .mode', { hasText: 'Annotate' }).click();
-    await editor.locator('.act-toggle').first().waitFor({ state: 'visible', timeout: 30_000 });
-    const annotate = await axeCheck(editor);
-    await editor.locator('.modes .mode', { hasText: 'Replay' }).click();
-    await editor.locator('.turn-pos').waitFor({ state: 'visible', timeout: 30_000 });
-    results[theme] = { editor: [...replay, ...annotate.map((v) => ({ ...v, id: `annotate:${v.id}` }))], panel: await axeCheck(panel) };
-    await screenshot(page, `a11y-split-${theme}`);
-  }
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  writeFileSync(path.join(RESULTS_DIR, 'a11y-axe.json'), JSON.stringify(results, null, 2));
-  const summary = Object.entries(results).map(([theme, r]) => {
-    const count = (vs: AxeViolation[]) => vs.map((v) => `${v.id}×${v.nodes.length}`).join(', ') || 'none';
-    return `${theme}: editor ${count(r.editor)}; panel ${count(r.panel)}`;
-  });
-  console.log(summary.join('\n'));
+    const panelView = page
+      .locator('iframe.webview.ready')
+      .filter({ visible: true })
+      .first()
+      .contentFrame()
+      .locator('iframe#active-frame')
+      .contentFrame();
+    await panelView.locator('h1', { hasText: /^Population alignment/ }).waitFor({ state: 'visible', timeout: 120_000 });
+    // The editor on a simulated run opens beside the panel (Quick Open, Ctrl+Enter: to the side),
+    // replaying its first conversation. (Moving an open webview to another group left it blank in
+    // this harness, so nothing is moved.)
+    await page.locator('.part.sidebar .composite.title').first().click();
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill('sim-good.sim.jsonl');
+    await page
+      .locator('.quick-input-list .monaco-list-row', {
+        has: page.locator('.label-name', { hasText: /^\s*sim-good\.sim\.jsonl\s*$/ }),
+      })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.keyboard.press('Control+Enter');
+    await page
+      .locator('.split-view-view .editor-group-container')
+      .nth(1)
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    const editorView: FrameLocator = webviewFrame(page, 1);
+    await editorView
+      .locator('.list-status', { hasText: /of 30 conversations/ })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await editorView.locator('.conv-id').first().waitFor({ state: 'visible', timeout: 30_000 });
 
-  // Layouts: split view (editor | panel) at three widths, then each webview alone.
-  const facts: Record<string, unknown> = {};
-  for (const width of [400, 1000, 2500]) {
-    await page.setViewportSize({ width, height: 900 });
-    const { editor, panel } = await frames(page);
-    await nextFrames(editorView);
-    await screenshot(page, `layout-split-${width}`);
-    facts[`split-${width}`] = { editor: await layout(editor), panel: await layout(panel) };
-  }
-  // The panel alone (editor group closed to one), then the editor alone.
-  await page.locator('.tabs-container .tab[aria-label*="sim-good.sim.jsonl"]').first().click();
-  await page.locator('.part.sidebar .composite.title').first().click();
-  await runCommand(page, 'View: Close Editor Group');
-  await page.locator('.split-view-view .editor-group-container').nth(1).waitFor({ state: 'detached', timeout: 15_000 });
-  for (const width of [400, 1000, 2500]) {
-    await page.setViewportSize({ width, height: 900 });
-    const panel = await webviewContentFrame(page, 0);
-    await panel.locator('[data-section="plsa-table"]').waitFor({ state: 'visible', timeout: 60_000 });
-    await screenshot(page, `layout-panel-${width}`);
-    facts[`panel-${width}`] = await layout(panel);
-  }
-  await page.setViewportSize({ width: 1400, height: 900 });
-  await openFileInEditor(page, 'sim-good.sim.jsonl');
-  for (const width of [400, 1000, 2500]) {
-    await page.setViewportSize({ width, height: 900 });
-    const editor = await webviewContentFrame(page, 0);
-    await editor.locator('.conv-id').first().waitFor({ state: 'visible', timeout: 30_000 });
-    await screenshot(page, `layout-editor-${width}`);
-    facts[`editor-${width}`] = await layout(editor);
-  }
-  writeFileSync(path.join(RESULTS_DIR, 'layout-facts.json'), JSON.stringify(facts, null, 2));
-  console.log(JSON.stringify(facts));
-
-  // Checks (after all screenshots exist, so a failure still leaves them to look at).
-  for (const [theme, r] of Object.entries(results)) {
-    assert.deepEqual([...r.editor, ...r.panel].map((v) => `${v.id}: ${v.nodes.map((n) => n.target).slice(0, 5).join(' | ')}`), [], `axe violations in ${theme}`);
-  }
-  for (const [name, f] of Object.entries(facts)) {
-    const views = name.startsWith('split') ? Object.entries(f as Record<string, Record<string, unknown>>) : [[name, f as Record<string, unknown>] as const];
-    for (const [view, v] of views) {
-      assert.equal(v.pageOverflow, false, `${name}/${view}: no page-wide horizontal scrolling`);
-      if (typeof v.filtersHeight === 'number' && typeof v.controlHeight === 'number') {
-        assert.ok(v.filtersHeight < v.controlHeight * 2 + 8, `${name}/${view}: filters in one row (${v.filtersHeight} px for ${v.controlHeight} px controls)`);
+    const results: Record<string, { editor: AxeViolation[]; panel: AxeViolation[] }> = {};
+    for (const theme of ['light', 'dark', 'hc-dark', 'hc-light'] as const) {
+      if (theme !== 'light') {
+        await page.locator('.part.sidebar .composite.title').first().click();
+        await vscode.setTheme(theme);
       }
-      if (typeof v.transcriptWidth === 'number') assert.ok(v.transcriptWidth >= Math.min(240, (v.viewportWidth as number) - 40), `${name}/${view}: transcript ${v.transcriptWidth} px wide`);
-      if (v.featurePinned !== null && v.featurePinned !== undefined) assert.equal(v.featurePinned, true, `${name}/${view}: feature column pinned`);
+      const { editor, panel } = await frames(page);
+      await waitForWebviewTheme(editor, theme);
+      await waitForWebviewTheme(panel, theme);
+      try {
+        await panel.locator('[data-section="plsa-table"]').waitFor({ state: 'visible', timeout: 60_000 });
+        await editor.locator('.conv-id').first().waitFor({ state: 'visible', timeout: 30_000 });
+      } catch (e) {
+        await page.screenshot({ path: path.join(RESULTS_DIR, `a11y-failed-${theme}.png`) });
+        const text = await panel
+          .evaluate(
+            '[...document.querySelectorAll("script, link")].map((e) => e.outerHTML).join(" ") + " BODY: " + document.body.outerHTML.slice(0, 1200)',
+          )
+          .catch((x: Error) => `(unreadable: ${x.message})`);
+        console.log('page errors:', vscode.errors.join('\n'));
+        throw new Error(
+          `${theme}: the webviews did not show their content; panel: ${String(text)}\n${(e as Error).message.split('\n')[0]}`,
+        );
+      }
+      const replay = await axeCheck(editor);
+      // The annotation mode too (act toggles, cursor, annotator header).
+      await editor.locator('.modes .mode', { hasText: 'Annotate' }).click();
+      await editor.locator('.act-toggle').first().waitFor({ state: 'visible', timeout: 30_000 });
+      const annotate = await axeCheck(editor);
+      await editor.locator('.modes .mode', { hasText: 'Replay' }).click();
+      await editor.locator('.turn-pos').waitFor({ state: 'visible', timeout: 30_000 });
+      results[theme] = {
+        editor: [...replay, ...annotate.map((v) => ({ ...v, id: `annotate:${v.id}` }))],
+        panel: await axeCheck(panel),
+      };
+      await screenshot(page, `a11y-split-${theme}`);
     }
-  }
-});
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    writeFileSync(path.join(RESULTS_DIR, 'a11y-axe.json'), JSON.stringify(results, null, 2));
+    const summary = Object.entries(results).map(([theme, r]) => {
+      const count = (vs: AxeViolation[]) => vs.map((v) => `${v.id}×${v.nodes.length}`).join(', ') || 'none';
+      return `${theme}: editor ${count(r.editor)}; panel ${count(r.panel)}`;
+    });
+    console.log(summary.join('\n'));
+
+    // Layouts: split view (editor | panel) at three widths, then each webview alone.
+    const facts: Record<string, unknown> = {};
+    for (const width of [400, 1000, 2500]) {
+      await page.setViewportSize({ width, height: 900 });
+      const { editor, panel } = await frames(page);
+      await nextFrames(editorView);
+      await screenshot(page, `layout-split-${width}`);
+      facts[`split-${width}`] = { editor: await layout(editor), panel: await layout(panel) };
+    }
+    // The panel alone (editor group closed to one), then the editor alone.
+    await page.locator('.tabs-container .tab[aria-label*="sim-good.sim.jsonl"]').first().click();
+    await page.locator('.part.sidebar .composite.title').first().click();
+    await runCommand(page, 'View: Close Editor Group');
+    await page
+      .locator('.split-view-view .editor-group-container')
+      .nth(1)
+      .waitFor({ state: 'detached', timeout: 15_000 });
+    for (const width of [400, 1000, 2500]) {
+      await page.setViewportSize({ width, height: 900 });
+      const panel = await webviewContentFrame(page, 0);
+      await panel.locator('[data-section="plsa-table"]').waitFor({ state: 'visible', timeout: 60_000 });
+      await screenshot(page, `layout-panel-${width}`);
+      facts[`panel-${width}`] = await layout(panel);
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await openFileInEditor(page, 'sim-good.sim.jsonl');
+    for (const width of [400, 1000, 2500]) {
+      await page.setViewportSize({ width, height: 900 });
+      const editor = await webviewContentFrame(page, 0);
+      await editor.locator('.conv-id').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await screenshot(page, `layout-editor-${width}`);
+      facts[`editor-${width}`] = await layout(editor);
+    }
+    writeFileSync(path.join(RESULTS_DIR, 'layout-facts.json'), JSON.stringify(facts, null, 2));
+    console.log(JSON.stringify(facts));
+
+    // Checks (after all screenshots exist, so a failure still leaves them to look at).
+    for (const [theme, r] of Object.entries(results)) {
+      assert.deepEqual(
+        [...r.editor, ...r.panel].map(
+          (v) =>
+            `${v.id}: ${v.nodes
+              .map((n) => n.target)
+              .slice(0, 5)
+              .join(' | ')}`,
+        ),
+        [],
+        `axe violations in ${theme}`,
+      );
+    }
+    for (const [name, f] of Object.entries(facts)) {
+      const views = name.startsWith('split')
+        ? Object.entries(f as Record<string, Record<string, unknown>>)
+        : [[name, f as Record<string, unknown>] as const];
+      for (const [view, v] of views) {
+        assert.equal(v.pageOverflow, false, `${name}/${view}: no page-wide horizontal scrolling`);
+        if (typeof v.filtersHeight === 'number' && typeof v.controlHeight === 'number') {
+          assert.ok(
+            v.filtersHeight < v.controlHeight * 2 + 8,
+            `${name}/${view}: filters in one row (${v.filtersHeight} px for ${v.controlHeight} px controls)`,
+          );
+        }
+        if (typeof v.transcriptWidth === 'number')
+          assert.ok(
+            v.transcriptWidth >= Math.min(240, (v.viewportWidth as number) - 40),
+            `${name}/${view}: transcript ${v.transcriptWidth} px wide`,
+          );
+        if (v.featurePinned !== null && v.featurePinned !== undefined)
+          assert.equal(v.featurePinned, true, `${name}/${view}: feature column pinned`);
+      }
+    }
+  },
+);

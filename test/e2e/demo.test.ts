@@ -27,10 +27,14 @@ for (const signal of ['SIGHUP', 'SIGINT'] as const) {
     if (!e2eReady(t)) return;
     const { vsix } = buildVsix();
     const workspace = makeWorkspace();
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'scripts', 'demo.mjs'), '--server', '--vsix', vsix, '--workspace', workspace], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [path.join(REPO_ROOT, 'scripts', 'demo.mjs'), '--server', '--vsix', vsix, '--workspace', workspace],
+      {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

@@ -13,13 +13,32 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
 import path from 'node:path';
-import { RESULTS_DIR, e2eReady, focusWorkbench, makeWorkspace, pickQuickInput, pollUntil, sampleConversations, openFileInEditor, runCommand, screenshot, startVsCode, waitForText, waitForWebview, webviewContentFrame } from './harness';
+import {
+  RESULTS_DIR,
+  e2eReady,
+  focusWorkbench,
+  makeWorkspace,
+  pickQuickInput,
+  pollUntil,
+  sampleConversations,
+  openFileInEditor,
+  runCommand,
+  screenshot,
+  startVsCode,
+  waitForText,
+  waitForWebview,
+  webviewContentFrame,
+} from './harness';
 
 /** Editor groups with their tabs' labels, left to right. */
 async function groups(page: Page): Promise<string[][]> {
   return page
     .locator('.part.editor .editor-group-container')
-    .evaluateAll((els) => els.map((g) => Array.from(g.querySelectorAll('.tabs-container .tab')).map((t) => t.getAttribute('aria-label') ?? '')));
+    .evaluateAll((els) =>
+      els.map((g) =>
+        Array.from(g.querySelectorAll('.tabs-container .tab')).map((t) => t.getAttribute('aria-label') ?? ''),
+      ),
+    );
 }
 
 /** The visible webview in the `index`-th editor group (by DOM order of the visible webviews) shows h-2 at turn 1 of 2. */
@@ -41,130 +60,202 @@ async function expectSelection(page: Page, index: number, what: string, narrow =
   return frame;
 }
 
-test('conversation editor: move into the next group and back, split right; the webview shows the conversation again', { timeout: 240_000 }, async (t) => {
-  if (!e2eReady(t)) return;
-  const debug = Boolean(process.env.SIMLENS_E2E_DEBUG);
-  const workspace = makeWorkspace({ 'sample.conv.jsonl': sampleConversations(), 'notes.txt': 'Notes beside the conversations.\n' });
-  const vscode = await startVsCode({ workspace, theme: 'light', settings: { 'simlens.annotator': 'e2e-annotator' }, env: debug ? { SIMLENS_EDITOR_DEBUG: '1' } : {} });
-  t.after(() => vscode.close());
-  const page = vscode.page;
-  if (debug) page.on('console', (m) => console.log(`[console.${m.type()}] ${m.text().slice(0, 400)}`));
-  const started = Date.now();
+test(
+  'conversation editor: move into the next group and back, split right; the webview shows the conversation again',
+  { timeout: 240_000 },
+  async (t) => {
+    if (!e2eReady(t)) return;
+    const debug = Boolean(process.env.SIMLENS_E2E_DEBUG);
+    const workspace = makeWorkspace({
+      'sample.conv.jsonl': sampleConversations(),
+      'notes.txt': 'Notes beside the conversations.\n',
+    });
+    const vscode = await startVsCode({
+      workspace,
+      theme: 'light',
+      settings: { 'simlens.annotator': 'e2e-annotator' },
+      env: debug ? { SIMLENS_EDITOR_DEBUG: '1' } : {},
+    });
+    t.after(() => vscode.close());
+    const page = vscode.page;
+    if (debug) page.on('console', (m) => console.log(`[console.${m.type()}] ${m.text().slice(0, 400)}`));
+    const started = Date.now();
 
-  // Two groups, each with a text editor, so that moving never closes or creates a group.
-  await openFileInEditor(page, 'notes.txt');
-  await runCommand(page, 'View: Split Editor Right');
-  await page.locator('.part.editor .editor-group-container').nth(1).waitFor({ state: 'visible', timeout: 15_000 });
-  await runCommand(page, 'View: Focus First Editor Group');
-  await openFileInEditor(page, 'sample.conv.jsonl');
-  const frame = await waitForWebview(page);
-  await waitForText(frame, '.list-status', /3 of 3 conversations/);
-  await waitForText(frame, '.conv-id', /h-1/);
-  // "Go to Conversation…" reveals s-1; then the user selects another conversation and turn than
-  // the defaults, so that keeping them is visible (and a reload must not reveal s-1 again).
-  await focusWorkbench(page);
-  await runCommand(page, 'SimLens: Go to Conversation…');
-  await pickQuickInput(page, 's-1');
-  await waitForText(frame, '.conv-id', /s-1/);
-  await frame.locator('.row', { hasText: 'h-2' }).first().click();
-  await waitForText(frame, '.conv-id', /h-2/);
-  await frame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
-  await page.keyboard.press('Home');
-  await waitForText(frame, '.turn-pos', /Turn 1 \/ 2/);
-  await screenshot(page, 'editor-groups-1-open');
+    // Two groups, each with a text editor, so that moving never closes or creates a group.
+    await openFileInEditor(page, 'notes.txt');
+    await runCommand(page, 'View: Split Editor Right');
+    await page.locator('.part.editor .editor-group-container').nth(1).waitFor({ state: 'visible', timeout: 15_000 });
+    await runCommand(page, 'View: Focus First Editor Group');
+    await openFileInEditor(page, 'sample.conv.jsonl');
+    const frame = await waitForWebview(page);
+    await waitForText(frame, '.list-status', /3 of 3 conversations/);
+    await waitForText(frame, '.conv-id', /h-1/);
+    // "Go to Conversation…" reveals s-1; then the user selects another conversation and turn than
+    // the defaults, so that keeping them is visible (and a reload must not reveal s-1 again).
+    await focusWorkbench(page);
+    await runCommand(page, 'SimLens: Go to Conversation…');
+    await pickQuickInput(page, 's-1');
+    await waitForText(frame, '.conv-id', /s-1/);
+    await frame.locator('.row', { hasText: 'h-2' }).first().click();
+    await waitForText(frame, '.conv-id', /h-2/);
+    await frame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Home');
+    await waitForText(frame, '.turn-pos', /Turn 1 \/ 2/);
+    await screenshot(page, 'editor-groups-1-open');
 
-  // Move into the next group (a new group on the right).
-  await focusWorkbench(page);
-  await runCommand(page, 'View: Move Editor into Next Group');
-  await page
-    .locator('.part.editor .editor-group-container')
-    .nth(1)
-    .locator('.tabs-container .tab[aria-label*="sample.conv.jsonl"]')
-    .waitFor({ state: 'visible', timeout: 15_000 });
-  const afterMove = await groups(page);
-  assert.equal(afterMove.filter((g) => g.some((l) => l.includes('sample.conv.jsonl'))).length, 1, `one group holds the editor: ${JSON.stringify(afterMove)}`);
-  assert.ok(afterMove[1].some((l) => l.includes('sample.conv.jsonl')), `the editor is in the second group: ${JSON.stringify(afterMove)}`);
-  await expectSelection(page, 0, 'after moving into the next group');
-  await screenshot(page, 'editor-groups-2-moved');
-
-  // And back into the first group.
-  await focusWorkbench(page);
-  await runCommand(page, 'View: Move Editor into Previous Group');
-  await page
-    .locator('.part.editor .editor-group-container')
-    .first()
-    .locator('.tabs-container .tab[aria-label*="sample.conv.jsonl"]')
-    .waitFor({ state: 'visible', timeout: 15_000 });
-  await expectSelection(page, 0, 'after moving back');
-  await screenshot(page, 'editor-groups-3-moved-back');
-
-  // Two moves back to back: the second one while the page of the first is still loading.
-  await focusWorkbench(page);
-  await runCommand(page, 'View: Move Editor into Next Group');
-  await focusWorkbench(page);
-  await runCommand(page, 'View: Move Editor into Previous Group');
-  await expectSelection(page, 0, 'after two quick moves');
-  await screenshot(page, 'editor-groups-4-quick-moves');
-
-  // SIMLENS_E2E_GROUP_MOVES=n: n more round trips, to hunt for a race.
-  for (let k = 0; k < Number(process.env.SIMLENS_E2E_GROUP_MOVES ?? 0); k++) {
+    // Move into the next group (a new group on the right).
     await focusWorkbench(page);
     await runCommand(page, 'View: Move Editor into Next Group');
-    await page.locator('.part.editor .editor-group-container').nth(1).locator('.tabs-container .tab[aria-label*="sample.conv.jsonl"]').waitFor({ state: 'visible', timeout: 15_000 });
-    await expectSelection(page, 0, `loop ${k} next`);
+    await page
+      .locator('.part.editor .editor-group-container')
+      .nth(1)
+      .locator('.tabs-container .tab[aria-label*="sample.conv.jsonl"]')
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    const afterMove = await groups(page);
+    assert.equal(
+      afterMove.filter((g) => g.some((l) => l.includes('sample.conv.jsonl'))).length,
+      1,
+      `one group holds the editor: ${JSON.stringify(afterMove)}`,
+    );
+    assert.ok(
+      afterMove[1].some((l) => l.includes('sample.conv.jsonl')),
+      `the editor is in the second group: ${JSON.stringify(afterMove)}`,
+    );
+    await expectSelection(page, 0, 'after moving into the next group');
+    await screenshot(page, 'editor-groups-2-moved');
+
+    // And back into the first group.
     await focusWorkbench(page);
     await runCommand(page, 'View: Move Editor into Previous Group');
-    await page.locator('.part.editor .editor-group-container').first().locator('.tabs-container .tab[aria-label*="sample.conv.jsonl"]').waitFor({ state: 'visible', timeout: 15_000 });
-    await expectSelection(page, 0, `loop ${k} previous`);
-  }
+    await page
+      .locator('.part.editor .editor-group-container')
+      .first()
+      .locator('.tabs-container .tab[aria-label*="sample.conv.jsonl"]')
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await expectSelection(page, 0, 'after moving back');
+    await screenshot(page, 'editor-groups-3-moved-back');
 
-  // Split right: the same file in a second group, with its own webview and view (the editor
-  // supports several editors per document). Each keeps its own selection; both stay usable.
-  await focusWorkbench(page);
-  await runCommand(page, 'View: Split Editor Right');
-  await pollUntil(groups.bind(null, page), (g) => g.filter((tabs) => tabs.some((l) => l.includes('sample.conv.jsonl'))).length === 2, 15_000);
-  assert.equal(await pollUntil(() => page.locator('iframe.webview.ready').filter({ visible: true }).count(), (n) => n === 2, 15_000), 2, 'two visible webviews');
-  // Which webview is which (Frame objects stay bound to their page; DOM order may change with focus).
-  const frames = await Promise.all([0, 1].map((i) => webviewContentFrame(page, i)));
-  const convOf = (f: Frame) => f.locator('.conv-id').first().innerText({ timeout: 20_000 }).catch(() => '');
-  const turnOf = (f: Frame) => f.locator('.turn-pos').first().innerText({ timeout: 20_000 }).catch(() => '');
-  await pollUntil(async () => Promise.all(frames.map(convOf)), (v) => v.every((x) => x !== ''), 20_000);
-  const turns = await Promise.all(frames.map(turnOf));
-  // The first editor is the one at h-2, turn 1 (the new one may have copied its view state).
-  const firstFrame = frames[(await Promise.all(frames.map(convOf))).findIndex((c, i) => c === 'h-2' && /Turn 1 \/ 2/.test(turns[i]))];
-  assert.ok(firstFrame, `the first editor still shows h-2 at turn 1: ${JSON.stringify(turns)}`);
-  const newFrame = frames.find((f) => f !== firstFrame)!;
-  // Pick another conversation in the new editor (by key: a narrow group hides the list).
-  const before = await convOf(newFrame);
-  await newFrame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
-  await page.keyboard.press(before === 's-1' ? '[' : ']');
-  const after = await pollUntil(() => convOf(newFrame), (v) => v !== before && v !== '', 15_000);
-  assert.notEqual(after, before, 'the new editor moved to another conversation');
-  // The first editor kept its own selection and turn.
-  assert.equal(await convOf(firstFrame), 'h-2');
-  assert.match(await turnOf(firstFrame), /Turn 1 \/ 2/);
-  // Both editors share one document: an act annotated in the new editor shows in the first one.
-  if (after !== 'h-2') {
+    // Two moves back to back: the second one while the page of the first is still loading.
+    await focusWorkbench(page);
+    await runCommand(page, 'View: Move Editor into Next Group');
+    await focusWorkbench(page);
+    await runCommand(page, 'View: Move Editor into Previous Group');
+    await expectSelection(page, 0, 'after two quick moves');
+    await screenshot(page, 'editor-groups-4-quick-moves');
+
+    // SIMLENS_E2E_GROUP_MOVES=n: n more round trips, to hunt for a race.
+    for (let k = 0; k < Number(process.env.SIMLENS_E2E_GROUP_MOVES ?? 0); k++) {
+      await focusWorkbench(page);
+      await runCommand(page, 'View: Move Editor into Next Group');
+      await page
+        .locator('.part.editor .editor-group-container')
+        .nth(1)
+        .locator('.tabs-container .tab[aria-label*="sample.conv.jsonl"]')
+        .waitFor({ state: 'visible', timeout: 15_000 });
+      await expectSelection(page, 0, `loop ${k} next`);
+      await focusWorkbench(page);
+      await runCommand(page, 'View: Move Editor into Previous Group');
+      await page
+        .locator('.part.editor .editor-group-container')
+        .first()
+        .locator('.tabs-container .tab[aria-label*="sample.conv.jsonl"]')
+        .waitFor({ state: 'visible', timeout: 15_000 });
+      await expectSelection(page, 0, `loop ${k} previous`);
+    }
+
+    // Split right: the same file in a second group, with its own webview and view (the editor
+    // supports several editors per document). Each keeps its own selection; both stay usable.
+    await focusWorkbench(page);
+    await runCommand(page, 'View: Split Editor Right');
+    await pollUntil(
+      groups.bind(null, page),
+      (g) => g.filter((tabs) => tabs.some((l) => l.includes('sample.conv.jsonl'))).length === 2,
+      15_000,
+    );
+    assert.equal(
+      await pollUntil(
+        () => page.locator('iframe.webview.ready').filter({ visible: true }).count(),
+        (n) => n === 2,
+        15_000,
+      ),
+      2,
+      'two visible webviews',
+    );
+    // Which webview is which (Frame objects stay bound to their page; DOM order may change with focus).
+    const frames = await Promise.all([0, 1].map((i) => webviewContentFrame(page, i)));
+    const convOf = (f: Frame) =>
+      f
+        .locator('.conv-id')
+        .first()
+        .innerText({ timeout: 20_000 })
+        .catch(() => '');
+    const turnOf = (f: Frame) =>
+      f
+        .locator('.turn-pos')
+        .first()
+        .innerText({ timeout: 20_000 })
+        .catch(() => '');
+    await pollUntil(
+      async () => Promise.all(frames.map(convOf)),
+      (v) => v.every((x) => x !== ''),
+      20_000,
+    );
+    const turns = await Promise.all(frames.map(turnOf));
+    // The first editor is the one at h-2, turn 1 (the new one may have copied its view state).
+    const firstFrame =
+      frames[(await Promise.all(frames.map(convOf))).findIndex((c, i) => c === 'h-2' && /Turn 1 \/ 2/.test(turns[i]))];
+    assert.ok(firstFrame, `the first editor still shows h-2 at turn 1: ${JSON.stringify(turns)}`);
+    const newFrame = frames.find((f) => f !== firstFrame)!;
+    // Pick another conversation in the new editor (by key: a narrow group hides the list).
+    const before = await convOf(newFrame);
     await newFrame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press(after === 'h-1' ? ']' : '[');
-    await pollUntil(() => convOf(newFrame), (v) => v === 'h-2', 15_000);
-  }
-  await newFrame.locator('.modes .mode', { hasText: 'Annotate' }).click();
-  await newFrame.locator('.annotator', { hasText: /e2e-annotator/ }).first().waitFor({ state: 'visible', timeout: 15_000 });
-  await newFrame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
-  await page.keyboard.press('1');
-  const mine = newFrame.locator('.act-group.mine').first();
-  await mine.waitFor({ state: 'visible', timeout: 15_000 });
-  const act = (await mine.locator('.chip.act').first().innerText()).trim();
-  await firstFrame.locator('.act-group.mine .chip.act', { hasText: act }).first().waitFor({ state: 'attached', timeout: 15_000 });
-  await screenshot(page, 'editor-groups-5-split');
-  // Closing the second editor leaves the first one working.
-  await focusWorkbench(page);
-  await runCommand(page, 'View: Close Editor Group');
-  await pollUntil(() => page.locator('iframe.webview.ready').filter({ visible: true }).count(), (n) => n === 1, 15_000);
-  const frameAfter = await expectSelection(page, 0, 'after closing the split editor');
-  await frameAfter.locator('.row', { hasText: 's-1' }).first().click();
-  await waitForText(frameAfter, '.conv-id', /s-1/);
-  await screenshot(page, 'editor-groups-6-split-used');
-  console.log(`editor groups flow: ${Date.now() - started} ms after start-up`);
-});
+    await page.keyboard.press(before === 's-1' ? '[' : ']');
+    const after = await pollUntil(
+      () => convOf(newFrame),
+      (v) => v !== before && v !== '',
+      15_000,
+    );
+    assert.notEqual(after, before, 'the new editor moved to another conversation');
+    // The first editor kept its own selection and turn.
+    assert.equal(await convOf(firstFrame), 'h-2');
+    assert.match(await turnOf(firstFrame), /Turn 1 \/ 2/);
+    // Both editors share one document: an act annotated in the new editor shows in the first one.
+    if (after !== 'h-2') {
+      await newFrame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press(after === 'h-1' ? ']' : '[');
+      await pollUntil(
+        () => convOf(newFrame),
+        (v) => v === 'h-2',
+        15_000,
+      );
+    }
+    await newFrame.locator('.modes .mode', { hasText: 'Annotate' }).click();
+    await newFrame
+      .locator('.annotator', { hasText: /e2e-annotator/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
+    await newFrame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('1');
+    const mine = newFrame.locator('.act-group.mine').first();
+    await mine.waitFor({ state: 'visible', timeout: 15_000 });
+    const act = (await mine.locator('.chip.act').first().innerText()).trim();
+    await firstFrame
+      .locator('.act-group.mine .chip.act', { hasText: act })
+      .first()
+      .waitFor({ state: 'attached', timeout: 15_000 });
+    await screenshot(page, 'editor-groups-5-split');
+    // Closing the second editor leaves the first one working.
+    await focusWorkbench(page);
+    await runCommand(page, 'View: Close Editor Group');
+    await pollUntil(
+      () => page.locator('iframe.webview.ready').filter({ visible: true }).count(),
+      (n) => n === 1,
+      15_000,
+    );
+    const frameAfter = await expectSelection(page, 0, 'after closing the split editor');
+    await frameAfter.locator('.row', { hasText: 's-1' }).first().click();
+    await waitForText(frameAfter, '.conv-id', /s-1/);
+    await screenshot(page, 'editor-groups-6-split-used');
+    console.log(`editor groups flow: ${Date.now() - started} ms after start-up`);
+  },
+);

@@ -8,7 +8,18 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { e2eReady, makeWorkspace, notifications, openFileInEditor, pollUntil, REPO_ROOT, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
+import {
+  e2eReady,
+  makeWorkspace,
+  notifications,
+  openFileInEditor,
+  pollUntil,
+  REPO_ROOT,
+  runCommand,
+  screenshot,
+  startVsCode,
+  waitForWebview,
+} from './harness';
 
 test('fork from here writes continuations and opens them beside', { timeout: 240_000 }, async (t) => {
   if (!e2eReady(t)) return;
@@ -16,7 +27,23 @@ test('fork from here writes continuations and opens them beside', { timeout: 240
   const run = path.join(workspace, 'run.sim.jsonl');
   const sim = spawnSync(
     process.execPath,
-    ['--import', 'tsx', path.join(REPO_ROOT, 'src/cli/cli.ts'), 'simulate', '--user', 'agenda', '--agent', 'local-good', '--n', '3', '--seed', '7', '--out', run, '--quiet'],
+    [
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'src/cli/cli.ts'),
+      'simulate',
+      '--user',
+      'agenda',
+      '--agent',
+      'local-good',
+      '--n',
+      '3',
+      '--seed',
+      '7',
+      '--out',
+      run,
+      '--quiet',
+    ],
     { cwd: REPO_ROOT, encoding: 'utf8' },
   );
   assert.equal(sim.status, 0, sim.stderr);
@@ -33,7 +60,11 @@ test('fork from here writes continuations and opens them beside', { timeout: 240
   await runCommand(page, 'SimLens: Fork from Here…');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   // Three input boxes in turn: conversation id, turn (1-based), number of continuations.
-  for (const [title, value] of [['conversation id', first.id], ['continue after turn', '1'], ['number of continuations', '4']]) {
+  for (const [title, value] of [
+    ['conversation id', first.id],
+    ['continue after turn', '1'],
+    ['number of continuations', '4'],
+  ]) {
     await page.locator('.quick-input-widget', { hasText: title }).waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill(value);
     await page.keyboard.press('Enter');
@@ -43,11 +74,24 @@ test('fork from here writes continuations and opens them beside', { timeout: 240
   await pollUntil(() => existsSync(out), Boolean, 60_000);
   if (!existsSync(out)) await screenshot(page, 'fork-failed-light').catch(() => undefined);
   assert.ok(existsSync(out), `fork output ${out} written; notifications: ${(await notifications(page)).join(' | ')}`);
-  const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; turns: { user_utterance?: string }[]; metadata?: { forked_from?: { id: string; turn: number } } });
+  const lines = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map(
+      (l) =>
+        JSON.parse(l) as {
+          id: string;
+          turns: { user_utterance?: string }[];
+          metadata?: { forked_from?: { id: string; turn: number } };
+        },
+    );
   assert.equal(lines.length, 5, 'the original and 4 continuations');
   assert.equal(lines[0].id, first.id);
   for (const c of lines.slice(1)) {
-    assert.deepEqual(c.metadata?.forked_from && { id: c.metadata.forked_from.id, turn: c.metadata.forked_from.turn }, { id: first.id, turn: 0 });
+    assert.deepEqual(c.metadata?.forked_from && { id: c.metadata.forked_from.id, turn: c.metadata.forked_from.turn }, {
+      id: first.id,
+      turn: 0,
+    });
     assert.deepEqual(c.turns[0], lines[0].turns[0], 'the prefix is kept');
   }
   // The fork opens in a second SimLens editor beside the original.

@@ -26,7 +26,18 @@
 import type { TestContext } from 'node:test';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
@@ -52,8 +63,18 @@ export type Theme = 'light' | 'dark' | 'hc-dark' | 'hc-light';
 export const THEMES: Record<Theme, { name: string; label: string; bodyClass: string; webviewClass: string }> = {
   light: { name: 'Default Light Modern', label: 'Light Modern', bodyClass: 'vs', webviewClass: 'vscode-light' },
   dark: { name: 'Default Dark Modern', label: 'Dark Modern', bodyClass: 'vs-dark', webviewClass: 'vscode-dark' },
-  'hc-dark': { name: 'Default High Contrast', label: 'Dark High Contrast', bodyClass: 'hc-black', webviewClass: 'vscode-high-contrast' },
-  'hc-light': { name: 'Default High Contrast Light', label: 'Light High Contrast', bodyClass: 'hc-light', webviewClass: 'vscode-high-contrast-light' },
+  'hc-dark': {
+    name: 'Default High Contrast',
+    label: 'Dark High Contrast',
+    bodyClass: 'hc-black',
+    webviewClass: 'vscode-high-contrast',
+  },
+  'hc-light': {
+    name: 'Default High Contrast Light',
+    label: 'Light High Contrast',
+    bodyClass: 'hc-light',
+    webviewClass: 'vscode-high-contrast-light',
+  },
 };
 
 /** True when running in CI, where missing E2E prerequisites are failures, not skips. */
@@ -86,9 +107,16 @@ export function e2eReady(t: TestContext): boolean {
 // ---- VSIX -------------------------------------------------------------------------------------
 
 function run(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 180_000,
+  });
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}) in ${cwd}:\n${result.stdout}${result.stderr}`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed (exit ${result.status}) in ${cwd}:\n${result.stdout}${result.stderr}`,
+    );
   }
   return result.stdout;
 }
@@ -111,7 +139,15 @@ export function vsceFileList(): string[] {
 
 /** What the VSIX is built from: a change to any of these makes a new build. */
 const VSIX_INPUT_DIRS = ['src', 'webview', 'media', 'test/integration'];
-const VSIX_INPUT_FILES = ['package.json', 'package-lock.json', 'marketplace/README.md', 'LICENSE', 'CHANGELOG.md', '.vscodeignore', 'scripts/build.mjs'];
+const VSIX_INPUT_FILES = [
+  'package.json',
+  'package-lock.json',
+  'marketplace/README.md',
+  'LICENSE',
+  'CHANGELOG.md',
+  '.vscodeignore',
+  'scripts/build.mjs',
+];
 
 function listFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -146,8 +182,24 @@ function buildVsixInto(stage: string): void {
     cpSync(path.join(REPO_ROOT, file), path.join(stage, file));
   }
   cpSync(path.join(REPO_ROOT, '.vscodeignore'), path.join(stage, '.vscodeignore'));
-  run(process.execPath, ['scripts/build.mjs', '--production', '--skip=bench', `--outdir=${path.join(stage, 'dist')}`], REPO_ROOT);
-  run(process.execPath, [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', ...VSCE_README_OPTIONS, '-o', path.join(stage, 'simlens.vsix')], stage);
+  run(
+    process.execPath,
+    ['scripts/build.mjs', '--production', '--skip=bench', `--outdir=${path.join(stage, 'dist')}`],
+    REPO_ROOT,
+  );
+  run(
+    process.execPath,
+    [
+      VSCE,
+      'package',
+      '--no-dependencies',
+      '--allow-missing-repository',
+      ...VSCE_README_OPTIONS,
+      '-o',
+      path.join(stage, 'simlens.vsix'),
+    ],
+    stage,
+  );
 }
 
 let builtVsix: { vsix: string; integrationBundle: string } | undefined;
@@ -162,7 +214,10 @@ let builtVsix: { vsix: string; integrationBundle: string } | undefined;
 export function buildVsix(): { vsix: string; integrationBundle: string } {
   const given = process.env.SIMLENS_E2E_VSIX;
   if (given) {
-    return { vsix: path.resolve(given), integrationBundle: path.join(REPO_ROOT, 'dist', 'test', 'integration', 'index.js') };
+    return {
+      vsix: path.resolve(given),
+      integrationBundle: path.join(REPO_ROOT, 'dist', 'test', 'integration', 'index.js'),
+    };
   }
   // One VSIX per process even if the sources change while the tests run.
   builtVsix ??= buildOrReuseVsix();
@@ -173,7 +228,10 @@ function buildOrReuseVsix(): { vsix: string; integrationBundle: string } {
   // Outlives the test run's private TMPDIR (scripts/run-tests.mjs sets SIMLENS_CACHE_DIR).
   const cacheRoot = path.join(process.env.SIMLENS_CACHE_DIR ?? os.tmpdir(), 'simlens-e2e-vsix');
   const ready = path.join(cacheRoot, vsixInputHash());
-  const result = { vsix: path.join(ready, 'simlens.vsix'), integrationBundle: path.join(ready, 'dist', 'test', 'integration', 'index.js') };
+  const result = {
+    vsix: path.join(ready, 'simlens.vsix'),
+    integrationBundle: path.join(ready, 'dist', 'test', 'integration', 'index.js'),
+  };
   const lock = `${ready}.lock`;
   mkdirSync(cacheRoot, { recursive: true });
   const deadline = Date.now() + 300_000;
@@ -232,7 +290,12 @@ export function sampleConversations(): string {
           ],
           ratings: { helpful: true },
         },
-        { user_utterance: 'Does the parka come in navy?', assistant_utterance: 'Yes, navy and black.', recommendations: [], ratings: {} },
+        {
+          user_utterance: 'Does the parka come in navy?',
+          assistant_utterance: 'Yes, navy and black.',
+          recommendations: [],
+          ratings: {},
+        },
       ],
       ratings: { satisfaction: 4 },
     },
@@ -242,8 +305,18 @@ export function sampleConversations(): string {
       source: 'human',
       condition: 'bad',
       turns: [
-        { user_utterance: 'Show me running shoes.', assistant_utterance: 'Here are some sandals.', recommendations: [{ item_id: 'S-9', title: 'Beach Sandal' }], ratings: {} },
-        { user_utterance: 'Those are not running shoes.', assistant_utterance: 'Sorry about that.', recommendations: [], ratings: {} },
+        {
+          user_utterance: 'Show me running shoes.',
+          assistant_utterance: 'Here are some sandals.',
+          recommendations: [{ item_id: 'S-9', title: 'Beach Sandal' }],
+          ratings: {},
+        },
+        {
+          user_utterance: 'Those are not running shoes.',
+          assistant_utterance: 'Sorry about that.',
+          recommendations: [],
+          ratings: {},
+        },
       ],
       ratings: { satisfaction: 1 },
     },
@@ -251,7 +324,14 @@ export function sampleConversations(): string {
       id: 's-1',
       task_id: 'task-jacket',
       source: 'simulator',
-      turns: [{ user_utterance: 'Looking for a rain jacket.', assistant_utterance: 'Try the Storm Shell.', recommendations: [{ item_id: 'J-300', title: 'Storm Shell' }], ratings: {} }],
+      turns: [
+        {
+          user_utterance: 'Looking for a rain jacket.',
+          assistant_utterance: 'Try the Storm Shell.',
+          recommendations: [{ item_id: 'J-300', title: 'Storm Shell' }],
+          ratings: {},
+        },
+      ],
       ratings: {},
     },
   ];
@@ -367,7 +447,12 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     disableWorkspaceTrust: options.trusted ?? true,
     // The server's own temporary files (its IPC and git sockets) go into the session folder,
     // removed by close().
-    env: { TMPDIR: serverTmp, SIMLENS_INTEGRATION_RESULT: resultFile, SIMLENS_INTEGRATION_BUNDLE: integrationBundle, ...options.env },
+    env: {
+      TMPDIR: serverTmp,
+      SIMLENS_INTEGRATION_RESULT: resultFile,
+      SIMLENS_INTEGRATION_BUNDLE: integrationBundle,
+      ...options.env,
+    },
   });
   const errors: string[] = [];
   const webviewErrors: string[] = [];
@@ -377,9 +462,13 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     await browser?.close().catch(() => undefined);
     await server.stop();
     mkdirSync(RESULTS_DIR, { recursive: true });
-    writeFileSync(path.join(RESULTS_DIR, `vscode-server-${id}.log`), server.output() + '\n--- page errors ---\n' + errors.join('\n'));
+    writeFileSync(
+      path.join(RESULTS_DIR, `vscode-server-${id}.log`),
+      server.output() + '\n--- page errors ---\n' + errors.join('\n'),
+    );
     rmSync(base, { recursive: true, force: true });
-    if (webviewErrors.length) throw new Error(`SimLens webviews raised ${webviewErrors.length} error(s):\n${webviewErrors.join('\n')}`);
+    if (webviewErrors.length)
+      throw new Error(`SimLens webviews raised ${webviewErrors.length} error(s):\n${webviewErrors.join('\n')}`);
   };
   try {
     browser = await chromium.launch({
@@ -405,7 +494,8 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       errors.push(`console: ${message.text()}`);
-      if (isSimLensWebviewError(message.location().url)) webviewErrors.push(`console: ${message.text()} (${message.location().url}:${message.location().lineNumber})`);
+      if (isSimLensWebviewError(message.location().url))
+        webviewErrors.push(`console: ${message.text()} (${message.location().url}:${message.location().lineNumber})`);
     });
     await page.goto(server.workspaceUrl);
     await openWorkbench(page);
@@ -420,7 +510,19 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
         { timeout: 30_000 },
       );
     };
-    return { page, browser, server, workspace: options.workspace, userDataDir, resultFile, integrationBundle, errors, webviewErrors, setTheme, close };
+    return {
+      page,
+      browser,
+      server,
+      workspace: options.workspace,
+      userDataDir,
+      resultFile,
+      integrationBundle,
+      errors,
+      webviewErrors,
+      setTheme,
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
@@ -432,7 +534,11 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
  * it in the folder's extensions.json (which the server reads instead of scanning the folder).
  */
 function installUnpacked(folder: string, extensionsDir: string): void {
-  const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const manifest = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
   const id = `${manifest.publisher}.${manifest.name}`;
   const relativeLocation = `${id}-${manifest.version}`;
   const target = path.join(extensionsDir, relativeLocation);
@@ -459,7 +565,10 @@ export async function openWorkbench(page: Page, timeoutMs = 90_000): Promise<voi
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
   await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
   // The explorer shows the folder once the remote file system answers.
-  await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ state: 'attached', timeout: timeoutMs });
+  await page
+    .locator('.explorer-folders-view, .explorer-viewlet')
+    .first()
+    .waitFor({ state: 'attached', timeout: timeoutMs });
 }
 
 function escapeRegExp(text: string): string {
@@ -513,7 +622,8 @@ export async function pickQuickInput(page: Page, label: string, timeoutMs = 60_0
       await row.waitFor({ state: 'visible', timeout: Math.max(500, Math.min(2_000, deadline - Date.now())) });
       break;
     } catch (e) {
-      if (Date.now() >= deadline) throw new Error(`the quick pick never offered "${label}": ${(e as Error).message.split('\n')[0]}`);
+      if (Date.now() >= deadline)
+        throw new Error(`the quick pick never offered "${label}": ${(e as Error).message.split('\n')[0]}`);
     }
   }
   await row.click();
@@ -550,7 +660,10 @@ export async function openFileInEditor(page: Page, relativePath: string): Promis
     .first();
   await row.waitFor({ state: 'visible', timeout: 30_000 });
   await row.click();
-  await page.locator(`.tabs-container .tab[aria-label*="${name}"]`).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page
+    .locator(`.tabs-container .tab[aria-label*="${name}"]`)
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
 }
 
 /**
@@ -579,12 +692,23 @@ export async function waitForWebview(page: Page, index = 0, timeoutMs = 30_000):
 }
 
 /** Waits until `selector` in `frame` shows text matching `re`; the error says what it shows instead. */
-export async function waitForText(frame: FrameLocator, selector: string, re: RegExp, timeout = 20_000, state: 'visible' | 'attached' = 'visible'): Promise<void> {
+export async function waitForText(
+  frame: FrameLocator,
+  selector: string,
+  re: RegExp,
+  timeout = 20_000,
+  state: 'visible' | 'attached' = 'visible',
+): Promise<void> {
   try {
     await frame.locator(selector, { hasText: re }).first().waitFor({ state, timeout });
   } catch (e) {
-    const actual = await frame.locator(selector).allInnerTexts().catch(() => ['(unreadable)']);
-    throw new Error(`${selector} never matched ${re}; it shows: ${JSON.stringify(actual).slice(0, 500)}\n${(e as Error).message.split('\n')[0]}`);
+    const actual = await frame
+      .locator(selector)
+      .allInnerTexts()
+      .catch(() => ['(unreadable)']);
+    throw new Error(
+      `${selector} never matched ${re}; it shows: ${JSON.stringify(actual).slice(0, 500)}\n${(e as Error).message.split('\n')[0]}`,
+    );
   }
 }
 
@@ -609,8 +733,12 @@ export async function iconFontStatus(frame: FrameLocator): Promise<string> {
 
 /** The Frame (not a locator) holding the extension's HTML in the `index`-th visible webview: for `evaluate`. */
 export async function webviewContentFrame(page: Page, index = 0): Promise<Frame> {
-  const outer = await (await page.locator('iframe.webview.ready').filter({ visible: true }).nth(index).elementHandle({ timeout: 30_000 }))?.contentFrame();
-  const inner = await (await outer?.waitForSelector('iframe#active-frame', { state: 'attached', timeout: 30_000 }))?.contentFrame();
+  const outer = await (
+    await page.locator('iframe.webview.ready').filter({ visible: true }).nth(index).elementHandle({ timeout: 30_000 })
+  )?.contentFrame();
+  const inner = await (
+    await outer?.waitForSelector('iframe#active-frame', { state: 'attached', timeout: 30_000 })
+  )?.contentFrame();
   if (!inner) throw new Error(`webview ${index}: no content frame`);
   return inner;
 }
@@ -630,16 +758,38 @@ export interface AxeViolation {
  */
 export async function axeCheck(frame: Frame, rules?: string[]): Promise<AxeViolation[]> {
   const loaded = await frame.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === 'object');
-  if (!loaded) await frame.evaluate(readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
+  if (!loaded)
+    await frame.evaluate(readFileSync(path.join(REPO_ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8'));
   return frame.evaluate(async (only) => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
-    const runOnly = only ? { type: 'rule', values: only } : { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] };
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            ctx: unknown,
+            opts: unknown,
+          ): Promise<{
+            violations: Array<{
+              id: string;
+              impact: string | null;
+              help: string;
+              nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+            }>;
+          }>;
+        };
+      }
+    ).axe;
+    const runOnly = only
+      ? { type: 'rule', values: only }
+      : { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] };
     const result = await axe.run(document, { runOnly, resultTypes: ['violations'] });
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target.map(String).join(' '), summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300) })),
+      nodes: v.nodes.map((n) => ({
+        target: n.target.map(String).join(' '),
+        summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300),
+      })),
     }));
   }, rules ?? null);
 }
@@ -654,7 +804,11 @@ export async function notifications(page: Page): Promise<string[]> {
  * returns the last value read: for state outside the page (files on disk, input values), where
  * there is no event to wait on. The caller asserts on the value, so a timeout fails there.
  */
-export async function pollUntil<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+export async function pollUntil<T>(
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs: number,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -665,20 +819,29 @@ export async function pollUntil<T>(read: () => T | Promise<T>, done: (value: T) 
 
 /** Resolves once the page in `frame` has run two animation frames (what was queued before is drawn). */
 export async function nextFrames(frame: FrameLocator): Promise<void> {
-  await frame.locator('body').evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+  await frame
+    .locator('body')
+    .evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+    );
 }
 
 /**
  * Saves a screenshot as test-results/<name>.png and checks it is not blank (many distinct
  * colours, no single colour covering nearly everything). Returns the file path and the stats.
  */
-export async function screenshot(page: Page, name: string): Promise<{ file: string; distinctColours: number; dominantShare: number; meanLuminance: number }> {
+export async function screenshot(
+  page: Page,
+  name: string,
+): Promise<{ file: string; distinctColours: number; dominantShare: number; meanLuminance: number }> {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${name}.png`);
   const png = await page.screenshot({ path: file });
   const stats = colourStats(decodePng(png));
   if (stats.distinctColours < 32 || stats.dominantShare > 0.97) {
-    throw new Error(`screenshot ${file} looks blank: ${stats.distinctColours} colours, dominant ${(stats.dominantShare * 100).toFixed(1)}%`);
+    throw new Error(
+      `screenshot ${file} looks blank: ${stats.distinctColours} colours, dominant ${(stats.dominantShare * 100).toFixed(1)}%`,
+    );
   }
   return { file, ...stats };
 }
@@ -699,7 +862,9 @@ export async function runIntegrationSuites(session: VsCodeSession, timeoutMs = 1
   const deadline = Date.now() + timeoutMs;
   while (!existsSync(session.resultFile)) {
     if (Date.now() > deadline) {
-      throw new Error(`no integration result in ${session.resultFile} after ${timeoutMs} ms\n--- server output ---\n${session.server.output()}`);
+      throw new Error(
+        `no integration result in ${session.resultFile} after ${timeoutMs} ms\n--- server output ---\n${session.server.output()}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -7,14 +7,32 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { e2eReady, makeWorkspace, openFileInEditor, pollUntil, runCommand, screenshot, startVsCode, waitForWebview } from './harness';
+import {
+  e2eReady,
+  makeWorkspace,
+  openFileInEditor,
+  pollUntil,
+  runCommand,
+  screenshot,
+  startVsCode,
+  waitForWebview,
+} from './harness';
 
 const good = (id: string): string =>
-  JSON.stringify({ id, task_id: 'footwear_good', turns: [{ user_utterance: 'running shoes please', assistant_utterance: 'What size?' }] });
+  JSON.stringify({
+    id,
+    task_id: 'footwear_good',
+    turns: [{ user_utterance: 'running shoes please', assistant_utterance: 'What size?' }],
+  });
 
 test('language server diagnostics and quick fix in a real VS Code', { timeout: 240_000 }, async (t) => {
   if (!e2eReady(t)) return;
-  const lines = [good('ok-1'), '{"id":"bad-type","turns":[{"user_utterance": 42}]}', '{"id":"comma","turns":[],}', good('ok-4')];
+  const lines = [
+    good('ok-1'),
+    '{"id":"bad-type","turns":[{"user_utterance": 42}]}',
+    '{"id":"comma","turns":[],}',
+    good('ok-4'),
+  ];
   const workspace = makeWorkspace({ 'edited.jsonl': lines.join('\n') + '\n' });
   const vscode = await startVsCode({ workspace, theme: 'dark' });
   t.after(() => vscode.close());
@@ -24,7 +42,10 @@ test('language server diagnostics and quick fix in a real VS Code', { timeout: 2
   // The status bar item counts SimLens's problems in the active file.
   const status = page.locator('.statusbar-item', { hasText: 'SimLens' }).first();
   await page.waitForFunction(
-    () => Array.from(document.querySelectorAll('.statusbar-item')).some((el) => /2\s*\S*\s*0\s*SimLens|SimLens/.test(el.textContent ?? '') && /2/.test(el.textContent ?? '')),
+    () =>
+      Array.from(document.querySelectorAll('.statusbar-item')).some(
+        (el) => /2\s*\S*\s*0\s*SimLens|SimLens/.test(el.textContent ?? '') && /2/.test(el.textContent ?? ''),
+      ),
     undefined,
     { timeout: 60_000 },
   );
@@ -47,7 +68,11 @@ test('language server diagnostics and quick fix in a real VS Code', { timeout: 2
   await menuItem.or(fixedLine).first().waitFor({ state: 'visible', timeout: 15_000 });
   if (await menuItem.isVisible().catch(() => false)) await menuItem.click();
   await runCommand(page, 'File: Save');
-  const saved = await pollUntil(() => readFileSync(path.join(workspace, 'edited.jsonl'), 'utf8'), (text) => text.includes('"turns":[]}'), 30_000);
+  const saved = await pollUntil(
+    () => readFileSync(path.join(workspace, 'edited.jsonl'), 'utf8'),
+    (text) => text.includes('"turns":[]}'),
+    30_000,
+  );
   const savedLines = saved.split('\n');
   assert.equal(savedLines[2], '{"id":"comma","turns":[]}');
   assert.equal(savedLines[0], lines[0], 'other lines untouched');

@@ -16,16 +16,36 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { runSimulation } from '../../src/core/run/orchestrator';
-import { e2eReady, iconFontStatus, makeWorkspace, nextFrames, pickQuickInput, pollUntil, runCommand, screenshot, startVsCode, type VsCodeSession } from './harness';
+import {
+  e2eReady,
+  iconFontStatus,
+  makeWorkspace,
+  nextFrames,
+  pickQuickInput,
+  pollUntil,
+  runCommand,
+  screenshot,
+  startVsCode,
+  type VsCodeSession,
+} from './harness';
 import { humanConversations, jsonl } from '../unit/report/fixtures';
 
 async function simulate(dir: string, name: string, config: Record<string, unknown>): Promise<void> {
-  await runSimulation({ n: 30, seed: 5, ...config } as Parameters<typeof runSimulation>[0], { out: path.join(dir, name), overwrite: true });
+  await runSimulation({ n: 30, seed: 5, ...config } as Parameters<typeof runSimulation>[0], {
+    out: path.join(dir, name),
+    overwrite: true,
+  });
 }
 
 /** The webview frame of the panel whose tab is active (the visible one). */
 function panelFrame(page: Page): FrameLocator {
-  return page.locator('iframe.webview.ready').filter({ visible: true }).first().contentFrame().locator('iframe#active-frame').contentFrame();
+  return page
+    .locator('iframe.webview.ready')
+    .filter({ visible: true })
+    .first()
+    .contentFrame()
+    .locator('iframe#active-frame')
+    .contentFrame();
 }
 
 async function waitForReport(page: Page, title: RegExp, timeoutMs = 120_000): Promise<FrameLocator> {
@@ -40,7 +60,10 @@ async function checkPanel(frame: FrameLocator, section: string): Promise<void> {
   const canvases = await frame.locator('canvas').count();
   assert.ok(canvases > 0, `${section}: charts are drawn (${canvases} canvases)`);
   // chart.js sized the canvas (it draws only after layout)
-  const size = await frame.locator('canvas').first().evaluate((c: HTMLCanvasElement) => [c.width, c.height]);
+  const size = await frame
+    .locator('canvas')
+    .first()
+    .evaluate((c: HTMLCanvasElement) => [c.width, c.height]);
   assert.ok(size[0] > 100 && size[1] > 100, `canvas size ${size}`);
   assert.equal(await frame.locator('body').getAttribute('data-csp-violations'), null, 'no CSP violations in the panel');
   assert.equal(await iconFontStatus(frame), 'loaded', `${section}: the icon font loaded (icons are not empty boxes)`);
@@ -48,7 +71,10 @@ async function checkPanel(frame: FrameLocator, section: string): Promise<void> {
 
 async function focusTab(page: Page, title: string): Promise<void> {
   await page.locator(`.tabs-container .tab[aria-label^="${title}"]`).first().click();
-  await page.locator(`.tabs-container .tab.active[aria-label^="${title}"]`).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page
+    .locator(`.tabs-container .tab.active[aria-label^="${title}"]`)
+    .first()
+    .waitFor({ state: 'visible', timeout: 15_000 });
 }
 
 /** Waits until the panel shows `theme` and has drawn since: it redraws its charts on the next animation frame. */
@@ -64,11 +90,41 @@ async function pickMany(page: Page, labels: string[]): Promise<void> {
 }
 
 const PANELS = [
-  { tab: 'SimLens: Compare Populations', shot: 'compare', title: /^Population alignment/, section: 'plsa-table', chart: 'hist-num_turns' },
-  { tab: 'SimLens: Human-Likeness', shot: 'human-likeness', title: /^Human-likeness/, section: 'hls-cv', chart: 'hls-distribution' },
-  { tab: 'SimLens: Counterfactual Validation', shot: 'counterfactual', title: /^Counterfactual validation/, section: 'cf-shifts', chart: 'cf-shift-chart' },
-  { tab: 'SimLens: Simulation Metrics', shot: 'simulation', title: /^Simulation metrics/, section: 'zb-table', chart: 'pepper-pc' },
-  { tab: 'SimLens: Simulator Fidelity', shot: 'fidelity', title: /^Simulator fidelity/, section: 'plsa-table', chart: 'cf-shift-chart' },
+  {
+    tab: 'SimLens: Compare Populations',
+    shot: 'compare',
+    title: /^Population alignment/,
+    section: 'plsa-table',
+    chart: 'hist-num_turns',
+  },
+  {
+    tab: 'SimLens: Human-Likeness',
+    shot: 'human-likeness',
+    title: /^Human-likeness/,
+    section: 'hls-cv',
+    chart: 'hls-distribution',
+  },
+  {
+    tab: 'SimLens: Counterfactual Validation',
+    shot: 'counterfactual',
+    title: /^Counterfactual validation/,
+    section: 'cf-shifts',
+    chart: 'cf-shift-chart',
+  },
+  {
+    tab: 'SimLens: Simulation Metrics',
+    shot: 'simulation',
+    title: /^Simulation metrics/,
+    section: 'zb-table',
+    chart: 'pepper-pc',
+  },
+  {
+    tab: 'SimLens: Simulator Fidelity',
+    shot: 'fidelity',
+    title: /^Simulator fidelity/,
+    section: 'plsa-table',
+    chart: 'cf-shift-chart',
+  },
 ];
 
 test('metric panels in a real VS Code: compute, export, themes, reload', { timeout: 600_000 }, async (t) => {
@@ -78,7 +134,11 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   await simulate(workspace, 'sim-bad.sim.jsonl', { agent: 'local-bad' });
   await simulate(workspace, 'pepper.sim.jsonl', { user: 'target-free', agent: 'local-good' });
   await simulate(workspace, 'meta.sim.jsonl', { user: 'agenda', meta: 'tol', agent: 'local-good' });
-  const vscode: VsCodeSession = await startVsCode({ workspace, theme: 'light', viewport: { width: 1500, height: 1000 } });
+  const vscode: VsCodeSession = await startVsCode({
+    workspace,
+    theme: 'light',
+    viewport: { width: 1500, height: 1000 },
+  });
   t.after(() => vscode.close());
   const { page } = vscode;
 
@@ -93,15 +153,26 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   let frame = await waitForReport(page, /^Population alignment/);
   await checkPanel(frame, 'plsa-table');
   assert.equal(await frame.locator('[data-section="plsa-table"] tbody tr').count(), 11);
-  assert.ok((await frame.locator('[data-section="plsa-table"] .mark-far, [data-section="plsa-table"] .mark-close').count()) > 0, 'MWU p cells are highlighted');
+  assert.ok(
+    (await frame.locator('[data-section="plsa-table"] .mark-far, [data-section="plsa-table"] .mark-close').count()) > 0,
+    'MWU p cells are highlighted',
+  );
 
   // PNG export of the first chart through the (simple) save dialog.
   await frame.locator('[data-section="plsa-ks"] [data-action="export-png"]').click();
   const dialogInput = page.locator('.quick-input-widget input').first();
   await dialogInput.waitFor({ state: 'visible', timeout: 15_000 });
   // The simple save dialog fills in the default name asynchronously: wait for it, then replace it.
-  await pollUntil(() => dialogInput.inputValue(), (v) => /\.png$/.test(v), 10_000);
-  assert.match(await dialogInput.inputValue(), /population-alignment.*-plsa-ks\.png$/, 'the default file name names the report and the chart');
+  await pollUntil(
+    () => dialogInput.inputValue(),
+    (v) => /\.png$/.test(v),
+    10_000,
+  );
+  assert.match(
+    await dialogInput.inputValue(),
+    /population-alignment.*-plsa-ks\.png$/,
+    'the default file name names the report and the chart',
+  );
   await dialogInput.fill(path.join(workspace, 'ks.png'));
   await page.keyboard.press('Enter');
   const pngFile = path.join(workspace, 'ks.png');
@@ -137,16 +208,21 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   await pickQuickInput(page, 'All 60 conversations', 30_000);
   frame = await waitForReport(page, PANELS[3].title);
   await checkPanel(frame, PANELS[3].section);
-  for (const id of ['pepper-pc', 'altereval-sr1']) await frame.locator(`[data-section="${id}"] canvas`).waitFor({ state: 'visible', timeout: 10_000 });
+  for (const id of ['pepper-pc', 'altereval-sr1'])
+    await frame.locator(`[data-section="${id}"] canvas`).waitFor({ state: 'visible', timeout: 10_000 });
 
   // 5. Validate Simulator: runs the simulator against both local agents (n = 20) in the host.
   await runCommand(page, 'SimLens: Validate Simulator…', 30_000);
   await pickQuickInput(page, 'human.conv.jsonl');
   await pickQuickInput(page, 'All 60 conversations', 30_000);
   await pickQuickInput(page, 'agenda:cir6:pkg', 30_000);
-  await page.locator('.quick-input-widget', { hasText: 'Validate Simulator: agents' }).waitFor({ state: 'visible', timeout: 30_000 });
+  await page
+    .locator('.quick-input-widget', { hasText: 'Validate Simulator: agents' })
+    .waitFor({ state: 'visible', timeout: 30_000 });
   await page.keyboard.press('Enter'); // agents: local-good,local-bad
-  await page.locator('.quick-input-widget', { hasText: 'Validate Simulator: conversations per agent' }).waitFor({ state: 'visible', timeout: 30_000 });
+  await page
+    .locator('.quick-input-widget', { hasText: 'Validate Simulator: conversations per agent' })
+    .waitFor({ state: 'visible', timeout: 30_000 });
   await page.locator('.quick-input-widget input').first().fill('20');
   await page.keyboard.press('Enter');
   frame = await waitForReport(page, PANELS[4].title, 240_000);
@@ -184,7 +260,11 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   await frame.locator('[data-action="export-markdown"]').click();
   const mdInput = page.locator('.quick-input-widget input').first();
   await mdInput.waitFor({ state: 'visible', timeout: 15_000 });
-  await pollUntil(() => mdInput.inputValue(), (v) => /\.md$/.test(v), 10_000);
+  await pollUntil(
+    () => mdInput.inputValue(),
+    (v) => /\.md$/.test(v),
+    10_000,
+  );
   await mdInput.fill(path.join(workspace, 'exported.md'));
   await page.keyboard.press('Enter');
   const mdFile = path.join(workspace, 'exported.md');
@@ -197,7 +277,9 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   for (const f of pngs) assert.ok(md.includes(`](exported-charts/${f})`), `exported.md links ${f}`);
 
   // The theme variables reach the webview.
-  const darkBg = await frame.locator('body').evaluate(() => getComputedStyle(document.body).getPropertyValue('--vscode-editor-background').trim());
+  const darkBg = await frame
+    .locator('body')
+    .evaluate(() => getComputedStyle(document.body).getPropertyValue('--vscode-editor-background').trim());
   assert.notEqual(darkBg, '', 'theme variables are present');
 
   // 6. Reload: the panels come back from their saved state.
@@ -206,10 +288,15 @@ test('metric panels in a real VS Code: compute, export, themes, reload', { timeo
   await reloaded;
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: 90_000 });
   // The editors come back with the window: wait for the panel's tab.
-  await page.locator('.tabs-container .tab[aria-label^="SimLens: Compare Populations"]').first().waitFor({ state: 'visible', timeout: 60_000 });
+  await page
+    .locator('.tabs-container .tab[aria-label^="SimLens: Compare Populations"]')
+    .first()
+    .waitFor({ state: 'visible', timeout: 60_000 });
   await focusTab(page, 'SimLens: Compare Populations');
   frame = await waitForReport(page, /^Population alignment/, 60_000);
-  await frame.locator('.notice', { hasText: /^Restored from the saved panel/ }).waitFor({ state: 'visible', timeout: 30_000 });
+  await frame
+    .locator('.notice', { hasText: /^Restored from the saved panel/ })
+    .waitFor({ state: 'visible', timeout: 30_000 });
   await checkPanel(frame, 'box-num_turns');
   await screenshot(page, 'panels-compare-restored-dark');
   const errors = vscode.errors.filter((e) => /panels\.js|Content Security Policy/i.test(e));

@@ -77,7 +77,8 @@ describe('png reader', () => {
       assert.equal(image.width, width);
       assert.equal(image.height, height);
       for (let p = 0; p < width * height; p++) {
-        for (let k = 0; k < 3; k++) assert.equal(image.rgba[p * 4 + k], pixels[p * channels + k], `pixel ${p} channel ${k}`);
+        for (let k = 0; k < 3; k++)
+          assert.equal(image.rgba[p * 4 + k], pixels[p * channels + k], `pixel ${p} channel ${k}`);
         assert.equal(image.rgba[p * 4 + 3], channels === 4 ? pixels[p * 4 + 3] : 255);
       }
     });

@@ -53,14 +53,21 @@ const ALLOWED_IN_RESTRICTED_MODE = new Set([
  * Add a pattern when such a command is added; commands gated by `enablement: isWorkspaceTrusted`
  * are checked too. (Read-only views such as the metric panels stay allowed.)
  */
-const MUST_BE_RESTRICTED = [/^simlens\.runSimulation$/, /^simlens\.forkFromHere$/, /^simlens\.validateSimulator$/, /^simlens\.llm\./, /judge|discriminat/i];
+const MUST_BE_RESTRICTED = [
+  /^simlens\.runSimulation$/,
+  /^simlens\.forkFromHere$/,
+  /^simlens\.validateSimulator$/,
+  /^simlens\.llm\./,
+  /judge|discriminat/i,
+];
 
 /** Commands that must not run in an untrusted workspace: simulations and anything calling an LLM. */
 function restrictedCommands(): Array<{ command: string; title: string }> {
   return (manifest.contributes?.commands ?? [])
     .filter(
       (c) =>
-        (MUST_BE_RESTRICTED.some((pattern) => pattern.test(c.command)) || /isWorkspaceTrusted/.test(c.enablement ?? '')) &&
+        (MUST_BE_RESTRICTED.some((pattern) => pattern.test(c.command)) ||
+          /isWorkspaceTrusted/.test(c.enablement ?? '')) &&
         !ALLOWED_IN_RESTRICTED_MODE.has(c.command),
     )
     .map((c) => ({ command: c.command, title: c.category ? `${c.category}: ${c.title}` : c.title }));
@@ -74,13 +81,14 @@ describe('VSIX', () => {
     // The Marketplace page, not the repository's README (its commands and test paths mean nothing there).
     assert.ok(files.includes('marketplace/README.md'), files.join(', '));
     assert.ok(!files.includes('README.md'), files.join(', '));
-    const unwanted = files.filter((f) =>
-      /^(src|test|bench|scripts|node_modules|\.cache|\.ci|webview|sample-workspace|test-results)\//.test(f) ||
-      f.endsWith('.map') ||
-      f.endsWith('.ts') ||
-      f.startsWith('dist/test/') ||
-      f === 'dist/bench.js' ||
-      f.endsWith('.vsix'),
+    const unwanted = files.filter(
+      (f) =>
+        /^(src|test|bench|scripts|node_modules|\.cache|\.ci|webview|sample-workspace|test-results)\//.test(f) ||
+        f.endsWith('.map') ||
+        f.endsWith('.ts') ||
+        f.startsWith('dist/test/') ||
+        f === 'dist/bench.js' ||
+        f.endsWith('.vsix'),
     );
     assert.deepEqual(unwanted, [], 'files that must stay out of the VSIX');
   });
@@ -103,7 +111,11 @@ describe('VSIX', () => {
     // Everything `vsce ls` selects in the repository made it in (vsce renames README, CHANGELOG and LICENSE).
     const renamed = new Set(['marketplace/README.md', 'LICENSE', 'CHANGELOG.md']);
     const expected = vsceFileList().filter((f) => !renamed.has(f));
-    assert.deepEqual(expected.filter((f) => !entries.includes(`extension/${f}`)), [], 'files missing from the VSIX');
+    assert.deepEqual(
+      expected.filter((f) => !entries.includes(`extension/${f}`)),
+      [],
+      'files missing from the VSIX',
+    );
     const lower = entries.map((e) => e.toLowerCase());
     for (const f of ['extension/readme.md', 'extension/changelog.md']) assert.ok(lower.includes(f), `${f} in the VSIX`);
   });
@@ -114,12 +126,15 @@ describe('VSIX', () => {
       assert.ok(pkg[field], `package.json has ${field}`);
     }
     // The project has no public URL: none is invented.
-    for (const field of ['repository', 'bugs', 'homepage']) assert.equal(pkg[field], undefined, `package.json has no ${field}`);
+    for (const field of ['repository', 'bugs', 'homepage'])
+      assert.equal(pkg[field], undefined, `package.json has no ${field}`);
     assert.ok(existsSync(path.join(REPO_ROOT, pkg.icon)), `icon ${pkg.icon} exists`);
     // Without a repository vsce would stop to ask; the Marketplace page is marketplace/README.md.
     assert.match(pkg.scripts.package, /--allow-missing-repository/);
     assert.ok((pkg.scripts.package as string).includes(VSCE_README_OPTIONS.join(' ')), pkg.scripts.package);
-    const walkthroughs = pkg.contributes.walkthroughs as { steps: { media: { markdown?: string; image?: string } }[] }[];
+    const walkthroughs = pkg.contributes.walkthroughs as {
+      steps: { media: { markdown?: string; image?: string } }[];
+    }[];
     assert.ok(walkthroughs.length > 0 && walkthroughs[0].steps.length >= 4, 'a getting-started walkthrough');
     const { vsix } = buildVsix();
     const entries = zipEntries(readFileSync(vsix));
@@ -175,80 +190,116 @@ describe('E2E: SimLens in a real VS Code', () => {
       .locator('.notifications-toasts .notification-toast', { hasText: 'SimLens integration suites' })
       .first()
       .waitFor({ state: 'visible', timeout: 15_000 });
-    await vscode.page.locator('.explorer-viewlet .monaco-list-row', { hasText: 'sample.conv.jsonl' }).first().waitFor({ timeout: 30_000 });
+    await vscode.page
+      .locator('.explorer-viewlet .monaco-list-row', { hasText: 'sample.conv.jsonl' })
+      .first()
+      .waitFor({ timeout: 30_000 });
 
     // Open the sample in its default editor: the SimLens custom editor when one is contributed.
     await openFileInEditor(vscode.page, 'sample.conv.jsonl');
-    if ((manifest.contributes?.customEditors ?? []).some((e) => e.selector?.some((s) => /conv\.jsonl/.test(s.filenamePattern ?? '')))) {
+    if (
+      (manifest.contributes?.customEditors ?? []).some((e) =>
+        e.selector?.some((s) => /conv\.jsonl/.test(s.filenamePattern ?? '')),
+      )
+    ) {
       const editor = await waitForWebview(vscode.page);
       await editor.locator('body', { hasText: 'h-1' }).waitFor({ timeout: 30_000 });
     }
     const light = await screenshot(vscode.page, 'workbench-light');
-    assert.ok(light.meanLuminance > 128, `light theme should be bright (mean luminance ${light.meanLuminance.toFixed(0)})`);
+    assert.ok(
+      light.meanLuminance > 128,
+      `light theme should be bright (mean luminance ${light.meanLuminance.toFixed(0)})`,
+    );
     await vscode.setTheme('dark');
     const dark = await screenshot(vscode.page, 'workbench-dark');
     assert.ok(dark.meanLuminance < 100, `dark theme should be dark (mean luminance ${dark.meanLuminance.toFixed(0)})`);
-    t.diagnostic(`screenshots: ${light.file} (${light.distinctColours} colours), ${dark.file} (${dark.distinctColours} colours)`);
+    t.diagnostic(
+      `screenshots: ${light.file} (${light.distinctColours} colours), ${dark.file} (${dark.distinctColours} colours)`,
+    );
 
     const crashes = vscode.errors.filter((e) => /simlens/i.test(e));
     assert.deepEqual(crashes, [], 'errors from SimLens in the page');
   });
 
-  test('Restricted Mode: simulation and LLM commands are disabled with an explanation', { timeout: 240_000 }, async (t) => {
-    // The CI guard first: nothing is skipped before it. The commands are contributed (a manifest
-    // without them is a failure here, not a reason to skip).
-    if (!e2eReady(t)) return;
-    const commands = restrictedCommands();
-    assert.ok(commands.length > 0, 'no simulation/LLM command is contributed in package.json (simlens.runSimulation, simlens.llm.*)');
-    const untrusted = manifest.capabilities?.untrustedWorkspaces;
-    assert.ok(untrusted, 'package.json must declare capabilities.untrustedWorkspaces');
-    assert.equal(untrusted.supported, 'limited', 'SimLens should stay usable (read-only) in Restricted Mode');
-    assert.ok(
-      untrusted.description && /disabled|trust|restricted/i.test(untrusted.description),
-      'capabilities.untrustedWorkspaces.description must explain what is disabled without trust',
-    );
-    assert.ok(commands.some((c) => c.command === 'simlens.runSimulation'), 'simlens.runSimulation is among the restricted commands');
+  test(
+    'Restricted Mode: simulation and LLM commands are disabled with an explanation',
+    { timeout: 240_000 },
+    async (t) => {
+      // The CI guard first: nothing is skipped before it. The commands are contributed (a manifest
+      // without them is a failure here, not a reason to skip).
+      if (!e2eReady(t)) return;
+      const commands = restrictedCommands();
+      assert.ok(
+        commands.length > 0,
+        'no simulation/LLM command is contributed in package.json (simlens.runSimulation, simlens.llm.*)',
+      );
+      const untrusted = manifest.capabilities?.untrustedWorkspaces;
+      assert.ok(untrusted, 'package.json must declare capabilities.untrustedWorkspaces');
+      assert.equal(untrusted.supported, 'limited', 'SimLens should stay usable (read-only) in Restricted Mode');
+      assert.ok(
+        untrusted.description && /disabled|trust|restricted/i.test(untrusted.description),
+        'capabilities.untrustedWorkspaces.description must explain what is disabled without trust',
+      );
+      assert.ok(
+        commands.some((c) => c.command === 'simlens.runSimulation'),
+        'simlens.runSimulation is among the restricted commands',
+      );
 
-    const workspace = makeWorkspace();
-    const vscode = await startVsCode({ workspace, theme: 'light', trusted: false });
-    t.after(() => vscode.close());
-    await vscode.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: 30_000 });
-    // SimLens itself stays enabled (its other commands are offered), so a missing command below
-    // means "disabled by trust", not "extension off".
-    assert.ok(
-      await commandInPalette(vscode.page, INTEGRATION_COMMAND_TITLE, 30_000),
-      'SimLens is not enabled in Restricted Mode (its test command is missing from the palette)',
-    );
+      const workspace = makeWorkspace();
+      const vscode = await startVsCode({ workspace, theme: 'light', trusted: false });
+      t.after(() => vscode.close());
+      await vscode.page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).first().waitFor({ timeout: 30_000 });
+      // SimLens itself stays enabled (its other commands are offered), so a missing command below
+      // means "disabled by trust", not "extension off".
+      assert.ok(
+        await commandInPalette(vscode.page, INTEGRATION_COMMAND_TITLE, 30_000),
+        'SimLens is not enabled in Restricted Mode (its test command is missing from the palette)',
+      );
 
-    const outcome: string[] = [];
-    let shot: Awaited<ReturnType<typeof screenshot>> | undefined;
-    for (const { command, title } of commands) {
-      if (!(await commandInPalette(vscode.page, title))) {
-        // Hidden must come from a trust gate in the manifest, not from a palette that lags.
-        const entry = manifest.contributes?.commands?.find((c) => c.command === command);
-        const paletteWhen = manifest.contributes?.menus?.commandPalette?.find((m) => m.command === command)?.when ?? '';
-        assert.match(`${entry?.enablement ?? ''} ${paletteWhen}`, /isWorkspaceTrusted/, `${command} is missing from the palette but not gated on isWorkspaceTrusted`);
-        outcome.push(`${command}: hidden (isWorkspaceTrusted)`);
-      } else {
-        // Offered anyway: running it must explain that the workspace needs trust, and do nothing.
-        await runCommand(vscode.page, 'Notifications: Clear All Notifications');
-        await runCommand(vscode.page, title);
-        const toast = vscode.page.locator('.notifications-toasts .notification-toast', { hasText: /trust|Restricted Mode/i }).first();
-        await toast.waitFor({ state: 'visible', timeout: 15_000 }).catch(async () => {
-          throw new Error(`${command} ran in Restricted Mode without a trust explanation; toasts: ${(await notifications(vscode.page)).join(' | ')}`);
-        });
-        outcome.push(`${command}: "${(await toast.innerText()).split('\n')[0]}"`);
-        if (!shot) {
-          // Let the toast finish sliding in: VS Code marks it when its transition ends (there is none under reduced motion).
-          const slidIn = vscode.page.locator('.notifications-toasts .notification-toast.notification-fade-in-done', { hasText: /trust|Restricted Mode/i });
-          await slidIn.or(vscode.page.locator('.monaco-workbench.reduce-motion')).first().waitFor({ state: 'attached', timeout: 15_000 });
-          shot = await screenshot(vscode.page, 'restricted-mode'); // with the explanation showing
+      const outcome: string[] = [];
+      let shot: Awaited<ReturnType<typeof screenshot>> | undefined;
+      for (const { command, title } of commands) {
+        if (!(await commandInPalette(vscode.page, title))) {
+          // Hidden must come from a trust gate in the manifest, not from a palette that lags.
+          const entry = manifest.contributes?.commands?.find((c) => c.command === command);
+          const paletteWhen =
+            manifest.contributes?.menus?.commandPalette?.find((m) => m.command === command)?.when ?? '';
+          assert.match(
+            `${entry?.enablement ?? ''} ${paletteWhen}`,
+            /isWorkspaceTrusted/,
+            `${command} is missing from the palette but not gated on isWorkspaceTrusted`,
+          );
+          outcome.push(`${command}: hidden (isWorkspaceTrusted)`);
+        } else {
+          // Offered anyway: running it must explain that the workspace needs trust, and do nothing.
+          await runCommand(vscode.page, 'Notifications: Clear All Notifications');
+          await runCommand(vscode.page, title);
+          const toast = vscode.page
+            .locator('.notifications-toasts .notification-toast', { hasText: /trust|Restricted Mode/i })
+            .first();
+          await toast.waitFor({ state: 'visible', timeout: 15_000 }).catch(async () => {
+            throw new Error(
+              `${command} ran in Restricted Mode without a trust explanation; toasts: ${(await notifications(vscode.page)).join(' | ')}`,
+            );
+          });
+          outcome.push(`${command}: "${(await toast.innerText()).split('\n')[0]}"`);
+          if (!shot) {
+            // Let the toast finish sliding in: VS Code marks it when its transition ends (there is none under reduced motion).
+            const slidIn = vscode.page.locator('.notifications-toasts .notification-toast.notification-fade-in-done', {
+              hasText: /trust|Restricted Mode/i,
+            });
+            await slidIn
+              .or(vscode.page.locator('.monaco-workbench.reduce-motion'))
+              .first()
+              .waitFor({ state: 'attached', timeout: 15_000 });
+            shot = await screenshot(vscode.page, 'restricted-mode'); // with the explanation showing
+          }
         }
+        // Hidden from the palette (enablement/when on isWorkspaceTrusted) is disabled too; the
+        // explanation is the capabilities description shown in the Restricted Mode UI.
       }
-      // Hidden from the palette (enablement/when on isWorkspaceTrusted) is disabled too; the
-      // explanation is the capabilities description shown in the Restricted Mode UI.
-    }
-    t.diagnostic(`Restricted Mode: ${outcome.join('; ')}`);
-    shot ??= await screenshot(vscode.page, 'restricted-mode');
-  });
+      t.diagnostic(`Restricted Mode: ${outcome.join('; ')}`);
+      shot ??= await screenshot(vscode.page, 'restricted-mode');
+    },
+  );
 });

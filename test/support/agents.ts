@@ -2,7 +2,11 @@
 import type { AgentResponse, AgentSession, HistoryEntry } from '../../src/core/sim/types';
 
 /** Sends each utterance in turn, keeping the history the session sees; `onTurn` runs after each answer. */
-export async function playScript(session: AgentSession, script: string[], onTurn?: (r: AgentResponse) => void): Promise<AgentResponse[]> {
+export async function playScript(
+  session: AgentSession,
+  script: string[],
+  onTurn?: (r: AgentResponse) => void,
+): Promise<AgentResponse[]> {
   const history: HistoryEntry[] = [];
   const out: AgentResponse[] = [];
   for (const u of script) {

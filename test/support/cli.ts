@@ -1,7 +1,11 @@
 /** Test helper: runs the CLI in-process with a fake CliIo that collects what it prints. */
 import { main } from '../../src/cli/cli';
 
-export interface CliResult { code: number; out: string; err: string }
+export interface CliResult {
+  code: number;
+  out: string;
+  err: string;
+}
 
 /** `simlens <argv>` in folder `cwd` with environment `env`. */
 export async function runCli(argv: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {

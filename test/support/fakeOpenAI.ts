@@ -189,17 +189,31 @@ export class FakeOpenAI {
       body = undefined;
     }
     const path = (req.url ?? '/').split('?')[0];
-    const recorded: RecordedRequest = { method: req.method ?? 'GET', path, query: (req.url ?? '').split('?')[1] ?? '', headers: req.headers, body, rawBody, at: Date.now() - this.started };
+    const recorded: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query: (req.url ?? '').split('?')[1] ?? '',
+      headers: req.headers,
+      body,
+      rawBody,
+      at: Date.now() - this.started,
+    };
     if (this.options.record !== false) this.requests.push(recorded);
     const requestId = `req_fake_${++this.counter}`;
 
     if (req.method === 'GET' && path.endsWith('/models')) {
-      const data = (this.options.models ?? ['fake-model']).map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' }));
+      const data = (this.options.models ?? ['fake-model']).map((id) => ({
+        id,
+        object: 'model',
+        created: 0,
+        owned_by: 'fake',
+      }));
       return this.sendJson(res, 200, { object: 'list', data }, { 'x-request-id': requestId });
     }
     const isChat = req.method === 'POST' && path.endsWith('/chat/completions');
     const isEmbed = req.method === 'POST' && path.endsWith('/embeddings');
-    if (!isChat && !isEmbed) return this.sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } }, {});
+    if (!isChat && !isEmbed)
+      return this.sendJson(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } }, {});
 
     this.served++;
     const reply = this.queue.length ? this.queue.shift()! : await this.handler(recorded);
@@ -220,7 +234,8 @@ export class FakeOpenAI {
       if (reply.echoCredentials) {
         const auth = String(req.headers.authorization ?? '');
         const token = auth.replace(/^(Bearer|Basic)\s+/i, '');
-        const masked = token.length > 10 ? `${token.slice(0, 6)}${'*'.repeat(token.length - 10)}${token.slice(-4)}` : token;
+        const masked =
+          token.length > 10 ? `${token.slice(0, 6)}${'*'.repeat(token.length - 10)}${token.slice(-4)}` : token;
         message += `; Incorrect API key provided: ${masked}. You sent Authorization: ${auth} with query ${recorded.query}; api_key=${token}`;
       }
       return this.sendJson(res, status, { error: { message, type: 'fake_error', code: null } }, headers);
@@ -230,42 +245,75 @@ export class FakeOpenAI {
     const content = reply.content ?? '';
     const usage = reply.usage ?? { prompt_tokens: roughTokens(rawBody), completion_tokens: roughTokens(content) };
     if (body?.stream === true) return this.sendStream(res, model, content, reply, usage, headers, body);
-    const message: Record<string, unknown> = { role: 'assistant', content: reply.refusal !== undefined ? null : reply.contentParts ?? content };
+    const message: Record<string, unknown> = {
+      role: 'assistant',
+      content: reply.refusal !== undefined ? null : (reply.contentParts ?? content),
+    };
     if (reply.refusal !== undefined) message.refusal = reply.refusal;
-    this.sendJson(res, status, {
-      id: `chatcmpl-${this.counter}`,
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model,
-      choices: [{ index: 0, message, finish_reason: reply.finishReason ?? 'stop', logprobs: null }],
-      ...(reply.omitUsage ? {} : { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
-    }, headers);
+    this.sendJson(
+      res,
+      status,
+      {
+        id: `chatcmpl-${this.counter}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model,
+        choices: [{ index: 0, message, finish_reason: reply.finishReason ?? 'stop', logprobs: null }],
+        ...(reply.omitUsage
+          ? {}
+          : { usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }),
+      },
+      headers,
+    );
   }
 
   private sendJson(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string>): void {
     if (res.destroyed) return;
     const text = JSON.stringify(value);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   }
 
-  private sendEmbeddings(res: http.ServerResponse, body: Record<string, unknown> | undefined, reply: FakeReply, headers: Record<string, string>): void {
+  private sendEmbeddings(
+    res: http.ServerResponse,
+    body: Record<string, unknown> | undefined,
+    reply: FakeReply,
+    headers: Record<string, string>,
+  ): void {
     const input = body?.input;
     const texts = Array.isArray(input) ? input.map(String) : [String(input ?? '')];
     const vectors = reply.embeddings ?? texts.map((t) => hashedEmbedding(t));
     // The openai client asks for base64 (little-endian float32) unless told otherwise.
-    const encode = (v: number[]) => (body?.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v);
-    this.sendJson(res, 200, {
-      object: 'list',
-      model: body?.model ?? 'fake-embedding',
-      data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding: encode(embedding) })),
-      usage: { prompt_tokens: texts.reduce((s, t) => s + roughTokens(t), 0), total_tokens: texts.reduce((s, t) => s + roughTokens(t), 0) },
-    }, headers);
+    const encode = (v: number[]) =>
+      body?.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
+    this.sendJson(
+      res,
+      200,
+      {
+        object: 'list',
+        model: body?.model ?? 'fake-embedding',
+        data: vectors.map((embedding, index) => ({ object: 'embedding', index, embedding: encode(embedding) })),
+        usage: {
+          prompt_tokens: texts.reduce((s, t) => s + roughTokens(t), 0),
+          total_tokens: texts.reduce((s, t) => s + roughTokens(t), 0),
+        },
+      },
+      headers,
+    );
   }
 
   private sendStream(
-    res: http.ServerResponse, model: string, content: string, reply: FakeReply, usage: FakeUsage,
-    headers: Record<string, string>, body: Record<string, unknown>,
+    res: http.ServerResponse,
+    model: string,
+    content: string,
+    reply: FakeReply,
+    usage: FakeUsage,
+    headers: Record<string, string>,
+    body: Record<string, unknown>,
   ): void {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
     const id = `chatcmpl-${this.counter}`;
@@ -286,7 +334,9 @@ export class FakeOpenAI {
     res.write(chunk({}, reply.finishReason ?? 'stop'));
     const options = body.stream_options as { include_usage?: boolean } | undefined;
     if (options?.include_usage) {
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`,
+      );
     }
     res.end('data: [DONE]\n\n');
   }

@@ -30,7 +30,8 @@ function createFakeVscode() {
   const disposable = (fn) => ({ dispose: fn ?? (() => undefined) });
   const event = () => () => disposable();
   const channel = {};
-  for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'appendLine', 'append']) channel[level] = (m) => log.push(`${level} ${m}`);
+  for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'appendLine', 'append'])
+    channel[level] = (m) => log.push(`${level} ${m}`);
   channel.show = () => undefined;
   channel.dispose = () => undefined;
   class Uri {
@@ -88,7 +89,10 @@ function createFakeVscode() {
       },
       { get: (t, p) => (p in t ? t[p] : inert(`vscode.window.${String(p)}`)) },
     ),
-    workspace: new Proxy({ textDocuments: [], onDidOpenTextDocument: event(), isTrusted: true }, { get: (t, p) => (p in t ? t[p] : inert(`vscode.workspace.${String(p)}`)) }),
+    workspace: new Proxy(
+      { textDocuments: [], onDidOpenTextDocument: event(), isTrusted: true },
+      { get: (t, p) => (p in t ? t[p] : inert(`vscode.workspace.${String(p)}`)) },
+    ),
   };
   // Bundles import `vscode` through esbuild's interop, which copies the module's own keys: every
   // name @types/vscode exports is an own key here (inert unless given above).

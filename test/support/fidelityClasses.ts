@@ -37,7 +37,27 @@ export interface ClassCounts {
 
 export function emptyCounts(): ClassCounts {
   const z = (): [number, number] => [0, 0];
-  return { c1: z(), c2: z(), c3: z(), c3ended: z(), c4: z(), c4metaSat: z(), c5: z(), c6: z(), c6nav: z(), c7: z(), c8: z(), c9: z(), c9goal: z(), c15relax: z(), outcomes: {}, turns: 0, finalSatisfaction: [0, 0], finalFrustration: [0, 0], coverage: { '1': [0, 0], '5': [0, 0], '10': [0, 0], '20': [0, 0] } };
+  return {
+    c1: z(),
+    c2: z(),
+    c3: z(),
+    c3ended: z(),
+    c4: z(),
+    c4metaSat: z(),
+    c5: z(),
+    c6: z(),
+    c6nav: z(),
+    c7: z(),
+    c8: z(),
+    c9: z(),
+    c9goal: z(),
+    c15relax: z(),
+    outcomes: {},
+    turns: 0,
+    finalSatisfaction: [0, 0],
+    finalFrustration: [0, 0],
+    coverage: { '1': [0, 0], '5': [0, 0], '10': [0, 0], '20': [0, 0] },
+  };
 }
 
 function top3(turn: Conversation['turns'][number] | undefined): string[] {
@@ -56,7 +76,17 @@ function meetsGoal(item: CatalogItem, constraints: Record<string, unknown>): boo
 /** Adds one conversation's counts. */
 export function countConversation(conv: Conversation, catalog: Catalog, meta: boolean, c: ClassCounts): Set<string> {
   const hits = new Set<string>();
-  const before = JSON.stringify([c.c1[0], c.c2[0], c.c3[0], c.c3ended[0], c.c4[0], c.c5[0], c.c8[0], c.c9[0], c.c9goal[0]]);
+  const before = JSON.stringify([
+    c.c1[0],
+    c.c2[0],
+    c.c3[0],
+    c.c3ended[0],
+    c.c4[0],
+    c.c5[0],
+    c.c8[0],
+    c.c9[0],
+    c.c9goal[0],
+  ]);
   const turns = conv.turns;
   const traces = turns.map((t) => t.trace as (SimulatorTrace & Record<string, unknown>) | undefined);
   c.turns += turns.length;
@@ -110,7 +140,8 @@ export function countConversation(conv: Conversation, catalog: Catalog, meta: bo
       if (item && meta) {
         c.c2[1]++;
         let breaks = false;
-        for (const [k, v] of said) if (k !== 'category' && item.attributes[k] !== undefined && item.attributes[k] !== v) breaks = true;
+        for (const [k, v] of said)
+          if (k !== 'category' && item.attributes[k] !== undefined && item.attributes[k] !== v) breaks = true;
         for (const v of Object.values(item.attributes)) if (negated.has(v)) breaks = true;
         if (breaks) c.c2[0]++;
       }
@@ -140,27 +171,44 @@ export function countConversation(conv: Conversation, catalog: Catalog, meta: bo
         const consumed = new Set(traces[0]?.preferences?.consumed_items ?? []);
         for (const id of shown) {
           const item = catalog.get(id);
-          if (item && !consumed.has(id) && !disliked.has(id) && meetsGoal(item, tr.goal.constraints) && !Object.values(item.attributes).some((v) => negated.has(v))) onScreen = true;
+          if (
+            item &&
+            !consumed.has(id) &&
+            !disliked.has(id) &&
+            meetsGoal(item, tr.goal.constraints) &&
+            !Object.values(item.attributes).some((v) => negated.has(v))
+          )
+            onScreen = true;
         }
       }
       if (onScreen) c.c5[0]++;
     }
     // c4: satisfaction rose on a turn answering a re-shown rejected carousel or an ignored "not X".
-    if (i >= 2 && tr.satisfaction !== undefined && traces[i - 1]?.satisfaction !== undefined && tr.satisfaction > traces[i - 1]!.satisfaction!) {
+    if (
+      i >= 2 &&
+      tr.satisfaction !== undefined &&
+      traces[i - 1]?.satisfaction !== undefined &&
+      tr.satisfaction > traces[i - 1]!.satisfaction!
+    ) {
       const now = top3(prev);
       const before = top3(turns[i - 2]);
       const rejectedBefore = traces[i - 1]!.user_act === 'Note.Dislike' || traces[i - 1]!.user_act === 'Note.Seen';
-      const reshown = rejectedBefore && now.length > 0 && now.length === before.length && now.every((id, k) => id === before[k]);
-      const ignoresNot = now.length > 0 && negated.size > 0 && now.every((id) => {
-        const item = catalog.get(id);
-        return item !== undefined && Object.values(item.attributes).some((v) => negated.has(v));
-      });
+      const reshown =
+        rejectedBefore && now.length > 0 && now.length === before.length && now.every((id, k) => id === before[k]);
+      const ignoresNot =
+        now.length > 0 &&
+        negated.size > 0 &&
+        now.every((id) => {
+          const item = catalog.get(id);
+          return item !== undefined && Object.values(item.attributes).some((v) => negated.has(v));
+        });
       // A meta user's (possibly new) target among the items shown is what it came for: not a wrong rise.
       const targetShown = meta && tr.target !== undefined && now.includes(tr.target.item_id);
       if ((reshown || ignoresNot) && !targetShown) satisfactionRoseWrongly = true;
     }
     // A relaxed attribute (Reveal.Expand leaves it out of the goal) is taken back.
-    if (act === 'Reveal.Expand') for (const k of [...said.keys()]) if (tr.goal && tr.goal.constraints[k] === undefined) said.delete(k);
+    if (act === 'Reveal.Expand')
+      for (const k of [...said.keys()]) if (tr.goal && tr.goal.constraints[k] === undefined) said.delete(k);
     for (const [k, v] of Object.entries(tr.said?.constraints ?? {})) {
       said.set(k, String(v));
       negated.delete(String(v));
@@ -194,12 +242,19 @@ export function countConversation(conv: Conversation, catalog: Catalog, meta: bo
   // (A run cut at max_turns / turn_cap is ended by the run, not by the user: left out here.)
   if (conv.outcome === 'ended' && last?.end_reason !== 'max_turns' && last?.end_reason !== 'turn_cap') {
     c.c3ended[1]++;
-    if (!accepted && typeof initialPatience === 'number' && typeof last?.patience === 'number' && last.patience < initialPatience) c.c3ended[0]++;
+    if (
+      !accepted &&
+      typeof initialPatience === 'number' &&
+      typeof last?.patience === 'number' &&
+      last.patience < initialPatience
+    )
+      c.c3ended[0]++;
   }
   for (let k = 1; k < turns.length; k++) {
     const tr = traces[k];
     const agent = tr?.agent as { relaxed?: string[]; query?: string } | undefined;
-    if (tr?.user_act !== 'Reveal.Expand' || !agent || agent.query === undefined && agent.relaxed === undefined) continue;
+    if (tr?.user_act !== 'Reveal.Expand' || !agent || (agent.query === undefined && agent.relaxed === undefined))
+      continue;
     const list = (g: unknown): string[] => (Array.isArray(g) ? g.map(String) : []);
     const now = new Set(list(tr.goal?.disclosed));
     const gone = list(traces[k - 1]?.goal?.disclosed).filter((a) => a !== 'category' && !now.has(a));

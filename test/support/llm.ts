@@ -15,16 +15,41 @@ export function tmpDir(prefix = 'simlens-llm-'): string {
 }
 
 /** Services for every role at `url`, fast retries, optional cache. */
-export function testServices(url: string, input: LlmSettingsInput = {}, extra: { signal?: AbortSignal; prompts?: PromptLibrary; apiKey?: string } = {}): LlmServices {
+export function testServices(
+  url: string,
+  input: LlmSettingsInput = {},
+  extra: { signal?: AbortSignal; prompts?: PromptLibrary; apiKey?: string } = {},
+): LlmServices {
   const settings = resolveLlmSettings({
     ...input,
-    defaults: { baseUrl: url, model: 'fake-chat', backoffMs: 5, maxBackoffMs: 20, timeoutMs: 3000, ...(input.defaults ?? {}) },
+    defaults: {
+      baseUrl: url,
+      model: 'fake-chat',
+      backoffMs: 5,
+      maxBackoffMs: 20,
+      timeoutMs: 3000,
+      ...(input.defaults ?? {}),
+    },
   });
   return new LlmServices({ settings, apiKey: extra.apiKey ?? FAKE_KEY, signal: extra.signal, prompts: extra.prompts });
 }
 
-function item(id: string, title: string, category: string, colour: string, material: string, features: string[]): CatalogItem {
-  return { item_id: id, title, description: `${title}. Made of ${material} in ${colour}; a dependable everyday choice for most people.`, features, category, attributes: { colour, material } };
+function item(
+  id: string,
+  title: string,
+  category: string,
+  colour: string,
+  material: string,
+  features: string[],
+): CatalogItem {
+  return {
+    item_id: id,
+    title,
+    description: `${title}. Made of ${material} in ${colour}; a dependable everyday choice for most people.`,
+    features,
+    category,
+    attributes: { colour, material },
+  };
 }
 
 /** Twelve items over footwear and outerwear. */

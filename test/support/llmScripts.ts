@@ -17,7 +17,9 @@ function messages(req: RecordedRequest): Array<{ role: string; content: string }
 }
 
 /** Which SimLens prompt a request carries. */
-export function promptKind(req: RecordedRequest): 'agent' | 'user' | 'sft-user' | 'general' | 'reflect' | 'judge' | 'discriminator' | 'unknown' {
+export function promptKind(
+  req: RecordedRequest,
+): 'agent' | 'user' | 'sft-user' | 'general' | 'reflect' | 'judge' | 'discriminator' | 'unknown' {
   const all = messages(req);
   const first = all[0]?.content ?? '';
   if (/shopping assistant of an online/.test(first)) return 'agent';
@@ -34,13 +36,24 @@ export function promptKind(req: RecordedRequest): 'agent' | 'user' | 'sft-user' 
 export function judgeAnswer(over: Record<string, unknown> = {}): string {
   const detail = (r: number) => ({ rating: r, explanation: 'fine' });
   return JSON.stringify({
-    user_sentiment: 4, user_satisfaction: 4, user_frustration_annoyance: 1, user_confusion: 1,
-    recommendation_accepted: true, turns_until_acceptance: 2,
-    assistant_turns_with_question: 1, user_turns_with_question: 0,
+    user_sentiment: 4,
+    user_satisfaction: 4,
+    user_frustration_annoyance: 1,
+    user_confusion: 1,
+    recommendation_accepted: true,
+    turns_until_acceptance: 2,
+    assistant_turns_with_question: 1,
+    user_turns_with_question: 0,
     user_dialog_acts: { inform_preference: 2, accept_recommendation: 1 },
     assistant_dialog_acts: { recommend: 2, elicit_preference: 1 },
-    evaluation_details: { relevance_of_recommendations: detail(4), dialogue_quality: detail(4), task_completion: detail(5), ease_of_use: detail(4) },
-    overall_summary_explanation: 'Helpful and brief.', overall_agent_rating: 4.5,
+    evaluation_details: {
+      relevance_of_recommendations: detail(4),
+      dialogue_quality: detail(4),
+      task_completion: detail(5),
+      ease_of_use: detail(4),
+    },
+    overall_summary_explanation: 'Helpful and brief.',
+    overall_agent_rating: 4.5,
     ...over,
   });
 }
@@ -55,18 +68,37 @@ export function simulationScript(opts: SimulationScriptOptions = {}): FakeHandle
         return { content: 'Here are a few options that match. Do you have a colour in mind?' };
       case 'user': {
         const said = ((all[1]?.content ?? '').match(/^USER:/gm) ?? []).length;
-        if (said + 1 >= stopAfter) return { content: 'Response: the first one is good, i will buy it\nTerminate: True' };
-        return { content: said === 0 ? 'Response: looking for comfy black boots\nTerminate: False' : 'Response: something cheaper maybe?\nTerminate: False' };
+        if (said + 1 >= stopAfter)
+          return { content: 'Response: the first one is good, i will buy it\nTerminate: True' };
+        return {
+          content:
+            said === 0
+              ? 'Response: looking for comfy black boots\nTerminate: False'
+              : 'Response: something cheaper maybe?\nTerminate: False',
+        };
       }
       case 'sft-user': {
         const said = all.filter((m) => m.role === 'assistant').length;
-        return { content: said + 1 >= stopAfter ? 'Response: ok thanks\nTerminate: True' : 'Response: need running shoes\nTerminate: False' };
+        return {
+          content:
+            said + 1 >= stopAfter
+              ? 'Response: ok thanks\nTerminate: True'
+              : 'Response: need running shoes\nTerminate: False',
+        };
       }
       case 'general':
         return { content: 'You like comfortable, sturdy shoes in dark colours and dislike flimsy materials.' };
       case 'reflect': {
         const ids = [...(all[0]?.content ?? '').matchAll(/item_id (\S+):/g)].map((m) => m[1]);
-        return { content: JSON.stringify({ items: ids.map((id, i) => ({ item_id: id, opinion: i % 2 ? 'dislike' : 'like', reason: i % 2 ? 'looks flimsy' : 'sturdy and dark' })) }) };
+        return {
+          content: JSON.stringify({
+            items: ids.map((id, i) => ({
+              item_id: id,
+              opinion: i % 2 ? 'dislike' : 'like',
+              reason: i % 2 ? 'looks flimsy' : 'sturdy and dark',
+            })),
+          }),
+        };
       }
       case 'judge':
         return { content: judgeAnswer() };

@@ -22,11 +22,15 @@ export interface SimulatorCell {
   agent: (typeof AGENTS)[number];
 }
 
-export const SIMULATOR_MATRIX: SimulatorCell[] = USERS.flatMap((user) => METAS.flatMap((meta) => AGENTS.map((agent) => ({
-  name: `${user.user}${user.interaction ? `-${user.interaction}-${user.preferences}` : ''}${meta ? ` meta-${meta}` : ''} vs ${agent}`,
-  config: { ...user, meta, agent },
-  agent,
-}))));
+export const SIMULATOR_MATRIX: SimulatorCell[] = USERS.flatMap((user) =>
+  METAS.flatMap((meta) =>
+    AGENTS.map((agent) => ({
+      name: `${user.user}${user.interaction ? `-${user.interaction}-${user.preferences}` : ''}${meta ? ` meta-${meta}` : ''} vs ${agent}`,
+      config: { ...user, meta, agent },
+      agent,
+    })),
+  ),
+);
 
 /**
  * Invariants the built-in simulators still break (printed as diagnostics, kept out of the "every

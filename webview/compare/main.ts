@@ -5,7 +5,13 @@
  * outlined and the differing trace fields listed with both values. Everything from the files is
  * text (webview/shared/dom.ts: no innerHTML), never markup.
  */
-import type { CompareToHost, DiffReport, HostToCompare, PairSummary, TurnDifference } from '../../src/shared/compareProtocol';
+import type {
+  CompareToHost,
+  DiffReport,
+  HostToCompare,
+  PairSummary,
+  TurnDifference,
+} from '../../src/shared/compareProtocol';
 import { DIALOGUE_PARTS, describeDivergence, formatFixed, formatP, partLabel } from '../../src/shared/compareView';
 import type { Conversation, Turn } from '../../src/shared/model';
 import { clear, h, type Child } from '../shared/dom';
@@ -47,7 +53,13 @@ function setStatus(text: string | undefined, kind: 'busy' | 'error' = 'busy'): v
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : '–');
 
 function card(label: string, value: string, detail?: string): HTMLElement {
-  return h('div', 'card', h('div', 'card-value', value), h('div', 'card-label', label), detail ? h('div', 'card-detail muted', detail) : null);
+  return h(
+    'div',
+    'card',
+    h('div', 'card-value', value),
+    h('div', 'card-label', label),
+    detail ? h('div', 'card-detail muted', detail) : null,
+  );
 }
 
 function renderSummary(r: DiffReport): void {
@@ -55,20 +67,40 @@ function renderSummary(r: DiffReport): void {
   const g = r.aggregate;
   summary.append(
     h('h1', null, 'Compare runs'),
-    h('p', 'files', h('span', 'run-tag run-a', 'A'), ` ${r.a.file} (${r.a.conversations}) `, h('span', 'run-tag run-b', 'B'), ` ${r.b.file} (${r.b.conversations}) · paired by ${r.pairing}`),
-    h('div', 'cards',
+    h(
+      'p',
+      'files',
+      h('span', 'run-tag run-a', 'A'),
+      ` ${r.a.file} (${r.a.conversations}) `,
+      h('span', 'run-tag run-b', 'B'),
+      ` ${r.b.file} (${r.b.conversations}) · paired by ${r.pairing}`,
+    ),
+    h(
+      'div',
+      'cards',
       card('pairs', String(g.pairs), r.unpaired.length ? `${r.unpaired.length} unpaired` : 'none unpaired'),
       card('dialogue diverged', pct(g.diverged, g.pairs), `${g.diverged} pairs`),
       card('outcome changed', pct(g.outcomeChanged, g.pairs), `${g.outcomeChanged} pairs`),
       card('identical', pct(g.identical, g.pairs), `${g.traceOnly} differ in trace only`),
-      card('accepted', `${pct(r.success.acceptedA, r.success.n)} → ${pct(r.success.acceptedB, r.success.n)}`, `McNemar exact p = ${formatP(r.success.mcnemar.pvalue)}`),
+      card(
+        'accepted',
+        `${pct(r.success.acceptedA, r.success.n)} → ${pct(r.success.acceptedB, r.success.n)}`,
+        `McNemar exact p = ${formatP(r.success.mcnemar.pvalue)}`,
+      ),
     ),
   );
   // Outcome transitions
   const labels = [...new Set(g.transitions.flatMap((t) => [t.from, t.to]))].sort();
   if (labels.length) {
     const table = h('table', 'matrix', h('caption', null, 'Outcome A → B'));
-    table.append(h('tr', null, h('th', { attrs: { scope: 'col' } }, 'A \\ B'), ...labels.map((l) => h('th', { attrs: { scope: 'col' } }, l))));
+    table.append(
+      h(
+        'tr',
+        null,
+        h('th', { attrs: { scope: 'col' } }, 'A \\ B'),
+        ...labels.map((l) => h('th', { attrs: { scope: 'col' } }, l)),
+      ),
+    );
     for (const from of labels) {
       const cells = labels.map((to) => {
         const c = g.transitions.find((t) => t.from === from && t.to === to)?.count ?? 0;
@@ -76,22 +108,56 @@ function renderSummary(r: DiffReport): void {
       });
       table.append(h('tr', null, h('th', { attrs: { scope: 'row' } }, from), ...cells));
     }
-    const firstTurns = h('table', 'matrix', h('caption', null, 'First divergent turn'), h('tr', null, h('th', { attrs: { scope: 'col' } }, 'turn'), h('th', { attrs: { scope: 'col' } }, 'pairs')));
-    g.firstTurn.forEach((c, t) => c && firstTurns.append(h('tr', null, h('td', 'num', String(t + 1)), h('td', 'num', String(c)))));
-    const fields = Object.entries(g.firstTraceFields).sort((x, y) => y[1] - x[1]).slice(0, 8);
-    const traceTable = h('table', 'matrix', h('caption', null, 'Trace fields differing first'), h('tr', null, h('th', { attrs: { scope: 'col' } }, 'field'), h('th', { attrs: { scope: 'col' } }, 'pairs')));
+    const firstTurns = h(
+      'table',
+      'matrix',
+      h('caption', null, 'First divergent turn'),
+      h('tr', null, h('th', { attrs: { scope: 'col' } }, 'turn'), h('th', { attrs: { scope: 'col' } }, 'pairs')),
+    );
+    g.firstTurn.forEach(
+      (c, t) => c && firstTurns.append(h('tr', null, h('td', 'num', String(t + 1)), h('td', 'num', String(c)))),
+    );
+    const fields = Object.entries(g.firstTraceFields)
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 8);
+    const traceTable = h(
+      'table',
+      'matrix',
+      h('caption', null, 'Trace fields differing first'),
+      h('tr', null, h('th', { attrs: { scope: 'col' } }, 'field'), h('th', { attrs: { scope: 'col' } }, 'pairs')),
+    );
     for (const [f, c] of fields) traceTable.append(h('tr', null, h('td', null, f), h('td', 'num', String(c))));
     summary.append(h('div', 'tables', table, firstTurns, traceTable));
   }
-  const feats = r.features.filter((f) => f.n > 0).sort((x, y) => Math.abs(y.effect) - Math.abs(x.effect)).slice(0, 8);
+  const feats = r.features
+    .filter((f) => f.n > 0)
+    .sort((x, y) => Math.abs(y.effect) - Math.abs(x.effect))
+    .slice(0, 8);
   if (feats.length) {
     const t = h('table', 'features', h('caption', null, 'Largest paired changes (B − A)'));
-    t.append(h('tr', null, ...['feature', 'pairs', 'mean A', 'mean B', 'B − A', '95% CI', 'Wilcoxon p'].map((x) => h('th', { attrs: { scope: 'col' } }, x))));
+    t.append(
+      h(
+        'tr',
+        null,
+        ...['feature', 'pairs', 'mean A', 'mean B', 'B − A', '95% CI', 'Wilcoxon p'].map((x) =>
+          h('th', { attrs: { scope: 'col' } }, x),
+        ),
+      ),
+    );
     for (const f of feats) {
-      t.append(h('tr', null,
-        h('td', null, f.label), h('td', 'num', String(f.n)), h('td', 'num', formatFixed(f.meanA)), h('td', 'num', formatFixed(f.meanB)),
-        h('td', 'num', formatFixed(f.meanDiff)), h('td', 'num', f.ci ? `[${formatFixed(f.ci.low)}, ${formatFixed(f.ci.high)}]` : ''),
-        h('td', 'num', f.wilcoxon && !Number.isNaN(f.wilcoxon.pvalue) ? formatP(f.wilcoxon.pvalue) : '–')));
+      t.append(
+        h(
+          'tr',
+          null,
+          h('td', null, f.label),
+          h('td', 'num', String(f.n)),
+          h('td', 'num', formatFixed(f.meanA)),
+          h('td', 'num', formatFixed(f.meanB)),
+          h('td', 'num', formatFixed(f.meanDiff)),
+          h('td', 'num', f.ci ? `[${formatFixed(f.ci.low)}, ${formatFixed(f.ci.high)}]` : ''),
+          h('td', 'num', f.wilcoxon && !Number.isNaN(f.wilcoxon.pvalue) ? formatP(f.wilcoxon.pvalue) : '–'),
+        ),
+      );
     }
     summary.append(t);
   }
@@ -100,7 +166,10 @@ function renderSummary(r: DiffReport): void {
 function fieldOptions(r: DiffReport): string[] {
   const trace = new Set<string>();
   for (const p of r.pairs) for (const f of [...p.traceFields, ...p.traceFieldsAtTurn]) trace.add(f);
-  return [...DIALOGUE_PARTS.filter((d) => r.aggregate.firstPart[d] || r.pairs.some((p) => p.parts.includes(d))), ...[...trace].sort().map((t) => `trace.${t}`)];
+  return [
+    ...DIALOGUE_PARTS.filter((d) => r.aggregate.firstPart[d] || r.pairs.some((p) => p.parts.includes(d))),
+    ...[...trace].sort().map((t) => `trace.${t}`),
+  ];
 }
 
 function renderFilters(r: DiffReport): void {
@@ -110,13 +179,18 @@ function renderFilters(r: DiffReport): void {
     state.outcomeChanged = changed.checked;
     renderPairs();
   });
-  const before = h('input', { attrs: { type: 'number', id: 'f-before', min: 1, placeholder: 'any', value: state.before } });
+  const before = h('input', {
+    attrs: { type: 'number', id: 'f-before', min: 1, placeholder: 'any', value: state.before },
+  });
   before.addEventListener('input', () => {
     state.before = before.value;
     renderPairs();
   });
   const field = h('select', { attrs: { id: 'f-field' } }, h('option', { attrs: { value: '' } }, 'any field'));
-  for (const f of fieldOptions(r)) field.append(h('option', { attrs: { value: f, selected: state.field === f } }, f.startsWith('trace.') ? f : partLabel(f)));
+  for (const f of fieldOptions(r))
+    field.append(
+      h('option', { attrs: { value: f, selected: state.field === f } }, f.startsWith('trace.') ? f : partLabel(f)),
+    );
   field.addEventListener('change', () => {
     state.field = field.value;
     renderPairs();
@@ -146,16 +220,36 @@ function renderPairs(): void {
   if (!report) return;
   const shown: number[] = [];
   report.pairs.forEach((p, i) => matches(p) && shown.push(i));
-  pairList.append(h('h2', null, `Pairs (${shown.length} of ${report.pairs.length}${shown.length > LIST_LIMIT ? `, first ${LIST_LIMIT} shown` : ''})`));
+  pairList.append(
+    h(
+      'h2',
+      null,
+      `Pairs (${shown.length} of ${report.pairs.length}${shown.length > LIST_LIMIT ? `, first ${LIST_LIMIT} shown` : ''})`,
+    ),
+  );
   const t = h('table', 'pair-table');
-  t.append(h('tr', null, ...['conversation', 'outcome A → B', 'turns A → B', 'first divergence'].map((x) => h('th', { attrs: { scope: 'col' } }, x))));
+  t.append(
+    h(
+      'tr',
+      null,
+      ...['conversation', 'outcome A → B', 'turns A → B', 'first divergence'].map((x) =>
+        h('th', { attrs: { scope: 'col' } }, x),
+      ),
+    ),
+  );
   for (const i of shown.slice(0, LIST_LIMIT)) {
     const p = report.pairs[i];
-    const row = h('tr', { class: `pair${i === selected ? ' selected' : ''}${p.outcomeA !== p.outcomeB ? ' outcome-changed' : ''}`, attrs: { tabindex: 0, 'data-pair': i, 'aria-selected': i === selected, role: 'button' } },
+    const row = h(
+      'tr',
+      {
+        class: `pair${i === selected ? ' selected' : ''}${p.outcomeA !== p.outcomeB ? ' outcome-changed' : ''}`,
+        attrs: { tabindex: 0, 'data-pair': i, 'aria-selected': i === selected, role: 'button' },
+      },
       h('td', null, p.idA === p.idB ? p.idA : `${p.idA} / ${p.idB}`),
       h('td', null, p.outcomeA === p.outcomeB ? p.outcomeA : `${p.outcomeA} → ${p.outcomeB}`),
       h('td', 'num', `${p.turnsA} → ${p.turnsB}`),
-      h('td', null, describeDivergence(p)));
+      h('td', null, describeDivergence(p)),
+    );
     const pick = () => {
       selected = i;
       for (const r of pairList.querySelectorAll('tr.selected')) r.classList.remove('selected');
@@ -177,7 +271,8 @@ function renderPairs(): void {
   if (report.unpaired.length) {
     const u = h('details', 'unpaired', h('summary', null, `${report.unpaired.length} unpaired conversations`));
     const ul = h('ul');
-    for (const e of report.unpaired.slice(0, 200)) ul.append(h('li', null, `${e.side} line ${e.line} ${e.id}: ${e.reason}`));
+    for (const e of report.unpaired.slice(0, 200))
+      ul.append(h('li', null, `${e.side} line ${e.line} ${e.id}: ${e.reason}`));
     u.append(ul);
     pairList.append(u);
   }
@@ -199,13 +294,35 @@ function side(t: Turn | undefined, d: TurnDifference, label: string): HTMLElemen
   const mark = (part: string) => (d.parts.includes(part as never) ? ' diff' : '');
   const blocks: Child[] = [];
   if (t.user_utterance !== undefined) {
-    blocks.push(h('div', `utt user${mark('user_utterance')}${mark('user_act')}`, h('span', 'who', 'User'), acts(t, 'user') ? h('span', `act${mark('user_act')}`, acts(t, 'user')) : null, h('div', 'text', t.user_utterance)));
+    blocks.push(
+      h(
+        'div',
+        `utt user${mark('user_utterance')}${mark('user_act')}`,
+        h('span', 'who', 'User'),
+        acts(t, 'user') ? h('span', `act${mark('user_act')}`, acts(t, 'user')) : null,
+        h('div', 'text', t.user_utterance),
+      ),
+    );
   }
   if (t.assistant_utterance !== undefined) {
-    blocks.push(h('div', `utt assistant${mark('assistant_utterance')}${mark('agent_act')}`, h('span', 'who', 'Recommender'), acts(t, 'assistant') ? h('span', `act${mark('agent_act')}`, acts(t, 'assistant')) : null, h('div', 'text', t.assistant_utterance)));
+    blocks.push(
+      h(
+        'div',
+        `utt assistant${mark('assistant_utterance')}${mark('agent_act')}`,
+        h('span', 'who', 'Recommender'),
+        acts(t, 'assistant') ? h('span', `act${mark('agent_act')}`, acts(t, 'assistant')) : null,
+        h('div', 'text', t.assistant_utterance),
+      ),
+    );
   }
   if (t.recommendations?.length) {
-    blocks.push(h('ul', `recs${mark('recommendations')}`, ...t.recommendations.map((r) => h('li', null, r.title ? `${r.title} (${r.item_id})` : r.item_id))));
+    blocks.push(
+      h(
+        'ul',
+        `recs${mark('recommendations')}`,
+        ...t.recommendations.map((r) => h('li', null, r.title ? `${r.title} (${r.item_id})` : r.item_id)),
+      ),
+    );
   }
   return h('div', 'cell', ...blocks);
 }
@@ -223,19 +340,37 @@ function renderReplay(index: number, a: Conversation, b: Conversation, turns: Tu
     h('p', null, `${describeDivergence(p)} · outcome ${p.outcomeA} → ${p.outcomeB} `, openA, ' ', openB),
   );
   const grid = h('div', { class: 'grid', attrs: { role: 'table', 'aria-label': 'Turns of A and B side by side' } });
-  grid.append(h('div', { class: 'grid-head', attrs: { role: 'row' } }, h('div', 'turn-no', ''), h('div', 'col-head', h('span', 'run-tag run-a', 'A'), ` ${p.idA} (line ${p.lineA})`), h('div', 'col-head', h('span', 'run-tag run-b', 'B'), ` ${p.idB} (line ${p.lineB})`)));
+  grid.append(
+    h(
+      'div',
+      { class: 'grid-head', attrs: { role: 'row' } },
+      h('div', 'turn-no', ''),
+      h('div', 'col-head', h('span', 'run-tag run-a', 'A'), ` ${p.idA} (line ${p.lineA})`),
+      h('div', 'col-head', h('span', 'run-tag run-b', 'B'), ` ${p.idB} (line ${p.lineB})`),
+    ),
+  );
   let first: HTMLElement | undefined;
   for (const d of turns) {
     const divergent = p.turn === d.turn;
-    const row = h('div', { class: `grid-row${divergent ? ' divergent' : ''}${d.parts.length ? ' differs' : ''}`, attrs: { role: 'row', 'data-turn': d.turn, 'data-divergent': divergent ? 'true' : undefined } },
+    const row = h(
+      'div',
+      {
+        class: `grid-row${divergent ? ' divergent' : ''}${d.parts.length ? ' differs' : ''}`,
+        attrs: { role: 'row', 'data-turn': d.turn, 'data-divergent': divergent ? 'true' : undefined },
+      },
       h('div', 'turn-no', `turn ${d.turn + 1}`, divergent ? h('div', 'badge', 'first divergence') : null),
       side(a.turns[d.turn], d, 'A'),
-      side(b.turns[d.turn], d, 'B'));
+      side(b.turns[d.turn], d, 'B'),
+    );
     grid.append(row);
     if (d.traceFields.length) {
       const ta = (a.turns[d.turn]?.trace ?? {}) as Record<string, unknown>;
       const tb = (b.turns[d.turn]?.trace ?? {}) as Record<string, unknown>;
-      const list = h('div', { class: 'trace-diff', attrs: { role: 'row', 'data-turn': d.turn } }, h('div', 'turn-no muted', 'trace'));
+      const list = h(
+        'div',
+        { class: 'trace-diff', attrs: { role: 'row', 'data-turn': d.turn } },
+        h('div', 'turn-no muted', 'trace'),
+      );
       const left = h('div', 'cell');
       const right = h('div', 'cell');
       for (const f of d.traceFields) {

@@ -25,8 +25,14 @@ export function actIndexForKey(e: Pick<KeyboardEvent, 'code' | 'shiftKey' | 'alt
 }
 
 /** The acts and note `annotator` gave an utterance. */
-export function currentAnnotation(conv: Conversation, ref: UtteranceRef, annotator: string): { acts: string[]; note: string } {
-  const a = conv.turns[ref.turn]?.annotations?.find((x) => x.speaker === ref.speaker && x.annotator === annotator && x.segment === undefined);
+export function currentAnnotation(
+  conv: Conversation,
+  ref: UtteranceRef,
+  annotator: string,
+): { acts: string[]; note: string } {
+  const a = conv.turns[ref.turn]?.annotations?.find(
+    (x) => x.speaker === ref.speaker && x.annotator === annotator && x.segment === undefined,
+  );
   return { acts: a ? [...a.acts] : [], note: a?.note ?? '' };
 }
 
@@ -51,7 +57,11 @@ export interface AnnotationPanelOptions {
  * The built-in taxonomy other annotators of this conversation used, when it differs from the
  * active one (their annotations' `taxonomy` field, else the taxonomy their labels belong to).
  */
-export function taxonomyOffer(conv: Conversation, me: string, active: string): { taxonomy: string; annotators: string[] } | undefined {
+export function taxonomyOffer(
+  conv: Conversation,
+  me: string,
+  active: string,
+): { taxonomy: string; annotators: string[] } | undefined {
   const counts = new Map<string, Set<string>>();
   for (const turn of conv.turns) {
     for (const a of turn.annotations ?? []) {
@@ -76,21 +86,41 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
       'annotator',
       icon('account'),
       h('span', null, ' Annotator '),
-      o.annotator ? h('strong', 'annotator-id', o.annotator) : h('strong', { class: 'annotator-id unset', attrs: { title: 'You will be asked for an id on your first annotation' } }, 'not set'),
+      o.annotator
+        ? h('strong', 'annotator-id', o.annotator)
+        : h(
+            'strong',
+            { class: 'annotator-id unset', attrs: { title: 'You will be asked for an id on your first annotation' } },
+            'not set',
+          ),
       h('span', null, ' · taxonomy '),
       h('strong', 'taxonomy-name', o.taxonomy.name),
-      button({ icon: 'settings-gear', title: 'Annotator and taxonomy settings', class: 'icon', onClick: () => o.onOpenSettings() }),
+      button({
+        icon: 'settings-gear',
+        title: 'Annotator and taxonomy settings',
+        class: 'icon',
+        onClick: () => o.onOpenSettings(),
+      }),
     ),
   );
   const offer = taxonomyOffer(o.conv, o.annotator, o.taxonomy.name);
   if (offer) {
-    const use = button({ label: `Annotate in ${offer.taxonomy}`, title: `Switch the annotation taxonomy to ${offer.taxonomy}`, class: 'secondary', onClick: () => o.onUseTaxonomy(offer.taxonomy) });
+    const use = button({
+      label: `Annotate in ${offer.taxonomy}`,
+      title: `Switch the annotation taxonomy to ${offer.taxonomy}`,
+      class: 'secondary',
+      onClick: () => o.onUseTaxonomy(offer.taxonomy),
+    });
     panel.appendChild(
       h(
         'div',
         { class: 'taxonomy-offer', attrs: { role: 'note' } },
         icon('info'),
-        h('span', null, ` The existing annotations here (${offer.annotators.join(', ')}) use the ${offer.taxonomy} taxonomy; you are annotating in ${o.taxonomy.name}. Agreement only compares annotators on the same taxonomy. `),
+        h(
+          'span',
+          null,
+          ` The existing annotations here (${offer.annotators.join(', ')}) use the ${offer.taxonomy} taxonomy; you are annotating in ${o.taxonomy.name}. Agreement only compares annotators on the same taxonomy. `,
+        ),
         use,
       ),
     );
@@ -118,7 +148,15 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
     const pressed = mine.acts.includes(act);
     const b = h(
       'button',
-      { class: `act-toggle${pressed ? ' on' : ''}`, attrs: { type: 'button', 'aria-pressed': pressed ? 'true' : 'false', 'data-act': act, title: actKeyLabel(i) ? `${act} (key ${actKeyLabel(i)})` : act } },
+      {
+        class: `act-toggle${pressed ? ' on' : ''}`,
+        attrs: {
+          type: 'button',
+          'aria-pressed': pressed ? 'true' : 'false',
+          'data-act': act,
+          title: actKeyLabel(i) ? `${act} (key ${actKeyLabel(i)})` : act,
+        },
+      },
       h('span', 'key', actKeyLabel(i)),
       h('span', 'name', act),
     );
@@ -127,12 +165,28 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
   });
   // Acts already on the utterance that the taxonomy does not list (another taxonomy, typos) stay visible.
   for (const extra of mine.acts.filter((a) => !acts.includes(a))) {
-    const b = h('button', { class: 'act-toggle on foreign', attrs: { type: 'button', 'aria-pressed': 'true', title: `${extra} (not in this taxonomy)` } }, h('span', 'key', ''), h('span', 'name', extra));
+    const b = h(
+      'button',
+      {
+        class: 'act-toggle on foreign',
+        attrs: { type: 'button', 'aria-pressed': 'true', title: `${extra} (not in this taxonomy)` },
+      },
+      h('span', 'key', ''),
+      h('span', 'name', extra),
+    );
     b.addEventListener('click', () => o.onToggle(extra));
     grid.appendChild(b);
   }
   panel.appendChild(grid);
-  const note = h('textarea', { class: 'note', attrs: { rows: 3, placeholder: 'Note (optional) — Ctrl+Enter to save, Esc to leave', 'aria-label': 'Note', spellcheck: 'true' } });
+  const note = h('textarea', {
+    class: 'note',
+    attrs: {
+      rows: 3,
+      placeholder: 'Note (optional) — Ctrl+Enter to save, Esc to leave',
+      'aria-label': 'Note',
+      spellcheck: 'true',
+    },
+  });
   note.value = mine.note;
   // The value last sent: blur (also fired when a re-render removes the focused box) sends only changes.
   let sent = mine.note;
@@ -164,10 +218,24 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
         'div',
         'others',
         h('div', 'muted', 'Other annotators'),
-        ...others.map((a) => h('div', 'other', h('span', 'act-annotator', a.annotator), ...a.acts.map((x) => h('span', 'chip act', x)), a.note ? h('span', 'muted', ` — ${a.note}`) : null)),
+        ...others.map((a) =>
+          h(
+            'div',
+            'other',
+            h('span', 'act-annotator', a.annotator),
+            ...a.acts.map((x) => h('span', 'chip act', x)),
+            a.note ? h('span', 'muted', ` — ${a.note}`) : null,
+          ),
+        ),
       ),
     );
   }
-  panel.appendChild(h('p', 'keys muted', '1–9, 0 toggle acts · ⇧+digit acts 11–20 · n / p or ↓ / ↑ next / previous utterance · Enter edits the note · Ctrl+Z undo'));
+  panel.appendChild(
+    h(
+      'p',
+      'keys muted',
+      '1–9, 0 toggle acts · ⇧+digit acts 11–20 · n / p or ↓ / ↑ next / previous utterance · Enter edits the note · Ctrl+Z undo',
+    ),
+  );
   return panel;
 }

@@ -64,7 +64,12 @@ export class AnnotationController {
     const conv = this.host.current()?.conversation;
     if (!conv) return 0;
     const me = this.host.annotator();
-    const i = this.utterances().findIndex((u) => !(conv.turns[u.turn]?.annotations ?? []).some((a) => a.speaker === u.speaker && a.annotator === me && a.segment === undefined));
+    const i = this.utterances().findIndex(
+      (u) =>
+        !(conv.turns[u.turn]?.annotations ?? []).some(
+          (a) => a.speaker === u.speaker && a.annotator === me && a.segment === undefined,
+        ),
+    );
     return i < 0 ? 0 : i;
   }
 
@@ -108,20 +113,35 @@ export class AnnotationController {
     const trimmed = note.trim() ? note : undefined;
     const turn = cur.conversation.turns[ref.turn];
     if (turn) {
-      const list = (turn.annotations ??= []).filter((a) => !(a.speaker === ref.speaker && a.annotator === annotator && a.segment === undefined));
-      if (acts.length || trimmed) list.push({ speaker: ref.speaker, annotator, acts, ...(trimmed ? { note: trimmed } : {}) });
+      const list = (turn.annotations ??= []).filter(
+        (a) => !(a.speaker === ref.speaker && a.annotator === annotator && a.segment === undefined),
+      );
+      if (acts.length || trimmed)
+        list.push({ speaker: ref.speaker, annotator, acts, ...(trimmed ? { note: trimmed } : {}) });
       turn.annotations = list;
       this.host.annotationsEdited();
     }
     // Every edit is answered; only the answer to the newest one is shown (an older answer would
     // undo the optimistic state of the edits after it), the others only count as answered.
-    const requestId = this.api.rpc.request('annotate', (id) => ({ type: 'annotate', requestId: id, line: cur.line, turn: ref.turn, speaker: ref.speaker, acts, note: trimmed }), {
-      reply: (m) => {
-        this.answered(m);
-        if (m.type === 'annotationsChanged') this.host.documentState(m);
+    const requestId = this.api.rpc.request(
+      'annotate',
+      (id) => ({
+        type: 'annotate',
+        requestId: id,
+        line: cur.line,
+        turn: ref.turn,
+        speaker: ref.speaker,
+        acts,
+        note: trimmed,
+      }),
+      {
+        reply: (m) => {
+          this.answered(m);
+          if (m.type === 'annotationsChanged') this.host.documentState(m);
+        },
+        stale: (m) => this.answered(m),
       },
-      stale: (m) => this.answered(m),
-    });
+    );
     this.pending.add(requestId);
     this.showPending();
   }

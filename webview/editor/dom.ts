@@ -16,13 +16,25 @@ export function replace(el: Node, ...children: Child[]): void {
 /** A codicon (icon font glyph). `name` is one of ours, never data. */
 export function icon(name: string, label?: string): HTMLElement {
   if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`bad icon name ${name}`);
-  const el = h('span', { class: `codicon codicon-${name}`, attrs: label ? { 'aria-label': label, role: 'img' } : { 'aria-hidden': 'true' } });
+  const el = h('span', {
+    class: `codicon codicon-${name}`,
+    attrs: label ? { 'aria-label': label, role: 'img' } : { 'aria-hidden': 'true' },
+  });
   return el;
 }
 
 /** A button with an icon and/or a label. */
-export function button(opts: { icon?: string; label?: string; title?: string; class?: string; onClick: (e: MouseEvent) => void }): HTMLButtonElement {
-  const b = h('button', { class: `btn ${opts.class ?? ''}`.trim(), attrs: { type: 'button', title: opts.title, 'aria-label': opts.title ?? opts.label } });
+export function button(opts: {
+  icon?: string;
+  label?: string;
+  title?: string;
+  class?: string;
+  onClick: (e: MouseEvent) => void;
+}): HTMLButtonElement {
+  const b = h('button', {
+    class: `btn ${opts.class ?? ''}`.trim(),
+    attrs: { type: 'button', title: opts.title, 'aria-label': opts.title ?? opts.label },
+  });
   if (opts.icon) b.appendChild(icon(opts.icon));
   if (opts.label) b.appendChild(h('span', 'btn-label', opts.label));
   b.addEventListener('click', opts.onClick);

@@ -42,10 +42,22 @@ export class FilterBar {
       annotator: select('annotator', 'Annotated by'),
       speaker: select('speaker', 'Search in'),
     };
-    for (const [v, t] of [['both', 'all utterances'], ['user', 'user utterances'], ['assistant', 'assistant utterances']]) {
+    for (const [v, t] of [
+      ['both', 'all utterances'],
+      ['user', 'user utterances'],
+      ['assistant', 'assistant utterances'],
+    ]) {
       this.selects.speaker.appendChild(h('option', { attrs: { value: v } }, t));
     }
-    this.searchInput = h('input', { class: 'search', attrs: { type: 'search', placeholder: 'Search utterances ( / )', 'aria-label': 'Search utterances', spellcheck: 'false' } });
+    this.searchInput = h('input', {
+      class: 'search',
+      attrs: {
+        type: 'search',
+        placeholder: 'Search utterances ( / )',
+        'aria-label': 'Search utterances',
+        spellcheck: 'false',
+      },
+    });
     this.searchInput.addEventListener('input', () => {
       clearTimeout(this.searchTimer);
       this.searchTimer = window.setTimeout(() => this.changed(), 250);
@@ -61,17 +73,27 @@ export class FilterBar {
       }
       e.stopPropagation();
     });
-    const labelled = (text: string, control: HTMLSelectElement) => h('label', 'filter-field', h('span', 'filter-label', text), control);
+    const labelled = (text: string, control: HTMLSelectElement) =>
+      h('label', 'filter-field', h('span', 'filter-label', text), control);
     this.popover = h(
       'div',
-      { class: 'filter-popover', attrs: { id: 'filter-popover', role: 'group', 'aria-label': 'Filters', hidden: true } },
+      {
+        class: 'filter-popover',
+        attrs: { id: 'filter-popover', role: 'group', 'aria-label': 'Filters', hidden: true },
+      },
       labelled('Task', this.selects.task),
       labelled('Condition', this.selects.condition),
       labelled('Source', this.selects.source),
       labelled('Outcome', this.selects.outcome),
       labelled('Lines', this.selects.validity),
       labelled('Annotated by', this.selects.annotator),
-      button({ icon: 'clear-all', label: 'Clear filters', title: 'Clear filters', class: 'clear-filters', onClick: () => this.clear() }),
+      button({
+        icon: 'clear-all',
+        label: 'Clear filters',
+        title: 'Clear filters',
+        class: 'clear-filters',
+        onClick: () => this.clear(),
+      }),
     );
     this.popover.addEventListener('keydown', (e) => {
       if (e.key !== 'Escape') return;
@@ -81,7 +103,13 @@ export class FilterBar {
       this.toggle.focus();
     });
     this.toggleCount = h('span', 'filters-count');
-    this.toggle = button({ icon: 'filter', label: 'Filters', title: 'Filter by task, condition, source, outcome, validity or annotator', class: 'filters-toggle', onClick: () => this.setOpen(this.popover.hidden) });
+    this.toggle = button({
+      icon: 'filter',
+      label: 'Filters',
+      title: 'Filter by task, condition, source, outcome, validity or annotator',
+      class: 'filters-toggle',
+      onClick: () => this.setOpen(this.popover.hidden),
+    });
     this.toggle.appendChild(this.toggleCount);
     this.toggle.setAttribute('aria-expanded', 'false');
     this.toggle.setAttribute('aria-controls', 'filter-popover');
@@ -94,7 +122,8 @@ export class FilterBar {
     );
     this.selects.speaker.setAttribute('aria-label', 'Search in');
     document.addEventListener('mousedown', (e) => {
-      if (!this.popover.hidden && !this.element.querySelector('.filters-anchor')!.contains(e.target as Node)) this.setOpen(false);
+      if (!this.popover.hidden && !this.element.querySelector('.filters-anchor')!.contains(e.target as Node))
+        this.setOpen(false);
     });
   }
 
@@ -108,7 +137,9 @@ export class FilterBar {
   /** "Filters (n)": how many facet filters are set (the search box shows its own). */
   private updateCount(): void {
     const f = this.current();
-    const n = (['task', 'condition', 'source', 'outcome', 'validity', 'annotator'] as const).filter((k) => f[k] !== undefined).length;
+    const n = (['task', 'condition', 'source', 'outcome', 'validity', 'annotator'] as const).filter(
+      (k) => f[k] !== undefined,
+    ).length;
     this.toggleCount.textContent = n ? ` (${n})` : '';
     this.toggle.classList.toggle('active', n > 0);
   }
@@ -125,7 +156,16 @@ export class FilterBar {
     f.condition = v(this.selects.condition);
     f.source = v(this.selects.source);
     const outcome = v(this.selects.outcome);
-    if (outcome === 'accepted' || outcome === 'ended' || outcome === 'gave_up' || outcome === 'abandoned' || outcome === 'agent_error' || outcome === 'simulator_error' || outcome === 'unknown') f.outcome = outcome;
+    if (
+      outcome === 'accepted' ||
+      outcome === 'ended' ||
+      outcome === 'gave_up' ||
+      outcome === 'abandoned' ||
+      outcome === 'agent_error' ||
+      outcome === 'simulator_error' ||
+      outcome === 'unknown'
+    )
+      f.outcome = outcome;
     const validity = v(this.selects.validity);
     if (validity === 'valid' || validity === 'invalid') f.validity = validity;
     f.annotator = v(this.selects.annotator);
@@ -184,7 +224,12 @@ export class FilterBar {
     fill(this.selects.condition, 'All conditions', fc?.condition ?? [], f.condition);
     fill(this.selects.source, 'All sources', fc?.source ?? [], f.source);
     fill(this.selects.outcome, 'All outcomes', fc?.outcome ?? [], f.outcome);
-    const validity: Array<[string, number]> = fc ? [['valid', fc.valid], ['invalid', fc.invalid]] : [];
+    const validity: Array<[string, number]> = fc
+      ? [
+          ['valid', fc.valid],
+          ['invalid', fc.invalid],
+        ]
+      : [];
     fill(this.selects.validity, 'Valid + invalid', validity, f.validity);
     fill(this.selects.annotator, 'Any annotation', fc?.annotator ?? [], f.annotator);
     this.updateCount();

@@ -41,23 +41,26 @@ export function handleKey(e: KeyboardEvent, t: KeyTargets): void {
   const mode = t.store.state.mode;
   const player = t.player;
   if (mode === 'replay') {
-    if (key === 'ArrowRight' || key === 'j') return handled(), player.step(1);
-    if (key === 'ArrowLeft' || key === 'k') return handled(), player.step(-1);
-    if (key === 'Home') return handled(), player.setTurn(0);
-    if (key === 'End') return handled(), player.setTurn(Number.MAX_SAFE_INTEGER);
-    if (key === ' ') return handled(), player.togglePlay();
+    if (key === 'ArrowRight' || key === 'j') return (handled(), player.step(1));
+    if (key === 'ArrowLeft' || key === 'k') return (handled(), player.step(-1));
+    if (key === 'Home') return (handled(), player.setTurn(0));
+    if (key === 'End') return (handled(), player.setTurn(Number.MAX_SAFE_INTEGER));
+    if (key === ' ') return (handled(), player.togglePlay());
   }
   if (mode === 'annotate') {
     const ann = t.annotation;
-    if (key === 'n' || key === 'ArrowDown') return handled(), ann.move(1);
-    if (key === 'p' || key === 'ArrowUp') return handled(), ann.move(-1);
+    if (key === 'n' || key === 'ArrowDown') return (handled(), ann.move(1));
+    if (key === 'p' || key === 'ArrowUp') return (handled(), ann.move(-1));
     if (key === 'Enter' && t.focusNote()) return handled();
     const i = actIndexForKey(e);
     if (i >= 0 && ann.cursorRef()) {
       const acts = ann.actsForCursor();
       handled();
       if (i < acts.length) ann.toggleAct(acts[i]);
-      else t.status(`Key ${actKeyLabel(i)} has no act: ${ann.cursorRef()!.speaker} utterances have ${acts.length} acts (keys ${actKeyLabel(0)}–${actKeyLabel(Math.max(0, acts.length - 1))}).`);
+      else
+        t.status(
+          `Key ${actKeyLabel(i)} has no act: ${ann.cursorRef()!.speaker} utterances have ${acts.length} acts (keys ${actKeyLabel(0)}–${actKeyLabel(Math.max(0, acts.length - 1))}).`,
+        );
     }
   }
 }

@@ -53,7 +53,12 @@ const FAILURE_OUTCOMES: Record<string, string> = {
 export function outcomeBadge(outcome: string): HTMLElement {
   const failure = FAILURE_OUTCOMES[outcome];
   if (failure !== undefined) {
-    return h('span', { class: `chip outcome-${outcome} error`, attrs: { title: failure } }, icon('error'), ` ${outcome}`);
+    return h(
+      'span',
+      { class: `chip outcome-${outcome} error`, attrs: { title: failure } },
+      icon('error'),
+      ` ${outcome}`,
+    );
   }
   return h('span', `chip outcome-${outcome}`, outcome);
 }
@@ -87,7 +92,12 @@ export class VirtualList {
   constructor(private readonly cb: ListCallbacks) {
     this.spacer = h('div', 'list-spacer');
     this.layer = h('div', { class: 'list-layer', attrs: { role: 'presentation' } });
-    this.viewport = h('div', { class: 'list-viewport', attrs: { tabindex: 0, role: 'listbox', 'aria-label': 'Conversations' } }, this.spacer, this.layer);
+    this.viewport = h(
+      'div',
+      { class: 'list-viewport', attrs: { tabindex: 0, role: 'listbox', 'aria-label': 'Conversations' } },
+      this.spacer,
+      this.layer,
+    );
     this.element = h('div', 'list', this.viewport);
     this.viewport.addEventListener('scroll', () => this.schedule());
     this.viewport.addEventListener('keydown', (e) => this.onKey(e));
@@ -114,7 +124,9 @@ export class VirtualList {
    */
   refresh(): void {
     const first = Math.floor(this.firstVisible() / PAGE_SIZE);
-    const last = Math.floor((this.firstVisible() + Math.ceil((this.viewport.clientHeight || 600) / this.rowHeight)) / PAGE_SIZE);
+    const last = Math.floor(
+      (this.firstVisible() + Math.ceil((this.viewport.clientHeight || 600) / this.rowHeight)) / PAGE_SIZE,
+    );
     for (const p of [...this.pages.keys()]) if (p < first || p > last) this.pages.delete(p);
     this.requested.clear();
     for (let p = first; p <= last && p * PAGE_SIZE < this.count; p++) {
@@ -236,35 +248,63 @@ export class VirtualList {
   private fillRow(row: HTMLElement, index: number): void {
     const s = this.rowAt(index);
     row.dataset.index = String(index);
-    const key = s ? `${this.viewVersion}:${index}:${s.line}:${s.state}:${s.annotators}:${s.line === this.selectedLine}` : `${this.viewVersion}:${index}:pending`;
+    const key = s
+      ? `${this.viewVersion}:${index}:${s.line}:${s.state}:${s.annotators}:${s.line === this.selectedLine}`
+      : `${this.viewVersion}:${index}:pending`;
     if (row.dataset.key === key) return;
     row.dataset.key = key;
     row.classList.toggle('selected', s !== undefined && s.line === this.selectedLine);
     setAttr(row, 'aria-selected', s !== undefined && s.line === this.selectedLine ? 'true' : 'false');
     row.classList.toggle('invalid', s?.state === 'invalid');
     if (!s || s.state === 'pending') {
-      replace(row, h('div', 'row-main', h('span', 'row-id muted', s ? `line ${s.line + 1}` : '…')), h('div', 'row-sub muted', 'loading…'));
+      replace(
+        row,
+        h('div', 'row-main', h('span', 'row-id muted', s ? `line ${s.line + 1}` : '…')),
+        h('div', 'row-sub muted', 'loading…'),
+      );
       return;
     }
     if (s.state === 'invalid') {
-      const open = h('button', { class: 'link', attrs: { type: 'button', title: 'Open this line as text' } }, `line ${s.line + 1}`);
+      const open = h(
+        'button',
+        { class: 'link', attrs: { type: 'button', title: 'Open this line as text' } },
+        `line ${s.line + 1}`,
+      );
       open.addEventListener('click', (e) => {
         e.stopPropagation();
         this.cb.openAsText(s.line);
       });
-      replace(row, h('div', 'row-main', icon('error', 'invalid line'), h('span', 'row-id', 'Invalid line '), open), h('div', 'row-error error-text', s.error ?? 'invalid'));
+      replace(
+        row,
+        h('div', 'row-main', icon('error', 'invalid line'), h('span', 'row-id', 'Invalid line '), open),
+        h('div', 'row-error error-text', s.error ?? 'invalid'),
+      );
       setAttr(row, 'title', s.error ?? 'invalid line');
       return;
     }
     setAttr(row, 'title', `${s.id} — line ${s.line + 1}`);
-    const meta = [s.task, s.condition, s.source && s.source !== 'human' ? s.source : undefined, `${s.turns} turn${s.turns === 1 ? '' : 's'}`].filter(Boolean).join(' · ');
+    const meta = [
+      s.task,
+      s.condition,
+      s.source && s.source !== 'human' ? s.source : undefined,
+      `${s.turns} turn${s.turns === 1 ? '' : 's'}`,
+    ]
+      .filter(Boolean)
+      .join(' · ');
     replace(
       row,
       h(
         'div',
         'row-main',
         h('span', 'row-id', s.id),
-        s.annotators ? h('span', { class: 'row-meta', attrs: { title: `${s.annotators} annotator(s)` } }, icon('tag'), String(s.annotators)) : null,
+        s.annotators
+          ? h(
+              'span',
+              { class: 'row-meta', attrs: { title: `${s.annotators} annotator(s)` } },
+              icon('tag'),
+              String(s.annotators),
+            )
+          : null,
         s.outcome ? outcomeBadge(s.outcome) : null,
       ),
       h('div', 'row-sub', meta),
@@ -296,7 +336,14 @@ export class VirtualList {
 
   private onKey(e: KeyboardEvent): void {
     const page = Math.max(1, Math.floor((this.viewport.clientHeight || 600) / this.rowHeight) - 1);
-    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page, Home: -Infinity, End: Infinity };
+    const moves: Record<string, number> = {
+      ArrowDown: 1,
+      ArrowUp: -1,
+      PageDown: page,
+      PageUp: -page,
+      Home: -Infinity,
+      End: Infinity,
+    };
     const d = moves[e.key];
     if (d === undefined) return;
     e.preventDefault();

@@ -7,7 +7,14 @@
  * one conversation at a time) and sends back small requests and annotation edits.
  */
 import type { Conversation } from '../../src/shared/model';
-import type { AgreementResult, EditorInit, HostMessage, ImportPreview, SearchStats, SummaryFilter } from '../../src/shared/editorProtocol';
+import type {
+  AgreementResult,
+  EditorInit,
+  HostMessage,
+  ImportPreview,
+  SearchStats,
+  SummaryFilter,
+} from '../../src/shared/editorProtocol';
 import { HostApi, type ViewState } from './api';
 import { renderAnnotationPanel } from './annotation';
 import { AnnotationController } from './annotator';
@@ -18,7 +25,14 @@ import { handleKey } from './keyboard';
 import { VirtualList } from './list';
 import { Player } from './player';
 import { renderStatePanel } from './tracePanel';
-import { conversationHeader, firstHitTurn, renderTranscript, updateTranscriptMarks, type TranscriptSearch, type UtteranceRef } from './transcript';
+import {
+  conversationHeader,
+  firstHitTurn,
+  renderTranscript,
+  updateTranscriptMarks,
+  type TranscriptSearch,
+  type UtteranceRef,
+} from './transcript';
 import { ViewStateStore } from './viewState';
 
 type Mode = ViewState['mode'];
@@ -98,11 +112,15 @@ export class EditorApp {
     this.agreement = state.agreement;
     this.list = new VirtualList({
       requestPage: (start, count, viewVersion) =>
-        this.api.rpc.request(`page:${start}`, (requestId) => ({ type: 'requestPage', requestId, viewVersion, start, count }), (m) => {
-          if (m.type !== 'page') return;
-          this.list.receivePage(m.viewVersion, m.start, m.rows);
-          this.afterPage();
-        }),
+        this.api.rpc.request(
+          `page:${start}`,
+          (requestId) => ({ type: 'requestPage', requestId, viewVersion, start, count }),
+          (m) => {
+            if (m.type !== 'page') return;
+            this.list.receivePage(m.viewVersion, m.start, m.rows);
+            this.afterPage();
+          },
+        ),
       select: (row, index, how) => this.onListSelect(row?.line, index, how),
       openAsText: (line) => this.api.post({ type: 'openLineAsText', line }),
       scrolled: (first) => {
@@ -184,7 +202,11 @@ export class EditorApp {
       this.api.post({ type: 'ready' });
       return;
     }
-    this.api.rpc.request('conversation', (requestId) => ({ type: 'ready', first: { requestId, line } }), (m) => this.onConversationReply(m));
+    this.api.rpc.request(
+      'conversation',
+      (requestId) => ({ type: 'ready', first: { requestId, line } }),
+      (m) => this.onConversationReply(m),
+    );
   }
 
   // Layout ---------------------------------------------------------------------------------
@@ -207,8 +229,18 @@ export class EditorApp {
       'toolbar',
       this.filters.element,
       modeGroup,
-      button({ icon: 'go-to-file', title: 'Go to conversation by id (Ctrl+Alt+G)', class: 'icon', onClick: () => this.api.post({ type: 'command', command: 'goToConversation' }) }),
-      button({ icon: 'checklist', title: 'Check the behavioural invariants of this file (violations link back here)', class: 'icon check-invariants', onClick: () => this.api.post({ type: 'command', command: 'checkInvariants' }) }),
+      button({
+        icon: 'go-to-file',
+        title: 'Go to conversation by id (Ctrl+Alt+G)',
+        class: 'icon',
+        onClick: () => this.api.post({ type: 'command', command: 'goToConversation' }),
+      }),
+      button({
+        icon: 'checklist',
+        title: 'Check the behavioural invariants of this file (violations link back here)',
+        class: 'icon check-invariants',
+        onClick: () => this.api.post({ type: 'command', command: 'checkInvariants' }),
+      }),
     );
     const listPane = h(
       'aside',
@@ -242,7 +274,8 @@ export class EditorApp {
         this.onInit(msg.init);
       })
       .on('indexed', (msg) => {
-        if (this.init) this.init = { ...this.init, lineCount: msg.lineCount, fileSize: msg.fileSize, indexing: undefined };
+        if (this.init)
+          this.init = { ...this.init, lineCount: msg.lineCount, fileSize: msg.fileSize, indexing: undefined };
         this.updateProgress();
       })
       .on('progress', (msg) => {
@@ -263,7 +296,14 @@ export class EditorApp {
       })
       .on('settings', (msg) => {
         if (this.init) {
-          this.init = { ...this.init, annotator: msg.annotator, taxonomy: msg.taxonomy, taxonomyError: msg.taxonomyError, allowRemoteImages: msg.allowRemoteImages, replayIntervalMs: msg.replayIntervalMs };
+          this.init = {
+            ...this.init,
+            annotator: msg.annotator,
+            taxonomy: msg.taxonomy,
+            taxonomyError: msg.taxonomyError,
+            allowRemoteImages: msg.allowRemoteImages,
+            replayIntervalMs: msg.replayIntervalMs,
+          };
           this.renderConversation(true);
         }
       })
@@ -359,8 +399,17 @@ export class EditorApp {
     });
     const status = h('p', { class: 'muted convert-status', attrs: { 'aria-live': 'polite' } });
     const intro = p.error
-      ? h('div', 'error-box big', icon('error'), h('div', null, h('strong', null, 'SimLens cannot import this file'), h('p', null, p.error)))
-      : h('p', null, `SimLens can convert it to conversation JSONL: ${p.target} is written beside it (the file itself is not changed), with the same conversion as "SimLens: Convert to Conversation JSONL".`);
+      ? h(
+          'div',
+          'error-box big',
+          icon('error'),
+          h('div', null, h('strong', null, 'SimLens cannot import this file'), h('p', null, p.error)),
+        )
+      : h(
+          'p',
+          null,
+          `SimLens can convert it to conversation JSONL: ${p.target} is written beside it (the file itself is not changed), with the same conversion as "SimLens: Convert to Conversation JSONL".`,
+        );
     replace(
       this.main,
       h(
@@ -423,7 +472,7 @@ export class EditorApp {
     if (this.pendingTurn !== undefined) {
       this.player.turn = Math.max(0, Math.min(n - 1, this.pendingTurn));
       this.pendingTurn = undefined;
-      this.annotation.cursor = state.line === msg.line ? state.cursor ?? 0 : 0;
+      this.annotation.cursor = state.line === msg.line ? (state.cursor ?? 0) : 0;
     } else if (!sameLine) {
       // A new conversation opens fully shown (state panel at the last turn); Home / play restart it.
       // With a text search it opens at the first hit instead, so the match is on screen.
@@ -464,7 +513,11 @@ export class EditorApp {
   private updateProgress(): void {
     const p = this.progress;
     if (this.init?.indexing) replace(this.progressLabel, icon('loading'), ' indexing');
-    else if (p.done || p.total === 0) replace(this.progressLabel, this.init ? `${fmt(this.init.lineCount)} lines · ${(this.init.fileSize / 1048576).toFixed(1)} MB` : '');
+    else if (p.done || p.total === 0)
+      replace(
+        this.progressLabel,
+        this.init ? `${fmt(this.init.lineCount)} lines · ${(this.init.fileSize / 1048576).toFixed(1)} MB` : '',
+      );
     else replace(this.progressLabel, icon('loading'), ` reading ${Math.floor((100 * p.scanned) / p.total)}%`);
   }
 
@@ -482,7 +535,11 @@ export class EditorApp {
 
   /** Asks for a conversation; an answer to an earlier request that arrives after it is dropped (rpc). */
   private openLine(line: number): void {
-    this.api.rpc.request('conversation', (requestId) => ({ type: 'openConversation', requestId, line }), (m) => this.onConversationReply(m));
+    this.api.rpc.request(
+      'conversation',
+      (requestId) => ({ type: 'openConversation', requestId, line }),
+      (m) => this.onConversationReply(m),
+    );
   }
 
   // Rendering -----------------------------------------------------------------------------
@@ -510,15 +567,37 @@ export class EditorApp {
     }
     const cur = this.current;
     if (!cur) {
-      replace(this.main, h('div', 'empty-state', icon('comment-discussion'), h('p', null, this.viewCount ? 'Select a conversation.' : 'No conversations match.')));
+      replace(
+        this.main,
+        h(
+          'div',
+          'empty-state',
+          icon('comment-discussion'),
+          h('p', null, this.viewCount ? 'Select a conversation.' : 'No conversations match.'),
+        ),
+      );
       return;
     }
     if (!cur.conversation) {
-      const open = button({ icon: 'go-to-file', label: `Open line ${cur.line + 1} as text`, onClick: () => this.api.post({ type: 'openLineAsText', line: cur.line }) });
+      const open = button({
+        icon: 'go-to-file',
+        label: `Open line ${cur.line + 1} as text`,
+        onClick: () => this.api.post({ type: 'openLineAsText', line: cur.line }),
+      });
       replace(
         this.main,
         h('div', 'conv-header', h('h2', 'conv-id', `Line ${cur.line + 1}`)),
-        h('div', 'error-box big', icon('error'), h('div', null, h('strong', null, 'This line is not a valid conversation'), h('p', null, cur.error ?? 'invalid'))),
+        h(
+          'div',
+          'error-box big',
+          icon('error'),
+          h(
+            'div',
+            null,
+            h('strong', null, 'This line is not a valid conversation'),
+            h('p', null, cur.error ?? 'invalid'),
+          ),
+        ),
         open,
       );
       return;
@@ -534,29 +613,44 @@ export class EditorApp {
     if (keepScroll && shown?.isConnected && this.main.dataset.line === String(cur.line)) {
       // Same conversation (an annotation edit, a settings change): swap the transcript inside the
       // same scroller so the scroll position and focus stay where they are.
-      const focusedRef = document.activeElement instanceof HTMLElement && shown.contains(document.activeElement) ? document.activeElement : undefined;
-      const sel = focusedRef ? `.msg[data-turn="${focusedRef.dataset.turn}"][data-speaker="${focusedRef.dataset.speaker}"]` : undefined;
+      const focusedRef =
+        document.activeElement instanceof HTMLElement && shown.contains(document.activeElement)
+          ? document.activeElement
+          : undefined;
+      const sel = focusedRef
+        ? `.msg[data-turn="${focusedRef.dataset.turn}"][data-speaker="${focusedRef.dataset.speaker}"]`
+        : undefined;
       const top = shown.scrollTop;
       this.transcriptEl = renderTranscript(conv, this.transcriptOptions());
       replace(shown, this.transcriptEl);
       shown.scrollTop = top;
       if (sel) this.transcriptEl.querySelector<HTMLElement>(sel)?.focus({ preventScroll: true });
       // Leave the side panel alone while its note box is being typed in.
-      if (!(document.activeElement instanceof HTMLTextAreaElement && this.sideEl?.contains(document.activeElement))) this.renderSide();
+      if (!(document.activeElement instanceof HTMLTextAreaElement && this.sideEl?.contains(document.activeElement)))
+        this.renderSide();
       return;
     }
     const scrollBefore = prevScroll ?? this.transcriptScroll?.scrollTop;
     this.main.dataset.line = String(cur.line);
     this.transcriptEl = renderTranscript(conv, this.transcriptOptions());
     // Focusable, so the transcript scrolls from the keyboard (arrow keys, Page Up/Down) like any scroll area.
-    const scroller = h('div', { class: 'transcript-scroll', attrs: { tabindex: 0, role: 'region', 'aria-label': 'Transcript' } }, this.transcriptEl);
+    const scroller = h(
+      'div',
+      { class: 'transcript-scroll', attrs: { tabindex: 0, role: 'region', 'aria-label': 'Transcript' } },
+      this.transcriptEl,
+    );
     this.transcriptScroll = scroller;
     scroller.addEventListener('scroll', () => {
       this.store.state.transcriptScroll = scroller.scrollTop;
       this.store.saveSoon();
     });
     this.sideEl = h('div', 'side');
-    replace(this.main, conversationHeader(conv, cur.id, cur.line), this.player.buildBar(), h('div', 'content', scroller, this.sideEl));
+    replace(
+      this.main,
+      conversationHeader(conv, cur.id, cur.line),
+      this.player.buildBar(),
+      h('div', 'content', scroller, this.sideEl),
+    );
     this.renderSide();
     // Time from page start to the first conversation on screen (read by the E2E benchmark).
     if (!document.body.dataset.firstRenderMs) {
@@ -564,7 +658,9 @@ export class EditorApp {
       mark('simlens:rendered');
       // And on the machine's clock, in the frame that paints it (the E2E compares it with the
       // moment the file was chosen in Quick Open).
-      requestAnimationFrame(() => (document.body.dataset.firstPaintEpoch = String(Math.round(performance.timeOrigin + performance.now()))));
+      requestAnimationFrame(
+        () => (document.body.dataset.firstPaintEpoch = String(Math.round(performance.timeOrigin + performance.now()))),
+      );
     }
     if (this.restoreTranscriptScroll !== undefined) {
       scroller.scrollTop = this.restoreTranscriptScroll;
@@ -602,7 +698,12 @@ export class EditorApp {
   }
 
   private updateMarks(): void {
-    if (this.transcriptEl) updateTranscriptMarks(this.transcriptEl, { turn: this.player.turn, mode: this.store.state.mode, cursor: this.annotation.cursorRef() });
+    if (this.transcriptEl)
+      updateTranscriptMarks(this.transcriptEl, {
+        turn: this.player.turn,
+        mode: this.store.state.mode,
+        cursor: this.annotation.cursorRef(),
+      });
   }
 
   private renderSide(): void {
@@ -664,7 +765,11 @@ export class EditorApp {
 
   private requestAgreement(): void {
     this.agreementLoading = true;
-    this.api.rpc.request('agreement', (requestId) => ({ type: 'requestAgreement', requestId, map: this.store.state.agreementMap === true }), (m) => this.onAgreement(m));
+    this.api.rpc.request(
+      'agreement',
+      (requestId) => ({ type: 'requestAgreement', requestId, map: this.store.state.agreementMap === true }),
+      (m) => this.onAgreement(m),
+    );
   }
 
   /** Puts the annotation cursor on the first utterance the annotator has not annotated yet. */
@@ -681,7 +786,9 @@ export class EditorApp {
   /** Focuses the utterance under the annotation cursor (after leaving the note box). */
   private focusCursor(): void {
     const ref = this.annotation.cursorRef();
-    const el = ref && this.transcriptEl?.querySelector<HTMLElement>(`.msg[data-turn="${ref.turn}"][data-speaker="${ref.speaker}"]`);
+    const el =
+      ref &&
+      this.transcriptEl?.querySelector<HTMLElement>(`.msg[data-turn="${ref.turn}"][data-speaker="${ref.speaker}"]`);
     if (el) {
       el.focus({ preventScroll: true });
       el.scrollIntoView?.({ block: 'nearest' });
@@ -691,7 +798,12 @@ export class EditorApp {
   // Notices ---------------------------------------------------------------------------------
 
   private notice(level: 'info' | 'warning' | 'error', message: string): void {
-    const el = h('div', { class: `notice ${level}`, attrs: { role: level === 'error' ? 'alert' : 'status' } }, icon(level === 'info' ? 'info' : level), h('span', null, message));
+    const el = h(
+      'div',
+      { class: `notice ${level}`, attrs: { role: level === 'error' ? 'alert' : 'status' } },
+      icon(level === 'info' ? 'info' : level),
+      h('span', null, message),
+    );
     const close = button({ icon: 'close', title: 'Dismiss', class: 'icon', onClick: () => el.remove() });
     el.appendChild(close);
     this.notices.appendChild(el);
@@ -709,7 +821,11 @@ function mark(name: string): void {
 function isEmptyFilter(filter: SummaryFilter | undefined): boolean {
   if (!filter) return true;
   const { validity, speaker, ...rest } = filter;
-  return (validity === undefined || validity === 'all') && (speaker === undefined || speaker === 'both' || !rest.text) && Object.values(rest).every((v) => v === undefined || v === '');
+  return (
+    (validity === undefined || validity === 'all') &&
+    (speaker === undefined || speaker === 'both' || !rest.text) &&
+    Object.values(rest).every((v) => v === undefined || v === '')
+  );
 }
 
 /** Entry point: runs when the page loads (the bundle is an IIFE). */

@@ -20,7 +20,9 @@ export class Player {
     const refusal = conv ? forkRefusal(conv) : 'no conversation';
     const b = button({
       icon: 'repo-forked',
-      title: refusal ? `Fork from here is not available: ${refusal}` : 'Fork from here: simulate other continuations after this turn and open them beside',
+      title: refusal
+        ? `Fork from here is not available: ${refusal}`
+        : 'Fork from here: simulate other continuations after this turn and open them beside',
       class: 'icon fork',
       onClick: () => {
         if (!refusal) this.host.fork(Math.min(this.turn, n - 1));
@@ -93,7 +95,8 @@ export class Player {
 
   /** The replay toolbar for the shown conversation (kept so turn changes can redraw it in place). */
   buildBar(): HTMLElement | undefined {
-    this.bar = this.host.conversation() && this.store.state.mode === 'replay' ? this.renderBar(this.turnCount()) : undefined;
+    this.bar =
+      this.host.conversation() && this.store.state.mode === 'replay' ? this.renderBar(this.turnCount()) : undefined;
     return this.bar;
   }
 
@@ -128,7 +131,12 @@ export class Player {
       { class: 'replay-bar', attrs: { role: 'toolbar', 'aria-label': 'Replay' } },
       button({ icon: 'debug-restart', title: 'First turn (Home)', class: 'icon', onClick: () => this.setTurn(0) }),
       button({ icon: 'chevron-left', title: 'Previous turn (← or k)', class: 'icon', onClick: () => this.step(-1) }),
-      button({ icon: playing ? 'debug-pause' : 'play', title: playing ? 'Pause (Space)' : 'Play (Space)', class: 'icon play', onClick: () => this.togglePlay() }),
+      button({
+        icon: playing ? 'debug-pause' : 'play',
+        title: playing ? 'Pause (Space)' : 'Play (Space)',
+        class: 'icon play',
+        onClick: () => this.togglePlay(),
+      }),
       button({ icon: 'chevron-right', title: 'Next turn (→ or j)', class: 'icon', onClick: () => this.step(1) }),
       h('span', { class: 'turn-pos', attrs: { 'aria-live': 'polite' } }, `Turn ${Math.min(this.turn + 1, n)} / ${n}`),
       speed,

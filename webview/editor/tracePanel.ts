@@ -11,7 +11,10 @@ import { failureHeadline } from './transcript';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number>,
+): SVGElementTagNameMap[K] {
   const el = document.createElementNS(SVG, tag);
   // Numeric/geometry attributes we compute ourselves; never data.
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -57,7 +60,10 @@ function json(value: unknown): string {
  * A small line chart (SVG) of satisfaction and frustration over turns with a marker on the
  * current turn. Geometry only: labels are text nodes.
  */
-export function sparkline(series: Array<{ name: string; cls: string; values: Array<number | undefined> }>, current: number): HTMLElement | null {
+export function sparkline(
+  series: Array<{ name: string; cls: string; values: Array<number | undefined> }>,
+  current: number,
+): HTMLElement | null {
   const all = series.flatMap((s) => s.values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)));
   if (all.length === 0) return null;
   const n = Math.max(...series.map((s) => s.values.length));
@@ -68,9 +74,15 @@ export function sparkline(series: Array<{ name: string; cls: string; values: Arr
   const pad = 4;
   const x = (i: number) => (n <= 1 ? W / 2 : pad + (i * (W - 2 * pad)) / (n - 1));
   const y = (v: number) => H - pad - ((v - lo) / (hi - lo || 1)) * (H - 2 * pad);
-  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'spark', role: 'img', 'aria-label': 'satisfaction and frustration over turns' });
+  const root = svg('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    class: 'spark',
+    role: 'img',
+    'aria-label': 'satisfaction and frustration over turns',
+  });
   root.appendChild(svg('line', { x1: 0, x2: W, y1: y(lo), y2: y(lo), class: 'axis' }));
-  if (current >= 0 && current < n) root.appendChild(svg('line', { x1: x(current), x2: x(current), y1: 0, y2: H, class: 'marker' }));
+  if (current >= 0 && current < n)
+    root.appendChild(svg('line', { x1: x(current), x2: x(current), y1: 0, y2: H, class: 'marker' }));
   for (const s of series) {
     const pts: string[] = [];
     s.values.forEach((v, i) => {
@@ -78,7 +90,8 @@ export function sparkline(series: Array<{ name: string; cls: string; values: Arr
     });
     if (pts.length > 1) root.appendChild(svg('polyline', { points: pts.join(' '), class: `line ${s.cls}` }));
     s.values.forEach((v, i) => {
-      if (typeof v === 'number' && Number.isFinite(v)) root.appendChild(svg('circle', { cx: x(i), cy: y(v), r: i === current ? 3.5 : 2, class: `dot ${s.cls}` }));
+      if (typeof v === 'number' && Number.isFinite(v))
+        root.appendChild(svg('circle', { cx: x(i), cy: y(v), r: i === current ? 3.5 : 2, class: `dot ${s.cls}` }));
     });
   }
   const legend = h(
@@ -86,7 +99,12 @@ export function sparkline(series: Array<{ name: string; cls: string; values: Arr
     'legend',
     ...series.map((s) => {
       const v = s.values[current];
-      return h('span', `legend-item ${s.cls}`, h('span', 'swatch'), `${s.name}${typeof v === 'number' ? ` ${+v.toFixed(3)}` : ''}`);
+      return h(
+        'span',
+        `legend-item ${s.cls}`,
+        h('span', 'swatch'),
+        `${s.name}${typeof v === 'number' ? ` ${+v.toFixed(3)}` : ''}`,
+      );
     }),
     h('span', 'muted', `range ${+lo.toFixed(2)}–${+hi.toFixed(2)}`),
   );
@@ -94,7 +112,11 @@ export function sparkline(series: Array<{ name: string; cls: string; values: Arr
 }
 
 /** The last value of a trace field at or before turn `t`, and the turn that recorded it. */
-export function latestAt<K extends keyof SimulatorTrace>(conv: Conversation, t: number, key: K): { value: NonNullable<SimulatorTrace[K]>; turn: number } | undefined {
+export function latestAt<K extends keyof SimulatorTrace>(
+  conv: Conversation,
+  t: number,
+  key: K,
+): { value: NonNullable<SimulatorTrace[K]>; turn: number } | undefined {
   for (let i = Math.min(t, conv.turns.length - 1); i >= 0; i--) {
     const v = conv.turns[i]?.trace?.[key];
     if (v !== undefined && v !== null) return { value: v as NonNullable<SimulatorTrace[K]>, turn: i };
@@ -102,13 +124,22 @@ export function latestAt<K extends keyof SimulatorTrace>(conv: Conversation, t: 
   return undefined;
 }
 
-const PREF_LISTS = ['liked_items', 'disliked_items', 'consumed_items', 'liked_attributes', 'disliked_attributes'] as const;
+const PREF_LISTS = [
+  'liked_items',
+  'disliked_items',
+  'consumed_items',
+  'liked_attributes',
+  'disliked_attributes',
+] as const;
 
 /**
  * The preference state at turn `t`: the last snapshot with every later delta up to `t` merged in
  * (deltas only add opinions), plus what turn `t` itself added. `reflected` is this turn's only.
  */
-export function preferencesAt(conv: Conversation, t: number): { state: PreferenceState; added: Set<string>; changed: boolean } | undefined {
+export function preferencesAt(
+  conv: Conversation,
+  t: number,
+): { state: PreferenceState; added: Set<string>; changed: boolean } | undefined {
   let state: PreferenceState | undefined;
   let added = new Set<string>();
   let changed = false;
@@ -142,7 +173,9 @@ export function preferencesAt(conv: Conversation, t: number): { state: Preferenc
 /** "unchanged since turn k" (or "changed this turn") under a section title. */
 function since(turn: number | undefined, t: number): HTMLElement | null {
   if (turn === undefined) return null;
-  return turn === t ? h('div', 'state-delta changed', icon('diff-modified'), ' changed this turn') : h('div', 'state-delta muted', `unchanged since turn ${turn + 1}`);
+  return turn === t
+    ? h('div', 'state-delta changed', icon('diff-modified'), ' changed this turn')
+    : h('div', 'state-delta muted', `unchanged since turn ${turn + 1}`);
 }
 
 function notYet(what: string): HTMLElement {
@@ -161,8 +194,8 @@ function agendaSection(conv: Conversation, t: number, trace: SimulatorTrace | un
     const agenda = agendaAt.value;
     const fresh = agendaAt.turn === t;
     const prev = t > 0 ? latestAt(conv, t - 1, 'agenda')?.value : undefined;
-    const pushed = fresh ? trace?.pushed ?? (prev ? multisetMinus(agenda, prev) : []) : [];
-    const pulled = fresh ? trace?.pulled ?? (prev ? multisetMinus(prev, agenda) : []) : [];
+    const pushed = fresh ? (trace?.pushed ?? (prev ? multisetMinus(agenda, prev) : [])) : [];
+    const pulled = fresh ? (trace?.pulled ?? (prev ? multisetMinus(prev, agenda) : [])) : [];
     const pushedLeft = [...pushed];
     const list = h('ol', { class: 'agenda', attrs: { 'aria-label': 'agenda, top first' } });
     agenda.forEach((act, i) => {
@@ -170,7 +203,15 @@ function agendaSection(conv: Conversation, t: number, trace: SimulatorTrace | un
       const isPushed = k >= 0;
       if (isPushed) pushedLeft.splice(k, 1);
       list.appendChild(
-        h('li', { class: `agenda-item${isPushed ? ' pushed' : ''}${i === 0 ? ' top' : ''}`, attrs: { title: isPushed ? 'pushed since the previous turn' : undefined } }, isPushed ? icon('add') : null, act),
+        h(
+          'li',
+          {
+            class: `agenda-item${isPushed ? ' pushed' : ''}${i === 0 ? ' top' : ''}`,
+            attrs: { title: isPushed ? 'pushed since the previous turn' : undefined },
+          },
+          isPushed ? icon('add') : null,
+          act,
+        ),
       );
     });
     add(
@@ -179,7 +220,16 @@ function agendaSection(conv: Conversation, t: number, trace: SimulatorTrace | un
         'layers',
         since(fresh ? undefined : agendaAt.turn, t),
         agenda.length ? list : h('p', 'muted agenda-empty', 'Empty: the dialogue ends.'),
-        pulled.length ? h('div', 'pulled', h('span', 'muted', 'pulled: '), ...pulled.map((p) => h('span', { class: 'chip pulled-item', attrs: { title: 'pulled since the previous turn' } }, p))) : null,
+        pulled.length
+          ? h(
+              'div',
+              'pulled',
+              h('span', 'muted', 'pulled: '),
+              ...pulled.map((p) =>
+                h('span', { class: 'chip pulled-item', attrs: { title: 'pulled since the previous turn' } }, p),
+              ),
+            )
+          : null,
       ),
     );
   } else if (ever('agenda')) add(section('Agenda', 'layers', notYet('agenda')));
@@ -204,10 +254,34 @@ function goalSection(conv: Conversation, t: number, trace: SimulatorTrace | unde
         'target',
         since(goalChanged ? t : goalAt.turn === t ? undefined : goalAt.turn, t),
         c.length
-          ? h('table', 'kv', ...c.map(([k, v]) => h('tr', { class: goalChanged && JSON.stringify(prevC[k]) !== JSON.stringify(v) ? 'changed' : undefined, attrs: { title: goalChanged && JSON.stringify(prevC[k]) !== JSON.stringify(v) ? 'changed this turn' : undefined } }, h('th', { attrs: { scope: 'row' } }, k), h('td', null, String(v)))))
+          ? h(
+              'table',
+              'kv',
+              ...c.map(([k, v]) =>
+                h(
+                  'tr',
+                  {
+                    class: goalChanged && JSON.stringify(prevC[k]) !== JSON.stringify(v) ? 'changed' : undefined,
+                    attrs: {
+                      title:
+                        goalChanged && JSON.stringify(prevC[k]) !== JSON.stringify(v) ? 'changed this turn' : undefined,
+                    },
+                  },
+                  h('th', { attrs: { scope: 'row' } }, k),
+                  h('td', null, String(v)),
+                ),
+              ),
+            )
           : h('p', 'muted', 'No constraints.'),
         goal.requests?.length
-          ? h('div', 'chips', h('span', 'muted', 'requests: '), ...goal.requests.map((r) => h('span', `chip request${fulfilled.has(r) ? ' done' : ''}`, fulfilled.has(r) ? icon('check') : null, r)))
+          ? h(
+              'div',
+              'chips',
+              h('span', 'muted', 'requests: '),
+              ...goal.requests.map((r) =>
+                h('span', `chip request${fulfilled.has(r) ? ' done' : ''}`, fulfilled.has(r) ? icon('check') : null, r),
+              ),
+            )
           : null,
       ),
     );
@@ -216,7 +290,12 @@ function goalSection(conv: Conversation, t: number, trace: SimulatorTrace | unde
 }
 
 /** Preferences: the folded state, with this turn's additions marked. */
-function preferencesSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, ever: Ever): HTMLElement[] {
+function preferencesSection(
+  conv: Conversation,
+  t: number,
+  trace: SimulatorTrace | undefined,
+  ever: Ever,
+): HTMLElement[] {
   const out: HTMLElement[] = [];
   const add = (el: HTMLElement): void => void out.push(el);
   const prefAt = preferencesAt(conv, t);
@@ -225,7 +304,20 @@ function preferencesSection(conv: Conversation, t: number, trace: SimulatorTrace
     const reflected = Object.entries(p.reflected ?? {});
     const list = (label: string, values: string[] | undefined, cls: string) =>
       values?.length
-        ? h('div', 'pref', h('span', 'muted', label), h('div', 'chips', ...values.map((v) => (prefAt.added.has(v) ? h('span', { class: `chip ${cls} added`, attrs: { title: 'added this turn' } }, icon('add'), v) : h('span', `chip ${cls}`, v)))))
+        ? h(
+            'div',
+            'pref',
+            h('span', 'muted', label),
+            h(
+              'div',
+              'chips',
+              ...values.map((v) =>
+                prefAt.added.has(v)
+                  ? h('span', { class: `chip ${cls} added`, attrs: { title: 'added this turn' } }, icon('add'), v)
+                  : h('span', `chip ${cls}`, v),
+              ),
+            ),
+          )
         : null;
     add(
       section(
@@ -236,8 +328,20 @@ function preferencesSection(conv: Conversation, t: number, trace: SimulatorTrace
         list('disliked items', p.disliked_items, 'dislike'),
         list('liked attributes', p.liked_attributes, 'like'),
         list('disliked attributes', p.disliked_attributes, 'dislike'),
-        !p.liked_items?.length && !p.disliked_items?.length && !p.liked_attributes?.length && !p.disliked_attributes?.length ? h('p', 'muted', 'No liked or disliked items yet.') : null,
-        h('div', 'pref', h('span', 'muted', 'opinions this turn'), reflected.length ? h('div', 'chips', ...reflected.map(([item, o]) => h('span', `chip ${o}`, `${item}: ${o}`))) : h('span', 'muted', ' none')),
+        !p.liked_items?.length &&
+          !p.disliked_items?.length &&
+          !p.liked_attributes?.length &&
+          !p.disliked_attributes?.length
+          ? h('p', 'muted', 'No liked or disliked items yet.')
+          : null,
+        h(
+          'div',
+          'pref',
+          h('span', 'muted', 'opinions this turn'),
+          reflected.length
+            ? h('div', 'chips', ...reflected.map(([item, o]) => h('span', `chip ${o}`, `${item}: ${o}`)))
+            : h('span', 'muted', ' none'),
+        ),
         p.general ? h('details', null, h('summary', null, 'General preferences'), h('p', 'prose', p.general)) : null,
       ),
     );
@@ -259,8 +363,17 @@ function targetSection(conv: Conversation, t: number, trace: SimulatorTrace | un
         'pinned',
         switchedNow ? null : since(targetAt.turn === t ? undefined : targetAt.turn, t),
         h('div', 'target', h('span', 'chip target-item', tg.item_id)),
-        switchedNow ? h('div', 'switch changed', icon('arrow-swap'), ` switched from ${tg.switched_from}${tg.switch_reason ? ` (${tg.switch_reason})` : ''}`) : null,
-        tg.alternatives?.length ? h('div', 'pref', h('span', 'muted', 'alternatives'), chips(tg.alternatives, 'alt')) : null,
+        switchedNow
+          ? h(
+              'div',
+              'switch changed',
+              icon('arrow-swap'),
+              ` switched from ${tg.switched_from}${tg.switch_reason ? ` (${tg.switch_reason})` : ''}`,
+            )
+          : null,
+        tg.alternatives?.length
+          ? h('div', 'pref', h('span', 'muted', 'alternatives'), chips(tg.alternatives, 'alt'))
+          : null,
       ),
     );
   } else if (ever('target')) add(section('Target', 'pinned', notYet('target')));
@@ -268,7 +381,12 @@ function targetSection(conv: Conversation, t: number, trace: SimulatorTrace | un
 }
 
 /** Patience and the satisfaction / frustration chart. */
-function experienceSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, _ever: Ever): HTMLElement[] {
+function experienceSection(
+  conv: Conversation,
+  t: number,
+  trace: SimulatorTrace | undefined,
+  _ever: Ever,
+): HTMLElement[] {
   const out: HTMLElement[] = [];
   const add = (el: HTMLElement): void => void out.push(el);
   const sat = conv.turns.map((x) => x.trace?.satisfaction);
@@ -297,7 +415,9 @@ function experienceSection(conv: Conversation, t: number, trace: SimulatorTrace 
         'pulse',
         patience !== undefined ? h('div', 'patience', h('span', 'muted', 'patience '), meter, ` ${patience}`) : null,
         chart,
-        trace?.preference_coverage !== undefined ? h('div', 'muted', `preference coverage ${(trace.preference_coverage * 100).toFixed(0)}%`) : null,
+        trace?.preference_coverage !== undefined
+          ? h('div', 'muted', `preference coverage ${(trace.preference_coverage * 100).toFixed(0)}%`)
+          : null,
       ),
     );
   }
@@ -322,7 +442,9 @@ function nluSection(conv: Conversation, t: number, trace: SimulatorTrace | undef
           n.source ? h('span', 'muted', ` ${n.source}`) : null,
           n.confidence !== undefined ? h('span', 'muted', ` · ${(n.confidence * 100).toFixed(0)}%`) : null,
         ),
-        n.slots?.length ? h('div', 'chips', ...n.slots.map((s) => h('span', 'chip', `${s.slot}=${String(s.value)}`))) : null,
+        n.slots?.length
+          ? h('div', 'chips', ...n.slots.map((s) => h('span', 'chip', `${s.slot}=${String(s.value)}`)))
+          : null,
       ),
     );
   }
@@ -334,7 +456,8 @@ function llmCallsSection(conv: Conversation, t: number, trace: SimulatorTrace | 
   const out: HTMLElement[] = [];
   const add = (el: HTMLElement): void => void out.push(el);
   const calls = trace?.llm_calls ?? [];
-  if (!calls.length && !trace?.llm_call_ids?.length && (ever('llm_calls') || ever('llm_call_ids'))) add(section('LLM calls (0)', 'sparkle', h('p', 'muted', 'No LLM call this turn.')));
+  if (!calls.length && !trace?.llm_call_ids?.length && (ever('llm_calls') || ever('llm_call_ids')))
+    add(section('LLM calls (0)', 'sparkle', h('p', 'muted', 'No LLM call this turn.')));
   if (trace && (calls.length || trace.llm_call_ids?.length)) {
     add(
       section(
@@ -354,11 +477,17 @@ function llmCallsSection(conv: Conversation, t: number, trace: SimulatorTrace | 
               c.error ? ' · error' : '',
             ),
             c.error ? h('div', 'error-box', c.error) : null,
-            c.request !== undefined ? h('div', null, h('div', 'muted', 'request'), h('pre', 'raw', json(c.request))) : null,
-            c.response !== undefined ? h('div', null, h('div', 'muted', 'response'), h('pre', 'raw', json(c.response))) : null,
+            c.request !== undefined
+              ? h('div', null, h('div', 'muted', 'request'), h('pre', 'raw', json(c.request)))
+              : null,
+            c.response !== undefined
+              ? h('div', null, h('div', 'muted', 'response'), h('pre', 'raw', json(c.response)))
+              : null,
           ),
         ),
-        !calls.length && trace.llm_call_ids ? h('p', 'muted', `ids: ${trace.llm_call_ids.join(', ')} (stored outside this file)`) : null,
+        !calls.length && trace.llm_call_ids
+          ? h('p', 'muted', `ids: ${trace.llm_call_ids.join(', ')} (stored outside this file)`)
+          : null,
       ),
     );
   }
@@ -366,13 +495,44 @@ function llmCallsSection(conv: Conversation, t: number, trace: SimulatorTrace | 
 }
 
 /** Anything else the simulator recorded, as JSON. */
-function otherFieldsSection(conv: Conversation, t: number, trace: SimulatorTrace | undefined, _ever: Ever): HTMLElement[] {
+function otherFieldsSection(
+  conv: Conversation,
+  t: number,
+  trace: SimulatorTrace | undefined,
+  _ever: Ever,
+): HTMLElement[] {
   const out: HTMLElement[] = [];
   const add = (el: HTMLElement): void => void out.push(el);
-  const known = new Set(['agenda', 'operation', 'pushed', 'pulled', 'goal', 'preferences', 'nlu', 'user_act', 'agent_act', 'target', 'patience', 'satisfaction', 'frustration', 'preference_coverage', 'llm_call_ids', 'llm_calls', 'error', 'error_kind']);
+  const known = new Set([
+    'agenda',
+    'operation',
+    'pushed',
+    'pulled',
+    'goal',
+    'preferences',
+    'nlu',
+    'user_act',
+    'agent_act',
+    'target',
+    'patience',
+    'satisfaction',
+    'frustration',
+    'preference_coverage',
+    'llm_call_ids',
+    'llm_calls',
+    'error',
+    'error_kind',
+  ]);
   const extra = Object.entries(trace ?? {}).filter(([k]) => !known.has(k));
   if (extra.length) {
-    add(h('details', 'state-section', h('summary', null, `Other trace fields (${extra.length})`), h('pre', 'raw', json(Object.fromEntries(extra)))));
+    add(
+      h(
+        'details',
+        'state-section',
+        h('summary', null, `Other trace fields (${extra.length})`),
+        h('pre', 'raw', json(Object.fromEntries(extra))),
+      ),
+    );
   }
   return out;
 }
@@ -387,7 +547,11 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
         'empty-state',
         icon('info'),
         h('p', null, 'No simulator trace in this conversation.'),
-        h('p', 'muted', 'Human dialogues and simulators that do not export their state replay without it; the transcript and ratings still step turn by turn.'),
+        h(
+          'p',
+          'muted',
+          'Human dialogues and simulators that do not export their state replay without it; the transcript and ratings still step turn by turn.',
+        ),
       ),
     );
     return panel;
@@ -395,20 +559,45 @@ export function renderStatePanel(conv: Conversation, t: number): HTMLElement {
   const turn = conv.turns[t];
   const trace: SimulatorTrace | undefined = turn?.trace;
   panel.appendChild(h('div', 'state-title', `State after turn ${t + 1} of ${conv.turns.length}`));
-  if (!trace) panel.appendChild(h('p', 'muted', 'No trace recorded for this turn; the state below is carried from earlier turns.'));
+  if (!trace)
+    panel.appendChild(
+      h('p', 'muted', 'No trace recorded for this turn; the state below is carried from earlier turns.'),
+    );
   const ever: Ever = (key) => conv.turns.some((x) => x.trace?.[key] !== undefined);
   if (trace?.error !== undefined) {
-    panel.appendChild(h('div', { class: 'error-box failure', attrs: { role: 'note' } }, h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, failureHeadline(trace.error_kind))), h('div', 'failure-message', trace.error)));
+    panel.appendChild(
+      h(
+        'div',
+        { class: 'error-box failure', attrs: { role: 'note' } },
+        h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, failureHeadline(trace.error_kind))),
+        h('div', 'failure-message', trace.error),
+      ),
+    );
   }
 
   // Acts of this turn.
   const actRow: Child[] = [];
-  if (trace?.user_act) actRow.push(h('span', { class: 'chip sim-act', attrs: { title: 'user act' } }, h('span', 'k', 'user'), trace.user_act));
-  if (trace?.agent_act) actRow.push(h('span', { class: 'chip meta', attrs: { title: 'agent act' } }, h('span', 'k', 'agent'), trace.agent_act));
+  if (trace?.user_act)
+    actRow.push(
+      h('span', { class: 'chip sim-act', attrs: { title: 'user act' } }, h('span', 'k', 'user'), trace.user_act),
+    );
+  if (trace?.agent_act)
+    actRow.push(
+      h('span', { class: 'chip meta', attrs: { title: 'agent act' } }, h('span', 'k', 'agent'), trace.agent_act),
+    );
   if (trace?.operation) actRow.push(h('span', `chip op op-${trace.operation}`, trace.operation));
   if (actRow.length) panel.appendChild(h('div', 'chips', ...actRow));
 
-  for (const part of [agendaSection, goalSection, preferencesSection, targetSection, experienceSection, nluSection, llmCallsSection, otherFieldsSection]) {
+  for (const part of [
+    agendaSection,
+    goalSection,
+    preferencesSection,
+    targetSection,
+    experienceSection,
+    nluSection,
+    llmCallsSection,
+    otherFieldsSection,
+  ]) {
     for (const el of part(conv, t, trace, ever)) panel.appendChild(el);
   }
   return panel;

@@ -43,7 +43,11 @@ export interface TranscriptSearch {
 }
 
 /** True when `text` (of `speaker`) is a hit of `search` (the host's rule: `searchUtterances`, src/core/document/search.ts). */
-export function isSearchHit(text: string | undefined, speaker: 'user' | 'assistant', search: TranscriptSearch | undefined): boolean {
+export function isSearchHit(
+  text: string | undefined,
+  speaker: 'user' | 'assistant',
+  search: TranscriptSearch | undefined,
+): boolean {
   if (!search || !search.needle || text === undefined) return false;
   if (search.speaker !== 'both' && search.speaker !== speaker) return false;
   return text.toLowerCase().includes(search.needle);
@@ -52,7 +56,10 @@ export function isSearchHit(text: string | undefined, speaker: 'user' | 'assista
 /** The first turn with a hit, or undefined. */
 export function firstHitTurn(conv: Conversation, search: TranscriptSearch | undefined): number | undefined {
   if (!search?.needle) return undefined;
-  const t = conv.turns.findIndex((turn) => isSearchHit(turn.user_utterance, 'user', search) || isSearchHit(turn.assistant_utterance, 'assistant', search));
+  const t = conv.turns.findIndex(
+    (turn) =>
+      isSearchHit(turn.user_utterance, 'user', search) || isSearchHit(turn.assistant_utterance, 'assistant', search),
+  );
   return t === -1 ? undefined : t;
 }
 
@@ -86,12 +93,22 @@ export function ratingChips(ratings: Record<string, unknown> | undefined): HTMLE
   for (const [k, raw] of Object.entries(ratings)) {
     if (raw === undefined || raw === '') continue;
     const v = raw === false ? 'no' : raw === null ? 'not said' : raw;
-    const negative = /annoy|confus|frustrat|unsatisf|impatient|not in control|unsupported|not at all|probably not|hard|unnatural|too long|did not/i.test(k + ' ' + String(v));
+    const negative =
+      /annoy|confus|frustrat|unsatisf|impatient|not in control|unsupported|not at all|probably not|hard|unnatural|too long|did not/i.test(
+        k + ' ' + String(v),
+      );
     const cls = `chip rating ${raw === false || raw === null ? 'neutral' : negative ? 'neg' : 'pos'}`;
     if (v === true) chips.push(h('span', { class: cls, attrs: { title: k } }, k));
     else {
       const short = k.length > 48 ? k.slice(0, 47) + '…' : k;
-      chips.push(h('span', { class: `${cls} qa`, attrs: { title: `${k}: ${String(v)}` } }, h('span', 'q', short), h('span', 'a', String(v))));
+      chips.push(
+        h(
+          'span',
+          { class: `${cls} qa`, attrs: { title: `${k}: ${String(v)}` } },
+          h('span', 'q', short),
+          h('span', 'a', String(v)),
+        ),
+      );
     }
   }
   return chips;
@@ -106,7 +123,10 @@ function actChips(annotations: readonly Annotation[], speaker: 'user' | 'assista
     ...mine.map((a) =>
       h(
         'span',
-        { class: `act-group${a.annotator === me ? ' mine' : ''}${a.annotator.startsWith('judge') ? ' judge' : ''}`, attrs: { title: a.note ? `${a.annotator}: ${a.note}` : a.annotator } },
+        {
+          class: `act-group${a.annotator === me ? ' mine' : ''}${a.annotator.startsWith('judge') ? ' judge' : ''}`,
+          attrs: { title: a.note ? `${a.annotator}: ${a.note}` : a.annotator },
+        },
         h('span', 'act-annotator', a.annotator),
         ...a.acts.map((act) => h('span', 'chip act', act)),
         a.note ? icon('note', 'has a note') : null,
@@ -118,14 +138,25 @@ function actChips(annotations: readonly Annotation[], speaker: 'user' | 'assista
 function features(item: RecommendedItem): string[] {
   const f = item.features;
   if (Array.isArray(f)) return f.map(String).filter(Boolean);
-  if (typeof f === 'string') return f.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof f === 'string')
+    return f
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   return [];
 }
 
 /** A horizontally scrolling carousel of recommended items. */
 export function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean): HTMLElement {
   // Focusable so a keyboard can reach and scroll it (WCAG: scrollable regions must be focusable).
-  const track = h('div', { class: 'carousel-track', attrs: { role: 'list', tabindex: 0, 'aria-label': `${items.length} recommended item${items.length === 1 ? '' : 's'}` } });
+  const track = h('div', {
+    class: 'carousel-track',
+    attrs: {
+      role: 'list',
+      tabindex: 0,
+      'aria-label': `${items.length} recommended item${items.length === 1 ? '' : 's'}`,
+    },
+  });
   for (const item of items) {
     const title = item.title ?? item.item_id;
     let media: HTMLElement | undefined;
@@ -137,7 +168,14 @@ export function carousel(items: readonly RecommendedItem[], allowRemoteImages: b
       } else {
         media = h(
           'div',
-          { class: 'card-media placeholder', attrs: { title: allowRemoteImages ? 'Only https: images are shown' : 'Remote images are off (setting simlens.allowRemoteImages)' } },
+          {
+            class: 'card-media placeholder',
+            attrs: {
+              title: allowRemoteImages
+                ? 'Only https: images are shown'
+                : 'Remote images are off (setting simlens.allowRemoteImages)',
+            },
+          },
           icon('file-media'),
           h('span', 'muted', 'image hidden'),
         );
@@ -152,7 +190,11 @@ export function carousel(items: readonly RecommendedItem[], allowRemoteImages: b
         { class: 'card', attrs: { role: 'listitem' } },
         media,
         h('div', 'card-title', title),
-        h('div', 'card-id muted', item.item_id + (item.score !== undefined ? ` · score ${Number(item.score).toFixed(3)}` : '')),
+        h(
+          'div',
+          'card-id muted',
+          item.item_id + (item.score !== undefined ? ` · score ${Number(item.score).toFixed(3)}` : ''),
+        ),
         desc,
         feats.length ? h('div', 'card-features', ...feats.map((f) => h('span', 'chip feature', f))) : null,
       ),
@@ -186,7 +228,16 @@ export function carousel(items: readonly RecommendedItem[], allowRemoteImages: b
  */
 export function failureHeadline(kind: string | undefined): string {
   const k = kind && kind.trim() !== '' ? kind : undefined;
-  const who = !k || k.startsWith('agent_') ? 'Recommender failed' : k.startsWith('user_') ? 'Simulated user failed' : k.startsWith('judge_') ? 'Judge failed' : k.startsWith('simulator_') ? 'Simulator failed' : 'Turn failed';
+  const who =
+    !k || k.startsWith('agent_')
+      ? 'Recommender failed'
+      : k.startsWith('user_')
+        ? 'Simulated user failed'
+        : k.startsWith('judge_')
+          ? 'Judge failed'
+          : k.startsWith('simulator_')
+            ? 'Simulator failed'
+            : 'Turn failed';
   return `${who} (${k ?? 'unknown'})`;
 }
 
@@ -197,9 +248,21 @@ function failureBlock(turn: Turn, t: number): HTMLElement | null {
   const headline = failureHeadline(turn.trace?.error_kind);
   return h(
     'div',
-    { class: 'msg assistant agent-failure', attrs: { 'data-turn': t, 'data-failure': 'true', role: 'note', 'aria-label': headline } },
+    {
+      class: 'msg assistant agent-failure',
+      attrs: { 'data-turn': t, 'data-failure': 'true', role: 'note', 'aria-label': headline },
+    },
     h('div', 'avatar', icon('hubot', 'assistant')),
-    h('div', 'msg-body', h('div', 'error-box failure', h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, headline)), h('div', 'failure-message', message === '' ? '(no message)' : message))),
+    h(
+      'div',
+      'msg-body',
+      h(
+        'div',
+        'error-box failure',
+        h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, headline)),
+        h('div', 'failure-message', message === '' ? '(no message)' : message),
+      ),
+    ),
   );
 }
 
@@ -210,19 +273,35 @@ function utterance(turn: Turn, t: number, speaker: 'user' | 'assistant', opts: T
   if (speaker === 'assistant' && text === '' && typeof turn.trace?.error === 'string') return null;
   const selected = opts.mode === 'annotate' && opts.cursor?.turn === t && opts.cursor.speaker === speaker;
   const hit = isSearchHit(text, speaker, opts.search);
-  const simAct = speaker === 'user' ? turn.trace?.user_act : turn.trace?.agent_act ?? turn.trace?.nlu?.agent_act;
+  const simAct = speaker === 'user' ? turn.trace?.user_act : (turn.trace?.agent_act ?? turn.trace?.nlu?.agent_act);
   const el = h(
     'div',
-    { class: `msg ${speaker}${selected ? ' cursor' : ''}${hit ? ' search-hit' : ''}`, attrs: { 'data-turn': t, 'data-speaker': speaker, tabindex: opts.mode === 'annotate' ? -1 : undefined } },
+    {
+      class: `msg ${speaker}${selected ? ' cursor' : ''}${hit ? ' search-hit' : ''}`,
+      attrs: { 'data-turn': t, 'data-speaker': speaker, tabindex: opts.mode === 'annotate' ? -1 : undefined },
+    },
     h('div', 'avatar', icon(speaker === 'user' ? 'account' : 'hubot', speaker)),
     h(
       'div',
       'msg-body',
-      h('div', 'bubble', ...(text === '' ? [h('span', 'muted', '(empty)')] : hit ? highlighted(text, opts.search!.needle) : [text])),
+      h(
+        'div',
+        'bubble',
+        ...(text === '' ? [h('span', 'muted', '(empty)')] : hit ? highlighted(text, opts.search!.needle) : [text]),
+      ),
       h(
         'div',
         'msg-meta',
-        simAct ? h('span', { class: 'chip sim-act', attrs: { title: speaker === 'user' ? 'simulator act (trace)' : 'agent act (trace)' } }, simAct) : null,
+        simAct
+          ? h(
+              'span',
+              {
+                class: 'chip sim-act',
+                attrs: { title: speaker === 'user' ? 'simulator act (trace)' : 'agent act (trace)' },
+              },
+              simAct,
+            )
+          : null,
       ),
       actChips(turn.annotations ?? [], speaker, opts.annotator),
     ),
@@ -245,7 +324,8 @@ export function conversationHeader(conv: Conversation, id: string, line: number)
   // A failure no turn records (a simulator crash) is shown under the header; one a turn records is
   // shown on that turn only.
   const md = conv.metadata ?? {};
-  const crash = typeof md.error === 'string' && !conv.turns.some((t) => t.trace?.error !== undefined) ? md.error : undefined;
+  const crash =
+    typeof md.error === 'string' && !conv.turns.some((t) => t.trace?.error !== undefined) ? md.error : undefined;
   const crashKind = typeof md.error_kind === 'string' ? md.error_kind : 'simulator_error';
   return h(
     'div',
@@ -255,12 +335,26 @@ export function conversationHeader(conv: Conversation, id: string, line: number)
       'div',
       'conv-meta',
       h('span', 'muted', `line ${line + 1}`),
-      ...meta.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => h('span', { class: 'chip meta', attrs: { title: k } }, h('span', 'k', k), String(v))),
+      ...meta
+        .filter(([, v]) => v !== undefined && v !== '')
+        .map(([k, v]) => h('span', { class: 'chip meta', attrs: { title: k } }, h('span', 'k', k), String(v))),
     ),
     crash !== undefined
-      ? h('div', { class: 'error-box failure conv-failure', attrs: { role: 'note' } }, h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, failureHeadline(crashKind))), h('div', 'failure-message', crash))
+      ? h(
+          'div',
+          { class: 'error-box failure conv-failure', attrs: { role: 'note' } },
+          h('div', 'failure-head', icon('error', 'failed'), ' ', h('strong', null, failureHeadline(crashKind))),
+          h('div', 'failure-message', crash),
+        )
       : null,
-    session.length ? h('details', 'session-ratings', h('summary', null, icon('star-empty'), ` Session ratings (${session.length})`), h('div', 'chips', ...session)) : null,
+    session.length
+      ? h(
+          'details',
+          'session-ratings',
+          h('summary', null, icon('star-empty'), ` Session ratings (${session.length})`),
+          h('div', 'chips', ...session),
+        )
+      : null,
   );
 }
 
@@ -275,12 +369,24 @@ export function renderTranscript(conv: Conversation, opts: TranscriptOptions): H
     const future = (opts.mode === 'replay' || opts.mode === 'annotate') && t > opts.turn;
     const el = h(
       'section',
-      { class: `turn${t === opts.turn && opts.mode === 'replay' ? ' current' : ''}${future ? ' future' : ''}`, attrs: { 'data-turn': t, 'aria-current': t === opts.turn ? 'step' : undefined } },
-      h('div', 'turn-label', h('span', null, `Turn ${t + 1}`), turn.trace?.error !== undefined ? h('span', { class: 'chip error', attrs: { title: turn.trace.error } }, icon('warning'), ' failed') : null),
+      {
+        class: `turn${t === opts.turn && opts.mode === 'replay' ? ' current' : ''}${future ? ' future' : ''}`,
+        attrs: { 'data-turn': t, 'aria-current': t === opts.turn ? 'step' : undefined },
+      },
+      h(
+        'div',
+        'turn-label',
+        h('span', null, `Turn ${t + 1}`),
+        turn.trace?.error !== undefined
+          ? h('span', { class: 'chip error', attrs: { title: turn.trace.error } }, icon('warning'), ' failed')
+          : null,
+      ),
       utterance(turn, t, 'user', opts),
       failureBlock(turn, t),
       utterance(turn, t, 'assistant', opts),
-      turn.recommendations && turn.recommendations.length ? carousel(turn.recommendations, opts.allowRemoteImages) : null,
+      turn.recommendations && turn.recommendations.length
+        ? carousel(turn.recommendations, opts.allowRemoteImages)
+        : null,
       ratings.length ? h('div', 'turn-ratings', h('span', 'muted', 'Rated:'), ...ratings) : null,
     );
     el.querySelector('.turn-label')?.addEventListener('click', () => opts.onSelectTurn(t));
@@ -291,7 +397,10 @@ export function renderTranscript(conv: Conversation, opts: TranscriptOptions): H
 }
 
 /** Marks the current turn / cursor without re-rendering (keeps scroll and carousel positions). */
-export function updateTranscriptMarks(root: HTMLElement, opts: Pick<TranscriptOptions, 'turn' | 'mode' | 'cursor'>): void {
+export function updateTranscriptMarks(
+  root: HTMLElement,
+  opts: Pick<TranscriptOptions, 'turn' | 'mode' | 'cursor'>,
+): void {
   for (const el of Array.from(root.querySelectorAll<HTMLElement>('section.turn'))) {
     const t = Number(el.dataset.turn);
     el.classList.toggle('current', t === opts.turn && opts.mode === 'replay');
@@ -299,7 +408,11 @@ export function updateTranscriptMarks(root: HTMLElement, opts: Pick<TranscriptOp
     setAttr(el, 'aria-current', t === opts.turn ? 'step' : undefined);
   }
   for (const el of Array.from(root.querySelectorAll<HTMLElement>('.msg'))) {
-    const on = opts.mode === 'annotate' && opts.cursor !== undefined && Number(el.dataset.turn) === opts.cursor.turn && el.dataset.speaker === opts.cursor.speaker;
+    const on =
+      opts.mode === 'annotate' &&
+      opts.cursor !== undefined &&
+      Number(el.dataset.turn) === opts.cursor.turn &&
+      el.dataset.speaker === opts.cursor.speaker;
     el.classList.toggle('cursor', on);
   }
 }

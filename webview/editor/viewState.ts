@@ -46,7 +46,10 @@ export class ViewStateStore {
 
   /** The page's own state (hide/show), else the host's for this file, else a fresh one. */
   private restore(): ViewState {
-    for (const [where, raw] of [['page', this.api.getState()], ['file', stateFromPage()]] as const) {
+    for (const [where, raw] of [
+      ['page', this.api.getState()],
+      ['file', stateFromPage()],
+    ] as const) {
       if (raw === undefined || raw === null) continue;
       const read = readViewState(raw);
       if ('state' in read) return read.state;

@@ -20,7 +20,17 @@ let lib: typeof ChartJs | undefined;
 export async function loadCharts(): Promise<void> {
   if (lib) return;
   const m = await import('chart.js');
-  m.Chart.register(m.BarController, m.BarElement, m.LineController, m.LineElement, m.PointElement, m.CategoryScale, m.LinearScale, m.Legend, m.Tooltip);
+  m.Chart.register(
+    m.BarController,
+    m.BarElement,
+    m.LineController,
+    m.LineElement,
+    m.PointElement,
+    m.CategoryScale,
+    m.LinearScale,
+    m.Legend,
+    m.Tooltip,
+  );
   lib = m;
 }
 
@@ -35,8 +45,26 @@ export interface ChartTheme {
   palette: string[];
 }
 
-const FALLBACK_PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#edc948', '#76b7b2', '#ff9da7', '#9c755f', '#bab0ac'];
-const THEME_PALETTE = ['--vscode-charts-blue', '--vscode-charts-orange', '--vscode-charts-green', '--vscode-charts-red', '--vscode-charts-purple', '--vscode-charts-yellow'];
+const FALLBACK_PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#b07aa1',
+  '#edc948',
+  '#76b7b2',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
+const THEME_PALETTE = [
+  '--vscode-charts-blue',
+  '--vscode-charts-orange',
+  '--vscode-charts-green',
+  '--vscode-charts-red',
+  '--vscode-charts-purple',
+  '--vscode-charts-yellow',
+];
 
 /** Reads the current theme's colours from CSS variables (with fallbacks outside VS Code). */
 export function readTheme(): ChartTheme {
@@ -60,7 +88,13 @@ export function readTheme(): ChartTheme {
 function withAlpha(colour: string, alpha: number): string {
   const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour.trim());
   if (!m) return colour;
-  const hex = m[1].length === 3 ? m[1].split('').map((c) => c + c).join('') : m[1];
+  const hex =
+    m[1].length === 3
+      ? m[1]
+          .split('')
+          .map((c) => c + c)
+          .join('')
+      : m[1];
   const n = parseInt(hex, 16);
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }
@@ -84,7 +118,10 @@ const backgroundPlugin: Plugin = {
 };
 
 /** A plugin that draws over the datasets with the chart's theme and y scale, between ctx.save() and restore(). */
-function overlayPlugin(id: string, draw: (chart: Chart, t: ChartTheme, y: Scale, ctx: CanvasRenderingContext2D) => void): Plugin {
+function overlayPlugin(
+  id: string,
+  draw: (chart: Chart, t: ChartTheme, y: Scale, ctx: CanvasRenderingContext2D) => void,
+): Plugin {
   return {
     id,
     afterDatasetsDraw(chart) {
@@ -207,7 +244,9 @@ function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
   const datasets = section.series.map((s, si) => {
     if (isBox) {
       // One series of boxes: one box per category (population), each in that population's colour.
-      const colours = section.categories.map((c) => (oneBoxSeries ? colourOf(seriesColourIndex(String(c))) : colour(si)));
+      const colours = section.categories.map((c) =>
+        oneBoxSeries ? colourOf(seriesColourIndex(String(c))) : colour(si),
+      );
       return {
         type: 'bar' as const,
         label: s.name,
@@ -230,10 +269,18 @@ function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
         tension: 0,
       };
     }
-    return { type: 'bar' as const, label: s.name, data: s.values ?? [], backgroundColor: colour(si), borderColor: colour(si), borderWidth: 0 };
+    return {
+      type: 'bar' as const,
+      label: s.name,
+      data: s.values ?? [],
+      backgroundColor: colour(si),
+      borderColor: colour(si),
+      borderWidth: 0,
+    };
   });
   const tick = { color: t.fg, font: { family: t.font, size: 11 } };
-  const title = (text: string | undefined) => (text ? { display: true, text, color: t.muted, font: { family: t.font, size: 11 } } : { display: false });
+  const title = (text: string | undefined) =>
+    text ? { display: true, text, color: t.muted, font: { family: t.font, size: 11 } } : { display: false };
   return {
     type: section.chart === 'line' ? 'line' : 'bar',
     data: { labels: section.categories, datasets } as ChartConfiguration['data'],
@@ -245,7 +292,12 @@ function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
       font: { family: t.font },
       interaction: { mode: isBox ? 'nearest' : 'index', intersect: isBox },
       scales: {
-        x: { ticks: { ...tick, autoSkip: false, maxRotation: 50 }, grid: { color: t.grid, display: false }, title: title(section.xLabel), border: { color: t.grid } },
+        x: {
+          ticks: { ...tick, autoSkip: false, maxRotation: 50 },
+          grid: { color: t.grid, display: false },
+          title: title(section.xLabel),
+          border: { color: t.grid },
+        },
         y: {
           ticks: { ...tick, callback: (v) => formatTick(Number(v)) },
           grid: { color: t.grid },
@@ -258,13 +310,23 @@ function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
       },
       plugins: {
         // Line series show their point style in the legend (a dashed box would look broken).
-        legend: { display: !oneBoxSeries, labels: { color: t.fg, font: { family: t.font, size: 11 }, boxWidth: 12, usePointStyle: section.chart === 'line' } },
+        legend: {
+          display: !oneBoxSeries,
+          labels: {
+            color: t.fg,
+            font: { family: t.font, size: 11 },
+            boxWidth: 12,
+            usePointStyle: section.chart === 'line',
+          },
+        },
         tooltip: {
           callbacks: {
             label: (item) => {
               if (isBox) {
                 const b = section.series[item.datasetIndex]?.boxes?.[item.dataIndex];
-                return b ? `${item.dataset.label}: median ${formatTick(b.median)} (q1 ${formatTick(b.q1)}, q3 ${formatTick(b.q3)}, min ${formatTick(b.min)}, max ${formatTick(b.max)}, n ${b.n})` : '';
+                return b
+                  ? `${item.dataset.label}: median ${formatTick(b.median)} (q1 ${formatTick(b.q1)}, q3 ${formatTick(b.q3)}, min ${formatTick(b.min)}, max ${formatTick(b.max)}, n ${b.n})`
+                  : '';
               }
               const v = item.parsed.y;
               return `${item.dataset.label}: ${v === null || v === undefined ? '–' : formatTick(v)}`;
@@ -289,7 +351,11 @@ export function mountChart(canvas: HTMLCanvasElement, section: ChartSection): Ch
     const c = new ChartClass(canvas, config(section, theme));
     sectionOf.set(c, section);
     themeOf.set(c, theme);
-    if (section.chart === 'box') boxesOf.set(c, section.series.map((s) => s.boxes ?? []));
+    if (section.chart === 'box')
+      boxesOf.set(
+        c,
+        section.series.map((s) => s.boxes ?? []),
+      );
     return c;
   };
   let chart = make();

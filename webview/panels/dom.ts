@@ -8,8 +8,16 @@ import { h } from '../shared/dom';
 export { clear, h, setAttr, type Child, type Props } from '../shared/dom';
 
 /** A button with a codicon and a label. */
-export function button(label: string, icon: string | undefined, onClick: () => void, props: { title?: string; class?: string; action?: string } = {}): HTMLButtonElement {
-  const b = h('button', { class: `btn${props.class ? ` ${props.class}` : ''}`, attrs: { type: 'button', title: props.title ?? label, 'data-action': props.action } });
+export function button(
+  label: string,
+  icon: string | undefined,
+  onClick: () => void,
+  props: { title?: string; class?: string; action?: string } = {},
+): HTMLButtonElement {
+  const b = h('button', {
+    class: `btn${props.class ? ` ${props.class}` : ''}`,
+    attrs: { type: 'button', title: props.title ?? label, 'data-action': props.action },
+  });
   if (icon) b.appendChild(h('span', { class: `codicon codicon-${icon}`, attrs: { 'aria-hidden': 'true' } }));
   b.appendChild(h('span', { text: label }));
   b.addEventListener('click', onClick);

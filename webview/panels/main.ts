@@ -24,7 +24,11 @@ const app = document.getElementById('app') ?? document.body.appendChild(h('div',
 const status = h('div', { class: 'status', attrs: { role: 'status', 'aria-live': 'polite', hidden: true } });
 const progress = h('progress', { attrs: { max: 1 } });
 const statusText = h('span', 'status-text');
-status.append(h('span', { class: 'codicon codicon-loading codicon-modifier-spin', attrs: { 'aria-hidden': 'true' } }), statusText, progress);
+status.append(
+  h('span', { class: 'codicon codicon-loading codicon-modifier-spin', attrs: { 'aria-hidden': 'true' } }),
+  statusText,
+  progress,
+);
 const content = h('main', 'report');
 clear(app);
 app.append(status, content);
@@ -129,8 +133,20 @@ window.addEventListener('message', (event: MessageEvent<HostToPanel>) => {
       setStatus(m.message, undefined, m.cancelled ? 'info' : 'error');
       if (!current) {
         clear(content);
-        content.appendChild(h('p', { class: `placeholder ${m.cancelled ? 'muted' : 'error-text'}`, text: m.cancelled ? 'Cancelled.' : 'The report could not be computed.' }));
-        if (m.canRecompute) content.appendChild(h('p', null, h('button', { class: 'btn', attrs: { type: 'button', 'data-action': 'recompute' }, text: 'Try again' })));
+        content.appendChild(
+          h('p', {
+            class: `placeholder ${m.cancelled ? 'muted' : 'error-text'}`,
+            text: m.cancelled ? 'Cancelled.' : 'The report could not be computed.',
+          }),
+        );
+        if (m.canRecompute)
+          content.appendChild(
+            h(
+              'p',
+              null,
+              h('button', { class: 'btn', attrs: { type: 'button', 'data-action': 'recompute' }, text: 'Try again' }),
+            ),
+          );
         content.querySelector('[data-action="recompute"]')?.addEventListener('click', () => hooks.recompute());
       }
       break;
@@ -153,7 +169,10 @@ const retheme = () => {
     for (const c of rendered?.charts.values() ?? []) c.retheme();
   });
 };
-new MutationObserver(retheme).observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-kind'] });
+new MutationObserver(retheme).observe(document.body, {
+  attributes: true,
+  attributeFilter: ['class', 'data-vscode-theme-kind'],
+});
 new MutationObserver(retheme).observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
 
 content.appendChild(h('p', { class: 'placeholder muted', text: 'Loading…' }));

@@ -7,10 +7,44 @@
 
 /** Attributes that may carry data; everything else (on*, style, src, href, srcdoc, ...) is refused. */
 const SAFE_ATTRIBUTES = new Set([
-  'title', 'role', 'tabindex', 'aria-label', 'aria-pressed', 'aria-selected', 'aria-expanded', 'aria-hidden',
-  'aria-live', 'aria-busy', 'aria-current', 'aria-valuenow', 'aria-valuemin', 'aria-valuemax', 'aria-controls',
-  'aria-describedby', 'type', 'value', 'placeholder', 'for', 'id', 'name', 'colspan', 'scope', 'min', 'max', 'low',
-  'high', 'optimum', 'spellcheck', 'autocomplete', 'rows', 'open', 'disabled', 'selected', 'checked', 'draggable', 'hidden',
+  'title',
+  'role',
+  'tabindex',
+  'aria-label',
+  'aria-pressed',
+  'aria-selected',
+  'aria-expanded',
+  'aria-hidden',
+  'aria-live',
+  'aria-busy',
+  'aria-current',
+  'aria-valuenow',
+  'aria-valuemin',
+  'aria-valuemax',
+  'aria-controls',
+  'aria-describedby',
+  'type',
+  'value',
+  'placeholder',
+  'for',
+  'id',
+  'name',
+  'colspan',
+  'scope',
+  'min',
+  'max',
+  'low',
+  'high',
+  'optimum',
+  'spellcheck',
+  'autocomplete',
+  'rows',
+  'open',
+  'disabled',
+  'selected',
+  'checked',
+  'draggable',
+  'hidden',
 ]);
 
 /** Child content: strings become text nodes; null/undefined/false are skipped. */
@@ -26,13 +60,18 @@ export interface Props {
 /** Sets an attribute if it is on the allow-list (or data-*); throws otherwise, so misuse shows up in tests. */
 export function setAttr(el: Element, name: string, value: string | number | boolean | undefined): void {
   const lower = name.toLowerCase();
-  if (!SAFE_ATTRIBUTES.has(lower) && !/^data-[a-z0-9-]+$/.test(lower)) throw new Error(`attribute ${name} is not allowed`);
+  if (!SAFE_ATTRIBUTES.has(lower) && !/^data-[a-z0-9-]+$/.test(lower))
+    throw new Error(`attribute ${name} is not allowed`);
   if (value === undefined || value === false) el.removeAttribute(lower);
   else el.setAttribute(lower, value === true ? '' : String(value));
 }
 
 /** Creates an element with safe attributes and text children. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props | string | null = null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props | string | null = null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   if (typeof props === 'string') el.className = props;
   else if (props) {

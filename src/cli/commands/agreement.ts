@@ -8,8 +8,16 @@ import { UsageError, type CliCommand } from '../types';
 import { ioErrorMessage, isIoError, resolvePath } from '../util';
 
 const FLAGS = {
-  annotators: { type: 'string', valueName: 'A,B[,C…]', description: 'compare only these annotators (comma-separated; default: all)' },
-  map: { type: 'boolean', description: 'compare annotators on different taxonomies by mapping both through the act aliases to Zhang & Balog acts' },
+  annotators: {
+    type: 'string',
+    valueName: 'A,B[,C…]',
+    description: 'compare only these annotators (comma-separated; default: all)',
+  },
+  map: {
+    type: 'boolean',
+    description:
+      'compare annotators on different taxonomies by mapping both through the act aliases to Zhang & Balog acts',
+  },
   json: { type: 'boolean', description: 'print the report model as one JSON object' },
 } as const;
 
@@ -38,8 +46,12 @@ Examples:
   async run(args, io) {
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'FILE' } });
     const file = positionals[0];
-    const annotators = flags.annotators?.split(',').map((s) => s.trim()).filter(Boolean);
-    if (annotators && annotators.length < 2) throw new UsageError(`--annotators needs at least two names, got "${flags.annotators}"`);
+    const annotators = flags.annotators
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (annotators && annotators.length < 2)
+      throw new UsageError(`--annotators needs at least two names, got "${flags.annotators}"`);
     const path = resolvePath(io, file);
     const conversations: Conversation[] = [];
     let invalid = 0;

@@ -1,6 +1,16 @@
 /** `simlens check FILE`: run the behavioural invariants (src/core/check) over a conversation file. */
 import { loadCatalog } from '../../core/catalog/catalog';
-import { checkedInvariants, InvariantChecker, INVARIANTS, nothingCheckedReason, READBACK_ASPECTS, uncheckedSummary, type CheckOptions, type CheckReport, type ReadbackReport } from '../../core/check/index';
+import {
+  checkedInvariants,
+  InvariantChecker,
+  INVARIANTS,
+  nothingCheckedReason,
+  READBACK_ASPECTS,
+  uncheckedSummary,
+  type CheckOptions,
+  type CheckReport,
+  type ReadbackReport,
+} from '../../core/check/index';
 import { conversationFileAdvice } from '../../core/importers/index';
 import { forEachLine, parseLineBytes } from '../../core/jsonl';
 import { checkOptionsFromRun } from '../../core/run/checkOptions';
@@ -10,10 +20,23 @@ import { ioErrorMessage, isIoError, resolvePath } from '../util';
 
 const FLAGS = {
   json: { type: 'boolean', description: 'print one JSON object instead of text' },
-  catalog: { type: 'string', valueName: 'FILE', description: 'catalog JSONL to resolve items no carousel shows (meta targets, PEPPER targets)' },
+  catalog: {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'catalog JSONL to resolve items no carousel shows (meta targets, PEPPER targets)',
+  },
   examples: { type: 'number', valueName: 'N', description: 'example violations per invariant (default 3)' },
-  'max-turns': { type: 'number', valueName: 'N', description: "the run's turn cap (default: from FILE.manifest.json, else metadata.turn_cap, else 20; 10 for meta-*)" },
-  'meta-tolerance': { type: 'number', valueName: 'N', description: "the meta-simulator's tolerance (default: from FILE.manifest.json, else 2)" },
+  'max-turns': {
+    type: 'number',
+    valueName: 'N',
+    description:
+      "the run's turn cap (default: from FILE.manifest.json, else metadata.turn_cap, else 20; 10 for meta-*)",
+  },
+  'meta-tolerance': {
+    type: 'number',
+    valueName: 'N',
+    description: "the meta-simulator's tolerance (default: from FILE.manifest.json, else 2)",
+  },
   only: { type: 'string', multiple: true, valueName: 'ID', description: 'check only this invariant' },
 } as const;
 
@@ -25,14 +48,17 @@ function formatReport(file: string, report: CheckReport): string {
   const width = Math.max(...report.invariants.map((r) => r.id.length));
   let out = `${file}: ${report.conversations} conversation(s)\n`;
   for (const r of report.invariants) {
-    const counts = r.status === 'not-applicable'
-      ? r.na_reason ?? 'no conversation has the fields it needs'
-      : `${r.violations} violation(s) in ${r.violatingConversations} of ${r.conversations} conversation(s), ${r.turns} turn(s) checked`;
+    const counts =
+      r.status === 'not-applicable'
+        ? (r.na_reason ?? 'no conversation has the fields it needs')
+        : `${r.violations} violation(s) in ${r.violatingConversations} of ${r.conversations} conversation(s), ${r.turns} turn(s) checked`;
     out += `${statusWord(r.status).padEnd(9)} ${r.id.padEnd(width)}  ${counts}\n`;
-    for (const u of r.unchecked ?? []) out += `          unchecked in ${u.conversations} conversation(s): ${u.reason}\n`;
+    for (const u of r.unchecked ?? [])
+      out += `          unchecked in ${u.conversations} conversation(s): ${u.reason}\n`;
     if (r.status === 'fail' || r.status === 'tolerated') {
       out += `          ${r.statement}\n          source: ${r.source}\n`;
-      if (r.tolerance) out += `          tolerance: ${(100 * r.tolerance.share).toFixed(1)}% of conversations (${r.tolerance.reason})\n`;
+      if (r.tolerance)
+        out += `          tolerance: ${(100 * r.tolerance.share).toFixed(1)}% of conversations (${r.tolerance.reason})\n`;
       for (const e of r.examples) {
         const where = `${e.conversation}${e.line !== undefined ? ` (line ${e.line})` : ''}${e.turn !== undefined ? ` turn ${e.turn}` : ''}`;
         out += `          - ${where}: ${e.detail}\n`;
@@ -50,7 +76,8 @@ function pct(a: number, b: number): string {
 /** The read-back section: agreement per aspect and the disagreeing turns (conversation id, line, 0-based turn). */
 function formatReadback(rb: ReadbackReport): string {
   let out = `\nself-consistency (utterances read back against the trace by the ${rb.nlu}):\n`;
-  if (rb.turns === 0) return `${out}          n/a: no traced user turn carries fields to compare (trace.user_act, trace.said)\n`;
+  if (rb.turns === 0)
+    return `${out}          n/a: no traced user turn carries fields to compare (trace.user_act, trace.said)\n`;
   out += `          ${rb.agreed} of ${rb.turns} traced user turn(s) agree (${pct(rb.agreed, rb.turns)}) in ${rb.conversations} conversation(s)\n`;
   for (const a of READBACK_ASPECTS) {
     const s = rb.aspects[a];
@@ -59,7 +86,8 @@ function formatReadback(rb: ReadbackReport): string {
   for (const d of rb.disagreements) {
     out += `          - ${d.conversation}${d.line !== undefined ? ` (line ${d.line})` : ''} turn ${d.turn} [${d.aspect}]: ${d.detail}\n`;
   }
-  if (rb.disagreeingTurns > rb.disagreements.length) out += `          (${rb.disagreeingTurns} disagreeing turn(s) in all; --examples N lists more)\n`;
+  if (rb.disagreeingTurns > rb.disagreements.length)
+    out += `          (${rb.disagreeingTurns} disagreeing turn(s) in all; --examples N lists more)\n`;
   return out;
 }
 
@@ -117,10 +145,12 @@ Examples:
     const file = positionals[0];
     for (const name of ['examples', 'max-turns', 'meta-tolerance'] as const) {
       const v = flags[name];
-      if (v !== undefined && !(Number.isInteger(v) && v >= (name === 'max-turns' ? 1 : 0))) throw new UsageError(`--${name} expects a whole number${name === 'max-turns' ? ' >= 1' : ' >= 0'}, got ${v}`);
+      if (v !== undefined && !(Number.isInteger(v) && v >= (name === 'max-turns' ? 1 : 0)))
+        throw new UsageError(`--${name} expects a whole number${name === 'max-turns' ? ' >= 1' : ' >= 0'}, got ${v}`);
     }
     const known = new Set(INVARIANTS.map((i) => i.id));
-    for (const id of flags.only) if (!known.has(id)) throw new UsageError(`--only: unknown invariant "${id}" (known: ${[...known].join(', ')})`);
+    for (const id of flags.only)
+      if (!known.has(id)) throw new UsageError(`--only: unknown invariant "${id}" (known: ${[...known].join(', ')})`);
     const path = resolvePath(io, file);
     const options: CheckOptions = { examples: flags.examples ?? 3, only: flags.only.length ? flags.only : undefined };
     let invalid = 0;
@@ -135,7 +165,9 @@ Examples:
         try {
           options.catalog = await loadCatalog(resolvePath(io, flags.catalog));
         } catch (err) {
-          io.stderr(`simlens check: ${isIoError(err) ? ioErrorMessage('read', flags.catalog, err) : (err as Error).message}\n`);
+          io.stderr(
+            `simlens check: ${isIoError(err) ? ioErrorMessage('read', flags.catalog, err) : (err as Error).message}\n`,
+          );
           return 2;
         }
       }
@@ -162,9 +194,22 @@ Examples:
     // file) is not what check reads, and says so instead of passing.
     const ok = report.ok && checked > 0;
     if (flags.json) {
-      io.stdout(JSON.stringify({ file, conversations: report.conversations, invalid_lines: invalid, checked, ok, failed: report.failed, unchecked: uncheckedSummary(report), invariants: report.invariants, readback: report.readback }) + '\n');
+      io.stdout(
+        JSON.stringify({
+          file,
+          conversations: report.conversations,
+          invalid_lines: invalid,
+          checked,
+          ok,
+          failed: report.failed,
+          unchecked: uncheckedSummary(report),
+          invariants: report.invariants,
+          readback: report.readback,
+        }) + '\n',
+      );
     } else if (report.conversations > 0) io.stdout(formatReport(file, report));
-    if (!flags.json && invalid) io.stderr(`${file}: ${invalid} invalid line(s) skipped; run 'simlens validate ${file}' for details\n`);
+    if (!flags.json && invalid)
+      io.stderr(`${file}: ${invalid} invalid line(s) skipped; run 'simlens validate ${file}' for details\n`);
     if (report.conversations === 0) {
       io.stderr(`simlens check: ${file}: no valid conversation\n`);
       return 1;
@@ -178,11 +223,14 @@ Examples:
       const notChecked = uncheckedSummary(report);
       if (notChecked.length) {
         io.stderr(`${file}: not checked:\n${notChecked.map((l) => `  ${l}\n`).join('')}`);
-        if (!options.catalog && notChecked.some((l) => l.includes('--catalog'))) io.stderr(`${file}: pass --catalog FILE (the run's catalog JSONL) to check these\n`);
+        if (!options.catalog && notChecked.some((l) => l.includes('--catalog')))
+          io.stderr(`${file}: pass --catalog FILE (the run's catalog JSONL) to check these\n`);
       }
       const rb = report.readback;
       const consistency = rb && rb.turns ? `; self-consistency ${pct(rb.agreed, rb.turns)} of ${rb.turns} turns` : '';
-      io.stderr(`${file}: ${ok ? 'OK' : `FAILED: ${report.failed.join(', ')}`} (${checked} of ${report.invariants.length} invariants applied${consistency})\n`);
+      io.stderr(
+        `${file}: ${ok ? 'OK' : `FAILED: ${report.failed.join(', ')}`} (${checked} of ${report.invariants.length} invariants applied${consistency})\n`,
+      );
     }
     return ok ? 0 : 1;
   },

@@ -5,7 +5,14 @@
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { EXPORT_DESCRIPTIONS, EXPORT_FORMATS, createExporter, normalizeExportFormat } from '../../core/export/index';
-import { FORMAT_DESCRIPTIONS, IMPORT_FORMATS, ImportError, formatWarning, importFileEach, normalizeFormat } from '../../core/importers/index';
+import {
+  FORMAT_DESCRIPTIONS,
+  IMPORT_FORMATS,
+  ImportError,
+  formatWarning,
+  importFileEach,
+  normalizeFormat,
+} from '../../core/importers/index';
 import { warningsByFieldLine } from '../../core/importers/summary';
 import { tempPathFor } from '../../core/atomicFile';
 import { Conversation } from '../../core/model';
@@ -15,13 +22,30 @@ import { ioErrorMessage, isIoError, resolvePath } from '../util';
 import { zodErrorMessage } from '../../core/jsonl/zodIssues';
 
 const FLAGS = {
-  from: { type: 'string', valueName: 'FORMAT', description: `force the input format (default: detected from the content)` },
-  to: { type: 'string', valueName: 'FORMAT', description: 'the output format: canonical (default), dialoguekit, convapparel-jsonl' },
-  annotator: { type: 'string', valueName: 'NAME', description: 'with --to dialoguekit: whose dialogue acts to write (default: source, the acts that came with the data)' },
+  from: {
+    type: 'string',
+    valueName: 'FORMAT',
+    description: `force the input format (default: detected from the content)`,
+  },
+  to: {
+    type: 'string',
+    valueName: 'FORMAT',
+    description: 'the output format: canonical (default), dialoguekit, convapparel-jsonl',
+  },
+  annotator: {
+    type: 'string',
+    valueName: 'NAME',
+    description:
+      'with --to dialoguekit: whose dialogue acts to write (default: source, the acts that came with the data)',
+  },
   output: { type: 'string', short: 'o', valueName: 'OUT', description: 'the file to write ("-" for stdout); required' },
   quiet: { type: 'boolean', short: 'q', description: 'do not print warnings, only the summary' },
   force: { type: 'boolean', description: 'replace an existing OUT (as simulate --force)' },
-  strict: { type: 'boolean', description: 'fail (exit 1, OUT not written) when anything was skipped, repaired or could not be carried, or the input looks truncated' },
+  strict: {
+    type: 'boolean',
+    description:
+      'fail (exit 1, OUT not written) when anything was skipped, repaired or could not be carried, or the input looks truncated',
+  },
 } as const;
 
 /** Signals that interrupt a conversion: the temporary file is removed before the process ends. */
@@ -49,7 +73,8 @@ class LineSink {
 
 export const convertCommand: CliCommand = {
   name: 'convert',
-  summary: 'convert ReDial, INSPIRED, IARD, DialogueKit/UserSimCRS, ConvApparel or AB-ReDial data to SimLens JSONL, and back out',
+  summary:
+    'convert ReDial, INSPIRED, IARD, DialogueKit/UserSimCRS, ConvApparel or AB-ReDial data to SimLens JSONL, and back out',
   help: `Usage: simlens convert IN [--from FORMAT] [--to FORMAT [--annotator NAME]] -o OUT [--force] [--strict]
 
 Reads IN, detects its format from the content (or uses --from), and writes canonical SimLens
@@ -98,7 +123,8 @@ Examples:
         throw new UsageError(`unknown format "${flags.to}" for --to; known formats: ${EXPORT_FORMATS.join(', ')}`);
       }
     }
-    if (flags.annotator !== undefined && to !== 'dialoguekit') throw new UsageError('--annotator only applies with --to dialoguekit');
+    if (flags.annotator !== undefined && to !== 'dialoguekit')
+      throw new UsageError('--annotator only applies with --to dialoguekit');
     const exporter = createExporter(to, { annotator: flags.annotator });
     const annotator = flags.annotator ?? 'source';
     const annotatorsSeen = new Set<string>();
@@ -185,19 +211,24 @@ Examples:
             if (!firstInvalid) firstInvalid = zodErrorMessage(`conversation ${n}`, check.error, conv);
             return;
           }
-          if (to === 'dialoguekit') for (const t of conv.turns) for (const a of t.annotations ?? []) annotatorsSeen.add(a.annotator);
+          if (to === 'dialoguekit')
+            for (const t of conv.turns) for (const a of t.annotations ?? []) annotatorsSeen.add(a.annotator);
           put(exporter.conversation(conv));
         },
         { from },
       );
       if (invalid > 0) {
-        io.stderr(`simlens convert: ${input}: the ${result.format} importer produced ${invalid} conversation(s) that fail the SimLens schema (first: ${firstInvalid}); nothing was written. Please report this.\n`);
+        io.stderr(
+          `simlens convert: ${input}: the ${result.format} importer produced ${invalid} conversation(s) that fail the SimLens schema (first: ${firstInvalid}); nothing was written. Please report this.\n`,
+        );
         return 1;
       }
       if (flags.strict && result.warnings.length > 0) {
         for (const w of result.warnings) io.stderr(`error: ${formatWarning(input, w)}\n`);
         io.stderr(`${warningsByFieldLine(result.warnings)}\n`);
-        io.stderr(`simlens convert: ${input}: ${result.warnings.length} problem${result.warnings.length === 1 ? '' : 's'} under --strict; ${toStdout ? 'nothing was printed' : `${output} was not written`}\n`);
+        io.stderr(
+          `simlens convert: ${input}: ${result.warnings.length} problem${result.warnings.length === 1 ? '' : 's'} under --strict; ${toStdout ? 'nothing was printed' : `${output} was not written`}\n`,
+        );
         return 1;
       }
       put(exporter.end());
@@ -213,11 +244,18 @@ Examples:
       for (const note of result.notes ?? []) io.stderr(`note: ${note}\n`);
       if (to === 'dialoguekit' && exporter.counts && exporter.counts.acts === 0 && result.count > 0) {
         const others = [...annotatorsSeen].filter((a) => a !== annotator);
-        io.stderr(`warning: no dialogue acts by annotator "${annotator}"; dialogue_acts were left out${others.length ? ` (annotators present: ${others.slice(0, 8).join(', ')}; choose one with --annotator)` : ''}\n`);
+        io.stderr(
+          `warning: no dialogue acts by annotator "${annotator}"; dialogue_acts were left out${others.length ? ` (annotators present: ${others.slice(0, 8).join(', ')}; choose one with --annotator)` : ''}\n`,
+        );
       }
-      if (result.count === 0) io.stderr(`warning: ${input}: no conversations found (format ${result.format}); ${toStdout ? 'nothing was printed' : `${output} is empty`}\n`);
+      if (result.count === 0)
+        io.stderr(
+          `warning: ${input}: no conversations found (format ${result.format}); ${toStdout ? 'nothing was printed' : `${output} is empty`}\n`,
+        );
       const c = exporter.counts;
-      const what = c ? `${c.dialogues} dialogue${c.dialogues === 1 ? '' : 's'} (${c.utterances} utterances, ${c.acts} dialogue acts by "${annotator}", ${c.slotValues} slot values) as dialoguekit` : `${result.count} conversation${result.count === 1 ? '' : 's'}${to === 'canonical' ? '' : ` as ${to}`}`;
+      const what = c
+        ? `${c.dialogues} dialogue${c.dialogues === 1 ? '' : 's'} (${c.utterances} utterances, ${c.acts} dialogue acts by "${annotator}", ${c.slotValues} slot values) as dialoguekit`
+        : `${result.count} conversation${result.count === 1 ? '' : 's'}${to === 'canonical' ? '' : ` as ${to}`}`;
       const summary = `${input}: format ${result.format}, ${what}${toStdout ? '' : ` written to ${output}`}${result.warnings.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}\n`;
       if (toStdout) io.stderr(summary);
       else io.stdout(summary);
@@ -229,7 +267,9 @@ Examples:
       }
       if (isIoError(err)) {
         const writing = ['write', 'rename', 'fsync', 'close'].includes(err.syscall ?? '');
-        io.stderr(`simlens convert: ${writing ? ioErrorMessage('write', output, err) : ioErrorMessage('read', input, err)}\n`);
+        io.stderr(
+          `simlens convert: ${writing ? ioErrorMessage('write', output, err) : ioErrorMessage('read', input, err)}\n`,
+        );
         return 2;
       }
       throw err;

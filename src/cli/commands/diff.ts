@@ -1,5 +1,14 @@
 /** `simlens diff A B`: what changed between two runs, conversation by conversation. */
-import { diffRuns, diffToMarkdown, evaluateGate, parseGate, GATE_METRICS, PAIRING_MODES, type GateCondition, type PairingMode } from '../../core/diff';
+import {
+  diffRuns,
+  diffToMarkdown,
+  evaluateGate,
+  parseGate,
+  GATE_METRICS,
+  PAIRING_MODES,
+  type GateCondition,
+  type PairingMode,
+} from '../../core/diff';
 import { parseActSource } from '../../core/metrics/features';
 import { InputProblemError } from '../../core/report/inputProblem';
 import { formatFlags, parseArgs } from '../args';
@@ -9,12 +18,29 @@ import { ioErrorMessage, isIoError, resolvePath } from '../util';
 const FLAGS = {
   json: { type: 'boolean', description: 'print the report as JSON (schema simlens-diff/1, every pair)' },
   md: { type: 'boolean', description: 'print the report as Markdown (the default text)' },
-  'fail-on': { type: 'string', multiple: true, valueName: 'COND', description: 'exit 1 when a condition holds, e.g. "outcome_changed > 5%" (repeatable; commas separate conditions)' },
-  pairing: { type: 'string', valueName: 'MODE', description: 'auto (default: seed+index when both runs have them, else id), seed, id or profile' },
-  acts: { type: 'string', valueName: 'SOURCE', description: 'dialogue acts from: tagger (default), trace, judge, judge:<model>, or an annotator' },
+  'fail-on': {
+    type: 'string',
+    multiple: true,
+    valueName: 'COND',
+    description: 'exit 1 when a condition holds, e.g. "outcome_changed > 5%" (repeatable; commas separate conditions)',
+  },
+  pairing: {
+    type: 'string',
+    valueName: 'MODE',
+    description: 'auto (default: seed+index when both runs have them, else id), seed, id or profile',
+  },
+  acts: {
+    type: 'string',
+    valueName: 'SOURCE',
+    description: 'dialogue acts from: tagger (default), trace, judge, judge:<model>, or an annotator',
+  },
   seed: { type: 'string', valueName: 'S', description: 'seed of the bootstrap intervals (default simlens-diff)' },
   resamples: { type: 'number', valueName: 'N', description: 'bootstrap resamples (default 1000)' },
-  'max-pairs': { type: 'number', valueName: 'N', description: 'pairs listed in the Markdown report (default 50; --json lists all)' },
+  'max-pairs': {
+    type: 'number',
+    valueName: 'N',
+    description: 'pairs listed in the Markdown report (default 50; --json lists all)',
+  },
 } as const;
 
 export const diffCommand: CliCommand = {
@@ -42,7 +68,9 @@ A is indexed and B streamed, so runs of 100,000 conversations are diffed without
 
 --fail-on METRIC OP VALUE[%], OP one of > >= < <= ==; several conditions by commas or repeated
 options, the gate fails when any holds (a quantity that cannot be computed fails it too):
-${Object.entries(GATE_METRICS).map(([k, v]) => `  ${k.padEnd(16)} ${v}`).join('\n')}
+${Object.entries(GATE_METRICS)
+  .map(([k, v]) => `  ${k.padEnd(16)} ${v}`)
+  .join('\n')}
 A whole number without % on a count metric compares the count ("diverged > 10").
 
 Options:
@@ -63,7 +91,8 @@ Examples:
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 2, max: 2, names: 'A B' } });
     if (flags.json && flags.md) throw new UsageError('--json and --md exclude each other');
     const pairing = (flags.pairing ?? 'auto') as PairingMode | 'auto';
-    if (!PAIRING_MODES.includes(pairing)) throw new UsageError(`--pairing must be one of ${PAIRING_MODES.join(', ')}, got "${flags.pairing}"`);
+    if (!PAIRING_MODES.includes(pairing))
+      throw new UsageError(`--pairing must be one of ${PAIRING_MODES.join(', ')}, got "${flags.pairing}"`);
     let gate: GateCondition[] = [];
     try {
       gate = flags['fail-on'].flatMap((s) => parseGate(s));
@@ -77,16 +106,20 @@ Examples:
       throw new UsageError(`--acts: ${(err as Error).message}`);
     }
     const resamples = flags.resamples ?? 1000;
-    if (!Number.isInteger(resamples) || resamples < 100) throw new UsageError(`--resamples must be a whole number of at least 100, got ${resamples}`);
+    if (!Number.isInteger(resamples) || resamples < 100)
+      throw new UsageError(`--resamples must be a whole number of at least 100, got ${resamples}`);
     const maxPairs = flags['max-pairs'] ?? 50;
-    if (!Number.isInteger(maxPairs) || maxPairs < 0) throw new UsageError(`--max-pairs must be a whole number, got ${maxPairs}`);
+    if (!Number.isInteger(maxPairs) || maxPairs < 0)
+      throw new UsageError(`--max-pairs must be a whole number, got ${maxPairs}`);
     const [a, b] = positionals;
     let report;
     try {
       report = await diffRuns(resolvePath(io, a), resolvePath(io, b), { pairing, acts, seed: flags.seed, resamples });
     } catch (err) {
       if (isIoError(err)) {
-        io.stderr(`simlens diff: ${ioErrorMessage('read', (err as NodeJS.ErrnoException).path ?? `${a} or ${b}`, err)}\n`);
+        io.stderr(
+          `simlens diff: ${ioErrorMessage('read', (err as NodeJS.ErrnoException).path ?? `${a} or ${b}`, err)}\n`,
+        );
         return 2;
       }
       if (err instanceof InputProblemError) {

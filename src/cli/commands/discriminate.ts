@@ -5,12 +5,15 @@ import { formatFlags, parseArgs } from '../args';
 import { annotationPassFlags, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
 import { UsageError, type CliCommand } from '../types';
 
-const FLAGS = annotationPassFlags({
-  out: 'write the conversations with discriminator annotations here (JSONL; may equal IN)',
-  force: 're-score conversations that already have this model\'s annotation',
-  limit: 'score only the first N conversations',
-  json: 'print the summary as JSON',
-}, {});
+const FLAGS = annotationPassFlags(
+  {
+    out: 'write the conversations with discriminator annotations here (JSONL; may equal IN)',
+    force: "re-score conversations that already have this model's annotation",
+    limit: 'score only the first N conversations',
+    json: 'print the summary as JSON',
+  },
+  {},
+);
 
 export const discriminateCommand: CliCommand = {
   name: 'discriminate',
@@ -67,11 +70,25 @@ Example:
           if (typeof p !== 'number') continue;
           n++;
           sum += p;
-          if ((p >= 0.5) === (conversationSource(conv) === 'human')) correct++;
+          if (p >= 0.5 === (conversationSource(conv) === 'human')) correct++;
         }
-        const summary = { out, annotator, scored: report.annotated, skipped: report.skipped, failed: report.failed.length, failures: report.failures, mean_p_human: n ? sum / n : null, accuracy: n ? correct / n : null, stopped: report.stopped ?? null, usage: services.budget.snapshot() };
-        io.stdout(flags.json ? JSON.stringify(summary) + '\n'
-          : `${annotator}: ${report.annotated} scored, ${report.skipped} already scored, ${describeFailures(report)}; mean p_human ${n ? (sum / n).toFixed(3) : 'n/a'}, accuracy vs source ${n ? (correct / n).toFixed(3) : 'n/a'} -> ${out}\n`);
+        const summary = {
+          out,
+          annotator,
+          scored: report.annotated,
+          skipped: report.skipped,
+          failed: report.failed.length,
+          failures: report.failures,
+          mean_p_human: n ? sum / n : null,
+          accuracy: n ? correct / n : null,
+          stopped: report.stopped ?? null,
+          usage: services.budget.snapshot(),
+        };
+        io.stdout(
+          flags.json
+            ? JSON.stringify(summary) + '\n'
+            : `${annotator}: ${report.annotated} scored, ${report.skipped} already scored, ${describeFailures(report)}; mean p_human ${n ? (sum / n).toFixed(3) : 'n/a'}, accuracy vs source ${n ? (correct / n).toFixed(3) : 'n/a'} -> ${out}\n`,
+        );
       },
     });
   },

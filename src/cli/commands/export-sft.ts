@@ -10,11 +10,26 @@ import * as path from 'node:path';
 
 const FLAGS = {
   out: { type: 'string', short: 'o', valueName: 'FILE', description: 'output JSONL, one training example per line' },
-  condition: { type: 'string', valueName: 'NAME', description: 'keep only conversations of this condition (e.g. good)' },
+  condition: {
+    type: 'string',
+    valueName: 'NAME',
+    description: 'keep only conversations of this condition (e.g. good)',
+  },
   source: { type: 'string', valueName: 'NAME', description: 'keep only this source (default human; "*" for all)' },
-  format: { type: 'string', valueName: 'chat|prompt', description: 'chat: {"messages": [...]} (default); prompt: {"prompt", "completion"}' },
-  'no-stop-example': { type: 'boolean', description: 'leave out the final "Terminate: True" example of each conversation' },
-  prompts: { type: 'string', valueName: 'DIR', description: `prompt overrides (default ${WORKSPACE_PROMPTS_DIR}); the user-sft template is the system prompt` },
+  format: {
+    type: 'string',
+    valueName: 'chat|prompt',
+    description: 'chat: {"messages": [...]} (default); prompt: {"prompt", "completion"}',
+  },
+  'no-stop-example': {
+    type: 'boolean',
+    description: 'leave out the final "Terminate: True" example of each conversation',
+  },
+  prompts: {
+    type: 'string',
+    valueName: 'DIR',
+    description: `prompt overrides (default ${WORKSPACE_PROMPTS_DIR}); the user-sft template is the system prompt`,
+  },
 } as const;
 
 export const exportSftCommand: CliCommand = {
@@ -47,22 +62,36 @@ Example:
     const { flags, positionals } = parseArgs(args, FLAGS, { positionals: { min: 1, max: 1, names: 'IN' } });
     if (!flags.out) throw new UsageError('--out is required');
     const format = flags.format ?? 'chat';
-    if (format !== 'chat' && format !== 'prompt') throw new UsageError(`--format must be chat or prompt, got ${JSON.stringify(format)}`);
+    if (format !== 'chat' && format !== 'prompt')
+      throw new UsageError(`--format must be chat or prompt, got ${JSON.stringify(format)}`);
     const input = positionals[0];
     let conversations;
     let prompts: PromptLibrary;
     try {
       conversations = (await importFile(resolvePath(io, input))).conversations;
-      prompts = await PromptLibrary.load(flags.prompts ? resolvePath(io, flags.prompts) : path.join(io.cwd, WORKSPACE_PROMPTS_DIR));
+      prompts = await PromptLibrary.load(
+        flags.prompts ? resolvePath(io, flags.prompts) : path.join(io.cwd, WORKSPACE_PROMPTS_DIR),
+      );
     } catch (err) {
-      if (isIoError(err)) { io.stderr(`simlens export-sft: ${ioErrorMessage('read', input, err)}\n`); return 2; }
-      if (err instanceof ImportError) { io.stderr(`simlens export-sft: ${importErrorMessage(io, err)}\n`); return EXIT_NOT_READABLE; }
+      if (isIoError(err)) {
+        io.stderr(`simlens export-sft: ${ioErrorMessage('read', input, err)}\n`);
+        return 2;
+      }
+      if (err instanceof ImportError) {
+        io.stderr(`simlens export-sft: ${importErrorMessage(io, err)}\n`);
+        return EXIT_NOT_READABLE;
+      }
       io.stderr(`simlens export-sft: ${(err as Error).message}\n`);
       if (err instanceof Error) return 2;
       throw err;
     }
     for (const w of prompts.warnings) io.stderr(`simlens export-sft: ${w}\n`);
-    const opts = { condition: flags.condition, source: flags.source, format: format as 'chat' | 'prompt', terminalExample: !flags['no-stop-example'] };
+    const opts = {
+      condition: flags.condition,
+      source: flags.source,
+      format: format as 'chat' | 'prompt',
+      terminalExample: !flags['no-stop-example'],
+    };
     let used = 0;
     const rows: unknown[] = [];
     for (const conv of conversations) {
@@ -73,12 +102,19 @@ Example:
     try {
       await writeJsonlAtomic(resolvePath(io, flags.out), rows);
     } catch (err) {
-      if (isIoError(err)) { io.stderr(`simlens export-sft: ${ioErrorMessage('write', flags.out, err)}\n`); return 2; }
+      if (isIoError(err)) {
+        io.stderr(`simlens export-sft: ${ioErrorMessage('write', flags.out, err)}\n`);
+        return 2;
+      }
       throw err;
     }
-    io.stdout(`${rows.length} examples from ${used} of ${conversations.length} conversations -> ${flags.out} (system prompt ${prompts.get('user-sft').name}@${prompts.get('user-sft').version})\n`);
+    io.stdout(
+      `${rows.length} examples from ${used} of ${conversations.length} conversations -> ${flags.out} (system prompt ${prompts.get('user-sft').name}@${prompts.get('user-sft').version})\n`,
+    );
     if (rows.length === 0) {
-      io.stderr(`simlens export-sft: no conversation matched${flags.condition ? ` condition "${flags.condition}"` : ''}${` and source "${flags.source ?? 'human'}"`}\n`);
+      io.stderr(
+        `simlens export-sft: no conversation matched${flags.condition ? ` condition "${flags.condition}"` : ''}${` and source "${flags.source ?? 'human'}"`}\n`,
+      );
       return 1;
     }
     return 0;

@@ -4,15 +4,25 @@ import { formatFlags, parseArgs } from '../args';
 import { annotationPassFlags, describeFailures, readConversationsForCommand, runAnnotationPass } from '../annotatePass';
 import { UsageError, type CliCommand } from '../types';
 
-const FLAGS = annotationPassFlags({
-  out: 'write the conversations with judge annotations here (JSONL; may equal IN)',
-  force: 're-judge conversations that already have this judge\'s annotation',
-  limit: 'judge only the first N conversations',
-  json: 'print the summary (or validation) as JSON',
-}, {
-  validate: { type: 'boolean', description: 'report agreement of judge annotations in IN with first-person ratings (no LLM calls)' },
-  annotator: { type: 'string', valueName: 'NAME', description: 'with --validate: which judge ("judge:<model>"; default the first found)' },
-});
+const FLAGS = annotationPassFlags(
+  {
+    out: 'write the conversations with judge annotations here (JSONL; may equal IN)',
+    force: "re-judge conversations that already have this judge's annotation",
+    limit: 'judge only the first N conversations',
+    json: 'print the summary (or validation) as JSON',
+  },
+  {
+    validate: {
+      type: 'boolean',
+      description: 'report agreement of judge annotations in IN with first-person ratings (no LLM calls)',
+    },
+    annotator: {
+      type: 'string',
+      valueName: 'NAME',
+      description: 'with --validate: which judge ("judge:<model>"; default the first found)',
+    },
+  },
+);
 
 export const judgeCommand: CliCommand = {
   name: 'judge',
@@ -65,7 +75,9 @@ Examples:
     if (flags.validate) {
       const v = validateJudge(conversations, flags.annotator);
       if (v.judged === 0) {
-        io.stderr(`simlens judge: ${input}: no conversation carries ${flags.annotator ?? 'a judge'} annotation; run 'simlens judge ${input} --out ...' first\n`);
+        io.stderr(
+          `simlens judge: ${input}: no conversation carries ${flags.annotator ?? 'a judge'} annotation; run 'simlens judge ${input} --out ...' first\n`,
+        );
         return 1;
       }
       io.stdout(flags.json ? JSON.stringify(v) + '\n' : formatJudgeValidation(v) + '\n');
@@ -86,11 +98,27 @@ Examples:
       annotatorFor: judgeAnnotator,
       annotate: async (conv, services, line) => (await judgeConversation(conv, services, { line })).annotation,
       onProgress: (done, total) => {
-        if (done - last >= 25 || done === total) { last = done; io.stderr(`judged ${done}/${total}\n`); }
+        if (done - last >= 25 || done === total) {
+          last = done;
+          io.stderr(`judged ${done}/${total}\n`);
+        }
       },
       summarize: ({ report, annotator, services, out }) => {
-        const summary = { out, annotator, annotated: report.annotated, skipped: report.skipped, failed: report.failed.length, failures: report.failures, stopped: report.stopped ?? null, usage: services.budget.snapshot() };
-        io.stdout(flags.json ? JSON.stringify(summary) + '\n' : `${annotator}: ${report.annotated} judged, ${report.skipped} already judged, ${describeFailures(report)} -> ${out}\n`);
+        const summary = {
+          out,
+          annotator,
+          annotated: report.annotated,
+          skipped: report.skipped,
+          failed: report.failed.length,
+          failures: report.failures,
+          stopped: report.stopped ?? null,
+          usage: services.budget.snapshot(),
+        };
+        io.stdout(
+          flags.json
+            ? JSON.stringify(summary) + '\n'
+            : `${annotator}: ${report.annotated} judged, ${report.skipped} already judged, ${describeFailures(report)} -> ${out}\n`,
+        );
       },
     });
   },

@@ -57,15 +57,40 @@ After a cluster array job, simlens merge all.jsonl finds all.part-0000-of-0004.j
     }
     const complete = r.missing.length === 0 && r.missingTasks.length === 0 && r.unfinishedTasks.length === 0;
     if (flags.json) {
-      io.stdout(JSON.stringify({ out, parts: r.parts, lines: r.lines, failures: r.failures, tasks: r.taskCount ?? null, missing_tasks: r.missingTasks, unfinished_tasks: r.unfinishedTasks, missing: r.missing.length, complete }) + '\n');
+      io.stdout(
+        JSON.stringify({
+          out,
+          parts: r.parts,
+          lines: r.lines,
+          failures: r.failures,
+          tasks: r.taskCount ?? null,
+          missing_tasks: r.missingTasks,
+          unfinished_tasks: r.unfinishedTasks,
+          missing: r.missing.length,
+          complete,
+        }) + '\n',
+      );
     } else {
-      const failures = r.manifest ? new FailureTally(0, { failed: r.manifest.counts.failed, agent_errors: Number(r.manifest.counts.agent_errors ?? 0), by_reason: (r.manifest.counts.by_reason ?? {}) as FailureCounts['by_reason'] }) : new FailureTally(0, r.failures);
-      io.stdout(`merged ${r.parts.length} parts${r.taskCount !== undefined ? ` (of ${r.taskCount} tasks)` : ''} into ${out}: ${r.lines} conversations, ${failures.describe()}${r.manifest ? ', manifest merged' : ' (no manifest: some part has none)'}\n`);
+      const failures = r.manifest
+        ? new FailureTally(0, {
+            failed: r.manifest.counts.failed,
+            agent_errors: Number(r.manifest.counts.agent_errors ?? 0),
+            by_reason: (r.manifest.counts.by_reason ?? {}) as FailureCounts['by_reason'],
+          })
+        : new FailureTally(0, r.failures);
+      io.stdout(
+        `merged ${r.parts.length} parts${r.taskCount !== undefined ? ` (of ${r.taskCount} tasks)` : ''} into ${out}: ${r.lines} conversations, ${failures.describe()}${r.manifest ? ', manifest merged' : ' (no manifest: some part has none)'}\n`,
+      );
     }
     if (r.missingTasks.length) io.stderr(`missing tasks: ${r.missingTasks.join(', ')} (no part file); rerun them\n`);
-    for (const t of r.unfinishedTasks) io.stderr(`task ${t.index} ${t.status}${t.reason ? `: ${t.reason}` : ''} (${t.file}); rerun it to resume its part\n`);
+    for (const t of r.unfinishedTasks)
+      io.stderr(
+        `task ${t.index} ${t.status}${t.reason ? `: ${t.reason}` : ''} (${t.file}); rerun it to resume its part\n`,
+      );
     if (r.missing.length) {
-      io.stderr(`missing ${r.missing.length} conversation indices (first: ${r.missing.slice(0, 10).join(', ')}); a shard is absent or unfinished\n`);
+      io.stderr(
+        `missing ${r.missing.length} conversation indices (first: ${r.missing.slice(0, 10).join(', ')}); a shard is absent or unfinished\n`,
+      );
     }
     return complete ? 0 : 1;
   },

@@ -12,13 +12,43 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Conversation } from '../../core/model';
 import { ImportError } from '../../core/importers';
-import { ActTagger, availableFeatures, conversationFeatures, crossValidateTagger, describeActSource, evaluateTagger, featureTable, featureValue, loadPopulation, parseActSource, type ActSource, type Population, type TaggedExample, type UxSource } from '../../core/metrics';
+import {
+  ActTagger,
+  availableFeatures,
+  conversationFeatures,
+  crossValidateTagger,
+  describeActSource,
+  evaluateTagger,
+  featureTable,
+  featureValue,
+  loadPopulation,
+  parseActSource,
+  type ActSource,
+  type Population,
+  type TaggedExample,
+  type UxSource,
+} from '../../core/metrics';
 import { mapActs } from '../../core/taxonomy/acts';
 import {
-  computeReport, defaultLabel, featureOptions, markdownTableOf, renderMarkdown, tableToCsv,
-  type PopulationSpec, type Report, type ReportSpec, type TableSection,
+  computeReport,
+  defaultLabel,
+  featureOptions,
+  markdownTableOf,
+  renderMarkdown,
+  tableToCsv,
+  type PopulationSpec,
+  type Report,
+  type ReportSpec,
+  type TableSection,
 } from '../../core/report';
-import { featureFileInput, featurePassConfig, featureRowJson, featureRowOf, FEATURES_TASK, inputProblems } from '../../core/report/featureFile';
+import {
+  featureFileInput,
+  featurePassConfig,
+  featureRowJson,
+  featureRowOf,
+  FEATURES_TASK,
+  inputProblems,
+} from '../../core/report/featureFile';
 import { annotationPartManifest, type AnnotationPartState } from '../../core/run/annotationShard';
 import { writeManifest } from '../../core/run/manifest';
 import { shardIndices } from '../../core/run/orchestrator';
@@ -31,9 +61,22 @@ import { InputProblemError } from '../../core/report/inputProblem';
 
 const COMMON = {
   json: { type: 'boolean', description: 'print JSON instead of Markdown' },
-  annotator: { type: 'string', valueName: 'NAME', description: 'act source: tagger (default), judge, judge:<model>, trace, or an annotator name (NAME@iard maps IARD labels)' },
-  ux: { type: 'string', valueName: 'SRC', description: 'user-experience source: auto (judge, then first-person ratings), judge, first-person' },
-  judge: { type: 'string', valueName: 'NAME', description: 'judge annotator for UX features (judge:<model>; default: any judge)' },
+  annotator: {
+    type: 'string',
+    valueName: 'NAME',
+    description:
+      'act source: tagger (default), judge, judge:<model>, trace, or an annotator name (NAME@iard maps IARD labels)',
+  },
+  ux: {
+    type: 'string',
+    valueName: 'SRC',
+    description: 'user-experience source: auto (judge, then first-person ratings), judge, first-person',
+  },
+  judge: {
+    type: 'string',
+    valueName: 'NAME',
+    description: 'judge annotator for UX features (judge:<model>; default: any judge)',
+  },
   features: { type: 'string', valueName: 'a,b', description: 'comma-separated feature names' },
   seed: { type: 'string', valueName: 'S', description: 'random seed (default 1)' },
 } as const satisfies FlagSpecs;
@@ -52,29 +95,50 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
     ...COMMON,
     list: { type: 'boolean', description: 'list the feature names found in FILE' },
     csv: { type: 'boolean', description: 'print CSV (one row per conversation)' },
-    out: { type: 'string', short: 'o', valueName: 'OUT', description: 'write a feature file (every feature of every conversation, JSONL, manifest beside it) for the reports: give it where a population FILE goes' },
+    out: {
+      type: 'string',
+      short: 'o',
+      valueName: 'OUT',
+      description:
+        'write a feature file (every feature of every conversation, JSONL, manifest beside it) for the reports: give it where a population FILE goes',
+    },
     shard: {
       type: 'string',
       valueName: 'I/K|auto|none',
-      description: 'with --out: only the conversations at positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge OUT',
+      description:
+        'with --out: only the conversations at positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge OUT',
     },
-    'shard-count': { type: 'number', valueName: 'K', description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)` },
+    'shard-count': {
+      type: 'number',
+      valueName: 'K',
+      description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)`,
+    },
   },
   hls: {
     json: COMMON.json,
     seed: COMMON.seed,
     human: { type: 'string', valueName: 'FILE', description: 'human conversations' },
-    simulated: { type: 'string', multiple: true, valueName: 'FILE', description: 'simulated conversations (several: one cross-validation each, and --cross)' },
+    simulated: {
+      type: 'string',
+      multiple: true,
+      valueName: 'FILE',
+      description: 'simulated conversations (several: one cross-validation each, and --cross)',
+    },
     k: { type: 'number', description: 'folds (default 5)' },
     curve: { type: 'boolean', description: 'add a learning curve' },
     cross: { type: 'boolean', description: 'add the cross-distribution matrix (needs 2+ --simulated)' },
     'min-df': { type: 'number', description: 'keep n-grams seen in at least N training conversations (default 2)' },
-    scores: { type: 'boolean', description: 'add a table of every conversation\'s out-of-fold HLS' },
+    scores: { type: 'boolean', description: "add a table of every conversation's out-of-fold HLS" },
   },
   counterfactual: {
     ...COMMON,
     human: { type: 'string', valueName: 'FILE', description: 'human conversations of both conditions' },
-    simulator: { type: 'string', multiple: true, valueName: 'FILE', description: 'a simulator run covering both conditions' },
+    simulator: {
+      type: 'string',
+      multiple: true,
+      valueName: 'FILE',
+      description: 'a simulator run covering both conditions',
+    },
     from: { type: 'string', valueName: 'COND', description: 'seen condition (default good)' },
     to: { type: 'string', valueName: 'COND', description: 'unseen condition (default bad)' },
   },
@@ -86,12 +150,21 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
     'kl-smoothing': { type: 'number', description: 'pseudo-counts added to every act for DS-KL (default 1)' },
     full: { type: 'number', description: 'reward Full points (default 20)' },
     cost: { type: 'number', description: 'reward cost per user turn (default 1)' },
-    unsupported: { type: 'string', valueName: 'a,b', description: 'functions the agent lacks: disclose, refine, inquire, navigate, mixed_initiative (4 points each)' },
+    unsupported: {
+      type: 'string',
+      valueName: 'a,b',
+      description: 'functions the agent lacks: disclose, refine, inquire, navigate, mixed_initiative (4 points each)',
+    },
   },
   ranking: {
     json: COMMON.json,
     real: { type: 'string', multiple: true, valueName: 'SYS=FILE', description: 'a system evaluated with real users' },
-    simulated: { type: 'string', multiple: true, valueName: 'SYS=FILE', description: 'the same system evaluated with simulated users' },
+    simulated: {
+      type: 'string',
+      multiple: true,
+      valueName: 'SYS=FILE',
+      description: 'the same system evaluated with simulated users',
+    },
     by: { type: 'string', valueName: 'METRIC', description: 'reward (default), success_rate, avg_turns' },
     full: { type: 'number', description: 'reward Full points (default 20)' },
     cost: { type: 'number', description: 'reward cost per user turn (default 1)' },
@@ -103,7 +176,11 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
   },
   altereval: {
     json: COMMON.json,
-    base: { type: 'string', valueName: 'FILE', description: 'base-simulator run: report the meta-simulator improvement over it' },
+    base: {
+      type: 'string',
+      valueName: 'FILE',
+      description: 'base-simulator run: report the meta-simulator improvement over it',
+    },
     relevant: { type: 'string', valueName: 'MODE', description: 'alternatives (default) or target' },
     horizon: { type: 'number', description: 'turns (default 10)' },
   },
@@ -111,7 +188,11 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
     json: COMMON.json,
     seed: COMMON.seed,
     eval: { type: 'string', valueName: 'FILE', description: 'annotated conversations to evaluate on' },
-    annotator: { type: 'string', valueName: 'NAME', description: 'gold annotator in FILE (NAME@iard maps IARD labels), default source@iard' },
+    annotator: {
+      type: 'string',
+      valueName: 'NAME',
+      description: 'gold annotator in FILE (NAME@iard maps IARD labels), default source@iard',
+    },
     k: { type: 'number', description: 'cross-validation folds (default 5)' },
     text: { type: 'string', multiple: true, valueName: 'TEXT', description: 'tag one utterance' },
   },
@@ -172,7 +253,15 @@ Subcommands:
       and k-fold cross-validation trained on FILE).
 
 Options (by subcommand):
-${Object.entries(SUBCOMMANDS).map(([name, specs]) => `  ${name}:\n${formatFlags(specs).split('\n').map((l) => `  ${l}`).join('\n')}`).join('\n')}
+${Object.entries(SUBCOMMANDS)
+  .map(
+    ([name, specs]) =>
+      `  ${name}:\n${formatFlags(specs)
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n')}`,
+  )
+  .join('\n')}
 
 Exit codes: 0 success, 1 an input that is not usable conversations (unknown format, not
 conversation data, no valid conversation in a file, every conversation of a population failed),
@@ -204,18 +293,23 @@ export function toJson(value: unknown): string {
 
 function splitList(v: string | undefined): string[] | undefined {
   if (v === undefined) return undefined;
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new UsageError('--features needs at least one name');
   return list;
 }
 
 /** An error that ends the command with its message and exit code (2 unless given). */
 class CliFailure extends Error {
-  constructor(message: string, readonly exitCode = 2) {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
     super(message);
   }
 }
-
 
 /** Reads a file for the subcommands that do not build a report (features, tagger). */
 async function load(io: CliIo, file: string): Promise<Population> {
@@ -229,24 +323,39 @@ async function load(io: CliIo, file: string): Promise<Population> {
     throw e;
   }
   if (pop.problems.length) {
-    io.stderr(`warning: ${file}: ${count(pop.problems.length, 'invalid line')} skipped ('simlens validate' lists them all), e.g.\n${pop.problems.slice(0, 3).map((p) => `  ${p}`).join('\n')}\n`);
+    io.stderr(
+      `warning: ${file}: ${count(pop.problems.length, 'invalid line')} skipped ('simlens validate' lists them all), e.g.\n${pop.problems
+        .slice(0, 3)
+        .map((p) => `  ${p}`)
+        .join('\n')}\n`,
+    );
   }
   if (pop.warnings.length) {
-    io.stderr(`warning: ${file}: ${pop.warnings.length} import warning(s), e.g.\n${pop.warnings.slice(0, 3).map((p) => `  ${p}`).join('\n')}\n`);
+    io.stderr(
+      `warning: ${file}: ${pop.warnings.length} import warning(s), e.g.\n${pop.warnings
+        .slice(0, 3)
+        .map((p) => `  ${p}`)
+        .join('\n')}\n`,
+    );
   }
   if (pop.conversations.length === 0) throw new CliFailure(`${file}: no conversations`, EXIT_NOT_READABLE);
   return pop;
 }
 
 /** Checks --annotator, --ux and --judge (usage errors) and returns them for a report spec. */
-function sources(flags: { annotator?: string; ux?: string; judge?: string }): { acts?: string; ux?: UxSource; judge?: string } {
+function sources(flags: { annotator?: string; ux?: string; judge?: string }): {
+  acts?: string;
+  ux?: UxSource;
+  judge?: string;
+} {
   try {
     parseActSource(flags.annotator);
   } catch (e) {
     throw new UsageError(`--annotator: ${(e as Error).message}`);
   }
   const ux = flags.ux as UxSource | undefined;
-  if (ux !== undefined && !['auto', 'judge', 'first-person'].includes(ux)) throw new UsageError(`--ux must be auto, judge or first-person, got "${flags.ux}"`);
+  if (ux !== undefined && !['auto', 'judge', 'first-person'].includes(ux))
+    throw new UsageError(`--ux must be auto, judge or first-person, got "${flags.ux}"`);
   return { acts: flags.annotator, ux, judge: flags.judge };
 }
 
@@ -315,25 +424,44 @@ function pop(io: CliIo, file: string, label?: string, condition?: string): Popul
 async function runPlsa(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.plsa, { positionals: { max: 0 } });
   const f = flags as Record<string, unknown> as {
-    reference?: string; candidate: string[]; features?: string; annotator?: string; ux?: string; judge?: string;
-    json: boolean; csv: boolean; baseline: boolean; 'baseline-size'?: number; seed?: string; means: boolean;
+    reference?: string;
+    candidate: string[];
+    features?: string;
+    annotator?: string;
+    ux?: string;
+    judge?: string;
+    json: boolean;
+    csv: boolean;
+    baseline: boolean;
+    'baseline-size'?: number;
+    seed?: string;
+    means: boolean;
   };
   const reference = pop(io, need(f.reference, 'reference'));
   const candidates = need(f.candidate, 'candidate').map((c) => pop(io, c));
   const report = await cliReport(io, {
-    kind: 'plsa', reference, candidates, features: splitList(f.features), ...sources(f),
-    baseline: f.baseline, baselineSize: f['baseline-size'], seed: seedOf(f.seed),
+    kind: 'plsa',
+    reference,
+    candidates,
+    features: splitList(f.features),
+    ...sources(f),
+    baseline: f.baseline,
+    baselineSize: f['baseline-size'],
+    seed: seedOf(f.seed),
   });
   printReport(io, report, f, 'plsa-comparisons');
   return 0;
 }
 
 async function runFeatures(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals } = parseArgs(args, SUBCOMMANDS.features, { positionals: { min: 1, max: 1, names: 'FILE' } });
+  const { flags, positionals } = parseArgs(args, SUBCOMMANDS.features, {
+    positionals: { min: 1, max: 1, names: 'FILE' },
+  });
   const f = flags as Record<string, unknown> as FeatureFlags;
   const src = sources(f);
   if (f.out !== undefined) return writeFeatureFile(io, positionals[0], f, src, args);
-  if (f.shard !== undefined || f['shard-count'] !== undefined) throw new UsageError('--shard and --shard-count go with --out (each shard writes its part of the feature file)');
+  if (f.shard !== undefined || f['shard-count'] !== undefined)
+    throw new UsageError('--shard and --shard-count go with --out (each shard writes its part of the feature file)');
   const opts = { acts: parseActSource(src.acts), ux: src.ux ?? 'auto', judge: src.judge };
   const pop = await load(io, positionals[0]);
   const names = splitList(f.features) ?? availableFeatures(pop.conversations, opts);
@@ -343,47 +471,92 @@ async function runFeatures(args: string[], io: CliIo): Promise<number> {
   }
   const rows = pop.conversations.map((c, i) => {
     const cf = conversationFeatures(c, opts);
-    return { id: c.id ?? (pop.lines ? `line:${pop.lines[i]}` : `#${i + 1}`), values: names.map((n) => featureValue(cf, n)) };
+    return {
+      id: c.id ?? (pop.lines ? `line:${pop.lines[i]}` : `#${i + 1}`),
+      values: names.map((n) => featureValue(cf, n)),
+    };
   });
   const num = (v: number) => (Number.isFinite(v) ? v : null);
   if (f.json) {
-    io.stdout(toJson({ file: positionals[0], features: names, conversations: rows.map((r) => ({ id: r.id, ...Object.fromEntries(names.map((n, j) => [n, r.values[j]])) })) }) + '\n');
+    io.stdout(
+      toJson({
+        file: positionals[0],
+        features: names,
+        conversations: rows.map((r) => ({ id: r.id, ...Object.fromEntries(names.map((n, j) => [n, r.values[j]])) })),
+      }) + '\n',
+    );
   } else if (f.csv) {
-    io.stdout(tableToCsv({
-      type: 'table', id: 'features', title: 'Features',
-      columns: [{ key: 'id', label: 'id', format: 'text' }, ...names.map((n) => ({ key: n, label: n }))],
-      rows: rows.map((r) => ({ cells: [r.id, ...r.values.map(num)] })),
-    }));
+    io.stdout(
+      tableToCsv({
+        type: 'table',
+        id: 'features',
+        title: 'Features',
+        columns: [{ key: 'id', label: 'id', format: 'text' }, ...names.map((n) => ({ key: n, label: n }))],
+        rows: rows.map((r) => ({ cells: [r.id, ...r.values.map(num)] })),
+      }),
+    );
   } else {
     const table = featureTable(pop.conversations, names, opts);
     const summary: TableSection = {
-      type: 'table', id: 'features', title: 'Features',
+      type: 'table',
+      id: 'features',
+      title: 'Features',
       columns: [
-        { key: 'feature', label: 'Feature', format: 'text' }, { key: 'n', label: 'n', format: 'int' },
-        { key: 'mean', label: 'Mean', format: 'fixed' }, { key: 'min', label: 'Min', format: 'fixed' }, { key: 'max', label: 'Max', format: 'fixed' },
+        { key: 'feature', label: 'Feature', format: 'text' },
+        { key: 'n', label: 'n', format: 'int' },
+        { key: 'mean', label: 'Mean', format: 'fixed' },
+        { key: 'min', label: 'Min', format: 'fixed' },
+        { key: 'max', label: 'Max', format: 'fixed' },
       ],
       rows: names.map((n) => {
         const col = Array.from(table.values[n]).filter((v) => !Number.isNaN(v));
         const m = col.length ? col.reduce((s, v) => s + v, 0) / col.length : NaN;
-        return { cells: [n, col.length, num(m), col.length ? num(Math.min(...col)) : null, col.length ? num(Math.max(...col)) : null] };
+        return {
+          cells: [
+            n,
+            col.length,
+            num(m),
+            col.length ? num(Math.min(...col)) : null,
+            col.length ? num(Math.max(...col)) : null,
+          ],
+        };
       }),
     };
-    io.stdout(`## Features of ${positionals[0]} (${count(pop.conversations.length, 'conversation')}; acts: ${describeActSource(opts.acts)})\n\n${markdownTableOf(summary, { plain: true })}\n`);
+    io.stdout(
+      `## Features of ${positionals[0]} (${count(pop.conversations.length, 'conversation')}; acts: ${describeActSource(opts.acts)})\n\n${markdownTableOf(summary, { plain: true })}\n`,
+    );
   }
   return 0;
 }
 
 type FeatureFlags = {
-  features?: string; annotator?: string; ux?: string; judge?: string; json: boolean; csv: boolean; list: boolean;
-  out?: string; shard?: string; 'shard-count'?: number;
+  features?: string;
+  annotator?: string;
+  ux?: string;
+  judge?: string;
+  json: boolean;
+  csv: boolean;
+  list: boolean;
+  out?: string;
+  shard?: string;
+  'shard-count'?: number;
 };
 
 /**
  * `metrics features FILE --out OUT [--shard ...]`: the feature file of FILE, or the part of one
  * shard (positions I, I+K, ... of the valid conversations of FILE), with its manifest.
  */
-async function writeFeatureFile(io: CliIo, input: string, f: FeatureFlags, src: ReturnType<typeof sources>, args: readonly string[]): Promise<number> {
-  if (f.features !== undefined || f.list || f.csv || f.json) throw new UsageError('--out writes every feature of every conversation; leave out --features, --list, --csv and --json');
+async function writeFeatureFile(
+  io: CliIo,
+  input: string,
+  f: FeatureFlags,
+  src: ReturnType<typeof sources>,
+  args: readonly string[],
+): Promise<number> {
+  if (f.features !== undefined || f.list || f.csv || f.json)
+    throw new UsageError(
+      '--out writes every feature of every conversation; leave out --features, --list, --csv and --json',
+    );
   let resolved: ResolvedShard | undefined;
   try {
     resolved = resolveShard(f.shard, io.env, f['shard-count']);
@@ -403,20 +576,38 @@ async function writeFeatureFile(io: CliIo, input: string, f: FeatureFlags, src: 
     const state: AnnotationPartState = {
       command: FEATURES_TASK,
       commandLine: `simlens metrics features ${args.join(' ')}`,
-      config: featurePassConfig({ inputFile: resolvePath(io, input), items: population.conversations.length, sources: src }),
+      config: featurePassConfig({
+        inputFile: resolvePath(io, input),
+        items: population.conversations.length,
+        sources: src,
+      }),
       shard: resolved?.shard,
-      shardSource: resolved && resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
+      shardSource:
+        resolved && resolved.source !== 'option'
+          ? { engine: resolved.source, variables: resolved.variables ?? {} }
+          : undefined,
       output: outFile,
       started: new Date(),
-      planned: positions.length, annotated: 0, skipped: 0, failures: { failed: 0, agent_errors: 0, by_reason: {} }, resumed: 0,
+      planned: positions.length,
+      annotated: 0,
+      skipped: 0,
+      failures: { failed: 0, agent_errors: 0, by_reason: {} },
+      resumed: 0,
       status: 'running',
       extra: { input_problems: inputProblems(population.problems, input) },
     };
     writeManifest(outFile, annotationPartManifest(state));
-    const rows = positions.map((p) => featureRowJson(featureRowOf(population.conversations[p], p, population.lines?.[p], opts)));
+    const rows = positions.map((p) =>
+      featureRowJson(featureRowOf(population.conversations[p], p, population.lines?.[p], opts)),
+    );
     await writeJsonlAtomic(outFile, rows);
-    writeManifest(outFile, annotationPartManifest({ ...state, annotated: rows.length, status: 'finished', finished: new Date() }));
-    io.stdout(`wrote the features of ${count(rows.length, 'conversation')}${resolved ? ` (shard ${resolved.shard.index}/${resolved.shard.count} of ${population.conversations.length})` : ''} to ${out} (acts: ${describeActSource(opts.acts!)})\n`);
+    writeManifest(
+      outFile,
+      annotationPartManifest({ ...state, annotated: rows.length, status: 'finished', finished: new Date() }),
+    );
+    io.stdout(
+      `wrote the features of ${count(rows.length, 'conversation')}${resolved ? ` (shard ${resolved.shard.index}/${resolved.shard.count} of ${population.conversations.length})` : ''} to ${out} (acts: ${describeActSource(opts.acts!)})\n`,
+    );
   } catch (e) {
     if (isIoError(e)) throw new CliFailure(ioErrorMessage('write', out, e));
     throw e;
@@ -426,16 +617,35 @@ async function writeFeatureFile(io: CliIo, input: string, f: FeatureFlags, src: 
 
 async function runHls(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.hls, { positionals: { max: 0 } });
-  const f = flags as Record<string, unknown> as { human?: string; simulated: string[]; k?: number; seed?: string; curve: boolean; cross: boolean; json: boolean; 'min-df'?: number; scores: boolean };
+  const f = flags as Record<string, unknown> as {
+    human?: string;
+    simulated: string[];
+    k?: number;
+    seed?: string;
+    curve: boolean;
+    cross: boolean;
+    json: boolean;
+    'min-df'?: number;
+    scores: boolean;
+  };
   const human = pop(io, need(f.human, 'human'));
   const simulated = need(f.simulated, 'simulated').map((s) => pop(io, s));
   if (f.cross && simulated.length < 2) throw new UsageError('--cross needs at least two --simulated files');
   const k = f.k ?? 5;
   if (!(k >= 2 && Number.isInteger(k))) throw new UsageError('--k must be an integer of at least 2');
   const minDf = f['min-df'];
-  if (minDf !== undefined && !(minDf >= 1 && Number.isInteger(minDf))) throw new UsageError('--min-df must be a whole number of at least 1');
+  if (minDf !== undefined && !(minDf >= 1 && Number.isInteger(minDf)))
+    throw new UsageError('--min-df must be a whole number of at least 1');
   const report = await cliReport(io, {
-    kind: 'human-likeness', human, simulated, folds: k, seed: seedOf(f.seed), learningCurve: f.curve, cross: f.cross, minDf, scores: f.scores,
+    kind: 'human-likeness',
+    human,
+    simulated,
+    folds: k,
+    seed: seedOf(f.seed),
+    learningCurve: f.curve,
+    cross: f.cross,
+    minDf,
+    scores: f.scores,
   });
   printReport(io, report, f);
   return 0;
@@ -443,7 +653,17 @@ async function runHls(args: string[], io: CliIo): Promise<number> {
 
 async function runCounterfactual(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.counterfactual, { positionals: { max: 0 } });
-  const f = flags as Record<string, unknown> as { human?: string; simulator: string[]; from?: string; to?: string; features?: string; annotator?: string; ux?: string; judge?: string; json: boolean };
+  const f = flags as Record<string, unknown> as {
+    human?: string;
+    simulator: string[];
+    from?: string;
+    to?: string;
+    features?: string;
+    annotator?: string;
+    ux?: string;
+    judge?: string;
+    json: boolean;
+  };
   const from = f.from ?? 'good';
   const to = f.to ?? 'bad';
   const human = pop(io, need(f.human, 'human'), 'human');
@@ -451,24 +671,55 @@ async function runCounterfactual(args: string[], io: CliIo): Promise<number> {
     const spec = pop(io, file);
     return { label: defaultLabel(spec), from: spec, to: { ...spec } };
   });
-  const report = await cliReport(io, { kind: 'counterfactual', human, simulators, from, to, features: splitList(f.features), ...sources(f) });
+  const report = await cliReport(io, {
+    kind: 'counterfactual',
+    human,
+    simulators,
+    from,
+    to,
+    features: splitList(f.features),
+    ...sources(f),
+  });
   printReport(io, report, f);
   return 0;
 }
 
 function rewardOf(flags: { full?: number; cost?: number; unsupported?: string }) {
-  return { full: flags.full, cost: flags.cost, unsupported: flags.unsupported ? flags.unsupported.split(',').map((s) => s.trim()).filter(Boolean) : [] };
+  return {
+    full: flags.full,
+    cost: flags.cost,
+    unsupported: flags.unsupported
+      ? flags.unsupported
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
+  };
 }
 
 async function runZb(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.zb, { positionals: { max: 0 } });
-  const f = flags as Record<string, unknown> as { real?: string; simulated: string[]; annotator?: string; 'kl-smoothing'?: number; full?: number; cost?: number; unsupported?: string; json: boolean };
+  const f = flags as Record<string, unknown> as {
+    real?: string;
+    simulated: string[];
+    annotator?: string;
+    'kl-smoothing'?: number;
+    full?: number;
+    cost?: number;
+    unsupported?: string;
+    json: boolean;
+  };
   const acts = sources({ annotator: f.annotator }).acts;
   const alpha = f['kl-smoothing'];
   if (alpha !== undefined && !(alpha >= 0)) throw new UsageError('--kl-smoothing must be >= 0');
   const report = await cliReport(io, {
-    kind: 'simulation', reference: pop(io, need(f.real, 'real')), populations: need(f.simulated, 'simulated').map((s) => pop(io, s)),
-    acts, reward: rewardOf(f), klSmoothing: alpha, metrics: ['zb'],
+    kind: 'simulation',
+    reference: pop(io, need(f.real, 'real')),
+    populations: need(f.simulated, 'simulated').map((s) => pop(io, s)),
+    acts,
+    reward: rewardOf(f),
+    klSmoothing: alpha,
+    metrics: ['zb'],
   });
   printReport(io, report, f);
   return 0;
@@ -489,16 +740,34 @@ function systemFiles(specs: readonly string[], flag: string): Map<string, string
 
 async function runRanking(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.ranking, { positionals: { max: 0 } });
-  const f = flags as Record<string, unknown> as { real: string[]; simulated: string[]; by?: string; full?: number; cost?: number; json: boolean };
+  const f = flags as Record<string, unknown> as {
+    real: string[];
+    simulated: string[];
+    by?: string;
+    full?: number;
+    cost?: number;
+    json: boolean;
+  };
   const by = f.by ?? 'reward';
-  if (by !== 'reward' && by !== 'success_rate' && by !== 'avg_turns') throw new UsageError(`--by must be reward, success_rate or avg_turns, got "${by}"`);
+  if (by !== 'reward' && by !== 'success_rate' && by !== 'avg_turns')
+    throw new UsageError(`--by must be reward, success_rate or avg_turns, got "${by}"`);
   const real = systemFiles(need(f.real, 'real'), 'real');
   const sim = systemFiles(need(f.simulated, 'simulated'), 'simulated');
   const names = [...real.keys()].filter((n) => sim.has(n));
-  if (names.length < 2) throw new UsageError('ranking agreement needs at least two systems given with both --real and --simulated');
-  const systems = names.map((name) => ({ name, real: pop(io, real.get(name)!, `${name} (real)`), simulated: pop(io, sim.get(name)!, `${name} (simulated)`) }));
+  if (names.length < 2)
+    throw new UsageError('ranking agreement needs at least two systems given with both --real and --simulated');
+  const systems = names.map((name) => ({
+    name,
+    real: pop(io, real.get(name)!, `${name} (real)`),
+    simulated: pop(io, sim.get(name)!, `${name} (simulated)`),
+  }));
   const report = await cliReport(io, {
-    kind: 'simulation', populations: systems.flatMap((s) => [s.real, s.simulated]), systems, rankBy: by, reward: rewardOf(f), metrics: ['zb'],
+    kind: 'simulation',
+    populations: systems.flatMap((s) => [s.real, s.simulated]),
+    systems,
+    rankBy: by,
+    reward: rewardOf(f),
+    metrics: ['zb'],
   });
   printReport(io, report, f);
   return 0;
@@ -507,18 +776,32 @@ async function runRanking(args: string[], io: CliIo): Promise<number> {
 async function runPepper(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseArgs(args, SUBCOMMANDS.pepper, { positionals: { min: 1, names: 'FILE' } });
   const f = flags as Record<string, unknown> as { k?: number; turns?: number; json: boolean };
-  const report = await cliReport(io, { kind: 'simulation', populations: positionals.map((p) => pop(io, p)), pepperK: f.k, pepperTurns: f.turns, metrics: ['pepper'] });
+  const report = await cliReport(io, {
+    kind: 'simulation',
+    populations: positionals.map((p) => pop(io, p)),
+    pepperK: f.k,
+    pepperTurns: f.turns,
+    metrics: ['pepper'],
+  });
   printReport(io, report, f);
   return 0;
 }
 
 async function runAlterEval(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals } = parseArgs(args, SUBCOMMANDS.altereval, { positionals: { min: 1, max: 1, names: 'FILE' } });
+  const { flags, positionals } = parseArgs(args, SUBCOMMANDS.altereval, {
+    positionals: { min: 1, max: 1, names: 'FILE' },
+  });
   const f = flags as Record<string, unknown> as { base?: string; relevant?: string; horizon?: number; json: boolean };
   const rel = f.relevant ?? 'alternatives';
-  if (rel !== 'alternatives' && rel !== 'target') throw new UsageError(`--relevant must be alternatives or target, got "${rel}"`);
+  if (rel !== 'alternatives' && rel !== 'target')
+    throw new UsageError(`--relevant must be alternatives or target, got "${rel}"`);
   const report = await cliReport(io, {
-    kind: 'simulation', populations: [pop(io, positionals[0])], horizon: f.horizon, relevant: rel, base: f.base ? pop(io, f.base, `${basename(f.base)} (base)`) : undefined, metrics: ['altereval'],
+    kind: 'simulation',
+    populations: [pop(io, positionals[0])],
+    horizon: f.horizon,
+    relevant: rel,
+    base: f.base ? pop(io, f.base, `${basename(f.base)} (base)`) : undefined,
+    metrics: ['altereval'],
   });
   printReport(io, report, f);
   return 0;
@@ -526,7 +809,8 @@ async function runAlterEval(args: string[], io: CliIo): Promise<number> {
 
 /** Gold examples from annotated conversations: one per annotated user utterance segment. */
 export function goldExamples(conversations: readonly Conversation[], src: ActSource): TaggedExample[][] {
-  if (src.kind !== 'annotator') throw new UsageError('--annotator must name an annotator in the file (e.g. source@iard)');
+  if (src.kind !== 'annotator')
+    throw new UsageError('--annotator must name an annotator in the file (e.g. source@iard)');
   return conversations.map((c) => {
     const out: TaggedExample[] = [];
     for (const t of c.turns) {
@@ -534,7 +818,8 @@ export function goldExamples(conversations: readonly Conversation[], src: ActSou
       const segs = t.user_utterance.split('\n');
       for (const a of t.annotations ?? []) {
         if (a.speaker !== 'user' || a.annotator !== src.annotator) continue;
-        const text = segs.length > 1 && a.segment !== undefined ? segs[a.segment] ?? t.user_utterance : t.user_utterance;
+        const text =
+          segs.length > 1 && a.segment !== undefined ? (segs[a.segment] ?? t.user_utterance) : t.user_utterance;
         out.push({ text, acts: src.map ? mapActs(a.acts, src.map) : a.acts });
       }
     }
@@ -544,7 +829,14 @@ export function goldExamples(conversations: readonly Conversation[], src: ActSou
 
 async function runTagger(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseArgs(args, SUBCOMMANDS.tagger, { positionals: { max: 0 } });
-  const f = flags as Record<string, unknown> as { eval?: string; annotator?: string; k?: number; seed?: string; text: string[]; json: boolean };
+  const f = flags as Record<string, unknown> as {
+    eval?: string;
+    annotator?: string;
+    k?: number;
+    seed?: string;
+    text: string[];
+    json: boolean;
+  };
   const tagger = ActTagger.default();
   if (f.text.length) {
     const tagged = f.text.map((t) => ({ text: t, acts: tagger.tag(t) }));
@@ -563,16 +855,26 @@ async function runTagger(args: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const num = (v: number) => (Number.isFinite(v) ? v : null);
-  const row = (name: string, e: typeof builtin) => ({ cells: [name, num(e.primaryAccuracy), num(e.exactMatch), num(e.microPrecision), num(e.microRecall), num(e.microF1)] });
+  const row = (name: string, e: typeof builtin) => ({
+    cells: [name, num(e.primaryAccuracy), num(e.exactMatch), num(e.microPrecision), num(e.microRecall), num(e.microF1)],
+  });
   const table: TableSection = {
-    type: 'table', id: 'tagger', title: 'Act tagger',
+    type: 'table',
+    id: 'tagger',
+    title: 'Act tagger',
     columns: [
-      { key: 'model', label: 'Model', format: 'text' }, { key: 'primary', label: 'Primary-act accuracy', format: 'fixed' }, { key: 'exact', label: 'Exact set', format: 'fixed' },
-      { key: 'p', label: 'Micro P', format: 'fixed' }, { key: 'r', label: 'Micro R', format: 'fixed' }, { key: 'f1', label: 'Micro F1', format: 'fixed' },
+      { key: 'model', label: 'Model', format: 'text' },
+      { key: 'primary', label: 'Primary-act accuracy', format: 'fixed' },
+      { key: 'exact', label: 'Exact set', format: 'fixed' },
+      { key: 'p', label: 'Micro P', format: 'fixed' },
+      { key: 'r', label: 'Micro R', format: 'fixed' },
+      { key: 'f1', label: 'Micro F1', format: 'fixed' },
     ],
     rows: [row('built-in', builtin), row(`${f.k ?? 5}-fold CV (trained on file + built-in)`, cv)],
   };
-  io.stdout(`## Act tagger on ${f.eval} (${count(all.length, 'user utterance')})\n\n${markdownTableOf(table, { plain: true })}\n`);
+  io.stdout(
+    `## Act tagger on ${f.eval} (${count(all.length, 'user utterance')})\n\n${markdownTableOf(table, { plain: true })}\n`,
+  );
   return 0;
 }
 
@@ -590,7 +892,8 @@ const RUNNERS: Record<string, (args: string[], io: CliIo) => Promise<number>> = 
 
 export const metricsCommand: CliCommand = {
   name: 'metrics',
-  summary: 'realism and simulation metrics: PLSA (MWU/KS), human-likeness, counterfactual, Zhang & Balog, PEPPER, AlterEval',
+  summary:
+    'realism and simulation metrics: PLSA (MWU/KS), human-likeness, counterfactual, Zhang & Balog, PEPPER, AlterEval',
   help: HELP,
   async run(args, io) {
     const [sub, ...rest] = args;

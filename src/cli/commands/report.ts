@@ -10,18 +10,54 @@ import { EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isIoError, resol
 import { InputProblemError } from '../../core/report/inputProblem';
 
 const FLAGS = {
-  human: { type: 'string', valueName: 'FILE', description: 'human conversations (JSONL or any format `simlens convert` reads)' },
+  human: {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'human conversations (JSONL or any format `simlens convert` reads)',
+  },
   'human-condition': { type: 'string', valueName: 'C', description: 'use only human conversations of this condition' },
-  simulator: { type: 'string', valueName: 'CONFIG', description: 'simulation options: a JSON file, or inline words such as agenda:cir6:pkg' },
-  agents: { type: 'string', valueName: 'A,B', description: 'agents to simulate against (default local-good,local-bad)' },
+  simulator: {
+    type: 'string',
+    valueName: 'CONFIG',
+    description: 'simulation options: a JSON file, or inline words such as agenda:cir6:pkg',
+  },
+  agents: {
+    type: 'string',
+    valueName: 'A,B',
+    description: 'agents to simulate against (default local-good,local-bad)',
+  },
   n: { type: 'number', valueName: 'N', description: 'conversations per agent (default 300)' },
-  seed: { type: 'string', valueName: 'S', description: 'seed for simulation, sampling and cross-validation (default 1)' },
-  out: { type: 'string', short: 'o', valueName: 'DIR', description: 'output folder (default ./simlens-fidelity-<time>)' },
-  features: { type: 'string', valueName: 'a,b', description: 'PLSA/counterfactual features (default: the 11 ConvApparel metrics)' },
-  acts: { type: 'string', valueName: 'SOURCE', description: 'dialogue acts from: tagger (default), trace, judge, judge:<model>, or an annotator' },
+  seed: {
+    type: 'string',
+    valueName: 'S',
+    description: 'seed for simulation, sampling and cross-validation (default 1)',
+  },
+  out: {
+    type: 'string',
+    short: 'o',
+    valueName: 'DIR',
+    description: 'output folder (default ./simlens-fidelity-<time>)',
+  },
+  features: {
+    type: 'string',
+    valueName: 'a,b',
+    description: 'PLSA/counterfactual features (default: the 11 ConvApparel metrics)',
+  },
+  acts: {
+    type: 'string',
+    valueName: 'SOURCE',
+    description: 'dialogue acts from: tagger (default), trace, judge, judge:<model>, or an annotator',
+  },
   folds: { type: 'number', valueName: 'K', description: 'cross-validation folds for the discriminator (default 5)' },
-  'learning-curve': { type: 'boolean', description: 'compute HLS learning curves (default on; --no-learning-curve to skip)' },
-  concurrency: { type: 'number', valueName: 'N', description: 'conversations simulated at once (default 4; output does not depend on it)' },
+  'learning-curve': {
+    type: 'boolean',
+    description: 'compute HLS learning curves (default on; --no-learning-curve to skip)',
+  },
+  concurrency: {
+    type: 'number',
+    valueName: 'N',
+    description: 'conversations simulated at once (default 4; output does not depend on it)',
+  },
   json: { type: 'boolean', description: 'print a JSON summary instead of text' },
   quiet: { type: 'boolean', short: 'q', description: 'no progress lines on stderr' },
   ...LLM_FLAGS,
@@ -84,13 +120,25 @@ Example:
     const n = flags.n ?? 300;
     if (!Number.isInteger(n) || n < 10) throw new UsageError(`--n must be a whole number of at least 10, got ${n}`);
     const folds = flags.folds ?? 5;
-    if (!Number.isInteger(folds) || folds < 2) throw new UsageError(`--folds must be a whole number of at least 2, got ${folds}`);
-    const agents = (flags.agents ?? 'local-good,local-bad').split(',').map((s) => s.trim()).filter(Boolean);
+    if (!Number.isInteger(folds) || folds < 2)
+      throw new UsageError(`--folds must be a whole number of at least 2, got ${folds}`);
+    const agents = (flags.agents ?? 'local-good,local-bad')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (!agents.length) throw new UsageError('--agents needs at least one agent');
     const seedText = flags.seed ?? '1';
     const seed: string | number = /^-?\d+$/.test(seedText) ? Number(seedText) : seedText;
-    const out = resolvePath(io, flags.out ?? `simlens-fidelity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`);
-    const features = flags.features ? flags.features.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+    const out = resolvePath(
+      io,
+      flags.out ?? `simlens-fidelity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`,
+    );
+    const features = flags.features
+      ? flags.features
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
 
     const controller = new AbortController();
     const onSigint = () => controller.abort();
@@ -99,11 +147,18 @@ Example:
     try {
       // LLM users/agents get their services from the usual LLM options (key from the environment).
       const llm = fidelityNeedsLlm(flags.simulator, agents, io.cwd)
-        ? await llmServicesFromFlags(flags, io, { outFile: resolve(out, 'populations', 'llm'), signal: controller.signal, command: 'report' })
+        ? await llmServicesFromFlags(flags, io, {
+            outFile: resolve(out, 'populations', 'llm'),
+            signal: controller.signal,
+            command: 'report',
+          })
         : undefined;
       const result = await runFidelity(
         {
-          human: { file: flags.human, ...(flags['human-condition'] ? { filter: { condition: flags['human-condition'] } } : {}) },
+          human: {
+            file: flags.human,
+            ...(flags['human-condition'] ? { filter: { condition: flags['human-condition'] } } : {}),
+          },
           simulator: flags.simulator,
           agents,
           n,
@@ -134,8 +189,19 @@ Example:
           JSON.stringify({
             out,
             verdicts: r.verdicts,
-            files: { markdown: result.files.markdown, json: result.files.json, charts: result.files.charts.length, tables: result.files.tables.length },
-            populations: result.populations.map((p) => ({ agent: p.agent, condition: p.condition ?? null, n: p.conversations.length, failed: p.failed, file: p.file })),
+            files: {
+              markdown: result.files.markdown,
+              json: result.files.json,
+              charts: result.files.charts.length,
+              tables: result.files.tables.length,
+            },
+            populations: result.populations.map((p) => ({
+              agent: p.agent,
+              condition: p.condition ?? null,
+              n: p.conversations.length,
+              failed: p.failed,
+              file: p.file,
+            })),
             timings_ms: Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v)])),
             warnings: r.warnings ?? [],
           }) + '\n',
@@ -143,9 +209,17 @@ Example:
       } else {
         const lines = [`${r.title}`, ''];
         const width = Math.max(...(r.verdicts ?? []).map((v) => v.pillar.length));
-        for (const v of r.verdicts ?? []) lines.push(`  ${v.verdict.toUpperCase().padEnd(4)}  ${v.pillar.padEnd(width)}  ${v.detail}`);
-        lines.push('', `Report: ${result.files.markdown}`, `        ${result.files.json}`, `        ${result.files.charts.length} charts in ${resolve(out, 'charts')}, ${result.files.tables.length} tables in ${resolve(out, 'tables')}`);
-        lines.push(`Time: ${(result.timings.total / 1000).toFixed(1)} s (simulation ${(result.timings.simulate / 1000).toFixed(1)} s, HLS ${(result.timings.hls / 1000).toFixed(1)} s)`);
+        for (const v of r.verdicts ?? [])
+          lines.push(`  ${v.verdict.toUpperCase().padEnd(4)}  ${v.pillar.padEnd(width)}  ${v.detail}`);
+        lines.push(
+          '',
+          `Report: ${result.files.markdown}`,
+          `        ${result.files.json}`,
+          `        ${result.files.charts.length} charts in ${resolve(out, 'charts')}, ${result.files.tables.length} tables in ${resolve(out, 'tables')}`,
+        );
+        lines.push(
+          `Time: ${(result.timings.total / 1000).toFixed(1)} s (simulation ${(result.timings.simulate / 1000).toFixed(1)} s, HLS ${(result.timings.hls / 1000).toFixed(1)} s)`,
+        );
         for (const w of r.warnings ?? []) lines.push(`warning: ${w}`);
         io.stdout(lines.join('\n') + '\n');
       }
@@ -156,7 +230,9 @@ Example:
         return 130;
       }
       if (isIoError(err)) {
-        io.stderr(`simlens report: ${ioErrorMessage('read or write', (err as NodeJS.ErrnoException).path ?? out, err)}\n`);
+        io.stderr(
+          `simlens report: ${ioErrorMessage('read or write', (err as NodeJS.ErrnoException).path ?? out, err)}\n`,
+        );
         return 2;
       }
       if (err instanceof SimulationStoppedError) {

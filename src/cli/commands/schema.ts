@@ -6,7 +6,12 @@ import type { CliCommand } from '../types';
 import { ioErrorMessage, resolvePath } from '../util';
 
 const FLAGS = {
-  output: { type: 'string', short: 'o', valueName: 'FILE', description: 'write the schema to FILE instead of printing it' },
+  output: {
+    type: 'string',
+    short: 'o',
+    valueName: 'FILE',
+    description: 'write the schema to FILE instead of printing it',
+  },
 } as const;
 
 export const schemaCommand: CliCommand = {

@@ -5,7 +5,17 @@ import { basename } from 'node:path';
 import { importFile } from '../../core/importers/index';
 import type { Conversation, RunManifest } from '../../core/model';
 import {
-  OrderedWriter, SHARD_COUNT_VARIABLE, SIMLENS_VERSION, forkConversation, parseSimulationConfig, partFileName, resolveShard, runIdFor, runSimulation, runStopOf, writeManifest,
+  OrderedWriter,
+  SHARD_COUNT_VARIABLE,
+  SIMLENS_VERSION,
+  forkConversation,
+  parseSimulationConfig,
+  partFileName,
+  resolveShard,
+  runIdFor,
+  runSimulation,
+  runStopOf,
+  writeManifest,
   type SimulationConfigInput,
 } from '../../core/run/index';
 import { estimateTransitions, loadActAliases } from '../../core/sim/users/index';
@@ -21,43 +31,115 @@ import { DEFAULT_MAX_CONSECUTIVE_FAILURES, FailureTally, type FailureCounts } fr
 import { RunStop } from '../../core/run/stop';
 
 const FLAGS = {
-  user: { type: 'string', valueName: 'agenda|target-free|llm-…|exec:CMD|URL', description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')}; your own simulator: exec:"python3 my_sim.py" or http://HOST:PORT/PATH, see docs/protocol.md)` },
-  interaction: { type: 'string', valueName: 'cir6|qrfa', description: 'interaction model of the agenda user (default cir6)' },
-  preferences: { type: 'string', valueName: 'single|pkg', description: 'preference model of the agenda user (default pkg)' },
-  agent: { type: 'string', valueName: 'AGENT', description: 'local-good, local-bad, or the URL of your recommender (default local-good)' },
+  user: {
+    type: 'string',
+    valueName: 'agenda|target-free|llm-…|exec:CMD|URL',
+    description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')}; your own simulator: exec:"python3 my_sim.py" or http://HOST:PORT/PATH, see docs/protocol.md)`,
+  },
+  interaction: {
+    type: 'string',
+    valueName: 'cir6|qrfa',
+    description: 'interaction model of the agenda user (default cir6)',
+  },
+  preferences: {
+    type: 'string',
+    valueName: 'single|pkg',
+    description: 'preference model of the agenda user (default pkg)',
+  },
+  agent: {
+    type: 'string',
+    valueName: 'AGENT',
+    description: 'local-good, local-bad, or the URL of your recommender (default local-good)',
+  },
   n: { type: 'number', description: 'number of conversations' },
   seed: { type: 'string', valueName: 'S', description: 'seed (default 1); same seed and options, same bytes' },
   out: { type: 'string', short: 'o', valueName: 'FILE', description: 'output JSONL (a manifest is written beside it)' },
-  catalog: { type: 'string', valueName: 'FILE', description: 'item catalog JSONL (default: the synthetic apparel catalog)' },
+  catalog: {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'item catalog JSONL (default: the synthetic apparel catalog)',
+  },
   'catalog-size': { type: 'number', description: 'size of the synthetic catalog (default 3000)' },
   'catalog-seed': { type: 'string', valueName: 'S', description: 'seed of the synthetic catalog' },
-  corpus: { type: 'string', valueName: 'FILE', description: 'annotated corpus to estimate transitions and train the NLU from (any importable format)' },
-  transitions: { type: 'string', valueName: 'FILE', description: 'transition counts JSON (simlens-transitions/1) instead of the default model' },
-  'save-model': { type: 'string', valueName: 'FILE', description: 'write the transition counts estimated from --corpus (alone: save and stop)' },
+  corpus: {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'annotated corpus to estimate transitions and train the NLU from (any importable format)',
+  },
+  transitions: {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'transition counts JSON (simlens-transitions/1) instead of the default model',
+  },
+  'save-model': {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'write the transition counts estimated from --corpus (alone: save and stop)',
+  },
   answers: { type: 'string', valueName: 'FILE', description: 'appropriate-answer mapping JSON (default: built in)' },
   aliases: { type: 'string', valueName: 'FILE', description: 'corpus label aliases JSON (default: built in)' },
   diagram: { type: 'string', valueName: 'FILE', description: 'allowed CIR6 transitions JSON (default: built in)' },
   templates: { type: 'string', valueName: 'FILE', description: 'NLG templates JSON (default: built in)' },
   alpha: { type: 'number', description: 'additive smoothing of transition probabilities (default 0.5)' },
-  meta: { type: 'string', valueName: 'tol|prob', description: 'wrap the user in MetaSimTol or MetaSimProb (alternative targets)' },
+  meta: {
+    type: 'string',
+    valueName: 'tol|prob',
+    description: 'wrap the user in MetaSimTol or MetaSimProb (alternative targets)',
+  },
   tolerance: { type: 'number', description: 'meta: turns before the user may switch target (default 2)' },
   'p-switch': { type: 'number', description: 'meta prob: switch probability after a perceived loss (default 0.75)' },
-  relevance: { type: 'string', valueName: 'FILE', description: 'meta: relevance judgments {target: [alternatives]} (default: derived by similarity)' },
+  relevance: {
+    type: 'string',
+    valueName: 'FILE',
+    description: 'meta: relevance judgments {target: [alternatives]} (default: derived by similarity)',
+  },
   'max-turns': { type: 'number', description: 'user turns per conversation (default 20, 10 with --meta)' },
   patience: { type: 'number', description: 'inappropriate answers before the agenda user gives up (default 3)' },
-  'early-quit': { type: 'number', description: 'agenda user: probability of leaving before any recommendation was shown (default 0)' },
+  'early-quit': {
+    type: 'number',
+    description: 'agenda user: probability of leaving before any recommendation was shown (default 0)',
+  },
   'typo-rate': { type: 'number', description: 'probability of a typo per user utterance (default 0.05)' },
-  task: { type: 'string', valueName: 'CATEGORY', description: 'fix the shopping task (default: a random catalog category per conversation)' },
+  task: {
+    type: 'string',
+    valueName: 'CATEGORY',
+    description: 'fix the shopping task (default: a random catalog category per conversation)',
+  },
   'timeout-ms': { type: 'number', description: 'HTTP agent: timeout per turn' },
-  'simulator-timeout-ms': { type: 'number', description: 'external simulator (exec:/http): timeout per request (default 10000)' },
-  concurrency: { type: 'number', description: 'conversations in flight at once (default 1; output is the same for any value)' },
-  'max-consecutive-failures': { type: 'number', description: `stop the run after N failed conversations in a row (default ${DEFAULT_MAX_CONSECUTIVE_FAILURES}; 0 = never)` },
-  shard: { type: 'string', valueName: 'I/K|auto|none', description: 'run only conversations i with i mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K; none: ignore them. Join parts with simlens merge' },
-  'shard-count': { type: 'number', valueName: 'K', description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)` },
-  resume: { type: 'boolean', description: 'continue an interrupted run: skip conversations already in --out (failed ones included)' },
+  'simulator-timeout-ms': {
+    type: 'number',
+    description: 'external simulator (exec:/http): timeout per request (default 10000)',
+  },
+  concurrency: {
+    type: 'number',
+    description: 'conversations in flight at once (default 1; output is the same for any value)',
+  },
+  'max-consecutive-failures': {
+    type: 'number',
+    description: `stop the run after N failed conversations in a row (default ${DEFAULT_MAX_CONSECUTIVE_FAILURES}; 0 = never)`,
+  },
+  shard: {
+    type: 'string',
+    valueName: 'I/K|auto|none',
+    description:
+      'run only conversations i with i mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K; none: ignore them. Join parts with simlens merge',
+  },
+  'shard-count': {
+    type: 'number',
+    valueName: 'K',
+    description: `with --shard auto: the number of shards (Kubernetes: the Job's completions; default ${SHARD_COUNT_VARIABLE}, or the Slurm array's size)`,
+  },
+  resume: {
+    type: 'boolean',
+    description: 'continue an interrupted run: skip conversations already in --out (failed ones included)',
+  },
   'retry-failed': { type: 'boolean', description: 'with --resume: run the failed conversations in --out again' },
   force: { type: 'boolean', description: 'replace an existing --out' },
-  fork: { type: 'string', valueName: 'FILE:ID:TURN', description: 'simulate --n continuations of conversation ID after turn TURN (0-based)' },
+  fork: {
+    type: 'string',
+    valueName: 'FILE:ID:TURN',
+    description: 'simulate --n continuations of conversation ID after turn TURN (0-based)',
+  },
   'fork-seed': { type: 'string', valueName: 'S', description: 'seed of the fork randomness (default: the run seed)' },
   quiet: { type: 'boolean', short: 'q', description: 'no progress lines' },
   ...LLM_RUN_FLAGS,
@@ -79,7 +161,10 @@ function oneOf(name: string, value: string | undefined, allowed: readonly string
 /** The configuration keys given on the command line (unset flags stay absent, so a manifest can fill them). */
 function configFromFlags(f: Flags): Partial<SimulationConfigInput> {
   const c: Record<string, unknown> = {
-    user: f.user !== undefined && isExternalUserSpec(f.user) ? f.user : oneOf('user', f.user, ['agenda', 'target-free', ...LLM_USER_NAMES]),
+    user:
+      f.user !== undefined && isExternalUserSpec(f.user)
+        ? f.user
+        : oneOf('user', f.user, ['agenda', 'target-free', ...LLM_USER_NAMES]),
     interaction: oneOf('interaction', f.interaction, ['cir6', 'qrfa']),
     preferences: oneOf('preferences', f.preferences, ['single', 'pkg']),
     agent: f.agent,
@@ -119,7 +204,8 @@ export function parseForkSpec(spec: string, io: CliIo): { file: string; id: stri
   if (!/^\d+$/.test(turnText)) throw new UsageError(`--fork: TURN must be a turn number (0-based), got "${turnText}"`);
   const head = spec.slice(0, last);
   const candidates: { file: string; id: string }[] = [];
-  for (let i = head.indexOf(':'); i > 0; i = head.indexOf(':', i + 1)) candidates.push({ file: head.slice(0, i), id: head.slice(i + 1) });
+  for (let i = head.indexOf(':'); i > 0; i = head.indexOf(':', i + 1))
+    candidates.push({ file: head.slice(0, i), id: head.slice(i + 1) });
   const found = candidates.reverse().find((c) => {
     const p = resolvePath(io, c.file);
     return existsSync(p) && statSync(p).isFile();
@@ -139,7 +225,10 @@ async function saveModel(f: Flags, io: CliIo): Promise<void> {
   io.stderr(`wrote ${f['save-model']}: transition counts from ${counts.dialogues} dialogues of ${f.corpus}\n`);
 }
 
-function progressPrinter(io: CliIo, quiet: boolean): (p: { finished: number; planned: number; failed: number; rate: number }) => void {
+function progressPrinter(
+  io: CliIo,
+  quiet: boolean,
+): (p: { finished: number; planned: number; failed: number; rate: number }) => void {
   let last = 0;
   return (p) => {
     if (quiet) return;
@@ -166,7 +255,10 @@ function failurePrinter(io: CliIo): (c: Conversation) => void {
     const n = (shown.get(reason) ?? 0) + 1;
     shown.set(reason, n);
     if (n <= FAILURES_SHOWN_PER_REASON) io.stderr(`failed (${reason}): ${escapeControl(error)}\n`);
-    else if (n === FAILURES_SHOWN_PER_REASON + 1) io.stderr(`further ${reason} failures are counted in the summary (each one's message is its conversation's metadata.error)\n`);
+    else if (n === FAILURES_SHOWN_PER_REASON + 1)
+      io.stderr(
+        `further ${reason} failures are counted in the summary (each one's message is its conversation's metadata.error)\n`,
+      );
   };
 }
 
@@ -176,7 +268,8 @@ async function runFork(f: Flags, io: CliIo, command: string): Promise<number> {
   if (f.shard || f.resume) throw new UsageError('--fork cannot be combined with --shard or --resume');
   const spec = parseForkSpec(f.fork!, io);
   const out = resolvePath(io, f.out);
-  if (existsSync(out) && statSync(out).size > 0 && !f.force) throw new UsageError(`${f.out} already exists; use --force to replace it`);
+  if (existsSync(out) && statSync(out).size > 0 && !f.force)
+    throw new UsageError(`${f.out} already exists; use --force to replace it`);
   const overrides = configFromFlags(f);
   delete overrides.n;
   const started = new Date();
@@ -190,7 +283,10 @@ async function runFork(f: Flags, io: CliIo, command: string): Promise<number> {
     cwd: io.cwd,
   });
   writeFileSync(out, '');
-  const writer = new OrderedWriter(out, result.conversations.map((_, i) => i));
+  const writer = new OrderedWriter(
+    out,
+    result.conversations.map((_, i) => i),
+  );
   result.conversations.forEach((c, i) => writer.put(i, JSON.stringify(c)));
   writer.close();
   const config = result.config as unknown as Record<string, unknown>;
@@ -203,13 +299,19 @@ async function runFork(f: Flags, io: CliIo, command: string): Promise<number> {
     config,
     seed: f['fork-seed'] !== undefined ? seedValue(f['fork-seed']) : result.config.seed,
     counts: { planned: f.n, finished: result.conversations.length, ...result.failures },
-    timings: { started: started.toISOString(), finished: new Date().toISOString(), wall_ms: Date.now() - started.getTime() },
+    timings: {
+      started: started.toISOString(),
+      finished: new Date().toISOString(),
+      wall_ms: Date.now() - started.getTime(),
+    },
     status: 'finished',
   };
   Object.assign(manifest as Record<string, unknown>, { fork: { ...spec, methods: result.methods }, output: out });
   writeManifest(out, manifest);
   const methods = [...new Set(result.methods)].join(', ');
-  io.stdout(`${result.conversations.length} continuations of ${spec.id} after turn ${spec.turn} written to ${f.out} (state by ${methods}), ${new FailureTally(0, result.failures).describe()}\n`);
+  io.stdout(
+    `${result.conversations.length} continuations of ${spec.id} after turn ${spec.turn} written to ${f.out} (state by ${methods}), ${new FailureTally(0, result.failures).describe()}\n`,
+  );
   return result.failed ? 1 : 0;
 }
 
@@ -316,7 +418,8 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
       if (!f.force && existsSync(resolvePath(io, out)) && statSync(resolvePath(io, out)).size > 0) resume = true;
       io.stdout(`${resolved.description} -> ${out}${resume ? ' (resuming the part already there)' : ''}\n`);
     }
-    if (f.concurrency !== undefined && (!Number.isInteger(f.concurrency) || f.concurrency < 1)) throw new UsageError('--concurrency must be a positive integer');
+    if (f.concurrency !== undefined && (!Number.isInteger(f.concurrency) || f.concurrency < 1))
+      throw new UsageError('--concurrency must be a positive integer');
     let config;
     try {
       config = parseSimulationConfig(withLlmRunConfig(configFromFlags(f), f, io, out), 'options');
@@ -325,12 +428,14 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
     }
     if (f['save-model']) await saveModel(f, io);
     const maxFailures = f['max-consecutive-failures'];
-    if (maxFailures !== undefined && (!Number.isInteger(maxFailures) || maxFailures < 0)) throw new UsageError('--max-consecutive-failures must be a whole number >= 0 (0 = never stop)');
+    if (maxFailures !== undefined && (!Number.isInteger(maxFailures) || maxFailures < 0))
+      throw new UsageError('--max-consecutive-failures must be a whole number >= 0 (0 = never stop)');
     // First Ctrl-C: stop scheduling and retrying, let the conversations in flight finish. Second:
     // abort them. The same RunStop as VS Code's Cancel (src/core/run/stop.ts).
     const stop = new RunStop();
     const onSigint = () => {
-      if (stop.request() === 'stopping') io.stderr('simlens simulate: finishing the conversations in flight (Ctrl-C again to abort them)\n');
+      if (stop.request() === 'stopping')
+        io.stderr('simlens simulate: finishing the conversations in flight (Ctrl-C again to abort them)\n');
     };
     // SIGTERM (Slurm and Kubernetes preemption, `kill`) is a first Ctrl-C: the manifest is written.
     process.on('SIGINT', onSigint);
@@ -338,14 +443,22 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
     if (f['retry-failed'] && !resume) throw new UsageError('--retry-failed needs --resume');
     try {
       const llm = config.llm
-        ? await llmServicesFromFlags(f, io, { outFile: out, ...stop.llmSignals(), command: 'simulate', defaultConcurrency: f.concurrency })
+        ? await llmServicesFromFlags(f, io, {
+            outFile: out,
+            ...stop.llmSignals(),
+            command: 'simulate',
+            defaultConcurrency: f.concurrency,
+          })
         : undefined;
       const result = await runSimulation(config, {
         llm,
         out,
         cwd: io.cwd,
         shard,
-        shardSource: resolved && resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
+        shardSource:
+          resolved && resolved.source !== 'option'
+            ? { engine: resolved.source, variables: resolved.variables ?? {} }
+            : undefined,
         resume,
         retryFailed: f['retry-failed'],
         overwrite: f.force,
@@ -365,18 +478,27 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
       });
       const usage = llm?.budget.snapshot();
       if (usage?.usage_missing) {
-        io.stderr(`simlens simulate: ${usage.usage_missing} LLM answers came without "usage"; their ${usage.estimated_tokens} tokens are estimated (4 characters a token) in the manifest's llm.usage\n`);
+        io.stderr(
+          `simlens simulate: ${usage.usage_missing} LLM answers came without "usage"; their ${usage.estimated_tokens} tokens are estimated (4 characters a token) in the manifest's llm.usage\n`,
+        );
       }
       if (!result) return 1;
       const { manifest } = result;
       const c = manifest.counts;
       const extra = manifest as Record<string, unknown>;
-      const failures = new FailureTally(0, { failed: c.failed, agent_errors: Number(c.agent_errors ?? 0), by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'] });
+      const failures = new FailureTally(0, {
+        failed: c.failed,
+        agent_errors: Number(c.agent_errors ?? 0),
+        by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'],
+      });
       io.stdout(
         `${manifest.status}: ${c.finished}/${c.planned} conversations in ${out}` +
           `${c.resumed ? ` (${c.resumed} from before)` : ''}, ${failures.describe()}, ${extra['rate_per_s']}/s, user ${String(extra['user'])} vs ${agentLabel(String(extra['agent']))}\n`,
       );
-      if (manifest.status === 'stopped') io.stderr(`simlens simulate: ${String(extra['stop_reason'])}\nfix the cause, then continue with the same options and --resume\n`);
+      if (manifest.status === 'stopped')
+        io.stderr(
+          `simlens simulate: ${String(extra['stop_reason'])}\nfix the cause, then continue with the same options and --resume\n`,
+        );
       if (manifest.status === 'cancelled') io.stderr(`cancelled: continue with the same options and --resume\n`);
       return manifest.status === 'finished' && c.failed === 0 ? 0 : 1;
     } finally {

@@ -1,6 +1,12 @@
 /** `simlens stats FILE [--json]`: corpus statistics of a conversation JSONL file, in one streaming pass. */
 import { forEachLine, parseLineBytes } from '../../core/jsonl';
-import { conversationCondition, conversationSource, conversationTask, countWords, type Conversation } from '../../core/model';
+import {
+  conversationCondition,
+  conversationSource,
+  conversationTask,
+  countWords,
+  type Conversation,
+} from '../../core/model';
 import { formatFlags, parseArgs } from '../args';
 import { conversationFileAdvice } from '../../core/importers/index';
 import type { CliCommand } from '../types';
@@ -103,7 +109,10 @@ export function formatStats(s: CorpusStats): string {
   const groups = (title: string, m: Record<string, number>) => {
     const e = sortedEntries(m);
     if (e.length === 0) return '';
-    return `\n\n${title}:\n${table(e.map(([k, v]) => [k, `${v}  ${((100 * v) / Math.max(1, s.conversations)).toFixed(1)}%`]), '  ')}`;
+    return `\n\n${title}:\n${table(
+      e.map(([k, v]) => [k, `${v}  ${((100 * v) / Math.max(1, s.conversations)).toFixed(1)}%`]),
+      '  ',
+    )}`;
   };
   // One blank line between the blocks, none at the end.
   return `${s.file}\n${table(rows, '  ')}${groups('conversations per task', s.by_task)}${groups('conversations per condition', s.by_condition)}${groups('conversations per source', s.by_source)}\n`;
@@ -157,10 +166,15 @@ Examples:
     if (flags.json) io.stdout(JSON.stringify(stats) + '\n');
     else {
       io.stdout(formatStats(stats));
-      if (stats.invalid_lines > 0) io.stderr(`${file}: ${count(stats.invalid_lines, 'invalid line')} skipped; run 'simlens validate ${file}' for details\n`);
+      if (stats.invalid_lines > 0)
+        io.stderr(
+          `${file}: ${count(stats.invalid_lines, 'invalid line')} skipped; run 'simlens validate ${file}' for details\n`,
+        );
     }
     if (stats.conversations === 0) {
-      io.stderr(`simlens stats: ${file}: no valid conversation${stats.invalid_lines ? ` (${count(stats.invalid_lines, 'invalid line')}; run 'simlens validate ${file}')` : ' (the file is empty)'}\n`);
+      io.stderr(
+        `simlens stats: ${file}: no valid conversation${stats.invalid_lines ? ` (${count(stats.invalid_lines, 'invalid line')}; run 'simlens validate ${file}')` : ' (the file is empty)'}\n`,
+      );
       return 1;
     }
     return 0;

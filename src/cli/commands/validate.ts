@@ -7,7 +7,11 @@ import { count, ioErrorMessage, isIoError, resolvePath } from '../util';
 
 const FLAGS = {
   json: { type: 'boolean', description: 'print one JSON object instead of text' },
-  'max-errors': { type: 'number', valueName: 'N', description: 'print at most N problems in text mode (all are counted; default: all)' },
+  'max-errors': {
+    type: 'number',
+    valueName: 'N',
+    description: 'print at most N problems in text mode (all are counted; default: all)',
+  },
 } as const;
 
 function wire(e: LineError) {
@@ -54,7 +58,21 @@ Examples:
       // A DialogueKit document, a catalog or a gzip file is not "3,000 invalid lines": say what it is.
       const advice = await conversationFileAdvice(resolvePath(io, file), file);
       if (advice) {
-        if (flags.json) io.stdout(JSON.stringify({ file, lines: 0, conversations: 0, blank: 0, invalid: 0, blank_lines: 0, invalid_lines: 0, not_conversation_jsonl: advice, errors: [], warnings: [] }) + '\n');
+        if (flags.json)
+          io.stdout(
+            JSON.stringify({
+              file,
+              lines: 0,
+              conversations: 0,
+              blank: 0,
+              invalid: 0,
+              blank_lines: 0,
+              invalid_lines: 0,
+              not_conversation_jsonl: advice,
+              errors: [],
+              warnings: [],
+            }) + '\n',
+          );
         else io.stderr(`simlens validate: ${advice}\n`);
         return 1;
       }
@@ -95,7 +113,8 @@ Examples:
       }
       if (out) io.stdout(out);
       const hidden = errorCount + warningCount - report.errors.length;
-      if (hidden > 0) io.stdout(`${file}: … ${count(hidden, 'more problem', 'more problems')} not shown (--max-errors)\n`);
+      if (hidden > 0)
+        io.stdout(`${file}: … ${count(hidden, 'more problem', 'more problems')} not shown (--max-errors)\n`);
       const parts = [count(report.lines, 'line'), count(report.conversations, 'valid conversation')];
       if (report.blank) parts.push(`${report.blank} blank`);
       parts.push(count(report.invalid, 'invalid line'));
@@ -103,7 +122,11 @@ Examples:
       if (warningCount) parts.push(count(warningCount, 'warning'));
       // A file without a conversation is not "OK" even when no line is wrong (stats exits 1 on it too).
       const verdict =
-        report.invalid > 0 ? 'INVALID' : report.conversations > 0 ? 'OK' : `NO CONVERSATION (${report.lines === 0 ? 'the file is empty' : 'only blank lines'})`;
+        report.invalid > 0
+          ? 'INVALID'
+          : report.conversations > 0
+            ? 'OK'
+            : `NO CONVERSATION (${report.lines === 0 ? 'the file is empty' : 'only blank lines'})`;
       io.stderr(`${file}: ${verdict}: ${parts.join(', ')}\n`);
     }
     return report.invalid === 0 && report.conversations > 0 ? 0 : 1;

@@ -13,7 +13,10 @@ import { zodProblemLines } from '../jsonl/zodIssues';
 
 /** A catalog file problem; `issues` holds every problem found (file:line: field: message). */
 export class CatalogError extends Error {
-  constructor(message: string, readonly issues: string[]) {
+  constructor(
+    message: string,
+    readonly issues: string[],
+  ) {
     super(message);
     this.name = 'CatalogError';
   }
@@ -104,7 +107,11 @@ export async function loadCatalog(file: string): Promise<Catalog> {
   } catch (e) {
     // The file system's code and path stay on the error, so the CLI reports it as an I/O error (exit 2) in plain words.
     const io = e as NodeJS.ErrnoException;
-    throw Object.assign(new CatalogError(`${file}: cannot read catalog: ${io.message}`, []), { code: io.code, path: file, syscall: 'open' });
+    throw Object.assign(new CatalogError(`${file}: cannot read catalog: ${io.message}`, []), {
+      code: io.code,
+      path: file,
+      syscall: 'open',
+    });
   }
   return parseCatalog(text, file);
 }

@@ -66,7 +66,10 @@ export class Catalog {
   private readonly simTerms = new WeakMap<CatalogItem, Int32Array>();
   private readonly simVocab = new Map<string, number>();
   /** Per item, the carousel fields that never change (features string, frozen attribute copy). */
-  private readonly shownParts = new WeakMap<CatalogItem, { features: string; attributes: Readonly<Record<string, string>> }>();
+  private readonly shownParts = new WeakMap<
+    CatalogItem,
+    { features: string; attributes: Readonly<Record<string, string>> }
+  >();
   /** Structures other modules build from this catalog (see `derived`), by builder. */
   private readonly derivedCache = new Map<(catalog: Catalog) => unknown, unknown>();
 
@@ -197,7 +200,7 @@ export class Catalog {
       codes = new Int32Array(items.length);
       for (let i = 0; i < items.length; i++) {
         const v = items[i].attributes[attr];
-        codes[i] = v === undefined || !ids ? -1 : ids.get(v) ?? -1;
+        codes[i] = v === undefined || !ids ? -1 : (ids.get(v) ?? -1);
       }
       this.codeCache.set(key, codes);
     }

@@ -5,7 +5,15 @@
  */
 import { conversationId, type Conversation } from '../model';
 import { INVARIANTS, factsOfRecommendation } from './invariants';
-import type { CheckOptions, CheckReport, ConversationContext, Invariant, InvariantResult, ItemFacts, ViolationExample } from './types';
+import type {
+  CheckOptions,
+  CheckReport,
+  ConversationContext,
+  Invariant,
+  InvariantResult,
+  ItemFacts,
+  ViolationExample,
+} from './types';
 import { clauses, show } from './text';
 import { ReadbackChecker } from './readback';
 import { tokenize } from '../text/tokenize';
@@ -20,7 +28,10 @@ interface Tally {
 }
 
 /** The invariants `options.only` selects (all by default); unknown ids throw, naming the known ones. */
-export function selectInvariants(only?: readonly string[], from: readonly Invariant[] = INVARIANTS): readonly Invariant[] {
+export function selectInvariants(
+  only?: readonly string[],
+  from: readonly Invariant[] = INVARIANTS,
+): readonly Invariant[] {
   if (!only || only.length === 0) return from;
   const known = new Map(from.map((i) => [i.id, i]));
   return only.map((id) => {
@@ -54,7 +65,13 @@ function contextOf(conversation: Conversation, line: number | undefined, options
     }
     if (shown && Object.keys(shown.attributes).length > 0 && shown.category !== undefined) return shown;
     const known = options.catalog?.get(id);
-    if (known) return { item_id: known.item_id, title: known.title ?? shown?.title, category: known.category, attributes: { ...known.attributes } };
+    if (known)
+      return {
+        item_id: known.item_id,
+        title: known.title ?? shown?.title,
+        category: known.category,
+        attributes: { ...known.attributes },
+      };
     return shown;
   };
   return {
@@ -81,7 +98,13 @@ export class InvariantChecker {
     this.invariants = selectInvariants(options.only, options.invariants);
     const rb = options.readback ?? true;
     if (rb !== false) this.readback = new ReadbackChecker(rb === true ? { examples: options.examples } : rb);
-    this.tallies = this.invariants.map(() => ({ conversations: 0, turns: 0, violations: 0, violatingConversations: 0, examples: [] }));
+    this.tallies = this.invariants.map(() => ({
+      conversations: 0,
+      turns: 0,
+      violations: 0,
+      violatingConversations: 0,
+      examples: [],
+    }));
     this.maxExamples = Math.max(0, options.examples ?? 5);
   }
 
@@ -97,7 +120,10 @@ export class InvariantChecker {
         f = inv.check(ctx);
       } catch (err) {
         // A malformed trace (wrong types from another tool) is a finding, not a crash of the checker.
-        f = { turns: 0, violations: [{ detail: `could not check: ${show(err instanceof Error ? err.message : String(err), 80)}` }] };
+        f = {
+          turns: 0,
+          violations: [{ detail: `could not check: ${show(err instanceof Error ? err.message : String(err), 80)}` }],
+        };
       }
       if (!f) return;
       const t = this.tallies[k];
@@ -142,11 +168,18 @@ export class InvariantChecker {
       };
       if (inv.tolerance) r.tolerance = { ...inv.tolerance };
       if (status === 'not-applicable') r.na_reason = `no conversation carries ${inv.needs ?? 'the fields it needs'}`;
-      if (t.unchecked?.size) r.unchecked = [...t.unchecked].map(([reason, conversations]) => ({ reason, conversations }));
+      if (t.unchecked?.size)
+        r.unchecked = [...t.unchecked].map(([reason, conversations]) => ({ reason, conversations }));
       return r;
     });
     const failed = invariants.filter((r) => r.status === 'fail').map((r) => r.id);
-    const out: CheckReport = { conversations: this.count, traced: this.traced, invariants, failed, ok: failed.length === 0 };
+    const out: CheckReport = {
+      conversations: this.count,
+      traced: this.traced,
+      invariants,
+      failed,
+      ok: failed.length === 0,
+    };
     if (this.readback) out.readback = this.readback.report();
     return out;
   }
@@ -167,7 +200,8 @@ export function checkedInvariants(report: CheckReport): number {
 export function nothingCheckedReason(report: CheckReport): string {
   const n = report.invariants.length;
   const all = n === 1 ? `the 1 invariant selected is n/a` : `all ${n} invariants are n/a`;
-  if (report.traced === 0) return `nothing checked: no conversation carries a simulator trace (${all}); check reads simulator runs`;
+  if (report.traced === 0)
+    return `nothing checked: no conversation carries a simulator trace (${all}); check reads simulator runs`;
   return `nothing checked: no conversation carries the trace fields any invariant needs (${all})`;
 }
 
@@ -179,7 +213,9 @@ export function uncheckedSummary(report: CheckReport): string[] {
   const out: string[] = [];
   const na = report.invariants.filter((r) => r.status === 'not-applicable');
   for (const r of na) out.push(`${r.id}: n/a, ${r.na_reason ?? 'no conversation carries the fields it needs'}`);
-  for (const r of report.invariants) for (const u of r.unchecked ?? []) out.push(`${r.id}: partly unchecked in ${u.conversations} conversation(s): ${u.reason}`);
+  for (const r of report.invariants)
+    for (const u of r.unchecked ?? [])
+      out.push(`${r.id}: partly unchecked in ${u.conversations} conversation(s): ${u.reason}`);
   return out;
 }
 

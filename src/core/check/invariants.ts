@@ -152,9 +152,11 @@ function round3(x: number): number {
 
 const disclosedValueStated: Invariant = {
   id: 'disclosed-value-stated',
-  statement: 'every value a user turn discloses (goal.disclosed gains, said.constraints) is stated in that turn\'s utterance',
+  statement:
+    "every value a user turn discloses (goal.disclosed gains, said.constraints) is stated in that turn's utterance",
   needs: 'trace.said.constraints or trace.goal.disclosed',
-  source: 'Zhang & Balog KDD\'20 Sect. 4 (goal constraints are disclosed through the NLG); SimLens trace contract (trace.said)',
+  source:
+    "Zhang & Balog KDD'20 Sect. 4 (goal constraints are disclosed through the NLG); SimLens trace contract (trace.said)",
   check(ctx) {
     let prev = new Set<string>();
     let turns = 0;
@@ -173,7 +175,8 @@ const disclosedValueStated: Invariant = {
         for (const attr of disclosed) {
           if (prev.has(attr) || constraints[attr] === undefined) continue;
           const value = String(constraints[attr]);
-          if (!claims.some((c) => c.attr === attr && equalValue(c.value, value))) claims.push({ attr, value, why: 'newly disclosed in goal' });
+          if (!claims.some((c) => c.attr === attr && equalValue(c.value, value)))
+            claims.push({ attr, value, why: 'newly disclosed in goal' });
         }
         prev = new Set(disclosed);
       }
@@ -181,8 +184,16 @@ const disclosedValueStated: Invariant = {
       turns++;
       for (const c of claims) {
         const how = mentionPolarity(() => ctx.clauses(i), c.value, ctx.words(i));
-        if (how === 'none') out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}` });
-        else if (how === 'negated') out.push({ turn: i, detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is only negated in the utterance ${quote(turn.user_utterance)}` });
+        if (how === 'none')
+          out.push({
+            turn: i,
+            detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}`,
+          });
+        else if (how === 'negated')
+          out.push({
+            turn: i,
+            detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is only negated in the utterance ${quote(turn.user_utterance)}`,
+          });
       }
     });
     return any ? finding(turns, out) : undefined;
@@ -191,9 +202,11 @@ const disclosedValueStated: Invariant = {
 
 const noEndBeforeRecommendation: Invariant = {
   id: 'no-end-before-recommendation',
-  statement: 'a user ends the dialogue only after being shown an item, unless its patience ran out or trace.end_reason names a documented parameter (patience, early_quit, max_turns, turn_cap)',
+  statement:
+    'a user ends the dialogue only after being shown an item, unless its patience ran out or trace.end_reason names a documented parameter (patience, early_quit, max_turns, turn_cap)',
   needs: 'a trace on the last turn and a user outcome (accepted, ended, abandoned)',
-  source: 'SimLens rule (a shopper leaves unserved only when out of patience or by a configured limit); Zhang & Balog KDD\'20 Sect. 4.1 (patience)',
+  source:
+    "SimLens rule (a shopper leaves unserved only when out of patience or by a configured limit); Zhang & Balog KDD'20 Sect. 4.1 (patience)",
   check(ctx) {
     const { conversation: conv } = ctx;
     const turns = conv.turns;
@@ -210,18 +223,21 @@ const noEndBeforeRecommendation: Invariant = {
     const endReason = (tr as Loose)['end_reason'];
     const outOfPatience = tr.user_act === 'Complete.Abandon' || (typeof tr.patience === 'number' && tr.patience <= 0);
     if (outOfPatience || documentedEnd(endReason)) return finding(1, []);
-    return finding(1, [{
-      turn: turns.length - 1,
-      detail: `the user ended (${outcome}, act ${show(tr.user_act ?? '?')}) without having been shown any item; end_reason ${endReason === undefined ? 'absent' : show(endReason)}`,
-    }]);
+    return finding(1, [
+      {
+        turn: turns.length - 1,
+        detail: `the user ended (${outcome}, act ${show(tr.user_act ?? '?')}) without having been shown any item; end_reason ${endReason === undefined ? 'absent' : show(endReason)}`,
+      },
+    ]);
   },
 };
 
 const agendaPullOrder: Invariant = {
   id: 'agenda-pull-order',
-  statement: 'a pull takes the top of the previous turn\'s agenda (Complete only when the agenda is empty) and leaves the rest; a push leaves the pending agenda unchanged',
+  statement:
+    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest; a push leaves the pending agenda unchanged",
   needs: 'trace.agenda with pull/push operations (an agenda-based user)',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)',
+  source: "Zhang & Balog KDD'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)",
   check(ctx) {
     let prev: string[] | undefined;
     let turns = 0;
@@ -244,15 +260,27 @@ const agendaPullOrder: Invariant = {
           const rest = prev.slice(1);
           if (pulled === undefined) out.push({ turn: i, detail: 'a pull that records no pulled act' });
           else if (top === undefined ? mainOf(pulled) !== 'Complete' : !sameAct(pulled, top)) {
-            out.push({ turn: i, detail: `pulled ${show(pulled)} but the previous agenda's top was ${top === undefined ? '(empty: Complete)' : show(top)}` });
+            out.push({
+              turn: i,
+              detail: `pulled ${show(pulled)} but the previous agenda's top was ${top === undefined ? '(empty: Complete)' : show(top)}`,
+            });
           } else if (mainOf(pulled) === 'Complete' && rest.length > 0) {
-            out.push({ turn: i, detail: `Complete pulled while ${rest.length} act(s) were pending: ${show(rest.join(', '))}` });
+            out.push({
+              turn: i,
+              detail: `Complete pulled while ${rest.length} act(s) were pending: ${show(rest.join(', '))}`,
+            });
           }
           if (!sameList(agenda, rest) && !(accepted && agenda.length === 0)) {
-            out.push({ turn: i, detail: `after the pull the agenda is [${show(agenda.join(', '))}], expected [${show(rest.join(', '))}]` });
+            out.push({
+              turn: i,
+              detail: `after the pull the agenda is [${show(agenda.join(', '))}], expected [${show(rest.join(', '))}]`,
+            });
           }
         } else if (!sameList(agenda, prev) && !(accepted && agenda.length === 0)) {
-          out.push({ turn: i, detail: `a push changed the pending agenda from [${show(prev.join(', '))}] to [${show(agenda.join(', '))}]` });
+          out.push({
+            turn: i,
+            detail: `a push changed the pending agenda from [${show(prev.join(', '))}] to [${show(agenda.join(', '))}]`,
+          });
         }
         const performed = performedMismatch(tr);
         if (performed) out.push({ turn: i, detail: performed });
@@ -346,7 +374,8 @@ function negatedUpTo(turns: readonly Turn[], at: number): Map<string, number> {
   for (let j = 0; j <= at; j++) {
     const tr = turns[j].trace;
     for (const [, v] of saidConstraints(tr) ?? []) {
-      for (const n of [...out.keys()]) if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) out.delete(n);
+      for (const n of [...out.keys()])
+        if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) out.delete(n);
     }
     for (const n of stringArray(tr?.said?.negated) ?? []) out.set(n, j);
   }
@@ -355,9 +384,11 @@ function negatedUpTo(turns: readonly Turn[], at: number): Map<string, number> {
 
 const acceptedMeetsConstraints: Invariant = {
   id: 'accepted-meets-constraints',
-  statement: 'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), every value of its goal not said yet (goal.constraints), and no value it said it does not want (said.negated)',
+  statement:
+    'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), every value of its goal not said yet (goal.constraints), and no value it said it does not want (said.negated)',
   needs: 'an accept (trace.user_act) whose item is known (trace.said.items or a shown title in the text)',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item); SimLens checkContent rule',
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item); SimLens checkContent rule",
   check(ctx) {
     const conv = ctx.conversation;
     let turns = 0;
@@ -370,7 +401,10 @@ const acceptedMeetsConstraints: Invariant = {
       if (candidates.length === 0) return;
       any = true;
       turns++;
-      const task = tr.goal?.constraints?.['category'] !== undefined ? String(tr.goal.constraints['category']) : conversationTask(conv);
+      const task =
+        tr.goal?.constraints?.['category'] !== undefined
+          ? String(tr.goal.constraints['category'])
+          : conversationTask(conv);
       // What the user told the agent (said), restricted to what its goal still counts as disclosed (a
       // relaxing Expand takes a value back); values disclosed but never in `said` come from the goal.
       const wanted = new Map<string, string[]>();
@@ -386,18 +420,22 @@ const acceptedMeetsConstraints: Invariant = {
       // meets its information need, said or not (KDD'20 Sect. 4.3).
       const hidden = new Map<string, string>();
       for (const [a, v] of Object.entries(constraints)) {
-        if (a !== 'category' && v !== undefined && v !== null && !wanted.has(a) && !takenBack.has(a)) hidden.set(a, String(v));
+        if (a !== 'category' && v !== undefined && v !== null && !wanted.has(a) && !takenBack.has(a))
+          hidden.set(a, String(v));
       }
       const problems = (item: ItemFacts): string[] => {
         const p: string[] = [];
-        if (task !== undefined && item.category !== undefined && !equalValue(item.category, task)) p.push(`category ${show(item.category)} is not the task ${show(task)}`);
+        if (task !== undefined && item.category !== undefined && !equalValue(item.category, task))
+          p.push(`category ${show(item.category)} is not the task ${show(task)}`);
         for (const [a, values] of wanted) {
           const have = item.attributes[a];
-          if (have !== undefined && !values.some((v) => equalValue(v, have))) p.push(`${show(a)}=${show(have)}, disclosed ${show(values.join('|'))}`);
+          if (have !== undefined && !values.some((v) => equalValue(v, have)))
+            p.push(`${show(a)}=${show(have)}, disclosed ${show(values.join('|'))}`);
         }
         for (const [a, v] of hidden) {
           const have = item.attributes[a];
-          if (have !== undefined && !equalValue(v, have)) p.push(`${show(a)}=${show(have)}, the goal (not yet said) wants ${show(v)}`);
+          if (have !== undefined && !equalValue(v, have))
+            p.push(`${show(a)}=${show(have)}, the goal (not yet said) wants ${show(v)}`);
         }
         for (const [n, at] of negatedUpTo(conv.turns, i)) {
           const hit = negatedMatch(item, n);
@@ -406,7 +444,8 @@ const acceptedMeetsConstraints: Invariant = {
         return p;
       };
       const verdicts = candidates.map(problems);
-      if (verdicts.every((p) => p.length > 0)) out.push({ turn: i, detail: `accepted ${show(candidates[0].item_id)}: ${verdicts[0].join('; ')}` });
+      if (verdicts.every((p) => p.length > 0))
+        out.push({ turn: i, detail: `accepted ${show(candidates[0].item_id)}: ${verdicts[0].join('; ')}` });
     });
     return any ? finding(turns, out) : undefined;
   },
@@ -419,9 +458,11 @@ function isRevision(act: unknown): boolean {
 
 const noSilentContradiction: Invariant = {
   id: 'no-silent-contradiction',
-  statement: 'a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed; a value a turn states is its goal\'s value on that turn (goal.constraints), and a disclosed goal value changes only on a turn that says the new value (meta users: with their target)',
+  statement:
+    "a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed; a value a turn states is its goal's value on that turn (goal.constraints), and a disclosed goal value changes only on a turn that says the new value (meta users: with their target)",
   needs: 'trace.said.constraints',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)',
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)",
   check(ctx) {
     const last = new Map<string, string[]>();
     /** What the user stated last per attribute, before this turn (the revision's baseline). */
@@ -453,14 +494,32 @@ const noSilentContradiction: Invariant = {
       // user's goal follows its target instead (meta-consistent-with-target checks that).
       const goalNow = tr?.goal?.constraints;
       let silentGoal = false;
-      if (goalNow && goalBefore && disclosedEarlier && !expand && tr?.target === undefined && tr?.switched_from === undefined) {
+      if (
+        goalNow &&
+        goalBefore &&
+        disclosedEarlier &&
+        !expand &&
+        tr?.target === undefined &&
+        tr?.switched_from === undefined
+      ) {
         for (const a of disclosedEarlier) {
           const was = goalBefore[a];
           const now = goalNow[a];
-          if (a === 'category' || was === undefined || was === null || now === undefined || now === null || equalValue(String(was), String(now))) continue;
+          if (
+            a === 'category' ||
+            was === undefined ||
+            was === null ||
+            now === undefined ||
+            now === null ||
+            equalValue(String(was), String(now))
+          )
+            continue;
           if (said?.some(([x, v]) => x === a && equalValue(v, String(now)))) continue;
           silentGoal = true;
-          out.push({ turn: i, detail: `the goal's disclosed ${show(a)} changes ${show(was)} -> ${show(now)} on a turn that does not say it (act ${show(act ?? '?')}): ${quote(turn.user_utterance)}` });
+          out.push({
+            turn: i,
+            detail: `the goal's disclosed ${show(a)} changes ${show(was)} -> ${show(now)} on a turn that does not say it (act ${show(act ?? '?')}): ${quote(turn.user_utterance)}`,
+          });
         }
       }
       if (silentGoal) {
@@ -475,13 +534,19 @@ const noSilentContradiction: Invariant = {
         if (before !== undefined) {
           restated = true;
           if (!isRevision(act) && !expand && !before.some((b) => equalValue(b, value))) {
-            out.push({ turn: i, detail: `${show(attr)}=${show(value)} (act ${show(act ?? '?')}) contradicts the earlier ${show(before.join('|'))} without a revision: ${quote(turn.user_utterance)}` });
+            out.push({
+              turn: i,
+              detail: `${show(attr)}=${show(value)} (act ${show(act ?? '?')}) contradicts the earlier ${show(before.join('|'))} without a revision: ${quote(turn.user_utterance)}`,
+            });
           }
         }
         last.set(attr, expand ? [...(before ?? []), value] : [value]);
       }
       if (isRevision(act) && !revisesSomething(said, previous) && !revisesGoal(said, tr, goalBefore, negatedEarlier)) {
-        out.push({ turn: i, detail: `labelled ${show(act)} but changes no value stated before: ${quote(turn.user_utterance)}` });
+        out.push({
+          turn: i,
+          detail: `labelled ${show(act)} but changes no value stated before: ${quote(turn.user_utterance)}`,
+        });
       }
       // what the user says is what its goal wants on that turn: a goal that changes a value the
       // turn states (or states again) changed silently
@@ -491,7 +556,10 @@ const noSilentContradiction: Invariant = {
           const want = goalNow[a];
           if (a === 'category' || want === undefined || want === null || equalValue(String(want), v)) continue;
           againstGoal = true;
-          out.push({ turn: i, detail: `says ${show(a)}=${show(v)} but its goal on this turn wants ${show(want)} (a silent goal change): ${quote(turn.user_utterance)}` });
+          out.push({
+            turn: i,
+            detail: `says ${show(a)}=${show(v)} but its goal on this turn wants ${show(want)} (a silent goal change): ${quote(turn.user_utterance)}`,
+          });
         }
       }
       for (const [a, v] of said) previous.set(a, v);
@@ -505,7 +573,12 @@ const noSilentContradiction: Invariant = {
  * A revision of the goal: a said value that the goal did not hold on the previous turn (the goal
  * changed with it, as a meta user's does before taking a new target), or one the user had negated.
  */
-function revisesGoal(said: [string, string][], tr: SimulatorTrace | undefined, prevGoal: Record<string, unknown> | undefined, negated: Set<string>): boolean {
+function revisesGoal(
+  said: [string, string][],
+  tr: SimulatorTrace | undefined,
+  prevGoal: Record<string, unknown> | undefined,
+  negated: Set<string>,
+): boolean {
   const goal = tr?.goal?.constraints;
   return said.some(([a, v]) => {
     if (negated.has(v.toLowerCase()) || negated.has(`${a}=${v}`.toLowerCase())) return true;
@@ -521,7 +594,8 @@ function revisesSomething(said: [string, string][], previous: Map<string, string
 
 const metaStatedMatchesTarget: Invariant = {
   id: 'meta-consistent-with-target',
-  statement: 'a meta-simulated user\'s goal constraints, stated values and negated values agree with its current target\'s attributes',
+  statement:
+    "a meta-simulated user's goal constraints, stated values and negated values agree with its current target's attributes",
   needs: 'trace.target with a known target item (a meta user; --catalog for targets no carousel shows)',
   source: 'Vlachou et al., Fashion-AlterEval Sect. 4 (the wrapped user critiques towards the current target, I3)',
   check(ctx) {
@@ -536,14 +610,19 @@ const metaStatedMatchesTarget: Invariant = {
       if (!target) return;
       const goal = tr.goal?.constraints;
       const said = saidConstraints(tr);
-      const negated = Array.isArray(tr.said?.negated) ? tr.said.negated.filter((v): v is string => typeof v === 'string') : [];
+      const negated = Array.isArray(tr.said?.negated)
+        ? tr.said.negated.filter((v): v is string => typeof v === 'string')
+        : [];
       if (!goal && !said && !negated.length) return;
       any = true;
       turns++;
       const check = (attr: string, value: string, where: string) => {
         const have = attr === 'category' ? target.category : target.attributes[attr];
         if (have !== undefined && !equalValue(have, value)) {
-          out.push({ turn: i, detail: `${where} ${show(attr)}=${show(value)} but target ${show(id)} has ${show(have)}` });
+          out.push({
+            turn: i,
+            detail: `${where} ${show(attr)}=${show(value)} but target ${show(id)} has ${show(have)}`,
+          });
         }
       };
       for (const [a, v] of Object.entries(goal ?? {})) check(a, String(v), 'goal');
@@ -551,7 +630,8 @@ const metaStatedMatchesTarget: Invariant = {
       // Saying "not X" about a value the target has contradicts the target just as much.
       for (const v of negated) {
         const hit = negatedMatch(target, v);
-        if (hit) out.push({ turn: i, detail: `said it does not want ${show(v)} but target ${show(id)} has ${show(hit)}` });
+        if (hit)
+          out.push({ turn: i, detail: `said it does not want ${show(v)} but target ${show(id)} has ${show(hit)}` });
       }
     });
     return any ? finding(turns, out) : undefined;
@@ -571,7 +651,8 @@ function negatedMatch(item: ItemFacts, negated: string): string | undefined {
 
 const negationHonoured: Invariant = {
   id: 'negation-honoured',
-  statement: 'local-good never shows, in its top three, an item with a value the user negated (trace.said.negated) on that turn or earlier and has not asked for since',
+  statement:
+    'local-good never shows, in its top three, an item with a value the user negated (trace.said.negated) on that turn or earlier and has not asked for since',
   needs: 'agent local-good (or --negation agents) and trace.said.negated',
   source: 'SimLens local-good contract (README "Simulation without LLMs": exclusions are hard filters)',
   check(ctx) {
@@ -585,7 +666,8 @@ const negationHonoured: Invariant = {
     conv.turns.forEach((turn, i) => {
       const here = stringArray(turn.trace?.said?.negated);
       for (const [, v] of saidConstraints(turn.trace) ?? []) {
-        for (const n of [...active.keys()]) if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) active.delete(n);
+        for (const n of [...active.keys()])
+          if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) active.delete(n);
       }
       for (const n of here ?? []) active.set(n, i);
       if (here) any = true;
@@ -597,7 +679,11 @@ const negationHonoured: Invariant = {
         const item = factsAt(ctx, rec);
         for (const n of negated) {
           const hit = negatedMatch(item, n);
-          if (hit) out.push({ turn: i, detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated${active.get(n) === i ? '' : ` on turn ${active.get(n)}`}` });
+          if (hit)
+            out.push({
+              turn: i,
+              detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated${active.get(n) === i ? '' : ` on turn ${active.get(n)}`}`,
+            });
         }
       });
     });
@@ -607,7 +693,8 @@ const negationHonoured: Invariant = {
 
 const errorOnFailingTurn: Invariant = {
   id: 'agent-error-on-failing-turn',
-  statement: 'trace.error sits only on the turn whose agent call failed (no assistant answer, or an error_kind), never copied to the next turn',
+  statement:
+    'trace.error sits only on the turn whose agent call failed (no assistant answer, or an error_kind), never copied to the next turn',
   needs: 'trace.error or trace.error_kind (an agent failure)',
   source: 'SimLens run contract (src/core/failures.ts, SimulatorTrace.error)',
   check(ctx) {
@@ -624,10 +711,14 @@ const errorOnFailingTurn: Invariant = {
         return;
       }
       if ((turn.assistant_utterance ?? '') !== '' && tr.error_kind === undefined) {
-        out.push({ turn: i, detail: `error ${quote(tr.error, 40)} on a turn with an assistant answer and no error_kind` });
+        out.push({
+          turn: i,
+          detail: `error ${quote(tr.error, 40)} on a turn with an assistant answer and no error_kind`,
+        });
       }
       const before = i > 0 ? turns[i - 1].trace?.error : undefined;
-      if (before !== undefined && before === tr.error) out.push({ turn: i, detail: `the error of turn ${i - 1} is repeated on turn ${i}: ${quote(tr.error, 40)}` });
+      if (before !== undefined && before === tr.error)
+        out.push({ turn: i, detail: `the error of turn ${i - 1} is repeated on turn ${i}: ${quote(tr.error, 40)}` });
     });
     return finding(n, out);
   },
@@ -644,7 +735,8 @@ const SIMULATOR_FAILURE_KINDS = new Set(['user_llm', 'simulator_error']);
 
 const errorNoUserEffect: Invariant = {
   id: 'agent-error-no-user-effect',
-  statement: 'an agent failure ends the conversation on that turn with outcome agent_error; the user never reacts to it (patience unchanged)',
+  statement:
+    'an agent failure ends the conversation on that turn with outcome agent_error; the user never reacts to it (patience unchanged)',
   needs: 'an agent failure (trace.error) or outcome agent_error',
   source: 'SimLens run contract (Outcome agent_error in src/core/model.ts: never a user outcome, never costs patience)',
   check(ctx) {
@@ -655,7 +747,10 @@ const errorNoUserEffect: Invariant = {
     const out: Violation[] = [];
     const last = turns.length - 1;
     if (failed < 0) {
-      out.push({ turn: last >= 0 ? last : undefined, detail: 'outcome agent_error but no turn records the agent error' });
+      out.push({
+        turn: last >= 0 ? last : undefined,
+        detail: 'outcome agent_error but no turn records the agent error',
+      });
       return finding(0, out);
     }
     if (failed < last) {
@@ -666,41 +761,57 @@ const errorNoUserEffect: Invariant = {
         out.push({ turn: failed + 1, detail: `patience fell from ${before} to ${after} after the agent failure` });
       }
     }
-    if (conv.outcome !== 'agent_error') out.push({ turn: failed, detail: `the agent failed but the outcome is ${show(conv.outcome ?? '(none)')}` });
+    if (conv.outcome !== 'agent_error')
+      out.push({ turn: failed, detail: `the agent failed but the outcome is ${show(conv.outcome ?? '(none)')}` });
     return finding(turns.length - failed, out);
   },
 };
 
 const simulatorErrorOutcome: Invariant = {
   id: 'simulator-error-outcome',
-  statement: 'when the simulated user cannot produce a turn (user_llm) or the simulator fails (simulator_error), the conversation ends there with outcome simulator_error; that outcome always names its reason',
+  statement:
+    'when the simulated user cannot produce a turn (user_llm) or the simulator fails (simulator_error), the conversation ends there with outcome simulator_error; that outcome always names its reason',
   needs: 'a simulator failure (error_kind user_llm or simulator_error) or outcome simulator_error',
-  source: 'SimLens run contract (Outcome simulator_error in src/core/model.ts: a failure of the run, never a user outcome)',
+  source:
+    'SimLens run contract (Outcome simulator_error in src/core/model.ts: a failure of the run, never a user outcome)',
   check(ctx) {
     const conv = ctx.conversation;
     const turns = conv.turns;
     const kind = conv.metadata?.['error_kind'];
-    const failedTurn = turns.findIndex((t) => t.trace?.error !== undefined && SIMULATOR_FAILURE_KINDS.has(String(t.trace.error_kind)));
+    const failedTurn = turns.findIndex(
+      (t) => t.trace?.error !== undefined && SIMULATOR_FAILURE_KINDS.has(String(t.trace.error_kind)),
+    );
     const recorded = typeof kind === 'string' && SIMULATOR_FAILURE_KINDS.has(kind);
     if (failedTurn < 0 && !recorded && conv.outcome !== 'simulator_error') return undefined;
     const out: Violation[] = [];
     const last = turns.length - 1;
     const at = failedTurn >= 0 ? failedTurn : last >= 0 ? last : undefined;
     if (conv.outcome !== 'simulator_error') {
-      out.push({ turn: at, detail: `the simulator failed (${show(failedTurn >= 0 ? turns[failedTurn].trace?.error_kind : kind)}) but the outcome is ${show(conv.outcome ?? '(none)')}` });
+      out.push({
+        turn: at,
+        detail: `the simulator failed (${show(failedTurn >= 0 ? turns[failedTurn].trace?.error_kind : kind)}) but the outcome is ${show(conv.outcome ?? '(none)')}`,
+      });
     } else if (!recorded) {
-      out.push({ turn: at, detail: `outcome simulator_error but metadata.error_kind is ${kind === undefined ? 'absent' : show(kind)}` });
+      out.push({
+        turn: at,
+        detail: `outcome simulator_error but metadata.error_kind is ${kind === undefined ? 'absent' : show(kind)}`,
+      });
     }
-    if (failedTurn >= 0 && failedTurn < last) out.push({ turn: failedTurn + 1, detail: `the conversation went on after the simulated user failed on turn ${failedTurn}` });
+    if (failedTurn >= 0 && failedTurn < last)
+      out.push({
+        turn: failedTurn + 1,
+        detail: `the conversation went on after the simulated user failed on turn ${failedTurn}`,
+      });
     return finding(Math.max(1, turns.length - Math.max(0, failedTurn)), out);
   },
 };
 
 const acceptEndsDialogue: Invariant = {
   id: 'accept-ends-dialogue',
-  statement: 'an accept is the last user turn, empties the agenda and gives outcome accepted; outcome accepted implies a final accept',
+  statement:
+    'an accept is the last user turn, empties the agenda and gives outcome accepted; outcome accepted implies a final accept',
   needs: 'trace.user_act',
-  source: 'Zhang & Balog KDD\'20 Table 3 (finding a liked item empties the agenda and ends the dialogue)',
+  source: "Zhang & Balog KDD'20 Table 3 (finding a liked item empties the agenda and ends the dialogue)",
   check(ctx) {
     const conv = ctx.conversation;
     const turns = conv.turns;
@@ -716,10 +827,13 @@ const acceptEndsDialogue: Invariant = {
       lastActTurn = i;
       if (!isAcceptAct(act)) return;
       n++;
-      if (i !== turns.length - 1) out.push({ turn: i, detail: `the dialogue went on for ${turns.length - 1 - i} turn(s) after the accept` });
+      if (i !== turns.length - 1)
+        out.push({ turn: i, detail: `the dialogue went on for ${turns.length - 1 - i} turn(s) after the accept` });
       const agenda = stringArray(turn.trace?.agenda);
-      if (agenda && agenda.length) out.push({ turn: i, detail: `the agenda still holds ${show(agenda.join(', '))} after the accept` });
-      if (i === turns.length - 1 && conv.outcome !== undefined && conv.outcome !== 'accepted') out.push({ turn: i, detail: `final accept but outcome ${show(conv.outcome)}` });
+      if (agenda && agenda.length)
+        out.push({ turn: i, detail: `the agenda still holds ${show(agenda.join(', '))} after the accept` });
+      if (i === turns.length - 1 && conv.outcome !== undefined && conv.outcome !== 'accepted')
+        out.push({ turn: i, detail: `final accept but outcome ${show(conv.outcome)}` });
     });
     if (conv.outcome === 'accepted' && !isAcceptAct(lastAct)) {
       out.push({ turn: lastActTurn, detail: `outcome accepted but the last user act is ${show(lastAct ?? '?')}` });
@@ -737,14 +851,18 @@ function turnCap(ctx: ConversationContext): number | undefined {
 
 const turnCapRespected: Invariant = {
   id: 'turn-cap',
-  statement: 'no conversation has more user turns than the run\'s cap (--max-turns, else metadata.turn_cap, else the simulate default 20)',
+  statement:
+    "no conversation has more user turns than the run's cap (--max-turns, else metadata.turn_cap, else the simulate default 20)",
   needs: 'a turn cap (--max-turns, metadata.turn_cap) or a simulator trace',
-  source: 'SimLens run rule (simlens simulate --max-turns; KDD\'20 and PEPPER bound dialogue length)',
+  source: "SimLens run rule (simlens simulate --max-turns; KDD'20 and PEPPER bound dialogue length)",
   check(ctx) {
     const cap = turnCap(ctx);
     if (cap === undefined) return undefined;
     const n = userTurnCount(ctx.conversation.turns);
-    return finding(n, n > cap ? [{ turn: ctx.conversation.turns.length - 1, detail: `${n} user turns, cap ${cap}` }] : []);
+    return finding(
+      n,
+      n > cap ? [{ turn: ctx.conversation.turns.length - 1, detail: `${n} user turns, cap ${cap}` }] : [],
+    );
   },
 };
 
@@ -752,21 +870,26 @@ const metaTurnCap: Invariant = {
   id: 'meta-turn-cap',
   statement: 'a meta-simulated conversation (source meta-*) has at most 10 user turns (or --max-turns)',
   needs: 'source meta-* (a meta-simulated conversation)',
-  source: 'Vlachou et al., Fashion-AlterEval Sect. 5 (dialogues are evaluated up to turn 10); simlens simulate default with --meta',
+  source:
+    'Vlachou et al., Fashion-AlterEval Sect. 5 (dialogues are evaluated up to turn 10); simlens simulate default with --meta',
   check(ctx) {
     const conv = ctx.conversation;
     if (!conv.source?.startsWith('meta-')) return undefined;
     const cap = ctx.options.maxTurns ?? ALTEREVAL_MAX_TURNS;
     const n = userTurnCount(conv.turns);
-    return finding(n, n > cap ? [{ turn: conv.turns.length - 1, detail: `${n} user turns, AlterEval cap ${cap}` }] : []);
+    return finding(
+      n,
+      n > cap ? [{ turn: conv.turns.length - 1, detail: `${n} user turns, AlterEval cap ${cap}` }] : [],
+    );
   },
 };
 
 const initialAgendaRule: Invariant = {
   id: 'initial-agenda',
-  statement: 'the initial agenda (first act plus the pending ones) has Disclose among its first 5 acts and at most 12 acts',
+  statement:
+    'the initial agenda (first act plus the pending ones) has Disclose among its first 5 acts and at most 12 acts',
   needs: 'an init turn with trace.pulled and trace.agenda (an agenda-based user)',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.2 and its code (agendas are resampled until the rule holds)',
+  source: "Zhang & Balog KDD'20 Sect. 4.2 and its code (agendas are resampled until the rule holds)",
   check(ctx) {
     const first = ctx.conversation.turns.find((t) => t.trace?.operation === 'init');
     const tr = first?.trace;
@@ -775,9 +898,13 @@ const initialAgendaRule: Invariant = {
     const i = ctx.conversation.turns.indexOf(first!);
     const agenda = [tr.pulled[0], ...pending];
     const out: Violation[] = [];
-    if (agenda.length > AGENDA_MAX_LENGTH) out.push({ turn: i, detail: `initial agenda has ${agenda.length} acts (max ${AGENDA_MAX_LENGTH})` });
+    if (agenda.length > AGENDA_MAX_LENGTH)
+      out.push({ turn: i, detail: `initial agenda has ${agenda.length} acts (max ${AGENDA_MAX_LENGTH})` });
     if (!agenda.slice(0, AGENDA_DISCLOSE_WITHIN).some((a) => mainOf(a) === 'Disclose')) {
-      out.push({ turn: i, detail: `no Disclose among the first ${AGENDA_DISCLOSE_WITHIN} acts: ${show(agenda.slice(0, AGENDA_DISCLOSE_WITHIN).join(', '), 80)}` });
+      out.push({
+        turn: i,
+        detail: `no Disclose among the first ${AGENDA_DISCLOSE_WITHIN} acts: ${show(agenda.slice(0, AGENDA_DISCLOSE_WITHIN).join(', '), 80)}`,
+      });
     }
     return finding(1, out);
   },
@@ -787,7 +914,8 @@ const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
   statement: 'patience never rises, and falls by exactly one on each push and only on a push',
   needs: 'trace.patience',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user',
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user",
   check(ctx) {
     let prev: number | undefined;
     let n = 0;
@@ -802,8 +930,13 @@ const patienceNonIncreasing: Invariant = {
         const op = turn.trace?.operation;
         if (p > prev) out.push({ turn: i, detail: `patience rose from ${prev} to ${p}` });
         else if (p < prev && prev - p > 1) out.push({ turn: i, detail: `patience fell by ${prev - p} in one turn` });
-        else if (p < prev && op !== undefined && op !== 'push') out.push({ turn: i, detail: `patience fell on a ${show(op)}` });
-        else if (p === prev && op === 'push') out.push({ turn: i, detail: `a push (${show(turn.trace?.push_reason ?? 'inappropriate answer')}) cost no patience (${p})` });
+        else if (p < prev && op !== undefined && op !== 'push')
+          out.push({ turn: i, detail: `patience fell on a ${show(op)}` });
+        else if (p === prev && op === 'push')
+          out.push({
+            turn: i,
+            detail: `a push (${show(turn.trace?.push_reason ?? 'inappropriate answer')}) cost no patience (${p})`,
+          });
       }
       prev = p;
     });
@@ -813,9 +946,10 @@ const patienceNonIncreasing: Invariant = {
 
 const abandonAtZero: Invariant = {
   id: 'abandon-at-zero',
-  statement: 'a user abandons exactly when its patience reaches 0 (unless it takes an item on that last turn), abandoning is its last turn and is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left); a user that gives up (outcome gave_up) leaves on its last turn with patience left and end_reason gave_up, and end_reason completed means nothing pending, no pushed Complete and no patience lost',
+  statement:
+    'a user abandons exactly when its patience reaches 0 (unless it takes an item on that last turn), abandoning is its last turn and is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left); a user that gives up (outcome gave_up) leaves on its last turn with patience left and end_reason gave_up, and end_reason completed means nothing pending, no pushed Complete and no patience lost',
   needs: 'trace.patience',
-  source: 'Zhang & Balog KDD\'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)',
+  source: "Zhang & Balog KDD'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)",
   check(ctx) {
     const conv = ctx.conversation;
     const turns = conv.turns;
@@ -830,8 +964,10 @@ const abandonAtZero: Invariant = {
       n++;
       if (abandons && typeof p === 'number' && p > 0) out.push({ turn: i, detail: `abandoned with patience ${p}` });
       const takesAtLast = i === turns.length - 1 && isAcceptAct(tr?.user_act);
-      if (!abandons && !takesAtLast && typeof p === 'number' && p <= 0) out.push({ turn: i, detail: `patience ${p} but the user did not abandon` });
-      if (abandons && i !== turns.length - 1) out.push({ turn: i, detail: 'the dialogue went on after the user abandoned' });
+      if (!abandons && !takesAtLast && typeof p === 'number' && p <= 0)
+        out.push({ turn: i, detail: `patience ${p} but the user did not abandon` });
+      if (abandons && i !== turns.length - 1)
+        out.push({ turn: i, detail: 'the dialogue went on after the user abandoned' });
     });
     const lastTr = turns[turns.length - 1]?.trace;
     const lastAct = lastTr?.user_act;
@@ -839,23 +975,41 @@ const abandonAtZero: Invariant = {
     if (conv.outcome === 'abandoned' && typeof lastAct === 'string' && lastAct !== 'Complete.Abandon') {
       out.push({ turn: lastAt, detail: `outcome abandoned but the last user act is ${show(lastAct)}` });
     }
-    if (lastAct === 'Complete.Abandon' && conv.outcome !== undefined && conv.outcome !== 'abandoned' && conv.outcome !== 'agent_error' && conv.outcome !== 'simulator_error') {
+    if (
+      lastAct === 'Complete.Abandon' &&
+      conv.outcome !== undefined &&
+      conv.outcome !== 'abandoned' &&
+      conv.outcome !== 'agent_error' &&
+      conv.outcome !== 'simulator_error'
+    ) {
       out.push({ turn: lastAt, detail: `the user abandoned but the outcome is ${show(conv.outcome)}` });
     }
     const reason = lastTr ? (lastTr as Loose)['end_reason'] : undefined;
     if (typeof reason === 'string') {
       const patienceEnd = reason.toLowerCase().startsWith('patience');
-      if (lastAct === 'Complete.Abandon' && !patienceEnd) out.push({ turn: lastAt, detail: `abandoned at patience ${show(lastTr?.patience ?? '?')} with end_reason ${show(reason)} (expected patience)` });
-      if (patienceEnd && typeof lastTr?.patience === 'number' && lastTr.patience > 0) out.push({ turn: lastAt, detail: `end_reason ${show(reason)} with patience ${lastTr.patience} left` });
+      if (lastAct === 'Complete.Abandon' && !patienceEnd)
+        out.push({
+          turn: lastAt,
+          detail: `abandoned at patience ${show(lastTr?.patience ?? '?')} with end_reason ${show(reason)} (expected patience)`,
+        });
+      if (patienceEnd && typeof lastTr?.patience === 'number' && lastTr.patience > 0)
+        out.push({ turn: lastAt, detail: `end_reason ${show(reason)} with patience ${lastTr.patience} left` });
     }
     const lastTrace = turns[turns.length - 1]?.trace;
     const endReason = (lastTrace as Loose | undefined)?.['end_reason'];
     if (conv.outcome === 'gave_up' || endReason === 'gave_up') {
       const lp = lastTrace?.patience;
-      if (conv.outcome !== undefined && conv.outcome !== 'gave_up') out.push({ turn: turns.length - 1, detail: `end_reason gave_up but outcome ${show(conv.outcome)}` });
-      else if (endReason !== 'gave_up' && lastTrace !== undefined) out.push({ turn: turns.length - 1, detail: `outcome gave_up but end_reason ${endReason === undefined ? 'absent' : show(endReason)}` });
-      if (typeof lp === 'number' && lp <= 0) out.push({ turn: turns.length - 1, detail: `gave up with patience ${lp} (that is abandoning)` });
-      if (typeof lastAct === 'string' && (lastAct === 'Complete.Abandon' || isAcceptAct(lastAct))) out.push({ turn: turns.length - 1, detail: `gave up with the act ${show(lastAct)}` });
+      if (conv.outcome !== undefined && conv.outcome !== 'gave_up')
+        out.push({ turn: turns.length - 1, detail: `end_reason gave_up but outcome ${show(conv.outcome)}` });
+      else if (endReason !== 'gave_up' && lastTrace !== undefined)
+        out.push({
+          turn: turns.length - 1,
+          detail: `outcome gave_up but end_reason ${endReason === undefined ? 'absent' : show(endReason)}`,
+        });
+      if (typeof lp === 'number' && lp <= 0)
+        out.push({ turn: turns.length - 1, detail: `gave up with patience ${lp} (that is abandoning)` });
+      if (typeof lastAct === 'string' && (lastAct === 'Complete.Abandon' || isAcceptAct(lastAct)))
+        out.push({ turn: turns.length - 1, detail: `gave up with the act ${show(lastAct)}` });
       n = Math.max(n, 1);
     }
     // The other side of the line: `completed` is leaving with nothing left to do, so a user that
@@ -867,8 +1021,13 @@ const abandonAtZero: Invariant = {
       const why: string[] = [];
       if (lastTrace.agenda.length > 0) why.push(`${lastTrace.agenda.length} act(s) still pending`);
       if (lastTrace.operation === 'push') why.push('a pushed Complete');
-      if (typeof initial === 'number' && typeof lp === 'number' && lp < initial) why.push(`patience ${lp} of ${initial}`);
-      if (why.length) out.push({ turn: turns.length - 1, detail: `end_reason completed with ${why.join(', ')} (that is giving up: gave_up)` });
+      if (typeof initial === 'number' && typeof lp === 'number' && lp < initial)
+        why.push(`patience ${lp} of ${initial}`);
+      if (why.length)
+        out.push({
+          turn: turns.length - 1,
+          detail: `end_reason completed with ${why.join(', ')} (that is giving up: gave_up)`,
+        });
       n = Math.max(n, 1);
     }
     return finding(n, out);
@@ -889,7 +1048,8 @@ const coverageBoundedMonotone: Invariant = {
       if (typeof pc !== 'number') return;
       n++;
       if (!(pc >= 0 && pc <= 1)) out.push({ turn: i, detail: `coverage ${pc} is outside [0, 1]` });
-      if (prev !== undefined && pc < prev - COVERAGE_EPSILON) out.push({ turn: i, detail: `coverage fell from ${prev} to ${pc}` });
+      if (prev !== undefined && pc < prev - COVERAGE_EPSILON)
+        out.push({ turn: i, detail: `coverage fell from ${prev} to ${pc}` });
       prev = pc;
     });
     return n ? finding(n, out) : undefined;
@@ -917,7 +1077,11 @@ const coverageMatchesTargets: Invariant = {
       let hit = 0;
       for (const t of set) if (shown.has(t)) hit++;
       const expected = set.size ? round3(hit / set.size) : 0;
-      if (Math.abs(pc - expected) > COVERAGE_EPSILON) out.push({ turn: i, detail: `coverage ${pc}, expected ${expected} (${hit} of ${set.size} targets shown so far)` });
+      if (Math.abs(pc - expected) > COVERAGE_EPSILON)
+        out.push({
+          turn: i,
+          detail: `coverage ${pc}, expected ${expected} (${hit} of ${set.size} targets shown so far)`,
+        });
     });
     return n ? finding(n, out) : undefined;
   },
@@ -925,9 +1089,10 @@ const coverageMatchesTargets: Invariant = {
 
 const targetNotNamedEarly: Invariant = {
   id: 'target-free-no-early-target',
-  statement: 'a target-free user never names one of its target items (said.items or its title) or describes it by all its attributes before the agent has shown it',
+  statement:
+    'a target-free user never names one of its target items (said.items or its title) or describes it by all its attributes before the agent has shown it',
   needs: 'trace.targets (a target-free user)',
-  source: 'Kim et al., PEPPER Sect. 3 (target-free simulation: targets stay hidden from the user\'s utterances)',
+  source: "Kim et al., PEPPER Sect. 3 (target-free simulation: targets stay hidden from the user's utterances)",
   check(ctx) {
     const turns = ctx.conversation.turns;
     const targets = stringArray(turns.find((t) => t.trace?.targets !== undefined)?.trace?.targets);
@@ -942,7 +1107,11 @@ const targetNotNamedEarly: Invariant = {
       if (t) titles.set(id, { title: t, words: phraseWords(t) });
       else unknown++;
       const values = Object.values(f?.attributes ?? {}).filter((v) => v.trim() !== '');
-      if (values.length >= 3) described.set(id, values.map((v) => phraseWords(v)));
+      if (values.length >= 3)
+        described.set(
+          id,
+          values.map((v) => phraseWords(v)),
+        );
     }
     const shown = new Set<string>();
     /** Targets whose name a shown item also carries (naming them is naming what was shown). */
@@ -962,13 +1131,18 @@ const targetNotNamedEarly: Invariant = {
             continue;
           }
           const values = described.get(id);
-          if (values && values.every((v) => v.every((w) => wordSet!.has(w))) && values.every((v) => mentionsWords(text, v))) {
+          if (
+            values &&
+            values.every((v) => v.every((w) => wordSet!.has(w))) &&
+            values.every((v) => mentionsWords(text, v))
+          ) {
             out.push({ turn: i, detail: `describes target ${show(id)} by all its attributes before it was shown` });
             continue;
           }
           const title = titles.get(id);
           if (!title || nameShown.has(id)) continue;
-          if (mentionsWords(text, title.words)) out.push({ turn: i, detail: `names target ${show(id)} ${quote(title.title, 40)} before it was shown` });
+          if (mentionsWords(text, title.words))
+            out.push({ turn: i, detail: `names target ${show(id)} ${quote(title.title, 40)} before it was shown` });
         }
       }
       for (const r of turn.recommendations ?? []) {
@@ -976,11 +1150,15 @@ const targetNotNamedEarly: Invariant = {
         shown.add(r.item_id);
         if (!r.title || nameShown.size === titles.size) continue;
         const shownWords = phraseWords(r.title);
-        for (const [id, title] of titles) if (!nameShown.has(id) && mentionsWords(shownWords, title.words)) nameShown.add(id);
+        for (const [id, title] of titles)
+          if (!nameShown.has(id) && mentionsWords(shownWords, title.words)) nameShown.add(id);
       }
     });
     const f = finding(n, out);
-    if (unknown > 0) f.unchecked = [`titles and attributes of targets no carousel shows are unknown without a catalog, so naming or describing them is unchecked (pass --catalog)`];
+    if (unknown > 0)
+      f.unchecked = [
+        `titles and attributes of targets no carousel shows are unknown without a catalog, so naming or describing them is unchecked (pass --catalog)`,
+      ];
     return f;
   },
 };
@@ -997,8 +1175,10 @@ function metaModeOf(source: string | undefined): 'tol' | 'prob' | undefined {
 
 const metaSwitchRule: Invariant = {
   id: 'meta-switch-rule',
-  statement: 'a meta-simulator switches target only after the tolerance, never while its target is among the first three items shown, only to the member of its fixed target group most similar to the agent\'s top item, records switched_from; MetaSimTol re-targets whenever a member is more similar to the top item than its target; MetaSimProb switches only after a loss (the top item moved away from the target)',
-  source: 'Vlachou et al., Fashion-AlterEval Algorithms 1 and 2 (turn > tolerance; target = argmax over the alternatives; Prob: switch on delta < 0 with P_switch)',
+  statement:
+    "a meta-simulator switches target only after the tolerance, never while its target is among the first three items shown, only to the member of its fixed target group most similar to the agent's top item, records switched_from; MetaSimTol re-targets whenever a member is more similar to the top item than its target; MetaSimProb switches only after a loss (the top item moved away from the target)",
+  source:
+    'Vlachou et al., Fashion-AlterEval Algorithms 1 and 2 (turn > tolerance; target = argmax over the alternatives; Prob: switch on delta < 0 with P_switch)',
   needs: 'trace.target (a meta-simulated user)',
   check(ctx) {
     const tolerance = ctx.options.metaTolerance ?? DEFAULT_META_TOLERANCE;
@@ -1007,14 +1187,14 @@ const metaSwitchRule: Invariant = {
     const simMemo = new Map<string, number | undefined>();
     const sim = catalog?.similarity
       ? (a: string, b: string): number | undefined => {
-        const key = `${a}\u0000${b}`;
-        if (simMemo.has(key)) return simMemo.get(key);
-        const x = catalog.get(a);
-        const y = catalog.get(b);
-        const v = x && y ? (catalog.similarity as (p: unknown, q: unknown) => number)(x, y) : undefined;
-        simMemo.set(key, v);
-        return v;
-      }
+          const key = `${a}\u0000${b}`;
+          if (simMemo.has(key)) return simMemo.get(key);
+          const x = catalog.get(a);
+          const y = catalog.get(b);
+          const v = x && y ? (catalog.similarity as (p: unknown, q: unknown) => number)(x, y) : undefined;
+          simMemo.set(key, v);
+          return v;
+        }
       : undefined;
     const turns = ctx.conversation.turns;
     let group: string[] | undefined;
@@ -1042,7 +1222,7 @@ const metaSwitchRule: Invariant = {
     };
     turns.forEach((turn, i) => {
       const target = turn.trace?.target;
-      const seenRecs = i > 0 ? turns[i - 1].recommendations ?? [] : [];
+      const seenRecs = i > 0 ? (turns[i - 1].recommendations ?? []) : [];
       const top = seenRecs[0]?.item_id;
       if (i > 0 && turns[i - 1].trace?.error !== undefined) failed = true;
       if (target && typeof target.item_id === 'string') {
@@ -1053,34 +1233,74 @@ const metaSwitchRule: Invariant = {
         const switched = prev !== undefined && target.item_id !== prev;
         if (switched || target.switched_from !== undefined) {
           if (i <= tolerance) out.push({ turn: i, detail: `target switched on turn ${i}, tolerance ${tolerance}` });
-          if (group.length && !group.includes(target.item_id)) out.push({ turn: i, detail: `new target ${show(target.item_id)} is not in the target group` });
-          if (switched && target.switched_from !== prev) out.push({ turn: i, detail: `switch from ${show(prev)} recorded as switched_from ${show(target.switched_from ?? '(none)')}` });
-          if (!switched) out.push({ turn: i, detail: `switched_from ${show(target.switched_from)} but the target stayed ${show(target.item_id)}` });
+          if (group.length && !group.includes(target.item_id))
+            out.push({ turn: i, detail: `new target ${show(target.item_id)} is not in the target group` });
+          if (switched && target.switched_from !== prev)
+            out.push({
+              turn: i,
+              detail: `switch from ${show(prev)} recorded as switched_from ${show(target.switched_from ?? '(none)')}`,
+            });
+          if (!switched)
+            out.push({
+              turn: i,
+              detail: `switched_from ${show(target.switched_from)} but the target stayed ${show(target.item_id)}`,
+            });
         }
         if (switched && prev !== undefined && !failed) {
           const shownAt = seenRecs.slice(0, META_SEEN_DEPTH).findIndex((r) => r.item_id === prev);
-          if (shownAt >= 0) out.push({ turn: i, detail: `switched away from ${show(prev)} while it was shown at #${shownAt + 1}` });
+          if (shownAt >= 0)
+            out.push({ turn: i, detail: `switched away from ${show(prev)} while it was shown at #${shownAt + 1}` });
           if (top === undefined) out.push({ turn: i, detail: 'switched target with no item on screen' });
           else if (sim && group.includes(target.item_id)) {
             const best = closest(top, prev, group);
             const chosen = sim(top, target.item_id);
             const bestSim = best === undefined ? undefined : sim(top, best);
-            if (best === undefined || chosen === undefined || bestSim === undefined) unchecked.add('an item of the target group is not in the catalog, so the most-similar rule is unchecked for it');
-            else if (chosen < bestSim - SIMILARITY_EPSILON) out.push({ turn: i, detail: `switched to ${show(target.item_id)} (similarity ${round3(chosen)} to the top item) but ${show(best)} is more similar (${round3(bestSim)})` });
+            if (best === undefined || chosen === undefined || bestSim === undefined)
+              unchecked.add(
+                'an item of the target group is not in the catalog, so the most-similar rule is unchecked for it',
+              );
+            else if (chosen < bestSim - SIMILARITY_EPSILON)
+              out.push({
+                turn: i,
+                detail: `switched to ${show(target.item_id)} (similarity ${round3(chosen)} to the top item) but ${show(best)} is more similar (${round3(bestSim)})`,
+              });
             if (mode === 'prob') {
               const now = sim(top, prev);
               const before = previousTop === undefined ? undefined : sim(previousTop, prev);
-              if (previousTop === undefined) out.push({ turn: i, detail: 'MetaSimProb switched before it had an earlier top item to compare with (no loss possible)' });
-              else if (now !== undefined && before !== undefined && now - before >= 0) out.push({ turn: i, detail: `MetaSimProb switched on a gain: delta=${round3(now - before)} (the top item moved closer to ${show(prev)})` });
+              if (previousTop === undefined)
+                out.push({
+                  turn: i,
+                  detail: 'MetaSimProb switched before it had an earlier top item to compare with (no loss possible)',
+                });
+              else if (now !== undefined && before !== undefined && now - before >= 0)
+                out.push({
+                  turn: i,
+                  detail: `MetaSimProb switched on a gain: delta=${round3(now - before)} (the top item moved closer to ${show(prev)})`,
+                });
             }
           }
         }
-        if (!switched && mode === 'tol' && prev !== undefined && i > tolerance && top !== undefined && !failed && group.length) {
+        if (
+          !switched &&
+          mode === 'tol' &&
+          prev !== undefined &&
+          i > tolerance &&
+          top !== undefined &&
+          !failed &&
+          group.length
+        ) {
           const shown = seenRecs.slice(0, META_SEEN_DEPTH).some((r) => r.item_id === prev);
           if (!shown && sim) {
             const best = closest(top, prev, group);
-            if (best === undefined) unchecked.add('an item of the target group is not in the catalog, so the MetaSimTol re-target rule is unchecked for it');
-            else if (best !== prev) out.push({ turn: i, detail: `MetaSimTol kept ${show(prev)} after the tolerance although ${show(best)} is more similar to the top item ${show(top)}` });
+            if (best === undefined)
+              unchecked.add(
+                'an item of the target group is not in the catalog, so the MetaSimTol re-target rule is unchecked for it',
+              );
+            else if (best !== prev)
+              out.push({
+                turn: i,
+                detail: `MetaSimTol kept ${show(prev)} after the tolerance although ${show(best)} is more similar to the top item ${show(top)}`,
+              });
           }
         }
         prev = target.item_id;
@@ -1089,7 +1309,10 @@ const metaSwitchRule: Invariant = {
     });
     if (!n) return undefined;
     const f = finding(n, out);
-    if (!sim && mode !== undefined) unchecked.add('without a catalog (item similarity) the most-similar member, MetaSimTol re-target and MetaSimProb loss rules are unchecked (pass --catalog)');
+    if (!sim && mode !== undefined)
+      unchecked.add(
+        'without a catalog (item similarity) the most-similar member, MetaSimTol re-target and MetaSimProb loss rules are unchecked (pass --catalog)',
+      );
     if (unchecked.size) f.unchecked = [...unchecked];
     return f;
   },
@@ -1097,8 +1320,9 @@ const metaSwitchRule: Invariant = {
 
 const acceptedItemShown: Invariant = {
   id: 'accepted-item-shown',
-  statement: 'an item the user accepts (trace.said.items on the accepting turn) was shown in a carousel before that turn',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (Note.Accept answers a recommendation); SimLens trace contract (said.items)',
+  statement:
+    'an item the user accepts (trace.said.items on the accepting turn) was shown in a carousel before that turn',
+  source: "Zhang & Balog KDD'20 Sect. 4.1 (Note.Accept answers a recommendation); SimLens trace contract (said.items)",
   needs: 'an accept (trace.user_act) naming its item in trace.said.items',
   check(ctx) {
     const turns = ctx.conversation.turns;
@@ -1113,8 +1337,10 @@ const acceptedItemShown: Invariant = {
         const said = stringArray(tr.said?.items);
         if (said?.length) {
           n++;
-          for (const id of said) if (!shown.has(id)) out.push({ turn: i, detail: `accepted ${show(id)}, which no earlier carousel showed` });
-        } else unchecked.push('an accept that does not name its item in trace.said.items cannot be matched to a shown item');
+          for (const id of said)
+            if (!shown.has(id)) out.push({ turn: i, detail: `accepted ${show(id)}, which no earlier carousel showed` });
+        } else
+          unchecked.push('an accept that does not name its item in trace.said.items cannot be matched to a shown item');
       }
       for (const r of turn.recommendations ?? []) if (typeof r?.item_id === 'string') shown.add(r.item_id);
     });
@@ -1129,8 +1355,10 @@ const SCORE_EPSILON = 0.0005;
 
 const satisfactionFrustration: Invariant = {
   id: 'satisfaction-frustration',
-  statement: 'satisfaction and frustration stay in [0, 1]; satisfaction does not rise on an inappropriate answer (push) and does not fall on an appropriate one (pull) the user does not turn down; frustration rises exactly when patience falls, and is 0 only while no patience was lost',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1 and 6 (pull on an appropriate answer, push and patience loss on an inappropriate one); SimLens agenda user (satisfaction = share of appropriate answers, frustration = patience lost)',
+  statement:
+    'satisfaction and frustration stay in [0, 1]; satisfaction does not rise on an inappropriate answer (push) and does not fall on an appropriate one (pull) the user does not turn down; frustration rises exactly when patience falls, and is 0 only while no patience was lost',
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.1 and 6 (pull on an appropriate answer, push and patience loss on an inappropriate one); SimLens agenda user (satisfaction = share of appropriate answers, frustration = patience lost)",
   needs: 'trace.satisfaction or trace.frustration',
   check(ctx) {
     let prevSat: number | undefined;
@@ -1153,23 +1381,42 @@ const satisfactionFrustration: Invariant = {
       any = true;
       n++;
       if (p !== undefined && firstPatience === undefined) firstPatience = p;
-      if (sat !== undefined && !(sat >= 0 && sat <= 1)) out.push({ turn: i, detail: `satisfaction ${sat} is outside [0, 1]` });
-      if (fr !== undefined && !(fr >= 0 && fr <= 1)) out.push({ turn: i, detail: `frustration ${fr} is outside [0, 1]` });
+      if (sat !== undefined && !(sat >= 0 && sat <= 1))
+        out.push({ turn: i, detail: `satisfaction ${sat} is outside [0, 1]` });
+      if (fr !== undefined && !(fr >= 0 && fr <= 1))
+        out.push({ turn: i, detail: `frustration ${fr} is outside [0, 1]` });
       const op = tr.operation;
       if (sat !== undefined && prevSat !== undefined) {
-        if (op === 'push' && sat > prevSat + SCORE_EPSILON) out.push({ turn: i, detail: `satisfaction rose from ${prevSat} to ${sat} on an inappropriate answer (${show(tr.push_reason ?? 'push')})` });
+        if (op === 'push' && sat > prevSat + SCORE_EPSILON)
+          out.push({
+            turn: i,
+            detail: `satisfaction rose from ${prevSat} to ${sat} on an inappropriate answer (${show(tr.push_reason ?? 'push')})`,
+          });
         // An appropriate answer whose items the user turns down may count as unsatisfying (docs/simulation.md).
-        const rejects = tr.user_act === 'Note.Dislike' || (typeof tr.user_act === 'string' && convApparelOf(tr.user_act) === 'reject_recommendation');
-        if (op === 'pull' && !rejects && sat < prevSat - SCORE_EPSILON) out.push({ turn: i, detail: `satisfaction fell from ${prevSat} to ${sat} on an appropriate answer (pull, act ${show(tr.user_act ?? '?')})` });
+        const rejects =
+          tr.user_act === 'Note.Dislike' ||
+          (typeof tr.user_act === 'string' && convApparelOf(tr.user_act) === 'reject_recommendation');
+        if (op === 'pull' && !rejects && sat < prevSat - SCORE_EPSILON)
+          out.push({
+            turn: i,
+            detail: `satisfaction fell from ${prevSat} to ${sat} on an appropriate answer (pull, act ${show(tr.user_act ?? '?')})`,
+          });
       }
       if (fr !== undefined && p !== undefined) {
         if (prevFr !== undefined && prevPatience !== undefined) {
-          if (p < prevPatience && !(fr > prevFr + SCORE_EPSILON)) out.push({ turn: i, detail: `patience fell from ${prevPatience} to ${p} but frustration stayed ${prevFr} -> ${fr}` });
-          if (p >= prevPatience && Math.abs(fr - prevFr) > SCORE_EPSILON) out.push({ turn: i, detail: `frustration moved ${prevFr} -> ${fr} while patience stayed ${p}` });
+          if (p < prevPatience && !(fr > prevFr + SCORE_EPSILON))
+            out.push({
+              turn: i,
+              detail: `patience fell from ${prevPatience} to ${p} but frustration stayed ${prevFr} -> ${fr}`,
+            });
+          if (p >= prevPatience && Math.abs(fr - prevFr) > SCORE_EPSILON)
+            out.push({ turn: i, detail: `frustration moved ${prevFr} -> ${fr} while patience stayed ${p}` });
         }
         if (firstPatience !== undefined) {
-          if (p < firstPatience && fr <= SCORE_EPSILON) out.push({ turn: i, detail: `frustration ${fr} at patience ${p} of ${firstPatience}` });
-          if (p >= firstPatience && fr > SCORE_EPSILON) out.push({ turn: i, detail: `frustration ${fr} before any patience was lost` });
+          if (p < firstPatience && fr <= SCORE_EPSILON)
+            out.push({ turn: i, detail: `frustration ${fr} at patience ${p} of ${firstPatience}` });
+          if (p >= firstPatience && fr > SCORE_EPSILON)
+            out.push({ turn: i, detail: `frustration ${fr} before any patience was lost` });
         }
       }
       if (sat !== undefined) prevSat = sat;
@@ -1183,7 +1430,11 @@ const satisfactionFrustration: Invariant = {
 /** Did the agent explain on this turn, as the user understood it (trace.nlu acts, else agent_act)? */
 function agentExplained(tr: SimulatorTrace | undefined): boolean {
   const acts = stringArray((tr?.nlu as Loose | undefined)?.['acts']) ?? [];
-  return acts.some((a) => mainOf(a) === 'Explain') || mainOf(tr?.nlu?.agent_act ?? '') === 'Explain' || mainOf(tr?.agent_act ?? '') === 'Explain';
+  return (
+    acts.some((a) => mainOf(a) === 'Explain') ||
+    mainOf(tr?.nlu?.agent_act ?? '') === 'Explain' ||
+    mainOf(tr?.agent_act ?? '') === 'Explain'
+  );
 }
 
 /** Does the agent's answer on turn `at` state the value of `attr` of an item shown up to then? */
@@ -1203,8 +1454,10 @@ function answerStatesAttribute(ctx: ConversationContext, at: number, attr: strin
 
 const goalRequests: Invariant = {
   id: 'goal-requests',
-  statement: 'fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent explained or stated the requested attribute of a shown item',
-  source: 'Zhang & Balog KDD\'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent\'s answers); SimLens agenda user (fulfilled_requests)',
+  statement:
+    'fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent explained or stated the requested attribute of a shown item',
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent's answers); SimLens agenda user (fulfilled_requests)",
   needs: 'trace.goal.requests',
   check(ctx) {
     const turns = ctx.conversation.turns;
@@ -1219,15 +1472,24 @@ const goalRequests: Invariant = {
       any = true;
       n++;
       const done = stringArray(goal.fulfilled_requests) ?? [];
-      for (const r of done) if (!requests.includes(r)) out.push({ turn: i, detail: `fulfilled request ${show(r)} is not a request of the goal [${show(requests.join(', '))}]` });
+      for (const r of done)
+        if (!requests.includes(r))
+          out.push({
+            turn: i,
+            detail: `fulfilled request ${show(r)} is not a request of the goal [${show(requests.join(', '))}]`,
+          });
       if (prevDone !== undefined) {
-        for (const r of prevDone) if (!done.includes(r)) out.push({ turn: i, detail: `request ${show(r)} was fulfilled and is open again` });
+        for (const r of prevDone)
+          if (!done.includes(r)) out.push({ turn: i, detail: `request ${show(r)} was fulfilled and is open again` });
         const fresh = done.filter((r) => !prevDone!.includes(r) && requests.includes(r));
         if (fresh.length) {
           const asked = mainOf(turns[i - 1]?.trace?.user_act ?? '');
           const explained = agentExplained(turn.trace) || fresh.every((r) => answerStatesAttribute(ctx, i - 1, r));
           if (!(asked === 'Navigate' || asked === 'Inquire') || !explained) {
-            out.push({ turn: i, detail: `request ${show(fresh.join(', '))} fulfilled although ${asked === 'Navigate' || asked === 'Inquire' ? 'the agent did not explain' : `the user did not ask (act ${show(turns[i - 1]?.trace?.user_act ?? '?')})`}` });
+            out.push({
+              turn: i,
+              detail: `request ${show(fresh.join(', '))} fulfilled although ${asked === 'Navigate' || asked === 'Inquire' ? 'the agent did not explain' : `the user did not ask (act ${show(turns[i - 1]?.trace?.user_act ?? '?')})`}`,
+            });
           }
         }
       } else if (done.some((r) => requests.includes(r))) {
@@ -1241,8 +1503,10 @@ const goalRequests: Invariant = {
 
 const noRepetition: Invariant = {
   id: 'no-repetition',
-  statement: 'a simulated user never says, word for word, an utterance it already said in the conversation (except to repeat itself after an agent failure)',
-  source: 'SimLens realism rule (repeated templated turns are the first thing a reviewer notices; ConvApparel human dialogues rarely repeat a turn verbatim)',
+  statement:
+    'a simulated user never says, word for word, an utterance it already said in the conversation (except to repeat itself after an agent failure)',
+  source:
+    'SimLens realism rule (repeated templated turns are the first thing a reviewer notices; ConvApparel human dialogues rarely repeat a turn verbatim)',
   needs: 'simulated turns (a trace) with user utterances',
   check(ctx) {
     const turns = ctx.conversation.turns;
@@ -1256,9 +1520,11 @@ const noRepetition: Invariant = {
       const key = ctx.words(i).join(' ');
       if (key === '') return;
       n++;
-      const ignored = (turn.trace as Loose)['ignored_agent_error'] === true || (i > 0 && turns[i - 1].trace?.error !== undefined);
+      const ignored =
+        (turn.trace as Loose)['ignored_agent_error'] === true || (i > 0 && turns[i - 1].trace?.error !== undefined);
       const at = seen.get(key);
-      if (at !== undefined && !ignored) out.push({ turn: i, detail: `repeats turn ${at} word for word: ${quote(text)}` });
+      if (at !== undefined && !ignored)
+        out.push({ turn: i, detail: `repeats turn ${at} word for word: ${quote(text)}` });
       if (at === undefined) seen.set(key, i);
     });
     return n ? finding(n, out) : undefined;
@@ -1274,8 +1540,10 @@ const oppositeOpinion = { like: 'dislike', dislike: 'like' } as const;
 
 const opinionMatchesPreferences: Invariant = {
   id: 'opinion-matches-preferences',
-  statement: 'an opinion the user voices (Note.Like, Note.Dislike, an accept, on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed',
-  source: 'Zhang & Balog KDD\'20 Sect. 5 (the preference model answers Note acts); Kim et al., PEPPER Sect. 3 (reflected preferences)',
+  statement:
+    'an opinion the user voices (Note.Like, Note.Dislike, an accept, on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed',
+  source:
+    "Zhang & Balog KDD'20 Sect. 5 (the preference model answers Note acts); Kim et al., PEPPER Sect. 3 (reflected preferences)",
   needs: 'trace.preferences (liked/disliked items or reflected opinions) and opinions on trace.said.items',
   check(ctx) {
     const turns = ctx.conversation.turns;
@@ -1310,10 +1578,19 @@ const opinionMatchesPreferences: Invariant = {
       n++;
       const reflected = (prefs?.reflected ?? {}) as Record<string, string>;
       for (const id of items) {
-        const modelSays = model.liked.has(id) ? 'like' : model.disliked.has(id) ? 'dislike' : (reflected[id] === 'like' || reflected[id] === 'dislike' ? reflected[id] : undefined);
+        const modelSays = model.liked.has(id)
+          ? 'like'
+          : model.disliked.has(id)
+            ? 'dislike'
+            : reflected[id] === 'like' || reflected[id] === 'dislike'
+              ? reflected[id]
+              : undefined;
         if (modelSays !== oppositeOpinion[opinion]) continue;
         if (opinion === 'dislike' && breaksDisclosed(ctx, i, id)) continue;
-        out.push({ turn: i, detail: `${show(act)} on ${show(id)} but the preference model ${modelSays === 'like' ? 'likes' : 'dislikes'} it` });
+        out.push({
+          turn: i,
+          detail: `${show(act)} on ${show(id)} but the preference model ${modelSays === 'like' ? 'likes' : 'dislikes'} it`,
+        });
       }
     });
     return n ? finding(n, out) : undefined;

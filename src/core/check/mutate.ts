@@ -101,19 +101,22 @@ function escapeRe(s: string): string {
 /** Every item a conversation shows with its attributes (first showing wins). */
 function shownItems(c: Conversation, upTo = c.turns.length): Map<string, RecommendedItem> {
   const out = new Map<string, RecommendedItem>();
-  for (let i = 0; i < upTo && i < c.turns.length; i++) for (const r of c.turns[i].recommendations ?? []) if (!out.has(r.item_id)) out.set(r.item_id, r);
+  for (let i = 0; i < upTo && i < c.turns.length; i++)
+    for (const r of c.turns[i].recommendations ?? []) if (!out.has(r.item_id)) out.set(r.item_id, r);
   return out;
 }
 
 function attrsOf(r: RecommendedItem | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(r?.attributes ?? {})) if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
+  for (const [k, v] of Object.entries(r?.attributes ?? {}))
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = String(v);
   return out;
 }
 
 function factsOf(c: Conversation, id: string, ctx: MutationContext): ItemFacts | undefined {
   const shown = shownItems(c).get(id);
-  if (shown && Object.keys(attrsOf(shown)).length) return { item_id: id, title: shown.title, category: shown.category, attributes: attrsOf(shown) };
+  if (shown && Object.keys(attrsOf(shown)).length)
+    return { item_id: id, title: shown.title, category: shown.category, attributes: attrsOf(shown) };
   const k = ctx.catalog?.get(id);
   return k ? { item_id: k.item_id, title: k.title, category: k.category, attributes: { ...k.attributes } } : undefined;
 }
@@ -150,7 +153,8 @@ function switchSites(c: Conversation): number[] {
   const out: number[] = [];
   c.turns.forEach((t, i) => {
     const target = tr(t)?.target;
-    if (i > 0 && target?.switched_from !== undefined && tr(c.turns[i - 1])?.target?.item_id === target.switched_from) out.push(i);
+    if (i > 0 && target?.switched_from !== undefined && tr(c.turns[i - 1])?.target?.item_id === target.switched_from)
+      out.push(i);
   });
   return out;
 }
@@ -192,7 +196,8 @@ function keepsStated(c: Conversation, at: number, id: string, ctx: MutationConte
   }
   const x = tr(c.turns[at]);
   const goal = x?.goal?.constraints ?? {};
-  for (const a of strList((x?.goal as Loose | undefined)?.['disclosed'])) if (goal[a] !== undefined) want.set(a, [...(want.get(a) ?? []), String(goal[a])]);
+  for (const a of strList((x?.goal as Loose | undefined)?.['disclosed']))
+    if (goal[a] !== undefined) want.set(a, [...(want.get(a) ?? []), String(goal[a])]);
   for (const [a, values] of want) {
     const have = a === 'category' ? f.category : f.attributes[a];
     if (have !== undefined && !values.every((v) => v.toLowerCase() === have.toLowerCase())) return false;
@@ -206,24 +211,42 @@ function keepsStated(c: Conversation, at: number, id: string, ctx: MutationConte
 const OPERATORS: MutationOperator[] = [
   // disclosed-value-stated
   {
-    id: 'text-drop-disclosed', invariant: 'disclosed-value-stated', kind: 'text',
+    id: 'text-drop-disclosed',
+    invariant: 'disclosed-value-stated',
+    kind: 'text',
     description: 'the utterance no longer says a value its trace says it stated',
     apply(c0, rng) {
       const c = clone(c0);
-      const i = pickSite(rng, sites(c, (t) => constraintsSaid(t).some(([, v]) => v.length > 2 && (t.user_utterance ?? '').toLowerCase().includes(v.toLowerCase()))));
+      const i = pickSite(
+        rng,
+        sites(c, (t) =>
+          constraintsSaid(t).some(
+            ([, v]) => v.length > 2 && (t.user_utterance ?? '').toLowerCase().includes(v.toLowerCase()),
+          ),
+        ),
+      );
       if (i === undefined) return undefined;
       const t = c.turns[i];
-      const [attr, v] = rng.pick(constraintsSaid(t).filter(([, v]) => v.length > 2 && (t.user_utterance ?? '').toLowerCase().includes(v.toLowerCase())));
+      const [attr, v] = rng.pick(
+        constraintsSaid(t).filter(
+          ([, v]) => v.length > 2 && (t.user_utterance ?? '').toLowerCase().includes(v.toLowerCase()),
+        ),
+      );
       t.user_utterance = (t.user_utterance ?? '').replace(new RegExp(escapeRe(v), 'gi'), 'something');
       return { conversation: c, turn: i, detail: `dropped ${attr}=${v} from the text` };
     },
   },
   {
-    id: 'text-negate-disclosed', invariant: 'disclosed-value-stated', kind: 'negation',
+    id: 'text-negate-disclosed',
+    invariant: 'disclosed-value-stated',
+    kind: 'negation',
     description: 'the utterance only negates a value its trace says it stated ("Anything but red.")',
     apply(c0, rng) {
       const c = clone(c0);
-      const i = pickSite(rng, sites(c, (t) => constraintsSaid(t).some(([a]) => a !== 'category')));
+      const i = pickSite(
+        rng,
+        sites(c, (t) => constraintsSaid(t).some(([a]) => a !== 'category')),
+      );
       if (i === undefined) return undefined;
       const [attr, v] = rng.pick(constraintsSaid(c.turns[i]).filter(([a]) => a !== 'category'));
       const forms = [`Anything but ${v}.`, `Not ${v}, please.`, `I don't want ${v}.`, `Nothing ${v}.`];
@@ -232,27 +255,38 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'label-unsaid-disclosure', invariant: 'disclosed-value-stated', kind: 'state',
+    id: 'label-unsaid-disclosure',
+    invariant: 'disclosed-value-stated',
+    kind: 'state',
     description: 'the trace claims a goal value was said that the utterance does not contain',
     apply(c0, rng) {
       const c = clone(c0);
       const candidates = sites(c, (t) => {
         const g = tr(t)?.goal?.constraints ?? {};
         const text = (t.user_utterance ?? '').toLowerCase();
-        return tr(t)?.said !== undefined && Object.entries(g).some(([, v]) => String(v).length > 2 && !text.includes(String(v).toLowerCase()));
+        return (
+          tr(t)?.said !== undefined &&
+          Object.entries(g).some(([, v]) => String(v).length > 2 && !text.includes(String(v).toLowerCase()))
+        );
       });
       const i = pickSite(rng, candidates);
       if (i === undefined) return undefined;
       const t = tr(c.turns[i])!;
       const text = (c.turns[i].user_utterance ?? '').toLowerCase();
-      const [attr, v] = rng.pick(Object.entries(t.goal!.constraints).filter(([, v]) => String(v).length > 2 && !text.includes(String(v).toLowerCase())));
+      const [attr, v] = rng.pick(
+        Object.entries(t.goal!.constraints).filter(
+          ([, v]) => String(v).length > 2 && !text.includes(String(v).toLowerCase()),
+        ),
+      );
       t.said = { ...t.said, constraints: { ...(t.said?.constraints ?? {}), [attr]: v } };
       return { conversation: c, turn: i, detail: `said.constraints gained ${attr}=${String(v)}` };
     },
   },
   // no-end-before-recommendation
   {
-    id: 'shift-end-before-shown', invariant: 'no-end-before-recommendation', kind: 'shift',
+    id: 'shift-end-before-shown',
+    invariant: 'no-end-before-recommendation',
+    kind: 'shift',
     description: 'the dialogue is cut so the user ends (completed, patience left) before any item was shown',
     apply(c0) {
       const first = c0.turns.findIndex((t) => (t.recommendations?.length ?? 0) > 0);
@@ -272,45 +306,90 @@ const OPERATORS: MutationOperator[] = [
   },
   // agenda-pull-order
   {
-    id: 'label-pulled-act', invariant: 'agenda-pull-order', kind: 'label',
+    id: 'label-pulled-act',
+    invariant: 'agenda-pull-order',
+    kind: 'label',
     description: 'a pull records an act that was not the top of the agenda',
     apply(c0, rng) {
       const c = clone(c0);
-      const i = pickSite(rng, sites(c, (t, i) => i > 0 && tr(t)?.operation === 'pull' && (tr(t)?.pulled?.length ?? 0) > 0 && Array.isArray(tr(c.turns[i - 1])?.agenda)));
+      const i = pickSite(
+        rng,
+        sites(
+          c,
+          (t, i) =>
+            i > 0 &&
+            tr(t)?.operation === 'pull' &&
+            (tr(t)?.pulled?.length ?? 0) > 0 &&
+            Array.isArray(tr(c.turns[i - 1])?.agenda),
+        ),
+      );
       if (i === undefined) return undefined;
       const t = tr(c.turns[i])!;
       const was = t.pulled![0];
-      const other = ['Disclose', 'Navigate', 'Inquire', 'Note', 'Reveal'].filter((a) => a !== mainOf(was) && a !== mainOf(strList(tr(c.turns[i - 1])?.agenda)[0]));
+      const other = ['Disclose', 'Navigate', 'Inquire', 'Note', 'Reveal'].filter(
+        (a) => a !== mainOf(was) && a !== mainOf(strList(tr(c.turns[i - 1])?.agenda)[0]),
+      );
       t.pulled = [rng.pick(other)];
       return { conversation: c, turn: i, detail: `pulled ${was} relabelled ${t.pulled[0]}` };
     },
   },
   {
-    id: 'label-performed-act', invariant: 'agenda-pull-order', kind: 'label',
+    id: 'label-performed-act',
+    invariant: 'agenda-pull-order',
+    kind: 'label',
     description: 'the act performed differs from the act pulled (or pushed), with no planned act to explain it',
     apply(c0, rng) {
       const c = clone(c0);
-      const i = pickSite(rng, sites(c, (t) => {
-        const x = tr(t);
-        const op = x?.operation;
-        const act = op === 'pull' ? x?.pulled?.[0] : op === 'push' ? x?.pushed?.[0] : undefined;
-        return act !== undefined && typeof x?.user_act === 'string' && !isAccept(x.user_act) && mainOf(x.user_act) !== 'Complete' && (x as Loose)['planned_act'] === undefined;
-      }));
+      const i = pickSite(
+        rng,
+        sites(c, (t) => {
+          const x = tr(t);
+          const op = x?.operation;
+          const act = op === 'pull' ? x?.pulled?.[0] : op === 'push' ? x?.pushed?.[0] : undefined;
+          return (
+            act !== undefined &&
+            typeof x?.user_act === 'string' &&
+            !isAccept(x.user_act) &&
+            mainOf(x.user_act) !== 'Complete' &&
+            (x as Loose)['planned_act'] === undefined
+          );
+        }),
+      );
       if (i === undefined) return undefined;
       const t = tr(c.turns[i])!;
       const was = t.user_act!;
       const planned = (t as Loose)['planned_act'];
-      const avoid = new Set([mainOf(was), mainOf(t.pulled?.[0] ?? t.pushed?.[0]), mainOf(typeof planned === 'string' ? planned : '')]);
-      t.user_act = rng.pick(['Disclose', 'Navigate.More', 'Inquire.Subset', 'Note.Dislike', 'Reveal.Refine'].filter((a) => !avoid.has(mainOf(a))));
+      const avoid = new Set([
+        mainOf(was),
+        mainOf(t.pulled?.[0] ?? t.pushed?.[0]),
+        mainOf(typeof planned === 'string' ? planned : ''),
+      ]);
+      t.user_act = rng.pick(
+        ['Disclose', 'Navigate.More', 'Inquire.Subset', 'Note.Dislike', 'Reveal.Refine'].filter(
+          (a) => !avoid.has(mainOf(a)),
+        ),
+      );
       return { conversation: c, turn: i, detail: `user_act ${was} relabelled ${t.user_act}` };
     },
   },
   {
-    id: 'silent-agenda-drop', invariant: 'agenda-pull-order', kind: 'state',
+    id: 'silent-agenda-drop',
+    invariant: 'agenda-pull-order',
+    kind: 'state',
     description: 'an act silently disappears from the agenda',
     apply(c0, rng) {
       const c = clone(c0);
-      const i = pickSite(rng, sites(c, (t, i) => i > 0 && (tr(t)?.operation === 'pull' || tr(t)?.operation === 'push') && strList(tr(t)?.agenda).length > 0 && Array.isArray(tr(c.turns[i - 1])?.agenda)));
+      const i = pickSite(
+        rng,
+        sites(
+          c,
+          (t, i) =>
+            i > 0 &&
+            (tr(t)?.operation === 'pull' || tr(t)?.operation === 'push') &&
+            strList(tr(t)?.agenda).length > 0 &&
+            Array.isArray(tr(c.turns[i - 1])?.agenda),
+        ),
+      );
       if (i === undefined) return undefined;
       const t = tr(c.turns[i])!;
       const k = rng.int(t.agenda!.length);
@@ -320,7 +399,9 @@ const OPERATORS: MutationOperator[] = [
   },
   // accepted-meets-constraints
   {
-    id: 'swap-accepted-item', invariant: 'accepted-meets-constraints', kind: 'item',
+    id: 'swap-accepted-item',
+    invariant: 'accepted-meets-constraints',
+    kind: 'item',
     description: 'the user accepts a shown item that breaks a value it disclosed',
     apply(c0, rng) {
       const i = lastTurnIndex(c0);
@@ -328,7 +409,14 @@ const OPERATORS: MutationOperator[] = [
       if (!t0 || !isAccept(t0.user_act) || !strList(t0.said?.items).length) return undefined;
       const disclosed = strList((t0.goal as Loose | undefined)?.['disclosed']).filter((a) => a !== 'category');
       const goal = t0.goal?.constraints ?? {};
-      const shown = [...shownItems(c0, i).values()].filter((r) => disclosed.some((a) => goal[a] !== undefined && attrsOf(r)[a] !== undefined && attrsOf(r)[a].toLowerCase() !== String(goal[a]).toLowerCase()));
+      const shown = [...shownItems(c0, i).values()].filter((r) =>
+        disclosed.some(
+          (a) =>
+            goal[a] !== undefined &&
+            attrsOf(r)[a] !== undefined &&
+            attrsOf(r)[a].toLowerCase() !== String(goal[a]).toLowerCase(),
+        ),
+      );
       if (!shown.length) return undefined;
       const c = clone(c0);
       const pick = rng.pick(shown);
@@ -337,8 +425,11 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'silent-drop-constraint', invariant: 'accepted-meets-constraints', kind: 'state',
-    description: 'a disclosed constraint silently leaves the goal (no Reveal.Expand), then the user accepts an item that breaks it',
+    id: 'silent-drop-constraint',
+    invariant: 'accepted-meets-constraints',
+    kind: 'state',
+    description:
+      'a disclosed constraint silently leaves the goal (no Reveal.Expand), then the user accepts an item that breaks it',
     apply(c0, rng) {
       const i = lastTurnIndex(c0);
       const t0 = tr(c0.turns[i]);
@@ -346,12 +437,23 @@ const OPERATORS: MutationOperator[] = [
       const disclosed = strList((t0.goal as Loose | undefined)?.['disclosed']).filter((a) => a !== 'category');
       const goal = t0.goal?.constraints ?? {};
       const options: [string, RecommendedItem][] = [];
-      for (const r of shownItems(c0, i).values()) for (const a of disclosed) if (goal[a] !== undefined && attrsOf(r)[a] !== undefined && attrsOf(r)[a].toLowerCase() !== String(goal[a]).toLowerCase()) options.push([a, r]);
+      for (const r of shownItems(c0, i).values())
+        for (const a of disclosed)
+          if (
+            goal[a] !== undefined &&
+            attrsOf(r)[a] !== undefined &&
+            attrsOf(r)[a].toLowerCase() !== String(goal[a]).toLowerCase()
+          )
+            options.push([a, r]);
       if (!options.length) return undefined;
       const [attr, item] = rng.pick(options);
       const c = clone(c0);
       // From the turn after the attribute was first said on, the goal forgets it.
-      const said = c.turns.findIndex((t) => constraintsSaid(t).some(([a]) => a === attr) || strList((tr(t)?.goal as Loose | undefined)?.['disclosed']).includes(attr));
+      const said = c.turns.findIndex(
+        (t) =>
+          constraintsSaid(t).some(([a]) => a === attr) ||
+          strList((tr(t)?.goal as Loose | undefined)?.['disclosed']).includes(attr),
+      );
       for (let j = Math.max(said + 1, 1); j <= i; j++) {
         const g = tr(c.turns[j])?.goal;
         if (!g) continue;
@@ -364,8 +466,11 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'accept-breaks-unsaid-goal', invariant: 'accepted-meets-constraints', kind: 'item',
-    description: 'the user accepts a shown item that breaks a goal constraint it has not said yet (the words name the new item)',
+    id: 'accept-breaks-unsaid-goal',
+    invariant: 'accepted-meets-constraints',
+    kind: 'item',
+    description:
+      'the user accepts a shown item that breaks a goal constraint it has not said yet (the words name the new item)',
     apply(c0, rng) {
       const i = lastTurnIndex(c0);
       const t0 = tr(c0.turns[i]);
@@ -379,7 +484,9 @@ const OPERATORS: MutationOperator[] = [
       const options: [string, RecommendedItem][] = [];
       for (const r of shownItems(c0, i).values()) {
         if (r.item_id === old || !keepsStated(c0, i, r.item_id, {})) continue;
-        for (const a of hidden) if (attrsOf(r)[a] !== undefined && attrsOf(r)[a].toLowerCase() !== String(goal[a]).toLowerCase()) options.push([a, r]);
+        for (const a of hidden)
+          if (attrsOf(r)[a] !== undefined && attrsOf(r)[a].toLowerCase() !== String(goal[a]).toLowerCase())
+            options.push([a, r]);
       }
       if (!options.length) return undefined;
       const [attr, item] = rng.pick(options);
@@ -387,12 +494,21 @@ const OPERATORS: MutationOperator[] = [
       tr(c.turns[i])!.said!.items = [item.item_id];
       const oldTitle = shownItems(c0, i).get(old)?.title;
       const u = c.turns[i].user_utterance ?? '';
-      c.turns[i].user_utterance = oldTitle && u.includes(oldTitle) ? u.split(oldTitle).join(item.title ?? item.item_id) : `I'll take the ${item.title ?? item.item_id}.`;
-      return { conversation: c, turn: i, detail: `accepted ${item.item_id} (${attr}=${attrsOf(item)[attr]}, the unsaid goal wants ${String(goal[attr])})` };
+      c.turns[i].user_utterance =
+        oldTitle && u.includes(oldTitle)
+          ? u.split(oldTitle).join(item.title ?? item.item_id)
+          : `I'll take the ${item.title ?? item.item_id}.`;
+      return {
+        conversation: c,
+        turn: i,
+        detail: `accepted ${item.item_id} (${attr}=${attrsOf(item)[attr]}, the unsaid goal wants ${String(goal[attr])})`,
+      };
     },
   },
   {
-    id: 'accept-negated-value', invariant: 'accepted-meets-constraints', kind: 'negation',
+    id: 'accept-negated-value',
+    invariant: 'accepted-meets-constraints',
+    kind: 'negation',
     description: 'the user accepts an item with a value it said earlier it does not want',
     apply(c0, rng, ctx) {
       const i = lastTurnIndex(c0);
@@ -416,7 +532,9 @@ const OPERATORS: MutationOperator[] = [
   },
   // accepted-item-shown
   {
-    id: 'accept-unshown-item', invariant: 'accepted-item-shown', kind: 'item',
+    id: 'accept-unshown-item',
+    invariant: 'accepted-item-shown',
+    kind: 'item',
     description: 'the user accepts an item no carousel of the conversation showed',
     apply(c0, rng) {
       const i = lastTurnIndex(c0);
@@ -438,8 +556,10 @@ const OPERATORS: MutationOperator[] = [
   },
   // meta-consistent-with-target
   {
-    id: 'goal-off-target', invariant: 'meta-consistent-with-target', kind: 'state',
-    description: 'a meta user\'s goal holds a value its current target does not have',
+    id: 'goal-off-target',
+    invariant: 'meta-consistent-with-target',
+    kind: 'state',
+    description: "a meta user's goal holds a value its current target does not have",
     apply(c0, rng, ctx) {
       const cands: [number, string, string][] = [];
       c0.turns.forEach((t, i) => {
@@ -462,12 +582,18 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'negate-target-value', invariant: 'meta-consistent-with-target', kind: 'negation',
+    id: 'negate-target-value',
+    invariant: 'meta-consistent-with-target',
+    kind: 'negation',
     description: 'a meta user says it does not want a value its current target has',
     apply(c0, rng, ctx) {
       const cands = sites(c0, (t) => {
         const id = tr(t)?.target?.item_id;
-        return id !== undefined && t.user_utterance !== undefined && Object.keys(factsOf(c0, id, ctx)?.attributes ?? {}).length > 0;
+        return (
+          id !== undefined &&
+          t.user_utterance !== undefined &&
+          Object.keys(factsOf(c0, id, ctx)?.attributes ?? {}).length > 0
+        );
       });
       const i = pickSite(rng, cands);
       if (i === undefined) return undefined;
@@ -481,29 +607,58 @@ const OPERATORS: MutationOperator[] = [
   },
   // no-silent-contradiction
   {
-    id: 'relabel-revision', invariant: 'no-silent-contradiction', kind: 'label',
+    id: 'relabel-revision',
+    invariant: 'no-silent-contradiction',
+    kind: 'label',
     description: 'a real revision is relabelled as a plain disclosure',
     apply(c0, rng) {
       const c = clone(c0);
-      const i = pickSite(rng, sites(c, (t) => tr(t)?.user_act === 'Reveal.Revise' && constraintsSaid(t).length > 0 && c.turns.some((u, j) => j < c.turns.indexOf(t) && constraintsSaid(u).some(([a, v]) => constraintsSaid(t).some(([b, w]) => a === b && v.toLowerCase() !== w.toLowerCase())))));
+      const i = pickSite(
+        rng,
+        sites(
+          c,
+          (t) =>
+            tr(t)?.user_act === 'Reveal.Revise' &&
+            constraintsSaid(t).length > 0 &&
+            c.turns.some(
+              (u, j) =>
+                j < c.turns.indexOf(t) &&
+                constraintsSaid(u).some(([a, v]) =>
+                  constraintsSaid(t).some(([b, w]) => a === b && v.toLowerCase() !== w.toLowerCase()),
+                ),
+            ),
+        ),
+      );
       if (i === undefined) return undefined;
       tr(c.turns[i])!.user_act = 'Disclose';
       return { conversation: c, turn: i, detail: 'Reveal.Revise relabelled Disclose' };
     },
   },
   {
-    id: 'label-empty-revision', invariant: 'no-silent-contradiction', kind: 'label',
+    id: 'label-empty-revision',
+    invariant: 'no-silent-contradiction',
+    kind: 'label',
     description: 'a turn that revises nothing is labelled Reveal.Revise',
     apply(c0, rng) {
       const c = clone(c0);
-      const i = pickSite(rng, sites(c, (t, i) => {
-        const act = tr(t)?.user_act;
-        if (typeof act !== 'string' || act.startsWith('Reveal') || isAccept(act) || mainOf(act) === 'Complete' || t.user_utterance === undefined) return false;
-        // nothing it says differs from what was said before
-        const before = new Map<string, string>();
-        for (let j = 0; j < i; j++) for (const [a, v] of constraintsSaid(c.turns[j])) before.set(a, v.toLowerCase());
-        return constraintsSaid(t).every(([a, v]) => !before.has(a) || before.get(a) === v.toLowerCase());
-      }));
+      const i = pickSite(
+        rng,
+        sites(c, (t, i) => {
+          const act = tr(t)?.user_act;
+          if (
+            typeof act !== 'string' ||
+            act.startsWith('Reveal') ||
+            isAccept(act) ||
+            mainOf(act) === 'Complete' ||
+            t.user_utterance === undefined
+          )
+            return false;
+          // nothing it says differs from what was said before
+          const before = new Map<string, string>();
+          for (let j = 0; j < i; j++) for (const [a, v] of constraintsSaid(c.turns[j])) before.set(a, v.toLowerCase());
+          return constraintsSaid(t).every(([a, v]) => !before.has(a) || before.get(a) === v.toLowerCase());
+        }),
+      );
       if (i === undefined) return undefined;
       const t = tr(c.turns[i])!;
       const was = t.user_act;
@@ -512,7 +667,9 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'silent-value-change', invariant: 'no-silent-contradiction', kind: 'state',
+    id: 'silent-value-change',
+    invariant: 'no-silent-contradiction',
+    kind: 'state',
     description: 'a restated value silently becomes another value without a revision',
     apply(c0, rng) {
       const cands: [number, string, string][] = [];
@@ -521,7 +678,9 @@ const OPERATORS: MutationOperator[] = [
         const act = tr(t)?.user_act;
         for (const [a, v] of constraintsSaid(t)) {
           if (seen.has(a) && act !== 'Reveal.Revise' && act !== 'Reveal.Expand' && a !== 'category') {
-            const other = valuesOf(c0, a).find((w) => w.toLowerCase() !== v.toLowerCase() && w.toLowerCase() !== seen.get(a));
+            const other = valuesOf(c0, a).find(
+              (w) => w.toLowerCase() !== v.toLowerCase() && w.toLowerCase() !== seen.get(a),
+            );
             if (other) cands.push([i, a, other]);
           }
           seen.set(a, v.toLowerCase());
@@ -532,12 +691,17 @@ const OPERATORS: MutationOperator[] = [
       const c = clone(c0);
       const t = tr(c.turns[i])!;
       t.said!.constraints![a] = w;
-      c.turns[i].user_utterance = (c.turns[i].user_utterance ?? '').replace(new RegExp(escapeRe(String(constraintsSaid(c0.turns[i]).find(([b]) => b === a)![1])), 'gi'), w);
+      c.turns[i].user_utterance = (c.turns[i].user_utterance ?? '').replace(
+        new RegExp(escapeRe(String(constraintsSaid(c0.turns[i]).find(([b]) => b === a)![1])), 'gi'),
+        w,
+      );
       return { conversation: c, turn: i, detail: `${a} restated as ${w}` };
     },
   },
   {
-    id: 'silent-goal-change', invariant: 'no-silent-contradiction', kind: 'state',
+    id: 'silent-goal-change',
+    invariant: 'no-silent-contradiction',
+    kind: 'state',
     description: 'a disclosed goal value changes, from one turn on, without the user saying so (no meta target)',
     apply(c0, rng) {
       const cands: [number, string, string][] = [];
@@ -566,7 +730,9 @@ const OPERATORS: MutationOperator[] = [
   },
   // negation-honoured
   {
-    id: 'show-negated-later', invariant: 'negation-honoured', kind: 'item',
+    id: 'show-negated-later',
+    invariant: 'negation-honoured',
+    kind: 'item',
     description: 'local-good shows, in its top three, an item with a value the user negated on this or an earlier turn',
     apply(c0, rng) {
       if (c0.agent !== 'local-good') return undefined;
@@ -578,7 +744,9 @@ const OPERATORS: MutationOperator[] = [
       });
       if (!cands.length) return undefined;
       const [i, v] = rng.pick(cands);
-      const pool = [...shownItems(c0).values()].filter((r) => Object.values(attrsOf(r)).some((x) => x.toLowerCase() === v.toLowerCase()));
+      const pool = [...shownItems(c0).values()].filter((r) =>
+        Object.values(attrsOf(r)).some((x) => x.toLowerCase() === v.toLowerCase()),
+      );
       if (!pool.length) return undefined;
       const bad = rng.pick(pool);
       const c = clone(c0);
@@ -589,10 +757,15 @@ const OPERATORS: MutationOperator[] = [
   },
   // agent-error-on-failing-turn
   {
-    id: 'copy-error-forward', invariant: 'agent-error-on-failing-turn', kind: 'state',
+    id: 'copy-error-forward',
+    invariant: 'agent-error-on-failing-turn',
+    kind: 'state',
     description: 'an agent error is repeated on the next turn',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && tr(t) !== undefined && tr(c0.turns[i - 1]) !== undefined));
+      const i = pickSite(
+        rng,
+        sites(c0, (t, i) => i > 0 && tr(t) !== undefined && tr(c0.turns[i - 1]) !== undefined),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       for (const j of [i - 1, i]) {
@@ -606,10 +779,15 @@ const OPERATORS: MutationOperator[] = [
   },
   // agent-error-no-user-effect
   {
-    id: 'continue-after-agent-error', invariant: 'agent-error-no-user-effect', kind: 'shift',
+    id: 'continue-after-agent-error',
+    invariant: 'agent-error-no-user-effect',
+    kind: 'shift',
     description: 'the conversation goes on after an agent failure',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i < c0.turns.length - 1 && tr(t) !== undefined));
+      const i = pickSite(
+        rng,
+        sites(c0, (t, i) => i < c0.turns.length - 1 && tr(t) !== undefined),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       const t = tr(c.turns[i])!;
@@ -621,7 +799,9 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'relabel-agent-error-outcome', invariant: 'agent-error-no-user-effect', kind: 'outcome',
+    id: 'relabel-agent-error-outcome',
+    invariant: 'agent-error-no-user-effect',
+    kind: 'outcome',
     description: 'an agent failure on the last turn is labelled as a user outcome',
     apply(c0) {
       const i = lastTurnIndex(c0);
@@ -636,7 +816,9 @@ const OPERATORS: MutationOperator[] = [
   },
   // simulator-error-outcome
   {
-    id: 'relabel-simulator-error-outcome', invariant: 'simulator-error-outcome', kind: 'outcome',
+    id: 'relabel-simulator-error-outcome',
+    invariant: 'simulator-error-outcome',
+    kind: 'outcome',
     description: 'a turn the simulated user could not produce is labelled as a user outcome',
     apply(c0) {
       const i = lastTurnIndex(c0);
@@ -650,7 +832,9 @@ const OPERATORS: MutationOperator[] = [
   },
   // accept-ends-dialogue
   {
-    id: 'relabel-accepted-outcome', invariant: 'accept-ends-dialogue', kind: 'outcome',
+    id: 'relabel-accepted-outcome',
+    invariant: 'accept-ends-dialogue',
+    kind: 'outcome',
     description: 'a final accept with outcome ended or abandoned',
     apply(c0, rng) {
       const i = lastTurnIndex(c0);
@@ -661,19 +845,24 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'relabel-outcome-accepted', invariant: 'accept-ends-dialogue', kind: 'outcome',
+    id: 'relabel-outcome-accepted',
+    invariant: 'accept-ends-dialogue',
+    kind: 'outcome',
     description: 'outcome accepted without a final accept',
     apply(c0) {
       const i = lastTurnIndex(c0);
       const act = tr(c0.turns[i])?.user_act;
-      if (c0.outcome === 'accepted' || c0.outcome === undefined || typeof act !== 'string' || isAccept(act)) return undefined;
+      if (c0.outcome === 'accepted' || c0.outcome === undefined || typeof act !== 'string' || isAccept(act))
+        return undefined;
       const c = clone(c0);
       c.outcome = 'accepted';
       return { conversation: c, turn: i, detail: 'outcome accepted' };
     },
   },
   {
-    id: 'continue-after-accept', invariant: 'accept-ends-dialogue', kind: 'shift',
+    id: 'continue-after-accept',
+    invariant: 'accept-ends-dialogue',
+    kind: 'shift',
     description: 'the dialogue goes on after the accept',
     apply(c0) {
       const i = lastTurnIndex(c0);
@@ -685,7 +874,9 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'agenda-left-on-accept', invariant: 'accept-ends-dialogue', kind: 'state',
+    id: 'agenda-left-on-accept',
+    invariant: 'accept-ends-dialogue',
+    kind: 'state',
     description: 'the agenda still holds acts after the accept',
     apply(c0) {
       const i = lastTurnIndex(c0);
@@ -698,13 +889,18 @@ const OPERATORS: MutationOperator[] = [
   },
   // turn-cap, meta-turn-cap
   ...(['turn-cap', 'meta-turn-cap'] as const).map((inv): MutationOperator => ({
-    id: `exceed-${inv}`, invariant: inv, kind: 'shift',
+    id: `exceed-${inv}`,
+    invariant: inv,
+    kind: 'shift',
     description: 'turns are repeated until the dialogue is one user turn over its cap',
     apply(c0, _rng, ctx) {
       if (inv === 'meta-turn-cap' && !c0.source?.startsWith('meta-')) return undefined;
       if (!c0.turns.some((t) => tr(t) !== undefined) || c0.turns.length < 2) return undefined;
       const recorded = c0.metadata?.['turn_cap'];
-      const cap = inv === 'meta-turn-cap' ? ctx.maxTurns ?? 10 : ctx.maxTurns ?? (typeof recorded === 'number' ? recorded : 20);
+      const cap =
+        inv === 'meta-turn-cap'
+          ? (ctx.maxTurns ?? 10)
+          : (ctx.maxTurns ?? (typeof recorded === 'number' ? recorded : 20));
       const c = clone(c0);
       const last = c.turns.pop()!;
       let users = c.turns.filter((t) => t.user_utterance !== undefined).length + 1;
@@ -719,7 +915,9 @@ const OPERATORS: MutationOperator[] = [
   })),
   // initial-agenda
   {
-    id: 'agenda-no-early-disclose', invariant: 'initial-agenda', kind: 'state',
+    id: 'agenda-no-early-disclose',
+    invariant: 'initial-agenda',
+    kind: 'state',
     description: 'the initial agenda has no Disclose among its first five acts',
     apply(c0) {
       const i = c0.turns.findIndex((t) => tr(t)?.operation === 'init');
@@ -733,7 +931,9 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'agenda-too-long', invariant: 'initial-agenda', kind: 'state',
+    id: 'agenda-too-long',
+    invariant: 'initial-agenda',
+    kind: 'state',
     description: 'the initial agenda has more than twelve acts',
     apply(c0) {
       const i = c0.turns.findIndex((t) => tr(t)?.operation === 'init');
@@ -747,10 +947,18 @@ const OPERATORS: MutationOperator[] = [
   },
   // patience-non-increasing
   {
-    id: 'patience-rises', invariant: 'patience-non-increasing', kind: 'state',
+    id: 'patience-rises',
+    invariant: 'patience-non-increasing',
+    kind: 'state',
     description: 'patience rises on a turn',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && typeof tr(t)?.patience === 'number' && typeof tr(c0.turns[i - 1])?.patience === 'number'));
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t, i) => i > 0 && typeof tr(t)?.patience === 'number' && typeof tr(c0.turns[i - 1])?.patience === 'number',
+        ),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.patience = tr(c.turns[i - 1])!.patience! + 1;
@@ -758,10 +966,22 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'push-costs-nothing', invariant: 'patience-non-increasing', kind: 'state',
+    id: 'push-costs-nothing',
+    invariant: 'patience-non-increasing',
+    kind: 'state',
     description: 'a push (inappropriate answer) costs no patience',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && tr(t)?.operation === 'push' && typeof tr(t)?.patience === 'number' && typeof tr(c0.turns[i - 1])?.patience === 'number'));
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t, i) =>
+            i > 0 &&
+            tr(t)?.operation === 'push' &&
+            typeof tr(t)?.patience === 'number' &&
+            typeof tr(c0.turns[i - 1])?.patience === 'number',
+        ),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       for (let j = i; j < c.turns.length; j++) {
@@ -772,10 +992,23 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'pull-costs-patience', invariant: 'patience-non-increasing', kind: 'state',
+    id: 'pull-costs-patience',
+    invariant: 'patience-non-increasing',
+    kind: 'state',
     description: 'an appropriate answer (pull) costs patience',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && tr(t)?.operation === 'pull' && typeof tr(t)?.patience === 'number' && tr(t)!.patience! > 1 && typeof tr(c0.turns[i - 1])?.patience === 'number'));
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t, i) =>
+            i > 0 &&
+            tr(t)?.operation === 'pull' &&
+            typeof tr(t)?.patience === 'number' &&
+            tr(t)!.patience! > 1 &&
+            typeof tr(c0.turns[i - 1])?.patience === 'number',
+        ),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       for (let j = i; j < c.turns.length; j++) {
@@ -787,7 +1020,9 @@ const OPERATORS: MutationOperator[] = [
   },
   // abandon-at-zero
   {
-    id: 'relabel-abandon-outcome', invariant: 'abandon-at-zero', kind: 'outcome',
+    id: 'relabel-abandon-outcome',
+    invariant: 'abandon-at-zero',
+    kind: 'outcome',
     description: 'an abandon at patience 0 labelled ended (or accepted)',
     apply(c0, rng) {
       const i = lastTurnIndex(c0);
@@ -798,7 +1033,9 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'relabel-abandon-end-reason', invariant: 'abandon-at-zero', kind: 'outcome',
+    id: 'relabel-abandon-end-reason',
+    invariant: 'abandon-at-zero',
+    kind: 'outcome',
     description: 'an abandon at patience 0 with end_reason completed (or accepted)',
     apply(c0, rng) {
       const i = lastTurnIndex(c0);
@@ -809,7 +1046,9 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'relabel-gave-up-completed', invariant: 'abandon-at-zero', kind: 'outcome',
+    id: 'relabel-gave-up-completed',
+    invariant: 'abandon-at-zero',
+    kind: 'outcome',
     description: 'a user that gave up relabelled as completed (outcome ended, end_reason completed)',
     apply(c0) {
       const i = lastTurnIndex(c0);
@@ -821,22 +1060,34 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'end-reason-patience-with-patience', invariant: 'abandon-at-zero', kind: 'outcome',
+    id: 'end-reason-patience-with-patience',
+    invariant: 'abandon-at-zero',
+    kind: 'outcome',
     description: 'end_reason patience while patience is left',
     apply(c0) {
       const i = lastTurnIndex(c0);
       const t0 = tr(c0.turns[i]);
-      if (!t0 || typeof t0.patience !== 'number' || t0.patience <= 0 || endReasonOf(c0.turns[i]) === undefined) return undefined;
+      if (!t0 || typeof t0.patience !== 'number' || t0.patience <= 0 || endReasonOf(c0.turns[i]) === undefined)
+        return undefined;
       const c = clone(c0);
       setLoose(tr(c.turns[i])!, 'end_reason', 'patience');
       return { conversation: c, turn: i, detail: `end_reason patience with patience ${t0.patience}` };
     },
   },
   {
-    id: 'zero-patience-goes-on', invariant: 'abandon-at-zero', kind: 'state',
+    id: 'zero-patience-goes-on',
+    invariant: 'abandon-at-zero',
+    kind: 'state',
     description: 'patience reaches 0 on a turn that is not an abandon',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i < c0.turns.length - 1 && typeof tr(t)?.patience === 'number' && tr(t)!.user_act !== 'Complete.Abandon'));
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t, i) =>
+            i < c0.turns.length - 1 && typeof tr(t)?.patience === 'number' && tr(t)!.user_act !== 'Complete.Abandon',
+        ),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.patience = 0;
@@ -845,35 +1096,51 @@ const OPERATORS: MutationOperator[] = [
   },
   // coverage
   {
-    id: 'coverage-out-of-range', invariant: 'coverage-monotone', kind: 'state',
+    id: 'coverage-out-of-range',
+    invariant: 'coverage-monotone',
+    kind: 'state',
     description: 'preference coverage outside [0, 1] or falling',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t) => typeof tr(t)?.preference_coverage === 'number'));
+      const i = pickSite(
+        rng,
+        sites(c0, (t) => typeof tr(t)?.preference_coverage === 'number'),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
-      const prevs = c.turns.slice(0, i).map((t) => tr(t)?.preference_coverage).filter((x): x is number => typeof x === 'number');
+      const prevs = c.turns
+        .slice(0, i)
+        .map((t) => tr(t)?.preference_coverage)
+        .filter((x): x is number => typeof x === 'number');
       const prev = prevs[prevs.length - 1];
       tr(c.turns[i])!.preference_coverage = prev !== undefined && prev >= 0.1 ? prev - 0.1 : rng.pick([1.25, -0.25]);
       return { conversation: c, turn: i, detail: `coverage ${tr(c.turns[i])!.preference_coverage}` };
     },
   },
   {
-    id: 'coverage-miscounted', invariant: 'coverage-definition', kind: 'state',
+    id: 'coverage-miscounted',
+    invariant: 'coverage-definition',
+    kind: 'state',
     description: 'preference coverage off by one target',
     apply(c0, rng) {
       const targets = strList(c0.turns.find((t) => tr(t)?.targets)?.trace?.targets);
-      const i = pickSite(rng, sites(c0, (t) => typeof tr(t)?.preference_coverage === 'number'));
+      const i = pickSite(
+        rng,
+        sites(c0, (t) => typeof tr(t)?.preference_coverage === 'number'),
+      );
       if (i === undefined || !targets.length) return undefined;
       const c = clone(c0);
       const t = tr(c.turns[i])!;
       const step = 1 / targets.length;
-      t.preference_coverage = Math.round((t.preference_coverage! + (t.preference_coverage! + step <= 1 ? step : -step)) * 1000) / 1000;
+      t.preference_coverage =
+        Math.round((t.preference_coverage! + (t.preference_coverage! + step <= 1 ? step : -step)) * 1000) / 1000;
       return { conversation: c, turn: i, detail: `coverage ${t.preference_coverage}` };
     },
   },
   // target-free-no-early-target
   {
-    id: 'name-target-early', invariant: 'target-free-no-early-target', kind: 'text',
+    id: 'name-target-early',
+    invariant: 'target-free-no-early-target',
+    kind: 'text',
     description: 'a target-free user names an unshown target by its title',
     apply(c0, rng, ctx) {
       const targets = strList(c0.turns.find((t) => tr(t)?.targets)?.trace?.targets);
@@ -897,7 +1164,9 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'describe-target-early', invariant: 'target-free-no-early-target', kind: 'text',
+    id: 'describe-target-early',
+    invariant: 'target-free-no-early-target',
+    kind: 'text',
     description: 'a target-free user describes an unshown target by all its attributes',
     apply(c0, rng, ctx) {
       const targets = strList(c0.turns.find((t) => tr(t)?.targets)?.trace?.targets);
@@ -921,8 +1190,10 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'said-target-early', invariant: 'target-free-no-early-target', kind: 'label',
-    description: 'a target-free user\'s trace says it referred to an unshown target',
+    id: 'said-target-early',
+    invariant: 'target-free-no-early-target',
+    kind: 'label',
+    description: "a target-free user's trace says it referred to an unshown target",
     apply(c0, rng) {
       const targets = strList(c0.turns.find((t) => tr(t)?.targets)?.trace?.targets);
       if (!targets.length) return undefined;
@@ -942,11 +1213,19 @@ const OPERATORS: MutationOperator[] = [
   },
   // meta-switch-rule
   {
-    id: 'switch-before-tolerance', invariant: 'meta-switch-rule', kind: 'meta',
+    id: 'switch-before-tolerance',
+    invariant: 'meta-switch-rule',
+    kind: 'meta',
     description: 'a meta user switches target on a turn within its tolerance',
     apply(c0, rng, ctx) {
       const tol = ctx.metaTolerance ?? 2;
-      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && i <= tol && tr(t)?.target !== undefined && tr(c0.turns[i - 1])?.target !== undefined));
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t, i) => i > 0 && i <= tol && tr(t)?.target !== undefined && tr(c0.turns[i - 1])?.target !== undefined,
+        ),
+      );
       if (i === undefined) return undefined;
       const t = tr(c0.turns[i])!.target!;
       const other = strList(t.alternatives).filter((a) => a !== t.item_id);
@@ -957,7 +1236,9 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'switch-outside-group', invariant: 'meta-switch-rule', kind: 'meta',
+    id: 'switch-outside-group',
+    invariant: 'meta-switch-rule',
+    kind: 'meta',
     description: 'a meta user switches to an item outside its target group',
     apply(c0, rng) {
       const i = pickSite(rng, switchSites(c0));
@@ -969,7 +1250,9 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'switch-unrecorded', invariant: 'meta-switch-rule', kind: 'meta',
+    id: 'switch-unrecorded',
+    invariant: 'meta-switch-rule',
+    kind: 'meta',
     description: 'a target switch without switched_from',
     apply(c0, rng) {
       const i = pickSite(rng, switchSites(c0));
@@ -980,8 +1263,10 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'switch-not-most-similar', invariant: 'meta-switch-rule', kind: 'meta',
-    description: 'a meta user switches to a group member that is not the most similar to the agent\'s top item',
+    id: 'switch-not-most-similar',
+    invariant: 'meta-switch-rule',
+    kind: 'meta',
+    description: "a meta user switches to a group member that is not the most similar to the agent's top item",
     apply(c0, rng, ctx) {
       const cands: [number, string][] = [];
       for (const i of switchSites(c0)) {
@@ -1004,8 +1289,11 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'tol-no-retarget', invariant: 'meta-switch-rule', kind: 'meta',
-    description: 'MetaSimTol keeps its target after the tolerance although a group member is closer to the agent\'s top item',
+    id: 'tol-no-retarget',
+    invariant: 'meta-switch-rule',
+    kind: 'meta',
+    description:
+      "MetaSimTol keeps its target after the tolerance although a group member is closer to the agent's top item",
     apply(c0, rng) {
       if (metaMode(c0) !== 'tol') return undefined;
       const i = pickSite(rng, switchSites(c0));
@@ -1017,23 +1305,34 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'switch-while-target-shown', invariant: 'meta-switch-rule', kind: 'meta',
+    id: 'switch-while-target-shown',
+    invariant: 'meta-switch-rule',
+    kind: 'meta',
     description: 'a meta user switches while its target is among the first items on screen',
     apply(c0, rng) {
-      const i = pickSite(rng, switchSites(c0).filter((i) => (c0.turns[i - 1].recommendations?.length ?? 0) >= 2));
+      const i = pickSite(
+        rng,
+        switchSites(c0).filter((i) => (c0.turns[i - 1].recommendations?.length ?? 0) >= 2),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       const from = tr(c.turns[i])!.target!.switched_from!;
       const recs = c.turns[i - 1].recommendations!;
-      const shown = recs.find((r) => r.item_id === from) ?? { ...structuredClone(recs[1]), item_id: from, title: `Item ${from}` };
+      const shown = recs.find((r) => r.item_id === from) ?? {
+        ...structuredClone(recs[1]),
+        item_id: from,
+        title: `Item ${from}`,
+      };
       const k = 1 + rng.int(Math.min(TOP_SEEN, recs.length) - 1);
       recs.splice(k, 1, shown);
       return { conversation: c, turn: i, detail: `${from} shown at #${k + 1} before the switch` };
     },
   },
   {
-    id: 'prob-switch-on-gain', invariant: 'meta-switch-rule', kind: 'meta',
-    description: 'MetaSimProb switches although the agent\'s top item got closer to the target (no loss)',
+    id: 'prob-switch-on-gain',
+    invariant: 'meta-switch-rule',
+    kind: 'meta',
+    description: "MetaSimProb switches although the agent's top item got closer to the target (no loss)",
     apply(c0, rng, ctx) {
       if (metaMode(c0) !== 'prob') return undefined;
       const tol = ctx.metaTolerance ?? 2;
@@ -1042,8 +1341,17 @@ const OPERATORS: MutationOperator[] = [
       c0.turns.forEach((t, i) => {
         const target = tr(t)?.target;
         const top = i > 0 ? c0.turns[i - 1].recommendations?.[0]?.item_id : undefined;
-        if (target && i > tol && top && previousTop && target.switched_from === undefined && tr(c0.turns[i - 1])?.target?.item_id === target.item_id) {
-          const seen = (c0.turns[i - 1].recommendations ?? []).slice(0, TOP_SEEN).some((r) => r.item_id === target.item_id);
+        if (
+          target &&
+          i > tol &&
+          top &&
+          previousTop &&
+          target.switched_from === undefined &&
+          tr(c0.turns[i - 1])?.target?.item_id === target.item_id
+        ) {
+          const seen = (c0.turns[i - 1].recommendations ?? [])
+            .slice(0, TOP_SEEN)
+            .some((r) => r.item_id === target.item_id);
           const now = similarityOf(ctx, top, target.item_id);
           const before = similarityOf(ctx, previousTop, target.item_id);
           if (!seen && now !== undefined && before !== undefined && now - before >= 0) {
@@ -1070,10 +1378,23 @@ const OPERATORS: MutationOperator[] = [
   },
   // satisfaction-frustration
   {
-    id: 'satisfaction-rises-on-push', invariant: 'satisfaction-frustration', kind: 'state',
+    id: 'satisfaction-rises-on-push',
+    invariant: 'satisfaction-frustration',
+    kind: 'state',
     description: 'satisfaction rises on an inappropriate answer (push)',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && tr(t)?.operation === 'push' && typeof tr(t)?.satisfaction === 'number' && typeof tr(c0.turns[i - 1])?.satisfaction === 'number' && tr(c0.turns[i - 1])!.satisfaction! < 0.95));
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t, i) =>
+            i > 0 &&
+            tr(t)?.operation === 'push' &&
+            typeof tr(t)?.satisfaction === 'number' &&
+            typeof tr(c0.turns[i - 1])?.satisfaction === 'number' &&
+            tr(c0.turns[i - 1])!.satisfaction! < 0.95,
+        ),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.satisfaction = Math.round((tr(c.turns[i - 1])!.satisfaction! + 0.05) * 1000) / 1000;
@@ -1081,10 +1402,24 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'satisfaction-falls-on-pull', invariant: 'satisfaction-frustration', kind: 'state',
+    id: 'satisfaction-falls-on-pull',
+    invariant: 'satisfaction-frustration',
+    kind: 'state',
     description: 'satisfaction falls on an appropriate answer (pull)',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && tr(t)?.operation === 'pull' && tr(t)?.user_act !== 'Note.Dislike' && typeof tr(t)?.satisfaction === 'number' && typeof tr(c0.turns[i - 1])?.satisfaction === 'number' && tr(c0.turns[i - 1])!.satisfaction! > 0.05));
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t, i) =>
+            i > 0 &&
+            tr(t)?.operation === 'pull' &&
+            tr(t)?.user_act !== 'Note.Dislike' &&
+            typeof tr(t)?.satisfaction === 'number' &&
+            typeof tr(c0.turns[i - 1])?.satisfaction === 'number' &&
+            tr(c0.turns[i - 1])!.satisfaction! > 0.05,
+        ),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.satisfaction = Math.round((tr(c.turns[i - 1])!.satisfaction! - 0.05) * 1000) / 1000;
@@ -1092,11 +1427,23 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'frustration-zero-after-loss', invariant: 'satisfaction-frustration', kind: 'state',
+    id: 'frustration-zero-after-loss',
+    invariant: 'satisfaction-frustration',
+    kind: 'state',
     description: 'frustration 0 although patience was lost',
     apply(c0, rng) {
       const first = c0.turns.map((t) => tr(t)?.patience).find((p) => typeof p === 'number');
-      const i = pickSite(rng, sites(c0, (t) => typeof tr(t)?.patience === 'number' && first !== undefined && tr(t)!.patience! < first && typeof tr(t)?.frustration === 'number'));
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t) =>
+            typeof tr(t)?.patience === 'number' &&
+            first !== undefined &&
+            tr(t)!.patience! < first &&
+            typeof tr(t)?.frustration === 'number',
+        ),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.frustration = 0;
@@ -1104,10 +1451,24 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'frustration-still-on-loss', invariant: 'satisfaction-frustration', kind: 'state',
+    id: 'frustration-still-on-loss',
+    invariant: 'satisfaction-frustration',
+    kind: 'state',
     description: 'frustration does not rise when patience falls',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t, i) => i > 0 && typeof tr(t)?.patience === 'number' && typeof tr(c0.turns[i - 1])?.patience === 'number' && tr(t)!.patience! < tr(c0.turns[i - 1])!.patience! && typeof tr(c0.turns[i - 1])?.frustration === 'number' && typeof tr(t)?.frustration === 'number'));
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t, i) =>
+            i > 0 &&
+            typeof tr(t)?.patience === 'number' &&
+            typeof tr(c0.turns[i - 1])?.patience === 'number' &&
+            tr(t)!.patience! < tr(c0.turns[i - 1])!.patience! &&
+            typeof tr(c0.turns[i - 1])?.frustration === 'number' &&
+            typeof tr(t)?.frustration === 'number',
+        ),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.frustration = tr(c.turns[i - 1])!.frustration;
@@ -1116,7 +1477,9 @@ const OPERATORS: MutationOperator[] = [
   },
   // goal-requests
   {
-    id: 'fulfil-unasked-request', invariant: 'goal-requests', kind: 'state',
+    id: 'fulfil-unasked-request',
+    invariant: 'goal-requests',
+    kind: 'state',
     description: 'a goal request is marked fulfilled although the user did not ask and the agent did not explain',
     apply(c0, rng) {
       const cands: [number, string][] = [];
@@ -1124,7 +1487,8 @@ const OPERATORS: MutationOperator[] = [
         const g = tr(t)?.goal;
         if (!g || i === 0) return;
         const prevAct = tr(c0.turns[i - 1])?.user_act;
-        const explained = strList((tr(t)?.nlu as Loose | undefined)?.['acts']).includes('Explain') || tr(t)?.agent_act === 'Explain';
+        const explained =
+          strList((tr(t)?.nlu as Loose | undefined)?.['acts']).includes('Explain') || tr(t)?.agent_act === 'Explain';
         if (explained && (mainOf(prevAct) === 'Navigate' || mainOf(prevAct) === 'Inquire')) return;
         const done = new Set(strList(g.fulfilled_requests));
         for (const r of strList(g.requests)) if (!done.has(r)) cands.push([i, r]);
@@ -1134,16 +1498,22 @@ const OPERATORS: MutationOperator[] = [
       const c = clone(c0);
       for (let j = i; j < c.turns.length; j++) {
         const g = tr(c.turns[j])?.goal;
-        if (g && !strList(g.fulfilled_requests).includes(r)) g.fulfilled_requests = [...strList(g.fulfilled_requests), r];
+        if (g && !strList(g.fulfilled_requests).includes(r))
+          g.fulfilled_requests = [...strList(g.fulfilled_requests), r];
       }
       return { conversation: c, turn: i, detail: `${r} fulfilled without an answer` };
     },
   },
   {
-    id: 'unfulfil-request', invariant: 'goal-requests', kind: 'state',
+    id: 'unfulfil-request',
+    invariant: 'goal-requests',
+    kind: 'state',
     description: 'a fulfilled request is silently open again',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t) => strList(tr(t)?.goal?.fulfilled_requests).length > 0));
+      const i = pickSite(
+        rng,
+        sites(c0, (t) => strList(tr(t)?.goal?.fulfilled_requests).length > 0),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       const r = rng.pick(strList(tr(c.turns[i])!.goal!.fulfilled_requests));
@@ -1157,10 +1527,15 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'fulfil-foreign-request', invariant: 'goal-requests', kind: 'state',
+    id: 'fulfil-foreign-request',
+    invariant: 'goal-requests',
+    kind: 'state',
     description: 'a request the goal never had is marked fulfilled',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t) => tr(t)?.goal !== undefined && Array.isArray(tr(t)?.goal?.requests)));
+      const i = pickSite(
+        rng,
+        sites(c0, (t) => tr(t)?.goal !== undefined && Array.isArray(tr(t)?.goal?.requests)),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       for (let j = i; j < c.turns.length; j++) {
@@ -1172,10 +1547,15 @@ const OPERATORS: MutationOperator[] = [
   },
   // no-repetition
   {
-    id: 'repeat-utterance', invariant: 'no-repetition', kind: 'text',
+    id: 'repeat-utterance',
+    invariant: 'no-repetition',
+    kind: 'text',
     description: 'a user turn repeats an earlier utterance of the conversation word for word',
     apply(c0, rng) {
-      const users = sites(c0, (t) => typeof t.user_utterance === 'string' && t.user_utterance.trim() !== '' && tr(t) !== undefined);
+      const users = sites(
+        c0,
+        (t) => typeof t.user_utterance === 'string' && t.user_utterance.trim() !== '' && tr(t) !== undefined,
+      );
       if (users.length < 2) return undefined;
       const k = 1 + rng.int(users.length - 1);
       const j = users[k];
@@ -1187,7 +1567,9 @@ const OPERATORS: MutationOperator[] = [
   },
   // opinion-matches-preferences
   {
-    id: 'flip-opinion', invariant: 'opinion-matches-preferences', kind: 'label',
+    id: 'flip-opinion',
+    invariant: 'opinion-matches-preferences',
+    kind: 'label',
     description: 'a like becomes a dislike (or back) against what the preference model holds about the item',
     apply(c0, rng, ctx) {
       // turns whose first named item the preference model (accumulated, or reflected this turn) has an opinion on
@@ -1212,7 +1594,13 @@ const OPERATORS: MutationOperator[] = [
           }
         }
         const first = strList(x?.said?.items)[0];
-        if (!x || x.target !== undefined || first === undefined || (x.user_act !== 'Note.Like' && x.user_act !== 'Note.Dislike')) return;
+        if (
+          !x ||
+          x.target !== undefined ||
+          first === undefined ||
+          (x.user_act !== 'Note.Like' && x.user_act !== 'Note.Dislike')
+        )
+          return;
         const reflected = (p?.reflected ?? {}) as Record<string, string>;
         const opinion = liked.has(first) ? 'like' : disliked.has(first) ? 'dislike' : reflected[first];
         if (x.user_act === 'Note.Dislike' && opinion === 'dislike') firm.push(i);
@@ -1230,7 +1618,9 @@ const OPERATORS: MutationOperator[] = [
   },
   // the read-back (self-consistency): labels the words contradict
   {
-    id: 'like-text-dislike-label', invariant: READBACK_TARGET, kind: 'text',
+    id: 'like-text-dislike-label',
+    invariant: READBACK_TARGET,
+    kind: 'text',
     description: 'a Dislike turn about a shown item gets words that like it (the label kept)',
     apply(c0, rng) {
       const shownBefore = (i: number) => shownItems(c0, i);
@@ -1243,16 +1633,31 @@ const OPERATORS: MutationOperator[] = [
       if (i === undefined) return undefined;
       const c = clone(c0);
       const title = shownBefore(i).get(strList(tr(c0.turns[i])?.said?.items)[0])!.title!;
-      const forms = [`I really like the ${title}.`, `Oh, the ${title} looks great to me.`, `Love the ${title}, it's lovely.`, `The ${title} is perfect, honestly.`, `I quite like ${title}.`];
+      const forms = [
+        `I really like the ${title}.`,
+        `Oh, the ${title} looks great to me.`,
+        `Love the ${title}, it's lovely.`,
+        `The ${title} is perfect, honestly.`,
+        `I quite like ${title}.`,
+      ];
       c.turns[i].user_utterance = rng.pick(forms);
-      return { conversation: c, turn: i, detail: `Dislike turn now reads ${JSON.stringify(c.turns[i].user_utterance)}` };
+      return {
+        conversation: c,
+        turn: i,
+        detail: `Dislike turn now reads ${JSON.stringify(c.turns[i].user_utterance)}`,
+      };
     },
   },
   {
-    id: 'relabel-like-dislike', invariant: READBACK_TARGET, kind: 'label',
+    id: 'relabel-like-dislike',
+    invariant: READBACK_TARGET,
+    kind: 'label',
     description: 'a Note.Like turn relabelled Note.Dislike (the words kept)',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t) => tr(t)?.user_act === 'Note.Like'));
+      const i = pickSite(
+        rng,
+        sites(c0, (t) => tr(t)?.user_act === 'Note.Like'),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.user_act = 'Note.Dislike';
@@ -1260,10 +1665,15 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'relabel-dislike-like', invariant: READBACK_TARGET, kind: 'label',
+    id: 'relabel-dislike-like',
+    invariant: READBACK_TARGET,
+    kind: 'label',
     description: 'a Note.Dislike turn relabelled Note.Like (the words kept)',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t) => tr(t)?.user_act === 'Note.Dislike'));
+      const i = pickSite(
+        rng,
+        sites(c0, (t) => tr(t)?.user_act === 'Note.Dislike'),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.user_act = 'Note.Like';
@@ -1271,10 +1681,15 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'relabel-disclose-dislike', invariant: READBACK_TARGET, kind: 'label',
+    id: 'relabel-disclose-dislike',
+    invariant: READBACK_TARGET,
+    kind: 'label',
     description: 'a Disclose turn that states a value relabelled Note.Dislike (the words kept)',
     apply(c0, rng) {
-      const i = pickSite(rng, sites(c0, (t) => tr(t)?.user_act === 'Disclose' && constraintsSaid(t).some(([a]) => a !== 'category')));
+      const i = pickSite(
+        rng,
+        sites(c0, (t) => tr(t)?.user_act === 'Disclose' && constraintsSaid(t).some(([a]) => a !== 'category')),
+      );
       if (i === undefined) return undefined;
       const c = clone(c0);
       tr(c.turns[i])!.user_act = 'Note.Dislike';
@@ -1323,7 +1738,10 @@ export interface MutationScore {
  * invariant. A mutant counts as caught when that invariant reports a violation on the mutant's
  * turn. An invariant the checker does not know (a baseline without it) catches nothing.
  */
-export function mutationScore(conversations: readonly Conversation[], options: MutationScoreOptions = {}): MutationScore {
+export function mutationScore(
+  conversations: readonly Conversation[],
+  options: MutationScoreOptions = {},
+): MutationScore {
   const ops = options.operators ?? MUTATION_OPERATORS;
   const known = new Set((options.invariants ?? defaultInvariantIds()).map((x) => (typeof x === 'string' ? x : x.id)));
   if (!options.invariants || options.readback) known.add(READBACK_TARGET);
@@ -1335,7 +1753,13 @@ export function mutationScore(conversations: readonly Conversation[], options: M
   };
   const cleanTurns = new Map<number, Set<number>>();
   const byInv = new Map<string, InvariantMutationScore>();
-  const checkOptions: CheckOptions = { catalog: options.catalog, maxTurns: options.maxTurns, metaTolerance: options.metaTolerance, examples: 1000, readback: false };
+  const checkOptions: CheckOptions = {
+    catalog: options.catalog,
+    maxTurns: options.maxTurns,
+    metaTolerance: options.metaTolerance,
+    examples: 1000,
+    readback: false,
+  };
   if (options.invariants) checkOptions.invariants = options.invariants;
   let dirty = 0;
   const cleanCache = new Map<string, boolean>();
@@ -1356,12 +1780,17 @@ export function mutationScore(conversations: readonly Conversation[], options: M
       const m = op.apply(conv, rng, options);
       if (!m) continue;
       let s = byInv.get(op.invariant);
-      if (!s) byInv.set(op.invariant, (s = { invariant: op.invariant, applicable: 0, caught: 0, wrongTurn: 0, operators: {}, missed: [] }));
+      if (!s)
+        byInv.set(
+          op.invariant,
+          (s = { invariant: op.invariant, applicable: 0, caught: 0, wrongTurn: 0, operators: {}, missed: [] }),
+        );
       const per = (s.operators[op.id] ??= [0, 0]);
       if (!known.has(op.invariant)) {
         s.applicable++;
         per[0]++;
-        if (s.missed.length < 5) s.missed.push(`${conv.id ?? k} ${op.id} turn ${m.turn}: ${m.detail} (no such invariant)`);
+        if (s.missed.length < 5)
+          s.missed.push(`${conv.id ?? k} ${op.id} turn ${m.turn}: ${m.detail} (no such invariant)`);
         continue;
       }
       if (op.invariant === READBACK_TARGET) {
@@ -1379,7 +1808,10 @@ export function mutationScore(conversations: readonly Conversation[], options: M
           per[1]++;
         } else {
           if (got.size > 0) s.wrongTurn++;
-          if (s.missed.length < 5) s.missed.push(`${conv.id ?? k} ${op.id} turn ${m.turn}: ${m.detail}${got.size ? ` (flagged turn ${[...got].join(',')})` : ''}`);
+          if (s.missed.length < 5)
+            s.missed.push(
+              `${conv.id ?? k} ${op.id} turn ${m.turn}: ${m.detail}${got.size ? ` (flagged turn ${[...got].join(',')})` : ''}`,
+            );
         }
         continue;
       }
@@ -1397,12 +1829,19 @@ export function mutationScore(conversations: readonly Conversation[], options: M
         per[1]++;
       } else {
         if (r.violations > 0) s.wrongTurn++;
-        if (s.missed.length < 5) s.missed.push(`${conv.id ?? k} ${op.id} turn ${m.turn}: ${m.detail}${r.violations ? ` (flagged turn ${r.examples.map((e) => e.turn).join(',')})` : ''}`);
+        if (s.missed.length < 5)
+          s.missed.push(
+            `${conv.id ?? k} ${op.id} turn ${m.turn}: ${m.detail}${r.violations ? ` (flagged turn ${r.examples.map((e) => e.turn).join(',')})` : ''}`,
+          );
       }
     }
   });
   const order = [...new Set(ops.map((o) => o.invariant))];
-  return { conversations: conversations.length, dirtyBases: dirty, invariants: order.map((id) => byInv.get(id)).filter((x): x is InvariantMutationScore => x !== undefined) };
+  return {
+    conversations: conversations.length,
+    dirtyBases: dirty,
+    invariants: order.map((id) => byInv.get(id)).filter((x): x is InvariantMutationScore => x !== undefined),
+  };
 }
 
 function defaultInvariantIds(): string[] {

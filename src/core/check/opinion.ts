@@ -16,33 +16,179 @@ export type Opinion = 'like' | 'dislike' | 'mixed' | 'none';
 
 /** Appraisal words that voice a liking unless negated. */
 const POSITIVE = new Set([
-  'nice', 'good', 'great', 'perfect', 'lovely', 'beautiful', 'gorgeous', 'cute', 'fantastic', 'amazing', 'awesome',
-  'excellent', 'cool', 'appealing', 'promising', 'wonderful', 'neat', 'stunning', 'stylish', 'fabulous', 'brilliant',
-  'terrific', 'superb', 'ideal', 'impressive', 'sweet', 'fun', 'interesting', 'interested', 'tempting', 'fond', 'keen',
-  'fan', 'favourite', 'favorite', 'enjoy', 'enjoyed', 'enjoys', 'loved', 'loves', 'liked', 'likes', 'adore', 'adored',
-  'smart', 'classy', 'chic', 'elegant-looking', 'best', 'better', 'solid', 'decent', 'suits', 'appeals', 'appeal', 'works', 'fine', 'winner',
-  'spot', 'exactly', 'right', 'favourites', 'favorites', 'into',
+  'nice',
+  'good',
+  'great',
+  'perfect',
+  'lovely',
+  'beautiful',
+  'gorgeous',
+  'cute',
+  'fantastic',
+  'amazing',
+  'awesome',
+  'excellent',
+  'cool',
+  'appealing',
+  'promising',
+  'wonderful',
+  'neat',
+  'stunning',
+  'stylish',
+  'fabulous',
+  'brilliant',
+  'terrific',
+  'superb',
+  'ideal',
+  'impressive',
+  'sweet',
+  'fun',
+  'interesting',
+  'interested',
+  'tempting',
+  'fond',
+  'keen',
+  'fan',
+  'favourite',
+  'favorite',
+  'enjoy',
+  'enjoyed',
+  'enjoys',
+  'loved',
+  'loves',
+  'liked',
+  'likes',
+  'adore',
+  'adored',
+  'smart',
+  'classy',
+  'chic',
+  'elegant-looking',
+  'best',
+  'better',
+  'solid',
+  'decent',
+  'suits',
+  'appeals',
+  'appeal',
+  'works',
+  'fine',
+  'winner',
+  'spot',
+  'exactly',
+  'right',
+  'favourites',
+  'favorites',
+  'into',
 ]);
 /** Words that voice a disliking unless negated ("not bad" then reads as a liking). */
 const NEGATIVE = new Set([
-  'hate', 'hated', 'hates', 'dislike', 'disliked', 'dislikes', 'ugly', 'awful', 'terrible', 'horrible', 'hideous',
-  'boring', 'bland', 'meh', 'gross', 'tacky', 'overpriced', 'pricey', 'disappointing', 'disappointed', 'unappealing',
-  'nope', 'dull', 'worse', 'worst', 'bad', 'dated', 'frumpy', 'garish', 'cheap-looking', 'pass',
-  'skip', 'unimpressed', 'uninterested', 'wrong', 'off-putting',
+  'hate',
+  'hated',
+  'hates',
+  'dislike',
+  'disliked',
+  'dislikes',
+  'ugly',
+  'awful',
+  'terrible',
+  'horrible',
+  'hideous',
+  'boring',
+  'bland',
+  'meh',
+  'gross',
+  'tacky',
+  'overpriced',
+  'pricey',
+  'disappointing',
+  'disappointed',
+  'unappealing',
+  'nope',
+  'dull',
+  'worse',
+  'worst',
+  'bad',
+  'dated',
+  'frumpy',
+  'garish',
+  'cheap-looking',
+  'pass',
+  'skip',
+  'unimpressed',
+  'uninterested',
+  'wrong',
+  'off-putting',
 ]);
 /** Negators: a positive word after one of these (within a few words, same clause) is a disliking. */
 const NEGATORS = new Set([
-  'not', 'no', 'never', "don't", 'dont', "doesn't", 'doesnt', "isn't", 'isnt', "aren't", "wasn't", "won't", "wouldn't",
-  "didn't", 'didnt', "can't", 'cannot', 'hardly', 'neither', 'nor', 'less',
+  'not',
+  'no',
+  'never',
+  "don't",
+  'dont',
+  "doesn't",
+  'doesnt',
+  "isn't",
+  'isnt',
+  "aren't",
+  "wasn't",
+  "won't",
+  "wouldn't",
+  "didn't",
+  'didnt',
+  "can't",
+  'cannot',
+  'hardly',
+  'neither',
+  'nor',
+  'less',
 ]);
 /** Words before "like" / "love" that make it the verb of an opinion ("I like", "really like"). */
 const LIKE_SUBJECT = new Set([
-  'i', 'we', 'really', 'do', 'also', 'quite', 'definitely', 'totally', 'actually', 'kinda', 'genuinely', 'honestly',
-  'absolutely', 'still', 'rather', 'truly', 'personally', 'sorta', "don't", 'dont', "didn't", 'didnt', 'just', 'so', 'much',
-  'always', 'both', 'all', 'certainly',
+  'i',
+  'we',
+  'really',
+  'do',
+  'also',
+  'quite',
+  'definitely',
+  'totally',
+  'actually',
+  'kinda',
+  'genuinely',
+  'honestly',
+  'absolutely',
+  'still',
+  'rather',
+  'truly',
+  'personally',
+  'sorta',
+  "don't",
+  'dont',
+  "didn't",
+  'didnt',
+  'just',
+  'so',
+  'much',
+  'always',
+  'both',
+  'all',
+  'certainly',
 ]);
 /** Words that make a following positive word a wish or a description, not an appraisal ("something nice"). */
-const WISH_BEFORE = new Set(['something', 'anything', 'any', 'some', 'more', 'a', 'an', 'another', 'other', 'somewhat']);
+const WISH_BEFORE = new Set([
+  'something',
+  'anything',
+  'any',
+  'some',
+  'more',
+  'a',
+  'an',
+  'another',
+  'other',
+  'somewhat',
+]);
 /** "good morning", "fine with" (a constraint), "best price"... : positive words followed by these are not appraisals. */
 const NOT_APPRAISAL_AFTER: Record<string, ReadonlySet<string>> = {
   good: new Set(['morning', 'afternoon', 'evening', 'night', 'day']),
@@ -59,10 +205,49 @@ const NOT_APPRAISAL_AFTER: Record<string, ReadonlySet<string>> = {
  * themselves common words ("suits" is not here: "suit" is a garment).
  */
 const TYPO_TOLERANT = [
-  'like', 'love', 'nice', 'good', 'great', 'keen', 'really', 'quite', 'appealing', 'promising', 'perfect', 'lovely',
-  'thanks', 'want', 'looking', 'close', 'style', 'beautiful', 'gorgeous', 'awesome', 'amazing', 'excellent', 'rather',
-  'honestly', 'definitely', 'actually', 'interested', 'stylish', 'wonderful', 'fantastic', 'ugly', 'awful', 'terrible',
-  'horrible', 'boring', 'favourite', 'favorite', 'would', 'could', 'anything', 'whatever', 'that', 'this',
+  'like',
+  'love',
+  'nice',
+  'good',
+  'great',
+  'keen',
+  'really',
+  'quite',
+  'appealing',
+  'promising',
+  'perfect',
+  'lovely',
+  'thanks',
+  'want',
+  'looking',
+  'close',
+  'style',
+  'beautiful',
+  'gorgeous',
+  'awesome',
+  'amazing',
+  'excellent',
+  'rather',
+  'honestly',
+  'definitely',
+  'actually',
+  'interested',
+  'stylish',
+  'wonderful',
+  'fantastic',
+  'ugly',
+  'awful',
+  'terrible',
+  'horrible',
+  'boring',
+  'favourite',
+  'favorite',
+  'would',
+  'could',
+  'anything',
+  'whatever',
+  'that',
+  'this',
 ];
 const CANONICAL = new Map<string, string>();
 for (const w of TYPO_TOLERANT) {
@@ -84,7 +269,56 @@ function canonical(w: string): string {
 }
 
 /** "too" before these is "also" or a quantity ("me too", "too many", "too thanks"), not an excess. */
-const NOT_AFTER_TOO = new Set(['much', 'many', 'late', 'early', 'may', 'might', 'will', 'would', 'can', 'could', 'i', 'and', 'but', 'as', 'so', 'the', 'a', 'an', 'thanks', 'thank', 'please', 'if', 'though', 'lol', 'haha', 'to', 'for', 'in', 'on', 'at', 'with', 'by', 'of', 'or', 'then', 'which', 'that', 'it', 'this', 'was', 'is', 'i\'m', 'i\'ll', 'you', 'we', 'they', 'he', 'she']);
+const NOT_AFTER_TOO = new Set([
+  'much',
+  'many',
+  'late',
+  'early',
+  'may',
+  'might',
+  'will',
+  'would',
+  'can',
+  'could',
+  'i',
+  'and',
+  'but',
+  'as',
+  'so',
+  'the',
+  'a',
+  'an',
+  'thanks',
+  'thank',
+  'please',
+  'if',
+  'though',
+  'lol',
+  'haha',
+  'to',
+  'for',
+  'in',
+  'on',
+  'at',
+  'with',
+  'by',
+  'of',
+  'or',
+  'then',
+  'which',
+  'that',
+  'it',
+  'this',
+  'was',
+  'is',
+  "i'm",
+  "i'll",
+  'you',
+  'we',
+  'they',
+  'he',
+  'she',
+]);
 
 function negates(w: string): boolean {
   return NEGATORS.has(w) || w.endsWith("n't");
@@ -96,22 +330,80 @@ function clauseOpinion(c: readonly string[]): Opinion {
   let dislike = false;
   const n = c.length;
   // a clause that is only "not" + a referent ("Not this one.", "Not for me", "no thanks", "no")
-  if ((c[0] === 'not' || c[0] === 'no') && (c[1] === 'this' || c[1] === 'that' || c[1] === 'thanks' || c[1] === 'thank' || c[1] === 'for' || c[1] === 'really' || c[1] === 'it' || c[1] === 'quite' || c[1] === 'my' || c[1] === 'the' || c[1] === 'those' || c[1] === 'these' || c[1] === 'them')) dislike = true;
+  if (
+    (c[0] === 'not' || c[0] === 'no') &&
+    (c[1] === 'this' ||
+      c[1] === 'that' ||
+      c[1] === 'thanks' ||
+      c[1] === 'thank' ||
+      c[1] === 'for' ||
+      c[1] === 'really' ||
+      c[1] === 'it' ||
+      c[1] === 'quite' ||
+      c[1] === 'my' ||
+      c[1] === 'the' ||
+      c[1] === 'those' ||
+      c[1] === 'these' ||
+      c[1] === 'them')
+  )
+    dislike = true;
   if (c[0] === 'nah' || c[0] === 'nope') dislike = true;
   for (let i = 0; i < n; i++) {
     const w = c[i];
     const prev = i > 0 ? c[i - 1] : '';
     const next = i + 1 < n ? c[i + 1] : '';
     // "not for me", "isn't for me", "not my style / thing / taste"
-    if (w === 'for' && next === 'me' && i > 0 && negates(prev)) { dislike = true; continue; }
-    if (w === 'my' && (next === 'style' || next === 'thing' || next === 'taste' || next === 'cup' || next === 'type' || next === 'kind') && nearNegator(c, i, 3)) { dislike = true; continue; }
-    if (w === 'rather' && next === 'not') { dislike = true; continue; }
+    if (w === 'for' && next === 'me' && i > 0 && negates(prev)) {
+      dislike = true;
+      continue;
+    }
+    if (
+      w === 'my' &&
+      (next === 'style' ||
+        next === 'thing' ||
+        next === 'taste' ||
+        next === 'cup' ||
+        next === 'type' ||
+        next === 'kind') &&
+      nearNegator(c, i, 3)
+    ) {
+      dislike = true;
+      continue;
+    }
+    if (w === 'rather' && next === 'not') {
+      dislike = true;
+      continue;
+    }
     // "didn't do it for me", "didn't really care for them", "so-so"
-    if (w === 'do' && next === 'it' && c[i + 2] === 'for' && nearNegator(c, i, 3)) { dislike = true; continue; }
-    if (w === 'care' && next === 'for' && nearNegator(c, i, 3)) { dislike = true; continue; }
-    if (w === 'so' && next === 'so' && n <= 6) { dislike = true; continue; }
-    if (w === 'too' && i + 1 < n && !NOT_AFTER_TOO.has(next) && prev !== 'me' && prev !== 'it' && prev !== 'one' && prev !== 'that') { dislike = true; continue; }
-    if ((w === 'what' || w === 'close') && (next === 'i' || next === 'to' || next === "i'm" || next === "i've" || next === 'im' || next === 'ive') && /want|looking|need|after|mind|hoping|wanted|had/.test(c.slice(i + 1, i + 5).join(' '))) {
+    if (w === 'do' && next === 'it' && c[i + 2] === 'for' && nearNegator(c, i, 3)) {
+      dislike = true;
+      continue;
+    }
+    if (w === 'care' && next === 'for' && nearNegator(c, i, 3)) {
+      dislike = true;
+      continue;
+    }
+    if (w === 'so' && next === 'so' && n <= 6) {
+      dislike = true;
+      continue;
+    }
+    if (
+      w === 'too' &&
+      i + 1 < n &&
+      !NOT_AFTER_TOO.has(next) &&
+      prev !== 'me' &&
+      prev !== 'it' &&
+      prev !== 'one' &&
+      prev !== 'that'
+    ) {
+      dislike = true;
+      continue;
+    }
+    if (
+      (w === 'what' || w === 'close') &&
+      (next === 'i' || next === 'to' || next === "i'm" || next === "i've" || next === 'im' || next === 'ive') &&
+      /want|looking|need|after|mind|hoping|wanted|had/.test(c.slice(i + 1, i + 5).join(' '))
+    ) {
       if (nearNegator(c, i, 3)) dislike = true;
       else like = true;
       continue;
@@ -119,15 +411,40 @@ function clauseOpinion(c: readonly string[]): Opinion {
     if (w === 'like' || w === 'love') {
       // "I'd like", "would love to", "like to", "something like", "looks like": a wish or a comparison
       // "Love it!", "Like the colour": a clause that opens with the verb
-      const opens = i === 0 && ['it', 'this', 'that', 'the', 'them', 'these', 'those', 'how', 'its', "it's"].includes(next);
-      if (prev === "i'd" || prev === 'would' || prev === "we'd" || prev === 'd' || next === 'to' || (!LIKE_SUBJECT.has(prev) && !opens)) continue;
+      const opens =
+        i === 0 && ['it', 'this', 'that', 'the', 'them', 'these', 'those', 'how', 'its', "it's"].includes(next);
+      if (
+        prev === "i'd" ||
+        prev === 'would' ||
+        prev === "we'd" ||
+        prev === 'd' ||
+        next === 'to' ||
+        (!LIKE_SUBJECT.has(prev) && !opens)
+      )
+        continue;
       if (nearNegator(c, i, 3)) dislike = true;
       else like = true;
       continue;
     }
     if (POSITIVE.has(w)) {
       if ((WISH_BEFORE.has(prev) && w !== 'fan') || NOT_APPRAISAL_AFTER[w]?.has(next) || wish(c, i)) continue;
-      if ((w === 'into' || w === 'fine' || w === 'works' || w === 'right' || w === 'exactly' || w === 'spot' || w === 'better' || w === 'best' || w === 'fan' || w === 'keen' || w === 'fond' || w === 'interested' || w === 'interesting') && !opinionFrame(c, i)) continue;
+      if (
+        (w === 'into' ||
+          w === 'fine' ||
+          w === 'works' ||
+          w === 'right' ||
+          w === 'exactly' ||
+          w === 'spot' ||
+          w === 'better' ||
+          w === 'best' ||
+          w === 'fan' ||
+          w === 'keen' ||
+          w === 'fond' ||
+          w === 'interested' ||
+          w === 'interesting') &&
+        !opinionFrame(c, i)
+      )
+        continue;
       if (nearNegator(c, i, 4)) dislike = true;
       else like = true;
       continue;
@@ -136,7 +453,11 @@ function clauseOpinion(c: readonly string[]): Opinion {
       if (NOT_APPRAISAL_AFTER[w]?.has(next)) continue;
       if (w === 'pass' && !(prev === "i'll" || prev === 'i' || prev === 'will' || i === 0)) continue;
       if (w === 'skip' && !(prev === "i'll" || prev === 'i' || i === 0)) continue;
-      if (w === 'wrong' && !(prev === 'all' || prev === 'just' || prev === 'is' || prev === "it's" || prev === "that's")) continue;
+      if (
+        w === 'wrong' &&
+        !(prev === 'all' || prev === 'just' || prev === 'is' || prev === "it's" || prev === "that's")
+      )
+        continue;
       if (nearNegator(c, i, 2)) {
         if (w === 'bad') like = true;
         continue;
@@ -151,7 +472,20 @@ function clauseOpinion(c: readonly string[]): Opinion {
 function wish(c: readonly string[], i: number): boolean {
   for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
     const w = c[j];
-    if (w === 'would' || w === 'could' || w === "it'd" || w === "that'd" || w === "i'd" || w === 'might' || w === 'should' || w === 'if' || w === 'wish' || w === 'hope' || w === 'hoping') return true;
+    if (
+      w === 'would' ||
+      w === 'could' ||
+      w === "it'd" ||
+      w === "that'd" ||
+      w === "i'd" ||
+      w === 'might' ||
+      w === 'should' ||
+      w === 'if' ||
+      w === 'wish' ||
+      w === 'hope' ||
+      w === 'hoping'
+    )
+      return true;
   }
   return false;
 }
@@ -164,7 +498,10 @@ function opinionFrame(c: readonly string[], i: number): boolean {
   switch (w) {
     case 'into':
       // only "not into it", "wasn't into": an unnegated "into" is a preposition
-      return nearNegator(c, i, 3) && (i + 1 >= c.length || ['it', 'them', 'this', 'that', 'those', 'these', 'the'].includes(next));
+      return (
+        nearNegator(c, i, 3) &&
+        (i + 1 >= c.length || ['it', 'them', 'this', 'that', 'those', 'these', 'the'].includes(next))
+      );
     case 'fan':
       return next === 'of' || next === '' || prev === 'a' || prev === 'big' || prev === 'huge';
     case 'keen':
@@ -173,11 +510,28 @@ function opinionFrame(c: readonly string[], i: number): boolean {
     case 'interested':
       return next === 'in' && !['something', 'anything', 'a', 'an', 'some'].includes(c[i + 2] ?? '');
     case 'interesting':
-      return prev === 'looks' || prev === 'sounds' || prev === 'is' || prev === "that's" || prev === "it's" || prev === 'very' || prev === 'quite';
+      return (
+        prev === 'looks' ||
+        prev === 'sounds' ||
+        prev === 'is' ||
+        prev === "that's" ||
+        prev === "it's" ||
+        prev === 'very' ||
+        prev === 'quite'
+      );
     case 'fine':
     case 'works':
       if (['anything', 'whatever', 'either', 'any', 'all'].includes(c[i - 2] ?? '')) return false;
-      return prev === "that's" || prev === "it's" || prev === 'that' || prev === 'it' || prev === 'looks' || prev === 'sounds' || prev === 'one' || prev === 'is';
+      return (
+        prev === "that's" ||
+        prev === "it's" ||
+        prev === 'that' ||
+        prev === 'it' ||
+        prev === 'looks' ||
+        prev === 'sounds' ||
+        prev === 'one' ||
+        prev === 'is'
+      );
     case 'right':
       return prev === 'just' || prev === 'looks' || prev === 'seems';
     case 'exactly':
@@ -186,7 +540,14 @@ function opinionFrame(c: readonly string[], i: number): boolean {
       return next === 'on';
     case 'better':
     case 'best':
-      return prev === 'much' || prev === 'way' || prev === "that's" || prev === 'is' || prev === 'looks' || prev === 'the' && next === 'one';
+      return (
+        prev === 'much' ||
+        prev === 'way' ||
+        prev === "that's" ||
+        prev === 'is' ||
+        prev === 'looks' ||
+        (prev === 'the' && next === 'one')
+      );
     default:
       return true;
   }

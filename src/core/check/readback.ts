@@ -86,7 +86,21 @@ const POSITIVE = new Set(['accept_recommendation', 'provide_feedback_positive'])
 const NEGATIVE = new Set(['reject_recommendation', 'provide_feedback_negative']);
 
 /** Words that refer to a shown item without its title. */
-const REFERENCE_WORDS = new Set(['one', 'it', 'that', 'this', 'those', 'these', 'them', 'first', 'second', 'third', 'last', 'top', ...Object.keys(ORDINAL_POSITIONS)]);
+const REFERENCE_WORDS = new Set([
+  'one',
+  'it',
+  'that',
+  'this',
+  'those',
+  'these',
+  'them',
+  'first',
+  'second',
+  'third',
+  'last',
+  'top',
+  ...Object.keys(ORDINAL_POSITIONS),
+]);
 
 const ACT_CACHE = new Map<string, string>();
 /** `toConvApparelUserAct`, cached (a run uses a handful of act labels on every turn). */
@@ -142,7 +156,10 @@ export class ReadbackChecker {
   private turns = 0;
   private agreed = 0;
   private disagreeing = 0;
-  private readonly aspects = Object.fromEntries(READBACK_ASPECTS.map((a) => [a, { checked: 0, agreed: 0 }])) as Record<ReadbackAspect, { checked: number; agreed: number }>;
+  private readonly aspects = Object.fromEntries(READBACK_ASPECTS.map((a) => [a, { checked: 0, agreed: 0 }])) as Record<
+    ReadbackAspect,
+    { checked: number; agreed: number }
+  >;
   private readonly examples: ReadbackDisagreement[] = [];
 
   constructor(options: ReadbackOptions = {}) {
@@ -179,7 +196,12 @@ export class ReadbackChecker {
           model.liked.delete(x);
         }
       }
-      if (tr && typeof turn.user_utterance === 'string' && turn.user_utterance.trim() !== '' && tr.error === undefined) {
+      if (
+        tr &&
+        typeof turn.user_utterance === 'string' &&
+        turn.user_utterance.trim() !== '' &&
+        tr.error === undefined
+      ) {
         const found = this.readTurn(turn, tr, titles, values, shownSoFar, model, !opened);
         opened = true;
         let checked = false;
@@ -261,18 +283,31 @@ export class ReadbackChecker {
     const act = typeof tr.user_act === 'string' ? convApparelAct(tr.user_act) : undefined;
     // The tagger reads the text with each named title replaced by "this one" (a title's words are
     // not the user's wording).
-    const readable = named.size ? replaceTitles(text, shown.filter((id) => named.has(id)).map((id) => titles.get(id)!)) : text;
+    const readable = named.size
+      ? replaceTitles(
+          text,
+          shown.filter((id) => named.has(id)).map((id) => titles.get(id)!),
+        )
+      : text;
     // A turn that voices opinions on several items ("I like X. Not Y.") performs its act on the first: read the sentence naming it.
     const saidItems = strings(tr.said?.items);
     const actText = saidItems.length > 1 ? sentenceNaming(text, titles.get(saidItems[0])) : text;
-    const actReadable = actText === text ? readable : replaceTitles(actText, [...named].map((id) => titles.get(id)!));
+    const actReadable =
+      actText === text
+        ? readable
+        : replaceTitles(
+            actText,
+            [...named].map((id) => titles.get(id)!),
+          );
     let tagged: readonly string[] | undefined;
     const read = () => (tagged ??= this.nlu.acts(actReadable));
     if (act && COMPATIBLE[act] && read().length > 0) {
       // Openings and endings may greet or thank besides what they do ("Hey, ... something red.", "This isn't working, bye.").
       const greets = mainOfAct(tr.user_act) === 'Complete' || opening;
       const ok = read().some((a) => COMPATIBLE[act].includes(a) || (greets && a === 'greet_thank'));
-      out.act = ok ? true : `trace act ${show(tr.user_act)} (${act}) but the text reads as ${show(read().join(', '))}: ${quote(text)}`;
+      out.act = ok
+        ? true
+        : `trace act ${show(tr.user_act)} (${act}) but the text reads as ${show(read().join(', '))}: ${quote(text)}`;
     }
     if (said) {
       const constraints = Object.entries(said.constraints ?? {}).map(([a, v]) => [a, String(v)] as const);
@@ -281,14 +316,19 @@ export class ReadbackChecker {
       // values
       const problems: string[] = [];
       for (const [a, v] of constraints) {
-        const how = mentionPolarity(maskedText, v) === 'none' ? mentionPolarity(text, v) : mentionPolarity(maskedText, v);
-        if (how !== 'stated') problems.push(`said.constraints ${show(a)}=${show(v)} is ${how === 'none' ? 'not in the text' : 'only negated in the text'}`);
+        const how =
+          mentionPolarity(maskedText, v) === 'none' ? mentionPolarity(text, v) : mentionPolarity(maskedText, v);
+        if (how !== 'stated')
+          problems.push(
+            `said.constraints ${show(a)}=${show(v)} is ${how === 'none' ? 'not in the text' : 'only negated in the text'}`,
+          );
       }
       const negProblems: string[] = [];
       for (const v of negated) {
         const how = mentionPolarity(text, v);
         if (how === 'none') negProblems.push(`said.negated ${show(v)} is not in the text`);
-        else if (how === 'stated' && mentionPolarity(maskedText, v) === 'stated') negProblems.push(`said.negated ${show(v)} is stated, not negated, in the text`);
+        else if (how === 'stated' && mentionPolarity(maskedText, v) === 'stated')
+          negProblems.push(`said.negated ${show(v)} is stated, not negated, in the text`);
       }
       // What the text says that the trace does not: exact mentions of the conversation's attribute
       // values (a mention inside a longer value's mention, "running" in "running shoes", is that value's).
@@ -296,11 +336,29 @@ export class ReadbackChecker {
       clauses(maskedText).forEach((c, k) => {
         c.forEach((w, s) => {
           for (const e of values.get(w) ?? []) {
-            if (s + e.words.length <= c.length && e.words.every((x, j) => c[s + j] === x)) found.push({ attr: e.attr, value: e.value, clause: k, start: s, end: s + e.words.length, neg: negatedAt(c, s) });
+            if (s + e.words.length <= c.length && e.words.every((x, j) => c[s + j] === x))
+              found.push({
+                attr: e.attr,
+                value: e.value,
+                clause: k,
+                start: s,
+                end: s + e.words.length,
+                neg: negatedAt(c, s),
+              });
           }
         });
       });
-      const own = found.filter((m) => !found.some((o) => o !== m && o.clause === m.clause && o.start <= m.start && o.end >= m.end && o.end - o.start > m.end - m.start));
+      const own = found.filter(
+        (m) =>
+          !found.some(
+            (o) =>
+              o !== m &&
+              o.clause === m.clause &&
+              o.start <= m.start &&
+              o.end >= m.end &&
+              o.end - o.start > m.end - m.start,
+          ),
+      );
       const reported = new Set<string>();
       for (const m of own) {
         const key = `${m.neg}|${m.value.toLowerCase()}`;
@@ -312,28 +370,44 @@ export class ReadbackChecker {
         else problems.push(`the text states ${show(m.attr)}=${show(m.value)}, said.constraints does not`);
       }
       if (said.constraints !== undefined || problems.length) out.values = problems.length ? problems.join('; ') : true;
-      if (said.negated !== undefined || negProblems.length) out.negations = negProblems.length ? negProblems.join('; ') : true;
+      if (said.negated !== undefined || negProblems.length)
+        out.negations = negProblems.length ? negProblems.join('; ') : true;
       // items
       if (said.items !== undefined || named.size) {
         const p: string[] = [];
         const refers = words.some((w) => REFERENCE_WORDS.has(w));
-        for (const id of items) if (!named.has(id) && !refers) p.push(`said.items ${show(id)} is neither named nor referred to`);
-        for (const id of named) if (!items.includes(id) && !namedWithin(id, items, titles)) p.push(`the text names ${show(id)}, said.items does not`);
+        for (const id of items)
+          if (!named.has(id) && !refers) p.push(`said.items ${show(id)} is neither named nor referred to`);
+        for (const id of named)
+          if (!items.includes(id) && !namedWithin(id, items, titles))
+            p.push(`the text names ${show(id)}, said.items does not`);
         out.items = p.length ? p.join('; ') : true;
       }
       // opinion: what the text voices (the sentence naming the first said item, else the whole
       // text) against the trace's opinion (its act). The opinion lexicon (./opinion.ts) reads it;
       // where it finds none, the tagger's positive or negative acts do.
       const first = items[0];
-      const traced = tr.user_act === 'Note.Like' || act === 'accept_recommendation' ? 'like' : tr.user_act === 'Note.Dislike' || act === 'reject_recommendation' ? 'dislike' : undefined;
+      const traced =
+        tr.user_act === 'Note.Like' || act === 'accept_recommendation'
+          ? 'like'
+          : tr.user_act === 'Note.Dislike' || act === 'reject_recommendation'
+            ? 'dislike'
+            : undefined;
       if (traced) {
         const sentence = first ? sentenceNaming(text, titles.get(first)) : text;
-        const seg = sentence === text ? readable : replaceTitles(sentence, [...named].map((id) => titles.get(id)!));
+        const seg =
+          sentence === text
+            ? readable
+            : replaceTitles(
+                sentence,
+                [...named].map((id) => titles.get(id)!),
+              );
         let lexical = readOpinion(seg);
         // "The Harbor Tote? Yes, that's lovely.": the opinion follows the sentence naming the item; read the
         // whole text when it names no other item
         if (lexical === 'none' && seg !== readable && named.size <= 1) lexical = readOpinion(readable);
-        let textSays: 'like' | 'dislike' | undefined = lexical === 'like' || lexical === 'dislike' ? lexical : undefined;
+        let textSays: 'like' | 'dislike' | undefined =
+          lexical === 'like' || lexical === 'dislike' ? lexical : undefined;
         let tagged = false;
         if (lexical === 'none') {
           const acts = seg === actReadable ? read() : this.nlu.acts(seg);
@@ -342,8 +416,17 @@ export class ReadbackChecker {
           tagged = acts.some((a) => a !== 'greet_thank' && a !== 'inform_preference');
           if (pos !== neg) textSays = pos ? 'like' : 'dislike';
         }
-        if (textSays) out.opinion = textSays === traced ? true : `the text voices a ${textSays}${first ? ` of ${show(first)}` : ''}, the trace a ${traced} (${show(tr.user_act)}): ${quote(sentence)}`;
-        else if (lexical === 'none' && !tagged && (tr.user_act === 'Note.Like' || tr.user_act === 'Note.Dislike') && (seg === readable || readOpinion(readable) === 'none')) {
+        if (textSays)
+          out.opinion =
+            textSays === traced
+              ? true
+              : `the text voices a ${textSays}${first ? ` of ${show(first)}` : ''}, the trace a ${traced} (${show(tr.user_act)}): ${quote(sentence)}`;
+        else if (
+          lexical === 'none' &&
+          !tagged &&
+          (tr.user_act === 'Note.Like' || tr.user_act === 'Note.Dislike') &&
+          (seg === readable || readOpinion(readable) === 'none')
+        ) {
           // an opinion act whose words voice no opinion at all (a Disclose relabelled as a Dislike)
           out.opinion = `trace act ${show(tr.user_act)} voices an opinion, the text none: ${quote(text)}`;
         }
@@ -389,7 +472,8 @@ function namedWithin(id: string, items: readonly string[], titles: Map<string, s
 function replaceTitles(text: string, titles: readonly string[][]): string {
   const spans = tokenizeSpans(text);
   const cuts: [number, number][] = [];
-  for (const t of titles) for (const s of mentionStarts(spans.tokens, t)) cuts.push([spans.starts[s], spans.ends[s + t.length - 1]]);
+  for (const t of titles)
+    for (const s of mentionStarts(spans.tokens, t)) cuts.push([spans.starts[s], spans.ends[s + t.length - 1]]);
   cuts.sort((a, b) => b[0] - a[0]);
   let out = spans.text;
   let limit = Infinity;

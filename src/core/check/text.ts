@@ -5,7 +5,6 @@
 import { escapeControl } from '../text/terminal';
 import { tokenize } from '../text/tokenize';
 
-
 /**
  * True when `a` and `b` differ by at most one of the edits the NLG typo model makes (two
  * neighbouring letters swapped, a letter dropped, a letter doubled); any single insertion or
@@ -68,7 +67,7 @@ export function quote(text: string | undefined, max = 60): string {
 
 /** A value from a conversation file, printable in a detail (escaped, bounded). */
 export function show(value: unknown, max = 40): string {
-  const s = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const cut = s.length > max ? `${s.slice(0, max - 1)}…` : s;
   return escapeControl(cut);
 }
@@ -102,20 +101,57 @@ export function mentionStarts(have: readonly string[], want: readonly string[]):
 
 /** Words that make what follows them in the same clause a thing the speaker does not want. */
 const NEGATORS = new Set([
-  'not', 'no', 'never', 'without', 'except', 'excluding', 'nothing', 'none', 'neither', 'nor', 'hate', 'avoid',
-  "don't", 'dont', "doesn't", "isn't", "aren't", "won't", "wouldn't", "can't", 'cannot', "shouldn't", "didn't",
+  'not',
+  'no',
+  'never',
+  'without',
+  'except',
+  'excluding',
+  'nothing',
+  'none',
+  'neither',
+  'nor',
+  'hate',
+  'avoid',
+  "don't",
+  'dont',
+  "doesn't",
+  "isn't",
+  "aren't",
+  "won't",
+  "wouldn't",
+  "can't",
+  'cannot',
+  "shouldn't",
+  "didn't",
 ]);
 /** "anything but red": `but` negates when it follows one of these. */
 const BUT_NEGATES_AFTER = new Set(['anything', 'everything', 'all', 'something']);
 /** Words that start a new clause (a contrast or a correction): a negation before them does not reach past them. */
-const CLAUSE_BREAKS = new Set(['mind', 'but', 'though', 'although', 'however', 'instead', 'rather', 'just', 'only', 'prefer', 'preferably', 'ideally']);
+const CLAUSE_BREAKS = new Set([
+  'mind',
+  'but',
+  'though',
+  'although',
+  'however',
+  'instead',
+  'rather',
+  'just',
+  'only',
+  'prefer',
+  'preferably',
+  'ideally',
+]);
 
 /**
  * The clauses of a text (cut at sentence and clause punctuation), each as tokens. A reader of what
  * the user said (the checker, the read-back NLU) looks for negations within one clause.
  */
 export function clauses(text: string): string[][] {
-  return text.split(/[.,;:!?\n()\u2013\u2014]+|\s-\s/).map((c) => tokenize(c)).filter((c) => c.length > 0);
+  return text
+    .split(/[.,;:!?\n()\u2013\u2014]+|\s-\s/)
+    .map((c) => tokenize(c))
+    .filter((c) => c.length > 0);
 }
 
 /**
@@ -123,7 +159,11 @@ export function clauses(text: string): string[][] {
  * clause: "Anything but red.", "I don't want red", "not keen on anything red") or "stated" (at
  * least one mention that no negation reaches).
  */
-export function mentionPolarity(text: string | (() => readonly string[][]), phrase: string, words?: readonly string[]): 'none' | 'negated' | 'stated' {
+export function mentionPolarity(
+  text: string | (() => readonly string[][]),
+  phrase: string,
+  words?: readonly string[],
+): 'none' | 'negated' | 'stated' {
   const want = phraseWords(phrase);
   // With the text's words at hand: not mentioned at all, or no word that could negate it.
   if (words) {

@@ -16,7 +16,9 @@ export interface ItemFacts {
 
 /** A catalog the checker can resolve item ids with (`Catalog` from src/core/catalog fits). */
 export interface ItemLookup {
-  get(id: string): { item_id: string; title?: string; category?: string; attributes: Record<string, string> } | undefined;
+  get(
+    id: string,
+  ): { item_id: string; title?: string; category?: string; attributes: Record<string, string> } | undefined;
   /**
    * Similarity in [0, 1] of two items `get` returned (`Catalog.similarity`): the meta-simulators'
    * "most similar member" rule needs it; without it that part of meta-switch-rule is unchecked.

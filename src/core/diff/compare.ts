@@ -11,10 +11,8 @@
 import type { Conversation, Turn } from '../model';
 import type { DialoguePart, TurnDifference } from './model';
 
-
 /** Trace keys never compared: they differ on every run without saying anything about behaviour. */
 export const IGNORED_TRACE_FIELDS: readonly string[] = ['llm_calls', 'llm_call_ids'];
-
 
 /** How the two conversations of a pair differ. */
 export interface PairComparison {
@@ -38,7 +36,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
+    for (let i = 0; i < a.length; i++)
+      if (!sameJson(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
     return true;
   }
   if (Array.isArray(b)) return false;

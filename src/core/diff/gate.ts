@@ -37,13 +37,22 @@ const COUNTED = new Set(['outcome_changed', 'diverged', 'identical', 'unpaired']
 
 /** Parses "metric op value[%]" conditions separated by commas; throws an Error naming the bad part. */
 export function parseGate(spec: string): GateCondition[] {
-  const parts = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw new Error(`--fail-on "${spec}": no condition (write e.g. "outcome_changed > 5%")`);
   return parts.map((text) => {
     const m = /^([a-z_]+)\s*(>=|<=|==|>|<)\s*(-?\d+(?:\.\d+)?)\s*(%?)$/.exec(text);
-    if (!m) throw new Error(`--fail-on "${text}": expected METRIC OP VALUE, e.g. "outcome_changed > 5%" (OP one of > >= < <= ==)`);
+    if (!m)
+      throw new Error(
+        `--fail-on "${text}": expected METRIC OP VALUE, e.g. "outcome_changed > 5%" (OP one of > >= < <= ==)`,
+      );
     const [, metric, op, raw, pct] = m;
-    if (!(metric in GATE_METRICS)) throw new Error(`--fail-on "${text}": unknown metric "${metric}" (known: ${Object.keys(GATE_METRICS).join(', ')})`);
+    if (!(metric in GATE_METRICS))
+      throw new Error(
+        `--fail-on "${text}": unknown metric "${metric}" (known: ${Object.keys(GATE_METRICS).join(', ')})`,
+      );
     const value = Number(raw);
     const percent = pct === '%';
     const count = !percent && COUNTED.has(metric) && value >= 1 && Number.isInteger(value);
@@ -53,11 +62,16 @@ export function parseGate(spec: string): GateCondition[] {
 
 function compare(a: number, op: GateCondition['op'], b: number): boolean {
   switch (op) {
-    case '>': return a > b;
-    case '>=': return a >= b;
-    case '<': return a < b;
-    case '<=': return a <= b;
-    case '==': return a === b;
+    case '>':
+      return a > b;
+    case '>=':
+      return a >= b;
+    case '<':
+      return a < b;
+    case '<=':
+      return a <= b;
+    case '==':
+      return a === b;
   }
 }
 
@@ -70,16 +84,31 @@ export function evaluateGate(report: DiffReport, conditions: readonly GateCondit
     let denom = g.pairs;
     let share: number;
     switch (c.metric) {
-      case 'outcome_changed': count = g.outcomeChanged; break;
-      case 'diverged': count = g.diverged; break;
-      case 'identical': count = g.identical; break;
-      case 'unpaired': count = report.unpaired.length; denom = total; break;
+      case 'outcome_changed':
+        count = g.outcomeChanged;
+        break;
+      case 'diverged':
+        count = g.diverged;
+        break;
+      case 'identical':
+        count = g.identical;
+        break;
+      case 'unpaired':
+        count = report.unpaired.length;
+        denom = total;
+        break;
     }
     if (count !== undefined) share = denom ? count / denom : NaN;
-    else if (c.metric === 'accepted_change') share = report.success.n ? (report.success.acceptedB - report.success.acceptedA) / report.success.n : NaN;
+    else if (c.metric === 'accepted_change')
+      share = report.success.n ? (report.success.acceptedB - report.success.acceptedA) / report.success.n : NaN;
     else share = report.success.mcnemar.pvalue;
     const actual = c.count && count !== undefined ? count : share;
-    const shown = count !== undefined ? `${(share * 100).toFixed(1)}% (${count} of ${denom})` : c.metric === 'accepted_change' ? `${(share * 100).toFixed(1)} points` : share.toPrecision(3);
+    const shown =
+      count !== undefined
+        ? `${(share * 100).toFixed(1)}% (${count} of ${denom})`
+        : c.metric === 'accepted_change'
+          ? `${(share * 100).toFixed(1)} points`
+          : share.toPrecision(3);
     const failed = Number.isNaN(actual) || compare(actual, c.op, c.value);
     return { condition: c, actual, shown, failed };
   });

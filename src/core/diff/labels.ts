@@ -20,8 +20,10 @@ export function partLabel(part: string): string {
 
 /** "turn 3: user utterance (trace: patience, agenda)" or "identical". */
 export function describeDivergence(p: PairSummary): string {
-  if (p.turn === undefined) return p.traceTurn !== undefined ? `dialogue equal; trace from turn ${p.traceTurn + 1}: ${p.traceFields.join(', ')}` : 'identical';
+  if (p.turn === undefined)
+    return p.traceTurn !== undefined
+      ? `dialogue equal; trace from turn ${p.traceTurn + 1}: ${p.traceFields.join(', ')}`
+      : 'identical';
   const trace = p.traceFieldsAtTurn.length ? ` (trace: ${p.traceFieldsAtTurn.join(', ')})` : '';
   return `turn ${p.turn + 1}: ${p.parts.map(partLabel).join(', ')}${trace}`;
 }
-

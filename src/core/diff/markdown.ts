@@ -11,7 +11,9 @@ import { describeDivergence, partLabel } from './labels';
 
 /** Text from a file made safe for a Markdown table cell and a terminal (escapeControl, plus line breaks, tabs and pipes). */
 export function safeCell(text: string): string {
-  return escapeControl(text).replace(/[\n\t]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\|/g, '\\|');
+  return escapeControl(text)
+    .replace(/[\n\t]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .replace(/\|/g, '\\|');
 }
 
 function pct(n: number, d: number): string {
@@ -23,7 +25,10 @@ export function diffToMarkdown(r: DiffReport, maxPairs = 50): string {
   const g = r.aggregate;
   const L: string[] = [];
   L.push(`# Run diff: ${safeCell(r.a.file)} → ${safeCell(r.b.file)}`, '');
-  L.push(`Paired by **${r.pairing}**: ${g.pairs} pairs of ${r.a.conversations} (A) and ${r.b.conversations} (B) conversations; ${r.unpaired.length} unpaired.`, '');
+  L.push(
+    `Paired by **${r.pairing}**: ${g.pairs} pairs of ${r.a.conversations} (A) and ${r.b.conversations} (B) conversations; ${r.unpaired.length} unpaired.`,
+    '',
+  );
   L.push('| | pairs | share |', '|---|---:|---:|');
   L.push(`| identical (dialogue, trace, outcome) | ${g.identical} | ${pct(g.identical, g.pairs)} |`);
   L.push(`| dialogue diverged | ${g.diverged} | ${pct(g.diverged, g.pairs)} |`);
@@ -41,7 +46,10 @@ export function diffToMarkdown(r: DiffReport, maxPairs = 50): string {
     L.push('');
   }
   const s = r.success;
-  L.push(`Acceptance: ${s.acceptedA} → ${s.acceptedB} of ${s.n} pairs with a known outcome (${pct(s.acceptedA, s.n)} → ${pct(s.acceptedB, s.n)}); accepted in A only ${s.onlyA}, in B only ${s.onlyB}; McNemar exact p = ${formatP(s.mcnemar.pvalue)}${s.excluded ? `; ${s.excluded} pairs left out (a failure or an unknown outcome on either side)` : ''}.`, '');
+  L.push(
+    `Acceptance: ${s.acceptedA} → ${s.acceptedB} of ${s.n} pairs with a known outcome (${pct(s.acceptedA, s.n)} → ${pct(s.acceptedB, s.n)}); accepted in A only ${s.onlyA}, in B only ${s.onlyB}; McNemar exact p = ${formatP(s.mcnemar.pvalue)}${s.excluded ? `; ${s.excluded} pairs left out (a failure or an unknown outcome on either side)` : ''}.`,
+    '',
+  );
 
   L.push('## Where conversations diverge', '');
   if (g.diverged) {
@@ -59,13 +67,24 @@ export function diffToMarkdown(r: DiffReport, maxPairs = 50): string {
   }
 
   L.push('## Paired change per feature (B − A)', '');
-  L.push('Largest standardised change first. Wilcoxon signed-rank as SciPy computes it; interval: seeded percentile bootstrap of the mean difference.', '');
-  L.push('| feature | pairs | mean A | mean B | mean B−A | 95% CI | effect | Wilcoxon p |', '|---|---:|---:|---:|---:|---|---:|---:|');
-  const measured = r.features.filter((f) => f.n > 0).sort((x, y) => Math.abs(y.effect) - Math.abs(x.effect) || (x.feature < y.feature ? -1 : 1));
+  L.push(
+    'Largest standardised change first. Wilcoxon signed-rank as SciPy computes it; interval: seeded percentile bootstrap of the mean difference.',
+    '',
+  );
+  L.push(
+    '| feature | pairs | mean A | mean B | mean B−A | 95% CI | effect | Wilcoxon p |',
+    '|---|---:|---:|---:|---:|---|---:|---:|',
+  );
+  const measured = r.features
+    .filter((f) => f.n > 0)
+    .sort((x, y) => Math.abs(y.effect) - Math.abs(x.effect) || (x.feature < y.feature ? -1 : 1));
   for (const f of measured) {
     const ci = f.ci ? `[${formatFixed(f.ci.low)}, ${formatFixed(f.ci.high)}]` : '';
-    const p = f.wilcoxon && !Number.isNaN(f.wilcoxon.pvalue) ? `${formatP(f.wilcoxon.pvalue)} (${f.wilcoxon.method})` : '–';
-    L.push(`| ${f.label} | ${f.n} | ${formatFixed(f.meanA)} | ${formatFixed(f.meanB)} | ${formatFixed(f.meanDiff)} | ${ci} | ${formatFixed(f.effect, 2)} | ${p} |`);
+    const p =
+      f.wilcoxon && !Number.isNaN(f.wilcoxon.pvalue) ? `${formatP(f.wilcoxon.pvalue)} (${f.wilcoxon.method})` : '–';
+    L.push(
+      `| ${f.label} | ${f.n} | ${formatFixed(f.meanA)} | ${formatFixed(f.meanB)} | ${formatFixed(f.meanDiff)} | ${ci} | ${formatFixed(f.effect, 2)} | ${p} |`,
+    );
   }
   const missing = r.features.filter((f) => f.n === 0).map((f) => f.label);
   if (missing.length) L.push('', `Not measured (unknown in these runs): ${missing.join(', ')}.`);
@@ -73,17 +92,28 @@ export function diffToMarkdown(r: DiffReport, maxPairs = 50): string {
 
   const changed = r.pairs.filter((p) => !p.identical);
   if (changed.length) {
-    const order = [...changed].sort((x, y) => Number(y.outcomeA !== y.outcomeB) - Number(x.outcomeA !== x.outcomeB) || (x.turn ?? 1e9) - (y.turn ?? 1e9) || x.lineB - y.lineB);
-    L.push(`## Pairs that differ (${changed.length}${changed.length > maxPairs ? `, first ${maxPairs}: changed outcomes, then earliest divergence` : ''})`, '');
+    const order = [...changed].sort(
+      (x, y) =>
+        Number(y.outcomeA !== y.outcomeB) - Number(x.outcomeA !== x.outcomeB) ||
+        (x.turn ?? 1e9) - (y.turn ?? 1e9) ||
+        x.lineB - y.lineB,
+    );
+    L.push(
+      `## Pairs that differ (${changed.length}${changed.length > maxPairs ? `, first ${maxPairs}: changed outcomes, then earliest divergence` : ''})`,
+      '',
+    );
     L.push('| A | B | outcome A → B | turns A → B | first divergence |', '|---|---|---|---:|---|');
     for (const p of order.slice(0, maxPairs)) {
-      L.push(`| ${safeCell(p.idA)} (line ${p.lineA}) | ${safeCell(p.idB)} (line ${p.lineB}) | ${p.outcomeA} → ${p.outcomeB} | ${p.turnsA} → ${p.turnsB} | ${safeCell(describeDivergence(p))} |`);
+      L.push(
+        `| ${safeCell(p.idA)} (line ${p.lineA}) | ${safeCell(p.idB)} (line ${p.lineB}) | ${p.outcomeA} → ${p.outcomeB} | ${p.turnsA} → ${p.turnsB} | ${safeCell(describeDivergence(p))} |`,
+      );
     }
     L.push('');
   }
   if (r.unpaired.length) {
     L.push(`## Unpaired (${r.unpaired.length})`, '', '| run | line | id | why |', '|---|---:|---|---|');
-    for (const u of r.unpaired.slice(0, maxPairs)) L.push(`| ${u.side} | ${u.line} | ${safeCell(u.id)} | ${safeCell(u.reason)} |`);
+    for (const u of r.unpaired.slice(0, maxPairs))
+      L.push(`| ${u.side} | ${u.line} | ${safeCell(u.id)} | ${safeCell(u.reason)} |`);
     if (r.unpaired.length > maxPairs) L.push('', `… and ${r.unpaired.length - maxPairs} more (all are in --json).`);
     L.push('');
   }

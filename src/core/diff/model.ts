@@ -9,7 +9,14 @@ import type { UserOutcome } from '../model';
 export type PairingMode = 'seed' | 'id' | 'profile';
 
 /** What of a turn's dialogue can differ, in the order compared (see compare.ts). */
-export const DIALOGUE_PARTS = ['user_act', 'user_utterance', 'agent_act', 'assistant_utterance', 'recommendations', 'ended'] as const;
+export const DIALOGUE_PARTS = [
+  'user_act',
+  'user_utterance',
+  'agent_act',
+  'assistant_utterance',
+  'recommendations',
+  'ended',
+] as const;
 export type DialoguePart = (typeof DIALOGUE_PARTS)[number];
 
 /** The differences of one turn (0-based `turn`), as compare.ts reports them. */

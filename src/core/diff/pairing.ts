@@ -57,11 +57,18 @@ export function profileKey(conv: Conversation): string | undefined {
 }
 
 /** The pairing key of a conversation under a mode (line is 1-based, for `line:<n>` ids). */
-export function pairingKey(mode: PairingMode, conv: Conversation, line: number, runSeed: string | undefined): string | undefined {
+export function pairingKey(
+  mode: PairingMode,
+  conv: Conversation,
+  line: number,
+  runSeed: string | undefined,
+): string | undefined {
   switch (mode) {
-    case 'seed': return seedKey(conv, runSeed);
-    case 'id': return `id ${conversationId(conv, line)}`;
-    case 'profile': return profileKey(conv);
+    case 'seed':
+      return seedKey(conv, runSeed);
+    case 'id':
+      return `id ${conversationId(conv, line)}`;
+    case 'profile':
+      return profileKey(conv);
   }
 }
-

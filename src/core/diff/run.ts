@@ -6,13 +6,28 @@
  */
 import { JsonlFile, forEachLine, parseLineBytes, type LineError } from '../jsonl';
 import { conversationId, isUserOutcome, type Conversation } from '../model';
-import { conversationFeatures, describeActSource, featureLabel, featureValue, ACT_FEATURES, type ActSource } from '../metrics/features';
+import {
+  conversationFeatures,
+  describeActSource,
+  featureLabel,
+  featureValue,
+  ACT_FEATURES,
+  type ActSource,
+} from '../metrics/features';
 import { outcomeClass } from '../report/outcomes';
 import { InputProblemError } from '../report/inputProblem';
 import { bootstrapMeanInterval, mcnemarExact, wilcoxonSignedRank } from '../stats/paired';
 import { comparePair } from './compare';
 import { manifestSeed, pairingKey, seedKey, type PairingMode } from './pairing';
-import { DIFF_REPORT_KIND, type DialoguePart, type DiffReport, type FeatureChange, type OutcomeLabel, type PairSummary, type UnpairedEntry } from './model';
+import {
+  DIFF_REPORT_KIND,
+  type DialoguePart,
+  type DiffReport,
+  type FeatureChange,
+  type OutcomeLabel,
+  type PairSummary,
+  type UnpairedEntry,
+} from './model';
 
 export interface DiffOptions {
   pairing?: PairingMode | 'auto';
@@ -25,10 +40,23 @@ export interface DiffOptions {
 }
 
 /** Features with a bootstrap interval (the questions a simulator change raises first). */
-export const HEADLINE_FEATURES = ['num_turns', 'user_words_per_turn', 'user_acts', 'trace_satisfaction', 'satisfaction', 'accepted'] as const;
+export const HEADLINE_FEATURES = [
+  'num_turns',
+  'user_words_per_turn',
+  'user_acts',
+  'trace_satisfaction',
+  'satisfaction',
+  'accepted',
+] as const;
 
 /** Every feature compared: the headline ones, then questions and each ConvApparel user act. */
-export const DIFF_FEATURES: readonly string[] = [...HEADLINE_FEATURES, 'user_turns_with_question', 'assistant_turns_with_question', 'frustration', ...ACT_FEATURES];
+export const DIFF_FEATURES: readonly string[] = [
+  ...HEADLINE_FEATURES,
+  'user_turns_with_question',
+  'assistant_turns_with_question',
+  'frustration',
+  ...ACT_FEATURES,
+];
 
 const EXTRA_LABELS: Record<string, string> = {
   user_acts: 'User acts (total)',
@@ -69,7 +97,10 @@ export function diffFeatureValues(conv: Conversation, acts: ActSource): Float64A
 }
 
 function badLines(file: string, errors: LineError[]): string {
-  return errors.slice(0, 3).map((e) => `${file}:${e.line}:${e.column}: ${e.message}`).join('\n');
+  return errors
+    .slice(0, 3)
+    .map((e) => `${file}:${e.line}:${e.column}: ${e.message}`)
+    .join('\n');
 }
 
 /** The line as a conversation-shaped object when it is plain JSON with a `turns` array (not schema-checked), else undefined. */
@@ -83,7 +114,8 @@ function quickConversation(bytes: Buffer): Conversation | undefined {
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
   const o = v as { turns?: unknown; metadata?: unknown };
-  if (!Array.isArray(o.turns) || !o.turns.every((t) => t !== null && typeof t === 'object' && !Array.isArray(t))) return undefined;
+  if (!Array.isArray(o.turns) || !o.turns.every((t) => t !== null && typeof t === 'object' && !Array.isArray(t)))
+    return undefined;
   if (o.metadata !== undefined && (o.metadata === null || typeof o.metadata !== 'object')) return undefined;
   return v as Conversation;
 }
@@ -137,7 +169,8 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
       async (bytes, i) => {
         const p = parseLineBytes(bytes, i);
         if (p.kind === 'blank') return;
-        if (p.kind === 'invalid') throw new InputProblemError(`run B is not valid SimLens JSONL:\n${badLines(pathB, p.errors)}`);
+        if (p.kind === 'invalid')
+          throw new InputProblemError(`run B is not valid SimLens JSONL:\n${badLines(pathB, p.errors)}`);
         conversationsB++;
         const convB = p.conversation;
         const key = pairingKey(mode, convB, p.line, seedB);
@@ -157,23 +190,38 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
         }
         if (lineA === undefined) {
           const dup = mode !== 'profile' ? seenB.get(key) : undefined;
-          if (dup !== undefined) throw new InputProblemError(`${pathB}:${p.line}: ${key} occurs twice in run B (first on line ${dup}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`);
+          if (dup !== undefined)
+            throw new InputProblemError(
+              `${pathB}:${p.line}: ${key} occurs twice in run B (first on line ${dup}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
+            );
           unpaired.push({ side: 'B', line: p.line, id: idB, reason: `no conversation with ${key} in A` });
           return;
         }
         if (mode !== 'profile') seenB.set(key, p.line);
         const pa = await fileA.parseLine(lineA);
-        if (pa.kind !== 'valid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${pa.kind === 'invalid' ? badLines(pathA, pa.errors) : `${pathA}:${lineA + 1}: the line is blank now (the file changed while the diff ran)`}`);
+        if (pa.kind !== 'valid')
+          throw new InputProblemError(
+            `run A is not valid SimLens JSONL:\n${pa.kind === 'invalid' ? badLines(pathA, pa.errors) : `${pathA}:${lineA + 1}: the line is blank now (the file changed while the diff ran)`}`,
+          );
         const convA = pa.conversation;
         const cmp = comparePair(convA, convB);
         const outcomeA = outcomeLabel(convA);
         const outcomeB = outcomeLabel(convB);
         const idA = conversationId(convA, lineA + 1);
         const summary: PairSummary = {
-          key, idA, idB: idB === idA ? idA : idB, lineA: lineA + 1, lineB: p.line,
+          key,
+          idA,
+          idB: idB === idA ? idA : idB,
+          lineA: lineA + 1,
+          lineB: p.line,
           identical: cmp.identical && outcomeA === outcomeB,
-          parts: cmp.parts, traceFieldsAtTurn: cmp.traceFieldsAtTurn, traceFields: cmp.traceFields,
-          outcomeA, outcomeB, turnsA: convA.turns.length, turnsB: convB.turns.length,
+          parts: cmp.parts,
+          traceFieldsAtTurn: cmp.traceFieldsAtTurn,
+          traceFields: cmp.traceFields,
+          outcomeA,
+          outcomeB,
+          turnsA: convA.turns.length,
+          turnsB: convB.turns.length,
         };
         if (cmp.turn !== undefined) summary.turn = cmp.turn;
         if (cmp.traceTurn !== undefined) summary.traceTurn = cmp.traceTurn;
@@ -193,7 +241,9 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
     unpaired.push(...(await unpairedOfA(fileA, pathA, byKey, noKeyA, mode)));
     unpaired.sort((x, y) => (x.side === y.side ? x.line - y.line : x.side < y.side ? -1 : 1));
 
-    const features = DIFF_FEATURES.map((name, j) => featureChange(name, diffs[j].view(), sums[j], HEADLINE_FEATURES.includes(name as never), bootSeed, resamples));
+    const features = DIFF_FEATURES.map((name, j) =>
+      featureChange(name, diffs[j].view(), sums[j], HEADLINE_FEATURES.includes(name as never), bootSeed, resamples),
+    );
     const success = successChange(pairs);
     return {
       kind: DIFF_REPORT_KIND,
@@ -213,7 +263,14 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
 }
 
 /** Adds one pair's per-feature differences B - A (NaN when unknown on either side or the pair failed) and, for known pairs, the sums of A and B. */
-function addFeatureDifferences(convA: Conversation, convB: Conversation, failed: boolean, acts: ActSource, diffs: Column[], sums: { a: number; b: number }[]): void {
+function addFeatureDifferences(
+  convA: Conversation,
+  convB: Conversation,
+  failed: boolean,
+  acts: ActSource,
+  diffs: Column[],
+  sums: { a: number; b: number }[],
+): void {
   const va = diffFeatureValues(convA, acts);
   const vb = diffFeatureValues(convB, acts);
   for (let j = 0; j < diffs.length; j++) {
@@ -231,7 +288,12 @@ function addFeatureDifferences(convA: Conversation, convB: Conversation, failed:
  * (given, or `seed` when every conversation of A and the first of B carry a seed, else `id`).
  */
 async function pairingKeysOfA(
-  fileA: JsonlFile, pathA: string, pathB: string, seedA: string | undefined, seedB: string | undefined, opts: DiffOptions,
+  fileA: JsonlFile,
+  pathA: string,
+  pathB: string,
+  seedA: string | undefined,
+  seedB: string | undefined,
+  opts: DiffOptions,
 ): Promise<{ keys: (string | undefined)[]; mode: PairingMode; conversationsA: number }> {
   // Pass 1 over A: the pairing keys of every conversation.
   const total = fileA.lineCount;
@@ -253,7 +315,8 @@ async function pairingKeysOfA(
       if (!conv) {
         const p = parseLineBytes(raw[k], i);
         if (p.kind === 'blank') continue;
-        if (p.kind === 'invalid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${badLines(pathA, p.errors)}`);
+        if (p.kind === 'invalid')
+          throw new InputProblemError(`run A is not valid SimLens JSONL:\n${badLines(pathA, p.errors)}`);
         conv = p.conversation;
       }
       conversationsA++;
@@ -277,7 +340,8 @@ async function pairingKeysOfA(
       }
       return p.kind === 'invalid';
     });
-    mode = allSeeded && conversationsA > 0 && firstB !== undefined && seedKey(firstB, seedB) !== undefined ? 'seed' : 'id';
+    mode =
+      allSeeded && conversationsA > 0 && firstB !== undefined && seedKey(firstB, seedB) !== undefined ? 'seed' : 'id';
     if (mode === 'seed') for (let i = 0; i < total; i++) if (i in seedKeys) keys[i] = seedKeys[i];
     seedKeys.length = 0;
   }
@@ -285,7 +349,11 @@ async function pairingKeysOfA(
 }
 
 /** Run A's lines by pairing key, in file order (only `profile` pairing allows a key twice), and A's lines without a key. */
-function indexByKey(keys: (string | undefined)[], mode: PairingMode, pathA: string): { byKey: Map<string, number | number[]>; noKeyA: number[] } {
+function indexByKey(
+  keys: (string | undefined)[],
+  mode: PairingMode,
+  pathA: string,
+): { byKey: Map<string, number | number[]>; noKeyA: number[] } {
   // key -> A lines (0-based), in file order
   const byKey = new Map<string, number | number[]>();
   const noKeyA: number[] = [];
@@ -297,7 +365,10 @@ function indexByKey(keys: (string | undefined)[], mode: PairingMode, pathA: stri
     }
     const prev = byKey.get(k);
     if (prev === undefined) byKey.set(k, i);
-    else if (mode !== 'profile') throw new InputProblemError(`${pathA}:${i + 1}: ${k} occurs twice in run A (first on line ${(typeof prev === 'number' ? prev : prev[0]) + 1}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`);
+    else if (mode !== 'profile')
+      throw new InputProblemError(
+        `${pathA}:${i + 1}: ${k} occurs twice in run A (first on line ${(typeof prev === 'number' ? prev : prev[0]) + 1}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
+      );
     else if (typeof prev === 'number') byKey.set(k, [prev, i]);
     else prev.push(i);
   }
@@ -305,15 +376,25 @@ function indexByKey(keys: (string | undefined)[], mode: PairingMode, pathA: stri
 }
 
 /** Run A's conversations left after pass 2 (no key, or no partner in B), schema-checked, in line order. */
-async function unpairedOfA(fileA: JsonlFile, pathA: string, byKey: Map<string, number | number[]>, noKeyA: number[], mode: PairingMode): Promise<UnpairedEntry[]> {
+async function unpairedOfA(
+  fileA: JsonlFile,
+  pathA: string,
+  byKey: Map<string, number | number[]>,
+  noKeyA: number[],
+  mode: PairingMode,
+): Promise<UnpairedEntry[]> {
   const unpaired: UnpairedEntry[] = [];
   // A conversations left: no key, or no partner in B.
   const leftA: { line: number; reason: string }[] = noKeyA.map((i) => ({ line: i, reason: noKeyReason(mode) }));
-  for (const [k, v] of byKey) for (const i of typeof v === 'number' ? [v] : v) leftA.push({ line: i, reason: `no conversation with ${k} in B` });
+  for (const [k, v] of byKey)
+    for (const i of typeof v === 'number' ? [v] : v) leftA.push({ line: i, reason: `no conversation with ${k} in B` });
   leftA.sort((x, y) => x.line - y.line);
   for (const { line, reason } of leftA) {
     const pa = await fileA.parseLine(line);
-    if (pa.kind !== 'valid') throw new InputProblemError(`run A is not valid SimLens JSONL:\n${pa.kind === 'invalid' ? badLines(pathA, pa.errors) : `${pathA}:${line + 1}: the line is blank now (the file changed while the diff ran)`}`);
+    if (pa.kind !== 'valid')
+      throw new InputProblemError(
+        `run A is not valid SimLens JSONL:\n${pa.kind === 'invalid' ? badLines(pathA, pa.errors) : `${pathA}:${line + 1}: the line is blank now (the file changed while the diff ran)`}`,
+      );
     const id = conversationId(pa.conversation, line + 1);
     unpaired.push({ side: 'A', line: line + 1, id, reason });
   }
@@ -322,9 +403,12 @@ async function unpairedOfA(fileA: JsonlFile, pathA: string, byKey: Map<string, n
 
 function noKeyReason(mode: PairingMode): string {
   switch (mode) {
-    case 'seed': return 'no seed and index (metadata.index, and metadata.seed or a manifest seed)';
-    case 'profile': return 'no profile or goal (metadata.profile, trace.goal)';
-    case 'id': return 'no id';
+    case 'seed':
+      return 'no seed and index (metadata.index, and metadata.seed or a manifest seed)';
+    case 'profile':
+      return 'no profile or goal (metadata.profile, trace.goal)';
+    case 'id':
+      return 'no id';
   }
 }
 
@@ -332,22 +416,42 @@ function noKeyReason(mode: PairingMode): string {
 async function forEachLineUntil(path: string, onLine: (bytes: Buffer, i: number) => boolean): Promise<void> {
   const stop = new Error('stop');
   try {
-    await forEachLine(path, (bytes, i) => {
-      if (onLine(bytes, i)) throw stop;
-    }, { chunkSize: 1 << 16 });
+    await forEachLine(
+      path,
+      (bytes, i) => {
+        if (onLine(bytes, i)) throw stop;
+      },
+      { chunkSize: 1 << 16 },
+    );
   } catch (err) {
     if (err !== stop) throw err;
   }
 }
 
 /** The paired change of one feature: `all` = B - A per pair (NaN = not measured), `sums` of A and B over the measured pairs. */
-export function featureChange(name: string, all: Float64Array, sums: { a: number; b: number }, headline: boolean, seed: string, resamples: number): FeatureChange {
+export function featureChange(
+  name: string,
+  all: Float64Array,
+  sums: { a: number; b: number },
+  headline: boolean,
+  seed: string,
+  resamples: number,
+): FeatureChange {
   const d: number[] = [];
   for (let i = 0; i < all.length; i++) if (!Number.isNaN(all[i])) d.push(all[i]);
   const sa = sums.a;
   const sb = sums.b;
   const n = d.length;
-  const out: FeatureChange = { feature: name, label: diffFeatureLabel(name), n, excluded: all.length - n, meanA: n ? sa / n : NaN, meanB: n ? sb / n : NaN, meanDiff: NaN, effect: NaN };
+  const out: FeatureChange = {
+    feature: name,
+    label: diffFeatureLabel(name),
+    n,
+    excluded: all.length - n,
+    meanA: n ? sa / n : NaN,
+    meanB: n ? sb / n : NaN,
+    meanDiff: NaN,
+    effect: NaN,
+  };
   if (n === 0) return out;
   let s = 0;
   for (const v of d) s += v;
@@ -387,7 +491,15 @@ export function successChange(pairs: readonly PairSummary[]): DiffReport['succes
     if (b && !a) onlyB++;
   }
   const m = mcnemarExact(onlyA, onlyB);
-  return { n, excluded: pairs.length - n, acceptedA, acceptedB, onlyA, onlyB, mcnemar: { statistic: m.statistic, pvalue: m.pvalue } };
+  return {
+    n,
+    excluded: pairs.length - n,
+    acceptedA,
+    acceptedB,
+    onlyA,
+    onlyB,
+    mcnemar: { statistic: m.statistic, pvalue: m.pvalue },
+  };
 }
 
 /** The aggregate of the pair summaries. */
@@ -416,6 +528,18 @@ export function aggregate(pairs: readonly PairSummary[]): DiffReport['aggregate'
     if (t) t.count++;
     else trans.set(k, { from: p.outcomeA, to: p.outcomeB, count: 1 });
   }
-  const transitions = [...trans.values()].sort((x, y) => y.count - x.count || (x.from < y.from ? -1 : x.from > y.from ? 1 : x.to < y.to ? -1 : 1));
-  return { pairs: pairs.length, identical, diverged, traceOnly, outcomeChanged, transitions, firstTurn, firstPart, firstTraceFields };
+  const transitions = [...trans.values()].sort(
+    (x, y) => y.count - x.count || (x.from < y.from ? -1 : x.from > y.from ? 1 : x.to < y.to ? -1 : 1),
+  );
+  return {
+    pairs: pairs.length,
+    identical,
+    diverged,
+    traceOnly,
+    outcomeChanged,
+    transitions,
+    firstTurn,
+    firstPart,
+    firstTraceFields,
+  };
 }

@@ -43,7 +43,10 @@ function finiteOrNull(x: number): number | null {
 }
 
 /** Agreement over a set of conversations. */
-export function agreementFromConversations(conversations: Iterable<Conversation>, opts: AgreementOptions = {}): AgreementResult {
+export function agreementFromConversations(
+  conversations: Iterable<Conversation>,
+  opts: AgreementOptions = {},
+): AgreementResult {
   const byAnnotator = new Map<string, Map<string, string[]>>();
   const taxCounts = new Map<string, Map<string, number>>();
   const items = new Map<string, Item>();
@@ -70,14 +73,18 @@ export function agreementFromConversations(conversations: Iterable<Conversation>
   }
   const annotators = [...byAnnotator.keys()].sort();
   const warnings: string[] = [];
-  for (const name of opts.annotators ?? []) if (!byAnnotator.has(name)) warnings.push(`Annotator "${name}" has no utterance annotations in this file.`);
+  for (const name of opts.annotators ?? [])
+    if (!byAnnotator.has(name)) warnings.push(`Annotator "${name}" has no utterance annotations in this file.`);
   const taxonomies: Record<string, string> = {};
   for (const a of annotators) {
     const tc = [...(taxCounts.get(a) ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]);
     taxonomies[a] = tc[0]?.[0] ?? UNKNOWN_TAXONOMY;
-    if (tc.length > 1) warnings.push(`${a} used more than one taxonomy (${tc.map(([n, k]) => `${n}: ${k}`).join(', ')}); treated as ${taxonomies[a]}.`);
+    if (tc.length > 1)
+      warnings.push(
+        `${a} used more than one taxonomy (${tc.map(([n, k]) => `${n}: ${k}`).join(', ')}); treated as ${taxonomies[a]}.`,
+      );
   }
-  const aliases = opts.map ? opts.aliases ?? defaultActAliases() : undefined;
+  const aliases = opts.map ? (opts.aliases ?? defaultActAliases()) : undefined;
   const mapActs = (acts: string[], speaker: Speaker): string[] => {
     const out: string[] = [];
     for (const act of acts) {
@@ -105,7 +112,8 @@ export function agreementFromConversations(conversations: Iterable<Conversation>
       const a = annotators[i];
       const b = annotators[j];
       // Labels that fit no known taxonomy (a custom one without a name) are compared as they are.
-      const same = taxonomies[a] === taxonomies[b] || taxonomies[a] === UNKNOWN_TAXONOMY || taxonomies[b] === UNKNOWN_TAXONOMY;
+      const same =
+        taxonomies[a] === taxonomies[b] || taxonomies[a] === UNKNOWN_TAXONOMY || taxonomies[b] === UNKNOWN_TAXONOMY;
       if (!same && !opts.map) {
         skipped.push(`${a} (${taxonomies[a]}) and ${b} (${taxonomies[b]})`);
         continue;
@@ -114,7 +122,7 @@ export function agreementFromConversations(conversations: Iterable<Conversation>
       const ma = view(a, mapped);
       const mb = view(b, mapped);
       for (const speaker of ['user', 'assistant'] as const) {
-        const report = pairReport(a, b, speaker, ma, mb, items, mapped ? [] : opts.order?.[speaker] ?? []);
+        const report = pairReport(a, b, speaker, ma, mb, items, mapped ? [] : (opts.order?.[speaker] ?? []));
         if (!report) continue;
         report.taxonomy = mapped ? MAPPED_TAXONOMY : taxonomies[a] === UNKNOWN_TAXONOMY ? taxonomies[b] : taxonomies[a];
         if (mapped) report.mapping = mappingNote([a, b]);
@@ -123,7 +131,9 @@ export function agreementFromConversations(conversations: Iterable<Conversation>
     }
   }
   if (skipped.length) {
-    warnings.push(`Not compared, different taxonomies: ${skipped.join('; ')}. Kappa across taxonomies is meaningless; map both through the act aliases (CLI --map, or "Map through act aliases") to compare them.`);
+    warnings.push(
+      `Not compared, different taxonomies: ${skipped.join('; ')}. Kappa across taxonomies is meaningless; map both through the act aliases (CLI --map, or "Map through act aliases") to compare them.`,
+    );
   }
   const fleiss = fleissReports(annotators, taxonomies, items, view, opts.map === true, mappingNote);
   return {
@@ -134,7 +144,10 @@ export function agreementFromConversations(conversations: Iterable<Conversation>
     conversations: count,
     mapped: opts.map === true,
     warnings,
-    note: annotators.length < 2 ? 'Agreement needs at least two annotators (or an annotator and a judge) on the same utterances.' : undefined,
+    note:
+      annotators.length < 2
+        ? 'Agreement needs at least two annotators (or an annotator and a judge) on the same utterances.'
+        : undefined,
   };
 }
 
@@ -170,7 +183,14 @@ function fleissReports(
         rows.push(views.map((v) => v.get(key)![0] ?? NO_ACT));
       }
       if (rows.length === 0) continue;
-      out.push({ speaker, annotators: g.names, taxonomy: g.taxonomy, items: rows.length, kappa: finiteOrNull(fleissKappaFromLabels(rows)), ...(g.mapped ? { mapping: mappingNote(g.names) } : {}) });
+      out.push({
+        speaker,
+        annotators: g.names,
+        taxonomy: g.taxonomy,
+        items: rows.length,
+        kappa: finiteOrNull(fleissKappaFromLabels(rows)),
+        ...(g.mapped ? { mapping: mappingNote(g.names) } : {}),
+      });
     }
   }
   return out;
@@ -254,21 +274,33 @@ function k3(x: number | null): string {
 /** The agreement report as plain text (the CLI's output; the editor renders the same model). */
 export function formatAgreementText(r: AgreementResult): string {
   const out: string[] = [];
-  out.push(`${r.conversations} annotated conversation(s); annotators: ${r.annotators.map((a) => `${a} [${r.taxonomies[a] ?? UNKNOWN_TAXONOMY}]`).join(', ') || 'none'}`);
+  out.push(
+    `${r.conversations} annotated conversation(s); annotators: ${r.annotators.map((a) => `${a} [${r.taxonomies[a] ?? UNKNOWN_TAXONOMY}]`).join(', ') || 'none'}`,
+  );
   if (r.note) out.push(r.note);
   for (const w of r.warnings) out.push(`warning: ${w}`);
   for (const p of r.reports) {
     out.push('');
-    out.push(`${p.annotatorA} vs ${p.annotatorB} — ${p.speaker} utterances (${p.items}), taxonomy ${p.taxonomy ?? '?'}${p.mapping ? ` (${p.mapping})` : ''}`);
+    out.push(
+      `${p.annotatorA} vs ${p.annotatorB} — ${p.speaker} utterances (${p.items}), taxonomy ${p.taxonomy ?? '?'}${p.mapping ? ` (${p.mapping})` : ''}`,
+    );
     out.push(`  primary-act Cohen's kappa: ${k3(p.primaryKappa)}`);
     const w = Math.max(3, ...p.perAct.map((a) => a.act.length));
-    out.push(`  ${'act'.padEnd(w)}  ${'kappa'.padStart(6)}  ${'A'.padStart(5)}  ${'B'.padStart(5)}  ${'both'.padStart(5)}`);
-    for (const a of p.perAct) out.push(`  ${a.act.padEnd(w)}  ${k3(a.kappa).padStart(6)}  ${String(a.countA).padStart(5)}  ${String(a.countB).padStart(5)}  ${String(a.both).padStart(5)}`);
+    out.push(
+      `  ${'act'.padEnd(w)}  ${'kappa'.padStart(6)}  ${'A'.padStart(5)}  ${'B'.padStart(5)}  ${'both'.padStart(5)}`,
+    );
+    for (const a of p.perAct)
+      out.push(
+        `  ${a.act.padEnd(w)}  ${k3(a.kappa).padStart(6)}  ${String(a.countA).padStart(5)}  ${String(a.countB).padStart(5)}  ${String(a.both).padStart(5)}`,
+      );
   }
   for (const f of r.fleiss) {
     out.push('');
-    out.push(`Fleiss' kappa, ${f.speaker} utterances, ${f.annotators.join(', ')} (${f.items} utterances, taxonomy ${f.taxonomy}${f.mapping ? `; ${f.mapping}` : ''}): ${k3(f.kappa)}`);
+    out.push(
+      `Fleiss' kappa, ${f.speaker} utterances, ${f.annotators.join(', ')} (${f.items} utterances, taxonomy ${f.taxonomy}${f.mapping ? `; ${f.mapping}` : ''}): ${k3(f.kappa)}`,
+    );
   }
-  if (r.reports.length === 0 && !r.note) out.push('No utterance was annotated by two annotators on a comparable taxonomy.');
+  if (r.reports.length === 0 && !r.note)
+    out.push('No utterance was annotated by two annotators on a comparable taxonomy.');
   return out.join('\n') + '\n';
 }

@@ -9,10 +9,24 @@
  */
 import { open as openFile } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
-import { FileChangedError, JsonlFile, parseConversationText, parseLineBytes, rewriteLines, type LineIndex, type ParsedLine } from '../jsonl';
+import {
+  FileChangedError,
+  JsonlFile,
+  parseConversationText,
+  parseLineBytes,
+  rewriteLines,
+  type LineIndex,
+  type ParsedLine,
+} from '../jsonl';
 import { conversationId, type Annotation, type Conversation, type Speaker } from '../model';
 import type { ConversationSummary, SearchStats, SummaryFilter } from './types';
-import { AnnotationJournal, sameAnnotation, type AnnotationEdit, type AnnotationKey, type TargetValue } from './journal';
+import {
+  AnnotationJournal,
+  sameAnnotation,
+  type AnnotationEdit,
+  type AnnotationKey,
+  type TargetValue,
+} from './journal';
 import { applyAnnotationValues, findAnnotation, parseLineObject } from './lineEdit';
 import { searchUtterances } from './search';
 import { SummaryIndex } from './summaries';
@@ -76,7 +90,10 @@ function firstError(parsed: ParsedLine): string | undefined {
  * shows the first conversation while the line index is still being built. Same result as
  * `readConversation(0)` on a freshly opened document (BOM and "\r\n" handled alike).
  */
-export async function readFirstConversation(path: string, opts: { signal?: AbortSignal; chunkBytes?: number } = {}): Promise<ConversationRead> {
+export async function readFirstConversation(
+  path: string,
+  opts: { signal?: AbortSignal; chunkBytes?: number } = {},
+): Promise<ConversationRead> {
   const chunk = opts.chunkBytes ?? 256 * 1024;
   const fh = await openFile(path, 'r');
   const parts: Buffer[] = [];
@@ -99,7 +116,8 @@ export async function readFirstConversation(path: string, opts: { signal?: Abort
   if (raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) raw = raw.subarray(3);
   if (raw.length && raw[raw.length - 1] === 0x0d) raw = raw.subarray(0, raw.length - 1);
   const parsed = parseLineBytes(raw, 0);
-  if (parsed.kind === 'valid') return { line: 0, id: conversationId(parsed.conversation, 1), conversation: parsed.conversation };
+  if (parsed.kind === 'valid')
+    return { line: 0, id: conversationId(parsed.conversation, 1), conversation: parsed.conversation };
   if (parsed.kind === 'blank') return { line: 0, id: 'line:1', blank: true };
   return { line: 0, id: 'line:1', error: firstError(parsed) };
 }
@@ -133,7 +151,11 @@ export class ConversationDocumentModel {
    * the backup, annotations are matched to their conversations by id; those whose conversation is
    * gone are reported in `lost`.
    */
-  static async restore(path: string, backupText: string, opts: DocumentOpenOptions = {}): Promise<{ doc: ConversationDocumentModel; lost: string[] }> {
+  static async restore(
+    path: string,
+    backupText: string,
+    opts: DocumentOpenOptions = {},
+  ): Promise<{ doc: ConversationDocumentModel; lost: string[] }> {
     const backup = parseBackup(backupText, path);
     const doc = await ConversationDocumentModel.open(path, opts);
     const values: TargetValue[] = backup.values.map((v) => ({ key: v.key, value: v.value as Annotation | null }));
@@ -141,9 +163,11 @@ export class ConversationDocumentModel {
     const lost = await doc.remapKeys(values);
     const kept = values.filter((v) => !lost.includes(v.key.conversationId));
     const remapped: TargetValue[] = [];
-    for (const v of kept) remapped.push({ key: { ...v.key, line: (await doc.locate(v.key)) ?? v.key.line }, value: v.value });
+    for (const v of kept)
+      remapped.push({ key: { ...v.key, line: (await doc.locate(v.key)) ?? v.key.line }, value: v.value });
     for (const v of remapped) {
-      if (!befores.has(v.key.line)) befores.set(v.key.line, parseLineObject(await doc.file.readText(v.key.line), v.key.line));
+      if (!befores.has(v.key.line))
+        befores.set(v.key.line, parseLineObject(await doc.file.readText(v.key.line), v.key.line));
     }
     doc.journal.restore(remapped, (key) => findAnnotation(befores.get(key.line), key));
     for (const line of doc.journal.touchedLines()) await doc.refreshLine(line);
@@ -224,7 +248,8 @@ export class ConversationDocumentModel {
       const from = missing[k];
       const bufs = await this.file.readLines(from, end - k + 1);
       bufs.forEach((b, j) => {
-        if (!this.summaryIndex.has(from + j)) this.summaryIndex.set(from + j, this.withEdits(from + j, parseLineBytes(b, from + j), b));
+        if (!this.summaryIndex.has(from + j))
+          this.summaryIndex.set(from + j, this.withEdits(from + j, parseLineBytes(b, from + j), b));
       });
       k = end + 1;
     }
@@ -270,15 +295,18 @@ export class ConversationDocumentModel {
 
   /** Reads one line as a conversation with the journal's annotation values applied. */
   async readConversation(line: number): Promise<ConversationRead> {
-    if (!(line >= 0 && line < this.lineCount)) throw new RangeError(`${this.path}: line ${line + 1} does not exist (the file has ${this.lineCount} lines)`);
+    if (!(line >= 0 && line < this.lineCount))
+      throw new RangeError(`${this.path}: line ${line + 1} does not exist (the file has ${this.lineCount} lines)`);
     const raw = await this.file.readRaw(line);
     let parsed = parseLineBytes(raw, line);
     if (parsed.kind === 'valid') {
       const values = this.journal.currentValuesForLine(line);
-      if (values.length) parsed = parseConversationText(applyAnnotationValues(raw.toString('utf8'), line, values).text, line + 1);
+      if (values.length)
+        parsed = parseConversationText(applyAnnotationValues(raw.toString('utf8'), line, values).text, line + 1);
     }
     if (!this.summaryIndex.has(line)) this.summaryIndex.set(line, parsed);
-    if (parsed.kind === 'valid') return { line, id: conversationId(parsed.conversation, line + 1), conversation: parsed.conversation };
+    if (parsed.kind === 'valid')
+      return { line, id: conversationId(parsed.conversation, line + 1), conversation: parsed.conversation };
     if (parsed.kind === 'blank') return { line, id: `line:${line + 1}`, blank: true };
     return { line, id: `line:${line + 1}`, error: firstError(parsed) };
   }
@@ -288,9 +316,11 @@ export class ConversationDocumentModel {
     const raw = await this.file.readRaw(line);
     let parsed = parseLineBytes(raw, line);
     const values = this.journal.currentValuesForLine(line);
-    if (parsed.kind === 'valid' && values.length) parsed = parseConversationText(applyAnnotationValues(raw.toString('utf8'), line, values).text, line + 1);
+    if (parsed.kind === 'valid' && values.length)
+      parsed = parseConversationText(applyAnnotationValues(raw.toString('utf8'), line, values).text, line + 1);
     this.summaryIndex.set(line, parsed);
-    if (parsed.kind === 'valid') return { line, id: conversationId(parsed.conversation, line + 1), conversation: parsed.conversation };
+    if (parsed.kind === 'valid')
+      return { line, id: conversationId(parsed.conversation, line + 1), conversation: parsed.conversation };
     return { line, id: `line:${line + 1}`, error: firstError(parsed) };
   }
 
@@ -300,17 +330,24 @@ export class ConversationDocumentModel {
    */
   async annotate(input: AnnotateInput): Promise<AnnotationEdit | undefined> {
     const read = await this.readConversation(input.line);
-    if (!read.conversation) throw new Error(`${this.path}: line ${input.line + 1} is not a valid conversation; fix it before annotating (${read.error ?? 'blank line'})`);
+    if (!read.conversation)
+      throw new Error(
+        `${this.path}: line ${input.line + 1} is not a valid conversation; fix it before annotating (${read.error ?? 'blank line'})`,
+      );
     const conv = read.conversation;
     const turn = conv.turns[input.turn];
-    if (!turn) throw new Error(`${this.path}: line ${input.line + 1}: conversation ${read.id} has no turn ${input.turn + 1}`);
+    if (!turn)
+      throw new Error(`${this.path}: line ${input.line + 1}: conversation ${read.id} has no turn ${input.turn + 1}`);
     const utterance = input.speaker === 'user' ? turn.user_utterance : turn.assistant_utterance;
-    if (utterance === undefined) throw new Error(`${this.path}: line ${input.line + 1}: turn ${input.turn + 1} has no ${input.speaker} utterance`);
+    if (utterance === undefined)
+      throw new Error(`${this.path}: line ${input.line + 1}: turn ${input.turn + 1} has no ${input.speaker} utterance`);
     if (!input.annotator.trim()) throw new Error('annotator id is empty: set simlens.annotator');
     // Saving re-encodes the edited turn's annotations only, but the line is decoded to edit it:
     // bytes that are not UTF-8 would come back as U+FFFD, so such lines are refused.
     if (!isUtf8(await this.file.readRaw(input.line))) {
-      throw new Error(`${this.path}: line ${input.line + 1} contains bytes that are not valid UTF-8; fix the encoding before annotating it (saving would replace them)`);
+      throw new Error(
+        `${this.path}: line ${input.line + 1} contains bytes that are not valid UTF-8; fix the encoding before annotating it (saving would replace them)`,
+      );
     }
     const key: AnnotationKey = {
       line: input.line,
@@ -326,7 +363,9 @@ export class ConversationDocumentModel {
     let after: Annotation | null = null;
     if (acts.length || note !== undefined) {
       // Start from the existing annotation so its other fields (slots, ...) and key order survive.
-      const next: Record<string, unknown> = before ? { ...before } : { speaker: input.speaker, annotator: input.annotator };
+      const next: Record<string, unknown> = before
+        ? { ...before }
+        : { speaker: input.speaker, annotator: input.annotator };
       next.acts = acts;
       if (input.taxonomy) next.taxonomy = input.taxonomy;
       if (note !== undefined) next.note = note;
@@ -337,7 +376,10 @@ export class ConversationDocumentModel {
     }
     const same = sameAnnotation(before, after);
     if (same) return undefined;
-    const label = after === null ? `Remove annotation (turn ${input.turn + 1}, ${input.speaker})` : `Annotate turn ${input.turn + 1} ${input.speaker}: ${acts.join(', ') || 'note'}`;
+    const label =
+      after === null
+        ? `Remove annotation (turn ${input.turn + 1}, ${input.speaker})`
+        : `Annotate turn ${input.turn + 1} ${input.speaker}: ${acts.join(', ') || 'note'}`;
     const edit = this.journal.record(key, before, after, label);
     await this.refreshLine(input.line);
     return edit;
@@ -381,7 +423,9 @@ export class ConversationDocumentModel {
    */
   async pendingReplacements(): Promise<Map<number, string>> {
     if (await this.file.changedOnDisk()) {
-      throw new FileChangedError(`${this.path} changed on disk since it was read; reload it (your annotations can be kept) before saving`);
+      throw new FileChangedError(
+        `${this.path} changed on disk since it was read; reload it (your annotations can be kept) before saving`,
+      );
     }
     const byLine = new Map<number, TargetValue[]>();
     for (const v of this.journal.currentValues()) {
@@ -395,7 +439,10 @@ export class ConversationDocumentModel {
       const text = await this.file.readText(line);
       const id = conversationId(parseLineObject(text, line) as unknown as Conversation, line + 1);
       const expected = values[0].key.conversationId;
-      if (id !== expected) throw new Error(`${this.path}: line ${line + 1} now holds conversation ${id}, not ${expected}; reload the file before saving`);
+      if (id !== expected)
+        throw new Error(
+          `${this.path}: line ${line + 1} now holds conversation ${id}, not ${expected}; reload the file before saving`,
+        );
       const { text: next, changed } = applyAnnotationValues(text, line, values);
       if (changed) out.set(line, next);
     }
@@ -474,7 +521,9 @@ export class ConversationDocumentModel {
       size: this.file.index.size,
       mtimeMs: this.file.index.mtimeMs,
       created: this.now().toISOString(),
-      values: this.journal.currentValues().map((v) => ({ key: { ...v.key }, value: v.value === null ? null : { ...v.value } })),
+      values: this.journal
+        .currentValues()
+        .map((v) => ({ key: { ...v.key }, value: v.value === null ? null : { ...v.value } })),
     };
     return JSON.stringify(backup);
   }
@@ -543,4 +592,3 @@ export function parseBackup(text: string, path: string): AnnotationBackup {
   if (!result.success) throw new Error(zodErrorMessage(`backup for ${path} is invalid`, result.error, raw));
   return result.data;
 }
-

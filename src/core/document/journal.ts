@@ -164,7 +164,8 @@ export class AnnotationJournal {
   /** Replaces the journal with restored values (from a backup): one applied edit each. */
   restore(values: readonly TargetValue[], before: (key: AnnotationKey) => Annotation | null): void {
     this.clear();
-    for (const v of values) this.record(v.key, before(v.key), v.value === null ? null : { ...v.value }, 'Restore annotation');
+    for (const v of values)
+      this.record(v.key, before(v.key), v.value === null ? null : { ...v.value }, 'Restore annotation');
   }
 
   /**
@@ -206,7 +207,10 @@ export class AnnotationJournal {
  * Whether two annotations say the same thing: equal acts, note and every other field, ignoring
  * `time` (so toggling an act on and off returns the line to its original bytes).
  */
-export function sameAnnotation(a: Readonly<Annotation> | null | undefined, b: Readonly<Annotation> | null | undefined): boolean {
+export function sameAnnotation(
+  a: Readonly<Annotation> | null | undefined,
+  b: Readonly<Annotation> | null | undefined,
+): boolean {
   if (!a || !b) return !a && !b;
   const strip = (x: Readonly<Annotation>): string => {
     const { time: _time, ...rest } = x;
@@ -219,7 +223,9 @@ function stableStringify(v: unknown): string {
   if (Array.isArray(v)) return '[' + v.map(stableStringify).join(',') + ']';
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort();
     return '{' + keys.map((k) => JSON.stringify(k) + ':' + stableStringify(o[k])).join(',') + '}';
   }
   return JSON.stringify(v);

@@ -38,7 +38,10 @@ export function parseLineObject(text: string, line: number): JsonObject {
 }
 
 /** The annotation for `key` in a parsed conversation object, or null when there is none. */
-export function findAnnotation(conv: unknown, key: Pick<AnnotationKey, 'turn' | 'speaker' | 'annotator' | 'segment'>): Annotation | null {
+export function findAnnotation(
+  conv: unknown,
+  key: Pick<AnnotationKey, 'turn' | 'speaker' | 'annotator' | 'segment'>,
+): Annotation | null {
   if (!isObject(conv) || !Array.isArray(conv.turns)) return null;
   const turn = conv.turns[key.turn];
   if (!isObject(turn) || !Array.isArray(turn.annotations)) return null;
@@ -68,7 +71,11 @@ function updatedAnnotations(existing: unknown, key: AnnotationKey, value: Readon
  * whether anything changed; values equal to the line's own (ignoring `time`) are skipped, so a line
  * whose annotations ended where they started keeps its bytes.
  */
-export function applyAnnotationValues(text: string, line: number, values: readonly TargetValue[]): { text: string; changed: boolean } {
+export function applyAnnotationValues(
+  text: string,
+  line: number,
+  values: readonly TargetValue[],
+): { text: string; changed: boolean } {
   let obj = parseLineObject(text, line);
   let out = text;
   let changed = false;

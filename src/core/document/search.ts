@@ -47,7 +47,12 @@ function isWsByte(c: number): boolean {
  * descriptions dominate line size). A quoted key cannot occur unescaped inside a JSON string, and
  * a match must be followed by ":" and a string, so only real keys count.
  */
-export function countRawValueMatches(buf: Buffer, key: string, needle: string, latin1 = buf.toString('latin1')): number {
+export function countRawValueMatches(
+  buf: Buffer,
+  key: string,
+  needle: string,
+  latin1 = buf.toString('latin1'),
+): number {
   let n = 0;
   // Searching a latin1 view (one char per byte, so indices are byte offsets) is much faster in V8
   // than Buffer.indexOf with a multi-byte pattern.
@@ -131,7 +136,8 @@ export async function searchUtterances(
   };
   let k = 0;
   while (k < candidates.length) {
-    if (opts.signal?.aborted) throw opts.signal.reason instanceof Error ? opts.signal.reason : new Error('search aborted');
+    if (opts.signal?.aborted)
+      throw opts.signal.reason instanceof Error ? opts.signal.reason : new Error('search aborted');
     const cache = opts.cached?.(candidates[k]);
     if (cache) {
       examined++;
@@ -139,7 +145,8 @@ export async function searchUtterances(
       if (speaker !== 'assistant') n += countJoined(cache.user, needle);
       if (speaker !== 'user') n += countJoined(cache.assistant, needle);
       k++;
-      if (accept(candidates[k - 1], n)) return { lines: out.slice(0, found), utterances, capped: k < candidates.length, examined };
+      if (accept(candidates[k - 1], n))
+        return { lines: out.slice(0, found), utterances, capped: k < candidates.length, examined };
       if (++sinceYield >= 20_000) {
         sinceYield = 0;
         opts.onProgress?.(examined, candidates.length);
@@ -151,7 +158,12 @@ export async function searchUtterances(
     const first = candidates[k];
     let last = first;
     let kEnd = k;
-    while (kEnd < candidates.length && candidates[kEnd] < first + blockLines && (kEnd === k || !opts.cached?.(candidates[kEnd]))) last = candidates[kEnd++];
+    while (
+      kEnd < candidates.length &&
+      candidates[kEnd] < first + blockLines &&
+      (kEnd === k || !opts.cached?.(candidates[kEnd]))
+    )
+      last = candidates[kEnd++];
     const bufs = await reader.readLines(first, last - first + 1);
     for (; k < kEnd; k++) {
       const line = candidates[k];
@@ -162,7 +174,8 @@ export async function searchUtterances(
       const latin1 = buf.toString('latin1');
       if (speaker !== 'assistant') n += countRawValueMatches(buf, KEY_USER, needle, latin1);
       if (speaker !== 'user') n += countRawValueMatches(buf, KEY_ASSISTANT, needle, latin1);
-      if (accept(line, n)) return { lines: out.slice(0, found), utterances, capped: k + 1 < candidates.length, examined };
+      if (accept(line, n))
+        return { lines: out.slice(0, found), utterances, capped: k + 1 < candidates.length, examined };
     }
     opts.onProgress?.(examined, candidates.length);
     // Let other work (page requests) run between blocks.

@@ -18,7 +18,11 @@ import { OUTCOME_UNKNOWN_NAME, type ConversationSummary, type Facets, type Summa
 export type SummarizableLine =
   | { kind: 'blank'; line: number }
   | { kind: 'valid'; line: number; conversation: Conversation }
-  | { kind: 'invalid'; line: number; errors: ReadonlyArray<{ line: number; column: number; path: string; message: string }> };
+  | {
+      kind: 'invalid';
+      line: number;
+      errors: ReadonlyArray<{ line: number; column: number; path: string; message: string }>;
+    };
 
 /** Longest snippet kept per conversation (characters). */
 export const SNIPPET_LENGTH = 120;
@@ -188,15 +192,22 @@ export class SummaryIndex {
     this.outcome[i] = outcome === undefined ? OUTCOME_UNKNOWN : OUTCOMES.indexOf(outcome);
     const firstUser = conv.turns.find((t) => t.user_utterance && t.user_utterance.trim() !== '')?.user_utterance;
     this.snippets[i] = detachString(makeSnippet(firstUser ?? conv.turns[0]?.assistant_utterance));
-    const user = conv.turns.map((t) => t.user_utterance ?? '').join('\u0000').toLowerCase();
-    const assistant = conv.turns.map((t) => t.assistant_utterance ?? '').join('\u0000').toLowerCase();
+    const user = conv.turns
+      .map((t) => t.user_utterance ?? '')
+      .join('\u0000')
+      .toLowerCase();
+    const assistant = conv.turns
+      .map((t) => t.assistant_utterance ?? '')
+      .join('\u0000')
+      .toLowerCase();
     if (this.utteranceChars + user.length + assistant.length <= this.utteranceBudget) {
       this.userText[i] = detachString(user);
       this.assistantText[i] = detachString(assistant);
       this.utteranceChars += user.length + assistant.length;
     }
     const annotators = conversationAnnotators(conv);
-    if (annotators.length) this.annotatorsByLine.set(i, Uint16Array.from(annotators.map((a) => this.annotatorNames.code(a))));
+    if (annotators.length)
+      this.annotatorsByLine.set(i, Uint16Array.from(annotators.map((a) => this.annotatorNames.code(a))));
   }
 
   /** Cached lower-cased utterances of line i (joined with "\u0000"), if kept. */
@@ -310,7 +321,10 @@ export class SummaryIndex {
       task: count(this.task, this.tasks),
       condition: count(this.condition, this.conditions),
       source: count(this.source, this.sources),
-      outcome: [...OUTCOMES.map((o, k): [string, number] => [o, outcomeCounts[k]]), [OUTCOME_UNKNOWN_NAME, unknownOutcomes] as [string, number]].filter(([, n]) => n > 0),
+      outcome: [
+        ...OUTCOMES.map((o, k): [string, number] => [o, outcomeCounts[k]]),
+        [OUTCOME_UNKNOWN_NAME, unknownOutcomes] as [string, number],
+      ].filter(([, n]) => n > 0),
       annotator: [...annotatorCounts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
       pending: stateCounts[STATE_PENDING],
       valid: stateCounts[STATE_VALID],
@@ -333,13 +347,19 @@ export class SummaryIndex {
     const task = codeOf(this.tasks, filter.task);
     const condition = codeOf(this.conditions, filter.condition);
     const source = codeOf(this.sources, filter.source);
-    const outcome = filter.outcome === OUTCOME_UNKNOWN_NAME ? OUTCOME_UNKNOWN : filter.outcome ? OUTCOMES.indexOf(filter.outcome) : -1;
+    const outcome =
+      filter.outcome === OUTCOME_UNKNOWN_NAME
+        ? OUTCOME_UNKNOWN
+        : filter.outcome
+          ? OUTCOMES.indexOf(filter.outcome)
+          : -1;
     const validity = filter.validity ?? 'all';
     let annotator: number | undefined | null;
     if (filter.annotator) annotator = this.annotatorNames.find(filter.annotator) ?? null;
     const out = new Uint32Array(this.lineCount);
     if (task === null || condition === null || source === null || annotator === null) return out.subarray(0, 0);
-    const facetFiltered = task !== undefined || condition !== undefined || source !== undefined || outcome >= 0 || annotator !== undefined;
+    const facetFiltered =
+      task !== undefined || condition !== undefined || source !== undefined || outcome >= 0 || annotator !== undefined;
     let n = 0;
     for (let i = 0; i < this.lineCount; i++) {
       const s = this.state[i];
@@ -369,7 +389,8 @@ export class SummaryIndex {
   /** Approximate bytes held by this index (typed arrays + strings), for the benchmark. */
   approximateBytes(): number {
     let bytes = this.lineCount * (1 + 4 + 1 + 2 * 3) + this.lineCount * 16;
-    for (let i = 0; i < this.lineCount; i++) bytes += ((this.ids[i]?.length ?? 0) + (this.snippets[i]?.length ?? 0)) * 2;
+    for (let i = 0; i < this.lineCount; i++)
+      bytes += ((this.ids[i]?.length ?? 0) + (this.snippets[i]?.length ?? 0)) * 2;
     for (const e of this.errors.values()) bytes += e.length * 2;
     bytes += this.utteranceChars;
     return bytes;

@@ -28,7 +28,9 @@ export async function resolveTaxonomySetting(value: unknown, baseDir: string): P
       try {
         text = await readFile(path, 'utf8');
       } catch (e) {
-        throw new Error(`simlens.taxonomy: "${value}" is neither a built-in taxonomy (${BUILTIN_TAXONOMIES.map((t) => t.name).join(", ")}) nor a readable file (${(e as Error).message})`);
+        throw new Error(
+          `simlens.taxonomy: "${value}" is neither a built-in taxonomy (${BUILTIN_TAXONOMIES.map((t) => t.name).join(', ')}) nor a readable file (${(e as Error).message})`,
+        );
       }
       let json: unknown;
       try {

@@ -23,7 +23,15 @@ import { isRecord } from '../model';
 type Rec = Record<string, unknown>;
 
 /** Metadata keys the DialogueKit importer adds (see importers/dialoguekit.ts). */
-const DK_OWN_METADATA = new Set(['format', 'user', 'participants', 'source_id_key', 'source_id', 'utterances', 'speaker_changes']);
+const DK_OWN_METADATA = new Set([
+  'format',
+  'user',
+  'participants',
+  'source_id_key',
+  'source_id',
+  'utterances',
+  'speaker_changes',
+]);
 /** Keys of a source_utterances record that SimLens owns. */
 const RECORD_KEYS = new Set(['speaker', 'segment', 'text_start', 'text_end']);
 
@@ -49,7 +57,12 @@ function slotArray(s: SlotValue): unknown {
 function dialogueActs(ann: Annotation): Rec[] {
   const acts: Rec[] = ann.acts.map((intent) => ({ intent, slot_values: [] as unknown[] }));
   for (const s of ann.slots ?? []) {
-    let k = typeof s['act_index'] === 'number' ? (s['act_index'] as number) : s.intent !== undefined ? ann.acts.indexOf(s.intent) : 0;
+    let k =
+      typeof s['act_index'] === 'number'
+        ? (s['act_index'] as number)
+        : s.intent !== undefined
+          ? ann.acts.indexOf(s.intent)
+          : 0;
     if (k < 0 || k >= acts.length) k = 0;
     if (acts.length === 0) acts.push({ intent: s.intent ?? '', slot_values: [] });
     (acts[k]['slot_values'] as unknown[]).push(slotArray(s));
@@ -60,18 +73,25 @@ function dialogueActs(ann: Annotation): Rec[] {
 /** The utterance records of one side of a turn: from source_utterances, else the whole field. */
 function utteranceRecords(turn: Turn, speaker: 'user' | 'assistant', text: string): Rec[] {
   const records = (turn as Rec)['source_utterances'];
-  const mine = Array.isArray(records) ? (records as unknown[]).filter((r): r is Rec => isRecord(r) && r['speaker'] === speaker) : [];
+  const mine = Array.isArray(records)
+    ? (records as unknown[]).filter((r): r is Rec => isRecord(r) && r['speaker'] === speaker)
+    : [];
   if (mine.length === 0) return [{ speaker, segment: 0, text_start: 0, text_end: text.length }];
   return mine;
 }
 
 /** Converts one conversation. `counts` is updated with what was written. */
-export function toDialogueKitDialogue(conv: Conversation, opts: DialogueKitExportOptions = {}, counts?: DialogueKitExportCounts): Rec {
+export function toDialogueKitDialogue(
+  conv: Conversation,
+  opts: DialogueKitExportOptions = {},
+  counts?: DialogueKitExportCounts,
+): Rec {
   const annotator = opts.annotator ?? 'source';
   const meta = (conv.metadata ?? {}) as Rec;
   const fromDk = meta['format'] === 'dialoguekit';
   const out: Rec = {};
-  const idKey = fromDk && typeof meta['source_id_key'] === 'string' ? (meta['source_id_key'] as string) : 'conversation_id';
+  const idKey =
+    fromDk && typeof meta['source_id_key'] === 'string' ? (meta['source_id_key'] as string) : 'conversation_id';
   out[idKey] = fromDk && meta['source_id'] !== undefined ? meta['source_id'] : (conv.id ?? '');
   const participants = fromDk ? (isRecord(meta['participants']) ? meta['participants'] : {}) : undefined;
   if (participants) {
@@ -93,7 +113,9 @@ export function toDialogueKitDialogue(conv: Conversation, opts: DialogueKitExpor
         const end = typeof r['text_end'] === 'number' ? (r['text_end'] as number) : field.length;
         const segment = typeof r['segment'] === 'number' ? (r['segment'] as number) : 0;
         const u: Rec = { participant: speaker === 'user' ? 'USER' : 'AGENT', utterance: field.slice(start, end) };
-        const ann = (turn.annotations ?? []).find((a) => a.annotator === annotator && a.speaker === speaker && (a.segment ?? 0) === segment);
+        const ann = (turn.annotations ?? []).find(
+          (a) => a.annotator === annotator && a.speaker === speaker && (a.segment ?? 0) === segment,
+        );
         if (ann) {
           const das = dialogueActs(ann);
           u['dialogue_acts'] = das;

@@ -23,7 +23,12 @@ export const EXPORT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'convapparel-jsonl': 'ConvApparel release fields, one conversation per line',
 };
 
-const EXPORT_ALIASES: Readonly<Record<string, string>> = { simlens: 'canonical', jsonl: 'canonical', usersimcrs: 'dialoguekit', convapparel: 'convapparel-jsonl' };
+const EXPORT_ALIASES: Readonly<Record<string, string>> = {
+  simlens: 'canonical',
+  jsonl: 'canonical',
+  usersimcrs: 'dialoguekit',
+  convapparel: 'convapparel-jsonl',
+};
 
 /** Resolves an export format name (case-insensitive, aliases allowed); throws listing the known ones. */
 export function normalizeExportFormat(name: string): string {
@@ -46,7 +51,8 @@ export interface Exporter {
 /** Makes the writer for `format` (already normalized). */
 export function createExporter(format: string, opts: DialogueKitExportOptions = {}): Exporter {
   if (format === 'canonical') return { begin: () => '', conversation: (c) => JSON.stringify(c) + '\n', end: () => '' };
-  if (format === 'convapparel-jsonl') return { begin: () => '', conversation: (c) => JSON.stringify(toConvApparelLine(c)) + '\n', end: () => '' };
+  if (format === 'convapparel-jsonl')
+    return { begin: () => '', conversation: (c) => JSON.stringify(toConvApparelLine(c)) + '\n', end: () => '' };
   if (format === 'dialoguekit') {
     const counts: DialogueKitExportCounts = { dialogues: 0, utterances: 0, acts: 0, slotValues: 0 };
     return {

@@ -22,7 +22,14 @@ function openObjects(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) {
-    if (k === 'additionalProperties' && v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0) out[k] = true;
+    if (
+      k === 'additionalProperties' &&
+      v !== null &&
+      typeof v === 'object' &&
+      !Array.isArray(v) &&
+      Object.keys(v).length === 0
+    )
+      out[k] = true;
     else out[k] = openObjects(v);
   }
   return out;
@@ -36,7 +43,8 @@ export function conversationJsonSchema(): Record<string, unknown> {
     $schema,
     $id: CONVERSATION_SCHEMA_ID,
     title: `SimLens conversation (one JSONL line), schema version ${CONVERSATION_SCHEMA_VERSION}`,
-    description: 'One conversation of a SimLens JSONL file: turns with utterances, recommendations, first-person ratings, annotations and per-turn simulator traces. Unknown fields are allowed everywhere. Generated from src/core/model.ts by `simlens schema`.',
+    description:
+      'One conversation of a SimLens JSONL file: turns with utterances, recommendations, first-person ratings, annotations and per-turn simulator traces. Unknown fields are allowed everywhere. Generated from src/core/model.ts by `simlens schema`.',
     ...(openObjects(rest) as Record<string, unknown>),
   };
 }

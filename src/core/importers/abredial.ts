@@ -20,7 +20,13 @@ import { parseCsv } from './csv';
 import { buildTurns, type SourceUtterance } from './turns';
 
 /** The rating columns of AB-ReDial, in file order. */
-export const AB_REDIAL_RATINGS = ['understanding', 'task-completion', 'interest-arousal', 'efficiency', 'dialogue-overall'] as const;
+export const AB_REDIAL_RATINGS = [
+  'understanding',
+  'task-completion',
+  'interest-arousal',
+  'efficiency',
+  'dialogue-overall',
+] as const;
 export const AB_REDIAL_JUSTIFICATION = 'justification-text';
 
 const ROLE = /^(USER|SYSTEM)(?:\t|[\s\u2003]+|$)([\s\S]*)$/i;
@@ -40,15 +46,23 @@ interface Group {
 }
 
 /** Imports AB-ReDial CSV text. Throws ImportError when the header is not AB-ReDial's. */
-export function importAbRedial(text: string, origin: string): { conversations: Conversation[]; warnings: ImportWarning[] } {
+export function importAbRedial(
+  text: string,
+  origin: string,
+): { conversations: Conversation[]; warnings: ImportWarning[] } {
   const { records, warnings } = parseCsv(text, origin);
   const nonBlank = records.filter((r) => !(r.fields.length === 1 && r.fields[0].trim() === ''));
   const header = nonBlank[0];
-  if (!header) throw new ImportError(origin, 'the file is empty (expected an AB-ReDial CSV header: ConvId,utterance0,...)');
+  if (!header)
+    throw new ImportError(origin, 'the file is empty (expected an AB-ReDial CSV header: ConvId,utterance0,...)');
   const names = header.fields.map((f) => f.trim());
   const convCol = names.indexOf('ConvId');
   if (convCol === -1 || !isAbRedialHeader(names)) {
-    throw new ImportError(origin, `expected an AB-ReDial CSV header with ConvId and utterance0, utterance1, ... columns; found "${preview(header.fields.join(','), 80)}"`, { line: header.line, column: 1 });
+    throw new ImportError(
+      origin,
+      `expected an AB-ReDial CSV header with ConvId and utterance0, utterance1, ... columns; found "${preview(header.fields.join(','), 80)}"`,
+      { line: header.line, column: 1 },
+    );
   }
   const uttCols = names
     .map((name, col) => ({ col, m: /^utterance(\d+)$/.exec(name) }))
@@ -62,9 +76,16 @@ export function importAbRedial(text: string, origin: string): { conversations: C
   const ratingCols = names
     .map((name, col) => ({ name, col }))
     .filter(({ name, col }) => col !== convCol && !isUtt(name) && name !== AB_REDIAL_JUSTIFICATION && name !== '');
-  const turnLevel = ratingCols.some((r) => /\D\d+$/.test(r.name) && !(AB_REDIAL_RATINGS as readonly string[]).includes(r.name));
+  const turnLevel = ratingCols.some(
+    (r) => /\D\d+$/.test(r.name) && !(AB_REDIAL_RATINGS as readonly string[]).includes(r.name),
+  );
   if (!turnLevel) {
-    for (const name of AB_REDIAL_RATINGS) if (!names.includes(name)) warnings.push({ line: header.line, message: `header has no "${name}" column; that rating is absent from this file` });
+    for (const name of AB_REDIAL_RATINGS)
+      if (!names.includes(name))
+        warnings.push({
+          line: header.line,
+          message: `header has no "${name}" column; that rating is absent from this file`,
+        });
   }
   // Turn file: which utterance columns each numbered rating group follows.
   const segments: Record<string, [string, string]> = {};
@@ -94,7 +115,10 @@ export function importAbRedial(text: string, origin: string): { conversations: C
     row++;
     const f = rec.fields;
     if (f.length !== names.length) {
-      warnings.push({ line: rec.line, message: `row ${row} has ${f.length} fields, the header has ${names.length}; missing fields read as empty` });
+      warnings.push({
+        line: rec.line,
+        message: `row ${row} has ${f.length} fields, the header has ${names.length}; missing fields read as empty`,
+      });
     }
     const convId = (f[convCol] ?? '').trim();
     if (!convId) {
@@ -112,29 +136,47 @@ export function importAbRedial(text: string, origin: string): { conversations: C
       }
       const m = ROLE.exec(cell);
       if (!m) {
-        warnings.push({ line: rec.line, path: names[col], message: `row ${row} (ConvId ${convId}): expected "USER<TAB>text" or "SYSTEM<TAB>text", found "${preview(cell)}"; row skipped` });
+        warnings.push({
+          line: rec.line,
+          path: names[col],
+          message: `row ${row} (ConvId ${convId}): expected "USER<TAB>text" or "SYSTEM<TAB>text", found "${preview(cell)}"; row skipped`,
+        });
         bad = true;
         break;
       }
-      if (gap) warnings.push({ line: rec.line, path: names[col], message: `row ${row} (ConvId ${convId}): an empty utterance cell before this one; empty cells are skipped` });
+      if (gap)
+        warnings.push({
+          line: rec.line,
+          path: names[col],
+          message: `row ${row} (ConvId ${convId}): an empty utterance cell before this one; empty cells are skipped`,
+        });
       gap = false;
       utterances.push({ speaker: m[1].toUpperCase() === 'USER' ? 'user' : 'assistant', text: m[2] });
     }
     if (bad) continue;
-    if (utterances.length === 0) warnings.push({ line: rec.line, message: `row ${row} (ConvId ${convId}) has no utterances` });
+    if (utterances.length === 0)
+      warnings.push({ line: rec.line, message: `row ${row} (ConvId ${convId}) has no utterances` });
 
     const fields: Record<string, unknown> = {};
     for (const { name, col } of ratingCols) {
       const raw = (f[col] ?? '').trim();
       if (raw === '') {
-        warnings.push({ line: rec.line, path: name, message: `row ${row} (ConvId ${convId}): rating "${name}" is empty; left out` });
+        warnings.push({
+          line: rec.line,
+          path: name,
+          message: `row ${row} (ConvId ${convId}): rating "${name}" is empty; left out`,
+        });
         continue;
       }
       const num = Number(raw);
       if (Number.isFinite(num)) fields[name] = num;
       else {
         fields[name] = raw;
-        warnings.push({ line: rec.line, path: name, message: `row ${row} (ConvId ${convId}): rating "${name}" is not a number ("${preview(raw)}"); kept as text` });
+        warnings.push({
+          line: rec.line,
+          path: name,
+          message: `row ${row} (ConvId ${convId}): rating "${name}" is not a number ("${preview(raw)}"); kept as text`,
+        });
       }
     }
     const annotation: ConversationAnnotation = { annotator: `rater:${row}`, fields };
@@ -167,7 +209,8 @@ export function importAbRedial(text: string, origin: string): { conversations: C
 
   const conversations: Conversation[] = groups.map((g) => {
     let changes = 0;
-    for (let k = 1; k < g.utterances.length; k++) if (g.utterances[k].speaker !== g.utterances[k - 1].speaker) changes++;
+    for (let k = 1; k < g.utterances.length; k++)
+      if (g.utterances[k].speaker !== g.utterances[k - 1].speaker) changes++;
     const convId = g.convId;
     return {
       id: g.id,

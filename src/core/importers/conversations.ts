@@ -32,7 +32,13 @@ export interface ConversationSite {
 export function conversationProblems(value: unknown, site: ConversationSite): ImportWarning[] {
   const label = site.line !== undefined ? `conversation on line ${site.line}` : `conversation ${site.index}`;
   if (!isRecord(value)) {
-    return [{ line: site.line, path: site.path || undefined, message: `${label}: expected a conversation object, found ${describeValue(value)}; skipped` }];
+    return [
+      {
+        line: site.line,
+        path: site.path || undefined,
+        message: `${label}: expected a conversation object, found ${describeValue(value)}; skipped`,
+      },
+    ];
   }
   const r = Conversation.safeParse(value);
   if (r.success) return [];
@@ -40,9 +46,18 @@ export function conversationProblems(value: unknown, site: ConversationSite): Im
   const problems = r.error.issues.flatMap((issue) => explainZodIssue(issue, value));
   const shown = problems.slice(0, 5).map((p): ImportWarning => {
     const rel = formatJsonPath(p.path);
-    return { line: site.line, path: joinPath(site.path, rel) || undefined, message: `${label}: ${rel || '(root)'}: ${p.text}; skipped` };
+    return {
+      line: site.line,
+      path: joinPath(site.path, rel) || undefined,
+      message: `${label}: ${rel || '(root)'}: ${p.text}; skipped`,
+    };
   });
-  if (problems.length > 5) shown.push({ line: site.line, path: site.path || undefined, message: `${label}: ${problems.length - 5} more schema problems` });
+  if (problems.length > 5)
+    shown.push({
+      line: site.line,
+      path: site.path || undefined,
+      message: `${label}: ${problems.length - 5} more schema problems`,
+    });
   return shown;
 }
 
@@ -91,7 +106,9 @@ export function importConvApparelDocument(
     const convs = doc['conversations'];
     if (!Array.isArray(convs)) {
       const keys = Object.keys(doc).slice(0, 8).join(', ') || 'none';
-      const hint = Array.isArray(doc['turns']) ? ' (it looks like a single conversation: write one conversation per line)' : '';
+      const hint = Array.isArray(doc['turns'])
+        ? ' (it looks like a single conversation: write one conversation per line)'
+        : '';
       throw new ImportError(
         origin,
         convs === undefined
@@ -105,7 +122,10 @@ export function importConvApparelDocument(
     const rest = Object.fromEntries(Object.entries(doc).filter(([k]) => k !== 'conversations'));
     if (Object.keys(rest).length) documentMetadata = rest;
   } else {
-    throw new ImportError(origin, `expected a ConvApparel document (an object with a "conversations" array), found ${describeValue(doc)}`);
+    throw new ImportError(
+      origin,
+      `expected a ConvApparel document (an object with a "conversations" array), found ${describeValue(doc)}`,
+    );
   }
   const out = { conversations: [] as Conversation[], warnings: [] as ImportWarning[] };
   list.forEach((value, index) => acceptConversation(value, { index, path: `${base}[${index}]` }, 'convapparel', out));

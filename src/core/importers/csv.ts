@@ -64,7 +64,11 @@ export function parseCsv(text: string, origin: string): { records: CsvRecord[]; 
         closed = true;
         break;
       }
-      if (!closed) throw new ImportError(origin, 'unterminated quoted field (a field opened with " never closes)', { line: qLine, column: qCol });
+      if (!closed)
+        throw new ImportError(origin, 'unterminated quoted field (a field opened with " never closes)', {
+          line: qLine,
+          column: qCol,
+        });
       // After the closing quote only a separator, a line break or the end may follow.
       if (i < n && text[i] !== ',' && text[i] !== '\n' && !(text[i] === '\r' && text[i + 1] === '\n')) {
         const stray = i;
@@ -83,7 +87,8 @@ export function parseCsv(text: string, origin: string): { records: CsvRecord[]; 
       }
       value = text.slice(i, j);
       const q = value.indexOf('"');
-      if (q !== -1) warnings.push({ line, message: `column ${col(i + q)}: a quote inside an unquoted field; kept literally` });
+      if (q !== -1)
+        warnings.push({ line, message: `column ${col(i + q)}: a quote inside an unquoted field; kept literally` });
       i = j;
     }
     fields.push(value);

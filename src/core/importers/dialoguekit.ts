@@ -47,21 +47,37 @@ type Rec = Record<string, unknown>;
 
 /** Thrown inside one dialogue to skip it (becomes a warning). */
 class SkipDialogue extends Error {
-  constructor(readonly path: string, message: string) {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 const ID_KEYS = ['conversation_id', 'conversation ID', 'conversationId', 'conversation_ID'];
 const DIALOGUE_KEYS = new Set([...ID_KEYS, 'agent', 'user', 'conversation', 'metadata']);
-const PARTICIPANTS: Record<string, Speaker> = { USER: 'user', AGENT: 'assistant', ASSISTANT: 'assistant', SYSTEM: 'assistant' };
+const PARTICIPANTS: Record<string, Speaker> = {
+  USER: 'user',
+  AGENT: 'assistant',
+  ASSISTANT: 'assistant',
+  SYSTEM: 'assistant',
+};
 /**
  * Metadata keys the importer writes (an original key with the same name moves to `original_<key>`):
  * format = "dialoguekit"; user = the user's id; participants = the original agent/user objects;
  * source_id_key = how the id field was spelled when not `conversation_id`; source_id = the
  * original id when it was a number; utterances = original utterance count; speaker_changes.
  */
-const OWN_METADATA_KEYS = ['format', 'user', 'participants', 'source_id_key', 'source_id', 'utterances', 'speaker_changes'];
+const OWN_METADATA_KEYS = [
+  'format',
+  'user',
+  'participants',
+  'source_id_key',
+  'source_id',
+  'utterances',
+  'speaker_changes',
+];
 /** Metadata lists of accepted recommendations that set the outcome (UserSimCRS's IARD files; the raw release's spelling). */
 const ACCEPTED_KEYS = ['accepted_recommendations', 'accepted_recommendation'];
 
@@ -74,10 +90,19 @@ export function dialogueRecordsFromDocument(doc: unknown, origin: string): Dialo
   if (isRecord(doc)) {
     if (Array.isArray(doc['dialogues'])) {
       const inherited = { agent: doc['agent'], user: doc['user'] };
-      return (doc['dialogues'] as unknown[]).map((value, index) => ({ value, path: `dialogues[${index}]`, index, inherited }));
+      return (doc['dialogues'] as unknown[]).map((value, index) => ({
+        value,
+        path: `dialogues[${index}]`,
+        index,
+        inherited,
+      }));
     }
     if ('dialogues' in doc) {
-      throw new ImportError(origin, `"dialogues" must be an array of dialogues, found ${describeValue(doc['dialogues'])}`, { path: 'dialogues' });
+      throw new ImportError(
+        origin,
+        `"dialogues" must be an array of dialogues, found ${describeValue(doc['dialogues'])}`,
+        { path: 'dialogues' },
+      );
     }
     if (Array.isArray(doc['conversation'])) return [{ value: doc, path: '', index: 0 }];
     const keys = Object.keys(doc).slice(0, 8).join(', ') || 'none';
@@ -97,7 +122,8 @@ function collectIntents(records: readonly DialogueRecord[]): Set<string> {
     for (const u of r.value['conversation'] as unknown[]) {
       if (!isRecord(u)) continue;
       if (Array.isArray(u['dialogue_acts'])) {
-        for (const da of u['dialogue_acts'] as unknown[]) if (isRecord(da) && typeof da['intent'] === 'string') out.add(da['intent']);
+        for (const da of u['dialogue_acts'] as unknown[])
+          if (isRecord(da) && typeof da['intent'] === 'string') out.add(da['intent']);
       } else if (typeof u['intent'] === 'string') out.add(u['intent']);
     }
   }
@@ -141,18 +167,31 @@ export function convertDialogueRecords(
 }
 
 /** The conversation id, and how the source spelled it when that was not `conversation_id` with a string. */
-function conversationIdOf(rec: Rec, index: number, path: string, line: number | undefined, warnings: ImportWarning[]): { id: string; key?: string; original?: number } {
+function conversationIdOf(
+  rec: Rec,
+  index: number,
+  path: string,
+  line: number | undefined,
+  warnings: ImportWarning[],
+): { id: string; key?: string; original?: number } {
   for (const k of ID_KEYS) {
     const v = rec[k];
     const key = k === 'conversation_id' ? undefined : k;
     if (typeof v === 'string' && v !== '') return { id: v, key };
     if (typeof v === 'number' && Number.isFinite(v)) return { id: String(v), key, original: v };
     if (v !== undefined && v !== null && v !== '') {
-      throw new SkipDialogue(joinPath(path, formatJsonPath([k])), `the conversation id must be a string or number, found ${describeValue(v)}`);
+      throw new SkipDialogue(
+        joinPath(path, formatJsonPath([k])),
+        `the conversation id must be a string or number, found ${describeValue(v)}`,
+      );
     }
   }
   const id = `dialoguekit-${index}`;
-  warnings.push({ line, path: path || undefined, message: `dialogue has no "conversation_id" (or "conversation ID"); id set to "${id}"` });
+  warnings.push({
+    line,
+    path: path || undefined,
+    message: `dialogue has no "conversation_id" (or "conversation ID"); id set to "${id}"`,
+  });
   return { id };
 }
 
@@ -170,7 +209,8 @@ function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportW
   const id = idInfo.id;
   const convPath = joinPath(path, 'conversation');
   const utts = rec['conversation'];
-  if (!Array.isArray(utts)) throw new SkipDialogue(convPath, `dialogue "${id}" has no "conversation" array (found ${describeValue(utts)})`);
+  if (!Array.isArray(utts))
+    throw new SkipDialogue(convPath, `dialogue "${id}" has no "conversation" array (found ${describeValue(utts)})`);
 
   const sources: SourceUtterance[] = [];
   let speakerChanges = 0;
@@ -199,7 +239,12 @@ function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportW
     if (k in metadata) {
       metadata[`original_${k}`] = metadata[k];
       delete metadata[k];
-      warnings.push({ line, path: joinPath(path, `metadata.${k}`), message: `metadata key "${k}" is used by SimLens; the original value was kept as "original_${k}"`, kind: `metadata-key:${k}` });
+      warnings.push({
+        line,
+        path: joinPath(path, `metadata.${k}`),
+        message: `metadata key "${k}" is used by SimLens; the original value was kept as "original_${k}"`,
+        kind: `metadata-key:${k}`,
+      });
     }
   }
   metadata['format'] = 'dialoguekit';
@@ -228,7 +273,12 @@ function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportW
     if (!isRecord(origMeta) || !(key in origMeta)) continue;
     const decided = outcomeFromAcceptedList(origMeta[key]);
     if (decided.outcome) conv.outcome = decided.outcome;
-    if (decided.problem) warnings.push({ line, path: joinPath(path, `metadata.${key}`), message: `dialogue "${id}": "${key}" ${decided.problem}` });
+    if (decided.problem)
+      warnings.push({
+        line,
+        path: joinPath(path, `metadata.${key}`),
+        message: `dialogue "${id}": "${key}" ${decided.problem}`,
+      });
     break;
   }
   conv.metadata = metadata;
@@ -237,16 +287,30 @@ function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportW
 
 const UTTERANCE_KEYS_ALWAYS_CONSUMED = new Set(['participant', 'utterance']);
 
-function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: string, line: number | undefined, warnings: ImportWarning[]): SourceUtterance {
-  if (!isRecord(u)) throw new SkipDialogue(uPath, `dialogue "${convId}": expected an utterance object, found ${describeValue(u)}`);
+function convertUtterance(
+  u: unknown,
+  uPath: string,
+  taxonomy: string,
+  convId: string,
+  line: number | undefined,
+  warnings: ImportWarning[],
+): SourceUtterance {
+  if (!isRecord(u))
+    throw new SkipDialogue(uPath, `dialogue "${convId}": expected an utterance object, found ${describeValue(u)}`);
   const p = u['participant'];
   const speaker = typeof p === 'string' ? PARTICIPANTS[p.trim().toUpperCase()] : undefined;
   if (!speaker) {
-    throw new SkipDialogue(joinPath(uPath, 'participant'), `dialogue "${convId}": participant must be "USER" or "AGENT", found ${describeValue(p)}`);
+    throw new SkipDialogue(
+      joinPath(uPath, 'participant'),
+      `dialogue "${convId}": participant must be "USER" or "AGENT", found ${describeValue(p)}`,
+    );
   }
   const text = u['utterance'];
   if (typeof text !== 'string') {
-    throw new SkipDialogue(joinPath(uPath, 'utterance'), `dialogue "${convId}": "utterance" must be a string, found ${describeValue(text)}`);
+    throw new SkipDialogue(
+      joinPath(uPath, 'utterance'),
+      `dialogue "${convId}": "utterance" must be a string, found ${describeValue(text)}`,
+    );
   }
 
   const consumed = new Set(UTTERANCE_KEYS_ALWAYS_CONSUMED);
@@ -257,7 +321,11 @@ function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: s
   const addSlots = (raw: unknown, rawPath: string, intent: string | undefined, actIndex: number): void => {
     if (raw === undefined || raw === null) return;
     if (!Array.isArray(raw)) {
-      warnings.push({ line, path: rawPath, message: `slot values must be an array, found ${describeValue(raw)}; kept in source_utterances` });
+      warnings.push({
+        line,
+        path: rawPath,
+        message: `slot values must be an array, found ${describeValue(raw)}; kept in source_utterances`,
+      });
       lossy = true;
       return;
     }
@@ -278,13 +346,21 @@ function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: s
       das.forEach((da, k) => {
         const daPath = `${joinPath(uPath, 'dialogue_acts')}[${k}]`;
         if (!isRecord(da)) {
-          warnings.push({ line, path: daPath, message: `expected a dialogue act object, found ${describeValue(da)}; kept in source_utterances` });
+          warnings.push({
+            line,
+            path: daPath,
+            message: `expected a dialogue act object, found ${describeValue(da)}; kept in source_utterances`,
+          });
           lossy = true;
           return;
         }
         const intent = da['intent'];
         if (typeof intent !== 'string' || intent === '') {
-          warnings.push({ line, path: joinPath(daPath, 'intent'), message: `dialogue act without a string "intent" (found ${describeValue(intent)}); kept in source_utterances` });
+          warnings.push({
+            line,
+            path: joinPath(daPath, 'intent'),
+            message: `dialogue act without a string "intent" (found ${describeValue(intent)}); kept in source_utterances`,
+          });
           lossy = true;
           return;
         }
@@ -295,7 +371,11 @@ function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: s
       });
       annotation = { annotator: SOURCE_ANNOTATOR, taxonomy, acts };
     } else {
-      warnings.push({ line, path: joinPath(uPath, 'dialogue_acts'), message: `"dialogue_acts" must be an array, found ${describeValue(das)}; kept in source_utterances` });
+      warnings.push({
+        line,
+        path: joinPath(uPath, 'dialogue_acts'),
+        message: `"dialogue_acts" must be an array, found ${describeValue(das)}; kept in source_utterances`,
+      });
     }
   } else if (u['intent'] !== undefined) {
     const intent = u['intent'];
@@ -309,7 +389,11 @@ function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: s
       }
       annotation = { annotator: SOURCE_ANNOTATOR, taxonomy, acts };
     } else {
-      warnings.push({ line, path: joinPath(uPath, 'intent'), message: `"intent" must be a non-empty string, found ${describeValue(intent)}; kept in source_utterances` });
+      warnings.push({
+        line,
+        path: joinPath(uPath, 'intent'),
+        message: `"intent" must be a non-empty string, found ${describeValue(intent)}; kept in source_utterances`,
+      });
     }
   }
   // A slot names its act by intent; only when an utterance repeats an intent (IARD has a few
@@ -320,7 +404,11 @@ function convertUtterance(u: unknown, uPath: string, taxonomy: string, convId: s
   const extras: Rec = {};
   if (typeof p === 'string' && p !== 'USER' && p !== 'AGENT') extras['participant'] = p;
   for (const [k, v] of Object.entries(u)) {
-    if (consumed.has(k) && !(lossy && (k === 'dialogue_acts' || k === 'slot_values' || k === 'slots' || k === 'intent'))) continue;
+    if (
+      consumed.has(k) &&
+      !(lossy && (k === 'dialogue_acts' || k === 'slot_values' || k === 'slots' || k === 'intent'))
+    )
+      continue;
     extras[k] = v;
   }
   return { speaker, text, annotation, extras };
@@ -341,7 +429,13 @@ function isOffset(v: unknown): v is number | null | undefined {
  * `{slot, value, start?, end?}` or `{SLOT: value}`. Positions that are not character offsets
  * (IARD has a year in one) are dropped from start/end and the raw value is kept in `raw`.
  */
-function convertSlot(sv: unknown, intent: string | undefined, path: string, line: number | undefined, warnings: ImportWarning[]): { slot?: SlotValue; lossy: boolean } {
+function convertSlot(
+  sv: unknown,
+  intent: string | undefined,
+  path: string,
+  line: number | undefined,
+  warnings: ImportWarning[],
+): { slot?: SlotValue; lossy: boolean } {
   let slot: unknown;
   let value: unknown;
   let start: unknown;
@@ -360,11 +454,19 @@ function convertSlot(sv: unknown, intent: string | undefined, path: string, line
       else extra = true;
     }
   } else {
-    warnings.push({ line, path, message: `expected a slot value ([slot, value, start, end] or {slot, value}), found ${describeValue(sv)}; kept in source_utterances` });
+    warnings.push({
+      line,
+      path,
+      message: `expected a slot value ([slot, value, start, end] or {slot, value}), found ${describeValue(sv)}; kept in source_utterances`,
+    });
     return { lossy: true };
   }
   if (typeof slot !== 'string' || slot === '') {
-    warnings.push({ line, path, message: `slot value without a slot name (found ${describeValue(slot)}); kept in source_utterances` });
+    warnings.push({
+      line,
+      path,
+      message: `slot value without a slot name (found ${describeValue(slot)}); kept in source_utterances`,
+    });
     return { lossy: true };
   }
   const out: SlotValue = { slot, value: null };
@@ -373,7 +475,11 @@ function convertSlot(sv: unknown, intent: string | undefined, path: string, line
   else if (value !== undefined) {
     out.value = null;
     out['raw'] = sv;
-    warnings.push({ line, path, message: `slot "${slot}" has a non-scalar value (${describeValue(value)}); value set to null, original kept in "raw"` });
+    warnings.push({
+      line,
+      path,
+      message: `slot "${slot}" has a non-scalar value (${describeValue(value)}); value set to null, original kept in "raw"`,
+    });
   }
   if (isOffset(start) && isOffset(end)) {
     if (start !== undefined) out.start = start;

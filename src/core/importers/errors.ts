@@ -23,7 +23,8 @@ export interface ImportWarning {
  */
 export function collapseRepeated(warnings: readonly ImportWarning[]): ImportWarning[] {
   const groups = new Map<string, ImportWarning[]>();
-  for (const w of warnings) if (w.kind !== undefined) (groups.get(w.kind) ?? groups.set(w.kind, []).get(w.kind)!).push(w);
+  for (const w of warnings)
+    if (w.kind !== undefined) (groups.get(w.kind) ?? groups.set(w.kind, []).get(w.kind)!).push(w);
   if (groups.size === 0) return [...warnings];
   const out: ImportWarning[] = [];
   for (const w of warnings) {
@@ -37,8 +38,11 @@ export function collapseRepeated(warnings: readonly ImportWarning[]): ImportWarn
       out.push(w);
       continue;
     }
-    const at = (x: ImportWarning): string => (x.line !== undefined ? `line ${x.line}` : x.path ?? '?');
-    out.push({ ...w, message: `${w.message} (${g.length} times in all: at ${at(g[0])}, ${at(g[1])}${g.length > 2 ? ', …' : ''})` });
+    const at = (x: ImportWarning): string => (x.line !== undefined ? `line ${x.line}` : (x.path ?? '?'));
+    out.push({
+      ...w,
+      message: `${w.message} (${g.length} times in all: at ${at(g[0])}, ${at(g[1])}${g.length > 2 ? ', …' : ''})`,
+    });
   }
   return out;
 }

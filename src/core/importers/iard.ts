@@ -36,7 +36,9 @@ const OWN_METADATA_KEYS = ['format', 'utterances', 'speaker_changes'];
 
 /** True when a prefix of a JSON document looks like the raw IARD release (for the sniffer). */
 export function looksLikeRawIard(keys: readonly string[], prefix: string): boolean {
-  return keys.length > 0 && keys.every((k) => /^\d+$/.test(k)) && /"dialogue_info"\s*:\s*\{/.test(prefix.slice(0, 1 << 16));
+  return (
+    keys.length > 0 && keys.every((k) => /^\d+$/.test(k)) && /"dialogue_info"\s*:\s*\{/.test(prefix.slice(0, 1 << 16))
+  );
 }
 
 /**
@@ -59,7 +61,10 @@ export function resolveIardMentions(text: string): { text: string; items: Recomm
 }
 
 class Skip extends Error {
-  constructor(readonly at: (string | number)[], message: string) {
+  constructor(
+    readonly at: (string | number)[],
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -76,8 +81,16 @@ function stringList(v: unknown): string[] | undefined {
  * from its own span of the text and both dialogues are kept; the caller's duplicate-id policy
  * renames the second). `lines[k]` is the line of `conversations[k]`.
  */
-export function importIardDocument(doc: unknown, text: string, origin: string): { conversations: Conversation[]; lines: (number | undefined)[]; warnings: ImportWarning[] } {
-  if (!isRecord(doc)) throw new ImportError(origin, `expected the IARD release: one JSON object keyed by conversation id, found ${describeValue(doc)}`);
+export function importIardDocument(
+  doc: unknown,
+  text: string,
+  origin: string,
+): { conversations: Conversation[]; lines: (number | undefined)[]; warnings: ImportWarning[] } {
+  if (!isRecord(doc))
+    throw new ImportError(
+      origin,
+      `expected the IARD release: one JSON object keyed by conversation id, found ${describeValue(doc)}`,
+    );
   const warnings: ImportWarning[] = [];
   const conversations: Conversation[] = [];
   const lines: (number | undefined)[] = [];
@@ -87,7 +100,10 @@ export function importIardDocument(doc: unknown, text: string, origin: string): 
   const ordered: { key: string; line: number; value: unknown }[] = sites.map((k) => ({
     key: k.key,
     line: k.line,
-    value: (counts.get(k.key) ?? 0) > 1 && k.valueStart >= 0 ? (JSON.parse(text.slice(k.valueStart, k.valueEnd)) as unknown) : doc[k.key],
+    value:
+      (counts.get(k.key) ?? 0) > 1 && k.valueStart >= 0
+        ? (JSON.parse(text.slice(k.valueStart, k.valueEnd)) as unknown)
+        : doc[k.key],
   }));
   const seen = new Set(sites.map((k) => k.key));
   for (const k of Object.keys(doc)) if (!seen.has(k)) ordered.push({ key: k, line: 0, value: doc[k] });
@@ -104,28 +120,58 @@ export function importIardDocument(doc: unknown, text: string, origin: string): 
   return { conversations, lines, warnings };
 }
 
-function convertDialogue(id: string, value: unknown, line: number | undefined, warnings: ImportWarning[]): Conversation {
-  if (!isRecord(value)) throw new Skip([], `dialogue "${id}": expected an object with "dialogue_info", found ${describeValue(value)}`);
+function convertDialogue(
+  id: string,
+  value: unknown,
+  line: number | undefined,
+  warnings: ImportWarning[],
+): Conversation {
+  if (!isRecord(value))
+    throw new Skip([], `dialogue "${id}": expected an object with "dialogue_info", found ${describeValue(value)}`);
   const info = value['dialogue_info'];
-  if (!isRecord(info)) throw new Skip(['dialogue_info'], `dialogue "${id}": "dialogue_info" must be an object of utterances, found ${describeValue(info)}`);
+  if (!isRecord(info))
+    throw new Skip(
+      ['dialogue_info'],
+      `dialogue "${id}": "dialogue_info" must be an object of utterances, found ${describeValue(info)}`,
+    );
   const entries = Object.entries(info).map(([uid, u], order) => {
-    if (!isRecord(u)) throw new Skip(['dialogue_info', uid], `dialogue "${id}": expected an utterance object, found ${describeValue(u)}`);
+    if (!isRecord(u))
+      throw new Skip(
+        ['dialogue_info', uid],
+        `dialogue "${id}": expected an utterance object, found ${describeValue(u)}`,
+      );
     const pos = u['utterance_pos'];
     return { uid, u, order, pos: typeof pos === 'number' && Number.isFinite(pos) ? pos : undefined };
   });
-  const unordered = entries.some((e, k) => k > 0 && e.pos !== undefined && entries[k - 1].pos !== undefined && e.pos < entries[k - 1].pos!);
+  const unordered = entries.some(
+    (e, k) => k > 0 && e.pos !== undefined && entries[k - 1].pos !== undefined && e.pos < entries[k - 1].pos!,
+  );
   if (unordered) {
-    entries.sort((a, b) => (a.pos ?? Number.MAX_SAFE_INTEGER) - (b.pos ?? Number.MAX_SAFE_INTEGER) || a.order - b.order);
-    warnings.push({ line, path: formatJsonPath([id, 'dialogue_info']), message: `dialogue "${id}": utterances are not in utterance_pos order; sorted by utterance_pos` });
+    entries.sort(
+      (a, b) => (a.pos ?? Number.MAX_SAFE_INTEGER) - (b.pos ?? Number.MAX_SAFE_INTEGER) || a.order - b.order,
+    );
+    warnings.push({
+      line,
+      path: formatJsonPath([id, 'dialogue_info']),
+      message: `dialogue "${id}": utterances are not in utterance_pos order; sorted by utterance_pos`,
+    });
   }
   const sources: SourceUtterance[] = [];
   const workers: { user?: unknown; assistant?: unknown } = {};
   for (const { uid, u } of entries) {
     const role = u['role'];
     const speaker = typeof role === 'string' ? ROLES[role.trim().toLowerCase()] : undefined;
-    if (!speaker) throw new Skip(['dialogue_info', uid, 'role'], `dialogue "${id}": role must be "seeker" or "recommender", found ${describeValue(role)}`);
+    if (!speaker)
+      throw new Skip(
+        ['dialogue_info', uid, 'role'],
+        `dialogue "${id}": role must be "seeker" or "recommender", found ${describeValue(role)}`,
+      );
     const text = u['utterance_text'];
-    if (typeof text !== 'string') throw new Skip(['dialogue_info', uid, 'utterance_text'], `dialogue "${id}": "utterance_text" must be a string, found ${describeValue(text)}`);
+    if (typeof text !== 'string')
+      throw new Skip(
+        ['dialogue_info', uid, 'utterance_text'],
+        `dialogue "${id}": "utterance_text" must be a string, found ${describeValue(text)}`,
+      );
     if (workers[speaker] === undefined) workers[speaker] = u['worker_id'];
     const resolved = resolveIardMentions(text);
     const extras: Rec = { utterance_id: uid };
@@ -136,7 +182,11 @@ function convertDialogue(id: string, value: unknown, line: number | undefined, w
     const sub = stringList(u[SUB]);
     const top = stringList(u[TOP]);
     if (u[SUB] !== undefined && !sub) {
-      warnings.push({ line, path: formatJsonPath([id, 'dialogue_info', uid, SUB]), message: `dialogue "${id}": "${SUB}" must be a list of codes, found ${describeValue(u[SUB])}; kept in source_utterances` });
+      warnings.push({
+        line,
+        path: formatJsonPath([id, 'dialogue_info', uid, SUB]),
+        message: `dialogue "${id}": "${SUB}" must be a list of codes, found ${describeValue(u[SUB])}; kept in source_utterances`,
+      });
       extras[SUB] = u[SUB];
     }
     if (u[TOP] !== undefined && !top) extras[TOP] = u[TOP];
@@ -148,7 +198,8 @@ function convertDialogue(id: string, value: unknown, line: number | undefined, w
     if (speaker === 'assistant' && resolved.items.length) su.items = resolved.items;
     sources.push(su);
   }
-  if (sources.length === 0) warnings.push({ line, path: formatJsonPath([id, 'dialogue_info']), message: `dialogue "${id}" has no utterances` });
+  if (sources.length === 0)
+    warnings.push({ line, path: formatJsonPath([id, 'dialogue_info']), message: `dialogue "${id}" has no utterances` });
 
   let changes = 0;
   for (let k = 1; k < sources.length; k++) if (sources[k].speaker !== sources[k - 1].speaker) changes++;
@@ -166,7 +217,12 @@ function convertDialogue(id: string, value: unknown, line: number | undefined, w
   conv.turns = buildTurns(sources);
   const decided = outcomeFromAcceptedList(accepted);
   if (decided.outcome) conv.outcome = decided.outcome;
-  if (decided.problem) warnings.push({ line, path: formatJsonPath([id, 'accepted_recommendation']), message: `dialogue "${id}": "accepted_recommendation" ${decided.problem}` });
+  if (decided.problem)
+    warnings.push({
+      line,
+      path: formatJsonPath([id, 'accepted_recommendation']),
+      message: `dialogue "${id}": "accepted_recommendation" ${decided.problem}`,
+    });
   conv.metadata = metadata;
   return conv;
 }

@@ -42,7 +42,16 @@ export { SOURCE_ANNOTATOR } from './dialoguekit';
 export type { SourceUtteranceRecord } from './turns';
 
 /** The format names `from` accepts (aliases are listed in FORMAT_ALIASES). */
-export const IMPORT_FORMATS: readonly string[] = ['canonical', 'convapparel', 'convapparel-jsonl', 'dialoguekit', 'ab-redial', 'redial', 'inspired', 'iard'] as const;
+export const IMPORT_FORMATS: readonly string[] = [
+  'canonical',
+  'convapparel',
+  'convapparel-jsonl',
+  'dialoguekit',
+  'ab-redial',
+  'redial',
+  'inspired',
+  'iard',
+] as const;
 
 /** One line per format, for `--help` texts and pickers. */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -52,7 +61,8 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   dialoguekit: 'DialogueKit / UserSimCRS annotated dialogues (JSON array, export object or JSONL)',
   'ab-redial': 'AB-ReDial rated dialogues (CSV: ConvId, utterance0..N, ratings)',
   redial: 'ReDial release JSONL (conversationId, messages, movieMentions, initiator/respondentQuestions)',
-  inspired: 'INSPIRED dialog TSV (dialog_id, utt_id, speaker, text, strategies); movie_database.tsv used when beside it',
+  inspired:
+    'INSPIRED dialog TSV (dialog_id, utt_id, speaker, text, strategies); movie_database.tsv used when beside it',
   iard: 'IARD release JSON (one object keyed by conversation id, dialogue_info with intents)',
 };
 
@@ -107,20 +117,32 @@ export function normalizeFormat(name: string): string {
  * I/O error it is (exit 2, "cannot read FILE: no such file or directory") in every command.
  */
 function unreadable(inputPath: string, e: NodeJS.ErrnoException): ImportError {
-  return Object.assign(new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`), { code: e.code, path: inputPath, syscall: 'open' });
+  return Object.assign(new ImportError(inputPath, `cannot read the file (${e.code ?? e.message})`), {
+    code: e.code,
+    path: inputPath,
+    syscall: 'open',
+  });
 }
 
 function unknownFormatError(origin: string, sniff: SniffResult): Error {
-  if (sniff.format === undefined && sniff.kind && sniff.kind !== 'empty') return new ImportError(origin, `not conversation data: ${sniff.reason}`);
+  if (sniff.format === undefined && sniff.kind && sniff.kind !== 'empty')
+    return new ImportError(origin, `not conversation data: ${sniff.reason}`);
   const reason = sniff.format === undefined ? sniff.reason : 'its content was not recognised';
   const empty = sniff.format === undefined && sniff.kind === 'empty';
   // An empty file is empty in every format: naming --from would not help.
-  const detail = empty ? 'the file is empty: there is nothing to convert' : `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`;
-  return new ImportError(origin, detail, {}, {
-    reason,
-    empty: sniff.format === undefined && sniff.kind === 'empty',
-    formats: IMPORT_FORMATS,
-  });
+  const detail = empty
+    ? 'the file is empty: there is nothing to convert'
+    : `cannot tell the input format: ${reason}. Use --from with one of: ${IMPORT_FORMATS.join(', ')}`;
+  return new ImportError(
+    origin,
+    detail,
+    {},
+    {
+      reason,
+      empty: sniff.format === undefined && sniff.kind === 'empty',
+      formats: IMPORT_FORMATS,
+    },
+  );
 }
 
 /**
@@ -200,8 +222,12 @@ function jsonlSink(format: string, result: ImportResult, onConversation: Emit): 
       } catch (e) {
         // The line's own syntax check (it speaks of the end of the line, not of the file).
         const p = findLineSyntaxError(text, 'line');
-        const why = p ? `invalid JSON at column ${bareWordStart(text, p) + 1}: ${p.message}` : `invalid JSON: ${e instanceof Error ? e.message : String(e)}`;
-        const truncated = cutOff ? ' (the input ends inside this line, with no line break after it: the file looks truncated)' : '';
+        const why = p
+          ? `invalid JSON at column ${bareWordStart(text, p) + 1}: ${p.message}`
+          : `invalid JSON: ${e instanceof Error ? e.message : String(e)}`;
+        const truncated = cutOff
+          ? ' (the input ends inside this line, with no line break after it: the file looks truncated)'
+          : '';
         result.warnings.push({ line, message: `${why}${truncated}; line skipped` });
         index++;
         return;
@@ -230,8 +256,10 @@ function jsonlSink(format: string, result: ImportResult, onConversation: Emit): 
 
 /** How a format reads its input: line by line, or as one whole text. */
 function isLineFormat(format: string, shape: SniffResult): boolean {
-  if (format === 'canonical' || format === 'convapparel-jsonl' || format === 'redial' || format === 'inspired') return true;
-  if (format === 'convapparel' || format === 'dialoguekit') return shape.format !== undefined && shape.shape === 'jsonl';
+  if (format === 'canonical' || format === 'convapparel-jsonl' || format === 'redial' || format === 'inspired')
+    return true;
+  if (format === 'convapparel' || format === 'dialoguekit')
+    return shape.format !== undefined && shape.shape === 'jsonl';
   return false;
 }
 
@@ -244,7 +272,13 @@ function effectiveFormat(format: string, shape: SniffResult): string {
 // ---------------------------------------------------------------------------------------------
 // Whole documents: ConvApparel document, DialogueKit document, AB-ReDial CSV.
 
-function importDocumentText(format: string, text: string, origin: string, result: ImportResult, onConversation: Emit): void {
+function importDocumentText(
+  format: string,
+  text: string,
+  origin: string,
+  result: ImportResult,
+  onConversation: Emit,
+): void {
   if (format === 'iard') {
     const r = importIardDocument(parseJsonOrThrow(text, origin), text, origin);
     result.warnings.push(...r.warnings);
@@ -281,7 +315,10 @@ function checkNotAllFailed(origin: string, format: string, count: number, result
   const w = result.warnings.find((x) => /skipped$/.test(x.message)) ?? result.warnings[0];
   const where = w.line !== undefined ? `line ${w.line}: ` : w.path ? `${w.path}: ` : '';
   const n = result.warnings.length;
-  throw new ImportError(origin, `no conversation could be imported as ${format} (${n} problem${n === 1 ? '' : 's'}); the first: ${where}${w.message}`);
+  throw new ImportError(
+    origin,
+    `no conversation could be imported as ${format} (${n} problem${n === 1 ? '' : 's'}); the first: ${where}${w.message}`,
+  );
 }
 
 /** Adds to errors of a forced format a hint about what the content looks like. */
@@ -303,7 +340,13 @@ export async function importFileEach(
   inputPath: string,
   onConversation: (c: Conversation) => void,
   opts: { from?: string } = {},
-): Promise<{ format: string; count: number; warnings: ImportWarning[]; documentMetadata?: Record<string, unknown>; notes?: string[] }> {
+): Promise<{
+  format: string;
+  count: number;
+  warnings: ImportWarning[];
+  documentMetadata?: Record<string, unknown>;
+  notes?: string[];
+}> {
   const prefix = await readPrefix(inputPath).catch((e: NodeJS.ErrnoException) => {
     throw unreadable(inputPath, e);
   });
@@ -323,7 +366,8 @@ export async function importFileEach(
     if (isLineFormat(format, sniff)) {
       let db: InspiredMovieDb | undefined;
       if (format === 'inspired') db = await findInspiredMovieDatabase(inputPath, result);
-      const sink = format === 'inspired' ? inspiredSink(result.warnings, emit, db) : jsonlSink(result.format, result, emit);
+      const sink =
+        format === 'inspired' ? inspiredSink(result.warnings, emit, db) : jsonlSink(result.format, result, emit);
       await forEachFileLine(inputPath, (t, l, cut) => sink.line(t, l, cut), result.warnings);
       sink.finish();
     } else {
@@ -334,14 +378,23 @@ export async function importFileEach(
   } catch (e) {
     throw withHint(e, format, sniff);
   }
-  return { format: result.format, count, warnings: collapseRepeated(result.warnings), documentMetadata: result.documentMetadata, notes: result.notes };
+  return {
+    format: result.format,
+    count,
+    warnings: collapseRepeated(result.warnings),
+    documentMetadata: result.documentMetadata,
+    notes: result.notes,
+  };
 }
 
 /** Where INSPIRED keeps its movie database: data/movie_database.tsv, beside data/dialog_data/. */
 const INSPIRED_DB_NAME = 'movie_database.tsv';
 
 /** Reads INSPIRED's movie database from the input's folder or its parent, when it is there. */
-async function findInspiredMovieDatabase(inputPath: string, result: ImportResult): Promise<InspiredMovieDb | undefined> {
+async function findInspiredMovieDatabase(
+  inputPath: string,
+  result: ImportResult,
+): Promise<InspiredMovieDb | undefined> {
   for (const dir of [dirname(inputPath), dirname(dirname(inputPath))]) {
     const p = join(dir, INSPIRED_DB_NAME);
     let text: string;
@@ -354,7 +407,9 @@ async function findInspiredMovieDatabase(inputPath: string, result: ImportResult
     if (db) (result.notes ??= []).push(`movie database: ${p} (${db.size} movies)`);
     return db;
   }
-  (result.notes ??= []).push(`no ${INSPIRED_DB_NAME} beside the input or in its parent folder: recommended movies keep their titles as item ids`);
+  (result.notes ??= []).push(
+    `no ${INSPIRED_DB_NAME} beside the input or in its parent folder: recommended movies keep their titles as item ids`,
+  );
   return undefined;
 }
 

@@ -33,7 +33,17 @@ export function isInspiredHeader(fields: readonly string[]): boolean {
 
 const SPEAKERS: Record<string, 'user' | 'assistant'> = { SEEKER: 'user', RECOMMENDER: 'assistant' };
 /** Columns that hold one value per dialogue (repeated on every row). */
-const DIALOGUE_COLUMNS = ['movie_dict', 'genre_dict', 'actor_dict', 'director_dict', 'others_dict', 'fine_label', 'coarse_label', 'case', 'movie_id'];
+const DIALOGUE_COLUMNS = [
+  'movie_dict',
+  'genre_dict',
+  'actor_dict',
+  'director_dict',
+  'others_dict',
+  'fine_label',
+  'coarse_label',
+  'case',
+  'movie_id',
+];
 const LIST_COLUMNS = ['movies', 'genres', 'people_names'];
 const LABEL_COLUMNS = ['expert_label', 'first_label', 'second_label'];
 const CONSUMED = new Set(['dialog_id', 'speaker', 'text', ...LABEL_COLUMNS]);
@@ -142,11 +152,17 @@ export interface InspiredMovieDb {
  * Parses the movie database TSV (a header with at least video_id and title). Undefined, with a
  * warning, when the header lacks them.
  */
-export function parseInspiredMovieDatabase(text: string, warnings: ImportWarning[], origin: string): InspiredMovieDb | undefined {
+export function parseInspiredMovieDatabase(
+  text: string,
+  warnings: ImportWarning[],
+  origin: string,
+): InspiredMovieDb | undefined {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const header = (lines[0] ?? '').split('\t').map((h) => h.trim());
   if (!header.includes('video_id') || !header.includes('title')) {
-    warnings.push({ message: `${origin}: the movie database header has no video_id and title columns; it was not used` });
+    warnings.push({
+      message: `${origin}: the movie database header has no video_id and title columns; it was not used`,
+    });
     return undefined;
   }
   const db: InspiredMovieDb = { byVideo: new Map(), byTitle: new Map(), size: 0 };
@@ -164,7 +180,8 @@ export function parseInspiredMovieDatabase(text: string, warnings: ImportWarning
     db.size++;
     db.byVideo.set(vid, row);
     const year = typeof row['year'] === 'string' ? (row['year'] as string).replace(/\.0$/, '') : undefined;
-    for (const key of year ? [`${title} (${year})`, title] : [title]) if (!db.byTitle.has(key.toLowerCase())) db.byTitle.set(key.toLowerCase(), row);
+    for (const key of year ? [`${title} (${year})`, title] : [title])
+      if (!db.byTitle.has(key.toLowerCase())) db.byTitle.set(key.toLowerCase(), row);
   }
   return db;
 }
@@ -181,7 +198,8 @@ function itemFor(title: string, db: InspiredMovieDb | undefined): RecommendedIte
   const row = lookupTitle(db, title);
   if (!row) return { item_id: title, title };
   const attributes: Record<string, string> = {};
-  for (const [k, v] of Object.entries(row)) if (k !== 'video_id' && k !== 'title' && typeof v === 'string') attributes[k] = v;
+  for (const [k, v] of Object.entries(row))
+    if (k !== 'video_id' && k !== 'title' && typeof v === 'string') attributes[k] = v;
   const item: RecommendedItem = { item_id: row['video_id'] as string, title };
   if (Object.keys(attributes).length) item.attributes = attributes;
   return item;
@@ -213,7 +231,8 @@ export function inspiredSink(
     const d = draft;
     draft = undefined;
     let changes = 0;
-    for (let k = 1; k < d.utterances.length; k++) if (d.utterances[k].speaker !== d.utterances[k - 1].speaker) changes++;
+    for (let k = 1; k < d.utterances.length; k++)
+      if (d.utterances[k].speaker !== d.utterances[k - 1].speaker) changes++;
     const metadata: Rec = { ...d.first, format: 'inspired', utterances: d.utterances.length, speaker_changes: changes };
     const vid = d.first['movie_id'];
     if (typeof vid === 'string' && db) {
@@ -236,15 +255,24 @@ export function inspiredSink(
       if (!header) {
         header = cells.map((h) => h.replace(/^\uFEFF/, '').trim());
         if (!isInspiredHeader(header)) {
-          warnings.push({ line, message: `expected an INSPIRED header with dialog_id, speaker and text columns; found "${preview(text, 80)}"; line skipped` });
+          warnings.push({
+            line,
+            message: `expected an INSPIRED header with dialog_id, speaker and text columns; found "${preview(text, 80)}"; line skipped`,
+          });
           header = undefined;
         }
         return;
       }
       const h = header;
       if (cells.length !== h.length) {
-        const truncated = cutOff && cells.length < h.length ? ' (the input ends inside this row, with no line break after it: the file looks truncated)' : '';
-        warnings.push({ line, message: `the row has ${cells.length} tab-separated fields, the header has ${h.length}${truncated}; row skipped` });
+        const truncated =
+          cutOff && cells.length < h.length
+            ? ' (the input ends inside this row, with no line break after it: the file looks truncated)'
+            : '';
+        warnings.push({
+          line,
+          message: `the row has ${cells.length} tab-separated fields, the header has ${h.length}${truncated}; row skipped`,
+        });
         return;
       }
       const row: Record<string, string> = {};
@@ -256,7 +284,11 @@ export function inspiredSink(
       }
       const speaker = SPEAKERS[row['speaker'].trim().toUpperCase()];
       if (!speaker) {
-        warnings.push({ line, path: 'speaker', message: `dialog ${dialogId}: speaker must be SEEKER or RECOMMENDER, found "${preview(row['speaker'])}"; row skipped` });
+        warnings.push({
+          line,
+          path: 'speaker',
+          message: `dialog ${dialogId}: speaker must be SEEKER or RECOMMENDER, found "${preview(row['speaker'])}"; row skipped`,
+        });
         return;
       }
       if (!draft || dialogId !== draft.first['dialog_id']) {
@@ -270,7 +302,11 @@ export function inspiredSink(
           if (col.endsWith('_dict')) {
             const parsed = parsePythonLiteral(raw);
             if (parsed === undefined) {
-              warnings.push({ line, path: col, message: `dialog ${dialogId}: "${col}" is not a Python dict literal ("${preview(raw)}"); kept as the raw text in metadata.${col}` });
+              warnings.push({
+                line,
+                path: col,
+                message: `dialog ${dialogId}: "${col}" is not a Python dict literal ("${preview(raw)}"); kept as the raw text in metadata.${col}`,
+              });
             }
             first[col] = parsed ?? raw;
           } else first[col] = raw;
@@ -287,21 +323,33 @@ export function inspiredSink(
         const raw = row[name];
         if (DIALOGUE_COLUMNS.includes(name)) {
           // Repeated per dialogue: kept on the utterance only where it differs from the first row.
-          const v = raw.trim() === '' ? undefined : name.endsWith('_dict') ? (parsePythonLiteral(raw.trim()) ?? raw.trim()) : raw.trim();
+          const v =
+            raw.trim() === ''
+              ? undefined
+              : name.endsWith('_dict')
+                ? (parsePythonLiteral(raw.trim()) ?? raw.trim())
+                : raw.trim();
           if (JSON.stringify(v) !== JSON.stringify(d.first[name])) extras[name] = raw;
           continue;
         }
         if (raw.trim() === '') continue;
         if (NUMERIC_COLUMNS.has(name) && /^\d+$/.test(raw.trim())) extras[name] = Number(raw.trim());
-        else if (LIST_COLUMNS.includes(name)) extras[name] = raw.split(';').map((x) => x.trim()).filter((x) => x !== '');
+        else if (LIST_COLUMNS.includes(name))
+          extras[name] = raw
+            .split(';')
+            .map((x) => x.trim())
+            .filter((x) => x !== '');
         else extras[name] = raw;
       }
       if (shown !== rawText) extras['text'] = rawText;
       const acts = LABEL_COLUMNS.map((c) => (row[c] ?? '').trim()).filter((x) => x !== '');
-      const annotation: SourceAnnotation | undefined = acts.length ? { annotator: 'source', taxonomy: 'inspired', acts } : undefined;
+      const annotation: SourceAnnotation | undefined = acts.length
+        ? { annotator: 'source', taxonomy: 'inspired', acts }
+        : undefined;
       const su: SourceUtterance = { speaker, text: shown, extras, annotation };
       const movies = extras['movies'];
-      if (speaker === 'assistant' && Array.isArray(movies) && movies.length) su.items = (movies as string[]).map((t) => itemFor(t, db));
+      if (speaker === 'assistant' && Array.isArray(movies) && movies.length)
+        su.items = (movies as string[]).map((t) => itemFor(t, db));
       d.utterances.push(su);
     },
     finish() {

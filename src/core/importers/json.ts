@@ -111,7 +111,9 @@ function objectKeys(text: string, i: number): string[] {
  * The property names of the top-level object of a JSON document in file order (a leading BOM is
  * skipped), each with the 1-based line of its opening quote; [] when the document is not an object.
  */
-export function topLevelObjectKeys(text: string): { key: string; line: number; valueStart: number; valueEnd: number }[] {
+export function topLevelObjectKeys(
+  text: string,
+): { key: string; line: number; valueStart: number; valueEnd: number }[] {
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   i = skipJsonWs(text, i);
   if (text[i] !== '{') return [];
@@ -131,7 +133,10 @@ export function topLevelObjectKeys(text: string): { key: string; line: number; v
  * span (-1 when the value is cut off). A key written twice is listed twice (JSON.parse keeps only
  * the last value: callers that must not lose the first read it from the span).
  */
-function objectKeySites(text: string, i: number): { key: string; start: number; valueStart: number; valueEnd: number }[] {
+function objectKeySites(
+  text: string,
+  i: number,
+): { key: string; start: number; valueStart: number; valueEnd: number }[] {
   const keys: { key: string; start: number; valueStart: number; valueEnd: number }[] = [];
   let j = skipJsonWs(text, i + 1);
   while (text[j] === '"') {

@@ -30,7 +30,10 @@ function stripBom(bytes: Uint8Array): Uint8Array {
 }
 
 /** Reads up to `maxBytes` from the start of a file, decoded (BOM removed). `complete` = the whole file fit. */
-export async function readPrefix(path: string, maxBytes = 1 << 20): Promise<{ text: string; complete: boolean; bytes: Uint8Array }> {
+export async function readPrefix(
+  path: string,
+  maxBytes = 1 << 20,
+): Promise<{ text: string; complete: boolean; bytes: Uint8Array }> {
   const fh = await open(path, 'r');
   try {
     const size = (await fh.stat()).size;
@@ -56,7 +59,8 @@ export async function readWholeText(path: string, warnings: ImportWarning[]): Pr
   const bytes = await readFile(path);
   checkNotUtf16(bytes, path);
   const { text, invalid } = decodeUtf8(stripBom(bytes));
-  if (invalid) warnings.push({ message: 'the file contains bytes that are not valid UTF-8; they were replaced with U+FFFD' });
+  if (invalid)
+    warnings.push({ message: 'the file contains bytes that are not valid UTF-8; they were replaced with U+FFFD' });
   return text;
 }
 
@@ -65,7 +69,11 @@ export async function readWholeText(path: string, warnings: ImportWarning[]): Pr
  * BOM on line 1 removed; a last line without LF included). Invalid UTF-8 on a line is replaced
  * and reported as a warning for that line. Streams: memory stays at one line plus one chunk.
  */
-export async function forEachFileLine(path: string, onLine: (text: string, line: number, cutOff: boolean) => void, warnings: ImportWarning[]): Promise<void> {
+export async function forEachFileLine(
+  path: string,
+  onLine: (text: string, line: number, cutOff: boolean) => void,
+  warnings: ImportWarning[],
+): Promise<void> {
   let pending: Buffer[] = [];
   let line = 0;
   let first = true;
@@ -79,7 +87,11 @@ export async function forEachFileLine(path: string, onLine: (text: string, line:
     }
     if (b.length && b[b.length - 1] === 0x0d) b = b.subarray(0, b.length - 1);
     const { text, invalid } = decodeUtf8(b);
-    if (invalid) warnings.push({ line, message: 'the line contains bytes that are not valid UTF-8; they were replaced with U+FFFD' });
+    if (invalid)
+      warnings.push({
+        line,
+        message: 'the line contains bytes that are not valid UTF-8; they were replaced with U+FFFD',
+      });
     onLine(text, line, cutOff);
   };
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });

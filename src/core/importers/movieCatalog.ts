@@ -65,7 +65,12 @@ export function splitMovieTitle(title: string): { name: string; year?: string } 
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 function escapeRegExp(s: string): string {
@@ -84,7 +89,9 @@ function yearInText(name: string, text: string): string | undefined {
 function sourceTexts(turn: object, key: string): string[] {
   const records = (turn as Record<string, unknown>)['source_utterances'];
   if (!Array.isArray(records)) return [];
-  return records.map((r: unknown) => (r && typeof r === 'object' ? (r as Record<string, unknown>)[key] : undefined)).filter((v): v is string => typeof v === 'string');
+  return records
+    .map((r: unknown) => (r && typeof r === 'object' ? (r as Record<string, unknown>)[key] : undefined))
+    .filter((v): v is string => typeof v === 'string');
 }
 
 /**
@@ -129,7 +136,9 @@ function rawIardMentions(c: Conversation): Mention[] | undefined {
 }
 
 function formattedIardMentions(c: Conversation): Mention[] | undefined {
-  const iard = c.turns.some((t) => (t.annotations ?? []).some((a) => a.taxonomy === 'iard' && a.annotator === 'source'));
+  const iard = c.turns.some((t) =>
+    (t.annotations ?? []).some((a) => a.taxonomy === 'iard' && a.annotator === 'source'),
+  );
   if (!iard) return undefined;
   const out = new Map<string, Mention>();
   for (const t of c.turns) {
@@ -149,8 +158,19 @@ function formattedIardMentions(c: Conversation): Mention[] | undefined {
 }
 
 /** Builds the catalog from imported dialogues (`files`: each file's conversations, in order). */
-export function buildMovieCatalog(source: MovieCatalogSource, files: ReadonlyArray<{ label: string; conversations: readonly Conversation[] }>): MovieCatalogResult {
-  const counts: MovieCatalogCounts = { dialogues: 0, mentions: 0, items: 0, withYear: 0, untitled: 0, conflictingTitles: 0, otherFormat: 0 };
+export function buildMovieCatalog(
+  source: MovieCatalogSource,
+  files: ReadonlyArray<{ label: string; conversations: readonly Conversation[] }>,
+): MovieCatalogResult {
+  const counts: MovieCatalogCounts = {
+    dialogues: 0,
+    mentions: 0,
+    items: 0,
+    withYear: 0,
+    untitled: 0,
+    conflictingTitles: 0,
+    otherFormat: 0,
+  };
   // id -> title -> [dialogues naming it so, first seen order]
   const titles = new Map<string, Map<string, number>>();
   const untitledIds = new Set<string>();
@@ -158,7 +178,7 @@ export function buildMovieCatalog(source: MovieCatalogSource, files: ReadonlyArr
   for (const f of files) {
     for (const c of f.conversations) {
       counts.dialogues++;
-      const mentions = source === 'redial' ? redialMentions(c) : rawIardMentions(c) ?? formattedIardMentions(c);
+      const mentions = source === 'redial' ? redialMentions(c) : (rawIardMentions(c) ?? formattedIardMentions(c));
       if (!mentions) counts.otherFormat++;
       else perDialogue.push(mentions);
     }
@@ -230,12 +250,23 @@ export function buildMovieCatalog(source: MovieCatalogSource, files: ReadonlyArr
   const leftOut = [...untitledIds].filter((id) => !titles.has(id)).length;
   counts.items = items.length;
   const notes: string[] = [];
-  if (counts.otherFormat) notes.push(`${counts.otherFormat} of ${counts.dialogues} dialogues are not ${source === 'redial' ? 'ReDial' : 'IARD (raw or the UserSimCRS copy with TITLE slots)'} dialogues: nothing read from them`);
-  if (counts.untitled) notes.push(`${counts.untitled} mentions have no title (${leftOut} movie id${leftOut === 1 ? '' : 's'} left out of the catalog)`);
-  if (counts.conflictingTitles) notes.push(`${counts.conflictingTitles} movie ids have different titles in different dialogues: the most frequent title is kept`);
-  if (counts.items - counts.withYear) notes.push(`${counts.items - counts.withYear} of ${counts.items} titles give no year`);
+  if (counts.otherFormat)
+    notes.push(
+      `${counts.otherFormat} of ${counts.dialogues} dialogues are not ${source === 'redial' ? 'ReDial' : 'IARD (raw or the UserSimCRS copy with TITLE slots)'} dialogues: nothing read from them`,
+    );
+  if (counts.untitled)
+    notes.push(
+      `${counts.untitled} mentions have no title (${leftOut} movie id${leftOut === 1 ? '' : 's'} left out of the catalog)`,
+    );
+  if (counts.conflictingTitles)
+    notes.push(
+      `${counts.conflictingTitles} movie ids have different titles in different dialogues: the most frequent title is kept`,
+    );
+  if (counts.items - counts.withYear)
+    notes.push(`${counts.items - counts.withYear} of ${counts.items} titles give no year`);
   notes.push('attributes: year only; genre, director, actors, plot and price are not in these files');
-  if (items.length === 0) throw new Error(`no movie with a title in ${files.map((f) => f.label).join(', ')} (read as ${source})`);
+  if (items.length === 0)
+    throw new Error(`no movie with a title in ${files.map((f) => f.label).join(', ')} (read as ${source})`);
   return { catalog: new Catalog(items), counts, notes };
 }
 
@@ -243,7 +274,10 @@ export function buildMovieCatalog(source: MovieCatalogSource, files: ReadonlyArr
  * Reads dialogue files with the importers and builds their movie catalog (`simlens catalog build`
  * and VS Code's Run Simulation… both call this). `warnings` are the importers' ("file:line: ...").
  */
-export async function buildMovieCatalogFromFiles(source: MovieCatalogSource, files: ReadonlyArray<{ path: string; label: string }>): Promise<MovieCatalogResult & { warnings: string[] }> {
+export async function buildMovieCatalogFromFiles(
+  source: MovieCatalogSource,
+  files: ReadonlyArray<{ path: string; label: string }>,
+): Promise<MovieCatalogResult & { warnings: string[] }> {
   const read = [];
   const warnings: string[] = [];
   for (const f of files) {
@@ -255,7 +289,10 @@ export async function buildMovieCatalogFromFiles(source: MovieCatalogSource, fil
 }
 
 /** Which builder reads a conversation file, from its detected format (undefined: none). */
-export function movieCatalogSourceOfFormat(format: string, conversations: readonly Conversation[]): MovieCatalogSource | undefined {
+export function movieCatalogSourceOfFormat(
+  format: string,
+  conversations: readonly Conversation[],
+): MovieCatalogSource | undefined {
   if (format === 'redial') return 'redial';
   if (format === 'iard') return 'iard';
   if (format === 'dialoguekit' && conversations.some((c) => formattedIardMentions(c) !== undefined)) return 'iard';

@@ -14,6 +14,7 @@ import type { Outcome } from '../model';
  */
 export function outcomeFromAcceptedList(accepted: unknown): { outcome?: Outcome; problem?: string } {
   if (accepted === undefined || accepted === null) return {};
-  if (!Array.isArray(accepted)) return { problem: `must be a list of accepted recommendations, found ${describeValue(accepted)}; outcome not set` };
+  if (!Array.isArray(accepted))
+    return { problem: `must be a list of accepted recommendations, found ${describeValue(accepted)}; outcome not set` };
   return { outcome: accepted.length > 0 ? 'accepted' : 'ended' };
 }

@@ -73,7 +73,10 @@ export interface RecordSite {
 }
 
 class Skip extends Error {
-  constructor(readonly at: (string | number)[], message: string) {
+  constructor(
+    readonly at: (string | number)[],
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -99,7 +102,12 @@ const ID_KEYED_MAPS = ['movieMentions', 'initiatorQuestions', 'respondentQuestio
  * Converts one ReDial record. Returns undefined (after pushing a warning that names the line and
  * the field) when the record cannot be read as a dialogue.
  */
-export function convertRedialRecord(value: unknown, site: RecordSite, warnings: ImportWarning[], text?: string): Conversation | undefined {
+export function convertRedialRecord(
+  value: unknown,
+  site: RecordSite,
+  warnings: ImportWarning[],
+  text?: string,
+): Conversation | undefined {
   const where = (rest: (string | number)[]): string | undefined => formatJsonPath([...site.path, ...rest]) || undefined;
   try {
     if (!isRecord(value)) throw new Skip([], `expected a ReDial dialogue object, found ${describeValue(value)}`);
@@ -109,19 +117,33 @@ export function convertRedialRecord(value: unknown, site: RecordSite, warnings: 
     else if (typeof rawId === 'number' && Number.isFinite(rawId)) id = String(rawId);
     else if (rawId === undefined) {
       id = `redial-${site.index}`;
-      warnings.push({ line: site.line, path: where(['conversationId']), message: `dialogue has no "conversationId"; id set to "${id}"` });
-    } else throw new Skip(['conversationId'], `"conversationId" must be a string or number, found ${describeValue(rawId)}`);
+      warnings.push({
+        line: site.line,
+        path: where(['conversationId']),
+        message: `dialogue has no "conversationId"; id set to "${id}"`,
+      });
+    } else
+      throw new Skip(['conversationId'], `"conversationId" must be a string or number, found ${describeValue(rawId)}`);
 
     const seeker = value['initiatorWorkerId'];
     const recommender = value['respondentWorkerId'];
-    if (seeker === undefined || seeker === null) throw new Skip(['initiatorWorkerId'], `dialogue "${id}" has no "initiatorWorkerId" (needed to tell the seeker's messages apart)`);
+    if (seeker === undefined || seeker === null)
+      throw new Skip(
+        ['initiatorWorkerId'],
+        `dialogue "${id}" has no "initiatorWorkerId" (needed to tell the seeker's messages apart)`,
+      );
     const messages = value['messages'];
-    if (!Array.isArray(messages)) throw new Skip(['messages'], `dialogue "${id}": "messages" must be an array, found ${describeValue(messages)}`);
+    if (!Array.isArray(messages))
+      throw new Skip(['messages'], `dialogue "${id}": "messages" must be an array, found ${describeValue(messages)}`);
 
     const mentionsRaw = value['movieMentions'];
     const titles = mentionsRaw === undefined || mentionsRaw === null ? {} : mapOrEmpty(mentionsRaw);
     if (titles === undefined) {
-      warnings.push({ line: site.line, path: where(['movieMentions']), message: `dialogue "${id}": "movieMentions" should map movie ids to titles, found ${describeValue(mentionsRaw)}; @mentions are left as they are` });
+      warnings.push({
+        line: site.line,
+        path: where(['movieMentions']),
+        message: `dialogue "${id}": "movieMentions" should map movie ids to titles, found ${describeValue(mentionsRaw)}; @mentions are left as they are`,
+      });
     }
     const titleMap = titles ?? {};
 
@@ -131,10 +153,15 @@ export function convertRedialRecord(value: unknown, site: RecordSite, warnings: 
     const skippedMessages: { index: number; message: unknown }[] = [];
     messages.forEach((m, j) => {
       const bad = (at: (string | number)[], message: string): void => {
-        warnings.push({ line: site.line, path: where(at), message: `${message}; message skipped (kept in metadata.skipped_messages)` });
+        warnings.push({
+          line: site.line,
+          path: where(at),
+          message: `${message}; message skipped (kept in metadata.skipped_messages)`,
+        });
         skippedMessages.push({ index: j, message: m });
       };
-      if (!isRecord(m)) return bad(['messages', j], `dialogue "${id}": expected a message object, found ${describeValue(m)}`);
+      if (!isRecord(m))
+        return bad(['messages', j], `dialogue "${id}": expected a message object, found ${describeValue(m)}`);
       const sender = m['senderWorkerId'];
       let speaker: 'user' | 'assistant';
       if (sender === seeker) speaker = 'user';
@@ -146,7 +173,8 @@ export function convertRedialRecord(value: unknown, site: RecordSite, warnings: 
         );
       }
       const text = m['text'];
-      if (typeof text !== 'string') return bad(['messages', j, 'text'], `dialogue "${id}": "text" must be a string, found ${describeValue(text)}`);
+      if (typeof text !== 'string')
+        return bad(['messages', j, 'text'], `dialogue "${id}": "text" must be a string, found ${describeValue(text)}`);
       const resolved = resolveMentions(text, titleMap);
       const extras: Rec = {};
       for (const [k, v] of Object.entries(m)) if (k !== 'text') extras[k] = v;
@@ -160,7 +188,8 @@ export function convertRedialRecord(value: unknown, site: RecordSite, warnings: 
       }
       sources.push(su);
     });
-    if (sources.length === 0) warnings.push({ line: site.line, path: where(['messages']), message: `dialogue "${id}" has no messages` });
+    if (sources.length === 0)
+      warnings.push({ line: site.line, path: where(['messages']), message: `dialogue "${id}" has no messages` });
 
     // First-person ratings (the seeker's forms) and the recommender's forms.
     const forms = (key: 'initiatorQuestions' | 'respondentQuestions'): Record<string, RatingValue> | undefined => {
@@ -168,13 +197,21 @@ export function convertRedialRecord(value: unknown, site: RecordSite, warnings: 
       if (raw === undefined || raw === null) return undefined;
       const map = mapOrEmpty(raw);
       if (!map) {
-        warnings.push({ line: site.line, path: where([key]), message: `dialogue "${id}": "${key}" should map movie ids to answers, found ${describeValue(raw)}; kept in metadata only` });
+        warnings.push({
+          line: site.line,
+          path: where([key]),
+          message: `dialogue "${id}": "${key}" should map movie ids to answers, found ${describeValue(raw)}; kept in metadata only`,
+        });
         return undefined;
       }
       const out: Record<string, RatingValue> = {};
       for (const [mid, answers] of Object.entries(map)) {
         if (!isRecord(answers)) {
-          warnings.push({ line: site.line, path: where([key, mid]), message: `dialogue "${id}": expected {suggested, seen, liked}, found ${describeValue(answers)}; kept in metadata only` });
+          warnings.push({
+            line: site.line,
+            path: where([key, mid]),
+            message: `dialogue "${id}": expected {suggested, seen, liked}, found ${describeValue(answers)}; kept in metadata only`,
+          });
           continue;
         }
         const t = titleMap[mid];
@@ -182,7 +219,11 @@ export function convertRedialRecord(value: unknown, site: RecordSite, warnings: 
           if (!(q in answers)) continue;
           const v = answerValue(answers[q]);
           if (v === undefined) {
-            warnings.push({ line: site.line, path: where([key, mid, q]), message: `dialogue "${id}": answer "${q}" must be 0, 1 or 2, found ${describeValue(answers[q])}; kept in metadata only` });
+            warnings.push({
+              line: site.line,
+              path: where([key, mid, q]),
+              message: `dialogue "${id}": answer "${q}" must be 0, 1 or 2, found ${describeValue(answers[q])}; kept in metadata only`,
+            });
             continue;
           }
           out[redialRatingKey(q, mid, typeof t === 'string' ? t.trim() : undefined)] = v;
@@ -225,7 +266,11 @@ export function convertRedialRecord(value: unknown, site: RecordSite, warnings: 
     conv.turns = buildTurns(sources);
     if (seekerForms && Object.keys(seekerForms).length) conv.ratings = seekerForms;
     if (recommenderForms && Object.keys(recommenderForms).length) {
-      const ann: ConversationAnnotation = { annotator: 'redial:respondent', fields: recommenderForms, note: "the recommender's answers to the movie forms about the seeker" };
+      const ann: ConversationAnnotation = {
+        annotator: 'redial:respondent',
+        fields: recommenderForms,
+        note: "the recommender's answers to the movie forms about the seeker",
+      };
       conv.annotations = [ann];
     }
     conv.metadata = metadata;

@@ -25,7 +25,11 @@ const MAGIC: readonly { name: string; bytes: readonly number[]; hint: string }[]
   { name: 'xz', bytes: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], hint: 'decompress it first (unxz -k FILE)' },
   { name: 'zstd', bytes: [0x28, 0xb5, 0x2f, 0xfd], hint: 'decompress it first (unzstd FILE)' },
   { name: '7-Zip', bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], hint: 'extract it first (7z x FILE)' },
-  { name: 'Parquet', bytes: [0x50, 0x41, 0x52, 0x31], hint: 'export it to JSON lines first (e.g. pandas read_parquet + to_json(lines=True))' },
+  {
+    name: 'Parquet',
+    bytes: [0x50, 0x41, 0x52, 0x31],
+    hint: 'export it to JSON lines first (e.g. pandas read_parquet + to_json(lines=True))',
+  },
 ];
 
 /**
@@ -41,7 +45,12 @@ export function sniffBinary(bytes: Uint8Array): SniffResult | undefined {
   const head = bytes.subarray(0, 8192);
   // UTF-16 has its own message (checkNotUtf16); NUL bytes elsewhere mean binary data.
   const utf16 = head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
-  if (!utf16 && head.includes(0)) return { format: undefined, kind: 'binary', reason: 'it is a binary file (it holds NUL bytes), not JSON or CSV text' };
+  if (!utf16 && head.includes(0))
+    return {
+      format: undefined,
+      kind: 'binary',
+      reason: 'it is a binary file (it holds NUL bytes), not JSON or CSV text',
+    };
   return undefined;
 }
 
@@ -52,13 +61,16 @@ export function sniffBinary(bytes: Uint8Array): SniffResult | undefined {
  */
 export function conversationJsonlAdvice(sniff: SniffResult, file: string): string | undefined {
   if (sniff.format !== undefined) {
-    if (sniff.shape === 'jsonl' && (sniff.format === 'canonical' || sniff.format === 'convapparel-jsonl')) return undefined;
+    if (sniff.shape === 'jsonl' && (sniff.format === 'canonical' || sniff.format === 'convapparel-jsonl'))
+      return undefined;
     const what = sniff.shape === 'document' ? `a ${sniff.format} JSON document` : `${sniff.format} data`;
     const out = file.replace(/\.(json|csv|tsv|txt)$/i, '') + '.jsonl';
     return `${file} is ${what}, not SimLens conversation JSONL: convert it first with: simlens convert ${file} -o ${out}`;
   }
-  if (sniff.kind === 'catalog') return `${file} is an item catalog (one item per line), not conversations: use it as simlens simulate --catalog ${file}`;
-  if (sniff.kind === 'compressed' || sniff.kind === 'binary') return `${file} is not conversation JSONL: ${sniff.reason}`;
+  if (sniff.kind === 'catalog')
+    return `${file} is an item catalog (one item per line), not conversations: use it as simlens simulate --catalog ${file}`;
+  if (sniff.kind === 'compressed' || sniff.kind === 'binary')
+    return `${file} is not conversation JSONL: ${sniff.reason}`;
   // Anything else (a malformed first line, unknown keys) is left to line-by-line validation.
   return undefined;
 }
@@ -108,7 +120,10 @@ export function sniffFormat(prefix: string, complete: boolean): SniffResult {
     if (shape.keys.some((k) => DIALOGUE_KEYS.includes(k))) return { format: 'dialoguekit', shape: 'document' };
     if (shape.keys.includes('turns')) return { format: 'convapparel', shape: 'document' };
     if (/^\[\s*\]\s*$/.test(trimmed) && complete) return { format: 'dialoguekit', shape: 'document' };
-    return { format: undefined, reason: `it is a JSON array whose first element has ${shape.keys.length ? `keys ${shape.keys.slice(0, 8).join(', ')}` : 'no recognisable keys'}` };
+    return {
+      format: undefined,
+      reason: `it is a JSON array whose first element has ${shape.keys.length ? `keys ${shape.keys.slice(0, 8).join(', ')}` : 'no recognisable keys'}`,
+    };
   }
   if (c === '{') {
     const shape = scanFirstValue(trimmed);
@@ -125,21 +140,36 @@ export function sniffFormat(prefix: string, complete: boolean): SniffResult {
     }
     if (keys.includes('turns')) {
       if (!oneLine && shape.end !== undefined) {
-        return { format: undefined, reason: 'it is a single conversation spread over several lines (SimLens needs one conversation per line)' };
+        return {
+          format: undefined,
+          reason: 'it is a single conversation spread over several lines (SimLens needs one conversation per line)',
+        };
       }
       // ConvApparel lines carry task_id and no id; SimLens lines carry an id (or source/trace...).
       const convApparel = keys.includes('task_id') && !keys.includes('id') && !keys.includes('source');
       return { format: convApparel ? 'convapparel-jsonl' : 'canonical', shape: 'jsonl' };
     }
     if (keys.includes('item_id')) {
-      return { format: undefined, kind: 'catalog', reason: 'it is an item catalog (one item per line with item_id), not conversations; catalogs are read by simlens simulate --catalog FILE' };
+      return {
+        format: undefined,
+        kind: 'catalog',
+        reason:
+          'it is an item catalog (one item per line with item_id), not conversations; catalogs are read by simlens simulate --catalog FILE',
+      };
     }
-    return { format: undefined, reason: `it is a JSON object with keys ${keys.slice(0, 8).join(', ') || '(none found)'}` };
+    return {
+      format: undefined,
+      reason: `it is a JSON object with keys ${keys.slice(0, 8).join(', ') || '(none found)'}`,
+    };
   }
   const first = firstLine(trimmed);
   if (first.includes('\t') && isInspiredHeader(first.split('\t'))) return { format: 'inspired' };
   const header = headerFields(first);
   if (header.length > 1 && isAbRedialHeader(header)) return { format: 'ab-redial' };
-  if (header.length > 1) return { format: undefined, reason: `it looks like CSV with columns ${header.slice(0, 6).join(', ')}${header.length > 6 ? ', …' : ''}` };
+  if (header.length > 1)
+    return {
+      format: undefined,
+      reason: `it looks like CSV with columns ${header.slice(0, 6).join(', ')}${header.length > 6 ? ', …' : ''}`,
+    };
   return { format: undefined, reason: `it starts with ${JSON.stringify(firstLine(trimmed).slice(0, 40))}` };
 }

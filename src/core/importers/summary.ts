@@ -29,18 +29,27 @@ export interface ImportSummaryInput {
 /** Escapes control characters so untrusted text cannot break the display. */
 function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\n/g, '\\n');
+  const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+  return text.replace(control, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\n/g, '\\n');
 }
 
 /**
  * The summary: a one-line headline (for a notification) and the full text (for an output
  * channel): headline, notes, then up to `maxWarnings` warnings and how many more there are.
  */
-export function importSummary(origin: string, r: ImportSummaryInput, maxWarnings = 50): { headline: string; text: string } {
+export function importSummary(
+  origin: string,
+  r: ImportSummaryInput,
+  maxWarnings = 50,
+): { headline: string; text: string } {
   const label = FORMAT_LABELS[r.format] ?? r.format;
   const n = r.warnings.length;
   const headline = `${label} (${r.forced ? 'forced' : 'detected'}): ${r.count} conversation${r.count === 1 ? '' : 's'}${n ? `, ${n} warning${n === 1 ? '' : 's'}` : ', no warnings'}`;
-  const lines = [`${printable(origin)}`, `  format: ${label} [${r.format}], ${r.forced ? 'forced' : 'detected from the content'}`, `  conversations: ${r.count}`];
+  const lines = [
+    `${printable(origin)}`,
+    `  format: ${label} [${r.format}], ${r.forced ? 'forced' : 'detected from the content'}`,
+    `  conversations: ${r.count}`,
+  ];
   for (const note of r.notes ?? []) lines.push(`  note: ${printable(note)}`);
   if (n) {
     lines.push(`  ${warningsByFieldLine(r.warnings)}`);
@@ -61,7 +70,9 @@ export function importSummary(origin: string, r: ImportSummaryInput, maxWarnings
 export function warningsByField(warnings: readonly ImportWarning[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const w of warnings) {
-    const field = w.path ? w.path.replace(/\[[^\]]*\]/g, '[]').replace(/^(\[\])+\.?/, '') || '(record)' : '(whole line or row)';
+    const field = w.path
+      ? w.path.replace(/\[[^\]]*\]/g, '[]').replace(/^(\[\])+\.?/, '') || '(record)'
+      : '(whole line or row)';
     counts.set(field, (counts.get(field) ?? 0) + 1);
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));

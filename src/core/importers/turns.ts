@@ -90,10 +90,16 @@ export function buildTurns(utterances: readonly SourceUtterance[]): Turn[] {
       const start = text.length;
       text += u.text;
       if (u.annotation) current!.annotations.push({ speaker: block.speaker, ...u.annotation, segment });
-      for (const item of u.items ?? []) if (!current!.items.some((x) => x.item_id === item.item_id)) current!.items.push(item);
+      for (const item of u.items ?? [])
+        if (!current!.items.some((x) => x.item_id === item.item_id)) current!.items.push(item);
       const extras = u.extras ?? {};
       if (Object.keys(extras).length) needRecords = true;
-      const record: SourceUtteranceRecord = { speaker: block.speaker, segment, text_start: start, text_end: text.length };
+      const record: SourceUtteranceRecord = {
+        speaker: block.speaker,
+        segment,
+        text_start: start,
+        text_end: text.length,
+      };
       // Extras never overwrite the four fields above: a clashing key is kept as `source_<key>`.
       for (const [k, v] of Object.entries(extras)) record[k in record ? `source_${k}` : k] = v;
       records.push(record);
@@ -127,7 +133,9 @@ export function utteranceRuns(turns: readonly Turn[]): { speaker: Speaker; count
       if (text === undefined) continue;
       let count = 1;
       if (Array.isArray(records)) {
-        const n = records.filter((r) => r !== null && typeof r === 'object' && (r as { speaker?: unknown }).speaker === speaker).length;
+        const n = records.filter(
+          (r) => r !== null && typeof r === 'object' && (r as { speaker?: unknown }).speaker === speaker,
+        ).length;
         if (n > 0) count = n;
       }
       const last = runs[runs.length - 1];

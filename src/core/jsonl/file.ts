@@ -60,7 +60,8 @@ export class JsonlFile {
     let done = 0;
     while (done < len) {
       const { bytesRead } = await this.handle.read(buf, done, len - done, start + done);
-      if (bytesRead === 0) throw new Error(`${this.path}: the file is shorter than when it was indexed (it changed on disk)`);
+      if (bytesRead === 0)
+        throw new Error(`${this.path}: the file is shorter than when it was indexed (it changed on disk)`);
       done += bytesRead;
     }
     return buf;
@@ -115,7 +116,11 @@ export class JsonlFile {
  * The first `count` lines of a file, read from the start without indexing the rest: what a viewer
  * can show while the index of a large file is still being built.
  */
-export async function readFirstLines(path: string, count: number, opts: { signal?: AbortSignal } = {}): Promise<Buffer[]> {
+export async function readFirstLines(
+  path: string,
+  count: number,
+  opts: { signal?: AbortSignal } = {},
+): Promise<Buffer[]> {
   const out: Buffer[] = [];
   if (count <= 0) return out;
   const stop = new AbortController();
@@ -174,7 +179,16 @@ export interface ValidateOptions {
  * `onProgress` reports bytes done and the file size.
  */
 export async function validateFile(path: string, opts: ValidateOptions = {}): Promise<ValidationReport> {
-  const report: ValidationReport = { file: path, lines: 0, conversations: 0, blank: 0, invalid: 0, errors: [], errorCount: 0, warningCount: 0 };
+  const report: ValidationReport = {
+    file: path,
+    lines: 0,
+    conversations: 0,
+    blank: 0,
+    invalid: 0,
+    errors: [],
+    errorCount: 0,
+    warningCount: 0,
+  };
   const max = opts.maxErrors ?? Infinity;
   const keep = (problems: LineError[]): void => {
     for (const p of problems) {

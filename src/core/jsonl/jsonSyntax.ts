@@ -51,7 +51,14 @@ export function describeChar(text: string, i: number, unit: JsonUnit = 'line'): 
   if (cp === 0x09) return 'U+0009 (a tab)';
   if (cp === 0x0a) return 'U+000A (a line break)';
   if (cp === 0x0d) return 'U+000D (a carriage return)';
-  if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp < 0xa0) || cp === 0xfeff || cp === 0xfffd || (cp >= 0xd800 && cp <= 0xdfff)) {
+  if (
+    cp < 0x20 ||
+    cp === 0x7f ||
+    (cp >= 0x80 && cp < 0xa0) ||
+    cp === 0xfeff ||
+    cp === 0xfffd ||
+    (cp >= 0xd800 && cp <= 0xdfff)
+  ) {
     return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
   }
   return `'${String.fromCodePoint(cp)}'`;
@@ -77,18 +84,21 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
   const scanString = (): JsonSyntaxError | undefined => {
     i++; // opening quote
     for (;;) {
-      if (i >= n) return fail(n, 'unterminated string: the closing \'"\' is missing');
+      if (i >= n) return fail(n, "unterminated string: the closing '\"' is missing");
       const c = text.charCodeAt(i);
       if (c === 0x22) {
         i++;
         return undefined;
       }
       if (c < 0x20) {
-        return fail(i, `raw control character ${found(i)} inside a string (write it as an escape such as \\n or \\u0000)`);
+        return fail(
+          i,
+          `raw control character ${found(i)} inside a string (write it as an escape such as \\n or \\u0000)`,
+        );
       }
       if (c === 0x5c) {
         i++;
-        if (i >= n) return fail(n, 'unterminated string: the closing \'"\' is missing');
+        if (i >= n) return fail(n, "unterminated string: the closing '\"' is missing");
         const e = text.charCodeAt(i);
         if (e === 0x75) {
           for (let k = 1; k <= 4; k++) {
@@ -99,7 +109,16 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
           i += 5;
           continue;
         }
-        if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+        if (
+          e === 0x22 ||
+          e === 0x5c ||
+          e === 0x2f ||
+          e === 0x62 ||
+          e === 0x66 ||
+          e === 0x6e ||
+          e === 0x72 ||
+          e === 0x74
+        ) {
           i++;
           continue;
         }
@@ -122,7 +141,8 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
     }
     if (i < n && text.charCodeAt(i) === 0x2e) {
       i++;
-      if (i >= n || !isDigit(text.charCodeAt(i))) return fail(i, `expected a digit after the decimal point, found ${found(i)}`);
+      if (i >= n || !isDigit(text.charCodeAt(i)))
+        return fail(i, `expected a digit after the decimal point, found ${found(i)}`);
       while (i < n && isDigit(text.charCodeAt(i))) i++;
     }
     if (i < n && (text.charCodeAt(i) === 0x65 || text.charCodeAt(i) === 0x45)) {
@@ -140,8 +160,14 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
       if (text.charCodeAt(i + k) !== word.charCodeAt(k)) {
         // "tru}" is a typo of true; "turns" is a bare word that was meant as a string.
         const bare = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i, i + 40))?.[0] ?? '';
-        if (bare.length > k + 1 || (bare.length === k + 1 && k + 1 < word.length && /[A-Za-z0-9_]/.test(text[i + k] ?? ''))) {
-          return fail(i + k, `expected a value, found '${bare}' (text must be a string in double quotes; the literals are true, false and null)`);
+        if (
+          bare.length > k + 1 ||
+          (bare.length === k + 1 && k + 1 < word.length && /[A-Za-z0-9_]/.test(text[i + k] ?? ''))
+        ) {
+          return fail(
+            i + k,
+            `expected a value, found '${bare}' (text must be a string in double quotes; the literals are true, false and null)`,
+          );
         }
         return fail(i + k, `expected '${word}', found ${found(i + k)}`);
       }
@@ -152,7 +178,12 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
 
   const badValue = (): JsonSyntaxError => {
     if (i >= n) {
-      const open = stack.length === 0 ? '' : stack[stack.length - 1] === Ctx.Array ? ' (an array is not closed)' : ' (an object is not closed)';
+      const open =
+        stack.length === 0
+          ? ''
+          : stack[stack.length - 1] === Ctx.Array
+            ? ' (an array is not closed)'
+            : ' (an object is not closed)';
       return fail(n, `${end}: expected a value${open}`);
     }
     const c = text[i];
@@ -163,7 +194,10 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
     }
     if (/[A-Za-z_]/.test(c)) {
       const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i, i + 40))?.[0] ?? c;
-      return fail(i, `expected a value, found ${word === c ? found(i) : `'${word}'`} (JSON allows only strings in double quotes, numbers, true, false, null, objects and arrays)`);
+      return fail(
+        i,
+        `expected a value, found ${word === c ? found(i) : `'${word}'`} (JSON allows only strings in double quotes, numbers, true, false, null, objects and arrays)`,
+      );
     }
     return fail(i, `expected a value (object, array, string, number, true, false or null), found ${found(i)}`);
   };
@@ -238,7 +272,11 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
     }
     // afterValue
     if (top === undefined) {
-      if (i < n) return fail(i, `unexpected ${found(i)} after the end of the JSON value${unit === 'line' ? ' (one conversation per line)' : ''}`);
+      if (i < n)
+        return fail(
+          i,
+          `unexpected ${found(i)} after the end of the JSON value${unit === 'line' ? ' (one conversation per line)' : ''}`,
+        );
       return undefined;
     }
     if (i >= n) {

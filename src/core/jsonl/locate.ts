@@ -106,7 +106,11 @@ export interface LocateOptions {
  * keys the last one wins, as in `JSON.parse`. Offsets are UTF-16 code units (JavaScript string
  * indices), so `start + 1` is the 1-based column in the line.
  */
-export function locateJsonPath(text: string, path: readonly (string | number)[], opts: LocateOptions = {}): JsonSpan | undefined {
+export function locateJsonPath(
+  text: string,
+  path: readonly (string | number)[],
+  opts: LocateOptions = {},
+): JsonSpan | undefined {
   let pos = skipWs(text, 0);
   // A BOM at the start of the text is tolerated like whitespace.
   if (text.charCodeAt(pos) === 0xfeff) pos = skipWs(text, pos + 1);

@@ -32,7 +32,12 @@ export interface LineError {
 export type ParsedLine =
   | { kind: 'blank'; line: number }
   | { kind: 'valid'; line: number; conversation: Conversation; warnings: LineError[] }
-  | { kind: 'invalid'; line: number; errors: LineError[]; value?: unknown /* present when JSON parsed but schema failed */ };
+  | {
+      kind: 'invalid';
+      line: number;
+      errors: LineError[];
+      value?: unknown; /* present when JSON parsed but schema failed */
+    };
 
 /** At most this many schema errors are listed per line; the rest are summarised in one more entry. */
 export const MAX_ERRORS_PER_LINE = 20;
@@ -138,7 +143,6 @@ export interface ParseOptions {
   preserveKeyOrder?: boolean;
 }
 
-
 /**
  * Parses one line of text (without its line ending) into a conversation, a blank line, or errors.
  * `line` is the 1-based line number used in the results. A leading BOM is skipped (columns still
@@ -158,7 +162,11 @@ export function parseConversationText(text: string, line: number, opts: ParseOpt
     const found = findJsonSyntaxError(body);
     const offset = found ? bareWordStart(body, found) : v8Position((err as Error).message, body.length);
     const message = found ? found.message : (err as Error).message;
-    return { kind: 'invalid', line, errors: [{ line, column: offset + shift + 1, path: '', message: `invalid JSON: ${message}`, severity: 'error' }] };
+    return {
+      kind: 'invalid',
+      line,
+      errors: [{ line, column: offset + shift + 1, path: '', message: `invalid JSON: ${message}`, severity: 'error' }],
+    };
   }
 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -182,9 +190,22 @@ export function parseConversationText(text: string, line: number, opts: ParseOpt
   if (result.success) {
     const warnings: LineError[] = [];
     if (shift && line > 1) {
-      warnings.push({ line, column: 1, path: '', message: 'the line starts with a byte order mark (U+FEFF), ignored; files joined with `cat` often have one', severity: 'warning' });
+      warnings.push({
+        line,
+        column: 1,
+        path: '',
+        message: 'the line starts with a byte order mark (U+FEFF), ignored; files joined with `cat` often have one',
+        severity: 'warning',
+      });
     }
-    return { kind: 'valid', line, conversation: (opts.preserveKeyOrder === false ? result.data : restoreKeyOrder(value, result.data)) as Conversation, warnings };
+    return {
+      kind: 'valid',
+      line,
+      conversation: (opts.preserveKeyOrder === false
+        ? result.data
+        : restoreKeyOrder(value, result.data)) as Conversation,
+      warnings,
+    };
   }
   return { kind: 'invalid', line, value, errors: schemaErrors(result.error.issues, value, body, line, shift) };
 }
@@ -220,7 +241,13 @@ export function restoreKeyOrder(original: unknown, parsed: unknown): unknown {
  * Maps zod issues on a parsed line to LineErrors with paths, readable messages and columns.
  * Exported for callers that validate values they parsed themselves (`text` is the line's JSON).
  */
-export function schemaErrors(issues: readonly ZodIssue[], value: unknown, text: string, line: number, columnShift = 0): LineError[] {
+export function schemaErrors(
+  issues: readonly ZodIssue[],
+  value: unknown,
+  text: string,
+  line: number,
+  columnShift = 0,
+): LineError[] {
   const problems: FieldProblem[] = [];
   let total = 0;
   for (const issue of issues) {
@@ -232,13 +259,26 @@ export function schemaErrors(issues: readonly ZodIssue[], value: unknown, text: 
     const path = formatJsonPath(p.path);
     const segments = p.path.map((seg) => (typeof seg === 'number' ? seg : String(seg)));
     const where = spanOf(text, segments);
-    const err: LineError = { line, column: where.column + columnShift, path, message: path ? `${path}: ${p.text}` : p.text, severity: 'error', segments };
+    const err: LineError = {
+      line,
+      column: where.column + columnShift,
+      path,
+      message: path ? `${path}: ${p.text}` : p.text,
+      severity: 'error',
+      segments,
+    };
     if (where.endColumn !== undefined) err.endColumn = where.endColumn + columnShift;
     return err;
   });
   errors.sort((a, b) => a.column - b.column);
   if (total > problems.length) {
-    errors.push({ line, column: 1, path: '', message: `… and ${total - problems.length} more problems on this line`, severity: 'error' });
+    errors.push({
+      line,
+      column: 1,
+      path: '',
+      message: `… and ${total - problems.length} more problems on this line`,
+      severity: 'error',
+    });
   }
   return errors;
 }
@@ -250,8 +290,8 @@ export function schemaErrors(issues: readonly ZodIssue[], value: unknown, text: 
 function spanOf(text: string, segs: (string | number)[]): { column: number; endColumn?: number } {
   for (let len = segs.length; len >= 0; len--) {
     const span = locateJsonPath(text, segs.slice(0, len));
-    if (span) return len === segs.length ? { column: span.start + 1, endColumn: span.end + 1 } : { column: span.start + 1 };
+    if (span)
+      return len === segs.length ? { column: span.start + 1, endColumn: span.end + 1 } : { column: span.start + 1 };
   }
   return { column: 1 };
 }
-

@@ -63,7 +63,8 @@ export async function forEachLine(
       if (r) await r;
     };
 
-    const readAt = (buf: Buffer, pos: number) => (pos < size ? handle.read(buf, 0, Math.min(buf.length, size - pos), pos) : Promise.resolve({ bytesRead: 0 }));
+    const readAt = (buf: Buffer, pos: number) =>
+      pos < size ? handle.read(buf, 0, Math.min(buf.length, size - pos), pos) : Promise.resolve({ bytesRead: 0 });
     let pending = readAt(bufs[which], offset);
     try {
       while (offset < size) {

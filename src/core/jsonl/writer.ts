@@ -32,7 +32,6 @@ async function writeAll(out: FileHandle, data: Uint8Array): Promise<void> {
   }
 }
 
-
 /**
  * Writes `path` (or `opts.outPath`) with the given 0-based lines replaced by new text; every other
  * line, the BOM and each original line ending are copied byte for byte; via a temp file in the same
@@ -54,42 +53,51 @@ export async function rewriteLines(
       throw new RangeError(`${path}: cannot replace line ${i + 1}: the file has ${index.lineCount} lines`);
     }
     const text = replacements.get(i) as string;
-    if (/[\r\n]/.test(text)) throw new RangeError(`${path}: the replacement for line ${i + 1} contains a line break; a JSONL line must be one line`);
+    if (/[\r\n]/.test(text))
+      throw new RangeError(
+        `${path}: the replacement for line ${i + 1} contains a line break; a JSONL line must be one line`,
+      );
   }
 
   const src = await open(path, 'r');
   try {
     const before = await src.stat();
     if (before.size !== index.size || before.mtimeMs !== index.mtimeMs) {
-      throw new FileChangedError(`${path} changed on disk since it was read (size or modification time differ); reload it before saving`);
+      throw new FileChangedError(
+        `${path} changed on disk since it was read (size or modification time differ); reload it before saving`,
+      );
     }
-    await writeAtomic(target, async (out) => {
-      const buf = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(1, index.size)));
-      const copy = async (from: number, to: number): Promise<void> => {
-        let pos = from;
-        while (pos < to) {
-          const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, to - pos), pos);
-          if (bytesRead === 0) throw new FileChangedError(`${path} became shorter while it was being saved`);
-          await writeAll(out, buf.subarray(0, bytesRead));
-          pos += bytesRead;
+    await writeAtomic(
+      target,
+      async (out) => {
+        const buf = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(1, index.size)));
+        const copy = async (from: number, to: number): Promise<void> => {
+          let pos = from;
+          while (pos < to) {
+            const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, to - pos), pos);
+            if (bytesRead === 0) throw new FileChangedError(`${path} became shorter while it was being saved`);
+            await writeAll(out, buf.subarray(0, bytesRead));
+            pos += bytesRead;
+          }
+        };
+        let cursor = 0;
+        for (const i of order) {
+          await copy(cursor, index.start(i));
+          await writeAll(out, Buffer.from(replacements.get(i) as string, 'utf8'));
+          cursor = index.end(i);
         }
-      };
-      let cursor = 0;
-      for (const i of order) {
-        await copy(cursor, index.start(i));
-        await writeAll(out, Buffer.from(replacements.get(i) as string, 'utf8'));
-        cursor = index.end(i);
-      }
-      await copy(cursor, index.size);
-    }, {
-      mode: before.mode & 0o777,
-      beforeRename: async () => {
-        const after = await src.stat();
-        if (after.size !== index.size || after.mtimeMs !== index.mtimeMs) {
-          throw new FileChangedError(`${path} changed on disk while it was being saved; nothing was written`);
-        }
+        await copy(cursor, index.size);
       },
-    });
+      {
+        mode: before.mode & 0o777,
+        beforeRename: async () => {
+          const after = await src.stat();
+          if (after.size !== index.size || after.mtimeMs !== index.mtimeMs) {
+            throw new FileChangedError(`${path} changed on disk while it was being saved; nothing was written`);
+          }
+        },
+      },
+    );
   } finally {
     await src.close();
   }

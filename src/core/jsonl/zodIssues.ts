@@ -101,8 +101,10 @@ function explainIssue(issue: ZodIssue, root: unknown, prefix: PropertyKey[]): Fi
   const actual = valueAtPath(root, path);
   switch (issue.code) {
     case 'invalid_type': {
-      if (actual === undefined) return [{ path, text: `required field is missing (expected ${typeName(issue.expected)})` }];
-      if (issue.expected === 'int' && typeof actual === 'number') return [{ path, text: `expected an integer, got number ${actual}` }];
+      if (actual === undefined)
+        return [{ path, text: `required field is missing (expected ${typeName(issue.expected)})` }];
+      if (issue.expected === 'int' && typeof actual === 'number')
+        return [{ path, text: `expected an integer, got number ${actual}` }];
       return [{ path, text: `expected ${typeName(issue.expected)}, got ${describeValue(actual)}` }];
     }
     case 'invalid_union': {
@@ -114,7 +116,9 @@ function explainIssue(issue: ZodIssue, root: unknown, prefix: PropertyKey[]): Fi
         if (actual === undefined) return [{ path, text: `required field is missing (expected one of ${allowed})` }];
         return [{ path, text: `expected one of ${allowed}, got ${describeValue(actual)}` }];
       }
-      const rootOnly = branches.every((b) => b.every((i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_value')));
+      const rootOnly = branches.every((b) =>
+        b.every((i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_value')),
+      );
       if (rootOnly || branches.length === 0) {
         const expected: string[] = [];
         for (const b of branches)
@@ -126,7 +130,8 @@ function explainIssue(issue: ZodIssue, root: unknown, prefix: PropertyKey[]): Fi
         return [{ path, text: `expected ${joinOr(expected)}, got ${describeValue(actual)}` }];
       }
       // The branch whose type matched (its issues are deeper), fewest issues first.
-      const deep = branches.filter((b) => b.some((i) => i.path.length > 0)).sort((a, b) => a.length - b.length)[0] ?? branches[0];
+      const deep =
+        branches.filter((b) => b.some((i) => i.path.length > 0)).sort((a, b) => a.length - b.length)[0] ?? branches[0];
       return deep.flatMap((i) => explainIssue(i, root, path));
     }
     case 'invalid_value': {
@@ -136,8 +141,10 @@ function explainIssue(issue: ZodIssue, root: unknown, prefix: PropertyKey[]): Fi
     }
     case 'too_small': {
       const min = Number(issue.minimum);
-      if (issue.origin === 'string') return [{ path, text: min <= 1 ? 'must not be empty' : `must have at least ${min} characters` }];
-      if (issue.origin === 'array' || issue.origin === 'set') return [{ path, text: `must have at least ${min} item${min === 1 ? '' : 's'}` }];
+      if (issue.origin === 'string')
+        return [{ path, text: min <= 1 ? 'must not be empty' : `must have at least ${min} characters` }];
+      if (issue.origin === 'array' || issue.origin === 'set')
+        return [{ path, text: `must have at least ${min} item${min === 1 ? '' : 's'}` }];
       return [{ path, text: `must be ${issue.inclusive ? '>=' : '>'} ${min}, got ${describeValue(actual)}` }];
     }
     case 'too_big': {
@@ -150,11 +157,19 @@ function explainIssue(issue: ZodIssue, root: unknown, prefix: PropertyKey[]): Fi
       // A schema's own message ("expected a PNG data URL") says it best; zod's defaults start with "Invalid".
       if (!/^Invalid\b/.test(issue.message)) return [{ path, text: `${issue.message}, got ${describeValue(actual)}` }];
       const pattern = (issue as { pattern?: unknown }).pattern;
-      const must = issue.format === 'regex' && typeof pattern === 'string' ? `match ${pattern.startsWith('/') ? pattern : `/${pattern}/`}` : `be a valid ${issue.format === 'url' ? 'URL' : issue.format}`;
+      const must =
+        issue.format === 'regex' && typeof pattern === 'string'
+          ? `match ${pattern.startsWith('/') ? pattern : `/${pattern}/`}`
+          : `be a valid ${issue.format === 'url' ? 'URL' : issue.format}`;
       return [{ path, text: `must ${must}, got ${describeValue(actual)}` }];
     }
     case 'unrecognized_keys':
-      return [{ path, text: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}` }];
+      return [
+        {
+          path,
+          text: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`,
+        },
+      ];
     default:
       return [{ path, text: issue.message }];
   }
@@ -170,7 +185,12 @@ export function explainZodIssue(issue: ZodIssue, value: unknown): FieldProblem[]
  * the value itself), explained against `value`, the input that was validated. `at` is where
  * `value` sits in the document the message is about (`["budget"]` gives `budget.max_usd`).
  */
-export function zodErrorMessage(origin: string, error: { issues: readonly ZodIssue[] }, value: unknown, at: readonly PropertyKey[] = []): string {
+export function zodErrorMessage(
+  origin: string,
+  error: { issues: readonly ZodIssue[] },
+  value: unknown,
+  at: readonly PropertyKey[] = [],
+): string {
   const [first] = zodProblemLines(error, value, at);
   return `${origin}: ${first ?? 'invalid'}`;
 }
@@ -179,7 +199,11 @@ export function zodErrorMessage(origin: string, error: { issues: readonly ZodIss
  * Every problem of a failed validation, one `path: message` each (`(root)` for the value itself),
  * in zod's order; for messages that list several fields (a judge answer, a catalog line).
  */
-export function zodProblemLines(error: { issues: readonly ZodIssue[] }, value: unknown, at: readonly PropertyKey[] = []): string[] {
+export function zodProblemLines(
+  error: { issues: readonly ZodIssue[] },
+  value: unknown,
+  at: readonly PropertyKey[] = [],
+): string[] {
   return error.issues.map((issue) => {
     const [p] = explainZodIssue(issue, value);
     const path = formatJsonPath([...at, ...(p?.path ?? issue.path)]);

@@ -51,7 +51,17 @@ export interface AnnotateReport {
 
 /** The fields of a recorded LLM call that the answers alone determine (kept in an annotation's `llm_calls`). */
 // Not finish_reason: a cache hit does not have it.
-const REPRODUCIBLE_CALL_FIELDS = ['id', 'role', 'model', 'cache_key', 'template', 'purpose', 'prompt_tokens', 'completion_tokens', 'error'] as const;
+const REPRODUCIBLE_CALL_FIELDS = [
+  'id',
+  'role',
+  'model',
+  'cache_key',
+  'template',
+  'purpose',
+  'prompt_tokens',
+  'completion_tokens',
+  'error',
+] as const;
 
 /**
  * An annotation as it is written: only what the model's answers determine, so the same input and
@@ -59,7 +69,10 @@ const REPRODUCIBLE_CALL_FIELDS = ['id', 'role', 'model', 'cache_key', 'template'
  * retries or not). The wall-clock `time`, the latencies, retry attempts, request ids, cache hits
  * and finish reasons (a cache hit has none) are left out; the call latencies are pushed to `latencies` (for a manifest's timings).
  */
-export function reproducibleAnnotation(annotation: ConversationAnnotation, latencies: number[] = []): ConversationAnnotation {
+export function reproducibleAnnotation(
+  annotation: ConversationAnnotation,
+  latencies: number[] = [],
+): ConversationAnnotation {
   const { time: _time, ...rest } = annotation as ConversationAnnotation & { llm_calls?: unknown };
   const calls = (rest as { llm_calls?: unknown }).llm_calls;
   if (Array.isArray(calls)) {
@@ -82,7 +95,14 @@ export async function annotateAll(
   opts: AnnotateOptions = {},
 ): Promise<AnnotateReport> {
   const out = conversations.slice();
-  const report: AnnotateReport = { conversations: out, annotated: 0, skipped: 0, failed: [], failures: { failed: 0, agent_errors: 0, by_reason: {} }, llmLatencies: [] };
+  const report: AnnotateReport = {
+    conversations: out,
+    annotated: 0,
+    skipped: 0,
+    failed: [],
+    failures: { failed: 0, agent_errors: 0, by_reason: {} },
+    llmLatencies: [],
+  };
   const tally = new FailureTally(opts.maxConsecutiveFailures ?? 0);
   const reason = opts.failureReason ?? 'judge_llm';
   const todo: number[] = [];
@@ -130,7 +150,10 @@ export async function annotateAll(
 
 /** Writes conversations as JSONL through a temporary file renamed over `file` (so `file` may be the input). */
 export async function writeJsonlAtomic(file: string, rows: Iterable<unknown>): Promise<void> {
-  await writeFileAtomic(file, (function* () {
-    for (const row of rows) yield JSON.stringify(row) + '\n';
-  })());
+  await writeFileAtomic(
+    file,
+    (function* () {
+      for (const row of rows) yield JSON.stringify(row) + '\n';
+    })(),
+  );
 }

@@ -14,7 +14,8 @@ import type { LlmServices } from './services';
 import { conversationTranscript } from './transcript';
 
 /** The outcome of checking one answer: the value and the annotation fields, or what to send back. */
-export type AnswerCheck<T> = { ok: true; value: T; fields: Record<string, unknown>; repairs: string[] } | { ok: false; problem: string };
+export type AnswerCheck<T> =
+  { ok: true; value: T; fields: Record<string, unknown>; repairs: string[] } | { ok: false; problem: string };
 
 /** Options every conversation annotator takes. */
 export interface AskConversationOptions {
@@ -49,12 +50,19 @@ export interface ConversationAnswer<T> {
  * Asks `question` about one conversation. Throws LlmError on transport failures and
  * LlmOutputError when the answer stays invalid after every repair.
  */
-export async function askAboutConversation<T>(conv: Conversation, services: LlmServices, question: ConversationQuestion<T>, opts: AskConversationOptions = {}): Promise<ConversationAnswer<T>> {
+export async function askAboutConversation<T>(
+  conv: Conversation,
+  services: LlmServices,
+  question: ConversationQuestion<T>,
+  opts: AskConversationOptions = {},
+): Promise<ConversationAnswer<T>> {
   const { role } = question;
   const client = services.client(role);
   const id = conversationId(conv, opts.line);
   const rng = createRng(`${opts.seed ?? role}/${id}`);
-  const prompt = services.prompts.render(role, { conversation: conversationTranscript(conv, { maxItems: question.maxItems }) });
+  const prompt = services.prompts.render(role, {
+    conversation: conversationTranscript(conv, { maxItems: question.maxItems }),
+  });
   let messages: ChatMessage[] = [{ role: 'user', content: prompt.text }];
   const calls: RecordedLlmCall[] = [];
   const maxRepairs = opts.maxRepairs ?? 2;
@@ -69,10 +77,18 @@ export async function askAboutConversation<T>(conv: Conversation, services: LlmS
     },
   };
   for (let attempt = 0; attempt <= maxRepairs; attempt++) {
-    const res = await client.chat({ messages, seed: rng.int(0x7fffffff), template: prompt.id, json: true, purpose: attempt ? `${role}.repair` : role, validate });
+    const res = await client.chat({
+      messages,
+      seed: rng.int(0x7fffffff),
+      template: prompt.id,
+      json: true,
+      purpose: attempt ? `${role}.repair` : role,
+      validate,
+    });
     calls.push(res.call);
     last = res.text;
-    const checked: AnswerCheck<T> = res.problem !== undefined ? { ok: false, problem: res.problem } : question.check(res);
+    const checked: AnswerCheck<T> =
+      res.problem !== undefined ? { ok: false, problem: res.problem } : question.check(res);
     if (checked.ok) {
       const annotation: ConversationAnnotation = {
         annotator: question.annotator(client.model),

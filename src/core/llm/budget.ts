@@ -47,12 +47,15 @@ export class LlmBudget {
   reserve(estimate = 0): number {
     const { maxRequests, maxTokens } = this.limits;
     if (this.exhausted) this.exhaust('already spent');
-    if (maxRequests !== undefined && this.requests >= maxRequests) this.exhaust(`request budget of ${maxRequests} spent`);
+    if (maxRequests !== undefined && this.requests >= maxRequests)
+      this.exhaust(`request budget of ${maxRequests} spent`);
     const amount = Math.max(0, Math.ceil(estimate));
     if (maxTokens !== undefined) {
       const committed = this.tokens + this.reserved;
       if (committed >= maxTokens || (committed > 0 && committed + amount > maxTokens)) {
-        this.exhaust(`token budget of ${maxTokens} reached (${this.tokens} used, ${this.reserved} reserved by requests in flight, next request up to ${amount})`);
+        this.exhaust(
+          `token budget of ${maxTokens} reached (${this.tokens} used, ${this.reserved} reserved by requests in flight, next request up to ${amount})`,
+        );
       }
     }
     this.requests++;
@@ -87,8 +90,13 @@ export class LlmBudget {
 
   snapshot(): BudgetSnapshot {
     return {
-      requests: this.requests, tokens: this.tokens, ...this.limits, exhausted: this.exhausted,
-      cache_hits: this.cacheHits, usage_missing: this.usageMissing, estimated_tokens: this.estimatedTokens,
+      requests: this.requests,
+      tokens: this.tokens,
+      ...this.limits,
+      exhausted: this.exhausted,
+      cache_hits: this.cacheHits,
+      usage_missing: this.usageMissing,
+      estimated_tokens: this.estimatedTokens,
     };
   }
 

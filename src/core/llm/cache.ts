@@ -77,7 +77,13 @@ export class LlmResponseCache {
   async set(key: string, request: unknown, response: CachedResponse): Promise<void> {
     const file = this.file(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    const body: CacheFile = { format: 'simlens-llm-cache/1', key, created: new Date().toISOString(), request, response };
+    const body: CacheFile = {
+      format: 'simlens-llm-cache/1',
+      key,
+      created: new Date().toISOString(),
+      request,
+      response,
+    };
     await writeFileAtomic(file, JSON.stringify(body));
   }
 }

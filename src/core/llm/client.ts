@@ -124,7 +124,10 @@ export interface SendTracker {
 export const MAX_RETRY_AFTER_MS = 300_000;
 
 /** Parses `retry-after-ms`, then `retry-after` (seconds or an HTTP date) into milliseconds. */
-export function retryAfterMs(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+export function retryAfterMs(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
@@ -165,10 +168,14 @@ class AbortFanout {
   private readonly callbacks = new Set<() => void>();
 
   constructor(readonly signal: AbortSignal) {
-    signal.addEventListener('abort', () => {
-      for (const cb of [...this.callbacks]) cb();
-      this.callbacks.clear();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const cb of [...this.callbacks]) cb();
+        this.callbacks.clear();
+      },
+      { once: true },
+    );
   }
 
   /** Calls `cb` on abort; returns the function that unregisters it. */
@@ -198,13 +205,17 @@ interface ChatOutcome {
 /** The outcome of a (non-streamed) chat completion answer, from the SDK or the direct transport. */
 function chatOutcomeOf(data: OpenAI.Chat.ChatCompletion | undefined, requestId: string | undefined): ChatOutcome {
   const choice = data?.choices?.[0];
-  if (!data || !choice || !choice.message) throw new InvalidResponse('the endpoint answered without choices[0].message');
+  if (!data || !choice || !choice.message)
+    throw new InvalidResponse('the endpoint answered without choices[0].message');
   const content = contentText(choice.message.content as unknown);
   if (!content.ok) throw new InvalidResponse(`the endpoint answered with an unreadable message: ${content.problem}`);
   // A structured refusal (message.refusal) is a refusal whatever the content says.
   const refusal = (choice.message as { refusal?: unknown }).refusal;
   return {
-    text: typeof refusal === 'string' && refusal.trim() && !content.text.trim() ? `I can't help with that: ${refusal}` : content.text,
+    text:
+      typeof refusal === 'string' && refusal.trim() && !content.text.trim()
+        ? `I can't help with that: ${refusal}`
+        : content.text,
     finishReason: choice.finish_reason ?? undefined,
     promptTokens: data.usage?.prompt_tokens,
     completionTokens: data.usage?.completion_tokens,
@@ -248,7 +259,10 @@ export class LlmClient {
       fetch: options.fetch ?? sharedNodeFetch(),
     });
     if (!options.fetch) {
-      const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${options.apiKey || 'no-key-set'}` };
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        authorization: `Bearer ${options.apiKey || 'no-key-set'}`,
+      };
       // What the SDK would add from the environment.
       if (process.env.OPENAI_ORG_ID) headers['openai-organization'] = process.env.OPENAI_ORG_ID;
       if (process.env.OPENAI_PROJECT_ID) headers['openai-project'] = process.env.OPENAI_PROJECT_ID;
@@ -256,7 +270,8 @@ export class LlmClient {
       url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
       if (url.username || url.password) {
         // Credentials in the URL go in a Basic header unless a key is set (node:http does not send userinfo by itself).
-        if (!options.apiKey) headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+        if (!options.apiKey)
+          headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
         url.username = '';
         url.password = '';
       }
@@ -283,9 +298,14 @@ export class LlmClient {
       stop: request.stop,
     };
     const keyed = {
-      kind: 'chat', base_url: this.publicBaseUrl, model: cfg.model, messages: request.messages, params,
+      kind: 'chat',
+      base_url: this.publicBaseUrl,
+      model: cfg.model,
+      messages: request.messages,
+      params,
       // The seed distinguishes samples even when the endpoint is not sent one.
-      sample_seed: request.seed, template: request.template,
+      sample_seed: request.seed,
+      template: request.template,
     };
     const key = cacheKey(keyed);
     const call: RecordedLlmCall = {
@@ -304,13 +324,32 @@ export class LlmClient {
     if (cache) {
       const hit = await cache.get(key);
       // Only an answer that passed this very validation, and passes it again, is replayed.
-      if (hit && hit.kind === 'chat' && hit.validation === validation && answerProblem(hit.text, hit.finish_reason, request.validate) === undefined) {
+      if (
+        hit &&
+        hit.kind === 'chat' &&
+        hit.validation === validation &&
+        answerProblem(hit.text, hit.finish_reason, request.validate) === undefined
+      ) {
         this.#options.budget?.cacheHit();
-        Object.assign(call, { cached: true, latency_ms: 0, prompt_tokens: hit.prompt_tokens, completion_tokens: hit.completion_tokens, request_id: hit.request_id, response: hit.text });
+        Object.assign(call, {
+          cached: true,
+          latency_ms: 0,
+          prompt_tokens: hit.prompt_tokens,
+          completion_tokens: hit.completion_tokens,
+          request_id: hit.request_id,
+          response: hit.text,
+        });
         // As the original call recorded it, so a replay writes what the first run wrote.
         if (hit.finish_reason) call.finish_reason = hit.finish_reason;
         this.#options.onCall?.(call);
-        return { text: hit.text, finishReason: hit.finish_reason, promptTokens: hit.prompt_tokens, completionTokens: hit.completion_tokens, cached: true, call };
+        return {
+          text: hit.text,
+          finishReason: hit.finish_reason,
+          promptTokens: hit.prompt_tokens,
+          completionTokens: hit.completion_tokens,
+          cached: true,
+          call,
+        };
       }
     }
 
@@ -324,20 +363,45 @@ export class LlmClient {
       if (cfg.stream) return this.streamOnce(body, signal);
       if (this.#direct) return this.chatOnce(this.#direct, body, signal);
       const { data, request_id } = await this.#openai.chat.completions
-        .create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal, timeout: cfg.timeoutMs, maxRetries: 0 })
+        .create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
+          signal,
+          timeout: cfg.timeoutMs,
+          maxRetries: 0,
+        })
         .withResponse();
       return chatOutcomeOf(data, request_id ?? undefined);
     });
-    Object.assign(call, { cached: false, request_id: outcome.requestId, prompt_tokens: outcome.promptTokens, completion_tokens: outcome.completionTokens, response: outcome.text });
+    Object.assign(call, {
+      cached: false,
+      request_id: outcome.requestId,
+      prompt_tokens: outcome.promptTokens,
+      completion_tokens: outcome.completionTokens,
+      response: outcome.text,
+    });
     if (outcome.finishReason) call.finish_reason = outcome.finishReason;
     const problem = answerProblem(outcome.text, outcome.finishReason, request.validate);
     if (problem !== undefined) call.problem = problem;
     else if (cache) {
-      const entry: CachedChat = { kind: 'chat', text: outcome.text, finish_reason: outcome.finishReason, prompt_tokens: outcome.promptTokens, completion_tokens: outcome.completionTokens, request_id: outcome.requestId, validation };
+      const entry: CachedChat = {
+        kind: 'chat',
+        text: outcome.text,
+        finish_reason: outcome.finishReason,
+        prompt_tokens: outcome.promptTokens,
+        completion_tokens: outcome.completionTokens,
+        request_id: outcome.requestId,
+        validation,
+      };
       await cache.set(key, keyed, entry);
     }
     this.#options.onCall?.(call);
-    const result: ChatResult = { text: outcome.text, finishReason: outcome.finishReason, promptTokens: outcome.promptTokens, completionTokens: outcome.completionTokens, cached: false, call };
+    const result: ChatResult = {
+      text: outcome.text,
+      finishReason: outcome.finishReason,
+      promptTokens: outcome.promptTokens,
+      completionTokens: outcome.completionTokens,
+      cached: false,
+      call,
+    };
     if (problem !== undefined) result.problem = problem;
     return result;
   }
@@ -348,29 +412,57 @@ export class LlmClient {
     if (!cfg.model) throw new LlmError('no embeddings model is configured', 'invalid_response');
     const keyed = { kind: 'embedding', base_url: this.publicBaseUrl, model: cfg.model, input: texts };
     const key = cacheKey(keyed);
-    const call: RecordedLlmCall = { id: `${this.role}-${key.slice(0, 12)}`, role: this.role, model: cfg.model, cache_key: key, attempts: [] };
+    const call: RecordedLlmCall = {
+      id: `${this.role}-${key.slice(0, 12)}`,
+      role: this.role,
+      model: cfg.model,
+      cache_key: key,
+      attempts: [],
+    };
     const cache = this.#options.cache;
     const hit = cache ? await cache.get(key) : undefined;
     if (hit && hit.kind === 'embedding' && hit.vectors.length === texts.length) {
       this.#options.budget?.cacheHit();
-      Object.assign(call, { cached: true, latency_ms: 0, prompt_tokens: hit.prompt_tokens, request_id: hit.request_id });
+      Object.assign(call, {
+        cached: true,
+        latency_ms: 0,
+        prompt_tokens: hit.prompt_tokens,
+        request_id: hit.request_id,
+      });
       this.#options.onCall?.(call);
       return { vectors: hit.vectors, cached: true, call };
     }
     const embedTokens = estimateTextTokens(texts.join(' '));
-    const outcome = await this.withRetries(call, callSignal, { prompt: embedTokens, reserve: embedTokens }, async (signal) => {
-      const { data, request_id } = await this.#openai.embeddings
-        .create({ model: cfg.model, input: texts, encoding_format: 'float' }, { signal, timeout: cfg.timeoutMs, maxRetries: 0 })
-        .withResponse();
-      const rows = [...(data?.data ?? [])].sort((a, b) => a.index - b.index);
-      if (rows.length !== texts.length || rows.some((r) => !Array.isArray(r.embedding))) {
-        throw new InvalidResponse(`expected ${texts.length} embeddings, got ${rows.length}`);
-      }
-      return { vectors: rows.map((r) => r.embedding as number[]), promptTokens: data.usage?.prompt_tokens, requestId: request_id ?? undefined };
-    });
+    const outcome = await this.withRetries(
+      call,
+      callSignal,
+      { prompt: embedTokens, reserve: embedTokens },
+      async (signal) => {
+        const { data, request_id } = await this.#openai.embeddings
+          .create(
+            { model: cfg.model, input: texts, encoding_format: 'float' },
+            { signal, timeout: cfg.timeoutMs, maxRetries: 0 },
+          )
+          .withResponse();
+        const rows = [...(data?.data ?? [])].sort((a, b) => a.index - b.index);
+        if (rows.length !== texts.length || rows.some((r) => !Array.isArray(r.embedding))) {
+          throw new InvalidResponse(`expected ${texts.length} embeddings, got ${rows.length}`);
+        }
+        return {
+          vectors: rows.map((r) => r.embedding as number[]),
+          promptTokens: data.usage?.prompt_tokens,
+          requestId: request_id ?? undefined,
+        };
+      },
+    );
     Object.assign(call, { cached: false, request_id: outcome.requestId, prompt_tokens: outcome.promptTokens });
     if (cache) {
-      const entry: CachedEmbedding = { kind: 'embedding', vectors: outcome.vectors, prompt_tokens: outcome.promptTokens, request_id: outcome.requestId };
+      const entry: CachedEmbedding = {
+        kind: 'embedding',
+        vectors: outcome.vectors,
+        prompt_tokens: outcome.promptTokens,
+        request_id: outcome.requestId,
+      };
       await cache.set(key, keyed, entry);
     }
     this.#options.onCall?.(call);
@@ -379,11 +471,18 @@ export class LlmClient {
 
   /** Model ids the endpoint lists (GET /models): a cheap connection check. One attempt, no cache. */
   async listModels(signal?: AbortSignal): Promise<string[]> {
-    const call: RecordedLlmCall = { id: `${this.role}-models`, role: this.role, model: this.config.model, cache_key: '', attempts: [] };
+    const call: RecordedLlmCall = {
+      id: `${this.role}-models`,
+      role: this.role,
+      model: this.config.model,
+      cache_key: '',
+      attempts: [],
+    };
     const cfg = this.config;
     const result = await this.withRetries(call, signal, { prompt: 0, reserve: 0 }, async (s) => {
       const ids: string[] = [];
-      for await (const m of this.#openai.models.list({ signal: s, timeout: cfg.timeoutMs, maxRetries: 0 })) ids.push(m.id);
+      for await (const m of this.#openai.models.list({ signal: s, timeout: cfg.timeoutMs, maxRetries: 0 }))
+        ids.push(m.id);
       return { ids, requestId: undefined };
     });
     return result.ids;
@@ -395,7 +494,11 @@ export class LlmClient {
    * conversations in flight that CPU delayed every answer (bench/RESULTS.md, "LLM"). Errors are
    * the SDK's own classes, so `classify` treats both paths alike.
    */
-  private async chatOnce(direct: { url: URL; headers: Record<string, string> }, body: Record<string, unknown>, signal: AbortSignal): Promise<ChatOutcome> {
+  private async chatOnce(
+    direct: { url: URL; headers: Record<string, string> },
+    body: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ChatOutcome> {
     let raw;
     const sends = this.#options.sends;
     try {
@@ -425,9 +528,18 @@ export class LlmClient {
 
   private async streamOnce(body: Record<string, unknown>, signal: AbortSignal): Promise<ChatOutcome> {
     const { data: stream, request_id } = await this.#openai.chat.completions
-      .create({ ...body, stream: true, stream_options: { include_usage: true } } as OpenAI.Chat.ChatCompletionCreateParamsStreaming, {
-        signal, timeout: this.config.timeoutMs, maxRetries: 0,
-      })
+      .create(
+        {
+          ...body,
+          stream: true,
+          stream_options: { include_usage: true },
+        } as OpenAI.Chat.ChatCompletionCreateParamsStreaming,
+        {
+          signal,
+          timeout: this.config.timeoutMs,
+          maxRetries: 0,
+        },
+      )
       .withResponse();
     let text = '';
     let finishReason: string | undefined;
@@ -473,7 +585,16 @@ export class LlmClient {
       call.latency_ms = Date.now() - started;
       if (failure.requestId) call.request_id = failure.requestId;
       this.#options.onCall?.(call);
-      const err = failure.kind === 'budget' ? new BudgetExceededError(failure.message) : new LlmError(failure.message, failure.kind, { status: failure.status, requestId: failure.requestId, attempts, callId: call.id, role: this.role });
+      const err =
+        failure.kind === 'budget'
+          ? new BudgetExceededError(failure.message)
+          : new LlmError(failure.message, failure.kind, {
+              status: failure.status,
+              requestId: failure.requestId,
+              attempts,
+              callId: call.id,
+              role: this.role,
+            });
       throw err;
     };
     try {
@@ -527,9 +648,11 @@ export class LlmClient {
               fail({ ...failure, message: failure.message + suffix }, attempt + 1);
             }
             if (this.#options.stopRetries?.aborted) fail(notRetried(failure, attempt), attempt + 1);
-            const wait = failure.retryAfter !== undefined
-              ? Math.min(MAX_RETRY_AFTER_MS, failure.retryAfter) + Math.round(Math.min(1000, failure.retryAfter * 0.1) * this.random())
-              : backoffDelay(attempt, cfg.backoffMs, cfg.maxBackoffMs, this.random);
+            const wait =
+              failure.retryAfter !== undefined
+                ? Math.min(MAX_RETRY_AFTER_MS, failure.retryAfter) +
+                  Math.round(Math.min(1000, failure.retryAfter * 0.1) * this.random())
+                : backoffDelay(attempt, cfg.backoffMs, cfg.maxBackoffMs, this.random);
             record.wait_ms = wait;
             // The wait ends at once on a hard abort (cancelled) or when the run stops retrying (the call fails).
             const waitController = new AbortController();
@@ -539,7 +662,8 @@ export class LlmClient {
             try {
               await this.sleep(wait, waitController.signal);
             } catch {
-              if (outerSignal.aborted) fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
+              if (outerSignal.aborted)
+                fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
               fail(notRetried(failure, attempt), attempt + 1);
             } finally {
               outerSignal.removeEventListener('abort', endWait);
@@ -566,7 +690,11 @@ export class LlmClient {
     const clean = (text: string) => redactSecrets(text, this.#secrets);
     if (cancelled) return { kind: 'aborted', retryable: false, message: 'LLM call cancelled' };
     if (timedOut || error instanceof APIConnectionTimeoutError) {
-      return { kind: 'timeout', retryable: true, message: `${where}: no complete answer within ${this.config.timeoutMs} ms` };
+      return {
+        kind: 'timeout',
+        retryable: true,
+        message: `${where}: no complete answer within ${this.config.timeoutMs} ms`,
+      };
     }
     if (error instanceof APIUserAbortError) return { kind: 'aborted', retryable: false, message: 'LLM call cancelled' };
     if (error instanceof APIConnectionError) {
@@ -578,20 +706,34 @@ export class LlmClient {
       const status = error.status;
       const retryable = status === undefined || status === 408 || status === 409 || status === 429 || status >= 500;
       const requestId = error.requestID ?? undefined;
-      const hint = status === 401 ? ' (check the API key: SIMLENS_API_KEY / OPENAI_API_KEY or "SimLens: Set API Key")'
-        : status === 404 ? ' (check the base URL and model name)' : '';
+      const hint =
+        status === 401
+          ? ' (check the API key: SIMLENS_API_KEY / OPENAI_API_KEY or "SimLens: Set API Key")'
+          : status === 404
+            ? ' (check the base URL and model name)'
+            : '';
       return {
-        kind: 'http', retryable, status, requestId: requestId || undefined,
+        kind: 'http',
+        retryable,
+        status,
+        requestId: requestId || undefined,
         retryAfter: retryAfterMs(error.headers),
         message: clean(`${where}: HTTP ${status ?? '?'}: ${error.message}${hint}`),
       };
     }
-    if (error instanceof InvalidResponse) return { kind: 'invalid_response', retryable: true, message: clean(`${where}: ${error.message}`) };
+    if (error instanceof InvalidResponse)
+      return { kind: 'invalid_response', retryable: true, message: clean(`${where}: ${error.message}`) };
     if (error instanceof LlmError) return { kind: error.kind, retryable: false, message: error.message };
     // Anything else while reading the answer (an unparsable body, a socket closed mid-stream).
     const message = error instanceof Error ? error.message : String(error);
     const kind: LlmErrorKind = error instanceof SyntaxError ? 'invalid_response' : 'connection';
-    return { kind, retryable: true, message: clean(`${where}: ${kind === 'invalid_response' ? 'unreadable answer' : 'answer interrupted'} (${message})`) };
+    return {
+      kind,
+      retryable: true,
+      message: clean(
+        `${where}: ${kind === 'invalid_response' ? 'unreadable answer' : 'answer interrupted'} (${message})`,
+      ),
+    };
   }
 }
 
@@ -602,7 +744,11 @@ class InvalidResponse extends Error {}
  * the run ends `cancelled` (not `stopped` for a broken endpoint) and its conversation is redone by a resume.
  */
 function notRetried(failure: AttemptFailure, attempt: number): AttemptFailure {
-  return { kind: 'aborted', retryable: false, message: `${failure.message} (not retried: the run is stopping, after ${attempt + 1} attempt${attempt ? 's' : ''})` };
+  return {
+    kind: 'aborted',
+    retryable: false,
+    message: `${failure.message} (not retried: the run is stopping, after ${attempt + 1} attempt${attempt ? 's' : ''})`,
+  };
 }
 
 /** Rough tokens of a text (4 characters a token, as the budget estimates). */

@@ -86,8 +86,18 @@ const ROLE_DEFAULTS: Record<LlmRole, LlmRoleConfig> = {
 
 function base(model: string, temperature: number | undefined, maxTokens: number | undefined): LlmRoleConfig {
   return {
-    baseUrl: DEFAULT_BASE_URL, model, temperature, maxTokens, timeoutMs: 60_000, concurrency: 8,
-    maxRetries: 4, backoffMs: 500, maxBackoffMs: 30_000, stream: false, sendSeed: true, jsonMode: false,
+    baseUrl: DEFAULT_BASE_URL,
+    model,
+    temperature,
+    maxTokens,
+    timeoutMs: 60_000,
+    concurrency: 8,
+    maxRetries: 4,
+    backoffMs: 500,
+    maxBackoffMs: 30_000,
+    stream: false,
+    sendSeed: true,
+    jsonMode: false,
   };
 }
 
@@ -103,7 +113,8 @@ function dropUndefined<T extends object>(value: T | undefined): Partial<T> {
  * "credential" in any spelling (apiKey, api_key, openai_api_key, OPENAI_API_KEY), a token
  * (token, accessToken, auth_token; not maxTokens), "bearer", "authorization", or the bare "key".
  */
-const KEY_FIELD = /^key$|api[_-]?key|secret|^(access|auth|bearer|api|id|session)?[_-]?token$|passw(or)?d|^bearer$|^authori[sz]ation$|credential/i;
+const KEY_FIELD =
+  /^key$|api[_-]?key|secret|^(access|auth|bearer|api|id|session)?[_-]?token$|passw(or)?d|^bearer$|^authori[sz]ation$|credential/i;
 
 /**
  * The path of the first field that looks like an API key ("defaults.apiKey",
@@ -115,7 +126,8 @@ export function apiKeyFieldIn(input: unknown): string | undefined {
   const obj = input as Record<string, unknown>;
   for (const k of Object.keys(obj)) if (KEY_FIELD.test(k)) return k;
   const blocks: Array<[string, unknown]> = [['defaults', obj.defaults]];
-  if (obj.roles && typeof obj.roles === 'object') for (const [role, v] of Object.entries(obj.roles)) blocks.push([`roles.${role}`, v]);
+  if (obj.roles && typeof obj.roles === 'object')
+    for (const [role, v] of Object.entries(obj.roles)) blocks.push([`roles.${role}`, v]);
   for (const [where, block] of blocks) {
     if (!block || typeof block !== 'object') continue;
     for (const k of Object.keys(block)) if (KEY_FIELD.test(k)) return `${where}.${k}`;
@@ -125,8 +137,10 @@ export function apiKeyFieldIn(input: unknown): string | undefined {
 
 /** The message for a key found in settings at `field` of `origin` (never includes the value). */
 export function apiKeyFieldMessage(origin: string, field: string): string {
-  return `${origin}: field "${field}": API keys are not read from LLM settings (they would be copied into run manifests); `
-    + 'remove it and set SIMLENS_API_KEY (or OPENAI_API_KEY) in the environment, or use "SimLens: Set API Key" in VS Code';
+  return (
+    `${origin}: field "${field}": API keys are not read from LLM settings (they would be copied into run manifests); ` +
+    'remove it and set SIMLENS_API_KEY (or OPENAI_API_KEY) in the environment, or use "SimLens: Set API Key" in VS Code'
+  );
 }
 
 /**
@@ -147,7 +161,13 @@ export function resolveLlmSettings(input: LlmSettingsInput = {}, origin = 'LLM s
   }
   const budget = LlmBudgetConfig.safeParse(input.budget ?? {});
   if (!budget.success) throw new Error(zodErrorMessage(origin, budget.error, input.budget ?? {}, ['budget']));
-  return { roles, budget: budget.data, cacheDir: input.cacheDir, promptsDir: input.promptsDir, recordPrompts: input.recordPrompts ?? false };
+  return {
+    roles,
+    budget: budget.data,
+    cacheDir: input.cacheDir,
+    promptsDir: input.promptsDir,
+    recordPrompts: input.recordPrompts ?? false,
+  };
 }
 
 /** Environment variables the CLI reads the key from, in order. */
@@ -167,6 +187,10 @@ export function apiKeyFromEnv(env: NodeJS.ProcessEnv): string | undefined {
  * and base URLs without the credentials a URL may carry (userinfo, `?api-key=`).
  */
 export function publicLlmSettings(settings: LlmSettings): Record<string, unknown> {
-  const roles = Object.fromEntries(Object.entries(settings.roles).map(([role, r]) => [role, { ...r, baseUrl: publicBaseUrl(r.baseUrl) }]));
-  return JSON.parse(JSON.stringify({ roles, budget: settings.budget, cache: settings.cacheDir !== undefined })) as Record<string, unknown>;
+  const roles = Object.fromEntries(
+    Object.entries(settings.roles).map(([role, r]) => [role, { ...r, baseUrl: publicBaseUrl(r.baseUrl) }]),
+  );
+  return JSON.parse(
+    JSON.stringify({ roles, budget: settings.budget, cache: settings.cacheDir !== undefined }),
+  ) as Record<string, unknown>;
 }

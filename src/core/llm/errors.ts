@@ -37,7 +37,12 @@ export const REQUEST_SPECIFIC_STATUSES: ReadonlySet<number> = new Set([400, 413,
 
 /** True for an LLM error that is a permanent failure of the one conversation (or annotation) it happened in. */
 export function isConversationLlmFailure(error: unknown): boolean {
-  return error instanceof LlmError && error.kind === 'http' && error.details.status !== undefined && REQUEST_SPECIFIC_STATUSES.has(error.details.status);
+  return (
+    error instanceof LlmError &&
+    error.kind === 'http' &&
+    error.details.status !== undefined &&
+    REQUEST_SPECIFIC_STATUSES.has(error.details.status)
+  );
 }
 
 /** True for errors after which the whole run should stop rather than go on with other conversations. */
@@ -50,7 +55,10 @@ export function isRunFatal(error: unknown): boolean {
  * repair and retry. The conversation records it and ends; it does not stop the run.
  */
 export class LlmOutputError extends Error {
-  constructor(message: string, readonly raw: string) {
+  constructor(
+    message: string,
+    readonly raw: string,
+  ) {
     super(message);
     this.name = 'LlmOutputError';
   }

@@ -6,8 +6,7 @@
  */
 
 export type JsonExtraction =
-  | { ok: true; value: Record<string, unknown>; repairs: string[] }
-  | { ok: false; problem: string };
+  { ok: true; value: Record<string, unknown>; repairs: string[] } | { ok: false; problem: string };
 
 /** Finds and parses the first JSON object in `text`, repairing common slips. */
 export function extractJsonObject(text: string): JsonExtraction {
@@ -39,21 +38,29 @@ export function extractJsonObject(text: string): JsonExtraction {
   for (const [src, repair] of attempts) {
     try {
       const value = JSON.parse(src) as unknown;
-      if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, problem: 'the answer is JSON but not an object' };
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        return { ok: false, problem: 'the answer is JSON but not an object' };
       if (repair) repairs.push(repair);
       return { ok: true, value: value as Record<string, unknown>, repairs };
     } catch (e) {
       lastError = (e as Error).message;
     }
   }
-  return { ok: false, problem: end < 0 ? `the JSON object is incomplete (${lastError})` : `invalid JSON (${lastError})` };
+  return {
+    ok: false,
+    problem: end < 0 ? `the JSON object is incomplete (${lastError})` : `invalid JSON (${lastError})`,
+  };
 }
 
 /**
  * Calls `visit` with each character of `text` from `from` that is outside a JSON string (quotes
  * included in the string), stopping when it returns true. Says whether the text ends inside a string.
  */
-function forEachOutsideStrings(text: string, from: number, visit: (c: string, i: number) => boolean | void): { inString: boolean } {
+function forEachOutsideStrings(
+  text: string,
+  from: number,
+  visit: (c: string, i: number) => boolean | void,
+): { inString: boolean } {
   let inString = false;
   for (let i = from; i < text.length; i++) {
     const c = text[i];
@@ -96,10 +103,17 @@ function closeTruncated(text: string): string {
   });
   let out = text;
   if (inString) out += '"';
-  out = out.replace(/,\s*$/, '').replace(/,\s*"[^"]*"\s*:?\s*$/, '').replace(/:\s*$/, ': null');
+  out = out
+    .replace(/,\s*$/, '')
+    .replace(/,\s*"[^"]*"\s*:?\s*$/, '')
+    .replace(/:\s*$/, ': null');
   return out + stack.reverse().join('');
 }
 
 function pythonToJson(text: string): string {
-  return text.replace(/\bTrue\b/g, 'true').replace(/\bFalse\b/g, 'false').replace(/\bNone\b/g, 'null').replace(/\bNaN\b/g, 'null');
+  return text
+    .replace(/\bTrue\b/g, 'true')
+    .replace(/\bFalse\b/g, 'false')
+    .replace(/\bNone\b/g, 'null')
+    .replace(/\bNaN\b/g, 'null');
 }

@@ -19,7 +19,8 @@ import type { LlmServices } from './services';
 import { zodProblemLines } from '../jsonl/zodIssues';
 
 /** Numbers given as strings ("4") are read as numbers; the model's "NaN"/"null" as null. */
-const num = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), schema);
+const num = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v), schema);
 const scale = num(z.number().min(1).max(5)).transform((v) => Math.round(v));
 const rating = num(z.number().min(1).max(5));
 const count = num(z.number().int().min(0));
@@ -30,7 +31,11 @@ function actCounts(names: readonly string[]) {
     for (const [key, value] of Object.entries(raw)) {
       const n = typeof value === 'string' ? Number(value) : value;
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) {
-        ctx.addIssue({ code: 'custom', message: `count of "${key}" must be a whole number >= 0, got ${JSON.stringify(value)}`, path: [key] });
+        ctx.addIssue({
+          code: 'custom',
+          message: `count of "${key}" must be a whole number >= 0, got ${JSON.stringify(value)}`,
+          path: [key],
+        });
         continue;
       }
       // Acts outside the taxonomy are counted as "other" rather than dropped or rejected.
@@ -50,7 +55,10 @@ export const JudgeFields = z.object({
   user_frustration_annoyance: scale,
   user_confusion: scale,
   recommendation_accepted: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()),
-  turns_until_acceptance: z.preprocess((v) => (v === 'NaN' || v === 'null' || (typeof v === 'number' && Number.isNaN(v)) ? null : v), count.nullable()),
+  turns_until_acceptance: z.preprocess(
+    (v) => (v === 'NaN' || v === 'null' || (typeof v === 'number' && Number.isNaN(v)) ? null : v),
+    count.nullable(),
+  ),
   assistant_turns_with_question: count,
   user_turns_with_question: count,
   user_dialog_acts: actCounts(CONVAPPAREL_TAXONOMY.user),
@@ -67,7 +75,9 @@ export const JudgeFields = z.object({
 export type JudgeFields = z.infer<typeof JudgeFields>;
 
 /** Validates a judge answer; on failure, one line naming the first bad fields. */
-export function parseJudgeAnswer(text: string): { ok: true; fields: JudgeFields; repairs: string[] } | { ok: false; problem: string } {
+export function parseJudgeAnswer(
+  text: string,
+): { ok: true; fields: JudgeFields; repairs: string[] } | { ok: false; problem: string } {
   const json = extractJsonObject(text);
   if (!json.ok) return json;
   const parsed = JudgeFields.safeParse(json.value);
@@ -93,19 +103,34 @@ export interface JudgeResult {
  * Judges one conversation. Throws LlmError on transport failures and LlmOutputError when the
  * answer stays invalid after every repair.
  */
-export async function judgeConversation(conv: Conversation, services: LlmServices, opts: JudgeOptions = {}): Promise<JudgeResult> {
-  const { annotation, value, calls } = await askAboutConversation(conv, services, {
-    role: 'judge',
-    maxItems: 4,
-    annotator: judgeAnnotator,
-    check: (res) => {
-      const parsed = res.finishReason === 'length' && !res.text.trim().endsWith('}')
-        ? { ok: false as const, problem: 'the answer was cut off at the token limit; keep explanations short' }
-        : parseJudgeAnswer(res.text);
-      if (!parsed.ok) return parsed;
-      return { ok: true, value: parsed.fields, fields: parsed.fields as unknown as Record<string, unknown>, repairs: parsed.repairs };
+export async function judgeConversation(
+  conv: Conversation,
+  services: LlmServices,
+  opts: JudgeOptions = {},
+): Promise<JudgeResult> {
+  const { annotation, value, calls } = await askAboutConversation(
+    conv,
+    services,
+    {
+      role: 'judge',
+      maxItems: 4,
+      annotator: judgeAnnotator,
+      check: (res) => {
+        const parsed =
+          res.finishReason === 'length' && !res.text.trim().endsWith('}')
+            ? { ok: false as const, problem: 'the answer was cut off at the token limit; keep explanations short' }
+            : parseJudgeAnswer(res.text);
+        if (!parsed.ok) return parsed;
+        return {
+          ok: true,
+          value: parsed.fields,
+          fields: parsed.fields as unknown as Record<string, unknown>,
+          repairs: parsed.repairs,
+        };
+      },
     },
-  }, opts);
+    opts,
+  );
   return { annotation, fields: value, calls };
 }
 
@@ -137,7 +162,12 @@ export function firstPersonShare(conv: Conversation, field: UxField): number | u
     if (!turn.ratings || Object.keys(turn.ratings).length === 0) continue;
     rated++;
     const keys = Object.keys(turn.ratings);
-    if (UX_FIELDS[field].some((f) => keys.some((k) => k.trim().toLowerCase() === f.toLowerCase() && turn.ratings![k] === true))) ticked++;
+    if (
+      UX_FIELDS[field].some((f) =>
+        keys.some((k) => k.trim().toLowerCase() === f.toLowerCase() && turn.ratings![k] === true),
+      )
+    )
+      ticked++;
   }
   return rated ? ticked / rated : undefined;
 }
@@ -174,13 +204,20 @@ export interface JudgeValidation {
 export function validateJudge(conversations: Iterable<Conversation>, annotator?: string): JudgeValidation {
   const pairs = new Map<UxField, { judge: number[]; human: number[] }>();
   for (const f of Object.keys(UX_FIELDS) as UxField[]) pairs.set(f, { judge: [], human: [] });
-  const acc = [[0, 0], [0, 0]];
+  const acc = [
+    [0, 0],
+    [0, 0],
+  ];
   let judged = 0;
   let seenAnnotator = annotator;
   for (const conv of conversations) {
     const fields = judgeFields(conv, seenAnnotator);
     if (!fields) continue;
-    if (!seenAnnotator) seenAnnotator = (conv.annotations ?? []).slice().reverse().find((a) => a.annotator.startsWith('judge:') && a.fields)?.annotator;
+    if (!seenAnnotator)
+      seenAnnotator = (conv.annotations ?? [])
+        .slice()
+        .reverse()
+        .find((a) => a.annotator.startsWith('judge:') && a.fields)?.annotator;
     judged++;
     for (const f of Object.keys(UX_FIELDS) as UxField[]) {
       const j = fields[f];
@@ -199,11 +236,18 @@ export function validateJudge(conversations: Iterable<Conversation>, annotator?:
   const out: FieldAgreement[] = [];
   for (const [field, { judge, human }] of pairs) {
     const confusion = [1, 2, 3, 4, 5].map(() => [0, 0]);
-    judge.forEach((j, i) => { confusion[Math.min(5, Math.max(1, Math.round(j))) - 1][human[i] > 0 ? 1 : 0]++; });
+    judge.forEach((j, i) => {
+      confusion[Math.min(5, Math.max(1, Math.round(j))) - 1][human[i] > 0 ? 1 : 0]++;
+    });
     const tau = judge.length >= 2 ? kendallTau(judge, human) : { statistic: NaN, pvalue: NaN };
     out.push({
-      field, n: judge.length, kendall_tau: tau.statistic, p_value: tau.pvalue, confusion,
-      mean_judge: mean(judge), mean_first_person: mean(human),
+      field,
+      n: judge.length,
+      kendall_tau: tau.statistic,
+      p_value: tau.pvalue,
+      confusion,
+      mean_judge: mean(judge),
+      mean_first_person: mean(human),
     });
   }
   const nAcc = acc[0][0] + acc[0][1] + acc[1][0] + acc[1][1];
@@ -225,14 +269,24 @@ export function formatJudgeValidation(v: JudgeValidation): string {
   const lines = [`Judge ${v.annotator}: ${v.judged} judged conversations`, ''];
   lines.push('field                        n    tau-b   p       mean judge  mean 1P share');
   for (const f of v.fields) {
-    lines.push(`${f.field.padEnd(28)} ${String(f.n).padStart(4)} ${f3(f.kendall_tau).padStart(7)} ${f3(f.p_value).padStart(7)} ${f3(f.mean_judge).padStart(11)} ${f3(f.mean_first_person).padStart(14)}`);
+    lines.push(
+      `${f.field.padEnd(28)} ${String(f.n).padStart(4)} ${f3(f.kendall_tau).padStart(7)} ${f3(f.p_value).padStart(7)} ${f3(f.mean_judge).padStart(11)} ${f3(f.mean_first_person).padStart(14)}`,
+    );
   }
   for (const f of v.fields) {
     lines.push('', `${f.field}: judge score (rows) vs first-person feeling ticked on any turn (no / yes)`);
-    f.confusion.forEach((row, i) => lines.push(`  ${i + 1}: ${String(row[0]).padStart(5)} ${String(row[1]).padStart(5)}`));
+    f.confusion.forEach((row, i) =>
+      lines.push(`  ${i + 1}: ${String(row[0]).padStart(5)} ${String(row[1]).padStart(5)}`),
+    );
   }
   const c = v.acceptance.confusion;
-  lines.push('', `acceptance: accuracy ${f3(v.acceptance.accuracy)} over ${v.acceptance.n} (rows judge no/yes, columns user no/yes)`);
-  lines.push(`  no : ${String(c[0][0]).padStart(5)} ${String(c[0][1]).padStart(5)}`, `  yes: ${String(c[1][0]).padStart(5)} ${String(c[1][1]).padStart(5)}`);
+  lines.push(
+    '',
+    `acceptance: accuracy ${f3(v.acceptance.accuracy)} over ${v.acceptance.n} (rows judge no/yes, columns user no/yes)`,
+  );
+  lines.push(
+    `  no : ${String(c[0][0]).padStart(5)} ${String(c[0][1]).padStart(5)}`,
+    `  yes: ${String(c[1][0]).padStart(5)} ${String(c[1][1]).padStart(5)}`,
+  );
   return lines.join('\n');
 }

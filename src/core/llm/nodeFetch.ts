@@ -51,39 +51,54 @@ function fetchWithAgents(agents: Agents): typeof fetch {
     if (signal?.aborted) throw abortError();
     const headers = toHeaderRecord(init.headers);
     headers['accept-encoding'] ??= 'gzip, deflate, br';
-    const payload = body === undefined || body === null ? undefined : typeof body === 'string' ? Buffer.from(body) : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    const payload =
+      body === undefined || body === null
+        ? undefined
+        : typeof body === 'string'
+          ? Buffer.from(body)
+          : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     if (payload) headers['content-length'] = String(payload.length);
     const mod = url.protocol === 'https:' ? https : http;
     return new Promise<Response>((resolve, reject) => {
-      const req = mod.request(url, { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] }, (res) => {
-        signal?.removeEventListener('abort', onAbort);
-        // Abort after the headers: destroying the response errors the body stream the client reads.
-        const onBodyAbort = () => res.destroy(abortError());
-        signal?.addEventListener('abort', onBodyAbort, { once: true });
-        res.once('close', () => signal?.removeEventListener('abort', onBodyAbort));
-        const responseHeaders = new Headers();
-        for (const [key, value] of Object.entries(res.headers)) {
-          if (Array.isArray(value)) for (const v of value) responseHeaders.append(key, v);
-          else if (value !== undefined) responseHeaders.set(key, String(value));
-        }
-        const status = res.statusCode ?? 500;
-        if (status === 204 || status === 304 || init.method === 'HEAD') {
-          res.resume();
-          resolve(new Response(null, { status, statusText: res.statusMessage, headers: responseHeaders }));
-          return;
-        }
-        let stream: Readable = res;
-        const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
-        if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(zlib.createGunzip());
-        else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
-        else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
-        if (stream !== res) {
-          res.on('error', (e) => stream.destroy(e));
-          responseHeaders.delete('content-encoding');
-          responseHeaders.delete('content-length');
-        }
-        resolve(new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status, statusText: res.statusMessage, headers: responseHeaders }));
-      });
+      const req = mod.request(
+        url,
+        { method: init.method ?? 'GET', headers, agent: agents[url.protocol as 'http:' | 'https:'] },
+        (res) => {
+          signal?.removeEventListener('abort', onAbort);
+          // Abort after the headers: destroying the response errors the body stream the client reads.
+          const onBodyAbort = () => res.destroy(abortError());
+          signal?.addEventListener('abort', onBodyAbort, { once: true });
+          res.once('close', () => signal?.removeEventListener('abort', onBodyAbort));
+          const responseHeaders = new Headers();
+          for (const [key, value] of Object.entries(res.headers)) {
+            if (Array.isArray(value)) for (const v of value) responseHeaders.append(key, v);
+            else if (value !== undefined) responseHeaders.set(key, String(value));
+          }
+          const status = res.statusCode ?? 500;
+          if (status === 204 || status === 304 || init.method === 'HEAD') {
+            res.resume();
+            resolve(new Response(null, { status, statusText: res.statusMessage, headers: responseHeaders }));
+            return;
+          }
+          let stream: Readable = res;
+          const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+          if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(zlib.createGunzip());
+          else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
+          else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
+          if (stream !== res) {
+            res.on('error', (e) => stream.destroy(e));
+            responseHeaders.delete('content-encoding');
+            responseHeaders.delete('content-length');
+          }
+          resolve(
+            new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
+              status,
+              statusText: res.statusMessage,
+              headers: responseHeaders,
+            }),
+          );
+        },
+      );
       const onAbort = () => req.destroy(abortError());
       signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (e) => {
@@ -129,7 +144,13 @@ export interface RawResponse {
  * connection fails or closes before the answer is complete. `onSent` is called once, when the
  * request is on the wire (or failed before).
  */
-export function postJson(url: URL, headers: Record<string, string>, json: string, signal: AbortSignal, onSent?: () => void): Promise<RawResponse> {
+export function postJson(
+  url: URL,
+  headers: Record<string, string>,
+  json: string,
+  signal: AbortSignal,
+  onSent?: () => void,
+): Promise<RawResponse> {
   let sentOnce = false;
   // Once: when the request is flushed to the socket, or when it fails before that.
   const sent = () => {
@@ -161,28 +182,42 @@ export function postJson(url: URL, headers: Record<string, string>, json: string
       req.destroy(e);
       finish(e);
     };
-    const req = mod.request(url, {
-      method: 'POST', agent,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length), 'accept-encoding': 'gzip, deflate, br' },
-    }, (res) => {
-      response = res;
-      let stream: Readable = res;
-      const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
-      if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(zlib.createGunzip());
-      else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
-      else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
-      if (stream !== res) res.on('error', (e) => stream.destroy(e));
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('error', (e) => finish(e));
-      stream.on('end', () => {
-        if (!res.complete) return finish(new Error('the connection closed before the answer was complete'));
-        finish(undefined, { status: res.statusCode ?? 500, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      res.on('close', () => {
-        if (!res.complete) finish(new Error('the connection closed before the answer was complete'));
-      });
-    });
+    const req = mod.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      },
+      (res) => {
+        response = res;
+        let stream: Readable = res;
+        const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+        if (encoding === 'gzip' || encoding === 'x-gzip') stream = res.pipe(zlib.createGunzip());
+        else if (encoding === 'deflate') stream = res.pipe(zlib.createInflate());
+        else if (encoding === 'br') stream = res.pipe(zlib.createBrotliDecompress());
+        if (stream !== res) res.on('error', (e) => stream.destroy(e));
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('error', (e) => finish(e));
+        stream.on('end', () => {
+          if (!res.complete) return finish(new Error('the connection closed before the answer was complete'));
+          finish(undefined, {
+            status: res.statusCode ?? 500,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+        res.on('close', () => {
+          if (!res.complete) finish(new Error('the connection closed before the answer was complete'));
+        });
+      },
+    );
     signal.addEventListener('abort', onAbort, { once: true });
     req.on('error', (e) => finish(e));
     req.on('finish', sent);

@@ -72,6 +72,8 @@ export function publicBaseUrl(url: string): string {
   }
   if (!u.username && !u.password && ![...u.searchParams.keys()].some((k) => SECRET_QUERY.test(k))) return url;
   const host = `${u.protocol}//${u.username || u.password ? `${REDACTED}@` : ''}${u.host}${u.pathname}`;
-  const query = [...u.searchParams].map(([k, v]) => `${encodeURIComponent(k)}=${SECRET_QUERY.test(k) && v ? REDACTED : encodeURIComponent(v)}`).join('&');
+  const query = [...u.searchParams]
+    .map(([k, v]) => `${encodeURIComponent(k)}=${SECRET_QUERY.test(k) && v ? REDACTED : encodeURIComponent(v)}`)
+    .join('&');
   return `${host}${query ? `?${query}` : ''}${u.hash}`;
 }

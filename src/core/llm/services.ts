@@ -47,7 +47,9 @@ export class LlmServices {
   private unsent = 0;
   private readonly idleTasks: Array<() => void> = [];
   private readonly sends = {
-    started: () => { this.unsent++; },
+    started: () => {
+      this.unsent++;
+    },
     sent: () => {
       if (--this.unsent === 0 && this.idleTasks.length) setImmediate(() => this.runIdleTasks());
     },
@@ -74,10 +76,19 @@ export class LlmServices {
     if (!c) {
       const config = this.settings.roles[role];
       c = new LlmClient({
-        role, config, apiKey: this.#options.apiKey, cache: this.cache, budget: this.budget,
-        limiter: new ConcurrencyLimiter(config.concurrency), signal: this.signal,
-        onCall: this.#options.onCall, recordPrompts: this.settings.recordPrompts,
-        fetch: this.#options.fetch, random: this.#options.random, sends: this.sends, stopRetries: this.#options.stopRetries,
+        role,
+        config,
+        apiKey: this.#options.apiKey,
+        cache: this.cache,
+        budget: this.budget,
+        limiter: new ConcurrencyLimiter(config.concurrency),
+        signal: this.signal,
+        onCall: this.#options.onCall,
+        recordPrompts: this.settings.recordPrompts,
+        fetch: this.#options.fetch,
+        random: this.#options.random,
+        sends: this.sends,
+        stopRetries: this.#options.stopRetries,
       });
       this.clients.set(role, c);
     }

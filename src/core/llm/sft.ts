@@ -27,12 +27,20 @@ function agentMessage(entry: TranscriptEntry): string {
 }
 
 /** Chat messages for the shopper's next utterance given the history (role-flipped; see module doc). */
-export function sftMessages(prompts: PromptLibrary, task: string, history: readonly TranscriptEntry[]): { messages: ChatMessage[]; template: string } {
+export function sftMessages(
+  prompts: PromptLibrary,
+  task: string,
+  history: readonly TranscriptEntry[],
+): { messages: ChatMessage[]; template: string } {
   const system = prompts.render('user-sft', { category: task.replace(/_/g, ' ') });
   const messages: ChatMessage[] = [{ role: 'system', content: system.text }];
   if (history.length === 0 || history[0].speaker === 'user') messages.push({ role: 'user', content: SFT_OPENING });
   for (const e of history) {
-    messages.push(e.speaker === 'user' ? { role: 'assistant', content: target(e.text, false) } : { role: 'user', content: agentMessage(e) });
+    messages.push(
+      e.speaker === 'user'
+        ? { role: 'assistant', content: target(e.text, false) }
+        : { role: 'user', content: agentMessage(e) },
+    );
   }
   return { messages, template: system.id };
 }
@@ -68,7 +76,9 @@ export function sftExamples(conv: Conversation, prompts: PromptLibrary, opts: Sf
   const emit = (history: TranscriptEntry[], answer: string) => {
     const { messages } = sftMessages(prompts, task, history);
     if (opts.format === 'prompt') {
-      const prompt = messages.map((m) => `${m.role === 'system' ? 'SYSTEM' : m.role === 'user' ? 'ASSISTANT' : 'SHOPPER'}: ${m.content}`).join('\n\n');
+      const prompt = messages
+        .map((m) => `${m.role === 'system' ? 'SYSTEM' : m.role === 'user' ? 'ASSISTANT' : 'SHOPPER'}: ${m.content}`)
+        .join('\n\n');
       out.push({ prompt: `${prompt}\n\nSHOPPER:`, completion: ` ${answer}` });
     } else {
       out.push({ messages: [...messages, { role: 'assistant', content: answer }] });

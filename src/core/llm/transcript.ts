@@ -31,7 +31,10 @@ export function renderItems(items: readonly RecommendedItem[], opts: TranscriptO
   return items
     .slice(0, max)
     .map((item, i) => {
-      const features = opts.itemFeatures && item.features ? ` (${Array.isArray(item.features) ? item.features.join(', ') : item.features})` : '';
+      const features =
+        opts.itemFeatures && item.features
+          ? ` (${Array.isArray(item.features) ? item.features.join(', ') : item.features})`
+          : '';
       return `  [${i + 1}] ${cut(item.title ?? item.item_id, 120)}${features}`;
     })
     .join('\n');
@@ -44,7 +47,8 @@ export function renderTranscript(entries: readonly TranscriptEntry[], opts: Tran
   const lines: string[] = [];
   for (const e of entries) {
     lines.push(`${e.speaker === 'user' ? user : assistant}: ${cut(e.text, opts.maxUtteranceChars)}`);
-    if (e.speaker === 'assistant' && e.items?.length && (opts.maxItems ?? 4) > 0) lines.push(renderItems(e.items, opts));
+    if (e.speaker === 'assistant' && e.items?.length && (opts.maxItems ?? 4) > 0)
+      lines.push(renderItems(e.items, opts));
   }
   return lines.length ? lines.join('\n') : '(nothing has been said yet)';
 }
@@ -53,7 +57,8 @@ export function renderTranscript(entries: readonly TranscriptEntry[], opts: Tran
 export function conversationEntries(conv: Conversation): TranscriptEntry[] {
   const out: TranscriptEntry[] = [];
   for (const turn of conv.turns) {
-    if (turn.user_utterance !== undefined && turn.user_utterance !== '') out.push({ speaker: 'user', text: turn.user_utterance });
+    if (turn.user_utterance !== undefined && turn.user_utterance !== '')
+      out.push({ speaker: 'user', text: turn.user_utterance });
     if (turn.assistant_utterance !== undefined && turn.assistant_utterance !== '') {
       out.push({ speaker: 'assistant', text: turn.assistant_utterance, items: turn.recommendations });
     }

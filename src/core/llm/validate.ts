@@ -23,7 +23,8 @@ export const GENERIC_VALIDATION = 'answer@1';
  * Refusal openings. Matched on the start of the answer (and of a user reply's Response text) only,
  * so a shopper who writes "I can't decide" in the middle of a reply is not taken for a refusal.
  */
-const REFUSAL = /^\W*(?:(?:(?:i['’]?m|i am) (?:really |very )?)?sorry,? (?:but )?)?(?:i (?:can(?:no|['’])t|could not|couldn['’]t|am (?:not able|unable)|['’]m (?:not able|unable)|won['’]t|will not) (?:to )?(?:help|assist|comply|fulfil|fulfill|provide|do that|continue|engage|participate|play|role-?play|pretend|answer|generate|complete|create|write)|as an ai(?: language model)?\b|i['’]?m an ai\b|i am an ai\b)/i;
+const REFUSAL =
+  /^\W*(?:(?:(?:i['’]?m|i am) (?:really |very )?)?sorry,? (?:but )?)?(?:i (?:can(?:no|['’])t|could not|couldn['’]t|am (?:not able|unable)|['’]m (?:not able|unable)|won['’]t|will not) (?:to )?(?:help|assist|comply|fulfil|fulfill|provide|do that|continue|engage|participate|play|role-?play|pretend|answer|generate|complete|create|write)|as an ai(?: language model)?\b|i['’]?m an ai\b|i am an ai\b)/i;
 
 /** True when `text` opens like a refusal ("I can't help with that", "As an AI language model, ..."). */
 export function looksLikeRefusal(text: string): boolean {
@@ -35,15 +36,22 @@ export function looksLikeRefusal(text: string): boolean {
  * filter, an empty answer, a refusal.
  */
 export function genericAnswerProblem(text: string, finishReason: string | undefined): string | undefined {
-  if (finishReason === 'length') return 'the answer was cut off at the token limit (finish_reason "length"); answer much more briefly';
-  if (finishReason === 'content_filter') return 'the answer was stopped by the content filter (finish_reason "content_filter")';
+  if (finishReason === 'length')
+    return 'the answer was cut off at the token limit (finish_reason "length"); answer much more briefly';
+  if (finishReason === 'content_filter')
+    return 'the answer was stopped by the content filter (finish_reason "content_filter")';
   if (!text.trim()) return 'the answer is empty';
-  if (looksLikeRefusal(text)) return `the answer is a refusal ("${text.trim().slice(0, 60)}"); stay in the role you were given and answer in the format asked for`;
+  if (looksLikeRefusal(text))
+    return `the answer is a refusal ("${text.trim().slice(0, 60)}"); stay in the role you were given and answer in the format asked for`;
   return undefined;
 }
 
 /** The generic checks, then the role's. */
-export function answerProblem(text: string, finishReason: string | undefined, validation: AnswerValidation | undefined): string | undefined {
+export function answerProblem(
+  text: string,
+  finishReason: string | undefined,
+  validation: AnswerValidation | undefined,
+): string | undefined {
   return genericAnswerProblem(text, finishReason) ?? validation?.check(text, finishReason);
 }
 
@@ -63,8 +71,15 @@ export function contentText(content: unknown): { ok: true; text: string } | { ok
     let text = '';
     for (const [i, part] of content.entries()) {
       if (typeof part === 'string') text += part;
-      else if (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string') text += (part as { text: string }).text;
-      else if (part && typeof part === 'object' && (part as { type?: unknown }).type !== undefined && (part as { type?: unknown }).type !== 'text') continue; // non-text parts (images, refusals are handled below)
+      else if (part && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string')
+        text += (part as { text: string }).text;
+      else if (
+        part &&
+        typeof part === 'object' &&
+        (part as { type?: unknown }).type !== undefined &&
+        (part as { type?: unknown }).type !== 'text'
+      )
+        continue; // non-text parts (images, refusals are handled below)
       else return { ok: false, problem: `message content part ${i} has no text` };
     }
     return { ok: true, text };

@@ -114,13 +114,14 @@ function analyseLine(lineNo: number, text: string): LineInfo {
   const parsed = parseConversationText(text, lineNo + 1);
   const diagnostics: Diagnostic[] = [];
   const toDiag = (err: LineError): Diagnostic => {
-    const code = err.severity === 'warning'
-      ? CODES.warning
-      : err.path === '' && err.message.startsWith('invalid JSON')
-        ? CODES.json
-        : err.path === '' && err.message.startsWith('expected one conversation object')
-          ? CODES.notObject
-          : CODES.schema;
+    const code =
+      err.severity === 'warning'
+        ? CODES.warning
+        : err.path === '' && err.message.startsWith('invalid JSON')
+          ? CODES.json
+          : err.path === '' && err.message.startsWith('expected one conversation object')
+            ? CODES.notObject
+            : CODES.schema;
     return {
       range: errorRange(lineNo, text, err),
       severity: err.severity === 'warning' ? 2 : 1,
@@ -221,7 +222,9 @@ export class DocumentAnalysis {
       const lineRange = { start: { line: i, character: 0 }, end: { line: i, character: text.length } };
       const children: DocumentSymbol[] = conv.turns.map((turn, t) => {
         const span = locateJsonPath(text, ['turns', t]);
-        const range = span ? { start: { line: i, character: span.start }, end: { line: i, character: span.end } } : lineRange;
+        const range = span
+          ? { start: { line: i, character: span.start }, end: { line: i, character: span.end } }
+          : lineRange;
         return {
           name: `Turn ${t + 1}`,
           detail: snippet(turn.user_utterance ?? turn.assistant_utterance ?? '', 60),
@@ -232,7 +235,9 @@ export class DocumentAnalysis {
       });
       out.push({
         name: conversationId(conv, i + 1),
-        detail: [conversationTask(conv), conversationCondition(conv), `${conv.turns.length} turns`].filter(Boolean).join(' · '),
+        detail: [conversationTask(conv), conversationCondition(conv), `${conv.turns.length} turns`]
+          .filter(Boolean)
+          .join(' · '),
         kind: SYMBOL_KIND_OBJECT,
         range: lineRange,
         selectionRange: { start: { line: i, character: 0 }, end: { line: i, character: Math.min(1, text.length) } },
@@ -273,12 +278,20 @@ export class DocumentAnalysis {
       const turns = p.conversation.turns.length;
       out.push({
         range,
-        command: { title: `$(open-preview) Open in SimLens (${turns} turn${turns === 1 ? '' : 's'})`, command: GO_TO_CONVERSATION, arguments: [{ file, line: i }] },
+        command: {
+          title: `$(open-preview) Open in SimLens (${turns} turn${turns === 1 ? '' : 's'})`,
+          command: GO_TO_CONVERSATION,
+          arguments: [{ file, line: i }],
+        },
       });
       if (turns > 0) {
         out.push({
           range,
-          command: { title: '$(debug-start) Replay from here', command: GO_TO_CONVERSATION, arguments: [{ file, line: i, turn: 1 }] },
+          command: {
+            title: '$(debug-start) Replay from here',
+            command: GO_TO_CONVERSATION,
+            arguments: [{ file, line: i, turn: 1 }],
+          },
         });
       }
     }
@@ -303,7 +316,13 @@ export class DocumentAnalysis {
       const related = diagnostics.filter((d) => d.code === CODES.json);
       const noCommas = removeTrailingCommas(text);
       if (noCommas !== undefined) {
-        out.push({ title: 'Remove trailing commas', kind: 'quickfix', isPreferred: true, diagnostics: related, edit: { range: whole, newText: noCommas } });
+        out.push({
+          title: 'Remove trailing commas',
+          kind: 'quickfix',
+          isPreferred: true,
+          diagnostics: related,
+          edit: { range: whole, newText: noCommas },
+        });
       }
       const fromPython = pythonLiteralToJson(text);
       if (fromPython !== undefined) {
@@ -359,27 +378,37 @@ function escapeInline(text: string): string {
 
 function actsOf(turn: Turn, speaker: 'user' | 'assistant'): string {
   const acts = new Set<string>();
-  for (const a of turn.annotations ?? []) if (a.speaker === speaker) for (const x of a.acts) acts.add(`${x} (${a.annotator})`);
+  for (const a of turn.annotations ?? [])
+    if (a.speaker === speaker) for (const x of a.acts) acts.add(`${x} (${a.annotator})`);
   return [...acts].join(', ');
 }
 
 function turnMarkdown(conv: Conversation, turn: Turn, t: number, lineNo: number): string {
   const parts: string[] = [];
-  parts.push(`**${escapeInline(conversationId(conv, lineNo))}** · turn ${t + 1} of ${conv.turns.length} · ${reportedOutcome(conv) ?? 'outcome unknown'}`);
+  parts.push(
+    `**${escapeInline(conversationId(conv, lineNo))}** · turn ${t + 1} of ${conv.turns.length} · ${reportedOutcome(conv) ?? 'outcome unknown'}`,
+  );
   if (turn.user_utterance !== undefined) {
     const acts = actsOf(turn, 'user');
-    parts.push(`**User** (${countWords(turn.user_utterance)} words${acts ? `; ${escapeInline(acts)}` : ''}): ${escapeInline(snippet(turn.user_utterance, 400))}`);
+    parts.push(
+      `**User** (${countWords(turn.user_utterance)} words${acts ? `; ${escapeInline(acts)}` : ''}): ${escapeInline(snippet(turn.user_utterance, 400))}`,
+    );
   }
   if (turn.assistant_utterance !== undefined) {
     const acts = actsOf(turn, 'assistant');
-    parts.push(`**Assistant**${acts ? ` (${escapeInline(acts)})` : ''}: ${escapeInline(snippet(turn.assistant_utterance, 400))}`);
+    parts.push(
+      `**Assistant**${acts ? ` (${escapeInline(acts)})` : ''}: ${escapeInline(snippet(turn.assistant_utterance, 400))}`,
+    );
   }
   if (turn.recommendations?.length) parts.push(`**Shown:** ${turn.recommendations.length} items`);
   const purchase = purchaseLikelihood(turn);
   const ticked = Object.entries(turn.ratings ?? {})
     .filter(([, v]) => v === true)
     .map(([k]) => k);
-  if (ticked.length || purchase) parts.push(`**Ratings:** ${escapeInline([...ticked, purchase ? `purchase: ${purchase}` : ''].filter(Boolean).join(', '))}`);
+  if (ticked.length || purchase)
+    parts.push(
+      `**Ratings:** ${escapeInline([...ticked, purchase ? `purchase: ${purchase}` : ''].filter(Boolean).join(', '))}`,
+    );
   const tr = turn.trace;
   if (tr) {
     const bits: string[] = [];

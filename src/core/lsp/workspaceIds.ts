@@ -50,7 +50,11 @@ export class WorkspaceIdIndex {
   private files = new Map<string, FileIds>();
 
   /** Case-insensitive substring search over ids in open documents and workspace files. */
-  async search(roots: readonly string[], query: string, open: ReadonlyMap<string, { id: string; line: number }[]>): Promise<IdHit[]> {
+  async search(
+    roots: readonly string[],
+    query: string,
+    open: ReadonlyMap<string, { id: string; line: number }[]>,
+  ): Promise<IdHit[]> {
     const q = query.toLowerCase();
     const hits: IdHit[] = [];
     const seen = new Set<string>();

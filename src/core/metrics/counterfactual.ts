@@ -100,7 +100,12 @@ export function counterfactualValidation(
         unseen: compareFeature(f, s.name, human.to.values[f], s.to.values[f]),
       });
     }
-    summary.push({ simulator: s.name, features: counted, direction_agrees: agree, mean_abs_log_ratio: logN ? logSum / logN : NaN });
+    summary.push({
+      simulator: s.name,
+      features: counted,
+      direction_agrees: agree,
+      mean_abs_log_ratio: logN ? logSum / logN : NaN,
+    });
   }
   return { from: opts.fromName ?? 'from', to: opts.toName ?? 'to', features: [...features], shifts, summary };
 }

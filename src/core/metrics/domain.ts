@@ -29,8 +29,10 @@ export function conversationDomain(c: Conversation): Domain | undefined {
   if (task && APPAREL.has(task.toLowerCase())) return 'apparel';
   if (task && task.toLowerCase() === MOVIE_CATEGORY) return 'movies';
   for (const t of c.turns ?? []) {
-    for (const a of t.annotations ?? []) if (typeof a.taxonomy === 'string' && MOVIE_TAXONOMIES.has(a.taxonomy)) return 'movies';
-    for (const r of t.recommendations ?? []) if (typeof r.title === 'string' && YEAR_TITLE.test(r.title)) return 'movies';
+    for (const a of t.annotations ?? [])
+      if (typeof a.taxonomy === 'string' && MOVIE_TAXONOMIES.has(a.taxonomy)) return 'movies';
+    for (const r of t.recommendations ?? [])
+      if (typeof r.title === 'string' && YEAR_TITLE.test(r.title)) return 'movies';
   }
   return undefined;
 }
@@ -41,7 +43,8 @@ export function movieCatalogSourceOf(c: Conversation): MovieCatalogSource | unde
   if (format === 'redial') return 'redial';
   if (format === 'iard') return 'iard';
   // The UserSimCRS copy of IARD (read as DialogueKit) names its movies in TITLE slots of IARD annotations.
-  for (const t of c.turns ?? []) for (const a of t.annotations ?? []) if (a.taxonomy === 'iard' && a.annotator === 'source') return 'iard';
+  for (const t of c.turns ?? [])
+    for (const a of t.annotations ?? []) if (a.taxonomy === 'iard' && a.annotator === 'source') return 'iard';
   return undefined;
 }
 
@@ -87,7 +90,8 @@ export const MOVIE_CATALOG_LIMITS =
 /** The command that builds a movie catalog from a human population (or says none can be built). */
 function catalogAdvice(pops: readonly { label: string; file?: string; domain: DomainCount }[]): string {
   const human = pops.find((p) => p.domain.domain === 'movies' && p.domain.catalogSource);
-  if (!human) return 'Build a movie catalog from ReDial or IARD dialogues with simlens catalog build --from redial|iard FILE --out movies.catalog.jsonl and simulate with --catalog movies.catalog.jsonl (VS Code: Run Simulation… offers it for an open ReDial or IARD file); no catalog can be built from INSPIRED or AB-ReDial files.';
+  if (!human)
+    return 'Build a movie catalog from ReDial or IARD dialogues with simlens catalog build --from redial|iard FILE --out movies.catalog.jsonl and simulate with --catalog movies.catalog.jsonl (VS Code: Run Simulation… offers it for an open ReDial or IARD file); no catalog can be built from INSPIRED or AB-ReDial files.';
   const file = human.file ?? human.label;
   return `Build a movie catalog from ${human.label}: simlens catalog build --from ${human.domain.catalogSource} ${/\s/.test(file) ? JSON.stringify(file) : file} --out movies.catalog.jsonl, then simulate with --catalog movies.catalog.jsonl (VS Code: Run Simulation… offers it when that file is open). ${MOVIE_CATALOG_LIMITS}`;
 }
@@ -98,11 +102,15 @@ const NAMES: Record<Domain, string> = { movies: 'movie dialogues', apparel: 'app
  * One warning when populations of known, different domains are compared (the first is the
  * reference); undefined when they agree or a domain is unknown.
  */
-export function domainMismatch(pops: readonly { label: string; file?: string; domain: DomainCount }[]): string | undefined {
+export function domainMismatch(
+  pops: readonly { label: string; file?: string; domain: DomainCount }[],
+): string | undefined {
   const known = pops.filter((p) => p.domain.domain);
   const domains = new Set(known.map((p) => p.domain.domain));
   if (domains.size < 2) return undefined;
-  const parts = known.map((p) => `${p.label}: ${NAMES[p.domain.domain!]} (${p.domain[p.domain.domain!]} of ${p.domain.total})`);
+  const parts = known.map(
+    (p) => `${p.label}: ${NAMES[p.domain.domain!]} (${p.domain[p.domain.domain!]} of ${p.domain.total})`,
+  );
   return `the populations come from different domains (${parts.join('; ')}): differences in length, acts and wording reflect the domain as much as the simulator. Compare with human data of the simulator's domain (the built-in simulators use the apparel catalog unless given --catalog FILE). ${catalogAdvice(known)}`;
 }
 
@@ -116,7 +124,9 @@ export function domainWarningsOf(pops: readonly { label: string; file?: string; 
   if (mismatch) return [mismatch];
   const sims = pops.filter((p) => p.domain.domain === 'movies' && p.domain.builtinOnMovies);
   if (!sims.length) return [];
-  return [`${sims.map((p) => p.label).join(', ')}: built-in simulated users on a movie catalog. ${MOVIE_CATALOG_LIMITS}`];
+  return [
+    `${sims.map((p) => p.label).join(', ')}: built-in simulated users on a movie catalog. ${MOVIE_CATALOG_LIMITS}`,
+  ];
 }
 
 /**
@@ -124,4 +134,4 @@ export function domainWarningsOf(pops: readonly { label: string; file?: string; 
  * domain, and what to do for another one.
  */
 export const BUILTIN_CATALOG_NOTE =
-  "The built-in simulators shop in a synthetic apparel catalog (clothes, shoes, bags, accessories) unless given another: compare their runs with apparel human data such as ConvApparel, not with movie dialogues (ReDial, IARD, INSPIRED). A movie catalog can be built from ReDial or IARD files (simlens catalog build --from redial|iard FILE --out movies.catalog.jsonl; then simlens simulate --catalog movies.catalog.jsonl), but the built-in users know only a year per movie there.";
+  'The built-in simulators shop in a synthetic apparel catalog (clothes, shoes, bags, accessories) unless given another: compare their runs with apparel human data such as ConvApparel, not with movie dialogues (ReDial, IARD, INSPIRED). A movie catalog can be built from ReDial or IARD files (simlens catalog build --from redial|iard FILE --out movies.catalog.jsonl; then simlens simulate --catalog movies.catalog.jsonl), but the built-in users know only a year per movie there.';

@@ -27,9 +27,7 @@
  *   turn's simulator trace (see `conversationOutcome`).
  * A missing value is NaN; comparisons leave such conversations out of that feature.
  */
-import {
-  conversationOutcome, countWords, judgeFields, type Conversation, type Turn,
-} from '../model';
+import { conversationOutcome, countWords, judgeFields, type Conversation, type Turn } from '../model';
 import { CONVAPPAREL_TAXONOMY, inferTaxonomyName } from '../taxonomy';
 import { IARD_TO_CONVAPPAREL, mapActs, normalizeLabel, toConvApparelUserAct } from '../taxonomy/acts';
 import { ActTagger } from './tagger';
@@ -82,11 +80,16 @@ function userAnnotationTaxonomy(acts: readonly string[], taxonomy: string | unde
  * when they are in a taxonomy with a mapping (CONVAPPAREL_MAPPINGS), else as given and flagged,
  * so the ConvApparel act features of that conversation are not computed (never a silent 0).
  */
-function annotatorConvApparelActs(acts: readonly string[], taxonomy: string | undefined, first: boolean): { acts: string[]; mapped?: string; unmapped?: string } {
+function annotatorConvApparelActs(
+  acts: readonly string[],
+  taxonomy: string | undefined,
+  first: boolean,
+): { acts: string[]; mapped?: string; unmapped?: string } {
   const tax = userAnnotationTaxonomy(acts, taxonomy);
   if (tax === 'convapparel') return { acts: [...acts] };
   if (tax === 'iard') return { acts: mapActs(acts, IARD_TO_CONVAPPAREL), mapped: tax };
-  if (tax === 'zhang-balog') return { acts: [...new Set(acts.map((a) => toConvApparelUserAct(normalizeLabel(a), first)))], mapped: tax };
+  if (tax === 'zhang-balog')
+    return { acts: [...new Set(acts.map((a) => toConvApparelUserAct(normalizeLabel(a), first)))], mapped: tax };
   return { acts: [...acts], unmapped: tax };
 }
 
@@ -112,10 +115,14 @@ export function parseActSource(spec: string | undefined): ActSource {
 /** A readable name of an act source, for reports. */
 export function describeActSource(src: ActSource): string {
   switch (src.kind) {
-    case 'tagger': return 'lexical tagger';
-    case 'trace': return 'simulator trace (user_act)';
-    case 'judge': return src.annotator ?? 'judge (any model)';
-    case 'annotator': return `annotator "${src.annotator}"${src.map ? ' (mapped)' : ''}`;
+    case 'tagger':
+      return 'lexical tagger';
+    case 'trace':
+      return 'simulator trace (user_act)';
+    case 'judge':
+      return src.annotator ?? 'judge (any model)';
+    case 'annotator':
+      return `annotator "${src.annotator}"${src.map ? ' (mapped)' : ''}`;
   }
 }
 
@@ -179,7 +186,9 @@ export function userActsPerTurn(conv: Conversation, src: ActSource): (string[] |
   switch (src.kind) {
     case 'tagger': {
       const tagger = src.tagger ?? ActTagger.default();
-      return conv.turns.map((t) => (t.user_utterance && t.user_utterance.trim() ? tagger.tag(t.user_utterance) : undefined));
+      return conv.turns.map((t) =>
+        t.user_utterance && t.user_utterance.trim() ? tagger.tag(t.user_utterance) : undefined,
+      );
     }
     case 'trace': {
       let any = false;
@@ -214,7 +223,10 @@ export function userActsPerTurn(conv: Conversation, src: ActSource): (string[] |
  * Per-turn user acts of an annotator (no explicit label map) in ConvApparel names, with the
  * taxonomy they were mapped from or the one that has no mapping (the first met).
  */
-function annotatorActsPerTurn(conv: Conversation, annotator: string): { acts?: (string[] | undefined)[]; mapped?: string; unmapped?: string } {
+function annotatorActsPerTurn(
+  conv: Conversation,
+  annotator: string,
+): { acts?: (string[] | undefined)[]; mapped?: string; unmapped?: string } {
   let any = false;
   let mapped: string | undefined;
   let unmapped: string | undefined;
@@ -314,7 +326,10 @@ export function conversationFeatures(conv: Conversation, opts: FeatureOptions = 
       for (const [k, v] of Object.entries(ua as Record<string, unknown>)) values[`act:${k}`] = num(v);
     }
   } else {
-    const perTurn = actSrc.kind === 'annotator' && !actSrc.map ? annotatorActsPerTurn(conv, actSrc.annotator) : { acts: userActsPerTurn(conv, actSrc) };
+    const perTurn =
+      actSrc.kind === 'annotator' && !actSrc.map
+        ? annotatorActsPerTurn(conv, actSrc.annotator)
+        : { acts: userActsPerTurn(conv, actSrc) };
     if (perTurn.mapped) mappedFrom = perTurn.mapped;
     if (perTurn.unmapped) unmappedTaxonomy = perTurn.unmapped;
     if (perTurn.acts) {
@@ -335,7 +350,8 @@ export function conversationFeatures(conv: Conversation, opts: FeatureOptions = 
   let agentActsKnown = false;
   if (agent) {
     agentActsKnown = true;
-    for (const acts of agent) for (const a of acts ?? []) values[`agent_act:${a}`] = (values[`agent_act:${a}`] ?? 0) + 1;
+    for (const acts of agent)
+      for (const a of acts ?? []) values[`agent_act:${a}`] = (values[`agent_act:${a}`] ?? 0) + 1;
   } else if (actSrc.kind === 'judge') {
     const j = actSrc.annotator ? judgeFields(conv, actSrc.annotator) : judge;
     const aa = j?.assistant_dialog_acts;
@@ -366,7 +382,8 @@ export function conversationFeatures(conv: Conversation, opts: FeatureOptions = 
     values.accepted = accepted ? 1 : 0;
     values.turns_until_acceptance = accepted ? (acceptTurn ?? userTurns) : NaN;
   } else {
-    for (const k of ['satisfaction', 'frustration', 'confusion', 'sentiment', 'accepted', 'turns_until_acceptance']) values[k] = NaN;
+    for (const k of ['satisfaction', 'frustration', 'confusion', 'sentiment', 'accepted', 'turns_until_acceptance'])
+      values[k] = NaN;
   }
   const out: ConversationFeatures = { values, actsKnown, agentActsKnown };
   if (mappedFrom) out.actsMappedFrom = mappedFrom;
@@ -384,15 +401,35 @@ export function featureValue(f: ConversationFeatures, name: string): number {
 }
 
 /** The basic, act and UX feature names for the ConvApparel taxonomy. */
-export const BASIC_FEATURES = ['num_turns', 'user_words_per_turn', 'user_turns_with_question', 'assistant_turns_with_question'] as const;
-export const UX_FEATURES = ['satisfaction', 'frustration', 'confusion', 'sentiment', 'accepted', 'turns_until_acceptance'] as const;
+export const BASIC_FEATURES = [
+  'num_turns',
+  'user_words_per_turn',
+  'user_turns_with_question',
+  'assistant_turns_with_question',
+] as const;
+export const UX_FEATURES = [
+  'satisfaction',
+  'frustration',
+  'confusion',
+  'sentiment',
+  'accepted',
+  'turns_until_acceptance',
+] as const;
 export const ACT_FEATURES: readonly string[] = CONVAPPAREL_TAXONOMY.user.map((a) => `act:${a}`);
 
 /** The 11 metrics of the ConvApparel PLSA tables (Tables 2-6), in the paper's order. */
 export const PLSA_DEFAULT_FEATURES: readonly string[] = [
-  'num_turns', 'user_words_per_turn', 'user_turns_with_question',
-  'act:critique', 'act:greet_thank', 'act:inform_preference', 'act:provide_feedback_negative',
-  'act:provide_feedback_positive', 'act:accept_recommendation', 'act:reject_recommendation', 'act:other',
+  'num_turns',
+  'user_words_per_turn',
+  'user_turns_with_question',
+  'act:critique',
+  'act:greet_thank',
+  'act:inform_preference',
+  'act:provide_feedback_negative',
+  'act:provide_feedback_positive',
+  'act:accept_recommendation',
+  'act:reject_recommendation',
+  'act:other',
 ];
 
 /** Labels for the paper's table rows. */
@@ -437,8 +474,15 @@ export interface FeatureTable {
 }
 
 /** Computes the named features for every conversation. */
-export function featureTable(conversations: readonly Conversation[], features: readonly string[], opts: FeatureOptions = {}): FeatureTable {
-  return featureTableOf(conversations.map((c) => conversationFeatures(c, opts)), features);
+export function featureTable(
+  conversations: readonly Conversation[],
+  features: readonly string[],
+  opts: FeatureOptions = {},
+): FeatureTable {
+  return featureTableOf(
+    conversations.map((c) => conversationFeatures(c, opts)),
+    features,
+  );
 }
 
 /** The table of the named features from per-conversation features (computed, or read from a feature file). */
@@ -465,7 +509,10 @@ export function actSourceNotes(rows: readonly ConversationFeatures[], features: 
     if (r.actsUnmappedTaxonomy) unmapped.set(r.actsUnmappedTaxonomy, (unmapped.get(r.actsUnmappedTaxonomy) ?? 0) + 1);
   }
   const out: string[] = [];
-  for (const [tax, n] of mapped) out.push(`user acts of ${n} of ${rows.length} conversation(s) are in the ${tax} taxonomy: ${CONVAPPAREL_MAPPINGS[tax] ?? 'mapped to ConvApparel user acts'}`);
+  for (const [tax, n] of mapped)
+    out.push(
+      `user acts of ${n} of ${rows.length} conversation(s) are in the ${tax} taxonomy: ${CONVAPPAREL_MAPPINGS[tax] ?? 'mapped to ConvApparel user acts'}`,
+    );
   for (const [tax, n] of unmapped) {
     out.push(
       `user acts of ${n} of ${rows.length} conversation(s) are in the ${tax} taxonomy, which has no mapping to ConvApparel user acts: ` +
@@ -496,7 +543,8 @@ export function availableFeatures(conversations: readonly Conversation[], opts: 
   return [...BASIC_FEATURES, ...[...acts].sort(), ...UX_FEATURES];
 }
 
-const WH_START = /(^|[.!;:\n]\s*|\.\.\.\s*)(what|which|how|why|when|where|who|whose|whats|what's|anything|any (other|more))\b/i;
+const WH_START =
+  /(^|[.!;:\n]\s*|\.\.\.\s*)(what|which|how|why|when|where|who|whose|whats|what's|anything|any (other|more))\b/i;
 
 /**
  * Whether an utterance asks something: it contains "?" or a sentence starts with an interrogative

@@ -90,7 +90,12 @@ function vectorizeIds(docs: readonly Int32Array[], column: Int32Array, cols: num
 }
 
 /** Trains on encoded documents: vocabulary = ids in at least minDf training documents. */
-function trainEncoded(docs: readonly Int32Array[], labels: ArrayLike<number>, dictSize: number, opts: DiscriminatorOptions): { column: Int32Array; cols: number; model: LogisticModel } {
+function trainEncoded(
+  docs: readonly Int32Array[],
+  labels: ArrayLike<number>,
+  dictSize: number,
+  opts: DiscriminatorOptions,
+): { column: Int32Array; cols: number; model: LogisticModel } {
   const minDf = opts.minDf ?? 2;
   const df = new Int32Array(dictSize);
   const lastSeen = new Int32Array(dictSize).fill(-1);
@@ -111,7 +116,11 @@ function trainEncoded(docs: readonly Int32Array[], labels: ArrayLike<number>, di
 }
 
 /** Trains a discriminator on tokenised documents with labels 1 = human, 0 = simulated. */
-export function trainDiscriminator(docs: readonly string[][], labels: ArrayLike<number>, opts: DiscriminatorOptions = {}): Discriminator {
+export function trainDiscriminator(
+  docs: readonly string[][],
+  labels: ArrayLike<number>,
+  opts: DiscriminatorOptions = {},
+): Discriminator {
   const enc = encodeDocs(docs);
   const { column, cols, model } = trainEncoded(enc.ids, labels, enc.dictionary.size, opts);
   const vocab = new Map<string, number>();
@@ -127,7 +136,13 @@ export function trainDiscriminator(docs: readonly string[][], labels: ArrayLike<
 }
 
 /** Fits on encoded training documents and predicts encoded test documents. */
-function fitPredict(train: readonly Int32Array[], labels: ArrayLike<number>, test: readonly Int32Array[], dictSize: number, opts: DiscriminatorOptions): { prob: Float64Array; vocab: number } {
+function fitPredict(
+  train: readonly Int32Array[],
+  labels: ArrayLike<number>,
+  test: readonly Int32Array[],
+  dictSize: number,
+  opts: DiscriminatorOptions,
+): { prob: Float64Array; vocab: number } {
   const { column, cols, model } = trainEncoded(train, labels, dictSize, opts);
   return { prob: predictProba(model, vectorizeIds(test, column, cols)), vocab: cols };
 }
@@ -187,7 +202,9 @@ export function stratifiedFolds(labels: ArrayLike<number>, k: number, seed: stri
   for (const cls of [0, 1]) {
     const idx: number[] = [];
     for (let i = 0; i < labels.length; i++) if (labels[i] === cls) idx.push(i);
-    rng.shuffle(idx).forEach((i, j) => { folds[i] = j % k; });
+    rng.shuffle(idx).forEach((i, j) => {
+      folds[i] = j % k;
+    });
   }
   return folds;
 }
@@ -217,7 +234,10 @@ export function crossValidateHls(
 ): HlsCrossValidation {
   const k = opts.k ?? 5;
   const seed = opts.seed ?? 1;
-  if (human.length < k || simulated.length < k) throw new Error(`cross-validation needs at least ${k} conversations on each side (human ${human.length}, simulated ${simulated.length})`);
+  if (human.length < k || simulated.length < k)
+    throw new Error(
+      `cross-validation needs at least ${k} conversations on each side (human ${human.length}, simulated ${simulated.length})`,
+    );
   const { ids: docs, dictionary } = encodeDocs([...human, ...simulated].map(userNgrams));
   const labels = new Int8Array(docs.length);
   labels.fill(1, 0, human.length);
@@ -229,11 +249,24 @@ export function crossValidateHls(
     const train: number[] = [];
     const test: number[] = [];
     for (let i = 0; i < docs.length; i++) (folds[i] === f ? test : train).push(i);
-    const r = fitPredict(train.map((i) => docs[i]), train.map((i) => labels[i]), test.map((i) => docs[i]), dictionary.size, opts);
+    const r = fitPredict(
+      train.map((i) => docs[i]),
+      train.map((i) => labels[i]),
+      test.map((i) => docs[i]),
+      dictionary.size,
+      opts,
+    );
     vocab = Math.max(vocab, r.vocab);
     const p = r.prob;
-    test.forEach((i, j) => { prob[i] = p[j]; });
-    foldMetrics.push(classificationMetrics(p, test.map((i) => labels[i])));
+    test.forEach((i, j) => {
+      prob[i] = p[j];
+    });
+    foldMetrics.push(
+      classificationMetrics(
+        p,
+        test.map((i) => labels[i]),
+      ),
+    );
   }
   return {
     k,
@@ -354,7 +387,10 @@ export interface LlmDiscriminatorScores {
 }
 
 /** Collects `fields.p_human` of `discriminator:*` annotations (the latest one, or the named annotator). */
-export function llmDiscriminatorScores(conversations: readonly Conversation[], annotator?: string): LlmDiscriminatorScores {
+export function llmDiscriminatorScores(
+  conversations: readonly Conversation[],
+  annotator?: string,
+): LlmDiscriminatorScores {
   const names = new Set<string>();
   const scores = conversations.map((c) => {
     const list = c.annotations ?? [];

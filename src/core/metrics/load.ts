@@ -49,6 +49,8 @@ export async function loadPopulation(path: string, display = path): Promise<Popu
     file: display,
     conversations: r.conversations,
     problems: [],
-    warnings: r.warnings.map((w) => `${display}${w.line !== undefined ? `:${w.line}` : ''}: ${w.path ? `${w.path}: ` : ''}${w.message}`),
+    warnings: r.warnings.map(
+      (w) => `${display}${w.line !== undefined ? `:${w.line}` : ''}: ${w.path ? `${w.path}: ` : ''}${w.message}`,
+    ),
   };
 }

@@ -59,7 +59,12 @@ export interface LabelledTable {
  * (`mannwhitneyu(reference, candidate)`, `ks_2samp(reference, candidate)`); a side with no values
  * gives NaN statistics.
  */
-export function compareFeature(feature: string, candidate: string, ref: Float64Array, cand: Float64Array): PlsaComparison {
+export function compareFeature(
+  feature: string,
+  candidate: string,
+  ref: Float64Array,
+  cand: Float64Array,
+): PlsaComparison {
   const x = presentValues(ref);
   const y = presentValues(cand);
   const out: PlsaComparison = {
@@ -100,7 +105,11 @@ function sharedConstant(x: Float64Array, y: Float64Array): number | undefined {
  * tested (`untested: "constant"`, NaN statistics) and the warnings say so; a feature with no
  * values on a side keeps NaN statistics and the warnings name it as not computed.
  */
-export function comparePopulations(reference: LabelledTable, candidates: readonly LabelledTable[], features?: readonly string[]): PlsaReport {
+export function comparePopulations(
+  reference: LabelledTable,
+  candidates: readonly LabelledTable[],
+  features?: readonly string[],
+): PlsaReport {
   const feats = features ? [...features] : reference.table.features;
   const comparisons: PlsaComparison[] = [];
   const warnings: string[] = [];
@@ -124,9 +133,14 @@ export function comparePopulations(reference: LabelledTable, candidates: readonl
       comparisons.push(cmp);
     }
     if (constant.length) {
-      warnings.push(`${c.file}: ${constant.length} feature(s) constant in both populations not tested (the same value in every conversation of ${reference.file} and ${c.file}; left out of the "k of n features" counts): ${constant.join(', ')}`);
+      warnings.push(
+        `${c.file}: ${constant.length} feature(s) constant in both populations not tested (the same value in every conversation of ${reference.file} and ${c.file}; left out of the "k of n features" counts): ${constant.join(', ')}`,
+      );
     }
-    if (missing.length) warnings.push(`${c.file}: ${missing.length} feature(s) not computed on one side (no values), left out of the counts: ${missing.join(', ')}`);
+    if (missing.length)
+      warnings.push(
+        `${c.file}: ${missing.length} feature(s) not computed on one side (no values), left out of the counts: ${missing.join(', ')}`,
+      );
   }
   const out: PlsaReport = {
     reference: { file: reference.file, n: reference.table.n },
@@ -162,7 +176,11 @@ export interface BaselineReport {
  * population has fewer than 2·size) and compares them feature by feature, giving the spread to
  * expect between two samples of the same population.
  */
-export function splitHalfBaseline(table: FeatureTable, file: string, opts: { size?: number; seed?: string | number } = {}): BaselineReport {
+export function splitHalfBaseline(
+  table: FeatureTable,
+  file: string,
+  opts: { size?: number; seed?: string | number } = {},
+): BaselineReport {
   const seed = opts.seed ?? 1;
   const size = Math.min(opts.size ?? 300, Math.floor(table.n / 2));
   if (size < 1) throw new Error(`${file}: ${table.n} conversation(s) cannot be split into two halves`);
@@ -187,7 +205,8 @@ export interface CloserSummary {
 
 /** "k of n features closer to the reference than B", by KS (lower) and by MWU p (higher). */
 export function closerSummary(report: PlsaReport, a: string, b: string): CloserSummary {
-  const byFeature = (cand: string) => new Map(report.comparisons.filter((c) => c.candidate === cand).map((c) => [c.feature, c]));
+  const byFeature = (cand: string) =>
+    new Map(report.comparisons.filter((c) => c.candidate === cand).map((c) => [c.feature, c]));
   const ca = byFeature(a);
   const cb = byFeature(b);
   let features = 0;
@@ -207,6 +226,7 @@ export function closerSummary(report: PlsaReport, a: string, b: string): CloserS
 /** Closer-than summaries for every ordered pair of candidates. */
 export function allCloserSummaries(report: PlsaReport): CloserSummary[] {
   const out: CloserSummary[] = [];
-  for (const a of report.candidates) for (const b of report.candidates) if (a.file !== b.file) out.push(closerSummary(report, a.file, b.file));
+  for (const a of report.candidates)
+    for (const b of report.candidates) if (a.file !== b.file) out.push(closerSummary(report, a.file, b.file));
   return out;
 }

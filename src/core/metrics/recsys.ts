@@ -41,7 +41,9 @@ export function targetWithAlternatives(conv: Conversation): { target?: string; a
   }
   const meta = conv.metadata;
   const target = typeof meta?.target === 'string' ? meta.target : undefined;
-  const alts = Array.isArray(meta?.alternatives) ? (meta!.alternatives as unknown[]).filter((x): x is string => typeof x === 'string') : [];
+  const alts = Array.isArray(meta?.alternatives)
+    ? (meta!.alternatives as unknown[]).filter((x): x is string => typeof x === 'string')
+    : [];
   return { target, alternatives: alts };
 }
 
@@ -67,10 +69,16 @@ export interface PepperCurves {
  * PC_t, PCIR_t and Recall@k for t = 1..`turns` (default: the longest conversation).
  * @param k list depth per turn (default 50, as in the PEPPER code)
  */
-export function pepperCurves(conversations: readonly Conversation[], opts: { k?: number; turns?: number } = {}): PepperCurves {
+export function pepperCurves(
+  conversations: readonly Conversation[],
+  opts: { k?: number; turns?: number } = {},
+): PepperCurves {
   const k = opts.k ?? 50;
   const users = conversations
-    .map((c) => ({ targets: new Set(conversationTargets(c)), recs: recommendationsPerTurn(c).filter((r, i) => r.length > 0 || c.turns[i].assistant_utterance !== undefined) }))
+    .map((c) => ({
+      targets: new Set(conversationTargets(c)),
+      recs: recommendationsPerTurn(c).filter((r, i) => r.length > 0 || c.turns[i].assistant_utterance !== undefined),
+    }))
     .filter((u) => u.targets.size > 0);
   const T = opts.turns ?? Math.max(0, ...users.map((u) => u.recs.length));
   const pc = new Array<number>(T).fill(0);
@@ -99,7 +107,15 @@ export function pepperCurves(conversations: readonly Conversation[], opts: { k?:
     recall[t] = n ? recall[t] / n : NaN;
   }
   const pcir = pc.map((v, t) => v - (t ? pc[t - 1] : 0));
-  return { users: n, turns: T, k, pc, pcir, recall_at_k: recall, pcir_avg: T ? pcir.reduce((s, v) => s + v, 0) / T : NaN };
+  return {
+    users: n,
+    turns: T,
+    k,
+    pc,
+    pcir,
+    recall_at_k: recall,
+    pcir_avg: T ? pcir.reduce((s, v) => s + v, 0) / T : NaN,
+  };
 }
 
 /** AlterEval measures per turn t = 1..horizon. */
@@ -137,7 +153,10 @@ export function mrrAtK(list: readonly string[], relevant: ReadonlySet<string>, k
  * SR@1, NDCG@10 and MRR@10 per turn over conversations with a known target.
  * @param relevant "alternatives" (target + alternatives, for meta-simulators) or "target" (classical)
  */
-export function alterEvalCurves(conversations: readonly Conversation[], opts: { relevant?: 'alternatives' | 'target'; horizon?: number } = {}): AlterEvalCurves {
+export function alterEvalCurves(
+  conversations: readonly Conversation[],
+  opts: { relevant?: 'alternatives' | 'target'; horizon?: number } = {},
+): AlterEvalCurves {
   const mode = opts.relevant ?? 'alternatives';
   const H = opts.horizon ?? 10;
   const sr = new Array<number>(H).fill(0);
@@ -166,7 +185,15 @@ export function alterEvalCurves(conversations: readonly Conversation[], opts: { 
     if (found) successes++;
   }
   const avg = (v: number[]) => v.map((x) => (n ? x / n : NaN));
-  return { conversations: n, horizon: H, relevant: mode, sr_at_1: avg(sr), ndcg_at_10: avg(nd), mrr_at_10: avg(mr), success: n ? successes / n : NaN };
+  return {
+    conversations: n,
+    horizon: H,
+    relevant: mode,
+    sr_at_1: avg(sr),
+    ndcg_at_10: avg(nd),
+    mrr_at_10: avg(mr),
+    success: n ? successes / n : NaN,
+  };
 }
 
 /** Per-turn improvement of a meta-simulator run over its base run on the same recommender. */
@@ -185,7 +212,11 @@ export interface AlterEvalImprovement {
  * Improvement of a meta-simulator (evaluated with alternatives relevant) over its base simulator
  * (classical single-target evaluation), as in Fashion-AlterEval.
  */
-export function alterEvalImprovement(base: readonly Conversation[], meta: readonly Conversation[], horizon = 10): AlterEvalImprovement {
+export function alterEvalImprovement(
+  base: readonly Conversation[],
+  meta: readonly Conversation[],
+  horizon = 10,
+): AlterEvalImprovement {
   const b = alterEvalCurves(base, { relevant: 'target', horizon });
   const m = alterEvalCurves(meta, { relevant: 'alternatives', horizon });
   const diff = (x: number[], y: number[]) => x.map((v, i) => v - y[i]);
@@ -196,6 +227,10 @@ export function alterEvalImprovement(base: readonly Conversation[], meta: readon
     sr_at_1: diff(m.sr_at_1, b.sr_at_1),
     ndcg_at_10: diff(m.ndcg_at_10, b.ndcg_at_10),
     mrr_at_10: diff(m.mrr_at_10, b.mrr_at_10),
-    relative_at_horizon: { sr_at_1: rel(m.sr_at_1, b.sr_at_1), ndcg_at_10: rel(m.ndcg_at_10, b.ndcg_at_10), mrr_at_10: rel(m.mrr_at_10, b.mrr_at_10) },
+    relative_at_horizon: {
+      sr_at_1: rel(m.sr_at_1, b.sr_at_1),
+      ndcg_at_10: rel(m.ndcg_at_10, b.ndcg_at_10),
+      mrr_at_10: rel(m.mrr_at_10, b.mrr_at_10),
+    },
   };
 }

@@ -34,11 +34,27 @@ export interface SyntheticProfile {
 }
 
 const PHRASES: Record<string, readonly string[]> = {
-  inform_preference: ["I'm looking for a warm jacket", 'I need running shoes in size 9', 'I want something casual for the weekend', 'my budget is about 60 dollars', 'I prefer dark colors'],
-  accept_recommendation: ["I'll take the second one", "I'll buy the navy one", 'adding it to my cart', "that's the one"],
+  inform_preference: [
+    "I'm looking for a warm jacket",
+    'I need running shoes in size 9',
+    'I want something casual for the weekend',
+    'my budget is about 60 dollars',
+    'I prefer dark colors',
+  ],
+  accept_recommendation: [
+    "I'll take the second one",
+    "I'll buy the navy one",
+    'adding it to my cart',
+    "that's the one",
+  ],
   reject_recommendation: ["I don't like those", 'not really my style', 'none of these work for me', 'no thanks'],
   ask_clarification: ['what material is it', 'does it come in black', 'is it waterproof', 'how does it fit'],
-  critique: ['something cheaper please', 'can you show me a lighter one', 'more formal than that', 'maybe in a darker color'],
+  critique: [
+    'something cheaper please',
+    'can you show me a lighter one',
+    'more formal than that',
+    'maybe in a darker color',
+  ],
   provide_feedback_positive: ['these look great', 'I love that color', 'nice suggestions'],
   provide_feedback_negative: ["you're not listening", 'this is not helpful', 'I already told you'],
   greet_thank: ['hi there', 'thanks for your help', 'thank you, bye'],
@@ -75,7 +91,9 @@ export function syntheticConversation(profile: SyntheticProfile, rng: Rng, i: nu
     if (rng.chance(profile.questionRate) && !text.endsWith('?')) text += '?';
     const turn: Turn = {
       user_utterance: text,
-      assistant_utterance: rng.chance(0.5) ? 'Here are some options you might like. Which one do you prefer?' : 'Here are a few items that match.',
+      assistant_utterance: rng.chance(0.5)
+        ? 'Here are some options you might like. Which one do you prefer?'
+        : 'Here are a few items that match.',
       recommendations: Array.from({ length: 4 }, (_, k) => ({ item_id: `item-${rng.int(200)}`, title: `Item ${k}` })),
     };
     if (profile.ratings) {
@@ -106,29 +124,114 @@ export function syntheticPopulation(profile: SyntheticProfile, n: number, seed: 
   return Array.from({ length: n }, (_, i) => syntheticConversation(profile, rng, i));
 }
 
-const HUMAN_WORDS = ['um', 'like', 'really', 'kinda', 'lol', 'actually', 'pretty', 'just', 'idk', 'tbh', 'super', 'honestly'];
-const SIM_WORDS = ['certainly', 'additionally', 'furthermore', 'preferably', 'ideally', 'specifically', 'overall', 'moreover', 'particularly', 'definitely'];
+const HUMAN_WORDS = [
+  'um',
+  'like',
+  'really',
+  'kinda',
+  'lol',
+  'actually',
+  'pretty',
+  'just',
+  'idk',
+  'tbh',
+  'super',
+  'honestly',
+];
+const SIM_WORDS = [
+  'certainly',
+  'additionally',
+  'furthermore',
+  'preferably',
+  'ideally',
+  'specifically',
+  'overall',
+  'moreover',
+  'particularly',
+  'definitely',
+];
 
 /** A human-like and a few simulator-like profiles for demos and benchmarks. */
 export const DEMO_PROFILES: Readonly<Record<string, SyntheticProfile>> = {
   human: {
-    name: 'human', meanTurns: 3, fillerWords: 3, vocabulary: HUMAN_WORDS, questionRate: 0.25,
-    actWeights: { inform_preference: 1, critique: 0.4, greet_thank: 0.3, reject_recommendation: 0.3, ask_clarification: 0.3, other: 0.2 },
-    satisfied: 0.38, frustrated: 0.06, confused: 0.06, acceptRate: 0.55, ratings: true, source: 'human',
+    name: 'human',
+    meanTurns: 3,
+    fillerWords: 3,
+    vocabulary: HUMAN_WORDS,
+    questionRate: 0.25,
+    actWeights: {
+      inform_preference: 1,
+      critique: 0.4,
+      greet_thank: 0.3,
+      reject_recommendation: 0.3,
+      ask_clarification: 0.3,
+      other: 0.2,
+    },
+    satisfied: 0.38,
+    frustrated: 0.06,
+    confused: 0.06,
+    acceptRate: 0.55,
+    ratings: true,
+    source: 'human',
   },
   prompted: {
-    name: 'prompted', meanTurns: 6, fillerWords: 8, vocabulary: SIM_WORDS, questionRate: 0.5,
-    actWeights: { inform_preference: 2, critique: 0.2, greet_thank: 0.6, reject_recommendation: 0.1, ask_clarification: 0.5, other: 0.05 },
-    satisfied: 0.6, frustrated: 0.02, confused: 0.02, acceptRate: 0.8, source: 'prompted',
+    name: 'prompted',
+    meanTurns: 6,
+    fillerWords: 8,
+    vocabulary: SIM_WORDS,
+    questionRate: 0.5,
+    actWeights: {
+      inform_preference: 2,
+      critique: 0.2,
+      greet_thank: 0.6,
+      reject_recommendation: 0.1,
+      ask_clarification: 0.5,
+      other: 0.05,
+    },
+    satisfied: 0.6,
+    frustrated: 0.02,
+    confused: 0.02,
+    acceptRate: 0.8,
+    source: 'prompted',
   },
   icl: {
-    name: 'icl', meanTurns: 4, fillerWords: 4, vocabulary: [...HUMAN_WORDS.slice(0, 6), ...SIM_WORDS.slice(0, 4)], questionRate: 0.3,
-    actWeights: { inform_preference: 1.2, critique: 0.35, greet_thank: 0.35, reject_recommendation: 0.25, ask_clarification: 0.3, other: 0.15 },
-    satisfied: 0.45, frustrated: 0.05, confused: 0.05, acceptRate: 0.6, source: 'icl',
+    name: 'icl',
+    meanTurns: 4,
+    fillerWords: 4,
+    vocabulary: [...HUMAN_WORDS.slice(0, 6), ...SIM_WORDS.slice(0, 4)],
+    questionRate: 0.3,
+    actWeights: {
+      inform_preference: 1.2,
+      critique: 0.35,
+      greet_thank: 0.35,
+      reject_recommendation: 0.25,
+      ask_clarification: 0.3,
+      other: 0.15,
+    },
+    satisfied: 0.45,
+    frustrated: 0.05,
+    confused: 0.05,
+    acceptRate: 0.6,
+    source: 'icl',
   },
   sft: {
-    name: 'sft', meanTurns: 3.3, fillerWords: 3.5, vocabulary: [...HUMAN_WORDS, ...SIM_WORDS.slice(0, 2)], questionRate: 0.27,
-    actWeights: { inform_preference: 1, critique: 0.4, greet_thank: 0.3, reject_recommendation: 0.3, ask_clarification: 0.3, other: 0.2 },
-    satisfied: 0.4, frustrated: 0.06, confused: 0.06, acceptRate: 0.57, source: 'sft',
+    name: 'sft',
+    meanTurns: 3.3,
+    fillerWords: 3.5,
+    vocabulary: [...HUMAN_WORDS, ...SIM_WORDS.slice(0, 2)],
+    questionRate: 0.27,
+    actWeights: {
+      inform_preference: 1,
+      critique: 0.4,
+      greet_thank: 0.3,
+      reject_recommendation: 0.3,
+      ask_clarification: 0.3,
+      other: 0.2,
+    },
+    satisfied: 0.4,
+    frustrated: 0.06,
+    confused: 0.06,
+    acceptRate: 0.57,
+    source: 'sft',
   },
 };

@@ -23,11 +23,30 @@ export interface TaggedExample {
 
 /** Keyword rules: an act and a pattern that signals it with high precision. */
 const RULES: readonly { act: string; pattern: RegExp }[] = [
-  { act: 'greet_thank', pattern: /^\s*(hi|hello|hey|good (morning|afternoon|evening))\b|\b(thanks|thank you|thx|ty|bye|goodbye|good bye|have a (good|great|nice) (day|night|one|evening))\b/i },
-  { act: 'accept_recommendation', pattern: /\b(i'?ll|i will|i'?m going to|gonna) (take|buy|order|get|purchase|go with)\b|\badd(ing)? (it|them|that|this|those|these|the [\w ]+) to (my )?cart\b|\bthat'?s the one\b|\bsold\b/i },
-  { act: 'reject_recommendation', pattern: /\b(not (really )?(my style|for me|my taste|my thing|interested)|i don'?t (really )?(like|want) (it|that|this|those|these|them|any)|none of (these|those|them)|no thanks|not what i'?m looking for)\b/i },
-  { act: 'provide_feedback_negative', pattern: /\b(not helpful|unhelpful|useless|(you'?re|you are) not listening|already (told|said)|doesn'?t make (any )?sense|frustrat\w*|annoy\w*|waste of time)\b/i },
-  { act: 'ask_clarification', pattern: /^\s*(what|which|how|is it|is that|are they|are these|does it|do they|can it|can they)\b[^.!]*\?/i },
+  {
+    act: 'greet_thank',
+    pattern:
+      /^\s*(hi|hello|hey|good (morning|afternoon|evening))\b|\b(thanks|thank you|thx|ty|bye|goodbye|good bye|have a (good|great|nice) (day|night|one|evening))\b/i,
+  },
+  {
+    act: 'accept_recommendation',
+    pattern:
+      /\b(i'?ll|i will|i'?m going to|gonna) (take|buy|order|get|purchase|go with)\b|\badd(ing)? (it|them|that|this|those|these|the [\w ]+) to (my )?cart\b|\bthat'?s the one\b|\bsold\b/i,
+  },
+  {
+    act: 'reject_recommendation',
+    pattern:
+      /\b(not (really )?(my style|for me|my taste|my thing|interested)|i don'?t (really )?(like|want) (it|that|this|those|these|them|any)|none of (these|those|them)|no thanks|not what i'?m looking for)\b/i,
+  },
+  {
+    act: 'provide_feedback_negative',
+    pattern:
+      /\b(not helpful|unhelpful|useless|(you'?re|you are) not listening|already (told|said)|doesn'?t make (any )?sense|frustrat\w*|annoy\w*|waste of time)\b/i,
+  },
+  {
+    act: 'ask_clarification',
+    pattern: /^\s*(what|which|how|is it|is that|are they|are these|does it|do they|can it|can they)\b[^.!]*\?/i,
+  },
 ];
 
 /** The ConvApparel user acts the built-in tagger predicts. */
@@ -175,7 +194,9 @@ export function crossValidateTagger(
   const k = Math.max(2, Math.min(opts.k ?? 5, groups.length));
   const order = createRng(opts.seed ?? 'tagger-cv').shuffle(groups.map((_, i) => i));
   const fold = new Int32Array(groups.length);
-  order.forEach((g, i) => { fold[g] = i % k; });
+  order.forEach((g, i) => {
+    fold[g] = i % k;
+  });
   const predictions: { pred: string[]; scores: Record<string, number>; gold: readonly string[] }[] = [];
   let acts: readonly string[] = opts.acts ?? TAGGER_ACTS;
   for (let f = 0; f < k; f++) {
@@ -184,7 +205,8 @@ export function crossValidateTagger(
     groups.forEach((g, i) => (fold[i] === f ? test : train).push(...g));
     const tagger = ActTagger.train(train, opts);
     acts = tagger.acts;
-    for (const ex of test) predictions.push({ pred: tagger.tag(ex.text), scores: tagger.scores(ex.text), gold: ex.acts });
+    for (const ex of test)
+      predictions.push({ pred: tagger.tag(ex.text), scores: tagger.scores(ex.text), gold: ex.acts });
   }
   return evaluatePredictions(acts, predictions);
 }
@@ -209,9 +231,16 @@ function evaluatePredictions(
     if (ranked.length && truth.has(ranked[0])) primary++;
     for (const a of acts) {
       const c = per.get(a)!;
-      if (pred.has(a) && truth.has(a)) { c.tp++; tp++; }
-      else if (pred.has(a)) { c.fp++; fp++; }
-      else if (truth.has(a)) { c.fn++; fn++; }
+      if (pred.has(a) && truth.has(a)) {
+        c.tp++;
+        tp++;
+      } else if (pred.has(a)) {
+        c.fp++;
+        fp++;
+      } else if (truth.has(a)) {
+        c.fn++;
+        fn++;
+      }
     }
   }
   const ratio = (a: number, b: number) => (b ? a / b : NaN);

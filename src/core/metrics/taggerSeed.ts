@@ -21,7 +21,7 @@ export const TAGGER_SEED: readonly { text: string; acts: readonly string[] }[] =
   { text: 'Can you help me find a rain coat for hiking', acts: ['inform_preference'] },
   { text: 'black, and it should be under 100', acts: ['inform_preference'] },
   { text: 'I have wide feet so I need a wide toe box', acts: ['inform_preference'] },
-  { text: 'women\'s, size 8', acts: ['inform_preference'] },
+  { text: "women's, size 8", acts: ['inform_preference'] },
   // accept_recommendation
   { text: "I'll take the second one", acts: ['accept_recommendation'] },
   { text: "That's the one, I'll buy it", acts: ['accept_recommendation'] },

@@ -70,7 +70,15 @@ export function dsKl(simCounts: ReadonlyMap<string, number>, realCounts: Readonl
   }
   const a = klDivergence(p, q);
   const b = klDivergence(q, p);
-  return { value: (a + b) / 2, kl_sim_real: a, kl_real_sim: b, acts, p_sim: p.map((v) => v / sp), q_real: q.map((v) => v / sq), alpha };
+  return {
+    value: (a + b) / 2,
+    kl_sim_real: a,
+    kl_real_sim: b,
+    acts,
+    p_sim: p.map((v) => v / sp),
+    q_real: q.map((v) => v / sq),
+    alpha,
+  };
 }
 
 /** Reward settings (Zhang & Balog: Full 20, Cost 1, 4 points per function). */
@@ -148,7 +156,16 @@ export interface ZbOutcomes {
 
 /** Counts reported outcomes; a conversation without one is `unknown`, never `ended`. */
 export function zbOutcomes(conversations: readonly Conversation[]): ZbOutcomes {
-  const out: ZbOutcomes = { conversations: conversations.length, known: 0, accepted: 0, ended: 0, gave_up: 0, abandoned: 0, failed: 0, unknown: 0 };
+  const out: ZbOutcomes = {
+    conversations: conversations.length,
+    known: 0,
+    accepted: 0,
+    ended: 0,
+    gave_up: 0,
+    abandoned: 0,
+    failed: 0,
+    unknown: 0,
+  };
   for (const c of conversations) {
     const o = reportedOutcome(c);
     if (o === undefined) out.unknown++;
@@ -209,7 +226,12 @@ export function successRate(conversations: readonly Conversation[]): SuccessRate
       convN++;
     }
   }
-  return { turns, appropriate: ok, rate: turns ? ok / turns : NaN, mean_per_conversation: convN ? convSum / convN : NaN };
+  return {
+    turns,
+    appropriate: ok,
+    rate: turns ? ok / turns : NaN,
+    mean_per_conversation: convN ? convSum / convN : NaN,
+  };
 }
 
 /** Zhang & Balog's table row for one population. */
@@ -235,7 +257,13 @@ export function zhangBalogSummary(conversations: readonly Conversation[], reward
   const needsOutcome = reward.requireSuccess ?? true;
   const rewarded = needsOutcome ? conversations.filter((c) => reportedOutcome(c) !== undefined) : conversations;
   const r = rewarded.length ? rewarded.reduce((s, c) => s + conversationReward(c, reward), 0) / rewarded.length : NaN;
-  return { ...shape, reward: r, reward_conversations: rewarded.length, outcomes: zbOutcomes(conversations), success_rate: successRate(conversations) };
+  return {
+    ...shape,
+    reward: r,
+    reward_conversations: rewarded.length,
+    outcomes: zbOutcomes(conversations),
+    success_rate: successRate(conversations),
+  };
 }
 
 /** Agreement of system rankings under real and simulated users. */
@@ -265,17 +293,35 @@ export function competitionRanks(values: readonly number[]): number[] {
 }
 
 /** Kendall's tau-b between the scores of the same systems under real and simulated users. */
-export function rankingAgreement(real: Readonly<Record<string, number>>, simulated: Readonly<Record<string, number>>): RankingAgreement {
-  const systems = Object.keys(real).filter((s) => s in simulated).sort();
-  if (systems.length < 2) throw new Error('ranking agreement needs at least two systems scored under both real and simulated users');
+export function rankingAgreement(
+  real: Readonly<Record<string, number>>,
+  simulated: Readonly<Record<string, number>>,
+): RankingAgreement {
+  const systems = Object.keys(real)
+    .filter((s) => s in simulated)
+    .sort();
+  if (systems.length < 2)
+    throw new Error('ranking agreement needs at least two systems scored under both real and simulated users');
   const r = systems.map((s) => real[s]);
   const m = systems.map((s) => simulated[s]);
-  const order = (v: number[]) => systems.map((s, i) => [s, v[i]] as const).sort((a, b) => b[1] - a[1]).map((x) => x[0]);
+  const order = (v: number[]) =>
+    systems
+      .map((s, i) => [s, v[i]] as const)
+      .sort((a, b) => b[1] - a[1])
+      .map((x) => x[0]);
   const tau = kendallTau(r, m);
   const rr = competitionRanks(r);
   const sr = competitionRanks(m);
   return {
-    systems, real: r, simulated: m, real_order: order(r), simulated_order: order(m), real_rank: rr, simulated_rank: sr,
-    kendall_tau: tau.statistic, p_value: tau.pvalue, same_order: rr.every((x, i) => x === sr[i]),
+    systems,
+    real: r,
+    simulated: m,
+    real_order: order(r),
+    simulated_order: order(m),
+    real_rank: rr,
+    simulated_rank: sr,
+    kendall_tau: tau.statistic,
+    p_value: tau.pvalue,
+    same_order: rr.every((x, i) => x === sr[i]),
   };
 }

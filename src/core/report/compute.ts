@@ -10,15 +10,37 @@
 import { existsSync } from 'node:fs';
 import type { Conversation } from '../model';
 import { conversationCondition, conversationId, conversationSystem } from '../model';
-import { featureTableOf, parseActSource, PLSA_DEFAULT_FEATURES, type FeatureOptions, type FeatureTable } from '../metrics/features';
+import {
+  featureTableOf,
+  parseActSource,
+  PLSA_DEFAULT_FEATURES,
+  type FeatureOptions,
+  type FeatureTable,
+} from '../metrics/features';
 import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
 import { crossDistribution, crossValidateHls, hlsLearningCurve, llmDiscriminatorScores } from '../metrics/hls';
 import { counterfactualValidation } from '../metrics/counterfactual';
 import { domainWarningsOf, populationDomain, type DomainCount } from '../metrics/domain';
-import { dsKl, rankingAgreement, userActCounts, zhangBalogSummary, type RewardConfig, type ZbSummary } from '../metrics/zhangBalog';
+import {
+  dsKl,
+  rankingAgreement,
+  userActCounts,
+  zhangBalogSummary,
+  type RewardConfig,
+  type ZbSummary,
+} from '../metrics/zhangBalog';
 import { alterEvalCurves, alterEvalImprovement, pepperCurves, type AlterEvalImprovement } from '../metrics/recsys';
 import type { Report, ReportInput } from './model';
-import { defaultLabel, describeFilter, facetsMatch, PopulationLoader, sampleUpTo, uniqueLabels, type LoadedPopulation, type PopulationSpec } from './populations';
+import {
+  defaultLabel,
+  describeFilter,
+  facetsMatch,
+  PopulationLoader,
+  sampleUpTo,
+  uniqueLabels,
+  type LoadedPopulation,
+  type PopulationSpec,
+} from './populations';
 import type { CounterfactualSpec, HlsSpec, InvariantsSpec, PlsaSpec, ReportSpec, SimulationSpec } from './specs';
 import { InvariantChecker } from '../check';
 import { checkOptionsFromRun } from '../run/checkOptions';
@@ -27,7 +49,15 @@ import { buildPlsaReport } from './builders/plsa';
 import { buildHlsReport, type HlsRun } from './builders/hls';
 import { buildCounterfactualReport } from './builders/counterfactual';
 import { buildSimulationReport, type SimulationPopulation } from './builders/simulation';
-import { countOutcomes, describeFailures, failedCount, isFailedConversation, outcomeClass, tallyOutcomes, type OutcomeClass } from './outcomes';
+import {
+  countOutcomes,
+  describeFailures,
+  failedCount,
+  isFailedConversation,
+  outcomeClass,
+  tallyOutcomes,
+  type OutcomeClass,
+} from './outcomes';
 import { checkFeatureFile, featureRowOf, readFeatureFile, type FeatureRow, type FeatureSources } from './featureFile';
 import { inputRecord } from '../run/annotationShard';
 import { InputProblemError, noConversationsError } from './inputProblem';
@@ -131,10 +161,15 @@ function excludeFailures(pops: (LoadedPopulation | FeaturePopulation)[]): string
     const counts = tallyOutcomes(classes);
     const failed = failedCount(counts);
     if (failed === 0) continue;
-    if (counts.completed === 0) throw new InputProblemError(`${p.file}: every conversation of ${p.label} failed (${describeFailures(counts)}); there is no user behaviour to measure`);
+    if (counts.completed === 0)
+      throw new InputProblemError(
+        `${p.file}: every conversation of ${p.label} failed (${describeFailures(counts)}); there is no user behaviour to measure`,
+      );
     if ('rows' in p) p.rows = p.rows.filter((_, i) => !classes[i].failure);
     else dropFailures(p);
-    notes.push(`${p.label}: ${failed} of ${counts.conversations} conversations failed (${describeFailures(counts)}) and are left out of the metrics`);
+    notes.push(
+      `${p.label}: ${failed} of ${counts.conversations} conversations failed (${describeFailures(counts)}) and are left out of the metrics`,
+    );
   }
   return notes;
 }
@@ -144,7 +179,12 @@ function excludeFailures(pops: (LoadedPopulation | FeaturePopulation)[]): string
  * for a spec with `features`, the rows of that feature file (checked against the sources and
  * the conversations file, filtered like conversations). Progress runs from 0 to `upTo`.
  */
-async function loadFeaturePopulations(ctx: ComputeContext, specs: readonly PopulationSpec[], sources: FeatureSources, upTo: number): Promise<FeaturePopulation[]> {
+async function loadFeaturePopulations(
+  ctx: ComputeContext,
+  specs: readonly PopulationSpec[],
+  sources: FeatureSources,
+  upTo: number,
+): Promise<FeaturePopulation[]> {
   const loader = loaderOf(ctx);
   const opts = featureOptions(sources.acts, sources.ux, sources.judge);
   const out: FeaturePopulation[] = [];
@@ -154,19 +194,32 @@ async function loadFeaturePopulations(ctx: ComputeContext, specs: readonly Popul
       await checkpoint(ctx, `Reading ${s.file}…`, (i / specs.length) * upTo * 0.4);
       const { conversations, lines, ...info } = await loader.load(s);
       await checkpoint(ctx, `Features of ${label}…`, (i / specs.length) * upTo);
-      out.push({ ...info, rows: conversations.map((c, j) => featureRowOf(c, j, lines?.[j], opts)), domain: populationDomain(conversations) });
+      out.push({
+        ...info,
+        rows: conversations.map((c, j) => featureRowOf(c, j, lines?.[j], opts)),
+        domain: populationDomain(conversations),
+      });
       continue;
     }
     const featuresFile = s.features;
     await checkpoint(ctx, `Reading the features of ${label} (${featuresFile})…`, (i / specs.length) * upTo);
     const ff = await loader.once('features', featuresFile, (abs) => readFeatureFile(abs, featuresFile));
     const abs = loader.path(s.file);
-    const current = existsSync(abs) ? await loader.once('input-record', s.file, async (a) => inputRecord(a)) : undefined;
+    const current = existsSync(abs)
+      ? await loader.once('input-record', s.file, async (a) => inputRecord(a))
+      : undefined;
     checkFeatureFile(ff, { features: featuresFile, conversations: s.file, sources, current });
     const rows = ff.rows.filter((r) => facetsMatch(r.facets, s.filter));
     const filter = describeFilter(s.filter);
     if (rows.length === 0) throw noConversationsError(s.file, filter, ff.rows.length);
-    const p: FeaturePopulation = { label, file: s.file, rows, total: ff.rows.length, problems: ff.problems.first.map((t) => `${s.file}:${t}`), problemCount: ff.problems.count };
+    const p: FeaturePopulation = {
+      label,
+      file: s.file,
+      rows,
+      total: ff.rows.length,
+      problems: ff.problems.first.map((t) => `${s.file}:${t}`),
+      problemCount: ff.problems.count,
+    };
     if (filter) p.filter = filter;
     out.push(p);
   }
@@ -174,7 +227,6 @@ async function loadFeaturePopulations(ctx: ComputeContext, specs: readonly Popul
   out.forEach((p, i) => (p.label = labels[i]));
   return out;
 }
-
 
 /** Feature options from a spec's act source and, optionally, its UX source and judge. */
 export function featureOptions(acts: string | undefined, ux?: FeatureOptions['ux'], judge?: string): FeatureOptions {
@@ -186,8 +238,14 @@ export function featureOptions(acts: string | undefined, ux?: FeatureOptions['ux
 
 /** A warning when the populations come from different domains (movies vs apparel), or built-in users ran on a movie catalog. */
 function domainWarnings(pops: readonly (FeaturePopulation | LoadedPopulation)[]): string[] {
-  const known = pops.map((p) => ({ label: p.label, file: p.file, domain: 'conversations' in p ? populationDomain(p.conversations) : p.domain }));
-  return domainWarningsOf(known.filter((p): p is { label: string; file: string; domain: DomainCount } => p.domain !== undefined));
+  const known = pops.map((p) => ({
+    label: p.label,
+    file: p.file,
+    domain: 'conversations' in p ? populationDomain(p.conversations) : p.domain,
+  }));
+  return domainWarningsOf(
+    known.filter((p): p is { label: string; file: string; domain: DomainCount } => p.domain !== undefined),
+  );
 }
 
 /** The PLSA report of a spec. */
@@ -195,7 +253,12 @@ export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Pro
   const pops = await loadFeaturePopulations(ctx, [spec.reference, ...spec.candidates], spec, 0.7);
   const excluded = excludeFailures(pops);
   const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
-  const tables: FeatureTable[] = pops.map((p) => featureTableOf(p.rows.map((r) => r.features), features));
+  const tables: FeatureTable[] = pops.map((p) =>
+    featureTableOf(
+      p.rows.map((r) => r.features),
+      features,
+    ),
+  );
   await checkpoint(ctx, 'Mann-Whitney U and KS tests…', 0.75);
   // PLSA keys candidates by "file"; labels are unique, so they serve as keys here.
   const labelled = pops.map((p, i) => ({ file: p.label, table: tables[i] }));
@@ -215,7 +278,11 @@ export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Pro
     alpha,
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs: pops.map(inputOf),
-    params: { acts: spec.acts ?? 'tagger', ...(spec.ux ? { ux: spec.ux } : {}), seed: spec.seed !== undefined ? String(spec.seed) : '1' },
+    params: {
+      acts: spec.acts ?? 'tagger',
+      ...(spec.ux ? { ux: spec.ux } : {}),
+      seed: spec.seed !== undefined ? String(spec.seed) : '1',
+    },
     warnings: [...domainWarnings(pops), ...excluded, ...problemsOf(pops)],
   });
 }
@@ -227,10 +294,14 @@ export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promi
   const seed = spec.seed ?? 1;
   const cap = spec.maxPerSide;
   const human = cap ? sampleUpTo(pops[0].conversations, cap, `${seed}/human`) : pops[0].conversations;
-  const sims = pops.slice(1).map((p, i) => ({ pop: p, conversations: cap ? sampleUpTo(p.conversations, cap, `${seed}/sim${i}`) : p.conversations }));
+  const sims = pops.slice(1).map((p, i) => ({
+    pop: p,
+    conversations: cap ? sampleUpTo(p.conversations, cap, `${seed}/sim${i}`) : p.conversations,
+  }));
   const k = spec.folds ?? 5;
   const runs: HlsRun[] = [];
-  const steps = sims.length * (spec.learningCurve === false ? 1 : 2) + (sims.length > 1 && spec.cross !== false ? 1 : 0);
+  const steps =
+    sims.length * (spec.learningCurve === false ? 1 : 2) + (sims.length > 1 && spec.cross !== false ? 1 : 0);
   let step = 0;
   const frac = () => 0.3 + (step++ / Math.max(1, steps)) * 0.7;
   for (const s of sims) {
@@ -246,7 +317,11 @@ export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promi
   let cross;
   if (sims.length > 1 && spec.cross !== false) {
     await checkpoint(ctx, 'Cross-distribution matrix…', frac());
-    cross = crossDistribution(human, sims.map((s) => ({ name: s.pop.label, conversations: s.conversations })), { seed, minDf: spec.minDf });
+    cross = crossDistribution(
+      human,
+      sims.map((s) => ({ name: s.pop.label, conversations: s.conversations })),
+      { seed, minDf: spec.minDf },
+    );
   }
   const llm = pops.map((p) => ({ population: p.label, scores: llmDiscriminatorScores(p.conversations) }));
   const inputs = pops.map(inputOf);
@@ -262,7 +337,12 @@ export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promi
     ? [
         // The human side is scored in every run; the first run's out-of-fold scores are shown.
         { population: pops[0].label, input: 0, conversations: refs(pops[0], human), hls: runs[0].cv.hls_human },
-        ...sims.map((s, i) => ({ population: s.pop.label, input: i + 1, conversations: refs(s.pop, s.conversations), hls: runs[i].cv.hls_simulated })),
+        ...sims.map((s, i) => ({
+          population: s.pop.label,
+          input: i + 1,
+          conversations: refs(s.pop, s.conversations),
+          hls: runs[i].cv.hls_simulated,
+        })),
       ]
     : undefined;
   return buildHlsReport({
@@ -273,14 +353,23 @@ export async function computeHls(spec: HlsSpec, ctx: ComputeContext = {}): Promi
     scores,
     generated: (ctx.now?.() ?? new Date()).toISOString(),
     inputs,
-    params: { folds: k, seed: String(seed), ...(cap ? { max_per_side: cap } : {}), ...(spec.minDf !== undefined ? { min_df: spec.minDf } : {}) },
+    params: {
+      folds: k,
+      seed: String(seed),
+      ...(cap ? { max_per_side: cap } : {}),
+      ...(spec.minDf !== undefined ? { min_df: spec.minDf } : {}),
+    },
     warnings: [...domainWarnings(pops), ...excluded, ...problemsOf(pops)],
   });
 }
 
 /** The counterfactual-validation report of a spec. */
 export async function computeCounterfactual(spec: CounterfactualSpec, ctx: ComputeContext = {}): Promise<Report> {
-  const withCondition = (p: PopulationSpec, condition: string, label?: string): PopulationSpec => ({ ...p, label: label ?? p.label, filter: { ...p.filter, condition } });
+  const withCondition = (p: PopulationSpec, condition: string, label?: string): PopulationSpec => ({
+    ...p,
+    label: label ?? p.label,
+    filter: { ...p.filter, condition },
+  });
   const humanLabel = spec.human.label ?? 'human';
   const specs: PopulationSpec[] = [
     withCondition(spec.human, spec.from, `${humanLabel} (${spec.from})`),
@@ -293,7 +382,12 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
   const pops = await loadFeaturePopulations(ctx, specs, spec, 0.9);
   const excluded = excludeFailures(pops);
   const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
-  const tables: FeatureTable[] = pops.map((p) => featureTableOf(p.rows.map((r) => r.features), features));
+  const tables: FeatureTable[] = pops.map((p) =>
+    featureTableOf(
+      p.rows.map((r) => r.features),
+      features,
+    ),
+  );
   await checkpoint(ctx, 'Comparing shifts…', 0.95);
   const labels = uniqueLabels(spec.simulators.map((s) => s.label));
   const result = counterfactualValidation(
@@ -330,7 +424,11 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
   const sims = spec.reference ? pops.slice(1) : pops;
   // One act source for both sides, so DS-KL compares acts in the same taxonomy.
   const acts = parseActSource(spec.acts ?? 'tagger');
-  const reward: RewardConfig = { full: spec.reward?.full, cost: spec.reward?.cost, unsupported: spec.reward?.unsupported };
+  const reward: RewardConfig = {
+    full: spec.reward?.full,
+    cost: spec.reward?.cost,
+    unsupported: spec.reward?.unsupported,
+  };
   const refActs = ref ? userActCounts(ref.conversations, acts) : undefined;
   const want = (m: 'zb' | 'pepper' | 'altereval') => !spec.metrics || spec.metrics.includes(m);
   const warnings: string[] = [];
@@ -346,20 +444,35 @@ export async function computeSimulation(spec: SimulationSpec, ctx: ComputeContex
     if (want('pepper')) {
       const pep = pepperCurves(p.conversations, { k: spec.pepperK, turns: spec.pepperTurns });
       if (pep.users > 0) row.pepper = pep;
-      else if (spec.metrics) warnings.push(`${p.label}: no conversation has targets for PEPPER (trace.targets, trace.target.item_id or metadata.targets)`);
+      else if (spec.metrics)
+        warnings.push(
+          `${p.label}: no conversation has targets for PEPPER (trace.targets, trace.target.item_id or metadata.targets)`,
+        );
     }
     if (want('altereval')) {
       const alt = alterEvalCurves(p.conversations, { horizon: spec.horizon, relevant: spec.relevant });
       if (alt.conversations > 0) row.alterEval = alt;
-      else if (spec.metrics) warnings.push(`${p.label}: no conversation has a target for AlterEval (trace.target.item_id or metadata.target)`);
+      else if (spec.metrics)
+        warnings.push(
+          `${p.label}: no conversation has a target for AlterEval (trace.target.item_id or metadata.target)`,
+        );
     }
     populations.push(row);
   }
   const improvements = spec.base ? await alterEvalImprovements(spec, sims, ctx) : undefined;
-  const ranking = spec.systems ? await systemRanking(spec, reward, ctx) : ref ? conditionRanking(spec, ref, sims, reward) : [];
+  const ranking = spec.systems
+    ? await systemRanking(spec, reward, ctx)
+    : ref
+      ? conditionRanking(spec, ref, sims, reward)
+      : [];
   if (!spec.systems && ref && ranking.length === 0) {
-    const workers = ref.conversations.filter((c) => c.agent !== undefined && conversationSystem(c) === undefined).length;
-    if (workers > 0) warnings.push(`${ref.label}: no system ranking: the agent of ${workers} human dialogue${workers === 1 ? '' : 's'} is a crowd worker's id (a person), not a system`);
+    const workers = ref.conversations.filter(
+      (c) => c.agent !== undefined && conversationSystem(c) === undefined,
+    ).length;
+    if (workers > 0)
+      warnings.push(
+        `${ref.label}: no system ranking: the agent of ${workers} human dialogue${workers === 1 ? '' : 's'} is a crowd worker's id (a person), not a system`,
+      );
   }
   return buildSimulationReport({
     populations,
@@ -401,7 +514,12 @@ function rankMetrics(spec: SimulationSpec) {
 }
 
 /** Ranking agreement over the systems (agents, else conditions) found inside the reference and the simulated populations. */
-function conditionRanking(spec: SimulationSpec, ref: LoadedPopulation, sims: readonly LoadedPopulation[], reward: RewardConfig): Ranking {
+function conditionRanking(
+  spec: SimulationSpec,
+  ref: LoadedPopulation,
+  sims: readonly LoadedPopulation[],
+  reward: RewardConfig,
+): Ranking {
   const bySystem = (convs: readonly Conversation[]) => {
     const m = new Map<string, Conversation[]>();
     for (const c of convs) {
@@ -431,7 +549,10 @@ function conditionRanking(spec: SimulationSpec, ref: LoadedPopulation, sims: rea
 /** Ranking agreement over systems given as one real and one simulated file each (failed conversations left out). */
 async function systemRanking(spec: SimulationSpec, reward: RewardConfig, ctx: ComputeContext): Promise<Ranking> {
   const systems = spec.systems ?? [];
-  const pops = await loadAll(ctx, systems.flatMap((s) => [s.real, s.simulated]));
+  const pops = await loadAll(
+    ctx,
+    systems.flatMap((s) => [s.real, s.simulated]),
+  );
   for (const p of pops) dropFailures(p);
   return rankMetrics(spec).map((m) => {
     const r: Record<string, number> = {};
@@ -445,15 +566,21 @@ async function systemRanking(spec: SimulationSpec, reward: RewardConfig, ctx: Co
 }
 
 /** Each population's AlterEval improvement over the base-simulator run (failed conversations left out). */
-async function alterEvalImprovements(spec: SimulationSpec, sims: readonly LoadedPopulation[], ctx: ComputeContext): Promise<{ label: string; result: AlterEvalImprovement }[]> {
+async function alterEvalImprovements(
+  spec: SimulationSpec,
+  sims: readonly LoadedPopulation[],
+  ctx: ComputeContext,
+): Promise<{ label: string; result: AlterEvalImprovement }[]> {
   const [base] = await loadAll(ctx, [spec.base!]);
   dropFailures(base);
-  return sims.map((p) => ({ label: p.label, result: alterEvalImprovement(base.conversations, p.conversations, spec.horizon ?? 10) }));
+  return sims.map((p) => ({
+    label: p.label,
+    result: alterEvalImprovement(base.conversations, p.conversations, spec.horizon ?? 10),
+  }));
 }
 
 /** Example violations listed per invariant in a report (the CLI prints fewer). */
 export const REPORT_INVARIANT_EXAMPLES = 20;
-
 
 /**
  * The behavioural-invariants report of a spec. Every conversation is checked, failed ones
@@ -464,10 +591,16 @@ export async function computeInvariants(spec: InvariantsSpec, ctx: ComputeContex
   const warnings: string[] = [];
   const run = checkOptionsFromRun(loaderOf(ctx).path(pop.file), (m) => warnings.push(m));
   const maxTurns = spec.maxTurns ?? run.maxTurns;
-  const checker = new InvariantChecker({ ...run, only: spec.only, maxTurns, examples: spec.examples ?? REPORT_INVARIANT_EXAMPLES });
+  const checker = new InvariantChecker({
+    ...run,
+    only: spec.only,
+    maxTurns,
+    examples: spec.examples ?? REPORT_INVARIANT_EXAMPLES,
+  });
   const n = pop.conversations.length;
   for (let i = 0; i < n; i++) {
-    if (i % 500 === 0) await checkpoint(ctx, `Checking ${pop.label}: ${i} of ${n} conversations…`, 0.3 + (i / Math.max(1, n)) * 0.65);
+    if (i % 500 === 0)
+      await checkpoint(ctx, `Checking ${pop.label}: ${i} of ${n} conversations…`, 0.3 + (i / Math.max(1, n)) * 0.65);
     checker.add(pop.conversations[i], pop.lines?.[i]);
   }
   const params: Record<string, string | number> = { examples: spec.examples ?? REPORT_INVARIANT_EXAMPLES };
@@ -486,7 +619,10 @@ export async function computeInvariants(spec: InvariantsSpec, ctx: ComputeContex
 }
 
 /** Computes the report of any spec except "fidelity" (which runs simulations: see fidelity.ts). */
-export async function computeReport(spec: Exclude<ReportSpec, { kind: 'fidelity' }>, ctx: ComputeContext = {}): Promise<Report> {
+export async function computeReport(
+  spec: Exclude<ReportSpec, { kind: 'fidelity' }>,
+  ctx: ComputeContext = {},
+): Promise<Report> {
   switch (spec.kind) {
     case 'plsa':
       return computePlsa(spec, ctx);

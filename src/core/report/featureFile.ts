@@ -34,7 +34,12 @@
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod';
 import { conversationId, USER_OUTCOMES, type Conversation } from '../model';
-import { conversationFeatures, type ConversationFeatures, type FeatureOptions, type UxSource } from '../metrics/features';
+import {
+  conversationFeatures,
+  type ConversationFeatures,
+  type FeatureOptions,
+  type UxSource,
+} from '../metrics/features';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 import { inputRecord, type InputRecord } from '../run/annotationShard';
 import { FAILURE_REASONS } from '../failures';
@@ -63,7 +68,11 @@ function describeSources(s: { acts: string; ux: string; judge: string | null }):
 }
 
 /** The configuration of a feature pass: what makes two shards parts of one pass. */
-export function featurePassConfig(o: { inputFile: string; items: number; sources: FeatureSources }): Record<string, unknown> {
+export function featurePassConfig(o: {
+  inputFile: string;
+  items: number;
+  sources: FeatureSources;
+}): Record<string, unknown> {
   return {
     command: FEATURES_TASK,
     input: inputRecord(o.inputFile),
@@ -84,8 +93,19 @@ export interface FeatureRow {
 }
 
 /** The row of a conversation at `position` (1-based file `line` when known). */
-export function featureRowOf(conv: Conversation, position: number, line: number | undefined, opts: FeatureOptions): FeatureRow {
-  const row: FeatureRow = { position, id: conversationId(conv, line), facets: facetValues(conv), outcome: outcomeClass(conv), features: conversationFeatures(conv, opts) };
+export function featureRowOf(
+  conv: Conversation,
+  position: number,
+  line: number | undefined,
+  opts: FeatureOptions,
+): FeatureRow {
+  const row: FeatureRow = {
+    position,
+    id: conversationId(conv, line),
+    facets: facetValues(conv),
+    outcome: outcomeClass(conv),
+    features: conversationFeatures(conv, opts),
+  };
   if (line !== undefined) row.line = line;
   return row;
 }
@@ -113,7 +133,8 @@ export function featureRowJson(row: FeatureRow): Record<string, unknown> {
   const out: Record<string, unknown> = { position: row.position };
   if (row.line !== undefined) out.line = row.line;
   out.id = row.id;
-  for (const k of ['condition', 'task', 'source', 'agent'] as const) if (row.facets[k] !== undefined) out[k] = row.facets[k];
+  for (const k of ['condition', 'task', 'source', 'agent'] as const)
+    if (row.facets[k] !== undefined) out[k] = row.facets[k];
   if (row.outcome.failure) out.failure = { agent: row.outcome.failure.agent, reason: row.outcome.failure.reason };
   else out.outcome = row.outcome.outcome ?? 'ended';
   out.acts_known = row.features.actsKnown;
@@ -149,7 +170,8 @@ export function parseFeatureRow(text: string, file: string, line: number): Featu
   const r = FeatureRowSchema.safeParse(value);
   if (!r.success) throw new Error(zodErrorMessage(`${file}:${line}`, r.error, value));
   const d = r.data;
-  if (d.failure === undefined && d.outcome === undefined) throw new Error(`${file}:${line}: outcome: required field is missing (a row without failure needs its outcome)`);
+  if (d.failure === undefined && d.outcome === undefined)
+    throw new Error(`${file}:${line}: outcome: required field is missing (a row without failure needs its outcome)`);
   const facets: FacetValues = {};
   for (const k of ['condition', 'task', 'source', 'agent'] as const) if (d[k] !== undefined) facets[k] = d[k];
   const values: Record<string, number> = {};
@@ -158,7 +180,14 @@ export function parseFeatureRow(text: string, file: string, line: number): Featu
     position: d.position,
     id: d.id,
     facets,
-    outcome: d.failure ? { failure: { agent: d.failure.agent, reason: d.failure.reason as NonNullable<OutcomeClass['failure']>['reason'] } } : { outcome: d.outcome },
+    outcome: d.failure
+      ? {
+          failure: {
+            agent: d.failure.agent,
+            reason: d.failure.reason as NonNullable<OutcomeClass['failure']>['reason'],
+          },
+        }
+      : { outcome: d.outcome },
     features: { values, actsKnown: d.acts_known, agentActsKnown: d.agent_acts_known },
   };
   if (d.line !== undefined) row.line = d.line;
@@ -174,7 +203,10 @@ export interface InputProblems {
 /** The first `keep` problems of a population load, with the file name (`display:`) cut off. */
 export function inputProblems(problems: readonly string[], display: string, keep = 5): InputProblems {
   const prefix = `${display}:`;
-  return { count: problems.length, first: problems.slice(0, keep).map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p)) };
+  return {
+    count: problems.length,
+    first: problems.slice(0, keep).map((p) => (p.startsWith(prefix) ? p.slice(prefix.length) : p)),
+  };
 }
 
 const PassConfigSchema = z.object({
@@ -203,12 +235,23 @@ export interface FeatureFile {
 export async function readFeatureFile(abs: string, display: string): Promise<FeatureFile> {
   const manifest = readManifest(abs);
   const mpath = manifestPath(display);
-  if (!manifest) throw new Error(`${display}: no manifest beside it (${mpath}); write feature files with simlens metrics features FILE --out ${display}`);
+  if (!manifest)
+    throw new Error(
+      `${display}: no manifest beside it (${mpath}); write feature files with simlens metrics features FILE --out ${display}`,
+    );
   const extra = manifest as Record<string, unknown>;
-  if (extra['task'] !== FEATURES_TASK) throw new Error(`${mpath}: field task: expected "${FEATURES_TASK}", got ${JSON.stringify(extra['task'] ?? null)}; ${display} is not a feature file`);
-  if (manifest.shard) throw new Error(`${display}: is shard ${manifest.shard.index}/${manifest.shard.count} of a feature pass; merge the parts first (simlens merge OUT)`);
+  if (extra['task'] !== FEATURES_TASK)
+    throw new Error(
+      `${mpath}: field task: expected "${FEATURES_TASK}", got ${JSON.stringify(extra['task'] ?? null)}; ${display} is not a feature file`,
+    );
+  if (manifest.shard)
+    throw new Error(
+      `${display}: is shard ${manifest.shard.index}/${manifest.shard.count} of a feature pass; merge the parts first (simlens merge OUT)`,
+    );
   if (manifest.status !== 'finished' || extra['missing'] !== undefined) {
-    throw new Error(`${display}: the feature pass is incomplete (status ${manifest.status ?? 'running'}${extra['missing'] !== undefined ? ', positions missing' : ''}; see ${mpath}); rerun the missing tasks and merge again`);
+    throw new Error(
+      `${display}: the feature pass is incomplete (status ${manifest.status ?? 'running'}${extra['missing'] !== undefined ? ', positions missing' : ''}; see ${mpath}); rerun the missing tasks and merge again`,
+    );
   }
   const config = PassConfigSchema.safeParse(manifest.config);
   if (!config.success) throw new Error(zodErrorMessage(`${mpath}: config`, config.error, manifest.config));
@@ -222,10 +265,16 @@ export async function readFeatureFile(abs: string, display: string): Promise<Fea
   for await (const { text, line } of readLines(abs)) {
     if (text.trim() === '') continue;
     const row = parseFeatureRow(text, display, line);
-    if (row.position !== rows.length) throw new Error(`${display}:${line}: position: expected ${rows.length} (rows are in input order), got number ${row.position}`);
+    if (row.position !== rows.length)
+      throw new Error(
+        `${display}:${line}: position: expected ${rows.length} (rows are in input order), got number ${row.position}`,
+      );
     rows.push(row);
   }
-  if (rows.length !== config.data.items) throw new Error(`${display}: has ${rows.length} rows, but its input ${config.data.input.name} has ${config.data.items} conversations (${mpath})`);
+  if (rows.length !== config.data.items)
+    throw new Error(
+      `${display}: has ${rows.length} rows, but its input ${config.data.input.name} has ${config.data.items} conversations (${mpath})`,
+    );
   return { input: config.data.input, items: config.data.items, sources: config.data.sources, problems, rows };
 }
 
@@ -234,14 +283,21 @@ export async function readFeatureFile(abs: string, display: string): Promise<Fea
  * UX sources, and from the conversations file as it is now (`current`: its size and SHA-256, when
  * the file is there; else only its name is compared).
  */
-export function checkFeatureFile(ff: FeatureFile, o: { features: string; conversations: string; sources: FeatureSources; current?: InputRecord }): void {
+export function checkFeatureFile(
+  ff: FeatureFile,
+  o: { features: string; conversations: string; sources: FeatureSources; current?: InputRecord },
+): void {
   const want = featureSourcesRecord(o.sources);
   if (want.acts !== ff.sources.acts || want.ux !== ff.sources.ux || want.judge !== ff.sources.judge) {
-    throw new Error(`${o.features}: features were computed with ${describeSources(ff.sources)}, but the report asks for ${describeSources(want)}; compute them again with those options (--annotator, --ux, --judge)`);
+    throw new Error(
+      `${o.features}: features were computed with ${describeSources(ff.sources)}, but the report asks for ${describeSources(want)}; compute them again with those options (--annotator, --ux, --judge)`,
+    );
   }
   if (o.current) {
     if (o.current.bytes !== ff.input.bytes || o.current.sha256 !== ff.input.sha256) {
-      throw new Error(`${o.features}: computed from another version of ${o.conversations} (${ff.input.bytes} bytes, SHA-256 ${ff.input.sha256.slice(0, 12)}…; now ${o.current.bytes} bytes, ${o.current.sha256.slice(0, 12)}…); compute the features again`);
+      throw new Error(
+        `${o.features}: computed from another version of ${o.conversations} (${ff.input.bytes} bytes, SHA-256 ${ff.input.sha256.slice(0, 12)}…; now ${o.current.bytes} bytes, ${o.current.sha256.slice(0, 12)}…); compute the features again`,
+      );
     }
   } else if (basename(o.conversations) !== ff.input.name) {
     throw new Error(`${o.features}: computed from ${ff.input.name}, not ${o.conversations}`);

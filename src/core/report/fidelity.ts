@@ -42,7 +42,15 @@ import { comparePopulations, splitHalfBaseline } from '../metrics/plsa';
 import { crossDistribution, crossValidateHls, hlsLearningCurve } from '../metrics/hls';
 import { counterfactualValidation } from '../metrics/counterfactual';
 import { corpusShape } from '../metrics/zhangBalog';
-import { REPORT_SCHEMA, finiteOrNull, type Report, type ReportInput, type Section, type Verdict, type VerdictValue } from './model';
+import {
+  REPORT_SCHEMA,
+  finiteOrNull,
+  type Report,
+  type ReportInput,
+  type Section,
+  type Verdict,
+  type VerdictValue,
+} from './model';
 import { tableColumns } from './builders/common';
 import { IdAllocator, formatFixed, slug } from './format';
 import { PopulationLoader, sampleUpTo, type LoadedPopulation, type PopulationSpec } from './populations';
@@ -53,7 +61,14 @@ import { plsaCandidateSummaries, plsaSections } from './builders/plsa';
 import { hlsSections, meanSimulatedHls, type HlsRun } from './builders/hls';
 import { counterfactualSections, directionAgreement } from './builders/counterfactual';
 import { writeReportFiles, type WrittenReport } from './render/files';
-import { countOutcomes, describeFailures, failedCount, userOutcomeShare, withoutFailures, type OutcomeCounts } from './outcomes';
+import {
+  countOutcomes,
+  describeFailures,
+  failedCount,
+  userOutcomeShare,
+  withoutFailures,
+  type OutcomeCounts,
+} from './outcomes';
 import { exclusionNote, outcomesSection } from './builders/outcomes';
 import { invariantSections, invariantSummary } from './builders/invariants';
 import { InvariantChecker, type CheckReport } from '../check';
@@ -196,14 +211,27 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
   const [cf, cfMs] = await timed(() => counterfactualPillar(run, populations, references));
   const verdicts = [plsa.verdict, hls.verdict, cf.verdict];
   const { sections: popSections, excluded } = populationSections(run, populations, references);
-  const report = assembleReport(run, populations, verdicts, [...plsa.sections, ...hls.sections, ...cf.sections, ...popSections], excluded);
+  const report = assembleReport(
+    run,
+    populations,
+    verdicts,
+    [...plsa.sections, ...hls.sections, ...cf.sections, ...popSections],
+    excluded,
+  );
   await checkpoint(ctx, 'Writing the report…', 0.97);
   const [files, writeMs] = await timed(async () => writeReportFiles(report, opts.out));
   return {
     report,
     files,
     populations,
-    timings: { simulate: simulateMs, plsa: plsaMs, hls: hlsMs, counterfactual: cfMs, write: writeMs, total: performance.now() - t0 },
+    timings: {
+      simulate: simulateMs,
+      plsa: plsaMs,
+      hls: hlsMs,
+      counterfactual: cfMs,
+      write: writeMs,
+      total: performance.now() - t0,
+    },
   };
 }
 
@@ -211,13 +239,18 @@ export async function runFidelity(opts: FidelityOptions, ctx: ComputeContext = {
 async function startRun(opts: FidelityOptions, ctx: ComputeContext): Promise<FidelityRun> {
   const cwd = ctx.cwd ?? process.cwd();
   if (!opts.agents.length) throw new Error('at least one agent is needed (e.g. local-good,local-bad)');
-  if (new Set(opts.agents).size !== opts.agents.length) throw new Error(`agents must be distinct (got ${opts.agents.join(', ')})`);
+  if (new Set(opts.agents).size !== opts.agents.length)
+    throw new Error(`agents must be distinct (got ${opts.agents.join(', ')})`);
   const sim = resolveSimulator(opts.simulator, cwd);
   const loader = ctx.loader ?? new PopulationLoader(cwd);
   const warnings: string[] = [];
   await checkpoint(ctx, `Reading ${opts.human.file}…`, 0);
   const human = await loader.load(opts.human);
-  if (human.problems.length) warnings.push(...human.problems.slice(0, 5), ...(human.problems.length > 5 ? [`${human.file}: ${human.problems.length - 5} more problem line(s)`] : []));
+  if (human.problems.length)
+    warnings.push(
+      ...human.problems.slice(0, 5),
+      ...(human.problems.length > 5 ? [`${human.file}: ${human.problems.length - 5} more problem line(s)`] : []),
+    );
   return {
     opts,
     ctx,
@@ -230,7 +263,9 @@ async function startRun(opts: FidelityOptions, ctx: ComputeContext): Promise<Fid
     warnings,
     ids: new IdAllocator(),
     human,
-    humanConditions: new Set(human.conversations.map(conversationCondition).filter((c): c is string => c !== undefined)),
+    humanConditions: new Set(
+      human.conversations.map(conversationCondition).filter((c): c is string => c !== undefined),
+    ),
   };
 }
 
@@ -258,12 +293,20 @@ async function simulateAgent(run: FidelityRun, agent: string, ai: number): Promi
   if (conversations.length === 0) {
     // The counts per reason, and the first failure's message (usually the cause of all of them).
     const first = all.conversations.map((c) => conversationFailure(c)).find((f) => f !== undefined);
-    const reason = [describeFailures(outcomes) || 'no turns', first ? `first: ${first.message}` : ''].filter(Boolean).join('; ');
+    const reason = [describeFailures(outcomes) || 'no turns', first ? `first: ${first.message}` : '']
+      .filter(Boolean)
+      .join('; ');
     throw new SimulationStoppedError(agent, 'failed', reason, file);
   }
-  if (failed) warnings.push(`${agent}: ${failed} of ${all.conversations.length} simulated conversations failed (${describeFailures(outcomes)}); they are left out of every metric`);
+  if (failed)
+    warnings.push(
+      `${agent}: ${failed} of ${all.conversations.length} simulated conversations failed (${describeFailures(outcomes)}); they are left out of every metric`,
+    );
   await checkpoint(ctx, `Checking the behavioural invariants of ${agent}…`, ((ai + 1) / opts.agents.length) * 0.5);
-  const checker = new InvariantChecker({ ...checkOptionsFromRun(loader.path(file), (m) => warnings.push(m)), examples: REPORT_INVARIANT_EXAMPLES });
+  const checker = new InvariantChecker({
+    ...checkOptionsFromRun(loader.path(file), (m) => warnings.push(m)),
+    examples: REPORT_INVARIANT_EXAMPLES,
+  });
   all.conversations.forEach((c, i) => checker.add(c, all.lines?.[i]));
   const conditions = new Set(conversations.map(conversationCondition).filter((c): c is string => c !== undefined));
   return {
@@ -321,11 +364,16 @@ async function runAgentSimulation(run: FidelityRun, agent: string, ai: number, f
         signal: controller.signal,
         llm: opts.llm,
         command: `simlens report (fidelity) --simulator ${opts.simulator} --agents ${opts.agents.join(',')} --n ${opts.n} --seed ${String(seed)}`,
-        onProgress: (p: RunProgress) => ctx.progress?.(`Simulating against ${agent}: ${p.finished}/${p.planned}`, ((ai + p.finished / Math.max(1, p.planned)) / opts.agents.length) * 0.5),
+        onProgress: (p: RunProgress) =>
+          ctx.progress?.(
+            `Simulating against ${agent}: ${p.finished}/${p.planned}`,
+            ((ai + p.finished / Math.max(1, p.planned)) / opts.agents.length) * 0.5,
+          ),
       },
     ).catch((err: unknown) => {
       // The LLM endpoint stopped the run: say why, as the manifest does.
-      if (stopsRun(err) && !ctx.signal?.aborted) throw new SimulationStoppedError(agent, runStopOf(err).status, runStopOf(err).reason, file);
+      if (stopsRun(err) && !ctx.signal?.aborted)
+        throw new SimulationStoppedError(agent, runStopOf(err).status, runStopOf(err).reason, file);
       throw err;
     });
     const status = result.manifest.status ?? 'running';
@@ -333,7 +381,8 @@ async function runAgentSimulation(run: FidelityRun, agent: string, ai: number, f
       const extra = result.manifest as Record<string, unknown>;
       const reason = extra['stop_reason'] ?? extra['error'];
       if (ctx.signal?.aborted || typeof reason !== 'string') throw new Error(`simulation against ${agent} ${status}`);
-      if (status !== 'stopped' && status !== 'cancelled') throw new Error(`simulation against ${agent} ${status}: ${reason}`);
+      if (status !== 'stopped' && status !== 'cancelled')
+        throw new Error(`simulation against ${agent} ${status}: ${reason}`);
       throw new SimulationStoppedError(agent, status, reason, file);
     }
   } finally {
@@ -352,7 +401,12 @@ async function loadReferences(run: FidelityRun, populations: readonly SimulatedP
     if (!r) {
       const pool = cond ? human.conversations.filter((c) => conversationCondition(c) === cond) : human.conversations;
       const conversations = sampleUpTo(pool, opts.n, `${String(seed)}/human/${key}`);
-      r = { key, label: cond ? `human (${cond})` : 'human', conversations, table: featureTable(conversations, features, fopts) };
+      r = {
+        key,
+        label: cond ? `human (${cond})` : 'human',
+        conversations,
+        table: featureTable(conversations, features, fopts),
+      };
       refs.set(key, r);
     }
     return r;
@@ -367,7 +421,11 @@ async function loadReferences(run: FidelityRun, populations: readonly SimulatedP
 }
 
 /** 3a. PLSA, one block per reference; verdict from the worst agent's share of aligned features. */
-async function plsaPillar(run: FidelityRun, populations: readonly SimulatedPopulation[], { refs, refOf, simTables }: References): Promise<Pillar> {
+async function plsaPillar(
+  run: FidelityRun,
+  populations: readonly SimulatedPopulation[],
+  { refs, refOf, simTables }: References,
+): Promise<Pillar> {
   const { th, seed, features, ids } = run;
   const sections: Section[] = [];
   const shares: string[] = [];
@@ -375,15 +433,25 @@ async function plsaPillar(run: FidelityRun, populations: readonly SimulatedPopul
   for (const ref of refs.values()) {
     await checkpoint(run.ctx, `PLSA against ${ref.label}…`, 0.6);
     const members = populations.filter((p) => refOf(p) === ref);
-    const plsa = comparePopulations({ file: ref.label, table: ref.table }, members.map((p) => ({ file: p.label, table: simTables.get(p.agent)! })), features);
+    const plsa = comparePopulations(
+      { file: ref.label, table: ref.table },
+      members.map((p) => ({ file: p.label, table: simTables.get(p.agent)! })),
+      features,
+    );
     run.warnings.push(...(plsa.warnings ?? []));
-    const baseline = ref.table.n >= 4 ? splitHalfBaseline(ref.table, ref.label, { size: Math.min(300, Math.floor(ref.table.n / 2)), seed }) : undefined;
+    const baseline =
+      ref.table.n >= 4
+        ? splitHalfBaseline(ref.table, ref.label, { size: Math.min(300, Math.floor(ref.table.n / 2)), seed })
+        : undefined;
     sections.push(
       ...plsaSections(
         {
           plsa,
           labels: Object.fromEntries([[ref.label, ref.label], ...members.map((p) => [p.label, p.label])]),
-          distributions: [{ file: ref.label, table: ref.table }, ...members.map((p) => ({ file: p.label, table: simTables.get(p.agent)! }))],
+          distributions: [
+            { file: ref.label, table: ref.table },
+            ...members.map((p) => ({ file: p.label, table: simTables.get(p.agent)! })),
+          ],
           baseline,
           alpha: th.alpha,
         },
@@ -394,7 +462,9 @@ async function plsaPillar(run: FidelityRun, populations: readonly SimulatedPopul
     for (const s of plsaCandidateSummaries(plsa, th.alpha)) {
       const share = s.features ? s.mwuAboveAlpha / s.features : 0;
       min = Math.min(min, share);
-      shares.push(`${s.label}: ${s.mwuAboveAlpha}/${s.features} features aligned with ${ref.label} (${pct(share)}), mean KS D ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}${s.constant ? ` (${s.constant} constant in both, not tested)` : ''}`);
+      shares.push(
+        `${s.label}: ${s.mwuAboveAlpha}/${s.features} features aligned with ${ref.label} (${pct(share)}), mean KS D ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}${s.constant ? ` (${s.constant} constant in both, not tested)` : ''}`,
+      );
     }
   }
   return {
@@ -409,7 +479,11 @@ async function plsaPillar(run: FidelityRun, populations: readonly SimulatedPopul
 }
 
 /** 3b. Human-likeness per agent against its reference; verdict from the lowest mean HLS. */
-async function hlsPillar(run: FidelityRun, populations: readonly SimulatedPopulation[], { refOf }: References): Promise<Pillar> {
+async function hlsPillar(
+  run: FidelityRun,
+  populations: readonly SimulatedPopulation[],
+  { refOf }: References,
+): Promise<Pillar> {
   const { opts, ctx, th, seed } = run;
   const k = opts.folds ?? 5;
   const runs: HlsRun[] = [];
@@ -433,7 +507,11 @@ async function hlsPillar(run: FidelityRun, populations: readonly SimulatedPopula
   if (populations.length > 1) {
     await checkpoint(ctx, 'Cross-distribution matrix…', 0.8);
     const pool = sampleUpTo(run.human.conversations, opts.n, `${String(seed)}/human/cross`);
-    cross = crossDistribution(pool, populations.map((p) => ({ name: p.label, conversations: p.conversations })), { seed });
+    cross = crossDistribution(
+      pool,
+      populations.map((p) => ({ name: p.label, conversations: p.conversations })),
+      { seed },
+    );
   }
   const sections = hlsSections({ human: 'human', runs, cross }, run.ids, 'Human-likeness (HLS)');
   const values = runs.map((r) => ({ label: r.simulator, hls: meanSimulatedHls(r), acc: r.cv.metrics.accuracy }));
@@ -444,7 +522,9 @@ async function hlsPillar(run: FidelityRun, populations: readonly SimulatedPopula
       pillar: 'Human-likeness (HLS)',
       verdict: values.length ? verdictOf(min, th.hlsPass, th.hlsWarn) : 'warn',
       detail: values.length
-        ? values.map((h) => `${h.label}: mean HLS ${formatFixed(h.hls)}, discriminator accuracy ${formatFixed(h.acc)}`).join('; ')
+        ? values
+            .map((h) => `${h.label}: mean HLS ${formatFixed(h.hls)}, discriminator accuracy ${formatFixed(h.acc)}`)
+            .join('; ')
         : 'not assessed: too few conversations',
       rule: `mean P(human) of the simulated conversations (out-of-fold); pass if >= ${th.hlsPass} for every agent, warn if >= ${th.hlsWarn}`,
     },
@@ -452,18 +532,38 @@ async function hlsPillar(run: FidelityRun, populations: readonly SimulatedPopula
 }
 
 /** 3c. Counterfactual validity between the first two agents' conditions, when the human file has both. */
-async function counterfactualPillar(run: FidelityRun, populations: readonly SimulatedPopulation[], { refs, simTables }: References): Promise<Pillar> {
+async function counterfactualPillar(
+  run: FidelityRun,
+  populations: readonly SimulatedPopulation[],
+  { refs, simTables }: References,
+): Promise<Pillar> {
   const { opts, th, humanConditions } = run;
   const [a, b] = populations;
   const fromCond = a?.condition;
   const toCond = b?.condition;
-  if (!(a && b && fromCond && toCond && fromCond !== toCond && humanConditions.has(fromCond) && humanConditions.has(toCond))) {
+  if (!(
+    a &&
+    b &&
+    fromCond &&
+    toCond &&
+    fromCond !== toCond &&
+    humanConditions.has(fromCond) &&
+    humanConditions.has(toCond)
+  )) {
     const why = !b
       ? 'needs two agents (e.g. local-good,local-bad)'
       : !fromCond || !toCond || fromCond === toCond
         ? `the agents ${opts.agents.slice(0, 2).join(' and ')} do not stand for two different conditions`
         : `the human file has no conversations in condition "${humanConditions.has(fromCond) ? toCond : fromCond}" (conditions found: ${[...humanConditions].join(', ') || 'none'})`;
-    return { sections: [], verdict: { pillar: 'Counterfactual validity', verdict: 'warn', detail: `not assessed: ${why}`, rule: 'needs human conversations in both agents\' conditions' } };
+    return {
+      sections: [],
+      verdict: {
+        pillar: 'Counterfactual validity',
+        verdict: 'warn',
+        detail: `not assessed: ${why}`,
+        rule: "needs human conversations in both agents' conditions",
+      },
+    };
   }
   await checkpoint(run.ctx, `Counterfactual validation ${fromCond} → ${toCond}…`, 0.9);
   const result = counterfactualValidation(
@@ -472,7 +572,11 @@ async function counterfactualPillar(run: FidelityRun, populations: readonly Simu
     run.features,
     { fromName: fromCond, toName: toCond },
   );
-  const sections = counterfactualSections({ result, human: 'human', alpha: th.alpha }, run.ids, `Counterfactual: ${fromCond} → ${toCond}`);
+  const sections = counterfactualSections(
+    { result, human: 'human', alpha: th.alpha },
+    run.ids,
+    `Counterfactual: ${fromCond} → ${toCond}`,
+  );
   const agr = directionAgreement(result)[0];
   const share = Number.isFinite(agr.share) ? agr.share : 0;
   return {
@@ -487,7 +591,11 @@ async function counterfactualPillar(run: FidelityRun, populations: readonly Simu
 }
 
 /** 4. Outcomes (failures apart), the simulation runs and the behavioural invariants. */
-function populationSections(run: FidelityRun, populations: readonly SimulatedPopulation[], { refs }: References): { sections: Section[]; excluded?: string } {
+function populationSections(
+  run: FidelityRun,
+  populations: readonly SimulatedPopulation[],
+  { refs }: References,
+): { sections: Section[]; excluded?: string } {
   const { opts, ids, sim, seed } = run;
   const outcomeRows = [
     ...[...refs.values()].map((r) => ({ label: r.label, counts: countOutcomes(r.conversations) })),
@@ -500,25 +608,54 @@ function populationSections(run: FidelityRun, populations: readonly SimulatedPop
     title: 'Simulation runs',
     group: 'Simulated populations',
     caption: `Simulator ${sim.name}, ${opts.n} conversations per agent, seed ${String(seed)}. Conversations and Failed count every simulated conversation; AvgTurns and Accepted (a share) are over the conversations without failures. AvgTurns is Zhang & Balog's (speaker changes / 2, as DialogueKit counts them), so it is about half a turn below the PLSA feature Num turns (turns in the file). The conversations are kept next to this report (open them in the SimLens editor).`,
-    columns: tableColumns(['agent', 'Agent', 'text'], ['condition', 'Condition', 'text'], ['conversations', 'Conversations', 'int'],
-      ['failed', 'Failed', 'int'], ['avg_turns', 'AvgTurns', 'fixed', 2], ['accepted', 'Accepted', 'percent'],
-      ['seconds', 'Seconds', 'fixed', 1], ['file', 'File', 'text']),
+    columns: tableColumns(
+      ['agent', 'Agent', 'text'],
+      ['condition', 'Condition', 'text'],
+      ['conversations', 'Conversations', 'int'],
+      ['failed', 'Failed', 'int'],
+      ['avg_turns', 'AvgTurns', 'fixed', 2],
+      ['accepted', 'Accepted', 'percent'],
+      ['seconds', 'Seconds', 'fixed', 1],
+      ['file', 'File', 'text'],
+    ),
     rows: populations.map((p) => ({
       cells: [
-        p.agent, p.condition ?? null, p.outcomes.conversations, p.failed, finiteOrNull(corpusShape(p.conversations).avg_turns),
-        finiteOrNull(userOutcomeShare(p.outcomes, 'accepted')), p.wallMs / 1000, `populations/${slug(p.agent)}.sim.jsonl`,
+        p.agent,
+        p.condition ?? null,
+        p.outcomes.conversations,
+        p.failed,
+        finiteOrNull(corpusShape(p.conversations).avg_turns),
+        finiteOrNull(userOutcomeShare(p.outcomes, 'accepted')),
+        p.wallMs / 1000,
+        `populations/${slug(p.agent)}.sim.jsonl`,
       ],
     })),
   });
   // Links open the population files (inputs 1..k) at the violating turn.
-  sections.push(...invariantSections(populations.map((p, i) => ({ label: p.label, input: i + 1, check: p.invariants })), ids, 'Behavioural invariants'));
+  sections.push(
+    ...invariantSections(
+      populations.map((p, i) => ({ label: p.label, input: i + 1, check: p.invariants })),
+      ids,
+      'Behavioural invariants',
+    ),
+  );
   return { sections, excluded: exclusionNote(outcomeRows) };
 }
 
 /** 5. The report: an introduction with the overall verdict, then the pillars' and populations' sections. */
-function assembleReport(run: FidelityRun, populations: readonly SimulatedPopulation[], verdicts: Verdict[], sections: Section[], excluded: string | undefined): Report {
+function assembleReport(
+  run: FidelityRun,
+  populations: readonly SimulatedPopulation[],
+  verdicts: Verdict[],
+  sections: Section[],
+  excluded: string | undefined,
+): Report {
   const { opts, sim, seed, human, th, features } = run;
-  const worst = verdicts.some((v) => v.verdict === 'fail') ? 'fail' : verdicts.some((v) => v.verdict === 'warn') ? 'warn' : 'pass';
+  const worst = verdicts.some((v) => v.verdict === 'fail')
+    ? 'fail'
+    : verdicts.some((v) => v.verdict === 'warn')
+      ? 'warn'
+      : 'pass';
   const intro: Section = {
     type: 'text',
     id: run.ids.id('about'),
@@ -533,8 +670,17 @@ function assembleReport(run: FidelityRun, populations: readonly SimulatedPopulat
     tone: 'info',
   };
   const inputs: ReportInput[] = [
-    { label: 'human', file: human.file, n: human.conversations.length, ...(human.filter ? { filter: human.filter } : {}) },
-    ...populations.map((p) => ({ label: p.label, file: join('populations', `${slug(p.agent)}.sim.jsonl`), n: p.conversations.length })),
+    {
+      label: 'human',
+      file: human.file,
+      n: human.conversations.length,
+      ...(human.filter ? { filter: human.filter } : {}),
+    },
+    ...populations.map((p) => ({
+      label: p.label,
+      file: join('populations', `${slug(p.agent)}.sim.jsonl`),
+      n: p.conversations.length,
+    })),
   ];
   return {
     schema: REPORT_SCHEMA,

@@ -79,7 +79,12 @@ export class IdAllocator {
  * last two path components; numbered if still ambiguous. A repeated file keeps one name.
  */
 export function shortNames(files: readonly string[]): Map<string, string> {
-  const parts = (f: string) => f.replace(/\\/g, '/').replace(/\.(jsonl|json|csv)$/i, '').split('/').filter(Boolean);
+  const parts = (f: string) =>
+    f
+      .replace(/\\/g, '/')
+      .replace(/\.(jsonl|json|csv)$/i, '')
+      .split('/')
+      .filter(Boolean);
   const unique = [...new Set(files)];
   const tail = (f: string, k: number) => parts(f).slice(-k).join('/');
   const out = new Map<string, string>();

@@ -22,7 +22,12 @@ export const ReportKind = z.enum(['plsa', 'human-likeness', 'counterfactual', 's
 export type ReportKind = z.infer<typeof ReportKind>;
 
 /** A section id: letters, digits, dot, dash, underscore; starts with a letter or digit. */
-export const SectionId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/, 'section ids are file-name-safe: letters, digits, ".", "_", "-" (max 120)');
+export const SectionId = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/,
+    'section ids are file-name-safe: letters, digits, ".", "_", "-" (max 120)',
+  );
 
 /** One input population of a report. */
 export const ReportInput = z.object({
@@ -180,7 +185,10 @@ export const Section = z.discriminatedUnion('type', [TableSection, ChartSection,
 export type Section = z.infer<typeof Section>;
 
 /** Parameters worth recording (seed, alpha, folds, act source, …). */
-export const ReportParams = z.record(z.string().max(200), z.union([z.string().max(4000), z.number(), z.boolean(), z.null()]));
+export const ReportParams = z.record(
+  z.string().max(200),
+  z.union([z.string().max(4000), z.number(), z.boolean(), z.null()]),
+);
 export type ReportParams = z.infer<typeof ReportParams>;
 
 export const Report = z
@@ -200,18 +208,31 @@ export const Report = z
   .superRefine((report, ctx) => {
     const seen = new Set<string>();
     report.sections.forEach((s, i) => {
-      if (seen.has(s.id)) ctx.addIssue({ code: 'custom', path: ['sections', i, 'id'], message: `duplicate section id "${s.id}"` });
+      if (seen.has(s.id))
+        ctx.addIssue({ code: 'custom', path: ['sections', i, 'id'], message: `duplicate section id "${s.id}"` });
       seen.add(s.id);
       if (s.type === 'table') {
         s.rows.forEach((r, j) => {
           if (r.cells.length !== s.columns.length) {
-            ctx.addIssue({ code: 'custom', path: ['sections', i, 'rows', j, 'cells'], message: `row has ${r.cells.length} cells for ${s.columns.length} columns` });
+            ctx.addIssue({
+              code: 'custom',
+              path: ['sections', i, 'rows', j, 'cells'],
+              message: `row has ${r.cells.length} cells for ${s.columns.length} columns`,
+            });
           }
           if (r.marks && r.marks.length !== r.cells.length) {
-            ctx.addIssue({ code: 'custom', path: ['sections', i, 'rows', j, 'marks'], message: `row has ${r.marks.length} marks for ${r.cells.length} cells` });
+            ctx.addIssue({
+              code: 'custom',
+              path: ['sections', i, 'rows', j, 'marks'],
+              message: `row has ${r.marks.length} marks for ${r.cells.length} cells`,
+            });
           }
           if (r.link && r.link.input >= report.inputs.length) {
-            ctx.addIssue({ code: 'custom', path: ['sections', i, 'rows', j, 'link', 'input'], message: `link to input ${r.link.input} of ${report.inputs.length}` });
+            ctx.addIssue({
+              code: 'custom',
+              path: ['sections', i, 'rows', j, 'link', 'input'],
+              message: `link to input ${r.link.input} of ${report.inputs.length}`,
+            });
           }
         });
         if (s.linkColumn !== undefined && !s.columns.some((c) => c.key === s.linkColumn)) {
@@ -221,9 +242,18 @@ export const Report = z
         s.series.forEach((ser, j) => {
           const list = s.chart === 'box' ? ser.boxes : ser.values;
           const field = s.chart === 'box' ? 'boxes' : 'values';
-          if (!list) ctx.addIssue({ code: 'custom', path: ['sections', i, 'series', j], message: `a ${s.chart} chart series needs "${field}"` });
+          if (!list)
+            ctx.addIssue({
+              code: 'custom',
+              path: ['sections', i, 'series', j],
+              message: `a ${s.chart} chart series needs "${field}"`,
+            });
           else if (list.length !== s.categories.length) {
-            ctx.addIssue({ code: 'custom', path: ['sections', i, 'series', j, field], message: `${list.length} values for ${s.categories.length} categories` });
+            ctx.addIssue({
+              code: 'custom',
+              path: ['sections', i, 'series', j, field],
+              message: `${list.length} values for ${s.categories.length} categories`,
+            });
           }
         });
       }

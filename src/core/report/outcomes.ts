@@ -66,7 +66,17 @@ export function outcomeClass(c: Conversation): OutcomeClass {
 
 /** Counts outcome classes: user outcomes over those without failures, failures per reason. */
 export function tallyOutcomes(classes: readonly OutcomeClass[]): OutcomeCounts {
-  const out: OutcomeCounts = { conversations: classes.length, completed: 0, accepted: 0, ended: 0, gave_up: 0, abandoned: 0, agentErrors: 0, otherFailures: 0, byReason: {} };
+  const out: OutcomeCounts = {
+    conversations: classes.length,
+    completed: 0,
+    accepted: 0,
+    ended: 0,
+    gave_up: 0,
+    abandoned: 0,
+    agentErrors: 0,
+    otherFailures: 0,
+    byReason: {},
+  };
   for (const k of classes) {
     if (k.failure) {
       if (k.failure.agent) out.agentErrors++;

@@ -59,7 +59,9 @@ export function facetValues(conv: Conversation): FacetValues {
 /** Whether facet values pass a filter. */
 export function facetsMatch(values: FacetValues, filter: PopulationFilter | undefined): boolean {
   if (!filter) return true;
-  return (['condition', 'task', 'source', 'agent'] as const).every((k) => filter[k] === undefined || values[k] === filter[k]);
+  return (['condition', 'task', 'source', 'agent'] as const).every(
+    (k) => filter[k] === undefined || values[k] === filter[k],
+  );
 }
 
 /** Whether a conversation passes a filter. */
@@ -70,13 +72,18 @@ export function matchesFilter(conv: Conversation, filter: PopulationFilter | und
 /** "condition=good, task=footwear", or undefined for no filter. */
 export function describeFilter(filter: PopulationFilter | undefined): string | undefined {
   if (!filter) return undefined;
-  const parts = (['condition', 'task', 'source', 'agent'] as const).filter((k) => filter[k] !== undefined).map((k) => `${k}=${filter[k]}`);
+  const parts = (['condition', 'task', 'source', 'agent'] as const)
+    .filter((k) => filter[k] !== undefined)
+    .map((k) => `${k}=${filter[k]}`);
   return parts.length ? parts.join(', ') : undefined;
 }
 
 /** The default label of a population: base name without extension, plus the filter values. */
 export function defaultLabel(spec: PopulationSpec): string {
-  const base = basename(spec.file).replace(/\.(conv|sim)?\.?jsonl?$/i, '').replace(/\.json$/i, '') || basename(spec.file);
+  const base =
+    basename(spec.file)
+      .replace(/\.(conv|sim)?\.?jsonl?$/i, '')
+      .replace(/\.json$/i, '') || basename(spec.file);
   const f = spec.filter;
   const vals = f ? [f.condition, f.task, f.source, f.agent].filter((v): v is string => v !== undefined) : [];
   return vals.length ? `${base} (${vals.join(', ')})` : base;
@@ -166,14 +173,22 @@ export class PopulationLoader {
 
   /** Every conversation of a file (validated; invalid lines are reported as problems). */
   file(file: string): Promise<{ conversations: Conversation[]; lines?: number[]; problems: string[] }> {
-    return this.once('conversations', file, (abs) => loadPopulation(abs, file).then((pop) => ({ conversations: pop.conversations, lines: pop.lines, problems: pop.problems })));
+    return this.once('conversations', file, (abs) =>
+      loadPopulation(abs, file).then((pop) => ({
+        conversations: pop.conversations,
+        lines: pop.lines,
+        problems: pop.problems,
+      })),
+    );
   }
 
   /** A filtered population; throws when the filter leaves nothing. */
   async load(spec: PopulationSpec): Promise<LoadedPopulation> {
     const all = await this.file(spec.file).catch((e: Error) => {
       if (spec.features !== undefined && !existsSync(this.path(spec.file))) {
-        throw new Error(`${spec.file}: no such file; ${spec.features} holds only the features, and this report needs the conversations themselves (their text)`);
+        throw new Error(
+          `${spec.file}: no such file; ${spec.features} holds only the features, and this report needs the conversations themselves (their text)`,
+        );
       }
       throw e;
     });
@@ -183,7 +198,14 @@ export class PopulationLoader {
     if (conversations.length === 0) {
       throw noConversationsError(spec.file, filter, all.conversations.length);
     }
-    const out: LoadedPopulation = { label: spec.label ?? defaultLabel(spec), file: spec.file, filter, conversations, total: all.conversations.length, problems: all.problems };
+    const out: LoadedPopulation = {
+      label: spec.label ?? defaultLabel(spec),
+      file: spec.file,
+      filter,
+      conversations,
+      total: all.conversations.length,
+      problems: all.problems,
+    };
     if (all.lines) out.lines = all.lines.filter((_, i) => keep[i]);
     return out;
   }
@@ -192,7 +214,9 @@ export class PopulationLoader {
 /** A seeded random sample of at most `size` items (the input order when it is small enough). */
 export function sampleUpTo<T>(items: readonly T[], size: number, seed: string | number): T[] {
   if (items.length <= size) return items.slice();
-  return createRng(`report-sample/${String(seed)}`).shuffle(items.slice()).slice(0, size);
+  return createRng(`report-sample/${String(seed)}`)
+    .shuffle(items.slice())
+    .slice(0, size);
 }
 
 /** Makes labels unique by appending " (2)", " (3)", … to repeats. */

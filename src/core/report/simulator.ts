@@ -72,21 +72,34 @@ function validate(options: SimulatorOptions, origin: string): void {
 /** Parses an inline spec such as "agenda:cir6:pkg" or "agenda:qrfa:single:patience=4". */
 export function parseInlineSimulator(spec: string): SimulatorOptions {
   const out: Record<string, unknown> = {};
-  const words = spec.split(':').map((w) => w.trim()).filter(Boolean);
+  const words = spec
+    .split(':')
+    .map((w) => w.trim())
+    .filter(Boolean);
   if (!words.length) throw new Error('simulator spec is empty (e.g. "agenda:cir6:pkg")');
   for (const w of words) {
     const eq = w.indexOf('=');
     if (eq > 0) {
       const key = w.slice(0, eq).trim();
-      if (PER_RUN.has(key)) throw new Error(`simulator "${spec}": "${key}" is set by the report (--agents, --n, --seed), not by the simulator spec`);
-      if (!(key in SimulationConfigSchema.shape)) throw new Error(`simulator "${spec}": unknown option "${key}" (known: ${Object.keys(SimulationConfigSchema.shape).filter((k) => !PER_RUN.has(k)).join(', ')})`);
+      if (PER_RUN.has(key))
+        throw new Error(
+          `simulator "${spec}": "${key}" is set by the report (--agents, --n, --seed), not by the simulator spec`,
+        );
+      if (!(key in SimulationConfigSchema.shape))
+        throw new Error(
+          `simulator "${spec}": unknown option "${key}" (known: ${Object.keys(SimulationConfigSchema.shape)
+            .filter((k) => !PER_RUN.has(k))
+            .join(', ')})`,
+        );
       out[key] = coerce(w.slice(eq + 1).trim());
       continue;
     }
     const hit = WORDS[w.toLowerCase()];
-    if (!hit) throw new Error(`simulator "${spec}": unknown word "${w}" (use ${Object.keys(WORDS).join(', ')}, or key=value)`);
+    if (!hit)
+      throw new Error(`simulator "${spec}": unknown word "${w}" (use ${Object.keys(WORDS).join(', ')}, or key=value)`);
     const [field, value] = hit;
-    if (out[field] !== undefined && out[field] !== value) throw new Error(`simulator "${spec}": ${String(field)} given twice ("${String(out[field])}" and "${value}")`);
+    if (out[field] !== undefined && out[field] !== value)
+      throw new Error(`simulator "${spec}": ${String(field)} given twice ("${String(out[field])}" and "${value}")`);
     out[field] = value;
   }
   const options = out as SimulatorOptions;
@@ -109,7 +122,8 @@ export function resolveSimulator(spec: string, cwd: string): ResolvedSimulator {
     } catch (e) {
       throw new Error(`simulator config ${spec}: not valid JSON (${(e as Error).message})`);
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`simulator config ${spec}: expected a JSON object with simulation options`);
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      throw new Error(`simulator config ${spec}: expected a JSON object with simulation options`);
     const options: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       if (PER_RUN.has(k)) continue;
@@ -117,7 +131,12 @@ export function resolveSimulator(spec: string, cwd: string): ResolvedSimulator {
       options[k] = v;
     }
     validate(options as SimulatorOptions, `simulator config ${spec}`);
-    return { options: options as SimulatorOptions, name: simulatorName(options as SimulatorOptions), cwd: dirname(path), file: path };
+    return {
+      options: options as SimulatorOptions,
+      name: simulatorName(options as SimulatorOptions),
+      cwd: dirname(path),
+      file: path,
+    };
   }
   const options = parseInlineSimulator(spec);
   return { options, name: simulatorName(options), cwd };

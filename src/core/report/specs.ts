@@ -78,13 +78,23 @@ export const SimulationSpecSchema = z.object({
   /** Real-user population for DS-KL and the ranking agreement. */
   reference: PopulationSpecSchema.optional(),
   acts: Acts,
-  reward: z.object({ full: z.number().optional(), cost: z.number().optional(), unsupported: z.array(z.string().max(100)).max(20).optional() }).optional(),
+  reward: z
+    .object({
+      full: z.number().optional(),
+      cost: z.number().optional(),
+      unsupported: z.array(z.string().max(100)).max(20).optional(),
+    })
+    .optional(),
   /** PEPPER list depth (default 50). */
   pepperK: z.number().int().positive().max(1000).optional(),
   /** AlterEval horizon (default 10). */
   horizon: z.number().int().positive().max(100).optional(),
   /** Which metric families to compute (default all); a family selected here that finds no data is a warning. */
-  metrics: z.array(z.enum(['zb', 'pepper', 'altereval'])).min(1).max(3).optional(),
+  metrics: z
+    .array(z.enum(['zb', 'pepper', 'altereval']))
+    .min(1)
+    .max(3)
+    .optional(),
   /** Pseudo-counts added to every act for DS-KL (default 1). */
   klSmoothing: z.number().nonnegative().max(1e6).optional(),
   /** PEPPER turns (default: the longest conversation). */
@@ -97,7 +107,11 @@ export const SimulationSpecSchema = z.object({
    * Systems evaluated with real and with simulated users, one file each, for the ranking
    * agreement (default: systems are the agents or conditions inside `reference` and `populations`).
    */
-  systems: z.array(z.object({ name: z.string().min(1).max(200), real: PopulationSpecSchema, simulated: PopulationSpecSchema })).min(2).max(50).optional(),
+  systems: z
+    .array(z.object({ name: z.string().min(1).max(200), real: PopulationSpecSchema, simulated: PopulationSpecSchema }))
+    .min(2)
+    .max(50)
+    .optional(),
   /** The metric systems are ranked by (default: AvgTurns and Reward, one agreement each). */
   rankBy: z.enum(['reward', 'success_rate', 'avg_turns']).optional(),
 });
@@ -132,5 +146,12 @@ export const InvariantsSpecSchema = z.object({
 });
 export type InvariantsSpec = z.infer<typeof InvariantsSpecSchema>;
 
-export const ReportSpecSchema = z.discriminatedUnion('kind', [PlsaSpecSchema, HlsSpecSchema, CounterfactualSpecSchema, SimulationSpecSchema, FidelitySpecSchema, InvariantsSpecSchema]);
+export const ReportSpecSchema = z.discriminatedUnion('kind', [
+  PlsaSpecSchema,
+  HlsSpecSchema,
+  CounterfactualSpecSchema,
+  SimulationSpecSchema,
+  FidelitySpecSchema,
+  InvariantsSpecSchema,
+]);
 export type ReportSpec = z.infer<typeof ReportSpecSchema>;

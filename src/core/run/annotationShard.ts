@@ -29,7 +29,14 @@ export function inputRecord(file: string): InputRecord {
 }
 
 /** The configuration of an annotation pass: what makes two shards parts of one pass. */
-export function annotationPassConfig(o: { command: string; inputFile: string; items: number; annotator: string; limit?: number; force?: boolean }): Record<string, unknown> {
+export function annotationPassConfig(o: {
+  command: string;
+  inputFile: string;
+  items: number;
+  annotator: string;
+  limit?: number;
+  force?: boolean;
+}): Record<string, unknown> {
   return {
     command: o.command,
     input: inputRecord(o.inputFile),
@@ -45,13 +52,24 @@ export function annotationPassConfig(o: { command: string; inputFile: string; it
  * empty). Throws, naming the file, when the part belongs to another pass or shard, or does not
  * hold exactly the shard's `expected` conversations.
  */
-export async function loadAnnotationPart(file: string, config: Record<string, unknown>, shard: Shard, expected: number): Promise<Conversation[] | undefined> {
+export async function loadAnnotationPart(
+  file: string,
+  config: Record<string, unknown>,
+  shard: Shard,
+  expected: number,
+): Promise<Conversation[] | undefined> {
   if (!existsSync(file) || statSync(file).size === 0) return undefined;
   const manifest = readManifest(file);
-  if (!manifest) throw new Error(`${file} exists without its manifest; it is not a part of this pass (use --force to replace it)`);
-  if (!sameConfig(manifest.config, config)) throw new Error(`${file}: was written by another pass (other input, model, --limit or --force; see ${file}.manifest.json); use --force to replace it`);
+  if (!manifest)
+    throw new Error(`${file} exists without its manifest; it is not a part of this pass (use --force to replace it)`);
+  if (!sameConfig(manifest.config, config))
+    throw new Error(
+      `${file}: was written by another pass (other input, model, --limit or --force; see ${file}.manifest.json); use --force to replace it`,
+    );
   if (!manifest.shard || manifest.shard.index !== shard.index || manifest.shard.count !== shard.count) {
-    throw new Error(`${file}: is ${manifest.shard ? `shard ${manifest.shard.index}/${manifest.shard.count}` : 'not a shard'}, not ${shard.index}/${shard.count}; use --force to replace it`);
+    throw new Error(
+      `${file}: is ${manifest.shard ? `shard ${manifest.shard.index}/${manifest.shard.count}` : 'not a shard'}, not ${shard.index}/${shard.count}; use --force to replace it`,
+    );
   }
   const rows: Conversation[] = [];
   for await (const { text, line } of readLines(file)) {
@@ -62,7 +80,10 @@ export async function loadAnnotationPart(file: string, config: Record<string, un
       throw new Error(`${file}:${line}: not valid JSON (${(err as Error).message}); use --force to replace the part`);
     }
   }
-  if (rows.length !== expected) throw new Error(`${file}: has ${rows.length} conversations, shard ${shard.index}/${shard.count} has ${expected}; use --force to replace it`);
+  if (rows.length !== expected)
+    throw new Error(
+      `${file}: has ${rows.length} conversations, shard ${shard.index}/${shard.count} has ${expected}; use --force to replace it`,
+    );
   return rows;
 }
 
@@ -114,7 +135,9 @@ export function annotationPartManifest(s: AnnotationPartState): RunManifest {
     },
     timings: {
       started: s.started.toISOString(),
-      ...(s.finished ? { finished: s.finished.toISOString(), wall_ms: s.finished.getTime() - s.started.getTime() } : {}),
+      ...(s.finished
+        ? { finished: s.finished.toISOString(), wall_ms: s.finished.getTime() - s.started.getTime() }
+        : {}),
       ...(s.llmCallMs ? { llm_call_ms: s.llmCallMs } : {}),
     },
     status: s.status,

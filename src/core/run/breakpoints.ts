@@ -27,13 +27,17 @@ export interface Condition {
 }
 
 export class ConditionError extends Error {
-  constructor(message: string, readonly at: number) {
+  constructor(
+    message: string,
+    readonly at: number,
+  ) {
     super(message);
     this.name = 'ConditionError';
   }
 }
 
-const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|([A-Za-z_][A-Za-z0-9_]*)|(==|!=|<=|>=|&&|\|\||[<>!().]))/y;
+const TOKEN =
+  /\s*(?:(\d+(?:\.\d+)?)|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|([A-Za-z_][A-Za-z0-9_]*)|(==|!=|<=|>=|&&|\|\||[<>!().]))/y;
 
 type Tok = { t: 'num' | 'str' | 'name' | 'op'; v: string; at: number };
 
@@ -46,7 +50,11 @@ function tokenize(src: string): Tok[] {
     if (pos >= src.length) break;
     TOKEN.lastIndex = pos;
     const m = TOKEN.exec(src);
-    if (!m) throw new ConditionError(`cannot read the condition at column ${pos + 1}: "${src.slice(pos).trim().slice(0, 20)}"`, pos);
+    if (!m)
+      throw new ConditionError(
+        `cannot read the condition at column ${pos + 1}: "${src.slice(pos).trim().slice(0, 20)}"`,
+        pos,
+      );
     const at = m.index + (m[0].length - m[0].trimStart().length);
     if (m[1] !== undefined) out.push({ t: 'num', v: m[1], at });
     else if (m[2] !== undefined) out.push({ t: 'str', v: m[2], at });

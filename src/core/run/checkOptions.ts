@@ -7,7 +7,10 @@ import { readManifest } from './manifest';
 import type { CheckOptions } from '../check/types';
 
 /** Options from the manifest beside `absFile` (none when it has no manifest); `warn` hears about a broken one. */
-export function checkOptionsFromRun(absFile: string, warn: (message: string) => void): Pick<CheckOptions, 'maxTurns' | 'metaTolerance'> {
+export function checkOptionsFromRun(
+  absFile: string,
+  warn: (message: string) => void,
+): Pick<CheckOptions, 'maxTurns' | 'metaTolerance'> {
   let config: Record<string, unknown> = {};
   try {
     config = readManifest(absFile)?.config ?? {};

@@ -15,9 +15,22 @@ import { importFile } from '../importers/index';
 import { LlmRunConfigSchema, LLM_USER_NAMES, isLlmAgentName, isLlmUserName, prepareLlmParts } from './llm';
 import type { LlmServices } from '../llm/services';
 import {
-  AgentNlu, TemplateNlg, TransitionModel, agentActClassifier, agentActExamplesFromCorpus, createUserSimulator,
-  defaultAnswerMapping, defaultTransitionCounts, estimateTransitions, loadActAliases, loadAnswerMapping,
-  loadCir6Diagram, loadNlgTemplates, loadRelevance, loadTransitionCounts, type TransitionCounts,
+  AgentNlu,
+  TemplateNlg,
+  TransitionModel,
+  agentActClassifier,
+  agentActExamplesFromCorpus,
+  createUserSimulator,
+  defaultAnswerMapping,
+  defaultTransitionCounts,
+  estimateTransitions,
+  loadActAliases,
+  loadAnswerMapping,
+  loadCir6Diagram,
+  loadNlgTemplates,
+  loadRelevance,
+  loadTransitionCounts,
+  type TransitionCounts,
 } from '../sim/users/index';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 import { createExternalUser, isExternalUserSpec } from '../sim/users/external/simulator';
@@ -34,10 +47,14 @@ export interface SimulatorProcessOptions {
 /** Everything that determines a run's output (paths as given; resolved against the working directory). */
 export const SimulationConfigSchema = z.object({
   /** A built-in user, or an external simulator: `exec:<command>` or an http(s) URL (docs/protocol.md). */
-  user: z.union([
-    z.enum(['agenda', 'target-free', ...LLM_USER_NAMES]),
-    z.string().refine(isExternalUserSpec, { message: `expected agenda, target-free, ${LLM_USER_NAMES.join(', ')}, exec:<command> or an http(s):// URL` }),
-  ]).default('agenda'),
+  user: z
+    .union([
+      z.enum(['agenda', 'target-free', ...LLM_USER_NAMES]),
+      z.string().refine(isExternalUserSpec, {
+        message: `expected agenda, target-free, ${LLM_USER_NAMES.join(', ')}, exec:<command> or an http(s):// URL`,
+      }),
+    ])
+    .default('agenda'),
   interaction: z.enum(['cir6', 'qrfa']).default('cir6'),
   preferences: z.enum(['single', 'pkg']).default('pkg'),
   agent: z.string().min(1).default('local-good'),
@@ -122,7 +139,16 @@ function sha256File(path: string): string {
  * conversations in flight short instead of letting them finish. `stopRetries` is that "stop
  * scheduling" signal: LLM services built here send no new retry once it is aborted.
  */
-export async function prepareEnvironment(config: SimulationConfig, cwd: string = process.cwd(), opts: { llm?: LlmServices; signal?: AbortSignal; stopRetries?: AbortSignal; simulator?: SimulatorProcessOptions } = {}): Promise<SimulationEnvironment> {
+export async function prepareEnvironment(
+  config: SimulationConfig,
+  cwd: string = process.cwd(),
+  opts: {
+    llm?: LlmServices;
+    signal?: AbortSignal;
+    stopRetries?: AbortSignal;
+    simulator?: SimulatorProcessOptions;
+  } = {},
+): Promise<SimulationEnvironment> {
   const at = (p: string) => resolve(cwd, p);
   const inputs: Record<string, InputInfo> = {};
   let catalog: Catalog;
@@ -131,7 +157,11 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
     inputs.catalog = { path: config.catalog, sha256: sha256File(at(config.catalog)), items: catalog.size };
   } else {
     catalog = generateApparelCatalog({ seed: config.catalog_seed, size: config.catalog_size });
-    inputs.catalog = { path: '(generated apparel catalog)', seed: config.catalog_seed ?? 'simlens', items: catalog.size };
+    inputs.catalog = {
+      path: '(generated apparel catalog)',
+      seed: config.catalog_seed ?? 'simlens',
+      items: catalog.size,
+    };
   }
   if (catalog.size === 0) throw new Error('the catalog has no items');
   if (config.task && !catalog.categories().includes(config.task)) {
@@ -143,10 +173,16 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
   if (config.corpus) {
     const imported = await importFile(at(config.corpus));
     counts = estimateTransitions(imported.conversations, { aliases, source: basename(config.corpus) });
-    if (!counts.dialogues) throw new Error(`${config.corpus}: no conversation has user dialogue acts the simulator can read`);
+    if (!counts.dialogues)
+      throw new Error(`${config.corpus}: no conversation has user dialogue acts the simulator can read`);
     const examples = agentActExamplesFromCorpus(imported.conversations, aliases);
     if (examples.length) classifier = agentActClassifier(examples);
-    inputs.corpus = { path: config.corpus, sha256: sha256File(at(config.corpus)), dialogues: counts.dialogues, format: imported.format };
+    inputs.corpus = {
+      path: config.corpus,
+      sha256: sha256File(at(config.corpus)),
+      dialogues: counts.dialogues,
+      format: imported.format,
+    };
   } else if (config.transitions) {
     counts = loadTransitionCounts(at(config.transitions));
     inputs.transitions = { path: config.transitions, sha256: sha256File(at(config.transitions)) };
@@ -156,45 +192,66 @@ export async function prepareEnvironment(config: SimulationConfig, cwd: string =
   const diagram = config.diagram ? loadCir6Diagram(at(config.diagram)) : undefined;
   const transitions = new TransitionModel(counts, { alpha: config.alpha, diagram });
   const answers = config.answers ? loadAnswerMapping(at(config.answers)) : defaultAnswerMapping();
-  const nlg = new TemplateNlg({ templates: config.templates ? loadNlgTemplates(at(config.templates)) : undefined, typoRate: config.typo_rate });
+  const nlg = new TemplateNlg({
+    templates: config.templates ? loadNlgTemplates(at(config.templates)) : undefined,
+    typoRate: config.typo_rate,
+  });
   const nlu = new AgentNlu({ classifier, aliases, mapReported: (act) => agentActToZhangBalog(act) });
   const relevance = config.relevance ? loadRelevance(at(config.relevance)) : undefined;
   if (config.relevance) inputs.relevance = { path: config.relevance, sha256: sha256File(at(config.relevance)) };
   const maxTurns = effectiveMaxTurns(config);
-  const llm = isLlmUserName(config.user) || isLlmAgentName(config.agent)
-    ? await prepareLlmParts(config.user, config.agent, config.llm, { catalog, cwd, maxTurns, earlyQuit: config.early_quit, services: opts.llm, signal: opts.signal, stopRetries: opts.stopRetries })
-    : undefined;
+  const llm =
+    isLlmUserName(config.user) || isLlmAgentName(config.agent)
+      ? await prepareLlmParts(config.user, config.agent, config.llm, {
+          catalog,
+          cwd,
+          maxTurns,
+          earlyQuit: config.early_quit,
+          services: opts.llm,
+          signal: opts.signal,
+          stopRetries: opts.stopRetries,
+        })
+      : undefined;
   if (llm) Object.assign(inputs, llm.inputs);
   const external = isExternalUserSpec(config.user)
     ? await createExternalUser({
-      spec: config.user,
-      catalog,
-      catalogPath: config.catalog ? at(config.catalog) : undefined,
-      maxTurns,
-      timeoutMs: config.simulator_timeout_ms,
-      cwd: opts.simulator?.cwd ?? cwd,
-      env: opts.simulator?.env,
-      onStderr: opts.simulator?.onStderr,
-      clientVersion: SIMLENS_VERSION,
-      signal: opts.signal,
-    })
+        spec: config.user,
+        catalog,
+        catalogPath: config.catalog ? at(config.catalog) : undefined,
+        maxTurns,
+        timeoutMs: config.simulator_timeout_ms,
+        cwd: opts.simulator?.cwd ?? cwd,
+        env: opts.simulator?.env,
+        onStderr: opts.simulator?.onStderr,
+        clientVersion: SIMLENS_VERSION,
+        signal: opts.signal,
+      })
     : undefined;
-  if (external) inputs.simulator = { path: config.user, name: external.info.name, ...(external.info.version ? { version: external.info.version } : {}), protocol: external.info.protocol };
-  const user = external ?? llm?.user ?? createUserSimulator(
-    {
-      user: config.user as 'agenda' | 'target-free', // LLM users were built above
-      interaction: config.interaction,
-      preferences: config.preferences,
-      patience: config.patience,
-      earlyQuit: config.early_quit,
-      maxTurns,
-      meta: config.meta,
-      tolerance: config.tolerance,
-      pSwitch: config.p_switch,
-      relevance,
-    },
-    { catalog, transitions, answers, nlg, nlu },
-  );
+  if (external)
+    inputs.simulator = {
+      path: config.user,
+      name: external.info.name,
+      ...(external.info.version ? { version: external.info.version } : {}),
+      protocol: external.info.protocol,
+    };
+  const user =
+    external ??
+    llm?.user ??
+    createUserSimulator(
+      {
+        user: config.user as 'agenda' | 'target-free', // LLM users were built above
+        interaction: config.interaction,
+        preferences: config.preferences,
+        patience: config.patience,
+        earlyQuit: config.early_quit,
+        maxTurns,
+        meta: config.meta,
+        tolerance: config.tolerance,
+        pSwitch: config.p_switch,
+        relevance,
+      },
+      { catalog, transitions, answers, nlg, nlu },
+    );
   let agent;
   try {
     agent = llm?.agent ?? createAgent(config.agent, { catalog, timeoutMs: config.timeout_ms, signal: opts.signal });

@@ -70,7 +70,10 @@ function agentAnnotation(acts: readonly string[]): Annotation {
 /** The recorded agent answer of a turn, as the user would have received it (never an error: a failed turn has no answer). */
 export function agentResponseOfTurn(turn: Turn): AgentResponse {
   const acts = turn.annotations?.find((a) => a.speaker === 'assistant' && a.annotator === 'source')?.acts;
-  const r: AgentResponse = { utterance: turn.assistant_utterance ?? '', recommendations: (turn.recommendations ?? []) as RecommendedItem[] };
+  const r: AgentResponse = {
+    utterance: turn.assistant_utterance ?? '',
+    recommendations: (turn.recommendations ?? []) as RecommendedItem[],
+  };
   if (acts?.length) r.acts = acts.slice();
   return r;
 }
@@ -115,7 +118,9 @@ export interface ConversationResult {
 }
 
 function isPromiseLike(x: unknown): x is PromiseLike<unknown> {
-  return !!x && (typeof x === 'object' || typeof x === 'function') && typeof (x as { then?: unknown }).then === 'function';
+  return (
+    !!x && (typeof x === 'object' || typeof x === 'function') && typeof (x as { then?: unknown }).then === 'function'
+  );
 }
 
 /**
@@ -202,10 +207,17 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
         } catch (err) {
           // A model request rejected for what it carries fails this turn like any agent failure: the
           // user's utterance and state of this turn are kept, with the error (not lost with the turn).
-          if (stopsRun(err) || plan.abort?.aborted || !(err instanceof LlmError) || !isAgentFailure(llmFailureReason(err))) throw err;
+          if (
+            stopsRun(err) ||
+            plan.abort?.aborted ||
+            !(err instanceof LlmError) ||
+            !isAgentFailure(llmFailureReason(err))
+          )
+            throw err;
           response = { utterance: '', recommendations: [], error: err.message, error_kind: llmFailureReason(err) };
         }
-        if (typeof response.latency_ms === 'number' && Number.isFinite(response.latency_ms)) agentLatencies.push(response.latency_ms);
+        if (typeof response.latency_ms === 'number' && Number.isFinite(response.latency_ms))
+          agentLatencies.push(response.latency_ms);
         if (response.llm_calls?.length) trace.llm_calls = [...(trace.llm_calls ?? []), ...response.llm_calls];
         if (response.error || response.error_kind) {
           // An agent failure: this turn has no answer, the user never sees it, the conversation stops.
@@ -264,11 +276,24 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
     metadata.error = failure.message;
     metadata.error_kind = failure.reason;
   }
-  return { conversation: assemble(env, plan.id, plan.task, turns, outcome, metadata), failed: failure !== undefined, failure, agentLatencies, llmLatencies };
+  return {
+    conversation: assemble(env, plan.id, plan.task, turns, outcome, metadata),
+    failed: failure !== undefined,
+    failure,
+    agentLatencies,
+    llmLatencies,
+  };
 }
 
 /** A conversation object with a fixed key order (the JSON is part of the reproducibility promise). */
-function assemble(env: SimulationEnvironment, id: string, task: string, turns: Turn[], outcome: Outcome, metadata: Record<string, unknown>): Conversation {
+function assemble(
+  env: SimulationEnvironment,
+  id: string,
+  task: string,
+  turns: Turn[],
+  outcome: Outcome,
+  metadata: Record<string, unknown>,
+): Conversation {
   const condition = env.agent.condition;
   const c: Record<string, unknown> = { id, task_id: condition ? `${task}_${condition}` : task };
   if (condition) c.condition = condition;
@@ -286,7 +311,11 @@ export function taskFor(env: SimulationEnvironment, rng: Rng): string {
 }
 
 /** Simulates conversation `index` of the run described by `env` (deterministic in seed and index). */
-export async function simulateConversation(env: SimulationEnvironment, index: number, opts: { abort?: AbortSignal } = {}): Promise<ConversationResult> {
+export async function simulateConversation(
+  env: SimulationEnvironment,
+  index: number,
+  opts: { abort?: AbortSignal } = {},
+): Promise<ConversationResult> {
   const seed = env.config.seed;
   const id = simulatedConversationId(seed, index);
   const rng = conversationRng(seed, index);
@@ -302,7 +331,13 @@ export async function simulateConversation(env: SimulationEnvironment, index: nu
 }
 
 /** A conversation that could not even start (session creation failed): a `simulator_error`. */
-export function failedConversation(env: SimulationEnvironment, id: string, index: number, task: string, err: unknown): ConversationResult {
+export function failedConversation(
+  env: SimulationEnvironment,
+  id: string,
+  index: number,
+  task: string,
+  err: unknown,
+): ConversationResult {
   const message = err instanceof Error ? err.message : String(err);
   const metadata = { index, error: message, error_kind: 'simulator_error' };
   return {

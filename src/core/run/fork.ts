@@ -20,7 +20,14 @@ import { createRng } from '../random';
 import type { HistoryEntry } from '../sim/types';
 import { isRestorable } from '../sim/users/session';
 import { ExternalUserSession, isExternalUserSpec } from '../sim/users/external/simulator';
-import { parseSimulationConfig, prepareEnvironment, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment, type SimulatorProcessOptions } from './config';
+import {
+  parseSimulationConfig,
+  prepareEnvironment,
+  type SimulationConfig,
+  type SimulationConfigInput,
+  type SimulationEnvironment,
+  type SimulatorProcessOptions,
+} from './config';
 import { SwitchableRng, conversationRng, runConversation, taskFor, type ConversationResult } from './conversation';
 import { FailureTally, type FailureCounts } from '../failures';
 import { readManifest, sameConfig } from './manifest';
@@ -59,7 +66,10 @@ export interface ForkResult {
 }
 
 /** Finds a conversation by id in a JSONL file; throws naming the file when it is not there. */
-export async function findConversation(file: string, id: string): Promise<{ conversation: Conversation; line: number }> {
+export async function findConversation(
+  file: string,
+  id: string,
+): Promise<{ conversation: Conversation; line: number }> {
   const needle = JSON.stringify(id).slice(1, -1);
   for await (const { text, line } of readLines(file)) {
     if (!text.includes(needle) && !/^line:\d+$/.test(id)) continue;
@@ -86,15 +96,20 @@ function sameTurns(a: readonly Turn[], b: readonly Turn[]): boolean {
 export async function forkConversation(options: ForkOptions): Promise<ForkResult> {
   const cwd = options.cwd ?? process.cwd();
   const file = resolve(cwd, options.file);
-  if (!Number.isInteger(options.n) || options.n < 1) throw new Error(`the number of continuations must be a positive integer, got ${options.n}`);
+  if (!Number.isInteger(options.n) || options.n < 1)
+    throw new Error(`the number of continuations must be a positive integer, got ${options.n}`);
   const { conversation: original } = await findConversation(file, options.id);
   const turns = original.turns;
   if (!Number.isInteger(options.turn) || options.turn < 0 || options.turn >= turns.length) {
-    throw new Error(`${options.file}: conversation "${options.id}" has turns 1..${turns.length}; turn ${options.turn + 1} does not exist`);
+    throw new Error(
+      `${options.file}: conversation "${options.id}" has turns 1..${turns.length}; turn ${options.turn + 1} does not exist`,
+    );
   }
   const forkTurn = turns[options.turn];
   if (forkTurn.assistant_utterance === undefined) {
-    throw new Error(`${options.file}: turn ${options.turn + 1} of "${options.id}" has no agent answer to continue from`);
+    throw new Error(
+      `${options.file}: turn ${options.turn + 1} of "${options.id}" has no agent answer to continue from`,
+    );
   }
   const manifest = readManifest(file);
   const refusal = manifest ? undefined : forkRefusal(original);
@@ -103,7 +118,8 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
   const system = conversationSystem(original);
   if (!manifest && system && !base.agent) base.agent = system;
   const config = parseSimulationConfig({ ...base, ...options.config, n: options.n }, `fork of ${options.file}`);
-  const env = options.environment ?? (await prepareEnvironment(config, cwd, { simulator: options.simulator?.(config.user) }));
+  const env =
+    options.environment ?? (await prepareEnvironment(config, cwd, { simulator: options.simulator?.(config.user) }));
   const originalIndex = original.metadata?.index;
   const canReplay =
     manifest !== undefined &&
@@ -129,8 +145,12 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
       if (external) {
         // The simulator's own session, seeded as the original conversation was (run seed and conversation index).
         const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
-        const user = env.user.createSession(id, conversationRng(config.seed, externalIndex).fork('user'), { task, index: externalIndex });
-        if (!(user instanceof ExternalUserSession)) throw new Error(`the simulated user "${env.user.name}" is not an external simulator`);
+        const user = env.user.createSession(id, conversationRng(config.seed, externalIndex).fork('user'), {
+          task,
+          index: externalIndex,
+        });
+        if (!(user instanceof ExternalUserSession))
+          throw new Error(`the simulated user "${env.user.name}" is not an external simulator`);
         try {
           method = await user.restoreTo(prefix, { continueSeed: forkRng.fork('user').int(0x7fffffff) });
         } catch (e) {
@@ -146,7 +166,16 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
           }
           if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
         }
-        result = await runConversation({ env, id, index: k, user, agent, task, prefix, metadata: { ...metadata, fork_method: method } });
+        result = await runConversation({
+          env,
+          id,
+          index: k,
+          user,
+          agent,
+          task,
+          prefix,
+          metadata: { ...metadata, fork_method: method },
+        });
       } else if (canReplay) {
         const rng = conversationRng(config.seed, originalIndex as number);
         const task = taskFor(env, rng.fork('task'));
@@ -159,14 +188,26 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
           userRng.switchTo(forkRng.fork('user'));
           agentRng.switchTo(forkRng.fork('agent'));
         };
-        const replayed = await runConversation({ env, id, index: k, user, agent, task, onTurn, metadata: { ...metadata, fork_method: 'replay' } });
+        const replayed = await runConversation({
+          env,
+          id,
+          index: k,
+          user,
+          agent,
+          task,
+          onTurn,
+          metadata: { ...metadata, fork_method: 'replay' },
+        });
         if (sameTurns(replayed.conversation.turns.slice(0, options.turn + 1), prefix)) result = replayed;
       }
       if (!result) {
         method = 'restore';
         const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
         const user = env.user.createSession(id, forkRng.fork('user'), { task });
-        if (!isRestorable(user)) throw new Error(`the simulated user "${env.user.name}" cannot continue from a recorded trace; fork a file that has its run manifest`);
+        if (!isRestorable(user))
+          throw new Error(
+            `the simulated user "${env.user.name}" cannot continue from a recorded trace; fork a file that has its run manifest`,
+          );
         user.restore(prefix);
         const agent = env.agent.createSession(id, forkRng.fork('agent'), { task });
         const history: HistoryEntry[] = [];
@@ -177,7 +218,16 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
           }
           if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
         }
-        result = await runConversation({ env, id, index: k, user, agent, task, prefix, metadata: { ...metadata, fork_method: 'restore' } });
+        result = await runConversation({
+          env,
+          id,
+          index: k,
+          user,
+          agent,
+          task,
+          prefix,
+          metadata: { ...metadata, fork_method: 'restore' },
+        });
       }
       if (result.failure) tally.failure(result.failure.reason, result.failure.message);
       else tally.success();

@@ -83,22 +83,26 @@ function sha256File(path: string): string {
 /** Reads target-free profiles (one JSON object per line); errors name file and line. */
 export function loadProfiles(path: string): PepperProfile[] {
   const out: PepperProfile[] = [];
-  readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch (e) {
-      throw new Error(`${path}:${i + 1}: invalid JSON (${(e as Error).message})`);
-    }
-    const p = v as Partial<PepperProfile>;
-    if (!p || typeof p.user_id !== 'string') throw new Error(`${path}:${i + 1}: field "user_id" must be a string`);
-    if (!Array.isArray(p.seen) || p.seen.length === 0) throw new Error(`${path}:${i + 1}: field "seen" must be a non-empty array of items`);
-    p.seen.forEach((s, j) => {
-      if (!s || typeof s.item_id !== 'string' || typeof s.title !== 'string') throw new Error(`${path}:${i + 1}: seen[${j}] needs string "item_id" and "title"`);
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (!line.trim()) return;
+      let v: unknown;
+      try {
+        v = JSON.parse(line);
+      } catch (e) {
+        throw new Error(`${path}:${i + 1}: invalid JSON (${(e as Error).message})`);
+      }
+      const p = v as Partial<PepperProfile>;
+      if (!p || typeof p.user_id !== 'string') throw new Error(`${path}:${i + 1}: field "user_id" must be a string`);
+      if (!Array.isArray(p.seen) || p.seen.length === 0)
+        throw new Error(`${path}:${i + 1}: field "seen" must be a non-empty array of items`);
+      p.seen.forEach((s, j) => {
+        if (!s || typeof s.item_id !== 'string' || typeof s.title !== 'string')
+          throw new Error(`${path}:${i + 1}: seen[${j}] needs string "item_id" and "title"`);
+      });
+      out.push(p as PepperProfile);
     });
-    out.push(p as PepperProfile);
-  });
   if (out.length === 0) throw new Error(`${path}: no profiles`);
   return out;
 }
@@ -110,11 +114,21 @@ export function loadProfiles(path: string): PepperProfile[] {
 export async function llmServicesForRun(config: LlmRunConfig | undefined, ctx: LlmRunContext): Promise<LlmServices> {
   if (ctx.services) return ctx.services;
   const settings = resolveLlmSettings((config?.settings ?? {}) as LlmSettingsInput, 'simulation config llm.settings');
-  return LlmServices.create({ settings, apiKey: apiKeyFromEnv(ctx.env ?? process.env), signal: ctx.signal, stopRetries: ctx.stopRetries });
+  return LlmServices.create({
+    settings,
+    apiKey: apiKeyFromEnv(ctx.env ?? process.env),
+    signal: ctx.signal,
+    stopRetries: ctx.stopRetries,
+  });
 }
 
 /** Builds the LLM user and/or agent a run names (undefined for non-LLM names). */
-export async function prepareLlmParts(userName: string, agentName: string, config: LlmRunConfig | undefined, ctx: LlmRunContext): Promise<LlmRunParts> {
+export async function prepareLlmParts(
+  userName: string,
+  agentName: string,
+  config: LlmRunConfig | undefined,
+  ctx: LlmRunContext,
+): Promise<LlmRunParts> {
   const services = await llmServicesForRun(config, ctx);
   const inputs: LlmRunParts['inputs'] = {};
   const base = { maxTurns: ctx.maxTurns, maxRepairs: config?.max_repairs, earlyQuit: ctx.earlyQuit };
@@ -127,11 +141,22 @@ export async function prepareLlmParts(userName: string, agentName: string, confi
       user = createSftUser(services, base);
       break;
     case 'llm-icl': {
-      if (!config?.icl_pool) throw new Error('llm-icl needs a pool of human conversations (llm.icl_pool / --icl-pool FILE)');
+      if (!config?.icl_pool)
+        throw new Error('llm-icl needs a pool of human conversations (llm.icl_pool / --icl-pool FILE)');
       const file = resolve(ctx.cwd, config.icl_pool);
       const imported = await importFile(file);
-      user = createIclUser(services, imported.conversations, { ...base, k: config.icl_k, condition: config.icl_condition, retriever: config.icl_retriever });
-      inputs.icl_pool = { path: config.icl_pool, sha256: sha256File(file), conversations: imported.conversations.length, format: imported.format };
+      user = createIclUser(services, imported.conversations, {
+        ...base,
+        k: config.icl_k,
+        condition: config.icl_condition,
+        retriever: config.icl_retriever,
+      });
+      inputs.icl_pool = {
+        path: config.icl_pool,
+        sha256: sha256File(file),
+        conversations: imported.conversations.length,
+        format: imported.format,
+      };
       break;
     }
     case 'llm-target-free': {
@@ -145,7 +170,8 @@ export async function prepareLlmParts(userName: string, agentName: string, confi
       break;
     }
     default:
-      if (userName.startsWith('llm-')) throw new Error(`unknown LLM user "${userName}" (known: ${LLM_USER_NAMES.join(', ')})`);
+      if (userName.startsWith('llm-'))
+        throw new Error(`unknown LLM user "${userName}" (known: ${LLM_USER_NAMES.join(', ')})`);
   }
   let agent: Agent | undefined;
   if (agentName === 'llm-good' || agentName === 'llm-bad') {
@@ -155,8 +181,8 @@ export async function prepareLlmParts(userName: string, agentName: string, confi
     // conversation's path. Both indexes the recommenders search are cached by the catalog.
     const catalog = ctx.catalog;
     services.whileWaiting(() => (agentName === 'llm-good' ? catalog.fullTextIndex() : catalog.partialTextIndex()));
-  }
-  else if (agentName.startsWith('llm-')) throw new Error(`unknown LLM agent "${agentName}" (known: ${LLM_AGENT_NAMES.join(', ')})`);
+  } else if (agentName.startsWith('llm-'))
+    throw new Error(`unknown LLM agent "${agentName}" (known: ${LLM_AGENT_NAMES.join(', ')})`);
   return { services, user, agent, inputs };
 }
 
@@ -175,9 +201,13 @@ export function stopsRun(error: unknown): boolean {
 /** The failure reason of a conversation-specific LLM error (see `stopsRun`) by the role that failed. */
 export function llmFailureReason(error: LlmError): 'user_llm' | 'agent_llm' | 'judge_llm' | 'discriminator_llm' {
   switch (error.details.role) {
-    case 'recommender': return 'agent_llm';
-    case 'judge': return 'judge_llm';
-    case 'discriminator': return 'discriminator_llm';
-    default: return 'user_llm'; // the user and the embeddings its retrieval needs
+    case 'recommender':
+      return 'agent_llm';
+    case 'judge':
+      return 'judge_llm';
+    case 'discriminator':
+      return 'discriminator_llm';
+    default:
+      return 'user_llm'; // the user and the embeddings its retrieval needs
   }
 }

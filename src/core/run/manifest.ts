@@ -36,7 +36,10 @@ function stable(value: unknown): unknown {
 
 /** A run id derived from the configuration (resumed runs and shards of one run share it). */
 export function runIdFor(config: Record<string, unknown>): string {
-  return createHash('sha256').update(JSON.stringify(stable(config))).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify(stable(config)))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** True when two configurations are the same run (key order and undefined values ignored). */
@@ -48,7 +51,8 @@ export function sameConfig(a: Record<string, unknown>, b: Record<string, unknown
 export function writeManifest(out: string, manifest: RunManifest): void {
   const path = manifestPath(out);
   // The command line may carry credentials (a --base-url with user:password@ or ?api-key=): never written.
-  const written = typeof manifest.command === 'string' ? { ...manifest, command: redactSecrets(manifest.command) } : manifest;
+  const written =
+    typeof manifest.command === 'string' ? { ...manifest, command: redactSecrets(manifest.command) } : manifest;
   writeFileAtomicSync(path, JSON.stringify(written, null, 2) + '\n');
 }
 
@@ -81,7 +85,8 @@ function combineStats(parts: readonly unknown[]): Stats | undefined {
   for (const p of parts) {
     if (!p || typeof p !== 'object') continue;
     const s = p as Partial<Stats>;
-    if (typeof s.count !== 'number' || typeof s.mean !== 'number' || typeof s.max !== 'number' || s.count <= 0) continue;
+    if (typeof s.count !== 'number' || typeof s.mean !== 'number' || typeof s.max !== 'number' || s.count <= 0)
+      continue;
     count += s.count;
     sum += s.count * s.mean;
     max = Math.max(max, s.max);
@@ -100,11 +105,16 @@ export function mergeManifests(parts: readonly { file: string; manifest: RunMani
   const first = parts[0].manifest;
   for (const p of parts.slice(1)) {
     if (!sameConfig(p.manifest.config, first.config) || String(p.manifest.seed) !== String(first.seed)) {
-      throw new Error(`${manifestPath(p.file)}: configuration differs from ${manifestPath(parts[0].file)}; these are not parts of one run`);
+      throw new Error(
+        `${manifestPath(p.file)}: configuration differs from ${manifestPath(parts[0].file)}; these are not parts of one run`,
+      );
     }
   }
   const started = parts.map((p) => p.manifest.timings.started).sort()[0];
-  const ends = parts.map((p) => p.manifest.timings.finished).filter((x): x is string => !!x).sort();
+  const ends = parts
+    .map((p) => p.manifest.timings.finished)
+    .filter((x): x is string => !!x)
+    .sort();
   const finished = ends.length === parts.length ? ends[ends.length - 1] : undefined;
   let status = 'finished';
   for (const p of parts) {
@@ -112,7 +122,14 @@ export function mergeManifests(parts: readonly { file: string; manifest: RunMani
     if ((STATUS_RANK[s] ?? 0) > (STATUS_RANK[status] ?? 0)) status = s;
   }
   const tally = new FailureTally();
-  const counts = { planned: 0, finished: 0, failed: 0, agent_errors: 0, by_reason: {} as FailureCounts['by_reason'], resumed: 0 };
+  const counts = {
+    planned: 0,
+    finished: 0,
+    failed: 0,
+    agent_errors: 0,
+    by_reason: {} as FailureCounts['by_reason'],
+    resumed: 0,
+  };
   for (const p of parts) {
     counts.planned += p.manifest.counts.planned;
     counts.finished += p.manifest.counts.finished;
@@ -129,9 +146,17 @@ export function mergeManifests(parts: readonly { file: string; manifest: RunMani
     for (let k = listed; k < p.manifest.counts.failed; k++) tally.failure('simulator_error', '');
   }
   Object.assign(counts, tally.counts());
-  const { shard: _shard, shard_source: _source, stop_reason: _stop, error: _error, rate_per_s: _rate, ...rest } = first as RunManifest & Record<string, unknown>;
+  const {
+    shard: _shard,
+    shard_source: _source,
+    stop_reason: _stop,
+    error: _error,
+    rate_per_s: _rate,
+    ...rest
+  } = first as RunManifest & Record<string, unknown>;
   // The reason of the worst part (the one whose status the merged manifest takes).
-  const worst = parts.find((p) => (p.manifest.status ?? 'running') === status)?.manifest as Record<string, unknown> | undefined;
+  const worst = parts.find((p) => (p.manifest.status ?? 'running') === status)?.manifest as
+    Record<string, unknown> | undefined;
   const merged: RunManifest = {
     ...rest,
     created: new Date().toISOString(),
@@ -148,7 +173,8 @@ export function mergeManifests(parts: readonly { file: string; manifest: RunMani
     },
     status: status as RunManifest['status'],
   };
-  if (worst && worst['stop_reason'] !== undefined) (merged as Record<string, unknown>)['stop_reason'] = worst['stop_reason'];
+  if (worst && worst['stop_reason'] !== undefined)
+    (merged as Record<string, unknown>)['stop_reason'] = worst['stop_reason'];
   if (worst && worst['error'] !== undefined) (merged as Record<string, unknown>)['error'] = worst['error'];
   (merged as Record<string, unknown>)['output'] = out;
   (merged as Record<string, unknown>)['parts'] = parts.map((p) => ({
@@ -157,7 +183,11 @@ export function mergeManifests(parts: readonly { file: string; manifest: RunMani
     counts: p.manifest.counts,
     timings: p.manifest.timings,
     status: p.manifest.status,
-    ...Object.fromEntries(['shard_source', 'stop_reason', 'error'].map((k) => [k, (p.manifest as Record<string, unknown>)[k]]).filter(([, v]) => v !== undefined)),
+    ...Object.fromEntries(
+      ['shard_source', 'stop_reason', 'error']
+        .map((k) => [k, (p.manifest as Record<string, unknown>)[k]])
+        .filter(([, v]) => v !== undefined),
+    ),
   }));
   return merged;
 }

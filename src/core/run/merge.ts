@@ -79,8 +79,10 @@ async function advance(part: PartReader): Promise<void> {
   }
   const { text, line, value } = next;
   const index = lineIndexOf(value);
-  if (index === undefined) throw new Error(`${part.file}:${line}: field metadata.index is missing; not a SimLens run output`);
-  if (index <= part.lastIndex) throw new Error(`${part.file}:${line}: conversation index ${index} is out of order (after ${part.lastIndex})`);
+  if (index === undefined)
+    throw new Error(`${part.file}:${line}: field metadata.index is missing; not a SimLens run output`);
+  if (index <= part.lastIndex)
+    throw new Error(`${part.file}:${line}: conversation index ${index} is out of order (after ${part.lastIndex})`);
   part.lastIndex = index;
   part.current = { text, line, index, failure: lineFailure(value) };
 }
@@ -98,7 +100,10 @@ export function partTask(manifest: RunManifest | undefined): string {
 export function expandPartPaths(out: string, partPaths: readonly string[], cwd: string): string[] {
   if (partPaths.length === 0) {
     const found = findPartFiles(resolve(cwd, out));
-    if (found.length === 0) throw new Error(`no part files given and none found beside ${resolve(cwd, out)} (looked for its .part-*-of-*.jsonl files)`);
+    if (found.length === 0)
+      throw new Error(
+        `no part files given and none found beside ${resolve(cwd, out)} (looked for its .part-*-of-*.jsonl files)`,
+      );
     return found;
   }
   const files: string[] = [];
@@ -122,10 +127,13 @@ function checkShards(manifests: readonly { file: string; manifest: RunManifest |
   for (const m of sharded) {
     const s = m.manifest!.shard!;
     if (s.count !== first.manifest!.shard!.count) {
-      throw new Error(`${manifestPath(m.file)}: shard ${s.index}/${s.count} is of another shard count than ${manifestPath(first.file)} (${first.manifest!.shard!.index}/${first.manifest!.shard!.count}); these are parts of different submissions`);
+      throw new Error(
+        `${manifestPath(m.file)}: shard ${s.index}/${s.count} is of another shard count than ${manifestPath(first.file)} (${first.manifest!.shard!.index}/${first.manifest!.shard!.count}); these are parts of different submissions`,
+      );
     }
     const seen = byIndex.get(s.index);
-    if (seen !== undefined) throw new Error(`${m.file} and ${seen} are both shard ${s.index}/${s.count}; keep one of them`);
+    if (seen !== undefined)
+      throw new Error(`${m.file} and ${seen} are both shard ${s.index}/${s.count}; keep one of them`);
     byIndex.set(s.index, m.file);
   }
   return sharded.length === manifests.length ? first.manifest!.shard!.count : undefined;
@@ -137,7 +145,11 @@ function checkShards(manifests: readonly { file: string; manifest: RunManifest |
  * when every part has one. `out` must not exist unless `overwrite`. `partPaths` may name folders
  * of parts, or be empty for the parts beside `out`.
  */
-export async function mergeRunFiles(outPath: string, partPaths: readonly string[], options: { cwd?: string; overwrite?: boolean } = {}): Promise<MergeResult> {
+export async function mergeRunFiles(
+  outPath: string,
+  partPaths: readonly string[],
+  options: { cwd?: string; overwrite?: boolean } = {},
+): Promise<MergeResult> {
   const cwd = options.cwd ?? process.cwd();
   const out = resolve(cwd, outPath);
   const files = expandPartPaths(out, partPaths, cwd);
@@ -150,13 +162,18 @@ export async function mergeRunFiles(outPath: string, partPaths: readonly string[
   const manifests = files.map((file) => ({ file, manifest: readManifest(file) }));
   // Validate the parts belong together before writing anything.
   const tasks = new Set(manifests.filter((m) => m.manifest).map((m) => partTask(m.manifest)));
-  if (tasks.size > 1) throw new Error(`the parts come from different commands (${[...tasks].join(', ')}); merge the parts of one run at a time`);
+  if (tasks.size > 1)
+    throw new Error(
+      `the parts come from different commands (${[...tasks].join(', ')}); merge the parts of one run at a time`,
+    );
   const task = tasks.size ? [...tasks][0] : 'simulate';
   const withManifest = manifests.filter((m): m is { file: string; manifest: RunManifest } => m.manifest !== undefined);
   const merged = withManifest.length === files.length ? mergeManifests(withManifest, out) : undefined;
   const taskCount = checkShards(manifests);
   if (task !== 'simulate' && taskCount === undefined) {
-    throw new Error(`${task} parts can only be merged when every part has its manifest with its shard (the lines carry no position of their own)`);
+    throw new Error(
+      `${task} parts can only be merged when every part has its manifest with its shard (the lines carry no position of their own)`,
+    );
   }
   const missingTasks: number[] = [];
   const unfinishedTasks: UnfinishedTask[] = [];
@@ -167,16 +184,22 @@ export async function mergeRunFiles(outPath: string, partPaths: readonly string[
       const status = m.manifest.status ?? 'running';
       if (status === 'finished') continue;
       const extra = m.manifest as Record<string, unknown>;
-      const reason = typeof extra['stop_reason'] === 'string' ? extra['stop_reason'] : typeof extra['error'] === 'string' ? extra['error'] : undefined;
+      const reason =
+        typeof extra['stop_reason'] === 'string'
+          ? extra['stop_reason']
+          : typeof extra['error'] === 'string'
+            ? extra['error']
+            : undefined;
       unfinishedTasks.push({ index: m.manifest.shard!.index, file: m.file, status, ...(reason ? { reason } : {}) });
     }
     unfinishedTasks.sort((a, b) => a.index - b.index);
   }
   for (const f of files) truncatePartialLastLine(f);
 
-  const result = task === 'simulate'
-    ? await mergeByIndex(out, files)
-    : await mergeByPosition(out, withManifest, taskCount!, task === 'features');
+  const result =
+    task === 'simulate'
+      ? await mergeByIndex(out, files)
+      : await mergeByPosition(out, withManifest, taskCount!, task === 'features');
   if (merged) {
     const extra = merged as Record<string, unknown>;
     let missing = result.missing;
@@ -197,16 +220,35 @@ export async function mergeRunFiles(outPath: string, partPaths: readonly string[
         count: taskCount,
         finished: taskCount - missingTasks.length - unfinishedTasks.length,
         missing: missingTasks,
-        unfinished: unfinishedTasks.map((t) => ({ index: t.index, status: t.status, ...(t.reason ? { reason: t.reason } : {}) })),
+        unfinished: unfinishedTasks.map((t) => ({
+          index: t.index,
+          status: t.status,
+          ...(t.reason ? { reason: t.reason } : {}),
+        })),
       };
       if (missingTasks.length && merged.status === 'finished') merged.status = 'cancelled';
       // The parts in task order, whatever order they were given in.
       const parts = extra['parts'];
-      if (Array.isArray(parts)) parts.sort((a, b) => ((a as { shard?: { index: number } }).shard?.index ?? 0) - ((b as { shard?: { index: number } }).shard?.index ?? 0));
+      if (Array.isArray(parts))
+        parts.sort(
+          (a, b) =>
+            ((a as { shard?: { index: number } }).shard?.index ?? 0) -
+            ((b as { shard?: { index: number } }).shard?.index ?? 0),
+        );
     }
     writeManifest(out, merged);
   }
-  return { out, parts: files, lines: result.lines, failures: result.failures.counts(), missing: result.missing, taskCount, missingTasks, unfinishedTasks, manifest: merged };
+  return {
+    out,
+    parts: files,
+    lines: result.lines,
+    failures: result.failures.counts(),
+    missing: result.missing,
+    taskCount,
+    missingTasks,
+    unfinishedTasks,
+    manifest: merged,
+  };
 }
 
 interface LinesMerged {
@@ -235,7 +277,10 @@ async function mergeByIndex(out: string, files: readonly string[]): Promise<Line
       const { index, text } = best.current!;
       for (const p of parts) {
         if (p !== best && p.current && p.current.index === index) {
-          if (p.current.text !== text) throw new Error(`conversation index ${index} differs between ${best.file}:${best.current!.line} and ${p.file}:${p.current.line}`);
+          if (p.current.text !== text)
+            throw new Error(
+              `conversation index ${index} differs between ${best.file}:${best.current!.line} and ${p.file}:${p.current.line}`,
+            );
           await advance(p);
         }
       }
@@ -256,7 +301,8 @@ async function mergeByIndex(out: string, files: readonly string[]): Promise<Line
 /** The number of input conversations an annotation part's manifest records (config.items). */
 function itemsOf(m: { file: string; manifest: RunManifest }): number {
   const items = m.manifest.config['items'];
-  if (typeof items !== 'number' || !Number.isInteger(items) || items < 0) throw new Error(`${manifestPath(m.file)}: field config.items is missing; not the manifest of an annotation part`);
+  if (typeof items !== 'number' || !Number.isInteger(items) || items < 0)
+    throw new Error(`${manifestPath(m.file)}: field config.items is missing; not the manifest of an annotation part`);
   return items;
 }
 
@@ -265,7 +311,12 @@ function itemsOf(m: { file: string; manifest: RunManifest }): number {
  * positions of its shard in order. Positions of a missing part are listed as missing; a part with
  * more or fewer lines than its shard has positions is refused (it is damaged or of another input).
  */
-async function mergeByPosition(out: string, parts: readonly { file: string; manifest: RunManifest }[], count: number, positioned = false): Promise<LinesMerged> {
+async function mergeByPosition(
+  out: string,
+  parts: readonly { file: string; manifest: RunManifest }[],
+  count: number,
+  positioned = false,
+): Promise<LinesMerged> {
   const items = itemsOf(parts[0]);
   const readers = new Map<number, PartReader>();
   for (const p of parts) readers.set(p.manifest.shard!.index, { file: p.file, iter: readLines(p.file), lastIndex: -1 });
@@ -278,7 +329,10 @@ async function mergeByPosition(out: string, parts: readonly { file: string; mani
       let n = 0;
       for await (const { text } of readLines(reader.file)) if (text.trim() !== '') n++;
       const want = shardIndices(items, { index, count }).length;
-      if (n !== want) throw new Error(`${reader.file}: has ${n} conversations, but shard ${index}/${count} of ${items} has ${want}; the part is unfinished or damaged (rerun its task)`);
+      if (n !== want)
+        throw new Error(
+          `${reader.file}: has ${n} conversations, but shard ${index}/${count} of ${items} has ${want}; the part is unfinished or damaged (rerun its task)`,
+        );
     }
     fd = openSync(out, 'w');
     for (let p = 0; p < items; p++) {
@@ -290,7 +344,10 @@ async function mergeByPosition(out: string, parts: readonly { file: string; mani
       const next = await nextLine(reader);
       if (!next) throw new Error(`${reader.file}: ended before input position ${p}`);
       const at = (next.value as { position?: unknown } | null)?.position;
-      if (positioned && at !== p) throw new Error(`${reader.file}:${next.line}: position: expected ${p} (shard ${p % count}/${count} holds positions ${p % count}, ${(p % count) + count}, ...), got ${JSON.stringify(at ?? null)}`);
+      if (positioned && at !== p)
+        throw new Error(
+          `${reader.file}:${next.line}: position: expected ${p} (shard ${p % count}/${count} holds positions ${p % count}, ${(p % count) + count}, ...), got ${JSON.stringify(at ?? null)}`,
+        );
       writeSync(fd, next.text + '\n');
       lines++;
     }

@@ -21,7 +21,14 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Conversation, RunManifest } from '../model';
-import { parseSimulationConfig, prepareEnvironment, type SimulatorProcessOptions, type SimulationConfig, type SimulationConfigInput, type SimulationEnvironment } from './config';
+import {
+  parseSimulationConfig,
+  prepareEnvironment,
+  type SimulatorProcessOptions,
+  type SimulationConfig,
+  type SimulationConfigInput,
+  type SimulationEnvironment,
+} from './config';
 import { simulateConversation } from './conversation';
 import { SIMLENS_VERSION, readManifest, runIdFor, sameConfig, writeManifest } from './manifest';
 import { OrderedWriter, dropFailedLines, encodeConversationLine, readExistingOutput, sortRunOutput } from './output';
@@ -143,7 +150,13 @@ export function latencyStats(values: readonly number[]): LatencyStats | undefine
   if (values.length === 0) return undefined;
   let max = -Infinity;
   for (const v of values) if (v > max) max = v;
-  return { count: values.length, mean: round2(mean(values)), p50: round2(quantile(values, 0.5)), p95: round2(quantile(values, 0.95)), max: round2(max) };
+  return {
+    count: values.length,
+    mean: round2(mean(values)),
+    p50: round2(quantile(values, 0.5)),
+    p95: round2(quantile(values, 0.95)),
+    max: round2(max),
+  };
 }
 
 /** Minimum milliseconds between refreshes of a running manifest. */
@@ -190,7 +203,10 @@ async function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined
 }
 
 /** Runs (or resumes) a simulation and returns its final manifest. */
-export async function runSimulation(input: SimulationConfigInput | SimulationConfig, options: RunOptions): Promise<RunResult> {
+export async function runSimulation(
+  input: SimulationConfigInput | SimulationConfig,
+  options: RunOptions,
+): Promise<RunResult> {
   const config = parseSimulationConfig(input);
   const cwd = options.cwd ?? process.cwd();
   const out = resolve(cwd, options.out);
@@ -207,17 +223,27 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     if (options.resume) {
       const previous = readManifest(out);
       if (previous && !sameConfig(previous.config, configRecord)) {
-        throw new Error(`${out}: was written with another configuration (see ${out}.manifest.json); resume needs the same options`);
+        throw new Error(
+          `${out}: was written with another configuration (see ${out}.manifest.json); resume needs the same options`,
+        );
       }
-      if (previous?.shard && (!options.shard || previous.shard.index !== options.shard.index || previous.shard.count !== options.shard.count)) {
-        throw new Error(`${out}: is shard ${previous.shard.index}/${previous.shard.count}; resume it with the same --shard`);
+      if (
+        previous?.shard &&
+        (!options.shard || previous.shard.index !== options.shard.index || previous.shard.count !== options.shard.count)
+      ) {
+        throw new Error(
+          `${out}: is shard ${previous.shard.index}/${previous.shard.count}; resume it with the same --shard`,
+        );
       }
       const retried = options.retryFailed ? dropFailedLines(out) : 0;
       const existing = await readExistingOutput(out);
       retriedFailed = retried;
       const wanted = new Set(planned);
       for (const i of existing.indices) {
-        if (!wanted.has(i)) throw new Error(`${out}: holds conversation index ${i}, which this run (n=${config.n}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}) does not plan`);
+        if (!wanted.has(i))
+          throw new Error(
+            `${out}: holds conversation index ${i}, which this run (n=${config.n}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}) does not plan`,
+          );
       }
       done = existing.indices;
       resumed = existing.lines;
@@ -232,7 +258,14 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
     truncateSync(out, 0);
   }
 
-  const env = options.environment ?? (await prepareEnvironment(config, cwd, { llm: options.llm, signal: options.abort, stopRetries: options.signal, simulator: options.simulator }));
+  const env =
+    options.environment ??
+    (await prepareEnvironment(config, cwd, {
+      llm: options.llm,
+      signal: options.abort,
+      stopRetries: options.signal,
+      simulator: options.simulator,
+    }));
   mkdirSync(dirname(out), { recursive: true });
   // `tally` hears of conversations as they finish (the consecutive-failure policy); `written`
   // counts the lines on disk, which is what the manifest reports.
@@ -328,7 +361,8 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
   };
 
   let crashed: unknown;
-  const stopScheduling = () => !!options.signal?.aborted || !!options.abort?.aborted || crashed !== undefined || tally.stop !== undefined;
+  const stopScheduling = () =>
+    !!options.signal?.aborted || !!options.abort?.aborted || crashed !== undefined || tally.stop !== undefined;
   const worker = async () => {
     while (next < todo.length && !stopScheduling()) {
       const index = todo[next++];
@@ -409,7 +443,9 @@ export async function runSimulation(input: SimulationConfigInput | SimulationCon
   } else {
     manifest.status = 'finished';
   }
-  extra['rate_per_s'] = manifest.timings.wall_ms ? Math.round((sessionFinished * 1000 * 10) / manifest.timings.wall_ms) / 10 : 0;
+  extra['rate_per_s'] = manifest.timings.wall_ms
+    ? Math.round((sessionFinished * 1000 * 10) / manifest.timings.wall_ms) / 10
+    : 0;
   writeManifest(out, manifest);
   report(true);
   if (crashed !== undefined) throw crashed;

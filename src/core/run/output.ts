@@ -3,7 +3,17 @@
  * Resuming reads what is there (cutting away a last line that a crash left unfinished) and
  * reports which conversation indices are done.
  */
-import { closeSync, createReadStream, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync, writevSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  writeSync,
+  writevSync,
+} from 'node:fs';
 import { writeAtomicSync } from '../atomicFile';
 import { createInterface } from 'node:readline';
 import { FailureTally, conversationFailure, type FailureCounts, type FailureReason } from '../failures';
@@ -70,7 +80,9 @@ export function lineFailure(value: unknown): FailureReason | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const v = value as { turns?: unknown; metadata?: unknown; outcome?: unknown };
   const metadata = v.metadata && typeof v.metadata === 'object' ? (v.metadata as Record<string, unknown>) : undefined;
-  const turns = Array.isArray(v.turns) ? (v.turns as { trace?: { error?: string; error_kind?: string } }[]).filter((t) => t && typeof t === 'object') : [];
+  const turns = Array.isArray(v.turns)
+    ? (v.turns as { trace?: { error?: string; error_kind?: string } }[]).filter((t) => t && typeof t === 'object')
+    : [];
   const f = conversationFailure({ outcome: typeof v.outcome === 'string' ? v.outcome : undefined, turns, metadata });
   if (!f) return undefined;
   return f.reason ?? (f.agent ? 'agent_malformed' : 'simulator_error');
@@ -89,7 +101,13 @@ export interface ExistingOutput {
 
 /** Reads a run's output for `--resume`: truncates a partial last line, then collects the indices. */
 export async function readExistingOutput(path: string): Promise<ExistingOutput> {
-  const result: ExistingOutput = { indices: new Set(), lines: 0, failed: 0, failures: { failed: 0, agent_errors: 0, by_reason: {} }, truncatedBytes: 0 };
+  const result: ExistingOutput = {
+    indices: new Set(),
+    lines: 0,
+    failed: 0,
+    failures: { failed: 0, agent_errors: 0, by_reason: {} },
+    truncatedBytes: 0,
+  };
   const tally = new FailureTally();
   if (!existsSync(path)) return result;
   result.truncatedBytes = truncatePartialLastLine(path);
@@ -102,7 +120,8 @@ export async function readExistingOutput(path: string): Promise<ExistingOutput> 
       throw new Error(`${path}:${line}: not valid JSON (${(err as Error).message}); cannot resume from a damaged file`);
     }
     const index = lineIndexOf(value);
-    if (index === undefined) throw new Error(`${path}:${line}: field metadata.index is missing; this is not a SimLens run output`);
+    if (index === undefined)
+      throw new Error(`${path}:${line}: field metadata.index is missing; this is not a SimLens run output`);
     if (result.indices.has(index)) throw new Error(`${path}:${line}: conversation index ${index} appears twice`);
     result.indices.add(index);
     result.lines++;
@@ -176,7 +195,10 @@ export function sortRunOutput(path: string): boolean {
   if (!existsSync(path)) return false;
   const ranges = lineRanges(path);
   if (ranges.every((r, i) => i === 0 || ranges[i - 1].index < r.index)) return false;
-  rewriteLines(path, ranges.slice().sort((a, b) => a.index - b.index));
+  rewriteLines(
+    path,
+    ranges.slice().sort((a, b) => a.index - b.index),
+  );
   return true;
 }
 
@@ -206,7 +228,11 @@ export class OrderedWriter {
    * `order` lists the indices this writer will receive, in the order they must be written;
    * `onWrite` hears of each index once its line is on disk (so counts can follow the file).
    */
-  constructor(path: string, private readonly order: readonly number[], private readonly onWrite?: (index: number) => void) {
+  constructor(
+    path: string,
+    private readonly order: readonly number[],
+    private readonly onWrite?: (index: number) => void,
+  ) {
     this.fd = openSync(path, 'a');
   }
 
@@ -374,7 +400,9 @@ export function serializeConversation(conversation: { turns: readonly unknown[] 
 }
 
 /** The UTF-8 bytes of `serializeConversation(conversation) + "\n"`, reusing each cached item's encoding. */
-export function encodeConversationLine(conversation: { turns: readonly unknown[] } & Record<string, unknown>): Buffer[] {
+export function encodeConversationLine(
+  conversation: { turns: readonly unknown[] } & Record<string, unknown>,
+): Buffer[] {
   const parts = lineParts(conversation);
   if (!parts) return [Buffer.from(JSON.stringify(conversation) + '\n', 'utf8')];
   const out: Buffer[] = [];

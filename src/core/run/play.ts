@@ -10,7 +10,14 @@
 import type { Conversation, SimulatorTrace, Turn } from '../model';
 import type { AgentResponse, AgentSession, HistoryEntry, UserSession, UserTurn } from '../sim/types';
 import type { SimulationEnvironment } from './config';
-import { agentResponseOfTurn, conversationRng, runConversation, simulatedConversationId, taskFor, type ConversationResult } from './conversation';
+import {
+  agentResponseOfTurn,
+  conversationRng,
+  runConversation,
+  simulatedConversationId,
+  taskFor,
+  type ConversationResult,
+} from './conversation';
 import { conversationTask } from '../model';
 
 /** What the person sees before writing the recommender's reply. */
@@ -45,7 +52,9 @@ async function bringUserTo(user: UserSession, prefix: readonly Turn[]): Promise<
     if (u.failure) throw new Error(u.failure.message);
     const want = prefix[i].user_utterance;
     if (want !== undefined && u.utterance !== want) {
-      throw new Error(`turn ${i}: the simulated user says "${u.utterance}" where the recording says "${want}" (was the conversation made by this user, seed and configuration?)`);
+      throw new Error(
+        `turn ${i}: the simulated user says "${u.utterance}" where the recording says "${want}" (was the conversation made by this user, seed and configuration?)`,
+      );
     }
     if (i === prefix.length - 1) return;
     if (u.done) throw new Error(`the simulated user ended at turn ${i}, before the recorded ${prefix.length}`);
@@ -58,7 +67,7 @@ export async function playConversation(env: SimulationEnvironment, options: Play
   const seed = env.config.seed;
   const from = options.from;
   const recordedIndex = from?.conversation.metadata?.['index'];
-  const index = typeof recordedIndex === 'number' ? recordedIndex : options.index ?? 0;
+  const index = typeof recordedIndex === 'number' ? recordedIndex : (options.index ?? 0);
   const baseId = simulatedConversationId(seed, index);
   const rng = conversationRng(seed, index);
   const task = (from ? conversationTask(from.conversation) : undefined) ?? taskFor(env, rng.fork('task'));

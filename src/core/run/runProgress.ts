@@ -72,7 +72,15 @@ export function runsInFolder(dir: string): string[] {
 
 function counts(m: RunManifest): { planned: number; finished: number; failures: FailureCounts } {
   const c = m.counts as RunManifest['counts'] & { agent_errors?: number; by_reason?: Record<string, number> };
-  return { planned: c.planned, finished: c.finished, failures: { failed: c.failed, agent_errors: c.agent_errors ?? 0, by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'] } };
+  return {
+    planned: c.planned,
+    finished: c.finished,
+    failures: {
+      failed: c.failed,
+      agent_errors: c.agent_errors ?? 0,
+      by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'],
+    },
+  };
 }
 
 function reasonOf(m: Record<string, unknown>): string | undefined {
@@ -82,14 +90,23 @@ function reasonOf(m: Record<string, unknown>): string | undefined {
 
 function sum(tasks: readonly TaskProgress[]): ClusterRunProgress['totals'] {
   const failures: FailureCounts = { failed: 0, agent_errors: 0, by_reason: {} };
-  const totals = { planned: 0, finished: 0, failures, tasksFinished: 0, tasksRunning: 0, tasksFailed: 0, tasksMissing: 0 };
+  const totals = {
+    planned: 0,
+    finished: 0,
+    failures,
+    tasksFinished: 0,
+    tasksRunning: 0,
+    tasksFailed: 0,
+    tasksMissing: 0,
+  };
   for (const t of tasks) {
     totals.planned += t.planned;
     totals.finished += t.finished;
     failures.failed += t.failures.failed;
     failures.agent_errors += t.failures.agent_errors;
     for (const [reason, n] of Object.entries(t.failures.by_reason)) {
-      if (isFailureReason(reason) && typeof n === 'number') failures.by_reason[reason] = (failures.by_reason[reason] ?? 0) + n;
+      if (isFailureReason(reason) && typeof n === 'number')
+        failures.by_reason[reason] = (failures.by_reason[reason] ?? 0) + n;
     }
     if (t.status === 'finished') totals.tasksFinished++;
     else if (t.status === 'running' && !t.stale) totals.tasksRunning++;
@@ -110,7 +127,10 @@ function fromParts(out: string, now: number, staleAfterMs: number): ClusterRunPr
     if (!m || m[1] !== stem) continue;
     const shard = parsePartFileName(name.replace(/\.manifest\.json$/, ''));
     if (!shard) continue;
-    if (count && shard.count !== count) throw new Error(`${join(dir, name)}: shard count ${shard.count} differs from ${count} of the other parts of ${out}`);
+    if (count && shard.count !== count)
+      throw new Error(
+        `${join(dir, name)}: shard count ${shard.count} differs from ${count} of the other parts of ${out}`,
+      );
     count = shard.count;
     found.set(shard.index, { file: join(dir, name.replace(/\.manifest\.json$/, '')), count: shard.count });
   }
@@ -121,12 +141,24 @@ function fromParts(out: string, now: number, staleAfterMs: number): ClusterRunPr
     const part = found.get(index);
     const manifest = part ? readManifest(part.file) : undefined;
     if (!part || !manifest) {
-      tasks.push({ index, status: 'missing', planned: 0, finished: 0, failures: { failed: 0, agent_errors: 0, by_reason: {} } });
+      tasks.push({
+        index,
+        status: 'missing',
+        planned: 0,
+        finished: 0,
+        failures: { failed: 0, agent_errors: 0, by_reason: {} },
+      });
       continue;
     }
     task = partTask(manifest);
     const status = (manifest.status ?? 'running') as TaskStatus;
-    const progress: TaskProgress = { index, status, file: part.file, ...counts(manifest), wallMs: manifest.timings.wall_ms };
+    const progress: TaskProgress = {
+      index,
+      status,
+      file: part.file,
+      ...counts(manifest),
+      wallMs: manifest.timings.wall_ms,
+    };
     const reason = reasonOf(manifest as Record<string, unknown>);
     if (reason && status !== 'finished') progress.reason = reason;
     if (status === 'running') {
@@ -136,7 +168,18 @@ function fromParts(out: string, now: number, staleAfterMs: number): ClusterRunPr
     tasks.push(progress);
   }
   const totals = sum(tasks);
-  return { task, out, merged: existsSync(out) && Array.isArray((readManifest(out) as Record<string, unknown> | undefined)?.['parts']) ? out : undefined, taskCount: count, tasks, totals, complete: totals.tasksFinished === count };
+  return {
+    task,
+    out,
+    merged:
+      existsSync(out) && Array.isArray((readManifest(out) as Record<string, unknown> | undefined)?.['parts'])
+        ? out
+        : undefined,
+    taskCount: count,
+    tasks,
+    totals,
+    complete: totals.tasksFinished === count,
+  };
 }
 
 /** Progress from a merged output's manifest (its `parts` and `tasks`). */
@@ -148,7 +191,10 @@ function fromMerged(out: string, manifest: RunManifest): ClusterRunProgress {
   const tasks: TaskProgress[] = [];
   parts.forEach((p, i) => {
     const shard = p['shard'] as { index: number } | undefined;
-    const c = (p['counts'] ?? {}) as RunManifest['counts'] & { agent_errors?: number; by_reason?: Record<string, number> };
+    const c = (p['counts'] ?? {}) as RunManifest['counts'] & {
+      agent_errors?: number;
+      by_reason?: Record<string, number>;
+    };
     const status = (typeof p['status'] === 'string' ? p['status'] : 'running') as TaskStatus;
     const t: TaskProgress = {
       index: shard?.index ?? i,
@@ -156,17 +202,36 @@ function fromMerged(out: string, manifest: RunManifest): ClusterRunProgress {
       file: typeof p['file'] === 'string' ? p['file'] : undefined,
       planned: c.planned ?? 0,
       finished: c.finished ?? 0,
-      failures: { failed: c.failed ?? 0, agent_errors: c.agent_errors ?? 0, by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'] },
+      failures: {
+        failed: c.failed ?? 0,
+        agent_errors: c.agent_errors ?? 0,
+        by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'],
+      },
       wallMs: (p['timings'] as { wall_ms?: number } | undefined)?.wall_ms,
     };
     const reason = reasonOf(p);
     if (reason && status !== 'finished') t.reason = reason;
     tasks.push(t);
   });
-  for (const index of tasksInfo?.missing ?? []) tasks.push({ index, status: 'missing', planned: 0, finished: 0, failures: { failed: 0, agent_errors: 0, by_reason: {} } });
+  for (const index of tasksInfo?.missing ?? [])
+    tasks.push({
+      index,
+      status: 'missing',
+      planned: 0,
+      finished: 0,
+      failures: { failed: 0, agent_errors: 0, by_reason: {} },
+    });
   tasks.sort((a, b) => a.index - b.index);
   const totals = sum(tasks);
-  return { task: partTask(manifest), out, merged: out, taskCount, tasks, totals, complete: totals.tasksFinished === taskCount && tasks.length === taskCount };
+  return {
+    task: partTask(manifest),
+    out,
+    merged: out,
+    taskCount,
+    tasks,
+    totals,
+    complete: totals.tasksFinished === taskCount && tasks.length === taskCount,
+  };
 }
 
 /**
@@ -175,20 +240,30 @@ function fromMerged(out: string, manifest: RunManifest): ClusterRunProgress {
  * run (for a folder with several, pick one with `runsInFolder`). A merged output's parts are
  * read again when they are still there, so a rerun task shows its newest state.
  */
-export function loadClusterRunProgress(target: string, options: { now?: number; staleAfterMs?: number } = {}): ClusterRunProgress {
+export function loadClusterRunProgress(
+  target: string,
+  options: { now?: number; staleAfterMs?: number } = {},
+): ClusterRunProgress {
   const now = options.now ?? Date.now();
   const staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS;
   let path = resolve(target);
   if (existsSync(path) && statSync(path).isDirectory()) {
     const runs = runsInFolder(path);
     if (runs.length === 0) throw new Error(`${path}: holds no parts of a sharded run (*.part-*-of-*.jsonl)`);
-    if (runs.length > 1) throw new Error(`${path}: holds the parts of ${runs.length} runs (${runs.map((r) => basename(r)).join(', ')}); open one of them`);
+    if (runs.length > 1)
+      throw new Error(
+        `${path}: holds the parts of ${runs.length} runs (${runs.map((r) => basename(r)).join(', ')}); open one of them`,
+      );
     path = runs[0];
   }
   const shard = parsePartFileName(path);
   if (shard) path = path.replace(/\.part-\d+-of-\d+\.jsonl$/, '.jsonl');
   const manifest = existsSync(path) ? readManifest(path) : undefined;
-  const hasParts = existsSync(dirname(path)) && readdirSync(dirname(path)).some((n) => n.startsWith(`${basename(path).replace(/\.jsonl$/, '')}.part-`) && PART_MANIFEST.test(n));
+  const hasParts =
+    existsSync(dirname(path)) &&
+    readdirSync(dirname(path)).some(
+      (n) => n.startsWith(`${basename(path).replace(/\.jsonl$/, '')}.part-`) && PART_MANIFEST.test(n),
+    );
   if (hasParts) return fromParts(path, now, staleAfterMs);
   if (manifest && Array.isArray((manifest as Record<string, unknown>)['parts'])) return fromMerged(path, manifest);
   if (manifest) throw new Error(`${path}: the manifest is of a run that was not sharded (no parts listed)`);
@@ -197,11 +272,22 @@ export function loadClusterRunProgress(target: string, options: { now?: number; 
 
 /** One line per task for a list, e.g. "task 2 · running · 120/250 · 3 failed (agent_http 3)". */
 export function describeTask(t: TaskProgress): { label: string; description: string; detail?: string } {
-  if (t.status === 'missing') return { label: `task ${t.index}`, description: 'missing: no manifest yet (not started, or it failed before writing)' };
+  if (t.status === 'missing')
+    return {
+      label: `task ${t.index}`,
+      description: 'missing: no manifest yet (not started, or it failed before writing)',
+    };
   const failures = new FailureTally(0, t.failures).describe();
-  const state = t.status === 'running' && t.stale ? `running? no update for ${Math.round((t.sinceUpdateMs ?? 0) / 60000)} min` : t.status;
+  const state =
+    t.status === 'running' && t.stale
+      ? `running? no update for ${Math.round((t.sinceUpdateMs ?? 0) / 60000)} min`
+      : t.status;
   const wall = t.wallMs !== undefined ? ` · ${(t.wallMs / 1000).toFixed(1)} s` : '';
-  return { label: `task ${t.index}`, description: `${state} · ${t.finished}/${t.planned} · ${failures}${wall}`, detail: t.reason ?? t.file };
+  return {
+    label: `task ${t.index}`,
+    description: `${state} · ${t.finished}/${t.planned} · ${failures}${wall}`,
+    detail: t.reason ?? t.file,
+  };
 }
 
 /** One line for the whole run, e.g. "judge: 3/4 tasks finished, 1 running · 900/1000 · 2 failed (judge_llm 2)". */

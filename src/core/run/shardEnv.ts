@@ -30,12 +30,19 @@ export interface ResolvedShard {
 /** The environment variable that gives the shard count where the engine does not (Kubernetes), or overrides it. */
 export const SHARD_COUNT_VARIABLE = 'SIMLENS_SHARD_COUNT';
 
-const SLURM_VARIABLES = ['SLURM_ARRAY_TASK_ID', 'SLURM_ARRAY_TASK_COUNT', 'SLURM_ARRAY_TASK_MIN', 'SLURM_ARRAY_TASK_MAX', 'SLURM_ARRAY_JOB_ID'] as const;
+const SLURM_VARIABLES = [
+  'SLURM_ARRAY_TASK_ID',
+  'SLURM_ARRAY_TASK_COUNT',
+  'SLURM_ARRAY_TASK_MIN',
+  'SLURM_ARRAY_TASK_MAX',
+  'SLURM_ARRAY_JOB_ID',
+] as const;
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return undefined;
-  if (!/^\s*\d+\s*$/.test(raw)) throw new Error(`environment variable ${name} must be a whole number >= 0, got "${raw}"`);
+  if (!/^\s*\d+\s*$/.test(raw))
+    throw new Error(`environment variable ${name} must be a whole number >= 0, got "${raw}"`);
   return Number(raw);
 }
 
@@ -57,33 +64,56 @@ export function shardFromEnvironment(env: NodeJS.ProcessEnv, countOption?: numbe
     const variables: Record<string, string> = {};
     for (const name of SLURM_VARIABLES) if (env[name] !== undefined) variables[name] = String(env[name]);
     if (count !== undefined) {
-      if (slurmId >= count) throw new Error(`SLURM_ARRAY_TASK_ID=${slurmId} is not below the shard count ${count} (${countFrom})`);
-      return { shard: { index: slurmId, count }, source: 'slurm', variables, description: `shard ${slurmId}/${count} from the Slurm array (SLURM_ARRAY_TASK_ID=${slurmId}, count from ${countFrom})` };
+      if (slurmId >= count)
+        throw new Error(`SLURM_ARRAY_TASK_ID=${slurmId} is not below the shard count ${count} (${countFrom})`);
+      return {
+        shard: { index: slurmId, count },
+        source: 'slurm',
+        variables,
+        description: `shard ${slurmId}/${count} from the Slurm array (SLURM_ARRAY_TASK_ID=${slurmId}, count from ${countFrom})`,
+      };
     }
     const taskCount = wholeNumber(env, 'SLURM_ARRAY_TASK_COUNT');
     const min = wholeNumber(env, 'SLURM_ARRAY_TASK_MIN');
     const max = wholeNumber(env, 'SLURM_ARRAY_TASK_MAX');
     if (taskCount === undefined || min === undefined || max === undefined) {
-      throw new Error(`SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT, _MIN or _MAX is not; give the shard count with --shard-count or ${SHARD_COUNT_VARIABLE}`);
+      throw new Error(
+        `SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT, _MIN or _MAX is not; give the shard count with --shard-count or ${SHARD_COUNT_VARIABLE}`,
+      );
     }
     if (min !== 0) {
-      throw new Error(`the Slurm array starts at ${min} (SLURM_ARRAY_TASK_MIN); SimLens shards are numbered from 0: submit with --array=0-${taskCount - 1}, or, to rerun single tasks, give the full count with --shard-count or ${SHARD_COUNT_VARIABLE}`);
+      throw new Error(
+        `the Slurm array starts at ${min} (SLURM_ARRAY_TASK_MIN); SimLens shards are numbered from 0: submit with --array=0-${taskCount - 1}, or, to rerun single tasks, give the full count with --shard-count or ${SHARD_COUNT_VARIABLE}`,
+      );
     }
     if (taskCount !== max - min + 1) {
-      throw new Error(`the Slurm array ${min}-${max} has ${taskCount} tasks (SLURM_ARRAY_TASK_COUNT), so it has gaps or a step; use a contiguous --array=0-K-1, or give the count with --shard-count or ${SHARD_COUNT_VARIABLE}`);
+      throw new Error(
+        `the Slurm array ${min}-${max} has ${taskCount} tasks (SLURM_ARRAY_TASK_COUNT), so it has gaps or a step; use a contiguous --array=0-K-1, or give the count with --shard-count or ${SHARD_COUNT_VARIABLE}`,
+      );
     }
-    return { shard: { index: slurmId, count: taskCount }, source: 'slurm', variables, description: `shard ${slurmId}/${taskCount} from the Slurm array (SLURM_ARRAY_TASK_ID=${slurmId}, SLURM_ARRAY_TASK_COUNT=${taskCount})` };
+    return {
+      shard: { index: slurmId, count: taskCount },
+      source: 'slurm',
+      variables,
+      description: `shard ${slurmId}/${taskCount} from the Slurm array (SLURM_ARRAY_TASK_ID=${slurmId}, SLURM_ARRAY_TASK_COUNT=${taskCount})`,
+    };
   }
   const k8sIndex = wholeNumber(env, 'JOB_COMPLETION_INDEX');
   if (k8sIndex !== undefined) {
     if (count === undefined) {
-      throw new Error(`JOB_COMPLETION_INDEX is set (a Kubernetes indexed job) but not the number of completions: set ${SHARD_COUNT_VARIABLE} to the Job's spec.completions, or pass --shard-count`);
+      throw new Error(
+        `JOB_COMPLETION_INDEX is set (a Kubernetes indexed job) but not the number of completions: set ${SHARD_COUNT_VARIABLE} to the Job's spec.completions, or pass --shard-count`,
+      );
     }
-    if (k8sIndex >= count) throw new Error(`JOB_COMPLETION_INDEX=${k8sIndex} is not below the shard count ${count} (${countFrom})`);
+    if (k8sIndex >= count)
+      throw new Error(`JOB_COMPLETION_INDEX=${k8sIndex} is not below the shard count ${count} (${countFrom})`);
     return {
       shard: { index: k8sIndex, count },
       source: 'kubernetes',
-      variables: { JOB_COMPLETION_INDEX: String(k8sIndex), ...(countFrom === SHARD_COUNT_VARIABLE ? { [SHARD_COUNT_VARIABLE]: String(count) } : {}) },
+      variables: {
+        JOB_COMPLETION_INDEX: String(k8sIndex),
+        ...(countFrom === SHARD_COUNT_VARIABLE ? { [SHARD_COUNT_VARIABLE]: String(count) } : {}),
+      },
       description: `shard ${k8sIndex}/${count} from the Kubernetes indexed job (JOB_COMPLETION_INDEX=${k8sIndex}, count from ${countFrom})`,
     };
   }
@@ -97,19 +127,27 @@ export function shardFromEnvironment(env: NodeJS.ProcessEnv, countOption?: numbe
  * - "none": no shard, whatever the environment says;
  * - absent: from the environment when it has a Slurm array or indexed job, else no shard.
  */
-export function resolveShard(option: string | undefined, env: NodeJS.ProcessEnv, countOption?: number): ResolvedShard | undefined {
+export function resolveShard(
+  option: string | undefined,
+  env: NodeJS.ProcessEnv,
+  countOption?: number,
+): ResolvedShard | undefined {
   const value = option?.trim();
   if (value === 'none') return undefined;
   if (value !== undefined && value !== 'auto') {
-    if (countOption !== undefined) throw new Error('--shard-count goes with --shard auto (or none), not with an explicit --shard I/K');
+    if (countOption !== undefined)
+      throw new Error('--shard-count goes with --shard auto (or none), not with an explicit --shard I/K');
     const shard = parseShard(value);
     return { shard, source: 'option', description: `shard ${shard.index}/${shard.count}` };
   }
   const found = shardFromEnvironment(env, countOption);
   if (!found && value === 'auto') {
-    throw new Error('auto: neither a Slurm array task (SLURM_ARRAY_TASK_ID) nor a Kubernetes indexed job (JOB_COMPLETION_INDEX) is in the environment');
+    throw new Error(
+      'auto: neither a Slurm array task (SLURM_ARRAY_TASK_ID) nor a Kubernetes indexed job (JOB_COMPLETION_INDEX) is in the environment',
+    );
   }
-  if (!found && countOption !== undefined) throw new Error('--shard-count needs a Slurm array task or a Kubernetes indexed job in the environment');
+  if (!found && countOption !== undefined)
+    throw new Error('--shard-count needs a Slurm array task or a Kubernetes indexed job in the environment');
   return found;
 }
 
@@ -141,7 +179,12 @@ export function findPartFiles(out: string): string[] {
   const stem = basename(stemOf(out));
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((name) => name.startsWith(`${stem}.part-`) && parsePartFileName(name) !== undefined && name.slice(stem.length).match(/^\.part-\d+-of-\d+\.jsonl$/))
+    .filter(
+      (name) =>
+        name.startsWith(`${stem}.part-`) &&
+        parsePartFileName(name) !== undefined &&
+        name.slice(stem.length).match(/^\.part-\d+-of-\d+\.jsonl$/),
+    )
     .map((name) => join(dir, name))
     .sort();
 }

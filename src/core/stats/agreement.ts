@@ -66,11 +66,13 @@ export function fleissKappa(counts: readonly (readonly number[])[]): number {
 export function fleissKappaFromLabels(ratings: readonly (readonly string[])[]): number {
   const cats = new Map<string, number>();
   for (const row of ratings) for (const l of row) if (!cats.has(l)) cats.set(l, cats.size);
-  return fleissKappa(ratings.map((row) => {
-    const c = new Array<number>(cats.size).fill(0);
-    for (const l of row) c[cats.get(l)!]++;
-    return c;
-  }));
+  return fleissKappa(
+    ratings.map((row) => {
+      const c = new Array<number>(cats.size).fill(0);
+      for (const l of row) c[cats.get(l)!]++;
+      return c;
+    }),
+  );
 }
 
 /** Elementwise relative entropy a·ln(a/b) with SciPy's conventions (0 for a = 0, +∞ for b = 0 < a). */

@@ -9,7 +9,20 @@
  * Where SciPy uses the Pomeranz recursion (n <= 140, 0.754693 < n·x² <= 4) this module uses the
  * Durbin matrix instead; both are exact, so results agree to rounding.
  */
-import { DD, dd, ddAdd, ddSub, ddMul, ddDiv, ddFloor, ddPowScaled, ddToNumber, ScaledDD, twoProdErr, twoSumErr } from './dd';
+import {
+  DD,
+  dd,
+  ddAdd,
+  ddSub,
+  ddMul,
+  ddDiv,
+  ddFloor,
+  ddPowScaled,
+  ddToNumber,
+  ScaledDD,
+  twoProdErr,
+  twoSumErr,
+} from './dd';
 import { frexp, ldexp } from './special';
 
 const EPS = 2 ** -52;

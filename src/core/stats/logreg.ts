@@ -126,7 +126,11 @@ function matTVec(X: CsrMatrix, u: Float64Array, out: Float64Array): void {
  * Fits the model to labels y (0/1, or booleans). Throws when the lengths disagree or a label is
  * not 0/1.
  */
-export function fitLogistic(X: CsrMatrix, y: ArrayLike<number | boolean>, options: LogisticOptions = {}): LogisticModel {
+export function fitLogistic(
+  X: CsrMatrix,
+  y: ArrayLike<number | boolean>,
+  options: LogisticOptions = {},
+): LogisticModel {
   const C = options.C ?? 1;
   const fitIntercept = options.fitIntercept ?? true;
   const tol = options.tol ?? 1e-10;

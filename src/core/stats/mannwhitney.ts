@@ -58,7 +58,11 @@ export function binomial(n: number, k: number): number {
  * @param method 'auto' follows SciPy: asymptotic when both samples exceed 8, or when any value is
  *   tied anywhere in the pooled data; exact otherwise.
  */
-export function mannWhitneyU(x: ArrayLike<number>, y: ArrayLike<number>, method: MwuMethod = 'auto'): MannWhitneyResult {
+export function mannWhitneyU(
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  method: MwuMethod = 'auto',
+): MannWhitneyResult {
   checkSample(x, 'x');
   checkSample(y, 'y');
   const n1 = x.length;

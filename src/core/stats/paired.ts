@@ -216,7 +216,10 @@ export interface McNemarResult {
  * With no discordant pair p = 1.
  */
 export function mcnemarExact(b: number, c: number): McNemarResult {
-  for (const [name, v] of [['b', b], ['c', c]] as const) {
+  for (const [name, v] of [
+    ['b', b],
+    ['c', c],
+  ] as const) {
     if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
   }
   const k = Math.min(b, c);
@@ -239,7 +242,10 @@ export interface BootstrapInterval {
  * pairs with replacement drawn from a generator seeded with `seed`, so the same data and seed
  * give the same interval. Quantiles by linear interpolation (numpy's default).
  */
-export function bootstrapMeanInterval(d: ArrayLike<number>, opts: { seed?: string; resamples?: number; level?: number } = {}): BootstrapInterval {
+export function bootstrapMeanInterval(
+  d: ArrayLike<number>,
+  opts: { seed?: string; resamples?: number; level?: number } = {},
+): BootstrapInterval {
   const n = d.length;
   const resamples = opts.resamples ?? 2000;
   const level = opts.level ?? 0.95;

@@ -25,20 +25,43 @@ export const STOP = 'Stop';
  * request act `Navigate.Ask` (a goal request, uttered as `Navigate`: "What's the material of …?").
  */
 export const USER_FINE_ACTS = [
-  'Disclose', 'Disclose.NonDisclose',
-  'Reveal.Revise', 'Reveal.Refine', 'Reveal.Expand',
-  'Inquire.List', 'Inquire.Compare', 'Inquire.Subset', 'Inquire.Similar',
-  'Navigate.Repeat', 'Navigate.Back', 'Navigate.More', 'Navigate.Ask',
-  'Note', 'Note.Like', 'Note.Dislike', 'Note.Accept', 'Note.Seen',
-  'Complete', 'Complete.Abandon',
+  'Disclose',
+  'Disclose.NonDisclose',
+  'Reveal.Revise',
+  'Reveal.Refine',
+  'Reveal.Expand',
+  'Inquire.List',
+  'Inquire.Compare',
+  'Inquire.Subset',
+  'Inquire.Similar',
+  'Navigate.Repeat',
+  'Navigate.Back',
+  'Navigate.More',
+  'Navigate.Ask',
+  'Note',
+  'Note.Like',
+  'Note.Dislike',
+  'Note.Accept',
+  'Note.Seen',
+  'Complete',
+  'Complete.Abandon',
 ] as const;
 
 /** The agent acts the simulator's NLU can recognise (Table 1). */
 export const AGENT_ZB_ACTS = [
-  'Inquire.Elicit', 'Inquire.Clarify',
-  'Reveal.Show', 'Reveal.List', 'Reveal.Similar', 'Reveal.Subset',
-  'Traverse.Repeat', 'Traverse.Back', 'Traverse.More', 'Traverse.Record', 'Traverse.End',
-  'Suggest', 'Explain',
+  'Inquire.Elicit',
+  'Inquire.Clarify',
+  'Reveal.Show',
+  'Reveal.List',
+  'Reveal.Similar',
+  'Reveal.Subset',
+  'Traverse.Repeat',
+  'Traverse.Back',
+  'Traverse.More',
+  'Traverse.Record',
+  'Traverse.End',
+  'Suggest',
+  'Explain',
 ] as const;
 
 /** An agent act the NLU produces when it cannot tell (no text, an HTTP error, an unknown label). */
@@ -98,9 +121,18 @@ function spellingKey(label: string): string {
  */
 const CANONICAL_ACTS: ReadonlyMap<string, string> = (() => {
   const names: string[] = [
-    ...USER_FINE_ACTS, ...AGENT_ZB_ACTS, ...CIR6_USER_ACTIONS, START, STOP, AGENT_UNKNOWN,
-    ...ZHANG_BALOG_TAXONOMY.user, ...ZHANG_BALOG_TAXONOMY.assistant, ...QRFA_USER, ...QRFA_AGENT,
-    ...Object.values(aliasesJson.user), ...Object.values(aliasesJson.assistant),
+    ...USER_FINE_ACTS,
+    ...AGENT_ZB_ACTS,
+    ...CIR6_USER_ACTIONS,
+    START,
+    STOP,
+    AGENT_UNKNOWN,
+    ...ZHANG_BALOG_TAXONOMY.user,
+    ...ZHANG_BALOG_TAXONOMY.assistant,
+    ...QRFA_USER,
+    ...QRFA_AGENT,
+    ...Object.values(aliasesJson.user),
+    ...Object.values(aliasesJson.assistant),
   ];
   const out = new Map<string, string>();
   for (const n of names) if (n && !out.has(spellingKey(n))) out.set(spellingKey(n), n);
@@ -116,12 +148,7 @@ const CANONICAL_ACTS: ReadonlyMap<string, string> = (() => {
 export function normalizeLabel(label: string): string {
   const known = CANONICAL_ACTS.get(spellingKey(label));
   if (known !== undefined) return known;
-  return label
-    .trim()
-    .split('.')
-    .filter(Boolean)
-    .map(pascal)
-    .join('.');
+  return label.trim().split('.').filter(Boolean).map(pascal).join('.');
 }
 
 /** Editable label aliases (see src/core/taxonomy/act-aliases.json). */
@@ -155,7 +182,8 @@ export function toAgentAct(label: string, aliases: ActAliases): string | undefin
   if (norm === 'Reveal') return 'Reveal.Show';
   if (norm === 'Inquire') return 'Inquire.Elicit';
   if (norm === 'Traverse') return 'Traverse.More';
-  if (main === 'Reveal' || main === 'Inquire' || main === 'Traverse' || main === 'Suggest' || main === 'Explain') return norm;
+  if (main === 'Reveal' || main === 'Inquire' || main === 'Traverse' || main === 'Suggest' || main === 'Explain')
+    return norm;
   return undefined;
 }
 
@@ -167,7 +195,9 @@ function lookupAlias(table: Record<string, string>, label: string): string | und
 }
 
 /** The nine ConvApparel user acts by spelling key ("Inform-Preference" finds "inform_preference"). */
-const CONVAPPAREL_USER_ACTS: ReadonlyMap<string, string> = new Map(CONVAPPAREL_TAXONOMY.user.map((a) => [spellingKey(a), a]));
+const CONVAPPAREL_USER_ACTS: ReadonlyMap<string, string> = new Map(
+  CONVAPPAREL_TAXONOMY.user.map((a) => [spellingKey(a), a]),
+);
 
 /**
  * The ConvApparel user act that best names a user act, so metrics that count the nine ConvApparel

@@ -219,7 +219,8 @@ export class Bm25Index<T> {
       }
     }
     const out: Bm25Hit<T>[] = new Array(topIdx.length);
-    for (let i = 0; i < topIdx.length; i++) out[i] = { doc: this.docs[topIdx[i]], score: topScore[i], index: topIdx[i] };
+    for (let i = 0; i < topIdx.length; i++)
+      out[i] = { doc: this.docs[topIdx[i]], score: topScore[i], index: topIdx[i] };
     return out;
   }
 

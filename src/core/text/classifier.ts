@@ -136,14 +136,17 @@ export class LexicalClassifier {
   /** Restores a classifier saved with `toJSON`; throws naming the bad field. */
   static fromJSON(value: unknown): LexicalClassifier {
     const parsed = ModelJson.safeParse(value);
-    if (!parsed.success) throw new Error(zodErrorMessage('LexicalClassifier.fromJSON: invalid model', parsed.error, value));
+    if (!parsed.success)
+      throw new Error(zodErrorMessage('LexicalClassifier.fromJSON: invalid model', parsed.error, value));
     const m = parsed.data;
     const L = m.labels.length;
     if (new Set(m.labels).size !== L) throw new Error('LexicalClassifier.fromJSON: duplicate labels');
-    if (m.doc_counts.length !== L) throw new Error(`LexicalClassifier.fromJSON: doc_counts has ${m.doc_counts.length} entries, expected ${L}`);
+    if (m.doc_counts.length !== L)
+      throw new Error(`LexicalClassifier.fromJSON: doc_counts has ${m.doc_counts.length} entries, expected ${L}`);
     const counts = new Map<string, number[]>();
     for (const [f, row] of Object.entries(m.counts)) {
-      if (row.length !== L) throw new Error(`LexicalClassifier.fromJSON: counts["${f}"] has ${row.length} entries, expected ${L}`);
+      if (row.length !== L)
+        throw new Error(`LexicalClassifier.fromJSON: counts["${f}"] has ${row.length} entries, expected ${L}`);
       counts.set(f, row.slice());
     }
     return new LexicalClassifier(m.labels.slice(), m.doc_counts.slice(), sortedMap(counts), m.alpha);

@@ -5,7 +5,9 @@
 
 /** Text for XML/HTML/SVG character data and attribute values. */
 export function escapeXml(text: string): string {
-  return stripControl(text).replace(/[&<>"']/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;'));
+  return stripControl(text).replace(/[&<>"']/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : '&#39;',
+  );
 }
 
 /**

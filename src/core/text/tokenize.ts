@@ -56,7 +56,10 @@ function isMark(c: number): boolean {
 function scan(text: string, withOffsets: boolean, marks: boolean): TokenSpans {
   if (!text) return { text: '', tokens: [], starts: [], ends: [] };
   if (NON_ASCII.test(text)) {
-    const norm = text.normalize('NFKC').replace(/[\u2018\u2019\u02bc]/g, "'").toLowerCase();
+    const norm = text
+      .normalize('NFKC')
+      .replace(/[\u2018\u2019\u02bc]/g, "'")
+      .toLowerCase();
     const re = marks ? WORD_OR_MARK : WORD;
     if (!withOffsets) return { text: norm, tokens: norm.match(re) ?? [], starts: NO_OFFSETS, ends: NO_OFFSETS };
     const tokens: string[] = [];

@@ -50,9 +50,15 @@ export interface WorkerOptions {
  * Computes `spec` as `computeReport(spec, ctx)` does, in a worker thread. `ctx.loader` cannot cross
  * threads: a context with one is computed here, in this thread.
  */
-export function computeReportInWorker(spec: ComputedSpec, ctx: ComputeContext, options: WorkerOptions): Promise<Report> {
+export function computeReportInWorker(
+  spec: ComputedSpec,
+  ctx: ComputeContext,
+  options: WorkerOptions,
+): Promise<Report> {
   if (ctx.loader) return computeReport(spec, ctx);
-  return inWorker({ task: 'report', spec, cwd: ctx.cwd, now: ctx.now?.().getTime() }, ctx, options).then((done) => reportOf(done).report);
+  return inWorker({ task: 'report', spec, cwd: ctx.cwd, now: ctx.now?.().getTime() }, ctx, options).then(
+    (done) => reportOf(done).report,
+  );
 }
 
 /**
@@ -60,9 +66,17 @@ export function computeReportInWorker(spec: ComputedSpec, ctx: ComputeContext, o
  * written report), in a worker thread. LLM services cannot cross threads: with `opts.llm` (LLM
  * users or agents) it runs here, in this thread.
  */
-export async function runFidelityInWorker(opts: FidelityOptions, ctx: ComputeContext, options: WorkerOptions): Promise<{ report: Report; files: WrittenReport }> {
+export async function runFidelityInWorker(
+  opts: FidelityOptions,
+  ctx: ComputeContext,
+  options: WorkerOptions,
+): Promise<{ report: Report; files: WrittenReport }> {
   if (opts.llm || ctx.loader) return runFidelity(opts, ctx);
-  const done = await inWorker({ task: 'fidelity', options: opts, cwd: ctx.cwd, now: ctx.now?.().getTime() }, ctx, options);
+  const done = await inWorker(
+    { task: 'fidelity', options: opts, cwd: ctx.cwd, now: ctx.now?.().getTime() },
+    ctx,
+    options,
+  );
   const r = reportOf(done);
   return { report: r.report, files: r.files! };
 }
@@ -72,7 +86,13 @@ export async function runFidelityInWorker(opts: FidelityOptions, ctx: ComputeCon
  * a minute of CPU, which must not be the extension host's). Paths are taken relative to `ctx.cwd`;
  * progress arrives as "Indexing run A" / "Comparing run B" with the fraction of both passes.
  */
-export async function diffRunsInWorker(a: string, b: string, opts: Pick<DiffOptions, 'pairing' | 'seed' | 'resamples'>, ctx: ComputeContext, options: WorkerOptions): Promise<DiffReport> {
+export async function diffRunsInWorker(
+  a: string,
+  b: string,
+  opts: Pick<DiffOptions, 'pairing' | 'seed' | 'resamples'>,
+  ctx: ComputeContext,
+  options: WorkerOptions,
+): Promise<DiffReport> {
   const done = await inWorker({ task: 'diff', a, b, options: opts, cwd: ctx.cwd }, ctx, options);
   if (done.type !== 'diffDone') throw new Error('the report worker answered a diff with a report');
   return done.diff;
@@ -83,10 +103,19 @@ function reportOf(done: Extract<WorkerReply, { type: 'done' | 'diffDone' }>): Ex
   return done;
 }
 
-function inWorker(request: WorkerRequest, ctx: ComputeContext, options: WorkerOptions): Promise<Extract<WorkerReply, { type: 'done' | 'diffDone' }>> {
+function inWorker(
+  request: WorkerRequest,
+  ctx: ComputeContext,
+  options: WorkerOptions,
+): Promise<Extract<WorkerReply, { type: 'done' | 'diffDone' }>> {
   if (ctx.signal?.aborted) return Promise.reject(new CancelledError());
   return new Promise((resolve, reject) => {
-    const worker = new Worker(options.file, { workerData: request, execArgv: options.execArgv, stdout: false, stderr: false });
+    const worker = new Worker(options.file, {
+      workerData: request,
+      execArgv: options.execArgv,
+      stdout: false,
+      stderr: false,
+    });
     let settled = false;
     const finish = (done: () => void) => {
       if (settled) return;
@@ -103,17 +132,27 @@ function inWorker(request: WorkerRequest, ctx: ComputeContext, options: WorkerOp
       } else if (reply.type === 'done' || reply.type === 'diffDone') {
         finish(() => resolve(reply));
       } else {
-        const error = reply.name === 'CancelledError' ? new CancelledError() : reply.name === 'InputProblemError' ? new InputProblemError(reply.message) : new Error(reply.message);
+        const error =
+          reply.name === 'CancelledError'
+            ? new CancelledError()
+            : reply.name === 'InputProblemError'
+              ? new InputProblemError(reply.message)
+              : new Error(reply.message);
         finish(() => reject(error));
       }
     });
     worker.on('error', (e) => finish(() => reject(e)));
-    worker.on('exit', (code) => finish(() => reject(new Error(`the report worker stopped (exit code ${code}) before it finished`))));
+    worker.on('exit', (code) =>
+      finish(() => reject(new Error(`the report worker stopped (exit code ${code}) before it finished`))),
+    );
   });
 }
 
 /** The worker's side: computes the request it was started with and posts the result. */
-export function serveReportWorker(port: { postMessage(reply: WorkerReply): void }, request: WorkerRequest): Promise<void> {
+export function serveReportWorker(
+  port: { postMessage(reply: WorkerReply): void },
+  request: WorkerRequest,
+): Promise<void> {
   const ctx: ComputeContext = {
     cwd: request.cwd,
     progress: (message, fraction) => port.postMessage({ type: 'progress', message, fraction }),
@@ -126,11 +165,20 @@ export function serveReportWorker(port: { postMessage(reply: WorkerReply): void 
         ? runFidelity(request.options, ctx).then((r) => ({ type: 'done', report: r.report, files: r.files }))
         : diffRuns(resolvePath(request.cwd, request.a), resolvePath(request.cwd, request.b), {
             ...request.options,
-            onProgress: (phase, done, total) => ctx.progress?.(phase === 'A' ? 'Indexing run A' : 'Comparing run B with A', (phase === 'A' ? 0 : 0.5) + (total ? done / total : 1) / 2),
+            onProgress: (phase, done, total) =>
+              ctx.progress?.(
+                phase === 'A' ? 'Indexing run A' : 'Comparing run B with A',
+                (phase === 'A' ? 0 : 0.5) + (total ? done / total : 1) / 2,
+              ),
           }).then((diff) => ({ type: 'diffDone', diff }));
   return work.then(
     (done) => port.postMessage(done),
-    (e: unknown) => port.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e), name: e instanceof Error ? e.name : 'Error' }),
+    (e: unknown) =>
+      port.postMessage({
+        type: 'failed',
+        message: e instanceof Error ? e.message : String(e),
+        name: e instanceof Error ? e.name : 'Error',
+      }),
   );
 }
 

@@ -32,8 +32,10 @@ interface CompareArgs {
 function parseArgs(arg: unknown): CompareArgs | undefined | Error {
   if (arg === undefined || arg === null || arg instanceof vscode.Uri) return undefined;
   const o = arg as Record<string, unknown>;
-  if (typeof o.a !== 'string' || typeof o.b !== 'string') return new Error('simlens.compareRuns expects { a: FILE, b: FILE, pairing? }');
-  if (o.pairing !== undefined && !PAIRING_MODES.includes(o.pairing as PairingMode)) return new Error(`pairing must be one of ${PAIRING_MODES.join(', ')}`);
+  if (typeof o.a !== 'string' || typeof o.b !== 'string')
+    return new Error('simlens.compareRuns expects { a: FILE, b: FILE, pairing? }');
+  if (o.pairing !== undefined && !PAIRING_MODES.includes(o.pairing as PairingMode))
+    return new Error(`pairing must be one of ${PAIRING_MODES.join(', ')}`);
   return { a: o.a, b: o.b, ...(o.pairing ? { pairing: o.pairing as PairingMode } : {}) };
 }
 
@@ -49,7 +51,12 @@ export class ComparePanel {
   /** Resolves when the diff is computed (or failed). */
   readonly computed: Promise<void>;
 
-  private constructor(private readonly panel: vscode.WebviewPanel, private readonly log: vscode.LogOutputChannel, private readonly args: CompareArgs, private readonly workerFile: string) {
+  private constructor(
+    private readonly panel: vscode.WebviewPanel,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly args: CompareArgs,
+    private readonly workerFile: string,
+  ) {
     ComparePanel.all.add(this);
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(m)),
@@ -63,12 +70,22 @@ export class ComparePanel {
 
   static open(extensionUri: vscode.Uri, log: vscode.LogOutputChannel, args: CompareArgs): ComparePanel {
     const name = (p: string) => p.replace(/^.*[\\/]/, '');
-    const panel = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, `SimLens: Compare ${name(args.a)} ↔ ${name(args.b)}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: webviewResourceRoots(extensionUri),
-      retainContextWhenHidden: false,
+    const panel = vscode.window.createWebviewPanel(
+      COMPARE_VIEW_TYPE,
+      `SimLens: Compare ${name(args.a)} ↔ ${name(args.b)}`,
+      vscode.ViewColumn.Active,
+      {
+        enableScripts: true,
+        localResourceRoots: webviewResourceRoots(extensionUri),
+        retainContextWhenHidden: false,
+      },
+    );
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, {
+      css: 'compare.css',
+      script: 'compare.js',
+      title: 'SimLens: Compare Runs',
+      body: '<div id="app" aria-busy="true"></div>',
     });
-    panel.webview.html = webviewHtml(panel.webview, extensionUri, { css: 'compare.css', script: 'compare.js', title: 'SimLens: Compare Runs', body: '<div id="app" aria-busy="true"></div>' });
     return new ComparePanel(panel, log, args, vscode.Uri.joinPath(extensionUri, 'dist', 'reportWorker.js').fsPath);
   }
 
@@ -88,34 +105,39 @@ export class ComparePanel {
     this.busy = { message: 'Pairing conversations…', fraction: 0 };
     this.send({ type: 'busy', ...this.busy });
     try {
-      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'SimLens: Compare Runs', cancellable: true }, async (progress, token) => {
-        token.onCancellationRequested(() => this.controller.abort());
-        let last = 0;
-        // In the report worker thread: the same diffRuns as `simlens diff`, off the extension host.
-        const report = await diffRunsInWorker(
-          this.path(this.args.a),
-          this.path(this.args.b),
-          { pairing: this.args.pairing ?? 'auto' },
-          {
-            cwd: cwd(),
-            signal: this.controller.signal,
-            progress: (message, fraction) => {
-              const f = fraction ?? last;
-              if (f - last < 0.01 && f < 1) return;
-              progress.report({ message, increment: Math.max(0, (f - last) * 100) });
-              last = f;
-              this.busy = { message: `${message}…`, fraction: f };
-              this.send({ type: 'busy', ...this.busy });
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'SimLens: Compare Runs', cancellable: true },
+        async (progress, token) => {
+          token.onCancellationRequested(() => this.controller.abort());
+          let last = 0;
+          // In the report worker thread: the same diffRuns as `simlens diff`, off the extension host.
+          const report = await diffRunsInWorker(
+            this.path(this.args.a),
+            this.path(this.args.b),
+            { pairing: this.args.pairing ?? 'auto' },
+            {
+              cwd: cwd(),
+              signal: this.controller.signal,
+              progress: (message, fraction) => {
+                const f = fraction ?? last;
+                if (f - last < 0.01 && f < 1) return;
+                progress.report({ message, increment: Math.max(0, (f - last) * 100) });
+                last = f;
+                this.busy = { message: `${message}…`, fraction: f };
+                this.send({ type: 'busy', ...this.busy });
+              },
             },
-          },
-          { file: this.workerFile },
-        );
-        report.a.file = vscode.workspace.asRelativePath(report.a.file);
-        report.b.file = vscode.workspace.asRelativePath(report.b.file);
-        this.report = report;
-      });
+            { file: this.workerFile },
+          );
+          report.a.file = vscode.workspace.asRelativePath(report.a.file);
+          report.b.file = vscode.workspace.asRelativePath(report.b.file);
+          this.report = report;
+        },
+      );
       this.busy = undefined;
-      this.log.info(`compare runs: ${this.report!.aggregate.pairs} pairs, ${this.report!.aggregate.diverged} diverged, ${this.report!.aggregate.outcomeChanged} outcomes changed`);
+      this.log.info(
+        `compare runs: ${this.report!.aggregate.pairs} pairs, ${this.report!.aggregate.diverged} diverged, ${this.report!.aggregate.outcomeChanged} outcomes changed`,
+      );
       this.send({ type: 'report', report: this.report! });
     } catch (e) {
       this.busy = undefined;
@@ -135,7 +157,8 @@ export class ComparePanel {
       const f = await JsonlFile.open(this.path(file));
       try {
         const parsed = await f.parseLine(line - 1);
-        if (parsed.kind !== 'valid') throw new Error(`${file}:${line} is no longer a valid conversation (the file changed?)`);
+        if (parsed.kind !== 'valid')
+          throw new Error(`${file}:${line} is no longer a valid conversation (the file changed?)`);
         return parsed.conversation;
       } finally {
         await f.close();
@@ -169,7 +192,11 @@ export class ComparePanel {
           if (!p) throw new Error(`no pair ${m.index}`);
           const file = this.path(m.side === 'A' ? this.args.a : this.args.b);
           const turn = p.turn;
-          await vscode.commands.executeCommand('simlens.goToConversation', { file, id: m.side === 'A' ? p.idA : p.idB, ...(turn !== undefined ? { turn } : {}) });
+          await vscode.commands.executeCommand('simlens.goToConversation', {
+            file,
+            id: m.side === 'A' ? p.idA : p.idB,
+            ...(turn !== undefined ? { turn } : {}),
+          });
           break;
         }
         case 'log':

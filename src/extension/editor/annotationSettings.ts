@@ -10,7 +10,8 @@ export async function askAnnotatorId(current: string): Promise<string | undefine
     prompt: 'Stored with every dialogue-act annotation you make (setting simlens.annotator).',
     value: current || defaultAnnotator(),
     ignoreFocusOut: true,
-    validateInput: (v) => (v.trim() === '' ? 'An annotator id cannot be empty.' : v.length > 200 ? 'At most 200 characters.' : undefined),
+    validateInput: (v) =>
+      v.trim() === '' ? 'An annotator id cannot be empty.' : v.length > 200 ? 'At most 200 characters.' : undefined,
   });
   const trimmed = id?.trim();
   if (!trimmed) return undefined;
@@ -24,12 +25,20 @@ export async function useTaxonomy(documentUri: vscode.Uri, name: string): Promis
   if (!tax) return false;
   const folder = vscode.workspace.getWorkspaceFolder(documentUri);
   const config = vscode.workspace.getConfiguration('simlens', documentUri);
-  await config.update('taxonomy', tax.name, folder ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Global);
+  await config.update(
+    'taxonomy',
+    tax.name,
+    folder ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Global,
+  );
   return true;
 }
 
 /** The gear button: a quick pick with exactly the annotator and taxonomy settings. */
-export async function annotationSettingsPicker(documentUri: vscode.Uri, annotator: string, taxonomy: string): Promise<void> {
+export async function annotationSettingsPicker(
+  documentUri: vscode.Uri,
+  annotator: string,
+  taxonomy: string,
+): Promise<void> {
   const pick = await vscode.window.showQuickPick(
     [
       { label: '$(account) Annotator id', description: annotator || 'not set', id: 'annotator' },
@@ -40,7 +49,11 @@ export async function annotationSettingsPicker(documentUri: vscode.Uri, annotato
   if (pick?.id === 'annotator') await askAnnotatorId(annotator);
   else if (pick?.id === 'taxonomy') {
     const items = [
-      ...BUILTIN_TAXONOMIES.map((t) => ({ label: t.name, description: t.name === taxonomy ? `${t.description ?? ''} (current)` : t.description, custom: false })),
+      ...BUILTIN_TAXONOMIES.map((t) => ({
+        label: t.name,
+        description: t.name === taxonomy ? `${t.description ?? ''} (current)` : t.description,
+        custom: false,
+      })),
       { label: '$(file) Custom taxonomy file…', description: 'edit the simlens.taxonomy setting', custom: true },
     ];
     const t = await vscode.window.showQuickPick(items, { title: 'Annotation taxonomy' });

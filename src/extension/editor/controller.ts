@@ -11,7 +11,13 @@
  */
 import { basename } from 'node:path';
 import type { EditorViewState } from '../../shared/editorProtocol';
-import { parseWebviewMessage, type HostMessage, type ImportPreview, type SummaryFilter, type WebviewMessage } from '../../shared/editorProtocol';
+import {
+  parseWebviewMessage,
+  type HostMessage,
+  type ImportPreview,
+  type SummaryFilter,
+  type WebviewMessage,
+} from '../../shared/editorProtocol';
 import type { Taxonomy } from '../../core/taxonomy';
 import type { DocumentCore, DocumentListener, EditorLog } from './documentCore';
 import { computeAgreement } from '../../core/document/agreement';
@@ -113,7 +119,8 @@ export class EditorController implements DocumentListener {
 
   annotationsChanged(line: number, requestId?: number): void {
     void this.document.model.readConversation(line).then((read) => {
-      if (read.conversation) this.post({ type: 'annotationsChanged', line, conversation: read.conversation, requestId });
+      if (read.conversation)
+        this.post({ type: 'annotationsChanged', line, conversation: read.conversation, requestId });
     });
   }
 
@@ -213,10 +220,15 @@ export class EditorController implements DocumentListener {
     // The conversation the page asked for with "ready", unless it is told to reveal another one
     // or offered a conversion instead (the page cancels that request then: see its load states).
     if (first && !reveal && !importable) void this.receiveParsed({ type: 'openConversation', ...first });
-    if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError }, false);
+    if (this.settings.taxonomyError)
+      this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError }, false);
     if (!indexed) {
       await this.document.ready;
-      this.post({ type: 'indexed', lineCount: this.document.model.lineCount, fileSize: this.document.model.index.size });
+      this.post({
+        type: 'indexed',
+        lineCount: this.document.model.lineCount,
+        fileSize: this.document.model.index.size,
+      });
     }
     const s = this.document.model.summaries;
     this.post({ type: 'progress', scanned: s.summarized, total: s.lineCount, done: s.complete });
@@ -245,7 +257,15 @@ export class EditorController implements DocumentListener {
     if (msg.type === 'openConversation' && msg.line === 0 && !this.document.indexed) {
       const read = await this.firstConversation();
       if (read && !read.blank) {
-        this.post({ type: 'conversation', requestId: msg.requestId, line: 0, id: read.id, conversation: read.conversation, error: read.error ?? (read.blank ? 'blank line' : undefined), viewIndex: -1 });
+        this.post({
+          type: 'conversation',
+          requestId: msg.requestId,
+          line: 0,
+          id: read.id,
+          conversation: read.conversation,
+          error: read.error ?? (read.blank ? 'blank line' : undefined),
+          viewIndex: -1,
+        });
         return;
       }
     }
@@ -268,7 +288,8 @@ export class EditorController implements DocumentListener {
       case 'openConversation': {
         // An empty file: the webview asked for line 1 before the index said there is none.
         if (msg.line === 0 && model.lineCount === 0) return;
-        if (msg.line >= model.lineCount) throw new Error(`line ${msg.line + 1} does not exist (the file has ${model.lineCount} lines)`);
+        if (msg.line >= model.lineCount)
+          throw new Error(`line ${msg.line + 1} does not exist (the file has ${model.lineCount} lines)`);
         const read = await model.readConversation(msg.line);
         this.post({
           type: 'conversation',
@@ -296,7 +317,12 @@ export class EditorController implements DocumentListener {
           annotator = (await this.port.askAnnotatorId()) ?? '';
           if (!annotator) {
             this.annotationsChanged(msg.line, msg.requestId);
-            this.post({ type: 'notice', level: 'warning', message: 'Annotation not saved: set an annotator id first (gear button, or the simlens.annotator setting).' });
+            this.post({
+              type: 'notice',
+              level: 'warning',
+              message:
+                'Annotation not saved: set an annotator id first (gear button, or the simlens.annotator setting).',
+            });
             return;
           }
           this.settings = { ...settings, annotator };
@@ -305,28 +331,37 @@ export class EditorController implements DocumentListener {
         // Answer every annotate message (even a no-op or a failure) so the webview's optimistic
         // state is replaced by the document's.
         const answer = () => this.annotationsChanged(msg.line, msg.requestId);
-        await this.document.annotate({
-          line: msg.line,
-          turn: msg.turn,
-          speaker: msg.speaker,
-          segment: msg.segment,
-          acts: msg.acts,
-          note: msg.note,
-          // The annotator id comes from the settings, never from the webview.
-          annotator,
-          taxonomy: settings.taxonomy.name,
-        }, this).finally(answer);
+        await this.document
+          .annotate(
+            {
+              line: msg.line,
+              turn: msg.turn,
+              speaker: msg.speaker,
+              segment: msg.segment,
+              acts: msg.acts,
+              note: msg.note,
+              // The annotator id comes from the settings, never from the webview.
+              annotator,
+              taxonomy: settings.taxonomy.name,
+            },
+            this,
+          )
+          .finally(answer);
         return;
       }
       case 'viewState':
         this.port.saveViewState(msg.state);
         return;
       case 'setTaxonomy':
-        if (!(await this.port.useTaxonomy(msg.name))) this.post({ type: 'notice', level: 'error', message: `Unknown taxonomy "${msg.name}".` });
+        if (!(await this.port.useTaxonomy(msg.name)))
+          this.post({ type: 'notice', level: 'error', message: `Unknown taxonomy "${msg.name}".` });
         return;
       case 'requestAgreement': {
         const taxonomy = (await this.currentSettings()).taxonomy;
-        const result = await computeAgreement(model, { order: { user: taxonomy.user, assistant: taxonomy.assistant }, map: msg.map === true });
+        const result = await computeAgreement(model, {
+          order: { user: taxonomy.user, assistant: taxonomy.assistant },
+          map: msg.map === true,
+        });
         this.post({ type: 'agreement', requestId: msg.requestId, result });
         return;
       }
@@ -388,7 +423,8 @@ export class EditorController implements DocumentListener {
     }
     this.post({ type: 'settings', ...this.settings });
     // Not replayable: every "ready" posts the current settings' warning anyway.
-    if (this.settings.taxonomyError) this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError }, false);
+    if (this.settings.taxonomyError)
+      this.post({ type: 'notice', level: 'warning', message: this.settings.taxonomyError }, false);
   }
 
   dispose(): void {

@@ -57,7 +57,8 @@ export class ConversationDocument extends DocumentCore implements vscode.CustomD
 
   async saveAs(target: vscode.Uri): Promise<void> {
     await this.ready;
-    if (target.scheme !== 'file') throw new Error(`SimLens can only save conversation files on disk (got ${target.scheme}:)`);
+    if (target.scheme !== 'file')
+      throw new Error(`SimLens can only save conversation files on disk (got ${target.scheme}:)`);
     await this.model.saveAs(target.fsPath);
   }
 
@@ -117,7 +118,11 @@ export class ConversationDocument extends DocumentCore implements vscode.CustomD
       const keep = 'Keep my annotations';
       const choice = await vscode.window.showWarningMessage(
         `${name} changed on disk while you have unsaved annotations.`,
-        { modal: true, detail: 'Reload reads the new file and drops your unsaved annotations. Keep re-applies your annotations to the new file (matched by conversation id); save to write them.' },
+        {
+          modal: true,
+          detail:
+            'Reload reads the new file and drops your unsaved annotations. Keep re-applies your annotations to the new file (matched by conversation id); save to write them.',
+        },
         reload,
         keep,
       );
@@ -127,7 +132,9 @@ export class ConversationDocument extends DocumentCore implements vscode.CustomD
         this.restartSummaries();
         for (const l of this.listeners) l.reloaded('changed on disk; your annotations were discarded');
         // VS Code still counts the old edits as unsaved: a revert clears its dirty flag.
-        await vscode.commands.executeCommand('workbench.action.files.revert', this.uri).then(undefined, () => undefined);
+        await vscode.commands
+          .executeCommand('workbench.action.files.revert', this.uri)
+          .then(undefined, () => undefined);
       } else if (choice === keep) {
         const { lost } = await this.model.reload({ keepEdits: true });
         this.restartSummaries();

@@ -34,15 +34,35 @@ export function conversionTarget(fsPath: string): string {
  * Imports `fsPath` (format detected from its content) and, unless `write` is false, writes the
  * conversations to `conversionTarget(fsPath)` atomically. `origin` names the input in the summary.
  */
-export async function convertToJsonl(fsPath: string, origin: string, opts: { write?: boolean } = {}): Promise<Conversion> {
+export async function convertToJsonl(
+  fsPath: string,
+  origin: string,
+  opts: { write?: boolean } = {},
+): Promise<Conversion> {
   const result = await importFile(fsPath);
   const target = conversionTarget(fsPath);
   const write = opts.write !== false;
   if (write) {
-    await writeFileAtomic(target, result.conversations.map((c) => JSON.stringify(c)).join('\n') + (result.conversations.length ? '\n' : ''));
+    await writeFileAtomic(
+      target,
+      result.conversations.map((c) => JSON.stringify(c)).join('\n') + (result.conversations.length ? '\n' : ''),
+    );
   }
-  const summary = importSummary(origin, { format: result.format, count: result.conversations.length, warnings: result.warnings, notes: result.notes });
-  return { format: result.format, count: result.conversations.length, warnings: result.warnings.length, notes: result.notes?.length ?? 0, target, summary, written: write };
+  const summary = importSummary(origin, {
+    format: result.format,
+    count: result.conversations.length,
+    warnings: result.warnings,
+    notes: result.notes,
+  });
+  return {
+    format: result.format,
+    count: result.conversations.length,
+    warnings: result.warnings.length,
+    notes: result.notes?.length ?? 0,
+    target,
+    summary,
+    written: write,
+  };
 }
 
 /**
@@ -64,6 +84,12 @@ export async function importPreview(fsPath: string): Promise<ImportPreview | und
     return { format: c.format, headline: c.summary.headline, text: c.summary.text, target: basename(c.target) };
   } catch (e) {
     const label = FORMAT_LABELS[sniff.format] ?? sniff.format;
-    return { format: sniff.format, headline: `${label} (detected)`, text: '', target: basename(conversionTarget(fsPath)), error: (e as Error).message };
+    return {
+      format: sniff.format,
+      headline: `${label} (detected)`,
+      text: '',
+      target: basename(conversionTarget(fsPath)),
+      error: (e as Error).message,
+    };
   }
 }

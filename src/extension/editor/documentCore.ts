@@ -88,7 +88,10 @@ export class DocumentCore {
   /** Starts the background summary pass if it is not running (progress goes to listeners); resolves when done. */
   ensureSummaries(): Promise<void> {
     clearTimeout(this.startTimer);
-    this.summaryRun ??= this.ready.then(() => this.startSummaries(), () => undefined);
+    this.summaryRun ??= this.ready.then(
+      () => this.startSummaries(),
+      () => undefined,
+    );
     return this.summaryRun;
   }
 
@@ -109,7 +112,11 @@ export class DocumentCore {
           for (const l of this.listeners) l.summaryProgress(done, total, done >= total);
         },
       })
-      .then(() => this.log.info(`summarized ${this.model.lineCount} lines of ${basename(this.fsPath)} in ${Date.now() - started} ms`))
+      .then(() =>
+        this.log.info(
+          `summarized ${this.model.lineCount} lines of ${basename(this.fsPath)} in ${Date.now() - started} ms`,
+        ),
+      )
       .catch((e: unknown) => {
         if (!this.disposed) this.log.error(`summary pass over ${this.fsPath} failed: ${(e as Error).message}`);
       });

@@ -7,7 +7,12 @@ export const editorResourceRoots = webviewResourceRoots;
 
 /** Escapes text for a double-quoted HTML attribute. */
 function attr(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
 }
 
 /**
@@ -15,7 +20,12 @@ function attr(text: string): string {
  * is what the editor showed last time this file was open (validated; in a data attribute, never as
  * script), so reopening the file or reloading the window restores it.
  */
-export function editorHtml(webview: vscode.Webview, extensionUri: vscode.Uri, allowRemoteImages: boolean, viewState?: EditorViewState): string {
+export function editorHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  allowRemoteImages: boolean,
+  viewState?: EditorViewState,
+): string {
   const saved = viewState ? ` data-view-state="${attr(JSON.stringify(viewState))}"` : '';
   return webviewHtml(webview, extensionUri, {
     css: 'editor.css',

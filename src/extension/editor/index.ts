@@ -14,7 +14,10 @@ export const OPEN_COMMAND = 'simlens.openConversations';
 export const GO_TO_COMMAND = 'simlens.goToConversation';
 
 /** Wires the editor into the extension; returns the provider (tests reach documents through it). */
-export function registerConversationEditor(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): ConversationEditorProvider {
+export function registerConversationEditor(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): ConversationEditorProvider {
   const registry = new EditorRegistry();
   const provider = new ConversationEditorProvider(context, log, registry);
   const anyJsonl = new ConversationEditorProvider(context, log, registry, VIEW_TYPE_ANY_JSONL);
@@ -36,27 +39,32 @@ export function registerConversationEditor(context: vscode.ExtensionContext, log
       }
       if (target) await vscode.commands.executeCommand('vscode.openWith', target, VIEW_TYPE);
     }),
-    vscode.commands.registerCommand(GO_TO_COMMAND, async (arg?: { file?: string | vscode.Uri; id?: string; line?: number; turn?: number }) => {
-      // Other views (metrics panels, run results) call this with a file and an id.
-      if (arg?.file !== undefined) {
-        const uri = typeof arg.file === 'string' ? vscode.Uri.file(arg.file) : arg.file;
-        await provider.reveal(uri, { id: arg.id, line: arg.line, turn: arg.turn });
-        await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-        return;
-      }
-      const doc = provider.activeDocument();
-      if (!doc) {
-        void vscode.window.showInformationMessage('Open a conversation file in the SimLens editor first ("SimLens: Open Conversations…").');
-        return;
-      }
-      if (arg && (arg.id !== undefined || arg.line !== undefined)) {
-        await provider.reveal(doc.uri, arg);
-        return;
-      }
-      await doc.ready;
-      const line = await pickConversation(doc.model.summaries, () => doc.ensureSummaries());
-      if (line !== undefined) await provider.reveal(doc.uri, { line });
-    }),
+    vscode.commands.registerCommand(
+      GO_TO_COMMAND,
+      async (arg?: { file?: string | vscode.Uri; id?: string; line?: number; turn?: number }) => {
+        // Other views (metrics panels, run results) call this with a file and an id.
+        if (arg?.file !== undefined) {
+          const uri = typeof arg.file === 'string' ? vscode.Uri.file(arg.file) : arg.file;
+          await provider.reveal(uri, { id: arg.id, line: arg.line, turn: arg.turn });
+          await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+          return;
+        }
+        const doc = provider.activeDocument();
+        if (!doc) {
+          void vscode.window.showInformationMessage(
+            'Open a conversation file in the SimLens editor first ("SimLens: Open Conversations…").',
+          );
+          return;
+        }
+        if (arg && (arg.id !== undefined || arg.line !== undefined)) {
+          await provider.reveal(doc.uri, arg);
+          return;
+        }
+        await doc.ready;
+        const line = await pickConversation(doc.model.summaries, () => doc.ensureSummaries());
+        if (line !== undefined) await provider.reveal(doc.uri, { line });
+      },
+    ),
     vscode.window.registerUriHandler({
       handleUri: async (uri: vscode.Uri) => {
         try {
@@ -81,40 +89,53 @@ export const EDITOR_TEST_COMMAND = 'simlens.test.conversationEditor';
  */
 function registerEditorTestHook(context: vscode.ExtensionContext, registry: EditorRegistry): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(EDITOR_TEST_COMMAND, async (action: string, uri: vscode.Uri, arg?: Record<string, unknown>) => {
-      const doc = registry.documents.get(uri.toString());
-      if (!doc) throw new Error(`no conversation editor open for ${uri.toString()}`);
-      await doc.ready;
-      if (action === 'state') {
-        return {
-          dirty: doc.dirty,
-          lineCount: doc.model.lineCount,
-          journal: doc.model.journal.position,
-          summarized: doc.model.summaries.summarized,
-          hasSession: registry.sessions.has(uri.toString()),
-        };
-      }
-      if (action === 'annotate') {
-        const a = arg as { line: number; turn: number; speaker: 'user' | 'assistant'; acts: string[]; note?: string; annotator?: string };
-        const edit = await doc.annotate({ ...a, annotator: a.annotator ?? 'integration' });
-        return edit?.seq;
-      }
-      if (action === 'read') {
-        const read = await doc.model.readConversation((arg as { line: number }).line);
-        return read.conversation ?? read.error;
-      }
-      if (action === 'diskCheck') {
-        await doc.onDiskChange();
-        return doc.model.lineCount;
-      }
-      throw new Error(`unknown action ${action}`);
-    }),
+    vscode.commands.registerCommand(
+      EDITOR_TEST_COMMAND,
+      async (action: string, uri: vscode.Uri, arg?: Record<string, unknown>) => {
+        const doc = registry.documents.get(uri.toString());
+        if (!doc) throw new Error(`no conversation editor open for ${uri.toString()}`);
+        await doc.ready;
+        if (action === 'state') {
+          return {
+            dirty: doc.dirty,
+            lineCount: doc.model.lineCount,
+            journal: doc.model.journal.position,
+            summarized: doc.model.summaries.summarized,
+            hasSession: registry.sessions.has(uri.toString()),
+          };
+        }
+        if (action === 'annotate') {
+          const a = arg as {
+            line: number;
+            turn: number;
+            speaker: 'user' | 'assistant';
+            acts: string[];
+            note?: string;
+            annotator?: string;
+          };
+          const edit = await doc.annotate({ ...a, annotator: a.annotator ?? 'integration' });
+          return edit?.seq;
+        }
+        if (action === 'read') {
+          const read = await doc.model.readConversation((arg as { line: number }).line);
+          return read.conversation ?? read.error;
+        }
+        if (action === 'diskCheck') {
+          await doc.onDiskChange();
+          return doc.model.lineCount;
+        }
+        throw new Error(`unknown action ${action}`);
+      },
+    ),
   );
 }
 
 /** Quick pick over conversation ids, filled as the user types (never all 40,000 at once). */
 async function pickConversation(
-  summaries: { searchIds(q: string, limit?: number): number[]; summary(i: number): { id: string; task?: string; condition?: string; turns: number; snippet: string } },
+  summaries: {
+    searchIds(q: string, limit?: number): number[];
+    summary(i: number): { id: string; task?: string; condition?: string; turns: number; snippet: string };
+  },
   summarizeAll: () => Promise<void>,
 ): Promise<number | undefined> {
   await summarizeAll();
@@ -164,8 +185,10 @@ async function handleDeepLink(uri: vscode.Uri, provider: ConversationEditorProvi
   const turnParam = params.get('turn');
   const line = lineParam ? Number(lineParam) - 1 : undefined;
   const turn = turnParam ? Number(turnParam) - 1 : undefined;
-  if (line !== undefined && !(Number.isInteger(line) && line >= 0)) throw new Error(`"line" must be a positive integer, got ${lineParam}`);
-  if (turn !== undefined && !(Number.isInteger(turn) && turn >= 0)) throw new Error(`"turn" must be a positive integer, got ${turnParam}`);
+  if (line !== undefined && !(Number.isInteger(line) && line >= 0))
+    throw new Error(`"line" must be a positive integer, got ${lineParam}`);
+  if (turn !== undefined && !(Number.isInteger(turn) && turn >= 0))
+    throw new Error(`"turn" must be a positive integer, got ${turnParam}`);
   const fileUri = vscode.Uri.file(file);
   await provider.reveal(fileUri, { id, line, turn });
   await vscode.commands.executeCommand('vscode.openWith', fileUri, VIEW_TYPE);

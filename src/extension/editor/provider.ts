@@ -93,8 +93,9 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         // the document's `ready` gates everything that needs the index. Closing the editor cancels it.
         const indexing = new AbortController();
         model = Promise.resolve(
-          vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Indexing ${basename(uri.fsPath)}` }, () =>
-            ConversationDocumentModel.open(uri.fsPath, { signal: indexing.signal }),
+          vscode.window.withProgress(
+            { location: vscode.ProgressLocation.Window, title: `Indexing ${basename(uri.fsPath)}` },
+            () => ConversationDocumentModel.open(uri.fsPath, { signal: indexing.signal }),
           ),
         );
         abort.signal.addEventListener('abort', () => indexing.abort());
@@ -187,7 +188,10 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     return document.revert();
   }
 
-  backupCustomDocument(document: ConversationDocument, context: vscode.CustomDocumentBackupContext): Thenable<vscode.CustomDocumentBackup> {
+  backupCustomDocument(
+    document: ConversationDocument,
+    context: vscode.CustomDocumentBackupContext,
+  ): Thenable<vscode.CustomDocumentBackup> {
     trace(() => `backup ${document.uri.toString()}`);
     return document.backup(context.destination);
   }
@@ -208,7 +212,10 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     return this.revealIn(doc, target);
   }
 
-  private async revealIn(doc: ConversationDocument, target: { id?: string; line?: number; turn?: number }): Promise<boolean> {
+  private async revealIn(
+    doc: ConversationDocument,
+    target: { id?: string; line?: number; turn?: number },
+  ): Promise<boolean> {
     await doc.ready;
     let line = target.line;
     if (target.id !== undefined) {

@@ -59,7 +59,11 @@ export class EditorSession implements vscode.Disposable {
       convert: async () => {
         const conversion = await convertToJsonl(uri.fsPath, basename(uri.fsPath));
         log.info(`Converted to ${conversion.target}\n${conversion.summary.text}`);
-        await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(conversion.target), CONVERTED_VIEW_TYPE);
+        await vscode.commands.executeCommand(
+          'vscode.openWith',
+          vscode.Uri.file(conversion.target),
+          CONVERTED_VIEW_TYPE,
+        );
       },
       rebuildHtml: () => this.onHtmlRebuild?.(),
       saveViewState: (state) => this.onViewState?.(state),

@@ -16,12 +16,26 @@ import { parseReport, type Report } from '../../core/report/model';
 import { defaultLabel, matchesFilter, PopulationLoader, type PopulationSpec } from '../../core/report/populations';
 import { parseInlineSimulator } from '../../core/report/simulator';
 import {
-  CounterfactualSpecSchema, FidelitySpecSchema, HlsSpecSchema, InvariantsSpecSchema, PlsaSpecSchema, SimulationSpecSchema,
-  type ConditionPairSpec, type ReportSpec,
+  CounterfactualSpecSchema,
+  FidelitySpecSchema,
+  HlsSpecSchema,
+  InvariantsSpecSchema,
+  PlsaSpecSchema,
+  SimulationSpecSchema,
+  type ConditionPairSpec,
+  type ReportSpec,
 } from '../../core/report/specs';
 import { PanelStateSchema } from '../../shared/panelProtocol';
 import { MetricPanel, type PanelDeps } from './panel';
-import { activeConversationFile, askInteger, loadWithProgress, pickActSource, pickFiles, pickFilter, populationSpec } from './pickers';
+import {
+  activeConversationFile,
+  askInteger,
+  loadWithProgress,
+  pickActSource,
+  pickFiles,
+  pickFilter,
+  populationSpec,
+} from './pickers';
 import { domainMismatchWarnings } from './populationFiles';
 
 export { MetricPanel } from './panel';
@@ -40,7 +54,14 @@ function cwd(): string {
 }
 
 /** A spec from a command argument, when one was given and is valid for this command. */
-function specArgument<T extends ReportSpec>(arg: unknown, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }): T | undefined | Error {
+function specArgument<T extends ReportSpec>(
+  arg: unknown,
+  schema: {
+    safeParse(
+      v: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  },
+): T | undefined | Error {
   if (arg === undefined || arg === null || arg instanceof vscode.Uri) return undefined;
   const r = schema.safeParse(arg);
   if (r.success) return r.data;
@@ -49,7 +70,11 @@ function specArgument<T extends ReportSpec>(arg: unknown, schema: { safeParse(v:
 }
 
 /** Picks a file and a filter on it; undefined when cancelled. */
-async function pickPopulation(loader: PopulationLoader, title: string, initial?: vscode.Uri): Promise<{ spec: PopulationSpec; conversations: Conversation[] } | undefined> {
+async function pickPopulation(
+  loader: PopulationLoader,
+  title: string,
+  initial?: vscode.Uri,
+): Promise<{ spec: PopulationSpec; conversations: Conversation[] } | undefined> {
   const uri = initial ?? (await pickFiles(title))?.[0];
   if (!uri) return undefined;
   const spec = populationSpec(uri, cwd(), undefined);
@@ -61,7 +86,10 @@ async function pickPopulation(loader: PopulationLoader, title: string, initial?:
 }
 
 /** Picks several files, each with a filter. */
-async function pickPopulations(loader: PopulationLoader, title: string): Promise<{ spec: PopulationSpec; conversations: Conversation[] }[] | undefined> {
+async function pickPopulations(
+  loader: PopulationLoader,
+  title: string,
+): Promise<{ spec: PopulationSpec; conversations: Conversation[] }[] | undefined> {
   const uris = await pickFiles(title, { many: true, placeholder: 'Select one or more files' });
   if (!uris) return undefined;
   const out: { spec: PopulationSpec; conversations: Conversation[] }[] = [];
@@ -74,8 +102,14 @@ async function pickPopulations(loader: PopulationLoader, title: string): Promise
 }
 
 /** Warns (without blocking the flow) about candidates from another domain than the reference. */
-function warnDomainMismatch(ref: { spec: PopulationSpec; conversations: Conversation[] }, cands: { spec: PopulationSpec; conversations: Conversation[] }[]): void {
-  const population = (p: { spec: PopulationSpec; conversations: Conversation[] }) => ({ label: defaultLabel(p.spec), conversations: p.conversations.filter((c) => matchesFilter(c, p.spec.filter)) });
+function warnDomainMismatch(
+  ref: { spec: PopulationSpec; conversations: Conversation[] },
+  cands: { spec: PopulationSpec; conversations: Conversation[] }[],
+): void {
+  const population = (p: { spec: PopulationSpec; conversations: Conversation[] }) => ({
+    label: defaultLabel(p.spec),
+    conversations: p.conversations.filter((c) => matchesFilter(c, p.spec.filter)),
+  });
   for (const w of domainMismatchWarnings(population(ref), cands.map(population))) void notify.warning(`SimLens: ${w}`);
 }
 
@@ -104,14 +138,31 @@ async function counterfactualFlow(loader: PopulationLoader): Promise<ReportSpec 
   if (!humanUri) return undefined;
   const human = populationSpec(humanUri, cwd(), undefined);
   const humanConvs = await loadWithProgress(loader, human.file);
-  const conditions = [...new Set(humanConvs.map(conversationCondition).filter((c): c is string => c !== undefined))].sort();
-  if (conditions.length < 2) throw new Error(`${human.file} needs conversations in two conditions (found: ${conditions.join(', ') || 'none'}); conditions come from "condition" or a task_id ending in _good/_bad`);
+  const conditions = [
+    ...new Set(humanConvs.map(conversationCondition).filter((c): c is string => c !== undefined)),
+  ].sort();
+  if (conditions.length < 2)
+    throw new Error(
+      `${human.file} needs conversations in two conditions (found: ${conditions.join(', ') || 'none'}); conditions come from "condition" or a task_id ending in _good/_bad`,
+    );
   const order = (xs: string[], first: string) => [...xs.filter((x) => x === first), ...xs.filter((x) => x !== first)];
-  const from = await vscode.window.showQuickPick(order(conditions, 'good'), { title: 'Counterfactual Validation: the condition the simulator was built from', ignoreFocusOut: true });
+  const from = await vscode.window.showQuickPick(order(conditions, 'good'), {
+    title: 'Counterfactual Validation: the condition the simulator was built from',
+    ignoreFocusOut: true,
+  });
   if (!from) return undefined;
-  const to = await vscode.window.showQuickPick(order(conditions.filter((c) => c !== from), 'bad'), { title: `Counterfactual Validation: the unseen condition (shift from "${from}")`, ignoreFocusOut: true });
+  const to = await vscode.window.showQuickPick(
+    order(
+      conditions.filter((c) => c !== from),
+      'bad',
+    ),
+    { title: `Counterfactual Validation: the unseen condition (shift from "${from}")`, ignoreFocusOut: true },
+  );
   if (!to) return undefined;
-  const uris = await pickFiles('Counterfactual Validation: simulated conversations (both conditions, in one file or one file each)', { many: true });
+  const uris = await pickFiles(
+    'Counterfactual Validation: simulated conversations (both conditions, in one file or one file each)',
+    { many: true },
+  );
   if (!uris) return undefined;
   const pairs: ConditionPairSpec[] = [];
   const single = new Map<string, { from?: PopulationSpec; to?: PopulationSpec }>();
@@ -122,7 +173,11 @@ async function counterfactualFlow(loader: PopulationLoader): Promise<ReportSpec 
     all.push(...convs);
     const has = new Set(convs.map(conversationCondition));
     if (has.has(from) && has.has(to)) {
-      pairs.push({ label: defaultLabel(spec), from: { ...spec, filter: { condition: from } }, to: { ...spec, filter: { condition: to } } });
+      pairs.push({
+        label: defaultLabel(spec),
+        from: { ...spec, filter: { condition: from } },
+        to: { ...spec, filter: { condition: to } },
+      });
       continue;
     }
     const which = has.has(from) ? 'from' : has.has(to) ? 'to' : undefined;
@@ -133,7 +188,10 @@ async function counterfactualFlow(loader: PopulationLoader): Promise<ReportSpec 
     single.set(source, slot);
   }
   for (const [source, slot] of single) {
-    if (!slot.from || !slot.to) throw new Error(`simulator "${source}": pick its conversations in both "${from}" and "${to}" (one file with both, or one file each)`);
+    if (!slot.from || !slot.to)
+      throw new Error(
+        `simulator "${source}": pick its conversations in both "${from}" and "${to}" (one file with both, or one file each)`,
+      );
     pairs.push({ label: source, from: slot.from, to: slot.to });
   }
   const acts = await pickActSource(all);
@@ -146,7 +204,10 @@ async function simulationFlow(loader: PopulationLoader): Promise<ReportSpec | un
   if (!uris) return undefined;
   const populations = uris.map((u) => populationSpec(u, cwd(), undefined));
   const NONE = 'No real-user reference';
-  const refPick = await vscode.window.showQuickPick([NONE, 'Pick a real-user file (for DS-KL and ranking agreement)…'], { title: 'Simulation Metrics: reference', ignoreFocusOut: true });
+  const refPick = await vscode.window.showQuickPick(
+    [NONE, 'Pick a real-user file (for DS-KL and ranking agreement)…'],
+    { title: 'Simulation Metrics: reference', ignoreFocusOut: true },
+  );
   if (!refPick) return undefined;
   let reference: PopulationSpec | undefined;
   if (refPick !== NONE) {
@@ -162,7 +223,10 @@ async function simulationFlow(loader: PopulationLoader): Promise<ReportSpec | un
  * toolbar), else the file of the active editor tab, else a picked file. The whole file is checked.
  */
 async function invariantsFlow(_loader: PopulationLoader, arg?: unknown): Promise<ReportSpec | undefined> {
-  const uri = arg instanceof vscode.Uri ? arg : activeConversationFile() ?? (await pickFiles('Check Behavioural Invariants: conversation file'))?.[0];
+  const uri =
+    arg instanceof vscode.Uri
+      ? arg
+      : (activeConversationFile() ?? (await pickFiles('Check Behavioural Invariants: conversation file'))?.[0]);
   if (!uri) return undefined;
   return { kind: 'invariants', population: populationSpec(uri, cwd(), undefined) };
 }
@@ -176,19 +240,42 @@ async function validateFlow(loader: PopulationLoader): Promise<ReportSpec | unde
   const human = await pickPopulation(loader, 'Validate Simulator: human conversations');
   if (!human) return undefined;
   const items: SimulatorItem[] = [
-    { label: 'agenda:cir6:pkg', description: 'agenda-based, CIR6 interaction model, PKG preferences', spec: 'agenda:cir6:pkg' },
-    { label: 'agenda:qrfa:pkg', description: 'agenda-based, QRFA interaction model, PKG preferences', spec: 'agenda:qrfa:pkg' },
-    { label: 'agenda:cir6:single', description: 'agenda-based, CIR6, single-item preferences', spec: 'agenda:cir6:single' },
+    {
+      label: 'agenda:cir6:pkg',
+      description: 'agenda-based, CIR6 interaction model, PKG preferences',
+      spec: 'agenda:cir6:pkg',
+    },
+    {
+      label: 'agenda:qrfa:pkg',
+      description: 'agenda-based, QRFA interaction model, PKG preferences',
+      spec: 'agenda:qrfa:pkg',
+    },
+    {
+      label: 'agenda:cir6:single',
+      description: 'agenda-based, CIR6, single-item preferences',
+      spec: 'agenda:cir6:single',
+    },
     { label: 'target-free', description: 'PEPPER-style target-free user', spec: 'target-free' },
-    { label: 'llm-prompted', description: 'prompted LLM user (SimLens LLM settings and API key)', spec: 'llm-prompted' },
+    {
+      label: 'llm-prompted',
+      description: 'prompted LLM user (SimLens LLM settings and API key)',
+      spec: 'llm-prompted',
+    },
     { label: '$(json) Simulation options file…', description: 'a JSON object with simulate options', action: 'json' },
     { label: '$(edit) Other…', description: 'e.g. agenda:cir6:pkg:patience=6', action: 'custom' },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: 'Validate Simulator: simulated user', ignoreFocusOut: true });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Validate Simulator: simulated user',
+    ignoreFocusOut: true,
+  });
   if (!pick) return undefined;
   let simulator = pick.spec;
   if (pick.action === 'json') {
-    const file = await vscode.window.showOpenDialog({ title: 'Simulation options (JSON)', filters: { JSON: ['json'] }, canSelectMany: false });
+    const file = await vscode.window.showOpenDialog({
+      title: 'Simulation options (JSON)',
+      filters: { JSON: ['json'] },
+      canSelectMany: false,
+    });
     if (!file?.[0]) return undefined;
     simulator = file[0].fsPath;
   } else if (pick.action === 'custom') {
@@ -211,13 +298,29 @@ async function validateFlow(loader: PopulationLoader): Promise<ReportSpec | unde
     title: 'Validate Simulator: agents (comma-separated; the first two drive the counterfactual test)',
     value: 'local-good,local-bad',
     ignoreFocusOut: true,
-    validateInput: (v) => (v.split(',').map((s) => s.trim()).filter(Boolean).length ? undefined : 'at least one agent, e.g. local-good,local-bad'),
+    validateInput: (v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean).length
+        ? undefined
+        : 'at least one agent, e.g. local-good,local-bad',
   });
   if (!agentsText) return undefined;
   const n = await askInteger('Validate Simulator: conversations per agent', 300, 10, 100_000);
   if (n === undefined) return undefined;
   const out = join(cwd(), 'simlens-reports', `fidelity-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}`);
-  return { kind: 'fidelity', human: human.spec, simulator, agents: agentsText.split(',').map((s) => s.trim()).filter(Boolean), n, out };
+  return {
+    kind: 'fidelity',
+    human: human.spec,
+    simulator,
+    agents: agentsText
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    n,
+    out,
+  };
 }
 
 /**

@@ -22,7 +22,13 @@ import { slug } from '../../core/report/format';
 import type { ReportSpec } from '../../core/report/specs';
 import { renderMarkdown } from '../../core/report/render/markdown';
 import { chartToTable, tableToCsv, tableToJson } from '../../core/report/render/tables';
-import { PANEL_VIEW_TYPE, parsePanelMessage, pngBytes, type HostToPanel, type PanelToHost } from '../../shared/panelProtocol';
+import {
+  PANEL_VIEW_TYPE,
+  parsePanelMessage,
+  pngBytes,
+  type HostToPanel,
+  type PanelToHost,
+} from '../../shared/panelProtocol';
 import { panelHtml, panelResourceRoots } from './html';
 
 export interface PanelDeps {
@@ -80,18 +86,29 @@ export class MetricPanel {
 
   /** Opens a new panel and computes the spec. */
   static open(deps: PanelDeps, spec: ReportSpec): MetricPanel {
-    const panel = vscode.window.createWebviewPanel(PANEL_VIEW_TYPE, `SimLens: ${KIND_TITLE[spec.kind]}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: panelResourceRoots(deps.extensionUri),
-      retainContextWhenHidden: false,
-    });
+    const panel = vscode.window.createWebviewPanel(
+      PANEL_VIEW_TYPE,
+      `SimLens: ${KIND_TITLE[spec.kind]}`,
+      vscode.ViewColumn.Active,
+      {
+        enableScripts: true,
+        localResourceRoots: panelResourceRoots(deps.extensionUri),
+        retainContextWhenHidden: false,
+      },
+    );
     const p = new MetricPanel(panel, deps, spec, spec.kind === 'fidelity' ? spec.out : undefined);
     void p.compute();
     return p;
   }
 
   /** Revives a panel after a reload: shows the saved report, or recomputes the spec. */
-  static revive(deps: PanelDeps, panel: vscode.WebviewPanel, spec: ReportSpec | null, report: Report | undefined, outDir: string | undefined): MetricPanel {
+  static revive(
+    deps: PanelDeps,
+    panel: vscode.WebviewPanel,
+    spec: ReportSpec | null,
+    report: Report | undefined,
+    outDir: string | undefined,
+  ): MetricPanel {
     const p = new MetricPanel(panel, deps, spec, outDir);
     if (spec) panel.title = `SimLens: ${KIND_TITLE[spec.kind]}`;
     if (report) {
@@ -100,7 +117,11 @@ export class MetricPanel {
     } else if (spec && canCompute(spec) && spec.kind !== 'fidelity') {
       void p.compute();
     } else {
-      p.lastError = { message: spec ? 'The saved report could not be restored; recompute it from the Recompute button.' : 'This panel has nothing to restore; open it again from the command palette.' };
+      p.lastError = {
+        message: spec
+          ? 'The saved report could not be restored; recompute it from the Recompute button.'
+          : 'This panel has nothing to restore; open it again from the command palette.',
+      };
     }
     return p;
   }
@@ -130,7 +151,15 @@ export class MetricPanel {
   /** Everything the webview needs to show the current state (sent on every "ready"). */
   private sendSnapshot(): void {
     const can = canCompute(this.spec);
-    if (this.report) this.send({ type: 'report', report: this.report, spec: this.spec, restored: this.restored, canRecompute: can, outDir: this.outDir });
+    if (this.report)
+      this.send({
+        type: 'report',
+        report: this.report,
+        spec: this.spec,
+        restored: this.restored,
+        canRecompute: can,
+        outDir: this.outDir,
+      });
     if (this.busy) this.send({ type: 'busy', ...this.busy });
     else if (this.lastError) this.send({ type: 'error', ...this.lastError, canRecompute: can });
   }
@@ -155,69 +184,90 @@ export class MetricPanel {
     this.busy = { message: 'Starting…', fraction: 0 };
     this.send({ type: 'busy', ...this.busy });
     const title = `SimLens: ${KIND_TITLE[spec.kind]}`;
-    const run = vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-      token.onCancellationRequested(() => controller.abort());
-      let last = 0;
-      let lastSent = 0;
-      const ctx: ComputeContext = {
-        cwd: this.deps.cwd(),
-        signal: controller.signal,
-        progress: (message, fraction) => {
-          const f = fraction ?? last;
-          progress.report({ message, increment: Math.max(0, (f - last) * 100) });
-          last = Math.max(last, f);
-          this.busy = { message, fraction };
-          const now = Date.now();
-          if (now - lastSent > 100) {
-            lastSent = now;
-            this.send({ type: 'busy', message, fraction });
+    const run = vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        let last = 0;
+        let lastSent = 0;
+        const ctx: ComputeContext = {
+          cwd: this.deps.cwd(),
+          signal: controller.signal,
+          progress: (message, fraction) => {
+            const f = fraction ?? last;
+            progress.report({ message, increment: Math.max(0, (f - last) * 100) });
+            last = Math.max(last, f);
+            this.busy = { message, fraction };
+            const now = Date.now();
+            if (now - lastSent > 100) {
+              lastSent = now;
+              this.send({ type: 'busy', message, fraction });
+            }
+          },
+        };
+        const started = Date.now();
+        try {
+          let report: Report;
+          if (spec.kind === 'fidelity') {
+            const out =
+              spec.out ??
+              join(this.deps.cwd(), 'simlens-reports', `fidelity-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+            this.outDir = out;
+            // LLM users/agents use the SimLens LLM settings and the stored API key. Cancel throws the
+            // report away, so it is both stages of a run's stop at once: requests in flight and retries end.
+            const llm = fidelityNeedsLlm(spec.simulator, spec.agents, ctx.cwd!)
+              ? await createLlmServicesFromWorkspace({ signal: controller.signal, stopRetries: controller.signal })
+              : undefined;
+            // In a worker thread unless LLM services are needed (they cannot cross threads).
+            const result = await runFidelityInWorker(
+              {
+                human: spec.human,
+                simulator: spec.simulator,
+                agents: spec.agents,
+                n: spec.n,
+                seed: spec.seed,
+                out,
+                features: spec.features,
+                acts: spec.acts,
+                folds: spec.folds,
+                learningCurve: spec.learningCurve,
+                llm,
+              },
+              ctx,
+              { file: this.reportWorker() },
+            );
+            report = result.report;
+            void notify
+              .info(`SimLens: fidelity report written to ${vscode.workspace.asRelativePath(out)}`, 'Open report.md')
+              .then((pick) => {
+                if (pick) void vscode.window.showTextDocument(vscode.Uri.file(result.files.markdown));
+              });
+          } else {
+            // In a worker thread: the extension host (every extension's, and the editor's) stays responsive.
+            report = await computeReportInWorker(spec, ctx, { file: this.reportWorker() });
           }
-        },
-      };
-      const started = Date.now();
-      try {
-        let report: Report;
-        if (spec.kind === 'fidelity') {
-          const out = spec.out ?? join(this.deps.cwd(), 'simlens-reports', `fidelity-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-          this.outDir = out;
-          // LLM users/agents use the SimLens LLM settings and the stored API key. Cancel throws the
-          // report away, so it is both stages of a run's stop at once: requests in flight and retries end.
-          const llm = fidelityNeedsLlm(spec.simulator, spec.agents, ctx.cwd!) ? await createLlmServicesFromWorkspace({ signal: controller.signal, stopRetries: controller.signal }) : undefined;
-          // In a worker thread unless LLM services are needed (they cannot cross threads).
-          const result = await runFidelityInWorker(
-            { human: spec.human, simulator: spec.simulator, agents: spec.agents, n: spec.n, seed: spec.seed, out, features: spec.features, acts: spec.acts, folds: spec.folds, learningCurve: spec.learningCurve, llm },
-            ctx,
-            { file: this.reportWorker() },
-          );
-          report = result.report;
-          void notify.info(`SimLens: fidelity report written to ${vscode.workspace.asRelativePath(out)}`, 'Open report.md').then((pick) => {
-            if (pick) void vscode.window.showTextDocument(vscode.Uri.file(result.files.markdown));
-          });
-        } else {
-          // In a worker thread: the extension host (every extension's, and the editor's) stays responsive.
-          report = await computeReportInWorker(spec, ctx, { file: this.reportWorker() });
+          if (this.running !== controller) return;
+          this.report = report;
+          this.restored = false;
+          this.busy = undefined;
+          this.deps.log.info(`${title}: computed in ${Date.now() - started} ms (${report.sections.length} sections)`);
+          this.send({ type: 'report', report, spec, canRecompute: canCompute(spec), outDir: this.outDir });
+        } catch (e) {
+          if (this.running !== controller) return;
+          this.busy = undefined;
+          const cancelled = e instanceof CancelledError || controller.signal.aborted;
+          const message = cancelled ? 'Cancelled.' : (e as Error).message;
+          this.lastError = { message, cancelled };
+          this.send({ type: 'error', message, cancelled, canRecompute: canCompute(spec) });
+          if (!cancelled) {
+            this.deps.log.error(`${title}: ${(e as Error).stack ?? message}`);
+            void notify.error(`${title}: ${message}`);
+          }
+        } finally {
+          if (this.running === controller) this.running = undefined;
         }
-        if (this.running !== controller) return;
-        this.report = report;
-        this.restored = false;
-        this.busy = undefined;
-        this.deps.log.info(`${title}: computed in ${Date.now() - started} ms (${report.sections.length} sections)`);
-        this.send({ type: 'report', report, spec, canRecompute: canCompute(spec), outDir: this.outDir });
-      } catch (e) {
-        if (this.running !== controller) return;
-        this.busy = undefined;
-        const cancelled = e instanceof CancelledError || controller.signal.aborted;
-        const message = cancelled ? 'Cancelled.' : (e as Error).message;
-        this.lastError = { message, cancelled };
-        this.send({ type: 'error', message, cancelled, canRecompute: canCompute(spec) });
-        if (!cancelled) {
-          this.deps.log.error(`${title}: ${(e as Error).stack ?? message}`);
-          void notify.error(`${title}: ${message}`);
-        }
-      } finally {
-        if (this.running === controller) this.running = undefined;
-      }
-    });
+      },
+    );
     this.computing = Promise.resolve(run).then(() => undefined);
     return this.computing;
   }
@@ -249,7 +299,12 @@ export class MetricPanel {
           await this.exportMarkdown(m.charts);
           break;
         case 'exportReportJson':
-          if (this.report) await this.save(`${this.baseName()}.json`, { JSON: ['json'] }, Buffer.from(JSON.stringify(this.report, null, 2) + '\n'));
+          if (this.report)
+            await this.save(
+              `${this.baseName()}.json`,
+              { JSON: ['json'] },
+              Buffer.from(JSON.stringify(this.report, null, 2) + '\n'),
+            );
           break;
         case 'openInput':
           await this.openInput(m.index);
@@ -276,8 +331,15 @@ export class MetricPanel {
   }
 
   /** Asks where to save (default name in the default folder) and writes the bytes; returns the path. */
-  private async save(defaultName: string, filters: Record<string, string[]>, bytes: Uint8Array): Promise<string | undefined> {
-    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(this.defaultFolder(), defaultName), filters });
+  private async save(
+    defaultName: string,
+    filters: Record<string, string[]>,
+    bytes: Uint8Array,
+  ): Promise<string | undefined> {
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.joinPath(this.defaultFolder(), defaultName),
+      filters,
+    });
     if (!target) return undefined;
     await vscode.workspace.fs.writeFile(target, bytes);
     this.send({ type: 'exported', file: vscode.workspace.asRelativePath(target) });
@@ -300,14 +362,21 @@ export class MetricPanel {
     if (!s) throw new Error(`no table "${sectionId}" in this report`);
     const table = s.type === 'chart' ? chartToTable(s) : s;
     const text = format === 'csv' ? tableToCsv(table) : tableToJson(table);
-    await this.save(`${this.baseName()}-${sectionId}.${format}`, format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] }, Buffer.from(text));
+    await this.save(
+      `${this.baseName()}-${sectionId}.${format}`,
+      format === 'csv' ? { CSV: ['csv'] } : { JSON: ['json'] },
+      Buffer.from(text),
+    );
   }
 
   /** Writes `<name>.md` plus `<name>-charts/<id>.png` for every chart the webview sent. */
   private async exportMarkdown(charts: { sectionId: string; dataUrl: string }[]): Promise<void> {
     const report = this.report;
     if (!report) return;
-    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(this.defaultFolder(), `${this.baseName()}.md`), filters: { Markdown: ['md'] } });
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.joinPath(this.defaultFolder(), `${this.baseName()}.md`),
+      filters: { Markdown: ['md'] },
+    });
     if (!target) return;
     const base = target.path.replace(/^.*\//, '').replace(/\.md$/i, '');
     const folder = vscode.Uri.joinPath(target, '..', `${base}-charts`);
@@ -319,7 +388,9 @@ export class MetricPanel {
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, `${c.sectionId}.png`), pngBytes(c.dataUrl));
       written.add(c.sectionId);
     }
-    const md = renderMarkdown(report, { chartImage: (chart) => (written.has(chart.id) ? `${base}-charts/${chart.id}.png` : undefined) });
+    const md = renderMarkdown(report, {
+      chartImage: (chart) => (written.has(chart.id) ? `${base}-charts/${chart.id}.png` : undefined),
+    });
     await vscode.workspace.fs.writeFile(target, Buffer.from(md));
     this.send({ type: 'exported', file: vscode.workspace.asRelativePath(target) });
     this.deps.log.info(`metric panel: wrote ${target.fsPath} with ${written.size} chart image(s)`);
@@ -329,7 +400,9 @@ export class MetricPanel {
   private async inputFile(index: number): Promise<string | undefined> {
     const input = this.report?.inputs[index];
     if (!input) return undefined;
-    const candidates = isAbsolute(input.file) ? [input.file] : [...(this.outDir ? [resolve(this.outDir, input.file)] : []), resolve(this.deps.cwd(), input.file)];
+    const candidates = isAbsolute(input.file)
+      ? [input.file]
+      : [...(this.outDir ? [resolve(this.outDir, input.file)] : []), resolve(this.deps.cwd(), input.file)];
     for (const file of candidates) {
       try {
         await vscode.workspace.fs.stat(vscode.Uri.file(file));
@@ -338,7 +411,9 @@ export class MetricPanel {
       }
       return file;
     }
-    void notify.warning(`SimLens: ${input.file} was not found (looked in ${candidates.map((c) => dirname(c)).join(', ')}).`);
+    void notify.warning(
+      `SimLens: ${input.file} was not found (looked in ${candidates.map((c) => dirname(c)).join(', ')}).`,
+    );
     return undefined;
   }
 
@@ -354,8 +429,14 @@ export class MetricPanel {
     if (!link) throw new Error(`no link in row ${row} of "${sectionId}"`);
     const file = await this.inputFile(link.input);
     if (!file) return;
-    this.deps.log.info(`metric panel: opening ${link.conversation}${link.turn !== undefined ? ` at turn ${link.turn + 1}` : ''} in ${file}`);
-    await vscode.commands.executeCommand('simlens.goToConversation', { file, id: link.conversation, ...(link.turn !== undefined ? { turn: link.turn } : {}) });
+    this.deps.log.info(
+      `metric panel: opening ${link.conversation}${link.turn !== undefined ? ` at turn ${link.turn + 1}` : ''} in ${file}`,
+    );
+    await vscode.commands.executeCommand('simlens.goToConversation', {
+      file,
+      id: link.conversation,
+      ...(link.turn !== undefined ? { turn: link.turn } : {}),
+    });
   }
 
   dispose(): void {

@@ -7,7 +7,9 @@ import { sniffFile } from '../../core/importers';
 import { conversationTask, type Conversation } from '../../core/model';
 
 /** Splits `paths` into conversation files and the others (with the reason each is left out). */
-export async function conversationFilesOnly(paths: readonly string[]): Promise<{ files: string[]; skipped: { path: string; reason: string }[] }> {
+export async function conversationFilesOnly(
+  paths: readonly string[],
+): Promise<{ files: string[]; skipped: { path: string; reason: string }[] }> {
   const files: string[] = [];
   const skipped: { path: string; reason: string }[] = [];
   await Promise.all(
@@ -30,7 +32,9 @@ export function taskCategories(conversations: readonly Conversation[]): Set<stri
   for (const c of conversations) {
     const task = conversationTask(c);
     if (task) out.add(task.toLowerCase());
-    for (const t of c.turns) for (const r of t.recommendations ?? []) if (typeof r.category === 'string' && r.category.trim()) out.add(r.category.trim().toLowerCase());
+    for (const t of c.turns)
+      for (const r of t.recommendations ?? [])
+        if (typeof r.category === 'string' && r.category.trim()) out.add(r.category.trim().toLowerCase());
   }
   return out;
 }
@@ -45,14 +49,19 @@ function sample(set: ReadonlySet<string>): string {
  * dialogues against apparel simulations): the comparison would measure the domain, not the
  * simulator. Populations without any task or category information are not judged.
  */
-export function domainMismatchWarnings(reference: { label: string; conversations: readonly Conversation[] }, candidates: readonly { label: string; conversations: readonly Conversation[] }[]): string[] {
+export function domainMismatchWarnings(
+  reference: { label: string; conversations: readonly Conversation[] },
+  candidates: readonly { label: string; conversations: readonly Conversation[] }[],
+): string[] {
   const ref = taskCategories(reference.conversations);
   if (ref.size === 0) return [];
   const warnings: string[] = [];
   for (const c of candidates) {
     const cats = taskCategories(c.conversations);
     if (cats.size === 0 || [...cats].some((x) => ref.has(x))) continue;
-    warnings.push(`${c.label} shares no task or item category with ${reference.label} (${reference.label}: ${sample(ref)}; ${c.label}: ${sample(cats)}): the comparison would measure the difference of domains, not of users.`);
+    warnings.push(
+      `${c.label} shares no task or item category with ${reference.label} (${reference.label}: ${sample(ref)}; ${c.label}: ${sample(cats)}): the comparison would measure the difference of domains, not of users.`,
+    );
   }
   return warnings;
 }

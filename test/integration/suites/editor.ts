@@ -22,7 +22,11 @@ function sample(): string {
   return `${JSON.stringify(conv(0))}\r\n${JSON.stringify(conv(1))}\n{"broken": \n${JSON.stringify(conv(2))}`;
 }
 
-async function until<T>(what: string, f: () => PromiseLike<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
+async function until<T>(
+  what: string,
+  f: () => PromiseLike<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await f();
@@ -56,15 +60,24 @@ export function register(): void {
       dir = mkdtempSync(join(tmpdir(), 'simlens-int-editor-'));
     });
     teardown(async () => {
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+      await vscode.commands
+        .executeCommand('workbench.action.revertAndCloseActiveEditor')
+        .then(undefined, () => undefined);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
     test('contributes the editor for *.conv.jsonl and *.sim.jsonl (default) and any *.jsonl (option)', async () => {
       const ext = await activeExtension();
-      const editors = (contributes(ext).customEditors ?? []) as Array<{ viewType: string; priority?: string; selector: Array<{ filenamePattern: string }> }>;
+      const editors = (contributes(ext).customEditors ?? []) as Array<{
+        viewType: string;
+        priority?: string;
+        selector: Array<{ filenamePattern: string }>;
+      }>;
       const main = editors.find((e) => e.viewType === 'simlens.conversations');
-      assert.deepEqual(main?.selector.map((s) => s.filenamePattern), ['*.conv.jsonl', '*.sim.jsonl']);
+      assert.deepEqual(
+        main?.selector.map((s) => s.filenamePattern),
+        ['*.conv.jsonl', '*.sim.jsonl'],
+      );
       assert.equal(main?.priority, 'default');
       assert.equal(editors.find((e) => e.viewType === 'simlens.conversationsAnyJsonl')?.priority, 'option');
     });
@@ -79,7 +92,12 @@ export function register(): void {
         return tab?.input instanceof vscode.TabInputCustom ? tab.input : undefined;
       });
       assert.equal(input.viewType, 'simlens.conversations');
-      const state = await until('document', () => vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri).then((s) => s, () => undefined));
+      const state = await until('document', () =>
+        vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri).then(
+          (s) => s,
+          () => undefined,
+        ),
+      );
       assert.equal(state.lineCount, 4);
     });
 
@@ -89,16 +107,40 @@ export function register(): void {
       writeFileSync(file, original);
       const uri = vscode.Uri.file(file);
       await vscode.commands.executeCommand('vscode.openWith', uri, 'simlens.conversations');
-      await until('document', () => vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri).then((s) => s, () => undefined));
-      await vscode.commands.executeCommand(HOOK, 'annotate', uri, { line: 1, turn: 0, speaker: 'user', acts: ['critique'] });
-      await vscode.commands.executeCommand(HOOK, 'annotate', uri, { line: 1, turn: 0, speaker: 'user', acts: ['critique', 'other'] });
+      await until('document', () =>
+        vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri).then(
+          (s) => s,
+          () => undefined,
+        ),
+      );
+      await vscode.commands.executeCommand(HOOK, 'annotate', uri, {
+        line: 1,
+        turn: 0,
+        speaker: 'user',
+        acts: ['critique'],
+      });
+      await vscode.commands.executeCommand(HOOK, 'annotate', uri, {
+        line: 1,
+        turn: 0,
+        speaker: 'user',
+        acts: ['critique', 'other'],
+      });
       await until('dirty tab', () => tabIsDirty(uri));
       await vscode.commands.executeCommand('undo');
-      await until('undo applied', async () => (await vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri)).journal === 1);
+      await until(
+        'undo applied',
+        async () => (await vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri)).journal === 1,
+      );
       await vscode.commands.executeCommand('redo');
-      await until('redo applied', async () => (await vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri)).journal === 2);
+      await until(
+        'redo applied',
+        async () => (await vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri)).journal === 2,
+      );
       await vscode.commands.executeCommand('undo');
-      await until('undo applied again', async () => (await vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri)).journal === 1);
+      await until(
+        'undo applied again',
+        async () => (await vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri)).journal === 1,
+      );
       await vscode.commands.executeCommand('workbench.action.files.save');
       await until('clean tab', () => !tabIsDirty(uri));
       const saved = readFileSync(file, 'utf8').split('\n');
@@ -108,7 +150,10 @@ export function register(): void {
       assert.equal(saved[2], before[2], 'invalid line untouched');
       assert.equal(saved[3], before[3], 'last line (no final newline) untouched');
       const line = JSON.parse(saved[1]);
-      assert.deepEqual(line.turns[0].annotations.map((a: { acts: string[]; annotator: string }) => [a.annotator, a.acts]), [['integration', ['critique']]]);
+      assert.deepEqual(
+        line.turns[0].annotations.map((a: { acts: string[]; annotator: string }) => [a.annotator, a.acts]),
+        [['integration', ['critique']]],
+      );
       assert.deepEqual(line.extra, { keep: 1 });
     });
 
@@ -117,12 +162,27 @@ export function register(): void {
       writeFileSync(file, sample());
       const uri = vscode.Uri.file(file);
       await vscode.commands.executeCommand('vscode.openWith', uri, 'simlens.conversations');
-      await until('document', () => vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri).then((s) => s, () => undefined));
-      await vscode.commands.executeCommand(HOOK, 'annotate', uri, { line: 0, turn: 0, speaker: 'assistant', acts: ['recommend'] });
+      await until('document', () =>
+        vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri).then(
+          (s) => s,
+          () => undefined,
+        ),
+      );
+      await vscode.commands.executeCommand(HOOK, 'annotate', uri, {
+        line: 0,
+        turn: 0,
+        speaker: 'assistant',
+        acts: ['recommend'],
+      });
       await until('dirty tab', () => tabIsDirty(uri));
       await vscode.commands.executeCommand('workbench.action.files.revert');
       await until('clean tab', () => !tabIsDirty(uri));
-      const conv = await vscode.commands.executeCommand<{ turns: Array<{ annotations?: unknown[] }> }>(HOOK, 'read', uri, { line: 0 });
+      const conv = await vscode.commands.executeCommand<{ turns: Array<{ annotations?: unknown[] }> }>(
+        HOOK,
+        'read',
+        uri,
+        { line: 0 },
+      );
       assert.equal(conv.turns[0].annotations, undefined);
       assert.equal(readFileSync(file, 'utf8'), sample());
     });
@@ -132,7 +192,12 @@ export function register(): void {
       writeFileSync(file, sample());
       const uri = vscode.Uri.file(file);
       await vscode.commands.executeCommand('vscode.openWith', uri, 'simlens.conversations');
-      await until('document', () => vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri).then((s) => s, () => undefined));
+      await until('document', () =>
+        vscode.commands.executeCommand<EditorState>(HOOK, 'state', uri).then(
+          (s) => s,
+          () => undefined,
+        ),
+      );
       appendFileSync(file, '\n' + JSON.stringify({ id: 'new', turns: [] }) + '\n');
       const t = new Date(Date.now() + 2000);
       utimesSync(file, t, t);

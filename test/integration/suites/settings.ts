@@ -11,7 +11,7 @@ import { useTaxonomy } from '../../../src/extension/editor/annotationSettings';
 
 export function register(): void {
   suite('settings the editor writes', () => {
-    test('choosing a taxonomy (gear, or the offer in the annotation panel) writes simlens.taxonomy for the file\'s folder', async () => {
+    test("choosing a taxonomy (gear, or the offer in the annotation panel) writes simlens.taxonomy for the file's folder", async () => {
       await activeExtension();
       const folder = workspaceFolder();
       const file = vscode.Uri.joinPath(folder.uri, 'sample.conv.jsonl');

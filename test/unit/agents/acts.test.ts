@@ -13,8 +13,14 @@ describe('agent acts', () => {
 
   test('every act maps into the Zhang & Balog action space (or Other)', () => {
     const expected: Record<string, string> = {
-      recommend: 'Reveal.Show', elicit_preference: 'Inquire.Elicit', ask_clarification_question: 'Inquire.Clarify',
-      explain_recommendation: 'Explain', greet_acknowledge: 'Traverse.Record', chit_chat: 'Other', cannot_help: 'Other', other: 'Other',
+      recommend: 'Reveal.Show',
+      elicit_preference: 'Inquire.Elicit',
+      ask_clarification_question: 'Inquire.Clarify',
+      explain_recommendation: 'Explain',
+      greet_acknowledge: 'Traverse.Record',
+      chit_chat: 'Other',
+      cannot_help: 'Other',
+      other: 'Other',
     };
     for (const act of AGENT_ACTS) {
       const zb = agentActToZhangBalog(act);
@@ -45,7 +51,12 @@ describe('agent NLU (Lexicon)', () => {
   const read = (u: string) => lex.parse(u).mentions.map((m) => `${m.negated ? '!' : ''}${m.slot}=${m.value}`);
 
   test('values, synonyms, plurals and multi-word phrases', () => {
-    assert.deepEqual(read("I'm looking for black leather ankle boots for women"), ['colour=black', 'material=leather', 'type=ankle boots', 'gender=women']);
+    assert.deepEqual(read("I'm looking for black leather ankle boots for women"), [
+      'colour=black',
+      'material=leather',
+      'type=ankle boots',
+      'gender=women',
+    ]);
     assert.deepEqual(read('gray trainers for my husband'), ['colour=grey', 'type=sneakers', 'gender=men']);
     assert.deepEqual(read('a t-shirt'), ['type=t-shirt']);
     assert.deepEqual(read('some dresses'), ['category=dresses']);
@@ -63,8 +74,13 @@ describe('agent NLU (Lexicon)', () => {
   test('negation covers the phrasings of the built-in users and common human ones', () => {
     // the target-free user's narrative and dislike clauses (src/core/sim/users/targetFree.ts, nlg-templates.json)
     assert.deepEqual(read("I'm not keen on anything in spandex."), ['!material=spandex']);
-    assert.deepEqual(read("I usually go for things black, blue and yellow, and I'm not into anything navy or pink."),
-      ['colour=black', 'colour=blue', 'colour=yellow', '!colour=navy', '!colour=pink']);
+    assert.deepEqual(read("I usually go for things black, blue and yellow, and I'm not into anything navy or pink."), [
+      'colour=black',
+      'colour=blue',
+      'colour=yellow',
+      '!colour=navy',
+      '!colour=pink',
+    ]);
     assert.deepEqual(read("I'm not keen on anything in the budget price range."), ['!price_band=budget']);
     assert.deepEqual(read("I'm not into anything for the gym or in leather."), ['!occasion=gym', '!material=leather']);
     // lists, and where the negation stops
@@ -89,7 +105,7 @@ describe('agent NLU (Lexicon)', () => {
     assert.deepEqual(read("I'm not sure, maybe black"), ['colour=black']);
   });
 
-  test('reads which attribute the user lets go of (the agenda user\'s Reveal.Expand phrasings)', () => {
+  test("reads which attribute the user lets go of (the agenda user's Reveal.Expand phrasings)", () => {
     const relaxed = (u: string) => lex.parse(u).relaxed;
     assert.deepEqual(relaxed('Actually, any colour is fine.'), ['colour']);
     assert.deepEqual(relaxed("I'm flexible on the material."), ['material']);
@@ -126,7 +142,10 @@ describe('agent NLU (Lexicon)', () => {
     const items = generateApparelCatalog({ size: 600 }).items.slice(0, 12);
     const p = lex.parse(`I'll take the ${items[4].title}, or maybe ${items[2].title}!`);
     const refs = lex.findItems(p, items);
-    assert.deepEqual(refs.map((r) => r.item.item_id), [items[4].item_id, items[2].item_id]);
+    assert.deepEqual(
+      refs.map((r) => r.item.item_id),
+      [items[4].item_id, items[2].item_id],
+    );
     assert.equal(mentionsOutside(p.mentions, refs).length, 0, 'words of the titles are not preferences');
   });
 });

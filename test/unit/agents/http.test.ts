@@ -35,18 +35,29 @@ describe('http agent', () => {
       let data = '';
       req.on('data', (c) => (data += c));
       req.on('end', () => {
-        received.push({ url: req.url ?? '', contentType: req.headers['content-type'], auth: req.headers.authorization, body: JSON.parse(data) });
+        received.push({
+          url: req.url ?? '',
+          contentType: req.headers['content-type'],
+          auth: req.headers.authorization,
+          body: JSON.parse(data),
+        });
         const reply = (status: number, body: string) => {
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(body);
         };
         switch (req.url) {
           case '/ok':
-            return reply(200, JSON.stringify({
-              utterance: 'Here are two boots.',
-              recommendations: [{ item_id: 'A1', title: 'Boot A', features: 'Warm, Dry' }, { item_id: 'B2', extra: 1 }],
-              acts: ['recommend'],
-            }));
+            return reply(
+              200,
+              JSON.stringify({
+                utterance: 'Here are two boots.',
+                recommendations: [
+                  { item_id: 'A1', title: 'Boot A', features: 'Warm, Dry' },
+                  { item_id: 'B2', extra: 1 },
+                ],
+                acts: ['recommend'],
+              }),
+            );
           case '/minimal':
             return reply(200, JSON.stringify({ utterance: 'Hello' }));
           case '/fail':
@@ -78,10 +89,17 @@ describe('http agent', () => {
   });
 
   const session = (path: string, timeoutMs?: number) =>
-    createAgent(`${base}${path}`, { catalog, timeoutMs, headers: { authorization: 'Bearer test' } }).createSession('conv-7', createRng(1), {});
+    createAgent(`${base}${path}`, { catalog, timeoutMs, headers: { authorization: 'Bearer test' } }).createSession(
+      'conv-7',
+      createRng(1),
+      {},
+    );
 
   test('posts the conversation and returns the validated answer', async () => {
-    const history = [{ speaker: 'user' as const, text: 'hi' }, { speaker: 'assistant' as const, text: 'Hello!' }];
+    const history = [
+      { speaker: 'user' as const, text: 'hi' },
+      { speaker: 'assistant' as const, text: 'Hello!' },
+    ];
     const r = await session('/ok').respond('boots please', history);
     assert.equal(r.error, undefined);
     assert.equal(r.utterance, 'Here are two boots.');
@@ -141,7 +159,9 @@ describe('http agent', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const r = await createAgent(`http://127.0.0.1:${port}/x`, { catalog }).createSession('c', createRng(1), {}).respond('hi', []);
+    const r = await createAgent(`http://127.0.0.1:${port}/x`, { catalog })
+      .createSession('c', createRng(1), {})
+      .respond('hi', []);
     assert.equal(r.utterance, '');
     assert.match(r.error ?? '', /request failed .*ECONNREFUSED/);
     assert.equal(r.error_kind, 'agent_unreachable');
@@ -149,7 +169,11 @@ describe('http agent', () => {
 
   test("the run's hard abort cancels a request in flight and rejects (a cancelled turn is no agent failure)", async () => {
     const abort = new AbortController();
-    const s = createAgent(`${base}/slow`, { catalog, timeoutMs: 10_000, signal: abort.signal }).createSession('c', createRng(1), {});
+    const s = createAgent(`${base}/slow`, { catalog, timeoutMs: 10_000, signal: abort.signal }).createSession(
+      'c',
+      createRng(1),
+      {},
+    );
     const started = Date.now();
     const before = received.length;
     const answer = s.respond('hi', []);

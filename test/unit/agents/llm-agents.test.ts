@@ -14,10 +14,19 @@ import type { AgentResponse } from '../../../src/core/sim/types';
 
 describe('LLM recommenders: retrieval, reading of the user, failures', () => {
   let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript() }); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await FakeOpenAI.start({ handler: simulationScript() });
+  });
+  after(async () => {
+    await fake.close();
+  });
 
-  async function play(behaviour: 'good' | 'bad', script: string[], seed = 's', task = 'footwear'): Promise<AgentResponse[]> {
+  async function play(
+    behaviour: 'good' | 'bad',
+    script: string[],
+    seed = 's',
+    task = 'footwear',
+  ): Promise<AgentResponse[]> {
     const agent = createLlmAgent(testServices(fake.url), behaviour, { catalog: smallCatalog(), k: 4 });
     const session = agent.createSession('c', createRng(seed), { task });
     return playScript(session, script);
@@ -27,7 +36,7 @@ describe('LLM recommenders: retrieval, reading of the user, failures', () => {
     const [first, second] = await play('bad', ['looking for comfy black boots', 'something cheaper maybe?']);
     assert.ok(first.recommendations.length > 0);
     assert.equal(first.agent_trace?.fallback, undefined);
-    assert.equal(first.agent_trace?.query?.split(' ').length, 1, 'one word, as ConvApparel\'s bad agent');
+    assert.equal(first.agent_trace?.query?.split(' ').length, 1, "one word, as ConvApparel's bad agent");
     // "something cheaper maybe" has no word the catalog uses: the search falls back to all the user's words
     assert.ok(second.recommendations.length > 0, 'no items shown');
     assert.equal(second.agent_trace?.fallback, 'all_messages');
@@ -48,8 +57,13 @@ describe('LLM recommenders: retrieval, reading of the user, failures', () => {
   });
 
   test('llm-good leaves negated values out of its search and its carousel, until taken back', async () => {
-    const [r1, r2, r3] = await play('good', ['boots please, but nothing in leather', 'waterproof ones', 'actually leather is fine too']);
-    const material = (r: AgentResponse) => r.recommendations.map((x) => smallCatalog().get(x.item_id)!.attributes.material);
+    const [r1, r2, r3] = await play('good', [
+      'boots please, but nothing in leather',
+      'waterproof ones',
+      'actually leather is fine too',
+    ]);
+    const material = (r: AgentResponse) =>
+      r.recommendations.map((x) => smallCatalog().get(x.item_id)!.attributes.material);
     assert.deepEqual(r1.agent_trace?.negated, ['leather']);
     assert.doesNotMatch(r1.agent_trace?.query ?? '', /leather/);
     assert.ok(r1.recommendations.length > 0);
@@ -77,9 +91,20 @@ describe('LLM recommenders: retrieval, reading of the user, failures', () => {
     assert.equal(ok.error, undefined);
     assert.equal(ok.utterance, 'Here you go.');
     fake.enqueue({ status: 500 }, { status: 500 });
-    const agent = createLlmAgent(testServices(fake.url, { defaults: { maxRetries: 1 } }), 'bad', { catalog: smallCatalog() });
-    const err = await agent.createSession('d', createRng('d'), {}).respond('boots', []).then(() => undefined, (e: unknown) => e);
-    assert.ok(err instanceof LlmError && stopsRun(err), 'transport failures stay run-stopping (resume redoes the conversation)');
+    const agent = createLlmAgent(testServices(fake.url, { defaults: { maxRetries: 1 } }), 'bad', {
+      catalog: smallCatalog(),
+    });
+    const err = await agent
+      .createSession('d', createRng('d'), {})
+      .respond('boots', [])
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    assert.ok(
+      err instanceof LlmError && stopsRun(err),
+      'transport failures stay run-stopping (resume redoes the conversation)',
+    );
   });
 
   test('in a run, every llm-bad turn shows items and carries its reading; same seed, same reading', async () => {
@@ -87,12 +112,20 @@ describe('LLM recommenders: retrieval, reading of the user, failures', () => {
     const n = 12;
     // what the agent did on each turn (the LLM call records carry the server's request ids, which differ)
     const run = async () => {
-      const env = await prepareEnvironment(parseSimulationConfig({ user: 'llm-prompted', agent: 'llm-bad', n, seed: 3, max_turns: 6 }), process.cwd(), { llm: services });
+      const env = await prepareEnvironment(
+        parseSimulationConfig({ user: 'llm-prompted', agent: 'llm-bad', n, seed: 3, max_turns: 6 }),
+        process.cwd(),
+        { llm: services },
+      );
       const out: { user?: string; items: string[]; agent: unknown }[] = [];
       for (let i = 0; i < n; i++) {
         for (const t of (await simulateConversation(env, i)).conversation.turns) {
           if (t.assistant_utterance === undefined) continue;
-          out.push({ user: t.user_utterance, items: (t.recommendations ?? []).map((r) => r.item_id), agent: t.trace?.agent });
+          out.push({
+            user: t.user_utterance,
+            items: (t.recommendations ?? []).map((r) => r.item_id),
+            agent: t.trace?.agent,
+          });
         }
       }
       return out;
@@ -101,7 +134,10 @@ describe('LLM recommenders: retrieval, reading of the user, failures', () => {
     assert.ok(a.length >= 2 * n, `${a.length} turns`);
     for (const t of a) {
       assert.ok(t.items.length > 0, `no items after "${t.user}"`);
-      assert.ok(t.agent && typeof (t.agent as { query?: unknown }).query === 'string', `no agent reading after "${t.user}"`);
+      assert.ok(
+        t.agent && typeof (t.agent as { query?: unknown }).query === 'string',
+        `no agent reading after "${t.user}"`,
+      );
     }
     assert.equal(JSON.stringify(await run()), JSON.stringify(a));
   });

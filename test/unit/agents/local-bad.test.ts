@@ -2,7 +2,12 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateApparelCatalog, type CatalogItem } from '../../../src/core/catalog/catalog';
 import { AGENT_ACTS } from '../../../src/core/taxonomy/acts';
-import { BAD_BEHAVIOURS, createAgent, type BadBehaviour, type LocalBadSession } from '../../../src/core/sim/recommenders/index';
+import {
+  BAD_BEHAVIOURS,
+  createAgent,
+  type BadBehaviour,
+  type LocalBadSession,
+} from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 import { occasionPhrase } from '../../../src/core/sim/recommenders/local/phrases';
 import type { AgentResponse } from '../../../src/core/sim/types';
@@ -21,13 +26,21 @@ async function play(spec: string, seed: number | string, script: string[]): Prom
   const agent = createAgent(spec, { catalog });
   const session = agent.createSession(`c-${seed}`, createRng(seed), {}) as LocalBadSession;
   const behaviours: BadBehaviour[][] = [];
-  const responses = await playScript(session, script, () => behaviours.push(session.lastBehaviours ? session.lastBehaviours.slice() : []));
+  const responses = await playScript(session, script, () =>
+    behaviours.push(session.lastBehaviours ? session.lastBehaviours.slice() : []),
+  );
   return { responses, behaviours, session };
 }
 
 function goalScript(goal: CatalogItem): string[] {
   const a = goal.attributes;
-  return [`Hi, I'm looking for ${a.type}`, `For ${a.gender}, in ${a.colour} please`, `Mostly for ${a.occasion}`, "I'll take the first one", 'ok thanks'];
+  return [
+    `Hi, I'm looking for ${a.type}`,
+    `For ${a.gender}, in ${a.colour} please`,
+    `Mostly for ${a.occasion}`,
+    "I'll take the first one",
+    'ok thanks',
+  ];
 }
 
 const N = 200;
@@ -51,7 +64,10 @@ describe('local-bad', () => {
     // misreadings: a recognised non-category value was offered on turns 1-3 of every conversation
     const convsWithMisread = runs.filter((r) => r.session.misreadings.length > 0).length / N;
     const expected = 1 - (1 - BAD_BEHAVIOURS.misread) ** 3;
-    assert.ok(Math.abs(convsWithMisread - expected) < 0.12, `misread in ${convsWithMisread} of conversations, expected about ${expected}`);
+    assert.ok(
+      Math.abs(convsWithMisread - expected) < 0.12,
+      `misread in ${convsWithMisread} of conversations, expected about ${expected}`,
+    );
   });
 
   test('misreadings swap a value for a different catalog value and say so', () => {
@@ -65,8 +81,13 @@ describe('local-bad', () => {
       r.behaviours.forEach((b, i) => {
         if (b.includes('misread')) {
           // the echo names what was heard (occasions are worded as phrases: "party" -> "for parties")
-          const heard = r.session.misreadings.flatMap((m) => (m.slot === 'occasion' ? [m.heard, occasionPhrase(m.heard)] : [m.heard]));
-          assert.ok(heard.some((h) => r.responses[i].utterance.toLowerCase().includes(h)), r.responses[i].utterance);
+          const heard = r.session.misreadings.flatMap((m) =>
+            m.slot === 'occasion' ? [m.heard, occasionPhrase(m.heard)] : [m.heard],
+          );
+          assert.ok(
+            heard.some((h) => r.responses[i].utterance.toLowerCase().includes(h)),
+            r.responses[i].utterance,
+          );
         }
       });
     }
@@ -122,7 +143,12 @@ describe('local-bad', () => {
         const { responses } = await play(spec, i, goalScript(goal).slice(0, 3));
         for (const rec of responses[2].recommendations) {
           const b = byId(rec.item_id).attributes;
-          const ok = [b.type === a.type, b.gender === a.gender || b.gender === 'unisex', b.colour === a.colour, b.occasion === a.occasion];
+          const ok = [
+            b.type === a.type,
+            b.gender === a.gender || b.gender === 'unisex',
+            b.colour === a.colour,
+            b.occasion === a.occasion,
+          ];
           n++;
           met += ok.filter(Boolean).length / ok.length;
           if (ok[0]) hits.type++;

@@ -18,7 +18,12 @@ async function play(spec: string, seed: number | string, script: string[]): Prom
 
 function goalScript(goal: CatalogItem): string[] {
   const a = goal.attributes;
-  return [`Hi, I'm looking for ${a.type}`, `For ${a.gender}, in ${a.colour} please`, `Mostly for ${a.occasion}`, `Show me more`];
+  return [
+    `Hi, I'm looking for ${a.type}`,
+    `For ${a.gender}, in ${a.colour} please`,
+    `Mostly for ${a.occasion}`,
+    `Show me more`,
+  ];
 }
 
 const byId = (id: string) => catalog.get(id)!;
@@ -54,8 +59,14 @@ describe('local-good', () => {
       c.goals++;
       const recs = first.recommendations.map((r) => byId(r.item_id));
       // items that match type, gender (or unisex) and colour: the most a carousel could hold
-      const matching = catalog.byCategory(goal.category).filter((i) =>
-        i.attributes.type === a.type && i.attributes.colour === a.colour && (i.attributes.gender === a.gender || i.attributes.gender === 'unisex'));
+      const matching = catalog
+        .byCategory(goal.category)
+        .filter(
+          (i) =>
+            i.attributes.type === a.type &&
+            i.attributes.colour === a.colour &&
+            (i.attributes.gender === a.gender || i.attributes.gender === 'unisex'),
+        );
       c.colourAttainable += Math.min(recs.length, matching.length);
       if (recs[0].attributes.colour === a.colour) c.topColour++;
       for (const item of recs) {
@@ -93,13 +104,20 @@ describe('local-good', () => {
   });
 
   test('closes on acceptance with the chosen item', async () => {
-    const responses = await play('local-good', 4, ['black sneakers for women', "I'll take the second one", 'thanks, bye']);
+    const responses = await play('local-good', 4, [
+      'black sneakers for women',
+      "I'll take the second one",
+      'thanks, bye',
+    ]);
     const shown = responses[0].recommendations;
     assert.ok(shown.length >= 2);
     const close = responses[1];
     assert.deepEqual(close.acts, ['greet_acknowledge']);
     assert.match(close.utterance, /^Great choice/);
-    assert.deepEqual(close.recommendations.map((r) => r.item_id), [shown[1].item_id]);
+    assert.deepEqual(
+      close.recommendations.map((r) => r.item_id),
+      [shown[1].item_id],
+    );
     assert.deepEqual(responses[2].acts, ['greet_acknowledge']);
   });
 
@@ -122,7 +140,11 @@ describe('local-good', () => {
     const cmp = await say(`How does ${title(0)} compare to ${title(1)}?`);
     assert.deepEqual(cmp.acts, ['explain_recommendation']);
     assert.ok(cmp.utterance.includes(title(0)) && cmp.utterance.includes(title(1)));
-    assert.deepEqual(cmp.recommendations.map((r) => r.item_id), shown, 'the carousel stays');
+    assert.deepEqual(
+      cmp.recommendations.map((r) => r.item_id),
+      shown,
+      'the carousel stays',
+    );
     const more = await say(`Tell me more about ${title(2)}.`);
     assert.deepEqual(more.acts, ['explain_recommendation']);
     assert.match(more.utterance, new RegExp(`^The ${title(2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
@@ -132,7 +154,10 @@ describe('local-good', () => {
     assert.equal(sim.acts![0], 'recommend');
     assert.equal(sim.recommendations[0].item_id, shown[1]);
     const back = await say('Go back to the previous options.');
-    assert.deepEqual(back.recommendations.map((r) => r.item_id), shown);
+    assert.deepEqual(
+      back.recommendations.map((r) => r.item_id),
+      shown,
+    );
     const rep = await say('Sorry, can you say that again?');
     assert.deepEqual(rep.acts, ['explain_recommendation']);
     const expand = await say('Something black would also work.');
@@ -143,12 +168,15 @@ describe('local-good', () => {
     assert.deepEqual(thanks.acts, ['greet_acknowledge']);
     const pick = expand.recommendations[2].item_id;
     const close = await say(`Great, I'll go with ${byId(pick).title}.`);
-    assert.deepEqual(close.recommendations.map((r) => r.item_id), [pick]);
+    assert.deepEqual(
+      close.recommendations.map((r) => r.item_id),
+      [pick],
+    );
     assert.match(close.utterance, /^Great choice/);
   });
 
   test('price limits and "cheaper" are applied', async () => {
-    const [r1, r2] = await play('local-good', 5, ['a women\'s wool coat for work under $150', 'something cheaper?']);
+    const [r1, r2] = await play('local-good', 5, ["a women's wool coat for work under $150", 'something cheaper?']);
     assert.ok(r1.recommendations.length > 0);
     for (const rec of r1.recommendations) assert.ok((rec.price as number) <= 150);
     const cheapest = Math.min(...r1.recommendations.map((r) => r.price as number));
@@ -162,7 +190,10 @@ describe('local-good', () => {
     assert.deepEqual(a, b);
     for (const r of a) for (const act of r.acts ?? []) assert.ok(AGENT_ACTS.includes(act), act);
     const c = await play('local-good', 'other', script);
-    assert.notDeepEqual(a.map((r) => r.utterance), c.map((r) => r.utterance));
+    assert.notDeepEqual(
+      a.map((r) => r.utterance),
+      c.map((r) => r.utterance),
+    );
   });
 
   test('varies its phrasing across conversations', async () => {

@@ -33,7 +33,9 @@ function negatedByUser(catalog: Catalog, utterance: string): { slot: string; val
 
 /** Runs `n` target-free conversations against `agent`; counts negated values shown in the top 3. */
 async function negationViolations(agent: string, n: number) {
-  const env = await prepareEnvironment(parseSimulationConfig({ user: 'target-free', agent, n, seed: 'negation', typo_rate: 0, catalog_size: 3000 }));
+  const env = await prepareEnvironment(
+    parseSimulationConfig({ user: 'target-free', agent, n, seed: 'negation', typo_rate: 0, catalog_size: 3000 }),
+  );
   let negated = 0;
   let sameTurn = 0;
   let later = 0;
@@ -81,7 +83,10 @@ describe('local recommenders and what the user negated', () => {
     ]);
     const colours = (r: AgentResponse) => r.recommendations.map((x) => catalog.get(x.item_id)!.attributes.colour);
     for (const r of rs.slice(1, 5)) {
-      assert.ok(!colours(r).includes('black') && !colours(r).includes('white'), `${r.utterance}: ${colours(r).join(', ')}`);
+      assert.ok(
+        !colours(r).includes('black') && !colours(r).includes('white'),
+        `${r.utterance}: ${colours(r).join(', ')}`,
+      );
     }
     assert.deepEqual(rs[1].agent_trace?.negated, ['black', 'white']);
     assert.ok(colours(rs[5]).includes('black'), 'taken back: black may come again');
@@ -117,12 +122,17 @@ describe('local recommenders and what the user negated', () => {
         assert.doesNotMatch(t.query ?? '', /suede/);
         assert.ok(rs[1].recommendations.every((x) => catalog.get(x.item_id)!.attributes.material !== 'suede'));
       }
-      assert.equal(JSON.stringify((await run()).map((r) => r.agent_trace)), JSON.stringify(rs.map((r) => r.agent_trace)), `${spec}: same seed, same trace`);
+      assert.equal(
+        JSON.stringify((await run()).map((r) => r.agent_trace)),
+        JSON.stringify(rs.map((r) => r.agent_trace)),
+        `${spec}: same seed, same trace`,
+      );
     }
   });
   test('local-good drops a preference the user lets go of ("any colour is fine")', async () => {
     const rs = await play(['red heels for women', 'Actually, any colour is fine.']);
-    const reds = (r: AgentResponse) => r.recommendations.filter((x) => catalog.get(x.item_id)!.attributes.colour === 'red').length;
+    const reds = (r: AgentResponse) =>
+      r.recommendations.filter((x) => catalog.get(x.item_id)!.attributes.colour === 'red').length;
     assert.ok(reds(rs[0]) >= 3, `${reds(rs[0])} red items first`);
     assert.equal(rs[1].acts![0], 'recommend');
     assert.ok(reds(rs[1]) < reds(rs[0]), `still ${reds(rs[1])} red items of ${rs[1].recommendations.length}`);

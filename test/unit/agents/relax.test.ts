@@ -48,7 +48,17 @@ describe('local-good reads every Reveal.Expand wording as relaxing its attribute
   test('over simulated conversations, local-good drops every relaxed value it held', async () => {
     // Agenda users against local-good: on each Reveal.Expand turn, the attribute the user took back
     // (disclosed before, not after) is in the agent's trace.agent.relaxed whenever the agent had it.
-    const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', interaction: 'cir6', preferences: 'pkg', agent: 'local-good', n: 400, seed: 'relax-21', catalog_size: 800 }));
+    const env = await prepareEnvironment(
+      parseSimulationConfig({
+        user: 'agenda',
+        interaction: 'cir6',
+        preferences: 'pkg',
+        agent: 'local-good',
+        n: 400,
+        seed: 'relax-21',
+        catalog_size: 800,
+      }),
+    );
     let expands = 0;
     const kept: string[] = [];
     for (let i = 0; i < 400; i++) {
@@ -65,7 +75,11 @@ describe('local-good reads every Reveal.Expand wording as relaxing its attribute
         expands++;
         const agent = tr.agent as { relaxed?: string[]; query?: string } | undefined;
         if (!agent) continue;
-        for (const a of gone) if (!(agent.relaxed ?? []).includes(a)) kept.push(`${conversation.id} turn ${t}: ${turns[t].user_utterance} (relaxed ${JSON.stringify(agent.relaxed ?? [])})`);
+        for (const a of gone)
+          if (!(agent.relaxed ?? []).includes(a))
+            kept.push(
+              `${conversation.id} turn ${t}: ${turns[t].user_utterance} (relaxed ${JSON.stringify(agent.relaxed ?? [])})`,
+            );
       }
     }
     assert.ok(expands >= 20, `only ${expands} Reveal.Expand turns`);
@@ -79,15 +93,35 @@ describe('local-good reads a title from an earlier carousel as an item, not as w
   // screen), read "skirt" in it as a new wish, dropped the exclusion and showed skirts.
   test('a skirt rejected by title after an empty turn: no skirt shown', async () => {
     // the reviewer's conversation, user side word for word, on the same catalog
-    const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', agent: 'local-good', n: 1, seed: 'invariants', catalog_size: 800 }));
+    const env = await prepareEnvironment(
+      parseSimulationConfig({ user: 'agenda', agent: 'local-good', n: 1, seed: 'invariants', catalog_size: 800 }),
+    );
     const catalog = env.catalog;
     const session = createAgent('local-good', { catalog }).createSession('t', createRng('relax-neg'), {});
     const skirt = (id: string) => catalog.get(id)?.attributes.type === 'skirt';
-    const script = ['hi im looking for a few bottoms, ideally for a party', 'what are my options', "Frankly, I'm not keen on anything like a skirt.", 'nah, not that one',
-      "I'm not keen on anything like a skirt.", "Honestly, I don't like Ardent Polyester Skirt.", 'More please.'];
+    const script = [
+      'hi im looking for a few bottoms, ideally for a party',
+      'what are my options',
+      "Frankly, I'm not keen on anything like a skirt.",
+      'nah, not that one',
+      "I'm not keen on anything like a skirt.",
+      "Honestly, I don't like Ardent Polyester Skirt.",
+      'More please.',
+    ];
     const answers = await playScript(session, script);
-    assert.ok(answers[1].recommendations.some((x) => x.title === 'Ardent Polyester Skirt'), 'the skirt was shown first');
-    assert.ok(!answers[4].recommendations.some((x) => x.title === 'Ardent Polyester Skirt'), 'and is not on screen when it is named');
-    for (let k = 2; k < answers.length; k++) assert.deepEqual(answers[k].recommendations.filter((x) => skirt(x.item_id)).map((x) => x.title), [], `turn ${k}: ${script[k]}`);
+    assert.ok(
+      answers[1].recommendations.some((x) => x.title === 'Ardent Polyester Skirt'),
+      'the skirt was shown first',
+    );
+    assert.ok(
+      !answers[4].recommendations.some((x) => x.title === 'Ardent Polyester Skirt'),
+      'and is not on screen when it is named',
+    );
+    for (let k = 2; k < answers.length; k++)
+      assert.deepEqual(
+        answers[k].recommendations.filter((x) => skirt(x.item_id)).map((x) => x.title),
+        [],
+        `turn ${k}: ${script[k]}`,
+      );
   });
 });

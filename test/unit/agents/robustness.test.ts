@@ -7,10 +7,66 @@ import { createRng, type Rng } from '../../../src/core/random';
 import type { AgentResponse, HistoryEntry } from '../../../src/core/sim/types';
 
 const WORDS = [
-  'hi', 'hello', 'thanks', 'bye', 'not', 'no', "don't", 'like', 'love', 'these', 'more', 'cheaper', 'under', '$50', '200',
-  'first', 'second', 'last', 'one', "I'll", 'take', 'it', 'black', 'navy', 'leather', 'suede', 'boots', 'dress', 'jacket',
-  'for', 'women', 'men', 'work', 'wedding', 'gym', 'bag', 'budget', 'luxury', 'but', 'anything', '?', ',', '!', 'Ünïcødé',
-  '東京', '🙂', 'rather', 'than', 'other', 'something', 'else', 'show', 'me', 'what', 'is', 'made', 'of', '#3', 'number', '12',
+  'hi',
+  'hello',
+  'thanks',
+  'bye',
+  'not',
+  'no',
+  "don't",
+  'like',
+  'love',
+  'these',
+  'more',
+  'cheaper',
+  'under',
+  '$50',
+  '200',
+  'first',
+  'second',
+  'last',
+  'one',
+  "I'll",
+  'take',
+  'it',
+  'black',
+  'navy',
+  'leather',
+  'suede',
+  'boots',
+  'dress',
+  'jacket',
+  'for',
+  'women',
+  'men',
+  'work',
+  'wedding',
+  'gym',
+  'bag',
+  'budget',
+  'luxury',
+  'but',
+  'anything',
+  '?',
+  ',',
+  '!',
+  'Ünïcødé',
+  '東京',
+  '🙂',
+  'rather',
+  'than',
+  'other',
+  'something',
+  'else',
+  'show',
+  'me',
+  'what',
+  'is',
+  'made',
+  'of',
+  '#3',
+  'number',
+  '12',
 ];
 
 function randomUtterance(rng: Rng): string {
@@ -28,7 +84,11 @@ function checkShape(r: AgentResponse, where: string): void {
   assert.ok(Array.isArray(r.recommendations) && r.recommendations.length <= 12, where);
   assert.ok(r.acts && r.acts.length > 0, `${where}: no acts`);
   for (const a of r.acts) assert.ok(AGENT_ACTS.includes(a), `${where}: act ${a}`);
-  assert.equal(new Set(r.recommendations.map((x) => x.item_id)).size, r.recommendations.length, `${where}: duplicate items`);
+  assert.equal(
+    new Set(r.recommendations.map((x) => x.item_id)).size,
+    r.recommendations.length,
+    `${where}: duplicate items`,
+  );
 }
 
 async function fuzz(catalog: Catalog, conversations: number): Promise<void> {
@@ -55,9 +115,30 @@ describe('local agents on arbitrary input', () => {
 
   test('a bare imported catalog (no attributes) works too', async () => {
     const catalog = new Catalog([
-      { item_id: 'a', title: 'Blue rain boots', description: 'Rubber boots for wet days.', features: ['Waterproof'], category: 'shoes', attributes: {} },
-      { item_id: 'b', title: 'Red scarf', description: 'A knitted scarf.', features: [], category: 'accessories', attributes: {} },
-      { item_id: 'c', title: 'Trail runners', description: 'Light running shoes.', features: ['Grippy'], category: 'shoes', attributes: { colour: 'grey' } },
+      {
+        item_id: 'a',
+        title: 'Blue rain boots',
+        description: 'Rubber boots for wet days.',
+        features: ['Waterproof'],
+        category: 'shoes',
+        attributes: {},
+      },
+      {
+        item_id: 'b',
+        title: 'Red scarf',
+        description: 'A knitted scarf.',
+        features: [],
+        category: 'accessories',
+        attributes: {},
+      },
+      {
+        item_id: 'c',
+        title: 'Trail runners',
+        description: 'Light running shoes.',
+        features: ['Grippy'],
+        category: 'shoes',
+        attributes: { colour: 'grey' },
+      },
     ]);
     await fuzz(catalog, 40);
     const session = createAgent('local-good', { catalog }).createSession('x', createRng(1), {});

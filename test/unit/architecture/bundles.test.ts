@@ -24,14 +24,21 @@ interface Metafile {
 }
 
 let out = '';
-const meta = (name: string): Metafile => JSON.parse(readFileSync(path.join(out, 'dist', `${name}.meta.json`), 'utf8')) as Metafile;
+const meta = (name: string): Metafile =>
+  JSON.parse(readFileSync(path.join(out, 'dist', `${name}.meta.json`), 'utf8')) as Metafile;
 const inputsOf = (name: string): string[] => Object.keys(Object.values(meta(name).outputs)[0].inputs);
 
 before(() => {
   out = scratchDir('simlens-bundles-');
   const r = spawnSync(
     process.execPath,
-    ['scripts/build.mjs', '--production', '--metafile', `--outdir=${path.join(out, 'dist')}`, '--skip=cli,reportWorker,bench,index'],
+    [
+      'scripts/build.mjs',
+      '--production',
+      '--metafile',
+      `--outdir=${path.join(out, 'dist')}`,
+      '--skip=cli,reportWorker,bench,index',
+    ],
     { cwd: root, encoding: 'utf8' },
   );
   assert.equal(r.status, 0, `build failed: ${r.stderr}`);
@@ -55,15 +62,32 @@ test('the activation bundle leaves out the simulators, the LLM client, the repor
   assert.deepEqual(loaded, [], 'modules in dist/extension.js that belong to a bundle loaded on first use');
   // ...and they really are in the lazy bundles (the list above names real paths).
   const features = inputsOf('features');
-  for (const f of ['node_modules/openai/', 'src/core/sim/users/', 'src/core/report/', 'src/core/llm/', 'src/extension/panels/']) {
-    assert.ok(features.some((i) => i.startsWith(f)), `${f} in dist/features.js`);
+  for (const f of [
+    'node_modules/openai/',
+    'src/core/sim/users/',
+    'src/core/report/',
+    'src/core/llm/',
+    'src/extension/panels/',
+  ]) {
+    assert.ok(
+      features.some((i) => i.startsWith(f)),
+      `${f} in dist/features.js`,
+    );
   }
   assert.ok(inputsOf('languageClient').some((i) => i.startsWith('node_modules/vscode-languageclient/')));
 });
 
 test('zod is bundled without its translations (namespace import), in every bundle', () => {
   // `import { z } from 'zod'` makes esbuild keep the whole namespace, 49 locales included (260 KB).
-  for (const name of ['extension', 'features', 'languageClient', 'server', 'webview/editor', 'webview/panels', 'webview/compare']) {
+  for (const name of [
+    'extension',
+    'features',
+    'languageClient',
+    'server',
+    'webview/editor',
+    'webview/panels',
+    'webview/compare',
+  ]) {
     const locales = inputsOf(name).filter((f) => /^node_modules\/zod\/.*\/locales\/(?!en\.js|index\.js)/.test(f));
     assert.deepEqual(locales, [], `zod locales in dist/${name}.js`);
   }
@@ -77,14 +101,29 @@ test('every contributed command is registered at activation; feature commands lo
     const bundle = path.join(out, 'dist', 'extension.js');
     const extension = requireHere(bundle) as { activate(context: unknown): void };
     extension.activate(fake.context);
-    const loadedBundles = () => Object.keys(requireHere.cache).filter((f) => f.startsWith(out)).map((f) => path.basename(f)).sort();
+    const loadedBundles = () =>
+      Object.keys(requireHere.cache)
+        .filter((f) => f.startsWith(out))
+        .map((f) => path.basename(f))
+        .sort();
     assert.deepEqual(loadedBundles(), ['extension.js'], 'only the activation bundle is loaded');
 
-    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+    const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      contributes: { commands: { command: string }[] };
+    };
     // The test-only command exists only when its environment variable is set (testHooks.ts).
-    const contributed = pkg.contributes.commands.map((c) => c.command).filter((id) => !id.startsWith('simlens.test.')).sort();
-    const atActivation = [...(fake.commands as Map<string, unknown>).keys()].filter((id) => !id.startsWith('simlens.test.')).sort();
-    assert.deepEqual(contributed.filter((id) => !atActivation.includes(id)), [], 'contributed commands missing at activation');
+    const contributed = pkg.contributes.commands
+      .map((c) => c.command)
+      .filter((id) => !id.startsWith('simlens.test.'))
+      .sort();
+    const atActivation = [...(fake.commands as Map<string, unknown>).keys()]
+      .filter((id) => !id.startsWith('simlens.test.'))
+      .sort();
+    assert.deepEqual(
+      contributed.filter((id) => !atActivation.includes(id)),
+      [],
+      'contributed commands missing at activation',
+    );
     assert.ok(fake.serializers.has('simlens.metricPanel'), 'the metric panel serializer is registered at activation');
     assert.ok(fake.customEditors.has('simlens.conversations'));
     const stubs = new Map(FEATURE_COMMANDS.map((id) => [id, fake.commands.get(id)]));
@@ -97,7 +136,9 @@ test('every contributed command is registered at activation; feature commands lo
       assert.notEqual(fake.commands.get(id), stubs.get(id), `${id} replaced its stub`);
     }
     // The same set of commands as before, no more: features registers nothing it was not stubbed for.
-    const after = [...(fake.commands as Map<string, unknown>).keys()].filter((id) => !id.startsWith('simlens.test.')).sort();
+    const after = [...(fake.commands as Map<string, unknown>).keys()]
+      .filter((id) => !id.startsWith('simlens.test.'))
+      .sort();
     assert.deepEqual(after, atActivation);
     await fake.vscode.commands.executeCommand('simlens.llm.clearApiKey');
     assert.equal(fake.log.filter((l: string) => l.includes('features loaded')).length, 1, 'loaded once');

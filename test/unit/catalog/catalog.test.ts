@@ -4,8 +4,16 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  APPAREL_ATTRIBUTES, APPAREL_CATEGORIES, Catalog, CatalogError, catalogItemLine, generateApparelCatalog, itemPartialText,
-  loadCatalog, writeCatalog, type CatalogItem,
+  APPAREL_ATTRIBUTES,
+  APPAREL_CATEGORIES,
+  Catalog,
+  CatalogError,
+  catalogItemLine,
+  generateApparelCatalog,
+  itemPartialText,
+  loadCatalog,
+  writeCatalog,
+  type CatalogItem,
 } from '../../../src/core/catalog/catalog';
 
 const jsonl = (c: Catalog) => c.items.map(catalogItemLine).join('\n');
@@ -80,7 +88,9 @@ describe('generateApparelCatalog', () => {
       const ps = catalog.items.filter((i) => i.attributes.price_band === band).map((i) => i.price!);
       return ps.reduce((a, b) => a + b, 0) / ps.length;
     };
-    assert.ok(mean('budget') < mean('mid-range') && mean('mid-range') < mean('premium') && mean('premium') < mean('luxury'));
+    assert.ok(
+      mean('budget') < mean('mid-range') && mean('mid-range') < mean('premium') && mean('premium') < mean('luxury'),
+    );
   });
 });
 
@@ -95,7 +105,10 @@ describe('Catalog', () => {
     const boots = catalog.search('black leather boots', 12, { category: 'footwear' });
     assert.ok(boots.length > 0 && boots.length <= 12);
     assert.ok(boots.every((i) => i.category === 'footwear'));
-    assert.ok(boots.slice(0, 3).every((i) => /boot/.test(i.attributes.type)), boots.map((i) => i.title).join(' | '));
+    assert.ok(
+      boots.slice(0, 3).every((i) => /boot/.test(i.attributes.type)),
+      boots.map((i) => i.title).join(' | '),
+    );
     const partial = catalog.search('black boots', 12, { partialText: true });
     assert.ok(partial.length > 0);
     const filtered = catalog.search('boots', 50, { filter: (i) => i.attributes.colour === 'black' });
@@ -107,7 +120,8 @@ describe('Catalog', () => {
     const idx = catalog.categoryIndex('bags');
     assert.equal(idx.size, items.length);
     const codes = catalog.attributeCodes('bags', 'colour');
-    for (let i = 0; i < items.length; i++) assert.equal(codes[i], catalog.valueId('colour', items[i].attributes.colour));
+    for (let i = 0; i < items.length; i++)
+      assert.equal(codes[i], catalog.valueId('colour', items[i].attributes.colour));
     const hit = idx.search('backpack', 1)[0];
     assert.equal(items[hit.index], hit.doc);
     assert.equal(catalog.valueId('colour', 'no-such'), -1);
@@ -157,11 +171,26 @@ describe('loadCatalog / writeCatalog', () => {
   });
 
   test('accepts ConvApparel-style features strings, numeric ids and attribute values, blank lines', async () => {
-    const file = await tmpFile('c.jsonl', [
-      JSON.stringify({ item_id: 'B00LUE800M', title: "Joe's USA Hooded", description: 'A hoodie.', features: 'Classic fit, Soft,  Comfortable ,', category: 'tops', attributes: { colour: 'blue' } }),
-      '',
-      JSON.stringify({ item_id: 17, title: 'Socks', category: 'accessories', attributes: { pairs: 3, organic: true } }),
-    ].join('\r\n'));
+    const file = await tmpFile(
+      'c.jsonl',
+      [
+        JSON.stringify({
+          item_id: 'B00LUE800M',
+          title: "Joe's USA Hooded",
+          description: 'A hoodie.',
+          features: 'Classic fit, Soft,  Comfortable ,',
+          category: 'tops',
+          attributes: { colour: 'blue' },
+        }),
+        '',
+        JSON.stringify({
+          item_id: 17,
+          title: 'Socks',
+          category: 'accessories',
+          attributes: { pairs: 3, organic: true },
+        }),
+      ].join('\r\n'),
+    );
     const c = await loadCatalog(file);
     assert.equal(c.size, 2);
     assert.deepEqual(c.get('B00LUE800M')!.features, ['Classic fit', 'Soft', 'Comfortable']);
@@ -170,16 +199,26 @@ describe('loadCatalog / writeCatalog', () => {
   });
 
   test('errors name file, line and field', async () => {
-    const good = JSON.stringify({ item_id: 'a', title: 'A', description: '', features: [], category: 'tops', attributes: {} });
-    const file = await tmpFile('bad.jsonl', [
-      good,
-      '{not json',
-      JSON.stringify({ item_id: 'b', description: 'no title', category: 'tops' }),
-      JSON.stringify({ item_id: 'c', title: 'C', category: 'tops', features: 5 }),
-      JSON.stringify({ item_id: 'a', title: 'dup', category: 'tops' }),
-      JSON.stringify({ item_id: 'd', title: 'D', category: 'tops', attributes: { colour: ['red'] } }),
-      '[1, 2]',
-    ].join('\n'));
+    const good = JSON.stringify({
+      item_id: 'a',
+      title: 'A',
+      description: '',
+      features: [],
+      category: 'tops',
+      attributes: {},
+    });
+    const file = await tmpFile(
+      'bad.jsonl',
+      [
+        good,
+        '{not json',
+        JSON.stringify({ item_id: 'b', description: 'no title', category: 'tops' }),
+        JSON.stringify({ item_id: 'c', title: 'C', category: 'tops', features: 5 }),
+        JSON.stringify({ item_id: 'a', title: 'dup', category: 'tops' }),
+        JSON.stringify({ item_id: 'd', title: 'D', category: 'tops', attributes: { colour: ['red'] } }),
+        '[1, 2]',
+      ].join('\n'),
+    );
     await assert.rejects(loadCatalog(file), (e: unknown) => {
       assert.ok(e instanceof CatalogError);
       const m = e.message;

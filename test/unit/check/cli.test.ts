@@ -9,13 +9,26 @@ import { tempDir } from '../jsonl/helpers';
 import { conv, turn } from './helpers';
 
 async function run(args: string[], cwd: string) {
-  const io = { out: '', err: '', cwd, env: {}, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) } as CliIo & { out: string; err: string };
+  const io = {
+    out: '',
+    err: '',
+    cwd,
+    env: {},
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+  } as CliIo & { out: string; err: string };
   const code = await main(args, io);
   return { code, out: io.out, err: io.err };
 }
 
-const goal = (disclosed: string[]) => ({ constraints: { category: 'footwear', colour: 'black' }, requests: [], disclosed });
-const violating = conv([turn('hi im looking for some footwear\u001b]0;pwned\u0007', { goal: goal(['colour']) })], { id: 'bad\u001b[2Jone' });
+const goal = (disclosed: string[]) => ({
+  constraints: { category: 'footwear', colour: 'black' },
+  requests: [],
+  disclosed,
+});
+const violating = conv([turn('hi im looking for some footwear\u001b]0;pwned\u0007', { goal: goal(['colour']) })], {
+  id: 'bad\u001b[2Jone',
+});
 const clean = conv([turn('Hi, I need new footwear. Something black.', { goal: goal(['colour']) })], { id: 'good-one' });
 
 let dir = '';
@@ -34,7 +47,13 @@ function human(id: string) {
     id,
     source: 'human',
     outcome: 'accepted',
-    turns: [{ user_utterance: 'Hi can you help me find a movie', assistant_utterance: 'How about It (2017)?', annotations: [{ speaker: 'user', annotator: 'source', taxonomy: 'iard', acts: ['OTH'], segment: 0 }] }],
+    turns: [
+      {
+        user_utterance: 'Hi can you help me find a movie',
+        assistant_utterance: 'How about It (2017)?',
+        annotations: [{ speaker: 'user', annotator: 'source', taxonomy: 'iard', acts: ['OTH'], segment: 0 }],
+      },
+    ],
   };
 }
 after(() => cleanup());
@@ -73,7 +92,10 @@ test('--json on violations: examples with conversation, line, turn; --examples b
   assert.equal(j.invalid_lines, 1);
   const r2 = await run(['check', 'mixed.jsonl', '--json'], dir);
   const ex = JSON.parse(r2.out).invariants[0].examples[0];
-  assert.deepEqual({ conversation: ex.conversation, line: ex.line, turn: ex.turn }, { conversation: 'bad\u001b[2Jone', line: 2, turn: 0 });
+  assert.deepEqual(
+    { conversation: ex.conversation, line: ex.line, turn: ex.turn },
+    { conversation: 'bad\u001b[2Jone', line: 2, turn: 0 },
+  );
 });
 
 test('usage and I/O errors: exit 2', async () => {
@@ -98,14 +120,26 @@ test('some invariants apply and pass: OK on stderr, exit 0, even with others n/a
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /PASS\s+disclosed-value-stated/);
   // n/a says why; the exit summary lists what could not be checked before OK.
-  assert.match(r.out, /n\/a\s+coverage-definition\s+no conversation carries trace\.targets and trace\.preference_coverage/);
+  assert.match(
+    r.out,
+    /n\/a\s+coverage-definition\s+no conversation carries trace\.targets and trace\.preference_coverage/,
+  );
   assert.match(r.err, /^clean\.jsonl: not checked:\n {2}no-end-before-recommendation: n\/a, no conversation carries /);
-  assert.match(r.err, /\nclean\.jsonl: OK \(\d+ of 25 invariants applied(; self-consistency [\d.]+% of \d+ turns)?\)\n$/);
+  assert.match(
+    r.err,
+    /\nclean\.jsonl: OK \(\d+ of 25 invariants applied(; self-consistency [\d.]+% of \d+ turns)?\)\n$/,
+  );
   const j = JSON.parse((await run(['check', 'clean.jsonl', '--json'], dir)).out);
   assert.ok(j.checked > 0);
   assert.equal(j.ok, true);
-  assert.ok(j.unchecked.some((l: string) => l.startsWith('coverage-definition: n/a, ')), JSON.stringify(j.unchecked));
-  assert.ok(j.readback && typeof j.readback.turns === 'number' && j.readback.aspects.values, JSON.stringify(j.readback));
+  assert.ok(
+    j.unchecked.some((l: string) => l.startsWith('coverage-definition: n/a, ')),
+    JSON.stringify(j.unchecked),
+  );
+  assert.ok(
+    j.readback && typeof j.readback.turns === 'number' && j.readback.aspects.values,
+    JSON.stringify(j.readback),
+  );
 });
 
 test('human data without traces: every invariant n/a is "nothing checked", never OK; exit 1', async () => {
@@ -114,7 +148,10 @@ test('human data without traces: every invariant n/a is "nothing checked", never
   assert.match(r.out, /^human\.jsonl: 2 conversation\(s\)\n/);
   assert.ok(!/^PASS/m.test(r.out), r.out);
   assert.doesNotMatch(r.err, /\bOK\b/);
-  assert.equal(r.err, 'simlens check: human.jsonl: nothing checked: no conversation carries a simulator trace (all 25 invariants are n/a); check reads simulator runs\n');
+  assert.equal(
+    r.err,
+    'simlens check: human.jsonl: nothing checked: no conversation carries a simulator trace (all 25 invariants are n/a); check reads simulator runs\n',
+  );
   const j = await run(['check', 'human.jsonl', '--json'], dir);
   assert.equal(j.code, 1);
   const report = JSON.parse(j.out);
@@ -125,7 +162,10 @@ test('human data without traces: every invariant n/a is "nothing checked", never
 test('traces, but none with the fields the selected invariant needs: nothing checked, exit 1', async () => {
   const r = await run(['check', 'clean.jsonl', '--only', 'coverage-definition'], dir);
   assert.equal(r.code, 1, r.err);
-  assert.match(r.err, /nothing checked: no conversation carries the trace fields any invariant needs \(the 1 invariant selected is n\/a\)/);
+  assert.match(
+    r.err,
+    /nothing checked: no conversation carries the trace fields any invariant needs \(the 1 invariant selected is n\/a\)/,
+  );
   assert.doesNotMatch(r.err, /\bOK\b/);
 });
 

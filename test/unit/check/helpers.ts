@@ -2,11 +2,20 @@
 import type { Conversation, RecommendedItem, SimulatorTrace, Turn } from '../../../src/core/model';
 import { INVARIANTS, InvariantChecker, type CheckOptions, type InvariantFinding } from '../../../src/core/check/index';
 
-export function item(id: string, attributes: Record<string, string>, extra: Partial<RecommendedItem> = {}): RecommendedItem {
+export function item(
+  id: string,
+  attributes: Record<string, string>,
+  extra: Partial<RecommendedItem> = {},
+): RecommendedItem {
   return { item_id: id, title: `Item ${id}`, category: 'footwear', attributes, ...extra };
 }
 
-export function turn(user: string | undefined, trace: SimulatorTrace | undefined, recommendations?: RecommendedItem[], assistant = 'ok'): Turn {
+export function turn(
+  user: string | undefined,
+  trace: SimulatorTrace | undefined,
+  recommendations?: RecommendedItem[],
+  assistant = 'ok',
+): Turn {
   const t: Turn = {};
   if (user !== undefined) t.user_utterance = user;
   t.assistant_utterance = assistant;

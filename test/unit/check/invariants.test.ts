@@ -4,7 +4,16 @@
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { INVARIANTS, InvariantChecker, checkConversations, checkedInvariants, mentions, nothingCheckedReason, type Invariant, type ItemLookup } from '../../../src/core/check/index';
+import {
+  INVARIANTS,
+  InvariantChecker,
+  checkConversations,
+  checkedInvariants,
+  mentions,
+  nothingCheckedReason,
+  type Invariant,
+  type ItemLookup,
+} from '../../../src/core/check/index';
 import type { Conversation, SimulatorTrace } from '../../../src/core/model';
 import { conv, findingOf, item, turn } from './helpers';
 
@@ -16,14 +25,21 @@ function violations(id: string, c: Conversation, options = {}): string[] {
 
 function assertViolates(id: string, c: Conversation, pattern: RegExp, options = {}): void {
   const v = violations(id, c, options);
-  assert.ok(v.some((x) => pattern.test(x)), `${id}: expected a violation matching ${pattern}, got ${JSON.stringify(v)}`);
+  assert.ok(
+    v.some((x) => pattern.test(x)),
+    `${id}: expected a violation matching ${pattern}, got ${JSON.stringify(v)}`,
+  );
 }
 
 function assertClean(id: string, c: Conversation, options = {}): void {
   assert.deepEqual(violations(id, c, options), []);
 }
 
-const goal = (constraints: Record<string, string>, disclosed: string[]) => ({ constraints: { category: 'footwear', ...constraints }, requests: [], disclosed });
+const goal = (constraints: Record<string, string>, disclosed: string[]) => ({
+  constraints: { category: 'footwear', ...constraints },
+  requests: [],
+  disclosed,
+});
 
 describe('mentions (value and title matching)', () => {
   test('case-insensitive, whole words, in order', () => {
@@ -43,13 +59,20 @@ describe('mentions (value and title matching)', () => {
 
 describe('disclosed-value-stated', () => {
   test('a goal that marks a value disclosed which the opening never says is a violation', () => {
-    const c = conv([turn('hi im looking for some footwear', { user_act: 'Disclose', goal: goal({ colour: 'black' }, ['colour']) })]);
+    const c = conv([
+      turn('hi im looking for some footwear', { user_act: 'Disclose', goal: goal({ colour: 'black' }, ['colour']) }),
+    ]);
     assertViolates('disclosed-value-stated', c, /^0: colour=black/);
   });
   test('an Expand that marks the goal value disclosed while stating another value is a violation', () => {
     const c = conv([
-      turn('Hi, I need new footwear. Something black.', { goal: goal({ colour: 'black', material: 'knit' }, ['colour']) }),
-      turn("I'm open to something in canvas too.", { user_act: 'Reveal.Expand', goal: goal({ colour: 'black', material: 'knit' }, ['colour', 'material']) }),
+      turn('Hi, I need new footwear. Something black.', {
+        goal: goal({ colour: 'black', material: 'knit' }, ['colour']),
+      }),
+      turn("I'm open to something in canvas too.", {
+        user_act: 'Reveal.Expand',
+        goal: goal({ colour: 'black', material: 'knit' }, ['colour', 'material']),
+      }),
     ]);
     assertViolates('disclosed-value-stated', c, /^1: material=knit/);
   });
@@ -59,8 +82,13 @@ describe('disclosed-value-stated', () => {
   });
   test('values stated in the utterance (a typo allowed) are clean', () => {
     const c = conv([
-      turn('Hi, I need new footwear. Something balck.', { goal: goal({ colour: 'black', material: 'knit' }, ['colour']) }),
-      turn('Ideally in knit.', { goal: goal({ colour: 'black', material: 'knit' }, ['colour', 'material']), said: { constraints: { material: 'knit' } } }),
+      turn('Hi, I need new footwear. Something balck.', {
+        goal: goal({ colour: 'black', material: 'knit' }, ['colour']),
+      }),
+      turn('Ideally in knit.', {
+        goal: goal({ colour: 'black', material: 'knit' }, ['colour', 'material']),
+        said: { constraints: { material: 'knit' } },
+      }),
     ]);
     assertClean('disclosed-value-stated', c);
   });
@@ -70,15 +98,23 @@ describe('disclosed-value-stated', () => {
 });
 
 describe('no-end-before-recommendation', () => {
-  const ended = (extra: Partial<SimulatorTrace> = {}, firstRecs?: ReturnType<typeof item>[]) => conv([
-    turn('hi', { user_act: 'Disclose', patience: 3 }, firstRecs),
-    turn('Thanks, bye!', { user_act: 'Complete', patience: 3, ...extra }),
-  ], { outcome: 'ended' });
+  const ended = (extra: Partial<SimulatorTrace> = {}, firstRecs?: ReturnType<typeof item>[]) =>
+    conv(
+      [
+        turn('hi', { user_act: 'Disclose', patience: 3 }, firstRecs),
+        turn('Thanks, bye!', { user_act: 'Complete', patience: 3, ...extra }),
+      ],
+      { outcome: 'ended' },
+    );
   test('ending with patience left and nothing shown is a violation', () => {
     assertViolates('no-end-before-recommendation', ended(), /without having been shown any item; end_reason absent/);
   });
   test('an undocumented end_reason does not excuse it', () => {
-    assertViolates('no-end-before-recommendation', ended({ end_reason: 'agenda_empty' } as SimulatorTrace), /end_reason agenda_empty/);
+    assertViolates(
+      'no-end-before-recommendation',
+      ended({ end_reason: 'agenda_empty' } as SimulatorTrace),
+      /end_reason agenda_empty/,
+    );
   });
   test('clean after a carousel, when patience ran out, or with a documented end_reason', () => {
     assertClean('no-end-before-recommendation', ended({}, [item('A', { colour: 'black' })]));
@@ -91,7 +127,10 @@ describe('no-end-before-recommendation', () => {
     c.metadata = { turn_cap: 2 };
     assert.equal(findingOf('no-end-before-recommendation', c), undefined);
     assert.equal(findingOf('no-end-before-recommendation', conv([turn('bye', undefined)])), undefined);
-    assert.equal(findingOf('no-end-before-recommendation', conv([turn('bye', { user_act: 'Complete', patience: 3 })])), undefined); // no outcome
+    assert.equal(
+      findingOf('no-end-before-recommendation', conv([turn('bye', { user_act: 'Complete', patience: 3 })])),
+      undefined,
+    ); // no outcome
   });
 });
 
@@ -120,20 +159,38 @@ describe('agenda-pull-order', () => {
       turn('z', { operation: 'pull', pulled: ['Complete'], agenda: [] }),
     ]);
     assertClean('agenda-pull-order', c);
-    const empty = conv([turn('hi', { operation: 'init', pulled: ['Disclose'], agenda: [] }), turn('bye', { operation: 'pull', pulled: ['Complete'], agenda: [] })]);
+    const empty = conv([
+      turn('hi', { operation: 'init', pulled: ['Disclose'], agenda: [] }),
+      turn('bye', { operation: 'pull', pulled: ['Complete'], agenda: [] }),
+    ]);
     assertClean('agenda-pull-order', empty);
   });
 });
 
 describe('accepted-meets-constraints', () => {
-  const carousel = () => [item('A', { colour: 'black' }, { title: 'Ridge Runner' }), item('B', { colour: 'red' }, { title: 'Calder Boot' })];
-  const accepting = (utterance: string, extra: Partial<SimulatorTrace> = {}) => conv([
-    turn('Something black.', { user_act: 'Disclose', goal: goal({ colour: 'black' }, ['colour']) }, carousel()),
-    turn(utterance, { user_act: 'Note.Accept', goal: goal({ colour: 'black' }, ['colour']), agenda: [], ...extra }),
-  ], { outcome: 'accepted' });
+  const carousel = () => [
+    item('A', { colour: 'black' }, { title: 'Ridge Runner' }),
+    item('B', { colour: 'red' }, { title: 'Calder Boot' }),
+  ];
+  const accepting = (utterance: string, extra: Partial<SimulatorTrace> = {}) =>
+    conv(
+      [
+        turn('Something black.', { user_act: 'Disclose', goal: goal({ colour: 'black' }, ['colour']) }, carousel()),
+        turn(utterance, { user_act: 'Note.Accept', goal: goal({ colour: 'black' }, ['colour']), agenda: [], ...extra }),
+      ],
+      { outcome: 'accepted' },
+    );
   test('accepting an item without a disclosed value is a violation', () => {
-    assertViolates('accepted-meets-constraints', accepting("I'll take Calder Boot!"), /^1: accepted B: colour=red, disclosed black/);
-    assertViolates('accepted-meets-constraints', accepting('perfect, ill take it', { said: { items: ['B'] } }), /accepted B/);
+    assertViolates(
+      'accepted-meets-constraints',
+      accepting("I'll take Calder Boot!"),
+      /^1: accepted B: colour=red, disclosed black/,
+    );
+    assertViolates(
+      'accepted-meets-constraints',
+      accepting('perfect, ill take it', { said: { items: ['B'] } }),
+      /accepted B/,
+    );
   });
   test('said.constraints are what was disclosed (the goal may have changed silently)', () => {
     const c = accepting("I'll take Ridge Runner!");
@@ -141,11 +198,26 @@ describe('accepted-meets-constraints', () => {
     assertViolates('accepted-meets-constraints', c, /colour=black, disclosed red/);
   });
   test('a value taken back (the goal no longer counts it as disclosed) no longer binds the accepted item', () => {
-    const c = conv([
-      turn('Something black.', { user_act: 'Disclose', goal: goal({ colour: 'black' }, ['colour']), said: { constraints: { colour: 'black' } } }, carousel()),
-      turn('Actually, any colour is fine.', { user_act: 'Reveal.Expand', goal: goal({}, []), said: { constraints: {} } }),
-      turn("I'll take Calder Boot!", { user_act: 'Note.Accept', goal: goal({}, []), agenda: [] }),
-    ], { outcome: 'accepted' });
+    const c = conv(
+      [
+        turn(
+          'Something black.',
+          {
+            user_act: 'Disclose',
+            goal: goal({ colour: 'black' }, ['colour']),
+            said: { constraints: { colour: 'black' } },
+          },
+          carousel(),
+        ),
+        turn('Actually, any colour is fine.', {
+          user_act: 'Reveal.Expand',
+          goal: goal({}, []),
+          said: { constraints: {} },
+        }),
+        turn("I'll take Calder Boot!", { user_act: 'Note.Accept', goal: goal({}, []), agenda: [] }),
+      ],
+      { outcome: 'accepted' },
+    );
     assertClean('accepted-meets-constraints', c);
     c.turns[1].trace!.goal = goal({ colour: 'black' }, ['colour']);
     c.turns[2].trace!.goal = goal({ colour: 'black' }, ['colour']);
@@ -165,23 +237,62 @@ describe('accepted-meets-constraints', () => {
 });
 
 describe('meta-consistent-with-target', () => {
-  const catalog: ItemLookup = { get: (id) => (id === 'T' ? { item_id: 'T', title: 'Target Boot', category: 'footwear', attributes: { colour: 'black', material: 'leather' } } : undefined) };
-  const meta = (constraints: Record<string, string>, said?: Record<string, string>) => conv([
-    turn('Something black.', { target: { item_id: 'T', alternatives: ['T', 'U'] }, goal: goal(constraints, Object.keys(constraints)), ...(said ? { said: { constraints: said } } : {}) }),
-  ], { source: 'meta-tol(agenda-cir6-pkg)' });
+  const catalog: ItemLookup = {
+    get: (id) =>
+      id === 'T'
+        ? {
+            item_id: 'T',
+            title: 'Target Boot',
+            category: 'footwear',
+            attributes: { colour: 'black', material: 'leather' },
+          }
+        : undefined,
+  };
+  const meta = (constraints: Record<string, string>, said?: Record<string, string>) =>
+    conv(
+      [
+        turn('Something black.', {
+          target: { item_id: 'T', alternatives: ['T', 'U'] },
+          goal: goal(constraints, Object.keys(constraints)),
+          ...(said ? { said: { constraints: said } } : {}),
+        }),
+      ],
+      { source: 'meta-tol(agenda-cir6-pkg)' },
+    );
   test('a goal or a stated value that contradicts the target is a violation', () => {
-    assertViolates('meta-consistent-with-target', meta({ colour: 'red' }), /goal colour=red but target T has black/, { catalog });
-    assertViolates('meta-consistent-with-target', meta({ colour: 'black' }, { material: 'suede' }), /said material=suede but target T has leather/, { catalog });
+    assertViolates('meta-consistent-with-target', meta({ colour: 'red' }), /goal colour=red but target T has black/, {
+      catalog,
+    });
+    assertViolates(
+      'meta-consistent-with-target',
+      meta({ colour: 'black' }, { material: 'suede' }),
+      /said material=suede but target T has leather/,
+      { catalog },
+    );
   });
   test('saying "not X" about a value the target has is a violation', () => {
-    const negating = (negated: string[]) => conv([
-      turn("I'm not keen on anything in leather.", { target: { item_id: 'T', alternatives: ['T'] }, said: { constraints: {}, negated } }),
-    ], { source: 'meta-tol(target-free)' });
-    assertViolates('meta-consistent-with-target', negating(['leather']), /does not want leather but target T has material=leather/, { catalog });
+    const negating = (negated: string[]) =>
+      conv(
+        [
+          turn("I'm not keen on anything in leather.", {
+            target: { item_id: 'T', alternatives: ['T'] },
+            said: { constraints: {}, negated },
+          }),
+        ],
+        { source: 'meta-tol(target-free)' },
+      );
+    assertViolates(
+      'meta-consistent-with-target',
+      negating(['leather']),
+      /does not want leather but target T has material=leather/,
+      { catalog },
+    );
     assertClean('meta-consistent-with-target', negating(['suede']), { catalog });
   });
   test('values of the target are clean', () => {
-    assertClean('meta-consistent-with-target', meta({ colour: 'black', material: 'leather' }, { colour: 'black' }), { catalog });
+    assertClean('meta-consistent-with-target', meta({ colour: 'black', material: 'leather' }, { colour: 'black' }), {
+      catalog,
+    });
   });
   test('not applicable when the target cannot be resolved (no carousel, no catalog)', () => {
     assert.equal(findingOf('meta-consistent-with-target', meta({ colour: 'red' })), undefined);
@@ -190,17 +301,29 @@ describe('meta-consistent-with-target', () => {
 
 describe('no-silent-contradiction', () => {
   const saying = (...turns: [string, string, Record<string, string>, string[]?][]) =>
-    conv(turns.map(([text, act, said, disclosed]) => turn(text, { user_act: act, said: { constraints: said }, ...(disclosed ? { goal: goal({}, disclosed) } : {}) })));
+    conv(
+      turns.map(([text, act, said, disclosed]) =>
+        turn(text, { user_act: act, said: { constraints: said }, ...(disclosed ? { goal: goal({}, disclosed) } : {}) }),
+      ),
+    );
   test('a different value for an attribute already stated, on a turn that is not a revision, is a violation', () => {
     // sim-5-000004 of the reviewer's meta-tol target-free run: "for men", later "for unisex too".
-    assertViolates('no-silent-contradiction', saying(
-      ['Hi! I usually go for things for men.', 'Disclose', { gender: 'men' }],
-      ['Ideally it\'s for unisex too.', 'Reveal.Refine', { gender: 'unisex' }],
-    ), /gender=unisex \(act Reveal.Refine\) contradicts the earlier men without a revision/);
-    assertViolates('no-silent-contradiction', saying(
-      ['Something grey would be great.', 'Disclose', { colour: 'grey' }],
-      ['I like Boot, especially that it\'s black.', 'Note.Like', { colour: 'black' }],
-    ), /colour=black \(act Note.Like\) contradicts the earlier grey/);
+    assertViolates(
+      'no-silent-contradiction',
+      saying(
+        ['Hi! I usually go for things for men.', 'Disclose', { gender: 'men' }],
+        ["Ideally it's for unisex too.", 'Reveal.Refine', { gender: 'unisex' }],
+      ),
+      /gender=unisex \(act Reveal.Refine\) contradicts the earlier men without a revision/,
+    );
+    assertViolates(
+      'no-silent-contradiction',
+      saying(
+        ['Something grey would be great.', 'Disclose', { colour: 'grey' }],
+        ["I like Boot, especially that it's black.", 'Note.Like', { colour: 'black' }],
+      ),
+      /colour=black \(act Note.Like\) contradicts the earlier grey/,
+    );
   });
   test('a revision may change the value, and later turns are held to the new one', () => {
     const revised = saying(
@@ -209,27 +332,41 @@ describe('no-silent-contradiction', () => {
       ['Ideally green.', 'Disclose', { colour: 'green' }],
     );
     assertClean('no-silent-contradiction', revised);
-    assertViolates('no-silent-contradiction', saying(
-      ['Something grey would be great.', 'Disclose', { colour: 'grey' }],
-      ['Actually, make that green instead.', 'Reveal.Revise', { colour: 'green' }],
-      ['Grey, please.', 'Disclose', { colour: 'grey' }],
-    ), /colour=grey \(act Disclose\) contradicts the earlier green/);
+    assertViolates(
+      'no-silent-contradiction',
+      saying(
+        ['Something grey would be great.', 'Disclose', { colour: 'grey' }],
+        ['Actually, make that green instead.', 'Reveal.Revise', { colour: 'green' }],
+        ['Grey, please.', 'Disclose', { colour: 'grey' }],
+      ),
+      /colour=grey \(act Disclose\) contradicts the earlier green/,
+    );
   });
   test('restating the same value (any case) is clean', () => {
-    assertClean('no-silent-contradiction', saying(['Something Grey.', 'Disclose', { colour: 'Grey' }], ['grey, please', 'Disclose', { colour: 'grey' }]));
+    assertClean(
+      'no-silent-contradiction',
+      saying(['Something Grey.', 'Disclose', { colour: 'Grey' }], ['grey, please', 'Disclose', { colour: 'grey' }]),
+    );
   });
   test('an Expand that drops the constraint from goal.disclosed takes it back; a goal that drops it on another act does not', () => {
-    assertClean('no-silent-contradiction', saying(
-      ['Ideally beige.', 'Disclose', { colour: 'beige' }, ['category', 'colour']],
-      ['the colour doesnt matter that much after all', 'Reveal.Expand', {}, ['category']],
-      ['I\'d rather have something brown.', 'Reveal.Refine', { colour: 'brown' }, ['category', 'colour']],
-    ));
+    assertClean(
+      'no-silent-contradiction',
+      saying(
+        ['Ideally beige.', 'Disclose', { colour: 'beige' }, ['category', 'colour']],
+        ['the colour doesnt matter that much after all', 'Reveal.Expand', {}, ['category']],
+        ["I'd rather have something brown.", 'Reveal.Refine', { colour: 'brown' }, ['category', 'colour']],
+      ),
+    );
     // sim-5-000029 of the reviewer's meta-prob run: the switch drops colour from the goal silently.
-    assertViolates('no-silent-contradiction', saying(
-      ['Something grey would be great.', 'Disclose', { colour: 'grey' }, ['category', 'colour']],
-      ['Show me more.', 'Navigate.More', {}, ['category']],
-      ['I\'m after something orange.', 'Disclose', { colour: 'orange' }, ['category', 'colour']],
-    ), /colour=orange \(act Disclose\) contradicts the earlier grey/);
+    assertViolates(
+      'no-silent-contradiction',
+      saying(
+        ['Something grey would be great.', 'Disclose', { colour: 'grey' }, ['category', 'colour']],
+        ['Show me more.', 'Navigate.More', {}, ['category']],
+        ["I'm after something orange.", 'Disclose', { colour: 'orange' }, ['category', 'colour']],
+      ),
+      /colour=orange \(act Disclose\) contradicts the earlier grey/,
+    );
   });
   test('not applicable without said values', () => {
     assert.equal(findingOf('no-silent-contradiction', conv([turn('hi', { user_act: 'Disclose' })])), undefined);
@@ -237,14 +374,17 @@ describe('no-silent-contradiction', () => {
 });
 
 describe('negation-honoured', () => {
-  const negating = (recs: ReturnType<typeof item>[], agent = 'local-good') => conv([
-    turn("I'm not keen on anything in leather.", { said: { negated: ['material=leather'] } }, recs),
-  ], { agent });
+  const negating = (recs: ReturnType<typeof item>[], agent = 'local-good') =>
+    conv([turn("I'm not keen on anything in leather.", { said: { negated: ['material=leather'] } }, recs)], { agent });
   const leather = item('L', { material: 'leather' });
   const others = ['A', 'B', 'C'].map((id) => item(id, { material: 'canvas' }));
   test('local-good showing a negated value in its top three is a violation', () => {
     assertViolates('negation-honoured', negating([others[0], leather, others[1]]), /item #2 L has material=leather/);
-    assertViolates('negation-honoured', conv([turn('not leather', { said: { negated: ['leather'] } }, [leather])]), /item #1 L/);
+    assertViolates(
+      'negation-honoured',
+      conv([turn('not leather', { said: { negated: ['leather'] } }, [leather])]),
+      /item #1 L/,
+    );
   });
   test('the negated value below the top three, or not at all, is clean', () => {
     assertClean('negation-honoured', negating([...others, leather]));
@@ -255,23 +395,51 @@ describe('negation-honoured', () => {
 });
 
 describe('agent-error-on-failing-turn and agent-error-no-user-effect', () => {
-  const copied = conv([
-    turn('hi', { user_act: 'Disclose', patience: 3, error: 'timeout after 30000 ms', error_kind: 'agent_timeout' }, undefined, ''),
-    turn('hello?', { user_act: 'Inquire.List', patience: 2, operation: 'push', error: 'timeout after 30000 ms' }),
-  ], { outcome: 'ended' });
-  const clean = conv([
-    turn('hi', { user_act: 'Disclose', patience: 3 }),
-    turn('more?', { user_act: 'Navigate.More', patience: 3, error: 'HTTP 500', error_kind: 'agent_http' }, undefined, ''),
-  ], { outcome: 'agent_error' });
+  const copied = conv(
+    [
+      turn(
+        'hi',
+        { user_act: 'Disclose', patience: 3, error: 'timeout after 30000 ms', error_kind: 'agent_timeout' },
+        undefined,
+        '',
+      ),
+      turn('hello?', { user_act: 'Inquire.List', patience: 2, operation: 'push', error: 'timeout after 30000 ms' }),
+    ],
+    { outcome: 'ended' },
+  );
+  const clean = conv(
+    [
+      turn('hi', { user_act: 'Disclose', patience: 3 }),
+      turn(
+        'more?',
+        { user_act: 'Navigate.More', patience: 3, error: 'HTTP 500', error_kind: 'agent_http' },
+        undefined,
+        '',
+      ),
+    ],
+    { outcome: 'agent_error' },
+  );
   test('an error copied to the next turn is a violation', () => {
     assertViolates('agent-error-on-failing-turn', copied, /^1: the error of turn 0 is repeated on turn 1/);
-    assertViolates('agent-error-on-failing-turn', copied, /^1: error .* on a turn with an assistant answer and no error_kind/);
+    assertViolates(
+      'agent-error-on-failing-turn',
+      copied,
+      /^1: error .* on a turn with an assistant answer and no error_kind/,
+    );
   });
   test('a conversation that goes on after a failure, costs patience or is not agent_error is a violation', () => {
-    assertViolates('agent-error-no-user-effect', copied, /^1: the conversation went on after the agent failed on turn 0/);
+    assertViolates(
+      'agent-error-no-user-effect',
+      copied,
+      /^1: the conversation went on after the agent failed on turn 0/,
+    );
     assertViolates('agent-error-no-user-effect', copied, /patience fell from 3 to 2/);
     assertViolates('agent-error-no-user-effect', copied, /outcome is ended/);
-    assertViolates('agent-error-no-user-effect', conv([turn('hi', { patience: 3 })], { outcome: 'agent_error' }), /no turn records the agent error/);
+    assertViolates(
+      'agent-error-no-user-effect',
+      conv([turn('hi', { patience: 3 })], { outcome: 'agent_error' }),
+      /no turn records the agent error/,
+    );
   });
   test('the error on the failing last turn with outcome agent_error is clean', () => {
     assertClean('agent-error-on-failing-turn', clean);
@@ -285,33 +453,96 @@ describe('agent-error-on-failing-turn and agent-error-no-user-effect', () => {
 });
 
 describe('simulator-error-outcome', () => {
-  const mutedTurn = turn('', { operation: 'end', error: 'replies stayed empty after 3 attempts', error_kind: 'user_llm' }, undefined, '');
+  const mutedTurn = turn(
+    '',
+    { operation: 'end', error: 'replies stayed empty after 3 attempts', error_kind: 'user_llm' },
+    undefined,
+    '',
+  );
   test('a user failure recorded as a user outcome, or followed by more turns, is a violation', () => {
-    assertViolates('simulator-error-outcome', conv([turn('hi', { patience: 3 }), mutedTurn], { outcome: 'ended', metadata: { error: 'x', error_kind: 'user_llm' } }), /^1: the simulator failed \(user_llm\) but the outcome is ended/);
-    assertViolates('simulator-error-outcome', conv([mutedTurn, turn('hi again', { patience: 3 })], { outcome: 'simulator_error', metadata: { error: 'x', error_kind: 'user_llm' } }), /^1: the conversation went on after the simulated user failed on turn 0/);
-    assertViolates('simulator-error-outcome', conv([turn('hi', { patience: 3 })], { outcome: 'abandoned', metadata: { error: 'TypeError', error_kind: 'simulator_error' } }), /the simulator failed \(simulator_error\) but the outcome is abandoned/);
-    assertViolates('simulator-error-outcome', conv([turn('hi', { patience: 3 })], { outcome: 'simulator_error' }), /outcome simulator_error but metadata.error_kind is absent/);
+    assertViolates(
+      'simulator-error-outcome',
+      conv([turn('hi', { patience: 3 }), mutedTurn], {
+        outcome: 'ended',
+        metadata: { error: 'x', error_kind: 'user_llm' },
+      }),
+      /^1: the simulator failed \(user_llm\) but the outcome is ended/,
+    );
+    assertViolates(
+      'simulator-error-outcome',
+      conv([mutedTurn, turn('hi again', { patience: 3 })], {
+        outcome: 'simulator_error',
+        metadata: { error: 'x', error_kind: 'user_llm' },
+      }),
+      /^1: the conversation went on after the simulated user failed on turn 0/,
+    );
+    assertViolates(
+      'simulator-error-outcome',
+      conv([turn('hi', { patience: 3 })], {
+        outcome: 'abandoned',
+        metadata: { error: 'TypeError', error_kind: 'simulator_error' },
+      }),
+      /the simulator failed \(simulator_error\) but the outcome is abandoned/,
+    );
+    assertViolates(
+      'simulator-error-outcome',
+      conv([turn('hi', { patience: 3 })], { outcome: 'simulator_error' }),
+      /outcome simulator_error but metadata.error_kind is absent/,
+    );
   });
   test('the failure on the last turn with outcome simulator_error and its reason is clean; an agent failure is not its business', () => {
-    assertClean('simulator-error-outcome', conv([turn('hi', { patience: 3 }), mutedTurn], { outcome: 'simulator_error', metadata: { error: 'x', error_kind: 'user_llm' } }));
-    const agentFailure = conv([turn('more?', { patience: 3, error: 'HTTP 500', error_kind: 'agent_http' }, undefined, '')], { outcome: 'agent_error', metadata: { error: 'HTTP 500', error_kind: 'agent_http' } });
+    assertClean(
+      'simulator-error-outcome',
+      conv([turn('hi', { patience: 3 }), mutedTurn], {
+        outcome: 'simulator_error',
+        metadata: { error: 'x', error_kind: 'user_llm' },
+      }),
+    );
+    const agentFailure = conv(
+      [turn('more?', { patience: 3, error: 'HTTP 500', error_kind: 'agent_http' }, undefined, '')],
+      { outcome: 'agent_error', metadata: { error: 'HTTP 500', error_kind: 'agent_http' } },
+    );
     assert.equal(findingOf('simulator-error-outcome', agentFailure), undefined);
     // …and a user failure is not the agent's: agent-error-no-user-effect leaves it alone.
-    assert.equal(findingOf('agent-error-no-user-effect', conv([turn('hi', { patience: 3 }), mutedTurn], { outcome: 'simulator_error', metadata: { error: 'x', error_kind: 'user_llm' } })), undefined);
+    assert.equal(
+      findingOf(
+        'agent-error-no-user-effect',
+        conv([turn('hi', { patience: 3 }), mutedTurn], {
+          outcome: 'simulator_error',
+          metadata: { error: 'x', error_kind: 'user_llm' },
+        }),
+      ),
+      undefined,
+    );
   });
 });
 
 describe('accept-ends-dialogue', () => {
   test('a dialogue that goes on after an accept, or keeps acts pending, is a violation', () => {
-    const c = conv([turn("I'll take it", { user_act: 'Note.Accept', agenda: ['Complete'] }), turn('bye', { user_act: 'Complete', agenda: [] })], { outcome: 'ended' });
+    const c = conv(
+      [
+        turn("I'll take it", { user_act: 'Note.Accept', agenda: ['Complete'] }),
+        turn('bye', { user_act: 'Complete', agenda: [] }),
+      ],
+      { outcome: 'ended' },
+    );
     assertViolates('accept-ends-dialogue', c, /^0: the dialogue went on for 1 turn/);
     assertViolates('accept-ends-dialogue', c, /^0: the agenda still holds Complete/);
   });
   test('outcome accepted without a final accept is a violation', () => {
-    assertViolates('accept-ends-dialogue', conv([turn('bye', { user_act: 'Complete' })], { outcome: 'accepted' }), /outcome accepted but the last user act is Complete/);
+    assertViolates(
+      'accept-ends-dialogue',
+      conv([turn('bye', { user_act: 'Complete' })], { outcome: 'accepted' }),
+      /outcome accepted but the last user act is Complete/,
+    );
   });
   test('a final accept with an empty agenda and outcome accepted is clean', () => {
-    assertClean('accept-ends-dialogue', conv([turn('hi', { user_act: 'Disclose' }), turn("I'll take it", { user_act: 'Note.Accept', agenda: [] })], { outcome: 'accepted' }));
+    assertClean(
+      'accept-ends-dialogue',
+      conv([turn('hi', { user_act: 'Disclose' }), turn("I'll take it", { user_act: 'Note.Accept', agenda: [] })], {
+        outcome: 'accepted',
+      }),
+    );
   });
 });
 
@@ -320,7 +551,11 @@ describe('turn-cap and meta-turn-cap', () => {
   test('more user turns than the cap is a violation', () => {
     assertViolates('turn-cap', conv(turns(3)), /3 user turns, cap 2/, { maxTurns: 2 });
     assertViolates('turn-cap', conv(turns(21)), /21 user turns, cap 20/);
-    assertViolates('meta-turn-cap', conv(turns(11), { source: 'meta-prob(agenda-cir6-pkg)' }), /11 user turns, AlterEval cap 10/);
+    assertViolates(
+      'meta-turn-cap',
+      conv(turns(11), { source: 'meta-prob(agenda-cir6-pkg)' }),
+      /11 user turns, AlterEval cap 10/,
+    );
   });
   test('at the cap is clean', () => {
     assertClean('turn-cap', conv(turns(3)), { maxTurns: 3 });
@@ -334,43 +569,122 @@ describe('turn-cap and meta-turn-cap', () => {
 
 describe('initial-agenda', () => {
   test('Disclose only sixth, or thirteen acts, is a violation', () => {
-    assertViolates('initial-agenda', conv([turn('x', { operation: 'init', pulled: ['Inquire.List'], agenda: ['Note', 'Note', 'Navigate', 'Note', 'Disclose'] })]), /no Disclose among the first 5 acts/);
-    assertViolates('initial-agenda', conv([turn('x', { operation: 'init', pulled: ['Disclose'], agenda: Array(12).fill('Note') })]), /13 acts \(max 12\)/);
+    assertViolates(
+      'initial-agenda',
+      conv([
+        turn('x', {
+          operation: 'init',
+          pulled: ['Inquire.List'],
+          agenda: ['Note', 'Note', 'Navigate', 'Note', 'Disclose'],
+        }),
+      ]),
+      /no Disclose among the first 5 acts/,
+    );
+    assertViolates(
+      'initial-agenda',
+      conv([turn('x', { operation: 'init', pulled: ['Disclose'], agenda: Array(12).fill('Note') })]),
+      /13 acts \(max 12\)/,
+    );
   });
   test('Disclose within five and at most twelve acts is clean (a refined Disclose counts)', () => {
-    assertClean('initial-agenda', conv([turn('x', { operation: 'init', pulled: ['Inquire.List'], agenda: ['Note', 'Note', 'Disclose.NonDisclose', 'Complete'] })]));
-    assertClean('initial-agenda', conv([turn('x', { operation: 'init', pulled: ['Disclose'], agenda: Array(11).fill('Note') })]));
+    assertClean(
+      'initial-agenda',
+      conv([
+        turn('x', {
+          operation: 'init',
+          pulled: ['Inquire.List'],
+          agenda: ['Note', 'Note', 'Disclose.NonDisclose', 'Complete'],
+        }),
+      ]),
+    );
+    assertClean(
+      'initial-agenda',
+      conv([turn('x', { operation: 'init', pulled: ['Disclose'], agenda: Array(11).fill('Note') })]),
+    );
   });
   test('not applicable to users without an agenda (target-free)', () => {
-    assert.equal(findingOf('initial-agenda', conv([turn('x', { operation: 'init', user_act: 'Disclose' })])), undefined);
+    assert.equal(
+      findingOf('initial-agenda', conv([turn('x', { operation: 'init', user_act: 'Disclose' })])),
+      undefined,
+    );
   });
 });
 
 describe('patience-non-increasing and abandon-at-zero', () => {
   test('patience that rises, or falls on a pull, is a violation', () => {
-    const c = conv([turn('a', { patience: 3 }), turn('b', { patience: 2, operation: 'pull' }), turn('c', { patience: 3, operation: 'push' })]);
+    const c = conv([
+      turn('a', { patience: 3 }),
+      turn('b', { patience: 2, operation: 'pull' }),
+      turn('c', { patience: 3, operation: 'push' }),
+    ]);
     assertViolates('patience-non-increasing', c, /^1: patience fell on a pull/);
     assertViolates('patience-non-increasing', c, /^2: patience rose from 2 to 3/);
   });
   test('a fall by one on a push is clean', () => {
-    assertClean('patience-non-increasing', conv([turn('a', { patience: 3 }), turn('b', { patience: 2, operation: 'push' }), turn('c', { patience: 2, operation: 'pull' })]));
+    assertClean(
+      'patience-non-increasing',
+      conv([
+        turn('a', { patience: 3 }),
+        turn('b', { patience: 2, operation: 'push' }),
+        turn('c', { patience: 2, operation: 'pull' }),
+      ]),
+    );
   });
   test('abandoning with patience left, or not abandoning at zero, is a violation', () => {
-    assertViolates('abandon-at-zero', conv([turn('a', { patience: 1, user_act: 'Complete.Abandon' })], { outcome: 'abandoned' }), /abandoned with patience 1/);
-    assertViolates('abandon-at-zero', conv([turn('a', { patience: 0, user_act: 'Inquire.List' }), turn('b', { patience: 0, user_act: 'Complete.Abandon' })]), /^0: patience 0 but the user did not abandon/);
-    assertViolates('abandon-at-zero', conv([turn('a', { patience: 1, user_act: 'Complete' })], { outcome: 'abandoned' }), /outcome abandoned but the last user act is Complete/);
+    assertViolates(
+      'abandon-at-zero',
+      conv([turn('a', { patience: 1, user_act: 'Complete.Abandon' })], { outcome: 'abandoned' }),
+      /abandoned with patience 1/,
+    );
+    assertViolates(
+      'abandon-at-zero',
+      conv([
+        turn('a', { patience: 0, user_act: 'Inquire.List' }),
+        turn('b', { patience: 0, user_act: 'Complete.Abandon' }),
+      ]),
+      /^0: patience 0 but the user did not abandon/,
+    );
+    assertViolates(
+      'abandon-at-zero',
+      conv([turn('a', { patience: 1, user_act: 'Complete' })], { outcome: 'abandoned' }),
+      /outcome abandoned but the last user act is Complete/,
+    );
   });
   test('abandoning on the last turn at zero is clean', () => {
-    assertClean('abandon-at-zero', conv([turn('a', { patience: 1, user_act: 'Disclose' }), turn('b', { patience: 0, user_act: 'Complete.Abandon' })], { outcome: 'abandoned' }));
+    assertClean(
+      'abandon-at-zero',
+      conv(
+        [turn('a', { patience: 1, user_act: 'Disclose' }), turn('b', { patience: 0, user_act: 'Complete.Abandon' })],
+        { outcome: 'abandoned' },
+      ),
+    );
   });
 });
 
 describe('coverage-monotone and coverage-definition', () => {
-  const pepper = (pcs: number[], shown: string[][]) => conv(pcs.map((pc, i) => turn(`u${i}`, { preference_coverage: pc, ...(i === 0 ? { targets: ['A', 'B', 'C'] } : {}) }, shown[i].map((id) => item(id, {})))), { source: 'target-free' });
+  const pepper = (pcs: number[], shown: string[][]) =>
+    conv(
+      pcs.map((pc, i) =>
+        turn(
+          `u${i}`,
+          { preference_coverage: pc, ...(i === 0 ? { targets: ['A', 'B', 'C'] } : {}) },
+          shown[i].map((id) => item(id, {})),
+        ),
+      ),
+      { source: 'target-free' },
+    );
   test('coverage that falls, leaves [0, 1] or does not match the targets shown is a violation', () => {
-    assertViolates('coverage-monotone', pepper([0.333, 0.667, 0.333], [['A'], ['B'], []]), /^2: coverage fell from 0.667 to 0.333/);
+    assertViolates(
+      'coverage-monotone',
+      pepper([0.333, 0.667, 0.333], [['A'], ['B'], []]),
+      /^2: coverage fell from 0.667 to 0.333/,
+    );
     assertViolates('coverage-monotone', pepper([1.5], [[]]), /outside \[0, 1\]/);
-    assertViolates('coverage-definition', pepper([0.333, 0.5], [['A'], ['D']]), /^1: coverage 0.5, expected 0.333 \(1 of 3 targets/);
+    assertViolates(
+      'coverage-definition',
+      pepper([0.333, 0.5], [['A'], ['D']]),
+      /^1: coverage 0.5, expected 0.333 \(1 of 3 targets/,
+    );
   });
   test('cumulative coverage over the items shown so far is clean', () => {
     const c = pepper([0.333, 0.333, 0.667, 1], [['A', 'D'], ['D'], ['B', 'A'], ['C']]);
@@ -380,34 +694,80 @@ describe('coverage-monotone and coverage-definition', () => {
 });
 
 describe('target-free-no-early-target', () => {
-  const catalog: ItemLookup = { get: (id) => (id === 'T' ? { item_id: 'T', title: 'Trail Runner X', category: 'footwear', attributes: {} } : undefined) };
+  const catalog: ItemLookup = {
+    get: (id) =>
+      id === 'T' ? { item_id: 'T', title: 'Trail Runner X', category: 'footwear', attributes: {} } : undefined,
+  };
   test('naming a target before it was shown is a violation (title from the catalog or a later carousel, or said.items)', () => {
-    const c = conv([turn('Do you have the Trail Runner X?', { targets: ['T'] }), turn('ok', {})], { source: 'target-free' });
+    const c = conv([turn('Do you have the Trail Runner X?', { targets: ['T'] }), turn('ok', {})], {
+      source: 'target-free',
+    });
     assertViolates('target-free-no-early-target', c, /^0: names target T "Trail Runner X"/, { catalog });
-    const later = conv([turn('hi', { targets: ['T'] }), turn('the trail runner x please', {}), turn('ok', {}, [item('T', {}, { title: 'Trail Runner X' })])], { source: 'target-free' });
+    const later = conv(
+      [
+        turn('hi', { targets: ['T'] }),
+        turn('the trail runner x please', {}),
+        turn('ok', {}, [item('T', {}, { title: 'Trail Runner X' })]),
+      ],
+      { source: 'target-free' },
+    );
     assertViolates('target-free-no-early-target', later, /^1: names target T/);
-    assertViolates('target-free-no-early-target', conv([turn('hi', { targets: ['T'], said: { items: ['T'] } })]), /said.items/);
+    assertViolates(
+      'target-free-no-early-target',
+      conv([turn('hi', { targets: ['T'], said: { items: ['T'] } })]),
+      /said.items/,
+    );
   });
   test('naming it after it was shown is clean', () => {
-    const c = conv([turn('hi', { targets: ['T'] }, [item('T', {}, { title: 'Trail Runner X' })]), turn('I like Trail Runner X.', {})], { source: 'target-free' });
+    const c = conv(
+      [
+        turn('hi', { targets: ['T'] }, [item('T', {}, { title: 'Trail Runner X' })]),
+        turn('I like Trail Runner X.', {}),
+      ],
+      { source: 'target-free' },
+    );
     assertClean('target-free-no-early-target', c, { catalog });
   });
 });
 
 describe('meta-switch-rule', () => {
   const meta = (targets: { item_id: string; switched_from?: string; alternatives?: string[] }[]) =>
-    conv(targets.map((t, i) => turn(`u${i}`, { target: { alternatives: ['T', 'U', 'V'], ...t } }, [item('Z', { colour: 'red' })])), { source: 'meta-tol(agenda-cir6-pkg)' });
+    conv(
+      targets.map((t, i) =>
+        turn(`u${i}`, { target: { alternatives: ['T', 'U', 'V'], ...t } }, [item('Z', { colour: 'red' })]),
+      ),
+      { source: 'meta-tol(agenda-cir6-pkg)' },
+    );
   test('a switch within the tolerance, out of the group or unrecorded is a violation', () => {
-    assertViolates('meta-switch-rule', meta([{ item_id: 'T' }, { item_id: 'U', switched_from: 'T' }]), /^1: target switched on turn 1, tolerance 2/);
-    assertViolates('meta-switch-rule', meta([{ item_id: 'T' }, { item_id: 'T' }, { item_id: 'T' }, { item_id: 'X', switched_from: 'T' }]), /not in the target group/);
-    assertViolates('meta-switch-rule', meta([{ item_id: 'T' }, { item_id: 'T' }, { item_id: 'T' }, { item_id: 'U' }]), /recorded as switched_from \(none\)/);
-    assertViolates('meta-switch-rule', meta([{ item_id: 'T' }, { item_id: 'T', alternatives: ['T', 'W'] }]), /target group changed/);
+    assertViolates(
+      'meta-switch-rule',
+      meta([{ item_id: 'T' }, { item_id: 'U', switched_from: 'T' }]),
+      /^1: target switched on turn 1, tolerance 2/,
+    );
+    assertViolates(
+      'meta-switch-rule',
+      meta([{ item_id: 'T' }, { item_id: 'T' }, { item_id: 'T' }, { item_id: 'X', switched_from: 'T' }]),
+      /not in the target group/,
+    );
+    assertViolates(
+      'meta-switch-rule',
+      meta([{ item_id: 'T' }, { item_id: 'T' }, { item_id: 'T' }, { item_id: 'U' }]),
+      /recorded as switched_from \(none\)/,
+    );
+    assertViolates(
+      'meta-switch-rule',
+      meta([{ item_id: 'T' }, { item_id: 'T', alternatives: ['T', 'W'] }]),
+      /target group changed/,
+    );
   });
   test('a recorded switch to a group member after the tolerance is clean (tolerance from the options)', () => {
     const c = meta([{ item_id: 'T' }, { item_id: 'T' }, { item_id: 'U', switched_from: 'T' }]);
     assertViolates('meta-switch-rule', c, /tolerance 2/);
     assertClean('meta-switch-rule', c, { metaTolerance: 1 });
-    assertClean('meta-switch-rule', meta([{ item_id: 'T' }, { item_id: 'T' }, { item_id: 'T' }, { item_id: 'V', switched_from: 'T' }]));
+    assertClean(
+      'meta-switch-rule',
+      meta([{ item_id: 'T' }, { item_id: 'T' }, { item_id: 'T' }, { item_id: 'V', switched_from: 'T' }]),
+    );
   });
 });
 
@@ -422,18 +782,35 @@ describe('the checker', () => {
     }
   });
   test('human data without traces is not applicable for every invariant, never a pass', () => {
-    const human: Conversation = { task_id: 'footwear_good', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello', recommendations: [item('A', {})] }] };
+    const human: Conversation = {
+      task_id: 'footwear_good',
+      turns: [{ user_utterance: 'hi', assistant_utterance: 'hello', recommendations: [item('A', {})] }],
+    };
     const r = checkConversations([human]);
     assert.equal(r.conversations, 1);
-    assert.deepEqual(r.invariants.filter((i) => i.status !== 'not-applicable').map((i) => i.id), []);
+    assert.deepEqual(
+      r.invariants.filter((i) => i.status !== 'not-applicable').map((i) => i.id),
+      [],
+    );
     // Nothing failed, but nothing was checked either: callers must not call that a pass.
     assert.equal(r.ok, true);
     assert.equal(checkedInvariants(r), 0);
     assert.equal(r.traced, 0);
-    assert.match(nothingCheckedReason(r), /^nothing checked: no conversation carries a simulator trace \(all 25 invariants are n\/a\)/);
+    assert.match(
+      nothingCheckedReason(r),
+      /^nothing checked: no conversation carries a simulator trace \(all 25 invariants are n\/a\)/,
+    );
   });
   test('counts conversations, turns and violations; keeps at most N examples with the conversation id and line', () => {
-    const bad = (id: string) => conv([turn('hi im looking for some footwear', { goal: goal({ colour: 'black', material: 'knit' }, ['colour', 'material']) })], { id });
+    const bad = (id: string) =>
+      conv(
+        [
+          turn('hi im looking for some footwear', {
+            goal: goal({ colour: 'black', material: 'knit' }, ['colour', 'material']),
+          }),
+        ],
+        { id },
+      );
     const checker = new InvariantChecker({ only: ['disclosed-value-stated'], examples: 3 });
     checker.add(bad('a'), 1);
     checker.add(bad('b'), 2);
@@ -445,12 +822,20 @@ describe('the checker', () => {
     assert.equal(r.violations, 4);
     assert.equal(r.violatingConversations, 2);
     assert.equal(r.examples.length, 3);
-    assert.deepEqual(r.examples[0], { conversation: 'a', line: 1, turn: 0, detail: 'colour=black (newly disclosed in goal) is not in the utterance "hi im looking for some footwear"' });
+    assert.deepEqual(r.examples[0], {
+      conversation: 'a',
+      line: 1,
+      turn: 0,
+      detail: 'colour=black (newly disclosed in goal) is not in the utterance "hi im looking for some footwear"',
+    });
     assert.deepEqual(checker.report().failed, ['disclosed-value-stated']);
   });
   test('a documented tolerance turns a rare violation into "tolerated", a frequent one still fails', () => {
     const flaky: Invariant = {
-      id: 'no-x', statement: 'no x', source: 'test', tolerance: { share: 0.25, reason: 'x is rare by design' },
+      id: 'no-x',
+      statement: 'no x',
+      source: 'test',
+      tolerance: { share: 0.25, reason: 'x is rare by design' },
       check: (ctx) => ({ turns: 1, violations: ctx.conversation.id === 'x' ? [{ detail: 'x' }] : [] }),
     };
     const four = ['x', 'a', 'b', 'c'].map((id) => conv([], { id }));
@@ -458,7 +843,10 @@ describe('the checker', () => {
     assert.equal(checkConversations(four.slice(0, 2), { invariants: [flaky] }).invariants[0].status, 'fail');
   });
   test('an invariant that throws on a malformed trace reports a violation instead of crashing', () => {
-    const weird = conv([turn('hi', { agenda: ['Note'], operation: 'init', pulled: ['Disclose'] }), turn('x', { agenda: ['Note'], operation: 'pull', pulled: [5 as unknown as string] })]);
+    const weird = conv([
+      turn('hi', { agenda: ['Note'], operation: 'init', pulled: ['Disclose'] }),
+      turn('x', { agenda: ['Note'], operation: 'pull', pulled: [5 as unknown as string] }),
+    ]);
     const r = checkConversations([weird], { only: ['agenda-pull-order'] });
     assert.equal(r.invariants[0].status, 'fail');
   });
@@ -470,30 +858,97 @@ describe('the checker', () => {
     assert.match(detail, /\\u001b/);
   });
   test('unknown ids in `only` throw, naming the known ones', () => {
-    assert.throws(() => new InvariantChecker({ only: ['nope'] }), /unknown invariant "nope" \(known: disclosed-value-stated/);
+    assert.throws(
+      () => new InvariantChecker({ only: ['nope'] }),
+      /unknown invariant "nope" \(known: disclosed-value-stated/,
+    );
   });
 });
 
 describe('the goal behind what is said (issue 22 review)', () => {
-  const shown = [item('A', { colour: 'black', material: 'wool' }, { title: 'Harbor Boot' }), item('B', { colour: 'black', material: 'canvas' }, { title: 'Calder Boot' })];
-  const goal = (constraints: Record<string, string>, disclosed: string[]) => ({ constraints: { category: 'footwear', ...constraints }, requests: [] as string[], disclosed });
+  const shown = [
+    item('A', { colour: 'black', material: 'wool' }, { title: 'Harbor Boot' }),
+    item('B', { colour: 'black', material: 'canvas' }, { title: 'Calder Boot' }),
+  ];
+  const goal = (constraints: Record<string, string>, disclosed: string[]) => ({
+    constraints: { category: 'footwear', ...constraints },
+    requests: [] as string[],
+    disclosed,
+  });
   test('an accept breaking a goal constraint not said yet is flagged; meeting it passes', () => {
-    const mk = (id: string) => conv([
-      turn('Boots in black.', { user_act: 'Disclose', said: { constraints: { colour: 'black' } }, goal: goal({ colour: 'black', material: 'wool' }, ['category', 'colour']) } as SimulatorTrace, shown),
-      turn(`I'll take it.`, { user_act: 'Note.Accept', said: { constraints: {}, items: [id] }, goal: goal({ colour: 'black', material: 'wool' }, ['category', 'colour']) } as SimulatorTrace),
-    ], { outcome: 'accepted' });
-    assertViolates('accepted-meets-constraints', mk('B'), /^1: accepted B: material=canvas, the goal \(not yet said\) wants wool/);
+    const mk = (id: string) =>
+      conv(
+        [
+          turn(
+            'Boots in black.',
+            {
+              user_act: 'Disclose',
+              said: { constraints: { colour: 'black' } },
+              goal: goal({ colour: 'black', material: 'wool' }, ['category', 'colour']),
+            } as SimulatorTrace,
+            shown,
+          ),
+          turn(`I'll take it.`, {
+            user_act: 'Note.Accept',
+            said: { constraints: {}, items: [id] },
+            goal: goal({ colour: 'black', material: 'wool' }, ['category', 'colour']),
+          } as SimulatorTrace),
+        ],
+        { outcome: 'accepted' },
+      );
+    assertViolates(
+      'accepted-meets-constraints',
+      mk('B'),
+      /^1: accepted B: material=canvas, the goal \(not yet said\) wants wool/,
+    );
     assertClean('accepted-meets-constraints', mk('A'));
   });
   test('a disclosed goal value that changes on a turn not saying it, or a said value the goal does not hold, is flagged; a revision or a meta target passes', () => {
-    const t0 = turn('Boots in black.', { user_act: 'Disclose', said: { constraints: { colour: 'black' } }, goal: goal({ colour: 'black' }, ['category', 'colour']) } as SimulatorTrace, shown);
-    const silent = conv([t0, turn('What else?', { user_act: 'Navigate.More', said: { constraints: {} }, goal: goal({ colour: 'navy' }, ['category', 'colour']) } as SimulatorTrace)]);
+    const t0 = turn(
+      'Boots in black.',
+      {
+        user_act: 'Disclose',
+        said: { constraints: { colour: 'black' } },
+        goal: goal({ colour: 'black' }, ['category', 'colour']),
+      } as SimulatorTrace,
+      shown,
+    );
+    const silent = conv([
+      t0,
+      turn('What else?', {
+        user_act: 'Navigate.More',
+        said: { constraints: {} },
+        goal: goal({ colour: 'navy' }, ['category', 'colour']),
+      } as SimulatorTrace),
+    ]);
     assertViolates('no-silent-contradiction', silent, /^1: the goal's disclosed colour changes black -> navy/);
-    const against = conv([t0, turn('Something black, please.', { user_act: 'Reveal.Revise', said: { constraints: { colour: 'black' } }, goal: goal({ colour: 'navy' }, ['category', 'colour']) } as SimulatorTrace)]);
+    const against = conv([
+      t0,
+      turn('Something black, please.', {
+        user_act: 'Reveal.Revise',
+        said: { constraints: { colour: 'black' } },
+        goal: goal({ colour: 'navy' }, ['category', 'colour']),
+      } as SimulatorTrace),
+    ]);
     assertViolates('no-silent-contradiction', against, /^1: /);
-    const revised = conv([t0, turn('Actually, navy instead.', { user_act: 'Reveal.Revise', said: { constraints: { colour: 'navy' } }, goal: goal({ colour: 'navy' }, ['category', 'colour']) } as SimulatorTrace)]);
+    const revised = conv([
+      t0,
+      turn('Actually, navy instead.', {
+        user_act: 'Reveal.Revise',
+        said: { constraints: { colour: 'navy' } },
+        goal: goal({ colour: 'navy' }, ['category', 'colour']),
+      } as SimulatorTrace),
+    ]);
     assertClean('no-silent-contradiction', revised);
-    const meta = conv([t0, turn('What else?', { user_act: 'Navigate.More', said: { constraints: {} }, goal: goal({ colour: 'navy' }, ['category', 'colour']), target: { item_id: 'B' } } as SimulatorTrace)]);
+    const meta = conv([
+      t0,
+      turn('What else?', {
+        user_act: 'Navigate.More',
+        said: { constraints: {} },
+        goal: goal({ colour: 'navy' }, ['category', 'colour']),
+        target: { item_id: 'B' },
+      } as SimulatorTrace),
+    ]);
     assertClean('no-silent-contradiction', meta);
   });
 });

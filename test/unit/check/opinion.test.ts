@@ -45,11 +45,17 @@ test('likes, dislikes, negated likes, wishes and one-letter slips', () => {
     // clauses that disagree
     ['The Harbor Tote is nice, but too pricey.', 'mixed'],
   ];
-  const wrong = cases.filter(([t, want]) => readOpinion(t) !== want).map(([t, want]) => `${JSON.stringify(t)}: ${readOpinion(t)}, want ${want}`);
+  const wrong = cases
+    .filter(([t, want]) => readOpinion(t) !== want)
+    .map(([t, want]) => `${JSON.stringify(t)}: ${readOpinion(t)}, want ${want}`);
   assert.deepEqual(wrong, []);
 });
 
-interface IardUtterance { participant: string; utterance: string; dialogue_acts: { intent: string }[] }
+interface IardUtterance {
+  participant: string;
+  utterance: string;
+  dialogue_acts: { intent: string }[];
+}
 
 test('on human utterances (IARD gold): accepts never read as dislikes, rejects seldom as likes; Dislike precision and recall', (t) => {
   const file = path.join(__dirname, '../../fixtures/datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json');
@@ -66,7 +72,10 @@ test('on human utterances (IARD gold): accepts never read as dislikes, rejects s
       const acc = intents.includes('ACC');
       const rej = intents.includes('REJ');
       if (acc !== rej) polarity[acc ? 'ACC' : 'REJ'][o]++;
-      for (const [k, gold] of [['like', acc], ['dislike', rej]] as const) {
+      for (const [k, gold] of [
+        ['like', acc],
+        ['dislike', rej],
+      ] as const) {
         const said = o === k || o === 'mixed';
         if (said && gold) pr[k].tp++;
         else if (said) pr[k].fp++;
@@ -74,8 +83,11 @@ test('on human utterances (IARD gold): accepts never read as dislikes, rejects s
       }
     }
   }
-  const rate = (x: { tp: number; fp: number; fn: number }) => `precision ${(x.tp / (x.tp + x.fp)).toFixed(3)} recall ${(x.tp / (x.tp + x.fn)).toFixed(3)} (${JSON.stringify(x)})`;
-  t.diagnostic(`${users} user utterances; polarity read on accept-only / reject-only turns: ${JSON.stringify(polarity)}`);
+  const rate = (x: { tp: number; fp: number; fn: number }) =>
+    `precision ${(x.tp / (x.tp + x.fp)).toFixed(3)} recall ${(x.tp / (x.tp + x.fn)).toFixed(3)} (${JSON.stringify(x)})`;
+  t.diagnostic(
+    `${users} user utterances; polarity read on accept-only / reject-only turns: ${JSON.stringify(polarity)}`,
+  );
   t.diagnostic(`like vs ACC: ${rate(pr.like)}; dislike vs REJ: ${rate(pr.dislike)}`);
   assert.ok(users > 500);
   const acc = polarity.ACC;
@@ -84,23 +96,70 @@ test('on human utterances (IARD gold): accepts never read as dislikes, rejects s
   assert.ok(acc.dislike <= 0.02 * (acc.like + acc.dislike + acc.mixed + acc.none), JSON.stringify(acc));
   assert.ok(rej.like <= 0.06 * (rej.like + rej.dislike + rej.mixed + rej.none), JSON.stringify(rej));
   assert.ok(acc.like > 0.4 * (acc.like + acc.none), 'accepts are read as likes at least 40 % of the time');
-  assert.ok(pr.dislike.tp / (pr.dislike.tp + pr.dislike.fp) >= 0.65 && pr.dislike.tp / (pr.dislike.tp + pr.dislike.fn) >= 0.7, rate(pr.dislike));
+  assert.ok(
+    pr.dislike.tp / (pr.dislike.tp + pr.dislike.fp) >= 0.65 && pr.dislike.tp / (pr.dislike.tp + pr.dislike.fn) >= 0.7,
+    rate(pr.dislike),
+  );
 });
 
 test('the read-back flags a Like/Dislike label the words contradict, or an opinion label on words that voice none', () => {
-  const shown = [item('A', { colour: 'brown', material: 'wool' }, { title: 'Harbor Tote' }), item('B', { colour: 'black' }, { title: 'Lumen Backpack' })];
+  const shown = [
+    item('A', { colour: 'brown', material: 'wool' }, { title: 'Harbor Tote' }),
+    item('B', { colour: 'black' }, { title: 'Lumen Backpack' }),
+  ];
   const cases: [string, string, Record<string, unknown>, boolean][] = [
-    ['like words, Dislike label', 'Harbor Tote is nice, I like that it is brown.', { user_act: 'Note.Dislike', said: { constraints: {}, items: ['A'] } }, true],
-    ['like words, no item, Dislike label', "I like that it's brown.", { user_act: 'Note.Dislike', said: { constraints: {} } }, true],
-    ['dislike words, Like label', "Not a fan of Harbor Tote, sorry.", { user_act: 'Note.Like', said: { constraints: {}, items: ['A'] } }, true],
-    ['a disclosure labelled Dislike', 'Ideally in wool for me.', { user_act: 'Note.Dislike', said: { constraints: { material: 'wool' } } }, true],
-    ['agreeing like', 'Harbor Tote is nice. Lumen Backpack, no thanks.', { user_act: 'Note.Like', said: { constraints: {}, items: ['A'] } }, false],
-    ['agreeing dislike with a liked value', "Not Harbor Tote. I like brown though.", { user_act: 'Note.Dislike', said: { constraints: {}, items: ['A'] } }, false],
-    ['agreeing bare dislike', 'Not Harbor Tote.', { user_act: 'Note.Dislike', said: { constraints: {}, items: ['A'] } }, false],
+    [
+      'like words, Dislike label',
+      'Harbor Tote is nice, I like that it is brown.',
+      { user_act: 'Note.Dislike', said: { constraints: {}, items: ['A'] } },
+      true,
+    ],
+    [
+      'like words, no item, Dislike label',
+      "I like that it's brown.",
+      { user_act: 'Note.Dislike', said: { constraints: {} } },
+      true,
+    ],
+    [
+      'dislike words, Like label',
+      'Not a fan of Harbor Tote, sorry.',
+      { user_act: 'Note.Like', said: { constraints: {}, items: ['A'] } },
+      true,
+    ],
+    [
+      'a disclosure labelled Dislike',
+      'Ideally in wool for me.',
+      { user_act: 'Note.Dislike', said: { constraints: { material: 'wool' } } },
+      true,
+    ],
+    [
+      'agreeing like',
+      'Harbor Tote is nice. Lumen Backpack, no thanks.',
+      { user_act: 'Note.Like', said: { constraints: {}, items: ['A'] } },
+      false,
+    ],
+    [
+      'agreeing dislike with a liked value',
+      'Not Harbor Tote. I like brown though.',
+      { user_act: 'Note.Dislike', said: { constraints: {}, items: ['A'] } },
+      false,
+    ],
+    [
+      'agreeing bare dislike',
+      'Not Harbor Tote.',
+      { user_act: 'Note.Dislike', said: { constraints: {}, items: ['A'] } },
+      false,
+    ],
   ];
   for (const [name, text, trace, flagged] of cases) {
-    const r = readBack([conv([turn('Hi, a bag please.', { user_act: 'Disclose', said: { constraints: {} } }, shown), turn(text, trace)])]);
+    const r = readBack([
+      conv([turn('Hi, a bag please.', { user_act: 'Disclose', said: { constraints: {} } }, shown), turn(text, trace)]),
+    ]);
     const on1 = r.disagreements.filter((d) => d.turn === 1);
-    assert.equal(on1.some((d) => d.aspect === 'opinion'), flagged, `${name}: ${JSON.stringify(r.disagreements)}`);
+    assert.equal(
+      on1.some((d) => d.aspect === 'opinion'),
+      flagged,
+      `${name}: ${JSON.stringify(r.disagreements)}`,
+    );
   }
 });

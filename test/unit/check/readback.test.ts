@@ -10,12 +10,23 @@ import type { Conversation } from '../../../src/core/model';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
 import { conv, item, turn } from './helpers';
 
-const shown = [item('A', { colour: 'red', material: 'leather' }, { title: 'Harbor Tote' }), item('B', { colour: 'black', material: 'canvas' }, { title: 'Lumen Backpack' })];
+const shown = [
+  item('A', { colour: 'red', material: 'leather' }, { title: 'Harbor Tote' }),
+  item('B', { colour: 'black', material: 'canvas' }, { title: 'Lumen Backpack' }),
+];
 
 test('agreeing turns agree on every aspect they carry', () => {
   const c = conv([
-    turn('Something in leather, please.', { user_act: 'Disclose', said: { constraints: { material: 'leather' } } }, shown),
-    turn("I'm not keen on anything black.", { user_act: 'Note.Dislike', said: { constraints: {}, negated: ['black'] } }, shown),
+    turn(
+      'Something in leather, please.',
+      { user_act: 'Disclose', said: { constraints: { material: 'leather' } } },
+      shown,
+    ),
+    turn(
+      "I'm not keen on anything black.",
+      { user_act: 'Note.Dislike', said: { constraints: {}, negated: ['black'] } },
+      shown,
+    ),
     turn('I like the Harbor Tote.', { user_act: 'Note.Like', said: { constraints: {}, items: ['A'] } }, shown),
   ]);
   const r = readBack([c]);
@@ -26,25 +37,75 @@ test('agreeing turns agree on every aspect they carry', () => {
 
 test('each aspect catches its disagreement, with the conversation id and turn', () => {
   const cases: [string, Conversation, string][] = [
-    ['values: value only negated', conv([turn('x', {}, shown), turn('Anything but leather.', { user_act: 'Disclose', said: { constraints: { material: 'leather' } } })]), 'values'],
-    ['values: stated but not in said', conv([turn('x', {}, shown), turn('Something in canvas.', { user_act: 'Disclose', said: { constraints: {} } })]), 'values'],
-    ['negations: negated but not in said', conv([turn('x', {}, shown), turn('Nothing red, please.', { user_act: 'Disclose', said: { constraints: {} } })]), 'negations'],
-    ['negations: said.negated stated in the text', conv([turn('x', {}, shown), turn('I want red.', { user_act: 'Disclose', said: { constraints: {}, negated: ['red'] } })]), 'negations'],
-    ['items: named but not in said.items', conv([turn('x', {}, shown), turn('What about the Lumen Backpack?', { user_act: 'Inquire.List', said: { constraints: {}, items: [] } })]), 'items'],
-    ['items: said.items not referred to', conv([turn('x', {}, shown), turn('Show me more.', { user_act: 'Navigate.More', said: { constraints: {}, items: ['A'] } })]), 'items'],
+    [
+      'values: value only negated',
+      conv([
+        turn('x', {}, shown),
+        turn('Anything but leather.', { user_act: 'Disclose', said: { constraints: { material: 'leather' } } }),
+      ]),
+      'values',
+    ],
+    [
+      'values: stated but not in said',
+      conv([turn('x', {}, shown), turn('Something in canvas.', { user_act: 'Disclose', said: { constraints: {} } })]),
+      'values',
+    ],
+    [
+      'negations: negated but not in said',
+      conv([turn('x', {}, shown), turn('Nothing red, please.', { user_act: 'Disclose', said: { constraints: {} } })]),
+      'negations',
+    ],
+    [
+      'negations: said.negated stated in the text',
+      conv([
+        turn('x', {}, shown),
+        turn('I want red.', { user_act: 'Disclose', said: { constraints: {}, negated: ['red'] } }),
+      ]),
+      'negations',
+    ],
+    [
+      'items: named but not in said.items',
+      conv([
+        turn('x', {}, shown),
+        turn('What about the Lumen Backpack?', { user_act: 'Inquire.List', said: { constraints: {}, items: [] } }),
+      ]),
+      'items',
+    ],
+    [
+      'items: said.items not referred to',
+      conv([
+        turn('x', {}, shown),
+        turn('Show me more.', { user_act: 'Navigate.More', said: { constraints: {}, items: ['A'] } }),
+      ]),
+      'items',
+    ],
   ];
   for (const [name, c, aspect] of cases) {
     const r = readBack([c]);
-    assert.ok(r.disagreements.some((d) => d.aspect === aspect && d.turn === 1 && d.conversation === 'c1'), `${name}: ${JSON.stringify(r.disagreements)}`);
+    assert.ok(
+      r.disagreements.some((d) => d.aspect === aspect && d.turn === 1 && d.conversation === 'c1'),
+      `${name}: ${JSON.stringify(r.disagreements)}`,
+    );
   }
 });
 
 test('an external simulator with ConvApparel acts and said fields is read back too; a human file is not', () => {
   const ext: Conversation = {
-    id: 'ext-1', source: 'my-llm-user', task_id: 'bags_good',
+    id: 'ext-1',
+    source: 'my-llm-user',
+    task_id: 'bags_good',
     turns: [
-      { user_utterance: 'I need a leather bag.', assistant_utterance: 'Here are some.', recommendations: shown, trace: { user_act: 'inform_preference', said: { constraints: { material: 'leather' } } } },
-      { user_utterance: "I'll take the Harbor Tote.", assistant_utterance: 'Great.', trace: { user_act: 'accept_recommendation', said: { items: ['A'] } } },
+      {
+        user_utterance: 'I need a leather bag.',
+        assistant_utterance: 'Here are some.',
+        recommendations: shown,
+        trace: { user_act: 'inform_preference', said: { constraints: { material: 'leather' } } },
+      },
+      {
+        user_utterance: "I'll take the Harbor Tote.",
+        assistant_utterance: 'Great.',
+        trace: { user_act: 'accept_recommendation', said: { items: ['A'] } },
+      },
     ],
   };
   const r = readBack([ext]);
@@ -54,43 +115,69 @@ test('an external simulator with ConvApparel acts and said fields is read back t
   assert.deepEqual([human.conversations, human.turns, human.rate], [0, 0, undefined]);
 });
 
-test('text-only mutants of generated conversations (a stated value swapped in the words, the trace kept) disagree on that turn', { timeout: 120_000 }, async () => {
-  const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', interaction: 'cir6', preferences: 'pkg', agent: 'local-good', n: 200, seed: 'readback-test', catalog_size: 800 }));
-  let applicable = 0;
-  let caught = 0;
-  let cleanDisagree = 0;
-  let cleanTurns = 0;
-  for (let i = 0; i < 200; i++) {
-    const { conversation } = await simulateConversation(env, i);
-    const base = readBack([conversation]);
-    cleanTurns += base.turns;
-    cleanDisagree += base.disagreeingTurns;
-    // the first turn whose said value is in the text and has another value of its attribute shown before
-    const values = new Map<string, Set<string>>();
-    for (let t = 0; t < conversation.turns.length; t++) {
-      const tt = conversation.turns[t];
-      const said = Object.entries(tt.trace?.said?.constraints ?? {}).filter(([a]) => a !== 'category');
-      const text = tt.user_utterance ?? '';
-      const site = said.find(([a, v]) => text.toLowerCase().includes(String(v).toLowerCase()) && [...(values.get(a) ?? [])].some((w) => w.toLowerCase() !== String(v).toLowerCase()));
-      if (site) {
-        const [a, v] = site;
-        const other = [...values.get(a)!].find((w) => w.toLowerCase() !== String(v).toLowerCase())!;
-        const m = structuredClone(conversation);
-        m.turns[t].user_utterance = text.replace(new RegExp(String(v).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), other);
-        applicable++;
-        if (readBack([m], { examples: 100 }).disagreements.some((d) => d.turn === t && d.aspect === 'values')) caught++;
-        break;
+test(
+  'text-only mutants of generated conversations (a stated value swapped in the words, the trace kept) disagree on that turn',
+  { timeout: 120_000 },
+  async () => {
+    const env = await prepareEnvironment(
+      parseSimulationConfig({
+        user: 'agenda',
+        interaction: 'cir6',
+        preferences: 'pkg',
+        agent: 'local-good',
+        n: 200,
+        seed: 'readback-test',
+        catalog_size: 800,
+      }),
+    );
+    let applicable = 0;
+    let caught = 0;
+    let cleanDisagree = 0;
+    let cleanTurns = 0;
+    for (let i = 0; i < 200; i++) {
+      const { conversation } = await simulateConversation(env, i);
+      const base = readBack([conversation]);
+      cleanTurns += base.turns;
+      cleanDisagree += base.disagreeingTurns;
+      // the first turn whose said value is in the text and has another value of its attribute shown before
+      const values = new Map<string, Set<string>>();
+      for (let t = 0; t < conversation.turns.length; t++) {
+        const tt = conversation.turns[t];
+        const said = Object.entries(tt.trace?.said?.constraints ?? {}).filter(([a]) => a !== 'category');
+        const text = tt.user_utterance ?? '';
+        const site = said.find(
+          ([a, v]) =>
+            text.toLowerCase().includes(String(v).toLowerCase()) &&
+            [...(values.get(a) ?? [])].some((w) => w.toLowerCase() !== String(v).toLowerCase()),
+        );
+        if (site) {
+          const [a, v] = site;
+          const other = [...values.get(a)!].find((w) => w.toLowerCase() !== String(v).toLowerCase())!;
+          const m = structuredClone(conversation);
+          m.turns[t].user_utterance = text.replace(
+            new RegExp(String(v).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'),
+            other,
+          );
+          applicable++;
+          if (readBack([m], { examples: 100 }).disagreements.some((d) => d.turn === t && d.aspect === 'values'))
+            caught++;
+          break;
+        }
+        for (const r of tt.recommendations ?? [])
+          for (const [k, x] of Object.entries(r.attributes ?? {}))
+            if (typeof x === 'string') (values.get(k) ?? values.set(k, new Set()).get(k)!).add(x);
       }
-      for (const r of tt.recommendations ?? []) for (const [k, x] of Object.entries(r.attributes ?? {})) if (typeof x === 'string') (values.get(k) ?? values.set(k, new Set()).get(k)!).add(x);
     }
-  }
-  assert.ok(applicable >= 50, `only ${applicable} mutants`);
-  assert.ok(caught / applicable >= 0.95, `caught ${caught} of ${applicable}`);
-  assert.ok(cleanDisagree / cleanTurns <= 0.05, `${cleanDisagree} of ${cleanTurns} clean turns disagree`);
-});
+    assert.ok(applicable >= 50, `only ${applicable} mutants`);
+    assert.ok(caught / applicable >= 0.95, `caught ${caught} of ${applicable}`);
+    assert.ok(cleanDisagree / cleanTurns <= 0.05, `${cleanDisagree} of ${cleanTurns} clean turns disagree`);
+  },
+);
 
 test('the checker report carries the read-back unless turned off', () => {
-  const c = conv([turn('Something in leather.', { user_act: 'Disclose', said: { constraints: { material: 'leather' } } }, shown)]);
+  const c = conv([
+    turn('Something in leather.', { user_act: 'Disclose', said: { constraints: { material: 'leather' } } }, shown),
+  ]);
   const on = new InvariantChecker();
   on.add(c);
   assert.equal(on.report().readback?.turns, 1);

@@ -18,7 +18,10 @@ describe('parseArgs', () => {
   });
 
   test('all value forms, booleans, repeats and positionals in any order', () => {
-    const { flags, positionals } = parseArgs(['in.json', '--json', '-o', 'out.jsonl', '--seed=7', '--tag', 'a', '--tag=b', 'more'], SPEC);
+    const { flags, positionals } = parseArgs(
+      ['in.json', '--json', '-o', 'out.jsonl', '--seed=7', '--tag', 'a', '--tag=b', 'more'],
+      SPEC,
+    );
     assert.deepEqual(flags, { json: true, output: 'out.jsonl', seed: 7, tag: ['a', 'b'] });
     assert.deepEqual(positionals, ['in.json', 'more']);
     assert.equal(parseArgs(['-o=x'], SPEC).flags.output, 'x');
@@ -35,13 +38,20 @@ describe('parseArgs', () => {
   });
 
   test('usage errors say what is wrong', () => {
-    assert.throws(() => parseArgs(['--nope'], SPEC), (e: Error) => e instanceof UsageError && /unknown option --nope \(options: --json, --output, --seed, --tag\)/.test(e.message));
+    assert.throws(
+      () => parseArgs(['--nope'], SPEC),
+      (e: Error) =>
+        e instanceof UsageError && /unknown option --nope \(options: --json, --output, --seed, --tag\)/.test(e.message),
+    );
     assert.throws(() => parseArgs(['-x'], SPEC), /unknown option -x/);
     assert.throws(() => parseArgs(['--output'], SPEC), /--output needs a value/);
     assert.throws(() => parseArgs(['--seed', 'abc'], SPEC), /--seed expects a number, got "abc"/);
     assert.throws(() => parseArgs(['--json=maybe'], SPEC), /--json is a switch/);
     assert.throws(() => parseArgs([], SPEC, { positionals: { min: 1, names: 'FILE' } }), /missing FILE/);
-    assert.throws(() => parseArgs(['a', 'b'], SPEC, { positionals: { max: 1, names: 'FILE' } }), /too many arguments: "b" \(expected FILE\)/);
+    assert.throws(
+      () => parseArgs(['a', 'b'], SPEC, { positionals: { max: 1, names: 'FILE' } }),
+      /too many arguments: "b" \(expected FILE\)/,
+    );
     assert.throws(() => parseArgs(['--x'], {}), /this command takes no options/);
   });
 

@@ -17,13 +17,27 @@ const DATASETS = resolve(REPO, 'test/fixtures/datasets');
 const run = (args: string[], cwd: string) => runCli(args, cwd);
 
 const conv = (id: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id, task_id: 'footwear_good', turns: [{ user_utterance: 'red boots please', assistant_utterance: 'Here are three pairs', recommendations: [{ item_id: 'B1' }, { item_id: 'B2' }] }], ...extra });
+  JSON.stringify({
+    id,
+    task_id: 'footwear_good',
+    turns: [
+      {
+        user_utterance: 'red boots please',
+        assistant_utterance: 'Here are three pairs',
+        recommendations: [{ item_id: 'B1' }, { item_id: 'B2' }],
+      },
+    ],
+    ...extra,
+  });
 
 let dir = '';
 let cleanup = () => undefined as void;
 before(() => {
   ({ dir, cleanup } = tempDir('simlens-cli-'));
-  writeFileSync(join(dir, 'good.jsonl'), `${conv('a')}\n${conv('b', { task_id: 'tops_bad' })}\n\n${conv('c', { condition: 'good', task_id: undefined, source: 'sim-agenda' })}\n`);
+  writeFileSync(
+    join(dir, 'good.jsonl'),
+    `${conv('a')}\n${conv('b', { task_id: 'tops_bad' })}\n\n${conv('c', { condition: 'good', task_id: undefined, source: 'sim-agenda' })}\n`,
+  );
   writeFileSync(join(dir, 'bad.jsonl'), `${conv('a')}\n{"turns":[{"user_utterance":5}]}\n{"turns":[]\n`);
 });
 after(() => cleanup());
@@ -43,7 +57,7 @@ describe('simlens (in-process)', () => {
     assert.match(r.err, /unknown command 'valdate'\. Did you mean 'validate'\?/);
   });
 
-  test('<cmd> --help prints that command\'s help, exit 0', async () => {
+  test("<cmd> --help prints that command's help, exit 0", async () => {
     for (const name of ['validate', 'convert', 'stats']) {
       const r = await run([name, '--help'], dir);
       assert.equal(r.code, 0);
@@ -81,7 +95,10 @@ describe('simlens (in-process)', () => {
   test('validate --max-errors limits printed problems but not the counts', async () => {
     const r = await run(['validate', 'bad.jsonl', '--max-errors', '1'], dir);
     assert.equal(r.code, 1);
-    assert.deepEqual(r.out.trim().split('\n'), ['bad.jsonl:2:29: turns[0].user_utterance: expected a string, got number 5', 'bad.jsonl: … 1 more problem not shown (--max-errors)']);
+    assert.deepEqual(r.out.trim().split('\n'), [
+      'bad.jsonl:2:29: turns[0].user_utterance: expected a string, got number 5',
+      'bad.jsonl: … 1 more problem not shown (--max-errors)',
+    ]);
     assert.match(r.err, /2 errors/);
   });
 
@@ -92,7 +109,12 @@ describe('simlens (in-process)', () => {
     assert.equal(j.file, 'bad.jsonl');
     assert.equal(j.lines, 3);
     assert.equal(j.conversations, 1);
-    assert.deepEqual(j.errors[0], { line: 2, column: 29, path: 'turns[0].user_utterance', message: 'turns[0].user_utterance: expected a string, got number 5' });
+    assert.deepEqual(j.errors[0], {
+      line: 2,
+      column: 29,
+      path: 'turns[0].user_utterance',
+      message: 'turns[0].user_utterance: expected a string, got number 5',
+    });
     assert.deepEqual(Object.keys(j.errors[1]), ['line', 'column', 'path', 'message']);
   });
 
@@ -127,7 +149,10 @@ describe('simlens (in-process)', () => {
   });
 
   test('convert: a ConvApparel document becomes valid canonical JSONL', async () => {
-    const doc = { metadata: { name: 'tiny' }, conversations: [JSON.parse(conv('x')), { turns: [{ user_utterance: 'hi' }], task_id: 'tops_bad', version: 1 }] };
+    const doc = {
+      metadata: { name: 'tiny' },
+      conversations: [JSON.parse(conv('x')), { turns: [{ user_utterance: 'hi' }], task_id: 'tops_bad', version: 1 }],
+    };
     writeFileSync(join(dir, 'doc.json'), JSON.stringify(doc));
     const r = await run(['convert', 'doc.json', '-o', 'doc.jsonl'], dir);
     assert.equal(r.code, 0, r.err);
@@ -169,9 +194,19 @@ describe('simlens (bundled, real process)', () => {
   let cli = '';
   before(async () => {
     cli = join(dir, 'cli.js');
-    await build({ entryPoints: [join(REPO, 'src/cli/cli.ts')], outfile: cli, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'silent', external: ['vscode'] });
+    await build({
+      entryPoints: [join(REPO, 'src/cli/cli.ts')],
+      outfile: cli,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      logLevel: 'silent',
+      external: ['vscode'],
+    });
   });
-  const node = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+  const node = (args: string[]) =>
+    spawnSync(process.execPath, [cli, ...args], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
 
   test('--version and unknown command exit codes', () => {
     const v = node(['--version']);

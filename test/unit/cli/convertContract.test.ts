@@ -24,7 +24,8 @@ before(() => {
 after(() => cleanup());
 
 const run = (args: string[]) => runCli(args, dir);
-const line = (id: string) => JSON.stringify({ id, turns: [{ user_utterance: `hi from ${id}`, assistant_utterance: 'hello' }] });
+const line = (id: string) =>
+  JSON.stringify({ id, turns: [{ user_utterance: `hi from ${id}`, assistant_utterance: 'hello' }] });
 
 describe('convert: overwrite, strict, truncation, messages', () => {
   test('an existing OUT is refused without --force (exit 2, file unchanged), replaced with it', async () => {
@@ -56,7 +57,10 @@ describe('convert: overwrite, strict, truncation, messages', () => {
     assert.equal(s.code, 1, s.err);
     assert.match(s.err, /1 problem under --strict; cut\.strict\.jsonl was not written/);
     assert.equal(existsSync(join(dir, 'cut.strict.jsonl')), false);
-    assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+      [],
+    );
   });
 
   test('a truncated INSPIRED TSV: the cut-off row is reported as truncated', async () => {
@@ -87,7 +91,8 @@ describe('convert: overwrite, strict, truncation, messages', () => {
 
   test('re-importing exported DialogueKit: one warning per kind with its count, not one per dialogue', async () => {
     // As a ReDial import writes them: SimLens's own metadata keys, which a re-import must rename.
-    const withMeta = (id: string) => JSON.stringify({ ...JSON.parse(line(id)), metadata: { format: 'redial', utterances: 2, speaker_changes: 1 } });
+    const withMeta = (id: string) =>
+      JSON.stringify({ ...JSON.parse(line(id)), metadata: { format: 'redial', utterances: 2, speaker_changes: 1 } });
     const many = Array.from({ length: 40 }, (_, k) => withMeta(`c${k}`)).join('\n') + '\n';
     writeFileSync(join(dir, 'many.jsonl'), many);
     assert.equal((await run(['convert', 'many.jsonl', '--to', 'dialoguekit', '-o', 'many.dk.json'])).code, 0);
@@ -110,7 +115,11 @@ describe('convert: an interrupted run leaves no temporary file', () => {
       writeFileSync(input, chunk.join('\n') + '\n');
       const out = `big-${signal}.out.jsonl`;
       const tsx = pathToFileURL(join(REPO, 'node_modules/tsx/dist/loader.mjs')).href;
-      const child = spawn(process.execPath, ['--import', tsx, join(REPO, 'src/cli/cli.ts'), 'convert', input, '-o', out], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        ['--import', tsx, join(REPO, 'src/cli/cli.ts'), 'convert', input, '-o', out],
+        { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let err = '';
       child.stderr.on('data', (d) => (err += d));
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

@@ -9,7 +9,16 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { COMMANDS } from '../../../src/cli/commands/index';
@@ -43,37 +52,56 @@ after(async () => {
 
 describe('help examples run as written', () => {
   test('every command has examples', () => {
-    assert.deepEqual(COMMANDS.filter((c) => helpExamples(c.help).length === 0).map((c) => c.name), []);
+    assert.deepEqual(
+      COMMANDS.filter((c) => helpExamples(c.help).length === 0).map((c) => c.name),
+      [],
+    );
   });
   for (const command of COMMANDS) {
     const examples = helpExamples(command.help);
     if (examples.length === 0) continue;
-    test(`simlens ${command.name} --help: ${examples.length} example${examples.length === 1 ? '' : 's'}`, { timeout: 300_000 }, async () => {
-      const work = mkdtempSync(join(tmpdir(), `simlens-help-${command.name}-`));
-      try {
-        const root = join(work, 'repo');
-        mkdirSync(root);
-        for (const entry of readdirSync(REPO)) if (entry !== '.git') symlinkSync(join(REPO, entry), join(root, entry));
-        const bin = join(work, 'bin');
-        mkdirSync(bin);
-        writeFileSync(join(bin, 'simlens'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-        chmodSync(join(bin, 'simlens'), 0o755);
-        // Each line is echoed first, so a failure names the example.
-        const script = examples.map((l) => `echo ${JSON.stringify(`$ ${l}`).replace(/\$/g, '\\$')} >&2\n${l}`).join('\n');
-        const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
-          cwd: root,
-          env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: 'sk-help-example' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-3000)));
-        child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-        const code = await new Promise<number | string>((r) => child.on('close', (c, sig) => r(c ?? String(sig))));
-        assert.equal(code, 0, `an example of simlens ${command.name} exited ${code}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`);
-      } finally {
-        rmSync(work, { recursive: true, force: true });
-      }
-    });
+    test(
+      `simlens ${command.name} --help: ${examples.length} example${examples.length === 1 ? '' : 's'}`,
+      { timeout: 300_000 },
+      async () => {
+        const work = mkdtempSync(join(tmpdir(), `simlens-help-${command.name}-`));
+        try {
+          const root = join(work, 'repo');
+          mkdirSync(root);
+          for (const entry of readdirSync(REPO))
+            if (entry !== '.git') symlinkSync(join(REPO, entry), join(root, entry));
+          const bin = join(work, 'bin');
+          mkdirSync(bin);
+          writeFileSync(join(bin, 'simlens'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+          chmodSync(join(bin, 'simlens'), 0o755);
+          // Each line is echoed first, so a failure names the example.
+          const script = examples
+            .map((l) => `echo ${JSON.stringify(`$ ${l}`).replace(/\$/g, '\\$')} >&2\n${l}`)
+            .join('\n');
+          const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+            cwd: root,
+            env: {
+              ...process.env,
+              PATH: `${bin}:${process.env.PATH ?? ''}`,
+              SIMLENS_BASE_URL: fake.url,
+              SIMLENS_API_KEY: 'sk-help-example',
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-3000)));
+          child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+          const code = await new Promise<number | string>((r) => child.on('close', (c, sig) => r(c ?? String(sig))));
+          assert.equal(
+            code,
+            0,
+            `an example of simlens ${command.name} exited ${code}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`,
+          );
+        } finally {
+          rmSync(work, { recursive: true, force: true });
+        }
+      },
+    );
   }
 });

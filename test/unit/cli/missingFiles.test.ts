@@ -14,7 +14,10 @@ let dir = '';
 let cleanup = (): void => undefined;
 before(() => {
   ({ dir, cleanup } = tempDir('simlens-missing-'));
-  writeFileSync(join(dir, 'good.jsonl'), JSON.stringify({ id: 'a', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }] }) + '\n');
+  writeFileSync(
+    join(dir, 'good.jsonl'),
+    JSON.stringify({ id: 'a', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }] }) + '\n',
+  );
 });
 after(() => cleanup());
 
@@ -28,7 +31,10 @@ const CASES: { args: string[]; file: string }[] = [
   { args: ['export-sft', 'nope.jsonl', '-o', 'sft.jsonl'], file: 'nope.jsonl' },
   { args: ['metrics', 'zb', '--real', 'nope.jsonl', '--simulated', 'good.jsonl'], file: 'nope.jsonl' },
   { args: ['simulate', '--corpus', 'nope-corpus.json', '--n', '2', '--out', 's1.jsonl'], file: 'nope-corpus.json' },
-  { args: ['simulate', '--catalog', 'nope-catalog.jsonl', '--n', '2', '--out', 's2.jsonl'], file: 'nope-catalog.jsonl' },
+  {
+    args: ['simulate', '--catalog', 'nope-catalog.jsonl', '--n', '2', '--out', 's2.jsonl'],
+    file: 'nope-catalog.jsonl',
+  },
   { args: ['simulate', '--transitions', 'nope-model.json', '--n', '2', '--out', 's3.jsonl'], file: 'nope-model.json' },
   { args: ['simulate', '--aliases', 'nope-aliases.json', '--n', '2', '--out', 's4.jsonl'], file: 'nope-aliases.json' },
   { args: ['check', 'good.jsonl', '--catalog', 'nope-catalog.jsonl'], file: 'nope-catalog.jsonl' },

@@ -77,7 +77,10 @@ describe('CSV output keeps its CR LF line endings', () => {
     const r = await run(['metrics', 'features', 'crid.jsonl', '--csv', '--features', 'num_turns'], dir);
     assert.equal(r.code, 0, r.err);
     const lines = r.out.slice(0, -2).split('\r\n');
-    assert.deepEqual(lines.map((l) => csvFields(l).at(-1)), ['num_turns', '2', '3']);
+    assert.deepEqual(
+      lines.map((l) => csvFields(l).at(-1)),
+      ['num_turns', '2', '3'],
+    );
     assert.equal(csvFields(lines[1])[0], 'x\\u000dy');
     assert.doesNotMatch(r.out, /\r(?!\n)/);
   });
@@ -91,7 +94,8 @@ describe('CSV output keeps its CR LF line endings', () => {
 });
 
 describe('inputs a command cannot read', () => {
-  const FORMAT_HINT = /notes\.txt: cannot tell the input format: .*convert it first: simlens convert notes\.txt --from FORMAT -o OUT\.jsonl/;
+  const FORMAT_HINT =
+    /notes\.txt: cannot tell the input format: .*convert it first: simlens convert notes\.txt --from FORMAT -o OUT\.jsonl/;
 
   test('metrics and judge point to convert, not to a --from they do not have, and exit 1', async () => {
     for (const args of [
@@ -107,7 +111,10 @@ describe('inputs a command cannot read', () => {
   });
 
   test('report --human of unknown format: the same hint, exit 1 (nothing simulated)', async () => {
-    const r = await run(['report', '--human', 'notes.txt', '--simulator', 'agenda:cir6:pkg', '--n', '10', '--out', 'rep', '-q'], dir);
+    const r = await run(
+      ['report', '--human', 'notes.txt', '--simulator', 'agenda:cir6:pkg', '--n', '10', '--out', 'rep', '-q'],
+      dir,
+    );
     assert.equal(r.code, 1, r.err);
     assert.match(r.err, FORMAT_HINT);
   });
@@ -118,7 +125,10 @@ describe('inputs a command cannot read', () => {
     assert.match(e.err, /empty\.jsonl: no conversation \(the file is empty\)/);
     const m = await run(['metrics', 'plsa', '--reference', 'missing.jsonl', '--candidate', 'sim.jsonl'], dir);
     assert.equal(m.code, 2);
-    const u = await run(['metrics', 'plsa', '--reference', 'human.jsonl', '--candidate', 'sim.jsonl', '--from', 'x'], dir);
+    const u = await run(
+      ['metrics', 'plsa', '--reference', 'human.jsonl', '--candidate', 'sim.jsonl', '--from', 'x'],
+      dir,
+    );
     assert.equal(u.code, 2);
   });
 
@@ -132,7 +142,10 @@ describe('validate on a file with no conversation', () => {
   test('an empty file: NO CONVERSATION, exit 1 (as stats)', async () => {
     const r = await run(['validate', 'empty.jsonl'], dir);
     assert.equal(r.code, 1);
-    assert.match(r.err, /^empty\.jsonl: NO CONVERSATION \(the file is empty\): 0 lines, 0 valid conversations, 0 invalid lines\n$/);
+    assert.match(
+      r.err,
+      /^empty\.jsonl: NO CONVERSATION \(the file is empty\): 0 lines, 0 valid conversations, 0 invalid lines\n$/,
+    );
     assert.doesNotMatch(r.err, /OK/);
     assert.equal((await run(['stats', 'empty.jsonl'], dir)).code, 1);
     const j = await run(['validate', 'empty.jsonl', '--json'], dir);
@@ -149,7 +162,7 @@ describe('validate on a file with no conversation', () => {
     assert.equal(o.err, 'one.jsonl: OK: 1 line, 1 valid conversation, 0 invalid lines\n');
   });
 
-  test('validate --json also has stats\' blank_lines and invalid_lines', async () => {
+  test("validate --json also has stats' blank_lines and invalid_lines", async () => {
     writeFileSync(join(dir, 'mixed.jsonl'), `${conv('a', 2, 2)}\n\nnope\n`);
     const j = JSON.parse((await run(['validate', 'mixed.jsonl', '--json'], dir)).out);
     assert.equal(j.blank, 1);
@@ -163,7 +176,13 @@ describe('validate on a file with no conversation', () => {
 });
 
 describe('error columns of bare words', () => {
-  for (const [text, word] of [['this is text', 'this'], ['nope', 'nope'], ['fine thanks', 'fine'], ['xyz', 'xyz'], ['  tall', 'tall']] as const) {
+  for (const [text, word] of [
+    ['this is text', 'this'],
+    ['nope', 'nope'],
+    ['fine thanks', 'fine'],
+    ['xyz', 'xyz'],
+    ['  tall', 'tall'],
+  ] as const) {
     test(`"${text}": column of the word's first character`, () => {
       const p = parseConversationText(text, 1);
       assert.equal(p.kind, 'invalid');
@@ -174,11 +193,20 @@ describe('error columns of bare words', () => {
   }
 
   test('typos of a literal keep pointing at the wrong character', () => {
-    const p = parseConversationText('{"a": tru}', 1) as Extract<ReturnType<typeof parseConversationText>, { kind: 'invalid' }>;
+    const p = parseConversationText('{"a": tru}', 1) as Extract<
+      ReturnType<typeof parseConversationText>,
+      { kind: 'invalid' }
+    >;
     assert.equal(p.errors[0].column, 10);
-    const q = parseConversationText('{"a": nulx}', 1) as Extract<ReturnType<typeof parseConversationText>, { kind: 'invalid' }>;
+    const q = parseConversationText('{"a": nulx}', 1) as Extract<
+      ReturnType<typeof parseConversationText>,
+      { kind: 'invalid' }
+    >;
     assert.equal(q.errors[0].column, 10);
-    const r = parseConversationText('{"a": this}', 1) as Extract<ReturnType<typeof parseConversationText>, { kind: 'invalid' }>;
+    const r = parseConversationText('{"a": this}', 1) as Extract<
+      ReturnType<typeof parseConversationText>,
+      { kind: 'invalid' }
+    >;
     assert.equal(r.errors[0].column, 7);
   });
 
@@ -193,12 +221,20 @@ describe('error columns of bare words', () => {
 
 describe('plain text on the terminal', () => {
   const table: TableSection = {
-    type: 'table', id: 't', title: 'P(human | c) & more',
-    columns: [{ key: 'f', label: 'num_turns', format: 'text' }, { key: 'v', label: 'p > 0.05', format: 'fixed' }],
+    type: 'table',
+    id: 't',
+    title: 'P(human | c) & more',
+    columns: [
+      { key: 'f', label: 'num_turns', format: 'text' },
+      { key: 'v', label: 'p > 0.05', format: 'fixed' },
+    ],
     rows: [{ cells: ['Zhang & Balog <x>', 0.5], marks: [null, 'far'] }],
   };
   const report: Report = {
-    schema: 'simlens-report/1', kind: 'plsa', title: 'Zhang & Balog: a | b', generated: '2026-01-01T00:00:00.000Z',
+    schema: 'simlens-report/1',
+    kind: 'plsa',
+    title: 'Zhang & Balog: a | b',
+    generated: '2026-01-01T00:00:00.000Z',
     inputs: [{ label: 'num_turns', file: 'a_b.jsonl', n: 3 }],
     sections: [table, { type: 'text', id: 'x', title: 'Summary', paragraphs: ['MWU (p > 0.05) for *all*'] }],
     warnings: ['1 < 2 & ks_2samp'],
@@ -206,7 +242,15 @@ describe('plain text on the terminal', () => {
 
   test('renderMarkdown plain: no entities or backslash escapes; the default is unchanged', () => {
     const plain = renderMarkdown(report, { plain: true });
-    for (const s of ['Zhang & Balog: a | b', 'P(human | c) & more', '| num_turns | p > 0.05 |', 'Zhang & Balog <x>', 'MWU (p > 0.05) for *all*', '- 1 < 2 & ks_2samp', '| num_turns | a_b.jsonl | 3 |']) {
+    for (const s of [
+      'Zhang & Balog: a | b',
+      'P(human | c) & more',
+      '| num_turns | p > 0.05 |',
+      'Zhang & Balog <x>',
+      'MWU (p > 0.05) for *all*',
+      '- 1 < 2 & ks_2samp',
+      '| num_turns | a_b.jsonl | 3 |',
+    ]) {
       assert.ok(plain.includes(s), `${s}\n---\n${plain}`);
     }
     assert.doesNotMatch(plain, /&amp;|&gt;|&lt;|\\[_|*]/);
@@ -239,7 +283,21 @@ describe('labels, suggestions and counts', () => {
   });
 
   test('simulate against an unreachable HTTP agent: the summary names the URL once', async () => {
-    const r = await run(['simulate', '--agent', 'http://127.0.0.1:9', '--n', '1', '--out', 'http.sim.jsonl', '--quiet', '--timeout-ms', '2000'], dir);
+    const r = await run(
+      [
+        'simulate',
+        '--agent',
+        'http://127.0.0.1:9',
+        '--n',
+        '1',
+        '--out',
+        'http.sim.jsonl',
+        '--quiet',
+        '--timeout-ms',
+        '2000',
+      ],
+      dir,
+    );
     assert.match(r.out, / vs http:\/\/127\.0\.0\.1:9\n$/);
     assert.doesNotMatch(r.out, /http:http/);
   });
@@ -275,8 +333,20 @@ describe('labels, suggestions and counts', () => {
     assert.doesNotMatch(r.out, /\n\n$/);
     assert.match(r.out, /\)\n\nconversations per task:\n/);
     const empty: CorpusStats = {
-      file: 'f', lines: 0, blank_lines: 0, invalid_lines: 0, conversations: 0, turns: 0, user_turns: 0, assistant_turns: 0,
-      user_words: 0, assistant_words: 0, items_shown: 0, by_task: {}, by_condition: {}, by_source: {},
+      file: 'f',
+      lines: 0,
+      blank_lines: 0,
+      invalid_lines: 0,
+      conversations: 0,
+      turns: 0,
+      user_turns: 0,
+      assistant_turns: 0,
+      user_words: 0,
+      assistant_words: 0,
+      items_shown: 0,
+      by_task: {},
+      by_condition: {},
+      by_source: {},
     };
     assert.match(formatStats(empty), /per turn\)\n$/);
   });

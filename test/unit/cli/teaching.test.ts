@@ -12,7 +12,14 @@ import { tempDir } from '../jsonl/helpers';
 const MOVIEBOT = resolve(__dirname, '../../fixtures/datasets/usersimcrs-moviebot/annotated_dialogues.json');
 
 async function run(args: string[], cwd: string) {
-  const io = { out: '', err: '', cwd, env: {}, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) } as CliIo & { out: string; err: string };
+  const io = {
+    out: '',
+    err: '',
+    cwd,
+    env: {},
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+  } as CliIo & { out: string; err: string };
   const code = await main(args, io);
   return { code, out: io.out, err: io.err };
 }
@@ -24,7 +31,12 @@ describe('commands that read conversation JSONL recognise other inputs', () => {
   before(() => {
     ({ dir, cleanup } = tempDir('simlens-teach-'));
     copyFileSync(MOVIEBOT, join(dir, 'moviebot.json'));
-    writeFileSync(join(dir, 'catalog.jsonl'), Array.from({ length: 50 }, (_, i) => JSON.stringify({ item_id: `I${i}`, title: `Item ${i}`, category: 'tops' })).join('\n') + '\n');
+    writeFileSync(
+      join(dir, 'catalog.jsonl'),
+      Array.from({ length: 50 }, (_, i) =>
+        JSON.stringify({ item_id: `I${i}`, title: `Item ${i}`, category: 'tops' }),
+      ).join('\n') + '\n',
+    );
     writeFileSync(join(dir, 'runs.jsonl.gz'), gzipSync(Buffer.from(conv + '\n')));
     writeFileSync(join(dir, 'blob.bin'), Buffer.from([0x01, 0x02, 0x00, 0x41, 0x2c, 0x42, 0x2c, 0x43, 0x0a]));
     writeFileSync(join(dir, 'empty.json'), '[]');
@@ -38,7 +50,10 @@ describe('commands that read conversation JSONL recognise other inputs', () => {
     assert.equal(r.code, 1);
     assert.equal(r.out, '');
     assert.equal(r.err.trimEnd().split('\n').length, 1);
-    assert.match(r.err, /dialoguekit JSON document, not SimLens conversation JSONL: convert it first with: simlens convert moviebot\.json -o moviebot\.jsonl/);
+    assert.match(
+      r.err,
+      /dialoguekit JSON document, not SimLens conversation JSONL: convert it first with: simlens convert moviebot\.json -o moviebot\.jsonl/,
+    );
   });
 
   test('validate --json says it too, as valid JSON', async () => {
@@ -63,7 +78,11 @@ describe('commands that read conversation JSONL recognise other inputs', () => {
   });
 
   test('gzip and binary inputs are named, never echoed as CSV columns', async () => {
-    for (const cmd of [['validate', 'runs.jsonl.gz'], ['stats', 'runs.jsonl.gz'], ['convert', 'runs.jsonl.gz', '-o', 'x.jsonl']]) {
+    for (const cmd of [
+      ['validate', 'runs.jsonl.gz'],
+      ['stats', 'runs.jsonl.gz'],
+      ['convert', 'runs.jsonl.gz', '-o', 'x.jsonl'],
+    ]) {
       const r = await run(cmd, dir);
       assert.equal(r.code, 1, cmd.join(' '));
       assert.match(r.err, /gzip file, not text: decompress it first/, cmd.join(' '));

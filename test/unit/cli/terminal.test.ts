@@ -22,7 +22,7 @@ const CORPUS: Record<string, string> = {
   'C1 CSI (U+009B)': '\u009b2J',
   'C1 OSC (U+009D)': '\u009d0;PWNED\u009c',
   'carriage return overwrite': 'all good\rFAILED  ',
-  'backspaces': 'secret\b\b\b\b\b\b',
+  backspaces: 'secret\b\b\b\b\b\b',
   'NUL and DEL': 'a\u0000b\u007f',
   'bidi override (Trojan Source)': 'user\u202eexe.txt',
   'bidi isolate': '\u2066admin\u2069',
@@ -61,7 +61,17 @@ describe('the CLI never prints raw control characters from data', () => {
   before(() => {
     ({ dir, cleanup } = tempDir('simlens-term-'));
     const lines = Object.values(CORPUS).map((seq, i) =>
-      JSON.stringify({ id: `c${i}-${seq}`, task_id: `footwear${seq}_good`, turns: [{ user_utterance: `boots ${seq}`, assistant_utterance: `here ${seq}`, recommendations: [{ item_id: `I${seq}` }] }] }),
+      JSON.stringify({
+        id: `c${i}-${seq}`,
+        task_id: `footwear${seq}_good`,
+        turns: [
+          {
+            user_utterance: `boots ${seq}`,
+            assistant_utterance: `here ${seq}`,
+            recommendations: [{ item_id: `I${seq}` }],
+          },
+        ],
+      }),
     );
     // A line that is not JSON and starts with an escape, and one with a wrong type: both echoed in errors.
     lines.push('\u001b]0;PWNED\u0007 not json');
@@ -85,8 +95,16 @@ describe('the CLI never prints raw control characters from data', () => {
     test(args.map((a) => escapeControl(a)).join(' '), async () => {
       const { out, err } = await run(args, dir);
       assert.ok(out.length + err.length > 0, 'the command printed something');
-      assert.equal(hasControl(out), false, `stdout holds a raw control character: ${JSON.stringify(out.slice(0, 300))}`);
-      assert.equal(hasControl(err), false, `stderr holds a raw control character: ${JSON.stringify(err.slice(0, 300))}`);
+      assert.equal(
+        hasControl(out),
+        false,
+        `stdout holds a raw control character: ${JSON.stringify(out.slice(0, 300))}`,
+      );
+      assert.equal(
+        hasControl(err),
+        false,
+        `stderr holds a raw control character: ${JSON.stringify(err.slice(0, 300))}`,
+      );
       if (args.includes('--json')) JSON.parse(out);
     });
   }

@@ -33,12 +33,34 @@ test('writeFileAtomic writes text, bytes and chunks larger than one write, and l
 
 test('a failing write, or a beforeRename that throws, leaves the target as it was and no temporary file', async () => {
   const { dir, file } = scratchFile('keep.json', 'old');
-  await assert.rejects(writeAtomic(file, async (h) => {
-    await h.writeFile('half');
-    throw new Error('disk full');
-  }), /disk full/);
-  await assert.rejects(writeAtomic(file, async (h) => { await h.writeFile('new'); }, { beforeRename: async () => { throw new Error('changed on disk'); } }), /changed on disk/);
-  assert.throws(() => writeAtomicSync(file, () => { throw new Error('sync failure'); }), /sync failure/);
+  await assert.rejects(
+    writeAtomic(file, async (h) => {
+      await h.writeFile('half');
+      throw new Error('disk full');
+    }),
+    /disk full/,
+  );
+  await assert.rejects(
+    writeAtomic(
+      file,
+      async (h) => {
+        await h.writeFile('new');
+      },
+      {
+        beforeRename: async () => {
+          throw new Error('changed on disk');
+        },
+      },
+    ),
+    /changed on disk/,
+  );
+  assert.throws(
+    () =>
+      writeAtomicSync(file, () => {
+        throw new Error('sync failure');
+      }),
+    /sync failure/,
+  );
   await assert.rejects(writeFileAtomic(join(dir, 'no-such-folder', 'x'), 'y'), /ENOENT/);
   assert.equal(readFileSync(file, 'utf8'), 'old');
   assert.deepEqual(temps(dir), []);
@@ -47,7 +69,13 @@ test('a failing write, or a beforeRename that throws, leaves the target as it wa
 test('the new file takes the given mode (a saved file keeps its permissions)', async () => {
   const { file } = scratchFile('mode.jsonl', 'x');
   chmodSync(file, 0o600);
-  await writeAtomic(file, async (h) => { await h.writeFile('y'); }, { mode: statSync(file).mode & 0o777 });
+  await writeAtomic(
+    file,
+    async (h) => {
+      await h.writeFile('y');
+    },
+    { mode: statSync(file).mode & 0o777 },
+  );
   assert.equal(statSync(file).mode & 0o777, 0o600);
   assert.equal(readFileSync(file, 'utf8'), 'y');
 });

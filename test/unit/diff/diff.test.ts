@@ -4,18 +4,44 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../support/scratch';
 import { runCli } from '../../support/cli';
-import { comparePair, sameJson, turnDifferences, diffRuns, parseGate, evaluateGate, diffToMarkdown, safeCell } from '../../../src/core/diff';
+import {
+  comparePair,
+  sameJson,
+  turnDifferences,
+  diffRuns,
+  parseGate,
+  evaluateGate,
+  diffToMarkdown,
+  safeCell,
+} from '../../../src/core/diff';
 import { InputProblemError } from '../../../src/core/report/inputProblem';
 import { mcnemarExact, wilcoxonSignedRank } from '../../../src/core/stats/paired';
 import type { Conversation, Turn } from '../../../src/core/model';
 import { canonicalJson } from '../../../src/core/llm/canonical';
 import { createRng } from '../../../src/core/random';
 
-function turn(user: string, act: string, assistant: string, extra: Partial<Turn['trace']> = {}, items: string[] = []): Turn {
-  return { user_utterance: user, assistant_utterance: assistant, trace: { user_act: act, patience: 3, ...extra }, ...(items.length ? { recommendations: items.map((item_id) => ({ item_id })) } : {}) };
+function turn(
+  user: string,
+  act: string,
+  assistant: string,
+  extra: Partial<Turn['trace']> = {},
+  items: string[] = [],
+): Turn {
+  return {
+    user_utterance: user,
+    assistant_utterance: assistant,
+    trace: { user_act: act, patience: 3, ...extra },
+    ...(items.length ? { recommendations: items.map((item_id) => ({ item_id })) } : {}),
+  };
 }
 
-function conv(id: string, index: number, turns: Turn[], outcome: Conversation['outcome'] = 'ended', meta: Record<string, unknown> = {}): Conversation {
+function conv(
+  id: string,
+  index: number,
+  turns: Turn[],
+  outcome: Conversation['outcome'] = 'ended',
+  meta: Record<string, unknown> = {},
+): Conversation {
   return { id, turns, outcome, metadata: { index, ...meta } };
 }
 
@@ -27,7 +53,11 @@ function writeRun(dir: string, name: string, convs: Conversation[], seed?: strin
 }
 
 describe('comparePair', () => {
-  const base = [turn('hi', 'Disclose', 'hello'), turn('red shoes', 'Disclose', 'here', {}, ['x1', 'x2']), turn('thanks', 'Complete', 'bye')];
+  const base = [
+    turn('hi', 'Disclose', 'hello'),
+    turn('red shoes', 'Disclose', 'here', {}, ['x1', 'x2']),
+    turn('thanks', 'Complete', 'bye'),
+  ];
   test('identical conversations', () => {
     const c = comparePair(conv('a', 0, base), conv('a', 0, structuredClone(base)));
     assert.equal(c.identical, true);
@@ -61,7 +91,10 @@ describe('comparePair', () => {
     assert.equal(c.turn, 2);
     assert.deepEqual(c.traceFieldsAtTurn, ['frustration', 'patience']);
     const turns = turnDifferences(conv('a', 0, base), conv('a', 0, b));
-    assert.deepEqual(turns.map((t) => t.parts.length), [0, 0, 1]);
+    assert.deepEqual(
+      turns.map((t) => t.parts.length),
+      [0, 0, 1],
+    );
   });
 });
 
@@ -82,7 +115,10 @@ test('sameJson decides what comparing canonical JSON decides (5,000 random pairs
   for (let i = 0; i < 5000; i++) {
     const a = value(0);
     const b = rng.chance(0.5) ? value(0) : JSON.parse(JSON.stringify(a ?? null));
-    const c = rng.chance(0.3) && a && typeof a === 'object' && !Array.isArray(a) ? Object.fromEntries(Object.entries(a).reverse()) : b;
+    const c =
+      rng.chance(0.3) && a && typeof a === 'object' && !Array.isArray(a)
+        ? Object.fromEntries(Object.entries(a).reverse())
+        : b;
     const same = canonicalJson(a) === canonicalJson(c);
     if (same) equal++;
     assert.equal(sameJson(a, c), same, `${canonicalJson(a)} vs ${canonicalJson(c)}`);
@@ -124,7 +160,8 @@ describe('diffRuns', () => {
     assert.equal(r.aggregate.firstPart.user_utterance, 10);
     assert.equal(r.aggregate.firstTraceFields.patience, 10);
     assert.equal(r.aggregate.firstTraceFields.user_act, 10);
-    const t = (from: string, to: string) => r.aggregate.transitions.find((x) => x.from === from && x.to === to)?.count ?? 0;
+    const t = (from: string, to: string) =>
+      r.aggregate.transitions.find((x) => x.from === from && x.to === to)?.count ?? 0;
     assert.equal(t('accepted', 'abandoned'), 5);
     assert.equal(t('ended', 'abandoned'), 5);
     assert.equal(t('accepted', 'accepted'), 15);
@@ -148,7 +185,10 @@ describe('diffRuns', () => {
     assert.equal(bySeed.unpaired.length, 75);
     const byId = await diffRuns(pa, pb, { pairing: 'id', resamples: 200 });
     assert.equal(byId.aggregate.pairs, 35);
-    assert.deepEqual(byId.unpaired.map((u) => `${u.side}${u.line}`), ['A1', 'A2', 'A3', 'A4', 'A5']);
+    assert.deepEqual(
+      byId.unpaired.map((u) => `${u.side}${u.line}`),
+      ['A1', 'A2', 'A3', 'A4', 'A5'],
+    );
     assert.match(byId.unpaired[0].reason, /no conversation with id sim-7-0 in B/);
   });
 
@@ -157,8 +197,12 @@ describe('diffRuns', () => {
     const pa = writeRun(dir, 'a3.jsonl', noSeed);
     const pb = writeRun(dir, 'b3.jsonl', b);
     assert.equal((await diffRuns(pa, pb, { resamples: 200 })).pairing, 'id');
-    const prof = (cs: Conversation[]) => cs.map((c, i) => ({ ...c, id: `x${i}`, metadata: { profile: { budget: i % 2 } } }));
-    const r = await diffRuns(writeRun(dir, 'a4.jsonl', prof(a)), writeRun(dir, 'b4.jsonl', prof(b)), { pairing: 'profile', resamples: 200 });
+    const prof = (cs: Conversation[]) =>
+      cs.map((c, i) => ({ ...c, id: `x${i}`, metadata: { profile: { budget: i % 2 } } }));
+    const r = await diffRuns(writeRun(dir, 'a4.jsonl', prof(a)), writeRun(dir, 'b4.jsonl', prof(b)), {
+      pairing: 'profile',
+      resamples: 200,
+    });
     assert.equal(r.aggregate.pairs, 40);
     assert.ok(r.pairs.every((p) => p.idA === p.idB));
   });
@@ -167,22 +211,42 @@ describe('diffRuns', () => {
     const pa = writeRun(dir, 'a5.jsonl', a, 7);
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, `${JSON.stringify(b[0])}\n{"id":"q","turns":[{"user_utterance":5}]}\n`);
-    await assert.rejects(diffRuns(pa, bad), (e: Error) => e instanceof InputProblemError && /bad\.jsonl:2:\d+: turns\[0\]\.user_utterance/.test(e.message));
+    await assert.rejects(
+      diffRuns(pa, bad),
+      (e: Error) => e instanceof InputProblemError && /bad\.jsonl:2:\d+: turns\[0\]\.user_utterance/.test(e.message),
+    );
     // A line of A that is JSON but not a conversation is found whether it has a partner or not.
     for (const index of [0, 99]) {
       const badA = join(dir, `bad-a-${index}.jsonl`);
-      writeFileSync(badA, `${JSON.stringify(a[1])}\n${JSON.stringify({ id: 'q', turns: [{ user_utterance: 5 }], metadata: { index } })}\n`);
+      writeFileSync(
+        badA,
+        `${JSON.stringify(a[1])}\n${JSON.stringify({ id: 'q', turns: [{ user_utterance: 5 }], metadata: { index } })}\n`,
+      );
       writeFileSync(`${badA}.manifest.json`, JSON.stringify({ seed: 7 }));
-      await assert.rejects(diffRuns(badA, writeRun(dir, `good-b-${index}.jsonl`, [b[0], b[1]], 7)), (e: Error) => e instanceof InputProblemError && new RegExp(`bad-a-${index}\\.jsonl:2:\\d+: turns\\[0\\]\\.user_utterance`).test(e.message));
+      await assert.rejects(
+        diffRuns(badA, writeRun(dir, `good-b-${index}.jsonl`, [b[0], b[1]], 7)),
+        (e: Error) =>
+          e instanceof InputProblemError &&
+          new RegExp(`bad-a-${index}\\.jsonl:2:\\d+: turns\\[0\\]\\.user_utterance`).test(e.message),
+      );
     }
     // Shapes a plain JSON.parse would let through to the key readers are checked by the schema first.
     for (const line of ['{"turns":[null]}', '{"turns":[],"metadata":null}', '{"turns":[[1]]}']) {
       const odd = join(dir, 'odd.jsonl');
       writeFileSync(odd, `${line}\n`);
-      await assert.rejects(diffRuns(odd, pa), (e: Error) => e instanceof InputProblemError && /odd\.jsonl:1:/.test(e.message), line);
+      await assert.rejects(
+        diffRuns(odd, pa),
+        (e: Error) => e instanceof InputProblemError && /odd\.jsonl:1:/.test(e.message),
+        line,
+      );
     }
     const dup = writeRun(dir, 'dup.jsonl', [a[0], a[1], a[0]], 7);
-    await assert.rejects(diffRuns(dup, pa), (e: Error) => e instanceof InputProblemError && /dup\.jsonl:3: seed 7 #0 occurs twice in run A \(first on line 1\)/.test(e.message));
+    await assert.rejects(
+      diffRuns(dup, pa),
+      (e: Error) =>
+        e instanceof InputProblemError &&
+        /dup\.jsonl:3: seed 7 #0 occurs twice in run A \(first on line 1\)/.test(e.message),
+    );
   });
 
   test('failed conversations are never scores: counted as failure outcomes, left out of the statistics', async () => {
@@ -202,9 +266,21 @@ describe('gate and rendering', () => {
     assert.throws(() => parseGate('outcome_changed >> 5'), /expected METRIC OP VALUE/);
     const [c] = parseGate('outcome_changed > 5%');
     assert.deepEqual([c.metric, c.op, c.value, c.percent], ['outcome_changed', '>', 0.05, true]);
-    const fake = { a: { conversations: 100 }, b: { conversations: 100 }, unpaired: [], aggregate: { pairs: 100, outcomeChanged: 6, diverged: 10, identical: 90 }, success: { n: 100, acceptedA: 50, acceptedB: 47, mcnemar: { pvalue: 0.2 } } } as never;
-    const res = evaluateGate(fake, parseGate('outcome_changed > 5%, diverged > 10, accepted_change < -2%, success_p < 0.05'));
-    assert.deepEqual(res.map((r) => r.failed), [true, false, true, false]);
+    const fake = {
+      a: { conversations: 100 },
+      b: { conversations: 100 },
+      unpaired: [],
+      aggregate: { pairs: 100, outcomeChanged: 6, diverged: 10, identical: 90 },
+      success: { n: 100, acceptedA: 50, acceptedB: 47, mcnemar: { pvalue: 0.2 } },
+    } as never;
+    const res = evaluateGate(
+      fake,
+      parseGate('outcome_changed > 5%, diverged > 10, accepted_change < -2%, success_p < 0.05'),
+    );
+    assert.deepEqual(
+      res.map((r) => r.failed),
+      [true, false, true, false],
+    );
     assert.equal(evaluateGate(fake, parseGate('outcome_changed > 6%'))[0].failed, false);
   });
   test('ids with control characters and pipes cannot reach the terminal raw', () => {
@@ -215,7 +291,8 @@ describe('gate and rendering', () => {
 
 describe('simlens diff (CLI)', () => {
   const dir = scratchDir('simlens-diff-cli-');
-  const mk = (i: number, outcome: Conversation['outcome'], user = 'hello') => conv(`c${i}`, i, [turn(user, 'Disclose', 'hi')], outcome);
+  const mk = (i: number, outcome: Conversation['outcome'], user = 'hello') =>
+    conv(`c${i}`, i, [turn(user, 'Disclose', 'hi')], outcome);
   const a = Array.from({ length: 20 }, (_, i) => mk(i, 'accepted'));
   const b = Array.from({ length: 20 }, (_, i) => (i < 2 ? mk(i, 'abandoned', 'bye') : mk(i, 'accepted')));
   writeRun(dir, 'a.jsonl', a, 1);

@@ -13,7 +13,18 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { FakeOpenAI } from '../../support/fakeOpenAI';
@@ -72,52 +83,58 @@ after(async () => {
 // The documents run side by side (each in its own copy of the repository, its blocks in order):
 // most of the time goes to CLI processes and waits on the loopback LLM server, not to this process.
 describe('shell examples', { concurrency: true }, () => {
-for (const doc of docs) {
-  const name = relative(REPO, doc);
-  describe(`shell examples in ${name}`, () => {
-    let work = '';
-    before(() => {
-      work = mkdtempSync(join(tmpdir(), 'simlens-docs-'));
-      const root = join(work, 'repo');
-      mkdirSync(root);
-      for (const entry of readdirSync(REPO)) {
-        if (entry === '.git') continue;
-        symlinkSync(join(REPO, entry), join(root, entry));
-      }
-      const bin = join(work, 'bin');
-      mkdirSync(bin);
-      writeFileSync(join(bin, 'simlens'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-      chmodSync(join(bin, 'simlens'), 0o755);
-    });
-    after(() => rmSync(work, { recursive: true, force: true }));
-
-    for (const block of shellBlocks(readFileSync(doc, 'utf8'))) {
-      const first = block.code.split('\n').find((l) => l.trim() && !l.trim().startsWith('#')) ?? '';
-      // The limits only stop a hung example: the documents run side by side, on a busy machine too.
-      test(`${name}:${block.line}: ${first.slice(0, 70)}`, { timeout: 600_000 }, async () => {
-        // Asynchronous on purpose: the loopback LLM server lives in this process and must keep answering.
-        const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', block.code], {
-          cwd: join(work, 'repo'),
-          env: {
-            ...process.env,
-            PATH: `${join(work, 'bin')}:${process.env.PATH ?? ''}`,
-            SIMLENS_BASE_URL: fake.url,
-            SIMLENS_API_KEY: 'sk-docs-example',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4000)));
-        child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-        const timer = setTimeout(() => child.kill('SIGKILL'), 590_000);
-        const code = await new Promise<number | string>((resolveExit) => child.on('close', (c, sig) => resolveExit(c ?? String(sig))));
-        clearTimeout(timer);
-        assert.equal(code, 0, `the example at ${name}:${block.line} exited ${code}\n--- stdout ---\n${stdout.slice(-2000)}\n--- stderr ---\n${stderr.slice(-3000)}`);
+  for (const doc of docs) {
+    const name = relative(REPO, doc);
+    describe(`shell examples in ${name}`, () => {
+      let work = '';
+      before(() => {
+        work = mkdtempSync(join(tmpdir(), 'simlens-docs-'));
+        const root = join(work, 'repo');
+        mkdirSync(root);
+        for (const entry of readdirSync(REPO)) {
+          if (entry === '.git') continue;
+          symlinkSync(join(REPO, entry), join(root, entry));
+        }
+        const bin = join(work, 'bin');
+        mkdirSync(bin);
+        writeFileSync(join(bin, 'simlens'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+        chmodSync(join(bin, 'simlens'), 0o755);
       });
-    }
-  });
-}
+      after(() => rmSync(work, { recursive: true, force: true }));
+
+      for (const block of shellBlocks(readFileSync(doc, 'utf8'))) {
+        const first = block.code.split('\n').find((l) => l.trim() && !l.trim().startsWith('#')) ?? '';
+        // The limits only stop a hung example: the documents run side by side, on a busy machine too.
+        test(`${name}:${block.line}: ${first.slice(0, 70)}`, { timeout: 600_000 }, async () => {
+          // Asynchronous on purpose: the loopback LLM server lives in this process and must keep answering.
+          const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', block.code], {
+            cwd: join(work, 'repo'),
+            env: {
+              ...process.env,
+              PATH: `${join(work, 'bin')}:${process.env.PATH ?? ''}`,
+              SIMLENS_BASE_URL: fake.url,
+              SIMLENS_API_KEY: 'sk-docs-example',
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let stdout = '';
+          let stderr = '';
+          child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4000)));
+          child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+          const timer = setTimeout(() => child.kill('SIGKILL'), 590_000);
+          const code = await new Promise<number | string>((resolveExit) =>
+            child.on('close', (c, sig) => resolveExit(c ?? String(sig))),
+          );
+          clearTimeout(timer);
+          assert.equal(
+            code,
+            0,
+            `the example at ${name}:${block.line} exited ${code}\n--- stdout ---\n${stdout.slice(-2000)}\n--- stderr ---\n${stderr.slice(-3000)}`,
+          );
+        });
+      }
+    });
+  }
 });
 
 describe('links between the docs', () => {

@@ -26,15 +26,28 @@ describe('Marketplace page and package.json', () => {
   });
 
   test('the page has no repository commands, test paths or relative links', () => {
-    for (const bad of [/\bnpm (run|test|link|ci|install)\b/, /node scripts\//, /test\/fixtures/, /sample-workspace/, /git clone/, /\.\.\/shared/]) {
+    for (const bad of [
+      /\bnpm (run|test|link|ci|install)\b/,
+      /node scripts\//,
+      /test\/fixtures/,
+      /sample-workspace/,
+      /git clone/,
+      /\.\.\/shared/,
+    ]) {
       assert.doesNotMatch(page, bad);
     }
     const links = [...page.matchAll(/\]\(([^)]*)\)/g)].map((m) => m[1]);
-    assert.deepEqual(links.filter((l) => !/^https:\/\//.test(l)), [], 'relative links or images');
+    assert.deepEqual(
+      links.filter((l) => !/^https:\/\//.test(l)),
+      [],
+      'relative links or images',
+    );
   });
 
   test('the page lists every command of the extension', () => {
-    const commands = (pkg.contributes.commands as { command: string }[]).map((c) => c.command).filter((c) => !c.startsWith('simlens.test') && !c.startsWith('simlens.llm.'));
+    const commands = (pkg.contributes.commands as { command: string }[])
+      .map((c) => c.command)
+      .filter((c) => !c.startsWith('simlens.test') && !c.startsWith('simlens.llm.'));
     const listed = commands.filter((c) => page.includes(`\`${c}\``));
     // The palette table names the user-facing commands (internal ones, e.g. editor-title buttons, are not listed).
     assert.ok(listed.length >= 10, `${listed.length} of ${commands.length} commands listed`);
@@ -49,6 +62,7 @@ describe('README quick start', () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
     const quick = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## How to'));
     assert.ok(wanted.includes('slurm-wlm') && wanted.includes('munge'));
-    for (const p of [...wanted, ...extra]) assert.ok(quick.includes(`\`${p}\``), `README quick start does not name ${p}`);
+    for (const p of [...wanted, ...extra])
+      assert.ok(quick.includes(`\`${p}\``), `README quick start does not name ${p}`);
   });
 });

@@ -74,16 +74,31 @@ describe('agreement across taxonomies', () => {
     ];
     // P̄ = 0.378, P̄e = 0.213 → κ = 0.210 (rounded); our exact value to 1e-3.
     assert.ok(Math.abs(fleissKappa(counts) - 0.21) < 1e-3, String(fleissKappa(counts)));
-    assert.throws(() => fleissKappa([[1, 1], [3, 0]]), /row 1 has 3 ratings/);
+    assert.throws(
+      () =>
+        fleissKappa([
+          [1, 1],
+          [3, 0],
+        ]),
+      /row 1 has 3 ratings/,
+    );
   });
 
   test("three annotators on one taxonomy get Fleiss' kappa over the utterances all three annotated", () => {
-    const acts = { a: ['critique', 'other', 'critique', 'other'], b: ['critique', 'other', 'other', 'other'], c: ['critique', 'critique', 'critique', 'other'] };
+    const acts = {
+      a: ['critique', 'other', 'critique', 'other'],
+      b: ['critique', 'other', 'other', 'other'],
+      c: ['critique', 'critique', 'critique', 'other'],
+    };
     const conv: Conversation = {
       id: 'three',
       turns: [0, 1, 2, 3].map((i) => ({
         user_utterance: `u${i}`,
-        annotations: (['a', 'b', 'c'] as const).map((n) => ({ speaker: 'user' as const, annotator: n, acts: [acts[n][i]] })),
+        annotations: (['a', 'b', 'c'] as const).map((n) => ({
+          speaker: 'user' as const,
+          annotator: n,
+          acts: [acts[n][i]],
+        })),
       })),
     };
     const r = agreementFromConversations([conv]);
@@ -91,7 +106,15 @@ describe('agreement across taxonomies', () => {
     const f = r.fleiss[0];
     assert.deepEqual([f.speaker, f.annotators, f.taxonomy, f.items], ['user', ['a', 'b', 'c'], 'convapparel', 4]);
     // Hand count per utterance (critique, other): [3,0], [1,2], [2,1], [0,3].
-    assert.equal(f.kappa, fleissKappa([[3, 0], [1, 2], [2, 1], [0, 3]]));
+    assert.equal(
+      f.kappa,
+      fleissKappa([
+        [3, 0],
+        [1, 2],
+        [2, 1],
+        [0, 3],
+      ]),
+    );
     assert.ok(Math.abs((f.kappa ?? NaN) - 1 / 3) < 1e-12); // P̄ = 2/3, P̄e = 1/2
   });
 
@@ -101,10 +124,16 @@ describe('agreement across taxonomies', () => {
     const run = (args: string[]) => runCli(args, dir);
     const plain = await run(['agreement', 'movies.jsonl', '--annotators', 'root,source']);
     assert.equal(plain.code, 1, plain.err);
-    assert.equal(plain.out, formatAgreementText(agreementFromConversations([movie()], { annotators: ['root', 'source'] })));
+    assert.equal(
+      plain.out,
+      formatAgreementText(agreementFromConversations([movie()], { annotators: ['root', 'source'] })),
+    );
     const mapped = await run(['agreement', 'movies.jsonl', '--annotators', 'root,source', '--map']);
     assert.equal(mapped.code, 0, mapped.err);
-    assert.match(mapped.out, /root vs source — user utterances \(4\), taxonomy zhang-balog \(convapparel and iard mapped/);
+    assert.match(
+      mapped.out,
+      /root vs source — user utterances \(4\), taxonomy zhang-balog \(convapparel and iard mapped/,
+    );
     assert.match(mapped.out, /primary-act Cohen's kappa: 1\.000/);
     cleanup();
   });

@@ -14,7 +14,12 @@ function annotated(a: string[][], b: string[][], judge?: string[][]): Conversati
       annotations: [
         { speaker: 'user' as const, annotator: 'ann', acts: actsA },
         { speaker: 'user' as const, annotator: 'bob', acts: b[i] },
-        ...(judge ? [{ speaker: 'assistant' as const, annotator: 'judge:m', acts: judge[i] }, { speaker: 'assistant' as const, annotator: 'ann', acts: judge[(i + 1) % judge.length] }] : []),
+        ...(judge
+          ? [
+              { speaker: 'assistant' as const, annotator: 'judge:m', acts: judge[i] },
+              { speaker: 'assistant' as const, annotator: 'ann', acts: judge[(i + 1) % judge.length] },
+            ]
+          : []),
       ],
     })),
   };
@@ -55,14 +60,18 @@ describe('agreement', () => {
     const judgePair = r.reports.find((x) => x.annotatorB === 'judge:m' && x.speaker === 'assistant')!;
     assert.equal(judgePair.items, 2);
     assert.equal(judgePair.primaryKappa, -1);
-    const single = agreementFromConversations([{ turns: [{ user_utterance: 'x', annotations: [{ speaker: 'user', annotator: 'solo', acts: ['a'] }] }] }]);
+    const single = agreementFromConversations([
+      { turns: [{ user_utterance: 'x', annotations: [{ speaker: 'user', annotator: 'solo', acts: ['a'] }] }] },
+    ]);
     assert.equal(single.reports.length, 0);
     assert.match(single.note ?? '', /at least two annotators/);
   });
 
   test('computeAgreement reads a document including unsaved edits', async () => {
     const c = conversation(1);
-    (c.turns as Array<Record<string, unknown>>)[0].annotations = [{ speaker: 'user', annotator: 'bob', acts: ['critique'] }];
+    (c.turns as Array<Record<string, unknown>>)[0].annotations = [
+      { speaker: 'user', annotator: 'bob', acts: ['critique'] },
+    ];
     const path = tempFile('agree.conv.jsonl', JSON.stringify(c) + '\n' + JSON.stringify(conversation(2)) + '\n');
     const doc = await ConversationDocumentModel.open(path);
     try {

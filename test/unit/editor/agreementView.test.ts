@@ -34,7 +34,10 @@ describe('agreement view (jsdom)', () => {
       assert.equal(req.length, 1);
       // The real host computed it from the file: the same result as from the conversations.
       await hx.waitFor('.agreement [role="alert"]');
-      assert.deepEqual(hx.received.filter((m) => m.type === 'agreement').map((m) => (m as { result: unknown }).result), [json(agreementFromConversations([movie()]))]);
+      assert.deepEqual(
+        hx.received.filter((m) => m.type === 'agreement').map((m) => (m as { result: unknown }).result),
+        [json(agreementFromConversations([movie()]))],
+      );
       const alert = hx.document.querySelector('.agreement [role="alert"]');
       assert.match(alert?.textContent ?? '', /different taxonomies: root \(convapparel\) and source \(iard\)/);
       assert.equal(hx.document.querySelectorAll('.agreement .pair').length, 0, 'no kappa table across taxonomies');
@@ -43,10 +46,19 @@ describe('agreement view (jsdom)', () => {
       box.checked = true;
       box.dispatchEvent(new hx.window.Event('change'));
       await hx.settle();
-      assert.deepEqual(hx.posted.filter((m) => m.type === 'requestAgreement').map((m) => (m as { map?: boolean }).map), [false, true]);
+      assert.deepEqual(
+        hx.posted.filter((m) => m.type === 'requestAgreement').map((m) => (m as { map?: boolean }).map),
+        [false, true],
+      );
       await hx.waitFor('.agreement .pair');
-      assert.deepEqual(hx.received.filter((m) => m.type === 'agreement').map((m) => (m as { result: unknown }).result)[1], json(agreementFromConversations([movie()], { map: true })));
-      assert.match(hx.document.querySelector('.agreement .pair')?.textContent ?? '', /mapped to zhang-balog acts through act-aliases\.json/);
+      assert.deepEqual(
+        hx.received.filter((m) => m.type === 'agreement').map((m) => (m as { result: unknown }).result)[1],
+        json(agreementFromConversations([movie()], { map: true })),
+      );
+      assert.match(
+        hx.document.querySelector('.agreement .pair')?.textContent ?? '',
+        /mapped to zhang-balog acts through act-aliases\.json/,
+      );
       saved = hx.state();
     } finally {
       hx.close();

@@ -65,13 +65,26 @@ describe('annotation input never fails silently', () => {
       const note = hx.document.querySelector('textarea.note') as HTMLTextAreaElement;
       note.focus();
       note.value = 'vague answer';
-      note.dispatchEvent(new hx.window.KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true, cancelable: true }));
+      note.dispatchEvent(
+        new hx.window.KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true, cancelable: true }),
+      );
       // Chrome fires blur on a focused element when it is removed from the page.
       note.dispatchEvent(new hx.window.FocusEvent('blur'));
       await hx.settle();
       const notes = hx.posted.filter((m) => m.type === 'annotate' && m.note !== undefined);
       assert.equal(notes.length, 1, 'the note is sent exactly once');
-      assert.deepEqual({ ...notes[0], requestId: undefined }, { type: 'annotate', requestId: undefined, line: 0, turn: 1, speaker: 'assistant', acts: [], note: 'vague answer' });
+      assert.deepEqual(
+        { ...notes[0], requestId: undefined },
+        {
+          type: 'annotate',
+          requestId: undefined,
+          line: 0,
+          turn: 1,
+          speaker: 'assistant',
+          acts: [],
+          note: 'vague answer',
+        },
+      );
       assert.match(hx.document.querySelector('.cursor-head')?.textContent ?? '', /turn 2 · assistant/);
       // The transcript was updated in place (its scroll position is kept), and focus is on the utterance.
       assert.equal(hx.document.querySelector('.transcript-scroll'), scroller);
@@ -88,7 +101,14 @@ describe('annotation input never fails silently', () => {
     const conv: Conversation = {
       id: 'ann-1',
       turns: [
-        { user_utterance: 'Any sci-fi?', assistant_utterance: 'Alien?', annotations: [{ speaker: 'user', annotator: 'source', acts: ['INQ'] }, { speaker: 'assistant', annotator: 'source', taxonomy: 'iard', acts: ['REC-S'] }] },
+        {
+          user_utterance: 'Any sci-fi?',
+          assistant_utterance: 'Alien?',
+          annotations: [
+            { speaker: 'user', annotator: 'source', acts: ['INQ'] },
+            { speaker: 'assistant', annotator: 'source', taxonomy: 'iard', acts: ['REC-S'] },
+          ],
+        },
       ],
     };
     const hx = await loadWebview({ conversations: [conv], init: { annotator: '' } });

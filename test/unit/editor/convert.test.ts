@@ -34,7 +34,10 @@ describe('editor: converting an importable file', () => {
   test('conversation JSONL needs no conversion', async () => {
     const dir = scratchDir('simlens-convert-');
     const path = join(dir, 'a.jsonl');
-    writeFileSync(path, JSON.stringify({ id: 'c1', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }] }) + '\n');
+    writeFileSync(
+      path,
+      JSON.stringify({ id: 'c1', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }] }) + '\n',
+    );
     assert.equal(await importPreview(path), undefined);
   });
 
@@ -42,7 +45,10 @@ describe('editor: converting an importable file', () => {
     const dir = scratchDir('simlens-convert-');
     const path = join(dir, 'broken.json');
     // A DialogueKit document cut off in the middle.
-    writeFileSync(path, readFileSync(join(FIXTURES, 'datasets/dialoguekit-tests/annotated_dialogues.json'), 'utf8').slice(0, 400));
+    writeFileSync(
+      path,
+      readFileSync(join(FIXTURES, 'datasets/dialoguekit-tests/annotated_dialogues.json'), 'utf8').slice(0, 400),
+    );
     const p = await importPreview(path);
     assert.ok(p?.error, JSON.stringify(p));
     assert.match(p.error, /broken\.json/);
@@ -55,7 +61,11 @@ describe('editor: converting an importable file', () => {
     const lines = readFileSync(c.target, 'utf8').trim().split('\n');
     assert.equal(lines.length, c.count);
     assert.equal(c.count, 3);
-    const first = JSON.parse(lines[0]) as { id?: string; conversation_id?: string; turns: Array<{ user_utterance: string }> };
+    const first = JSON.parse(lines[0]) as {
+      id?: string;
+      conversation_id?: string;
+      turns: Array<{ user_utterance: string }>;
+    };
     assert.equal(first.turns[0].user_utterance.trim(), 'hello');
   });
 
@@ -64,19 +74,29 @@ describe('editor: converting an importable file', () => {
   });
 
   test('the webview shows the format, the summary and a Convert button instead of the list', async () => {
-    const summary = 'train_data.jsonl\n  conversations: 3\n  warnings (1):\n    train_data.jsonl:3: messages[1].senderWorkerId: <img src=x onerror=__xss("summary")>';
+    const summary =
+      'train_data.jsonl\n  conversations: 3\n  warnings (1):\n    train_data.jsonl:3: messages[1].senderWorkerId: <img src=x onerror=__xss("summary")>';
     const hz = await loadWebview({
       init: {
         fileName: 'train_data.jsonl',
         taxonomy: CONVAPPAREL_TAXONOMY,
-        importable: { format: 'redial', headline: 'ReDial release (JSONL) (detected): 3 conversations, 1 warning', text: summary, target: 'train_data.conv.jsonl' },
+        importable: {
+          format: 'redial',
+          headline: 'ReDial release (JSONL) (detected): 3 conversations, 1 warning',
+          text: summary,
+          target: 'train_data.conv.jsonl',
+        },
       },
     });
     try {
       await hz.waitFor('.import-format', /ReDial release \(JSONL\) \(detected\): 3 conversations/);
       assert.equal(hz.document.querySelector('.import-summary')?.textContent, summary);
       assert.deepEqual(hz.fired, []);
-      assert.equal(hz.posted.some((m) => m.type === 'setFilter'), false, 'no list is requested for a file that is not JSONL');
+      assert.equal(
+        hz.posted.some((m) => m.type === 'setFilter'),
+        false,
+        'no list is requested for a file that is not JSONL',
+      );
       const convert = hz.document.querySelector<HTMLButtonElement>('button.convert');
       assert.ok(convert);
       assert.match(convert.textContent ?? '', /Convert to train_data\.conv\.jsonl and open/);
@@ -100,10 +120,15 @@ describe('editor: first render', () => {
       await hz.waitFor('.conv-id', /c1/);
       const [ready] = hz.posted;
       assert.equal(ready.type, 'ready');
-      assert.deepEqual(ready, { type: 'ready', first: { requestId: (ready as { first: { requestId: number } }).first.requestId, line: 0 } });
+      assert.deepEqual(ready, {
+        type: 'ready',
+        first: { requestId: (ready as { first: { requestId: number } }).first.requestId, line: 0 },
+      });
       // The host answered it after init: the page asks again only to find the conversation's
       // position in the view once the view arrives (same line).
-      assert.ok(hz.posted.filter((m) => m.type === 'openConversation').every((m) => (m as { line: number }).line === 0));
+      assert.ok(
+        hz.posted.filter((m) => m.type === 'openConversation').every((m) => (m as { line: number }).line === 0),
+      );
     } finally {
       hz.close();
     }
@@ -112,7 +137,10 @@ describe('editor: first render', () => {
   test('a saved filter still opens the first row of the filtered list', async () => {
     const conv = { id: 'c1', turns: [{ user_utterance: 'first', assistant_utterance: 'hi' }] };
     const shoes = { ...conv, task_id: 'footwear_good' };
-    const hz = await loadWebview({ conversations: [shoes, { ...shoes, id: 'c2' }], savedState: { v: 1, filter: { task: 'footwear' }, mode: 'replay' } });
+    const hz = await loadWebview({
+      conversations: [shoes, { ...shoes, id: 'c2' }],
+      savedState: { v: 1, filter: { task: 'footwear' }, mode: 'replay' },
+    });
     try {
       await hz.waitFor('.conv-id', /c1/);
       const types = hz.posted.map((m) => m.type);

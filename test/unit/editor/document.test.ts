@@ -35,15 +35,24 @@ describe('editor document model', () => {
       assert.ok(second);
       const undone = await doc.undoEdit(second.seq);
       assert.ok(undone);
-      assert.equal(editNotice('undo', undone), 'Undone: Annotate turn 1 user: critique (line 2; now acts inform_preference there)');
+      assert.equal(
+        editNotice('undo', undone),
+        'Undone: Annotate turn 1 user: critique (line 2; now acts inform_preference there)',
+      );
       const redone = await doc.redoEdit(second.seq);
       assert.ok(redone);
-      assert.equal(editNotice('redo', redone), 'Redone: Annotate turn 1 user: critique (line 2; now acts critique there)');
+      assert.equal(
+        editNotice('redo', redone),
+        'Redone: Annotate turn 1 user: critique (line 2; now acts critique there)',
+      );
       const first = await doc.undoEdit(second.seq);
       assert.ok(first);
       const back = await doc.undo();
       assert.ok(back);
-      assert.match(editNotice('undo', back), /^Undone: Annotate turn 1 user: inform_preference \(line 2; now no annotation there\)$/);
+      assert.match(
+        editNotice('undo', back),
+        /^Undone: Annotate turn 1 user: inform_preference \(line 2; now no annotation there\)$/,
+      );
     } finally {
       await doc.close?.();
     }
@@ -75,7 +84,13 @@ describe('editor document model', () => {
       assert.ok(line.includes('", "task_id"'), 'spacing kept');
       const parsed = JSON.parse(line);
       assert.deepEqual(parsed.turns[0].annotations, [
-        { speaker: 'user', annotator: 'alice', acts: ['inform_preference', 'critique'], note: 'first note', time: '2025-01-02T03:04:05.000Z' },
+        {
+          speaker: 'user',
+          annotator: 'alice',
+          acts: ['inform_preference', 'critique'],
+          note: 'first note',
+          time: '2025-01-02T03:04:05.000Z',
+        },
       ]);
       assert.deepEqual(parsed.vendor_field, { keep: [1, 2.5, 'x'] }, 'unknown fields kept');
       assert.equal(await doc.isModified(), false);
@@ -163,7 +178,14 @@ describe('editor document model', () => {
       const saved = JSON.parse(readFileSync(path, 'utf8'));
       const anns = saved.turns[0].annotations;
       assert.equal(anns.length, 2);
-      assert.deepEqual(anns[0], { speaker: 'user', annotator: 'bob', acts: ['critique', 'other'], slots: [{ slot: 'color', value: 'red' }], extra: 1, time: '2025-01-02T03:04:05.000Z' });
+      assert.deepEqual(anns[0], {
+        speaker: 'user',
+        annotator: 'bob',
+        acts: ['critique', 'other'],
+        slots: [{ slot: 'color', value: 'red' }],
+        extra: 1,
+        time: '2025-01-02T03:04:05.000Z',
+      });
       assert.deepEqual(anns[1].acts, ['inform_preference', 'critique']);
     } finally {
       await doc.close();
@@ -208,18 +230,31 @@ describe('editor document model', () => {
     const restored = await ConversationDocumentModel.restore(path, backup);
     assert.deepEqual(restored.lost, []);
     assert.equal(await restored.doc.isModified(), true);
-    assert.deepEqual((await restored.doc.readConversation(6)).conversation?.turns[0].annotations?.[0].acts, ['greet_thank']);
+    assert.deepEqual((await restored.doc.readConversation(6)).conversation?.turns[0].annotations?.[0].acts, [
+      'greet_thank',
+    ]);
     await restored.doc.close();
 
     // Someone inserted a line at the top: the annotation must follow conversation conv-4.
-    const shifted = tempFile('shifted.conv.jsonl', Buffer.concat([Buffer.from(JSON.stringify(conversation(99)) + '\n'), bytes.subarray(3)]));
-    const moved = await ConversationDocumentModel.restore(shifted, backup.replaceAll(JSON.stringify(path).slice(1, -1), shifted));
+    const shifted = tempFile(
+      'shifted.conv.jsonl',
+      Buffer.concat([Buffer.from(JSON.stringify(conversation(99)) + '\n'), bytes.subarray(3)]),
+    );
+    const moved = await ConversationDocumentModel.restore(
+      shifted,
+      backup.replaceAll(JSON.stringify(path).slice(1, -1), shifted),
+    );
     assert.deepEqual(moved.lost, []);
-    assert.deepEqual((await moved.doc.readConversation(7)).conversation?.turns[0].annotations?.[0].acts, ['greet_thank']);
+    assert.deepEqual((await moved.doc.readConversation(7)).conversation?.turns[0].annotations?.[0].acts, [
+      'greet_thank',
+    ]);
     assert.equal((await moved.doc.readConversation(6)).conversation?.turns[0].annotations, undefined);
     await moved.doc.close();
 
-    await assert.rejects(ConversationDocumentModel.restore(path, '{"format":"other"}'), /backup for .* is invalid: format: expected one of "simlens-annotation-backup", got string "other"/);
+    await assert.rejects(
+      ConversationDocumentModel.restore(path, '{"format":"other"}'),
+      /backup for .* is invalid: format: expected one of "simlens-annotation-backup", got string "other"/,
+    );
   });
 
   test('revert discards edits', async () => {

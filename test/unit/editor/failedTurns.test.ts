@@ -20,8 +20,15 @@ function failed(): Conversation {
     source: 'agenda-cir6',
     outcome: 'agent_error',
     turns: [
-      { user_utterance: 'I want boots', assistant_utterance: 'Which size?', trace: { user_act: 'Disclose', agenda: ['Inquire'] } },
-      { user_utterance: 'Size 42 please', trace: { user_act: 'Disclose', agenda: ['Inquire'], error: PAYLOAD, error_kind: 'agent_timeout' } },
+      {
+        user_utterance: 'I want boots',
+        assistant_utterance: 'Which size?',
+        trace: { user_act: 'Disclose', agenda: ['Inquire'] },
+      },
+      {
+        user_utterance: 'Size 42 please',
+        trace: { user_act: 'Disclose', agenda: ['Inquire'], error: PAYLOAD, error_kind: 'agent_timeout' },
+      },
     ],
   };
 }
@@ -34,7 +41,10 @@ describe('failed runs in the editor', () => {
     s.set(1, { kind: 'valid', line: 2, conversation: failed() as never });
     s.set(2, { kind: 'valid', line: 3, conversation: { ...failed(), id: 'sim-fail-2' } as never });
     assert.equal(s.summary(1).outcome, 'agent_error');
-    assert.deepEqual(s.facets().outcome, [['accepted', 1], ['agent_error', 2]]);
+    assert.deepEqual(s.facets().outcome, [
+      ['accepted', 1],
+      ['agent_error', 2],
+    ]);
     assert.deepEqual([...s.filterLines({ outcome: 'agent_error' })], [1, 2]);
     assert.deepEqual([...s.filterLines({ outcome: 'accepted' })], [0]);
   });
@@ -60,13 +70,21 @@ describe('failed runs in the editor', () => {
       assert.ok((box!.textContent ?? '').includes(PAYLOAD));
       assert.equal(box!.querySelector('img'), null);
       assert.ok(box!.querySelector('.codicon-error'), 'an icon, not colour alone');
-      assert.equal(turns[1].querySelectorAll('.msg.assistant').length, 1, 'no empty assistant bubble besides the failure');
+      assert.equal(
+        turns[1].querySelectorAll('.msg.assistant').length,
+        1,
+        'no empty assistant bubble besides the failure',
+      );
       // The user utterance of the failed turn is still there.
       assert.match(turns[1].querySelector('.msg.user')?.textContent ?? '', /Size 42 please/);
       // The state panel at the failed turn names the failure class too.
       hx.key('End');
       await hx.waitFor('.state-panel .error-box', /agent_timeout/);
-      assert.equal(hx.document.querySelector('.state-panel')?.textContent?.includes('Other trace fields'), false, 'error_kind is not dumped as an unknown field');
+      assert.equal(
+        hx.document.querySelector('.state-panel')?.textContent?.includes('Other trace fields'),
+        false,
+        'error_kind is not dumped as an unknown field',
+      );
       await hx.settle(30);
       assert.deepEqual(hx.fired, []);
     } finally {
@@ -75,8 +93,18 @@ describe('failed runs in the editor', () => {
   });
 
   test('header: a failure no turn records (simulator crash) shows under the header, a turn failure only on its turn', async () => {
-    const crash: Conversation = { id: 'crash-1', source: 'agenda-cir6', outcome: 'ended', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }], metadata: { error: `TypeError ${PAYLOAD}` } };
-    const agent: Conversation = { ...failed(), id: 'agent-1', metadata: { error: PAYLOAD, error_kind: 'agent_timeout' } };
+    const crash: Conversation = {
+      id: 'crash-1',
+      source: 'agenda-cir6',
+      outcome: 'ended',
+      turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }],
+      metadata: { error: `TypeError ${PAYLOAD}` },
+    };
+    const agent: Conversation = {
+      ...failed(),
+      id: 'agent-1',
+      metadata: { error: PAYLOAD, error_kind: 'agent_timeout' },
+    };
     const hx = await loadWebview({ conversations: [crash, agent] });
     try {
       await hx.waitFor('.conv-id', /crash-1/);
@@ -103,7 +131,17 @@ describe('failed runs in the editor', () => {
         type: 'view',
         viewVersion: 99,
         count: 1,
-        facets: { task: [], condition: [], source: [], outcome: [['agent_error', 1]], annotator: [], valid: 1, invalid: 0, blank: 0, pending: 0 },
+        facets: {
+          task: [],
+          condition: [],
+          source: [],
+          outcome: [['agent_error', 1]],
+          annotator: [],
+          valid: 1,
+          invalid: 0,
+          blank: 0,
+          pending: 0,
+        },
         filter: {},
         partial: false,
         ms: 1,
@@ -135,14 +173,28 @@ describe('failed runs in the editor', () => {
       ],
     };
     const s = new SummaryIndex(2);
-    s.set(0, { kind: 'valid', line: 1, conversation: { id: 'ok', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }], outcome: 'ended' } as never });
+    s.set(0, {
+      kind: 'valid',
+      line: 1,
+      conversation: {
+        id: 'ok',
+        turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }],
+        outcome: 'ended',
+      } as never,
+    });
     s.set(1, { kind: 'valid', line: 2, conversation: muted as never });
-    assert.deepEqual(s.facets().outcome, [['ended', 1], ['simulator_error', 1]]);
+    assert.deepEqual(s.facets().outcome, [
+      ['ended', 1],
+      ['simulator_error', 1],
+    ]);
     assert.deepEqual([...s.filterLines({ outcome: 'simulator_error' })], [1]);
     const hx = await loadWebview({ conversations: [muted] });
     try {
       const badge = await hx.waitFor('.row .chip.outcome-simulator_error', /simulator_error/);
-      assert.ok(badge.classList.contains('error') && badge.querySelector('.codicon'), 'styled as a failure, with an icon');
+      assert.ok(
+        badge.classList.contains('error') && badge.querySelector('.codicon'),
+        'styled as a failure, with an icon',
+      );
       assert.match(badge.getAttribute('title') ?? '', /not a user outcome/);
       assert.match(hx.document.querySelector('.transcript')?.textContent ?? '', /Simulated user failed \(user_llm\)/);
     } finally {

@@ -4,11 +4,18 @@ import type { Conversation } from '../../../src/core/model';
 import { loadWebview } from './webviewHarness';
 
 function conv(i: number, task: string, condition: string): Conversation {
-  return { id: `c-${i}`, task_id: task, condition, turns: [{ user_utterance: `hello ${i}`, assistant_utterance: 'hi' }] } as Conversation;
+  return {
+    id: `c-${i}`,
+    task_id: task,
+    condition,
+    turns: [{ user_utterance: `hello ${i}`, assistant_utterance: 'hi' }],
+  } as Conversation;
 }
 
 test('filters: facet selects live in a "Filters" popover (one control row at any width), labelled, keyboard operable', async () => {
-  const hx = await loadWebview({ conversations: [conv(1, 'shoes', 'good'), conv(2, 'coats', 'bad'), conv(3, 'coats', 'good')] });
+  const hx = await loadWebview({
+    conversations: [conv(1, 'shoes', 'good'), conv(2, 'coats', 'bad'), conv(3, 'coats', 'good')],
+  });
   try {
     await hx.waitFor('.conv-id', /c-1/);
     // Let the host's own first view arrive, so it cannot replace the one this test sends below.
@@ -21,7 +28,9 @@ test('filters: facet selects live in a "Filters" popover (one control row at any
     assert.equal(toggle.getAttribute('aria-expanded'), 'false');
     assert.equal(popover.hidden, true);
     // Every facet select is inside the popover, with a visible label; the search box stays in the row.
-    const selects = ([...doc.querySelectorAll('.filters select.filter')] as HTMLSelectElement[]).filter((s) => s.name !== 'speaker');
+    const selects = ([...doc.querySelectorAll('.filters select.filter')] as HTMLSelectElement[]).filter(
+      (s) => s.name !== 'speaker',
+    );
     assert.ok(selects.length >= 6);
     for (const s of selects) {
       assert.ok(popover.contains(s), `${s.name} is in the popover`);
@@ -36,7 +45,23 @@ test('filters: facet selects live in a "Filters" popover (one control row at any
       type: 'view',
       viewVersion: 99,
       count: 3,
-      facets: { task: [['coats', 2], ['shoes', 1]], condition: [['good', 2], ['bad', 1]], source: [], outcome: [], annotator: [], valid: 3, invalid: 0, blank: 0, pending: 0 },
+      facets: {
+        task: [
+          ['coats', 2],
+          ['shoes', 1],
+        ],
+        condition: [
+          ['good', 2],
+          ['bad', 1],
+        ],
+        source: [],
+        outcome: [],
+        annotator: [],
+        valid: 3,
+        invalid: 0,
+        blank: 0,
+        pending: 0,
+      },
       filter: {},
       partial: false,
       ms: 1,
@@ -46,7 +71,10 @@ test('filters: facet selects live in a "Filters" popover (one control row at any
     condition.value = 'bad';
     condition.dispatchEvent(new hx.window.Event('change'));
     await hx.settle(20);
-    assert.deepEqual(hx.posted.filter((m) => m.type === 'setFilter').pop(), { type: 'setFilter', filter: { condition: 'bad' } });
+    assert.deepEqual(hx.posted.filter((m) => m.type === 'setFilter').pop(), {
+      type: 'setFilter',
+      filter: { condition: 'bad' },
+    });
     assert.match(toggle.textContent ?? '', /Filters\s*\(1\)/);
     // Escape closes it and gives focus back to the button.
     condition.focus();

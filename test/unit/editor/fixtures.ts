@@ -14,9 +14,12 @@ export function conversation(i: number, extra: Record<string, unknown> = {}): Re
     vendor_field: { keep: [1, 2.5, 'x'] },
     turns: [
       {
-        user_utterance: i % 7 === 0 ? `I need waterproof boots size ${i}` : `Looking for something in ${task} number ${i}`,
+        user_utterance:
+          i % 7 === 0 ? `I need waterproof boots size ${i}` : `Looking for something in ${task} number ${i}`,
         assistant_utterance: 'Here are some options for you.',
-        recommendations: [{ item_id: `item-${i}`, title: `Item ${i}`, description: 'A nice item', features: 'red, warm' }],
+        recommendations: [
+          { item_id: `item-${i}`, title: `Item ${i}`, description: 'A nice item', features: 'red, warm' },
+        ],
         trace: { agenda: ['Disclose', 'Inquire'], operation: 'push', patience: 3, satisfaction: 0.5 },
       },
       {
@@ -50,7 +53,12 @@ export function awkwardFile(): { path: string; bytes: Buffer } {
   lines.push('\n');
   lines.push('{"id": "broken", "turns": [\n'.replace('\n', '') + '\r\n');
   lines.push(JSON.stringify({ id: 'bad-schema', turns: 'nope' }) + '\n');
-  lines.push(JSON.stringify(conversation(3, { big: 12345678901234567890 })).replace('"big":12345678901234567000', '"big":12345678901234567890') + '\r\n');
+  lines.push(
+    JSON.stringify(conversation(3, { big: 12345678901234567890 })).replace(
+      '"big":12345678901234567000',
+      '"big":12345678901234567890',
+    ) + '\r\n',
+  );
   lines.push(JSON.stringify(conversation(4)));
   const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines.join(''), 'utf8')]);
   return { path: tempFile('awkward.conv.jsonl', bytes), bytes };

@@ -50,15 +50,21 @@ describe('IARD taxonomy', () => {
 
   test('the taxonomy is exactly the union of the labels the real IARD files use (CLQ included)', () => {
     const used: Record<'AGENT' | 'USER', Set<string>> = { AGENT: new Set(), USER: new Set() };
-    for (const f of Object.values(LABELS.files)) for (const who of ['AGENT', 'USER'] as const) for (const l of Object.keys(f.labels[who] ?? {})) used[who].add(l);
+    for (const f of Object.values(LABELS.files))
+      for (const who of ['AGENT', 'USER'] as const) for (const l of Object.keys(f.labels[who] ?? {})) used[who].add(l);
     assert.deepEqual([...used.AGENT].sort(), [...IARD_TAXONOMY.assistant].sort());
     assert.deepEqual([...used.USER].sort(), [...IARD_TAXONOMY.user].sort());
     assert.equal(LABELS.files['data/datasets/iard/formatted_IARD_annotated_partially.json'].labels.AGENT['CLQ'], 22);
     // A DialogueKit file whose agent says CLQ is recorded as IARD, so the editor offers IARD's acts.
-    const doc = [{ conversation_id: 'q', conversation: [
-      { participant: 'USER', utterance: 'a horror film?', dialogue_acts: [{ intent: 'IQU', slot_values: [] }] },
-      { participant: 'AGENT', utterance: 'old or new?', dialogue_acts: [{ intent: 'CLQ', slot_values: [] }] },
-    ] }];
+    const doc = [
+      {
+        conversation_id: 'q',
+        conversation: [
+          { participant: 'USER', utterance: 'a horror film?', dialogue_acts: [{ intent: 'IQU', slot_values: [] }] },
+          { participant: 'AGENT', utterance: 'old or new?', dialogue_acts: [{ intent: 'CLQ', slot_values: [] }] },
+        ],
+      },
+    ];
     const r = importText(JSON.stringify(doc), { origin: 'iard.json' });
     const acts = r.conversations[0].turns.flatMap((t) => t.annotations ?? []);
     assert.ok(acts.length > 0 && acts.every((a) => a.taxonomy === 'iard'), JSON.stringify(acts));

@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
 import { loadWebview } from './webviewHarness';
 
-const conv: Conversation = { id: 'c-1', task_id: 'shoes', turns: [{ user_utterance: 'I need boots', assistant_utterance: 'Which size?' }] } as Conversation;
+const conv: Conversation = {
+  id: 'c-1',
+  task_id: 'shoes',
+  turns: [{ user_utterance: 'I need boots', assistant_utterance: 'Which size?' }],
+} as Conversation;
 
 test('annotation edits the host has not answered yet are counted on the page (tests and users can wait on them)', async () => {
   const hx = await loadWebview({ conversations: [conv] });

@@ -6,21 +6,44 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { RpcClient } from '../../../src/shared/rpc';
-import { parseViewState, parseWebviewMessage, VIEW_STATE_VERSION, type HostMessage, type WebviewMessage } from '../../../src/shared/editorProtocol';
+import {
+  parseViewState,
+  parseWebviewMessage,
+  VIEW_STATE_VERSION,
+  type HostMessage,
+  type WebviewMessage,
+} from '../../../src/shared/editorProtocol';
 import { loadWebview } from './webviewHarness';
 
 type Conv = Extract<HostMessage, { type: 'conversation' }>;
-const conv = (requestId: number, line: number): Conv => ({ type: 'conversation', requestId, line, id: `c${line}`, viewIndex: line });
+const conv = (requestId: number, line: number): Conv => ({
+  type: 'conversation',
+  requestId,
+  line,
+  id: `c${line}`,
+  viewIndex: line,
+});
 
 describe('rpc channel', () => {
   test('a reply goes to its request; a newer request of the same key makes the older reply stale (dropped)', () => {
     const sent: WebviewMessage[] = [];
     const rpc = new RpcClient<WebviewMessage, HostMessage>((m) => sent.push(m));
     const got: number[] = [];
-    const a = rpc.request('conversation', (requestId) => ({ type: 'openConversation', requestId, line: 1 }), (m) => got.push((m as Conv).line));
-    const b = rpc.request('conversation', (requestId) => ({ type: 'openConversation', requestId, line: 2 }), (m) => got.push((m as Conv).line));
+    const a = rpc.request(
+      'conversation',
+      (requestId) => ({ type: 'openConversation', requestId, line: 1 }),
+      (m) => got.push((m as Conv).line),
+    );
+    const b = rpc.request(
+      'conversation',
+      (requestId) => ({ type: 'openConversation', requestId, line: 2 }),
+      (m) => got.push((m as Conv).line),
+    );
     assert.notEqual(a, b);
-    assert.deepEqual(sent.map((m) => (m as { requestId: number }).requestId), [a, b]);
+    assert.deepEqual(
+      sent.map((m) => (m as { requestId: number }).requestId),
+      [a, b],
+    );
     // Answers arrive out of order: the newer one is shown, the older one is dropped.
     rpc.receive(conv(b, 2));
     rpc.receive(conv(a, 1));
@@ -36,14 +59,35 @@ describe('rpc channel', () => {
   test('keys are independent; stale answers can be counted instead of dropped; cancel drops a late answer', () => {
     const rpc = new RpcClient<WebviewMessage, HostMessage>(() => undefined);
     const log: string[] = [];
-    const page0 = rpc.request('page:0', (requestId) => ({ type: 'requestPage', requestId, viewVersion: 1, start: 0, count: 100 }), () => log.push('page0'));
-    const e1 = rpc.request('annotate', (requestId) => ({ type: 'annotate', requestId, line: 0, turn: 0, speaker: 'user', acts: ['a'] }), { reply: () => log.push('e1'), stale: () => log.push('e1 stale') });
-    const e2 = rpc.request('annotate', (requestId) => ({ type: 'annotate', requestId, line: 0, turn: 0, speaker: 'user', acts: ['b'] }), { reply: () => log.push('e2'), stale: () => log.push('e2 stale') });
-    const c = rpc.request('conversation', (requestId) => ({ type: 'openConversation', requestId, line: 0 }), () => log.push('conv'));
+    const page0 = rpc.request(
+      'page:0',
+      (requestId) => ({ type: 'requestPage', requestId, viewVersion: 1, start: 0, count: 100 }),
+      () => log.push('page0'),
+    );
+    const e1 = rpc.request(
+      'annotate',
+      (requestId) => ({ type: 'annotate', requestId, line: 0, turn: 0, speaker: 'user', acts: ['a'] }),
+      { reply: () => log.push('e1'), stale: () => log.push('e1 stale') },
+    );
+    const e2 = rpc.request(
+      'annotate',
+      (requestId) => ({ type: 'annotate', requestId, line: 0, turn: 0, speaker: 'user', acts: ['b'] }),
+      { reply: () => log.push('e2'), stale: () => log.push('e2 stale') },
+    );
+    const c = rpc.request(
+      'conversation',
+      (requestId) => ({ type: 'openConversation', requestId, line: 0 }),
+      () => log.push('conv'),
+    );
     assert.equal(rpc.waiting('conversation'), true);
     rpc.cancel('conversation');
     assert.equal(rpc.waiting('conversation'), false);
-    const changed = (requestId: number): HostMessage => ({ type: 'annotationsChanged', line: 0, conversation: { turns: [] } as never, requestId });
+    const changed = (requestId: number): HostMessage => ({
+      type: 'annotationsChanged',
+      line: 0,
+      conversation: { turns: [] } as never,
+      requestId,
+    });
     rpc.receive(changed(e1));
     rpc.receive(changed(e2));
     rpc.receive({ type: 'page', requestId: page0, viewVersion: 1, start: 0, rows: [] });
@@ -55,7 +99,9 @@ describe('rpc channel', () => {
   test('events are routed by type; an event type may let unmatched ids through', () => {
     const rpc = new RpcClient<WebviewMessage, HostMessage>(() => undefined);
     const seen: string[] = [];
-    rpc.on('notice', (m) => seen.push(`notice ${m.message}`)).on('annotationsChanged', (m) => seen.push(`changed ${m.line}`));
+    rpc
+      .on('notice', (m) => seen.push(`notice ${m.message}`))
+      .on('annotationsChanged', (m) => seen.push(`changed ${m.line}`));
     rpc.receive({ type: 'notice', level: 'info', message: 'hi' });
     rpc.receive({ type: 'annotationsChanged', line: 3, conversation: { turns: [] } as never });
     // An answer to an edit made before the page reloaded: not an event unless allowed.
@@ -100,7 +146,10 @@ describe('persisted view state: versioned and validated', () => {
   });
 
   test('the page drops an unversioned state of its own and of the file, logs why, and opens fresh', async () => {
-    const human = (i: number) => ({ id: `h-${i}`, turns: [{ user_utterance: `hello ${i}`, assistant_utterance: 'hi' }] });
+    const human = (i: number) => ({
+      id: `h-${i}`,
+      turns: [{ user_utterance: `hello ${i}`, assistant_utterance: 'hi' }],
+    });
     const hx = await loadWebview({
       conversations: [human(0), human(1)],
       savedState: { filter: {}, line: 1, mode: 'annotate' },
@@ -110,18 +159,30 @@ describe('persisted view state: versioned and validated', () => {
       await hx.waitFor('.conv-id', /^h-0$/);
       await hx.settle();
       const logs = hx.logged.map((l) => l.message);
-      assert.ok(logs.some((m) => /webview: page saved view state has no version/.test(m)), logs.join('\n'));
-      assert.ok(logs.some((m) => /webview: file saved view state is version 99/.test(m)), logs.join('\n'));
+      assert.ok(
+        logs.some((m) => /webview: page saved view state has no version/.test(m)),
+        logs.join('\n'),
+      );
+      assert.ok(
+        logs.some((m) => /webview: file saved view state is version 99/.test(m)),
+        logs.join('\n'),
+      );
       assert.equal((hx.state() as { mode?: string } | undefined)?.mode ?? 'replay', 'replay');
     } finally {
       hx.close();
     }
     // The same states with this version are restored (so the test above can fail).
-    const ok = await loadWebview({ conversations: [human(0), human(1)], savedState: { v: VIEW_STATE_VERSION, filter: {}, line: 1, mode: 'annotate' } });
+    const ok = await loadWebview({
+      conversations: [human(0), human(1)],
+      savedState: { v: VIEW_STATE_VERSION, filter: {}, line: 1, mode: 'annotate' },
+    });
     try {
       await ok.waitFor('.conv-id', /^h-1$/);
       await ok.waitFor('.annotate-panel');
-      assert.deepEqual(ok.logged.filter((l) => /view state/.test(l.message)), []);
+      assert.deepEqual(
+        ok.logged.filter((l) => /view state/.test(l.message)),
+        [],
+      );
     } finally {
       ok.close();
     }

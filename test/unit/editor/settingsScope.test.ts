@@ -30,6 +30,9 @@ test('every setting written with ConfigurationTarget.WorkspaceFolder has scope r
   assert.ok(written.includes('taxonomy'), `found: ${written.join(', ')}`);
   for (const name of written) {
     const scope = props[`simlens.${name}`]?.scope;
-    assert.ok(scope === 'resource' || scope === 'language-overridable', `simlens.${name} is written per folder but its scope is ${scope ?? 'window (the default)'}`);
+    assert.ok(
+      scope === 'resource' || scope === 'language-overridable',
+      `simlens.${name} is written per folder but its scope is ${scope ?? 'window (the default)'}`,
+    );
   }
 });

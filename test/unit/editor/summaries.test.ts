@@ -1,6 +1,13 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConversationDocumentModel, SummaryIndex, searchUtterances, countRawValueMatches, makeSnippet, resolveTaxonomySetting } from '../../../src/core/document';
+import {
+  ConversationDocumentModel,
+  SummaryIndex,
+  searchUtterances,
+  countRawValueMatches,
+  makeSnippet,
+  resolveTaxonomySetting,
+} from '../../../src/core/document';
 import { parseWebviewMessage } from '../../../src/shared/editorProtocol';
 import { awkwardFile, conversation, tempFile } from './fixtures';
 import { writeFileSync } from 'node:fs';
@@ -18,7 +25,10 @@ describe('summaries, filters and search', () => {
       const s = doc.summaries;
       assert.ok(s.complete);
       const rows = [0, 1, 2, 3, 4, 5, 6].map((i) => s.summary(i));
-      assert.deepEqual(rows.map((r) => r.state), ['valid', 'valid', 'blank', 'invalid', 'invalid', 'valid', 'valid']);
+      assert.deepEqual(
+        rows.map((r) => r.state),
+        ['valid', 'valid', 'blank', 'invalid', 'invalid', 'valid', 'valid'],
+      );
       assert.equal(rows[0].id, 'conv-1');
       assert.equal(rows[0].task, 'outerwear');
       assert.equal(rows[0].condition, 'good');
@@ -32,7 +42,10 @@ describe('summaries, filters and search', () => {
       assert.equal(f.valid, 4);
       assert.equal(f.invalid, 2);
       assert.equal(f.blank, 1);
-      assert.deepEqual(f.outcome, [['accepted', 3], ['abandoned', 1]]);
+      assert.deepEqual(f.outcome, [
+        ['accepted', 3],
+        ['abandoned', 1],
+      ]);
     } finally {
       await doc.close();
     }
@@ -59,11 +72,24 @@ describe('summaries, filters and search', () => {
     const s = new SummaryIndex(4);
     const human = { id: 'h-1', turns: [{ user_utterance: 'a coat please', assistant_utterance: 'here' }] };
     const traced = { id: 's-1', turns: [{ user_utterance: 'bye', trace: { user_act: 'Complete', patience: 2 } }] };
-    const rated = { id: 'r-1', ratings: { 'Were you able to find a product?': 'No' }, turns: [{ user_utterance: 'hm' }] };
+    const rated = {
+      id: 'r-1',
+      ratings: { 'Were you able to find a product?': 'No' },
+      turns: [{ user_utterance: 'hm' }],
+    };
     const stated = { id: 'a-1', outcome: 'accepted', turns: [{ user_utterance: 'yes' }] };
-    [human, traced, rated, stated].forEach((c, i) => s.set(i, { kind: 'valid', line: i + 1, conversation: c as never }));
-    assert.deepEqual([0, 1, 2, 3].map((i) => s.summary(i).outcome), [undefined, 'ended', 'ended', 'accepted']);
-    assert.deepEqual(s.facets().outcome, [['accepted', 1], ['ended', 2], ['unknown', 1]]);
+    [human, traced, rated, stated].forEach((c, i) =>
+      s.set(i, { kind: 'valid', line: i + 1, conversation: c as never }),
+    );
+    assert.deepEqual(
+      [0, 1, 2, 3].map((i) => s.summary(i).outcome),
+      [undefined, 'ended', 'ended', 'accepted'],
+    );
+    assert.deepEqual(s.facets().outcome, [
+      ['accepted', 1],
+      ['ended', 2],
+      ['unknown', 1],
+    ]);
     assert.deepEqual([...s.filterLines({ outcome: 'unknown' })], [0]);
     assert.deepEqual([...s.filterLines({ outcome: 'ended' })], [1, 2]);
     assert.equal(parseWebviewMessage({ type: 'setFilter', filter: { outcome: 'unknown' } }).ok, true);
@@ -79,11 +105,30 @@ describe('summaries, filters and search', () => {
 
   test('text search: case-insensitive, per speaker, escapes decoded, counts utterances, cap', async () => {
     const lines = [
-      { id: 'a', turns: [{ user_utterance: 'Waterproof BOOTS please', assistant_utterance: 'boots here' }, { user_utterance: 'more boots' }] },
-      { id: 'b', turns: [{ user_utterance: 'a "quoted" \\ text\nnext', assistant_utterance: 'Café crème' }], note: 'boots in a description only' },
-      { id: 'c', turns: [{ user_utterance: 'nothing', recommendations: [{ item_id: 'x', description: 'boots boots' }] }] },
+      {
+        id: 'a',
+        turns: [
+          { user_utterance: 'Waterproof BOOTS please', assistant_utterance: 'boots here' },
+          { user_utterance: 'more boots' },
+        ],
+      },
+      {
+        id: 'b',
+        turns: [{ user_utterance: 'a "quoted" \\ text\nnext', assistant_utterance: 'Café crème' }],
+        note: 'boots in a description only',
+      },
+      {
+        id: 'c',
+        turns: [{ user_utterance: 'nothing', recommendations: [{ item_id: 'x', description: 'boots boots' }] }],
+      },
     ];
-    const text = [JSON.stringify(lines[0]), JSON.stringify(lines[1]).replace('Café', 'Caf\\u00e9'), JSON.stringify(lines[2]), '{bad json boots'].join('\n') + '\n';
+    const text =
+      [
+        JSON.stringify(lines[0]),
+        JSON.stringify(lines[1]).replace('Café', 'Caf\\u00e9'),
+        JSON.stringify(lines[2]),
+        '{bad json boots',
+      ].join('\n') + '\n';
     const path = tempFile('s.conv.jsonl', text);
     for (const cached of [false, true]) {
       const doc = await ConversationDocumentModel.open(path, { utteranceCacheChars: cached ? undefined : 0 });
@@ -91,8 +136,17 @@ describe('summaries, filters and search', () => {
         await doc.summarizeAll();
         assert.equal(doc.summaries.utterances(0) !== undefined, cached);
         const all = Uint32Array.from([0, 1, 2, 3]);
-        const reader = { readLines: async (from: number, count: number) => (await readFile(path)).toString('latin1').split('\n').slice(from, from + count).map((l) => Buffer.from(l, 'latin1')) };
-        const boots = await searchUtterances(reader, all, 'BOOTS', { cached: cached ? (l) => doc.summaries.utterances(l) : undefined });
+        const reader = {
+          readLines: async (from: number, count: number) =>
+            (await readFile(path))
+              .toString('latin1')
+              .split('\n')
+              .slice(from, from + count)
+              .map((l) => Buffer.from(l, 'latin1')),
+        };
+        const boots = await searchUtterances(reader, all, 'BOOTS', {
+          cached: cached ? (l) => doc.summaries.utterances(l) : undefined,
+        });
         assert.deepEqual([...boots.lines], [0], `boots (cached=${cached})`);
         assert.equal(boots.utterances, 3);
         const user = await doc.filter({ text: 'boots', speaker: 'user' });
@@ -111,7 +165,12 @@ describe('summaries, filters and search', () => {
   });
 
   test('raw value matcher ignores keys inside strings and non-string values', () => {
-    const buf = Buffer.from(JSON.stringify({ x: 'say \\"user_utterance\\": \\"hi\\"', turns: [{ user_utterance: 'Hi there' }, { user_utterance: null }] }));
+    const buf = Buffer.from(
+      JSON.stringify({
+        x: 'say \\"user_utterance\\": \\"hi\\"',
+        turns: [{ user_utterance: 'Hi there' }, { user_utterance: null }],
+      }),
+    );
     assert.equal(countRawValueMatches(buf, '"user_utterance"', 'hi'), 1);
   });
 
@@ -169,7 +228,10 @@ describe('taxonomy setting', () => {
     assert.equal((await resolveTaxonomySetting(undefined, dir)).taxonomy.name, 'convapparel');
     writeFileSync(join(dir, 'tax.json'), JSON.stringify({ name: 'mine', user: ['a'], assistant: ['b'] }));
     assert.deepEqual((await resolveTaxonomySetting('tax.json', dir)).taxonomy.user, ['a']);
-    assert.equal((await resolveTaxonomySetting({ name: 'inline', user: ['u'], assistant: ['v'] }, dir)).taxonomy.name, 'inline');
+    assert.equal(
+      (await resolveTaxonomySetting({ name: 'inline', user: ['u'], assistant: ['v'] }, dir)).taxonomy.name,
+      'inline',
+    );
     const missing = await resolveTaxonomySetting('nope.json', dir);
     assert.equal(missing.taxonomy.name, 'convapparel');
     assert.match(missing.error ?? '', /simlens\.taxonomy: "nope\.json" is neither a built-in taxonomy/);

@@ -13,9 +13,20 @@ function sparse(): Conversation {
       assistant_utterance: `a${i + 1}`,
       trace: {
         user_act: 'Disclose',
-        ...(i === 0 ? { agenda: ['Disclose', 'Complete'], goal: { constraints: { genre: 'sci-fi' }, requests: [] }, preferences: { kind: 'snapshot' as const, model: 'single', liked_items: ['m1'] } } : {}),
+        ...(i === 0
+          ? {
+              agenda: ['Disclose', 'Complete'],
+              goal: { constraints: { genre: 'sci-fi' }, requests: [] },
+              preferences: { kind: 'snapshot' as const, model: 'single', liked_items: ['m1'] },
+            }
+          : {}),
         ...(i === 5 ? { preferences: { kind: 'delta' as const, model: 'single', liked_items: ['m2'] } } : {}),
-        ...(i === 6 ? { preferences: { kind: 'delta' as const, model: 'single', disliked_items: ['m3'] }, goal: { constraints: { genre: 'horror' }, requests: [] } } : {}),
+        ...(i === 6
+          ? {
+              preferences: { kind: 'delta' as const, model: 'single', disliked_items: ['m3'] },
+              goal: { constraints: { genre: 'horror' }, requests: [] },
+            }
+          : {}),
       },
     })),
   };
@@ -52,7 +63,8 @@ describe('trace panel shows the full state at every turn', () => {
         if (t === 5) assert.equal(hx.document.querySelector('.state-panel .chip.added')?.textContent, 'm2');
         hx.key('ArrowRight');
       }
-      for (const titles of seen) assert.deepEqual(titles, seen[0], `sections differ between turns: ${JSON.stringify(seen)}`);
+      for (const titles of seen)
+        assert.deepEqual(titles, seen[0], `sections differ between turns: ${JSON.stringify(seen)}`);
       assert.ok(seen[0].includes('Preferences') && seen[0].includes('Goal') && seen[0].includes('Agenda'));
     } finally {
       hx.close();

@@ -16,8 +16,24 @@ function traced(): Conversation {
       {
         user_utterance: 'I want running shoes',
         assistant_utterance: 'What size?',
-        trace: { agenda: ['Disclose', 'Inquire', 'Complete'], operation: 'init', user_act: 'Disclose', goal: { constraints: { category: 'shoes' }, requests: ['price'] }, patience: 3, satisfaction: 0.5, frustration: 0.1 },
-        recommendations: [{ item_id: 'i1', title: 'Runner X', description: 'Light shoe', features: 'light, red', image_url: 'https://img.example/x.png' }],
+        trace: {
+          agenda: ['Disclose', 'Inquire', 'Complete'],
+          operation: 'init',
+          user_act: 'Disclose',
+          goal: { constraints: { category: 'shoes' }, requests: ['price'] },
+          patience: 3,
+          satisfaction: 0.5,
+          frustration: 0.1,
+        },
+        recommendations: [
+          {
+            item_id: 'i1',
+            title: 'Runner X',
+            description: 'Light shoe',
+            features: 'light, red',
+            image_url: 'https://img.example/x.png',
+          },
+        ],
       },
       {
         user_utterance: 'Size 42, what does it cost?',
@@ -40,7 +56,11 @@ function traced(): Conversation {
 }
 
 function human(i: number): Conversation {
-  return { id: `h-${i}`, task_id: 'outerwear_bad', turns: [{ user_utterance: `hello ${i}`, assistant_utterance: 'hi there' }] };
+  return {
+    id: `h-${i}`,
+    task_id: 'outerwear_bad',
+    turns: [{ user_utterance: `hello ${i}`, assistant_utterance: 'hi there' }],
+  };
 }
 
 describe('editor webview (jsdom)', () => {
@@ -94,14 +114,21 @@ describe('editor webview (jsdom)', () => {
       assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 2 \/ 3/);
       const pushed = [...hx.document.querySelectorAll('.agenda-item.pushed')].map((e) => e.textContent);
       assert.deepEqual(pushed, ['Reveal']);
-      assert.deepEqual([...hx.document.querySelectorAll('.chip.pulled-item')].map((e) => e.textContent), ['Disclose']);
+      assert.deepEqual(
+        [...hx.document.querySelectorAll('.chip.pulled-item')].map((e) => e.textContent),
+        ['Disclose'],
+      );
       assert.match(hx.document.querySelector('.switch')?.textContent ?? '', /switched from i1 \(tolerance\)/);
       assert.match(hx.document.querySelector('pre.raw')?.textContent ?? '', /"prompt": "say hi"/);
       assert.ok(hx.document.querySelector('svg.spark polyline.sat'), 'satisfaction line drawn');
       hx.key('ArrowLeft');
       assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/);
       hx.key('k');
-      assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/, 'k at the first turn stays');
+      assert.match(
+        hx.document.querySelector('.turn-pos')?.textContent ?? '',
+        /Turn 1 \/ 3/,
+        'k at the first turn stays',
+      );
       // Play advances by itself (interval 50 ms in the harness).
       hx.key(' ');
       await hx.waitFor('.turn-pos', /Turn 3 \/ 3/, 3000);
@@ -123,14 +150,26 @@ describe('editor webview (jsdom)', () => {
     const conv: Conversation = {
       id: '20001',
       source: 'human',
-      ratings: { 'liked: A (2000) [@1]': true, 'seen: A (2000) [@1]': false, 'suggested: A (2000) [@1]': null, 'liked: B [@2]': false },
+      ratings: {
+        'liked: A (2000) [@1]': true,
+        'seen: A (2000) [@1]': false,
+        'suggested: A (2000) [@1]': null,
+        'liked: B [@2]': false,
+      },
       turns: [{ user_utterance: 'hi', assistant_utterance: 'hello' }],
     };
     const hx = await loadWebview({ conversations: [conv] });
     try {
       await hx.waitFor('.conv-id', /20001/);
-      const chips = [...hx.document.querySelectorAll('.session-ratings .chip.rating')].map((c) => c.getAttribute('title'));
-      assert.deepEqual(chips, ['liked: A (2000) [@1]', 'seen: A (2000) [@1]: no', 'suggested: A (2000) [@1]: not said', 'liked: B [@2]: no']);
+      const chips = [...hx.document.querySelectorAll('.session-ratings .chip.rating')].map((c) =>
+        c.getAttribute('title'),
+      );
+      assert.deepEqual(chips, [
+        'liked: A (2000) [@1]',
+        'seen: A (2000) [@1]: no',
+        'suggested: A (2000) [@1]: not said',
+        'liked: B [@2]: no',
+      ]);
     } finally {
       hx.close();
     }
@@ -146,7 +185,10 @@ describe('editor webview (jsdom)', () => {
       await hx.waitFor('.conv-id', /h-1/);
       const h = hx.document.querySelector('button.fork') as HTMLButtonElement;
       assert.equal(h.disabled, true);
-      assert.match(h.getAttribute('title') ?? '', /not available: a human dialogue has no simulated user to continue it/);
+      assert.match(
+        h.getAttribute('title') ?? '',
+        /not available: a human dialogue has no simulated user to continue it/,
+      );
       h.click();
       assert.equal(hx.posted.filter((m) => m.type === 'fork').length, 0, 'nothing sent to the host');
     } finally {
@@ -178,8 +220,13 @@ describe('editor webview (jsdom)', () => {
       await hx.waitFor('.annotate-panel');
       const st = hx.state() as { mode: string; turn: number };
       assert.equal(st.mode, 'annotate');
-      const future = [...hx.document.querySelectorAll('section.turn.future')].map((e) => Number(e.getAttribute('data-turn')));
-      assert.deepEqual(future, [0, 1, 2].filter((t) => t > st.turn));
+      const future = [...hx.document.querySelectorAll('section.turn.future')].map((e) =>
+        Number(e.getAttribute('data-turn')),
+      );
+      assert.deepEqual(
+        future,
+        [0, 1, 2].filter((t) => t > st.turn),
+      );
       assert.ok(future.length > 0, `annotating turn ${st.turn} of 3: later turns dimmed`);
     } finally {
       hx.close();
@@ -202,9 +249,14 @@ describe('editor webview (jsdom)', () => {
       assert.match(hx.document.querySelector('.turn-pos')?.textContent ?? '', /Turn 1 \/ 3/);
       const marks = [...hx.document.querySelectorAll('mark.hit')].map((m) => m.textContent);
       assert.deepEqual(marks, ['size', 'Size']);
-      const hits = [...hx.document.querySelectorAll('.msg.search-hit')].map((m) => `${m.getAttribute('data-turn')}:${m.getAttribute('data-speaker')}`);
+      const hits = [...hx.document.querySelectorAll('.msg.search-hit')].map(
+        (m) => `${m.getAttribute('data-turn')}:${m.getAttribute('data-speaker')}`,
+      );
       assert.deepEqual(hits, ['0:assistant', '1:user']);
-      assert.equal(hx.document.querySelector('.msg.search-hit[data-turn="1"] .bubble')?.textContent, 'Size 42, what does it cost?');
+      assert.equal(
+        hx.document.querySelector('.msg.search-hit[data-turn="1"] .bubble')?.textContent,
+        'Size 42, what does it cost?',
+      );
     } finally {
       hx.close();
     }
@@ -247,7 +299,10 @@ describe('editor webview (jsdom)', () => {
     try {
       await hx.waitFor('.card');
       const imgs = [...hx.document.querySelectorAll('img')];
-      assert.deepEqual(imgs.map((i) => i.getAttribute('src')), ['https://img.example/x.png']);
+      assert.deepEqual(
+        imgs.map((i) => i.getAttribute('src')),
+        ['https://img.example/x.png'],
+      );
       assert.equal(imgs[0].getAttribute('referrerpolicy'), 'no-referrer');
     } finally {
       hx.close();
@@ -282,13 +337,26 @@ describe('editor webview (jsdom)', () => {
       await hx.settle();
       let ann = hx.posted.filter((m) => m.type === 'annotate');
       assert.equal(ann.length, 2);
-      assert.deepEqual({ ...ann[1], requestId: undefined }, { type: 'annotate', requestId: undefined, line: 0, turn: 0, speaker: 'user', acts: ['inform_preference', 'critique'] });
+      assert.deepEqual(
+        { ...ann[1], requestId: undefined },
+        {
+          type: 'annotate',
+          requestId: undefined,
+          line: 0,
+          turn: 0,
+          speaker: 'user',
+          acts: ['inform_preference', 'critique'],
+        },
+      );
       assert.deepEqual(
         [...hx.document.querySelectorAll('.act-toggle.on .name')].map((e) => e.textContent),
         ['inform_preference', 'critique'],
       );
       // Chips in the transcript reflect the host's answer.
-      assert.match(hx.document.querySelector('.msg.user .acts')?.textContent ?? '', /alice.*inform_preference.*critique/);
+      assert.match(
+        hx.document.querySelector('.msg.user .acts')?.textContent ?? '',
+        /alice.*inform_preference.*critique/,
+      );
       hx.key('1', { code: 'Digit1' }); // toggle off
       await hx.settle();
       ann = hx.posted.filter((m) => m.type === 'annotate');
@@ -298,14 +366,28 @@ describe('editor webview (jsdom)', () => {
       hx.key('2', { code: 'Digit2' });
       await hx.settle();
       ann = hx.posted.filter((m) => m.type === 'annotate');
-      assert.deepEqual({ ...ann[3], requestId: undefined }, { type: 'annotate', requestId: undefined, line: 0, turn: 0, speaker: 'assistant', acts: ['elicit_preference'] });
+      assert.deepEqual(
+        { ...ann[3], requestId: undefined },
+        { type: 'annotate', requestId: undefined, line: 0, turn: 0, speaker: 'assistant', acts: ['elicit_preference'] },
+      );
       // Note: typed, committed with Ctrl+Enter.
       const note = hx.document.querySelector('textarea.note') as HTMLTextAreaElement;
       note.value = 'unclear question';
       note.dispatchEvent(new hx.window.KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true }));
       await hx.settle();
       ann = hx.posted.filter((m) => m.type === 'annotate');
-      assert.deepEqual({ ...ann[4], requestId: undefined }, { type: 'annotate', requestId: undefined, line: 0, turn: 0, speaker: 'assistant', acts: ['elicit_preference'], note: 'unclear question' });
+      assert.deepEqual(
+        { ...ann[4], requestId: undefined },
+        {
+          type: 'annotate',
+          requestId: undefined,
+          line: 0,
+          turn: 0,
+          speaker: 'assistant',
+          acts: ['elicit_preference'],
+          note: 'unclear question',
+        },
+      );
       // Digits typed into the note do not toggle acts.
       const before = hx.posted.length;
       note.dispatchEvent(new hx.window.KeyboardEvent('keydown', { key: '3', code: 'Digit3', bubbles: true }));
@@ -353,15 +435,24 @@ describe('editor webview (jsdom)', () => {
     const restored = await loadWebview({ conversations: [human(0), traced(), human(2)], savedState: saved });
     try {
       await restored.waitFor('.conv-id', /sim-1/);
-      assert.deepEqual((restored.posted[0] as { first?: unknown }).first, { requestId: (restored.posted[0] as { first: { requestId: number } }).first.requestId, line: 1 });
+      assert.deepEqual((restored.posted[0] as { first?: unknown }).first, {
+        requestId: (restored.posted[0] as { first: { requestId: number } }).first.requestId,
+        line: 1,
+      });
       // (Asked again only to find its position in the view, same line.)
-      assert.ok(restored.posted.filter((m) => m.type === 'openConversation').every((m) => (m as { line: number }).line === 1));
+      assert.ok(
+        restored.posted.filter((m) => m.type === 'openConversation').every((m) => (m as { line: number }).line === 1),
+      );
     } finally {
       restored.close();
     }
     // "Open at conversation" (a violation link, Go to conversation): the host reveals line 3 in
     // init and does not answer the request sent with "ready"; the page asks for line 3.
-    const revealed = await loadWebview({ conversations: [human(0), traced(), human(2)], savedState: saved, init: { reveal: { line: 2 } } });
+    const revealed = await loadWebview({
+      conversations: [human(0), traced(), human(2)],
+      savedState: saved,
+      init: { reveal: { line: 2 } },
+    });
     try {
       await revealed.waitFor('.conv-id', /^h-2$/);
       const opens = revealed.posted.filter((m) => m.type === 'openConversation');

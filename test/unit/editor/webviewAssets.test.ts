@@ -12,7 +12,11 @@ import { scratchDir } from '../../support/scratch';
 function parsedScripts(inlined: string): string[] {
   const dom = new JSDOM(`<!DOCTYPE html><body><script>${inlined}</script><p id="after">after</p></body>`);
   const scripts = [...dom.window.document.querySelectorAll('script')].map((s) => s.textContent ?? '');
-  assert.equal(dom.window.document.getElementById('after')?.textContent, 'after', 'the script element ended where it should');
+  assert.equal(
+    dom.window.document.getElementById('after')?.textContent,
+    'after',
+    'the script element ended where it should',
+  );
   return scripts;
 }
 
@@ -20,7 +24,7 @@ describe('webview pages: inlined script and stylesheets', () => {
   test('a script with </script> and <!-- in strings, templates and regular expressions stays one element and means the same', () => {
     const js = [
       `var a = "</script><p id='x'>injected</p>";`,
-      "var b = `<!-- and </SCRIPT > and <!--<script>`;",
+      'var b = `<!-- and </SCRIPT > and <!--<script>`;',
       'var c = /<\\/script>/u.test("</script>");',
       'var d = /<!--/.test("x<!--") && !/<!--/.test("<!-");',
       'var e = "<" + "/script>";',
@@ -33,7 +37,10 @@ describe('webview pages: inlined script and stylesheets', () => {
     const original = vm.runInNewContext(`var result; ${js}; result`);
     const after = vm.runInNewContext(`var result; ${scripts[0]}; result`);
     assert.deepEqual([...(after as unknown[])], [...(original as unknown[])]);
-    assert.match(inlined, /\n\/\/# sourceURL=https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\/editor\.js\n$/);
+    assert.match(
+      inlined,
+      /\n\/\/# sourceURL=https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\/editor\.js\n$/,
+    );
   });
 
   test('the sourceURL cannot end the comment or the element', () => {
@@ -73,7 +80,10 @@ describe('webview pages: inlined script and stylesheets', () => {
   });
 
   test('the shipped codicon stylesheet points its font at the extension folder', () => {
-    const css = readFileSync(join(__dirname, '..', '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'), 'utf8');
+    const css = readFileSync(
+      join(__dirname, '..', '..', '..', 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.css'),
+      'utf8',
+    );
     const out = inlineStyle(css, (rel) => `https://res/dist/webview/${encodeURIComponent(rel)}`);
     assert.match(out, /src: url\("https:\/\/res\/dist\/webview\/codicon\.ttf\?[0-9a-f]+"\)/);
     assert.doesNotMatch(out, /url\("?\.\//);

@@ -13,7 +13,13 @@ import { JSDOM } from 'jsdom';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation } from '../../../src/core/model';
-import type { EditorInit, EditorViewState, HostMessage, ImportPreview, WebviewMessage } from '../../../src/shared/editorProtocol';
+import type {
+  EditorInit,
+  EditorViewState,
+  HostMessage,
+  ImportPreview,
+  WebviewMessage,
+} from '../../../src/shared/editorProtocol';
 import { CONVAPPAREL_TAXONOMY, builtinTaxonomy } from '../../../src/core/taxonomy';
 import { ConversationDocumentModel } from '../../../src/core/document';
 import { DocumentCore, type EditorLog } from '../../../src/extension/editor/documentCore';
@@ -37,7 +43,19 @@ export interface HarnessOptions {
    * replayIntervalMs), the file name, a conversation to reveal (as "Go to Conversation" does),
    * and an import preview (the file is offered for conversion).
    */
-  init?: Partial<Pick<EditorInit, 'annotator' | 'taxonomy' | 'taxonomyError' | 'allowRemoteImages' | 'replayIntervalMs' | 'fileName' | 'reveal' | 'importable'>>;
+  init?: Partial<
+    Pick<
+      EditorInit,
+      | 'annotator'
+      | 'taxonomy'
+      | 'taxonomyError'
+      | 'allowRemoteImages'
+      | 'replayIntervalMs'
+      | 'fileName'
+      | 'reveal'
+      | 'importable'
+    >
+  >;
   /** The state VS Code kept for the page (getState), as after hiding and showing the tab. */
   savedState?: unknown;
   /** The view state the host puts in the page for this file (#app data-view-state), as after reopening it. */
@@ -100,12 +118,18 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
   for (let i = 0; i < count; i++) lines.push(lineOf(rows[i % rows.length]));
   writeFileSync(file, lines.length ? lines.join('\n') + '\n' : '');
 
-  const pageState = opts.pageViewState === undefined ? '' : ` data-view-state="${JSON.stringify(opts.pageViewState).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}"`;
-  const dom = new JSDOM(`<!DOCTYPE html><html><head></head><body><div id="app" class="app"${pageState}></div></body></html>`, {
-    runScripts: 'dangerously',
-    pretendToBeVisual: true,
-    url: 'https://webview.test/index.html',
-  });
+  const pageState =
+    opts.pageViewState === undefined
+      ? ''
+      : ` data-view-state="${JSON.stringify(opts.pageViewState).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}"`;
+  const dom = new JSDOM(
+    `<!DOCTYPE html><html><head></head><body><div id="app" class="app"${pageState}></div></body></html>`,
+    {
+      runScripts: 'dangerously',
+      pretendToBeVisual: true,
+      url: 'https://webview.test/index.html',
+    },
+  );
   const window = dom.window as unknown as Window & typeof globalThis;
   const posted: WebviewMessage[] = [];
   const received: HostMessage[] = [];
@@ -148,7 +172,9 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     error: (message) => logged.push({ level: 'error', message }),
   };
   const indexing = ConversationDocumentModel.open(file);
-  const model = opts.indexDelayMs ? indexing.then((m) => new Promise<ConversationDocumentModel>((r) => setTimeout(() => r(m), opts.indexDelayMs))) : await indexing;
+  const model = opts.indexDelayMs
+    ? indexing.then((m) => new Promise<ConversationDocumentModel>((r) => setTimeout(() => r(m), opts.indexDelayMs)))
+    : await indexing;
   const document = new DocumentCore(file, model, false, log, opts.init?.importable as ImportPreview | undefined);
   const settings: EditorSettings = {
     annotator: opts.init?.annotator ?? 'alice',
@@ -188,7 +214,9 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
   w.acquireVsCodeApi = () => ({
     postMessage: (m: WebviewMessage) => {
       posted.push(wire(m));
-      void track(new Promise<void>((r) => setTimeout(r, 0)).then(() => (closed ? undefined : controller.receive(wire(m)))));
+      void track(
+        new Promise<void>((r) => setTimeout(r, 0)).then(() => (closed ? undefined : controller.receive(wire(m)))),
+      );
     },
     getState: () => state,
     setState: (s: unknown) => {
@@ -211,7 +239,8 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     send,
     settle: async (ms = 20) => {
       await new Promise((r) => setTimeout(r, ms));
-      for (const deadline = Date.now() + 5000; pending > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+      for (const deadline = Date.now() + 5000; pending > 0 && Date.now() < deadline;)
+        await new Promise((r) => setTimeout(r, 5));
     },
     key: (key, init = {}, target) => {
       const ev = new window.KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
@@ -228,7 +257,8 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
       for (;;) {
         const el = window.document.querySelector(selector);
         if (el && (!re || re.test(el.textContent ?? ''))) return el;
-        if (Date.now() > deadline) throw new Error(`${selector} never matched ${re}; it shows ${JSON.stringify(el?.textContent ?? null)}`);
+        if (Date.now() > deadline)
+          throw new Error(`${selector} never matched ${re}; it shows ${JSON.stringify(el?.textContent ?? null)}`);
         await new Promise((r) => setTimeout(r, 10));
       }
     },

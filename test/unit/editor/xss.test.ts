@@ -82,9 +82,43 @@ function hostile(p: string, i: number): Conversation {
 
 /** Tags our code creates. Anything else in the document came from data. */
 const OUR_TAGS = new Set([
-  'HTML', 'HEAD', 'BODY', 'DIV', 'SPAN', 'BUTTON', 'SELECT', 'OPTION', 'INPUT', 'HEADER', 'ASIDE', 'MAIN', 'SECTION',
-  'H2', 'H3', 'H4', 'P', 'STRONG', 'OL', 'LI', 'TABLE', 'THEAD', 'TBODY', 'TR', 'TH', 'TD', 'DETAILS', 'SUMMARY', 'PRE',
-  'BLOCKQUOTE', 'TEXTAREA', 'LABEL', 'METER', 'svg', 'line', 'polyline', 'circle',
+  'HTML',
+  'HEAD',
+  'BODY',
+  'DIV',
+  'SPAN',
+  'BUTTON',
+  'SELECT',
+  'OPTION',
+  'INPUT',
+  'HEADER',
+  'ASIDE',
+  'MAIN',
+  'SECTION',
+  'H2',
+  'H3',
+  'H4',
+  'P',
+  'STRONG',
+  'OL',
+  'LI',
+  'TABLE',
+  'THEAD',
+  'TBODY',
+  'TR',
+  'TH',
+  'TD',
+  'DETAILS',
+  'SUMMARY',
+  'PRE',
+  'BLOCKQUOTE',
+  'TEXTAREA',
+  'LABEL',
+  'METER',
+  'svg',
+  'line',
+  'polyline',
+  'circle',
 ]);
 
 /** Returns every way the DOM shows that data became markup. Empty = safe. */
@@ -95,11 +129,22 @@ export function markupFromData(doc: Document): string[] {
     for (const attr of Array.from(el.attributes)) {
       const name = attr.name.toLowerCase();
       if (name.startsWith('on')) problems.push(`event attribute ${name} on <${el.tagName.toLowerCase()}>`);
-      if (/javascript:|data:text/i.test(attr.value) && name !== 'title' && name !== 'aria-label' && name !== 'value' && !name.startsWith('data-')) {
+      if (
+        /javascript:|data:text/i.test(attr.value) &&
+        name !== 'title' &&
+        name !== 'aria-label' &&
+        name !== 'value' &&
+        !name.startsWith('data-')
+      ) {
         problems.push(`script URL in ${name} on <${el.tagName.toLowerCase()}>`);
       }
-      if (['src', 'href', 'action', 'formaction', 'srcdoc', 'xlink:href'].includes(name)) problems.push(`${name} attribute on <${el.tagName.toLowerCase()}>`);
-      if (name === 'style' && !/^(height: \d+(\.\d+)?px;|transform: translateY\(-?\d+(\.\d+)?px\);)$/.test(attr.value.trim())) problems.push(`style from data: ${attr.value}`);
+      if (['src', 'href', 'action', 'formaction', 'srcdoc', 'xlink:href'].includes(name))
+        problems.push(`${name} attribute on <${el.tagName.toLowerCase()}>`);
+      if (
+        name === 'style' &&
+        !/^(height: \d+(\.\d+)?px;|transform: translateY\(-?\d+(\.\d+)?px\);)$/.test(attr.value.trim())
+      )
+        problems.push(`style from data: ${attr.value}`);
     }
   }
   return problems;
@@ -130,8 +175,14 @@ describe('XSS corpus in the editor webview', () => {
       div.innerHTML = XSS_PAYLOADS[1] + XSS_PAYLOADS[6]; // what an innerHTML bug would do
       hx.document.body.appendChild(div);
       const problems = markupFromData(hx.document);
-      assert.ok(problems.some((p) => p.includes('onerror')), problems.join('; '));
-      assert.ok(problems.some((p) => p.includes('href')), problems.join('; '));
+      assert.ok(
+        problems.some((p) => p.includes('onerror')),
+        problems.join('; '),
+      );
+      assert.ok(
+        problems.some((p) => p.includes('href')),
+        problems.join('; '),
+      );
       // And script execution is live in this jsdom: a handler that is attached does fire.
       const b = hx.document.createElement('button');
       b.setAttribute('onclick', "window.__xss('canary')");
@@ -165,7 +216,11 @@ describe('XSS corpus in the editor webview', () => {
         assert.deepEqual(hx.fired, [], 'no payload executed');
         assert.deepEqual(beforeAgreement, [], 'no markup from data (replay/annotate)');
         assert.deepEqual(markupFromData(hx.document), [], 'no markup from data (agreement/notice)');
-        assert.equal(hx.document.querySelectorAll('img').length, 0, 'no images (remote images are off, payload URLs are not images)');
+        assert.equal(
+          hx.document.querySelectorAll('img').length,
+          0,
+          'no images (remote images are off, payload URLs are not images)',
+        );
         // Verbatim text.
         assert.ok(listText.includes(`${p}#${i}`), 'id shown verbatim in the list');
         assert.ok(listText.includes(p), 'invalid-line error shown verbatim');

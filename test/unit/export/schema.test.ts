@@ -10,7 +10,12 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020';
 import { Conversation } from '../../../src/core/model';
-import { CONVERSATION_SCHEMA_FILE, CONVERSATION_SCHEMA_VERSION, conversationJsonSchema, conversationJsonSchemaText } from '../../../src/core/export/schema';
+import {
+  CONVERSATION_SCHEMA_FILE,
+  CONVERSATION_SCHEMA_VERSION,
+  conversationJsonSchema,
+  conversationJsonSchemaText,
+} from '../../../src/core/export/schema';
 import { main } from '../../../src/cli/cli';
 import type { CliIo } from '../../../src/cli/types';
 import { fixturePath } from '../../fixtures';
@@ -37,15 +42,28 @@ describe('conversation JSON Schema', () => {
 
   test('the shipped file is the generated schema, and package.json contributes it for *.conv.json', () => {
     const shipped = readFileSync(join(ROOT, CONVERSATION_SCHEMA_FILE), 'utf8');
-    assert.equal(shipped, conversationJsonSchemaText(), `regenerate with: simlens schema -o ${CONVERSATION_SCHEMA_FILE}`);
+    assert.equal(
+      shipped,
+      conversationJsonSchemaText(),
+      `regenerate with: simlens schema -o ${CONVERSATION_SCHEMA_FILE}`,
+    );
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: '*.conv.json', url: `./${CONVERSATION_SCHEMA_FILE}` }]);
+    assert.deepEqual(pkg.contributes.jsonValidation, [
+      { fileMatch: '*.conv.json', url: `./${CONVERSATION_SCHEMA_FILE}` },
+    ]);
     // The VSIX ships media/**.
     assert.match(readFileSync(join(ROOT, '.vscodeignore'), 'utf8'), /^!media\/\*\*$/m);
   });
 
   test('simlens schema prints it', async () => {
-    const io = { out: '', err: '', cwd: ROOT, env: {}, stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t) } as CliIo & { out: string; err: string };
+    const io = {
+      out: '',
+      err: '',
+      cwd: ROOT,
+      env: {},
+      stdout: (t: string) => void (io.out += t),
+      stderr: (t: string) => void (io.err += t),
+    } as CliIo & { out: string; err: string };
     assert.equal(await main(['schema'], io), 0);
     assert.equal(io.out, conversationJsonSchemaText());
   });

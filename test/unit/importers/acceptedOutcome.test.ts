@@ -33,8 +33,20 @@ function rawIard(accepted: unknown): Record<string, unknown> {
   return {
     accepted_recommendation: accepted,
     dialogue_info: {
-      S1: { utterance_pos: 1, worker_id: 1, role: 'seeker', utterance_text: 'Any horror movie?', 'sub-intent/action': ['ASK'] },
-      R2: { utterance_pos: 2, worker_id: 2, role: 'recommender', utterance_text: '@5 <The Conjuring (2013)>', 'sub-intent/action': ['REC-S'] },
+      S1: {
+        utterance_pos: 1,
+        worker_id: 1,
+        role: 'seeker',
+        utterance_text: 'Any horror movie?',
+        'sub-intent/action': ['ASK'],
+      },
+      R2: {
+        utterance_pos: 2,
+        worker_id: 2,
+        role: 'recommender',
+        utterance_text: '@5 <The Conjuring (2013)>',
+        'sub-intent/action': ['REC-S'],
+      },
     },
   };
 }
@@ -74,8 +86,14 @@ describe('accepted recommendations -> outcome', () => {
   });
 
   test('DialogueKit and raw IARD give the same outcome for the same accepted list', () => {
-    for (const [accepted, expected] of [[['The Conjuring'], 'accepted'], [[], 'ended']] as const) {
-      const dk = importText(JSON.stringify([dkDialogue('a', { accepted_recommendations: accepted })]), { origin: 'dk.json', from: 'dialoguekit' });
+    for (const [accepted, expected] of [
+      [['The Conjuring'], 'accepted'],
+      [[], 'ended'],
+    ] as const) {
+      const dk = importText(JSON.stringify([dkDialogue('a', { accepted_recommendations: accepted })]), {
+        origin: 'dk.json',
+        from: 'dialoguekit',
+      });
       const iard = importText(JSON.stringify({ '7': rawIard(accepted) }), { origin: 'iard.json', from: 'iard' });
       assert.equal(dk.conversations[0].outcome, expected);
       assert.equal(iard.conversations[0].outcome, expected);
@@ -84,11 +102,20 @@ describe('accepted recommendations -> outcome', () => {
   });
 
   test('no list, no outcome; a list that is not a list is reported, not guessed', () => {
-    const none = importText(JSON.stringify([dkDialogue('a'), dkDialogue('b', { rating: 3 })]), { origin: 'dk.json', from: 'dialoguekit' });
-    assert.deepEqual(none.conversations.map((c) => c.outcome), [undefined, undefined]);
+    const none = importText(JSON.stringify([dkDialogue('a'), dkDialogue('b', { rating: 3 })]), {
+      origin: 'dk.json',
+      from: 'dialoguekit',
+    });
+    assert.deepEqual(
+      none.conversations.map((c) => c.outcome),
+      [undefined, undefined],
+    );
     assert.equal(none.warnings.length, 0);
 
-    const bad = importText(JSON.stringify([dkDialogue('a', { accepted_recommendations: 'The Conjuring' })]), { origin: 'dk.json', from: 'dialoguekit' });
+    const bad = importText(JSON.stringify([dkDialogue('a', { accepted_recommendations: 'The Conjuring' })]), {
+      origin: 'dk.json',
+      from: 'dialoguekit',
+    });
     assert.equal(bad.conversations[0].outcome, undefined);
     assert.equal(bad.conversations[0].metadata?.['accepted_recommendations'], 'The Conjuring');
     assert.equal(bad.warnings.length, 1);
@@ -101,6 +128,9 @@ describe('accepted recommendations -> outcome', () => {
     // Absent on the raw release: no outcome either.
     const absent = rawIard([]);
     delete absent['accepted_recommendation'];
-    assert.equal(importText(JSON.stringify({ '7': absent }), { origin: 'iard.json', from: 'iard' }).conversations[0].outcome, undefined);
+    assert.equal(
+      importText(JSON.stringify({ '7': absent }), { origin: 'iard.json', from: 'iard' }).conversations[0].outcome,
+      undefined,
+    );
   });
 });

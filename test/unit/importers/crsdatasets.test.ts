@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Conversation } from '../../../src/core/model';
-import { detectTextFormat, formatWarning, importFile, importFileEach, importText } from '../../../src/core/importers/index';
+import {
+  detectTextFormat,
+  formatWarning,
+  importFile,
+  importFileEach,
+  importText,
+} from '../../../src/core/importers/index';
 import { parsePythonLiteral } from '../../../src/core/importers/inspired';
 import { importSummary } from '../../../src/core/importers/summary';
 import { fixturePath } from '../../fixtures';
@@ -26,7 +32,10 @@ describe('ReDial release (JSONL)', () => {
     const file = fixturePath(REDIAL);
     const r = await importDetected(file, 'redial');
     // 7003 has one message from an unknown sender: that message is left out, the dialogue is kept.
-    assert.deepEqual(r.conversations.map((c) => c.id), ['7001', '7002', '7003', '7004']);
+    assert.deepEqual(
+      r.conversations.map((c) => c.id),
+      ['7001', '7002', '7003', '7004'],
+    );
     for (const c of r.conversations) assert.ok(Conversation.safeParse(c).success, `conversation ${c.id} invalid`);
     const [a] = r.conversations;
     assert.equal(a.source, 'human');
@@ -43,10 +52,13 @@ describe('ReDial release (JSONL)', () => {
     ]);
     // Each message keeps its ids, time offset and (when a mention was replaced) its original text.
     const recs = records(a.turns[1]);
-    assert.deepEqual(recs.map((x) => [x['messageId'], x['timeOffset'], x['senderWorkerId'], x['text']]), [
-      [9004, 40, 40, 'I loved @501001 last week'],
-      [9005, 61, 41, 'Then try @501002 or maybe @501003'],
-    ]);
+    assert.deepEqual(
+      recs.map((x) => [x['messageId'], x['timeOffset'], x['senderWorkerId'], x['text']]),
+      [
+        [9004, 40, 40, 'I loved @501001 last week'],
+        [9005, 61, 41, 'Then try @501002 or maybe @501003'],
+      ],
+    );
   });
 
   test("the seeker's forms are first-person ratings; the recommender's an annotation", async () => {
@@ -90,7 +102,10 @@ describe('ReDial release (JSONL)', () => {
       for (const sk of skipped) messages.splice(sk.index, 0, sk.message);
       const rebuilt = { ...meta, messages: messages.map((m) => ({ ...m })) };
       const sortKeys = (m: Rec): Rec => Object.fromEntries(Object.entries(m).sort(([x], [y]) => x.localeCompare(y)));
-      assert.deepEqual({ ...rebuilt, messages: (rebuilt.messages as Rec[]).map(sortKeys) }, { ...original, messages: (original['messages'] as Rec[]).map(sortKeys) });
+      assert.deepEqual(
+        { ...rebuilt, messages: (rebuilt.messages as Rec[]).map(sortKeys) },
+        { ...original, messages: (original['messages'] as Rec[]).map(sortKeys) },
+      );
     }
   });
 
@@ -101,11 +116,16 @@ describe('ReDial release (JSONL)', () => {
     const [sender, json] = r.warnings;
     assert.equal(sender.line, 3);
     assert.equal(sender.path, 'messages[1].senderWorkerId');
-    assert.match(sender.message, /dialogue "7003".*neither the initiator.*; message skipped \(kept in metadata\.skipped_messages\)/);
+    assert.match(
+      sender.message,
+      /dialogue "7003".*neither the initiator.*; message skipped \(kept in metadata\.skipped_messages\)/,
+    );
     // The dialogue is kept with its good message; the bad one is in metadata, unchanged.
     const c = r.conversations.find((x) => x.id === '7003')!;
     assert.equal(c.turns[0].user_utterance, 'hi');
-    assert.deepEqual(c.metadata?.['skipped_messages'], [{ index: 1, message: { timeOffset: 3, text: 'who is this', senderWorkerId: 99, messageId: 9202 } }]);
+    assert.deepEqual(c.metadata?.['skipped_messages'], [
+      { index: 1, message: { timeOffset: 3, text: 'who is this', senderWorkerId: 99, messageId: 9202 } },
+    ]);
     assert.equal(json.line, 4);
     assert.match(json.message, /invalid JSON.*line skipped/);
     assert.match(formatWarning(file, sender), /train_data\.jsonl:3: messages\[1\]\.senderWorkerId: /);
@@ -122,9 +142,18 @@ describe('ReDial release (JSONL)', () => {
     assert.deepEqual(Object.keys(md['movieMentions'] as Rec), ['12', '900']);
     assert.deepEqual(md['original_key_order'], { movieMentions: ['900', '12'] });
     // Top-level keys keep the file's order.
-    assert.deepEqual(Object.keys(md).slice(0, 5), ['movieMentions', 'conversationId', 'respondentWorkerId', 'initiatorWorkerId', 'initiatorQuestions']);
+    assert.deepEqual(Object.keys(md).slice(0, 5), [
+      'movieMentions',
+      'conversationId',
+      'respondentWorkerId',
+      'initiatorWorkerId',
+      'initiatorQuestions',
+    ]);
     // Already ascending: nothing added.
-    const asc = importText(line.replace('{"900": "B (2001)", "12": "A (2000)"}', '{"12": "A (2000)", "900": "B (2001)"}') + '\n', { origin: 'r.jsonl' });
+    const asc = importText(
+      line.replace('{"900": "B (2001)", "12": "A (2000)"}', '{"12": "A (2000)", "900": "B (2001)"}') + '\n',
+      { origin: 'r.jsonl' },
+    );
     assert.equal((asc.conversations[0].metadata as Rec)['original_key_order'], undefined);
   });
 
@@ -133,18 +162,20 @@ describe('ReDial release (JSONL)', () => {
       const file = join(dir, 'train_data.jsonl');
       const lines: string[] = [];
       for (let k = 0; k < 10_000; k++) {
-        lines.push(JSON.stringify({
-          movieMentions: { [`${k}`]: `Film ${k} (2000)` },
-          respondentQuestions: { [`${k}`]: { suggested: 1, seen: 0, liked: 1 } },
-          messages: [
-            { timeOffset: 0, text: 'hi', senderWorkerId: 1, messageId: 2 * k },
-            { timeOffset: 4, text: `try @${k}`, senderWorkerId: 2, messageId: 2 * k + 1 },
-          ],
-          conversationId: `${k}`,
-          respondentWorkerId: 2,
-          initiatorWorkerId: 1,
-          initiatorQuestions: { [`${k}`]: { suggested: 1, seen: 0, liked: 1 } },
-        }));
+        lines.push(
+          JSON.stringify({
+            movieMentions: { [`${k}`]: `Film ${k} (2000)` },
+            respondentQuestions: { [`${k}`]: { suggested: 1, seen: 0, liked: 1 } },
+            messages: [
+              { timeOffset: 0, text: 'hi', senderWorkerId: 1, messageId: 2 * k },
+              { timeOffset: 4, text: `try @${k}`, senderWorkerId: 2, messageId: 2 * k + 1 },
+            ],
+            conversationId: `${k}`,
+            respondentWorkerId: 2,
+            initiatorWorkerId: 1,
+            initiatorQuestions: { [`${k}`]: { suggested: 1, seen: 0, liked: 1 } },
+          }),
+        );
       }
       lines[5000] = '{"conversationId": "broken", "messages": 3, "initiatorWorkerId": 1}';
       writeFileSync(file, lines.join('\n') + '\n');
@@ -157,7 +188,10 @@ describe('ReDial release (JSONL)', () => {
       assert.equal(r.format, 'redial');
       assert.equal(n, 9_999);
       assert.equal(r.count, 9_999);
-      assert.deepEqual(r.warnings.map((w) => [w.line, w.path]), [[5001, 'messages']]);
+      assert.deepEqual(
+        r.warnings.map((w) => [w.line, w.path]),
+        [[5001, 'messages']],
+      );
       assert.equal(last?.turns[0].assistant_utterance, 'try Film 9999 (2000)');
     }, 'simlens-redial-');
   });
@@ -168,7 +202,10 @@ describe('INSPIRED release (TSV)', () => {
     const file = fixturePath(INSPIRED);
     const r = await importDetected(file, 'inspired');
     assert.equal(r.conversations.length, 2);
-    assert.ok(r.notes?.some((n) => /movie_database\.tsv \(2 movies\)/.test(n)), String(r.notes));
+    assert.ok(
+      r.notes?.some((n) => /movie_database\.tsv \(2 movies\)/.test(n)),
+      String(r.notes),
+    );
     const [a, b] = r.conversations;
     for (const c of r.conversations) assert.ok(Conversation.safeParse(c).success);
     assert.equal(a.id, '20200101-090000_1_live.pkl');
@@ -180,11 +217,17 @@ describe('INSPIRED release (TSV)', () => {
     assert.equal(rec['text'], 'You might like Harbor Lights, it has a QUOTATION_MARKgentleQUOTATION_MARK pace');
     assert.deepEqual(rec['movies'], ['Harbor Lights (1994)', "Kite's End (2003)"]);
     assert.equal(rec['turn_id'], 2);
-    assert.deepEqual(a.turns[1].annotations?.map((x) => [x.speaker, x.annotator, x.taxonomy, x.acts]), [['assistant', 'source', 'inspired', ['personal_opinion', 'credibility']]]);
-    assert.deepEqual(a.turns[1].recommendations?.map((x) => [x.item_id, x.title, x.attributes?.['director']]), [
-      ['vidHARBOR01', 'Harbor Lights (1994)', 'Jo Park'],
-      ['vidKITE0002', "Kite's End (2003)", 'Mara Quint'],
-    ]);
+    assert.deepEqual(
+      a.turns[1].annotations?.map((x) => [x.speaker, x.annotator, x.taxonomy, x.acts]),
+      [['assistant', 'source', 'inspired', ['personal_opinion', 'credibility']]],
+    );
+    assert.deepEqual(
+      a.turns[1].recommendations?.map((x) => [x.item_id, x.title, x.attributes?.['director']]),
+      [
+        ['vidHARBOR01', 'Harbor Lights (1994)', 'Jo Park'],
+        ['vidKITE0002', "Kite's End (2003)", 'Mara Quint'],
+      ],
+    );
     // Per-dialogue columns: parsed Python dicts, labels, the recommended movie from the database.
     assert.deepEqual(a.metadata?.['movie_dict'], { 'Harbor Lights (1994)': 0, "Kite's End (2003)": 1 });
     assert.equal(a.metadata?.['fine_label'], 'accept_rating_good');
@@ -200,11 +243,20 @@ describe('INSPIRED release (TSV)', () => {
   test('bad rows are skipped with line and column; without a database titles are ids', async () => {
     const file = fixturePath(INSPIRED);
     const r = await importFile(file);
-    assert.deepEqual(r.warnings.map((w) => [w.line, w.path]), [[8, 'speaker'], [10, undefined]]);
+    assert.deepEqual(
+      r.warnings.map((w) => [w.line, w.path]),
+      [
+        [8, 'speaker'],
+        [10, undefined],
+      ],
+    );
     assert.match(r.warnings[0].message, /speaker must be SEEKER or RECOMMENDER, found "CRITIC"; row skipped/);
     assert.match(r.warnings[1].message, /6 tab-separated fields, the header has 19; row skipped/);
     // The dialogue of the bad row is kept without it.
-    assert.deepEqual(r.conversations[1].turns.map((t) => [t.user_utterance, t.assistant_utterance]), [['hello', 'hi, try Unknown Film']]);
+    assert.deepEqual(
+      r.conversations[1].turns.map((t) => [t.user_utterance, t.assistant_utterance]),
+      [['hello', 'hi, try Unknown Film']],
+    );
     const t = importText(readFileSync(file, 'utf8'), { origin: 'dev.tsv' });
     assert.equal(t.format, 'inspired');
     assert.equal(t.conversations[0].turns[1].recommendations?.[0].item_id, 'Harbor Lights (1994)');
@@ -224,16 +276,25 @@ describe('IARD release (JSON keyed by conversation id)', () => {
     const file = fixturePath(IARD);
     const r = await importDetected(file, 'iard');
     // JSON.parse would put "12" before "900"; the file has 900 first.
-    assert.deepEqual(r.conversations.map((c) => c.id), ['900', '12']);
+    assert.deepEqual(
+      r.conversations.map((c) => c.id),
+      ['900', '12'],
+    );
     const [a, b] = r.conversations;
     for (const c of r.conversations) assert.ok(Conversation.safeParse(c).success);
     assert.equal(a.turns[0].assistant_utterance, 'Sure, Harbor Lights (1994)  is lovely');
     assert.deepEqual(a.turns[0].recommendations, [{ item_id: '501001', title: 'Harbor Lights (1994)' }]);
     const ua = a.turns[0].annotations!.find((x) => x.speaker === 'user')!;
-    assert.deepEqual([ua.annotator, ua.taxonomy, ua.acts, ua['top_level']], ['source', 'iard', ['OTH', 'IQU'], ['OTH', 'AskForRec']]);
+    assert.deepEqual(
+      [ua.annotator, ua.taxonomy, ua.acts, ua['top_level']],
+      ['source', 'iard', ['OTH', 'IQU'], ['OTH', 'AskForRec']],
+    );
     assert.deepEqual(a.turns[1].annotations!.find((x) => x.speaker === 'assistant')!.acts, ['REC-S', 'REC-S']);
     const rec = records(a.turns[0]).find((x) => x['speaker'] === 'assistant')!;
-    assert.deepEqual([rec['utterance_id'], rec['utterance_pos'], rec['worker_id'], rec['utterance_text']], ['R2', 2, 8, 'Sure, @501001 <Harbor Lights  (1994)>  is lovely']);
+    assert.deepEqual(
+      [rec['utterance_id'], rec['utterance_pos'], rec['worker_id'], rec['utterance_text']],
+      ['R2', 2, 8, 'Sure, @501001 <Harbor Lights  (1994)>  is lovely'],
+    );
     assert.deepEqual(a.metadata?.['accepted_recommendation'], [5]);
     assert.equal(a.outcome, 'accepted');
     assert.equal(a.agent, '8');
@@ -247,7 +308,10 @@ describe('IARD release (JSON keyed by conversation id)', () => {
     assert.equal(r.warnings.length, 1);
     assert.equal(r.warnings[0].line, 103);
     assert.equal(r.warnings[0].path, '["35"].dialogue_info.S1.role');
-    assert.match(r.warnings[0].message, /role must be "seeker" or "recommender", found string "critic"; dialogue skipped/);
+    assert.match(
+      r.warnings[0].message,
+      /role must be "seeker" or "recommender", found string "critic"; dialogue skipped/,
+    );
   });
 
   test('--from forces a format; a wrong one names the detected format', async () => {
@@ -271,7 +335,12 @@ describe('detection by content', () => {
   });
 
   test('the readable summary names the format and escapes control characters in warnings', () => {
-    const s = importSummary('in.tsv', { format: 'inspired', count: 2, warnings: [{ line: 8, path: 'speaker', message: 'found "\u001b[31mX"; row skipped' }], notes: ['movie database: db.tsv (2 movies)'] });
+    const s = importSummary('in.tsv', {
+      format: 'inspired',
+      count: 2,
+      warnings: [{ line: 8, path: 'speaker', message: 'found "\u001b[31mX"; row skipped' }],
+      notes: ['movie database: db.tsv (2 movies)'],
+    });
     assert.equal(s.headline, 'INSPIRED dialogs (TSV) (detected): 2 conversations, 1 warning');
     assert.match(s.text, /format: INSPIRED dialogs \(TSV\) \[inspired\], detected from the content/);
     assert.match(s.text, /in\.tsv:8: speaker: found "\\u001b\[31mX"; row skipped/);

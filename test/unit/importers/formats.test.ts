@@ -3,7 +3,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Conversation } from '../../../src/core/model';
-import { detectFormat, dialogueKitStats, importFile, importText, IMPORT_FORMATS, normalizeFormat } from '../../../src/core/importers/index';
+import {
+  detectFormat,
+  dialogueKitStats,
+  importFile,
+  importText,
+  IMPORT_FORMATS,
+  normalizeFormat,
+} from '../../../src/core/importers/index';
 import { countUtterances, fixture, toDialogueKit } from './helpers';
 
 type Rec = Record<string, unknown>;
@@ -35,12 +42,18 @@ describe('DialogueKit variants', () => {
     assert.deepEqual(first.slots, [{ slot: 'TYPE', value: 'green', intent: 'DISCLOSE', start: 9, end: 14 }]);
     // Object slot values: {slot, value, start, end} and {SLOT: value}.
     const u1 = a.turns[1].annotations!.filter((x) => x.speaker === 'user');
-    assert.deepEqual(u1.map((x) => x.segment), [0, 1]);
+    assert.deepEqual(
+      u1.map((x) => x.segment),
+      [0, 1],
+    );
     assert.deepEqual(u1[0].slots, [{ slot: 'FORM', value: 'loose leaf', intent: 'DISCLOSE', start: 0, end: 10 }]);
     assert.deepEqual(u1[1].slots, [{ slot: 'TASTE', value: 'mild', intent: 'DISCLOSE' }]);
     // dialogue_acts with "slots", and two acts on one utterance (one without slot values).
     const ag = a.turns[1].annotations!.filter((x) => x.speaker === 'assistant');
-    assert.deepEqual(ag.map((x) => x.acts), [['REVEAL.SHOW'], ['EXPLAIN', 'INQUIRE.MORE']]);
+    assert.deepEqual(
+      ag.map((x) => x.acts),
+      [['REVEAL.SHOW'], ['EXPLAIN', 'INQUIRE.MORE']],
+    );
     assert.equal(ag[0].slots![0].value, 'Sencha Mild');
     assert.equal(ag[0].slots![0].start, null);
     // Utterance-level extras kept per segment.
@@ -84,7 +97,13 @@ describe('DialogueKit variants', () => {
     assert.equal(back[0]['conversation ID'], orig[0]['conversation ID']);
     assert.equal(back[1]['conversation_id'], 42);
     assert.deepEqual(back[0]['metadata'], orig[0]['metadata']);
-    const texts = (d: Rec): unknown[] => (d['conversation'] as Rec[]).map((u) => [u['participant'], u['utterance'], u['utterance_id'], u['utterance_feedback']]);
+    const texts = (d: Rec): unknown[] =>
+      (d['conversation'] as Rec[]).map((u) => [
+        u['participant'],
+        u['utterance'],
+        u['utterance_id'],
+        u['utterance_feedback'],
+      ]);
     assert.deepEqual(back.map(texts), orig.map(texts));
   });
 
@@ -102,7 +121,10 @@ describe('DialogueKit variants', () => {
   test('DialogueKit JSONL (one dialogue per line), blank line skipped', async () => {
     const r = await importFile(fixture('dialoguekit-lines.jsonl'));
     assert.equal(r.format, 'dialoguekit');
-    assert.deepEqual(r.conversations.map((c) => c.id), ['l-1', 'l-2']);
+    assert.deepEqual(
+      r.conversations.map((c) => c.id),
+      ['l-1', 'l-2'],
+    );
     assert.equal(r.warnings.length, 0);
   });
 });
@@ -111,7 +133,10 @@ describe('ConvApparel and canonical', () => {
   test('release document: fields unchanged, id added only when missing, bad ones skipped with paths', async () => {
     assert.equal(await detectFormat(fixture('convapparel-release.json')), 'convapparel');
     const r = await importFile(fixture('convapparel-release.json'));
-    const doc = JSON.parse(readFileSync(fixture('convapparel-release.json'), 'utf8')) as { metadata: Rec; conversations: Rec[] };
+    const doc = JSON.parse(readFileSync(fixture('convapparel-release.json'), 'utf8')) as {
+      metadata: Rec;
+      conversations: Rec[];
+    };
     assert.equal(r.format, 'convapparel');
     assert.deepEqual(r.documentMetadata, { metadata: doc.metadata });
     assert.equal(r.conversations.length, 2);
@@ -120,8 +145,14 @@ describe('ConvApparel and canonical', () => {
     assert.deepEqual(Object.keys(r.conversations[0]), ['id', ...Object.keys(doc.conversations[0])]);
     assert.deepEqual(r.conversations[1], doc.conversations[1]);
     assert.equal(r.conversations[1].id, 'keep-me');
-    assert.deepEqual(r.warnings.map((w) => w.path), ['conversations[2].turns[0].user_utterance', 'conversations[3].turns']);
-    assert.match(r.warnings[0].message, /conversation 2: turns\[0\]\.user_utterance: expected a string, got number 17; skipped/);
+    assert.deepEqual(
+      r.warnings.map((w) => w.path),
+      ['conversations[2].turns[0].user_utterance', 'conversations[3].turns'],
+    );
+    assert.match(
+      r.warnings[0].message,
+      /conversation 2: turns\[0\]\.user_utterance: expected a string, got number 17; skipped/,
+    );
     assert.match(r.warnings[1].message, /conversation 3: turns: required field is missing \(expected an array\)/);
   });
 
@@ -129,9 +160,15 @@ describe('ConvApparel and canonical', () => {
     assert.equal(await detectFormat(fixture('convapparel.jsonl')), 'convapparel-jsonl');
     const r = await importFile(fixture('convapparel.jsonl'));
     assert.equal(r.format, 'convapparel-jsonl');
-    assert.deepEqual(r.conversations.map((c) => c.id), ['convapparel-0', 'convapparel-1', 'has-id']);
+    assert.deepEqual(
+      r.conversations.map((c) => c.id),
+      ['convapparel-0', 'convapparel-1', 'has-id'],
+    );
     assert.equal(r.conversations[0].task_id, 'tops_good');
-    assert.deepEqual(r.warnings.map((w) => w.line), [4, 5]);
+    assert.deepEqual(
+      r.warnings.map((w) => w.line),
+      [4, 5],
+    );
     assert.match(r.warnings[0].message, /^invalid JSON at column 58: .*trailing comma.*; line skipped$/);
     assert.match(r.warnings[1].message, /^conversation on line 5: turns: expected an array, got string "/);
     assert.equal(r.warnings[1].path, 'turns');
@@ -148,14 +185,20 @@ describe('ConvApparel and canonical', () => {
     assert.equal(await detectFormat(fixture('canonical.jsonl')), 'canonical');
     const r = await importFile(fixture('canonical.jsonl'));
     const lines = readFileSync(fixture('canonical.jsonl'), 'utf8').trim().split('\n');
-    assert.deepEqual(r.conversations.map((c) => JSON.stringify(c)), lines.map((l) => JSON.stringify(JSON.parse(l))));
+    assert.deepEqual(
+      r.conversations.map((c) => JSON.stringify(c)),
+      lines.map((l) => JSON.stringify(JSON.parse(l))),
+    );
     assert.equal(r.warnings.length, 0);
   });
 
   test('--from convapparel on JSONL content reads it as ConvApparel JSONL', async () => {
     const r = await importFile(fixture('canonical.jsonl'), { from: 'ConvApparel' });
     assert.equal(r.format, 'convapparel-jsonl');
-    assert.deepEqual(r.conversations.map((c) => c.id), ['c1', 'c2']);
+    assert.deepEqual(
+      r.conversations.map((c) => c.id),
+      ['c1', 'c2'],
+    );
   });
 });
 
@@ -163,15 +206,27 @@ describe('AB-ReDial CSV', () => {
   test('quoted fields, doubled quotes, newline in a quoted field, em-space role, raters, reused ConvId', async () => {
     assert.equal(await detectFormat(fixture('abredial-mini.csv')), 'ab-redial');
     const r = await importFile(fixture('abredial-mini.csv'));
-    assert.deepEqual(r.conversations.map((c) => c.id), ['A1', 'B2', 'A1#2']);
+    assert.deepEqual(
+      r.conversations.map((c) => c.id),
+      ['A1', 'B2', 'A1#2'],
+    );
     const [a1, b2, a1b] = r.conversations;
     assert.deepEqual(a1.turns, [
       { assistant_utterance: 'Hi! What do you like?' },
       { user_utterance: 'Sci-fi, mostly.', assistant_utterance: 'Try "Moon (2009)".' },
       { user_utterance: 'Thanks!' },
     ]);
-    assert.deepEqual(a1.annotations?.map((x) => x.annotator), ['rater:1', 'rater:2']);
-    assert.deepEqual(a1.annotations?.[0].fields, { understanding: 3, 'task-completion': 3, 'interest-arousal': 2, efficiency: 1, 'dialogue-overall': 5 });
+    assert.deepEqual(
+      a1.annotations?.map((x) => x.annotator),
+      ['rater:1', 'rater:2'],
+    );
+    assert.deepEqual(a1.annotations?.[0].fields, {
+      understanding: 3,
+      'task-completion': 3,
+      'interest-arousal': 2,
+      efficiency: 1,
+      'dialogue-overall': 5,
+    });
     assert.equal(a1.annotations?.[1].note, 'Line one\r\nline two');
     assert.equal(a1.annotations?.[1].fields?.['interest-arousal'], undefined);
     assert.equal(a1.annotations?.[1]['line'], 3);
@@ -180,7 +235,10 @@ describe('AB-ReDial CSV', () => {
     assert.equal(records(b2.turns[0]).length, 2);
     assert.equal(b2.annotations?.[0]['line'], 5, 'the record after a multi-line field starts on line 5');
     assert.equal(a1b.metadata?.['conv_id'], 'A1');
-    assert.deepEqual(r.warnings.map((w) => w.line), [3, 6]);
+    assert.deepEqual(
+      r.warnings.map((w) => w.line),
+      [3, 6],
+    );
     assert.match(r.warnings[1].message, /ConvId A1 names 2 different dialogues/);
     assert.equal(dialogueKitStats(r.conversations).agentUtterances, 5);
   });
@@ -188,7 +246,10 @@ describe('AB-ReDial CSV', () => {
 
 describe('format names and detection', () => {
   test('IMPORT_FORMATS, aliases and unknown names', () => {
-    assert.deepEqual([...IMPORT_FORMATS], ['canonical', 'convapparel', 'convapparel-jsonl', 'dialoguekit', 'ab-redial', 'redial', 'inspired', 'iard']);
+    assert.deepEqual(
+      [...IMPORT_FORMATS],
+      ['canonical', 'convapparel', 'convapparel-jsonl', 'dialoguekit', 'ab-redial', 'redial', 'inspired', 'iard'],
+    );
     assert.equal(normalizeFormat('UserSimCRS'), 'dialoguekit');
     assert.equal(normalizeFormat('abredial'), 'ab-redial');
     assert.equal(normalizeFormat(' canonical '), 'canonical');
@@ -208,10 +269,19 @@ describe('format names and detection', () => {
 
   test('unknown content: a clear error naming the file', async () => {
     await assert.rejects(detectFormat(fixture('unknown.txt')), (e: Error) => {
-      assert.match(e.message, /unknown\.txt: cannot tell the input format: it starts with "just some notes"\. Use --from with one of: canonical/);
+      assert.match(
+        e.message,
+        /unknown\.txt: cannot tell the input format: it starts with "just some notes"\. Use --from with one of: canonical/,
+      );
       return true;
     });
-    assert.throws(() => importText('', { origin: 'empty.jsonl' }), /empty\.jsonl: the file is empty: there is nothing to convert/);
-    assert.throws(() => importText('{"a": 1}', { origin: 'obj.json' }), /obj\.json: cannot tell the input format: it is a JSON object with keys a/);
+    assert.throws(
+      () => importText('', { origin: 'empty.jsonl' }),
+      /empty\.jsonl: the file is empty: there is nothing to convert/,
+    );
+    assert.throws(
+      () => importText('{"a": 1}', { origin: 'obj.json' }),
+      /obj\.json: cannot tell the input format: it is a JSON object with keys a/,
+    );
   });
 });

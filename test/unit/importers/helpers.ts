@@ -16,15 +16,24 @@ export function fixture(name: string): string {
 export function countUtterances(convs: readonly Conversation[]): { user: number; agent: number; total: number } {
   let user = 0;
   let agent = 0;
-  for (const c of convs) for (const r of utteranceRuns(c.turns)) {
-    if (r.speaker === 'user') user += r.count;
-    else agent += r.count;
-  }
+  for (const c of convs)
+    for (const r of utteranceRuns(c.turns)) {
+      if (r.speaker === 'user') user += r.count;
+      else agent += r.count;
+    }
   return { user, agent, total: user + agent };
 }
 
 type Rec = Record<string, unknown>;
-const OWN_META = new Set(['format', 'user', 'participants', 'source_id_key', 'source_id', 'utterances', 'speaker_changes']);
+const OWN_META = new Set([
+  'format',
+  'user',
+  'participants',
+  'source_id_key',
+  'source_id',
+  'utterances',
+  'speaker_changes',
+]);
 const OWN_RECORD = new Set(['speaker', 'segment', 'text_start', 'text_end']);
 
 /**
@@ -49,8 +58,13 @@ export function toDialogueKit(convs: readonly Conversation[]): Rec[] {
         let mine = records.filter((r) => r['speaker'] === speaker);
         if (mine.length === 0) mine = [{ speaker, segment: 0, text_start: 0, text_end: field.length }];
         for (const r of mine) {
-          const u: Rec = { participant: speaker === 'user' ? 'USER' : 'AGENT', utterance: field.slice(r['text_start'] as number, r['text_end'] as number) };
-          const ann = (turn.annotations ?? []).find((a: Annotation) => a.annotator === 'source' && a.speaker === speaker && (a.segment ?? 0) === r['segment']);
+          const u: Rec = {
+            participant: speaker === 'user' ? 'USER' : 'AGENT',
+            utterance: field.slice(r['text_start'] as number, r['text_end'] as number),
+          };
+          const ann = (turn.annotations ?? []).find(
+            (a: Annotation) => a.annotator === 'source' && a.speaker === speaker && (a.segment ?? 0) === r['segment'],
+          );
           if (ann) {
             u['dialogue_acts'] = ann.acts.map((intent, k) => ({
               intent,

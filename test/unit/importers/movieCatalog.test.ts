@@ -17,16 +17,36 @@ import { importFile } from '../../../src/core/importers/index';
 import type { Conversation } from '../../../src/core/model';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures');
-const EXPECTED = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'catalog/movie-catalog-counts.json'), 'utf8')) as Record<string, { dialogues: number; mentions: number; untitled: number; items: number; with_year: number; sample: Record<string, string> }>;
+const EXPECTED = JSON.parse(
+  fs.readFileSync(path.join(FIXTURES, 'catalog/movie-catalog-counts.json'), 'utf8'),
+) as Record<
+  string,
+  {
+    dialogues: number;
+    mentions: number;
+    untitled: number;
+    items: number;
+    with_year: number;
+    sample: Record<string, string>;
+  }
+>;
 
 describe('catalog build: counts match the independent script on the real and format fixtures', () => {
   for (const [key, want] of Object.entries(EXPECTED)) {
     const [from, rel] = key.split(/:(.*)/s);
     test(`${from} ${rel}: ${want.items} movies from ${want.mentions} mentions in ${want.dialogues} dialogues`, async () => {
       const dir = scratchDir('simlens-movies-');
-      const r = await runCli(['catalog', 'build', '--from', from, path.join(FIXTURES, rel), '--out', 'movies.catalog.jsonl'], dir);
+      const r = await runCli(
+        ['catalog', 'build', '--from', from, path.join(FIXTURES, rel), '--out', 'movies.catalog.jsonl'],
+        dir,
+      );
       assert.equal(r.code, 0, r.err);
-      assert.match(r.out, new RegExp(`^wrote ${want.items} movies \\(${want.with_year} with a year\\) from ${want.mentions} mentions in ${want.dialogues} dialogues`));
+      assert.match(
+        r.out,
+        new RegExp(
+          `^wrote ${want.items} movies \\(${want.with_year} with a year\\) from ${want.mentions} mentions in ${want.dialogues} dialogues`,
+        ),
+      );
       const text = fs.readFileSync(path.join(dir, 'movies.catalog.jsonl'), 'utf8');
       const catalog = parseCatalog(text, 'movies.catalog.jsonl');
       assert.equal(catalog.size, want.items);
@@ -36,7 +56,10 @@ describe('catalog build: counts match the independent script on the real and for
       // Every item's year is the one its title gives; nothing else is invented.
       for (const item of catalog.items) {
         assert.equal(item.attributes.year, splitMovieTitle(item.title).year, item.item_id);
-        assert.deepEqual(Object.keys(item.attributes).filter((k) => k !== 'year'), []);
+        assert.deepEqual(
+          Object.keys(item.attributes).filter((k) => k !== 'year'),
+          [],
+        );
         assert.deepEqual(item.features, []);
       }
       assert.match(r.err, /attributes: year only; genre, director, actors, plot and price are not in these files/);
@@ -51,7 +74,10 @@ describe('catalog build: counts match the independent script on the real and for
     const b = await runCli(['catalog', 'build', '--from', 'iard', 'human.jsonl', '--out', 'b.jsonl'], dir);
     assert.equal(a.code, 0, a.err);
     assert.equal(b.code, 0, b.err);
-    assert.equal(fs.readFileSync(path.join(dir, 'a.jsonl'), 'utf8'), fs.readFileSync(path.join(dir, 'b.jsonl'), 'utf8'));
+    assert.equal(
+      fs.readFileSync(path.join(dir, 'a.jsonl'), 'utf8'),
+      fs.readFileSync(path.join(dir, 'b.jsonl'), 'utf8'),
+    );
   });
 
   test('usage: --from required and checked, --out not replaced without --force, a missing file named, a non-movie file refused', async () => {
@@ -63,7 +89,10 @@ describe('catalog build: counts match the independent script on the real and for
     const again = await runCli(['catalog', 'build', '--from', 'redial', redial, '--out', 'm.jsonl'], dir);
     assert.equal(again.code, 2);
     assert.match(again.err, /m\.jsonl already exists; use --force/);
-    assert.equal((await runCli(['catalog', 'build', '--from', 'redial', redial, '--out', 'm.jsonl', '--force'], dir)).code, 0);
+    assert.equal(
+      (await runCli(['catalog', 'build', '--from', 'redial', redial, '--out', 'm.jsonl', '--force'], dir)).code,
+      0,
+    );
     const missing = await runCli(['catalog', 'build', '--from', 'redial', 'nope.jsonl', '--out', 'x.jsonl'], dir);
     assert.equal(missing.code, 2);
     assert.match(missing.err, /nope\.jsonl: no such file/);
@@ -79,22 +108,42 @@ describe('buildMovieCatalog: what it cannot carry is counted', () => {
   const redial = (id: string, mentions: Record<string, string>, texts: string[] = []): Conversation => ({
     id,
     metadata: { format: 'redial', movieMentions: mentions },
-    turns: [{ user_utterance: 'x', assistant_utterance: 'y', source_utterances: texts.map((text) => ({ text })) } as Conversation['turns'][number]],
+    turns: [
+      {
+        user_utterance: 'x',
+        assistant_utterance: 'y',
+        source_utterances: texts.map((text) => ({ text })),
+      } as Conversation['turns'][number],
+    ],
   });
 
   test('an id with two titles keeps the most frequent; an @id without a title is counted and left out', () => {
-    const r = buildMovieCatalog('redial', [{ label: 'f', conversations: [
-      redial('a', { '1': 'Up  (2009)' }, ['I liked @1 and @7']),
-      redial('b', { '1': 'Up (2009)' }),
-      redial('c', { '1': 'Up (2009)', '2': 'Heat' }),
-    ] }]);
+    const r = buildMovieCatalog('redial', [
+      {
+        label: 'f',
+        conversations: [
+          redial('a', { '1': 'Up  (2009)' }, ['I liked @1 and @7']),
+          redial('b', { '1': 'Up (2009)' }),
+          redial('c', { '1': 'Up (2009)', '2': 'Heat' }),
+        ],
+      },
+    ]);
     assert.equal(r.catalog.get('1')?.title, 'Up (2009)');
     assert.equal(r.counts.conflictingTitles, 0, 'spaces are normalised, so "Up  (2009)" is the same title');
     assert.equal(r.counts.untitled, 1);
     assert.equal(r.catalog.get('7'), undefined);
     assert.equal(r.catalog.get('2')?.attributes.year, undefined);
     assert.ok(r.notes.some((n) => /1 mentions have no title \(1 movie id left out/.test(n)));
-    const conflict = buildMovieCatalog('redial', [{ label: 'f', conversations: [redial('a', { '1': 'Up (2009)' }), redial('b', { '1': 'Down (2009)' }), redial('c', { '1': 'Down (2009)' })] }]);
+    const conflict = buildMovieCatalog('redial', [
+      {
+        label: 'f',
+        conversations: [
+          redial('a', { '1': 'Up (2009)' }),
+          redial('b', { '1': 'Down (2009)' }),
+          redial('c', { '1': 'Down (2009)' }),
+        ],
+      },
+    ]);
     assert.equal(conflict.catalog.get('1')?.title, 'Down (2009)');
     assert.equal(conflict.counts.conflictingTitles, 1);
   });
@@ -102,15 +151,34 @@ describe('buildMovieCatalog: what it cannot carry is counted', () => {
 
 describe('Compare Populations: domains', () => {
   test('human IARD vs an apparel run: the warning names the command that builds the movie catalog from that file; vs a movie-catalog run: the limits instead', async () => {
-    const human = (await importFile(path.join(FIXTURES, 'datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'))).conversations;
-    const sim = (task: string, title: string): Conversation => ({ id: `s-${task}`, task_id: `${task}_good`, source: 'agenda-cir6-pkg', turns: [{ user_utterance: 'hi', assistant_utterance: 'here', recommendations: [{ item_id: '1', title, category: task }] }] });
+    const human = (
+      await importFile(path.join(FIXTURES, 'datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'))
+    ).conversations;
+    const sim = (task: string, title: string): Conversation => ({
+      id: `s-${task}`,
+      task_id: `${task}_good`,
+      source: 'agenda-cir6-pkg',
+      turns: [
+        {
+          user_utterance: 'hi',
+          assistant_utterance: 'here',
+          recommendations: [{ item_id: '1', title, category: task }],
+        },
+      ],
+    });
     const humanPop = { label: 'human', file: 'iard.json', domain: populationDomain(human) };
     assert.equal(humanPop.domain.catalogSource, 'iard');
-    const apparel = domainWarningsOf([humanPop, { label: 'run', file: 'run.jsonl', domain: populationDomain([sim('footwear', 'Black boots')]) }]);
+    const apparel = domainWarningsOf([
+      humanPop,
+      { label: 'run', file: 'run.jsonl', domain: populationDomain([sim('footwear', 'Black boots')]) },
+    ]);
     assert.equal(apparel.length, 1);
     assert.match(apparel[0], /different domains/);
     assert.match(apparel[0], /simlens catalog build --from iard iard\.json --out movies\.catalog\.jsonl/);
-    const movies = domainWarningsOf([humanPop, { label: 'run', file: 'run.jsonl', domain: populationDomain([sim('movies', 'Up (2009)')]) }]);
+    const movies = domainWarningsOf([
+      humanPop,
+      { label: 'run', file: 'run.jsonl', domain: populationDomain([sim('movies', 'Up (2009)')]) },
+    ]);
     assert.equal(movies.length, 1);
     assert.match(movies[0], /^run: built-in simulated users on a movie catalog/);
     assert.match(movies[0], /only attribute they can ask for, disclose or rate is the year/);

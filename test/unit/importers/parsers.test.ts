@@ -10,7 +10,8 @@ import { dialogueKitStats } from '../../../src/core/importers/dialoguekitStats';
 
 describe('findJsonSyntaxError', () => {
   test('accepts valid JSON and locates typical mistakes', () => {
-    for (const ok of ['{}', '[]', ' {"a": [1, -2.5e3, true, null, "x\\u00e9\\n"]} ', '"s"', '0', '[[[[]]]]']) assert.equal(findJsonSyntaxError(ok), undefined, ok);
+    for (const ok of ['{}', '[]', ' {"a": [1, -2.5e3, true, null, "x\\u00e9\\n"]} ', '"s"', '0', '[[[[]]]]'])
+      assert.equal(findJsonSyntaxError(ok), undefined, ok);
     const cases: [string, number, number, RegExp][] = [
       ['{"a": 1,}', 1, 9, /trailing comma: expected a property name after ','/],
       ['{"a" 1}', 1, 6, /expected ':'/],
@@ -69,8 +70,19 @@ describe('parseCsv (RFC 4180)', () => {
   test('quotes, doubled quotes, separators and line breaks inside quotes, CRLF, BOM', () => {
     const text = '\ufeffa,b,c\r\n"x, y","say ""hi""","two\nlines"\r\n,,\r\nlast,"",end';
     const { records, warnings } = parseCsv(text, 't.csv');
-    assert.deepEqual(records.map((r) => r.fields), [['a', 'b', 'c'], ['x, y', 'say "hi"', 'two\nlines'], ['', '', ''], ['last', '', 'end']]);
-    assert.deepEqual(records.map((r) => r.line), [1, 2, 4, 5]);
+    assert.deepEqual(
+      records.map((r) => r.fields),
+      [
+        ['a', 'b', 'c'],
+        ['x, y', 'say "hi"', 'two\nlines'],
+        ['', '', ''],
+        ['last', '', 'end'],
+      ],
+    );
+    assert.deepEqual(
+      records.map((r) => r.line),
+      [1, 2, 4, 5],
+    );
     assert.equal(warnings.length, 0);
   });
 
@@ -94,15 +106,25 @@ describe('parseCsv (RFC 4180)', () => {
       );
       const eol = rng.chance(0.5) ? '\r\n' : '\n';
       const text = rows.map((r) => r.map(quote).join(',')).join(eol) + (rng.chance(0.5) ? eol : '');
-      assert.deepEqual(parseCsv(text, 'p.csv').records.map((r) => r.fields), rows, JSON.stringify(text));
+      assert.deepEqual(
+        parseCsv(text, 'p.csv').records.map((r) => r.fields),
+        rows,
+        JSON.stringify(text),
+      );
     }
   });
 });
 
 describe('sniffFormat and scanFirstValue', () => {
   test('keys of the first value, even in a cut-off prefix', () => {
-    assert.deepEqual(scanFirstValue('{"task_id": "a", "turns": [{"user_utterance": "{not a key}"').keys, ['task_id', 'turns']);
-    assert.deepEqual(scanFirstValue('[{"conversation ID": "1", "x": {"y": 1}}, {"z": 2}]').keys, ['conversation ID', 'x']);
+    assert.deepEqual(scanFirstValue('{"task_id": "a", "turns": [{"user_utterance": "{not a key}"').keys, [
+      'task_id',
+      'turns',
+    ]);
+    assert.deepEqual(scanFirstValue('[{"conversation ID": "1", "x": {"y": 1}}, {"z": 2}]').keys, [
+      'conversation ID',
+      'x',
+    ]);
     const s = scanFirstValue('{"a": 1}\n{"b": 2}');
     assert.equal(s.end, 8);
   });
@@ -118,7 +140,10 @@ describe('sniffFormat and scanFirstValue', () => {
     assert.equal(f('{"task_id": "a_good", "id": "k", "turns": []}\n'), 'canonical');
     assert.equal(f('\ufeff  ConvId,utterance0,utterance1\n'), 'ab-redial');
     assert.equal(f('name,age\n'), undefined);
-    assert.match((sniffFormat('{\n "id": "x",\n "turns": []\n}\n', true) as { reason: string }).reason, /single conversation spread over several lines/);
+    assert.match(
+      (sniffFormat('{\n "id": "x",\n "turns": []\n}\n', true) as { reason: string }).reason,
+      /single conversation spread over several lines/,
+    );
   });
 });
 
@@ -140,7 +165,11 @@ describe('buildTurns', () => {
           { speaker: 'assistant', segment: 1, text_start: 3, text_end: 5, id: 2 },
         ],
       },
-      { user_utterance: 'U1', assistant_utterance: 'A3', annotations: [{ speaker: 'user', annotator: 'source', acts: ['x'], segment: 0 }] },
+      {
+        user_utterance: 'U1',
+        assistant_utterance: 'A3',
+        annotations: [{ speaker: 'user', annotator: 'source', acts: ['x'], segment: 0 }],
+      },
       {
         user_utterance: 'U2\nU3',
         annotations: [{ speaker: 'user', annotator: 'source', acts: ['y'], segment: 1 }],

@@ -22,7 +22,13 @@ function readmeFigures(): Map<string, { avgTurns: number; user: number; agent: n
   const out = new Map<string, { avgTurns: number; user: number; agent: number; ratio: number }>();
   for (const line of readFileSync(p, 'utf8').split('\n')) {
     const m = /^\|\s*([a-z-]+)\s*\|\s*([\d.]+)\s*\|\s*([\d,]+)\s*\|\s*([\d,]+)\s*\|\s*([\d.]+)\s*\|\s*$/.exec(line);
-    if (m) out.set(m[1], { avgTurns: Number(m[2]), user: Number(m[3].replace(/,/g, '')), agent: Number(m[4].replace(/,/g, '')), ratio: Number(m[5]) });
+    if (m)
+      out.set(m[1], {
+        avgTurns: Number(m[2]),
+        user: Number(m[3].replace(/,/g, '')),
+        agent: Number(m[4].replace(/,/g, '')),
+        ratio: Number(m[5]),
+      });
   }
   return out;
 }
@@ -42,9 +48,13 @@ describe('DialogueKit / UserSimCRS real files', () => {
       const counted = countUtterances(r.conversations);
       assert.equal(counted.total, c.utterances);
       // metadata.utterances is the importer's own count of the source; it must agree with the segments.
-      assert.equal(r.conversations.reduce((s, x) => s + Number(x.metadata?.['utterances']), 0), c.utterances);
+      assert.equal(
+        r.conversations.reduce((s, x) => s + Number(x.metadata?.['utterances']), 0),
+        c.utterances,
+      );
       // Every conversation is valid canonical data.
-      for (const conv of r.conversations) assert.ok(Conversation.safeParse(conv).success, `conversation ${conv.id} invalid`);
+      for (const conv of r.conversations)
+        assert.ok(Conversation.safeParse(conv).success, `conversation ${conv.id} invalid`);
       // Every utterance carries its source annotation (these files annotate every utterance).
       const annotations = r.conversations.flatMap((x) => x.turns.flatMap((tn) => tn.annotations ?? []));
       assert.equal(annotations.length, c.utterances);
@@ -77,7 +87,10 @@ describe('DialogueKit / UserSimCRS real files', () => {
     const file = dataset(MOVIEBOT);
     const original = JSON.parse(readFileSync(file, 'utf8')) as { conversation_id: string }[];
     const r = await importFile(file);
-    assert.deepEqual(r.conversations.map((c) => c.id), original.map((d) => d.conversation_id));
+    assert.deepEqual(
+      r.conversations.map((c) => c.id),
+      original.map((d) => d.conversation_id),
+    );
     assert.equal(r.conversations.filter((c) => c.id?.includes('"')).length, 4);
     for (const c of r.conversations) {
       // Agent-first: the first turn has only the assistant side.
@@ -88,20 +101,32 @@ describe('DialogueKit / UserSimCRS real files', () => {
       assert.equal(c.metadata?.['user'], 'User');
       assert.equal(c.metadata?.['format'], 'dialoguekit');
     }
-    const taxonomies = new Set(r.conversations.flatMap((c) => c.turns.flatMap((tn) => (tn.annotations ?? []).map((a) => a.taxonomy))));
+    const taxonomies = new Set(
+      r.conversations.flatMap((c) => c.turns.flatMap((tn) => (tn.annotations ?? []).map((a) => a.taxonomy))),
+    );
     assert.deepEqual([...taxonomies], ['dialoguekit']);
   });
 
   test('dialoguekit-tests: consecutive same-speaker utterances merged with segments; ids and feedback kept', async () => {
     const file = dataset(DKTESTS);
     const r = await importFile(file);
-    const records = r.conversations.flatMap((c) => c.turns.flatMap((tn) => ((tn as Record<string, unknown>)['source_utterances'] ?? []) as Record<string, unknown>[]));
+    const records = r.conversations.flatMap((c) =>
+      c.turns.flatMap(
+        (tn) => ((tn as Record<string, unknown>)['source_utterances'] ?? []) as Record<string, unknown>[],
+      ),
+    );
     assert.equal(records.filter((x) => 'utterance_id' in x).length, 23);
     assert.equal(records.filter((x) => 'utterance_feedback' in x).length, 2);
-    const merged = r.conversations.flatMap((c) => c.turns).filter((tn) => (tn.annotations ?? []).some((a) => (a.segment ?? 0) > 0));
+    const merged = r.conversations
+      .flatMap((c) => c.turns)
+      .filter((tn) => (tn.annotations ?? []).some((a) => (a.segment ?? 0) > 0));
     assert.ok(merged.length > 0, 'expected merged utterances');
     for (const tn of merged) {
-      const recs = ((tn as Record<string, unknown>)['source_utterances'] ?? []) as { speaker: string; text_start: number; text_end: number }[];
+      const recs = ((tn as Record<string, unknown>)['source_utterances'] ?? []) as {
+        speaker: string;
+        text_start: number;
+        text_end: number;
+      }[];
       for (const rec of recs) {
         const field = rec.speaker === 'user' ? tn.user_utterance! : tn.assistant_utterance!;
         assert.ok(rec.text_end <= field.length);
@@ -127,7 +152,10 @@ describe('DialogueKit / UserSimCRS real files', () => {
     assert.equal(r.warnings.length, 1);
     assert.match(r.warnings[0].path ?? '', /^\[\d+\]\.conversation\[\d+\]\.dialogue_acts\[0\]\.slot_values\[0\]$/);
     const raw = anns.flatMap((a) => a.slots ?? []).filter((s) => s['raw'] !== undefined);
-    assert.deepEqual(raw.map((s) => s['raw']), [['TITLE', 'Conan the Barbarian', '1982', null]]);
+    assert.deepEqual(
+      raw.map((s) => s['raw']),
+      [['TITLE', 'Conan the Barbarian', '1982', null]],
+    );
     // Numeric participant ids become strings for `agent`, and stay as they were in metadata.
     assert.ok(r.conversations.every((c) => typeof c.agent === 'string' && typeof c.metadata?.['user'] === 'number'));
   });
@@ -140,7 +168,10 @@ describe('AB-ReDial real file', () => {
     const ratings = r.conversations.flatMap((c) => c.annotations ?? []);
     assert.equal(ratings.length, 640);
     // Every data row appears exactly once, as rater:<row>.
-    assert.deepEqual(ratings.map((a) => a.annotator).sort(), Array.from({ length: 640 }, (_, i) => `rater:${i + 1}`).sort());
+    assert.deepEqual(
+      ratings.map((a) => a.annotator).sort(),
+      Array.from({ length: 640 }, (_, i) => `rater:${i + 1}`).sort(),
+    );
     const convIds = new Set(r.conversations.map((c) => c.metadata?.['conv_id']));
     assert.equal(convIds.size, 195);
     const collisions = r.warnings.filter((w) => /names 2 different dialogues/.test(w.message));
@@ -165,7 +196,9 @@ describe('AB-ReDial real file', () => {
       assert.equal(c.source, 'human');
     }
     // Role separators other than a tab (spaces, an em space) were recognised: no utterance keeps a role prefix.
-    const texts = r.conversations.flatMap((c) => c.turns.flatMap((tn) => [tn.user_utterance ?? '', tn.assistant_utterance ?? '']));
+    const texts = r.conversations.flatMap((c) =>
+      c.turns.flatMap((tn) => [tn.user_utterance ?? '', tn.assistant_utterance ?? '']),
+    );
     assert.ok(!texts.some((x) => /^(USER|SYSTEM)\b/.test(x)));
     // (After a tab the text is kept exactly, leading space included; other separators are stripped.)
     assert.ok(!texts.some((x) => /^[\u2003\t]/.test(x)));

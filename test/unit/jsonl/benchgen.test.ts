@@ -31,7 +31,10 @@ test('bench generator: exact counts, valid ConvApparel-shaped lines, determinist
         assert.equal(t.recommendations.length, 12);
         items += t.recommendations.length;
         for (const r of t.recommendations) descChars += r.description.length;
-        assert.ok(typeof t.ratings['How likely would you be to purchase one of the recommended products in this turn?'] === 'string');
+        assert.ok(
+          typeof t.ratings['How likely would you be to purchase one of the recommended products in this turn?'] ===
+            'string',
+        );
       }
     });
     assert.equal(turns, 213);

@@ -26,8 +26,14 @@ describe('JsonlFile', () => {
         assert.equal(p3.kind, 'invalid');
         if (p3.kind === 'invalid') assert.equal(p3.errors[0].line, 4);
         const batch = await file.readLines(0, 10);
-        assert.deepEqual(batch.map((b) => b.toString()), [l0, '', l2, '{"turns":5}']);
-        assert.deepEqual((await file.readLines(1, 2)).map((b) => b.toString()), ['', l2]);
+        assert.deepEqual(
+          batch.map((b) => b.toString()),
+          [l0, '', l2, '{"turns":5}'],
+        );
+        assert.deepEqual(
+          (await file.readLines(1, 2)).map((b) => b.toString()),
+          ['', l2],
+        );
         assert.deepEqual(await file.readLines(4, 2), []);
         await assert.rejects(file.readRaw(4), RangeError);
         assert.equal(await file.changedOnDisk(), false);
@@ -76,7 +82,10 @@ describe('JsonlFile', () => {
     await withTempDir(async (dir) => {
       const path = writeTemp(dir, 'r.jsonl', Array.from({ length: 1000 }, (_, i) => convLine(String(i))).join('\n'));
       const two = await readFirstLines(path, 2);
-      assert.deepEqual(two.map((b) => JSON.parse(b.toString()).id), ['0', '1']);
+      assert.deepEqual(
+        two.map((b) => JSON.parse(b.toString()).id),
+        ['0', '1'],
+      );
       assert.equal((await readFirstLines(path, 5000)).length, 1000);
       assert.deepEqual(await readFirstLines(path, 0), []);
     });
@@ -88,7 +97,10 @@ describe('JsonlFile', () => {
       let last: [number, number] = [0, 0];
       const r = await validateFile(path, { onProgress: (d, t) => (last = [d, t]) });
       assert.deepEqual([r.lines, r.conversations, r.blank, r.invalid], [5, 2, 1, 2]);
-      assert.deepEqual(r.errors.map((e) => e.line), [3, 4]);
+      assert.deepEqual(
+        r.errors.map((e) => e.line),
+        [3, 4],
+      );
       assert.deepEqual([r.errorCount, r.warningCount], [2, 0]);
       const capped = await validateFile(path, { maxErrors: 1 });
       assert.deepEqual([capped.errors.length, capped.errorCount, capped.invalid], [1, 2, 2]);

@@ -34,14 +34,22 @@ export function referenceSplit(bytes: Buffer): { bom: boolean; lines: { content:
   }
   if (start < body.length) {
     const cr = body[body.length - 1] === 0x0d;
-    lines.push({ content: body.subarray(start, cr ? body.length - 1 : body.length), ending: body.subarray(cr ? body.length - 1 : body.length) });
+    lines.push({
+      content: body.subarray(start, cr ? body.length - 1 : body.length),
+      ending: body.subarray(cr ? body.length - 1 : body.length),
+    });
   }
   return { bom, lines };
 }
 
 /** A small valid conversation line. */
 export function convLine(id: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ id, task_id: 'footwear_good', turns: [{ user_utterance: `hi ${id}`, assistant_utterance: 'hello' }], ...extra });
+  return JSON.stringify({
+    id,
+    task_id: 'footwear_good',
+    turns: [{ user_utterance: `hi ${id}`, assistant_utterance: 'hello' }],
+    ...extra,
+  });
 }
 
 /** Runs `fn` with a fresh temporary folder, removed afterwards. */

@@ -47,7 +47,9 @@ describe('line index', () => {
           assert.equal(ix.bom, bom);
           assert.equal(ix.size, bytes.length);
           const seen: string[] = [];
-          const r = await forEachLine(path, (b) => void seen.push(b.toString('latin1')), { chunkSize: Math.max(chunkSize, 1) });
+          const r = await forEachLine(path, (b) => void seen.push(b.toString('latin1')), {
+            chunkSize: Math.max(chunkSize, 1),
+          });
           assert.deepEqual(seen, expected, `forEachLine chunk ${chunkSize}`);
           assert.equal(r.bom, bom);
           assert.equal(r.lines, expected.length);
@@ -76,7 +78,10 @@ describe('line index', () => {
         }
         const seen: Buffer[] = [];
         await forEachLine(path, (b) => void seen.push(Buffer.from(b)), { chunkSize: 16 + rng.int(20) });
-        assert.deepEqual(seen, ref.lines.map((l) => l.content));
+        assert.deepEqual(
+          seen,
+          ref.lines.map((l) => l.content),
+        );
       }
     });
   });
@@ -84,7 +89,10 @@ describe('line index', () => {
   test('lineAt maps byte offsets (including line endings) to lines', () => {
     const bytes = Buffer.from('ab\r\ncd\nef');
     const ix = buildLineIndexFromBytes(bytes);
-    assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 7, 8].map((o) => ix.lineAt(o)), [0, 0, 0, 0, 1, 1, 1, 2, 2]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5, 6, 7, 8].map((o) => ix.lineAt(o)),
+      [0, 0, 0, 0, 1, 1, 1, 2, 2],
+    );
     assert.equal(ix.lineAt(9), -1);
     assert.equal(ix.lineAt(-1), -1);
   });
@@ -101,7 +109,12 @@ describe('line index', () => {
       const path = writeTemp(dir, 'p.jsonl', 'x'.repeat(1000) + '\n');
       const progress: [number, number][] = [];
       const ix = await buildLineIndex(path, { chunkSize: 300, onProgress: (b, t) => progress.push([b, t]) });
-      assert.deepEqual(progress, [[300, 1001], [600, 1001], [900, 1001], [1001, 1001]]);
+      assert.deepEqual(progress, [
+        [300, 1001],
+        [600, 1001],
+        [900, 1001],
+        [1001, 1001],
+      ]);
       assert.ok(ix.mtimeMs > 0);
       assert.equal(ix.size, 1001);
     });
@@ -111,9 +124,16 @@ describe('line index', () => {
     await withTempDir(async (dir) => {
       const path = writeTemp(dir, 'a.jsonl', 'a\n'.repeat(1000));
       const ctl = new AbortController();
-      const run = buildLineIndex(path, { chunkSize: 10, signal: ctl.signal, onProgress: (b) => b >= 100 && ctl.abort() });
+      const run = buildLineIndex(path, {
+        chunkSize: 10,
+        signal: ctl.signal,
+        onProgress: (b) => b >= 100 && ctl.abort(),
+      });
       await assert.rejects(run, (e: Error) => e.name === 'AbortError');
-      await assert.rejects(forEachLine(path, () => undefined, { signal: AbortSignal.abort() }), (e: Error) => e.name === 'AbortError');
+      await assert.rejects(
+        forEachLine(path, () => undefined, { signal: AbortSignal.abort() }),
+        (e: Error) => e.name === 'AbortError',
+      );
     });
   });
 

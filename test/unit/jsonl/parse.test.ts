@@ -29,9 +29,33 @@ function expectInvalid(p: ParsedLine): Extract<ParsedLine, { kind: 'invalid' }> 
 
 describe('JSON syntax scanner', () => {
   const samples = [
-    '{"a":}', '{"a":1', '{"a":"abc', '{"a":"a\u0001b"}', 'xyz', '{"a":1} x', '{"a":1,}', '[1,]', '{a:1}', '{"a":01}',
-    '{"a":"\\q"}', '', '{"a" 1}', '{"a":1.}', '{"a":-}', '{"a":tru}', '{"a":NaN}', "{'a':1}", '{"a":"\\u12G4"}', '{"a":1e}',
-    '{"a":[1 2]}', '{"a":{"b":1}', '[[[[', '{"a":"x"}}', '{"a":undefined}', '{"a":-0.5e+3,"b":[true,false,null]}', ' \t{"a":1}\r',
+    '{"a":}',
+    '{"a":1',
+    '{"a":"abc',
+    '{"a":"a\u0001b"}',
+    'xyz',
+    '{"a":1} x',
+    '{"a":1,}',
+    '[1,]',
+    '{a:1}',
+    '{"a":01}',
+    '{"a":"\\q"}',
+    '',
+    '{"a" 1}',
+    '{"a":1.}',
+    '{"a":-}',
+    '{"a":tru}',
+    '{"a":NaN}',
+    "{'a':1}",
+    '{"a":"\\u12G4"}',
+    '{"a":1e}',
+    '{"a":[1 2]}',
+    '{"a":{"b":1}',
+    '[[[[',
+    '{"a":"x"}}',
+    '{"a":undefined}',
+    '{"a":-0.5e+3,"b":[true,false,null]}',
+    ' \t{"a":1}\r',
   ];
   for (const s of samples) {
     test(`agrees with JSON.parse on ${JSON.stringify(s)}`, () => {
@@ -46,9 +70,35 @@ describe('JSON syntax scanner', () => {
     const rng = createRng('syntax-fuzz');
     const base = JSON.stringify({
       id: 'c1',
-      turns: [{ user_utterance: 'a "quoted" \\ word\n', recommendations: [{ item_id: 'B0', score: -1.5e-3 }], ratings: { ok: true, n: null } }],
+      turns: [
+        {
+          user_utterance: 'a "quoted" \\ word\n',
+          recommendations: [{ item_id: 'B0', score: -1.5e-3 }],
+          ratings: { ok: true, n: null },
+        },
+      ],
     });
-    const alphabet = ['{', '}', '[', ']', '"', ':', ',', '\\', ' ', 'a', '1', '-', '.', 'e', 't', 'n', '\u0000', "'", 'u'];
+    const alphabet = [
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      ':',
+      ',',
+      '\\',
+      ' ',
+      'a',
+      '1',
+      '-',
+      '.',
+      'e',
+      't',
+      'n',
+      '\u0000',
+      "'",
+      'u',
+    ];
     let disagreements = 0;
     for (let round = 0; round < 3000; round++) {
       let s = base;
@@ -79,7 +129,8 @@ describe('JSON syntax scanner', () => {
 });
 
 describe('locateJsonPath', () => {
-  const text = '{"id":"x", "turns":[{"user_utterance":5},{"recommendations":[{"item_id":1}, {"item_id":"ok"}]}], "ratings":{"Was it \\"easy\\"?":true}}';
+  const text =
+    '{"id":"x", "turns":[{"user_utterance":5},{"recommendations":[{"item_id":1}, {"item_id":"ok"}]}], "ratings":{"Was it \\"easy\\"?":true}}';
   const at = (path: (string | number)[], key = false) => {
     const span = locateJsonPath(text, path, { key });
     return span && text.slice(span.start, span.end);
@@ -128,10 +179,18 @@ describe('parseConversationText', () => {
               features: 'Casual, Hip Hop, Comfortable, Soft fleece, Deep hood',
             },
           ],
-          ratings: { Delighted: true, 'How likely would you be to purchase one of the recommended products in this turn?': 'Extremely likely', Annoyed: true },
+          ratings: {
+            Delighted: true,
+            'How likely would you be to purchase one of the recommended products in this turn?': 'Extremely likely',
+            Annoyed: true,
+          },
         },
       ],
-      ratings: { 'Were you able to find a product you would consider purchasing?': 'Yes', 'How often do you shop online?': 'Rarely', 'It was hard to use the system': true },
+      ratings: {
+        'Were you able to find a product you would consider purchasing?': 'Yes',
+        'How often do you shop online?': 'Rarely',
+        'It was hard to use the system': true,
+      },
       task_id: 'footwear_good',
       version: '1.0',
       participant_hash: 'abc123',

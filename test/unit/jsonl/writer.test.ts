@@ -1,6 +1,15 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, chmodSync, utimesSync, writeFileSync, symlinkSync, lstatSync } from 'node:fs';
+import {
+  readdirSync,
+  readFileSync,
+  statSync,
+  chmodSync,
+  utimesSync,
+  writeFileSync,
+  symlinkSync,
+  lstatSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { buildLineIndex, FileChangedError, rewriteLines } from '../../../src/core/jsonl';
 import { createRng, type Rng } from '../../../src/core/random';
@@ -16,7 +25,8 @@ function randomFile(rng: Rng): Buffer {
     const kind = rng.int(6);
     let content: Buffer;
     if (kind === 0) content = Buffer.alloc(0);
-    else if (kind === 1) content = Buffer.from([0x7b, 0xff, 0x00, 0x22]); // junk with invalid UTF-8 and NUL
+    else if (kind === 1)
+      content = Buffer.from([0x7b, 0xff, 0x00, 0x22]); // junk with invalid UTF-8 and NUL
     else if (kind === 2) content = Buffer.from('  {"turns": [] , "x":"é😀"}\t');
     else content = Buffer.from(convLine(`c${i}`, { n: rng.int(1000) }));
     parts.push(content);
@@ -50,12 +60,18 @@ describe('rewriteLines', () => {
         const after = readFileSync(path);
         const got = referenceSplit(after);
         assert.equal(got.bom, ref.bom, `round ${round}: BOM kept`);
-        assert.equal(got.lines.length, ref.lines.length - (edits.size > 0 && ref.lines.length > 0 && isDroppedLastBlank(ref, edits) ? 1 : 0), `round ${round}: line count`);
+        assert.equal(
+          got.lines.length,
+          ref.lines.length - (edits.size > 0 && ref.lines.length > 0 && isDroppedLastBlank(ref, edits) ? 1 : 0),
+          `round ${round}: line count`,
+        );
         for (let i = 0; i < ref.lines.length; i++) {
           if (i >= got.lines.length) break;
           assert.deepEqual(got.lines[i].ending, ref.lines[i].ending, `round ${round} line ${i}: ending kept`);
-          if (edits.has(i)) assert.equal(got.lines[i].content.toString('utf8'), edits.get(i), `round ${round} line ${i}: replaced`);
-          else assert.deepEqual(got.lines[i].content, ref.lines[i].content, `round ${round} line ${i}: untouched bytes`);
+          if (edits.has(i))
+            assert.equal(got.lines[i].content.toString('utf8'), edits.get(i), `round ${round} line ${i}: replaced`);
+          else
+            assert.deepEqual(got.lines[i].content, ref.lines[i].content, `round ${round} line ${i}: untouched bytes`);
         }
         // Untouched lines are byte-identical, and the bytes outside lines are too: rebuild the file.
         const rebuilt = Buffer.concat([
@@ -64,7 +80,11 @@ describe('rewriteLines', () => {
         ]);
         assert.deepEqual(after, rebuilt, `round ${round}: whole file`);
       }
-      assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), [], 'no temp files left');
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+        [],
+        'no temp files left',
+      );
     });
   });
 
@@ -84,12 +104,18 @@ describe('rewriteLines', () => {
       const changed = `${convLine('a')}\n${convLine('B')}\n`; // same size, different bytes and mtime
       writeFileSync(path, changed);
       utimesSync(path, new Date(), new Date(Date.now() + 5000));
-      await assert.rejects(rewriteLines(path, new Map([[0, convLine('z')]]), { index }), (e: Error) => e instanceof FileChangedError && /changed on disk/.test(e.message));
+      await assert.rejects(
+        rewriteLines(path, new Map([[0, convLine('z')]]), { index }),
+        (e: Error) => e instanceof FileChangedError && /changed on disk/.test(e.message),
+      );
       assert.equal(readFileSync(path, 'utf8'), changed);
       // A different size is refused too.
       writeFileSync(path, changed + '\n');
       await assert.rejects(rewriteLines(path, new Map([[0, convLine('z')]]), { index }), FileChangedError);
-      assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+      assert.deepEqual(
+        readdirSync(dir).filter((f) => f.endsWith('.tmp')),
+        [],
+      );
     });
   });
 

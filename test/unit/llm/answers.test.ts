@@ -39,21 +39,43 @@ type Manifest = {
   status: string;
   stop_reason?: string;
   counts: { planned: number; finished: number; failed: number; by_reason: Record<string, number>; resumed: number };
-  llm: { usage: { requests: number; tokens: number; cache_hits: number; usage_missing: number; estimated_tokens: number; exhausted: boolean; maxTokens?: number } };
+  llm: {
+    usage: {
+      requests: number;
+      tokens: number;
+      cache_hits: number;
+      usage_missing: number;
+      estimated_tokens: number;
+      exhausted: boolean;
+      maxTokens?: number;
+    };
+  };
 };
 
 function lines(file: string): Array<Record<string, unknown>> {
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 function manifestOf(out: string): Manifest {
   return JSON.parse(fs.readFileSync(`${out}.manifest.json`, 'utf8')) as Manifest;
 }
 const indexOf = (c: Record<string, unknown>) => (c.metadata as { index: number }).index;
-const acts = (convs: Array<Record<string, unknown>>) => convs.flatMap((c) => (c.turns as Array<{ annotations?: Array<{ speaker: string; acts: string[] }> }>).flatMap((t) => (t.annotations ?? []).filter((a) => a.speaker === 'user').flatMap((a) => a.acts)));
+const acts = (convs: Array<Record<string, unknown>>) =>
+  convs.flatMap((c) =>
+    (c.turns as Array<{ annotations?: Array<{ speaker: string; acts: string[] }> }>).flatMap((t) =>
+      (t.annotations ?? []).filter((a) => a.speaker === 'user').flatMap((a) => a.acts),
+    ),
+  );
 
 /** The scripted model, with `fault` answering the requests it matches instead. */
-function withFault(fault: (req: RecordedRequest, kind: ReturnType<typeof promptKind>) => FakeReply | undefined, userTurns = 2): FakeHandler {
+function withFault(
+  fault: (req: RecordedRequest, kind: ReturnType<typeof promptKind>) => FakeReply | undefined,
+  userTurns = 2,
+): FakeHandler {
   const script = simulationScript({ userTurns });
   return (req) => fault(req, promptKind(req)) ?? script(req);
 }
@@ -65,30 +87,45 @@ describe('unusable answers are failures of their conversation, never data', () =
     ['a refusal as text', { content: "I can't help with that." }],
     ['a structured refusal (message.refusal)', { refusal: 'I cannot role-play a shopper.' }],
     ['a wrong schema (JSON instead of Response/Terminate)', { content: '{"message": "hello", "done": false}' }],
-    ['an answer cut at the token limit', { content: 'Response: I would like some very warm boots for the', finishReason: 'length' }],
-    ['a refusal dressed in the format', { content: "Response: I'm sorry, but I can't help with that.\nTerminate: False" }],
+    [
+      'an answer cut at the token limit',
+      { content: 'Response: I would like some very warm boots for the', finishReason: 'length' },
+    ],
+    [
+      'a refusal dressed in the format',
+      { content: "Response: I'm sorry, but I can't help with that.\nTerminate: False" },
+    ],
   ] as Array<[string, FakeReply]>) {
     test(`user model answering with ${name}: every conversation fails as user_llm, nothing recorded as a user act, nothing cached`, async () => {
-      await withFakeOpenAI({ handler: withFault((_r, kind) => (kind === 'user' ? reply : undefined)) }, async (fake) => {
-        const dir = tmpDir();
-        const out = path.join(dir, 'run.jsonl');
-        const cacheDir = path.join(dir, 'cache');
-        const { manifest } = await runSimulation({ ...prompted, n: 3 }, { out, llm: testServices(fake.url, { cacheDir }), maxConsecutiveFailures: 0 });
-        const m = manifest as unknown as Manifest;
-        assert.equal(m.status, 'finished');
-        assert.deepEqual(m.counts.by_reason, { user_llm: 3 });
-        const convs = lines(out);
-        assert.equal(convs.length, 3);
-        for (const c of convs) {
-          assert.equal(c.outcome, 'simulator_error');
-          assert.match(String((c.metadata as { error: string }).error), /user simulator output unusable after 3 attempts/);
-        }
-        assert.deepEqual(acts(convs), []);
-        // 3 attempts (2 repairs) per conversation, every one on the wire and counted.
-        assert.equal(fake.chatRequests.length, 9);
-        assert.equal(m.llm.usage.requests, 9);
-        assert.equal(readTree(cacheDir), '');
-      });
+      await withFakeOpenAI(
+        { handler: withFault((_r, kind) => (kind === 'user' ? reply : undefined)) },
+        async (fake) => {
+          const dir = tmpDir();
+          const out = path.join(dir, 'run.jsonl');
+          const cacheDir = path.join(dir, 'cache');
+          const { manifest } = await runSimulation(
+            { ...prompted, n: 3 },
+            { out, llm: testServices(fake.url, { cacheDir }), maxConsecutiveFailures: 0 },
+          );
+          const m = manifest as unknown as Manifest;
+          assert.equal(m.status, 'finished');
+          assert.deepEqual(m.counts.by_reason, { user_llm: 3 });
+          const convs = lines(out);
+          assert.equal(convs.length, 3);
+          for (const c of convs) {
+            assert.equal(c.outcome, 'simulator_error');
+            assert.match(
+              String((c.metadata as { error: string }).error),
+              /user simulator output unusable after 3 attempts/,
+            );
+          }
+          assert.deepEqual(acts(convs), []);
+          // 3 attempts (2 repairs) per conversation, every one on the wire and counted.
+          assert.equal(fake.chatRequests.length, 9);
+          assert.equal(m.llm.usage.requests, 9);
+          assert.equal(readTree(cacheDir), '');
+        },
+      );
     });
   }
 
@@ -96,42 +133,87 @@ describe('unusable answers are failures of their conversation, never data', () =
     const handler = withFault((req, kind) => {
       if (kind !== 'user') return undefined;
       const text = simulationScript({ userTurns: 2 })(req) as FakeReply;
-      return { contentParts: [{ type: 'text', text: text.content!.slice(0, 5) }, { type: 'text', text: text.content!.slice(5) }] };
+      return {
+        contentParts: [
+          { type: 'text', text: text.content!.slice(0, 5) },
+          { type: 'text', text: text.content!.slice(5) },
+        ],
+      };
     });
     await withFakeOpenAI({ handler }, async (fake) => {
       const out = path.join(tmpDir(), 'run.jsonl');
       const { manifest } = await runSimulation({ ...prompted, n: 2 }, { out, llm: testServices(fake.url) });
       assert.equal(manifest.counts.failed, 0);
-      assert.equal(((lines(out)[0].turns as Array<{ user_utterance: string }>)[0]).user_utterance, 'looking for comfy black boots');
+      assert.equal(
+        (lines(out)[0].turns as Array<{ user_utterance: string }>)[0].user_utterance,
+        'looking for comfy black boots',
+      );
     });
   });
 
   test('target-free reflections that are not JSON fail the conversation as user_llm; a refused general-preference answer is never the taste', async () => {
     for (const kindToBreak of ['reflect', 'general'] as const) {
-      await withFakeOpenAI({ handler: withFault((_r, kind) => (kind === kindToBreak ? { content: kindToBreak === 'general' ? "I'm sorry, but I can't help with that." : 'I liked the first one and not the others.' } : undefined)) }, async (fake) => {
-        const out = path.join(tmpDir(), 'run.jsonl');
-        const { manifest } = await runSimulation({ user: 'llm-target-free', agent: 'llm-good', seed: 3, catalog_size: 120, n: 2 }, { out, llm: testServices(fake.url), maxConsecutiveFailures: 0 });
-        assert.deepEqual(manifest.counts.by_reason, { user_llm: 2 }, kindToBreak);
-        const text = fs.readFileSync(out, 'utf8');
-        assert.ok(!text.includes("can't help with that\",\"consumed"), kindToBreak);
-        for (const c of lines(out)) assert.match(String((c.metadata as { error: string }).error), kindToBreak === 'general' ? /general preferences unusable after 3 attempts/ : /reflected preferences unusable after 3 attempts/);
-        assert.equal((manifest as unknown as Manifest).llm.usage.requests, fake.chatRequests.length);
-      });
+      await withFakeOpenAI(
+        {
+          handler: withFault((_r, kind) =>
+            kind === kindToBreak
+              ? {
+                  content:
+                    kindToBreak === 'general'
+                      ? "I'm sorry, but I can't help with that."
+                      : 'I liked the first one and not the others.',
+                }
+              : undefined,
+          ),
+        },
+        async (fake) => {
+          const out = path.join(tmpDir(), 'run.jsonl');
+          const { manifest } = await runSimulation(
+            { user: 'llm-target-free', agent: 'llm-good', seed: 3, catalog_size: 120, n: 2 },
+            { out, llm: testServices(fake.url), maxConsecutiveFailures: 0 },
+          );
+          assert.deepEqual(manifest.counts.by_reason, { user_llm: 2 }, kindToBreak);
+          const text = fs.readFileSync(out, 'utf8');
+          assert.ok(!text.includes('can\'t help with that","consumed'), kindToBreak);
+          for (const c of lines(out))
+            assert.match(
+              String((c.metadata as { error: string }).error),
+              kindToBreak === 'general'
+                ? /general preferences unusable after 3 attempts/
+                : /reflected preferences unusable after 3 attempts/,
+            );
+          assert.equal((manifest as unknown as Manifest).llm.usage.requests, fake.chatRequests.length);
+        },
+      );
     }
   });
 
   test('recommender model refusing: the conversation fails as agent_llm (outcome agent_error)', async () => {
-    await withFakeOpenAI({ handler: withFault((_r, kind) => (kind === 'agent' ? { content: "I'm sorry, but I can't assist with that request." } : undefined)) }, async (fake) => {
-      const out = path.join(tmpDir(), 'run.jsonl');
-      const { manifest } = await runSimulation({ ...prompted, agent: 'llm-good', n: 2 }, { out, llm: testServices(fake.url), maxConsecutiveFailures: 0 });
-      assert.deepEqual(manifest.counts.by_reason, { agent_llm: 2 });
-      for (const c of lines(out)) assert.equal(c.outcome, 'agent_error');
-    });
+    await withFakeOpenAI(
+      {
+        handler: withFault((_r, kind) =>
+          kind === 'agent' ? { content: "I'm sorry, but I can't assist with that request." } : undefined,
+        ),
+      },
+      async (fake) => {
+        const out = path.join(tmpDir(), 'run.jsonl');
+        const { manifest } = await runSimulation(
+          { ...prompted, agent: 'llm-good', n: 2 },
+          { out, llm: testServices(fake.url), maxConsecutiveFailures: 0 },
+        );
+        assert.deepEqual(manifest.counts.by_reason, { agent_llm: 2 });
+        for (const c of lines(out)) assert.equal(c.outcome, 'agent_error');
+      },
+    );
   });
 });
 
 describe('the discriminator and the judge never invent a verdict', () => {
-  const conv = { id: 'c1', turns: [{ user_utterance: 'boots pls', assistant_utterance: 'Here are boots.' }], outcome: 'ended' } as unknown as Conversation;
+  const conv = {
+    id: 'c1',
+    turns: [{ user_utterance: 'boots pls', assistant_utterance: 'Here are boots.' }],
+    outcome: 'ended',
+  } as unknown as Conversation;
 
   test('a refusal or a hedge that mentions "human" is no label; only the bare word is', () => {
     assert.equal(parseVerdict("I can't tell whether the user is human or not.").ok, false);
@@ -158,10 +240,19 @@ describe('the discriminator and the judge never invent a verdict', () => {
     let broken: FakeReply | undefined = { content: '' };
     await withFakeOpenAI({ handler: () => broken ?? { content: judgeAnswer() } }, async (fake) => {
       const cacheDir = path.join(tmpDir(), 'cache');
-      for (const bad of [{ content: '' }, { content: "I can't help with that." }, { content: '{"user_sentiment": "good"}' }, { content: judgeAnswer().slice(0, 80), finishReason: 'length' }, { contentParts: [{ type: 'text', text: '{"user_sentiment":' }] }] as FakeReply[]) {
+      for (const bad of [
+        { content: '' },
+        { content: "I can't help with that." },
+        { content: '{"user_sentiment": "good"}' },
+        { content: judgeAnswer().slice(0, 80), finishReason: 'length' },
+        { contentParts: [{ type: 'text', text: '{"user_sentiment":' }] },
+      ] as FakeReply[]) {
         broken = bad;
         fake.requests.length = 0;
-        await assert.rejects(judgeConversation(conv, testServices(fake.url, { cacheDir })), /judge answer invalid after 3 attempts/);
+        await assert.rejects(
+          judgeConversation(conv, testServices(fake.url, { cacheDir })),
+          /judge answer invalid after 3 attempts/,
+        );
         assert.equal(fake.chatRequests.length, 3);
       }
       assert.equal(readTree(cacheDir), '');
@@ -184,7 +275,9 @@ describe('the discriminator and the judge never invent a verdict', () => {
       const services = testServices(fake.url, { cacheDir });
       const client = services.client('user');
       await client.chat({ messages: [{ role: 'user', content: 'go' }], seed: 1 });
-      const file = fs.readdirSync(cacheDir).flatMap((d) => fs.readdirSync(path.join(cacheDir, d)).map((f) => path.join(cacheDir, d, f)))[0];
+      const file = fs
+        .readdirSync(cacheDir)
+        .flatMap((d) => fs.readdirSync(path.join(cacheDir, d)).map((f) => path.join(cacheDir, d, f)))[0];
       const entry = JSON.parse(fs.readFileSync(file, 'utf8'));
       delete entry.response.validation;
       fs.writeFileSync(file, JSON.stringify(entry));
@@ -223,7 +316,10 @@ describe('one bad conversation blocks nothing', () => {
       assert.equal(fake.chatRequests.length, 0);
       assert.deepEqual(again.manifest.counts.by_reason, { user_llm: 1 });
       // --retry-failed runs it again (the endpoint now accepts it): the same bytes as a clean run.
-      const retried = await runSimulation({ ...prompted, n: 4 }, { out, resume: true, retryFailed: true, llm: testServices(fake.url) });
+      const retried = await runSimulation(
+        { ...prompted, n: 4 },
+        { out, resume: true, retryFailed: true, llm: testServices(fake.url) },
+      );
       assert.equal(retried.manifest.counts.failed, 0);
       assert.ok(fake.chatRequests.length > 0);
       const ref = path.join(dir, 'ref.jsonl');
@@ -253,7 +349,13 @@ describe('one bad conversation blocks nothing', () => {
       const onConversation = () => {
         if (++finished === 5) fail?.({ status: 503 });
       };
-      await assert.rejects(runSimulation({ ...prompted, n: 6 }, { out, concurrency: 3, onConversation, llm: testServices(fake.url, settings) }), LlmError);
+      await assert.rejects(
+        runSimulation(
+          { ...prompted, n: 6 },
+          { out, concurrency: 3, onConversation, llm: testServices(fake.url, settings) },
+        ),
+        LlmError,
+      );
       const kept = lines(out).map(indexOf);
       assert.equal(manifestOf(out).status, 'stopped');
       // The conversations that finished while the failing one waited are on disk, those after it included.
@@ -261,7 +363,10 @@ describe('one bad conversation blocks nothing', () => {
       assert.equal(missing.length, 1, `kept ${kept}`);
       assert.ok(Math.max(...kept) > missing[0], `kept ${kept}`);
       assert.equal(manifestOf(out).counts.finished, kept.length);
-      await runSimulation({ ...prompted, n: 6 }, { out, concurrency: 3, resume: true, llm: testServices(fake.url, settings) });
+      await runSimulation(
+        { ...prompted, n: 6 },
+        { out, concurrency: 3, resume: true, llm: testServices(fake.url, settings) },
+      );
       const ref = path.join(dir, 'ref.jsonl');
       await runSimulation({ ...prompted, n: 6 }, { out: ref, concurrency: 1, llm: testServices(fake.url, settings) });
       assert.deepEqual(lines(out).map(indexOf), [0, 1, 2, 3, 4, 5]);
@@ -273,18 +378,33 @@ describe('one bad conversation blocks nothing', () => {
     await withFakeOpenAI({ handler: simulationScript({ userTurns: 3 }) }, async (fake) => {
       const dir = tmpDir();
       const ref = path.join(dir, 'ref.jsonl');
-      await runSimulation({ ...prompted, agent: 'llm-good', n: 4 }, { out: ref, concurrency: 2, llm: testServices(fake.url) });
+      await runSimulation(
+        { ...prompted, agent: 'llm-good', n: 4 },
+        { out: ref, concurrency: 2, llm: testServices(fake.url) },
+      );
       const out = path.join(dir, 'run.jsonl');
       const cacheDir = path.join(dir, 'cache');
       // Stopped part-way by a request budget (conversations cut mid-way; their answers are cached).
-      await assert.rejects(runSimulation({ ...prompted, agent: 'llm-good', n: 4 }, { out, concurrency: 2, llm: testServices(fake.url, { cacheDir, budget: { maxRequests: 9 } }) }), /budget/);
-      const { manifest } = await runSimulation({ ...prompted, agent: 'llm-good', n: 4 }, { out, concurrency: 2, resume: true, llm: testServices(fake.url, { cacheDir }) });
+      await assert.rejects(
+        runSimulation(
+          { ...prompted, agent: 'llm-good', n: 4 },
+          { out, concurrency: 2, llm: testServices(fake.url, { cacheDir, budget: { maxRequests: 9 } }) },
+        ),
+        /budget/,
+      );
+      const { manifest } = await runSimulation(
+        { ...prompted, agent: 'llm-good', n: 4 },
+        { out, concurrency: 2, resume: true, llm: testServices(fake.url, { cacheDir }) },
+      );
       assert.ok((manifest as unknown as Manifest).llm.usage.cache_hits > 0);
       assert.ok(fs.readFileSync(out).equals(fs.readFileSync(ref)));
       // A second run from the cache alone: no request, same bytes.
       fake.requests.length = 0;
       const warm = path.join(dir, 'warm.jsonl');
-      await runSimulation({ ...prompted, agent: 'llm-good', n: 4 }, { out: warm, concurrency: 2, llm: testServices(fake.url, { cacheDir }) });
+      await runSimulation(
+        { ...prompted, agent: 'llm-good', n: 4 },
+        { out: warm, concurrency: 2, llm: testServices(fake.url, { cacheDir }) },
+      );
       assert.equal(fake.chatRequests.length, 0);
       assert.ok(fs.readFileSync(warm).equals(fs.readFileSync(ref)));
     });
@@ -305,12 +425,37 @@ describe('budgets hold', () => {
   test('judge --budget-tokens under concurrency 8: tokens spent stay within the budget plus one request', async () => {
     await withFakeOpenAI({ latencyMs: 30, handler: () => ({ content: judgeAnswer() }) }, async (fake) => {
       const dir = tmpDir();
-      const convs = Array.from({ length: 40 }, (_, i) => JSON.stringify({ id: `c${i}`, turns: [{ user_utterance: `boots ${i}`, assistant_utterance: 'Here are boots.' }], outcome: 'ended' }));
+      const convs = Array.from({ length: 40 }, (_, i) =>
+        JSON.stringify({
+          id: `c${i}`,
+          turns: [{ user_utterance: `boots ${i}`, assistant_utterance: 'Here are boots.' }],
+          outcome: 'ended',
+        }),
+      );
       fs.writeFileSync(path.join(dir, 'in.jsonl'), convs.join('\n') + '\n');
-      const r = await runCli(['judge', 'in.jsonl', '--out', 'out.jsonl', '--budget-tokens', '3000', '--llm-concurrency', '8', '--no-cache', '--max-tokens', '300', '--json'], dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY });
+      const r = await runCli(
+        [
+          'judge',
+          'in.jsonl',
+          '--out',
+          'out.jsonl',
+          '--budget-tokens',
+          '3000',
+          '--llm-concurrency',
+          '8',
+          '--no-cache',
+          '--max-tokens',
+          '300',
+          '--json',
+        ],
+        dir,
+        { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY },
+      );
       assert.equal(r.code, 1, r.err);
       const summary = JSON.parse(r.out) as { usage: Manifest['llm']['usage'] };
-      const perRequest = Math.max(...fake.chatRequests.map((q) => Math.ceil(q.rawBody.length / 4) + Math.ceil(judgeAnswer().length / 4)));
+      const perRequest = Math.max(
+        ...fake.chatRequests.map((q) => Math.ceil(q.rawBody.length / 4) + Math.ceil(judgeAnswer().length / 4)),
+      );
       assert.ok(summary.usage.tokens <= 3000 + perRequest, `spent ${summary.usage.tokens}`);
       assert.ok(summary.usage.tokens <= 3000, `spent ${summary.usage.tokens}`);
       assert.equal(summary.usage.exhausted, true);
@@ -321,7 +466,31 @@ describe('budgets hold', () => {
   test('simulate --budget-tokens under concurrency: the manifest stays within the budget, and its stop reason agrees', async () => {
     await withFakeOpenAI({ latencyMs: 20, handler: simulationScript({ userTurns: 3 }) }, async (fake) => {
       const dir = tmpDir();
-      const r = await runCli(['simulate', '--user', 'llm-prompted', '--agent', 'llm-good', '--n', '30', '--seed', '2', '--catalog-size', '120', '--concurrency', '8', '--budget-tokens', '3000', '--no-cache', '--out', 'run.jsonl', '--quiet'], dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY });
+      const r = await runCli(
+        [
+          'simulate',
+          '--user',
+          'llm-prompted',
+          '--agent',
+          'llm-good',
+          '--n',
+          '30',
+          '--seed',
+          '2',
+          '--catalog-size',
+          '120',
+          '--concurrency',
+          '8',
+          '--budget-tokens',
+          '3000',
+          '--no-cache',
+          '--out',
+          'run.jsonl',
+          '--quiet',
+        ],
+        dir,
+        { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY },
+      );
       assert.equal(r.code, 1, r.err);
       const m = manifestOf(path.join(dir, 'run.jsonl'));
       assert.equal(m.status, 'cancelled');
@@ -335,12 +504,38 @@ describe('budgets hold', () => {
     const script = simulationScript({ userTurns: 3 });
     await withFakeOpenAI({ handler: (req) => ({ ...script(req), omitUsage: true }) as FakeReply }, async (fake) => {
       const dir = tmpDir();
-      const r = await runCli(['simulate', '--user', 'llm-prompted', '--agent', 'llm-good', '--n', '30', '--seed', '2', '--catalog-size', '120', '--concurrency', '4', '--budget-tokens', '4000', '--no-cache', '--out', 'run.jsonl', '--quiet'], dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY });
+      const r = await runCli(
+        [
+          'simulate',
+          '--user',
+          'llm-prompted',
+          '--agent',
+          'llm-good',
+          '--n',
+          '30',
+          '--seed',
+          '2',
+          '--catalog-size',
+          '120',
+          '--concurrency',
+          '4',
+          '--budget-tokens',
+          '4000',
+          '--no-cache',
+          '--out',
+          'run.jsonl',
+          '--quiet',
+        ],
+        dir,
+        { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY },
+      );
       assert.equal(r.code, 1, r.err);
       const m = manifestOf(path.join(dir, 'run.jsonl'));
       assert.equal(m.status, 'cancelled');
       assert.equal(m.llm.usage.usage_missing, m.llm.usage.requests);
-      assert.ok(m.llm.usage.tokens > 0 && m.llm.usage.tokens === m.llm.usage.estimated_tokens && m.llm.usage.tokens <= 4000);
+      assert.ok(
+        m.llm.usage.tokens > 0 && m.llm.usage.tokens === m.llm.usage.estimated_tokens && m.llm.usage.tokens <= 4000,
+      );
       assert.ok(m.counts.finished < 30);
       assert.match(r.err, /LLM answers came without "usage"; their \d+ tokens are estimated/);
     });
@@ -358,10 +553,18 @@ describe('stopping', () => {
       const sleep = (ms: number, signal?: AbortSignal) =>
         new Promise<void>((resolve, reject) => {
           const timer = setTimeout(resolve, ms);
-          signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('wait ended'))), { once: true });
+          signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('wait ended'))), {
+            once: true,
+          });
           waitBegan();
         });
-      const client = new LlmClient({ role: 'user', config: settings.roles.user, apiKey: FAKE_KEY, stopRetries: stop.signal, sleep });
+      const client = new LlmClient({
+        role: 'user',
+        config: settings.roles.user,
+        apiKey: FAKE_KEY,
+        stopRetries: stop.signal,
+        sleep,
+      });
       const call = client.chat({ messages: [{ role: 'user', content: 'hi' }] });
       await inWait;
       const t0 = Date.now();
@@ -372,29 +575,59 @@ describe('stopping', () => {
     });
   });
 
-  test('SIGTERM is a first Ctrl-C: conversations in flight finish, the manifest says cancelled with the requests counted', { timeout: 60_000 }, async () => {
-    await withFakeOpenAI({ latencyMs: 40, handler: simulationScript({ userTurns: 3 }) }, async (fake) => {
-      const dir = tmpDir();
-      const tsx = pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href;
-      const args = ['simulate', '--user', 'llm-prompted', '--agent', 'llm-good', '--base-url', fake.url, '--model', 'fake-chat', '--no-cache', '--n', '200', '--seed', '4', '--concurrency', '4', '--catalog-size', '120', '--quiet', '--out', 'term.jsonl'];
-      const child = spawn(process.execPath, ['--import', tsx, path.join(REPO, 'src/cli/cli.ts'), ...args], { cwd: dir, env: { ...process.env, SIMLENS_API_KEY: FAKE_KEY }, stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      child.stderr!.on('data', (d) => (err += d));
-      const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-      const until = Date.now() + 40_000;
-      while (fake.chatRequests.length < 30) {
-        assert.ok(Date.now() < until, 'no requests');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      child.kill('SIGTERM');
-      assert.equal(await exited, 1, err);
-      const m = manifestOf(path.join(dir, 'term.jsonl'));
-      assert.equal(m.status, 'cancelled');
-      assert.equal(m.llm.usage.requests, fake.chatRequests.length);
-      assert.ok(m.counts.finished > 0 && m.counts.finished < 200);
-      assert.equal(lines(path.join(dir, 'term.jsonl')).length, m.counts.finished);
-    });
-  });
+  test(
+    'SIGTERM is a first Ctrl-C: conversations in flight finish, the manifest says cancelled with the requests counted',
+    { timeout: 60_000 },
+    async () => {
+      await withFakeOpenAI({ latencyMs: 40, handler: simulationScript({ userTurns: 3 }) }, async (fake) => {
+        const dir = tmpDir();
+        const tsx = pathToFileURL(path.join(REPO, 'node_modules/tsx/dist/loader.mjs')).href;
+        const args = [
+          'simulate',
+          '--user',
+          'llm-prompted',
+          '--agent',
+          'llm-good',
+          '--base-url',
+          fake.url,
+          '--model',
+          'fake-chat',
+          '--no-cache',
+          '--n',
+          '200',
+          '--seed',
+          '4',
+          '--concurrency',
+          '4',
+          '--catalog-size',
+          '120',
+          '--quiet',
+          '--out',
+          'term.jsonl',
+        ];
+        const child = spawn(process.execPath, ['--import', tsx, path.join(REPO, 'src/cli/cli.ts'), ...args], {
+          cwd: dir,
+          env: { ...process.env, SIMLENS_API_KEY: FAKE_KEY },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let err = '';
+        child.stderr!.on('data', (d) => (err += d));
+        const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+        const until = Date.now() + 40_000;
+        while (fake.chatRequests.length < 30) {
+          assert.ok(Date.now() < until, 'no requests');
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        child.kill('SIGTERM');
+        assert.equal(await exited, 1, err);
+        const m = manifestOf(path.join(dir, 'term.jsonl'));
+        assert.equal(m.status, 'cancelled');
+        assert.equal(m.llm.usage.requests, fake.chatRequests.length);
+        assert.ok(m.counts.finished > 0 && m.counts.finished < 200);
+        assert.equal(lines(path.join(dir, 'term.jsonl')).length, m.counts.finished);
+      });
+    },
+  );
 });
 
 describe('usage of judge and discriminate', () => {
@@ -402,9 +635,18 @@ describe('usage of judge and discriminate', () => {
     test(`${command}: prints its usage without --json and writes a manifest with it`, async () => {
       await withFakeOpenAI({ handler: simulationScript() }, async (fake) => {
         const dir = tmpDir();
-        const convs = Array.from({ length: 3 }, (_, i) => JSON.stringify({ id: `c${i}`, turns: [{ user_utterance: `boots ${i}`, assistant_utterance: 'Here are boots.' }], outcome: 'ended' }));
+        const convs = Array.from({ length: 3 }, (_, i) =>
+          JSON.stringify({
+            id: `c${i}`,
+            turns: [{ user_utterance: `boots ${i}`, assistant_utterance: 'Here are boots.' }],
+            outcome: 'ended',
+          }),
+        );
         fs.writeFileSync(path.join(dir, 'in.jsonl'), convs.join('\n') + '\n');
-        const r = await runCli([command, 'in.jsonl', '--out', 'out.jsonl', '--no-cache'], dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY });
+        const r = await runCli([command, 'in.jsonl', '--out', 'out.jsonl', '--no-cache'], dir, {
+          SIMLENS_BASE_URL: fake.url,
+          SIMLENS_API_KEY: FAKE_KEY,
+        });
         assert.equal(r.code, 0, r.err);
         assert.match(r.out, /^usage: 3 requests, \d+ tokens, 0 cache hits$/m);
         const m = manifestOf(path.join(dir, 'out.jsonl'));
@@ -423,7 +665,10 @@ describe('concurrency defaults', () => {
     const a = await llmServicesFromFlags({} as LlmFlagValues, io, { command: 'simulate', defaultConcurrency: 64 });
     assert.equal(a.settings.roles.user.concurrency, 64);
     assert.equal(a.settings.roles.recommender.concurrency, 64);
-    const b = await llmServicesFromFlags({ 'llm-concurrency': 5 } as LlmFlagValues, io, { command: 'simulate', defaultConcurrency: 64 });
+    const b = await llmServicesFromFlags({ 'llm-concurrency': 5 } as LlmFlagValues, io, {
+      command: 'simulate',
+      defaultConcurrency: 64,
+    });
     assert.equal(b.settings.roles.user.concurrency, 5);
     const c = await llmServicesFromFlags({} as LlmFlagValues, io, { command: 'judge' });
     assert.equal(c.settings.roles.judge.concurrency, 8);
@@ -431,14 +676,24 @@ describe('concurrency defaults', () => {
 });
 
 describe('the HTTP recommender', () => {
-  async function server(handler: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void): Promise<{ url: string; close: () => Promise<void>; count: () => number }> {
+  async function server(
+    handler: (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void,
+  ): Promise<{ url: string; close: () => Promise<void>; count: () => number }> {
     let n = 0;
     const s = http.createServer((req, res) => {
       req.resume();
       req.on('end', () => handler(req, res, ++n));
     });
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-    return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/chat`, count: () => n, close: () => new Promise<void>((r) => { s.closeAllConnections(); s.close(() => r()); }) };
+    return {
+      url: `http://127.0.0.1:${(s.address() as AddressInfo).port}/chat`,
+      count: () => n,
+      close: () =>
+        new Promise<void>((r) => {
+          s.closeAllConnections();
+          s.close(() => r());
+        }),
+    };
   }
 
   test('a body cut off after the status is agent_malformed, not agent_unreachable', async () => {
@@ -487,45 +742,86 @@ describe('keys are never written', () => {
   const USER_PASS = 'pw-5551234567-hunter';
 
   test('the redactor: partly masked keys, URL credentials, env var names kept', () => {
-    assert.equal(redactSecrets('Incorrect API key provided: abc123******wxyz.'), 'Incorrect API key provided: [REDACTED].');
-    assert.match(redactSecrets('check the API key: SIMLENS_API_KEY / OPENAI_API_KEY'), /key: SIMLENS_API_KEY \/ OPENAI_API_KEY/);
+    assert.equal(
+      redactSecrets('Incorrect API key provided: abc123******wxyz.'),
+      'Incorrect API key provided: [REDACTED].',
+    );
+    assert.match(
+      redactSecrets('check the API key: SIMLENS_API_KEY / OPENAI_API_KEY'),
+      /key: SIMLENS_API_KEY \/ OPENAI_API_KEY/,
+    );
     assert.equal(redactSecrets('GET https://me:pw@host/v1'), 'GET https://[REDACTED]@host/v1');
-    assert.equal(publicBaseUrl(`https://u:${USER_PASS}@h.example/v1?api-key=${URL_KEY}&api-version=2024-06-01`), 'https://[REDACTED]@h.example/v1?api-key=[REDACTED]&api-version=2024-06-01');
+    assert.equal(
+      publicBaseUrl(`https://u:${USER_PASS}@h.example/v1?api-key=${URL_KEY}&api-version=2024-06-01`),
+      'https://[REDACTED]@h.example/v1?api-key=[REDACTED]&api-version=2024-06-01',
+    );
   });
 
   for (const field of ['openai_api_key', 'OPENAI_API_KEY', 'bearer', 'accessToken']) {
     test(`a config field "${field}" is refused with a message naming it`, () => {
-      assert.throws(() => resolveLlmSettings({ defaults: { [field]: 'x' } } as never, 'cfg.json'), new RegExp(`cfg\\.json: field "defaults\\.${field}": API keys are not read`));
+      assert.throws(
+        () => resolveLlmSettings({ defaults: { [field]: 'x' } } as never, 'cfg.json'),
+        new RegExp(`cfg\\.json: field "defaults\\.${field}": API keys are not read`),
+      );
     });
   }
 
   test('a whole run with the key in the environment, the base URL userinfo and query, echoed by a 401 and partly masked: no file written holds any of it', async () => {
     let deny = true;
     const script = simulationScript({ userTurns: 2 });
-    await withFakeOpenAI({ handler: (req) => (deny ? { status: 401, echoCredentials: true } : script(req)) }, async (fake) => {
-      const dir = tmpDir();
-      const u = new URL(fake.url);
-      const baseUrl = `http://key-user:${USER_PASS}@${u.host}${u.pathname}?api-key=${URL_KEY}`;
-      const env = { SIMLENS_API_KEY: KEY };
-      const args = ['simulate', '--user', 'llm-prompted', '--agent', 'llm-good', '--base-url', baseUrl, '--model', 'fake-chat', '--n', '3', '--seed', '1', '--catalog-size', '120', '--out', 'run.jsonl', '--quiet'];
-      const first = await runCli(args, dir, env);
-      assert.equal(first.code, 1);
-      // The 401 echoed the key (whole and partly masked) and the URL's query: the message keeps the variable name only.
-      assert.ok(fake.chatRequests[0].query.includes(URL_KEY));
-      const stop = manifestOf(path.join(dir, 'run.jsonl')).stop_reason!;
-      assert.match(stop, /HTTP 401/);
-      assert.match(stop, /SIMLENS_API_KEY/);
-      deny = false;
-      const second = await runCli([...args, '--resume'], dir, env);
-      assert.equal(second.code, 0, second.err);
-      const everything = readTree(dir) + first.out + first.err + second.out + second.err;
-      assert.ok(everything.length > 1000);
-      for (const secret of [KEY, KEY.slice(0, 6) + '*', KEY.slice(-4), URL_KEY, USER_PASS, encodeURIComponent(USER_PASS)]) {
-        const at = everything.indexOf(secret);
-        assert.ok(at < 0, `found ${secret} in ...${everything.slice(Math.max(0, at - 200), at + 50)}`);
-      }
-      assert.ok(readTree(path.join(dir, '.simlens-cache')).length > 0);
-    });
+    await withFakeOpenAI(
+      { handler: (req) => (deny ? { status: 401, echoCredentials: true } : script(req)) },
+      async (fake) => {
+        const dir = tmpDir();
+        const u = new URL(fake.url);
+        const baseUrl = `http://key-user:${USER_PASS}@${u.host}${u.pathname}?api-key=${URL_KEY}`;
+        const env = { SIMLENS_API_KEY: KEY };
+        const args = [
+          'simulate',
+          '--user',
+          'llm-prompted',
+          '--agent',
+          'llm-good',
+          '--base-url',
+          baseUrl,
+          '--model',
+          'fake-chat',
+          '--n',
+          '3',
+          '--seed',
+          '1',
+          '--catalog-size',
+          '120',
+          '--out',
+          'run.jsonl',
+          '--quiet',
+        ];
+        const first = await runCli(args, dir, env);
+        assert.equal(first.code, 1);
+        // The 401 echoed the key (whole and partly masked) and the URL's query: the message keeps the variable name only.
+        assert.ok(fake.chatRequests[0].query.includes(URL_KEY));
+        const stop = manifestOf(path.join(dir, 'run.jsonl')).stop_reason!;
+        assert.match(stop, /HTTP 401/);
+        assert.match(stop, /SIMLENS_API_KEY/);
+        deny = false;
+        const second = await runCli([...args, '--resume'], dir, env);
+        assert.equal(second.code, 0, second.err);
+        const everything = readTree(dir) + first.out + first.err + second.out + second.err;
+        assert.ok(everything.length > 1000);
+        for (const secret of [
+          KEY,
+          KEY.slice(0, 6) + '*',
+          KEY.slice(-4),
+          URL_KEY,
+          USER_PASS,
+          encodeURIComponent(USER_PASS),
+        ]) {
+          const at = everything.indexOf(secret);
+          assert.ok(at < 0, `found ${secret} in ...${everything.slice(Math.max(0, at - 200), at + 50)}`);
+        }
+        assert.ok(readTree(path.join(dir, '.simlens-cache')).length > 0);
+      },
+    );
   });
 });
 
@@ -533,18 +829,36 @@ describe('the refusal check', () => {
   test('no real utterance of the fixture datasets (thousands of human and recommender turns) reads as a refusal; refusals do', async () => {
     let n = 0;
     const hits: string[] = [];
-    for (const f of ['ab-redial/annotated_dialogues.csv', 'dialoguekit-tests/annotated_dialogues.json', 'usersimcrs-iard-gold/formatted_IARD_annotated_gold.json']) {
+    for (const f of [
+      'ab-redial/annotated_dialogues.csv',
+      'dialoguekit-tests/annotated_dialogues.json',
+      'usersimcrs-iard-gold/formatted_IARD_annotated_gold.json',
+    ]) {
       const { conversations } = await importFile(path.join(REPO, 'test/fixtures/datasets', f));
-      for (const c of conversations) for (const t of c.turns) for (const u of [t.user_utterance, t.assistant_utterance]) {
-        if (!u) continue;
-        n++;
-        if (looksLikeRefusal(u) || !parseUserReply(`Response: ${u}\nTerminate: False`).ok && t.user_utterance === u) hits.push(u);
-      }
+      for (const c of conversations)
+        for (const t of c.turns)
+          for (const u of [t.user_utterance, t.assistant_utterance]) {
+            if (!u) continue;
+            n++;
+            if (
+              looksLikeRefusal(u) ||
+              (!parseUserReply(`Response: ${u}\nTerminate: False`).ok && t.user_utterance === u)
+            )
+              hits.push(u);
+          }
     }
     assert.ok(n > 3000, `${n} utterances`);
     assert.deepEqual(hits, []);
-    for (const r of ["I can't help with that.", "I'm sorry, but I can't assist with that request.", 'I cannot comply with this.', 'As an AI language model, I do not shop.',
-      "Sorry, I won't role-play a shopper.", 'I am unable to provide that.', "I'm an AI and cannot pretend to be a person.", '  "I can’t continue this conversation."']) {
+    for (const r of [
+      "I can't help with that.",
+      "I'm sorry, but I can't assist with that request.",
+      'I cannot comply with this.',
+      'As an AI language model, I do not shop.',
+      "Sorry, I won't role-play a shopper.",
+      'I am unable to provide that.',
+      "I'm an AI and cannot pretend to be a person.",
+      '  "I can’t continue this conversation."',
+    ]) {
       assert.ok(looksLikeRefusal(r), r);
     }
   });

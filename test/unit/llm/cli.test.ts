@@ -13,16 +13,44 @@ import { simulateCommand } from '../../../src/cli/commands/simulate';
 import type { CliIo } from '../../../src/cli/types';
 
 function io(cwd: string, env: NodeJS.ProcessEnv): CliIo & { out: string; err: string } {
-  const o = { out: '', err: '', cwd, env, stdout: (t: string) => { o.out += t; }, stderr: (t: string) => { o.err += t; } };
+  const o = {
+    out: '',
+    err: '',
+    cwd,
+    env,
+    stdout: (t: string) => {
+      o.out += t;
+    },
+    stderr: (t: string) => {
+      o.err += t;
+    },
+  };
   return o;
 }
 
 function writeData(dir: string): string {
   const file = path.join(dir, 'data.jsonl');
   const convs = [
-    { id: 'h1', task_id: 'footwear_good', turns: [{ user_utterance: 'black boots', assistant_utterance: 'here', ratings: { Satisfied: true } }, { user_utterance: 'buy 2nd', assistant_utterance: 'done' }], ratings: { 'Were you able to find a product?': 'Yes' } },
-    { id: 'h2', task_id: 'footwear_bad', turns: [{ user_utterance: 'sandals', assistant_utterance: 'fun fact', ratings: { Frustrated: true } }] },
-    { id: 's1', task_id: 'footwear_good', source: 'llm-prompted', turns: [{ user_utterance: 'I am looking for boots.', assistant_utterance: 'ok' }] },
+    {
+      id: 'h1',
+      task_id: 'footwear_good',
+      turns: [
+        { user_utterance: 'black boots', assistant_utterance: 'here', ratings: { Satisfied: true } },
+        { user_utterance: 'buy 2nd', assistant_utterance: 'done' },
+      ],
+      ratings: { 'Were you able to find a product?': 'Yes' },
+    },
+    {
+      id: 'h2',
+      task_id: 'footwear_bad',
+      turns: [{ user_utterance: 'sandals', assistant_utterance: 'fun fact', ratings: { Frustrated: true } }],
+    },
+    {
+      id: 's1',
+      task_id: 'footwear_good',
+      source: 'llm-prompted',
+      turns: [{ user_utterance: 'I am looking for boots.', assistant_utterance: 'ok' }],
+    },
   ];
   fs.writeFileSync(file, convs.map((c) => JSON.stringify(c)).join('\n') + '\n');
   return file;
@@ -30,11 +58,19 @@ function writeData(dir: string): string {
 
 describe('CLI: judge, discriminate, export-sft', () => {
   let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript() }); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await FakeOpenAI.start({ handler: simulationScript() });
+  });
+  after(async () => {
+    await fake.close();
+  });
 
   test('the commands are registered', () => {
-    for (const name of ['judge', 'discriminate', 'export-sft']) assert.ok(COMMANDS.some((c) => c.name === name), name);
+    for (const name of ['judge', 'discriminate', 'export-sft'])
+      assert.ok(
+        COMMANDS.some((c) => c.name === name),
+        name,
+      );
   });
 
   test('judge writes judge:<model> annotations, reruns from the cache, validates, and never writes the key', async () => {
@@ -43,20 +79,31 @@ describe('CLI: judge, discriminate, export-sft', () => {
     const env = { SIMLENS_API_KEY: FAKE_KEY, SIMLENS_BASE_URL: fake.url };
     fake.requests.length = 0;
     const a = io(dir, env);
-    const code = await judgeCommand.run(['data.jsonl', '--out', 'judged.jsonl', '--model', 'judge-x', '--temperature', '0'], a);
+    const code = await judgeCommand.run(
+      ['data.jsonl', '--out', 'judged.jsonl', '--model', 'judge-x', '--temperature', '0'],
+      a,
+    );
     assert.equal(code, 0, a.err);
     assert.match(a.out, /judge:judge-x: 3 judged/);
     assert.equal(fake.chatRequests.length, 3);
     assert.equal(fake.chatRequests[0].body!.model, 'judge-x');
     assert.equal(fake.chatRequests[0].headers.authorization, `Bearer ${FAKE_KEY}`);
-    const lines = fs.readFileSync(path.join(dir, 'judged.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = fs
+      .readFileSync(path.join(dir, 'judged.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 3);
     assert.equal(lines[0].annotations[0].annotator, 'judge:judge-x');
     assert.equal(lines[0].annotations[0].fields.user_satisfaction, 4);
     // --force on the same input: every answer comes from the cache beside the output.
     const served = fake.served;
     const b = io(dir, env);
-    assert.equal(await judgeCommand.run(['data.jsonl', '--out', 'judged2.jsonl', '--model', 'judge-x', '--temperature', '0'], b), 0, b.err);
+    assert.equal(
+      await judgeCommand.run(['data.jsonl', '--out', 'judged2.jsonl', '--model', 'judge-x', '--temperature', '0'], b),
+      0,
+      b.err,
+    );
     assert.equal(fake.served, served);
     // Rerunning on the output skips what is judged.
     const c = io(dir, env);
@@ -94,7 +141,13 @@ describe('CLI: judge, discriminate, export-sft', () => {
     writeData(dir);
     const env = { SIMLENS_BASE_URL: fake.url };
     const a = io(dir, env);
-    assert.equal(await judgeCommand.run(['data.jsonl', '-o', 'out.jsonl', '--budget-requests', '1', '--llm-concurrency', '1', '--no-cache'], a), 1);
+    assert.equal(
+      await judgeCommand.run(
+        ['data.jsonl', '-o', 'out.jsonl', '--budget-requests', '1', '--llm-concurrency', '1', '--no-cache'],
+        a,
+      ),
+      1,
+    );
     assert.match(a.err, /stopped early: LLM budget exhausted/);
     const b = io(dir, env);
     assert.equal(await judgeCommand.run(['out.jsonl', '-o', 'out.jsonl', '--no-cache'], b), 0, b.err);
@@ -114,9 +167,20 @@ describe('CLI: judge, discriminate, export-sft', () => {
   test('discriminate stores p_human and summarises accuracy against the source', async () => {
     const dir = tmpDir();
     writeData(dir);
-    fake.enqueue({ content: '{"label": "human", "p_human": 0.9}' }, { content: '{"label": "human", "p_human": 0.6}' }, { content: '{"label": "simulation", "p_human": 0.1}' });
+    fake.enqueue(
+      { content: '{"label": "human", "p_human": 0.9}' },
+      { content: '{"label": "human", "p_human": 0.6}' },
+      { content: '{"label": "simulation", "p_human": 0.1}' },
+    );
     const a = io(dir, { SIMLENS_BASE_URL: fake.url });
-    assert.equal(await discriminateCommand.run(['data.jsonl', '-o', 'd.jsonl', '--model', 'disc', '--llm-concurrency', '1', '--json'], a), 0, a.err);
+    assert.equal(
+      await discriminateCommand.run(
+        ['data.jsonl', '-o', 'd.jsonl', '--model', 'disc', '--llm-concurrency', '1', '--json'],
+        a,
+      ),
+      0,
+      a.err,
+    );
     const s = JSON.parse(a.out);
     assert.equal(s.annotator, 'discriminator:disc');
     assert.equal(s.accuracy, 1);
@@ -128,12 +192,19 @@ describe('CLI: judge, discriminate, export-sft', () => {
     writeData(dir);
     const a = io(dir, {});
     assert.equal(await exportSftCommand.run(['data.jsonl', '--out', 'sft.jsonl', '--condition', 'good'], a), 0, a.err);
-    const rows = fs.readFileSync(path.join(dir, 'sft.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = fs
+      .readFileSync(path.join(dir, 'sft.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(rows.length, 3); // h1: 2 turns + stop; s1 is simulated; h2 is bad
     assert.equal(rows[1].messages.at(-1).content, 'Response: buy 2nd\nTerminate: False');
     const b = io(dir, {});
     assert.equal(await exportSftCommand.run(['data.jsonl', '--out', 'none.jsonl', '--condition', 'ugly'], b), 1);
-    await assert.rejects(exportSftCommand.run(['data.jsonl', '--out', 'x.jsonl', '--format', 'xml'], b), /--format must be chat or prompt/);
+    await assert.rejects(
+      exportSftCommand.run(['data.jsonl', '--out', 'x.jsonl', '--format', 'xml'], b),
+      /--format must be chat or prompt/,
+    );
   });
 });
 
@@ -142,23 +213,43 @@ describe('CLI: simulate with LLM users and agents', () => {
     await withFakeOpenAI({ handler: simulationScript({ userTurns: 2 }) }, async (fake) => {
       const dir = tmpDir();
       const env = { SIMLENS_API_KEY: FAKE_KEY, SIMLENS_BASE_URL: fake.url };
-      const args = ['--user', 'llm-prompted', '--agent', 'llm-good', '--n', '4', '--catalog-size', '100', '--seed', '3', '--out', 'run.jsonl', '-q', '--user-model', 'u-model'];
+      const args = [
+        '--user',
+        'llm-prompted',
+        '--agent',
+        'llm-good',
+        '--n',
+        '4',
+        '--catalog-size',
+        '100',
+        '--seed',
+        '3',
+        '--out',
+        'run.jsonl',
+        '-q',
+        '--user-model',
+        'u-model',
+      ];
       const a = io(dir, env);
       assert.equal(await simulateCommand.run([...args, '--budget-requests', '6'], a), 1);
       assert.match(a.err, /cancelled: the LLM budget is spent \(LLM budget exhausted.*\n.*--resume/);
       const kept = fs.readFileSync(path.join(dir, 'run.jsonl'), 'utf8').trim().split('\n').filter(Boolean).length;
       assert.equal(kept, 1);
       const b = io(dir, env);
-      assert.equal(await simulateCommand.run([...args, '--resume', '--llm-concurrency', '2', '--concurrency', '2'], b), 0, b.err);
+      assert.equal(
+        await simulateCommand.run([...args, '--resume', '--llm-concurrency', '2', '--concurrency', '2'], b),
+        0,
+        b.err,
+      );
       assert.match(b.out, /finished: 4\/4 conversations .*\(1 from before\)/);
       const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'run.jsonl.manifest.json'), 'utf8'));
       assert.equal(manifest.config.user, 'llm-prompted');
       assert.equal(manifest.config.llm.settings.roles.user.model, 'u-model');
       assert.equal(manifest.prompt_template_version, 'simlens-prompts-1');
-      for (const r of fake.chatRequests) assert.equal(r.body!.model, promptKind(r) === 'agent' ? 'gpt-4o-mini' : 'u-model');
+      for (const r of fake.chatRequests)
+        assert.equal(r.body!.model, promptKind(r) === 'agent' ? 'gpt-4o-mini' : 'u-model');
       assert.ok(fake.chatRequests.some((r) => promptKind(r) === 'agent'));
       assert.ok(!readTree(dir).includes('SECRET'));
     });
   });
 });
-

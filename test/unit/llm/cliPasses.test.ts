@@ -15,21 +15,38 @@ import { discriminateCommand } from '../../../src/cli/commands/discriminate';
 import type { CliIo } from '../../../src/cli/types';
 
 function io(cwd: string, env: NodeJS.ProcessEnv): CliIo & { out: string; err: string } {
-  const o = { out: '', err: '', cwd, env, stdout: (t: string) => { o.out += t; }, stderr: (t: string) => { o.err += t; } };
+  const o = {
+    out: '',
+    err: '',
+    cwd,
+    env,
+    stdout: (t: string) => {
+      o.out += t;
+    },
+    stderr: (t: string) => {
+      o.err += t;
+    },
+  };
   return o;
 }
 
 /** `n` small conversations c1..cn in data.jsonl. */
 function writeData(dir: string, n: number): void {
   const rows = Array.from({ length: n }, (_, i) => ({
-    id: `c${i + 1}`, task_id: 'footwear_good', source: 'llm-prompted',
+    id: `c${i + 1}`,
+    task_id: 'footwear_good',
+    source: 'llm-prompted',
     turns: [{ user_utterance: `black boots number ${i + 1}`, assistant_utterance: 'here are some' }],
   }));
   fs.writeFileSync(path.join(dir, 'data.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 }
 
 function readOut(file: string): Array<{ id: string; annotations?: Array<{ annotator: string }> }> {
-  return fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 const commands = [
@@ -44,7 +61,10 @@ describe('judge / discriminate: stops and failures', () => {
         const dir = tmpDir();
         writeData(dir, 12);
         const a = io(dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY });
-        const code = await command.run(['data.jsonl', '-o', 'out.jsonl', '--budget-requests', '9', '--llm-concurrency', '4', '--no-cache', '--json'], a);
+        const code = await command.run(
+          ['data.jsonl', '-o', 'out.jsonl', '--budget-requests', '9', '--llm-concurrency', '4', '--no-cache', '--json'],
+          a,
+        );
         assert.equal(code, 1);
         assert.match(a.err, /stopped early: LLM budget exhausted/);
         assert.equal(fake.chatRequests.length, 9);
@@ -62,20 +82,34 @@ describe('judge / discriminate: stops and failures', () => {
         writeData(dir, 40);
         const env = { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY };
         const a = io(dir, env);
-        const args = ['data.jsonl', '-o', 'out.jsonl', '--llm-max-retries', '0', '--llm-concurrency', '1', '--no-cache'];
+        const args = [
+          'data.jsonl',
+          '-o',
+          'out.jsonl',
+          '--llm-max-retries',
+          '0',
+          '--llm-concurrency',
+          '1',
+          '--no-cache',
+        ];
         assert.equal(await command.run([...args, '--json'], a), 1);
         assert.equal(fake.chatRequests.length, 10);
         const summary = JSON.parse(a.out);
         assert.match(summary.stopped, /10 consecutive failures/);
         assert.equal(summary.failed, 10);
-        assert.deepEqual(summary.failures.by_reason, { [name === 'discriminate' ? 'discriminator_llm' : 'judge_llm']: 10 });
+        assert.deepEqual(summary.failures.by_reason, {
+          [name === 'discriminate' ? 'discriminator_llm' : 'judge_llm']: 10,
+        });
         assert.equal(readOut(path.join(dir, 'out.jsonl')).length, 40);
 
         fake.requests.length = 0;
         const b = io(dir, env);
         assert.equal(await command.run([...args, '--max-consecutive-failures', '3'], b), 1);
         assert.equal(fake.chatRequests.length, 3);
-        assert.match(b.out, new RegExp(`3 failed \\(${name === 'discriminate' ? 'discriminator_llm' : 'judge_llm'} 3\\)`));
+        assert.match(
+          b.out,
+          new RegExp(`3 failed \\(${name === 'discriminate' ? 'discriminator_llm' : 'judge_llm'} 3\\)`),
+        );
         assert.match(b.out, /^usage: 3 requests, 0 tokens, 0 cache hits$/m);
         assert.match(b.err, /stopped early: stopped after 3 consecutive failures/);
 
@@ -85,7 +119,10 @@ describe('judge / discriminate: stops and failures', () => {
         assert.equal(fake.chatRequests.length, 40);
         assert.equal(JSON.parse(c.out).stopped, null);
 
-        await assert.rejects(command.run([...args, '--max-consecutive-failures', '-1'], io(dir, env)), /--max-consecutive-failures must be a whole number >= 0/);
+        await assert.rejects(
+          command.run([...args, '--max-consecutive-failures', '-1'], io(dir, env)),
+          /--max-consecutive-failures must be a whole number >= 0/,
+        );
       });
     });
   }
@@ -112,12 +149,15 @@ describe('--llm-config files and API keys', () => {
       writeData(dir, 1);
       fs.writeFileSync(path.join(dir, 'llm.json'), JSON.stringify(config));
       const a = io(dir, { SIMLENS_BASE_URL: 'http://127.0.0.1:9/v1' });
-      await assert.rejects(judgeCommand.run(['data.jsonl', '-o', 'out.jsonl', '--llm-config', 'llm.json'], a), (e: Error) => {
-        assert.match(e.message, new RegExp(`llm\\.json: field "${field.replace(/\./g, '\\.')}"`));
-        assert.match(e.message, /SIMLENS_API_KEY/);
-        assert.ok(!e.message.includes('SECRET'), e.message);
-        return true;
-      });
+      await assert.rejects(
+        judgeCommand.run(['data.jsonl', '-o', 'out.jsonl', '--llm-config', 'llm.json'], a),
+        (e: Error) => {
+          assert.match(e.message, new RegExp(`llm\\.json: field "${field.replace(/\./g, '\\.')}"`));
+          assert.match(e.message, /SIMLENS_API_KEY/);
+          assert.ok(!e.message.includes('SECRET'), e.message);
+          return true;
+        },
+      );
       assert.ok(!fs.existsSync(path.join(dir, 'out.jsonl')));
     });
   }

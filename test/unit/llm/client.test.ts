@@ -11,11 +11,12 @@ import { LlmError, BudgetExceededError } from '../../../src/core/llm/errors';
 import { ConcurrencyLimiter } from '../../../src/core/llm/limiter';
 import { scratchDir } from '../../support/scratch';
 
-
 const FAKE_KEY = 'sk-test-SECRET-0123456789abcdef';
 
 function roleConfig(url: string, over: Partial<LlmRoleConfig> = {}): LlmRoleConfig {
-  const s = resolveLlmSettings({ defaults: { baseUrl: url, model: 'fake-chat', backoffMs: 5, maxBackoffMs: 20, timeoutMs: 2000, ...over } });
+  const s = resolveLlmSettings({
+    defaults: { baseUrl: url, model: 'fake-chat', backoffMs: 5, maxBackoffMs: 20, timeoutMs: 2000, ...over },
+  });
   return s.roles.user;
 }
 
@@ -25,21 +26,40 @@ function tmpDir(): string {
 
 describe('LlmClient against the loopback server', () => {
   let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start(); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await FakeOpenAI.start();
+  });
+  after(async () => {
+    await fake.close();
+  });
 
   test('sends model, messages and parameters; returns text, usage and request id', async () => {
     fake.requests.length = 0;
     fake.enqueue({ content: 'Hello there', usage: { prompt_tokens: 11, completion_tokens: 3 } });
     const calls: LlmCall[] = [];
-    const client = new LlmClient({ role: 'user', config: roleConfig(fake.url, { temperature: 0.3, maxTokens: 77 }), apiKey: FAKE_KEY, onCall: (c) => calls.push(c) });
-    const res = await client.chat({ messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: 'hi' }], seed: 42, template: 'x@1' });
+    const client = new LlmClient({
+      role: 'user',
+      config: roleConfig(fake.url, { temperature: 0.3, maxTokens: 77 }),
+      apiKey: FAKE_KEY,
+      onCall: (c) => calls.push(c),
+    });
+    const res = await client.chat({
+      messages: [
+        { role: 'system', content: 'sys' },
+        { role: 'user', content: 'hi' },
+      ],
+      seed: 42,
+      template: 'x@1',
+    });
     assert.equal(res.text, 'Hello there');
     assert.equal(res.promptTokens, 11);
     assert.equal(res.completionTokens, 3);
     const body = fake.requests[0].body!;
     assert.equal(body.model, 'fake-chat');
-    assert.deepEqual(body.messages, [{ role: 'system', content: 'sys' }, { role: 'user', content: 'hi' }]);
+    assert.deepEqual(body.messages, [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'hi' },
+    ]);
     assert.equal(body.temperature, 0.3);
     assert.equal(body.max_tokens, 77);
     assert.equal(body.seed, 42);
@@ -53,7 +73,11 @@ describe('LlmClient against the loopback server', () => {
 
   test('streaming assembles the SSE chunks and reads usage', async () => {
     fake.requests.length = 0;
-    fake.enqueue({ content: 'A streamed answer that spans several chunks.', chunkSize: 5, usage: { prompt_tokens: 9, completion_tokens: 8 } });
+    fake.enqueue({
+      content: 'A streamed answer that spans several chunks.',
+      chunkSize: 5,
+      usage: { prompt_tokens: 9, completion_tokens: 8 },
+    });
     const client = new LlmClient({ role: 'user', config: roleConfig(fake.url, { stream: true }) });
     const res = await client.chat({ messages: [{ role: 'user', content: 'go' }] });
     assert.equal(res.text, 'A streamed answer that spans several chunks.');
@@ -63,9 +87,16 @@ describe('LlmClient against the loopback server', () => {
   });
 
   test('a stream cut short is retried, not taken as an answer', async () => {
-    fake.enqueue({ content: 'this will be cut off before the end', chunkSize: 4, cutStreamAfter: 2 }, { content: 'complete' });
+    fake.enqueue(
+      { content: 'this will be cut off before the end', chunkSize: 4, cutStreamAfter: 2 },
+      { content: 'complete' },
+    );
     const calls: LlmCall[] = [];
-    const client = new LlmClient({ role: 'user', config: roleConfig(fake.url, { stream: true }), onCall: (c) => calls.push(c) });
+    const client = new LlmClient({
+      role: 'user',
+      config: roleConfig(fake.url, { stream: true }),
+      onCall: (c) => calls.push(c),
+    });
     const res = await client.chat({ messages: [{ role: 'user', content: 'go' }] });
     assert.equal(res.text, 'complete');
     const attempts = calls[0].attempts;
@@ -78,8 +109,12 @@ describe('LlmClient against the loopback server', () => {
     const waits: number[] = [];
     const calls: LlmCall[] = [];
     const client = new LlmClient({
-      role: 'user', config: roleConfig(fake.url), random: () => 0.5,
-      sleep: async (ms) => { waits.push(ms); },
+      role: 'user',
+      config: roleConfig(fake.url),
+      random: () => 0.5,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
       onCall: (c) => calls.push(c),
     });
     const res = await client.chat({ messages: [{ role: 'user', content: 'x' }] });
@@ -103,7 +138,14 @@ describe('LlmClient against the loopback server', () => {
   test('500s are retried with exponential backoff, then give up with a clear error', async () => {
     fake.enqueue({ status: 500 }, { status: 502 }, { status: 503 });
     const waits: number[] = [];
-    const client = new LlmClient({ role: 'judge', config: roleConfig(fake.url, { maxRetries: 2, backoffMs: 100, maxBackoffMs: 10_000 }), random: () => 1, sleep: async (ms) => { waits.push(ms); } });
+    const client = new LlmClient({
+      role: 'judge',
+      config: roleConfig(fake.url, { maxRetries: 2, backoffMs: 100, maxBackoffMs: 10_000 }),
+      random: () => 1,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
     await assert.rejects(client.chat({ messages: [{ role: 'user', content: 'x' }] }), (e: unknown) => {
       assert.ok(e instanceof LlmError);
       assert.equal(e.kind, 'http');
@@ -125,7 +167,11 @@ describe('LlmClient against the loopback server', () => {
   test('a hanging endpoint times out and the retry succeeds', async () => {
     fake.enqueue({ hang: true }, { content: 'second try' });
     const calls: LlmCall[] = [];
-    const client = new LlmClient({ role: 'user', config: roleConfig(fake.url, { timeoutMs: 150 }), onCall: (c) => calls.push(c) });
+    const client = new LlmClient({
+      role: 'user',
+      config: roleConfig(fake.url, { timeoutMs: 150 }),
+      onCall: (c) => calls.push(c),
+    });
     const res = await client.chat({ messages: [{ role: 'user', content: 'x' }] });
     assert.equal(res.text, 'second try');
     const attempts = calls[0].attempts;
@@ -136,14 +182,22 @@ describe('LlmClient against the loopback server', () => {
   test('slow but in-time responses are accepted without retry', async () => {
     fake.enqueue({ content: 'slow', delayMs: 120 });
     const calls: LlmCall[] = [];
-    const client = new LlmClient({ role: 'user', config: roleConfig(fake.url, { timeoutMs: 1000 }), onCall: (c) => calls.push(c) });
+    const client = new LlmClient({
+      role: 'user',
+      config: roleConfig(fake.url, { timeoutMs: 1000 }),
+      onCall: (c) => calls.push(c),
+    });
     assert.equal((await client.chat({ messages: [{ role: 'user', content: 'x' }] })).text, 'slow');
     assert.equal(calls[0].attempts.length, 1);
     assert.ok(calls[0].latency_ms! >= 110);
   });
 
   test('truncated and invalid JSON bodies are retried', async () => {
-    fake.enqueue({ body: '{"id":"x","choices":[{"index":0,"message":{"role":"assis' }, { body: 'not json at all <html>' }, { content: 'finally' });
+    fake.enqueue(
+      { body: '{"id":"x","choices":[{"index":0,"message":{"role":"assis' },
+      { body: 'not json at all <html>' },
+      { content: 'finally' },
+    );
     const calls: LlmCall[] = [];
     const client = new LlmClient({ role: 'user', config: roleConfig(fake.url), onCall: (c) => calls.push(c) });
     assert.equal((await client.chat({ messages: [{ role: 'user', content: 'x' }] })).text, 'finally');
@@ -155,16 +209,31 @@ describe('LlmClient against the loopback server', () => {
     const url = dead.url;
     await dead.close();
     const client = new LlmClient({ role: 'user', config: roleConfig(url, { maxRetries: 1 }) });
-    await assert.rejects(client.chat({ messages: [{ role: 'user', content: 'x' }] }), (e: unknown) => e instanceof LlmError && e.kind === 'connection');
+    await assert.rejects(
+      client.chat({ messages: [{ role: 'user', content: 'x' }] }),
+      (e: unknown) => e instanceof LlmError && e.kind === 'connection',
+    );
   });
 
   test('the API key never appears in errors, call records or cache files', async () => {
     const dir = tmpDir();
-    fake.enqueue({ status: 401, errorMessage: `Incorrect API key provided: ${FAKE_KEY}. Authorization: Bearer ${FAKE_KEY}` });
+    fake.enqueue({
+      status: 401,
+      errorMessage: `Incorrect API key provided: ${FAKE_KEY}. Authorization: Bearer ${FAKE_KEY}`,
+    });
     const calls: LlmCall[] = [];
-    const client = new LlmClient({ role: 'user', config: roleConfig(fake.url), apiKey: FAKE_KEY, cache: new LlmResponseCache(dir), onCall: (c) => calls.push(c), recordPrompts: true });
+    const client = new LlmClient({
+      role: 'user',
+      config: roleConfig(fake.url),
+      apiKey: FAKE_KEY,
+      cache: new LlmResponseCache(dir),
+      onCall: (c) => calls.push(c),
+      recordPrompts: true,
+    });
     let message = '';
-    await client.chat({ messages: [{ role: 'user', content: 'x' }] }).catch((e: Error) => { message = `${e.message} ${e.stack}`; });
+    await client.chat({ messages: [{ role: 'user', content: 'x' }] }).catch((e: Error) => {
+      message = `${e.message} ${e.stack}`;
+    });
     assert.match(message, /HTTP 401/);
     assert.ok(!message.includes(FAKE_KEY), message);
     assert.ok(!message.includes('SECRET'), message);
@@ -232,8 +301,12 @@ describe('LlmClient against the loopback server', () => {
     const limiter = new ConcurrencyLimiter(2);
     const client = new LlmClient({ role: 'user', config: roleConfig(fake.url), limiter });
     let peak = 0;
-    const timer = setInterval(() => { peak = Math.max(peak, limiter.running); }, 5);
-    await Promise.all(Array.from({ length: 6 }, (_, i) => client.chat({ messages: [{ role: 'user', content: `m${i}` }] })));
+    const timer = setInterval(() => {
+      peak = Math.max(peak, limiter.running);
+    }, 5);
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => client.chat({ messages: [{ role: 'user', content: `m${i}` }] })),
+    );
     clearInterval(timer);
     assert.equal(peak, 2);
   });
@@ -262,16 +335,33 @@ describe('retry helpers', () => {
     assert.equal(retryAfterMs(h({})), undefined);
   });
   test('backoffDelay doubles, caps and jitters within [exp/2, exp]', () => {
-    assert.equal(backoffDelay(0, 100, 1000, () => 0), 50);
-    assert.equal(backoffDelay(3, 100, 1000, () => 1), 800);
-    assert.equal(backoffDelay(10, 100, 1000, () => 1), 1000);
+    assert.equal(
+      backoffDelay(0, 100, 1000, () => 0),
+      50,
+    );
+    assert.equal(
+      backoffDelay(3, 100, 1000, () => 1),
+      800,
+    );
+    assert.equal(
+      backoffDelay(10, 100, 1000, () => 1),
+      1000,
+    );
   });
 });
 
 function readAll(dir: string): string {
   let out = '';
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true } as { withFileTypes: true; recursive: true })) {
-    const p = path.join((entry as fs.Dirent & { parentPath?: string; path?: string }).parentPath ?? (entry as { path?: string }).path ?? dir, entry.name);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true } as {
+    withFileTypes: true;
+    recursive: true;
+  })) {
+    const p = path.join(
+      (entry as fs.Dirent & { parentPath?: string; path?: string }).parentPath ??
+        (entry as { path?: string }).path ??
+        dir,
+      entry.name,
+    );
     if (entry.isFile()) out += fs.readFileSync(p, 'utf8');
   }
   return out;

@@ -10,7 +10,10 @@ import { canonicalJson } from '../../../src/core/llm/canonical';
 
 describe('LLM settings', () => {
   test('defaults, per-role overrides, and embeddings never inheriting the chat model', () => {
-    const s = resolveLlmSettings({ defaults: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' }, roles: { judge: { model: 'big', temperature: 0 } } });
+    const s = resolveLlmSettings({
+      defaults: { baseUrl: 'http://localhost:11434/v1', model: 'llama3.1' },
+      roles: { judge: { model: 'big', temperature: 0 } },
+    });
     assert.equal(s.roles.user.model, 'llama3.1');
     assert.equal(s.roles.user.baseUrl, 'http://localhost:11434/v1');
     assert.equal(s.roles.judge.model, 'big');
@@ -20,8 +23,14 @@ describe('LLM settings', () => {
     assert.equal(s.roles.user.concurrency, 8);
   });
   test('an invalid value names the role and field', () => {
-    assert.throws(() => resolveLlmSettings({ roles: { recommender: { temperature: 7 } } }, 'llm.json'), /llm\.json: role "recommender": temperature: must be <= 2, got number 7/);
-    assert.throws(() => resolveLlmSettings({ defaults: { baseUrl: 'not a url' } }), /role "user": baseUrl: must be a valid URL, got string "not a url"/);
+    assert.throws(
+      () => resolveLlmSettings({ roles: { recommender: { temperature: 7 } } }, 'llm.json'),
+      /llm\.json: role "recommender": temperature: must be <= 2, got number 7/,
+    );
+    assert.throws(
+      () => resolveLlmSettings({ defaults: { baseUrl: 'not a url' } }),
+      /role "user": baseUrl: must be a valid URL, got string "not a url"/,
+    );
   });
   test('the key comes from SIMLENS_API_KEY, then OPENAI_API_KEY, and is not part of public settings', () => {
     assert.equal(apiKeyFromEnv({ SIMLENS_API_KEY: 'a', OPENAI_API_KEY: 'b' }), 'a');
@@ -30,12 +39,20 @@ describe('LLM settings', () => {
     assert.ok(!JSON.stringify(publicLlmSettings(resolveLlmSettings())).toLowerCase().includes('key'));
   });
   test('canonical JSON ignores key order and undefined members', () => {
-    assert.equal(canonicalJson({ b: 1, a: { d: undefined, c: [1, { y: 2, x: 1 }] } }), '{"a":{"c":[1,{"x":1,"y":2}]},"b":1}');
+    assert.equal(
+      canonicalJson({ b: 1, a: { d: undefined, c: [1, { y: 2, x: 1 }] } }),
+      '{"a":{"c":[1,{"x":1,"y":2}]},"b":1}',
+    );
   });
   test('the limiter drops a waiting task whose signal aborts', async () => {
     const lim = new ConcurrencyLimiter(1);
     let release!: () => void;
-    const first = lim.run(() => new Promise<void>((r) => { release = r; }));
+    const first = lim.run(
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+        }),
+    );
     const ctrl = new AbortController();
     const second = lim.run(async () => 'ran', ctrl.signal);
     assert.equal(lim.queued, 1);

@@ -71,7 +71,11 @@ describe('JSON extraction', () => {
 
 describe('judge and discriminator answers', () => {
   test('a valid judge answer; missing acts default to 0; unknown acts count as other; "4" reads as 4', () => {
-    const text = judgeAnswer({ user_satisfaction: '4', user_dialog_acts: { inform_preference: 2, haggle: 1 }, turns_until_acceptance: 'NaN' });
+    const text = judgeAnswer({
+      user_satisfaction: '4',
+      user_dialog_acts: { inform_preference: 2, haggle: 1 },
+      turns_until_acceptance: 'NaN',
+    });
     const r = parseJudgeAnswer(text);
     assert.ok(r.ok, r.ok ? '' : r.problem);
     assert.equal(r.fields.user_satisfaction, 4);
@@ -100,7 +104,9 @@ describe('judge and discriminator answers', () => {
 
 describe('redaction', () => {
   test('exact secrets, key-shaped tokens and auth headers', () => {
-    const out = redactSecrets('key=abcdEFGH1234 Authorization: Bearer tok123 sk-proj-abc***xyz my-secret-value', ['my-secret-value']);
+    const out = redactSecrets('key=abcdEFGH1234 Authorization: Bearer tok123 sk-proj-abc***xyz my-secret-value', [
+      'my-secret-value',
+    ]);
     assert.ok(!out.includes('abcdEFGH1234'));
     assert.ok(!out.includes('tok123'));
     assert.ok(!out.includes('sk-proj'));

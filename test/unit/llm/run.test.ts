@@ -9,13 +9,18 @@ import { runSimulation } from '../../../src/core/run/index';
 import { LlmError } from '../../../src/core/llm/errors';
 
 function readLines(file: string): Array<Record<string, unknown>> {
-  return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 const base = { user: 'llm-prompted' as const, agent: 'llm-good', seed: 5, catalog_size: 120, task: undefined };
 
 describe('simulation runs with LLM users and agents', () => {
-  test('prompted user vs llm-good: traces carry both roles\' calls; the manifest records templates, never the key', async () => {
+  test("prompted user vs llm-good: traces carry both roles' calls; the manifest records templates, never the key", async () => {
     await withFakeOpenAI({ handler: simulationScript({ userTurns: 2 }) }, async (fake) => {
       const dir = tmpDir();
       const cacheDir = path.join(dir, 'cache');
@@ -31,8 +36,12 @@ describe('simulation runs with LLM users and agents', () => {
       assert.equal(convs.length, 4);
       const turns = convs[0].turns as Array<{ trace: { llm_calls: Array<{ role: string }> }; user_utterance: string }>;
       assert.equal(turns[0].user_utterance, 'looking for comfy black boots');
-      assert.deepEqual(turns[0].trace.llm_calls.map((c) => c.role), ['user', 'recommender']);
-      const onDisk = fs.readFileSync(out, 'utf8') + fs.readFileSync(`${out}.manifest.json`, 'utf8') + readTree(cacheDir);
+      assert.deepEqual(
+        turns[0].trace.llm_calls.map((c) => c.role),
+        ['user', 'recommender'],
+      );
+      const onDisk =
+        fs.readFileSync(out, 'utf8') + fs.readFileSync(`${out}.manifest.json`, 'utf8') + readTree(cacheDir);
       assert.ok(!onDisk.includes(FAKE_KEY) && !onDisk.includes('SECRET'));
     });
   });
@@ -52,7 +61,10 @@ describe('simulation runs with LLM users and agents', () => {
       return script(req);
     });
     const first = testServices(fake.url, { cacheDir, defaults: { maxRetries: 1 } });
-    await assert.rejects(runSimulation({ ...base, n }, { out, concurrency: 1, llm: first }), (e: unknown) => e instanceof LlmError && e.kind === 'connection');
+    await assert.rejects(
+      runSimulation({ ...base, n }, { out, concurrency: 1, llm: first }),
+      (e: unknown) => e instanceof LlmError && e.kind === 'connection',
+    );
     const kept = readLines(out);
     assert.ok(kept.length >= 1 && kept.length < n, `kept ${kept.length}`);
     const manifest1 = JSON.parse(fs.readFileSync(`${out}.manifest.json`, 'utf8'));
@@ -68,11 +80,20 @@ describe('simulation runs with LLM users and agents', () => {
       assert.equal(manifest.counts.resumed, kept.length);
       const all = readLines(out);
       assert.equal(all.length, n);
-      assert.deepEqual(all.map((c) => (c.metadata as { index: number }).index), [0, 1, 2, 3, 4, 5]);
+      assert.deepEqual(
+        all.map((c) => (c.metadata as { index: number }).index),
+        [0, 1, 2, 3, 4, 5],
+      );
       assert.ok(all.every((c) => !(c.metadata as { error?: string }).error));
       // The interrupted conversation's first calls were answered from the cache: counted in the
       // manifest, not written into the conversations (a resumed run writes what an uninterrupted one would).
-      const calls = all.slice(kept.length).flatMap((c) => (c.turns as Array<{ trace: { llm_calls: Array<Record<string, unknown>> } }>).flatMap((t) => t.trace.llm_calls));
+      const calls = all
+        .slice(kept.length)
+        .flatMap((c) =>
+          (c.turns as Array<{ trace: { llm_calls: Array<Record<string, unknown>> } }>).flatMap(
+            (t) => t.trace.llm_calls,
+          ),
+        );
       assert.ok(calls.every((c) => !('cached' in c) && !('attempts' in c) && !('request_id' in c)));
       const hits = (manifest as unknown as { llm: { usage: { cache_hits: number; requests: number } } }).llm.usage;
       assert.ok(hits.cache_hits > 0);
@@ -88,7 +109,10 @@ describe('simulation runs with LLM users and agents', () => {
       const dir = tmpDir();
       const out = path.join(dir, 'run.jsonl');
       const services = testServices(fake.url, { budget: { maxRequests: 10 } });
-      await assert.rejects(runSimulation({ ...base, n: 5 }, { out, concurrency: 1, llm: services }), /budget exhausted/);
+      await assert.rejects(
+        runSimulation({ ...base, n: 5 }, { out, concurrency: 1, llm: services }),
+        /budget exhausted/,
+      );
       assert.equal(readLines(out).length, 2);
       const manifest = JSON.parse(fs.readFileSync(`${out}.manifest.json`, 'utf8'));
       assert.equal(manifest.status, 'cancelled');

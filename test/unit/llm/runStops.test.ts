@@ -16,22 +16,35 @@ import { createRng } from '../../../src/core/random';
 
 function readLines(file: string): Array<Record<string, unknown>> {
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 type Call = { purpose?: string; cached?: boolean; attempts?: unknown[] };
 function recordedCalls(convs: Array<Record<string, unknown>>): Call[] {
-  return convs.flatMap((c) => (c.turns as Array<{ trace?: { llm_calls?: Call[] } }>).flatMap((t) => t.trace?.llm_calls ?? []));
+  return convs.flatMap((c) =>
+    (c.turns as Array<{ trace?: { llm_calls?: Call[] } }>).flatMap((t) => t.trace?.llm_calls ?? []),
+  );
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 150));
 
 /** Collects unhandled rejections and process warnings while `body` runs. */
-async function watchProcess<T>(body: () => Promise<T>): Promise<{ value?: T; error?: unknown; rejections: unknown[]; warnings: Error[] }> {
+async function watchProcess<T>(
+  body: () => Promise<T>,
+): Promise<{ value?: T; error?: unknown; rejections: unknown[]; warnings: Error[] }> {
   const rejections: unknown[] = [];
   const warnings: Error[] = [];
-  const onRejection = (e: unknown) => { rejections.push(e); };
-  const onWarning = (w: Error) => { warnings.push(w); };
+  const onRejection = (e: unknown) => {
+    rejections.push(e);
+  };
+  const onWarning = (w: Error) => {
+    warnings.push(w);
+  };
   process.on('unhandledRejection', onRejection);
   process.on('warning', onWarning);
   try {
@@ -55,7 +68,9 @@ describe('LLM runs: accounting and stops', () => {
     await withFakeOpenAI({ handler: simulationScript({ userTurns: 3 }) }, async (fake) => {
       const dir = tmpDir();
       const out = path.join(dir, 'run.jsonl');
-      const watched = await watchProcess(() => runSimulation({ ...targetFree, n: 3 }, { out, concurrency: 1, llm: testServices(fake.url) }));
+      const watched = await watchProcess(() =>
+        runSimulation({ ...targetFree, n: 3 }, { out, concurrency: 1, llm: testServices(fake.url) }),
+      );
       assert.equal(watched.error, undefined);
       assert.deepEqual(watched.rejections, []);
       const calls = recordedCalls(readLines(out));
@@ -65,7 +80,9 @@ describe('LLM runs: accounting and stops', () => {
       assert.equal(calls.filter((c) => c.purpose === 'user.reflect').length, reflectOnWire);
       // No retries and no cache here: one recorded call per request; the manifest counts every request.
       assert.equal(calls.length, onWire.length);
-      const manifest = JSON.parse(fs.readFileSync(`${out}.manifest.json`, 'utf8')) as { llm: { usage: { requests: number } } };
+      const manifest = JSON.parse(fs.readFileSync(`${out}.manifest.json`, 'utf8')) as {
+        llm: { usage: { requests: number } };
+      };
       assert.equal(manifest.llm.usage.requests, onWire.length);
     });
   });
@@ -77,16 +94,27 @@ describe('LLM runs: accounting and stops', () => {
       for (let budget = 9; budget <= 33; budget += 4) {
         const dir = tmpDir();
         const out = path.join(dir, 'run.jsonl');
-        const watched = await watchProcess(() => runSimulation({ ...targetFree, n }, { out, concurrency: 2, llm: testServices(fake.url, { budget: { maxRequests: budget } }) }));
+        const watched = await watchProcess(() =>
+          runSimulation(
+            { ...targetFree, n },
+            { out, concurrency: 2, llm: testServices(fake.url, { budget: { maxRequests: budget } }) },
+          ),
+        );
         assert.deepEqual(watched.rejections.map(String), [], `budget ${budget}`);
-        const manifest = JSON.parse(fs.readFileSync(`${out}.manifest.json`, 'utf8')) as Record<string, unknown> & { status: string; counts: { finished: number } };
+        const manifest = JSON.parse(fs.readFileSync(`${out}.manifest.json`, 'utf8')) as Record<string, unknown> & {
+          status: string;
+          counts: { finished: number };
+        };
         assert.equal(manifest.status, 'cancelled', `budget ${budget}`);
         assert.match(JSON.stringify(manifest), /budget exhausted/);
         const kept = readLines(out);
         assert.ok(kept.length < n, `kept ${kept.length}`);
         assert.equal(manifest.counts.finished, kept.length);
         assert.ok(kept.every((c) => !(c.metadata as { error?: string }).error));
-        const resumed = await runSimulation({ ...targetFree, n }, { out, concurrency: 2, resume: true, llm: testServices(fake.url) });
+        const resumed = await runSimulation(
+          { ...targetFree, n },
+          { out, concurrency: 2, resume: true, llm: testServices(fake.url) },
+        );
         assert.equal(resumed.manifest.status, 'finished');
         assert.equal(readLines(out).length, n);
       }
@@ -94,20 +122,28 @@ describe('LLM runs: accounting and stops', () => {
   });
 
   test('32 conversations and 32 LLM requests in flight on one run signal: no MaxListenersExceededWarning', async () => {
-    await withFakeOpenAI({ latencyMs: 20, handler: simulationScript({ userTurns: 2 }), record: false }, async (fake) => {
-      const out = path.join(tmpDir(), 'run.jsonl');
-      const hard = new AbortController();
-      const services = testServices(fake.url, { defaults: { concurrency: 32 } }, { signal: hard.signal });
-      const watched = await watchProcess(() => runSimulation({ user: 'llm-prompted', agent: 'llm-good', seed: 3, catalog_size: 120, n: 96 }, { out, concurrency: 32, llm: services }));
-      assert.equal(watched.error, undefined);
-      assert.equal(watched.value!.manifest.status, 'finished');
-      assert.deepEqual(watched.warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map(String), []);
-    });
+    await withFakeOpenAI(
+      { latencyMs: 20, handler: simulationScript({ userTurns: 2 }), record: false },
+      async (fake) => {
+        const out = path.join(tmpDir(), 'run.jsonl');
+        const hard = new AbortController();
+        const services = testServices(fake.url, { defaults: { concurrency: 32 } }, { signal: hard.signal });
+        const watched = await watchProcess(() =>
+          runSimulation(
+            { user: 'llm-prompted', agent: 'llm-good', seed: 3, catalog_size: 120, n: 96 },
+            { out, concurrency: 32, llm: services },
+          ),
+        );
+        assert.equal(watched.error, undefined);
+        assert.equal(watched.value!.manifest.status, 'finished');
+        assert.deepEqual(watched.warnings.filter((w) => w.name === 'MaxListenersExceededWarning').map(String), []);
+      },
+    );
   });
 });
 
 describe('LLM runs: stop scheduling vs hard abort', () => {
-  test('the run\'s stop signal lets LLM conversations in flight finish; services built by the run do not cancel them', async () => {
+  test("the run's stop signal lets LLM conversations in flight finish; services built by the run do not cancel them", async () => {
     await withFakeOpenAI({ latencyMs: 60, handler: simulationScript({ userTurns: 2 }) }, async (fake) => {
       const out = path.join(tmpDir(), 'run.jsonl');
       const stop = new AbortController();
@@ -117,10 +153,12 @@ describe('LLM runs: stop scheduling vs hard abort', () => {
         return simulationScript({ userTurns: 2 })(req);
       });
       const settings = { defaults: { baseUrl: fake.url, model: 'fake-chat', backoffMs: 5, maxBackoffMs: 20 } };
-      const watched = await watchProcess(() => runSimulation(
-        { user: 'llm-prompted', agent: 'llm-good', seed: 4, catalog_size: 120, n: 12, llm: { settings } },
-        { out, concurrency: 3, signal: stop.signal },
-      ));
+      const watched = await watchProcess(() =>
+        runSimulation(
+          { user: 'llm-prompted', agent: 'llm-good', seed: 4, catalog_size: 120, n: 12, llm: { settings } },
+          { out, concurrency: 3, signal: stop.signal },
+        ),
+      );
       assert.equal(watched.error, undefined, String(watched.error));
       const { manifest } = watched.value!;
       assert.equal(manifest.status, 'cancelled');
@@ -136,7 +174,11 @@ describe('LLM runs: stop scheduling vs hard abort', () => {
 describe('LLM users: failures', () => {
   test('a user whose replies stay unusable returns a user_llm failure (counted by the run)', async () => {
     await withFakeOpenAI({ handler: () => ({ content: '' }) }, async (fake) => {
-      const session = createPromptedUser(testServices(fake.url), { maxRepairs: 1 }).createSession('c1', createRng('s'), { task: 'footwear' });
+      const session = createPromptedUser(testServices(fake.url), { maxRepairs: 1 }).createSession(
+        'c1',
+        createRng('s'),
+        { task: 'footwear' },
+      );
       const turn = await session.start();
       assert.equal(turn.done, true);
       assert.equal(turn.failure?.reason, 'user_llm');
@@ -169,7 +211,9 @@ describe('LlmServices.whileWaiting', () => {
       const client = services.client('user');
       const events: string[] = [];
       services.whileWaiting(() => events.push('task'));
-      const calls = Array.from({ length: 8 }, (_, i) => client.chat({ messages: [{ role: 'user', content: `hi ${i}` }] }).then(() => events.push('answer')));
+      const calls = Array.from({ length: 8 }, (_, i) =>
+        client.chat({ messages: [{ role: 'user', content: `hi ${i}` }] }).then(() => events.push('answer')),
+      );
       await Promise.all(calls);
       assert.deepEqual(events, ['task', ...Array(8).fill('answer')]);
       assert.equal(fake.chatRequests.length, 8);

@@ -2,7 +2,12 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PromptLibrary, BUILTIN_PROMPTS_VERSION, placeholders, BUILTIN_TEMPLATES } from '../../../src/core/llm/templates';
+import {
+  PromptLibrary,
+  BUILTIN_PROMPTS_VERSION,
+  placeholders,
+  BUILTIN_TEMPLATES,
+} from '../../../src/core/llm/templates';
 import { tmpDir } from '../../support/llm';
 
 describe('prompt templates', () => {
@@ -34,7 +39,10 @@ describe('prompt templates', () => {
     assert.equal(lib.warnings.length, 1);
     assert.match(lib.warnings[0], /notes\.md: no built-in template is called "notes"/);
     assert.equal(new PromptLibrary().manifestVersion(), BUILTIN_PROMPTS_VERSION);
-    assert.equal(lib.manifestVersion(), `${BUILTIN_PROMPTS_VERSION}+discriminator@${lib.get('discriminator').version},judge@strict-2`);
+    assert.equal(
+      lib.manifestVersion(),
+      `${BUILTIN_PROMPTS_VERSION}+discriminator@${lib.get('discriminator').version},judge@strict-2`,
+    );
     assert.equal(lib.manifestVersion(['user-prompted']), BUILTIN_PROMPTS_VERSION);
   });
 

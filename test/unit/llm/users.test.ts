@@ -13,24 +13,40 @@ import { LlmError } from '../../../src/core/llm/errors';
 import type { Conversation } from '../../../src/core/model';
 import type { AgentResponse, UserSession, UserTurn } from '../../../src/core/sim/types';
 
-const agentSays = (text: string, items: AgentResponse['recommendations'] = []): AgentResponse => ({ utterance: text, recommendations: items });
+const agentSays = (text: string, items: AgentResponse['recommendations'] = []): AgentResponse => ({
+  utterance: text,
+  recommendations: items,
+});
 
 async function play(session: UserSession, agentTurns = 5): Promise<UserTurn[]> {
   const turns = [await session.start()];
   for (let i = 0; i < agentTurns && !turns[turns.length - 1].done; i++) {
-    turns.push(await session.respond(agentSays(`answer ${i}`, [{ item_id: 'f1', title: 'Black leather ankle boots' }, { item_id: 'f3', title: 'White canvas sneakers' }])));
+    turns.push(
+      await session.respond(
+        agentSays(`answer ${i}`, [
+          { item_id: 'f1', title: 'Black leather ankle boots' },
+          { item_id: 'f3', title: 'White canvas sneakers' },
+        ]),
+      ),
+    );
   }
   return turns;
 }
 
 describe('LLM users against the loopback server', () => {
   let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 3 }) }); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 3 }) });
+  });
+  after(async () => {
+    await fake.close();
+  });
 
   test('prompted user: task in the system prompt, history in the user message, terminates', async () => {
     fake.requests.length = 0;
-    const services = testServices(fake.url, { roles: { user: { model: 'user-model', temperature: 0.9, maxTokens: 120 } } });
+    const services = testServices(fake.url, {
+      roles: { user: { model: 'user-model', temperature: 0.9, maxTokens: 120 } },
+    });
     const user = createPromptedUser(services);
     const turns = await play(user.createSession('c1', createRng('s'), { task: 'footwear' }));
     assert.equal(turns.length, 3);
@@ -49,7 +65,10 @@ describe('LLM users against the loopback server', () => {
     assert.equal(msgs[0].role, 'system');
     assert.match(msgs[0].content, /footwear \(sneakers, boots/);
     assert.match(msgs[0].content, /Terminate/);
-    assert.match(msgs[1].content, /USER: looking for comfy black boots\nASSISTANT: answer 0\n {2}\[1\] Black leather ankle boots/);
+    assert.match(
+      msgs[1].content,
+      /USER: looking for comfy black boots\nASSISTANT: answer 0\n {2}\[1\] Black leather ankle boots/,
+    );
     // every turn's trace carries its LLM call record
     assert.equal(turns[1].trace.llm_calls!.length, 1);
     assert.match(turns[1].trace.llm_calls![0].request_id!, /^req_fake_/);
@@ -69,7 +88,9 @@ describe('LLM users against the loopback server', () => {
     assert.equal(t.trace.llm_calls!.length, 2);
 
     fake.enqueue({ content: 'Response:\nTerminate: False' }, { content: '' }, { content: 'Response: \nTerminate: no' });
-    const s2 = createPromptedUser(services, { maxRepairs: 2 }).createSession('c3', createRng('s2'), { task: 'footwear' });
+    const s2 = createPromptedUser(services, { maxRepairs: 2 }).createSession('c3', createRng('s2'), {
+      task: 'footwear',
+    });
     const bad = await s2.start();
     assert.equal(bad.done, true);
     assert.match(bad.trace.error!, /unusable after 3 attempts/);
@@ -86,7 +107,9 @@ describe('LLM users against the loopback server', () => {
     fake.setHandler(() => ({ content: 'Response: more please\nTerminate: False' }));
     try {
       const services = testServices(fake.url);
-      const s = createPromptedUser(services, { maxTurns: 2 }).createSession('c5', createRng('s'), { task: 'outerwear' });
+      const s = createPromptedUser(services, { maxTurns: 2 }).createSession('c5', createRng('s'), {
+        task: 'outerwear',
+      });
       const turns = await play(s, 5);
       assert.equal(turns.length, 3);
       assert.equal(turns[2].done, true);
@@ -99,24 +122,39 @@ describe('LLM users against the loopback server', () => {
 
   test('with a cache, a rerun with the same seed gives the same conversation and makes no request', async () => {
     const cacheDir = tmpDir();
-    const run = async () => play(createPromptedUser(testServices(fake.url, { cacheDir })).createSession('c6', createRng('same'), { task: 'footwear' }));
+    const run = async () =>
+      play(
+        createPromptedUser(testServices(fake.url, { cacheDir })).createSession('c6', createRng('same'), {
+          task: 'footwear',
+        }),
+      );
     const first = await run();
     const served = fake.served;
     const second = await run();
     assert.equal(fake.served, served);
-    assert.deepEqual(second.map((t) => t.utterance), first.map((t) => t.utterance));
+    assert.deepEqual(
+      second.map((t) => t.utterance),
+      first.map((t) => t.utterance),
+    );
     assert.ok(second.every((t) => t.trace.llm_calls!.every((c) => c.cached)));
   });
 
   test('sft user sends role-flipped chat turns with the user-sft prompt', async () => {
     fake.requests.length = 0;
-    const s = createSftUser(testServices(fake.url, { roles: { user: { model: 'ft:my-user' } } })).createSession('c7', createRng('s'), { task: 'footwear' });
+    const s = createSftUser(testServices(fake.url, { roles: { user: { model: 'ft:my-user' } } })).createSession(
+      'c7',
+      createRng('s'),
+      { task: 'footwear' },
+    );
     await s.start();
     await s.respond(agentSays('what size?'));
     const msgs = fake.chatRequests[1].body!.messages as Array<{ role: string; content: string }>;
     assert.equal(fake.chatRequests[1].body!.model, 'ft:my-user');
     assert.match(msgs[0].content, /You are a shopper looking for footwear/);
-    assert.deepEqual(msgs.slice(1).map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(
+      msgs.slice(1).map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
     assert.equal(msgs[2].content, 'Response: need running shoes\nTerminate: False');
     assert.equal(msgs[3].content, 'what size?');
   });
@@ -124,15 +162,20 @@ describe('LLM users against the loopback server', () => {
 
 function humanConv(id: string, condition: string, task: string, lines: string[]): Conversation {
   return {
-    id, task_id: `${task}_${condition}`,
+    id,
+    task_id: `${task}_${condition}`,
     turns: lines.map((l) => ({ user_utterance: l, assistant_utterance: `reply to ${l}` })),
   };
 }
 
 describe('ICL user', () => {
   let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 2 }) }); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 2 }) });
+  });
+  after(async () => {
+    await fake.close();
+  });
 
   const pool: Conversation[] = [
     humanConv('g1', 'good', 'footwear', ['need hiking boots waterproof', 'the grey ones']),
@@ -144,7 +187,10 @@ describe('ICL user', () => {
   ];
 
   test('filterPool keeps human conversations of the condition and complains when none is left', () => {
-    assert.deepEqual(filterPool(pool, { condition: 'good' }).map((c) => c.id), ['g1', 'g2', 'g3', 'g4']);
+    assert.deepEqual(
+      filterPool(pool, { condition: 'good' }).map((c) => c.id),
+      ['g1', 'g2', 'g3', 'g4'],
+    );
     assert.throws(() => filterPool(pool, { condition: 'ugly' }), /ICL pool is empty/);
   });
 
@@ -182,8 +228,12 @@ describe('ICL user', () => {
 
 describe('target-free user (PEPPER)', () => {
   let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 3 }) }); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 3 }) });
+  });
+  after(async () => {
+    await fake.close();
+  });
 
   test('sampled profiles: seeded, targets unseen, history size counts the targets', () => {
     const catalog = smallCatalog();
@@ -195,13 +245,19 @@ describe('target-free user (PEPPER)', () => {
     for (const t of a.targets!) assert.ok(!a.seen.some((s) => s.item_id === t));
   });
 
-  test('sampled profiles are the rule-based target-free user\'s: same seen items, ratings and held-out targets', () => {
+  test("sampled profiles are the rule-based target-free user's: same seen items, ratings and held-out targets", () => {
     const catalog = generateApparelCatalog({ size: 800 });
     for (const seed of [1, 2, 3, 4, 5, 6]) {
       const profile = sampleProfile(catalog, 'footwear', createRng(seed), 'u1');
-      const session = new TargetFreeUserSimulator({ catalog }).createSession('c', createRng(seed), { task: 'footwear' });
+      const session = new TargetFreeUserSimulator({ catalog }).createSession('c', createRng(seed), {
+        task: 'footwear',
+      });
       assert.deepEqual(profile.targets!.slice().sort(), session.targets, `seed ${seed}: targets`);
-      assert.deepEqual(profile.seen.map((s) => [s.item_id, s.rating]), [...session.seen.values()].map((r) => [r.item_id, r.rating]), `seed ${seed}: seen`);
+      assert.deepEqual(
+        profile.seen.map((s) => [s.item_id, s.rating]),
+        [...session.seen.values()].map((r) => [r.item_id, r.rating]),
+        `seed ${seed}: seen`,
+      );
       // The seen items carry their synthetic reviews (the aspects the user liked and disliked).
       const review = session.seen.values().next().value!;
       if (review.liked.length) assert.match(profile.seen[0].review ?? '', /^Liked: /);
@@ -211,16 +267,28 @@ describe('target-free user (PEPPER)', () => {
   test('general preferences once, reflections per shown item, then the reply; all in the trace', async () => {
     fake.requests.length = 0;
     const services = testServices(fake.url);
-    const profile = { user_id: 'u9', seen: [{ item_id: 'f1', title: 'Black leather ankle boots', rating: 5, review: 'Sturdy, warm, love them' }, { item_id: 'f5', title: 'Red high heels', rating: 1, review: 'pinch badly' }], targets: ['f7', 'f2'] };
+    const profile = {
+      user_id: 'u9',
+      seen: [
+        { item_id: 'f1', title: 'Black leather ankle boots', rating: 5, review: 'Sturdy, warm, love them' },
+        { item_id: 'f5', title: 'Red high heels', rating: 1, review: 'pinch badly' },
+      ],
+      targets: ['f7', 'f2'],
+    };
     const user = createTargetFreeUser(services, { profiles: [profile] });
     const s = user.createSession('t1', createRng('s'), { task: 'footwear' });
     const first = await s.start();
     assert.deepEqual(fake.chatRequests.map(promptKind), ['general', 'user']);
     assert.match(first.trace.preferences!.general!, /comfortable, sturdy/);
-    const second = await s.respond(agentSays('How about these?', [
-      { item_id: 'f1', title: 'Black leather ankle boots' }, { item_id: 'f3', title: 'White canvas sneakers' },
-      { item_id: 'f7', title: 'Grey hiking boots' }, { item_id: 'f4', title: 'Black running shoes' }, { item_id: 'f6', title: 'Tan sandals' },
-    ]));
+    const second = await s.respond(
+      agentSays('How about these?', [
+        { item_id: 'f1', title: 'Black leather ankle boots' },
+        { item_id: 'f3', title: 'White canvas sneakers' },
+        { item_id: 'f7', title: 'Grey hiking boots' },
+        { item_id: 'f4', title: 'Black running shoes' },
+        { item_id: 'f6', title: 'Tan sandals' },
+      ]),
+    );
     assert.deepEqual(fake.chatRequests.map(promptKind), ['general', 'user', 'reflect', 'user']);
     const reflectPrompt = (fake.chatRequests[2].body!.messages as Array<{ content: string }>)[0].content;
     assert.match(reflectPrompt, /item_id f1: .*\n {3}SEEN: you rated it 5\/5; you wrote: Sturdy, warm, love them/);
@@ -241,11 +309,17 @@ describe('target-free user (PEPPER)', () => {
     await s.start();
     fake.enqueue({ content: 'I like them all!' }, { content: '{"items": [{"item_id": "f1", "opinion": "meh"}]}' });
     const t = await s.respond(agentSays('these?', [{ item_id: 'f1', title: 'Black leather ankle boots' }]));
-    assert.match(t.failure!.message, /reflected preferences unusable after 2 attempts: items\[0\]\.opinion must be "like" or "dislike"/);
+    assert.match(
+      t.failure!.message,
+      /reflected preferences unusable after 2 attempts: items\[0\]\.opinion must be "like" or "dislike"/,
+    );
     assert.equal(t.failure!.reason, 'user_llm');
     assert.equal(t.done, true);
     assert.equal(t.utterance, '');
     // Both reflection calls are kept in the failed turn's trace.
-    assert.equal(t.trace.llm_calls!.filter((c) => (c as { purpose?: string }).purpose?.startsWith('user.reflect')).length, 2);
+    assert.equal(
+      t.trace.llm_calls!.filter((c) => (c as { purpose?: string }).purpose?.startsWith('user.reflect')).length,
+      2,
+    );
   });
 });

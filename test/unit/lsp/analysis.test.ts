@@ -64,12 +64,18 @@ describe('DocumentAnalysis diagnostics', () => {
     assert.equal(a.lastRevalidated, 200);
     a.diagnostics();
     assert.equal(a.lastRevalidated, 0);
-    const edit = doc.apply({ range: { start: { line: 50, character: 7 }, end: { line: 50, character: 10 } }, text: 'zzz' });
+    const edit = doc.apply({
+      range: { start: { line: 50, character: 7 }, end: { line: 50, character: 10 } },
+      text: 'zzz',
+    });
     a.update(edit);
     a.diagnostics();
     assert.equal(a.lastRevalidated, 1);
     // Inserting a new line shifts the cache without revalidating the rest.
-    const ins = doc.apply({ range: { start: { line: 10, character: 0 }, end: { line: 10, character: 0 } }, text: '{"turns": 5}\n' });
+    const ins = doc.apply({
+      range: { start: { line: 10, character: 0 }, end: { line: 10, character: 0 } },
+      text: '{"turns": 5}\n',
+    });
     a.update(ins);
     const d = a.diagnostics();
     assert.equal(a.lastRevalidated, 2); // the new line and the line it split (now identical text, but uncached)
@@ -106,7 +112,7 @@ describe('DocumentAnalysis features', () => {
     assert.match(h!.contents, /turn 2 of 2/);
     assert.match(h!.contents, /Shown:\*\* 1 items/);
     assert.doesNotMatch(h!.contents, /(^|[^\\])<img/, 'raw HTML must be escaped');
-    assert.match(h!.contents, /&lt;img/, "shown literally: the one Markdown escape turns < into an entity");
+    assert.match(h!.contents, /&lt;img/, 'shown literally: the one Markdown escape turns < into an entity');
     assert.equal(a.hover({ line: 0, character: 2 }), undefined);
   });
 
@@ -122,10 +128,16 @@ describe('DocumentAnalysis features', () => {
   test('quick fixes for trailing commas and python dicts', () => {
     const { a } = analysed(["{'turns': [{'user_utterance': 'hi', 'x': True}],}", '{"turns": [],}'].join('\n'));
     const d = a.diagnostics();
-    const pyFix = a.quickFixes(0, d.filter((x) => x.range.start.line === 0));
+    const pyFix = a.quickFixes(
+      0,
+      d.filter((x) => x.range.start.line === 0),
+    );
     assert.equal(pyFix.length, 1);
     assert.deepEqual(JSON.parse(pyFix[0].edit!.newText), { turns: [{ user_utterance: 'hi', x: true }] });
-    const commaFix = a.quickFixes(1, d.filter((x) => x.range.start.line === 1));
+    const commaFix = a.quickFixes(
+      1,
+      d.filter((x) => x.range.start.line === 1),
+    );
     assert.equal(commaFix[0].title, 'Remove trailing commas');
     assert.equal(commaFix[0].edit!.newText, '{"turns": []}');
   });
@@ -145,6 +157,9 @@ describe('helpers', () => {
   test('escapeMarkdown neutralises links and HTML', () => {
     // The hover's case (one line): no link, no HTML, no autolink, no emphasis.
     assert.equal(escapeMarkdown('[x](javascript:alert(1)) <b>', true), '\\[x\\](javascript:alert(1)) &lt;b&gt;');
-    assert.equal(escapeMarkdown('see https://x.io or www.x.io, *bold* & `code`\n# no heading', true), 'see https\\://x.io or www\\.x.io, \\*bold\\* &amp; \\`code\\` # no heading');
+    assert.equal(
+      escapeMarkdown('see https://x.io or www.x.io, *bold* & `code`\n# no heading', true),
+      'see https\\://x.io or www\\.x.io, \\*bold\\* &amp; \\`code\\` # no heading',
+    );
   });
 });

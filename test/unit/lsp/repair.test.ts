@@ -19,11 +19,18 @@ describe('removeTrailingCommas', () => {
 
 describe('pythonLiteralToJson', () => {
   test('converts a ConvApparel-style repr line', () => {
-    const py = "{'turns': [{'user_utterance': 'Hoodie', 'assistant_utterance': \"It's warm\", 'ratings': {'Delighted': True, 'Annoyed': False, 'x': None}}], 'task_id': 'footwear_good',}";
+    const py =
+      "{'turns': [{'user_utterance': 'Hoodie', 'assistant_utterance': \"It's warm\", 'ratings': {'Delighted': True, 'Annoyed': False, 'x': None}}], 'task_id': 'footwear_good',}";
     const json = pythonLiteralToJson(py);
     assert.ok(json);
     assert.deepEqual(JSON.parse(json!), {
-      turns: [{ user_utterance: 'Hoodie', assistant_utterance: "It's warm", ratings: { Delighted: true, Annoyed: false, x: null } }],
+      turns: [
+        {
+          user_utterance: 'Hoodie',
+          assistant_utterance: "It's warm",
+          ratings: { Delighted: true, Annoyed: false, x: null },
+        },
+      ],
       task_id: 'footwear_good',
     });
   });

@@ -2,7 +2,13 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
 import {
-  conversationFeatures, featureValue, featureTable, parseActSource, presentValues, PLSA_DEFAULT_FEATURES, availableFeatures,
+  conversationFeatures,
+  featureValue,
+  featureTable,
+  parseActSource,
+  presentValues,
+  PLSA_DEFAULT_FEATURES,
+  availableFeatures,
 } from '../../../src/core/metrics/features';
 import { isQuestion } from '../../../src/core/metrics/features';
 import { dialogueTokens as tokenize } from '../../../src/core/text/tokenize';
@@ -12,9 +18,21 @@ const gold = (acts: string[]) => [{ speaker: 'user' as const, annotator: 'gold',
 const conv: Conversation = {
   id: 'c1',
   turns: [
-    { user_utterance: "Hi, I'm looking for boots", assistant_utterance: 'Sure! What size?', annotations: gold(['greet_thank', 'inform_preference']) },
-    { user_utterance: 'what material is it', assistant_utterance: 'Leather.', annotations: gold(['ask_clarification']) },
-    { user_utterance: "I'll take the second one", assistant_utterance: 'Great choice.', annotations: gold(['accept_recommendation']) },
+    {
+      user_utterance: "Hi, I'm looking for boots",
+      assistant_utterance: 'Sure! What size?',
+      annotations: gold(['greet_thank', 'inform_preference']),
+    },
+    {
+      user_utterance: 'what material is it',
+      assistant_utterance: 'Leather.',
+      annotations: gold(['ask_clarification']),
+    },
+    {
+      user_utterance: "I'll take the second one",
+      assistant_utterance: 'Great choice.',
+      annotations: gold(['accept_recommendation']),
+    },
   ],
   outcome: 'accepted',
 };
@@ -62,17 +80,34 @@ describe('per-conversation features', () => {
   test('judge fields give UX and acts', () => {
     const c: Conversation = {
       turns: [{ user_utterance: 'hello' }],
-      annotations: [{
-        annotator: 'judge:gpt-x',
-        fields: {
-          user_satisfaction: 4, user_frustration_annoyance: 2, user_confusion: 1, user_sentiment: 5,
-          recommendation_accepted: true, turns_until_acceptance: 1,
-          user_dialog_acts: { greet_thank: 1, critique: 0 }, assistant_dialog_acts: { recommend: 2 },
+      annotations: [
+        {
+          annotator: 'judge:gpt-x',
+          fields: {
+            user_satisfaction: 4,
+            user_frustration_annoyance: 2,
+            user_confusion: 1,
+            user_sentiment: 5,
+            recommendation_accepted: true,
+            turns_until_acceptance: 1,
+            user_dialog_acts: { greet_thank: 1, critique: 0 },
+            assistant_dialog_acts: { recommend: 2 },
+          },
         },
-      }],
+      ],
     };
     const f = conversationFeatures(c, { acts: parseActSource('judge'), ux: 'judge' });
-    assert.deepEqual([f.values.satisfaction, f.values.frustration, f.values.confusion, f.values.sentiment, f.values.accepted, f.values.turns_until_acceptance], [4, 2, 1, 5, 1, 1]);
+    assert.deepEqual(
+      [
+        f.values.satisfaction,
+        f.values.frustration,
+        f.values.confusion,
+        f.values.sentiment,
+        f.values.accepted,
+        f.values.turns_until_acceptance,
+      ],
+      [4, 2, 1, 5, 1, 1],
+    );
     assert.equal(f.values['act:greet_thank'], 1);
     assert.equal(featureValue(f, 'act:other'), 0);
     assert.equal(f.values['agent_act:recommend'], 2);
@@ -83,7 +118,9 @@ describe('per-conversation features', () => {
   });
 
   test('trace acts and tagger acts', () => {
-    const c: Conversation = { turns: [{ user_utterance: 'x', trace: { user_act: 'Disclose', agent_act: 'Inquire.Elicit', operation: 'pull' } }] };
+    const c: Conversation = {
+      turns: [{ user_utterance: 'x', trace: { user_act: 'Disclose', agent_act: 'Inquire.Elicit', operation: 'pull' } }],
+    };
     const f = conversationFeatures(c, { acts: parseActSource('trace') });
     assert.equal(f.values['act:Disclose'], 1);
     assert.equal(f.values['agent_act:Inquire.Elicit'], 1);
@@ -100,7 +137,9 @@ describe('per-conversation features', () => {
   });
 
   test('feature table, missing values and available names', () => {
-    const t = featureTable([conv, { turns: [] }], ['num_turns', 'user_words_per_turn'], { acts: parseActSource('gold') });
+    const t = featureTable([conv, { turns: [] }], ['num_turns', 'user_words_per_turn'], {
+      acts: parseActSource('gold'),
+    });
     assert.deepEqual(Array.from(t.values.num_turns), [3, 0]);
     assert.equal(presentValues(t.values.user_words_per_turn).length, 1);
     assert.equal(PLSA_DEFAULT_FEATURES.length, 11);

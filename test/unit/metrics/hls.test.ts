@@ -1,7 +1,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  classificationMetrics, crossValidateHls, crossDistribution, hlsLearningCurve, llmDiscriminatorScores, stratifiedFolds, trainDiscriminator, userNgrams,
+  classificationMetrics,
+  crossValidateHls,
+  crossDistribution,
+  hlsLearningCurve,
+  llmDiscriminatorScores,
+  stratifiedFolds,
+  trainDiscriminator,
+  userNgrams,
 } from '../../../src/core/metrics/hls';
 import { syntheticPopulation, DEMO_PROFILES } from '../../../src/core/metrics/synthetic';
 import type { Conversation } from '../../../src/core/model';
@@ -29,7 +36,9 @@ describe('human-likeness discriminator', () => {
   });
 
   test('user n-grams stay within one utterance', () => {
-    const c: Conversation = { turns: [{ user_utterance: 'a b' }, { user_utterance: 'c', assistant_utterance: 'ignored words' }] };
+    const c: Conversation = {
+      turns: [{ user_utterance: 'a b' }, { user_utterance: 'c', assistant_utterance: 'ignored words' }],
+    };
     assert.deepEqual(userNgrams(c), ['a', 'b', 'a b', 'c']);
   });
 
@@ -55,16 +64,33 @@ describe('human-likeness discriminator', () => {
 
   test('learning curve and cross-distribution matrix', () => {
     const curve = hlsLearningCurve(human, prompted, { sizes: [10, 40, 150], seed: 1 });
-    assert.deepEqual(curve.map((p) => p.train_size), [10, 40, 150]);
-    const cells = crossDistribution(human, [{ name: 'prompted', conversations: prompted }, { name: 'sft', conversations: sft }], { seed: 1 });
+    assert.deepEqual(
+      curve.map((p) => p.train_size),
+      [10, 40, 150],
+    );
+    const cells = crossDistribution(
+      human,
+      [
+        { name: 'prompted', conversations: prompted },
+        { name: 'sft', conversations: sft },
+      ],
+      { seed: 1 },
+    );
     assert.equal(cells.length, 4);
-    assert.deepEqual(cells.map((c) => `${c.train}>${c.test}`), ['prompted>prompted', 'prompted>sft', 'sft>prompted', 'sft>sft']);
+    assert.deepEqual(
+      cells.map((c) => `${c.train}>${c.test}`),
+      ['prompted>prompted', 'prompted>sft', 'sft>prompted', 'sft>sft'],
+    );
     const inDist = cells[0].metrics.accuracy;
     assert.ok(inDist > 0.9);
   });
 
   test('trained model predicts P(human) for new text', () => {
-    const d = trainDiscriminator([['lol', 'idk'], ['lol'], ['furthermore'], ['moreover', 'furthermore']], [1, 1, 0, 0], { minDf: 1 });
+    const d = trainDiscriminator(
+      [['lol', 'idk'], ['lol'], ['furthermore'], ['moreover', 'furthermore']],
+      [1, 1, 0, 0],
+      { minDf: 1 },
+    );
     const p = d.predict([['lol'], ['furthermore']]);
     assert.ok(p[0] > 0.5 && p[1] < 0.5);
   });
@@ -73,7 +99,13 @@ describe('human-likeness discriminator', () => {
     const convs: Conversation[] = [
       { turns: [], annotations: [{ annotator: 'discriminator:m', fields: { p_human: 0.2 } }] },
       { turns: [] },
-      { turns: [], annotations: [{ annotator: 'discriminator:m', fields: { p_human: 0.6 } }, { annotator: 'judge:x', fields: {} }] },
+      {
+        turns: [],
+        annotations: [
+          { annotator: 'discriminator:m', fields: { p_human: 0.6 } },
+          { annotator: 'judge:x', fields: {} },
+        ],
+      },
     ];
     const s = llmDiscriminatorScores(convs);
     assert.equal(s.n, 2);

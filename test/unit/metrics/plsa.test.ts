@@ -1,6 +1,12 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { comparePopulations, compareFeature, closerSummary, splitHalfBaseline, allCloserSummaries } from '../../../src/core/metrics/plsa';
+import {
+  comparePopulations,
+  compareFeature,
+  closerSummary,
+  splitHalfBaseline,
+  allCloserSummaries,
+} from '../../../src/core/metrics/plsa';
 import type { FeatureTable } from '../../../src/core/metrics/features';
 import { shortNames } from '../../../src/core/report/format';
 import { mannWhitneyU } from '../../../src/core/stats/mannwhitney';
@@ -18,7 +24,10 @@ describe('PLSA', () => {
   const b = table({ num_turns: [10, 11, 12, 13], 'act:critique': [5, 6, 7, 8] });
 
   test('each comparison equals the tests run directly, missing values dropped', () => {
-    const r = comparePopulations({ file: 'h.jsonl', table: ref }, [{ file: 'a.jsonl', table: a }, { file: 'b.jsonl', table: b }]);
+    const r = comparePopulations({ file: 'h.jsonl', table: ref }, [
+      { file: 'a.jsonl', table: a },
+      { file: 'b.jsonl', table: b },
+    ]);
     assert.deepEqual(r.reference, { file: 'h.jsonl', n: 6 });
     assert.equal(r.comparisons.length, 4);
     const c = r.comparisons.find((x) => x.candidate === 'a.jsonl' && x.feature === 'act:critique')!;
@@ -39,7 +48,10 @@ describe('PLSA', () => {
   });
 
   test('closer-than summaries count lower KS and higher MWU p', () => {
-    const r = comparePopulations({ file: 'h', table: ref }, [{ file: 'a', table: a }, { file: 'b', table: b }]);
+    const r = comparePopulations({ file: 'h', table: ref }, [
+      { file: 'a', table: a },
+      { file: 'b', table: b },
+    ]);
     const s = closerSummary(r, 'a', 'b');
     assert.deepEqual(s, { a: 'a', b: 'b', features: 2, ksCloser: 2, mwuCloser: 2 });
     assert.equal(closerSummary(r, 'b', 'a').ksCloser, 0);

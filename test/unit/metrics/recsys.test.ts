@@ -1,7 +1,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
-import { pepperCurves, alterEvalCurves, alterEvalImprovement, ndcgAtK, mrrAtK, conversationTargets } from '../../../src/core/metrics/recsys';
+import {
+  pepperCurves,
+  alterEvalCurves,
+  alterEvalImprovement,
+  ndcgAtK,
+  mrrAtK,
+  conversationTargets,
+} from '../../../src/core/metrics/recsys';
 
 const recs = (ids: string[]) => ids.map((item_id) => ({ item_id }));
 
@@ -9,7 +16,12 @@ describe('PEPPER', () => {
   test('PC_t, PCIR_t and Recall@k by hand', () => {
     const u1: Conversation = {
       turns: [
-        { user_utterance: 'x', assistant_utterance: 'y', recommendations: recs(['a', 'x']), trace: { targets: ['a', 'b'] } },
+        {
+          user_utterance: 'x',
+          assistant_utterance: 'y',
+          recommendations: recs(['a', 'x']),
+          trace: { targets: ['a', 'b'] },
+        },
         { user_utterance: 'x', assistant_utterance: 'y', recommendations: recs(['a', 'b']) },
       ],
     };
@@ -40,7 +52,11 @@ describe('AlterEval', () => {
 
   const conv: Conversation = {
     turns: [
-      { user_utterance: 'x', recommendations: recs(['x', 'u']), trace: { target: { item_id: 't', alternatives: ['u'] } } },
+      {
+        user_utterance: 'x',
+        recommendations: recs(['x', 'u']),
+        trace: { target: { item_id: 't', alternatives: ['u'] } },
+      },
       { user_utterance: 'x', recommendations: recs(['u', 'x']) },
       { user_utterance: 'x', recommendations: recs(['x', 'y']) },
     ],

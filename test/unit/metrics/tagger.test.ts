@@ -20,8 +20,12 @@ describe('lexical act tagger', () => {
 
   test('trains on custom labels', () => {
     const ex: TaggedExample[] = [
-      { text: 'red please', acts: ['color'] }, { text: 'blue one', acts: ['color'] }, { text: 'green', acts: ['color'] },
-      { text: 'size 9', acts: ['size'] }, { text: 'size medium', acts: ['size'] }, { text: 'large size', acts: ['size'] },
+      { text: 'red please', acts: ['color'] },
+      { text: 'blue one', acts: ['color'] },
+      { text: 'green', acts: ['color'] },
+      { text: 'size 9', acts: ['size'] },
+      { text: 'size medium', acts: ['size'] },
+      { text: 'large size', acts: ['size'] },
     ];
     const t = ActTagger.train(ex, { acts: ['color', 'size'], rules: false });
     assert.deepEqual(t.tag('size small'), ['size']);
@@ -31,15 +35,23 @@ describe('lexical act tagger', () => {
   });
 
   test('maps IARD labels', () => {
-    assert.deepEqual(mapActs(['ACC', 'OTH', 'XYZ'], IARD_TO_CONVAPPAREL), ['accept_recommendation', 'greet_thank', 'other']);
+    assert.deepEqual(mapActs(['ACC', 'OTH', 'XYZ'], IARD_TO_CONVAPPAREL), [
+      'accept_recommendation',
+      'greet_thank',
+      'other',
+    ]);
   });
 
   test('accuracy on IARD gold user acts (mapped to ConvApparel acts)', async () => {
     const r = await importFile(datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'));
-    const groups = r.conversations.map((c) => c.turns.flatMap((turn) => {
-      const segs = (turn.user_utterance ?? '').split('\n');
-      return (turn.annotations ?? []).filter((a) => a.speaker === 'user').map((a) => ({ text: segs[a.segment ?? 0] ?? '', acts: mapActs(a.acts, IARD_TO_CONVAPPAREL) }));
-    }));
+    const groups = r.conversations.map((c) =>
+      c.turns.flatMap((turn) => {
+        const segs = (turn.user_utterance ?? '').split('\n');
+        return (turn.annotations ?? [])
+          .filter((a) => a.speaker === 'user')
+          .map((a) => ({ text: segs[a.segment ?? 0] ?? '', acts: mapActs(a.acts, IARD_TO_CONVAPPAREL) }));
+      }),
+    );
     const all = groups.flat();
     assert.equal(all.length, 549);
     const builtin = evaluateTagger(tagger, all);

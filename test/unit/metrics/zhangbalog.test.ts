@@ -6,14 +6,28 @@ import { join } from 'node:path';
 import { computeReport } from '../../../src/core/report/compute';
 import { withTempDir } from '../jsonl/helpers';
 import {
-  corpusShape, dsKl, conversationReward, effectiveFull, rewardTurns, successRate, rankingAgreement, userActCounts, zhangBalogSummary,
-  describeUnknownOutcomes, zbOutcomeShare, zbOutcomes,
+  corpusShape,
+  dsKl,
+  conversationReward,
+  effectiveFull,
+  rewardTurns,
+  successRate,
+  rankingAgreement,
+  userActCounts,
+  zhangBalogSummary,
+  describeUnknownOutcomes,
+  zbOutcomeShare,
+  zbOutcomes,
 } from '../../../src/core/metrics/zhangBalog';
 import { parseActSource } from '../../../src/core/metrics/features';
 import { importFile } from '../../../src/core/importers';
 import { datasetPath } from '../../fixtures';
 
-const turn = (user_act: string, operation?: 'pull' | 'push') => ({ user_utterance: user_act.toLowerCase(), assistant_utterance: 'ok', trace: { user_act, operation } });
+const turn = (user_act: string, operation?: 'pull' | 'push') => ({
+  user_utterance: user_act.toLowerCase(),
+  assistant_utterance: 'ok',
+  trace: { user_act, operation },
+});
 
 describe('Zhang & Balog metrics', () => {
   test('AvgTurns and UserActRatio on the DialogueKit reference figures', async () => {
@@ -50,7 +64,10 @@ describe('Zhang & Balog metrics', () => {
   });
 
   test('Reward: Full − Cost·T for accepted conversations, consecutive repeats count once', () => {
-    const c: Conversation = { turns: [turn('Disclose'), turn('Navigate.Repeat'), turn('Navigate.Repeat'), turn('Note'), turn('Complete')], outcome: 'accepted' };
+    const c: Conversation = {
+      turns: [turn('Disclose'), turn('Navigate.Repeat'), turn('Navigate.Repeat'), turn('Note'), turn('Complete')],
+      outcome: 'accepted',
+    };
     assert.equal(rewardTurns(c), 4);
     assert.equal(conversationReward(c), 16);
     assert.equal(effectiveFull({ unsupported: ['navigate'] }), 16);
@@ -94,7 +111,10 @@ describe('Zhang & Balog metrics', () => {
     assert.equal(a.same_order, true);
     // Every renaming of the systems (which changes how ties are ordered by name) gives the same verdict.
     const names = ['A', 'B', 'C', 'D'];
-    const perms = (xs: string[]): string[][] => (xs.length <= 1 ? [xs] : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p])));
+    const perms = (xs: string[]): string[][] =>
+      xs.length <= 1
+        ? [xs]
+        : xs.flatMap((x, i) => perms([...xs.slice(0, i), ...xs.slice(i + 1)]).map((p) => [x, ...p]));
     const scores = [5, 5, 5, 1];
     const sim = [5, 5, 5, 2];
     let checked = 0;
@@ -115,24 +135,45 @@ describe('Zhang & Balog metrics', () => {
   });
 
   test('human dialogues: a crowd worker id is not a system (no ranking by worker id)', async () => {
-    const gold = (await importFile(datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'))).conversations;
-    assert.ok(gold.every((c) => /^\d+$/.test(c.agent ?? '')), 'the gold file names its recommenders by worker id');
+    const gold = (await importFile(datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json')))
+      .conversations;
+    assert.ok(
+      gold.every((c) => /^\d+$/.test(c.agent ?? '')),
+      'the gold file names its recommenders by worker id',
+    );
     assert.ok(gold.every((c) => conversationSystem(c) === undefined));
-    assert.equal(conversationSystem({ id: 's', source: 'agenda', agent: 'local-good', turns: [] } as Conversation), 'local-good');
-    assert.equal(conversationSystem({ id: 'h', source: 'human', agent: 'IAI MovieBot', turns: [] } as Conversation), 'IAI MovieBot');
+    assert.equal(
+      conversationSystem({ id: 's', source: 'agenda', agent: 'local-good', turns: [] } as Conversation),
+      'local-good',
+    );
+    assert.equal(
+      conversationSystem({ id: 'h', source: 'human', agent: 'IAI MovieBot', turns: [] } as Conversation),
+      'IAI MovieBot',
+    );
     await withTempDir(async (dir) => {
       const file = join(dir, 'human.jsonl');
       writeFileSync(file, gold.map((c) => JSON.stringify(c)).join('\n') + '\n');
-      const report = await computeReport({ kind: 'simulation', reference: { file }, populations: [{ file }], metrics: ['zb'] });
+      const report = await computeReport({
+        kind: 'simulation',
+        reference: { file },
+        populations: [{ file }],
+        metrics: ['zb'],
+      });
       assert.equal(report.sections.filter((x) => x.id.startsWith('ranking')).length, 0, 'no ranking table');
-      assert.ok(report.warnings?.some((w) => /no system ranking: the agent of 77 human dialogues is a crowd worker's id/.test(w)), JSON.stringify(report.warnings));
+      assert.ok(
+        report.warnings?.some((w) =>
+          /no system ranking: the agent of 77 human dialogues is a crowd worker's id/.test(w),
+        ),
+        JSON.stringify(report.warnings),
+      );
     }, 'simlens-zb-');
   });
 
   test('a conversation without an outcome is unknown, never "ended"; shares and Reward over those that report one', async () => {
     // The UserSimCRS IARD gold file: 75 accepted, 2 ended once imported. Take the outcome away from
     // two accepted dialogues (as any DialogueKit file without accepted items has none).
-    const gold = (await importFile(datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'))).conversations;
+    const gold = (await importFile(datasetPath('usersimcrs-iard-gold/formatted_IARD_annotated_gold.json')))
+      .conversations;
     const accepted = gold.filter((c) => c.outcome === 'accepted');
     const stripped = new Set([accepted[0], accepted[1]]);
     const convs: Conversation[] = gold.map((c) => {
@@ -141,10 +182,22 @@ describe('Zhang & Balog metrics', () => {
       return rest as Conversation;
     });
     const o = zbOutcomes(convs);
-    assert.deepEqual(o, { conversations: 77, known: 75, accepted: 73, ended: 2, gave_up: 0, abandoned: 0, failed: 0, unknown: 2 });
+    assert.deepEqual(o, {
+      conversations: 77,
+      known: 75,
+      accepted: 73,
+      ended: 2,
+      gave_up: 0,
+      abandoned: 0,
+      failed: 0,
+      unknown: 2,
+    });
     assert.ok(Math.abs(zbOutcomeShare(o, 'accepted') - 73 / 75) < 1e-12);
     assert.ok(Math.abs(zbOutcomeShare(o, 'ended') - 2 / 75) < 1e-12);
-    assert.equal(describeUnknownOutcomes(o), 'outcome unknown: 2 of 77 (shares are of the 75 that report one; Reward is their mean)');
+    assert.equal(
+      describeUnknownOutcomes(o),
+      'outcome unknown: 2 of 77 (shares are of the 75 that report one; Reward is their mean)',
+    );
     assert.equal(describeUnknownOutcomes(zbOutcomes(gold)), undefined);
 
     const z = zhangBalogSummary(convs);
@@ -169,7 +222,10 @@ describe('Zhang & Balog metrics', () => {
     assert.equal(reportedOutcome({ turns: [{ user_utterance: 'hi' }] }), undefined);
     assert.equal(reportedOutcome({ turns: [{ user_utterance: 'hi' }], outcome: 'ended' }), 'ended');
     assert.equal(reportedOutcome({ turns: [{ user_utterance: 'hi' }], outcome: 'agent_error' }), 'agent_error');
-    assert.equal(reportedOutcome({ turns: [{ user_utterance: 'hi' }], ratings: { 'Were you able to find a product?': 'No' } }), 'ended');
+    assert.equal(
+      reportedOutcome({ turns: [{ user_utterance: 'hi' }], ratings: { 'Were you able to find a product?': 'No' } }),
+      'ended',
+    );
     assert.equal(reportedOutcome({ turns: [turn('Disclose'), turn('Complete')] }), 'ended');
     assert.equal(reportedOutcome({ turns: [turn('Disclose'), turn('Accept')] }), 'accepted');
     const o = zbOutcomes([{ turns: [{ user_utterance: 'hi' }], outcome: 'agent_error' }, { turns: [] }]);

@@ -19,8 +19,13 @@ function report(): Report {
         type: 'table',
         id: 'plsa-table',
         title: 'MWU and KS',
-        columns: tableColumns(['feature', 'Feature', 'text'], ['a_p', 'A MWU p', 'p'], ['a_d', 'A KS D', 'fixed'], ['b_p', 'B MWU p', 'p'],
-          ['b_d', 'B KS D', 'fixed']),
+        columns: tableColumns(
+          ['feature', 'Feature', 'text'],
+          ['a_p', 'A MWU p', 'p'],
+          ['a_d', 'A KS D', 'fixed'],
+          ['b_p', 'B MWU p', 'p'],
+          ['b_d', 'B KS D', 'fixed'],
+        ),
         rows: [
           // The closest candidate is still significantly different (p = 2.5e-7).
           { cells: ['Num turns', 2.5e-7, 0.3, 1e-9, 0.5], marks: [null, 'closest', 'closest', 'far', null] },
@@ -32,11 +37,17 @@ function report(): Report {
   };
 }
 
-const SPEC: ReportSpec = { kind: 'plsa', reference: { file: 'human.jsonl' }, candidates: [{ file: 'a.jsonl' }, { file: 'b.jsonl' }] };
+const SPEC: ReportSpec = {
+  kind: 'plsa',
+  reference: { file: 'human.jsonl' },
+  candidates: [{ file: 'a.jsonl' }, { file: 'b.jsonl' }],
+};
 
 test('closeness: one colour scale from the p-value, "closest" is a marker without a colour of its own, with a legend', async (t) => {
   const p = await openPanel(t, { type: 'report', report: report(), spec: SPEC, canRecompute: false });
-  const rows = [...p.document.querySelectorAll('[data-section="plsa-table"] tbody tr')].map((tr) => [...tr.children].map((c) => c.className));
+  const rows = [...p.document.querySelectorAll('[data-section="plsa-table"] tbody tr')].map((tr) =>
+    [...tr.children].map((c) => c.className),
+  );
   // Row 1: the closest MWU p (2.5e-7) is coloured "far" like its neighbour, not "close".
   assert.deepEqual(rows[0], ['', 'num mark-closest mark-far', 'num mark-closest', 'num mark-far', 'num']);
   // Row 2: p = 0.4 is close (and closest).

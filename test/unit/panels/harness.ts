@@ -26,7 +26,10 @@ export interface PanelHarness {
 
 export async function startPanel(savedState?: unknown): Promise<PanelHarness> {
   const code = await panelBundle();
-  const dom = new JSDOM('<!DOCTYPE html><html><head></head><body class="vscode-light"><div id="app"></div></body></html>', { runScripts: 'outside-only', pretendToBeVisual: true });
+  const dom = new JSDOM(
+    '<!DOCTYPE html><html><head></head><body class="vscode-light"><div id="app"></div></body></html>',
+    { runScripts: 'outside-only', pretendToBeVisual: true },
+  );
   const window = dom.window as unknown as Window & typeof globalThis;
   const posted: PanelToHost[] = [];
   let state: unknown = savedState;

@@ -25,11 +25,18 @@ function report(): Report {
         type: 'table',
         id: 'invariant-violations-run',
         title: 'Violations',
-        columns: tableColumns(['invariant', 'Invariant', 'text'], ['conversation', 'Conversation', 'text'], ['turn', 'Turn', 'int'],
-          ['detail', 'Detail', 'text']),
+        columns: tableColumns(
+          ['invariant', 'Invariant', 'text'],
+          ['conversation', 'Conversation', 'text'],
+          ['turn', 'Turn', 'int'],
+          ['detail', 'Detail', 'text'],
+        ),
         linkColumn: 'conversation',
         rows: [
-          { cells: ['agent-error-no-user-effect', 'went-on', 3, 'went on'], link: { input: 0, conversation: 'went-on', line: 2, turn: 2 } },
+          {
+            cells: ['agent-error-no-user-effect', 'went-on', 3, 'went on'],
+            link: { input: 0, conversation: 'went-on', line: 2, turn: 2 },
+          },
           { cells: ['turn-cap', HOSTILE, null, HOSTILE], link: { input: 0, conversation: HOSTILE } },
           { cells: ['turn-cap', 'no-link', null, 'plain row'] },
         ],
@@ -40,8 +47,17 @@ function report(): Report {
 
 describe('panel links to conversations', () => {
   test('link cells are buttons that post openLink with the section and row', async (t) => {
-    const p = await openPanel(t, { type: 'report', report: report(), spec: { kind: 'invariants', population: { file: 'run.jsonl' } }, canRecompute: true });
-    const links = Array.from(p.document.querySelectorAll<HTMLButtonElement>('[data-section="invariant-violations-run"] button[data-action="open-link"]'));
+    const p = await openPanel(t, {
+      type: 'report',
+      report: report(),
+      spec: { kind: 'invariants', population: { file: 'run.jsonl' } },
+      canRecompute: true,
+    });
+    const links = Array.from(
+      p.document.querySelectorAll<HTMLButtonElement>(
+        '[data-section="invariant-violations-run"] button[data-action="open-link"]',
+      ),
+    );
     assert.equal(links.length, 2, 'rows without a link have none');
     assert.equal(links[0].textContent, 'went-on');
     assert.equal(links[0].getAttribute('title'), 'Open went-on at turn 3 in the SimLens editor');

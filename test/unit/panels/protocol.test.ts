@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { parsePanelMessage, PanelStateSchema, pngBytes } from '../../../src/shared/panelProtocol';
 
 /** A 1×1 PNG. */
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
 describe('panel protocol', () => {
   test('accepts every well-formed webview message', () => {
@@ -28,7 +29,10 @@ describe('panel protocol', () => {
       ['ready', /message/],
       [{ type: 'eval', code: 'x' }, /type/],
       [{ type: 'exportPng', sectionId: '../../../etc/passwd', dataUrl: PNG }, /sectionId/],
-      [{ type: 'exportPng', sectionId: 'a', dataUrl: 'data:text/html;base64,PHNjcmlwdD4=' }, /dataUrl: expected a PNG data URL/],
+      [
+        { type: 'exportPng', sectionId: 'a', dataUrl: 'data:text/html;base64,PHNjcmlwdD4=' },
+        /dataUrl: expected a PNG data URL/,
+      ],
       [{ type: 'exportPng', sectionId: 'a', dataUrl: 'data:image/png;base64,<script>' }, /dataUrl/],
       [{ type: 'exportTable', sectionId: 'a', format: 'xlsx' }, /format/],
       [{ type: 'recompute', chart: 'pie' }, /chart/],
@@ -52,11 +56,20 @@ describe('panel protocol', () => {
   });
 
   test('persisted state: spec validated, report kept for parseReport', () => {
-    const spec = { kind: 'plsa', reference: { file: 'h.jsonl' }, candidates: [{ file: 's.jsonl', filter: { condition: 'good' } }] };
+    const spec = {
+      kind: 'plsa',
+      reference: { file: 'h.jsonl' },
+      candidates: [{ file: 's.jsonl', filter: { condition: 'good' } }],
+    };
     assert.ok(PanelStateSchema.safeParse({ version: 1, spec, report: { anything: true } }).success);
     assert.ok(PanelStateSchema.safeParse({ version: 1, spec: null }).success);
     assert.ok(!PanelStateSchema.safeParse({ version: 2, spec }).success);
     assert.ok(!PanelStateSchema.safeParse({ version: 1, spec: { ...spec, candidates: [] } }).success);
-    assert.ok(!PanelStateSchema.safeParse({ version: 1, spec: { kind: 'fidelity', human: { file: 'h' }, simulator: 'agenda', agents: [], n: 20 } }).success);
+    assert.ok(
+      !PanelStateSchema.safeParse({
+        version: 1,
+        spec: { kind: 'fidelity', human: { file: 'h' }, simulator: 'agenda', agents: [], n: 20 },
+      }).success,
+    );
   });
 });

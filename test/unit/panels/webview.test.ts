@@ -20,7 +20,12 @@ function report(): Report {
     ],
     params: { acts: HOSTILE },
     verdicts: [
-      { pillar: 'Population alignment (PLSA)', verdict: 'fail', detail: `2/11 aligned ${HOSTILE_IMG}`, rule: 'p > 0.05' },
+      {
+        pillar: 'Population alignment (PLSA)',
+        verdict: 'fail',
+        detail: `2/11 aligned ${HOSTILE_IMG}`,
+        rule: 'p > 0.05',
+      },
       { pillar: 'Human-likeness (HLS)', verdict: 'pass', detail: 'mean HLS 0.41' },
     ],
     sections: [
@@ -57,7 +62,8 @@ function noInjectedMarkup(doc: Document): void {
   assert.equal(doc.querySelectorAll('script').length, 0, 'no <script> elements');
   assert.equal(doc.querySelectorAll('img').length, 0, 'no <img> elements');
   for (const el of doc.querySelectorAll('*')) {
-    for (const a of el.getAttributeNames()) assert.ok(!a.startsWith('on'), `no event-handler attribute (${el.tagName} ${a})`);
+    for (const a of el.getAttributeNames())
+      assert.ok(!a.startsWith('on'), `no event-handler attribute (${el.tagName} ${a})`);
   }
 }
 
@@ -70,7 +76,10 @@ describe('metric panel webview (jsdom)', () => {
     assert.equal((p.window as unknown as { __xss?: number }).__xss, undefined);
     // verdicts
     const verdicts = [...doc.querySelectorAll('.verdict')];
-    assert.deepEqual(verdicts.map((v) => v.className), ['verdict verdict-fail', 'verdict verdict-pass']);
+    assert.deepEqual(
+      verdicts.map((v) => v.className),
+      ['verdict verdict-fail', 'verdict verdict-pass'],
+    );
     assert.equal(verdicts[0].querySelector('.badge')?.textContent, 'FAIL');
     assert.equal(verdicts[0].querySelector('.verdict-detail')?.textContent, `2/11 aligned ${HOSTILE_IMG}`);
     // inputs
@@ -79,20 +88,42 @@ describe('metric panel webview (jsdom)', () => {
     assert.equal(inputs.querySelector('th')?.textContent, HOSTILE_IMG);
     // the table: formats, marks, header text
     const table = doc.querySelector('[data-section="plsa-table"] table')!;
-    assert.deepEqual([...table.querySelectorAll('thead th')].map((th) => th.textContent), ['Feature', `p ${HOSTILE}`, 'KS D']);
-    const rows = [...table.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => [c.textContent, c.className]));
-    assert.deepEqual(rows[0], [[HOSTILE_IMG, ''], ['0.400', 'num mark-closest'], ['0.123', 'num mark-close']]);
-    assert.deepEqual(rows[1], [['Critique', ''], ['2.0e−5', 'num mark-far'], ['–', 'num']]);
+    assert.deepEqual(
+      [...table.querySelectorAll('thead th')].map((th) => th.textContent),
+      ['Feature', `p ${HOSTILE}`, 'KS D'],
+    );
+    const rows = [...table.querySelectorAll('tbody tr')].map((tr) =>
+      [...tr.children].map((c) => [c.textContent, c.className]),
+    );
+    assert.deepEqual(rows[0], [
+      [HOSTILE_IMG, ''],
+      ['0.400', 'num mark-closest'],
+      ['0.123', 'num mark-close'],
+    ]);
+    assert.deepEqual(rows[1], [
+      ['Critique', ''],
+      ['2.0e−5', 'num mark-far'],
+      ['–', 'num'],
+    ]);
     // group heading, text sections, notes, params, warnings
     assert.equal(doc.querySelector('.group > h2')?.textContent, `PLSA ${HOSTILE_IMG}`);
-    assert.deepEqual([...doc.querySelectorAll('[data-section="summary"] .para')].map((x) => x.textContent), [`first ${HOSTILE}`, 'second']);
+    assert.deepEqual(
+      [...doc.querySelectorAll('[data-section="summary"] .para')].map((x) => x.textContent),
+      [`first ${HOSTILE}`, 'second'],
+    );
     assert.equal(doc.querySelector('.notes li')?.textContent, `legend ${HOSTILE}`);
     assert.equal(doc.querySelector('.params dd')?.textContent, HOSTILE);
     assert.equal(doc.querySelector('.warnings li')?.textContent, `line 3: ${HOSTILE}`);
     // no canvas context in jsdom: the chart shows its data table instead
     const chart = doc.querySelector('[data-section="plsa-ks"]')!;
     assert.equal(chart.querySelector('canvas'), null);
-    assert.deepEqual([...chart.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent)), [['Num turns', '0.200'], [HOSTILE, '0.500']]);
+    assert.deepEqual(
+      [...chart.querySelectorAll('tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent)),
+      [
+        ['Num turns', '0.200'],
+        [HOSTILE, '0.500'],
+      ],
+    );
     // the state keeps spec and report for a reload
     const state = p.state() as { version: number; spec: ReportSpec; report: Report };
     assert.equal(state.version, 1);

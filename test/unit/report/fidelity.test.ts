@@ -15,22 +15,45 @@ describe('fidelity report', () => {
     const out = path.join(dir, 'report');
     const phases: string[] = [];
     const result = await runFidelity(
-      { human: { file: 'human.jsonl' }, simulator: 'agenda:cir6:pkg', agents: ['local-good', 'local-bad'], n: 20, seed: 3, out, learningCurve: false },
+      {
+        human: { file: 'human.jsonl' },
+        simulator: 'agenda:cir6:pkg',
+        agents: ['local-good', 'local-bad'],
+        n: 20,
+        seed: 3,
+        out,
+        learningCurve: false,
+      },
       { cwd: dir, progress: (m) => phases.push(m) },
     );
     const report = parseReport(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
     assert.equal(report.kind, 'fidelity');
-    assert.deepEqual(report.verdicts?.map((v) => v.pillar), ['Population alignment (PLSA)', 'Human-likeness (HLS)', 'Counterfactual validity']);
+    assert.deepEqual(
+      report.verdicts?.map((v) => v.pillar),
+      ['Population alignment (PLSA)', 'Human-likeness (HLS)', 'Counterfactual validity'],
+    );
     for (const v of report.verdicts ?? []) assert.ok(['pass', 'warn', 'fail'].includes(v.verdict));
     // the counterfactual pillar was assessed (both conditions exist in the human file)
     assert.doesNotMatch(report.verdicts![2].detail, /not assessed/);
     // 11 features each: tested ones in the denominator, features constant in both populations named apart.
-    for (const [agent, human] of [['local-good', 'good'], ['local-bad', 'bad']]) {
-      const m = new RegExp(`${agent}: \\d+/(\\d+) features aligned with human \\(${human}\\)[^;]*?(?:\\((\\d+) constant in both, not tested\\))?(?:;|$)`).exec(report.verdicts![0].detail);
+    for (const [agent, human] of [
+      ['local-good', 'good'],
+      ['local-bad', 'bad'],
+    ]) {
+      const m = new RegExp(
+        `${agent}: \\d+/(\\d+) features aligned with human \\(${human}\\)[^;]*?(?:\\((\\d+) constant in both, not tested\\))?(?:;|$)`,
+      ).exec(report.verdicts![0].detail);
       assert.ok(m, report.verdicts![0].detail);
       assert.equal(Number(m[1]) + Number(m[2] ?? 0), 11, report.verdicts![0].detail);
     }
-    assert.deepEqual(report.inputs.map((i) => [i.label, i.n]), [['human', 80], ['local-good', 20], ['local-bad', 20]]);
+    assert.deepEqual(
+      report.inputs.map((i) => [i.label, i.n]),
+      [
+        ['human', 80],
+        ['local-good', 20],
+        ['local-bad', 20],
+      ],
+    );
     // files
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
     assert.match(md, /^# Simulator fidelity: agenda:cir6:pkg vs human/);
@@ -47,7 +70,15 @@ describe('fidelity report', () => {
     assert.ok(phases.some((p) => /Simulating/.test(p)) && phases.some((p) => /Human-likeness/.test(p)));
     // the same seed gives the same simulated conversations
     const again = await runFidelity(
-      { human: { file: 'human.jsonl' }, simulator: 'agenda:cir6:pkg', agents: ['local-good'], n: 20, seed: 3, out: path.join(dir, 'again'), learningCurve: false },
+      {
+        human: { file: 'human.jsonl' },
+        simulator: 'agenda:cir6:pkg',
+        agents: ['local-good'],
+        n: 20,
+        seed: 3,
+        out: path.join(dir, 'again'),
+        learningCurve: false,
+      },
       { cwd: dir },
     );
     assert.equal(readFileSync(again.populations[0].file, 'utf8'), readFileSync(result.populations[0].file, 'utf8'));
@@ -62,20 +93,36 @@ describe('fidelity report', () => {
     writeHumanFile(dir, 40);
     const lenient = await runFidelity(
       {
-        human: { file: 'human.jsonl' }, simulator: 'agenda:cir6:pkg', agents: ['local-good', 'local-bad'], n: 10, out: path.join(dir, 'r'), learningCurve: false,
+        human: { file: 'human.jsonl' },
+        simulator: 'agenda:cir6:pkg',
+        agents: ['local-good', 'local-bad'],
+        n: 10,
+        out: path.join(dir, 'r'),
+        learningCurve: false,
         thresholds: { plsaPass: 0, hlsPass: 0, counterfactualPass: 0 },
       },
       { cwd: dir },
     );
-    assert.deepEqual(lenient.report.verdicts?.map((v) => v.verdict), ['pass', 'pass', 'pass']);
+    assert.deepEqual(
+      lenient.report.verdicts?.map((v) => v.verdict),
+      ['pass', 'pass', 'pass'],
+    );
     const strict = await runFidelity(
       {
-        human: { file: 'human.jsonl' }, simulator: 'agenda:cir6:pkg', agents: ['local-good', 'local-bad'], n: 10, out: path.join(dir, 's'), learningCurve: false,
+        human: { file: 'human.jsonl' },
+        simulator: 'agenda:cir6:pkg',
+        agents: ['local-good', 'local-bad'],
+        n: 10,
+        out: path.join(dir, 's'),
+        learningCurve: false,
         thresholds: { plsaPass: 2, plsaWarn: 2, hlsPass: 2, hlsWarn: 2, counterfactualPass: 2, counterfactualWarn: 2 },
       },
       { cwd: dir },
     );
-    assert.deepEqual(strict.report.verdicts?.map((v) => v.verdict), ['fail', 'fail', 'fail']);
+    assert.deepEqual(
+      strict.report.verdicts?.map((v) => v.verdict),
+      ['fail', 'fail', 'fail'],
+    );
     assert.ok(DEFAULT_THRESHOLDS.plsaPass > DEFAULT_THRESHOLDS.plsaWarn);
   });
 
@@ -86,7 +133,21 @@ describe('fidelity report', () => {
     let stdout = '';
     let stderr = '';
     const io = { stdout: (s: string) => (stdout += s), stderr: (s: string) => (stderr += s), cwd: dir, env: {} };
-    const code = await reportCommand.run(['--human', 'people.jsonl', '--simulator', 'agenda:cir6:pkg', '--n', '12', '--out', 'out', '--no-learning-curve', '--json'], io);
+    const code = await reportCommand.run(
+      [
+        '--human',
+        'people.jsonl',
+        '--simulator',
+        'agenda:cir6:pkg',
+        '--n',
+        '12',
+        '--out',
+        'out',
+        '--no-learning-curve',
+        '--json',
+      ],
+      io,
+    );
     const summary = JSON.parse(stdout);
     assert.equal(summary.out, path.join(dir, 'out'));
     assert.equal(summary.verdicts.length, 3);
@@ -95,12 +156,21 @@ describe('fidelity report', () => {
     assert.match(stderr, /simlens report: Simulating 12 conversations against local-good/);
     // usage and input errors
     await assert.rejects(reportCommand.run(['--simulator', 'agenda'], io), /--human FILE is required/);
-    await assert.rejects(reportCommand.run(['--human', 'people.jsonl', '--simulator', 'agenda', '--n', '3'], io), /--n must be/);
+    await assert.rejects(
+      reportCommand.run(['--human', 'people.jsonl', '--simulator', 'agenda', '--n', '3'], io),
+      /--n must be/,
+    );
     stderr = '';
-    assert.equal(await reportCommand.run(['--human', 'people.jsonl', '--simulator', 'agenda:warp9', '--out', 'x'], io), 2);
+    assert.equal(
+      await reportCommand.run(['--human', 'people.jsonl', '--simulator', 'agenda:warp9', '--out', 'x'], io),
+      2,
+    );
     assert.match(stderr, /unknown word "warp9"/);
     stderr = '';
-    assert.equal(await reportCommand.run(['--human', 'nobody.jsonl', '--simulator', 'agenda', '--out', 'x', '-q'], io), 2);
+    assert.equal(
+      await reportCommand.run(['--human', 'nobody.jsonl', '--simulator', 'agenda', '--out', 'x', '-q'], io),
+      2,
+    );
     assert.match(stderr, /nobody\.jsonl: no such file/);
   });
 });

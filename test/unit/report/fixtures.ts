@@ -17,7 +17,12 @@ const OPENERS = [
   'do you have wool sweaters in navy?',
 ];
 const POSITIVE = ['that looks great', 'nice, I like the second one', 'perfect, thanks', 'oh that one is lovely'];
-const NEGATIVE = ['no, that is not what I asked for', 'hmm not really my style', 'these are too expensive', 'that does not help at all'];
+const NEGATIVE = [
+  'no, that is not what I asked for',
+  'hmm not really my style',
+  'these are too expensive',
+  'that does not help at all',
+];
 const QUESTIONS = ['what sizes does it come in?', 'is it waterproof?', 'do you have it in black?', 'how warm is it?'];
 const CLOSERS = ['I will take it', 'thanks, bye', 'ok I give up', 'great, adding it to my cart'];
 
@@ -37,7 +42,9 @@ export function humanConversations(n: number, seed: string | number = 1, badShar
       else user = rng.pick(bad ? NEGATIVE : rng.chance(0.8) ? POSITIVE : NEGATIVE);
       turns.push({
         user_utterance: user,
-        assistant_utterance: rng.chance(0.5) ? 'Here are a few options you might like.' : 'Could you tell me more about the style you want?',
+        assistant_utterance: rng.chance(0.5)
+          ? 'Here are a few options you might like.'
+          : 'Could you tell me more about the style you want?',
         ratings: { Satisfied: !bad && rng.chance(0.6), Frustrated: bad && rng.chance(0.5) },
       });
     }

@@ -1,7 +1,13 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { JSDOM } from 'jsdom';
-import { REPORT_SCHEMA, parseReport, type ChartSection, type Report, type TableSection } from '../../../src/core/report/model';
+import {
+  REPORT_SCHEMA,
+  parseReport,
+  type ChartSection,
+  type Report,
+  type TableSection,
+} from '../../../src/core/report/model';
 import { renderMarkdown, markdownTableOf } from '../../../src/core/report/render/markdown';
 import { csvField, tableToCsv, tableToJson, chartToTable } from '../../../src/core/report/render/tables';
 import { renderChartSvg, niceTicks } from '../../../src/core/report/render/svg';
@@ -52,7 +58,19 @@ function hostileReport(): Report {
     params: { [HOSTILE]: HOSTILE },
     verdicts: [{ pillar: HOSTILE, verdict: 'fail', detail: `detail ${HOSTILE}`, rule: 'p > 0.05' }],
     sections: [
-      { type: 'text', id: 'summary', title: 'Summary', group: `Group ${HOSTILE}`, paragraphs: [`# not a heading ${HOSTILE}`, '- not a list', '1. not a list either', 'see https://evil.example and www.evil.example', '[link](javascript:alert(3))'] },
+      {
+        type: 'text',
+        id: 'summary',
+        title: 'Summary',
+        group: `Group ${HOSTILE}`,
+        paragraphs: [
+          `# not a heading ${HOSTILE}`,
+          '- not a list',
+          '1. not a list either',
+          'see https://evil.example and www.evil.example',
+          '[link](javascript:alert(3))',
+        ],
+      },
       table,
       chart,
     ],
@@ -126,7 +144,10 @@ describe('Markdown renderer', () => {
     // The rendered report says what bold and italic mean, in Markdown and in plain text.
     for (const plain of [false, true]) {
       const md = renderMarkdown({ ...hostileReport(), sections: [t] }, { plain });
-      assert.match(md, /- Marks: \*\*bold\*\* = closest to the reference .*it may still differ significantly.*; _italic_ = far/);
+      assert.match(
+        md,
+        /- Marks: \*\*bold\*\* = closest to the reference .*it may still differ significantly.*; _italic_ = far/,
+      );
     }
     const unmarked = { ...t, rows: t.rows.map((r) => ({ ...r, marks: undefined })) };
     assert.doesNotMatch(renderMarkdown({ ...hostileReport(), sections: [unmarked] }), /Marks:/);
@@ -165,8 +186,22 @@ describe('CSV and JSON tables', () => {
 
   test('chart data as a table', () => {
     const t = chartToTable(hostileReport().sections[2] as ChartSection);
-    assert.deepEqual(t.rows.map((r) => r.cells), [['1', 0.2, 0.1], [HOSTILE, 0.5, 0.3], ['3', null, 0.6]]);
-    const box = chartToTable({ type: 'chart', id: 'b', title: 'b', chart: 'box', categories: ['x'], series: [{ name: 's', boxes: [{ min: 0, q1: 1, median: 2, q3: 3, max: 4, n: 5 }] }] });
+    assert.deepEqual(
+      t.rows.map((r) => r.cells),
+      [
+        ['1', 0.2, 0.1],
+        [HOSTILE, 0.5, 0.3],
+        ['3', null, 0.6],
+      ],
+    );
+    const box = chartToTable({
+      type: 'chart',
+      id: 'b',
+      title: 'b',
+      chart: 'box',
+      categories: ['x'],
+      series: [{ name: 's', boxes: [{ min: 0, q1: 1, median: 2, q3: 3, max: 4, n: 5 }] }],
+    });
     assert.deepEqual(box.rows[0].cells, ['x', 0, 1, 2, 3, 4, 5]);
   });
 });
@@ -195,12 +230,33 @@ describe('SVG renderer', () => {
     const bars = parseSvg(renderChartSvg(hostileReport().sections[2] as ChartSection));
     // background + 2 legend swatches + 5 bars (one value is null)
     assert.equal(bars.getElementsByTagName('rect').length, 1 + 2 + 5);
-    const line = parseSvg(renderChartSvg({ type: 'chart', id: 'l', title: 'l', chart: 'line', categories: ['1', '2', '3'], series: [{ name: 'a', values: [0.1, null, 0.3] }, { name: 'b', values: [1, 2, 3] }] }));
+    const line = parseSvg(
+      renderChartSvg({
+        type: 'chart',
+        id: 'l',
+        title: 'l',
+        chart: 'line',
+        categories: ['1', '2', '3'],
+        series: [
+          { name: 'a', values: [0.1, null, 0.3] },
+          { name: 'b', values: [1, 2, 3] },
+        ],
+      }),
+    );
     assert.equal(line.getElementsByTagName('circle').length, 5);
     const paths = [...line.getElementsByTagName('path')].map((p) => p.getAttribute('d') ?? '');
     assert.equal(paths.length, 2);
     assert.equal((paths[0].match(/M/g) ?? []).length, 2, 'a null value breaks the line');
-    const box = parseSvg(renderChartSvg({ type: 'chart', id: 'b', title: 'b', chart: 'box', categories: ['h', 's'], series: [{ name: 'x', boxes: [{ min: 0, q1: 1, median: 2, q3: 3, max: 4, n: 5, mean: 2 }, null] }] }));
+    const box = parseSvg(
+      renderChartSvg({
+        type: 'chart',
+        id: 'b',
+        title: 'b',
+        chart: 'box',
+        categories: ['h', 's'],
+        series: [{ name: 'x', boxes: [{ min: 0, q1: 1, median: 2, q3: 3, max: 4, n: 5, mean: 2 }, null] }],
+      }),
+    );
     assert.equal(box.getElementsByTagName('g').length, 1);
   });
 

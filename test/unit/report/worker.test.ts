@@ -32,7 +32,11 @@ describe('report worker', () => {
     ];
     for (const spec of specs) {
       const progress: string[] = [];
-      const inWorker = await computeReportInWorker(spec, { cwd: dir, now: NOW, progress: (m) => progress.push(m) }, WORKER);
+      const inWorker = await computeReportInWorker(
+        spec,
+        { cwd: dir, now: NOW, progress: (m) => progress.push(m) },
+        WORKER,
+      );
       const here = await computeReport(spec, { cwd: dir, now: NOW });
       assert.deepEqual(JSON.parse(JSON.stringify(inWorker)), JSON.parse(JSON.stringify(here)), spec.kind);
       assert.ok(progress.length > 0, `${spec.kind}: progress messages arrived`);
@@ -42,7 +46,11 @@ describe('report worker', () => {
   test('an error in the worker is the same error here', async (t) => {
     const { dir, cleanup } = tempDir();
     t.after(cleanup);
-    const spec: Parameters<typeof computeReport>[0] = { kind: 'plsa', reference: { file: 'missing.jsonl' }, candidates: [{ file: 'also-missing.jsonl' }] };
+    const spec: Parameters<typeof computeReport>[0] = {
+      kind: 'plsa',
+      reference: { file: 'missing.jsonl' },
+      candidates: [{ file: 'also-missing.jsonl' }],
+    };
     const expected = await computeReport(spec, { cwd: dir }).then(
       () => assert.fail('computeReport should fail'),
       (e: Error) => e.message,
@@ -56,27 +64,52 @@ describe('report worker', () => {
     write(dir, 'h.jsonl', syntheticPopulation(DEMO_PROFILES.human, 400, 5));
     write(dir, 's.jsonl', syntheticPopulation(DEMO_PROFILES.sft, 400, 5));
     const controller = new AbortController();
-    const started = computeReportInWorker({ kind: 'human-likeness', human: { file: 'h.jsonl' }, simulated: [{ file: 's.jsonl' }], folds: 10 }, {
-      cwd: dir,
-      signal: controller.signal,
-      progress: () => controller.abort(),
-    }, WORKER);
+    const started = computeReportInWorker(
+      { kind: 'human-likeness', human: { file: 'h.jsonl' }, simulated: [{ file: 's.jsonl' }], folds: 10 },
+      {
+        cwd: dir,
+        signal: controller.signal,
+        progress: () => controller.abort(),
+      },
+      WORKER,
+    );
     await assert.rejects(started, (e: unknown) => e instanceof CancelledError);
     const before = new AbortController();
     before.abort();
-    await assert.rejects(computeReportInWorker({ kind: 'plsa', reference: { file: 'h.jsonl' }, candidates: [{ file: 's.jsonl' }] }, { cwd: dir, signal: before.signal }, WORKER), (e: unknown) => e instanceof CancelledError);
+    await assert.rejects(
+      computeReportInWorker(
+        { kind: 'plsa', reference: { file: 'h.jsonl' }, candidates: [{ file: 's.jsonl' }] },
+        { cwd: dir, signal: before.signal },
+        WORKER,
+      ),
+      (e: unknown) => e instanceof CancelledError,
+    );
   });
 
   test('a fidelity run in the worker writes the same report as one run here', { timeout: 120_000 }, async (t) => {
     const { dir, cleanup } = tempDir();
     t.after(cleanup);
     writeHumanFile(dir, 60);
-    const options = { human: { file: 'human.jsonl' }, simulator: 'agenda:cir6:pkg', agents: ['local-good', 'local-bad'], n: 12, seed: 3, learningCurve: false };
+    const options = {
+      human: { file: 'human.jsonl' },
+      simulator: 'agenda:cir6:pkg',
+      agents: ['local-good', 'local-bad'],
+      n: 12,
+      seed: 3,
+      learningCurve: false,
+    };
     const progress: string[] = [];
-    const off = await runFidelityInWorker({ ...options, out: path.join(dir, 'worker') }, { cwd: dir, now: NOW, progress: (m) => progress.push(m) }, WORKER);
+    const off = await runFidelityInWorker(
+      { ...options, out: path.join(dir, 'worker') },
+      { cwd: dir, now: NOW, progress: (m) => progress.push(m) },
+      WORKER,
+    );
     const here = await runFidelity({ ...options, out: path.join(dir, 'here') }, { cwd: dir, now: NOW });
     // The same report but for where it was written and how long the simulations took ("Seconds").
-    const plain = (x: unknown) => JSON.parse(JSON.stringify(x).split(path.join(dir, 'worker')).join('OUT').split(path.join(dir, 'here')).join('OUT'));
+    const plain = (x: unknown) =>
+      JSON.parse(
+        JSON.stringify(x).split(path.join(dir, 'worker')).join('OUT').split(path.join(dir, 'here')).join('OUT'),
+      );
     const untimed = (r: Report) => {
       const out = plain(r) as Report;
       for (const section of out.sections) {
@@ -88,8 +121,14 @@ describe('report worker', () => {
     };
     assert.deepEqual(untimed(off.report), untimed(here.report));
     assert.deepEqual(plain(off.files), plain(here.files));
-    assert.equal(readFileSync(path.join(dir, 'worker', 'populations', 'local-bad.sim.jsonl'), 'utf8'), readFileSync(path.join(dir, 'here', 'populations', 'local-bad.sim.jsonl'), 'utf8'));
-    assert.ok(progress.some((p) => /Simulating/.test(p)), progress.join(' | '));
+    assert.equal(
+      readFileSync(path.join(dir, 'worker', 'populations', 'local-bad.sim.jsonl'), 'utf8'),
+      readFileSync(path.join(dir, 'here', 'populations', 'local-bad.sim.jsonl'), 'utf8'),
+    );
+    assert.ok(
+      progress.some((p) => /Simulating/.test(p)),
+      progress.join(' | '),
+    );
   });
 });
 
@@ -102,12 +141,21 @@ describe('diff in the report worker', () => {
     write(dir, 'a.jsonl', a);
     write(dir, 'b.jsonl', b);
     const progress: number[] = [];
-    const inWorker = await diffRunsInWorker('a.jsonl', 'b.jsonl', { resamples: 200 }, { cwd: dir, progress: (_m, f) => f !== undefined && progress.push(f) }, WORKER);
+    const inWorker = await diffRunsInWorker(
+      'a.jsonl',
+      'b.jsonl',
+      { resamples: 200 },
+      { cwd: dir, progress: (_m, f) => f !== undefined && progress.push(f) },
+      WORKER,
+    );
     const here = await diffRuns(path.join(dir, 'a.jsonl'), path.join(dir, 'b.jsonl'), { resamples: 200 });
     assert.deepEqual(JSON.parse(JSON.stringify(inWorker)), JSON.parse(JSON.stringify(here)));
     assert.equal(inWorker.aggregate.pairs, 40);
     assert.ok(progress.length > 0 && progress[progress.length - 1] === 1, `progress reaches 1 (${progress.slice(-3)})`);
     write(dir, 'bad.jsonl', [{ id: 'x', turns: 'no' } as never]);
-    await assert.rejects(diffRunsInWorker('a.jsonl', 'bad.jsonl', {}, { cwd: dir }, WORKER), (e: Error) => e instanceof InputProblemError && /bad\.jsonl:1/.test(e.message));
+    await assert.rejects(
+      diffRunsInWorker('a.jsonl', 'bad.jsonl', {}, { cwd: dir }, WORKER),
+      (e: Error) => e instanceof InputProblemError && /bad\.jsonl:1/.test(e.message),
+    );
   });
 });

@@ -15,7 +15,11 @@ const example = path.join(root, 'examples/python/agenda_user.py');
 const dir = scratchDir('simlens-break-');
 
 function conv(turns: Record<string, unknown>[], outcome = 'ended'): Conversation {
-  return { id: 'c', outcome, turns: turns.map((trace, i) => ({ user_utterance: `u${i}`, assistant_utterance: `a${i}`, trace })) } as Conversation;
+  return {
+    id: 'c',
+    outcome,
+    turns: turns.map((trace, i) => ({ user_utterance: `u${i}`, assistant_utterance: `a${i}`, trace })),
+  } as Conversation;
 }
 
 describe('break conditions', () => {
@@ -42,8 +46,19 @@ describe('break conditions', () => {
   });
 
   test('bad conditions are refused with the column; nothing is evaluated as code', () => {
-    for (const [src, re] of [['act ==', /expected a value at column 7/], ['act = "x"', /cannot read the condition at column 5/], ['(a', /expected "\)"/], ['a b', /unexpected "b" at column 3/], ['', /empty/], ['process.exit()', /unexpected "\("/]] as const) {
-      assert.throws(() => parseCondition(src), (e: unknown) => e instanceof ConditionError && re.test(e.message), src);
+    for (const [src, re] of [
+      ['act ==', /expected a value at column 7/],
+      ['act = "x"', /cannot read the condition at column 5/],
+      ['(a', /expected "\)"/],
+      ['a b', /unexpected "b" at column 3/],
+      ['', /empty/],
+      ['process.exit()', /unexpected "\("/],
+    ] as const) {
+      assert.throws(
+        () => parseCondition(src),
+        (e: unknown) => e instanceof ConditionError && re.test(e.message),
+        src,
+      );
     }
   });
 
@@ -53,11 +68,23 @@ describe('break conditions', () => {
       { user_act: 'Note', agenda: ['Note'], patience: 5, operation: 'pull' },
       { user_act: 'Complete', agenda: ['Note'], patience: 5, operation: 'pull' },
     ]);
-    assert.deepEqual(firstBreak(c, { condition: parseCondition('act == "Complete" && agenda.length > 0') }), { turn: 2, reason: 'condition act == "Complete" && agenda.length > 0' });
-    const inv = firstBreak(c, { invariants: true, condition: parseCondition('act == "Complete" && agenda.length > 0') })!;
+    assert.deepEqual(firstBreak(c, { condition: parseCondition('act == "Complete" && agenda.length > 0') }), {
+      turn: 2,
+      reason: 'condition act == "Complete" && agenda.length > 0',
+    });
+    const inv = firstBreak(c, {
+      invariants: true,
+      condition: parseCondition('act == "Complete" && agenda.length > 0'),
+    })!;
     assert.equal(inv.turn, 1);
-    assert.match(inv.reason, /^invariant (agenda-pull-order: a pull that records no pulled act|patience-non-increasing: patience rose from 3 to 5)/);
-    assert.equal(firstBreak(conv([{ user_act: 'Disclose', patience: 3 }]), { condition: parseCondition('patience < 0') }), undefined);
+    assert.match(
+      inv.reason,
+      /^invariant (agenda-pull-order: a pull that records no pulled act|patience-non-increasing: patience rose from 3 to 5)/,
+    );
+    assert.equal(
+      firstBreak(conv([{ user_act: 'Disclose', patience: 3 }]), { condition: parseCondition('patience < 0') }),
+      undefined,
+    );
   });
 
   test('a run pauses at the first conversation that breaks, and goes on when told to', async () => {
@@ -66,16 +93,19 @@ describe('break conditions', () => {
     const seen: { index: number; turn?: number }[] = [];
     let resume: () => void = () => {};
     let paused = false;
-    const run = runSimulation({ user: `exec:python3 ${example}`, agent: 'local-bad', n: 40, seed: 4, catalog_size: 300 }, {
-      out,
-      onConversation: (c, index) => {
-        const hit = firstBreak(c, { condition });
-        if (!hit || seen.length) return;
-        seen.push({ index, turn: hit.turn });
-        paused = true;
-        return new Promise<void>((r) => (resume = r));
+    const run = runSimulation(
+      { user: `exec:python3 ${example}`, agent: 'local-bad', n: 40, seed: 4, catalog_size: 300 },
+      {
+        out,
+        onConversation: (c, index) => {
+          const hit = firstBreak(c, { condition });
+          if (!hit || seen.length) return;
+          seen.push({ index, turn: hit.turn });
+          paused = true;
+          return new Promise<void>((r) => (resume = r));
+        },
       },
-    });
+    );
     const end = Date.now() + 30_000;
     while (!paused && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     assert.ok(paused, 'no conversation matched');
@@ -116,11 +146,17 @@ describe('play the recommender', () => {
         const recorded = (await simulateConversation(env, 3)).conversation;
         if (recorded.turns.length < 3) continue;
         let first: string | undefined;
-        const forked = await playConversation(env, { from: { conversation: recorded, turn: 2 }, ask: async (v) => ((first ??= v.utterance), undefined) });
+        const forked = await playConversation(env, {
+          from: { conversation: recorded, turn: 2 },
+          ask: async (v) => ((first ??= v.utterance), undefined),
+        });
         assert.equal(first, recorded.turns[2].user_utterance, user);
         assert.equal(forked.conversation.metadata?.['play_stopped'], true);
         assert.equal(forked.conversation.outcome, 'ended');
-        assert.deepEqual(forked.conversation.turns.slice(0, 2).map((t) => t.user_utterance), recorded.turns.slice(0, 2).map((t) => t.user_utterance));
+        assert.deepEqual(
+          forked.conversation.turns.slice(0, 2).map((t) => t.user_utterance),
+          recorded.turns.slice(0, 2).map((t) => t.user_utterance),
+        );
       } finally {
         await (env.user as Partial<ExternalUserSimulator>).dispose?.();
       }

@@ -20,7 +20,18 @@ describe('simlens simulate / merge / catalog', () => {
     assert.match(a.out, /finished: 12\/12 conversations/);
     assert.ok(existsSync(path.join(dir, 'a.sim.jsonl.manifest.json')));
     for (const i of [0, 1]) {
-      const r = await run('simulate', '--n', '12', '--seed', '5', '--shard', `${i}/2`, '--out', `p${i}.jsonl`, ...small);
+      const r = await run(
+        'simulate',
+        '--n',
+        '12',
+        '--seed',
+        '5',
+        '--shard',
+        `${i}/2`,
+        '--out',
+        `p${i}.jsonl`,
+        ...small,
+      );
       assert.equal(r.code, 0, r.err);
     }
     const m = await run('merge', 'm.jsonl', 'p1.jsonl', 'p0.jsonl');
@@ -35,10 +46,16 @@ describe('simlens simulate / merge / catalog', () => {
     const cases: [string[], RegExp][] = [
       [['simulate', '--out', 'x.jsonl'], /--n is required/],
       [['simulate', '--n', '3'], /--out is required/],
-      [['simulate', '--n', '3', '--out', 'x.jsonl', '--interaction', 'cir7'], /--interaction must be one of cir6, qrfa/],
+      [
+        ['simulate', '--n', '3', '--out', 'x.jsonl', '--interaction', 'cir7'],
+        /--interaction must be one of cir6, qrfa/,
+      ],
       [['simulate', '--n', '3', '--out', 'x.jsonl', '--shard', '3/3'], /--shard: shard index must be below/],
       [['simulate', '--n', '3', '--out', 'x.jsonl', '--p-switch', '2'], /p-switch/],
-      [['simulate', '--n', '3', '--out', 'x.jsonl', '--max-consecutive-failures', '1.5'], /--max-consecutive-failures must be a whole number >= 0/],
+      [
+        ['simulate', '--n', '3', '--out', 'x.jsonl', '--max-consecutive-failures', '1.5'],
+        /--max-consecutive-failures must be a whole number >= 0/,
+      ],
       [['simulate', '--n', '3', '--out', 'a.sim.jsonl', ...small], /already exists; use --resume/],
       [['simulate', '--fork', 'nofile:x:1', '--n', '2', '--out', 'f.jsonl'], /no file found/],
       [['catalog', 'generate'], /needs --out/],
@@ -60,10 +77,22 @@ describe('simlens simulate / merge / catalog', () => {
     assert.equal(same.code, 0, same.err);
     assert.match(same.out, /12\/12 conversations in a.sim.jsonl \(12 from before\)/);
     const first = JSON.parse(readFileSync(path.join(dir, 'a.sim.jsonl'), 'utf8').split('\n')[0]);
-    const f = await run('simulate', '--fork', `a.sim.jsonl:${first.id}:0`, '--n', '2', '--out', 'forks.sim.jsonl', '--quiet');
+    const f = await run(
+      'simulate',
+      '--fork',
+      `a.sim.jsonl:${first.id}:0`,
+      '--n',
+      '2',
+      '--out',
+      'forks.sim.jsonl',
+      '--quiet',
+    );
     assert.equal(f.code, 0, f.err);
     assert.match(f.out, /2 continuations .* \(state by replay\)/);
-    const forks = readFileSync(path.join(dir, 'forks.sim.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const forks = readFileSync(path.join(dir, 'forks.sim.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(forks.length, 2);
     assert.deepEqual(forks[0].metadata.forked_from, { file: 'a.sim.jsonl', id: first.id, turn: 0 });
     const manifest = JSON.parse(readFileSync(path.join(dir, 'forks.sim.jsonl.manifest.json'), 'utf8'));
@@ -73,7 +102,11 @@ describe('simlens simulate / merge / catalog', () => {
   test('fork specs with colons in the id and the path', () => {
     writeFileSync(path.join(dir, 'with:colon.jsonl'), '');
     const io: CliIo = { stdout: () => {}, stderr: () => {}, cwd: dir, env: {} };
-    assert.deepEqual(parseForkSpec('with:colon.jsonl:line:7:3', io), { file: 'with:colon.jsonl', id: 'line:7', turn: 3 });
+    assert.deepEqual(parseForkSpec('with:colon.jsonl:line:7:3', io), {
+      file: 'with:colon.jsonl',
+      id: 'line:7',
+      turn: 3,
+    });
     assert.throws(() => parseForkSpec('with:colon.jsonl:id:x', io), /TURN must be a turn number/);
   });
 
@@ -91,8 +124,18 @@ describe('simlens simulate / merge / catalog', () => {
       JSON.stringify({
         id: 'c',
         turns: [
-          { user_utterance: 'hi', assistant_utterance: 'What colour?', annotations: [{ speaker: 'user', annotator: 'source', acts: ['inform_preference'] }, { speaker: 'assistant', annotator: 'source', acts: ['elicit_preference'] }] },
-          { user_utterance: 'red', annotations: [{ speaker: 'user', annotator: 'source', acts: ['accept_recommendation'] }] },
+          {
+            user_utterance: 'hi',
+            assistant_utterance: 'What colour?',
+            annotations: [
+              { speaker: 'user', annotator: 'source', acts: ['inform_preference'] },
+              { speaker: 'assistant', annotator: 'source', acts: ['elicit_preference'] },
+            ],
+          },
+          {
+            user_utterance: 'red',
+            annotations: [{ speaker: 'user', annotator: 'source', acts: ['accept_recommendation'] }],
+          },
         ],
       }) + '\n',
     );
@@ -102,7 +145,16 @@ describe('simlens simulate / merge / catalog', () => {
     assert.equal(model.format, 'simlens-transitions/1');
     assert.deepEqual(model.cir6, { Start: { Disclose: 1 }, Disclose: { Note: 1 }, Note: { Stop: 1 } });
     assert.deepEqual(model.agent_user, { 'Inquire.Elicit': { 'Note.Accept': 1 } });
-    const withModel = await run('simulate', '--transitions', 'model.json', '--n', '3', '--out', 'm.sim.jsonl', ...small);
+    const withModel = await run(
+      'simulate',
+      '--transitions',
+      'model.json',
+      '--n',
+      '3',
+      '--out',
+      'm.sim.jsonl',
+      ...small,
+    );
     assert.equal(withModel.code, 0, withModel.err);
   });
 });

@@ -19,8 +19,17 @@ function perConversation(failFor: Set<number> = new Set()) {
     const text = JSON.stringify(req.body);
     const n = Number(/boots number (\d+)/.exec(text)?.[1] ?? 0);
     if (failFor.has(n)) return { status: 500 };
-    if (promptKind(req) === 'discriminator') return { content: JSON.stringify({ label: n % 2 ? 'human' : 'simulation', p_human: (n % 10) / 10, reason: `conversation ${n}` }) };
-    return { content: judgeAnswer({ overall_agent_rating: 1 + (n % 5), overall_summary_explanation: `conversation ${n}` }) };
+    if (promptKind(req) === 'discriminator')
+      return {
+        content: JSON.stringify({
+          label: n % 2 ? 'human' : 'simulation',
+          p_human: (n % 10) / 10,
+          reason: `conversation ${n}`,
+        }),
+      };
+    return {
+      content: judgeAnswer({ overall_agent_rating: 1 + (n % 5), overall_summary_explanation: `conversation ${n}` }),
+    };
   };
 }
 
@@ -30,7 +39,9 @@ const dir = tmpDir('simlens-cluster-judge-');
 before(async () => {
   fake = await FakeOpenAI.start({ handler: (req) => perConversation(failFor)(req) });
   const rows = Array.from({ length: 11 }, (_, i) => ({
-    id: `c${i + 1}`, task_id: 'footwear_good', source: i % 2 ? 'human' : 'llm-prompted',
+    id: `c${i + 1}`,
+    task_id: 'footwear_good',
+    source: i % 2 ? 'human' : 'llm-prompted',
     turns: [{ user_utterance: `black boots number ${i + 1}`, assistant_utterance: 'here are some' }],
   }));
   fs.writeFileSync(path.join(dir, 'data.jsonl'), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
@@ -40,8 +51,14 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const run = (extraEnv: NodeJS.ProcessEnv, ...argv: string[]) => runCli(argv, dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY, ...extraEnv });
-const slurm = (id: number, count: number) => ({ SLURM_ARRAY_TASK_ID: String(id), SLURM_ARRAY_TASK_COUNT: String(count), SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: String(count - 1) });
+const run = (extraEnv: NodeJS.ProcessEnv, ...argv: string[]) =>
+  runCli(argv, dir, { SIMLENS_BASE_URL: fake.url, SIMLENS_API_KEY: FAKE_KEY, ...extraEnv });
+const slurm = (id: number, count: number) => ({
+  SLURM_ARRAY_TASK_ID: String(id),
+  SLURM_ARRAY_TASK_COUNT: String(count),
+  SLURM_ARRAY_TASK_MIN: '0',
+  SLURM_ARRAY_TASK_MAX: String(count - 1),
+});
 const read = (name: string) => fs.readFileSync(path.join(dir, name));
 
 describe('judge and discriminate as array jobs', () => {
@@ -58,7 +75,10 @@ describe('judge and discriminate as array jobs', () => {
       for (const id of [2, 0, 1]) {
         const r = await run(slurm(id, 3), command, 'data.jsonl', '-o', `${command}.jsonl`, '--model', 'm1');
         assert.equal(r.code, 0, r.err);
-        assert.match(r.err, new RegExp(`shard ${id}/3 from the Slurm array .* -> ${command}\\.part-000${id}-of-0003\\.jsonl`));
+        assert.match(
+          r.err,
+          new RegExp(`shard ${id}/3 from the Slurm array .* -> ${command}\\.part-000${id}-of-0003\\.jsonl`),
+        );
       }
       assert.equal(fake.chatRequests.length, 0, 'every answer came from the cache the single run filled');
       const m = await run({}, 'merge', `${command}.jsonl`);
@@ -68,20 +88,50 @@ describe('judge and discriminate as array jobs', () => {
       const manifest = readManifest(path.join(dir, `${command}.jsonl`))! as Record<string, unknown>;
       assert.equal(manifest['task'], command);
       assert.equal(manifest['status'], 'finished');
-      assert.deepEqual([manifest.counts, manifest['tasks']].map((x) => JSON.parse(JSON.stringify(x))).map((x) => x.count ?? x.planned), [11, 3]);
+      assert.deepEqual(
+        [manifest.counts, manifest['tasks']].map((x) => JSON.parse(JSON.stringify(x))).map((x) => x.count ?? x.planned),
+        [11, 3],
+      );
     });
   }
 
   test('judge with --limit and a cold cache (--no-cache): still the same bytes', async () => {
-    const one = await run({}, 'judge', 'data.jsonl', '-o', 'lim-one.jsonl', '--model', 'm2', '--limit', '7', '--no-cache');
+    const one = await run(
+      {},
+      'judge',
+      'data.jsonl',
+      '-o',
+      'lim-one.jsonl',
+      '--model',
+      'm2',
+      '--limit',
+      '7',
+      '--no-cache',
+    );
     assert.equal(one.code, 0, one.err);
     for (const id of [0, 1, 2, 3]) {
-      const r = await run(slurm(id, 4), 'judge', 'data.jsonl', '-o', 'lim.jsonl', '--model', 'm2', '--limit', '7', '--no-cache');
+      const r = await run(
+        slurm(id, 4),
+        'judge',
+        'data.jsonl',
+        '-o',
+        'lim.jsonl',
+        '--model',
+        'm2',
+        '--limit',
+        '7',
+        '--no-cache',
+      );
       assert.equal(r.code, 0, r.err);
     }
     assert.equal((await run({}, 'merge', 'lim.jsonl')).code, 0);
     assert.ok(read('lim.jsonl').equals(read('lim-one.jsonl')));
-    const judged = read('lim.jsonl').toString().trim().split('\n').map((l) => JSON.parse(l)).map((c) => (c.annotations ?? []).length);
+    const judged = read('lim.jsonl')
+      .toString()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .map((c) => (c.annotations ?? []).length);
     assert.deepEqual(judged, [1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]);
   });
 
@@ -116,16 +166,38 @@ describe('judge and discriminate as array jobs', () => {
   test('merge refuses judge parts of another model or of simulate, and lists a missing task', async () => {
     const other = await run(slurm(1, 3), 'judge', 'data.jsonl', '-o', 'other/judge.jsonl', '--model', 'zzz');
     assert.equal(other.code, 0, other.err);
-    const mixed = await run({}, 'merge', 'mixed.jsonl', 'judge.part-0000-of-0003.jsonl', 'other/judge.part-0001-of-0003.jsonl');
+    const mixed = await run(
+      {},
+      'merge',
+      'mixed.jsonl',
+      'judge.part-0000-of-0003.jsonl',
+      'other/judge.part-0001-of-0003.jsonl',
+    );
     assert.equal(mixed.code, 2);
     assert.match(mixed.err, /configuration differs/);
     const gap = await run({}, 'merge', 'gap.jsonl', 'judge.part-0000-of-0003.jsonl', 'judge.part-0002-of-0003.jsonl');
     assert.equal(gap.code, 1);
     assert.match(gap.err, /missing tasks: 1/);
     assert.match(gap.err, /missing 4 conversation indices \(first: 1, 4, 7, 10\)/);
-    const sim = await run(slurm(1, 3), 'simulate', '--n', '5', '--catalog-size', '300', '--quiet', '--out', 'sim/judge.jsonl');
+    const sim = await run(
+      slurm(1, 3),
+      'simulate',
+      '--n',
+      '5',
+      '--catalog-size',
+      '300',
+      '--quiet',
+      '--out',
+      'sim/judge.jsonl',
+    );
     assert.equal(sim.code, 0, sim.err);
-    const kinds = await run({}, 'merge', 'kinds.jsonl', 'judge.part-0000-of-0003.jsonl', 'sim/judge.part-0001-of-0003.jsonl');
+    const kinds = await run(
+      {},
+      'merge',
+      'kinds.jsonl',
+      'judge.part-0000-of-0003.jsonl',
+      'sim/judge.part-0001-of-0003.jsonl',
+    );
     assert.equal(kinds.code, 2);
     assert.match(kinds.err, /different commands \(judge, simulate\)/);
     // An explicit --shard writes --out as given; --out may not be IN then.

@@ -9,7 +9,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, statSync, 
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../support/cli';
-import { findPartFiles, parsePartFileName, partFileName, readManifest, resolveShard, shardFromEnvironment } from '../../../src/core/run/index';
+import {
+  findPartFiles,
+  parsePartFileName,
+  partFileName,
+  readManifest,
+  resolveShard,
+  shardFromEnvironment,
+} from '../../../src/core/run/index';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'simlens-cluster-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,7 +25,11 @@ const file = (name: string) => path.join(dir, name);
 const run = (env: NodeJS.ProcessEnv, ...argv: string[]) => runCli(argv, dir, env);
 
 const slurm = (id: number, count: number, min = 0, max = min + count - 1) => ({
-  SLURM_ARRAY_JOB_ID: '77', SLURM_ARRAY_TASK_ID: String(id), SLURM_ARRAY_TASK_COUNT: String(count), SLURM_ARRAY_TASK_MIN: String(min), SLURM_ARRAY_TASK_MAX: String(max),
+  SLURM_ARRAY_JOB_ID: '77',
+  SLURM_ARRAY_TASK_ID: String(id),
+  SLURM_ARRAY_TASK_COUNT: String(count),
+  SLURM_ARRAY_TASK_MIN: String(min),
+  SLURM_ARRAY_TASK_MAX: String(max),
 });
 const small = ['--catalog-size', '300', '--quiet'];
 
@@ -32,24 +43,57 @@ describe('shards from the environment', () => {
   });
 
   test('arrays that do not start at 0 or have gaps are refused, not guessed; an explicit count takes the id as the index', () => {
-    assert.throws(() => shardFromEnvironment(slurm(2, 4, 1, 4)), /starts at 1 .*numbered from 0: submit with --array=0-3/);
+    assert.throws(
+      () => shardFromEnvironment(slurm(2, 4, 1, 4)),
+      /starts at 1 .*numbered from 0: submit with --array=0-3/,
+    );
     // sbatch --array=0,2,5: 3 tasks between 0 and 5.
-    assert.throws(() => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_COUNT: '3', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '5' }), /has 3 tasks .*gaps or a step/);
+    assert.throws(
+      () =>
+        shardFromEnvironment({
+          SLURM_ARRAY_TASK_ID: '2',
+          SLURM_ARRAY_TASK_COUNT: '3',
+          SLURM_ARRAY_TASK_MIN: '0',
+          SLURM_ARRAY_TASK_MAX: '5',
+        }),
+      /has 3 tasks .*gaps or a step/,
+    );
     // Resubmitting only the failed task 2 (sbatch --array=2) with the run's count.
-    assert.deepEqual(shardFromEnvironment({ ...slurm(2, 1, 2, 2), SIMLENS_SHARD_COUNT: '4' })!.shard, { index: 2, count: 4 });
+    assert.deepEqual(shardFromEnvironment({ ...slurm(2, 1, 2, 2), SIMLENS_SHARD_COUNT: '4' })!.shard, {
+      index: 2,
+      count: 4,
+    });
     assert.deepEqual(shardFromEnvironment(slurm(2, 1, 2, 2), 4)!.shard, { index: 2, count: 4 });
-    assert.throws(() => shardFromEnvironment(slurm(5, 1, 5, 5), 4), /SLURM_ARRAY_TASK_ID=5 is not below the shard count 4/);
-    assert.throws(() => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: 'x' }), /SLURM_ARRAY_TASK_ID must be a whole number/);
-    assert.throws(() => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '1' }), /SLURM_ARRAY_TASK_COUNT, _MIN or _MAX is not/);
+    assert.throws(
+      () => shardFromEnvironment(slurm(5, 1, 5, 5), 4),
+      /SLURM_ARRAY_TASK_ID=5 is not below the shard count 4/,
+    );
+    assert.throws(
+      () => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: 'x' }),
+      /SLURM_ARRAY_TASK_ID must be a whole number/,
+    );
+    assert.throws(
+      () => shardFromEnvironment({ SLURM_ARRAY_TASK_ID: '1' }),
+      /SLURM_ARRAY_TASK_COUNT, _MIN or _MAX is not/,
+    );
   });
 
   test('a Kubernetes indexed job needs the completions count from SIMLENS_SHARD_COUNT or --shard-count', () => {
-    assert.throws(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '1' }), /set SIMLENS_SHARD_COUNT to the Job's spec.completions/);
+    assert.throws(
+      () => shardFromEnvironment({ JOB_COMPLETION_INDEX: '1' }),
+      /set SIMLENS_SHARD_COUNT to the Job's spec.completions/,
+    );
     const r = shardFromEnvironment({ JOB_COMPLETION_INDEX: '1', SIMLENS_SHARD_COUNT: '3' })!;
     assert.deepEqual([r.shard, r.source], [{ index: 1, count: 3 }, 'kubernetes']);
     assert.deepEqual(shardFromEnvironment({ JOB_COMPLETION_INDEX: '0' }, 2)!.shard, { index: 0, count: 2 });
-    assert.throws(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '3', SIMLENS_SHARD_COUNT: '3' }), /not below the shard count 3/);
-    assert.throws(() => shardFromEnvironment({ JOB_COMPLETION_INDEX: '0', SIMLENS_SHARD_COUNT: '0' }), /SIMLENS_SHARD_COUNT must be at least 1/);
+    assert.throws(
+      () => shardFromEnvironment({ JOB_COMPLETION_INDEX: '3', SIMLENS_SHARD_COUNT: '3' }),
+      /not below the shard count 3/,
+    );
+    assert.throws(
+      () => shardFromEnvironment({ JOB_COMPLETION_INDEX: '0', SIMLENS_SHARD_COUNT: '0' }),
+      /SIMLENS_SHARD_COUNT must be at least 1/,
+    );
     assert.equal(shardFromEnvironment({}), undefined);
   });
 
@@ -70,13 +114,24 @@ describe('shards from the environment', () => {
     assert.deepEqual(parsePartFileName('/a/all.part-0002-of-0004.jsonl'), { index: 2, count: 4 });
     assert.equal(parsePartFileName('/a/all.part-0004-of-0004.jsonl'), undefined);
     const d = mkdtempSync(path.join(dir, 'find-'));
-    for (const name of ['all.part-0001-of-0002.jsonl', 'all.part-0000-of-0002.jsonl', 'allx.part-0000-of-0002.jsonl', 'all.jsonl', 'all.part-0000-of-0002.jsonl.manifest.json']) writeFileSync(path.join(d, name), '');
-    assert.deepEqual(findPartFiles(path.join(d, 'all.jsonl')).map((f) => path.basename(f)), ['all.part-0000-of-0002.jsonl', 'all.part-0001-of-0002.jsonl']);
+    for (const name of [
+      'all.part-0001-of-0002.jsonl',
+      'all.part-0000-of-0002.jsonl',
+      'allx.part-0000-of-0002.jsonl',
+      'all.jsonl',
+      'all.part-0000-of-0002.jsonl.manifest.json',
+    ])
+      writeFileSync(path.join(d, name), '');
+    assert.deepEqual(
+      findPartFiles(path.join(d, 'all.jsonl')).map((f) => path.basename(f)),
+      ['all.part-0000-of-0002.jsonl', 'all.part-0001-of-0002.jsonl'],
+    );
   });
 });
 
 describe('simulate as an array job, then merge', () => {
-  const sim = (env: NodeJS.ProcessEnv, ...extra: string[]) => run(env, 'simulate', '--n', '14', '--seed', '3', '--out', 'all.jsonl', ...small, ...extra);
+  const sim = (env: NodeJS.ProcessEnv, ...extra: string[]) =>
+    run(env, 'simulate', '--n', '14', '--seed', '3', '--out', 'all.jsonl', ...small, ...extra);
 
   test('four Slurm tasks write parts named by index; merge OUT finds them and equals one process byte for byte', async () => {
     const one = await run({}, 'simulate', '--n', '14', '--seed', '3', '--out', 'one.jsonl', ...small);
@@ -84,7 +139,10 @@ describe('simulate as an array job, then merge', () => {
     for (const id of [3, 1, 0, 2]) {
       const r = await sim(slurm(id, 4));
       assert.equal(r.code, 0, r.err);
-      assert.match(r.out, new RegExp(`^shard ${id}/4 from the Slurm array .* -> all\\.part-000${id}-of-0004\\.jsonl\\n`));
+      assert.match(
+        r.out,
+        new RegExp(`^shard ${id}/4 from the Slurm array .* -> all\\.part-000${id}-of-0004\\.jsonl\\n`),
+      );
       const m = readManifest(file(`all.part-000${id}-of-0004.jsonl`))!;
       assert.deepEqual(m.shard, { index: id, count: 4 });
       assert.equal((m as Record<string, { engine: string }>)['shard_source'].engine, 'slurm');
@@ -97,9 +155,20 @@ describe('simulate as an array job, then merge', () => {
     const m = readManifest(file('all.jsonl'))! as Record<string, unknown>;
     assert.equal(m['status'], 'finished');
     assert.deepEqual(m['tasks'], { count: 4, finished: 4, missing: [], unfinished: [] });
-    const parts = m['parts'] as { shard: { index: number }; counts: { planned: number; finished: number }; timings: { wall_ms: number } }[];
-    assert.deepEqual(parts.map((p) => p.shard.index), [0, 1, 2, 3], 'tasks listed in order');
-    assert.deepEqual(parts.map((p) => p.counts.finished), [4, 4, 3, 3]);
+    const parts = m['parts'] as {
+      shard: { index: number };
+      counts: { planned: number; finished: number };
+      timings: { wall_ms: number };
+    }[];
+    assert.deepEqual(
+      parts.map((p) => p.shard.index),
+      [0, 1, 2, 3],
+      'tasks listed in order',
+    );
+    assert.deepEqual(
+      parts.map((p) => p.counts.finished),
+      [4, 4, 3, 3],
+    );
     assert.ok(parts.every((p) => typeof p.timings.wall_ms === 'number'));
     assert.equal(m['shard_source'], undefined);
   });
@@ -119,14 +188,36 @@ describe('simulate as an array job, then merge', () => {
 
   test('Kubernetes indexed job pods shard the same way; --shard none runs everything', async () => {
     for (const i of [0, 1]) {
-      const r = await run({ JOB_COMPLETION_INDEX: String(i), SIMLENS_SHARD_COUNT: '2' }, 'simulate', '--n', '14', '--seed', '3', '--out', 'k8s/all.jsonl', ...small);
+      const r = await run(
+        { JOB_COMPLETION_INDEX: String(i), SIMLENS_SHARD_COUNT: '2' },
+        'simulate',
+        '--n',
+        '14',
+        '--seed',
+        '3',
+        '--out',
+        'k8s/all.jsonl',
+        ...small,
+      );
       assert.equal(r.code, 0, r.err);
       assert.match(r.out, new RegExp(`shard ${i}/2 from the Kubernetes indexed job`));
     }
     const m = await run({}, 'merge', 'k8s.jsonl', 'k8s');
     assert.equal(m.code, 0, m.err);
     assert.ok(readFileSync(file('k8s.jsonl')).equals(readFileSync(file('one.jsonl'))));
-    const none = await run(slurm(1, 4), 'simulate', '--n', '14', '--seed', '3', '--out', 'none.jsonl', '--shard', 'none', ...small);
+    const none = await run(
+      slurm(1, 4),
+      'simulate',
+      '--n',
+      '14',
+      '--seed',
+      '3',
+      '--out',
+      'none.jsonl',
+      '--shard',
+      'none',
+      ...small,
+    );
     assert.equal(none.code, 0, none.err);
     assert.ok(readFileSync(file('none.jsonl')).equals(readFileSync(file('one.jsonl'))));
     const bad = await run({ JOB_COMPLETION_INDEX: '0' }, 'simulate', '--n', '14', '--out', 'k.jsonl', ...small);
@@ -135,7 +226,11 @@ describe('simulate as an array job, then merge', () => {
   });
 
   test('merge lists missing and unfinished tasks (exit 1) and refuses parts that do not belong together (exit 2)', async () => {
-    for (const id of [0, 1, 3]) assert.equal((await run(slurm(id, 4), 'simulate', '--n', '14', '--seed', '3', '--out', 'gap/all.jsonl', ...small)).code, 0);
+    for (const id of [0, 1, 3])
+      assert.equal(
+        (await run(slurm(id, 4), 'simulate', '--n', '14', '--seed', '3', '--out', 'gap/all.jsonl', ...small)).code,
+        0,
+      );
     const gap = await run({}, 'merge', 'gap/all.jsonl');
     assert.equal(gap.code, 1);
     assert.match(gap.err, /missing tasks: 2 \(no part file\)/);
@@ -145,10 +240,16 @@ describe('simulate as an array job, then merge', () => {
     assert.equal(gm['status'], 'cancelled');
 
     // Task 2 cancelled after writing nothing more than its manifest says.
-    assert.equal((await run(slurm(2, 4), 'simulate', '--n', '14', '--seed', '3', '--out', 'gap/all.jsonl', ...small)).code, 0);
+    assert.equal(
+      (await run(slurm(2, 4), 'simulate', '--n', '14', '--seed', '3', '--out', 'gap/all.jsonl', ...small)).code,
+      0,
+    );
     const p2 = file('gap/all.part-0002-of-0004.jsonl');
     const manifest = JSON.parse(readFileSync(`${p2}.manifest.json`, 'utf8'));
-    writeFileSync(`${p2}.manifest.json`, JSON.stringify({ ...manifest, status: 'stopped', stop_reason: '10 consecutive failures' }));
+    writeFileSync(
+      `${p2}.manifest.json`,
+      JSON.stringify({ ...manifest, status: 'stopped', stop_reason: '10 consecutive failures' }),
+    );
     const unfinished = await run({}, 'merge', 'gap/all.jsonl', '--force', '--json');
     assert.equal(unfinished.code, 1);
     assert.match(unfinished.err, /task 2 stopped: 10 consecutive failures/);
@@ -156,18 +257,52 @@ describe('simulate as an array job, then merge', () => {
     assert.deepEqual([summary.tasks, summary.missing_tasks, summary.complete], [4, [], false]);
 
     // Another seed in the same folder, another shard count, the same shard twice.
-    assert.equal((await run(slurm(0, 4), 'simulate', '--n', '14', '--seed', '4', '--out', 'mixed/all.jsonl', ...small)).code, 0);
-    const mixed = await run({}, 'merge', 'mixed.jsonl', 'gap/all.part-0001-of-0004.jsonl', 'mixed/all.part-0000-of-0004.jsonl');
+    assert.equal(
+      (await run(slurm(0, 4), 'simulate', '--n', '14', '--seed', '4', '--out', 'mixed/all.jsonl', ...small)).code,
+      0,
+    );
+    const mixed = await run(
+      {},
+      'merge',
+      'mixed.jsonl',
+      'gap/all.part-0001-of-0004.jsonl',
+      'mixed/all.part-0000-of-0004.jsonl',
+    );
     assert.equal(mixed.code, 2);
     assert.match(mixed.err, /configuration differs/);
-    assert.equal((await run(slurm(0, 2), 'simulate', '--n', '14', '--seed', '3', '--out', 'two/all.jsonl', ...small)).code, 0);
-    const counts = await run({}, 'merge', 'counts.jsonl', 'gap/all.part-0001-of-0004.jsonl', 'two/all.part-0000-of-0002.jsonl');
+    assert.equal(
+      (await run(slurm(0, 2), 'simulate', '--n', '14', '--seed', '3', '--out', 'two/all.jsonl', ...small)).code,
+      0,
+    );
+    const counts = await run(
+      {},
+      'merge',
+      'counts.jsonl',
+      'gap/all.part-0001-of-0004.jsonl',
+      'two/all.part-0000-of-0002.jsonl',
+    );
     assert.equal(counts.code, 2);
     assert.match(counts.err, /shard 0\/2 is of another shard count/);
     assert.equal(existsSync(file('counts.jsonl')), false, 'nothing is written when parts are refused');
-    const twice = await run({ SIMLENS_SHARD_COUNT: '4', ...slurm(0, 1, 0, 0) }, 'simulate', '--n', '14', '--seed', '3', '--out', 'again/all.jsonl', ...small);
+    const twice = await run(
+      { SIMLENS_SHARD_COUNT: '4', ...slurm(0, 1, 0, 0) },
+      'simulate',
+      '--n',
+      '14',
+      '--seed',
+      '3',
+      '--out',
+      'again/all.jsonl',
+      ...small,
+    );
     assert.equal(twice.code, 0, twice.err);
-    const dup = await run({}, 'merge', 'dup.jsonl', 'gap/all.part-0000-of-0004.jsonl', 'again/all.part-0000-of-0004.jsonl');
+    const dup = await run(
+      {},
+      'merge',
+      'dup.jsonl',
+      'gap/all.part-0000-of-0004.jsonl',
+      'again/all.part-0000-of-0004.jsonl',
+    );
     assert.equal(dup.code, 2);
     assert.match(dup.err, /are both shard 0\/4/);
   });

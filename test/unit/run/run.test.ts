@@ -5,8 +5,17 @@ import * as path from 'node:path';
 import { RunManifest } from '../../../src/core/model';
 import type { Agent, AgentSession } from '../../../src/core/sim/types';
 import {
-  forkConversation, manifestPath, mergeRunFiles, parseShard, parseSimulationConfig, prepareEnvironment, readManifest, runSimulation,
-  shardIndices, simulateConversation, type SimulationEnvironment,
+  forkConversation,
+  manifestPath,
+  mergeRunFiles,
+  parseShard,
+  parseSimulationConfig,
+  prepareEnvironment,
+  readManifest,
+  runSimulation,
+  shardIndices,
+  simulateConversation,
+  type SimulationEnvironment,
 } from '../../../src/core/run/index';
 import { encodeConversationLine, serializeConversation } from '../../../src/core/run/output';
 import { scratchDir } from '../../support/scratch';
@@ -82,13 +91,20 @@ describe('runSimulation', () => {
 
   test('conversations finishing out of order are still written in index order', async () => {
     // An agent that answers after a delay depending on the conversation, so later ones finish first.
-    const slow = wrappedAgent('local-delayed', (id) => new Promise((r) => setTimeout(r, 12 - (Number(id.slice(-6)) % 6) * 2)));
+    const slow = wrappedAgent(
+      'local-delayed',
+      (id) => new Promise((r) => setTimeout(r, 12 - (Number(id.slice(-6)) % 6) * 2)),
+    );
     const delayed: SimulationEnvironment = { ...env, agent: slow };
     const cfg = { ...CONFIG, n: 18 };
     await runSimulation(cfg, { out: file('delayed1.jsonl'), environment: delayed });
     await runSimulation(cfg, { out: file('delayed6.jsonl'), environment: delayed, concurrency: 6 });
     assert.ok(read('delayed6.jsonl').equals(read('delayed1.jsonl')));
-    const expected = read('c1.jsonl').toString('utf8').split('\n').slice(0, 18).map((l) => l.replace('"agent":"local-good"', '"agent":"local-delayed"'));
+    const expected = read('c1.jsonl')
+      .toString('utf8')
+      .split('\n')
+      .slice(0, 18)
+      .map((l) => l.replace('"agent":"local-good"', '"agent":"local-delayed"'));
     assert.deepEqual(read('delayed6.jsonl').toString('utf8').trim().split('\n'), expected);
   });
 
@@ -110,7 +126,10 @@ describe('runSimulation', () => {
   });
 
   test('resume refuses another configuration; a fresh run refuses an existing file', async () => {
-    await assert.rejects(runSimulation({ ...CONFIG, seed: 12 }, { out: file('c1.jsonl'), environment: env, resume: true }), /another configuration/);
+    await assert.rejects(
+      runSimulation({ ...CONFIG, seed: 12 }, { out: file('c1.jsonl'), environment: env, resume: true }),
+      /another configuration/,
+    );
     await assert.rejects(runSimulation(CONFIG, { out: file('c1.jsonl'), environment: env }), /already exists/);
   });
 
@@ -136,7 +155,10 @@ describe('runSimulation', () => {
     const partial = await mergeRunFiles(file('partial.jsonl'), [parts[0], parts[1]]);
     assert.equal(partial.missing.length, shardIndices(CONFIG.n, { index: 2, count: 3 }).length);
     // Parts of different runs are refused.
-    await runSimulation({ ...CONFIG, seed: 99, n: 6 }, { out: file('other.jsonl'), environment: env, shard: { index: 0, count: 3 } });
+    await runSimulation(
+      { ...CONFIG, seed: 99, n: 6 },
+      { out: file('other.jsonl'), environment: env, shard: { index: 0, count: 3 } },
+    );
     await assert.rejects(mergeRunFiles(file('bad.jsonl'), [parts[0], file('other.jsonl')]), /configuration differs/);
   });
 
@@ -179,16 +201,30 @@ describe('runSimulation', () => {
         collected = first !== undefined && first.deref() === undefined;
       }
     });
-    const runEnv: SimulationEnvironment = { ...env, agent: { ...agent, createSession(id, rng, ctx) {
-      const s = agent.createSession(id, rng, ctx);
-      return { respond: async (u, h) => {
-        const response = await s.respond(u, h);
-        // The carousel goes into the conversation's turn as it is: reachable exactly as long as the conversation.
-        if (id.endsWith('000000') && !first && response.recommendations?.length) first = new WeakRef(response.recommendations);
-        return response;
-      } };
-    } } };
-    const r = await runSimulation(CONFIG, { out: file('abort-gc.jsonl'), environment: runEnv, abort: controller.signal, overwrite: true });
+    const runEnv: SimulationEnvironment = {
+      ...env,
+      agent: {
+        ...agent,
+        createSession(id, rng, ctx) {
+          const s = agent.createSession(id, rng, ctx);
+          return {
+            respond: async (u, h) => {
+              const response = await s.respond(u, h);
+              // The carousel goes into the conversation's turn as it is: reachable exactly as long as the conversation.
+              if (id.endsWith('000000') && !first && response.recommendations?.length)
+                first = new WeakRef(response.recommendations);
+              return response;
+            },
+          };
+        },
+      },
+    };
+    const r = await runSimulation(CONFIG, {
+      out: file('abort-gc.jsonl'),
+      environment: runEnv,
+      abort: controller.signal,
+      overwrite: true,
+    });
     assert.equal(r.manifest.counts.finished, CONFIG.n);
     assert.ok(first, 'conversation 0 was seen');
     assert.equal(collected, true, 'conversation 0 was still reachable while conversation 50 ran');
@@ -203,7 +239,11 @@ describe('runSimulation', () => {
     assert.equal(r.manifest.status, 'finished');
     assert.equal(r.manifest.counts.failed, 1);
     assert.deepEqual(r.manifest.counts.by_reason, { simulator_error: 1 });
-    const convs = read('flaky.jsonl').toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const convs = read('flaky.jsonl')
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(convs.length, 6);
     assert.equal(convs[3].metadata.error, 'recommender exploded');
     assert.equal(convs[3].metadata.error_kind, 'simulator_error');
@@ -216,11 +256,27 @@ describe('runSimulation', () => {
     const erring: Agent = {
       name: 'local-erring',
       createSession(): AgentSession {
-        return { async respond() { return { utterance: '', recommendations: [], error: 'timeout after 5 ms', error_kind: 'agent_timeout', latency_ms: 5 }; } };
+        return {
+          async respond() {
+            return {
+              utterance: '',
+              recommendations: [],
+              error: 'timeout after 5 ms',
+              error_kind: 'agent_timeout',
+              latency_ms: 5,
+            };
+          },
+        };
       },
     };
-    const r = await runSimulation({ ...CONFIG, n: 2 }, { out: file('erring.jsonl'), environment: { ...env, agent: erring } });
-    assert.deepEqual([r.manifest.counts.failed, r.manifest.counts.agent_errors, r.manifest.counts.by_reason], [2, 2, { agent_timeout: 2 }]);
+    const r = await runSimulation(
+      { ...CONFIG, n: 2 },
+      { out: file('erring.jsonl'), environment: { ...env, agent: erring } },
+    );
+    assert.deepEqual(
+      [r.manifest.counts.failed, r.manifest.counts.agent_errors, r.manifest.counts.by_reason],
+      [2, 2, { agent_timeout: 2 }],
+    );
     const c = JSON.parse(read('erring.jsonl').toString('utf8').split('\n')[0]);
     assert.equal(c.outcome, 'agent_error');
     assert.equal(c.turns.length, 1, 'the user never reacts to a failed turn');
@@ -230,7 +286,13 @@ describe('runSimulation', () => {
     assert.equal(c.turns[0].assistant_utterance, undefined);
     assert.deepEqual([c.metadata.error, c.metadata.error_kind], ['timeout after 5 ms', 'agent_timeout']);
     assert.equal(c.task_id.includes('_'), false, 'no condition, no suffix');
-    assert.deepEqual((r.manifest.timings as Record<string, unknown>).agent_latency_ms, { count: 2, mean: 5, p50: 5, p95: 5, max: 5 });
+    assert.deepEqual((r.manifest.timings as Record<string, unknown>).agent_latency_ms, {
+      count: 2,
+      mean: 5,
+      p50: 5,
+      p95: 5,
+      max: 5,
+    });
   });
 
   test('a run that stopped on failures resumes with the failures counted from the file', async () => {
@@ -240,31 +302,65 @@ describe('runSimulation', () => {
       condition: 'good',
       createSession(id, rng, ctx): AgentSession {
         const inner = env.agent.createSession(id, rng, ctx);
-        return { respond: async (u, h) => (down ? { utterance: '', recommendations: [], error: 'HTTP 503', error_kind: 'agent_http' } : inner.respond(u, h)) };
+        return {
+          respond: async (u, h) =>
+            down
+              ? { utterance: '', recommendations: [], error: 'HTTP 503', error_kind: 'agent_http' }
+              : inner.respond(u, h),
+        };
       },
     };
     const outage = { ...env, agent: flaky };
     const cfg = { ...CONFIG, n: 12 };
-    const stopped = await runSimulation(cfg, { out: file('outage.jsonl'), environment: outage, maxConsecutiveFailures: 4, concurrency: 2 });
+    const stopped = await runSimulation(cfg, {
+      out: file('outage.jsonl'),
+      environment: outage,
+      maxConsecutiveFailures: 4,
+      concurrency: 2,
+    });
     assert.equal(stopped.manifest.status, 'stopped');
-    assert.match(String((stopped.manifest as Record<string, unknown>).stop_reason), /4 consecutive failures \(last: agent_http: HTTP 503\)/);
+    assert.match(
+      String((stopped.manifest as Record<string, unknown>).stop_reason),
+      /4 consecutive failures \(last: agent_http: HTTP 503\)/,
+    );
     const kept = read('outage.jsonl').toString('utf8').trim().split('\n');
     assert.ok(kept.length >= 4 && kept.length < 12, `${kept.length} kept`);
     assert.equal(stopped.manifest.counts.failed, kept.length);
     down = false;
-    const resumed = await runSimulation(cfg, { out: file('outage.jsonl'), environment: outage, resume: true, maxConsecutiveFailures: 4 });
+    const resumed = await runSimulation(cfg, {
+      out: file('outage.jsonl'),
+      environment: outage,
+      resume: true,
+      maxConsecutiveFailures: 4,
+    });
     assert.equal(resumed.manifest.status, 'finished');
-    assert.deepEqual([resumed.manifest.counts.finished, resumed.manifest.counts.failed, resumed.manifest.counts.by_reason, resumed.manifest.counts.resumed], [12, kept.length, { agent_http: kept.length }, kept.length]);
+    assert.deepEqual(
+      [
+        resumed.manifest.counts.finished,
+        resumed.manifest.counts.failed,
+        resumed.manifest.counts.by_reason,
+        resumed.manifest.counts.resumed,
+      ],
+      [12, kept.length, { agent_http: kept.length }, kept.length],
+    );
     // 0 = never stop.
     down = true;
-    const never = await runSimulation(cfg, { out: file('outage-never.jsonl'), environment: outage, maxConsecutiveFailures: 0 });
+    const never = await runSimulation(cfg, {
+      out: file('outage-never.jsonl'),
+      environment: outage,
+      maxConsecutiveFailures: 0,
+    });
     assert.deepEqual([never.manifest.status, never.manifest.counts.failed], ['finished', 12]);
   });
 });
 
 describe('fork', () => {
   test('replay: K continuations share the prefix byte for byte and record where they come from', async () => {
-    const lines = read('c1.jsonl').toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = read('c1.jsonl')
+      .toString('utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const original = lines.find((c) => c.turns.length >= 3)!;
     const r = await forkConversation({ file: file('c1.jsonl'), id: original.id, turn: 1, n: 4, environment: env });
     assert.equal(r.conversations.length, 4);
@@ -283,8 +379,17 @@ describe('fork', () => {
   test('restore: without a manifest the user state comes from the trace', async () => {
     const lines = read('c1.jsonl').toString('utf8').trim().split('\n');
     writeFileSync(file('nomanifest.jsonl'), lines.slice(0, 10).join('\n') + '\n');
-    const original = lines.map((l) => JSON.parse(l)).slice(0, 10).find((c) => c.turns.length >= 3)!;
-    const r = await forkConversation({ file: file('nomanifest.jsonl'), id: original.id, turn: 1, n: 2, environment: env });
+    const original = lines
+      .map((l) => JSON.parse(l))
+      .slice(0, 10)
+      .find((c) => c.turns.length >= 3)!;
+    const r = await forkConversation({
+      file: file('nomanifest.jsonl'),
+      id: original.id,
+      turn: 1,
+      n: 2,
+      environment: env,
+    });
     assert.deepEqual(r.methods, ['restore', 'restore']);
     for (const c of r.conversations) {
       assert.equal(JSON.stringify(c.turns.slice(0, 2)), JSON.stringify(original.turns.slice(0, 2)));
@@ -296,14 +401,28 @@ describe('fork', () => {
   });
 
   test('bad fork requests name the problem', async () => {
-    await assert.rejects(forkConversation({ file: file('c1.jsonl'), id: 'nope', turn: 0, n: 1, environment: env }), /no conversation with id "nope"/);
+    await assert.rejects(
+      forkConversation({ file: file('c1.jsonl'), id: 'nope', turn: 0, n: 1, environment: env }),
+      /no conversation with id "nope"/,
+    );
     const first = JSON.parse(read('c1.jsonl').toString('utf8').split('\n')[0]);
     // Turns are counted from 1 in messages, as the editor and the CLI's FILE:ID:TURN count them.
-    await assert.rejects(forkConversation({ file: file('c1.jsonl'), id: first.id, turn: 99, n: 1, environment: env }), new RegExp(`has turns 1\\.\\.${first.turns.length}; turn 100 does not exist`));
+    await assert.rejects(
+      forkConversation({ file: file('c1.jsonl'), id: first.id, turn: 99, n: 1, environment: env }),
+      new RegExp(`has turns 1\\.\\.${first.turns.length}; turn 100 does not exist`),
+    );
   });
 
   test('a human dialogue is refused with the reason, not read as a simulator run (its agent is a crowd worker)', async () => {
-    const human = { id: '20001', source: 'human', agent: '293', turns: [{ user_utterance: 'hi', assistant_utterance: 'hello, what do you like?' }, { user_utterance: 'comedies', assistant_utterance: 'try X' }] };
+    const human = {
+      id: '20001',
+      source: 'human',
+      agent: '293',
+      turns: [
+        { user_utterance: 'hi', assistant_utterance: 'hello, what do you like?' },
+        { user_utterance: 'comedies', assistant_utterance: 'try X' },
+      ],
+    };
     writeFileSync(file('human.jsonl'), JSON.stringify(human) + '\n');
     await assert.rejects(forkConversation({ file: file('human.jsonl'), id: '20001', turn: 0, n: 1 }), (e: Error) => {
       assert.match(e.message, /cannot fork "20001": a human dialogue has no simulated user to continue it/);
@@ -315,7 +434,10 @@ describe('fork', () => {
 
 test('the output directory is clean of temporary manifests', () => {
   assert.ok(existsSync(manifestPath(file('c1.jsonl'))));
-  assert.deepEqual(readdirSync(path.dirname(file('c1.jsonl'))).filter((n) => n.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(path.dirname(file('c1.jsonl'))).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
 });
 
 describe('serializeConversation', () => {
@@ -324,7 +446,10 @@ describe('serializeConversation', () => {
       const { conversation } = await simulateConversation(env, 1000 + i);
       assert.equal(serializeConversation(conversation), JSON.stringify(conversation));
       assert.equal(serializeConversation(conversation), JSON.stringify(conversation), 'again, from the cache');
-      assert.equal(Buffer.concat(encodeConversationLine(conversation)).toString('utf8'), JSON.stringify(conversation) + '\n');
+      assert.equal(
+        Buffer.concat(encodeConversationLine(conversation)).toString('utf8'),
+        JSON.stringify(conversation) + '\n',
+      );
     }
     const { conversation } = await simulateConversation(env, 7);
     const twisted = structuredClone(conversation);

@@ -6,7 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSimulationConfig, prepareEnvironment, simulateConversation, type SimulationConfigInput } from '../../../src/core/run/index';
+import {
+  parseSimulationConfig,
+  prepareEnvironment,
+  simulateConversation,
+  type SimulationConfigInput,
+} from '../../../src/core/run/index';
 
 const MIX: { config: Omit<SimulationConfigInput, 'n'>; n: number }[] = [
   { config: { user: 'agenda', interaction: 'cir6', preferences: 'pkg', agent: 'local-good' }, n: 3000 },
@@ -21,11 +26,17 @@ test('10,000 simulated conversations, zero crashed', { timeout: 240_000 }, async
   let total = 0;
   const outcomes: Record<string, Record<string, number>> = {};
   for (const [k, part] of MIX.entries()) {
-    const env = await prepareEnvironment(parseSimulationConfig({ ...part.config, n: part.n, seed: `scale-${k}`, catalog_size: 800 }));
+    const env = await prepareEnvironment(
+      parseSimulationConfig({ ...part.config, n: part.n, seed: `scale-${k}`, catalog_size: 800 }),
+    );
     const counts: Record<string, number> = {};
     for (let i = 0; i < part.n; i++) {
       const { conversation, failed } = await simulateConversation(env, i);
-      assert.equal(failed, false, `${env.user.name} vs ${env.agent.name} #${i}: ${String(conversation.metadata?.error)}`);
+      assert.equal(
+        failed,
+        false,
+        `${env.user.name} vs ${env.agent.name} #${i}: ${String(conversation.metadata?.error)}`,
+      );
       assert.ok(conversation.turns.length > 0 && conversation.turns.length <= env.maxTurns);
       for (const t of conversation.turns) assert.ok(t.trace && t.user_utterance !== undefined);
       counts[conversation.outcome!] = (counts[conversation.outcome!] ?? 0) + 1;
@@ -37,6 +48,12 @@ test('10,000 simulated conversations, zero crashed', { timeout: 240_000 }, async
   const good = outcomes['agenda-cir6-pkg vs local-good'];
   const bad = outcomes['agenda-cir6-pkg vs local-bad'];
   const share = (o: Record<string, number>, k: string) => (o[k] ?? 0) / 3000;
-  assert.ok(share(good, 'accepted') > share(bad, 'accepted'), `acceptance good ${share(good, 'accepted')} vs bad ${share(bad, 'accepted')}`);
-  assert.ok(share(bad, 'abandoned') > share(good, 'abandoned'), `abandonment bad ${share(bad, 'abandoned')} vs good ${share(good, 'abandoned')}`);
+  assert.ok(
+    share(good, 'accepted') > share(bad, 'accepted'),
+    `acceptance good ${share(good, 'accepted')} vs bad ${share(bad, 'accepted')}`,
+  );
+  assert.ok(
+    share(bad, 'abandoned') > share(good, 'abandoned'),
+    `abandonment bad ${share(bad, 'abandoned')} vs good ${share(good, 'abandoned')}`,
+  );
 });

@@ -17,14 +17,22 @@ describe('demo: a busy --port', () => {
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
     const port = (busy.address() as AddressInfo).port;
     try {
-      const child = spawn(process.execPath, [join(REPO, 'scripts', 'demo.mjs'), '--port', String(port), '--server'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [join(REPO, 'scripts', 'demo.mjs'), '--port', String(port), '--server'], {
+        cwd: REPO,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (err += d));
       const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
       assert.equal(code, 2, `${out}\n${err}`);
-      assert.match(err, new RegExp(`demo: cannot use 127\\.0\\.0\\.1:${port} for the VS Code server: it is in use \\(EADDRINUSE\\)\\. Choose another with --port N`));
+      assert.match(
+        err,
+        new RegExp(
+          `demo: cannot use 127\\.0\\.0\\.1:${port} for the VS Code server: it is in use \\(EADDRINUSE\\)\\. Choose another with --port N`,
+        ),
+      );
       assert.doesNotMatch(out, /▶/, 'no step was started');
       assert.doesNotMatch(err, /\n\s+at /, 'no stack trace');
     } finally {
@@ -33,7 +41,10 @@ describe('demo: a busy --port', () => {
   });
 
   test('a port that is not a number is refused the same way', async () => {
-    const child = spawn(process.execPath, [join(REPO, 'scripts', 'demo.mjs'), '--port', 'eighty'], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(REPO, 'scripts', 'demo.mjs'), '--port', 'eighty'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));

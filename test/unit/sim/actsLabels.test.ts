@@ -10,20 +10,40 @@ import type { Conversation } from '../../../src/core/model';
 import { agreementFromConversations } from '../../../src/core/document/agreement';
 import { ZHANG_BALOG_TAXONOMY, CIR6_USER_ACTIONS } from '../../../src/core/taxonomy';
 import { TransitionModel, estimateTransitions } from '../../../src/core/sim/users/index';
-import { AGENT_UNKNOWN, AGENT_ZB_ACTS, START, STOP, USER_FINE_ACTS, defaultActAliases, normalizeLabel, toAgentAct, toUserAct } from '../../../src/core/taxonomy/acts';
+import {
+  AGENT_UNKNOWN,
+  AGENT_ZB_ACTS,
+  START,
+  STOP,
+  USER_FINE_ACTS,
+  defaultActAliases,
+  normalizeLabel,
+  toAgentAct,
+  toUserAct,
+} from '../../../src/core/taxonomy/acts';
 import { KeywordAgent, simulateOne, tinyCatalog, userEnv } from '../users/fixtures';
 
 const aliases = defaultActAliases();
 
 const KNOWN: string[] = [
-  ...USER_FINE_ACTS, ...AGENT_ZB_ACTS, ...CIR6_USER_ACTIONS, ...ZHANG_BALOG_TAXONOMY.user, ...ZHANG_BALOG_TAXONOMY.assistant,
-  START, STOP, AGENT_UNKNOWN,
-  ...Object.values(aliases.user).filter(Boolean), ...Object.values(aliases.assistant).filter(Boolean),
+  ...USER_FINE_ACTS,
+  ...AGENT_ZB_ACTS,
+  ...CIR6_USER_ACTIONS,
+  ...ZHANG_BALOG_TAXONOMY.user,
+  ...ZHANG_BALOG_TAXONOMY.assistant,
+  START,
+  STOP,
+  AGENT_UNKNOWN,
+  ...Object.values(aliases.user).filter(Boolean),
+  ...Object.values(aliases.assistant).filter(Boolean),
 ];
 
 /** "Disclose.NonDisclose" -> "disclose.non-disclose" (kebab case per segment). */
 function kebab(act: string): string {
-  return act.split('.').map((s) => s.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase()).join('.');
+  return act
+    .split('.')
+    .map((s) => s.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase())
+    .join('.');
 }
 
 describe('normalizeLabel keeps canonical act spellings', () => {
@@ -33,7 +53,13 @@ describe('normalizeLabel keeps canonical act spellings', () => {
   });
   test('lower, upper, kebab, snake and spaced variants map to the canonical spelling', () => {
     for (const act of KNOWN) {
-      for (const variant of [act.toLowerCase(), act.toUpperCase(), kebab(act), kebab(act).replace(/-/g, '_'), ` ${kebab(act).toUpperCase()} `]) {
+      for (const variant of [
+        act.toLowerCase(),
+        act.toUpperCase(),
+        kebab(act),
+        kebab(act).replace(/-/g, '_'),
+        ` ${kebab(act).toUpperCase()} `,
+      ]) {
         assert.equal(normalizeLabel(variant), act, `${variant} -> ${act}`);
       }
     }
@@ -81,7 +107,10 @@ describe('agreement --map across IARD and Zhang & Balog', () => {
     assert.equal(r.reports.length, 1);
     const rep = r.reports[0];
     assert.equal(rep.primaryKappa, 1);
-    assert.deepEqual(rep.perAct.map((a) => a.act), ['Disclose', 'Disclose.NonDisclose']);
+    assert.deepEqual(
+      rep.perAct.map((a) => a.act),
+      ['Disclose', 'Disclose.NonDisclose'],
+    );
     for (const a of rep.perAct) assert.equal(a.kappa, 1, a.act);
   });
 });
@@ -92,14 +121,35 @@ describe('simulation from a corpus labelled with Disclose.NonDisclose', () => {
     const out: Conversation[] = [];
     for (let i = 0; i < 12; i++) {
       const u = (acts: string[]) => ({ speaker: 'user' as const, annotator: 'source', taxonomy: 'zhang-balog', acts });
-      const a = (acts: string[]) => ({ speaker: 'assistant' as const, annotator: 'source', taxonomy: 'zhang-balog', acts });
+      const a = (acts: string[]) => ({
+        speaker: 'assistant' as const,
+        annotator: 'source',
+        taxonomy: 'zhang-balog',
+        acts,
+      });
       out.push({
         id: `z${i}`,
         turns: [
-          { user_utterance: 'hi', assistant_utterance: 'what do you like?', annotations: [u([i % 2 ? 'disclose.nondisclose' : 'Disclose.NonDisclose']), a(['Inquire.Elicit'])] },
-          { user_utterance: 'anything', assistant_utterance: 'any colour?', annotations: [u(['Disclose.NonDisclose']), a(['Inquire.Elicit'])] },
-          { user_utterance: 'red', assistant_utterance: 'how about this?', annotations: [u(['Disclose']), a(['Reveal.Show'])] },
-          { user_utterance: 'great, I take it', assistant_utterance: 'enjoy', annotations: [u(['Note.Accept']), a(['Traverse.End'])] },
+          {
+            user_utterance: 'hi',
+            assistant_utterance: 'what do you like?',
+            annotations: [u([i % 2 ? 'disclose.nondisclose' : 'Disclose.NonDisclose']), a(['Inquire.Elicit'])],
+          },
+          {
+            user_utterance: 'anything',
+            assistant_utterance: 'any colour?',
+            annotations: [u(['Disclose.NonDisclose']), a(['Inquire.Elicit'])],
+          },
+          {
+            user_utterance: 'red',
+            assistant_utterance: 'how about this?',
+            annotations: [u(['Disclose']), a(['Reveal.Show'])],
+          },
+          {
+            user_utterance: 'great, I take it',
+            assistant_utterance: 'enjoy',
+            annotations: [u(['Note.Accept']), a(['Traverse.End'])],
+          },
           { user_utterance: 'bye', annotations: [u(['Complete'])] },
         ],
       } as Conversation);
@@ -116,7 +166,12 @@ describe('simulation from a corpus labelled with Disclose.NonDisclose', () => {
   test('simulated user turns plan and record Disclose.NonDisclose', async () => {
     const catalog = tinyCatalog();
     const transitions = new TransitionModel(estimateTransitions(corpus()));
-    const env = userEnv(new KeywordAgent(catalog), { user: 'agenda', interaction: 'cir6', preferences: 'pkg' }, { catalog, transitions }, 12);
+    const env = userEnv(
+      new KeywordAgent(catalog),
+      { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
+      { catalog, transitions },
+      12,
+    );
     const acts: string[] = [];
     const planned: string[] = [];
     for (let i = 0; i < 8; i++) {

@@ -11,7 +11,13 @@ import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import { FrameDecoder, FramingError, encodeFrame } from '../../../src/core/sim/users/external/framing';
-import { protocolJsonSchema, protocolVersion, UserTurnResult, InitializeResult, RespondParams } from '../../../src/core/sim/users/external/protocol';
+import {
+  protocolJsonSchema,
+  protocolVersion,
+  UserTurnResult,
+  InitializeResult,
+  RespondParams,
+} from '../../../src/core/sim/users/external/protocol';
 import { liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
 import { ExternalUserSimulator, withItemRefs } from '../../../src/core/sim/users/external/simulator';
 import { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } from '../../../src/core/sim/users/external/settings';
@@ -30,7 +36,10 @@ const dir = scratchDir('simlens-external-');
 const small = { catalog_size: 300 };
 
 function lines(file: string): Conversation[] {
-  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Conversation);
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Conversation);
 }
 
 function alive(pid: number): boolean {
@@ -52,7 +61,10 @@ async function until(what: string, cond: () => boolean, ms = 15_000): Promise<vo
 
 describe('framing (LSP base protocol)', () => {
   test('round trip split at every byte, and both directions with vscode-jsonrpc', async () => {
-    const messages = [{ jsonrpc: '2.0', id: 1, result: { utterance: 'ünïcødé “quotes” \u0000', acts: ['Disclose'] } }, { jsonrpc: '2.0', method: 'end', params: { session: 's' } }];
+    const messages = [
+      { jsonrpc: '2.0', id: 1, result: { utterance: 'ünïcødé “quotes” \u0000', acts: ['Disclose'] } },
+      { jsonrpc: '2.0', method: 'end', params: { session: 's' } },
+    ];
     const bytes = Buffer.concat(messages.map(encodeFrame));
     for (let cut = 0; cut <= bytes.length; cut++) {
       const d = new FrameDecoder();
@@ -87,7 +99,11 @@ describe('framing (LSP base protocol)', () => {
       [Buffer.from(`Content-Length${'x'.repeat(2000)}`), /not a protocol message|header longer/],
     ];
     for (const [bytes, re] of cases) {
-      assert.throws(() => new FrameDecoder().push(bytes), (e: unknown) => e instanceof FramingError && re.test(e.message), bytes.toString());
+      assert.throws(
+        () => new FrameDecoder().push(bytes),
+        (e: unknown) => e instanceof FramingError && re.test(e.message),
+        bytes.toString(),
+      );
     }
     // A prefix of a header is not garbage yet.
     assert.deepEqual(new FrameDecoder().push(Buffer.from('Content-Le')), []);
@@ -96,7 +112,16 @@ describe('framing (LSP base protocol)', () => {
   test('simple commands start without a shell; anything else goes to the shell', () => {
     assert.deepEqual(splitCommand('python3 my_sim.py --x 1'), ['python3', 'my_sim.py', '--x', '1']);
     assert.deepEqual(splitCommand(`python3 "my sim.py" 'a b' c\\ d`), ['python3', 'my sim.py', 'a b', 'c d']);
-    for (const c of ['python3 a.py | tee log', 'FOO=1 python3 a.py', 'python3 $HOME/a.py', 'python3 *.py', 'python3 "unterminated', 'a && b', '']) assert.equal(splitCommand(c), undefined, c);
+    for (const c of [
+      'python3 a.py | tee log',
+      'FOO=1 python3 a.py',
+      'python3 $HOME/a.py',
+      'python3 *.py',
+      'python3 "unterminated',
+      'a && b',
+      '',
+    ])
+      assert.equal(splitCommand(c), undefined, c);
   });
 });
 
@@ -131,7 +156,10 @@ describe('protocol schema', () => {
 describe('the Python reference adapter and example user', () => {
   test('1,000 conversations against local-good through the orchestrator; simlens check passes on them', async () => {
     const out = path.join(dir, 'ext1000.jsonl');
-    const { manifest } = await runSimulation({ user: `exec:python3 ${example}`, agent: 'local-good', n: 1000, seed: 7 }, { out, concurrency: 2 });
+    const { manifest } = await runSimulation(
+      { user: `exec:python3 ${example}`, agent: 'local-good', n: 1000, seed: 7 },
+      { out, concurrency: 2 },
+    );
     assert.equal(manifest.status, 'finished');
     assert.equal(manifest.counts.finished, 1000);
     assert.equal(manifest.counts.failed, 0);
@@ -141,7 +169,8 @@ describe('the Python reference adapter and example user', () => {
     for (const c of convs) {
       assert.equal(c.source, 'example-agenda-user');
       assert.ok(c.turns.length >= 1);
-      for (const t of c.turns) assert.ok(t.trace && Array.isArray(t.trace.agenda) && typeof t.trace.patience === 'number');
+      for (const t of c.turns)
+        assert.ok(t.trace && Array.isArray(t.trace.agenda) && typeof t.trace.patience === 'number');
       outcomes.set(c.outcome!, (outcomes.get(c.outcome!) ?? 0) + 1);
     }
     // Both ways of ending occur against local-good, and most users find their item.
@@ -180,7 +209,25 @@ describe('the Python reference adapter and example user', () => {
     const bodies = (f: string) => lines(f).map((c) => JSON.stringify({ ...c, source: '' }));
     assert.deepEqual(bodies(s), bodies(a));
     for (const i of [0, 1]) {
-      const r = await runCli(['simulate', '--user', `exec:python3 ${example}`, '--n', '40', '--seed', '3', '--catalog-size', '300', '--shard', `${i}/2`, '--out', `part${i}.jsonl`, '--quiet'], dir);
+      const r = await runCli(
+        [
+          'simulate',
+          '--user',
+          `exec:python3 ${example}`,
+          '--n',
+          '40',
+          '--seed',
+          '3',
+          '--catalog-size',
+          '300',
+          '--shard',
+          `${i}/2`,
+          '--out',
+          `part${i}.jsonl`,
+          '--quiet',
+        ],
+        dir,
+      );
       assert.equal(r.code, 0, r.err);
     }
     const m = await runCli(['merge', 'merged.jsonl', 'part1.jsonl', 'part0.jsonl'], dir);
@@ -196,7 +243,10 @@ describe('the Python reference adapter and example user', () => {
       await until('the HTTP adapter to listen', () => /listening on (http:\/\/\S+)/.test(err));
       const url = /listening on (http:\/\/\S+)/.exec(err)![1];
       const out = path.join(dir, 'http.jsonl');
-      const { manifest } = await runSimulation({ user: url, agent: 'local-good', n: 40, seed: 3, ...small }, { out, concurrency: 3 });
+      const { manifest } = await runSimulation(
+        { user: url, agent: 'local-good', n: 40, seed: 3, ...small },
+        { out, concurrency: 3 },
+      );
       assert.equal(manifest.counts.failed, 0);
       assert.ok(readFileSync(out).equals(readFileSync(path.join(dir, 'c1.jsonl'))));
     } finally {
@@ -207,25 +257,43 @@ describe('the Python reference adapter and example user', () => {
   test('restore: a session continues from recorded turns (restore, or a replay with the same seed)', async () => {
     const convs = lines(path.join(dir, 'c1.jsonl'));
     const conv = convs.find((c) => c.turns.length >= 4)!;
-    const config = parseSimulationConfig({ user: `exec:python3 ${example}`, agent: 'local-good', n: 1, seed: 3, ...small });
+    const config = parseSimulationConfig({
+      user: `exec:python3 ${example}`,
+      agent: 'local-good',
+      n: 1,
+      seed: 3,
+      ...small,
+    });
     const env = await prepareEnvironment(config, dir);
     const sim = env.user as ExternalUserSimulator;
     try {
       const index = conv.metadata!.index as number;
       const turnsBefore = conv.turns.slice(0, 2);
       for (const forceReplay of [false, true]) {
-        const session = sim.createSession(conv.id!, conversationRng(3, index).fork('user'), { task: conv.task_id!.replace(/_good$/, ''), index });
+        const session = sim.createSession(conv.id!, conversationRng(3, index).fork('user'), {
+          task: conv.task_id!.replace(/_good$/, ''),
+          index,
+        });
         if (forceReplay) (sim.info.capabilities as { restore?: boolean }).restore = false;
         await session.restoreTo(turnsBefore);
-        const next = await session.respond({ utterance: turnsBefore[1].assistant_utterance!, recommendations: (turnsBefore[1].recommendations ?? []) as never });
+        const next = await session.respond({
+          utterance: turnsBefore[1].assistant_utterance!,
+          recommendations: (turnsBefore[1].recommendations ?? []) as never,
+        });
         assert.equal(next.utterance, conv.turns[2].user_utterance, `replay=${forceReplay}`);
         session.close();
       }
       // A recording the simulator does not reproduce is refused with the turn.
-      const session = sim.createSession(conv.id!, conversationRng(3, index).fork('user'), { task: conv.task_id!.replace(/_good$/, ''), index });
+      const session = sim.createSession(conv.id!, conversationRng(3, index).fork('user'), {
+        task: conv.task_id!.replace(/_good$/, ''),
+        index,
+      });
       const wrong = structuredClone(turnsBefore);
       wrong[1].user_utterance = 'something else';
-      await assert.rejects(session.restoreTo(wrong), /turn 2: the replay with seed \d+ says .* where the recording says "something else"/);
+      await assert.rejects(
+        session.restoreTo(wrong),
+        /turn 2: the replay with seed \d+ says .* where the recording says "something else"/,
+      );
       session.close();
     } finally {
       await sim.dispose();
@@ -241,8 +309,13 @@ describe('item references (simlens-sim/1.1)', () => {
     assert.deepEqual(withItemRefs([a, b], sent), [a, b]);
     assert.deepEqual(withItemRefs([b, { item_id: 'c' }, a], sent), [{ ref: 'b' }, { item_id: 'c' }, { ref: 'a' }]);
     assert.deepEqual([...sent], ['a', 'b', 'c']);
-    assert.ok(RespondParams.safeParse({ session: 's', utterance: 'x', recommendations: [{ ref: 'a' }, a], acts: [] }).success);
-    assert.ok(!RespondParams.safeParse({ session: 's', utterance: 'x', recommendations: [{ ref: 'a', title: 'x' }], acts: [] }).success);
+    assert.ok(
+      RespondParams.safeParse({ session: 's', utterance: 'x', recommendations: [{ ref: 'a' }, a], acts: [] }).success,
+    );
+    assert.ok(
+      !RespondParams.safeParse({ session: 's', utterance: 'x', recommendations: [{ ref: 'a', title: 'x' }], acts: [] })
+        .success,
+    );
     assert.deepEqual(protocolVersion('simlens-sim/1'), [1, 0]);
     assert.deepEqual(protocolVersion('simlens-sim/1.1'), [1, 1]);
     assert.equal(protocolVersion('simlens-sim/1.x'), undefined);
@@ -265,7 +338,9 @@ out.append(s.handle({"jsonrpc": "2.0", "id": 5, "method": "respond", "params": {
 out.append(s.handle({"jsonrpc": "2.0", "id": 6, "method": "respond", "params": {"session": "gone", "utterance": "x", "acts": [], "recommendations": [{"item_id": "i3", "title": "T3"}]}}))
 out.append(s.handle({"jsonrpc": "2.0", "id": 7, "method": "respond", "params": {"session": "a", "utterance": "x", "acts": [], "recommendations": [{"ref": "i3"}]}}))
 print(json.dumps(out))`;
-    const [init, , unknown, full, mixed, gone, after] = JSON.parse(execFileSync('python3', ['-c', script], { encoding: 'utf8' })) as Record<string, any>[];
+    const [init, , unknown, full, mixed, gone, after] = JSON.parse(
+      execFileSync('python3', ['-c', script], { encoding: 'utf8' }),
+    ) as Record<string, any>[];
     assert.equal(init.result.protocol, 'simlens-sim/1.1');
     assert.equal(init.result.capabilities.item_refs, true);
     assert.equal(unknown.error.code, -32003);
@@ -283,8 +358,15 @@ print(json.dumps(out))`;
     for (const mode of ['none', 'v1']) {
       const out = path.join(dir, `refs-${mode}.jsonl`);
       const stderr: string[] = [];
-      await runSimulation({ ...base, user: `exec:python3 ${faulty} ${mode}` }, { out, concurrency: 2, simulator: { onStderr: (l) => stderr.push(l) } });
-      const reports = () => stderr.map((l) => /items full=(\d+) refs=(\d+)/.exec(l)).filter((m) => m !== null).map((m) => [Number(m[1]), Number(m[2])]);
+      await runSimulation(
+        { ...base, user: `exec:python3 ${faulty} ${mode}` },
+        { out, concurrency: 2, simulator: { onStderr: (l) => stderr.push(l) } },
+      );
+      const reports = () =>
+        stderr
+          .map((l) => /items full=(\d+) refs=(\d+)/.exec(l))
+          .filter((m) => m !== null)
+          .map((m) => [Number(m[1]), Number(m[2])]);
       // Two processes, each reports at shutdown (its stderr may arrive after its exit).
       await until('both simulator processes to report', () => reports().length === 2, 5000);
       const counts = reports();
@@ -292,10 +374,17 @@ print(json.dumps(out))`;
       const refs = counts.reduce((a, c) => a + c[1], 0);
       if (mode === 'v1') assert.equal(refs, 0);
       else assert.ok(refs > full, `full ${full} refs ${refs}`);
-      got[mode] = lines(out).map((c) => JSON.stringify({ ...c, source: '' })).join('\n');
+      got[mode] = lines(out)
+        .map((c) => JSON.stringify({ ...c, source: '' }))
+        .join('\n');
     }
     assert.equal(got.none, got.v1);
-    assert.equal(got.none, lines(path.join(dir, 'c1.jsonl')).map((c) => JSON.stringify({ ...c, source: '' })).join('\n'));
+    assert.equal(
+      got.none,
+      lines(path.join(dir, 'c1.jsonl'))
+        .map((c) => JSON.stringify({ ...c, source: '' }))
+        .join('\n'),
+    );
   });
 });
 
@@ -310,12 +399,24 @@ describe('faults', () => {
   };
   for (const [mode, re] of Object.entries(expected)) {
     test(`${mode}: that conversation is simulator_error with simulator, conversation and turn named; the run goes on`, async () => {
-      const config = parseSimulationConfig({ user: `exec:python3 ${faulty} ${mode} 5`, agent: 'local-good', n: 10, seed: 1, simulator_timeout_ms: 800, ...small });
+      const config = parseSimulationConfig({
+        user: `exec:python3 ${faulty} ${mode} 5`,
+        agent: 'local-good',
+        n: 10,
+        seed: 1,
+        simulator_timeout_ms: 800,
+        ...small,
+      });
       const env = await prepareEnvironment(config, dir);
       const sim = env.user as ExternalUserSimulator;
       (sim.options as { backoffMs?: number }).backoffMs = 10;
       const out = path.join(dir, `fault-${mode}.jsonl`);
-      const { manifest } = await runSimulation(config, { out, concurrency: 2, environment: env, maxConsecutiveFailures: 0 });
+      const { manifest } = await runSimulation(config, {
+        out,
+        concurrency: 2,
+        environment: env,
+        maxConsecutiveFailures: 0,
+      });
       const pids = sim.pids();
       await sim.dispose();
       assert.equal(manifest.status, 'finished');
@@ -329,7 +430,12 @@ describe('faults', () => {
           assert.equal(c.outcome, 'simulator_error', c.id);
           assert.equal(c.metadata!.error_kind, 'simulator_error');
           const msg = String(c.metadata!.error);
-          assert.match(msg, new RegExp(`^simulator "faulty-${mode}" \\(exec:python3 \\S+ ${mode} 5\\), conversation ${c.id}, turn 2 \\(respond\\): `));
+          assert.match(
+            msg,
+            new RegExp(
+              `^simulator "faulty-${mode}" \\(exec:python3 \\S+ ${mode} 5\\), conversation ${c.id}, turn 2 \\(respond\\): `,
+            ),
+          );
           assert.match(msg, re);
           const last = c.turns[c.turns.length - 1];
           assert.equal(last.trace?.error_kind, 'simulator_error');
@@ -345,39 +451,108 @@ describe('faults', () => {
   }
 
   test('a simulator that cannot start fails the run before it begins, naming the simulator and its stderr', async () => {
-    const config = parseSimulationConfig({ user: `exec:python3 ${faulty} always-crash`, agent: 'local-good', n: 3, ...small });
-    await assert.rejects(prepareEnvironment(config, dir), /simulator "exec:python3 \S+ always-crash" could not be initialized: the simulator process exited \(code 2\); last stderr line: "faulty_user: cannot load my model"/);
-    await assert.rejects(prepareEnvironment(parseSimulationConfig({ user: 'exec:no-such-program-simlens', n: 1, ...small }), dir), /could not be initialized: .*(ENOENT|exited)/);
-    await assert.rejects(prepareEnvironment(parseSimulationConfig({ user: 'http://127.0.0.1:9/', n: 1, ...small }), dir), /could not be initialized: initialize: http:\/\/127.0.0.1:9\/ could not be reached/);
+    const config = parseSimulationConfig({
+      user: `exec:python3 ${faulty} always-crash`,
+      agent: 'local-good',
+      n: 3,
+      ...small,
+    });
+    await assert.rejects(
+      prepareEnvironment(config, dir),
+      /simulator "exec:python3 \S+ always-crash" could not be initialized: the simulator process exited \(code 2\); last stderr line: "faulty_user: cannot load my model"/,
+    );
+    await assert.rejects(
+      prepareEnvironment(parseSimulationConfig({ user: 'exec:no-such-program-simlens', n: 1, ...small }), dir),
+      /could not be initialized: .*(ENOENT|exited)/,
+    );
+    await assert.rejects(
+      prepareEnvironment(parseSimulationConfig({ user: 'http://127.0.0.1:9/', n: 1, ...small }), dir),
+      /could not be initialized: initialize: http:\/\/127.0.0.1:9\/ could not be reached/,
+    );
     // A started simulator is stopped when the rest of the environment cannot be built.
-    await assert.rejects(prepareEnvironment(parseSimulationConfig({ user: `exec:python3 ${example}`, agent: 'no-such-agent', n: 1, ...small }), dir), /no-such-agent/);
+    await assert.rejects(
+      prepareEnvironment(
+        parseSimulationConfig({ user: `exec:python3 ${example}`, agent: 'no-such-agent', n: 1, ...small }),
+        dir,
+      ),
+      /no-such-agent/,
+    );
     await until('the simulator of a failed environment to stop', () => liveSimulatorPids().length === 0);
   });
 
   test('restarts back off while every conversation kills the process; --max-consecutive-failures stops the run', async () => {
-    const config = parseSimulationConfig({ user: `exec:python3 ${faulty} crash 1`, agent: 'local-good', n: 50, seed: 1, ...small });
+    const config = parseSimulationConfig({
+      user: `exec:python3 ${faulty} crash 1`,
+      agent: 'local-good',
+      n: 50,
+      seed: 1,
+      ...small,
+    });
     const env = await prepareEnvironment(config, dir);
     const sim = env.user as ExternalUserSimulator;
     (sim.options as { backoffMs?: number }).backoffMs = 5;
-    const { manifest } = await runSimulation(config, { out: path.join(dir, 'stop.jsonl'), environment: env, maxConsecutiveFailures: 4 });
+    const { manifest } = await runSimulation(config, {
+      out: path.join(dir, 'stop.jsonl'),
+      environment: env,
+      maxConsecutiveFailures: 4,
+    });
     await sim.dispose();
     assert.equal(manifest.status, 'stopped');
     assert.equal(manifest.counts.finished, 4);
-    assert.match(String((manifest as Record<string, unknown>).stop_reason), /stopped after 4 consecutive failures \(last: simulator_error: simulator "faulty-crash"/);
+    assert.match(
+      String((manifest as Record<string, unknown>).stop_reason),
+      /stopped after 4 consecutive failures \(last: simulator_error: simulator "faulty-crash"/,
+    );
     assert.deepEqual(sim.backoffs, [5, 10, 20]);
     assert.equal(sim.started, 4);
-    const cli = await runCli(['simulate', '--user', `exec:python3 ${faulty} crash 1`, '--n', '20', '--catalog-size', '300', '--max-consecutive-failures', '3', '--out', 'stopcli.jsonl'], dir);
+    const cli = await runCli(
+      [
+        'simulate',
+        '--user',
+        `exec:python3 ${faulty} crash 1`,
+        '--n',
+        '20',
+        '--catalog-size',
+        '300',
+        '--max-consecutive-failures',
+        '3',
+        '--out',
+        'stopcli.jsonl',
+      ],
+      dir,
+    );
     assert.equal(cli.code, 1);
     assert.match(cli.err, /stopped after 3 consecutive failures/);
     // Each failure's message reaches the terminal (the first 3 of a reason), naming simulator, conversation and turn.
     const printed = cli.err.split('\n').filter((l) => l.startsWith('failed (simulator_error): '));
     assert.equal(printed.length, 3, cli.err);
-    assert.match(printed[0], /^failed \(simulator_error\): simulator "faulty-crash" \(exec:python3 \S+ crash 1\), conversation sim-\S+-0000\d\d, turn 2 \(respond\): the simulator process exited \(code 3\); last stderr line: "faulty_user: segfault imitation"$/);
+    assert.match(
+      printed[0],
+      /^failed \(simulator_error\): simulator "faulty-crash" \(exec:python3 \S+ crash 1\), conversation sim-\S+-0000\d\d, turn 2 \(respond\): the simulator process exited \(code 3\); last stderr line: "faulty_user: segfault imitation"$/,
+    );
     assert.match(cli.err, /\[simulator\] faulty_user: segfault imitation/);
     // Garbage on stdout reaches the terminal escaped: no raw control character.
-    const garbage = await runCli(['simulate', '--user', `exec:python3 ${faulty} garbage 2`, '--n', '2', '--catalog-size', '300', '--simulator-timeout-ms', '2000', '--out', 'garbagecli.jsonl'], dir);
+    const garbage = await runCli(
+      [
+        'simulate',
+        '--user',
+        `exec:python3 ${faulty} garbage 2`,
+        '--n',
+        '2',
+        '--catalog-size',
+        '300',
+        '--simulator-timeout-ms',
+        '2000',
+        '--out',
+        'garbagecli.jsonl',
+      ],
+      dir,
+    );
     assert.equal(garbage.code, 1);
-    assert.match(garbage.err, /failed \(simulator_error\): .*not a protocol message on stdout \(write logs to stderr\): "\\u0000\\u0001/);
+    assert.match(
+      garbage.err,
+      /failed \(simulator_error\): .*not a protocol message on stdout \(write logs to stderr\): "\\u0000\\u0001/,
+    );
     // eslint-disable-next-line no-control-regex
     assert.ok(!/[\u0000-\u0008\u001b]/.test(garbage.err), JSON.stringify(garbage.err));
   });
@@ -386,20 +561,27 @@ describe('faults', () => {
     for (const mode of ['none', 'hang']) {
       const pidFile = path.join(dir, `pids-${mode}.json`);
       const script = path.join(dir, `parent-${mode}.ts`);
-      writeFileSync(script, `
+      writeFileSync(
+        script,
+        `
         import { writeFileSync } from 'node:fs';
         import { runSimulation } from ${JSON.stringify(path.join(root, 'src/core/run/orchestrator'))};
         import { liveSimulatorPids } from ${JSON.stringify(path.join(root, 'src/core/sim/users/external/connection'))};
         const t = setInterval(() => { const p = liveSimulatorPids(); if (p.length >= 2) writeFileSync(${JSON.stringify(pidFile)}, JSON.stringify(p)); }, 50);
         runSimulation({ user: ${JSON.stringify(`exec:python3 ${faulty} ${mode} 1`)}, agent: 'local-good', n: 100000, catalog_size: 300, simulator_timeout_ms: 600000 }, { out: ${JSON.stringify(path.join(dir, `orphan-${mode}.jsonl`))}, concurrency: 2 }).then(() => clearInterval(t));
-      `);
+      `,
+      );
       const parent = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, stdio: 'ignore' });
       try {
         await until(`the parent to start 2 simulators (${mode})`, () => existsSync(pidFile), 30_000);
         const pids = JSON.parse(readFileSync(pidFile, 'utf8')) as number[];
         assert.ok(pids.every(alive));
         process.kill(parent.pid!, 'SIGKILL');
-        await until(`the simulators to exit after their parent was killed (${mode})`, () => pids.every((p) => !alive(p) || isZombie(p)), 10_000);
+        await until(
+          `the simulators to exit after their parent was killed (${mode})`,
+          () => pids.every((p) => !alive(p) || isZombie(p)),
+          10_000,
+        );
       } finally {
         if (parent.exitCode === null && parent.signalCode === null) process.kill(parent.pid!, 'SIGKILL');
       }
@@ -409,7 +591,9 @@ describe('faults', () => {
 
 function isZombie(pid: number): boolean {
   try {
-    return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
+    return execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .startsWith('Z');
   } catch {
     return true;
   }
@@ -418,11 +602,22 @@ function isZombie(pid: number): boolean {
 describe('the TypeScript reference adapter', () => {
   test('its example user runs through the orchestrator and simlens check passes', async () => {
     const out = path.join(dir, 'ts.jsonl');
-    const { manifest } = await runSimulation({ user: `exec:${process.execPath} --import tsx ${path.join(root, 'examples/ts/exampleUser.ts')}`, agent: 'local-bad', n: 30, seed: 2, ...small }, { out, concurrency: 2, cwd: root });
+    const { manifest } = await runSimulation(
+      {
+        user: `exec:${process.execPath} --import tsx ${path.join(root, 'examples/ts/exampleUser.ts')}`,
+        agent: 'local-bad',
+        n: 30,
+        seed: 2,
+        ...small,
+      },
+      { out, concurrency: 2, cwd: root },
+    );
     assert.equal(manifest.counts.failed, 0);
     const convs = lines(out);
     assert.equal(convs.length, 30);
-    assert.ok(convs.every((c) => c.source === 'example-first-fit-user' && ['accepted', 'abandoned'].includes(c.outcome!)));
+    assert.ok(
+      convs.every((c) => c.source === 'example-first-fit-user' && ['accepted', 'abandoned'].includes(c.outcome!)),
+    );
     const check = await runCli(['check', out], dir);
     assert.equal(check.code, 0, check.out);
   });
@@ -437,7 +632,10 @@ describe('simlens.simulators setting', () => {
       { name: 'bad', command: 'x', env: { A: 1 } },
       'python3 x.py',
     ]);
-    assert.deepEqual(r.simulators.map((s) => s.name), ['mine', 'remote']);
+    assert.deepEqual(
+      r.simulators.map((s) => s.name),
+      ['mine', 'remote'],
+    );
     assert.equal(r.problems.length, 3);
     assert.match(r.problems[0], /^simlens\.simulators\[2\]: .*name/);
     assert.match(r.problems[1], /^simlens\.simulators\[3\]: .*env/);
@@ -445,7 +643,9 @@ describe('simlens.simulators setting', () => {
     assert.equal(simulatorUserSpec(r.simulators[0]), 'exec:python3 my_sim.py');
     assert.equal(simulatorUserSpec(r.simulators[1]), 'http://127.0.0.1:8765/');
     assert.equal(simulatorCwd(r.simulators[0], '/ws'), path.resolve('/ws', 'sims'));
-    assert.deepEqual(parseSimulatorSettings({}).problems, ['simlens.simulators: must be a list of {name, command, cwd?, env?, concurrency?}']);
+    assert.deepEqual(parseSimulatorSettings({}).problems, [
+      'simlens.simulators: must be a list of {name, command, cwd?, env?, concurrency?}',
+    ]);
   });
 });
 
@@ -453,7 +653,10 @@ describe('forks of external runs', () => {
   test('Python example (restore): the prefix is kept byte for byte and the user answers the fork turn as it did', async () => {
     const convs = lines(path.join(dir, 'c1.jsonl'));
     const orig = convs.find((c) => c.turns.length >= 4)!;
-    const r = await runCli(['simulate', '--fork', `c1.jsonl:${orig.id}:1`, '--n', '3', '--out', 'forks.jsonl', '--quiet'], dir);
+    const r = await runCli(
+      ['simulate', '--fork', `c1.jsonl:${orig.id}:1`, '--n', '3', '--out', 'forks.jsonl', '--quiet'],
+      dir,
+    );
     assert.equal(r.code, 0, r.err);
     const forks = lines(path.join(dir, 'forks.jsonl'));
     assert.equal(forks.length, 3);
@@ -466,7 +669,9 @@ describe('forks of external runs', () => {
       assert.equal(f.turns[2].user_utterance, orig.turns[2].user_utterance);
       assert.deepEqual(f.turns[2].trace!.agenda, orig.turns[2].trace!.agenda);
     }
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'forks.jsonl.manifest.json'), 'utf8')) as { fork: { methods: string[] } };
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'forks.jsonl.manifest.json'), 'utf8')) as {
+      fork: { methods: string[] };
+    };
     assert.deepEqual(manifest.fork.methods, ['restore', 'restore', 'restore']);
     assert.deepEqual(liveSimulatorPids(), []);
   });
@@ -477,7 +682,10 @@ describe('forks of external runs', () => {
     await runSimulation({ user, agent: 'local-good', n: 6, seed: 5, ...small }, { out, concurrency: 2, cwd: root });
     const orig = lines(out).find((c) => c.turns.length >= 3)!;
     // From the repository (the command's `--import tsx` resolves there), with absolute paths.
-    const r = await runCli(['simulate', '--fork', `${out}:${orig.id}:1`, '--n', '2', '--out', path.join(dir, 'ts-forks.jsonl'), '--quiet'], root);
+    const r = await runCli(
+      ['simulate', '--fork', `${out}:${orig.id}:1`, '--n', '2', '--out', path.join(dir, 'ts-forks.jsonl'), '--quiet'],
+      root,
+    );
     assert.equal(r.code, 0, r.err);
     const forks = lines(path.join(dir, 'ts-forks.jsonl'));
     assert.equal(forks.length, 2);
@@ -488,17 +696,45 @@ describe('forks of external runs', () => {
     }
     // The editor's way: the simulator starts where its simlens.simulators entry says (here the repository,
     // where `--import tsx` resolves), whatever folder the file is in; without that it cannot start there.
-    const viaApi = await forkConversation({ file: out, id: orig.id!, turn: 1, n: 1, cwd: dir, simulator: () => ({ cwd: root }) });
+    const viaApi = await forkConversation({
+      file: out,
+      id: orig.id!,
+      turn: 1,
+      n: 1,
+      cwd: dir,
+      simulator: () => ({ cwd: root }),
+    });
     assert.equal(viaApi.conversations[0].turns[2].user_utterance, orig.turns[2].user_utterance);
-    await assert.rejects(forkConversation({ file: out, id: orig.id!, turn: 1, n: 1, cwd: dir }), /could not be initialized/);
+    await assert.rejects(
+      forkConversation({ file: out, id: orig.id!, turn: 1, n: 1, cwd: dir }),
+      /could not be initialized/,
+    );
     // A prefix the simulator does not say again is refused with the turn and both utterances.
     const bad = structuredClone(orig);
     bad.turns[1].user_utterance = 'not what it says';
     writeFileSync(path.join(dir, 'ts-bad.jsonl'), `${JSON.stringify(bad)}\n`);
-    writeFileSync(path.join(dir, 'ts-bad.jsonl.manifest.json'), readFileSync(path.join(dir, 'ts-fork-base.jsonl.manifest.json')));
-    const refused = await runCli(['simulate', '--fork', `${path.join(dir, 'ts-bad.jsonl')}:${orig.id}:1`, '--n', '1', '--out', path.join(dir, 'ts-bad-forks.jsonl'), '--quiet'], root);
+    writeFileSync(
+      path.join(dir, 'ts-bad.jsonl.manifest.json'),
+      readFileSync(path.join(dir, 'ts-fork-base.jsonl.manifest.json')),
+    );
+    const refused = await runCli(
+      [
+        'simulate',
+        '--fork',
+        `${path.join(dir, 'ts-bad.jsonl')}:${orig.id}:1`,
+        '--n',
+        '1',
+        '--out',
+        path.join(dir, 'ts-bad-forks.jsonl'),
+        '--quiet',
+      ],
+      root,
+    );
     assert.notEqual(refused.code, 0);
-    assert.match(refused.err, /turn 2: the replay with seed \d+ says "Do you have any .*" where the recording says "not what it says"/);
+    assert.match(
+      refused.err,
+      /turn 2: the replay with seed \d+ says "Do you have any .*" where the recording says "not what it says"/,
+    );
     await until('no simulator process left', () => liveSimulatorPids().length === 0);
   });
 });

@@ -27,7 +27,11 @@ import { scratchDir } from '../../support/scratch';
 const root = path.resolve(__dirname, '../../..');
 const faulty = path.join(root, 'test/fixtures/simulators/faulty_user.py');
 const dir = scratchDir('simlens-external-agents-');
-const lines = (file: string): Conversation[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Conversation);
+const lines = (file: string): Conversation[] =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Conversation);
 /** faulty_user.py error EVERY: conversations with index % EVERY == 1 raise at their first respond (turn 2). */
 const EVERY = 4;
 const simulatorFails = (index: number) => index % EVERY === 1;
@@ -51,7 +55,11 @@ class Loopback {
   }
 
   private async handle(data: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const body = JSON.parse(data) as { conversation_id: string; history: { speaker: string; text: string }[]; user_utterance: string };
+    const body = JSON.parse(data) as {
+      conversation_id: string;
+      history: { speaker: string; text: string }[];
+      user_utterance: string;
+    };
     const turn = body.history.filter((h) => h.speaker === 'user').length;
     const index = Number(body.conversation_id.slice(-6));
     const dropped = index % 3 === 0 && turn === 1;
@@ -60,10 +68,16 @@ class Loopback {
       req.socket.destroy(); // no status line: the recommender is unreachable
       return;
     }
-    if (turn === 0) this.sessions.set(body.conversation_id, this.agent.createSession(body.conversation_id, createRng(body.conversation_id), {}));
+    if (turn === 0)
+      this.sessions.set(
+        body.conversation_id,
+        this.agent.createSession(body.conversation_id, createRng(body.conversation_id), {}),
+      );
     const answer = await this.sessions.get(body.conversation_id)!.respond(body.user_utterance, body.history as never);
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ utterance: answer.utterance, recommendations: answer.recommendations, acts: answer.acts }));
+    res.end(
+      JSON.stringify({ utterance: answer.utterance, recommendations: answer.recommendations, acts: answer.acts }),
+    );
   }
 
   async stop(): Promise<void> {
@@ -90,19 +104,34 @@ describe('an external simulator against an HTTP recommender', () => {
     for (const c of convs) {
       const index = c.metadata!.index as number;
       // The simulator fails at its first respond, before the recommender's second request.
-      const reason = simulatorFails(index) ? 'simulator_error' : index % 3 === 0 && c.turns.length >= 2 ? 'agent_unreachable' : undefined;
+      const reason = simulatorFails(index)
+        ? 'simulator_error'
+        : index % 3 === 0 && c.turns.length >= 2
+          ? 'agent_unreachable'
+          : undefined;
       if (reason) expected[reason] = (expected[reason] ?? 0) + 1;
       if (reason === 'simulator_error') {
         assert.equal(c.outcome, 'simulator_error', c.id);
-        assert.match(String(c.metadata!.error), new RegExp(`^simulator "faulty-error" .*, conversation ${c.id}, turn 2 \\(respond\\): respond failed: ValueError: my simulator has a bug`));
-        assert.ok(!rec.requests.some((r) => r.id === c.id && r.turn >= 1), `${c.id}: no request after the simulator failed`);
+        assert.match(
+          String(c.metadata!.error),
+          new RegExp(
+            `^simulator "faulty-error" .*, conversation ${c.id}, turn 2 \\(respond\\): respond failed: ValueError: my simulator has a bug`,
+          ),
+        );
+        assert.ok(
+          !rec.requests.some((r) => r.id === c.id && r.turn >= 1),
+          `${c.id}: no request after the simulator failed`,
+        );
       } else if (reason === 'agent_unreachable') {
         assert.equal(c.outcome, 'agent_error', c.id);
         assert.equal(c.metadata!.error_kind, 'agent_unreachable', c.id);
         assert.equal(c.turns[c.turns.length - 1].trace?.error_kind, 'agent_unreachable');
         assert.equal(c.turns.length, 2, c.id);
       } else {
-        assert.ok(['accepted', 'abandoned', 'ended'].includes(c.outcome!), `${c.id}: ${c.outcome} ${String(c.metadata?.error)}`);
+        assert.ok(
+          ['accepted', 'abandoned', 'ended'].includes(c.outcome!),
+          `${c.id}: ${c.outcome} ${String(c.metadata?.error)}`,
+        );
         assert.equal(c.metadata?.error, undefined);
       }
     }
@@ -139,7 +168,36 @@ describe('an external simulator against the LLM recommender (fake OpenAI endpoin
       },
       async (fake) => {
         const n = 24;
-        const r = await runCli(['simulate', '--user', `exec:python3 ${faulty} error ${EVERY}`, '--agent', 'llm-good', '--base-url', fake.url, '--model', 'fake-chat', '--no-cache', '--n', String(n), '--seed', '6', '--concurrency', '2', '--max-turns', '8', '--max-consecutive-failures', '0', '--catalog-size', '300', '--out', 'llm.jsonl', '--quiet'], dir);
+        const r = await runCli(
+          [
+            'simulate',
+            '--user',
+            `exec:python3 ${faulty} error ${EVERY}`,
+            '--agent',
+            'llm-good',
+            '--base-url',
+            fake.url,
+            '--model',
+            'fake-chat',
+            '--no-cache',
+            '--n',
+            String(n),
+            '--seed',
+            '6',
+            '--concurrency',
+            '2',
+            '--max-turns',
+            '8',
+            '--max-consecutive-failures',
+            '0',
+            '--catalog-size',
+            '300',
+            '--out',
+            'llm.jsonl',
+            '--quiet',
+          ],
+          dir,
+        );
         assert.equal(r.code, 1, r.out + r.err); // failures in the run: exit 1
         const convs = lines(path.join(dir, 'llm.jsonl'));
         assert.equal(convs.length, n);
@@ -159,15 +217,23 @@ describe('an external simulator against the LLM recommender (fake OpenAI endpoin
             assert.equal(last.assistant_utterance, undefined);
             // The user's turn the model failed on is kept, with the simulator's state.
             assert.ok(last.user_utterance && Array.isArray(last.trace?.agenda), c.id);
-            assert.ok(c.turns.slice(0, -1).every((t) => t.assistant_utterance === REPLY), c.id);
+            assert.ok(
+              c.turns.slice(0, -1).every((t) => t.assistant_utterance === REPLY),
+              c.id,
+            );
           } else {
-            assert.ok(['accepted', 'abandoned', 'ended'].includes(c.outcome!), `${c.id}: ${c.outcome} ${String(c.metadata?.error)}`);
+            assert.ok(
+              ['accepted', 'abandoned', 'ended'].includes(c.outcome!),
+              `${c.id}: ${c.outcome} ${String(c.metadata?.error)}`,
+            );
           }
         }
         assert.ok(simulatorErrors >= 5 && agentLlm >= 3, `simulator_error ${simulatorErrors}, agent_llm ${agentLlm}`);
         // Every refusal the model sent is one agent_llm conversation, and nothing else is counted.
         assert.equal(agentLlm, refused);
-        const manifest = JSON.parse(readFileSync(path.join(dir, 'llm.jsonl.manifest.json'), 'utf8')) as { counts: { by_reason: Record<string, number> } };
+        const manifest = JSON.parse(readFileSync(path.join(dir, 'llm.jsonl.manifest.json'), 'utf8')) as {
+          counts: { by_reason: Record<string, number> };
+        };
         assert.deepEqual(manifest.counts.by_reason, { simulator_error: simulatorErrors, agent_llm: agentLlm });
       },
     );

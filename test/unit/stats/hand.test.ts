@@ -20,7 +20,10 @@ describe('hand-computed statistics', () => {
     assert.equal(r.statistic, 0);
     assert.ok(Math.abs(r.pvalue - 1 / 3) < 1e-15);
     // null distribution of U for 2 vs 2: counts 1,1,2,1,1 over C(4,2) = 6
-    assert.deepEqual(Array.from(mwuNullPmf(2, 2, 4), (v) => Math.round(v * 6)), [1, 1, 2, 1, 1]);
+    assert.deepEqual(
+      Array.from(mwuNullPmf(2, 2, 4), (v) => Math.round(v * 6)),
+      [1, 1, 2, 1, 1],
+    );
     assert.equal(binomial(10, 3), 120);
   });
 

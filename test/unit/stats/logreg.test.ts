@@ -1,7 +1,14 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadReference } from './reference';
-import { csrFromDense, csrFromRows, csrSelectRows, fitLogistic, predictProba, sigmoid } from '../../../src/core/stats/logreg';
+import {
+  csrFromDense,
+  csrFromRows,
+  csrSelectRows,
+  fitLogistic,
+  predictProba,
+  sigmoid,
+} from '../../../src/core/stats/logreg';
 
 interface LogregRef {
   X: number[][];
@@ -19,7 +26,10 @@ describe('L2 logistic regression', () => {
     assert.ok(model.converged, `not converged: |g| = ${model.gradientNorm}`);
     assert.ok(Math.abs(model.intercept - ref.w_l2_C1[0]) < 1e-8, `intercept ${model.intercept} vs ${ref.w_l2_C1[0]}`);
     for (let j = 0; j < model.coef.length; j++) {
-      assert.ok(Math.abs(model.coef[j] - ref.w_l2_C1[j + 1]) < 1e-8, `w[${j}] ${model.coef[j]} vs ${ref.w_l2_C1[j + 1]}`);
+      assert.ok(
+        Math.abs(model.coef[j] - ref.w_l2_C1[j + 1]) < 1e-8,
+        `w[${j}] ${model.coef[j]} vs ${ref.w_l2_C1[j + 1]}`,
+      );
     }
     const p = predictProba(model, X);
     for (let i = 0; i < p.length; i++) assert.ok(Math.abs(p[i] - ref.p_l2[i]) < 1e-9, `p[${i}]`);
@@ -51,7 +61,11 @@ describe('L2 logistic regression', () => {
   });
 
   test('csrSelectRows keeps row order', () => {
-    const X = csrFromDense([[1, 0], [0, 2], [3, 4]]);
+    const X = csrFromDense([
+      [1, 0],
+      [0, 2],
+      [3, 4],
+    ]);
     const S = csrSelectRows(X, [2, 0]);
     assert.deepEqual(Array.from(S.indptr), [0, 2, 3]);
     assert.deepEqual(Array.from(S.data), [3, 4, 1]);

@@ -1,11 +1,24 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadReference, close } from './reference';
-import { wilcoxonSignedRank, wilcoxonNullPmf, mcnemarExact, binomialPmf, bootstrapMeanInterval } from '../../../src/core/stats/paired';
+import {
+  wilcoxonSignedRank,
+  wilcoxonNullPmf,
+  mcnemarExact,
+  binomialPmf,
+  bootstrapMeanInterval,
+} from '../../../src/core/stats/paired';
 
 interface Paired {
   generated_with: { scipy: string };
-  wilcoxon: { label: string; d: number[]; statistic?: number | string; pvalue?: number | string; method: string; error?: string }[];
+  wilcoxon: {
+    label: string;
+    d: number[];
+    statistic?: number | string;
+    pvalue?: number | string;
+    method: string;
+    error?: string;
+  }[];
   mcnemar: { b: number; c: number; statistic: number; pvalue: number | string }[];
 }
 const ref = loadReference<Paired>('paired.json');
@@ -51,7 +64,10 @@ describe('paired tests by hand', () => {
       assert.ok(Math.abs(s - 1) < 1e-12);
     }
     // n = 3: R+ in {0,1,2,3,3,4,5,6} over 8 sign assignments
-    assert.deepEqual([...wilcoxonNullPmf(3)].map((p) => p * 8), [1, 1, 1, 2, 1, 1, 1]);
+    assert.deepEqual(
+      [...wilcoxonNullPmf(3)].map((p) => p * 8),
+      [1, 1, 1, 2, 1, 1, 1],
+    );
   });
 
   test('swapping A and B leaves the p-value unchanged', () => {

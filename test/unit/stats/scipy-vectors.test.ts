@@ -15,7 +15,14 @@ interface TwoSample {
 }
 interface Vectors {
   two_sample: TwoSample[];
-  kendall: { name: string; x: number[]; y: number[]; statistic: number | string | null; pvalue: number | string | null; method_used: string }[];
+  kendall: {
+    name: string;
+    x: number[];
+    y: number[];
+    statistic: number | string | null;
+    pvalue: number | string | null;
+    method_used: string;
+  }[];
   cohen_kappa: { name: string; a: (number | string)[]; b: (number | string)[]; kappa: number }[];
   kl_divergence: { name: string; p: number[]; q: number[]; kl_nats: number | string; kl_bits: number | string }[];
 }
@@ -34,8 +41,14 @@ describe('SciPy reference vectors', () => {
     for (const c of vectors.two_sample) {
       const r = mannWhitneyU(c.x, c.y);
       assert.equal(r.method, c.mannwhitneyu.method_used, `${c.name}: method`);
-      assert.ok(close(r.statistic, c.mannwhitneyu.statistic, 0, 1e-9), `${c.name}: U ${r.statistic} vs ${c.mannwhitneyu.statistic}`);
-      assert.ok(close(r.pvalue, c.mannwhitneyu.pvalue, RTOL, 1e-300), `${c.name}: p ${r.pvalue} vs ${c.mannwhitneyu.pvalue}`);
+      assert.ok(
+        close(r.statistic, c.mannwhitneyu.statistic, 0, 1e-9),
+        `${c.name}: U ${r.statistic} vs ${c.mannwhitneyu.statistic}`,
+      );
+      assert.ok(
+        close(r.pvalue, c.mannwhitneyu.pvalue, RTOL, 1e-300),
+        `${c.name}: p ${r.pvalue} vs ${c.mannwhitneyu.pvalue}`,
+      );
     }
   });
 
@@ -44,7 +57,10 @@ describe('SciPy reference vectors', () => {
       const r = ks2samp(c.x, c.y);
       assert.equal(r.method, c.ks_2samp.method_used, `${c.name}: method`);
       assert.equal(r.fellBack, c.ks_2samp.exact_fell_back_to_asymp, `${c.name}: fallback`);
-      assert.ok(close(r.statistic, c.ks_2samp.statistic, 1e-15, 1e-15), `${c.name}: D ${r.statistic} vs ${c.ks_2samp.statistic}`);
+      assert.ok(
+        close(r.statistic, c.ks_2samp.statistic, 1e-15, 1e-15),
+        `${c.name}: D ${r.statistic} vs ${c.ks_2samp.statistic}`,
+      );
       assert.ok(close(r.pvalue, c.ks_2samp.pvalue, RTOL, 1e-300), `${c.name}: p ${r.pvalue} vs ${c.ks_2samp.pvalue}`);
     }
   });

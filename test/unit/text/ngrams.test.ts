@@ -7,7 +7,17 @@ import { userNgrams } from '../../../src/core/metrics/hls';
 
 describe('n-gram features (one featurizer)', () => {
   test('dialogue style keeps ?, ! and $ as tokens; words style adds one question feature', () => {
-    assert.deepEqual(dialogueTokens("I'll take it? Yes! Under $50"), ["i'll", 'take', 'it', '?', 'yes', '!', 'under', '$', '50']);
+    assert.deepEqual(dialogueTokens("I'll take it? Yes! Under $50"), [
+      "i'll",
+      'take',
+      'it',
+      '?',
+      'yes',
+      '!',
+      'under',
+      '$',
+      '50',
+    ]);
     assert.deepEqual(textNgrams('Any boots?', 'dialogue'), ['any', 'boots', '?', 'any boots', 'boots ?']);
     assert.deepEqual(textNgrams('Any boots?', 'words'), ['any', 'boots', 'any boots', QUESTION_FEATURE]);
     assert.deepEqual(lexicalFeatures('Any boots?'), textNgrams('Any boots?', 'words'));

@@ -40,7 +40,12 @@ describe('tokenize', () => {
 
 describe('contentTokens and stopwords', () => {
   test('drops stopwords but keeps shopping words', () => {
-    assert.deepEqual(contentTokens('I am looking for a pair of the warmest boots'), ['looking', 'pair', 'warmest', 'boots']);
+    assert.deepEqual(contentTokens('I am looking for a pair of the warmest boots'), [
+      'looking',
+      'pair',
+      'warmest',
+      'boots',
+    ]);
     assert.deepEqual(contentTokens('not too light, a long top'), ['light', 'long', 'top']);
     assert.ok(isStopword('the'));
     assert.ok(!isStopword('boots'));
@@ -50,8 +55,18 @@ describe('contentTokens and stopwords', () => {
 describe('foldPlural', () => {
   test('folds common English plurals and leaves other words alone', () => {
     const cases: [string, string][] = [
-      ['boots', 'boot'], ['dresses', 'dress'], ['accessories', 'accessory'], ['shoes', 'shoe'], ['watches', 'watch'],
-      ['boxes', 'box'], ['dress', 'dress'], ['bus', 'bus'], ['his', 'his'], ['jeans', 'jean'], ['bag', 'bag'], ["women's", "women's"],
+      ['boots', 'boot'],
+      ['dresses', 'dress'],
+      ['accessories', 'accessory'],
+      ['shoes', 'shoe'],
+      ['watches', 'watch'],
+      ['boxes', 'box'],
+      ['dress', 'dress'],
+      ['bus', 'bus'],
+      ['his', 'his'],
+      ['jeans', 'jean'],
+      ['bag', 'bag'],
+      ["women's", "women's"],
     ];
     for (const [input, expected] of cases) assert.equal(foldPlural(input), expected, input);
   });

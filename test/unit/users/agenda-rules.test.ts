@@ -12,11 +12,21 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Conversation, SimulatorTrace } from '../../../src/core/model';
 import {
-  TURN_CAP_END_REASON, parseSimulationConfig, prepareEnvironment, simulateConversation, type SimulationConfigInput, type SimulationEnvironment,
+  TURN_CAP_END_REASON,
+  parseSimulationConfig,
+  prepareEnvironment,
+  simulateConversation,
+  type SimulationConfigInput,
+  type SimulationEnvironment,
 } from '../../../src/core/run/index';
 import { REASK_REASON } from '../../../src/core/sim/users/agenda/agendaUser';
 import { InvariantChecker } from '../../../src/core/check/index';
-import { AgendaUserSimulator, TransitionModel, createInteractionModel, defaultTransitionCounts } from '../../../src/core/sim/users/index';
+import {
+  AgendaUserSimulator,
+  TransitionModel,
+  createInteractionModel,
+  defaultTransitionCounts,
+} from '../../../src/core/sim/users/index';
 
 type Loose = Record<string, unknown>;
 
@@ -38,14 +48,18 @@ async function* run(config: SimulationConfigInput, n: number): AsyncGenerator<Co
 }
 
 const traces = (c: Conversation): SimulatorTrace[] => c.turns.map((t) => t.trace!);
-const disclosedOf = (t: SimulatorTrace): string[] => ((t.goal as Loose | undefined)?.['disclosed'] as string[] | undefined) ?? [];
+const disclosedOf = (t: SimulatorTrace): string[] =>
+  ((t.goal as Loose | undefined)?.['disclosed'] as string[] | undefined) ?? [];
 
 /** local-bad's re-ask questions (src/core/sim/recommenders/local/bad.ts, REASK) by the preference they ask for. */
 const LOCAL_BAD_REASKS: [string, RegExp][] = [
   ['colour', /what colour did you have in mind\?|which colour was it again\?/i],
   ['gender', /was this for women or men\?|these are for whom, again\?/i],
   ['occasion', /which occasion was this for, again\?|where will you be wearing them\?/i],
-  ['material', /did you have a material in mind, or was that not important\?|what material were you hoping for, again\?/i],
+  [
+    'material',
+    /did you have a material in mind, or was that not important\?|what material were you hoping for, again\?/i,
+  ],
   ['price_band', /remind me of your budget\?|how much were you planning to spend, roughly\?/i],
   ['style', /how would you describe the style you are after, once more\?/i],
   ['type', /so, was it .+ you wanted, or something along those lines\?/i],
@@ -58,12 +72,17 @@ describe('re-asking a disclosed preference', () => {
     let withItems = 0;
     let withOtherQuestion = 0;
     for (const interaction of ['cir6', 'qrfa'] as const) {
-      for await (const c of run({ user: 'agenda', interaction, agent: 'local-bad', seed: `reask-${interaction}`, n: 600 }, 600)) {
+      for await (const c of run(
+        { user: 'agenda', interaction, agent: 'local-bad', seed: `reask-${interaction}`, n: 600 },
+        600,
+      )) {
         const ts = traces(c);
         for (let k = 0; k + 1 < c.turns.length; k++) {
           const text = c.turns[k].assistant_utterance ?? '';
           const disclosed = disclosedOf(ts[k]);
-          const slots = LOCAL_BAD_REASKS.filter(([slot, re]) => disclosed.includes(slot) && re.test(text)).map(([slot]) => slot);
+          const slots = LOCAL_BAD_REASKS.filter(([slot, re]) => disclosed.includes(slot) && re.test(text)).map(
+            ([slot]) => slot,
+          );
           if (slots.length === 0) continue;
           reasks++;
           if (c.turns[k].recommendations?.length) withItems++;
@@ -75,7 +94,8 @@ describe('re-asking a disclosed preference', () => {
           for (const slot of slots) assert.ok(String(next.push_reason).includes(slot), `${where}: ${next.push_reason}`);
           assert.equal(next.patience, (ts[k].patience ?? NaN) - 1, where);
           // At zero the user leaves, unless what it came for is on screen: then it takes it.
-          if (next.patience === 0) assert.ok(next.user_act === 'Complete.Abandon' || next.user_act === 'Note.Accept', where);
+          if (next.patience === 0)
+            assert.ok(next.user_act === 'Complete.Abandon' || next.user_act === 'Note.Accept', where);
         }
       }
     }
@@ -88,7 +108,10 @@ describe('re-asking a disclosed preference', () => {
   test('against local-good (600 conversations) no turn counts as a re-ask', async () => {
     let turns = 0;
     for (const interaction of ['cir6', 'qrfa'] as const) {
-      for await (const c of run({ user: 'agenda', interaction, agent: 'local-good', seed: `reask-good-${interaction}`, n: 300 }, 300)) {
+      for await (const c of run(
+        { user: 'agenda', interaction, agent: 'local-good', seed: `reask-good-${interaction}`, n: 300 },
+        300,
+      )) {
         for (const t of traces(c)) {
           turns++;
           assert.ok(!String(t.push_reason ?? '').startsWith(REASK_REASON), `${c.id}: ${t.push_reason}`);
@@ -98,16 +121,19 @@ describe('re-asking a disclosed preference', () => {
     assert.ok(turns > 1000);
   });
 
-  test('with checkContent off (the paper\'s plain rule) a re-ask is judged by its acts only', async () => {
+  test("with checkContent off (the paper's plain rule) a re-ask is judged by its acts only", async () => {
     const env = await environment({ user: 'agenda', agent: 'local-bad', seed: 'reask-off', n: 200 });
     const user = new AgendaUserSimulator({
-      catalog: env.catalog, preferences: 'pkg', checkContent: false,
+      catalog: env.catalog,
+      preferences: 'pkg',
+      checkContent: false,
       interaction: createInteractionModel('cir6', { transitions: new TransitionModel(defaultTransitionCounts()) }),
     });
     const plain: SimulationEnvironment = { ...env, user };
     for (let i = 0; i < 200; i++) {
       const { conversation: c } = await simulateConversation(plain, i);
-      for (const t of traces(c)) assert.ok(!String(t.push_reason ?? '').startsWith(REASK_REASON), `${c.id}: ${t.push_reason}`);
+      for (const t of traces(c))
+        assert.ok(!String(t.push_reason ?? '').startsWith(REASK_REASON), `${c.id}: ${t.push_reason}`);
     }
   });
 });
@@ -116,8 +142,29 @@ describe('refining and revising need something said before', () => {
   test('over 2,400 QRFA conversations: no first turn refines or revises; a revise changes a value said before; a refine follows a disclosure', async () => {
     const runs: [SimulationConfigInput, number][] = [
       [{ user: 'agenda', interaction: 'qrfa', agent: 'local-good', seed: 'qrfa-open-good', n: 1000 }, 1000],
-      [{ user: 'agenda', interaction: 'qrfa', preferences: 'single', agent: 'local-bad', seed: 'qrfa-open-bad', n: 1000 }, 1000],
-      [{ user: 'agenda', interaction: 'qrfa', meta: 'prob', tolerance: 1, agent: 'local-bad', seed: 'qrfa-open-meta', n: 400 }, 400],
+      [
+        {
+          user: 'agenda',
+          interaction: 'qrfa',
+          preferences: 'single',
+          agent: 'local-bad',
+          seed: 'qrfa-open-bad',
+          n: 1000,
+        },
+        1000,
+      ],
+      [
+        {
+          user: 'agenda',
+          interaction: 'qrfa',
+          meta: 'prob',
+          tolerance: 1,
+          agent: 'local-bad',
+          seed: 'qrfa-open-meta',
+          n: 400,
+        },
+        400,
+      ],
     ];
     let revises = 0;
     let refines = 0;
@@ -126,7 +173,10 @@ describe('refining and revising need something said before', () => {
       for await (const c of run(config, n)) {
         const ts = traces(c);
         const first = ts[0];
-        assert.ok(!['Reveal.Refine', 'Reveal.Revise'].includes(first.user_act ?? ''), `${c.id} opens with ${first.user_act}: ${c.turns[0].user_utterance}`);
+        assert.ok(
+          !['Reveal.Refine', 'Reveal.Revise'].includes(first.user_act ?? ''),
+          `${c.id} opens with ${first.user_act}: ${c.turns[0].user_utterance}`,
+        );
         if (String((first as Loose)['planned_act'] ?? '').startsWith('Reveal')) plannedAtOpening++;
         const said = new Map<string, string>();
         for (const [k, t] of ts.entries()) {
@@ -193,8 +243,24 @@ describe('a meta agenda user after a target switch', () => {
   // from the disclosed goal, a Reveal.Refine stated the new target's colour as if new ("Only show
   // me things olive." after "Something burgundy."), in 2 of 10,000 meta-tol conversations.
   test('states a value that differs from what it said as a revision (benchmark conversations 275 and 6821, and 300 more)', async () => {
-    const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', interaction: 'cir6', preferences: 'single', meta: 'tol', agent: 'local-bad', n: 10000, seed: 'invariants-bench', catalog_size: 800 }));
-    const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, metaTolerance: env.config.tolerance ?? 2, only: ['no-silent-contradiction', 'meta-consistent-with-target'] });
+    const env = await prepareEnvironment(
+      parseSimulationConfig({
+        user: 'agenda',
+        interaction: 'cir6',
+        preferences: 'single',
+        meta: 'tol',
+        agent: 'local-bad',
+        n: 10000,
+        seed: 'invariants-bench',
+        catalog_size: 800,
+      }),
+    );
+    const checker = new InvariantChecker({
+      catalog: env.catalog,
+      maxTurns: env.maxTurns,
+      metaTolerance: env.config.tolerance ?? 2,
+      only: ['no-silent-contradiction', 'meta-consistent-with-target'],
+    });
     // Conversations 275 and 6821 were found with the one-template NLG; the wording grammar draws
     // differently now, so the test also reads the first 300 conversations of the same run.
     let revisions = 0;

@@ -4,7 +4,12 @@ import type { Conversation, SimulatorTrace } from '../../../src/core/model';
 import type { Agent } from '../../../src/core/sim/types';
 import type { SimulationEnvironment } from '../../../src/core/run/index';
 import {
-  AgendaUserSimulator, TemplateNlg, TransitionModel, createInteractionModel, defaultTransitionCounts, type UserSpec,
+  AgendaUserSimulator,
+  TemplateNlg,
+  TransitionModel,
+  createInteractionModel,
+  defaultTransitionCounts,
+  type UserSpec,
 } from '../../../src/core/sim/users/index';
 import { KeywordAgent, ScriptedAgent, simulateOne, tinyCatalog, userEnv } from './fixtures';
 
@@ -13,14 +18,25 @@ const transitions = new TransitionModel(defaultTransitionCounts());
 
 const env = (agent: Agent, spec: UserSpec = { user: 'agenda' }, maxTurns = 20): SimulationEnvironment =>
   userEnv(agent, spec, { catalog, transitions }, maxTurns);
-const simulate = (e: SimulationEnvironment, i: number, task = i % 2 ? 'footwear' : 'outerwear'): Promise<Conversation> => simulateOne(e, i, 'agenda-test', task);
+const simulate = (
+  e: SimulationEnvironment,
+  i: number,
+  task = i % 2 ? 'footwear' : 'outerwear',
+): Promise<Conversation> => simulateOne(e, i, 'agenda-test', task);
 
 const traces = (c: Conversation): SimulatorTrace[] => c.turns.map((t) => t.trace!);
 
 describe('agenda-based user', () => {
   test('an agent that always answers appropriately: every turn is a pull of the next agenda act', async () => {
-    const agent = new ScriptedAgent(catalog, [{ utterance: 'Sure.', acts: ['elicit_preference', 'recommend', 'explain_recommendation', 'greet_acknowledge'] }]);
-    const user = new AgendaUserSimulator({ catalog, interaction: createInteractionModel('cir6', { transitions }), preferences: 'pkg', checkContent: false });
+    const agent = new ScriptedAgent(catalog, [
+      { utterance: 'Sure.', acts: ['elicit_preference', 'recommend', 'explain_recommendation', 'greet_acknowledge'] },
+    ]);
+    const user = new AgendaUserSimulator({
+      catalog,
+      interaction: createInteractionModel('cir6', { transitions }),
+      preferences: 'pkg',
+      checkContent: false,
+    });
     const e: SimulationEnvironment = { ...env(agent), user };
     for (let i = 0; i < 30; i++) {
       const c = await simulate(e, i);
@@ -47,7 +63,9 @@ describe('agenda-based user', () => {
   });
 
   test('an agent that never answers: push, patience down by one each turn, abandon at zero', async () => {
-    const agent = new ScriptedAgent(catalog, [{ utterance: 'Did you know socks were invented in Greece?', acts: ['chit_chat'] }]);
+    const agent = new ScriptedAgent(catalog, [
+      { utterance: 'Did you know socks were invented in Greece?', acts: ['chit_chat'] },
+    ]);
     let abandoned = 0;
     for (const patience of [1, 3, 5]) {
       for (let seed = 0; seed < 15; seed++) {
@@ -124,7 +142,10 @@ describe('agenda-based user', () => {
         accepted++;
         assert.equal(last.user_act, 'Note.Accept');
         assert.deepEqual(last.agenda, []);
-        assert.ok((c.turns[c.turns.length - 2].recommendations?.length ?? 0) > 0, 'an item was shown before the acceptance');
+        assert.ok(
+          (c.turns[c.turns.length - 2].recommendations?.length ?? 0) > 0,
+          'an item was shown before the acceptance',
+        );
       }
       assert.equal(ts.filter((t) => t.user_act === 'Note.Accept').length, c.outcome === 'accepted' ? 1 : 0);
     }
@@ -132,7 +153,13 @@ describe('agenda-based user', () => {
   });
 
   test('the turn cap ends a conversation as "ended"', async () => {
-    const agent = new ScriptedAgent(catalog, [{ utterance: 'Hmm.', acts: ['elicit_preference', 'recommend', 'explain_recommendation'], items: ['F001', 'F002'] }]);
+    const agent = new ScriptedAgent(catalog, [
+      {
+        utterance: 'Hmm.',
+        acts: ['elicit_preference', 'recommend', 'explain_recommendation'],
+        items: ['F001', 'F002'],
+      },
+    ]);
     const c = await simulate(env(agent, { user: 'agenda', patience: 100 }, 2), 1);
     assert.ok(c.turns.length <= 2);
     if (c.turns.length === 2) assert.equal(c.metadata?.turn_cap, 2);
@@ -147,7 +174,10 @@ describe('agenda-based user', () => {
 
   test('typo rate 0 gives template text only', async () => {
     const user = new AgendaUserSimulator({
-      catalog, interaction: createInteractionModel('cir6', { transitions }), preferences: 'pkg', nlg: new TemplateNlg({ typoRate: 0 }),
+      catalog,
+      interaction: createInteractionModel('cir6', { transitions }),
+      preferences: 'pkg',
+      nlg: new TemplateNlg({ typoRate: 0 }),
     });
     const e: SimulationEnvironment = { ...env(new KeywordAgent(catalog)), user };
     const c = await simulate(e, 2);

@@ -14,10 +14,13 @@ test('Catalog.derived builds once per catalog and keeps one value per builder', 
   assert.equal(builds, 1);
   assert.notEqual(b.derived(build), first);
   assert.equal(builds, 2);
-  assert.deepEqual(a.derived(() => 'other'), 'other');
+  assert.deepEqual(
+    a.derived(() => 'other'),
+    'other',
+  );
 });
 
-test('the local recommenders\' lexicon is the catalog\'s, one per catalog', () => {
+test("the local recommenders' lexicon is the catalog's, one per catalog", () => {
   const a = generateApparelCatalog({ size: 50 });
   const b = generateApparelCatalog({ size: 50 });
   assert.equal(Lexicon.for(a), Lexicon.for(a));

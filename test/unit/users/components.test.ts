@@ -1,7 +1,25 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../../src/core/random';
-import { AgentNlu, DEFAULT_AGENDA_RULE, FALLBACK_AGENDA, PkgPreferences, SingleItemPreferences, TemplateNlg, TransitionModel, addTypo, agentActClassifier, builtinAgentActExamples, createInteractionModel, createPreferenceModel, defaultAnswerMapping, defaultTransitionCounts, isAppropriateAnswer, sampleTaste, type Taste } from '../../../src/core/sim/users/index';
+import {
+  AgentNlu,
+  DEFAULT_AGENDA_RULE,
+  FALLBACK_AGENDA,
+  PkgPreferences,
+  SingleItemPreferences,
+  TemplateNlg,
+  TransitionModel,
+  addTypo,
+  agentActClassifier,
+  builtinAgentActExamples,
+  createInteractionModel,
+  createPreferenceModel,
+  defaultAnswerMapping,
+  defaultTransitionCounts,
+  isAppropriateAnswer,
+  sampleTaste,
+  type Taste,
+} from '../../../src/core/sim/users/index';
 import { mainAct } from '../../../src/core/taxonomy/acts';
 import { askedAttributes, questionSentences, valuePhrase } from '../../../src/core/sim/users/phrases';
 import { tinyCatalog } from './fixtures';
@@ -19,7 +37,10 @@ describe('interaction models', () => {
         const { agenda, fallback } = model.initialAgenda(rng);
         assert.equal(fallback, false);
         assert.ok(agenda.length >= 1 && agenda.length <= DEFAULT_AGENDA_RULE.maxLength, `length ${agenda.length}`);
-        assert.ok(agenda.slice(0, 5).some((a) => mainAct(a) === 'Disclose'), `no Disclose in ${agenda.join(' ')}`);
+        assert.ok(
+          agenda.slice(0, 5).some((a) => mainAct(a) === 'Disclose'),
+          `no Disclose in ${agenda.join(' ')}`,
+        );
         lengths.push(agenda.length);
       }
       assert.ok(new Set(lengths).size > 2, 'agendas should vary in length');
@@ -43,7 +64,10 @@ describe('interaction models', () => {
     const counts = defaultTransitionCounts();
     counts.cir6.Start = { Inquire: 100 };
     counts.cir6.Inquire = { Inquire: 100, Complete: 100 };
-    const model = createInteractionModel('cir6', { transitions: new TransitionModel(counts, { alpha: 0 }), rule: { maxAttempts: 20 } });
+    const model = createInteractionModel('cir6', {
+      transitions: new TransitionModel(counts, { alpha: 0 }),
+      rule: { maxAttempts: 20 },
+    });
     const r = model.initialAgenda(createRng(1));
     assert.equal(r.fallback, true);
     assert.deepEqual(r.agenda, FALLBACK_AGENDA);
@@ -65,16 +89,28 @@ describe('interaction models', () => {
     const model = createInteractionModel('qrfa', { transitions });
     const rng = createRng(9);
     const after = (agentAct: string) => Array.from({ length: 4000 }, () => model.replacement(agentAct, rng));
-    const queryShare = (acts: string[]) => acts.filter((a) => ['Disclose', 'Reveal', 'Inquire'].includes(mainAct(a)) || a === 'Navigate.Repeat').length / acts.length;
+    const queryShare = (acts: string[]) =>
+      acts.filter((a) => ['Disclose', 'Reveal', 'Inquire'].includes(mainAct(a)) || a === 'Navigate.Repeat').length /
+      acts.length;
     const afterRequest = queryShare(after('Inquire.Elicit'));
-    const expected = transitions.qrfaProbability('Request', 'Query') / (transitions.qrfaProbability('Request', 'Query') + transitions.qrfaProbability('Request', 'Feedback'));
+    const expected =
+      transitions.qrfaProbability('Request', 'Query') /
+      (transitions.qrfaProbability('Request', 'Query') + transitions.qrfaProbability('Request', 'Feedback'));
     assert.ok(Math.abs(afterRequest - expected) < 0.03, `${afterRequest} vs ${expected}`);
-    assert.ok(queryShare(after('Reveal.Show')) < afterRequest, 'answers are followed by feedback more often than requests are');
+    assert.ok(
+      queryShare(after('Reveal.Show')) < afterRequest,
+      'answers are followed by feedback more often than requests are',
+    );
   });
 });
 
 describe('preference models', () => {
-  const taste: Taste = { category: 'footwear', anchor: 'F000', liked: { colour: ['black'] }, disliked: { material: ['suede'] } };
+  const taste: Taste = {
+    category: 'footwear',
+    anchor: 'F000',
+    liked: { colour: ['black'] },
+    disliked: { material: ['suede'] },
+  };
   // F000: black leather sneakers; F001: green suede boots; F002: blue canvas sandals (see fixtures).
   const items = ['F000', 'F001', 'F002', 'F003'].map((id) => catalog.get(id)!);
 
@@ -109,7 +145,10 @@ describe('preference models', () => {
 
   test('PKG thresholds are configurable', () => {
     const history = [{ item_id: 'F000', rating: 3 }];
-    assert.equal(new PkgPreferences(taste, history, catalog).attributePreference('colour', items[0].attributes.colour), 0);
+    assert.equal(
+      new PkgPreferences(taste, history, catalog).attributePreference('colour', items[0].attributes.colour),
+      0,
+    );
     const lenient = new PkgPreferences(taste, history, catalog, { likedAttribute: 3 });
     assert.equal(lenient.attributePreference('colour', items[0].attributes.colour), 1);
     const strict = new PkgPreferences(taste, history, catalog, { accept: 10 });
@@ -122,17 +161,29 @@ describe('preference models', () => {
     assert.equal(p.isConsumed('F001'), false);
     const all = catalog.byCategory('footwear');
     const first = all.map((i) => p.opinion(i));
-    assert.deepEqual(all.map((i) => p.opinion(i)), first, 'remembered');
+    assert.deepEqual(
+      all.map((i) => p.opinion(i)),
+      first,
+      'remembered',
+    );
     const likes = first.filter((o) => o === 'like').length;
     assert.ok(likes > 15 && likes < 45, `about half liked, got ${likes}/60`);
   });
 
   test('createPreferenceModel: 8 history items of the task category, at least one liked', () => {
     for (let seed = 0; seed < 100; seed++) {
-      const p = createPreferenceModel('pkg', catalog, seed % 2 ? 'footwear' : 'outerwear', createRng(seed)) as PkgPreferences;
+      const p = createPreferenceModel(
+        'pkg',
+        catalog,
+        seed % 2 ? 'footwear' : 'outerwear',
+        createRng(seed),
+      ) as PkgPreferences;
       const ratings = p.ratings();
       assert.equal(ratings.length, 8);
-      assert.ok(ratings.some((r) => r.rating >= 4), `seed ${seed}`);
+      assert.ok(
+        ratings.some((r) => r.rating >= 4),
+        `seed ${seed}`,
+      );
       for (const r of ratings) {
         assert.equal(catalog.get(r.item_id)!.category, seed % 2 ? 'footwear' : 'outerwear');
         assert.ok(r.rating >= 0.5 && r.rating <= 5 && Number.isInteger(r.rating * 2));
@@ -147,7 +198,10 @@ describe('preference models', () => {
 
 describe('template NLG', () => {
   test('fills slots, skips templates it cannot fill, avoids repeating itself', () => {
-    const nlg = new TemplateNlg({ typoRate: 0, templates: { acts: { Disclose: ['I want {value}.', 'Something {value} for {category}.', 'Hello.'] } } });
+    const nlg = new TemplateNlg({
+      typoRate: 0,
+      templates: { acts: { Disclose: ['I want {value}.', 'Something {value} for {category}.', 'Hello.'] } },
+    });
     const rng = createRng(2);
     for (let i = 0; i < 50; i++) {
       const text = nlg.generate('Disclose', { value: 'black' }, rng);
@@ -179,17 +233,45 @@ describe('template NLG', () => {
     }
     const nlg = new TemplateNlg({ typoRate: 0.5, templates: { acts: { Complete: ['Thanks for the help today'] } } });
     const r = createRng(11);
-    const changed = Array.from({ length: 2000 }, () => nlg.generate('Complete', {}, r)).filter((t) => t !== 'Thanks for the help today').length;
+    const changed = Array.from({ length: 2000 }, () => nlg.generate('Complete', {}, r)).filter(
+      (t) => t !== 'Thanks for the help today',
+    ).length;
     assert.ok(changed > 850 && changed < 1150, `${changed}/2000 with typos`);
     const none = new TemplateNlg({ typoRate: 0 });
-    assert.equal(none.generate('Complete.Abandon', {}, createRng(1)), none.generate('Complete.Abandon', {}, createRng(1)));
+    assert.equal(
+      none.generate('Complete.Abandon', {}, createRng(1)),
+      none.generate('Complete.Abandon', {}, createRng(1)),
+    );
   });
 
   test('every built-in user act has templates', () => {
     const nlg = new TemplateNlg();
-    for (const act of ['Disclose', 'Disclose.NonDisclose', 'Reveal.Revise', 'Reveal.Refine', 'Reveal.Expand', 'Inquire.List', 'Inquire.Compare',
-      'Inquire.Subset', 'Inquire.Similar', 'Navigate', 'Navigate.Repeat', 'Navigate.Back', 'Navigate.More', 'Note.Like', 'Note.Dislike',
-      'Note.Accept', 'Note.Seen', 'Complete', 'Complete.Abandon', 'Pepper.Open', 'Pepper.Like', 'Pepper.Dislike', 'Pepper.More', 'Pepper.None']) {
+    for (const act of [
+      'Disclose',
+      'Disclose.NonDisclose',
+      'Reveal.Revise',
+      'Reveal.Refine',
+      'Reveal.Expand',
+      'Inquire.List',
+      'Inquire.Compare',
+      'Inquire.Subset',
+      'Inquire.Similar',
+      'Navigate',
+      'Navigate.Repeat',
+      'Navigate.Back',
+      'Navigate.More',
+      'Note.Like',
+      'Note.Dislike',
+      'Note.Accept',
+      'Note.Seen',
+      'Complete',
+      'Complete.Abandon',
+      'Pepper.Open',
+      'Pepper.Like',
+      'Pepper.Dislike',
+      'Pepper.More',
+      'Pepper.None',
+    ]) {
       assert.ok(nlg.has(act), act);
     }
   });
@@ -198,7 +280,11 @@ describe('template NLG', () => {
 describe('NLU', () => {
   test('reported acts win and are mapped to Zhang & Balog acts', () => {
     const nlu = new AgentNlu();
-    const u = nlu.understand({ utterance: 'Fun fact about shoes!', recommendations: [], acts: ['recommend', 'explain_recommendation'] });
+    const u = nlu.understand({
+      utterance: 'Fun fact about shoes!',
+      recommendations: [],
+      acts: ['recommend', 'explain_recommendation'],
+    });
     assert.equal(u.source, 'reported');
     assert.deepEqual(u.acts, ['Reveal.Show', 'Explain']);
     const zb = nlu.understand({ utterance: '', recommendations: [], acts: ['Inquire.Clarify'] });
@@ -234,11 +320,17 @@ describe('NLU', () => {
 describe('wording helpers', () => {
   const attrs = ['brand', 'colour', 'gender', 'material', 'occasion', 'price_band', 'style', 'type'];
   test('which attributes an agent question is about', () => {
-    assert.deepEqual(askedAttributes('What colour would you like? Any budget in mind?', attrs), ['colour', 'price_band']);
+    assert.deepEqual(askedAttributes('What colour would you like? Any budget in mind?', attrs), [
+      'colour',
+      'price_band',
+    ]);
     assert.deepEqual(askedAttributes("Is it for women's or men's?", attrs), ['gender']);
     assert.deepEqual(askedAttributes('Colors and MATERIALS please', attrs), ['colour', 'material']);
     assert.deepEqual(askedAttributes('uncolourful', attrs), []);
-    assert.deepEqual(askedAttributes(questionSentences('Great, pink items (unisex). What are you shopping for today?'), attrs), []);
+    assert.deepEqual(
+      askedAttributes(questionSentences('Great, pink items (unisex). What are you shopping for today?'), attrs),
+      [],
+    );
     assert.equal(questionSentences('No question here.'), '');
     assert.equal(questionSentences('Colour? Also: the material, please. Size?'), 'Colour? Size?');
   });

@@ -26,8 +26,15 @@ const SPECS: { spec: UserSpec; maxTurns: number }[] = [
 
 /** Shows the same four items every turn: nothing new to react to, the strongest pull to repeat. */
 const sameCarousel = (task: string) => {
-  const ids = catalog.byCategory(task).slice(0, 4).map((i) => i.item_id);
-  return new ScriptedAgent(catalog, [{ utterance: 'Here are some options.', acts: ['recommend'], items: ids }], 'same-carousel');
+  const ids = catalog
+    .byCategory(task)
+    .slice(0, 4)
+    .map((i) => i.item_id);
+  return new ScriptedAgent(
+    catalog,
+    [{ utterance: 'Here are some options.', acts: ['recommend'], items: ids }],
+    'same-carousel',
+  );
 };
 
 const CHANGE_WORDING = /\b(instead|changed my mind|second thought|scratch|change of plan)\b/i;
@@ -51,25 +58,31 @@ function inspect(c: Conversation, t: Tally): void {
     const tr = turn.trace;
     if (text === undefined || !tr) return;
     t.userTurns++;
-    if (i > 0 && tr.error === undefined && text === previous) t.repeats.push(`${c.id} turn ${i}: ${JSON.stringify(text)}`);
+    if (i > 0 && tr.error === undefined && text === previous)
+      t.repeats.push(`${c.id} turn ${i}: ${JSON.stringify(text)}`);
     previous = text;
     const revision = tr.user_act === 'Reveal.Revise';
     if (revision) {
       t.revisions++;
-      if (!CHANGE_WORDING.test(text)) t.badRevisions.push(`${c.id} turn ${i}: revision without change wording: ${JSON.stringify(text)}`);
-      if (!Object.keys(tr.said?.constraints ?? {}).length) t.badRevisions.push(`${c.id} turn ${i}: revision that records no value`);
+      if (!CHANGE_WORDING.test(text))
+        t.badRevisions.push(`${c.id} turn ${i}: revision without change wording: ${JSON.stringify(text)}`);
+      if (!Object.keys(tr.said?.constraints ?? {}).length)
+        t.badRevisions.push(`${c.id} turn ${i}: revision that records no value`);
     }
     for (const [a, raw] of Object.entries(tr.said?.constraints ?? {})) {
       const v = String(raw);
       const before = stated.get(a);
-      if (before !== undefined && before !== v && !revision) t.contradictions.push(`${c.id} turn ${i} (${tr.user_act}): ${a} ${before} -> ${v}: ${JSON.stringify(text)}`);
+      if (before !== undefined && before !== v && !revision)
+        t.contradictions.push(`${c.id} turn ${i} (${tr.user_act}): ${a} ${before} -> ${v}: ${JSON.stringify(text)}`);
       // a revision may take back a value it said it is not keen on (its new target has it)
-      if (rejected.has(v) && !revision) t.contradictions.push(`${c.id} turn ${i}: wants ${v}, which it said it is not keen on`);
+      if (rejected.has(v) && !revision)
+        t.contradictions.push(`${c.id} turn ${i}: wants ${v}, which it said it is not keen on`);
       if (revision) rejected.delete(v);
       stated.set(a, v);
     }
     for (const v of tr.said?.negated ?? []) {
-      if ([...stated.values()].includes(v)) t.contradictions.push(`${c.id} turn ${i}: not keen on ${v}, which it said it wants`);
+      if ([...stated.values()].includes(v))
+        t.contradictions.push(`${c.id} turn ${i}: not keen on ${v}, which it said it wants`);
       rejected.add(v);
     }
   });
@@ -77,27 +90,52 @@ function inspect(c: Conversation, t: Tally): void {
 
 for (const { spec, maxTurns } of SPECS) {
   const name = `${spec.user}${spec.meta ? ` meta-${spec.meta}` : ''}`;
-  test(`${name}: no silent contradiction, no verbatim repetition (${2 * PER_AGENT} conversations)`, { timeout: 120_000 }, async () => {
-    const t: Tally = { conversations: 0, userTurns: 0, repeats: [], contradictions: [], revisions: 0, badRevisions: [] };
-    const checker = new InvariantChecker({ catalog, maxTurns, metaTolerance: spec.tolerance ?? 2, examples: 3, only: ['no-silent-contradiction', 'disclosed-value-stated', 'meta-consistent-with-target'] });
-    for (const agentKind of ['keyword', 'same'] as const) {
-      for (let i = 0; i < PER_AGENT; i++) {
-        const task = i % 2 ? 'footwear' : 'outerwear';
-        const agent = agentKind === 'keyword' ? new KeywordAgent(catalog) : sameCarousel(task);
-        const c = await simulateOne(userEnv(agent, spec, { catalog, transitions }, maxTurns), i, `consistency/${name}/${agentKind}`, task);
-        inspect(c, t);
-        checker.add(c);
+  test(
+    `${name}: no silent contradiction, no verbatim repetition (${2 * PER_AGENT} conversations)`,
+    { timeout: 120_000 },
+    async () => {
+      const t: Tally = {
+        conversations: 0,
+        userTurns: 0,
+        repeats: [],
+        contradictions: [],
+        revisions: 0,
+        badRevisions: [],
+      };
+      const checker = new InvariantChecker({
+        catalog,
+        maxTurns,
+        metaTolerance: spec.tolerance ?? 2,
+        examples: 3,
+        only: ['no-silent-contradiction', 'disclosed-value-stated', 'meta-consistent-with-target'],
+      });
+      for (const agentKind of ['keyword', 'same'] as const) {
+        for (let i = 0; i < PER_AGENT; i++) {
+          const task = i % 2 ? 'footwear' : 'outerwear';
+          const agent = agentKind === 'keyword' ? new KeywordAgent(catalog) : sameCarousel(task);
+          const c = await simulateOne(
+            userEnv(agent, spec, { catalog, transitions }, maxTurns),
+            i,
+            `consistency/${name}/${agentKind}`,
+            task,
+          );
+          inspect(c, t);
+          checker.add(c);
+        }
       }
-    }
-    assert.equal(t.conversations, 2 * PER_AGENT);
-    assert.ok(t.userTurns > t.conversations * 5, `${t.userTurns} user turns`);
-    assert.deepEqual(t.repeats.slice(0, 5), [], `${t.repeats.length} user turns repeat the previous one`);
-    assert.deepEqual(t.contradictions.slice(0, 5), [], `${t.contradictions.length} contradictions`);
-    assert.deepEqual(t.badRevisions.slice(0, 5), []);
-    if (spec.meta === 'tol') assert.ok(t.revisions > 20, `a meta user revises after a switch (${t.revisions} revisions)`);
-    else assert.equal(t.revisions, 0, 'without a target there is nothing to revise');
-    const report = checker.report();
-    const failing = report.invariants.filter((r) => r.status === 'fail').map((r) => `${r.id}: ${r.examples.map((e) => `${e.conversation} turn ${e.turn}: ${e.detail}`).join(' | ')}`);
-    assert.deepEqual(failing, []);
-  });
+      assert.equal(t.conversations, 2 * PER_AGENT);
+      assert.ok(t.userTurns > t.conversations * 5, `${t.userTurns} user turns`);
+      assert.deepEqual(t.repeats.slice(0, 5), [], `${t.repeats.length} user turns repeat the previous one`);
+      assert.deepEqual(t.contradictions.slice(0, 5), [], `${t.contradictions.length} contradictions`);
+      assert.deepEqual(t.badRevisions.slice(0, 5), []);
+      if (spec.meta === 'tol')
+        assert.ok(t.revisions > 20, `a meta user revises after a switch (${t.revisions} revisions)`);
+      else assert.equal(t.revisions, 0, 'without a target there is nothing to revise');
+      const report = checker.report();
+      const failing = report.invariants
+        .filter((r) => r.status === 'fail')
+        .map((r) => `${r.id}: ${r.examples.map((e) => `${e.conversation} turn ${e.turn}: ${e.detail}`).join(' | ')}`);
+      assert.deepEqual(failing, []);
+    },
+  );
 }

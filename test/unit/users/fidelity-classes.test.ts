@@ -24,42 +24,67 @@ function add(into: ClassCounts, c: ClassCounts): void {
   }
 }
 
-test(`agenda users, 24 configurations x ${PER_CONFIG} conversations: classes 1-9 of issue 21 do not occur`, { timeout: 180_000 }, async () => {
-  const all = emptyCounts();
-  const perConfig: [string, ClassCounts, string[]][] = [];
-  for (const { name, config } of SIMULATOR_MATRIX) {
-    if (config.user !== 'agenda') continue;
-    const env = await prepareEnvironment(parseSimulationConfig({ ...config, n: PER_CONFIG, seed: 'fidelity-classes-test', catalog_size: 800 }));
-    const c = emptyCounts();
-    const seen = new Set<string>();
-    for (let i = 0; i < PER_CONFIG; i++) {
-      const conv = (await simulateConversation(env, i)).conversation;
-      for (const hit of countConversation(conv, env.catalog, config.meta !== undefined, c)) seen.add(`${hit} in ${conv.id}`);
+test(
+  `agenda users, 24 configurations x ${PER_CONFIG} conversations: classes 1-9 of issue 21 do not occur`,
+  { timeout: 180_000 },
+  async () => {
+    const all = emptyCounts();
+    const perConfig: [string, ClassCounts, string[]][] = [];
+    for (const { name, config } of SIMULATOR_MATRIX) {
+      if (config.user !== 'agenda') continue;
+      const env = await prepareEnvironment(
+        parseSimulationConfig({ ...config, n: PER_CONFIG, seed: 'fidelity-classes-test', catalog_size: 800 }),
+      );
+      const c = emptyCounts();
+      const seen = new Set<string>();
+      for (let i = 0; i < PER_CONFIG; i++) {
+        const conv = (await simulateConversation(env, i)).conversation;
+        for (const hit of countConversation(conv, env.catalog, config.meta !== undefined, c))
+          seen.add(`${hit} in ${conv.id}`);
+      }
+      perConfig.push([name, c, [...seen]]);
+      add(all, c);
     }
-    perConfig.push([name, c, [...seen]]);
-    add(all, c);
-  }
-  for (const [name, c, hits] of perConfig) {
-    const where = `${name}: ${hits.slice(0, 5).join('; ')}`;
-    assert.equal(c.c1[0], 0, `class 1 (Dislike of an item the preference state records as liked) ${where}`);
-    assert.equal(c.c2[0], 0, `class 2 (meta accept against a value said and never taken back) ${where}`);
-    assert.equal(c.c3[0], 0, `class 3 (end_reason completed on a push or with acts pending) ${where}`);
-    assert.equal(c.c3ended[0], 0, `class 3 (ended after losing patience, never accepted) ${where}`);
-    assert.equal(c.c4[0], 0, `class 4 (satisfaction rises on a re-shown rejected carousel or an ignored "not X") ${where}`);
-    // (A meta user whose switched target contradicts its own words and whose patience runs out on
-    // the same turn leaves rather than accept against its words: documented in docs/simulation.md.)
-    if (!(name.includes('meta-') && name.includes('local-bad'))) assert.equal(c.c5[0], 0, `class 5 (abandons with the answer on screen) ${where}`);
-    assert.equal(c.c8[0], 0, `class 8 ("no preference" on an attribute the goal holds or that is stated later) ${where}`);
-    assert.equal(c.c9[0], 0, `class 9 (accept breaking a goal constraint) ${where}`);
-    assert.equal(c.c9goal[0], 0, `class 9 (a goal no catalog item meets) ${where}`);
-  }
-  // Class 5 under MetaSimTol against local-bad: at most 3 % of abandons (0.0-1.6 % over 500 each; base 5.0-7.7 %).
-  const tolBad = perConfig.filter(([n]) => n.includes('meta-') && n.includes('local-bad')).reduce((s, [, c]) => [s[0] + c.c5[0], s[1] + c.c5[1]], [0, 0]);
-  assert.ok(tolBad[0] <= Math.ceil(0.03 * tolBad[1]), `class 5 under meta users vs local-bad (the documented exception, docs/simulation.md rule 2): ${tolBad[0]} of ${tolBad[1]} abandons`);
-  // Classes 6 and 7: requests are asked and answered, likes are said.
-  assert.ok(all.c6[0] > 0.1 * all.c6[1], `class 6: ${all.c6[0]} of ${all.c6[1]} conversations with requests fulfil one`);
-  assert.ok(all.c6nav[0] > 0.02 * all.c6nav[1], `class 6: ${all.c6nav[0]} Navigate turns of ${all.c6nav[1]}`);
-  assert.ok(all.c7[0] > 0.2 * all.c7[1], `class 7: ${all.c7[0]} Note.Like against ${all.c7[1]} Note.Dislike`);
-  // Every class had something to count (a counter that sees nothing proves nothing).
-  for (const k of ['c1', 'c2', 'c3', 'c4', 'c5', 'c8', 'c9', 'c9goal'] as const) assert.ok(all[k][1] > 20, `${k}: only ${all[k][1]} cases to judge`);
-});
+    for (const [name, c, hits] of perConfig) {
+      const where = `${name}: ${hits.slice(0, 5).join('; ')}`;
+      assert.equal(c.c1[0], 0, `class 1 (Dislike of an item the preference state records as liked) ${where}`);
+      assert.equal(c.c2[0], 0, `class 2 (meta accept against a value said and never taken back) ${where}`);
+      assert.equal(c.c3[0], 0, `class 3 (end_reason completed on a push or with acts pending) ${where}`);
+      assert.equal(c.c3ended[0], 0, `class 3 (ended after losing patience, never accepted) ${where}`);
+      assert.equal(
+        c.c4[0],
+        0,
+        `class 4 (satisfaction rises on a re-shown rejected carousel or an ignored "not X") ${where}`,
+      );
+      // (A meta user whose switched target contradicts its own words and whose patience runs out on
+      // the same turn leaves rather than accept against its words: documented in docs/simulation.md.)
+      if (!(name.includes('meta-') && name.includes('local-bad')))
+        assert.equal(c.c5[0], 0, `class 5 (abandons with the answer on screen) ${where}`);
+      assert.equal(
+        c.c8[0],
+        0,
+        `class 8 ("no preference" on an attribute the goal holds or that is stated later) ${where}`,
+      );
+      assert.equal(c.c9[0], 0, `class 9 (accept breaking a goal constraint) ${where}`);
+      assert.equal(c.c9goal[0], 0, `class 9 (a goal no catalog item meets) ${where}`);
+    }
+    // Class 5 under MetaSimTol against local-bad: at most 3 % of abandons (0.0-1.6 % over 500 each; base 5.0-7.7 %).
+    const tolBad = perConfig
+      .filter(([n]) => n.includes('meta-') && n.includes('local-bad'))
+      .reduce((s, [, c]) => [s[0] + c.c5[0], s[1] + c.c5[1]], [0, 0]);
+    assert.ok(
+      tolBad[0] <= Math.ceil(0.03 * tolBad[1]),
+      `class 5 under meta users vs local-bad (the documented exception, docs/simulation.md rule 2): ${tolBad[0]} of ${tolBad[1]} abandons`,
+    );
+    // Classes 6 and 7: requests are asked and answered, likes are said.
+    assert.ok(
+      all.c6[0] > 0.1 * all.c6[1],
+      `class 6: ${all.c6[0]} of ${all.c6[1]} conversations with requests fulfil one`,
+    );
+    assert.ok(all.c6nav[0] > 0.02 * all.c6nav[1], `class 6: ${all.c6nav[0]} Navigate turns of ${all.c6nav[1]}`);
+    assert.ok(all.c7[0] > 0.2 * all.c7[1], `class 7: ${all.c7[0]} Note.Like against ${all.c7[1]} Note.Dislike`);
+    // Every class had something to count (a counter that sees nothing proves nothing).
+    for (const k of ['c1', 'c2', 'c3', 'c4', 'c5', 'c8', 'c9', 'c9goal'] as const)
+      assert.ok(all[k][1] > 20, `${k}: only ${all[k][1]} cases to judge`);
+  },
+);

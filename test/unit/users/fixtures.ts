@@ -10,7 +10,13 @@ import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
 import { parseSimulationConfig, runConversation, type SimulationEnvironment } from '../../../src/core/run/index';
-import { createUserSimulator, defaultTransitionCounts, type TemplateNlg, type TransitionModel, type UserSpec } from '../../../src/core/sim/users/index';
+import {
+  createUserSimulator,
+  defaultTransitionCounts,
+  type TemplateNlg,
+  type TransitionModel,
+  type UserSpec,
+} from '../../../src/core/sim/users/index';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const FIXTURES = path.resolve(REPO_ROOT, 'test/fixtures');
@@ -18,7 +24,10 @@ export const FIXTURES = path.resolve(REPO_ROOT, 'test/fixtures');
 const COLOURS = ['black', 'white', 'red', 'blue', 'green'];
 const MATERIALS = ['leather', 'suede', 'canvas', 'wool'];
 const STYLES = ['casual', 'classic', 'sporty'];
-const TYPES: Record<string, string[]> = { footwear: ['sneakers', 'boots', 'sandals'], outerwear: ['parka', 'blazer', 'raincoat'] };
+const TYPES: Record<string, string[]> = {
+  footwear: ['sneakers', 'boots', 'sandals'],
+  outerwear: ['parka', 'blazer', 'raincoat'],
+};
 
 /** 2 categories x 60 items, attributes cycling deterministically through small value sets. */
 export function tinyCatalog(): Catalog {
@@ -55,7 +64,12 @@ export interface ScriptStep {
 export class ScriptedAgent implements Agent {
   readonly name: string;
   readonly condition?: string;
-  constructor(private readonly catalog: Catalog, private readonly script: ScriptStep[], name = 'scripted', condition?: string) {
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly script: ScriptStep[],
+    name = 'scripted',
+    condition?: string,
+  ) {
     this.name = name;
     this.condition = condition;
   }
@@ -95,10 +109,18 @@ export class KeywordAgent implements Agent {
     return {
       async respond(u: string): Promise<AgentResponse> {
         turn++;
-        said.push(...u.toLowerCase().split(/[^a-z-]+/).filter(Boolean));
-        if (/\b(take|buy|go with|that's the one|perfect)\b/i.test(u)) return { utterance: 'Great choice, enjoy!', recommendations: [], acts: ['greet_acknowledge'] };
-        if (/\b(thanks|thank you|bye)\b/i.test(u)) return { utterance: 'Goodbye!', recommendations: [], acts: ['greet_acknowledge'] };
-        if (turn === 1) return { utterance: 'What colour would you like?', recommendations: [], acts: ['elicit_preference'] };
+        said.push(
+          ...u
+            .toLowerCase()
+            .split(/[^a-z-]+/)
+            .filter(Boolean),
+        );
+        if (/\b(take|buy|go with|that's the one|perfect)\b/i.test(u))
+          return { utterance: 'Great choice, enjoy!', recommendations: [], acts: ['greet_acknowledge'] };
+        if (/\b(thanks|thank you|bye)\b/i.test(u))
+          return { utterance: 'Goodbye!', recommendations: [], acts: ['greet_acknowledge'] };
+        if (turn === 1)
+          return { utterance: 'What colour would you like?', recommendations: [], acts: ['elicit_preference'] };
         const words = new Set(said);
         const scored = catalog
           .byCategory(task)
@@ -117,7 +139,10 @@ export class KeywordAgent implements Agent {
 
 /** A one-conversation environment: `agent` against the user `spec` over `catalog`. */
 export function userEnv(
-  agent: Agent, spec: UserSpec, deps: { catalog: Catalog; transitions: TransitionModel; nlg?: TemplateNlg }, maxTurns = 20,
+  agent: Agent,
+  spec: UserSpec,
+  deps: { catalog: Catalog; transitions: TransitionModel; nlg?: TemplateNlg },
+  maxTurns = 20,
 ): SimulationEnvironment {
   return {
     config: parseSimulationConfig({ n: 1 }),
@@ -131,7 +156,12 @@ export function userEnv(
 }
 
 /** Runs conversation `i` of `e` (seeded by `seed/i`) and asserts that it did not fail. */
-export async function simulateOne(e: SimulationEnvironment, i: number, seed: string, task: string): Promise<Conversation> {
+export async function simulateOne(
+  e: SimulationEnvironment,
+  i: number,
+  seed: string,
+  task: string,
+): Promise<Conversation> {
   const rng = createRng(`${seed}/${i}`);
   const user = e.user.createSession(`c${i}`, rng.fork('user'), { task });
   const agent = e.agent.createSession(`c${i}`, rng.fork('agent'), { task });

@@ -11,7 +11,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createRng } from '../../../src/core/random';
 import { parseSimulationConfig, runConversation, type SimulationEnvironment } from '../../../src/core/run/index';
-import { TransitionModel, createUserSimulator, defaultTransitionCounts, type UserSpec } from '../../../src/core/sim/users/index';
+import {
+  TransitionModel,
+  createUserSimulator,
+  defaultTransitionCounts,
+  type UserSpec,
+} from '../../../src/core/sim/users/index';
 import { KeywordAgent, tinyCatalog } from './fixtures';
 
 const GOLDEN = path.join(__dirname, 'golden', 'traces.jsonl');
@@ -63,7 +68,9 @@ test('golden traces are unchanged', async () => {
     const b = text.split('\n');
     const line = a.findIndex((l, i) => l !== b[i]);
     const col = [...a[line]].findIndex((ch, i) => ch !== b[line]?.[i]);
-    assert.fail(`golden traces differ at line ${line + 1}, column ${col + 1}:\n  golden: ${a[line].slice(Math.max(0, col - 80), col + 80)}\n  now:    ${(b[line] ?? '').slice(Math.max(0, col - 80), col + 80)}\nRegenerate with SIMLENS_UPDATE_GOLDEN=1 if the change is intended.`);
+    assert.fail(
+      `golden traces differ at line ${line + 1}, column ${col + 1}:\n  golden: ${a[line].slice(Math.max(0, col - 80), col + 80)}\n  now:    ${(b[line] ?? '').slice(Math.max(0, col - 80), col + 80)}\nRegenerate with SIMLENS_UPDATE_GOLDEN=1 if the change is intended.`,
+    );
   }
   // The golden file itself must hold complete traces.
   for (const l of golden.trim().split('\n')) {

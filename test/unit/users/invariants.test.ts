@@ -11,7 +11,13 @@ import { createRng } from '../../../src/core/random';
 import type { Agent } from '../../../src/core/sim/types';
 import type { SimulationEnvironment } from '../../../src/core/run/index';
 import {
-  AgendaUserSimulator, TemplateNlg, TransitionModel, createInteractionModel, createUserSimulator, defaultTransitionCounts, type UserSpec,
+  AgendaUserSimulator,
+  TemplateNlg,
+  TransitionModel,
+  createInteractionModel,
+  createUserSimulator,
+  defaultTransitionCounts,
+  type UserSpec,
 } from '../../../src/core/sim/users/index';
 import { KeywordAgent, ScriptedAgent, simulateOne, tinyCatalog, userEnv } from './fixtures';
 
@@ -20,10 +26,15 @@ const transitions = new TransitionModel(defaultTransitionCounts());
 
 const env = (agent: Agent, spec: UserSpec, maxTurns = 20, nlg?: TemplateNlg): SimulationEnvironment =>
   userEnv(agent, spec, { catalog, transitions, nlg }, maxTurns);
-const simulate = (e: SimulationEnvironment, i: number, task = i % 2 ? 'footwear' : 'outerwear'): Promise<Conversation> => simulateOne(e, i, 'invariants', task);
+const simulate = (
+  e: SimulationEnvironment,
+  i: number,
+  task = i % 2 ? 'footwear' : 'outerwear',
+): Promise<Conversation> => simulateOne(e, i, 'invariants', task);
 
 const traces = (c: Conversation): SimulatorTrace[] => c.turns.map((t) => t.trace!);
-const disclosedOf = (t: SimulatorTrace | undefined): string[] => ((t?.goal as Record<string, unknown> | undefined)?.['disclosed'] as string[] | undefined) ?? [];
+const disclosedOf = (t: SimulatorTrace | undefined): string[] =>
+  ((t?.goal as Record<string, unknown> | undefined)?.['disclosed'] as string[] | undefined) ?? [];
 
 const AGENDA_SPECS: UserSpec[] = [
   { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
@@ -42,7 +53,8 @@ describe('what the user says is what it discloses', () => {
         assert.match(text.toLowerCase(), /in leather/, `${act}: ${text}`);
       }
       const title = nlg.generate('Inquire.Similar', { item: 'classic black wool parka 12' }, rng);
-      if (/\{item\}|parka|similar to that/i.test(title) && !/that one/.test(title)) assert.ok(title.includes('classic black wool parka 12'), title);
+      if (/\{item\}|parka|similar to that/i.test(title) && !/that one/.test(title))
+        assert.ok(title.includes('classic black wool parka 12'), title);
     }
   });
 
@@ -50,7 +62,13 @@ describe('what the user says is what it discloses', () => {
     const nlg = new TemplateNlg({ typoRate: 0.5 });
     let newly = 0;
     for (const spec of AGENDA_SPECS) {
-      for (const agent of [new KeywordAgent(catalog), new ScriptedAgent(catalog, [{ utterance: 'Which gender is it for?', acts: ['elicit_preference'] }, { utterance: 'Here you go.', acts: ['recommend'], items: ['F003', 'O004', 'F010'] }])]) {
+      for (const agent of [
+        new KeywordAgent(catalog),
+        new ScriptedAgent(catalog, [
+          { utterance: 'Which gender is it for?', acts: ['elicit_preference'] },
+          { utterance: 'Here you go.', acts: ['recommend'], items: ['F003', 'O004', 'F010'] },
+        ]),
+      ]) {
         const e = env(agent, spec, 12, nlg);
         for (let i = 0; i < 25; i++) {
           const c = await simulate(e, i);
@@ -61,13 +79,22 @@ describe('what the user says is what it discloses', () => {
             const before = new Set(k ? disclosedOf(ts[k - 1]) : []);
             const fresh = disclosedOf(t).filter((a) => !before.has(a));
             newly += fresh.length;
-            for (const a of fresh) assert.ok(a in said, `${c.id} turn ${k}: "${a}" disclosed but not said in "${text}"`);
+            for (const a of fresh)
+              assert.ok(a in said, `${c.id} turn ${k}: "${a}" disclosed but not said in "${text}"`);
             for (const [a, v] of Object.entries(said)) {
-              assert.ok(text.includes(String(v).toLowerCase()), `${c.id} turn ${k}: said ${a}=${v} is not in "${text}"`);
+              assert.ok(
+                text.includes(String(v).toLowerCase()),
+                `${c.id} turn ${k}: said ${a}=${v} is not in "${text}"`,
+              );
               assert.ok(disclosedOf(t).includes(a), `${c.id} turn ${k}: said ${a} but not disclosed`);
-              assert.equal(String(t.goal!.constraints[a]), String(v), `${c.id} turn ${k}: said ${a}=${v}, goal has ${t.goal!.constraints[a]}`);
+              assert.equal(
+                String(t.goal!.constraints[a]),
+                String(v),
+                `${c.id} turn ${k}: said ${a}=${v}, goal has ${t.goal!.constraints[a]}`,
+              );
             }
-            for (const v of t.said?.negated ?? []) assert.ok(text.includes(v.toLowerCase()), `${c.id} turn ${k}: negated ${v} not in "${text}"`);
+            for (const v of t.said?.negated ?? [])
+              assert.ok(text.includes(v.toLowerCase()), `${c.id} turn ${k}: negated ${v} not in "${text}"`);
           }
         }
       }
@@ -89,11 +116,19 @@ describe('what the user says is what it discloses', () => {
         const id = last.said?.items?.[0];
         assert.ok(id, 'the accepted item is recorded');
         const item = catalog.get(id)!;
-        assert.ok((c.turns[c.turns.length - 2].recommendations ?? []).some((r) => r.item_id === id), 'the accepted item was shown');
+        assert.ok(
+          (c.turns[c.turns.length - 2].recommendations ?? []).some((r) => r.item_id === id),
+          'the accepted item was shown',
+        );
         assert.equal(item.category, c.task_id!.replace(/_good$/, ''));
-        for (const a of disclosedOf(last)) if (a !== 'category') assert.equal(item.attributes[a], last.goal!.constraints[a], `${c.id}: ${a}`);
+        for (const a of disclosedOf(last))
+          if (a !== 'category') assert.equal(item.attributes[a], last.goal!.constraints[a], `${c.id}: ${a}`);
         const negated = ts.flatMap((t) => t.said?.negated ?? []);
-        for (const v of negated) assert.ok(!Object.values(item.attributes).includes(v), `${c.id}: accepted an item with ${v} after rejecting it`);
+        for (const v of negated)
+          assert.ok(
+            !Object.values(item.attributes).includes(v),
+            `${c.id}: accepted an item with ${v} after rejecting it`,
+          );
       }
     }
     assert.ok(accepted > 10, `some acceptances (${accepted})`);
@@ -109,13 +144,20 @@ describe('ending the dialogue', () => {
 
   test('a user never ends without having seen a recommendation while it has patience left', async () => {
     for (const spec of AGENDA_SPECS) {
-      for (const agent of [asker, new ScriptedAgent(catalog, [{ utterance: 'Did you know socks were invented in Greece?', acts: ['chit_chat'] }])]) {
+      for (const agent of [
+        asker,
+        new ScriptedAgent(catalog, [{ utterance: 'Did you know socks were invented in Greece?', acts: ['chit_chat'] }]),
+      ]) {
         const e = env(agent, spec, 15);
         for (let i = 0; i < 30; i++) {
           const c = await simulate(e, i);
           const last = traces(c)[c.turns.length - 1];
           if (c.metadata?.turn_cap !== undefined) continue;
-          assert.equal(c.outcome, 'abandoned', `${spec.interaction}/${spec.preferences} ${c.id}: ended with "${c.turns[c.turns.length - 1].user_utterance}" at patience ${last.patience}`);
+          assert.equal(
+            c.outcome,
+            'abandoned',
+            `${spec.interaction}/${spec.preferences} ${c.id}: ended with "${c.turns[c.turns.length - 1].user_utterance}" at patience ${last.patience}`,
+          );
           assert.equal(last.patience, 0);
           assert.equal((last as Record<string, unknown>)['end_reason'], 'patience');
         }
@@ -145,7 +187,14 @@ describe('ending the dialogue', () => {
         const c = await simulate(e, i);
         const last = traces(c)[c.turns.length - 1] as Record<string, unknown>;
         if (c.metadata?.turn_cap !== undefined) continue;
-        const expected = c.outcome === 'accepted' ? 'accepted' : c.outcome === 'abandoned' ? 'patience' : c.outcome === 'gave_up' ? 'gave_up' : 'completed';
+        const expected =
+          c.outcome === 'accepted'
+            ? 'accepted'
+            : c.outcome === 'abandoned'
+              ? 'patience'
+              : c.outcome === 'gave_up'
+                ? 'gave_up'
+                : 'completed';
         assert.equal(last['end_reason'], expected, c.id);
         for (const t of traces(c).slice(0, -1)) assert.equal((t as Record<string, unknown>)['end_reason'], undefined);
       }
@@ -167,8 +216,15 @@ describe('QRFA agendas', () => {
   });
 
   test('every pull takes the top of the agenda and Complete is pulled only with nothing else pending', async () => {
-    const agent = new ScriptedAgent(catalog, [{ utterance: 'Sure.', acts: ['elicit_preference', 'recommend', 'explain_recommendation', 'greet_acknowledge'] }]);
-    const user = new AgendaUserSimulator({ catalog, interaction: createInteractionModel('qrfa', { transitions }), preferences: 'pkg', checkContent: false });
+    const agent = new ScriptedAgent(catalog, [
+      { utterance: 'Sure.', acts: ['elicit_preference', 'recommend', 'explain_recommendation', 'greet_acknowledge'] },
+    ]);
+    const user = new AgendaUserSimulator({
+      catalog,
+      interaction: createInteractionModel('qrfa', { transitions }),
+      preferences: 'pkg',
+      checkContent: false,
+    });
     const e: SimulationEnvironment = { ...env(agent, { user: 'agenda' }), user };
     for (let i = 0; i < 60; i++) {
       const c = await simulate(e, i);
@@ -178,7 +234,8 @@ describe('QRFA agendas', () => {
         if (ts[k].operation !== 'pull') continue;
         const prev = ts[k - 1].agenda!;
         assert.equal(ts[k].pulled![0], prev.length ? prev[0] : 'Complete', `${c.id} turn ${k}`);
-        if (ts[k].pulled![0].startsWith('Complete')) assert.deepEqual(prev.slice(1), [], `${c.id} turn ${k}: Complete pulled with ${prev.join(' ')} pending`);
+        if (ts[k].pulled![0].startsWith('Complete'))
+          assert.deepEqual(prev.slice(1), [], `${c.id} turn ${k}: Complete pulled with ${prev.join(' ')} pending`);
       }
     }
   });
@@ -198,13 +255,25 @@ describe('meta-simulators speak for their current target', () => {
             if (t.target?.switched_from) switched++;
             for (const [a, v] of Object.entries(t.said?.constraints ?? {})) {
               checked++;
-              assert.equal(a === 'category' ? target.category : target.attributes[a], v, `${c.id} turn ${k} (${t.user_act}): said ${a}=${v}, target ${target.item_id}`);
+              assert.equal(
+                a === 'category' ? target.category : target.attributes[a],
+                v,
+                `${c.id} turn ${k} (${t.user_act}): said ${a}=${v}, target ${target.item_id}`,
+              );
             }
             for (const a of disclosedOf(t)) {
               if (a === 'category') continue;
-              assert.equal(target.attributes[a], t.goal!.constraints[a], `${c.id} turn ${k}: disclosed ${a}=${t.goal!.constraints[a]}, target ${target.item_id}`);
+              assert.equal(
+                target.attributes[a],
+                t.goal!.constraints[a],
+                `${c.id} turn ${k}: disclosed ${a}=${t.goal!.constraints[a]}, target ${target.item_id}`,
+              );
             }
-            for (const v of t.said?.negated ?? []) assert.ok(!Object.values(target.attributes).includes(v), `${c.id} turn ${k}: negated ${v}, a value of the target`);
+            for (const v of t.said?.negated ?? [])
+              assert.ok(
+                !Object.values(target.attributes).includes(v),
+                `${c.id} turn ${k}: negated ${v}, a value of the target`,
+              );
           }
         }
       }
@@ -213,7 +282,9 @@ describe('meta-simulators speak for their current target', () => {
   });
 
   test('Reveal.Refine in known-item mode states a value of the target', async () => {
-    const agent = new ScriptedAgent(catalog, [{ utterance: 'Here you go.', acts: ['recommend'], items: ['F001', 'F002', 'F004'] }]);
+    const agent = new ScriptedAgent(catalog, [
+      { utterance: 'Here you go.', acts: ['recommend'], items: ['F001', 'F002', 'F004'] },
+    ]);
     let refines = 0;
     const e = env(agent, { user: 'agenda', meta: 'tol', tolerance: 50 }, 12);
     for (let i = 0; i < 60; i++) {
@@ -224,7 +295,8 @@ describe('meta-simulators speak for their current target', () => {
         const target = catalog.get(t.target!.item_id)!;
         const said = Object.entries(t.said?.constraints ?? {});
         assert.ok(said.length > 0, `${c.id} turn ${k}: a refinement says a value`);
-        for (const [a, v] of said) assert.equal(target.attributes[a], v, `${c.id} turn ${k}: "${c.turns[k].user_utterance}"`);
+        for (const [a, v] of said)
+          assert.equal(target.attributes[a], v, `${c.id} turn ${k}: "${c.turns[k].user_utterance}"`);
       }
     }
     assert.ok(refines > 0, 'some refinements');
@@ -233,21 +305,38 @@ describe('meta-simulators speak for their current target', () => {
 
 describe('agent failures are neutral to the user', () => {
   test('an error response costs no patience, leaves agenda and goal alone and is not copied to the user turn', async () => {
-    for (const spec of [...AGENDA_SPECS, { user: 'target-free' } as UserSpec, { user: 'agenda', meta: 'prob', tolerance: 0, pSwitch: 1 } as UserSpec]) {
+    for (const spec of [
+      ...AGENDA_SPECS,
+      { user: 'target-free' } as UserSpec,
+      { user: 'agenda', meta: 'prob', tolerance: 0, pSwitch: 1 } as UserSpec,
+    ]) {
       const sim = createUserSimulator(spec, { catalog, transitions });
       for (let i = 0; i < 15; i++) {
         const a = sim.createSession(`e${i}`, createRng(`err/${i}`), { task: 'footwear' });
         const first = await a.start();
-        const ok = { utterance: 'Here are some.', acts: ['recommend'], recommendations: ['F001', 'F002'].map((id) => catalog.toRecommendedItem(catalog.get(id)!)) };
+        const ok = {
+          utterance: 'Here are some.',
+          acts: ['recommend'],
+          recommendations: ['F001', 'F002'].map((id) => catalog.toRecommendedItem(catalog.get(id)!)),
+        };
         const t1 = await a.respond(ok);
         if (t1.done) continue;
-        const failed = await a.respond({ utterance: '', recommendations: [], error: 'HTTP 500', error_kind: 'http' } as never);
+        const failed = await a.respond({
+          utterance: '',
+          recommendations: [],
+          error: 'HTTP 500',
+          error_kind: 'http',
+        } as never);
         assert.equal(failed.done, false, `${sim.name}: an agent error never ends the dialogue from the user side`);
         assert.equal(failed.trace.error, undefined, 'the error stays on the failed turn');
         assert.equal(failed.trace.patience, t1.trace.patience, `${sim.name}: patience unchanged`);
         assert.deepEqual(failed.trace.agenda, t1.trace.agenda, `${sim.name}: agenda unchanged`);
         assert.deepEqual(failed.trace.goal, t1.trace.goal, `${sim.name}: goal unchanged`);
-        assert.equal(failed.trace.target?.item_id, t1.trace.target?.item_id, `${sim.name}: no target switch on an error`);
+        assert.equal(
+          failed.trace.target?.item_id,
+          t1.trace.target?.item_id,
+          `${sim.name}: no target switch on an error`,
+        );
         assert.equal(failed.utterance, t1.utterance, `${sim.name}: the user repeats itself`);
         void first;
       }
@@ -269,8 +358,10 @@ describe('target-free user', () => {
           negations++;
           assert.ok(text.includes(v.toLowerCase()), `${c.id} turn ${k}: ${v} not in "${text}"`);
         }
-        if (/not keen on anything|not into anything/.test(text)) assert.ok((t.said?.negated ?? []).length > 0, `${c.id} turn ${k}: "${text}" negates a value`);
-        for (const v of Object.values(t.said?.constraints ?? {})) assert.ok(text.includes(String(v).toLowerCase()), `${c.id} turn ${k}: ${v}`);
+        if (/not keen on anything|not into anything/.test(text))
+          assert.ok((t.said?.negated ?? []).length > 0, `${c.id} turn ${k}: "${text}" negates a value`);
+        for (const v of Object.values(t.said?.constraints ?? {}))
+          assert.ok(text.includes(String(v).toLowerCase()), `${c.id} turn ${k}: ${v}`);
         for (const id of t.said?.items ?? []) {
           assert.ok(shown.has(id), `${c.id} turn ${k}: names ${id} before it was shown`);
           assert.ok(!targets.includes(id) || shown.has(id));
@@ -292,7 +383,11 @@ describe('meta-simulators do not switch away from a target they can see', () => 
         const first = await s.start();
         const group = first.trace.target!.alternatives!;
         const target = first.trace.target!.item_id;
-        const show = (ids: string[]) => ({ utterance: 'Here you go.', acts: ['recommend'], recommendations: ids.map((id) => catalog.toRecommendedItem(catalog.get(id)!)) });
+        const show = (ids: string[]) => ({
+          utterance: 'Here you go.',
+          acts: ['recommend'],
+          recommendations: ids.map((id) => catalog.toRecommendedItem(catalog.get(id)!)),
+        });
         const far = catalog.byCategory('footwear').find((it) => !group.includes(it.item_id))!.item_id;
         // tol: any turn past the tolerance may switch; prob: a loss (the top gets less similar) may.
         const t1 = await s.respond(show(meta === 'tol' ? [far] : [group[1]]));
@@ -301,7 +396,11 @@ describe('meta-simulators do not switch away from a target they can see', () => 
         const other = group.find((id) => id !== current)!;
         const t2 = await s.respond(show(meta === 'tol' ? [other, current, far] : [far, current, other]));
         reached++;
-        assert.equal(t2.trace.target?.switched_from, undefined, `${meta} ${i}: switched away from ${current} while it was shown`);
+        assert.equal(
+          t2.trace.target?.switched_from,
+          undefined,
+          `${meta} ${i}: switched away from ${current} while it was shown`,
+        );
         assert.equal(t2.act, 'Note.Accept');
         assert.deepEqual(t2.trace.said?.items, [current]);
         void target;
@@ -313,7 +412,9 @@ describe('meta-simulators do not switch away from a target they can see', () => 
 
 describe('saying what it is shopping for', () => {
   test('a user that has not named its category yet names it at its next disclosure', async () => {
-    const agent = new ScriptedAgent(catalog, [{ utterance: 'What are you shopping for today?', acts: ['elicit_preference'] }]);
+    const agent = new ScriptedAgent(catalog, [
+      { utterance: 'What are you shopping for today?', acts: ['elicit_preference'] },
+    ]);
     let silentOpeners = 0;
     for (const spec of AGENDA_SPECS) {
       const e = env(agent, spec, 8);
@@ -335,7 +436,11 @@ describe('saying what it is shopping for', () => {
 
 describe('a target switch and the disclosed goal', () => {
   test('after a switch, a disclosed constraint holds the value the user last said', async () => {
-    const user = new AgendaUserSimulator({ catalog, interaction: createInteractionModel('cir6', { transitions }), preferences: 'pkg' });
+    const user = new AgendaUserSimulator({
+      catalog,
+      interaction: createInteractionModel('cir6', { transitions }),
+      preferences: 'pkg',
+    });
     let changed = 0;
     for (let i = 0; i < 40; i++) {
       const s = user.createSession(`s${i}`, createRng(`switch/${i}`), { task: 'footwear' });
@@ -349,9 +454,18 @@ describe('a target switch and the disclosed goal', () => {
       const second = items.find((it) => it.attributes[attr] !== undefined && it.attributes[attr] !== value)!;
       s.setTarget({ target: second, alternatives: [first.item_id, second.item_id] });
       changed++;
-      const t1 = await s.respond({ utterance: 'Anything else I should know?', recommendations: [], acts: ['elicit_preference'] });
+      const t1 = await s.respond({
+        utterance: 'Anything else I should know?',
+        recommendations: [],
+        acts: ['elicit_preference'],
+      });
       const lastSaid = String(t1.trace.said?.constraints?.[attr] ?? value);
-      if (disclosedOf(t1.trace).includes(attr)) assert.equal(String(t1.trace.goal!.constraints[attr]), lastSaid, `s${i}: ${attr} disclosed as ${t1.trace.goal!.constraints[attr]}, said ${lastSaid}`);
+      if (disclosedOf(t1.trace).includes(attr))
+        assert.equal(
+          String(t1.trace.goal!.constraints[attr]),
+          lastSaid,
+          `s${i}: ${attr} disclosed as ${t1.trace.goal!.constraints[attr]}, said ${lastSaid}`,
+        );
     }
     assert.ok(changed > 10, `switches (${changed})`);
   });

@@ -19,11 +19,21 @@ import { USERS } from '../../support/simulators';
 
 describe('template grammar', () => {
   test('choices, optional parts, nesting and unbalanced brackets', () => {
-    assert.deepEqual(parseTemplate('a (b|c) [d] {x}'), ['a ', { choice: [['b'], ['c']] }, ' ', { optional: ['d'] }, ' ', { slot: 'x' }]);
+    assert.deepEqual(parseTemplate('a (b|c) [d] {x}'), [
+      'a ',
+      { choice: [['b'], ['c']] },
+      ' ',
+      { optional: ['d'] },
+      ' ',
+      { slot: 'x' },
+    ]);
     assert.deepEqual(parseTemplate('[(x|y [z])]'), [{ optional: [{ choice: [['x'], ['y ', { optional: ['z'] }]] }] }]);
     assert.deepEqual(parseTemplate('a (b'), ['a (b']);
     assert.deepEqual(parseTemplate('x]'), ['x]']);
-    const nlg = new TemplateNlg({ typoRate: 0, templates: { acts: { A: ['[Well, ](I want|give me) {value}[, (please|thanks)].', '(Hi|Hello) [there ], ok .'] } } });
+    const nlg = new TemplateNlg({
+      typoRate: 0,
+      templates: { acts: { A: ['[Well, ](I want|give me) {value}[, (please|thanks)].', '(Hi|Hello) [there ], ok .'] } },
+    });
     const rng = createRng('grammar');
     const texts = new Set<string>();
     for (let i = 0; i < 3000; i++) {
@@ -52,31 +62,57 @@ describe('template grammar', () => {
   });
 
   test('pools: <name> is one alternative of the pool; an unknown pool is an error naming the template', () => {
-    const nlg = new TemplateNlg({ typoRate: 0, templates: { acts: { A: ['<hi>, {value}[ <pls>].'] }, pools: { hi: ['Hi', 'Hello'], pls: ['please', 'thanks'] } } });
+    const nlg = new TemplateNlg({
+      typoRate: 0,
+      templates: { acts: { A: ['<hi>, {value}[ <pls>].'] }, pools: { hi: ['Hi', 'Hello'], pls: ['please', 'thanks'] } },
+    });
     const rng = createRng('pools');
     const texts = new Set<string>();
     for (let i = 0; i < 500; i++) texts.add(nlg.generate('A', { value: 'black' }, rng));
-    assert.deepEqual([...texts].sort(), ['Hello, black please.', 'Hello, black thanks.', 'Hello, black.', 'Hi, black please.', 'Hi, black thanks.', 'Hi, black.']);
+    assert.deepEqual([...texts].sort(), [
+      'Hello, black please.',
+      'Hello, black thanks.',
+      'Hello, black.',
+      'Hi, black please.',
+      'Hi, black thanks.',
+      'Hi, black.',
+    ]);
     assert.equal(expandPools('<a> x', { a: ['<b>'], b: ['y', 'z'] }), '((y|z)) x');
-    assert.throws(() => new TemplateNlg({ templates: { acts: { A: ['<nope> x'] }, pools: {} } }), /acts\.A\[0\]: unknown pool <nope>/);
+    assert.throws(
+      () => new TemplateNlg({ templates: { acts: { A: ['<nope> x'] }, pools: {} } }),
+      /acts\.A\[0\]: unknown pool <nope>/,
+    );
   });
 
   test('near-repeats (token-set Jaccard >= 0.8 with an earlier wording) are avoided while another wording exists', () => {
     // "could I see a few more options" vs "can I see a few more options": Jaccard 6/8 = 0.75 (allowed);
     // "please show me a few more options" vs "show me a few more options please": 1 (a near-repeat)
-    const nlg = new TemplateNlg({ typoRate: 0, templates: { acts: { A: ['[please ]show me a few more options[ please]', 'anything else at all?'] } } });
+    const nlg = new TemplateNlg({
+      typoRate: 0,
+      templates: { acts: { A: ['[please ]show me a few more options[ please]', 'anything else at all?'] } },
+    });
     const rng = createRng('near');
     for (let i = 0; i < 300; i++) {
       const said = new Set(['Show me a few more options please.']);
       assert.equal(nlg.generate('A', {}, rng, said), 'anything else at all?');
     }
     // nothing left but near-repeats: the least similar is said (never a verbatim one while a near one exists)
-    const only = new TemplateNlg({ typoRate: 0, templates: { acts: { A: ['show me (a few more options|a few more options please)'] } } });
-    for (let i = 0; i < 100; i++) assert.equal(only.generate('A', {}, rng, new Set(['show me a few more options please'])), 'show me a few more options');
+    const only = new TemplateNlg({
+      typoRate: 0,
+      templates: { acts: { A: ['show me (a few more options|a few more options please)'] } },
+    });
+    for (let i = 0; i < 100; i++)
+      assert.equal(
+        only.generate('A', {}, rng, new Set(['show me a few more options please'])),
+        'show me a few more options',
+      );
   });
 
   test('required slots: wordings that leave one out are redrawn; typos never touch a slot', () => {
-    const nlg = new TemplateNlg({ typoRate: 1, templates: { acts: { A: ['Something [really nice and ]{value}[ for {category}] please', 'Hello there friend'] } } });
+    const nlg = new TemplateNlg({
+      typoRate: 1,
+      templates: { acts: { A: ['Something [really nice and ]{value}[ for {category}] please', 'Hello there friend'] } },
+    });
     const rng = createRng('require');
     let withCategory = 0;
     for (let i = 0; i < 2000; i++) {
@@ -104,8 +140,22 @@ describe('value phrases agree in number and article', async () => {
     assert.equal(valuePhrase('gender', 'women'), 'for women');
     assert.equal(valuePhrase('occasion', 'everyday'), 'for everyday wear');
     assert.equal(valuePhrase('occasion', 'wedding'), 'for a wedding');
-    assert.equal(describeValues([['colour', 'black'], ['style', 'casual'], ['material', 'leather'], ['gender', 'women']]), 'black, casual pieces in leather for women');
-    assert.equal(describeValues([['type', 'sneakers'], ['price_band', 'budget']]), 'sneakers in the budget price range');
+    assert.equal(
+      describeValues([
+        ['colour', 'black'],
+        ['style', 'casual'],
+        ['material', 'leather'],
+        ['gender', 'women'],
+      ]),
+      'black, casual pieces in leather for women',
+    );
+    assert.equal(
+      describeValues([
+        ['type', 'sneakers'],
+        ['price_band', 'budget'],
+      ]),
+      'sneakers in the budget price range',
+    );
     for (const type of catalog.attributeValues('type')) {
       const p = valuePhrase('type', type);
       if (isPluralNoun(type)) assert.equal(p, `like ${type}`);
@@ -113,7 +163,8 @@ describe('value phrases agree in number and article', async () => {
     }
     // every phrase still holds its value word for word (the matchers look for it)
     for (const attr of catalog.attributeNames()) {
-      for (const v of catalog.attributeValues(attr)) assert.ok(mentions(valuePhrase(attr, v), v), `${attr}=${v}: "${valuePhrase(attr, v)}"`);
+      for (const v of catalog.attributeValues(attr))
+        assert.ok(mentions(valuePhrase(attr, v), v), `${attr}=${v}: "${valuePhrase(attr, v)}"`);
     }
   });
 
@@ -121,17 +172,35 @@ describe('value phrases agree in number and article', async () => {
     const lexicon = Lexicon.for(catalog);
     const nlg = new TemplateNlg({ typoRate: 0 });
     const acts = Object.keys(defaultNlgTemplates().acts);
-    const fill = { category: 'qqq', value: 'qqq', attribute: 'qqq', item: 'qqq', item2: 'qqq', liked: 'qqq', disliked: 'qqq', general: 'qqq' };
+    const fill = {
+      category: 'qqq',
+      value: 'qqq',
+      attribute: 'qqq',
+      item: 'qqq',
+      item2: 'qqq',
+      liked: 'qqq',
+      disliked: 'qqq',
+      general: 'qqq',
+    };
     const rng = createRng('fillers');
     let checked = 0;
     for (const act of acts) {
       for (let i = 0; i < 300; i++) {
         const text = nlg.generate(act, fill, rng);
         const parsed = lexicon.parse(text);
-        assert.deepEqual(parsed.mentions.map((m) => `${m.slot}=${m.value}`), [], `${act}: "${text}" reads as a value`);
+        assert.deepEqual(
+          parsed.mentions.map((m) => `${m.slot}=${m.value}`),
+          [],
+          `${act}: "${text}" reads as a value`,
+        );
         // ("the first two" is read as positions, not as a wish)
         for (const k of parsed.keywords.filter((w) => w !== 'two')) {
-          for (const cat of catalog.categories()) assert.equal(catalog.categoryIndex(cat).documentFrequency(k), 0, `${act}: "${text}": "${k}" is a word of ${cat} items`);
+          for (const cat of catalog.categories())
+            assert.equal(
+              catalog.categoryIndex(cat).documentFrequency(k),
+              0,
+              `${act}: "${text}": "${k}" is a word of ${cat} items`,
+            );
         }
         checked++;
       }
@@ -141,15 +210,25 @@ describe('value phrases agree in number and article', async () => {
 });
 
 /** Simulated conversations of every user kind against both local agents. */
-async function runs(n: number): Promise<{ name: string; conversations: Conversation[]; catalog: import('../../../src/core/catalog/catalog').Catalog }[]> {
+async function runs(
+  n: number,
+): Promise<
+  { name: string; conversations: Conversation[]; catalog: import('../../../src/core/catalog/catalog').Catalog }[]
+> {
   const out = [];
   for (const user of USERS) {
     for (const meta of [undefined, 'tol'] as const) {
       for (const agent of ['local-good', 'local-bad'] as const) {
-        const env = await prepareEnvironment(parseSimulationConfig({ ...user, meta, agent, n, seed: 'language-test', catalog_size: 800 }));
+        const env = await prepareEnvironment(
+          parseSimulationConfig({ ...user, meta, agent, n, seed: 'language-test', catalog_size: 800 }),
+        );
         const conversations: Conversation[] = [];
         for (let i = 0; i < n; i++) conversations.push((await simulateConversation(env, i)).conversation);
-        out.push({ name: `${user.user}${user.interaction ? `-${user.interaction}-${user.preferences}` : ''}${meta ? ` meta-${meta}` : ''} vs ${agent}`, conversations, catalog: env.catalog });
+        out.push({
+          name: `${user.user}${user.interaction ? `-${user.interaction}-${user.preferences}` : ''}${meta ? ` meta-${meta}` : ''} vs ${agent}`,
+          conversations,
+          catalog: env.catalog,
+        });
       }
     }
   }
@@ -168,7 +247,8 @@ describe('generated conversations', async () => {
           if (t.user_utterance === undefined) continue;
           turns++;
           const act = t.trace?.user_act;
-          if (act === 'Navigate.Repeat' || (t.trace as Record<string, unknown> | undefined)?.['ignored_agent_error']) continue;
+          if (act === 'Navigate.Repeat' || (t.trace as Record<string, unknown> | undefined)?.['ignored_agent_error'])
+            continue;
           assert.ok(!said.has(t.user_utterance), `${name} ${c.id}: "${t.user_utterance}" said twice`);
           said.add(t.user_utterance);
         }
@@ -195,12 +275,18 @@ describe('generated conversations', async () => {
             assert.ok(mentions(text, String(value)), `${name} ${c.id}: ${attr}=${value} not in "${text}"`);
             const read = parsed.mentions.some((m) => m.slot === attr && m.value === String(value) && !m.negated);
             // an item title can hold the value too (the lexicon reads titles as item references)
-            assert.ok(read || attr === 'category' || attr === 'brand', `${name} ${c.id}: ${attr}=${value} not read back from "${text}" (${JSON.stringify(parsed.mentions)})`);
+            assert.ok(
+              read || attr === 'category' || attr === 'brand',
+              `${name} ${c.id}: ${attr}=${value} not read back from "${text}" (${JSON.stringify(parsed.mentions)})`,
+            );
           }
           for (const value of said.negated ?? []) {
             negations++;
             assert.ok(mentions(text, value), `${name} ${c.id}: negated ${value} not in "${text}"`);
-            assert.ok(parsed.mentions.some((m) => m.value === value && m.negated), `${name} ${c.id}: "${value}" not read as negated in "${text}"`);
+            assert.ok(
+              parsed.mentions.some((m) => m.value === value && m.negated),
+              `${name} ${c.id}: "${value}" not read as negated in "${text}"`,
+            );
           }
         }
       }
@@ -215,13 +301,17 @@ describe('generated conversations', async () => {
         const rejected = new Set<string>();
         for (const t of c.turns) {
           const tr = t.trace;
-          const reflected = ((tr?.preferences as Record<string, unknown> | undefined)?.['reflected'] ?? {}) as Record<string, string>;
+          const reflected = ((tr?.preferences as Record<string, unknown> | undefined)?.['reflected'] ?? {}) as Record<
+            string,
+            string
+          >;
           const target = (tr?.target as { item_id?: string } | undefined)?.item_id;
           for (const [id, opinion] of Object.entries(reflected)) {
             if (opinion !== 'like' || id === target) continue;
             likes++;
             const item = catalog.get(id)!;
-            for (const [k, v] of Object.entries(item.attributes)) assert.ok(!rejected.has(v), `${name} ${c.id}: likes ${id} with ${k}=${v}, said not wanted`);
+            for (const [k, v] of Object.entries(item.attributes))
+              assert.ok(!rejected.has(v), `${name} ${c.id}: likes ${id} with ${k}=${v}, said not wanted`);
           }
           for (const v of tr?.said?.negated ?? []) rejected.add(String(v));
           // a value said as wanted again (a revision after a target switch) is no longer rejected
@@ -247,9 +337,12 @@ describe('generated conversations', async () => {
           // the documented exception: a value it said and the target lacks is revised first (on
           // that turn, or it is still pending when the turn cap ends the dialogue)
           const stated = new Map<string, string>();
-          for (let k = 0; k < i; k++) for (const [a, v] of Object.entries(c.turns[k].trace?.said?.constraints ?? {})) stated.set(a, String(v));
+          for (let k = 0; k < i; k++)
+            for (const [a, v] of Object.entries(c.turns[k].trace?.said?.constraints ?? {})) stated.set(a, String(v));
           const item = catalog.get(target)!;
-          const pending = [...stated].some(([a, v]) => a !== 'category' && item.attributes[a] !== undefined && item.attributes[a] !== v);
+          const pending = [...stated].some(
+            ([a, v]) => a !== 'category' && item.attributes[a] !== undefined && item.attributes[a] !== v,
+          );
           if (tr.user_act === 'Reveal.Revise' || pending) {
             assert.ok(pending, `${name} ${c.id} turn ${i}: a revision with nothing to revise`);
             continue;

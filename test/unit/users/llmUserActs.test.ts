@@ -23,17 +23,30 @@ import type { AgentResponse, UserTurn } from '../../../src/core/sim/types';
 type Msg = { role: string; content: string };
 type Trace = SimulatorTrace & { llm_corrections?: LlmCorrection[]; warnings?: string[]; end_reason?: string };
 
-const messagesOf = (req: RecordedRequest): Msg[] => (Array.isArray(req.body?.messages) ? (req.body!.messages as Msg[]) : []);
-const reply = (text: string, terminate: boolean): FakeReply => ({ content: `Response: ${text}\nTerminate: ${terminate ? 'True' : 'False'}` });
-const isCorrection = (req: RecordedRequest): boolean => /Reply again as the shopper/.test(messagesOf(req).at(-1)?.content ?? '');
-const agentSays = (text: string, items: RecommendedItem[] = []): AgentResponse => ({ utterance: text, recommendations: items });
-const ITEMS: RecommendedItem[] = [{ item_id: 'f1', title: 'Black leather ankle boots' }, { item_id: 'f3', title: 'White canvas sneakers' }];
+const messagesOf = (req: RecordedRequest): Msg[] =>
+  Array.isArray(req.body?.messages) ? (req.body!.messages as Msg[]) : [];
+const reply = (text: string, terminate: boolean): FakeReply => ({
+  content: `Response: ${text}\nTerminate: ${terminate ? 'True' : 'False'}`,
+});
+const isCorrection = (req: RecordedRequest): boolean =>
+  /Reply again as the shopper/.test(messagesOf(req).at(-1)?.content ?? '');
+const agentSays = (text: string, items: RecommendedItem[] = []): AgentResponse => ({
+  utterance: text,
+  recommendations: items,
+});
+const ITEMS: RecommendedItem[] = [
+  { item_id: 'f1', title: 'Black leather ankle boots' },
+  { item_id: 'f3', title: 'White canvas sneakers' },
+];
 const traceOf = (t: UserTurn): Trace => t.trace as Trace;
 
 function failures(report: CheckReport, except: readonly string[] = []): string {
   return report.invariants
     .filter((r) => r.status === 'fail' && !except.includes(r.id))
-    .map((r) => `${r.id}: ${r.violations} violation(s); e.g. ${r.examples.map((e) => `${e.conversation} turn ${e.turn}: ${e.detail}`).join(' | ')}`)
+    .map(
+      (r) =>
+        `${r.id}: ${r.violations} violation(s); e.g. ${r.examples.map((e) => `${e.conversation} turn ${e.turn}: ${e.detail}`).join(' | ')}`,
+    )
     .join('\n');
 }
 
@@ -52,11 +65,20 @@ describe('toConvApparelUserAct', () => {
 
   test('Zhang & Balog acts in other spellings and corpus aliases map as their canonical act', () => {
     const cases: [string, string][] = [
-      ['Note.Accept', 'accept_recommendation'], ['note.accept', 'accept_recommendation'], ['NOTE.ACCEPT', 'accept_recommendation'],
-      ['NOTE.END', 'accept_recommendation'], ['ACC', 'accept_recommendation'], ['REJ', 'reject_recommendation'],
-      ['disclose', 'inform_preference'], ['DISCLOSE.NON-DISCLOSE', 'other'], ['reveal.refine', 'critique'],
-      ['inquire.list', 'ask_clarification'], ['TRAVERSE.REPEAT', 'ask_clarification'], ['complete.abandon', 'provide_feedback_negative'],
-      ['OTH', 'other'], ['something else', 'other'],
+      ['Note.Accept', 'accept_recommendation'],
+      ['note.accept', 'accept_recommendation'],
+      ['NOTE.ACCEPT', 'accept_recommendation'],
+      ['NOTE.END', 'accept_recommendation'],
+      ['ACC', 'accept_recommendation'],
+      ['REJ', 'reject_recommendation'],
+      ['disclose', 'inform_preference'],
+      ['DISCLOSE.NON-DISCLOSE', 'other'],
+      ['reveal.refine', 'critique'],
+      ['inquire.list', 'ask_clarification'],
+      ['TRAVERSE.REPEAT', 'ask_clarification'],
+      ['complete.abandon', 'provide_feedback_negative'],
+      ['OTH', 'other'],
+      ['something else', 'other'],
     ];
     for (const [label, expected] of cases) assert.equal(toConvApparelUserAct(label), expected, label);
     assert.equal(toConvApparelUserAct('disclose.nondisclose', true), 'greet_thank');
@@ -65,13 +87,22 @@ describe('toConvApparelUserAct', () => {
 
 describe('LLM users: source annotations and corrected ends', () => {
   let fake: FakeOpenAI;
-  before(async () => { fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 3 }) }); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await FakeOpenAI.start({ handler: simulationScript({ userTurns: 3 }) });
+  });
+  after(async () => {
+    await fake.close();
+  });
 
-  test('every user turn\'s source annotation is the ConvApparel act the LLM user reported', async () => {
+  test("every user turn's source annotation is the ConvApparel act the LLM user reported", async () => {
     // One user message per act guessUserAct can give, then an accept once items are shown.
     const lines = [
-      'hi', 'looking for black boots', 'what about waterproof ones?', 'no, too expensive', 'nice, love these', 'this is useless, not helpful',
+      'hi',
+      'looking for black boots',
+      'what about waterproof ones?',
+      'no, too expensive',
+      'nice, love these',
+      'this is useless, not helpful',
       'make them cheaper and in brown',
     ];
     fake.setHandler((req) => {
@@ -80,7 +111,18 @@ describe('LLM users: source annotations and corrected ends', () => {
       return said < lines.length ? reply(lines[said], false) : reply('the first one, i will buy it', true);
     });
     try {
-      const env = await prepareEnvironment(parseSimulationConfig({ user: 'llm-prompted', agent: 'local-good', n: 1, seed: 'acts', catalog_size: 120, max_turns: 12 }), process.cwd(), { llm: testServices(fake.url) });
+      const env = await prepareEnvironment(
+        parseSimulationConfig({
+          user: 'llm-prompted',
+          agent: 'local-good',
+          n: 1,
+          seed: 'acts',
+          catalog_size: 120,
+          max_turns: 12,
+        }),
+        process.cwd(),
+        { llm: testServices(fake.url) },
+      );
       const { conversation } = await simulateConversation(env, 0);
       const seen = new Set<string>();
       for (const [i, turn] of conversation.turns.entries()) {
@@ -91,7 +133,15 @@ describe('LLM users: source annotations and corrected ends', () => {
         assert.equal(source?.taxonomy, 'convapparel');
         seen.add(act);
       }
-      for (const act of ['greet_thank', 'inform_preference', 'ask_clarification', 'reject_recommendation', 'provide_feedback_positive', 'provide_feedback_negative', 'accept_recommendation']) {
+      for (const act of [
+        'greet_thank',
+        'inform_preference',
+        'ask_clarification',
+        'reject_recommendation',
+        'provide_feedback_positive',
+        'provide_feedback_negative',
+        'accept_recommendation',
+      ]) {
         assert.ok(seen.has(act), `no turn with ${act}: ${[...seen].join(', ')}`);
       }
       assert.equal(conversation.outcome, 'accepted');
@@ -112,7 +162,7 @@ describe('LLM users: source annotations and corrected ends', () => {
       const first = await s.start();
       assert.equal(first.done, false);
       assert.equal(first.outcome, undefined);
-      assert.equal(first.utterance, 'the second one is good, i will buy it', 'the model\'s words are kept');
+      assert.equal(first.utterance, 'the second one is good, i will buy it', "the model's words are kept");
       assert.equal(first.act, 'ask_clarification');
       const tr = traceOf(first);
       assert.equal(tr.user_act, 'ask_clarification');
@@ -145,15 +195,22 @@ describe('LLM users: source annotations and corrected ends', () => {
   });
 
   test('a model that revises its reply after the correction: its new reply counts, the correction is still recorded', async () => {
-    fake.setHandler((req) => (isCorrection(req) ? reply('ok, show me some boots first', false) : reply('great, i\'ll take it', true)));
+    fake.setHandler((req) =>
+      isCorrection(req) ? reply('ok, show me some boots first', false) : reply("great, i'll take it", true),
+    );
     try {
-      const t = await createPromptedUser(testServices(fake.url)).createSession('c2', createRng('b'), { task: 'footwear' }).start();
+      const t = await createPromptedUser(testServices(fake.url))
+        .createSession('c2', createRng('b'), { task: 'footwear' })
+        .start();
       assert.equal(t.done, false);
       assert.equal(t.utterance, 'ok, show me some boots first');
       assert.equal(t.act, 'inform_preference');
       const c = traceOf(t).llm_corrections!;
       assert.equal(c.length, 1);
-      assert.deepEqual([c[0].kind, c[0].result, c[0].reply, c[0].corrected_reply], ['accept_before_items', 'revised', 'great, i\'ll take it', 'ok, show me some boots first']);
+      assert.deepEqual(
+        [c[0].kind, c[0].result, c[0].reply, c[0].corrected_reply],
+        ['accept_before_items', 'revised', "great, i'll take it", 'ok, show me some boots first'],
+      );
       assert.equal(traceOf(t).planned_act, undefined);
     } finally {
       fake.setHandler(simulationScript({ userTurns: 3 }));
@@ -164,7 +221,9 @@ describe('LLM users: source annotations and corrected ends', () => {
     fake.setHandler((req) => {
       const said = ((messagesOf(req)[1]?.content ?? '').match(/^USER:/gm) ?? []).length;
       if (said === 0) return reply('need boots', false);
-      return isCorrection(req) ? reply('ok the second one then, i\'ll buy it', true) : reply('i\'ll take the fourth one', true);
+      return isCorrection(req)
+        ? reply("ok the second one then, i'll buy it", true)
+        : reply("i'll take the fourth one", true);
     });
     try {
       const s = createPromptedUser(testServices(fake.url)).createSession('c3', createRng('c'), { task: 'footwear' });
@@ -185,27 +244,46 @@ describe('LLM users: source annotations and corrected ends', () => {
     fake.setHandler(() => reply('forget it, this is useless', true));
     try {
       const services = testServices(fake.url);
-      const insisted = await createPromptedUser(services).createSession('c4', createRng('d'), { task: 'footwear' }).start();
+      const insisted = await createPromptedUser(services)
+        .createSession('c4', createRng('d'), { task: 'footwear' })
+        .start();
       assert.equal(insisted.done, false);
       assert.equal(insisted.act, 'provide_feedback_negative');
-      assert.deepEqual(traceOf(insisted).llm_corrections!.map((c) => [c.kind, c.result]), [['quit_before_items', 'overridden']]);
+      assert.deepEqual(
+        traceOf(insisted).llm_corrections!.map((c) => [c.kind, c.result]),
+        [['quit_before_items', 'overridden']],
+      );
       assert.match(traceOf(insisted).warnings![0], /left before the assistant had shown any item/);
 
-      const quits = await createPromptedUser(services, { earlyQuit: 1 }).createSession('c5', createRng('e'), { task: 'footwear' }).start();
+      const quits = await createPromptedUser(services, { earlyQuit: 1 })
+        .createSession('c5', createRng('e'), { task: 'footwear' })
+        .start();
       assert.equal(quits.done, true);
       assert.equal(quits.outcome, 'abandoned');
       assert.equal(traceOf(quits).end_reason, 'early_quit');
-      assert.deepEqual(traceOf(quits).llm_corrections!.map((c) => c.result), ['early_quit']);
+      assert.deepEqual(
+        traceOf(quits).llm_corrections!.map((c) => c.result),
+        ['early_quit'],
+      );
 
       // On its last allowed message a user may leave unserved: the turn cap, no correction.
-      const last = createPromptedUser(services, { maxTurns: 2 }).createSession('c6', createRng('f'), { task: 'footwear' });
-      fake.setHandler((req) => (((messagesOf(req)[1]?.content ?? '').match(/^USER:/gm) ?? []).length === 0 ? reply('boots please', false) : reply('bye', true)));
+      const last = createPromptedUser(services, { maxTurns: 2 }).createSession('c6', createRng('f'), {
+        task: 'footwear',
+      });
+      fake.setHandler((req) =>
+        ((messagesOf(req)[1]?.content ?? '').match(/^USER:/gm) ?? []).length === 0
+          ? reply('boots please', false)
+          : reply('bye', true),
+      );
       await last.start();
       const end = await last.respond(agentSays('what size?'));
       assert.equal(end.done, true);
       assert.equal(traceOf(end).llm_corrections, undefined);
       assert.equal(traceOf(end).end_reason, 'max_turns');
-      assert.throws(() => createPromptedUser(services, { earlyQuit: 2 }).createSession('c7', createRng('g'), { task: 'footwear' }), /early quit probability/);
+      assert.throws(
+        () => createPromptedUser(services, { earlyQuit: 2 }).createSession('c7', createRng('g'), { task: 'footwear' }),
+        /early quit probability/,
+      );
     } finally {
       fake.setHandler(simulationScript({ userTurns: 3 }));
     }
@@ -214,7 +292,9 @@ describe('LLM users: source annotations and corrected ends', () => {
   test('a quit before any item with no words, insisted on: a user_llm failure, never an outcome', async () => {
     fake.setHandler(() => ({ content: 'Response:\nTerminate: True' }));
     try {
-      const t = await createPromptedUser(testServices(fake.url)).createSession('c8', createRng('h'), { task: 'footwear' }).start();
+      const t = await createPromptedUser(testServices(fake.url))
+        .createSession('c8', createRng('h'), { task: 'footwear' })
+        .start();
       assert.equal(t.done, true);
       assert.equal(t.failure?.reason, 'user_llm');
       assert.match(t.failure!.message, /left before the assistant had shown any item/);
@@ -245,7 +325,12 @@ function variedShopper(req: RecordedRequest): FakeReply {
     const style = Number(req.body?.seed ?? 0) % 8;
     // Some shoppers name their category at once (a local agent can search), some never do.
     const category = /Your task: find ([a-z ]+?) \(/.exec(msgs[0]?.content ?? '')?.[1] ?? 'shoes';
-    return reply(style % 3 === 1 ? `looking for something comfy (style ${style})` : `looking for comfy ${category} (style ${style})`, false);
+    return reply(
+      style % 3 === 1
+        ? `looking for something comfy (style ${style})`
+        : `looking for comfy ${category} (style ${style})`,
+      false,
+    );
   }
   const style = Number(tag[1]);
   const said = (transcript.match(/^USER:/gm) ?? []).length;
@@ -279,60 +364,97 @@ function variedShopper(req: RecordedRequest): FakeReply {
 describe('LLM user runs keep the behavioural invariants', () => {
   let fake: FakeOpenAI;
   before(async () => {
-    fake = await FakeOpenAI.start({ handler: (req) => (promptKind(req) === 'user' ? variedShopper(req) : simulationScript()(req)) });
+    fake = await FakeOpenAI.start({
+      handler: (req) => (promptKind(req) === 'user' ? variedShopper(req) : simulationScript()(req)),
+    });
   });
-  after(async () => { await fake.close(); });
+  after(async () => {
+    await fake.close();
+  });
 
   for (const agent of ['local-good', 'local-bad', 'llm-good']) {
-    test(`50 varied scripted shoppers vs ${agent}: no accept or early leave before items, every correction recorded, check passes`, { timeout: 60_000 }, async () => {
-      const n = 50;
-      const env = await prepareEnvironment(parseSimulationConfig({ user: 'llm-prompted', agent, n, seed: `llm-acts-${agent}`, catalog_size: 200, max_turns: 8 }), process.cwd(), { llm: testServices(fake.url) });
-      const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, examples: 3 });
-      const conversations: Conversation[] = [];
-      for (let i = 0; i < n; i++) {
-        const { conversation } = await simulateConversation(env, i);
-        conversations.push(conversation);
-        checker.add(conversation);
-      }
-      let corrections = 0;
-      const styles = new Set<string>();
-      for (const c of conversations) {
-        styles.add(/\(style (\d)\)/.exec(c.turns[0]?.user_utterance ?? '')?.[1] ?? '?');
-        assert.ok(c.outcome !== 'simulator_error', `${c.id}: ${JSON.stringify(c.metadata)}`);
-        const last = c.turns.length - 1;
-        const seenBefore = c.turns.slice(0, last).some((t) => (t.recommendations?.length ?? 0) > 0);
-        if (c.outcome === 'accepted') {
-          assert.ok(seenBefore, `${c.id} accepted without having seen an item`);
-          assert.equal(c.turns[last].trace?.user_act, 'accept_recommendation');
+    test(
+      `50 varied scripted shoppers vs ${agent}: no accept or early leave before items, every correction recorded, check passes`,
+      { timeout: 60_000 },
+      async () => {
+        const n = 50;
+        const env = await prepareEnvironment(
+          parseSimulationConfig({
+            user: 'llm-prompted',
+            agent,
+            n,
+            seed: `llm-acts-${agent}`,
+            catalog_size: 200,
+            max_turns: 8,
+          }),
+          process.cwd(),
+          { llm: testServices(fake.url) },
+        );
+        const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, examples: 3 });
+        const conversations: Conversation[] = [];
+        for (let i = 0; i < n; i++) {
+          const { conversation } = await simulateConversation(env, i);
+          conversations.push(conversation);
+          checker.add(conversation);
         }
-        c.turns.forEach((t, i) => {
-          const tr = t.trace as Trace;
-          const source = t.annotations?.find((a) => a.speaker === 'user' && a.annotator === 'source');
-          assert.deepEqual(source?.acts, [tr.user_act], `${c.id} turn ${i}`);
-          for (const corr of tr.llm_corrections ?? []) {
-            corrections++;
-            assert.ok(corr.result, `${c.id} turn ${i}: a correction without a result`);
-            assert.ok(tr.warnings?.length, `${c.id} turn ${i}: a correction without a warning`);
+        let corrections = 0;
+        const styles = new Set<string>();
+        for (const c of conversations) {
+          styles.add(/\(style (\d)\)/.exec(c.turns[0]?.user_utterance ?? '')?.[1] ?? '?');
+          assert.ok(c.outcome !== 'simulator_error', `${c.id}: ${JSON.stringify(c.metadata)}`);
+          const last = c.turns.length - 1;
+          const seenBefore = c.turns.slice(0, last).some((t) => (t.recommendations?.length ?? 0) > 0);
+          if (c.outcome === 'accepted') {
+            assert.ok(seenBefore, `${c.id} accepted without having seen an item`);
+            assert.equal(c.turns[last].trace?.user_act, 'accept_recommendation');
           }
-          if (i < last) assert.notEqual(tr.operation, 'end', `${c.id} turn ${i} ends before the last turn`);
-        });
-      }
-      assert.ok(styles.size >= 6, `only styles ${[...styles].join(', ')}`);
-      assert.ok(corrections >= 10, `only ${corrections} corrections`);
-      const report = checker.report();
-      assert.equal(report.conversations, n);
-      assert.ok(report.invariants.find((r) => r.id === 'no-end-before-recommendation')?.status === 'pass', failures(report));
-      // Every invariant holds, accept-ends-dialogue included (it reads the ConvApparel accept too);
-      // no-repetition aside: these scripted shoppers repeat their scripted lines by construction.
-      assert.equal(failures(report, ['no-repetition']), '');
-    });
+          c.turns.forEach((t, i) => {
+            const tr = t.trace as Trace;
+            const source = t.annotations?.find((a) => a.speaker === 'user' && a.annotator === 'source');
+            assert.deepEqual(source?.acts, [tr.user_act], `${c.id} turn ${i}`);
+            for (const corr of tr.llm_corrections ?? []) {
+              corrections++;
+              assert.ok(corr.result, `${c.id} turn ${i}: a correction without a result`);
+              assert.ok(tr.warnings?.length, `${c.id} turn ${i}: a correction without a warning`);
+            }
+            if (i < last) assert.notEqual(tr.operation, 'end', `${c.id} turn ${i} ends before the last turn`);
+          });
+        }
+        assert.ok(styles.size >= 6, `only styles ${[...styles].join(', ')}`);
+        assert.ok(corrections >= 10, `only ${corrections} corrections`);
+        const report = checker.report();
+        assert.equal(report.conversations, n);
+        assert.ok(
+          report.invariants.find((r) => r.id === 'no-end-before-recommendation')?.status === 'pass',
+          failures(report),
+        );
+        // Every invariant holds, accept-ends-dialogue included (it reads the ConvApparel accept too);
+        // no-repetition aside: these scripted shoppers repeat their scripted lines by construction.
+        assert.equal(failures(report, ['no-repetition']), '');
+      },
+    );
   }
 
   test("the run's early_quit reaches LLM users (simulate --early-quit)", async () => {
     fake.setHandler(() => reply('forget it, this is useless', true));
     try {
-      for (const [earlyQuit, expected] of [[1, 'abandoned'], [undefined, undefined]] as const) {
-        const env = await prepareEnvironment(parseSimulationConfig({ user: 'llm-prompted', agent: 'local-good', n: 1, seed: 'eq', catalog_size: 50, max_turns: 4, ...(earlyQuit === undefined ? {} : { early_quit: earlyQuit }) }), process.cwd(), { llm: testServices(fake.url) });
+      for (const [earlyQuit, expected] of [
+        [1, 'abandoned'],
+        [undefined, undefined],
+      ] as const) {
+        const env = await prepareEnvironment(
+          parseSimulationConfig({
+            user: 'llm-prompted',
+            agent: 'local-good',
+            n: 1,
+            seed: 'eq',
+            catalog_size: 50,
+            max_turns: 4,
+            ...(earlyQuit === undefined ? {} : { early_quit: earlyQuit }),
+          }),
+          process.cwd(),
+          { llm: testServices(fake.url) },
+        );
         const conv = (await simulateConversation(env, 0)).conversation;
         if (expected) {
           assert.equal(conv.outcome, expected);
@@ -350,8 +472,23 @@ describe('LLM user runs keep the behavioural invariants', () => {
   });
 
   test('accept-ends-dialogue reads the ConvApparel accept of LLM users', async () => {
-    const env = await prepareEnvironment(parseSimulationConfig({ user: 'llm-prompted', agent: 'local-good', n: 10, seed: 'llm-acts-todo', catalog_size: 200, max_turns: 8 }), process.cwd(), { llm: testServices(fake.url) });
-    const checker = new InvariantChecker({ catalog: env.catalog, maxTurns: env.maxTurns, only: ['accept-ends-dialogue'] });
+    const env = await prepareEnvironment(
+      parseSimulationConfig({
+        user: 'llm-prompted',
+        agent: 'local-good',
+        n: 10,
+        seed: 'llm-acts-todo',
+        catalog_size: 200,
+        max_turns: 8,
+      }),
+      process.cwd(),
+      { llm: testServices(fake.url) },
+    );
+    const checker = new InvariantChecker({
+      catalog: env.catalog,
+      maxTurns: env.maxTurns,
+      only: ['accept-ends-dialogue'],
+    });
     for (let i = 0; i < 10; i++) checker.add((await simulateConversation(env, i)).conversation);
     assert.ok(checker.report().ok, failures(checker.report()));
   });

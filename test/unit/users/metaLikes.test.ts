@@ -9,7 +9,18 @@ import assert from 'node:assert/strict';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
 
 test('meta agenda users vs local-good say Like, and only of items that keep what they said', async () => {
-  const env = await prepareEnvironment(parseSimulationConfig({ user: 'agenda', interaction: 'cir6', preferences: 'pkg', meta: 'tol', agent: 'local-good', n: 300, seed: 'meta-likes', catalog_size: 800 }));
+  const env = await prepareEnvironment(
+    parseSimulationConfig({
+      user: 'agenda',
+      interaction: 'cir6',
+      preferences: 'pkg',
+      meta: 'tol',
+      agent: 'local-good',
+      n: 300,
+      seed: 'meta-likes',
+      catalog_size: 800,
+    }),
+  );
   let likes = 0;
   const wrong: string[] = [];
   for (let i = 0; i < 300; i++) {
@@ -28,15 +39,26 @@ test('meta agenda users vs local-good say Like, and only of items that keep what
         if (!item || !target) wrong.push(`${c.id} turn ${k}: Like without a known item or target`);
         else {
           const group = tr.target!.alternatives ?? [];
-          const minSim = Math.min(...group.filter((g) => g !== target.item_id).map((g) => env.catalog.similarity(env.catalog.get(g)!, target)), 0.7);
-          if (!group.includes(item.item_id) && env.catalog.similarity(item, target) < minSim - 1e-12) wrong.push(`${c.id} turn ${k}: liked ${id}, less similar to the target than its group`);
-          for (const [a, v] of said) if (a !== 'category' && item.attributes[a] !== undefined && item.attributes[a] !== v) wrong.push(`${c.id} turn ${k}: liked ${id} with ${a}=${item.attributes[a]}, said ${v}`);
-          for (const v of Object.values(item.attributes)) if (negated.has(v)) wrong.push(`${c.id} turn ${k}: liked ${id} with ${v}, said not wanted`);
+          const minSim = Math.min(
+            ...group
+              .filter((g) => g !== target.item_id)
+              .map((g) => env.catalog.similarity(env.catalog.get(g)!, target)),
+            0.7,
+          );
+          if (!group.includes(item.item_id) && env.catalog.similarity(item, target) < minSim - 1e-12)
+            wrong.push(`${c.id} turn ${k}: liked ${id}, less similar to the target than its group`);
+          for (const [a, v] of said)
+            if (a !== 'category' && item.attributes[a] !== undefined && item.attributes[a] !== v)
+              wrong.push(`${c.id} turn ${k}: liked ${id} with ${a}=${item.attributes[a]}, said ${v}`);
+          for (const v of Object.values(item.attributes))
+            if (negated.has(v)) wrong.push(`${c.id} turn ${k}: liked ${id} with ${v}, said not wanted`);
         }
       }
       for (const [a, v] of Object.entries(tr.said?.constraints ?? {})) said.set(a, String(v));
       // a Reveal.Expand takes a said value back
-      if (tr.user_act === 'Reveal.Expand') for (const a of [...said.keys()]) if (!(Array.isArray(tr.goal?.disclosed) ? tr.goal.disclosed.map(String) : []).includes(a)) said.delete(a);
+      if (tr.user_act === 'Reveal.Expand')
+        for (const a of [...said.keys()])
+          if (!(Array.isArray(tr.goal?.disclosed) ? tr.goal.disclosed.map(String) : []).includes(a)) said.delete(a);
       for (const v of tr.said?.negated ?? []) negated.add(String(v));
     });
   }

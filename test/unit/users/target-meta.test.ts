@@ -7,8 +7,15 @@ import { createRng } from '../../../src/core/random';
 import type { Agent } from '../../../src/core/sim/types';
 import type { SimulationEnvironment } from '../../../src/core/run/index';
 import {
-  MetaSimulator, TargetFreeUserSimulator, TransitionModel, createUserSimulator, defaultTransitionCounts, deriveAlternatives, loadRelevance,
-  type TargetFreeSession, type UserSpec,
+  MetaSimulator,
+  TargetFreeUserSimulator,
+  TransitionModel,
+  createUserSimulator,
+  defaultTransitionCounts,
+  deriveAlternatives,
+  loadRelevance,
+  type TargetFreeSession,
+  type UserSpec,
 } from '../../../src/core/sim/users/index';
 import { KeywordAgent, ScriptedAgent, simulateOne, tinyCatalog, userEnv } from './fixtures';
 import { scratchDir } from '../../support/scratch';
@@ -18,7 +25,8 @@ const transitions = new TransitionModel(defaultTransitionCounts());
 
 const env = (agent: Agent, spec: UserSpec, maxTurns = 20): SimulationEnvironment =>
   userEnv(agent, spec, { catalog, transitions }, maxTurns);
-const simulate = (e: SimulationEnvironment, i: number, task = 'footwear'): Promise<Conversation> => simulateOne(e, i, 'tm', task);
+const simulate = (e: SimulationEnvironment, i: number, task = 'footwear'): Promise<Conversation> =>
+  simulateOne(e, i, 'tm', task);
 
 describe('target-free user (PEPPER)', () => {
   test('targets are held-out top-rated items, never among the seen ones', () => {
@@ -37,7 +45,9 @@ describe('target-free user (PEPPER)', () => {
   });
 
   test('reflected preferences: seen items by their own rating, unseen by general preferences', () => {
-    const s = new TargetFreeUserSimulator({ catalog }).createSession('c', createRng(3), { task: 'footwear' }) as TargetFreeSession;
+    const s = new TargetFreeUserSimulator({ catalog }).createSession('c', createRng(3), {
+      task: 'footwear',
+    }) as TargetFreeSession;
     for (const [id, review] of s.seen) {
       const expected = review.rating >= 3.5 ? 'like' : review.rating <= 2.5 ? 'dislike' : 'neutral';
       assert.equal(s.reflect(catalog.get(id)!), expected, id);
@@ -51,8 +61,16 @@ describe('target-free user (PEPPER)', () => {
     const targets = probe.targets;
     // An agent that shows one target per turn below the first three (where the user would take
     // an item it expects to like), then other items; a patient user, so it runs all 20 turns.
-    const fill = catalog.byCategory('footwear').map((i) => i.item_id).filter((id) => !targets.includes(id)).slice(0, 5);
-    const steps = targets.map((t) => ({ utterance: 'How about this?', acts: ['recommend'], items: [fill[0], fill[1], fill[2], t] }));
+    const fill = catalog
+      .byCategory('footwear')
+      .map((i) => i.item_id)
+      .filter((id) => !targets.includes(id))
+      .slice(0, 5);
+    const steps = targets.map((t) => ({
+      utterance: 'How about this?',
+      acts: ['recommend'],
+      items: [fill[0], fill[1], fill[2], t],
+    }));
     steps.push({ utterance: 'More?', acts: ['recommend'], items: [fill[3], fill[4]] });
     const e = env(new ScriptedAgent(catalog, steps), { user: 'target-free', patience: 1000 });
     const c = await simulate(e, 0);
@@ -60,7 +78,10 @@ describe('target-free user (PEPPER)', () => {
     const pcs = c.turns.map((t) => t.trace!.preference_coverage);
     for (let k = 0; k < pcs.length; k++) {
       const expected = Math.min(k + 1, targets.length) / targets.length;
-      assert.ok(Math.abs((pcs[k] ?? -1) - Math.round(expected * 1000) / 1000) < 1e-9, `turn ${k}: ${pcs[k]} vs ${expected}`);
+      assert.ok(
+        Math.abs((pcs[k] ?? -1) - Math.round(expected * 1000) / 1000) < 1e-9,
+        `turn ${k}: ${pcs[k]} vs ${expected}`,
+      );
     }
     assert.deepEqual(c.turns[0].trace!.targets, targets);
     assert.equal(c.turns[0].trace!.preferences?.model, 'pepper');
@@ -77,7 +98,11 @@ describe('meta-simulators (Fashion-AlterEval)', () => {
     const target = catalog.get('F000')!;
     const alts = deriveAlternatives(catalog, target, 4);
     assert.equal(alts.length, 4);
-    const sims = catalog.byCategory('footwear').filter((i) => i !== target).map((i) => catalog.similarity(target, i)).sort((a, b) => b - a);
+    const sims = catalog
+      .byCategory('footwear')
+      .filter((i) => i !== target)
+      .map((i) => catalog.similarity(target, i))
+      .sort((a, b) => b - a);
     for (const id of alts) {
       assert.equal(catalog.get(id)!.category, 'footwear');
       assert.ok(catalog.similarity(target, catalog.get(id)!) >= sims[3] - 1e-12);
@@ -95,7 +120,11 @@ describe('meta-simulators (Fashion-AlterEval)', () => {
       { utterance: 'Here.', acts: ['recommend'], items: ['F020'] },
       { utterance: 'Here.', acts: ['recommend'], items: ['F010'] },
     ];
-    const e = env(new ScriptedAgent(catalog, steps), { user: 'agenda', meta: 'tol', tolerance: 2, relevance, patience: 50 }, 10);
+    const e = env(
+      new ScriptedAgent(catalog, steps),
+      { user: 'agenda', meta: 'tol', tolerance: 2, relevance, patience: 50 },
+      10,
+    );
     // the first seeded conversation that gets past the tolerance (a user may end early on its own;
     // which one does depends on the random stream, which the wording draws from too)
     let c: Conversation | undefined;
@@ -116,16 +145,25 @@ describe('meta-simulators (Fashion-AlterEval)', () => {
     // It takes the new target at once, or first says the change when the new target has a value
     // other than one it said (docs/simulation.md, issue 21 rule 2), then takes it.
     const accept = ts.findIndex((t) => t.user_act === 'Note.Accept');
-    assert.ok(accept === 3 || (ts[3].user_act === 'Reveal.Revise' && accept > 3), `turn 3: ${ts[3].user_act}, accept at ${accept}`);
+    assert.ok(
+      accept === 3 || (ts[3].user_act === 'Reveal.Revise' && accept > 3),
+      `turn 3: ${ts[3].user_act}, accept at ${accept}`,
+    );
     // What it takes is its target then: F020, or F010 when it re-targeted to the next top-1 of the group.
-    assert.ok(['F020', 'F010'].includes(ts[accept].target?.item_id ?? ''), `accepted target ${ts[accept].target?.item_id}`);
+    assert.ok(
+      ['F020', 'F010'].includes(ts[accept].target?.item_id ?? ''),
+      `accepted target ${ts[accept].target?.item_id}`,
+    );
     assert.equal(c.turns[accept - 1].recommendations?.[0]?.item_id, ts[accept].target?.item_id);
     assert.equal(c.outcome, 'accepted');
   });
 
   test('MetaSimProb switches only on a perceived loss, with probability P_switch', async () => {
     const target = catalog.get('F000')!;
-    const byClose = catalog.byCategory('footwear').filter((i) => i !== target).sort((a, b) => catalog.similarity(target, b) - catalog.similarity(target, a));
+    const byClose = catalog
+      .byCategory('footwear')
+      .filter((i) => i !== target)
+      .sort((a, b) => catalog.similarity(target, b) - catalog.similarity(target, a));
     const near = byClose[0].item_id;
     const far = byClose[byClose.length - 1].item_id;
     const relevance = { F000: deriveAlternatives(catalog, target, 3) };
@@ -140,7 +178,11 @@ describe('meta-simulators (Fashion-AlterEval)', () => {
       let onGain = 0;
       return (async () => {
         for (let i = 0; i < 40; i++) {
-          const e = env(new ScriptedAgent(catalog, steps), { user: 'agenda', meta: 'prob', tolerance: 1, pSwitch: p, relevance, patience: 50 }, 4);
+          const e = env(
+            new ScriptedAgent(catalog, steps),
+            { user: 'agenda', meta: 'prob', tolerance: 1, pSwitch: p, relevance, patience: 50 },
+            4,
+          );
           const c = await simulate(e, i);
           const ts = c.turns.map((t) => t.trace!);
           if (ts[2]?.target?.switched_from) {
@@ -163,7 +205,10 @@ describe('meta-simulators (Fashion-AlterEval)', () => {
     const base = createUserSimulator({ user: 'agenda' }, { catalog, transitions });
     assert.equal(new MetaSimulator(base, { mode: 'tol', catalog }).name, 'meta-tol(agenda-cir6-pkg)');
     assert.throws(() => new MetaSimulator(base, { mode: 'prob', catalog, pSwitch: 2 }), /P_switch/);
-    assert.throws(() => new MetaSimulator(base, { mode: 'prob', catalog, relevance: { nope: ['x'] } }), /none of the 1 target ids/);
+    assert.throws(
+      () => new MetaSimulator(base, { mode: 'prob', catalog, relevance: { nope: ['x'] } }),
+      /none of the 1 target ids/,
+    );
   });
 
   test('wrapping the target-free user: targets become the target group', async () => {

@@ -9,7 +9,9 @@ import { parseSimulationConfig, prepareEnvironment, simulateConversation } from 
 
 for (const agent of ['local-good', 'local-bad'] as const) {
   test(`target-free vs ${agent}: no Like or accept of an item with a value the user negated (so far or in that turn)`, async () => {
-    const env = await prepareEnvironment(parseSimulationConfig({ user: 'target-free', agent, n: 150, seed: '7338', catalog_size: 800 }));
+    const env = await prepareEnvironment(
+      parseSimulationConfig({ user: 'target-free', agent, n: 150, seed: '7338', catalog_size: 800 }),
+    );
     let judged = 0;
     const found: string[] = [];
     for (let i = 0; i < 150; i++) {
@@ -24,7 +26,8 @@ for (const agent of ['local-good', 'local-bad'] as const) {
         if (!item) return;
         judged++;
         const clash = Object.values(item.attributes).filter((v) => negated.has(String(v)));
-        if (clash.length) found.push(`${conv.id} turn ${k}: ${tr.user_act} of ${id} (${clash.join(', ')}): ${turn.user_utterance}`);
+        if (clash.length)
+          found.push(`${conv.id} turn ${k}: ${tr.user_act} of ${id} (${clash.join(', ')}): ${turn.user_utterance}`);
       });
     }
     assert.ok(judged > 500, `only ${judged} Like/accept turns to judge`);

@@ -5,30 +5,64 @@ import * as path from 'node:path';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
 import { importFile } from '../../../src/core/importers/index';
-import { TransitionModel, defaultTransitionCounts, estimateTransitions, probability } from '../../../src/core/sim/users/index';
-import { defaultActAliases, normalizeLabel, qrfaAgentClass, qrfaUserClass, toAgentAct, toConvApparelUserAct, toUserAct, mainAct } from '../../../src/core/taxonomy/acts';
+import {
+  TransitionModel,
+  defaultTransitionCounts,
+  estimateTransitions,
+  probability,
+} from '../../../src/core/sim/users/index';
+import {
+  defaultActAliases,
+  normalizeLabel,
+  qrfaAgentClass,
+  qrfaUserClass,
+  toAgentAct,
+  toConvApparelUserAct,
+  toUserAct,
+  mainAct,
+} from '../../../src/core/taxonomy/acts';
 import { FIXTURES } from './fixtures';
 
 const aliases = defaultActAliases();
 
 describe('act labels', () => {
   test('spelling normalisation', () => {
-    const cases: [string, string | undefined][] = [['DISCLOSE.NON-DISCLOSE', 'Disclose.NonDisclose'], ['inquire.elicit', 'Inquire.Elicit'], [' NOTE ', 'Note']];
+    const cases: [string, string | undefined][] = [
+      ['DISCLOSE.NON-DISCLOSE', 'Disclose.NonDisclose'],
+      ['inquire.elicit', 'Inquire.Elicit'],
+      [' NOTE ', 'Note'],
+    ];
     for (const [label, expected] of cases) assert.equal(normalizeLabel(label), expected, label);
   });
   test('user labels: aliases first, then CIR6 main acts, else dropped', () => {
-    const cases: [string, string | undefined][] = [['NOTE.YES', 'Note.Seen'], ['REVEAL.REVISE', 'Reveal.Revise'], ['ACC', 'Note.Accept'], ['critique', 'Reveal.Refine'], ['OTH', undefined], ['SOMETHING.ELSE', undefined]];
+    const cases: [string, string | undefined][] = [
+      ['NOTE.YES', 'Note.Seen'],
+      ['REVEAL.REVISE', 'Reveal.Revise'],
+      ['ACC', 'Note.Accept'],
+      ['critique', 'Reveal.Refine'],
+      ['OTH', undefined],
+      ['SOMETHING.ELSE', undefined],
+    ];
     for (const [label, expected] of cases) assert.equal(toUserAct(label, aliases), expected, label);
   });
   test('agent labels: aliases, bare main acts completed', () => {
-    const cases: [string, string | undefined][] = [['REVEAL', 'Reveal.Show'], ['INQUIRE.ELICIT', 'Inquire.Elicit'], ['DISCLOSE.MORE', 'Explain'], ['recommend', 'Reveal.Show'], ['chit_chat', undefined]];
+    const cases: [string, string | undefined][] = [
+      ['REVEAL', 'Reveal.Show'],
+      ['INQUIRE.ELICIT', 'Inquire.Elicit'],
+      ['DISCLOSE.MORE', 'Explain'],
+      ['recommend', 'Reveal.Show'],
+      ['chit_chat', undefined],
+    ];
     for (const [label, expected] of cases) assert.equal(toAgentAct(label, aliases), expected, label);
   });
   test('QRFA classes follow Table 2', () => {
-    for (const a of ['Disclose', 'Reveal.Refine', 'Inquire.List', 'Navigate.Repeat']) assert.equal(qrfaUserClass(a), 'Query', a);
-    for (const a of ['Navigate.Back', 'Navigate.More', 'Note.Like', 'Complete']) assert.equal(qrfaUserClass(a), 'Feedback', a);
+    for (const a of ['Disclose', 'Reveal.Refine', 'Inquire.List', 'Navigate.Repeat'])
+      assert.equal(qrfaUserClass(a), 'Query', a);
+    for (const a of ['Navigate.Back', 'Navigate.More', 'Note.Like', 'Complete'])
+      assert.equal(qrfaUserClass(a), 'Feedback', a);
     for (const a of ['Inquire.Elicit', 'Inquire.Clarify', 'Suggest']) assert.equal(qrfaAgentClass(a), 'Request', a);
-    for (const a of ['Reveal.Show', 'Traverse.More', 'Explain', 'Traverse.End']) assert.equal(qrfaAgentClass(a), 'Answer', a);
+    for (const a of ['Reveal.Show', 'Traverse.More', 'Explain', 'Traverse.End'])
+      assert.equal(qrfaAgentClass(a), 'Answer', a);
   });
   test('ConvApparel names for metrics', () => {
     assert.equal(toConvApparelUserAct('Note.Accept'), 'accept_recommendation');
@@ -39,7 +73,7 @@ describe('act labels', () => {
 });
 
 /** A canonical conversation from (speaker, label) pairs, one utterance per pair, as the importers produce. */
-function conv(steps: [('u' | 'a'), string][]): Conversation {
+function conv(steps: ['u' | 'a', string][]): Conversation {
   const turns: Conversation['turns'] = [];
   let turn: Conversation['turns'][number] | undefined;
   for (const [who, label] of steps) {
@@ -57,8 +91,21 @@ function conv(steps: [('u' | 'a'), string][]): Conversation {
 describe('estimateTransitions', () => {
   test('counts a small corpus exactly', () => {
     const c = estimateTransitions([
-      conv([['a', 'INQUIRE.ELICIT'], ['u', 'DISCLOSE'], ['a', 'REVEAL'], ['u', 'NOTE.LIKE'], ['a', 'END'], ['u', 'COMPLETE']]),
-      conv([['u', 'DISCLOSE'], ['a', 'INQUIRE.ELICIT'], ['u', 'DISCLOSE'], ['a', 'REVEAL'], ['u', 'INQUIRE.SIMILAR']]),
+      conv([
+        ['a', 'INQUIRE.ELICIT'],
+        ['u', 'DISCLOSE'],
+        ['a', 'REVEAL'],
+        ['u', 'NOTE.LIKE'],
+        ['a', 'END'],
+        ['u', 'COMPLETE'],
+      ]),
+      conv([
+        ['u', 'DISCLOSE'],
+        ['a', 'INQUIRE.ELICIT'],
+        ['u', 'DISCLOSE'],
+        ['a', 'REVEAL'],
+        ['u', 'INQUIRE.SIMILAR'],
+      ]),
     ]);
     assert.equal(c.dialogues, 2);
     assert.deepEqual(c.cir6, {
@@ -85,19 +132,34 @@ describe('estimateTransitions', () => {
   });
 
   test('skips conversations without user acts and unmapped labels', () => {
-    const c = estimateTransitions([conv([['a', 'REVEAL'], ['u', 'OTH']]), { turns: [{ user_utterance: 'hi' }] }]);
+    const c = estimateTransitions([
+      conv([
+        ['a', 'REVEAL'],
+        ['u', 'OTH'],
+      ]),
+      { turns: [{ user_utterance: 'hi' }] },
+    ]);
     assert.equal(c.dialogues, 0);
     assert.deepEqual(c.cir6, {});
   });
 
   test('MovieBot corpus: counts equal a hand computation over the raw JSON', async () => {
     const file = path.join(FIXTURES, 'datasets/usersimcrs-moviebot/annotated_dialogues.json');
-    const raw = JSON.parse(readFileSync(file, 'utf8')) as { conversation: { participant: string; dialogue_acts: { intent: string }[] }[] }[];
+    const raw = JSON.parse(readFileSync(file, 'utf8')) as {
+      conversation: { participant: string; dialogue_acts: { intent: string }[] }[];
+    }[];
     // Hand computation: user main act = first segment of the intent, capitalised; agent labels by this table.
     const agentMain: Record<string, string> = {
-      REVEAL: 'Reveal.Show', 'REVEAL.SIMILAR': 'Reveal.Similar', 'REVEAL.NONE': 'Reveal.Subset', 'INQUIRE.ELICIT': 'Inquire.Elicit',
-      'INQUIRE.NEXT': 'Inquire.Elicit', 'INQUIRE.MORE': 'Inquire.Clarify', 'DISCLOSE.NON-DISCLOSE': 'Inquire.Elicit', 'DISCLOSE.MORE': 'Explain',
-      FAILED: 'Traverse.Repeat', END: 'Traverse.End',
+      REVEAL: 'Reveal.Show',
+      'REVEAL.SIMILAR': 'Reveal.Similar',
+      'REVEAL.NONE': 'Reveal.Subset',
+      'INQUIRE.ELICIT': 'Inquire.Elicit',
+      'INQUIRE.NEXT': 'Inquire.Elicit',
+      'INQUIRE.MORE': 'Inquire.Clarify',
+      'DISCLOSE.NON-DISCLOSE': 'Inquire.Elicit',
+      'DISCLOSE.MORE': 'Explain',
+      FAILED: 'Traverse.Repeat',
+      END: 'Traverse.End',
     };
     const cap = (s: string) => s.charAt(0) + s.slice(1).toLowerCase();
     const cir6: Record<string, Record<string, number>> = {};
@@ -140,7 +202,8 @@ describe('estimateTransitions', () => {
     assert.deepEqual(counts.cir6, cir6);
     assert.deepEqual(counts.qrfa, qrfa);
     const byMain: Record<string, Record<string, number>> = {};
-    for (const [agent, row] of Object.entries(counts.agent_user)) for (const [user, n] of Object.entries(row)) for (let i = 0; i < n; i++) add(byMain, agent, mainAct(user));
+    for (const [agent, row] of Object.entries(counts.agent_user))
+      for (const [user, n] of Object.entries(row)) for (let i = 0; i < n; i++) add(byMain, agent, mainAct(user));
     assert.deepEqual(byMain, agentUser);
     // Spot checks written out by hand from the file.
     assert.equal(cir6.Start.Disclose, 8);
@@ -158,7 +221,8 @@ describe('TransitionModel', () => {
     assert.equal(m.cir6Probability('Start', 'Complete'), 0);
     assert.equal(m.cir6Probability('Complete', 'Stop'), 1);
     let total = 0;
-    for (const to of ['Disclose', 'Reveal', 'Inquire', 'Navigate', 'Note', 'Complete', 'Stop']) total += m.cir6Probability('Note', to);
+    for (const to of ['Disclose', 'Reveal', 'Inquire', 'Navigate', 'Note', 'Complete', 'Stop'])
+      total += m.cir6Probability('Note', to);
     assert.ok(Math.abs(total - 1) < 1e-12);
   });
 
@@ -180,7 +244,10 @@ describe('TransitionModel', () => {
     assert.notDeepEqual(a.slice(0, 50), draw(6).slice(0, 50));
     for (const to of ['Complete', 'Note', 'Disclose']) {
       const freq = a.filter((x) => x === to).length / a.length;
-      assert.ok(Math.abs(freq - m.cir6Probability('Note', to)) < 0.015, `${to}: ${freq} vs ${m.cir6Probability('Note', to)}`);
+      assert.ok(
+        Math.abs(freq - m.cir6Probability('Note', to)) < 0.015,
+        `${to}: ${freq} vs ${m.cir6Probability('Note', to)}`,
+      );
     }
   });
 

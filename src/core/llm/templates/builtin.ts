@@ -97,7 +97,8 @@ ${RESPONSE_FORMAT}`,
     name: 'user-sft',
     version: '1',
     variables: ['category'],
-    purpose: 'Short system prompt shared by `simlens export-sft` and the fine-tuned (sft) user, so training and use match.',
+    purpose:
+      'Short system prompt shared by `simlens export-sft` and the fine-tuned (sft) user, so training and use match.',
     text: `You are a shopper looking for {{category}} in a chat with a shopping assistant. Reply as the shopper.
 Format: "Response: <message>" then "Terminate: True|False".`,
   },
@@ -128,7 +129,8 @@ occasions. Generalise from the items; do not name or list the products.`,
     name: 'pepper-reflect',
     version: '1',
     variables: ['general_preferences', 'items'],
-    purpose: 'Target-free user: a like/dislike opinion on each shown item (own review when seen, general taste when not).',
+    purpose:
+      'Target-free user: a like/dislike opinion on each shown item (own review when seen, general taste when not).',
     text: `Your taste as a shopper:
 {{general_preferences}}
 
@@ -199,7 +201,8 @@ You still describe the candidate products you are given each turn, which are sho
     name: 'agent-turn',
     version: '1',
     variables: ['conversation', 'items', 'user_message'],
-    purpose: 'The user message an LLM recommender gets each turn: history, retrieved candidates, latest shopper message.',
+    purpose:
+      'The user message an LLM recommender gets each turn: history, retrieved candidates, latest shopper message.',
     text: `Conversation so far:
 {{conversation}}
 
@@ -259,7 +262,7 @@ Send the complete corrected JSON object only, with no other text.`,
     name: 'text-repair',
     version: '1',
     variables: ['problem'],
-    purpose: 'Follow-up sent when a free-text answer (the target-free user\'s general preferences) was unusable.',
+    purpose: "Follow-up sent when a free-text answer (the target-free user's general preferences) was unusable.",
     text: `That answer could not be used: {{problem}}
 Write the answer again, complete and in plain text, as asked.`,
   },

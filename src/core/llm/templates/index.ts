@@ -67,7 +67,9 @@ export class PromptLibrary {
       const name = path.basename(file, ext);
       const full = path.join(dir, file);
       if (!lib.templates.has(name)) {
-        lib.warnings.push(`${full}: no built-in template is called "${name}" (known: ${[...lib.templates.keys()].join(', ')}); ignored`);
+        lib.warnings.push(
+          `${full}: no built-in template is called "${name}" (known: ${[...lib.templates.keys()].join(', ')}); ignored`,
+        );
         continue;
       }
       lib.override(name, await fs.readFile(full, 'utf8'), full);
@@ -94,12 +96,18 @@ export class PromptLibrary {
     for (let i = 0; i < lines.length; i++) {
       for (const m of lines[i].matchAll(PLACEHOLDER)) {
         if (!base.variables.includes(m[1])) {
-          throw new Error(`${file}:${i + 1 + bodyLineOffset}: unknown placeholder {{${m[1]}}} in template "${name}" (allowed: ${base.variables.join(', ')})`);
+          throw new Error(
+            `${file}:${i + 1 + bodyLineOffset}: unknown placeholder {{${m[1]}}} in template "${name}" (allowed: ${base.variables.join(', ')})`,
+          );
         }
       }
     }
     this.templates.set(name, {
-      name, text, variables: base.variables, source: 'workspace', file,
+      name,
+      text,
+      variables: base.variables,
+      source: 'workspace',
+      file,
       version: version ?? `ws-${sha256(text).slice(0, 8)}`,
     });
   }

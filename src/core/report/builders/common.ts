@@ -26,5 +26,10 @@ export type ColumnRow = readonly [key: string, label: string, format?: ColumnFor
 
 /** Table columns from `[key, label, format, digits]` rows. */
 export function tableColumns(...rows: ColumnRow[]): Column[] {
-  return rows.map(([key, label, format, digits]) => ({ key, label, ...(format ? { format } : {}), ...(digits === undefined ? {} : { digits }) }));
+  return rows.map(([key, label, format, digits]) => ({
+    key,
+    label,
+    ...(format ? { format } : {}),
+    ...(digits === undefined ? {} : { digits }),
+  }));
 }

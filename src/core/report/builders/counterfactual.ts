@@ -18,8 +18,15 @@ export interface CounterfactualBuildInput extends ReportBuildMeta {
 }
 
 /** Share of features whose shift direction agrees, per simulator (NaN when no feature counted). */
-export function directionAgreement(result: CounterfactualReport): { simulator: string; agrees: number; features: number; share: number }[] {
-  return result.summary.map((s) => ({ simulator: s.simulator, agrees: s.direction_agrees, features: s.features, share: s.features ? s.direction_agrees / s.features : NaN }));
+export function directionAgreement(
+  result: CounterfactualReport,
+): { simulator: string; agrees: number; features: number; share: number }[] {
+  return result.summary.map((s) => ({
+    simulator: s.simulator,
+    agrees: s.direction_agrees,
+    features: s.features,
+    share: s.features ? s.direction_agrees / s.features : NaN,
+  }));
 }
 
 /** The counterfactual sections (for embedding). */
@@ -36,29 +43,49 @@ export function counterfactualSections(input: CounterfactualBuildInput, ids: IdA
     const close = unseen.filter((x) => x.unseen.mwu_p > alpha).length;
     return (
       `${s.simulator}: its shift from "${r.from}" to "${r.to}" goes the same way as the ${human} shift on ${s.direction_agrees} of ${s.features} features` +
-      (Number.isFinite(s.mean_abs_log_ratio) ? ` (mean |log(simulated shift / human shift)| = ${formatFixed(s.mean_abs_log_ratio)} where both move the same way)` : '') +
+      (Number.isFinite(s.mean_abs_log_ratio)
+        ? ` (mean |log(simulated shift / human shift)| = ${formatFixed(s.mean_abs_log_ratio)} where both move the same way)`
+        : '') +
       `; in the unseen condition "${r.to}", ${close} of ${unseen.length} features show no significant difference from ${human} (MWU p > ${alpha}).`
     );
   });
   sections.push({ type: 'text', id: ids.id('cf-summary'), title: 'Summary', group, paragraphs, tone: 'info' });
 
-  const columns = tableColumns(['feature', 'Feature', 'text'], ['human_from', `${human} ${r.from}`, 'fixed'],
-    ['human_to', `${human} ${r.to}`, 'fixed'], ['human_shift', `${human} shift`, 'fixed']);
+  const columns = tableColumns(
+    ['feature', 'Feature', 'text'],
+    ['human_from', `${human} ${r.from}`, 'fixed'],
+    ['human_to', `${human} ${r.to}`, 'fixed'],
+    ['human_shift', `${human} shift`, 'fixed'],
+  );
   sims.forEach((s, i) => {
     columns.push(
-      ...tableColumns([`s${i}_shift`, `${s} shift`, 'fixed'], [`s${i}_agrees`, `${s} same direction`, 'text'],
-        [`s${i}_ks`, `${s} KS D (${r.to})`, 'fixed'], [`s${i}_mwu_p`, `${s} MWU p (${r.to})`, 'p']),
+      ...tableColumns(
+        [`s${i}_shift`, `${s} shift`, 'fixed'],
+        [`s${i}_agrees`, `${s} same direction`, 'text'],
+        [`s${i}_ks`, `${s} KS D (${r.to})`, 'fixed'],
+        [`s${i}_mwu_p`, `${s} MWU p (${r.to})`, 'p'],
+      ),
     );
   });
   const rows = r.features.map((f) => {
     const first = shift.get(`${sims[0]}\u0000${f}`);
-    const cells: Cell[] = [featureLabel(f), finiteOrNull(first?.human_from_mean), finiteOrNull(first?.human_to_mean), finiteOrNull(first?.human_shift)];
+    const cells: Cell[] = [
+      featureLabel(f),
+      finiteOrNull(first?.human_from_mean),
+      finiteOrNull(first?.human_to_mean),
+      finiteOrNull(first?.human_shift),
+    ];
     const marks: (Mark | null)[] = [null, null, null, null];
     for (const s of sims) {
       const x = shift.get(`${s}\u0000${f}`);
       const comparable = x !== undefined && Number.isFinite(x.human_shift) && Number.isFinite(x.sim_shift);
       const p = x?.unseen.mwu_p ?? NaN;
-      cells.push(finiteOrNull(x?.sim_shift), comparable ? x.direction_agrees : null, finiteOrNull(x?.unseen.ks_statistic), finiteOrNull(p));
+      cells.push(
+        finiteOrNull(x?.sim_shift),
+        comparable ? x.direction_agrees : null,
+        finiteOrNull(x?.unseen.ks_statistic),
+        finiteOrNull(p),
+      );
       marks.push(null, comparable ? (x.direction_agrees ? 'pass' : 'fail') : null, null, significanceMark(p, alpha));
     }
     return { cells, marks };
@@ -83,7 +110,10 @@ export function counterfactualSections(input: CounterfactualBuildInput, ids: IdA
     categories: r.features.map(featureLabel),
     series: [
       { name: human, values: r.features.map((f) => finiteOrNull(shift.get(`${sims[0]}\u0000${f}`)?.human_shift)) },
-      ...sims.map((s) => ({ name: s, values: r.features.map((f) => finiteOrNull(shift.get(`${s}\u0000${f}`)?.sim_shift)) })),
+      ...sims.map((s) => ({
+        name: s,
+        values: r.features.map((f) => finiteOrNull(shift.get(`${s}\u0000${f}`)?.sim_shift)),
+      })),
     ],
     yLabel: `mean(${r.to}) − mean(${r.from})`,
     references: [{ value: 0, label: 'no shift' }],
@@ -96,7 +126,10 @@ export function counterfactualSections(input: CounterfactualBuildInput, ids: IdA
       group,
       chart: 'bar',
       categories: r.features.map(featureLabel),
-      series: sims.map((s) => ({ name: s, values: r.features.map((f) => finiteOrNull(shift.get(`${s}\u0000${f}`)?.unseen.ks_statistic)) })),
+      series: sims.map((s) => ({
+        name: s,
+        values: r.features.map((f) => finiteOrNull(shift.get(`${s}\u0000${f}`)?.unseen.ks_statistic)),
+      })),
       yLabel: 'KS D',
       yMin: 0,
       yMax: 1,

@@ -4,7 +4,13 @@
  * cross-distribution matrix and LLM-discriminator scores when present. Numbers come from
  * `src/core/metrics/hls.ts`.
  */
-import type { ClassificationMetrics, CrossCell, HlsCrossValidation, LearningPoint, LlmDiscriminatorScores } from '../../metrics/hls';
+import type {
+  ClassificationMetrics,
+  CrossCell,
+  HlsCrossValidation,
+  LearningPoint,
+  LlmDiscriminatorScores,
+} from '../../metrics/hls';
 import { mean } from '../../stats/descriptive';
 import { REPORT_SCHEMA, finiteOrNull, type Column, type Mark, type Report, type Row, type Section } from '../model';
 import { IdAllocator, formatFixed } from '../format';
@@ -87,14 +93,21 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     tone: 'info',
   });
 
-  const bestHls = input.runs.length > 1 ? input.runs.reduce((b, r, i) => (meanSimulatedHls(r) > meanSimulatedHls(input.runs[b]) ? i : b), 0) : -1;
+  const bestHls =
+    input.runs.length > 1
+      ? input.runs.reduce((b, r, i) => (meanSimulatedHls(r) > meanSimulatedHls(input.runs[b]) ? i : b), 0)
+      : -1;
   sections.push({
     type: 'table',
     id: ids.id('hls-cv'),
     title: `Discriminator: ${input.human} vs each simulator (cross-validated)`,
     group,
-    caption: 'Human is the positive class: recall = humans recognised as human, specificity = simulated conversations recognised as simulated. Lower accuracy and higher HLS = more human-like.',
-    columns: [...metricTableColumns(['simulator', 'Simulator', 'text']), { key: 'folds', label: 'folds', format: 'int' }],
+    caption:
+      'Human is the positive class: recall = humans recognised as human, specificity = simulated conversations recognised as simulated. Lower accuracy and higher HLS = more human-like.',
+    columns: [
+      ...metricTableColumns(['simulator', 'Simulator', 'text']),
+      { key: 'folds', label: 'folds', format: 'int' },
+    ],
     rows: input.runs.map((r, i): Row => {
       const marks: (Mark | null)[] = new Array(METRIC_COLUMNS.length + 3).fill(null);
       if (i === bestHls) marks[1 + METRIC_COLUMNS.findIndex((c) => c.key === 'avg_hls_simulated')] = 'closest';
@@ -103,7 +116,9 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     notes: input.runs.length > 1 ? ['closest: the simulator with the highest mean HLS.'] : undefined,
   });
 
-  const folds = input.runs.flatMap((r) => r.cv.folds.map((m, f) => ({ cells: [r.simulator, f + 1, ...metricCells(m), m.n] })));
+  const folds = input.runs.flatMap((r) =>
+    r.cv.folds.map((m, f) => ({ cells: [r.simulator, f + 1, ...metricCells(m), m.n] })),
+  );
   if (folds.length) {
     sections.push({
       type: 'table',
@@ -154,7 +169,8 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       yMin: 0,
       yMax: 1,
       references: [{ value: 0.5, label: 'chance' }],
-      caption: 'Held-out metrics when the discriminator trains on more conversations: a curve that is still rising means more data would expose the simulator further.',
+      caption:
+        'Held-out metrics when the discriminator trains on more conversations: a curve that is still rising means more data would expose the simulator further.',
     });
   }
 
@@ -168,8 +184,13 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       title: 'Cross-distribution accuracy (rows: trained on human vs …; columns: tested on human vs …)',
       group,
       caption: 'High accuracy off the diagonal means what gives one simulator away also gives the others away.',
-      columns: [{ key: 'train', label: 'train \\ test', format: 'text' }, ...tests.map((t, i) => ({ key: `t${i}`, label: t, format: 'fixed' as const }))],
-      rows: trains.map((tr) => ({ cells: [tr, ...tests.map((te) => finiteOrNull(at.get(`${tr}\u0000${te}`)?.accuracy))] })),
+      columns: [
+        { key: 'train', label: 'train \\ test', format: 'text' },
+        ...tests.map((t, i) => ({ key: `t${i}`, label: t, format: 'fixed' as const })),
+      ],
+      rows: trains.map((tr) => ({
+        cells: [tr, ...tests.map((te) => finiteOrNull(at.get(`${tr}\u0000${te}`)?.accuracy))],
+      })),
     });
     sections.push({
       type: 'table',
@@ -188,9 +209,15 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       id: ids.id('hls-llm'),
       title: 'LLM discriminator scores found in the files',
       group,
-      columns: tableColumns(['population', 'Population', 'text'], ['annotators', 'Discriminator', 'text'], ['n', 'Scored', 'int'],
-        ['mean_p_human', 'Mean P(human)', 'fixed']),
-      rows: llm.map((x) => ({ cells: [x.population, x.scores.annotators.join(', '), x.scores.n, finiteOrNull(x.scores.mean_p_human)] })),
+      columns: tableColumns(
+        ['population', 'Population', 'text'],
+        ['annotators', 'Discriminator', 'text'],
+        ['n', 'Scored', 'int'],
+        ['mean_p_human', 'Mean P(human)', 'fixed'],
+      ),
+      rows: llm.map((x) => ({
+        cells: [x.population, x.scores.annotators.join(', '), x.scores.n, finiteOrNull(x.scores.mean_p_human)],
+      })),
     });
   }
 
@@ -200,7 +227,11 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
       id: ids.id('hls-scores'),
       title: 'HLS per conversation (out-of-fold)',
       group,
-      columns: tableColumns(['conversation', 'Conversation', 'text'], ['population', 'Population', 'text'], ['hls', 'HLS', 'fixed']),
+      columns: tableColumns(
+        ['conversation', 'Conversation', 'text'],
+        ['population', 'Population', 'text'],
+        ['hls', 'HLS', 'fixed'],
+      ),
       rows: input.scores.flatMap((p) =>
         p.conversations.map((c, i): Row => {
           const link: Row['link'] = { input: p.input, conversation: c.id };

@@ -4,7 +4,15 @@
  * conversation (and turn) in the SimLens editor. Results come from `src/core/check`.
  */
 import type { CheckReport, InvariantResult, InvariantStatus } from '../../check/types';
-import { REPORT_SCHEMA, type Mark, type Report, type Row, type Section, type Verdict, type VerdictValue } from '../model';
+import {
+  REPORT_SCHEMA,
+  type Mark,
+  type Report,
+  type Row,
+  type Section,
+  type Verdict,
+  type VerdictValue,
+} from '../model';
 import { IdAllocator } from '../format';
 import { tableColumns, type ReportBuildMeta } from './common';
 
@@ -15,13 +23,28 @@ export interface InvariantPopulation {
   check: CheckReport;
 }
 
-const STATUS_MARK: Record<InvariantStatus, Mark | null> = { pass: 'pass', fail: 'fail', tolerated: 'warn', 'not-applicable': null };
-const STATUS_TEXT: Record<InvariantStatus, string> = { pass: 'pass', fail: 'FAIL', tolerated: 'tolerated', 'not-applicable': 'not applicable' };
+const STATUS_MARK: Record<InvariantStatus, Mark | null> = {
+  pass: 'pass',
+  fail: 'fail',
+  tolerated: 'warn',
+  'not-applicable': null,
+};
+const STATUS_TEXT: Record<InvariantStatus, string> = {
+  pass: 'pass',
+  fail: 'FAIL',
+  tolerated: 'tolerated',
+  'not-applicable': 'not applicable',
+};
 
 function summaryRow(r: InvariantResult, population: string | undefined): Row {
   const cells = [
     ...(population !== undefined ? [population] : []),
-    r.id, STATUS_TEXT[r.status], r.statement, r.conversations, r.violations, r.violatingConversations,
+    r.id,
+    STATUS_TEXT[r.status],
+    r.statement,
+    r.conversations,
+    r.violations,
+    r.violatingConversations,
     r.tolerance ? `≤ ${Math.round(r.tolerance.share * 1000) / 10}% of conversations: ${r.tolerance.reason}` : null,
     notCheckedText(r),
     r.source,
@@ -63,10 +86,17 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
     columns: [
       ...(many ? [{ key: 'population', label: 'Population', format: 'text' as const }] : []),
       // Status right after the invariant: the long statement must not push the verdict off-screen.
-      ...tableColumns(['invariant', 'Invariant', 'text'], ['status', 'Status', 'text'], ['statement', 'Statement', 'text'],
-        ['conversations', 'Conversations', 'int'], ['violations', 'Violations', 'int'],
-        ['violating_conversations', 'Violating conversations', 'int'], ['tolerance', 'Tolerance', 'text'],
-        ['not_checked', 'Not checked (why)', 'text'], ['source', 'Source', 'text']),
+      ...tableColumns(
+        ['invariant', 'Invariant', 'text'],
+        ['status', 'Status', 'text'],
+        ['statement', 'Statement', 'text'],
+        ['conversations', 'Conversations', 'int'],
+        ['violations', 'Violations', 'int'],
+        ['violating_conversations', 'Violating conversations', 'int'],
+        ['tolerance', 'Tolerance', 'text'],
+        ['not_checked', 'Not checked (why)', 'text'],
+        ['source', 'Source', 'text'],
+      ),
     ],
     rows: pops.flatMap((p) => p.check.invariants.map((r) => summaryRow(r, many ? p.label : undefined))),
   });
@@ -79,7 +109,11 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
         id: ids.id('invariant-violations', p.label),
         title: many ? `Violations: ${p.label}` : 'Violations',
         group,
-        paragraphs: [p.check.conversations ? `No violations in ${p.check.conversations} conversations.` : 'No conversations to check.'],
+        paragraphs: [
+          p.check.conversations
+            ? `No violations in ${p.check.conversations} conversations.`
+            : 'No conversations to check.',
+        ],
         tone: 'info',
       });
       continue;
@@ -92,15 +126,23 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
       title: many ? `Violations: ${p.label}` : 'Violations',
       group,
       caption: `${shown === total ? `All ${total}` : `The first ${shown} of ${total}`} violations, the first ones of each invariant in file order. Open a conversation to see it at the violating turn in the SimLens editor.`,
-      columns: tableColumns(['invariant', 'Invariant', 'text'], ['conversation', 'Conversation', 'text'], ['turn', 'Turn', 'int'],
-        ['detail', 'Detail', 'text']),
+      columns: tableColumns(
+        ['invariant', 'Invariant', 'text'],
+        ['conversation', 'Conversation', 'text'],
+        ['turn', 'Turn', 'int'],
+        ['detail', 'Detail', 'text'],
+      ),
       linkColumn: 'conversation',
       rows: withViolations.flatMap((r) =>
         r.examples.map((ex): Row => {
           const link: Row['link'] = { input: p.input, conversation: ex.conversation };
           if (ex.line !== undefined) link.line = ex.line;
           if (ex.turn !== undefined) link.turn = ex.turn;
-          return { cells: [r.id, ex.conversation, ex.turn !== undefined ? ex.turn + 1 : null, ex.detail], marks: [r.status === 'fail' ? 'fail' : 'warn', null, null, null], link };
+          return {
+            cells: [r.id, ex.conversation, ex.turn !== undefined ? ex.turn + 1 : null, ex.detail],
+            marks: [r.status === 'fail' ? 'fail' : 'warn', null, null, null],
+            link,
+          };
         }),
       ),
       notes: ['Turns are 1-based, as in the editor. "Turn –": the violation concerns the whole conversation.'],
@@ -119,23 +161,45 @@ function readbackSections(pops: readonly InvariantPopulation[], ids: IdAllocator
   if (!withRb.length) return [];
   const many = pops.length > 1;
   const pct = (a: number, b: number) => (b ? a / b : null);
-  const sections: Section[] = [{
-    type: 'table',
-    id: ids.id('self-consistency'),
-    title: 'Self-consistency: words read back against the trace',
-    group,
-    caption: `Every traced user utterance read back by an NLU that shares no code with the simulators' language generation (${withRb[0].check.readback!.nlu}) and compared with what its trace says the turn did: the act, the values said, the negations, the items referred to, the opinion. Agreement: share of the turns where the aspect could be read. A turn agrees when every aspect read on it agrees.`,
-    columns: [
-      ...(many ? [{ key: 'population', label: 'Population', format: 'text' as const }] : []),
-      ...tableColumns(['aspect', 'Aspect', 'text'], ['turns', 'Turns read', 'int'], ['agreed', 'Agree', 'int'], ['rate', 'Agreement', 'percent']),
-    ],
-    rows: withRb.flatMap((p) => {
-      const rb = p.check.readback!;
-      const rows: Row[] = [{ cells: [...(many ? [p.label] : []), 'all aspects (turns)', rb.turns, rb.agreed, pct(rb.agreed, rb.turns)], marks: [...(many ? [null] : []), null, null, null, rb.agreed < rb.turns ? 'warn' : rb.turns ? 'pass' : null] }];
-      for (const [a, v] of Object.entries(rb.aspects)) rows.push({ cells: [...(many ? [p.label] : []), a, v.checked, v.agreed, pct(v.agreed, v.checked)], marks: [...(many ? [null] : []), null, null, null, v.agreed < v.checked ? 'warn' : null] });
-      return rows;
-    }),
-  }];
+  const sections: Section[] = [
+    {
+      type: 'table',
+      id: ids.id('self-consistency'),
+      title: 'Self-consistency: words read back against the trace',
+      group,
+      caption: `Every traced user utterance read back by an NLU that shares no code with the simulators' language generation (${withRb[0].check.readback!.nlu}) and compared with what its trace says the turn did: the act, the values said, the negations, the items referred to, the opinion. Agreement: share of the turns where the aspect could be read. A turn agrees when every aspect read on it agrees.`,
+      columns: [
+        ...(many ? [{ key: 'population', label: 'Population', format: 'text' as const }] : []),
+        ...tableColumns(
+          ['aspect', 'Aspect', 'text'],
+          ['turns', 'Turns read', 'int'],
+          ['agreed', 'Agree', 'int'],
+          ['rate', 'Agreement', 'percent'],
+        ),
+      ],
+      rows: withRb.flatMap((p) => {
+        const rb = p.check.readback!;
+        const rows: Row[] = [
+          {
+            cells: [...(many ? [p.label] : []), 'all aspects (turns)', rb.turns, rb.agreed, pct(rb.agreed, rb.turns)],
+            marks: [
+              ...(many ? [null] : []),
+              null,
+              null,
+              null,
+              rb.agreed < rb.turns ? 'warn' : rb.turns ? 'pass' : null,
+            ],
+          },
+        ];
+        for (const [a, v] of Object.entries(rb.aspects))
+          rows.push({
+            cells: [...(many ? [p.label] : []), a, v.checked, v.agreed, pct(v.agreed, v.checked)],
+            marks: [...(many ? [null] : []), null, null, null, v.agreed < v.checked ? 'warn' : null],
+          });
+        return rows;
+      }),
+    },
+  ];
   for (const p of withRb) {
     const rb = p.check.readback!;
     if (!rb.disagreements.length) continue;
@@ -145,7 +209,12 @@ function readbackSections(pops: readonly InvariantPopulation[], ids: IdAllocator
       title: many ? `Disagreeing turns: ${p.label}` : 'Disagreeing turns',
       group,
       caption: `${rb.disagreements.length === rb.disagreeingTurns ? 'All' : `The first ${rb.disagreements.length} disagreements of`} ${rb.disagreeingTurns} disagreeing turn(s). Open a conversation to see it at that turn in the SimLens editor.`,
-      columns: tableColumns(['aspect', 'Aspect', 'text'], ['conversation', 'Conversation', 'text'], ['turn', 'Turn', 'int'], ['detail', 'Detail', 'text']),
+      columns: tableColumns(
+        ['aspect', 'Aspect', 'text'],
+        ['conversation', 'Conversation', 'text'],
+        ['turn', 'Turn', 'int'],
+        ['detail', 'Detail', 'text'],
+      ),
       linkColumn: 'conversation',
       rows: rb.disagreements.map((d): Row => {
         const link: Row['link'] = { input: p.input, conversation: d.conversation, turn: d.turn };

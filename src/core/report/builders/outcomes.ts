@@ -26,9 +26,15 @@ export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, g
   const reasons = reasonsIn(rows.map((r) => r.counts));
   const unknown = rows.filter((r) => describeUnknown(r.counts) !== undefined);
   const columns: Column[] = [
-    ...tableColumns(['population', 'Population', 'text'], ['conversations', 'Conversations', 'int'],
-      ['without_failures', 'Without failures', 'int'], ['accepted', 'Accepted', 'percent'], ['ended', 'Ended', 'percent'],
-      ['gave_up', 'Gave up', 'percent'], ['abandoned', 'Abandoned', 'percent']),
+    ...tableColumns(
+      ['population', 'Population', 'text'],
+      ['conversations', 'Conversations', 'int'],
+      ['without_failures', 'Without failures', 'int'],
+      ['accepted', 'Accepted', 'percent'],
+      ['ended', 'Ended', 'percent'],
+      ['gave_up', 'Gave up', 'percent'],
+      ['abandoned', 'Abandoned', 'percent'],
+    ),
     ...(unknown.length ? tableColumns(['outcome_unknown', 'Outcome unknown', 'int']) : []),
     ...tableColumns(['agent_errors', 'Agent errors', 'int'], ['other_failures', 'Other failures', 'int']),
     ...reasons.map((r): Column => ({ key: `failed_${r}`, label: r, format: 'int' })),
@@ -50,12 +56,31 @@ export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, g
       const c = r.counts;
       return {
         cells: [
-          r.label, c.conversations, c.completed,
-          finiteOrNull(userOutcomeShare(c, 'accepted')), finiteOrNull(userOutcomeShare(c, 'ended')), finiteOrNull(userOutcomeShare(c, 'gave_up')), finiteOrNull(userOutcomeShare(c, 'abandoned')),
+          r.label,
+          c.conversations,
+          c.completed,
+          finiteOrNull(userOutcomeShare(c, 'accepted')),
+          finiteOrNull(userOutcomeShare(c, 'ended')),
+          finiteOrNull(userOutcomeShare(c, 'gave_up')),
+          finiteOrNull(userOutcomeShare(c, 'abandoned')),
           ...(unknown.length ? [c.unknown ?? 0] : []),
-          c.agentErrors, c.otherFailures, ...reasons.map((k) => c.byReason[k] ?? 0),
+          c.agentErrors,
+          c.otherFailures,
+          ...reasons.map((k) => c.byReason[k] ?? 0),
         ],
-        marks: [null, null, null, null, null, null, null, ...(unknown.length ? [(c.unknown ?? 0) > 0 ? ('warn' as const) : null] : []), c.agentErrors > 0 ? 'fail' : null, c.otherFailures > 0 ? 'fail' : null, ...reasons.map(() => null)],
+        marks: [
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          ...(unknown.length ? [(c.unknown ?? 0) > 0 ? ('warn' as const) : null] : []),
+          c.agentErrors > 0 ? 'fail' : null,
+          c.otherFailures > 0 ? 'fail' : null,
+          ...reasons.map(() => null),
+        ],
       };
     }),
   };

@@ -43,10 +43,16 @@ export interface PlsaCandidateSummary {
 }
 
 /** Per-candidate counts of indistinguishable features (the numbers behind the PLSA verdict). */
-export function plsaCandidateSummaries(plsa: PlsaReport, alpha = 0.05, labels?: Readonly<Record<string, string>>): PlsaCandidateSummary[] {
+export function plsaCandidateSummaries(
+  plsa: PlsaReport,
+  alpha = 0.05,
+  labels?: Readonly<Record<string, string>>,
+): PlsaCandidateSummary[] {
   const names = labelFor(plsa, labels);
   return plsa.candidates.map((c) => {
-    const rows = plsa.comparisons.filter((x) => x.candidate === c.file && Number.isFinite(x.mwu_p) && Number.isFinite(x.ks_statistic));
+    const rows = plsa.comparisons.filter(
+      (x) => x.candidate === c.file && Number.isFinite(x.mwu_p) && Number.isFinite(x.ks_statistic),
+    );
     const ks = rows.reduce((s, x) => s + x.ks_statistic, 0);
     return {
       file: c.file,
@@ -132,8 +138,14 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
     const refMean = comps.find((x) => x)?.reference_mean ?? NaN;
     const cells: Cell[] = [featureLabel(f), finiteOrNull(refMean)];
     const marks: (Mark | null)[] = [null, null];
-    const bestP = bestIndex(comps.map((x) => x?.mwu_p ?? NaN), 'max');
-    const bestKs = bestIndex(comps.map((x) => x?.ks_statistic ?? NaN), 'min');
+    const bestP = bestIndex(
+      comps.map((x) => x?.mwu_p ?? NaN),
+      'max',
+    );
+    const bestKs = bestIndex(
+      comps.map((x) => x?.ks_statistic ?? NaN),
+      'min',
+    );
     comps.forEach((x, i) => {
       cells.push(finiteOrNull(x?.candidate_mean), finiteOrNull(x?.mwu_p), finiteOrNull(x?.ks_statistic));
       const p = x?.mwu_p ?? NaN;
@@ -146,13 +158,14 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
     id: ids.id('plsa-table'),
     title: `Mann-Whitney U and Kolmogorov-Smirnov against ${refName}`,
     group,
-    caption: 'MWU p: higher = closer (no detectable difference in location); KS D: lower = closer (largest gap between the two cumulative distributions).',
+    caption:
+      'MWU p: higher = closer (no detectable difference in location); KS D: lower = closer (largest gap between the two cumulative distributions).',
     columns,
     rows,
     notes: [
       cands.length > 1 ? 'closest: the candidate with the highest MWU p / lowest KS D of its row.' : '',
       `close: MWU p > ${alpha}; far: MWU p <= ${alpha}.`,
-      'Tests are two-sided with the reference as the first sample, computed as SciPy\'s mannwhitneyu and ks_2samp do.',
+      "Tests are two-sided with the reference as the first sample, computed as SciPy's mannwhitneyu and ks_2samp do.",
     ].filter(Boolean),
   });
 
@@ -162,16 +175,43 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
     id: ids.id('plsa-comparisons'),
     title: 'All comparisons',
     group,
-    columns: tableColumns(['feature', 'feature', 'text'], ['candidate', 'candidate', 'text'], ['reference_mean', 'reference mean', 'fixed'],
-      ['candidate_mean', 'candidate mean', 'fixed'], ['mwu_u', 'MWU U', 'fixed', 1], ['mwu_p', 'MWU p', 'p'],
-      ['ks_statistic', 'KS D', 'fixed'], ['ks_p', 'KS p', 'p'], ['n_reference', 'n reference', 'int'],
-      ['n_candidate', 'n candidate', 'int']),
+    columns: tableColumns(
+      ['feature', 'feature', 'text'],
+      ['candidate', 'candidate', 'text'],
+      ['reference_mean', 'reference mean', 'fixed'],
+      ['candidate_mean', 'candidate mean', 'fixed'],
+      ['mwu_u', 'MWU U', 'fixed', 1],
+      ['mwu_p', 'MWU p', 'p'],
+      ['ks_statistic', 'KS D', 'fixed'],
+      ['ks_p', 'KS p', 'p'],
+      ['n_reference', 'n reference', 'int'],
+      ['n_candidate', 'n candidate', 'int'],
+    ),
     rows: plsa.comparisons.map((c) => ({
       cells: [
-        c.feature, name(c.candidate), finiteOrNull(c.reference_mean), finiteOrNull(c.candidate_mean), finiteOrNull(c.mwu_u),
-        finiteOrNull(c.mwu_p), finiteOrNull(c.ks_statistic), finiteOrNull(c.ks_p), c.n_reference, c.n_candidate,
+        c.feature,
+        name(c.candidate),
+        finiteOrNull(c.reference_mean),
+        finiteOrNull(c.candidate_mean),
+        finiteOrNull(c.mwu_u),
+        finiteOrNull(c.mwu_p),
+        finiteOrNull(c.ks_statistic),
+        finiteOrNull(c.ks_p),
+        c.n_reference,
+        c.n_candidate,
       ],
-      marks: [null, null, null, null, null, significanceMark(c.mwu_p, alpha), null, significanceMark(c.ks_p, alpha), null, null],
+      marks: [
+        null,
+        null,
+        null,
+        null,
+        null,
+        significanceMark(c.mwu_p, alpha),
+        null,
+        significanceMark(c.ks_p, alpha),
+        null,
+        null,
+      ],
     })),
   });
 
@@ -182,17 +222,31 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
       title: `Split-half baseline: ${refName} vs ${refName}`,
       group,
       caption: `Two disjoint seeded random halves of ${input.baseline.size} conversations (seed ${String(input.baseline.seed)}): the spread two samples of the same population show.`,
-      columns: tableColumns(['feature', 'Feature', 'text'], ['mean_a', 'half A mean', 'fixed'], ['mean_b', 'half B mean', 'fixed'],
-        ['mwu_p', 'MWU p', 'p'], ['ks_statistic', 'KS D', 'fixed']),
+      columns: tableColumns(
+        ['feature', 'Feature', 'text'],
+        ['mean_a', 'half A mean', 'fixed'],
+        ['mean_b', 'half B mean', 'fixed'],
+        ['mwu_p', 'MWU p', 'p'],
+        ['ks_statistic', 'KS D', 'fixed'],
+      ),
       rows: input.baseline.comparisons.map((c) => ({
-        cells: [featureLabel(c.feature), finiteOrNull(c.reference_mean), finiteOrNull(c.candidate_mean), finiteOrNull(c.mwu_p), finiteOrNull(c.ks_statistic)],
+        cells: [
+          featureLabel(c.feature),
+          finiteOrNull(c.reference_mean),
+          finiteOrNull(c.candidate_mean),
+          finiteOrNull(c.mwu_p),
+          finiteOrNull(c.ks_statistic),
+        ],
       })),
     });
   }
 
   // Overview charts.
   const featureLabels = plsa.features.map(featureLabel);
-  const ksSeries = cands.map((c) => ({ name: name(c), values: plsa.features.map((f) => finiteOrNull(get(c, f)?.ks_statistic)) }));
+  const ksSeries = cands.map((c) => ({
+    name: name(c),
+    values: plsa.features.map((f) => finiteOrNull(get(c, f)?.ks_statistic)),
+  }));
   if (input.baseline) {
     const base = new Map(input.baseline.comparisons.map((c) => [c.feature, c.ks_statistic]));
     ksSeries.push({ name: `${refName} split-half`, values: plsa.features.map((f) => finiteOrNull(base.get(f))) });
@@ -225,7 +279,12 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
 
   if (input.distributions?.length) {
     const pops = input.distributions.map((d) => ({ label: name(d.file), table: d.table }));
-    sections.push(...distributionCharts(pops, plsa.features, ids, { style: input.chart, group: group ? `${group}: distributions` : 'Distributions' }));
+    sections.push(
+      ...distributionCharts(pops, plsa.features, ids, {
+        style: input.chart,
+        group: group ? `${group}: distributions` : 'Distributions',
+      }),
+    );
   }
   return sections;
 }
@@ -240,7 +299,9 @@ export function buildPlsaReport(input: PlsaBuildInput): Report {
   return {
     schema: REPORT_SCHEMA,
     kind: 'plsa',
-    title: input.title ?? `Population alignment: ${plsa.candidates.map((c) => name(c.file)).join(', ')} vs ${name(plsa.reference.file)}`,
+    title:
+      input.title ??
+      `Population alignment: ${plsa.candidates.map((c) => name(c.file)).join(', ')} vs ${name(plsa.reference.file)}`,
     generated: input.generated ?? new Date().toISOString(),
     inputs: input.inputs ?? [
       { label: name(plsa.reference.file), file: plsa.reference.file, n: plsa.reference.n },

@@ -69,7 +69,10 @@ function markCell(text: string, mark: Mark | null | undefined): string {
 function markLegend(table: TableSection): string[] {
   const used = new Set(table.rows.flatMap((r) => r.marks ?? []));
   const parts: string[] = [];
-  if (used.has('closest')) parts.push('**bold** = closest to the reference among the populations compared (it may still differ significantly)');
+  if (used.has('closest'))
+    parts.push(
+      '**bold** = closest to the reference among the populations compared (it may still differ significantly)',
+    );
   if (used.has('far')) parts.push('_italic_ = far: significantly different at alpha');
   return parts.length ? [`Marks: ${parts.join('; ')}.`] : [];
 }
@@ -80,7 +83,9 @@ export function markdownTableOf(table: TableSection, opts: MarkdownTableOptions 
   const head = `| ${table.columns.map((c) => escapeMarkdown(c.label, true)).join(' | ')} |`;
   const rule = `|${table.columns.map((c, i) => (i > 0 && c.format !== 'text' ? '---:' : '---')).join('|')}|`;
   const body = table.rows.map((r) => {
-    const cells = r.cells.map((cell, i) => markCell(escapeMarkdown(formatCell(cell, table.columns[i]), true), r.marks?.[i]));
+    const cells = r.cells.map((cell, i) =>
+      markCell(escapeMarkdown(formatCell(cell, table.columns[i]), true), r.marks?.[i]),
+    );
     return `| ${cells.join(' | ')} |`;
   });
   return [head, rule, ...body].join('\n');
@@ -118,18 +123,25 @@ function sectionMarkdown(section: Section, opts: MarkdownOptions): string[] {
 export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): string {
   const escapeMarkdown = textEscaper(opts.plain);
   const out: string[] = [`# ${escapeMarkdown(report.title, true)}`, ''];
-  out.push(`Generated ${escapeMarkdown(report.generated, true)} by SimLens (${escapeMarkdown(report.kind, true)} report).`, '');
+  out.push(
+    `Generated ${escapeMarkdown(report.generated, true)} by SimLens (${escapeMarkdown(report.kind, true)} report).`,
+    '',
+  );
   if (report.inputs.length) {
     out.push('## Inputs', '', '| Population | File | Conversations | Filter |', '|---|---|---:|---|');
     for (const i of report.inputs) {
-      out.push(`| ${escapeMarkdown(i.label, true)} | ${escapeMarkdown(i.file, true)} | ${i.n} | ${i.filter ? escapeMarkdown(i.filter, true) : ''} |`);
+      out.push(
+        `| ${escapeMarkdown(i.label, true)} | ${escapeMarkdown(i.file, true)} | ${i.n} | ${i.filter ? escapeMarkdown(i.filter, true) : ''} |`,
+      );
     }
     out.push('');
   }
   if (report.verdicts?.length) {
     out.push('## Verdicts', '', '| Pillar | Verdict | Measured | Rule |', '|---|---|---|---|');
     for (const v of report.verdicts) {
-      out.push(`| ${escapeMarkdown(v.pillar, true)} | ${VERDICT_TEXT[v.verdict]} | ${escapeMarkdown(v.detail, true)} | ${v.rule ? escapeMarkdown(v.rule, true) : ''} |`);
+      out.push(
+        `| ${escapeMarkdown(v.pillar, true)} | ${VERDICT_TEXT[v.verdict]} | ${escapeMarkdown(v.detail, true)} | ${v.rule ? escapeMarkdown(v.rule, true) : ''} |`,
+      );
     }
     out.push('');
   }
@@ -143,7 +155,8 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
   const params = Object.entries(report.params ?? {});
   if (params.length) {
     out.push('## Parameters', '');
-    for (const [k, v] of params) out.push(`- ${escapeMarkdown(k, true)}: ${escapeMarkdown(v === null ? '–' : String(v), true)}`);
+    for (const [k, v] of params)
+      out.push(`- ${escapeMarkdown(k, true)}: ${escapeMarkdown(v === null ? '–' : String(v), true)}`);
     out.push('');
   }
   const omitted = report.sections.length - sections.length;

@@ -15,7 +15,18 @@ export interface SvgOptions {
 }
 
 /** Series colours (Tableau 10: distinguishable, and readable on light and dark backgrounds). */
-export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
+export const PALETTE = [
+  '#4e79a7',
+  '#f28e2b',
+  '#59a14f',
+  '#e15759',
+  '#76b7b2',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+];
 
 const THEMES = {
   light: { bg: '#ffffff', fg: '#1f1f1f', muted: '#616161', grid: '#e5e5e5', axis: '#8a8a8a', ref: '#c42b1c' },
@@ -76,7 +87,8 @@ function yExtent(chart: ChartSection): [number, number] {
   if (chart.yMin !== undefined) lo = chart.yMin;
   if (chart.yMax !== undefined) hi = Math.max(chart.yMax, chart.yMin !== undefined ? chart.yMin : -Infinity);
   // A fixed maximum below the data would hide bars: widen to the data.
-  if (chart.yMax !== undefined) for (const s of chart.series) for (const v of s.values ?? []) if (v !== null && v > hi) hi = v;
+  if (chart.yMax !== undefined)
+    for (const s of chart.series) for (const v of s.values ?? []) if (v !== null && v > hi) hi = v;
   return [lo, hi];
 }
 
@@ -90,9 +102,14 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
 
   // Title and legend (wrapped into rows).
   let y = 24;
-  parts.push(`<text x="${W / 2}" y="${y}" text-anchor="middle" font-size="15" font-weight="600" fill="${t.fg}">${escapeXml(truncate(chart.title, 110))}</text>`);
+  parts.push(
+    `<text x="${W / 2}" y="${y}" text-anchor="middle" font-size="15" font-weight="600" fill="${t.fg}">${escapeXml(truncate(chart.title, 110))}</text>`,
+  );
   y += 10;
-  const legendItems = chart.chart === 'box' && chart.series.length === 1 ? [] : chart.series.map((s, i) => ({ name: truncate(s.name, 40), colour: colour(i) }));
+  const legendItems =
+    chart.chart === 'box' && chart.series.length === 1
+      ? []
+      : chart.series.map((s, i) => ({ name: truncate(s.name, 40), colour: colour(i) }));
   if (legendItems.length) {
     let x = 16;
     y += 16;
@@ -120,7 +137,8 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
   const rotate = cats.length > 0 && maxCat * 11 * 0.58 > band0 - 4;
   const catHeight = rotate ? Math.min(150, maxCat * 11 * 0.58 * 0.66 + 14) : 18;
   const left = 20 + Math.max(...tickLabels.map((l) => textWidth(l, 11))) + (chart.yLabel ? 18 : 4);
-  const right = 16 + Math.max(0, ...(chart.references ?? []).map((r) => Math.min(textWidth(truncate(r.label, 24), 10), 120)));
+  const right =
+    16 + Math.max(0, ...(chart.references ?? []).map((r) => Math.min(textWidth(truncate(r.label, 24), 10), 120)));
   const top = y + 14;
   const bottom = H - 14 - catHeight - (chart.xLabel ? 18 : 0);
   const plotW = W - left - right;
@@ -132,15 +150,25 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
   // Grid and y axis.
   ticks.forEach((v, i) => {
     const py = sy(v);
-    parts.push(`<line x1="${num(left)}" x2="${num(left + plotW)}" y1="${num(py)}" y2="${num(py)}" stroke="${t.grid}" stroke-width="1"/>`);
-    parts.push(`<text x="${num(left - 6)}" y="${num(py + 4)}" text-anchor="end" font-size="11" fill="${t.muted}">${escapeXml(tickLabels[i])}</text>`);
+    parts.push(
+      `<line x1="${num(left)}" x2="${num(left + plotW)}" y1="${num(py)}" y2="${num(py)}" stroke="${t.grid}" stroke-width="1"/>`,
+    );
+    parts.push(
+      `<text x="${num(left - 6)}" y="${num(py + 4)}" text-anchor="end" font-size="11" fill="${t.muted}">${escapeXml(tickLabels[i])}</text>`,
+    );
   });
-  parts.push(`<line x1="${num(left)}" x2="${num(left)}" y1="${num(top)}" y2="${num(top + plotH)}" stroke="${t.axis}"/>`);
+  parts.push(
+    `<line x1="${num(left)}" x2="${num(left)}" y1="${num(top)}" y2="${num(top + plotH)}" stroke="${t.axis}"/>`,
+  );
   const zeroY = sy(yMin <= 0 && yMax >= 0 ? 0 : yMin);
-  parts.push(`<line x1="${num(left)}" x2="${num(left + plotW)}" y1="${num(zeroY)}" y2="${num(zeroY)}" stroke="${t.axis}"/>`);
+  parts.push(
+    `<line x1="${num(left)}" x2="${num(left + plotW)}" y1="${num(zeroY)}" y2="${num(zeroY)}" stroke="${t.axis}"/>`,
+  );
   if (chart.yLabel) {
     const my = top + plotH / 2;
-    parts.push(`<text x="14" y="${num(my)}" transform="rotate(-90 14 ${num(my)})" text-anchor="middle" font-size="11" fill="${t.muted}">${escapeXml(truncate(chart.yLabel, 60))}</text>`);
+    parts.push(
+      `<text x="14" y="${num(my)}" transform="rotate(-90 14 ${num(my)})" text-anchor="middle" font-size="11" fill="${t.muted}">${escapeXml(truncate(chart.yLabel, 60))}</text>`,
+    );
   }
 
   // X categories.
@@ -150,13 +178,19 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
     const py = top + plotH + 14;
     const title = label !== c ? `<title>${escapeXml(c)}</title>` : '';
     if (rotate) {
-      parts.push(`<text x="${num(px)}" y="${num(py)}" transform="rotate(-40 ${num(px)} ${num(py)})" text-anchor="end" font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`);
+      parts.push(
+        `<text x="${num(px)}" y="${num(py)}" transform="rotate(-40 ${num(px)} ${num(py)})" text-anchor="end" font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`,
+      );
     } else {
-      parts.push(`<text x="${num(px)}" y="${num(py)}" text-anchor="middle" font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`);
+      parts.push(
+        `<text x="${num(px)}" y="${num(py)}" text-anchor="middle" font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`,
+      );
     }
   });
   if (chart.xLabel) {
-    parts.push(`<text x="${num(left + plotW / 2)}" y="${H - 8}" text-anchor="middle" font-size="11" fill="${t.muted}">${escapeXml(truncate(chart.xLabel, 80))}</text>`);
+    parts.push(
+      `<text x="${num(left + plotW / 2)}" y="${H - 8}" text-anchor="middle" font-size="11" fill="${t.muted}">${escapeXml(truncate(chart.xLabel, 80))}</text>`,
+    );
   }
 
   // Data.
@@ -194,7 +228,9 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
       if (path) parts.push(`<path d="${path.trim()}" fill="none" stroke="${colour(si)}" stroke-width="2"${dash}/>`);
       vals.forEach((v, ci) => {
         if (v === null) return;
-        parts.push(`<circle cx="${num(cx(ci))}" cy="${num(sy(v))}" r="3" fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></circle>`);
+        parts.push(
+          `<circle cx="${num(cx(ci))}" cy="${num(sy(v))}" r="3" fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></circle>`,
+        );
       });
     });
   } else {
@@ -209,14 +245,27 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
         const mid = x + bw / 2;
         const tip = `${s.name} · ${cats[ci]}: min ${formatTick(b.min)}, q1 ${formatTick(b.q1)}, median ${formatTick(b.median)}, q3 ${formatTick(b.q3)}, max ${formatTick(b.max)}, n ${b.n}`;
         parts.push(`<g><title>${escapeXml(tip)}</title>`);
-        parts.push(`<line x1="${num(mid)}" x2="${num(mid)}" y1="${num(sy(b.max))}" y2="${num(sy(b.q3))}" stroke="${t.fg}"/>`);
-        parts.push(`<line x1="${num(mid)}" x2="${num(mid)}" y1="${num(sy(b.q1))}" y2="${num(sy(b.min))}" stroke="${t.fg}"/>`);
-        parts.push(`<line x1="${num(mid - w / 4)}" x2="${num(mid + w / 4)}" y1="${num(sy(b.max))}" y2="${num(sy(b.max))}" stroke="${t.fg}"/>`);
-        parts.push(`<line x1="${num(mid - w / 4)}" x2="${num(mid + w / 4)}" y1="${num(sy(b.min))}" y2="${num(sy(b.min))}" stroke="${t.fg}"/>`);
+        parts.push(
+          `<line x1="${num(mid)}" x2="${num(mid)}" y1="${num(sy(b.max))}" y2="${num(sy(b.q3))}" stroke="${t.fg}"/>`,
+        );
+        parts.push(
+          `<line x1="${num(mid)}" x2="${num(mid)}" y1="${num(sy(b.q1))}" y2="${num(sy(b.min))}" stroke="${t.fg}"/>`,
+        );
+        parts.push(
+          `<line x1="${num(mid - w / 4)}" x2="${num(mid + w / 4)}" y1="${num(sy(b.max))}" y2="${num(sy(b.max))}" stroke="${t.fg}"/>`,
+        );
+        parts.push(
+          `<line x1="${num(mid - w / 4)}" x2="${num(mid + w / 4)}" y1="${num(sy(b.min))}" y2="${num(sy(b.min))}" stroke="${t.fg}"/>`,
+        );
         const top3 = sy(b.q3);
-        parts.push(`<rect x="${num(mid - w / 2)}" y="${num(top3)}" width="${num(w)}" height="${num(Math.max(1, sy(b.q1) - top3))}" fill="${c}" fill-opacity="0.55" stroke="${c}"/>`);
-        parts.push(`<line x1="${num(mid - w / 2)}" x2="${num(mid + w / 2)}" y1="${num(sy(b.median))}" y2="${num(sy(b.median))}" stroke="${t.fg}" stroke-width="2"/>`);
-        if (b.mean !== undefined) parts.push(`<circle cx="${num(mid)}" cy="${num(sy(b.mean))}" r="2.5" fill="${t.bg}" stroke="${t.fg}"/>`);
+        parts.push(
+          `<rect x="${num(mid - w / 2)}" y="${num(top3)}" width="${num(w)}" height="${num(Math.max(1, sy(b.q1) - top3))}" fill="${c}" fill-opacity="0.55" stroke="${c}"/>`,
+        );
+        parts.push(
+          `<line x1="${num(mid - w / 2)}" x2="${num(mid + w / 2)}" y1="${num(sy(b.median))}" y2="${num(sy(b.median))}" stroke="${t.fg}" stroke-width="2"/>`,
+        );
+        if (b.mean !== undefined)
+          parts.push(`<circle cx="${num(mid)}" cy="${num(sy(b.mean))}" r="2.5" fill="${t.bg}" stroke="${t.fg}"/>`);
         parts.push('</g>');
       });
     });
@@ -226,8 +275,12 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
   for (const r of chart.references ?? []) {
     if (r.value < yMin || r.value > yMax) continue;
     const py = sy(r.value);
-    parts.push(`<line x1="${num(left)}" x2="${num(left + plotW)}" y1="${num(py)}" y2="${num(py)}" stroke="${t.ref}" stroke-dasharray="5 4" stroke-width="1.2"/>`);
-    parts.push(`<text x="${num(left + plotW + 4)}" y="${num(py + 4)}" font-size="10" fill="${t.ref}">${escapeXml(truncate(r.label, 24))}</text>`);
+    parts.push(
+      `<line x1="${num(left)}" x2="${num(left + plotW)}" y1="${num(py)}" y2="${num(py)}" stroke="${t.ref}" stroke-dasharray="5 4" stroke-width="1.2"/>`,
+    );
+    parts.push(
+      `<text x="${num(left + plotW + 4)}" y="${num(py + 4)}" font-size="10" fill="${t.ref}">${escapeXml(truncate(r.label, 24))}</text>`,
+    );
   }
 
   const desc = chart.caption ? `<desc>${escapeXml(chart.caption)}</desc>` : '';

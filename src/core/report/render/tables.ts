@@ -45,7 +45,11 @@ export function chartToTable(chart: ChartSection): TableSection {
   if (chart.chart === 'box') {
     chart.series.forEach((s, i) => {
       for (const k of ['min', 'q1', 'median', 'q3', 'max', 'n'] as const) {
-        columns.push({ key: `s${i}_${k}`, label: chart.series.length > 1 ? `${s.name} ${k}` : k, format: k === 'n' ? 'int' : 'fixed' });
+        columns.push({
+          key: `s${i}_${k}`,
+          label: chart.series.length > 1 ? `${s.name} ${k}` : k,
+          format: k === 'n' ? 'int' : 'fixed',
+        });
       }
     });
   } else {

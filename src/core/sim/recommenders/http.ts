@@ -55,7 +55,10 @@ export class HttpAgent implements Agent {
   readonly condition = undefined;
   readonly timeoutMs: number;
 
-  constructor(readonly url: string, private readonly opts: HttpAgentOptions = {}) {
+  constructor(
+    readonly url: string,
+    private readonly opts: HttpAgentOptions = {},
+  ) {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -71,7 +74,14 @@ export class HttpAgent implements Agent {
   }
 
   createSession(conversationId: string, _rng: Rng, _context: SessionContext): AgentSession {
-    return new HttpAgentSession(this.url, conversationId, this.timeoutMs, this.opts.headers ?? {}, this.opts.signal, this.opts.maxRetries ?? DEFAULT_HTTP_AGENT_RETRIES);
+    return new HttpAgentSession(
+      this.url,
+      conversationId,
+      this.timeoutMs,
+      this.opts.headers ?? {},
+      this.opts.signal,
+      this.opts.maxRetries ?? DEFAULT_HTTP_AGENT_RETRIES,
+    );
   }
 }
 
@@ -100,7 +110,11 @@ class HttpAgentSession implements AgentSession {
     }
   }
 
-  private async attempt(userUtterance: string, history: readonly HistoryEntry[], started: number): Promise<{ response: AgentResponse } | { retryAfter?: number; fail: () => AgentResponse }> {
+  private async attempt(
+    userUtterance: string,
+    history: readonly HistoryEntry[],
+    started: number,
+  ): Promise<{ response: AgentResponse } | { retryAfter?: number; fail: () => AgentResponse }> {
     const done = (response: AgentResponse) => ({ response });
     const fail = (error_kind: FailureReason, error: string): AgentResponse => ({
       utterance: '',
@@ -129,12 +143,21 @@ class HttpAgentSession implements AgentSession {
       text = await res.text();
     } catch (e) {
       this.abort?.throwIfAborted();
-      if (controller.signal.aborted) return done(fail('agent_timeout', `timeout after ${this.timeoutMs} ms (POST ${this.url})`));
+      if (controller.signal.aborted)
+        return done(fail('agent_timeout', `timeout after ${this.timeoutMs} ms (POST ${this.url})`));
       const err = e as Error & { cause?: { code?: string; message?: string } };
       const cause = err.cause?.code ?? err.cause?.message;
       // The recommender answered (a status came) but its body was cut off: an answer in a bad shape, not an unreachable server.
-      if (status !== undefined) return done(fail('agent_malformed', `the answer from ${this.url} (HTTP ${status}) was cut off before its end: ${err.message}${cause ? ` (${cause})` : ''}`));
-      return done(fail('agent_unreachable', `request failed (POST ${this.url}): ${err.message}${cause ? ` (${cause})` : ''}`));
+      if (status !== undefined)
+        return done(
+          fail(
+            'agent_malformed',
+            `the answer from ${this.url} (HTTP ${status}) was cut off before its end: ${err.message}${cause ? ` (${cause})` : ''}`,
+          ),
+        );
+      return done(
+        fail('agent_unreachable', `request failed (POST ${this.url}): ${err.message}${cause ? ` (${cause})` : ''}`),
+      );
     } finally {
       clearTimeout(timer);
       this.abort?.removeEventListener('abort', onAbort);
@@ -143,15 +166,19 @@ class HttpAgentSession implements AgentSession {
       const message = `HTTP ${status} from ${this.url}: ${excerpt(text)}`;
       return { retryAfter, fail: () => fail('agent_http', `${message} (after ${this.maxRetries + 1} attempts)`) };
     }
-    if (status < 200 || status >= 300) return done(fail('agent_http', `HTTP ${status} from ${this.url}: ${excerpt(text)}`));
+    if (status < 200 || status >= 300)
+      return done(fail('agent_http', `HTTP ${status} from ${this.url}: ${excerpt(text)}`));
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (e) {
-      return done(fail('agent_malformed', `invalid JSON from ${this.url}: ${(e as Error).message}; body: ${excerpt(text)}`));
+      return done(
+        fail('agent_malformed', `invalid JSON from ${this.url}: ${(e as Error).message}; body: ${excerpt(text)}`),
+      );
     }
     const parsed = HttpAgentResponse.safeParse(body);
-    if (!parsed.success) return done(fail('agent_malformed', zodErrorMessage(`invalid response from ${this.url}`, parsed.error, body)));
+    if (!parsed.success)
+      return done(fail('agent_malformed', zodErrorMessage(`invalid response from ${this.url}`, parsed.error, body)));
     const out: AgentResponse = {
       utterance: parsed.data.utterance,
       recommendations: parsed.data.recommendations,

@@ -12,7 +12,14 @@ import { HttpAgent } from './http';
 export { LocalGoodAgent, LocalGoodSession, CAROUSEL_SIZE, type AgentTrace } from './local/good';
 export { LocalBadAgent, LocalBadSession, BAD_BEHAVIOURS, type BadBehaviour } from './local/bad';
 export { HttpAgent, HttpAgentResponse, DEFAULT_HTTP_TIMEOUT_MS, type HttpAgentOptions } from './http';
-export { Lexicon, mentionsOutside, type Mention, type ParsedUtterance, type Intent, type ItemReference } from './local/lexicon';
+export {
+  Lexicon,
+  mentionsOutside,
+  type Mention,
+  type ParsedUtterance,
+  type Intent,
+  type ItemReference,
+} from './local/lexicon';
 export { PreferenceState, SLOT_IMPORTANCE, PRICE_BAND_ORDER } from './local/state';
 
 /** The local agent names `createAgent` accepts (besides http(s) URLs). */
@@ -37,6 +44,7 @@ export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
   if (s === 'local-good') return new LocalGoodAgent(opts.catalog);
   if (s === 'local-bad') return new LocalBadAgent(opts.catalog);
   const url = /^http:https?:\/\//i.test(s) ? s.slice('http:'.length) : s;
-  if (/^https?:\/\//i.test(url)) return new HttpAgent(url, { timeoutMs: opts.timeoutMs, headers: opts.headers, signal: opts.signal });
+  if (/^https?:\/\//i.test(url))
+    return new HttpAgent(url, { timeoutMs: opts.timeoutMs, headers: opts.headers, signal: opts.signal });
   throw new Error(`unknown agent "${spec}": use local-good, local-bad, or an http(s) URL of your recommender`);
 }

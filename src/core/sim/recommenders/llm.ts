@@ -50,13 +50,22 @@ const AGENT_REPLY_VALIDATION: AnswerValidation = { name: 'agent-reply@1', check:
 export const EMPTY_REPLY_RETRIES = 2;
 
 /** An LLM recommender's reading of a turn, with `fallback` when it had to broaden the search. */
-export type LlmAgentTrace = NonNullable<SimulatorTrace['agent']> & { negated: string[]; fallback?: 'all_messages' | 'category' };
+export type LlmAgentTrace = NonNullable<SimulatorTrace['agent']> & {
+  negated: string[];
+  fallback?: 'all_messages' | 'category';
+};
 
 /**
  * Builds the retrieval query for a turn (exported for tests). `category`, when given, is where the
  * bad agent counts how many items share each word (so the word it latches onto occurs there).
  */
-export function retrievalQuery(behaviour: LlmAgentBehaviour, userTurns: readonly string[], catalog: Catalog, rng: Rng, category?: string): string {
+export function retrievalQuery(
+  behaviour: LlmAgentBehaviour,
+  userTurns: readonly string[],
+  catalog: Catalog,
+  rng: Rng,
+  category?: string,
+): string {
   const latest = userTurns[userTurns.length - 1] ?? '';
   if (behaviour === 'good') return [...userTurns, latest].join(' ');
   // The bad agent latches onto one unimportant word: among the latest message's content words,
@@ -101,7 +110,11 @@ class LlmAgentSession implements AgentSession {
       // ("Not <title>.", "<title> isn't for me", "<title>, no thanks").
       const refs = this.lexicon.findItems(parsed, state.shown);
       const mentions = mentionsOutside(parsed.mentions, refs);
-      const rejected = refs.filter((r) => parsed.intents.has('reject') || (r.start > 0 && (parsed.tokens[r.start - 1] === 'not' || parsed.tokens[r.start - 1] === 'no')));
+      const rejected = refs.filter(
+        (r) =>
+          parsed.intents.has('reject') ||
+          (r.start > 0 && (parsed.tokens[r.start - 1] === 'not' || parsed.tokens[r.start - 1] === 'no')),
+      );
       for (const r of rejected) state.rejected.add(r.item.item_id);
       const update = state.apply(parsed, mentions);
       for (const m of update.removed) if (!trace.negated.includes(m.value)) trace.negated.push(m.value);
@@ -117,7 +130,9 @@ class LlmAgentSession implements AgentSession {
     const partialText = this.behaviour === 'bad';
     // BM25 counts each distinct query term once, so the distinct content words retrieve exactly
     // the same items, and keep the recorded query short
-    let query = [...new Set(contentTokens(retrievalQuery(this.behaviour, this.userTurns, catalog, this.rng, category)))].join(' ');
+    let query = [
+      ...new Set(contentTokens(retrievalQuery(this.behaviour, this.userTurns, catalog, this.rng, category))),
+    ].join(' ');
     let hits = catalog.search(query, k, { category, partialText, filter });
     if (hits.length === 0) {
       // nothing matched the query: broaden to everything the user said, then to the category
@@ -143,9 +158,13 @@ class LlmAgentSession implements AgentSession {
 
     // Attach what was shown to the assistant entries of the history we were given, where we know it.
     let a = 0;
-    const entries: TranscriptEntry[] = history.map((h) => (h.speaker === 'assistant' ? { ...h, items: this.shown[a++] } : { ...h }));
+    const entries: TranscriptEntry[] = history.map((h) =>
+      h.speaker === 'assistant' ? { ...h, items: this.shown[a++] } : { ...h },
+    );
     const prompts = this.services.prompts;
-    const system = prompts.render(this.behaviour === 'good' ? 'agent-good' : 'agent-bad', { domain: this.options.domain ?? 'clothing and shoes' });
+    const system = prompts.render(this.behaviour === 'good' ? 'agent-good' : 'agent-bad', {
+      domain: this.options.domain ?? 'clothing and shoes',
+    });
     const turn = prompts.render('agent-turn', {
       conversation: renderTranscript(entries, { maxItems: 0 }),
       items: items.length ? renderItems(items, { maxItems: k, itemFeatures: true }) : '(nothing matched)',
@@ -158,8 +177,14 @@ class LlmAgentSession implements AgentSession {
     for (let attempt = 0; attempt <= EMPTY_REPLY_RETRIES; attempt++) {
       // LlmError propagates: the run stops and a resume redoes this conversation (see run.ts stopsRun).
       const res = await this.services.client('recommender').chat({
-        messages: [{ role: 'system', content: system.text }, { role: 'user', content: turn.text }],
-        seed: nextSeed(this.rng), template: `${system.id}+${turn.id}`, purpose: `agent.${this.behaviour}`, validate: AGENT_REPLY_VALIDATION,
+        messages: [
+          { role: 'system', content: system.text },
+          { role: 'user', content: turn.text },
+        ],
+        seed: nextSeed(this.rng),
+        template: `${system.id}+${turn.id}`,
+        purpose: `agent.${this.behaviour}`,
+        validate: AGENT_REPLY_VALIDATION,
       });
       calls.push(res.call);
       // Validated by the client: not empty, not cut at the token limit, not a refusal.
@@ -172,7 +197,12 @@ class LlmAgentSession implements AgentSession {
     const latency_ms = Date.now() - t0;
     if (problem !== undefined) {
       return {
-        utterance: '', recommendations: [], latency_ms, llm_calls: calls, agent_trace: trace, error_kind: 'agent_llm',
+        utterance: '',
+        recommendations: [],
+        latency_ms,
+        llm_calls: calls,
+        agent_trace: trace,
+        error_kind: 'agent_llm',
         error: `llm-${this.behaviour}: the recommender model's answer was unusable ${calls.length} times (last: ${problem})`,
       };
     }
@@ -180,7 +210,11 @@ class LlmAgentSession implements AgentSession {
   }
 
   /** Up to k distinct items of the category (of the catalog when there is none), drawn with the session rng. */
-  private sample(category: string | undefined, k: number, filter: ((item: CatalogItem) => boolean) | undefined): CatalogItem[] {
+  private sample(
+    category: string | undefined,
+    k: number,
+    filter: ((item: CatalogItem) => boolean) | undefined,
+  ): CatalogItem[] {
     const all = category !== undefined ? this.options.catalog.byCategory(category) : this.options.catalog.items;
     const pool = filter ? all.filter(filter) : all.slice();
     const out: CatalogItem[] = [];
@@ -196,7 +230,13 @@ export function createLlmAgent(services: LlmServices, behaviour: LlmAgentBehavio
     name: `llm-${behaviour}(${services.client('recommender').model})`,
     condition: behaviour,
     createSession(_id: string, rng: Rng, context: SessionContext): AgentSession {
-      return new LlmAgentSession(services, behaviour, options, rng, typeof context.task === 'string' ? context.task : undefined);
+      return new LlmAgentSession(
+        services,
+        behaviour,
+        options,
+        rng,
+        typeof context.task === 'string' ? context.task : undefined,
+      );
     },
   };
 }

@@ -23,7 +23,15 @@ export * from './nlu';
 export * from './session';
 export { AgendaUserSimulator, AgendaUserSession, type AgendaUserOptions, type EndReason } from './agenda/agendaUser';
 export { TargetFreeUserSimulator, TargetFreeSession, type TargetFreeOptions, type SyntheticReview } from './targetFree';
-export { MetaSimulator, deriveAlternatives, loadRelevance, RelevanceSchema, type MetaMode, type MetaOptions, type RelevanceJudgments } from './meta';
+export {
+  MetaSimulator,
+  deriveAlternatives,
+  loadRelevance,
+  RelevanceSchema,
+  type MetaMode,
+  type MetaOptions,
+  type RelevanceJudgments,
+} from './meta';
 
 export type UserKind = 'agenda' | 'target-free';
 
@@ -60,7 +68,10 @@ export function createUserSimulator(spec: UserSpec, deps: UserDeps): UserSimulat
   const nlu = deps.nlu ?? new AgentNlu();
   let base: UserSimulator;
   if (spec.user === 'agenda') {
-    const interaction = createInteractionModel(spec.interaction ?? 'cir6', { transitions: deps.transitions, answers: deps.answers });
+    const interaction = createInteractionModel(spec.interaction ?? 'cir6', {
+      transitions: deps.transitions,
+      answers: deps.answers,
+    });
     base = new AgendaUserSimulator({
       catalog: deps.catalog,
       interaction,
@@ -72,7 +83,13 @@ export function createUserSimulator(spec: UserSpec, deps: UserDeps): UserSimulat
       nlu,
     });
   } else if (spec.user === 'target-free') {
-    base = new TargetFreeUserSimulator({ catalog: deps.catalog, nlg, nlu, maxTurns: spec.maxTurns, patience: spec.patience });
+    base = new TargetFreeUserSimulator({
+      catalog: deps.catalog,
+      nlg,
+      nlu,
+      maxTurns: spec.maxTurns,
+      patience: spec.patience,
+    });
   } else {
     throw new Error(`unknown user "${String(spec.user)}" (expected agenda or target-free)`);
   }

@@ -22,7 +22,14 @@ import type { Rng } from '../../random';
 import type { AgentResponse, SessionContext, UserSession, UserSimulator, UserTurn } from '../types';
 import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { loadJsonFile } from './transitions';
-import { isObserving, isRestorable, isTargetAware, round3, type ObservingSession, type RestorableSession } from './session';
+import {
+  isObserving,
+  isRestorable,
+  isTargetAware,
+  round3,
+  type ObservingSession,
+  type RestorableSession,
+} from './session';
 import type { Turn } from '../../model';
 
 export type MetaMode = 'tol' | 'prob';
@@ -70,12 +77,16 @@ export class MetaSimulator implements UserSimulator {
   private readonly alternativesCache = new Map<string, string[]>();
   private readonly relevanceByCategory = new Map<string, string[]>();
 
-  constructor(readonly base: UserSimulator, readonly options: MetaOptions) {
+  constructor(
+    readonly base: UserSimulator,
+    readonly options: MetaOptions,
+  ) {
     this.name = `meta-${options.mode}(${base.name})`;
     this.tolerance = options.tolerance ?? 2;
     this.pSwitch = options.pSwitch ?? 0.75;
     if (!(this.tolerance >= 0)) throw new RangeError(`tolerance must be >= 0, got ${this.tolerance}`);
-    if (!(this.pSwitch >= 0 && this.pSwitch <= 1)) throw new RangeError(`P_switch must be in [0, 1], got ${this.pSwitch}`);
+    if (!(this.pSwitch >= 0 && this.pSwitch <= 1))
+      throw new RangeError(`P_switch must be in [0, 1], got ${this.pSwitch}`);
     if (options.relevance) {
       const missing: string[] = [];
       for (const id of Object.keys(options.relevance).sort()) {
@@ -89,7 +100,9 @@ export class MetaSimulator implements UserSimulator {
         this.relevanceByCategory.set(item.category, list);
       }
       if (this.relevanceByCategory.size === 0) {
-        throw new Error(`relevance judgments: none of the ${missing.length} target ids is in the catalog (first: ${missing[0] ?? 'none'})`);
+        throw new Error(
+          `relevance judgments: none of the ${missing.length} target ids is in the catalog (first: ${missing[0] ?? 'none'})`,
+        );
       }
     }
   }
@@ -134,7 +147,12 @@ class MetaSession implements ObservingSession, RestorableSession {
   private turn = 0;
   private previousTop: CatalogItem | undefined;
 
-  constructor(private readonly meta: MetaSimulator, private readonly base: UserSession, target: CatalogItem, private readonly rng: Rng) {
+  constructor(
+    private readonly meta: MetaSimulator,
+    private readonly base: UserSession,
+    target: CatalogItem,
+    private readonly rng: Rng,
+  ) {
     this.target = target;
     this.group = meta.group(target);
     this.tell();

@@ -29,8 +29,9 @@ export function loadNlgTemplates(path: string): NlgTemplates {
 }
 
 /** Slot values for one utterance; missing slots rule out the templates that need them. */
-export type SlotFill = Partial<Record<'category' | 'value' | 'attribute' | 'item' | 'item2' | 'liked' | 'disliked' | 'general', string>>;
-
+export type SlotFill = Partial<
+  Record<'category' | 'value' | 'attribute' | 'item' | 'item2' | 'liked' | 'disliked' | 'general', string>
+>;
 
 const POOL = /<(\w+)>/g;
 
@@ -39,7 +40,11 @@ const POOL = /<(\w+)>/g;
  * (pools may use pools, up to a few levels). An unknown pool name is an error naming template and
  * pool, so a typo in a templates file does not end up in the simulated users' mouths.
  */
-export function expandPools(text: string, pools: Readonly<Record<string, readonly string[]>> = {}, where = 'template'): string {
+export function expandPools(
+  text: string,
+  pools: Readonly<Record<string, readonly string[]>> = {},
+  where = 'template',
+): string {
   let out = text;
   for (let depth = 0; depth < 4 && POOL.test(out); depth++) {
     POOL.lastIndex = 0;
@@ -263,7 +268,8 @@ export class TemplateNlg {
   constructor(options: NlgOptions = {}) {
     const templates = options.templates ?? defaultNlgTemplates();
     this.typoRate = options.typoRate ?? 0.05;
-    if (!(this.typoRate >= 0 && this.typoRate <= 1)) throw new RangeError(`typo rate must be in [0, 1], got ${this.typoRate}`);
+    if (!(this.typoRate >= 0 && this.typoRate <= 1))
+      throw new RangeError(`typo rate must be in [0, 1], got ${this.typoRate}`);
     for (const [act, list] of Object.entries(templates.acts)) {
       this.table.set(
         act,
@@ -277,7 +283,11 @@ export class TemplateNlg {
 
   /** The template list used for an act (its own, else its main act's, else Other). */
   private templatesFor(act: string): Template[] {
-    return this.table.get(act) ?? this.table.get(mainAct(act)) ?? this.table.get('Other') ?? [{ text: 'Okay.', parts: ['Okay.'], slots: [], fixed: true }];
+    return (
+      this.table.get(act) ??
+      this.table.get(mainAct(act)) ??
+      this.table.get('Other') ?? [{ text: 'Okay.', parts: ['Okay.'], slots: [], fixed: true }]
+    );
   }
 
   /** True when some template exists for this exact act name. */
@@ -331,7 +341,9 @@ export class TemplateNlg {
       if (score < NEAR_REPEAT) break;
       // a template with one wording and nothing new: look at the others straight away
       if (chosen.fixed && usable.every((t) => t.fixed)) {
-        const other = usable.map((t) => this.expand(t, has, rng, wanted)).filter((x) => closeness(away, x.text) < NEAR_REPEAT);
+        const other = usable
+          .map((t) => this.expand(t, has, rng, wanted))
+          .filter((x) => closeness(away, x.text) < NEAR_REPEAT);
         if (other.length) best = rng.pick(other);
         else {
           const fresh = usable.map((t) => this.expand(t, has, rng, wanted)).filter((x) => closeness(away, x.text) < 1);
@@ -350,9 +362,15 @@ export class TemplateNlg {
   }
 
   /** One wording of a template (wordings that drop a required slot are redrawn a few times). */
-  private expand(t: Template, fill: Record<string, string | undefined>, rng: Rng, require: readonly string[]): Expansion {
+  private expand(
+    t: Template,
+    fill: Record<string, string | undefined>,
+    rng: Rng,
+    require: readonly string[],
+  ): Expansion {
     let e = this.expandOnce(t, fill, rng);
-    for (let k = 0; k < 8 && require.some((r) => t.slots.includes(r) && !e.used.includes(r)); k++) e = this.expandOnce(t, fill, rng);
+    for (let k = 0; k < 8 && require.some((r) => t.slots.includes(r) && !e.used.includes(r)); k++)
+      e = this.expandOnce(t, fill, rng);
     return e;
   }
 

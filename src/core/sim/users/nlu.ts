@@ -19,7 +19,10 @@ export function builtinAgentActExamples(): TrainingExample[] {
  * Training examples from a corpus: each assistant utterance whose annotation maps to an agent act.
  * When a turn's assistant text holds several annotated segments, each act is paired with the whole text.
  */
-export function agentActExamplesFromCorpus(conversations: Iterable<Conversation>, aliases: ActAliases = defaultActAliases()): TrainingExample[] {
+export function agentActExamplesFromCorpus(
+  conversations: Iterable<Conversation>,
+  aliases: ActAliases = defaultActAliases(),
+): TrainingExample[] {
   const out: TrainingExample[] = [];
   for (const conv of conversations) {
     for (const turn of conv.turns) {
@@ -80,7 +83,8 @@ export class AgentNlu {
   }
 
   understand(response: AgentResponse): Understanding {
-    if (response.error && !response.utterance) return { agent_act: AGENT_UNKNOWN, acts: [AGENT_UNKNOWN], source: 'none' };
+    if (response.error && !response.utterance)
+      return { agent_act: AGENT_UNKNOWN, acts: [AGENT_UNKNOWN], source: 'none' };
     if (response.acts && response.acts.length) {
       const acts: string[] = [];
       for (const a of response.acts) {
@@ -90,11 +94,18 @@ export class AgentNlu {
       if (acts.length === 0) acts.push(AGENT_UNKNOWN);
       return { agent_act: acts[0], acts, source: 'reported' };
     }
-    if (!response.utterance || !response.utterance.trim()) return { agent_act: AGENT_UNKNOWN, acts: [AGENT_UNKNOWN], source: 'none' };
+    if (!response.utterance || !response.utterance.trim())
+      return { agent_act: AGENT_UNKNOWN, acts: [AGENT_UNKNOWN], source: 'none' };
     const p = this.classifier.predict(response.utterance);
     let act = p.label;
     // Showing items is a strong cue the text classifier cannot see.
-    if (act !== 'Other' && response.recommendations.length > 0 && !act.startsWith('Reveal') && !act.startsWith('Traverse') && act !== 'Explain') {
+    if (
+      act !== 'Other' &&
+      response.recommendations.length > 0 &&
+      !act.startsWith('Reveal') &&
+      !act.startsWith('Traverse') &&
+      act !== 'Explain'
+    ) {
       return { agent_act: act, acts: [act, 'Reveal.Show'], source: 'classifier', confidence: round3(p.confidence) };
     }
     if (act === 'Other' && response.recommendations.length > 0) act = 'Reveal.Show';

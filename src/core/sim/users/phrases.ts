@@ -5,8 +5,13 @@
 
 /** How an occasion reads after "for" ("everyday" -> "everyday wear"); the value's words always stay in. */
 const OCCASION_AFTER_FOR: Record<string, string> = {
-  everyday: 'everyday wear', lounge: 'lounge wear', party: 'a party', wedding: 'a wedding', 'date night': 'a date night',
-  beach: 'the beach', gym: 'the gym',
+  everyday: 'everyday wear',
+  lounge: 'lounge wear',
+  party: 'a party',
+  wedding: 'a wedding',
+  'date night': 'a date night',
+  beach: 'the beach',
+  gym: 'the gym',
 };
 
 /** True when a product noun is plural ("sneakers", "jeans", "sunglasses"; not "dress", "campus"). */
@@ -82,8 +87,12 @@ function cuesFor(candidates: readonly string[]): { re: RegExp; attrOf: Map<strin
   let entry = cueCache.get(key);
   if (!entry) {
     const attrOf = new Map<string, string>();
-    for (const attr of candidates) for (const cue of ATTRIBUTE_CUES[attr] ?? attr.toLowerCase().split(/[_-]+/)) if (!attrOf.has(cue)) attrOf.set(cue, attr);
-    const words = [...attrOf.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    for (const attr of candidates)
+      for (const cue of ATTRIBUTE_CUES[attr] ?? attr.toLowerCase().split(/[_-]+/))
+        if (!attrOf.has(cue)) attrOf.set(cue, attr);
+    const words = [...attrOf.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     entry = { re: new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join('|')})(?![\\p{L}\\p{N}])`, 'giu'), attrOf };
     cueCache.set(key, entry);
   }

@@ -40,7 +40,13 @@ export interface PkgThresholds {
   accept: number;
 }
 
-export const DEFAULT_PKG_THRESHOLDS: PkgThresholds = { likedItem: 4, dislikedItem: 2, likedAttribute: 3.5, dislikedAttribute: 2, accept: 0 };
+export const DEFAULT_PKG_THRESHOLDS: PkgThresholds = {
+  likedItem: 4,
+  dislikedItem: 2,
+  likedAttribute: 3.5,
+  dislikedAttribute: 2,
+  accept: 0,
+};
 
 export interface PreferenceOptions {
   /** History size (default 8). */
@@ -139,7 +145,9 @@ export function sampleTaste(catalog: Catalog, category: string, rng: Rng): Taste
   const disliked: Record<string, string[]> = {};
   for (let i = 0; i < 2 && names.length; i++) {
     const name = rng.pick(names);
-    const others = catalog.attributeValueList(name).filter((v) => v !== anchor.attributes[name] && !(disliked[name] ?? []).includes(v));
+    const others = catalog
+      .attributeValueList(name)
+      .filter((v) => v !== anchor.attributes[name] && !(disliked[name] ?? []).includes(v));
     if (others.length) (disliked[name] ??= []).push(rng.pick(others));
   }
   return { category, anchor: anchor.item_id, liked, disliked };
@@ -171,7 +179,13 @@ export interface RatedItem {
  * Samples `size` distinct items of the taste's category with ratings: half are drawn among the
  * items having one of the taste's liked values (so the history reflects the taste), half at random.
  */
-export function sampleHistory(catalog: Catalog, taste: Taste, size: number, rng: Rng, exclude: ReadonlySet<string> = new Set()): RatedItem[] {
+export function sampleHistory(
+  catalog: Catalog,
+  taste: Taste,
+  size: number,
+  rng: Rng,
+  exclude: ReadonlySet<string> = new Set(),
+): RatedItem[] {
   const items = catalog.categoryItems(taste.category);
   const byValue = valueIndex(catalog, taste.category);
   const likedKeys: string[] = [];
@@ -221,7 +235,11 @@ abstract class BasePreferences implements PreferenceModel {
   private changedLiked: string[] = [];
   private changedDisliked: string[] = [];
 
-  constructor(readonly taste: Taste, history: readonly RatedItem[], protected readonly requireTaskCategory: boolean) {
+  constructor(
+    readonly taste: Taste,
+    history: readonly RatedItem[],
+    protected readonly requireTaskCategory: boolean,
+  ) {
     for (const h of history) this.history.set(h.item_id, h.rating);
   }
 
@@ -288,7 +306,12 @@ export class SingleItemPreferences extends BasePreferences {
   readonly kind = 'single' as const;
   private readonly attrCoins = new Map<string, number>();
 
-  constructor(taste: Taste, history: readonly RatedItem[], private readonly rng: Rng, requireTaskCategory = true) {
+  constructor(
+    taste: Taste,
+    history: readonly RatedItem[],
+    private readonly rng: Rng,
+    requireTaskCategory = true,
+  ) {
     super(taste, history, requireTaskCategory);
   }
 
@@ -390,7 +413,13 @@ export class PkgPreferences extends BasePreferences {
   private readonly likedKeys: string[];
   private readonly dislikedKeys: string[];
 
-  constructor(taste: Taste, history: readonly RatedItem[], catalog: Catalog, thresholds: Partial<PkgThresholds> = {}, requireTaskCategory = true) {
+  constructor(
+    taste: Taste,
+    history: readonly RatedItem[],
+    catalog: Catalog,
+    thresholds: Partial<PkgThresholds> = {},
+    requireTaskCategory = true,
+  ) {
     super(taste, history, requireTaskCategory);
     this.thresholds = { ...DEFAULT_PKG_THRESHOLDS, ...thresholds };
     this.catalog = catalog;
@@ -450,7 +479,12 @@ export class PkgPreferences extends BasePreferences {
     const known = this.opinions.get(item.item_id);
     if (known) return known;
     const rating = this.history.get(item.item_id);
-    if (rating !== undefined) return rating >= this.thresholds.likedItem ? 'like' : rating <= this.thresholds.dislikedItem ? 'dislike' : 'neutral';
+    if (rating !== undefined)
+      return rating >= this.thresholds.likedItem
+        ? 'like'
+        : rating <= this.thresholds.dislikedItem
+          ? 'dislike'
+          : 'neutral';
     if (!this.inTask(item)) return this.remember(item.item_id, 'dislike');
     return this.remember(item.item_id, this.score(item) >= this.thresholds.accept ? 'like' : 'dislike');
   }
@@ -485,7 +519,8 @@ export class PkgPreferences extends BasePreferences {
     liked.push(...this.judged('like'));
     disliked.push(...this.judged('dislike'));
     const attribute_ratings = dynamicRecord<number>();
-    for (let i = 0; i < this.ratedIds.length; i++) attribute_ratings[this.space.keys[this.ratedIds[i]]] = this.ratedValues[i];
+    for (let i = 0; i < this.ratedIds.length; i++)
+      attribute_ratings[this.space.keys[this.ratedIds[i]]] = this.ratedValues[i];
     const item_ratings = dynamicRecord<number>();
     for (const [id, r] of this.history) item_ratings[id] = r;
     return {
@@ -511,13 +546,20 @@ export type PreferenceKind = 'single' | 'pkg';
  * `historySize` rated items with at least one liked item (resampled up to 20 times, then the
  * anchor item is put in as the liked one).
  */
-export function createPreferenceModel(kind: PreferenceKind, catalog: Catalog, category: string, rng: Rng, options: PreferenceOptions = {}): PreferenceModel {
+export function createPreferenceModel(
+  kind: PreferenceKind,
+  catalog: Catalog,
+  category: string,
+  rng: Rng,
+  options: PreferenceOptions = {},
+): PreferenceModel {
   const size = options.historySize ?? 8;
   const thresholds = { ...DEFAULT_PKG_THRESHOLDS, ...options.thresholds };
   const requireTaskCategory = options.requireTaskCategory ?? true;
   const taste = sampleTaste(catalog, category, rng);
   let history = sampleHistory(catalog, taste, size, rng);
-  for (let i = 0; i < 20 && !history.some((h) => h.rating >= thresholds.likedItem); i++) history = sampleHistory(catalog, taste, size, rng);
+  for (let i = 0; i < 20 && !history.some((h) => h.rating >= thresholds.likedItem); i++)
+    history = sampleHistory(catalog, taste, size, rng);
   if (!history.some((h) => h.rating >= thresholds.likedItem)) {
     const rest = history.filter((h) => h.item_id !== taste.anchor).slice(0, Math.max(0, size - 1));
     history = [{ item_id: taste.anchor, rating: Math.max(thresholds.likedItem, 4.5) }, ...rest];

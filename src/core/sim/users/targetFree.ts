@@ -43,7 +43,17 @@ import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
 import { describeValues, valuePhrase } from './phrases';
-import { attributeKey, dynamicRecord, sampleHistory, sampleTaste, viewOf, type ItemView, type Opinion, type RatedItem, type Taste } from './preferences';
+import {
+  attributeKey,
+  dynamicRecord,
+  sampleHistory,
+  sampleTaste,
+  viewOf,
+  type ItemView,
+  type Opinion,
+  type RatedItem,
+  type Taste,
+} from './preferences';
 import { round3, type ObservingSession, type TargetAwareSession, type TargetUpdate } from './session';
 
 export interface TargetFreeOptions {
@@ -115,7 +125,13 @@ export interface SampledPepperUser {
  * general preferences drawn from the seen items point at the targets without naming them.
  * `historySize` counts the targets too; at least one item stays seen.
  */
-export function samplePepperUser(catalog: Catalog, task: string, rng: Rng, historySize = 12, targetCount = 3): SampledPepperUser {
+export function samplePepperUser(
+  catalog: Catalog,
+  task: string,
+  rng: Rng,
+  historySize = 12,
+  targetCount = 3,
+): SampledPepperUser {
   const taste = sampleTaste(catalog, task, rng);
   const history = sampleHistory(catalog, taste, historySize, rng);
   const ranked = history.slice().sort((a, b) => b.rating - a.rating || (a.item_id < b.item_id ? -1 : 1));
@@ -174,11 +190,16 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   /** The first three items of the carousel the user last turned down (a Dislike turn), joined. */
   private lastTurnedDown: string | undefined;
 
-  constructor(private readonly sim: TargetFreeUserSimulator, private readonly rng: Rng, context: SessionContext) {
+  constructor(
+    private readonly sim: TargetFreeUserSimulator,
+    private readonly rng: Rng,
+    context: SessionContext,
+  ) {
     const catalog = sim.options.catalog;
     const categories = catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
-    this.task = typeof context.task === 'string' && categories.includes(context.task) ? context.task : rng.pick(categories);
+    this.task =
+      typeof context.task === 'string' && categories.includes(context.task) ? context.task : rng.pick(categories);
     const profile = samplePepperUser(catalog, this.task, rng, sim.options.historySize, sim.options.targetCount);
     const seen = profile.seen;
     this.targets = profile.targets.map((t) => t.item_id).sort();
@@ -306,7 +327,13 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const disliked = this.dislikedPool().slice(0, 2);
     const parts: string[] = [];
     if (liked.length) parts.push(`I usually go for ${describeValues(liked)}`);
-    if (disliked.length) parts.push(`I'm not into anything ${joinList(disliked.map(([k, v]) => valuePhrase(k, v)), 'or')}`);
+    if (disliked.length)
+      parts.push(
+        `I'm not into anything ${joinList(
+          disliked.map(([k, v]) => valuePhrase(k, v)),
+          'or',
+        )}`,
+      );
     return { text: parts.length ? parts.join(', and ') + '.' : 'I am open to suggestions.', liked, disliked };
   }
 
@@ -318,7 +345,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   /** The user's reflected opinion of one shown item. */
   reflect(item: ItemView): Opinion {
     if (this.target && item.item_id === this.target.item_id) return 'like';
-    if (this.rejected.size) for (const [k, v] of Object.entries(item.attributes)) if (this.rejected.has(attributeKey(k, v))) return 'dislike';
+    if (this.rejected.size)
+      for (const [k, v] of Object.entries(item.attributes)) if (this.rejected.has(attributeKey(k, v))) return 'dislike';
     const own = this.seen.get(item.item_id);
     if (own) return own.rating >= 3.5 ? 'like' : own.rating <= 2.5 ? 'dislike' : 'neutral';
     if (item.category !== undefined && item.category !== this.task) return 'dislike';
@@ -403,7 +431,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         const have = it.attributes[k];
         if (have !== undefined && have !== v) return false;
       }
-      if (this.rejected.size) for (const [k, v] of Object.entries(it.attributes)) if (this.rejected.has(attributeKey(k, v))) return false;
+      if (this.rejected.size)
+        for (const [k, v] of Object.entries(it.attributes)) if (this.rejected.has(attributeKey(k, v))) return false;
       return true;
     });
   }
@@ -476,7 +505,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (used.includes('general')) {
       for (const [k, v] of story.liked) said.constraints![k] = v;
       if (story.disliked.length) said.negated = story.disliked.map(([, v]) => v);
-      this.remember(said, story.disliked.map(([k, v]) => attributeKey(k, v)));
+      this.remember(
+        said,
+        story.disliked.map(([k, v]) => attributeKey(k, v)),
+      );
     }
     const trace: SimulatorTrace = {
       operation: 'init',
@@ -493,7 +525,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   async respond(response: AgentResponse): Promise<UserTurn> {
     if (response.error) {
       // A failed agent turn: the user ignores it and repeats itself (no turn counted, nothing seen).
-      const trace: SimulatorTrace = { nlu: { agent_act: 'Other', source: 'none' }, user_act: 'Navigate.Repeat', said: { constraints: {} }, preference_coverage: this.coverage };
+      const trace: SimulatorTrace = {
+        nlu: { agent_act: 'Other', source: 'none' },
+        user_act: 'Navigate.Repeat',
+        said: { constraints: {} },
+        preference_coverage: this.coverage,
+      };
       (trace as Record<string, unknown>)['ignored_agent_error'] = true;
       this.mood(trace);
       return { utterance: this.previousUtterance ?? '', act: 'Navigate.Repeat', trace, done: false };
@@ -504,7 +541,9 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (understanding.confidence !== undefined) nlu.confidence = understanding.confidence;
     const trace: SimulatorTrace = { nlu, agent_act: understanding.agent_act };
     this.turn++;
-    const shown = response.recommendations.slice(0, this.sim.options.interfaceSize ?? 4).map((r) => viewOf(r, this.sim.options.catalog));
+    const shown = response.recommendations
+      .slice(0, this.sim.options.interfaceSize ?? 4)
+      .map((r) => viewOf(r, this.sim.options.catalog));
     const reflected = dynamicRecord<Opinion>();
     let liked: ItemView | undefined;
     let disliked: ItemView | undefined;
@@ -517,7 +556,9 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const revision = this.pendingRevision();
     const top = shown.slice(0, TARGET_SEEN_DEPTH);
     const seen = this.target
-      ? (!revision && this.meetsStated(this.target) ? top.find((i) => i.item_id === this.target!.item_id) : undefined)
+      ? !revision && this.meetsStated(this.target)
+        ? top.find((i) => i.item_id === this.target!.item_id)
+        : undefined
       : top.find((i) => this.takes(i));
     // Patience (ConvApparel; the agenda user's rule, judged on what the user reflects): a carousel
     // with no item it likes is an answer that missed (a push, one unit of patience); a question
@@ -528,12 +569,23 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const top3 = shown.slice(0, TARGET_SEEN_DEPTH).map((i) => i.item_id);
     const targetOnTop = this.target !== undefined && top3.includes(this.target.item_id);
     const reshown = this.lastTurnedDown !== undefined && top3.length > 0 && top3.join('\u0000') === this.lastTurnedDown;
-    const ignoresNot = this.rejected.size > 0 && top3.length > 0 && shown.slice(0, TARGET_SEEN_DEPTH).every((i) => Object.entries(i.attributes).some(([k, v]) => this.rejected.has(attributeKey(k, v))));
-    const missed = shown.length > 0 && (!shown.some((i) => reflected[i.item_id] === 'like') || (!targetOnTop && (reshown || ignoresNot)));
+    const ignoresNot =
+      this.rejected.size > 0 &&
+      top3.length > 0 &&
+      shown
+        .slice(0, TARGET_SEEN_DEPTH)
+        .every((i) => Object.entries(i.attributes).some(([k, v]) => this.rejected.has(attributeKey(k, v))));
+    const missed =
+      shown.length > 0 &&
+      (!shown.some((i) => reflected[i.item_id] === 'like') || (!targetOnTop && (reshown || ignoresNot)));
     if (missed) {
       this.patience--;
       trace.operation = 'push';
-      trace.push_reason = !shown.some((i) => reflected[i.item_id] === 'like') ? 'none of the items shown is one the user likes' : reshown ? 'the agent showed again the items the user just turned down' : 'every one of the first items has a value the user said it is not keen on';
+      trace.push_reason = !shown.some((i) => reflected[i.item_id] === 'like')
+        ? 'none of the items shown is one the user likes'
+        : reshown
+          ? 'the agent showed again the items the user just turned down'
+          : 'every one of the first items has a value the user said it is not keen on';
     } else {
       // an appropriate answer: nothing shown, or an item it likes (its turn is then no Dislike)
       trace.operation = 'pull';
@@ -543,7 +595,9 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (seen) {
       // AlterEval's known-item user takes its target when it is on screen; without a target, the
       // user takes an item it expects to rate as highly as its held-out targets (see `takes`).
-      const r = this.sim.nlg.realise('Note.Accept', { item: seen.title ?? seen.item_id }, this.rng, this.utterances, ['item']);
+      const r = this.sim.nlg.realise('Note.Accept', { item: seen.title ?? seen.item_id }, this.rng, this.utterances, [
+        'item',
+      ]);
       this.said(r.text, new Map());
       trace.user_act = 'Note.Accept';
       trace.said = r.used.includes('item') ? { constraints: {}, items: [seen.item_id] } : { constraints: {} };
@@ -611,7 +665,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (!revised) {
       if (liked) {
         const aspect = this.aspect(liked, 1);
-        const r = this.clause('Pepper.Like', { item: liked.title ?? liked.item_id, liked: aspect && valuePhrase(aspect[0], aspect[1]) });
+        const r = this.clause('Pepper.Like', {
+          item: liked.title ?? liked.item_id,
+          liked: aspect && valuePhrase(aspect[0], aspect[1]),
+        });
         add('Pepper.Like', r.text);
         if (r.used.includes('item')) items.push(liked.item_id);
         if (aspect && r.used.includes('liked')) constraints[aspect[0]] = aspect[1];
@@ -626,7 +683,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // ("I like X ... not keen on anything grey" with X grey): then it names the item only.
         const found = this.aspect(disliked, -1);
         const aspect = found && liked && liked.attributes[found[0]] === found[1] ? undefined : found;
-        const r = this.clause('Pepper.Dislike', { item: disliked.title ?? disliked.item_id, disliked: aspect && valuePhrase(aspect[0], aspect[1]) });
+        const r = this.clause('Pepper.Dislike', {
+          item: disliked.title ?? disliked.item_id,
+          disliked: aspect && valuePhrase(aspect[0], aspect[1]),
+        });
         add('Pepper.Dislike', r.text);
         if (r.used.includes('item')) items.push(disliked.item_id);
         if (aspect && r.used.includes('disliked')) {
@@ -653,7 +713,13 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     }
     this.said(utterance, wording);
     this.remember(said, negatedKeys);
-    this.lastTurnedDown = act === 'Note.Dislike' && shown.length ? shown.slice(0, TARGET_SEEN_DEPTH).map((i) => i.item_id).join('\u0000') : undefined;
+    this.lastTurnedDown =
+      act === 'Note.Dislike' && shown.length
+        ? shown
+            .slice(0, TARGET_SEEN_DEPTH)
+            .map((i) => i.item_id)
+            .join('\u0000')
+        : undefined;
     if (negated.length) said.negated = negated;
     if (items.length) said.items = items;
     trace.user_act = act;
@@ -671,7 +737,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
    */
   private aspect(item: ItemView, sign: number): [string, string] | undefined {
     const t = this.target?.attributes;
-    const fits = (k: string, v: string) => (!t || (sign > 0 ? t[k] === v : t[k] !== v)) && this.consistent(k, v, sign) && (sign < 0 || this.satisfiable([[k, v]]));
+    const fits = (k: string, v: string) =>
+      (!t || (sign > 0 ? t[k] === v : t[k] !== v)) &&
+      this.consistent(k, v, sign) &&
+      (sign < 0 || this.satisfiable([[k, v]]));
     const own = this.seen.get(item.item_id);
     const keys = own ? (sign > 0 ? own.liked : own.disliked) : [];
     for (const key of keys) {
@@ -691,4 +760,3 @@ function joinList(items: string[], conj = 'and'): string {
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} ${conj} ${items[items.length - 1]}`;
 }
-

@@ -12,7 +12,18 @@ import * as z from 'zod';
 import type { Conversation, Annotation } from '../../model';
 import type { Rng } from '../../random';
 import {
-  type ActAliases, ActAliasesSchema, CIR6_ACTS, START, STOP, mainAct, qrfaAgentClass, qrfaUserClass, toAgentAct, toUserAct, AGENT_UNKNOWN, defaultActAliases,
+  type ActAliases,
+  ActAliasesSchema,
+  CIR6_ACTS,
+  START,
+  STOP,
+  mainAct,
+  qrfaAgentClass,
+  qrfaUserClass,
+  toAgentAct,
+  toUserAct,
+  AGENT_UNKNOWN,
+  defaultActAliases,
 } from '../../taxonomy/acts';
 import defaultCountsJson from './default-transitions.json';
 import diagramJson from './cir6-diagram.json';
@@ -99,7 +110,11 @@ export interface EstimateOptions {
   source?: string;
 }
 
-function annotationsOf(list: readonly Annotation[] | undefined, speaker: 'user' | 'assistant', annotator: string | undefined): Annotation[] {
+function annotationsOf(
+  list: readonly Annotation[] | undefined,
+  speaker: 'user' | 'assistant',
+  annotator: string | undefined,
+): Annotation[] {
   if (!list) return [];
   const own = list.filter((a) => a.speaker === speaker);
   if (own.length === 0) return [];
@@ -146,7 +161,10 @@ function bump(table: CountTable, from: string, to: string): void {
  * - sub_acts: user main act -> fine act; qrfa_fine: QRFA user class -> fine act.
  * Acts inside one utterance count as consecutive steps. Dialogues without any mapped user act are skipped.
  */
-export function estimateTransitions(conversations: Iterable<Conversation>, options: EstimateOptions = {}): TransitionCounts {
+export function estimateTransitions(
+  conversations: Iterable<Conversation>,
+  options: EstimateOptions = {},
+): TransitionCounts {
   const aliases = options.aliases ?? defaultActAliases();
   const counts: TransitionCounts = {
     format: 'simlens-transitions/1',
@@ -252,12 +270,14 @@ export class TransitionModel {
     if (!(this.alpha >= 0)) throw new RangeError(`smoothing alpha must be >= 0, got ${this.alpha}`);
     this.counts = counts;
     this.diagram = options.diagram ?? defaultCir6Diagram();
-    for (const [from, to] of Object.entries(this.diagram.allowed)) this.cir6.set(from, smoothed(counts.cir6[from], to, this.alpha));
+    for (const [from, to] of Object.entries(this.diagram.allowed))
+      this.cir6.set(from, smoothed(counts.cir6[from], to, this.alpha));
     for (const from of [START, 'Query', 'Feedback', 'Request', 'Answer']) {
       this.qrfa.set(from, smoothed(counts.qrfa[from], QRFA_STATES, this.alpha));
     }
     const support = new Set<string>();
-    for (const row of Object.values(counts.agent_user)) for (const act of Object.keys(row)) if (act !== 'Complete.Abandon') support.add(act);
+    for (const row of Object.values(counts.agent_user))
+      for (const act of Object.keys(row)) if (act !== 'Complete.Abandon') support.add(act);
     if (support.size === 0) for (const a of CIR6_ACTS) support.add(a);
     this.replacementSupport = [...support].sort();
     for (const main of CIR6_ACTS) {
@@ -268,7 +288,10 @@ export class TransitionModel {
     for (const cls of ['Query', 'Feedback']) {
       const row = counts.qrfa_fine[cls];
       const observed = row ? Object.keys(row).sort() : [];
-      this.qrfaFine.set(cls, smoothed(row, observed.length ? observed : [cls === 'Query' ? 'Disclose' : 'Note'], this.alpha));
+      this.qrfaFine.set(
+        cls,
+        smoothed(row, observed.length ? observed : [cls === 'Query' ? 'Disclose' : 'Note'], this.alpha),
+      );
     }
   }
 

@@ -34,7 +34,11 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   /** This turn's reading of the user utterance, returned as `agent_trace`. */
   protected trace = { negated: [] } as unknown as T;
 
-  constructor(protected readonly catalog: Catalog, protected readonly lexicon: Lexicon, protected readonly rng: Rng) {
+  constructor(
+    protected readonly catalog: Catalog,
+    protected readonly lexicon: Lexicon,
+    protected readonly rng: Rng,
+  ) {
     this.state = new PreferenceState(lexicon);
   }
 

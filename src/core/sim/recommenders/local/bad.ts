@@ -47,38 +47,147 @@ export type BadBehaviour = 'misread' | 'tangent' | 'latch' | 'trivia' | 'reask' 
 
 /** Near neighbours used for misreadings (values of the synthetic catalog); others fall back to a random value of the same slot. */
 const NEIGHBOURS: Record<string, string[]> = {
-  black: ['navy', 'grey'], white: ['cream', 'beige'], grey: ['black', 'navy'], navy: ['blue', 'black'], blue: ['navy', 'purple'],
-  red: ['burgundy', 'orange'], burgundy: ['red', 'purple'], green: ['olive'], olive: ['green', 'brown'], brown: ['tan', 'burgundy'],
-  tan: ['beige', 'brown'], beige: ['cream', 'tan'], cream: ['white', 'beige'], pink: ['red', 'purple'], purple: ['pink', 'burgundy'],
-  yellow: ['orange', 'cream'], orange: ['yellow', 'red'],
-  leather: ['suede', 'synthetic'], suede: ['leather'], canvas: ['mesh', 'knit'], mesh: ['knit', 'canvas'], knit: ['mesh'],
-  rubber: ['synthetic'], synthetic: ['leather', 'rubber'], wool: ['cashmere', 'fleece'], cashmere: ['wool'], down: ['polyester', 'nylon'],
-  nylon: ['polyester'], polyester: ['nylon'], denim: ['twill', 'cotton'], fleece: ['wool'], cotton: ['linen', 'jersey'],
-  linen: ['cotton'], silk: ['satin'], satin: ['silk', 'chiffon'], chiffon: ['satin'], jersey: ['cotton'], twill: ['denim'],
-  spandex: ['nylon'], merino: ['polyester'],
-  sneakers: ['running shoes'], 'running shoes': ['sneakers'], 'ankle boots': ['chelsea boots'], 'chelsea boots': ['ankle boots'],
-  'hiking boots': ['ankle boots'], sandals: ['slippers'], loafers: ['ballet flats'], heels: ['ballet flats'], 'ballet flats': ['loafers'],
-  slippers: ['sandals'], parka: ['puffer jacket'], 'puffer jacket': ['parka', 'gilet'], 'rain jacket': ['trench coat'],
-  'trench coat': ['wool coat'], 'wool coat': ['trench coat'], 'bomber jacket': ['leather jacket'], 'denim jacket': ['bomber jacket'],
-  'leather jacket': ['bomber jacket'], 'fleece jacket': ['gilet'], gilet: ['fleece jacket'], 't-shirt': ['tank top', 'polo shirt'],
-  shirt: ['blouse', 'polo shirt'], blouse: ['shirt'], sweater: ['cardigan', 'turtleneck'], hoodie: ['sweater'], cardigan: ['sweater'],
-  'polo shirt': ['t-shirt'], 'tank top': ['t-shirt'], turtleneck: ['sweater'], jeans: ['chinos'], chinos: ['trousers'],
-  trousers: ['chinos'], shorts: ['skirt'], skirt: ['shorts'], leggings: ['joggers'], joggers: ['leggings'], 'cargo pants': ['chinos'],
-  'maxi dress': ['midi dress'], 'midi dress': ['maxi dress', 'wrap dress'], 'mini dress': ['midi dress'], 'wrap dress': ['shirt dress'],
-  'shirt dress': ['wrap dress'], 'slip dress': ['mini dress'], 'sweater dress': ['shirt dress'], jumpsuit: ['maxi dress'],
-  'sports bra': ['tank top'], 'running tights': ['yoga pants'], 'yoga pants': ['running tights'], 'training shorts': ['running tights'],
-  'track jacket': ['performance tee'], 'performance tee': ['track jacket'], 'cycling jersey': ['performance tee'], swimsuit: ['sports bra'],
-  scarf: ['gloves'], beanie: ['baseball cap'], 'baseball cap': ['sun hat'], 'sun hat': ['baseball cap'], belt: ['watch'],
-  gloves: ['scarf'], sunglasses: ['sun hat'], watch: ['belt'], backpack: ['messenger bag'], 'tote bag': ['crossbody bag'],
-  'crossbody bag': ['belt bag'], 'duffel bag': ['backpack'], clutch: ['crossbody bag'], 'messenger bag': ['laptop bag'],
-  'belt bag': ['crossbody bag'], 'laptop bag': ['messenger bag'],
-  women: ['unisex'], men: ['unisex'], unisex: ['women', 'men'],
-  budget: ['mid-range'], 'mid-range': ['premium', 'budget'], premium: ['luxury', 'mid-range'], luxury: ['premium'],
-  everyday: ['lounge', 'travel'], work: ['travel', 'everyday'], party: ['date night', 'wedding'], wedding: ['party'], travel: ['everyday'],
-  hiking: ['travel', 'running'], running: ['gym', 'hiking'], gym: ['yoga', 'running'], beach: ['travel'], winter: ['hiking', 'everyday'],
-  lounge: ['everyday'], 'date night': ['party'], yoga: ['gym'], cycling: ['running'], swimming: ['beach', 'gym'], school: ['work'],
-  casual: ['sporty', 'minimalist'], classic: ['vintage', 'preppy'], sporty: ['streetwear', 'casual'], minimalist: ['classic'],
-  vintage: ['bohemian', 'classic'], streetwear: ['sporty'], elegant: ['classic'], bohemian: ['vintage'], rugged: ['sporty'],
+  black: ['navy', 'grey'],
+  white: ['cream', 'beige'],
+  grey: ['black', 'navy'],
+  navy: ['blue', 'black'],
+  blue: ['navy', 'purple'],
+  red: ['burgundy', 'orange'],
+  burgundy: ['red', 'purple'],
+  green: ['olive'],
+  olive: ['green', 'brown'],
+  brown: ['tan', 'burgundy'],
+  tan: ['beige', 'brown'],
+  beige: ['cream', 'tan'],
+  cream: ['white', 'beige'],
+  pink: ['red', 'purple'],
+  purple: ['pink', 'burgundy'],
+  yellow: ['orange', 'cream'],
+  orange: ['yellow', 'red'],
+  leather: ['suede', 'synthetic'],
+  suede: ['leather'],
+  canvas: ['mesh', 'knit'],
+  mesh: ['knit', 'canvas'],
+  knit: ['mesh'],
+  rubber: ['synthetic'],
+  synthetic: ['leather', 'rubber'],
+  wool: ['cashmere', 'fleece'],
+  cashmere: ['wool'],
+  down: ['polyester', 'nylon'],
+  nylon: ['polyester'],
+  polyester: ['nylon'],
+  denim: ['twill', 'cotton'],
+  fleece: ['wool'],
+  cotton: ['linen', 'jersey'],
+  linen: ['cotton'],
+  silk: ['satin'],
+  satin: ['silk', 'chiffon'],
+  chiffon: ['satin'],
+  jersey: ['cotton'],
+  twill: ['denim'],
+  spandex: ['nylon'],
+  merino: ['polyester'],
+  sneakers: ['running shoes'],
+  'running shoes': ['sneakers'],
+  'ankle boots': ['chelsea boots'],
+  'chelsea boots': ['ankle boots'],
+  'hiking boots': ['ankle boots'],
+  sandals: ['slippers'],
+  loafers: ['ballet flats'],
+  heels: ['ballet flats'],
+  'ballet flats': ['loafers'],
+  slippers: ['sandals'],
+  parka: ['puffer jacket'],
+  'puffer jacket': ['parka', 'gilet'],
+  'rain jacket': ['trench coat'],
+  'trench coat': ['wool coat'],
+  'wool coat': ['trench coat'],
+  'bomber jacket': ['leather jacket'],
+  'denim jacket': ['bomber jacket'],
+  'leather jacket': ['bomber jacket'],
+  'fleece jacket': ['gilet'],
+  gilet: ['fleece jacket'],
+  't-shirt': ['tank top', 'polo shirt'],
+  shirt: ['blouse', 'polo shirt'],
+  blouse: ['shirt'],
+  sweater: ['cardigan', 'turtleneck'],
+  hoodie: ['sweater'],
+  cardigan: ['sweater'],
+  'polo shirt': ['t-shirt'],
+  'tank top': ['t-shirt'],
+  turtleneck: ['sweater'],
+  jeans: ['chinos'],
+  chinos: ['trousers'],
+  trousers: ['chinos'],
+  shorts: ['skirt'],
+  skirt: ['shorts'],
+  leggings: ['joggers'],
+  joggers: ['leggings'],
+  'cargo pants': ['chinos'],
+  'maxi dress': ['midi dress'],
+  'midi dress': ['maxi dress', 'wrap dress'],
+  'mini dress': ['midi dress'],
+  'wrap dress': ['shirt dress'],
+  'shirt dress': ['wrap dress'],
+  'slip dress': ['mini dress'],
+  'sweater dress': ['shirt dress'],
+  jumpsuit: ['maxi dress'],
+  'sports bra': ['tank top'],
+  'running tights': ['yoga pants'],
+  'yoga pants': ['running tights'],
+  'training shorts': ['running tights'],
+  'track jacket': ['performance tee'],
+  'performance tee': ['track jacket'],
+  'cycling jersey': ['performance tee'],
+  swimsuit: ['sports bra'],
+  scarf: ['gloves'],
+  beanie: ['baseball cap'],
+  'baseball cap': ['sun hat'],
+  'sun hat': ['baseball cap'],
+  belt: ['watch'],
+  gloves: ['scarf'],
+  sunglasses: ['sun hat'],
+  watch: ['belt'],
+  backpack: ['messenger bag'],
+  'tote bag': ['crossbody bag'],
+  'crossbody bag': ['belt bag'],
+  'duffel bag': ['backpack'],
+  clutch: ['crossbody bag'],
+  'messenger bag': ['laptop bag'],
+  'belt bag': ['crossbody bag'],
+  'laptop bag': ['messenger bag'],
+  women: ['unisex'],
+  men: ['unisex'],
+  unisex: ['women', 'men'],
+  budget: ['mid-range'],
+  'mid-range': ['premium', 'budget'],
+  premium: ['luxury', 'mid-range'],
+  luxury: ['premium'],
+  everyday: ['lounge', 'travel'],
+  work: ['travel', 'everyday'],
+  party: ['date night', 'wedding'],
+  wedding: ['party'],
+  travel: ['everyday'],
+  hiking: ['travel', 'running'],
+  running: ['gym', 'hiking'],
+  gym: ['yoga', 'running'],
+  beach: ['travel'],
+  winter: ['hiking', 'everyday'],
+  lounge: ['everyday'],
+  'date night': ['party'],
+  yoga: ['gym'],
+  cycling: ['running'],
+  swimming: ['beach', 'gym'],
+  school: ['work'],
+  casual: ['sporty', 'minimalist'],
+  classic: ['vintage', 'preppy'],
+  sporty: ['streetwear', 'casual'],
+  minimalist: ['classic'],
+  vintage: ['bohemian', 'classic'],
+  streetwear: ['sporty'],
+  elegant: ['classic'],
+  bohemian: ['vintage'],
+  rugged: ['sporty'],
   preppy: ['classic'],
 };
 
@@ -101,7 +210,7 @@ const TANGENTS = [
 
 const TRIVIA: Record<string, string[]> = {
   general: [
-    'Fun fact: for a long time, pockets in women\'s clothing were separate pouches tied around the waist.',
+    "Fun fact: for a long time, pockets in women's clothing were separate pouches tied around the waist.",
     'Did you know the word "fashion" comes from the Latin for "making"?',
     'Fun fact: buttons were used as ornaments long before anyone used them to fasten clothes.',
     'Did you know zips only became common in clothing in the 1930s?',
@@ -113,14 +222,18 @@ const TRIVIA: Record<string, string[]> = {
   orange: ['Did you know the colour orange was named after the fruit, not the other way round?'],
   denim: ['Fun fact: "denim" is thought to come from "serge de Nîmes", a fabric from the French town of Nîmes.'],
   jeans: ['Did you know the word "jeans" is usually traced back to the Italian city of Genoa?'],
-  silk: ['Fun fact: silk comes from the cocoons of silkworms, and one cocoon can be unwound into a single long thread.'],
+  silk: [
+    'Fun fact: silk comes from the cocoons of silkworms, and one cocoon can be unwound into a single long thread.',
+  ],
   linen: ['Did you know linen is made from flax, one of the oldest cultivated fibres?'],
   cashmere: ['Fun fact: cashmere comes from the soft undercoat of cashmere goats.'],
   wool: ['Fun fact: wool can take up quite a lot of moisture before it starts to feel wet.'],
   leather: ['Fun fact: people have been making clothing from leather for many thousands of years.'],
   sneakers: ['Fun fact: sneakers are said to be named for how quietly their rubber soles let you walk.'],
   heels: ['Did you know heels were first worn by men, as riding footwear?'],
-  'chelsea boots': ['Fun fact: Chelsea boots are named after the London district where they became fashionable in the 1960s.'],
+  'chelsea boots': [
+    'Fun fact: Chelsea boots are named after the London district where they became fashionable in the 1960s.',
+  ],
   cardigan: ['Did you know the cardigan is named after the 7th Earl of Cardigan?'],
   'trench coat': ['Fun fact: the trench coat takes its name from the trenches of the First World War.'],
   parka: ['Fun fact: the parka comes from Arctic peoples, who made the first ones from animal skins.'],
@@ -134,39 +247,41 @@ const TRIVIA: Record<string, string[]> = {
 const LATCH_QUESTIONS: Record<string, ((v: string) => string)[]> = {
   colour: [
     (v) => `You mentioned ${v}. Are you picturing a warm ${v} or a cool ${v}? And matte, or with a bit of sheen?`,
-    (v) => `Let us talk about ${v} for a moment: there are so many shades of it. Something subtle, or ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} that really stands out?`,
+    (v) =>
+      `Let us talk about ${v} for a moment: there are so many shades of it. Something subtle, or ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} that really stands out?`,
   ],
   material: [
-    (v) => `When you say ${v}, do you mean genuine ${v}, or just something with ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} look? And how do you feel about how ${v} ages?`,
-    (v) => `${v.charAt(0).toUpperCase() + v.slice(1)} is such an interesting choice. How thick would you like it, and does the texture matter to you?`,
+    (v) =>
+      `When you say ${v}, do you mean genuine ${v}, or just something with ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} look? And how do you feel about how ${v} ages?`,
+    (v) =>
+      `${v.charAt(0).toUpperCase() + v.slice(1)} is such an interesting choice. How thick would you like it, and does the texture matter to you?`,
   ],
   style: [
     (v) => `What does ${v} mean to you, exactly? Some people think of ${v} as more of a mood than a look.`,
-    (v) => `I want to get ${v} right: is it ${v} like a magazine shoot, or ${v} like something you would just throw on?`,
+    (v) =>
+      `I want to get ${v} right: is it ${v} like a magazine shoot, or ${v} like something you would just throw on?`,
   ],
   occasion: [
     (v) => `For ${v}, would that be a long day or a short one? And mostly indoors, or out?`,
     (v) => `Tell me more about the ${v} part: how often, and with whom?`,
   ],
-  price_band: [
-    (v) => `When you say ${v}, is that ${v} for you, or ${v} compared with what most people spend?`,
-  ],
-  gender: [
-    (v) => `Just so I understand: ${v} as in the cut, or as in the styling?`,
-  ],
-  brand: [
-    (v) => `Why ${v}, if you do not mind me asking? Is it the fit, or something about the brand story?`,
-  ],
-  type: [
-    (v) => `When you say ${v}, what exactly do you picture? People mean surprisingly different things by ${v}.`,
-  ],
+  price_band: [(v) => `When you say ${v}, is that ${v} for you, or ${v} compared with what most people spend?`],
+  gender: [(v) => `Just so I understand: ${v} as in the cut, or as in the styling?`],
+  brand: [(v) => `Why ${v}, if you do not mind me asking? Is it the fit, or something about the brand story?`],
+  type: [(v) => `When you say ${v}, what exactly do you picture? People mean surprisingly different things by ${v}.`],
 };
 
 const REASK: Record<string, ((v: string) => string)[]> = {
-  colour: [() => 'Just to double-check, what colour did you have in mind?', () => 'Sorry, remind me: which colour was it again?'],
+  colour: [
+    () => 'Just to double-check, what colour did you have in mind?',
+    () => 'Sorry, remind me: which colour was it again?',
+  ],
   gender: [() => 'Going back a step: was this for women or men?', () => 'And these are for whom, again?'],
   occasion: [() => 'Which occasion was this for, again?', () => 'Remind me, where will you be wearing them?'],
-  material: [() => 'Did you have a material in mind, or was that not important?', () => 'What material were you hoping for, again?'],
+  material: [
+    () => 'Did you have a material in mind, or was that not important?',
+    () => 'What material were you hoping for, again?',
+  ],
   price_band: [() => 'Could you remind me of your budget?', () => 'How much were you planning to spend, roughly?'],
   style: [() => 'How would you describe the style you are after, once more?'],
   type: [(v) => `So, was it ${v} you wanted, or something along those lines?`],
@@ -257,11 +372,13 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     const override = misread ? new Map([[misread.slot, misread.heard]]) : undefined;
     if (misread) {
       const heard = misread.heard;
-      parts.push(oneOf(rng, [
-        () => `Ah, ${heard}! Good call.`,
-        () => `Okay, ${describeWanted(state, override)}, got it.`,
-        () => `${heard.charAt(0).toUpperCase() + heard.slice(1)}, lovely.`,
-      ]));
+      parts.push(
+        oneOf(rng, [
+          () => `Ah, ${heard}! Good call.`,
+          () => `Okay, ${describeWanted(state, override)}, got it.`,
+          () => `${heard.charAt(0).toUpperCase() + heard.slice(1)}, lovely.`,
+        ]),
+      );
     } else if (parsed.intents.has('greet') && this.turn === 1) {
       parts.push(rng.pick(['Hello there!', 'Oh, hi!', 'Welcome, welcome.']));
       acts.push('greet_acknowledge');
@@ -274,15 +391,23 @@ export class LocalBadSession extends LocalSession<BadTrace> {
 
     let asked = false;
     if (state.category === undefined) {
-      parts.push(rng.pick([
-        'So, what brings you here today? Shoes, a coat, or just browsing the idea of something?',
-        'What are we hunting for today, roughly speaking?',
-      ]));
+      parts.push(
+        rng.pick([
+          'So, what brings you here today? Shoes, a coat, or just browsing the idea of something?',
+          'What are we hunting for today, roughly speaking?',
+        ]),
+      );
       acts.push('elicit_preference');
       asked = true;
     }
     if (latched) {
-      parts.push(rng.pick(LATCH_QUESTIONS[latched.slot] ?? [(v: string) => `Tell me more about ${v}: what is it about ${v} that matters to you?`])(latched.value));
+      parts.push(
+        rng.pick(
+          LATCH_QUESTIONS[latched.slot] ?? [
+            (v: string) => `Tell me more about ${v}: what is it about ${v} that matters to you?`,
+          ],
+        )(latched.value),
+      );
       acts.push('elicit_preference');
       asked = true;
     } else {
@@ -290,7 +415,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       if (state.category !== undefined && this.turn > 1) answered.push('category');
       if (answered.length && rng.chance(BAD_BEHAVIOURS.reask)) {
         const slot = rng.pick(answered);
-        const v = slot === 'category' ? categoryNoun(state.category) : state.value(slot) ?? slotWord(slot);
+        const v = slot === 'category' ? categoryNoun(state.category) : (state.value(slot) ?? slotWord(slot));
         parts.push(rng.pick(REASK[slot])(v));
         acts.push('ask_clarification_question');
         behaviours.push('reask');
@@ -338,7 +463,9 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     const query = terms.join(' ');
     // Careless, not stuck: a new search does not lead with what the user already looked at (it
     // searches deeper so that fresh items can take their places).
-    const hits = this.catalog.categoryPartialIndex(category).search(query, CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE));
+    const hits = this.catalog
+      .categoryPartialIndex(category)
+      .search(query, CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE));
     Object.assign(this.trace, { query, filters: { category }, retrieved: Math.min(hits.length, CAROUSEL_SIZE) });
     if (hits.length) return state.freshFirst(hits.map((h) => h.doc)).slice(0, CAROUSEL_SIZE);
     // nothing in the partial text matched: a few items of the category, at random

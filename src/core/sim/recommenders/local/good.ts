@@ -26,7 +26,16 @@ import type { Rng } from '../../../random';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
-import { bandPhrase, categoryNoun, describeWanted, listWords, occasionPhrase, pluralNoun, priceText, someValues } from './phrases';
+import {
+  bandPhrase,
+  categoryNoun,
+  describeWanted,
+  listWords,
+  occasionPhrase,
+  pluralNoun,
+  priceText,
+  someValues,
+} from './phrases';
 import { PreferenceState, SLOT_IMPORTANCE } from './state';
 
 /** Carousel size (ConvApparel showed up to 12 items). */
@@ -40,7 +49,16 @@ const ELICIT_ORDER = SLOT_IMPORTANCE.filter((s) => s !== 'brand' && s !== 'categ
 /** Intents that navigate the shown items rather than ask for a new page. */
 const NAVIGATION: readonly Intent[] = ['back', 'repeat', 'compare', 'similar', 'detail'];
 /** Bonus per satisfied soft constraint: larger than any BM25 score, so matches rank first. */
-const SOFT_WEIGHT: Record<string, number> = { gender: 5, type: 60, colour: 45, occasion: 35, price_band: 30, material: 25, style: 15, brand: 10 };
+const SOFT_WEIGHT: Record<string, number> = {
+  gender: 5,
+  type: 60,
+  colour: 45,
+  occasion: 35,
+  price_band: 30,
+  material: 25,
+  style: 15,
+  brand: 10,
+};
 
 /** The `local-good` agent: shares the catalog and lexicon between its sessions. */
 export class LocalGoodAgent extends LocalAgent<LocalGoodSession> {
@@ -61,11 +79,15 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const intents = parsed.intents;
 
     if (this.closed) {
-      return say(rng.pick([
-        'You are welcome! Let me know if you need anything else.',
-        'Happy to help. Enjoy your purchase!',
-        'Anytime! Come back whenever you need something else.',
-      ]), [], ['greet_acknowledge']);
+      return say(
+        rng.pick([
+          'You are welcome! Let me know if you need anything else.',
+          'Happy to help. Enjoy your purchase!',
+          'Anytime! Come back whenever you need something else.',
+        ]),
+        [],
+        ['greet_acknowledge'],
+      );
     }
 
     // Item titles the user typed are references, not preferences.
@@ -79,7 +101,9 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
         const it = onScreen.has(id) ? undefined : this.catalog.get(id);
         if (it) earlier.push(it);
       }
-      const more = this.lexicon.findItems(parsed, earlier).filter((r) => !refs.some((q) => q.start < r.end && r.start < q.end));
+      const more = this.lexicon
+        .findItems(parsed, earlier)
+        .filter((r) => !refs.some((q) => q.start < r.end && r.start < q.end));
       if (more.length) refs = [...refs, ...more].sort((a, b) => a.start - b.start);
     }
     const mentions = mentionsOutside(parsed.mentions, refs);
@@ -88,31 +112,53 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     // of that item; in "I like <A>. <B>, no thanks." only B is rejected (read sentence by sentence).
     const verdicts = refs.length ? this.itemVerdicts(userUtterance, parsed, refs) : { rejected: [], liked: [] };
     if (verdicts.rejected.length) intents.add('reject');
-    const picked = verdicts.liked[0] ?? refs.find((r) => !verdicts.rejected.includes(r.item))?.item ?? verdicts.rejected[0] ?? referencedItem(parsed, state.shown, mentions);
+    const picked =
+      verdicts.liked[0] ??
+      refs.find((r) => !verdicts.rejected.includes(r.item))?.item ??
+      verdicts.rejected[0] ??
+      referencedItem(parsed, state.shown, mentions);
 
     if (intents.has('accept') && state.shown.length) {
       const item = picked ?? state.shown[0];
       this.closed = true;
       const type = item.attributes.type ?? categoryNoun(item.category);
-      return say(oneOf(rng, [
-        () => `Great choice! The ${item.title} is a lovely pick. Enjoy your new ${type}!`,
-        () => `Great choice: the ${item.title} should serve you well. You can add it to your cart whenever you are ready.`,
-        () => `Great choice! You can check out the ${item.title} right away${item.price !== undefined ? ` for ${priceText(item)}` : ''}. Happy shopping!`,
-      ]), [this.catalog.toRecommendedItem(item)], ['greet_acknowledge']);
+      return say(
+        oneOf(rng, [
+          () => `Great choice! The ${item.title} is a lovely pick. Enjoy your new ${type}!`,
+          () =>
+            `Great choice: the ${item.title} should serve you well. You can add it to your cart whenever you are ready.`,
+          () =>
+            `Great choice! You can check out the ${item.title} right away${item.price !== undefined ? ` for ${priceText(item)}` : ''}. Happy shopping!`,
+        ]),
+        [this.catalog.toRecommendedItem(item)],
+        ['greet_acknowledge'],
+      );
     }
     if (intents.has('bye') && !mentions.length) {
       this.closed = true;
-      return say(rng.pick([
-        'No problem. Thanks for stopping by, and good luck with your search!',
-        'Okay! If you change your mind, I am here to help.',
-      ]), [], ['greet_acknowledge']);
+      return say(
+        rng.pick([
+          'No problem. Thanks for stopping by, and good luck with your search!',
+          'Okay! If you change your mind, I am here to help.',
+        ]),
+        [],
+        ['greet_acknowledge'],
+      );
     }
 
     const rejecting = intents.has('reject') && (state.shown.length > 0 || verdicts.rejected.length > 0);
     // "I'm not keen on anything like a skirt" rejects values, not every item on screen: the
     // exclusion sets aside the items that have them, the others stay candidates.
     const negatesValues = mentions.some((m) => m.negated);
-    if (rejecting) for (const it of verdicts.rejected.length ? verdicts.rejected : picked ? [picked] : negatesValues ? [] : state.shown) state.rejected.add(it.item_id);
+    if (rejecting)
+      for (const it of verdicts.rejected.length
+        ? verdicts.rejected
+        : picked
+          ? [picked]
+          : negatesValues
+            ? []
+            : state.shown)
+        state.rejected.add(it.item_id);
     const update = state.apply(parsed, mentions);
     this.trace.negated = negatedValues(update.removed);
     if (update.relaxed.length) this.trace.relaxed = update.relaxed;
@@ -126,7 +172,13 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const index = category !== undefined && parsed.keywords.length ? this.catalog.categoryIndex(category) : undefined;
     const wishWords = index ? parsed.keywords.some((k) => index.documentFrequency(k) > 0) : parsed.keywords.length > 0;
     const newWords = wishWords && !navigating && !intents.has('question') && !intents.has('note');
-    const newFacts = update.added.length > 0 || update.removed.length > 0 || update.relaxed.length > 0 || update.priceChanged || update.categoryChanged || newWords;
+    const newFacts =
+      update.added.length > 0 ||
+      update.removed.length > 0 ||
+      update.relaxed.length > 0 ||
+      update.priceChanged ||
+      update.categoryChanged ||
+      newWords;
     const listing = intents.has('list') && !navigating;
     const wantsMore = intents.has('more') || rejecting || (listing && state.shown.length > 0 && !newFacts);
 
@@ -142,25 +194,35 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       if (intents.has('question') || intents.has('detail')) return this.explain(picked ?? state.shown[0]);
       if (intents.has('like') && picked) return this.moreLike(picked);
       if (intents.has('thanks') && !listing) {
-        return say(rng.pick([
-          'You are welcome! Is there anything else I can help you find?',
-          'My pleasure. Would you like to keep looking, or is one of these the one?',
-        ]), this.showing(), ['greet_acknowledge']);
+        return say(
+          rng.pick([
+            'You are welcome! Is there anything else I can help you find?',
+            'My pleasure. Would you like to keep looking, or is one of these the one?',
+          ]),
+          this.showing(),
+          ['greet_acknowledge'],
+        );
       }
       if (!listing && !intents.has('nopref')) return this.nudge();
     }
 
-    const ack = update.added.length || update.removed.length ? this.acknowledge(update.removed.map((m) => m.value)) : '';
+    const ack =
+      update.added.length || update.removed.length ? this.acknowledge(update.removed.map((m) => m.value)) : '';
     if (state.category === undefined) {
       this.elicitTurns++;
       state.asked.add('category');
       const greet = (intents.has('greet') || intents.has('thanks')) && this.turn === 1;
       const opener = greet ? rng.pick(['Hi there! ', 'Hello! ', 'Hi! ']) : ack;
-      return say(opener + this.question('category'), [], greet ? ['elicit_preference', 'greet_acknowledge'] : ['elicit_preference']);
+      return say(
+        opener + this.question('category'),
+        [],
+        greet ? ['elicit_preference', 'greet_acknowledge'] : ['elicit_preference'],
+      );
     }
 
     const missing = this.nextMissing();
-    const wantsItems = wantsMore || listing || intents.has('nopref') || update.priceChanged || update.relaxed.length > 0;
+    const wantsItems =
+      wantsMore || listing || intents.has('nopref') || update.priceChanged || update.relaxed.length > 0;
     if (missing && this.elicitTurns < MAX_ELICIT_TURNS && state.knownCount() < 2 && !wantsItems) {
       this.elicitTurns++;
       state.asked.add(missing);
@@ -175,7 +237,11 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
    * whose cues reject (or whose title follows "not" / "no") rejects the items it names, one whose
    * cues like likes them. One sentence naming items under both cues counts as rejecting.
    */
-  private itemVerdicts(text: string, parsed: ParsedUtterance, refs: readonly ItemReference[]): { rejected: CatalogItem[]; liked: CatalogItem[] } {
+  private itemVerdicts(
+    text: string,
+    parsed: ParsedUtterance,
+    refs: readonly ItemReference[],
+  ): { rejected: CatalogItem[]; liked: CatalogItem[] } {
     const rejected: CatalogItem[] = [];
     const liked: CatalogItem[] = [];
     const sentences = text.split(/(?<=[.!?;])\s+/).filter((x) => x.trim());
@@ -204,12 +270,20 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const missing = this.nextMissing();
     if (missing) {
       this.state.asked.add(missing);
-      return say(`${rng.pick(['Take your time.', 'No rush.', 'Sure.'])} ${this.question(missing, true)}`, this.showing(), ['elicit_preference']);
+      return say(
+        `${rng.pick(['Take your time.', 'No rush.', 'Sure.'])} ${this.question(missing, true)}`,
+        this.showing(),
+        ['elicit_preference'],
+      );
     }
-    return say(rng.pick([
-      'Take your time. Should I show you more options, or narrow these down?',
-      'Sure. Is there anything you would like to change about these?',
-    ]), this.showing(), ['elicit_preference']);
+    return say(
+      rng.pick([
+        'Take your time. Should I show you more options, or narrow these down?',
+        'Sure. Is there anything you would like to change about these?',
+      ]),
+      this.showing(),
+      ['elicit_preference'],
+    );
   }
 
   /** Shows a carousel again ("go back", "say that again"), without what the user has ruled out since. */
@@ -220,9 +294,9 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const top = items[0];
     const text = back
       ? oneOf(this.rng, [
-        () => `Here are the earlier options again. The ${top.title} was the top pick.`,
-        () => `Sure, back to the previous ones: ${describeWanted(this.state)}.`,
-      ])
+          () => `Here are the earlier options again. The ${top.title} was the top pick.`,
+          () => `Sure, back to the previous ones: ${describeWanted(this.state)}.`,
+        ])
       : `Sorry for the confusion. These are ${describeWanted(this.state)}. ${this.explanation(top)}`;
     return say(text, this.showing(), back ? ['recommend'] : ['explain_recommendation']);
   }
@@ -231,14 +305,18 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
   private compare(a: CatalogItem, b: CatalogItem): AgentResponse {
     const bits = (it: CatalogItem) => {
       const at = it.attributes;
-      return [at.colour, at.material, at.occasion ? occasionPhrase(at.occasion) : undefined, priceText(it) || undefined].filter(Boolean).join(', ');
+      return [at.colour, at.material, at.occasion ? occasionPhrase(at.occasion) : undefined, priceText(it) || undefined]
+        .filter(Boolean)
+        .join(', ');
     };
     let verdict = '';
     if (a.price !== undefined && b.price !== undefined && a.price !== b.price) {
       const [cheap, dear] = a.price < b.price ? [a, b] : [b, a];
       verdict = ` The ${cheap.title} is the better deal; the ${dear.title} is the ${dear.attributes.price_band === 'luxury' ? 'more luxurious' : 'pricier'} option.`;
     }
-    return say(`The ${a.title}: ${bits(a)}. The ${b.title}: ${bits(b)}.${verdict}`, this.showing(), ['explain_recommendation']);
+    return say(`The ${a.title}: ${bits(a)}. The ${b.title}: ${bits(b)}.${verdict}`, this.showing(), [
+      'explain_recommendation',
+    ]);
   }
 
   /** The current carousel, less the items the user has ruled out since it was shown. */
@@ -249,7 +327,12 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     return kept.map((it) => this.catalog.toRecommendedItem(it));
   }
 
-  private recommend(parsed: ParsedUtterance, rejecting: boolean, wantsMore: boolean, missing: string | undefined): AgentResponse {
+  private recommend(
+    parsed: ParsedUtterance,
+    rejecting: boolean,
+    wantsMore: boolean,
+    missing: string | undefined,
+  ): AgentResponse {
     const { state, rng } = this;
     const { items, relaxed } = this.retrieve(wantsMore);
     if (items.length === 0) {
@@ -263,21 +346,27 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const what = describeWanted(state);
     const lead = rejecting
       ? oneOf(rng, [
-        () => `Sorry those were not right. Here are some other ${what}.`,
-        () => `No problem, I have set those aside. How about these ${what}?`,
-        () => `Understood. Here is a fresh set of ${what}.`,
-      ])
+          () => `Sorry those were not right. Here are some other ${what}.`,
+          () => `No problem, I have set those aside. How about these ${what}?`,
+          () => `Understood. Here is a fresh set of ${what}.`,
+        ])
       : wantsMore
-        ? oneOf(rng, [() => `Here are more ${what}.`, () => `Sure, here are a few more ${what}.`, () => `Of course. Some more ${what} for you:`])
+        ? oneOf(rng, [
+            () => `Here are more ${what}.`,
+            () => `Sure, here are a few more ${what}.`,
+            () => `Of course. Some more ${what} for you:`,
+          ])
         : oneOf(rng, [
-          () => `Here are some ${what} you might like.`,
-          () => `I found ${items.length} ${what} that fit what you described.`,
-          () => `These ${what} look like a good match.`,
-          () => `Take a look at these ${what}.`,
-        ]);
+            () => `Here are some ${what} you might like.`,
+            () => `I found ${items.length} ${what} that fit what you described.`,
+            () => `These ${what} look like a good match.`,
+            () => `Take a look at these ${what}.`,
+          ]);
     const parts = [lead];
     if (relaxed.length) {
-      parts.push(`I could not find enough with every detail, so some of these differ in ${listWords(relaxed.map(slotWord))}.`);
+      parts.push(
+        `I could not find enough with every detail, so some of these differ in ${listWords(relaxed.map(slotWord))}.`,
+      );
     }
     parts.push(this.explanation(items[0]));
     const acts = ['recommend', 'explain_recommendation'];
@@ -287,13 +376,19 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       parts.push(this.question(followUp, true));
       acts.push('elicit_preference');
     } else if (!parsed.intents.has('question') && rng.chance(0.35)) {
-      parts.push(rng.pick([
-        'Does any of these catch your eye?',
-        'Let me know if one of them works, or what you would change.',
-        'Tell me which one you like, or what to adjust.',
-      ]));
+      parts.push(
+        rng.pick([
+          'Does any of these catch your eye?',
+          'Let me know if one of them works, or what you would change.',
+          'Tell me which one you like, or what to adjust.',
+        ]),
+      );
     }
-    return say(parts.join(' '), items.map((it) => this.catalog.toRecommendedItem(it)), acts);
+    return say(
+      parts.join(' '),
+      items.map((it) => this.catalog.toRecommendedItem(it)),
+      acts,
+    );
   }
 
   /**
@@ -348,7 +443,12 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
         return true;
       };
       // Deep enough that the items the user already looked at can step aside for fresh ones.
-      const hits = index.search(query, CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE), filter, adjust);
+      const hits = index.search(
+        query,
+        CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE),
+        filter,
+        adjust,
+      );
       if (hits.length >= MIN_RESULTS || hard.length === 0) {
         let items = hits.map((h) => h.doc);
         if (items.length === 0 && skipSeen) {
@@ -372,8 +472,10 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const price = priceText(item);
     const feature = item.features.find((f) => !f.toLowerCase().includes((a.material ?? '\u0000').toLowerCase()));
     const text = oneOf(this.rng, [
-      () => `The ${item.title} is ${listWords(bits) || 'a solid option'}${price ? ` and costs ${price}` : ''}.${feature ? ` It has ${feature.toLowerCase()}.` : ''}${a.occasion ? ` It works well ${occasionPhrase(a.occasion)}.` : ''}`,
-      () => `Good question. ${item.title}: ${listWords(bits) || item.category}${price ? `, ${price}` : ''}.${feature ? ` Highlights: ${item.features.slice(0, 3).join(', ').toLowerCase()}.` : ''}`,
+      () =>
+        `The ${item.title} is ${listWords(bits) || 'a solid option'}${price ? ` and costs ${price}` : ''}.${feature ? ` It has ${feature.toLowerCase()}.` : ''}${a.occasion ? ` It works well ${occasionPhrase(a.occasion)}.` : ''}`,
+      () =>
+        `Good question. ${item.title}: ${listWords(bits) || item.category}${price ? `, ${price}` : ''}.${feature ? ` Highlights: ${item.features.slice(0, 3).join(', ').toLowerCase()}.` : ''}`,
     ]);
     return say(text, this.showing(), ['explain_recommendation']);
   }
@@ -385,17 +487,24 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const query = [a.type, a.colour, a.material, a.style, a.occasion].filter(Boolean).join(' ') || item.title;
     // the liked item leads, unless the user has ruled out one of its values since
     const pin = !state.violates(item);
-    const hits = index.search(query, CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE), (it) => (it === item ? pin : !state.violates(it)));
+    const hits = index.search(query, CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE), (it) =>
+      it === item ? pin : !state.violates(it),
+    );
     // the similar ones the user has not looked at yet come first
     const items = state.freshFirst(hits.map((h) => h.doc).filter((it) => it !== item));
     if (pin) items.unshift(item);
     if (items.length > CAROUSEL_SIZE) items.length = CAROUSEL_SIZE;
     this.traceRetrieval(query, undefined, undefined, items.length);
     state.show(items);
-    return say(oneOf(this.rng, [
-      () => `Glad you like the ${item.title}! Here are a few more in the same spirit. Is it the one, or shall I keep looking?`,
-      () => `The ${item.title} is a nice pick. I added some similar options; would you like to go with it?`,
-    ]), items.map((it) => this.catalog.toRecommendedItem(it)), ['recommend', 'elicit_preference']);
+    return say(
+      oneOf(this.rng, [
+        () =>
+          `Glad you like the ${item.title}! Here are a few more in the same spirit. Is it the one, or shall I keep looking?`,
+        () => `The ${item.title} is a nice pick. I added some similar options; would you like to go with it?`,
+      ]),
+      items.map((it) => this.catalog.toRecommendedItem(it)),
+      ['recommend', 'elicit_preference'],
+    );
   }
 
   private explanation(item: CatalogItem): string {
@@ -404,7 +513,17 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     for (const [slot, values] of state.wanted) {
       const v = item.attributes[slot];
       if (v === undefined || !values.includes(v) || slot === 'type' || slot === 'brand') continue;
-      matched.push(slot === 'occasion' ? `made ${occasionPhrase(v)}` : slot === 'price_band' ? `priced ${bandPhrase(v)}` : slot === 'gender' ? (v === 'unisex' ? 'unisex' : `cut for ${v}`) : v);
+      matched.push(
+        slot === 'occasion'
+          ? `made ${occasionPhrase(v)}`
+          : slot === 'price_band'
+            ? `priced ${bandPhrase(v)}`
+            : slot === 'gender'
+              ? v === 'unisex'
+                ? 'unisex'
+                : `cut for ${v}`
+              : v,
+      );
     }
     const feature = item.features[1] ?? item.features[0];
     const why = matched.length ? listWords(matched) : 'a close match';
@@ -417,9 +536,16 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
 
   private acknowledge(removed: string[]): string {
     const what = describeWanted(this.state);
-    const base = this.state.category === undefined && this.state.knownCount() === 0
-      ? ''
-      : oneOf(this.rng, [() => `Got it: ${what}.`, () => `Great, ${what}.`, () => `Okay, ${what}.`, () => `Noted, ${what}.`, () => `Sounds good: ${what}.`]);
+    const base =
+      this.state.category === undefined && this.state.knownCount() === 0
+        ? ''
+        : oneOf(this.rng, [
+            () => `Got it: ${what}.`,
+            () => `Great, ${what}.`,
+            () => `Okay, ${what}.`,
+            () => `Noted, ${what}.`,
+            () => `Sounds good: ${what}.`,
+          ]);
     const without = removed.length ? ` I will leave out ${listWords(removed, 'and')}.` : '';
     return base || without ? `${base}${without} ` : '';
   }
@@ -453,7 +579,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
         ]);
       case 'colour':
         return oneOf(rng, [
-          () => followUp ? 'Would you like to narrow these down by colour?' : 'Any colour preference?',
+          () => (followUp ? 'Would you like to narrow these down by colour?' : 'Any colour preference?'),
           () => `Which colours do you like, for example ${someValues(rng, values, 3)}?`,
           () => 'Do you have a colour in mind?',
         ]);
@@ -478,7 +604,12 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
   }
 
   /** Records the retrieval of this turn: query, hard filters, exclusions and the number of hits. */
-  private traceRetrieval(query: string, type: readonly string[] | undefined, gender: readonly string[] | undefined, retrieved: number): void {
+  private traceRetrieval(
+    query: string,
+    type: readonly string[] | undefined,
+    gender: readonly string[] | undefined,
+    retrieved: number,
+  ): void {
     const { state } = this;
     const filters: Record<string, string | number> = {};
     if (state.category !== undefined) filters.category = state.category;
@@ -563,7 +694,11 @@ export function oneOf(rng: Rng, variants: readonly (() => string)[]): string {
  * `excluded` (every value ruled out so far, which no shown item has) and `retrieved` (hits);
  * `relaxed` = slots the user let go of this turn ("any colour is fine").
  */
-export type AgentTrace = NonNullable<SimulatorTrace['agent']> & { negated: string[]; excluded?: string[]; relaxed?: string[] };
+export type AgentTrace = NonNullable<SimulatorTrace['agent']> & {
+  negated: string[];
+  excluded?: string[];
+  relaxed?: string[];
+};
 
 /** The distinct values of negated mentions, in utterance order. */
 export function negatedValues(removed: readonly Mention[]): string[] {
@@ -582,4 +717,3 @@ export function excludedValues(state: PreferenceState): string[] {
 function say(utterance: string, recommendations: RecommendedItem[], acts: string[]): AgentResponse {
   return { utterance, recommendations, acts };
 }
-

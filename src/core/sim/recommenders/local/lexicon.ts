@@ -31,7 +31,10 @@ export interface ItemReference {
 }
 
 /** Mentions that are not inside any of the spans (words of a typed item title are not preferences). */
-export function mentionsOutside(mentions: readonly Mention[], spans: readonly { start: number; end: number }[]): Mention[] {
+export function mentionsOutside(
+  mentions: readonly Mention[],
+  spans: readonly { start: number; end: number }[],
+): Mention[] {
   if (spans.length === 0) return mentions.slice();
   return mentions.filter((m) => !spans.some((s) => m.start < s.end && m.end > s.start));
 }
@@ -42,8 +45,25 @@ export function mentionsOutside(mentions: readonly Mention[], spans: readonly { 
  * expand: "... would also work" (add a value instead of replacing); note: a non-committal remark.
  */
 export type Intent =
-  | 'accept' | 'reject' | 'more' | 'question' | 'greet' | 'thanks' | 'bye' | 'like' | 'cheaper' | 'pricier'
-  | 'nopref' | 'expand' | 'list' | 'similar' | 'compare' | 'detail' | 'repeat' | 'back' | 'note';
+  | 'accept'
+  | 'reject'
+  | 'more'
+  | 'question'
+  | 'greet'
+  | 'thanks'
+  | 'bye'
+  | 'like'
+  | 'cheaper'
+  | 'pricier'
+  | 'nopref'
+  | 'expand'
+  | 'list'
+  | 'similar'
+  | 'compare'
+  | 'detail'
+  | 'repeat'
+  | 'back'
+  | 'note';
 
 /** What `Lexicon.parse` found in one utterance. */
 export interface ParsedUtterance {
@@ -70,7 +90,15 @@ const SYNONYMS: Record<string, string[]> = {
   tops: ['top', 'tops'],
   bottoms: ['bottoms', 'bottom'],
   dresses: ['dress', 'gown'],
-  activewear: ['sportswear', 'athletic wear', 'athleisure', 'gym clothes', 'workout clothes', 'active wear', 'sports clothes'],
+  activewear: [
+    'sportswear',
+    'athletic wear',
+    'athleisure',
+    'gym clothes',
+    'workout clothes',
+    'active wear',
+    'sports clothes',
+  ],
   accessories: ['accessory'],
   bags: ['bag', 'handbag', 'purse'],
   // colours
@@ -95,7 +123,16 @@ const SYNONYMS: Record<string, string[]> = {
   unisex: ['gender neutral', 'any gender', 'either gender'],
   // price bands
   budget: ['cheap', 'inexpensive', 'affordable', 'low budget', 'bargain', 'low cost', 'low price', 'cheapest'],
-  'mid-range': ['mid range', 'midrange', 'moderate', 'moderately priced', 'reasonably priced', 'reasonable price', 'mid priced', 'average price'],
+  'mid-range': [
+    'mid range',
+    'midrange',
+    'moderate',
+    'moderately priced',
+    'reasonably priced',
+    'reasonable price',
+    'mid priced',
+    'average price',
+  ],
   premium: ['high quality', 'higher end', 'quality', 'upscale'],
   luxury: ['designer', 'high end', 'luxurious', 'splurge', 'expensive'],
   // occasions
@@ -185,38 +222,160 @@ const SYNONYMS: Record<string, string[]> = {
  * more black", but not "no, I want black". See `markNegations` for how far a negation reaches.
  */
 const NEGATORS = new Map<string, number>([
-  ['not', 6], ['never', 6], ['without', 3], ["don't", 6], ['dont', 6], ["doesn't", 6], ['doesnt', 6], ["didn't", 6],
-  ["isn't", 6], ["aren't", 6], ["wasn't", 6], ["weren't", 6], ["won't", 6], ["wouldn't", 6], ['hate', 4], ['hates', 4],
-  ['dislike', 4], ['dislikes', 4], ['avoid', 4], ['except', 3], ['excluding', 3], ['nor', 3], ['neither', 3], ['skip', 3],
-  ['minus', 2], ['allergic', 3], ['no', 1], ['none', 3], ['nothing', 3],
+  ['not', 6],
+  ['never', 6],
+  ['without', 3],
+  ["don't", 6],
+  ['dont', 6],
+  ["doesn't", 6],
+  ['doesnt', 6],
+  ["didn't", 6],
+  ["isn't", 6],
+  ["aren't", 6],
+  ["wasn't", 6],
+  ["weren't", 6],
+  ["won't", 6],
+  ["wouldn't", 6],
+  ['hate', 4],
+  ['hates', 4],
+  ['dislike', 4],
+  ['dislikes', 4],
+  ['avoid', 4],
+  ['except', 3],
+  ['excluding', 3],
+  ['nor', 3],
+  ['neither', 3],
+  ['skip', 3],
+  ['minus', 2],
+  ['allergic', 3],
+  ['no', 1],
+  ['none', 3],
+  ['nothing', 3],
 ]);
 /** Two-word openers: the second word opens the negation ("anything but", "other than", "can't stand"). */
 const NEGATOR_PAIRS = new Map<string, Set<string>>([
-  ['anything', new Set(['but', 'except'])], ['everything', new Set(['but', 'except'])], ['all', new Set(['but', 'except'])],
-  ['other', new Set(['than'])], ['instead', new Set(['of'])], ['rather', new Set(['than'])], ['steer', new Set(['clear'])],
-  ['stay', new Set(['away'])], ["can't", new Set(['stand', 'bear', 'do', 'wear'])], ['cant', new Set(['stand', 'bear', 'do', 'wear'])],
+  ['anything', new Set(['but', 'except'])],
+  ['everything', new Set(['but', 'except'])],
+  ['all', new Set(['but', 'except'])],
+  ['other', new Set(['than'])],
+  ['instead', new Set(['of'])],
+  ['rather', new Set(['than'])],
+  ['steer', new Set(['clear'])],
+  ['stay', new Set(['away'])],
+  ["can't", new Set(['stand', 'bear', 'do', 'wear'])],
+  ['cant', new Set(['stand', 'bear', 'do', 'wear'])],
   ['cannot', new Set(['stand', 'bear', 'do', 'wear'])],
 ]);
 /** A negation word followed by one of these is not a negation ("don't mind", "not sure", "nothing but"). */
 const NEGATION_CANCELS = new Set([
-  'mind', 'care', 'matter', 'matters', 'bother', 'bothered', 'sure', 'know', 'only', 'just', 'necessarily', 'problem', 'worries',
-  'preference', 'opposed', 'against', 'but', 'fussed', 'picky',
+  'mind',
+  'care',
+  'matter',
+  'matters',
+  'bother',
+  'bothered',
+  'sure',
+  'know',
+  'only',
+  'just',
+  'necessarily',
+  'problem',
+  'worries',
+  'preference',
+  'opposed',
+  'against',
+  'but',
+  'fussed',
+  'picky',
 ]);
 /** Words that end a negation's reach: a new, positive clause starts ("not black but navy", "... so maybe"). */
 const SCOPE_END = new Set([
-  'but', 'so', 'though', 'although', 'because', 'since', 'yet', 'instead', 'prefer', 'preferably', 'ideally', 'rather', 'maybe', 'perhaps',
+  'but',
+  'so',
+  'though',
+  'although',
+  'because',
+  'since',
+  'yet',
+  'instead',
+  'prefer',
+  'preferably',
+  'ideally',
+  'rather',
+  'maybe',
+  'perhaps',
 ]);
 /** Words that end a negation's reach once it has negated a value ("no heels please", "not black, just navy"). */
-const SCOPE_END_AFTER_VALUE = new Set(['want', 'wants', 'need', 'like', 'love', 'please', 'just', 'only', 'show', 'thanks']);
+const SCOPE_END_AFTER_VALUE = new Set([
+  'want',
+  'wants',
+  'need',
+  'like',
+  'love',
+  'please',
+  'just',
+  'only',
+  'show',
+  'thanks',
+]);
 /** After "and"/"or", these start a new clause ("I dislike wool and I want cotton"). */
 const CLAUSE_SUBJECTS = new Set([
-  'i', "i'm", "i'd", "i'll", 'im', 'id', 'we', "we're", 'you', 'it', "it's", 'they', 'show', 'give', 'make', "let's", 'lets',
-  'maybe', 'something', 'can', 'could', 'would', 'please', 'just', 'ideally',
+  'i',
+  "i'm",
+  "i'd",
+  "i'll",
+  'im',
+  'id',
+  'we',
+  "we're",
+  'you',
+  'it',
+  "it's",
+  'they',
+  'show',
+  'give',
+  'make',
+  "let's",
+  'lets',
+  'maybe',
+  'something',
+  'can',
+  'could',
+  'would',
+  'please',
+  'just',
+  'ideally',
 ]);
 /** Words that may sit between the values of a negated list ("no black, navy or grey", "anything in the budget price range"). */
 const LIST_FILLERS = new Set([
-  'a', 'an', 'the', 'in', 'for', 'from', 'like', 'of', 'any', 'anything', 'too', 'either', 'colour', 'color', 'ones', 'one',
-  'stuff', 'things', 'price', 'range', 'made', 'with', 'really', 'very', 'that', 'is', 'are', 'type',
+  'a',
+  'an',
+  'the',
+  'in',
+  'for',
+  'from',
+  'like',
+  'of',
+  'any',
+  'anything',
+  'too',
+  'either',
+  'colour',
+  'color',
+  'ones',
+  'one',
+  'stuff',
+  'things',
+  'price',
+  'range',
+  'made',
+  'with',
+  'really',
+  'very',
+  'that',
+  'is',
+  'are',
+  'type',
 ]);
 const CONJUNCTIONS = new Set(['or', 'nor', 'and']);
 /** Copulas before a post-posed negation ("leather is not for me"). */
@@ -224,44 +383,198 @@ const COPULAS = new Set(['is', 'are', 'was', 'were']);
 /** Contracted negated copulas ("black isn't for me", "the leather ones aren't great"). */
 const NEGATED_COPULAS = new Set(["isn't", "aren't", "wasn't", "weren't", 'isnt', 'arent']);
 /** Every word that can open a negation: never kept as a retrieval keyword. */
-const NEGATION_WORDS = new Set<string>([...NEGATORS.keys(), ...NEGATOR_PAIRS.keys(), 'instead', 'less', 'other', 'rather']);
+const NEGATION_WORDS = new Set<string>([
+  ...NEGATORS.keys(),
+  ...NEGATOR_PAIRS.keys(),
+  'instead',
+  'less',
+  'other',
+  'rather',
+]);
 
 // Phrases checked against " tokens joined by spaces " (so word boundaries hold).
 const CUES: Record<Intent, string[]> = {
   accept: [
-    "i'll take", 'ill take', 'i will take', "i'd take", 'take it', 'take this', 'take that', 'take the', "i'll buy", 'i will buy',
-    'buy it', 'buy this', 'buy that', 'buy the', 'buy one', 'purchase', 'add to cart', 'add it to', 'order it', 'order this',
-    "i'll go with", 'go with the', 'go with this', 'go with that', "i'll get", 'i will get', "that's the one",
-    'this is the one', 'sold', 'exactly what i', 'i accept', 'accept the', 'accept this', 'i choose', "i'll choose",
-    "i'd like to buy", 'want to buy', 'checkout', 'check out',
+    "i'll take",
+    'ill take',
+    'i will take',
+    "i'd take",
+    'take it',
+    'take this',
+    'take that',
+    'take the',
+    "i'll buy",
+    'i will buy',
+    'buy it',
+    'buy this',
+    'buy that',
+    'buy the',
+    'buy one',
+    'purchase',
+    'add to cart',
+    'add it to',
+    'order it',
+    'order this',
+    "i'll go with",
+    'go with the',
+    'go with this',
+    'go with that',
+    "i'll get",
+    'i will get',
+    "that's the one",
+    'this is the one',
+    'sold',
+    'exactly what i',
+    'i accept',
+    'accept the',
+    'accept this',
+    'i choose',
+    "i'll choose",
+    "i'd like to buy",
+    'want to buy',
+    'checkout',
+    'check out',
   ],
   reject: [
-    "don't like", 'do not like', 'dont like', "doesn't look", 'not what', 'none of', 'not really', 'not these', 'not those',
-    'something else', 'something different', 'no thanks', 'not quite', 'not for me', "don't want", 'do not want',
-    'dislike', 'hate', 'nope', 'not interested', "doesn't work", 'not my style', 'not a fan', 'not great', "aren't right",
-    "isn't right", 'not right', 'wrong', 'ugly', 'not it', "don't love", 'not keen', 'pass on', "isn't for me", "aren't for me",
+    "don't like",
+    'do not like',
+    'dont like',
+    "doesn't look",
+    'not what',
+    'none of',
+    'not really',
+    'not these',
+    'not those',
+    'something else',
+    'something different',
+    'no thanks',
+    'not quite',
+    'not for me',
+    "don't want",
+    'do not want',
+    'dislike',
+    'hate',
+    'nope',
+    'not interested',
+    "doesn't work",
+    'not my style',
+    'not a fan',
+    'not great',
+    "aren't right",
+    "isn't right",
+    'not right',
+    'wrong',
+    'ugly',
+    'not it',
+    "don't love",
+    'not keen',
+    'pass on',
+    "isn't for me",
+    "aren't for me",
   ],
-  more: ['more', 'other options', 'anything else', 'others', 'alternatives', 'different ones', 'next', 'another', 'else'],
+  more: [
+    'more',
+    'other options',
+    'anything else',
+    'others',
+    'alternatives',
+    'different ones',
+    'next',
+    'another',
+    'else',
+  ],
   question: [],
   greet: ['hi', 'hello', 'hey', 'good morning', 'good afternoon', 'good evening', 'greetings', 'howdy'],
   thanks: ['thanks', 'thank you', 'thx', 'cheers', 'appreciate'],
   bye: [
-    'bye', 'goodbye', "that's all", 'that is all', "i'm done", 'im done', 'done for today', 'see you', 'have a good', 'leave it',
-    'give up', 'forget it', 'never mind', 'nevermind', 'look elsewhere',
+    'bye',
+    'goodbye',
+    "that's all",
+    'that is all',
+    "i'm done",
+    'im done',
+    'done for today',
+    'see you',
+    'have a good',
+    'leave it',
+    'give up',
+    'forget it',
+    'never mind',
+    'nevermind',
+    'look elsewhere',
   ],
-  like: ['like', 'love', 'nice', 'great', 'good', 'cool', 'awesome', 'pretty', 'beautiful', 'gorgeous', 'lovely', 'cute', 'interesting', 'perfect'],
-  cheaper: ['cheaper', 'less expensive', 'too expensive', 'too pricey', 'lower price', 'more affordable', 'cost less', 'pricey', 'over my budget'],
+  like: [
+    'like',
+    'love',
+    'nice',
+    'great',
+    'good',
+    'cool',
+    'awesome',
+    'pretty',
+    'beautiful',
+    'gorgeous',
+    'lovely',
+    'cute',
+    'interesting',
+    'perfect',
+  ],
+  cheaper: [
+    'cheaper',
+    'less expensive',
+    'too expensive',
+    'too pricey',
+    'lower price',
+    'more affordable',
+    'cost less',
+    'pricey',
+    'over my budget',
+  ],
   pricier: ['more expensive', 'higher quality', 'better quality', 'fancier', 'too cheap', 'nicer'],
   nopref: [
-    "don't mind", 'dont mind', 'do not mind', "don't really mind", 'no preference', 'you pick', "doesn't matter", 'does not matter',
-    'anything is fine', 'any is fine', 'either is fine', 'whatever', 'up to you', 'not sure', "don't care", 'dont care', 'surprise me',
+    "don't mind",
+    'dont mind',
+    'do not mind',
+    "don't really mind",
+    'no preference',
+    'you pick',
+    "doesn't matter",
+    'does not matter',
+    'anything is fine',
+    'any is fine',
+    'either is fine',
+    'whatever',
+    'up to you',
+    'not sure',
+    "don't care",
+    'dont care',
+    'surprise me',
   ],
   expand: ['also work', 'would also', 'as well', 'open to', 'too'],
-  list: ['options', 'show me', 'what do you have', 'can i see', 'what do you recommend', 'recommend', 'what have you got', 'suggestions'],
+  list: [
+    'options',
+    'show me',
+    'what do you have',
+    'can i see',
+    'what do you recommend',
+    'recommend',
+    'what have you got',
+    'suggestions',
+  ],
   similar: ['similar', 'more like', 'something like', 'like that one', 'like this one', 'same style'],
   compare: ['compare', 'difference', 'versus', 'vs', 'which is better', 'better one'],
   detail: ['tell me more', 'more about', 'details', 'more info', 'more information'],
-  repeat: ['say that again', 'what do you mean', "didn't get", 'didnt get', 'huh', 'come again', 'repeat', "don't understand", 'confused'],
+  repeat: [
+    'say that again',
+    'what do you mean',
+    "didn't get",
+    'didnt get',
+    'huh',
+    'come again',
+    'repeat',
+    "don't understand",
+    'confused',
+  ],
   back: ['go back', 'earlier ones', 'previous', 'before', 'the ones from', 'showed before', 'first ones'],
   note: ['could work', 'in mind', 'a maybe', 'noted', 'maybe', 'i see', 'hmm', 'okay'],
 };
@@ -282,28 +595,216 @@ const CUE_WORDS = new Set<string>();
 for (const cues of Object.values(CUES)) for (const cue of cues) for (const w of tokenize(cue)) CUE_WORDS.add(w);
 
 const QUESTION_STARTS = new Set([
-  'what', 'which', 'how', 'does', 'do', 'is', 'are', 'can', 'could', 'would', 'will', 'why', 'where', 'when', 'who', 'any', 'have',
+  'what',
+  'which',
+  'how',
+  'does',
+  'do',
+  'is',
+  'are',
+  'can',
+  'could',
+  'would',
+  'will',
+  'why',
+  'where',
+  'when',
+  'who',
+  'any',
+  'have',
 ]);
 
 // Words never kept as free keywords: chatter, cue words and generic shopping words.
 const CHATTER = new Set([
-  'want', 'wanted', 'looking', 'look', 'looks', 'need', 'needs', 'like', 'likes', 'love', 'find', 'show', 'shows', 'showing',
-  'get', 'prefer', 'pair', 'pairs', 'one', 'ones', 'please', 'also', 'buy', 'take', 'purchase', 'something', 'anything',
-  'item', 'items', 'option', 'options', 'thing', 'things', 'good', 'great', 'nice', 'cool', 'best', 'new', 'shopping', 'shop',
-  'wear', 'wearing', 'maybe', 'mostly', 'really', 'actually', 'instead', 'else', 'more', 'other', 'others', 'another',
-  'thanks', 'thank', 'hi', 'hello', 'hey', 'bye', 'sure', 'fine', 'first', 'second', 'third', 'last', 'color', 'colour',
-  'colors', 'colours', 'price', 'budget', 'style', 'material', 'size', 'kind', 'type', 'sort', 'perfect', 'ideally',
-  'preferably', 'go', 'going', 'let', 'lets', "let's", 'see', 'got', 'much', 'many', 'think', 'thinking', 'would', 'like',
-  'dollars', 'usd', 'bucks', 'around', 'under', 'below', 'less', 'cheaper', 'max', 'maximum', 'over', 'above', 'least',
-  'okay', 'ok', 'yes', 'yeah', 'no', 'nope', 'these', 'those', 'this', 'that', 'them', 'it', 'something', 'interested',
-  'made', 'make', 'tell', 'know', 'does', 'come', 'comes', 'available', 'cost', 'costs', 'sounds', 'seems', 'ones', 'pick',
-  'suggest', 'recommend', 'recommendation', 'recommendations', 'help', 'today', 'right', 'well', 'still', 'just', 'bit', 'little',
-  'sorry', 'mean', 'again', 'fan', 'keen', 'mind', 'care', 'matter', 'tell', 'ideally', 'something', 'got', 'need', 'needs',
-  'new', 'also', 'would', 'could', 'please', 'thing', 'few', 'some', 'any', 'lot', 'lots', 'way', 'ones', 'kinda', 'sort',
-  'range', 'band',
+  'want',
+  'wanted',
+  'looking',
+  'look',
+  'looks',
+  'need',
+  'needs',
+  'like',
+  'likes',
+  'love',
+  'find',
+  'show',
+  'shows',
+  'showing',
+  'get',
+  'prefer',
+  'pair',
+  'pairs',
+  'one',
+  'ones',
+  'please',
+  'also',
+  'buy',
+  'take',
+  'purchase',
+  'something',
+  'anything',
+  'item',
+  'items',
+  'option',
+  'options',
+  'thing',
+  'things',
+  'good',
+  'great',
+  'nice',
+  'cool',
+  'best',
+  'new',
+  'shopping',
+  'shop',
+  'wear',
+  'wearing',
+  'maybe',
+  'mostly',
+  'really',
+  'actually',
+  'instead',
+  'else',
+  'more',
+  'other',
+  'others',
+  'another',
+  'thanks',
+  'thank',
+  'hi',
+  'hello',
+  'hey',
+  'bye',
+  'sure',
+  'fine',
+  'first',
+  'second',
+  'third',
+  'last',
+  'color',
+  'colour',
+  'colors',
+  'colours',
+  'price',
+  'budget',
+  'style',
+  'material',
+  'size',
+  'kind',
+  'type',
+  'sort',
+  'perfect',
+  'ideally',
+  'preferably',
+  'go',
+  'going',
+  'let',
+  'lets',
+  "let's",
+  'see',
+  'got',
+  'much',
+  'many',
+  'think',
+  'thinking',
+  'would',
+  'like',
+  'dollars',
+  'usd',
+  'bucks',
+  'around',
+  'under',
+  'below',
+  'less',
+  'cheaper',
+  'max',
+  'maximum',
+  'over',
+  'above',
+  'least',
+  'okay',
+  'ok',
+  'yes',
+  'yeah',
+  'no',
+  'nope',
+  'these',
+  'those',
+  'this',
+  'that',
+  'them',
+  'it',
+  'something',
+  'interested',
+  'made',
+  'make',
+  'tell',
+  'know',
+  'does',
+  'come',
+  'comes',
+  'available',
+  'cost',
+  'costs',
+  'sounds',
+  'seems',
+  'ones',
+  'pick',
+  'suggest',
+  'recommend',
+  'recommendation',
+  'recommendations',
+  'help',
+  'today',
+  'right',
+  'well',
+  'still',
+  'just',
+  'bit',
+  'little',
+  'sorry',
+  'mean',
+  'again',
+  'fan',
+  'keen',
+  'mind',
+  'care',
+  'matter',
+  'tell',
+  'ideally',
+  'something',
+  'got',
+  'need',
+  'needs',
+  'new',
+  'also',
+  'would',
+  'could',
+  'please',
+  'thing',
+  'few',
+  'some',
+  'any',
+  'lot',
+  'lots',
+  'way',
+  'ones',
+  'kinda',
+  'sort',
+  'range',
+  'band',
 ]);
 
-const LESS_MORE_ADJ = new Set(['expensive', 'affordable', 'formal', 'casual', 'colorful', 'colourful', 'fitted', 'relaxed']);
+const LESS_MORE_ADJ = new Set([
+  'expensive',
+  'affordable',
+  'formal',
+  'casual',
+  'colorful',
+  'colourful',
+  'fitted',
+  'relaxed',
+]);
 
 const PRICE_MAX_CUES = new Set(['under', 'below', 'max', 'maximum', 'within', 'cheaper', 'less', 'upto', 'most']);
 const PRICE_MIN_CUES = new Set(['over', 'above', 'least', 'more', 'minimum']);
@@ -365,7 +866,8 @@ export class Lexicon {
     for (const slot of catalog.attributeNames()) {
       for (const v of catalog.attributeValues(slot)) this.addPhrase(v, slot, v, true);
     }
-    for (const cat of catalog.categories()) for (const syn of SYNONYMS[cat.toLowerCase()] ?? []) this.addPhrase(syn, 'category', cat, false);
+    for (const cat of catalog.categories())
+      for (const syn of SYNONYMS[cat.toLowerCase()] ?? []) this.addPhrase(syn, 'category', cat, false);
     for (const slot of catalog.attributeNames()) {
       if (slot === 'brand') continue;
       for (const v of catalog.attributeValues(slot)) {
@@ -442,7 +944,7 @@ export class Lexicon {
     const consumed = new Uint8Array(n);
     const maxLen = this.maxPhraseTokens;
     // Longest match first at each position.
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       let matched = 0;
       let targets: PhraseTarget[] | undefined;
       let key = '';
@@ -457,7 +959,8 @@ export class Lexicon {
       }
       if (targets && matched === 1 && blockedByContext(tokens[i], tokens[i - 1])) targets = undefined;
       if (targets) {
-        for (const t of targets) mentions.push({ slot: t.slot, value: t.value, start: i, end: i + matched, negated: false });
+        for (const t of targets)
+          mentions.push({ slot: t.slot, value: t.value, start: i, end: i + matched, negated: false });
         for (let j = i; j < i + matched; j++) consumed[j] = 1;
         i += matched;
       } else i++;
@@ -512,8 +1015,13 @@ export class Lexicon {
         const n = Number(tok);
         const prev = tokens[i - 1] ?? '';
         const prev2 = tokens[i - 2] ?? '';
-        if (PRICE_MAX_CUES.has(prev) || prev === 'to' && prev2 === 'up' || prev === 'than' && (prev2 === 'less' || prev2 === 'cheaper')) maxPrice = n;
-        else if (PRICE_MIN_CUES.has(prev) || prev === 'than' && prev2 === 'more') minPrice = n;
+        if (
+          PRICE_MAX_CUES.has(prev) ||
+          (prev === 'to' && prev2 === 'up') ||
+          (prev === 'than' && (prev2 === 'less' || prev2 === 'cheaper'))
+        )
+          maxPrice = n;
+        else if (PRICE_MIN_CUES.has(prev) || (prev === 'than' && prev2 === 'more')) minPrice = n;
         else if (prev === 'around' || prev === 'about' || prev === 'roughly') {
           maxPrice = Math.round(n * 1.25);
           minPrice = Math.round(n * 0.75);
@@ -537,7 +1045,8 @@ export class Lexicon {
     if (relaxed.length) {
       for (let k = mentions.length - 1; k >= 0; k--) {
         const m = mentions[k];
-        if (relaxed.includes(m.slot) && tokens.slice(m.start, m.end).some((t) => ATTRIBUTE_WORDS[t] === m.slot)) mentions.splice(k, 1);
+        if (relaxed.includes(m.slot) && tokens.slice(m.start, m.end).some((t) => ATTRIBUTE_WORDS[t] === m.slot))
+          mentions.splice(k, 1);
       }
     }
     const keywords: string[] = [];
@@ -545,7 +1054,15 @@ export class Lexicon {
       if (consumed[i]) continue;
       const tok = tokens[i];
       if (relaxed.length && ATTRIBUTE_WORDS[tok] !== undefined) continue;
-      if (tok.length < 3 || CHATTER.has(tok) || CUE_WORDS.has(tok) || STOPWORDS.has(tok) || NEGATION_WORDS.has(tok) || /^\d/.test(tok)) continue;
+      if (
+        tok.length < 3 ||
+        CHATTER.has(tok) ||
+        CUE_WORDS.has(tok) ||
+        STOPWORDS.has(tok) ||
+        NEGATION_WORDS.has(tok) ||
+        /^\d/.test(tok)
+      )
+        continue;
       keywords.push(tok);
     }
     // A category named by a narrower word ("boots" for footwear) keeps that word for retrieval.
@@ -599,7 +1116,7 @@ function markNegations(text: string, tokens: string[], starts: number[], ends: n
   /** Does the text from token k (just after a comma) continue a negated list up to an "or"/"nor"/"and" value? */
   const listContinues = (k: number): boolean => {
     let sawConj = false;
-    for (let i = k; i < n; ) {
+    for (let i = k; i < n;) {
       if (i > k && punct[i] === 2) return false;
       const ms = at[i];
       if (ms) {
@@ -620,7 +1137,7 @@ function markNegations(text: string, tokens: string[], starts: number[], ends: n
     let prev: Mention | undefined;
     let prevEnd = -1;
     let conj = '';
-    for (let i = k; i < n; ) {
+    for (let i = k; i < n;) {
       if (i > k && punct[i] === 2) return;
       if (i > k && punct[i] === 1 && !listContinues(i)) return;
       const ms = at[i];
@@ -640,7 +1157,12 @@ function markNegations(text: string, tokens: string[], starts: number[], ends: n
       const t = tokens[i];
       if (SCOPE_END.has(t)) return;
       // "like" introduces a value in "anything like sneakers", "or like sneakers"
-      if (prev !== undefined && SCOPE_END_AFTER_VALUE.has(t) && !(t === 'like' && (CONJUNCTIONS.has(tokens[i - 1]) || tokens[i - 1] === 'anything'))) return;
+      if (
+        prev !== undefined &&
+        SCOPE_END_AFTER_VALUE.has(t) &&
+        !(t === 'like' && (CONJUNCTIONS.has(tokens[i - 1]) || tokens[i - 1] === 'anything'))
+      )
+        return;
       if (CONJUNCTIONS.has(t)) {
         if (i + 1 < n && CLAUSE_SUBJECTS.has(tokens[i + 1])) return;
         conj = t;
@@ -661,7 +1183,12 @@ function markNegations(text: string, tokens: string[], starts: number[], ends: n
     } else if (NEGATORS.has(t)) {
       // "not" after a copula may be post-posed ("leather is not for me"); it also negates forward
       let next = j + 1;
-      while (next < n && (tokens[next] === 'really' || tokens[next] === 'too' || tokens[next] === 'that') && punct[next] === 0) next++;
+      while (
+        next < n &&
+        (tokens[next] === 'really' || tokens[next] === 'too' || tokens[next] === 'that') &&
+        punct[next] === 0
+      )
+        next++;
       if (next < n && punct[next] === 0 && NEGATION_CANCELS.has(tokens[next])) continue;
       open = j + 1;
       gap = NEGATORS.get(t)!;
@@ -689,7 +1216,11 @@ function markNegations(text: string, tokens: string[], starts: number[], ends: n
       if (ms.length) {
         chain.push(ms);
         i = ms[0].start;
-      } else if (!LIST_FILLERS.has(tokens[i]) && !CONJUNCTIONS.has(tokens[i]) && !['those', 'these', 'this', 'also', 'hmm', 'oh', 'um', 'honestly'].includes(tokens[i])) {
+      } else if (
+        !LIST_FILLERS.has(tokens[i]) &&
+        !CONJUNCTIONS.has(tokens[i]) &&
+        !['those', 'these', 'this', 'also', 'hmm', 'oh', 'um', 'honestly'].includes(tokens[i])
+      ) {
         ok = tokens[i] === 'but' || tokens[i] === 'and' || tokens[i] === 'so';
         break;
       }
@@ -707,9 +1238,25 @@ function markNegations(text: string, tokens: string[], starts: number[], ends: n
 
 /** Words naming an attribute (as users say them) -> the slot. */
 const ATTRIBUTE_WORDS: Record<string, string> = {
-  colour: 'colour', color: 'colour', colours: 'colour', colors: 'colour', shade: 'colour', material: 'material', materials: 'material',
-  fabric: 'material', style: 'style', occasion: 'occasion', price: 'price_band', budget: 'price_band', band: 'price_band',
-  brand: 'brand', brands: 'brand', type: 'type', kind: 'type', gender: 'gender', cut: 'gender',
+  colour: 'colour',
+  color: 'colour',
+  colours: 'colour',
+  colors: 'colour',
+  shade: 'colour',
+  material: 'material',
+  materials: 'material',
+  fabric: 'material',
+  style: 'style',
+  occasion: 'occasion',
+  price: 'price_band',
+  budget: 'price_band',
+  band: 'price_band',
+  brand: 'brand',
+  brands: 'brand',
+  type: 'type',
+  kind: 'type',
+  gender: 'gender',
+  cut: 'gender',
 };
 
 /** Words after which an imperative ("ignore the colour") still opens its clause. */
@@ -729,7 +1276,17 @@ function relaxedSlots(tokens: readonly string[]): string[] {
   };
   /** Index of the attribute word at i (skipping "the", "my"), or -1. */
   const attrAt = (i: number): number => {
-    while (i < n && (tokens[i] === 'the' || tokens[i] === 'my' || tokens[i] === 'about' || tokens[i] === 'on' || tokens[i] === 'with' || tokens[i] === 'too' || tokens[i] === 'much')) i++;
+    while (
+      i < n &&
+      (tokens[i] === 'the' ||
+        tokens[i] === 'my' ||
+        tokens[i] === 'about' ||
+        tokens[i] === 'on' ||
+        tokens[i] === 'with' ||
+        tokens[i] === 'too' ||
+        tokens[i] === 'much')
+    )
+      i++;
     return i < n && ATTRIBUTE_WORDS[tokens[i]] !== undefined ? i : -1;
   };
   for (let i = 0; i < n; i++) {
@@ -739,7 +1296,8 @@ function relaxedSlots(tokens: readonly string[]): string[] {
       a = attrAt(i + 1);
       if (a >= 0) {
         const rest = tokens.slice(a + 1, a + 5).join(' ');
-        if (!/\b(?:band |range )?(?:is |would be |will )?(?:fine|ok|okay|works|work|do|good|great)\b/.test(rest)) a = -1;
+        if (!/\b(?:band |range )?(?:is |would be |will )?(?:fine|ok|okay|works|work|do|good|great)\b/.test(rest))
+          a = -1;
       }
     } else if (t === 'flexible' || t === 'fussed' || t === 'fussy' || t === 'bothered' || t === 'picky') {
       a = attrAt(i + 1);
@@ -747,16 +1305,31 @@ function relaxedSlots(tokens: readonly string[]): string[] {
     } else if ((t === 'ignore' || t === 'skip' || t === 'drop') && (i === 0 || CLAUSE_OPENERS.has(tokens[i - 1]))) {
       // "Ignore the colour, I was being too picky", "skip the material"
       a = attrAt(i + 1);
-    } else if ((t === 'negotiable' && !['not', "isn't", 'isnt', 'non'].includes(tokens[i - 1] ?? '')) || (t === 'deal' && tokens[i - 1] === 'big' && (tokens[i - 3] === 'not' || tokens[i - 2] === 'no'))) {
+    } else if (
+      (t === 'negotiable' && !['not', "isn't", 'isnt', 'non'].includes(tokens[i - 1] ?? '')) ||
+      (t === 'deal' && tokens[i - 1] === 'big' && (tokens[i - 3] === 'not' || tokens[i - 2] === 'no'))
+    ) {
       // "the colour is negotiable", "the style is not a big deal", "material's no big deal"
-      for (let j = i - 1; j >= Math.max(0, i - 6); j--) if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) { a = j; break; }
+      for (let j = i - 1; j >= Math.max(0, i - 6); j--)
+        if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) {
+          a = j;
+          break;
+        }
     } else if (t === 'worry' && ["don't", 'dont', 'not', 'no'].includes(tokens[i - 1] ?? '')) {
       a = attrAt(i + 1);
     } else if ((t === "doesn't" || t === 'doesnt' || t === "don't" || t === 'dont') && tokens[i + 1] === 'matter') {
       // "the colour doesn't matter", "the price band doesnt matter that much"
-      for (let j = i - 1; j >= Math.max(0, i - 3); j--) if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) { a = j; break; }
+      for (let j = i - 1; j >= Math.max(0, i - 3); j--)
+        if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) {
+          a = j;
+          break;
+        }
     } else if (t === 'not' && tokens[i + 1] === 'matter') {
-      for (let j = i - 1; j >= Math.max(0, i - 4); j--) if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) { a = j; break; }
+      for (let j = i - 1; j >= Math.max(0, i - 4); j--)
+        if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) {
+          a = j;
+          break;
+        }
     }
     if (a >= 0) {
       // "price band" / "price range": the price, not a band or range of something else
@@ -772,8 +1345,34 @@ function relaxedSlots(tokens: readonly string[]): string[] {
  * "they run small" is not "running".
  */
 const VERB_CONTEXT = new Set([
-  'could', 'would', 'will', 'should', 'might', 'may', 'can', 'does', "doesn't", 'do', "don't", 'did', "didn't", 'also',
-  'not', 'that', 'it', 'this', 'they', 'these', 'those', 'which', 'still', "won't", "wouldn't", "couldn't", 'to', 'might',
+  'could',
+  'would',
+  'will',
+  'should',
+  'might',
+  'may',
+  'can',
+  'does',
+  "doesn't",
+  'do',
+  "don't",
+  'did',
+  "didn't",
+  'also',
+  'not',
+  'that',
+  'it',
+  'this',
+  'they',
+  'these',
+  'those',
+  'which',
+  'still',
+  "won't",
+  "wouldn't",
+  "couldn't",
+  'to',
+  'might',
 ]);
 const CONTEXT_SENSITIVE = new Set(['work', 'works', 'run', 'runs']);
 

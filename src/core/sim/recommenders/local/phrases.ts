@@ -7,18 +7,40 @@ import type { Rng } from '../../../random';
 import type { PreferenceState } from './state';
 
 const CATEGORY_NOUN: Record<string, string> = {
-  footwear: 'shoes', outerwear: 'outerwear', tops: 'tops', bottoms: 'bottoms', dresses: 'dresses',
-  activewear: 'activewear', accessories: 'accessories', bags: 'bags',
+  footwear: 'shoes',
+  outerwear: 'outerwear',
+  tops: 'tops',
+  bottoms: 'bottoms',
+  dresses: 'dresses',
+  activewear: 'activewear',
+  accessories: 'accessories',
+  bags: 'bags',
 };
 
 const OCCASION_FOR: Record<string, string> = {
-  everyday: 'everyday wear', work: 'work', party: 'parties', wedding: 'a wedding', travel: 'travel', hiking: 'hiking',
-  running: 'running', gym: 'the gym', beach: 'the beach', winter: 'winter', lounge: 'lounging', 'date night': 'a date night',
-  yoga: 'yoga', cycling: 'cycling', swimming: 'swimming', school: 'school',
+  everyday: 'everyday wear',
+  work: 'work',
+  party: 'parties',
+  wedding: 'a wedding',
+  travel: 'travel',
+  hiking: 'hiking',
+  running: 'running',
+  gym: 'the gym',
+  beach: 'the beach',
+  winter: 'winter',
+  lounge: 'lounging',
+  'date night': 'a date night',
+  yoga: 'yoga',
+  cycling: 'cycling',
+  swimming: 'swimming',
+  school: 'school',
 };
 
 const BAND_PHRASE: Record<string, string> = {
-  budget: 'on a budget', 'mid-range': 'in the mid-range', premium: 'at a premium level', luxury: 'at the luxury end',
+  budget: 'on a budget',
+  'mid-range': 'in the mid-range',
+  premium: 'at a premium level',
+  luxury: 'at the luxury end',
 };
 
 /** A readable noun for a category ("footwear" -> "shoes"); unknown categories are used as is. */

@@ -17,7 +17,17 @@ export const PRICE_BAND_ORDER = ['budget', 'mid-range', 'premium', 'luxury'];
 export const LOOKED_AT = 3;
 
 /** The order in which a helpful recommender asks about missing preferences. */
-export const SLOT_IMPORTANCE = ['category', 'type', 'gender', 'occasion', 'colour', 'price_band', 'material', 'style', 'brand'];
+export const SLOT_IMPORTANCE = [
+  'category',
+  'type',
+  'gender',
+  'occasion',
+  'colour',
+  'price_band',
+  'material',
+  'style',
+  'brand',
+];
 
 /** Importance rank of a slot (lower = more important); unknown slots rank after the known ones. */
 export function slotRank(slot: string): number {
@@ -150,14 +160,21 @@ export class PreferenceState {
       this.minPrice = parsed.minPrice;
       priceChanged = true;
     }
-    if (parsed.intents.has('cheaper') || parsed.intents.has('pricier')) priceChanged = this.stepPrice(parsed.intents.has('cheaper') ? -1 : 1) || priceChanged;
+    if (parsed.intents.has('cheaper') || parsed.intents.has('pricier'))
+      priceChanged = this.stepPrice(parsed.intents.has('cheaper') ? -1 : 1) || priceChanged;
     for (const k of parsed.keywords) {
       const i = this.keywords.indexOf(k);
       if (i >= 0) this.keywords.splice(i, 1);
       this.keywords.push(k);
     }
     if (this.keywords.length > 8) this.keywords.splice(0, this.keywords.length - 8);
-    const changed = added.length > 0 || removed.length > 0 || categoryChanged || priceChanged || relaxed.length > 0 || parsed.keywords.length > 0;
+    const changed =
+      added.length > 0 ||
+      removed.length > 0 ||
+      categoryChanged ||
+      priceChanged ||
+      relaxed.length > 0 ||
+      parsed.keywords.length > 0;
     return { added, removed, categoryChanged, priceChanged, relaxed, changed };
   }
 

@@ -26,7 +26,12 @@ import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';
 import { askedAttributes, questionSentences, valuePhrase } from '../phrases';
 import {
-  createPreferenceModel, viewOf, type ItemView, type PreferenceKind, type PreferenceModel, type PreferenceOptions,
+  createPreferenceModel,
+  viewOf,
+  type ItemView,
+  type PreferenceKind,
+  type PreferenceModel,
+  type PreferenceOptions,
 } from '../preferences';
 import { round3, type RestorableSession, type TargetAwareSession, type TargetUpdate } from '../session';
 
@@ -98,7 +103,8 @@ export const REASK_REASON = 'the agent asked again about a preference already gi
  * A question that proposes a change ("open to a different colour?") or items ("how about these
  * black boots?") does not ask for a preference again, whatever it names.
  */
-const PROPOSES = /(?<![\p{L}\p{N}])(?:different|another|other|instead|open to|flexible|(?:how|what) about (?:these|this|those|that|the|some))(?![\p{L}\p{N}])/iu;
+const PROPOSES =
+  /(?<![\p{L}\p{N}])(?:different|another|other|instead|open to|flexible|(?:how|what) about (?:these|this|those|that|the|some))(?![\p{L}\p{N}])/iu;
 
 /** Cue words for attributes beside `askedAttributes`' own ("where will you be wearing them?", "for whom?"). */
 const EXTRA_CUES: Record<string, RegExp> = {
@@ -205,13 +211,25 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   private started = false;
   private finished = false;
 
-  constructor(sim: AgendaUserSimulator, readonly conversationId: string, rng: Rng, context: SessionContext) {
+  constructor(
+    sim: AgendaUserSimulator,
+    readonly conversationId: string,
+    rng: Rng,
+    context: SessionContext,
+  ) {
     this.sim = sim;
     this.rng = rng;
     const categories = sim.options.catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
-    this.task = typeof context.task === 'string' && categories.includes(context.task) ? context.task : rng.pick(categories);
-    this.prefs = createPreferenceModel(sim.options.preferences, sim.options.catalog, this.task, rng, sim.options.preferenceOptions);
+    this.task =
+      typeof context.task === 'string' && categories.includes(context.task) ? context.task : rng.pick(categories);
+    this.prefs = createPreferenceModel(
+      sim.options.preferences,
+      sim.options.catalog,
+      this.task,
+      rng,
+      sim.options.preferenceOptions,
+    );
     this.initialPatience = sim.options.patience ?? 3;
     this.patience = this.initialPatience;
   }
@@ -259,7 +277,10 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       }
     }
     const catalogAttrs = this.sim.options.catalog.attributeNames().filter((a) => !(a in constraints) && a !== 'brand');
-    const requests = this.rng.shuffle(catalogAttrs).slice(0, 1 + this.rng.int(2)).sort();
+    const requests = this.rng
+      .shuffle(catalogAttrs)
+      .slice(0, 1 + this.rng.int(2))
+      .sort();
     this.goal = { constraints, requests };
   }
 
@@ -307,7 +328,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     // A re-ask spoils the whole turn, whatever else it holds (items, other questions): the agent
     // shows it did not take in what the user said, so its acts do not answer the user's.
     const reasked = checkContent ? this.reasked(response.utterance) : [];
-    let appropriate = reasked.length === 0 && understanding.acts.some((a) => interaction.isAppropriate(this.current, a));
+    let appropriate =
+      reasked.length === 0 && understanding.acts.some((a) => interaction.isAppropriate(this.current, a));
     if (reasked.length) pushReason = `${REASK_REASON} (${reasked.join(', ')})`;
     else if (!appropriate) pushReason = `${understanding.agent_act} does not answer ${this.current}`;
     if (appropriate && checkContent && response.recommendations.length) {
@@ -376,18 +398,36 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   }
 
   /** Realises `planned` in the current situation, generates the text and assembles the turn. */
-  private speak(planned: string, trace: SimulatorTrace, understanding: Understanding | undefined, opening: boolean, agentText = ''): UserTurn {
+  private speak(
+    planned: string,
+    trace: SimulatorTrace,
+    understanding: Understanding | undefined,
+    opening: boolean,
+    agentText = '',
+  ): UserTurn {
     this.stated = undefined;
     const { act, fill, outcome, meaning } = this.realise(planned, agentText, opening);
     this.current = act;
     // Satisfaction (ConvApparel): an agent answer counts as satisfying when it was appropriate (a
     // pull) and the user does not turn down what it showed (a Note.Dislike of its items).
     if (understanding && this.lastOperation === 'pull' && act !== 'Note.Dislike') this.appropriateTurns++;
-    this.passedOver = (act === 'Note.Dislike' || act === 'Note.Seen' || act === 'Note.Like') && meaning.item ? meaning.item : undefined;
+    this.passedOver =
+      (act === 'Note.Dislike' || act === 'Note.Seen' || act === 'Note.Like') && meaning.item ? meaning.item : undefined;
     const done = outcome !== undefined;
     if (act === 'Note.Accept') this.agenda = [];
-    const templateKey = meaning.template && this.sim.nlg.has(meaning.template) ? meaning.template : opening && this.sim.nlg.has(`${act}.Open`) ? `${act}.Open` : act;
-    const { text: utterance, used } = this.sim.nlg.realise(templateKey, fill, this.rng, this.utterances, meaning.require);
+    const templateKey =
+      meaning.template && this.sim.nlg.has(meaning.template)
+        ? meaning.template
+        : opening && this.sim.nlg.has(`${act}.Open`)
+          ? `${act}.Open`
+          : act;
+    const { text: utterance, used } = this.sim.nlg.realise(
+      templateKey,
+      fill,
+      this.rng,
+      this.utterances,
+      meaning.require,
+    );
     this.previousUtterance = utterance;
     this.utterances.add(utterance);
     if (done) this.finished = true;
@@ -411,7 +451,14 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     trace.satisfaction = this.agentTurns ? round3(this.appropriateTurns / this.agentTurns) : 1;
     trace.frustration = round3(1 - this.patience / this.initialPatience);
     if (done) {
-      const reason: EndReason = outcome === 'accepted' ? 'accepted' : outcome === 'abandoned' ? 'patience' : outcome === 'gave_up' ? 'gave_up' : (meaning.endReason ?? 'completed');
+      const reason: EndReason =
+        outcome === 'accepted'
+          ? 'accepted'
+          : outcome === 'abandoned'
+            ? 'patience'
+            : outcome === 'gave_up'
+              ? 'gave_up'
+              : (meaning.endReason ?? 'completed');
       (trace as Record<string, unknown>)['end_reason'] = reason;
     }
     return { utterance, act, trace, done, outcome };
@@ -462,7 +509,10 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
    */
   private asked(agentText: string): string[] {
     if (this.askedCache.text !== agentText) {
-      this.askedCache = { text: agentText, attrs: askedAttributes(questionSentences(agentText), this.sim.options.catalog.attributeNames()) };
+      this.askedCache = {
+        text: agentText,
+        attrs: askedAttributes(questionSentences(agentText), this.sim.options.catalog.attributeNames()),
+      };
     }
     return this.askedCache.attrs;
   }
@@ -483,24 +533,29 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     for (const sentence of agentText.split(/(?<=[.!?])\s+/)) {
       if (!sentence.includes('?') || PROPOSES.test(sentence)) continue;
       const asked = askedAttributes(sentence, names);
-      for (const [attr, cue] of Object.entries(EXTRA_CUES)) if (!asked.includes(attr) && cue.test(sentence)) asked.push(attr);
+      for (const [attr, cue] of Object.entries(EXTRA_CUES))
+        if (!asked.includes(attr) && cue.test(sentence)) asked.push(attr);
       if (asked.length && asked.every((a) => this.disclosed.has(a))) for (const a of asked) out.add(a);
       // A type is asked about by naming one ("was it sneakers you wanted?"), the user's or a
       // misheard one; other values ("work", "black") are common words, so only cue words count.
       if (this.disclosed.has('type') && !out.has('type')) {
         const lower = sentence.toLowerCase();
-        if (this.sim.options.catalog.attributeValueList('type').some((v) => containsWord(lower, v.toLowerCase()))) out.add('type');
+        if (this.sim.options.catalog.attributeValueList('type').some((v) => containsWord(lower, v.toLowerCase())))
+          out.add('type');
       }
       if (asked.length === 0 && this.disclosed.has('category') && ASKS_CATEGORY.test(sentence)) out.add('category');
     }
-    return names.filter((n) => out.has(n)).concat(out.has('category') && !names.includes('category') ? ['category'] : []);
+    return names
+      .filter((n) => out.has(n))
+      .concat(out.has('category') && !names.includes('category') ? ['category'] : []);
   }
 
   /** Why the carousel just shown does not answer what the user said, or undefined when it does. */
   private contentProblem(): string | undefined {
     const looked = this.shown.slice(0, this.sim.options.browseDepth ?? 3);
     if (looked.length === 0) return undefined;
-    if (looked.every((i) => i.category !== undefined && i.category !== this.task)) return `none of the first items is in ${this.task}`;
+    if (looked.every((i) => i.category !== undefined && i.category !== this.task))
+      return `none of the first items is in ${this.task}`;
     const stated = this.stated;
     if (stated && !looked.some((i) => i.attributes[stated[0]] === undefined || i.attributes[stated[0]] === stated[1])) {
       return `none of the first items has ${stated[0]}=${stated[1]}`;
@@ -508,9 +563,12 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     // ConvApparel: a recommender that shows again what the user just passed over, or ignores what
     // it said it does not want, did not listen.
     const said = [...this.disclosed].filter((a) => a !== 'category' && this.goal.constraints[a] !== undefined);
-    const keeps = (i: ItemView) => said.every((a) => i.attributes[a] === undefined || i.attributes[a] === String(this.goal.constraints[a]));
-    if (said.length && !looked.some(keeps)) return `none of the first items keeps what the user said (${said.map((a) => `${a}=${String(this.goal.constraints[a])}`).join(', ')})`;
-    if (this.passedOver !== undefined && looked[0].item_id === this.passedOver) return `the agent showed ${this.passedOver} again right after the user passed it over`;
+    const keeps = (i: ItemView) =>
+      said.every((a) => i.attributes[a] === undefined || i.attributes[a] === String(this.goal.constraints[a]));
+    if (said.length && !looked.some(keeps))
+      return `none of the first items keeps what the user said (${said.map((a) => `${a}=${String(this.goal.constraints[a])}`).join(', ')})`;
+    if (this.passedOver !== undefined && looked[0].item_id === this.passedOver)
+      return `the agent showed ${this.passedOver} again right after the user passed it over`;
     if (this.negated.size && looked.every((i) => Object.values(i.attributes).some((v) => this.negated.has(v)))) {
       return `every one of the first items has a value the user said it does not want (${[...this.negated].sort().join(', ')})`;
     }
@@ -524,7 +582,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     let min = 1;
     for (const id of this.targetGroup) {
       const it = catalog.get(id);
-      if (it && this.target && it.item_id !== this.target.item_id) min = Math.min(min, catalog.similarity(it, this.target));
+      if (it && this.target && it.item_id !== this.target.item_id)
+        min = Math.min(min, catalog.similarity(it, this.target));
     }
     this.groupSimilarityOf = [this.target, min];
     return min;
@@ -565,7 +624,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   private missedConstraint(item: ItemView): [string, string] | undefined {
     const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
     names.sort((a, b) => Number(this.disclosed.has(b)) - Number(this.disclosed.has(a)));
-    for (const a of names) if (item.attributes[a] !== String(this.goal.constraints[a])) return [a, String(this.goal.constraints[a])];
+    for (const a of names)
+      if (item.attributes[a] !== String(this.goal.constraints[a])) return [a, String(this.goal.constraints[a])];
     return undefined;
   }
 
@@ -576,11 +636,10 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       const v = item.attributes[attr];
       if (v !== undefined && v !== said) return [attr, v];
     }
-    for (const [attr, v] of Object.entries(item.attributes)) if (attr !== 'category' && this.saidNegated.has(v)) return [attr, v];
+    for (const [attr, v] of Object.entries(item.attributes))
+      if (attr !== 'category' && this.saidNegated.has(v)) return [attr, v];
     return undefined;
   }
-
-
 
   /**
    * The constraint a Disclose states: one the agent asks about, else the task category if the user
@@ -614,14 +673,17 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       // relevance judgments: the group is what the user would accept in the target's place), or
       // closer than `likeSimilarity`; never one with a value other than one it said, or one it said
       // it does not want.
-      const liked = (full !== undefined && this.targetGroup.includes(full.item_id)) || sim >= Math.min(this.sim.options.likeSimilarity ?? 0.7, this.groupSimilarity());
+      const liked =
+        (full !== undefined && this.targetGroup.includes(full.item_id)) ||
+        sim >= Math.min(this.sim.options.likeSimilarity ?? 0.7, this.groupSimilarity());
       return { act: liked && !this.contradictsSaid(top) ? 'Note.Like' : 'Note.Dislike', item: top };
     }
     // Opinions come from the preference model only (KDD'20); taking an item also needs the whole
     // goal met. What the user says of the first item follows its opinion: a liked item that misses
     // the goal is a Like (the user does not take it), never a Dislike.
     const strict = this.sim.options.checkContent ?? true;
-    for (const item of looked) if (this.prefs.accepts(item) && (!strict || this.meetsGoal(item))) return { act: 'Note.Accept', item };
+    for (const item of looked)
+      if (this.prefs.accepts(item) && (!strict || this.meetsGoal(item))) return { act: 'Note.Accept', item };
     const top = looked[0];
     if (this.prefs.isConsumed(top.item_id)) return { act: 'Note.Seen', item: top };
     const opinion = this.prefs.opinion(top);
@@ -633,7 +695,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (!item) return undefined;
     for (const [k, v] of Object.entries(item.attributes)) {
       if (k === 'brand' || k === 'category') continue;
-      if (this.goal.constraints[k] !== undefined && String(this.goal.constraints[k]) === v && !this.changesSaid([k, v])) return [k, v];
+      if (this.goal.constraints[k] !== undefined && String(this.goal.constraints[k]) === v && !this.changesSaid([k, v]))
+        return [k, v];
     }
     return undefined;
   }
@@ -669,7 +732,9 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     // Known-item mode: a user who sees the item it is looking for takes it, whatever it planned,
     // also when its patience just ran out (taking what it came for beats leaving).
     if (this.target && hasItems && !opening) {
-      const hit = this.shown.slice(0, this.sim.options.browseDepth ?? 3).find((i) => i.item_id === this.target!.item_id);
+      const hit = this.shown
+        .slice(0, this.sim.options.browseDepth ?? 3)
+        .find((i) => i.item_id === this.target!.item_id);
       const clash = hit ? this.contradictsSaid(hit) : undefined;
       if (hit && clash && planned !== 'Complete.Abandon') {
         // AlterEval: a switched target may differ from what the user said; the user says the
@@ -738,12 +803,19 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         // Leaving unserved with patience left (a pushed Complete, acts still pending, or patience
         // already spent on bad answers) is giving up, not completing.
         const gaveUp = this.lastOperation === 'push' || this.agenda.length > 0 || this.patience < this.initialPatience;
-        if (gaveUp) return { act: 'Complete', fill, outcome: 'gave_up', meaning: { endReason: 'gave_up', template: 'Complete.GaveUp' } };
+        if (gaveUp)
+          return {
+            act: 'Complete',
+            fill,
+            outcome: 'gave_up',
+            meaning: { endReason: 'gave_up', template: 'Complete.GaveUp' },
+          };
         return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'completed' } };
       }
       // Nothing shown yet: the user does not leave unless early quitting is configured.
       const quit = this.sim.options.earlyQuit ?? 0;
-      if (quit > 0 && this.rng.chance(quit)) return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'early_quit' } };
+      if (quit > 0 && this.rng.chance(quit))
+        return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'early_quit' } };
       const deferred = agentText.includes('?') ? 'Disclose' : this.fallbackWithoutItems();
       return this.realise(deferred, agentText, opening);
     }
@@ -751,7 +823,11 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
 
     if (main === 'Disclose') {
       // "No preference" only on what the goal does not hold: asked about a goal attribute, the user says it.
-      if (planned === 'Disclose.NonDisclose' && !this.asked(agentText).some((a) => a in this.goal.constraints && a !== 'category')) return this.noPreferenceOn(agentText, fill, meaning);
+      if (
+        planned === 'Disclose.NonDisclose' &&
+        !this.asked(agentText).some((a) => a in this.goal.constraints && a !== 'category')
+      )
+        return this.noPreferenceOn(agentText, fill, meaning);
       const next = this.nextConstraint(agentText, opening);
       if (next && next[0] === 'category') {
         // The category reads as a noun ("I'm looking for footwear."): its own templates.
@@ -772,7 +848,11 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         const v = String(this.goal.constraints[a]);
         fill.value = valuePhrase(a, v);
         fill.attribute = readableAttribute(a);
-        return { act: this.changesSaid([a, v]) ? 'Reveal.Revise' : 'Disclose', fill, meaning: { value: [a, v], require: ['value'] } };
+        return {
+          act: this.changesSaid([a, v]) ? 'Reveal.Revise' : 'Disclose',
+          fill,
+          meaning: { value: [a, v], require: ['value'] },
+        };
       }
       return this.noPreferenceOn(agentText, fill, meaning);
     }
@@ -804,7 +884,9 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
         return { act: planned, fill, meaning };
       }
       if (planned === 'Inquire.Subset') {
-        const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category' && !this.changesSaid([k, String(this.goal.constraints[k])]));
+        const names = Object.keys(this.goal.constraints).filter(
+          (k) => k !== 'category' && !this.changesSaid([k, String(this.goal.constraints[k])]),
+        );
         if (names.length) {
           const a = this.rng.pick(names);
           const v = String(this.goal.constraints[a]);
@@ -821,10 +903,13 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
 
     if (main === 'Navigate') {
       if (!hasItems) return { act: 'Inquire.List', fill, meaning };
-      if (planned === 'Navigate.Back' && this.previousShown.length === 0) return { act: 'Navigate.More', fill, meaning };
+      if (planned === 'Navigate.Back' && this.previousShown.length === 0)
+        return { act: 'Navigate.More', fill, meaning };
       if (planned === 'Navigate' || planned === 'Navigate.Ask') {
         const pending = this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
-        const attr = pending.length ? pending[0] : this.rng.pick(this.goal.requests.length ? this.goal.requests : ['material']);
+        const attr = pending.length
+          ? pending[0]
+          : this.rng.pick(this.goal.requests.length ? this.goal.requests : ['material']);
         // The item asked about is one the user could still want: the first of the top three with no
         // value it said it does not want (asking about a rejected item reads as wanting it again).
         const asked = this.shown.slice(0, 3).find((i) => !Object.values(i.attributes).some((v) => this.negated.has(v)));
@@ -845,7 +930,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   private satisfiableWith(attr: string, value: string): boolean {
     const constraints = { ...this.goal.constraints, [attr]: value };
     return this.sim.options.catalog.categoryItems(this.task).some((i) => {
-      for (const [k, v] of Object.entries(constraints)) if (k !== 'category' && i.attributes[k] !== String(v)) return false;
+      for (const [k, v] of Object.entries(constraints))
+        if (k !== 'category' && i.attributes[k] !== String(v)) return false;
       return true;
     });
   }
@@ -885,10 +971,19 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
     if (sub === 'Reveal.Refine') {
       const candidates: [string, string][] = this.target
-        ? CONSTRAINT_ATTRIBUTES.filter((a) => this.target!.attributes[a] !== undefined).map((a) => [a, this.target!.attributes[a]])
+        ? CONSTRAINT_ATTRIBUTES.filter((a) => this.target!.attributes[a] !== undefined).map((a) => [
+            a,
+            this.target!.attributes[a],
+          ])
         : this.prefs.likedValues();
       for (const [attr, value] of candidates) {
-        if (!CONSTRAINT_ATTRIBUTES.includes(attr) || attr in this.goal.constraints || this.negated.has(value) || this.noPreference.has(attr)) continue;
+        if (
+          !CONSTRAINT_ATTRIBUTES.includes(attr) ||
+          attr in this.goal.constraints ||
+          this.negated.has(value) ||
+          this.noPreference.has(attr)
+        )
+          continue;
         if (!this.target && !this.satisfiableWith(attr, value)) continue;
         this.goal.constraints[attr] = value;
         return [attr, value];
@@ -899,7 +994,9 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       return [attr, String(this.goal.constraints[attr])];
     }
     if (this.target) {
-      const changed = names.filter((n) => this.saidValues.has(n) && this.saidValues.get(n) !== String(this.goal.constraints[n]));
+      const changed = names.filter(
+        (n) => this.saidValues.has(n) && this.saidValues.get(n) !== String(this.goal.constraints[n]),
+      );
       if (changed.length === 0) return undefined;
       const attr = this.rng.pick(changed);
       return [attr, String(this.goal.constraints[attr])];
@@ -908,7 +1005,15 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     if (said.length === 0) return undefined;
     const attr = this.rng.pick(said);
     const current = this.saidValues.get(attr)!;
-    const options = catalog.attributeValueList(attr).filter((v) => v !== current && !this.negated.has(v) && this.prefs.attributePreference(attr, v) >= 0 && this.satisfiableWith(attr, v));
+    const options = catalog
+      .attributeValueList(attr)
+      .filter(
+        (v) =>
+          v !== current &&
+          !this.negated.has(v) &&
+          this.prefs.attributePreference(attr, v) >= 0 &&
+          this.satisfiableWith(attr, v),
+      );
     if (options.length === 0) return undefined;
     const liked = options.filter((v) => this.prefs.attributePreference(attr, v) > 0);
     const value = liked.length ? liked[0] : this.rng.pick(options);
@@ -925,7 +1030,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
   restore(prefix: readonly Turn[]): void {
     const traces = prefix.map((t) => t.trace).filter((t): t is SimulatorTrace => t !== undefined);
     const last = traces[traces.length - 1];
-    if (!last || !last.agenda || !last.user_act) throw new Error('cannot restore the agenda user: the turn has no agenda trace');
+    if (!last || !last.agenda || !last.user_act)
+      throw new Error('cannot restore the agenda user: the turn has no agenda trace');
     this.started = true;
     this.agenda = last.agenda.slice().reverse();
     if (last.goal) {
@@ -946,7 +1052,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       for (const v of t.said?.negated ?? []) this.saidNegated.add(v);
     }
     this.saidValues = new Map();
-    for (const t of traces) for (const [k, v] of Object.entries(t.said?.constraints ?? {})) this.saidValues.set(k, String(v));
+    for (const t of traces)
+      for (const [k, v] of Object.entries(t.said?.constraints ?? {})) this.saidValues.set(k, String(v));
     for (const k of [...this.saidValues.keys()]) if (!(k in this.goal.constraints)) this.saidValues.delete(k);
     this.prefs.delta();
     for (const t of traces) {
@@ -957,8 +1064,10 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     const shownTurns = prefix.slice(0, -1).filter((t) => t.recommendations && t.recommendations.length);
     const lastShown = shownTurns[shownTurns.length - 1];
     const before = shownTurns[shownTurns.length - 2];
-    if (lastShown?.recommendations) this.shown = lastShown.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
-    if (before?.recommendations) this.previousShown = before.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
+    if (lastShown?.recommendations)
+      this.shown = lastShown.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
+    if (before?.recommendations)
+      this.previousShown = before.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
     if (last.target) {
       const t = this.sim.options.catalog.get(last.target.item_id);
       if (t) this.setTarget({ target: t, alternatives: last.target.alternatives ?? [] });
@@ -968,7 +1077,10 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     // item an item question asked about, and the attributes said to be of no preference.
     this.lastOperation = last.operation === 'pull' || last.operation === 'push' ? last.operation : undefined;
     const items = last.said?.items ?? [];
-    this.passedOver = (last.user_act === 'Note.Dislike' || last.user_act === 'Note.Seen' || last.user_act === 'Note.Like') ? items[0] : undefined;
+    this.passedOver =
+      last.user_act === 'Note.Dislike' || last.user_act === 'Note.Seen' || last.user_act === 'Note.Like'
+        ? items[0]
+        : undefined;
     if (last.user_act === 'Navigate' && items[0]) {
       const asked = this.shown.find((i) => i.item_id === items[0]);
       const pending = this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
@@ -981,7 +1093,8 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
     prefix.forEach((t, i) => {
       if (t.trace?.user_act !== 'Disclose.NonDisclose') return;
       const text = prefix[i - 1]?.assistant_utterance ?? '';
-      for (const a of askedAttributes(questionSentences(text), this.sim.options.catalog.attributeNames())) if (!(a in this.goal.constraints)) this.noPreference.add(a);
+      for (const a of askedAttributes(questionSentences(text), this.sim.options.catalog.attributeNames()))
+        if (!(a in this.goal.constraints)) this.noPreference.add(a);
     });
     for (const t of prefix) if (t.user_utterance !== undefined) this.utterances.add(t.user_utterance);
   }

@@ -108,7 +108,11 @@ const CHAIN_CAP = 64;
 
 class Cir6Model implements InteractionModel {
   readonly name = 'cir6' as const;
-  constructor(readonly transitions: TransitionModel, readonly answers: AnswerMapping, private readonly rule: AgendaRule) {}
+  constructor(
+    readonly transitions: TransitionModel,
+    readonly answers: AnswerMapping,
+    private readonly rule: AgendaRule,
+  ) {}
 
   initialAgenda(rng: Rng): InitialAgenda {
     return sampleWithRule(() => {
@@ -138,7 +142,11 @@ class Cir6Model implements InteractionModel {
 
 class QrfaModel implements InteractionModel {
   readonly name = 'qrfa' as const;
-  constructor(readonly transitions: TransitionModel, readonly answers: AnswerMapping, private readonly rule: AgendaRule) {}
+  constructor(
+    readonly transitions: TransitionModel,
+    readonly answers: AnswerMapping,
+    private readonly rule: AgendaRule,
+  ) {}
 
   initialAgenda(rng: Rng): InitialAgenda {
     return sampleWithRule(() => {

@@ -16,7 +16,11 @@ export type FaultKind = 'crash' | 'timeout' | 'garbage' | 'invalid' | 'rpc_error
 
 /** A simulator failure; `message` says what happened without naming the conversation (the session adds that). */
 export class SimulatorFault extends Error {
-  constructor(readonly kind: FaultKind, message: string, readonly code?: number) {
+  constructor(
+    readonly kind: FaultKind,
+    message: string,
+    readonly code?: number,
+  ) {
     super(message);
     this.name = 'SimulatorFault';
   }
@@ -140,7 +144,10 @@ export class StdioConnection implements SimulatorConnection {
   private _dead: string | undefined;
   private exited: Promise<void>;
 
-  constructor(readonly command: string, options: StdioOptions = {}) {
+  constructor(
+    readonly command: string,
+    options: StdioOptions = {},
+  ) {
     const words = splitCommand(command);
     this.child = spawn(words ? words[0] : command, words ? words.slice(1) : [], {
       shell: !words,
@@ -155,7 +162,12 @@ export class StdioConnection implements SimulatorConnection {
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         if (pid !== undefined) livePids.delete(pid);
-        this.fail(new SimulatorFault('crash', `the simulator process exited (${signal ? `signal ${signal}` : `code ${code}`})${this.stderrHint()}`));
+        this.fail(
+          new SimulatorFault(
+            'crash',
+            `the simulator process exited (${signal ? `signal ${signal}` : `code ${code}`})${this.stderrHint()}`,
+          ),
+        );
         resolve();
       });
       this.child.once('error', (err) => {
@@ -188,7 +200,10 @@ export class StdioConnection implements SimulatorConnection {
 
   /** The last line the simulator wrote to stderr, for messages. */
   private stderrHint(): string {
-    const lines = this.stderrTail.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = this.stderrTail
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     return lines.length ? `; last stderr line: "${printableExcerpt(lines[lines.length - 1], 200)}"` : '';
   }
 
@@ -206,23 +221,40 @@ export class StdioConnection implements SimulatorConnection {
 
   private onMessage(m: unknown): void {
     if (!m || typeof m !== 'object' || Array.isArray(m)) {
-      this.fail(new SimulatorFault('invalid', `a message that is not a JSON-RPC object: ${printableExcerpt(JSON.stringify(m))}`));
+      this.fail(
+        new SimulatorFault(
+          'invalid',
+          `a message that is not a JSON-RPC object: ${printableExcerpt(JSON.stringify(m))}`,
+        ),
+      );
       return;
     }
     const msg = m as Record<string, unknown>;
     if (msg.jsonrpc !== '2.0') {
-      this.fail(new SimulatorFault('invalid', `a message without "jsonrpc": "2.0": ${printableExcerpt(JSON.stringify(m))}`));
+      this.fail(
+        new SimulatorFault('invalid', `a message without "jsonrpc": "2.0": ${printableExcerpt(JSON.stringify(m))}`),
+      );
       return;
     }
     if (typeof msg.method === 'string') {
       // Requests and notifications from the simulator: none is defined; answer requests with "method not found".
-      if (msg.id !== undefined && msg.id !== null) this.write({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: `SimLens does not handle ${msg.method}` } });
+      if (msg.id !== undefined && msg.id !== null)
+        this.write({
+          jsonrpc: '2.0',
+          id: msg.id,
+          error: { code: -32601, message: `SimLens does not handle ${msg.method}` },
+        });
       return;
     }
     const id = typeof msg.id === 'number' ? msg.id : Number.NaN;
     const p = this.pending.get(id);
     if (!p) {
-      this.fail(new SimulatorFault('invalid', `a response to no pending request (id ${printableExcerpt(JSON.stringify(msg.id ?? null))})`));
+      this.fail(
+        new SimulatorFault(
+          'invalid',
+          `a response to no pending request (id ${printableExcerpt(JSON.stringify(msg.id ?? null))})`,
+        ),
+      );
       return;
     }
     this.pending.delete(id);
@@ -256,7 +288,10 @@ export class StdioConnection implements SimulatorConnection {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        const fault = new SimulatorFault('timeout', `no answer to ${method} within ${timeoutMs} ms${this.stderrHint()}`);
+        const fault = new SimulatorFault(
+          'timeout',
+          `no answer to ${method} within ${timeoutMs} ms${this.stderrHint()}`,
+        );
         reject(fault);
         // A hung process cannot be trusted with the next conversation.
         this.fail(fault);
@@ -291,7 +326,13 @@ function settle(p: Pending, msg: Record<string, unknown>): void {
     const err = msg.error as { code?: unknown; message?: unknown } | null;
     const code = err && typeof err.code === 'number' ? err.code : undefined;
     const text = err && typeof err.message === 'string' ? err.message : JSON.stringify(msg.error);
-    p.reject(new SimulatorFault('rpc_error', `${p.method} failed: ${printableExcerpt(text, 300)}${code !== undefined ? ` (code ${code})` : ''}`, code));
+    p.reject(
+      new SimulatorFault(
+        'rpc_error',
+        `${p.method} failed: ${printableExcerpt(text, 300)}${code !== undefined ? ` (code ${code})` : ''}`,
+        code,
+      ),
+    );
   } else if (!('result' in msg)) {
     p.reject(new SimulatorFault('invalid', `the answer to ${p.method} has neither result nor error`));
   } else p.resolve(msg.result);
@@ -303,7 +344,10 @@ export class HttpConnection implements SimulatorConnection {
   private nextId = 1;
   private _dead: string | undefined;
 
-  constructor(readonly url: string, private readonly signal?: AbortSignal) {}
+  constructor(
+    readonly url: string,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   get dead(): string | undefined {
     return this._dead;
@@ -316,10 +360,18 @@ export class HttpConnection implements SimulatorConnection {
     const signal = this.signal ? AbortSignal.any([timeout, this.signal]) : timeout;
     let response: Response;
     try {
-      response = await fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal });
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal,
+      });
     } catch (e) {
       if (timeout.aborted) throw new SimulatorFault('timeout', `no answer to ${method} within ${timeoutMs} ms`);
-      throw new SimulatorFault('unreachable', `${method}: ${this.url} could not be reached (${(e as Error).cause ? String((e as { cause: unknown }).cause) : (e as Error).message})`);
+      throw new SimulatorFault(
+        'unreachable',
+        `${method}: ${this.url} could not be reached (${(e as Error).cause ? String((e as { cause: unknown }).cause) : (e as Error).message})`,
+      );
     }
     let text: string;
     try {
@@ -328,22 +380,44 @@ export class HttpConnection implements SimulatorConnection {
       if (timeout.aborted) throw new SimulatorFault('timeout', `no answer to ${method} within ${timeoutMs} ms`);
       throw new SimulatorFault('unreachable', `${method}: reading the answer failed (${(e as Error).message})`);
     }
-    if (!response.ok && !text.trim().startsWith('{')) throw new SimulatorFault('rpc_error', `${method}: HTTP ${response.status}: "${printableExcerpt(text)}"`);
+    if (!response.ok && !text.trim().startsWith('{'))
+      throw new SimulatorFault('rpc_error', `${method}: HTTP ${response.status}: "${printableExcerpt(text)}"`);
     let msg: unknown;
     try {
       msg = JSON.parse(text);
     } catch {
-      throw new SimulatorFault('garbage', `${method}: the answer is not JSON (HTTP ${response.status}): "${printableExcerpt(text)}"`);
+      throw new SimulatorFault(
+        'garbage',
+        `${method}: the answer is not JSON (HTTP ${response.status}): "${printableExcerpt(text)}"`,
+      );
     }
-    if (!msg || typeof msg !== 'object' || (msg as { jsonrpc?: unknown }).jsonrpc !== '2.0' || (msg as { id?: unknown }).id !== id) {
-      throw new SimulatorFault('invalid', `${method}: the answer is not a JSON-RPC 2.0 response to id ${id}: "${printableExcerpt(text)}"`);
+    if (
+      !msg ||
+      typeof msg !== 'object' ||
+      (msg as { jsonrpc?: unknown }).jsonrpc !== '2.0' ||
+      (msg as { id?: unknown }).id !== id
+    ) {
+      throw new SimulatorFault(
+        'invalid',
+        `${method}: the answer is not a JSON-RPC 2.0 response to id ${id}: "${printableExcerpt(text)}"`,
+      );
     }
-    return new Promise((resolve, reject) => settle({ method, resolve, reject, timer: undefined as unknown as NodeJS.Timeout }, msg as Record<string, unknown>));
+    return new Promise((resolve, reject) =>
+      settle(
+        { method, resolve, reject, timer: undefined as unknown as NodeJS.Timeout },
+        msg as Record<string, unknown>,
+      ),
+    );
   }
 
   notify(method: string, params: unknown): void {
     const body = JSON.stringify({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
-    fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(10_000) })
+    fetch(this.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    })
       .then((r) => r.arrayBuffer())
       .catch(() => {});
   }

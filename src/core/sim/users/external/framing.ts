@@ -20,7 +20,10 @@ export function encodeFrame(message: unknown): Buffer {
 
 /** Why the byte stream cannot be read as framed messages. */
 export class FramingError extends Error {
-  constructor(message: string, readonly excerpt: string) {
+  constructor(
+    message: string,
+    readonly excerpt: string,
+  ) {
     super(message);
     this.name = 'FramingError';
   }
@@ -56,29 +59,46 @@ export class FrameDecoder {
         // Every header line must start like a header; check the prefix as soon as it arrives.
         const probe = this.buffer.subarray(0, Math.min(this.buffer.length, 15)).toString('ascii').toLowerCase();
         if (probe.length && !'content-length:'.startsWith(probe) && !'content-type:'.startsWith(probe.slice(0, 13))) {
-          throw new FramingError(`not a protocol message on stdout (write logs to stderr): "${printableExcerpt(this.buffer)}"`, printableExcerpt(this.buffer));
+          throw new FramingError(
+            `not a protocol message on stdout (write logs to stderr): "${printableExcerpt(this.buffer)}"`,
+            printableExcerpt(this.buffer),
+          );
         }
         const end = this.buffer.indexOf(HEADER_END);
         if (end < 0) {
-          if (this.buffer.length > MAX_HEADER_BYTES) throw new FramingError(`header longer than ${MAX_HEADER_BYTES} bytes: "${printableExcerpt(this.buffer)}"`, printableExcerpt(this.buffer));
+          if (this.buffer.length > MAX_HEADER_BYTES)
+            throw new FramingError(
+              `header longer than ${MAX_HEADER_BYTES} bytes: "${printableExcerpt(this.buffer)}"`,
+              printableExcerpt(this.buffer),
+            );
           return out;
         }
         const header = this.buffer.subarray(0, end).toString('ascii');
         let length = -1;
         for (const line of header.split('\r\n')) {
           const colon = line.indexOf(':');
-          if (colon < 0) throw new FramingError(`malformed header line "${printableExcerpt(line)}"`, printableExcerpt(line));
+          if (colon < 0)
+            throw new FramingError(`malformed header line "${printableExcerpt(line)}"`, printableExcerpt(line));
           const key = line.slice(0, colon).trim().toLowerCase();
           if (key === 'content-length') {
             const value = line.slice(colon + 1).trim();
-            if (!/^\d+$/.test(value)) throw new FramingError(`Content-Length is not a number: "${printableExcerpt(value)}"`, printableExcerpt(value));
+            if (!/^\d+$/.test(value))
+              throw new FramingError(
+                `Content-Length is not a number: "${printableExcerpt(value)}"`,
+                printableExcerpt(value),
+              );
             length = Number(value);
           } else if (key !== 'content-type') {
             throw new FramingError(`unexpected header "${printableExcerpt(line)}"`, printableExcerpt(line));
           }
         }
-        if (length < 0) throw new FramingError(`header without Content-Length: "${printableExcerpt(header)}"`, printableExcerpt(header));
-        if (length > MAX_MESSAGE_BYTES) throw new FramingError(`message of ${length} bytes is larger than ${MAX_MESSAGE_BYTES}`, '');
+        if (length < 0)
+          throw new FramingError(
+            `header without Content-Length: "${printableExcerpt(header)}"`,
+            printableExcerpt(header),
+          );
+        if (length > MAX_MESSAGE_BYTES)
+          throw new FramingError(`message of ${length} bytes is larger than ${MAX_MESSAGE_BYTES}`, '');
         this.bodyLength = length;
         this.buffer = this.buffer.subarray(end + HEADER_END.length);
       }
@@ -89,7 +109,10 @@ export class FrameDecoder {
       try {
         out.push(JSON.parse(body.toString('utf8')));
       } catch (e) {
-        throw new FramingError(`message body is not JSON (${(e as Error).message}): "${printableExcerpt(body)}"`, printableExcerpt(body));
+        throw new FramingError(
+          `message body is not JSON (${(e as Error).message}): "${printableExcerpt(body)}"`,
+          printableExcerpt(body),
+        );
       }
     }
   }

@@ -75,7 +75,9 @@ export type Capabilities = z.infer<typeof Capabilities>;
 
 export const InitializeResult = z.looseObject({
   /** The protocol version the simulator speaks, e.g. "simlens-sim/1" or "simlens-sim/1.1". */
-  protocol: z.string().regex(/^simlens-sim\/\d+(\.\d+)?$/, 'must look like simlens-sim/<major> or simlens-sim/<major>.<minor>'),
+  protocol: z
+    .string()
+    .regex(/^simlens-sim\/\d+(\.\d+)?$/, 'must look like simlens-sim/<major> or simlens-sim/<major>.<minor>'),
   /** The simulator's name; written as each conversation's `source`. */
   name: z.string().min(1).max(200),
   version: z.string().optional(),
@@ -85,7 +87,13 @@ export const InitializeResult = z.looseObject({
    * Note.Accept, Complete, ...) or of ConvApparel (inform_preference, ...) are mapped to
    * ConvApparel annotations; any other act is recorded as given under taxonomy `name`.
    */
-  taxonomy: z.looseObject({ name: z.string().min(1), user: z.array(z.string()).optional(), assistant: z.array(z.string()).optional() }).optional(),
+  taxonomy: z
+    .looseObject({
+      name: z.string().min(1),
+      user: z.array(z.string()).optional(),
+      assistant: z.array(z.string()).optional(),
+    })
+    .optional(),
 });
 export type InitializeResult = z.infer<typeof InitializeResult>;
 
@@ -104,20 +112,25 @@ export const StartParams = z.object({
 export type StartParams = z.infer<typeof StartParams>;
 
 /** One user turn, the result of `start` and `respond`. */
-export const UserTurnResult = z.looseObject({
-  /** What the user says ("" only together with done = true: the user leaves without a word). */
-  utterance: z.string(),
-  /** The user's dialogue acts for this utterance, first = main act. */
-  acts: z.array(z.string().min(1)).min(1),
-  /** The simulator's state after this turn: SimLens trace fields (agenda, goal, preferences, target, patience, satisfaction, ...) plus any extras. */
-  trace: SimulatorTrace.optional(),
-  /** True when the user ends the conversation with this utterance. */
-  done: z.boolean().optional(),
-  /** With done: how it ended (accepted, ended, abandoned). */
-  outcome: Outcome.extract(['accepted', 'ended', 'abandoned']).optional(),
-  /** With done: why (e.g. "goal_reached", "patience", "early_quit"); written as the last turn's trace.end_reason. */
-  end_reason: z.string().optional(),
-}).refine((t) => t.utterance !== '' || t.done === true, { message: 'utterance is empty but done is not true', path: ['utterance'] });
+export const UserTurnResult = z
+  .looseObject({
+    /** What the user says ("" only together with done = true: the user leaves without a word). */
+    utterance: z.string(),
+    /** The user's dialogue acts for this utterance, first = main act. */
+    acts: z.array(z.string().min(1)).min(1),
+    /** The simulator's state after this turn: SimLens trace fields (agenda, goal, preferences, target, patience, satisfaction, ...) plus any extras. */
+    trace: SimulatorTrace.optional(),
+    /** True when the user ends the conversation with this utterance. */
+    done: z.boolean().optional(),
+    /** With done: how it ended (accepted, ended, abandoned). */
+    outcome: Outcome.extract(['accepted', 'ended', 'abandoned']).optional(),
+    /** With done: why (e.g. "goal_reached", "patience", "early_quit"); written as the last turn's trace.end_reason. */
+    end_reason: z.string().optional(),
+  })
+  .refine((t) => t.utterance !== '' || t.done === true, {
+    message: 'utterance is empty but done is not true',
+    path: ['utterance'],
+  });
 export type UserTurnResult = z.infer<typeof UserTurnResult>;
 
 /** 1.1 with `item_refs`: an item sent in full before on the same connection (stdio) or session (HTTP). */
@@ -190,7 +203,8 @@ export function protocolJsonSchema(): Record<string, unknown> {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://simlens.dev/protocol/simlens-sim-1.1.schema.json',
     title: `SimLens simulator protocol ${PROTOCOL_VERSION}`,
-    description: 'JSON-RPC 2.0 params and results of each method (see docs/protocol.md). Generated from src/core/sim/users/external/protocol.ts.',
+    description:
+      'JSON-RPC 2.0 params and results of each method (see docs/protocol.md). Generated from src/core/sim/users/external/protocol.ts.',
     protocol: PROTOCOL_VERSION,
     ...defs,
   };

@@ -23,7 +23,11 @@ export function parseSimulatorSettings(value: unknown): { simulators: SimulatorS
   const simulators: SimulatorSetting[] = [];
   const problems: string[] = [];
   if (value === undefined || value === null) return { simulators, problems };
-  if (!Array.isArray(value)) return { simulators, problems: ['simlens.simulators: must be a list of {name, command, cwd?, env?, concurrency?}'] };
+  if (!Array.isArray(value))
+    return {
+      simulators,
+      problems: ['simlens.simulators: must be a list of {name, command, cwd?, env?, concurrency?}'],
+    };
   value.forEach((entry, i) => {
     const r = SimulatorSetting.safeParse(entry);
     if (r.success) simulators.push(r.data);

@@ -19,8 +19,19 @@ import type { AgentResponse, SessionContext, UserSession, UserSimulator, UserTur
 import { HttpConnection, SimulatorFault, StdioConnection, type SimulatorConnection } from './connection';
 import { printableExcerpt } from './framing';
 import {
-  InitializeResult, PROTOCOL_VERSION, ProtocolErrorCode, RestoreResult, UserTurnResult, protocolVersion,
-  type CatalogReference, type InitializeParams, type ItemRef, type RecordedTurn, type RespondParams, type RestoreParams, type StartParams,
+  InitializeResult,
+  PROTOCOL_VERSION,
+  ProtocolErrorCode,
+  RestoreResult,
+  UserTurnResult,
+  protocolVersion,
+  type CatalogReference,
+  type InitializeParams,
+  type ItemRef,
+  type RecordedTurn,
+  type RespondParams,
+  type RestoreParams,
+  type StartParams,
 } from './protocol';
 import type { RecommendedItem } from '../../../model';
 import { zodErrorMessage } from '../../../jsonl/zodIssues';
@@ -64,7 +75,11 @@ export function catalogReference(catalog: Catalog, path?: string): CatalogRefere
     for (const item of catalog.categoryItems(category)) {
       for (const [a, v] of Object.entries(item.attributes)) (values[a] ??= new Set()).add(v);
     }
-    attributes[category] = Object.fromEntries(Object.keys(values).sort().map((a) => [a, [...values[a]].sort()]));
+    attributes[category] = Object.fromEntries(
+      Object.keys(values)
+        .sort()
+        .map((a) => [a, [...values[a]].sort()]),
+    );
   }
   return { ...(path ? { path } : {}), items: catalog.size, categories: catalog.categories(), attributes };
 }
@@ -143,7 +158,11 @@ export class ExternalUserSimulator implements UserSimulator {
     if (spec.startsWith('exec:')) {
       const command = spec.slice(5).trim();
       if (!command) throw new Error('--user exec: needs a command, e.g. exec:"python3 my_sim.py"');
-      return new StdioConnection(command, { cwd: this.options.cwd, env: this.options.env, onStderr: this.options.onStderr });
+      return new StdioConnection(command, {
+        cwd: this.options.cwd,
+        env: this.options.env,
+        onStderr: this.options.onStderr,
+      });
     }
     return new HttpConnection(spec, this.options.signal);
   }
@@ -158,7 +177,11 @@ export class ExternalUserSimulator implements UserSimulator {
       max_turns: this.options.maxTurns,
     };
     try {
-      const raw = await conn.request('initialize', params, Math.max(INITIALIZE_TIMEOUT_MS, this.options.timeoutMs ?? 0));
+      const raw = await conn.request(
+        'initialize',
+        params,
+        Math.max(INITIALIZE_TIMEOUT_MS, this.options.timeoutMs ?? 0),
+      );
       const info = validated(InitializeResult, raw, 'initialize result');
       const theirs = protocolVersion(info.protocol)!;
       const ours = protocolVersion(PROTOCOL_VERSION)!;
@@ -168,15 +191,28 @@ export class ExternalUserSimulator implements UserSimulator {
       // Features of a minor version are used when both sides speak it and the simulator declares them.
       const minor = Math.min(theirs[1], ours[1]);
       const itemRefs = minor >= 1 && info.capabilities.item_refs === true;
-      if (this.info && info.name !== this.info.name) throw new SimulatorFault('invalid', `a restarted process calls itself "${info.name}", the first one "${this.info.name}"`);
+      if (this.info && info.name !== this.info.name)
+        throw new SimulatorFault(
+          'invalid',
+          `a restarted process calls itself "${info.name}", the first one "${this.info.name}"`,
+        );
       const s = info.capabilities.sessions;
       const capacity = conn.shared || s === true ? Number.POSITIVE_INFINITY : typeof s === 'number' ? s : 1;
-      return { conn, info, active: 0, capacity, itemRefs, ...(itemRefs && !conn.shared ? { sentItems: new Set<string>() } : {}) };
+      return {
+        conn,
+        info,
+        active: 0,
+        capacity,
+        itemRefs,
+        ...(itemRefs && !conn.shared ? { sentItems: new Set<string>() } : {}),
+      };
     } catch (e) {
       void conn.close(200);
       this.failedStarts++;
       const what = e instanceof Error ? e.message : String(e);
-      throw new Error(`simulator ${this.info ? this.label : `"${this.options.spec}"`} could not be initialized: ${what}`);
+      throw new Error(
+        `simulator ${this.info ? this.label : `"${this.options.spec}"`} could not be initialized: ${what}`,
+      );
     }
   }
 
@@ -258,12 +294,18 @@ export class ExternalUserSession implements UserSession {
   /** Item ids sent in full in this session (item references over HTTP, where requests may overtake each other across sessions). */
   private sentItems: Set<string> | undefined;
 
-  constructor(private readonly sim: ExternalUserSimulator, readonly id: string, readonly seed: number, private readonly context: SessionContext) {}
+  constructor(
+    private readonly sim: ExternalUserSimulator,
+    readonly id: string,
+    readonly seed: number,
+    private readonly context: SessionContext,
+  ) {}
 
   private startParams(index: number): StartParams {
     const p: StartParams = { session: this.id, seed: this.seed, index };
     if (this.context.task) p.task = this.context.task;
-    if (this.context.profile && typeof this.context.profile === 'object') p.profile = this.context.profile as Record<string, unknown>;
+    if (this.context.profile && typeof this.context.profile === 'object')
+      p.profile = this.context.profile as Record<string, unknown>;
     return p;
   }
 
@@ -294,12 +336,18 @@ export class ExternalUserSession implements UserSession {
   private toUserTurn(result: UserTurnResult, raw: unknown): UserTurn {
     const trace: SimulatorTrace = result.trace ?? {};
     if (trace.user_act === undefined) trace.user_act = result.acts[0];
-    if (result.acts.length > 1 && (trace as Record<string, unknown>)['user_acts'] === undefined) (trace as Record<string, unknown>)['user_acts'] = result.acts.slice();
-    if (result.done && result.end_reason !== undefined) (trace as Record<string, unknown>)['end_reason'] = result.end_reason;
+    if (result.acts.length > 1 && (trace as Record<string, unknown>)['user_acts'] === undefined)
+      (trace as Record<string, unknown>)['user_acts'] = result.acts.slice();
+    if (result.done && result.end_reason !== undefined)
+      (trace as Record<string, unknown>)['end_reason'] = result.end_reason;
     const u: UserTurn = { utterance: result.utterance, act: result.acts[0], trace, done: result.done === true };
     if (result.done) u.outcome = result.outcome ?? 'ended';
     const rawTrace = (raw as { trace?: SimulatorTrace }).trace;
-    this.history.push({ user_utterance: result.utterance, user_acts: result.acts.slice(), ...(rawTrace ? { trace: rawTrace } : {}) });
+    this.history.push({
+      user_utterance: result.utterance,
+      user_acts: result.acts.slice(),
+      ...(rawTrace ? { trace: rawTrace } : {}),
+    });
     return u;
   }
 
@@ -334,7 +382,12 @@ export class ExternalUserSession implements UserSession {
       last.recommendations = agent.recommendations;
       last.agent_acts = agent.acts ?? [];
     }
-    const params: RespondParams = { session: this.id, utterance: agent.utterance, recommendations: agent.recommendations, acts: agent.acts ?? [] };
+    const params: RespondParams = {
+      session: this.id,
+      utterance: agent.utterance,
+      recommendations: agent.recommendations,
+      acts: agent.acts ?? [],
+    };
     return this.call('respond', params);
   }
 
@@ -370,7 +423,8 @@ export class ExternalUserSession implements UserSession {
         this.history.splice(0, this.history.length, ...recorded);
         return 'restore';
       } catch (e) {
-        if (!(e instanceof SimulatorFault && e.code === ProtocolErrorCode.restoreUnsupported)) throw new Error(describe(this.sim.label, this.id, recorded.length, 'restore', e));
+        if (!(e instanceof SimulatorFault && e.code === ProtocolErrorCode.restoreUnsupported))
+          throw new Error(describe(this.sim.label, this.id, recorded.length, 'restore', e));
       }
     }
     // Replay with the same seed.
@@ -379,12 +433,21 @@ export class ExternalUserSession implements UserSession {
       if (u.failure) throw new Error(u.failure.message);
       const want = recorded[i]?.user_utterance;
       if (want !== undefined && u.utterance !== want) {
-        throw new Error(`simulator ${this.sim.label}, conversation ${this.id}, turn ${i + 1}: the replay with seed ${this.seed} says "${printableExcerpt(u.utterance)}" where the recording says "${printableExcerpt(want)}" (the simulator is not deterministic in its seed and does not implement restore)`);
+        throw new Error(
+          `simulator ${this.sim.label}, conversation ${this.id}, turn ${i + 1}: the replay with seed ${this.seed} says "${printableExcerpt(u.utterance)}" where the recording says "${printableExcerpt(want)}" (the simulator is not deterministic in its seed and does not implement restore)`,
+        );
       }
       if (i === recorded.length - 1) return 'replay';
-      if (u.done) throw new Error(`simulator ${this.sim.label}, conversation ${this.id}: the replay ended at turn ${i + 1}, before the recorded ${recorded.length}`);
+      if (u.done)
+        throw new Error(
+          `simulator ${this.sim.label}, conversation ${this.id}: the replay ended at turn ${i + 1}, before the recorded ${recorded.length}`,
+        );
       const r = recorded[i];
-      u = await this.respond({ utterance: r.assistant_utterance ?? '', recommendations: r.recommendations ?? [], acts: r.agent_acts });
+      u = await this.respond({
+        utterance: r.assistant_utterance ?? '',
+        recommendations: r.recommendations ?? [],
+        acts: r.agent_acts,
+      });
     }
   }
 

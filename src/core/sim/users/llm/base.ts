@@ -44,7 +44,10 @@ export interface LlmUserOptions {
 /** The user's first-turn category words, e.g. "footwear" -> "footwear (sneakers, boots, ...)". */
 export function renderTask(prompts: PromptLibrary, task: string): { text: string; id: string } {
   const category = task.replace(/_/g, ' ');
-  return prompts.render('user-task', { category, category_examples: CATEGORY_EXAMPLES[task.toLowerCase()] ?? `any kind of ${category}` });
+  return prompts.render('user-task', {
+    category,
+    category_examples: CATEGORY_EXAMPLES[task.toLowerCase()] ?? `any kind of ${category}`,
+  });
 }
 
 /** A fresh integer seed for one LLM call (what makes reruns and the cache line up). */
@@ -68,23 +71,45 @@ export interface AskResult {
  * a repair request and asks again (a new seed each time). Transport errors propagate.
  */
 export async function askUser(
-  client: LlmClient, prompts: PromptLibrary, rng: Rng, messages: ChatMessage[], template: string, maxRepairs: number,
+  client: LlmClient,
+  prompts: PromptLibrary,
+  rng: Rng,
+  messages: ChatMessage[],
+  template: string,
+  maxRepairs: number,
   purpose = 'user.respond',
 ): Promise<AskResult> {
   const calls: RecordedLlmCall[] = [];
   let convo = messages.slice();
   let lastProblem = '';
   for (let attempt = 0; attempt <= maxRepairs; attempt++) {
-    const res = await client.chat({ messages: convo, seed: nextSeed(rng), template, purpose: attempt ? 'user.repair' : purpose, validate: USER_REPLY_VALIDATION });
+    const res = await client.chat({
+      messages: convo,
+      seed: nextSeed(rng),
+      template,
+      purpose: attempt ? 'user.repair' : purpose,
+      validate: USER_REPLY_VALIDATION,
+    });
     calls.push(res.call);
     // The client validated the answer (complete, not a refusal, the Response/Terminate format).
-    const parsed = res.problem === undefined ? parseUserReply(res.text, res.finishReason) : { ok: false as const, problem: res.problem };
-    if (parsed.ok) return { response: parsed.response, terminate: parsed.terminate, raw: res.text, repairs: parsed.repairs, calls };
+    const parsed =
+      res.problem === undefined
+        ? parseUserReply(res.text, res.finishReason)
+        : { ok: false as const, problem: res.problem };
+    if (parsed.ok)
+      return { response: parsed.response, terminate: parsed.terminate, raw: res.text, repairs: parsed.repairs, calls };
     lastProblem = parsed.problem;
     const repair = prompts.render('user-format-repair', { problem: parsed.problem });
     convo = [...convo, { role: 'assistant', content: res.text }, { role: 'user', content: repair.text }];
   }
-  return { response: '', terminate: true, raw: '', repairs: [], calls, error: `user simulator output unusable after ${maxRepairs + 1} attempts: ${lastProblem}` };
+  return {
+    response: '',
+    terminate: true,
+    raw: '',
+    repairs: [],
+    calls,
+    error: `user simulator output unusable after ${maxRepairs + 1} attempts: ${lastProblem}`,
+  };
 }
 
 /**
@@ -92,7 +117,10 @@ export async function askUser(
  * stayed unusable after the repairs: the turn becomes a `user_llm` failure that keeps `calls`.
  */
 export class UnusableUserAnswer extends Error {
-  constructor(message: string, readonly calls: RecordedLlmCall[]) {
+  constructor(
+    message: string,
+    readonly calls: RecordedLlmCall[],
+  ) {
     super(message);
     this.name = 'UnusableUserAnswer';
   }
@@ -116,22 +144,29 @@ export abstract class LlmUserSession implements UserSession {
     protected readonly context: SessionContext,
     options: LlmUserOptions,
   ) {
-    this.task = typeof context.task === 'string' && context.task ? context.task : options.defaultTask ?? 'footwear';
+    this.task = typeof context.task === 'string' && context.task ? context.task : (options.defaultTask ?? 'footwear');
     this.maxTurns = options.maxTurns ?? 10;
     this.maxRepairs = options.maxRepairs ?? 2;
     this.earlyQuit = options.earlyQuit ?? 0;
-    if (!(this.earlyQuit >= 0 && this.earlyQuit <= 1)) throw new RangeError(`early quit probability must be in [0, 1], got ${this.earlyQuit}`);
+    if (!(this.earlyQuit >= 0 && this.earlyQuit <= 1))
+      throw new RangeError(`early quit probability must be in [0, 1], got ${this.earlyQuit}`);
   }
 
   /** Messages for the next reply, and the template id that names the system prompt. */
-  protected abstract buildMessages(): Promise<{ messages: ChatMessage[]; template: string; trace?: Partial<SimulatorTrace> }>;
+  protected abstract buildMessages(): Promise<{
+    messages: ChatMessage[];
+    template: string;
+    trace?: Partial<SimulatorTrace>;
+  }>;
 
   /**
    * Hook: runs when an agent answer arrives, before the reply is built (e.g. reflections). Not
    * named `observe`: the run treats a session with an `observe` method as a synchronous
    * ObservingSession (src/core/sim/users/session.ts) and would call it a second time, unawaited.
    */
-  protected async reflect(_agent: AgentResponse): Promise<{ calls: RecordedLlmCall[]; trace?: Partial<SimulatorTrace> }> {
+  protected async reflect(
+    _agent: AgentResponse,
+  ): Promise<{ calls: RecordedLlmCall[]; trace?: Partial<SimulatorTrace> }> {
     return { calls: [] };
   }
 
@@ -153,7 +188,13 @@ export abstract class LlmUserSession implements UserSession {
 
   private async nextTurn(previousCalls: RecordedLlmCall[], extraTrace: Partial<SimulatorTrace>): Promise<UserTurn> {
     if (this.turnsTaken >= this.maxTurns) {
-      const trace: LooseTrace = { ...extraTrace, operation: 'end', end_reason: 'max_turns', llm_calls: previousCalls, llm_call_ids: previousCalls.map((c) => c.id) };
+      const trace: LooseTrace = {
+        ...extraTrace,
+        operation: 'end',
+        end_reason: 'max_turns',
+        llm_calls: previousCalls,
+        llm_call_ids: previousCalls.map((c) => c.id),
+      };
       return { utterance: '', act: 'other', done: true, outcome: 'ended', trace };
     }
     let built: Awaited<ReturnType<LlmUserSession['buildMessages']>>;
@@ -166,15 +207,24 @@ export abstract class LlmUserSession implements UserSession {
     const asked = await askUser(this.client, this.prompts, this.rng, built.messages, built.template, this.maxRepairs);
     const calls = [...previousCalls, ...(built.trace?.llm_calls ?? []), ...asked.calls] as RecordedLlmCall[];
     const trace: LooseTrace = {
-      ...extraTrace, ...(built.trace ?? {}),
-      llm_calls: calls, llm_call_ids: calls.map((c) => c.id),
+      ...extraTrace,
+      ...(built.trace ?? {}),
+      llm_calls: calls,
+      llm_call_ids: calls.map((c) => c.id),
     };
     if (asked.repairs.length) trace.llm_repairs = asked.repairs;
     if (asked.error) {
       trace.error = asked.error;
       trace.operation = 'end';
       // Not a user decision: the run ends the conversation and counts a failure of the LLM user.
-      return { utterance: '', act: 'other', done: true, outcome: 'ended', trace, failure: { reason: 'user_llm', message: asked.error } };
+      return {
+        utterance: '',
+        act: 'other',
+        done: true,
+        outcome: 'ended',
+        trace,
+        failure: { reason: 'user_llm', message: asked.error },
+      };
     }
     this.turnsTaken++;
     const latest = this.latestCarousel();
@@ -186,7 +236,8 @@ export abstract class LlmUserSession implements UserSession {
     const problem = endProblem({ outcome, response: reply.response, latest, lastTurn });
     if (problem) {
       const fixed = await this.correct(built, asked, problem, trace);
-      if (fixed.failure) return { utterance: '', act: 'other', done: true, outcome: 'ended', trace, failure: fixed.failure };
+      if (fixed.failure)
+        return { utterance: '', act: 'other', done: true, outcome: 'ended', trace, failure: fixed.failure };
       reply = fixed.reply;
       outcome = fixed.outcome;
       act = fixed.act;
@@ -204,7 +255,8 @@ export abstract class LlmUserSession implements UserSession {
       trace.operation = 'end';
       turn.outcome = outcome ?? 'ended';
       // Leaving unserved on the last allowed message is the turn cap's doing (docs/invariants.md).
-      if (turn.outcome !== 'accepted' && latest === undefined && trace.end_reason === undefined && lastTurn) trace.end_reason = 'max_turns';
+      if (turn.outcome !== 'accepted' && latest === undefined && trace.end_reason === undefined && lastTurn)
+        trace.end_reason = 'max_turns';
     }
     return turn;
   }
@@ -215,17 +267,45 @@ export abstract class LlmUserSession implements UserSession {
    * quit, honoured with probability `earlyQuit`. Records the correction on `trace`.
    */
   private async correct(
-    built: { messages: ChatMessage[]; template: string }, first: AskResult, problem: EndProblem, trace: LooseTrace,
-  ): Promise<{ reply: AskResult; outcome: Outcome | undefined; act: string; done: boolean; failure?: UserTurn['failure'] }> {
-    const messages: ChatMessage[] = [...built.messages, { role: 'assistant', content: first.raw }, { role: 'user', content: problem.correction }];
-    const again = await askUser(this.client, this.prompts, this.rng, messages, `${built.template}+${CORRECTION_TEMPLATE}`, this.maxRepairs, 'user.correct');
+    built: { messages: ChatMessage[]; template: string },
+    first: AskResult,
+    problem: EndProblem,
+    trace: LooseTrace,
+  ): Promise<{
+    reply: AskResult;
+    outcome: Outcome | undefined;
+    act: string;
+    done: boolean;
+    failure?: UserTurn['failure'];
+  }> {
+    const messages: ChatMessage[] = [
+      ...built.messages,
+      { role: 'assistant', content: first.raw },
+      { role: 'user', content: problem.correction },
+    ];
+    const again = await askUser(
+      this.client,
+      this.prompts,
+      this.rng,
+      messages,
+      `${built.template}+${CORRECTION_TEMPLATE}`,
+      this.maxRepairs,
+      'user.correct',
+    );
     const calls = [...(trace.llm_calls ?? []), ...again.calls] as RecordedLlmCall[];
     trace.llm_calls = calls;
     trace.llm_call_ids = calls.map((c) => c.id);
     if (again.repairs.length) trace.llm_repairs = [...(trace.llm_repairs ?? []), ...again.repairs];
-    const record: LlmCorrection = { kind: problem.kind, detail: problem.detail, reply: first.response, terminate: first.terminate };
+    const record: LlmCorrection = {
+      kind: problem.kind,
+      detail: problem.detail,
+      reply: first.response,
+      terminate: first.terminate,
+    };
     trace.llm_corrections = [...(trace.llm_corrections ?? []), record];
-    const warn = (w: string) => { trace.warnings = [...(trace.warnings ?? []), w]; };
+    const warn = (w: string) => {
+      trace.warnings = [...(trace.warnings ?? []), w];
+    };
     // An unusable second reply leaves the first one standing, with its problem.
     const reply = again.error ? first : again;
     if (again.error) record.corrected_error = again.error;
@@ -236,7 +316,9 @@ export abstract class LlmUserSession implements UserSession {
     const outcome = reply.terminate ? terminationOutcome(reply.response) : undefined;
     const act = guessUserAct(reply.response, reply.terminate);
     const latest = this.latestCarousel();
-    const still = again.error ? problem : endProblem({ outcome, response: reply.response, latest, lastTurn: this.turnsTaken >= this.maxTurns });
+    const still = again.error
+      ? problem
+      : endProblem({ outcome, response: reply.response, latest, lastTurn: this.turnsTaken >= this.maxTurns });
     if (!still) {
       record.result = 'revised';
       warn(`the LLM user ${problem.detail}; corrected once, it revised its reply`);
@@ -245,7 +327,9 @@ export abstract class LlmUserSession implements UserSession {
     if (still.kind === 'quit_before_items' && this.earlyQuit > 0 && this.rng.chance(this.earlyQuit)) {
       record.result = 'early_quit';
       trace.end_reason = 'early_quit';
-      warn(`the LLM user ${still.detail}; corrected once, it still left, let go with the early-quit probability ${this.earlyQuit}`);
+      warn(
+        `the LLM user ${still.detail}; corrected once, it still left, let go with the early-quit probability ${this.earlyQuit}`,
+      );
       return { reply, outcome, act, done: true };
     }
     record.result = 'overridden';
@@ -260,7 +344,9 @@ export abstract class LlmUserSession implements UserSession {
     }
     const goesOn = still.kind === 'quit_before_items' ? guessUserAct(text, false) : REQUEST_ITEMS_ACT;
     if (goesOn !== act) trace.planned_act = act;
-    warn(`the LLM user ${still.detail}; corrected once, it insisted: not honoured, recorded as ${goesOn} and the dialogue goes on`);
+    warn(
+      `the LLM user ${still.detail}; corrected once, it insisted: not honoured, recorded as ${goesOn} and the dialogue goes on`,
+    );
     return { reply: { ...reply, response: text, terminate: false }, outcome: undefined, act: goesOn, done: false };
   }
 
@@ -279,10 +365,27 @@ export abstract class LlmUserSession implements UserSession {
 }
 
 /** The failed turn of an unusable helper answer: its calls recorded, a `user_llm` failure, never a user decision. */
-function unusableTurn(error: UnusableUserAnswer, previousCalls: RecordedLlmCall[], extraTrace: Partial<SimulatorTrace>): UserTurn {
+function unusableTurn(
+  error: UnusableUserAnswer,
+  previousCalls: RecordedLlmCall[],
+  extraTrace: Partial<SimulatorTrace>,
+): UserTurn {
   const calls = [...previousCalls, ...error.calls];
-  const trace: LooseTrace = { ...extraTrace, operation: 'end', error: error.message, llm_calls: calls, llm_call_ids: calls.map((c) => c.id) };
-  return { utterance: '', act: 'other', done: true, outcome: 'ended', trace, failure: { reason: 'user_llm', message: error.message } };
+  const trace: LooseTrace = {
+    ...extraTrace,
+    operation: 'end',
+    error: error.message,
+    llm_calls: calls,
+    llm_call_ids: calls.map((c) => c.id),
+  };
+  return {
+    utterance: '',
+    act: 'other',
+    done: true,
+    outcome: 'ended',
+    trace,
+    failure: { reason: 'user_llm', message: error.message },
+  };
 }
 
 /** Tags the template id of a correction call (bump when the wording in ends.ts changes). */

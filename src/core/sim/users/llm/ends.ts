@@ -59,15 +59,25 @@ export function visibleItems(carousel: readonly RecommendedItem[] | undefined): 
  * The item ids an accepting utterance names: by list number in the latest carousel, else by a
  * title (or id) of any item shown so far written out in full.
  */
-export function namedItems(text: string, latest: readonly RecommendedItem[] | undefined, shown: readonly RecommendedItem[]): string[] {
+export function namedItems(
+  text: string,
+  latest: readonly RecommendedItem[] | undefined,
+  shown: readonly RecommendedItem[],
+): string[] {
   const visible = visibleItems(latest);
-  const byNumber = itemNumbers(text).filter((n) => n <= visible.length).map((n) => visible[n - 1].item_id);
+  const byNumber = itemNumbers(text)
+    .filter((n) => n <= visible.length)
+    .map((n) => visible[n - 1].item_id);
   if (byNumber.length) return [...new Set(byNumber)];
   const lower = text.toLowerCase();
   const out = new Set<string>();
   for (const it of shown) {
     const title = it.title?.trim().toLowerCase();
-    if ((title && title.length >= 4 && lower.includes(title)) || (it.item_id.length >= 3 && lower.includes(it.item_id.toLowerCase()))) out.add(it.item_id);
+    if (
+      (title && title.length >= 4 && lower.includes(title)) ||
+      (it.item_id.length >= 3 && lower.includes(it.item_id.toLowerCase()))
+    )
+      out.add(it.item_id);
   }
   return [...out];
 }

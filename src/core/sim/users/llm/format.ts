@@ -8,8 +8,7 @@ import type { Outcome } from '../../../model';
 import { looksLikeRefusal, type AnswerValidation } from '../../../llm/validate';
 
 export type ParsedUserReply =
-  | { ok: true; response: string; terminate: boolean; repairs: string[] }
-  | { ok: false; problem: string };
+  { ok: true; response: string; terminate: boolean; repairs: string[] } | { ok: false; problem: string };
 
 const TERMINATE = /^[\s>*_#-]*terminat(?:e|ion)[\s*_]*[:=][\s*_"'`<]*(true|false|yes|no)\b/gim;
 const RESPONSE_LABEL = /^[\s>*_#-]*(?:response|user|shopper)[\s*_]*:[\s*_]*/im;
@@ -56,8 +55,13 @@ export function parseUserReply(text: string, finishReason?: string): ParsedUserR
     return { ok: false, problem: 'the reply was cut off at the token limit; keep it much shorter' };
   }
   // Another shape altogether (a JSON object, a list) is not a shopper's message.
-  if (!label && /^[[{]/.test(response)) return { ok: false, problem: 'the reply is JSON, not a Response line and a Terminate line' };
-  if (response && looksLikeRefusal(response)) return { ok: false, problem: `the reply is a refusal ("${response.slice(0, 60)}"), not the shopper's message; stay in the role` };
+  if (!label && /^[[{]/.test(response))
+    return { ok: false, problem: 'the reply is JSON, not a Response line and a Terminate line' };
+  if (response && looksLikeRefusal(response))
+    return {
+      ok: false,
+      problem: `the reply is a refusal ("${response.slice(0, 60)}"), not the shopper's message; stay in the role`,
+    };
   if (!response && !terminate) return { ok: false, problem: 'the Response line is empty but Terminate is False' };
   return { ok: true, response, terminate, repairs };
 }
@@ -71,10 +75,13 @@ export const USER_REPLY_VALIDATION: AnswerValidation = {
   },
 };
 
-const ACCEPT = /\b(i'?ll (take|buy|get|go with|order)|i (will|want to|would like to|'d like to) (buy|purchase|order|get)|add (it|this|that|them)? ?to (my )?(cart|basket)|buy (it|this|that|the)|purchase (it|this|that|the)|(that|this|it)'?s? (the one|perfect)|sold)\b/i;
-const QUIT = /\b(forget it|never ?mind|waste of|useless|not helpful|give up|i'?m (done|leaving|out)|this isn'?t working|no thanks)\b/i;
+const ACCEPT =
+  /\b(i'?ll (take|buy|get|go with|order)|i (will|want to|would like to|'d like to) (buy|purchase|order|get)|add (it|this|that|them)? ?to (my )?(cart|basket)|buy (it|this|that|the)|purchase (it|this|that|the)|(that|this|it)'?s? (the one|perfect)|sold)\b/i;
+const QUIT =
+  /\b(forget it|never ?mind|waste of|useless|not helpful|give up|i'?m (done|leaving|out)|this isn'?t working|no thanks)\b/i;
 const GREET = /^(hi|hello|hey|thanks?|thank you|bye|goodbye|cheers)\b/i;
-const REJECT = /\b(no[, ]|not (really|quite|what)|don'?t (like|want)|none of (these|them|those)|too (expensive|pricey|big|small|long|short|bright|plain))/i;
+const REJECT =
+  /\b(no[, ]|not (really|quite|what)|don'?t (like|want)|none of (these|them|those)|too (expensive|pricey|big|small|long|short|bright|plain))/i;
 const POSITIVE = /\b(love|like (it|this|that|these)|nice|great|perfect|good|cute|awesome)\b/i;
 
 /**

@@ -24,12 +24,16 @@ export interface IclPoolOptions {
 /** The retrieval pool: the conversations that pass the filters. Throws when none does. */
 export function filterPool(conversations: readonly Conversation[], opts: IclPoolOptions = {}): Conversation[] {
   const source = opts.source ?? 'human';
-  const pool = conversations.filter((c) =>
-    c.turns.some((t) => t.user_utterance) &&
-    (!opts.condition || conversationCondition(c) === opts.condition) &&
-    (source === '*' || conversationSource(c) === source));
+  const pool = conversations.filter(
+    (c) =>
+      c.turns.some((t) => t.user_utterance) &&
+      (!opts.condition || conversationCondition(c) === opts.condition) &&
+      (source === '*' || conversationSource(c) === source),
+  );
   if (pool.length === 0) {
-    throw new Error(`ICL pool is empty: no ${source === '*' ? '' : `${source} `}conversations${opts.condition ? ` with condition "${opts.condition}"` : ''} among ${conversations.length}`);
+    throw new Error(
+      `ICL pool is empty: no ${source === '*' ? '' : `${source} `}conversations${opts.condition ? ` with condition "${opts.condition}"` : ''} among ${conversations.length}`,
+    );
   }
   return pool;
 }
@@ -57,7 +61,10 @@ export class Bm25ExampleRetriever implements ExampleRetriever {
   readonly kind = 'bm25' as const;
   private readonly index: Bm25Index<number>;
   constructor(private readonly pool: readonly Conversation[]) {
-    this.index = new Bm25Index(pool.map((_, i) => i), (i) => poolText(pool[i]));
+    this.index = new Bm25Index(
+      pool.map((_, i) => i),
+      (i) => poolText(pool[i]),
+    );
   }
   async retrieve(query: string, k: number, task?: string): Promise<{ conversation: Conversation; score: number }[]> {
     const filter = taskFilter(this.pool, k, task);
@@ -79,7 +86,12 @@ export class Bm25ExampleRetriever implements ExampleRetriever {
 export class EmbeddingExampleRetriever implements ExampleRetriever {
   readonly kind = 'embeddings' as const;
   private vectors?: Promise<Float32Array[]>;
-  constructor(private readonly pool: readonly Conversation[], private readonly client: LlmClient, private readonly batchSize = 64, private readonly maxChars = 4000) {}
+  constructor(
+    private readonly pool: readonly Conversation[],
+    private readonly client: LlmClient,
+    private readonly batchSize = 64,
+    private readonly maxChars = 4000,
+  ) {}
 
   private embedPool(): Promise<Float32Array[]> {
     this.vectors ??= (async () => {
@@ -92,7 +104,9 @@ export class EmbeddingExampleRetriever implements ExampleRetriever {
       return out;
     })();
     // A failed embedding pass must not poison later sessions: forget it so the next turn retries.
-    this.vectors.catch(() => { this.vectors = undefined; });
+    this.vectors.catch(() => {
+      this.vectors = undefined;
+    });
     return this.vectors;
   }
 
@@ -132,37 +146,65 @@ export interface IclUserOptions extends LlmUserOptions, IclPoolOptions {
 
 class IclSession extends LlmUserSession {
   constructor(
-    client: LlmClient, services: LlmServices, rng: Rng, context: SessionContext, private readonly opts: IclUserOptions,
+    client: LlmClient,
+    services: LlmServices,
+    rng: Rng,
+    context: SessionContext,
+    private readonly opts: IclUserOptions,
     private readonly retriever: ExampleRetriever,
   ) {
     super(client, services.prompts, rng, context, opts);
   }
 
-  protected async buildMessages(): Promise<{ messages: ChatMessage[]; template: string; trace: Record<string, unknown> }> {
+  protected async buildMessages(): Promise<{
+    messages: ChatMessage[];
+    template: string;
+    trace: Record<string, unknown>;
+  }> {
     const k = this.opts.k ?? 3;
-    const query = this.history.length ? this.history.map((e: TranscriptEntry) => e.text).join('\n') : this.task.replace(/_/g, ' ');
+    const query = this.history.length
+      ? this.history.map((e: TranscriptEntry) => e.text).join('\n')
+      : this.task.replace(/_/g, ' ');
     const hits = await this.retriever.retrieve(query, k, this.task);
     const examples = hits
-      .map((h, i) => `Example ${i + 1}:\n${conversationTranscript(h.conversation, { maxItems: 0, maxUtteranceChars: this.opts.exampleUtteranceChars ?? 300 })}`)
+      .map(
+        (h, i) =>
+          `Example ${i + 1}:\n${conversationTranscript(h.conversation, { maxItems: 0, maxUtteranceChars: this.opts.exampleUtteranceChars ?? 300 })}`,
+      )
       .join('\n\n');
     const task = renderTask(this.prompts, this.task);
     const system = this.prompts.render('user-icl', { task: task.text, max_turns: this.maxTurns, examples });
     const turn = this.prompts.render('user-turn', { conversation: renderTranscript(this.history) });
     return {
-      messages: [{ role: 'system', content: system.text }, { role: 'user', content: turn.text }],
+      messages: [
+        { role: 'system', content: system.text },
+        { role: 'user', content: turn.text },
+      ],
       template: `${system.id}+${turn.id}+${task.id}`,
       // Which human conversations shaped this turn: the "why" behind the utterance.
-      trace: { icl_examples: hits.map((h) => ({ id: conversationId(h.conversation), score: Number(h.score.toFixed(4)) })), icl_retriever: this.retriever.kind },
+      trace: {
+        icl_examples: hits.map((h) => ({ id: conversationId(h.conversation), score: Number(h.score.toFixed(4)) })),
+        icl_retriever: this.retriever.kind,
+      },
     };
   }
 }
 
 /** The ICL user ("llm-icl") over a pool of (human) conversations. */
-export function createIclUser(services: LlmServices, conversations: readonly Conversation[], options: IclUserOptions = {}): UserSimulator {
+export function createIclUser(
+  services: LlmServices,
+  conversations: readonly Conversation[],
+  options: IclUserOptions = {},
+): UserSimulator {
   const pool = filterPool(conversations, options);
   const useEmbeddings = options.retriever ? options.retriever === 'embeddings' : services.hasEmbeddings;
-  if (useEmbeddings && !services.hasEmbeddings) throw new Error('ICL retriever "embeddings" needs an embeddings model (simlens.llm.embeddings.model / --embeddings-model)');
-  const retriever: ExampleRetriever = useEmbeddings ? new EmbeddingExampleRetriever(pool, services.client('embeddings')) : new Bm25ExampleRetriever(pool);
+  if (useEmbeddings && !services.hasEmbeddings)
+    throw new Error(
+      'ICL retriever "embeddings" needs an embeddings model (simlens.llm.embeddings.model / --embeddings-model)',
+    );
+  const retriever: ExampleRetriever = useEmbeddings
+    ? new EmbeddingExampleRetriever(pool, services.client('embeddings'))
+    : new Bm25ExampleRetriever(pool);
   const client = services.client('user');
   return {
     name: `llm-icl(${client.model}, k=${options.k ?? 3}, ${retriever.kind}${options.condition ? `, ${options.condition} only` : ''})`,

@@ -20,7 +20,10 @@ class PromptedSession extends LlmUserSession {
     const system = this.prompts.render('user-prompted', { task: task.text, max_turns: this.maxTurns });
     const turn = this.prompts.render('user-turn', { conversation: renderTranscript(this.history) });
     return {
-      messages: [{ role: 'system', content: system.text }, { role: 'user', content: turn.text }],
+      messages: [
+        { role: 'system', content: system.text },
+        { role: 'user', content: turn.text },
+      ],
       template: `${system.id}+${turn.id}+${task.id}`,
     };
   }

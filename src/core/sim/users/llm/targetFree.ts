@@ -60,7 +60,14 @@ export interface TargetFreeOptions extends LlmUserOptions {
  * the targets, the rest seen, each with a short review of the aspects liked and disliked. A task
  * the catalog has no items for is replaced by one of its categories.
  */
-export function sampleProfile(catalog: Catalog, category: string, rng: Rng, userId: string, historySize = 12, targetCount = 3): PepperProfile {
+export function sampleProfile(
+  catalog: Catalog,
+  category: string,
+  rng: Rng,
+  userId: string,
+  historySize = 12,
+  targetCount = 3,
+): PepperProfile {
   const categories = catalog.categories();
   if (categories.length === 0) throw new Error('cannot sample a target-free profile from an empty catalog');
   const task = categories.includes(category) ? category : rng.pick(categories);
@@ -69,7 +76,13 @@ export function sampleProfile(catalog: Catalog, category: string, rng: Rng, user
   for (const h of user.seen) {
     const it = catalog.get(h.item_id);
     if (!it) continue;
-    const entry: SeenItem = { item_id: it.item_id, title: it.title, description: it.description, features: it.features.join(', '), rating: h.rating };
+    const entry: SeenItem = {
+      item_id: it.item_id,
+      title: it.title,
+      description: it.description,
+      features: it.features.join(', '),
+      rating: h.rating,
+    };
     const review = reviewText(user.reviews.get(h.item_id));
     if (review) entry.review = review;
     seen.push(entry);
@@ -80,18 +93,21 @@ export function sampleProfile(catalog: Catalog, category: string, rng: Rng, user
 /** "Liked: colour black. Disliked: material suede." from a synthetic review ('' when it has neither). */
 function reviewText(review: SyntheticReview | undefined): string {
   if (!review) return '';
-  const part = (label: string, keys: readonly string[]) => (keys.length ? `${label}: ${keys.map((k) => k.replace('=', ' ')).join(', ')}.` : '');
+  const part = (label: string, keys: readonly string[]) =>
+    keys.length ? `${label}: ${keys.map((k) => k.replace('=', ' ')).join(', ')}.` : '';
   return [part('Liked', review.liked), part('Disliked', review.disliked)].filter(Boolean).join(' ');
 }
 
 function renderSeen(seen: readonly SeenItem[]): string {
-  return seen.map((s, i) => {
-    const parts = [`${i + 1}. ${s.title}`];
-    if (s.features) parts.push(`   features: ${s.features}`);
-    if (s.rating !== undefined) parts.push(`   rating: ${s.rating}/5`);
-    if (s.review) parts.push(`   review: ${s.review.replace(/\s+/g, ' ').slice(0, 600)}`);
-    return parts.join('\n');
-  }).join('\n');
+  return seen
+    .map((s, i) => {
+      const parts = [`${i + 1}. ${s.title}`];
+      if (s.features) parts.push(`   features: ${s.features}`);
+      if (s.rating !== undefined) parts.push(`   rating: ${s.rating}/5`);
+      if (s.review) parts.push(`   review: ${s.review.replace(/\s+/g, ' ').slice(0, 600)}`);
+      return parts.join('\n');
+    })
+    .join('\n');
 }
 
 interface Reflection {
@@ -107,19 +123,35 @@ class TargetFreeSession extends LlmUserSession {
   private readonly recommended = new Set<string>();
   private readonly profile: PepperProfile;
 
-  constructor(client: LlmClient, services: LlmServices, rng: Rng, context: SessionContext, private readonly opts: TargetFreeOptions, profile: PepperProfile) {
+  constructor(
+    client: LlmClient,
+    services: LlmServices,
+    rng: Rng,
+    context: SessionContext,
+    private readonly opts: TargetFreeOptions,
+    profile: PepperProfile,
+  ) {
     super(client, services.prompts, rng, context, opts);
     this.profile = profile;
   }
 
   private async generalPreferences(): Promise<string> {
     if (this.general !== undefined) return this.general;
-    const prompt = this.prompts.render('pepper-general', { category: (this.profile.category ?? this.task).replace(/_/g, ' '), seen_items: renderSeen(this.profile.seen) });
+    const prompt = this.prompts.render('pepper-general', {
+      category: (this.profile.category ?? this.task).replace(/_/g, ' '),
+      seen_items: renderSeen(this.profile.seen),
+    });
     let messages: ChatMessage[] = [{ role: 'user', content: prompt.text }];
     let problem = '';
     for (let attempt = 0; attempt <= this.maxRepairs; attempt++) {
       // Checked like every answer (complete, not empty, not a refusal) before it becomes the user's taste.
-      const res = await this.client.chat({ messages, seed: nextSeed(this.rng), template: prompt.id, purpose: attempt ? 'user.general_preferences.repair' : 'user.general_preferences', validate: GENERAL_PREFERENCES_VALIDATION });
+      const res = await this.client.chat({
+        messages,
+        seed: nextSeed(this.rng),
+        template: prompt.id,
+        purpose: attempt ? 'user.general_preferences.repair' : 'user.general_preferences',
+        validate: GENERAL_PREFERENCES_VALIDATION,
+      });
       this.generalCalls.push(res.call);
       if (res.problem === undefined) {
         this.general = res.text.trim();
@@ -131,10 +163,15 @@ class TargetFreeSession extends LlmUserSession {
     }
     const calls = this.generalCalls;
     this.generalCalls = [];
-    throw new UnusableUserAnswer(`general preferences unusable after ${this.maxRepairs + 1} attempts: ${problem}`, calls);
+    throw new UnusableUserAnswer(
+      `general preferences unusable after ${this.maxRepairs + 1} attempts: ${problem}`,
+      calls,
+    );
   }
 
-  protected override async reflect(agent: AgentResponse): Promise<{ calls: RecordedLlmCall[]; trace?: Partial<SimulatorTrace> }> {
+  protected override async reflect(
+    agent: AgentResponse,
+  ): Promise<{ calls: RecordedLlmCall[]; trace?: Partial<SimulatorTrace> }> {
     const shown = agent.recommendations.slice(0, this.opts.itemsPerTurn ?? 4);
     for (const r of agent.recommendations) this.recommended.add(r.item_id);
     const coverage = this.coverage();
@@ -147,7 +184,9 @@ class TargetFreeSession extends LlmUserSession {
     this.reflections = reflections;
     const trace: Partial<SimulatorTrace> & Record<string, unknown> = {
       preferences: {
-        kind: 'snapshot', model: 'pepper', general,
+        kind: 'snapshot',
+        model: 'pepper',
+        general,
         reflected: Object.fromEntries(reflections.map((r) => [r.item_id, r.opinion])),
         consumed_items: this.profile.seen.map((s) => s.item_id),
       },
@@ -158,29 +197,47 @@ class TargetFreeSession extends LlmUserSession {
     return { calls, trace };
   }
 
-  private async reflectOnItems(general: string, shown: readonly RecommendedItem[]): Promise<{ reflections: Reflection[]; calls: RecordedLlmCall[]; problem?: string }> {
+  private async reflectOnItems(
+    general: string,
+    shown: readonly RecommendedItem[],
+  ): Promise<{ reflections: Reflection[]; calls: RecordedLlmCall[]; problem?: string }> {
     const seenById = new Map(this.profile.seen.map((s) => [s.item_id, s]));
-    const items = shown.map((it, i) => {
-      const own = seenById.get(it.item_id);
-      const feats = it.features ? ` (${Array.isArray(it.features) ? it.features.join(', ') : it.features})` : '';
-      const head = `${i + 1}. item_id ${it.item_id}: ${it.title ?? ''}${feats}`;
-      return own ? `${head}\n   SEEN: you rated it ${own.rating ?? '?'}/5${own.review ? `; you wrote: ${own.review.replace(/\s+/g, ' ').slice(0, 400)}` : ''}` : head;
-    }).join('\n');
+    const items = shown
+      .map((it, i) => {
+        const own = seenById.get(it.item_id);
+        const feats = it.features ? ` (${Array.isArray(it.features) ? it.features.join(', ') : it.features})` : '';
+        const head = `${i + 1}. item_id ${it.item_id}: ${it.title ?? ''}${feats}`;
+        return own
+          ? `${head}\n   SEEN: you rated it ${own.rating ?? '?'}/5${own.review ? `; you wrote: ${own.review.replace(/\s+/g, ' ').slice(0, 400)}` : ''}`
+          : head;
+      })
+      .join('\n');
     const prompt = this.prompts.render('pepper-reflect', { general_preferences: general, items });
     let messages: ChatMessage[] = [{ role: 'user', content: prompt.text }];
     const calls: RecordedLlmCall[] = [];
     let problem = '';
     for (let attempt = 0; attempt <= this.maxRepairs; attempt++) {
-      const res = await this.client.chat({ messages, seed: nextSeed(this.rng), template: prompt.id, json: true, purpose: attempt ? 'user.reflect.repair' : 'user.reflect', validate: reflectionValidation(shown) });
+      const res = await this.client.chat({
+        messages,
+        seed: nextSeed(this.rng),
+        template: prompt.id,
+        json: true,
+        purpose: attempt ? 'user.reflect.repair' : 'user.reflect',
+        validate: reflectionValidation(shown),
+      });
       calls.push(res.call);
-      const parsed = res.problem === undefined ? parseReflections(res.text, shown) : { ok: false as const, problem: res.problem };
+      const parsed =
+        res.problem === undefined ? parseReflections(res.text, shown) : { ok: false as const, problem: res.problem };
       if (parsed.ok) return { reflections: parsed.reflections, calls };
       problem = parsed.problem;
       const repair = this.prompts.render('json-repair', { problem });
       messages = [...messages, { role: 'assistant', content: res.text }, { role: 'user', content: repair.text }];
     }
     // Never data: an unusable reflection fails the conversation (user_llm), with its calls recorded.
-    throw new UnusableUserAnswer(`reflected preferences unusable after ${this.maxRepairs + 1} attempts: ${problem}`, [...this.generalCalls.splice(0), ...calls]);
+    throw new UnusableUserAnswer(`reflected preferences unusable after ${this.maxRepairs + 1} attempts: ${problem}`, [
+      ...this.generalCalls.splice(0),
+      ...calls,
+    ]);
   }
 
   private coverage(): number | undefined {
@@ -189,13 +246,22 @@ class TargetFreeSession extends LlmUserSession {
     return targets.filter((t) => this.recommended.has(t)).length / targets.length;
   }
 
-  protected async buildMessages(): Promise<{ messages: ChatMessage[]; template: string; trace?: Partial<SimulatorTrace> }> {
+  protected async buildMessages(): Promise<{
+    messages: ChatMessage[];
+    template: string;
+    trace?: Partial<SimulatorTrace>;
+  }> {
     const general = await this.generalPreferences();
     const task = renderTask(this.prompts, this.task);
     const reflections = this.reflections.length
       ? this.reflections.map((r) => `- item ${r.item_id}: ${r.opinion.toUpperCase()}: ${r.reason}`).join('\n')
       : '(no products shown yet)';
-    const system = this.prompts.render('pepper-respond', { task: task.text, general_preferences: general, reflections, max_turns: this.maxTurns });
+    const system = this.prompts.render('pepper-respond', {
+      task: task.text,
+      general_preferences: general,
+      reflections,
+      max_turns: this.maxTurns,
+    });
     const turn = this.prompts.render('user-turn', { conversation: renderTranscript(this.history) });
     const trace: Partial<SimulatorTrace> = {};
     if (this.generalCalls.length) {
@@ -203,8 +269,21 @@ class TargetFreeSession extends LlmUserSession {
       trace.llm_calls = this.generalCalls;
       this.generalCalls = [];
     }
-    if (this.history.length === 0) trace.preferences = { kind: 'snapshot', model: 'pepper', general, consumed_items: this.profile.seen.map((s) => s.item_id) };
-    return { messages: [{ role: 'system', content: system.text }, { role: 'user', content: turn.text }], template: `${system.id}+${turn.id}+${task.id}`, trace };
+    if (this.history.length === 0)
+      trace.preferences = {
+        kind: 'snapshot',
+        model: 'pepper',
+        general,
+        consumed_items: this.profile.seen.map((s) => s.item_id),
+      };
+    return {
+      messages: [
+        { role: 'system', content: system.text },
+        { role: 'user', content: turn.text },
+      ],
+      template: `${system.id}+${turn.id}+${task.id}`,
+      trace,
+    };
   }
 }
 
@@ -223,7 +302,10 @@ function reflectionValidation(shown: readonly RecommendedItem[]): AnswerValidati
 }
 
 /** Validates the reflection JSON against the shown items; unknown ids are dropped, missing ones are a problem. */
-export function parseReflections(text: string, shown: readonly RecommendedItem[]): { ok: true; reflections: Reflection[] } | { ok: false; problem: string } {
+export function parseReflections(
+  text: string,
+  shown: readonly RecommendedItem[],
+): { ok: true; reflections: Reflection[] } | { ok: false; problem: string } {
   const json = extractJsonObject(text);
   if (!json.ok) return json;
   const list = json.value.items;
@@ -232,13 +314,21 @@ export function parseReflections(text: string, shown: readonly RecommendedItem[]
   const out: Reflection[] = [];
   for (const [i, raw] of list.entries()) {
     const entry = raw as { item_id?: unknown; opinion?: unknown; reason?: unknown };
-    const id = typeof entry.item_id === 'string' || typeof entry.item_id === 'number' ? String(entry.item_id) : shown[i]?.item_id;
+    const id =
+      typeof entry.item_id === 'string' || typeof entry.item_id === 'number'
+        ? String(entry.item_id)
+        : shown[i]?.item_id;
     const opinion = typeof entry.opinion === 'string' ? entry.opinion.toLowerCase().trim() : '';
     if (!id || !ids.has(id)) continue;
-    if (opinion !== 'like' && opinion !== 'dislike') return { ok: false, problem: `items[${i}].opinion must be "like" or "dislike", got ${JSON.stringify(entry.opinion)}` };
+    if (opinion !== 'like' && opinion !== 'dislike')
+      return {
+        ok: false,
+        problem: `items[${i}].opinion must be "like" or "dislike", got ${JSON.stringify(entry.opinion)}`,
+      };
     out.push({ item_id: id, opinion, reason: typeof entry.reason === 'string' ? entry.reason.slice(0, 300) : '' });
   }
-  if (out.length === 0) return { ok: false, problem: `no opinion on any shown item (expected item_id values: ${[...ids].join(', ')})` };
+  if (out.length === 0)
+    return { ok: false, problem: `no opinion on any shown item (expected item_id values: ${[...ids].join(', ')})` };
   return { ok: true, reflections: out };
 }
 
@@ -249,11 +339,23 @@ export function createTargetFreeUser(services: LlmServices, options: TargetFreeO
   return {
     name: `llm-target-free(${client.model})`,
     createSession(id: string, rng: Rng, context: SessionContext): UserSession {
-      const task = typeof context.task === 'string' && context.task ? context.task : options.defaultTask ?? 'footwear';
+      const task =
+        typeof context.task === 'string' && context.task ? context.task : (options.defaultTask ?? 'footwear');
       let profile = context.profile as PepperProfile | undefined;
       if (!profile && options.profiles?.length) profile = options.profiles[next++ % options.profiles.length];
-      if (!profile && options.catalog) profile = sampleProfile(options.catalog, task, rng.fork('profile'), `sim:${id}`, options.historySize, options.targetCount);
-      if (!profile) throw new Error('llm-target-free needs user profiles (seen items and reviews) or a catalog to sample them from');
+      if (!profile && options.catalog)
+        profile = sampleProfile(
+          options.catalog,
+          task,
+          rng.fork('profile'),
+          `sim:${id}`,
+          options.historySize,
+          options.targetCount,
+        );
+      if (!profile)
+        throw new Error(
+          'llm-target-free needs user profiles (seen items and reviews) or a catalog to sample them from',
+        );
       return new TargetFreeSession(client, services, rng, context, options, profile);
     },
   };
