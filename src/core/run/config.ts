@@ -137,7 +137,7 @@ function sha256File(path: string): string {
  * `signal` is the run's HARD abort (a second Ctrl-C): it cancels LLM calls and HTTP requests in
  * flight. Never pass the "stop scheduling" signal here, or a first Ctrl-C would cut the
  * conversations in flight short instead of letting them finish. `stopRetries` is that "stop
- * scheduling" signal: LLM services built here send no new retry once it is aborted.
+ * scheduling" signal: LLM services and an HTTP recommender built here send no new retry once it is aborted.
  */
 export async function prepareEnvironment(
   config: SimulationConfig,
@@ -254,7 +254,14 @@ export async function prepareEnvironment(
     );
   let agent;
   try {
-    agent = llm?.agent ?? createAgent(config.agent, { catalog, timeoutMs: config.timeout_ms, signal: opts.signal });
+    agent =
+      llm?.agent ??
+      createAgent(config.agent, {
+        catalog,
+        timeoutMs: config.timeout_ms,
+        signal: opts.signal,
+        stopRetries: opts.stopRetries,
+      });
   } catch (err) {
     // The external simulator's processes were started above: stop them before reporting.
     await external?.dispose();

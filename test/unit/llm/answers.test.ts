@@ -734,6 +734,59 @@ describe('the HTTP recommender', () => {
       await srv.close();
     }
   });
+
+  test("the run's first stop ends a wait before a 429 retry at once and sends no new retry (HTTP recommender)", async () => {
+    const srv = await server((_req, res) => {
+      res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/json' });
+      res.end('{"error": "slow down"}');
+    });
+    try {
+      // Stopped while it waits (Retry-After 30 s, longer than the test's own timeout).
+      const stop = new AbortController();
+      const session = new HttpAgent(srv.url, { stopRetries: stop.signal }).createSession('c', createRng('x'), {});
+      const pending = session.respond('hi', []);
+      const end = Date.now() + 10_000;
+      while (srv.count() < 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(srv.count(), 1);
+      stop.abort();
+      const r = await pending;
+      assert.equal(r.error_kind, 'agent_http');
+      assert.match(r.error!, /HTTP 429 .*\(after 1 attempt; not retried: the run is stopping\)/);
+      // Already stopped before the first answer: that answer is final, nothing is retried.
+      const again = await new HttpAgent(srv.url, { stopRetries: stop.signal })
+        .createSession('d', createRng('x'), {})
+        .respond('hi', []);
+      assert.equal(again.error_kind, 'agent_http');
+      assert.equal(srv.count(), 2);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  test('runSimulation with an HTTP recommender: the first stop reaches its retries (no request after the stop)', async () => {
+    const srv = await server((_req, res) => {
+      res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/json' });
+      res.end('{"error": "slow down"}');
+    });
+    const dir = tmpDir();
+    try {
+      const stop = new AbortController();
+      const out = path.join(dir, 'http429.jsonl');
+      const run = runSimulation(
+        { user: 'agenda', agent: srv.url, n: 2, seed: 's429' },
+        { out, signal: stop.signal, concurrency: 2 },
+      );
+      const end = Date.now() + 10_000;
+      while (srv.count() < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(srv.count(), 2);
+      stop.abort();
+      await run;
+      assert.equal(srv.count(), 2, 'a retry was sent after the stop');
+    } finally {
+      await srv.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('keys are never written', () => {

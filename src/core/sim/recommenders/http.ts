@@ -36,6 +36,11 @@ export interface HttpAgentOptions {
   signal?: AbortSignal;
   /** Retries of a request answered 429 (or 503 with Retry-After), after the wait it asks for (default 3). */
   maxRetries?: number;
+  /**
+   * The run's first stop (first Ctrl-C, SIGTERM, VS Code's Cancel): no new retry is sent once it is
+   * aborted, and a wait before a retry ends at once; the turn then fails with the answer it had.
+   */
+  stopRetries?: AbortSignal;
 }
 
 /** Default retries after a 429 from the recommender. */
@@ -81,6 +86,7 @@ export class HttpAgent implements Agent {
       this.opts.headers ?? {},
       this.opts.signal,
       this.opts.maxRetries ?? DEFAULT_HTTP_AGENT_RETRIES,
+      this.opts.stopRetries,
     );
   }
 }
@@ -93,20 +99,25 @@ class HttpAgentSession implements AgentSession {
     private readonly headers: Record<string, string>,
     private readonly abort: AbortSignal | undefined,
     private readonly maxRetries: number,
+    private readonly stopRetries: AbortSignal | undefined,
   ) {}
 
   /**
    * One turn: POSTs, and after a 429 (or a 503 with Retry-After) waits as the answer asks
    * (Retry-After seconds or date, else 0.5 s doubling) and sends again, up to `maxRetries` times.
+   * Once the run stops retrying (`stopRetries`), the turn fails with the last answer at once.
    */
   async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
     const started = performance.now();
     for (let retry = 0; ; retry++) {
       const answer = await this.attempt(userUtterance, history, started);
       if ('response' in answer) return answer.response;
-      if (retry >= this.maxRetries) return answer.fail();
+      const attempts = `after ${retry + 1} attempt${retry === 0 ? '' : 's'}`;
+      if (retry >= this.maxRetries) return answer.fail(attempts);
+      const stopped = `${attempts}; not retried: the run is stopping`;
+      if (this.stopRetries?.aborted) return answer.fail(stopped);
       const wait = Math.min(MAX_HTTP_AGENT_RETRY_WAIT_MS, answer.retryAfter ?? defaultRetryWait(retry));
-      await sleepUnlessAborted(wait, this.abort);
+      if ((await sleepUnlessAborted(wait, this.abort, this.stopRetries)) === 'stopped') return answer.fail(stopped);
     }
   }
 
@@ -114,7 +125,7 @@ class HttpAgentSession implements AgentSession {
     userUtterance: string,
     history: readonly HistoryEntry[],
     started: number,
-  ): Promise<{ response: AgentResponse } | { retryAfter?: number; fail: () => AgentResponse }> {
+  ): Promise<{ response: AgentResponse } | { retryAfter?: number; fail: (attempts: string) => AgentResponse }> {
     const done = (response: AgentResponse) => ({ response });
     const fail = (error_kind: FailureReason, error: string): AgentResponse => ({
       utterance: '',
@@ -164,7 +175,7 @@ class HttpAgentSession implements AgentSession {
     }
     if (status === 429 || (status === 503 && retryAfter !== undefined)) {
       const message = `HTTP ${status} from ${this.url}: ${excerpt(text)}`;
-      return { retryAfter, fail: () => fail('agent_http', `${message} (after ${this.maxRetries + 1} attempts)`) };
+      return { retryAfter, fail: (attempts) => fail('agent_http', `${message} (${attempts})`) };
     }
     if (status < 200 || status >= 300)
       return done(fail('agent_http', `HTTP ${status} from ${this.url}: ${excerpt(text)}`));
@@ -189,19 +200,37 @@ class HttpAgentSession implements AgentSession {
   }
 }
 
-/** Waits `ms`; the run's hard abort rejects at once with its reason. */
-function sleepUnlessAborted(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Waits `ms`; the run's hard abort rejects at once with its reason, and the run's first stop
+ * (`stop`) ends the wait at once with 'stopped'.
+ */
+function sleepUnlessAborted(
+  ms: number,
+  signal: AbortSignal | undefined,
+  stop?: AbortSignal,
+): Promise<'waited' | 'stopped'> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
-    const onAbort = () => {
+    if (stop?.aborted) return resolve('stopped');
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      stop?.removeEventListener('abort', onStop);
+    };
+    const onAbort = () => {
+      done();
       reject(signal!.reason ?? new Error('aborted'));
     };
+    const onStop = () => {
+      done();
+      resolve('stopped');
+    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
+      done();
+      resolve('waited');
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
+    stop?.addEventListener('abort', onStop, { once: true });
   });
 }
 

@@ -33,6 +33,8 @@ export interface CreateAgentOptions {
   headers?: Record<string, string>;
   /** http agent: the run's hard abort (cancels requests in flight). */
   signal?: AbortSignal;
+  /** http agent: the run's first stop (no new retry after a 429 once it is aborted). */
+  stopRetries?: AbortSignal;
 }
 
 /**
@@ -45,6 +47,11 @@ export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
   if (s === 'local-bad') return new LocalBadAgent(opts.catalog);
   const url = /^http:https?:\/\//i.test(s) ? s.slice('http:'.length) : s;
   if (/^https?:\/\//i.test(url))
-    return new HttpAgent(url, { timeoutMs: opts.timeoutMs, headers: opts.headers, signal: opts.signal });
+    return new HttpAgent(url, {
+      timeoutMs: opts.timeoutMs,
+      headers: opts.headers,
+      signal: opts.signal,
+      stopRetries: opts.stopRetries,
+    });
   throw new Error(`unknown agent "${spec}": use local-good, local-bad, or an http(s) URL of your recommender`);
 }
