@@ -10,7 +10,7 @@
  * Note.Seen (the user already owns the item) and Complete.Abandon (patience ran out).
  */
 import { CIR6_USER_ACTIONS, CONVAPPAREL_TAXONOMY, QRFA_AGENT, QRFA_USER, ZHANG_BALOG_TAXONOMY } from '.';
-import { z } from 'zod';
+import * as z from 'zod';
 import aliasesJson from './act-aliases.json';
 
 export type Cir6Act = (typeof CIR6_USER_ACTIONS)[number];

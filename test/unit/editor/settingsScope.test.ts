@@ -25,7 +25,8 @@ test('every setting written with ConfigurationTarget.WorkspaceFolder has scope r
   for (const f of files(join(REPO, 'src', 'extension'))) {
     const text = readFileSync(f, 'utf8');
     // update('name', value, ... WorkspaceFolder ...) on the same statement
-    for (const m of text.matchAll(/\.update\('([\w.]+)',[^;]*WorkspaceFolder/g)) written.push(m[1]);
+    // (the call may be spread over several lines).
+    for (const m of text.matchAll(/\.update\(\s*'([\w.]+)',[^;]*WorkspaceFolder/g)) written.push(m[1]);
   }
   assert.ok(written.includes('taxonomy'), `found: ${written.join(', ')}`);
   for (const name of written) {

@@ -1263,12 +1263,45 @@ const ATTRIBUTE_WORDS: Record<string, string> = {
 const CLAUSE_OPENERS = new Set(['just', 'so', 'ok', 'okay', 'well', 'actually', 'and', 'then', 'please', 'oh']);
 
 /**
+ * Whether `token` is `word` or `word` with one slip of a typist inside it (two neighbouring letters
+ * swapped, one dropped or one doubled; the first and last letters kept): "aobut", "worr", "cruccial".
+ * Used for the words that carry a relaxation, whose meaning a slip does not change for a reader.
+ */
+function isWordOrSlip(token: string | undefined, word: string): boolean {
+  if (token === undefined) return false;
+  if (token === word) return true;
+  if (word.length < 4 || token[0] !== word[0] || token[token.length - 1] !== word[word.length - 1]) return false;
+  const d = token.length - word.length;
+  if (d === 0) {
+    // one swap of neighbours
+    let i = 0;
+    while (token[i] === word[i]) i++;
+    return token[i] === word[i + 1] && token[i + 1] === word[i] && token.slice(i + 2) === word.slice(i + 2);
+  }
+  if (d === -1 || d === 1) {
+    // one letter dropped (d = -1) or doubled (d = 1)
+    const [short, long] = d === -1 ? [token, word] : [word, token];
+    let i = 0;
+    while (i < short.length && short[i] === long[i]) i++;
+    return short.slice(i) === long.slice(i + 1) && (d === -1 || long[i + 1] === long[i] || long[i - 1] === long[i]);
+  }
+  return false;
+}
+
+/**
  * Slots the user lets go of: "any colour is fine", "I'm flexible on the material", "don't worry
- * about the style (so much)", "the price band doesn't matter", "not fussed about the brand".
+ * about the style (so much)", "the price band doesn't matter", "not fussed about the brand", "the
+ * colour is open", "the style can vary", "the brand isn't crucial". The words that carry the
+ * relaxation are read through a typist's slip ("don't worry aobut the colour").
  */
 function relaxedSlots(tokens: readonly string[]): string[] {
   const out: string[] = [];
   const n = tokens.length;
+  /** The nearest attribute word among the `span` tokens before i, or -1. */
+  const attrBefore = (i: number, span: number): number => {
+    for (let j = i - 1; j >= Math.max(0, i - span); j--) if (ATTRIBUTE_WORDS[tokens[j]] !== undefined) return j;
+    return -1;
+  };
   const add = (i: number) => {
     // "price band", "price range" name one attribute
     const slot = ATTRIBUTE_WORDS[tokens[i]];
@@ -1280,7 +1313,7 @@ function relaxedSlots(tokens: readonly string[]): string[] {
       i < n &&
       (tokens[i] === 'the' ||
         tokens[i] === 'my' ||
-        tokens[i] === 'about' ||
+        isWordOrSlip(tokens[i], 'about') ||
         tokens[i] === 'on' ||
         tokens[i] === 'with' ||
         tokens[i] === 'too' ||
@@ -1299,14 +1332,15 @@ function relaxedSlots(tokens: readonly string[]): string[] {
         if (!/\b(?:band |range )?(?:is |would be |will )?(?:fine|ok|okay|works|work|do|good|great)\b/.test(rest))
           a = -1;
       }
-    } else if (t === 'flexible' || t === 'fussed' || t === 'fussy' || t === 'bothered' || t === 'picky') {
+    } else if (['flexible', 'fussed', 'fussy', 'bothered', 'picky'].some((w) => isWordOrSlip(t, w))) {
       a = attrAt(i + 1);
-      if (a >= 0 && t !== 'flexible' && !['not', "i'm", 'im', 'really'].includes(tokens[i - 1] ?? '')) a = -1;
+      if (a >= 0 && !isWordOrSlip(t, 'flexible') && !['not', "i'm", 'im', 'really'].includes(tokens[i - 1] ?? ''))
+        a = -1;
     } else if ((t === 'ignore' || t === 'skip' || t === 'drop') && (i === 0 || CLAUSE_OPENERS.has(tokens[i - 1]))) {
       // "Ignore the colour, I was being too picky", "skip the material"
       a = attrAt(i + 1);
     } else if (
-      (t === 'negotiable' && !['not', "isn't", 'isnt', 'non'].includes(tokens[i - 1] ?? '')) ||
+      (isWordOrSlip(t, 'negotiable') && !['not', "isn't", 'isnt', 'non'].includes(tokens[i - 1] ?? '')) ||
       (t === 'deal' && tokens[i - 1] === 'big' && (tokens[i - 3] === 'not' || tokens[i - 2] === 'no'))
     ) {
       // "the colour is negotiable", "the style is not a big deal", "material's no big deal"
@@ -1315,7 +1349,14 @@ function relaxedSlots(tokens: readonly string[]): string[] {
           a = j;
           break;
         }
-    } else if (t === 'worry' && ["don't", 'dont', 'not', 'no'].includes(tokens[i - 1] ?? '')) {
+    } else if (
+      (t === 'open' && ['is', "'s"].includes(tokens[i - 1] ?? '')) ||
+      (isWordOrSlip(t, 'vary') && tokens[i - 1] === 'can') ||
+      (isWordOrSlip(t, 'crucial') && ["isn't", 'isnt', 'not'].includes(tokens[i - 1] ?? ''))
+    ) {
+      // "the colour is open", "the style can vary", "the brand isn't crucial"
+      a = attrBefore(i, 4);
+    } else if (isWordOrSlip(t, 'worry') && ["don't", 'dont', 'not', 'no'].includes(tokens[i - 1] ?? '')) {
       a = attrAt(i + 1);
     } else if ((t === "doesn't" || t === 'doesnt' || t === "don't" || t === 'dont') && tokens[i + 1] === 'matter') {
       // "the colour doesn't matter", "the price band doesnt matter that much"
