@@ -80,6 +80,17 @@ const POSITIVE = new Set([
   'favourites',
   'favorites',
   'into',
+  'fab',
+  'charming',
+  'splendid',
+  'adorable',
+  'delightful',
+  'marvellous',
+  'marvelous',
+  'glorious',
+  'appreciate',
+  'appreciated',
+  'impressed',
 ]);
 /** Words that voice a disliking unless negated ("not bad" then reads as a liking). */
 const NEGATIVE = new Set([
@@ -119,6 +130,23 @@ const NEGATIVE = new Set([
   'uninterested',
   'wrong',
   'off-putting',
+]);
+/** Verbs of an appraisal with "me" as their object: "wins me over", "grabs me", "impresses me". */
+const OPINION_VERB_ME = new Set([
+  'grab',
+  'win',
+  'tempt',
+  'impress',
+  'wins',
+  'won',
+  'grabs',
+  'grabbed',
+  'tempts',
+  'tempted',
+  'impresses',
+  'impressed',
+  'excites',
+  'delights',
 ]);
 /** Negators: a positive word after one of these (within a few words, same clause) is a disliking. */
 const NEGATORS = new Set([
@@ -242,6 +270,13 @@ const TYPO_TOLERANT = [
   'boring',
   'favourite',
   'favorite',
+  'charming',
+  'splendid',
+  'adorable',
+  'delightful',
+  'appreciate',
+  'impresses',
+  'tempts',
   'would',
   'could',
   'anything',
@@ -424,6 +459,27 @@ function clauseOpinion(c: readonly string[]): Opinion {
         continue;
       if (nearNegator(c, i, 3)) dislike = true;
       else like = true;
+      continue;
+    }
+    if (OPINION_VERB_ME.has(w) && next === 'me' && (!w.startsWith('w') || c[i + 2] === 'over')) {
+      // "X wins me over", "it grabs me", "tempts me", "impresses me"; "nothing here wins me over"
+      if (nearNegator(c, i, 3) || c.slice(Math.max(0, i - 3), i).includes('nothing')) dislike = true;
+      else like = true;
+      continue;
+    }
+    if (w === 'speaks' && next === 'to' && c[i + 2] === 'me') {
+      if (nearNegator(c, i, 3)) dislike = true;
+      else like = true;
+      continue;
+    }
+    if (w === 'right' && prev === 'quite' && nearNegator(c, i, 3)) {
+      // "it isn't quite right"
+      dislike = true;
+      continue;
+    }
+    if (w === 'doing' && next === 'it' && nearNegator(c, i, 3)) {
+      // "it isn't doing it (for me)"
+      dislike = true;
       continue;
     }
     if (POSITIVE.has(w)) {

@@ -185,3 +185,32 @@ test('the checker report carries the read-back unless turned off', () => {
   off.add(c);
   assert.equal(off.report().readback, undefined);
 });
+
+test(
+  'every built-in user kind reads back at least 97 % of its traced turns (the simulators speak words the independent reader understands)',
+  { timeout: 300_000 },
+  async () => {
+    // The read-back fell to 82 % for target-free users against local-good when their Like wordings
+    // grew ("X is fab", "wins me over", "I appreciate that ..."), which the opinion reader did not know.
+    const kinds: Record<string, unknown>[] = [
+      { user: 'target-free' },
+      { user: 'target-free', meta: 'tol' },
+      { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
+      { user: 'agenda', interaction: 'qrfa', preferences: 'single', meta: 'prob' },
+    ];
+    const low: string[] = [];
+    for (const kind of kinds) {
+      for (const agent of ['local-good', 'local-bad']) {
+        const env = await prepareEnvironment(
+          parseSimulationConfig({ ...kind, agent, n: 80, seed: 'readback-kinds', catalog_size: 800 }),
+        );
+        const conversations: Conversation[] = [];
+        for (let i = 0; i < 80; i++) conversations.push((await simulateConversation(env, i)).conversation);
+        const r = readBack(conversations);
+        if (!(r.rate !== undefined && r.rate >= 0.97))
+          low.push(`${JSON.stringify(kind)} vs ${agent}: ${r.rate} ${JSON.stringify(r.disagreements.slice(0, 3))}`);
+      }
+    }
+    assert.deepEqual(low, []);
+  },
+);
