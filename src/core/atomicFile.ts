@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 
 /** A fresh temporary path in the target's folder (a rename across file systems would not be atomic). */
-export function tempPathFor(target: string): string {
+function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
@@ -24,17 +24,23 @@ const CHUNK_CHARS = 1 << 20;
 /**
  * Writes `target` atomically through `write`, which fills the temporary file's handle. `beforeRename`
  * runs after the data is on disk and may throw to cancel (the target is then untouched); `mode` is
- * the new file's permission bits (a saved file keeps its own).
+ * the new file's permission bits (a saved file keeps its own). `opened` learns the temporary path
+ * and descriptor as soon as the file exists, for a signal handler that must remove it synchronously.
  */
 export async function writeAtomic(
   target: string,
   write: (handle: FileHandle) => Promise<void>,
-  options: { beforeRename?: () => Promise<void>; mode?: number } = {},
+  options: {
+    beforeRename?: () => Promise<void>;
+    mode?: number;
+    opened?: (tmp: string, fd: number) => void;
+  } = {},
 ): Promise<void> {
   const tmp = tempPathFor(target);
   let renamed = false;
   try {
     const handle = await open(tmp, 'wx', options.mode);
+    options.opened?.(tmp, handle.fd);
     try {
       await write(handle);
       await handle.sync();

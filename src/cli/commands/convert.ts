@@ -2,7 +2,7 @@
  * `simlens convert IN [--from FORMAT] [--to FORMAT] -o OUT`: import another format into canonical
  * SimLens JSONL, or export to DialogueKit / ConvApparel JSONL.
  */
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, statSync, unlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { EXPORT_DESCRIPTIONS, EXPORT_FORMATS, createExporter, normalizeExportFormat } from '../../core/export/index';
 import {
@@ -10,16 +10,13 @@ import {
   IMPORT_FORMATS,
   ImportError,
   formatWarning,
-  importFileEach,
   normalizeFormat,
 } from '../../core/importers/index';
+import { convertFile, OutputWriteError } from '../../core/importers/convert';
 import { warningsByFieldLine } from '../../core/importers/summary';
-import { tempPathFor } from '../../core/atomicFile';
-import { Conversation } from '../../core/model';
 import { formatFlags, parseArgs } from '../args';
 import { UsageError, type CliCommand } from '../types';
 import { ioErrorMessage, isIoError, resolvePath } from '../util';
-import { zodErrorMessage } from '../../core/jsonl/zodIssues';
 
 const FLAGS = {
   from: {
@@ -50,26 +47,6 @@ const FLAGS = {
 
 /** Signals that interrupt a conversion: the temporary file is removed before the process ends. */
 const SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
-
-/** Buffered synchronous writer: keeps memory flat on large imports and needs no backpressure handling. */
-class LineSink {
-  private pending: string[] = [];
-  private size = 0;
-  constructor(private readonly fd: number) {}
-  write(text: string): void {
-    this.pending.push(text);
-    this.size += text.length;
-    if (this.size > 1 << 20) this.flush();
-  }
-  flush(): void {
-    if (this.pending.length === 0) return;
-    const buf = Buffer.from(this.pending.join(''), 'utf8');
-    this.pending = [];
-    this.size = 0;
-    let done = 0;
-    while (done < buf.length) done += writeSync(this.fd, buf, done, buf.length - done);
-  }
-}
 
 export const convertCommand: CliCommand = {
   name: 'convert',
@@ -154,7 +131,7 @@ Examples:
       io.stderr(`simlens convert: ${output} already exists; use --force to replace it\n`);
       return 2;
     }
-    const tmp = toStdout ? '' : tempPathFor(outPath);
+    let tmp = '';
     let fd = -1;
     // Ctrl-C, SIGTERM or a closed terminal mid-way: remove the temporary file, then end as the signal would.
     const onSignal = (sig: keyof typeof SIGNALS): void => {
@@ -163,7 +140,6 @@ Examples:
       } catch {
         // closing is best effort; removing the file is what matters
       }
-      fd = -1;
       try {
         if (tmp) unlinkSync(tmp);
       } catch {
@@ -176,54 +152,33 @@ Examples:
       process.on(sig, h);
       return [sig, h] as const;
     });
-    let sink: LineSink | undefined;
     const stdoutChunks: string[] = [];
-    let invalid = 0;
-    let firstInvalid = '';
+    const toStream = {
+      write: (text: string): void => {
+        stdoutChunks.push(text);
+        if (stdoutChunks.length >= 256) io.stdout(stdoutChunks.splice(0).join(''));
+      },
+    };
     try {
-      if (!toStdout) {
-        try {
-          fd = openSync(tmp, 'wx');
-        } catch (err) {
-          io.stderr(`simlens convert: ${ioErrorMessage('write', output, err)}\n`);
-          return 2;
-        }
-        sink = new LineSink(fd);
-      }
-      const put = (text: string): void => {
-        if (text === '') return;
-        if (sink) sink.write(text);
-        else {
-          stdoutChunks.push(text);
-          if (stdoutChunks.length >= 256) io.stdout(stdoutChunks.splice(0).join(''));
-        }
-      };
-      put(exporter.begin());
-      let n = 0;
-      const result = await importFileEach(
-        resolvePath(io, input),
-        (conv) => {
-          n++;
-          // Importers promise canonical conversations; check, so a bug there cannot write bad data.
-          const check = Conversation.safeParse(conv);
-          if (!check.success) {
-            invalid++;
-            if (!firstInvalid) firstInvalid = zodErrorMessage(`conversation ${n}`, check.error, conv);
-            return;
-          }
-          if (to === 'dialoguekit')
-            for (const t of conv.turns) for (const a of t.annotations ?? []) annotatorsSeen.add(a.annotator);
-          put(exporter.conversation(conv));
+      const result = await convertFile(resolvePath(io, input), toStdout ? toStream : { file: outPath }, {
+        origin: input,
+        from,
+        exporter,
+        strict: flags.strict,
+        each:
+          to === 'dialoguekit'
+            ? (conv) => {
+                for (const t of conv.turns) for (const a of t.annotations ?? []) annotatorsSeen.add(a.annotator);
+              }
+            : undefined,
+        opened: (path, descriptor) => {
+          tmp = path;
+          fd = descriptor;
         },
-        { from },
-      );
-      if (invalid > 0) {
-        io.stderr(
-          `simlens convert: ${input}: the ${result.format} importer produced ${invalid} conversation(s) that fail the SimLens schema (first: ${firstInvalid}); nothing was written. Please report this.\n`,
-        );
-        return 1;
-      }
-      if (flags.strict && result.warnings.length > 0) {
+      });
+      fd = -1;
+      tmp = '';
+      if (!result.written) {
         for (const w of result.warnings) io.stderr(`error: ${formatWarning(input, w)}\n`);
         io.stderr(`${warningsByFieldLine(result.warnings)}\n`);
         io.stderr(
@@ -231,14 +186,7 @@ Examples:
         );
         return 1;
       }
-      put(exporter.end());
-      if (sink) {
-        sink.flush();
-        fsyncSync(fd);
-        closeSync(fd);
-        fd = -1;
-        renameSync(tmp, outPath);
-      } else if (stdoutChunks.length) io.stdout(stdoutChunks.join(''));
+      if (toStdout && stdoutChunks.length) io.stdout(stdoutChunks.join(''));
       if (!flags.quiet) for (const w of result.warnings) io.stderr(`warning: ${formatWarning(input, w)}\n`);
       if (result.warnings.length) io.stderr(`${warningsByFieldLine(result.warnings)}\n`);
       for (const note of result.notes ?? []) io.stderr(`note: ${note}\n`);
@@ -265,24 +213,17 @@ Examples:
         io.stderr(`simlens convert: ${err.message}\n`);
         return 1;
       }
+      if (err instanceof OutputWriteError) {
+        io.stderr(`simlens convert: ${ioErrorMessage('write', output, err.cause)}\n`);
+        return 2;
+      }
       if (isIoError(err)) {
-        const writing = ['write', 'rename', 'fsync', 'close'].includes(err.syscall ?? '');
-        io.stderr(
-          `simlens convert: ${writing ? ioErrorMessage('write', output, err) : ioErrorMessage('read', input, err)}\n`,
-        );
+        io.stderr(`simlens convert: ${ioErrorMessage('read', input, err)}\n`);
         return 2;
       }
       throw err;
     } finally {
       for (const [sig, h] of handlers) process.off(sig, h);
-      if (fd !== -1) closeSync(fd);
-      if (tmp) {
-        try {
-          unlinkSync(tmp);
-        } catch {
-          // already renamed into place
-        }
-      }
     }
   },
 };

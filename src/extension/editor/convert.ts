@@ -1,11 +1,13 @@
 /**
- * Conversion of any importable file to canonical conversation JSONL beside it: the one code path
- * behind "SimLens: Convert to Conversation JSONL" and the editor's "Convert and open" button.
- * No `vscode` import, so it is testable in plain node.
+ * Conversion of any importable file to canonical conversation JSONL beside it, for "SimLens: Convert
+ * to Conversation JSONL" and the editor's "Convert and open" button: the editor's wording around
+ * core's convertFile, the one conversion `simlens convert` runs too (streamed, every conversation
+ * checked against the schema, written atomically with fsync). No `vscode` import, so it is testable
+ * in plain node.
  */
-import { writeFileAtomic } from '../../core/atomicFile';
 import { basename } from 'node:path';
-import { importFile, sniffFile } from '../../core/importers';
+import { sniffFile } from '../../core/importers';
+import { convertFile } from '../../core/importers/convert';
 import { conversationJsonlAdvice } from '../../core/importers/sniff';
 import { FORMAT_LABELS, importSummary } from '../../core/importers/summary';
 import type { ImportPreview } from '../../shared/editorProtocol';
@@ -31,7 +33,7 @@ export function conversionTarget(fsPath: string): string {
 }
 
 /**
- * Imports `fsPath` (format detected from its content) and, unless `write` is false, writes the
+ * Converts `fsPath` (format detected from its content) and, unless `write` is false, writes the
  * conversations to `conversionTarget(fsPath)` atomically. `origin` names the input in the summary.
  */
 export async function convertToJsonl(
@@ -39,24 +41,19 @@ export async function convertToJsonl(
   origin: string,
   opts: { write?: boolean } = {},
 ): Promise<Conversion> {
-  const result = await importFile(fsPath);
   const target = conversionTarget(fsPath);
   const write = opts.write !== false;
-  if (write) {
-    await writeFileAtomic(
-      target,
-      result.conversations.map((c) => JSON.stringify(c)).join('\n') + (result.conversations.length ? '\n' : ''),
-    );
-  }
+  const discard = { write: (): void => undefined };
+  const result = await convertFile(fsPath, write ? { file: target } : discard, { origin });
   const summary = importSummary(origin, {
     format: result.format,
-    count: result.conversations.length,
+    count: result.count,
     warnings: result.warnings,
     notes: result.notes,
   });
   return {
     format: result.format,
-    count: result.conversations.length,
+    count: result.count,
     warnings: result.warnings.length,
     notes: result.notes?.length ?? 0,
     target,
