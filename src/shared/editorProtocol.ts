@@ -226,5 +226,5 @@ export function parseWebviewMessage(
   return parseAtEdge(WebviewMessageSchema, raw, 'invalid webview message');
 }
 
-/** Page size the webview requests; the host never sends more rows than asked for. */
+/** Rows per page the webview's list requests (webview/editor/list.ts); the host never sends more rows than asked for. */
 export const PAGE_SIZE = 100;

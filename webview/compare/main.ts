@@ -15,13 +15,10 @@ import type {
 import { DIALOGUE_PARTS, describeDivergence, formatFixed, formatP, partLabel } from '../../src/shared/compareView';
 import type { Conversation, Turn } from '../../src/shared/model';
 import { clear, h, type Child } from '../shared/dom';
+import { HostBridge } from '../shared/host';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-const vscode = acquireVsCodeApi();
-const post = (m: CompareToHost) => vscode.postMessage(m);
+const host = new HostBridge<CompareToHost, HostToCompare>();
+const post = (m: CompareToHost) => host.post(m);
 
 const app = document.getElementById('app') ?? document.body.appendChild(h('div', { attrs: { id: 'app' } }));
 const status = h('div', { class: 'status', attrs: { role: 'status', 'aria-live': 'polite' } });
@@ -387,8 +384,7 @@ function renderReplay(index: number, a: Conversation, b: Conversation, turns: Tu
   first?.scrollIntoView({ block: 'center' });
 }
 
-window.addEventListener('message', (e: MessageEvent<HostToCompare>) => {
-  const m = e.data;
+function receive(m: HostToCompare): void {
   switch (m.type) {
     case 'busy':
       setStatus(`${m.message}${m.fraction !== undefined ? ` ${Math.round(m.fraction * 100)}%` : ''}`);
@@ -411,7 +407,8 @@ window.addEventListener('message', (e: MessageEvent<HostToCompare>) => {
       }
       break;
   }
-});
+}
+host.onEvery({ busy: true, error: true, report: true, pair: true }, receive);
 
 setStatus('Waiting for the diff…');
 post({ type: 'ready' });

@@ -1,10 +1,10 @@
 /**
- * Host bridge: the page's end of the editor seam's typed channel (src/shared/rpc.ts) over the VS
- * Code webview API, and the page's persisted view state.
+ * The editor page's persisted view state and its host bridge (the webviews' one bridge,
+ * webview/shared/host.ts, over the editor seam's typed channel).
  */
 import type { AgreementResult, HostMessage } from '../../src/shared/editorProtocol';
 import type { SummaryFilter, WebviewMessage } from '../../src/shared/editorProtocol';
-import { RpcClient } from '../../src/shared/rpc';
+import { HostBridge } from '../shared/host';
 
 /** What the webview remembers across hide/show (VS Code keeps it while the tab exists). */
 export interface ViewState {
@@ -28,36 +28,5 @@ export interface ViewState {
   agreementMap?: boolean;
 }
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
-
-export type EditorRpc = RpcClient<WebviewMessage, HostMessage>;
-
-export class HostApi {
-  private readonly api: VsCodeApi;
-  /** Requests (with their answers and stale answers dropped), plain messages and host events. */
-  readonly rpc: EditorRpc;
-  constructor() {
-    this.api = acquireVsCodeApi();
-    this.rpc = new RpcClient<WebviewMessage, HostMessage>((m) => this.api.postMessage(m));
-    window.addEventListener('message', (e: MessageEvent) => {
-      const msg = e.data as HostMessage;
-      if (msg && typeof msg === 'object' && typeof msg.type === 'string') this.rpc.receive(msg);
-    });
-  }
-  post(message: WebviewMessage): void {
-    this.rpc.post(message);
-  }
-  /** The state VS Code kept for this page (unchecked: see ViewStateStore). */
-  getState(): unknown {
-    return this.api.getState();
-  }
-  setState(state: ViewState): void {
-    this.api.setState(state);
-  }
-}
+/** The editor page's host bridge: the shared one (webview/shared/host.ts) with the editor's messages and view state. */
+export class HostApi extends HostBridge<WebviewMessage, HostMessage, ViewState> {}

@@ -5,13 +5,11 @@
  * `count * rowHeight` exceeds MAX_SCROLL_PX the scrollbar works in scaled coordinates: the
  * scroll offset maps linearly onto the full virtual height.
  */
-import type { ConversationSummary } from '../../src/shared/editorProtocol';
+import { PAGE_SIZE, type ConversationSummary } from '../../src/shared/editorProtocol';
 import { h, icon, replace, setAttr } from './dom';
 
 /** Largest spacer height we create (well below Chromium's ~33.5M px limit). */
 export const MAX_SCROLL_PX = 8_000_000;
-/** Rows per page request. */
-export const PAGE_SIZE = 100;
 /** Pages kept in memory (2,000 rows). */
 export const MAX_PAGES = 20;
 

@@ -9,16 +9,10 @@ import type { HostToPanel, PanelState, PanelToHost } from '../../src/shared/pane
 import { clear, h } from './dom';
 import { renderReport, type Rendered, type RenderHooks } from './render';
 import { loadCharts, mountChart, resetSeriesColours } from './charts';
+import { HostBridge } from '../shared/host';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
-const post = (m: PanelToHost) => vscode.postMessage(m);
+const host = new HostBridge<PanelToHost, HostToPanel, PanelState>();
+const post = (m: PanelToHost) => host.post(m);
 
 const app = document.getElementById('app') ?? document.body.appendChild(h('div', { attrs: { id: 'app' } }));
 const status = h('div', { class: 'status', attrs: { role: 'status', 'aria-live': 'polite', hidden: true } });
@@ -105,16 +99,14 @@ function show(report: Report, spec: ReportSpec | null, restored: boolean, outDir
   // Each population keeps one colour across the report's charts, the reference first.
   resetSeriesColours(report.inputs.map((i) => i.label));
   rendered = renderReport(content, report, hooks, { restored, canRecompute, distribution });
-  const previous = vscode.getState() as Partial<PanelState> | undefined;
+  const previous = host.getState() as Partial<PanelState> | undefined;
   const state: PanelState = { version: 1, spec, report };
   const dir = outDir ?? (previous && typeof previous.outDir === 'string' ? previous.outDir : undefined);
   if (dir) state.outDir = dir;
-  vscode.setState(state);
+  host.setState(state);
 }
 
-window.addEventListener('message', (event: MessageEvent<HostToPanel>) => {
-  const m = event.data;
-  if (!m || typeof m !== 'object') return;
+function receive(m: HostToPanel): void {
   switch (m.type) {
     case 'report':
       canRecompute = m.canRecompute;
@@ -157,7 +149,8 @@ window.addEventListener('message', (event: MessageEvent<HostToPanel>) => {
       }, 4000);
       break;
   }
-});
+}
+host.onEvery({ report: true, busy: true, error: true, exported: true }, receive);
 
 // Redraw charts when VS Code switches theme (it changes the body class and the CSS variables).
 let rethemeQueued = false;
