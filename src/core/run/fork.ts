@@ -16,7 +16,7 @@
  */
 import { resolve } from 'node:path';
 import { Conversation, conversationId, conversationSystem, conversationTask, forkRefusal, type Turn } from '../model';
-import { createRng } from '../random';
+import { createRng, type Rng } from '../random';
 import type { HistoryEntry } from '../sim/types';
 import { isRestorable } from '../sim/users/session';
 import { ExternalUserSession, isExternalUserSpec } from '../sim/users/external/simulator';
@@ -28,7 +28,14 @@ import {
   type SimulationEnvironment,
   type SimulatorProcessOptions,
 } from './config';
-import { SwitchableRng, conversationRng, runConversation, taskFor, type ConversationResult } from './conversation';
+import {
+  SwitchableRng,
+  conversationRng,
+  runConversation,
+  taskFor,
+  type ConversationPlan,
+  type ConversationResult,
+} from './conversation';
 import { FailureTally, type FailureCounts } from '../failures';
 import { readManifest, sameConfig } from './manifest';
 import { readLines } from './output';
@@ -157,24 +164,9 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
           user.close();
           throw e;
         }
-        const agent = env.agent.createSession(id, forkRng.fork('agent'), { task });
-        const history: HistoryEntry[] = [];
-        for (const t of prefix) {
-          if (t.user_utterance !== undefined) {
-            await agent.respond(t.user_utterance, history.slice());
-            history.push({ speaker: 'user', text: t.user_utterance });
-          }
-          if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
-        }
-        result = await runConversation({
-          env,
-          id,
-          index: k,
-          user,
-          agent,
-          task,
-          prefix,
-          metadata: { ...metadata, fork_method: method },
+        result = await continueFromPrefix({ env, id, index: k, user, task, prefix }, forkRng, {
+          ...metadata,
+          fork_method: method,
         });
       } else if (canReplay) {
         const rng = conversationRng(config.seed, originalIndex as number);
@@ -209,24 +201,9 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
             `the simulated user "${env.user.name}" cannot continue from a recorded trace; fork a file that has its run manifest`,
           );
         user.restore(prefix);
-        const agent = env.agent.createSession(id, forkRng.fork('agent'), { task });
-        const history: HistoryEntry[] = [];
-        for (const t of prefix) {
-          if (t.user_utterance !== undefined) {
-            await agent.respond(t.user_utterance, history.slice());
-            history.push({ speaker: 'user', text: t.user_utterance });
-          }
-          if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
-        }
-        result = await runConversation({
-          env,
-          id,
-          index: k,
-          user,
-          agent,
-          task,
-          prefix,
-          metadata: { ...metadata, fork_method: 'restore' },
+        result = await continueFromPrefix({ env, id, index: k, user, task, prefix }, forkRng, {
+          ...metadata,
+          fork_method: 'restore',
         });
       }
       if (result.failure) tally.failure(result.failure.reason, result.failure.message);
@@ -239,4 +216,27 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
     if (!options.environment) await env.user.dispose?.().catch(() => {});
   }
   return { original, conversations, methods, config, failed: tally.failed, failures: tally.counts() };
+}
+
+/**
+ * A continuation from a user already brought to the prefix's end (restored, or an external
+ * simulator's own restore): a fresh agent session, with the fork's randomness, hears the prefix's
+ * user utterances (each with the history before it, as in the original run); then the
+ * conversation runs on from the prefix.
+ */
+async function continueFromPrefix(
+  plan: Omit<ConversationPlan, 'agent' | 'prefix' | 'metadata'> & { prefix: readonly Turn[] },
+  forkRng: Rng,
+  metadata: Record<string, unknown>,
+): Promise<ConversationResult> {
+  const agent = plan.env.agent.createSession(plan.id, forkRng.fork('agent'), { task: plan.task });
+  const history: HistoryEntry[] = [];
+  for (const t of plan.prefix) {
+    if (t.user_utterance !== undefined) {
+      await agent.respond(t.user_utterance, history.slice());
+      history.push({ speaker: 'user', text: t.user_utterance });
+    }
+    if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
+  }
+  return runConversation({ ...plan, agent, metadata });
 }

@@ -383,14 +383,42 @@ describe('fork', () => {
       .map((l) => JSON.parse(l))
       .slice(0, 10)
       .find((c) => c.turns.length >= 3)!;
+    // The fresh agent session of each continuation hears the prefix's user utterances, each with
+    // the history before it, before the conversation runs on.
+    const heard: { id: string; text: string; history: string[] }[] = [];
+    const listening: SimulationEnvironment = {
+      ...env,
+      agent: {
+        ...env.agent,
+        createSession: (id, rng, context) => {
+          const session = env.agent.createSession(id, rng, context);
+          const respond = session.respond.bind(session);
+          session.respond = (text, history) => {
+            heard.push({ id, text, history: history.map((h) => `${h.speaker}: ${h.text}`) });
+            return respond(text, history);
+          };
+          return session;
+        },
+      },
+    };
     const r = await forkConversation({
       file: file('nomanifest.jsonl'),
       id: original.id,
       turn: 1,
       n: 2,
-      environment: env,
+      environment: listening,
     });
     assert.deepEqual(r.methods, ['restore', 'restore']);
+    const t = original.turns as { user_utterance: string; assistant_utterance: string }[];
+    for (const c of r.conversations)
+      assert.deepEqual(heard.filter((h) => h.id === c.id).slice(0, 2), [
+        { id: c.id, text: t[0].user_utterance, history: [] },
+        {
+          id: c.id,
+          text: t[1].user_utterance,
+          history: [`user: ${t[0].user_utterance}`, `assistant: ${t[0].assistant_utterance}`],
+        },
+      ]);
     for (const c of r.conversations) {
       assert.equal(JSON.stringify(c.turns.slice(0, 2)), JSON.stringify(original.turns.slice(0, 2)));
       const t2 = c.turns[2]?.trace;
