@@ -3,6 +3,7 @@
  * anything else that shows an import to a person): the format and whether it was detected or
  * forced, the counts, what else was read, and the warnings with file, line and field.
  */
+import { escapeControl } from '../text/terminal';
 import { formatWarning, type ImportWarning } from './index';
 
 /** Display names of the import formats. */
@@ -26,11 +27,9 @@ export interface ImportSummaryInput {
   forced?: boolean;
 }
 
-/** Escapes control characters so untrusted text cannot break the display. */
+/** One line of untrusted text: control and bidi characters escaped as everywhere (escapeControl), a line feed as a visible `\n`. */
 function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-  return text.replace(control, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/\n/g, '\\n');
+  return escapeControl(text).replace(/\n/g, '\\n');
 }
 
 /**

@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { convertFile, OutputWriteError } from '../../../src/core/importers/convert';
 import { ImportError } from '../../../src/core/importers';
 import { createExporter } from '../../../src/core/export';
+import { importSummary } from '../../../src/core/importers/summary';
+import { escapeControl } from '../../../src/core/text/terminal';
 import { convertToJsonl } from '../../../src/extension/editor/convert';
 import { runCli } from '../../support/cli';
 import { scratchDir } from '../../support/scratch';
@@ -113,4 +115,28 @@ describe('convertFile: the one conversion path', () => {
       assert.deepEqual(temps(dir), []);
     });
   }
+});
+
+describe('importSummary: untrusted text printed safely', () => {
+  test('the origin, notes and warnings keep one line each, escaped as everything SimLens prints', () => {
+    const evil = 'a\u001b]0;title\u0007b\u202Ec\u009bd\ne';
+    const { text } = importSummary(evil, {
+      format: 'redial',
+      count: 1,
+      warnings: [{ line: 3, path: 'messages[1].text', message: evil }],
+      notes: [evil],
+    });
+    const lines = text.split('\n');
+    const escaped = escapeControl(evil).replace(/\n/g, '\\n');
+    assert.equal(lines[0], escaped);
+    assert.ok(lines.includes(`  note: ${escaped}`), text);
+    assert.ok(
+      lines.some((l) => l.endsWith(`: ${escaped}`)),
+      text,
+    );
+    // Nothing a terminal would act on is left: no C0/C1 control, no bidi override, no line break.
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(text.replace(/\n/g, ''), /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    assert.match(lines[0], /\\u202e/);
+  });
 });
