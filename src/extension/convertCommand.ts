@@ -1,20 +1,21 @@
 /** "SimLens: Convert to JSONL": converts a wrapped JSON document (or any importable format) beside it. */
 import * as vscode from 'vscode';
+import { notify } from './safeOutput';
 import { convertToJsonl } from './editor/convert';
 
 export const CONVERT_COMMAND = 'simlens.convertFile';
 
 export function registerConvertCommand(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand(CONVERT_COMMAND, (arg?: vscode.Uri | string) => convertFile(arg, output)),
+    vscode.commands.registerCommand(CONVERT_COMMAND, (arg?: vscode.Uri | string) => convertAndOffer(arg, output)),
   );
 }
 
 /** Converts a wrapped JSON document (or any importable format) to canonical JSONL beside it. */
-async function convertFile(arg: vscode.Uri | string | undefined, output: vscode.LogOutputChannel): Promise<void> {
+async function convertAndOffer(arg: vscode.Uri | string | undefined, output: vscode.LogOutputChannel): Promise<void> {
   const uri = typeof arg === 'string' ? vscode.Uri.parse(arg) : (arg ?? vscode.window.activeTextEditor?.document.uri);
   if (!uri || uri.scheme !== 'file') {
-    void vscode.window.showErrorMessage('SimLens: open a file to convert first.');
+    void notify.error('SimLens: open a file to convert first.');
     return;
   }
   try {
@@ -25,7 +26,7 @@ async function convertFile(arg: vscode.Uri | string | undefined, output: vscode.
     output.info(`Converted to ${finalTarget}\n${summary.text}`);
     const open = 'Open';
     const details = 'Show Details';
-    const choice = await vscode.window.showInformationMessage(
+    const choice = await notify.info(
       `SimLens: ${summary.headline}. Written to ${vscode.workspace.asRelativePath(finalTarget)}.`,
       open,
       ...(conversion.warnings || conversion.notes ? [details] : []),
@@ -33,8 +34,6 @@ async function convertFile(arg: vscode.Uri | string | undefined, output: vscode.
     if (choice === open) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(finalTarget));
     else if (choice === details) output.show(true);
   } catch (err) {
-    void vscode.window.showErrorMessage(
-      `SimLens could not convert ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}`,
-    );
+    void notify.error(`SimLens could not convert ${vscode.workspace.asRelativePath(uri)}: ${(err as Error).message}`);
   }
 }

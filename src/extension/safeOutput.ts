@@ -1,8 +1,8 @@
 /**
  * Terminal-safe output for the extension: what is written to the SimLens output channel (wrapped by
- * `safeLogChannel`) and shown through `notify` goes through `escapeControl`, so control and bidi
- * characters from untrusted files show as visible `\u001b` escapes instead of acting. A message
- * shown with `vscode.window.show*Message` directly does not (16 calls in src/extension do so today).
+ * `safeLogChannel`) and every notification (`notify`; src/extension calls `vscode.window.show*Message`
+ * nowhere else, test/unit/architecture/safeOutput.test.ts checks it) goes through `escapeControl`,
+ * so control and bidi characters from untrusted files show as visible `\u001b` escapes instead of acting.
  */
 import * as vscode from 'vscode';
 import { escapeControl } from '../core/text/terminal';

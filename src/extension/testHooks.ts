@@ -15,6 +15,7 @@
  * (a `config.` when-clause works before the extension activates; the E2E writes that setting).
  */
 import * as vscode from 'vscode';
+import { notify } from './safeOutput';
 import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { writeFileAtomicSync } from '../core/atomicFile';
@@ -54,7 +55,7 @@ export function registerTestHooks(context: vscode.ExtensionContext, log?: vscode
         result = { ...outcome, bundle, vscode: vscode.version, node: process.version };
         const summary = `SimLens integration suites: ${outcome.passed} passed, ${outcome.failed} failed`;
         log?.info(summary);
-        void vscode.window.showInformationMessage(summary);
+        void notify.info(summary);
       } catch (error) {
         // A bundle that does not load is a failure too, reported in the same file.
         const message = error instanceof Error ? error.message : String(error);
@@ -67,7 +68,7 @@ export function registerTestHooks(context: vscode.ExtensionContext, log?: vscode
           failures: [{ title: `loading ${bundle}`, error: message, stack: (error as Error)?.stack }],
         };
         log?.error(`integration suites could not run: ${message}`);
-        void vscode.window.showErrorMessage(`SimLens integration suites could not run: ${message}`);
+        void notify.error(`SimLens integration suites could not run: ${message}`);
       }
       mkdirSync(path.dirname(resultFile), { recursive: true });
       // Write to a temporary name, then rename: the E2E polls for the file and must never read half of it.

@@ -1,5 +1,5 @@
 /**
- * The HTML shell shared by every SimLens webview (conversation editor, metric panels): a strict
+ * The HTML shell shared by every SimLens webview (conversation editor, metric panels, Compare Runs): a strict
  * Content-Security-Policy with a fresh nonce, our own script and stylesheets inlined under that
  * nonce (see webviewAssets.ts), fonts and images only from the extension's `dist/webview` and
  * `media` folders, and no data in the page: the script asks for everything by message after it

@@ -2,7 +2,7 @@
  * The only way SimLens webviews create DOM: elements by tag, attributes from a fixed allow-list,
  * text as text nodes. Conversation and report data are untrusted, so there is no innerHTML and no
  * way to set an event-handler attribute, `style`, `src` or `href` from data through these helpers.
- * Shared by the conversation editor and the metric panels.
+ * Shared by the conversation editor, the metric panels and Compare Runs.
  */
 
 /** Attributes that may carry data; everything else (on*, style, src, href, srcdoc, ...) is refused. */

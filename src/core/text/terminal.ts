@@ -2,9 +2,10 @@
  * Making data safe to print. Conversation files are untrusted: an id or utterance can hold terminal
  * escape sequences (ESC ] 0 ; title BEL sets a window title, ESC [ 2 J clears the screen, C1 CSI
  * U+009B works like ESC [ on many terminals) or bidirectional overrides that make a message read
- * differently from what it says. Everything SimLens prints (CLI output, the output channel,
- * notifications) goes through `escapeControl`, which replaces each such character with a visible
- * `\u001b`-style escape. Tab and line feed are kept: they are layout, not commands.
+ * differently from what it says. `escapeControl` replaces each such character with a visible
+ * `\u001b`-style escape; the CLI's untrusted output, the import summary and the extension's output
+ * channel and notifications (src/extension/safeOutput.ts) go through it. Tab and line feed are kept:
+ * they are layout, not commands.
  *
  * Inside a JSON string the replacement is itself the JSON escape of the same character, so a JSON
  * document printed through this function still parses to the same value.

@@ -3,6 +3,7 @@
  * listeners) plus edit events for undo/redo, dirty tracking for VS Code, backups and a file watcher.
  */
 import * as vscode from 'vscode';
+import { notify } from '../safeOutput';
 import { basename, dirname } from 'node:path';
 import { editNotice, type ConversationDocumentModel, type AnnotationEdit } from '../../core/document';
 import type { ImportPreview } from '../../shared/editorProtocol';
@@ -116,7 +117,7 @@ export class ConversationDocument extends DocumentCore implements vscode.CustomD
       this.prompting = true;
       const reload = 'Reload (discard my annotations)';
       const keep = 'Keep my annotations';
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await notify.warning(
         `${name} changed on disk while you have unsaved annotations.`,
         {
           modal: true,
@@ -141,13 +142,13 @@ export class ConversationDocument extends DocumentCore implements vscode.CustomD
         for (const l of this.listeners) l.reloaded('changed on disk; your annotations were kept');
         if (lost.length) {
           const msg = `Annotations for ${lost.length} conversation(s) could not be kept because they are no longer in ${name}: ${lost.slice(0, 5).join(', ')}${lost.length > 5 ? ', …' : ''}`;
-          void vscode.window.showWarningMessage(msg);
+          void notify.warning(msg);
         }
       }
     } catch (e) {
       const msg = `Could not reload ${name}: ${(e as Error).message}`;
       this.log.error(msg);
-      void vscode.window.showErrorMessage(msg);
+      void notify.error(msg);
     } finally {
       this.prompting = false;
     }

@@ -4,6 +4,7 @@
  * `vscode://simlens.simlens/open?file=<path>&id=<conversation id>&turn=<1-based turn>`.
  */
 import * as vscode from 'vscode';
+import { notify } from '../safeOutput';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { ConversationEditorProvider, EditorRegistry, VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from './provider';
@@ -51,9 +52,7 @@ export function registerConversationEditor(
         }
         const doc = provider.activeDocument();
         if (!doc) {
-          void vscode.window.showInformationMessage(
-            'Open a conversation file in the SimLens editor first ("SimLens: Open Conversations…").',
-          );
+          void notify.info('Open a conversation file in the SimLens editor first ("SimLens: Open Conversations…").');
           return;
         }
         if (arg && (arg.id !== undefined || arg.line !== undefined)) {
@@ -70,7 +69,7 @@ export function registerConversationEditor(
         try {
           await handleDeepLink(uri, provider);
         } catch (e) {
-          void vscode.window.showErrorMessage(`SimLens link ${uri.toString(true)}: ${(e as Error).message}`);
+          void notify.error(`SimLens link ${uri.toString(true)}: ${(e as Error).message}`);
         }
       },
     }),

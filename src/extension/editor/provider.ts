@@ -4,6 +4,7 @@
  */
 import { parseViewState, type EditorViewState } from '../../shared/editorProtocol';
 import * as vscode from 'vscode';
+import { notify } from '../safeOutput';
 import { basename } from 'node:path';
 import { ConversationDocumentModel } from '../../core/document';
 import { ConversationDocument } from './conversationDocument';
@@ -84,7 +85,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         model = result.doc;
         restored = true;
         if (result.lost.length) {
-          void vscode.window.showWarningMessage(
+          void notify.warning(
             `${basename(uri.fsPath)}: unsaved annotations for ${result.lost.length} conversation(s) could not be restored because the file no longer contains them.`,
           );
         }
@@ -231,7 +232,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         line = doc.model.summaries.lineOfId(target.id);
       }
       if (line === undefined) {
-        void vscode.window.showWarningMessage(`No conversation with id "${target.id}" in ${basename(doc.uri.fsPath)}.`);
+        void notify.warning(`No conversation with id "${target.id}" in ${basename(doc.uri.fsPath)}.`);
         return false;
       }
     }

@@ -5,6 +5,7 @@
  * input boxes and quick picks, workbench commands and opening a line as text.
  */
 import * as vscode from 'vscode';
+import { notify } from '../safeOutput';
 import { basename } from 'node:path';
 import type { EditorViewState } from '../../shared/editorProtocol';
 import type { ConversationDocument } from './conversationDocument';
@@ -93,7 +94,7 @@ export class EditorSession implements vscode.Disposable {
     const read = await model.readConversation(line);
     const where = `${basename(this.document.uri.fsPath)}:${line + 1}`;
     if (model.index.size > TEXT_EDITOR_LIMIT) {
-      void vscode.window.showInformationMessage(
+      void notify.info(
         `${where} — ${read.error ?? 'valid conversation'}. The file is larger than 50 MB, which VS Code does not open as text; use "simlens validate" on the command line or open it in another editor.`,
       );
       return;

@@ -6,7 +6,8 @@
  *
  * Each command either takes a report spec as its argument (scripts, tests, keybindings:
  * `vscode.commands.executeCommand('simlens.comparePopulations', { kind: 'plsa', … })`) or asks for
- * files and options with quick picks. Computation happens in the extension host (panel.ts).
+ * files and options with quick picks. Reports are computed in a worker thread, off the extension
+ * host's event loop (panel.ts).
  */
 import * as vscode from 'vscode';
 import { notify } from '../safeOutput';
