@@ -9,26 +9,10 @@
  * that differ on every run) are left out.
  */
 import type { Conversation, Turn } from '../model';
-import type { DialoguePart, TurnDifference } from './model';
+import type { DialoguePart, PairComparison, TurnDifference } from './model';
 
 /** Trace keys never compared: they differ on every run without saying anything about behaviour. */
 export const IGNORED_TRACE_FIELDS: readonly string[] = ['llm_calls', 'llm_call_ids'];
-
-/** How the two conversations of a pair differ. */
-export interface PairComparison {
-  /** No dialogue part and no trace field differs (outcomes are compared by the caller). */
-  identical: boolean;
-  /** First turn (0-based) whose dialogue differs; absent when the dialogues are equal. */
-  turn?: number;
-  /** What differed there, in the order it happened (the first entry is what diverged first). */
-  parts: DialoguePart[];
-  /** Trace fields that differ at `turn` (the state behind the divergent turn). */
-  traceFieldsAtTurn: string[];
-  /** First turn (0-based) where any trace field differs; absent when the traces are equal. */
-  traceTurn?: number;
-  /** The trace fields that differ at `traceTurn`. */
-  traceFields: string[];
-}
 
 /** Deep equality of JSON values, key order ignored (what comparing canonical JSON texts decides, without building them). */
 export function sameJson(a: unknown, b: unknown): boolean {

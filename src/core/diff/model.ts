@@ -42,7 +42,24 @@ export interface RunSide {
   seed?: string;
 }
 
-export interface PairSummary {
+/** How the two conversations of a pair differ (comparePair, compare.ts). */
+export interface PairComparison {
+  /** No dialogue part and no trace field differs (outcomes are compared by the caller). */
+  identical: boolean;
+  /** First turn (0-based) whose dialogue differs; absent when the dialogues are equal. */
+  turn?: number;
+  /** What differed there, in the order it happened (the first entry is what diverged first). */
+  parts: DialoguePart[];
+  /** Trace fields that differ at `turn` (the state behind the divergent turn). */
+  traceFieldsAtTurn: string[];
+  /** First turn (0-based) where any trace field differs; absent when the traces are equal. */
+  traceTurn?: number;
+  /** The trace fields that differ at `traceTurn`. */
+  traceFields: string[];
+}
+
+/** One pair of a run diff: where its two conversations are, how they differ, their outcomes. */
+export interface PairSummary extends PairComparison {
   /** The pairing key ("seed 7 #12", "id abc"). */
   key: string;
   idA: string;
@@ -50,16 +67,8 @@ export interface PairSummary {
   /** 1-based line numbers in each file. */
   lineA: number;
   lineB: number;
-  /** Neither dialogue nor trace differs. */
+  /** Dialogue, trace and outcome are all equal (the comparison's `identical` and the same outcome). */
   identical: boolean;
-  /** First turn (0-based) whose dialogue differs, and what differed there (first entry first). */
-  turn?: number;
-  parts: DialoguePart[];
-  /** Trace fields that differ at `turn`. */
-  traceFieldsAtTurn: string[];
-  /** First turn (0-based) whose trace differs, and the fields there. */
-  traceTurn?: number;
-  traceFields: string[];
   outcomeA: OutcomeLabel;
   outcomeB: OutcomeLabel;
   turnsA: number;

@@ -22,8 +22,14 @@ import { isRecord } from '../model';
 
 type Rec = Record<string, unknown>;
 
-/** Metadata keys the DialogueKit importer adds (see importers/dialoguekit.ts). */
-const DK_OWN_METADATA = new Set([
+/**
+ * Metadata keys the DialogueKit importer adds (importers/dialoguekit.ts; a source key of the same
+ * name is kept as `original_<key>` there): format = "dialoguekit"; user = the user's id;
+ * participants = the original agent/user objects; source_id_key = how the id field was spelled
+ * when not `conversation_id`; source_id = the original id when it was a number; utterances = the
+ * original utterance count; speaker_changes.
+ */
+export const DIALOGUEKIT_OWN_METADATA: ReadonlySet<string> = new Set([
   'format',
   'user',
   'participants',
@@ -131,7 +137,7 @@ export function toDialogueKitDialogue(
   }
   out['conversation'] = utterances;
   let metadata: Rec;
-  if (fromDk) metadata = Object.fromEntries(Object.entries(meta).filter(([k]) => !DK_OWN_METADATA.has(k)));
+  if (fromDk) metadata = Object.fromEntries(Object.entries(meta).filter(([k]) => !DIALOGUEKIT_OWN_METADATA.has(k)));
   else {
     metadata = { ...meta };
     if (conv.outcome !== undefined) metadata['outcome'] = conv.outcome;
@@ -141,7 +147,7 @@ export function toDialogueKitDialogue(
   }
   // The importer renamed clashing original keys to original_<key>: give them their names back.
   if (fromDk) {
-    for (const k of DK_OWN_METADATA) {
+    for (const k of DIALOGUEKIT_OWN_METADATA) {
       if (`original_${k}` in metadata) {
         metadata[k] = metadata[`original_${k}`];
         delete metadata[`original_${k}`];

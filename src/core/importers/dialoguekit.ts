@@ -26,6 +26,7 @@ import { outcomeFromAcceptedList } from './outcome';
 import { IARD_LABELS } from '../taxonomy';
 import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns';
 import { isRecord } from '../model';
+import { DIALOGUEKIT_OWN_METADATA } from '../export/dialoguekit';
 
 /** The annotator name given to acts that came with the imported data. */
 export const SOURCE_ANNOTATOR = 'source';
@@ -63,21 +64,6 @@ const PARTICIPANTS: Record<string, Speaker> = {
   ASSISTANT: 'assistant',
   SYSTEM: 'assistant',
 };
-/**
- * Metadata keys the importer writes (an original key with the same name moves to `original_<key>`):
- * format = "dialoguekit"; user = the user's id; participants = the original agent/user objects;
- * source_id_key = how the id field was spelled when not `conversation_id`; source_id = the
- * original id when it was a number; utterances = original utterance count; speaker_changes.
- */
-const OWN_METADATA_KEYS = [
-  'format',
-  'user',
-  'participants',
-  'source_id_key',
-  'source_id',
-  'utterances',
-  'speaker_changes',
-];
 /** Metadata lists of accepted recommendations that set the outcome (UserSimCRS's IARD files; the raw release's spelling). */
 const ACCEPTED_KEYS = ['accepted_recommendations', 'accepted_recommendation'];
 
@@ -235,7 +221,7 @@ function convertDialogue(rd: DialogueRecord, taxonomy: string, warnings: ImportW
   if (isRecord(origMeta)) Object.assign(metadata, origMeta);
   else if (origMeta !== undefined) metadata['source_metadata'] = origMeta;
   for (const [k, v] of Object.entries(rec)) if (!DIALOGUE_KEYS.has(k)) metadata[k] = v;
-  for (const k of OWN_METADATA_KEYS) {
+  for (const k of DIALOGUEKIT_OWN_METADATA) {
     if (k in metadata) {
       metadata[`original_${k}`] = metadata[k];
       delete metadata[k];
