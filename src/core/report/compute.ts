@@ -175,6 +175,25 @@ function excludeFailures(pops: (LoadedPopulation | FeaturePopulation)[]): string
 }
 
 /**
+ * The failures left out of feature populations (the notes saying so), and one feature table per
+ * population over `requested` (PLSA's default features when none are named).
+ */
+function featureTables(
+  pops: FeaturePopulation[],
+  requested: readonly string[] | undefined,
+): { excluded: string[]; features: string[]; tables: FeatureTable[] } {
+  const excluded = excludeFailures(pops);
+  const features = requested?.length ? [...requested] : [...PLSA_DEFAULT_FEATURES];
+  const tables = pops.map((p) =>
+    featureTableOf(
+      p.rows.map((r) => r.features),
+      features,
+    ),
+  );
+  return { excluded, features, tables };
+}
+
+/**
  * The populations of a feature report: each spec's conversations turned into feature rows, or,
  * for a spec with `features`, the rows of that feature file (checked against the sources and
  * the conversations file, filtered like conversations). Progress runs from 0 to `upTo`.
@@ -251,14 +270,7 @@ function domainWarnings(pops: readonly (FeaturePopulation | LoadedPopulation)[])
 /** The PLSA report of a spec. */
 export async function computePlsa(spec: PlsaSpec, ctx: ComputeContext = {}): Promise<Report> {
   const pops = await loadFeaturePopulations(ctx, [spec.reference, ...spec.candidates], spec, 0.7);
-  const excluded = excludeFailures(pops);
-  const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
-  const tables: FeatureTable[] = pops.map((p) =>
-    featureTableOf(
-      p.rows.map((r) => r.features),
-      features,
-    ),
-  );
+  const { excluded, features, tables } = featureTables(pops, spec.features);
   await checkpoint(ctx, 'Mann-Whitney U and KS tests…', 0.75);
   // PLSA keys candidates by "file"; labels are unique, so they serve as keys here.
   const labelled = pops.map((p, i) => ({ file: p.label, table: tables[i] }));
@@ -380,14 +392,7 @@ export async function computeCounterfactual(spec: CounterfactualSpec, ctx: Compu
     specs.push(withCondition(s.to, s.to.filter?.condition ?? spec.to, `${s.label} (${spec.to})`));
   }
   const pops = await loadFeaturePopulations(ctx, specs, spec, 0.9);
-  const excluded = excludeFailures(pops);
-  const features = spec.features?.length ? spec.features : [...PLSA_DEFAULT_FEATURES];
-  const tables: FeatureTable[] = pops.map((p) =>
-    featureTableOf(
-      p.rows.map((r) => r.features),
-      features,
-    ),
-  );
+  const { excluded, features, tables } = featureTables(pops, spec.features);
   await checkpoint(ctx, 'Comparing shifts…', 0.95);
   const labels = uniqueLabels(spec.simulators.map((s) => s.label));
   const result = counterfactualValidation(
