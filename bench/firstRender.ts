@@ -18,7 +18,9 @@ export interface TimedOpen {
   kind: 'conversations' | 'empty';
   /** The session's first webview (VS Code's webview service worker is registered fresh). */
   cold: boolean;
-  /** Click in Quick Open → the frame that paints the first conversation (or the empty page), on the machine's clock. */
+  /** Click in Quick Open → the browser painted the first conversation text (Element Timing's renderTime). */
+  textMs: number;
+  /** Click → the animation frame that starts painting it (the page's requestAnimationFrame callback). */
   paintMs: number;
   /** Click → the page's HTML arrived (VS Code's host frame and service worker delivered it). */
   htmlMs: number;
@@ -28,24 +30,24 @@ export interface TimedOpen {
   steps: Record<string, number>;
 }
 
+/** A file the E2E times. */
+interface TimedFile {
+  file: string;
+  conversations: number;
+  bytes: number;
+}
+
 /** test-results/editor-webview-metrics.json. */
 export interface FirstRenderMetrics {
   date: string;
   load: string;
-  bench1x: { file: string; conversations: number; bytes: number };
-  summary: { cold: { bench1x: number; empty: number }; warm: { bench1x: number; sample: number; empty: number } };
+  files: TimedFile[];
   opens: TimedOpen[];
-  memory: Array<{
-    file: string;
-    conversations: number;
-    bytes: number;
-    domNodes: number;
-    listNodes: number;
-    jsHeapBytes: number | null;
-  }>;
+  memory: Array<TimedFile & { domNodes: number; listNodes: number; jsHeapBytes: number | null }>;
 }
 
-const TARGET_MS = 1000;
+/** Issue 26 item 20: the first conversation text on screen within 1.1x of an empty webview's text. */
+const TARGET_RATIO = 1.1;
 /** Fresh VS Code sessions per cold figure (each times only its first webview). */
 const COLD_RUNS = 3;
 
@@ -55,49 +57,58 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-/** Before and after the last change to the first render, measured the same way (kept by hand). */
-const HISTORY = `Change (2026-11-25, issue 17 item 7): the page's script and stylesheets are inlined in its HTML under the CSP nonce (no resource round trips through VS Code's service worker and the extension host), the page asks for the conversation it will show first together with "ready" (the host answers it right after \`init\`: one round trip before the first render), and the HTML no longer waits for the settings or for sniffing the file. Measured the same way on the code before the change (3 cold sessions each, same day, load average 4.4 at the end): 1x cold 985 ms against an empty webview's 440 ms (ratio 2.24), warm 1,313 ms against 1,171 ms (1.12); the page's own time from its HTML to the painted conversation (median per open) was 384 ms cold and 159 ms warm, now 208 ms and 87 ms.`;
+/** Before and after earlier changes to the first render, measured the same way (kept by hand). */
+const HISTORY = `Change (2026-11-25, issue 17 item 7): the page's script and stylesheets are inlined in its HTML under the CSP nonce (no resource round trips through VS Code's service worker and the extension host), the page asks for the conversation it will show first together with "ready" (the host answers it right after \`init\`: one round trip before the first render), and the HTML no longer waits for the settings or for sniffing the file. Measured then on the animation frame (not the text's paint), 3 cold sessions each, load average 4.4: 1x cold 985 ms against an empty webview's 440 ms (ratio 2.24) before, 726 ms against 655 ms (1.11) after; warm 1,313 ms against 1,171 ms (1.12) before, 1,297 ms against 1,163 ms (1.12) after.`;
 
 /** The section's Markdown from the E2E's metrics file. */
 export function firstRenderSection(m: FirstRenderMetrics): string {
-  const big = m.bench1x.file;
-  const ours = (cold: boolean, file = big) =>
+  const ours = (cold: boolean, file: string) =>
     m.opens.filter((o) => o.kind === 'conversations' && o.cold === cold && o.file === file);
   const empty = (cold: boolean) => m.opens.filter((o) => o.kind === 'empty' && o.cold === cold);
   const med = (os: TimedOpen[], f: (o: TimedOpen) => number) => median(os.map(f));
-  const row = (label: string, cold: boolean) => {
-    const o = med(ours(cold), (x) => x.paintMs);
-    const s = cold ? NaN : med(ours(false, 'sample.conv.jsonl'), (x) => x.paintMs);
-    const e = med(empty(cold), (x) => x.paintMs);
-    return `| ${label} | ${ours(cold).length} / ${empty(cold).length} | **${fmtMs(o)}** | ${fmtMs(s)} | ${fmtMs(e)} | ${(o / e).toFixed(2)} | ${fmtMs(o - e)} | ${fmtMs(med(ours(cold), (x) => x.playwrightMs))} |`;
-  };
-  const steps = ['html', 'script', 'ready', 'init', 'conversation', 'rendered', 'paint'] as const;
+  const ratioCell = (r: number) =>
+    Number.isFinite(r) ? `${r.toFixed(2)} ${r <= TARGET_RATIO ? '(met)' : '(**NOT met**)'}` : '-';
+  const rows = (cold: boolean) =>
+    m.files
+      .filter((f) => ours(cold, f.file).length)
+      .map((f) => {
+        const os = ours(cold, f.file);
+        const text = med(os, (o) => o.textMs);
+        const floor = med(empty(cold), (o) => o.textMs);
+        return `| ${cold ? 'cold' : 'warm'} | ${f.file} (${fmtBytes(f.bytes)}, ${f.conversations.toLocaleString('en-US')} conversations) | ${os.length} / ${empty(cold).length} | **${fmtMs(text)}** | ${fmtMs(floor)} | ${ratioCell(text / floor)} | ${fmtMs(med(os, (o) => o.paintMs))} | ${fmtMs(med(os, (o) => o.playwrightMs))} |`;
+      });
+  const steps = ['html', 'script', 'ready', 'init', 'conversation', 'rendered', 'paint', 'text'] as const;
   const stepOf = (o: TimedOpen, s: (typeof steps)[number]) =>
-    s === 'html' ? o.htmlMs : s === 'paint' ? o.paintMs : (o.steps[s] ?? NaN);
+    s === 'html' ? o.htmlMs : s === 'paint' ? o.paintMs : s === 'text' ? o.textMs : (o.steps[s] ?? NaN);
   const stepRow = (label: string, os: TimedOpen[]) =>
     `| ${label} | ${steps.map((s) => fmtMs(med(os, (o) => stepOf(o, s)))).join(' | ')} |`;
-  const coldMs = m.summary.cold.bench1x;
-  const warmMs = m.summary.warm.bench1x;
-  const warmFloor = m.summary.warm.empty;
+  const stepRows = (cold: boolean) => [
+    ...m.files
+      .filter((f) => ours(cold, f.file).length)
+      .map((f) => stepRow(`${f.file}, ${cold ? 'cold' : 'warm'}`, ours(cold, f.file))),
+    stepRow(`empty webview, ${cold ? 'cold' : 'warm'}`, empty(cold)),
+  ];
+  const all = [true, false].flatMap((cold) =>
+    m.files
+      .filter((f) => ours(cold, f.file).length)
+      .map((f) => med(ours(cold, f.file), (o) => o.textMs) / med(empty(cold), (o) => o.textMs)),
+  );
+  const worst = Math.max(...all);
   return `Machine: ${machineInfo()}. Measured ${m.date} by \`test/e2e/editor.test.ts\` ("first render against an empty webview"), load average ${m.load} at the end. Reproduce: \`npm run build && node dist/bench.js first-render\` (runs that test; \`-- --from-results\` only rewrites this section from test-results/editor-webview-metrics.json).
 
-What is timed: from the click on the file in Quick Open (the test's clock) to the frame that paints the first conversation: the page records \`performance.timeOrigin + performance.now()\` in a \`requestAnimationFrame\` callback right after the conversation is in the DOM (same machine clock). The floor is an empty webview opened the same way: \`test/e2e/emptyWebview\`, a test-only custom editor whose page is one line of static text with the same paint mark, so it costs only what VS Code itself does (editor, document, webview host frame, service worker, HTML). "Cold" is the first webview of a fresh VS Code session (median over fresh sessions: one per open); "warm" is the median of three opens after other webviews were opened and closed. Both kinds of cold open swing by a few hundred milliseconds from session to session on this machine. Playwright's own detection of the element through the two nested frames adds 250–500 ms to a wall clock, so it is shown apart and not used.
+What is timed, the way a person experiences it: from the click on the file in Quick Open (the test's clock) to the moment the browser paints the first conversation text (the first utterance; Element Timing's \`renderTime\` for an element marked \`elementtiming\`, on the machine's clock). The floor is an empty webview opened the same way and timed the same way: \`test/e2e/emptyWebview\`, a test-only custom editor whose page is one line of static text, so it costs only what VS Code itself does (editor, document, webview host frame, service worker, HTML, painting text). "Cold" is the first webview of a fresh VS Code session (median over fresh sessions: one per open); "warm" is the median of three opens after other webviews were opened and closed. Cold opens swing by a few hundred milliseconds from session to session on this machine. "Animation frame" is the earlier mark the page sets in the \`requestAnimationFrame\` callback after the conversation is in the DOM; Playwright's own detection of the element through the two nested frames adds 250–500 ms to a wall clock, so it is shown apart and not used.
 
-| open | n (SimLens / empty) | SimLens, ${m.bench1x.file} (${fmtBytes(m.bench1x.bytes)}, ${m.bench1x.conversations.toLocaleString('en-US')} conversations) | SimLens, sample (61 conversations) | empty webview (floor) | ratio 1x / floor | SimLens's own share (1x − floor) | Playwright wall, 1x |
+| open | file | n (SimLens / empty) | click → first text painted | empty webview (floor) | ratio (target ≤ ${TARGET_RATIO}) | animation frame | Playwright wall |
 |---|---|---|---|---|---|---|---|
-${row('cold (first webview of the session)', true)}
-${row('warm (median)', false)}
+${[...rows(true), ...rows(false)].join('\n')}
 
-Where the time goes (1x file, from the click; medians): the page's HTML arrives, its inlined script starts, "ready" (with the conversation it will show first) is posted, \`init\` and the first conversation arrive, the conversation is in the DOM, the frame is painted.
+Where the time goes (from the click; medians): the page's HTML arrives, its inlined script starts, "ready" (with the conversation it will show first) is posted, \`init\` and the first conversation arrive, the conversation is in the DOM, the animation frame, the text painted.
 
-| open | HTML arrived | script started | ready sent | init received | conversation received | in the DOM | painted |
-|---|---|---|---|---|---|---|---|
-${stepRow('cold', ours(true))}
-${stepRow('warm', ours(false))}
-${stepRow('empty webview, cold', empty(true))}
-${stepRow('empty webview, warm', empty(false))}
+| open | HTML arrived | script started | ready sent | init received | conversation received | in the DOM | animation frame | text painted |
+|---|---|---|---|---|---|---|---|---|
+${[...stepRows(true), ...stepRows(false)].join('\n')}
 
-Warm opens wait ~0.75–0.8 s before the page's HTML is even fetched, the empty webview as much as ours: in the browser-served workbench every webview shares one origin, and each new webview registers VS Code's webview service worker again under its own id; the fetch of VS Code's \`fake.html\` for the new frame waits for that worker (its \`workerStart\` comes ~0.8 s after the frame is created). Desktop VS Code gives each webview its own origin, so this wait is specific to the browser workbench (not measured here: no desktop VS Code on this machine).
+Warm opens wait ~0.75–0.8 s before the page's HTML is even fetched, the empty webview as much as ours: in the browser-served workbench every webview shares one origin, and each new webview registers VS Code's webview service worker again under its own id; the fetch of VS Code's \`fake.html\` for the new frame waits for that worker. Desktop VS Code gives each webview its own origin, so this wait is specific to the browser workbench (not measured here: no desktop VS Code on this machine).
 
 ${HISTORY}
 
@@ -107,7 +118,7 @@ Memory after scrolling the list half-way (the list renders only visible rows, so
 |---|---|---|---|
 ${m.memory.map((x) => `| ${x.file} (${fmtBytes(x.bytes)}) | ${x.conversations.toLocaleString('en-US')} | ${x.domNodes} / ${x.listNodes} | ${x.jsHeapBytes === null ? '-' : fmtBytes(x.jsHeapBytes)} |`).join('\n')}
 
-Target (issue 17): first render of the 1x file under ${TARGET_MS.toLocaleString('en-US')} ms in the real workbench. Cold (a newly opened window): ${fmtMs(coldMs)}, ${coldMs < TARGET_MS ? 'met' : 'NOT met'}. Warm: ${fmtMs(warmMs)}, ${warmMs < TARGET_MS ? 'met' : 'NOT met'}; the empty webview alone takes ${fmtMs(warmFloor)} there (ratio ${(warmMs / warmFloor).toFixed(2)}), so no page can meet it in this workbench after the first webview.`;
+Target (issue 26 item 20): the first conversation text on screen within ${TARGET_RATIO}x of an empty webview's, for every file, cold and warm. Worst ratio: ${worst.toFixed(2)}, ${worst <= TARGET_RATIO ? 'met' : '**NOT met**'}.`;
 }
 
 export async function run(args: string[] = []): Promise<void> {
@@ -119,7 +130,7 @@ export async function run(args: string[] = []): Promise<void> {
       {
         cwd: repoRoot(),
         stdio: 'inherit',
-        env: { ...process.env, SIMLENS_FIRST_RENDER_COLD: String(COLD_RUNS) },
+        env: { ...process.env, SIMLENS_FIRST_RENDER_COLD: String(COLD_RUNS), SIMLENS_FIRST_RENDER_ROUNDS: '3' },
       },
     );
     if (r.status !== 0) throw new Error(`the first-render E2E test failed (exit ${r.status})`);
@@ -128,6 +139,6 @@ export async function run(args: string[] = []): Promise<void> {
   const metrics = JSON.parse(readFileSync(file, 'utf8')) as FirstRenderMetrics;
   updateResultsSection('Editor first render (real VS Code)', firstRenderSection(metrics));
   console.log(
-    `wrote the "Editor first render (real VS Code)" section of bench/RESULTS.md: cold ${fmtMs(metrics.summary.cold.bench1x)}, warm ${fmtMs(metrics.summary.warm.bench1x)} (empty webview ${fmtMs(metrics.summary.cold.empty)} / ${fmtMs(metrics.summary.warm.empty)})`,
+    `wrote the "Editor first render (real VS Code)" section of bench/RESULTS.md (${metrics.opens.length} timed opens)`,
   );
 }

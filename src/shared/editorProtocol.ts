@@ -20,7 +20,7 @@ import {
 import { parseAtEdge } from './rpc';
 import { VIEW_STATE_VERSION, viewStateVersionProblem } from './editorView';
 
-export { VIEW_STATE_VERSION, viewStateVersionProblem } from './editorView';
+export { VIEW_STATE_VERSION, isEmptyFilter, viewStateVersionProblem } from './editorView';
 
 // The document's data types are core's (src/core/document/types.ts); both sides take them from here.
 export {
@@ -60,6 +60,18 @@ export interface EditorInit {
    * to convert it (the `convert` message).
    */
   importable?: ImportPreview;
+}
+
+/**
+ * What the host puts in the page's HTML (#app data-boot) when it has it at hand, so the first
+ * conversation is drawn without a round trip through the extension host: the `init` the page would
+ * get after "ready", and the conversation it would ask for first (line 1 of a fresh view, or the one
+ * of the restored view state). The page uses `first` only when it is the line it would ask for, and
+ * says so with "ready" (`booted`); otherwise everything goes by message as without a boot.
+ */
+export interface EditorBoot {
+  init: EditorInit;
+  first?: { line: number; id: string; conversation?: Conversation; error?: string };
 }
 
 /** What converting the file would give (see src/extension/editor/convert.ts). */
@@ -173,8 +185,16 @@ export function parseViewState(
 }
 
 export const WebviewMessageSchema = z.discriminatedUnion('type', [
-  /** The page loaded; `first` is the conversation it will show first, answered right after `init`. */
-  z.object({ type: z.literal('ready'), first: z.object({ requestId, line: lineIndex }).optional() }),
+  /**
+   * The page loaded; `first` is the conversation it will show first, answered right after `init`.
+   * `booted`: the page took `init` (and the conversation it shows first, unless it asks for `first`)
+   * from its HTML (EditorBoot), so the host does not send them again.
+   */
+  z.object({
+    type: z.literal('ready'),
+    first: z.object({ requestId, line: lineIndex }).optional(),
+    booted: z.literal(true).optional(),
+  }),
   z.object({ type: z.literal('setFilter'), filter: SummaryFilterSchema }),
   z.object({ type: z.literal('viewState'), state: EditorViewStateSchema }),
   z.object({

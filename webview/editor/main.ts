@@ -9,12 +9,13 @@
 import type { Conversation } from '../../src/shared/model';
 import type {
   AgreementResult,
+  EditorBoot,
   EditorInit,
   HostMessage,
   ImportPreview,
   SearchStats,
-  SummaryFilter,
 } from '../../src/shared/editorProtocol';
+import { isEmptyFilter } from '../../src/shared/editorView';
 import { HostApi, type ViewState } from './api';
 import { renderAnnotationPanel } from './annotation';
 import { AnnotationController } from './annotator';
@@ -178,7 +179,6 @@ export class EditorApp {
       }),
     );
     this.sendReady();
-    mark('simlens:ready');
   }
 
   /**
@@ -186,27 +186,54 @@ export class EditorApp {
    * answers it right after `init` (one round trip before the first render, not two): the one
    * selected before the webview was hidden, or line 1 of a fresh, unfiltered view. The host leaves
    * it unanswered when it has a conversation to reveal or the file is not conversation JSONL;
-   * `onInit` decides.
+   * `onInit` decides. With boot data in the HTML (EditorBoot) the page takes `init`, and that
+   * conversation when it is the one it would ask for, from there: no round trip at all.
    */
   private sendReady(): void {
+    const boot = this.takeBoot();
     const state = this.store.state;
-    let line: number;
+    let line: number | undefined;
+    let asked: 'restored' | 'line1' | undefined;
     if (state.line !== undefined) {
       this.pendingTurn = state.turn;
       line = state.line;
-      this.load = { phase: 'starting', asked: 'restored' };
+      asked = 'restored';
     } else if (isEmptyFilter(state.filter)) {
       line = 0;
-      this.load = { phase: 'starting', asked: 'line1' };
-    } else {
-      this.api.post({ type: 'ready' });
-      return;
+      asked = 'line1';
     }
-    this.api.rpc.request(
-      'conversation',
-      (requestId) => ({ type: 'ready', first: { requestId, line } }),
-      (m) => this.onConversationReply(m),
-    );
+    this.load = { phase: 'starting', asked };
+    const booted = boot ? ({ booted: true } as const) : {};
+    const first = boot?.first && boot.first.line === line ? boot.first : undefined;
+    if (line === undefined || first) this.api.post({ type: 'ready', ...booted });
+    else {
+      const ask = line;
+      this.api.rpc.request(
+        'conversation',
+        (requestId) => ({ type: 'ready', first: { requestId, line: ask }, ...booted }),
+        (m) => this.onConversationReply(m),
+      );
+    }
+    mark('simlens:ready');
+    if (!boot) return;
+    mark('simlens:init');
+    this.onInit(boot.init);
+    if (first && this.load.phase === 'first') {
+      mark('simlens:conversation');
+      this.onConversation({ type: 'conversation', requestId: 0, viewIndex: -1, ...first });
+    }
+  }
+
+  /** The boot data in the page's HTML (#app data-boot), read once; undefined without it or when unreadable. */
+  private takeBoot(): EditorBoot | undefined {
+    const raw = this.root.dataset.boot;
+    if (raw === undefined) return undefined;
+    delete this.root.dataset.boot;
+    try {
+      return JSON.parse(raw) as EditorBoot;
+    } catch {
+      return undefined;
+    }
   }
 
   // Layout ---------------------------------------------------------------------------------
@@ -656,6 +683,12 @@ export class EditorApp {
     if (!document.body.dataset.firstRenderMs) {
       document.body.dataset.firstRenderMs = String(Math.round(performance.now()));
       mark('simlens:rendered');
+      // The first text a person reads (the first utterance, or the id of an empty conversation):
+      // the browser reports when it is painted (Element Timing, see observeFirstText).
+      (this.transcriptEl.querySelector('.msg .bubble') ?? this.main.querySelector('.conv-id'))?.setAttribute(
+        'elementtiming',
+        FIRST_TEXT,
+      );
       // And on the machine's clock, in the frame that paints it (the E2E compares it with the
       // moment the file was chosen in Quick Open).
       requestAnimationFrame(
@@ -812,20 +845,40 @@ export class EditorApp {
   }
 }
 
+/** The Element Timing identifier of the first conversation text on screen. */
+const FIRST_TEXT = 'simlens-first-text';
+
+/** Element Timing's entry (not in TypeScript's DOM library yet). */
+interface ElementTimingEntry extends PerformanceEntry {
+  identifier: string;
+  renderTime: number;
+  loadTime: number;
+}
+
+/**
+ * Records, on the machine's clock, when the browser painted the first conversation text
+ * (`data-text-visible-epoch`, read by the E2E first-render benchmark): the moment a person can read it,
+ * later than the animation frame that starts painting it. Absent where Element Timing is (jsdom).
+ */
+function observeFirstText(): void {
+  if (typeof PerformanceObserver !== 'function' || !PerformanceObserver.supportedEntryTypes?.includes('element'))
+    return;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as ElementTimingEntry[]) {
+      if (e.identifier !== FIRST_TEXT) continue;
+      document.body.dataset.textVisibleEpoch = String(
+        Math.round(performance.timeOrigin + (e.renderTime || e.loadTime)),
+      );
+      observer.disconnect();
+      return;
+    }
+  });
+  observer.observe({ type: 'element', buffered: true });
+}
+
 /** A user-timing mark (see `start`); absent in jsdom. */
 function mark(name: string): void {
   if (typeof performance.mark === 'function') performance.mark(name);
-}
-
-/** No facet, text or state restriction: the view is every conversation line in file order. */
-function isEmptyFilter(filter: SummaryFilter | undefined): boolean {
-  if (!filter) return true;
-  const { validity, speaker, ...rest } = filter;
-  return (
-    (validity === undefined || validity === 'all') &&
-    (speaker === undefined || speaker === 'both' || !rest.text) &&
-    Object.values(rest).every((v) => v === undefined || v === '')
-  );
 }
 
 /** Entry point: runs when the page loads (the bundle is an IIFE). */
@@ -833,6 +886,7 @@ export function start(): EditorApp | undefined {
   // User-timing marks of the first render (read by the E2E first-render test): script start,
   // "ready" sent, init and the first conversation received, first conversation in the DOM.
   mark('simlens:script');
+  observeFirstText();
   const root = document.getElementById('app');
   if (!root) return undefined;
   return new EditorApp(root);

@@ -10,8 +10,9 @@
  * jsdom tests, by a port that wires this controller to the real page in jsdom.
  */
 import { basename } from 'node:path';
-import type { EditorViewState } from '../../shared/editorProtocol';
+import type { EditorBoot, EditorInit, EditorViewState } from '../../shared/editorProtocol';
 import {
+  isEmptyFilter,
   parseWebviewMessage,
   type HostMessage,
   type ImportPreview,
@@ -188,28 +189,63 @@ export class EditorController implements DocumentListener {
     return this.settings ?? (await this.port.readSettings());
   }
 
-  /** The webview loaded: `init` at once (before the index when it is still being built), then the rest. */
-  private async onReady(first: { requestId: number; line: number } | undefined): Promise<void> {
+  /** Settings and the import preview, read ahead while the page loads (kept for the next `init`). */
+  private async initInputs(): Promise<[EditorSettings, ImportPreview | undefined]> {
+    this.initData ??= this.readInitData();
+    return this.initData.catch(() => (this.initData = this.readInitData()));
+  }
+
+  /** What `init` says now. */
+  private initMessage(settings: EditorSettings, importable: ImportPreview | undefined): EditorInit {
+    const indexed = this.document.indexed;
+    return {
+      fileName: this.name,
+      filePath: this.document.fsPath,
+      fileSize: indexed?.index.size ?? 0,
+      lineCount: indexed?.lineCount ?? 0,
+      indexing: indexed ? undefined : true,
+      ...settings,
+      reveal: this.pendingReveal,
+      importable,
+    };
+  }
+
+  /**
+   * The page's boot data (EditorBoot, put in its HTML): `init` as "ready" would get it, and the
+   * conversation a page with `viewState` asks for first (line 1 of a fresh unfiltered view, or the
+   * restored line) when it can be read now. Undefined when `init` cannot be read; never throws.
+   */
+  async boot(viewState?: EditorViewState): Promise<EditorBoot | undefined> {
+    try {
+      const [settings, importable] = await this.initInputs();
+      const init = this.initMessage(settings, importable);
+      if (importable || init.reveal) return { init };
+      const line = viewState?.line ?? (isEmptyFilter(viewState?.filter) ? 0 : undefined);
+      if (line === undefined) return { init };
+      const indexed = this.document.indexed;
+      let read: ConversationRead | undefined;
+      if (indexed) read = line < indexed.lineCount ? await indexed.readConversation(line) : undefined;
+      else if (line === 0) read = await this.firstConversation();
+      if (!read || read.blank) return { init };
+      return { init, first: { line, id: read.id, conversation: read.conversation, error: read.error } };
+    } catch (e) {
+      trace(() => `boot data failed: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * The webview loaded: `init` at once (before the index when it is still being built), then the rest.
+   * A booted page (EditorBoot) already has `init`, and its first conversation unless it asks for `first`.
+   */
+  private async onReady(first: { requestId: number; line: number } | undefined, booted = false): Promise<void> {
     this.ready = true;
-    const ahead = this.initData;
+    const [settings, importable] = await this.initInputs();
     this.initData = undefined;
-    const [settings, importable] = await (ahead ?? this.readInitData()).catch(() => this.readInitData());
     this.settings = settings;
     const reveal = this.pendingReveal;
     const indexed = this.document.indexed;
-    this.post({
-      type: 'init',
-      init: {
-        fileName: this.name,
-        filePath: this.document.fsPath,
-        fileSize: indexed?.index.size ?? 0,
-        lineCount: indexed?.lineCount ?? 0,
-        indexing: indexed ? undefined : true,
-        ...this.settings,
-        reveal: this.pendingReveal,
-        importable,
-      },
-    });
+    if (!booted) this.post({ type: 'init', init: this.initMessage(settings, importable) });
     this.pendingReveal = undefined;
     // Notices this page may have missed while it (re)loaded; the page drops ids it already shows.
     const replayed = new Set<number>();
@@ -249,7 +285,7 @@ export class EditorController implements DocumentListener {
   }
 
   private async handle(msg: WebviewMessage): Promise<void> {
-    if (msg.type === 'ready') return this.onReady(msg.first);
+    if (msg.type === 'ready') return this.onReady(msg.first, msg.booted);
     // The page opened the revealed conversation: a later reload of the page (a move to another
     // editor group, hide and show) must restore what the user selected since, not reveal it again.
     if (msg.type === 'openConversation' && this.pendingReveal?.line === msg.line) this.pendingReveal = undefined;

@@ -1,32 +1,25 @@
 /** The editor webview's HTML shell (see ../webviewHtml.ts for the CSP and resource roots). */
 import * as vscode from 'vscode';
 import { webviewHtml, webviewResourceRoots } from '../webviewHtml';
-import type { EditorViewState } from '../../shared/editorProtocol';
+import type { EditorBoot, EditorViewState } from '../../shared/editorProtocol';
+import { appDataAttributes } from './pageData';
 
 export const editorResourceRoots = webviewResourceRoots;
 
-/** Escapes text for a double-quoted HTML attribute. */
-function attr(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;');
-}
-
 /**
- * The page; it holds no conversation data: the script asks for everything by message. `viewState`
- * is what the editor showed last time this file was open (validated; in a data attribute, never as
- * script), so reopening the file or reloading the window restores it.
+ * The page. `viewState` is what the editor showed last time this file was open, so reopening the
+ * file or reloading the window restores it; `boot` is the `init` and first conversation the page would
+ * otherwise ask for by message (EditorBoot). Both are JSON in data attributes, never script: the
+ * conversation text is untrusted.
  */
 export function editorHtml(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
   allowRemoteImages: boolean,
   viewState?: EditorViewState,
+  boot?: EditorBoot,
 ): string {
-  const saved = viewState ? ` data-view-state="${attr(JSON.stringify(viewState))}"` : '';
+  const saved = appDataAttributes(viewState, boot);
   return webviewHtml(webview, extensionUri, {
     css: 'editor.css',
     script: 'editor.js',

@@ -23,6 +23,9 @@ export const VIEW_TYPE_ANY_JSONL = 'simlens.conversationsAnyJsonl';
  * State shared by the providers of both view types, so commands find the active editor whichever
  * view type opened it. Keys are the document URI strings.
  */
+/** How long the page's HTML waits for its boot data (EditorBoot) before it is set without it. */
+const BOOT_WAIT_MS = 250;
+
 export class EditorRegistry {
   /** Per file: the session of its most recently active editor (reveals go there). */
   readonly sessions = new Map<string, EditorSession>();
@@ -140,11 +143,22 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
       }
       return parsed?.ok ? parsed.state : undefined;
     };
-    const render = () => {
-      panel.webview.html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri), savedView());
+    // The page's first conversation goes in its HTML when the host has it at hand (the settings, the
+    // format sniff and line 1 are read ahead while VS Code sets up the webview): the first text is then
+    // drawn without a round trip through the extension host. Waited for at most BOOT_WAIT_MS; the page
+    // asks by message for anything the HTML lacks.
+    let disposed = false;
+    const render = async () => {
+      const view = savedView();
+      const boot = await Promise.race([
+        session.controller.boot(view),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), BOOT_WAIT_MS)),
+      ]);
+      if (disposed) return;
+      panel.webview.html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri), view, boot);
     };
     const session = new EditorSession(document, panel, this.log);
-    session.onHtmlRebuild = render;
+    session.onHtmlRebuild = () => void render();
     session.onViewState = (state) => void this.context.workspaceState.update(stateKey, state);
     const panels = this.registry.panels.get(key) ?? new Set<EditorSession>();
     this.registry.panels.set(key, panels.add(session));
@@ -156,6 +170,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
       this.sessions.set(key, session);
     });
     panel.onDidDispose(() => {
+      disposed = true;
       session.dispose();
       panels.delete(session);
       if (panels.size === 0) this.registry.panels.delete(key);
@@ -167,7 +182,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
       }
       if (this.activeUri === key && !panels.size) this.activeUri = undefined;
     });
-    render();
+    await render();
     const pending = this.pendingReveals.get(key);
     if (pending) {
       this.pendingReveals.delete(key);

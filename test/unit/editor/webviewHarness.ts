@@ -24,6 +24,8 @@ import { CONVAPPAREL_TAXONOMY, builtinTaxonomy } from '../../../src/core/taxonom
 import { ConversationDocumentModel } from '../../../src/core/document';
 import { DocumentCore, type EditorLog } from '../../../src/extension/editor/documentCore';
 import { EditorController, type EditorSettings } from '../../../src/extension/editor/controller';
+import { appDataAttributes } from '../../../src/extension/editor/pageData';
+import { parseViewState } from '../../../src/shared/editorProtocol';
 
 /** The webview bundle as a string (built once per test process). */
 export function webviewBundle(): Promise<string> {
@@ -62,6 +64,11 @@ export interface HarnessOptions {
   pageViewState?: unknown;
   /** The line index is ready this much later (a slow index): line 1 is served before it. */
   indexDelayMs?: number;
+  /**
+   * The host puts its boot data (EditorBoot: init and the first conversation) in the page's HTML, as
+   * the real provider does when it has them at hand (src/extension/editor/provider.ts).
+   */
+  boot?: boolean;
 }
 
 export interface Harness {
@@ -80,6 +87,8 @@ export interface Harness {
   fired: string[];
   /** The real host side. */
   controller: EditorController;
+  /** The conversation id on screen when the page's script had just run (before any host message). */
+  idAtLoad: string | undefined;
   /** The file the conversations were written to. */
   file: string;
   /** Last state given to setState. */
@@ -118,10 +127,7 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
   for (let i = 0; i < count; i++) lines.push(lineOf(rows[i % rows.length]));
   writeFileSync(file, lines.length ? lines.join('\n') + '\n' : '');
 
-  const pageState =
-    opts.pageViewState === undefined
-      ? ''
-      : ` data-view-state="${JSON.stringify(opts.pageViewState).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')}"`;
+  const pageState = appDataAttributes(opts.pageViewState as EditorViewState | undefined);
   const dom = new JSDOM(
     `<!DOCTYPE html><html><head></head><body><div id="app" class="app"${pageState}></div></body></html>`,
     {
@@ -210,6 +216,13 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     saveViewState: (s: EditorViewState) => void record('saveViewState', s),
   });
   if (opts.init?.reveal) controller.reveal(opts.init.reveal.line, opts.init.reveal.turn);
+  if (opts.boot) {
+    // The page's HTML as the provider writes it: the view state of last time and the boot data.
+    const parsed = parseViewState(opts.pageViewState);
+    const boot = await controller.boot(parsed?.ok ? parsed.state : undefined);
+    const app = window.document.getElementById('app')!;
+    app.outerHTML = `<div id="app" class="app"${appDataAttributes(opts.pageViewState as EditorViewState | undefined, boot)}></div>`;
+  }
 
   w.acquireVsCodeApi = () => ({
     postMessage: (m: WebviewMessage) => {
@@ -224,6 +237,7 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     },
   });
   window.eval(code);
+  const idAtLoad = window.document.querySelector('.conv-id')?.textContent ?? undefined;
   const harness: Harness = {
     dom,
     window,
@@ -234,6 +248,7 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     logged,
     fired,
     controller,
+    idAtLoad,
     file,
     state: () => state,
     send,
