@@ -103,7 +103,7 @@ function readConfigFile(file: string): LlmSettingsInput {
  * Settings input from flags, env and the config file. `outFile` places the default cache.
  * Throws UsageError on a bad value, naming the flag or file.
  */
-export function llmSettingsInputFromFlags(flags: LlmFlagValues, io: CliIo, outFile?: string): LlmSettingsInput {
+function llmSettingsInputFromFlags(flags: LlmFlagValues, io: CliIo, outFile?: string): LlmSettingsInput {
   const file: LlmSettingsInput = flags['llm-config'] ? readConfigFile(resolvePath(io, flags['llm-config'])) : {};
   const envBase = io.env.SIMLENS_BASE_URL || io.env.OPENAI_BASE_URL;
   const defaults: LlmRoleInput = { ...(envBase ? { baseUrl: envBase } : {}), ...(file.defaults ?? {}) };

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { convertToJsonl } from './editor/convert';
 
-export const CONVERT_COMMAND = 'simlens.convertFile';
+const CONVERT_COMMAND = 'simlens.convertFile';
 
 export function registerConvertCommand(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): void {
   context.subscriptions.push(

@@ -80,7 +80,7 @@ export function registeredSimulators(output?: vscode.LogOutputChannel): Simulato
 }
 
 /** An external simulator the run talks to: how to start it. */
-export interface ExternalChoice {
+interface ExternalChoice {
   spec: string;
   cwd: string;
   env?: Record<string, string>;
@@ -406,7 +406,7 @@ function maxConsecutiveFailures(): number {
 }
 
 /** The closing message: what happened, how many conversations, and the failures per reason. */
-export function runSummary(m: RunManifest, file: string): string {
+function runSummary(m: RunManifest, file: string): string {
   const c = m.counts;
   const failures = new FailureTally(0, {
     failed: c.failed,

@@ -21,7 +21,7 @@ function kappaCell(x: number | null): HTMLElement {
   return h('td', { class: `kappa ${cls}`, attrs: { title: band } }, k(x));
 }
 
-export interface AgreementViewOptions {
+interface AgreementViewOptions {
   result: AgreementResult | undefined;
   loading: boolean;
   map: boolean;

@@ -36,7 +36,7 @@ export function currentAnnotation(
   return { acts: a ? [...a.acts] : [], note: a?.note ?? '' };
 }
 
-export interface AnnotationPanelOptions {
+interface AnnotationPanelOptions {
   conv: Conversation;
   ref: UtteranceRef | undefined;
   index: number;
@@ -57,7 +57,7 @@ export interface AnnotationPanelOptions {
  * The built-in taxonomy other annotators of this conversation used, when it differs from the
  * active one (their annotations' `taxonomy` field, else the taxonomy their labels belong to).
  */
-export function taxonomyOffer(
+function taxonomyOffer(
   conv: Conversation,
   me: string,
   active: string,

@@ -4,7 +4,7 @@ import type { AnnotationController } from './annotator';
 import type { Player } from './player';
 import type { ViewStateStore } from './viewState';
 
-export interface KeyTargets {
+interface KeyTargets {
   store: ViewStateStore;
   player: Player;
   annotation: AnnotationController;

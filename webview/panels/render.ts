@@ -37,7 +37,7 @@ export interface RenderHooks {
   openLink(sectionId: string, row: number): void;
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   restored?: boolean;
   canRecompute: boolean;
   /** For PLSA: which distribution style is shown (offers the other one). */
@@ -153,7 +153,7 @@ function tableWrap(label: string, table: HTMLTableElement): HTMLElement {
  * of the link column of rows that carry a `link` are buttons that open the linked conversation.
  * `alpha` (the report's significance level) places closest p-values on the closeness scale.
  */
-export function tableElement(table: TableSection, onLink?: (row: number) => void, alpha?: number): HTMLTableElement {
+function tableElement(table: TableSection, onLink?: (row: number) => void, alpha?: number): HTMLTableElement {
   const linkKey = table.linkColumn ?? table.columns[0]?.key;
   const numeric = table.columns.map((c) => c.format !== undefined && c.format !== 'text');
   // Header text in a block of bounded width: table cells ignore max-width, so a long label (a file

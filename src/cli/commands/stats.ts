@@ -37,7 +37,7 @@ export interface CorpusStats {
 const NONE = '(none)';
 
 /** Adds one conversation to the running totals. */
-export function addConversation(s: CorpusStats, conv: Conversation): void {
+function addConversation(s: CorpusStats, conv: Conversation): void {
   s.conversations++;
   s.turns += conv.turns.length;
   for (const turn of conv.turns) {

@@ -17,13 +17,13 @@ import { defaultActAliases, toAgentAct, toUserAct, type ActAliases } from '../ta
 import type { ActAgreement, AgreementReport, AgreementResult, FleissReport } from './types';
 
 /** Label used in the confusion matrix when an annotation has a note but no act. */
-export const NO_ACT = '(none)';
+const NO_ACT = '(none)';
 /** Taxonomy name shown for an annotator whose labels fit no known taxonomy. */
-export const UNKNOWN_TAXONOMY = 'unknown';
+const UNKNOWN_TAXONOMY = 'unknown';
 /** The taxonomy `map` maps every side to. */
-export const MAPPED_TAXONOMY = 'zhang-balog';
+const MAPPED_TAXONOMY = 'zhang-balog';
 
-export interface AgreementOptions {
+interface AgreementOptions {
   /** Act order of the tables (e.g. the active taxonomy's); acts not in it follow alphabetically. */
   order?: { user?: readonly string[]; assistant?: readonly string[] };
   /** Only these annotators (default: all). */
@@ -250,7 +250,7 @@ function pairReport(
 }
 
 /** What `computeAgreement` needs from a document (kept structural so tests can pass fakes). */
-export interface AgreementSource {
+interface AgreementSource {
   summarizeAll(): Promise<void>;
   readonly summaries: { annotatedLines(): number[] };
   readConversation(line: number): Promise<{ conversation?: Conversation }>;

@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { BUILTIN_TAXONOMIES, builtinTaxonomy, parseTaxonomy, CONVAPPAREL_TAXONOMY, type Taxonomy } from '../taxonomy';
 
 /** The resolved taxonomy, plus an error when the setting was unusable (then the default is used). */
-export interface ResolvedTaxonomy {
+interface ResolvedTaxonomy {
   taxonomy: Taxonomy;
   error?: string;
 }

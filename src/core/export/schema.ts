@@ -14,7 +14,7 @@ export const CONVERSATION_SCHEMA_VERSION = 1;
 /** Where the shipped copy lives, relative to the extension root. */
 export const CONVERSATION_SCHEMA_FILE = `media/schemas/conversation.v${CONVERSATION_SCHEMA_VERSION}.schema.json`;
 
-export const CONVERSATION_SCHEMA_ID = `https://raw.githubusercontent.com/simlens/simlens/main/${CONVERSATION_SCHEMA_FILE}`;
+const CONVERSATION_SCHEMA_ID = `https://raw.githubusercontent.com/simlens/simlens/main/${CONVERSATION_SCHEMA_FILE}`;
 
 /** zod writes an open object as `additionalProperties: {}`; `true` says the same, readably. */
 function openObjects(node: unknown): unknown {

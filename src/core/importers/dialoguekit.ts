@@ -28,7 +28,7 @@ import { buildTurns, type SourceAnnotation, type SourceUtterance } from './turns
 import { isRecord } from '../model';
 
 /** The annotator name given to acts that came with the imported data. */
-export const SOURCE_ANNOTATOR = 'source';
+const SOURCE_ANNOTATOR = 'source';
 
 /** One dialogue record to convert, with where it came from (for messages). */
 export interface DialogueRecord {
@@ -134,7 +134,7 @@ function collectIntents(records: readonly DialogueRecord[]): Set<string> {
  * The taxonomy name recorded on imported annotations: "iard" when every intent in the file is an
  * IARD label, else "dialoguekit" (the CIR6-derived DISCLOSE/REVEAL/INQUIRE/... scheme and others).
  */
-export function guessDialogueKitTaxonomy(records: readonly DialogueRecord[]): string {
+function guessDialogueKitTaxonomy(records: readonly DialogueRecord[]): string {
   const intents = collectIntents(records);
   if (intents.size > 0 && [...intents].every((i) => IARD_LABELS.has(i))) return 'iard';
   return 'dialoguekit';

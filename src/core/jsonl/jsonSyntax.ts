@@ -18,7 +18,7 @@
  */
 
 /** The first syntax error in a JSON text. */
-export interface JsonSyntaxError {
+interface JsonSyntaxError {
   /** 0-based UTF-16 offset of the offending character (text length when the text ends too early). */
   offset: number;
   message: string;
@@ -42,10 +42,10 @@ function isHex(c: number): boolean {
 }
 
 /** What the checked text is, for messages: one JSONL line or a whole JSON file. */
-export type JsonUnit = 'line' | 'file';
+type JsonUnit = 'line' | 'file';
 
 /** Shows the character at `i` for a message: 'x', U+0000 for invisible ones, or "the end of the line" (or file). */
-export function describeChar(text: string, i: number, unit: JsonUnit = 'line'): string {
+function describeChar(text: string, i: number, unit: JsonUnit = 'line'): string {
   if (i >= text.length) return `the end of the ${unit}`;
   const cp = text.codePointAt(i) ?? 0;
   if (cp === 0x09) return 'U+0009 (a tab)';

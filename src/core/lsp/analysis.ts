@@ -26,7 +26,7 @@ import { escapeMarkdown } from '../text/escape';
 
 export const DIAGNOSTIC_SOURCE = 'simlens';
 /** The conversation editor's command that opens a file at a conversation (src/extension/editor). */
-export const GO_TO_CONVERSATION = 'simlens.goToConversation';
+const GO_TO_CONVERSATION = 'simlens.goToConversation';
 
 export interface Diagnostic {
   range: Range;
@@ -339,10 +339,10 @@ export class DocumentAnalysis {
   }
 }
 
-export const SYMBOL_KIND_OBJECT = 19;
-export const SYMBOL_KIND_EVENT = 24;
+const SYMBOL_KIND_OBJECT = 19;
+const SYMBOL_KIND_EVENT = 24;
 
-export interface DocumentSymbol {
+interface DocumentSymbol {
   name: string;
   detail?: string;
   kind: number;
@@ -351,12 +351,12 @@ export interface DocumentSymbol {
   children?: DocumentSymbol[];
 }
 
-export interface CodeLens {
+interface CodeLens {
   range: Range;
   command: { title: string; command: string; arguments?: unknown[] };
 }
 
-export interface CodeAction {
+interface CodeAction {
   title: string;
   kind: 'quickfix';
   isPreferred?: boolean;

@@ -38,7 +38,7 @@ export function conversationDomain(c: Conversation): Domain | undefined {
 }
 
 /** The `simlens catalog build --from` that reads a human movie conversation's source file, if any. */
-export function movieCatalogSourceOf(c: Conversation): MovieCatalogSource | undefined {
+function movieCatalogSourceOf(c: Conversation): MovieCatalogSource | undefined {
   const format = (c.metadata as Record<string, unknown> | undefined)?.['format'];
   if (format === 'redial') return 'redial';
   if (format === 'iard') return 'iard';
@@ -102,9 +102,7 @@ const NAMES: Record<Domain, string> = { movies: 'movie dialogues', apparel: 'app
  * One warning when populations of known, different domains are compared (the first is the
  * reference); undefined when they agree or a domain is unknown.
  */
-export function domainMismatch(
-  pops: readonly { label: string; file?: string; domain: DomainCount }[],
-): string | undefined {
+function domainMismatch(pops: readonly { label: string; file?: string; domain: DomainCount }[]): string | undefined {
   const known = pops.filter((p) => p.domain.domain);
   const domains = new Set(known.map((p) => p.domain.domain));
   if (domains.size < 2) return undefined;

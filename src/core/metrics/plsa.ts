@@ -49,7 +49,7 @@ export interface PlsaReport {
 }
 
 /** A labelled feature table. */
-export interface LabelledTable {
+interface LabelledTable {
   file: string;
   table: FeatureTable;
 }
@@ -153,7 +153,7 @@ export function comparePopulations(
 }
 
 /** Rows `which` of a feature table. */
-export function selectRows(table: FeatureTable, which: ArrayLike<number>): FeatureTable {
+function selectRows(table: FeatureTable, which: ArrayLike<number>): FeatureTable {
   const values: Record<string, Float64Array> = {};
   for (const f of table.features) {
     const col = table.values[f];
@@ -192,7 +192,7 @@ export function splitHalfBaseline(
 }
 
 /** How often candidate A is closer to the reference than candidate B. */
-export interface CloserSummary {
+interface CloserSummary {
   a: string;
   b: string;
   /** Features where both have statistics. */

@@ -59,7 +59,7 @@ export interface FeatureSources {
 }
 
 /** The sources as a feature file records them: defaults written out, so "tagger" and no value are one. */
-export function featureSourcesRecord(s: FeatureSources): { acts: string; ux: UxSource; judge: string | null } {
+function featureSourcesRecord(s: FeatureSources): { acts: string; ux: UxSource; judge: string | null } {
   return { acts: s.acts ?? 'tagger', ux: s.ux ?? 'auto', judge: s.judge ?? null };
 }
 
@@ -195,7 +195,7 @@ export function parseFeatureRow(text: string, file: string, line: number): Featu
 }
 
 /** How many invalid lines a feature pass's input had, and the first few (without the file name). */
-export interface InputProblems {
+interface InputProblems {
   count: number;
   first: string[];
 }
@@ -218,7 +218,7 @@ const PassConfigSchema = z.object({
 const ProblemsSchema = z.object({ count: z.number().int().nonnegative(), first: z.array(z.string()) });
 
 /** A complete feature file, read and checked. */
-export interface FeatureFile {
+interface FeatureFile {
   input: InputRecord;
   items: number;
   sources: { acts: string; ux: UxSource; judge: string | null };

@@ -121,7 +121,7 @@ export interface FidelityOptions {
 }
 
 /** One simulated population. */
-export interface SimulatedPopulation {
+interface SimulatedPopulation {
   agent: string;
   label: string;
   file: string;
@@ -137,7 +137,7 @@ export interface SimulatedPopulation {
   wallMs: number;
 }
 
-export interface FidelityResult {
+interface FidelityResult {
   report: Report;
   files: WrittenReport;
   populations: SimulatedPopulation[];

@@ -25,14 +25,14 @@ import { findPartFiles, partFilesInFolder } from './shardEnv';
 import { shardIndices } from './orchestrator';
 
 /** A task (shard) of a sharded run that did not finish, as `simlens merge` reports it. */
-export interface UnfinishedTask {
+interface UnfinishedTask {
   index: number;
   file: string;
   status: string;
   reason?: string;
 }
 
-export interface MergeResult {
+interface MergeResult {
   out: string;
   /** The part files merged (directories and the default expanded). */
   parts: string[];
@@ -97,7 +97,7 @@ export function partTask(manifest: RunManifest | undefined): string {
  * The part files to merge: each PART as given, a folder standing for the part files in it, and
  * no PART at all for the part files beside OUT (`<stem>.part-*-of-*.jsonl`).
  */
-export function expandPartPaths(out: string, partPaths: readonly string[], cwd: string): string[] {
+function expandPartPaths(out: string, partPaths: readonly string[], cwd: string): string[] {
   if (partPaths.length === 0) {
     const found = findPartFiles(resolve(cwd, out));
     if (found.length === 0)

@@ -40,7 +40,7 @@ import { domainMismatchWarnings } from './populationFiles';
 
 export { MetricPanel } from './panel';
 
-export const PANEL_COMMANDS = {
+const PANEL_COMMANDS = {
   compare: 'simlens.comparePopulations',
   humanLikeness: 'simlens.humanLikeness',
   counterfactual: 'simlens.counterfactualValidation',

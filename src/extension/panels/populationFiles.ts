@@ -27,7 +27,7 @@ export async function conversationFilesOnly(
 }
 
 /** Task ids (without the _good/_bad condition suffix) and recommended items' categories, lower-cased. */
-export function taskCategories(conversations: readonly Conversation[]): Set<string> {
+function taskCategories(conversations: readonly Conversation[]): Set<string> {
   const out = new Set<string>();
   for (const c of conversations) {
     const task = conversationTask(c);

@@ -10,7 +10,7 @@ import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type Se
 import { IdAllocator, formatFixed } from '../format';
 import { tableColumns, significanceMark, type ReportBuildMeta } from './common';
 
-export interface CounterfactualBuildInput extends ReportBuildMeta {
+interface CounterfactualBuildInput extends ReportBuildMeta {
   result: CounterfactualReport;
   /** The human population's label. */
   human?: string;

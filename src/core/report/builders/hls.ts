@@ -25,7 +25,7 @@ export interface HlsRun {
   curve?: readonly LearningPoint[];
 }
 
-export interface HlsBuildInput extends ReportBuildMeta {
+interface HlsBuildInput extends ReportBuildMeta {
   /** The human population's label. */
   human: string;
   runs: readonly HlsRun[];
@@ -37,7 +37,7 @@ export interface HlsBuildInput extends ReportBuildMeta {
 }
 
 /** One population's per-conversation HLS; `input` is its index in the report's inputs. */
-export interface HlsScores {
+interface HlsScores {
   population: string;
   input: number;
   conversations: readonly { id: string; line?: number }[];

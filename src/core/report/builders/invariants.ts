@@ -17,7 +17,7 @@ import { IdAllocator } from '../format';
 import { tableColumns, type ReportBuildMeta } from './common';
 
 /** One checked population. `input` is its index in the report's inputs (the links open that file). */
-export interface InvariantPopulation {
+interface InvariantPopulation {
   label: string;
   input: number;
   check: CheckReport;
@@ -242,7 +242,7 @@ export function invariantVerdict(pops: readonly InvariantPopulation[]): Verdict 
   };
 }
 
-export interface InvariantsBuildInput extends ReportBuildMeta {
+interface InvariantsBuildInput extends ReportBuildMeta {
   label: string;
   file: string;
   check: CheckReport;

@@ -8,7 +8,7 @@ import { tableColumns } from './common';
 import type { IdAllocator } from '../format';
 import { describeUnknown, failedCount, reasonsIn, userOutcomeShare, type OutcomeCounts } from '../outcomes';
 
-export interface OutcomeRow {
+interface OutcomeRow {
   label: string;
   counts: OutcomeCounts;
 }

@@ -12,7 +12,7 @@ import { distributionCharts, type DistributionStyle, type LabelledFeatures } fro
 import { tableColumns, significanceMark, type ReportBuildMeta } from './common';
 
 /** Everything a PLSA report is built from. */
-export interface PlsaBuildInput extends ReportBuildMeta {
+interface PlsaBuildInput extends ReportBuildMeta {
   plsa: PlsaReport;
   /** Display label per file as it appears in `plsa` (default: base names without extension). */
   labels?: Readonly<Record<string, string>>;
@@ -27,7 +27,7 @@ export interface PlsaBuildInput extends ReportBuildMeta {
 }
 
 /** One candidate's alignment numbers. */
-export interface PlsaCandidateSummary {
+interface PlsaCandidateSummary {
   file: string;
   label: string;
   /** Features with statistics on both sides. */

@@ -15,7 +15,7 @@ export interface SvgOptions {
 }
 
 /** Series colours (Tableau 10: distinguishable, and readable on light and dark backgrounds). */
-export const PALETTE = [
+const PALETTE = [
   '#4e79a7',
   '#f28e2b',
   '#59a14f',
