@@ -66,7 +66,9 @@ const SHARD_FLAGS = {
     type: 'string',
     valueName: 'I/K|auto|none',
     description:
-      'annotate only the input positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge',
+      'annotate only the input positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed ' +
+      'job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the ' +
+      'parts with simlens merge',
   },
   'shard-count': {
     type: 'number',
@@ -312,5 +314,8 @@ function usageLine(u: BudgetSnapshot): string {
   const estimated = u.usage_missing
     ? ` (${u.estimated_tokens} estimated: ${u.usage_missing} answer${u.usage_missing === 1 ? '' : 's'} came without usage)`
     : '';
-  return `usage: ${u.requests} request${u.requests === 1 ? '' : 's'}, ${u.tokens} tokens${estimated}, ${u.cache_hits} cache hit${u.cache_hits === 1 ? '' : 's'}${u.exhausted ? ', budget spent' : ''}`;
+  return (
+    `usage: ${u.requests} request${u.requests === 1 ? '' : 's'}, ${u.tokens} tokens${estimated}, ${u.cache_hits} ` +
+    `cache hit${u.cache_hits === 1 ? '' : 's'}${u.exhausted ? ', budget spent' : ''}`
+  );
 }

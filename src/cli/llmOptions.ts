@@ -187,7 +187,9 @@ export async function llmServicesFromFlags(
   if (budget.maxTokens !== undefined) {
     // Said once, up front: how the token budget is kept under concurrency, and what happens without usage.
     io.stderr(
-      `simlens ${opts.command}: token budget ${budget.maxTokens}: each request reserves its prompt's estimated tokens plus max_tokens before it is sent; answers without "usage" are counted by estimate (4 characters a token) and reported as such\n`,
+      `simlens ${opts.command}: token budget ${budget.maxTokens}: each request reserves its prompt's estimated ` +
+        `tokens plus max_tokens before it is sent; answers without "usage" are counted by estimate (4 characters a ` +
+        `token) and reported as such\n`,
     );
   }
   for (const w of services.prompts.warnings) io.stderr(`simlens ${opts.command}: ${w}\n`);

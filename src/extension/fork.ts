@@ -121,7 +121,8 @@ export function registerFork(context: vscode.ExtensionContext, output: vscode.Lo
         const lines = [result.original, ...result.conversations].map((c) => JSON.stringify(c)).join('\n') + '\n';
         await writeFileAtomic(out, lines);
         output.info(
-          `Fork of ${fileUri.fsPath} "${id}" after turn ${turn + 1}: ${result.conversations.length} continuations (${[...new Set(result.methods)].join(', ')}), ${result.failed} failed -> ${out}`,
+          `Fork of ${fileUri.fsPath} "${id}" after turn ${turn + 1}: ${result.conversations.length} continuations ` +
+            `(${[...new Set(result.methods)].join(', ')}), ${result.failed} failed -> ${out}`,
         );
         await vscode.commands.executeCommand(
           'vscode.openWith',

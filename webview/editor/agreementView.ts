@@ -187,7 +187,10 @@ export function renderAgreement(o: AgreementViewOptions): HTMLElement {
     h(
       'p',
       'muted',
-      'Cohen\'s kappa per act (act used / not used on each utterance both annotated) and a confusion matrix of the first act each gave; Fleiss\' kappa on the first act for three or more annotators. Only annotators on the same taxonomy are compared unless mapping is on. An LLM judge (annotator "judge:…") counts as an annotator. Unsaved annotations are included. Same report: simlens agreement FILE.',
+      "Cohen's kappa per act (act used / not used on each utterance both annotated) and a confusion matrix of the " +
+        "first act each gave; Fleiss' kappa on the first act for three or more annotators. Only annotators on the same " +
+        'taxonomy are compared unless mapping is on. An LLM judge (annotator "judge:…") counts as an annotator. Unsaved ' +
+        'annotations are included. Same report: simlens agreement FILE.',
     ),
   );
   if (o.loading) {

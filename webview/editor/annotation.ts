@@ -200,7 +200,8 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
         h(
           'span',
           null,
-          ` The existing annotations here (${offer.annotators.join(', ')}) use the ${offer.taxonomy} taxonomy; you are annotating in ${o.taxonomy.name}. Agreement only compares annotators on the same taxonomy. `,
+          ` The existing annotations here (${offer.annotators.join(', ')}) use the ${offer.taxonomy} taxonomy; you are ` +
+            `annotating in ${o.taxonomy.name}. Agreement only compares annotators on the same taxonomy. `,
         ),
         use,
       ),

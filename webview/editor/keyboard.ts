@@ -59,7 +59,8 @@ export function handleKey(e: KeyboardEvent, t: KeyTargets): void {
       if (i < acts.length) ann.toggleAct(acts[i]);
       else
         t.status(
-          `Key ${actKeyLabel(i)} has no act: ${ann.cursorRef()!.speaker} utterances have ${acts.length} acts (keys ${actKeyLabel(0)}–${actKeyLabel(Math.max(0, acts.length - 1))}).`,
+          `Key ${actKeyLabel(i)} has no act: ${ann.cursorRef()!.speaker} utterances have ${acts.length} acts (keys ` +
+            `${actKeyLabel(0)}–${actKeyLabel(Math.max(0, acts.length - 1))}).`,
         );
     }
   }

@@ -325,7 +325,8 @@ function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
               if (isBox) {
                 const b = section.series[item.datasetIndex]?.boxes?.[item.dataIndex];
                 return b
-                  ? `${item.dataset.label}: median ${formatTick(b.median)} (q1 ${formatTick(b.q1)}, q3 ${formatTick(b.q3)}, min ${formatTick(b.min)}, max ${formatTick(b.max)}, n ${b.n})`
+                  ? `${item.dataset.label}: median ${formatTick(b.median)} (q1 ${formatTick(b.q1)}, q3 ${formatTick(b.q3)}, min ` +
+                      `${formatTick(b.min)}, max ${formatTick(b.max)}, n ${b.n})`
                   : '';
               }
               const v = item.parsed.y;

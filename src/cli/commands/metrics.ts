@@ -106,7 +106,9 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
       type: 'string',
       valueName: 'I/K|auto|none',
       description:
-        'with --out: only the conversations at positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge OUT',
+        'with --out: only the conversations at positions p with p mod K = I (0-based); auto: from a Slurm array or ' +
+        'Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore ' +
+        'them. Join the parts with simlens merge OUT',
     },
     'shard-count': {
       type: 'number',
@@ -523,7 +525,8 @@ async function runFeatures(args: string[], io: CliIo): Promise<number> {
       }),
     };
     io.stdout(
-      `## Features of ${positionals[0]} (${count(pop.conversations.length, 'conversation')}; acts: ${describeActSource(opts.acts)})\n\n${markdownTableOf(summary, { plain: true })}\n`,
+      `## Features of ${positionals[0]} (${count(pop.conversations.length, 'conversation')}; acts: ` +
+        `${describeActSource(opts.acts)})\n\n${markdownTableOf(summary, { plain: true })}\n`,
     );
   }
   return 0;

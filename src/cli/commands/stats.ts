@@ -173,7 +173,8 @@ Examples:
     }
     if (stats.conversations === 0) {
       io.stderr(
-        `simlens stats: ${file}: no valid conversation${stats.invalid_lines ? ` (${count(stats.invalid_lines, 'invalid line')}; run 'simlens validate ${file}')` : ' (the file is empty)'}\n`,
+        `simlens stats: ${file}: no valid ` +
+          `conversation${stats.invalid_lines ? ` (${count(stats.invalid_lines, 'invalid line')}; run 'simlens validate ${file}')` : ' (the file is empty)'}\n`,
       );
       return 1;
     }

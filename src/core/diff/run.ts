@@ -192,7 +192,8 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
           const dup = mode !== 'profile' ? seenB.get(key) : undefined;
           if (dup !== undefined)
             throw new InputProblemError(
-              `${pathB}:${p.line}: ${key} occurs twice in run B (first on line ${dup}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
+              `${pathB}:${p.line}: ${key} occurs twice in run B (first on line ${dup}); pair by ` +
+                `${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
             );
           unpaired.push({ side: 'B', line: p.line, id: idB, reason: `no conversation with ${key} in A` });
           return;
@@ -367,7 +368,9 @@ function indexByKey(
     if (prev === undefined) byKey.set(k, i);
     else if (mode !== 'profile')
       throw new InputProblemError(
-        `${pathA}:${i + 1}: ${k} occurs twice in run A (first on line ${(typeof prev === 'number' ? prev : prev[0]) + 1}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
+        `${pathA}:${i + 1}: ${k} occurs twice in run A (first on line ` +
+          `${(typeof prev === 'number' ? prev : prev[0]) + 1}); pair by ` +
+          `${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
       );
     else if (typeof prev === 'number') byKey.set(k, [prev, i]);
     else prev.push(i);

@@ -132,7 +132,8 @@ export function agreementFromConversations(
   }
   if (skipped.length) {
     warnings.push(
-      `Not compared, different taxonomies: ${skipped.join('; ')}. Kappa across taxonomies is meaningless; map both through the act aliases (CLI --map, or "Map through act aliases") to compare them.`,
+      `Not compared, different taxonomies: ${skipped.join('; ')}. Kappa across taxonomies is meaningless; map both ` +
+        `through the act aliases (CLI --map, or "Map through act aliases") to compare them.`,
     );
   }
   const fleiss = fleissReports(annotators, taxonomies, items, view, opts.map === true, mappingNote);
@@ -275,7 +276,8 @@ function k3(x: number | null): string {
 export function formatAgreementText(r: AgreementResult): string {
   const out: string[] = [];
   out.push(
-    `${r.conversations} annotated conversation(s); annotators: ${r.annotators.map((a) => `${a} [${r.taxonomies[a] ?? UNKNOWN_TAXONOMY}]`).join(', ') || 'none'}`,
+    `${r.conversations} annotated conversation(s); annotators: ` +
+      `${r.annotators.map((a) => `${a} [${r.taxonomies[a] ?? UNKNOWN_TAXONOMY}]`).join(', ') || 'none'}`,
   );
   if (r.note) out.push(r.note);
   for (const w of r.warnings) out.push(`warning: ${w}`);
@@ -297,7 +299,8 @@ export function formatAgreementText(r: AgreementResult): string {
   for (const f of r.fleiss) {
     out.push('');
     out.push(
-      `Fleiss' kappa, ${f.speaker} utterances, ${f.annotators.join(', ')} (${f.items} utterances, taxonomy ${f.taxonomy}${f.mapping ? `; ${f.mapping}` : ''}): ${k3(f.kappa)}`,
+      `Fleiss' kappa, ${f.speaker} utterances, ${f.annotators.join(', ')} (${f.items} utterances, taxonomy ` +
+        `${f.taxonomy}${f.mapping ? `; ${f.mapping}` : ''}): ${k3(f.kappa)}`,
     );
   }
   if (r.reports.length === 0 && !r.note)

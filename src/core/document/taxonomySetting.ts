@@ -29,7 +29,8 @@ export async function resolveTaxonomySetting(value: unknown, baseDir: string): P
         text = await readFile(path, 'utf8');
       } catch (e) {
         throw new Error(
-          `simlens.taxonomy: "${value}" is neither a built-in taxonomy (${BUILTIN_TAXONOMIES.map((t) => t.name).join(', ')}) nor a readable file (${(e as Error).message})`,
+          `simlens.taxonomy: "${value}" is neither a built-in taxonomy ` +
+            `(${BUILTIN_TAXONOMIES.map((t) => t.name).join(', ')}) nor a readable file (${(e as Error).message})`,
         );
       }
       let json: unknown;

@@ -44,7 +44,9 @@ export function conversationJsonSchema(): Record<string, unknown> {
     $id: CONVERSATION_SCHEMA_ID,
     title: `SimLens conversation (one JSONL line), schema version ${CONVERSATION_SCHEMA_VERSION}`,
     description:
-      'One conversation of a SimLens JSONL file: turns with utterances, recommendations, first-person ratings, annotations and per-turn simulator traces. Unknown fields are allowed everywhere. Generated from src/core/model.ts by `simlens schema`.',
+      'One conversation of a SimLens JSONL file: turns with utterances, recommendations, first-person ratings, ' +
+      'annotations and per-turn simulator traces. Unknown fields are allowed everywhere. Generated from ' +
+      'src/core/model.ts by `simlens schema`.',
     ...(openObjects(rest) as Record<string, unknown>),
   };
 }

@@ -194,7 +194,9 @@ export function importAbRedial(
         warnings.push({
           line: rec.line,
           path: 'ConvId',
-          message: `ConvId ${convId} names ${variants.length + 1} different dialogues (row ${row} differs from row ${variants[0].rows[0]}); this one is imported as "${id}"`,
+          message:
+            `ConvId ${convId} names ${variants.length + 1} different dialogues (row ${row} differs from row ` +
+            `${variants[0].rows[0]}); this one is imported as "${id}"`,
         });
       }
       g = { id, convId, key, utterances, annotations: [], rows: [] };

@@ -108,7 +108,8 @@ export function dialogueRecordsFromDocument(doc: unknown, origin: string): Dialo
     const keys = Object.keys(doc).slice(0, 8).join(', ') || 'none';
     throw new ImportError(
       origin,
-      `expected a DialogueKit file: a JSON array of dialogues, an object with a "dialogues" array, or one dialogue with a "conversation" array; found an object with keys ${keys}`,
+      `expected a DialogueKit file: a JSON array of dialogues, an object with a "dialogues" array, or one dialogue ` +
+        `with a "conversation" array; found an object with keys ${keys}`,
     );
   }
   throw new ImportError(origin, `expected a DialogueKit file (a JSON array of dialogues), found ${describeValue(doc)}`);
@@ -489,7 +490,9 @@ function convertSlot(
     warnings.push({
       line,
       path,
-      message: `slot "${slot}": start/end must be character offsets or null, found ${describeValue(start)} and ${describeValue(end)}; offsets dropped, original kept in "raw"`,
+      message:
+        `slot "${slot}": start/end must be character offsets or null, found ${describeValue(start)} and ` +
+        `${describeValue(end)}; offsets dropped, original kept in "raw"`,
     });
   }
   if (extra && out['raw'] === undefined) out['raw'] = sv;

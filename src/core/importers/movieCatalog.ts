@@ -252,7 +252,8 @@ export function buildMovieCatalog(
   const notes: string[] = [];
   if (counts.otherFormat)
     notes.push(
-      `${counts.otherFormat} of ${counts.dialogues} dialogues are not ${source === 'redial' ? 'ReDial' : 'IARD (raw or the UserSimCRS copy with TITLE slots)'} dialogues: nothing read from them`,
+      `${counts.otherFormat} of ${counts.dialogues} dialogues are not ` +
+        `${source === 'redial' ? 'ReDial' : 'IARD (raw or the UserSimCRS copy with TITLE slots)'} dialogues: nothing read from them`,
     );
   if (counts.untitled)
     notes.push(

@@ -169,7 +169,8 @@ export function convertRedialRecord(
       else {
         return bad(
           ['messages', j, 'senderWorkerId'],
-          `dialogue "${id}": the sender ${describeValue(sender)} is neither the initiator (${describeValue(seeker)}) nor the respondent (${describeValue(recommender)})`,
+          `dialogue "${id}": the sender ${describeValue(sender)} is neither the initiator (${describeValue(seeker)}) nor ` +
+            `the respondent (${describeValue(recommender)})`,
         );
       }
       const text = m['text'];

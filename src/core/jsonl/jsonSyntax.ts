@@ -196,7 +196,8 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
       const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i, i + 40))?.[0] ?? c;
       return fail(
         i,
-        `expected a value, found ${word === c ? found(i) : `'${word}'`} (JSON allows only strings in double quotes, numbers, true, false, null, objects and arrays)`,
+        `expected a value, found ${word === c ? found(i) : `'${word}'`} (JSON allows only strings in double quotes, ` +
+          `numbers, true, false, null, objects and arrays)`,
       );
     }
     return fail(i, `expected a value (object, array, string, number, true, false or null), found ${found(i)}`);

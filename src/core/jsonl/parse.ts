@@ -179,7 +179,9 @@ export function parseConversationText(text: string, line: number, opts: ParseOpt
           line,
           column: first + 1,
           path: '',
-          message: `expected one conversation object ({"turns": [...], ...}) per line, found ${kindOf(value)}${Array.isArray(value) ? ` with ${value.length} item${value.length === 1 ? '' : 's'}` : ''}`,
+          message:
+            `expected one conversation object ({"turns": [...], ...}) per line, found ` +
+            `${kindOf(value)}${Array.isArray(value) ? ` with ${value.length} item${value.length === 1 ? '' : 's'}` : ''}`,
           severity: 'error',
         },
       ],

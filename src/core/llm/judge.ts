@@ -270,7 +270,8 @@ export function formatJudgeValidation(v: JudgeValidation): string {
   lines.push('field                        n    tau-b   p       mean judge  mean 1P share');
   for (const f of v.fields) {
     lines.push(
-      `${f.field.padEnd(28)} ${String(f.n).padStart(4)} ${f3(f.kendall_tau).padStart(7)} ${f3(f.p_value).padStart(7)} ${f3(f.mean_judge).padStart(11)} ${f3(f.mean_first_person).padStart(14)}`,
+      `${f.field.padEnd(28)} ${String(f.n).padStart(4)} ${f3(f.kendall_tau).padStart(7)} ` +
+        `${f3(f.p_value).padStart(7)} ${f3(f.mean_judge).padStart(11)} ${f3(f.mean_first_person).padStart(14)}`,
     );
   }
   for (const f of v.fields) {

@@ -185,7 +185,8 @@ export class DocumentAnalysis {
           range: { start: { line: 0, character: 0 }, end: { line: 0, character: this.doc.line(0).length } },
           severity: 1,
           message:
-            'This looks like one JSON document spread over many lines, not JSONL (one conversation per line). Use the quick fix or `simlens convert` to turn it into JSONL.',
+            'This looks like one JSON document spread over many lines, not JSONL (one conversation per line). Use the quick ' +
+            'fix or `simlens convert` to turn it into JSONL.',
           source: DIAGNOSTIC_SOURCE,
           code: CODES.wrapped,
         },

@@ -134,7 +134,8 @@ export function comparePopulations(
     }
     if (constant.length) {
       warnings.push(
-        `${c.file}: ${constant.length} feature(s) constant in both populations not tested (the same value in every conversation of ${reference.file} and ${c.file}; left out of the "k of n features" counts): ${constant.join(', ')}`,
+        `${c.file}: ${constant.length} feature(s) constant in both populations not tested (the same value in every ` +
+          `conversation of ${reference.file} and ${c.file}; left out of the "k of n features" counts): ${constant.join(', ')}`,
       );
     }
     if (missing.length)

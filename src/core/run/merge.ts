@@ -128,7 +128,9 @@ function checkShards(manifests: readonly { file: string; manifest: RunManifest |
     const s = m.manifest!.shard!;
     if (s.count !== first.manifest!.shard!.count) {
       throw new Error(
-        `${manifestPath(m.file)}: shard ${s.index}/${s.count} is of another shard count than ${manifestPath(first.file)} (${first.manifest!.shard!.index}/${first.manifest!.shard!.count}); these are parts of different submissions`,
+        `${manifestPath(m.file)}: shard ${s.index}/${s.count} is of another shard count than ` +
+          `${manifestPath(first.file)} (${first.manifest!.shard!.index}/${first.manifest!.shard!.count}); these are parts ` +
+          `of different submissions`,
       );
     }
     const seen = byIndex.get(s.index);
@@ -346,7 +348,8 @@ async function mergeByPosition(
       const at = (next.value as { position?: unknown } | null)?.position;
       if (positioned && at !== p)
         throw new Error(
-          `${reader.file}:${next.line}: position: expected ${p} (shard ${p % count}/${count} holds positions ${p % count}, ${(p % count) + count}, ...), got ${JSON.stringify(at ?? null)}`,
+          `${reader.file}:${next.line}: position: expected ${p} (shard ${p % count}/${count} holds positions ` +
+            `${p % count}, ${(p % count) + count}, ...), got ${JSON.stringify(at ?? null)}`,
         );
       writeSync(fd, next.text + '\n');
       lines++;

@@ -242,7 +242,8 @@ export async function runSimulation(
       for (const i of existing.indices) {
         if (!wanted.has(i))
           throw new Error(
-            `${out}: holds conversation index ${i}, which this run (n=${config.n}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}) does not plan`,
+            `${out}: holds conversation index ${i}, which this run ` +
+              `(n=${config.n}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}) does not plan`,
           );
       }
       done = existing.indices;

@@ -53,7 +53,8 @@ async function bringUserTo(user: UserSession, prefix: readonly Turn[]): Promise<
     const want = prefix[i].user_utterance;
     if (want !== undefined && u.utterance !== want) {
       throw new Error(
-        `turn ${i}: the simulated user says "${u.utterance}" where the recording says "${want}" (was the conversation made by this user, seed and configuration?)`,
+        `turn ${i}: the simulated user says "${u.utterance}" where the recording says "${want}" (was the conversation ` +
+          `made by this user, seed and configuration?)`,
       );
     }
     if (i === prefix.length - 1) return;

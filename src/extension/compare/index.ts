@@ -136,7 +136,8 @@ class ComparePanel {
       );
       this.busy = undefined;
       this.log.info(
-        `compare runs: ${this.report!.aggregate.pairs} pairs, ${this.report!.aggregate.diverged} diverged, ${this.report!.aggregate.outcomeChanged} outcomes changed`,
+        `compare runs: ${this.report!.aggregate.pairs} pairs, ${this.report!.aggregate.diverged} diverged, ` +
+          `${this.report!.aggregate.outcomeChanged} outcomes changed`,
       );
       this.send({ type: 'report', report: this.report! });
     } catch (e) {

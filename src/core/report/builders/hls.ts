@@ -94,7 +94,8 @@ function learningCurveCharts(input: HlsBuildInput, ids: IdAllocator, group: stri
       yMax: 1,
       references: [{ value: 0.5, label: 'chance' }],
       caption:
-        'Held-out metrics when the discriminator trains on more conversations: a curve that is still rising means more data would expose the simulator further.',
+        'Held-out metrics when the discriminator trains on more conversations: a curve that is still rising means more ' +
+        'data would expose the simulator further.',
     });
   }
   return sections;
@@ -189,7 +190,8 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
   const paragraphs = input.runs.map((r) => {
     const m = r.cv.metrics;
     return (
-      `${r.simulator}: the discriminator tells ${input.human} from ${r.simulator} with ${formatFixed(m.accuracy)} accuracy (${r.cv.k}-fold CV, ${m.n} conversations, vocabulary ${r.cv.vocabulary_size}); ` +
+      `${r.simulator}: the discriminator tells ${input.human} from ${r.simulator} with ${formatFixed(m.accuracy)} ` +
+      `accuracy (${r.cv.k}-fold CV, ${m.n} conversations, vocabulary ${r.cv.vocabulary_size}); ` +
       `mean HLS of the simulated conversations = ${formatFixed(meanSimulatedHls(r))} (0.5 = indistinguishable, 0 = always caught).`
     );
   });
@@ -200,7 +202,8 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     group,
     paragraphs: [
       ...paragraphs,
-      'HLS(c) = P(human | c) from an L2 logistic regression on unigram + bigram counts of the user utterances; each conversation is scored by the model of the fold that did not train on it.',
+      'HLS(c) = P(human | c) from an L2 logistic regression on unigram + bigram counts of the user utterances; each ' +
+        'conversation is scored by the model of the fold that did not train on it.',
     ],
     tone: 'info',
   });
@@ -215,7 +218,8 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     title: `Discriminator: ${input.human} vs each simulator (cross-validated)`,
     group,
     caption:
-      'Human is the positive class: recall = humans recognised as human, specificity = simulated conversations recognised as simulated. Lower accuracy and higher HLS = more human-like.',
+      'Human is the positive class: recall = humans recognised as human, specificity = simulated conversations ' +
+      'recognised as simulated. Lower accuracy and higher HLS = more human-like.',
     columns: [
       ...metricTableColumns(['simulator', 'Simulator', 'text']),
       { key: 'folds', label: 'folds', format: 'int' },

@@ -113,14 +113,17 @@ function summaryParagraphs(ctx: PlsaContext): string[] {
   }
   for (const c of allCloserSummaries(plsa)) {
     paragraphs.push(
-      `${name(c.a)} is closer to ${refName} than ${name(c.b)} on ${c.ksCloser} of ${c.features} features by KS D (lower) and ${c.mwuCloser} of ${c.features} by MWU p (higher).`,
+      `${name(c.a)} is closer to ${refName} than ${name(c.b)} on ${c.ksCloser} of ${c.features} features by KS D ` +
+        `(lower) and ${c.mwuCloser} of ${c.features} by MWU p (higher).`,
     );
   }
   if (input.baseline) {
     const ks = input.baseline.comparisons.map((c) => c.ks_statistic).filter(Number.isFinite);
     if (ks.length) {
       paragraphs.push(
-        `Split-half baseline (two disjoint random halves of ${refName}, ${input.baseline.size} each): KS D from ${formatFixed(Math.min(...ks))} to ${formatFixed(Math.max(...ks))}; a simulator is as close as sampling noise allows when its KS D is in that range.`,
+        `Split-half baseline (two disjoint random halves of ${refName}, ${input.baseline.size} each): KS D from ` +
+          `${formatFixed(Math.min(...ks))} to ${formatFixed(Math.max(...ks))}; a simulator is as close as sampling noise ` +
+          `allows when its KS D is in that range.`,
       );
     }
   }
@@ -231,7 +234,9 @@ function baselineTable(ctx: PlsaContext, baseline: NonNullable<PlsaBuildInput['b
     id: ids.id('plsa-baseline'),
     title: `Split-half baseline: ${refName} vs ${refName}`,
     group,
-    caption: `Two disjoint seeded random halves of ${baseline.size} conversations (seed ${String(baseline.seed)}): the spread two samples of the same population show.`,
+    caption:
+      `Two disjoint seeded random halves of ${baseline.size} conversations (seed ${String(baseline.seed)}): the ` +
+      `spread two samples of the same population show.`,
     columns: tableColumns(
       ['feature', 'Feature', 'text'],
       ['mean_a', 'half A mean', 'fixed'],

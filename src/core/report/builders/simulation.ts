@@ -83,7 +83,9 @@ function zhangBalogSections(
       title: 'Zhang & Balog metrics',
       group,
       caption: withNote(
-        "AvgTurns: speaker changes / 2 per conversation; UserActRatio: user / agent utterances; Reward: max(0, Full − Cost·T) for accepted conversations (0 otherwise), mean; Success rate: share of judged turns where the agent's action was appropriate (agenda pulled)" +
+        'AvgTurns: speaker changes / 2 per conversation; UserActRatio: user / agent utterances; Reward: max(0, Full − ' +
+          "Cost·T) for accepted conversations (0 otherwise), mean; Success rate: share of judged turns where the agent's " +
+          'action was appropriate (agenda pulled)' +
           (input.reference
             ? `; DS-KL: symmetric KL of the user-act distribution against ${input.reference} (Laplace-smoothed).`
             : '.'),
@@ -134,7 +136,9 @@ function dsKlCharts(input: SimulationBuildInput, ids: IdAllocator, group: string
     sections.push({
       type: 'chart',
       id: ids.id('dskl', p.label),
-      title: `User-act distribution: ${p.label} vs ${input.reference ?? 'reference'} (DS-KL ${Number.isFinite(p.dsKl.value) ? formatFixed(p.dsKl.value) : '–'})`,
+      title:
+        `User-act distribution: ${p.label} vs ${input.reference ?? 'reference'} (DS-KL ` +
+        `${Number.isFinite(p.dsKl.value) ? formatFixed(p.dsKl.value) : '–'})`,
       group,
       chart: 'bar',
       categories: p.dsKl.acts,
@@ -274,7 +278,8 @@ function alterEvalSections(
       title: 'Fashion-AlterEval per turn',
       group: ag,
       caption: withNote(
-        'Relevant = the target plus its alternatives ("alternatives") or the target alone ("target"); from the turn a relevant item is ranked first every measure counts as 1.',
+        'Relevant = the target plus its alternatives ("alternatives") or the target alone ("target"); from the turn a ' +
+          'relevant item is ranked first every measure counts as 1.',
       ),
       columns: tableColumns(
         ['population', 'Population', 'text'],
@@ -392,7 +397,8 @@ function simulationSections(input: SimulationBuildInput, ids: IdAllocator, group
       title: 'No simulation metrics',
       group,
       paragraphs: [
-        'None of the populations had what these metrics need (conversations for Zhang & Balog, target sets for PEPPER, targets with alternatives for AlterEval).',
+        'None of the populations had what these metrics need (conversations for Zhang & Balog, target sets for PEPPER, ' +
+          'targets with alternatives for AlterEval).',
       ],
       tone: 'warning',
     });

@@ -140,7 +140,8 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     out.push('## Verdicts', '', '| Pillar | Verdict | Measured | Rule |', '|---|---|---|---|');
     for (const v of report.verdicts) {
       out.push(
-        `| ${escapeMarkdown(v.pillar, true)} | ${VERDICT_TEXT[v.verdict]} | ${escapeMarkdown(v.detail, true)} | ${v.rule ? escapeMarkdown(v.rule, true) : ''} |`,
+        `| ${escapeMarkdown(v.pillar, true)} | ${VERDICT_TEXT[v.verdict]} | ${escapeMarkdown(v.detail, true)} | ` +
+          `${v.rule ? escapeMarkdown(v.rule, true) : ''} |`,
       );
     }
     out.push('');

@@ -120,7 +120,8 @@ function categoryLabels(p: PlotArea, rotate: boolean, H: number): string[] {
     const title = label !== c ? `<title>${escapeXml(c)}</title>` : '';
     if (rotate) {
       parts.push(
-        `<text x="${num(px)}" y="${num(py)}" transform="rotate(-40 ${num(px)} ${num(py)})" text-anchor="end" font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`,
+        `<text x="${num(px)}" y="${num(py)}" transform="rotate(-40 ${num(px)} ${num(py)})" text-anchor="end" ` +
+          `font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`,
       );
     } else {
       parts.push(
@@ -152,7 +153,9 @@ function barMarks(p: PlotArea): string[] {
       const y1 = sy(Math.min(Math.max(v, yMin), yMax));
       const h = Math.abs(y0 - y1);
       parts.push(
-        `<rect x="${num(x + 0.5)}" y="${num(Math.min(y0, y1))}" width="${num(Math.max(1, bw - 1))}" height="${num(Math.max(h, v === 0 ? 0 : 0.5))}" fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></rect>`,
+        `<rect x="${num(x + 0.5)}" y="${num(Math.min(y0, y1))}" width="${num(Math.max(1, bw - 1))}" ` +
+          `height="${num(Math.max(h, v === 0 ? 0 : 0.5))}" ` +
+          `fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></rect>`,
       );
     });
   });
@@ -182,7 +185,8 @@ function lineMarks(p: PlotArea): string[] {
     vals.forEach((v, ci) => {
       if (v === null) return;
       parts.push(
-        `<circle cx="${num(cx(ci))}" cy="${num(sy(v))}" r="3" fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></circle>`,
+        `<circle cx="${num(cx(ci))}" cy="${num(sy(v))}" r="3" ` +
+          `fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></circle>`,
       );
     });
   });
@@ -204,7 +208,9 @@ function boxMarks(p: PlotArea): string[] {
       const x = left + band * ci + (band - group) / 2 + bw * si;
       const w = Math.min(140, Math.max(4, bw - 4));
       const mid = x + bw / 2;
-      const tip = `${s.name} · ${cats[ci]}: min ${formatTick(b.min)}, q1 ${formatTick(b.q1)}, median ${formatTick(b.median)}, q3 ${formatTick(b.q3)}, max ${formatTick(b.max)}, n ${b.n}`;
+      const tip =
+        `${s.name} · ${cats[ci]}: min ${formatTick(b.min)}, q1 ${formatTick(b.q1)}, median ${formatTick(b.median)}, q3 ` +
+        `${formatTick(b.q3)}, max ${formatTick(b.max)}, n ${b.n}`;
       parts.push(`<g><title>${escapeXml(tip)}</title>`);
       parts.push(
         `<line x1="${num(mid)}" x2="${num(mid)}" y1="${num(sy(b.max))}" y2="${num(sy(b.q3))}" stroke="${t.fg}"/>`,
@@ -220,7 +226,8 @@ function boxMarks(p: PlotArea): string[] {
       );
       const top3 = sy(b.q3);
       parts.push(
-        `<rect x="${num(mid - w / 2)}" y="${num(top3)}" width="${num(w)}" height="${num(Math.max(1, sy(b.q1) - top3))}" fill="${c}" fill-opacity="0.55" stroke="${c}"/>`,
+        `<rect x="${num(mid - w / 2)}" y="${num(top3)}" width="${num(w)}" ` +
+          `height="${num(Math.max(1, sy(b.q1) - top3))}" fill="${c}" fill-opacity="0.55" stroke="${c}"/>`,
       );
       parts.push(
         `<line x1="${num(mid - w / 2)}" x2="${num(mid + w / 2)}" y1="${num(sy(b.median))}" y2="${num(sy(b.median))}" stroke="${t.fg}" stroke-width="2"/>`,
@@ -325,7 +332,8 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
   if (chart.yLabel) {
     const my = top + plotH / 2;
     parts.push(
-      `<text x="14" y="${num(my)}" transform="rotate(-90 14 ${num(my)})" text-anchor="middle" font-size="11" fill="${t.muted}">${escapeXml(truncate(chart.yLabel, 60))}</text>`,
+      `<text x="14" y="${num(my)}" transform="rotate(-90 14 ${num(my)})" text-anchor="middle" font-size="11" ` +
+        `fill="${t.muted}">${escapeXml(truncate(chart.yLabel, 60))}</text>`,
     );
   }
 
