@@ -53,7 +53,7 @@ export async function readConversationsForCommand(
 }
 
 /** The failure policy flag of `judge` and `discriminate` (same name, default and meaning as `simulate`'s). */
-export const FAILURE_POLICY_FLAGS = {
+const FAILURE_POLICY_FLAGS = {
   'max-consecutive-failures': {
     type: 'number',
     description: `stop after N conversations in a row failed (default ${DEFAULT_MAX_CONSECUTIVE_FAILURES}; 0 = never stop)`,
@@ -61,12 +61,14 @@ export const FAILURE_POLICY_FLAGS = {
 } as const;
 
 /** The shard options of `judge` and `discriminate` (as `simulate`'s). */
-export const SHARD_FLAGS = {
+const SHARD_FLAGS = {
   shard: {
     type: 'string',
     valueName: 'I/K|auto|none',
     description:
-      'annotate only the input positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge',
+      'annotate only the input positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed ' +
+      'job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the ' +
+      'parts with simlens merge',
   },
   'shard-count': {
     type: 'number',
@@ -97,7 +99,7 @@ export function annotationPassFlags<const E extends FlagSpecs>(
 }
 
 /** The value of --max-consecutive-failures, validated. */
-export function maxConsecutiveFailuresFlag(value: number | undefined): number {
+function maxConsecutiveFailuresFlag(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_CONSECUTIVE_FAILURES;
   if (!Number.isInteger(value) || value < 0)
     throw new UsageError(`--max-consecutive-failures must be a whole number >= 0, got ${value}`);
@@ -110,7 +112,7 @@ export function describeFailures(report: AnnotateReport): string {
 }
 
 /** What `runAnnotationPass` needs from a command. */
-export interface AnnotationPassOptions {
+interface AnnotationPassOptions {
   command: string;
   /** The LLM role whose model names the annotator and whose concurrency is used. */
   role: LlmRole;
@@ -308,9 +310,12 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
 }
 
 /** The usage line printed after a pass ("usage: 12 requests, 3,456 tokens, 4 cache hits"), saying when tokens are estimated. */
-export function usageLine(u: BudgetSnapshot): string {
+function usageLine(u: BudgetSnapshot): string {
   const estimated = u.usage_missing
     ? ` (${u.estimated_tokens} estimated: ${u.usage_missing} answer${u.usage_missing === 1 ? '' : 's'} came without usage)`
     : '';
-  return `usage: ${u.requests} request${u.requests === 1 ? '' : 's'}, ${u.tokens} tokens${estimated}, ${u.cache_hits} cache hit${u.cache_hits === 1 ? '' : 's'}${u.exhausted ? ', budget spent' : ''}`;
+  return (
+    `usage: ${u.requests} request${u.requests === 1 ? '' : 's'}, ${u.tokens} tokens${estimated}, ${u.cache_hits} ` +
+    `cache hit${u.cache_hits === 1 ? '' : 's'}${u.exhausted ? ', budget spent' : ''}`
+  );
 }

@@ -48,12 +48,12 @@ export type FlagValues<S extends FlagSpecs> = {
       : ValueOf<S[K]> | undefined;
 };
 
-export interface ParseOptions {
+interface ParseOptions {
   /** Number of positionals allowed (default: any). `names` is used in the error message. */
   positionals?: { min?: number; max?: number; names?: string };
 }
 
-export interface ParsedArgs<S extends FlagSpecs> {
+interface ParsedArgs<S extends FlagSpecs> {
   flags: FlagValues<S>;
   positionals: string[];
 }

@@ -103,7 +103,7 @@ function readConfigFile(file: string): LlmSettingsInput {
  * Settings input from flags, env and the config file. `outFile` places the default cache.
  * Throws UsageError on a bad value, naming the flag or file.
  */
-export function llmSettingsInputFromFlags(flags: LlmFlagValues, io: CliIo, outFile?: string): LlmSettingsInput {
+function llmSettingsInputFromFlags(flags: LlmFlagValues, io: CliIo, outFile?: string): LlmSettingsInput {
   const file: LlmSettingsInput = flags['llm-config'] ? readConfigFile(resolvePath(io, flags['llm-config'])) : {};
   const envBase = io.env.SIMLENS_BASE_URL || io.env.OPENAI_BASE_URL;
   const defaults: LlmRoleInput = { ...(envBase ? { baseUrl: envBase } : {}), ...(file.defaults ?? {}) };
@@ -187,7 +187,9 @@ export async function llmServicesFromFlags(
   if (budget.maxTokens !== undefined) {
     // Said once, up front: how the token budget is kept under concurrency, and what happens without usage.
     io.stderr(
-      `simlens ${opts.command}: token budget ${budget.maxTokens}: each request reserves its prompt's estimated tokens plus max_tokens before it is sent; answers without "usage" are counted by estimate (4 characters a token) and reported as such\n`,
+      `simlens ${opts.command}: token budget ${budget.maxTokens}: each request reserves its prompt's estimated ` +
+        `tokens plus max_tokens before it is sent; answers without "usage" are counted by estimate (4 characters a ` +
+        `token) and reported as such\n`,
     );
   }
   for (const w of services.prompts.warnings) io.stderr(`simlens ${opts.command}: ${w}\n`);

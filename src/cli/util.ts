@@ -63,7 +63,10 @@ export function importErrorMessage(io: CliIo, err: ImportError): string {
   const unknown = err.unknownFormat;
   if (!unknown) return `${where}: ${err.detail}`;
   if (unknown.empty) return `${where}: no conversation (the file is empty)`;
-  return `${where}: cannot tell the input format: ${unknown.reason}. If it is one of the formats simlens convert reads (${unknown.formats.join(', ')}), convert it first: simlens convert ${file} --from FORMAT -o OUT.jsonl`;
+  return (
+    `${where}: cannot tell the input format: ${unknown.reason}. If it is one of the formats simlens convert reads ` +
+    `(${unknown.formats.join(', ')}), convert it first: simlens convert ${file} --from FORMAT -o OUT.jsonl`
+  );
 }
 
 /** "1 line", "2 lines". */

@@ -16,7 +16,7 @@ function tempPathFor(target: string): string {
 }
 
 /** What `writeFileAtomic` writes: text (UTF-8), bytes, or text chunks written as they come. */
-export type AtomicContent = string | Uint8Array | Iterable<string>;
+type AtomicContent = string | Uint8Array | Iterable<string>;
 
 /** Chunks are gathered up to this many characters per write. */
 const CHUNK_CHARS = 1 << 20;

@@ -57,7 +57,7 @@ export interface FailureCounts {
 }
 
 /** Thrown (or recorded as the stop reason) when the consecutive-failure policy stops a run. */
-export class ConsecutiveFailuresStop extends Error {
+class ConsecutiveFailuresStop extends Error {
   constructor(
     readonly count: number,
     readonly lastReason: FailureReason,
@@ -136,7 +136,7 @@ export function isFailureReason(value: unknown): value is FailureReason {
 }
 
 /** Why a conversation read back from a file counts as a failure of its run (see `conversationFailure`). */
-export interface ConversationFailureInfo {
+interface ConversationFailureInfo {
   /** The failure class, when the file says (a FailureReason); undefined for an unlabelled agent_error. */
   reason: FailureReason | undefined;
   /** True when the recommender caused it (outcome `agent_error` or an `agent_*` reason). */

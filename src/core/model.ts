@@ -16,8 +16,8 @@ export type RatingValue = z.infer<typeof RatingValue>;
  * First-person ratings, keyed by the question or feeling exactly as the rater saw it
  * (ConvApparel keys are free text such as "Satisfied" or "How likely would you be to purchase ...").
  */
-export const Ratings = z.record(z.string(), RatingValue);
-export type Ratings = z.infer<typeof Ratings>;
+const Ratings = z.record(z.string(), RatingValue);
+type Ratings = z.infer<typeof Ratings>;
 
 /** One item shown in a turn's carousel. `features` is a comma-separated string in ConvApparel. */
 export const RecommendedItem = z.looseObject({

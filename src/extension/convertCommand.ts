@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { notify } from './safeOutput';
 import { convertToJsonl } from './editor/convert';
 
-export const CONVERT_COMMAND = 'simlens.convertFile';
+const CONVERT_COMMAND = 'simlens.convertFile';
 
 export function registerConvertCommand(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): void {
   context.subscriptions.push(

@@ -13,10 +13,10 @@ import { writeFileAtomic } from '../core/atomicFile';
 import { simulatorCwd, simulatorUserSpec } from '../core/sim/users/external/settings';
 import { registeredSimulators } from './simulation';
 
-export const FORK_COMMAND = 'simlens.forkFromHere';
+const FORK_COMMAND = 'simlens.forkFromHere';
 const EDITOR_VIEW_TYPE = 'simlens.conversations';
 
-export interface ForkRequest {
+interface ForkRequest {
   /** Path (or URI) of the conversation file. */
   file?: string | vscode.Uri;
   /** Conversation id. */
@@ -42,7 +42,7 @@ function wholeNumber(min: number) {
 }
 
 /** Where a fork's continuations are written: beside the file, named after the conversation and turn. */
-export function forkOutputPath(file: string, id: string, turn: number): string {
+function forkOutputPath(file: string, id: string, turn: number): string {
   const stem = basename(file).replace(/(\.conv|\.sim)?\.jsonl$/i, '');
   const safeId = id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60);
   return join(dirname(file), `${stem}.fork-${safeId}-t${turn + 1}.sim.jsonl`);
@@ -121,7 +121,8 @@ export function registerFork(context: vscode.ExtensionContext, output: vscode.Lo
         const lines = [result.original, ...result.conversations].map((c) => JSON.stringify(c)).join('\n') + '\n';
         await writeFileAtomic(out, lines);
         output.info(
-          `Fork of ${fileUri.fsPath} "${id}" after turn ${turn + 1}: ${result.conversations.length} continuations (${[...new Set(result.methods)].join(', ')}), ${result.failed} failed -> ${out}`,
+          `Fork of ${fileUri.fsPath} "${id}" after turn ${turn + 1}: ${result.conversations.length} continuations ` +
+            `(${[...new Set(result.methods)].join(', ')}), ${result.failed} failed -> ${out}`,
         );
         await vscode.commands.executeCommand(
           'vscode.openWith',

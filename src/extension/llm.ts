@@ -18,7 +18,7 @@ const SECRET_KEY = 'simlens.llm.apiKey';
 let secrets: vscode.SecretStorage | undefined;
 
 /** The stored API key, if any. Never log it. */
-export async function getApiKey(): Promise<string | undefined> {
+async function getApiKey(): Promise<string | undefined> {
   return (await secrets?.get(SECRET_KEY)) || undefined;
 }
 
@@ -48,7 +48,7 @@ function roleInput(config: vscode.WorkspaceConfiguration, role: LlmRole): LlmRol
 }
 
 /** The LLM settings of the workspace (`simlens.llm.*`), as input for `resolveLlmSettings`. */
-export function workspaceLlmSettings(folder?: vscode.WorkspaceFolder): LlmSettingsInput {
+function workspaceLlmSettings(folder?: vscode.WorkspaceFolder): LlmSettingsInput {
   const config = vscode.workspace.getConfiguration('simlens.llm', folder?.uri);
   const roles: Partial<Record<LlmRole, LlmRoleInput>> = {};
   for (const role of LLM_ROLES) roles[role] = roleInput(config, role);

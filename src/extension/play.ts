@@ -26,7 +26,7 @@ import { pickUser } from './simulation';
 const PLAY_FILE = 'simlens-play.sim.jsonl';
 
 /** One line of state for the prompt: act, agenda, patience, goal (escaped, short). */
-export function stateLine(view: PlayView): string {
+function stateLine(view: PlayView): string {
   const t = view.trace as Record<string, unknown>;
   const parts = [`act ${view.act}`];
   if (Array.isArray(t['agenda'])) parts.push(`agenda [${(t['agenda'] as unknown[]).map(String).join(', ')}]`);

@@ -16,7 +16,7 @@ import {
   type ClusterRunProgress,
 } from '../core/run/runProgress';
 
-export const OPEN_RUN_COMMAND = 'simlens.openRun';
+const OPEN_RUN_COMMAND = 'simlens.openRun';
 const REFRESH_MS = 3000;
 
 interface RunItem extends vscode.QuickPickItem {

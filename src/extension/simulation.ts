@@ -80,7 +80,7 @@ export function registeredSimulators(output?: vscode.LogOutputChannel): Simulato
 }
 
 /** An external simulator the run talks to: how to start it. */
-export interface ExternalChoice {
+interface ExternalChoice {
   spec: string;
   cwd: string;
   env?: Record<string, string>;
@@ -223,7 +223,8 @@ async function pickCatalog(output: vscode.LogOutputChannel): Promise<string | un
     await writeCatalog(result.catalog, target);
     const c = result.counts;
     output.info(
-      `movie catalog: ${c.items} movies (${c.withYear} with a year) from ${c.mentions} mentions in ${c.dialogues} dialogues of ${h.file} -> ${target}; ${result.notes.join('; ')}`,
+      `movie catalog: ${c.items} movies (${c.withYear} with a year) from ${c.mentions} mentions in ${c.dialogues} ` +
+        `dialogues of ${h.file} -> ${target}; ${result.notes.join('; ')}`,
     );
     for (const w of result.warnings.slice(0, 20)) output.warn(`movie catalog: ${w}`);
     void notify.info(
@@ -259,7 +260,8 @@ async function askForPause(): Promise<BreakOptions | undefined> {
     const text = await vscode.window.showInputBox({
       title: 'Pause where this holds for a turn',
       prompt:
-        'Names: act, utterance, reply, turn, recommendations, last, outcome, and the trace fields (agenda, patience, goal.constraints.colour, ...); operators == != < <= > >= && || ! ( ) and .length',
+        'Names: act, utterance, reply, turn, recommendations, last, outcome, and the trace fields (agenda, patience, ' +
+        'goal.constraints.colour, ...); operators == != < <= > >= && || ! ( ) and .length',
       value: 'act == "Complete" && agenda.length > 0',
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -406,7 +408,7 @@ function maxConsecutiveFailures(): number {
 }
 
 /** The closing message: what happened, how many conversations, and the failures per reason. */
-export function runSummary(m: RunManifest, file: string): string {
+function runSummary(m: RunManifest, file: string): string {
   const c = m.counts;
   const failures = new FailureTally(0, {
     failed: c.failed,

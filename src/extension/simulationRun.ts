@@ -15,7 +15,7 @@ import { isLlmAgentName, isLlmUserName } from '../core/run/llm';
 import { LlmServices } from '../core/llm/services';
 import { resolveLlmSettings, type LlmSettingsInput } from '../core/llm/config';
 
-export interface RunEnvironmentOptions {
+interface RunEnvironmentOptions {
   /** External simulators: working directory, environment, stderr. */
   simulator?: SimulatorProcessOptions;
   /** Builds LLM services with the given signals (the extension: settings and the SecretStorage key). */
@@ -23,7 +23,7 @@ export interface RunEnvironmentOptions {
 }
 
 /** True when the run's user or recommender calls an LLM. */
-export function runNeedsLlm(config: SimulationConfig): boolean {
+function runNeedsLlm(config: SimulationConfig): boolean {
   return isLlmUserName(config.user) || isLlmAgentName(config.agent);
 }
 

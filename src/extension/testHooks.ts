@@ -21,7 +21,7 @@ import { mkdirSync } from 'node:fs';
 import { writeFileAtomicSync } from '../core/atomicFile';
 import * as path from 'node:path';
 
-export const RUN_INTEGRATION_COMMAND = 'simlens.test.runIntegration';
+const RUN_INTEGRATION_COMMAND = 'simlens.test.runIntegration';
 
 interface SuiteBundle {
   runSuites(options: { grep?: string; log?: (line: string) => void }): Promise<{

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { inlineScript, inlineStyle, readAsset } from './webviewAssets';
 
 /** A nonce from the OS CSPRNG (base64, 128 bits). */
-export function makeNonce(): string {
+function makeNonce(): string {
   return randomBytes(16).toString('base64');
 }
 
@@ -21,7 +21,7 @@ export function makeNonce(): string {
  * only when the user allows remote item images. chart.js 4 injects no <style> elements; it only
  * sets canvas sizes through the CSSOM, which a CSP does not restrict.
  */
-export function webviewCsp(cspSource: string, nonce: string, allowRemoteImages = false): string {
+function webviewCsp(cspSource: string, nonce: string, allowRemoteImages = false): string {
   return [
     `default-src 'none'`,
     `script-src 'nonce-${nonce}'`,
@@ -36,7 +36,7 @@ export function webviewResourceRoots(extensionUri: vscode.Uri): vscode.Uri[] {
   return [vscode.Uri.joinPath(extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(extensionUri, 'media')];
 }
 
-export interface WebviewPage {
+interface WebviewPage {
   /** Stylesheet in media/, e.g. "editor.css". */
   css: string;
   /** Bundle in dist/webview/, e.g. "editor.js". */

@@ -32,6 +32,89 @@ interface OpenDocument {
   analysis: DocumentAnalysis;
 }
 
+/** The quick fixes for the diagnostics of the request, grouped by line (the cursor's line when none are ours). */
+function codeActions(
+  entry: OpenDocument,
+  uri: string,
+  cursorLine: number,
+  diagnostics: readonly { source?: string; range: { start: { line: number } } }[],
+) {
+  const ours = diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE) as unknown as Diagnostic[];
+  const byLine = new Map<number, Diagnostic[]>();
+  for (const d of ours) {
+    const list = byLine.get(d.range.start.line) ?? [];
+    list.push(d);
+    byLine.set(d.range.start.line, list);
+  }
+  if (byLine.size === 0) byLine.set(cursorLine, []);
+  const actions = [];
+  for (const [line, diags] of byLine) {
+    for (const fix of entry.analysis.quickFixes(line, diags)) {
+      actions.push({
+        title: fix.title,
+        kind: fix.kind,
+        isPreferred: fix.isPreferred,
+        diagnostics: fix.diagnostics as unknown as import('vscode-languageserver/node').Diagnostic[],
+        edit: fix.edit ? { changes: { [uri]: [fix.edit] } } : undefined,
+        command: fix.command,
+      });
+    }
+  }
+  return actions;
+}
+
+/**
+ * Validates a file from disk (for files VS Code does not sync), streaming with progress
+ * notifications, and publishes its diagnostics (at most MAX_DISK_DIAGNOSTICS, then a count of the
+ * rest). A new request for the same file aborts the previous one.
+ */
+async function validateFromDisk(connection: Connection, diskRuns: Map<string, AbortController>, uri: string) {
+  diskRuns.get(uri)?.abort();
+  const controller = new AbortController();
+  diskRuns.set(uri, controller);
+  const path = fileURLToPath(uri);
+  let lastSent = 0;
+  try {
+    const report = await validateFile(path, {
+      signal: controller.signal,
+      onProgress: (done: number, total: number) => {
+        const now = Date.now();
+        if (now - lastSent > 200) {
+          lastSent = now;
+          void connection.sendNotification('simlens/validationProgress', { uri, done, total });
+        }
+      },
+    });
+    const diagnostics = report.errors.slice(0, MAX_DISK_DIAGNOSTICS).map((e) => ({
+      range: { start: { line: e.line - 1, character: e.column - 1 }, end: { line: e.line - 1, character: e.column } },
+      severity: e.severity === 'warning' ? 2 : 1,
+      message: e.message,
+      source: DIAGNOSTIC_SOURCE,
+    }));
+    if (report.errors.length > MAX_DISK_DIAGNOSTICS) {
+      diagnostics.push({
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+        severity: 2,
+        message: `${report.errors.length - MAX_DISK_DIAGNOSTICS} more problems not shown; run \`simlens validate\` for the full list.`,
+        source: DIAGNOSTIC_SOURCE,
+      });
+    }
+    await connection.sendDiagnostics({
+      uri,
+      diagnostics: diagnostics as import('vscode-languageserver/node').Diagnostic[],
+    });
+    const errors = report.errors.filter((e) => e.severity !== 'warning').length;
+    return {
+      lines: report.lines,
+      conversations: report.conversations,
+      errors,
+      warnings: report.errors.length - errors,
+    };
+  } finally {
+    if (diskRuns.get(uri) === controller) diskRuns.delete(uri);
+  }
+}
+
 export function startServer(connection: Connection): void {
   const documents = new Map<string, OpenDocument>();
   let workspaceFolders: WorkspaceFolder[] = [];
@@ -108,28 +191,7 @@ export function startServer(connection: Connection): void {
   connection.onCodeAction(({ textDocument, range, context }) => {
     const entry = documents.get(textDocument.uri);
     if (!entry) return [];
-    const ours = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE) as unknown as Diagnostic[];
-    const byLine = new Map<number, Diagnostic[]>();
-    for (const d of ours) {
-      const list = byLine.get(d.range.start.line) ?? [];
-      list.push(d);
-      byLine.set(d.range.start.line, list);
-    }
-    if (byLine.size === 0) byLine.set(range.start.line, []);
-    const actions = [];
-    for (const [line, diags] of byLine) {
-      for (const fix of entry.analysis.quickFixes(line, diags)) {
-        actions.push({
-          title: fix.title,
-          kind: fix.kind,
-          isPreferred: fix.isPreferred,
-          diagnostics: fix.diagnostics as unknown as import('vscode-languageserver/node').Diagnostic[],
-          edit: fix.edit ? { changes: { [textDocument.uri]: [fix.edit] } } : undefined,
-          command: fix.command,
-        });
-      }
-    }
-    return actions;
+    return codeActions(entry, textDocument.uri, range.start.line, context.diagnostics);
   });
 
   connection.onWorkspaceSymbol(async ({ query }) => {
@@ -152,51 +214,7 @@ export function startServer(connection: Connection): void {
 
   /** Validates a file from disk (for files VS Code does not sync) and publishes its diagnostics. */
   connection.onRequest('simlens/validateFromDisk', async (params: { uri: string }) => {
-    const uri = params.uri;
-    diskRuns.get(uri)?.abort();
-    const controller = new AbortController();
-    diskRuns.set(uri, controller);
-    const path = fileURLToPath(uri);
-    let lastSent = 0;
-    try {
-      const report = await validateFile(path, {
-        signal: controller.signal,
-        onProgress: (done: number, total: number) => {
-          const now = Date.now();
-          if (now - lastSent > 200) {
-            lastSent = now;
-            void connection.sendNotification('simlens/validationProgress', { uri, done, total });
-          }
-        },
-      });
-      const diagnostics = report.errors.slice(0, MAX_DISK_DIAGNOSTICS).map((e) => ({
-        range: { start: { line: e.line - 1, character: e.column - 1 }, end: { line: e.line - 1, character: e.column } },
-        severity: e.severity === 'warning' ? 2 : 1,
-        message: e.message,
-        source: DIAGNOSTIC_SOURCE,
-      }));
-      if (report.errors.length > MAX_DISK_DIAGNOSTICS) {
-        diagnostics.push({
-          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-          severity: 2,
-          message: `${report.errors.length - MAX_DISK_DIAGNOSTICS} more problems not shown; run \`simlens validate\` for the full list.`,
-          source: DIAGNOSTIC_SOURCE,
-        });
-      }
-      await connection.sendDiagnostics({
-        uri,
-        diagnostics: diagnostics as import('vscode-languageserver/node').Diagnostic[],
-      });
-      const errors = report.errors.filter((e) => e.severity !== 'warning').length;
-      return {
-        lines: report.lines,
-        conversations: report.conversations,
-        errors,
-        warnings: report.errors.length - errors,
-      };
-    } finally {
-      if (diskRuns.get(uri) === controller) diskRuns.delete(uri);
-    }
+    return validateFromDisk(connection, diskRuns, params.uri);
   });
 
   connection.onRequest('simlens/cancelValidateFromDisk', (params: { uri: string }) => {

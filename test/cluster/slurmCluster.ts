@@ -59,7 +59,7 @@ async function waitFor(
   throw new Error(`Slurm test cluster: ${what} not ready after ${timeoutMs} ms\n${log()}`);
 }
 
-export interface JobState {
+interface JobState {
   id: string;
   state: string;
   exitCode: string;

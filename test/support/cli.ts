@@ -1,7 +1,7 @@
 /** Test helper: runs the CLI in-process with a fake CliIo that collects what it prints. */
 import { main } from '../../src/cli/cli';
 
-export interface CliResult {
+interface CliResult {
   code: number;
   out: string;
   err: string;

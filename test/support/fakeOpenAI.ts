@@ -73,7 +73,7 @@ export interface RecordedRequest {
 
 export type FakeHandler = (request: RecordedRequest) => FakeReply | Promise<FakeReply>;
 
-export interface FakeOpenAIOptions {
+interface FakeOpenAIOptions {
   /** Added to every reply, counted from the request's arrival (the benchmark uses 200 ms). */
   latencyMs?: number;
   /** Computes replies when the queue is empty (default: a short echo of the last message). */
@@ -89,7 +89,7 @@ export interface FakeOpenAIOptions {
 const EMBEDDING_DIM = 64;
 
 /** A deterministic embedding: hashed bag of lower-cased words, L2-normalised. */
-export function hashedEmbedding(text: string, dim = EMBEDDING_DIM): number[] {
+function hashedEmbedding(text: string, dim = EMBEDDING_DIM): number[] {
   const v = new Array<number>(dim).fill(0);
   for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
     let h = 2166136261;

@@ -6,7 +6,7 @@
  */
 import type { FakeHandler, FakeReply, RecordedRequest } from './fakeOpenAI';
 
-export interface SimulationScriptOptions {
+interface SimulationScriptOptions {
   /** The simulated user stops after this many messages (default 3). */
   userTurns?: number;
 }

@@ -16,7 +16,7 @@ const METAS = [undefined, 'tol', 'prob'] as const;
 const AGENTS = ['local-good', 'local-bad'] as const;
 
 /** One configuration of the matrix: a readable name and its config (without n, seed, catalog). */
-export interface SimulatorCell {
+interface SimulatorCell {
   name: string;
   config: Omit<SimulationConfigInput, 'n'>;
   agent: (typeof AGENTS)[number];

@@ -36,7 +36,7 @@ export function currentAnnotation(
   return { acts: a ? [...a.acts] : [], note: a?.note ?? '' };
 }
 
-export interface AnnotationPanelOptions {
+interface AnnotationPanelOptions {
   conv: Conversation;
   ref: UtteranceRef | undefined;
   index: number;
@@ -57,7 +57,7 @@ export interface AnnotationPanelOptions {
  * The built-in taxonomy other annotators of this conversation used, when it differs from the
  * active one (their annotations' `taxonomy` field, else the taxonomy their labels belong to).
  */
-export function taxonomyOffer(
+function taxonomyOffer(
   conv: Conversation,
   me: string,
   active: string,
@@ -76,6 +76,87 @@ export function taxonomyOffer(
   if (counts.has(active)) return undefined;
   const best = [...counts].sort((x, y) => y[1].size - x[1].size)[0];
   return best ? { taxonomy: best[0], annotators: [...best[1]].sort() } : undefined;
+}
+
+/**
+ * One toggle per act of the taxonomy (digit keys shown), then the acts already on the utterance that
+ * the taxonomy does not list (another taxonomy, typos), so they stay visible and can be removed.
+ */
+function actButtons(
+  speaker: string,
+  acts: readonly string[],
+  mine: readonly string[],
+  onToggle: (act: string) => void,
+): HTMLElement {
+  const grid = h('div', { class: 'act-buttons', attrs: { role: 'group', 'aria-label': `${speaker} acts` } });
+  acts.forEach((act, i) => {
+    const pressed = mine.includes(act);
+    const b = h(
+      'button',
+      {
+        class: `act-toggle${pressed ? ' on' : ''}`,
+        attrs: {
+          type: 'button',
+          'aria-pressed': pressed ? 'true' : 'false',
+          'data-act': act,
+          title: actKeyLabel(i) ? `${act} (key ${actKeyLabel(i)})` : act,
+        },
+      },
+      h('span', 'key', actKeyLabel(i)),
+      h('span', 'name', act),
+    );
+    b.addEventListener('click', () => onToggle(act));
+    grid.appendChild(b);
+  });
+  for (const extra of mine.filter((a) => !acts.includes(a))) {
+    const b = h(
+      'button',
+      {
+        class: 'act-toggle on foreign',
+        attrs: { type: 'button', 'aria-pressed': 'true', title: `${extra} (not in this taxonomy)` },
+      },
+      h('span', 'key', ''),
+      h('span', 'name', extra),
+    );
+    b.addEventListener('click', () => onToggle(extra));
+    grid.appendChild(b);
+  }
+  return grid;
+}
+
+/** The note box: Ctrl+Enter saves and leaves, Esc restores the saved note and leaves, blur saves a change. */
+function noteBox(saved: string, onNote: (note: string) => void, onLeaveNote: () => void): HTMLTextAreaElement {
+  const note = h('textarea', {
+    class: 'note',
+    attrs: {
+      rows: 3,
+      placeholder: 'Note (optional) — Ctrl+Enter to save, Esc to leave',
+      'aria-label': 'Note',
+      spellcheck: 'true',
+    },
+  });
+  note.value = saved;
+  // The value last sent: blur (also fired when a re-render removes the focused box) sends only changes.
+  let sent = saved;
+  const commit = () => {
+    if (note.value === sent) return;
+    sent = note.value;
+    onNote(note.value);
+  };
+  note.addEventListener('blur', commit);
+  note.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      commit();
+      onLeaveNote();
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      note.value = sent;
+      onLeaveNote();
+    }
+    e.stopPropagation();
+  });
+  return note;
 }
 
 export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
@@ -119,7 +200,8 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
         h(
           'span',
           null,
-          ` The existing annotations here (${offer.annotators.join(', ')}) use the ${offer.taxonomy} taxonomy; you are annotating in ${o.taxonomy.name}. Agreement only compares annotators on the same taxonomy. `,
+          ` The existing annotations here (${offer.annotators.join(', ')}) use the ${offer.taxonomy} taxonomy; you are ` +
+            `annotating in ${o.taxonomy.name}. Agreement only compares annotators on the same taxonomy. `,
         ),
         use,
       ),
@@ -143,71 +225,13 @@ export function renderAnnotationPanel(o: AnnotationPanelOptions): HTMLElement {
   panel.appendChild(h('blockquote', 'cursor-text', text.length > 400 ? text.slice(0, 399) + '…' : text));
   const acts = o.ref.speaker === 'user' ? o.taxonomy.user : o.taxonomy.assistant;
   const mine = currentAnnotation(o.conv, o.ref, o.annotator);
-  const grid = h('div', { class: 'act-buttons', attrs: { role: 'group', 'aria-label': `${o.ref.speaker} acts` } });
-  acts.forEach((act, i) => {
-    const pressed = mine.acts.includes(act);
-    const b = h(
-      'button',
-      {
-        class: `act-toggle${pressed ? ' on' : ''}`,
-        attrs: {
-          type: 'button',
-          'aria-pressed': pressed ? 'true' : 'false',
-          'data-act': act,
-          title: actKeyLabel(i) ? `${act} (key ${actKeyLabel(i)})` : act,
-        },
-      },
-      h('span', 'key', actKeyLabel(i)),
-      h('span', 'name', act),
-    );
-    b.addEventListener('click', () => o.onToggle(act));
-    grid.appendChild(b);
-  });
-  // Acts already on the utterance that the taxonomy does not list (another taxonomy, typos) stay visible.
-  for (const extra of mine.acts.filter((a) => !acts.includes(a))) {
-    const b = h(
-      'button',
-      {
-        class: 'act-toggle on foreign',
-        attrs: { type: 'button', 'aria-pressed': 'true', title: `${extra} (not in this taxonomy)` },
-      },
-      h('span', 'key', ''),
-      h('span', 'name', extra),
-    );
-    b.addEventListener('click', () => o.onToggle(extra));
-    grid.appendChild(b);
-  }
+  const grid = actButtons(o.ref.speaker, acts, mine.acts, (act) => o.onToggle(act));
   panel.appendChild(grid);
-  const note = h('textarea', {
-    class: 'note',
-    attrs: {
-      rows: 3,
-      placeholder: 'Note (optional) — Ctrl+Enter to save, Esc to leave',
-      'aria-label': 'Note',
-      spellcheck: 'true',
-    },
-  });
-  note.value = mine.note;
-  // The value last sent: blur (also fired when a re-render removes the focused box) sends only changes.
-  let sent = mine.note;
-  const commit = () => {
-    if (note.value === sent) return;
-    sent = note.value;
-    o.onNote(note.value);
-  };
-  note.addEventListener('blur', commit);
-  note.addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      commit();
-      o.onLeaveNote();
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      note.value = sent;
-      o.onLeaveNote();
-    }
-    e.stopPropagation();
-  });
+  const note = noteBox(
+    mine.note,
+    (value) => o.onNote(value),
+    () => o.onLeaveNote(),
+  );
   panel.appendChild(h('label', { class: 'note-label', attrs: { for: 'note' } }, 'Note'));
   setAttr(note, 'id', 'note');
   panel.appendChild(note);

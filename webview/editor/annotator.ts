@@ -6,7 +6,7 @@ import { currentAnnotation } from './annotation';
 import { utterancesOf, type UtteranceRef } from './transcript';
 import type { ViewStateStore } from './viewState';
 
-export interface AnnotatorHost {
+interface AnnotatorHost {
   current(): { line: number; conversation?: Conversation } | undefined;
   annotator(): string;
   taxonomy(): Taxonomy | undefined;

@@ -42,7 +42,7 @@ export function button(opts: {
 }
 
 /** Whether a URL may be used as an <img> source: https (when remote images are allowed) or an inline raster image. */
-export function imageUrlAllowed(url: string, allowRemote: boolean): boolean {
+function imageUrlAllowed(url: string, allowRemote: boolean): boolean {
   if (/^data:image\/(png|jpeg|gif|webp);base64,[a-z0-9+/=\s]+$/i.test(url)) return true;
   return allowRemote && /^https:\/\/[^\s"'<>]+$/i.test(url);
 }

@@ -4,7 +4,7 @@ import type { AnnotationController } from './annotator';
 import type { Player } from './player';
 import type { ViewStateStore } from './viewState';
 
-export interface KeyTargets {
+interface KeyTargets {
   store: ViewStateStore;
   player: Player;
   annotation: AnnotationController;
@@ -59,7 +59,8 @@ export function handleKey(e: KeyboardEvent, t: KeyTargets): void {
       if (i < acts.length) ann.toggleAct(acts[i]);
       else
         t.status(
-          `Key ${actKeyLabel(i)} has no act: ${ann.cursorRef()!.speaker} utterances have ${acts.length} acts (keys ${actKeyLabel(0)}–${actKeyLabel(Math.max(0, acts.length - 1))}).`,
+          `Key ${actKeyLabel(i)} has no act: ${ann.cursorRef()!.speaker} utterances have ${acts.length} acts (keys ` +
+            `${actKeyLabel(0)}–${actKeyLabel(Math.max(0, acts.length - 1))}).`,
         );
     }
   }

@@ -435,7 +435,8 @@ export class EditorApp {
       : h(
           'p',
           null,
-          `SimLens can convert it to conversation JSONL: ${p.target} is written beside it (the file itself is not changed), with the same conversion as "SimLens: Convert to Conversation JSONL".`,
+          `SimLens can convert it to conversation JSONL: ${p.target} is written beside it (the file itself is not ` +
+            `changed), with the same conversion as "SimLens: Convert to Conversation JSONL".`,
         );
     replace(
       this.main,

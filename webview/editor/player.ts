@@ -5,7 +5,7 @@ import type { ViewStateStore } from './viewState';
 
 const SPEEDS = [0.5, 1, 2, 4];
 
-export interface PlayerHost {
+interface PlayerHost {
   conversation(): Conversation | undefined;
   intervalMs(): number;
   /** The turn changed: update the marks, side panel and scroll. */

@@ -35,7 +35,7 @@ export function multisetMinus(a: readonly string[], b: readonly string[]): strin
 }
 
 /** Whether any turn of the conversation carries a trace. */
-export function hasTrace(conv: Conversation): boolean {
+function hasTrace(conv: Conversation): boolean {
   return conv.turns.some((t) => t.trace && Object.keys(t.trace).length > 0);
 }
 
@@ -60,7 +60,7 @@ function json(value: unknown): string {
  * A small line chart (SVG) of satisfaction and frustration over turns with a marker on the
  * current turn. Geometry only: labels are text nodes.
  */
-export function sparkline(
+function sparkline(
   series: Array<{ name: string; cls: string; values: Array<number | undefined> }>,
   current: number,
 ): HTMLElement | null {
@@ -112,7 +112,7 @@ export function sparkline(
 }
 
 /** The last value of a trace field at or before turn `t`, and the turn that recorded it. */
-export function latestAt<K extends keyof SimulatorTrace>(
+function latestAt<K extends keyof SimulatorTrace>(
   conv: Conversation,
   t: number,
   key: K,

@@ -22,7 +22,7 @@ export function utterancesOf(conv: Conversation): UtteranceRef[] {
   return out;
 }
 
-export interface TranscriptOptions {
+interface TranscriptOptions {
   allowRemoteImages: boolean;
   /** Current replay turn: later turns are dimmed. */
   turn: number;
@@ -43,7 +43,7 @@ export interface TranscriptSearch {
 }
 
 /** True when `text` (of `speaker`) is a hit of `search` (the host's rule: `searchUtterances`, src/core/document/search.ts). */
-export function isSearchHit(
+function isSearchHit(
   text: string | undefined,
   speaker: 'user' | 'assistant',
   search: TranscriptSearch | undefined,
@@ -87,7 +87,7 @@ function highlighted(text: string, needle: string): Array<string | HTMLElement> 
  * false is an answer too ("no": a ReDial movie not seen, not suggested, not liked) and null one
  * that was not given ("not said"). Only a missing or empty value has no chip.
  */
-export function ratingChips(ratings: Record<string, unknown> | undefined): HTMLElement[] {
+function ratingChips(ratings: Record<string, unknown> | undefined): HTMLElement[] {
   if (!ratings) return [];
   const chips: HTMLElement[] = [];
   for (const [k, raw] of Object.entries(ratings)) {
@@ -147,7 +147,7 @@ function features(item: RecommendedItem): string[] {
 }
 
 /** A horizontally scrolling carousel of recommended items. */
-export function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean): HTMLElement {
+function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean): HTMLElement {
   // Focusable so a keyboard can reach and scroll it (WCAG: scrollable regions must be focusable).
   const track = h('div', {
     class: 'carousel-track',

@@ -9,7 +9,7 @@ import { VIEW_STATE_VERSION, viewStateVersionProblem } from '../../src/shared/ed
 import type { HostApi, ViewState } from './api';
 
 /** A persisted state of this version with its fields' shapes made safe, or why it is dropped. */
-export function readViewState(raw: unknown): { state: ViewState } | { reason: string } {
+function readViewState(raw: unknown): { state: ViewState } | { reason: string } {
   const problem = viewStateVersionProblem(raw);
   if (problem) return { reason: problem };
   const v = raw as Partial<ViewState>;

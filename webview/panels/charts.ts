@@ -35,7 +35,7 @@ export async function loadCharts(): Promise<void> {
 }
 
 /** Colours for charts, read from the theme. */
-export interface ChartTheme {
+interface ChartTheme {
   fg: string;
   muted: string;
   grid: string;
@@ -67,7 +67,7 @@ const THEME_PALETTE = [
 ];
 
 /** Reads the current theme's colours from CSS variables (with fallbacks outside VS Code). */
-export function readTheme(): ChartTheme {
+function readTheme(): ChartTheme {
   const cs = getComputedStyle(document.body);
   const v = (name: string, fallback: string) => cs.getPropertyValue(name).trim() || fallback;
   const palette = THEME_PALETTE.map((n, i) => v(n, FALLBACK_PALETTE[i]));
@@ -224,7 +224,7 @@ export function resetSeriesColours(names: readonly string[]): void {
 }
 
 /** The palette index of a series name (a new name takes the next free one). */
-export function seriesColourIndex(name: string): number {
+function seriesColourIndex(name: string): number {
   let i = seriesColours.get(name);
   if (i === undefined) seriesColours.set(name, (i = seriesColours.size));
   return i;
@@ -325,7 +325,8 @@ function config(section: ChartSection, t: ChartTheme): ChartConfiguration {
               if (isBox) {
                 const b = section.series[item.datasetIndex]?.boxes?.[item.dataIndex];
                 return b
-                  ? `${item.dataset.label}: median ${formatTick(b.median)} (q1 ${formatTick(b.q1)}, q3 ${formatTick(b.q3)}, min ${formatTick(b.min)}, max ${formatTick(b.max)}, n ${b.n})`
+                  ? `${item.dataset.label}: median ${formatTick(b.median)} (q1 ${formatTick(b.q1)}, q3 ${formatTick(b.q3)}, min ` +
+                      `${formatTick(b.min)}, max ${formatTick(b.max)}, n ${b.n})`
                   : '';
               }
               const v = item.parsed.y;

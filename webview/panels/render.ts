@@ -37,7 +37,7 @@ export interface RenderHooks {
   openLink(sectionId: string, row: number): void;
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   restored?: boolean;
   canRecompute: boolean;
   /** For PLSA: which distribution style is shown (offers the other one). */
@@ -153,7 +153,7 @@ function tableWrap(label: string, table: HTMLTableElement): HTMLElement {
  * of the link column of rows that carry a `link` are buttons that open the linked conversation.
  * `alpha` (the report's significance level) places closest p-values on the closeness scale.
  */
-export function tableElement(table: TableSection, onLink?: (row: number) => void, alpha?: number): HTMLTableElement {
+function tableElement(table: TableSection, onLink?: (row: number) => void, alpha?: number): HTMLTableElement {
   const linkKey = table.linkColumn ?? table.columns[0]?.key;
   const numeric = table.columns.map((c) => c.format !== undefined && c.format !== 'text');
   // Header text in a block of bounded width: table cells ignore max-width, so a long label (a file
@@ -303,10 +303,8 @@ function renderSection(
   return card;
 }
 
-/** Renders the report into `root` (replacing its content). */
-export function renderReport(root: HTMLElement, report: Report, hooks: RenderHooks, opts: RenderOptions): Rendered {
-  clear(root);
-  const charts = new Map<string, ChartMount>();
+/** The header: kind, title and time, and the export / distribution / recompute buttons. */
+function reportHeader(report: Report, hooks: RenderHooks, opts: RenderOptions): HTMLElement {
   const actions: HTMLElement[] = [
     button('Markdown', 'markdown', () => hooks.exportMarkdown(), {
       title: 'Export the whole panel as a Markdown report (with PNG charts)',
@@ -338,20 +336,83 @@ export function renderReport(root: HTMLElement, report: Report, hooks: RenderHoo
         action: 'recompute',
       }),
     );
-  root.appendChild(
+  return h(
+    'header',
+    'report-header',
     h(
-      'header',
-      'report-header',
+      'div',
+      'report-titles',
+      h('div', { class: 'kind muted', text: KIND_LABEL[report.kind] }),
+      h('h1', { text: report.title }),
+      h('div', { class: 'generated muted', text: `Generated ${report.generated}` }),
+    ),
+    h('div', 'report-actions', ...actions),
+  );
+}
+
+/** The inputs table: one row per population, its file a button that opens it in the editor. */
+function inputsCard(report: Report, hooks: RenderHooks): HTMLElement {
+  const rows = report.inputs.map((inp, i) =>
+    h(
+      'tr',
+      null,
+      h('th', { attrs: { scope: 'row' }, text: inp.label }),
       h(
-        'div',
-        'report-titles',
-        h('div', { class: 'kind muted', text: KIND_LABEL[report.kind] }),
-        h('h1', { text: report.title }),
-        h('div', { class: 'generated muted', text: `Generated ${report.generated}` }),
+        'td',
+        null,
+        h('button', {
+          class: 'link',
+          attrs: {
+            type: 'button',
+            title: 'Open in the SimLens editor',
+            'data-action': 'open-input',
+            'data-index': i,
+          },
+          text: inp.file,
+        }),
       ),
-      h('div', 'report-actions', ...actions),
+      h('td', { class: 'num', text: String(inp.n) }),
+      h('td', { text: inp.filter ?? '' }),
     ),
   );
+  rows.forEach((tr) =>
+    tr
+      .querySelector('button')
+      ?.addEventListener('click', () =>
+        hooks.openInput(Number((tr.querySelector('button') as HTMLElement).dataset.index)),
+      ),
+  );
+  return h(
+    'section',
+    { class: 'card inputs', attrs: { 'aria-label': 'Inputs' } },
+    h('div', 'section-head', h('h3', { text: 'Inputs' })),
+    tableWrap(
+      'Inputs',
+      h(
+        'table',
+        'report-table',
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            ...['Population', 'File', 'Conversations', 'Filter'].map((t, i) =>
+              h('th', { class: i === 2 ? 'num' : undefined, attrs: { scope: 'col' }, text: t }),
+            ),
+          ),
+        ),
+        h('tbody', null, ...rows),
+      ),
+    ),
+  );
+}
+
+/** Renders the report into `root` (replacing its content). */
+export function renderReport(root: HTMLElement, report: Report, hooks: RenderHooks, opts: RenderOptions): Rendered {
+  clear(root);
+  const charts = new Map<string, ChartMount>();
+  root.appendChild(reportHeader(report, hooks, opts));
   if (opts.restored) {
     root.appendChild(
       h('p', {
@@ -363,64 +424,7 @@ export function renderReport(root: HTMLElement, report: Report, hooks: RenderHoo
   }
   if (report.verdicts?.length)
     root.appendChild(h('div', { class: 'verdicts', attrs: { role: 'list' } }, ...report.verdicts.map(verdictCard)));
-  if (report.inputs.length) {
-    const rows = report.inputs.map((inp, i) =>
-      h(
-        'tr',
-        null,
-        h('th', { attrs: { scope: 'row' }, text: inp.label }),
-        h(
-          'td',
-          null,
-          h('button', {
-            class: 'link',
-            attrs: {
-              type: 'button',
-              title: 'Open in the SimLens editor',
-              'data-action': 'open-input',
-              'data-index': i,
-            },
-            text: inp.file,
-          }),
-        ),
-        h('td', { class: 'num', text: String(inp.n) }),
-        h('td', { text: inp.filter ?? '' }),
-      ),
-    );
-    rows.forEach((tr) =>
-      tr
-        .querySelector('button')
-        ?.addEventListener('click', () =>
-          hooks.openInput(Number((tr.querySelector('button') as HTMLElement).dataset.index)),
-        ),
-    );
-    root.appendChild(
-      h(
-        'section',
-        { class: 'card inputs', attrs: { 'aria-label': 'Inputs' } },
-        h('div', 'section-head', h('h3', { text: 'Inputs' })),
-        tableWrap(
-          'Inputs',
-          h(
-            'table',
-            'report-table',
-            h(
-              'thead',
-              null,
-              h(
-                'tr',
-                null,
-                ...['Population', 'File', 'Conversations', 'Filter'].map((t, i) =>
-                  h('th', { class: i === 2 ? 'num' : undefined, attrs: { scope: 'col' }, text: t }),
-                ),
-              ),
-            ),
-            h('tbody', null, ...rows),
-          ),
-        ),
-      ),
-    );
-  }
+  if (report.inputs.length) root.appendChild(inputsCard(report, hooks));
   const alphaParam = Number(report.params?.alpha);
   const alpha =
     report.params?.alpha !== undefined && report.params.alpha !== null && Number.isFinite(alphaParam)

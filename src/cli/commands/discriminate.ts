@@ -87,7 +87,8 @@ Example:
         io.stdout(
           flags.json
             ? JSON.stringify(summary) + '\n'
-            : `${annotator}: ${report.annotated} scored, ${report.skipped} already scored, ${describeFailures(report)}; mean p_human ${n ? (sum / n).toFixed(3) : 'n/a'}, accuracy vs source ${n ? (correct / n).toFixed(3) : 'n/a'} -> ${out}\n`,
+            : `${annotator}: ${report.annotated} scored, ${report.skipped} already scored, ${describeFailures(report)}; mean ` +
+                `p_human ${n ? (sum / n).toFixed(3) : 'n/a'}, accuracy vs source ${n ? (correct / n).toFixed(3) : 'n/a'} -> ${out}\n`,
         );
       },
     });

@@ -109,7 +109,8 @@ Example:
       throw err;
     }
     io.stdout(
-      `${rows.length} examples from ${used} of ${conversations.length} conversations -> ${flags.out} (system prompt ${prompts.get('user-sft').name}@${prompts.get('user-sft').version})\n`,
+      `${rows.length} examples from ${used} of ${conversations.length} conversations -> ${flags.out} (system prompt ` +
+        `${prompts.get('user-sft').name}@${prompts.get('user-sft').version})\n`,
     );
     if (rows.length === 0) {
       io.stderr(

@@ -79,7 +79,8 @@ After a cluster array job, simlens merge all.jsonl finds all.part-0000-of-0004.j
           })
         : new FailureTally(0, r.failures);
       io.stdout(
-        `merged ${r.parts.length} parts${r.taskCount !== undefined ? ` (of ${r.taskCount} tasks)` : ''} into ${out}: ${r.lines} conversations, ${failures.describe()}${r.manifest ? ', manifest merged' : ' (no manifest: some part has none)'}\n`,
+        `merged ${r.parts.length} parts${r.taskCount !== undefined ? ` (of ${r.taskCount} tasks)` : ''} into ${out}: ` +
+          `${r.lines} conversations, ${failures.describe()}${r.manifest ? ', manifest merged' : ' (no manifest: some part has none)'}\n`,
       );
     }
     if (r.missingTasks.length) io.stderr(`missing tasks: ${r.missingTasks.join(', ')} (no part file); rerun them\n`);

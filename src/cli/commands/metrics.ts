@@ -106,7 +106,9 @@ const SUBCOMMANDS: Record<string, FlagSpecs> = {
       type: 'string',
       valueName: 'I/K|auto|none',
       description:
-        'with --out: only the conversations at positions p with p mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore them. Join the parts with simlens merge OUT',
+        'with --out: only the conversations at positions p with p mod K = I (0-based); auto: from a Slurm array or ' +
+        'Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K.jsonl; none: ignore ' +
+        'them. Join the parts with simlens merge OUT',
     },
     'shard-count': {
       type: 'number',
@@ -278,7 +280,7 @@ Examples:
 `;
 
 /** JSON with NaN/Infinity as null and typed arrays as arrays (the `features` and `tagger` outputs). */
-export function toJson(value: unknown): string {
+function toJson(value: unknown): string {
   return JSON.stringify(
     value,
     (_k, v: unknown) => {
@@ -377,7 +379,7 @@ function seedOf(s: string | undefined): string | number {
  * same loading, failed conversations left out, the same builders). Any failure to read or
  * compute ends the command: exit code 1 when the input is not usable conversations, else 2.
  */
-export async function cliReport(io: CliIo, spec: Exclude<ReportSpec, { kind: 'fidelity' }>): Promise<Report> {
+async function cliReport(io: CliIo, spec: Exclude<ReportSpec, { kind: 'fidelity' }>): Promise<Report> {
   try {
     return await computeReport(spec, { cwd: io.cwd });
   } catch (e) {
@@ -523,7 +525,8 @@ async function runFeatures(args: string[], io: CliIo): Promise<number> {
       }),
     };
     io.stdout(
-      `## Features of ${positionals[0]} (${count(pop.conversations.length, 'conversation')}; acts: ${describeActSource(opts.acts)})\n\n${markdownTableOf(summary, { plain: true })}\n`,
+      `## Features of ${positionals[0]} (${count(pop.conversations.length, 'conversation')}; acts: ` +
+        `${describeActSource(opts.acts)})\n\n${markdownTableOf(summary, { plain: true })}\n`,
     );
   }
   return 0;
@@ -808,7 +811,7 @@ async function runAlterEval(args: string[], io: CliIo): Promise<number> {
 }
 
 /** Gold examples from annotated conversations: one per annotated user utterance segment. */
-export function goldExamples(conversations: readonly Conversation[], src: ActSource): TaggedExample[][] {
+function goldExamples(conversations: readonly Conversation[], src: ActSource): TaggedExample[][] {
   if (src.kind !== 'annotator')
     throw new UsageError('--annotator must name an annotator in the file (e.g. source@iard)');
   return conversations.map((c) => {

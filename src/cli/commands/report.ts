@@ -218,7 +218,8 @@ Example:
           `        ${result.files.charts.length} charts in ${resolve(out, 'charts')}, ${result.files.tables.length} tables in ${resolve(out, 'tables')}`,
         );
         lines.push(
-          `Time: ${(result.timings.total / 1000).toFixed(1)} s (simulation ${(result.timings.simulate / 1000).toFixed(1)} s, HLS ${(result.timings.hls / 1000).toFixed(1)} s)`,
+          `Time: ${(result.timings.total / 1000).toFixed(1)} s (simulation ` +
+            `${(result.timings.simulate / 1000).toFixed(1)} s, HLS ${(result.timings.hls / 1000).toFixed(1)} s)`,
         );
         for (const w of r.warnings ?? []) lines.push(`warning: ${w}`);
         io.stdout(lines.join('\n') + '\n');

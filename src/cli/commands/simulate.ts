@@ -34,7 +34,9 @@ const FLAGS = {
   user: {
     type: 'string',
     valueName: 'agenda|target-free|llm-…|exec:CMD|URL',
-    description: `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')}; your own simulator: exec:"python3 my_sim.py" or http://HOST:PORT/PATH, see docs/protocol.md)`,
+    description:
+      `simulated user (default agenda; LLM users: ${LLM_USER_NAMES.join(', ')}; your own simulator: exec:"python3 ` +
+      `my_sim.py" or http://HOST:PORT/PATH, see docs/protocol.md)`,
   },
   interaction: {
     type: 'string',
@@ -122,7 +124,8 @@ const FLAGS = {
     type: 'string',
     valueName: 'I/K|auto|none',
     description:
-      'run only conversations i with i mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the default when their variables are set), writing OUT.part-I-of-K; none: ignore them. Join parts with simlens merge',
+      'run only conversations i with i mod K = I (0-based); auto: from a Slurm array or Kubernetes indexed job (the ' +
+      'default when their variables are set), writing OUT.part-I-of-K; none: ignore them. Join parts with simlens merge',
   },
   'shard-count': {
     type: 'number',
@@ -310,7 +313,8 @@ async function runFork(f: Flags, io: CliIo, command: string): Promise<number> {
   writeManifest(out, manifest);
   const methods = [...new Set(result.methods)].join(', ');
   io.stdout(
-    `${result.conversations.length} continuations of ${spec.id} after turn ${spec.turn} written to ${f.out} (state by ${methods}), ${new FailureTally(0, result.failures).describe()}\n`,
+    `${result.conversations.length} continuations of ${spec.id} after turn ${spec.turn} written to ${f.out} (state ` +
+      `by ${methods}), ${new FailureTally(0, result.failures).describe()}\n`,
   );
   return result.failed ? 1 : 0;
 }
@@ -479,7 +483,8 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
       const usage = llm?.budget.snapshot();
       if (usage?.usage_missing) {
         io.stderr(
-          `simlens simulate: ${usage.usage_missing} LLM answers came without "usage"; their ${usage.estimated_tokens} tokens are estimated (4 characters a token) in the manifest's llm.usage\n`,
+          `simlens simulate: ${usage.usage_missing} LLM answers came without "usage"; their ${usage.estimated_tokens} ` +
+            `tokens are estimated (4 characters a token) in the manifest's llm.usage\n`,
         );
       }
       if (!result) return 1;
@@ -493,7 +498,8 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
       });
       io.stdout(
         `${manifest.status}: ${c.finished}/${c.planned} conversations in ${out}` +
-          `${c.resumed ? ` (${c.resumed} from before)` : ''}, ${failures.describe()}, ${extra['rate_per_s']}/s, user ${String(extra['user'])} vs ${agentLabel(String(extra['agent']))}\n`,
+          (`${c.resumed ? ` (${c.resumed} from before)` : ''}, ${failures.describe()}, ${extra['rate_per_s']}/s, user ` +
+            `${String(extra['user'])} vs ${agentLabel(String(extra['agent']))}\n`),
       );
       if (manifest.status === 'stopped')
         io.stderr(

@@ -37,7 +37,7 @@ export interface CorpusStats {
 const NONE = '(none)';
 
 /** Adds one conversation to the running totals. */
-export function addConversation(s: CorpusStats, conv: Conversation): void {
+function addConversation(s: CorpusStats, conv: Conversation): void {
   s.conversations++;
   s.turns += conv.turns.length;
   for (const turn of conv.turns) {
@@ -173,7 +173,8 @@ Examples:
     }
     if (stats.conversations === 0) {
       io.stderr(
-        `simlens stats: ${file}: no valid conversation${stats.invalid_lines ? ` (${count(stats.invalid_lines, 'invalid line')}; run 'simlens validate ${file}')` : ' (the file is empty)'}\n`,
+        `simlens stats: ${file}: no valid ` +
+          `conversation${stats.invalid_lines ? ` (${count(stats.invalid_lines, 'invalid line')}; run 'simlens validate ${file}')` : ' (the file is empty)'}\n`,
       );
       return 1;
     }

@@ -10,7 +10,7 @@ import { createRng, type Rng } from '../random';
 import { Catalog, type CatalogItem } from './item';
 
 /** One product type of a category and what it restricts. */
-export interface TypeSpec {
+interface TypeSpec {
   name: string;
   /** Plural nouns ("sneakers", "jeans") are written as "a pair of ..." in descriptions. */
   plural?: boolean;
@@ -22,7 +22,7 @@ export interface TypeSpec {
 }
 
 /** One category of the synthetic catalog: its share, vocabularies and types. */
-export interface CategorySpec {
+interface CategorySpec {
   name: string;
   /** Share of the catalog. */
   weight: number;
@@ -64,7 +64,7 @@ export const APPAREL_ATTRIBUTES = [
 ] as const;
 
 /** The colours of the synthetic catalog. */
-export const APPAREL_COLOURS = [
+const APPAREL_COLOURS = [
   'black',
   'white',
   'grey',
@@ -85,7 +85,7 @@ export const APPAREL_COLOURS = [
 ];
 
 /** Price bands, cheapest first. */
-export const PRICE_BANDS = ['budget', 'mid-range', 'premium', 'luxury'];
+const PRICE_BANDS = ['budget', 'mid-range', 'premium', 'luxury'];
 const PRICE_FACTORS: Record<string, [number, number]> = {
   budget: [0.3, 0.6],
   'mid-range': [0.7, 1.2],
@@ -908,7 +908,7 @@ function allowed(base: string[], restrict?: string[]): string[] {
 }
 
 /** Options of `generateApparelCatalog`. */
-export interface ApparelCatalogOptions {
+interface ApparelCatalogOptions {
   /** Any seed; equal seeds give equal catalogs (default "simlens"). */
   seed?: number | string;
   /** Number of items (default 3000, at least 1). */

@@ -34,7 +34,7 @@ const ItemJson = z.object({
 });
 
 /** Splits a ConvApparel features string ("Slim fit, Lightweight, ...") into trimmed parts. */
-export function splitFeatures(features: string | readonly string[] | undefined): string[] {
+function splitFeatures(features: string | readonly string[] | undefined): string[] {
   if (features === undefined) return [];
   const parts = typeof features === 'string' ? features.split(',') : features;
   return parts.map((f) => f.trim()).filter((f) => f !== '');

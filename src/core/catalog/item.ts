@@ -19,10 +19,10 @@ export interface CatalogItem {
 }
 
 /** How many characters of the description the partial-text index keeps (the "bad" retrieval). */
-export const PARTIAL_DESCRIPTION_CHARS = 80;
+const PARTIAL_DESCRIPTION_CHARS = 80;
 
 /** Everything a "good" retriever sees: title, description, features, category and attribute values. */
-export function itemFullText(item: CatalogItem): string {
+function itemFullText(item: CatalogItem): string {
   return `${item.title}\n${item.description}\n${item.features.join(', ')}\n${item.category}\n${Object.values(item.attributes).join(' ')}`;
 }
 
@@ -35,7 +35,7 @@ export function itemPartialText(item: CatalogItem): string {
 }
 
 /** Options of `Catalog.search`. */
-export interface CatalogSearchOptions {
+interface CatalogSearchOptions {
   /** Only items of this category. */
   category?: string;
   /** Search the partial-text index (title + truncated description) instead of the full text. */

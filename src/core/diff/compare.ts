@@ -12,7 +12,7 @@ import type { Conversation, Turn } from '../model';
 import type { DialoguePart, PairComparison, TurnDifference } from './model';
 
 /** Trace keys never compared: they differ on every run without saying anything about behaviour. */
-export const IGNORED_TRACE_FIELDS: readonly string[] = ['llm_calls', 'llm_call_ids'];
+const IGNORED_TRACE_FIELDS: readonly string[] = ['llm_calls', 'llm_call_ids'];
 
 /** Deep equality of JSON values, key order ignored (what comparing canonical JSON texts decides, without building them). */
 export function sameJson(a: unknown, b: unknown): boolean {
@@ -55,7 +55,7 @@ function itemIds(t: Turn): string {
 }
 
 /** The dialogue parts of turn `i` that differ (both turns present). */
-export function dialogueDifferences(a: Turn, b: Turn): DialoguePart[] {
+function dialogueDifferences(a: Turn, b: Turn): DialoguePart[] {
   const out: DialoguePart[] = [];
   if (userActs(a) !== userActs(b)) out.push('user_act');
   if ((a.user_utterance ?? '') !== (b.user_utterance ?? '')) out.push('user_utterance');
@@ -66,7 +66,7 @@ export function dialogueDifferences(a: Turn, b: Turn): DialoguePart[] {
 }
 
 /** The trace fields of two turns that differ (a field present on one side only differs), sorted. */
-export function traceDifferences(a: Turn | undefined, b: Turn | undefined): string[] {
+function traceDifferences(a: Turn | undefined, b: Turn | undefined): string[] {
   const ta = (a?.trace ?? {}) as Record<string, unknown>;
   const tb = (b?.trace ?? {}) as Record<string, unknown>;
   const keys = new Set([...Object.keys(ta), ...Object.keys(tb)]);

@@ -25,7 +25,7 @@ export interface GateCondition {
   count: boolean;
 }
 
-export interface GateResult {
+interface GateResult {
   condition: GateCondition;
   actual: number;
   /** The actual value as shown ("7.5% (3 of 40)"). */

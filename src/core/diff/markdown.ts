@@ -47,7 +47,9 @@ export function diffToMarkdown(r: DiffReport, maxPairs = 50): string {
   }
   const s = r.success;
   L.push(
-    `Acceptance: ${s.acceptedA} → ${s.acceptedB} of ${s.n} pairs with a known outcome (${pct(s.acceptedA, s.n)} → ${pct(s.acceptedB, s.n)}); accepted in A only ${s.onlyA}, in B only ${s.onlyB}; McNemar exact p = ${formatP(s.mcnemar.pvalue)}${s.excluded ? `; ${s.excluded} pairs left out (a failure or an unknown outcome on either side)` : ''}.`,
+    `Acceptance: ${s.acceptedA} → ${s.acceptedB} of ${s.n} pairs with a known outcome (${pct(s.acceptedA, s.n)} → ` +
+      `${pct(s.acceptedB, s.n)}); accepted in A only ${s.onlyA}, in B only ${s.onlyB}; McNemar exact p = ` +
+      `${formatP(s.mcnemar.pvalue)}${s.excluded ? `; ${s.excluded} pairs left out (a failure or an unknown outcome on either side)` : ''}.`,
     '',
   );
 
@@ -105,7 +107,8 @@ export function diffToMarkdown(r: DiffReport, maxPairs = 50): string {
     L.push('| A | B | outcome A → B | turns A → B | first divergence |', '|---|---|---|---:|---|');
     for (const p of order.slice(0, maxPairs)) {
       L.push(
-        `| ${safeCell(p.idA)} (line ${p.lineA}) | ${safeCell(p.idB)} (line ${p.lineB}) | ${p.outcomeA} → ${p.outcomeB} | ${p.turnsA} → ${p.turnsB} | ${safeCell(describeDivergence(p))} |`,
+        `| ${safeCell(p.idA)} (line ${p.lineA}) | ${safeCell(p.idB)} (line ${p.lineB}) | ${p.outcomeA} → ${p.outcomeB} ` +
+          `| ${p.turnsA} → ${p.turnsB} | ${safeCell(describeDivergence(p))} |`,
       );
     }
     L.push('');

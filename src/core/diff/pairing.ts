@@ -47,7 +47,7 @@ export function seedKey(conv: Conversation, runSeed: string | undefined): string
 }
 
 /** The profile (or goal) a conversation was simulated for, as canonical JSON; undefined when it has neither. */
-export function profileKey(conv: Conversation): string | undefined {
+function profileKey(conv: Conversation): string | undefined {
   const profile = conv.metadata?.profile;
   if (profile !== undefined && profile !== null) return `profile ${canonicalJson(profile)}`;
   const goal = conv.turns.find((t) => t.trace?.goal)?.trace?.goal;

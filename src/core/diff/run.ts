@@ -40,7 +40,7 @@ export interface DiffOptions {
 }
 
 /** Features with a bootstrap interval (the questions a simulator change raises first). */
-export const HEADLINE_FEATURES = [
+const HEADLINE_FEATURES = [
   'num_turns',
   'user_words_per_turn',
   'user_acts',
@@ -50,7 +50,7 @@ export const HEADLINE_FEATURES = [
 ] as const;
 
 /** Every feature compared: the headline ones, then questions and each ConvApparel user act. */
-export const DIFF_FEATURES: readonly string[] = [
+const DIFF_FEATURES: readonly string[] = [
   ...HEADLINE_FEATURES,
   'user_turns_with_question',
   'assistant_turns_with_question',
@@ -64,19 +64,19 @@ const EXTRA_LABELS: Record<string, string> = {
 };
 
 /** The label of a diff feature. */
-export function diffFeatureLabel(name: string): string {
+function diffFeatureLabel(name: string): string {
   return EXTRA_LABELS[name] ?? featureLabel(name);
 }
 
 /** How a conversation ended, as the diff labels it. */
-export function outcomeLabel(conv: Conversation): OutcomeLabel {
+function outcomeLabel(conv: Conversation): OutcomeLabel {
   const k = outcomeClass(conv);
   if (k.failure) return `failure:${k.failure.reason}`;
   return k.outcome ?? 'unknown';
 }
 
 /** The values of DIFF_FEATURES for one conversation (NaN = unknown). */
-export function diffFeatureValues(conv: Conversation, acts: ActSource): Float64Array {
+function diffFeatureValues(conv: Conversation, acts: ActSource): Float64Array {
   const f = conversationFeatures(conv, { acts });
   const out = new Float64Array(DIFF_FEATURES.length);
   DIFF_FEATURES.forEach((name, j) => {
@@ -192,7 +192,8 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
           const dup = mode !== 'profile' ? seenB.get(key) : undefined;
           if (dup !== undefined)
             throw new InputProblemError(
-              `${pathB}:${p.line}: ${key} occurs twice in run B (first on line ${dup}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
+              `${pathB}:${p.line}: ${key} occurs twice in run B (first on line ${dup}); pair by ` +
+                `${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
             );
           unpaired.push({ side: 'B', line: p.line, id: idB, reason: `no conversation with ${key} in A` });
           return;
@@ -367,7 +368,9 @@ function indexByKey(
     if (prev === undefined) byKey.set(k, i);
     else if (mode !== 'profile')
       throw new InputProblemError(
-        `${pathA}:${i + 1}: ${k} occurs twice in run A (first on line ${(typeof prev === 'number' ? prev : prev[0]) + 1}); pair by ${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
+        `${pathA}:${i + 1}: ${k} occurs twice in run A (first on line ` +
+          `${(typeof prev === 'number' ? prev : prev[0]) + 1}); pair by ` +
+          `${mode === 'seed' ? 'id (--pairing id)' : 'seed or profile'} or remove the duplicate`,
       );
     else if (typeof prev === 'number') byKey.set(k, [prev, i]);
     else prev.push(i);
@@ -429,7 +432,7 @@ async function forEachLineUntil(path: string, onLine: (bytes: Buffer, i: number)
 }
 
 /** The paired change of one feature: `all` = B - A per pair (NaN = not measured), `sums` of A and B over the measured pairs. */
-export function featureChange(
+function featureChange(
   name: string,
   all: Float64Array,
   sums: { a: number; b: number },
@@ -473,7 +476,7 @@ export function featureChange(
 }
 
 /** McNemar's exact test of acceptance over the pairs where both ended without failure with a known outcome. */
-export function successChange(pairs: readonly PairSummary[]): DiffReport['success'] {
+function successChange(pairs: readonly PairSummary[]): DiffReport['success'] {
   let n = 0;
   let acceptedA = 0;
   let acceptedB = 0;
@@ -503,7 +506,7 @@ export function successChange(pairs: readonly PairSummary[]): DiffReport['succes
 }
 
 /** The aggregate of the pair summaries. */
-export function aggregate(pairs: readonly PairSummary[]): DiffReport['aggregate'] {
+function aggregate(pairs: readonly PairSummary[]): DiffReport['aggregate'] {
   let identical = 0;
   let diverged = 0;
   let traceOnly = 0;

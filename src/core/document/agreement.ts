@@ -17,13 +17,13 @@ import { defaultActAliases, toAgentAct, toUserAct, type ActAliases } from '../ta
 import type { ActAgreement, AgreementReport, AgreementResult, FleissReport } from './types';
 
 /** Label used in the confusion matrix when an annotation has a note but no act. */
-export const NO_ACT = '(none)';
+const NO_ACT = '(none)';
 /** Taxonomy name shown for an annotator whose labels fit no known taxonomy. */
-export const UNKNOWN_TAXONOMY = 'unknown';
+const UNKNOWN_TAXONOMY = 'unknown';
 /** The taxonomy `map` maps every side to. */
-export const MAPPED_TAXONOMY = 'zhang-balog';
+const MAPPED_TAXONOMY = 'zhang-balog';
 
-export interface AgreementOptions {
+interface AgreementOptions {
   /** Act order of the tables (e.g. the active taxonomy's); acts not in it follow alphabetically. */
   order?: { user?: readonly string[]; assistant?: readonly string[] };
   /** Only these annotators (default: all). */
@@ -132,7 +132,8 @@ export function agreementFromConversations(
   }
   if (skipped.length) {
     warnings.push(
-      `Not compared, different taxonomies: ${skipped.join('; ')}. Kappa across taxonomies is meaningless; map both through the act aliases (CLI --map, or "Map through act aliases") to compare them.`,
+      `Not compared, different taxonomies: ${skipped.join('; ')}. Kappa across taxonomies is meaningless; map both ` +
+        `through the act aliases (CLI --map, or "Map through act aliases") to compare them.`,
     );
   }
   const fleiss = fleissReports(annotators, taxonomies, items, view, opts.map === true, mappingNote);
@@ -250,7 +251,7 @@ function pairReport(
 }
 
 /** What `computeAgreement` needs from a document (kept structural so tests can pass fakes). */
-export interface AgreementSource {
+interface AgreementSource {
   summarizeAll(): Promise<void>;
   readonly summaries: { annotatedLines(): number[] };
   readConversation(line: number): Promise<{ conversation?: Conversation }>;
@@ -275,7 +276,8 @@ function k3(x: number | null): string {
 export function formatAgreementText(r: AgreementResult): string {
   const out: string[] = [];
   out.push(
-    `${r.conversations} annotated conversation(s); annotators: ${r.annotators.map((a) => `${a} [${r.taxonomies[a] ?? UNKNOWN_TAXONOMY}]`).join(', ') || 'none'}`,
+    `${r.conversations} annotated conversation(s); annotators: ` +
+      `${r.annotators.map((a) => `${a} [${r.taxonomies[a] ?? UNKNOWN_TAXONOMY}]`).join(', ') || 'none'}`,
   );
   if (r.note) out.push(r.note);
   for (const w of r.warnings) out.push(`warning: ${w}`);
@@ -297,7 +299,8 @@ export function formatAgreementText(r: AgreementResult): string {
   for (const f of r.fleiss) {
     out.push('');
     out.push(
-      `Fleiss' kappa, ${f.speaker} utterances, ${f.annotators.join(', ')} (${f.items} utterances, taxonomy ${f.taxonomy}${f.mapping ? `; ${f.mapping}` : ''}): ${k3(f.kappa)}`,
+      `Fleiss' kappa, ${f.speaker} utterances, ${f.annotators.join(', ')} (${f.items} utterances, taxonomy ` +
+        `${f.taxonomy}${f.mapping ? `; ${f.mapping}` : ''}): ${k3(f.kappa)}`,
     );
   }
   if (r.reports.length === 0 && !r.note)

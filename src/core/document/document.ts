@@ -34,7 +34,7 @@ import { BackupSchema, type AnnotationBackup } from './backup';
 import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** Options for opening a document. */
-export interface DocumentOpenOptions {
+interface DocumentOpenOptions {
   signal?: AbortSignal;
   /** Index progress: bytes scanned and file size. */
   onIndexProgress?: (bytes: number, total: number) => void;
@@ -60,7 +60,7 @@ export interface AnnotateInput {
 }
 
 /** Result of applying a filter (facets + optional text search) to every line. */
-export interface FilterResult {
+interface FilterResult {
   lines: Uint32Array;
   search?: SearchStats;
   /** The summary pass had not finished: rows may still be added. */

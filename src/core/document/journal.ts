@@ -51,7 +51,7 @@ export interface TargetValue {
 }
 
 /** Identity of an annotation within a file: line plus target within the line. */
-export function targetId(k: AnnotationKey): string {
+function targetId(k: AnnotationKey): string {
   return JSON.stringify([k.line, k.turn, k.speaker, k.annotator, k.segment ?? null]);
 }
 

@@ -7,11 +7,11 @@
  */
 
 /** Reads raw line contents (without line endings) for 0-based lines [from, from + count). */
-export interface LineBlockReader {
+interface LineBlockReader {
   readLines(from: number, count: number): Promise<Buffer[]>;
 }
 
-export interface SearchOptions {
+interface SearchOptions {
   /** Which utterances count (default both). */
   speaker?: 'user' | 'assistant' | 'both';
   /** Stop after this many matching conversations (default 10,000). */
@@ -23,7 +23,7 @@ export interface SearchOptions {
   onProgress?: (examined: number, total: number) => void;
 }
 
-export interface SearchResult {
+interface SearchResult {
   /** Matching lines, ascending, a subset of the candidates. */
   lines: Uint32Array;
   /** Matching utterances across those lines. */
@@ -94,7 +94,7 @@ export function countRawValueMatches(
 }
 
 /** Lower-cased utterances of one line, each joined with "\u0000" (see SummaryIndex). */
-export interface CachedUtterances {
+interface CachedUtterances {
   user: string;
   assistant: string;
 }

@@ -15,7 +15,7 @@ import {
 import { OUTCOME_UNKNOWN_NAME, type ConversationSummary, type Facets, type SummaryFilter } from './types';
 
 /** Parsed line shape produced by the JSONL engine (structurally typed so this module stays pure). */
-export type SummarizableLine =
+type SummarizableLine =
   | { kind: 'blank'; line: number }
   | { kind: 'valid'; line: number; conversation: Conversation }
   | {
@@ -25,7 +25,7 @@ export type SummarizableLine =
     };
 
 /** Longest snippet kept per conversation (characters). */
-export const SNIPPET_LENGTH = 120;
+const SNIPPET_LENGTH = 120;
 
 const STATE_PENDING = 0;
 const STATE_VALID = 1;
@@ -43,7 +43,7 @@ const NO_VALUE = 0xffff;
  * parsed line) as views into the much larger source string, which would keep every line's text
  * alive; a UTF-8 round trip breaks that link.
  */
-export function detachString(s: string): string {
+function detachString(s: string): string {
   return s.length < 13 ? s : Buffer.from(s, 'utf8').toString('utf8');
 }
 
@@ -81,7 +81,7 @@ class StringTable {
 }
 
 /** Annotators of each utterance-level annotation in a conversation, deduplicated. */
-export function conversationAnnotators(conv: Conversation): string[] {
+function conversationAnnotators(conv: Conversation): string[] {
   const names = new Set<string>();
   for (const turn of conv.turns) for (const a of turn.annotations ?? []) names.add(a.annotator);
   return [...names];

@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { BUILTIN_TAXONOMIES, builtinTaxonomy, parseTaxonomy, CONVAPPAREL_TAXONOMY, type Taxonomy } from '../taxonomy';
 
 /** The resolved taxonomy, plus an error when the setting was unusable (then the default is used). */
-export interface ResolvedTaxonomy {
+interface ResolvedTaxonomy {
   taxonomy: Taxonomy;
   error?: string;
 }
@@ -29,7 +29,8 @@ export async function resolveTaxonomySetting(value: unknown, baseDir: string): P
         text = await readFile(path, 'utf8');
       } catch (e) {
         throw new Error(
-          `simlens.taxonomy: "${value}" is neither a built-in taxonomy (${BUILTIN_TAXONOMIES.map((t) => t.name).join(', ')}) nor a readable file (${(e as Error).message})`,
+          `simlens.taxonomy: "${value}" is neither a built-in taxonomy ` +
+            `(${BUILTIN_TAXONOMIES.map((t) => t.name).join(', ')}) nor a readable file (${(e as Error).message})`,
         );
       }
       let json: unknown;

@@ -40,7 +40,7 @@ export function normalizeExportFormat(name: string): string {
 }
 
 /** A streaming writer for one output format. */
-export interface Exporter {
+interface Exporter {
   begin(): string;
   conversation(conv: Conversation): string;
   end(): string;

@@ -14,7 +14,7 @@ export const CONVERSATION_SCHEMA_VERSION = 1;
 /** Where the shipped copy lives, relative to the extension root. */
 export const CONVERSATION_SCHEMA_FILE = `media/schemas/conversation.v${CONVERSATION_SCHEMA_VERSION}.schema.json`;
 
-export const CONVERSATION_SCHEMA_ID = `https://raw.githubusercontent.com/simlens/simlens/main/${CONVERSATION_SCHEMA_FILE}`;
+const CONVERSATION_SCHEMA_ID = `https://raw.githubusercontent.com/simlens/simlens/main/${CONVERSATION_SCHEMA_FILE}`;
 
 /** zod writes an open object as `additionalProperties: {}`; `true` says the same, readably. */
 function openObjects(node: unknown): unknown {
@@ -44,7 +44,9 @@ export function conversationJsonSchema(): Record<string, unknown> {
     $id: CONVERSATION_SCHEMA_ID,
     title: `SimLens conversation (one JSONL line), schema version ${CONVERSATION_SCHEMA_VERSION}`,
     description:
-      'One conversation of a SimLens JSONL file: turns with utterances, recommendations, first-person ratings, annotations and per-turn simulator traces. Unknown fields are allowed everywhere. Generated from src/core/model.ts by `simlens schema`.',
+      'One conversation of a SimLens JSONL file: turns with utterances, recommendations, first-person ratings, ' +
+      'annotations and per-turn simulator traces. Unknown fields are allowed everywhere. Generated from ' +
+      'src/core/model.ts by `simlens schema`.',
     ...(openObjects(rest) as Record<string, unknown>),
   };
 }

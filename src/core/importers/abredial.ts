@@ -20,14 +20,14 @@ import { parseCsv } from './csv';
 import { buildTurns, type SourceUtterance } from './turns';
 
 /** The rating columns of AB-ReDial, in file order. */
-export const AB_REDIAL_RATINGS = [
+const AB_REDIAL_RATINGS = [
   'understanding',
   'task-completion',
   'interest-arousal',
   'efficiency',
   'dialogue-overall',
 ] as const;
-export const AB_REDIAL_JUSTIFICATION = 'justification-text';
+const AB_REDIAL_JUSTIFICATION = 'justification-text';
 
 const ROLE = /^(USER|SYSTEM)(?:\t|[\s\u2003]+|$)([\s\S]*)$/i;
 
@@ -194,7 +194,9 @@ export function importAbRedial(
         warnings.push({
           line: rec.line,
           path: 'ConvId',
-          message: `ConvId ${convId} names ${variants.length + 1} different dialogues (row ${row} differs from row ${variants[0].rows[0]}); this one is imported as "${id}"`,
+          message:
+            `ConvId ${convId} names ${variants.length + 1} different dialogues (row ${row} differs from row ` +
+            `${variants[0].rows[0]}); this one is imported as "${id}"`,
         });
       }
       g = { id, convId, key, utterances, annotations: [], rows: [] };

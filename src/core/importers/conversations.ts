@@ -16,7 +16,7 @@ import { ImportError, type ImportWarning, joinPath } from './errors';
 type Rec = Record<string, unknown>;
 
 /** Where a conversation came from, for messages and fallback ids. */
-export interface ConversationSite {
+interface ConversationSite {
   /** 0-based position among the conversations of the file (blank lines not counted). */
   index: number;
   /** 1-based line for JSONL. */
@@ -29,7 +29,7 @@ export interface ConversationSite {
  * Validates one value as a Conversation. Returns the warnings (one per schema issue, at most 5,
  * each with the full field path) or none.
  */
-export function conversationProblems(value: unknown, site: ConversationSite): ImportWarning[] {
+function conversationProblems(value: unknown, site: ConversationSite): ImportWarning[] {
   const label = site.line !== undefined ? `conversation on line ${site.line}` : `conversation ${site.index}`;
   if (!isRecord(value)) {
     return [
@@ -62,7 +62,7 @@ export function conversationProblems(value: unknown, site: ConversationSite): Im
 }
 
 /** Adds `id` = `convapparel-<index>` in front when the conversation has no usable id. */
-export function withConvApparelId(conv: Rec, index: number): Rec {
+function withConvApparelId(conv: Rec, index: number): Rec {
   if (typeof conv['id'] === 'string' && conv['id'] !== '') return conv;
   if ('id' in conv) return conv; // present but odd (validation already accepted it): leave it alone
   return { id: `convapparel-${index}`, ...conv };

@@ -8,7 +8,7 @@
 import { ImportError, type ImportWarning } from './errors';
 
 /** One record: its fields and the 1-based line where it starts. */
-export interface CsvRecord {
+interface CsvRecord {
   fields: string[];
   line: number;
 }

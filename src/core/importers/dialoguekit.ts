@@ -29,7 +29,7 @@ import { isRecord } from '../model';
 import { DIALOGUEKIT_OWN_METADATA } from '../export/dialoguekit';
 
 /** The annotator name given to acts that came with the imported data. */
-export const SOURCE_ANNOTATOR = 'source';
+const SOURCE_ANNOTATOR = 'source';
 
 /** One dialogue record to convert, with where it came from (for messages). */
 export interface DialogueRecord {
@@ -94,7 +94,8 @@ export function dialogueRecordsFromDocument(doc: unknown, origin: string): Dialo
     const keys = Object.keys(doc).slice(0, 8).join(', ') || 'none';
     throw new ImportError(
       origin,
-      `expected a DialogueKit file: a JSON array of dialogues, an object with a "dialogues" array, or one dialogue with a "conversation" array; found an object with keys ${keys}`,
+      `expected a DialogueKit file: a JSON array of dialogues, an object with a "dialogues" array, or one dialogue ` +
+        `with a "conversation" array; found an object with keys ${keys}`,
     );
   }
   throw new ImportError(origin, `expected a DialogueKit file (a JSON array of dialogues), found ${describeValue(doc)}`);
@@ -120,7 +121,7 @@ function collectIntents(records: readonly DialogueRecord[]): Set<string> {
  * The taxonomy name recorded on imported annotations: "iard" when every intent in the file is an
  * IARD label, else "dialoguekit" (the CIR6-derived DISCLOSE/REVEAL/INQUIRE/... scheme and others).
  */
-export function guessDialogueKitTaxonomy(records: readonly DialogueRecord[]): string {
+function guessDialogueKitTaxonomy(records: readonly DialogueRecord[]): string {
   const intents = collectIntents(records);
   if (intents.size > 0 && [...intents].every((i) => IARD_LABELS.has(i))) return 'iard';
   return 'dialoguekit';
@@ -475,7 +476,9 @@ function convertSlot(
     warnings.push({
       line,
       path,
-      message: `slot "${slot}": start/end must be character offsets or null, found ${describeValue(start)} and ${describeValue(end)}; offsets dropped, original kept in "raw"`,
+      message:
+        `slot "${slot}": start/end must be character offsets or null, found ${describeValue(start)} and ` +
+        `${describeValue(end)}; offsets dropped, original kept in "raw"`,
     });
   }
   if (extra && out['raw'] === undefined) out['raw'] = sv;

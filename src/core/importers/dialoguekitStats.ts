@@ -12,7 +12,7 @@
 import type { Conversation } from '../model';
 import { utteranceRuns } from './turns';
 
-export interface DialogueKitStats {
+interface DialogueKitStats {
   conversations: number;
   /** Mean over conversations of speaker changes / 2 (0 when there are no conversations). */
   avgTurns: number;

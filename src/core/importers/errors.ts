@@ -48,14 +48,14 @@ export function collapseRepeated(warnings: readonly ImportWarning[]): ImportWarn
 }
 
 /** Where a fatal import error is. */
-export interface ImportErrorLocation {
+interface ImportErrorLocation {
   line?: number;
   column?: number;
   path?: string;
 }
 
 /** Why an input's format could not be told, for callers that word their own hint (the CLI). */
-export interface UnknownFormat {
+interface UnknownFormat {
   /** What the sniffer saw ("it is empty", "it is a JSON array whose first element has keys a"). */
   reason: string;
   empty: boolean;

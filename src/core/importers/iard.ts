@@ -45,7 +45,7 @@ export function looksLikeRawIard(keys: readonly string[], prefix: string): boole
  * The keys of a JSON object document in file order, each with the line it is on. JSON.parse puts
  * integer-like keys (IARD's conversation ids) in numeric order, so the order is read from the text.
  */
-export function topLevelKeys(text: string): { key: string; line: number; valueStart: number; valueEnd: number }[] {
+function topLevelKeys(text: string): { key: string; line: number; valueStart: number; valueEnd: number }[] {
   return topLevelObjectKeys(text);
 }
 

@@ -37,9 +37,7 @@ import { DuplicateIds } from '../jsonl/duplicateIds';
 import { conversationJsonlAdvice, sniffBinary, sniffFormat, type SniffResult } from './sniff';
 
 export { ImportError, type ImportWarning } from './errors';
-export { dialogueKitStats, type DialogueKitStats } from './dialoguekitStats';
-export { SOURCE_ANNOTATOR } from './dialoguekit';
-export type { SourceUtteranceRecord } from './turns';
+export { dialogueKitStats } from './dialoguekitStats';
 
 /** The format names `from` accepts (aliases are listed in FORMAT_ALIASES). */
 export const IMPORT_FORMATS: readonly string[] = [
@@ -67,7 +65,7 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<string, string>> = {
 };
 
 /** Other spellings accepted for `from` (case-insensitive). */
-export const FORMAT_ALIASES: Readonly<Record<string, string>> = {
+const FORMAT_ALIASES: Readonly<Record<string, string>> = {
   simlens: 'canonical',
   jsonl: 'canonical',
   convapparel_jsonl: 'convapparel-jsonl',
@@ -94,7 +92,7 @@ export interface ImportResult {
 }
 
 /** Options for importText. `origin` names the input in messages (a path or "untitled"). */
-export interface ImportTextOptions {
+interface ImportTextOptions {
   from?: string;
   origin: string;
 }

@@ -10,7 +10,7 @@ import { bareWordStart, findJsonSyntaxError as findFirstSyntaxError } from '../j
 import { readJsonString, skipJsonValue, skipJsonWs } from '../jsonl/locate';
 
 /** A JSON syntax error found by `findJsonSyntaxError`. Offsets are UTF-16 indices; line and column are 1-based. */
-export interface JsonSyntaxProblem {
+interface JsonSyntaxProblem {
   offset: number;
   line: number;
   column: number;
@@ -57,7 +57,7 @@ export function parseJsonOrThrow(text: string, origin: string, lineOffset = 0): 
 }
 
 /** Builds the ImportError for a JSON.parse failure on `text` (exported for the JSONL path). */
-export function jsonSyntaxImportError(text: string, origin: string, cause: unknown, lineOffset = 0): ImportError {
+function jsonSyntaxImportError(text: string, origin: string, cause: unknown, lineOffset = 0): ImportError {
   const p = findJsonSyntaxError(text);
   if (p) return new ImportError(origin, `invalid JSON: ${p.message}`, { line: p.line + lineOffset, column: p.column });
   // Our checker accepted what V8 rejected (should not happen): fall back to V8's message.
@@ -65,7 +65,7 @@ export function jsonSyntaxImportError(text: string, origin: string, cause: unkno
 }
 
 /** What `scanFirstValue` learned about the first JSON value of a (possibly truncated) prefix. */
-export interface FirstValueShape {
+interface FirstValueShape {
   /** '{', '[', or another first character ('' when the prefix is only whitespace). */
   opener: string;
   /** Keys of the first object: the value itself if it is an object, its first element if it is an array. */

@@ -11,7 +11,7 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
 /** Decodes bytes as UTF-8; invalid sequences become U+FFFD and `invalid` is true. */
-export function decodeUtf8(bytes: Uint8Array): { text: string; invalid: boolean } {
+function decodeUtf8(bytes: Uint8Array): { text: string; invalid: boolean } {
   try {
     return { text: strict.decode(bytes), invalid: false };
   } catch {

@@ -29,7 +29,7 @@ export type MovieCatalogSource = 'redial' | 'iard';
 export const MOVIE_CATALOG_SOURCES: readonly MovieCatalogSource[] = ['redial', 'iard'];
 
 /** What the catalog could not be given (per item or mention), counted, never silent. */
-export interface MovieCatalogCounts {
+interface MovieCatalogCounts {
   dialogues: number;
   /** Mentions read (one per movie per dialogue). */
   mentions: number;
@@ -43,7 +43,7 @@ export interface MovieCatalogCounts {
   otherFormat: number;
 }
 
-export interface MovieCatalogResult {
+interface MovieCatalogResult {
   catalog: Catalog;
   counts: MovieCatalogCounts;
   /** One sentence per thing the user should know (conflicts, untitled mentions, attributes absent). */
@@ -252,7 +252,8 @@ export function buildMovieCatalog(
   const notes: string[] = [];
   if (counts.otherFormat)
     notes.push(
-      `${counts.otherFormat} of ${counts.dialogues} dialogues are not ${source === 'redial' ? 'ReDial' : 'IARD (raw or the UserSimCRS copy with TITLE slots)'} dialogues: nothing read from them`,
+      `${counts.otherFormat} of ${counts.dialogues} dialogues are not ` +
+        `${source === 'redial' ? 'ReDial' : 'IARD (raw or the UserSimCRS copy with TITLE slots)'} dialogues: nothing read from them`,
     );
   if (counts.untitled)
     notes.push(

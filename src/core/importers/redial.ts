@@ -41,7 +41,7 @@ export function isRedialKeys(keys: readonly string[]): boolean {
 }
 
 /** The answers of a ReDial movie form, in the order they are reported. */
-export const REDIAL_QUESTIONS = ['suggested', 'seen', 'liked'] as const;
+const REDIAL_QUESTIONS = ['suggested', 'seen', 'liked'] as const;
 
 /** 0 -> false, 1 -> true, 2 -> null (did not say); anything else is kept as it is. */
 function answerValue(v: unknown): RatingValue | undefined {
@@ -53,7 +53,7 @@ function answerValue(v: unknown): RatingValue | undefined {
 }
 
 /** The rating key of one answer about one movie: `liked: Super Troopers (2001) [@111776]`. */
-export function redialRatingKey(answer: string, movieId: string, title: string | undefined): string {
+function redialRatingKey(answer: string, movieId: string, title: string | undefined): string {
   return `${answer}: ${title ? `${title} ` : ''}[@${movieId}]`;
 }
 
@@ -65,7 +65,7 @@ function mapOrEmpty(v: unknown): Rec | undefined {
 }
 
 /** Where a record came from, for messages. */
-export interface RecordSite {
+interface RecordSite {
   line?: number;
   /** Path prefix inside a document ('' for a JSONL line). */
   path: string[];
@@ -84,7 +84,7 @@ class Skip extends Error {
 const MENTION = /@(\d+)/g;
 
 /** Replaces `@<id>` by the movie's title where it is known; lists the ids in order of mention. */
-export function resolveMentions(text: string, titles: Rec): { text: string; ids: string[] } {
+function resolveMentions(text: string, titles: Rec): { text: string; ids: string[] } {
   const ids: string[] = [];
   const out = text.replace(MENTION, (whole, id: string) => {
     if (!ids.includes(id)) ids.push(id);
@@ -169,7 +169,8 @@ export function convertRedialRecord(
       else {
         return bad(
           ['messages', j, 'senderWorkerId'],
-          `dialogue "${id}": the sender ${describeValue(sender)} is neither the initiator (${describeValue(seeker)}) nor the respondent (${describeValue(recommender)})`,
+          `dialogue "${id}": the sender ${describeValue(sender)} is neither the initiator (${describeValue(seeker)}) nor ` +
+            `the respondent (${describeValue(recommender)})`,
         );
       }
       const text = m['text'];

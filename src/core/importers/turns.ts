@@ -35,7 +35,7 @@ export interface SourceUtterance {
  * merged field, where its text sits in that field (UTF-16 offsets, end exclusive), and the
  * source's extra fields.
  */
-export interface SourceUtteranceRecord {
+interface SourceUtteranceRecord {
   speaker: Speaker;
   segment: number;
   text_start: number;
@@ -44,7 +44,7 @@ export interface SourceUtteranceRecord {
 }
 
 /** The separator placed between consecutive same-speaker utterances in one field. */
-export const SEGMENT_SEPARATOR = '\n';
+const SEGMENT_SEPARATOR = '\n';
 
 interface Block {
   speaker: Speaker;

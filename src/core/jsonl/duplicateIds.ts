@@ -48,7 +48,9 @@ export class DuplicateIds {
     warnings.push({
       line,
       path: where,
-      message: `conversation id "${id}" is used again (first at ${site(first.line, first.where)}${line !== undefined ? `, again at line ${line}` : ''}); both kept, this one as "${renamed}"`,
+      message:
+        `conversation id "${id}" is used again (first at ` +
+        `${site(first.line, first.where)}${line !== undefined ? `, again at line ${line}` : ''}); both kept, this one as "${renamed}"`,
     });
     return renamed;
   }
@@ -65,6 +67,9 @@ export class DuplicateIds {
     while (this.seen.has(renamed)) renamed = `${id}#${++n}`;
     first.uses = n;
     this.seen.set(renamed, { line, uses: 1 });
-    return `conversation id "${id}" is used again (first at ${site(first.line, undefined)}, again at line ${line}); ids should be unique: 'simlens convert' keeps both and renames this one "${renamed}"`;
+    return (
+      `conversation id "${id}" is used again (first at ${site(first.line, undefined)}, again at line ${line}); ids ` +
+      `should be unique: 'simlens convert' keeps both and renames this one "${renamed}"`
+    );
   }
 }

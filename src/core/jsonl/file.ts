@@ -9,7 +9,7 @@ import { decodeLine, parseConversationText, type LineError, type ParseOptions, t
 import { forEachLine } from './stream';
 
 /** Options for opening or validating a file. */
-export interface JsonlOpenOptions {
+interface JsonlOpenOptions {
   signal?: AbortSignal;
   /** Progress while the index is built: bytes scanned and file size. */
   onProgress?: (b: number, t: number) => void;
@@ -148,7 +148,7 @@ const STOP = new Error('enough lines');
 const NO_ORDER: ParseOptions = { preserveKeyOrder: false };
 
 /** Result of validating a whole file. */
-export interface ValidationReport {
+interface ValidationReport {
   file: string;
   /** Lines in the file (blank ones included). */
   lines: number;
@@ -166,7 +166,7 @@ export interface ValidationReport {
 }
 
 /** Options for `validateFile`. */
-export interface ValidateOptions {
+interface ValidateOptions {
   signal?: AbortSignal;
   /** Bytes done and file size. */
   onProgress?: (done: number, total: number) => void;

@@ -18,7 +18,7 @@
  */
 
 /** The first syntax error in a JSON text. */
-export interface JsonSyntaxError {
+interface JsonSyntaxError {
   /** 0-based UTF-16 offset of the offending character (text length when the text ends too early). */
   offset: number;
   message: string;
@@ -42,10 +42,10 @@ function isHex(c: number): boolean {
 }
 
 /** What the checked text is, for messages: one JSONL line or a whole JSON file. */
-export type JsonUnit = 'line' | 'file';
+type JsonUnit = 'line' | 'file';
 
 /** Shows the character at `i` for a message: 'x', U+0000 for invisible ones, or "the end of the line" (or file). */
-export function describeChar(text: string, i: number, unit: JsonUnit = 'line'): string {
+function describeChar(text: string, i: number, unit: JsonUnit = 'line'): string {
   if (i >= text.length) return `the end of the ${unit}`;
   const cp = text.codePointAt(i) ?? 0;
   if (cp === 0x09) return 'U+0009 (a tab)';
@@ -196,7 +196,8 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
       const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i, i + 40))?.[0] ?? c;
       return fail(
         i,
-        `expected a value, found ${word === c ? found(i) : `'${word}'`} (JSON allows only strings in double quotes, numbers, true, false, null, objects and arrays)`,
+        `expected a value, found ${word === c ? found(i) : `'${word}'`} (JSON allows only strings in double quotes, ` +
+          `numbers, true, false, null, objects and arrays)`,
       );
     }
     return fail(i, `expected a value (object, array, string, number, true, false or null), found ${found(i)}`);

@@ -35,7 +35,7 @@ export interface LineIndex {
 }
 
 /** Options for building an index from a file. */
-export interface BuildLineIndexOptions {
+interface BuildLineIndexOptions {
   signal?: AbortSignal;
   /** Called after each chunk with bytes scanned so far and the file size. */
   onProgress?: (bytesRead: number, total: number) => void;
@@ -47,7 +47,7 @@ export interface BuildLineIndexOptions {
  * Incremental newline scanner: feed it consecutive chunks of a file, then `finish`. Exposed so that
  * other readers (e.g. a streaming validator) can build an index as a side effect of one pass.
  */
-export class LineScanner {
+class LineScanner {
   /** Offset of the "\n" ending line i (or the file size for an unterminated last line). */
   private breaks = new Float64Array(1024);
   /** Bit i set: line i's ending is "\r\n" (or a final lone "\r"). */

@@ -95,7 +95,7 @@ export function readJsonString(text: string, i: number): { value: string; end: n
 }
 
 /** Options for `locateJsonPath`. */
-export interface LocateOptions {
+interface LocateOptions {
   /** When the last path segment is an object key, return the span of the key (with its quotes) instead of the value. */
   key?: boolean;
 }

@@ -9,7 +9,7 @@ import { bareWordStart, findJsonSyntaxError } from './jsonSyntax';
 import { locateJsonPath } from './locate';
 import { explainZodIssue, formatJsonPath, type FieldProblem, type ZodIssue } from './zodIssues';
 
-export { describeValue, formatJsonPath, valueAtPath } from './zodIssues';
+export { describeValue, formatJsonPath } from './zodIssues';
 
 /** One problem found on a line. */
 export interface LineError {
@@ -40,13 +40,13 @@ export type ParsedLine =
     };
 
 /** At most this many schema errors are listed per line; the rest are summarised in one more entry. */
-export const MAX_ERRORS_PER_LINE = 20;
+const MAX_ERRORS_PER_LINE = 20;
 
 // ---------------------------------------------------------------------------------------------
 // UTF-8
 
 /** Byte offsets (0-based) where invalid UTF-8 sequences start, at most `limit` of them, plus the total count. */
-export function findInvalidUtf8(bytes: Uint8Array, limit = 1): { offsets: number[]; count: number } {
+function findInvalidUtf8(bytes: Uint8Array, limit = 1): { offsets: number[]; count: number } {
   const offsets: number[] = [];
   let count = 0;
   const n = bytes.length;
@@ -179,7 +179,9 @@ export function parseConversationText(text: string, line: number, opts: ParseOpt
           line,
           column: first + 1,
           path: '',
-          message: `expected one conversation object ({"turns": [...], ...}) per line, found ${kindOf(value)}${Array.isArray(value) ? ` with ${value.length} item${value.length === 1 ? '' : 's'}` : ''}`,
+          message:
+            `expected one conversation object ({"turns": [...], ...}) per line, found ` +
+            `${kindOf(value)}${Array.isArray(value) ? ` with ${value.length} item${value.length === 1 ? '' : 's'}` : ''}`,
           severity: 'error',
         },
       ],
@@ -215,7 +217,7 @@ export function parseConversationText(text: string, line: number, opts: ParseOpt
  * `parsed` has, such as defaults, go last), so re-serialising an edited line changes only what was
  * edited and a diff of the file stays small.
  */
-export function restoreKeyOrder(original: unknown, parsed: unknown): unknown {
+function restoreKeyOrder(original: unknown, parsed: unknown): unknown {
   if (parsed === null || typeof parsed !== 'object' || original === null || typeof original !== 'object') return parsed;
   if (Array.isArray(parsed)) {
     if (!Array.isArray(original)) return parsed;
@@ -241,7 +243,7 @@ export function restoreKeyOrder(original: unknown, parsed: unknown): unknown {
  * Maps zod issues on a parsed line to LineErrors with paths, readable messages and columns.
  * Exported for callers that validate values they parsed themselves (`text` is the line's JSON).
  */
-export function schemaErrors(
+function schemaErrors(
   issues: readonly ZodIssue[],
   value: unknown,
   text: string,

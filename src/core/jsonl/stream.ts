@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { throwIfAborted } from './lineIndex';
 
 /** Options for `forEachLine`. */
-export interface ForEachLineOptions {
+interface ForEachLineOptions {
   signal?: AbortSignal;
   /** Called after each chunk with bytes read so far and the file size. */
   onProgress?: (bytesRead: number, total: number) => void;
@@ -17,7 +17,7 @@ export interface ForEachLineOptions {
 }
 
 /** What `forEachLine` saw. */
-export interface ForEachLineResult {
+interface ForEachLineResult {
   size: number;
   mtimeMs: number;
   lines: number;

@@ -15,7 +15,7 @@ export class FileChangedError extends Error {
 }
 
 /** Options for `rewriteLines`. */
-export interface RewriteOptions {
+interface RewriteOptions {
   /** Write here instead of over `path` (the source is then left untouched). */
   outPath?: string;
   /** The index the replacements refer to; the write is refused if the file changed since it was built. */

@@ -31,7 +31,7 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
 }
 
 /** The value at `path` inside `root`, or undefined where the path does not exist (for messages about a field). */
-export function valueAtPath(root: unknown, path: readonly PropertyKey[]): unknown {
+function valueAtPath(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = root;
   for (const seg of path) {
     if (v === null || typeof v !== 'object') return undefined;

@@ -13,7 +13,7 @@ import { FailureTally, type FailureCounts, type FailureReason } from '../failure
 import { isRunFatal } from './errors';
 import { writeFileAtomic } from '../atomicFile';
 
-export interface AnnotateOptions {
+interface AnnotateOptions {
   /** Conversations annotated at once (default 8). */
   concurrency?: number;
   /** Skip conversations that already have an annotation by this annotator. */
@@ -69,10 +69,7 @@ const REPRODUCIBLE_CALL_FIELDS = [
  * retries or not). The wall-clock `time`, the latencies, retry attempts, request ids, cache hits
  * and finish reasons (a cache hit has none) are left out; the call latencies are pushed to `latencies` (for a manifest's timings).
  */
-export function reproducibleAnnotation(
-  annotation: ConversationAnnotation,
-  latencies: number[] = [],
-): ConversationAnnotation {
+function reproducibleAnnotation(annotation: ConversationAnnotation, latencies: number[] = []): ConversationAnnotation {
   const { time: _time, ...rest } = annotation as ConversationAnnotation & { llm_calls?: unknown };
   const calls = (rest as { llm_calls?: unknown }).llm_calls;
   if (Array.isArray(calls)) {

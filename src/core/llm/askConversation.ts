@@ -14,7 +14,7 @@ import type { LlmServices } from './services';
 import { conversationTranscript } from './transcript';
 
 /** The outcome of checking one answer: the value and the annotation fields, or what to send back. */
-export type AnswerCheck<T> =
+type AnswerCheck<T> =
   { ok: true; value: T; fields: Record<string, unknown>; repairs: string[] } | { ok: false; problem: string };
 
 /** Options every conversation annotator takes. */
@@ -28,7 +28,7 @@ export interface AskConversationOptions {
 }
 
 /** What differs between annotators. */
-export interface ConversationQuestion<T> {
+interface ConversationQuestion<T> {
   /** The LLM role; also the prompt template's name and the prefix of `purpose` in traces. */
   role: 'judge' | 'discriminator';
   /** Items shown per turn in the transcript. */
@@ -40,7 +40,7 @@ export interface ConversationQuestion<T> {
 }
 
 /** A valid answer with its annotation and the calls it took. */
-export interface ConversationAnswer<T> {
+interface ConversationAnswer<T> {
   annotation: ConversationAnnotation;
   value: T;
   calls: RecordedLlmCall[];

@@ -35,7 +35,7 @@ export interface CachedEmbedding {
   request_id?: string;
 }
 
-export type CachedResponse = CachedChat | CachedEmbedding;
+type CachedResponse = CachedChat | CachedEmbedding;
 
 interface CacheFile {
   format: 'simlens-llm-cache/1';

@@ -22,7 +22,7 @@ export interface ChatMessage {
   content: string;
 }
 
-export interface ChatRequest {
+interface ChatRequest {
   messages: ChatMessage[];
   /** Overrides the role's temperature. */
   temperature?: number;
@@ -56,7 +56,7 @@ export interface ChatResult {
   problem?: string;
 }
 
-export interface EmbeddingResult {
+interface EmbeddingResult {
   vectors: number[][];
   cached: boolean;
   call: RecordedLlmCall;
@@ -84,7 +84,7 @@ export type RecordedLlmCall = LlmCall & {
   problem?: string;
 };
 
-export interface LlmClientOptions {
+interface LlmClientOptions {
   role: LlmRole;
   config: LlmRoleConfig;
   /** Sent as the bearer token only; never stored in records, errors or the cache. */
@@ -115,13 +115,13 @@ export interface LlmClientOptions {
 }
 
 /** Counts requests between "started" and "on the wire". */
-export interface SendTracker {
+interface SendTracker {
   started(): void;
   sent(): void;
 }
 
 /** Retry-After waits longer than this are cut to it (an endpoint asking for an hour is not waited on). */
-export const MAX_RETRY_AFTER_MS = 300_000;
+const MAX_RETRY_AFTER_MS = 300_000;
 
 /** Parses `retry-after-ms`, then `retry-after` (seconds or an HTTP date) into milliseconds. */
 export function retryAfterMs(
@@ -752,7 +752,7 @@ function notRetried(failure: AttemptFailure, attempt: number): AttemptFailure {
 }
 
 /** Rough tokens of a text (4 characters a token, as the budget estimates). */
-export function estimateTextTokens(text: string): number {
+function estimateTextTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
@@ -760,20 +760,20 @@ export function estimateTextTokens(text: string): number {
  * What a chat request may cost at most, as the budget reserves it: its messages' estimated tokens
  * (plus a few per message) and `max_tokens` (1,024 when none is set).
  */
-export function estimateChatTokens(messages: readonly ChatMessage[], maxTokens: number | undefined): TokenEstimate {
+function estimateChatTokens(messages: readonly ChatMessage[], maxTokens: number | undefined): TokenEstimate {
   let prompt = 0;
   for (const m of messages) prompt += estimateTextTokens(m.content) + 4;
   return { prompt, reserve: prompt + (maxTokens ?? DEFAULT_COMPLETION_ESTIMATE) };
 }
 
 /** A request's estimated prompt tokens, and what the budget reserves for it (prompt + max completion). */
-export interface TokenEstimate {
+interface TokenEstimate {
   prompt: number;
   reserve: number;
 }
 
 /** Completion tokens reserved for a request without max_tokens. */
-export const DEFAULT_COMPLETION_ESTIMATE = 1024;
+const DEFAULT_COMPLETION_ESTIMATE = 1024;
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return (Array.isArray(value) ? value[0] : value) || undefined;

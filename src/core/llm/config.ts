@@ -11,7 +11,7 @@ import { publicBaseUrl } from './redact';
 export const LLM_ROLES = ['user', 'recommender', 'judge', 'discriminator', 'embeddings'] as const;
 export type LlmRole = (typeof LLM_ROLES)[number];
 
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /** Settings of one role. */
 export const LlmRoleConfig = z.object({
@@ -171,7 +171,7 @@ export function resolveLlmSettings(input: LlmSettingsInput = {}, origin = 'LLM s
 }
 
 /** Environment variables the CLI reads the key from, in order. */
-export const API_KEY_ENV_VARS = ['SIMLENS_API_KEY', 'OPENAI_API_KEY'] as const;
+const API_KEY_ENV_VARS = ['SIMLENS_API_KEY', 'OPENAI_API_KEY'] as const;
 
 /** The API key from the environment, or undefined. Never log the result. */
 export function apiKeyFromEnv(env: NodeJS.ProcessEnv): string | undefined {

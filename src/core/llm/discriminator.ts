@@ -10,7 +10,7 @@ import type { RecordedLlmCall } from './client';
 import { extractJsonObject } from './json';
 import type { LlmServices } from './services';
 
-export interface DiscriminatorVerdict {
+interface DiscriminatorVerdict {
   label: 'human' | 'simulation';
   /** Probability that the user is a person, in [0, 1]. */
   p_human: number;
@@ -73,7 +73,7 @@ export function discriminatorAnnotator(model: string): string {
   return `discriminator:${model}`;
 }
 
-export interface DiscriminateResult {
+interface DiscriminateResult {
   annotation: ConversationAnnotation;
   verdict: DiscriminatorVerdict;
   calls: RecordedLlmCall[];

@@ -33,7 +33,7 @@ export class BudgetExceededError extends LlmError {
  * answer, and other conversations are not affected. 401, 403 and 404 (key, permission, model or
  * URL) are endpoint-wide and stop the run.
  */
-export const REQUEST_SPECIFIC_STATUSES: ReadonlySet<number> = new Set([400, 413, 422]);
+const REQUEST_SPECIFIC_STATUSES: ReadonlySet<number> = new Set([400, 413, 422]);
 
 /** True for an LLM error that is a permanent failure of the one conversation (or annotation) it happened in. */
 export function isConversationLlmFailure(error: unknown): boolean {

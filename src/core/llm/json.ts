@@ -5,8 +5,7 @@
  * anything else is reported as a problem the caller can send back to the model.
  */
 
-export type JsonExtraction =
-  { ok: true; value: Record<string, unknown>; repairs: string[] } | { ok: false; problem: string };
+type JsonExtraction = { ok: true; value: Record<string, unknown>; repairs: string[] } | { ok: false; problem: string };
 
 /** Finds and parses the first JSON object in `text`, repairing common slips. */
 export function extractJsonObject(text: string): JsonExtraction {

@@ -49,7 +49,7 @@ function actCounts(names: readonly string[]) {
 const Detail = z.object({ rating, explanation: z.string() });
 
 /** The judge's answer, after validation (ConvApparel judge fields). */
-export const JudgeFields = z.object({
+const JudgeFields = z.object({
   user_sentiment: scale,
   user_satisfaction: scale,
   user_frustration_annoyance: scale,
@@ -91,9 +91,9 @@ export function judgeAnnotator(model: string): string {
 }
 
 /** Options of `judgeConversation`: repairs, seed base, line number for ids. */
-export type JudgeOptions = AskConversationOptions;
+type JudgeOptions = AskConversationOptions;
 
-export interface JudgeResult {
+interface JudgeResult {
   annotation: ConversationAnnotation;
   fields: JudgeFields;
   calls: RecordedLlmCall[];
@@ -144,12 +144,12 @@ export function withConversationAnnotation(conv: Conversation, annotation: Conve
 // Judge validation against first-person ratings.
 
 /** The UX fields compared with the users' own checkbox ratings, and the feelings that count for each. */
-export const UX_FIELDS = {
+const UX_FIELDS = {
   user_satisfaction: ['Satisfied'],
   user_frustration_annoyance: ['Frustrated', 'Annoyed'],
   user_confusion: ['Confused'],
 } as const;
-export type UxField = keyof typeof UX_FIELDS;
+type UxField = keyof typeof UX_FIELDS;
 
 /**
  * A conversation's first-person level of a UX field: the share of its rated turns on which the user
@@ -172,7 +172,7 @@ export function firstPersonShare(conv: Conversation, field: UxField): number | u
   return rated ? ticked / rated : undefined;
 }
 
-export interface FieldAgreement {
+interface FieldAgreement {
   field: UxField;
   /** Conversations with both a judge score and first-person ratings. */
   n: number;
@@ -184,7 +184,7 @@ export interface FieldAgreement {
   mean_first_person: number;
 }
 
-export interface JudgeValidation {
+interface JudgeValidation {
   annotator: string;
   /** Conversations that carry this judge's annotation. */
   judged: number;
@@ -270,7 +270,8 @@ export function formatJudgeValidation(v: JudgeValidation): string {
   lines.push('field                        n    tau-b   p       mean judge  mean 1P share');
   for (const f of v.fields) {
     lines.push(
-      `${f.field.padEnd(28)} ${String(f.n).padStart(4)} ${f3(f.kendall_tau).padStart(7)} ${f3(f.p_value).padStart(7)} ${f3(f.mean_judge).padStart(11)} ${f3(f.mean_first_person).padStart(14)}`,
+      `${f.field.padEnd(28)} ${String(f.n).padStart(4)} ${f3(f.kendall_tau).padStart(7)} ` +
+        `${f3(f.p_value).padStart(7)} ${f3(f.mean_judge).padStart(11)} ${f3(f.mean_first_person).padStart(14)}`,
     );
   }
   for (const f of v.fields) {

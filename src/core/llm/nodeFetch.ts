@@ -13,7 +13,7 @@ import * as https from 'node:https';
 import { Readable } from 'node:stream';
 import * as zlib from 'node:zlib';
 
-export interface NodeFetchOptions {
+interface NodeFetchOptions {
   /** Sockets per origin (default 256). */
   maxSockets?: number;
 }
@@ -130,7 +130,7 @@ export function sharedNodeFetch(): typeof fetch {
 }
 
 /** A whole HTTP answer, body decoded to text. */
-export interface RawResponse {
+interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: string;

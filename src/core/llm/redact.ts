@@ -17,7 +17,7 @@ const KEY_SHAPES: RegExp[] = [
   /([?&][A-Za-z0-9_.-]*(?:key|token|secret|password|passwd|auth|sig|signature|credential)[A-Za-z0-9_.-]*=)[^&\s"'#]+/gi,
 ];
 
-export const REDACTED = '[REDACTED]';
+const REDACTED = '[REDACTED]';
 
 /** Replaces each secret (exact occurrences) and anything shaped like a key with [REDACTED]. */
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[] = []): string {

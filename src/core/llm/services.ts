@@ -11,7 +11,7 @@ import { publicLlmSettings, type LlmRole, type LlmSettings } from './config';
 import { ConcurrencyLimiter } from './limiter';
 import { PromptLibrary } from './templates';
 
-export interface LlmServicesOptions {
+interface LlmServicesOptions {
   settings: LlmSettings;
   /** Used only in the Authorization header. */
   apiKey?: string;

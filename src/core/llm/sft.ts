@@ -15,7 +15,7 @@ import type { PromptLibrary } from './templates';
 import { conversationEntries, renderItems, type TranscriptEntry } from './transcript';
 
 /** The first message when the shopper speaks first. */
-export const SFT_OPENING = '(The chat has started. Write your first message.)';
+const SFT_OPENING = '(The chat has started. Write your first message.)';
 
 function target(utterance: string, terminate: boolean): string {
   return `Response: ${utterance.replace(/\s*\n\s*/g, ' ').trim()}\nTerminate: ${terminate ? 'True' : 'False'}`;
@@ -45,7 +45,7 @@ export function sftMessages(
   return { messages, template: system.id };
 }
 
-export interface SftOptions {
+interface SftOptions {
   /** Keep only conversations of this condition (e.g. "good" for counterfactual training). */
   condition?: string;
   /** Keep only conversations from this source (default "human"; "*" keeps all). */
@@ -58,7 +58,7 @@ export interface SftOptions {
   defaultTask?: string;
 }
 
-export type SftExample = { messages: ChatMessage[] } | { prompt: string; completion: string };
+type SftExample = { messages: ChatMessage[] } | { prompt: string; completion: string };
 
 /** True when the conversation passes the condition/source filters. */
 export function sftAccepts(conv: Conversation, opts: SftOptions = {}): boolean {

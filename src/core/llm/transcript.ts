@@ -4,7 +4,7 @@
  */
 import type { Conversation, HistoryEntry, RecommendedItem } from '../model';
 
-export interface TranscriptOptions {
+interface TranscriptOptions {
   /** Items listed per assistant turn (default 4; 0 hides them). */
   maxItems?: number;
   /** Include each item's features (default false). */

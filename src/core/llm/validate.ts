@@ -17,7 +17,7 @@ export interface AnswerValidation {
 }
 
 /** The generic checks' version; part of every recorded validation name. */
-export const GENERIC_VALIDATION = 'answer@1';
+const GENERIC_VALIDATION = 'answer@1';
 
 /**
  * Refusal openings. Matched on the start of the answer (and of a user reply's Response text) only,
@@ -35,7 +35,7 @@ export function looksLikeRefusal(text: string): boolean {
  * The problem every role shares, or undefined: an answer cut at the token limit or by a content
  * filter, an empty answer, a refusal.
  */
-export function genericAnswerProblem(text: string, finishReason: string | undefined): string | undefined {
+function genericAnswerProblem(text: string, finishReason: string | undefined): string | undefined {
   if (finishReason === 'length')
     return 'the answer was cut off at the token limit (finish_reason "length"); answer much more briefly';
   if (finishReason === 'content_filter')

@@ -26,7 +26,7 @@ import { escapeMarkdown } from '../text/escape';
 
 export const DIAGNOSTIC_SOURCE = 'simlens';
 /** The conversation editor's command that opens a file at a conversation (src/extension/editor). */
-export const GO_TO_CONVERSATION = 'simlens.goToConversation';
+const GO_TO_CONVERSATION = 'simlens.goToConversation';
 
 export interface Diagnostic {
   range: Range;
@@ -185,7 +185,8 @@ export class DocumentAnalysis {
           range: { start: { line: 0, character: 0 }, end: { line: 0, character: this.doc.line(0).length } },
           severity: 1,
           message:
-            'This looks like one JSON document spread over many lines, not JSONL (one conversation per line). Use the quick fix or `simlens convert` to turn it into JSONL.',
+            'This looks like one JSON document spread over many lines, not JSONL (one conversation per line). Use the quick ' +
+            'fix or `simlens convert` to turn it into JSONL.',
           source: DIAGNOSTIC_SOURCE,
           code: CODES.wrapped,
         },
@@ -339,10 +340,10 @@ export class DocumentAnalysis {
   }
 }
 
-export const SYMBOL_KIND_OBJECT = 19;
-export const SYMBOL_KIND_EVENT = 24;
+const SYMBOL_KIND_OBJECT = 19;
+const SYMBOL_KIND_EVENT = 24;
 
-export interface DocumentSymbol {
+interface DocumentSymbol {
   name: string;
   detail?: string;
   kind: number;
@@ -351,12 +352,12 @@ export interface DocumentSymbol {
   children?: DocumentSymbol[];
 }
 
-export interface CodeLens {
+interface CodeLens {
   range: Range;
   command: { title: string; command: string; arguments?: unknown[] };
 }
 
-export interface CodeAction {
+interface CodeAction {
   title: string;
   kind: 'quickfix';
   isPreferred?: boolean;

@@ -17,7 +17,7 @@ export interface Range {
 }
 
 /** An LSP content change: with a range it is incremental, without it replaces the whole text. */
-export interface ContentChange {
+interface ContentChange {
   range?: Range;
   text: string;
 }
@@ -32,7 +32,7 @@ export interface LineEdit {
 const NEWLINE = /\r\n|\n|\r/;
 
 /** Splits a text into lines, accepting \n, \r\n and a lone \r as line ends, as LSP does. */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   return text.split(NEWLINE);
 }
 

@@ -112,7 +112,7 @@ export function pythonLiteralToJson(text: string): string | undefined {
 }
 
 /** True when `text` is a single JSON value. */
-export function parses(text: string): boolean {
+function parses(text: string): boolean {
   try {
     JSON.parse(text);
     return true;

@@ -17,7 +17,7 @@ const MAX_FILES = 200;
 const MAX_RESULTS = 500;
 const MAX_DEPTH = 6;
 
-export interface IdHit {
+interface IdHit {
   id: string;
   uri: string;
   file: string;

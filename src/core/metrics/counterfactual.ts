@@ -9,7 +9,7 @@ import { compareFeature, type PlsaComparison } from './plsa';
 import { presentValues, type FeatureTable } from './features';
 
 /** One simulator's feature tables in the two conditions. */
-export interface ConditionPair {
+interface ConditionPair {
   name: string;
   /** The condition it was built from / seen condition. */
   from: FeatureTable;

@@ -38,7 +38,7 @@ export function conversationDomain(c: Conversation): Domain | undefined {
 }
 
 /** The `simlens catalog build --from` that reads a human movie conversation's source file, if any. */
-export function movieCatalogSourceOf(c: Conversation): MovieCatalogSource | undefined {
+function movieCatalogSourceOf(c: Conversation): MovieCatalogSource | undefined {
   const format = (c.metadata as Record<string, unknown> | undefined)?.['format'];
   if (format === 'redial') return 'redial';
   if (format === 'iard') return 'iard';
@@ -85,15 +85,25 @@ export function populationDomain(conversations: readonly Conversation[]): Domain
 
 /** What the built-in users can do on a movie catalog, said wherever such a run is offered or compared. */
 export const MOVIE_CATALOG_LIMITS =
-  'On a movie catalog built from ReDial or IARD the built-in users run, but the only attribute they can ask for, disclose or rate is the year (the files give no genre, director or actors), and the local recommenders and templates speak as a shop: such runs are in the movie domain, not movie-like in content.';
+  'On a movie catalog built from ReDial or IARD the built-in users run, but the only attribute they can ask for, ' +
+  'disclose or rate is the year (the files give no genre, director or actors), and the local recommenders and ' +
+  'templates speak as a shop: such runs are in the movie domain, not movie-like in content.';
 
 /** The command that builds a movie catalog from a human population (or says none can be built). */
 function catalogAdvice(pops: readonly { label: string; file?: string; domain: DomainCount }[]): string {
   const human = pops.find((p) => p.domain.domain === 'movies' && p.domain.catalogSource);
   if (!human)
-    return 'Build a movie catalog from ReDial or IARD dialogues with simlens catalog build --from redial|iard FILE --out movies.catalog.jsonl and simulate with --catalog movies.catalog.jsonl (VS Code: Run Simulation… offers it for an open ReDial or IARD file); no catalog can be built from INSPIRED or AB-ReDial files.';
+    return (
+      'Build a movie catalog from ReDial or IARD dialogues with simlens catalog build --from redial|iard FILE --out ' +
+      'movies.catalog.jsonl and simulate with --catalog movies.catalog.jsonl (VS Code: Run Simulation… offers it for ' +
+      'an open ReDial or IARD file); no catalog can be built from INSPIRED or AB-ReDial files.'
+    );
   const file = human.file ?? human.label;
-  return `Build a movie catalog from ${human.label}: simlens catalog build --from ${human.domain.catalogSource} ${/\s/.test(file) ? JSON.stringify(file) : file} --out movies.catalog.jsonl, then simulate with --catalog movies.catalog.jsonl (VS Code: Run Simulation… offers it when that file is open). ${MOVIE_CATALOG_LIMITS}`;
+  return (
+    `Build a movie catalog from ${human.label}: simlens catalog build --from ${human.domain.catalogSource} ` +
+    `${/\s/.test(file) ? JSON.stringify(file) : file} --out movies.catalog.jsonl, then simulate with --catalog ` +
+    `movies.catalog.jsonl (VS Code: Run Simulation… offers it when that file is open). ${MOVIE_CATALOG_LIMITS}`
+  );
 }
 
 const NAMES: Record<Domain, string> = { movies: 'movie dialogues', apparel: 'apparel (shopping) dialogues' };
@@ -102,16 +112,18 @@ const NAMES: Record<Domain, string> = { movies: 'movie dialogues', apparel: 'app
  * One warning when populations of known, different domains are compared (the first is the
  * reference); undefined when they agree or a domain is unknown.
  */
-export function domainMismatch(
-  pops: readonly { label: string; file?: string; domain: DomainCount }[],
-): string | undefined {
+function domainMismatch(pops: readonly { label: string; file?: string; domain: DomainCount }[]): string | undefined {
   const known = pops.filter((p) => p.domain.domain);
   const domains = new Set(known.map((p) => p.domain.domain));
   if (domains.size < 2) return undefined;
   const parts = known.map(
     (p) => `${p.label}: ${NAMES[p.domain.domain!]} (${p.domain[p.domain.domain!]} of ${p.domain.total})`,
   );
-  return `the populations come from different domains (${parts.join('; ')}): differences in length, acts and wording reflect the domain as much as the simulator. Compare with human data of the simulator's domain (the built-in simulators use the apparel catalog unless given --catalog FILE). ${catalogAdvice(known)}`;
+  return (
+    `the populations come from different domains (${parts.join('; ')}): differences in length, acts and wording ` +
+    `reflect the domain as much as the simulator. Compare with human data of the simulator's domain (the built-in ` +
+    `simulators use the apparel catalog unless given --catalog FILE). ${catalogAdvice(known)}`
+  );
 }
 
 /**
@@ -134,4 +146,8 @@ export function domainWarningsOf(pops: readonly { label: string; file?: string; 
  * domain, and what to do for another one.
  */
 export const BUILTIN_CATALOG_NOTE =
-  'The built-in simulators shop in a synthetic apparel catalog (clothes, shoes, bags, accessories) unless given another: compare their runs with apparel human data such as ConvApparel, not with movie dialogues (ReDial, IARD, INSPIRED). A movie catalog can be built from ReDial or IARD files (simlens catalog build --from redial|iard FILE --out movies.catalog.jsonl; then simlens simulate --catalog movies.catalog.jsonl), but the built-in users know only a year per movie there.';
+  'The built-in simulators shop in a synthetic apparel catalog (clothes, shoes, bags, accessories) unless given ' +
+  'another: compare their runs with apparel human data such as ConvApparel, not with movie dialogues (ReDial, ' +
+  'IARD, INSPIRED). A movie catalog can be built from ReDial or IARD files (simlens catalog build --from ' +
+  'redial|iard FILE --out movies.catalog.jsonl; then simlens simulate --catalog movies.catalog.jsonl), but the ' +
+  'built-in users know only a year per movie there.';

@@ -50,12 +50,12 @@ export interface FeatureOptions {
 }
 
 /** Named act-label maps for annotations in other taxonomies. */
-export const ACT_MAPS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+const ACT_MAPS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   iard: IARD_TO_CONVAPPAREL,
 };
 
 /** How annotations in another built-in taxonomy become ConvApparel user acts for the act features. */
-export const CONVAPPAREL_MAPPINGS: Readonly<Record<string, string>> = {
+const CONVAPPAREL_MAPPINGS: Readonly<Record<string, string>> = {
   iard: 'IARD labels mapped to ConvApparel user acts (IARD_TO_CONVAPPAREL, src/core/taxonomy/acts.ts; unlisted labels count as "other")',
   'zhang-balog': 'Zhang & Balog acts mapped to ConvApparel user acts (toConvApparelUserAct, src/core/taxonomy/acts.ts)',
 };
@@ -401,13 +401,13 @@ export function featureValue(f: ConversationFeatures, name: string): number {
 }
 
 /** The basic, act and UX feature names for the ConvApparel taxonomy. */
-export const BASIC_FEATURES = [
+const BASIC_FEATURES = [
   'num_turns',
   'user_words_per_turn',
   'user_turns_with_question',
   'assistant_turns_with_question',
 ] as const;
-export const UX_FEATURES = [
+const UX_FEATURES = [
   'satisfaction',
   'frustration',
   'confusion',
@@ -433,7 +433,7 @@ export const PLSA_DEFAULT_FEATURES: readonly string[] = [
 ];
 
 /** Labels for the paper's table rows. */
-export const FEATURE_LABELS: Readonly<Record<string, string>> = {
+const FEATURE_LABELS: Readonly<Record<string, string>> = {
   num_turns: 'Num turns',
   user_words_per_turn: 'Num user words',
   user_turns_with_question: 'Turns with question',
@@ -499,7 +499,7 @@ export function featureTableOf(rows: readonly ConversationFeatures[], features: 
 }
 
 /** What the rows say about their act features (see `FeatureTable.notes`), for the features asked. */
-export function actSourceNotes(rows: readonly ConversationFeatures[], features: readonly string[]): string[] {
+function actSourceNotes(rows: readonly ConversationFeatures[], features: readonly string[]): string[] {
   const acts = features.filter((f) => f.startsWith('act:') && CONVAPPAREL_USER.has(f.slice(4)));
   if (acts.length === 0) return [];
   const mapped = new Map<string, number>();

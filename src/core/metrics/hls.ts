@@ -22,7 +22,7 @@ export function userNgrams(conv: Conversation): string[] {
   return out;
 }
 
-export interface DiscriminatorOptions {
+interface DiscriminatorOptions {
   /** Inverse regularisation (default 1). */
   C?: number;
   /** Keep n-grams that occur in at least this many training conversations (default 2). */
@@ -32,7 +32,7 @@ export interface DiscriminatorOptions {
 }
 
 /** A fitted discriminator: vocabulary plus logistic model. */
-export interface Discriminator {
+interface Discriminator {
   vocab: Map<string, number>;
   predict(docs: readonly string[][]): Float64Array;
 }

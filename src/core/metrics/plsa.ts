@@ -49,7 +49,7 @@ export interface PlsaReport {
 }
 
 /** A labelled feature table. */
-export interface LabelledTable {
+interface LabelledTable {
   file: string;
   table: FeatureTable;
 }
@@ -134,7 +134,8 @@ export function comparePopulations(
     }
     if (constant.length) {
       warnings.push(
-        `${c.file}: ${constant.length} feature(s) constant in both populations not tested (the same value in every conversation of ${reference.file} and ${c.file}; left out of the "k of n features" counts): ${constant.join(', ')}`,
+        `${c.file}: ${constant.length} feature(s) constant in both populations not tested (the same value in every ` +
+          `conversation of ${reference.file} and ${c.file}; left out of the "k of n features" counts): ${constant.join(', ')}`,
       );
     }
     if (missing.length)
@@ -153,7 +154,7 @@ export function comparePopulations(
 }
 
 /** Rows `which` of a feature table. */
-export function selectRows(table: FeatureTable, which: ArrayLike<number>): FeatureTable {
+function selectRows(table: FeatureTable, which: ArrayLike<number>): FeatureTable {
   const values: Record<string, Float64Array> = {};
   for (const f of table.features) {
     const col = table.values[f];
@@ -192,7 +193,7 @@ export function splitHalfBaseline(
 }
 
 /** How often candidate A is closer to the reference than candidate B. */
-export interface CloserSummary {
+interface CloserSummary {
   a: string;
   b: string;
   /** Features where both have statistics. */

@@ -31,7 +31,7 @@ export function conversationTargets(conv: Conversation): string[] {
 }
 
 /** The original target and its alternatives (first turn with a target; ignores later switches). */
-export function targetWithAlternatives(conv: Conversation): { target?: string; alternatives: string[] } {
+function targetWithAlternatives(conv: Conversation): { target?: string; alternatives: string[] } {
   for (const t of conv.turns) {
     const tg = t.trace?.target;
     if (tg?.item_id) {
@@ -48,7 +48,7 @@ export function targetWithAlternatives(conv: Conversation): { target?: string; a
 }
 
 /** Recommended item ids per turn (turns without recommendations give an empty list). */
-export function recommendationsPerTurn(conv: Conversation): string[][] {
+function recommendationsPerTurn(conv: Conversation): string[][] {
   return conv.turns.map((t) => (t.recommendations ?? []).map((r) => r.item_id));
 }
 

@@ -9,7 +9,7 @@ import type { Conversation, Turn } from '../model';
 import { createRng, type Rng } from '../random';
 
 /** How a synthetic population behaves. */
-export interface SyntheticProfile {
+interface SyntheticProfile {
   name: string;
   /** Mean number of turns (1 + Poisson(mean - 1)). */
   meanTurns: number;
@@ -75,7 +75,7 @@ function poisson(rng: Rng, mean: number): number {
 }
 
 /** One synthetic conversation of a profile (index i of the population). */
-export function syntheticConversation(profile: SyntheticProfile, rng: Rng, i: number): Conversation {
+function syntheticConversation(profile: SyntheticProfile, rng: Rng, i: number): Conversation {
   const nTurns = 1 + poisson(rng, Math.max(0, profile.meanTurns - 1));
   const weights = ACTS.map((a) => profile.actWeights[a] ?? 0.2);
   const accepted = rng.chance(profile.acceptRate);

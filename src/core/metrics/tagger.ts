@@ -50,9 +50,9 @@ const RULES: readonly { act: string; pattern: RegExp }[] = [
 ];
 
 /** The ConvApparel user acts the built-in tagger predicts. */
-export const TAGGER_ACTS: readonly string[] = CONVAPPAREL_TAXONOMY.user;
+const TAGGER_ACTS: readonly string[] = CONVAPPAREL_TAXONOMY.user;
 
-export interface TaggerOptions {
+interface TaggerOptions {
   /** Acts to learn (default: the ConvApparel user acts). */
   acts?: readonly string[];
   /** Inverse regularisation of each one-vs-rest model. Default 1. */
@@ -163,7 +163,7 @@ export class ActTagger {
 }
 
 /** Agreement of predicted act sets with gold act sets. */
-export interface TaggerEvaluation {
+interface TaggerEvaluation {
   utterances: number;
   /** Share of utterances whose predicted set equals the gold set. */
   exactMatch: number;

@@ -9,7 +9,7 @@ import { kendallTau } from '../stats/kendall';
 import { userActsPerTurn, type ActSource } from './features';
 
 /** AvgTurns and UserActRatio with DialogueKit's definitions. */
-export interface CorpusShape {
+interface CorpusShape {
   conversations: number;
   /** Mean over conversations of speaker changes / 2. */
   avg_turns: number;
@@ -95,7 +95,7 @@ export interface RewardConfig {
   requireSuccess?: boolean;
 }
 
-export const DEFAULT_FUNCTION_POINTS: Readonly<Record<string, number>> = {
+const DEFAULT_FUNCTION_POINTS: Readonly<Record<string, number>> = {
   disclose: 4,
   refine: 4,
   inquire: 4,
@@ -287,7 +287,7 @@ export interface RankingAgreement {
 }
 
 /** 1 + the number of strictly better scores (higher is better); NaN scores rank last together. */
-export function competitionRanks(values: readonly number[]): number[] {
+function competitionRanks(values: readonly number[]): number[] {
   const key = (v: number) => (Number.isNaN(v) ? -Infinity : v);
   return values.map((v) => 1 + values.filter((w) => key(w) > key(v)).length);
 }

@@ -59,7 +59,7 @@ export interface FeatureSources {
 }
 
 /** The sources as a feature file records them: defaults written out, so "tagger" and no value are one. */
-export function featureSourcesRecord(s: FeatureSources): { acts: string; ux: UxSource; judge: string | null } {
+function featureSourcesRecord(s: FeatureSources): { acts: string; ux: UxSource; judge: string | null } {
   return { acts: s.acts ?? 'tagger', ux: s.ux ?? 'auto', judge: s.judge ?? null };
 }
 
@@ -195,7 +195,7 @@ export function parseFeatureRow(text: string, file: string, line: number): Featu
 }
 
 /** How many invalid lines a feature pass's input had, and the first few (without the file name). */
-export interface InputProblems {
+interface InputProblems {
   count: number;
   first: string[];
 }
@@ -218,7 +218,7 @@ const PassConfigSchema = z.object({
 const ProblemsSchema = z.object({ count: z.number().int().nonnegative(), first: z.array(z.string()) });
 
 /** A complete feature file, read and checked. */
-export interface FeatureFile {
+interface FeatureFile {
   input: InputRecord;
   items: number;
   sources: { acts: string; ux: UxSource; judge: string | null };
@@ -250,7 +250,9 @@ export async function readFeatureFile(abs: string, display: string): Promise<Fea
     );
   if (manifest.status !== 'finished' || extra['missing'] !== undefined) {
     throw new Error(
-      `${display}: the feature pass is incomplete (status ${manifest.status ?? 'running'}${extra['missing'] !== undefined ? ', positions missing' : ''}; see ${mpath}); rerun the missing tasks and merge again`,
+      `${display}: the feature pass is incomplete (status ` +
+        `${manifest.status ?? 'running'}${extra['missing'] !== undefined ? ', positions missing' : ''}; see ${mpath}); ` +
+        `rerun the missing tasks and merge again`,
     );
   }
   const config = PassConfigSchema.safeParse(manifest.config);
@@ -290,13 +292,15 @@ export function checkFeatureFile(
   const want = featureSourcesRecord(o.sources);
   if (want.acts !== ff.sources.acts || want.ux !== ff.sources.ux || want.judge !== ff.sources.judge) {
     throw new Error(
-      `${o.features}: features were computed with ${describeSources(ff.sources)}, but the report asks for ${describeSources(want)}; compute them again with those options (--annotator, --ux, --judge)`,
+      `${o.features}: features were computed with ${describeSources(ff.sources)}, but the report asks for ` +
+        `${describeSources(want)}; compute them again with those options (--annotator, --ux, --judge)`,
     );
   }
   if (o.current) {
     if (o.current.bytes !== ff.input.bytes || o.current.sha256 !== ff.input.sha256) {
       throw new Error(
-        `${o.features}: computed from another version of ${o.conversations} (${ff.input.bytes} bytes, SHA-256 ${ff.input.sha256.slice(0, 12)}…; now ${o.current.bytes} bytes, ${o.current.sha256.slice(0, 12)}…); compute the features again`,
+        `${o.features}: computed from another version of ${o.conversations} (${ff.input.bytes} bytes, SHA-256 ` +
+          `${ff.input.sha256.slice(0, 12)}…; now ${o.current.bytes} bytes, ${o.current.sha256.slice(0, 12)}…); compute the features again`,
       );
     }
   } else if (basename(o.conversations) !== ff.input.name) {

@@ -121,7 +121,7 @@ export interface FidelityOptions {
 }
 
 /** One simulated population. */
-export interface SimulatedPopulation {
+interface SimulatedPopulation {
   agent: string;
   label: string;
   file: string;
@@ -137,7 +137,7 @@ export interface SimulatedPopulation {
   wallMs: number;
 }
 
-export interface FidelityResult {
+interface FidelityResult {
   report: Report;
   files: WrittenReport;
   populations: SimulatedPopulation[];
@@ -463,7 +463,8 @@ async function plsaPillar(
       const share = s.features ? s.mwuAboveAlpha / s.features : 0;
       min = Math.min(min, share);
       shares.push(
-        `${s.label}: ${s.mwuAboveAlpha}/${s.features} features aligned with ${ref.label} (${pct(share)}), mean KS D ${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}${s.constant ? ` (${s.constant} constant in both, not tested)` : ''}`,
+        `${s.label}: ${s.mwuAboveAlpha}/${s.features} features aligned with ${ref.label} (${pct(share)}), mean KS D ` +
+          `${Number.isFinite(s.meanKs) ? formatFixed(s.meanKs) : '–'}${s.constant ? ` (${s.constant} constant in both, not tested)` : ''}`,
       );
     }
   }
@@ -554,7 +555,8 @@ async function counterfactualPillar(
       ? 'needs two agents (e.g. local-good,local-bad)'
       : !fromCond || !toCond || fromCond === toCond
         ? `the agents ${opts.agents.slice(0, 2).join(' and ')} do not stand for two different conditions`
-        : `the human file has no conversations in condition "${humanConditions.has(fromCond) ? toCond : fromCond}" (conditions found: ${[...humanConditions].join(', ') || 'none'})`;
+        : `the human file has no conversations in condition "${humanConditions.has(fromCond) ? toCond : fromCond}" ` +
+          `(conditions found: ${[...humanConditions].join(', ') || 'none'})`;
     return {
       sections: [],
       verdict: {
@@ -584,7 +586,9 @@ async function counterfactualPillar(
     verdict: {
       pillar: 'Counterfactual validity',
       verdict: verdictOf(share, th.counterfactualPass, th.counterfactualWarn),
-      detail: `the simulator's shift from ${a.agent} (${fromCond}) to ${b.agent} (${toCond}) has the human direction on ${agr.agrees} of ${agr.features} features (${pct(share)})`,
+      detail:
+        `the simulator's shift from ${a.agent} (${fromCond}) to ${b.agent} (${toCond}) has the human direction on ` +
+        `${agr.agrees} of ${agr.features} features (${pct(share)})`,
       rule: `pass if >= ${pct(th.counterfactualPass)} of the features shift in the human direction, warn if >= ${pct(th.counterfactualWarn)}`,
     },
   };
@@ -607,7 +611,12 @@ function populationSections(
     id: ids.id('runs'),
     title: 'Simulation runs',
     group: 'Simulated populations',
-    caption: `Simulator ${sim.name}, ${opts.n} conversations per agent, seed ${String(seed)}. Conversations and Failed count every simulated conversation; AvgTurns and Accepted (a share) are over the conversations without failures. AvgTurns is Zhang & Balog's (speaker changes / 2, as DialogueKit counts them), so it is about half a turn below the PLSA feature Num turns (turns in the file). The conversations are kept next to this report (open them in the SimLens editor).`,
+    caption:
+      `Simulator ${sim.name}, ${opts.n} conversations per agent, seed ${String(seed)}. Conversations and Failed ` +
+      `count every simulated conversation; AvgTurns and Accepted (a share) are over the conversations without ` +
+      `failures. AvgTurns is Zhang & Balog's (speaker changes / 2, as DialogueKit counts them), so it is about half a ` +
+      `turn below the PLSA feature Num turns (turns in the file). The conversations are kept next to this report ` +
+      `(open them in the SimLens editor).`,
     columns: tableColumns(
       ['agent', 'Agent', 'text'],
       ['condition', 'Condition', 'text'],
@@ -661,9 +670,13 @@ function assembleReport(
     id: run.ids.id('about'),
     title: 'About this report',
     paragraphs: [
-      `Simulator ${sim.name}${sim.file ? ` (${sim.file})` : ''} ran ${opts.n} conversations against each of ${opts.agents.join(', ')} (seed ${String(seed)}), and was compared with ${human.conversations.length} human conversations from ${human.file}${human.filter ? ` (${human.filter})` : ''}.`,
+      `Simulator ${sim.name}${sim.file ? ` (${sim.file})` : ''} ran ${opts.n} conversations against each of ` +
+        `${opts.agents.join(', ')} (seed ${String(seed)}), and was compared with ${human.conversations.length} human ` +
+        `conversations from ${human.file}${human.filter ? ` (${human.filter})` : ''}.`,
       `Overall: ${worst.toUpperCase()} (the worst of the three pillars).`,
-      `Human references are matched to each agent's condition when the human file has it and sampled (seeded) down to ${opts.n} conversations. Features: ${features.join(', ')}; dialogue acts from the ${opts.acts ?? 'lexical tagger'} on both sides.`,
+      `Human references are matched to each agent's condition when the human file has it and sampled (seeded) down ` +
+        `to ${opts.n} conversations. Features: ${features.join(', ')}; dialogue acts from the ` +
+        `${opts.acts ?? 'lexical tagger'} on both sides.`,
       excluded ?? 'No simulated conversation failed; every metric uses all of them.',
       `Behavioural invariants (not part of the verdict): ${populations.map((p) => invariantSummary(p.label, p.invariants)).join(' ')}`,
     ],

@@ -18,8 +18,8 @@ import { zodErrorMessage } from '../jsonl/zodIssues';
 export const REPORT_SCHEMA = 'simlens-report/1';
 
 /** What a report is about. */
-export const ReportKind = z.enum(['plsa', 'human-likeness', 'counterfactual', 'simulation', 'fidelity', 'invariants']);
-export type ReportKind = z.infer<typeof ReportKind>;
+const ReportKind = z.enum(['plsa', 'human-likeness', 'counterfactual', 'simulation', 'fidelity', 'invariants']);
+type ReportKind = z.infer<typeof ReportKind>;
 
 /** A section id: letters, digits, dot, dash, underscore; starts with a letter or digit. */
 export const SectionId = z
@@ -91,13 +91,13 @@ export type Column = z.infer<typeof Column>;
  * report, optionally at a 0-based turn. The panels open it in the SimLens editor; `line` is the
  * 1-based line in that file, when known.
  */
-export const RowLink = z.object({
+const RowLink = z.object({
   input: z.number().int().nonnegative(),
   conversation: z.string().max(10_000),
   line: z.number().int().positive().optional(),
   turn: z.number().int().nonnegative().optional(),
 });
-export type RowLink = z.infer<typeof RowLink>;
+type RowLink = z.infer<typeof RowLink>;
 
 export const Row = z.object({
   cells: z.array(Cell),
@@ -145,15 +145,15 @@ export type BoxStats = z.infer<typeof BoxStats>;
  * One series of a chart. Bar and line charts use `values` (parallel to the chart's categories;
  * null = no value); box charts use `boxes`.
  */
-export const Series = z.object({
+const Series = z.object({
   name: z.string().max(500),
   values: z.array(z.number().nullable()).optional(),
   boxes: z.array(BoxStats.nullable()).optional(),
 });
-export type Series = z.infer<typeof Series>;
+type Series = z.infer<typeof Series>;
 
-export const ChartType = z.enum(['bar', 'line', 'box']);
-export type ChartType = z.infer<typeof ChartType>;
+const ChartType = z.enum(['bar', 'line', 'box']);
+type ChartType = z.infer<typeof ChartType>;
 
 export const ChartSection = z.object({
   type: z.literal('chart'),

@@ -115,7 +115,7 @@ export function describeFailures(counts: OutcomeCounts): string {
 }
 
 /** Conversations without failures that report an outcome: the denominator of the user-outcome shares. */
-export function reportedCount(counts: OutcomeCounts): number {
+function reportedCount(counts: OutcomeCounts): number {
   return counts.completed - (counts.unknown ?? 0);
 }
 

@@ -107,7 +107,7 @@ export interface LoadedPopulation {
 }
 
 /** Facet counts over a file's conversations, for filter pickers. */
-export interface Facets {
+interface Facets {
   total: number;
   condition: [string, number][];
   task: [string, number][];

@@ -19,10 +19,10 @@ import { SimulationConfigSchema, type SimulationConfigInput } from '../run/confi
 import { zodErrorMessage } from '../jsonl/zodIssues';
 
 /** Simulation options without the per-run fields (agent, n, seed). */
-export type SimulatorOptions = Omit<SimulationConfigInput, 'agent' | 'n' | 'seed'>;
+type SimulatorOptions = Omit<SimulationConfigInput, 'agent' | 'n' | 'seed'>;
 
 /** A resolved simulator: its options, a short name for reports, and where relative paths resolve. */
-export interface ResolvedSimulator {
+interface ResolvedSimulator {
   options: SimulatorOptions;
   /** "agenda:cir6:pkg" style name for titles. */
   name: string;
@@ -57,7 +57,7 @@ function coerce(raw: string): string | number | boolean {
 }
 
 /** A readable name of simulator options ("agenda:cir6:pkg", plus the meta-simulator if any). */
-export function simulatorName(options: SimulatorOptions): string {
+function simulatorName(options: SimulatorOptions): string {
   const o = SimulationConfigSchema.parse({ ...options, n: 1 });
   return [o.user, o.interaction, o.preferences, ...(o.meta ? [o.meta] : [])].join(':');
 }

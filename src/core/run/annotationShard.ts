@@ -68,7 +68,8 @@ export async function loadAnnotationPart(
     );
   if (!manifest.shard || manifest.shard.index !== shard.index || manifest.shard.count !== shard.count) {
     throw new Error(
-      `${file}: is ${manifest.shard ? `shard ${manifest.shard.index}/${manifest.shard.count}` : 'not a shard'}, not ${shard.index}/${shard.count}; use --force to replace it`,
+      `${file}: is ${manifest.shard ? `shard ${manifest.shard.index}/${manifest.shard.count}` : 'not a shard'}, not ` +
+        `${shard.index}/${shard.count}; use --force to replace it`,
     );
   }
   const rows: Conversation[] = [];

@@ -193,7 +193,7 @@ export function conditionTurns(conversation: Conversation, condition: Condition)
 }
 
 /** Why a conversation stops the run: where, and what broke. */
-export interface BreakHit {
+interface BreakHit {
   /** 0-based turn (absent: the conversation as a whole). */
   turn?: number;
   reason: string;

@@ -104,7 +104,7 @@ export function parseSimulationConfig(value: unknown, origin = 'simulation confi
 }
 
 /** The effective turn cap of a configuration. */
-export function effectiveMaxTurns(config: SimulationConfig): number {
+function effectiveMaxTurns(config: SimulationConfig): number {
   return config.max_turns ?? (config.meta ? 10 : 20);
 }
 

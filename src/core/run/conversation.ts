@@ -79,7 +79,7 @@ export function agentResponseOfTurn(turn: Turn): AgentResponse {
 }
 
 /** What drives one conversation. */
-export interface ConversationPlan {
+interface ConversationPlan {
   env: SimulationEnvironment;
   id: string;
   /** For `metadata.index`. */
@@ -331,7 +331,7 @@ export async function simulateConversation(
 }
 
 /** A conversation that could not even start (session creation failed): a `simulator_error`. */
-export function failedConversation(
+function failedConversation(
   env: SimulationEnvironment,
   id: string,
   index: number,

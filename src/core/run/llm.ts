@@ -21,7 +21,7 @@ import { createPromptedUser, createSftUser } from '../sim/users/llm/prompted';
 import { createTargetFreeUser, type PepperProfile } from '../sim/users/llm/targetFree';
 
 export const LLM_USER_NAMES = ['llm-prompted', 'llm-icl', 'llm-sft', 'llm-target-free'] as const;
-export const LLM_AGENT_NAMES = ['llm-good', 'llm-bad'] as const;
+const LLM_AGENT_NAMES = ['llm-good', 'llm-bad'] as const;
 
 export function isLlmUserName(name: string): boolean {
   return (LLM_USER_NAMES as readonly string[]).includes(name);
@@ -46,9 +46,9 @@ export const LlmRunConfigSchema = z.object({
   /** Extra attempts after an unusable model reply (default 2). */
   max_repairs: z.number().int().min(0).optional(),
 });
-export type LlmRunConfig = z.infer<typeof LlmRunConfigSchema>;
+type LlmRunConfig = z.infer<typeof LlmRunConfigSchema>;
 
-export interface LlmRunContext {
+interface LlmRunContext {
   catalog: Catalog;
   /** Resolves relative paths of the configuration. */
   cwd: string;
@@ -68,7 +68,7 @@ export interface LlmRunContext {
   stopRetries?: AbortSignal;
 }
 
-export interface LlmRunParts {
+interface LlmRunParts {
   services: LlmServices;
   user?: UserSimulator;
   agent?: Agent;
@@ -81,7 +81,7 @@ function sha256File(path: string): string {
 }
 
 /** Reads target-free profiles (one JSON object per line); errors name file and line. */
-export function loadProfiles(path: string): PepperProfile[] {
+function loadProfiles(path: string): PepperProfile[] {
   const out: PepperProfile[] = [];
   readFileSync(path, 'utf8')
     .split('\n')
@@ -111,7 +111,7 @@ export function loadProfiles(path: string): PepperProfile[] {
  * Services for a run from its `llm` block (key from the environment; requests in flight cancelled
  * only by the hard abort `ctx.signal`, retries stopped by `ctx.stopRetries`) unless prebuilt ones are given.
  */
-export async function llmServicesForRun(config: LlmRunConfig | undefined, ctx: LlmRunContext): Promise<LlmServices> {
+async function llmServicesForRun(config: LlmRunConfig | undefined, ctx: LlmRunContext): Promise<LlmServices> {
   if (ctx.services) return ctx.services;
   const settings = resolveLlmSettings((config?.settings ?? {}) as LlmSettingsInput, 'simulation config llm.settings');
   return LlmServices.create({

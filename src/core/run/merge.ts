@@ -25,14 +25,14 @@ import { findPartFiles, partFilesInFolder } from './shardEnv';
 import { shardIndices } from './orchestrator';
 
 /** A task (shard) of a sharded run that did not finish, as `simlens merge` reports it. */
-export interface UnfinishedTask {
+interface UnfinishedTask {
   index: number;
   file: string;
   status: string;
   reason?: string;
 }
 
-export interface MergeResult {
+interface MergeResult {
   out: string;
   /** The part files merged (directories and the default expanded). */
   parts: string[];
@@ -97,7 +97,7 @@ export function partTask(manifest: RunManifest | undefined): string {
  * The part files to merge: each PART as given, a folder standing for the part files in it, and
  * no PART at all for the part files beside OUT (`<stem>.part-*-of-*.jsonl`).
  */
-export function expandPartPaths(out: string, partPaths: readonly string[], cwd: string): string[] {
+function expandPartPaths(out: string, partPaths: readonly string[], cwd: string): string[] {
   if (partPaths.length === 0) {
     const found = findPartFiles(resolve(cwd, out));
     if (found.length === 0)
@@ -128,7 +128,9 @@ function checkShards(manifests: readonly { file: string; manifest: RunManifest |
     const s = m.manifest!.shard!;
     if (s.count !== first.manifest!.shard!.count) {
       throw new Error(
-        `${manifestPath(m.file)}: shard ${s.index}/${s.count} is of another shard count than ${manifestPath(first.file)} (${first.manifest!.shard!.index}/${first.manifest!.shard!.count}); these are parts of different submissions`,
+        `${manifestPath(m.file)}: shard ${s.index}/${s.count} is of another shard count than ` +
+          `${manifestPath(first.file)} (${first.manifest!.shard!.index}/${first.manifest!.shard!.count}); these are parts ` +
+          `of different submissions`,
       );
     }
     const seen = byIndex.get(s.index);
@@ -346,7 +348,8 @@ async function mergeByPosition(
       const at = (next.value as { position?: unknown } | null)?.position;
       if (positioned && at !== p)
         throw new Error(
-          `${reader.file}:${next.line}: position: expected ${p} (shard ${p % count}/${count} holds positions ${p % count}, ${(p % count) + count}, ...), got ${JSON.stringify(at ?? null)}`,
+          `${reader.file}:${next.line}: position: expected ${p} (shard ${p % count}/${count} holds positions ` +
+            `${p % count}, ${(p % count) + count}, ...), got ${JSON.stringify(at ?? null)}`,
         );
       writeSync(fd, next.text + '\n');
       lines++;

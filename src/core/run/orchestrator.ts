@@ -76,7 +76,7 @@ export interface RunProgress {
   rate: number;
 }
 
-export interface RunOptions {
+interface RunOptions {
   out: string;
   /** Resolves relative paths of the configuration (default process.cwd()). */
   cwd?: string;
@@ -129,13 +129,13 @@ export interface RunOptions {
   simulator?: SimulatorProcessOptions;
 }
 
-export interface RunResult {
+interface RunResult {
   manifest: RunManifest;
   out: string;
 }
 
 /** Latency statistics in the manifest's `timings` (milliseconds, two decimals). */
-export interface LatencyStats {
+interface LatencyStats {
   count: number;
   mean: number;
   p50: number;
@@ -160,9 +160,9 @@ export function latencyStats(values: readonly number[]): LatencyStats | undefine
 }
 
 /** Minimum milliseconds between refreshes of a running manifest. */
-export const MANIFEST_REFRESH_MS = 1000;
+const MANIFEST_REFRESH_MS = 1000;
 /** A running manifest is rewritten at least this often, even with nothing new, so its age shows the process is alive. */
-export const MANIFEST_HEARTBEAT_MS = 60_000;
+const MANIFEST_HEARTBEAT_MS = 60_000;
 
 /**
  * How an error that stops a run (see `stopsRun`) ends it: a spent budget or a cancelled request is
@@ -242,7 +242,8 @@ export async function runSimulation(
       for (const i of existing.indices) {
         if (!wanted.has(i))
           throw new Error(
-            `${out}: holds conversation index ${i}, which this run (n=${config.n}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}) does not plan`,
+            `${out}: holds conversation index ${i}, which this run ` +
+              `(n=${config.n}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}) does not plan`,
           );
       }
       done = existing.indices;

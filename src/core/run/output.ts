@@ -88,7 +88,7 @@ export function lineFailure(value: unknown): FailureReason | undefined {
   return f.reason ?? (f.agent ? 'agent_malformed' : 'simulator_error');
 }
 
-export interface ExistingOutput {
+interface ExistingOutput {
   /** Indices of the conversations already in the file. */
   indices: Set<number>;
   lines: number;

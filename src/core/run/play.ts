@@ -31,9 +31,9 @@ export interface PlayView {
 }
 
 /** The person's reply, or undefined to stop the conversation here. */
-export type AskRecommender = (view: PlayView) => Promise<AgentResponse | undefined>;
+type AskRecommender = (view: PlayView) => Promise<AgentResponse | undefined>;
 
-export interface PlayOptions {
+interface PlayOptions {
   /** Conversation index of the run (default 0): its seed and task are used. */
   index?: number;
   /** Start from `turn` (0-based) of this recorded conversation (made by the same simulator and seed). */
@@ -53,7 +53,8 @@ async function bringUserTo(user: UserSession, prefix: readonly Turn[]): Promise<
     const want = prefix[i].user_utterance;
     if (want !== undefined && u.utterance !== want) {
       throw new Error(
-        `turn ${i}: the simulated user says "${u.utterance}" where the recording says "${want}" (was the conversation made by this user, seed and configuration?)`,
+        `turn ${i}: the simulated user says "${u.utterance}" where the recording says "${want}" (was the conversation ` +
+          `made by this user, seed and configuration?)`,
       );
     }
     if (i === prefix.length - 1) return;

@@ -14,7 +14,7 @@ import { partTask } from './merge';
 import { parsePartFileName } from './shardEnv';
 import { FailureTally, isFailureReason, type FailureCounts } from '../failures';
 
-export type TaskStatus = 'finished' | 'running' | 'cancelled' | 'stopped' | 'crashed' | 'missing';
+type TaskStatus = 'finished' | 'running' | 'cancelled' | 'stopped' | 'crashed' | 'missing';
 
 export interface TaskProgress {
   index: number;
@@ -56,7 +56,7 @@ export interface ClusterRunProgress {
 }
 
 /** A running manifest is refreshed every few seconds (simulate: about 1 s while conversations finish and at least once a minute; judge: 2 s); after this long without a write the task is probably dead. */
-export const STALE_AFTER_MS = 10 * 60 * 1000;
+const STALE_AFTER_MS = 10 * 60 * 1000;
 
 const PART_MANIFEST = /^(.*)\.part-(\d+)-of-(\d+)\.jsonl\.manifest\.json$/;
 

@@ -83,12 +83,14 @@ export function shardFromEnvironment(env: NodeJS.ProcessEnv, countOption?: numbe
     }
     if (min !== 0) {
       throw new Error(
-        `the Slurm array starts at ${min} (SLURM_ARRAY_TASK_MIN); SimLens shards are numbered from 0: submit with --array=0-${taskCount - 1}, or, to rerun single tasks, give the full count with --shard-count or ${SHARD_COUNT_VARIABLE}`,
+        `the Slurm array starts at ${min} (SLURM_ARRAY_TASK_MIN); SimLens shards are numbered from 0: submit with ` +
+          `--array=0-${taskCount - 1}, or, to rerun single tasks, give the full count with --shard-count or ${SHARD_COUNT_VARIABLE}`,
       );
     }
     if (taskCount !== max - min + 1) {
       throw new Error(
-        `the Slurm array ${min}-${max} has ${taskCount} tasks (SLURM_ARRAY_TASK_COUNT), so it has gaps or a step; use a contiguous --array=0-K-1, or give the count with --shard-count or ${SHARD_COUNT_VARIABLE}`,
+        `the Slurm array ${min}-${max} has ${taskCount} tasks (SLURM_ARRAY_TASK_COUNT), so it has gaps or a step; use ` +
+          `a contiguous --array=0-K-1, or give the count with --shard-count or ${SHARD_COUNT_VARIABLE}`,
       );
     }
     return {
@@ -102,7 +104,8 @@ export function shardFromEnvironment(env: NodeJS.ProcessEnv, countOption?: numbe
   if (k8sIndex !== undefined) {
     if (count === undefined) {
       throw new Error(
-        `JOB_COMPLETION_INDEX is set (a Kubernetes indexed job) but not the number of completions: set ${SHARD_COUNT_VARIABLE} to the Job's spec.completions, or pass --shard-count`,
+        `JOB_COMPLETION_INDEX is set (a Kubernetes indexed job) but not the number of completions: set ` +
+          `${SHARD_COUNT_VARIABLE} to the Job's spec.completions, or pass --shard-count`,
       );
     }
     if (k8sIndex >= count)

@@ -12,7 +12,7 @@
  * to `LlmServices.create` (both shells build their services through it), so a shell cannot pass one
  * signal and forget the other.
  */
-export type RunStopStage = 'running' | 'stopping' | 'aborted';
+type RunStopStage = 'running' | 'stopping' | 'aborted';
 
 export class RunStop {
   readonly #stop = new AbortController();

@@ -76,7 +76,7 @@ export function fleissKappaFromLabels(ratings: readonly (readonly string[])[]): 
 }
 
 /** Elementwise relative entropy a·ln(a/b) with SciPy's conventions (0 for a = 0, +∞ for b = 0 < a). */
-export function relEntr(a: number, b: number): number {
+function relEntr(a: number, b: number): number {
   if (Number.isNaN(a) || Number.isNaN(b)) return NaN;
   if (a > 0 && b > 0) return a * Math.log(a / b);
   if (a === 0 && b >= 0) return 0;

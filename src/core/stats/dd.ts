@@ -77,7 +77,7 @@ export function ddMul(a: DD, b: DD): DD {
 }
 
 /** a · b for a double b */
-export function ddMulD(a: DD, b: number): DD {
+function ddMulD(a: DD, b: number): DD {
   const p = twoProd(a.hi, b);
   return quickTwoSum(p.hi, p.lo + a.lo * b);
 }
@@ -112,7 +112,7 @@ export interface ScaledDD {
 }
 
 /** Renormalises a double-double so its high part lies in [0.5, 1); the exponent moves to `e`. */
-export function ddFrexp(a: DD): ScaledDD {
+function ddFrexp(a: DD): ScaledDD {
   if (a.hi === 0) return { m: { hi: 0, lo: 0 }, e: 0 };
   const [mh, e] = frexp(a.hi);
   const scale = 2 ** -e; // exact: e is within a few hundred of 0 for our use

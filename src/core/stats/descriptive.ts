@@ -11,7 +11,7 @@ export function mean(values: ArrayLike<number>): number {
 }
 
 /** Sample standard deviation (n - 1 denominator); NaN below two values. */
-export function stdev(values: ArrayLike<number>): number {
+function stdev(values: ArrayLike<number>): number {
   const n = values.length;
   if (n < 2) return NaN;
   const m = mean(values);
@@ -31,7 +31,7 @@ export function quantile(values: ArrayLike<number>, q: number): number {
 }
 
 /** Five-number summary plus mean and n, for box plots. */
-export interface Summary {
+interface Summary {
   n: number;
   mean: number;
   sd: number;
@@ -57,7 +57,7 @@ export function summarize(values: ArrayLike<number>): Summary {
 }
 
 /** Histogram counts over shared bin edges (last bin closed on the right). */
-export interface Histogram {
+interface Histogram {
   edges: number[];
   counts: number[];
 }

@@ -4,7 +4,7 @@
  */
 import { ndtr } from './special';
 
-export interface KendallResult {
+interface KendallResult {
   /** tau-b in [-1, 1]; NaN when x or y is constant. */
   statistic: number;
   pvalue: number;

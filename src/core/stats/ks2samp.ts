@@ -7,9 +7,9 @@ import { checkSample } from './rank';
 import { kstwoSf } from './kolmogorov';
 import { gcd, roundHalfEven } from './special';
 
-export type KsMethod = 'auto' | 'exact' | 'asymp';
+type KsMethod = 'auto' | 'exact' | 'asymp';
 
-export interface KsResult {
+interface KsResult {
   /** D; in the exact method, rounded to h/lcm(n1, n2) as SciPy reports it. */
   statistic: number;
   pvalue: number;
@@ -60,7 +60,7 @@ export function probOutsideSquare(n: number, h: number): number {
  * Proportion of lattice paths from (0,0) to (m,n) that leave the band |x/m - y/n| < h/lcm (Hodges'
  * inside method with Viehmann's recursion for 1 - p; SciPy `_compute_outer_prob_inside_method`).
  */
-export function probOutsideInside(m0: number, n0: number, g: number, h: number): number {
+function probOutsideInside(m0: number, n0: number, g: number, h: number): number {
   let m = m0;
   let n = n0;
   if (m < n) [m, n] = [n, m];

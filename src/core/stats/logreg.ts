@@ -69,7 +69,7 @@ export function csrSelectRows(X: CsrMatrix, which: ArrayLike<number>): CsrMatrix
   return { rows: which.length, cols: X.cols, indptr, indices, data };
 }
 
-export interface LogisticOptions {
+interface LogisticOptions {
   /** Inverse regularisation strength (sklearn's C). Default 1. */
   C?: number;
   /** Fit an unpenalised intercept. Default true. */

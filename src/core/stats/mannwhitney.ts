@@ -5,9 +5,9 @@
 import { checkSample, rankAverage } from './rank';
 import { ndtr } from './special';
 
-export type MwuMethod = 'auto' | 'exact' | 'asymptotic';
+type MwuMethod = 'auto' | 'exact' | 'asymptotic';
 
-export interface MannWhitneyResult {
+interface MannWhitneyResult {
   /** U1 = R1 - n1(n1+1)/2, the statistic SciPy reports (for the first sample). */
   statistic: number;
   pvalue: number;

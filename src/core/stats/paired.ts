@@ -8,9 +8,9 @@ import { createRng } from '../random';
 import { rankAverage } from './rank';
 import { ndtr } from './special';
 
-export type WilcoxonMethod = 'exact' | 'permutation' | 'asymptotic';
+type WilcoxonMethod = 'exact' | 'permutation' | 'asymptotic';
 
-export interface WilcoxonResult {
+interface WilcoxonResult {
   /** min(R+, R-), the statistic SciPy reports for a two-sided test (NaN for an empty sample). */
   statistic: number;
   /** Two-sided p-value; NaN when SciPy gives NaN (no non-zero difference and n > 13). */
@@ -201,7 +201,7 @@ function binomialHalfLowerTail(k: number, n: number): number {
   return sum;
 }
 
-export interface McNemarResult {
+interface McNemarResult {
   /** min(b, c), the statistic statsmodels reports. */
   statistic: number;
   pvalue: number;
@@ -228,7 +228,7 @@ export function mcnemarExact(b: number, c: number): McNemarResult {
   return { statistic: k, pvalue: p, b, c };
 }
 
-export interface BootstrapInterval {
+interface BootstrapInterval {
   mean: number;
   low: number;
   high: number;

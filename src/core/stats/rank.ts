@@ -3,14 +3,14 @@
  */
 
 /** Average ranks (1-based) plus the sizes of all tie groups in sorted order (singletons included). */
-export interface RankResult {
+interface RankResult {
   ranks: Float64Array;
   /** Size of every group of equal values, in ascending value order (1 for a value without ties). */
   ties: number[];
 }
 
 /** Indices 0..n-1 sorted by value (stable). NaN is not allowed; callers validate first. */
-export function argsort(values: ArrayLike<number>): Uint32Array {
+function argsort(values: ArrayLike<number>): Uint32Array {
   const n = values.length;
   const idx = new Uint32Array(n);
   for (let i = 0; i < n; i++) idx[i] = i;

@@ -13,7 +13,7 @@ import { CIR6_USER_ACTIONS, CONVAPPAREL_TAXONOMY, QRFA_AGENT, QRFA_USER, ZHANG_B
 import * as z from 'zod';
 import aliasesJson from './act-aliases.json';
 
-export type Cir6Act = (typeof CIR6_USER_ACTIONS)[number];
+type Cir6Act = (typeof CIR6_USER_ACTIONS)[number];
 export const CIR6_ACTS: readonly Cir6Act[] = CIR6_USER_ACTIONS;
 
 /** Pseudo states that open and close every act chain. */
@@ -67,8 +67,8 @@ export const AGENT_ZB_ACTS = [
 /** An agent act the NLU produces when it cannot tell (no text, an HTTP error, an unknown label). */
 export const AGENT_UNKNOWN = 'Other';
 
-export type QrfaUser = 'Query' | 'Feedback';
-export type QrfaAgent = 'Request' | 'Answer';
+type QrfaUser = 'Query' | 'Feedback';
+type QrfaAgent = 'Request' | 'Answer';
 
 /** The main act of a dotted act name: "Reveal.Refine" -> "Reveal". */
 export function mainAct(act: string): string {
@@ -77,7 +77,7 @@ export function mainAct(act: string): string {
 }
 
 /** True for one of the six CIR6 main acts. */
-export function isCir6Act(act: string): act is Cir6Act {
+function isCir6Act(act: string): act is Cir6Act {
   return (CIR6_ACTS as readonly string[]).includes(act);
 }
 

@@ -19,7 +19,7 @@ import { contentTokens, foldPlural } from './tokenize';
 const LARGE_K = 64;
 
 /** Parameters of a BM25 index. */
-export interface Bm25Options {
+interface Bm25Options {
   /** Term-frequency saturation (default 1.2). */
   k1?: number;
   /** Length normalization, 0 = none, 1 = full (default 0.75). */
@@ -29,7 +29,7 @@ export interface Bm25Options {
 }
 
 /** One search result. */
-export interface Bm25Hit<T> {
+interface Bm25Hit<T> {
   doc: T;
   score: number;
   /** Position of the document in the array the index was built from. */

@@ -13,7 +13,7 @@
  */
 import { dialogueTokens, tokenize } from './tokenize';
 
-export type NgramStyle = 'words' | 'dialogue';
+type NgramStyle = 'words' | 'dialogue';
 
 /** The feature `words` features add for a text with a question mark. */
 export const QUESTION_FEATURE = '<?>';

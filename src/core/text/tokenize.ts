@@ -24,7 +24,7 @@ function isAsciiWordChar(c: number): boolean {
 }
 
 /** Tokens with their character offsets in `text` (the lowercased, normalized input). */
-export interface TokenSpans {
+interface TokenSpans {
   text: string;
   tokens: string[];
   starts: number[];

@@ -39,7 +39,7 @@ type WorkerReply =
   | { type: 'diffDone'; diff: DiffReport }
   | { type: 'failed'; message: string; name: string };
 
-export interface WorkerOptions {
+interface WorkerOptions {
   /** The worker script: a bundle whose entry calls `serveReportWorker()` (dist/reportWorker.js). */
   file: string;
   /** Node options for the worker (tests load TypeScript with `['--import', 'tsx']`). */

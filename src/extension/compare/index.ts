@@ -17,7 +17,7 @@ import { webviewHtml, webviewResourceRoots } from '../webviewHtml';
 import { notify } from '../safeOutput';
 import { pickFiles } from '../panels/pickers';
 
-export const COMPARE_COMMAND = 'simlens.compareRuns';
+const COMPARE_COMMAND = 'simlens.compareRuns';
 
 function cwd(): string {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
@@ -39,7 +39,7 @@ function parseArgs(arg: unknown): CompareArgs | undefined | Error {
   return { a: o.a, b: o.b, ...(o.pairing ? { pairing: o.pairing as PairingMode } : {}) };
 }
 
-export class ComparePanel {
+class ComparePanel {
   static readonly all = new Set<ComparePanel>();
   private ready = false;
   private report: DiffReport | undefined;
@@ -136,7 +136,8 @@ export class ComparePanel {
       );
       this.busy = undefined;
       this.log.info(
-        `compare runs: ${this.report!.aggregate.pairs} pairs, ${this.report!.aggregate.diverged} diverged, ${this.report!.aggregate.outcomeChanged} outcomes changed`,
+        `compare runs: ${this.report!.aggregate.pairs} pairs, ${this.report!.aggregate.diverged} diverged, ` +
+          `${this.report!.aggregate.outcomeChanged} outcomes changed`,
       );
       this.send({ type: 'report', report: this.report! });
     } catch (e) {

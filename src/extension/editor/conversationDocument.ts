@@ -122,7 +122,8 @@ export class ConversationDocument extends DocumentCore implements vscode.CustomD
         {
           modal: true,
           detail:
-            'Reload reads the new file and drops your unsaved annotations. Keep re-applies your annotations to the new file (matched by conversation id); save to write them.',
+            'Reload reads the new file and drops your unsaved annotations. Keep re-applies your annotations to the new file ' +
+            '(matched by conversation id); save to write them.',
         },
         reload,
         keep,
@@ -141,7 +142,9 @@ export class ConversationDocument extends DocumentCore implements vscode.CustomD
         this.restartSummaries();
         for (const l of this.listeners) l.reloaded('changed on disk; your annotations were kept');
         if (lost.length) {
-          const msg = `Annotations for ${lost.length} conversation(s) could not be kept because they are no longer in ${name}: ${lost.slice(0, 5).join(', ')}${lost.length > 5 ? ', …' : ''}`;
+          const msg =
+            `Annotations for ${lost.length} conversation(s) could not be kept because they are no longer in ${name}: ` +
+            `${lost.slice(0, 5).join(', ')}${lost.length > 5 ? ', …' : ''}`;
           void notify.warning(msg);
         }
       }

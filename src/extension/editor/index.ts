@@ -11,8 +11,8 @@ import { ConversationEditorProvider, EditorRegistry, VIEW_TYPE, VIEW_TYPE_ANY_JS
 
 export { VIEW_TYPE } from './provider';
 
-export const OPEN_COMMAND = 'simlens.openConversations';
-export const GO_TO_COMMAND = 'simlens.goToConversation';
+const OPEN_COMMAND = 'simlens.openConversations';
+const GO_TO_COMMAND = 'simlens.goToConversation';
 
 /** Wires the editor into the extension; returns the provider (tests reach documents through it). */
 export function registerConversationEditor(
@@ -79,7 +79,7 @@ export function registerConversationEditor(
 }
 
 /** Test-only command id (registered only when SIMLENS_INTEGRATION_RESULT is set, like testHooks.ts). */
-export const EDITOR_TEST_COMMAND = 'simlens.test.conversationEditor';
+const EDITOR_TEST_COMMAND = 'simlens.test.conversationEditor';
 
 /**
  * Lets the in-host integration suite drive an open conversation editor the way its webview does

@@ -7,7 +7,7 @@
  */
 import type { HostMessage } from '../../shared/editorProtocol';
 
-export type NoticeMessage = Extract<HostMessage, { type: 'notice' }>;
+type NoticeMessage = Extract<HostMessage, { type: 'notice' }>;
 
 /** How long a notice is offered to a page that (re)loads; info notices stay on screen as long. */
 export const NOTICE_REPLAY_MS = 5_000;

@@ -89,7 +89,8 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         restored = true;
         if (result.lost.length) {
           void notify.warning(
-            `${basename(uri.fsPath)}: unsaved annotations for ${result.lost.length} conversation(s) could not be restored because the file no longer contains them.`,
+            `${basename(uri.fsPath)}: unsaved annotations for ${result.lost.length} conversation(s) could not be restored ` +
+              `because the file no longer contains them.`,
           );
         }
       } else {

@@ -41,7 +41,7 @@ import { domainMismatchWarnings } from './populationFiles';
 
 export { MetricPanel } from './panel';
 
-export const PANEL_COMMANDS = {
+const PANEL_COMMANDS = {
   compare: 'simlens.comparePopulations',
   humanLikeness: 'simlens.humanLikeness',
   counterfactual: 'simlens.counterfactualValidation',
@@ -144,7 +144,8 @@ async function counterfactualFlow(loader: PopulationLoader): Promise<ReportSpec 
   ].sort();
   if (conditions.length < 2)
     throw new Error(
-      `${human.file} needs conversations in two conditions (found: ${conditions.join(', ') || 'none'}); conditions come from "condition" or a task_id ending in _good/_bad`,
+      `${human.file} needs conversations in two conditions (found: ${conditions.join(', ') || 'none'}); conditions ` +
+        `come from "condition" or a task_id ending in _good/_bad`,
     );
   const order = (xs: string[], first: string) => [...xs.filter((x) => x === first), ...xs.filter((x) => x !== first)];
   const from = await vscode.window.showQuickPick(order(conditions, 'good'), {

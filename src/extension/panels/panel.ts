@@ -48,7 +48,7 @@ const KIND_TITLE: Record<ReportSpec['kind'], string> = {
 };
 
 /** Whether a spec may be computed here (simulations need a trusted workspace). */
-export function canCompute(spec: ReportSpec | null): boolean {
+function canCompute(spec: ReportSpec | null): boolean {
   if (!spec) return false;
   return spec.kind !== 'fidelity' || vscode.workspace.isTrusted;
 }

@@ -22,7 +22,7 @@ interface FileItem extends vscode.QuickPickItem {
 }
 
 /** The path to store in a spec: relative to the working folder when inside it, else absolute. */
-export function specPath(uri: vscode.Uri, cwd: string): string {
+function specPath(uri: vscode.Uri, cwd: string): string {
   const rel = relative(cwd, uri.fsPath);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : uri.fsPath;
 }

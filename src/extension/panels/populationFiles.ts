@@ -27,7 +27,7 @@ export async function conversationFilesOnly(
 }
 
 /** Task ids (without the _good/_bad condition suffix) and recommended items' categories, lower-cased. */
-export function taskCategories(conversations: readonly Conversation[]): Set<string> {
+function taskCategories(conversations: readonly Conversation[]): Set<string> {
   const out = new Set<string>();
   for (const c of conversations) {
     const task = conversationTask(c);
@@ -60,7 +60,8 @@ export function domainMismatchWarnings(
     const cats = taskCategories(c.conversations);
     if (cats.size === 0 || [...cats].some((x) => ref.has(x))) continue;
     warnings.push(
-      `${c.label} shares no task or item category with ${reference.label} (${reference.label}: ${sample(ref)}; ${c.label}: ${sample(cats)}): the comparison would measure the difference of domains, not of users.`,
+      `${c.label} shares no task or item category with ${reference.label} (${reference.label}: ${sample(ref)}; ` +
+        `${c.label}: ${sample(cats)}): the comparison would measure the difference of domains, not of users.`,
     );
   }
   return warnings;

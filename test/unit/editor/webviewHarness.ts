@@ -28,14 +28,14 @@ import { appDataAttributes } from '../../../src/extension/editor/pageData';
 import { parseViewState } from '../../../src/shared/editorProtocol';
 
 /** The webview bundle as a string (built once per test process). */
-export function webviewBundle(): Promise<string> {
+function webviewBundle(): Promise<string> {
   return webviewBundleFor('editor');
 }
 
 /** A line of the test file: a conversation, a raw line that is not one, or a blank line. */
-export type Row = Conversation | { invalid: string } | { blank: true };
+type Row = Conversation | { invalid: string } | { blank: true };
 
-export interface HarnessOptions {
+interface HarnessOptions {
   /** The file's lines, in order. */
   conversations?: Row[];
   /** Lines in the file (default: conversations.length); the conversations repeat to fill them. */

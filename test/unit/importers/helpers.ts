@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { detectFormat, importFile, type ImportResult } from '../../../src/core/importers/index';
 
 export { datasetPath as dataset } from '../../fixtures';
-export const FIXTURES = path.resolve(__dirname, 'fixtures');
+const FIXTURES = path.resolve(__dirname, 'fixtures');
 
 export function fixture(name: string): string {
   return path.join(FIXTURES, name);

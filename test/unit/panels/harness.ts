@@ -8,11 +8,11 @@ import { JSDOM } from 'jsdom';
 import type { HostToPanel, PanelToHost } from '../../../src/shared/panelProtocol';
 
 /** The webview bundle as a string (built once per test process). */
-export function panelBundle(): Promise<string> {
+function panelBundle(): Promise<string> {
   return webviewBundleFor('panels');
 }
 
-export interface PanelHarness {
+interface PanelHarness {
   window: Window & typeof globalThis;
   document: Document;
   posted: PanelToHost[];
@@ -24,7 +24,7 @@ export interface PanelHarness {
   close(): void;
 }
 
-export async function startPanel(savedState?: unknown): Promise<PanelHarness> {
+async function startPanel(savedState?: unknown): Promise<PanelHarness> {
   const code = await panelBundle();
   const dom = new JSDOM(
     '<!DOCTYPE html><html><head></head><body class="vscode-light"><div id="app"></div></body></html>',

@@ -18,7 +18,7 @@ import {
   type UserSpec,
 } from '../../../src/core/sim/users/index';
 
-export const REPO_ROOT = path.resolve(__dirname, '../../..');
+const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const FIXTURES = path.resolve(REPO_ROOT, 'test/fixtures');
 
 const COLOURS = ['black', 'white', 'red', 'blue', 'green'];
@@ -53,7 +53,7 @@ export function tinyCatalog(): Catalog {
 }
 
 /** One scripted agent turn: what to say, which acts to report, which items to show. */
-export interface ScriptStep {
+interface ScriptStep {
   utterance: string;
   acts?: string[];
   items?: string[];

@@ -14,7 +14,7 @@ export { BUILTIN_TEMPLATES, CATEGORY_EXAMPLES } from './builtin';
 /** Version of the built-in set as a whole; bumped with any built-in template. */
 export const BUILTIN_PROMPTS_VERSION = 'simlens-prompts-1';
 
-export interface PromptTemplate {
+interface PromptTemplate {
   name: string;
   version: string;
   text: string;
@@ -24,7 +24,7 @@ export interface PromptTemplate {
   file?: string;
 }
 
-export interface RenderedPrompt {
+interface RenderedPrompt {
   text: string;
   /** "name@version", recorded with each LLM call and part of its cache key. */
   id: string;

@@ -32,7 +32,7 @@ function shares(counts: readonly number[]): (number | null)[] {
 }
 
 /** The five-number box of a sample, or null when it has no values. */
-export function boxOf(values: ArrayLike<number>): BoxStats | null {
+function boxOf(values: ArrayLike<number>): BoxStats | null {
   if (values.length === 0) return null;
   const s = summarize(values);
   const box: BoxStats = { min: s.min, q1: s.q1, median: s.median, q3: s.q3, max: s.max, n: s.n };

@@ -6,11 +6,20 @@
  */
 import type { CounterfactualReport } from '../../metrics/counterfactual';
 import { featureLabel } from '../../metrics/features';
-import { REPORT_SCHEMA, finiteOrNull, type Cell, type Mark, type Report, type Section } from '../model';
+import {
+  REPORT_SCHEMA,
+  finiteOrNull,
+  type Cell,
+  type Column,
+  type Mark,
+  type Report,
+  type Row,
+  type Section,
+} from '../model';
 import { IdAllocator, formatFixed } from '../format';
 import { tableColumns, significanceMark, type ReportBuildMeta } from './common';
 
-export interface CounterfactualBuildInput extends ReportBuildMeta {
+interface CounterfactualBuildInput extends ReportBuildMeta {
   result: CounterfactualReport;
   /** The human population's label. */
   human?: string;
@@ -29,28 +38,17 @@ export function directionAgreement(
   }));
 }
 
-/** The counterfactual sections (for embedding). */
-export function counterfactualSections(input: CounterfactualBuildInput, ids: IdAllocator, group?: string): Section[] {
-  const r = input.result;
-  const human = input.human ?? 'human';
-  const alpha = input.alpha ?? 0.05;
-  const sims = r.summary.map((s) => s.simulator);
-  const shift = new Map(r.shifts.map((s) => [`${s.simulator}\u0000${s.feature}`, s]));
-  const sections: Section[] = [];
-
-  const paragraphs = r.summary.map((s) => {
-    const unseen = r.shifts.filter((x) => x.simulator === s.simulator && Number.isFinite(x.unseen.mwu_p));
-    const close = unseen.filter((x) => x.unseen.mwu_p > alpha).length;
-    return (
-      `${s.simulator}: its shift from "${r.from}" to "${r.to}" goes the same way as the ${human} shift on ${s.direction_agrees} of ${s.features} features` +
-      (Number.isFinite(s.mean_abs_log_ratio)
-        ? ` (mean |log(simulated shift / human shift)| = ${formatFixed(s.mean_abs_log_ratio)} where both move the same way)`
-        : '') +
-      `; in the unseen condition "${r.to}", ${close} of ${unseen.length} features show no significant difference from ${human} (MWU p > ${alpha}).`
-    );
-  });
-  sections.push({ type: 'text', id: ids.id('cf-summary'), title: 'Summary', group, paragraphs, tone: 'info' });
-
+/**
+ * The shift table's columns and rows: the human shift per feature, then for each simulator its shift,
+ * whether it goes the same way, and how close it is to the humans in the unseen condition.
+ */
+function shiftTableBody(
+  r: CounterfactualReport,
+  sims: readonly string[],
+  shift: ReadonlyMap<string, CounterfactualReport['shifts'][number]>,
+  human: string,
+  alpha: number,
+): { columns: Column[]; rows: Row[] } {
   const columns = tableColumns(
     ['feature', 'Feature', 'text'],
     ['human_from', `${human} ${r.from}`, 'fixed'],
@@ -90,6 +88,32 @@ export function counterfactualSections(input: CounterfactualBuildInput, ids: IdA
     }
     return { cells, marks };
   });
+  return { columns, rows };
+}
+
+/** The counterfactual sections (for embedding). */
+export function counterfactualSections(input: CounterfactualBuildInput, ids: IdAllocator, group?: string): Section[] {
+  const r = input.result;
+  const human = input.human ?? 'human';
+  const alpha = input.alpha ?? 0.05;
+  const sims = r.summary.map((s) => s.simulator);
+  const shift = new Map(r.shifts.map((s) => [`${s.simulator}\u0000${s.feature}`, s]));
+  const sections: Section[] = [];
+
+  const paragraphs = r.summary.map((s) => {
+    const unseen = r.shifts.filter((x) => x.simulator === s.simulator && Number.isFinite(x.unseen.mwu_p));
+    const close = unseen.filter((x) => x.unseen.mwu_p > alpha).length;
+    return (
+      `${s.simulator}: its shift from "${r.from}" to "${r.to}" goes the same way as the ${human} shift on ${s.direction_agrees} of ${s.features} features` +
+      (Number.isFinite(s.mean_abs_log_ratio)
+        ? ` (mean |log(simulated shift / human shift)| = ${formatFixed(s.mean_abs_log_ratio)} where both move the same way)`
+        : '') +
+      `; in the unseen condition "${r.to}", ${close} of ${unseen.length} features show no significant difference from ${human} (MWU p > ${alpha}).`
+    );
+  });
+  sections.push({ type: 'text', id: ids.id('cf-summary'), title: 'Summary', group, paragraphs, tone: 'info' });
+
+  const { columns, rows } = shiftTableBody(r, sims, shift, human, alpha);
   sections.push({
     type: 'table',
     id: ids.id('cf-shifts'),

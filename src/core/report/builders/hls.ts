@@ -25,7 +25,7 @@ export interface HlsRun {
   curve?: readonly LearningPoint[];
 }
 
-export interface HlsBuildInput extends ReportBuildMeta {
+interface HlsBuildInput extends ReportBuildMeta {
   /** The human population's label. */
   human: string;
   runs: readonly HlsRun[];
@@ -37,7 +37,7 @@ export interface HlsBuildInput extends ReportBuildMeta {
 }
 
 /** One population's per-conversation HLS; `input` is its index in the report's inputs. */
-export interface HlsScores {
+interface HlsScores {
   population: string;
   input: number;
   conversations: readonly { id: string; line?: number }[];
@@ -71,13 +71,127 @@ export function meanSimulatedHls(run: HlsRun): number {
   return mean(run.cv.hls_simulated);
 }
 
+/** One learning-curve chart per simulator that has one: held-out metrics against the training size. */
+function learningCurveCharts(input: HlsBuildInput, ids: IdAllocator, group: string | undefined): Section[] {
+  const sections: Section[] = [];
+  for (const r of input.runs) {
+    if (!r.curve?.length) continue;
+    sections.push({
+      type: 'chart',
+      id: ids.id('hls-curve', r.simulator),
+      title: `Learning curve: ${input.human} vs ${r.simulator}`,
+      group,
+      chart: 'line',
+      categories: r.curve.map((p) => String(p.train_size)),
+      series: [
+        { name: 'accuracy', values: r.curve.map((p) => finiteOrNull(p.metrics.accuracy)) },
+        { name: 'F1', values: r.curve.map((p) => finiteOrNull(p.metrics.f1)) },
+        { name: 'avg HLS (simulated)', values: r.curve.map((p) => finiteOrNull(p.metrics.avg_hls_simulated)) },
+      ],
+      xLabel: 'training conversations',
+      yLabel: 'held-out score',
+      yMin: 0,
+      yMax: 1,
+      references: [{ value: 0.5, label: 'chance' }],
+      caption:
+        'Held-out metrics when the discriminator trains on more conversations: a curve that is still rising means more ' +
+        'data would expose the simulator further.',
+    });
+  }
+  return sections;
+}
+
+/** Train on human vs one simulator, test on human vs another: the accuracy matrix and the full metrics. */
+function crossDistributionTables(input: HlsBuildInput, ids: IdAllocator, group: string | undefined): Section[] {
+  const sections: Section[] = [];
+  if (input.cross?.length) {
+    const trains = [...new Set(input.cross.map((c) => c.train))];
+    const tests = [...new Set(input.cross.map((c) => c.test))];
+    const at = new Map(input.cross.map((c) => [`${c.train}\u0000${c.test}`, c.metrics]));
+    sections.push({
+      type: 'table',
+      id: ids.id('hls-cross-matrix'),
+      title: 'Cross-distribution accuracy (rows: trained on human vs …; columns: tested on human vs …)',
+      group,
+      caption: 'High accuracy off the diagonal means what gives one simulator away also gives the others away.',
+      columns: [
+        { key: 'train', label: 'train \\ test', format: 'text' },
+        ...tests.map((t, i) => ({ key: `t${i}`, label: t, format: 'fixed' as const })),
+      ],
+      rows: trains.map((tr) => ({
+        cells: [tr, ...tests.map((te) => finiteOrNull(at.get(`${tr}\u0000${te}`)?.accuracy))],
+      })),
+    });
+    sections.push({
+      type: 'table',
+      id: ids.id('hls-cross'),
+      title: 'Cross-distribution metrics',
+      group,
+      columns: metricTableColumns(['train', 'Train', 'text'], ['test', 'Test', 'text']),
+      rows: input.cross.map((c) => ({ cells: [c.train, c.test, ...metricCells(c.metrics), c.metrics.n] })),
+    });
+  }
+  return sections;
+}
+
+/** The LLM discriminator's P(human) scores already in the files, per population. */
+function llmScoreTables(input: HlsBuildInput, ids: IdAllocator, group: string | undefined): Section[] {
+  const sections: Section[] = [];
+  const llm = input.llm?.filter((x) => x.scores.n > 0) ?? [];
+  if (llm.length) {
+    sections.push({
+      type: 'table',
+      id: ids.id('hls-llm'),
+      title: 'LLM discriminator scores found in the files',
+      group,
+      columns: tableColumns(
+        ['population', 'Population', 'text'],
+        ['annotators', 'Discriminator', 'text'],
+        ['n', 'Scored', 'int'],
+        ['mean_p_human', 'Mean P(human)', 'fixed'],
+      ),
+      rows: llm.map((x) => ({
+        cells: [x.population, x.scores.annotators.join(', '), x.scores.n, finiteOrNull(x.scores.mean_p_human)],
+      })),
+    });
+  }
+  return sections;
+}
+
+/** HLS per conversation (out-of-fold), each row linked to its conversation. */
+function conversationScoreTables(input: HlsBuildInput, ids: IdAllocator, group: string | undefined): Section[] {
+  const sections: Section[] = [];
+  if (input.scores?.length) {
+    sections.push({
+      type: 'table',
+      id: ids.id('hls-scores'),
+      title: 'HLS per conversation (out-of-fold)',
+      group,
+      columns: tableColumns(
+        ['conversation', 'Conversation', 'text'],
+        ['population', 'Population', 'text'],
+        ['hls', 'HLS', 'fixed'],
+      ),
+      rows: input.scores.flatMap((p) =>
+        p.conversations.map((c, i): Row => {
+          const link: Row['link'] = { input: p.input, conversation: c.id };
+          if (c.line !== undefined) link.line = c.line;
+          return { cells: [c.id, p.population, finiteOrNull(p.hls[i])], link };
+        }),
+      ),
+    });
+  }
+  return sections;
+}
+
 /** The human-likeness sections (for embedding). */
 export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: string): Section[] {
   const sections: Section[] = [];
   const paragraphs = input.runs.map((r) => {
     const m = r.cv.metrics;
     return (
-      `${r.simulator}: the discriminator tells ${input.human} from ${r.simulator} with ${formatFixed(m.accuracy)} accuracy (${r.cv.k}-fold CV, ${m.n} conversations, vocabulary ${r.cv.vocabulary_size}); ` +
+      `${r.simulator}: the discriminator tells ${input.human} from ${r.simulator} with ${formatFixed(m.accuracy)} ` +
+      `accuracy (${r.cv.k}-fold CV, ${m.n} conversations, vocabulary ${r.cv.vocabulary_size}); ` +
       `mean HLS of the simulated conversations = ${formatFixed(meanSimulatedHls(r))} (0.5 = indistinguishable, 0 = always caught).`
     );
   });
@@ -88,7 +202,8 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     group,
     paragraphs: [
       ...paragraphs,
-      'HLS(c) = P(human | c) from an L2 logistic regression on unigram + bigram counts of the user utterances; each conversation is scored by the model of the fold that did not train on it.',
+      'HLS(c) = P(human | c) from an L2 logistic regression on unigram + bigram counts of the user utterances; each ' +
+        'conversation is scored by the model of the fold that did not train on it.',
     ],
     tone: 'info',
   });
@@ -103,7 +218,8 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     title: `Discriminator: ${input.human} vs each simulator (cross-validated)`,
     group,
     caption:
-      'Human is the positive class: recall = humans recognised as human, specificity = simulated conversations recognised as simulated. Lower accuracy and higher HLS = more human-like.',
+      'Human is the positive class: recall = humans recognised as human, specificity = simulated conversations ' +
+      'recognised as simulated. Lower accuracy and higher HLS = more human-like.',
     columns: [
       ...metricTableColumns(['simulator', 'Simulator', 'text']),
       { key: 'folds', label: 'folds', format: 'int' },
@@ -150,97 +266,12 @@ export function hlsSections(input: HlsBuildInput, ids: IdAllocator, group?: stri
     });
   }
 
-  for (const r of input.runs) {
-    if (!r.curve?.length) continue;
-    sections.push({
-      type: 'chart',
-      id: ids.id('hls-curve', r.simulator),
-      title: `Learning curve: ${input.human} vs ${r.simulator}`,
-      group,
-      chart: 'line',
-      categories: r.curve.map((p) => String(p.train_size)),
-      series: [
-        { name: 'accuracy', values: r.curve.map((p) => finiteOrNull(p.metrics.accuracy)) },
-        { name: 'F1', values: r.curve.map((p) => finiteOrNull(p.metrics.f1)) },
-        { name: 'avg HLS (simulated)', values: r.curve.map((p) => finiteOrNull(p.metrics.avg_hls_simulated)) },
-      ],
-      xLabel: 'training conversations',
-      yLabel: 'held-out score',
-      yMin: 0,
-      yMax: 1,
-      references: [{ value: 0.5, label: 'chance' }],
-      caption:
-        'Held-out metrics when the discriminator trains on more conversations: a curve that is still rising means more data would expose the simulator further.',
-    });
-  }
-
-  if (input.cross?.length) {
-    const trains = [...new Set(input.cross.map((c) => c.train))];
-    const tests = [...new Set(input.cross.map((c) => c.test))];
-    const at = new Map(input.cross.map((c) => [`${c.train}\u0000${c.test}`, c.metrics]));
-    sections.push({
-      type: 'table',
-      id: ids.id('hls-cross-matrix'),
-      title: 'Cross-distribution accuracy (rows: trained on human vs …; columns: tested on human vs …)',
-      group,
-      caption: 'High accuracy off the diagonal means what gives one simulator away also gives the others away.',
-      columns: [
-        { key: 'train', label: 'train \\ test', format: 'text' },
-        ...tests.map((t, i) => ({ key: `t${i}`, label: t, format: 'fixed' as const })),
-      ],
-      rows: trains.map((tr) => ({
-        cells: [tr, ...tests.map((te) => finiteOrNull(at.get(`${tr}\u0000${te}`)?.accuracy))],
-      })),
-    });
-    sections.push({
-      type: 'table',
-      id: ids.id('hls-cross'),
-      title: 'Cross-distribution metrics',
-      group,
-      columns: metricTableColumns(['train', 'Train', 'text'], ['test', 'Test', 'text']),
-      rows: input.cross.map((c) => ({ cells: [c.train, c.test, ...metricCells(c.metrics), c.metrics.n] })),
-    });
-  }
-
-  const llm = input.llm?.filter((x) => x.scores.n > 0) ?? [];
-  if (llm.length) {
-    sections.push({
-      type: 'table',
-      id: ids.id('hls-llm'),
-      title: 'LLM discriminator scores found in the files',
-      group,
-      columns: tableColumns(
-        ['population', 'Population', 'text'],
-        ['annotators', 'Discriminator', 'text'],
-        ['n', 'Scored', 'int'],
-        ['mean_p_human', 'Mean P(human)', 'fixed'],
-      ),
-      rows: llm.map((x) => ({
-        cells: [x.population, x.scores.annotators.join(', '), x.scores.n, finiteOrNull(x.scores.mean_p_human)],
-      })),
-    });
-  }
-
-  if (input.scores?.length) {
-    sections.push({
-      type: 'table',
-      id: ids.id('hls-scores'),
-      title: 'HLS per conversation (out-of-fold)',
-      group,
-      columns: tableColumns(
-        ['conversation', 'Conversation', 'text'],
-        ['population', 'Population', 'text'],
-        ['hls', 'HLS', 'fixed'],
-      ),
-      rows: input.scores.flatMap((p) =>
-        p.conversations.map((c, i): Row => {
-          const link: Row['link'] = { input: p.input, conversation: c.id };
-          if (c.line !== undefined) link.line = c.line;
-          return { cells: [c.id, p.population, finiteOrNull(p.hls[i])], link };
-        }),
-      ),
-    });
-  }
+  sections.push(
+    ...learningCurveCharts(input, ids, group),
+    ...crossDistributionTables(input, ids, group),
+    ...llmScoreTables(input, ids, group),
+    ...conversationScoreTables(input, ids, group),
+  );
   return sections;
 }
 

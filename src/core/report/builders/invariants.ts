@@ -17,7 +17,7 @@ import { IdAllocator } from '../format';
 import { tableColumns, type ReportBuildMeta } from './common';
 
 /** One checked population. `input` is its index in the report's inputs (the links open that file). */
-export interface InvariantPopulation {
+interface InvariantPopulation {
   label: string;
   input: number;
   check: CheckReport;
@@ -82,7 +82,9 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
     title: 'Behavioural invariants',
     group,
     caption:
-      'Rules every simulated conversation must satisfy (from the simulators\' papers and SimLens\' own contracts). Conversations: those the invariant applied to (it needs trace fields the conversation may lack); "not applicable" is never a pass. Violations count every violating turn; tolerated: violations within the documented share.',
+      "Rules every simulated conversation must satisfy (from the simulators' papers and SimLens' own contracts). " +
+      'Conversations: those the invariant applied to (it needs trace fields the conversation may lack); "not ' +
+      'applicable" is never a pass. Violations count every violating turn; tolerated: violations within the documented share.',
     columns: [
       ...(many ? [{ key: 'population', label: 'Population', format: 'text' as const }] : []),
       // Status right after the invariant: the long statement must not push the verdict off-screen.
@@ -125,7 +127,9 @@ export function invariantSections(pops: readonly InvariantPopulation[], ids: IdA
       id: ids.id('invariant-violations', p.label),
       title: many ? `Violations: ${p.label}` : 'Violations',
       group,
-      caption: `${shown === total ? `All ${total}` : `The first ${shown} of ${total}`} violations, the first ones of each invariant in file order. Open a conversation to see it at the violating turn in the SimLens editor.`,
+      caption:
+        `${shown === total ? `All ${total}` : `The first ${shown} of ${total}`} violations, the first ones of each ` +
+        `invariant in file order. Open a conversation to see it at the violating turn in the SimLens editor.`,
       columns: tableColumns(
         ['invariant', 'Invariant', 'text'],
         ['conversation', 'Conversation', 'text'],
@@ -167,7 +171,11 @@ function readbackSections(pops: readonly InvariantPopulation[], ids: IdAllocator
       id: ids.id('self-consistency'),
       title: 'Self-consistency: words read back against the trace',
       group,
-      caption: `Every traced user utterance read back by an NLU that shares no code with the simulators' language generation (${withRb[0].check.readback!.nlu}) and compared with what its trace says the turn did: the act, the values said, the negations, the items referred to, the opinion. Agreement: share of the turns where the aspect could be read. A turn agrees when every aspect read on it agrees.`,
+      caption:
+        `Every traced user utterance read back by an NLU that shares no code with the simulators' language generation ` +
+        `(${withRb[0].check.readback!.nlu}) and compared with what its trace says the turn did: the act, the values ` +
+        `said, the negations, the items referred to, the opinion. Agreement: share of the turns where the aspect could ` +
+        `be read. A turn agrees when every aspect read on it agrees.`,
       columns: [
         ...(many ? [{ key: 'population', label: 'Population', format: 'text' as const }] : []),
         ...tableColumns(
@@ -242,7 +250,7 @@ export function invariantVerdict(pops: readonly InvariantPopulation[]): Verdict 
   };
 }
 
-export interface InvariantsBuildInput extends ReportBuildMeta {
+interface InvariantsBuildInput extends ReportBuildMeta {
   label: string;
   file: string;
   check: CheckReport;

@@ -8,7 +8,7 @@ import { tableColumns } from './common';
 import type { IdAllocator } from '../format';
 import { describeUnknown, failedCount, reasonsIn, userOutcomeShare, type OutcomeCounts } from '../outcomes';
 
-export interface OutcomeRow {
+interface OutcomeRow {
   label: string;
   counts: OutcomeCounts;
 }
@@ -18,7 +18,10 @@ export function exclusionNote(rows: readonly OutcomeRow[]): string | undefined {
   const failed = rows.reduce((n, r) => n + failedCount(r.counts), 0);
   if (failed === 0) return undefined;
   const total = rows.reduce((n, r) => n + r.counts.conversations, 0);
-  return `Failed conversations (${failed} of ${total}: recommender errors and other run failures) are excluded: these metrics describe user behaviour (see Outcomes).`;
+  return (
+    `Failed conversations (${failed} of ${total}: recommender errors and other run failures) are excluded: these ` +
+    `metrics describe user behaviour (see Outcomes).`
+  );
 }
 
 /** The Outcomes table of some populations. */
@@ -45,11 +48,14 @@ export function outcomesSection(rows: readonly OutcomeRow[], ids: IdAllocator, g
     title: 'Outcomes',
     group,
     caption:
-      'Accepted, ended, gave up and abandoned are user outcomes (gave up: left unserved with patience left; abandoned: patience ran out): shares of the conversations without failures' +
+      'Accepted, ended, gave up and abandoned are user outcomes (gave up: left unserved with patience left; ' +
+      'abandoned: patience ran out): shares of the conversations without failures' +
       (unknown.length
-        ? ` that report an outcome (${unknown.map((r) => `${r.label}: ${describeUnknown(r.counts)}`).join('; ')}; a conversation with no outcome, rating or trace is counted apart, never as ended)`
+        ? ` that report an outcome (${unknown.map((r) => `${r.label}: ${describeUnknown(r.counts)}`).join('; ')}; a ` +
+          `conversation with no outcome, rating or trace is counted apart, never as ended)`
         : '') +
-      '. Failures are counted apart and never as a user outcome: agent errors (the recommender failed: HTTP error, timeout, malformed answer, LLM failure) and other failures (simulated user, simulator)' +
+      '. Failures are counted apart and never as a user outcome: agent errors (the recommender failed: HTTP error, ' +
+      'timeout, malformed answer, LLM failure) and other failures (simulated user, simulator)' +
       (reasons.length ? ', with one column per failure reason.' : '.'),
     columns,
     rows: rows.map((r) => {

@@ -12,7 +12,7 @@ import { distributionCharts, type DistributionStyle, type LabelledFeatures } fro
 import { tableColumns, significanceMark, type ReportBuildMeta } from './common';
 
 /** Everything a PLSA report is built from. */
-export interface PlsaBuildInput extends ReportBuildMeta {
+interface PlsaBuildInput extends ReportBuildMeta {
   plsa: PlsaReport;
   /** Display label per file as it appears in `plsa` (default: base names without extension). */
   labels?: Readonly<Record<string, string>>;
@@ -27,7 +27,7 @@ export interface PlsaBuildInput extends ReportBuildMeta {
 }
 
 /** One candidate's alignment numbers. */
-export interface PlsaCandidateSummary {
+interface PlsaCandidateSummary {
   file: string;
   label: string;
   /** Features with statistics on both sides. */
@@ -87,22 +87,22 @@ function bestIndex(values: readonly number[], better: 'max' | 'min'): number {
   return finite >= 2 && !tie ? best : -1;
 }
 
-/**
- * The PLSA sections (for embedding in another report, e.g. the fidelity report). `group` puts
- * them under one heading; ids are allocated from `ids`.
- */
-export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: string): Section[] {
-  const { plsa } = input;
-  const alpha = input.alpha ?? 0.05;
-  const name = labelFor(plsa, input.labels);
-  const refName = name(plsa.reference.file);
-  const cands = plsa.candidates.map((c) => c.file);
-  const byKey = new Map<string, PlsaComparison>();
-  for (const c of plsa.comparisons) byKey.set(`${c.candidate}\u0000${c.feature}`, c);
-  const get = (cand: string, feature: string) => byKey.get(`${cand}\u0000${feature}`);
-  const sections: Section[] = [];
+/** What every PLSA section needs: the comparisons by candidate and feature, and the display names. */
+interface PlsaContext {
+  input: PlsaBuildInput;
+  ids: IdAllocator;
+  group: string | undefined;
+  alpha: number;
+  name: (file: string) => string;
+  refName: string;
+  cands: string[];
+  get: (cand: string, feature: string) => PlsaComparison | undefined;
+}
 
-  // Summary sentences.
+/** The summary sentences: per candidate, per pair of candidates, and the split-half baseline. */
+function summaryParagraphs(ctx: PlsaContext): string[] {
+  const { input, alpha, name, refName } = ctx;
+  const { plsa } = input;
   const paragraphs: string[] = [];
   for (const s of plsaCandidateSummaries(plsa, alpha, input.labels)) {
     paragraphs.push(
@@ -113,20 +113,27 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
   }
   for (const c of allCloserSummaries(plsa)) {
     paragraphs.push(
-      `${name(c.a)} is closer to ${refName} than ${name(c.b)} on ${c.ksCloser} of ${c.features} features by KS D (lower) and ${c.mwuCloser} of ${c.features} by MWU p (higher).`,
+      `${name(c.a)} is closer to ${refName} than ${name(c.b)} on ${c.ksCloser} of ${c.features} features by KS D ` +
+        `(lower) and ${c.mwuCloser} of ${c.features} by MWU p (higher).`,
     );
   }
   if (input.baseline) {
     const ks = input.baseline.comparisons.map((c) => c.ks_statistic).filter(Number.isFinite);
     if (ks.length) {
       paragraphs.push(
-        `Split-half baseline (two disjoint random halves of ${refName}, ${input.baseline.size} each): KS D from ${formatFixed(Math.min(...ks))} to ${formatFixed(Math.max(...ks))}; a simulator is as close as sampling noise allows when its KS D is in that range.`,
+        `Split-half baseline (two disjoint random halves of ${refName}, ${input.baseline.size} each): KS D from ` +
+          `${formatFixed(Math.min(...ks))} to ${formatFixed(Math.max(...ks))}; a simulator is as close as sampling noise ` +
+          `allows when its KS D is in that range.`,
       );
     }
   }
-  sections.push({ type: 'text', id: ids.id('plsa-summary'), title: 'Summary', group, paragraphs, tone: 'info' });
+  return paragraphs;
+}
 
-  // The paper-shaped wide table: per candidate mean, MWU p and KS D; the closest candidate per row marked.
+/** The paper-shaped wide table: per candidate mean, MWU p and KS D; the closest candidate per row marked. */
+function closenessTable(ctx: PlsaContext): Section {
+  const { input, ids, group, alpha, name, refName, cands, get } = ctx;
+  const { plsa } = input;
   const columns = tableColumns(['feature', 'Feature', 'text'], ['reference_mean', `${refName} mean`, 'fixed']);
   cands.forEach((c, i) => {
     columns.push({ key: `c${i}_mean`, label: `${name(c)} mean`, format: 'fixed' });
@@ -153,7 +160,7 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
     });
     return { cells, marks };
   });
-  sections.push({
+  return {
     type: 'table',
     id: ids.id('plsa-table'),
     title: `Mann-Whitney U and Kolmogorov-Smirnov against ${refName}`,
@@ -167,10 +174,13 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
       `close: MWU p > ${alpha}; far: MWU p <= ${alpha}.`,
       "Tests are two-sided with the reference as the first sample, computed as SciPy's mannwhitneyu and ks_2samp do.",
     ].filter(Boolean),
-  });
+  };
+}
 
-  // The long table: every number, one row per (candidate, feature), for CSV/JSON export.
-  sections.push({
+/** The long table: every number, one row per (candidate, feature), for CSV/JSON export. */
+function comparisonsTable(ctx: PlsaContext): Section {
+  const { input, ids, group, alpha, name } = ctx;
+  return {
     type: 'table',
     id: ids.id('plsa-comparisons'),
     title: 'All comparisons',
@@ -187,7 +197,7 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
       ['n_reference', 'n reference', 'int'],
       ['n_candidate', 'n candidate', 'int'],
     ),
-    rows: plsa.comparisons.map((c) => ({
+    rows: input.plsa.comparisons.map((c) => ({
       cells: [
         c.feature,
         name(c.candidate),
@@ -213,35 +223,43 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
         null,
       ],
     })),
-  });
+  };
+}
 
-  if (input.baseline) {
-    sections.push({
-      type: 'table',
-      id: ids.id('plsa-baseline'),
-      title: `Split-half baseline: ${refName} vs ${refName}`,
-      group,
-      caption: `Two disjoint seeded random halves of ${input.baseline.size} conversations (seed ${String(input.baseline.seed)}): the spread two samples of the same population show.`,
-      columns: tableColumns(
-        ['feature', 'Feature', 'text'],
-        ['mean_a', 'half A mean', 'fixed'],
-        ['mean_b', 'half B mean', 'fixed'],
-        ['mwu_p', 'MWU p', 'p'],
-        ['ks_statistic', 'KS D', 'fixed'],
-      ),
-      rows: input.baseline.comparisons.map((c) => ({
-        cells: [
-          featureLabel(c.feature),
-          finiteOrNull(c.reference_mean),
-          finiteOrNull(c.candidate_mean),
-          finiteOrNull(c.mwu_p),
-          finiteOrNull(c.ks_statistic),
-        ],
-      })),
-    });
-  }
+/** The split-half baseline: two halves of the reference compared with each other. */
+function baselineTable(ctx: PlsaContext, baseline: NonNullable<PlsaBuildInput['baseline']>): Section {
+  const { ids, group, refName } = ctx;
+  return {
+    type: 'table',
+    id: ids.id('plsa-baseline'),
+    title: `Split-half baseline: ${refName} vs ${refName}`,
+    group,
+    caption:
+      `Two disjoint seeded random halves of ${baseline.size} conversations (seed ${String(baseline.seed)}): the ` +
+      `spread two samples of the same population show.`,
+    columns: tableColumns(
+      ['feature', 'Feature', 'text'],
+      ['mean_a', 'half A mean', 'fixed'],
+      ['mean_b', 'half B mean', 'fixed'],
+      ['mwu_p', 'MWU p', 'p'],
+      ['ks_statistic', 'KS D', 'fixed'],
+    ),
+    rows: baseline.comparisons.map((c) => ({
+      cells: [
+        featureLabel(c.feature),
+        finiteOrNull(c.reference_mean),
+        finiteOrNull(c.candidate_mean),
+        finiteOrNull(c.mwu_p),
+        finiteOrNull(c.ks_statistic),
+      ],
+    })),
+  };
+}
 
-  // Overview charts.
+/** The overview charts: KS D and MWU p per feature for every candidate (and the split-half baseline). */
+function overviewCharts(ctx: PlsaContext): Section[] {
+  const { input, ids, group, alpha, name, refName, cands, get } = ctx;
+  const { plsa } = input;
   const featureLabels = plsa.features.map(featureLabel);
   const ksSeries = cands.map((c) => ({
     name: name(c),
@@ -251,32 +269,63 @@ export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: st
     const base = new Map(input.baseline.comparisons.map((c) => [c.feature, c.ks_statistic]));
     ksSeries.push({ name: `${refName} split-half`, values: plsa.features.map((f) => finiteOrNull(base.get(f))) });
   }
-  sections.push({
-    type: 'chart',
-    id: ids.id('plsa-ks'),
-    title: 'KS D per feature (lower = closer)',
-    group,
-    chart: 'bar',
-    categories: featureLabels,
-    series: ksSeries,
-    yLabel: 'KS D',
-    yMin: 0,
-    yMax: 1,
-  });
-  sections.push({
-    type: 'chart',
-    id: ids.id('plsa-mwu'),
-    title: 'MWU p per feature (higher = closer)',
-    group,
-    chart: 'bar',
-    categories: featureLabels,
-    series: cands.map((c) => ({ name: name(c), values: plsa.features.map((f) => finiteOrNull(get(c, f)?.mwu_p)) })),
-    yLabel: 'MWU p',
-    yMin: 0,
-    yMax: 1,
-    references: [{ value: alpha, label: `alpha = ${alpha}` }],
-  });
+  return [
+    {
+      type: 'chart',
+      id: ids.id('plsa-ks'),
+      title: 'KS D per feature (lower = closer)',
+      group,
+      chart: 'bar',
+      categories: featureLabels,
+      series: ksSeries,
+      yLabel: 'KS D',
+      yMin: 0,
+      yMax: 1,
+    },
+    {
+      type: 'chart',
+      id: ids.id('plsa-mwu'),
+      title: 'MWU p per feature (higher = closer)',
+      group,
+      chart: 'bar',
+      categories: featureLabels,
+      series: cands.map((c) => ({ name: name(c), values: plsa.features.map((f) => finiteOrNull(get(c, f)?.mwu_p)) })),
+      yLabel: 'MWU p',
+      yMin: 0,
+      yMax: 1,
+      references: [{ value: alpha, label: `alpha = ${alpha}` }],
+    },
+  ];
+}
 
+/**
+ * The PLSA sections (for embedding in another report, e.g. the fidelity report). `group` puts
+ * them under one heading; ids are allocated from `ids`.
+ */
+export function plsaSections(input: PlsaBuildInput, ids: IdAllocator, group?: string): Section[] {
+  const { plsa } = input;
+  const alpha = input.alpha ?? 0.05;
+  const name = labelFor(plsa, input.labels);
+  const refName = name(plsa.reference.file);
+  const cands = plsa.candidates.map((c) => c.file);
+  const byKey = new Map<string, PlsaComparison>();
+  for (const c of plsa.comparisons) byKey.set(`${c.candidate}\u0000${c.feature}`, c);
+  const get = (cand: string, feature: string) => byKey.get(`${cand}\u0000${feature}`);
+  const ctx: PlsaContext = { input, ids, group, alpha, name, refName, cands, get };
+  const sections: Section[] = [
+    {
+      type: 'text',
+      id: ids.id('plsa-summary'),
+      title: 'Summary',
+      group,
+      paragraphs: summaryParagraphs(ctx),
+      tone: 'info',
+    },
+    closenessTable(ctx),
+    comparisonsTable(ctx),
+  ];
+  if (input.baseline) sections.push(baselineTable(ctx, input.baseline));
+  sections.push(...overviewCharts(ctx));
   if (input.distributions?.length) {
     const pops = input.distributions.map((d) => ({ label: name(d.file), table: d.table }));
     sections.push(

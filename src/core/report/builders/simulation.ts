@@ -27,7 +27,7 @@ export interface SimulationPopulation {
   alterEval?: AlterEvalCurves;
 }
 
-export interface SimulationBuildInput extends ReportBuildMeta {
+interface SimulationBuildInput extends ReportBuildMeta {
   populations: readonly SimulationPopulation[];
   /** Label of the real-user population DS-KL was computed against. */
   reference?: string;
@@ -67,13 +67,14 @@ function curveChart(
   };
 }
 
-/** The simulation-metric sections (for embedding). */
-export function simulationSections(input: SimulationBuildInput, ids: IdAllocator, group?: string): Section[] {
+/** Zhang & Balog's table and the AvgTurns / Reward chart (populations with a `zb` summary). */
+function zhangBalogSections(
+  input: SimulationBuildInput,
+  ids: IdAllocator,
+  group: string | undefined,
+  withNote: (caption: string) => string,
+): Section[] {
   const sections: Section[] = [];
-  const counted = input.populations.filter((p) => p.outcomes).map((p) => ({ label: p.label, counts: p.outcomes! }));
-  if (counted.length) sections.push(outcomesSection(counted, ids, group));
-  const note = exclusionNote(counted);
-  const withNote = (caption: string) => (note ? `${caption} ${note}` : caption);
   const zb = input.populations.filter((p) => p.zb);
   if (zb.length) {
     sections.push({
@@ -82,7 +83,9 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       title: 'Zhang & Balog metrics',
       group,
       caption: withNote(
-        "AvgTurns: speaker changes / 2 per conversation; UserActRatio: user / agent utterances; Reward: max(0, Full − Cost·T) for accepted conversations (0 otherwise), mean; Success rate: share of judged turns where the agent's action was appropriate (agenda pulled)" +
+        'AvgTurns: speaker changes / 2 per conversation; UserActRatio: user / agent utterances; Reward: max(0, Full − ' +
+          "Cost·T) for accepted conversations (0 otherwise), mean; Success rate: share of judged turns where the agent's " +
+          'action was appropriate (agenda pulled)' +
           (input.reference
             ? `; DS-KL: symmetric KL of the user-act distribution against ${input.reference} (Laplace-smoothed).`
             : '.'),
@@ -122,12 +125,20 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       yMin: 0,
     });
   }
+  return sections;
+}
+
+/** One chart per population of its user-act distribution against the reference (DS-KL). */
+function dsKlCharts(input: SimulationBuildInput, ids: IdAllocator, group: string | undefined): Section[] {
+  const sections: Section[] = [];
   for (const p of input.populations) {
     if (!p.dsKl || p.dsKl.acts.length === 0) continue;
     sections.push({
       type: 'chart',
       id: ids.id('dskl', p.label),
-      title: `User-act distribution: ${p.label} vs ${input.reference ?? 'reference'} (DS-KL ${Number.isFinite(p.dsKl.value) ? formatFixed(p.dsKl.value) : '–'})`,
+      title:
+        `User-act distribution: ${p.label} vs ${input.reference ?? 'reference'} (DS-KL ` +
+        `${Number.isFinite(p.dsKl.value) ? formatFixed(p.dsKl.value) : '–'})`,
       group,
       chart: 'bar',
       categories: p.dsKl.acts,
@@ -139,6 +150,12 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       yMin: 0,
     });
   }
+  return sections;
+}
+
+/** One table per metric: the systems ranked by real and by simulated users. */
+function rankingTables(input: SimulationBuildInput, ids: IdAllocator, group: string | undefined): Section[] {
+  const sections: Section[] = [];
   for (const r of input.ranking ?? []) {
     const a = r.agreement;
     sections.push({
@@ -167,7 +184,17 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       }),
     });
   }
+  return sections;
+}
 
+/** PEPPER's preference-coverage table and its PC_t, PCIR_t and Recall@k curves. */
+function pepperSections(
+  input: SimulationBuildInput,
+  ids: IdAllocator,
+  group: string | undefined,
+  withNote: (caption: string) => string,
+): Section[] {
+  const sections: Section[] = [];
   const pepper = input.populations.filter((p) => p.pepper && p.pepper.users > 0);
   if (pepper.length) {
     const pg = group ?? 'PEPPER';
@@ -231,7 +258,17 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       ),
     );
   }
+  return sections;
+}
 
+/** Fashion-AlterEval's per-turn table and its SR@1, NDCG@10 and MRR@10 curves. */
+function alterEvalSections(
+  input: SimulationBuildInput,
+  ids: IdAllocator,
+  group: string | undefined,
+  withNote: (caption: string) => string,
+): Section[] {
+  const sections: Section[] = [];
   const alter = input.populations.filter((p) => p.alterEval && p.alterEval.conversations > 0);
   if (alter.length) {
     const ag = group ?? 'AlterEval';
@@ -241,7 +278,8 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       title: 'Fashion-AlterEval per turn',
       group: ag,
       caption: withNote(
-        'Relevant = the target plus its alternatives ("alternatives") or the target alone ("target"); from the turn a relevant item is ranked first every measure counts as 1.',
+        'Relevant = the target plus its alternatives ("alternatives") or the target alone ("target"); from the turn a ' +
+          'relevant item is ranked first every measure counts as 1.',
       ),
       columns: tableColumns(
         ['population', 'Population', 'text'],
@@ -298,6 +336,12 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       ),
     );
   }
+  return sections;
+}
+
+/** One table per meta-simulator: its per-turn improvement over its base. */
+function improvementTables(input: SimulationBuildInput, ids: IdAllocator, group: string | undefined): Section[] {
+  const sections: Section[] = [];
   for (const imp of input.improvements ?? []) {
     const x = imp.result;
     sections.push({
@@ -328,6 +372,24 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       ],
     });
   }
+  return sections;
+}
+
+/** The simulation-metric sections (for embedding). */
+function simulationSections(input: SimulationBuildInput, ids: IdAllocator, group?: string): Section[] {
+  const sections: Section[] = [];
+  const counted = input.populations.filter((p) => p.outcomes).map((p) => ({ label: p.label, counts: p.outcomes! }));
+  if (counted.length) sections.push(outcomesSection(counted, ids, group));
+  const note = exclusionNote(counted);
+  const withNote = (caption: string) => (note ? `${caption} ${note}` : caption);
+  sections.push(
+    ...zhangBalogSections(input, ids, group, withNote),
+    ...dsKlCharts(input, ids, group),
+    ...rankingTables(input, ids, group),
+    ...pepperSections(input, ids, group, withNote),
+    ...alterEvalSections(input, ids, group, withNote),
+    ...improvementTables(input, ids, group),
+  );
   if (sections.length === (counted.length ? 1 : 0)) {
     sections.push({
       type: 'text',
@@ -335,7 +397,8 @@ export function simulationSections(input: SimulationBuildInput, ids: IdAllocator
       title: 'No simulation metrics',
       group,
       paragraphs: [
-        'None of the populations had what these metrics need (conversations for Zhang & Balog, target sets for PEPPER, targets with alternatives for AlterEval).',
+        'None of the populations had what these metrics need (conversations for Zhang & Balog, target sets for PEPPER, ' +
+          'targets with alternatives for AlterEval).',
       ],
       tone: 'warning',
     });

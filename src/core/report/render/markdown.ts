@@ -8,7 +8,7 @@ import { formatCell } from '../format';
 import { escapeMarkdown, stripControl } from '../../text/escape';
 import { chartToTable } from './tables';
 
-export interface MarkdownOptions {
+interface MarkdownOptions {
   /**
    * Relative path of a chart's image (e.g. "charts/plsa-ks.svg"), or undefined to render the
    * chart's data as a table instead.
@@ -31,7 +31,7 @@ export interface MarkdownOptions {
 }
 
 /** Options of `markdownTableOf`. */
-export interface MarkdownTableOptions {
+interface MarkdownTableOptions {
   /** Cell text as it is, without Markdown escapes (see MarkdownOptions.plain). */
   plain?: boolean;
 }
@@ -140,7 +140,8 @@ export function renderMarkdown(report: Report, opts: MarkdownOptions = {}): stri
     out.push('## Verdicts', '', '| Pillar | Verdict | Measured | Rule |', '|---|---|---|---|');
     for (const v of report.verdicts) {
       out.push(
-        `| ${escapeMarkdown(v.pillar, true)} | ${VERDICT_TEXT[v.verdict]} | ${escapeMarkdown(v.detail, true)} | ${v.rule ? escapeMarkdown(v.rule, true) : ''} |`,
+        `| ${escapeMarkdown(v.pillar, true)} | ${VERDICT_TEXT[v.verdict]} | ${escapeMarkdown(v.detail, true)} | ` +
+          `${v.rule ? escapeMarkdown(v.rule, true) : ''} |`,
       );
     }
     out.push('');

@@ -15,7 +15,7 @@ export interface SvgOptions {
 }
 
 /** Series colours (Tableau 10: distinguishable, and readable on light and dark backgrounds). */
-export const PALETTE = [
+const PALETTE = [
   '#4e79a7',
   '#f28e2b',
   '#59a14f',
@@ -90,6 +90,171 @@ function yExtent(chart: ChartSection): [number, number] {
   if (chart.yMax !== undefined)
     for (const s of chart.series) for (const v of s.values ?? []) if (v !== null && v > hi) hi = v;
   return [lo, hi];
+}
+
+/** The plot area of a chart: its place in the SVG, the y scale, the category bands and the colours. */
+interface PlotArea {
+  chart: ChartSection;
+  t: (typeof THEMES)[keyof typeof THEMES];
+  colour: (i: number) => string;
+  left: number;
+  top: number;
+  plotW: number;
+  plotH: number;
+  yMin: number;
+  yMax: number;
+  band: number;
+  sy: (v: number) => number;
+  cx: (i: number) => number;
+}
+
+/** The category labels under the x axis (turned when they do not fit their band) and the x-axis label. */
+function categoryLabels(p: PlotArea, rotate: boolean, H: number): string[] {
+  const { chart, t, left, top, plotW, plotH, cx } = p;
+  const parts: string[] = [];
+  const cats = chart.categories;
+  cats.forEach((c, i) => {
+    const label = truncate(c, 24);
+    const px = cx(i);
+    const py = top + plotH + 14;
+    const title = label !== c ? `<title>${escapeXml(c)}</title>` : '';
+    if (rotate) {
+      parts.push(
+        `<text x="${num(px)}" y="${num(py)}" transform="rotate(-40 ${num(px)} ${num(py)})" text-anchor="end" ` +
+          `font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`,
+      );
+    } else {
+      parts.push(
+        `<text x="${num(px)}" y="${num(py)}" text-anchor="middle" font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`,
+      );
+    }
+  });
+  if (chart.xLabel) {
+    parts.push(
+      `<text x="${num(left + plotW / 2)}" y="${H - 8}" text-anchor="middle" font-size="11" fill="${t.muted}">${escapeXml(truncate(chart.xLabel, 80))}</text>`,
+    );
+  }
+  return parts;
+}
+
+/** One bar per series and category, side by side within the category band. */
+function barMarks(p: PlotArea): string[] {
+  const { chart, colour, left, yMin, yMax, band, sy } = p;
+  const parts: string[] = [];
+  const cats = chart.categories;
+  const nSeries = chart.series.length;
+  const group = band * 0.8;
+  const bw = group / Math.max(1, nSeries);
+  chart.series.forEach((s, si) => {
+    (s.values ?? []).forEach((v, ci) => {
+      if (v === null) return;
+      const x = left + band * ci + (band - group) / 2 + bw * si;
+      const y0 = sy(Math.max(Math.min(0, yMax), yMin));
+      const y1 = sy(Math.min(Math.max(v, yMin), yMax));
+      const h = Math.abs(y0 - y1);
+      parts.push(
+        `<rect x="${num(x + 0.5)}" y="${num(Math.min(y0, y1))}" width="${num(Math.max(1, bw - 1))}" ` +
+          `height="${num(Math.max(h, v === 0 ? 0 : 0.5))}" ` +
+          `fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></rect>`,
+      );
+    });
+  });
+  return parts;
+}
+
+/** One line per series (broken at missing values) with a dot on each value. */
+function lineMarks(p: PlotArea): string[] {
+  const { chart, colour, sy, cx } = p;
+  const parts: string[] = [];
+  const cats = chart.categories;
+  chart.series.forEach((s, si) => {
+    const vals = s.values ?? [];
+    let path = '';
+    let pen = false;
+    vals.forEach((v, ci) => {
+      if (v === null) {
+        pen = false;
+        return;
+      }
+      path += `${pen ? 'L' : 'M'}${num(cx(ci))} ${num(sy(v))} `;
+      pen = true;
+    });
+    // Dash patterns keep series apart where their lines coincide.
+    const dash = ['', ' stroke-dasharray="7 4"', ' stroke-dasharray="2 3"'][si % 3];
+    if (path) parts.push(`<path d="${path.trim()}" fill="none" stroke="${colour(si)}" stroke-width="2"${dash}/>`);
+    vals.forEach((v, ci) => {
+      if (v === null) return;
+      parts.push(
+        `<circle cx="${num(cx(ci))}" cy="${num(sy(v))}" r="3" ` +
+          `fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></circle>`,
+      );
+    });
+  });
+  return parts;
+}
+
+/** One box plot per series and category: whiskers at min and max, box from q1 to q3, median line, mean dot. */
+function boxMarks(p: PlotArea): string[] {
+  const { chart, t, colour, left, band, sy } = p;
+  const parts: string[] = [];
+  const cats = chart.categories;
+  const nSeries = chart.series.length;
+  const group = band * 0.7;
+  const bw = group / Math.max(1, nSeries);
+  chart.series.forEach((s, si) => {
+    (s.boxes ?? []).forEach((b: BoxStats | null, ci) => {
+      if (!b) return;
+      const c = nSeries === 1 ? colour(ci) : colour(si);
+      const x = left + band * ci + (band - group) / 2 + bw * si;
+      const w = Math.min(140, Math.max(4, bw - 4));
+      const mid = x + bw / 2;
+      const tip =
+        `${s.name} · ${cats[ci]}: min ${formatTick(b.min)}, q1 ${formatTick(b.q1)}, median ${formatTick(b.median)}, q3 ` +
+        `${formatTick(b.q3)}, max ${formatTick(b.max)}, n ${b.n}`;
+      parts.push(`<g><title>${escapeXml(tip)}</title>`);
+      parts.push(
+        `<line x1="${num(mid)}" x2="${num(mid)}" y1="${num(sy(b.max))}" y2="${num(sy(b.q3))}" stroke="${t.fg}"/>`,
+      );
+      parts.push(
+        `<line x1="${num(mid)}" x2="${num(mid)}" y1="${num(sy(b.q1))}" y2="${num(sy(b.min))}" stroke="${t.fg}"/>`,
+      );
+      parts.push(
+        `<line x1="${num(mid - w / 4)}" x2="${num(mid + w / 4)}" y1="${num(sy(b.max))}" y2="${num(sy(b.max))}" stroke="${t.fg}"/>`,
+      );
+      parts.push(
+        `<line x1="${num(mid - w / 4)}" x2="${num(mid + w / 4)}" y1="${num(sy(b.min))}" y2="${num(sy(b.min))}" stroke="${t.fg}"/>`,
+      );
+      const top3 = sy(b.q3);
+      parts.push(
+        `<rect x="${num(mid - w / 2)}" y="${num(top3)}" width="${num(w)}" ` +
+          `height="${num(Math.max(1, sy(b.q1) - top3))}" fill="${c}" fill-opacity="0.55" stroke="${c}"/>`,
+      );
+      parts.push(
+        `<line x1="${num(mid - w / 2)}" x2="${num(mid + w / 2)}" y1="${num(sy(b.median))}" y2="${num(sy(b.median))}" stroke="${t.fg}" stroke-width="2"/>`,
+      );
+      if (b.mean !== undefined)
+        parts.push(`<circle cx="${num(mid)}" cy="${num(sy(b.mean))}" r="2.5" fill="${t.bg}" stroke="${t.fg}"/>`);
+      parts.push('</g>');
+    });
+  });
+  return parts;
+}
+
+/** Dashed horizontal reference lines with their labels right of the plot. */
+function referenceLines(p: PlotArea): string[] {
+  const { chart, t, left, plotW, yMin, yMax, sy } = p;
+  const parts: string[] = [];
+  for (const r of chart.references ?? []) {
+    if (r.value < yMin || r.value > yMax) continue;
+    const py = sy(r.value);
+    parts.push(
+      `<line x1="${num(left)}" x2="${num(left + plotW)}" y1="${num(py)}" y2="${num(py)}" stroke="${t.ref}" stroke-dasharray="5 4" stroke-width="1.2"/>`,
+    );
+    parts.push(
+      `<text x="${num(left + plotW + 4)}" y="${num(py + 4)}" font-size="10" fill="${t.ref}">${escapeXml(truncate(r.label, 24))}</text>`,
+    );
+  }
+  return parts;
 }
 
 /** Renders one chart section as a standalone SVG document. */
@@ -167,121 +332,17 @@ export function renderChartSvg(chart: ChartSection, opts: SvgOptions = {}): stri
   if (chart.yLabel) {
     const my = top + plotH / 2;
     parts.push(
-      `<text x="14" y="${num(my)}" transform="rotate(-90 14 ${num(my)})" text-anchor="middle" font-size="11" fill="${t.muted}">${escapeXml(truncate(chart.yLabel, 60))}</text>`,
+      `<text x="14" y="${num(my)}" transform="rotate(-90 14 ${num(my)})" text-anchor="middle" font-size="11" ` +
+        `fill="${t.muted}">${escapeXml(truncate(chart.yLabel, 60))}</text>`,
     );
   }
 
-  // X categories.
-  cats.forEach((c, i) => {
-    const label = truncate(c, 24);
-    const px = cx(i);
-    const py = top + plotH + 14;
-    const title = label !== c ? `<title>${escapeXml(c)}</title>` : '';
-    if (rotate) {
-      parts.push(
-        `<text x="${num(px)}" y="${num(py)}" transform="rotate(-40 ${num(px)} ${num(py)})" text-anchor="end" font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`,
-      );
-    } else {
-      parts.push(
-        `<text x="${num(px)}" y="${num(py)}" text-anchor="middle" font-size="11" fill="${t.fg}">${title}${escapeXml(label)}</text>`,
-      );
-    }
-  });
-  if (chart.xLabel) {
-    parts.push(
-      `<text x="${num(left + plotW / 2)}" y="${H - 8}" text-anchor="middle" font-size="11" fill="${t.muted}">${escapeXml(truncate(chart.xLabel, 80))}</text>`,
-    );
-  }
+  const plot: PlotArea = { chart, t, colour, left, top, plotW, plotH, yMin, yMax, band, sy, cx };
+  parts.push(...categoryLabels(plot, rotate, H));
 
-  // Data.
-  const nSeries = chart.series.length;
-  if (chart.chart === 'bar') {
-    const group = band * 0.8;
-    const bw = group / Math.max(1, nSeries);
-    chart.series.forEach((s, si) => {
-      (s.values ?? []).forEach((v, ci) => {
-        if (v === null) return;
-        const x = left + band * ci + (band - group) / 2 + bw * si;
-        const y0 = sy(Math.max(Math.min(0, yMax), yMin));
-        const y1 = sy(Math.min(Math.max(v, yMin), yMax));
-        const h = Math.abs(y0 - y1);
-        parts.push(
-          `<rect x="${num(x + 0.5)}" y="${num(Math.min(y0, y1))}" width="${num(Math.max(1, bw - 1))}" height="${num(Math.max(h, v === 0 ? 0 : 0.5))}" fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></rect>`,
-        );
-      });
-    });
-  } else if (chart.chart === 'line') {
-    chart.series.forEach((s, si) => {
-      const vals = s.values ?? [];
-      let path = '';
-      let pen = false;
-      vals.forEach((v, ci) => {
-        if (v === null) {
-          pen = false;
-          return;
-        }
-        path += `${pen ? 'L' : 'M'}${num(cx(ci))} ${num(sy(v))} `;
-        pen = true;
-      });
-      // Dash patterns keep series apart where their lines coincide.
-      const dash = ['', ' stroke-dasharray="7 4"', ' stroke-dasharray="2 3"'][si % 3];
-      if (path) parts.push(`<path d="${path.trim()}" fill="none" stroke="${colour(si)}" stroke-width="2"${dash}/>`);
-      vals.forEach((v, ci) => {
-        if (v === null) return;
-        parts.push(
-          `<circle cx="${num(cx(ci))}" cy="${num(sy(v))}" r="3" fill="${colour(si)}"><title>${escapeXml(`${s.name} · ${cats[ci]}: ${formatTick(v)}`)}</title></circle>`,
-        );
-      });
-    });
-  } else {
-    const group = band * 0.7;
-    const bw = group / Math.max(1, nSeries);
-    chart.series.forEach((s, si) => {
-      (s.boxes ?? []).forEach((b: BoxStats | null, ci) => {
-        if (!b) return;
-        const c = nSeries === 1 ? colour(ci) : colour(si);
-        const x = left + band * ci + (band - group) / 2 + bw * si;
-        const w = Math.min(140, Math.max(4, bw - 4));
-        const mid = x + bw / 2;
-        const tip = `${s.name} · ${cats[ci]}: min ${formatTick(b.min)}, q1 ${formatTick(b.q1)}, median ${formatTick(b.median)}, q3 ${formatTick(b.q3)}, max ${formatTick(b.max)}, n ${b.n}`;
-        parts.push(`<g><title>${escapeXml(tip)}</title>`);
-        parts.push(
-          `<line x1="${num(mid)}" x2="${num(mid)}" y1="${num(sy(b.max))}" y2="${num(sy(b.q3))}" stroke="${t.fg}"/>`,
-        );
-        parts.push(
-          `<line x1="${num(mid)}" x2="${num(mid)}" y1="${num(sy(b.q1))}" y2="${num(sy(b.min))}" stroke="${t.fg}"/>`,
-        );
-        parts.push(
-          `<line x1="${num(mid - w / 4)}" x2="${num(mid + w / 4)}" y1="${num(sy(b.max))}" y2="${num(sy(b.max))}" stroke="${t.fg}"/>`,
-        );
-        parts.push(
-          `<line x1="${num(mid - w / 4)}" x2="${num(mid + w / 4)}" y1="${num(sy(b.min))}" y2="${num(sy(b.min))}" stroke="${t.fg}"/>`,
-        );
-        const top3 = sy(b.q3);
-        parts.push(
-          `<rect x="${num(mid - w / 2)}" y="${num(top3)}" width="${num(w)}" height="${num(Math.max(1, sy(b.q1) - top3))}" fill="${c}" fill-opacity="0.55" stroke="${c}"/>`,
-        );
-        parts.push(
-          `<line x1="${num(mid - w / 2)}" x2="${num(mid + w / 2)}" y1="${num(sy(b.median))}" y2="${num(sy(b.median))}" stroke="${t.fg}" stroke-width="2"/>`,
-        );
-        if (b.mean !== undefined)
-          parts.push(`<circle cx="${num(mid)}" cy="${num(sy(b.mean))}" r="2.5" fill="${t.bg}" stroke="${t.fg}"/>`);
-        parts.push('</g>');
-      });
-    });
-  }
-
-  // Reference lines.
-  for (const r of chart.references ?? []) {
-    if (r.value < yMin || r.value > yMax) continue;
-    const py = sy(r.value);
-    parts.push(
-      `<line x1="${num(left)}" x2="${num(left + plotW)}" y1="${num(py)}" y2="${num(py)}" stroke="${t.ref}" stroke-dasharray="5 4" stroke-width="1.2"/>`,
-    );
-    parts.push(
-      `<text x="${num(left + plotW + 4)}" y="${num(py + 4)}" font-size="10" fill="${t.ref}">${escapeXml(truncate(r.label, 24))}</text>`,
-    );
-  }
+  const marks = chart.chart === 'bar' ? barMarks : chart.chart === 'line' ? lineMarks : boxMarks;
+  parts.push(...marks(plot));
+  parts.push(...referenceLines(plot));
 
   const desc = chart.caption ? `<desc>${escapeXml(chart.caption)}</desc>` : '';
   return (

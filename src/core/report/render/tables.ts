@@ -27,7 +27,7 @@ export function tableToCsv(table: TableSection): string {
 }
 
 /** A table as plain JSON rows `{ [column.key]: cell }`. */
-export function tableToRows(table: TableSection): Record<string, Cell>[] {
+function tableToRows(table: TableSection): Record<string, Cell>[] {
   return table.rows.map((r) => Object.fromEntries(table.columns.map((c, i) => [c.key, r.cells[i] ?? null])));
 }
 
