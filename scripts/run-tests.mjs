@@ -34,26 +34,43 @@ function collect(dir) {
 }
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-// Unit files first (the runner starts files in this order), so the slow E2E files start last.
 // `--no-e2e` leaves the E2E files out (npm run test:unit).
 const e2e = process.argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
 // The Slurm suite (test/cluster: a real single-node Slurm, reduced size) runs with the E2E files;
 // `--no-cluster` leaves it out.
 const cluster =
   process.argv.includes('--no-e2e') || process.argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
-// The slowest unit files start first (longest first: two files run at a time, so one that starts
-// late becomes the run's tail); the list comes from `--durations` on a quiet machine, revise it there.
-const SLOW_UNIT_FILES = [
-  'test/unit/docs/examples.test.ts',
-  'test/unit/check/mutation.test.ts',
-  'test/unit/architecture/boundaries.test.ts',
+// Two files run at a time, and a file that starts late becomes the run's tail: the slowest files
+// start first, longest first (LPT), E2E files alternating with unit files so that an E2E file (a
+// real VS Code + Chromium) mostly runs beside unit work rather than beside another one. The order comes from the per-test durations of an idle CI
+// run (f41a903, `npm test` 574 s; `--durations` lists them too): revise it on a quiet machine.
+// Every other unit file follows in path order, then every other cluster and E2E file.
+const SLOW_FILES = [
+  'test/e2e/editor.test.ts', // 85 s
+  'test/unit/cli/helpExamples.test.ts', // 58 s
+  'test/e2e/panels.test.ts', // 74 s
+  'test/unit/users/consistency.test.ts', // 55 s
+  'test/e2e/workbench.test.ts', // 61 s
+  'test/unit/docs/examples.test.ts', // 39 s
+  'test/e2e/a11y.test.ts', // 50 s
+  'test/unit/architecture/boundaries.test.ts', // 24 s
+  'test/e2e/editorGroups.test.ts', // 33 s
+  'test/unit/stats/distributions.test.ts', // 21 s
+  'test/e2e/externalSimulator.test.ts', // 26 s
+  'test/unit/run/scale.test.ts', // 14 s
+  'test/e2e/panelLayout.test.ts', // 23 s
+  'test/unit/check/simulators.test.ts', // 14 s
+  'test/e2e/compareRuns.test.ts', // 21 s
+  'test/unit/sim/external.test.ts', // 13 s
+  'test/e2e/fork.test.ts', // 19 s
+  'test/unit/check/mutation.test.ts', // 11 s
+  'test/e2e/languageServer.test.ts', // 16 s
+  'test/cluster/slurm.test.ts', // 14 s
 ];
 const unit = collect('test/unit').sort();
-const slowFirst = [
-  ...SLOW_UNIT_FILES.filter((f) => unit.includes(f)),
-  ...unit.filter((f) => !SLOW_UNIT_FILES.includes(f)),
-];
-let files = [...slowFirst, ...cluster, ...e2e];
+const all = [...unit, ...cluster, ...e2e];
+const slowFirst = SLOW_FILES.filter((f) => all.includes(f));
+let files = [...slowFirst, ...all.filter((f) => !slowFirst.includes(f))];
 if (filters.length) files = files.filter((f) => filters.some((w) => f.includes(w)));
 if (files.length === 0) {
   console.error('no test files matched');
@@ -98,8 +115,11 @@ if (durationsArg && existsSync(durationsFile)) {
     `\nslowest ${Math.min(n, lines.length)} of ${lines.length} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}`,
   );
 }
-// tsx keeps its compile cache in TMPDIR (tsx-<uid>): not a leak.
-const left = existsSync(runTmp) ? readdirSync(runTmp).filter((n) => !/^tsx-\d+$/.test(n)) : [];
+// tsx keeps its compile cache in TMPDIR (tsx-<uid>), and the E2E harness the VSIX it installed
+// once for all sessions (simlens-e2e-installed-<key>): not leaks.
+const left = existsSync(runTmp)
+  ? readdirSync(runTmp).filter((n) => !/^(tsx-\d+|simlens-e2e-installed-[0-9a-f]{16})$/.test(n))
+  : [];
 if (left.length) {
   const kinds = new Map();
   for (const name of left) {
