@@ -19,7 +19,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 function collect(dir) {
@@ -41,9 +42,10 @@ const e2e = process.argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
 const cluster =
   process.argv.includes('--no-e2e') || process.argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
 // Two files run at a time, and a file that starts late becomes the run's tail: the slowest files
-// start first, longest first (LPT), E2E files alternating with unit files so that an E2E file (a
-// real VS Code + Chromium) mostly runs beside unit work rather than beside another one. The order comes from the per-test durations of an idle CI
-// run (f41a903, `npm test` 574 s; `--durations` lists them too): revise it on a quiet machine.
+// start first, longest first, E2E files alternating with unit files so that an E2E file (a real
+// VS Code + Chromium) mostly runs beside unit work rather than beside another one. The order comes
+// from the per-test durations of an idle CI run (f41a903, `npm test` 574 s; `--durations` lists
+// them, with each file's CPU time): revise it on a quiet machine.
 // Every other unit file follows in path order, then every other cluster and E2E file.
 const SLOW_FILES = [
   'test/e2e/editor.test.ts', // 85 s
@@ -85,6 +87,10 @@ const namePatterns = process.argv.slice(2).filter((a) => a.startsWith('--test-na
 const runTmp = mkdtempSync(join(tmpdir(), 'simlens-testrun-'));
 const durationsArg = process.argv.find((a) => a === '--durations' || a.startsWith('--durations='));
 const durationsFile = join(runTmp, 'durations.txt');
+// With --durations every test process also records its CPU time (scripts/cpu-probe.mjs).
+const cpuDir = join(runTmp, 'cpu');
+if (durationsArg) mkdirSync(cpuDir);
+const cpuProbe = durationsArg ? ['--import', pathToFileURL(resolve('scripts/cpu-probe.mjs')).href] : [];
 const reporters = durationsArg
   ? [
       '--test-reporter=spec',
@@ -95,7 +101,7 @@ const reporters = durationsArg
   : ['--test-reporter=spec'];
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...files],
+  [...cpuProbe, '--import', 'tsx', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...files],
   {
     stdio: 'inherit',
     env: {
@@ -103,6 +109,7 @@ const result = spawnSync(
       SIMLENS_TEST: '1',
       TMPDIR: runTmp,
       SIMLENS_CACHE_DIR: process.env.SIMLENS_CACHE_DIR ?? join(tmpdir(), 'simlens-cache'),
+      ...(durationsArg ? { SIMLENS_CPU_DIR: cpuDir } : {}),
     },
   },
 );
@@ -110,11 +117,14 @@ if (durationsArg && existsSync(durationsFile)) {
   const lines = readFileSync(durationsFile, 'utf8').trimEnd().split('\n');
   mkdirSync('test-results', { recursive: true });
   writeFileSync('test-results/durations.txt', `${lines.join('\n')}\n`);
+  const total = lines.pop(); // the sum over all files
   const n = Number(durationsArg.split('=')[1] ?? 20);
   console.log(
-    `\nslowest ${Math.min(n, lines.length)} of ${lines.length} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}`,
+    `\nslowest ${Math.min(n, lines.length)} of ${lines.length} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}\n${total}`,
   );
 }
+rmSync(durationsFile, { force: true });
+rmSync(cpuDir, { recursive: true, force: true });
 // tsx keeps its compile cache in TMPDIR (tsx-<uid>), and the E2E harness the VSIX it installed
 // once for all sessions (simlens-e2e-installed-<key>): not leaks.
 const left = existsSync(runTmp)

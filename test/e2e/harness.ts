@@ -690,8 +690,9 @@ export async function commandInPalette(page: Page, title: string, timeoutMs = 5_
  * for that text, without waiting for a row that may never come: for a negative answer once the
  * extension's commands are known to be registered (wait for one of them with commandInPalette
  * first). The list is read once it shows the result for the typed text: a row with a highlighted
- * match, or "No matching commands" (the palette keeps its unfiltered rows, without highlights,
- * while an empty first result waits for the slower sources).
+ * match, the "similar commands" VS Code offers when nothing matches, or "No matching commands"
+ * (while an empty first result waits for the slower sources, the palette keeps showing its
+ * unfiltered rows, which have neither).
  */
 export async function paletteLists(page: Page, title: string): Promise<boolean> {
   await page.keyboard.press('Escape');
@@ -702,6 +703,7 @@ export async function paletteLists(page: Page, title: string): Promise<boolean> 
   const rows = page.locator('.quick-input-list .monaco-list-row');
   await rows
     .filter({ has: page.locator('.highlight') })
+    .or(page.locator('.quick-input-list .monaco-list-row[aria-label$=", similar commands"]'))
     .or(rows.filter({ hasText: /^\s*No matching commands\s*$/ }))
     .first()
     .waitFor({ state: 'visible', timeout: 15_000 });
