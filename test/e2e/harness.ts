@@ -36,6 +36,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
@@ -267,6 +268,10 @@ function buildOrReuseVsix(): { vsix: string; integrationBundle: string } {
       rmSync(lock, { recursive: true, force: true });
     }
   }
+  // In use: its age restarts, so another checkout's clean-up (builds untouched for an hour) leaves
+  // it alone while this run needs it.
+  const now = new Date();
+  utimesSync(ready, now, now);
   return result;
 }
 
