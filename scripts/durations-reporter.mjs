@@ -3,7 +3,7 @@
 // file's duration is the sum of its top-level tests' durations (the time its tests ran; process
 // start and module loading are left out), its span the wall-clock time between its first and last
 // event, and its CPU time what its test process and the children it waited for used, start-up
-// included (recorded by scripts/cpu-probe.mjs in $SIMLENS_CPU_DIR; `-` where none was recorded).
+// included (recorded by scripts/cpu-probe.cjs in $SIMLENS_CPU_DIR; `-` where none was recorded).
 // The last line sums them over all files.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -20,7 +20,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 function collect(dir) {
@@ -87,10 +86,10 @@ const namePatterns = process.argv.slice(2).filter((a) => a.startsWith('--test-na
 const runTmp = mkdtempSync(join(tmpdir(), 'simlens-testrun-'));
 const durationsArg = process.argv.find((a) => a === '--durations' || a.startsWith('--durations='));
 const durationsFile = join(runTmp, 'durations.txt');
-// With --durations every test process also records its CPU time (scripts/cpu-probe.mjs).
+// With --durations every test process also records its CPU time (scripts/cpu-probe.cjs).
 const cpuDir = join(runTmp, 'cpu');
 if (durationsArg) mkdirSync(cpuDir);
-const cpuProbe = durationsArg ? ['--import', pathToFileURL(resolve('scripts/cpu-probe.mjs')).href] : [];
+const cpuProbe = durationsArg ? ['--require', resolve('scripts/cpu-probe.cjs')] : [];
 const reporters = durationsArg
   ? [
       '--test-reporter=spec',
