@@ -40,38 +40,9 @@ const e2e = process.argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
 // `--no-cluster` leaves it out.
 const cluster =
   process.argv.includes('--no-e2e') || process.argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
-// Two files run at a time, and a file that starts late becomes the run's tail: the slowest files
-// start first, longest first, E2E files alternating with unit files so that an E2E file (a real
-// VS Code + Chromium) mostly runs beside unit work rather than beside another one. The order comes
-// from the per-test durations of an idle CI run (f41a903, `npm test` 574 s; `--durations` lists
-// them, with each file's CPU time): revise it on a quiet machine.
-// Every other unit file follows in path order, then every other cluster and E2E file.
-const SLOW_FILES = [
-  'test/e2e/editor.test.ts', // 85 s
-  'test/unit/cli/helpExamples.test.ts', // 58 s
-  'test/e2e/panels.test.ts', // 74 s
-  'test/unit/users/consistency.test.ts', // 55 s
-  'test/e2e/workbench.test.ts', // 61 s
-  'test/unit/docs/examples.test.ts', // 39 s
-  'test/e2e/a11y.test.ts', // 50 s
-  'test/unit/architecture/boundaries.test.ts', // 24 s
-  'test/e2e/editorGroups.test.ts', // 33 s
-  'test/unit/stats/distributions.test.ts', // 21 s
-  'test/e2e/externalSimulator.test.ts', // 26 s
-  'test/unit/run/scale.test.ts', // 14 s
-  'test/e2e/panelLayout.test.ts', // 23 s
-  'test/unit/check/simulators.test.ts', // 14 s
-  'test/e2e/compareRuns.test.ts', // 21 s
-  'test/unit/sim/external.test.ts', // 13 s
-  'test/e2e/fork.test.ts', // 19 s
-  'test/unit/check/mutation.test.ts', // 11 s
-  'test/e2e/languageServer.test.ts', // 16 s
-  'test/cluster/slurm.test.ts', // 14 s
-];
-const unit = collect('test/unit').sort();
-const all = [...unit, ...cluster, ...e2e];
-const slowFirst = SLOW_FILES.filter((f) => all.includes(f));
-let files = [...slowFirst, ...all.filter((f) => !slowFirst.includes(f))];
+// Node 20's runner sorts the files it is given (test/cluster, test/e2e, then test/unit, each in
+// path order) and starts them two at a time in that order: the order cannot be set from this list.
+let files = [...collect('test/unit').sort(), ...cluster, ...e2e];
 if (filters.length) files = files.filter((f) => filters.some((w) => f.includes(w)));
 if (files.length === 0) {
   console.error('no test files matched');
