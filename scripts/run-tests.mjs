@@ -19,7 +19,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 function collect(dir) {
@@ -34,26 +34,15 @@ function collect(dir) {
 }
 
 const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-// Unit files first (the runner starts files in this order), so the slow E2E files start last.
 // `--no-e2e` leaves the E2E files out (npm run test:unit).
 const e2e = process.argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
 // The Slurm suite (test/cluster: a real single-node Slurm, reduced size) runs with the E2E files;
 // `--no-cluster` leaves it out.
 const cluster =
   process.argv.includes('--no-e2e') || process.argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
-// The slowest unit files start first (longest first: two files run at a time, so one that starts
-// late becomes the run's tail); the list comes from `--durations` on a quiet machine, revise it there.
-const SLOW_UNIT_FILES = [
-  'test/unit/docs/examples.test.ts',
-  'test/unit/check/mutation.test.ts',
-  'test/unit/architecture/boundaries.test.ts',
-];
-const unit = collect('test/unit').sort();
-const slowFirst = [
-  ...SLOW_UNIT_FILES.filter((f) => unit.includes(f)),
-  ...unit.filter((f) => !SLOW_UNIT_FILES.includes(f)),
-];
-let files = [...slowFirst, ...cluster, ...e2e];
+// Node 20's runner sorts the files it is given (test/cluster, test/e2e, then test/unit, each in
+// path order) and starts them two at a time in that order: the order cannot be set from this list.
+let files = [...collect('test/unit').sort(), ...cluster, ...e2e];
 if (filters.length) files = files.filter((f) => filters.some((w) => f.includes(w)));
 if (files.length === 0) {
   console.error('no test files matched');
@@ -68,6 +57,10 @@ const namePatterns = process.argv.slice(2).filter((a) => a.startsWith('--test-na
 const runTmp = mkdtempSync(join(tmpdir(), 'simlens-testrun-'));
 const durationsArg = process.argv.find((a) => a === '--durations' || a.startsWith('--durations='));
 const durationsFile = join(runTmp, 'durations.txt');
+// With --durations every test process also records its CPU time (scripts/cpu-probe.cjs).
+const cpuDir = join(runTmp, 'cpu');
+if (durationsArg) mkdirSync(cpuDir);
+const cpuProbe = durationsArg ? ['--require', resolve('scripts/cpu-probe.cjs')] : [];
 const reporters = durationsArg
   ? [
       '--test-reporter=spec',
@@ -78,7 +71,7 @@ const reporters = durationsArg
   : ['--test-reporter=spec'];
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...files],
+  [...cpuProbe, '--import', 'tsx', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...files],
   {
     stdio: 'inherit',
     env: {
@@ -86,6 +79,7 @@ const result = spawnSync(
       SIMLENS_TEST: '1',
       TMPDIR: runTmp,
       SIMLENS_CACHE_DIR: process.env.SIMLENS_CACHE_DIR ?? join(tmpdir(), 'simlens-cache'),
+      ...(durationsArg ? { SIMLENS_CPU_DIR: cpuDir } : {}),
     },
   },
 );
@@ -93,13 +87,19 @@ if (durationsArg && existsSync(durationsFile)) {
   const lines = readFileSync(durationsFile, 'utf8').trimEnd().split('\n');
   mkdirSync('test-results', { recursive: true });
   writeFileSync('test-results/durations.txt', `${lines.join('\n')}\n`);
+  const total = lines.pop(); // the sum over all files
   const n = Number(durationsArg.split('=')[1] ?? 20);
   console.log(
-    `\nslowest ${Math.min(n, lines.length)} of ${lines.length} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}`,
+    `\nslowest ${Math.min(n, lines.length)} of ${lines.length} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}\n${total}`,
   );
 }
-// tsx keeps its compile cache in TMPDIR (tsx-<uid>): not a leak.
-const left = existsSync(runTmp) ? readdirSync(runTmp).filter((n) => !/^tsx-\d+$/.test(n)) : [];
+rmSync(durationsFile, { force: true });
+rmSync(cpuDir, { recursive: true, force: true });
+// tsx keeps its compile cache in TMPDIR (tsx-<uid>), and the E2E harness the VSIX it installed
+// once for all sessions (simlens-e2e-installed-<key>): not leaks.
+const left = existsSync(runTmp)
+  ? readdirSync(runTmp).filter((n) => !/^(tsx-\d+|simlens-e2e-installed-[0-9a-f]{16})$/.test(n))
+  : [];
 if (left.length) {
   const kinds = new Map();
   for (const name of left) {

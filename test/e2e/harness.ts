@@ -36,6 +36,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
@@ -267,6 +268,10 @@ function buildOrReuseVsix(): { vsix: string; integrationBundle: string } {
       rmSync(lock, { recursive: true, force: true });
     }
   }
+  // In use: its age restarts, so another checkout's clean-up (builds untouched for an hour) leaves
+  // it alone while this run needs it.
+  const now = new Date();
+  utimesSync(ready, now, now);
   return result;
 }
 
@@ -437,7 +442,7 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
   };
   mkdirSync(path.dirname(settingsFile), { recursive: true });
   writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
-  installExtension({ vsix, extensionsDir, userDataDir });
+  installFromTemplate(installedTemplate(vsix), extensionsDir, userDataDir);
   for (const folder of options.extraExtensions ?? []) installUnpacked(folder, extensionsDir);
 
   const server = await startServer({
@@ -530,6 +535,50 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
 }
 
 /**
+ * The VSIX installed once by the server's own `--install-extension` (per VSIX and test run: in the
+ * run's temporary folder, shared by its E2E processes): its extensions folder, the user-data
+ * folder's cache of the built-in extensions that the install wrote, and the extensions folder's
+ * path at install time (source.json). Each session copies it (installFromTemplate) instead of
+ * starting the server's CLI again (about a second of CPU each).
+ */
+function installedTemplate(vsix: string): string {
+  const key = createHash('sha256')
+    .update(`${path.resolve(vsix)}\0${statSync(vsix).size}\0${statSync(vsix).mtimeMs}`)
+    .digest('hex')
+    .slice(0, 16);
+  const dir = path.join(os.tmpdir(), `simlens-e2e-installed-${key}`);
+  if (existsSync(path.join(dir, 'source.json'))) return dir;
+  const stage = mkdtempSync(`${dir}.stage-`);
+  try {
+    const extensionsDir = path.join(stage, 'extensions');
+    installExtension({ vsix, extensionsDir, userDataDir: path.join(stage, 'user-data') });
+    writeFileSync(path.join(stage, 'source.json'), JSON.stringify({ extensionsDir }));
+    try {
+      renameSync(stage, dir); // atomic; fails when another process got there first
+    } catch (error) {
+      if (!existsSync(path.join(dir, 'source.json'))) throw error;
+    }
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** A session's copy of an installed template: its extensions (their listed paths moved) and the built-in cache. */
+function installFromTemplate(template: string, extensionsDir: string, userDataDir: string): void {
+  const source = (JSON.parse(readFileSync(path.join(template, 'source.json'), 'utf8')) as { extensionsDir: string })
+    .extensionsDir;
+  cpSync(path.join(template, 'extensions'), extensionsDir, { recursive: true });
+  const listFile = path.join(extensionsDir, 'extensions.json');
+  const inJson = (p: string) => JSON.stringify(p).slice(1, -1);
+  const list = readFileSync(listFile, 'utf8').split(inJson(source)).join(inJson(extensionsDir));
+  if (list.includes(source)) throw new Error(`${listFile} still names the template's folder ${source}`);
+  writeFileSync(listFile, list);
+  const cache = path.join(template, 'user-data', 'CachedProfilesData');
+  if (existsSync(cache)) cpSync(cache, path.join(userDataDir, 'CachedProfilesData'), { recursive: true });
+}
+
+/**
  * Copies an unpacked extension into the extensions folder as `publisher.name-version` and lists
  * it in the folder's extensions.json (which the server reads instead of scanning the folder).
  */
@@ -573,6 +622,11 @@ export async function openWorkbench(page: Page, timeoutMs = 90_000): Promise<voi
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Matches a label that is exactly `text` (surrounding white space aside). */
+function exactly(text: string): RegExp {
+  return new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`);
 }
 
 /**
@@ -634,6 +688,33 @@ export async function commandInPalette(page: Page, title: string, timeoutMs = 5_
   const row = await paletteRow(page, title, timeoutMs);
   await page.keyboard.press('Escape');
   return row !== undefined;
+}
+
+/**
+ * Whether the command palette lists a command with this exact title, read from the list it draws
+ * for that text, without waiting for a row that may never come: for a negative answer once the
+ * extension's commands are known to be registered (wait for one of them with commandInPalette
+ * first). The list is read once it shows the result for the typed text: a row with a highlighted
+ * match, the "similar commands" VS Code offers when nothing matches, or "No matching commands"
+ * (while an empty first result waits for the slower sources, the palette keeps showing its
+ * unfiltered rows, which have neither).
+ */
+export async function paletteLists(page: Page, title: string): Promise<boolean> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${title}`);
+  const rows = page.locator('.quick-input-list .monaco-list-row');
+  await rows
+    .filter({ has: page.locator('.highlight') })
+    .or(page.locator('.quick-input-list .monaco-list-row[aria-label$=", similar commands"]'))
+    .or(rows.filter({ hasText: /^\s*No matching commands\s*$/ }))
+    .first()
+    .waitFor({ state: 'visible', timeout: 15_000 });
+  const found = (await rows.filter({ has: page.locator('.label-name', { hasText: exactly(title) }) }).count()) > 0;
+  await page.keyboard.press('Escape');
+  return found;
 }
 
 /** Runs a command through the command palette (F1) by its exact title; throws when it is not offered. */

@@ -18,6 +18,7 @@ import {
   makeWorkspace,
   notifications,
   openFileInEditor,
+  paletteLists,
   REPO_ROOT,
   runCommand,
   runIntegrationSuites,
@@ -259,7 +260,7 @@ describe('E2E: SimLens in a real VS Code', () => {
       const outcome: string[] = [];
       let shot: Awaited<ReturnType<typeof screenshot>> | undefined;
       for (const { command, title } of commands) {
-        if (!(await commandInPalette(vscode.page, title))) {
+        if (!(await paletteLists(vscode.page, title))) {
           // Hidden must come from a trust gate in the manifest, not from a palette that lags.
           const entry = manifest.contributes?.commands?.find((c) => c.command === command);
           const paletteWhen =

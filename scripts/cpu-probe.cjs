@@ -1,0 +1,20 @@
+// Preloaded into every test process by `scripts/run-tests.mjs --durations` (node --require, so the
+// test file still loads as it does without it): when the process exits, it appends one line to a
+// file in $SIMLENS_CPU_DIR with its test file and CPU seconds: its own, and those of the child
+// processes it waited for (a CLI, a VS Code server, Chromium). scripts/durations-reporter.mjs
+// shows them beside each file's wall time, so the run can tell waiting from computing. Linux only
+// (/proc/self/stat, in clock ticks of 1/100 s); elsewhere it records nothing.
+const { appendFileSync, existsSync, readFileSync } = require('node:fs');
+const path = require('node:path');
+
+const dir = process.env.SIMLENS_CPU_DIR;
+if (dir && existsSync('/proc/self/stat')) {
+  process.on('exit', () => {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name: state is field 3, utime/stime/cutime/cstime are 14-17.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = (i) => Number(f[i - 3]) / 100;
+    const record = { file: path.resolve(process.argv[1] ?? ''), cpu: ticks(14) + ticks(15) + ticks(16) + ticks(17) };
+    appendFileSync(path.join(dir, `${process.pid}.jsonl`), `${JSON.stringify(record)}\n`);
+  });
+}
