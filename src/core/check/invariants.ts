@@ -1152,7 +1152,7 @@ const targetNotNamedEarly: Invariant = {
         n++;
         const said = stringArray(turn.trace?.said?.items) ?? [];
         const text = ctx.words(i);
-        const wordSet = described.size ? new Set(text) : undefined;
+        let wordSet: Set<string> | undefined;
         for (const id of targets) {
           if (shown.has(id)) continue;
           if (said.includes(id)) {
@@ -1162,7 +1162,7 @@ const targetNotNamedEarly: Invariant = {
           const values = described.get(id);
           if (
             values &&
-            values.every((v) => v.every((w) => wordSet!.has(w))) &&
+            values.every((v) => v.every((w) => (wordSet ??= new Set(text)).has(w))) &&
             values.every((v) => mentionsWords(text, v))
           ) {
             out.push({ turn: i, detail: `describes target ${show(id)} by all its attributes before it was shown` });
