@@ -14,6 +14,7 @@
  * utterances; then the mutation score per invariant, before and after (`--mutants K`
  * conversations per configuration, default 20).
  */
+import * as os from 'node:os';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../src/core/run/index';
 import { INVARIANTS, InvariantChecker, ReadbackChecker } from '../src/core/check/index';
 import type { Conversation } from '../src/core/model';
@@ -36,6 +37,8 @@ export async function run(args: string[]): Promise<void> {
   let checkMs = 0;
   let oldMs = 0;
   let readbackMs = 0;
+  /** CPU time of the process (user + system) over the same calls: on a shared machine wall time also counts the waits for a core. */
+  const cpu = { now: 0, old: 0, rb: 0 };
   let rbTurns = 0;
   let rbAgreed = 0;
   let failing = 0;
@@ -63,9 +66,12 @@ export async function run(args: string[]): Promise<void> {
       ];
       if (i % 2) order.reverse();
       for (const [f, which] of order) {
+        const c = process.cpuUsage();
         const t = performance.now();
         f(conversation);
         const dt = performance.now() - t;
+        const dc = process.cpuUsage(c);
+        cpu[which] += (dc.user + dc.system) / 1000;
         if (which === 'now') checkMs += dt;
         else if (which === 'old') oldMs += dt;
         else readbackMs += dt;
@@ -94,12 +100,13 @@ export async function run(args: string[]): Promise<void> {
   const rate = total / (checkMs / 1000);
   const oldRate = total / (oldMs / 1000);
   const rbRate = total / (readbackMs / 1000);
+  const cpuRate = (ms: number) => Math.round(total / (ms / 1000));
   const mutants = Number(argValue(args, '--mutants') ?? 20);
   const mt = await mutationTable(mutants, (s) => console.error(s));
   const body = [
     `Machine: ${machineInfo()}`,
     '',
-    `${total} conversations (${n} per configuration) simulated and checked in ${wall.toFixed(1)} s. Checker speed, same conversations, alternating order: current checker (${BASELINE.length} -> ${INVARIANTS.length} invariants) ${Math.round(rate)} conversations/s (${(checkMs / 1000).toFixed(2)} s) vs the checker before issue 22 (bench/baseline) ${Math.round(oldRate)} conversations/s (${(oldMs / 1000).toFixed(2)} s); the read-back of the utterances (self-consistency) ${Math.round(rbRate)} conversations/s on top. ${failing} of ${rows.length} configurations fail some invariant (cells: violating/applicable conversations; "known": a simulator issue of issue 21, see test/support/simulators.ts). Self-consistency: ${rbAgreed} of ${rbTurns} traced user turns agree with their trace (${rbTurns ? ((100 * rbAgreed) / rbTurns).toFixed(1) : 'n/a'} %).`,
+    `${total} conversations (${n} per configuration) simulated and checked in ${wall.toFixed(1)} s. Checker speed, same conversations, alternating order: current checker (${BASELINE.length} -> ${INVARIANTS.length} invariants) ${Math.round(rate)} conversations/s (${(checkMs / 1000).toFixed(2)} s) vs the checker before issue 22 (bench/baseline) ${Math.round(oldRate)} conversations/s (${(oldMs / 1000).toFixed(2)} s); the read-back of the utterances (self-consistency) ${Math.round(rbRate)} conversations/s on top. In CPU time: ${cpuRate(cpu.now)} vs ${cpuRate(cpu.old)} conversations/s (ratio ${(cpu.old / cpu.now).toFixed(2)}), read-back ${cpuRate(cpu.rb)}/s; load average ${os.loadavg()[0].toFixed(1)} at the end. ${failing} of ${rows.length} configurations fail some invariant (cells: violating/applicable conversations; "known": a simulator issue of issue 21, see test/support/simulators.ts). Self-consistency: ${rbAgreed} of ${rbTurns} traced user turns agree with their trace (${rbTurns ? ((100 * rbAgreed) / rbTurns).toFixed(1) : 'n/a'} %).`,
     '',
     '| user | agent | conversations | failing invariants | self-consistency |',
     '|---|---|---|---|---|',
@@ -110,7 +117,7 @@ export async function run(args: string[]): Promise<void> {
     formatTable(mt.rows),
   ].join('\n');
   console.log(
-    `\n${total} conversations, checker ${Math.round(rate)} conversations/s (before: ${Math.round(oldRate)}), read-back ${Math.round(rbRate)}/s, ${failing} configuration(s) with failing invariants\n${formatTable(mt.rows)}`,
+    `\n${total} conversations, checker ${Math.round(rate)} conversations/s (before: ${Math.round(oldRate)}; ratio ${(oldMs / checkMs).toFixed(3)}), read-back ${Math.round(rbRate)}/s; CPU time: checker ${cpuRate(cpu.now)}/s (before: ${cpuRate(cpu.old)}; ratio ${(cpu.old / cpu.now).toFixed(3)}), read-back ${cpuRate(cpu.rb)}/s; load ${os.loadavg()[0].toFixed(1)}; ${failing} configuration(s) with failing invariants\n${formatTable(mt.rows)}`,
   );
   if (!args.includes('--no-results')) console.log(`wrote ${updateResultsSection('Invariants', body)}`);
 }

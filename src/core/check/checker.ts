@@ -4,7 +4,7 @@
  * its violations, and keeps the first few as examples.
  */
 import { conversationId, type Conversation } from '../model';
-import { INVARIANTS, factsOfRecommendation } from './invariants';
+import { INVARIANTS, factsOfRecommendation, hasAttributes } from './invariants';
 import type {
   CheckOptions,
   CheckReport,
@@ -58,12 +58,12 @@ function contextOf(conversation: Conversation, line: number | undefined, options
       for (const r of t.recommendations ?? []) {
         if (r?.item_id !== id) continue;
         const f = factsOfRecommendation(r);
-        if (!shown || (Object.keys(shown.attributes).length === 0 && Object.keys(f.attributes).length > 0)) shown = f;
-        if (Object.keys(shown.attributes).length > 0) break;
+        if (!shown || (!hasAttributes(shown) && hasAttributes(f))) shown = f;
+        if (hasAttributes(shown)) break;
       }
-      if (shown && Object.keys(shown.attributes).length > 0) break;
+      if (shown && hasAttributes(shown)) break;
     }
-    if (shown && Object.keys(shown.attributes).length > 0 && shown.category !== undefined) return shown;
+    if (shown && shown.category !== undefined && hasAttributes(shown)) return shown;
     const known = options.catalog?.get(id);
     if (known)
       return {
@@ -111,10 +111,15 @@ export class InvariantChecker {
   /** Checks one conversation; `line` (1-based) names it in examples when it has no id. */
   add(conversation: Conversation, line?: number): void {
     this.count++;
-    if (conversation.turns.some((t) => t.trace !== undefined && t.trace !== null)) this.traced++;
+    for (const t of conversation.turns)
+      if (t.trace !== undefined && t.trace !== null) {
+        this.traced++;
+        break;
+      }
     const ctx = contextOf(conversation, line, this.options);
     this.readback?.add(conversation, line);
-    this.invariants.forEach((inv, k) => {
+    for (let k = 0; k < this.invariants.length; k++) {
+      const inv = this.invariants[k];
       let f;
       try {
         f = inv.check(ctx);
@@ -125,7 +130,7 @@ export class InvariantChecker {
           violations: [{ detail: `could not check: ${show(err instanceof Error ? err.message : String(err), 80)}` }],
         };
       }
-      if (!f) return;
+      if (!f) continue;
       const t = this.tallies[k];
       t.conversations++;
       t.turns += f.turns;
@@ -133,7 +138,7 @@ export class InvariantChecker {
         t.unchecked ??= new Map();
         for (const u of new Set(f.unchecked)) t.unchecked.set(u, (t.unchecked.get(u) ?? 0) + 1);
       }
-      if (f.violations.length === 0) return;
+      if (f.violations.length === 0) continue;
       t.violations += f.violations.length;
       t.violatingConversations++;
       for (const v of f.violations) {
@@ -143,7 +148,7 @@ export class InvariantChecker {
         if (v.turn !== undefined) ex.turn = v.turn;
         t.examples.push(ex);
       }
-    });
+    }
   }
 
   /** The results so far. */

@@ -60,11 +60,14 @@ function sameAct(a: string, b: string): boolean {
   return false;
 }
 
-function stringArray(v: unknown): string[] | undefined {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
+/** The strings of an array field (the array itself when it holds only strings: read it, do not mutate it). */
+function stringArray(v: unknown): readonly string[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  for (const x of v) if (typeof x !== 'string') return v.filter((y): y is string => typeof y === 'string');
+  return v as string[];
 }
 
-function disclosedOf(trace: SimulatorTrace | undefined): string[] | undefined {
+function disclosedOf(trace: SimulatorTrace | undefined): readonly string[] | undefined {
   if (!trace?.goal) return undefined;
   return stringArray((trace.goal as Loose)['disclosed']) ?? [];
 }
@@ -75,8 +78,21 @@ function saidConstraints(trace: SimulatorTrace | undefined): [string, string][] 
   return Object.entries(c).map(([k, v]) => [k, String(v)]);
 }
 
+/** `saidConstraints` of each turn, read once per conversation check (one context per check). */
+const SAID_MEMO = new WeakMap<ConversationContext, (readonly [string, string][] | null)[]>();
+
+/** `saidConstraints` of turn `i` of the context's conversation (memoized per context: read, do not mutate). */
+function saidAt(ctx: ConversationContext, i: number): readonly [string, string][] | undefined {
+  let memo = SAID_MEMO.get(ctx);
+  if (!memo) SAID_MEMO.set(ctx, (memo = []));
+  let v = memo[i];
+  if (v === undefined) memo[i] = v = saidConstraints(ctx.conversation.turns[i]?.trace) ?? null;
+  return v ?? undefined;
+}
+
 function equalValue(a: string | undefined, b: string | undefined): boolean {
-  return a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
+  if (a === undefined || b === undefined) return false;
+  return a === b || a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
@@ -93,6 +109,12 @@ export function factsOfRecommendation(rec: RecommendedItem): ItemFacts {
   return { item_id: rec.item_id, title: rec.title, category: rec.category, attributes };
 }
 
+/** Whether an item's facts carry at least one attribute (without listing them). */
+export function hasAttributes(f: ItemFacts): boolean {
+  for (const _ in f.attributes) return true;
+  return false;
+}
+
 /** The facts of a carousel entry, completed from the catalog when the carousel omits its attributes. */
 /** Facts of carousel entries, per entry object (an entry is read by several invariants and turns). */
 const SHOWN_FACTS = new WeakMap<object, ItemFacts>();
@@ -103,7 +125,7 @@ function factsAt(ctx: ConversationContext, rec: RecommendedItem): ItemFacts {
     f = factsOfRecommendation(rec);
     SHOWN_FACTS.set(rec, f);
   }
-  if (Object.keys(f.attributes).length === 0 || f.category === undefined) {
+  if (f.category === undefined || !hasAttributes(f)) {
     const known = ctx.item(rec.item_id);
     if (known) return { ...known, ...(f.title ? { title: f.title } : {}) };
   }
@@ -165,7 +187,7 @@ const disclosedValueStated: Invariant = {
     ctx.conversation.turns.forEach((turn, i) => {
       const tr = turn.trace;
       const disclosed = disclosedOf(tr);
-      const said = saidConstraints(tr);
+      const said = saidAt(ctx, i);
       if (disclosed === undefined && said === undefined) return;
       any = true;
       const claims: { attr: string; value: string; why: string }[] = [];
@@ -239,7 +261,7 @@ const agendaPullOrder: Invariant = {
   needs: 'trace.agenda with pull/push operations (an agenda-based user)',
   source: "Zhang & Balog KDD'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)",
   check(ctx) {
-    let prev: string[] | undefined;
+    let prev: readonly string[] | undefined;
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
@@ -335,11 +357,12 @@ function acceptedCandidates(ctx: ConversationContext, at: number): ItemFacts[] {
 }
 
 /** What the user has told the agent by turn `at`: per attribute, the values it stated (an Expand adds, anything else replaces). */
-function statedUpTo(turns: readonly Turn[], at: number): Map<string, string[]> | undefined {
+function statedUpTo(ctx: ConversationContext, at: number): Map<string, string[]> | undefined {
+  const turns = ctx.conversation.turns;
   let any = false;
   const out = new Map<string, string[]>();
   for (let j = 0; j <= at; j++) {
-    const said = saidConstraints(turns[j].trace);
+    const said = saidAt(ctx, j);
     if (!said) continue;
     any = true;
     const expand = turns[j].trace?.user_act === 'Reveal.Expand';
@@ -353,27 +376,29 @@ function statedUpTo(turns: readonly Turn[], at: number): Map<string, string[]> |
  * and the user did not state again afterwards. Only a relaxation takes a constraint back; a goal
  * that silently forgets one still holds the user to it.
  */
-function relaxedUpTo(turns: readonly Turn[], at: number): Set<string> {
+function relaxedUpTo(ctx: ConversationContext, at: number): Set<string> {
+  const turns = ctx.conversation.turns;
   const out = new Set<string>();
-  let before: string[] | undefined;
+  let before: readonly string[] | undefined;
   for (let j = 0; j <= at; j++) {
     const tr = turns[j].trace;
     const disclosed = disclosedOf(tr);
     if (tr?.user_act === 'Reveal.Expand' && disclosed !== undefined && before !== undefined) {
       for (const a of before) if (!disclosed.includes(a)) out.add(a);
     }
-    for (const [a] of saidConstraints(tr) ?? []) if (tr?.user_act !== 'Reveal.Expand') out.delete(a);
+    for (const [a] of saidAt(ctx, j) ?? []) if (tr?.user_act !== 'Reveal.Expand') out.delete(a);
     if (disclosed !== undefined) before = disclosed;
   }
   return out;
 }
 
 /** Values the user said it does not want up to turn `at` (with the turn), unless it stated them positively later. */
-function negatedUpTo(turns: readonly Turn[], at: number): Map<string, number> {
+function negatedUpTo(ctx: ConversationContext, at: number): Map<string, number> {
+  const turns = ctx.conversation.turns;
   const out = new Map<string, number>();
   for (let j = 0; j <= at; j++) {
     const tr = turns[j].trace;
-    for (const [, v] of saidConstraints(tr) ?? []) {
+    for (const [, v] of saidAt(ctx, j) ?? []) {
       for (const n of [...out.keys()])
         if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) out.delete(n);
     }
@@ -408,10 +433,10 @@ const acceptedMeetsConstraints: Invariant = {
       // What the user told the agent (said), restricted to what its goal still counts as disclosed (a
       // relaxing Expand takes a value back); values disclosed but never in `said` come from the goal.
       const wanted = new Map<string, string[]>();
-      const stated = statedUpTo(conv.turns, i);
+      const stated = statedUpTo(ctx, i);
       const disclosed = disclosedOf(tr);
       const constraints = tr.goal?.constraints ?? {};
-      const takenBack = relaxedUpTo(conv.turns, i);
+      const takenBack = relaxedUpTo(ctx, i);
       for (const [a, v] of stated ?? []) if (a !== 'category' && !takenBack.has(a)) wanted.set(a, v);
       for (const a of disclosed ?? []) {
         if (a !== 'category' && !wanted.has(a) && constraints[a] !== undefined) wanted.set(a, [String(constraints[a])]);
@@ -423,6 +448,7 @@ const acceptedMeetsConstraints: Invariant = {
         if (a !== 'category' && v !== undefined && v !== null && !wanted.has(a) && !takenBack.has(a))
           hidden.set(a, String(v));
       }
+      const negated = negatedUpTo(ctx, i);
       const problems = (item: ItemFacts): string[] => {
         const p: string[] = [];
         if (task !== undefined && item.category !== undefined && !equalValue(item.category, task))
@@ -437,7 +463,7 @@ const acceptedMeetsConstraints: Invariant = {
           if (have !== undefined && !equalValue(v, have))
             p.push(`${show(a)}=${show(have)}, the goal (not yet said) wants ${show(v)}`);
         }
-        for (const [n, at] of negatedUpTo(conv.turns, i)) {
+        for (const [n, at] of negated) {
           const hit = negatedMatch(item, n);
           if (hit) p.push(`${show(hit)}, which the user negated on turn ${at}`);
         }
@@ -469,7 +495,7 @@ const noSilentContradiction: Invariant = {
     const previous = new Map<string, string>();
     let prevGoal: Record<string, unknown> | undefined;
     const negatedBefore = new Set<string>();
-    let disclosedBefore: string[] | undefined;
+    let disclosedBefore: readonly string[] | undefined;
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
@@ -489,7 +515,7 @@ const noSilentContradiction: Invariant = {
         for (const attr of disclosedBefore) if (!disclosed.includes(attr)) last.delete(attr);
       }
       if (disclosed !== undefined) disclosedBefore = disclosed;
-      const said = saidConstraints(tr);
+      const said = saidAt(ctx, i);
       // A disclosed goal value changes only on a turn that says the new value (a revision); a meta
       // user's goal follows its target instead (meta-consistent-with-target checks that).
       const goalNow = tr?.goal?.constraints;
@@ -574,7 +600,7 @@ const noSilentContradiction: Invariant = {
  * changed with it, as a meta user's does before taking a new target), or one the user had negated.
  */
 function revisesGoal(
-  said: [string, string][],
+  said: readonly [string, string][],
   tr: SimulatorTrace | undefined,
   prevGoal: Record<string, unknown> | undefined,
   negated: Set<string>,
@@ -588,7 +614,7 @@ function revisesGoal(
 }
 
 /** A revision changes at least one value stated earlier (a new value for an attribute already stated). */
-function revisesSomething(said: [string, string][], previous: Map<string, string>): boolean {
+function revisesSomething(said: readonly [string, string][], previous: Map<string, string>): boolean {
   return said.some(([a, v]) => previous.has(a) && !equalValue(previous.get(a), v));
 }
 
@@ -609,7 +635,7 @@ const metaStatedMatchesTarget: Invariant = {
       const target = ctx.item(id);
       if (!target) return;
       const goal = tr.goal?.constraints;
-      const said = saidConstraints(tr);
+      const said = saidAt(ctx, i);
       const negated = Array.isArray(tr.said?.negated)
         ? tr.said.negated.filter((v): v is string => typeof v === 'string')
         : [];
@@ -663,30 +689,33 @@ const negationHonoured: Invariant = {
     let any = false;
     const out: Violation[] = [];
     const active = new Map<string, number>();
-    conv.turns.forEach((turn, i) => {
+    const turnList = conv.turns;
+    for (let i = 0; i < turnList.length; i++) {
+      const turn = turnList[i];
       const here = stringArray(turn.trace?.said?.negated);
-      for (const [, v] of saidConstraints(turn.trace) ?? []) {
-        for (const n of [...active.keys()])
-          if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) active.delete(n);
-      }
-      for (const n of here ?? []) active.set(n, i);
+      if (active.size > 0)
+        for (const [, v] of saidAt(ctx, i) ?? []) {
+          for (const n of [...active.keys()])
+            if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) active.delete(n);
+        }
+      if (here) for (const n of here) active.set(n, i);
       if (here) any = true;
-      const negated = [...active.keys()];
       const recs = turn.recommendations ?? [];
-      if (negated.length === 0 || recs.length === 0) return;
+      if (active.size === 0 || recs.length === 0) continue;
       turns++;
-      recs.slice(0, 3).forEach((rec, k) => {
+      for (let k = 0; k < recs.length && k < 3; k++) {
+        const rec = recs[k];
         const item = factsAt(ctx, rec);
-        for (const n of negated) {
+        for (const [n, at] of active) {
           const hit = negatedMatch(item, n);
           if (hit)
             out.push({
               turn: i,
-              detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated${active.get(n) === i ? '' : ` on turn ${active.get(n)}`}`,
+              detail: `item #${k + 1} ${show(rec.item_id)} has ${show(hit)}, which the user negated${at === i ? '' : ` on turn ${at}`}`,
             });
         }
-      });
-    });
+      }
+    }
     return any ? finding(turns, out) : undefined;
   },
 };
@@ -1123,7 +1152,7 @@ const targetNotNamedEarly: Invariant = {
         n++;
         const said = stringArray(turn.trace?.said?.items) ?? [];
         const text = ctx.words(i);
-        const wordSet = described.size ? new Set(text) : undefined;
+        let wordSet: Set<string> | undefined;
         for (const id of targets) {
           if (shown.has(id)) continue;
           if (said.includes(id)) {
@@ -1133,7 +1162,7 @@ const targetNotNamedEarly: Invariant = {
           const values = described.get(id);
           if (
             values &&
-            values.every((v) => v.every((w) => wordSet!.has(w))) &&
+            values.every((v) => v.every((w) => (wordSet ??= new Set(text)).has(w))) &&
             values.every((v) => mentionsWords(text, v))
           ) {
             out.push({ turn: i, detail: `describes target ${show(id)} by all its attributes before it was shown` });
@@ -1197,7 +1226,7 @@ const metaSwitchRule: Invariant = {
         }
       : undefined;
     const turns = ctx.conversation.turns;
-    let group: string[] | undefined;
+    let group: readonly string[] | undefined;
     let prev: string | undefined;
     let previousTop: string | undefined;
     let failed = false;
@@ -1461,7 +1490,7 @@ const goalRequests: Invariant = {
   needs: 'trace.goal.requests',
   check(ctx) {
     const turns = ctx.conversation.turns;
-    let prevDone: string[] | undefined;
+    let prevDone: readonly string[] | undefined;
     let n = 0;
     let any = false;
     const out: Violation[] = [];
@@ -1610,7 +1639,7 @@ function breaksDisclosed(ctx: ConversationContext, at: number, id: string): bool
     const have = a === 'category' ? f.category : f.attributes[a];
     if (have !== undefined && !equalValue(have, String(want))) return true;
   }
-  for (const [a, values] of statedUpTo(ctx.conversation.turns, at) ?? []) {
+  for (const [a, values] of statedUpTo(ctx, at) ?? []) {
     const have = a === 'category' ? f.category : f.attributes[a];
     if (have !== undefined && !values.some((v) => equalValue(v, have))) return true;
   }
