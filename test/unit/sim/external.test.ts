@@ -10,7 +10,12 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { FrameDecoder, FramingError, encodeFrame } from '../../../src/core/sim/users/external/framing';
+import {
+  FrameDecoder,
+  FramingError,
+  MAX_MESSAGE_BYTES,
+  encodeFrame,
+} from '../../../src/core/sim/users/external/framing';
 import {
   protocolJsonSchema,
   protocolVersion,
@@ -107,6 +112,52 @@ describe('framing (LSP base protocol)', () => {
     }
     // A prefix of a header is not garbage yet.
     assert.deepEqual(new FrameDecoder().push(Buffer.from('Content-Le')), []);
+  });
+
+  test('the usual header and every other spelling read alike, split anywhere; limits hold on both paths', () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, result: { utterance: 'héllo', acts: ['Disclose'] } });
+    const n = Buffer.byteLength(body);
+    const spellings = [
+      `Content-Length: ${n}\r\n\r\n`, // what vscode-jsonrpc and the adapters write (read straight from the bytes)
+      `content-length: ${n}\r\n\r\n`,
+      `Content-Length:${n}\r\n\r\n`,
+      `Content-Length:  ${n} \r\n\r\n`,
+      `Content-Length: ${n}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n`,
+      `Content-Type: application/json\r\nContent-Length: ${n}\r\n\r\n`,
+      `Content-Length: ${'0'.repeat(20)}${n}\r\n\r\n`, // more digits than the direct reader takes
+    ];
+    const want = [JSON.parse(body), JSON.parse(body)];
+    for (const header of spellings) {
+      const bytes = Buffer.concat([Buffer.from(header + body), Buffer.from(header + body)]);
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const d = new FrameDecoder();
+        assert.deepEqual(
+          [...d.push(bytes.subarray(0, cut)), ...d.push(bytes.subarray(cut))],
+          want,
+          `${header} cut ${cut}`,
+        );
+      }
+      // byte by byte
+      const d = new FrameDecoder();
+      const got: unknown[] = [];
+      for (let i = 0; i < bytes.length; i++) got.push(...d.push(bytes.subarray(i, i + 1)));
+      assert.deepEqual(got, want, header);
+    }
+    for (const header of [
+      `Content-Length: ${MAX_MESSAGE_BYTES + 1}\r\n\r\n`,
+      `content-length: ${MAX_MESSAGE_BYTES + 1}\r\n\r\n`,
+    ])
+      assert.throws(() => new FrameDecoder().push(Buffer.from(header)), /is larger than/, header);
+    // A body that is not JSON after the usual header; garbage after a good message.
+    assert.throws(
+      () => new FrameDecoder().push(Buffer.from('Content-Length: 3\r\n\r\n{x}')),
+      /message body is not JSON: .*\{x\}|not JSON/,
+    );
+    const d = new FrameDecoder();
+    assert.throws(
+      () => d.push(Buffer.from(`Content-Length: ${n}\r\n\r\n${body}print("debug")\n`)),
+      (e: unknown) => e instanceof FramingError && /not a protocol message on stdout.*print/.test(e.message),
+    );
   });
 
   test('simple commands start without a shell; anything else goes to the shell', () => {
