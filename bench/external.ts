@@ -21,6 +21,7 @@ import type { UserTurn as CoreUserTurn, UserSession, UserSimulator } from '../sr
 import type { Conversation } from '../src/core/model';
 import { UserTurnResult, type RespondParams } from '../src/core/sim/users/external/protocol';
 import { StdioConnection } from '../src/core/sim/users/external/connection';
+import { FrameDecoder, encodeFrame } from '../src/core/sim/users/external/framing';
 import { withItemRefs, type ExternalUserSimulator } from '../src/core/sim/users/external/simulator';
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
@@ -255,9 +256,45 @@ export async function run(args: string[] = []): Promise<void> {
   const ts = await echoRoundTrip(`${process.execPath} ${self} --protocol-echo`, turn, requests, trips);
   const echoPy = join(dirname(self), '..', 'bench', 'echo_user.py');
   const py = await echoRoundTrip(`python3 ${echoPy}`, turn, requests, trips);
+  // CPU of the message work of one turn, in this process (median of 5 passes over the recorded
+  // turns): SimLens encodes the respond request and decodes and validates the answer; the adapter
+  // parses the request and writes the answer (JSON only: the rest of its work is in the round trip).
+  const answers = run.flatMap((c) =>
+    c.turns
+      .filter((t) => t.user_utterance !== undefined)
+      .map((t) => ({ utterance: t.user_utterance!, acts: [String(t.trace?.user_act ?? 'Disclose')], trace: t.trace })),
+  );
+  const answerFrames = answers.map((a, i) => encodeFrame({ jsonrpc: '2.0', id: i, result: a }));
+  const requestBodies = requests.map((p, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'respond', params: p }));
+  const cpuUs = (f: (i: number) => void, count: number): number => {
+    const passes: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const c = process.cpuUsage();
+      for (let i = 0; i < count; i++) f(i);
+      const u = process.cpuUsage(c);
+      passes.push((u.user + u.system) / count);
+    }
+    return median(passes);
+  };
+  const decoder = new FrameDecoder();
+  const parts = {
+    encode: cpuUs(
+      (i) => encodeFrame({ jsonrpc: '2.0', id: i, method: 'respond', params: requests[i] }),
+      requests.length,
+    ),
+    decode: cpuUs((i) => decoder.push(answerFrames[i]), answers.length),
+    validate: cpuUs((i) => UserTurnResult.safeParse(answers[i]), answers.length),
+    adapterJson: cpuUs((i) => {
+      JSON.parse(requestBodies[i % requestBodies.length]);
+      JSON.stringify({ jsonrpc: '2.0', id: i, result: answers[i] });
+    }, answers.length),
+  };
   rmSync(dir, { recursive: true, force: true });
   console.log(
     `  round trips (${trips}, no simulator work): bare ${bare.wallMs.toFixed(4)} ms (CPU ${bare.cpuMs.toFixed(4)}); turn-sized (trace ${JSON.stringify(turn.trace).length} B, respond ${Math.round(requests.reduce((s, p) => s + JSON.stringify(p).length, 0) / requests.length)} B mean): TypeScript adapter ${ts.wallMs.toFixed(4)} ms (CPU ${ts.cpuMs.toFixed(4)}), Python adapter ${py.wallMs.toFixed(4)} ms (CPU ${py.cpuMs.toFixed(4)})`,
+  );
+  console.log(
+    `  message work of a turn (CPU, us): SimLens encode ${parts.encode.toFixed(1)}, decode ${parts.decode.toFixed(1)}, validate ${parts.validate.toFixed(1)}; adapter JSON parse + stringify ${parts.adapterJson.toFixed(1)}; start-up of a simulator process (warm-up run minus the counted overhead, over ${coldE.turns} turns): ${((coldE.msPerTurn - coldB.msPerTurn - overhead) * coldE.turns).toFixed(0)} ms wall, ${((coldE.cpuPerTurn - coldB.cpuPerTurn - cpuOverhead) * coldE.turns).toFixed(0)} ms CPU`,
   );
   console.log(
     `external simulator protocol: built-in ${median(rows.map((r) => r.builtin)).toFixed(4)} ms/turn, over stdio ${median(rows.map((r) => r.external)).toFixed(4)} ms/turn, overhead ${overhead.toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); round trip bare ${bare.wallMs.toFixed(4)} ms, turn-sized TypeScript ${ts.wallMs.toFixed(4)} ms, Python ${py.wallMs.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`,
