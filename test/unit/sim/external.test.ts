@@ -23,7 +23,7 @@ import {
   InitializeResult,
   RespondParams,
 } from '../../../src/core/sim/users/external/protocol';
-import { liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
+import { StdioConnection, liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
 import { ExternalUserSimulator, withItemRefs } from '../../../src/core/sim/users/external/simulator';
 import { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } from '../../../src/core/sim/users/external/settings';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
@@ -733,6 +733,54 @@ describe('forks of external runs', () => {
     };
     assert.deepEqual(manifest.fork.methods, ['restore', 'restore', 'restore']);
     assert.deepEqual(liveSimulatorPids(), []);
+  });
+
+  test('one process, many sessions, an async user: every answer in request order, each session in its own order', async () => {
+    const user = path.join(dir, 'ordered-user.ts');
+    writeFileSync(
+      user,
+      `import { serve } from ${JSON.stringify(path.join(root, 'examples/ts/simlensAdapter.ts'))};
+serve(() => {
+  let n = 0;
+  let id = '';
+  return {
+    start: (p) => { id = p.session; return { utterance: id + ':0', acts: ['Disclose'] }; },
+    // Answers after a random delay: a later message must still wait for the earlier one.
+    respond: async () => { const k = ++n; await new Promise((r) => setTimeout(r, Math.random() * 3)); return { utterance: id + ':' + k, acts: ['Disclose'] }; },
+  };
+}, { name: 'ordered', sessions: true });
+`,
+    );
+    const conn = new StdioConnection(`${process.execPath} --import tsx ${user}`, { cwd: root });
+    try {
+      await conn.request('initialize', {}, 30_000);
+      const sessions = ['a', 'b', 'c', 'd'];
+      for (const s of sessions) await conn.request('start', { session: s, seed: 1, index: 0 }, 10_000);
+      const resolved: number[] = [];
+      const answers: Promise<unknown>[] = [];
+      for (let i = 0; i < 200; i++) {
+        const session = sessions[i % 4];
+        answers.push(
+          conn.request('respond', { session, utterance: 'x', recommendations: [], acts: [] }, 30_000).then((r) => {
+            resolved.push(i);
+            return (r as { utterance: string }).utterance;
+          }),
+        );
+        // Some requests leave together in one chunk, some alone.
+        if (i % 7 === 0) await new Promise((r) => setImmediate(r));
+      }
+      const got = await Promise.all(answers);
+      assert.deepEqual(
+        got,
+        got.map((_, i) => `${sessions[i % 4]}:${Math.floor(i / 4) + 1}`),
+      );
+      assert.deepEqual(
+        resolved,
+        resolved.map((_, i) => i),
+      );
+    } finally {
+      await conn.close();
+    }
   });
 
   test('TypeScript example (no restore): replayed with the same seed up to the turn', async () => {
