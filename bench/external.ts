@@ -1,21 +1,28 @@
 /**
  * External simulator protocol overhead (`npm run bench -- external-simulator`): the built-in agenda
- * user against local-good, once in-process and once behind the simlens-sim/1 protocol over stdio
+ * user against local-good, once in-process and once behind the simlens-sim/1.1 protocol over stdio
  * (the same user code served by examples/ts/simlensAdapter.ts in a child process:
- * `node dist/bench.js --protocol-user`), same configuration, concurrency 1. The overhead per turn is
- * the difference of wall time per user turn; an echo simulator gives the bare round trip.
+ * `node dist/bench.js --protocol-user`), same configuration, concurrency 1, the same conversations
+ * turn for turn (checked). The overhead per turn is the difference of wall time per user turn, both
+ * sides warm: the first run of each is a warm-up (shown, not counted: the simulator process is new
+ * and its JIT compiles the user's code then); the process is kept for the counted runs, which
+ * alternate. Then turn-sized round trips through an echo simulator behind the TypeScript and the
+ * Python adapter (bench/echo_user.py) give the protocol's cost of a turn with no simulator work.
  * `-- --n N --repeats R` (default 3,000 conversations, median of 5; `--quick`: 1 repetition).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runSimulation } from '../src/core/run/orchestrator';
-import { parseSimulationConfig, prepareEnvironment } from '../src/core/run/config';
+import { parseSimulationConfig, prepareEnvironment, type SimulationEnvironment } from '../src/core/run/config';
 import { createRng } from '../src/core/random';
 import { serve, type UserTurn } from '../examples/ts/simlensAdapter';
-import type { UserTurn as CoreUserTurn, UserSession } from '../src/core/sim/types';
+import type { UserTurn as CoreUserTurn, UserSession, UserSimulator } from '../src/core/sim/types';
+import type { Conversation } from '../src/core/model';
+import { UserTurnResult, type RespondParams } from '../src/core/sim/users/external/protocol';
 import { StdioConnection } from '../src/core/sim/users/external/connection';
-import type { ExternalUserSimulator } from '../src/core/sim/users/external/simulator';
+import { FrameDecoder, encodeFrame } from '../src/core/sim/users/external/framing';
+import { withItemRefs, type ExternalUserSimulator } from '../src/core/sim/users/external/simulator';
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
 function processCpuMs(pid: number): number {
@@ -70,22 +77,86 @@ export async function serveBuiltIn(): Promise<void> {
   );
 }
 
-/** `node dist/bench.js --protocol-echo`: answers every turn at once (the bare round trip). */
+/**
+ * `node dist/bench.js --protocol-echo`: answers at once with the turn it was given in `start`
+ * (`profile.turn`, else a two-word turn): a round trip with no simulator work, at the size of a
+ * real turn when the bench sends one. bench/echo_user.py is the same simulator behind the Python adapter.
+ */
 export function serveEcho(): void {
   serve(
-    () => ({
-      start: () => ({ utterance: 'hi', acts: ['Disclose'] }),
-      respond: () => ({ utterance: 'ok', acts: ['Disclose'] }),
-    }),
+    () => {
+      let turn: UserTurn = { utterance: 'ok', acts: ['Disclose'] };
+      return {
+        start: (p) => {
+          const given = (p.profile as { turn?: UserTurn } | undefined)?.turn;
+          if (given) turn = given;
+          return turn;
+        },
+        respond: () => turn,
+      };
+    },
     { name: 'echo', version: '1' },
   );
 }
 
+function readRun(file: string): Conversation[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Conversation);
+}
+
 function turnsIn(file: string): number {
-  let n = 0;
-  for (const line of readFileSync(file, 'utf8').split('\n'))
-    if (line) n += (JSON.parse(line) as { turns: unknown[] }).turns.length;
-  return n;
+  return readRun(file).reduce((n, c) => n + c.turns.length, 0);
+}
+
+/**
+ * The built-in user as the protocol user sees it: the same session seed (drawn as ExternalUserSession
+ * draws it) and the same random stream, so both runs hold the same conversations turn for turn.
+ */
+function sameSeedUser(user: UserSimulator): UserSimulator {
+  return {
+    name: user.name,
+    createSession: (id, rng, context) => user.createSession(id, createRng(`bench/${rng.int(0x7fffffff)}`), context),
+  };
+}
+
+/** The user utterances of each conversation, in order (to check that both runs hold the same conversations). */
+function userSide(file: string): string[] {
+  return readRun(file).map((c) => JSON.stringify(c.turns.map((t) => t.user_utterance ?? null)));
+}
+
+const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+
+/**
+ * Round trip of a turn-sized message through an echo simulator (TypeScript or Python adapter):
+ * the recorded `respond` params of a run (carousel with item references, as SimLens sends them) out,
+ * a recorded user turn (utterance, acts, trace) back, framed, parsed and validated as SimLens does.
+ * No simulator work: the wall time is the protocol's cost of a turn on its own.
+ */
+async function echoRoundTrip(
+  command: string,
+  turn: UserTurn,
+  requests: RespondParams[],
+  trips: number,
+): Promise<{ wallMs: number; cpuMs: number }> {
+  const conn = new StdioConnection(command);
+  await conn.request('initialize', {}, 30_000);
+  await conn.request('start', { session: 'w', seed: 1, index: 0, profile: { turn } }, 10_000);
+  // Warm-up (JIT on both sides), not counted; the item references stay valid (items go in full first).
+  for (let i = 0; i < Math.min(trips, requests.length); i++) await conn.request('respond', requests[i], 10_000);
+  const cpu = process.cpuUsage();
+  const childBefore = processCpuMs(conn.pid!);
+  const t = performance.now();
+  for (let i = 0; i < trips; i++) {
+    const raw = await conn.request('respond', requests[i % requests.length], 10_000);
+    if (!UserTurnResult.safeParse(raw).success) throw new Error('the echo simulator answered an invalid turn');
+  }
+  const wallMs = (performance.now() - t) / trips;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = ((used.user + used.system) / 1000 + processCpuMs(conn.pid!) - childBefore) / trips;
+  await conn.close();
+  return { wallMs, cpuMs };
 }
 
 export async function run(args: string[] = []): Promise<void> {
@@ -98,24 +169,27 @@ export async function run(args: string[] = []): Promise<void> {
   console.log(
     `external simulator protocol: ${n} conversations per run, agenda (CIR6, PKG) vs local-good, concurrency 1, median of ${repeats}; load ${loadavg()[0].toFixed(2)}`,
   );
+  const config = (user: string) =>
+    parseSimulationConfig({ user, agent: 'local-good', n, seed: 'bench', catalog_size: CATALOG_SIZE });
+  const builtinEnv = await prepareEnvironment(config('agenda'));
+  builtinEnv.user = sameSeedUser(builtinEnv.user);
+  const externalSpec = `exec:${process.execPath} ${self} --protocol-user`;
+  const externalEnv = await prepareEnvironment(config(externalSpec));
+  const pids = (externalEnv.user as Partial<ExternalUserSimulator>).pids?.() ?? [];
   // Wall time per turn, and CPU time per turn of both processes (SimLens + the simulator after its
   // start-up): on a shared machine wall time mostly measures waiting for a core, CPU time the work.
   const perTurn = async (
-    user: string,
+    env: SimulationEnvironment,
+    out: string,
   ): Promise<{ msPerTurn: number; cpuPerTurn: number; turns: number; wallMs: number }> => {
-    const out = join(dir, 'run.jsonl');
     rmSync(out, { force: true });
-    const config = parseSimulationConfig({ user, agent: 'local-good', n, seed: 'bench', catalog_size: CATALOG_SIZE });
-    const env = await prepareEnvironment(config);
-    const pids = (env.user as Partial<ExternalUserSimulator>).pids?.() ?? [];
-    const childBefore = pids.reduce((a, p) => a + processCpuMs(p), 0);
+    const childBefore = env === externalEnv ? pids.reduce((a, p) => a + processCpuMs(p), 0) : 0;
     const cpu = process.cpuUsage();
     const t = performance.now();
-    await runSimulation(config, { out, concurrency: 1, maxConsecutiveFailures: 0, environment: env });
+    await runSimulation(env.config, { out, concurrency: 1, maxConsecutiveFailures: 0, environment: env });
     const wallMs = performance.now() - t;
     const used = process.cpuUsage(cpu);
-    const childMs = pids.reduce((a, p) => a + processCpuMs(p), 0) - childBefore;
-    await env.user.dispose?.();
+    const childMs = env === externalEnv ? pids.reduce((a, p) => a + processCpuMs(p), 0) - childBefore : 0;
     const turns = turnsIn(out);
     return {
       msPerTurn: wallMs / turns,
@@ -124,38 +198,105 @@ export async function run(args: string[] = []): Promise<void> {
       wallMs,
     };
   };
-  const rows: { builtin: number; external: number; cpuB: number; cpuE: number; turnsB: number; turnsE: number }[] = [];
+  const outB = join(dir, 'builtin.jsonl');
+  const outE = join(dir, 'external.jsonl');
+  // The first run of each is the warm-up (the simulator process is new: its JIT compiles the user's
+  // code during that run, as SimLens' own did before); it is shown, not counted.
+  const coldB = await perTurn(builtinEnv, outB);
+  const coldE = await perTurn(externalEnv, outE);
+  const a = userSide(outB);
+  const b = userSide(outE);
+  const differ = a.filter((x, i) => x !== b[i]).length + Math.abs(a.length - b.length);
+  console.log(
+    `  warm-up (fresh simulator process): built-in ${coldB.msPerTurn.toFixed(4)} ms/turn, over stdio ${coldE.msPerTurn.toFixed(4)} ms/turn, overhead ${(coldE.msPerTurn - coldB.msPerTurn).toFixed(4)} ms/turn; CPU overhead ${(coldE.cpuPerTurn - coldB.cpuPerTurn).toFixed(4)}; ${coldB.turns} vs ${coldE.turns} turns, ${differ} of ${a.length} conversations differ in what the user says`,
+  );
+  if (differ > 0) throw new Error('the in-process and the protocol runs hold different conversations');
+  const rows: { builtin: number; external: number; cpuB: number; cpuE: number }[] = [];
   for (let r = 0; r < repeats; r++) {
-    const b = await perTurn('agenda');
-    const e = await perTurn(`exec:${process.execPath} ${self} --protocol-user`);
-    rows.push({
-      builtin: b.msPerTurn,
-      external: e.msPerTurn,
-      cpuB: b.cpuPerTurn,
-      cpuE: e.cpuPerTurn,
-      turnsB: b.turns,
-      turnsE: e.turns,
-    });
+    const bRun = await perTurn(builtinEnv, outB);
+    const eRun = await perTurn(externalEnv, outE);
+    rows.push({ builtin: bRun.msPerTurn, external: eRun.msPerTurn, cpuB: bRun.cpuPerTurn, cpuE: eRun.cpuPerTurn });
     console.log(
-      `  #${r + 1} (load ${loadavg()[0].toFixed(1)}): built-in ${b.msPerTurn.toFixed(4)} ms/turn (${b.turns} turns, ${(b.wallMs / 1000).toFixed(1)} s), over stdio ${e.msPerTurn.toFixed(4)} ms/turn (${e.turns} turns, ${(e.wallMs / 1000).toFixed(1)} s), overhead ${(e.msPerTurn - b.msPerTurn).toFixed(4)} ms/turn; CPU ${b.cpuPerTurn.toFixed(4)} vs ${e.cpuPerTurn.toFixed(4)} ms/turn, overhead ${(e.cpuPerTurn - b.cpuPerTurn).toFixed(4)}`,
+      `  #${r + 1} (load ${loadavg()[0].toFixed(1)}): built-in ${bRun.msPerTurn.toFixed(4)} ms/turn (${bRun.turns} turns, ${(bRun.wallMs / 1000).toFixed(1)} s), over stdio ${eRun.msPerTurn.toFixed(4)} ms/turn (${eRun.turns} turns, ${(eRun.wallMs / 1000).toFixed(1)} s), overhead ${(eRun.msPerTurn - bRun.msPerTurn).toFixed(4)} ms/turn; CPU ${bRun.cpuPerTurn.toFixed(4)} vs ${eRun.cpuPerTurn.toFixed(4)} ms/turn, overhead ${(eRun.cpuPerTurn - bRun.cpuPerTurn).toFixed(4)}`,
     );
   }
-  const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+  await externalEnv.user.dispose?.();
   const cpuOverhead = median(rows.map((r) => r.cpuE - r.cpuB));
-  rows.sort((a, b) => a.external - a.builtin - (b.external - b.builtin));
-  const mid = rows[rows.length >> 1];
-  // Bare round trip: request + framed answer + validation-free wait, 20,000 times.
-  const conn = new StdioConnection(`${process.execPath} ${self} --protocol-echo`);
-  await conn.request('initialize', {}, 30_000);
-  const trips = 20_000;
-  await conn.request('start', { session: 'w', seed: 1, index: 0 }, 10_000);
-  const t = performance.now();
-  for (let i = 0; i < trips; i++)
-    await conn.request('respond', { session: 'w', utterance: 'x', recommendations: [], acts: [] }, 10_000);
-  const rtt = (performance.now() - t) / trips;
-  await conn.close();
+  const overhead = median(rows.map((r) => r.external - r.builtin));
+
+  // Turn-sized round trips through an echo simulator, TypeScript and Python adapters: a recorded
+  // user turn of the median trace size, the recorded respond params in order.
+  const run = readRun(outE);
+  const recorded = run.flatMap((c) => c.turns.filter((t) => t.user_utterance !== undefined && t.trace));
+  const bySize = recorded.map((t) => ({ t, size: JSON.stringify(t.trace).length })).sort((x, y) => x.size - y.size);
+  const mid = bySize[bySize.length >> 1].t;
+  const turn: UserTurn = {
+    utterance: mid.user_utterance!,
+    acts: [String(mid.trace!.user_act ?? 'Disclose')],
+    trace: mid.trace,
+  };
+  const sent = new Set<string>();
+  const requests: RespondParams[] = run.flatMap((c) =>
+    c.turns
+      .filter((t) => t.assistant_utterance !== undefined)
+      .map((t) => ({
+        session: 'w',
+        utterance: t.assistant_utterance!,
+        recommendations: withItemRefs(t.recommendations ?? [], sent),
+        acts: t.annotations?.find((x) => x.speaker === 'assistant')?.acts ?? [],
+      })),
+  );
+  const trips = Math.min(20_000, Math.max(2_000, requests.length * 2));
+  const bare = await echoRoundTrip(
+    `${process.execPath} ${self} --protocol-echo`,
+    { utterance: 'ok', acts: ['Disclose'] },
+    [{ session: 'w', utterance: 'x', recommendations: [], acts: [] }],
+    trips,
+  );
+  const ts = await echoRoundTrip(`${process.execPath} ${self} --protocol-echo`, turn, requests, trips);
+  const echoPy = join(dirname(self), '..', 'bench', 'echo_user.py');
+  const py = await echoRoundTrip(`python3 ${echoPy}`, turn, requests, trips);
+  // CPU of the message work of one turn, in this process (median of 5 passes over the recorded
+  // turns): SimLens encodes the respond request and decodes and validates the answer; the adapter
+  // parses the request and writes the answer (JSON only: the rest of its work is in the round trip).
+  const answers = run.flatMap((c) =>
+    c.turns
+      .filter((t) => t.user_utterance !== undefined)
+      .map((t) => ({ utterance: t.user_utterance!, acts: [String(t.trace?.user_act ?? 'Disclose')], trace: t.trace })),
+  );
+  const answerFrames = answers.map((a, i) => encodeFrame({ jsonrpc: '2.0', id: i, result: a }));
+  const requestBodies = requests.map((p, i) => JSON.stringify({ jsonrpc: '2.0', id: i, method: 'respond', params: p }));
+  const cpuUs = (f: (i: number) => void, count: number): number => {
+    const passes: number[] = [];
+    for (let r = 0; r < 5; r++) {
+      const c = process.cpuUsage();
+      for (let i = 0; i < count; i++) f(i);
+      const u = process.cpuUsage(c);
+      passes.push((u.user + u.system) / count);
+    }
+    return median(passes);
+  };
+  const decoder = new FrameDecoder();
+  const parts = {
+    encode: cpuUs(
+      (i) => encodeFrame({ jsonrpc: '2.0', id: i, method: 'respond', params: requests[i] }),
+      requests.length,
+    ),
+    decode: cpuUs((i) => decoder.push(answerFrames[i]), answers.length),
+    validate: cpuUs((i) => UserTurnResult.safeParse(answers[i]), answers.length),
+    adapterJson: cpuUs((i) => {
+      JSON.parse(requestBodies[i % requestBodies.length]);
+      JSON.stringify({ jsonrpc: '2.0', id: i, result: answers[i] });
+    }, answers.length),
+  };
   rmSync(dir, { recursive: true, force: true });
   console.log(
-    `external simulator protocol: built-in ${mid.builtin.toFixed(4)} ms/turn, over stdio ${mid.external.toFixed(4)} ms/turn, overhead ${(mid.external - mid.builtin).toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); bare stdio round trip ${rtt.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`,
+    `  round trips (${trips}, no simulator work): bare ${bare.wallMs.toFixed(4)} ms (CPU ${bare.cpuMs.toFixed(4)}); turn-sized (trace ${JSON.stringify(turn.trace).length} B, respond ${Math.round(requests.reduce((s, p) => s + JSON.stringify(p).length, 0) / requests.length)} B mean): TypeScript adapter ${ts.wallMs.toFixed(4)} ms (CPU ${ts.cpuMs.toFixed(4)}), Python adapter ${py.wallMs.toFixed(4)} ms (CPU ${py.cpuMs.toFixed(4)})`,
+  );
+  console.log(
+    `  message work of a turn (CPU, us): SimLens encode ${parts.encode.toFixed(1)}, decode ${parts.decode.toFixed(1)}, validate ${parts.validate.toFixed(1)}; adapter JSON parse + stringify ${parts.adapterJson.toFixed(1)}; start-up of a simulator process (warm-up run minus the counted overhead, over ${coldE.turns} turns): ${((coldE.msPerTurn - coldB.msPerTurn - overhead) * coldE.turns).toFixed(0)} ms wall, ${((coldE.cpuPerTurn - coldB.cpuPerTurn - cpuOverhead) * coldE.turns).toFixed(0)} ms CPU`,
+  );
+  console.log(
+    `external simulator protocol: built-in ${median(rows.map((r) => r.builtin)).toFixed(4)} ms/turn, over stdio ${median(rows.map((r) => r.external)).toFixed(4)} ms/turn, overhead ${overhead.toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); round trip bare ${bare.wallMs.toFixed(4)} ms, turn-sized TypeScript ${ts.wallMs.toFixed(4)} ms, Python ${py.wallMs.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`,
   );
 }

@@ -125,45 +125,52 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
     out.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`);
   };
 
-  // Messages are handled one at a time, in order (a session's turns never overtake each other).
-  let queue = Promise.resolve();
+  const answer = async (message: { id?: unknown; method?: unknown; params?: unknown }) => {
+    const hasId = message.id !== undefined;
+    try {
+      const result = await call(String(message.method), (message.params ?? {}) as Record<string, unknown>);
+      if (hasId) write({ jsonrpc: '2.0', id: message.id, result: result ?? null });
+    } catch (e) {
+      console.error(e);
+      if (hasId)
+        write({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: {
+            code: e instanceof RpcError ? e.code : -32000,
+            message: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+          },
+        });
+    }
+  };
+
+  // Messages are handled one at a time, in order (a session's turns never overtake each other): a
+  // message that arrives while another is being answered waits for it; otherwise it is answered at once.
+  let queue: Promise<void> | undefined;
   const handle = (message: { id?: unknown; method?: unknown; params?: unknown }) => {
-    queue = queue.then(async () => {
-      const hasId = message.id !== undefined;
-      try {
-        const result = await call(String(message.method), (message.params ?? {}) as Record<string, unknown>);
-        if (hasId) write({ jsonrpc: '2.0', id: message.id, result: result ?? null });
-      } catch (e) {
-        console.error(e);
-        if (hasId)
-          write({
-            jsonrpc: '2.0',
-            id: message.id,
-            error: {
-              code: e instanceof RpcError ? e.code : -32000,
-              message: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
-            },
-          });
-      }
+    const next: Promise<void> = queue ? queue.then(() => answer(message)) : answer(message);
+    queue = next;
+    void next.then(() => {
+      if (queue === next) queue = undefined;
     });
   };
 
-  let buffer = Buffer.alloc(0);
+  let buffer: Buffer = Buffer.alloc(0);
   process.stdin.on('data', (chunk: Buffer) => {
-    buffer = Buffer.concat([buffer, chunk]);
+    buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
     for (;;) {
       const end = buffer.indexOf('\r\n\r\n');
       if (end < 0) return;
-      const m = /content-length:\s*(\d+)/i.exec(buffer.subarray(0, end).toString('ascii'));
+      const m = /content-length:\s*(\d+)/i.exec(buffer.toString('latin1', 0, end));
       if (!m) throw new Error('a message header without Content-Length');
       const length = Number(m[1]);
       if (buffer.length < end + 4 + length) return;
-      const body = buffer.subarray(end + 4, end + 4 + length).toString('utf8');
+      const body = buffer.toString('utf8', end + 4, end + 4 + length);
       buffer = buffer.subarray(end + 4 + length);
       handle(JSON.parse(body));
     }
   });
-  process.stdin.on('end', () => void queue.then(() => process.exit(0)));
+  process.stdin.on('end', () => void (queue ?? Promise.resolve()).then(() => process.exit(0)));
   // SimLens killed outright: leave as soon as we are handed to another parent.
   const parent = process.ppid;
   setInterval(() => {

@@ -10,7 +10,12 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { FrameDecoder, FramingError, encodeFrame } from '../../../src/core/sim/users/external/framing';
+import {
+  FrameDecoder,
+  FramingError,
+  MAX_MESSAGE_BYTES,
+  encodeFrame,
+} from '../../../src/core/sim/users/external/framing';
 import {
   protocolJsonSchema,
   protocolVersion,
@@ -18,7 +23,7 @@ import {
   InitializeResult,
   RespondParams,
 } from '../../../src/core/sim/users/external/protocol';
-import { liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
+import { StdioConnection, liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
 import { ExternalUserSimulator, withItemRefs } from '../../../src/core/sim/users/external/simulator';
 import { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } from '../../../src/core/sim/users/external/settings';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
@@ -107,6 +112,52 @@ describe('framing (LSP base protocol)', () => {
     }
     // A prefix of a header is not garbage yet.
     assert.deepEqual(new FrameDecoder().push(Buffer.from('Content-Le')), []);
+  });
+
+  test('the usual header and every other spelling read alike, split anywhere; limits hold on both paths', () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 7, result: { utterance: 'héllo', acts: ['Disclose'] } });
+    const n = Buffer.byteLength(body);
+    const spellings = [
+      `Content-Length: ${n}\r\n\r\n`, // what vscode-jsonrpc and the adapters write (read straight from the bytes)
+      `content-length: ${n}\r\n\r\n`,
+      `Content-Length:${n}\r\n\r\n`,
+      `Content-Length:  ${n} \r\n\r\n`,
+      `Content-Length: ${n}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n`,
+      `Content-Type: application/json\r\nContent-Length: ${n}\r\n\r\n`,
+      `Content-Length: ${'0'.repeat(20)}${n}\r\n\r\n`, // more digits than the direct reader takes
+    ];
+    const want = [JSON.parse(body), JSON.parse(body)];
+    for (const header of spellings) {
+      const bytes = Buffer.concat([Buffer.from(header + body), Buffer.from(header + body)]);
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const d = new FrameDecoder();
+        assert.deepEqual(
+          [...d.push(bytes.subarray(0, cut)), ...d.push(bytes.subarray(cut))],
+          want,
+          `${header} cut ${cut}`,
+        );
+      }
+      // byte by byte
+      const d = new FrameDecoder();
+      const got: unknown[] = [];
+      for (let i = 0; i < bytes.length; i++) got.push(...d.push(bytes.subarray(i, i + 1)));
+      assert.deepEqual(got, want, header);
+    }
+    for (const header of [
+      `Content-Length: ${MAX_MESSAGE_BYTES + 1}\r\n\r\n`,
+      `content-length: ${MAX_MESSAGE_BYTES + 1}\r\n\r\n`,
+    ])
+      assert.throws(() => new FrameDecoder().push(Buffer.from(header)), /is larger than/, header);
+    // A body that is not JSON after the usual header; garbage after a good message.
+    assert.throws(
+      () => new FrameDecoder().push(Buffer.from('Content-Length: 3\r\n\r\n{x}')),
+      /message body is not JSON: .*\{x\}|not JSON/,
+    );
+    const d = new FrameDecoder();
+    assert.throws(
+      () => d.push(Buffer.from(`Content-Length: ${n}\r\n\r\n${body}print("debug")\n`)),
+      (e: unknown) => e instanceof FramingError && /not a protocol message on stdout.*print/.test(e.message),
+    );
   });
 
   test('simple commands start without a shell; anything else goes to the shell', () => {
@@ -682,6 +733,54 @@ describe('forks of external runs', () => {
     };
     assert.deepEqual(manifest.fork.methods, ['restore', 'restore', 'restore']);
     assert.deepEqual(liveSimulatorPids(), []);
+  });
+
+  test('one process, many sessions, an async user: every answer in request order, each session in its own order', async () => {
+    const user = path.join(dir, 'ordered-user.ts');
+    writeFileSync(
+      user,
+      `import { serve } from ${JSON.stringify(path.join(root, 'examples/ts/simlensAdapter.ts'))};
+serve(() => {
+  let n = 0;
+  let id = '';
+  return {
+    start: (p) => { id = p.session; return { utterance: id + ':0', acts: ['Disclose'] }; },
+    // Answers after a random delay: a later message must still wait for the earlier one.
+    respond: async () => { const k = ++n; await new Promise((r) => setTimeout(r, Math.random() * 3)); return { utterance: id + ':' + k, acts: ['Disclose'] }; },
+  };
+}, { name: 'ordered', sessions: true });
+`,
+    );
+    const conn = new StdioConnection(`${process.execPath} --import tsx ${user}`, { cwd: root });
+    try {
+      await conn.request('initialize', {}, 30_000);
+      const sessions = ['a', 'b', 'c', 'd'];
+      for (const s of sessions) await conn.request('start', { session: s, seed: 1, index: 0 }, 10_000);
+      const resolved: number[] = [];
+      const answers: Promise<unknown>[] = [];
+      for (let i = 0; i < 200; i++) {
+        const session = sessions[i % 4];
+        answers.push(
+          conn.request('respond', { session, utterance: 'x', recommendations: [], acts: [] }, 30_000).then((r) => {
+            resolved.push(i);
+            return (r as { utterance: string }).utterance;
+          }),
+        );
+        // Some requests leave together in one chunk, some alone.
+        if (i % 7 === 0) await new Promise((r) => setImmediate(r));
+      }
+      const got = await Promise.all(answers);
+      assert.deepEqual(
+        got,
+        got.map((_, i) => `${sessions[i % 4]}:${Math.floor(i / 4) + 1}`),
+      );
+      assert.deepEqual(
+        resolved,
+        resolved.map((_, i) => i),
+      );
+    } finally {
+      await conn.close();
+    }
   });
 
   test('TypeScript example (no restore): replayed with the same seed up to the turn', async () => {
