@@ -62,11 +62,11 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
 
   /**
    * An utterance from `make` (which draws its words from the session's Rng) that this session has
-   * not said before: up to 8 draws, then the last one even if said (a turn always has words).
+   * not said before: up to 32 draws, then the last one even if said (a turn always has words).
    */
   protected fresh(make: () => string): string {
     let text = make();
-    for (let i = 0; i < 7 && this.said.has(text); i++) text = make();
+    for (let i = 0; i < 31 && this.said.has(text); i++) text = make();
     this.said.add(text);
     return text;
   }

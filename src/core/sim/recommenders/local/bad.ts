@@ -307,10 +307,10 @@ const REASK: Record<string, ((v: string) => string)[]> = {
 
 /** A carousel without a definite recommendation (recommend); `w` = the short wanted noun phrase. */
 const HEDGED_LEADS: readonly string[] = [
-  '{Some|A few} $w came up{; some might be close| - maybe close|}.',
-  'I pulled up {some|a few} $w{, hard to say which is best|}.',
-  '{Maybe|Perhaps} these $w{, maybe not|? Or not quite|}.',
-  'Plenty of $w around{, in no particular order|}.',
+  '{Some|A few} $w came up{; some might be close|||}.',
+  'I pulled up {some|a few} $w{, hard to say which is best||}.',
+  '{Maybe|Perhaps} these $w{, maybe not|, or not quite|}.',
+  'Plenty of $w around{, in no particular order||}.',
   '{Here|There} you go, $w{ of sorts|, more or less|}.',
 ];
 
@@ -396,7 +396,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     const override = misread ? new Map([[misread.slot, misread.heard]]) : undefined;
     if (misread) {
       const heard = misread.heard;
-      parts.push(() => expandOne(rng, MISREAD_ACKS, { h: heard, w: shortWanted(state, override) }));
+      parts.push(() => expandOne(rng, MISREAD_ACKS, { h: heard, w: shortWanted(state, override, misread.slot) }));
     } else if (parsed.intents.has('greet') && this.turn === 1) {
       parts.push(() => expand(rng, '{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!'));
       acts.push('greet_acknowledge');

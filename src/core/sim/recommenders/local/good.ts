@@ -346,7 +346,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       state.asked.add(followUp);
       acts.push('elicit_preference');
     }
-    const closes = !asks && !parsed.intents.has('question') && rng.chance(0.35);
+    const closes = !asks && !parsed.intents.has('question') && rng.chance(0.25);
     const frames = rejecting ? GOOD_FRAMES.rejected : wantsMore ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
     const text = this.fresh(() => {
       const vars = { t: items[0].title, why: this.why(items[0]), noun: shortWanted(state), n: String(items.length) };
@@ -493,7 +493,11 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       if (v === undefined || !values.includes(v) || slot === 'type' || slot === 'brand') continue;
       matched.push(matchedValue(rng, slot, v));
     }
-    const feature = item.features.length ? item.features[rng.int(item.features.length)] : undefined;
+    // the features before the style and occasion words that close an item's feature list
+    const style = item.attributes.style?.toLowerCase();
+    const styleAt = style === undefined ? -1 : item.features.findIndex((f) => f.toLowerCase() === style);
+    const usable = styleAt >= 0 ? styleAt : item.features.length;
+    const feature = usable ? item.features[rng.int(usable)] : undefined;
     let why = matched.length ? listWords(matched) : rng.pick(GOOD_FRAMES.loose);
     const extra = rng.int(4);
     if (extra === 0 && feature) why += `, with ${feature.toLowerCase()}`;

@@ -209,7 +209,7 @@ export function expandOne(rng: Rng, frames: readonly string[], vars: FrameVars =
  * most two adjectives) and the type or category noun, e.g. "black leather boots" ->
  * "black ankle boots". Occasion, price and brand are left to the explanation.
  */
-export function shortWanted(state: PreferenceState, override?: ReadonlyMap<string, string>): string {
+export function shortWanted(state: PreferenceState, override?: ReadonlyMap<string, string>, also?: string): string {
   const get = (slot: string) => override?.get(slot) ?? state.value(slot);
   const adjs: string[] = [];
   for (const slot of ['colour', 'material']) {
@@ -219,7 +219,15 @@ export function shortWanted(state: PreferenceState, override?: ReadonlyMap<strin
   const type = get('type');
   const noun = type !== undefined ? pluralNoun(type) : categoryNoun(state.category);
   if (type && adjs.length && type.startsWith(adjs[adjs.length - 1])) adjs.pop();
-  return [...adjs, noun].join(' ');
+  const phrase = [...adjs, noun].join(' ');
+  // `also`: a slot whose value must be said as well (the bad agent echoes what it misheard)
+  const v = also === undefined ? undefined : get(also);
+  if (v === undefined || also === 'colour' || also === 'material' || also === 'type') return phrase;
+  if (also === 'style' || (also === 'gender' && v === 'unisex')) return `${v} ${phrase}`;
+  if (also === 'gender') return `${phrase} for ${v}`;
+  if (also === 'occasion') return `${phrase} ${occasionPhrase(v)}`;
+  if (also === 'price_band') return `${phrase} ${bandPhrase(v)}`;
+  return `${phrase} from ${v}`;
 }
 
 /** A wanted value an item has, said in one of several ways ("made for work", "good for work"). */
@@ -262,7 +270,7 @@ export const GOOD_FRAMES = {
   ],
   /** A new carousel after a rejection (recommend + explain_recommendation). */
   rejected: [
-    "{No problem|Fair enough|Understood|Okay|Sorry about those|Got it}{,|.} {here are others|I've set those aside|let's try others|here is a fresh set|swapping them out}. {The $t is|Try the $t:|Maybe the $t,} $why.",
+    "{No problem|Fair enough|Understood|Okay|Sorry about those|Got it}, {here are others|I've set those aside|let's try others|here is a fresh set|swapping them out}. {The $t is|Try the $t:|Maybe the $t,} $why.",
     "{Noted|Understood|Right}, {those are out|no more of those|I've put those aside}. The $t {could suit|might do}: $why.",
     '{Sorry they missed|Sorry, not right then}. {How about|Perhaps|Maybe} the $t instead: $why.',
   ],
@@ -288,7 +296,7 @@ export const GOOD_FRAMES = {
   /** The user accepted (greet_acknowledge), item `t`, its noun `type`, optional price `p`. */
   accept: [
     '{Great choice|Excellent pick|Lovely choice|Good call}! {The $t is a lovely pick|The $t will serve you well|You will enjoy the $t}.',
-    '{Great choice|Excellent|Wonderful}: {enjoy your new $type|the $t is yours whenever you are ready}!',
+    '{Great choice|Excellent|Wonderful}: {enjoy your new $type, the $t|the $t is yours whenever you are ready}!',
     '{Great choice|Nice one}! {You can add the $t to your cart now|The $t is ready for checkout}.',
   ],
   acceptPrice: ['{Great choice|Good pick}! The $t is $p{, a sound buy|}. {Happy shopping|Enjoy}!'],
@@ -324,15 +332,15 @@ export const GOOD_FRAMES = {
   again: ['{Sorry for the confusion|Let me rephrase|Sorry, I was unclear}. These are $noun.'],
   /** More like the liked item `t` (recommend + elicit_preference). */
   similar: [
-    '{Glad you like|Good pick:|Nice, you like} the $t. {Here are some similar ones|I added a few like it|More in that vein are up}. {Is it the one?|Want to go with it?|Shall I keep going?}',
-    'The $t is a nice pick{| indeed}. {I added similar options|Similar ones are next to it}; {would you like to go with it?|is it the one?}',
+    '{Glad you like|Good pick:|Nice, you like} the $t. {Here are a few more in that spirit|More in that vein are up|I added some close to it}. {Is it the one, or shall I keep looking?|Want to go with it, or keep looking?|Is it the one?}',
+    'The $t is a nice pick{| indeed}. {I added a few more in that vein|Some close ones are beside it}; {would you like to go with it?|is it the one, or shall I keep looking?}',
   ],
   /** Nothing found for `w`; `slot` to change (cannot_help + elicit_preference): proposes a change. */
   none: [
-    "{I couldn't find any|There are no|Nothing matches:} $w{.| here.} {Would you be open to a different $slot?|Open to another $slot?|Could we try a different $slot?}",
+    "{I couldn't find any|There are no|Nothing matches:|No luck with|I have no|We're out of} $w{.| here.| right now.| in stock.} {Would you be open to a different $slot?|Open to another $slot?|Could we try a different $slot?|Maybe a different $slot?|Would another $slot do?|Flexible on the $slot?}",
   ],
   noneAtAll: [
-    "{I couldn't find anything matching that|Nothing matches that yet|That search came up empty}. {Could you tell me more?|Can you say a bit more?|What else can you tell me?}",
+    "{I couldn't find anything matching that|Nothing matches that yet|That search came up empty|No luck with that one|I drew a blank there}. {Could you tell me more?|Can you say a bit more?|What else can you tell me?|Any other detail?|Tell me a little more?}",
   ],
   /** A comparison's verdict: `cheap` is the better deal, `dear` pricier (`dearer` its adjective). */
   verdict: [
