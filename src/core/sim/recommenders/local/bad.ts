@@ -307,11 +307,12 @@ const REASK: Record<string, ((v: string) => string)[]> = {
 
 /** A carousel without a definite recommendation (recommend); `w` = the short wanted noun phrase. */
 const HEDGED_LEADS: readonly string[] = [
-  '{Some|A few} $w came up{; some might be close|||}.',
-  'I pulled up {some|a few} $w{, hard to say which is best||}.',
-  '{Maybe|Perhaps} these $w{, maybe not|, or not quite|}.',
-  'Plenty of $w around{, in no particular order||}.',
-  '{Here|There} you go, $w{ of sorts|, more or less|}.',
+  '{Some|A few|Assorted|Random} $w {came up|turned up|popped up|surfaced}{; some might be close||||}.',
+  'I pulled up {some|a few|various} $w{, hard to say which is best|||}.',
+  '{Maybe|Perhaps|Possibly} these $w{, maybe not|, or not quite||}.',
+  '{Plenty of|Loads of|Heaps of|Tons of} $w {around|about|out there}.',
+  '{Here|There} you go, $w{ of sorts|, more or less||}.',
+  '{Whatever|Anyway}, $w. {Who knows.|Hard to say.|Could be fine.}',
 ];
 
 /** A hedge instead of a confirmation when the user accepts `t`. */

@@ -253,13 +253,13 @@ export function matchedValue(rng: Rng, slot: string, value: string): string {
 export const GOOD_FRAMES = {
   /** A new carousel and why its top item (recommend + explain_recommendation). */
   recommend: [
-    "{I'd suggest|I'd go for|I'd start with|I recommend|My pick is|First choice:|Top of the list is} the $t{: |, which is |, }$why.",
-    'The $t {looks right|fits the bill|stands out|is a strong match|ticks the boxes|could work nicely|leads the list}{: | - it is |, being }$why.',
-    '{Have a look at|Take a look at|Check out|Try} the $t. {It is|You get something|That one is} $why.',
-    "{Here are|I found|I've pulled up|There are} {some|a few|$n} $noun. The $t is $why.",
-    '{Here are|Some|A few} $noun {for you|to browse|you may like}. {Start with|Try|Consider} the $t: $why.',
-    '{First up|Up first|Leading the set}: the $t, $why.',
-    '$^noun, {coming up|on screen now|right here}. {The $t is|Best of them, the $t:|The $t stands out:} $why.',
+    "{I'd suggest|I'd go for|I'd start with|I recommend|My pick is|First choice:|Top of the list is|I'm keen on|My favourite here is|Front-runner:|Strongest option:|I'd point you to} the $t{: |, which is |, }$why.",
+    'The $t {looks right|fits the bill|stands out|is a strong match|ticks the boxes|could work nicely|leads the list|is promising|deserves a glance|feels right|suits the brief|shines}{: | - it is |, being }$why.',
+    '{Have a look at|Take a look at|Check out|Try|Peek at|Glance at|Consider|Browse} the $t. {It is|You get something|That one is|This pick is} $why.',
+    "{Here are|I found|I've pulled up|There are|I've gathered|I dug up|I rounded up} {some|a few|$n|several} $noun. The $t is $why.",
+    '{Here are|Some|A few|A handful of|Several} $noun {for you|to browse|you may like|worth seeing|that match}. {Start with|Try|Consider|Begin with|Eye} the $t: $why.',
+    '{First up|Up first|Leading the set|Headlining|Pick of the bunch|Best bet}: the $t, $why.',
+    '$^noun, {coming up|on screen now|right here|lined up|ready for you|all set}. {The $t is|Best of them, the $t:|The $t stands out:|Favourite: the $t,} $why.',
   ],
   /** The next page (recommend + explain_recommendation). */
   more: [
@@ -275,7 +275,20 @@ export const GOOD_FRAMES = {
     '{Sorry they missed|Sorry, not right then}. {How about|Perhaps|Maybe} the $t instead: $why.',
   ],
   /** Why the top item, when nothing the user wanted is among its values. */
-  loose: ['a close match', 'a strong candidate', 'worth a look', 'a solid option', 'the nearest fit', 'well reviewed'],
+  loose: [
+    'a close match',
+    'a strong candidate',
+    'worth a look',
+    'a solid option',
+    'the nearest fit',
+    'well reviewed',
+    'a popular one',
+    'a dependable choice',
+    'a safe bet',
+    'near enough',
+    'a crowd-pleaser',
+    'a sensible pick',
+  ],
   /** Some items differ in a relaxed hard filter. */
   relaxed: [
     "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}, so {some|a few} {differ|vary} in $slots.",
