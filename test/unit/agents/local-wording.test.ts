@@ -76,7 +76,7 @@ describe('local recommender wording', () => {
       }
   });
 
-  test('no verbatim repeat of an agent utterance inside a conversation, for either agent and user kind', async () => {
+  test('no verbatim repeat of an agent utterance inside a conversation and no counted mass noun, for either agent and user kind', async () => {
     let turns = 0;
     for (const agent of ['local-good', 'local-bad'] as const)
       for (const user of [
@@ -93,6 +93,13 @@ describe('local recommender wording', () => {
             const text = t.assistant_utterance;
             if (!text) continue;
             assert.ok(!said.has(text), `${agent} vs ${user.user}, conversation ${i}: "${text}" said twice`);
+            // agreement: a mass noun is not counted, "a"/"an" agree with a fixed word
+            assert.doesNotMatch(
+              text,
+              /\b(?:a few|several|many|\d+) (?:outerwear|activewear|footwear)\b(?! pieces)/i,
+              text,
+            );
+            assert.doesNotMatch(text, /\b(?:a [aeio]\w|an [bcdfgjklmnpqrstvwxz]\w)/i, text);
             said.add(text);
             turns++;
           }

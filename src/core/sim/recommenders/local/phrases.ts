@@ -217,7 +217,9 @@ export function shortWanted(state: PreferenceState, override?: ReadonlyMap<strin
     if (v !== undefined) adjs.push(v);
   }
   const type = get('type');
-  const noun = type !== undefined ? pluralNoun(type) : categoryNoun(state.category);
+  let noun = type !== undefined ? pluralNoun(type) : categoryNoun(state.category);
+  // mass nouns are not counted ("a few outerwear"): the frames say "some", "a few", "12 ..."
+  if (MASS_NOUN.test(noun)) noun = `${noun} pieces`;
   if (type && adjs.length && type.startsWith(adjs[adjs.length - 1])) adjs.pop();
   const phrase = [...adjs, noun].join(' ');
   // `also`: a slot whose value must be said as well (the bad agent echoes what it misheard)
@@ -229,6 +231,8 @@ export function shortWanted(state: PreferenceState, override?: ReadonlyMap<strin
   if (also === 'price_band') return `${phrase} ${bandPhrase(v)}`;
   return `${phrase} from ${v}`;
 }
+
+const MASS_NOUN = /(?:wear|clothing)$/;
 
 /** A wanted value an item has, said in one of several ways ("made for work", "good for work"). */
 export function matchedValue(rng: Rng, slot: string, value: string): string {
