@@ -490,6 +490,7 @@ export async function run(args: string[]): Promise<void> {
     ...recommenderTable(humanAgent, cells, iard.agent.length, agentSampleTokens),
   ].join('\n');
   console.log('\n' + humanRows.join('\n'));
+  console.log('\n' + recommenderTable(humanAgent, cells, iard.agent.length, agentSampleTokens).join('\n'));
   if (!args.includes('--no-results') && !only)
     console.log(`wrote ${updateResultsSection('Language and repetition (issue 21, classes 10-14)', body)}`);
 }

@@ -22,7 +22,6 @@
  */
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
-import type { Rng } from '../../../random';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
@@ -618,11 +617,6 @@ export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemRefer
 /** A slot name as a word ("price_band" -> "price range"). */
 export function slotWord(slot: string): string {
   return slot === 'price_band' ? 'price range' : slot === 'type' ? 'type' : slot.replace(/_/g, ' ');
-}
-
-/** Builds only the chosen variant (the others would be wasted string work on every turn). */
-export function oneOf(rng: Rng, variants: readonly (() => string)[]): string {
-  return variants[rng.int(variants.length)]();
 }
 
 /**

@@ -64,7 +64,7 @@ export function occasionPhrase(occasion: string): string {
 }
 
 /** "on a budget", "in the mid-range"... */
-export function bandPhrase(band: string): string {
+function bandPhrase(band: string): string {
   return BAND_PHRASE[band] ?? `in the ${band} range`;
 }
 
@@ -177,7 +177,7 @@ function parseFrame(src: string): FramePart[] {
 }
 
 /** The variables of a frame: a missing one is a programming error (thrown). */
-export type FrameVars = Readonly<Record<string, string | undefined>>;
+type FrameVars = Readonly<Record<string, string | undefined>>;
 
 /** One utterance from a frame: every choice point drawn from `rng`, every `$name` from `vars`. */
 export function expand(rng: Rng, frame: string, vars: FrameVars = {}): string {
