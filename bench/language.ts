@@ -123,6 +123,8 @@ export interface LanguageFigures {
   forms: number;
   ttrAll: number;
   ttrAt: number;
+  /** Distinct forms among the first `sampleUtterances` utterances (like for like with a corpus). */
+  formsAt: number;
   wordsPerUtterance: number;
 }
 
@@ -130,6 +132,7 @@ export function languageFigures(
   utterances: readonly string[],
   forms: readonly string[],
   sampleTokens: number,
+  sampleUtterances = utterances.length,
 ): LanguageFigures {
   const all: string[] = [];
   for (const u of utterances) all.push(...tokens(u));
@@ -140,6 +143,7 @@ export function languageFigures(
     forms: new Set(forms).size,
     ttrAll: ttr(all),
     ttrAt: ttr(all.slice(0, sampleTokens)),
+    formsAt: new Set(forms.slice(0, sampleUtterances)).size,
     wordsPerUtterance: utterances.length ? all.length / utterances.length : 0,
   };
 }
@@ -215,6 +219,8 @@ export interface CellFigures {
   nearRepeats: number;
   agentTurns: number;
   agentNearRepeats: number;
+  /** Agent utterances equal, character for character, to an earlier one of the conversation. */
+  agentRepeats: number;
   userSlips: number;
   agentSlips: number;
   slipExamples: string[];
@@ -237,11 +243,13 @@ export function measureCell(
   agentSampleTokens: number,
   seconds: number,
   types: { singular: string[]; plural: string[] } = { singular: [], plural: [] },
+  agentSampleUtterances?: number,
 ): CellFigures {
   const f = {
     nearRepeats: 0,
     agentTurns: 0,
     agentNearRepeats: 0,
+    agentRepeats: 0,
     userSlips: 0,
     agentSlips: 0,
     slipExamples: [] as string[],
@@ -284,6 +292,7 @@ export function measureCell(
       }
     const earlierUser: { act: string; said: string; toks: Set<string> }[] = [];
     const earlierAgent: Set<string>[] = [];
+    const agentSaid = new Set<string>();
     let previousTop3: string[] | undefined;
     let previousCarousel: string[] = [];
     for (let i = 0; i < c.turns.length; i++) {
@@ -364,6 +373,8 @@ export function measureCell(
         const toks = new Set(tokens(t.assistant_utterance));
         if (earlierAgent.some((e) => jaccard(e, toks) >= NEAR_REPEAT)) f.agentNearRepeats++;
         earlierAgent.push(toks);
+        if (agentSaid.has(t.assistant_utterance)) f.agentRepeats++;
+        agentSaid.add(t.assistant_utterance);
         const slips = grammarSlips(t.assistant_utterance, types.singular, types.plural);
         if (slips.length) {
           f.agentSlips++;
@@ -401,7 +412,7 @@ export function measureCell(
     actSequences: sequences.size,
     topSequenceShare: convs.length ? top / convs.length : 0,
     user: languageFigures(userTexts, userForms, sampleTokens),
-    agent: languageFigures(agentTexts, agentForms, agentSampleTokens),
+    agent: languageFigures(agentTexts, agentForms, agentSampleTokens, agentSampleUtterances),
     turnsPerSecond: seconds > 0 ? turnsTotal / seconds : 0,
   };
 }
@@ -416,6 +427,7 @@ export async function run(args: string[]): Promise<void> {
   const sampleTokens = iard.user.reduce((s, u) => s + tokens(u).length, 0);
   const agentSampleTokens = iard.agent.reduce((s, u) => s + tokens(u).length, 0);
   const humanRows: string[] = [];
+  const humanAgent: { name: string; figures: LanguageFigures }[] = [];
   for (const h of human) {
     const u = languageFigures(
       h.user,
@@ -426,7 +438,9 @@ export async function run(args: string[]): Promise<void> {
       h.agent,
       h.agent.map((x) => delexHuman.form(x, [])),
       agentSampleTokens,
+      iard.agent.length,
     );
+    humanAgent.push({ name: h.name, figures: a });
     humanRows.push(
       `| ${h.name} | ${u.utterances} | ${u.forms} | ${u.ttrAt.toFixed(3)} | ${u.ttrAll.toFixed(3)} | ${u.wordsPerUtterance.toFixed(1)} | ${a.utterances} | ${a.ttrAt.toFixed(3)} | ${a.wordsPerUtterance.toFixed(1)} |`,
     );
@@ -445,7 +459,7 @@ export async function run(args: string[]): Promise<void> {
     const t0 = performance.now();
     for (let i = 0; i < n; i++) convs.push((await simulateConversation(env, i)).conversation);
     const seconds = (performance.now() - t0) / 1000;
-    const cell = measureCell(name, convs, delex, sampleTokens, agentSampleTokens, seconds, types);
+    const cell = measureCell(name, convs, delex, sampleTokens, agentSampleTokens, seconds, types, iard.agent.length);
     cells.push(cell);
     console.log(
       `${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w; near-repeats ${perMille(cell.nearRepeats, cell.userTurns)}/1000 user, ${perMille(cell.agentNearRepeats, cell.agentTurns)}/1000 agent; slips ${cell.userSlips} user, ${cell.agentSlips} agent; ${Math.round(cell.turnsPerSecond)} turns/s`,
@@ -472,8 +486,39 @@ export async function run(args: string[]): Promise<void> {
     '| configuration | conv. with a verbatim repeat | user turns repeating | most repeats | Like of a rejected value | target in top 3, not taken | carousel top 3 repeated (all) | searched carousel top 3 repeated | rejected item shown again | user forms | user TTR@N | user words/utt. | act sequences (most common) | agent TTR@N | agent words/utt. | user near-repeats /1,000 turns | agent near-repeats /1,000 turns | ungrammatical fills (user / agent utt.) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    ...recommenderTable(humanAgent, cells, iard.agent.length, agentSampleTokens),
   ].join('\n');
   console.log('\n' + humanRows.join('\n'));
+  console.log('\n' + recommenderTable(humanAgent, cells, iard.agent.length, agentSampleTokens).join('\n'));
   if (!args.includes('--no-results') && !only)
     console.log(`wrote ${updateResultsSection('Language and repetition (issue 21, classes 10-14)', body)}`);
+}
+
+/**
+ * The recommender side of item 3 (issue 21): per configuration, the local agent's distinct
+ * delexicalised forms among its first K utterances (K = the IARD gold corpus's agent utterance
+ * count), its TTR at N tokens and words per utterance, each beside its ratio to IARD's human
+ * recommenders (the aim: between 0.7 and 1/0.7), and its verbatim and near repeats.
+ */
+function recommenderTable(
+  human: readonly { name: string; figures: LanguageFigures }[],
+  cells: readonly CellFigures[],
+  k: number,
+  n: number,
+): string[] {
+  const ref = human[0].figures;
+  const ratio = (x: number, h: number) => (h ? (x / h).toFixed(2) : '-');
+  const row = (name: string, f: LanguageFigures, rest: string) =>
+    `| ${name} | ${f.utterances} | ${f.formsAt} (${ratio(f.formsAt, ref.formsAt)}) | ${f.ttrAt.toFixed(3)} (${ratio(f.ttrAt, ref.ttrAt)}) | ${f.wordsPerUtterance.toFixed(1)} (${ratio(f.wordsPerUtterance, ref.wordsPerUtterance)}) | ${rest}`;
+  return [
+    `Recommender utterances (item 3, recommender side): distinct delexicalised forms among the first K = ${k} agent utterances, TTR at N = ${n} tokens, words per utterance; in brackets the ratio to ${human[0].name}'s human recommenders (aim: 0.70-1.43).`,
+    '',
+    '| recommender utterances of | agent utt. | forms@K (ratio) | TTR@N (ratio) | words/utt. (ratio) | verbatim repeats in a conversation | near-repeats /1,000 | ungrammatical |',
+    '|---|---|---|---|---|---|---|---|',
+    ...human.map((h) => row(h.name, h.figures, '- | - | - |')),
+    ...cells.map((c) =>
+      row(c.name, c.agent, `${c.agentRepeats} | ${perMille(c.agentNearRepeats, c.agentTurns)} | ${c.agentSlips} |`),
+    ),
+  ];
 }

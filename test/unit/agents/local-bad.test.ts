@@ -111,9 +111,14 @@ describe('local-bad', () => {
 
   test('adds trivia and tangents, re-asks answered questions', () => {
     const all = runs.flatMap((r) => r.responses);
-    const trivia = all.filter((r) => /fun fact|did you know/i.test(r.utterance)).length;
-    assert.ok(trivia / all.length > 0.25, `trivia in ${trivia} of ${all.length} turns`);
-    for (const r of all) if (/fun fact|did you know/i.test(r.utterance)) assert.ok(r.acts!.includes('chit_chat'));
+    const turns = runs.flatMap((r) => r.behaviours.map((b, i) => ({ b, response: r.responses[i] })));
+    const trivia = turns.filter((t) => t.b.includes('trivia'));
+    assert.ok(trivia.length / all.length > 0.25, `trivia in ${trivia.length} of ${all.length} turns`);
+    // the fact is said (a sentence of its own) and reported as chit-chat
+    for (const t of trivia) {
+      assert.ok(t.response.acts!.includes('chit_chat'));
+      assert.ok(t.response.utterance.split(/(?<=[.!?])\s+/).length >= 2, t.response.utterance);
+    }
     const reasks = runs.flatMap((r) => r.behaviours).filter((b) => b.includes('reask')).length;
     assert.ok(reasks > 20);
     for (const r of all) assert.match(r.utterance, /\?/, 'every bad-agent turn asks something');

@@ -113,7 +113,8 @@ describe('local-good', () => {
     assert.ok(shown.length >= 2);
     const close = responses[1];
     assert.deepEqual(close.acts, ['greet_acknowledge']);
-    assert.match(close.utterance, /^Great choice/);
+    assert.match(close.utterance, /^(?:Great choice|Excellent|Lovely choice|Good call|Wonderful|Nice one|Good pick)\b/);
+    assert.ok(close.utterance.includes(byId(shown[1].item_id).title), close.utterance);
     assert.deepEqual(
       close.recommendations.map((r) => r.item_id),
       [shown[1].item_id],
@@ -147,7 +148,7 @@ describe('local-good', () => {
     );
     const more = await say(`Tell me more about ${title(2)}.`);
     assert.deepEqual(more.acts, ['explain_recommendation']);
-    assert.match(more.utterance, new RegExp(`^The ${title(2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.ok(more.utterance.includes(title(2)), more.utterance);
     const note = await say(`Noted, ${title(0)} could work.`);
     assert.deepEqual(note.acts, ['elicit_preference'], 'a remark that "could work" is not the occasion work');
     const sim = await say(`Anything similar to ${title(1)}?`);
@@ -172,7 +173,8 @@ describe('local-good', () => {
       close.recommendations.map((r) => r.item_id),
       [pick],
     );
-    assert.match(close.utterance, /^Great choice/);
+    assert.match(close.utterance, /^(?:Great choice|Excellent|Lovely choice|Good call|Wonderful|Nice one|Good pick)\b/);
+    assert.ok(close.utterance.includes(byId(pick).title), close.utterance);
   });
 
   test('price limits and "cheaper" are applied', async () => {

@@ -57,6 +57,20 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     return response;
   }
 
+  /** Every utterance this session has said (no verbatim repeat inside a conversation). */
+  private readonly said = new Set<string>();
+
+  /**
+   * An utterance from `make` (which draws its words from the session's Rng) that this session has
+   * not said before: up to 32 draws, then the last one even if said (a turn always has words).
+   */
+  protected fresh(make: () => string): string {
+    let text = make();
+    for (let i = 0; i < 31 && this.said.has(text); i++) text = make();
+    this.said.add(text);
+    return text;
+  }
+
   /** This turn's answer (it counts the turn and fills `trace`). */
   protected abstract answer(userUtterance: string): AgentResponse;
 }

@@ -22,8 +22,8 @@ import type { RecommendedItem } from '../../../model';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
-import { categoryNoun, describeWanted } from './phrases';
-import { CAROUSEL_SIZE, dropTitleWords, negatedValues, oneOf, referencedItem, slotWord, type AgentTrace } from './good';
+import { categoryNoun, expand, expandOne, shortWanted } from './phrases';
+import { CAROUSEL_SIZE, dropTitleWords, negatedValues, referencedItem, slotWord, type AgentTrace } from './good';
 import { slotRank } from './state';
 
 /** Probability of each bad behaviour per turn (where it applies). */
@@ -191,84 +191,101 @@ const NEIGHBOURS: Record<string, string[]> = {
   preppy: ['classic'],
 };
 
+/**
+ * Questions beside the point. Cue words of attributes (users/phrases.ts `askedAttributes`) stay
+ * in the same share of them as before the rewording (wearing, kind, look, colour, style: 5 of 14
+ * before, 9 of 28 now), so a user's reading of a tangent as a question about a preference is unchanged.
+ */
 const TANGENTS = [
-  'Will you be wearing them mostly indoors or outdoors?',
-  'Is this for a special trip you have planned?',
-  'Do you usually shop for yourself, or is this a gift for someone with strong opinions?',
-  'How do you feel about pockets in general?',
-  'Are you the kind of person who plans outfits the night before?',
-  'Do you live somewhere with a lot of rain?',
-  'Have you ever had something tailored?',
-  'What do your friends usually say about your style?',
-  'Do you prefer shopping in the morning or in the evening?',
-  'Would you call yourself more of a city person or a countryside person?',
-  'Are you thinking about how it will look in photos?',
-  'Do you often walk long distances?',
-  'Since you will be commuting a lot, does it need to fit in a locker?',
-  'Is there a colour you absolutely refuse to wear, for sentimental reasons?',
+  'Wearing them indoors or outdoors, mostly?',
+  'Is this for a trip?',
+  'For yourself, or a gift?',
+  'How do you feel about pockets?',
+  'Are you the kind of person who plans outfits?',
+  'Lots of rain where you live?',
+  'Ever had something tailored?',
+  'What do your friends say about your style?',
+  'Morning or evening shopper?',
+  'City person or countryside person?',
+  'Thinking about how it will look in photos?',
+  'Do you walk a lot?',
+  'Does it need to fit in a locker?',
+  'Any colour you refuse, for sentimental reasons?',
+  'Do you iron things, honestly?',
+  'Cats or dogs?',
+  'Are you an early riser?',
+  'Do you keep receipts?',
+  'Any hobbies I should know about?',
+  'Tea or coffee?',
+  'Do you sleep well at night?',
+  'Which season do you like most?',
+  'Do you ever wear two different socks?',
+  'What kind of music do you listen to?',
+  'Would a friend say it has the right look?',
+  'Do you like museums?',
+  'Ever lost an umbrella?',
+  'Any colour that reminds you of home?',
 ];
 
+/** Fun facts (chit_chat), short; keyed by a value or category they are about. */
 const TRIVIA: Record<string, string[]> = {
   general: [
-    "Fun fact: for a long time, pockets in women's clothing were separate pouches tied around the waist.",
-    'Did you know the word "fashion" comes from the Latin for "making"?',
-    'Fun fact: buttons were used as ornaments long before anyone used them to fasten clothes.',
-    'Did you know zips only became common in clothing in the 1930s?',
+    'Fun fact: pockets were once separate pouches tied at the waist.',
+    '"Fashion" comes from the Latin for "making", did you know?',
+    'Buttons were ornaments long before they fastened anything.',
+    'Zips only caught on in clothing in the 1930s.',
+    'Fun fact: the first sewing needles were made of bone.',
+    'Trivia time: denim was first work wear for miners.',
+    'Fun fact: a tie was once a scarf for soldiers.',
+    'Fun fact: sizes were not standard until the 20th century.',
   ],
-  black: ['Fun fact: black fabric absorbs more sunlight, so it can feel noticeably warmer on a sunny day.'],
-  white: ['Did you know white reflects most visible light, which is why it is popular in hot climates?'],
-  navy: ['Fun fact: navy blue takes its name from the uniforms of the British Royal Navy.'],
-  purple: ['Fun fact: purple dye was once so costly that it became a colour of royalty.'],
-  orange: ['Did you know the colour orange was named after the fruit, not the other way round?'],
-  denim: ['Fun fact: "denim" is thought to come from "serge de Nîmes", a fabric from the French town of Nîmes.'],
-  jeans: ['Did you know the word "jeans" is usually traced back to the Italian city of Genoa?'],
-  silk: [
-    'Fun fact: silk comes from the cocoons of silkworms, and one cocoon can be unwound into a single long thread.',
-  ],
-  linen: ['Did you know linen is made from flax, one of the oldest cultivated fibres?'],
-  cashmere: ['Fun fact: cashmere comes from the soft undercoat of cashmere goats.'],
-  wool: ['Fun fact: wool can take up quite a lot of moisture before it starts to feel wet.'],
-  leather: ['Fun fact: people have been making clothing from leather for many thousands of years.'],
-  sneakers: ['Fun fact: sneakers are said to be named for how quietly their rubber soles let you walk.'],
-  heels: ['Did you know heels were first worn by men, as riding footwear?'],
-  'chelsea boots': [
-    'Fun fact: Chelsea boots are named after the London district where they became fashionable in the 1960s.',
-  ],
-  cardigan: ['Did you know the cardigan is named after the 7th Earl of Cardigan?'],
-  'trench coat': ['Fun fact: the trench coat takes its name from the trenches of the First World War.'],
-  parka: ['Fun fact: the parka comes from Arctic peoples, who made the first ones from animal skins.'],
-  't-shirt': ['Fun fact: the T-shirt started out as an undershirt.'],
-  'polo shirt': ['Did you know the polo shirt was popularised on the tennis court, not the polo field?'],
-  swimsuit: ['Fun fact: the bikini was named after Bikini Atoll in the Pacific.'],
-  footwear: ['Did you know the oldest known leather shoe is more than five thousand years old?'],
-  outerwear: ['Fun fact: some of the earliest waterproof coats were made by coating cloth with rubber.'],
+  black: ['Fun fact: black fabric soaks up sunlight, so it runs warmer.'],
+  white: ['White reflects most light, hence hot-climate favourite.'],
+  navy: ['Navy blue is named after British naval uniforms.'],
+  purple: ['Purple dye was once so dear it meant royalty.'],
+  orange: ['Fun fact: the colour was named after the fruit.'],
+  denim: ['"Denim" may come from "serge de Nîmes", a French fabric.'],
+  jeans: ['"Jeans" probably traces back to Genoa, in Italy.'],
+  silk: ['One silkworm cocoon unwinds into a single long thread.'],
+  linen: ['Linen is made from flax, an ancient crop.'],
+  cashmere: ['Cashmere is the undercoat of cashmere goats.'],
+  wool: ['Wool holds a lot of moisture before feeling wet.'],
+  leather: ['People have worn leather for many thousands of years.'],
+  sneakers: ['Sneakers are named for their quiet rubber soles.'],
+  heels: ['Heels were first riding footwear for men.'],
+  'chelsea boots': ['Chelsea boots took off in 1960s London.'],
+  cardigan: ['The cardigan is named after the 7th Earl of Cardigan.'],
+  'trench coat': ['Trench coats are named after First World War trenches.'],
+  parka: ['Arctic peoples made the first parkas, from animal skins.'],
+  't-shirt': ['The T-shirt started out as an undershirt.'],
+  'polo shirt': ['Polo shirts caught on at tennis, not polo.'],
+  swimsuit: ['The bikini is named after Bikini Atoll.'],
+  footwear: ['The oldest known leather shoe is over five thousand years old.'],
+  outerwear: ['Early raincoats were cloth coated in rubber.'],
 };
 
+/** Needless detail about the latched value; each keeps the cue words of its earlier, longer wording. */
 const LATCH_QUESTIONS: Record<string, ((v: string) => string)[]> = {
   colour: [
-    (v) => `You mentioned ${v}. Are you picturing a warm ${v} or a cool ${v}? And matte, or with a bit of sheen?`,
-    (v) =>
-      `Let us talk about ${v} for a moment: there are so many shades of it. Something subtle, or ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} that really stands out?`,
+    (v) => `You said ${v}. Warm ${v} or cool ${v}? Matte or shiny?`,
+    (v) => `So many shades of ${v}. Subtle, or loud?`,
   ],
   material: [
-    (v) =>
-      `When you say ${v}, do you mean genuine ${v}, or just something with ${/^[aeiou]/i.test(v) ? 'an' : 'a'} ${v} look? And how do you feel about how ${v} ages?`,
-    (v) =>
-      `${v.charAt(0).toUpperCase() + v.slice(1)} is such an interesting choice. How thick would you like it, and does the texture matter to you?`,
+    (v) => `Genuine ${v}, or just the ${v} look? And how should it age?`,
+    (v) => `${v.charAt(0).toUpperCase() + v.slice(1)}, interesting. How thick, and does texture matter?`,
   ],
   style: [
-    (v) => `What does ${v} mean to you, exactly? Some people think of ${v} as more of a mood than a look.`,
-    (v) =>
-      `I want to get ${v} right: is it ${v} like a magazine shoot, or ${v} like something you would just throw on?`,
+    (v) => `What does ${v} mean to you, exactly? A mood?`,
+    (v) => `Is it ${v} like a magazine shoot, or ${v} like everyday?`,
   ],
   occasion: [
-    (v) => `For ${v}, would that be a long day or a short one? And mostly indoors, or out?`,
-    (v) => `Tell me more about the ${v} part: how often, and with whom?`,
+    (v) => `For ${v}: a long day or a short one? Indoors, or out?`,
+    (v) => `Tell me more about the ${v} part: how often, with whom?`,
   ],
-  price_band: [(v) => `When you say ${v}, is that ${v} for you, or ${v} compared with what most people spend?`],
-  gender: [(v) => `Just so I understand: ${v} as in the cut, or as in the styling?`],
-  brand: [(v) => `Why ${v}, if you do not mind me asking? Is it the fit, or something about the brand story?`],
-  type: [(v) => `When you say ${v}, what exactly do you picture? People mean surprisingly different things by ${v}.`],
+  price_band: [(v) => `${v.charAt(0).toUpperCase() + v.slice(1)} for you, or compared with what others spend?`],
+  gender: [(v) => `${v.charAt(0).toUpperCase() + v.slice(1)} as in the cut, or the styling?`],
+  brand: [(v) => `Why ${v}, if I may ask? The fit, or the brand story?`],
+  type: [(v) => `When you say ${v}, what do you picture exactly?`],
 };
 
 const REASK: Record<string, ((v: string) => string)[]> = {
@@ -288,19 +305,26 @@ const REASK: Record<string, ((v: string) => string)[]> = {
   category: [() => 'Just to be clear, what are we shopping for today?'],
 };
 
-const HEDGED_LEADS: ((what: string) => string)[] = [
-  (what) => `Here are a few things that came up for ${what}; some of them might be close to what you mean.`,
-  (what) => `I pulled up some ${what}, although it is hard to say which would be best.`,
-  (what) => `These might be in the right direction for ${what}, or maybe not quite.`,
-  (what) => `There are plenty of ${what} around; here is a selection, in no particular order.`,
+/** A carousel without a definite recommendation (recommend); `w` = the short wanted noun phrase. */
+const HEDGED_LEADS: readonly string[] = [
+  '{Some|A few|Assorted|Random} $w {came up|turned up|popped up|surfaced}{; some might be close||||}.',
+  'I pulled up {some|a few|various} $w{, hard to say which is best|||}.',
+  '{Maybe|Perhaps|Possibly} these $w{, maybe not|, or not quite||}.',
+  '{Plenty of|Loads of|Heaps of|Tons of} $w {around|about|out there}.',
+  '{Here|There} you go, $w{ of sorts|, more or less||}.',
+  '{Whatever|Anyway}, $w. {Who knows.|Hard to say.|Could be fine.}',
 ];
 
-const NO_CLOSE: ((title: string) => string)[] = [
-  (title) => `Hmm, the ${title} could work, I suppose. Though it might be worth sleeping on it.`,
-  (title) => `The ${title}? Interesting pick. There are a lot of similar ones out there, so who knows.`,
-  () => `That one is certainly an option. Then again, so are the others, in their own way.`,
-  (title) => `Sure, the ${title} is one possibility. I would not want to rush you, though.`,
+/** A hedge instead of a confirmation when the user accepts `t`. */
+const NO_CLOSE: readonly string[] = [
+  'Hmm, the $t could work, I suppose. {Sleep on it?|Maybe wait a day.}',
+  'The $t? {Interesting|Curious} pick. {Lots like it out there.|Who knows.}',
+  'That one is an option. {So are the others.|Then again, so is anything.}',
+  'Sure, the $t is one possibility. {No rush, though.|Let us not rush.}',
 ];
+
+/** What the agent heard (a misreading made visible), `h`, and the phrase `w` with it. */
+const MISREAD_ACKS: readonly string[] = ['Ah, $h! Good call.', 'Okay, $w, got it.', '$^h, lovely.', '$^h it is.'];
 
 /** The `local-bad` agent: shares the catalog and lexicon between its sessions. */
 export class LocalBadAgent extends LocalAgent<LocalBadSession> {
@@ -323,7 +347,8 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     this.lastBehaviours = behaviours;
     const parsed = this.lexicon.parse(userUtterance);
     const acts: string[] = [];
-    const parts: string[] = [];
+    /** The parts of the answer, worded when the turn is done (`finish`). */
+    const parts: (() => string)[] = [];
 
     const refs = this.lexicon.findItems(parsed, state.shown);
     const mentions = mentionsOutside(parsed.mentions, refs);
@@ -331,9 +356,9 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (parsed.intents.has('accept') && state.shown.length) {
       behaviours.push('no_clear_path');
       const item = refs[0]?.item ?? referencedItem(parsed, state.shown, mentions) ?? state.shown[0];
-      parts.push(rng.pick(NO_CLOSE)(item.title));
+      parts.push(() => expandOne(rng, NO_CLOSE, { t: item.title }));
       behaviours.push('tangent');
-      parts.push(rng.pick(TANGENTS));
+      parts.push(() => rng.pick(TANGENTS));
       return this.finish(parts, state.shown, ['chit_chat', 'ask_clarification_question']);
     }
 
@@ -372,36 +397,30 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     const override = misread ? new Map([[misread.slot, misread.heard]]) : undefined;
     if (misread) {
       const heard = misread.heard;
-      parts.push(
-        oneOf(rng, [
-          () => `Ah, ${heard}! Good call.`,
-          () => `Okay, ${describeWanted(state, override)}, got it.`,
-          () => `${heard.charAt(0).toUpperCase() + heard.slice(1)}, lovely.`,
-        ]),
-      );
+      parts.push(() => expandOne(rng, MISREAD_ACKS, { h: heard, w: shortWanted(state, override, misread.slot) }));
     } else if (parsed.intents.has('greet') && this.turn === 1) {
-      parts.push(rng.pick(['Hello there!', 'Oh, hi!', 'Welcome, welcome.']));
+      parts.push(() => expand(rng, '{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!'));
       acts.push('greet_acknowledge');
     }
     if (items.length) {
       state.show(items);
-      parts.push(rng.pick(HEDGED_LEADS)(describeWanted(state)));
+      parts.push(() => expandOne(rng, HEDGED_LEADS, { w: shortWanted(state) }));
       acts.unshift('recommend');
     }
 
     let asked = false;
     if (state.category === undefined) {
-      parts.push(
-        rng.pick([
-          'So, what brings you here today? Shoes, a coat, or just browsing the idea of something?',
-          'What are we hunting for today, roughly speaking?',
-        ]),
+      parts.push(() =>
+        expand(
+          rng,
+          '{So, what brings you here? Shoes, a coat, or just browsing?|What are we hunting for today{, roughly|}?}',
+        ),
       );
       acts.push('elicit_preference');
       asked = true;
     }
     if (latched) {
-      parts.push(
+      parts.push(() =>
         rng.pick(
           LATCH_QUESTIONS[latched.slot] ?? [
             (v: string) => `Tell me more about ${v}: what is it about ${v} that matters to you?`,
@@ -416,19 +435,19 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       if (answered.length && rng.chance(BAD_BEHAVIOURS.reask)) {
         const slot = rng.pick(answered);
         const v = slot === 'category' ? categoryNoun(state.category) : (state.value(slot) ?? slotWord(slot));
-        parts.push(rng.pick(REASK[slot])(v));
+        parts.push(() => rng.pick(REASK[slot])(v));
         acts.push('ask_clarification_question');
         behaviours.push('reask');
         asked = true;
       }
     }
     if (!asked || rng.chance(BAD_BEHAVIOURS.tangent)) {
-      parts.push(rng.pick(TANGENTS));
+      parts.push(() => rng.pick(TANGENTS));
       if (!acts.includes('ask_clarification_question')) acts.push('ask_clarification_question');
       behaviours.push('tangent');
     }
     if (rng.chance(gaveInfo ? BAD_BEHAVIOURS.triviaAfterInfo : BAD_BEHAVIOURS.trivia)) {
-      parts.push(this.trivia(parsed, misread));
+      parts.push(() => this.trivia(parsed, misread));
       acts.push('chit_chat');
       behaviours.push('trivia');
     }
@@ -436,9 +455,10 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     return this.finish(parts, items, acts);
   }
 
-  private finish(parts: string[], items: readonly CatalogItem[], acts: string[]): AgentResponse {
+  private finish(parts: readonly (() => string)[], items: readonly CatalogItem[], acts: string[]): AgentResponse {
     const recommendations: RecommendedItem[] = items.map((it) => this.catalog.toRecommendedItem(it));
-    return { utterance: parts.join(' '), recommendations, acts };
+    const utterance = this.fresh(() => parts.map((part) => part()).join(' '));
+    return { utterance, recommendations, acts };
   }
 
   /** A near neighbour of a mentioned value that exists in the catalog (in the category when known). */

@@ -22,18 +22,23 @@
  */
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
-import type { Rng } from '../../../random';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
 import {
-  bandPhrase,
+  COLOUR_FOLLOW_UP,
+  GOOD_FRAMES,
+  GOOD_QUESTIONS,
   categoryNoun,
   describeWanted,
+  expand,
+  expandOne,
   listWords,
+  matchedValue,
   occasionPhrase,
   pluralNoun,
   priceText,
+  shortWanted,
   someValues,
 } from './phrases';
 import { PreferenceState, SLOT_IMPORTANCE } from './state';
@@ -78,17 +83,12 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const { state, rng } = this;
     const intents = parsed.intents;
 
-    if (this.closed) {
+    if (this.closed)
       return say(
-        rng.pick([
-          'You are welcome! Let me know if you need anything else.',
-          'Happy to help. Enjoy your purchase!',
-          'Anytime! Come back whenever you need something else.',
-        ]),
+        this.fresh(() => expandOne(rng, GOOD_FRAMES.closed)),
         [],
         ['greet_acknowledge'],
       );
-    }
 
     // Item titles the user typed are references, not preferences.
     // An item of an earlier carousel named by its title is a reference too ("I don't like <title>"
@@ -122,14 +122,10 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       const item = picked ?? state.shown[0];
       this.closed = true;
       const type = item.attributes.type ?? categoryNoun(item.category);
+      const vars = { t: item.title, type, p: priceText(item) };
+      const frames = item.price !== undefined && rng.chance(0.25) ? GOOD_FRAMES.acceptPrice : GOOD_FRAMES.accept;
       return say(
-        oneOf(rng, [
-          () => `Great choice! The ${item.title} is a lovely pick. Enjoy your new ${type}!`,
-          () =>
-            `Great choice: the ${item.title} should serve you well. You can add it to your cart whenever you are ready.`,
-          () =>
-            `Great choice! You can check out the ${item.title} right away${item.price !== undefined ? ` for ${priceText(item)}` : ''}. Happy shopping!`,
-        ]),
+        this.fresh(() => expandOne(rng, frames, vars)),
         [this.catalog.toRecommendedItem(item)],
         ['greet_acknowledge'],
       );
@@ -137,10 +133,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     if (intents.has('bye') && !mentions.length) {
       this.closed = true;
       return say(
-        rng.pick([
-          'No problem. Thanks for stopping by, and good luck with your search!',
-          'Okay! If you change your mind, I am here to help.',
-        ]),
+        this.fresh(() => expandOne(rng, GOOD_FRAMES.bye)),
         [],
         ['greet_acknowledge'],
       );
@@ -195,10 +188,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       if (intents.has('like') && picked) return this.moreLike(picked);
       if (intents.has('thanks') && !listing) {
         return say(
-          rng.pick([
-            'You are welcome! Is there anything else I can help you find?',
-            'My pleasure. Would you like to keep looking, or is one of these the one?',
-          ]),
+          this.fresh(() => expandOne(rng, GOOD_FRAMES.thanks)),
           this.showing(),
           ['greet_acknowledge'],
         );
@@ -212,9 +202,8 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       this.elicitTurns++;
       state.asked.add('category');
       const greet = (intents.has('greet') || intents.has('thanks')) && this.turn === 1;
-      const opener = greet ? rng.pick(['Hi there! ', 'Hello! ', 'Hi! ']) : ack;
       return say(
-        opener + this.question('category'),
+        this.fresh(() => (greet ? rng.pick(GOOD_FRAMES.greet) : ack) + this.question('category')),
         [],
         greet ? ['elicit_preference', 'greet_acknowledge'] : ['elicit_preference'],
       );
@@ -226,8 +215,12 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     if (missing && this.elicitTurns < MAX_ELICIT_TURNS && state.knownCount() < 2 && !wantsItems) {
       this.elicitTurns++;
       state.asked.add(missing);
-      const lead = update.categoryChanged || update.added.length ? this.acknowledge([]) : '';
-      return say(lead + this.question(missing), [], ['elicit_preference']);
+      const lead = update.categoryChanged || update.added.length;
+      return say(
+        this.fresh(() => (lead ? this.acknowledge([]) : '') + this.question(missing)),
+        [],
+        ['elicit_preference'],
+      );
     }
     return this.recommend(parsed, rejecting, wantsMore, missing);
   }
@@ -271,16 +264,13 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     if (missing) {
       this.state.asked.add(missing);
       return say(
-        `${rng.pick(['Take your time.', 'No rush.', 'Sure.'])} ${this.question(missing, true)}`,
+        this.fresh(() => `${rng.pick(GOOD_FRAMES.nudgeLead)} ${this.question(missing, true)}`),
         this.showing(),
         ['elicit_preference'],
       );
     }
     return say(
-      rng.pick([
-        'Take your time. Should I show you more options, or narrow these down?',
-        'Sure. Is there anything you would like to change about these?',
-      ]),
+      this.fresh(() => expandOne(rng, GOOD_FRAMES.nudge)),
       this.showing(),
       ['elicit_preference'],
     );
@@ -292,12 +282,12 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     if (items.length === 0) return this.nudge();
     this.state.show(items);
     const top = items[0];
-    const text = back
-      ? oneOf(this.rng, [
-          () => `Here are the earlier options again. The ${top.title} was the top pick.`,
-          () => `Sure, back to the previous ones: ${describeWanted(this.state)}.`,
-        ])
-      : `Sorry for the confusion. These are ${describeWanted(this.state)}. ${this.explanation(top)}`;
+    const vars = { t: top.title, noun: shortWanted(this.state) };
+    const text = this.fresh(() =>
+      back
+        ? expandOne(this.rng, GOOD_FRAMES.back, vars)
+        : `${expandOne(this.rng, GOOD_FRAMES.again, { noun: describeWanted(this.state) })} ${this.explanation(top)}`,
+    );
     return say(text, this.showing(), back ? ['recommend'] : ['explain_recommendation']);
   }
 
@@ -309,14 +299,17 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
         .filter(Boolean)
         .join(', ');
     };
-    let verdict = '';
-    if (a.price !== undefined && b.price !== undefined && a.price !== b.price) {
+    const verdict = () => {
+      if (a.price === undefined || b.price === undefined || a.price === b.price) return '';
       const [cheap, dear] = a.price < b.price ? [a, b] : [b, a];
-      verdict = ` The ${cheap.title} is the better deal; the ${dear.title} is the ${dear.attributes.price_band === 'luxury' ? 'more luxurious' : 'pricier'} option.`;
-    }
-    return say(`The ${a.title}: ${bits(a)}. The ${b.title}: ${bits(b)}.${verdict}`, this.showing(), [
-      'explain_recommendation',
-    ]);
+      const dearer = dear.attributes.price_band === 'luxury' ? 'more luxurious' : 'pricier';
+      return ` ${expandOne(this.rng, GOOD_FRAMES.verdict, { cheap: cheap.title, dear: dear.title, dearer })}`;
+    };
+    const text = this.fresh(
+      () =>
+        `${expand(this.rng, '{The $a:|$a:|First, the $a:} $x. {The $b:|$b:|Then the $b:} $y.', { a: a.title, b: b.title, x: bits(a), y: bits(b) })}${verdict()}`,
+    );
+    return say(text, this.showing(), ['explain_recommendation']);
   }
 
   /** The current carousel, less the items the user has ruled out since it was shown. */
@@ -337,55 +330,33 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const { items, relaxed } = this.retrieve(wantsMore);
     if (items.length === 0) {
       const drop = this.mostRestrictive();
-      const text = drop
-        ? `I could not find any ${describeWanted(state)} in the catalog. Would you be open to a different ${slotWord(drop)}?`
-        : `I could not find anything matching that. Could you tell me a bit more about what you have in mind?`;
+      const text = this.fresh(() =>
+        drop
+          ? expandOne(rng, GOOD_FRAMES.none, { w: shortWanted(state), slot: slotWord(drop) })
+          : expandOne(rng, GOOD_FRAMES.noneAtAll),
+      );
       return say(text, [], ['cannot_help', 'elicit_preference']);
     }
     state.show(items);
-    const what = describeWanted(state);
-    const lead = rejecting
-      ? oneOf(rng, [
-          () => `Sorry those were not right. Here are some other ${what}.`,
-          () => `No problem, I have set those aside. How about these ${what}?`,
-          () => `Understood. Here is a fresh set of ${what}.`,
-        ])
-      : wantsMore
-        ? oneOf(rng, [
-            () => `Here are more ${what}.`,
-            () => `Sure, here are a few more ${what}.`,
-            () => `Of course. Some more ${what} for you:`,
-          ])
-        : oneOf(rng, [
-            () => `Here are some ${what} you might like.`,
-            () => `I found ${items.length} ${what} that fit what you described.`,
-            () => `These ${what} look like a good match.`,
-            () => `Take a look at these ${what}.`,
-          ]);
-    const parts = [lead];
-    if (relaxed.length) {
-      parts.push(
-        `I could not find enough with every detail, so some of these differ in ${listWords(relaxed.map(slotWord))}.`,
-      );
-    }
-    parts.push(this.explanation(items[0]));
     const acts = ['recommend', 'explain_recommendation'];
     const followUp = missing && !state.asked.has(missing) ? missing : undefined;
-    if (followUp && rng.chance(0.5)) {
+    const asks = followUp !== undefined && rng.chance(0.5);
+    if (asks) {
       state.asked.add(followUp);
-      parts.push(this.question(followUp, true));
       acts.push('elicit_preference');
-    } else if (!parsed.intents.has('question') && rng.chance(0.35)) {
-      parts.push(
-        rng.pick([
-          'Does any of these catch your eye?',
-          'Let me know if one of them works, or what you would change.',
-          'Tell me which one you like, or what to adjust.',
-        ]),
-      );
     }
+    const closes = !asks && !parsed.intents.has('question') && rng.chance(0.25);
+    const frames = rejecting ? GOOD_FRAMES.rejected : wantsMore ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
+    const text = this.fresh(() => {
+      const vars = { t: items[0].title, why: this.why(items[0]), noun: shortWanted(state), n: String(items.length) };
+      const parts = [expandOne(rng, frames, vars)];
+      if (relaxed.length) parts.push(expandOne(rng, GOOD_FRAMES.relaxed, { slots: listWords(relaxed.map(slotWord)) }));
+      if (asks) parts.push(this.question(followUp, true));
+      else if (closes) parts.push(rng.pick(GOOD_FRAMES.closer));
+      return parts.join(' ');
+    });
     return say(
-      parts.join(' '),
+      text,
       items.map((it) => this.catalog.toRecommendedItem(it)),
       acts,
     );
@@ -464,19 +435,28 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     }
   }
 
+  /**
+   * An item's facts (explain_recommendation): material, colour, price, a feature and the occasion,
+   * as the previous wording stated them (a user asking about one of them reads the answer in it).
+   */
   private explain(item: CatalogItem): AgentResponse {
+    const { rng } = this;
     const a = item.attributes;
-    const bits: string[] = [];
-    if (a.material) bits.push(`made of ${a.material}`);
-    if (a.colour) bits.push(`in ${a.colour}`);
     const price = priceText(item);
     const feature = item.features.find((f) => !f.toLowerCase().includes((a.material ?? '\u0000').toLowerCase()));
-    const text = oneOf(this.rng, [
-      () =>
-        `The ${item.title} is ${listWords(bits) || 'a solid option'}${price ? ` and costs ${price}` : ''}.${feature ? ` It has ${feature.toLowerCase()}.` : ''}${a.occasion ? ` It works well ${occasionPhrase(a.occasion)}.` : ''}`,
-      () =>
-        `Good question. ${item.title}: ${listWords(bits) || item.category}${price ? `, ${price}` : ''}.${feature ? ` Highlights: ${item.features.slice(0, 3).join(', ').toLowerCase()}.` : ''}`,
-    ]);
+    const text = this.fresh(() => {
+      const facts: string[] = [];
+      if (a.material) facts.push(expand(rng, '{made of |in |}$m', { m: a.material }));
+      if (a.colour) facts.push(expand(rng, '{in |}$c', { c: a.colour }));
+      if (price) facts.push(expand(rng, '{$p|priced at $p|$p}', { p: price }));
+      const head = expand(rng, '{The $t is|The $t:|The $t comes|About the $t: it is|As for the $t, it is}', {
+        t: item.title,
+      });
+      let out = `${head} ${listWords(facts) || expand(rng, '{a solid option|a good all-rounder}')}.`;
+      if (feature) out += expand(rng, ' {It has|It comes with|Features:|Note the} $f.', { f: feature.toLowerCase() });
+      if (a.occasion) out += expand(rng, ' {Good|Great|Made|Ideal} $o.', { o: occasionPhrase(a.occasion) });
+      return out;
+    });
     return say(text, this.showing(), ['explain_recommendation']);
   }
 
@@ -497,110 +477,67 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     this.traceRetrieval(query, undefined, undefined, items.length);
     state.show(items);
     return say(
-      oneOf(this.rng, [
-        () =>
-          `Glad you like the ${item.title}! Here are a few more in the same spirit. Is it the one, or shall I keep looking?`,
-        () => `The ${item.title} is a nice pick. I added some similar options; would you like to go with it?`,
-      ]),
+      this.fresh(() => expandOne(this.rng, GOOD_FRAMES.similar, { t: item.title })),
       items.map((it) => this.catalog.toRecommendedItem(it)),
       ['recommend', 'elicit_preference'],
     );
   }
 
-  private explanation(item: CatalogItem): string {
-    const { state } = this;
+  /** What the item matches of what the user wants, in a few words ("blue and linen, with a hood"). */
+  private why(item: CatalogItem): string {
+    const { state, rng } = this;
     const matched: string[] = [];
     for (const [slot, values] of state.wanted) {
       const v = item.attributes[slot];
       if (v === undefined || !values.includes(v) || slot === 'type' || slot === 'brand') continue;
-      matched.push(
-        slot === 'occasion'
-          ? `made ${occasionPhrase(v)}`
-          : slot === 'price_band'
-            ? `priced ${bandPhrase(v)}`
-            : slot === 'gender'
-              ? v === 'unisex'
-                ? 'unisex'
-                : `cut for ${v}`
-              : v,
-      );
+      matched.push(matchedValue(rng, slot, v));
     }
-    const feature = item.features[1] ?? item.features[0];
-    const why = matched.length ? listWords(matched) : 'a close match';
-    return oneOf(this.rng, [
-      () => `The top pick, the ${item.title}, is ${why}${feature ? `, with ${feature.toLowerCase()}` : ''}.`,
-      () => `I would start with the ${item.title}: it is ${why}${feature ? ` and has ${feature.toLowerCase()}` : ''}.`,
-      () => `The ${item.title} stands out: ${why}${item.price !== undefined ? `, at ${priceText(item)}` : ''}.`,
-    ]);
+    // the features before the style and occasion words that close an item's feature list
+    const style = item.attributes.style?.toLowerCase();
+    const styleAt = style === undefined ? -1 : item.features.findIndex((f) => f.toLowerCase() === style);
+    const usable = styleAt >= 0 ? styleAt : item.features.length;
+    const feature = usable ? item.features[rng.int(usable)] : undefined;
+    let why = matched.length ? listWords(matched) : rng.pick(GOOD_FRAMES.loose);
+    const extra = rng.int(4);
+    if (extra === 0 && feature) why += `, with ${feature.toLowerCase()}`;
+    else if (extra === 1 && item.price !== undefined) why += `, at ${priceText(item)}`;
+    return why;
+  }
+
+  /** The top item and why (explain_recommendation), as one sentence. */
+  private explanation(item: CatalogItem): string {
+    return expand(this.rng, '{The top pick, the $t, is|I would start with the $t:|The $t stands out:} $why.', {
+      t: item.title,
+      why: this.why(item),
+    });
   }
 
   private acknowledge(removed: string[]): string {
-    const what = describeWanted(this.state);
+    const { rng } = this;
     const base =
       this.state.category === undefined && this.state.knownCount() === 0
         ? ''
-        : oneOf(this.rng, [
-            () => `Got it: ${what}.`,
-            () => `Great, ${what}.`,
-            () => `Okay, ${what}.`,
-            () => `Noted, ${what}.`,
-            () => `Sounds good: ${what}.`,
-          ]);
-    const without = removed.length ? ` I will leave out ${listWords(removed, 'and')}.` : '';
-    return base || without ? `${base}${without} ` : '';
+        : expandOne(rng, GOOD_FRAMES.ack, { w: shortWanted(this.state) });
+    const without = removed.length ? ` ${expandOne(rng, GOOD_FRAMES.leaveOut, { x: listWords(removed, 'and') })}` : '';
+    return base || without ? `${base}${without} `.trimStart() : '';
   }
 
   /** A question about a slot, with example values from the current category. */
   private question(slot: string, followUp = false): string {
     const { rng, state } = this;
     const values = this.lexicon.valuesIn(slot, state.category);
-    const noun = categoryNoun(state.category);
-    switch (slot) {
-      case 'category':
-        return oneOf(rng, [
-          () => 'What are you shopping for today?',
-          () => `What kind of item can I help you find: ${someValues(rng, values.map(categoryNoun), 3)}?`,
-          () => `Which kind of item are you after, for example ${someValues(rng, values.map(categoryNoun), 3)}?`,
-        ]);
-      case 'type':
-        return oneOf(rng, [
-          () => `Any particular kind of ${noun}, like ${someValues(rng, values.map(pluralNoun), 3)}?`,
-          () => `Do you have a type in mind, say ${someValues(rng, values.map(pluralNoun), 3)}?`,
-        ]);
-      case 'gender':
-        return rng.pick([
-          'Are these for women, men, or would unisex work?',
-          "Should I look in the women's, men's or unisex range?",
-        ]);
-      case 'occasion':
-        return oneOf(rng, [
-          () => `What will you mostly wear them for: ${someValues(rng, values, 3)}?`,
-          () => `Is this for a particular occasion, say ${someValues(rng, values, 2)}?`,
-        ]);
-      case 'colour':
-        return oneOf(rng, [
-          () => (followUp ? 'Would you like to narrow these down by colour?' : 'Any colour preference?'),
-          () => `Which colours do you like, for example ${someValues(rng, values, 3)}?`,
-          () => 'Do you have a colour in mind?',
-        ]);
-      case 'price_band':
-        return rng.pick([
-          'What is your budget like: budget, mid-range, premium or luxury?',
-          'Roughly how much would you like to spend?',
-        ]);
-      case 'material':
-        return oneOf(rng, [
-          () => `Any material you prefer, such as ${someValues(rng, values, 2)}?`,
-          () => 'Do you have a preferred material?',
-        ]);
-      case 'style':
-        return oneOf(rng, [
-          () => `What style do you lean towards: ${someValues(rng, values, 3)}?`,
-          () => 'How would you describe your style?',
-        ]);
-      default:
-        return `Any preference for ${slotWord(slot)}${values.length ? `, for example ${someValues(rng, values, 2)}` : ''}?`;
+    if (slot === 'colour' && followUp && rng.chance(0.3)) return rng.pick(COLOUR_FOLLOW_UP);
+    const q = GOOD_QUESTIONS[slot];
+    if (!q) {
+      return `Any preference for ${slotWord(slot)}${values.length ? `, for example ${someValues(rng, values, 2)}` : ''}?`;
     }
+    const shown = slot === 'category' ? values.map(categoryNoun) : slot === 'type' ? values.map(pluralNoun) : values;
+    const withExamples = q.examples.length > 0 && shown.length > 1 && (q.plain.length === 0 || rng.chance(0.6));
+    if (!withExamples) return expandOne(rng, q.plain, { noun: categoryNoun(state.category) });
+    return expandOne(rng, q.examples, {
+      noun: categoryNoun(state.category),
+      ex: someValues(rng, shown, 2 + rng.int(2)),
+    });
   }
 
   /** Records the retrieval of this turn: query, hard filters, exclusions and the number of hits. */
@@ -680,11 +617,6 @@ export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemRefer
 /** A slot name as a word ("price_band" -> "price range"). */
 export function slotWord(slot: string): string {
   return slot === 'price_band' ? 'price range' : slot === 'type' ? 'type' : slot.replace(/_/g, ' ');
-}
-
-/** Builds only the chosen variant (the others would be wasted string work on every turn). */
-export function oneOf(rng: Rng, variants: readonly (() => string)[]): string {
-  return variants[rng.int(variants.length)]();
 }
 
 /**

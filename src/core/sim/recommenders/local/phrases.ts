@@ -64,7 +64,7 @@ export function occasionPhrase(occasion: string): string {
 }
 
 /** "on a budget", "in the mid-range"... */
-export function bandPhrase(band: string): string {
+function bandPhrase(band: string): string {
   return BAND_PHRASE[band] ?? `in the ${band} range`;
 }
 
@@ -114,3 +114,337 @@ export function describeWanted(state: PreferenceState, override?: ReadonlyMap<st
 export function priceText(item: CatalogItem): string {
   return item.price === undefined ? '' : `$${item.price.toFixed(2)}`;
 }
+
+/*
+ * A small generative grammar for the local recommenders' words (issue 21, item 3). A frame is a
+ * string with choice points and slots:
+ * - `{a|b|c}`: one alternative, drawn from the session's Rng (alternatives may be empty, `{|x}` =
+ *   optional, and may nest);
+ * - `$name`: a variable, `$^name` the same with its first letter capitalised.
+ * Frames are parsed once and cached. Number agreement is in the frames themselves (a frame about
+ * one item says "it is", one about the carousel "these"); indefinite articles before a variable
+ * word are avoided, so no "a" / "an" has to agree with a value. No frame puts a catalog value or
+ * an item title inside a question: the simulated users read an agent question's attribute by its
+ * cue words (users/phrases.ts `askedAttributes`), and a title such as "... Women's ..." would read
+ * as a question about gender.
+ */
+
+type FramePart = string | { v: string; cap: boolean } | FramePart[][];
+
+const frameCache = new Map<string, FramePart[]>();
+
+function parseFrame(src: string): FramePart[] {
+  let i = 0;
+  const seq = (stops: string): FramePart[] => {
+    const out: FramePart[] = [];
+    let lit = '';
+    const flush = () => {
+      if (lit) out.push(lit);
+      lit = '';
+    };
+    while (i < src.length && !stops.includes(src[i])) {
+      const c = src[i];
+      if (c === '{') {
+        flush();
+        i++;
+        const alts: FramePart[][] = [seq('|}')];
+        while (src[i] === '|') {
+          i++;
+          alts.push(seq('|}'));
+        }
+        if (src[i] !== '}') throw new Error(`unclosed "{" in frame: ${src}`);
+        i++;
+        out.push(alts);
+      } else if (c === '$') {
+        flush();
+        i++;
+        const cap = src[i] === '^';
+        if (cap) i++;
+        const m = /^[a-zA-Z]+/.exec(src.slice(i));
+        if (!m) throw new Error(`"$" without a name in frame: ${src}`);
+        i += m[0].length;
+        out.push({ v: m[0], cap });
+      } else {
+        lit += c;
+        i++;
+      }
+    }
+    flush();
+    return out;
+  };
+  const parts = seq('');
+  return parts;
+}
+
+/** The variables of a frame: a missing one is a programming error (thrown). */
+type FrameVars = Readonly<Record<string, string | undefined>>;
+
+/** One utterance from a frame: every choice point drawn from `rng`, every `$name` from `vars`. */
+export function expand(rng: Rng, frame: string, vars: FrameVars = {}): string {
+  let parts = frameCache.get(frame);
+  if (!parts) frameCache.set(frame, (parts = parseFrame(frame)));
+  let out = '';
+  const walk = (seq: readonly FramePart[]) => {
+    for (const p of seq) {
+      if (typeof p === 'string') out += p;
+      else if (Array.isArray(p)) walk(p[rng.int(p.length)]);
+      else {
+        const v = vars[p.v];
+        if (v === undefined) throw new Error(`frame variable $${p.v} is not set: ${frame}`);
+        out += p.cap ? v.charAt(0).toUpperCase() + v.slice(1) : v;
+      }
+    }
+  };
+  walk(parts);
+  return out;
+}
+
+/** One frame of a list, expanded. */
+export function expandOne(rng: Rng, frames: readonly string[], vars: FrameVars = {}): string {
+  return expand(rng, frames[rng.int(frames.length)], vars);
+}
+
+/**
+ * What the user asked for in a few words, for the short acknowledgements: style or colour (at
+ * most two adjectives) and the type or category noun, e.g. "black leather boots" ->
+ * "black ankle boots". Occasion, price and brand are left to the explanation.
+ */
+export function shortWanted(state: PreferenceState, override?: ReadonlyMap<string, string>, also?: string): string {
+  const get = (slot: string) => override?.get(slot) ?? state.value(slot);
+  const adjs: string[] = [];
+  for (const slot of ['colour', 'material']) {
+    const v = get(slot);
+    if (v !== undefined) adjs.push(v);
+  }
+  const type = get('type');
+  let noun = type !== undefined ? pluralNoun(type) : categoryNoun(state.category);
+  // mass nouns are not counted ("a few outerwear"): the frames say "some", "a few", "12 ..."
+  if (MASS_NOUN.test(noun)) noun = `${noun} pieces`;
+  if (type && adjs.length && type.startsWith(adjs[adjs.length - 1])) adjs.pop();
+  const phrase = [...adjs, noun].join(' ');
+  // `also`: a slot whose value must be said as well (the bad agent echoes what it misheard)
+  const v = also === undefined ? undefined : get(also);
+  if (v === undefined || also === 'colour' || also === 'material' || also === 'type') return phrase;
+  if (also === 'style' || (also === 'gender' && v === 'unisex')) return `${v} ${phrase}`;
+  if (also === 'gender') return `${phrase} for ${v}`;
+  if (also === 'occasion') return `${phrase} ${occasionPhrase(v)}`;
+  if (also === 'price_band') return `${phrase} ${bandPhrase(v)}`;
+  return `${phrase} from ${v}`;
+}
+
+const MASS_NOUN = /(?:wear|clothing)$/;
+
+/** A wanted value an item has, said in one of several ways ("made for work", "good for work"). */
+export function matchedValue(rng: Rng, slot: string, value: string): string {
+  switch (slot) {
+    case 'occasion':
+      return expand(rng, `{made|good|great|ideal|suited} ${occasionPhrase(value)}`);
+    case 'price_band':
+      return expand(rng, `{priced ${bandPhrase(value)}|${bandPhrase(value)}}`);
+    case 'gender':
+      return value === 'unisex' ? 'unisex' : expand(rng, `{cut for ${value}|made for ${value}}`);
+    case 'style':
+      return expand(rng, `{${value}|${value} in style|properly ${value}}`);
+    default:
+      return value;
+  }
+}
+
+/**
+ * Frames of the good agent. Variables: `t` item title, `why` what it matches, `noun` the short
+ * wanted noun phrase (plural), `n` the number of items shown, `p` a price, `type` a type noun.
+ */
+export const GOOD_FRAMES = {
+  /** A new carousel and why its top item (recommend + explain_recommendation). */
+  recommend: [
+    "{I'd suggest|I'd go for|I'd start with|I recommend|My pick is|First choice:|Top of the list is|I'm keen on|My favourite here is|Front-runner:|Strongest option:|I'd point you to} the $t{: |, which is |, }$why.",
+    'The $t {looks right|fits the bill|stands out|is a strong match|ticks the boxes|could work nicely|leads the list|is promising|deserves a glance|feels right|suits the brief|shines}{: | - it is |, being }$why.',
+    '{Have a look at|Take a look at|Check out|Try|Peek at|Glance at|Consider|Browse} the $t. {It is|You get something|That one is|This pick is} $why.',
+    "{Here are|I found|I've pulled up|There are|I've gathered|I dug up|I rounded up} {some|a few|$n|several} $noun. The $t is $why.",
+    '{Here are|Some|A few|A handful of|Several} $noun {for you|to browse|you may like|worth seeing|that match}. {Start with|Try|Consider|Begin with|Eye} the $t: $why.',
+    '{First up|Up first|Leading the set|Headlining|Pick of the bunch|Best bet}: the $t, $why.',
+    '$^noun, {coming up|on screen now|right here|lined up|ready for you|all set}. {The $t is|Best of them, the $t:|The $t stands out:|Favourite: the $t,} $why.',
+  ],
+  /** The next page (recommend + explain_recommendation). */
+  more: [
+    '{Here are|Some|A few} more{| options| picks| ideas}. {The $t is|Try the $t,|Maybe the $t:} $why.',
+    'More $noun{ for you|, as asked|}: the $t{ is|,} $why.',
+    "{Sure|Of course|Okay}, {here's|this is} another batch. {Top of it|First}: the $t, $why.",
+    '{Next|New} {page|batch|set} up. The $t {is|comes} $why.',
+  ],
+  /** A new carousel after a rejection (recommend + explain_recommendation). */
+  rejected: [
+    "{No problem|Fair enough|Understood|Okay|Sorry about those|Got it}, {here are others|I've set those aside|let's try others|here is a fresh set|swapping them out}. {The $t is|Try the $t:|Maybe the $t,} $why.",
+    "{Noted|Understood|Right}, {those are out|no more of those|I've put those aside}. The $t {could suit|might do}: $why.",
+    '{Sorry they missed|Sorry, not right then}. {How about|Perhaps|Maybe} the $t instead: $why.',
+  ],
+  /** Why the top item, when nothing the user wanted is among its values. */
+  loose: [
+    'a close match',
+    'a strong candidate',
+    'worth a look',
+    'a solid option',
+    'the nearest fit',
+    'well reviewed',
+    'a popular one',
+    'a dependable choice',
+    'a safe bet',
+    'near enough',
+    'a crowd-pleaser',
+    'a sensible pick',
+  ],
+  /** Some items differ in a relaxed hard filter. */
+  relaxed: [
+    "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}, so {some|a few} {differ|vary} in $slots.",
+  ],
+  /** Optional last sentence of a carousel turn: no cue word of any attribute. */
+  closer: [
+    'Does any of these catch your eye?',
+    'Anything here you like?',
+    'Does one of them stand out?',
+    'Which one appeals?',
+    'Any favourites?',
+    'Let me know if one of them works, or what you would change.',
+    'Tell me which one you like, or what to adjust.',
+    'Happy to adjust if needed.',
+    'Say the word if you want changes.',
+    'Let me know what you think.',
+  ],
+  /** The user accepted (greet_acknowledge), item `t`, its noun `type`, optional price `p`. */
+  accept: [
+    '{Great choice|Excellent pick|Lovely choice|Good call}! {The $t is a lovely pick|The $t will serve you well|You will enjoy the $t}.',
+    '{Great choice|Excellent|Wonderful}: {enjoy your new $type, the $t|the $t is yours whenever you are ready}!',
+    '{Great choice|Nice one}! {You can add the $t to your cart now|The $t is ready for checkout}.',
+  ],
+  acceptPrice: ['{Great choice|Good pick}! The $t is $p{, a sound buy|}. {Happy shopping|Enjoy}!'],
+  /** After the conversation closed. */
+  closed: [
+    "{You're welcome|Anytime|Happy to help|My pleasure}! {Come back whenever you need something|Enjoy your purchase|Have a great day|Let me know if you need anything else}.",
+  ],
+  bye: [
+    '{No problem|Okay|Sure|All right}. {Thanks for stopping by|Good luck with your search|I am here if you change your mind|Come back any time}!',
+  ],
+  thanks: [
+    "{You're welcome|My pleasure|Glad to help|Anytime}! {Anything else I can find for you?|Keep browsing, or is one of these the one?|Shall I keep going?}",
+  ],
+  /** No request and nothing new, no slot left to ask. */
+  nudge: [
+    '{Take your time|No rush|Sure|No worries}. {Should I show you more options, or narrow these down?|More options, or shall I refine these?|Want a fresh batch, or changes to these?}',
+  ],
+  nudgeLead: ['Take your time.', 'No rush.', 'Sure.', 'No worries.', 'Okay.'],
+  /** The user's wanted noun phrase `w` acknowledged. */
+  ack: [
+    '{Got it|Okay|Great|Noted|Sure|Lovely|Right}{: |, }$w.',
+    '$^w, {got it|noted|sounds good|understood|good}.',
+    '{Sounds good|Perfect|Nice}: $w.',
+  ],
+  /** Values set aside, `x`. */
+  leaveOut: ["{I'll leave out|I will skip|Leaving out|No more} $x.", 'No $x{, then|}.'],
+  /** The earlier carousel shown again (recommend), its top `t`. */
+  back: [
+    '{Here are the earlier ones again|Back to the previous set|Here is the last batch again}{. The $t was top| - the $t led it|}.',
+    '{Sure|Okay}, back to the $noun from before.',
+  ],
+  /** The carousel shown again on "say that again" (explain_recommendation): `noun`, then an explanation. */
+  again: ['{Sorry for the confusion|Let me rephrase|Sorry, I was unclear}. These are $noun.'],
+  /** More like the liked item `t` (recommend + elicit_preference). */
+  similar: [
+    '{Glad you like|Good pick:|Nice, you like} the $t. {Here are a few more in that spirit|More in that vein are up|I added some close to it}. {Is it the one, or shall I keep looking?|Want to go with it, or keep looking?|Is it the one?}',
+    'The $t is a nice pick{| indeed}. {I added a few more in that vein|Some close ones are beside it}; {would you like to go with it?|is it the one, or shall I keep looking?}',
+  ],
+  /** Nothing found for `w`; `slot` to change (cannot_help + elicit_preference): proposes a change. */
+  none: [
+    "{I couldn't find any|There are no|Nothing matches:|No luck with|I have no|We're out of} $w{.| here.| right now.| in stock.} {Would you be open to a different $slot?|Open to another $slot?|Could we try a different $slot?|Maybe a different $slot?|Would another $slot do?|Flexible on the $slot?}",
+  ],
+  noneAtAll: [
+    "{I couldn't find anything matching that|Nothing matches that yet|That search came up empty|No luck with that one|I drew a blank there}. {Could you tell me more?|Can you say a bit more?|What else can you tell me?|Any other detail?|Tell me a little more?}",
+  ],
+  /** A comparison's verdict: `cheap` is the better deal, `dear` pricier (`dearer` its adjective). */
+  verdict: [
+    'The $cheap is the better deal; the $dear is the $dearer option.',
+    '{For less|Cheaper}, go with the $cheap; the $dear is $dearer.',
+    'The $cheap costs less{; the $dear is $dearer|}.',
+  ],
+  /** Greeting before the category question. */
+  greet: ['Hi there! ', 'Hello! ', 'Hi! ', 'Hey! ', 'Welcome! '],
+} as const;
+
+/**
+ * The good agent's questions per slot (elicit_preference): each names its slot by a cue word of
+ * `askedAttributes` and no other slot's. `ex` = example values ("a, b or c"), `noun` = the
+ * category noun. `follow` = the variant asked beside a carousel (colour only).
+ */
+export const GOOD_QUESTIONS: Record<string, { plain: readonly string[]; examples: readonly string[] }> = {
+  category: {
+    plain: [
+      'What are you {shopping|looking} for{ today|}?',
+      'What are you looking for?',
+      '{So, what|What} are we shopping for{ today|}?',
+    ],
+    examples: [
+      'What can I help you find{ today|}: $ex?',
+      '{Which|What} are you {after|looking for}, for example $ex?',
+      'Are you shopping for $ex, or something else?',
+    ],
+  },
+  type: {
+    plain: ['Do you have a type in mind?', 'Any particular kind of $noun?', 'Which type of $noun suits you?'],
+    examples: [
+      'Any particular kind of $noun, like $ex?',
+      'Do you have a type in mind, say $ex?',
+      'What kind{| of $noun} {do you want|are you after}: $ex?',
+      'Which type{| of $noun}: $ex?',
+    ],
+  },
+  gender: {
+    plain: [
+      'Are these for women, men, or would unisex work?',
+      "Women's, men's or unisex?",
+      'For women, men, or unisex?',
+      "Which range: women's, men's or unisex?",
+    ],
+    examples: [],
+  },
+  occasion: {
+    plain: ['Is this for a particular occasion?', 'Any occasion in mind?', "What's the occasion?"],
+    examples: [
+      'What will you {mostly |}wear them for: $ex?',
+      'Is this for a particular occasion, say $ex?',
+      'Any occasion in mind, like $ex?',
+      "What's the occasion: $ex?",
+    ],
+  },
+  colour: {
+    plain: [
+      'Any colour preference?',
+      'Do you have a colour in mind?',
+      'Any shade you are drawn to?',
+      'What colour {would you like|are you after}?',
+    ],
+    examples: ['Which colours do you like, for example $ex?', 'Any colour in mind, say $ex?'],
+  },
+  price_band: {
+    plain: [
+      'What is your budget like: budget, mid-range, premium or luxury?',
+      'Roughly how much would you like to spend?',
+      "What's your budget?",
+      'How much {do you want|are you happy} to spend?',
+    ],
+    examples: [],
+  },
+  material: {
+    plain: ['Do you have a preferred material?', 'Any fabric you prefer?'],
+    examples: ['Any material you prefer, such as $ex?', 'Which fabric do you like, say $ex?'],
+  },
+  style: {
+    plain: ['How would you describe your style?', 'Which style suits you?'],
+    examples: ['What style do you lean towards: $ex?', 'Which style suits you, say $ex?'],
+  },
+};
+
+/** The colour question beside a carousel. */
+export const COLOUR_FOLLOW_UP = [
+  'Would you like to narrow these down by colour?',
+  'Shall I filter these by colour?',
+  'Want to narrow them by colour?',
+];

@@ -1,0 +1,114 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
+import { createRng } from '../../../src/core/random';
+import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
+import {
+  COLOUR_FOLLOW_UP,
+  GOOD_FRAMES,
+  GOOD_QUESTIONS,
+  categoryNoun,
+  expand,
+  expandOne,
+  pluralNoun,
+  someValues,
+} from '../../../src/core/sim/recommenders/local/phrases';
+import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
+
+const catalog = generateApparelCatalog({ seed: 'wording', size: 1500 });
+const names = catalog.attributeNames();
+
+describe('local recommender wording', () => {
+  test('frames: choice points, optional parts, nesting, variables, capitals; a missing variable throws', () => {
+    const rng = createRng('frames');
+    const seen = new Set<string>();
+    for (let i = 0; i < 400; i++) seen.add(expand(rng, '{a|b{|c}} $x{!|}', { x: 'y' }));
+    assert.deepEqual([...seen].sort(), ['a y', 'a y!', 'b y', 'b y!', 'bc y', 'bc y!']);
+    assert.equal(expand(rng, '$^w, ok.', { w: 'black boots' }), 'Black boots, ok.');
+    assert.throws(() => expand(rng, 'the $t', {}), /\$t is not set/);
+    assert.throws(() => expand(rng, 'the {a|b', {}), /unclosed/);
+    // deterministic per seed
+    const a = createRng(7);
+    const b = createRng(7);
+    for (let i = 0; i < 50; i++)
+      assert.equal(expandOne(a, GOOD_FRAMES.recommend, vars()), expandOne(b, GOOD_FRAMES.recommend, vars()));
+  });
+
+  test('each slot question asks about that slot and no other (as the simulated users read it)', () => {
+    const rng = createRng('questions');
+    let checked = 0;
+    for (const [slot, q] of Object.entries(GOOD_QUESTIONS)) {
+      const values =
+        slot === 'category'
+          ? catalog.categories().map(categoryNoun)
+          : slot === 'type'
+            ? catalog.attributeValues(slot).map(pluralNoun)
+            : catalog.attributeValues(slot);
+      for (const category of catalog.categories()) {
+        for (let i = 0; i < 60; i++) {
+          const frames = i % 2 && q.examples.length ? q.examples : q.plain.length ? q.plain : q.examples;
+          const text = expandOne(rng, frames, { noun: categoryNoun(category), ex: someValues(rng, values, 3) });
+          assert.match(text, /\?$/, text);
+          const asked = askedAttributes(questionSentences(text), names);
+          assert.deepEqual(asked, slot === 'category' ? [] : [slot], `${slot}: "${text}" reads as ${asked.join(', ')}`);
+          checked++;
+        }
+      }
+    }
+    for (const text of COLOUR_FOLLOW_UP) assert.deepEqual(askedAttributes(text, names), ['colour'], text);
+    assert.ok(checked > 3000);
+  });
+
+  test('closers, thanks, nudges and the similar-items turn ask about no attribute', () => {
+    const rng = createRng('closers');
+    const groups = [
+      GOOD_FRAMES.closer,
+      GOOD_FRAMES.thanks,
+      GOOD_FRAMES.nudge,
+      GOOD_FRAMES.similar,
+      GOOD_FRAMES.noneAtAll,
+    ];
+    for (const frames of groups)
+      for (let i = 0; i < 300; i++) {
+        // titles hold attribute words ("Women's"): none may sit in a question
+        const text = expandOne(rng, frames, { t: "Alder Women's Leather Boots" });
+        assert.deepEqual(askedAttributes(questionSentences(text), names), [], text);
+      }
+  });
+
+  test('no verbatim repeat of an agent utterance inside a conversation and no counted mass noun, for either agent and user kind', async () => {
+    let turns = 0;
+    for (const agent of ['local-good', 'local-bad'] as const)
+      for (const user of [
+        { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
+        { user: 'target-free' },
+      ] as const) {
+        const env = await prepareEnvironment(
+          parseSimulationConfig({ ...user, agent, n: 60, seed: 'wording-repeats', catalog_size: 800 }),
+        );
+        for (let i = 0; i < 60; i++) {
+          const { conversation } = await simulateConversation(env, i);
+          const said = new Set<string>();
+          for (const t of conversation.turns) {
+            const text = t.assistant_utterance;
+            if (!text) continue;
+            assert.ok(!said.has(text), `${agent} vs ${user.user}, conversation ${i}: "${text}" said twice`);
+            // agreement: a mass noun is not counted, "a"/"an" agree with a fixed word
+            assert.doesNotMatch(
+              text,
+              /\b(?:a few|several|many|\d+) (?:outerwear|activewear|footwear)\b(?! pieces)/i,
+              text,
+            );
+            assert.doesNotMatch(text, /\b(?:a [aeio]\w|an [bcdfgjklmnpqrstvwxz]\w)/i, text);
+            said.add(text);
+            turns++;
+          }
+        }
+      }
+    assert.ok(turns > 1000, `${turns} agent turns`);
+  });
+});
+
+function vars(): Record<string, string> {
+  return { t: 'Alder Leather Boots', why: 'black and leather', noun: 'black boots', n: '12' };
+}
