@@ -62,9 +62,11 @@ export interface MetaOptions {
 /** The k items of the same category most similar to `target` (ties by item id). */
 export function deriveAlternatives(catalog: Catalog, target: CatalogItem, k: number): string[] {
   const scored: { id: string; s: number }[] = [];
-  for (const item of catalog.byCategory(target.category)) {
-    if (item.item_id === target.item_id) continue;
-    scored.push({ id: item.item_id, s: catalog.similarity(target, item) });
+  const items = catalog.categoryItems(target.category);
+  const sims = catalog.similarities(target, target.category);
+  for (let i = 0; i < items.length; i++) {
+    if (items[i].item_id === target.item_id) continue;
+    scored.push({ id: items[i].item_id, s: sims[i] });
   }
   scored.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return scored.slice(0, k).map((x) => x.id);
