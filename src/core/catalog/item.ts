@@ -65,6 +65,8 @@ export class Catalog {
   private partialIndex?: Bm25Index<CatalogItem>;
   private readonly simTerms = new WeakMap<CatalogItem, Int32Array>();
   private readonly simVocab = new Map<string, number>();
+  /** Per category: the items' similarity term sets (aligned with `categoryItems`), or null when an item has a non-string attribute value. */
+  private readonly categorySim = new Map<string, Int32Array[] | null>();
   /** Per item, the carousel fields that never change (features string, frozen attribute copy). */
   private readonly shownParts = new WeakMap<
     CatalogItem,
@@ -252,6 +254,63 @@ export class Catalog {
     }
     sum += 0.25 * jaccard(this.termSet(a), this.termSet(b));
     return sum / weight;
+  }
+
+  /**
+   * `similarity(target, item)` for every item of `category`, aligned with `categoryItems(category)`:
+   * the same numbers (same operations in the same order), computed from the category's attribute
+   * codes and term sets, which are built once. A meta user scores a whole category for its
+   * alternatives once per conversation, so this is the hot path of `similarity`.
+   */
+  similarities(target: CatalogItem, category: string): Float64Array {
+    const items = this.byCat.get(category) ?? [];
+    const out = new Float64Array(items.length);
+    let terms = this.categorySim.get(category);
+    if (terms === undefined) {
+      const plain = items.every((it) => Object.values(it.attributes).every((v) => typeof v === 'string'));
+      terms = plain ? items.map((it) => this.termSet(it)) : null;
+      this.categorySim.set(category, terms);
+    }
+    if (terms === null || Object.values(target.attributes).some((v) => typeof v !== 'string')) {
+      for (let i = 0; i < items.length; i++) out[i] = this.similarity(target, items[i]);
+      return out;
+    }
+    // union = |keys(target) ∪ keys(item)|, equal = attributes with the same value, as in `similarity`.
+    const union = new Int32Array(items.length);
+    const equal = new Int32Array(items.length);
+    let extra = 0;
+    for (const k in target.attributes) if (!this.valueIds.has(k)) extra++;
+    for (const attr of this.attrNames) {
+      const codes = this.attributeCodes(category, attr);
+      const v = target.attributes[attr];
+      if (v === undefined) {
+        for (let i = 0; i < codes.length; i++) if (codes[i] >= 0) union[i]++;
+      } else {
+        const tc = this.valueIds.get(attr)?.get(v) ?? -1;
+        for (let i = 0; i < codes.length; i++) {
+          union[i]++;
+          if (tc >= 0 && codes[i] === tc) equal[i]++;
+        }
+      }
+    }
+    const own = this.termSet(target);
+    for (let i = 0; i < items.length; i++) {
+      const b = items[i];
+      if (b === target) {
+        out[i] = 1;
+        continue;
+      }
+      let weight = 0.5;
+      let sum = target.category === b.category ? 0.25 : 0;
+      const u = union[i] + extra;
+      if (u > 0) {
+        sum += (0.5 * equal[i]) / u;
+        weight += 0.5;
+      }
+      sum += 0.25 * jaccard(own, terms[i]);
+      out[i] = sum / weight;
+    }
+    return out;
   }
 
   /**

@@ -56,10 +56,7 @@ test(
         0,
         `class 4 (satisfaction rises on a re-shown rejected carousel or an ignored "not X") ${where}`,
       );
-      // (A meta user whose switched target contradicts its own words and whose patience runs out on
-      // the same turn leaves rather than accept against its words: documented in docs/simulation.md.)
-      if (!(name.includes('meta-') && name.includes('local-bad')))
-        assert.equal(c.c5[0], 0, `class 5 (abandons with the answer on screen) ${where}`);
+      assert.equal(c.c5[0], 0, `class 5 (abandons with the answer on screen) ${where}`);
       assert.equal(
         c.c8[0],
         0,
@@ -68,14 +65,6 @@ test(
       assert.equal(c.c9[0], 0, `class 9 (accept breaking a goal constraint) ${where}`);
       assert.equal(c.c9goal[0], 0, `class 9 (a goal no catalog item meets) ${where}`);
     }
-    // Class 5 under MetaSimTol against local-bad: at most 3 % of abandons (0.0-1.6 % over 500 each; base 5.0-7.7 %).
-    const tolBad = perConfig
-      .filter(([n]) => n.includes('meta-') && n.includes('local-bad'))
-      .reduce((s, [, c]) => [s[0] + c.c5[0], s[1] + c.c5[1]], [0, 0]);
-    assert.ok(
-      tolBad[0] <= Math.ceil(0.03 * tolBad[1]),
-      `class 5 under meta users vs local-bad (the documented exception, docs/simulation.md rule 2): ${tolBad[0]} of ${tolBad[1]} abandons`,
-    );
     // Classes 6 and 7: requests are asked and answered, likes are said.
     assert.ok(
       all.c6[0] > 0.1 * all.c6[1],
@@ -86,5 +75,33 @@ test(
     // Every class had something to count (a counter that sees nothing proves nothing).
     for (const k of ['c1', 'c2', 'c3', 'c4', 'c5', 'c8', 'c9', 'c9goal'] as const)
       assert.ok(all[k][1] > 20, `${k}: only ${all[k][1]} cases to judge`);
+  },
+);
+
+// Class 5 where it was left: a meta user whose target is on screen beside a re-ask (local-bad's
+// habit), often a target it just switched to that differs from what it said. Before the rule
+// (docs/simulation.md, State and words agree, rule 5) the re-ask cost its last unit of patience
+// and it left: 15 of 463 abandons here (0.7-3.6 % per configuration over 2,000).
+test(
+  'meta users against local-bad never abandon with their target among the first three items',
+  { timeout: 180_000 },
+  async () => {
+    const n = 150;
+    let abandons = 0;
+    const hits: string[] = [];
+    for (const { name, config } of SIMULATOR_MATRIX) {
+      if (config.user !== 'agenda' || config.meta === undefined || config.agent !== 'local-bad') continue;
+      const env = await prepareEnvironment(
+        parseSimulationConfig({ ...config, n, seed: 'class-5-meta', catalog_size: 800 }),
+      );
+      const c = emptyCounts();
+      for (let i = 0; i < n; i++) {
+        const conv = (await simulateConversation(env, i)).conversation;
+        if (countConversation(conv, env.catalog, true, c).has('c5')) hits.push(`${name}: ${conv.id}`);
+      }
+      abandons += c.c5[1];
+    }
+    assert.ok(abandons > 300, `only ${abandons} abandons to judge`);
+    assert.deepEqual(hits, [], `${hits.length} of ${abandons} abandons with the target on screen`);
   },
 );

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
+import { generateApparelCatalog } from '../../../src/core/catalog/apparel';
 import type { Agent } from '../../../src/core/sim/types';
 import type { SimulationEnvironment } from '../../../src/core/run/index';
 import {
@@ -94,6 +95,24 @@ describe('target-free user (PEPPER)', () => {
 });
 
 describe('meta-simulators (Fashion-AlterEval)', () => {
+  test('derived alternatives: the first k of every item sorted by similarity, then id', () => {
+    const big = generateApparelCatalog({ size: 900 });
+    let checked = 0;
+    for (const target of big.items.slice(0, 120))
+      for (const k of [0, 1, 4, 9, 500]) {
+        const reference = big
+          .byCategory(target.category)
+          .filter((i) => i.item_id !== target.item_id)
+          .map((i) => ({ id: i.item_id, s: big.similarity(target, i) }))
+          .sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : 1))
+          .slice(0, k)
+          .map((x) => x.id);
+        assert.deepEqual(deriveAlternatives(big, target, k), reference, `${target.item_id}, k=${k}`);
+        checked++;
+      }
+    assert.equal(checked, 600);
+  });
+
   test('derived alternatives: k most similar items of the same category', () => {
     const target = catalog.get('F000')!;
     const alts = deriveAlternatives(catalog, target, 4);

@@ -61,13 +61,23 @@ export interface MetaOptions {
 
 /** The k items of the same category most similar to `target` (ties by item id). */
 export function deriveAlternatives(catalog: Catalog, target: CatalogItem, k: number): string[] {
-  const scored: { id: string; s: number }[] = [];
-  for (const item of catalog.byCategory(target.category)) {
-    if (item.item_id === target.item_id) continue;
-    scored.push({ id: item.item_id, s: catalog.similarity(target, item) });
+  const items = catalog.categoryItems(target.category);
+  const sims = catalog.similarities(target, target.category);
+  // The k best by (similarity desc, id asc), kept sorted while scanning: the same k, in the same
+  // order, as sorting every item (ids are unique, so the order is total), without the sort.
+  const best: { id: string; s: number }[] = [];
+  const before = (s: number, id: string, o: { id: string; s: number }): boolean => s > o.s || (s === o.s && id < o.id);
+  for (let i = 0; i < items.length; i++) {
+    const id = items[i].item_id;
+    if (id === target.item_id) continue;
+    const s = sims[i];
+    if (best.length === k && (k === 0 || !before(s, id, best[k - 1]))) continue;
+    let at = best.length === k ? k - 1 : best.length;
+    while (at > 0 && before(s, id, best[at - 1])) at--;
+    best.splice(at, 0, { id, s });
+    if (best.length > k) best.pop();
   }
-  scored.sort((a, b) => b.s - a.s || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return scored.slice(0, k).map((x) => x.id);
+  return best.map((x) => x.id);
 }
 
 export class MetaSimulator implements UserSimulator {

@@ -824,6 +824,8 @@ export class Lexicon {
   /** phrase key -> slot values it names (several when a word is ambiguous across slots). */
   private readonly phrases = new Map<string, PhraseTarget[]>();
   private maxPhraseTokens = 1;
+  /** The proper prefixes (1 .. n-1 folded tokens) of every phrase of n > 1 tokens: `parse` stops extending a match that no phrase continues. */
+  private readonly phrasePrefixes = new Set<string>();
   /** type value -> its category, when the type occurs in exactly one category. */
   readonly typeCategory = new Map<string, string>();
   /** The slots this catalog knows: "category" and its attribute names. */
@@ -890,6 +892,7 @@ export class Lexicon {
       list.push({ slot, value });
     }
     if (tokens.length > this.maxPhraseTokens) this.maxPhraseTokens = tokens.length;
+    for (let len = 1; len < tokens.length; len++) this.phrasePrefixes.add(phraseKey(tokens.slice(0, len)));
   }
 
   private readonly titleTokens = new WeakMap<CatalogItem, string[]>();
@@ -956,6 +959,8 @@ export class Lexicon {
           targets = t;
           matched = len;
         }
+        // No phrase goes on from here, so no longer match exists.
+        if (len < limit && !this.phrasePrefixes.has(key)) break;
       }
       if (targets && matched === 1 && blockedByContext(tokens[i], tokens[i - 1])) targets = undefined;
       if (targets) {

@@ -340,9 +340,12 @@ export class AgendaUserSession implements TargetAwareSession, RestorableSession 
       }
     }
     // What the user came for on screen (its target, or an item meeting its whole goal it would
-    // take) answers it, whatever act the agent's turn has: no patience is lost on it. (A re-ask
-    // still spoils the turn; the user then takes the item anyway, see `realise`.)
-    if (!appropriate && checkContent && reasked.length === 0 && this.answerOnScreen()) {
+    // take) answers it, whatever act the agent's turn has: no patience is lost on it. A meta user's
+    // target answers it even beside a re-ask (AlterEval: the target ranked among the first items is
+    // the success the meta-simulator measures), so a switched target that differs from what the
+    // user said is revised and taken, never left at patience 0. Without a target a re-ask still
+    // spoils the turn; the user then takes the item anyway (see `realise`).
+    if (!appropriate && checkContent && (reasked.length === 0 || this.target) && this.answerOnScreen()) {
       appropriate = true;
       pushReason = undefined;
     }
