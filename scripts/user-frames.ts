@@ -232,13 +232,13 @@ function readsAsCatalog(text: string, lexicon: Lexicon, catalog: Catalog): boole
   );
 }
 
-export interface Frame {
+interface Frame {
   text: string;
   /** Where the sentence is: dataset folder/file:line (the first of its occurrences). */
   from: string;
 }
 
-export interface FrameBank {
+interface FrameBank {
   $doc: string;
   sources: Record<string, string>;
   pools: Record<string, Frame[]>;
