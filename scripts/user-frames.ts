@@ -184,10 +184,7 @@ const POOLS: Pool[] = [
   {
     name: 'c_aside',
     doc: 'asides that state nothing about items (after what is wanted)',
-    test: (s) =>
-      /^(let's see|fair enough|if you know what i mean|i'm open to suggestions|i am open to ideas|i am making a list|got it)$/.test(
-        s,
-      ),
+    test: (s) => /^(i'm open to suggestions|i am open to ideas|i am making a list)$/.test(s),
     opinion: 'none',
     maxWords: 7,
   },
