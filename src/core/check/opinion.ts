@@ -130,7 +130,10 @@ const NEGATIVE = new Set([
   'uninterested',
   'wrong',
   'off-putting',
+  'underwhelming',
 ]);
+/** Verbs of a disliking with "me" as their object: "disappoints me", "bores me", "puts me off". */
+const DISLIKE_VERB_ME = new Set(['disappoints', 'disappointed', 'bores', 'bored', 'puts', 'put']);
 /** Verbs of an appraisal with "me" as their object: "wins me over", "grabs me", "impresses me". */
 const OPINION_VERB_ME = new Set([
   'grab',
@@ -465,6 +468,16 @@ function clauseOpinion(c: readonly string[]): Opinion {
       // "X wins me over", "it grabs me", "tempts me", "impresses me"; "nothing here wins me over"
       if (nearNegator(c, i, 3) || c.slice(Math.max(0, i - 3), i).includes('nothing')) dislike = true;
       else like = true;
+      continue;
+    }
+    if (DISLIKE_VERB_ME.has(w) && next === 'me' && (!w.startsWith('put') || c[i + 2] === 'off')) {
+      // "X disappoints me", "it bores me", "it puts me off" ("doesn't disappoint me" voices nothing)
+      if (!nearNegator(c, i, 3)) dislike = true;
+      continue;
+    }
+    if ((w === 'misses' || w === 'missed') && next === 'the' && c[i + 2] === 'mark') {
+      // "X misses the mark"
+      if (!nearNegator(c, i, 3)) dislike = true;
       continue;
     }
     if (w === 'speaks' && next === 'to' && c[i + 2] === 'me') {

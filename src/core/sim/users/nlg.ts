@@ -7,10 +7,11 @@
  * utterance said so far in the conversation) are not said again while another wording exists.
  */
 import * as z from 'zod';
-import type { Rng } from '../../random';
+import { createRng, type Rng } from '../../random';
 import { mainAct } from '../../taxonomy/acts';
 import { loadJsonFile } from './transitions';
 import templatesJson from './nlg-templates.json';
+import corpusFrames from './corpus-frames.json';
 import { tokenize } from '../../text/tokenize';
 
 export const NlgTemplatesSchema = z.looseObject({
@@ -27,6 +28,15 @@ export function defaultNlgTemplates(): NlgTemplates {
 export function loadNlgTemplates(path: string): NlgTemplates {
   return loadJsonFile(path, NlgTemplatesSchema);
 }
+
+/**
+ * The pools of sentences drawn from the human corpora (corpus-frames.json, built by
+ * scripts/user-frames.ts): `<c_hi>`, `<c_thanks>`, ... in any templates file. A templates file's
+ * own pool of the same name wins.
+ */
+const CORPUS_POOLS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(corpusFrames.pools).map(([name, frames]) => [name, frames.map((f) => f.text)]),
+);
 
 /** Slot values for one utterance; missing slots rule out the templates that need them. */
 export type SlotFill = Partial<
@@ -257,8 +267,12 @@ function avoidTokens(avoid: Avoid): AvoidTokens {
   return cached;
 }
 
-/** Random wordings tried before giving up on finding one not in `avoid`. */
-const ATTEMPTS = 24;
+/**
+ * Random wordings tried before giving up on finding one not in `avoid` (the search stops at the
+ * first new one, so only a conversation that has used up nearly every wording of an act pays for
+ * them: with one new wording among six, 64 draws miss it about once in 100,000 times).
+ */
+const ATTEMPTS = 64;
 
 /** A template generator; one per run (stateless across sessions: what to avoid is passed in). */
 export class TemplateNlg {
@@ -267,6 +281,7 @@ export class TemplateNlg {
 
   constructor(options: NlgOptions = {}) {
     const templates = options.templates ?? defaultNlgTemplates();
+    const pools = { ...CORPUS_POOLS, ...templates.pools };
     this.typoRate = options.typoRate ?? 0.05;
     if (!(this.typoRate >= 0 && this.typoRate <= 1))
       throw new RangeError(`typo rate must be in [0, 1], got ${this.typoRate}`);
@@ -274,7 +289,7 @@ export class TemplateNlg {
       this.table.set(
         act,
         list.map((text, i) => {
-          const parts = parseTemplate(expandPools(text, templates.pools, `acts.${act}[${i}]`));
+          const parts = parseTemplate(expandPools(text, pools, `acts.${act}[${i}]`));
           return { text, parts, slots: slotsOf(parts), fixed: isFixed(parts) };
         }),
       );
@@ -313,9 +328,13 @@ export class TemplateNlg {
    * one is new (not said before, nor a near-repeat: token-set Jaccard >= NEAR_REPEAT with an earlier
    * wording), else the least similar one drawn is said; an act whose templates are all fixed tries
    * each of them in turn. Random typos never touch the filled slots, and a revision (an act
-   * ending in ".Revise") gets none.
+   * ending in ".Revise") gets none. Takes exactly one draw from the generator passed in, whatever the templates.
    */
-  realise(act: string, fill: SlotFill, rng: Rng, avoid?: Avoid, require: readonly string[] = []): Realisation {
+  realise(act: string, fill: SlotFill, caller: Rng, avoid?: Avoid, require: readonly string[] = []): Realisation {
+    // One draw from the caller's generator seeds the wording: however many choices a template
+    // set makes, the caller's later draws (the user's decisions) are the same, so changing the
+    // words never changes what a seeded user does.
+    const rng = createRng(caller.int(0x7fffffff));
     const all = this.templatesFor(act);
     const has = fill as Record<string, string | undefined>;
     const filled = (s: string) => has[s] !== undefined && has[s] !== '';
