@@ -218,7 +218,9 @@ export class EditorApp {
     if (!boot) return;
     mark('simlens:init');
     this.onInit(boot.init);
-    if (first && this.load.phase === 'first') {
+    // onInit moved the load state on (TypeScript still sees the 'starting' set above).
+    const load = this.load as Load;
+    if (first && load.phase === 'first') {
       mark('simlens:conversation');
       this.onConversation({ type: 'conversation', requestId: 0, viewIndex: -1, ...first });
     }

@@ -40,7 +40,7 @@ export function normalizeExportFormat(name: string): string {
 }
 
 /** A streaming writer for one output format. */
-interface Exporter {
+export interface Exporter {
   begin(): string;
   conversation(conv: Conversation): string;
   end(): string;

@@ -79,7 +79,7 @@ export function agentResponseOfTurn(turn: Turn): AgentResponse {
 }
 
 /** What drives one conversation. */
-interface ConversationPlan {
+export interface ConversationPlan {
   env: SimulationEnvironment;
   id: string;
   /** For `metadata.index`. */
