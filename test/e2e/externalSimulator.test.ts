@@ -120,7 +120,8 @@ test(
       await screenshot(page, 'external-simulator-play-answer-dark');
       await page.keyboard.press('Escape');
     }
-    await pollUntil(() => existsSync(played), Boolean, 60_000);
+    // The played conversation is appended as a line: wait until it is there whole, not only the file.
+    await pollUntil(() => existsSync(played) && readFileSync(played, 'utf8').endsWith('\n'), Boolean, 60_000);
     const playedConv = JSON.parse(readFileSync(played, 'utf8').trim().split('\n')[0]) as {
       turns: { assistant_utterance?: string }[];
       metadata?: Record<string, unknown>;

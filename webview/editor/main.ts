@@ -82,6 +82,8 @@ export class EditorApp {
   /** A selected row whose page has not arrived yet (opened by afterPage), or -1. */
   private pendingIndex = -1;
   private pendingTurn: number | undefined;
+  /** The line of the conversation last asked for (on screen once its answer arrives). */
+  private heading: number | undefined;
   private agreement: AgreementResult | undefined;
   private agreementLoading = false;
   private restoreScroll: number | undefined;
@@ -205,6 +207,7 @@ export class EditorApp {
     this.load = { phase: 'starting', asked };
     const booted = boot ? ({ booted: true } as const) : {};
     const first = boot?.first && boot.first.line === line ? boot.first : undefined;
+    this.heading = line;
     if (line === undefined || first) this.api.post({ type: 'ready', ...booted });
     else {
       const ask = line;
@@ -321,7 +324,10 @@ export class EditorApp {
       .allowUnmatched('annotationsChanged')
       .on('reloaded', (msg) => {
         this.notice('info', `File ${msg.reason}.`);
-        if (this.current) this.openLine(Math.min(this.current.line, Math.max(0, msg.lineCount - 1)));
+        // Re-read the conversation the page is heading to (a reveal or a click whose answer is still on
+        // its way), not the one on screen: re-opening that would replace the newer request.
+        const line = this.heading ?? this.current?.line;
+        if (line !== undefined) this.openLine(Math.min(line, Math.max(0, msg.lineCount - 1)));
       })
       .on('settings', (msg) => {
         if (this.init) {
@@ -467,8 +473,9 @@ export class EditorApp {
     }
     this.updateCounts();
     if (this.current) {
-      // Re-find the selected conversation's position in the new view.
-      this.openLine(this.current.line);
+      // Re-find the selected conversation's position in the new view (or the one being opened: a
+      // reveal or a click whose answer is on its way, which re-opening the shown one would replace).
+      this.openLine(this.heading ?? this.current.line);
     } else if (this.load.phase === 'firstRow' && msg.count > 0) {
       // Nothing selected yet: open the first conversation once its row arrives.
       this.pendingIndex = 0;
@@ -565,6 +572,7 @@ export class EditorApp {
 
   /** Asks for a conversation; an answer to an earlier request that arrives after it is dropped (rpc). */
   private openLine(line: number): void {
+    this.heading = line;
     this.api.rpc.request(
       'conversation',
       (requestId) => ({ type: 'openConversation', requestId, line }),

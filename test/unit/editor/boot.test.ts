@@ -139,6 +139,26 @@ describe('editor boot data in the page HTML', () => {
     }
   });
 
+  test('a reveal is not lost to a reload that arrives before its answer (the page shows line 1 already)', async () => {
+    const hx = await loadWebview({ conversations, boot: true });
+    try {
+      await hx.waitFor('.conv-id', /^h-0$/);
+      await hx.settle();
+      // A run appended a line and the editor was asked to go to it: the host reloads, then reveals.
+      hx.send({ type: 'reveal', line: 2 });
+      hx.send({ type: 'reloaded', reason: 'changed on disk', lineCount: 3 });
+      await hx.settle();
+      assert.equal(hx.document.querySelector('.conv-id')?.textContent, 'h-2');
+      // The same with a new view (the list's filter answered) arriving before the revealed conversation.
+      hx.send({ type: 'reveal', line: 1 });
+      hx.controller.receive({ type: 'setFilter', filter: {} });
+      await hx.settle();
+      assert.equal(hx.document.querySelector('.conv-id')?.textContent, 'h-1');
+    } finally {
+      hx.close();
+    }
+  });
+
   test('a blank or broken line 1: blank is left to the list, broken is shown with its error', async () => {
     const blank = await loadWebview({ conversations: [{ blank: true }, human(1)], boot: true });
     try {
