@@ -694,18 +694,20 @@ export class EditorApp {
     if (!document.body.dataset.firstRenderMs) {
       document.body.dataset.firstRenderMs = String(Math.round(performance.now()));
       mark('simlens:rendered');
-      // The first text a person reads (the first utterance, or the id of an empty conversation):
-      // the browser reports when it is painted (Element Timing, see observeFirstText).
-      (this.transcriptEl.querySelector('.msg .bubble') ?? this.main.querySelector('.conv-id'))?.setAttribute(
-        'elementtiming',
-        FIRST_TEXT,
-      );
       // And on the machine's clock, in the frame that paints it (the E2E compares it with the
       // moment the file was chosen in Quick Open).
       requestAnimationFrame(
         () => (document.body.dataset.firstPaintEpoch = String(Math.round(performance.timeOrigin + performance.now()))),
       );
     }
+    // The first text a person reads (the first utterance, or the id of an empty conversation): the
+    // browser reports when it is painted (Element Timing, see observeFirstText). Marked on every render
+    // until then: a render replaced before any frame was painted (a webview not shown yet) paints nothing.
+    if (!document.body.dataset.textVisibleEpoch)
+      (this.transcriptEl.querySelector('.msg .bubble') ?? this.main.querySelector('.conv-id'))?.setAttribute(
+        'elementtiming',
+        FIRST_TEXT,
+      );
     if (this.restoreTranscriptScroll !== undefined) {
       scroller.scrollTop = this.restoreTranscriptScroll;
       this.restoreTranscriptScroll = undefined;

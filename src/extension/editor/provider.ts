@@ -24,7 +24,7 @@ export const VIEW_TYPE_ANY_JSONL = 'simlens.conversationsAnyJsonl';
  * view type opened it. Keys are the document URI strings.
  */
 /** How long the page's HTML waits for its boot data (EditorBoot) before it is set without it. */
-const BOOT_WAIT_MS = 250;
+const BOOT_WAIT_MS = 60;
 
 export class EditorRegistry {
   /** Per file: the session of its most recently active editor (reveals go there). */
