@@ -69,94 +69,222 @@ function describeChar(text: string, i: number, unit: JsonUnit = 'line'): string 
  * Positions match V8's `JSON.parse` ("... in JSON at position N").
  */
 export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): JsonSyntaxError | undefined {
-  const n = text.length;
-  const stack: Ctx[] = [];
-  let i = 0;
+  return new JsonScanner(text, unit).run();
+}
 
-  const skipWs = (): void => {
-    while (i < n && isWs(text.charCodeAt(i))) i++;
-  };
-  const fail = (offset: number, message: string): JsonSyntaxError => ({ offset, message });
-  const found = (at: number): string => describeChar(text, at, unit);
-  const end = `unexpected end of the ${unit}`;
+/** Where the scanner is between values: a value is due, a container just opened, or a value just ended. */
+type ScanState = 'value' | 'afterOpen' | 'afterValue';
+
+/** One scan of one text: the position `i`, the open containers, and a method per piece of the grammar. */
+class JsonScanner {
+  private readonly n: number;
+  private readonly stack: Ctx[] = [];
+  private i = 0;
+  private readonly end: string;
+
+  constructor(
+    private readonly text: string,
+    private readonly unit: JsonUnit,
+  ) {
+    this.n = text.length;
+    this.end = `unexpected end of the ${unit}`;
+  }
+
+  /** The main loop: a value, then what may follow it in the innermost open container. */
+  run(): JsonSyntaxError | undefined {
+    let state: ScanState = 'value';
+    this.skipWs();
+    for (;;) {
+      let r: JsonSyntaxError | ScanState | undefined;
+      if (state === 'value') {
+        const v = this.scanValue();
+        r = v === 'open' ? 'afterOpen' : (v ?? 'afterValue');
+      } else {
+        this.skipWs();
+        if (state === 'afterOpen') r = this.afterOpen();
+        else if (this.stack.length === 0) return this.afterTopValue();
+        else r = this.afterMember();
+      }
+      if (typeof r === 'object') return r;
+      state = r;
+    }
+  }
+
+  private skipWs(): void {
+    while (this.i < this.n && isWs(this.text.charCodeAt(this.i))) this.i++;
+  }
+
+  private fail(offset: number, message: string): JsonSyntaxError {
+    return { offset, message };
+  }
+
+  private found(at: number): string {
+    return describeChar(this.text, at, this.unit);
+  }
+
+  private top(): Ctx {
+    return this.stack[this.stack.length - 1];
+  }
+
+  /** Right after '[' or '{': the container closes at once, or its first element or key follows. */
+  private afterOpen(): JsonSyntaxError | ScanState {
+    const close = this.top() === Ctx.Array ? 0x5d : 0x7d;
+    if (this.i < this.n && this.text.charCodeAt(this.i) === close) {
+      this.stack.pop();
+      this.i++;
+      return 'afterValue';
+    }
+    if (this.top() === Ctx.Array) return 'value';
+    return this.scanKey(true) ?? 'value';
+  }
+
+  /** After the top-level value: only whitespace may follow. */
+  private afterTopValue(): JsonSyntaxError | undefined {
+    if (this.i >= this.n) return undefined;
+    const what = this.unit === 'line' ? ' (one conversation per line)' : '';
+    return this.fail(this.i, `unexpected ${this.found(this.i)} after the end of the JSON value${what}`);
+  }
+
+  /** After an element or a property value: a comma and the next one, or the container's close. */
+  private afterMember(): JsonSyntaxError | ScanState {
+    const { text, i, n, end } = this;
+    const top = this.top();
+    if (i >= n) {
+      return this.fail(
+        n,
+        top === Ctx.Object
+          ? `${end}: expected ',' or '}' (${this.stack.length > 1 ? 'an object' : 'the object'} is not closed)`
+          : `${end}: expected ',' or ']' (an array is not closed)`,
+      );
+    }
+    const c = text.charCodeAt(i);
+    if (c === 0x2c) {
+      this.i++;
+      this.skipWs();
+      return top === Ctx.Array ? 'value' : (this.scanKey(false) ?? 'value');
+    }
+    if (c === (top === Ctx.Array ? 0x5d : 0x7d)) {
+      this.stack.pop();
+      this.i++;
+      return 'afterValue';
+    }
+    return top === Ctx.Array
+      ? this.fail(i, `expected ',' or ']' after an array element, found ${this.found(i)}`)
+      : this.fail(i, `expected ',' or '}' after a property value, found ${this.found(i)}`);
+  }
+
+  /** Scans one value at i; containers push a context and return 'open' with i after the opener. */
+  private scanValue(): JsonSyntaxError | undefined | 'open' {
+    if (this.i >= this.n) return this.badValue();
+    const c = this.text.charCodeAt(this.i);
+    switch (c) {
+      case 0x7b: // {
+        this.stack.push(Ctx.Object);
+        this.i++;
+        return 'open';
+      case 0x5b: // [
+        this.stack.push(Ctx.Array);
+        this.i++;
+        return 'open';
+      case 0x22:
+        return this.scanString();
+      case 0x74:
+        return this.scanLiteral('true');
+      case 0x66:
+        return this.scanLiteral('false');
+      case 0x6e:
+        return this.scanLiteral('null');
+      default:
+        if (c === 0x2d || isDigit(c)) return this.scanNumber();
+        return this.badValue();
+    }
+  }
 
   /** Scans a string starting at the opening quote; returns an error or advances i past it. */
-  const scanString = (): JsonSyntaxError | undefined => {
-    i++; // opening quote
+  private scanString(): JsonSyntaxError | undefined {
+    const { text, n } = this;
+    let i = this.i + 1; // opening quote
     for (;;) {
-      if (i >= n) return fail(n, "unterminated string: the closing '\"' is missing");
+      if (i >= n) return this.fail(n, "unterminated string: the closing '\"' is missing");
       const c = text.charCodeAt(i);
       if (c === 0x22) {
-        i++;
+        this.i = i + 1;
         return undefined;
       }
       if (c < 0x20) {
-        return fail(
+        return this.fail(
           i,
-          `raw control character ${found(i)} inside a string (write it as an escape such as \\n or \\u0000)`,
+          `raw control character ${this.found(i)} inside a string (write it as an escape such as \\n or \\u0000)`,
         );
       }
       if (c === 0x5c) {
         i++;
-        if (i >= n) return fail(n, "unterminated string: the closing '\"' is missing");
-        const e = text.charCodeAt(i);
-        if (e === 0x75) {
-          for (let k = 1; k <= 4; k++) {
-            if (i + k >= n || !isHex(text.charCodeAt(i + k))) {
-              return fail(Math.min(i + k, n), 'invalid \\u escape in a string: \\u must be followed by 4 hex digits');
-            }
-          }
-          i += 5;
-          continue;
-        }
-        if (
-          e === 0x22 ||
-          e === 0x5c ||
-          e === 0x2f ||
-          e === 0x62 ||
-          e === 0x66 ||
-          e === 0x6e ||
-          e === 0x72 ||
-          e === 0x74
-        ) {
-          i++;
-          continue;
-        }
-        return fail(i, `invalid escape '\\${text[i]}' in a string (allowed: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`);
+        const e = this.escapeError(i);
+        if (e) return e;
+        i += text.charCodeAt(i) === 0x75 ? 5 : 1;
+        continue;
       }
       i++;
     }
-  };
+  }
 
-  const scanNumber = (): JsonSyntaxError | undefined => {
+  /** The error in the escape whose letter is at `i` (after the backslash), if any. */
+  private escapeError(i: number): JsonSyntaxError | undefined {
+    const { text, n } = this;
+    if (i >= n) return this.fail(n, "unterminated string: the closing '\"' is missing");
+    const e = text.charCodeAt(i);
+    if (e === 0x75) {
+      for (let k = 1; k <= 4; k++) {
+        if (i + k >= n || !isHex(text.charCodeAt(i + k))) {
+          return this.fail(Math.min(i + k, n), 'invalid \\u escape in a string: \\u must be followed by 4 hex digits');
+        }
+      }
+      return undefined;
+    }
+    if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+      return undefined;
+    }
+    return this.fail(
+      i,
+      `invalid escape '\\${text[i]}' in a string (allowed: \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)`,
+    );
+  }
+
+  private scanNumber(): JsonSyntaxError | undefined {
+    const { text, n } = this;
+    let i = this.i;
     if (text.charCodeAt(i) === 0x2d) {
       i++;
-      if (i >= n || !isDigit(text.charCodeAt(i))) return fail(i, `'-' must be followed by a digit, found ${found(i)}`);
+      if (i >= n || !isDigit(text.charCodeAt(i)))
+        return this.fail(i, `'-' must be followed by a digit, found ${this.found(i)}`);
     }
     if (text.charCodeAt(i) === 0x30) {
       i++;
-      if (i < n && isDigit(text.charCodeAt(i))) return fail(i, 'numbers must not have leading zeros');
+      if (i < n && isDigit(text.charCodeAt(i))) return this.fail(i, 'numbers must not have leading zeros');
     } else {
       while (i < n && isDigit(text.charCodeAt(i))) i++;
     }
     if (i < n && text.charCodeAt(i) === 0x2e) {
       i++;
       if (i >= n || !isDigit(text.charCodeAt(i)))
-        return fail(i, `expected a digit after the decimal point, found ${found(i)}`);
+        return this.fail(i, `expected a digit after the decimal point, found ${this.found(i)}`);
       while (i < n && isDigit(text.charCodeAt(i))) i++;
     }
     if (i < n && (text.charCodeAt(i) === 0x65 || text.charCodeAt(i) === 0x45)) {
       i++;
       if (i < n && (text.charCodeAt(i) === 0x2b || text.charCodeAt(i) === 0x2d)) i++;
-      if (i >= n || !isDigit(text.charCodeAt(i))) return fail(i, `expected a digit in the exponent, found ${found(i)}`);
+      if (i >= n || !isDigit(text.charCodeAt(i)))
+        return this.fail(i, `expected a digit in the exponent, found ${this.found(i)}`);
       while (i < n && isDigit(text.charCodeAt(i))) i++;
     }
+    this.i = i;
     return undefined;
-  };
+  }
 
-  const scanLiteral = (word: string): JsonSyntaxError | undefined => {
+  private scanLiteral(word: string): JsonSyntaxError | undefined {
+    const { text, n, i } = this;
     for (let k = 0; k < word.length; k++) {
-      if (i + k >= n) return fail(n, `${end} inside '${word}'`);
+      if (i + k >= n) return this.fail(n, `${this.end} inside '${word}'`);
       if (text.charCodeAt(i + k) !== word.charCodeAt(k)) {
         // "tru}" is a typo of true; "turns" is a bare word that was meant as a string.
         const bare = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i, i + 40))?.[0] ?? '';
@@ -164,177 +292,69 @@ export function findJsonSyntaxError(text: string, unit: JsonUnit = 'line'): Json
           bare.length > k + 1 ||
           (bare.length === k + 1 && k + 1 < word.length && /[A-Za-z0-9_]/.test(text[i + k] ?? ''))
         ) {
-          return fail(
+          return this.fail(
             i + k,
             `expected a value, found '${bare}' (text must be a string in double quotes; the literals are true, false and null)`,
           );
         }
-        return fail(i + k, `expected '${word}', found ${found(i + k)}`);
+        return this.fail(i + k, `expected '${word}', found ${this.found(i + k)}`);
       }
     }
-    i += word.length;
+    this.i += word.length;
     return undefined;
-  };
+  }
 
-  const badValue = (): JsonSyntaxError => {
+  private badValue(): JsonSyntaxError {
+    const { text, i, n } = this;
     if (i >= n) {
       const open =
-        stack.length === 0
+        this.stack.length === 0
           ? ''
-          : stack[stack.length - 1] === Ctx.Array
+          : this.top() === Ctx.Array
             ? ' (an array is not closed)'
             : ' (an object is not closed)';
-      return fail(n, `${end}: expected a value${open}`);
+      return this.fail(n, `${this.end}: expected a value${open}`);
     }
     const c = text[i];
-    if (c === "'") return fail(i, "strings must use double quotes (\"), found '''");
+    if (c === "'") return this.fail(i, "strings must use double quotes (\"), found '''");
     if (c === ']' || c === '}') {
       // Only reachable after a comma or a colon.
-      return fail(i, `expected a value, found '${c}' (a trailing comma or a missing value)`);
+      return this.fail(i, `expected a value, found '${c}' (a trailing comma or a missing value)`);
     }
     if (/[A-Za-z_]/.test(c)) {
       const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i, i + 40))?.[0] ?? c;
-      return fail(
+      return this.fail(
         i,
-        `expected a value, found ${word === c ? found(i) : `'${word}'`} (JSON allows only strings in double quotes, ` +
+        `expected a value, found ${word === c ? this.found(i) : `'${word}'`} (JSON allows only strings in double quotes, ` +
           `numbers, true, false, null, objects and arrays)`,
       );
     }
-    return fail(i, `expected a value (object, array, string, number, true, false or null), found ${found(i)}`);
-  };
-
-  /** Scans one value at i; containers push a context and return with i after the opener. */
-  const scanValue = (): JsonSyntaxError | undefined | 'open' => {
-    if (i >= n) return badValue();
-    const c = text.charCodeAt(i);
-    switch (c) {
-      case 0x7b: // {
-        stack.push(Ctx.Object);
-        i++;
-        return 'open';
-      case 0x5b: // [
-        stack.push(Ctx.Array);
-        i++;
-        return 'open';
-      case 0x22:
-        return scanString();
-      case 0x74:
-        return scanLiteral('true');
-      case 0x66:
-        return scanLiteral('false');
-      case 0x6e:
-        return scanLiteral('null');
-      default:
-        if (c === 0x2d || isDigit(c)) return scanNumber();
-        return badValue();
-    }
-  };
-
-  /** After a container opened: the first member/element or an immediate close. */
-  type State = 'value' | 'afterOpen' | 'afterValue';
-  let state: State = 'value';
-  skipWs();
-  for (;;) {
-    if (state === 'value') {
-      const r = scanValue();
-      if (r === 'open') {
-        state = 'afterOpen';
-      } else if (r) {
-        return r;
-      } else {
-        state = 'afterValue';
-      }
-      continue;
-    }
-    skipWs();
-    const top = stack.length ? stack[stack.length - 1] : undefined;
-    if (state === 'afterOpen') {
-      if (top === Ctx.Array) {
-        if (i < n && text.charCodeAt(i) === 0x5d) {
-          stack.pop();
-          i++;
-          state = 'afterValue';
-          continue;
-        }
-        state = 'value';
-        continue;
-      }
-      // Object: '}' or a key.
-      if (i < n && text.charCodeAt(i) === 0x7d) {
-        stack.pop();
-        i++;
-        state = 'afterValue';
-        continue;
-      }
-      const e = scanKey(true);
-      if (e) return e;
-      state = 'value';
-      continue;
-    }
-    // afterValue
-    if (top === undefined) {
-      if (i < n)
-        return fail(
-          i,
-          `unexpected ${found(i)} after the end of the JSON value${unit === 'line' ? ' (one conversation per line)' : ''}`,
-        );
-      return undefined;
-    }
-    if (i >= n) {
-      return fail(
-        n,
-        top === Ctx.Object
-          ? `${end}: expected ',' or '}' (${stack.length > 1 ? 'an object' : 'the object'} is not closed)`
-          : `${end}: expected ',' or ']' (an array is not closed)`,
-      );
-    }
-    const c = text.charCodeAt(i);
-    if (top === Ctx.Array) {
-      if (c === 0x2c) {
-        i++;
-        skipWs();
-        state = 'value';
-        continue;
-      }
-      if (c === 0x5d) {
-        stack.pop();
-        i++;
-        continue;
-      }
-      return fail(i, `expected ',' or ']' after an array element, found ${found(i)}`);
-    }
-    if (c === 0x2c) {
-      i++;
-      skipWs();
-      const e = scanKey(false);
-      if (e) return e;
-      state = 'value';
-      continue;
-    }
-    if (c === 0x7d) {
-      stack.pop();
-      i++;
-      continue;
-    }
-    return fail(i, `expected ',' or '}' after a property value, found ${found(i)}`);
+    return this.fail(
+      i,
+      `expected a value (object, array, string, number, true, false or null), found ${this.found(i)}`,
+    );
   }
 
   /** Scans `"key" :` and leaves i at the value (after whitespace). */
-  function scanKey(first: boolean): JsonSyntaxError | undefined {
-    if (i >= n) return fail(n, `${end}: expected a property name or '}'`);
-    const c = text.charCodeAt(i);
+  private scanKey(first: boolean): JsonSyntaxError | undefined {
+    const { text, n } = this;
+    const at = this.i;
+    if (at >= n) return this.fail(n, `${this.end}: expected a property name or '}'`);
+    const c = text.charCodeAt(at);
     if (c !== 0x22) {
-      if (!first && c === 0x7d) return fail(i, "trailing comma: expected a property name after ',', found '}'");
-      if (c === 0x27) return fail(i, "property names must use double quotes (\"), found '''");
-      return fail(i, `expected a property name in double quotes${first ? " or '}'" : ''}, found ${found(i)}`);
+      if (!first && c === 0x7d) return this.fail(at, "trailing comma: expected a property name after ',', found '}'");
+      if (c === 0x27) return this.fail(at, "property names must use double quotes (\"), found '''");
+      const or = first ? " or '}'" : '';
+      return this.fail(at, `expected a property name in double quotes${or}, found ${this.found(at)}`);
     }
-    const e = scanString();
+    const e = this.scanString();
     if (e) return e;
-    skipWs();
-    if (i >= n) return fail(n, `${end}: expected ':' after the property name`);
-    if (text.charCodeAt(i) !== 0x3a) return fail(i, `expected ':' after the property name, found ${found(i)}`);
-    i++;
-    skipWs();
+    this.skipWs();
+    if (this.i >= n) return this.fail(n, `${this.end}: expected ':' after the property name`);
+    if (text.charCodeAt(this.i) !== 0x3a)
+      return this.fail(this.i, `expected ':' after the property name, found ${this.found(this.i)}`);
+    this.i++;
+    this.skipWs();
     return undefined;
   }
 }
