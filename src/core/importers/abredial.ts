@@ -17,6 +17,8 @@
 import type { Conversation, ConversationAnnotation } from '../model';
 import { ImportError, type ImportWarning, preview } from './errors';
 import { parseCsv } from './csv';
+
+type CsvRecord = ReturnType<typeof parseCsv>['records'][number];
 import { buildTurns, type SourceUtterance } from './turns';
 
 /** The rating columns of AB-ReDial, in file order. */
@@ -45,16 +47,23 @@ interface Group {
   rows: number[];
 }
 
-/** Imports AB-ReDial CSV text. Throws ImportError when the header is not AB-ReDial's. */
-export function importAbRedial(
-  text: string,
-  origin: string,
-): { conversations: Conversation[]; warnings: ImportWarning[] } {
-  const { records, warnings } = parseCsv(text, origin);
-  const nonBlank = records.filter((r) => !(r.fields.length === 1 && r.fields[0].trim() === ''));
-  const header = nonBlank[0];
-  if (!header)
-    throw new ImportError(origin, 'the file is empty (expected an AB-ReDial CSV header: ConvId,utterance0,...)');
+/** Where things are in an AB-ReDial header: the id, utterance, rating and justification columns. */
+interface AbRedialLayout {
+  names: string[];
+  convCol: number;
+  uttCols: number[];
+  ratingCols: { name: string; col: number }[];
+  /** The turn file (numbered rating groups between the utterances) rather than the dialogue file. */
+  turnLevel: boolean;
+  /** Turn file: which utterance columns each numbered rating group follows. */
+  segments: Record<string, [string, string]>;
+  justCol: number;
+}
+
+const isUtteranceColumn = (name: string): boolean => /^utterance\d+$/.test(name);
+
+/** Reads the header row: the columns' roles, with a warning for each missing dialogue rating. */
+function readLayout(header: CsvRecord, origin: string, warnings: ImportWarning[]): AbRedialLayout {
   const names = header.fields.map((f) => f.trim());
   const convCol = names.indexOf('ConvId');
   if (convCol === -1 || !isAbRedialHeader(names)) {
@@ -72,10 +81,11 @@ export function importAbRedial(
   // Every column that is not ConvId, an utterance or the justification is a rating: the dialogue
   // file's five, and the turn file's `relevance1, interestingness1, overall1, ...` (each group rates
   // the utterances since the previous group). None is left out.
-  const isUtt = (name: string): boolean => /^utterance\d+$/.test(name);
   const ratingCols = names
     .map((name, col) => ({ name, col }))
-    .filter(({ name, col }) => col !== convCol && !isUtt(name) && name !== AB_REDIAL_JUSTIFICATION && name !== '');
+    .filter(
+      ({ name, col }) => col !== convCol && !isUtteranceColumn(name) && name !== AB_REDIAL_JUSTIFICATION && name !== '',
+    );
   const turnLevel = ratingCols.some(
     (r) => /\D\d+$/.test(r.name) && !(AB_REDIAL_RATINGS as readonly string[]).includes(r.name),
   );
@@ -87,108 +97,128 @@ export function importAbRedial(
           message: `header has no "${name}" column; that rating is absent from this file`,
         });
   }
-  // Turn file: which utterance columns each numbered rating group follows.
-  const segments: Record<string, [string, string]> = {};
-  if (turnLevel) {
-    let from: string | undefined;
-    let last: string | undefined;
-    for (const name of names) {
-      if (isUtt(name)) {
-        from ??= name;
-        last = name;
-        continue;
-      }
-      const m = /\D(\d+)$/.exec(name);
-      if (m && from !== undefined && last !== undefined && !(m[1] in segments)) {
-        segments[m[1]] = [from, last];
-        from = undefined;
-      }
-    }
-  }
-  const justCol = names.indexOf(AB_REDIAL_JUSTIFICATION);
+  return {
+    names,
+    convCol,
+    uttCols,
+    ratingCols,
+    turnLevel,
+    segments: turnLevel ? ratingSegments(names) : {},
+    justCol: names.indexOf(AB_REDIAL_JUSTIFICATION),
+  };
+}
 
-  const groups: Group[] = [];
-  const byKey = new Map<string, Group>();
-  const variantsPerConvId = new Map<string, Group[]>();
-  let row = 0;
-  for (const rec of nonBlank.slice(1)) {
-    row++;
-    const f = rec.fields;
-    if (f.length !== names.length) {
-      warnings.push({
-        line: rec.line,
-        message: `row ${row} has ${f.length} fields, the header has ${names.length}; missing fields read as empty`,
-      });
-    }
-    const convId = (f[convCol] ?? '').trim();
-    if (!convId) {
-      warnings.push({ line: rec.line, path: 'ConvId', message: `row ${row} has an empty ConvId; row skipped` });
+/** Turn file: the first and last utterance column before each numbered rating group. */
+function ratingSegments(names: readonly string[]): Record<string, [string, string]> {
+  const segments: Record<string, [string, string]> = {};
+  let from: string | undefined;
+  let last: string | undefined;
+  for (const name of names) {
+    if (isUtteranceColumn(name)) {
+      from ??= name;
+      last = name;
       continue;
     }
-    const utterances: SourceUtterance[] = [];
-    let gap = false;
-    let bad = false;
-    for (const col of uttCols) {
-      const cell = f[col] ?? '';
-      if (cell.trim() === '') {
-        gap = true;
-        continue;
-      }
-      const m = ROLE.exec(cell);
-      if (!m) {
-        warnings.push({
-          line: rec.line,
-          path: names[col],
-          message: `row ${row} (ConvId ${convId}): expected "USER<TAB>text" or "SYSTEM<TAB>text", found "${preview(cell)}"; row skipped`,
-        });
-        bad = true;
-        break;
-      }
-      if (gap)
-        warnings.push({
-          line: rec.line,
-          path: names[col],
-          message: `row ${row} (ConvId ${convId}): an empty utterance cell before this one; empty cells are skipped`,
-        });
-      gap = false;
-      utterances.push({ speaker: m[1].toUpperCase() === 'USER' ? 'user' : 'assistant', text: m[2] });
+    const m = /\D(\d+)$/.exec(name);
+    if (m && from !== undefined && last !== undefined && !(m[1] in segments)) {
+      segments[m[1]] = [from, last];
+      from = undefined;
     }
-    if (bad) continue;
-    if (utterances.length === 0)
-      warnings.push({ line: rec.line, message: `row ${row} (ConvId ${convId}) has no utterances` });
+  }
+  return segments;
+}
 
-    const fields: Record<string, unknown> = {};
-    for (const { name, col } of ratingCols) {
-      const raw = (f[col] ?? '').trim();
-      if (raw === '') {
-        warnings.push({
-          line: rec.line,
-          path: name,
-          message: `row ${row} (ConvId ${convId}): rating "${name}" is empty; left out`,
-        });
-        continue;
-      }
-      const num = Number(raw);
-      if (Number.isFinite(num)) fields[name] = num;
-      else {
-        fields[name] = raw;
-        warnings.push({
-          line: rec.line,
-          path: name,
-          message: `row ${row} (ConvId ${convId}): rating "${name}" is not a number ("${preview(raw)}"); kept as text`,
-        });
-      }
+/** One data row's place in the file, for warnings. */
+interface RowAt {
+  rec: CsvRecord;
+  row: number;
+  convId: string;
+}
+
+/** A row's utterances in column order (empty cells skipped, with a warning after a gap); undefined when a cell has no role. */
+function readUtterances(
+  { rec, row, convId }: RowAt,
+  layout: AbRedialLayout,
+  warnings: ImportWarning[],
+): SourceUtterance[] | undefined {
+  const utterances: SourceUtterance[] = [];
+  let gap = false;
+  for (const col of layout.uttCols) {
+    const cell = rec.fields[col] ?? '';
+    if (cell.trim() === '') {
+      gap = true;
+      continue;
     }
-    const annotation: ConversationAnnotation = { annotator: `rater:${row}`, fields };
-    const just = justCol === -1 ? '' : (f[justCol] ?? '');
-    if (just.trim() !== '') annotation.note = just;
-    annotation['row'] = row;
-    annotation['line'] = rec.line;
+    const m = ROLE.exec(cell);
+    if (!m) {
+      warnings.push({
+        line: rec.line,
+        path: layout.names[col],
+        message: `row ${row} (ConvId ${convId}): expected "USER<TAB>text" or "SYSTEM<TAB>text", found "${preview(cell)}"; row skipped`,
+      });
+      return undefined;
+    }
+    if (gap)
+      warnings.push({
+        line: rec.line,
+        path: layout.names[col],
+        message: `row ${row} (ConvId ${convId}): an empty utterance cell before this one; empty cells are skipped`,
+      });
+    gap = false;
+    utterances.push({ speaker: m[1].toUpperCase() === 'USER' ? 'user' : 'assistant', text: m[2] });
+  }
+  if (utterances.length === 0)
+    warnings.push({ line: rec.line, message: `row ${row} (ConvId ${convId}) has no utterances` });
+  return utterances;
+}
 
+/** A row's ratings as the rater's annotation: numbers (text kept with a warning), empty cells left out. */
+function readRatings(
+  { rec, row, convId }: RowAt,
+  layout: AbRedialLayout,
+  warnings: ImportWarning[],
+): ConversationAnnotation {
+  const fields: Record<string, unknown> = {};
+  for (const { name, col } of layout.ratingCols) {
+    const raw = (rec.fields[col] ?? '').trim();
+    if (raw === '') {
+      warnings.push({
+        line: rec.line,
+        path: name,
+        message: `row ${row} (ConvId ${convId}): rating "${name}" is empty; left out`,
+      });
+      continue;
+    }
+    const num = Number(raw);
+    if (Number.isFinite(num)) fields[name] = num;
+    else {
+      fields[name] = raw;
+      warnings.push({
+        line: rec.line,
+        path: name,
+        message: `row ${row} (ConvId ${convId}): rating "${name}" is not a number ("${preview(raw)}"); kept as text`,
+      });
+    }
+  }
+  const annotation: ConversationAnnotation = { annotator: `rater:${row}`, fields };
+  const just = layout.justCol === -1 ? '' : (rec.fields[layout.justCol] ?? '');
+  if (just.trim() !== '') annotation.note = just;
+  annotation['row'] = row;
+  annotation['line'] = rec.line;
+  return annotation;
+}
+
+/** Rows grouped into dialogues by ConvId and utterances; a second dialogue under one ConvId gets `<ConvId>#2`. */
+class DialogueGroups {
+  readonly groups: Group[] = [];
+  private readonly byKey = new Map<string, Group>();
+  private readonly variantsPerConvId = new Map<string, Group[]>();
+
+  add({ rec, row, convId }: RowAt, utterances: SourceUtterance[], warnings: ImportWarning[]): Group {
     const key = `${convId}\u0000${utterances.map((u) => `${u.speaker}:${u.text}`).join('\u0001')}`;
-    let g = byKey.get(key);
+    let g = this.byKey.get(key);
     if (!g) {
-      const variants = variantsPerConvId.get(convId) ?? [];
+      const variants = this.variantsPerConvId.get(convId) ?? [];
       const id = variants.length === 0 ? convId : `${convId}#${variants.length + 1}`;
       if (variants.length > 0) {
         warnings.push({
@@ -201,33 +231,67 @@ export function importAbRedial(
       }
       g = { id, convId, key, utterances, annotations: [], rows: [] };
       variants.push(g);
-      variantsPerConvId.set(convId, variants);
-      byKey.set(key, g);
-      groups.push(g);
+      this.variantsPerConvId.set(convId, variants);
+      this.byKey.set(key, g);
+      this.groups.push(g);
     }
+    return g;
+  }
+}
+
+/** Imports AB-ReDial CSV text. Throws ImportError when the header is not AB-ReDial's. */
+export function importAbRedial(
+  text: string,
+  origin: string,
+): { conversations: Conversation[]; warnings: ImportWarning[] } {
+  const { records, warnings } = parseCsv(text, origin);
+  const nonBlank = records.filter((r) => !(r.fields.length === 1 && r.fields[0].trim() === ''));
+  const header = nonBlank[0];
+  if (!header)
+    throw new ImportError(origin, 'the file is empty (expected an AB-ReDial CSV header: ConvId,utterance0,...)');
+  const layout = readLayout(header, origin, warnings);
+  const dialogues = new DialogueGroups();
+  let row = 0;
+  for (const rec of nonBlank.slice(1)) {
+    row++;
+    if (rec.fields.length !== layout.names.length) {
+      warnings.push({
+        line: rec.line,
+        message: `row ${row} has ${rec.fields.length} fields, the header has ${layout.names.length}; missing fields read as empty`,
+      });
+    }
+    const convId = (rec.fields[layout.convCol] ?? '').trim();
+    if (!convId) {
+      warnings.push({ line: rec.line, path: 'ConvId', message: `row ${row} has an empty ConvId; row skipped` });
+      continue;
+    }
+    const at: RowAt = { rec, row, convId };
+    const utterances = readUtterances(at, layout, warnings);
+    if (!utterances) continue;
+    const annotation = readRatings(at, layout, warnings);
+    const g = dialogues.add(at, utterances, warnings);
     g.annotations.push(annotation);
     g.rows.push(row);
   }
-
-  const conversations: Conversation[] = groups.map((g) => {
-    let changes = 0;
-    for (let k = 1; k < g.utterances.length; k++)
-      if (g.utterances[k].speaker !== g.utterances[k - 1].speaker) changes++;
-    const convId = g.convId;
-    return {
-      id: g.id,
-      source: 'human',
-      turns: buildTurns(g.utterances),
-      annotations: g.annotations,
-      metadata: {
-        format: 'ab-redial',
-        conv_id: convId,
-        rows: g.rows,
-        utterances: g.utterances.length,
-        speaker_changes: changes,
-        ...(turnLevel ? { rating_segments: segments } : {}),
-      },
-    };
-  });
+  const conversations = dialogues.groups.map((g) => toConversation(g, layout));
   return { conversations, warnings };
+}
+
+function toConversation(g: Group, layout: AbRedialLayout): Conversation {
+  let changes = 0;
+  for (let k = 1; k < g.utterances.length; k++) if (g.utterances[k].speaker !== g.utterances[k - 1].speaker) changes++;
+  return {
+    id: g.id,
+    source: 'human',
+    turns: buildTurns(g.utterances),
+    annotations: g.annotations,
+    metadata: {
+      format: 'ab-redial',
+      conv_id: g.convId,
+      rows: g.rows,
+      utterances: g.utterances.length,
+      speaker_changes: changes,
+      ...(layout.turnLevel ? { rating_segments: layout.segments } : {}),
+    },
+  };
 }
