@@ -98,6 +98,177 @@ const OWN_METADATA_KEYS = ['format', 'utterances', 'speaker_changes', 'skipped_m
 /** The maps keyed by movie id, whose file order JavaScript does not keep. */
 const ID_KEYED_MAPS = ['movieMentions', 'initiatorQuestions', 'respondentQuestions'];
 
+/** What every step of one dialogue's conversion reports against: its place in the file, its id, the warnings. */
+interface DialogueSite {
+  site: RecordSite;
+  warnings: ImportWarning[];
+  /** The JSON path of a field of this dialogue, for a warning. */
+  where: (rest: (string | number)[]) => string | undefined;
+}
+
+/** The dialogue's id: `conversationId`, or `redial-<index>` with a warning when it has none. */
+function redialId(value: Rec, { site, warnings, where }: DialogueSite): string {
+  const rawId = value['conversationId'];
+  if (typeof rawId === 'string' && rawId !== '') return rawId;
+  if (typeof rawId === 'number' && Number.isFinite(rawId)) return String(rawId);
+  if (rawId !== undefined)
+    throw new Skip(['conversationId'], `"conversationId" must be a string or number, found ${describeValue(rawId)}`);
+  const id = `redial-${site.index}`;
+  warnings.push({
+    line: site.line,
+    path: where(['conversationId']),
+    message: `dialogue has no "conversationId"; id set to "${id}"`,
+  });
+  return id;
+}
+
+/**
+ * The messages as utterances, @mentions resolved to titles. One bad message does not cost the
+ * dialogue: it is reported, left out of the turns and kept unchanged in `skipped` (with its index).
+ */
+function readMessages(
+  value: Rec,
+  id: string,
+  titleMap: Rec,
+  { site, warnings, where }: DialogueSite,
+): { sources: SourceUtterance[]; skipped: { index: number; message: unknown }[] } {
+  const seeker = value['initiatorWorkerId'];
+  const recommender = value['respondentWorkerId'];
+  const messages = value['messages'] as unknown[];
+  const sources: SourceUtterance[] = [];
+  const skipped: { index: number; message: unknown }[] = [];
+  messages.forEach((m, j) => {
+    const bad = (at: (string | number)[], message: string): void => {
+      warnings.push({
+        line: site.line,
+        path: where(at),
+        message: `${message}; message skipped (kept in metadata.skipped_messages)`,
+      });
+      skipped.push({ index: j, message: m });
+    };
+    if (!isRecord(m))
+      return bad(['messages', j], `dialogue "${id}": expected a message object, found ${describeValue(m)}`);
+    const sender = m['senderWorkerId'];
+    let speaker: 'user' | 'assistant';
+    if (sender === seeker) speaker = 'user';
+    else if (sender === recommender && recommender !== undefined) speaker = 'assistant';
+    else {
+      return bad(
+        ['messages', j, 'senderWorkerId'],
+        `dialogue "${id}": the sender ${describeValue(sender)} is neither the initiator (${describeValue(seeker)}) nor ` +
+          `the respondent (${describeValue(recommender)})`,
+      );
+    }
+    const text = m['text'];
+    if (typeof text !== 'string')
+      return bad(['messages', j, 'text'], `dialogue "${id}": "text" must be a string, found ${describeValue(text)}`);
+    sources.push(messageUtterance(m, text, speaker, titleMap));
+  });
+  if (sources.length === 0)
+    warnings.push({ line: site.line, path: where(['messages']), message: `dialogue "${id}" has no messages` });
+  return { sources, skipped };
+}
+
+/** One message as an utterance: mentions resolved, the rest of the message kept as extras, mentioned movies as items. */
+function messageUtterance(m: Rec, text: string, speaker: 'user' | 'assistant', titleMap: Rec): SourceUtterance {
+  const resolved = resolveMentions(text, titleMap);
+  const extras: Rec = {};
+  for (const [k, v] of Object.entries(m)) if (k !== 'text') extras[k] = v;
+  if (resolved.text !== text) extras['text'] = text;
+  const su: SourceUtterance = { speaker, text: resolved.text, extras };
+  if (speaker === 'assistant' && resolved.ids.length) {
+    su.items = resolved.ids.map((mid): RecommendedItem => {
+      const t = titleMap[mid];
+      return typeof t === 'string' && t.trim() !== '' ? { item_id: mid, title: t.trim() } : { item_id: mid };
+    });
+  }
+  return su;
+}
+
+/** A movie form (the seeker's `initiatorQuestions` or the recommender's `respondentQuestions`) as ratings. */
+function readForms(
+  value: Rec,
+  key: 'initiatorQuestions' | 'respondentQuestions',
+  id: string,
+  titleMap: Rec,
+  { site, warnings, where }: DialogueSite,
+): Record<string, RatingValue> | undefined {
+  const raw = value[key];
+  if (raw === undefined || raw === null) return undefined;
+  const map = mapOrEmpty(raw);
+  if (!map) {
+    warnings.push({
+      line: site.line,
+      path: where([key]),
+      message: `dialogue "${id}": "${key}" should map movie ids to answers, found ${describeValue(raw)}; kept in metadata only`,
+    });
+    return undefined;
+  }
+  const out: Record<string, RatingValue> = {};
+  for (const [mid, answers] of Object.entries(map)) {
+    if (!isRecord(answers)) {
+      warnings.push({
+        line: site.line,
+        path: where([key, mid]),
+        message: `dialogue "${id}": expected {suggested, seen, liked}, found ${describeValue(answers)}; kept in metadata only`,
+      });
+      continue;
+    }
+    const t = titleMap[mid];
+    for (const q of REDIAL_QUESTIONS) {
+      if (!(q in answers)) continue;
+      const v = answerValue(answers[q]);
+      if (v === undefined) {
+        warnings.push({
+          line: site.line,
+          path: where([key, mid, q]),
+          message: `dialogue "${id}": answer "${q}" must be 0, 1 or 2, found ${describeValue(answers[q])}; kept in metadata only`,
+        });
+        continue;
+      }
+      out[redialRatingKey(q, mid, typeof t === 'string' ? t.trim() : undefined)] = v;
+    }
+  }
+  return out;
+}
+
+/** Every field of the record but the messages (ours renamed `original_*` on a clash), with counts and what was skipped. */
+function redialMetadata(
+  value: Rec,
+  sources: SourceUtterance[],
+  skipped: { index: number; message: unknown }[],
+  site: RecordSite,
+  text: string | undefined,
+): Rec {
+  let changes = 0;
+  for (let k = 1; k < sources.length; k++) if (sources[k].speaker !== sources[k - 1].speaker) changes++;
+  const metadata: Rec = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'messages') continue;
+    metadata[OWN_METADATA_KEYS.includes(k) ? `original_${k}` : k] = v;
+  }
+  metadata['format'] = 'redial';
+  metadata['utterances'] = sources.length;
+  metadata['speaker_changes'] = changes;
+  if (skipped.length) metadata['skipped_messages'] = skipped;
+  // JavaScript objects list integer-like keys (movie ids) in ascending order whatever the file
+  // said; where the file's order differs, it is kept beside the map so the record can be rebuilt.
+  if (text !== undefined) {
+    const order: Rec = {};
+    for (const key of ID_KEYED_MAPS) {
+      const m = metadata[key];
+      if (!isRecord(m)) continue;
+      const span = locateJsonPath(text, [...site.path, key]);
+      if (!span) continue;
+      const fileOrder = topLevelObjectKeys(text.slice(span.start, span.end)).map((k) => k.key);
+      const jsOrder = Object.keys(m);
+      if (fileOrder.length === jsOrder.length && fileOrder.some((k, n) => k !== jsOrder[n])) order[key] = fileOrder;
+    }
+    if (Object.keys(order).length) metadata['original_key_order'] = order;
+  }
+  return metadata;
+}
+
 /**
  * Converts one ReDial record. Returns undefined (after pushing a warning that names the line and
  * the field) when the record cannot be read as a dialogue.
@@ -109,22 +280,10 @@ export function convertRedialRecord(
   text?: string,
 ): Conversation | undefined {
   const where = (rest: (string | number)[]): string | undefined => formatJsonPath([...site.path, ...rest]) || undefined;
+  const at: DialogueSite = { site, warnings, where };
   try {
     if (!isRecord(value)) throw new Skip([], `expected a ReDial dialogue object, found ${describeValue(value)}`);
-    const rawId = value['conversationId'];
-    let id: string;
-    if (typeof rawId === 'string' && rawId !== '') id = rawId;
-    else if (typeof rawId === 'number' && Number.isFinite(rawId)) id = String(rawId);
-    else if (rawId === undefined) {
-      id = `redial-${site.index}`;
-      warnings.push({
-        line: site.line,
-        path: where(['conversationId']),
-        message: `dialogue has no "conversationId"; id set to "${id}"`,
-      });
-    } else
-      throw new Skip(['conversationId'], `"conversationId" must be a string or number, found ${describeValue(rawId)}`);
-
+    const id = redialId(value, at);
     const seeker = value['initiatorWorkerId'];
     const recommender = value['respondentWorkerId'];
     if (seeker === undefined || seeker === null)
@@ -146,121 +305,10 @@ export function convertRedialRecord(
       });
     }
     const titleMap = titles ?? {};
-
-    const sources: SourceUtterance[] = [];
-    // One bad message does not cost the dialogue: it is reported, left out of the turns and kept
-    // unchanged in metadata.skipped_messages (with its index in messages).
-    const skippedMessages: { index: number; message: unknown }[] = [];
-    messages.forEach((m, j) => {
-      const bad = (at: (string | number)[], message: string): void => {
-        warnings.push({
-          line: site.line,
-          path: where(at),
-          message: `${message}; message skipped (kept in metadata.skipped_messages)`,
-        });
-        skippedMessages.push({ index: j, message: m });
-      };
-      if (!isRecord(m))
-        return bad(['messages', j], `dialogue "${id}": expected a message object, found ${describeValue(m)}`);
-      const sender = m['senderWorkerId'];
-      let speaker: 'user' | 'assistant';
-      if (sender === seeker) speaker = 'user';
-      else if (sender === recommender && recommender !== undefined) speaker = 'assistant';
-      else {
-        return bad(
-          ['messages', j, 'senderWorkerId'],
-          `dialogue "${id}": the sender ${describeValue(sender)} is neither the initiator (${describeValue(seeker)}) nor ` +
-            `the respondent (${describeValue(recommender)})`,
-        );
-      }
-      const text = m['text'];
-      if (typeof text !== 'string')
-        return bad(['messages', j, 'text'], `dialogue "${id}": "text" must be a string, found ${describeValue(text)}`);
-      const resolved = resolveMentions(text, titleMap);
-      const extras: Rec = {};
-      for (const [k, v] of Object.entries(m)) if (k !== 'text') extras[k] = v;
-      if (resolved.text !== text) extras['text'] = text;
-      const su: SourceUtterance = { speaker, text: resolved.text, extras };
-      if (speaker === 'assistant' && resolved.ids.length) {
-        su.items = resolved.ids.map((mid): RecommendedItem => {
-          const t = titleMap[mid];
-          return typeof t === 'string' && t.trim() !== '' ? { item_id: mid, title: t.trim() } : { item_id: mid };
-        });
-      }
-      sources.push(su);
-    });
-    if (sources.length === 0)
-      warnings.push({ line: site.line, path: where(['messages']), message: `dialogue "${id}" has no messages` });
-
+    const { sources, skipped } = readMessages(value, id, titleMap, at);
     // First-person ratings (the seeker's forms) and the recommender's forms.
-    const forms = (key: 'initiatorQuestions' | 'respondentQuestions'): Record<string, RatingValue> | undefined => {
-      const raw = value[key];
-      if (raw === undefined || raw === null) return undefined;
-      const map = mapOrEmpty(raw);
-      if (!map) {
-        warnings.push({
-          line: site.line,
-          path: where([key]),
-          message: `dialogue "${id}": "${key}" should map movie ids to answers, found ${describeValue(raw)}; kept in metadata only`,
-        });
-        return undefined;
-      }
-      const out: Record<string, RatingValue> = {};
-      for (const [mid, answers] of Object.entries(map)) {
-        if (!isRecord(answers)) {
-          warnings.push({
-            line: site.line,
-            path: where([key, mid]),
-            message: `dialogue "${id}": expected {suggested, seen, liked}, found ${describeValue(answers)}; kept in metadata only`,
-          });
-          continue;
-        }
-        const t = titleMap[mid];
-        for (const q of REDIAL_QUESTIONS) {
-          if (!(q in answers)) continue;
-          const v = answerValue(answers[q]);
-          if (v === undefined) {
-            warnings.push({
-              line: site.line,
-              path: where([key, mid, q]),
-              message: `dialogue "${id}": answer "${q}" must be 0, 1 or 2, found ${describeValue(answers[q])}; kept in metadata only`,
-            });
-            continue;
-          }
-          out[redialRatingKey(q, mid, typeof t === 'string' ? t.trim() : undefined)] = v;
-        }
-      }
-      return out;
-    };
-    const seekerForms = forms('initiatorQuestions');
-    const recommenderForms = forms('respondentQuestions');
-
-    let changes = 0;
-    for (let k = 1; k < sources.length; k++) if (sources[k].speaker !== sources[k - 1].speaker) changes++;
-    const metadata: Rec = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (k === 'messages') continue;
-      metadata[OWN_METADATA_KEYS.includes(k) ? `original_${k}` : k] = v;
-    }
-    metadata['format'] = 'redial';
-    metadata['utterances'] = sources.length;
-    metadata['speaker_changes'] = changes;
-    if (skippedMessages.length) metadata['skipped_messages'] = skippedMessages;
-    // JavaScript objects list integer-like keys (movie ids) in ascending order whatever the file
-    // said; where the file's order differs, it is kept beside the map so the record can be rebuilt.
-    if (text !== undefined) {
-      const order: Rec = {};
-      for (const key of ID_KEYED_MAPS) {
-        const m = metadata[key];
-        if (!isRecord(m)) continue;
-        const span = locateJsonPath(text, [...site.path, key]);
-        if (!span) continue;
-        const fileOrder = topLevelObjectKeys(text.slice(span.start, span.end)).map((k) => k.key);
-        const jsOrder = Object.keys(m);
-        if (fileOrder.length === jsOrder.length && fileOrder.some((k, n) => k !== jsOrder[n])) order[key] = fileOrder;
-      }
-      if (Object.keys(order).length) metadata['original_key_order'] = order;
-    }
+    const seekerForms = readForms(value, 'initiatorQuestions', id, titleMap, at);
+    const recommenderForms = readForms(value, 'respondentQuestions', id, titleMap, at);
 
     const conv = { id, source: 'human' } as Conversation;
     if (recommender !== undefined && recommender !== null) conv.agent = String(recommender);
@@ -274,7 +322,7 @@ export function convertRedialRecord(
       };
       conv.annotations = [ann];
     }
-    conv.metadata = metadata;
+    conv.metadata = redialMetadata(value, sources, skipped, site, text);
     return conv;
   } catch (e) {
     if (!(e instanceof Skip)) throw e;
