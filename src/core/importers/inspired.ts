@@ -223,20 +223,143 @@ export function inspiredSink(
   emit: (c: Conversation, line?: number) => void,
   db?: InspiredMovieDb,
 ): { line(text: string, line: number, cutOff?: boolean): void; finish(): void } {
-  let header: string[] | undefined;
-  let draft: Draft | undefined;
+  return new InspiredReader(warnings, emit, db);
+}
 
-  const flush = (): void => {
-    if (!draft) return;
-    const d = draft;
-    draft = undefined;
+class InspiredReader {
+  private header: string[] | undefined;
+  private draft: Draft | undefined;
+
+  constructor(
+    private readonly warnings: ImportWarning[],
+    private readonly emit: (c: Conversation, line?: number) => void,
+    private readonly db: InspiredMovieDb | undefined,
+  ) {}
+
+  line(text: string, line: number, cutOff?: boolean): void {
+    if (text.trim() === '') return;
+    const cells = text.split('\t');
+    if (!this.header) {
+      this.readHeader(cells, text, line);
+      return;
+    }
+    const row = this.readRow(cells, this.header, line, cutOff);
+    if (!row) return;
+    const dialogId = row['dialog_id'].trim();
+    if (dialogId === '') {
+      this.warnings.push({ line, path: 'dialog_id', message: 'empty dialog_id; row skipped' });
+      return;
+    }
+    const speaker = SPEAKERS[row['speaker'].trim().toUpperCase()];
+    if (!speaker) {
+      this.warnings.push({
+        line,
+        path: 'speaker',
+        message: `dialog ${dialogId}: speaker must be SEEKER or RECOMMENDER, found "${preview(row['speaker'])}"; row skipped`,
+      });
+      return;
+    }
+    if (!this.draft || dialogId !== this.draft.first['dialog_id']) {
+      this.flush();
+      // A dialog_id that comes back after other dialogs: the shared duplicate-id policy (duplicateIds.ts) renames it.
+      this.draft = { id: dialogId, line, rows: 0, first: this.dialogueFields(row, dialogId, line), utterances: [] };
+    }
+    const d = this.draft;
+    d.rows++;
+    d.utterances.push(this.rowUtterance(row, this.header, d, speaker));
+  }
+
+  finish(): void {
+    this.flush();
+    if (!this.header)
+      this.warnings.push({ message: 'no INSPIRED header line (dialog_id, utt_id, speaker, ...) was found' });
+  }
+
+  private readHeader(cells: string[], text: string, line: number): void {
+    const header = cells.map((h) => h.replace(/^\uFEFF/, '').trim());
+    if (isInspiredHeader(header)) {
+      this.header = header;
+      return;
+    }
+    this.warnings.push({
+      line,
+      message: `expected an INSPIRED header with dialog_id, speaker and text columns; found "${preview(text, 80)}"; line skipped`,
+    });
+  }
+
+  /** The row's cells by column name; undefined (with a warning) when it has a different number of fields. */
+  private readRow(cells: string[], h: string[], line: number, cutOff?: boolean): Record<string, string> | undefined {
+    if (cells.length !== h.length) {
+      const truncated =
+        cutOff && cells.length < h.length
+          ? ' (the input ends inside this row, with no line break after it: the file looks truncated)'
+          : '';
+      this.warnings.push({
+        line,
+        message: `the row has ${cells.length} tab-separated fields, the header has ${h.length}${truncated}; row skipped`,
+      });
+      return undefined;
+    }
+    const row: Record<string, string> = {};
+    h.forEach((name, c) => (row[name] = cells[c]));
+    return row;
+  }
+
+  /** The dialogue-level columns of a dialogue's first row (`*_dict` read as Python literals). */
+  private dialogueFields(row: Record<string, string>, dialogId: string, line: number): Rec {
+    const first: Rec = { dialog_id: dialogId };
+    for (const col of DIALOGUE_COLUMNS) {
+      if (!(col in row) || row[col].trim() === '') continue;
+      const raw = row[col].trim();
+      if (col.endsWith('_dict')) {
+        const parsed = parsePythonLiteral(raw);
+        if (parsed === undefined) {
+          this.warnings.push({
+            line,
+            path: col,
+            message: `dialog ${dialogId}: "${col}" is not a Python dict literal ("${preview(raw)}"); kept as the raw text in metadata.${col}`,
+          });
+        }
+        first[col] = parsed ?? raw;
+      } else first[col] = raw;
+    }
+    return first;
+  }
+
+  /** One row as an utterance: its other columns as extras, its act labels as the source's annotation, movies as items. */
+  private rowUtterance(
+    row: Record<string, string>,
+    h: string[],
+    d: Draft,
+    speaker: 'user' | 'assistant',
+  ): SourceUtterance {
+    const rawText = row['text'];
+    const shown = rawText.replace(/QUOTATION_MARK/g, '"');
+    const extras = rowExtras(row, h, d.first);
+    if (shown !== rawText) extras['text'] = rawText;
+    const acts = LABEL_COLUMNS.map((c) => (row[c] ?? '').trim()).filter((x) => x !== '');
+    const annotation: SourceAnnotation | undefined = acts.length
+      ? { annotator: 'source', taxonomy: 'inspired', acts }
+      : undefined;
+    const su: SourceUtterance = { speaker, text: shown, extras, annotation };
+    const movies = extras['movies'];
+    if (speaker === 'assistant' && Array.isArray(movies) && movies.length)
+      su.items = (movies as string[]).map((t) => itemFor(t, this.db));
+    return su;
+  }
+
+  /** Emits the dialogue being read, if any. */
+  private flush(): void {
+    if (!this.draft) return;
+    const d = this.draft;
+    this.draft = undefined;
     let changes = 0;
     for (let k = 1; k < d.utterances.length; k++)
       if (d.utterances[k].speaker !== d.utterances[k - 1].speaker) changes++;
     const metadata: Rec = { ...d.first, format: 'inspired', utterances: d.utterances.length, speaker_changes: changes };
     const vid = d.first['movie_id'];
-    if (typeof vid === 'string' && db) {
-      const row = db.byVideo.get(vid);
+    if (typeof vid === 'string' && this.db) {
+      const row = this.db.byVideo.get(vid);
       if (row) metadata['recommended_movie'] = row;
     }
     const conv = { id: d.id, source: 'human' } as Conversation;
@@ -245,116 +368,35 @@ export function inspiredSink(
     if (typeof coarse === 'string' && /^accept/i.test(coarse)) conv.outcome = 'accepted';
     else if (typeof coarse === 'string' && /^reject/i.test(coarse)) conv.outcome = 'ended';
     conv.metadata = metadata;
-    emit(conv, d.line);
-  };
+    this.emit(conv, d.line);
+  }
+}
 
-  return {
-    line(text, line, cutOff) {
-      if (text.trim() === '') return;
-      const cells = text.split('\t');
-      if (!header) {
-        header = cells.map((h) => h.replace(/^\uFEFF/, '').trim());
-        if (!isInspiredHeader(header)) {
-          warnings.push({
-            line,
-            message: `expected an INSPIRED header with dialog_id, speaker and text columns; found "${preview(text, 80)}"; line skipped`,
-          });
-          header = undefined;
-        }
-        return;
-      }
-      const h = header;
-      if (cells.length !== h.length) {
-        const truncated =
-          cutOff && cells.length < h.length
-            ? ' (the input ends inside this row, with no line break after it: the file looks truncated)'
-            : '';
-        warnings.push({
-          line,
-          message: `the row has ${cells.length} tab-separated fields, the header has ${h.length}${truncated}; row skipped`,
-        });
-        return;
-      }
-      const row: Record<string, string> = {};
-      h.forEach((name, c) => (row[name] = cells[c]));
-      const dialogId = row['dialog_id'].trim();
-      if (dialogId === '') {
-        warnings.push({ line, path: 'dialog_id', message: 'empty dialog_id; row skipped' });
-        return;
-      }
-      const speaker = SPEAKERS[row['speaker'].trim().toUpperCase()];
-      if (!speaker) {
-        warnings.push({
-          line,
-          path: 'speaker',
-          message: `dialog ${dialogId}: speaker must be SEEKER or RECOMMENDER, found "${preview(row['speaker'])}"; row skipped`,
-        });
-        return;
-      }
-      if (!draft || dialogId !== draft.first['dialog_id']) {
-        flush();
-        // A dialog_id that comes back after other dialogs: the shared duplicate-id policy (duplicateIds.ts) renames it.
-        const id = dialogId;
-        const first: Rec = { dialog_id: dialogId };
-        for (const col of DIALOGUE_COLUMNS) {
-          if (!(col in row) || row[col].trim() === '') continue;
-          const raw = row[col].trim();
-          if (col.endsWith('_dict')) {
-            const parsed = parsePythonLiteral(raw);
-            if (parsed === undefined) {
-              warnings.push({
-                line,
-                path: col,
-                message: `dialog ${dialogId}: "${col}" is not a Python dict literal ("${preview(raw)}"); kept as the raw text in metadata.${col}`,
-              });
-            }
-            first[col] = parsed ?? raw;
-          } else first[col] = raw;
-        }
-        draft = { id, line, rows: 0, first, utterances: [] };
-      }
-      const d = draft;
-      d.rows++;
-      const rawText = row['text'];
-      const shown = rawText.replace(/QUOTATION_MARK/g, '"');
-      const extras: Rec = {};
-      for (const name of h) {
-        if (CONSUMED.has(name)) continue;
-        const raw = row[name];
-        if (DIALOGUE_COLUMNS.includes(name)) {
-          // Repeated per dialogue: kept on the utterance only where it differs from the first row.
-          const v =
-            raw.trim() === ''
-              ? undefined
-              : name.endsWith('_dict')
-                ? (parsePythonLiteral(raw.trim()) ?? raw.trim())
-                : raw.trim();
-          if (JSON.stringify(v) !== JSON.stringify(d.first[name])) extras[name] = raw;
-          continue;
-        }
-        if (raw.trim() === '') continue;
-        if (NUMERIC_COLUMNS.has(name) && /^\d+$/.test(raw.trim())) extras[name] = Number(raw.trim());
-        else if (LIST_COLUMNS.includes(name))
-          extras[name] = raw
-            .split(';')
-            .map((x) => x.trim())
-            .filter((x) => x !== '');
-        else extras[name] = raw;
-      }
-      if (shown !== rawText) extras['text'] = rawText;
-      const acts = LABEL_COLUMNS.map((c) => (row[c] ?? '').trim()).filter((x) => x !== '');
-      const annotation: SourceAnnotation | undefined = acts.length
-        ? { annotator: 'source', taxonomy: 'inspired', acts }
-        : undefined;
-      const su: SourceUtterance = { speaker, text: shown, extras, annotation };
-      const movies = extras['movies'];
-      if (speaker === 'assistant' && Array.isArray(movies) && movies.length)
-        su.items = (movies as string[]).map((t) => itemFor(t, db));
-      d.utterances.push(su);
-    },
-    finish() {
-      flush();
-      if (!header) warnings.push({ message: 'no INSPIRED header line (dialog_id, utt_id, speaker, ...) was found' });
-    },
-  };
+/** A row's columns other than id, speaker, text and labels: numbers and lists read, dialogue columns kept only where they differ from the first row. */
+function rowExtras(row: Record<string, string>, h: string[], first: Rec): Rec {
+  const extras: Rec = {};
+  for (const name of h) {
+    if (CONSUMED.has(name)) continue;
+    const raw = row[name];
+    if (DIALOGUE_COLUMNS.includes(name)) {
+      // Repeated per dialogue: kept on the utterance only where it differs from the first row.
+      const v =
+        raw.trim() === ''
+          ? undefined
+          : name.endsWith('_dict')
+            ? (parsePythonLiteral(raw.trim()) ?? raw.trim())
+            : raw.trim();
+      if (JSON.stringify(v) !== JSON.stringify(first[name])) extras[name] = raw;
+      continue;
+    }
+    if (raw.trim() === '') continue;
+    if (NUMERIC_COLUMNS.has(name) && /^\d+$/.test(raw.trim())) extras[name] = Number(raw.trim());
+    else if (LIST_COLUMNS.includes(name))
+      extras[name] = raw
+        .split(';')
+        .map((x) => x.trim())
+        .filter((x) => x !== '');
+    else extras[name] = raw;
+  }
+  return extras;
 }
