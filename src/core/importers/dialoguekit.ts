@@ -299,106 +299,119 @@ function convertUtterance(
       `dialogue "${convId}": "utterance" must be a string, found ${describeValue(text)}`,
     );
   }
-
-  const consumed = new Set(UTTERANCE_KEYS_ALWAYS_CONSUMED);
-  let annotation: SourceAnnotation | undefined;
-  let lossy = false;
-  const acts: string[] = [];
-  const slots: SlotValue[] = [];
-  const addSlots = (raw: unknown, rawPath: string, intent: string | undefined, actIndex: number): void => {
-    if (raw === undefined || raw === null) return;
-    if (!Array.isArray(raw)) {
-      warnings.push({
-        line,
-        path: rawPath,
-        message: `slot values must be an array, found ${describeValue(raw)}; kept in source_utterances`,
-      });
-      lossy = true;
-      return;
-    }
-    raw.forEach((sv, k) => {
-      const r = convertSlot(sv, intent, `${rawPath}[${k}]`, line, warnings);
-      if (r.slot) {
-        r.slot['act_index'] = actIndex;
-        slots.push(r.slot);
-      }
-      if (r.lossy) lossy = true;
-    });
-  };
-
-  const das = u['dialogue_acts'];
-  if (das !== undefined) {
-    if (Array.isArray(das)) {
-      consumed.add('dialogue_acts');
-      das.forEach((da, k) => {
-        const daPath = `${joinPath(uPath, 'dialogue_acts')}[${k}]`;
-        if (!isRecord(da)) {
-          warnings.push({
-            line,
-            path: daPath,
-            message: `expected a dialogue act object, found ${describeValue(da)}; kept in source_utterances`,
-          });
-          lossy = true;
-          return;
-        }
-        const intent = da['intent'];
-        if (typeof intent !== 'string' || intent === '') {
-          warnings.push({
-            line,
-            path: joinPath(daPath, 'intent'),
-            message: `dialogue act without a string "intent" (found ${describeValue(intent)}); kept in source_utterances`,
-          });
-          lossy = true;
-          return;
-        }
-        acts.push(intent);
-        const slotKey = 'slot_values' in da ? 'slot_values' : 'slots' in da ? 'slots' : undefined;
-        if (slotKey) addSlots(da[slotKey], joinPath(daPath, slotKey), intent, acts.length - 1);
-        if (Object.keys(da).some((key) => key !== 'intent' && key !== slotKey)) lossy = true;
-      });
-      annotation = { annotator: SOURCE_ANNOTATOR, taxonomy, acts };
-    } else {
-      warnings.push({
-        line,
-        path: joinPath(uPath, 'dialogue_acts'),
-        message: `"dialogue_acts" must be an array, found ${describeValue(das)}; kept in source_utterances`,
-      });
-    }
-  } else if (u['intent'] !== undefined) {
-    const intent = u['intent'];
-    if (typeof intent === 'string' && intent !== '') {
-      consumed.add('intent');
-      acts.push(intent);
-      const slotKey = 'slot_values' in u ? 'slot_values' : 'slots' in u ? 'slots' : undefined;
-      if (slotKey) {
-        consumed.add(slotKey);
-        addSlots(u[slotKey], joinPath(uPath, slotKey), intent, 0);
-      }
-      annotation = { annotator: SOURCE_ANNOTATOR, taxonomy, acts };
-    } else {
-      warnings.push({
-        line,
-        path: joinPath(uPath, 'intent'),
-        message: `"intent" must be a non-empty string, found ${describeValue(intent)}; kept in source_utterances`,
-      });
-    }
-  }
-  // A slot names its act by intent; only when an utterance repeats an intent (IARD has a few
-  // utterances with two REC-S acts) does it also keep `act_index` (position in `acts`).
-  if (new Set(acts).size === acts.length) for (const sl of slots) delete sl['act_index'];
-  if (annotation && slots.length) annotation.slots = slots;
-
+  const read = new UtteranceActs(uPath, line, warnings);
+  const annotation = read.annotation(u, taxonomy);
   const extras: Rec = {};
   if (typeof p === 'string' && p !== 'USER' && p !== 'AGENT') extras['participant'] = p;
   for (const [k, v] of Object.entries(u)) {
     if (
-      consumed.has(k) &&
-      !(lossy && (k === 'dialogue_acts' || k === 'slot_values' || k === 'slots' || k === 'intent'))
+      read.consumed.has(k) &&
+      !(read.lossy && (k === 'dialogue_acts' || k === 'slot_values' || k === 'slots' || k === 'intent'))
     )
       continue;
     extras[k] = v;
   }
   return { speaker, text, annotation, extras };
+}
+
+/**
+ * Reads one utterance's acts and slots (`dialogue_acts`, or a single `intent` with its slots).
+ * `consumed` names the keys the annotation replaces; `lossy` says that something could not be
+ * converted, so the source keys are kept in the utterance's extras as well.
+ */
+class UtteranceActs {
+  readonly consumed = new Set(UTTERANCE_KEYS_ALWAYS_CONSUMED);
+  lossy = false;
+  private readonly acts: string[] = [];
+  private readonly slots: SlotValue[] = [];
+
+  constructor(
+    private readonly uPath: string,
+    private readonly line: number | undefined,
+    private readonly warnings: ImportWarning[],
+  ) {}
+
+  /** The source's annotation of utterance `u`, or undefined when it has none that can be read. */
+  annotation(u: Rec, taxonomy: string): SourceAnnotation | undefined {
+    let annotation: SourceAnnotation | undefined;
+    const das = u['dialogue_acts'];
+    if (das !== undefined) {
+      if (Array.isArray(das)) {
+        this.consumed.add('dialogue_acts');
+        das.forEach((da, k) => this.addDialogueAct(da, `${joinPath(this.uPath, 'dialogue_acts')}[${k}]`));
+        annotation = { annotator: SOURCE_ANNOTATOR, taxonomy, acts: this.acts };
+      } else {
+        this.warn(
+          joinPath(this.uPath, 'dialogue_acts'),
+          `"dialogue_acts" must be an array, found ${describeValue(das)}; kept in source_utterances`,
+        );
+      }
+    } else if (u['intent'] !== undefined) {
+      const intent = u['intent'];
+      if (typeof intent === 'string' && intent !== '') {
+        this.consumed.add('intent');
+        this.acts.push(intent);
+        const slotKey = 'slot_values' in u ? 'slot_values' : 'slots' in u ? 'slots' : undefined;
+        if (slotKey) {
+          this.consumed.add(slotKey);
+          this.addSlots(u[slotKey], joinPath(this.uPath, slotKey), intent, 0);
+        }
+        annotation = { annotator: SOURCE_ANNOTATOR, taxonomy, acts: this.acts };
+      } else {
+        this.warn(
+          joinPath(this.uPath, 'intent'),
+          `"intent" must be a non-empty string, found ${describeValue(intent)}; kept in source_utterances`,
+        );
+      }
+    }
+    // A slot names its act by intent; only when an utterance repeats an intent (IARD has a few
+    // utterances with two REC-S acts) does it also keep `act_index` (position in `acts`).
+    if (new Set(this.acts).size === this.acts.length) for (const sl of this.slots) delete sl['act_index'];
+    if (annotation && this.slots.length) annotation.slots = this.slots;
+    return annotation;
+  }
+
+  private warn(path: string, message: string): void {
+    this.warnings.push({ line: this.line, path, message });
+  }
+
+  private addDialogueAct(da: unknown, daPath: string): void {
+    if (!isRecord(da)) {
+      this.warn(daPath, `expected a dialogue act object, found ${describeValue(da)}; kept in source_utterances`);
+      this.lossy = true;
+      return;
+    }
+    const intent = da['intent'];
+    if (typeof intent !== 'string' || intent === '') {
+      this.warn(
+        joinPath(daPath, 'intent'),
+        `dialogue act without a string "intent" (found ${describeValue(intent)}); kept in source_utterances`,
+      );
+      this.lossy = true;
+      return;
+    }
+    this.acts.push(intent);
+    const slotKey = 'slot_values' in da ? 'slot_values' : 'slots' in da ? 'slots' : undefined;
+    if (slotKey) this.addSlots(da[slotKey], joinPath(daPath, slotKey), intent, this.acts.length - 1);
+    if (Object.keys(da).some((key) => key !== 'intent' && key !== slotKey)) this.lossy = true;
+  }
+
+  private addSlots(raw: unknown, rawPath: string, intent: string | undefined, actIndex: number): void {
+    if (raw === undefined || raw === null) return;
+    if (!Array.isArray(raw)) {
+      this.warn(rawPath, `slot values must be an array, found ${describeValue(raw)}; kept in source_utterances`);
+      this.lossy = true;
+      return;
+    }
+    raw.forEach((sv, k) => {
+      const r = convertSlot(sv, intent, `${rawPath}[${k}]`, this.line, this.warnings);
+      if (r.slot) {
+        r.slot['act_index'] = actIndex;
+        this.slots.push(r.slot);
+      }
+      if (r.lossy) this.lossy = true;
+    });
+  }
 }
 
 const SLOT_OBJECT_KEYS = new Set(['slot', 'value', 'start', 'end', 'intent']);
