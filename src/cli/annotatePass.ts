@@ -141,17 +141,17 @@ interface AnnotationPassOptions {
   summarize(pass: { report: AnnotateReport; annotator: string; services: LlmServices; out: string }): void;
 }
 
-/**
- * Runs the pass and returns the exit code: 0 all annotated, 1 some failed or the pass stopped
- * early (budget, Ctrl-C, too many failures in a row), 2 when the LLM services could not be set up
- * or OUT could not be written. Usage errors in the LLM options are thrown as `UsageError`.
- *
- * Stopping: a spent budget, the failure policy or a first Ctrl-C stop launching new work; answers
- * in flight are awaited and kept (they are paid for). A second Ctrl-C cancels them.
- */
-export async function runAnnotationPass(o: AnnotationPassOptions): Promise<number> {
+/** Which positions of IN this pass annotates, and where it writes: the whole of OUT, or a shard's part. */
+interface PassPlan {
+  resolved: ResolvedShard | undefined;
+  out: string;
+  positions: number[];
+  /** The positions annotated: those below --limit (a prefix, since positions ascend). */
+  toAnnotate: number[];
+}
+
+function planPass(o: AnnotationPassOptions): PassPlan {
   const { io, command } = o;
-  const maxConsecutiveFailures = maxConsecutiveFailuresFlag(o.flags['max-consecutive-failures']);
   let resolved: ResolvedShard | undefined;
   try {
     resolved = resolveShard(o.flags.shard, io.env, o.flags['shard-count']);
@@ -164,9 +164,91 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
     throw new UsageError('with --shard, --out must not be IN (each shard writes only its part)');
   if (resolved) io.stderr(`simlens ${command}: ${resolved.description} -> ${out}\n`);
   const positions = resolved ? shardIndices(o.conversations.length, resolved.shard) : o.conversations.map((_, i) => i);
-  // Positions below --limit are annotated (a prefix, since positions ascend); the rest are written unchanged.
-  const { limit, force } = o.flags;
+  const { limit } = o.flags;
   const toAnnotate = limit !== undefined ? positions.filter((p) => p < Math.max(0, limit)) : positions;
+  return { resolved, out, positions, toAnnotate };
+}
+
+/** The manifest state of a pass that has annotated nothing yet. */
+function newPartState(
+  o: AnnotationPassOptions,
+  annotator: string,
+  outFile: string,
+  planned: number,
+): AnnotationPartState {
+  const { command } = o;
+  return {
+    command,
+    commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`,
+    config: annotationPassConfig({
+      command,
+      inputFile: resolvePath(o.io, o.input),
+      items: o.conversations.length,
+      annotator,
+      limit: o.flags.limit,
+      force: o.flags.force,
+    }),
+    output: outFile,
+    started: new Date(),
+    planned,
+    annotated: 0,
+    skipped: 0,
+    failures: { failed: 0, agent_errors: 0, by_reason: {} },
+    resumed: 0,
+    status: 'running',
+  };
+}
+
+/**
+ * A shard's part: what an earlier run of this task already wrote there (unless --force), and the
+ * part's first manifest. Returns the exit code 2 when the earlier part cannot be read.
+ */
+async function openShardPart(
+  o: AnnotationPassOptions,
+  plan: PassPlan & { resolved: ResolvedShard },
+  annotator: string,
+  outFile: string,
+): Promise<{ rows: Conversation[] | undefined; part: AnnotationPartState } | number> {
+  const { io, command } = o;
+  const { resolved, positions, toAnnotate } = plan;
+  const part = newPartState(o, annotator, outFile, toAnnotate.length);
+  let previous;
+  try {
+    previous = o.flags.force
+      ? undefined
+      : await loadAnnotationPart(outFile, part.config, resolved.shard, positions.length);
+  } catch (err) {
+    io.stderr(`simlens ${command}: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const resumed = previous
+    ? previous.slice(0, toAnnotate.length).filter((c) => c.annotations?.some((a) => a.annotator === annotator)).length
+    : 0;
+  if (resumed)
+    io.stderr(`simlens ${command}: resuming ${plan.out}: ${resumed} conversations already annotated there\n`);
+  mkdirSync(dirname(outFile), { recursive: true });
+  part.shard = resolved.shard;
+  part.shardSource =
+    resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined;
+  part.resumed = resumed;
+  writeManifest(outFile, annotationPartManifest(part));
+  return { rows: previous, part };
+}
+
+/**
+ * Runs the pass and returns the exit code: 0 all annotated, 1 some failed or the pass stopped
+ * early (budget, Ctrl-C, too many failures in a row), 2 when the LLM services could not be set up
+ * or OUT could not be written. Usage errors in the LLM options are thrown as `UsageError`.
+ *
+ * Stopping: a spent budget, the failure policy or a first Ctrl-C stop launching new work; answers
+ * in flight are awaited and kept (they are paid for). A second Ctrl-C cancels them.
+ */
+export async function runAnnotationPass(o: AnnotationPassOptions): Promise<number> {
+  const { io, command } = o;
+  const maxConsecutiveFailures = maxConsecutiveFailuresFlag(o.flags['max-consecutive-failures']);
+  const plan = planPass(o);
+  const { resolved, out, positions, toAnnotate } = plan;
+  const { force } = o.flags;
   // The two-stage stop every run uses (src/core/run/stop.ts): the first Ctrl-C stops scheduling and retrying.
   const stop = new RunStop();
   const onSigint = () => {
@@ -191,45 +273,10 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
     let part: AnnotationPartState | undefined;
     let lastManifest = 0;
     if (resolved) {
-      const config = annotationPassConfig({
-        command,
-        inputFile: resolvePath(io, o.input),
-        items: o.conversations.length,
-        annotator,
-        limit,
-        force,
-      });
-      let previous;
-      try {
-        previous = force ? undefined : await loadAnnotationPart(outFile, config, resolved.shard, positions.length);
-      } catch (err) {
-        io.stderr(`simlens ${command}: ${(err as Error).message}\n`);
-        return 2;
-      }
-      if (previous) rows = previous;
-      const resumed = previous
-        ? previous.slice(0, toAnnotate.length).filter((c) => c.annotations?.some((a) => a.annotator === annotator))
-            .length
-        : 0;
-      if (resumed) io.stderr(`simlens ${command}: resuming ${out}: ${resumed} conversations already annotated there\n`);
-      mkdirSync(dirname(outFile), { recursive: true });
-      part = {
-        command,
-        commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`,
-        config,
-        shard: resolved.shard,
-        output: outFile,
-        started: new Date(),
-        shardSource:
-          resolved.source !== 'option' ? { engine: resolved.source, variables: resolved.variables ?? {} } : undefined,
-        planned: toAnnotate.length,
-        annotated: 0,
-        skipped: 0,
-        failures: { failed: 0, agent_errors: 0, by_reason: {} },
-        resumed,
-        status: 'running',
-      };
-      writeManifest(outFile, annotationPartManifest(part));
+      const opened = await openShardPart(o, { ...plan, resolved }, annotator, outFile);
+      if (typeof opened === 'number') return opened;
+      if (opened.rows) rows = opened.rows;
+      part = opened.part;
       lastManifest = Date.now();
     }
     const passStarted = new Date();
@@ -255,26 +302,7 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
     const rest = resolved ? rows.slice(toAnnotate.length) : o.conversations.slice(toAnnotate.length);
     await writeJsonlAtomic(outFile, [...report.conversations, ...rest]);
     // Every pass, sharded or not, leaves a manifest: counts, failures per reason, LLM usage (no key).
-    part ??= {
-      command,
-      commandLine: o.args ? `simlens ${command} ${o.args.join(' ')}` : `simlens ${command}`,
-      config: annotationPassConfig({
-        command,
-        inputFile: resolvePath(io, o.input),
-        items: o.conversations.length,
-        annotator,
-        limit,
-        force,
-      }),
-      output: outFile,
-      started: passStarted,
-      planned: toAnnotate.length,
-      annotated: 0,
-      skipped: 0,
-      failures: { failed: 0, agent_errors: 0, by_reason: {} },
-      resumed: 0,
-      status: 'running',
-    };
+    part ??= { ...newPartState(o, annotator, outFile, toAnnotate.length), started: passStarted };
     writeManifest(
       outFile,
       annotationPartManifest({
@@ -289,13 +317,7 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
         llmCallMs: latencyStats(report.llmLatencies),
       }),
     );
-    for (const f of report.failed) io.stderr(`simlens ${command}: ${o.input}: conversation ${f.id}: ${f.error}\n`);
-    if (report.stopped)
-      io.stderr(
-        `simlens ${command}: stopped early: ${report.stopped}; ${resolved ? 'rerun this task to resume its part' : `rerun on ${out} to continue`}\n`,
-      );
-    o.summarize({ report, annotator, services, out });
-    if (!(o.flags as { json?: boolean }).json) io.stdout(`${usageLine(services.budget.snapshot())}\n`);
+    reportPass(o, { report, annotator, services }, plan);
     return report.failed.length || report.stopped ? 1 : 0;
   } catch (err) {
     if (isIoError(err)) {
@@ -307,6 +329,22 @@ export async function runAnnotationPass(o: AnnotationPassOptions): Promise<numbe
     process.removeListener('SIGINT', onSigint);
     process.removeListener('SIGTERM', onSigint);
   }
+}
+
+/** After OUT is written: each failed conversation, an early stop, the command's summary and the usage line. */
+function reportPass(
+  o: AnnotationPassOptions,
+  { report, annotator, services }: { report: AnnotateReport; annotator: string; services: LlmServices },
+  plan: PassPlan,
+): void {
+  const { io, command } = o;
+  for (const f of report.failed) io.stderr(`simlens ${command}: ${o.input}: conversation ${f.id}: ${f.error}\n`);
+  if (report.stopped)
+    io.stderr(
+      `simlens ${command}: stopped early: ${report.stopped}; ${plan.resolved ? 'rerun this task to resume its part' : `rerun on ${plan.out} to continue`}\n`,
+    );
+  o.summarize({ report, annotator, services, out: plan.out });
+  if (!(o.flags as { json?: boolean }).json) io.stdout(`${usageLine(services.budget.snapshot())}\n`);
 }
 
 /** The usage line printed after a pass ("usage: 12 requests, 3,456 tokens, 4 cache hits"), saying when tokens are estimated. */
