@@ -12,10 +12,10 @@ import {
   formatWarning,
   normalizeFormat,
 } from '../../core/importers/index';
-import { convertFile, OutputWriteError } from '../../core/importers/convert';
+import { convertFile, OutputWriteError, type ConversionResult } from '../../core/importers/convert';
 import { warningsByFieldLine } from '../../core/importers/summary';
-import { formatFlags, parseArgs } from '../args';
-import { UsageError, type CliCommand } from '../types';
+import { formatFlags, parseArgs, type FlagValues } from '../args';
+import { UsageError, type CliCommand, type CliIo } from '../types';
 import { ioErrorMessage, isIoError, resolvePath } from '../util';
 
 const FLAGS = {
@@ -92,66 +92,19 @@ Examples:
     const input = positionals[0];
     const output = flags.output;
     if (!output) throw new UsageError('missing -o OUT (the file to write, or - for stdout)');
-    let to = 'canonical';
-    if (flags.to !== undefined) {
-      try {
-        to = normalizeExportFormat(flags.to);
-      } catch {
-        throw new UsageError(`unknown format "${flags.to}" for --to; known formats: ${EXPORT_FORMATS.join(', ')}`);
-      }
-    }
-    if (flags.annotator !== undefined && to !== 'dialoguekit')
-      throw new UsageError('--annotator only applies with --to dialoguekit');
-    const exporter = createExporter(to, { annotator: flags.annotator });
-    const annotator = flags.annotator ?? 'source';
+    const formats = conversionFormats(flags);
+    const { to, exporter } = formats;
     const annotatorsSeen = new Set<string>();
-    let from: string | undefined;
-    if (flags.from !== undefined) {
-      try {
-        from = normalizeFormat(flags.from);
-      } catch {
-        throw new UsageError(`unknown format "${flags.from}" for --from; known formats: ${IMPORT_FORMATS.join(', ')}`);
-      }
-    }
     // Check the input first, so an unreadable file is an I/O error (exit 2), not a conversion failure.
-    try {
-      const fh = await open(resolvePath(io, input), 'r');
-      try {
-        if ((await fh.stat()).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-      } finally {
-        await fh.close();
-      }
-    } catch (err) {
-      io.stderr(`simlens convert: ${ioErrorMessage('read', input, err)}\n`);
-      return 2;
-    }
+    const unreadable = await inputError(io, input);
+    if (unreadable !== undefined) return unreadable;
     const toStdout = output === '-';
     const outPath = toStdout ? '' : resolvePath(io, output);
     if (!toStdout && !flags.force && existsSync(outPath) && !statSync(outPath).isDirectory()) {
       io.stderr(`simlens convert: ${output} already exists; use --force to replace it\n`);
       return 2;
     }
-    let tmp = '';
-    let fd = -1;
-    // Ctrl-C, SIGTERM or a closed terminal mid-way: remove the temporary file, then end as the signal would.
-    const onSignal = (sig: keyof typeof SIGNALS): void => {
-      try {
-        if (fd !== -1) closeSync(fd);
-      } catch {
-        // closing is best effort; removing the file is what matters
-      }
-      try {
-        if (tmp) unlinkSync(tmp);
-      } catch {
-        // not created yet
-      }
-      process.exit(SIGNALS[sig]);
-    };
-    const handlers = (Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]).map((sig) => {
-      const h = (): void => onSignal(sig);
-      process.on(sig, h);
-      return [sig, h] as const;
-    });
+    const temp = removeTempOnSignal();
     const stdoutChunks: string[] = [];
     const toStream = {
       write: (text: string): void => {
@@ -162,7 +115,7 @@ Examples:
     try {
       const result = await convertFile(resolvePath(io, input), toStdout ? toStream : { file: outPath }, {
         origin: input,
-        from,
+        from: formats.from,
         exporter,
         strict: flags.strict,
         each:
@@ -171,42 +124,16 @@ Examples:
                 for (const t of conv.turns) for (const a of t.annotations ?? []) annotatorsSeen.add(a.annotator);
               }
             : undefined,
-        opened: (path, descriptor) => {
-          tmp = path;
-          fd = descriptor;
-        },
+        opened: temp.opened,
       });
-      fd = -1;
-      tmp = '';
-      if (!result.written) {
-        for (const w of result.warnings) io.stderr(`error: ${formatWarning(input, w)}\n`);
-        io.stderr(`${warningsByFieldLine(result.warnings)}\n`);
-        io.stderr(
-          `simlens convert: ${input}: ${result.warnings.length} problem${result.warnings.length === 1 ? '' : 's'} under --strict; ${toStdout ? 'nothing was printed' : `${output} was not written`}\n`,
-        );
-        return 1;
-      }
+      temp.opened('', -1);
+      const where = { input, output, toStdout };
+      if (!result.written) return refuseStrict(io, result, where);
       if (toStdout && stdoutChunks.length) io.stdout(stdoutChunks.join(''));
       if (!flags.quiet) for (const w of result.warnings) io.stderr(`warning: ${formatWarning(input, w)}\n`);
       if (result.warnings.length) io.stderr(`${warningsByFieldLine(result.warnings)}\n`);
       for (const note of result.notes ?? []) io.stderr(`note: ${note}\n`);
-      if (to === 'dialoguekit' && exporter.counts && exporter.counts.acts === 0 && result.count > 0) {
-        const others = [...annotatorsSeen].filter((a) => a !== annotator);
-        io.stderr(
-          `warning: no dialogue acts by annotator "${annotator}"; dialogue_acts were left out${others.length ? ` (annotators present: ${others.slice(0, 8).join(', ')}; choose one with --annotator)` : ''}\n`,
-        );
-      }
-      if (result.count === 0)
-        io.stderr(
-          `warning: ${input}: no conversations found (format ${result.format}); ${toStdout ? 'nothing was printed' : `${output} is empty`}\n`,
-        );
-      const c = exporter.counts;
-      const what = c
-        ? `${c.dialogues} dialogue${c.dialogues === 1 ? '' : 's'} (${c.utterances} utterances, ${c.acts} dialogue acts by "${annotator}", ${c.slotValues} slot values) as dialoguekit`
-        : `${result.count} conversation${result.count === 1 ? '' : 's'}${to === 'canonical' ? '' : ` as ${to}`}`;
-      const summary = `${input}: format ${result.format}, ${what}${toStdout ? '' : ` written to ${output}`}${result.warnings.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}\n`;
-      if (toStdout) io.stderr(summary);
-      else io.stdout(summary);
+      reportConversion(io, result, where, formats, annotatorsSeen);
       return 0;
     } catch (err) {
       if (err instanceof ImportError) {
@@ -223,7 +150,133 @@ Examples:
       }
       throw err;
     } finally {
-      for (const [sig, h] of handlers) process.off(sig, h);
+      temp.dispose();
     }
   },
 };
+
+type ConvertFlags = FlagValues<typeof FLAGS>;
+
+/** --from, --to and --annotator checked: the exporter for --to and the importer's format name for --from. */
+function conversionFormats(flags: ConvertFlags): {
+  to: string;
+  from: string | undefined;
+  exporter: ReturnType<typeof createExporter>;
+  annotator: string;
+} {
+  let to = 'canonical';
+  if (flags.to !== undefined) {
+    try {
+      to = normalizeExportFormat(flags.to);
+    } catch {
+      throw new UsageError(`unknown format "${flags.to}" for --to; known formats: ${EXPORT_FORMATS.join(', ')}`);
+    }
+  }
+  if (flags.annotator !== undefined && to !== 'dialoguekit')
+    throw new UsageError('--annotator only applies with --to dialoguekit');
+  const exporter = createExporter(to, { annotator: flags.annotator });
+  let from: string | undefined;
+  if (flags.from !== undefined) {
+    try {
+      from = normalizeFormat(flags.from);
+    } catch {
+      throw new UsageError(`unknown format "${flags.from}" for --from; known formats: ${IMPORT_FORMATS.join(', ')}`);
+    }
+  }
+  return { to, from, exporter, annotator: flags.annotator ?? 'source' };
+}
+
+/** Exit code 2 (with the message) when IN cannot be opened for reading or is a directory. */
+async function inputError(io: CliIo, input: string): Promise<number | undefined> {
+  try {
+    const fh = await open(resolvePath(io, input), 'r');
+    try {
+      if ((await fh.stat()).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    } finally {
+      await fh.close();
+    }
+    return undefined;
+  } catch (err) {
+    io.stderr(`simlens convert: ${ioErrorMessage('read', input, err)}\n`);
+    return 2;
+  }
+}
+
+/**
+ * Ctrl-C, SIGTERM or a closed terminal mid-way: closes and removes the temporary file the
+ * conversion writes (`opened` tells which, '' and -1 once it is renamed), then ends as the signal would.
+ */
+function removeTempOnSignal(): { opened: (path: string, fd: number) => void; dispose: () => void } {
+  let tmp = '';
+  let fd = -1;
+  const onSignal = (sig: keyof typeof SIGNALS): void => {
+    try {
+      if (fd !== -1) closeSync(fd);
+    } catch {
+      // closing is best effort; removing the file is what matters
+    }
+    try {
+      if (tmp) unlinkSync(tmp);
+    } catch {
+      // not created yet
+    }
+    process.exit(SIGNALS[sig]);
+  };
+  const handlers = (Object.keys(SIGNALS) as (keyof typeof SIGNALS)[]).map((sig) => {
+    const h = (): void => onSignal(sig);
+    process.on(sig, h);
+    return [sig, h] as const;
+  });
+  return {
+    opened: (path, descriptor) => {
+      tmp = path;
+      fd = descriptor;
+    },
+    dispose: () => {
+      for (const [sig, h] of handlers) process.off(sig, h);
+    },
+  };
+}
+
+interface ConversionPlace {
+  input: string;
+  output: string;
+  toStdout: boolean;
+}
+
+/** --strict found problems: each one, counted per field and line, and exit code 1 (nothing written). */
+function refuseStrict(io: CliIo, result: ConversionResult, { input, output, toStdout }: ConversionPlace): number {
+  for (const w of result.warnings) io.stderr(`error: ${formatWarning(input, w)}\n`);
+  io.stderr(`${warningsByFieldLine(result.warnings)}\n`);
+  io.stderr(
+    `simlens convert: ${input}: ${result.warnings.length} problem${result.warnings.length === 1 ? '' : 's'} under --strict; ${toStdout ? 'nothing was printed' : `${output} was not written`}\n`,
+  );
+  return 1;
+}
+
+/** The closing lines: acts missing for --annotator, an empty input, and the one-line summary. */
+function reportConversion(
+  io: CliIo,
+  result: ConversionResult,
+  { input, output, toStdout }: ConversionPlace,
+  { to, exporter, annotator }: ReturnType<typeof conversionFormats>,
+  annotatorsSeen: Set<string>,
+): void {
+  if (to === 'dialoguekit' && exporter.counts && exporter.counts.acts === 0 && result.count > 0) {
+    const others = [...annotatorsSeen].filter((a) => a !== annotator);
+    io.stderr(
+      `warning: no dialogue acts by annotator "${annotator}"; dialogue_acts were left out${others.length ? ` (annotators present: ${others.slice(0, 8).join(', ')}; choose one with --annotator)` : ''}\n`,
+    );
+  }
+  if (result.count === 0)
+    io.stderr(
+      `warning: ${input}: no conversations found (format ${result.format}); ${toStdout ? 'nothing was printed' : `${output} is empty`}\n`,
+    );
+  const c = exporter.counts;
+  const what = c
+    ? `${c.dialogues} dialogue${c.dialogues === 1 ? '' : 's'} (${c.utterances} utterances, ${c.acts} dialogue acts by "${annotator}", ${c.slotValues} slot values) as dialoguekit`
+    : `${result.count} conversation${result.count === 1 ? '' : 's'}${to === 'canonical' ? '' : ` as ${to}`}`;
+  const summary = `${input}: format ${result.format}, ${what}${toStdout ? '' : ` written to ${output}`}${result.warnings.length ? `, ${result.warnings.length} warning${result.warnings.length === 1 ? '' : 's'}` : ''}\n`;
+  if (toStdout) io.stderr(summary);
+  else io.stdout(summary);
+}
