@@ -85,7 +85,10 @@ after(async () => {
 describe('shell examples', { concurrency: true }, () => {
   for (const doc of docs) {
     const name = relative(REPO, doc);
-    describe(`shell examples in ${name}`, () => {
+    // Its blocks one after another (a suite inherits its parent's concurrency: without this, the
+    // blocks of one document ran at once, and docs/metrics.md's blocks at lines 36 and 222, both
+    // writing human.jsonl, failed with "already exists" in whichever order the load gave them).
+    describe(`shell examples in ${name}`, { concurrency: 1 }, () => {
       let work = '';
       before(() => {
         work = mkdtempSync(join(tmpdir(), 'simlens-docs-'));
