@@ -82,7 +82,8 @@ class LoopbackRecommender {
     };
     const turn = body.history.filter((h) => h.speaker === 'user').length;
     const action = this.behave(body.conversation_id, turn);
-    this.log.push({ id: body.conversation_id, turn, action: typeof action === 'string' ? action : 'ok' });
+    const served: Served = { id: body.conversation_id, turn, action: typeof action === 'string' ? action : 'ok' };
+    this.log.push(served);
     if (action === 'hang') {
       this.open.add(res);
       res.on('close', () => this.open.delete(res));
@@ -106,7 +107,12 @@ class LoopbackRecommender {
       );
     const session = this.sessions.get(body.conversation_id)!;
     const answer = await session.respond(body.user_utterance, body.history as never);
-    if (res.destroyed) return;
+    if (res.destroyed) {
+      // The client gave up before the answer was ready (a slow answer on a loaded machine): from its
+      // side this request timed out like a hang.
+      served.action = 'hang';
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
       JSON.stringify({ utterance: answer.utterance, recommendations: answer.recommendations, acts: answer.acts }),
@@ -493,7 +499,8 @@ function spawnCli(args: string[], env: Record<string, string> = {}) {
   return { child, exited, stderr: () => err };
 }
 
-async function waitFor(cond: () => boolean, ms = 20_000): Promise<void> {
+// A condition, not a delay: the CLI children start through tsx, which takes seconds on a loaded machine.
+async function waitFor(cond: () => boolean, ms = 90_000): Promise<void> {
   const until = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > until) throw new Error('timed out waiting');
