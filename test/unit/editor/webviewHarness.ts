@@ -254,7 +254,9 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     send,
     settle: async (ms = 20) => {
       await new Promise((r) => setTimeout(r, ms));
-      for (const deadline = Date.now() + 5000; pending > 0 && Date.now() < deadline;)
+      // The deadline only ends a page that never goes quiet; on a loaded machine (load 40) 5 s was
+      // not enough for two annotation replies (pendingEdits.test.ts saw '1' after settle()).
+      for (const deadline = Date.now() + 60_000; pending > 0 && Date.now() < deadline;)
         await new Promise((r) => setTimeout(r, 5));
     },
     key: (key, init = {}, target) => {
