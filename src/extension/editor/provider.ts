@@ -35,6 +35,8 @@ export class EditorRegistry {
   /** Deep-link targets waiting for their editor to open. */
   readonly pendingReveals = new Map<string, { id?: string; line?: number; turn?: number }>();
   activeUri: string | undefined;
+  /** Fires when an editor page says "ready" (its first conversation is drawn or on its way). */
+  readonly pageReady = new vscode.EventEmitter<vscode.Uri>();
 }
 
 export class ConversationEditorProvider implements vscode.CustomEditorProvider<ConversationDocument> {
@@ -159,6 +161,9 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
       panel.webview.html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri), view, boot);
     };
     const session = new EditorSession(document, panel, this.log);
+    const readySub = panel.webview.onDidReceiveMessage((raw: unknown) => {
+      if ((raw as { type?: unknown } | null)?.type === 'ready') this.registry.pageReady.fire(document.uri);
+    });
     session.onHtmlRebuild = () => void render();
     session.onViewState = (state) => void this.context.workspaceState.update(stateKey, state);
     const panels = this.registry.panels.get(key) ?? new Set<EditorSession>();
@@ -172,6 +177,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     });
     panel.onDidDispose(() => {
       disposed = true;
+      readySub.dispose();
       session.dispose();
       panels.delete(session);
       if (panels.size === 0) this.registry.panels.delete(key);
@@ -211,6 +217,11 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   ): Thenable<vscode.CustomDocumentBackup> {
     trace(() => `backup ${document.uri.toString()}`);
     return document.backup(context.destination);
+  }
+
+  /** An editor page said "ready": its first conversation is drawn from its HTML, or asked for. */
+  get onDidPageReady(): vscode.Event<vscode.Uri> {
+    return this.registry.pageReady.event;
   }
 
   /** The document of the active (or only) conversation editor. */
