@@ -158,7 +158,12 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), BOOT_WAIT_MS)),
       ]);
       if (disposed) return;
-      panel.webview.html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri), view, boot);
+      const html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri), view, boot);
+      panel.webview.html = html;
+      trace(
+        () =>
+          `html set (${html.length} characters, boot data ${boot ? (boot.first ? 'with' : 'without') + ' the first conversation' : 'not ready'})`,
+      );
     };
     const session = new EditorSession(document, panel, this.log);
     const readySub = panel.webview.onDidReceiveMessage((raw: unknown) => {
