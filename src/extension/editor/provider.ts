@@ -108,6 +108,8 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         abort.signal.addEventListener('abort', () => indexing.abort());
         const doc = this.track(new ConversationDocument(uri, model, false, this.log, importablePending));
         doc.onDidDispose(() => indexing.abort());
+        // Line 1 too, for the page's HTML (EditorBoot): read while VS Code creates the webview.
+        void doc.firstConversation();
         return doc;
       }
       const importable = await importablePending;
