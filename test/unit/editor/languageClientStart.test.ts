@@ -55,7 +55,11 @@ function setUp(t: TestContext) {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const lazy = requireHere('../../../src/extension/lazy.ts') as typeof import('../../../src/extension/lazy');
   const output = fake.vscode.window.createOutputChannel('SimLens', { log: true });
-  lazy.startLanguageClientOnFirstConversation(fake.context, output, pageReady.event);
+  lazy.startLanguageClientOnFirstConversation(
+    fake.context,
+    output,
+    pageReady.event as Parameters<typeof lazy.startLanguageClientOnFirstConversation>[2],
+  );
   const uri = fake.vscode.Uri.file('/data/run.sim.jsonl');
   const customTab = () => {
     const input = new fake.vscode.TabInputCustom();
