@@ -3,7 +3,7 @@
  * own module under src/extension/ and keeps its logic in src/core. Activation loads only the
  * conversation editor; the other areas (dist/features.js) load on their first command or restored
  * panel, and the language client (dist/languageClient.js) when the first conversation document
- * opens (src/extension/lazy.ts).
+ * opens, or once the first conversation editor's page is up (src/extension/lazy.ts).
  */
 import * as vscode from 'vscode';
 import { registerTestHooks } from './testHooks';
@@ -19,10 +19,10 @@ export function activate(context: vscode.ExtensionContext): void {
   output.info(`SimLens activated (VS Code ${vscode.version}, Node ${process.version})`);
   // Area registrations are added below, one line each.
   registerTestHooks(context, output);
-  registerConversationEditor(context, output);
+  const editor = registerConversationEditor(context, output);
   registerConvertCommand(context, output);
   lazyFeatures(context, output);
-  startLanguageClientOnFirstConversation(context, output);
+  startLanguageClientOnFirstConversation(context, output, editor.onDidPageReady);
 }
 
 export function deactivate(): void {

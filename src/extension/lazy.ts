@@ -67,38 +67,79 @@ function tabUri(tab: vscode.Tab): vscode.Uri | undefined {
 }
 
 /**
- * Starts the language client (dist/languageClient.js) when the first `.jsonl` file is open, as a
- * text document or in a tab (the SimLens editor, or a file too large for VS Code to sync), and
- * not before.
+ * How long after the first conversation editor's page says "ready" the language client starts: the
+ * client's bundle, the server process and its validation of the file (from disk, for files over
+ * 50 MB) then run after the page has painted its first conversation, not beside it on two cores.
+ */
+const LANGUAGE_CLIENT_AFTER_PAGE_MS = 1500;
+/** A conversation editor whose page never says "ready" (hidden, failed) does not hold the client back longer. */
+const LANGUAGE_CLIENT_PAGE_WAIT_MS = 10_000;
+
+/**
+ * Starts the language client (dist/languageClient.js) when the first `.jsonl` file is open, and not
+ * before: at once for a text document (or a tab of one); for the SimLens editor (a custom tab,
+ * e.g. a file too large for VS Code to sync) after its page said "ready" (`pageReady`), so the
+ * first conversation is on screen before the server starts.
  */
 export function startLanguageClientOnFirstConversation(
   context: vscode.ExtensionContext,
   output: vscode.LogOutputChannel,
+  pageReady: vscode.Event<vscode.Uri>,
 ): void {
   let started = false;
+  let deferred = false;
   const watchers: vscode.Disposable[] = [];
-  const start = (): void => {
+  const timers = new Set<NodeJS.Timeout>();
+  const later = (ms: number, f: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      f();
+    }, ms);
+    timers.add(t);
+  };
+  const start = (why: string): void => {
     if (started) return;
     started = true;
     for (const w of watchers.splice(0)) w.dispose();
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
     const bundle = requireBundle<{ registerLanguageClient: typeof registerLanguageClient }>(context, 'languageClient');
     bundle.registerLanguageClient(context, output);
-    output.info('SimLens language server starting (first conversation document open)');
+    output.info(`SimLens language server starting (${why})`);
   };
-  const anyOpen = (): boolean =>
-    vscode.workspace.textDocuments.some((d) => isConversationUri(d.uri)) ||
-    vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => isConversationUri(tabUri(t))));
-  if (anyOpen()) {
-    start();
+  /** A conversation editor opened: start once its page is up (or after LANGUAGE_CLIENT_PAGE_WAIT_MS). */
+  const startAfterPage = (): void => {
+    if (started || deferred) return;
+    deferred = true;
+    const sub = pageReady(() => {
+      sub.dispose();
+      later(LANGUAGE_CLIENT_AFTER_PAGE_MS, () => start('after the first conversation editor page'));
+    });
+    watchers.push(sub);
+    later(LANGUAGE_CLIENT_PAGE_WAIT_MS, () => start('a conversation editor is open'));
+  };
+  const isTextTab = (t: vscode.Tab) => t.input instanceof vscode.TabInputText && isConversationUri(t.input.uri);
+  const isConversationTab = (t: vscode.Tab) => isConversationUri(tabUri(t));
+  const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+  if (vscode.workspace.textDocuments.some((d) => isConversationUri(d.uri)) || tabs().some(isTextTab)) {
+    start('a conversation document is open');
     return;
   }
   watchers.push(
     vscode.workspace.onDidOpenTextDocument((d) => {
-      if (isConversationUri(d.uri)) start();
+      if (isConversationUri(d.uri)) start('a conversation document opened');
     }),
     vscode.window.tabGroups.onDidChangeTabs((e) => {
-      if ([...e.opened, ...e.changed].some((t) => isConversationUri(tabUri(t)))) start();
+      const changed = [...e.opened, ...e.changed];
+      if (changed.some(isTextTab)) start('a conversation document opened');
+      else if (changed.some(isConversationTab)) startAfterPage();
     }),
   );
-  context.subscriptions.push({ dispose: () => watchers.splice(0).forEach((w) => w.dispose()) });
+  if (tabs().some(isConversationTab)) startAfterPage();
+  context.subscriptions.push({
+    dispose: () => {
+      watchers.splice(0).forEach((w) => w.dispose());
+      for (const t of timers) clearTimeout(t);
+    },
+  });
 }

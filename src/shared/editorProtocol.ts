@@ -20,7 +20,7 @@ import {
 import { parseAtEdge } from './rpc';
 import { VIEW_STATE_VERSION, viewStateVersionProblem } from './editorView';
 
-export { VIEW_STATE_VERSION, isEmptyFilter, viewStateVersionProblem } from './editorView';
+export { PAGE_SIZE, VIEW_STATE_VERSION, isEmptyFilter, viewStateVersionProblem } from './editorView';
 
 // The document's data types are core's (src/core/document/types.ts); both sides take them from here.
 export {
@@ -245,6 +245,3 @@ export function parseWebviewMessage(
 ): { ok: true; message: WebviewMessage } | { ok: false; error: string } {
   return parseAtEdge(WebviewMessageSchema, raw, 'invalid webview message');
 }
-
-/** Rows per page the webview's list requests (webview/editor/list.ts); the host never sends more rows than asked for. */
-export const PAGE_SIZE = 100;

@@ -12,6 +12,9 @@ import type { SummaryFilter } from '../core/document/types';
  */
 export const VIEW_STATE_VERSION = 1;
 
+/** Rows per page the webview's list requests (webview/editor/list.ts); the host never sends more rows than asked for. */
+export const PAGE_SIZE = 100;
+
 /**
  * No facet, text or state restriction: the view is every conversation line in file order (so a
  * fresh page shows line 1 first).

@@ -5,7 +5,8 @@
  * `count * rowHeight` exceeds MAX_SCROLL_PX the scrollbar works in scaled coordinates: the
  * scroll offset maps linearly onto the full virtual height.
  */
-import { PAGE_SIZE, type ConversationSummary } from '../../src/shared/editorProtocol';
+import type { ConversationSummary } from '../../src/shared/editorProtocol';
+import { PAGE_SIZE } from '../../src/shared/editorView';
 import { h, icon, replace, setAttr } from './dom';
 
 /** Largest spacer height we create (well below Chromium's ~33.5M px limit). */

@@ -894,12 +894,26 @@ function mark(name: string): void {
   if (typeof performance.mark === 'function') performance.mark(name);
 }
 
+/**
+ * Lets the icons take their font (codicon.ttf) once the page has loaded (media/editor.css keeps them
+ * unpainted, in their box, until `body.codicons`). VS Code keeps a webview's frame hidden until the
+ * page's load event, and a font fetched while the page loads holds that event back: the icon font,
+ * fetched through VS Code's service worker and the extension host, delayed the first conversation
+ * text on screen by the length of that fetch.
+ */
+function iconFontAfterLoad(): void {
+  const on = () => document.body.classList.add('codicons');
+  if (document.readyState === 'complete') on();
+  else window.addEventListener('load', () => setTimeout(on, 0), { once: true });
+}
+
 /** Entry point: runs when the page loads (the bundle is an IIFE). */
 export function start(): EditorApp | undefined {
   // User-timing marks of the first render (read by the E2E first-render test): script start,
   // "ready" sent, init and the first conversation received, first conversation in the DOM.
   mark('simlens:script');
   observeFirstText();
+  iconFontAfterLoad();
   const root = document.getElementById('app');
   if (!root) return undefined;
   return new EditorApp(root);

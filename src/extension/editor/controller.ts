@@ -22,7 +22,7 @@ import {
 import type { Taxonomy } from '../../core/taxonomy';
 import type { DocumentCore, DocumentListener, EditorLog } from './documentCore';
 import { computeAgreement } from '../../core/document/agreement';
-import { readFirstConversation, type ConversationRead } from '../../core/document';
+import type { ConversationRead } from '../../core/document';
 import { trace } from './trace';
 import { NoticeLog } from './noticeLog';
 
@@ -273,15 +273,9 @@ export class EditorController implements DocumentListener {
     for (const m of queued) if (!(m.type === 'notice' && m.id !== undefined && replayed.has(m.id))) this.post(m);
   }
 
-  private firstRead: Promise<ConversationRead | undefined> | undefined;
-
   /** Line 1 read from the first bytes of the file (undefined when that fails: the indexed read answers). */
   private firstConversation(): Promise<ConversationRead | undefined> {
-    this.firstRead ??= readFirstConversation(this.document.fsPath).catch((e: unknown) => {
-      trace(() => `reading line 1 before the index failed: ${(e as Error).message}`);
-      return undefined;
-    });
-    return this.firstRead;
+    return this.document.firstConversation();
   }
 
   private async handle(msg: WebviewMessage): Promise<void> {

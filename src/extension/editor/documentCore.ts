@@ -6,7 +6,13 @@
  * the jsdom tests use this part directly. (No vscode import.)
  */
 import { basename } from 'node:path';
-import type { ConversationDocumentModel, AnnotateInput, AnnotationEdit } from '../../core/document';
+import {
+  readFirstConversation,
+  type ConversationDocumentModel,
+  type AnnotateInput,
+  type AnnotationEdit,
+  type ConversationRead,
+} from '../../core/document';
 import type { ImportPreview } from '../../shared/editorProtocol';
 import { trace } from './trace';
 
@@ -72,6 +78,21 @@ export class DocumentCore {
     this.ready.catch((e: unknown) => {
       if (!this.disposed) this.log.error(`indexing ${fsPath} failed: ${(e as Error).message}`);
     });
+  }
+
+  private firstRead: Promise<ConversationRead | undefined> | undefined;
+
+  /**
+   * Line 1 read from the first bytes of the file, before the index (undefined when that fails: the
+   * indexed read answers). Read once per document; the provider starts it as the document opens, so
+   * it is at hand when VS Code asks for the editor (the page's HTML carries it).
+   */
+  firstConversation(): Promise<ConversationRead | undefined> {
+    this.firstRead ??= readFirstConversation(this.fsPath).catch((e: unknown) => {
+      trace(() => `reading line 1 before the index failed: ${(e as Error).message}`);
+      return undefined;
+    });
+    return this.firstRead;
   }
 
   /** The indexed model; throws while the file is still being indexed (await `ready` first). */

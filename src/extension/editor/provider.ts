@@ -35,6 +35,8 @@ export class EditorRegistry {
   /** Deep-link targets waiting for their editor to open. */
   readonly pendingReveals = new Map<string, { id?: string; line?: number; turn?: number }>();
   activeUri: string | undefined;
+  /** Fires when an editor page says "ready" (its first conversation is drawn or on its way). */
+  readonly pageReady = new vscode.EventEmitter<vscode.Uri>();
 }
 
 export class ConversationEditorProvider implements vscode.CustomEditorProvider<ConversationDocument> {
@@ -106,6 +108,8 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         abort.signal.addEventListener('abort', () => indexing.abort());
         const doc = this.track(new ConversationDocument(uri, model, false, this.log, importablePending));
         doc.onDidDispose(() => indexing.abort());
+        // Line 1 too, for the page's HTML (EditorBoot): read while VS Code creates the webview.
+        void doc.firstConversation();
         return doc;
       }
       const importable = await importablePending;
@@ -156,9 +160,17 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), BOOT_WAIT_MS)),
       ]);
       if (disposed) return;
-      panel.webview.html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri), view, boot);
+      const html = editorHtml(panel.webview, extensionUri, allowRemoteImages(document.uri), view, boot);
+      panel.webview.html = html;
+      trace(
+        () =>
+          `html set (${html.length} characters, boot data ${boot ? (boot.first ? 'with' : 'without') + ' the first conversation' : 'not ready'})`,
+      );
     };
     const session = new EditorSession(document, panel, this.log);
+    const readySub = panel.webview.onDidReceiveMessage((raw: unknown) => {
+      if ((raw as { type?: unknown } | null)?.type === 'ready') this.registry.pageReady.fire(document.uri);
+    });
     session.onHtmlRebuild = () => void render();
     session.onViewState = (state) => void this.context.workspaceState.update(stateKey, state);
     const panels = this.registry.panels.get(key) ?? new Set<EditorSession>();
@@ -172,6 +184,7 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     });
     panel.onDidDispose(() => {
       disposed = true;
+      readySub.dispose();
       session.dispose();
       panels.delete(session);
       if (panels.size === 0) this.registry.panels.delete(key);
@@ -211,6 +224,11 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   ): Thenable<vscode.CustomDocumentBackup> {
     trace(() => `backup ${document.uri.toString()}`);
     return document.backup(context.destination);
+  }
+
+  /** An editor page said "ready": its first conversation is drawn from its HTML, or asked for. */
+  get onDidPageReady(): vscode.Event<vscode.Uri> {
+    return this.registry.pageReady.event;
   }
 
   /** The document of the active (or only) conversation editor. */

@@ -49,7 +49,7 @@ describe('one implementation per concept', () => {
 
   test('the editor list has one page size', () => {
     const hits = where(['src', 'webview'], /\bPAGE_SIZE\s*=/);
-    assert.deepEqual(files(hits), ['src/shared/editorProtocol.ts'], hits.join('\n'));
+    assert.deepEqual(files(hits), ['src/shared/editorView.ts'], hits.join('\n'));
   });
 
   test("conversion: only core's convertFile imports and writes a converted file", () => {
