@@ -19,7 +19,8 @@ import { createRng } from '../src/core/random';
 import { serve, type UserTurn } from '../examples/ts/simlensAdapter';
 import type { UserTurn as CoreUserTurn, UserSession, UserSimulator } from '../src/core/sim/types';
 import type { Conversation } from '../src/core/model';
-import { UserTurnResult, type RespondParams } from '../src/core/sim/users/external/protocol';
+import { UserTurnFields, UserTurnResult, type RespondParams } from '../src/core/sim/users/external/protocol';
+import { fastParse } from '../src/core/sim/users/external/fastParse';
 import { StdioConnection } from '../src/core/sim/users/external/connection';
 import { FrameDecoder, encodeFrame } from '../src/core/sim/users/external/framing';
 import { withItemRefs, type ExternalUserSimulator } from '../src/core/sim/users/external/simulator';
@@ -299,6 +300,7 @@ export async function run(args: string[] = []): Promise<void> {
     return median(passes);
   };
   const decoder = new FrameDecoder();
+  const fastUserTurn = fastParse(UserTurnFields);
   const parts = {
     encode: cpuUs(
       (i) => encodeFrame({ jsonrpc: '2.0', id: i, method: 'respond', params: requests[i] }),
@@ -306,6 +308,7 @@ export async function run(args: string[] = []): Promise<void> {
     ),
     decode: cpuUs((i) => decoder.push(answerFrames[i]), answers.length),
     validate: cpuUs((i) => UserTurnResult.safeParse(answers[i]), answers.length),
+    fastValidate: cpuUs((i) => fastUserTurn(answers[i]), answers.length),
     adapterJson: cpuUs((i) => {
       JSON.parse(requestBodies[i % requestBodies.length]);
       JSON.stringify({ jsonrpc: '2.0', id: i, result: answers[i] });
@@ -341,7 +344,7 @@ export async function run(args: string[] = []): Promise<void> {
     `  round trips (${trips}, no simulator work): bare ${bare.wallMs.toFixed(4)} ms (CPU ${bare.cpuMs.toFixed(4)}); turn-sized (trace ${JSON.stringify(turn.trace).length} B, respond ${Math.round(requests.reduce((s, p) => s + JSON.stringify(p).length, 0) / requests.length)} B mean): TypeScript adapter ${ts.wallMs.toFixed(4)} ms (CPU ${ts.cpuMs.toFixed(4)}), Python adapter ${py.wallMs.toFixed(4)} ms (CPU ${py.cpuMs.toFixed(4)})`,
   );
   console.log(
-    `  message work of a turn (CPU, us): SimLens encode ${parts.encode.toFixed(1)}, decode ${parts.decode.toFixed(1)}, validate ${parts.validate.toFixed(1)}; adapter JSON parse + stringify ${parts.adapterJson.toFixed(1)}; start-up of a simulator process (warm-up run minus the counted overhead, over ${coldE.turns} turns): ${((coldE.msPerTurn - coldB.msPerTurn - overhead) * coldE.turns).toFixed(0)} ms wall, ${((coldE.cpuPerTurn - coldB.cpuPerTurn - cpuOverhead) * coldE.turns).toFixed(0)} ms CPU`,
+    `  message work of a turn (CPU, us): SimLens encode ${parts.encode.toFixed(1)}, decode ${parts.decode.toFixed(1)}, validate ${parts.validate.toFixed(1)} with zod, ${parts.fastValidate.toFixed(1)} with the fast parser SimLens uses first; adapter JSON parse + stringify ${parts.adapterJson.toFixed(1)}; start-up of a simulator process (warm-up run minus the counted overhead, over ${coldE.turns} turns): ${((coldE.msPerTurn - coldB.msPerTurn - overhead) * coldE.turns).toFixed(0)} ms wall, ${((coldE.cpuPerTurn - coldB.cpuPerTurn - cpuOverhead) * coldE.turns).toFixed(0)} ms CPU`,
   );
   console.log(
     `external simulator protocol: built-in ${median(rows.map((r) => r.builtin)).toFixed(4)} ms/turn, over stdio ${median(rows.map((r) => r.external)).toFixed(4)} ms/turn, overhead ${overhead.toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); round trip bare ${bare.wallMs.toFixed(4)} ms, turn-sized TypeScript ${ts.wallMs.toFixed(4)} ms, Python ${py.wallMs.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`,

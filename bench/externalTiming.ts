@@ -7,14 +7,13 @@
  *
  * Host (SimLens) stamps: call entered, request entered, write start (after encode: encodeFrame runs
  * inside the connection's write), write returned, answer bytes arrived, decoded and dispatched,
- * validation start, validation end, call returned. Simulator stamps (env SIMLENS_BENCH_TIMING=FILE,
+ * validated (the session's toUserTurn entered), call returned. Simulator stamps (env SIMLENS_BENCH_TIMING=FILE,
  * written there on SIGUSR2): bytes arrived, user code entered, user code returned, write start,
  * write returned.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { StdioConnection } from '../src/core/sim/users/external/connection';
 import { ExternalUserSession } from '../src/core/sim/users/external/simulator';
-import { UserTurnResult } from '../src/core/sim/users/external/protocol';
 
 const now = (): number => Number(process.hrtime.bigint()) / 1000; // µs
 
@@ -63,11 +62,11 @@ export function instrumentHost(): { take(): number[][]; restore(): void } {
   type Conn = { child: { stdin: { write: (...a: unknown[]) => boolean; __timed?: boolean } } };
   const proto = StdioConnection.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
   const sproto = ExternalUserSession.prototype as unknown as Record<string, (...a: unknown[]) => unknown>;
-  const orig = { request: proto.request, onData: proto.onData, call: sproto.call, safeParse: UserTurnResult.safeParse };
+  const orig = { request: proto.request, onData: proto.onData, call: sproto.call, toUserTurn: sproto.toUserTurn };
   sproto.call = async function (this: unknown, ...args: unknown[]) {
     rec = [now()];
     const r = await orig.call.apply(this, args);
-    if (rec && rec.length === 8) {
+    if (rec && rec.length === 7) {
       rec.push(now());
       records.push(rec);
     }
@@ -95,19 +94,17 @@ export function instrumentHost(): { take(): number[][]; restore(): void } {
     if (rec && rec.length === 4) rec.push(lastArrival, now());
     return r;
   };
-  UserTurnResult.safeParse = ((value: unknown) => {
-    const t = now();
-    const r = orig.safeParse.call(UserTurnResult, value);
-    if (rec && rec.length === 6) rec.push(t, now());
-    return r;
-  }) as typeof UserTurnResult.safeParse;
+  sproto.toUserTurn = function (this: unknown, ...args: unknown[]) {
+    if (rec && rec.length === 6) rec.push(now());
+    return orig.toUserTurn.apply(this, args);
+  };
   return {
     take: () => records.splice(0),
     restore() {
       proto.request = orig.request;
       proto.onData = orig.onData;
       sproto.call = orig.call;
-      UserTurnResult.safeParse = orig.safeParse;
+      sproto.toUserTurn = orig.toUserTurn;
     },
   };
 }
@@ -116,7 +113,7 @@ export function instrumentHost(): { take(): number[][]; restore(): void } {
 export function breakdown(host: number[][], sim: number[][], inProcessUser: number[]): string[] {
   if (host.length !== sim.length)
     throw new Error(`the breakdown matched ${host.length} host records with ${sim.length} simulator records`);
-  // host: 0 call, 1 request, 2 write start, 3 write end, 4 arrival, 5 decoded, 6 validate start, 7 validate end, 8 returned
+  // host: 0 call, 1 request, 2 write start, 3 write end, 4 arrival, 5 decoded, 6 validated, 7 returned
   // sim:  0 arrival, 1 user start, 2 user end, 3 write start, 4 write end
   const stages: [string, (h: number[], s: number[]) => number][] = [
     ['SimLens: call -> request (acquire, item refs)', (h) => h[1] - h[0]],
@@ -129,9 +126,8 @@ export function breakdown(host: number[][], sim: number[][], inProcessUser: numb
     ['adapter: write to the pipe', (_h, s) => s[4] - s[3]],
     ['SimLens wake-up (write returned -> data event)', (h, s) => h[4] - s[4]],
     ['SimLens: frame + JSON.parse + dispatch', (h) => h[5] - h[4]],
-    ['SimLens: promise hand-back to the session', (h) => h[6] - h[5]],
-    ['SimLens: zod validation', (h) => h[7] - h[6]],
-    ['SimLens: to the run (trace, history)', (h) => h[8] - h[7]],
+    ['SimLens: promise hand-back + validation', (h) => h[6] - h[5]],
+    ['SimLens: to the run (trace, history)', (h) => h[7] - h[6]],
   ];
   const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
