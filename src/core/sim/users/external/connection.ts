@@ -78,7 +78,7 @@ interface Pending {
 
 const STDERR_TAIL = 2000;
 /** Longest a notification waits for a request to go out with. */
-const NOTIFY_DELAY_MS = 20;
+const NOTIFY_DELAY_MS = 250;
 
 export interface StdioOptions {
   cwd?: string;
