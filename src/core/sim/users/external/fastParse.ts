@@ -176,12 +176,23 @@ function compileType(def: Def): Parse {
         const d = defOf(s);
         return [k, fastParse(s), d.type === 'optional' && defOf(d.innerType!).type !== 'default'] as const;
       });
-      const declared = new Set(fields.map((f) => f[0]));
+      const index = new Map(fields.map((f, i) => [f[0], i]));
+      const n = fields.length;
       return (v) => {
-        if (!isPlainObject(v) || hasOwn(v, '__proto__')) return FAIL;
+        if (!isPlainObject(v)) return FAIL;
+        // One pass over the value's keys: which declared ones are present, which are extra.
+        const present = new Array<boolean>(n);
+        let extras: string[] | undefined;
+        for (const k of Object.keys(v)) {
+          const i = index.get(k);
+          if (i !== undefined) present[i] = true;
+          else if (k === '__proto__') return FAIL;
+          else (extras ??= []).push(k);
+        }
         const out: Record<string, unknown> = {};
-        for (const [k, parse, optional] of fields) {
-          if (!hasOwn(v, k)) {
+        for (let i = 0; i < n; i++) {
+          const [k, parse, optional] = fields[i];
+          if (!present[i]) {
             if (optional) continue;
             return FAIL;
           }
@@ -189,7 +200,7 @@ function compileType(def: Def): Parse {
           if (x === FAIL || x === undefined) return FAIL;
           out[k] = x;
         }
-        for (const k of Object.keys(v)) if (!declared.has(k)) out[k] = v[k];
+        if (extras) for (const k of extras) out[k] = v[k];
         return out;
       };
     }
