@@ -77,23 +77,16 @@ function mutate(v: unknown, rng: ReturnType<typeof createRng>): unknown {
   const parent = p.slice(0, -1).reduce<any>((o, k) => o[k], copy);
   const key = p[p.length - 1];
   const replacements: unknown[] = ['', 'x', 0, -1, 1.5, 2 ** 60, true, null, [], {}, ['a'], { k: 1 }, [1], 'accepted'];
-  switch (rng.int(4)) {
-    case 0:
-      if (Array.isArray(parent)) parent.splice(Number(key), 1);
-      else delete parent[key];
-      break;
-    case 1:
-      if (!Array.isArray(parent)) {
-        // Reordered keys: the same object, another insertion order.
-        const entries = Object.entries(parent).reverse();
-        for (const [k] of entries) delete parent[k];
-        for (const [k, val] of entries) parent[k] = val;
-        break;
-      }
-    // falls through
-    default:
-      parent[key] = replacements[rng.int(replacements.length)];
-  }
+  const kind = rng.int(4);
+  if (kind === 0) {
+    if (Array.isArray(parent)) parent.splice(Number(key), 1);
+    else delete parent[key];
+  } else if (kind === 1 && !Array.isArray(parent)) {
+    // Reordered keys: the same object, another insertion order.
+    const entries = Object.entries(parent).reverse();
+    for (const [k] of entries) delete parent[k];
+    for (const [k, val] of entries) parent[k] = val;
+  } else parent[key] = replacements[rng.int(replacements.length)];
   return copy;
 }
 
