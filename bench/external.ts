@@ -19,10 +19,12 @@ import { createRng } from '../src/core/random';
 import { serve, type UserTurn } from '../examples/ts/simlensAdapter';
 import type { UserTurn as CoreUserTurn, UserSession, UserSimulator } from '../src/core/sim/types';
 import type { Conversation } from '../src/core/model';
-import { UserTurnResult, type RespondParams } from '../src/core/sim/users/external/protocol';
+import { UserTurnFields, UserTurnResult, type RespondParams } from '../src/core/sim/users/external/protocol';
+import { fastParse } from '../src/core/sim/users/external/fastParse';
 import { StdioConnection } from '../src/core/sim/users/external/connection';
 import { FrameDecoder, encodeFrame } from '../src/core/sim/users/external/framing';
 import { withItemRefs, type ExternalUserSimulator } from '../src/core/sim/users/external/simulator';
+import { breakdown, instrumentHost, instrumentSimulator, simulatorStamps } from './externalTiming';
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux); NaN elsewhere. */
 function processCpuMs(pid: number): number {
@@ -54,27 +56,32 @@ export async function serveBuiltIn(): Promise<void> {
   const env = await prepareEnvironment(
     parseSimulationConfig({ user: 'agenda', agent: 'local-good', n: 1, catalog_size: CATALOG_SIZE }),
   );
+  const timingFile = process.env.SIMLENS_BENCH_TIMING;
+  let timed: <T>(f: () => Promise<T>) => Promise<T> = (f) => f();
   serve(
     () => {
       let session: UserSession;
       return {
-        async start(p) {
-          session = env.user.createSession(p.session, createRng(`bench/${p.seed}`), { task: p.task });
-          return asTurn(await session.start());
-        },
-        async respond(p) {
-          return asTurn(
-            await session.respond({
-              utterance: p.utterance,
-              recommendations: p.recommendations as never,
-              acts: p.acts,
-            }),
-          );
-        },
+        start: (p) =>
+          timed(async () => {
+            session = env.user.createSession(p.session, createRng(`bench/${p.seed}`), { task: p.task });
+            return asTurn(await session.start());
+          }),
+        respond: (p) =>
+          timed(async () =>
+            asTurn(
+              await session.respond({
+                utterance: p.utterance,
+                recommendations: p.recommendations as never,
+                acts: p.acts,
+              }),
+            ),
+          ),
       };
     },
     { name: 'builtin-agenda-over-protocol', version: '1' },
   );
+  if (timingFile) timed = instrumentSimulator(timingFile).wrap;
 }
 
 /**
@@ -114,10 +121,25 @@ function turnsIn(file: string): number {
  * The built-in user as the protocol user sees it: the same session seed (drawn as ExternalUserSession
  * draws it) and the same random stream, so both runs hold the same conversations turn for turn.
  */
-function sameSeedUser(user: UserSimulator): UserSimulator {
+function sameSeedUser(user: UserSimulator, steps?: number[]): UserSimulator {
   return {
     name: user.name,
-    createSession: (id, rng, context) => user.createSession(id, createRng(`bench/${rng.int(0x7fffffff)}`), context),
+    createSession: (id, rng, context) => {
+      const session = user.createSession(id, createRng(`bench/${rng.int(0x7fffffff)}`), context);
+      if (!steps) return session;
+      const timed = async (f: () => Promise<CoreUserTurn>) => {
+        const t = process.hrtime.bigint();
+        const r = await f();
+        steps.push(Number(process.hrtime.bigint() - t) / 1000);
+        return r;
+      };
+      const wrapped: UserSession = {
+        start: () => timed(() => session.start()),
+        respond: (a) => timed(() => session.respond(a)),
+      };
+      if (session.close) wrapped.close = () => session.close!();
+      return wrapped;
+    },
   };
 }
 
@@ -172,7 +194,8 @@ export async function run(args: string[] = []): Promise<void> {
   const config = (user: string) =>
     parseSimulationConfig({ user, agent: 'local-good', n, seed: 'bench', catalog_size: CATALOG_SIZE });
   const builtinEnv = await prepareEnvironment(config('agenda'));
-  builtinEnv.user = sameSeedUser(builtinEnv.user);
+  const plainUser = builtinEnv.user;
+  builtinEnv.user = sameSeedUser(plainUser);
   const externalSpec = `exec:${process.execPath} ${self} --protocol-user`;
   const externalEnv = await prepareEnvironment(config(externalSpec));
   const pids = (externalEnv.user as Partial<ExternalUserSimulator>).pids?.() ?? [];
@@ -277,6 +300,7 @@ export async function run(args: string[] = []): Promise<void> {
     return median(passes);
   };
   const decoder = new FrameDecoder();
+  const fastUserTurn = fastParse(UserTurnFields);
   const parts = {
     encode: cpuUs(
       (i) => encodeFrame({ jsonrpc: '2.0', id: i, method: 'respond', params: requests[i] }),
@@ -284,17 +308,43 @@ export async function run(args: string[] = []): Promise<void> {
     ),
     decode: cpuUs((i) => decoder.push(answerFrames[i]), answers.length),
     validate: cpuUs((i) => UserTurnResult.safeParse(answers[i]), answers.length),
+    fastValidate: cpuUs((i) => fastUserTurn(answers[i]), answers.length),
     adapterJson: cpuUs((i) => {
       JSON.parse(requestBodies[i % requestBodies.length]);
       JSON.stringify({ jsonrpc: '2.0', id: i, result: answers[i] });
     }, answers.length),
   };
+
+  // Where the time of a turn goes: stamps on both sides (bench/externalTiming.ts) in a new simulator
+  // process warmed by one run, then one measured run; the in-process user step timed on the same
+  // conversations (the bench's warm in-process user).
+  const timingFile = join(dir, 'timing.json');
+  process.env.SIMLENS_BENCH_TIMING = timingFile;
+  const timedEnv = await prepareEnvironment(config(externalSpec));
+  delete process.env.SIMLENS_BENCH_TIMING;
+  const simPid = (timedEnv.user as Partial<ExternalUserSimulator>).pids!()[0];
+  const host = instrumentHost();
+  await perTurn(timedEnv, outE);
+  host.take();
+  await simulatorStamps(simPid, timingFile);
+  const timedRun = await perTurn(timedEnv, outE);
+  const hostStamps = host.take();
+  const simStamps = await simulatorStamps(simPid, timingFile);
+  host.restore();
+  await timedEnv.user.dispose?.();
+  const steps: number[] = [];
+  builtinEnv.user = sameSeedUser(plainUser, steps);
+  const stepRun = await perTurn(builtinEnv, outB);
+  const stages = breakdown(hostStamps, simStamps, steps);
   rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `  where a turn goes (one run of ${timedRun.turns} turns, stamped: ${timedRun.msPerTurn.toFixed(4)} ms/turn over stdio, ${stepRun.msPerTurn.toFixed(4)} in-process with the user step timed; load ${loadavg()[0].toFixed(2)}):\n${stages.join('\n')}`,
+  );
   console.log(
     `  round trips (${trips}, no simulator work): bare ${bare.wallMs.toFixed(4)} ms (CPU ${bare.cpuMs.toFixed(4)}); turn-sized (trace ${JSON.stringify(turn.trace).length} B, respond ${Math.round(requests.reduce((s, p) => s + JSON.stringify(p).length, 0) / requests.length)} B mean): TypeScript adapter ${ts.wallMs.toFixed(4)} ms (CPU ${ts.cpuMs.toFixed(4)}), Python adapter ${py.wallMs.toFixed(4)} ms (CPU ${py.cpuMs.toFixed(4)})`,
   );
   console.log(
-    `  message work of a turn (CPU, us): SimLens encode ${parts.encode.toFixed(1)}, decode ${parts.decode.toFixed(1)}, validate ${parts.validate.toFixed(1)}; adapter JSON parse + stringify ${parts.adapterJson.toFixed(1)}; start-up of a simulator process (warm-up run minus the counted overhead, over ${coldE.turns} turns): ${((coldE.msPerTurn - coldB.msPerTurn - overhead) * coldE.turns).toFixed(0)} ms wall, ${((coldE.cpuPerTurn - coldB.cpuPerTurn - cpuOverhead) * coldE.turns).toFixed(0)} ms CPU`,
+    `  message work of a turn (CPU, us): SimLens encode ${parts.encode.toFixed(1)}, decode ${parts.decode.toFixed(1)}, validate ${parts.validate.toFixed(1)} with zod, ${parts.fastValidate.toFixed(1)} with the fast parser SimLens uses first; adapter JSON parse + stringify ${parts.adapterJson.toFixed(1)}; start-up of a simulator process (warm-up run minus the counted overhead, over ${coldE.turns} turns): ${((coldE.msPerTurn - coldB.msPerTurn - overhead) * coldE.turns).toFixed(0)} ms wall, ${((coldE.cpuPerTurn - coldB.cpuPerTurn - cpuOverhead) * coldE.turns).toFixed(0)} ms CPU`,
   );
   console.log(
     `external simulator protocol: built-in ${median(rows.map((r) => r.builtin)).toFixed(4)} ms/turn, over stdio ${median(rows.map((r) => r.external)).toFixed(4)} ms/turn, overhead ${overhead.toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); round trip bare ${bare.wallMs.toFixed(4)} ms, turn-sized TypeScript ${ts.wallMs.toFixed(4)} ms, Python ${py.wallMs.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`,

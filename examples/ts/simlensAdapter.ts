@@ -57,6 +57,25 @@ class RpcError extends Error {
   }
 }
 
+const PLAIN = Buffer.from('Content-Length: ', 'latin1');
+
+/** The Content-Length of the header in `buffer[0, end)`: read straight from the bytes when it is the usual header alone. */
+function contentLength(buffer: Buffer, end: number): number {
+  if (end > PLAIN.length && buffer.compare(PLAIN, 0, PLAIN.length, 0, PLAIN.length) === 0) {
+    let n = 0;
+    let i = PLAIN.length;
+    for (; i < end; i++) {
+      const c = buffer[i];
+      if (c < 0x30 || c > 0x39) break;
+      n = n * 10 + c - 0x30;
+    }
+    if (i === end && i > PLAIN.length) return n;
+  }
+  const m = /content-length:\s*(\d+)/i.exec(buffer.toString('latin1', 0, end));
+  if (!m) throw new Error('a message header without Content-Length');
+  return Number(m[1]);
+}
+
 export function serve(factory: (context: Record<string, unknown>) => SimulatedUser, options: ServeOptions): void {
   const out = process.stdout;
   // stdout is for protocol messages only.
@@ -161,9 +180,7 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
     for (;;) {
       const end = buffer.indexOf('\r\n\r\n');
       if (end < 0) return;
-      const m = /content-length:\s*(\d+)/i.exec(buffer.toString('latin1', 0, end));
-      if (!m) throw new Error('a message header without Content-Length');
-      const length = Number(m[1]);
+      const length = contentLength(buffer, end);
       if (buffer.length < end + 4 + length) return;
       const body = buffer.toString('utf8', end + 4, end + 4 + length);
       buffer = buffer.subarray(end + 4 + length);

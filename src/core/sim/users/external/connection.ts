@@ -77,6 +77,8 @@ interface Pending {
 }
 
 const STDERR_TAIL = 2000;
+/** Longest a notification waits for a request to go out with. */
+const NOTIFY_DELAY_MS = 250;
 
 export interface StdioOptions {
   cwd?: string;
@@ -143,6 +145,9 @@ export class StdioConnection implements SimulatorConnection {
   private stderrLine = '';
   private _dead: string | undefined;
   private exited: Promise<void>;
+  /** Notifications waiting for the next request's write. */
+  private queued: Buffer[] = [];
+  private notifyTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly command: string,
@@ -262,9 +267,31 @@ export class StdioConnection implements SimulatorConnection {
     settle(p, msg);
   }
 
-  private write(message: unknown): void {
+  /**
+   * Writes a message. Notifications (`end`) wait for the next request and go out in the same write
+   * (one system call and one wake-up of the simulator fewer per conversation), or after
+   * NOTIFY_DELAY_MS when no request follows.
+   */
+  private write(message: unknown, later = false): void {
     if (this._dead || !this.child.stdin?.writable) return;
-    this.child.stdin.write(encodeFrame(message));
+    const frame = encodeFrame(message);
+    if (later) {
+      this.queued.push(frame);
+      this.notifyTimer ??= setTimeout(() => this.flush(), NOTIFY_DELAY_MS).unref();
+      return;
+    }
+    if (this.queued.length) {
+      this.queued.push(frame);
+      this.flush();
+    } else this.child.stdin.write(frame);
+  }
+
+  private flush(): void {
+    if (this.notifyTimer) clearTimeout(this.notifyTimer);
+    this.notifyTimer = undefined;
+    const frames = this.queued.splice(0);
+    if (frames.length && !this._dead && this.child.stdin?.writable)
+      this.child.stdin.write(frames.length === 1 ? frames[0] : Buffer.concat(frames));
   }
 
   private fail(fault: SimulatorFault): void {
@@ -302,7 +329,7 @@ export class StdioConnection implements SimulatorConnection {
   }
 
   notify(method: string, params: unknown): void {
-    this.write({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+    this.write({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) }, true);
   }
 
   async close(graceMs = 1000): Promise<void> {

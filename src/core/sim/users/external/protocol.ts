@@ -111,26 +111,32 @@ export const StartParams = z.object({
 });
 export type StartParams = z.infer<typeof StartParams>;
 
+/** The fields of a user turn (UserTurnResult without its one cross-field rule). */
+export const UserTurnFields = z.looseObject({
+  /** What the user says ("" only together with done = true: the user leaves without a word). */
+  utterance: z.string(),
+  /** The user's dialogue acts for this utterance, first = main act. */
+  acts: z.array(z.string().min(1)).min(1),
+  /** The simulator's state after this turn: SimLens trace fields (agenda, goal, preferences, target, patience, satisfaction, ...) plus any extras. */
+  trace: SimulatorTrace.optional(),
+  /** True when the user ends the conversation with this utterance. */
+  done: z.boolean().optional(),
+  /** With done: how it ended (accepted, ended, abandoned). */
+  outcome: Outcome.extract(['accepted', 'ended', 'abandoned']).optional(),
+  /** With done: why (e.g. "goal_reached", "patience", "early_quit"); written as the last turn's trace.end_reason. */
+  end_reason: z.string().optional(),
+});
+
+/** The cross-field rule of a user turn: an empty utterance only when the user leaves. */
+export function userTurnSpeaks(t: { utterance: string; done?: boolean }): boolean {
+  return t.utterance !== '' || t.done === true;
+}
+
 /** One user turn, the result of `start` and `respond`. */
-export const UserTurnResult = z
-  .looseObject({
-    /** What the user says ("" only together with done = true: the user leaves without a word). */
-    utterance: z.string(),
-    /** The user's dialogue acts for this utterance, first = main act. */
-    acts: z.array(z.string().min(1)).min(1),
-    /** The simulator's state after this turn: SimLens trace fields (agenda, goal, preferences, target, patience, satisfaction, ...) plus any extras. */
-    trace: SimulatorTrace.optional(),
-    /** True when the user ends the conversation with this utterance. */
-    done: z.boolean().optional(),
-    /** With done: how it ended (accepted, ended, abandoned). */
-    outcome: Outcome.extract(['accepted', 'ended', 'abandoned']).optional(),
-    /** With done: why (e.g. "goal_reached", "patience", "early_quit"); written as the last turn's trace.end_reason. */
-    end_reason: z.string().optional(),
-  })
-  .refine((t) => t.utterance !== '' || t.done === true, {
-    message: 'utterance is empty but done is not true',
-    path: ['utterance'],
-  });
+export const UserTurnResult = UserTurnFields.refine(userTurnSpeaks, {
+  message: 'utterance is empty but done is not true',
+  path: ['utterance'],
+});
 export type UserTurnResult = z.infer<typeof UserTurnResult>;
 
 /** 1.1 with `item_refs`: an item sent in full before on the same connection (stdio) or session (HTTP). */
