@@ -342,7 +342,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
 
   protected answer(userUtterance: string): AgentResponse {
     this.turn++;
-    const { rng, state } = this;
+    const { rng, words, state } = this;
     const behaviours: BadBehaviour[] = [];
     this.lastBehaviours = behaviours;
     const parsed = this.lexicon.parse(userUtterance);
@@ -356,9 +356,10 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (parsed.intents.has('accept') && state.shown.length) {
       behaviours.push('no_clear_path');
       const item = refs[0]?.item ?? referencedItem(parsed, state.shown, mentions) ?? state.shown[0];
-      parts.push(() => expandOne(rng, NO_CLOSE, { t: item.title }));
+      parts.push(() => expandOne(words, NO_CLOSE, { t: item.title }));
       behaviours.push('tangent');
-      parts.push(() => rng.pick(TANGENTS));
+      const tangent = this.tangent();
+      parts.push(() => tangent);
       return this.finish(parts, state.shown, ['chit_chat', 'ask_clarification_question']);
     }
 
@@ -397,14 +398,14 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     const override = misread ? new Map([[misread.slot, misread.heard]]) : undefined;
     if (misread) {
       const heard = misread.heard;
-      parts.push(() => expandOne(rng, MISREAD_ACKS, { h: heard, w: shortWanted(state, override, misread.slot) }));
+      parts.push(() => expandOne(words, MISREAD_ACKS, { h: heard, w: shortWanted(state, override, misread.slot) }));
     } else if (parsed.intents.has('greet') && this.turn === 1) {
-      parts.push(() => expand(rng, '{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!'));
+      parts.push(() => expand(words, '{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!'));
       acts.push('greet_acknowledge');
     }
     if (items.length) {
       state.show(items);
-      parts.push(() => expandOne(rng, HEDGED_LEADS, { w: shortWanted(state) }));
+      parts.push(() => expandOne(words, HEDGED_LEADS, { w: shortWanted(state) }));
       acts.unshift('recommend');
     }
 
@@ -412,7 +413,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (state.category === undefined) {
       parts.push(() =>
         expand(
-          rng,
+          words,
           '{So, what brings you here? Shoes, a coat, or just browsing?|What are we hunting for today{, roughly|}?}',
         ),
       );
@@ -420,13 +421,12 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       asked = true;
     }
     if (latched) {
-      parts.push(() =>
-        rng.pick(
-          LATCH_QUESTIONS[latched.slot] ?? [
-            (v: string) => `Tell me more about ${v}: what is it about ${v} that matters to you?`,
-          ],
-        )(latched.value),
-      );
+      const latchQuestion = rng.pick(
+        LATCH_QUESTIONS[latched.slot] ?? [
+          (v: string) => `Tell me more about ${v}: what is it about ${v} that matters to you?`,
+        ],
+      )(latched.value);
+      parts.push(() => latchQuestion);
       acts.push('elicit_preference');
       asked = true;
     } else {
@@ -435,14 +435,16 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       if (answered.length && rng.chance(BAD_BEHAVIOURS.reask)) {
         const slot = rng.pick(answered);
         const v = slot === 'category' ? categoryNoun(state.category) : (state.value(slot) ?? slotWord(slot));
-        parts.push(() => rng.pick(REASK[slot])(v));
+        const reask = rng.pick(REASK[slot])(v);
+        parts.push(() => reask);
         acts.push('ask_clarification_question');
         behaviours.push('reask');
         asked = true;
       }
     }
     if (!asked || rng.chance(BAD_BEHAVIOURS.tangent)) {
-      parts.push(() => rng.pick(TANGENTS));
+      const tangent = this.tangent();
+      parts.push(() => tangent);
       if (!acts.includes('ask_clarification_question')) acts.push('ask_clarification_question');
       behaviours.push('tangent');
     }
@@ -459,6 +461,17 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     const recommendations: RecommendedItem[] = items.map((it) => this.catalog.toRecommendedItem(it));
     const utterance = this.fresh(() => parts.map((part) => part()).join(' '));
     return { utterance, recommendations, acts };
+  }
+
+  /** Tangents said so far (a decision: which question, drawn from `rng`, not from the words). */
+  private readonly tangentsSaid = new Set<string>();
+
+  /** A tangent not said before in this conversation (any once all are said). */
+  private tangent(): string {
+    const fresh = TANGENTS.filter((t) => !this.tangentsSaid.has(t));
+    const t = this.rng.pick(fresh.length ? fresh : TANGENTS);
+    this.tangentsSaid.add(t);
+    return t;
   }
 
   /** A near neighbour of a mentioned value that exists in the catalog (in the category when known). */
@@ -503,8 +516,8 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (this.state.category) keys.push(this.state.category);
     for (const v of this.state.wanted.values()) keys.push(...v);
     const topical = keys.filter((k) => TRIVIA[k]);
-    const pool = topical.length && this.rng.chance(0.7) ? TRIVIA[this.rng.pick(topical)] : TRIVIA.general;
-    return this.rng.pick(pool);
+    const pool = topical.length && this.words.chance(0.7) ? TRIVIA[this.words.pick(topical)] : TRIVIA.general;
+    return this.words.pick(pool);
   }
 }
 

@@ -297,13 +297,15 @@ export const GOOD_FRAMES = {
   relaxed: [
     "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}, so {some|a few} {differ|vary} in $slots.",
   ],
-  /** Optional last sentence of a carousel turn: no cue word of any attribute. */
-  closer: [
+  /** Optional last sentence of a carousel turn, a question (`closerAsk`) or not: no cue word of any attribute. */
+  closerAsk: [
     'Does any of these catch your eye?',
     'Anything here you like?',
     'Does one of them stand out?',
     'Which one appeals?',
     'Any favourites?',
+  ],
+  closerSay: [
     'Let me know if one of them works, or what you would change.',
     'Tell me which one you like, or what to adjust.',
     'Happy to adjust if needed.',
