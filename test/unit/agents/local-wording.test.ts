@@ -141,6 +141,8 @@ describe('local recommender wording', () => {
             const text = t.assistant_utterance;
             if (!text) continue;
             assert.ok(!said.has(text), `${agent} vs ${user.user}, conversation ${i}: "${text}" said twice`);
+            // no grammar left unexpanded ("@r_offer", "$t", "{a|b}")
+            assert.doesNotMatch(text, /[@{}|]|\$[a-z^]/, text);
             // agreement: a mass noun is not counted, "a"/"an" agree with a fixed word
             assert.doesNotMatch(
               text,

@@ -313,6 +313,9 @@ const HEDGED_LEADS: readonly string[] = [
   '{Plenty of|Loads of|Heaps of|Tons of} $w {around|about|out there}.',
   '{Here|There} you go, $w{ of sorts|, more or less||}.',
   '{Whatever|Anyway}, $w. {Who knows.|Hard to say.|Could be fine.}',
+  '$^w. @r_hedge',
+  '@r_hedge {Some|A few|Here,} $w.',
+  '{Some|More} $w. @r_hedge',
 ];
 
 /** A hedge instead of a confirmation when the user accepts `t`. */
@@ -321,10 +324,19 @@ const NO_CLOSE: readonly string[] = [
   'The $t? {Interesting|Curious} pick. {Lots like it out there.|Who knows.}',
   'That one is an option. {So are the others.|Then again, so is anything.}',
   'Sure, the $t is one possibility. {No rush, though.|Let us not rush.}',
+  'The $t? @r_hedge',
+  '@r_hedge The $t, maybe.',
 ];
 
 /** What the agent heard (a misreading made visible), `h`, and the phrase `w` with it. */
-const MISREAD_ACKS: readonly string[] = ['Ah, $h! Good call.', 'Okay, $w, got it.', '$^h, lovely.', '$^h it is.'];
+const MISREAD_ACKS: readonly string[] = [
+  'Ah, $h! Good call.',
+  'Okay, $w, got it.',
+  '$^h, lovely.',
+  '$^h it is.',
+  '@r_ack, $h.',
+  '@r_ack, $w.',
+];
 
 /** The `local-bad` agent: shares the catalog and lexicon between its sessions. */
 export class LocalBadAgent extends LocalAgent<LocalBadSession> {
@@ -400,7 +412,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       const heard = misread.heard;
       parts.push(() => expandOne(words, MISREAD_ACKS, { h: heard, w: shortWanted(state, override, misread.slot) }));
     } else if (parsed.intents.has('greet') && this.turn === 1) {
-      parts.push(() => expand(words, '{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!'));
+      parts.push(() => expand(words, '{{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!|@r_hi}'));
       acts.push('greet_acknowledge');
     }
     if (items.length) {

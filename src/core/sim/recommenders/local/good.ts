@@ -203,7 +203,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       state.asked.add('category');
       const greet = (intents.has('greet') || intents.has('thanks')) && this.turn === 1;
       return say(
-        this.fresh(() => (greet ? words.pick(GOOD_FRAMES.greet) : ack) + this.question('category')),
+        this.fresh(() => (greet ? expandOne(words, GOOD_FRAMES.greet) : ack) + this.question('category')),
         [],
         greet ? ['elicit_preference', 'greet_acknowledge'] : ['elicit_preference'],
       );
@@ -356,7 +356,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       if (relaxed.length)
         parts.push(expandOne(words, GOOD_FRAMES.relaxed, { slots: listWords(relaxed.map(slotWord)) }));
       if (asks) parts.push(this.question(followUp, true));
-      else if (closer) parts.push(words.pick(closer));
+      else if (closer) parts.push(expandOne(words, closer));
       return parts.join(' ');
     });
     return say(
