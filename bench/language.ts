@@ -258,6 +258,9 @@ export interface CellFigures {
   taggerTurns: number;
   taggerMain: number;
   taggerAny: number;
+  /** The same with the users' whole reading for an agent that reports no acts (`AgentNlu.understand`: the text, plus "Reveal.Show" when items are shown). */
+  nluMain: number;
+  nluAny: number;
   userSlips: number;
   agentSlips: number;
   slipExamples: string[];
@@ -290,6 +293,8 @@ export function measureCell(
     taggerTurns: 0,
     taggerMain: 0,
     taggerAny: 0,
+    nluMain: 0,
+    nluAny: 0,
     userSlips: 0,
     agentSlips: 0,
     slipExamples: [] as string[],
@@ -430,6 +435,9 @@ export function measureCell(
           const label = tagger.predict(t.assistant_utterance).label;
           if (label === mapped[0]) f.taggerMain++;
           if (mapped.includes(label)) f.taggerAny++;
+          const read = nlu.understand({ utterance: t.assistant_utterance, recommendations: t.recommendations ?? [] });
+          if (read.agent_act === mapped[0]) f.nluMain++;
+          if (read.acts.some((a) => mapped.includes(a))) f.nluAny++;
         }
         agentTexts.push(t.assistant_utterance);
         agentForms.push(delex.form(t.assistant_utterance, titles));
@@ -562,16 +570,16 @@ function recommenderTable(
   const row = (name: string, f: LanguageFigures, rest: string) =>
     `| ${name} | ${f.utterances} | ${f.formsAt} (${ratio(f.formsAt, ref.formsAt)}) | ${f.ttrAt.toFixed(3)} (${ratio(f.ttrAt, ref.ttrAt)}) | ${f.mattr.toFixed(3)} (${ratio(f.mattr, ref.mattr)}) | ${f.wordsPerUtterance.toFixed(1)} (${ratio(f.wordsPerUtterance, ref.wordsPerUtterance)}) | ${rest}`;
   return [
-    `Recommender utterances (item 3, recommender side): distinct delexicalised forms among the first K = ${k} agent utterances, TTR at N = ${n} tokens, MATTR (mean TTR of every window of ${MATTR_WINDOW} consecutive tokens: does not fall with the sample size, unlike TTR), words per utterance; in brackets the ratio to ${human[0].name}'s human recommenders (aim: 0.70-1.43). Tagger: the users' built-in agent-act classifier (src/core/sim/users/nlu.ts) on the agent's text alone, against the acts the agent reported (mapped to Zhang & Balog): the first reported act / any of them.`,
+    `Recommender utterances (item 3, recommender side): distinct delexicalised forms among the first K = ${k} agent utterances, TTR at N = ${n} tokens, MATTR (mean TTR of every window of ${MATTR_WINDOW} consecutive tokens: does not fall with the sample size, unlike TTR), words per utterance; in brackets the ratio to ${human[0].name}'s human recommenders (aim: 0.70-1.43). Tagger: the users' built-in agent-act classifier (src/core/sim/users/nlu.ts) on the agent's text alone, against the acts the agent reported (mapped to Zhang & Balog): the first reported act / any of them; NLU: the users' whole reading of an agent that reports no acts (the classifier, plus Reveal.Show when items are shown), its first act against the first reported act / any of its acts among the reported ones.`,
     '',
-    '| recommender utterances of | agent utt. | forms@K (ratio) | TTR@N (ratio) | MATTR (ratio) | words/utt. (ratio) | verbatim repeats in a conversation | near-repeats /1,000 | ungrammatical | tagger = main act | tagger = a reported act |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...human.map((h) => row(h.name, h.figures, '- | - | - | - | - |')),
+    '| recommender utterances of | agent utt. | forms@K (ratio) | TTR@N (ratio) | MATTR (ratio) | words/utt. (ratio) | verbatim repeats in a conversation | near-repeats /1,000 | ungrammatical | tagger = main act | tagger = a reported act | NLU = main act | NLU = a reported act |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...human.map((h) => row(h.name, h.figures, '- | - | - | - | - | - | - |')),
     ...cells.map((c) =>
       row(
         c.name,
         c.agent,
-        `${c.agentRepeats} | ${perMille(c.agentNearRepeats, c.agentTurns)} | ${c.agentSlips} | ${pct(c.taggerMain, c.taggerTurns)} | ${pct(c.taggerAny, c.taggerTurns)} |`,
+        `${c.agentRepeats} | ${perMille(c.agentNearRepeats, c.agentTurns)} | ${c.agentSlips} | ${pct(c.taggerMain, c.taggerTurns)} | ${pct(c.taggerAny, c.taggerTurns)} | ${pct(c.nluMain, c.taggerTurns)} | ${pct(c.nluAny, c.taggerTurns)} |`,
       ),
     ),
   ];

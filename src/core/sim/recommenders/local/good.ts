@@ -502,7 +502,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const usable = styleAt >= 0 ? styleAt : item.features.length;
     const feature = usable ? item.features[words.int(usable)] : undefined;
     let why = matched.length ? listWords(matched) : words.pick(GOOD_FRAMES.loose);
-    const extra = words.int(4);
+    const extra = words.int(6);
     if (extra === 0 && feature) why += `, with ${feature.toLowerCase()}`;
     else if (extra === 1 && item.price !== undefined) why += `, at ${priceText(item)}`;
     return why;

@@ -259,13 +259,13 @@ const MASS_NOUN = /(?:wear|clothing)$/;
 export function matchedValue(rng: Rng, slot: string, value: string): string {
   switch (slot) {
     case 'occasion':
-      return expand(rng, `{made|good|great|ideal|suited} ${occasionPhrase(value)}`);
+      return expand(rng, `{made |good |great |ideal |suited |}${occasionPhrase(value)}`);
     case 'price_band':
-      return expand(rng, `{priced ${bandPhrase(value)}|${bandPhrase(value)}}`);
+      return expand(rng, `{priced ${bandPhrase(value)}|${bandPhrase(value)}|${value}-priced}`);
     case 'gender':
-      return value === 'unisex' ? 'unisex' : expand(rng, `{cut for ${value}|made for ${value}}`);
+      return value === 'unisex' ? 'unisex' : expand(rng, `{cut for ${value}|made for ${value}|for ${value}}`);
     case 'style':
-      return expand(rng, `{${value}|${value} in style|properly ${value}}`);
+      return expand(rng, `{${value}|${value} in style|properly ${value}|${value} in look}`);
     default:
       return value;
   }
