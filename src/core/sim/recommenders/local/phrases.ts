@@ -286,9 +286,9 @@ export const GOOD_FRAMES = {
     '{First up|Up first|Leading the set|Headlining|Pick of the bunch|Best bet}: the $t, $why.',
     '$^noun, {coming up|on screen now|right here|lined up|ready for you|all set}. {The $t is|Best of them, the $t:|The $t stands out:|Favourite: the $t,} $why.',
     '{Try|See|Consider|Spot} the $t: $why.',
-    'The $t: $why. @r_pitch',
-    '{@r_ack|Here}. The $t is $why.',
-    'The $t is $why. @r_pitch',
+    '{Try|I recommend|Have a look at} the $t: $why. @r_pitch',
+    '@r_ack, here is the $t: $why.',
+    'I found the $t: $why. @r_pitch',
     '{My tip|My vote|My bet|Standout|Top match}: the $t, $why.',
   ],
   /** The next page (recommend + explain_recommendation). */
@@ -297,7 +297,7 @@ export const GOOD_FRAMES = {
     'More $noun{ for you|, as asked|}: the $t{ is|,} $why.',
     "{Sure|Of course|Okay}, {here's|this is} another batch. {Top of it|First}: the $t, $why.",
     '{Next|New} {page|batch|set} up. The $t {is|comes} $why.',
-    '@r_sure The $t is $why.',
+    '@r_sure Here is the $t: $why.',
     '@r_sure {Try|See} the $t: $why.',
   ],
   /** A new carousel after a rejection (recommend + explain_recommendation). */
@@ -305,8 +305,8 @@ export const GOOD_FRAMES = {
     "{No problem|Fair enough|Understood|Okay|Sorry about those|Got it}, {here are others|I've set those aside|let's try others|here is a fresh set|swapping them out}. {The $t is|Try the $t:|Maybe the $t,} $why.",
     "{Noted|Understood|Right}, {those are out|no more of those|I've put those aside}. The $t {could suit|might do}: $why.",
     '{Sorry they missed|Sorry, not right then}. {Perhaps|Maybe} the $t instead: $why.',
-    '@r_sorry The $t {is|might suit:} $why.',
-    '@r_sorry {Try|Maybe} the $t: $why.',
+    '@r_sorry Here is the $t instead: $why.',
+    '@r_sorry {Try|Maybe} the $t instead: $why.',
   ],
   /** Why the top item, when nothing the user wanted is among its values. */
   loose: [
