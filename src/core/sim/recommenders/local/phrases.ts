@@ -354,8 +354,8 @@ export const GOOD_FRAMES = {
   /** The user accepted (greet_acknowledge), item `t`, its noun `type`, optional price `p`. */
   accept: [
     '{Great choice|Excellent pick|Lovely choice|Good call}! {The $t is a lovely pick|The $t will serve you well|You will enjoy the $t}.',
-    '{Great choice|Good call|Nice pick}, the $t! @r_enjoy',
-    'The $t, {then|done}. @r_enjoy',
+    '{Great choice|Good call|Nice one}, the $t! @r_enjoy',
+    '{Good pick|Nice one}: the $t, {then|done}. @r_enjoy',
     '{Great choice|Excellent|Wonderful}: {enjoy your new $type, the $t|the $t is yours whenever you are ready}!',
     '{Great choice|Nice one}! {You can add the $t to your cart now|The $t is ready for checkout}.',
   ],
