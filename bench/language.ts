@@ -25,7 +25,8 @@
  *   `grammarSlips` (user and agent): "a"/"an" before the wrong sound ("a anorak", "an parka"), "a"
  *   before a plural catalog type ("a sneakers"), a singular catalog type with no determiner after
  *   "like"/"want"/"need"/"after"/"for" ("something like tank top"), "for unisex", a doubled word
- *   ("the the"), a mass noun counted ("a few footwear").
+ *   ("the the"), a mass noun counted ("a few footwear"; "a few footwear pieces" is not a slip: until this round the
+ *   bench counted it as one).
  * - carousel repeat (14): an agent carousel whose first 3 item ids are, as a set, those of the
  *   previous carousel, the user not having asked to go back or see it again (Navigate.Back,
  *   Navigate.Repeat); over all carousels, and over those the agent searched for on that turn
@@ -42,6 +43,7 @@ import { importFile } from '../src/core/importers/index';
 import type { Conversation } from '../src/core/model';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../src/core/run/index';
 import { categoryNoun } from '../src/core/sim/recommenders/local/phrases';
+import { AgentNlu, agentActClassifier } from '../src/core/sim/users/nlu';
 import { isPluralNoun } from '../src/core/sim/users/phrases';
 import { SIMULATOR_MATRIX } from '../test/support/simulators';
 import { machineInfo, updateResultsSection } from './harness';
@@ -110,7 +112,7 @@ export function grammarSlips(text: string, singularTypes: readonly string[], plu
   for (const m of lower.matchAll(/(?<![a-z0-9'])([a-z]+) \1(?![a-z0-9'])/g)) out.push(m[0]);
   // mass nouns counted as if they were plural or singular ("a few footwear", "an outerwear")
   for (const m of lower.matchAll(
-    /(?<![a-z0-9'])(?:a|an|a few|few|many|several) (?:footwear|outerwear|activewear|swimwear|knitwear|loungewear)(?![a-z])/g,
+    /(?<![a-z0-9'])(?:a|an|a few|few|many|several) (?:footwear|outerwear|activewear|swimwear|knitwear|loungewear)(?![a-z]| pieces\b)/g,
   ))
     out.push(m[0]);
   return out;
@@ -125,7 +127,37 @@ export interface LanguageFigures {
   ttrAt: number;
   /** Distinct forms among the first `sampleUtterances` utterances (like for like with a corpus). */
   formsAt: number;
+  /** Moving-average TTR over windows of MATTR_WINDOW tokens (independent of sample size). */
+  mattr: number;
   wordsPerUtterance: number;
+}
+
+/** The window of the moving-average type/token ratio (Covington & McFall 2010). */
+const MATTR_WINDOW = 100;
+
+/** Moving-average TTR: the mean TTR of every window of `w` consecutive tokens (plain TTR when shorter). */
+export function mattr(list: readonly string[], w = MATTR_WINDOW): number {
+  if (list.length === 0) return 0;
+  if (list.length <= w) return new Set(list).size / list.length;
+  const counts = new Map<string, number>();
+  let types = 0;
+  for (let i = 0; i < w; i++) {
+    const c = counts.get(list[i]) ?? 0;
+    if (c === 0) types++;
+    counts.set(list[i], c + 1);
+  }
+  let sum = types;
+  for (let i = w; i < list.length; i++) {
+    const out = list[i - w];
+    const co = counts.get(out)! - 1;
+    counts.set(out, co);
+    if (co === 0) types--;
+    const ci = counts.get(list[i]) ?? 0;
+    if (ci === 0) types++;
+    counts.set(list[i], ci + 1);
+    sum += types;
+  }
+  return sum / (list.length - w + 1) / w;
 }
 
 export function languageFigures(
@@ -144,6 +176,7 @@ export function languageFigures(
     ttrAll: ttr(all),
     ttrAt: ttr(all.slice(0, sampleTokens)),
     formsAt: new Set(forms.slice(0, sampleUtterances)).size,
+    mattr: mattr(all),
     wordsPerUtterance: utterances.length ? all.length / utterances.length : 0,
   };
 }
@@ -221,6 +254,13 @@ export interface CellFigures {
   agentNearRepeats: number;
   /** Agent utterances equal, character for character, to an earlier one of the conversation. */
   agentRepeats: number;
+  /** Agent turns with reported acts; of them, those whose text alone the users' built-in agent-act classifier reads as the first (main) reported act, and as any reported act (mapped to Zhang & Balog). */
+  taggerTurns: number;
+  taggerMain: number;
+  taggerAny: number;
+  /** The same with the users' whole reading for an agent that reports no acts (`AgentNlu.understand`: the text, plus "Reveal.Show" when items are shown). */
+  nluMain: number;
+  nluAny: number;
   userSlips: number;
   agentSlips: number;
   slipExamples: string[];
@@ -250,6 +290,11 @@ export function measureCell(
     agentTurns: 0,
     agentNearRepeats: 0,
     agentRepeats: 0,
+    taggerTurns: 0,
+    taggerMain: 0,
+    taggerAny: 0,
+    nluMain: 0,
+    nluAny: 0,
     userSlips: 0,
     agentSlips: 0,
     slipExamples: [] as string[],
@@ -277,6 +322,8 @@ export function measureCell(
   const agentTexts: string[] = [];
   const agentForms: string[] = [];
   const sequences = new Map<string, number>();
+  const tagger = agentActClassifier();
+  const nlu = new AgentNlu({ classifier: tagger });
   let turnsTotal = 0;
   for (const c of convs) {
     const counts = new Map<string, number>();
@@ -381,6 +428,17 @@ export function measureCell(
           if (f.slipExamples.length < 5)
             f.slipExamples.push(`agent: ${slips.join(' / ')} in "${t.assistant_utterance}"`);
         }
+        const reported = (t.annotations ?? []).find((a) => a.speaker === 'assistant')?.acts ?? [];
+        const mapped = reported.map((a) => nlu.mapAct(a)).filter((a): a is string => a !== undefined);
+        if (mapped.length) {
+          f.taggerTurns++;
+          const label = tagger.predict(t.assistant_utterance).label;
+          if (label === mapped[0]) f.taggerMain++;
+          if (mapped.includes(label)) f.taggerAny++;
+          const read = nlu.understand({ utterance: t.assistant_utterance, recommendations: t.recommendations ?? [] });
+          if (read.agent_act === mapped[0]) f.nluMain++;
+          if (read.acts.some((a) => mapped.includes(a))) f.nluAny++;
+        }
         agentTexts.push(t.assistant_utterance);
         agentForms.push(delex.form(t.assistant_utterance, titles));
       }
@@ -462,7 +520,7 @@ export async function run(args: string[]): Promise<void> {
     const cell = measureCell(name, convs, delex, sampleTokens, agentSampleTokens, seconds, types, iard.agent.length);
     cells.push(cell);
     console.log(
-      `${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w; near-repeats ${perMille(cell.nearRepeats, cell.userTurns)}/1000 user, ${perMille(cell.agentNearRepeats, cell.agentTurns)}/1000 agent; slips ${cell.userSlips} user, ${cell.agentSlips} agent; ${Math.round(cell.turnsPerSecond)} turns/s`,
+      `${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} MATTR ${cell.agent.mattr.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w, tagger ${pct(cell.taggerMain, cell.taggerTurns)} / ${pct(cell.taggerAny, cell.taggerTurns)}; near-repeats ${perMille(cell.nearRepeats, cell.userTurns)}/1000 user, ${perMille(cell.agentNearRepeats, cell.agentTurns)}/1000 agent; slips ${cell.userSlips} user, ${cell.agentSlips} agent; ${Math.round(cell.turnsPerSecond)} turns/s`,
     );
     for (const ex of cell.slipExamples) console.log(`  slip ${ex}`);
   }
@@ -510,15 +568,19 @@ function recommenderTable(
   const ref = human[0].figures;
   const ratio = (x: number, h: number) => (h ? (x / h).toFixed(2) : '-');
   const row = (name: string, f: LanguageFigures, rest: string) =>
-    `| ${name} | ${f.utterances} | ${f.formsAt} (${ratio(f.formsAt, ref.formsAt)}) | ${f.ttrAt.toFixed(3)} (${ratio(f.ttrAt, ref.ttrAt)}) | ${f.wordsPerUtterance.toFixed(1)} (${ratio(f.wordsPerUtterance, ref.wordsPerUtterance)}) | ${rest}`;
+    `| ${name} | ${f.utterances} | ${f.formsAt} (${ratio(f.formsAt, ref.formsAt)}) | ${f.ttrAt.toFixed(3)} (${ratio(f.ttrAt, ref.ttrAt)}) | ${f.mattr.toFixed(3)} (${ratio(f.mattr, ref.mattr)}) | ${f.wordsPerUtterance.toFixed(1)} (${ratio(f.wordsPerUtterance, ref.wordsPerUtterance)}) | ${rest}`;
   return [
-    `Recommender utterances (item 3, recommender side): distinct delexicalised forms among the first K = ${k} agent utterances, TTR at N = ${n} tokens, words per utterance; in brackets the ratio to ${human[0].name}'s human recommenders (aim: 0.70-1.43).`,
+    `Recommender utterances (item 3, recommender side): distinct delexicalised forms among the first K = ${k} agent utterances, TTR at N = ${n} tokens, MATTR (mean TTR of every window of ${MATTR_WINDOW} consecutive tokens: does not fall with the sample size, unlike TTR), words per utterance; in brackets the ratio to ${human[0].name}'s human recommenders (aim: 0.70-1.43). Tagger: the users' built-in agent-act classifier (src/core/sim/users/nlu.ts) on the agent's text alone, against the acts the agent reported (mapped to Zhang & Balog): the first reported act / any of them; NLU: the users' whole reading of an agent that reports no acts (the classifier, plus Reveal.Show when items are shown), its first act against the first reported act / any of its acts among the reported ones.`,
     '',
-    '| recommender utterances of | agent utt. | forms@K (ratio) | TTR@N (ratio) | words/utt. (ratio) | verbatim repeats in a conversation | near-repeats /1,000 | ungrammatical |',
-    '|---|---|---|---|---|---|---|---|',
-    ...human.map((h) => row(h.name, h.figures, '- | - | - |')),
+    '| recommender utterances of | agent utt. | forms@K (ratio) | TTR@N (ratio) | MATTR (ratio) | words/utt. (ratio) | verbatim repeats in a conversation | near-repeats /1,000 | ungrammatical | tagger = main act | tagger = a reported act | NLU = main act | NLU = a reported act |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...human.map((h) => row(h.name, h.figures, '- | - | - | - | - | - | - |')),
     ...cells.map((c) =>
-      row(c.name, c.agent, `${c.agentRepeats} | ${perMille(c.agentNearRepeats, c.agentTurns)} | ${c.agentSlips} |`),
+      row(
+        c.name,
+        c.agent,
+        `${c.agentRepeats} | ${perMille(c.agentNearRepeats, c.agentTurns)} | ${c.agentSlips} | ${pct(c.taggerMain, c.taggerTurns)} | ${pct(c.taggerAny, c.taggerTurns)} | ${pct(c.nluMain, c.taggerTurns)} | ${pct(c.nluAny, c.taggerTurns)} |`,
+      ),
     ),
   ];
 }

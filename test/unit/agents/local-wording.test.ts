@@ -14,6 +14,8 @@ import {
   someValues,
 } from '../../../src/core/sim/recommenders/local/phrases';
 import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
+import { LocalGoodAgent } from '../../../src/core/sim/recommenders/local/good';
+import { LocalBadAgent } from '../../../src/core/sim/recommenders/local/bad';
 
 const catalog = generateApparelCatalog({ seed: 'wording', size: 1500 });
 const names = catalog.attributeNames();
@@ -62,7 +64,8 @@ describe('local recommender wording', () => {
   test('closers, thanks, nudges and the similar-items turn ask about no attribute', () => {
     const rng = createRng('closers');
     const groups = [
-      GOOD_FRAMES.closer,
+      GOOD_FRAMES.closerAsk,
+      GOOD_FRAMES.closerSay,
       GOOD_FRAMES.thanks,
       GOOD_FRAMES.nudge,
       GOOD_FRAMES.similar,
@@ -74,6 +77,51 @@ describe('local recommender wording', () => {
         const text = expandOne(rng, frames, { t: "Alder Women's Leather Boots" });
         assert.deepEqual(askedAttributes(questionSentences(text), names), [], text);
       }
+  });
+
+  test('the words never change what the agent does: other words, same acts, items, questions asked and trace', async () => {
+    let compared = 0;
+    let wordsDiffer = 0;
+    for (const agent of ['local-good', 'local-bad'] as const)
+      for (const user of [
+        { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
+        { user: 'agenda', interaction: 'qrfa', preferences: 'single' },
+        { user: 'target-free' },
+      ] as const) {
+        const env = await prepareEnvironment(
+          parseSimulationConfig({ ...user, agent, n: 30, seed: 'words-rng', catalog_size: 800 }),
+        );
+        const make = agent === 'local-good' ? new LocalGoodAgent(env.catalog) : new LocalBadAgent(env.catalog);
+        for (let i = 0; i < 30; i++) {
+          const { conversation } = await simulateConversation(env, i);
+          const a = make.createSession(`c${i}`, createRng(`agent-${i}`), {});
+          const b = make.createSession(`c${i}`, createRng(`agent-${i}`), {});
+          // the second session draws its words from another generator
+          (b as unknown as { words: unknown }).words = createRng(`other-words-${i}`);
+          for (const t of conversation.turns) {
+            if (t.user_utterance === undefined) continue;
+            const x = a.reply(t.user_utterance);
+            const y = b.reply(t.user_utterance);
+            assert.deepEqual(y.acts, x.acts, `${agent} ${i}: "${t.user_utterance}"`);
+            assert.deepEqual(
+              y.recommendations.map((r) => r.item_id),
+              x.recommendations.map((r) => r.item_id),
+            );
+            assert.deepEqual(y.agent_trace, x.agent_trace);
+            // what a user reads beyond the acts: a question, and which attributes it asks about
+            assert.equal(y.utterance.includes('?'), x.utterance.includes('?'), `${x.utterance} / ${y.utterance}`);
+            assert.deepEqual(
+              askedAttributes(questionSentences(y.utterance), names),
+              askedAttributes(questionSentences(x.utterance), names),
+              `${x.utterance} / ${y.utterance}`,
+            );
+            if (x.utterance !== y.utterance) wordsDiffer++;
+            compared++;
+          }
+        }
+      }
+    assert.ok(compared > 800, `${compared} turns`);
+    assert.ok(wordsDiffer > compared / 2, `only ${wordsDiffer} of ${compared} turns worded differently`);
   });
 
   test('no verbatim repeat of an agent utterance inside a conversation and no counted mass noun, for either agent and user kind', async () => {
@@ -93,6 +141,8 @@ describe('local recommender wording', () => {
             const text = t.assistant_utterance;
             if (!text) continue;
             assert.ok(!said.has(text), `${agent} vs ${user.user}, conversation ${i}: "${text}" said twice`);
+            // no grammar left unexpanded ("@r_offer", "$t", "{a|b}")
+            assert.doesNotMatch(text, /[@{}|]|\$[a-z^]/, text);
             // agreement: a mass noun is not counted, "a"/"an" agree with a fixed word
             assert.doesNotMatch(
               text,

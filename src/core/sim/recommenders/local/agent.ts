@@ -30,6 +30,12 @@ export class LocalAgent<S extends AgentSession> implements Agent {
  */
 export abstract class LocalSession<T extends { negated: string[] }> implements AgentSession {
   readonly state: PreferenceState;
+  /**
+   * The Rng of the words (a fork of the session's, which it never advances): what the agent does
+   * (acts, items, what it asks) is drawn from `rng`, how it says it from `words`, so a change of
+   * wording never changes a seeded conversation's decisions, nor the user's.
+   */
+  protected readonly words: Rng;
   protected turn = 0;
   /** This turn's reading of the user utterance, returned as `agent_trace`. */
   protected trace = { negated: [] } as unknown as T;
@@ -40,6 +46,7 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     protected readonly rng: Rng,
   ) {
     this.state = new PreferenceState(lexicon);
+    this.words = rng.fork('words');
   }
 
   async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
@@ -61,7 +68,7 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   private readonly said = new Set<string>();
 
   /**
-   * An utterance from `make` (which draws its words from the session's Rng) that this session has
+   * An utterance from `make` (which draws its words from `words`, never from `rng`) that this session has
    * not said before: up to 32 draws, then the last one even if said (a turn always has words).
    */
   protected fresh(make: () => string): string {

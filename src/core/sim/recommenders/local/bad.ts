@@ -230,37 +230,39 @@ const TANGENTS = [
 /** Fun facts (chit_chat), short; keyed by a value or category they are about. */
 const TRIVIA: Record<string, string[]> = {
   general: [
-    'Fun fact: pockets were once separate pouches tied at the waist.',
-    '"Fashion" comes from the Latin for "making", did you know?',
-    'Buttons were ornaments long before they fastened anything.',
-    'Zips only caught on in clothing in the 1930s.',
-    'Fun fact: the first sewing needles were made of bone.',
-    'Trivia time: denim was first work wear for miners.',
-    'Fun fact: a tie was once a scarf for soldiers.',
-    'Fun fact: sizes were not standard until the 20th century.',
+    'Fun fact: pockets began as pouches tied at the waist.',
+    '"Fashion" comes from the Latin for "making".',
+    'Buttons were ornaments before they fastened anything.',
+    'Zips only caught on in clothes in the 1930s.',
+    'Fun fact: the first needles were bone.',
+    'Trivia: denim was first work wear for miners.',
+    "Fun fact: ties began as soldiers' scarves.",
+    'Sizes were not standard until the 1900s.',
+    'Fun fact: velcro copied burrs on a dog.',
+    'Trivia: the kilt is younger than you think.',
   ],
-  black: ['Fun fact: black fabric soaks up sunlight, so it runs warmer.'],
+  black: ['Fun fact: black fabric runs warmer in the sun.', 'Black only became chic in the 1920s.'],
   white: ['White reflects most light, hence hot-climate favourite.'],
-  navy: ['Navy blue is named after British naval uniforms.'],
-  purple: ['Purple dye was once so dear it meant royalty.'],
+  navy: ['Navy blue is named after naval uniforms.'],
+  purple: ['Purple dye once meant royalty.'],
   orange: ['Fun fact: the colour was named after the fruit.'],
-  denim: ['"Denim" may come from "serge de Nîmes", a French fabric.'],
-  jeans: ['"Jeans" probably traces back to Genoa, in Italy.'],
-  silk: ['One silkworm cocoon unwinds into a single long thread.'],
+  denim: ['"Denim" may come from "serge de Nîmes".'],
+  jeans: ['"Jeans" probably traces back to Genoa.'],
+  silk: ['One silkworm cocoon is a single long thread.'],
   linen: ['Linen is made from flax, an ancient crop.'],
-  cashmere: ['Cashmere is the undercoat of cashmere goats.'],
-  wool: ['Wool holds a lot of moisture before feeling wet.'],
-  leather: ['People have worn leather for many thousands of years.'],
-  sneakers: ['Sneakers are named for their quiet rubber soles.'],
-  heels: ['Heels were first riding footwear for men.'],
+  cashmere: ["Cashmere is a goat's undercoat."],
+  wool: ['Wool holds lots of moisture before feeling wet.'],
+  leather: ['People have worn leather for millennia.'],
+  sneakers: ['Sneakers are named for their quiet soles.'],
+  heels: ['Heels were first riding shoes for men.'],
   'chelsea boots': ['Chelsea boots took off in 1960s London.'],
-  cardigan: ['The cardigan is named after the 7th Earl of Cardigan.'],
+  cardigan: ['The cardigan is named after an earl.'],
   'trench coat': ['Trench coats are named after First World War trenches.'],
-  parka: ['Arctic peoples made the first parkas, from animal skins.'],
+  parka: ['Arctic peoples made the first parkas.'],
   't-shirt': ['The T-shirt started out as an undershirt.'],
   'polo shirt': ['Polo shirts caught on at tennis, not polo.'],
-  swimsuit: ['The bikini is named after Bikini Atoll.'],
-  footwear: ['The oldest known leather shoe is over five thousand years old.'],
+  swimsuit: ['The bikini is named after an atoll.'],
+  footwear: ['The oldest known leather shoe is five thousand years old.'],
   outerwear: ['Early raincoats were cloth coated in rubber.'],
 };
 
@@ -313,6 +315,9 @@ const HEDGED_LEADS: readonly string[] = [
   '{Plenty of|Loads of|Heaps of|Tons of} $w {around|about|out there}.',
   '{Here|There} you go, $w{ of sorts|, more or less||}.',
   '{Whatever|Anyway}, $w. {Who knows.|Hard to say.|Could be fine.}',
+  '$^w. @r_hedge',
+  '@r_hedge {Some|A few|Here,} $w.',
+  '{Some|More} $w. @r_hedge',
 ];
 
 /** A hedge instead of a confirmation when the user accepts `t`. */
@@ -321,10 +326,19 @@ const NO_CLOSE: readonly string[] = [
   'The $t? {Interesting|Curious} pick. {Lots like it out there.|Who knows.}',
   'That one is an option. {So are the others.|Then again, so is anything.}',
   'Sure, the $t is one possibility. {No rush, though.|Let us not rush.}',
+  'The $t? @r_hedge',
+  '@r_hedge The $t, maybe.',
 ];
 
 /** What the agent heard (a misreading made visible), `h`, and the phrase `w` with it. */
-const MISREAD_ACKS: readonly string[] = ['Ah, $h! Good call.', 'Okay, $w, got it.', '$^h, lovely.', '$^h it is.'];
+const MISREAD_ACKS: readonly string[] = [
+  'Ah, $h! Good call.',
+  'Okay, $w, got it.',
+  '$^h, lovely.',
+  '$^h it is.',
+  '@r_ack, $h.',
+  '@r_ack, $w.',
+];
 
 /** The `local-bad` agent: shares the catalog and lexicon between its sessions. */
 export class LocalBadAgent extends LocalAgent<LocalBadSession> {
@@ -342,7 +356,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
 
   protected answer(userUtterance: string): AgentResponse {
     this.turn++;
-    const { rng, state } = this;
+    const { rng, words, state } = this;
     const behaviours: BadBehaviour[] = [];
     this.lastBehaviours = behaviours;
     const parsed = this.lexicon.parse(userUtterance);
@@ -356,9 +370,10 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (parsed.intents.has('accept') && state.shown.length) {
       behaviours.push('no_clear_path');
       const item = refs[0]?.item ?? referencedItem(parsed, state.shown, mentions) ?? state.shown[0];
-      parts.push(() => expandOne(rng, NO_CLOSE, { t: item.title }));
+      parts.push(() => expandOne(words, NO_CLOSE, { t: item.title }));
       behaviours.push('tangent');
-      parts.push(() => rng.pick(TANGENTS));
+      const tangent = this.tangent();
+      parts.push(() => tangent);
       return this.finish(parts, state.shown, ['chit_chat', 'ask_clarification_question']);
     }
 
@@ -397,14 +412,14 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     const override = misread ? new Map([[misread.slot, misread.heard]]) : undefined;
     if (misread) {
       const heard = misread.heard;
-      parts.push(() => expandOne(rng, MISREAD_ACKS, { h: heard, w: shortWanted(state, override, misread.slot) }));
+      parts.push(() => expandOne(words, MISREAD_ACKS, { h: heard, w: shortWanted(state, override, misread.slot) }));
     } else if (parsed.intents.has('greet') && this.turn === 1) {
-      parts.push(() => expand(rng, '{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!'));
+      parts.push(() => expand(words, '{{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!|@r_hi}'));
       acts.push('greet_acknowledge');
     }
     if (items.length) {
       state.show(items);
-      parts.push(() => expandOne(rng, HEDGED_LEADS, { w: shortWanted(state) }));
+      parts.push(() => expandOne(words, HEDGED_LEADS, { w: shortWanted(state) }));
       acts.unshift('recommend');
     }
 
@@ -412,7 +427,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (state.category === undefined) {
       parts.push(() =>
         expand(
-          rng,
+          words,
           '{So, what brings you here? Shoes, a coat, or just browsing?|What are we hunting for today{, roughly|}?}',
         ),
       );
@@ -420,13 +435,12 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       asked = true;
     }
     if (latched) {
-      parts.push(() =>
-        rng.pick(
-          LATCH_QUESTIONS[latched.slot] ?? [
-            (v: string) => `Tell me more about ${v}: what is it about ${v} that matters to you?`,
-          ],
-        )(latched.value),
-      );
+      const latchQuestion = rng.pick(
+        LATCH_QUESTIONS[latched.slot] ?? [
+          (v: string) => `Tell me more about ${v}: what is it about ${v} that matters to you?`,
+        ],
+      )(latched.value);
+      parts.push(() => latchQuestion);
       acts.push('elicit_preference');
       asked = true;
     } else {
@@ -435,14 +449,16 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       if (answered.length && rng.chance(BAD_BEHAVIOURS.reask)) {
         const slot = rng.pick(answered);
         const v = slot === 'category' ? categoryNoun(state.category) : (state.value(slot) ?? slotWord(slot));
-        parts.push(() => rng.pick(REASK[slot])(v));
+        const reask = rng.pick(REASK[slot])(v);
+        parts.push(() => reask);
         acts.push('ask_clarification_question');
         behaviours.push('reask');
         asked = true;
       }
     }
     if (!asked || rng.chance(BAD_BEHAVIOURS.tangent)) {
-      parts.push(() => rng.pick(TANGENTS));
+      const tangent = this.tangent();
+      parts.push(() => tangent);
       if (!acts.includes('ask_clarification_question')) acts.push('ask_clarification_question');
       behaviours.push('tangent');
     }
@@ -459,6 +475,17 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     const recommendations: RecommendedItem[] = items.map((it) => this.catalog.toRecommendedItem(it));
     const utterance = this.fresh(() => parts.map((part) => part()).join(' '));
     return { utterance, recommendations, acts };
+  }
+
+  /** Tangents said so far (a decision: which question, drawn from `rng`, not from the words). */
+  private readonly tangentsSaid = new Set<string>();
+
+  /** A tangent not said before in this conversation (any once all are said). */
+  private tangent(): string {
+    const fresh = TANGENTS.filter((t) => !this.tangentsSaid.has(t));
+    const t = this.rng.pick(fresh.length ? fresh : TANGENTS);
+    this.tangentsSaid.add(t);
+    return t;
   }
 
   /** A near neighbour of a mentioned value that exists in the catalog (in the category when known). */
@@ -503,8 +530,8 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (this.state.category) keys.push(this.state.category);
     for (const v of this.state.wanted.values()) keys.push(...v);
     const topical = keys.filter((k) => TRIVIA[k]);
-    const pool = topical.length && this.rng.chance(0.7) ? TRIVIA[this.rng.pick(topical)] : TRIVIA.general;
-    return this.rng.pick(pool);
+    const pool = topical.length && this.words.chance(0.7) ? TRIVIA[this.words.pick(topical)] : TRIVIA.general;
+    return this.words.pick(pool);
   }
 }
 

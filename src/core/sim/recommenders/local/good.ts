@@ -80,12 +80,12 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
   protected answer(userUtterance: string): AgentResponse {
     this.turn++;
     const parsed = this.lexicon.parse(userUtterance);
-    const { state, rng } = this;
+    const { state, words } = this;
     const intents = parsed.intents;
 
     if (this.closed)
       return say(
-        this.fresh(() => expandOne(rng, GOOD_FRAMES.closed)),
+        this.fresh(() => expandOne(words, GOOD_FRAMES.closed)),
         [],
         ['greet_acknowledge'],
       );
@@ -123,9 +123,9 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       this.closed = true;
       const type = item.attributes.type ?? categoryNoun(item.category);
       const vars = { t: item.title, type, p: priceText(item) };
-      const frames = item.price !== undefined && rng.chance(0.25) ? GOOD_FRAMES.acceptPrice : GOOD_FRAMES.accept;
+      const frames = item.price !== undefined && words.chance(0.25) ? GOOD_FRAMES.acceptPrice : GOOD_FRAMES.accept;
       return say(
-        this.fresh(() => expandOne(rng, frames, vars)),
+        this.fresh(() => expandOne(words, frames, vars)),
         [this.catalog.toRecommendedItem(item)],
         ['greet_acknowledge'],
       );
@@ -133,7 +133,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     if (intents.has('bye') && !mentions.length) {
       this.closed = true;
       return say(
-        this.fresh(() => expandOne(rng, GOOD_FRAMES.bye)),
+        this.fresh(() => expandOne(words, GOOD_FRAMES.bye)),
         [],
         ['greet_acknowledge'],
       );
@@ -188,7 +188,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       if (intents.has('like') && picked) return this.moreLike(picked);
       if (intents.has('thanks') && !listing) {
         return say(
-          this.fresh(() => expandOne(rng, GOOD_FRAMES.thanks)),
+          this.fresh(() => expandOne(words, GOOD_FRAMES.thanks)),
           this.showing(),
           ['greet_acknowledge'],
         );
@@ -203,7 +203,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       state.asked.add('category');
       const greet = (intents.has('greet') || intents.has('thanks')) && this.turn === 1;
       return say(
-        this.fresh(() => (greet ? rng.pick(GOOD_FRAMES.greet) : ack) + this.question('category')),
+        this.fresh(() => (greet ? expandOne(words, GOOD_FRAMES.greet) : ack) + this.question('category')),
         [],
         greet ? ['elicit_preference', 'greet_acknowledge'] : ['elicit_preference'],
       );
@@ -259,18 +259,18 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
 
   /** No request and no new preference: offer a way forward. */
   private nudge(): AgentResponse {
-    const { rng } = this;
+    const { words } = this;
     const missing = this.nextMissing();
     if (missing) {
       this.state.asked.add(missing);
       return say(
-        this.fresh(() => `${rng.pick(GOOD_FRAMES.nudgeLead)} ${this.question(missing, true)}`),
+        this.fresh(() => `${words.pick(GOOD_FRAMES.nudgeLead)} ${this.question(missing, true)}`),
         this.showing(),
         ['elicit_preference'],
       );
     }
     return say(
-      this.fresh(() => expandOne(rng, GOOD_FRAMES.nudge)),
+      this.fresh(() => expandOne(words, GOOD_FRAMES.nudge)),
       this.showing(),
       ['elicit_preference'],
     );
@@ -285,8 +285,8 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     const vars = { t: top.title, noun: shortWanted(this.state) };
     const text = this.fresh(() =>
       back
-        ? expandOne(this.rng, GOOD_FRAMES.back, vars)
-        : `${expandOne(this.rng, GOOD_FRAMES.again, { noun: describeWanted(this.state) })} ${this.explanation(top)}`,
+        ? expandOne(this.words, GOOD_FRAMES.back, vars)
+        : `${expandOne(this.words, GOOD_FRAMES.again, { noun: describeWanted(this.state) })} ${this.explanation(top)}`,
     );
     return say(text, this.showing(), back ? ['recommend'] : ['explain_recommendation']);
   }
@@ -303,11 +303,11 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
       if (a.price === undefined || b.price === undefined || a.price === b.price) return '';
       const [cheap, dear] = a.price < b.price ? [a, b] : [b, a];
       const dearer = dear.attributes.price_band === 'luxury' ? 'more luxurious' : 'pricier';
-      return ` ${expandOne(this.rng, GOOD_FRAMES.verdict, { cheap: cheap.title, dear: dear.title, dearer })}`;
+      return ` ${expandOne(this.words, GOOD_FRAMES.verdict, { cheap: cheap.title, dear: dear.title, dearer })}`;
     };
     const text = this.fresh(
       () =>
-        `${expand(this.rng, '{The $a:|$a:|First, the $a:} $x. {The $b:|$b:|Then the $b:} $y.', { a: a.title, b: b.title, x: bits(a), y: bits(b) })}${verdict()}`,
+        `${expand(this.words, '{The $a:|$a:|First, the $a:} $x. {The $b:|$b:|Then the $b:} $y.', { a: a.title, b: b.title, x: bits(a), y: bits(b) })}${verdict()}`,
     );
     return say(text, this.showing(), ['explain_recommendation']);
   }
@@ -326,33 +326,37 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     wantsMore: boolean,
     missing: string | undefined,
   ): AgentResponse {
-    const { state, rng } = this;
+    const { state, words } = this;
     const { items, relaxed } = this.retrieve(wantsMore);
     if (items.length === 0) {
       const drop = this.mostRestrictive();
       const text = this.fresh(() =>
         drop
-          ? expandOne(rng, GOOD_FRAMES.none, { w: shortWanted(state), slot: slotWord(drop) })
-          : expandOne(rng, GOOD_FRAMES.noneAtAll),
+          ? expandOne(words, GOOD_FRAMES.none, { w: shortWanted(state), slot: slotWord(drop) })
+          : expandOne(words, GOOD_FRAMES.noneAtAll),
       );
       return say(text, [], ['cannot_help', 'elicit_preference']);
     }
     state.show(items);
     const acts = ['recommend', 'explain_recommendation'];
     const followUp = missing && !state.asked.has(missing) ? missing : undefined;
-    const asks = followUp !== undefined && rng.chance(0.5);
+    const asks = followUp !== undefined && this.rng.chance(0.5);
     if (asks) {
       state.asked.add(followUp);
       acts.push('elicit_preference');
     }
-    const closes = !asks && !parsed.intents.has('question') && rng.chance(0.25);
+    const closes = !asks && !parsed.intents.has('question') && this.rng.chance(0.25);
+    // whether the closing sentence is a question is decided here (an agenda user reads the "?"),
+    // its wording from the words' Rng
+    const closer = closes ? (this.rng.chance(0.5) ? GOOD_FRAMES.closerAsk : GOOD_FRAMES.closerSay) : undefined;
     const frames = rejecting ? GOOD_FRAMES.rejected : wantsMore ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
     const text = this.fresh(() => {
       const vars = { t: items[0].title, why: this.why(items[0]), noun: shortWanted(state), n: String(items.length) };
-      const parts = [expandOne(rng, frames, vars)];
-      if (relaxed.length) parts.push(expandOne(rng, GOOD_FRAMES.relaxed, { slots: listWords(relaxed.map(slotWord)) }));
+      const parts = [expandOne(words, frames, vars)];
+      if (relaxed.length)
+        parts.push(expandOne(words, GOOD_FRAMES.relaxed, { slots: listWords(relaxed.map(slotWord)) }));
       if (asks) parts.push(this.question(followUp, true));
-      else if (closes) parts.push(rng.pick(GOOD_FRAMES.closer));
+      else if (closer) parts.push(expandOne(words, closer));
       return parts.join(' ');
     });
     return say(
@@ -440,21 +444,21 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
    * as the previous wording stated them (a user asking about one of them reads the answer in it).
    */
   private explain(item: CatalogItem): AgentResponse {
-    const { rng } = this;
+    const { words } = this;
     const a = item.attributes;
     const price = priceText(item);
     const feature = item.features.find((f) => !f.toLowerCase().includes((a.material ?? '\u0000').toLowerCase()));
     const text = this.fresh(() => {
       const facts: string[] = [];
-      if (a.material) facts.push(expand(rng, '{made of |in |}$m', { m: a.material }));
-      if (a.colour) facts.push(expand(rng, '{in |}$c', { c: a.colour }));
-      if (price) facts.push(expand(rng, '{$p|priced at $p|$p}', { p: price }));
-      const head = expand(rng, '{The $t is|The $t:|The $t comes|About the $t: it is|As for the $t, it is}', {
+      if (a.material) facts.push(expand(words, '{made of |in |}$m', { m: a.material }));
+      if (a.colour) facts.push(expand(words, '{in |}$c', { c: a.colour }));
+      if (price) facts.push(expand(words, '{$p|priced at $p|$p}', { p: price }));
+      const head = expand(words, '{The $t is|The $t:|The $t comes|About the $t: it is|As for the $t, it is}', {
         t: item.title,
       });
-      let out = `${head} ${listWords(facts) || expand(rng, '{a solid option|a good all-rounder}')}.`;
-      if (feature) out += expand(rng, ' {It has|It comes with|Features:|Note the} $f.', { f: feature.toLowerCase() });
-      if (a.occasion) out += expand(rng, ' {Good|Great|Made|Ideal} $o.', { o: occasionPhrase(a.occasion) });
+      let out = `${head} ${listWords(facts) || expand(words, '{a solid option|a good all-rounder}')}.`;
+      if (feature) out += expand(words, ' {It has|It comes with|Features:|Note the} $f.', { f: feature.toLowerCase() });
+      if (a.occasion) out += expand(words, ' {Good|Great|Made|Ideal} $o.', { o: occasionPhrase(a.occasion) });
       return out;
     });
     return say(text, this.showing(), ['explain_recommendation']);
@@ -477,7 +481,7 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
     this.traceRetrieval(query, undefined, undefined, items.length);
     state.show(items);
     return say(
-      this.fresh(() => expandOne(this.rng, GOOD_FRAMES.similar, { t: item.title })),
+      this.fresh(() => expandOne(this.words, GOOD_FRAMES.similar, { t: item.title })),
       items.map((it) => this.catalog.toRecommendedItem(it)),
       ['recommend', 'elicit_preference'],
     );
@@ -485,20 +489,20 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
 
   /** What the item matches of what the user wants, in a few words ("blue and linen, with a hood"). */
   private why(item: CatalogItem): string {
-    const { state, rng } = this;
+    const { state, words } = this;
     const matched: string[] = [];
     for (const [slot, values] of state.wanted) {
       const v = item.attributes[slot];
       if (v === undefined || !values.includes(v) || slot === 'type' || slot === 'brand') continue;
-      matched.push(matchedValue(rng, slot, v));
+      matched.push(matchedValue(words, slot, v));
     }
     // the features before the style and occasion words that close an item's feature list
     const style = item.attributes.style?.toLowerCase();
     const styleAt = style === undefined ? -1 : item.features.findIndex((f) => f.toLowerCase() === style);
     const usable = styleAt >= 0 ? styleAt : item.features.length;
-    const feature = usable ? item.features[rng.int(usable)] : undefined;
-    let why = matched.length ? listWords(matched) : rng.pick(GOOD_FRAMES.loose);
-    const extra = rng.int(4);
+    const feature = usable ? item.features[words.int(usable)] : undefined;
+    let why = matched.length ? listWords(matched) : words.pick(GOOD_FRAMES.loose);
+    const extra = words.int(6);
     if (extra === 0 && feature) why += `, with ${feature.toLowerCase()}`;
     else if (extra === 1 && item.price !== undefined) why += `, at ${priceText(item)}`;
     return why;
@@ -506,37 +510,39 @@ export class LocalGoodSession extends LocalSession<AgentTrace> {
 
   /** The top item and why (explain_recommendation), as one sentence. */
   private explanation(item: CatalogItem): string {
-    return expand(this.rng, '{The top pick, the $t, is|I would start with the $t:|The $t stands out:} $why.', {
+    return expand(this.words, '{The top pick, the $t, is|I would start with the $t:|The $t stands out:} $why.', {
       t: item.title,
       why: this.why(item),
     });
   }
 
   private acknowledge(removed: string[]): string {
-    const { rng } = this;
+    const { words } = this;
     const base =
       this.state.category === undefined && this.state.knownCount() === 0
         ? ''
-        : expandOne(rng, GOOD_FRAMES.ack, { w: shortWanted(this.state) });
-    const without = removed.length ? ` ${expandOne(rng, GOOD_FRAMES.leaveOut, { x: listWords(removed, 'and') })}` : '';
+        : expandOne(words, GOOD_FRAMES.ack, { w: shortWanted(this.state) });
+    const without = removed.length
+      ? ` ${expandOne(words, GOOD_FRAMES.leaveOut, { x: listWords(removed, 'and') })}`
+      : '';
     return base || without ? `${base}${without} `.trimStart() : '';
   }
 
   /** A question about a slot, with example values from the current category. */
   private question(slot: string, followUp = false): string {
-    const { rng, state } = this;
+    const { words, state } = this;
     const values = this.lexicon.valuesIn(slot, state.category);
-    if (slot === 'colour' && followUp && rng.chance(0.3)) return rng.pick(COLOUR_FOLLOW_UP);
+    if (slot === 'colour' && followUp && words.chance(0.3)) return words.pick(COLOUR_FOLLOW_UP);
     const q = GOOD_QUESTIONS[slot];
     if (!q) {
-      return `Any preference for ${slotWord(slot)}${values.length ? `, for example ${someValues(rng, values, 2)}` : ''}?`;
+      return `Any preference for ${slotWord(slot)}${values.length ? `, for example ${someValues(words, values, 2)}` : ''}?`;
     }
     const shown = slot === 'category' ? values.map(categoryNoun) : slot === 'type' ? values.map(pluralNoun) : values;
-    const withExamples = q.examples.length > 0 && shown.length > 1 && (q.plain.length === 0 || rng.chance(0.6));
-    if (!withExamples) return expandOne(rng, q.plain, { noun: categoryNoun(state.category) });
-    return expandOne(rng, q.examples, {
+    const withExamples = q.examples.length > 0 && shown.length > 1 && (q.plain.length === 0 || words.chance(0.6));
+    if (!withExamples) return expandOne(words, q.plain, { noun: categoryNoun(state.category) });
+    return expandOne(words, q.examples, {
       noun: categoryNoun(state.category),
-      ex: someValues(rng, shown, 2 + rng.int(2)),
+      ex: someValues(words, shown, 2 + words.int(2)),
     });
   }
 

@@ -5,6 +5,7 @@
 import type { CatalogItem } from '../../../catalog/item';
 import type { Rng } from '../../../random';
 import type { PreferenceState } from './state';
+import corpusJson from './corpus-frames.json';
 
 const CATEGORY_NOUN: Record<string, string> = {
   footwear: 'shoes',
@@ -118,9 +119,12 @@ export function priceText(item: CatalogItem): string {
 /*
  * A small generative grammar for the local recommenders' words (issue 21, item 3). A frame is a
  * string with choice points and slots:
- * - `{a|b|c}`: one alternative, drawn from the session's Rng (alternatives may be empty, `{|x}` =
- *   optional, and may nest);
- * - `$name`: a variable, `$^name` the same with its first letter capitalised.
+ * - `{a|b|c}`: one alternative, drawn from the session's words Rng (alternatives may be empty,
+ *   `{|x}` = optional, and may nest);
+ * - `$name`: a variable, `$^name` the same with its first letter capitalised;
+ * - `@name`: one sentence of a pool of human recommenders' sentences (corpus-frames.json, built by
+ *   scripts/agent-frames.ts from the corpora in test/fixtures/datasets, each with its file and
+ *   line), e.g. `@r_ack, $w.` -> "Gotcha, black boots.".
  * Frames are parsed once and cached. Number agreement is in the frames themselves (a frame about
  * one item says "it is", one about the carousel "these"); indefinite articles before a variable
  * word are avoided, so no "a" / "an" has to agree with a value. No frame puts a catalog value or
@@ -129,7 +133,15 @@ export function priceText(item: CatalogItem): string {
  * as a question about gender.
  */
 
-type FramePart = string | { v: string; cap: boolean } | FramePart[][];
+type FramePart = string | { v: string; cap: boolean } | { pool: readonly string[] } | FramePart[][];
+
+/** The corpus pools by name: the texts of each. */
+const CORPUS_POOLS = new Map<string, readonly string[]>(
+  Object.entries((corpusJson as { pools: Record<string, { text: string }[]> }).pools).map(([name, list]) => [
+    name,
+    list.map((f) => f.text),
+  ]),
+);
 
 const frameCache = new Map<string, FramePart[]>();
 
@@ -155,6 +167,14 @@ function parseFrame(src: string): FramePart[] {
         if (src[i] !== '}') throw new Error(`unclosed "{" in frame: ${src}`);
         i++;
         out.push(alts);
+      } else if (c === '@') {
+        flush();
+        i++;
+        const m = /^[a-z_]+/.exec(src.slice(i));
+        const pool = m ? CORPUS_POOLS.get(m[0]) : undefined;
+        if (!m || !pool?.length) throw new Error(`"@${m?.[0] ?? ''}" is not a corpus pool in frame: ${src}`);
+        i += m[0].length;
+        out.push({ pool });
       } else if (c === '$') {
         flush();
         i++;
@@ -188,6 +208,7 @@ export function expand(rng: Rng, frame: string, vars: FrameVars = {}): string {
     for (const p of seq) {
       if (typeof p === 'string') out += p;
       else if (Array.isArray(p)) walk(p[rng.int(p.length)]);
+      else if ('pool' in p) out += p.pool[rng.int(p.pool.length)];
       else {
         const v = vars[p.v];
         if (v === undefined) throw new Error(`frame variable $${p.v} is not set: ${frame}`);
@@ -238,13 +259,13 @@ const MASS_NOUN = /(?:wear|clothing)$/;
 export function matchedValue(rng: Rng, slot: string, value: string): string {
   switch (slot) {
     case 'occasion':
-      return expand(rng, `{made|good|great|ideal|suited} ${occasionPhrase(value)}`);
+      return expand(rng, `{made |good |great |ideal |suited |}${occasionPhrase(value)}`);
     case 'price_band':
-      return expand(rng, `{priced ${bandPhrase(value)}|${bandPhrase(value)}}`);
+      return expand(rng, `{priced ${bandPhrase(value)}|${bandPhrase(value)}|${value}-priced}`);
     case 'gender':
-      return value === 'unisex' ? 'unisex' : expand(rng, `{cut for ${value}|made for ${value}}`);
+      return value === 'unisex' ? 'unisex' : expand(rng, `{cut for ${value}|made for ${value}|for ${value}}`);
     case 'style':
-      return expand(rng, `{${value}|${value} in style|properly ${value}}`);
+      return expand(rng, `{${value}|${value} in style|properly ${value}|${value} in look}`);
     default:
       return value;
   }
@@ -264,6 +285,11 @@ export const GOOD_FRAMES = {
     '{Here are|Some|A few|A handful of|Several} $noun {for you|to browse|you may like|worth seeing|that match}. {Start with|Try|Consider|Begin with|Eye} the $t: $why.',
     '{First up|Up first|Leading the set|Headlining|Pick of the bunch|Best bet}: the $t, $why.',
     '$^noun, {coming up|on screen now|right here|lined up|ready for you|all set}. {The $t is|Best of them, the $t:|The $t stands out:|Favourite: the $t,} $why.',
+    '{Try|See|Consider|Spot} the $t: $why.',
+    '{Try|I recommend|Have a look at} the $t: $why. @r_pitch',
+    '@r_ack, here is the $t: $why.',
+    'I found the $t: $why. @r_pitch',
+    '{My tip|My vote|My bet|Standout|Top match}: the $t, $why.',
   ],
   /** The next page (recommend + explain_recommendation). */
   more: [
@@ -271,12 +297,16 @@ export const GOOD_FRAMES = {
     'More $noun{ for you|, as asked|}: the $t{ is|,} $why.',
     "{Sure|Of course|Okay}, {here's|this is} another batch. {Top of it|First}: the $t, $why.",
     '{Next|New} {page|batch|set} up. The $t {is|comes} $why.',
+    '@r_sure Here is the $t: $why.',
+    '@r_sure {Try|See} the $t: $why.',
   ],
   /** A new carousel after a rejection (recommend + explain_recommendation). */
   rejected: [
     "{No problem|Fair enough|Understood|Okay|Sorry about those|Got it}, {here are others|I've set those aside|let's try others|here is a fresh set|swapping them out}. {The $t is|Try the $t:|Maybe the $t,} $why.",
     "{Noted|Understood|Right}, {those are out|no more of those|I've put those aside}. The $t {could suit|might do}: $why.",
-    '{Sorry they missed|Sorry, not right then}. {How about|Perhaps|Maybe} the $t instead: $why.',
+    '{Sorry they missed|Sorry, not right then}. {Perhaps|Maybe} the $t instead: $why.',
+    '@r_sorry Here is the $t instead: $why.',
+    '@r_sorry {Try|Maybe} the $t instead: $why.',
   ],
   /** Why the top item, when nothing the user wanted is among its values. */
   loose: [
@@ -292,27 +322,40 @@ export const GOOD_FRAMES = {
     'near enough',
     'a crowd-pleaser',
     'a sensible pick',
+    'a fair bet',
+    'a likely fit',
+    'closest to your brief',
+    'a reasonable stand-in',
+    'an easy favourite',
+    'a good all-rounder',
   ],
   /** Some items differ in a relaxed hard filter. */
   relaxed: [
     "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}, so {some|a few} {differ|vary} in $slots.",
   ],
-  /** Optional last sentence of a carousel turn: no cue word of any attribute. */
-  closer: [
+  /** Optional last sentence of a carousel turn, a question (`closerAsk`) or not: no cue word of any attribute. */
+  closerAsk: [
+    '@r_offer',
     'Does any of these catch your eye?',
     'Anything here you like?',
     'Does one of them stand out?',
     'Which one appeals?',
     'Any favourites?',
+  ],
+  closerSay: [
     'Let me know if one of them works, or what you would change.',
     'Tell me which one you like, or what to adjust.',
     'Happy to adjust if needed.',
     'Say the word if you want changes.',
     'Let me know what you think.',
+    'Your call.',
+    'Over to you.',
   ],
   /** The user accepted (greet_acknowledge), item `t`, its noun `type`, optional price `p`. */
   accept: [
     '{Great choice|Excellent pick|Lovely choice|Good call}! {The $t is a lovely pick|The $t will serve you well|You will enjoy the $t}.',
+    '{Great choice|Good call|Nice one}, the $t! @r_enjoy',
+    '{Good pick|Nice one}: the $t, {then|done}. @r_enjoy',
     '{Great choice|Excellent|Wonderful}: {enjoy your new $type, the $t|the $t is yours whenever you are ready}!',
     '{Great choice|Nice one}! {You can add the $t to your cart now|The $t is ready for checkout}.',
   ],
@@ -320,12 +363,17 @@ export const GOOD_FRAMES = {
   /** After the conversation closed. */
   closed: [
     "{You're welcome|Anytime|Happy to help|My pleasure}! {Come back whenever you need something|Enjoy your purchase|Have a great day|Let me know if you need anything else}.",
+    '@r_welcome @r_bye',
+    '@r_bye',
   ],
   bye: [
     '{No problem|Okay|Sure|All right}. {Thanks for stopping by|Good luck with your search|I am here if you change your mind|Come back any time}!',
+    '{Okay|Sure|No problem}. @r_bye',
+    '@r_bye',
   ],
   thanks: [
     "{You're welcome|My pleasure|Glad to help|Anytime}! {Anything else I can find for you?|Keep browsing, or is one of these the one?|Shall I keep going?}",
+    '@r_welcome {Anything else I can find for you?|Shall I keep going?|More, or is one of these it?}',
   ],
   /** No request and nothing new, no slot left to ask. */
   nudge: [
@@ -335,6 +383,8 @@ export const GOOD_FRAMES = {
   /** The user's wanted noun phrase `w` acknowledged. */
   ack: [
     '{Got it|Okay|Great|Noted|Sure|Lovely|Right}{: |, }$w.',
+    '@r_ack, $w.',
+    '@r_ack: $w.',
     '$^w, {got it|noted|sounds good|understood|good}.',
     '{Sounds good|Perfect|Nice}: $w.',
   ],
@@ -366,7 +416,7 @@ export const GOOD_FRAMES = {
     'The $cheap costs less{; the $dear is $dearer|}.',
   ],
   /** Greeting before the category question. */
-  greet: ['Hi there! ', 'Hello! ', 'Hi! ', 'Hey! ', 'Welcome! '],
+  greet: ['Hi there! ', 'Hello! ', 'Welcome! ', '@r_hi '],
 } as const;
 
 /**
