@@ -127,34 +127,34 @@ export interface LanguageFigures {
   ttrAt: number;
   /** Distinct forms among the first `sampleUtterances` utterances (like for like with a corpus). */
   formsAt: number;
-  /** Moving-average TTR over windows of MATTR_WINDOW tokens (independent of sample size). */
+  /** Moving-average type/token ratio over windows of MATTR_WINDOW tokens (independent of the sample's length). */
   mattr: number;
   wordsPerUtterance: number;
 }
 
-/** The window of the moving-average type/token ratio (Covington & McFall 2010). */
-const MATTR_WINDOW = 100;
+/** Window of the moving-average type/token ratio (Covington & McFall 2010). */
+export const MATTR_WINDOW = 100;
 
-/** Moving-average TTR: the mean TTR of every window of `w` consecutive tokens (plain TTR when shorter). */
+/** Moving-average type/token ratio: the mean TTR of every window of `w` consecutive tokens (plain TTR when shorter). */
 export function mattr(list: readonly string[], w = MATTR_WINDOW): number {
   if (list.length === 0) return 0;
   if (list.length <= w) return new Set(list).size / list.length;
   const counts = new Map<string, number>();
   let types = 0;
   for (let i = 0; i < w; i++) {
-    const c = counts.get(list[i]) ?? 0;
-    if (c === 0) types++;
-    counts.set(list[i], c + 1);
+    const n = (counts.get(list[i]) ?? 0) + 1;
+    counts.set(list[i], n);
+    if (n === 1) types++;
   }
   let sum = types;
   for (let i = w; i < list.length; i++) {
     const out = list[i - w];
-    const co = counts.get(out)! - 1;
-    counts.set(out, co);
-    if (co === 0) types--;
-    const ci = counts.get(list[i]) ?? 0;
-    if (ci === 0) types++;
-    counts.set(list[i], ci + 1);
+    const m = counts.get(out)! - 1;
+    counts.set(out, m);
+    if (m === 0) types--;
+    const n = (counts.get(list[i]) ?? 0) + 1;
+    counts.set(list[i], n);
+    if (n === 1) types++;
     sum += types;
   }
   return sum / (list.length - w + 1) / w;
@@ -284,6 +284,7 @@ export function measureCell(
   seconds: number,
   types: { singular: string[]; plural: string[] } = { singular: [], plural: [] },
   agentSampleUtterances?: number,
+  userSampleUtterances?: number,
 ): CellFigures {
   const f = {
     nearRepeats: 0,
@@ -469,7 +470,7 @@ export function measureCell(
     ...f,
     actSequences: sequences.size,
     topSequenceShare: convs.length ? top / convs.length : 0,
-    user: languageFigures(userTexts, userForms, sampleTokens),
+    user: languageFigures(userTexts, userForms, sampleTokens, userSampleUtterances),
     agent: languageFigures(agentTexts, agentForms, agentSampleTokens, agentSampleUtterances),
     turnsPerSecond: seconds > 0 ? turnsTotal / seconds : 0,
   };
@@ -486,12 +487,15 @@ export async function run(args: string[]): Promise<void> {
   const agentSampleTokens = iard.agent.reduce((s, u) => s + tokens(u).length, 0);
   const humanRows: string[] = [];
   const humanAgent: { name: string; figures: LanguageFigures }[] = [];
+  const humanUser: { name: string; figures: LanguageFigures }[] = [];
   for (const h of human) {
     const u = languageFigures(
       h.user,
       h.user.map((x) => delexHuman.form(x, [])),
       sampleTokens,
+      iard.user.length,
     );
+    humanUser.push({ name: h.name, figures: u });
     const a = languageFigures(
       h.agent,
       h.agent.map((x) => delexHuman.form(x, [])),
@@ -517,7 +521,17 @@ export async function run(args: string[]): Promise<void> {
     const t0 = performance.now();
     for (let i = 0; i < n; i++) convs.push((await simulateConversation(env, i)).conversation);
     const seconds = (performance.now() - t0) / 1000;
-    const cell = measureCell(name, convs, delex, sampleTokens, agentSampleTokens, seconds, types, iard.agent.length);
+    const cell = measureCell(
+      name,
+      convs,
+      delex,
+      sampleTokens,
+      agentSampleTokens,
+      seconds,
+      types,
+      iard.agent.length,
+      iard.user.length,
+    );
     cells.push(cell);
     console.log(
       `${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} MATTR ${cell.agent.mattr.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w, tagger ${pct(cell.taggerMain, cell.taggerTurns)} / ${pct(cell.taggerAny, cell.taggerTurns)}; near-repeats ${perMille(cell.nearRepeats, cell.userTurns)}/1000 user, ${perMille(cell.agentNearRepeats, cell.agentTurns)}/1000 agent; slips ${cell.userSlips} user, ${cell.agentSlips} agent; ${Math.round(cell.turnsPerSecond)} turns/s`,
@@ -545,12 +559,45 @@ export async function run(args: string[]): Promise<void> {
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
+    ...userTable(humanUser, cells, iard.user.length, sampleTokens),
+    '',
     ...recommenderTable(humanAgent, cells, iard.agent.length, agentSampleTokens),
   ].join('\n');
   console.log('\n' + humanRows.join('\n'));
+  console.log('\n' + userTable(humanUser, cells, iard.user.length, sampleTokens).join('\n'));
   console.log('\n' + recommenderTable(humanAgent, cells, iard.agent.length, agentSampleTokens).join('\n'));
   if (!args.includes('--no-results') && !only)
     console.log(`wrote ${updateResultsSection('Language and repetition (issue 21, classes 10-14)', body)}`);
+}
+
+/**
+ * The user side of item 3 (issue 21), like for like: distinct delexicalised forms among the first K
+ * user utterances (K = the IARD gold corpus's user utterance count; the main table's "user forms"
+ * counts every utterance of the run, several times K, and so is not comparable), TTR over the first
+ * N tokens (N = IARD's user token count), the moving-average TTR (window MATTR_WINDOW tokens, which
+ * does not depend on the sample's length) and words per utterance, each with its ratio to IARD and
+ * to AB-ReDial (the aim: between 0.7 and 1/0.7 of both).
+ */
+function userTable(
+  human: readonly { name: string; figures: LanguageFigures }[],
+  cells: readonly CellFigures[],
+  k: number,
+  n: number,
+): string[] {
+  const [iard, ab] = human;
+  const r = (x: number, h: number) => (h ? (x / h).toFixed(2) : '-');
+  const both = (x: number, pick: (f: LanguageFigures) => number) =>
+    `${r(x, pick(iard.figures))} / ${r(x, pick(ab.figures))}`;
+  const row = (name: string, f: LanguageFigures) =>
+    `| ${name} | ${f.utterances} | ${f.formsAt} (${both(f.formsAt, (h) => h.formsAt)}) | ${f.ttrAt.toFixed(3)} (${both(f.ttrAt, (h) => h.ttrAt)}) | ${f.mattr.toFixed(3)} (${both(f.mattr, (h) => h.mattr)}) | ${f.wordsPerUtterance.toFixed(1)} (${both(f.wordsPerUtterance, (h) => h.wordsPerUtterance)}) |`;
+  return [
+    `User utterances (item 3, user side), like for like: distinct delexicalised forms among the first K = ${k} user utterances, TTR over the first N = ${n} tokens, moving-average TTR (window ${MATTR_WINDOW} tokens), words per utterance; in brackets the ratio to ${iard.name} / ${ab.name} (aim: 0.70-1.43 of both).`,
+    '',
+    '| user utterances of | user utt. | forms@K (ratio) | TTR@N (ratio) | MATTR (ratio) | words/utt. (ratio) |',
+    '|---|---|---|---|---|---|',
+    ...human.map((h) => row(h.name, h.figures)),
+    ...cells.map((c) => row(c.name, c.user)),
+  ];
 }
 
 /**

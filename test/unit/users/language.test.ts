@@ -16,6 +16,7 @@ import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
 import { TemplateNlg, defaultNlgTemplates, expandPools, parseTemplate } from '../../../src/core/sim/users/nlg';
 import { describeValues, isPluralNoun, valuePhrase, withArticle } from '../../../src/core/sim/users/phrases';
 import { USERS } from '../../support/simulators';
+import corpusFrames from '../../../src/core/sim/users/corpus-frames.json';
 
 describe('template grammar', () => {
   test('choices, optional parts, nesting and unbalanced brackets', () => {
@@ -206,6 +207,32 @@ describe('value phrases agree in number and article', async () => {
       }
     }
     assert.ok(checked >= 300 * 30);
+  });
+
+  test('every pool alternative and every literal stretch of every template, on its own, reads as no value or product word', () => {
+    // The sampled test above draws 300 wordings per act; pools of a hundred and more alternatives
+    // need every one checked.
+    const lexicon = Lexicon.for(catalog);
+    const templates = defaultNlgTemplates();
+    const stretches = new Set<string>();
+    for (const list of Object.values(templates.acts))
+      for (const text of list)
+        for (const part of text.replace(/\{\w+\}|<\w+>/g, '|').split(/[()[\]|]/)) {
+          const s = part.replace(/^[\s,.!?;:]+|[\s,.!?;:]+$/g, '');
+          if (/[A-Za-z]/.test(s)) stretches.add(s);
+        }
+    for (const list of Object.values(templates.pools ?? {})) for (const s of list) stretches.add(s);
+    for (const frames of Object.values(corpusFrames.pools)) for (const f of frames) stretches.add(f.text);
+    const bad: string[] = [];
+    for (const s of stretches) {
+      const parsed = lexicon.parse(s);
+      const why = parsed.mentions.map((m) => `${m.slot}=${m.value}`);
+      for (const k of parsed.keywords.filter((w) => w !== 'two'))
+        if (catalog.categories().some((cat) => catalog.categoryIndex(cat).documentFrequency(k) > 0)) why.push(k);
+      if (why.length) bad.push(`"${s}": ${why.join(', ')}`);
+    }
+    assert.deepEqual(bad, []);
+    assert.ok(stretches.size > 1000, `${stretches.size} stretches`);
   });
 });
 
