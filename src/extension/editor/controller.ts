@@ -118,8 +118,9 @@ export class EditorController implements DocumentListener {
 
   // DocumentListener ------------------------------------------------------------------------
 
-  annotationsChanged(line: number, requestId?: number): void {
-    void this.document.model.readConversation(line).then((read) => {
+  /** Posts the document's state of `line`; the promise ends once it is posted (an annotate waits for its answer). */
+  annotationsChanged(line: number, requestId?: number): Promise<void> {
+    return this.document.model.readConversation(line).then((read) => {
       if (read.conversation)
         this.post({ type: 'annotationsChanged', line, conversation: read.conversation, requestId });
     });
@@ -346,7 +347,7 @@ export class EditorController implements DocumentListener {
           // First annotation without an id: ask once instead of silently using the OS user.
           annotator = (await this.port.askAnnotatorId()) ?? '';
           if (!annotator) {
-            this.annotationsChanged(msg.line, msg.requestId);
+            await this.annotationsChanged(msg.line, msg.requestId);
             this.post({
               type: 'notice',
               level: 'warning',
