@@ -4,6 +4,8 @@
  * E2E test "first render against an empty webview" (test/e2e/editor.test.ts), which writes
  * test-results/editor-webview-metrics.json; this area runs it (unless `-- --from-results` reuses
  * the last file) and writes the "Editor first render" section of bench/RESULTS.md.
+ * `-- --rounds N` warm rounds (default 3), `--cold N` fresh sessions per cold figure (default 3);
+ * SIMLENS_FIRST_RENDER_TRACE=<folder> saves a Chrome trace of every warm open there.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -48,10 +50,17 @@ export interface FirstRenderMetrics {
 
 /** Issue 26 item 20: the first conversation text on screen within 1.1x of an empty webview's text. */
 const TARGET_RATIO = 1.1;
-/** Fresh VS Code sessions per cold figure (each times only its first webview). */
+/** Fresh VS Code sessions per cold figure (each times only its first webview; `-- --cold N`). */
 const COLD_RUNS = 3;
-/** Rounds of warm opens (empty webview and every file) in one session; the test alone does 1. */
+/** Rounds of warm opens (empty webview and every file) in one session; the test alone does 1 (`-- --rounds N`). */
 const WARM_ROUNDS = 3;
+
+/** A positive whole number given as `--name N`, else the fallback. */
+function countArg(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(name);
+  const n = i >= 0 ? Number(args[i + 1]) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
 
 function median(xs: number[]): number {
   const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
@@ -98,9 +107,9 @@ export function firstRenderSection(m: FirstRenderMetrics): string {
       .map((f) => med(ours(cold, f.file), (o) => o.textMs) / med(empty(cold), (o) => o.textMs)),
   );
   const worst = Math.max(...all);
-  return `Machine: ${machineInfo()}. Measured ${m.date} by \`test/e2e/editor.test.ts\` ("first render against an empty webview"), load average ${m.load} at the end. Reproduce: \`npm run build && node dist/bench.js first-render\` (runs that test; \`-- --from-results\` only rewrites this section from test-results/editor-webview-metrics.json).
+  return `Machine: ${machineInfo()}. Measured ${m.date} by \`test/e2e/editor.test.ts\` ("first render against an empty webview"), load average ${m.load} at the end. Reproduce: \`npm run build && node dist/bench.js first-render -- --rounds 5 --cold 5\` (runs that test; \`-- --from-results\` only rewrites this section from test-results/editor-webview-metrics.json).
 
-What is timed, the way a person experiences it: from the click on the file in Quick Open (the test's clock) to the moment the browser paints the first conversation text (the first utterance; Element Timing's \`renderTime\` for an element marked \`elementtiming\`, on the machine's clock). The floor is an empty webview opened the same way and timed the same way: \`test/e2e/emptyWebview\`, a test-only custom editor whose page is one line of static text, so it costs only what VS Code itself does (editor, document, webview host frame, service worker, HTML, painting text). "Cold" is the first webview of a fresh VS Code session (median over fresh sessions: one per open); "warm" is the median of three opens after other webviews were opened and closed. Cold opens swing by a few hundred milliseconds from session to session on this machine. "Animation frame" is the earlier mark the page sets in the \`requestAnimationFrame\` callback after the conversation is in the DOM; Playwright's own detection of the element through the two nested frames adds 250–500 ms to a wall clock, so it is shown apart and not used.
+What is timed, the way a person experiences it: from the click on the file in Quick Open (the test's clock) to the moment the browser paints the first conversation text (the first utterance; Element Timing's \`renderTime\` for an element marked \`elementtiming\`, on the machine's clock). The floor is an empty webview opened the same way and timed the same way: \`test/e2e/emptyWebview\`, a test-only custom editor whose page is one line of static text, so it costs only what VS Code itself does (editor, document, webview host frame, service worker, HTML, painting text). "Cold" is the first webview of a fresh VS Code session (median over fresh sessions: one per open); "warm" is the median of the opens (the table's n) after other webviews were opened and closed. Cold opens swing by a few hundred milliseconds from session to session on this machine (the empty webview's own cold figure ranged 374-757 ms over five sessions of one idle run), so a cold ratio over a few sessions is mostly that swing; the page's own part (HTML arrived to text painted, in the table below) is the steadier figure. "Animation frame" is the earlier mark the page sets in the \`requestAnimationFrame\` callback after the conversation is in the DOM; Playwright's own detection of the element through the two nested frames adds 250–500 ms to a wall clock, so it is shown apart and not used.
 
 | open | file | n (SimLens / empty) | click → first text painted | empty webview (floor) | ratio (target ≤ ${TARGET_RATIO}) | animation frame | Playwright wall |
 |---|---|---|---|---|---|---|---|
@@ -136,8 +145,8 @@ export async function run(args: string[] = []): Promise<void> {
         stdio: 'inherit',
         env: {
           ...process.env,
-          SIMLENS_FIRST_RENDER_COLD: String(COLD_RUNS),
-          SIMLENS_FIRST_RENDER_ROUNDS: String(WARM_ROUNDS),
+          SIMLENS_FIRST_RENDER_COLD: String(countArg(args, '--cold', COLD_RUNS)),
+          SIMLENS_FIRST_RENDER_ROUNDS: String(countArg(args, '--rounds', WARM_ROUNDS)),
         },
       },
     );

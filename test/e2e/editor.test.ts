@@ -540,7 +540,20 @@ test(
         opens.push((await timedOpen(page, 'floor.empty-webview', 'empty', false)).open);
         await close();
         for (const f of timed) {
+          // SIMLENS_FIRST_RENDER_TRACE=<folder>: a Chrome trace of each warm open (style, layout, paint, scripts).
+          const traceDir = process.env.SIMLENS_FIRST_RENDER_TRACE;
+          if (traceDir)
+            await a.browser.startTracing(page, {
+              path: path.join(traceDir, `${f.file}-${round}.json`),
+              categories: [
+                'devtools.timeline',
+                'disabled-by-default-devtools.timeline',
+                'blink.user_timing',
+                'toplevel',
+              ],
+            });
           const { open, frame } = await timedOpen(page, f.file, 'conversations', false);
+          if (traceDir) await a.browser.stopTracing();
           opens.push(open);
           if (round === rounds - 1 && (f === files.big || f === files.small)) {
             await waitForText(
