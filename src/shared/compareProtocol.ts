@@ -11,14 +11,7 @@ import type { Conversation } from '../core/model';
 import type { DiffReport, TurnDifference } from '../core/diff/model';
 import { zodErrorMessage } from '../core/jsonl/zodIssues';
 
-export type {
-  DiffReport,
-  PairSummary,
-  TurnDifference,
-  DialoguePart,
-  FeatureChange,
-  OutcomeLabel,
-} from '../core/diff/model';
+export type { DiffReport, PairSummary, TurnDifference } from '../core/diff/model';
 
 export const COMPARE_VIEW_TYPE = 'simlens.compareRuns';
 

@@ -20,17 +20,13 @@ import {
 import { parseAtEdge } from './rpc';
 import { VIEW_STATE_VERSION, viewStateVersionProblem } from './editorView';
 
-export { PAGE_SIZE, VIEW_STATE_VERSION, isEmptyFilter, viewStateVersionProblem } from './editorView';
+export { PAGE_SIZE, VIEW_STATE_VERSION, isEmptyFilter } from './editorView';
 
 // The document's data types are core's (src/core/document/types.ts); both sides take them from here.
 export {
-  SummaryFilterSchema,
-  type ActAgreement,
-  type AgreementReport,
   type AgreementResult,
   type ConversationSummary,
   type Facets,
-  type FleissReport,
   type SearchStats,
   type SummaryFilter,
 } from '../core/document/types';

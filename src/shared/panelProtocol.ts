@@ -40,7 +40,7 @@ export type HostToPanel =
 // ---- webview → host (validated) -------------------------------------------------------------
 
 /** At most 25 MB of PNG per chart; base64 only. */
-export const PngDataUrl = z
+const PngDataUrl = z
   .string()
   .max(35_000_000)
   .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/, 'expected a PNG data URL');

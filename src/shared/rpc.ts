@@ -22,7 +22,7 @@ export interface Envelope {
 type OfType<M extends Envelope, T extends M['type']> = Extract<M, { type: T }>;
 
 /** What to do with the answer to a request. */
-export interface ReplyHandlers<R> {
+interface ReplyHandlers<R> {
   /** The answer to the newest request of its key. */
   reply: (message: R) => void;
   /** An answer to a request a newer one of the same key replaced (default: dropped). */

@@ -85,7 +85,7 @@ export function inCi(): boolean {
 }
 
 /** What the E2E tests need and is missing on this machine (empty when ready). */
-export function missingPrerequisites(): string[] {
+function missingPrerequisites(): string[] {
   const missing: string[] = [];
   if (!serverInstalled()) missing.push(`the local VS Code server (${SERVER_DIR})`);
   if (!findChromium()) missing.push('Chromium (`chromium` on PATH or SIMLENS_CHROMIUM)');
@@ -363,7 +363,7 @@ export function makeWorkspace(files: Record<string, string> = { 'sample.conv.jso
 
 // ---- VS Code session -------------------------------------------------------------------------
 
-export interface StartVsCodeOptions {
+interface StartVsCodeOptions {
   workspace: string;
   theme?: Theme;
   /** false leaves workspace trust on and never prompts: the folder opens in Restricted Mode. Default true. */
@@ -605,12 +605,12 @@ function installUnpacked(folder: string, extensionsDir: string): void {
 }
 
 /** True when a stack trace or script URL points into SimLens's webview bundles (dist/webview/*.js). */
-export function isSimLensWebviewError(stackOrUrl: string): boolean {
+function isSimLensWebviewError(stackOrUrl: string): boolean {
   return /\/dist\/webview\/[\w-]+\.js/.test(stackOrUrl);
 }
 
 /** Waits until the workbench is rendered and the extension host has connected. */
-export async function openWorkbench(page: Page, timeoutMs = 90_000): Promise<void> {
+async function openWorkbench(page: Page, timeoutMs = 90_000): Promise<void> {
   await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
   await page.locator('.part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
   // The explorer shows the folder once the remote file system answers.
@@ -928,7 +928,7 @@ export async function screenshot(
 }
 
 /** Result of the in-host mocha suites (see test/integration/index.ts). */
-export interface IntegrationResult {
+interface IntegrationResult {
   passed: number;
   failed: number;
   pending: number;

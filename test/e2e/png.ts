@@ -5,7 +5,7 @@
 import { inflateSync } from 'node:zlib';
 
 /** Decoded pixels, 4 bytes per pixel (RGBA). */
-export interface Image {
+interface Image {
   width: number;
   height: number;
   rgba: Uint8Array;

@@ -5,7 +5,7 @@
 
 import { append, clear, h, type Child } from '../shared/dom';
 
-export { append, clear, h, setAttr, type Child, type Props } from '../shared/dom';
+export { h, setAttr, type Child } from '../shared/dom';
 
 /** Replaces all children. */
 export function replace(el: Node, ...children: Child[]): void {

@@ -12,7 +12,7 @@ import { h, icon, replace, setAttr } from './dom';
 /** Largest spacer height we create (well below Chromium's ~33.5M px limit). */
 export const MAX_SCROLL_PX = 8_000_000;
 /** Pages kept in memory (2,000 rows). */
-export const MAX_PAGES = 20;
+const MAX_PAGES = 20;
 
 /** Maps between the scroll offset and the virtual (unscaled) offset. Pure, for tests. */
 export function scrollGeometry(count: number, rowHeight: number, viewportHeight: number) {
@@ -49,7 +49,7 @@ const FAILURE_OUTCOMES: Record<string, string> = {
  * outcomes: they get an error icon and the error style, so they do not read as one more outcome by
  * colour alone.
  */
-export function outcomeBadge(outcome: string): HTMLElement {
+function outcomeBadge(outcome: string): HTMLElement {
   const failure = FAILURE_OUTCOMES[outcome];
   if (failure !== undefined) {
     return h(
@@ -62,7 +62,7 @@ export function outcomeBadge(outcome: string): HTMLElement {
   return h('span', `chip outcome-${outcome}`, outcome);
 }
 
-export interface ListCallbacks {
+interface ListCallbacks {
   requestPage(start: number, count: number, viewVersion: number): void;
   select(row: ConversationSummary | undefined, index: number, how: 'click' | 'key'): void;
   openAsText(line: number): void;

@@ -5,7 +5,7 @@
 
 import { h } from '../shared/dom';
 
-export { clear, h, setAttr, type Child, type Props } from '../shared/dom';
+export { clear, h } from '../shared/dom';
 
 /** A button with a codicon and a label. */
 export function button(

@@ -50,7 +50,7 @@ const SAFE_ATTRIBUTES = new Set([
 /** Child content: strings become text nodes; null/undefined/false are skipped. */
 export type Child = Node | string | number | null | undefined | false;
 
-export interface Props {
+interface Props {
   class?: string;
   /** Safe attributes only (see SAFE_ATTRIBUTES); `data-*` attributes are allowed too. */
   attrs?: Record<string, string | number | boolean | undefined>;

@@ -3,5 +3,5 @@
  * synthetic apparel catalog generator.
  */
 export { Catalog, itemPartialText, type CatalogItem } from './item';
-export { loadCatalog, writeCatalog, parseCatalog, catalogItemLine, CatalogError } from './io';
+export { loadCatalog, writeCatalog, catalogItemLine, CatalogError } from './io';
 export { generateApparelCatalog, APPAREL_ATTRIBUTES, APPAREL_CATEGORIES } from './apparel';

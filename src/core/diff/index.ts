@@ -1,6 +1,6 @@
 /** Conversation-by-conversation diff of two runs (pairing, divergence, paired statistics, gate). */
 export * from './compare';
-export { manifestSeed, seedKey, pairingKey, PAIRING_MODES } from './pairing';
+export { PAIRING_MODES } from './pairing';
 export * from './model';
 export * from './run';
 export * from './gate';

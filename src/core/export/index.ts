@@ -13,7 +13,7 @@ import { toConvApparelLine } from './convapparel';
 import { toDialogueKitDialogue, type DialogueKitExportCounts, type DialogueKitExportOptions } from './dialoguekit';
 
 export { toConvApparelLine } from './convapparel';
-export { toDialogueKitDialogue, type DialogueKitExportCounts, type DialogueKitExportOptions } from './dialoguekit';
+export { toDialogueKitDialogue, type DialogueKitExportCounts } from './dialoguekit';
 
 export const EXPORT_FORMATS: readonly string[] = ['canonical', 'dialoguekit', 'convapparel-jsonl'];
 

@@ -14,9 +14,9 @@ import { ImportError, type ImportWarning } from './errors';
 import { importFileEach } from './index';
 
 /** Where the converted text goes: a file (written atomically) or a sink taking it piece by piece. */
-export type ConversionOutput = { file: string } | { write(text: string): void };
+type ConversionOutput = { file: string } | { write(text: string): void };
 
-export interface ConversionOptions {
+interface ConversionOptions {
   /** Names the input in messages (as the user knows it). */
   origin: string;
   /** Forces the input format (already normalized); detected from the content otherwise. */

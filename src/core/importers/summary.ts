@@ -18,7 +18,7 @@ export const FORMAT_LABELS: Readonly<Record<string, string>> = {
   iard: 'IARD release (JSON)',
 };
 
-export interface ImportSummaryInput {
+interface ImportSummaryInput {
   format: string;
   count: number;
   warnings: readonly ImportWarning[];
@@ -66,7 +66,7 @@ export function importSummary(
  * `(whole line or row)`. The CLI and the VS Code summary print it as one line, so what could not
  * be carried is visible without reading every warning.
  */
-export function warningsByField(warnings: readonly ImportWarning[]): [string, number][] {
+function warningsByField(warnings: readonly ImportWarning[]): [string, number][] {
   const counts = new Map<string, number>();
   for (const w of warnings) {
     const field = w.path

@@ -72,7 +72,7 @@ const JudgeFields = z.object({
   overall_summary_explanation: z.string(),
   overall_agent_rating: rating,
 });
-export type JudgeFields = z.infer<typeof JudgeFields>;
+type JudgeFields = z.infer<typeof JudgeFields>;
 
 /** Validates a judge answer; on failure, one line naming the first bad fields. */
 export function parseJudgeAnswer(

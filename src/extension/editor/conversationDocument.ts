@@ -10,8 +10,6 @@ import type { ImportPreview } from '../../shared/editorProtocol';
 import { DocumentCore } from './documentCore';
 import { trace } from './trace';
 
-export type { DocumentListener } from './documentCore';
-
 export class ConversationDocument extends DocumentCore implements vscode.CustomDocument {
   private readonly changeEmitter = new vscode.EventEmitter<vscode.CustomDocumentEditEvent<ConversationDocument>>();
   /** Fired once per annotation edit; the provider forwards it to VS Code. */

@@ -12,7 +12,7 @@ import { conversationJsonlAdvice } from '../../core/importers/sniff';
 import { FORMAT_LABELS, importSummary } from '../../core/importers/summary';
 import type { ImportPreview } from '../../shared/editorProtocol';
 
-export interface Conversion {
+interface Conversion {
   /** The format read (detected from the content). */
   format: string;
   count: number;

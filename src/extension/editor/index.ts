@@ -9,8 +9,6 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { ConversationEditorProvider, EditorRegistry, VIEW_TYPE, VIEW_TYPE_ANY_JSONL } from './provider';
 
-export { VIEW_TYPE } from './provider';
-
 const OPEN_COMMAND = 'simlens.openConversations';
 const GO_TO_COMMAND = 'simlens.goToConversation';
 

@@ -99,12 +99,8 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         // Indexed in the background: VS Code creates the webview (and it shows line 1) meanwhile;
         // the document's `ready` gates everything that needs the index. Closing the editor cancels it.
         const indexing = new AbortController();
-        model = Promise.resolve(
-          vscode.window.withProgress(
-            { location: vscode.ProgressLocation.Window, title: `Indexing ${basename(uri.fsPath)}` },
-            () => ConversationDocumentModel.open(uri.fsPath, { signal: indexing.signal }),
-          ),
-        );
+        model = ConversationDocumentModel.open(uri.fsPath, { signal: indexing.signal });
+        showIndexingProgress(basename(uri.fsPath), model);
         abort.signal.addEventListener('abort', () => indexing.abort());
         const doc = this.track(new ConversationDocument(uri, model, false, this.log, importablePending));
         doc.onDidDispose(() => indexing.abort());
@@ -281,4 +277,24 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
   documentFor(uri: vscode.Uri): ConversationDocument | undefined {
     return this.documents.get(uri.toString());
   }
+}
+
+/** How long indexing runs before the window's status bar says so (most files index faster). */
+const INDEXING_PROGRESS_AFTER_MS = 500;
+
+/**
+ * "Indexing <file>" in the window's status bar while a file is indexed, once it has taken
+ * INDEXING_PROGRESS_AFTER_MS: a progress item shown and hidden again within the first render costs
+ * the workbench a status-bar update while it is creating the editor's webview.
+ */
+function showIndexingProgress(name: string, indexed: Promise<unknown>): void {
+  const timer = setTimeout(
+    () =>
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Indexing ${name}` }, () =>
+        indexed.catch(() => undefined),
+      ),
+    INDEXING_PROGRESS_AFTER_MS,
+  );
+  const stop = () => clearTimeout(timer);
+  indexed.then(stop, stop);
 }

@@ -15,8 +15,6 @@ import { convertToJsonl } from './convert';
 import { trace } from './trace';
 import { EditorController, type EditorPort, type WorkbenchCommand } from './controller';
 
-export { indexOfSorted } from './controller';
-
 /** The editor a converted file opens in (VIEW_TYPE in provider.ts; *.conv.jsonl is its default). */
 const CONVERTED_VIEW_TYPE = 'simlens.conversations';
 

@@ -5,8 +5,6 @@ import { dirname } from 'node:path';
 import { resolveTaxonomySetting } from '../../core/document/taxonomySetting';
 import type { EditorSettings } from './controller';
 
-export type { EditorSettings } from './controller';
-
 /** The OS user name, or "annotator" when the platform cannot tell. */
 export function defaultAnnotator(): string {
   try {

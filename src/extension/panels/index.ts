@@ -39,8 +39,6 @@ import {
 } from './pickers';
 import { domainMismatchWarnings } from './populationFiles';
 
-export { MetricPanel } from './panel';
-
 const PANEL_COMMANDS = {
   compare: 'simlens.comparePopulations',
   humanLikeness: 'simlens.humanLikeness',
