@@ -21,8 +21,19 @@ export const NlgTemplatesSchema = z.looseObject({
 });
 export type NlgTemplates = z.infer<typeof NlgTemplatesSchema>;
 
+let defaultTemplates: NlgTemplates | undefined;
+
+/** The built-in templates, validated once per process and frozen (every user shares them). */
 export function defaultNlgTemplates(): NlgTemplates {
-  return NlgTemplatesSchema.parse(templatesJson);
+  return (defaultTemplates ??= deepFreeze(NlgTemplatesSchema.parse(templatesJson)));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 export function loadNlgTemplates(path: string): NlgTemplates {
@@ -275,25 +286,36 @@ function avoidTokens(avoid: Avoid): AvoidTokens {
 const ATTEMPTS = 64;
 
 /** A template generator; one per run (stateless across sessions: what to avoid is passed in). */
+/** Templates compiled (pools expanded, parsed) once per templates object; compiled templates are read only. */
+const compiledTemplates = new WeakMap<NlgTemplates, ReadonlyMap<string, Template[]>>();
+
+function compileTemplates(templates: NlgTemplates): ReadonlyMap<string, Template[]> {
+  const pools = { ...CORPUS_POOLS, ...templates.pools };
+  const table = new Map<string, Template[]>();
+  for (const [act, list] of Object.entries(templates.acts)) {
+    table.set(
+      act,
+      list.map((text, i) => {
+        const parts = parseTemplate(expandPools(text, pools, `acts.${act}[${i}]`));
+        return { text, parts, slots: slotsOf(parts), fixed: isFixed(parts) };
+      }),
+    );
+  }
+  return table;
+}
+
 export class TemplateNlg {
-  private readonly table = new Map<string, Template[]>();
+  private readonly table: ReadonlyMap<string, Template[]>;
   readonly typoRate: number;
 
   constructor(options: NlgOptions = {}) {
-    const templates = options.templates ?? defaultNlgTemplates();
-    const pools = { ...CORPUS_POOLS, ...templates.pools };
     this.typoRate = options.typoRate ?? 0.05;
     if (!(this.typoRate >= 0 && this.typoRate <= 1))
       throw new RangeError(`typo rate must be in [0, 1], got ${this.typoRate}`);
-    for (const [act, list] of Object.entries(templates.acts)) {
-      this.table.set(
-        act,
-        list.map((text, i) => {
-          const parts = parseTemplate(expandPools(text, pools, `acts.${act}[${i}]`));
-          return { text, parts, slots: slotsOf(parts), fixed: isFixed(parts) };
-        }),
-      );
-    }
+    const templates = options.templates ?? defaultNlgTemplates();
+    let table = compiledTemplates.get(templates);
+    if (!table) compiledTemplates.set(templates, (table = compileTemplates(templates)));
+    this.table = table;
   }
 
   /** The template list used for an act (its own, else its main act's, else Other). */
