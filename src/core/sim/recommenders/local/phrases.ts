@@ -437,9 +437,9 @@ export const GOOD_FRAMES = {
   similar: [
     '{Glad you like|Good pick:|Nice, you like} the $t. {Here are a few more in that spirit|More in that vein are up|I added some close to it}. {Is it the one, or shall I keep looking?|Want to go with it, or keep looking?|Is it the one?}',
     'The $t is a nice pick{| indeed}. {I added a few more in that vein|Some close ones are beside it}; {would you like to go with it?|is it the one, or shall I keep looking?}',
-    '{Ah|Oh nice|Lovely}, the $t {caught your eye|appeals|has your attention}. {I lined up a few cousins of it|Its nearest neighbours are up now|Some close relatives of it are on screen}. {Shall we settle on it, or browse on?|Is that your winner?|Ready to decide, or keep browsing?}',
-    '{Noted|Good taste|Smart pick}: the $t. {Siblings of it sit beside it now|I grouped some lookalikes with it|Its closest matches follow it}. {Take it, or keep browsing?|Shall I stop here?|Decision time, or more digging?}',
-    '{So the $t it is, maybe|The $t, then, perhaps|You are drawn to the $t}. {Kindred pieces are up too|I fetched a few in the same spirit|Near twins of it are listed}. {Happy with it, or shall I carry on?|Want it, or shall I keep digging?|Settle, or search on?}',
+    '{Ah|Oh nice|Lovely}, the $t {caught your eye|appeals|has your attention}. {Here are a few cousins of it|I found its nearest neighbours too|Here are some close relatives of it}. {Shall we settle on it, or browse on?|Is that your winner?|Ready to decide, or keep browsing?}',
+    '{Noted|Good taste|Smart pick}: the $t. {Here are some siblings of it|I found a few lookalikes|Here are its closest matches}. {Take it, or keep browsing?|Shall I stop here?|Decision time, or more digging?}',
+    '{You are drawn to the $t|The $t found favour|So the $t pleases you}. {Here are kindred pieces too|I found a few in the same spirit|Here are near twins of it}. {Is it the one?|Is this one it, then?|Shall I show even more?}',
   ],
   /** Nothing found for `w`; `slot` to change (cannot_help + elicit_preference): proposes a change. */
   none: [
