@@ -15,7 +15,7 @@ import {
 } from '../../../src/core/sim/recommenders/local/phrases';
 import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 import { LocalGoodAgent } from '../../../src/core/sim/recommenders/local/good';
-import { LocalBadAgent } from '../../../src/core/sim/recommenders/local/bad';
+import { LATCH_QUESTIONS, LocalBadAgent, REASK, TANGENTS } from '../../../src/core/sim/recommenders/local/bad';
 
 const catalog = generateApparelCatalog({ seed: 'wording', size: 1500 });
 const names = catalog.attributeNames();
@@ -77,6 +77,53 @@ describe('local recommender wording', () => {
         const text = expandOne(rng, frames, { t: "Alder Women's Leather Boots" });
         assert.deepEqual(askedAttributes(questionSentences(text), names), [], text);
       }
+  });
+
+  test("local-bad's tangents, re-asks and latch questions: every alternative of one question reads the same to a user", () => {
+    // What the simulated users read in an agent question (users/agenda/agendaUser.ts `reasked`,
+    // users/phrases.ts `askedAttributes`): attribute cue words, "wearing"/"for whom", "shopping
+    // for", words that propose a change, a catalog type named; and the "?".
+    const types = catalog.attributeValues('type').map((v) => v.toLowerCase());
+    const reading = (text: string) => {
+      const q = questionSentences(text);
+      const lower = q.toLowerCase();
+      return JSON.stringify([
+        text.includes('?'),
+        askedAttributes(q, names),
+        /\b(?:wearing|worn)\b/.test(lower),
+        /\bfor whom\b|\bwho (?:is|are) (?:it|this|these|they) for\b/.test(lower),
+        /\b(?:shopping|looking|hunting|searching) for\b/.test(lower),
+        /\b(?:different|another|other|instead|open to|flexible)\b|\b(?:how|what) about (?:these|this|those|that|the|some)\b/.test(
+          lower,
+        ),
+        types.filter((t) => new RegExp(`\\b${t}\\b`).test(lower.replace(/\bblack\b/g, ''))),
+      ]);
+    };
+    const rng = createRng('bad-questions');
+    let frames = 0;
+    let variants = 0;
+    const groups: [string, readonly string[]][] = [
+      ['tangent', TANGENTS],
+      ...Object.entries(REASK).map(([k, v]): [string, readonly string[]] => [`reask ${k}`, v]),
+      ...Object.entries(LATCH_QUESTIONS).map(([k, v]): [string, readonly string[]] => [`latch ${k}`, v]),
+    ];
+    for (const [name, list] of groups)
+      for (const frame of list) {
+        frames++;
+        const seen = new Map<string, string>();
+        for (let i = 0; i < 200; i++) {
+          const text = expand(rng, frame, { v: 'boots' });
+          seen.set(text, reading(text));
+        }
+        variants += seen.size;
+        const readings = new Set(seen.values());
+        assert.equal(readings.size, 1, `${name}: ${[...seen].map(([t, r]) => `"${t}" ${r}`).join(' / ')}`);
+      }
+    assert.equal(
+      frames,
+      TANGENTS.length + Object.values(REASK).flat().length + Object.values(LATCH_QUESTIONS).flat().length,
+    );
+    assert.ok(variants > 2 * frames, `${variants} wordings of ${frames} questions`);
   });
 
   test('the words never change what the agent does: other words, same acts, items, questions asked and trace', async () => {

@@ -61,9 +61,9 @@ const LOCAL_BAD_REASKS: [string, RegExp][] = [
     /did you have a material in mind, or was that not important\?|what material were you hoping for, again\?/i,
   ],
   ['price_band', /remind me of your budget\?|how much were you planning to spend, roughly\?/i],
-  ['style', /how would you describe the style you are after, once more\?/i],
-  ['type', /so, was it .+ you wanted, or something along those lines\?/i],
-  ['category', /what are we shopping for today\?/i],
+  ['style', /the style you are after, once more\?/i],
+  ['type', /was it .+ you wanted, or something along those lines\?/i],
+  ['category', /, what are we (?:shopping|looking|hunting|searching) for(?: today| here| this time)?\?/i],
 ];
 
 describe('re-asking a disclosed preference', () => {

@@ -192,42 +192,49 @@ const NEIGHBOURS: Record<string, string[]> = {
 };
 
 /**
- * Questions beside the point. Cue words of attributes (users/phrases.ts `askedAttributes`) stay
- * in the same share of them as before the rewording (wearing, kind, look, colour, style: 5 of 14
- * before, 9 of 28 now), so a user's reading of a tangent as a question about a preference is unchanged.
+ * Questions beside the point, each a frame (`{a|b}` choice points, phrases.ts `expand`) whose
+ * alternatives are worded from the words Rng. Which question is asked is a decision (drawn from
+ * `rng` by its place in this list); every alternative of one question reads the same to a
+ * simulated user: the same attribute cue words (users/phrases.ts `askedAttributes`), the same
+ * "wearing", "shopping for", "different", and no catalog type named (checked by
+ * test/unit/agents/local-wording.test.ts). Cue words stay in the same share of the questions as
+ * before the rewording (wearing, kind, look, colour, style: 9 of 28).
  */
-const TANGENTS = [
-  'Wearing them indoors or outdoors, mostly?',
-  'Is this for a trip?',
-  'For yourself, or a gift?',
-  'How do you feel about pockets?',
-  'Are you the kind of person who plans outfits?',
-  'Lots of rain where you live?',
-  'Ever had something tailored?',
-  'What do your friends say about your style?',
-  'Morning or evening shopper?',
-  'City person or countryside person?',
-  'Thinking about how it will look in photos?',
-  'Do you walk a lot?',
-  'Does it need to fit in a locker?',
-  'Any colour you refuse, for sentimental reasons?',
-  'Do you iron things, honestly?',
-  'Cats or dogs?',
-  'Are you an early riser?',
-  'Do you keep receipts?',
-  'Any hobbies I should know about?',
-  'Tea or coffee?',
-  'Do you sleep well at night?',
-  'Which season do you like most?',
-  'Do you ever wear two different socks?',
-  'What kind of music do you listen to?',
-  'Would a friend say it has the right look?',
-  'Do you like museums?',
-  'Ever lost an umbrella?',
-  'Any colour that reminds you of home?',
+export const TANGENTS: readonly string[] = [
+  '{Wearing them indoors or outdoors, mostly|Mostly wearing them inside, or out|Wearing them mostly in, or out}?',
+  '{Is this for a trip|Off on a trip soon|Heading somewhere nice|Got a journey coming up}?',
+  '{For yourself, or a gift|A present for someone, or a treat for you|Buying for yourself, or for a friend}?',
+  '{How do you feel about|Any thoughts on|Strong views on|Big fan of} pockets?',
+  '{Are you the kind of person who plans outfits|Are you the kind to lay clothes out early|The outfit-planning kind, are you}?',
+  '{Lots of rain where you live|Does it rain much in your town|Damp climate where you live}?',
+  '{Ever had something tailored|Have you ever visited a tailor|Ever had a hem taken up}?',
+  '{What do your friends say about your style|How would your friends describe your style|Does your family approve of your style}?',
+  '{Morning or evening shopper|Do you shop early or late in the day|Weekday or weekend shopper}?',
+  '{City person or countryside person|Town or country|Do you live in a busy city or somewhere quiet}?',
+  '{Thinking about how it will look in photos|Worried how it will look in pictures|Does it matter how it will look on camera}?',
+  '{Do you walk a lot|Much of a walker|Walk far most days}?',
+  '{Does it need to fit in a locker|Must it squeeze into a small suitcase|Will it live in a tiny wardrobe}?',
+  '{Any colour you refuse, for sentimental reasons|Is there a colour you avoid for old reasons|Any colour with bad memories attached}?',
+  '{Do you iron things, honestly|Be honest: do you ever iron|Iron or steamer, at home}?',
+  '{Cats or dogs|Are you a cat person or a dog person|Dogs or cats, if you had to pick}?',
+  '{Are you an early riser|Up with the birds most days|Early bird or night owl}?',
+  '{Do you keep receipts|Are you a receipt keeper|Do you hang on to receipts}?',
+  '{Any hobbies I should know about|What do you do for fun|Got a hobby that matters here}?',
+  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate}?',
+  '{Do you sleep well at night|Are you a light sleeper|Do you get enough sleep}?',
+  '{Which season do you like most|Favourite season|Spring or autumn person}?',
+  '{Do you ever wear two different socks|Would you ever wear different socks on each foot}?',
+  '{What kind of music do you listen to|What kind of songs do you play|Which kind of music is on your playlist}?',
+  '{Would a friend say it has the right look|Would your best friend approve of the look|Does the look need a second opinion}?',
+  '{Do you like museums|Are you into galleries|Been to a museum lately}?',
+  '{Ever lost an umbrella|How many umbrellas have you lost|Ever left an umbrella on a bus}?',
+  '{Any colour that reminds you of home|Is there a colour that feels like home|Which colour brings back good memories}?',
 ];
 
-/** Fun facts (chit_chat), short; keyed by a value or category they are about. */
+/**
+ * Fun facts (chit_chat), short; keyed by a value or category they are about. Which one is said is
+ * wording (the words Rng): the list may grow freely. Each is a plain statement (no "?").
+ */
 const TRIVIA: Record<string, string[]> = {
   general: [
     'Fun fact: pockets began as pouches tied at the waist.',
@@ -240,17 +247,41 @@ const TRIVIA: Record<string, string[]> = {
     'Sizes were not standard until the 1900s.',
     'Fun fact: velcro copied burrs on a dog.',
     'Trivia: the kilt is younger than you think.',
+    'The safety pin was patented in 1849.',
+    'Rayon was once sold as artificial silk.',
+    '"Spandex" is an anagram of "expands".',
+    'The ridges on corduroy are called wales.',
+    'The tiny jeans pocket was for watches.',
+    'Jean rivets were patented in 1873.',
+    'Flip-flops go back to ancient Egypt.',
+    'The cravat came from Croatian soldiers.',
+    'Shoelace tips are called aglets.',
+    'Cotton is the top natural fibre.',
+    'Wellington boots are named after a duke.',
+    'The tuxedo owes its name to Tuxedo Park.',
+    "Plimsolls are named after a ship's load line.",
+    '"Khaki" comes from a word for dust.',
+    'Seersucker means milk and sugar in Persian.',
+    'Jerseys are named after the island.',
+    'Merino sheep were first bred in Spain.',
+    'Alpaca fleece is lanolin-free.',
+    'The zip was first called a clasp locker.',
+    "A cap's top button is a squatchee.",
+    'Fashion week began in 1943.',
+    'Early dress forms were woven from wicker.',
+    'Denim is a twill weave.',
+    'Raincoats owe a lot to Charles Macintosh.',
   ],
   black: ['Fun fact: black fabric runs warmer in the sun.', 'Black only became chic in the 1920s.'],
   white: ['White reflects most light, hence hot-climate favourite.'],
   navy: ['Navy blue is named after naval uniforms.'],
-  purple: ['Purple dye once meant royalty.'],
+  purple: ['Purple dye once meant royalty.', 'Tyrian purple was squeezed from sea snails.'],
   orange: ['Fun fact: the colour was named after the fruit.'],
-  denim: ['"Denim" may come from "serge de Nîmes".'],
+  denim: ['"Denim" may come from "serge de Nîmes".', 'Indigo clings to the outside of each thread, so denim fades.'],
   jeans: ['"Jeans" probably traces back to Genoa.'],
-  silk: ['One silkworm cocoon is a single long thread.'],
+  silk: ['One silkworm cocoon is a single long thread.', 'Silk was traded along routes named after it.'],
   linen: ['Linen is made from flax, an ancient crop.'],
-  cashmere: ["Cashmere is a goat's undercoat."],
+  cashmere: ["Cashmere is a goat's undercoat.", 'Cashmere is named after Kashmir.'],
   wool: ['Wool holds lots of moisture before feeling wet.'],
   leather: ['People have worn leather for millennia.'],
   sneakers: ['Sneakers are named for their quiet soles.'],
@@ -266,45 +297,60 @@ const TRIVIA: Record<string, string[]> = {
   outerwear: ['Early raincoats were cloth coated in rubber.'],
 };
 
-/** Needless detail about the latched value; each keeps the cue words of its earlier, longer wording. */
-const LATCH_QUESTIONS: Record<string, ((v: string) => string)[]> = {
+/**
+ * Needless detail about the latched value `$v` (`$^v` capitalised); each keeps the cue words of
+ * its earlier, longer wording in every alternative.
+ */
+export const LATCH_QUESTIONS: Record<string, string[]> = {
   colour: [
-    (v) => `You said ${v}. Warm ${v} or cool ${v}? Matte or shiny?`,
-    (v) => `So many shades of ${v}. Subtle, or loud?`,
+    'You said $v. {Warm $v or cool $v|A warm $v or a cool one}? {Matte or shiny|Shiny or matte}?',
+    '{So many shades of $v|$^v comes in so many shades}. {Subtle, or loud|Quiet, or bold}?',
   ],
   material: [
-    (v) => `Genuine ${v}, or just the ${v} look? And how should it age?`,
-    (v) => `${v.charAt(0).toUpperCase() + v.slice(1)}, interesting. How thick, and does texture matter?`,
+    '{Genuine $v, or just the $v look|Real $v, or the $v look}? And how should it age?',
+    '$^v, {interesting|intriguing}. How thick, and does texture matter?',
   ],
   style: [
-    (v) => `What does ${v} mean to you, exactly? A mood?`,
-    (v) => `Is it ${v} like a magazine shoot, or ${v} like everyday?`,
+    'What does $v mean to you, {exactly|really}? A mood?',
+    'Is it $v like a magazine shoot, or $v like everyday?',
   ],
   occasion: [
-    (v) => `For ${v}: a long day or a short one? Indoors, or out?`,
-    (v) => `Tell me more about the ${v} part: how often, with whom?`,
+    'For $v: a long day or a short one? {Indoors, or out|Inside, or outside}?',
+    'Tell me more about the $v part: how often, with whom?',
   ],
-  price_band: [(v) => `${v.charAt(0).toUpperCase() + v.slice(1)} for you, or compared with what others spend?`],
-  gender: [(v) => `${v.charAt(0).toUpperCase() + v.slice(1)} as in the cut, or the styling?`],
-  brand: [(v) => `Why ${v}, if I may ask? The fit, or the brand story?`],
-  type: [(v) => `When you say ${v}, what do you picture exactly?`],
+  price_band: ['$^v for you, or compared with what others spend?'],
+  gender: ['$^v as in the cut, or the styling?'],
+  brand: ['Why $v, if I may ask? The fit, or the brand story?'],
+  type: ['When you say $v, what do you picture {exactly|in your head}?'],
 };
 
-const REASK: Record<string, ((v: string) => string)[]> = {
+/** Re-asking a given preference, `$v` its value; alternatives keep the cue words (see TANGENTS). */
+export const REASK: Record<string, string[]> = {
   colour: [
-    () => 'Just to double-check, what colour did you have in mind?',
-    () => 'Sorry, remind me: which colour was it again?',
+    '{Just to double-check|To be sure|Quick check}, what colour did you have in mind?',
+    '{Sorry, remind me|Remind me|One more time}: which colour was it again?',
   ],
-  gender: [() => 'Going back a step: was this for women or men?', () => 'And these are for whom, again?'],
-  occasion: [() => 'Which occasion was this for, again?', () => 'Remind me, where will you be wearing them?'],
+  gender: [
+    '{Going back a step|One step back|Backing up a bit}: was this for women or men?',
+    'And these are for whom, again?',
+  ],
+  occasion: [
+    'Which occasion was this for, again?',
+    '{Remind me|Sorry, remind me|Tell me again}, where will you be wearing them?',
+  ],
   material: [
-    () => 'Did you have a material in mind, or was that not important?',
-    () => 'What material were you hoping for, again?',
+    'Did you have a material in mind, or was that not important?',
+    'What material were you hoping for, again?',
   ],
-  price_band: [() => 'Could you remind me of your budget?', () => 'How much were you planning to spend, roughly?'],
-  style: [() => 'How would you describe the style you are after, once more?'],
-  type: [(v) => `So, was it ${v} you wanted, or something along those lines?`],
-  category: [() => 'Just to be clear, what are we shopping for today?'],
+  price_band: [
+    '{Could you remind me of|Can you remind me of|Would you remind me of} your budget?',
+    'How much were you planning to spend, roughly?',
+  ],
+  style: ['{How would you describe|Can you describe|Could you sum up} the style you are after, once more?'],
+  type: ['{So, was it|Was it|Remind me, was it} $v you wanted, or something along those lines?'],
+  category: [
+    '{Just to be clear|To be sure|Quick check|Sorry, once more|Remind me}, what are we {shopping|looking|hunting|searching} for{ today| here| this time|}?',
+  ],
 };
 
 /** A carousel without a definite recommendation (recommend); `w` = the short wanted noun phrase. */
@@ -323,10 +369,10 @@ const HEDGED_LEADS: readonly string[] = [
 /** A hedge instead of a confirmation when the user accepts `t`. */
 const NO_CLOSE: readonly string[] = [
   'Hmm, the $t could work, I suppose. {Sleep on it?|Maybe wait a day.}',
-  'The $t? {Interesting|Curious} pick. {Lots like it out there.|Who knows.}',
+  '{Interesting|Curious} pick, the $t. {Lots like it out there.|Who knows.}',
   'That one is an option. {So are the others.|Then again, so is anything.}',
   'Sure, the $t is one possibility. {No rush, though.|Let us not rush.}',
-  'The $t? @r_hedge',
+  'The $t, then. @r_hedge',
   '@r_hedge The $t, maybe.',
 ];
 
@@ -373,7 +419,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       parts.push(() => expandOne(words, NO_CLOSE, { t: item.title }));
       behaviours.push('tangent');
       const tangent = this.tangent();
-      parts.push(() => tangent);
+      parts.push(() => expand(words, tangent));
       return this.finish(parts, state.shown, ['chit_chat', 'ask_clarification_question']);
     }
 
@@ -436,11 +482,10 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     }
     if (latched) {
       const latchQuestion = rng.pick(
-        LATCH_QUESTIONS[latched.slot] ?? [
-          (v: string) => `Tell me more about ${v}: what is it about ${v} that matters to you?`,
-        ],
-      )(latched.value);
-      parts.push(() => latchQuestion);
+        LATCH_QUESTIONS[latched.slot] ?? ['Tell me more about $v: what is it about $v that matters to you?'],
+      );
+      const v = latched.value;
+      parts.push(() => expand(words, latchQuestion, { v }));
       acts.push('elicit_preference');
       asked = true;
     } else {
@@ -449,8 +494,8 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       if (answered.length && rng.chance(BAD_BEHAVIOURS.reask)) {
         const slot = rng.pick(answered);
         const v = slot === 'category' ? categoryNoun(state.category) : (state.value(slot) ?? slotWord(slot));
-        const reask = rng.pick(REASK[slot])(v);
-        parts.push(() => reask);
+        const reask = rng.pick(REASK[slot]);
+        parts.push(() => expand(words, reask, { v }));
         acts.push('ask_clarification_question');
         behaviours.push('reask');
         asked = true;
@@ -458,7 +503,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     }
     if (!asked || rng.chance(BAD_BEHAVIOURS.tangent)) {
       const tangent = this.tangent();
-      parts.push(() => tangent);
+      parts.push(() => expand(words, tangent));
       if (!acts.includes('ask_clarification_question')) acts.push('ask_clarification_question');
       behaviours.push('tangent');
     }

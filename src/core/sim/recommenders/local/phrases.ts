@@ -328,6 +328,18 @@ export const GOOD_FRAMES = {
     'a reasonable stand-in',
     'an easy favourite',
     'a good all-rounder',
+    'a tidy compromise',
+    'a decent contender',
+    'handsome value',
+    'a quiet achiever',
+    'a versatile piece',
+    'a steady seller',
+    'a dark horse',
+    'an honest option',
+    'a respectable runner-up',
+    'highly rated by buyers',
+    'a frequent reorder',
+    'a wildcard worth trying',
   ],
   /** Some items differ in a relaxed hard filter. */
   relaxed: [
@@ -341,6 +353,13 @@ export const GOOD_FRAMES = {
     'Does one of them stand out?',
     'Which one appeals?',
     'Any favourites?',
+    'Which of these tempts you?',
+    'See anything promising?',
+    'Spot a winner?',
+    'Does one of these feel right?',
+    'Any of them grab you?',
+    'Is a favourite emerging?',
+    'Shall I shortlist one?',
   ],
   closerSay: [
     'Let me know if one of them works, or what you would change.',
@@ -350,6 +369,12 @@ export const GOOD_FRAMES = {
     'Let me know what you think.',
     'Your call.',
     'Over to you.',
+    'Browse at leisure.',
+    'I can tweak the search whenever you like.',
+    'Shout if something needs changing.',
+    'Ready when you are.',
+    'Happy hunting.',
+    'The floor is yours.',
   ],
   /** The user accepted (greet_acknowledge), item `t`, its noun `type`, optional price `p`. */
   accept: [
@@ -372,14 +397,25 @@ export const GOOD_FRAMES = {
     '@r_bye',
   ],
   thanks: [
-    "{You're welcome|My pleasure|Glad to help|Anytime}! {Anything else I can find for you?|Keep browsing, or is one of these the one?|Shall I keep going?}",
+    "{You're welcome|My pleasure|Glad to help|Anytime|Cheers|No trouble at all}! {Anything else I can find for you?|Keep browsing, or is one of these the one?|Shall I keep going?|Shall I dig further?|More, or are we done?}",
     '@r_welcome {Anything else I can find for you?|Shall I keep going?|More, or is one of these it?}',
   ],
   /** No request and nothing new, no slot left to ask. */
   nudge: [
-    '{Take your time|No rush|Sure|No worries}. {Should I show you more options, or narrow these down?|More options, or shall I refine these?|Want a fresh batch, or changes to these?}',
+    '{Take your time|No rush|Sure|No worries|Whenever you are ready|Mull it over}. {Should I show you more options, or narrow these down?|More options, or shall I refine these?|Want a fresh batch, or changes to these?|Shall I fetch more, or trim these?|A new batch, or tweaks to these?}',
   ],
-  nudgeLead: ['Take your time.', 'No rush.', 'Sure.', 'No worries.', 'Okay.'],
+  nudgeLead: [
+    'Take your time.',
+    'No rush.',
+    'Sure.',
+    'No worries.',
+    'Okay.',
+    'Whenever you are ready.',
+    'Mull it over.',
+    'No hurry at all.',
+    'Fine by me.',
+    'Righto.',
+  ],
   /** The user's wanted noun phrase `w` acknowledged. */
   ack: [
     '{Got it|Okay|Great|Noted|Sure|Lovely|Right}{: |, }$w.',
@@ -401,6 +437,9 @@ export const GOOD_FRAMES = {
   similar: [
     '{Glad you like|Good pick:|Nice, you like} the $t. {Here are a few more in that spirit|More in that vein are up|I added some close to it}. {Is it the one, or shall I keep looking?|Want to go with it, or keep looking?|Is it the one?}',
     'The $t is a nice pick{| indeed}. {I added a few more in that vein|Some close ones are beside it}; {would you like to go with it?|is it the one, or shall I keep looking?}',
+    '{Ah|Oh nice|Lovely}, the $t {caught your eye|appeals|has your attention}. {Here are a few cousins of it|I found its nearest neighbours too|Here are some close relatives of it}. {Shall we settle on it, or browse on?|Is that your winner?|Ready to decide, or keep browsing?}',
+    '{Noted|Good taste|Smart pick}: the $t. {Here are some siblings of it|I found a few lookalikes|Here are its closest matches}. {Take it, or keep browsing?|Shall I stop here?|Decision time, or more digging?}',
+    '{You are drawn to the $t|The $t found favour|So the $t pleases you}. {Here are kindred pieces too|I found a few in the same spirit|Here are near twins of it}. {Is it the one?|Is this one it, then?|Shall I show even more?}',
   ],
   /** Nothing found for `w`; `slot` to change (cannot_help + elicit_preference): proposes a change. */
   none: [
