@@ -4,7 +4,7 @@
  * its violations, and keeps the first few as examples.
  */
 import { conversationId, type Conversation } from '../model';
-import { INVARIANTS, factsOfRecommendation, hasAttributes } from './invariants';
+import { INVARIANTS, factsOfRecommendation, hasAttributes, saidConstraints } from './invariants';
 import type {
   CheckOptions,
   CheckReport,
@@ -14,7 +14,7 @@ import type {
   ItemFacts,
   ViolationExample,
 } from './types';
-import { clauses, show } from './text';
+import { clauses, hasNegator, show } from './text';
 import { ReadbackChecker } from './readback';
 import { tokenize } from '../text/tokenize';
 
@@ -41,20 +41,62 @@ export function selectInvariants(
   });
 }
 
-function contextOf(conversation: Conversation, line: number | undefined, options: CheckOptions): ConversationContext {
-  const memo = new Map<string, ItemFacts | undefined>();
-  const item = (id: string): ItemFacts | undefined => {
+/** What the invariants read of one utterance text: its words, and on demand its clauses and whether it may negate. */
+interface Reading {
+  text: string;
+  words: readonly string[];
+  clauses?: readonly string[][];
+  negates?: boolean;
+}
+
+/**
+ * Readings per utterance text, across conversations: simulated users repeat their wording (about
+ * half the utterances of a run), so each text is cut once. Bounded: cleared when full.
+ */
+const READINGS = new Map<string, Reading>();
+const READINGS_MAX = 50000;
+
+function readingOf(text: string): Reading {
+  let r = READINGS.get(text);
+  if (r === undefined) {
+    if (READINGS.size >= READINGS_MAX) READINGS.clear();
+    r = { text, words: tokenize(text) };
+    READINGS.set(text, r);
+  }
+  return r;
+}
+
+/**
+ * One conversation as the invariants see it: what several invariants read (the words, clauses
+ * and said constraints of each turn, item facts) is read once, on first use, and shared.
+ */
+class Context implements ConversationContext {
+  readonly id: string;
+  private memo: Map<string, ItemFacts | undefined> | undefined;
+  private readings: (Reading | undefined)[] | undefined;
+  private saidOf: (readonly [string, string][] | null | undefined)[] | undefined;
+
+  constructor(
+    readonly conversation: Conversation,
+    readonly line: number | undefined,
+    readonly options: CheckOptions,
+  ) {
+    this.id = conversationId(conversation, line);
+  }
+
+  item(id: string): ItemFacts | undefined {
+    this.memo ??= new Map();
+    const memo = this.memo;
     if (memo.has(id)) return memo.get(id);
-    const f = lookup(id);
+    const f = this.lookup(id);
     memo.set(id, f);
     return f;
-  };
-  const words: (readonly string[] | undefined)[] = [];
-  const clauseCache: (readonly string[][] | undefined)[] = [];
-  const lookup = (id: string): ItemFacts | undefined => {
+  }
+
+  private lookup(id: string): ItemFacts | undefined {
     // The first carousel entry of the item with attributes (else its first entry), read on demand.
     let shown: ItemFacts | undefined;
-    for (const t of conversation.turns) {
+    for (const t of this.conversation.turns) {
       for (const r of t.recommendations ?? []) {
         if (r?.item_id !== id) continue;
         const f = factsOfRecommendation(r);
@@ -64,7 +106,7 @@ function contextOf(conversation: Conversation, line: number | undefined, options
       if (shown && hasAttributes(shown)) break;
     }
     if (shown && shown.category !== undefined && hasAttributes(shown)) return shown;
-    const known = options.catalog?.get(id);
+    const known = this.options.catalog?.get(id);
     if (known)
       return {
         item_id: known.item_id,
@@ -73,16 +115,34 @@ function contextOf(conversation: Conversation, line: number | undefined, options
         attributes: { ...known.attributes },
       };
     return shown;
-  };
-  return {
-    conversation,
-    id: conversationId(conversation, line),
-    line,
-    options,
-    item,
-    words: (i) => (words[i] ??= tokenize(conversation.turns[i]?.user_utterance ?? '')),
-    clauses: (i) => (clauseCache[i] ??= clauses(conversation.turns[i]?.user_utterance ?? '')),
-  };
+  }
+
+  /** The reading of turn i's user utterance (shared by every conversation with the same text). */
+  private reading(i: number): Reading {
+    const a = (this.readings ??= []);
+    return (a[i] ??= readingOf(this.conversation.turns[i]?.user_utterance ?? ''));
+  }
+
+  words(i: number): readonly string[] {
+    return this.reading(i).words;
+  }
+
+  clauses(i: number): readonly string[][] {
+    const r = this.reading(i);
+    return (r.clauses ??= clauses(r.text));
+  }
+
+  mayNegate(i: number): boolean {
+    const r = this.reading(i);
+    return (r.negates ??= hasNegator(r.words));
+  }
+
+  said(i: number): readonly [string, string][] | undefined {
+    const a = (this.saidOf ??= []);
+    let v = a[i];
+    if (v === undefined) a[i] = v = saidConstraints(this.conversation.turns[i]?.trace) ?? null;
+    return v ?? undefined;
+  }
 }
 
 /** Accumulates invariant results over conversations added one by one. */
@@ -116,7 +176,7 @@ export class InvariantChecker {
         this.traced++;
         break;
       }
-    const ctx = contextOf(conversation, line, this.options);
+    const ctx = new Context(conversation, line, this.options);
     this.readback?.add(conversation, line);
     for (let k = 0; k < this.invariants.length; k++) {
       const inv = this.invariants[k];

@@ -7,8 +7,8 @@
  * and SimLens' own run rules (README, src/core/run).
  */
 import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn } from '../model';
-import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, Violation } from './types';
-import { mentionPolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
+import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, ItemLookup, Violation } from './types';
+import { clausePolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
 import { tokenize } from '../text/tokenize';
 import { toConvApparelUserAct } from '../taxonomy/acts';
 
@@ -72,22 +72,12 @@ function disclosedOf(trace: SimulatorTrace | undefined): readonly string[] | und
   return stringArray((trace.goal as Loose)['disclosed']) ?? [];
 }
 
-function saidConstraints(trace: SimulatorTrace | undefined): [string, string][] | undefined {
+export function saidConstraints(trace: SimulatorTrace | undefined): [string, string][] | undefined {
   const c = trace?.said?.constraints;
   if (!c || typeof c !== 'object') return undefined;
-  return Object.entries(c).map(([k, v]) => [k, String(v)]);
-}
-
-/** `saidConstraints` of each turn, read once per conversation check (one context per check). */
-const SAID_MEMO = new WeakMap<ConversationContext, (readonly [string, string][] | null)[]>();
-
-/** `saidConstraints` of turn `i` of the context's conversation (memoized per context: read, do not mutate). */
-function saidAt(ctx: ConversationContext, i: number): readonly [string, string][] | undefined {
-  let memo = SAID_MEMO.get(ctx);
-  if (!memo) SAID_MEMO.set(ctx, (memo = []));
-  let v = memo[i];
-  if (v === undefined) memo[i] = v = saidConstraints(ctx.conversation.turns[i]?.trace) ?? null;
-  return v ?? undefined;
+  const out: [string, string][] = [];
+  for (const k in c) out.push([k, String((c as Record<string, unknown>)[k])]);
+  return out;
 }
 
 function equalValue(a: string | undefined, b: string | undefined): boolean {
@@ -102,7 +92,9 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 /** An item's facts as shown in a carousel (attributes flattened to strings). */
 export function factsOfRecommendation(rec: RecommendedItem): ItemFacts {
   const attributes: Record<string, string> = {};
-  for (const [k, v] of Object.entries(rec.attributes ?? {})) {
+  const from = (rec.attributes ?? {}) as Record<string, unknown>;
+  for (const k in from) {
+    const v = from[k];
     if (typeof v === 'string') attributes[k] = v;
     else if (typeof v === 'number' || typeof v === 'boolean') attributes[k] = String(v);
   }
@@ -180,47 +172,68 @@ const disclosedValueStated: Invariant = {
   source:
     "Zhang & Balog KDD'20 Sect. 4 (goal constraints are disclosed through the NLG); SimLens trace contract (trace.said)",
   check(ctx) {
-    let prev = new Set<string>();
+    /** goal.disclosed of the last turn that carried it. */
+    let prev: readonly string[] = [];
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
-    ctx.conversation.turns.forEach((turn, i) => {
+    const all = ctx.conversation.turns;
+    for (let i = 0; i < all.length; i++) {
+      const turn = all[i];
       const tr = turn.trace;
       const disclosed = disclosedOf(tr);
-      const said = saidAt(ctx, i);
-      if (disclosed === undefined && said === undefined) return;
+      const said = ctx.said(i);
+      if (disclosed === undefined && said === undefined) continue;
       any = true;
-      const claims: { attr: string; value: string; why: string }[] = [];
-      for (const [attr, value] of said ?? []) claims.push({ attr, value, why: 'said' });
+      let claims = 0;
+      // What the turn says (said.constraints), then what its goal newly discloses beyond that.
+      if (said !== undefined)
+        for (const [attr, value] of said) {
+          claims++;
+          const v = statedIn(ctx, i, attr, value, 'said', turn.user_utterance);
+          if (v) out.push(v);
+        }
       if (disclosed !== undefined) {
         const constraints = tr?.goal?.constraints ?? {};
-        for (const attr of disclosed) {
-          if (prev.has(attr) || constraints[attr] === undefined) continue;
+        for (let k = 0; k < disclosed.length; k++) {
+          const attr = disclosed[k];
+          // (an attribute listed twice is claimed once)
+          if (prev.includes(attr) || constraints[attr] === undefined || disclosed.indexOf(attr) !== k) continue;
           const value = String(constraints[attr]);
-          if (!claims.some((c) => c.attr === attr && equalValue(c.value, value)))
-            claims.push({ attr, value, why: 'newly disclosed in goal' });
+          if (said?.some(([a, v]) => a === attr && equalValue(v, value))) continue;
+          claims++;
+          const v = statedIn(ctx, i, attr, value, 'newly disclosed in goal', turn.user_utterance);
+          if (v) out.push(v);
         }
-        prev = new Set(disclosed);
+        prev = disclosed;
       }
-      if (claims.length === 0) return;
-      turns++;
-      for (const c of claims) {
-        const how = mentionPolarity(() => ctx.clauses(i), c.value, ctx.words(i));
-        if (how === 'none')
-          out.push({
-            turn: i,
-            detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is not in the utterance ${quote(turn.user_utterance)}`,
-          });
-        else if (how === 'negated')
-          out.push({
-            turn: i,
-            detail: `${show(c.attr)}=${show(c.value)} (${c.why}) is only negated in the utterance ${quote(turn.user_utterance)}`,
-          });
-      }
-    });
+      if (claims > 0) turns++;
+    }
     return any ? finding(turns, out) : undefined;
   },
 };
+
+/** The violation when turn `i` does not state `attr`=`value` (not mentioned, or only negated). */
+function statedIn(
+  ctx: ConversationContext,
+  i: number,
+  attr: string,
+  value: string,
+  why: string,
+  utterance: string | undefined,
+): Violation | undefined {
+  const want = phraseWords(value);
+  const words = ctx.words(i);
+  let how: 'none' | 'negated' | 'stated';
+  if (!mentionsWords(words, want)) how = 'none';
+  else if (!ctx.mayNegate(i)) how = 'stated';
+  else how = clausePolarity(ctx.clauses(i), want);
+  if (how === 'stated') return undefined;
+  return {
+    turn: i,
+    detail: `${show(attr)}=${show(value)} (${why}) is ${how === 'none' ? 'not in' : 'only negated in'} the utterance ${quote(utterance)}`,
+  };
+}
 
 const noEndBeforeRecommendation: Invariant = {
   id: 'no-end-before-recommendation',
@@ -362,7 +375,7 @@ function statedUpTo(ctx: ConversationContext, at: number): Map<string, string[]>
   let any = false;
   const out = new Map<string, string[]>();
   for (let j = 0; j <= at; j++) {
-    const said = saidAt(ctx, j);
+    const said = ctx.said(j);
     if (!said) continue;
     any = true;
     const expand = turns[j].trace?.user_act === 'Reveal.Expand';
@@ -386,7 +399,7 @@ function relaxedUpTo(ctx: ConversationContext, at: number): Set<string> {
     if (tr?.user_act === 'Reveal.Expand' && disclosed !== undefined && before !== undefined) {
       for (const a of before) if (!disclosed.includes(a)) out.add(a);
     }
-    for (const [a] of saidAt(ctx, j) ?? []) if (tr?.user_act !== 'Reveal.Expand') out.delete(a);
+    for (const [a] of ctx.said(j) ?? []) if (tr?.user_act !== 'Reveal.Expand') out.delete(a);
     if (disclosed !== undefined) before = disclosed;
   }
   return out;
@@ -398,7 +411,7 @@ function negatedUpTo(ctx: ConversationContext, at: number): Map<string, number> 
   const out = new Map<string, number>();
   for (let j = 0; j <= at; j++) {
     const tr = turns[j].trace;
-    for (const [, v] of saidAt(ctx, j) ?? []) {
+    for (const [, v] of ctx.said(j) ?? []) {
       for (const n of [...out.keys()])
         if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) out.delete(n);
     }
@@ -515,7 +528,7 @@ const noSilentContradiction: Invariant = {
         for (const attr of disclosedBefore) if (!disclosed.includes(attr)) last.delete(attr);
       }
       if (disclosed !== undefined) disclosedBefore = disclosed;
-      const said = saidAt(ctx, i);
+      const said = ctx.said(i);
       // A disclosed goal value changes only on a turn that says the new value (a revision); a meta
       // user's goal follows its target instead (meta-consistent-with-target checks that).
       const goalNow = tr?.goal?.constraints;
@@ -635,7 +648,7 @@ const metaStatedMatchesTarget: Invariant = {
       const target = ctx.item(id);
       if (!target) return;
       const goal = tr.goal?.constraints;
-      const said = saidAt(ctx, i);
+      const said = ctx.said(i);
       const negated = Array.isArray(tr.said?.negated)
         ? tr.said.negated.filter((v): v is string => typeof v === 'string')
         : [];
@@ -651,7 +664,7 @@ const metaStatedMatchesTarget: Invariant = {
           });
         }
       };
-      for (const [a, v] of Object.entries(goal ?? {})) check(a, String(v), 'goal');
+      if (goal) for (const a in goal) check(a, String(goal[a]), 'goal');
       for (const [a, v] of said ?? []) if (!(goal && equalValue(String(goal[a] ?? ''), v))) check(a, v, 'said');
       // Saying "not X" about a value the target has contradicts the target just as much.
       for (const v of negated) {
@@ -671,7 +684,8 @@ function negatedMatch(item: ItemFacts, negated: string): string | undefined {
     const value = negated.slice(eq + 1);
     return equalValue(item.attributes[attr], value) ? `${attr}=${value}` : undefined;
   }
-  for (const [k, v] of Object.entries(item.attributes)) if (equalValue(v, negated)) return `${k}=${v}`;
+  const attrs = item.attributes;
+  for (const k in attrs) if (equalValue(attrs[k], negated)) return `${k}=${attrs[k]}`;
   return undefined;
 }
 
@@ -694,7 +708,7 @@ const negationHonoured: Invariant = {
       const turn = turnList[i];
       const here = stringArray(turn.trace?.said?.negated);
       if (active.size > 0)
-        for (const [, v] of saidAt(ctx, i) ?? []) {
+        for (const [, v] of ctx.said(i) ?? []) {
           for (const n of [...active.keys()])
             if (equalValue(n.includes('=') ? n.slice(n.indexOf('=') + 1) : n, v)) active.delete(n);
         }
@@ -1202,6 +1216,27 @@ function metaModeOf(source: string | undefined): 'tol' | 'prob' | undefined {
   return undefined;
 }
 
+/** Item similarities per catalog (the same pairs recur across a run's conversations), bounded. */
+const SIMILARITIES = new WeakMap<ItemLookup, Map<string, Map<string, number | undefined>>>();
+const SIMILARITY_ROWS_MAX = 20000;
+
+/** `catalog.similarity` of two item ids (undefined when either is not in the catalog), memoized per catalog. */
+function similarityIn(catalog: ItemLookup, a: string, b: string): number | undefined {
+  let rows = SIMILARITIES.get(catalog);
+  if (!rows) SIMILARITIES.set(catalog, (rows = new Map()));
+  let row = rows.get(a);
+  if (!row) {
+    if (rows.size >= SIMILARITY_ROWS_MAX) rows.clear();
+    rows.set(a, (row = new Map()));
+  }
+  if (row.has(b)) return row.get(b);
+  const x = catalog.get(a);
+  const y = catalog.get(b);
+  const v = x && y ? (catalog.similarity as (p: unknown, q: unknown) => number)(x, y) : undefined;
+  row.set(b, v);
+  return v;
+}
+
 const metaSwitchRule: Invariant = {
   id: 'meta-switch-rule',
   statement:
@@ -1213,18 +1248,7 @@ const metaSwitchRule: Invariant = {
     const tolerance = ctx.options.metaTolerance ?? DEFAULT_META_TOLERANCE;
     const mode = metaModeOf(ctx.conversation.source);
     const catalog = ctx.options.catalog;
-    const simMemo = new Map<string, number | undefined>();
-    const sim = catalog?.similarity
-      ? (a: string, b: string): number | undefined => {
-          const key = `${a}\u0000${b}`;
-          if (simMemo.has(key)) return simMemo.get(key);
-          const x = catalog.get(a);
-          const y = catalog.get(b);
-          const v = x && y ? (catalog.similarity as (p: unknown, q: unknown) => number)(x, y) : undefined;
-          simMemo.set(key, v);
-          return v;
-        }
-      : undefined;
+    const sim = catalog?.similarity ? (a: string, b: string) => similarityIn(catalog, a, b) : undefined;
     const turns = ctx.conversation.turns;
     let group: readonly string[] | undefined;
     let prev: string | undefined;

@@ -12,16 +12,24 @@ import { tokenize } from '../text/tokenize';
  */
 export function oneTypoApart(a: string, b: string): boolean {
   if (a === b) return true;
-  if (a.length === b.length) {
+  const la = a.length;
+  const lb = b.length;
+  // Character loops, no slices: this runs for every word of a text a phrase is looked for in.
+  if (la === lb) {
     let i = 0;
-    while (i < a.length && a[i] === b[i]) i++;
-    return i + 1 < a.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+    while (i < la && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    if (!(i + 1 < la && a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i)))
+      return false;
+    for (let k = i + 2; k < la; k++) if (a.charCodeAt(k) !== b.charCodeAt(k)) return false;
+    return true;
   }
-  const [s, l] = a.length < b.length ? [a, b] : [b, a];
+  const s = la < lb ? a : b;
+  const l = la < lb ? b : a;
   if (l.length - s.length !== 1) return false;
   let i = 0;
-  while (i < s.length && s[i] === l[i]) i++;
-  return s.slice(i) === l.slice(i + 1);
+  while (i < s.length && s.charCodeAt(i) === l.charCodeAt(i)) i++;
+  for (let k = i; k < s.length; k++) if (s.charCodeAt(k) !== l.charCodeAt(k + 1)) return false;
+  return true;
 }
 
 /**
@@ -39,7 +47,8 @@ function matchesAt(have: readonly string[], want: readonly string[], start: numb
   for (let k = 0; k < want.length; k++) {
     const h = have[start + k];
     if (h === want[k]) continue;
-    if (typos === 0 && want[k].length >= 4 && oneTypoApart(h, want[k])) {
+    const w = want[k];
+    if (typos === 0 && w.length >= 4 && h !== undefined && Math.abs(h.length - w.length) <= 1 && oneTypoApart(h, w)) {
       typos++;
       continue;
     }
@@ -168,16 +177,30 @@ export function mentionPolarity(
   // With the text's words at hand: not mentioned at all, or no word that could negate it.
   if (words) {
     if (!mentionsWords(words, want)) return 'none';
-    if (!words.some(mayNegate)) return 'stated';
+    if (!hasNegator(words)) return 'stated';
   }
+  return clausePolarity(typeof text === 'string' ? clauses(text) : text(), want);
+}
+
+/** `mentionPolarity` over a text's clauses, for the words `want` of a phrase (`phraseWords`). */
+export function clausePolarity(
+  textClauses: readonly string[][],
+  want: readonly string[],
+): 'none' | 'negated' | 'stated' {
   let found = false;
-  for (const clause of typeof text === 'string' ? clauses(text) : text()) {
+  for (const clause of textClauses) {
     for (const start of mentionStarts(clause, want)) {
       found = true;
       if (!negatedAt(clause, start)) return 'stated';
     }
   }
   return found ? 'negated' : 'none';
+}
+
+/** Does any of these words possibly negate what follows it (a negator, a "n't" form, or "but")? */
+export function hasNegator(words: readonly string[]): boolean {
+  for (const w of words) if (mayNegate(w)) return true;
+  return false;
 }
 
 /** Could this word negate what follows it (a negator, a "n't" form, or "but")? */

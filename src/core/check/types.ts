@@ -62,6 +62,10 @@ export interface ConversationContext {
   words(i: number): readonly string[];
   /** The clauses of turn i's user utterance (`clauses`, memoized). */
   clauses(i: number): readonly string[][];
+  /** Whether turn i's words hold one that could negate what follows it (`hasNegator`, memoized). */
+  mayNegate(i: number): boolean;
+  /** Turn i's `trace.said.constraints` as [attribute, value] pairs (memoized: read, do not mutate). */
+  said(i: number): readonly [string, string][] | undefined;
 }
 
 /** One violation inside a conversation. `turn` is the 0-based turn index (absent: the whole conversation). */
