@@ -1,10 +1,16 @@
 /** `simlens report`: the one-command fidelity report (simulate, then PLSA + HLS + counterfactual). */
 import { resolve } from 'node:path';
-import { runFidelity, fidelityNeedsLlm, DEFAULT_THRESHOLDS, SimulationStoppedError } from '../../core/report/fidelity';
+import {
+  runFidelity,
+  fidelityNeedsLlm,
+  DEFAULT_THRESHOLDS,
+  SimulationStoppedError,
+  type FidelityOptions,
+} from '../../core/report/fidelity';
 import { LLM_FLAGS, llmServicesFromFlags } from '../llmOptions';
 import { CancelledError } from '../../core/report/compute';
-import { formatFlags, parseArgs } from '../args';
-import { UsageError, type CliCommand } from '../types';
+import { formatFlags, parseArgs, type FlagValues } from '../args';
+import { UsageError, type CliCommand, type CliIo } from '../types';
 import { ImportError } from '../../core/importers/errors';
 import { EXIT_NOT_READABLE, importErrorMessage, ioErrorMessage, isIoError, resolvePath } from '../util';
 import { InputProblemError } from '../../core/report/inputProblem';
@@ -115,38 +121,15 @@ Example:
 `,
   async run(args, io) {
     const { flags } = parseArgs(args, FLAGS, { positionals: { max: 0 } });
-    if (!flags.human) throw new UsageError('--human FILE is required');
-    if (!flags.simulator) throw new UsageError('--simulator CONFIG is required (a JSON file or e.g. agenda:cir6:pkg)');
-    const n = flags.n ?? 300;
-    if (!Number.isInteger(n) || n < 10) throw new UsageError(`--n must be a whole number of at least 10, got ${n}`);
-    const folds = flags.folds ?? 5;
-    if (!Number.isInteger(folds) || folds < 2)
-      throw new UsageError(`--folds must be a whole number of at least 2, got ${folds}`);
-    const agents = (flags.agents ?? 'local-good,local-bad')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    if (!agents.length) throw new UsageError('--agents needs at least one agent');
-    const seedText = flags.seed ?? '1';
-    const seed: string | number = /^-?\d+$/.test(seedText) ? Number(seedText) : seedText;
-    const out = resolvePath(
-      io,
-      flags.out ?? `simlens-fidelity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`,
-    );
-    const features = flags.features
-      ? flags.features
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined;
-
+    const { human, simulator, ...options } = reportOptions(flags, args, io);
+    const out = options.out;
     const controller = new AbortController();
     const onSigint = () => controller.abort();
     process.once('SIGINT', onSigint);
     let lastPhase = '';
     try {
       // LLM users/agents get their services from the usual LLM options (key from the environment).
-      const llm = fidelityNeedsLlm(flags.simulator, agents, io.cwd)
+      const llm = fidelityNeedsLlm(simulator, options.agents, io.cwd)
         ? await llmServicesFromFlags(flags, io, {
             outFile: resolve(out, 'populations', 'llm'),
             signal: controller.signal,
@@ -154,23 +137,7 @@ Example:
           })
         : undefined;
       const result = await runFidelity(
-        {
-          human: {
-            file: flags.human,
-            ...(flags['human-condition'] ? { filter: { condition: flags['human-condition'] } } : {}),
-          },
-          simulator: flags.simulator,
-          agents,
-          n,
-          seed,
-          out,
-          features,
-          acts: flags.acts,
-          folds,
-          learningCurve: !(args.includes('--no-learning-curve') || args.includes('--learning-curve=false')),
-          concurrency: flags.concurrency,
-          llm,
-        },
+        { human, simulator, ...options, llm },
         {
           cwd: io.cwd,
           signal: controller.signal,
@@ -183,73 +150,134 @@ Example:
           },
         },
       );
+      io.stdout(flags.json ? summaryJson(result, out) : summaryText(result, out));
       const r = result.report;
-      if (flags.json) {
-        io.stdout(
-          JSON.stringify({
-            out,
-            verdicts: r.verdicts,
-            files: {
-              markdown: result.files.markdown,
-              json: result.files.json,
-              charts: result.files.charts.length,
-              tables: result.files.tables.length,
-            },
-            populations: result.populations.map((p) => ({
-              agent: p.agent,
-              condition: p.condition ?? null,
-              n: p.conversations.length,
-              failed: p.failed,
-              file: p.file,
-            })),
-            timings_ms: Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v)])),
-            warnings: r.warnings ?? [],
-          }) + '\n',
-        );
-      } else {
-        const lines = [`${r.title}`, ''];
-        const width = Math.max(...(r.verdicts ?? []).map((v) => v.pillar.length));
-        for (const v of r.verdicts ?? [])
-          lines.push(`  ${v.verdict.toUpperCase().padEnd(4)}  ${v.pillar.padEnd(width)}  ${v.detail}`);
-        lines.push(
-          '',
-          `Report: ${result.files.markdown}`,
-          `        ${result.files.json}`,
-          `        ${result.files.charts.length} charts in ${resolve(out, 'charts')}, ${result.files.tables.length} tables in ${resolve(out, 'tables')}`,
-        );
-        lines.push(
-          `Time: ${(result.timings.total / 1000).toFixed(1)} s (simulation ` +
-            `${(result.timings.simulate / 1000).toFixed(1)} s, HLS ${(result.timings.hls / 1000).toFixed(1)} s)`,
-        );
-        for (const w of r.warnings ?? []) lines.push(`warning: ${w}`);
-        io.stdout(lines.join('\n') + '\n');
-      }
       return (r.verdicts ?? []).some((v) => v.verdict === 'fail') ? 1 : 0;
     } catch (err) {
-      if (err instanceof CancelledError || controller.signal.aborted) {
-        io.stderr('simlens report: interrupted\n');
-        return 130;
-      }
-      if (isIoError(err)) {
-        io.stderr(
-          `simlens report: ${ioErrorMessage('read or write', (err as NodeJS.ErrnoException).path ?? out, err)}\n`,
-        );
-        return 2;
-      }
-      if (err instanceof SimulationStoppedError) {
-        // A finding about the simulator or agent (as `simulate` exits 1 for it), with the reason the run recorded.
-        io.stderr(`simlens report: ${err.message}\n`);
-        return 1;
-      }
-      if (err instanceof ImportError) {
-        io.stderr(`simlens report: ${importErrorMessage(io, err)}\n`);
-        return EXIT_NOT_READABLE;
-      }
-      const message = (err as Error).message;
-      io.stderr(`simlens report: ${message}\n`);
-      return err instanceof InputProblemError ? EXIT_NOT_READABLE : 2;
+      return failureExit(err, controller.signal.aborted, out, io);
     } finally {
       process.removeListener('SIGINT', onSigint);
     }
   },
 };
+
+type ReportFlags = FlagValues<typeof FLAGS>;
+type FidelityResult = Awaited<ReturnType<typeof runFidelity>>;
+
+/** The fidelity options the flags give (everything but the LLM services), checked: usage errors name the flag. */
+function reportOptions(flags: ReportFlags, args: readonly string[], io: CliIo): Omit<FidelityOptions, 'llm'> {
+  if (!flags.human) throw new UsageError('--human FILE is required');
+  if (!flags.simulator) throw new UsageError('--simulator CONFIG is required (a JSON file or e.g. agenda:cir6:pkg)');
+  const n = flags.n ?? 300;
+  if (!Number.isInteger(n) || n < 10) throw new UsageError(`--n must be a whole number of at least 10, got ${n}`);
+  const folds = flags.folds ?? 5;
+  if (!Number.isInteger(folds) || folds < 2)
+    throw new UsageError(`--folds must be a whole number of at least 2, got ${folds}`);
+  const agents = (flags.agents ?? 'local-good,local-bad')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!agents.length) throw new UsageError('--agents needs at least one agent');
+  const seedText = flags.seed ?? '1';
+  const seed: string | number = /^-?\d+$/.test(seedText) ? Number(seedText) : seedText;
+  const out = resolvePath(
+    io,
+    flags.out ?? `simlens-fidelity-${new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`,
+  );
+  const features = flags.features
+    ? flags.features
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
+  return {
+    human: {
+      file: flags.human,
+      ...(flags['human-condition'] ? { filter: { condition: flags['human-condition'] } } : {}),
+    },
+    simulator: flags.simulator,
+    agents,
+    n,
+    seed,
+    out,
+    features,
+    acts: flags.acts,
+    folds,
+    learningCurve: !(args.includes('--no-learning-curve') || args.includes('--learning-curve=false')),
+    concurrency: flags.concurrency,
+  };
+}
+
+/** The `--json` summary: verdicts, files, populations, timings and warnings, one line. */
+function summaryJson(result: FidelityResult, out: string): string {
+  const r = result.report;
+  return (
+    JSON.stringify({
+      out,
+      verdicts: r.verdicts,
+      files: {
+        markdown: result.files.markdown,
+        json: result.files.json,
+        charts: result.files.charts.length,
+        tables: result.files.tables.length,
+      },
+      populations: result.populations.map((p) => ({
+        agent: p.agent,
+        condition: p.condition ?? null,
+        n: p.conversations.length,
+        failed: p.failed,
+        file: p.file,
+      })),
+      timings_ms: Object.fromEntries(Object.entries(result.timings).map(([k, v]) => [k, Math.round(v)])),
+      warnings: r.warnings ?? [],
+    }) + '\n'
+  );
+}
+
+/** The text summary: one line per verdict, where the report's files are, the time taken and the warnings. */
+function summaryText(result: FidelityResult, out: string): string {
+  const r = result.report;
+  const lines = [`${r.title}`, ''];
+  const width = Math.max(...(r.verdicts ?? []).map((v) => v.pillar.length));
+  for (const v of r.verdicts ?? [])
+    lines.push(`  ${v.verdict.toUpperCase().padEnd(4)}  ${v.pillar.padEnd(width)}  ${v.detail}`);
+  lines.push(
+    '',
+    `Report: ${result.files.markdown}`,
+    `        ${result.files.json}`,
+    `        ${result.files.charts.length} charts in ${resolve(out, 'charts')}, ${result.files.tables.length} tables in ${resolve(out, 'tables')}`,
+  );
+  lines.push(
+    `Time: ${(result.timings.total / 1000).toFixed(1)} s (simulation ` +
+      `${(result.timings.simulate / 1000).toFixed(1)} s, HLS ${(result.timings.hls / 1000).toFixed(1)} s)`,
+  );
+  for (const w of r.warnings ?? []) lines.push(`warning: ${w}`);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * Prints why the report failed and returns the exit code: 130 interrupted, 2 I/O, 1 a simulation
+ * that stopped (a finding, as `simulate` exits 1), EXIT_NOT_READABLE for unusable input, else 2.
+ */
+function failureExit(err: unknown, aborted: boolean, out: string, io: CliIo): number {
+  if (err instanceof CancelledError || aborted) {
+    io.stderr('simlens report: interrupted\n');
+    return 130;
+  }
+  if (isIoError(err)) {
+    io.stderr(`simlens report: ${ioErrorMessage('read or write', (err as NodeJS.ErrnoException).path ?? out, err)}\n`);
+    return 2;
+  }
+  if (err instanceof SimulationStoppedError) {
+    // A finding about the simulator or agent (as `simulate` exits 1 for it), with the reason the run recorded.
+    io.stderr(`simlens report: ${err.message}\n`);
+    return 1;
+  }
+  if (err instanceof ImportError) {
+    io.stderr(`simlens report: ${importErrorMessage(io, err)}\n`);
+    return EXIT_NOT_READABLE;
+  }
+  const message = (err as Error).message;
+  io.stderr(`simlens report: ${message}\n`);
+  return err instanceof InputProblemError ? EXIT_NOT_READABLE : 2;
+}

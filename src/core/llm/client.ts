@@ -289,88 +289,20 @@ export class LlmClient {
 
   /** Sends a chat completion (or replays it from the cache). Throws LlmError when every attempt failed. */
   async chat(request: ChatRequest, callSignal?: AbortSignal): Promise<ChatResult> {
-    const cfg = this.config;
-    const params = {
-      temperature: request.temperature ?? cfg.temperature,
-      max_tokens: request.maxTokens ?? cfg.maxTokens,
-      seed: cfg.sendSeed ? request.seed : undefined,
-      response_format: request.json && cfg.jsonMode ? { type: 'json_object' as const } : undefined,
-      stop: request.stop,
-    };
-    const keyed = {
-      kind: 'chat',
-      base_url: this.publicBaseUrl,
-      model: cfg.model,
-      messages: request.messages,
-      params,
-      // The seed distinguishes samples even when the endpoint is not sent one.
-      sample_seed: request.seed,
-      template: request.template,
-    };
-    const key = cacheKey(keyed);
-    const call: RecordedLlmCall = {
-      id: `${this.role}-${key.slice(0, 12)}`,
-      role: this.role,
-      model: cfg.model,
-      cache_key: key,
-      template: request.template,
-      purpose: request.purpose,
-      attempts: [],
-    };
-    if (this.#options.recordPrompts) call.request = { messages: request.messages, params };
-
+    const { params, keyed, key, call } = this.chatCall(request);
     const cache = this.#options.cache;
     const validation = validationName(request.validate);
-    if (cache) {
-      const hit = await cache.get(key);
-      // Only an answer that passed this very validation, and passes it again, is replayed.
-      if (
-        hit &&
-        hit.kind === 'chat' &&
-        hit.validation === validation &&
-        answerProblem(hit.text, hit.finish_reason, request.validate) === undefined
-      ) {
-        this.#options.budget?.cacheHit();
-        Object.assign(call, {
-          cached: true,
-          latency_ms: 0,
-          prompt_tokens: hit.prompt_tokens,
-          completion_tokens: hit.completion_tokens,
-          request_id: hit.request_id,
-          response: hit.text,
-        });
-        // As the original call recorded it, so a replay writes what the first run wrote.
-        if (hit.finish_reason) call.finish_reason = hit.finish_reason;
-        this.#options.onCall?.(call);
-        return {
-          text: hit.text,
-          finishReason: hit.finish_reason,
-          promptTokens: hit.prompt_tokens,
-          completionTokens: hit.completion_tokens,
-          cached: true,
-          call,
-        };
-      }
-    }
+    const replayed = cache ? await this.replayChat(cache, key, validation, request, call) : undefined;
+    if (replayed) return replayed;
 
+    const cfg = this.config;
     const body = {
       model: cfg.model,
       messages: request.messages,
       ...Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined)),
     };
     const estimate = estimateChatTokens(request.messages, params.max_tokens);
-    const outcome = await this.withRetries(call, callSignal, estimate, async (signal) => {
-      if (cfg.stream) return this.streamOnce(body, signal);
-      if (this.#direct) return this.chatOnce(this.#direct, body, signal);
-      const { data, request_id } = await this.#openai.chat.completions
-        .create(body as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
-          signal,
-          timeout: cfg.timeoutMs,
-          maxRetries: 0,
-        })
-        .withResponse();
-      return chatOutcomeOf(data, request_id ?? undefined);
-    });
+    const outcome = await this.withRetries(call, callSignal, estimate, (signal) => this.sendChat(body, signal));
     Object.assign(call, {
       cached: false,
       request_id: outcome.requestId,
@@ -404,6 +336,99 @@ export class LlmClient {
     };
     if (problem !== undefined) result.problem = problem;
     return result;
+  }
+
+  /**
+   * A chat request's parameters as sent, what its cache key is computed from (the sample seed
+   * included, even when the endpoint is not sent one), the key, and the call record to fill.
+   */
+  private chatCall(request: ChatRequest) {
+    const cfg = this.config;
+    const params = {
+      temperature: request.temperature ?? cfg.temperature,
+      max_tokens: request.maxTokens ?? cfg.maxTokens,
+      seed: cfg.sendSeed ? request.seed : undefined,
+      response_format: request.json && cfg.jsonMode ? { type: 'json_object' as const } : undefined,
+      stop: request.stop,
+    };
+    const keyed = {
+      kind: 'chat',
+      base_url: this.publicBaseUrl,
+      model: cfg.model,
+      messages: request.messages,
+      params,
+      // The seed distinguishes samples even when the endpoint is not sent one.
+      sample_seed: request.seed,
+      template: request.template,
+    };
+    const key = cacheKey(keyed);
+    const call: RecordedLlmCall = {
+      id: `${this.role}-${key.slice(0, 12)}`,
+      role: this.role,
+      model: cfg.model,
+      cache_key: key,
+      template: request.template,
+      purpose: request.purpose,
+      attempts: [],
+    };
+    if (this.#options.recordPrompts) call.request = { messages: request.messages, params };
+    return { params, keyed, key, call };
+  }
+
+  /**
+   * The cached answer to a chat request, recorded as the original call recorded it; only an answer
+   * that passed this very validation, and passes it again, is replayed (undefined otherwise).
+   */
+  private async replayChat(
+    cache: LlmResponseCache,
+    key: string,
+    validation: string | undefined,
+    request: ChatRequest,
+    call: RecordedLlmCall,
+  ): Promise<ChatResult | undefined> {
+    const hit = await cache.get(key);
+    if (
+      !hit ||
+      hit.kind !== 'chat' ||
+      hit.validation !== validation ||
+      answerProblem(hit.text, hit.finish_reason, request.validate) !== undefined
+    )
+      return undefined;
+    this.#options.budget?.cacheHit();
+    Object.assign(call, {
+      cached: true,
+      latency_ms: 0,
+      prompt_tokens: hit.prompt_tokens,
+      completion_tokens: hit.completion_tokens,
+      request_id: hit.request_id,
+      response: hit.text,
+    });
+    // As the original call recorded it, so a replay writes what the first run wrote.
+    if (hit.finish_reason) call.finish_reason = hit.finish_reason;
+    this.#options.onCall?.(call);
+    return {
+      text: hit.text,
+      finishReason: hit.finish_reason,
+      promptTokens: hit.prompt_tokens,
+      completionTokens: hit.completion_tokens,
+      cached: true,
+      call,
+    };
+  }
+
+  /** One chat attempt over the configured transport: streamed, direct node:http, or the OpenAI SDK. */
+  private async sendChat(body: Record<string, unknown>, signal: AbortSignal): Promise<ChatOutcome> {
+    const cfg = this.config;
+    if (cfg.stream) return this.streamOnce(body, signal);
+    if (this.#direct) return this.chatOnce(this.#direct, body, signal);
+    const { data, request_id } = await this.#openai.chat.completions
+      .create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, {
+        signal,
+        timeout: cfg.timeoutMs,
+        maxRetries: 0,
+      })
+      .withResponse();
+    return chatOutcomeOf(data, request_id ?? undefined);
   }
 
   /** Embeds texts in one request (callers batch). Cached like chat calls. */
@@ -559,44 +584,20 @@ export class LlmClient {
     return { text, finishReason, promptTokens, completionTokens, requestId: request_id ?? undefined };
   }
 
+  /**
+   * Runs `once` under the concurrency limit until an attempt succeeds, retrying what is retryable
+   * (up to `maxRetries`, waiting for Retry-After or a backoff), with each attempt's own timeout and
+   * a token reservation against the budget; every attempt is recorded in `call`. Throws LlmError.
+   */
   private async withRetries<T extends { promptTokens?: number; completionTokens?: number; requestId?: string }>(
     call: RecordedLlmCall,
     callSignal: AbortSignal | undefined,
     estimatedTokens: TokenEstimate,
     once: (signal: AbortSignal) => Promise<T & { text?: string }>,
   ): Promise<T> {
-    const cfg = this.config;
-    // The call's own signal: aborted by the client's signal (through the fan-out) or the call's.
-    const callController = new AbortController();
-    const outerSignal = callController.signal;
-    const cancel = () => callController.abort();
-    const unhook: Array<() => void> = [];
-    if (this.#abort?.signal.aborted || callSignal?.aborted) cancel();
-    else {
-      if (this.#abort) unhook.push(this.#abort.add(cancel));
-      if (callSignal) {
-        callSignal.addEventListener('abort', cancel, { once: true });
-        unhook.push(() => callSignal.removeEventListener('abort', cancel));
-      }
-    }
+    const { signal: outerSignal, unhook } = this.callAbortSignal(callSignal);
     const started = Date.now();
-    const fail = (failure: AttemptFailure, attempts: number): never => {
-      call.error = failure.message;
-      call.latency_ms = Date.now() - started;
-      if (failure.requestId) call.request_id = failure.requestId;
-      this.#options.onCall?.(call);
-      const err =
-        failure.kind === 'budget'
-          ? new BudgetExceededError(failure.message)
-          : new LlmError(failure.message, failure.kind, {
-              status: failure.status,
-              requestId: failure.requestId,
-              attempts,
-              callId: call.id,
-              role: this.role,
-            });
-      throw err;
-    };
+    const fail = (failure: AttemptFailure, attempts: number): never => this.failCall(call, started, failure, attempts);
     try {
       return await this.limiter.run(async () => {
         for (let attempt = 0; ; attempt++) {
@@ -614,7 +615,7 @@ export class LlmClient {
           const timer = setTimeout(() => {
             timedOut = true;
             controller.abort();
-          }, cfg.timeoutMs);
+          }, this.config.timeoutMs);
           const onOuterAbort = () => controller.abort();
           outerSignal.addEventListener('abort', onOuterAbort, { once: true });
           const t0 = Date.now();
@@ -624,51 +625,23 @@ export class LlmClient {
             if (result.requestId) record.request_id = result.requestId;
             call.attempts.push(record);
             call.latency_ms = Date.now() - started;
-            if (reservation !== undefined) {
-              const reported = result.promptTokens !== undefined || result.completionTokens !== undefined;
-              // Without `usage` from the endpoint the prompt estimate plus the answer's length are counted (and said so).
-              const tokens = reported
-                ? (result.promptTokens ?? 0) + (result.completionTokens ?? 0)
-                : estimatedTokens.prompt + (typeof result.text === 'string' ? estimateTextTokens(result.text) : 0);
-              this.#options.budget?.settle(reservation, tokens, !reported);
-              reservation = undefined;
-            }
+            if (reservation !== undefined) this.settleUsage(reservation, result, estimatedTokens);
             return result;
           } catch (error) {
             // A failed attempt is still a request on the wire; its tokens are unknown (none are charged).
             if (reservation !== undefined) this.#options.budget?.settle(reservation, 0, false);
-            reservation = undefined;
             const failure = this.classify(error, timedOut, outerSignal.aborted);
             const record: LlmAttempt = { attempt: attempt + 1, error: failure.message, latency_ms: Date.now() - t0 };
             if (failure.status !== undefined) record.status = failure.status;
             if (failure.requestId) record.request_id = failure.requestId;
             call.attempts.push(record);
-            if (!failure.retryable || attempt >= cfg.maxRetries) {
+            if (!failure.retryable || attempt >= this.config.maxRetries) {
               const suffix = failure.retryable ? ` (gave up after ${attempt + 1} attempt${attempt ? 's' : ''})` : '';
               fail({ ...failure, message: failure.message + suffix }, attempt + 1);
             }
             if (this.#options.stopRetries?.aborted) fail(notRetried(failure, attempt), attempt + 1);
-            const wait =
-              failure.retryAfter !== undefined
-                ? Math.min(MAX_RETRY_AFTER_MS, failure.retryAfter) +
-                  Math.round(Math.min(1000, failure.retryAfter * 0.1) * this.random())
-                : backoffDelay(attempt, cfg.backoffMs, cfg.maxBackoffMs, this.random);
-            record.wait_ms = wait;
-            // The wait ends at once on a hard abort (cancelled) or when the run stops retrying (the call fails).
-            const waitController = new AbortController();
-            const endWait = () => waitController.abort();
-            outerSignal.addEventListener('abort', endWait, { once: true });
-            this.#options.stopRetries?.addEventListener('abort', endWait, { once: true });
-            try {
-              await this.sleep(wait, waitController.signal);
-            } catch {
-              if (outerSignal.aborted)
-                fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
-              fail(notRetried(failure, attempt), attempt + 1);
-            } finally {
-              outerSignal.removeEventListener('abort', endWait);
-              this.#options.stopRetries?.removeEventListener('abort', endWait);
-            }
+            record.wait_ms = this.retryWait(failure, attempt);
+            await this.waitToRetry(record.wait_ms, outerSignal, failure, attempt, fail);
           } finally {
             clearTimeout(timer);
             outerSignal.removeEventListener('abort', onOuterAbort);
@@ -682,6 +655,94 @@ export class LlmClient {
       throw error;
     } finally {
       for (const u of unhook) u();
+    }
+  }
+
+  /**
+   * The call's own signal, aborted by the client's signal (through the fan-out) or the call's, and
+   * the functions that unhook it from them once the call is over.
+   */
+  private callAbortSignal(callSignal: AbortSignal | undefined): { signal: AbortSignal; unhook: Array<() => void> } {
+    const callController = new AbortController();
+    const cancel = () => callController.abort();
+    const unhook: Array<() => void> = [];
+    if (this.#abort?.signal.aborted || callSignal?.aborted) cancel();
+    else {
+      if (this.#abort) unhook.push(this.#abort.add(cancel));
+      if (callSignal) {
+        callSignal.addEventListener('abort', cancel, { once: true });
+        unhook.push(() => callSignal.removeEventListener('abort', cancel));
+      }
+    }
+    return { signal: callController.signal, unhook };
+  }
+
+  /** Records a call that failed for good and throws its error (BudgetExceededError for a spent budget). */
+  private failCall(call: RecordedLlmCall, started: number, failure: AttemptFailure, attempts: number): never {
+    call.error = failure.message;
+    call.latency_ms = Date.now() - started;
+    if (failure.requestId) call.request_id = failure.requestId;
+    this.#options.onCall?.(call);
+    const err =
+      failure.kind === 'budget'
+        ? new BudgetExceededError(failure.message)
+        : new LlmError(failure.message, failure.kind, {
+            status: failure.status,
+            requestId: failure.requestId,
+            attempts,
+            callId: call.id,
+            role: this.role,
+          });
+    throw err;
+  }
+
+  /**
+   * Settles a successful attempt's token reservation with the usage the endpoint reported, or
+   * without one the prompt estimate plus the answer's length (and says it was estimated).
+   */
+  private settleUsage(
+    reservation: number,
+    result: { promptTokens?: number; completionTokens?: number; text?: string },
+    estimatedTokens: TokenEstimate,
+  ): void {
+    const reported = result.promptTokens !== undefined || result.completionTokens !== undefined;
+    const tokens = reported
+      ? (result.promptTokens ?? 0) + (result.completionTokens ?? 0)
+      : estimatedTokens.prompt + (typeof result.text === 'string' ? estimateTextTokens(result.text) : 0);
+    this.#options.budget?.settle(reservation, tokens, !reported);
+  }
+
+  /** Milliseconds to wait before the next attempt: the endpoint's Retry-After (capped, with jitter), else the backoff. */
+  private retryWait(failure: AttemptFailure, attempt: number): number {
+    return failure.retryAfter !== undefined
+      ? Math.min(MAX_RETRY_AFTER_MS, failure.retryAfter) +
+          Math.round(Math.min(1000, failure.retryAfter * 0.1) * this.random())
+      : backoffDelay(attempt, this.config.backoffMs, this.config.maxBackoffMs, this.random);
+  }
+
+  /**
+   * Waits before a retry; the wait ends at once on a hard abort (the call fails as cancelled) or
+   * when the run stops retrying (the call fails with the attempt's error, not retried).
+   */
+  private async waitToRetry(
+    wait: number,
+    outerSignal: AbortSignal,
+    failure: AttemptFailure,
+    attempt: number,
+    fail: (failure: AttemptFailure, attempts: number) => never,
+  ): Promise<void> {
+    const waitController = new AbortController();
+    const endWait = () => waitController.abort();
+    outerSignal.addEventListener('abort', endWait, { once: true });
+    this.#options.stopRetries?.addEventListener('abort', endWait, { once: true });
+    try {
+      await this.sleep(wait, waitController.signal);
+    } catch {
+      if (outerSignal.aborted) fail({ kind: 'aborted', retryable: false, message: 'LLM call cancelled' }, attempt + 1);
+      fail(notRetried(failure, attempt), attempt + 1);
+    } finally {
+      outerSignal.removeEventListener('abort', endWait);
+      this.#options.stopRetries?.removeEventListener('abort', endWait);
     }
   }
 

@@ -142,15 +142,82 @@ function sha256File(path: string): string {
 export async function prepareEnvironment(
   config: SimulationConfig,
   cwd: string = process.cwd(),
-  opts: {
-    llm?: LlmServices;
-    signal?: AbortSignal;
-    stopRetries?: AbortSignal;
-    simulator?: SimulatorProcessOptions;
-  } = {},
+  opts: EnvironmentOptions = {},
 ): Promise<SimulationEnvironment> {
   const at = (p: string) => resolve(cwd, p);
   const inputs: Record<string, InputInfo> = {};
+  const catalog = await runCatalog(config, at, inputs);
+  const aliases = config.aliases ? loadActAliases(at(config.aliases)) : defaultActAliases();
+  const { counts, classifier } = await transitionCountsAndClassifier(config, at, aliases, inputs);
+  const parts = ruleBasedParts(config, at, counts, classifier, aliases, inputs);
+  const maxTurns = effectiveMaxTurns(config);
+  const llm =
+    isLlmUserName(config.user) || isLlmAgentName(config.agent)
+      ? await prepareLlmParts(config.user, config.agent, config.llm, {
+          catalog,
+          cwd,
+          maxTurns,
+          earlyQuit: config.early_quit,
+          services: opts.llm,
+          signal: opts.signal,
+          stopRetries: opts.stopRetries,
+        })
+      : undefined;
+  if (llm) Object.assign(inputs, llm.inputs);
+  const external = await startExternalUser(config, catalog, at, maxTurns, cwd, opts, inputs);
+  const user =
+    external ??
+    llm?.user ??
+    createUserSimulator(
+      {
+        user: config.user as 'agenda' | 'target-free', // LLM users were built above
+        interaction: config.interaction,
+        preferences: config.preferences,
+        patience: config.patience,
+        earlyQuit: config.early_quit,
+        maxTurns,
+        meta: config.meta,
+        tolerance: config.tolerance,
+        pSwitch: config.p_switch,
+        relevance: parts.relevance,
+      },
+      { catalog, ...parts.components },
+    );
+  let agent;
+  try {
+    agent =
+      llm?.agent ??
+      createAgent(config.agent, {
+        catalog,
+        timeoutMs: config.timeout_ms,
+        signal: opts.signal,
+        stopRetries: opts.stopRetries,
+      });
+  } catch (err) {
+    // The external simulator's processes were started above: stop them before reporting.
+    await external?.dispose();
+    throw err;
+  }
+  return { config, catalog, user, agent, transitions: counts, maxTurns, inputs, llm: llm?.services };
+}
+
+/** Services and signals `prepareEnvironment` hands to what it builds (see there). */
+interface EnvironmentOptions {
+  llm?: LlmServices;
+  signal?: AbortSignal;
+  stopRetries?: AbortSignal;
+  simulator?: SimulatorProcessOptions;
+}
+
+/**
+ * The run's catalog: the file the configuration names, or the generated apparel catalog; recorded
+ * in `inputs`. Refused when it is empty or lacks the configuration's task category.
+ */
+async function runCatalog(
+  config: SimulationConfig,
+  at: (p: string) => string,
+  inputs: Record<string, InputInfo>,
+): Promise<Catalog> {
   let catalog: Catalog;
   if (config.catalog) {
     catalog = await loadCatalog(at(config.catalog));
@@ -167,7 +234,20 @@ export async function prepareEnvironment(
   if (config.task && !catalog.categories().includes(config.task)) {
     throw new Error(`task "${config.task}" is not a catalog category (categories: ${catalog.categories().join(', ')})`);
   }
-  const aliases = config.aliases ? loadActAliases(at(config.aliases)) : defaultActAliases();
+  return catalog;
+}
+
+/**
+ * The user's transition counts (estimated from the corpus, read from a transitions file, or the
+ * default model) and the agent-act classifier (trained on the corpus's agent turns when it has
+ * any); the file used is recorded in `inputs`.
+ */
+async function transitionCountsAndClassifier(
+  config: SimulationConfig,
+  at: (p: string) => string,
+  aliases: ReturnType<typeof defaultActAliases>,
+  inputs: Record<string, InputInfo>,
+): Promise<{ counts: TransitionCounts; classifier: ReturnType<typeof agentActClassifier> }> {
   let counts: TransitionCounts;
   let classifier = agentActClassifier();
   if (config.corpus) {
@@ -189,6 +269,22 @@ export async function prepareEnvironment(
   } else {
     counts = defaultTransitionCounts();
   }
+  return { counts, classifier };
+}
+
+/**
+ * The parts of the rule-based users (transition model, answer mapping, NLG, NLU) and the meta
+ * user's relevance judgments, read from the files the configuration names (the relevance file is
+ * recorded in `inputs`). Built for every run, so a bad file is reported whatever the user.
+ */
+function ruleBasedParts(
+  config: SimulationConfig,
+  at: (p: string) => string,
+  counts: TransitionCounts,
+  classifier: ReturnType<typeof agentActClassifier>,
+  aliases: ReturnType<typeof defaultActAliases>,
+  inputs: Record<string, InputInfo>,
+) {
   const diagram = config.diagram ? loadCir6Diagram(at(config.diagram)) : undefined;
   const transitions = new TransitionModel(counts, { alpha: config.alpha, diagram });
   const answers = config.answers ? loadAnswerMapping(at(config.answers)) : defaultAnswerMapping();
@@ -199,73 +295,37 @@ export async function prepareEnvironment(
   const nlu = new AgentNlu({ classifier, aliases, mapReported: (act) => agentActToZhangBalog(act) });
   const relevance = config.relevance ? loadRelevance(at(config.relevance)) : undefined;
   if (config.relevance) inputs.relevance = { path: config.relevance, sha256: sha256File(at(config.relevance)) };
-  const maxTurns = effectiveMaxTurns(config);
-  const llm =
-    isLlmUserName(config.user) || isLlmAgentName(config.agent)
-      ? await prepareLlmParts(config.user, config.agent, config.llm, {
-          catalog,
-          cwd,
-          maxTurns,
-          earlyQuit: config.early_quit,
-          services: opts.llm,
-          signal: opts.signal,
-          stopRetries: opts.stopRetries,
-        })
-      : undefined;
-  if (llm) Object.assign(inputs, llm.inputs);
-  const external = isExternalUserSpec(config.user)
-    ? await createExternalUser({
-        spec: config.user,
-        catalog,
-        catalogPath: config.catalog ? at(config.catalog) : undefined,
-        maxTurns,
-        timeoutMs: config.simulator_timeout_ms,
-        cwd: opts.simulator?.cwd ?? cwd,
-        env: opts.simulator?.env,
-        onStderr: opts.simulator?.onStderr,
-        clientVersion: SIMLENS_VERSION,
-        signal: opts.signal,
-      })
-    : undefined;
-  if (external)
-    inputs.simulator = {
-      path: config.user,
-      name: external.info.name,
-      ...(external.info.version ? { version: external.info.version } : {}),
-      protocol: external.info.protocol,
-    };
-  const user =
-    external ??
-    llm?.user ??
-    createUserSimulator(
-      {
-        user: config.user as 'agenda' | 'target-free', // LLM users were built above
-        interaction: config.interaction,
-        preferences: config.preferences,
-        patience: config.patience,
-        earlyQuit: config.early_quit,
-        maxTurns,
-        meta: config.meta,
-        tolerance: config.tolerance,
-        pSwitch: config.p_switch,
-        relevance,
-      },
-      { catalog, transitions, answers, nlg, nlu },
-    );
-  let agent;
-  try {
-    agent =
-      llm?.agent ??
-      createAgent(config.agent, {
-        catalog,
-        timeoutMs: config.timeout_ms,
-        signal: opts.signal,
-        stopRetries: opts.stopRetries,
-      });
-  } catch (err) {
-    // The external simulator's processes were started above: stop them before reporting.
-    await external?.dispose();
-    throw err;
-  }
-  return { config, catalog, user, agent, transitions: counts, maxTurns, inputs, llm: llm?.services };
+  return { components: { transitions, answers, nlg, nlu }, relevance };
+}
+
+/** Starts the external simulator the configuration names (exec: or a URL), recorded in `inputs`; undefined for the built-in users. */
+async function startExternalUser(
+  config: SimulationConfig,
+  catalog: Catalog,
+  at: (p: string) => string,
+  maxTurns: number,
+  cwd: string,
+  opts: EnvironmentOptions,
+  inputs: Record<string, InputInfo>,
+) {
+  if (!isExternalUserSpec(config.user)) return undefined;
+  const external = await createExternalUser({
+    spec: config.user,
+    catalog,
+    catalogPath: config.catalog ? at(config.catalog) : undefined,
+    maxTurns,
+    timeoutMs: config.simulator_timeout_ms,
+    cwd: opts.simulator?.cwd ?? cwd,
+    env: opts.simulator?.env,
+    onStderr: opts.simulator?.onStderr,
+    clientVersion: SIMLENS_VERSION,
+    signal: opts.signal,
+  });
+  inputs.simulator = {
+    path: config.user,
+    name: external.info.name,
+    ...(external.info.version ? { version: external.info.version } : {}),
+    protocol: external.info.protocol,
+  };
+  return external;
 }

@@ -151,6 +151,71 @@ function finalTrace(trace: SimulatorTrace, llmLatencies: number[]): SimulatorTra
 /** `trace.end_reason` of the last turn of a conversation the run's turn cap (`--max-turns`) cut off. */
 export const TURN_CAP_END_REASON = 'max_turns';
 
+/** The history the agent is given for the turns of a prefix (a fork's first turns). */
+function historyOf(turns: readonly Turn[]): HistoryEntry[] {
+  const history: HistoryEntry[] = [];
+  for (const t of turns) {
+    if (t.user_utterance !== undefined) history.push({ speaker: 'user', text: t.user_utterance });
+    if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
+  }
+  return history;
+}
+
+/** The last turn of a user that could not speak: what it said (if anything) and its trace with the error. */
+function failedUserTurn(
+  u: UserTurn,
+  failure: { reason: FailureReason; message: string },
+  llmLatencies: number[],
+): Turn {
+  const turn: Turn = {};
+  if (u.utterance) turn.user_utterance = u.utterance;
+  turn.trace = finalTrace({ ...u.trace, error: failure.message, error_kind: failure.reason }, llmLatencies);
+  return turn;
+}
+
+/**
+ * The agent's answer to a user turn. A model request rejected for what it carries becomes this
+ * turn's agent failure, like any agent failure: the user's utterance and state of this turn are
+ * kept, with the error (not lost with the turn). Any other error is thrown.
+ */
+async function askAgent(
+  agent: AgentSession,
+  utterance: string,
+  before: HistoryEntry[],
+  abort: AbortSignal | undefined,
+): Promise<AgentResponse> {
+  try {
+    return await agent.respond(utterance, before);
+  } catch (err) {
+    if (stopsRun(err) || abort?.aborted || !(err instanceof LlmError) || !isAgentFailure(llmFailureReason(err)))
+      throw err;
+    return { utterance: '', recommendations: [], error: err.message, error_kind: llmFailureReason(err) };
+  }
+}
+
+/**
+ * Puts the agent's answer into the turn (utterance, recommendations, acts, the agent's trace) and
+ * shows it to a user that observes answers, whose trace fields join the turn's.
+ */
+async function takeAnswer(
+  turn: Turn,
+  annotations: Annotation[],
+  trace: SimulatorTrace,
+  response: AgentResponse,
+  user: UserSession,
+): Promise<void> {
+  turn.assistant_utterance = response.utterance;
+  if (response.recommendations.length) turn.recommendations = response.recommendations;
+  if (response.acts?.length) annotations.push(agentAnnotation(response.acts));
+  if (response.agent_trace) trace.agent = structuredClone(response.agent_trace);
+  if (isObserving(user)) {
+    // The contract is synchronous; a session that returns a promise anyway is awaited, never dropped.
+    const seen: unknown = user.observe(response);
+    const fields = isPromiseLike(seen) ? await seen : seen;
+    if (fields && typeof fields === 'object') Object.assign(trace, fields);
+  }
+}
+
 /**
  * Runs one conversation to its end and returns it (never throws, except for a stop of the whole
  * run: an LLM endpoint down or budget spent, or the hard abort).
@@ -167,11 +232,7 @@ export const TURN_CAP_END_REASON = 'max_turns';
 export async function runConversation(plan: ConversationPlan): Promise<ConversationResult> {
   const { env, user, agent } = plan;
   const turns: Turn[] = plan.prefix ? plan.prefix.map((t) => structuredClone(t)) : [];
-  const history: HistoryEntry[] = [];
-  for (const t of turns) {
-    if (t.user_utterance !== undefined) history.push({ speaker: 'user', text: t.user_utterance });
-    if (t.assistant_utterance !== undefined) history.push({ speaker: 'assistant', text: t.assistant_utterance });
-  }
+  const history = historyOf(turns);
   let outcome: Outcome = 'ended';
   let failure: ConversationFailure | undefined;
   const agentLatencies: number[] = [];
@@ -187,10 +248,7 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
     for (;;) {
       if (u.failure) {
         // The user could not speak: record what it did (its LLM calls, the reason) and stop.
-        const turn: Turn = {};
-        if (u.utterance) turn.user_utterance = u.utterance;
-        turn.trace = finalTrace({ ...u.trace, error: u.failure.message, error_kind: u.failure.reason }, llmLatencies);
-        turns.push(turn);
+        turns.push(failedUserTurn(u, u.failure, llmLatencies));
         outcome = 'simulator_error';
         failure = { reason: u.failure.reason, message: u.failure.message };
         break;
@@ -202,20 +260,7 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
       const trace = u.trace;
       let response: AgentResponse | undefined;
       if (u.utterance !== '' || !u.done) {
-        try {
-          response = await agent.respond(u.utterance, before);
-        } catch (err) {
-          // A model request rejected for what it carries fails this turn like any agent failure: the
-          // user's utterance and state of this turn are kept, with the error (not lost with the turn).
-          if (
-            stopsRun(err) ||
-            plan.abort?.aborted ||
-            !(err instanceof LlmError) ||
-            !isAgentFailure(llmFailureReason(err))
-          )
-            throw err;
-          response = { utterance: '', recommendations: [], error: err.message, error_kind: llmFailureReason(err) };
-        }
+        response = await askAgent(agent, u.utterance, before, plan.abort);
         if (typeof response.latency_ms === 'number' && Number.isFinite(response.latency_ms))
           agentLatencies.push(response.latency_ms);
         if (response.llm_calls?.length) trace.llm_calls = [...(trace.llm_calls ?? []), ...response.llm_calls];
@@ -233,17 +278,8 @@ export async function runConversation(plan: ConversationPlan): Promise<Conversat
           failure = { reason, message };
           break;
         }
-        turn.assistant_utterance = response.utterance;
-        if (response.recommendations.length) turn.recommendations = response.recommendations;
-        if (response.acts?.length) annotations.push(agentAnnotation(response.acts));
         history.push({ speaker: 'assistant', text: response.utterance });
-        if (response.agent_trace) trace.agent = structuredClone(response.agent_trace);
-        if (isObserving(user)) {
-          // The contract is synchronous; a session that returns a promise anyway is awaited, never dropped.
-          const seen: unknown = user.observe(response);
-          const fields = isPromiseLike(seen) ? await seen : seen;
-          if (fields && typeof fields === 'object') Object.assign(trace, fields);
-        }
+        await takeAnswer(turn, annotations, trace, response, user);
       }
       turn.annotations = annotations;
       turn.trace = finalTrace(trace, llmLatencies);

@@ -106,25 +106,8 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
   if (!Number.isInteger(options.n) || options.n < 1)
     throw new Error(`the number of continuations must be a positive integer, got ${options.n}`);
   const { conversation: original } = await findConversation(file, options.id);
-  const turns = original.turns;
-  if (!Number.isInteger(options.turn) || options.turn < 0 || options.turn >= turns.length) {
-    throw new Error(
-      `${options.file}: conversation "${options.id}" has turns 1..${turns.length}; turn ${options.turn + 1} does not exist`,
-    );
-  }
-  const forkTurn = turns[options.turn];
-  if (forkTurn.assistant_utterance === undefined) {
-    throw new Error(
-      `${options.file}: turn ${options.turn + 1} of "${options.id}" has no agent answer to continue from`,
-    );
-  }
-  const manifest = readManifest(file);
-  const refusal = manifest ? undefined : forkRefusal(original);
-  if (refusal) throw new Error(`${options.file}: cannot fork "${options.id}": ${refusal}`);
-  const base: Record<string, unknown> = manifest ? { ...manifest.config } : {};
-  const system = conversationSystem(original);
-  if (!manifest && system && !base.agent) base.agent = system;
-  const config = parseSimulationConfig({ ...base, ...options.config, n: options.n }, `fork of ${options.file}`);
+  checkForkTurn(original, options);
+  const { manifest, config } = forkConfig(file, original, options);
   const env =
     options.environment ?? (await prepareEnvironment(config, cwd, { simulator: options.simulator?.(config.user) }));
   const originalIndex = original.metadata?.index;
@@ -133,7 +116,7 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
     typeof originalIndex === 'number' &&
     sameConfig({ ...manifest.config, n: 0 }, { ...(config as unknown as Record<string, unknown>), n: 0 });
   const forkSeed = options.seed ?? config.seed;
-  const prefix = turns.slice(0, options.turn + 1);
+  const fork: ForkContext = { env, config, options, original, prefix: original.turns.slice(0, options.turn + 1) };
   const forkedFrom = { file: options.file, id: options.id, turn: options.turn };
   const conversations: Conversation[] = [];
   const methods: ForkMethod[] = [];
@@ -149,62 +132,11 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
       const metadata = { forked_from: forkedFrom };
       let result: ConversationResult | undefined;
       let method: ForkMethod = 'replay';
-      if (external) {
-        // The simulator's own session, seeded as the original conversation was (run seed and conversation index).
-        const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
-        const user = env.user.createSession(id, conversationRng(config.seed, externalIndex).fork('user'), {
-          task,
-          index: externalIndex,
-        });
-        if (!(user instanceof ExternalUserSession))
-          throw new Error(`the simulated user "${env.user.name}" is not an external simulator`);
-        try {
-          method = await user.restoreTo(prefix, { continueSeed: forkRng.fork('user').int(0x7fffffff) });
-        } catch (e) {
-          user.close();
-          throw e;
-        }
-        result = await continueFromPrefix({ env, id, index: k, user, task, prefix }, forkRng, {
-          ...metadata,
-          fork_method: method,
-        });
-      } else if (canReplay) {
-        const rng = conversationRng(config.seed, originalIndex as number);
-        const task = taskFor(env, rng.fork('task'));
-        const userRng = new SwitchableRng(rng.fork('user'));
-        const agentRng = new SwitchableRng(rng.fork('agent'));
-        const user = env.user.createSession(options.id, userRng, { task });
-        const agent = env.agent.createSession(options.id, agentRng, { task });
-        const onTurn = (i: number) => {
-          if (i !== options.turn) return;
-          userRng.switchTo(forkRng.fork('user'));
-          agentRng.switchTo(forkRng.fork('agent'));
-        };
-        const replayed = await runConversation({
-          env,
-          id,
-          index: k,
-          user,
-          agent,
-          task,
-          onTurn,
-          metadata: { ...metadata, fork_method: 'replay' },
-        });
-        if (sameTurns(replayed.conversation.turns.slice(0, options.turn + 1), prefix)) result = replayed;
-      }
+      if (external) ({ result, method } = await forkExternal(fork, k, id, forkRng, externalIndex, metadata));
+      else if (canReplay) result = await forkByReplay(fork, k, id, forkRng, originalIndex as number, metadata);
       if (!result) {
         method = 'restore';
-        const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
-        const user = env.user.createSession(id, forkRng.fork('user'), { task });
-        if (!isRestorable(user))
-          throw new Error(
-            `the simulated user "${env.user.name}" cannot continue from a recorded trace; fork a file that has its run manifest`,
-          );
-        user.restore(prefix);
-        result = await continueFromPrefix({ env, id, index: k, user, task, prefix }, forkRng, {
-          ...metadata,
-          fork_method: 'restore',
-        });
+        result = await forkByRestore(fork, k, id, forkRng, metadata);
       }
       if (result.failure) tally.failure(result.failure.reason, result.failure.message);
       else tally.success();
@@ -216,6 +148,141 @@ export async function forkConversation(options: ForkOptions): Promise<ForkResult
     if (!options.environment) await env.user.dispose?.().catch(() => {});
   }
   return { original, conversations, methods, config, failed: tally.failed, failures: tally.counts() };
+}
+
+/** Refuses a fork turn that does not exist or has no agent answer to continue from. */
+function checkForkTurn(original: Conversation, options: ForkOptions): void {
+  const turns = original.turns;
+  if (!Number.isInteger(options.turn) || options.turn < 0 || options.turn >= turns.length) {
+    throw new Error(
+      `${options.file}: conversation "${options.id}" has turns 1..${turns.length}; turn ${options.turn + 1} does not exist`,
+    );
+  }
+  const forkTurn = turns[options.turn];
+  if (forkTurn.assistant_utterance === undefined) {
+    throw new Error(
+      `${options.file}: turn ${options.turn + 1} of "${options.id}" has no agent answer to continue from`,
+    );
+  }
+}
+
+/**
+ * The configuration of the continuations: the run manifest's beside the file (without one, the
+ * agent the conversation names, when it can be forked at all), with the fork's own options and n.
+ */
+function forkConfig(
+  file: string,
+  original: Conversation,
+  options: ForkOptions,
+): { manifest: ReturnType<typeof readManifest>; config: SimulationConfig } {
+  const manifest = readManifest(file);
+  const refusal = manifest ? undefined : forkRefusal(original);
+  if (refusal) throw new Error(`${options.file}: cannot fork "${options.id}": ${refusal}`);
+  const base: Record<string, unknown> = manifest ? { ...manifest.config } : {};
+  const system = conversationSystem(original);
+  if (!manifest && system && !base.agent) base.agent = system;
+  const config = parseSimulationConfig({ ...base, ...options.config, n: options.n }, `fork of ${options.file}`);
+  return { manifest, config };
+}
+
+/** What every continuation of one fork shares. */
+interface ForkContext {
+  env: SimulationEnvironment;
+  config: SimulationConfig;
+  options: ForkOptions;
+  original: Conversation;
+  /** The original's turns up to and including the fork turn. */
+  prefix: Turn[];
+}
+
+/**
+ * Continuation k by an external simulator: its own session, seeded as the original conversation
+ * was (run seed and conversation index), restored to the prefix by the simulator (replay or restore).
+ */
+async function forkExternal(
+  { env, config, original, prefix }: ForkContext,
+  k: number,
+  id: string,
+  forkRng: Rng,
+  externalIndex: number,
+  metadata: Record<string, unknown>,
+): Promise<{ result: ConversationResult; method: ForkMethod }> {
+  const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
+  const user = env.user.createSession(id, conversationRng(config.seed, externalIndex).fork('user'), {
+    task,
+    index: externalIndex,
+  });
+  if (!(user instanceof ExternalUserSession))
+    throw new Error(`the simulated user "${env.user.name}" is not an external simulator`);
+  let method: ForkMethod;
+  try {
+    method = await user.restoreTo(prefix, { continueSeed: forkRng.fork('user').int(0x7fffffff) });
+  } catch (e) {
+    user.close();
+    throw e;
+  }
+  const result = await continueFromPrefix({ env, id, index: k, user, task, prefix }, forkRng, {
+    ...metadata,
+    fork_method: method,
+  });
+  return { result, method };
+}
+
+/**
+ * Continuation k by replay: the original conversation run again with its own randomness, which
+ * switches to the fork's after the fork turn; undefined when the replay does not reproduce the prefix.
+ */
+async function forkByReplay(
+  { env, config, options, prefix }: ForkContext,
+  k: number,
+  id: string,
+  forkRng: Rng,
+  originalIndex: number,
+  metadata: Record<string, unknown>,
+): Promise<ConversationResult | undefined> {
+  const rng = conversationRng(config.seed, originalIndex);
+  const task = taskFor(env, rng.fork('task'));
+  const userRng = new SwitchableRng(rng.fork('user'));
+  const agentRng = new SwitchableRng(rng.fork('agent'));
+  const user = env.user.createSession(options.id, userRng, { task });
+  const agent = env.agent.createSession(options.id, agentRng, { task });
+  const onTurn = (i: number) => {
+    if (i !== options.turn) return;
+    userRng.switchTo(forkRng.fork('user'));
+    agentRng.switchTo(forkRng.fork('agent'));
+  };
+  const replayed = await runConversation({
+    env,
+    id,
+    index: k,
+    user,
+    agent,
+    task,
+    onTurn,
+    metadata: { ...metadata, fork_method: 'replay' },
+  });
+  return sameTurns(replayed.conversation.turns.slice(0, options.turn + 1), prefix) ? replayed : undefined;
+}
+
+/** Continuation k by restore: a fresh user session brought to the prefix's end from its recorded trace. */
+async function forkByRestore(
+  { env, original, prefix }: ForkContext,
+  k: number,
+  id: string,
+  forkRng: Rng,
+  metadata: Record<string, unknown>,
+): Promise<ConversationResult> {
+  const task = conversationTask(original) ?? env.config.task ?? env.catalog.categories()[0];
+  const user = env.user.createSession(id, forkRng.fork('user'), { task });
+  if (!isRestorable(user))
+    throw new Error(
+      `the simulated user "${env.user.name}" cannot continue from a recorded trace; fork a file that has its run manifest`,
+    );
+  user.restore(prefix);
+  return continueFromPrefix({ env, id, index: k, user, task, prefix }, forkRng, {
+    ...metadata,
+    fork_method: 'restore',
+  });
 }
 
 /**

@@ -202,27 +202,34 @@ async function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined
   }
 }
 
-/** Runs (or resumes) a simulation and returns its final manifest. */
-export async function runSimulation(
-  input: SimulationConfigInput | SimulationConfig,
-  options: RunOptions,
-): Promise<RunResult> {
-  const config = parseSimulationConfig(input);
-  const cwd = options.cwd ?? process.cwd();
-  const out = resolve(cwd, options.out);
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
-  const maxConsecutive = Math.max(0, Math.floor(options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES));
-  const planned = shardIndices(config.n, options.shard);
-  const configRecord = config as unknown as Record<string, unknown>;
+/** What the output already holds when the run starts (nothing for a new run). */
+interface PriorOutput {
+  /** Conversation indices already in the file. */
+  done: Set<number>;
+  /** Lines already in the file. */
+  resumed: number;
+  /** Failed lines removed for `retryFailed`. */
+  retriedFailed: number;
+  /** The failures among the lines kept, per reason. */
+  previousFailures?: FailureCounts;
+}
 
-  let resumed = 0;
-  let retriedFailed = 0;
-  let previousFailures: FailureCounts | undefined;
-  let done = new Set<number>();
+/**
+ * Checks an existing output against this run and reads what it holds: a resume needs the same
+ * configuration and shard and may hold only planned indices; without `resume` an existing output
+ * is refused unless `overwrite`, which empties it.
+ */
+async function openOutput(
+  out: string,
+  config: SimulationConfig,
+  planned: readonly number[],
+  options: RunOptions,
+): Promise<PriorOutput> {
+  const prior: PriorOutput = { done: new Set<number>(), resumed: 0, retriedFailed: 0 };
   if (existsSync(out) && statSync(out).size > 0) {
     if (options.resume) {
       const previous = readManifest(out);
-      if (previous && !sameConfig(previous.config, configRecord)) {
+      if (previous && !sameConfig(previous.config, config as unknown as Record<string, unknown>)) {
         throw new Error(
           `${out}: was written with another configuration (see ${out}.manifest.json); resume needs the same options`,
         );
@@ -237,7 +244,7 @@ export async function runSimulation(
       }
       const retried = options.retryFailed ? dropFailedLines(out) : 0;
       const existing = await readExistingOutput(out);
-      retriedFailed = retried;
+      prior.retriedFailed = retried;
       const wanted = new Set(planned);
       for (const i of existing.indices) {
         if (!wanted.has(i))
@@ -246,10 +253,10 @@ export async function runSimulation(
               `(n=${config.n}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ''}) does not plan`,
           );
       }
-      done = existing.indices;
-      resumed = existing.lines;
+      prior.done = existing.indices;
+      prior.resumed = existing.lines;
       // Counted from the lines themselves, so the counts stay right whatever the old manifest said.
-      previousFailures = existing.failures;
+      prior.previousFailures = existing.failures;
     } else if (!options.overwrite) {
       throw new Error(`${out} already exists; use --resume to continue it or --force to replace it`);
     }
@@ -258,23 +265,21 @@ export async function runSimulation(
     const { truncateSync } = await import('node:fs');
     truncateSync(out, 0);
   }
+  return prior;
+}
 
-  const env =
-    options.environment ??
-    (await prepareEnvironment(config, cwd, {
-      llm: options.llm,
-      signal: options.abort,
-      stopRetries: options.signal,
-      simulator: options.simulator,
-    }));
-  mkdirSync(dirname(out), { recursive: true });
-  // `tally` hears of conversations as they finish (the consecutive-failure policy); `written`
-  // counts the lines on disk, which is what the manifest reports.
-  const tally = new FailureTally(maxConsecutive, previousFailures);
-  const written = new FailureTally(0, previousFailures);
-  const startedAt = new Date();
-  const t0 = performance.now();
-  const counts = (finished: number) => ({ planned: planned.length, finished, ...written.counts(), resumed });
+/** The manifest a run starts with (status `running`): configuration, versions, inputs and policy. */
+function startingManifest(
+  config: SimulationConfig,
+  env: SimulationEnvironment,
+  out: string,
+  options: RunOptions,
+  maxConsecutive: number,
+  retriedFailed: number,
+  counts: RunManifest['counts'],
+  startedAt: Date,
+): RunManifest {
+  const configRecord = config as unknown as Record<string, unknown>;
   const manifest: RunManifest = {
     run_id: runIdFor(configRecord),
     created: startedAt.toISOString(),
@@ -283,7 +288,7 @@ export async function runSimulation(
     command: options.command,
     config: configRecord,
     seed: config.seed,
-    counts: counts(done.size),
+    counts,
     timings: { started: startedAt.toISOString() },
     status: 'running',
   };
@@ -302,65 +307,137 @@ export async function runSimulation(
     // Documented behaviours that excuse an invariant (see README, Behavioural invariants), with their rates.
     user_behaviour: { early_quit: config.early_quit ?? 0 },
   });
-  writeManifest(out, manifest);
+  return manifest;
+}
 
-  const todo = planned.filter((i) => !done.has(i));
-  // A resume that fills a gap (left by a stopped run, or --retry-failed) appends lines that belong
-  // before others: the file is put back in index order at the end.
-  let maxDone = -1;
-  for (const i of done) if (i > maxDone) maxDone = i;
-  const mayEndUnordered = todo.some((i) => i < maxDone);
-  const failureOf = new Map<number, { reason: FailureReason; message: string }>();
-  const writer = new OrderedWriter(out, todo, (index) => {
-    const f = failureOf.get(index);
-    if (f) {
-      failureOf.delete(index);
-      written.failure(f.reason, f.message);
-    } else written.success();
-  });
-  const agentLatencies: number[] = [];
-  const llmLatencies: number[] = [];
-  let next = 0;
-  let sessionFinished = 0;
-  let lastProgress = 0;
-  let lastManifest = performance.now();
-  let lastManifestWritten = writer.written;
-  // Progress in the manifest for whoever watches the run (Open Run, merge, a poll); the JSONL is
-  // untouched, so output stays deterministic.
-  const refreshManifest = () => {
+/**
+ * Rewrites a running manifest with the counts of the lines on disk, for whoever watches the run
+ * (Open Run, merge, a poll): at most once a second while lines arrive, at least once a minute
+ * (the heartbeat) when none do. The JSONL is untouched, so output stays deterministic.
+ */
+class ManifestRefresher {
+  private last = performance.now();
+  private lastWritten: number;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly out: string,
+    private readonly manifest: RunManifest,
+    private readonly writer: OrderedWriter,
+    private readonly countsNow: () => RunManifest['counts'],
+  ) {
+    this.lastWritten = writer.written;
+    this.timer = setInterval(() => this.refresh(), MANIFEST_REFRESH_MS);
+    this.timer.unref();
+  }
+
+  /** Writes the manifest if it is due. */
+  refresh(): void {
     const now = performance.now();
-    const changed = writer.written !== lastManifestWritten;
-    if (now - lastManifest < (changed ? MANIFEST_REFRESH_MS : MANIFEST_HEARTBEAT_MS)) return;
-    lastManifest = now;
-    lastManifestWritten = writer.written;
-    manifest.counts = counts(done.size + writer.written);
+    const changed = this.writer.written !== this.lastWritten;
+    if (now - this.last < (changed ? MANIFEST_REFRESH_MS : MANIFEST_HEARTBEAT_MS)) return;
+    this.last = now;
+    this.lastWritten = this.writer.written;
+    this.manifest.counts = this.countsNow();
     try {
-      writeManifest(out, manifest);
+      writeManifest(this.out, this.manifest);
     } catch {
       // A refresh that fails (disk full, folder gone) must not kill the run; the final write reports it.
     }
-  };
-  const refresher = setInterval(refreshManifest, MANIFEST_REFRESH_MS);
-  refresher.unref();
-  let lastYield = performance.now();
-  const interval = options.progressIntervalMs ?? 200;
-  const report = (force: boolean) => {
-    const now = performance.now();
-    if (!force && now - lastProgress < interval) return;
-    lastProgress = now;
-    const elapsedMs = now - t0;
-    const failures = tally.counts();
-    options.onProgress?.({
-      planned: planned.length,
-      finished: done.size + sessionFinished,
-      failed: failures.failed,
-      failures,
-      resumed,
-      elapsedMs,
-      rate: elapsedMs > 0 ? (sessionFinished * 1000) / elapsedMs : 0,
-    });
-  };
+  }
 
+  /** Stops the timer (the final manifest is written by the run). */
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/** The final `timings`: start, end and wall time, with agent and LLM call latency statistics when there were any. */
+function finalTimings(
+  startedAt: Date,
+  t0: number,
+  agentLatencies: readonly number[],
+  llmLatencies: readonly number[],
+): RunManifest['timings'] {
+  const timings: RunManifest['timings'] & { agent_latency_ms?: LatencyStats; llm_call_ms?: LatencyStats } = {
+    started: startedAt.toISOString(),
+    finished: new Date().toISOString(),
+    wall_ms: Math.round(performance.now() - t0),
+  };
+  const agentStats = latencyStats(agentLatencies);
+  if (agentStats) timings.agent_latency_ms = agentStats;
+  const llmStats = latencyStats(llmLatencies);
+  if (llmStats) timings.llm_call_ms = llmStats;
+  return timings;
+}
+
+/**
+ * Sets how the run ended: `crashed` (or `stopped`/`cancelled` for an error that stops runs, see
+ * `runStopOf`), `stopped` by the failure policy before it was complete, `cancelled` when
+ * incomplete otherwise, else `finished`; with `stop_reason` and `error` where they apply.
+ */
+function settleStatus(
+  manifest: RunManifest,
+  crashed: unknown,
+  policyStop: { message: string } | undefined,
+  complete: boolean,
+  aborted: boolean,
+): void {
+  const extra = manifest as Record<string, unknown>;
+  if (crashed !== undefined) {
+    // An LLM endpoint that died or a spent budget stops the run (nothing half-done is written): resume continues it.
+    if (stopsRun(crashed)) {
+      const stop = runStopOf(crashed);
+      manifest.status = stop.status;
+      extra['stop_reason'] = stop.reason;
+    } else manifest.status = 'crashed';
+    extra['error'] = crashed instanceof Error ? crashed.message : String(crashed);
+  } else if (policyStop && !complete) {
+    manifest.status = 'stopped';
+    extra['stop_reason'] = policyStop.message;
+  } else if (!complete) {
+    manifest.status = 'cancelled';
+    extra['stop_reason'] = aborted
+      ? 'aborted: requests in flight were cancelled and their conversations not written'
+      : 'cancelled: no new conversation was started; those in flight were finished and written';
+  } else {
+    manifest.status = 'finished';
+  }
+}
+
+/** What this session of a run did: conversations finished, agent and LLM call latencies (milliseconds). */
+interface SessionTotals {
+  finished: number;
+  agentLatencies: number[];
+  llmLatencies: number[];
+}
+
+/** Where each finished conversation goes: the failure policy, the ordered writer and the session's totals. */
+interface ConversationSinks {
+  /** Hears of conversations as they finish (the consecutive-failure policy). */
+  tally: FailureTally;
+  /** Failures of lines handed to the writer and not yet on disk, by index. */
+  failureOf: Map<number, { reason: FailureReason; message: string }>;
+  writer: OrderedWriter;
+  session: SessionTotals;
+}
+
+/**
+ * Simulates the conversations of `todo` with `concurrency` workers, each line handed to the
+ * writer (which puts them in index order) and each outcome to the tally; `afterEach` runs after
+ * every conversation. No new conversation starts once a signal fires, the failure policy stops the
+ * run or a worker crashed. Returns the first crash (not thrown; ignored after a hard abort).
+ */
+async function simulateAll(
+  env: SimulationEnvironment,
+  todo: readonly number[],
+  concurrency: number,
+  options: RunOptions,
+  { tally, failureOf, writer, session }: ConversationSinks,
+  afterEach: () => void,
+): Promise<unknown> {
+  let next = 0;
+  let lastYield = performance.now();
   let crashed: unknown;
   const stopScheduling = () =>
     !!options.signal?.aborted || !!options.abort?.aborted || crashed !== undefined || tally.stop !== undefined;
@@ -374,13 +451,12 @@ export async function runSimulation(
         tally.failure(result.failure.reason, result.failure.message);
         failureOf.set(index, result.failure);
       } else tally.success();
-      for (const ms of result.agentLatencies) agentLatencies.push(ms);
-      for (const ms of result.llmLatencies) llmLatencies.push(ms);
+      for (const ms of result.agentLatencies) session.agentLatencies.push(ms);
+      for (const ms of result.llmLatencies) session.llmLatencies.push(ms);
       writer.put(index, encodeConversationLine(result.conversation));
-      sessionFinished++;
+      session.finished++;
       if (options.onConversation) await options.onConversation(result.conversation, index);
-      report(false);
-      refreshManifest();
+      afterEach();
       // Local agents never wait on I/O: yield now and then so cancellation and progress get through.
       if (performance.now() - lastYield > 25) {
         lastYield = performance.now();
@@ -388,16 +464,120 @@ export async function runSimulation(
       }
     }
   };
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, Math.max(1, todo.length)) }, () =>
+      worker().catch((e) => {
+        if (!options.abort?.aborted) crashed ??= e;
+      }),
+    ),
+  );
+  return crashed;
+}
+
+/**
+ * Whether a resume fills a gap (left by a stopped run, or --retry-failed): its lines belong before
+ * others already in the file, which is then put back in index order at the end.
+ */
+function fillsGap(done: ReadonlySet<number>, todo: readonly number[]): boolean {
+  let maxDone = -1;
+  for (const i of done) if (i > maxDone) maxDone = i;
+  return todo.some((i) => i < maxDone);
+}
+
+/**
+ * The run's progress callback (`onProgress`): at most one call per `progressIntervalMs` (200 by
+ * default) unless forced; counts include the conversations from before, the rate is this session's.
+ */
+function progressReporter(
+  options: RunOptions,
+  run: { planned: number; before: number; resumed: number },
+  t0: number,
+  tally: FailureTally,
+  session: SessionTotals,
+): (force: boolean) => void {
+  const interval = options.progressIntervalMs ?? 200;
+  let lastProgress = 0;
+  return (force) => {
+    const now = performance.now();
+    if (!force && now - lastProgress < interval) return;
+    lastProgress = now;
+    const elapsedMs = now - t0;
+    const failures = tally.counts();
+    options.onProgress?.({
+      planned: run.planned,
+      finished: run.before + session.finished,
+      failed: failures.failed,
+      failures,
+      resumed: run.resumed,
+      elapsedMs,
+      rate: elapsedMs > 0 ? (session.finished * 1000) / elapsedMs : 0,
+    });
+  };
+}
+
+/** Runs (or resumes) a simulation and returns its final manifest. */
+export async function runSimulation(
+  input: SimulationConfigInput | SimulationConfig,
+  options: RunOptions,
+): Promise<RunResult> {
+  const config = parseSimulationConfig(input);
+  const cwd = options.cwd ?? process.cwd();
+  const out = resolve(cwd, options.out);
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const maxConsecutive = Math.max(0, Math.floor(options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES));
+  const planned = shardIndices(config.n, options.shard);
+  const { done, resumed, retriedFailed, previousFailures } = await openOutput(out, config, planned, options);
+
+  const env =
+    options.environment ??
+    (await prepareEnvironment(config, cwd, {
+      llm: options.llm,
+      signal: options.abort,
+      stopRetries: options.signal,
+      simulator: options.simulator,
+    }));
+  mkdirSync(dirname(out), { recursive: true });
+  // `tally` hears of conversations as they finish (the consecutive-failure policy); `written`
+  // counts the lines on disk, which is what the manifest reports.
+  const tally = new FailureTally(maxConsecutive, previousFailures);
+  const written = new FailureTally(0, previousFailures);
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const counts = (finished: number) => ({ planned: planned.length, finished, ...written.counts(), resumed });
+  const manifest = startingManifest(
+    config,
+    env,
+    out,
+    options,
+    maxConsecutive,
+    retriedFailed,
+    counts(done.size),
+    startedAt,
+  );
+  writeManifest(out, manifest);
+
+  const todo = planned.filter((i) => !done.has(i));
+  const mayEndUnordered = fillsGap(done, todo);
+  const failureOf = new Map<number, { reason: FailureReason; message: string }>();
+  const writer = new OrderedWriter(out, todo, (index) => {
+    const f = failureOf.get(index);
+    if (f) {
+      failureOf.delete(index);
+      written.failure(f.reason, f.message);
+    } else written.success();
+  });
+  const session: SessionTotals = { finished: 0, agentLatencies: [], llmLatencies: [] };
+  const refresher = new ManifestRefresher(out, manifest, writer, () => counts(done.size + writer.written));
+  const report = progressReporter(options, { planned: planned.length, before: done.size, resumed }, t0, tally, session);
+
+  let crashed: unknown;
   try {
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, Math.max(1, todo.length)) }, () =>
-        worker().catch((e) => {
-          if (!options.abort?.aborted) crashed ??= e;
-        }),
-      ),
-    );
+    crashed = await simulateAll(env, todo, concurrency, options, { tally, failureOf, writer, session }, () => {
+      report(false);
+      refresher.refresh();
+    });
   } finally {
-    clearInterval(refresher);
+    refresher.stop();
     // Conversations that finished after one that did not (stopped, cancelled) are written too.
     try {
       writer.flushPending();
@@ -408,44 +588,15 @@ export async function runSimulation(
     }
   }
   if (mayEndUnordered) sortRunOutput(out);
-  const endedAt = new Date();
   manifest.counts = counts(done.size + writer.written);
-  const timings: RunManifest['timings'] & { agent_latency_ms?: LatencyStats; llm_call_ms?: LatencyStats } = {
-    started: startedAt.toISOString(),
-    finished: endedAt.toISOString(),
-    wall_ms: Math.round(performance.now() - t0),
-  };
-  const agentStats = latencyStats(agentLatencies);
-  if (agentStats) timings.agent_latency_ms = agentStats;
-  const llmStats = latencyStats(llmLatencies);
-  if (llmStats) timings.llm_call_ms = llmStats;
-  manifest.timings = timings;
+  manifest.timings = finalTimings(startedAt, t0, session.agentLatencies, session.llmLatencies);
   if (env.llm) Object.assign(manifest, env.llm.manifestInfo());
-  const extra = manifest as Record<string, unknown>;
   // Complete: every planned conversation is in the file (failed ones included). The failure
   // policy only makes a run `stopped` when it cut the run short.
   const complete = manifest.counts.finished >= planned.length;
-  if (crashed !== undefined) {
-    // An LLM endpoint that died or a spent budget stops the run (nothing half-done is written): resume continues it.
-    if (stopsRun(crashed)) {
-      const stop = runStopOf(crashed);
-      manifest.status = stop.status;
-      extra['stop_reason'] = stop.reason;
-    } else manifest.status = 'crashed';
-    extra['error'] = crashed instanceof Error ? crashed.message : String(crashed);
-  } else if (tally.stop && !complete) {
-    manifest.status = 'stopped';
-    extra['stop_reason'] = tally.stop.message;
-  } else if (!complete) {
-    manifest.status = 'cancelled';
-    extra['stop_reason'] = options.abort?.aborted
-      ? 'aborted: requests in flight were cancelled and their conversations not written'
-      : 'cancelled: no new conversation was started; those in flight were finished and written';
-  } else {
-    manifest.status = 'finished';
-  }
-  extra['rate_per_s'] = manifest.timings.wall_ms
-    ? Math.round((sessionFinished * 1000 * 10) / manifest.timings.wall_ms) / 10
+  settleStatus(manifest, crashed, tally.stop, complete, !!options.abort?.aborted);
+  (manifest as Record<string, unknown>)['rate_per_s'] = manifest.timings.wall_ms
+    ? Math.round((session.finished * 1000 * 10) / manifest.timings.wall_ms) / 10
     : 0;
   writeManifest(out, manifest);
   report(true);

@@ -26,6 +26,9 @@ import type { ConversationRead } from '../../core/document';
 import { trace } from './trace';
 import { NoticeLog } from './noticeLog';
 
+/** The page's message of one kind. */
+type PageMessage<K extends WebviewMessage['type']> = Extract<WebviewMessage, { type: K }>;
+
 /** The editor's settings as plain values (read from VS Code's configuration by settings.ts). */
 export interface EditorSettings {
   /** The annotator id; '' when the setting is empty (asked for on the first annotation). */
@@ -279,60 +282,26 @@ export class EditorController implements DocumentListener {
     return this.document.firstConversation();
   }
 
+  /** Answers one message of the page: a line for the simple kinds, a method for the others. */
   private async handle(msg: WebviewMessage): Promise<void> {
     if (msg.type === 'ready') return this.onReady(msg.first, msg.booted);
-    // The page opened the revealed conversation: a later reload of the page (a move to another
-    // editor group, hide and show) must restore what the user selected since, not reveal it again.
-    if (msg.type === 'openConversation' && this.pendingReveal?.line === msg.line) this.pendingReveal = undefined;
-    // Line 1 is served from the file's first bytes while the line index is still being built.
-    if (msg.type === 'openConversation' && msg.line === 0 && !this.document.indexed) {
-      const read = await this.firstConversation();
-      if (read && !read.blank) {
-        this.post({
-          type: 'conversation',
-          requestId: msg.requestId,
-          line: 0,
-          id: read.id,
-          conversation: read.conversation,
-          error: read.error ?? (read.blank ? 'blank line' : undefined),
-          viewIndex: -1,
-        });
-        return;
-      }
+    if (msg.type === 'openConversation') {
+      // The page opened the revealed conversation: a later reload of the page (a move to another
+      // editor group, hide and show) must restore what the user selected since, not reveal it again.
+      if (this.pendingReveal?.line === msg.line) this.pendingReveal = undefined;
+      if (await this.sentBeforeIndex(msg)) return;
     }
     await this.document.ready;
-    const model = this.document.model;
     switch (msg.type) {
       case 'setFilter':
         await this.applyFilter(msg.filter);
         // The first page is on its way: now the background summary pass may start.
         void this.document.ensureSummaries();
         return;
-      case 'requestPage': {
-        if (msg.viewVersion !== this.viewVersion) return; // a newer view is on its way
-        const view = this.view;
-        const rows = await model.page(view, msg.start, msg.count);
-        if (view !== this.view) return;
-        this.post({ type: 'page', requestId: msg.requestId, viewVersion: this.viewVersion, start: msg.start, rows });
-        return;
-      }
-      case 'openConversation': {
-        // An empty file: the webview asked for line 1 before the index said there is none.
-        if (msg.line === 0 && model.lineCount === 0) return;
-        if (msg.line >= model.lineCount)
-          throw new Error(`line ${msg.line + 1} does not exist (the file has ${model.lineCount} lines)`);
-        const read = await model.readConversation(msg.line);
-        this.post({
-          type: 'conversation',
-          requestId: msg.requestId,
-          line: msg.line,
-          id: read.id,
-          conversation: read.conversation,
-          error: read.error ?? (read.blank ? 'blank line' : undefined),
-          viewIndex: indexOfSorted(this.view, msg.line),
-        });
-        return;
-      }
+      case 'requestPage':
+        return this.sendPage(msg);
+      case 'openConversation':
+        return this.sendConversation(msg);
       case 'openLineAsText':
         await this.port.openLineAsText(msg.line);
         return;
@@ -340,46 +309,8 @@ export class EditorController implements DocumentListener {
         // The fork command (src/extension/fork.ts) runs the simulator and opens the continuations beside.
         await this.port.fork({ file: this.document.fsPath, id: msg.id, turn: msg.turn });
         return;
-      case 'annotate': {
-        const settings = await this.currentSettings();
-        let annotator = settings.annotator;
-        if (!annotator) {
-          // First annotation without an id: ask once instead of silently using the OS user.
-          annotator = (await this.port.askAnnotatorId()) ?? '';
-          if (!annotator) {
-            await this.annotationsChanged(msg.line, msg.requestId);
-            this.post({
-              type: 'notice',
-              level: 'warning',
-              message:
-                'Annotation not saved: set an annotator id first (gear button, or the simlens.annotator setting).',
-            });
-            return;
-          }
-          this.settings = { ...settings, annotator };
-          this.post({ type: 'settings', ...this.settings });
-        }
-        // Answer every annotate message (even a no-op or a failure) so the webview's optimistic
-        // state is replaced by the document's.
-        const answer = () => this.annotationsChanged(msg.line, msg.requestId);
-        await this.document
-          .annotate(
-            {
-              line: msg.line,
-              turn: msg.turn,
-              speaker: msg.speaker,
-              segment: msg.segment,
-              acts: msg.acts,
-              note: msg.note,
-              // The annotator id comes from the settings, never from the webview.
-              annotator,
-              taxonomy: settings.taxonomy.name,
-            },
-            this,
-          )
-          .finally(answer);
-        return;
-      }
+      case 'annotate':
+        return this.annotate(msg);
       case 'viewState':
         this.port.saveViewState(msg.state);
         return;
@@ -387,22 +318,10 @@ export class EditorController implements DocumentListener {
         if (!(await this.port.useTaxonomy(msg.name)))
           this.post({ type: 'notice', level: 'error', message: `Unknown taxonomy "${msg.name}".` });
         return;
-      case 'requestAgreement': {
-        const taxonomy = (await this.currentSettings()).taxonomy;
-        const result = await computeAgreement(model, {
-          order: { user: taxonomy.user, assistant: taxonomy.assistant },
-          map: msg.map === true,
-        });
-        this.post({ type: 'agreement', requestId: msg.requestId, result });
-        return;
-      }
-      case 'command': {
-        if (msg.command === 'openSettings') {
-          const current = await this.currentSettings();
-          await this.port.openAnnotationSettings(current.annotator, current.taxonomy.name);
-        } else await this.port.runCommand(msg.command);
-        return;
-      }
+      case 'requestAgreement':
+        return this.sendAgreement(msg);
+      case 'command':
+        return this.runPageCommand(msg.command);
       case 'convert':
         // The same conversion as "SimLens: Convert to Conversation JSONL", then the result opens here.
         await this.port.convert();
@@ -411,6 +330,117 @@ export class EditorController implements DocumentListener {
         this.port.log[msg.level === 'warning' ? 'warn' : msg.level](`webview: ${msg.message}`);
         return;
     }
+  }
+
+  /**
+   * Line 1 served from the file's first bytes while the line index is still being built; false
+   * when that does not apply or the read failed (the indexed read answers then).
+   */
+  private async sentBeforeIndex(msg: PageMessage<'openConversation'>): Promise<boolean> {
+    if (msg.line !== 0 || this.document.indexed) return false;
+    const read = await this.firstConversation();
+    if (!read || read.blank) return false;
+    this.post({
+      type: 'conversation',
+      requestId: msg.requestId,
+      line: 0,
+      id: read.id,
+      conversation: read.conversation,
+      error: read.error ?? (read.blank ? 'blank line' : undefined),
+      viewIndex: -1,
+    });
+    return true;
+  }
+
+  /** The rows of a page of the current view (nothing when a newer view is on its way). */
+  private async sendPage(msg: PageMessage<'requestPage'>): Promise<void> {
+    const model = this.document.model;
+    if (msg.viewVersion !== this.viewVersion) return; // a newer view is on its way
+    const view = this.view;
+    const rows = await model.page(view, msg.start, msg.count);
+    if (view !== this.view) return;
+    this.post({ type: 'page', requestId: msg.requestId, viewVersion: this.viewVersion, start: msg.start, rows });
+  }
+
+  /** One conversation read from the indexed file, with its place in the current view. */
+  private async sendConversation(msg: PageMessage<'openConversation'>): Promise<void> {
+    const model = this.document.model;
+    // An empty file: the webview asked for line 1 before the index said there is none.
+    if (msg.line === 0 && model.lineCount === 0) return;
+    if (msg.line >= model.lineCount)
+      throw new Error(`line ${msg.line + 1} does not exist (the file has ${model.lineCount} lines)`);
+    const read = await model.readConversation(msg.line);
+    this.post({
+      type: 'conversation',
+      requestId: msg.requestId,
+      line: msg.line,
+      id: read.id,
+      conversation: read.conversation,
+      error: read.error ?? (read.blank ? 'blank line' : undefined),
+      viewIndex: indexOfSorted(this.view, msg.line),
+    });
+  }
+
+  /**
+   * Saves an annotation under the annotator id of the settings (asked for once when there is
+   * none; nothing is saved without one) and always answers with the document's annotations.
+   */
+  private async annotate(msg: PageMessage<'annotate'>): Promise<void> {
+    const settings = await this.currentSettings();
+    let annotator = settings.annotator;
+    if (!annotator) {
+      // First annotation without an id: ask once instead of silently using the OS user.
+      annotator = (await this.port.askAnnotatorId()) ?? '';
+      if (!annotator) {
+        await this.annotationsChanged(msg.line, msg.requestId);
+        this.post({
+          type: 'notice',
+          level: 'warning',
+          message: 'Annotation not saved: set an annotator id first (gear button, or the simlens.annotator setting).',
+        });
+        return;
+      }
+      this.settings = { ...settings, annotator };
+      this.post({ type: 'settings', ...this.settings });
+    }
+    // Answer every annotate message (even a no-op or a failure) so the webview's optimistic
+    // state is replaced by the document's.
+    const answer = () => this.annotationsChanged(msg.line, msg.requestId);
+    await this.document
+      .annotate(
+        {
+          line: msg.line,
+          turn: msg.turn,
+          speaker: msg.speaker,
+          segment: msg.segment,
+          acts: msg.acts,
+          note: msg.note,
+          // The annotator id comes from the settings, never from the webview.
+          annotator,
+          taxonomy: settings.taxonomy.name,
+        },
+        this,
+      )
+      .finally(answer);
+  }
+
+  /** Inter-annotator agreement over the whole file, in the order of the current taxonomy. */
+  private async sendAgreement(msg: PageMessage<'requestAgreement'>): Promise<void> {
+    const model = this.document.model;
+    const taxonomy = (await this.currentSettings()).taxonomy;
+    const result = await computeAgreement(model, {
+      order: { user: taxonomy.user, assistant: taxonomy.assistant },
+      map: msg.map === true,
+    });
+    this.post({ type: 'agreement', requestId: msg.requestId, result });
+  }
+
+  /** A command the page asks for: the annotation settings (with the current values) or a SimLens command. */
+  private async runPageCommand(command: PageMessage<'command'>['command']): Promise<void> {
+    if (command === 'openSettings') {
+      const current = await this.currentSettings();
+      await this.port.openAnnotationSettings(current.annotator, current.taxonomy.name);
+    } else await this.port.runCommand(command);
   }
 
   /** Recomputes the view for a filter (cancelling a running text search) and sends its counts. */
