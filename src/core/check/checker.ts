@@ -28,10 +28,7 @@ interface Tally {
 }
 
 /** The invariants `options.only` selects (all by default); unknown ids throw, naming the known ones. */
-export function selectInvariants(
-  only?: readonly string[],
-  from: readonly Invariant[] = INVARIANTS,
-): readonly Invariant[] {
+function selectInvariants(only?: readonly string[], from: readonly Invariant[] = INVARIANTS): readonly Invariant[] {
   if (!only || only.length === 0) return from;
   const known = new Map(from.map((i) => [i.id, i]));
   return only.map((id) => {

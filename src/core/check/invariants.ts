@@ -139,7 +139,7 @@ function isSimulated(turns: readonly Turn[]): boolean {
 }
 
 /** The end reasons (`trace.end_reason`, prefix match) that let a user leave without having seen an item. */
-export const DOCUMENTED_END_REASONS = ['patience', 'early_quit', 'max_turns', 'turn_cap'] as const;
+const DOCUMENTED_END_REASONS = ['patience', 'early_quit', 'max_turns', 'turn_cap'] as const;
 
 function documentedEnd(reason: unknown): boolean {
   if (typeof reason !== 'string') return false;

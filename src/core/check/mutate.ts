@@ -18,13 +18,13 @@ import { INVARIANTS } from './invariants';
 import type { CheckOptions, Invariant, ItemFacts, ItemLookup } from './types';
 
 /** What an operator may use besides the conversation: the run's catalog (meta and PEPPER targets) and settings. */
-export interface MutationContext {
+interface MutationContext {
   catalog?: ItemLookup & { similarity?(a: never, b: never): number };
   maxTurns?: number;
   metaTolerance?: number;
 }
 
-export interface Mutant {
+interface Mutant {
   conversation: Conversation;
   /** The turn the target invariant must name (0-based). */
   turn: number;
@@ -38,7 +38,7 @@ export interface Mutant {
  */
 export const READBACK_TARGET = 'self-consistency';
 
-export interface MutationOperator {
+interface MutationOperator {
   id: string;
   /** The invariant that must catch it (INVARIANTS id), or READBACK_TARGET. */
   invariant: string;
@@ -1715,7 +1715,7 @@ export interface InvariantMutationScore {
   missed: string[];
 }
 
-export interface MutationScoreOptions extends MutationContext {
+interface MutationScoreOptions extends MutationContext {
   /** Seed of the site draws (default "mutation"). */
   seed?: string;
   /** Check these invariants instead of the built-in ones (the bench's frozen baseline). */

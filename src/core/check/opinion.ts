@@ -12,7 +12,7 @@
 import { clauses } from './text';
 
 /** What a text voices: a liking, a disliking, both (several clauses that disagree), or neither. */
-export type Opinion = 'like' | 'dislike' | 'mixed' | 'none';
+type Opinion = 'like' | 'dislike' | 'mixed' | 'none';
 
 /** Appraisal words that voice a liking unless negated. */
 const POSITIVE = new Set([

@@ -40,7 +40,7 @@ import { FailureTally, type FailureCounts } from '../failures';
 import { readManifest, sameConfig } from './manifest';
 import { readLines } from './output';
 
-export interface ForkOptions {
+interface ForkOptions {
   /** The JSONL file holding the conversation. */
   file: string;
   /** The conversation id (as `conversationId` derives it). */
@@ -59,9 +59,9 @@ export interface ForkOptions {
   simulator?: (user: string) => SimulatorProcessOptions | undefined;
 }
 
-export type ForkMethod = 'replay' | 'restore';
+type ForkMethod = 'replay' | 'restore';
 
-export interface ForkResult {
+interface ForkResult {
   original: Conversation;
   conversations: Conversation[];
   methods: ForkMethod[];
@@ -73,10 +73,7 @@ export interface ForkResult {
 }
 
 /** Finds a conversation by id in a JSONL file; throws naming the file when it is not there. */
-export async function findConversation(
-  file: string,
-  id: string,
-): Promise<{ conversation: Conversation; line: number }> {
+async function findConversation(file: string, id: string): Promise<{ conversation: Conversation; line: number }> {
   const needle = JSON.stringify(id).slice(1, -1);
   for await (const { text, line } of readLines(file)) {
     if (!text.includes(needle) && !/^line:\d+$/.test(id)) continue;

@@ -496,7 +496,7 @@ export class EditorController implements DocumentListener {
 }
 
 /** Index of `value` in an ascending array, or -1. */
-export function indexOfSorted(arr: Uint32Array, value: number): number {
+function indexOfSorted(arr: Uint32Array, value: number): number {
   let lo = 0;
   let hi = arr.length - 1;
   while (lo <= hi) {

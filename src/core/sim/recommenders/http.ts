@@ -18,17 +18,17 @@ import { zodErrorMessage } from '../../jsonl/zodIssues';
 import { retryAfterMs } from '../../llm/client';
 
 /** Default per-request timeout. */
-export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
+const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
 
 /** The response body a recommender endpoint must return. */
-export const HttpAgentResponse = z.looseObject({
+const HttpAgentResponse = z.looseObject({
   utterance: z.string(),
   recommendations: z.array(RecommendedItem).default([]),
   acts: z.array(z.string()).optional(),
 });
 
 /** Options of the http agent. */
-export interface HttpAgentOptions {
+interface HttpAgentOptions {
   timeoutMs?: number;
   /** Extra request headers (e.g. an authorization token for the researcher's own service). */
   headers?: Record<string, string>;
@@ -44,9 +44,9 @@ export interface HttpAgentOptions {
 }
 
 /** Default retries after a 429 from the recommender. */
-export const DEFAULT_HTTP_AGENT_RETRIES = 3;
+const DEFAULT_HTTP_AGENT_RETRIES = 3;
 /** Longest wait before a retry (a Retry-After asking for more is cut to this). */
-export const MAX_HTTP_AGENT_RETRY_WAIT_MS = 30_000;
+const MAX_HTTP_AGENT_RETRY_WAIT_MS = 30_000;
 /** Wait before retry r (0-based) when the answer gives no Retry-After. */
 function defaultRetryWait(retry: number): number {
   return 500 * 2 ** retry;

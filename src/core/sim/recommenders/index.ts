@@ -9,23 +9,14 @@ import { LocalBadAgent } from './local/bad';
 import { LocalGoodAgent } from './local/good';
 import { HttpAgent } from './http';
 
-export { LocalGoodAgent, LocalGoodSession, CAROUSEL_SIZE, type AgentTrace } from './local/good';
-export { LocalBadAgent, LocalBadSession, BAD_BEHAVIOURS, type BadBehaviour } from './local/bad';
-export { HttpAgent, HttpAgentResponse, DEFAULT_HTTP_TIMEOUT_MS, type HttpAgentOptions } from './http';
-export {
-  Lexicon,
-  mentionsOutside,
-  type Mention,
-  type ParsedUtterance,
-  type Intent,
-  type ItemReference,
-} from './local/lexicon';
-export { PreferenceState, SLOT_IMPORTANCE, PRICE_BAND_ORDER } from './local/state';
+export { LocalBadSession, BAD_BEHAVIOURS, type BadBehaviour } from './local/bad';
+export { HttpAgent } from './http';
+export { Lexicon } from './local/lexicon';
 
 /** The local agent names `createAgent` accepts (besides http(s) URLs). */
 
 /** What `createAgent` needs besides the spec. */
-export interface CreateAgentOptions {
+interface CreateAgentOptions {
   catalog: Catalog;
   /** http agent: per-request timeout (default 30 s). */
   timeoutMs?: number;

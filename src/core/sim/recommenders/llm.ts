@@ -33,9 +33,9 @@ import type { LlmServices } from '../../llm/services';
 import { renderItems, renderTranscript, type TranscriptEntry } from '../../llm/transcript';
 import { nextSeed } from '../users/llm/base';
 
-export type LlmAgentBehaviour = 'good' | 'bad';
+type LlmAgentBehaviour = 'good' | 'bad';
 
-export interface LlmAgentOptions {
+interface LlmAgentOptions {
   catalog: Catalog;
   /** Items shown per turn (ConvApparel: up to 12). */
   k?: number;
@@ -50,7 +50,7 @@ const AGENT_REPLY_VALIDATION: AnswerValidation = { name: 'agent-reply@1', check:
 export const EMPTY_REPLY_RETRIES = 2;
 
 /** An LLM recommender's reading of a turn, with `fallback` when it had to broaden the search. */
-export type LlmAgentTrace = NonNullable<SimulatorTrace['agent']> & {
+type LlmAgentTrace = NonNullable<SimulatorTrace['agent']> & {
   negated: string[];
   fallback?: 'all_messages' | 'category';
 };

@@ -21,17 +21,9 @@ export * from './preferences';
 export * from './nlg';
 export * from './nlu';
 export * from './session';
-export { AgendaUserSimulator, AgendaUserSession, type AgendaUserOptions, type EndReason } from './agenda/agendaUser';
-export { TargetFreeUserSimulator, TargetFreeSession, type TargetFreeOptions, type SyntheticReview } from './targetFree';
-export {
-  MetaSimulator,
-  deriveAlternatives,
-  loadRelevance,
-  RelevanceSchema,
-  type MetaMode,
-  type MetaOptions,
-  type RelevanceJudgments,
-} from './meta';
+export { AgendaUserSimulator } from './agenda/agendaUser';
+export { TargetFreeUserSimulator, TargetFreeSession } from './targetFree';
+export { MetaSimulator, deriveAlternatives, loadRelevance, type MetaMode, type RelevanceJudgments } from './meta';
 
 export type UserKind = 'agenda' | 'target-free';
 
@@ -54,7 +46,7 @@ export interface UserSpec {
 }
 
 /** Shared, run-wide building blocks (built once, used by every session). */
-export interface UserDeps {
+interface UserDeps {
   catalog: Catalog;
   transitions: TransitionModel;
   answers?: AnswerMapping;

@@ -40,14 +40,14 @@ const SEEN_DEPTH = 3;
 /** target item id -> alternative item ids (human-judged or derived). */
 export type RelevanceJudgments = Record<string, string[]>;
 
-export const RelevanceSchema = z.record(z.string(), z.array(z.string()));
+const RelevanceSchema = z.record(z.string(), z.array(z.string()));
 
 /** Reads a relevance file; errors name the file and the field. */
 export function loadRelevance(path: string): RelevanceJudgments {
   return loadJsonFile(path, RelevanceSchema);
 }
 
-export interface MetaOptions {
+interface MetaOptions {
   mode: MetaMode;
   catalog: Catalog;
   /** Turns before the user may switch (default 2). */

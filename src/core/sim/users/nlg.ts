@@ -14,12 +14,12 @@ import templatesJson from './nlg-templates.json';
 import corpusFrames from './corpus-frames.json';
 import { tokenize } from '../../text/tokenize';
 
-export const NlgTemplatesSchema = z.looseObject({
+const NlgTemplatesSchema = z.looseObject({
   acts: z.record(z.string(), z.array(z.string()).min(1)),
   /** Named lists of alternatives shared by the templates: `<name>` in a template is one of them. */
   pools: z.record(z.string(), z.array(z.string()).min(1)).optional(),
 });
-export type NlgTemplates = z.infer<typeof NlgTemplatesSchema>;
+type NlgTemplates = z.infer<typeof NlgTemplatesSchema>;
 
 let defaultTemplates: NlgTemplates | undefined;
 
@@ -165,7 +165,7 @@ export function readableAttribute(name: string): string {
 }
 
 /** A stretch of text [start, end) that typos must leave alone. */
-export interface TextSpan {
+interface TextSpan {
   start: number;
   end: number;
 }
@@ -205,20 +205,20 @@ export function addTypo(text: string, rng: Rng, keep: readonly TextSpan[] = []):
 }
 
 /** A generated utterance and the slots its template filled (what the text actually states). */
-export interface Realisation {
+interface Realisation {
   text: string;
   /** Slot names the chosen wording used, e.g. ["category", "value"]. */
   used: string[];
 }
 
-export interface NlgOptions {
+interface NlgOptions {
   templates?: NlgTemplates;
   /** Probability that an utterance gets one random typo (default 0.05). */
   typoRate?: number;
 }
 
 /** Wordings to stay away from: the previous utterance, or every utterance said so far. */
-export type Avoid = string | ReadonlySet<string> | undefined;
+type Avoid = string | ReadonlySet<string> | undefined;
 
 /**
  * How close `text` comes to something in `avoid`: 1 when it says an avoided wording word for word
@@ -245,7 +245,7 @@ function closeness(avoid: AvoidTokens, text: string): number {
 }
 
 /** Token-set similarity at or above which a wording counts as a near-repeat of an avoided one. */
-export const NEAR_REPEAT = 0.8;
+const NEAR_REPEAT = 0.8;
 
 interface AvoidTokens {
   joined: Set<string>;

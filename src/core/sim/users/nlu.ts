@@ -55,7 +55,7 @@ export interface Understanding extends NluResult {
   acts: string[];
 }
 
-export interface AgentNluOptions {
+interface AgentNluOptions {
   classifier?: LexicalClassifier;
   aliases?: ActAliases;
   /** Maps an act the agent reports (in its own vocabulary) to a Zhang & Balog act. */

@@ -40,7 +40,7 @@ export interface PkgThresholds {
   accept: number;
 }
 
-export const DEFAULT_PKG_THRESHOLDS: PkgThresholds = {
+const DEFAULT_PKG_THRESHOLDS: PkgThresholds = {
   likedItem: 4,
   dislikedItem: 2,
   likedAttribute: 3.5,
@@ -63,7 +63,7 @@ export function attributeKey(attr: string, value: string): string {
 const itemKeysCache = new WeakMap<object, readonly string[]>();
 
 /** The "attr=value" keys of an item's attributes, in attribute order (cached per item object). */
-export function itemAttributeKeys(item: ItemView): readonly string[] {
+function itemAttributeKeys(item: ItemView): readonly string[] {
   let keys = itemKeysCache.get(item);
   if (!keys) {
     const out: string[] = [];
@@ -154,7 +154,7 @@ export function sampleTaste(catalog: Catalog, category: string, rng: Rng): Taste
 }
 
 /** How many of the item's values the taste likes and dislikes. */
-export function tasteMatches(item: ItemView, taste: Taste): { liked: number; disliked: number } {
+function tasteMatches(item: ItemView, taste: Taste): { liked: number; disliked: number } {
   let liked = 0;
   let disliked = 0;
   const attrs = item.attributes;
@@ -164,7 +164,7 @@ export function tasteMatches(item: ItemView, taste: Taste): { liked: number; dis
 }
 
 /** A rating on 0.5-5 in half steps: 3 + 0.8 per liked value - 1.2 per disliked value, plus noise. */
-export function rateByTaste(item: ItemView, taste: Taste, rng: Rng): number {
+function rateByTaste(item: ItemView, taste: Taste, rng: Rng): number {
   const m = tasteMatches(item, taste);
   const raw = 2.6 + 0.8 * m.liked - 1.2 * m.disliked + (rng.next() - 0.5) * 1.2;
   return Math.min(5, Math.max(0.5, Math.round(raw * 2) / 2));

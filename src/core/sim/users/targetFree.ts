@@ -56,7 +56,7 @@ import {
 } from './preferences';
 import { round3, type ObservingSession, type TargetAwareSession, type TargetUpdate } from './session';
 
-export interface TargetFreeOptions {
+interface TargetFreeOptions {
   catalog: Catalog;
   nlg?: TemplateNlg;
   nlu?: AgentNlu;
@@ -77,12 +77,12 @@ export interface TargetFreeOptions {
  * at which a value counts among its liked general preferences (>= 3.5), so it takes an item it
  * expects to like as much as the values it likes.
  */
-export const ACCEPT_RATING = 3.5;
+const ACCEPT_RATING = 3.5;
 /** Values of an unseen item whose rating the user knows from its seen items, at least, to predict one. */
 const KNOWN_VALUES_TO_PREDICT = 2;
 
 /** How far down a carousel a meta-simulated user looks for its target (as the agenda user and the meta-simulator). */
-export const TARGET_SEEN_DEPTH = 3;
+const TARGET_SEEN_DEPTH = 3;
 
 export class TargetFreeUserSimulator implements UserSimulator {
   readonly name = 'target-free';
@@ -108,7 +108,7 @@ export interface SyntheticReview {
 }
 
 /** A PEPPER user drawn from a catalog category: a latent taste, the rated history split in two. */
-export interface SampledPepperUser {
+interface SampledPepperUser {
   taste: Taste;
   /** History items the user has seen (and reviewed), in sampling order. */
   seen: RatedItem[];

@@ -30,7 +30,7 @@ import diagramJson from './cir6-diagram.json';
 import { zodErrorMessage } from '../../jsonl/zodIssues';
 
 const CountTable = z.record(z.string(), z.record(z.string(), z.number().nonnegative()));
-export type CountTable = Record<string, Record<string, number>>;
+type CountTable = Record<string, Record<string, number>>;
 
 /** The JSON shape of an interaction model's counts (see src/core/sim/users/default-transitions.json). */
 export const TransitionCounts = z.looseObject({
@@ -46,8 +46,8 @@ export const TransitionCounts = z.looseObject({
 export type TransitionCounts = z.infer<typeof TransitionCounts>;
 
 /** Allowed CIR6 transitions (src/core/sim/users/cir6-diagram.json). */
-export const Cir6Diagram = z.looseObject({ allowed: z.record(z.string(), z.array(z.string())) });
-export type Cir6Diagram = z.infer<typeof Cir6Diagram>;
+const Cir6Diagram = z.looseObject({ allowed: z.record(z.string(), z.array(z.string())) });
+type Cir6Diagram = z.infer<typeof Cir6Diagram>;
 
 /** The shipped default counts (hand-set pseudo-counts, documented in the data file). */
 export function defaultTransitionCounts(): TransitionCounts {
@@ -55,7 +55,7 @@ export function defaultTransitionCounts(): TransitionCounts {
 }
 
 /** The shipped CIR6 diagram. */
-export function defaultCir6Diagram(): Cir6Diagram {
+function defaultCir6Diagram(): Cir6Diagram {
   return Cir6Diagram.parse(diagramJson);
 }
 
@@ -97,12 +97,12 @@ export function loadActAliases(path: string): ActAliases {
 // Estimation
 
 /** One utterance of a corpus dialogue with its acts mapped to simulator acts. */
-export interface MappedUtterance {
+interface MappedUtterance {
   speaker: 'user' | 'assistant';
   acts: string[];
 }
 
-export interface EstimateOptions {
+interface EstimateOptions {
   aliases?: ActAliases;
   /** Which annotator's annotations to read; default "source", else the first annotator found. */
   annotator?: string;
@@ -131,7 +131,7 @@ function annotationsOf(
  * segments then the assistant's, labels mapped through the aliases; labels that map to nothing
  * are dropped, and utterances left without acts are skipped.
  */
-export function mappedUtterances(conv: Conversation, aliases: ActAliases, annotator?: string): MappedUtterance[] {
+function mappedUtterances(conv: Conversation, aliases: ActAliases, annotator?: string): MappedUtterance[] {
   const out: MappedUtterance[] = [];
   for (const turn of conv.turns) {
     for (const speaker of ['user', 'assistant'] as const) {
@@ -215,7 +215,7 @@ export function estimateTransitions(
 // Probabilities
 
 /** A categorical distribution ready for sampling. */
-export interface Distribution {
+interface Distribution {
   outcomes: string[];
   weights: number[];
 }
@@ -241,7 +241,7 @@ function sample(dist: Distribution, rng: Rng): string {
   return dist.outcomes[rng.weighted(dist.weights)];
 }
 
-export interface TransitionModelOptions {
+interface TransitionModelOptions {
   /** Additive smoothing constant; default 0.5. */
   alpha?: number;
   diagram?: Cir6Diagram;

@@ -73,7 +73,7 @@ export class LocalGoodAgent extends LocalAgent<LocalGoodSession> {
 }
 
 /** One `local-good` conversation: its preference state and dialogue progress. */
-export class LocalGoodSession extends LocalSession<AgentTrace> {
+class LocalGoodSession extends LocalSession<AgentTrace> {
   private elicitTurns = 0;
   private closed = false;
 
@@ -604,7 +604,7 @@ export function referencedItem(
 }
 
 /** The shown items the user pointed at by position ("the first two", "#3", "the last one"). */
-export function ordinalItems(parsed: ParsedUtterance, shown: readonly CatalogItem[]): CatalogItem[] {
+function ordinalItems(parsed: ParsedUtterance, shown: readonly CatalogItem[]): CatalogItem[] {
   const out: CatalogItem[] = [];
   for (const o of parsed.ordinals) {
     const i = o < 0 ? shown.length + o : o;
@@ -646,7 +646,7 @@ export function negatedValues(removed: readonly Mention[]): string[] {
 }
 
 /** Every value the user has ruled out so far, sorted (deterministic). */
-export function excludedValues(state: PreferenceState): string[] {
+function excludedValues(state: PreferenceState): string[] {
   const out: string[] = [];
   for (const set of state.excluded.values()) for (const v of set) if (!out.includes(v)) out.push(v);
   return out.sort();

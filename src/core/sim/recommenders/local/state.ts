@@ -7,14 +7,14 @@ import type { CatalogItem } from '../../../catalog/item';
 import type { Lexicon, Mention, ParsedUtterance } from './lexicon';
 
 /** Price bands of the synthetic catalog, cheapest first (used to step "cheaper" / "nicer"). */
-export const PRICE_BAND_ORDER = ['budget', 'mid-range', 'premium', 'luxury'];
+const PRICE_BAND_ORDER = ['budget', 'mid-range', 'premium', 'luxury'];
 
 /**
  * How many items of a carousel a user is taken to have looked at: 3, the browse depth of the
  * agenda users and the meta-simulators (a PEPPER user reflects on 4; the first 3 are the ones a
  * repeated carousel would lead with again).
  */
-export const LOOKED_AT = 3;
+const LOOKED_AT = 3;
 
 /** The order in which a helpful recommender asks about missing preferences. */
 export const SLOT_IMPORTANCE = [
@@ -36,7 +36,7 @@ export function slotRank(slot: string): number {
 }
 
 /** What one utterance changed in the preference state. */
-export interface StateUpdate {
+interface StateUpdate {
   /** Positive mentions applied this turn. */
   added: Mention[];
   /** Negated mentions applied this turn. */

@@ -35,7 +35,7 @@ import {
 } from '../preferences';
 import { round3, type RestorableSession, type TargetAwareSession, type TargetUpdate } from '../session';
 
-export interface AgendaUserOptions {
+interface AgendaUserOptions {
   catalog: Catalog;
   interaction: InteractionModel;
   preferences: PreferenceKind;
@@ -66,7 +66,7 @@ export interface AgendaUserOptions {
 }
 
 /** Why the user ended the dialogue (`trace.end_reason` of its last turn). */
-export type EndReason = 'accepted' | 'completed' | 'gave_up' | 'patience' | 'early_quit';
+type EndReason = 'accepted' | 'completed' | 'gave_up' | 'patience' | 'early_quit';
 
 /**
  * What an act means to say, by slot: the constraint behind {value}, the liked and disliked values
@@ -147,14 +147,14 @@ function containsWord(text: string, phrase: string): boolean {
 }
 
 /** The act that asks about a shown item's value of a requested attribute (KDD'20: goal requests). */
-export const REQUEST_ACT = 'Navigate.Ask';
+const REQUEST_ACT = 'Navigate.Ask';
 
 /**
  * KDD'20: an agenda holds the goal's requests as well as its constraints. One request act per
  * request goes in right before the closing Complete (or at the end), as long as the agenda stays
  * within the length rule (12 acts).
  */
-export function withRequests(agenda: readonly string[], requests: number, maxLength = 12): string[] {
+function withRequests(agenda: readonly string[], requests: number, maxLength = 12): string[] {
   const out = agenda.slice();
   const at = out.length && mainAct(out[out.length - 1]) === 'Complete' ? out.length - 1 : out.length;
   const add = Math.max(0, Math.min(requests, maxLength - out.length));
@@ -170,7 +170,7 @@ function copyGoal(goal: Goal): Goal {
   return g;
 }
 
-export class AgendaUserSession implements TargetAwareSession, RestorableSession {
+class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private readonly sim: AgendaUserSimulator;
   private readonly rng: Rng;
   readonly task: string;

@@ -45,7 +45,7 @@ export function isAppropriateAnswer(mapping: AnswerMapping, userAct: string, age
 export type InteractionName = 'cir6' | 'qrfa';
 
 /** The rule every initial agenda must satisfy. */
-export interface AgendaRule {
+interface AgendaRule {
   /** Disclose must be among the first `discloseWithin` acts (default 5). */
   discloseWithin: number;
   /** At most this many acts (default 12). */
@@ -91,7 +91,7 @@ function satisfies(chain: readonly string[], rule: AgendaRule): boolean {
  * earlier (QRFA draws Complete as a Feedback act anywhere in the chain) keeps its other acts and
  * completes once they are done. Only a Complete at the end of the chain stays.
  */
-export function completeLast(chain: readonly string[]): string[] {
+function completeLast(chain: readonly string[]): string[] {
   return chain.filter((a, i) => i === chain.length - 1 || mainAct(a) !== 'Complete');
 }
 
@@ -179,7 +179,7 @@ class QrfaModel implements InteractionModel {
   }
 }
 
-export interface InteractionOptions {
+interface InteractionOptions {
   transitions: TransitionModel;
   answers?: AnswerMapping;
   rule?: Partial<AgendaRule>;

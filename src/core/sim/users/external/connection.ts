@@ -12,7 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { FrameDecoder, FramingError, encodeFrame, printableExcerpt } from './framing';
 
-export type FaultKind = 'crash' | 'timeout' | 'garbage' | 'invalid' | 'rpc_error' | 'unreachable' | 'closed';
+type FaultKind = 'crash' | 'timeout' | 'garbage' | 'invalid' | 'rpc_error' | 'unreachable' | 'closed';
 
 /** A simulator failure; `message` says what happened without naming the conversation (the session adds that). */
 export class SimulatorFault extends Error {
@@ -80,7 +80,7 @@ const STDERR_TAIL = 2000;
 /** Longest a notification waits for a request to go out with. */
 const NOTIFY_DELAY_MS = 250;
 
-export interface StdioOptions {
+interface StdioOptions {
   cwd?: string;
   env?: Record<string, string>;
   /** Each stderr line of the simulator (its logs). */

@@ -56,7 +56,7 @@ export const InitializeParams = z.object({
 });
 export type InitializeParams = z.infer<typeof InitializeParams>;
 
-export const Capabilities = z.looseObject({
+const Capabilities = z.looseObject({
   /**
    * How many conversations one process may hold at once (true = unlimited). Absent or 1: the
    * client starts one process per concurrent conversation.
@@ -71,7 +71,7 @@ export const Capabilities = z.looseObject({
    */
   item_refs: z.boolean().optional(),
 });
-export type Capabilities = z.infer<typeof Capabilities>;
+type Capabilities = z.infer<typeof Capabilities>;
 
 export const InitializeResult = z.looseObject({
   /** The protocol version the simulator speaks, e.g. "simlens-sim/1" or "simlens-sim/1.1". */
@@ -182,10 +182,10 @@ export type RestoreParams = z.infer<typeof RestoreParams>;
 
 export const RestoreResult = z.looseObject({ restored: z.literal(true) });
 
-export const EndParams = z.object({ session: z.string() });
+const EndParams = z.object({ session: z.string() });
 
 /** The methods, their parameters and results (JSON Schema generation walks this table). */
-export const PROTOCOL_METHODS = {
+const PROTOCOL_METHODS = {
   initialize: { params: InitializeParams, result: InitializeResult, kind: 'request' },
   start: { params: StartParams, result: UserTurnResult, kind: 'request' },
   respond: { params: RespondParams, result: UserTurnResult, kind: 'request' },

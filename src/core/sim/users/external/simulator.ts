@@ -44,7 +44,7 @@ export function isExternalUserSpec(user: string): boolean {
   return user.startsWith('exec:') || /^https?:\/\//.test(user);
 }
 
-export interface ExternalUserOptions {
+interface ExternalUserOptions {
   /** `exec:<command>` or an http(s) URL. */
   spec: string;
   catalog: Catalog;
@@ -67,11 +67,11 @@ export interface ExternalUserOptions {
   maxBackoffMs?: number;
 }
 
-export const DEFAULT_SIMULATOR_TIMEOUT_MS = 10_000;
+const DEFAULT_SIMULATOR_TIMEOUT_MS = 10_000;
 const INITIALIZE_TIMEOUT_MS = 30_000;
 
 /** The catalog as the protocol describes it to a simulator. */
-export function catalogReference(catalog: Catalog, path?: string): CatalogReference {
+function catalogReference(catalog: Catalog, path?: string): CatalogReference {
   const attributes: Record<string, Record<string, string[]>> = {};
   for (const category of catalog.categories()) {
     const values: Record<string, Set<string>> = {};

@@ -55,7 +55,7 @@ export function nextSeed(rng: Rng): number {
   return rng.int(0x7fffffff);
 }
 
-export interface AskResult {
+interface AskResult {
   response: string;
   terminate: boolean;
   /** The model's text of the usable reply (what a follow-up quotes back to it). */
@@ -70,7 +70,7 @@ export interface AskResult {
  * Sends `messages`, parses the Response/Terminate reply, and on an unusable reply appends it plus
  * a repair request and asks again (a new seed each time). Transport errors propagate.
  */
-export async function askUser(
+async function askUser(
   client: LlmClient,
   prompts: PromptLibrary,
   rng: Rng,

@@ -8,7 +8,7 @@ import type { Outcome, RecommendedItem } from '../../../model';
 import { ORDINAL_POSITIONS } from '../../../text/ordinals';
 
 /** Items the user prompts list under an assistant message (renderTranscript's and the SFT prompt's default). */
-export const VISIBLE_ITEMS = 4;
+const VISIBLE_ITEMS = 4;
 
 export type EndProblemKind = 'accept_before_items' | 'accept_unshown_item' | 'quit_before_items';
 
@@ -82,7 +82,7 @@ export function namedItems(
   return [...out];
 }
 
-export interface EndContext {
+interface EndContext {
   /** How the reply would end the dialogue (terminationOutcome), undefined when it goes on. */
   outcome: Outcome | undefined;
   response: string;

@@ -7,7 +7,7 @@
 import type { Outcome } from '../../../model';
 import { looksLikeRefusal, type AnswerValidation } from '../../../llm/validate';
 
-export type ParsedUserReply =
+type ParsedUserReply =
   { ok: true; response: string; terminate: boolean; repairs: string[] } | { ok: false; problem: string };
 
 const TERMINATE = /^[\s>*_#-]*terminat(?:e|ion)[\s*_]*[:=][\s*_"'`<]*(true|false|yes|no)\b/gim;

@@ -14,7 +14,7 @@ import type { LlmServices } from '../../../llm/services';
 import { conversationTranscript, renderTranscript, type TranscriptEntry } from '../../../llm/transcript';
 import { LlmUserSession, renderTask, type LlmUserOptions } from './base';
 
-export interface IclPoolOptions {
+interface IclPoolOptions {
   /** Keep only conversations of this condition ("good", "bad"). */
   condition?: string;
   /** Keep only this source (default "human"; "*" keeps every source). */
@@ -44,7 +44,7 @@ function poolText(conv: Conversation): string {
 }
 
 /** Finds example conversations for a query; `task` prefers conversations of the same shopping task. */
-export interface ExampleRetriever {
+interface ExampleRetriever {
   readonly kind: 'bm25' | 'embeddings';
   retrieve(query: string, k: number, task?: string): Promise<{ conversation: Conversation; score: number }[]>;
 }
@@ -57,7 +57,7 @@ function taskFilter(pool: readonly Conversation[], k: number, task?: string): ((
 }
 
 /** BM25 over the pool's utterances. */
-export class Bm25ExampleRetriever implements ExampleRetriever {
+class Bm25ExampleRetriever implements ExampleRetriever {
   readonly kind = 'bm25' as const;
   private readonly index: Bm25Index<number>;
   constructor(private readonly pool: readonly Conversation[]) {
@@ -83,7 +83,7 @@ export class Bm25ExampleRetriever implements ExampleRetriever {
 }
 
 /** Cosine similarity over vectors from the embeddings endpoint (pool embedded once, in batches, cached). */
-export class EmbeddingExampleRetriever implements ExampleRetriever {
+class EmbeddingExampleRetriever implements ExampleRetriever {
   readonly kind = 'embeddings' as const;
   private vectors?: Promise<Float32Array[]>;
   constructor(
@@ -135,7 +135,7 @@ function normalise(v: readonly number[]): Float32Array {
   return Float32Array.from(v, (x) => x * inv);
 }
 
-export interface IclUserOptions extends LlmUserOptions, IclPoolOptions {
+interface IclUserOptions extends LlmUserOptions, IclPoolOptions {
   /** Examples per prompt (default 3). */
   k?: number;
   /** Force a retriever; default: embeddings when the services have an embeddings model, else BM25. */

@@ -12,7 +12,7 @@ import { renderTranscript } from '../../../llm/transcript';
 import { sftMessages } from '../../../llm/sft';
 import { LlmUserSession, renderTask, type LlmUserOptions } from './base';
 
-export type PromptedUserOptions = LlmUserOptions;
+type PromptedUserOptions = LlmUserOptions;
 
 class PromptedSession extends LlmUserSession {
   protected async buildMessages(): Promise<{ messages: ChatMessage[]; template: string }> {

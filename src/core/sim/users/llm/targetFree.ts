@@ -41,7 +41,7 @@ export interface PepperProfile {
   targets?: string[];
 }
 
-export interface TargetFreeOptions extends LlmUserOptions {
+interface TargetFreeOptions extends LlmUserOptions {
   /** Items judged per turn (PEPPER's item interface shows 4). */
   itemsPerTurn?: number;
   /** Profiles to draw from (round-robin by session). */
@@ -302,7 +302,7 @@ function reflectionValidation(shown: readonly RecommendedItem[]): AnswerValidati
 }
 
 /** Validates the reflection JSON against the shown items; unknown ids are dropped, missing ones are a problem. */
-export function parseReflections(
+function parseReflections(
   text: string,
   shown: readonly RecommendedItem[],
 ): { ok: true; reflections: Reflection[] } | { ok: false; problem: string } {
