@@ -285,7 +285,6 @@ function avoidTokens(avoid: Avoid): AvoidTokens {
  */
 const ATTEMPTS = 64;
 
-/** A template generator; one per run (stateless across sessions: what to avoid is passed in). */
 /** Templates compiled (pools expanded, parsed) once per templates object; compiled templates are read only. */
 const compiledTemplates = new WeakMap<NlgTemplates, ReadonlyMap<string, Template[]>>();
 
@@ -304,6 +303,10 @@ function compileTemplates(templates: NlgTemplates): ReadonlyMap<string, Template
   return table;
 }
 
+/**
+ * A template generator (stateless across sessions: what to avoid is passed in). Cheap to create:
+ * the templates are compiled once per templates object and shared.
+ */
 export class TemplateNlg {
   private readonly table: ReadonlyMap<string, Template[]>;
   readonly typoRate: number;
