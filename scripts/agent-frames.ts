@@ -22,7 +22,7 @@
  * source file and line (the first of its occurrences).
  */
 import * as path from 'node:path';
-import { CORPUS_SOURCES, corpusUtterances, writeFrameBank } from './corpusUtterances';
+import { CORPUS_SOURCES, corpusUtterances, writeFrameBank, type Frame, type FrameBank } from './corpusUtterances';
 import { parseSimulationConfig, prepareEnvironment } from '../src/core/run/index';
 import { Lexicon } from '../src/core/sim/recommenders/local/lexicon';
 import { askedAttributes } from '../src/core/sim/users/phrases';
@@ -128,18 +128,6 @@ function normalise(sentence: string): string {
 function written(s: string): string {
   const t = s.replace(/\bi\b/g, 'I').replace(/\bi'(m|ll|d|ve)\b/g, "I'$1");
   return t.charAt(0).toUpperCase() + t.slice(1);
-}
-
-interface Frame {
-  text: string;
-  /** Where the sentence is: dataset folder/file:line (the first of its occurrences). */
-  from: string;
-}
-
-interface FrameBank {
-  $doc: string;
-  sources: Record<string, string>;
-  pools: Record<string, Frame[]>;
 }
 
 export async function buildAgentFrameBank(): Promise<FrameBank> {

@@ -66,8 +66,22 @@ export const CORPUS_SOURCES: Record<string, string> = {
   'dialoguekit-tests': 'DialogueKit test dialogues (Apache-2.0)',
 };
 
+/** A corpus sentence in a bank, with where it comes from. */
+export interface Frame {
+  text: string;
+  /** Where the sentence is: dataset folder/file:line (the first of its occurrences). */
+  from: string;
+}
+
+/** A committed frame bank (src/core/sim/.../*-frames.json): its sources and its pools of frames. */
+export interface FrameBank {
+  $doc: string;
+  sources: Record<string, string>;
+  pools: Record<string, Frame[]>;
+}
+
 /** Writes `bank` to `out` as the committed JSON; with --check, fails when the committed file differs. */
-export function writeFrameBank(out: string, bank: { pools: Record<string, unknown[]> }, script: string): void {
+export function writeFrameBank(out: string, bank: FrameBank, script: string): void {
   const text = JSON.stringify(bank, null, 2) + '\n';
   if (process.argv.includes('--check')) {
     const now = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';

@@ -19,7 +19,7 @@
  * dropped (the template adds its own). Each frame keeps its source file and line.
  */
 import * as path from 'node:path';
-import { CORPUS_SOURCES, corpusUtterances, writeFrameBank } from './corpusUtterances';
+import { CORPUS_SOURCES, corpusUtterances, writeFrameBank, type Frame, type FrameBank } from './corpusUtterances';
 import { parseSimulationConfig, prepareEnvironment } from '../src/core/run/index';
 import { Lexicon } from '../src/core/sim/recommenders/local/lexicon';
 import { readOpinion } from '../src/core/check/opinion';
@@ -188,18 +188,6 @@ function readsAsCatalog(text: string, lexicon: Lexicon, catalog: Catalog): boole
   return parsed.keywords.some((k) =>
     catalog.categories().some((c) => catalog.categoryIndex(c).documentFrequency(k) > 0),
   );
-}
-
-interface Frame {
-  text: string;
-  /** Where the sentence is: dataset folder/file:line (the first of its occurrences). */
-  from: string;
-}
-
-interface FrameBank {
-  $doc: string;
-  sources: Record<string, string>;
-  pools: Record<string, Frame[]>;
 }
 
 export async function buildFrameBank(): Promise<FrameBank> {

@@ -338,6 +338,15 @@ export class LlmClient {
     return result;
   }
 
+  /** The record of a call (chat or embedding) under its cache key, with no attempt yet. */
+  private newCall(
+    key: string,
+    model: string,
+    about: Pick<RecordedLlmCall, 'template' | 'purpose'> = {},
+  ): RecordedLlmCall {
+    return { id: `${this.role}-${key.slice(0, 12)}`, role: this.role, model, cache_key: key, ...about, attempts: [] };
+  }
+
   /**
    * A chat request's parameters as sent, what its cache key is computed from (the sample seed
    * included, even when the endpoint is not sent one), the key, and the call record to fill.
@@ -362,15 +371,7 @@ export class LlmClient {
       template: request.template,
     };
     const key = cacheKey(keyed);
-    const call: RecordedLlmCall = {
-      id: `${this.role}-${key.slice(0, 12)}`,
-      role: this.role,
-      model: cfg.model,
-      cache_key: key,
-      template: request.template,
-      purpose: request.purpose,
-      attempts: [],
-    };
+    const call = this.newCall(key, cfg.model, { template: request.template, purpose: request.purpose });
     if (this.#options.recordPrompts) call.request = { messages: request.messages, params };
     return { params, keyed, key, call };
   }
@@ -437,13 +438,7 @@ export class LlmClient {
     if (!cfg.model) throw new LlmError('no embeddings model is configured', 'invalid_response');
     const keyed = { kind: 'embedding', base_url: this.publicBaseUrl, model: cfg.model, input: texts };
     const key = cacheKey(keyed);
-    const call: RecordedLlmCall = {
-      id: `${this.role}-${key.slice(0, 12)}`,
-      role: this.role,
-      model: cfg.model,
-      cache_key: key,
-      attempts: [],
-    };
+    const call = this.newCall(key, cfg.model);
     const cache = this.#options.cache;
     const hit = cache ? await cache.get(key) : undefined;
     if (hit && hit.kind === 'embedding' && hit.vectors.length === texts.length) {
