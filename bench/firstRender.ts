@@ -55,11 +55,14 @@ const COLD_RUNS = 3;
 /** Rounds of warm opens (empty webview and every file) in one session; the test alone does 1 (`-- --rounds N`). */
 const WARM_ROUNDS = 3;
 
-/** A positive whole number given as `--name N`, else the fallback. */
+/** A positive whole number given as `--name N`; the fallback when the flag is absent; refused otherwise. */
 function countArg(args: string[], name: string, fallback: number): number {
   const i = args.indexOf(name);
-  const n = i >= 0 ? Number(args[i + 1]) : NaN;
-  return Number.isInteger(n) && n > 0 ? n : fallback;
+  if (i < 0) return fallback;
+  const n = Number(args[i + 1]);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`first-render: ${name} takes a positive whole number, got ${JSON.stringify(args[i + 1] ?? '')}`);
+  return n;
 }
 
 function median(xs: number[]): number {
