@@ -26,6 +26,7 @@ import {
   makeWorkspace,
   nextFrames,
   openFileInEditor,
+  openQuickInput,
   pickQuickInput,
   runCommand,
   screenshot,
@@ -128,9 +129,7 @@ test(
     // replaying its first conversation. (Moving an open webview to another group left it blank in
     // this harness, so nothing is moved.)
     await page.locator('.part.sidebar .composite.title').first().click();
-    await page.keyboard.press('F1');
-    const input = page.locator('.quick-input-widget input').first();
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    const input = await openQuickInput(page);
     await input.fill('sim-good.sim.jsonl');
     await page
       .locator('.quick-input-list .monaco-list-row', {

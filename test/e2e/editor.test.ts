@@ -24,6 +24,7 @@ import {
   makeWorkspace,
   nextFrames,
   openFileInEditor,
+  openQuickInput,
   pickQuickInput,
   pollUntil,
   runCommand,
@@ -380,10 +381,7 @@ async function timedOpen(
   kind: TimedOpen['kind'],
   cold: boolean,
 ): Promise<{ open: TimedOpen; frame: FrameLocator }> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  const input = await openQuickInput(page);
   await input.fill(name);
   const row = page
     .locator('.quick-input-list .monaco-list-row', {

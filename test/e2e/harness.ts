@@ -41,7 +41,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import {
   findChromium,
   installExtension,
@@ -630,6 +630,38 @@ function exactly(text: string): RegExp {
 }
 
 /**
+ * Opens the quick input (the command palette, F1) and returns its text box. A key press can be lost
+ * while focus moves into or out of a webview (its keys reach the workbench by message, and not
+ * before the frame is ready), so a palette that does not show within a few seconds is asked for
+ * again: F1, then Ctrl+Shift+P, then F1 after a click on the side bar's title, which takes focus
+ * back to the workbench. Throws only when none of these opened it before `timeoutMs`.
+ */
+export async function openQuickInput(page: Page, timeoutMs = 20_000): Promise<Locator> {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget input').first();
+  const attempts: Array<() => Promise<void>> = [
+    () => page.keyboard.press('F1'),
+    () => page.keyboard.press('Control+Shift+P'),
+    async () => {
+      const title = page.locator('.part.sidebar .composite.title').first();
+      if (await title.isVisible().catch(() => false)) await title.click().catch(() => undefined);
+      await page.keyboard.press('F1');
+    },
+  ];
+  for (let i = 0; ; i++) {
+    await page.keyboard.press('Escape');
+    await attempts[i % attempts.length]();
+    try {
+      await input.waitFor({ state: 'visible', timeout: Math.max(500, Math.min(3_000, deadline - Date.now())) });
+      return input;
+    } catch (e) {
+      if (Date.now() >= deadline)
+        throw new Error(`the command palette did not open: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+}
+
+/**
  * Opens the command palette and returns the row whose label is exactly `title` (e.g.
  * "SimLens: Run Simulation"), or undefined after `timeoutMs`. The palette's list is computed when
  * it opens, and right after start-up the extensions' commands may not be known yet, so it is
@@ -643,9 +675,7 @@ async function paletteRow(page: Page, title: string, timeoutMs: number) {
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) })
     .first();
   do {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await openQuickInput(page);
     await input.fill(`>${title}`);
     try {
       await row.waitFor({ state: 'visible', timeout: Math.max(500, Math.min(3_000, deadline - Date.now())) });
@@ -700,10 +730,7 @@ export async function commandInPalette(page: Page, title: string, timeoutMs = 5_
  * unfiltered rows, which have neither).
  */
 export async function paletteLists(page: Page, title: string): Promise<boolean> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  const input = await openQuickInput(page);
   await input.fill(`>${title}`);
   const rows = page.locator('.quick-input-list .monaco-list-row');
   await rows
@@ -729,10 +756,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
 
 /** Opens a workspace file (path relative to the folder) through Quick Open, in its default editor. */
 export async function openFileInEditor(page: Page, relativePath: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  const input = await openQuickInput(page);
   await input.fill(relativePath);
   const name = path.basename(relativePath);
   const row = page
