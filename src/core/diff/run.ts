@@ -179,15 +179,7 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
           unpaired.push({ side: 'B', line: p.line, id: idB, reason: noKeyReason(mode) });
           return;
         }
-        const entry = byKey.get(key);
-        let lineA: number | undefined;
-        if (typeof entry === 'number') {
-          lineA = entry;
-          byKey.delete(key);
-        } else if (entry) {
-          lineA = entry.shift();
-          if (entry.length === 0) byKey.delete(key);
-        }
+        const lineA = takePartner(byKey, key);
         if (lineA === undefined) {
           const dup = mode !== 'profile' ? seenB.get(key) : undefined;
           if (dup !== undefined)
@@ -205,29 +197,9 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
             `run A is not valid SimLens JSONL:\n${pa.kind === 'invalid' ? badLines(pathA, pa.errors) : `${pathA}:${lineA + 1}: the line is blank now (the file changed while the diff ran)`}`,
           );
         const convA = pa.conversation;
-        const cmp = comparePair(convA, convB);
-        const outcomeA = outcomeLabel(convA);
-        const outcomeB = outcomeLabel(convB);
-        const idA = conversationId(convA, lineA + 1);
-        const summary: PairSummary = {
-          key,
-          idA,
-          idB: idB === idA ? idA : idB,
-          lineA: lineA + 1,
-          lineB: p.line,
-          identical: cmp.identical && outcomeA === outcomeB,
-          parts: cmp.parts,
-          traceFieldsAtTurn: cmp.traceFieldsAtTurn,
-          traceFields: cmp.traceFields,
-          outcomeA,
-          outcomeB,
-          turnsA: convA.turns.length,
-          turnsB: convB.turns.length,
-        };
-        if (cmp.turn !== undefined) summary.turn = cmp.turn;
-        if (cmp.traceTurn !== undefined) summary.traceTurn = cmp.traceTurn;
+        const summary = pairSummary(key, convA, lineA + 1, convB, p.line, idB);
         pairs.push(summary);
-        const failed = outcomeA.startsWith('failure:') || outcomeB.startsWith('failure:');
+        const failed = summary.outcomeA.startsWith('failure:') || summary.outcomeB.startsWith('failure:');
         if (failed) failedPair.push(pairs.length - 1);
         addFeatureDifferences(convA, convB, failed, acts, diffs, sums);
       },
@@ -261,6 +233,55 @@ export async function diffRuns(pathA: string, pathB: string, opts: DiffOptions =
   } finally {
     await fileA.close();
   }
+}
+
+/**
+ * The line of A paired with `key`, taken out of the index (a key that several lines of A share, under
+ * profile pairing, gives them out in file order); undefined when A has none left.
+ */
+function takePartner(byKey: Map<string, number | number[]>, key: string): number | undefined {
+  const entry = byKey.get(key);
+  if (typeof entry === 'number') {
+    byKey.delete(key);
+    return entry;
+  }
+  if (!entry) return undefined;
+  const line = entry.shift();
+  if (entry.length === 0) byKey.delete(key);
+  return line;
+}
+
+/** What the diff reports of one pair: ids, lines, the first turn and trace field that differ, outcomes, lengths. */
+function pairSummary(
+  key: string,
+  convA: Conversation,
+  lineA: number,
+  convB: Conversation,
+  lineB: number,
+  idB: string,
+): PairSummary {
+  const cmp = comparePair(convA, convB);
+  const outcomeA = outcomeLabel(convA);
+  const outcomeB = outcomeLabel(convB);
+  const idA = conversationId(convA, lineA);
+  const summary: PairSummary = {
+    key,
+    idA,
+    idB: idB === idA ? idA : idB,
+    lineA,
+    lineB,
+    identical: cmp.identical && outcomeA === outcomeB,
+    parts: cmp.parts,
+    traceFieldsAtTurn: cmp.traceFieldsAtTurn,
+    traceFields: cmp.traceFields,
+    outcomeA,
+    outcomeB,
+    turnsA: convA.turns.length,
+    turnsB: convB.turns.length,
+  };
+  if (cmp.turn !== undefined) summary.turn = cmp.turn;
+  if (cmp.traceTurn !== undefined) summary.traceTurn = cmp.traceTurn;
+  return summary;
 }
 
 /** Adds one pair's per-feature differences B - A (NaN when unknown on either side or the pair failed) and, for known pairs, the sums of A and B. */
