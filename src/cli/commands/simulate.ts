@@ -320,6 +320,53 @@ async function runFork(f: Flags, io: CliIo, command: string): Promise<number> {
 }
 
 /**
+ * Where the run writes and whether it resumes: OUT, or in a cluster task (Slurm, Kubernetes) the
+ * task's own part file, named by its index, which a rerun of the task resumes. Says so on stdout.
+ */
+function outputTarget(
+  f: Flags,
+  outFlag: string,
+  io: CliIo,
+): { resolved: ReturnType<typeof resolveShard>; out: string; resume: boolean | undefined } {
+  let resolved;
+  try {
+    resolved = resolveShard(f.shard, io.env, f['shard-count']);
+  } catch (err) {
+    throw new UsageError(`--shard: ${(err as Error).message}`);
+  }
+  let out = outFlag;
+  let resume = f.resume;
+  if (resolved && resolved.source !== 'option') {
+    out = partFileName(outFlag, resolved.shard);
+    if (!f.force && existsSync(resolvePath(io, out)) && statSync(resolvePath(io, out)).size > 0) resume = true;
+    io.stdout(`${resolved.description} -> ${out}${resume ? ' (resuming the part already there)' : ''}\n`);
+  }
+  return { resolved, out, resume };
+}
+
+/** Prints a finished, stopped or cancelled run's summary line (and what to do next); the exit code. */
+function reportRun(manifest: RunManifest, out: string, io: CliIo): number {
+  const c = manifest.counts;
+  const extra = manifest as Record<string, unknown>;
+  const failures = new FailureTally(0, {
+    failed: c.failed,
+    agent_errors: Number(c.agent_errors ?? 0),
+    by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'],
+  });
+  io.stdout(
+    `${manifest.status}: ${c.finished}/${c.planned} conversations in ${out}` +
+      (`${c.resumed ? ` (${c.resumed} from before)` : ''}, ${failures.describe()}, ${extra['rate_per_s']}/s, user ` +
+        `${String(extra['user'])} vs ${agentLabel(String(extra['agent']))}\n`),
+  );
+  if (manifest.status === 'stopped')
+    io.stderr(
+      `simlens simulate: ${String(extra['stop_reason'])}\nfix the cause, then continue with the same options and --resume\n`,
+    );
+  if (manifest.status === 'cancelled') io.stderr(`cancelled: continue with the same options and --resume\n`);
+  return manifest.status === 'finished' && c.failed === 0 ? 0 : 1;
+}
+
+/**
  * The agent as the researcher named it. Runs record an HTTP agent as "http:" + its URL (the
  * recorded name, which createAgent also accepts); on the terminal "http:http://host" reads as a
  * typo, so the URL is shown alone.
@@ -407,21 +454,8 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
     if (f.n === undefined) throw new UsageError('--n is required (the number of conversations)');
     if (!f.out) throw new UsageError('--out is required');
     if (f.resume && f.force) throw new UsageError('--resume and --force contradict each other');
-    let resolved;
-    try {
-      resolved = resolveShard(f.shard, io.env, f['shard-count']);
-    } catch (err) {
-      throw new UsageError(`--shard: ${(err as Error).message}`);
-    }
+    const { resolved, out, resume } = outputTarget(f, f.out, io);
     const shard = resolved?.shard;
-    // A cluster task writes its own part file, named by its index, and a rerun of the task resumes it.
-    let out = f.out;
-    let resume = f.resume;
-    if (resolved && resolved.source !== 'option') {
-      out = partFileName(f.out, resolved.shard);
-      if (!f.force && existsSync(resolvePath(io, out)) && statSync(resolvePath(io, out)).size > 0) resume = true;
-      io.stdout(`${resolved.description} -> ${out}${resume ? ' (resuming the part already there)' : ''}\n`);
-    }
     if (f.concurrency !== undefined && (!Number.isInteger(f.concurrency) || f.concurrency < 1))
       throw new UsageError('--concurrency must be a positive integer');
     let config;
@@ -487,26 +521,7 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
             `tokens are estimated (4 characters a token) in the manifest's llm.usage\n`,
         );
       }
-      if (!result) return 1;
-      const { manifest } = result;
-      const c = manifest.counts;
-      const extra = manifest as Record<string, unknown>;
-      const failures = new FailureTally(0, {
-        failed: c.failed,
-        agent_errors: Number(c.agent_errors ?? 0),
-        by_reason: (c.by_reason ?? {}) as FailureCounts['by_reason'],
-      });
-      io.stdout(
-        `${manifest.status}: ${c.finished}/${c.planned} conversations in ${out}` +
-          (`${c.resumed ? ` (${c.resumed} from before)` : ''}, ${failures.describe()}, ${extra['rate_per_s']}/s, user ` +
-            `${String(extra['user'])} vs ${agentLabel(String(extra['agent']))}\n`),
-      );
-      if (manifest.status === 'stopped')
-        io.stderr(
-          `simlens simulate: ${String(extra['stop_reason'])}\nfix the cause, then continue with the same options and --resume\n`,
-        );
-      if (manifest.status === 'cancelled') io.stderr(`cancelled: continue with the same options and --resume\n`);
-      return manifest.status === 'finished' && c.failed === 0 ? 0 : 1;
+      return result ? reportRun(result.manifest, out, io) : 1;
     } finally {
       process.removeListener('SIGINT', onSigint);
       process.removeListener('SIGTERM', onSigint);
