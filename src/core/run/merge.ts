@@ -177,25 +177,7 @@ export async function mergeRunFiles(
       `${task} parts can only be merged when every part has its manifest with its shard (the lines carry no position of their own)`,
     );
   }
-  const missingTasks: number[] = [];
-  const unfinishedTasks: UnfinishedTask[] = [];
-  if (taskCount !== undefined) {
-    const have = new Set(withManifest.map((m) => m.manifest.shard!.index));
-    for (let i = 0; i < taskCount; i++) if (!have.has(i)) missingTasks.push(i);
-    for (const m of withManifest) {
-      const status = m.manifest.status ?? 'running';
-      if (status === 'finished') continue;
-      const extra = m.manifest as Record<string, unknown>;
-      const reason =
-        typeof extra['stop_reason'] === 'string'
-          ? extra['stop_reason']
-          : typeof extra['error'] === 'string'
-            ? extra['error']
-            : undefined;
-      unfinishedTasks.push({ index: m.manifest.shard!.index, file: m.file, status, ...(reason ? { reason } : {}) });
-    }
-    unfinishedTasks.sort((a, b) => a.index - b.index);
-  }
+  const { missingTasks, unfinishedTasks } = taskAccount(withManifest, taskCount);
   for (const f of files) truncatePartialLastLine(f);
 
   const result =
@@ -203,41 +185,7 @@ export async function mergeRunFiles(
       ? await mergeByIndex(out, files)
       : await mergeByPosition(out, withManifest, taskCount!, task === 'features');
   if (merged) {
-    const extra = merged as Record<string, unknown>;
-    let missing = result.missing;
-    if (task === 'simulate') {
-      const n = typeof merged.config.n === 'number' ? merged.config.n : result.expected;
-      missing = [...missing];
-      for (let i = result.expected; i < n; i++) missing.push(i);
-    }
-    result.missing = missing;
-    // Counted from the lines written (a conversation in two parts counts once).
-    if (task === 'simulate') merged.counts = { ...merged.counts, finished: result.lines, ...result.failures.counts() };
-    if (missing.length) {
-      extra['missing'] = missing.length > 50 ? { count: missing.length, first: missing.slice(0, 50) } : missing;
-      if (merged.status === 'finished') merged.status = 'cancelled';
-    }
-    if (taskCount !== undefined) {
-      extra['tasks'] = {
-        count: taskCount,
-        finished: taskCount - missingTasks.length - unfinishedTasks.length,
-        missing: missingTasks,
-        unfinished: unfinishedTasks.map((t) => ({
-          index: t.index,
-          status: t.status,
-          ...(t.reason ? { reason: t.reason } : {}),
-        })),
-      };
-      if (missingTasks.length && merged.status === 'finished') merged.status = 'cancelled';
-      // The parts in task order, whatever order they were given in.
-      const parts = extra['parts'];
-      if (Array.isArray(parts))
-        parts.sort(
-          (a, b) =>
-            ((a as { shard?: { index: number } }).shard?.index ?? 0) -
-            ((b as { shard?: { index: number } }).shard?.index ?? 0),
-        );
-    }
+    result.missing = completeMergedManifest(merged, result, task, taskCount, missingTasks, unfinishedTasks);
     writeManifest(out, merged);
   }
   return {
@@ -251,6 +199,81 @@ export async function mergeRunFiles(
     unfinishedTasks,
     manifest: merged,
   };
+}
+
+/** The tasks of a sharded run that have no part, and those whose part did not finish (with why), in task order. */
+function taskAccount(
+  withManifest: ReadonlyArray<{ file: string; manifest: RunManifest }>,
+  taskCount: number | undefined,
+): { missingTasks: number[]; unfinishedTasks: UnfinishedTask[] } {
+  const missingTasks: number[] = [];
+  const unfinishedTasks: UnfinishedTask[] = [];
+  if (taskCount === undefined) return { missingTasks, unfinishedTasks };
+  const have = new Set(withManifest.map((m) => m.manifest.shard!.index));
+  for (let i = 0; i < taskCount; i++) if (!have.has(i)) missingTasks.push(i);
+  for (const m of withManifest) {
+    const status = m.manifest.status ?? 'running';
+    if (status === 'finished') continue;
+    const extra = m.manifest as Record<string, unknown>;
+    const reason =
+      typeof extra['stop_reason'] === 'string'
+        ? extra['stop_reason']
+        : typeof extra['error'] === 'string'
+          ? extra['error']
+          : undefined;
+    unfinishedTasks.push({ index: m.manifest.shard!.index, file: m.file, status, ...(reason ? { reason } : {}) });
+  }
+  unfinishedTasks.sort((a, b) => a.index - b.index);
+  return { missingTasks, unfinishedTasks };
+}
+
+/**
+ * Completes the merged manifest from what was written: counts from the lines (a conversation in two
+ * parts counts once), the conversations and tasks missing (either makes a "finished" run
+ * "cancelled"), the parts in task order. Returns the missing conversation indices (for a simulation,
+ * also those past the last one written up to the planned n).
+ */
+function completeMergedManifest(
+  merged: RunManifest,
+  result: LinesMerged,
+  task: string,
+  taskCount: number | undefined,
+  missingTasks: number[],
+  unfinishedTasks: UnfinishedTask[],
+): number[] {
+  const extra = merged as Record<string, unknown>;
+  let missing = result.missing;
+  if (task === 'simulate') {
+    const n = typeof merged.config.n === 'number' ? merged.config.n : result.expected;
+    missing = [...missing];
+    for (let i = result.expected; i < n; i++) missing.push(i);
+    merged.counts = { ...merged.counts, finished: result.lines, ...result.failures.counts() };
+  }
+  if (missing.length) {
+    extra['missing'] = missing.length > 50 ? { count: missing.length, first: missing.slice(0, 50) } : missing;
+    if (merged.status === 'finished') merged.status = 'cancelled';
+  }
+  if (taskCount !== undefined) {
+    extra['tasks'] = {
+      count: taskCount,
+      finished: taskCount - missingTasks.length - unfinishedTasks.length,
+      missing: missingTasks,
+      unfinished: unfinishedTasks.map((t) => ({
+        index: t.index,
+        status: t.status,
+        ...(t.reason ? { reason: t.reason } : {}),
+      })),
+    };
+    if (missingTasks.length && merged.status === 'finished') merged.status = 'cancelled';
+    const parts = extra['parts'];
+    if (Array.isArray(parts))
+      parts.sort(
+        (a, b) =>
+          ((a as { shard?: { index: number } }).shard?.index ?? 0) -
+          ((b as { shard?: { index: number } }).shard?.index ?? 0),
+      );
+  }
+  return missing;
 }
 
 interface LinesMerged {
