@@ -157,34 +157,12 @@ function formattedIardMentions(c: Conversation): Mention[] | undefined {
   return [...out.values()];
 }
 
-/** Builds the catalog from imported dialogues (`files`: each file's conversations, in order). */
-export function buildMovieCatalog(
-  source: MovieCatalogSource,
-  files: ReadonlyArray<{ label: string; conversations: readonly Conversation[] }>,
-): MovieCatalogResult {
-  const counts: MovieCatalogCounts = {
-    dialogues: 0,
-    mentions: 0,
-    items: 0,
-    withYear: 0,
-    untitled: 0,
-    conflictingTitles: 0,
-    otherFormat: 0,
-  };
-  // id -> title -> [dialogues naming it so, first seen order]
-  const titles = new Map<string, Map<string, number>>();
-  const untitledIds = new Set<string>();
-  const perDialogue: Mention[][] = [];
-  for (const f of files) {
-    for (const c of f.conversations) {
-      counts.dialogues++;
-      const mentions = source === 'redial' ? redialMentions(c) : (rawIardMentions(c) ?? formattedIardMentions(c));
-      if (!mentions) counts.otherFormat++;
-      else perDialogue.push(mentions);
-    }
-  }
-  // Titles without an id: a title written without its year in one dialogue is the same movie as
-  // where it has one, when only one year is ever given for that title (else it stays yearless).
+/**
+ * Gives every mention by title (IARD) its catalog id, in place. A title written without its year in
+ * one dialogue is the same movie as where it has one, when only one year is ever given for that
+ * title (else it stays yearless); a movie named twice in one dialogue counts once there.
+ */
+function resolveTitleMentions(perDialogue: Mention[][]): void {
   const yearsOf = new Map<string, Set<string>>();
   const firstName = new Map<string, string>();
   for (const ms of perDialogue) {
@@ -215,6 +193,57 @@ export function buildMovieCatalog(
     }
     ms.splice(0, ms.length, ...resolved);
   }
+}
+
+/** What the researcher is told about a built catalog: dialogues not read, untitled mentions, title conflicts, missing years. */
+function catalogNotes(source: MovieCatalogSource, counts: MovieCatalogCounts, leftOut: number): string[] {
+  const notes: string[] = [];
+  if (counts.otherFormat)
+    notes.push(
+      `${counts.otherFormat} of ${counts.dialogues} dialogues are not ` +
+        `${source === 'redial' ? 'ReDial' : 'IARD (raw or the UserSimCRS copy with TITLE slots)'} dialogues: nothing read from them`,
+    );
+  if (counts.untitled)
+    notes.push(
+      `${counts.untitled} mentions have no title (${leftOut} movie id${leftOut === 1 ? '' : 's'} left out of the catalog)`,
+    );
+  if (counts.conflictingTitles)
+    notes.push(
+      `${counts.conflictingTitles} movie ids have different titles in different dialogues: the most frequent title is kept`,
+    );
+  if (counts.items - counts.withYear)
+    notes.push(`${counts.items - counts.withYear} of ${counts.items} titles give no year`);
+  notes.push('attributes: year only; genre, director, actors, plot and price are not in these files');
+  return notes;
+}
+
+/** Builds the catalog from imported dialogues (`files`: each file's conversations, in order). */
+export function buildMovieCatalog(
+  source: MovieCatalogSource,
+  files: ReadonlyArray<{ label: string; conversations: readonly Conversation[] }>,
+): MovieCatalogResult {
+  const counts: MovieCatalogCounts = {
+    dialogues: 0,
+    mentions: 0,
+    items: 0,
+    withYear: 0,
+    untitled: 0,
+    conflictingTitles: 0,
+    otherFormat: 0,
+  };
+  // id -> title -> [dialogues naming it so, first seen order]
+  const titles = new Map<string, Map<string, number>>();
+  const untitledIds = new Set<string>();
+  const perDialogue: Mention[][] = [];
+  for (const f of files) {
+    for (const c of f.conversations) {
+      counts.dialogues++;
+      const mentions = source === 'redial' ? redialMentions(c) : (rawIardMentions(c) ?? formattedIardMentions(c));
+      if (!mentions) counts.otherFormat++;
+      else perDialogue.push(mentions);
+    }
+  }
+  resolveTitleMentions(perDialogue);
   for (const mentions of perDialogue) {
     for (const m of mentions) {
       counts.mentions++;
@@ -249,23 +278,7 @@ export function buildMovieCatalog(
   // Untitled ids named with a title elsewhere are in the catalog; count only those left out.
   const leftOut = [...untitledIds].filter((id) => !titles.has(id)).length;
   counts.items = items.length;
-  const notes: string[] = [];
-  if (counts.otherFormat)
-    notes.push(
-      `${counts.otherFormat} of ${counts.dialogues} dialogues are not ` +
-        `${source === 'redial' ? 'ReDial' : 'IARD (raw or the UserSimCRS copy with TITLE slots)'} dialogues: nothing read from them`,
-    );
-  if (counts.untitled)
-    notes.push(
-      `${counts.untitled} mentions have no title (${leftOut} movie id${leftOut === 1 ? '' : 's'} left out of the catalog)`,
-    );
-  if (counts.conflictingTitles)
-    notes.push(
-      `${counts.conflictingTitles} movie ids have different titles in different dialogues: the most frequent title is kept`,
-    );
-  if (counts.items - counts.withYear)
-    notes.push(`${counts.items - counts.withYear} of ${counts.items} titles give no year`);
-  notes.push('attributes: year only; genre, director, actors, plot and price are not in these files');
+  const notes = catalogNotes(source, counts, leftOut);
   if (items.length === 0)
     throw new Error(`no movie with a title in ${files.map((f) => f.label).join(', ')} (read as ${source})`);
   return { catalog: new Catalog(items), counts, notes };

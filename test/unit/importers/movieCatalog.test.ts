@@ -146,6 +146,12 @@ describe('buildMovieCatalog: what it cannot carry is counted', () => {
     ]);
     assert.equal(conflict.catalog.get('1')?.title, 'Down (2009)');
     assert.equal(conflict.counts.conflictingTitles, 1);
+    assert.ok(
+      conflict.notes.some((n) =>
+        /^1 movie ids have different titles in different dialogues: the most frequent/.test(n),
+      ),
+      'the researcher is told which title was kept',
+    );
   });
 });
 
