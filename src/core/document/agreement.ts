@@ -42,15 +42,24 @@ function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
 
-/** Agreement over a set of conversations. */
-export function agreementFromConversations(
+/**
+ * Every utterance annotation of the conversations (of the `annotators` wanted, else all), keyed by
+ * conversation, turn, speaker and segment: the acts per annotator, the utterances, and per annotator
+ * how often it used each taxonomy (named, or inferred from its labels).
+ */
+function collectAnnotations(
   conversations: Iterable<Conversation>,
-  opts: AgreementOptions = {},
-): AgreementResult {
+  annotatorsWanted: readonly string[] | undefined,
+): {
+  byAnnotator: Map<string, Map<string, string[]>>;
+  taxCounts: Map<string, Map<string, number>>;
+  items: Map<string, Item>;
+  count: number;
+} {
   const byAnnotator = new Map<string, Map<string, string[]>>();
   const taxCounts = new Map<string, Map<string, number>>();
   const items = new Map<string, Item>();
-  const wanted = opts.annotators ? new Set(opts.annotators) : undefined;
+  const wanted = annotatorsWanted ? new Set(annotatorsWanted) : undefined;
   let count = 0;
   for (const conv of conversations) {
     const c = count++;
@@ -71,10 +80,15 @@ export function agreementFromConversations(
       }
     });
   }
-  const annotators = [...byAnnotator.keys()].sort();
-  const warnings: string[] = [];
-  for (const name of opts.annotators ?? [])
-    if (!byAnnotator.has(name)) warnings.push(`Annotator "${name}" has no utterance annotations in this file.`);
+  return { byAnnotator, taxCounts, items, count };
+}
+
+/** Each annotator's taxonomy: the one it used most (a warning when it used more than one). */
+function dominantTaxonomies(
+  annotators: readonly string[],
+  taxCounts: Map<string, Map<string, number>>,
+  warnings: string[],
+): Record<string, string> {
   const taxonomies: Record<string, string> = {};
   for (const a of annotators) {
     const tc = [...(taxCounts.get(a) ?? new Map<string, number>())].sort((x, y) => y[1] - x[1]);
@@ -84,6 +98,20 @@ export function agreementFromConversations(
         `${a} used more than one taxonomy (${tc.map(([n, k]) => `${n}: ${k}`).join(', ')}); treated as ${taxonomies[a]}.`,
       );
   }
+  return taxonomies;
+}
+
+/** Agreement over a set of conversations. */
+export function agreementFromConversations(
+  conversations: Iterable<Conversation>,
+  opts: AgreementOptions = {},
+): AgreementResult {
+  const { byAnnotator, taxCounts, items, count } = collectAnnotations(conversations, opts.annotators);
+  const annotators = [...byAnnotator.keys()].sort();
+  const warnings: string[] = [];
+  for (const name of opts.annotators ?? [])
+    if (!byAnnotator.has(name)) warnings.push(`Annotator "${name}" has no utterance annotations in this file.`);
+  const taxonomies = dominantTaxonomies(annotators, taxCounts, warnings);
   const aliases = opts.map ? (opts.aliases ?? defaultActAliases()) : undefined;
   const mapActs = (acts: string[], speaker: Speaker): string[] => {
     const out: string[] = [];

@@ -52,6 +52,18 @@ describe('agreement across taxonomies', () => {
     assert.match(formatAgreementText(r), /mapped to zhang-balog acts through act-aliases\.json/);
   });
 
+  test('an annotator that used two taxonomies is read as the one it used most, and told', () => {
+    const conv = movie();
+    // "root" labels one of its four utterances with an IARD act: still a ConvApparel annotator.
+    conv.turns[3].annotations![1] = { speaker: 'user', annotator: 'root', taxonomy: 'iard', acts: ['REF'] };
+    const r = agreementFromConversations([conv]);
+    assert.deepEqual(r.taxonomies, { root: 'convapparel', source: 'iard' });
+    assert.match(
+      r.warnings.join('\n'),
+      /root used more than one taxonomy \(convapparel: 3, iard: 1\); treated as convapparel\./,
+    );
+  });
+
   test('the taxonomy is inferred from the labels when the annotation does not name it', () => {
     assert.equal(inferTaxonomyName(['ACC', 'inq']), 'iard');
     assert.equal(inferTaxonomyName(['recommend', 'critique']), 'convapparel');
