@@ -96,7 +96,8 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
       return item;
     });
 
-  const call = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+  /** The answer to a request: a value, or a promise when the user's method returns one. */
+  const call = (method: string, params: Record<string, unknown>): unknown => {
     switch (method) {
       case 'initialize': {
         context = params;
@@ -113,8 +114,7 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
         const user = factory(context);
         if (!options.restore || !user.restore) throw new RpcError(-32001, 'this simulator cannot restore; replay it');
         sessions.set(String(params.session), user);
-        await user.restore(params);
-        return { restored: true };
+        return Promise.resolve(user.restore(params)).then(() => ({ restored: true }));
       }
       case 'respond': {
         // Items first: SimLens counts them as sent even when this request fails.
@@ -162,23 +162,42 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
     process.stdout.write(frame);
   };
 
-  const answer = async (message: { id?: unknown; method?: unknown; params?: unknown }) => {
-    const hasId = message.id !== undefined;
+  const replied = (message: { id?: unknown }, result: unknown) => {
     try {
-      const result = await call(String(message.method), (message.params ?? {}) as Record<string, unknown>);
-      if (hasId) write({ jsonrpc: '2.0', id: message.id, result: result ?? null });
+      if (message.id !== undefined) write({ jsonrpc: '2.0', id: message.id, result: result ?? null });
     } catch (e) {
-      console.error(e);
-      if (hasId)
-        write({
-          jsonrpc: '2.0',
-          id: message.id,
-          error: {
-            code: e instanceof RpcError ? e.code : -32000,
-            message: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
-          },
-        });
+      failed(message, e); // a result JSON cannot hold (a cycle, a BigInt)
     }
+  };
+  const failed = (message: { id?: unknown }, e: unknown) => {
+    console.error(e);
+    if (message.id !== undefined)
+      write({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: {
+          code: e instanceof RpcError ? e.code : -32000,
+          message: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+        },
+      });
+  };
+  /** Answers a message: at once when the user's method returns a value, else when its promise settles. */
+  const answer = (message: { id?: unknown; method?: unknown; params?: unknown }): Promise<void> | undefined => {
+    let result: unknown;
+    try {
+      result = call(String(message.method), (message.params ?? {}) as Record<string, unknown>);
+    } catch (e) {
+      failed(message, e);
+      return undefined;
+    }
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') {
+      replied(message, result);
+      return undefined;
+    }
+    return Promise.resolve(result).then(
+      (r) => replied(message, r),
+      (e) => failed(message, e),
+    );
   };
 
   /** Bytes of an incomplete message (a copy: the read buffer is reused). */
@@ -225,7 +244,10 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
         throw e;
       }
       if (n === 0) return exit(); // stdin closed: SimLens is gone
-      for (const m of messages(chunk.subarray(0, n))) await answer(m);
+      for (const m of messages(chunk.subarray(0, n))) {
+        const pending = answer(m);
+        if (pending) await pending;
+      }
     }
   };
   // After the caller's own module code (serve() returns first).
