@@ -8,6 +8,8 @@
  *
  * stdio with the Language Server Protocol's framing; `console.log` is redirected to stderr so it
  * never breaks the protocol; the process exits when stdin closes or its parent goes away.
+ * Between messages it waits in a blocking read of fd 0 and writes each answer with one blocking
+ * write to fd 1 (no event-loop turn per message); your timers and I/O run only while a method runs.
  * Item references (1.1, capability `item_refs`): SimLens sends each item in full once, then
  * `{"ref": item_id}`; they are expanded here, so `respond` always sees full items.
  */
