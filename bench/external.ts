@@ -117,11 +117,20 @@ function turnsIn(file: string): number {
   return readRun(file).reduce((n, c) => n + c.turns.length, 0);
 }
 
+/** 16 MB touched before a step evicts the user's data and code from the core's L1 and L2 caches (2 MB of L2 per core here). */
+const EVICT = new Uint8Array(16 << 20);
+function evictCaches(): void {
+  for (let i = 0; i < EVICT.length; i += 64) EVICT[i]++;
+}
+
 /**
  * The built-in user as the protocol user sees it: the same session seed (drawn as ExternalUserSession
  * draws it) and the same random stream, so both runs hold the same conversations turn for turn.
+ * With `steps`, each step's time is pushed there; `before` 'json' hands the step the recommender's
+ * answer copied through JSON (objects of the shapes the simulator process gets), 'evict' evicts the
+ * caches first (as a process that slept while others ran finds them).
  */
-function sameSeedUser(user: UserSimulator, steps?: number[]): UserSimulator {
+function sameSeedUser(user: UserSimulator, steps?: number[], before?: 'json' | 'evict'): UserSimulator {
   return {
     name: user.name,
     createSession: (id, rng, context) => {
@@ -135,7 +144,12 @@ function sameSeedUser(user: UserSimulator, steps?: number[]): UserSimulator {
       };
       const wrapped: UserSession = {
         start: () => timed(() => session.start()),
-        respond: (a) => timed(() => session.respond(a)),
+        respond: (a) => {
+          // As the simulator process gets it: objects made by JSON.parse (other hidden classes).
+          const given = before === 'json' ? (JSON.parse(JSON.stringify(a)) as typeof a) : a;
+          if (before === 'evict') evictCaches();
+          return timed(() => session.respond(given));
+        },
       };
       if (session.close) wrapped.close = () => session.close!();
       return wrapped;
@@ -204,7 +218,7 @@ export async function run(args: string[] = []): Promise<void> {
   const perTurn = async (
     env: SimulationEnvironment,
     out: string,
-  ): Promise<{ msPerTurn: number; cpuPerTurn: number; turns: number; wallMs: number }> => {
+  ): Promise<{ msPerTurn: number; cpuPerTurn: number; childCpuPerTurn: number; turns: number; wallMs: number }> => {
     rmSync(out, { force: true });
     const childBefore = env === externalEnv ? pids.reduce((a, p) => a + processCpuMs(p), 0) : 0;
     const cpu = process.cpuUsage();
@@ -217,6 +231,7 @@ export async function run(args: string[] = []): Promise<void> {
     return {
       msPerTurn: wallMs / turns,
       cpuPerTurn: ((used.user + used.system) / 1000 + childMs) / turns,
+      childCpuPerTurn: childMs / turns,
       turns,
       wallMs,
     };
@@ -240,7 +255,7 @@ export async function run(args: string[] = []): Promise<void> {
     const eRun = await perTurn(externalEnv, outE);
     rows.push({ builtin: bRun.msPerTurn, external: eRun.msPerTurn, cpuB: bRun.cpuPerTurn, cpuE: eRun.cpuPerTurn });
     console.log(
-      `  #${r + 1} (load ${loadavg()[0].toFixed(1)}): built-in ${bRun.msPerTurn.toFixed(4)} ms/turn (${bRun.turns} turns, ${(bRun.wallMs / 1000).toFixed(1)} s), over stdio ${eRun.msPerTurn.toFixed(4)} ms/turn (${eRun.turns} turns, ${(eRun.wallMs / 1000).toFixed(1)} s), overhead ${(eRun.msPerTurn - bRun.msPerTurn).toFixed(4)} ms/turn; CPU ${bRun.cpuPerTurn.toFixed(4)} vs ${eRun.cpuPerTurn.toFixed(4)} ms/turn, overhead ${(eRun.cpuPerTurn - bRun.cpuPerTurn).toFixed(4)}`,
+      `  #${r + 1} (load ${loadavg()[0].toFixed(1)}): built-in ${bRun.msPerTurn.toFixed(4)} ms/turn (${bRun.turns} turns, ${(bRun.wallMs / 1000).toFixed(1)} s), over stdio ${eRun.msPerTurn.toFixed(4)} ms/turn (${eRun.turns} turns, ${(eRun.wallMs / 1000).toFixed(1)} s), overhead ${(eRun.msPerTurn - bRun.msPerTurn).toFixed(4)} ms/turn; CPU ${bRun.cpuPerTurn.toFixed(4)} vs ${eRun.cpuPerTurn.toFixed(4)} ms/turn, overhead ${(eRun.cpuPerTurn - bRun.cpuPerTurn).toFixed(4)} (SimLens ${(eRun.cpuPerTurn - eRun.childCpuPerTurn).toFixed(4)} + simulator ${eRun.childCpuPerTurn.toFixed(4)})`,
     );
   }
   await externalEnv.user.dispose?.();
@@ -322,20 +337,31 @@ export async function run(args: string[] = []): Promise<void> {
   process.env.SIMLENS_BENCH_TIMING = timingFile;
   const timedEnv = await prepareEnvironment(config(externalSpec));
   delete process.env.SIMLENS_BENCH_TIMING;
-  const simPid = (timedEnv.user as Partial<ExternalUserSimulator>).pids!()[0];
   const host = instrumentHost();
   await perTurn(timedEnv, outE);
   host.take();
-  await simulatorStamps(simPid, timingFile);
   const timedRun = await perTurn(timedEnv, outE);
   const hostStamps = host.take();
-  const simStamps = await simulatorStamps(simPid, timingFile);
   host.restore();
+  // The simulator process writes its stamps when it exits: those of the measured run are the last.
   await timedEnv.user.dispose?.();
+  const simStamps = (await simulatorStamps(timingFile)).slice(-hostStamps.length);
   const steps: number[] = [];
   builtinEnv.user = sameSeedUser(plainUser, steps);
   const stepRun = await perTurn(builtinEnv, outB);
+  // The same steps with the recommender's answer copied through JSON first, as the simulator
+  // process receives it: whether objects of another shape slow the user's code down.
+  const copiedSteps: number[] = [];
+  builtinEnv.user = sameSeedUser(plainUser, copiedSteps, 'json');
+  await perTurn(builtinEnv, outB);
+  const evictedSteps: number[] = [];
+  builtinEnv.user = sameSeedUser(plainUser, evictedSteps, 'evict');
+  await perTurn(builtinEnv, outB);
   const stages = breakdown(hostStamps, simStamps, steps);
+  stages.push(
+    `    ${'user step in-process, answer copied through JSON'.padEnd(52)} mean ${(copiedSteps.reduce((x, y) => x + y, 0) / copiedSteps.length).toFixed(1).padStart(7)} µs, median ${median(copiedSteps).toFixed(1).padStart(7)} µs`,
+    `    ${'user step in-process, caches evicted before it'.padEnd(52)} mean ${(evictedSteps.reduce((x, y) => x + y, 0) / evictedSteps.length).toFixed(1).padStart(7)} µs, median ${median(evictedSteps).toFixed(1).padStart(7)} µs`,
+  );
   rmSync(dir, { recursive: true, force: true });
   console.log(
     `  where a turn goes (one run of ${timedRun.turns} turns, stamped: ${timedRun.msPerTurn.toFixed(4)} ms/turn over stdio, ${stepRun.msPerTurn.toFixed(4)} in-process with the user step timed; load ${loadavg()[0].toFixed(2)}):\n${stages.join('\n')}`,

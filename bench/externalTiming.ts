@@ -8,10 +8,13 @@
  * Host (SimLens) stamps: call entered, request entered, write start (after encode: encodeFrame runs
  * inside the connection's write), write returned, answer bytes arrived, decoded and dispatched,
  * validated (the session's toUserTurn entered), call returned. Simulator stamps (env SIMLENS_BENCH_TIMING=FILE,
- * written there on SIGUSR2): bytes arrived, user code entered, user code returned, write start,
- * write returned.
+ * written there when the process exits): bytes arrived (its blocking read of fd 0 returned), user
+ * code entered, user code returned, write start, write returned (its write to fd 1). The adapter's
+ * reads and writes are stamped by wrapping `fs.readSync` and `fs.writeSync` (it calls them through
+ * the module object), so its stdin and stdout streams are never touched (that would make fd 0
+ * non-blocking and turn the adapter to its stream fallback).
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { StdioConnection } from '../src/core/sim/users/external/connection';
 import { ExternalUserSession } from '../src/core/sim/users/external/simulator';
 
@@ -24,24 +27,27 @@ export function instrumentSimulator(file: string): {
   const stamps: number[][] = [];
   let arrival = 0;
   let open: number[] | undefined;
-  process.stdin.prependListener('data', () => {
+  const fs = process.getBuiltinModule('node:fs');
+  const readSync = fs.readSync as (...a: unknown[]) => number;
+  fs.readSync = ((...args: unknown[]) => {
+    const n = readSync(...args);
     arrival = now();
-  });
-  const write = process.stdout.write.bind(process.stdout) as (...a: unknown[]) => boolean;
-  process.stdout.write = ((...args: unknown[]) => {
+    return n;
+  }) as typeof fs.readSync;
+  const writeSync = fs.writeSync as (...a: unknown[]) => number;
+  fs.writeSync = ((...args: unknown[]) => {
     const t = now();
-    const r = write(...args);
+    const r = writeSync(...args);
     if (open) {
       open.push(t, now());
       stamps.push(open);
       open = undefined;
     }
     return r;
-  }) as typeof process.stdout.write;
-  process.on('SIGUSR2', () => {
+  }) as typeof fs.writeSync;
+  process.on('exit', () => {
     writeFileSync(`${file}.part`, JSON.stringify(stamps));
     renameSync(`${file}.part`, file);
-    stamps.length = 0;
   });
   return {
     async wrap(f) {
@@ -119,7 +125,7 @@ export function breakdown(host: number[][], sim: number[][], inProcessUser: numb
     ['SimLens: call -> request (acquire, item refs)', (h) => h[1] - h[0]],
     ['SimLens: encode (JSON.stringify + frame)', (h) => h[2] - h[1]],
     ['SimLens: write to the pipe', (h) => h[3] - h[2]],
-    ['simulator wake-up (write returned -> data event)', (h, s) => s[0] - h[3]],
+    ['simulator wake-up (write returned -> read returned)', (h, s) => s[0] - h[3]],
     ['adapter: frame + JSON.parse + dispatch', (_h, s) => s[1] - s[0]],
     ['user step (simulator process)', (_h, s) => s[2] - s[1]],
     ['adapter: result -> JSON.stringify + frame', (_h, s) => s[3] - s[2]],
@@ -155,10 +161,8 @@ export function breakdown(host: number[][], sim: number[][], inProcessUser: numb
   return lines;
 }
 
-/** Asks the simulator process for its stamps (SIGUSR2) and waits for the file. */
-export async function simulatorStamps(pid: number, file: string): Promise<number[][]> {
-  rmSync(file, { force: true });
-  process.kill(pid, 'SIGUSR2');
+/** The simulator process's stamps, written when it exited (waits for the file). */
+export async function simulatorStamps(file: string): Promise<number[][]> {
   const deadline = Date.now() + 30_000;
   while (!existsSync(file)) {
     if (Date.now() > deadline) throw new Error('the simulator process wrote no timing file');

@@ -8,9 +8,12 @@
  *
  * stdio with the Language Server Protocol's framing; `console.log` is redirected to stderr so it
  * never breaks the protocol; the process exits when stdin closes or its parent goes away.
+ * Between messages it waits in a blocking read of fd 0 and writes each answer with one blocking
+ * write to fd 1 (no event-loop turn per message); your timers and I/O run only while a method runs.
  * Item references (1.1, capability `item_refs`): SimLens sends each item in full once, then
  * `{"ref": item_id}`; they are expanded here, so `respond` always sees full items.
  */
+import { readSync, writeSync } from 'node:fs';
 
 export interface UserTurn {
   utterance: string;
@@ -77,7 +80,6 @@ function contentLength(buffer: Buffer, end: number): number {
 }
 
 export function serve(factory: (context: Record<string, unknown>) => SimulatedUser, options: ServeOptions): void {
-  const out = process.stdout;
   // stdout is for protocol messages only.
   console.log = (...args: unknown[]) => console.error(...args);
   let context: Record<string, unknown> = {};
@@ -96,7 +98,8 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
       return item;
     });
 
-  const call = async (method: string, params: Record<string, unknown>): Promise<unknown> => {
+  /** The answer to a request: a value, or a promise when the user's method returns one. */
+  const call = (method: string, params: Record<string, unknown>): unknown => {
     switch (method) {
       case 'initialize': {
         context = params;
@@ -113,8 +116,7 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
         const user = factory(context);
         if (!options.restore || !user.restore) throw new RpcError(-32001, 'this simulator cannot restore; replay it');
         sessions.set(String(params.session), user);
-        await user.restore(params);
-        return { restored: true };
+        return Promise.resolve(user.restore(params)).then(() => ({ restored: true }));
       }
       case 'respond': {
         // Items first: SimLens counts them as sent even when this request fails.
@@ -138,56 +140,120 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
     }
   };
 
-  // Header and body in one write: one system call and one wake-up of SimLens per message.
+  // Header and body in one write: one system call and one wake-up of SimLens per message. Written
+  // straight to fd 1 (blocking; no stream machinery) unless that cannot be done (Windows, a
+  // non-blocking stdout): then through process.stdout, and from then on always (order kept).
+  let stdoutStream = process.platform === 'win32';
   const write = (message: unknown) => {
     const json = JSON.stringify(message);
-    out.write(`Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`);
+    const frame = `Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`;
+    if (!stdoutStream) {
+      const bytes = Buffer.from(frame, 'utf8');
+      let done = 0;
+      try {
+        while (done < bytes.length) done += writeSync(1, bytes, done);
+        return;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0); // SimLens is gone
+        if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+        stdoutStream = true;
+        process.stdout.write(bytes.subarray(done));
+        return;
+      }
+    }
+    process.stdout.write(frame);
   };
 
-  const answer = async (message: { id?: unknown; method?: unknown; params?: unknown }) => {
-    const hasId = message.id !== undefined;
+  const replied = (message: { id?: unknown }, result: unknown) => {
     try {
-      const result = await call(String(message.method), (message.params ?? {}) as Record<string, unknown>);
-      if (hasId) write({ jsonrpc: '2.0', id: message.id, result: result ?? null });
+      if (message.id !== undefined) write({ jsonrpc: '2.0', id: message.id, result: result ?? null });
     } catch (e) {
-      console.error(e);
-      if (hasId)
-        write({
-          jsonrpc: '2.0',
-          id: message.id,
-          error: {
-            code: e instanceof RpcError ? e.code : -32000,
-            message: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
-          },
-        });
+      failed(message, e); // a result JSON cannot hold (a cycle, a BigInt)
     }
   };
-
-  // Messages are handled one at a time, in order (a session's turns never overtake each other): a
-  // message that arrives while another is being answered waits for it; otherwise it is answered at once.
-  let queue: Promise<void> | undefined;
-  const handle = (message: { id?: unknown; method?: unknown; params?: unknown }) => {
-    const next: Promise<void> = queue ? queue.then(() => answer(message)) : answer(message);
-    queue = next;
-    void next.then(() => {
-      if (queue === next) queue = undefined;
-    });
+  const failed = (message: { id?: unknown }, e: unknown) => {
+    console.error(e);
+    if (message.id !== undefined)
+      write({
+        jsonrpc: '2.0',
+        id: message.id,
+        error: {
+          code: e instanceof RpcError ? e.code : -32000,
+          message: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+        },
+      });
+  };
+  /** Answers a message: at once when the user's method returns a value, else when its promise settles. */
+  const answer = (message: { id?: unknown; method?: unknown; params?: unknown }): Promise<void> | undefined => {
+    let result: unknown;
+    try {
+      result = call(String(message.method), (message.params ?? {}) as Record<string, unknown>);
+    } catch (e) {
+      failed(message, e);
+      return undefined;
+    }
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') {
+      replied(message, result);
+      return undefined;
+    }
+    return Promise.resolve(result).then(
+      (r) => replied(message, r),
+      (e) => failed(message, e),
+    );
   };
 
-  let buffer: Buffer = Buffer.alloc(0);
-  process.stdin.on('data', (chunk: Buffer) => {
-    buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
+  /** Bytes of an incomplete message (a copy: the read buffer is reused). */
+  let pending: Buffer = Buffer.alloc(0);
+  /** The whole messages in `pending` + `chunk`; what is left over is kept in `pending`. */
+  const messages = (chunk: Buffer): { id?: unknown; method?: unknown; params?: unknown }[] => {
+    let buffer = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    const found = [];
     for (;;) {
       const end = buffer.indexOf('\r\n\r\n');
-      if (end < 0) return;
+      if (end < 0) break;
       const length = contentLength(buffer, end);
-      if (buffer.length < end + 4 + length) return;
-      const body = buffer.toString('utf8', end + 4, end + 4 + length);
+      if (buffer.length < end + 4 + length) break;
+      found.push(JSON.parse(buffer.toString('utf8', end + 4, end + 4 + length)));
       buffer = buffer.subarray(end + 4 + length);
-      handle(JSON.parse(body));
     }
-  });
-  process.stdin.on('end', () => void (queue ?? Promise.resolve()).then(() => process.exit(0)));
+    pending = Buffer.from(buffer);
+    return found;
+  };
+
+  // Messages are handled one at a time, in order (a session's turns never overtake each other).
+  // Between messages the adapter waits in a blocking read of fd 0: no event-loop turn and no stream
+  // machinery per message (while a turn is answered, its awaits run the event loop as usual; timers
+  // of the user's own do not fire while the adapter waits for the next message). Where fd 0 cannot
+  // be read that way (Windows, a non-blocking stdin) it reads process.stdin's events instead.
+  const exit = () => process.exit(0);
+  const streamed = () => {
+    let queue: Promise<void> = Promise.resolve();
+    process.stdin.on('data', (chunk: Buffer) => {
+      for (const m of messages(chunk)) queue = queue.then(() => answer(m));
+    });
+    process.stdin.on('end', () => void queue.then(exit));
+  };
+  const blocking = async () => {
+    const chunk = Buffer.allocUnsafe(1 << 16);
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(0, chunk, 0, chunk.length, null);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') return streamed();
+        if (code === 'EOF') return exit();
+        throw e;
+      }
+      if (n === 0) return exit(); // stdin closed: SimLens is gone
+      for (const m of messages(chunk.subarray(0, n))) {
+        const pending = answer(m);
+        if (pending) await pending;
+      }
+    }
+  };
+  // After the caller's own module code (serve() returns first).
+  setImmediate(() => (process.platform === 'win32' ? streamed() : void blocking()));
   // SimLens killed outright: leave as soon as we are handed to another parent.
   const parent = process.ppid;
   setInterval(() => {

@@ -735,12 +735,14 @@ describe('forks of external runs', () => {
     assert.deepEqual(liveSimulatorPids(), []);
   });
 
-  test('one process, many sessions, an async user: every answer in request order, each session in its own order', async () => {
-    const user = path.join(dir, 'ordered-user.ts');
-    writeFileSync(
-      user,
-      `import { serve } from ${JSON.stringify(path.join(root, 'examples/ts/simlensAdapter.ts'))};
-serve(() => {
+  test('one process, many sessions, an async user: every answer in request order, each session in its own order (blocking reads, and the stream fallback when stdin is non-blocking)', async () => {
+    // Touching process.stdin makes fd 0 non-blocking: the adapter then reads its events instead.
+    for (const stdin of ['', 'void process.stdin;\n']) {
+      const user = path.join(dir, `ordered-user${stdin ? '-stream' : ''}.ts`);
+      writeFileSync(
+        user,
+        `import { serve } from ${JSON.stringify(path.join(root, 'examples/ts/simlensAdapter.ts'))};
+${stdin}serve(() => {
   let n = 0;
   let id = '';
   return {
@@ -750,36 +752,37 @@ serve(() => {
   };
 }, { name: 'ordered', sessions: true });
 `,
-    );
-    const conn = new StdioConnection(`${process.execPath} --import tsx ${user}`, { cwd: root });
-    try {
-      await conn.request('initialize', {}, 30_000);
-      const sessions = ['a', 'b', 'c', 'd'];
-      for (const s of sessions) await conn.request('start', { session: s, seed: 1, index: 0 }, 10_000);
-      const resolved: number[] = [];
-      const answers: Promise<unknown>[] = [];
-      for (let i = 0; i < 200; i++) {
-        const session = sessions[i % 4];
-        answers.push(
-          conn.request('respond', { session, utterance: 'x', recommendations: [], acts: [] }, 30_000).then((r) => {
-            resolved.push(i);
-            return (r as { utterance: string }).utterance;
-          }),
+      );
+      const conn = new StdioConnection(`${process.execPath} --import tsx ${user}`, { cwd: root });
+      try {
+        await conn.request('initialize', {}, 30_000);
+        const sessions = ['a', 'b', 'c', 'd'];
+        for (const s of sessions) await conn.request('start', { session: s, seed: 1, index: 0 }, 10_000);
+        const resolved: number[] = [];
+        const answers: Promise<unknown>[] = [];
+        for (let i = 0; i < 200; i++) {
+          const session = sessions[i % 4];
+          answers.push(
+            conn.request('respond', { session, utterance: 'x', recommendations: [], acts: [] }, 30_000).then((r) => {
+              resolved.push(i);
+              return (r as { utterance: string }).utterance;
+            }),
+          );
+          // Some requests leave together in one chunk, some alone.
+          if (i % 7 === 0) await new Promise((r) => setImmediate(r));
+        }
+        const got = await Promise.all(answers);
+        assert.deepEqual(
+          got,
+          got.map((_, i) => `${sessions[i % 4]}:${Math.floor(i / 4) + 1}`),
         );
-        // Some requests leave together in one chunk, some alone.
-        if (i % 7 === 0) await new Promise((r) => setImmediate(r));
+        assert.deepEqual(
+          resolved,
+          resolved.map((_, i) => i),
+        );
+      } finally {
+        await conn.close();
       }
-      const got = await Promise.all(answers);
-      assert.deepEqual(
-        got,
-        got.map((_, i) => `${sessions[i % 4]}:${Math.floor(i / 4) + 1}`),
-      );
-      assert.deepEqual(
-        resolved,
-        resolved.map((_, i) => i),
-      );
-    } finally {
-      await conn.close();
     }
   });
 

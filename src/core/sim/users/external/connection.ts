@@ -73,7 +73,9 @@ interface Pending {
   method: string;
   resolve: (v: unknown) => void;
   reject: (e: SimulatorFault) => void;
-  timer: NodeJS.Timeout;
+  /** When it times out (performance.now() ms; StdioConnection). */
+  deadline: number;
+  timeoutMs: number;
 }
 
 const STDERR_TAIL = 2000;
@@ -148,6 +150,13 @@ export class StdioConnection implements SimulatorConnection {
   /** Notifications waiting for the next request's write. */
   private queued: Buffer[] = [];
   private notifyTimer: NodeJS.Timeout | undefined;
+  /**
+   * One timer for every pending request's timeout, set for the earliest deadline and kept between
+   * requests (unref'd while nothing is pending): a timer made and cleared per request cost a few
+   * µs of every turn. When it fires it times out what is due and is set again for the next deadline.
+   */
+  private watchdog: NodeJS.Timeout | undefined;
+  private watchdogAt = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly command: string,
@@ -263,8 +272,42 @@ export class StdioConnection implements SimulatorConnection {
       return;
     }
     this.pending.delete(id);
-    clearTimeout(p.timer);
+    if (this.pending.size === 0) this.watchdog?.unref();
     settle(p, msg);
+  }
+
+  /** Makes sure the watchdog fires by `deadline` and keeps the process alive while requests are pending. */
+  private arm(deadline: number): void {
+    if (this.watchdog && this.watchdogAt <= deadline) {
+      this.watchdog.ref();
+      return;
+    }
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdogAt = deadline;
+    this.watchdog = setTimeout(() => this.expire(), Math.max(0, deadline - performance.now()));
+  }
+
+  /** The watchdog fired: the first request past its deadline times out (and the connection with it). */
+  private expire(): void {
+    this.watchdog = undefined;
+    this.watchdogAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [id, p] of this.pending) {
+      if (p.deadline <= now) {
+        this.pending.delete(id);
+        const fault = new SimulatorFault(
+          'timeout',
+          `no answer to ${p.method} within ${p.timeoutMs} ms${this.stderrHint()}`,
+        );
+        p.reject(fault);
+        // A hung process cannot be trusted with the next conversation.
+        this.fail(fault);
+        return;
+      }
+      next = Math.min(next, p.deadline);
+    }
+    if (next < Number.POSITIVE_INFINITY) this.arm(next);
   }
 
   /**
@@ -296,9 +339,11 @@ export class StdioConnection implements SimulatorConnection {
 
   private fail(fault: SimulatorFault): void {
     if (!this._dead) this._dead = fault.message;
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = undefined;
+    this.watchdogAt = Number.POSITIVE_INFINITY;
     for (const [id, p] of this.pending) {
       this.pending.delete(id);
-      clearTimeout(p.timer);
       p.reject(fault);
     }
     this.kill();
@@ -313,17 +358,9 @@ export class StdioConnection implements SimulatorConnection {
     if (this._dead) return Promise.reject(new SimulatorFault('closed', this._dead));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        const fault = new SimulatorFault(
-          'timeout',
-          `no answer to ${method} within ${timeoutMs} ms${this.stderrHint()}`,
-        );
-        reject(fault);
-        // A hung process cannot be trusted with the next conversation.
-        this.fail(fault);
-      }, timeoutMs);
-      this.pending.set(id, { method, resolve, reject, timer });
+      const deadline = performance.now() + timeoutMs;
+      this.pending.set(id, { method, resolve, reject, deadline, timeoutMs });
+      this.arm(deadline);
       this.write({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
     });
   }
@@ -430,10 +467,7 @@ export class HttpConnection implements SimulatorConnection {
       );
     }
     return new Promise((resolve, reject) =>
-      settle(
-        { method, resolve, reject, timer: undefined as unknown as NodeJS.Timeout },
-        msg as Record<string, unknown>,
-      ),
+      settle({ method, resolve, reject, deadline: 0, timeoutMs }, msg as Record<string, unknown>),
     );
   }
 
