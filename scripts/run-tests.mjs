@@ -1,7 +1,9 @@
 // Runs every unit test file (test/unit/**/*.test.ts), then the end-to-end files
 // (test/e2e/**/*.test.ts: a real VS Code server + Chromium; they skip with a message when
 // `npm run setup` has not been run, and fail instead when CI=true), in ONE run of node's own test
-// runner so its closing summary covers everything. TypeScript loads through tsx. Node 20's runner
+// runner so its closing summary covers everything. TypeScript loads through tsx's CommonJS hook
+// (`--require tsx/cjs`: the tests are CommonJS; `--import tsx` also starts its ES-module hooks in
+// a loader thread, about 0.1-0.4 CPU s more for each of the ~190 test processes). Node 20's runner
 // does not expand globs, so the files are listed here.
 // `--no-e2e` runs the unit files only. Extra arguments narrow the run:
 // `node scripts/run-tests.mjs engine importers` runs only files whose path contains one of the words;
@@ -71,7 +73,7 @@ const reporters = durationsArg
   : ['--test-reporter=spec'];
 const result = spawnSync(
   process.execPath,
-  [...cpuProbe, '--import', 'tsx', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...files],
+  [...cpuProbe, '--require', 'tsx/cjs', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...files],
   {
     stdio: 'inherit',
     env: {

@@ -5,6 +5,9 @@
  * of the checkout), with `simlens` on PATH (the built CLI, dist/cli.js) and the LLM endpoint pointed
  * at a loopback OpenAI-compatible server through $SIMLENS_BASE_URL, as test/unit/docs/examples.test.ts
  * does for the documentation. Lines in other sections (e.g. a cluster submission) are text, not examples.
+ * The commands run side by side (four at a time, each in its own copy; one command's lines stay in
+ * order): one after another, this file was the test run's longest (315 s wall for 61 CPU s at load 9),
+ * waiting on one CLI process at a time.
  */
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,7 +53,7 @@ after(async () => {
   await fake?.close();
 });
 
-describe('help examples run as written', () => {
+describe('help examples run as written', { concurrency: 4 }, () => {
   test('every command has examples', () => {
     assert.deepEqual(
       COMMANDS.filter((c) => helpExamples(c.help).length === 0).map((c) => c.name),
