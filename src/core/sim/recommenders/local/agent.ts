@@ -1,7 +1,8 @@
 /** What the local agents (`local-good`, `local-bad`) share: one catalog and lexicon for all their sessions. */
-import type { Catalog } from '../../../catalog/item';
+import type { Catalog, CatalogItem } from '../../../catalog/item';
 import type { Rng } from '../../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
+import { isPluralNoun } from '../../users/phrases';
 import { Lexicon } from './lexicon';
 import { PreferenceState } from './state';
 
@@ -47,7 +48,16 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   ) {
     this.state = new PreferenceState(lexicon);
     this.words = rng.fork('words');
+    this.naming = rng.fork('naming');
   }
+
+  /**
+   * The Rng of `refer` (a fork like `words`): the sentence `answer` worded is drawn exactly as
+   * before `refer` existed, so only the names in it can differ.
+   */
+  private readonly naming: Rng;
+  /** Items named by their title so far, by the agent or (typed) by the user. */
+  private readonly named = new Set<string>();
 
   async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
     if (this.turn === 0 && history.length) {
@@ -60,8 +70,56 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   reply(userUtterance: string): AgentResponse {
     this.trace = { negated: [] } as unknown as T;
     const response = this.answer(userUtterance);
+    response.utterance = this.refer(response.utterance, userUtterance, response.recommendations);
     response.agent_trace = this.trace;
     return response;
+  }
+
+  /**
+   * Names an item the conversation has named before the way a salesperson does once it is known:
+   * "the Northvale gilet", "the burgundy one" (`shortReferences`) instead of its whole title, in 3
+   * of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, only
+   * when the user's turn asks nothing (a user asking about an item reads the answer's words), and
+   * only a reference no other item on screen shares. Titles the user typed count as named.
+   */
+  private refer(text: string, userUtterance: string, shown: readonly { item_id: string }[]): string {
+    const items: CatalogItem[] = [];
+    for (const r of shown) {
+      const it = this.catalog.get(r.item_id);
+      if (it) items.push(it);
+    }
+    const asking = userUtterance.includes('?');
+    let out = text;
+    for (const item of items) {
+      if (!out.includes(item.title)) {
+        if (userUtterance.includes(item.title)) this.named.add(item.item_id);
+        continue;
+      }
+      if (!asking && this.named.has(item.item_id)) {
+        const refs = shortReferences(item).filter(
+          (ref) => !items.some((o) => o !== item && shortReferences(o).includes(ref)),
+        );
+        if (refs.length)
+          out = out
+            .split(/(?<=[.!?])\s+/)
+            .map((sentence) => (sentence.includes('?') ? sentence : this.shorten(sentence, item.title, refs)))
+            .join(' ');
+      }
+      this.named.add(item.item_id);
+    }
+    return out;
+  }
+
+  /** `sentence` with each "the <title>" / "The <title>" a short reference in 3 of 4 cases. */
+  private shorten(sentence: string, title: string, refs: readonly string[]): string {
+    let out = sentence;
+    for (const the of ['the', 'The']) {
+      const parts = out.split(`${the} ${title}`);
+      out = parts.reduce(
+        (acc, part) => `${acc}${the} ${this.naming.chance(0.25) ? title : this.naming.pick(refs)}${part}`,
+      );
+    }
+    return out;
   }
 
   /** Every utterance this session has said (no verbatim repeat inside a conversation). */
@@ -80,4 +138,21 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
 
   /** This turn's answer (it counts the turn and fills `trace`). */
   protected abstract answer(userUtterance: string): AgentResponse;
+}
+
+/**
+ * Short references to an item once it has been named: its brand or colour before its type
+ * ("Northvale gilet", "burgundy gilet"; "pair" for a plural type such as sneakers, so a verb after
+ * it agrees) or before "one". Words of the item's own attributes only.
+ */
+function shortReferences(item: CatalogItem): string[] {
+  const { brand, colour, type } = item.attributes;
+  const head = type === undefined ? undefined : isPluralNoun(type) ? 'pair' : type;
+  const out: string[] = [];
+  for (const lead of [brand, colour]) {
+    if (!lead) continue;
+    if (head) out.push(`${lead} ${head}`);
+    out.push(`${lead} one`);
+  }
+  return out;
 }
