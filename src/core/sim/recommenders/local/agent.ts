@@ -2,8 +2,10 @@
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import type { Rng } from '../../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
+import { tokenize } from '../../../text/tokenize';
 import { isPluralNoun } from '../../users/phrases';
 import { Lexicon } from './lexicon';
+import { expandOne, listWords } from './phrases';
 import { PreferenceState } from './state';
 
 /** A local agent whose sessions are made by `open` from the shared catalog and lexicon. */
@@ -69,7 +71,13 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   /** The synchronous core of `respond` (benchmarks and tests call it directly). */
   reply(userUtterance: string): AgentResponse {
     this.trace = { negated: [] } as unknown as T;
+    this.swappable = undefined;
     const response = this.answer(userUtterance);
+    const swap = this.swappable as Swappable | undefined;
+    if (swap && !userUtterance.includes('?') && response.utterance.includes(swap.text)) {
+      const detail = this.detail(swap);
+      if (detail) response.utterance = response.utterance.replace(swap.text, detail);
+    }
     response.utterance = this.refer(response.utterance, userUtterance, response.recommendations);
     response.agent_trace = this.trace;
     return response;
@@ -122,6 +130,30 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     return out;
   }
 
+  /**
+   * A sentence of this turn's answer that may be said instead with the catalog's own details of an
+   * item (`detail`): set by `answer` inside `fresh` (its last draw is the text said).
+   */
+  protected swappable: Swappable | undefined;
+
+  /**
+   * With `swap.chance`, `swap.frames` filled with one or two of the item's plain features (`$f`, see `plainFeatures`)
+   * and a short reference to it no other shown item shares (`$t`), drawn from `naming`; undefined
+   * when the item has no such feature or reference.
+   */
+  private detail(swap: Swappable): string | undefined {
+    if (swap.chance !== undefined && !this.naming.chance(swap.chance)) return undefined;
+    const feats = plainFeatures(this.catalog, swap.item);
+    if (feats.length === 0) return undefined;
+    const among = swap.among;
+    const refs = shortReferences(swap.item).filter(
+      (r) => !r.endsWith(' one') && !among.some((o) => o !== swap.item && shortReferences(o).includes(r)),
+    );
+    if (refs.length === 0) return undefined;
+    const f = listWords(this.naming.shuffle(feats).slice(0, 1 + this.naming.int(swap.most ?? 2)));
+    return expandOne(this.naming, swap.frames, { f, t: this.naming.pick(refs) });
+  }
+
   /** Every utterance this session has said (no verbatim repeat inside a conversation). */
   private readonly said = new Set<string>();
 
@@ -140,6 +172,21 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   protected abstract answer(userUtterance: string): AgentResponse;
 }
 
+/** See `LocalSession.swappable`. */
+export interface Swappable {
+  /** The words said, as they occur in the answer. */
+  text: string;
+  /** The item the details are of, and the items on screen (a reference must name it alone). */
+  item: CatalogItem;
+  among: readonly CatalogItem[];
+  /** Frames with `$f` (features) and `$t` (a short reference). */
+  frames: readonly string[];
+  /** At most this many features (2 unless said). */
+  most?: number;
+  /** The chance that the details are said (1 unless said). */
+  chance?: number;
+}
+
 /**
  * Short references to an item once it has been named: its brand or colour before its type
  * ("Northvale gilet", "burgundy gilet"; "pair" for a plural type such as sneakers, so a verb after
@@ -154,5 +201,32 @@ function shortReferences(item: CatalogItem): string[] {
     if (head) out.push(`${lead} ${head}`);
     out.push(`${lead} one`);
   }
+  return out;
+}
+
+const NEGATIVE = /\b(?:not|no|never|none|nothing|without|don't|hate)\b/i;
+const valueWordsOf = new WeakMap<Catalog, Set<string>>();
+const plainFeaturesOf = new WeakMap<CatalogItem, string[]>();
+
+/**
+ * An item's features that state no attribute value and no category of the catalog (a user asking
+ * about an attribute reads the agent's words: these answer nothing), lower case: "storm flap".
+ */
+function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
+  let out = plainFeaturesOf.get(item);
+  if (out) return out;
+  let words = valueWordsOf.get(catalog);
+  if (!words) {
+    words = new Set<string>();
+    for (const c of catalog.categories()) for (const w of tokenize(c)) words.add(w);
+    for (const a of catalog.attributeNames())
+      for (const v of catalog.attributeValues(a)) for (const w of tokenize(v)) words.add(w);
+    valueWordsOf.set(catalog, words);
+  }
+  const known = words;
+  out = item.features
+    .filter((f) => !NEGATIVE.test(f) && !tokenize(f).some((w) => known.has(w)))
+    .map((f) => (/^[A-Z][a-z]/.test(f) ? f[0].toLowerCase() + f.slice(1) : f));
+  plainFeaturesOf.set(item, out);
   return out;
 }

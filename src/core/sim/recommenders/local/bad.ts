@@ -22,7 +22,7 @@ import type { RecommendedItem } from '../../../model';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
-import { categoryNoun, expand, expandOne, shortWanted } from './phrases';
+import { DETAIL_FRAMES, categoryNoun, expand, expandOne, shortWanted } from './phrases';
 import { CAROUSEL_SIZE, dropTitleWords, negatedValues, referencedItem, slotWord, type AgentTrace } from './good';
 import { slotRank } from './state';
 
@@ -465,7 +465,12 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     }
     if (items.length) {
       state.show(items);
-      parts.push(() => expandOne(words, HEDGED_LEADS, { w: shortWanted(state) }));
+      parts.push(() => {
+        const text = expandOne(words, HEDGED_LEADS, { w: shortWanted(state) });
+        // half of these leads name the top item by its details instead (LocalSession.swappable)
+        this.swappable = { text, item: items[0], among: items, frames: DETAIL_FRAMES.bad, most: 1, chance: 0.5 };
+        return text;
+      });
       acts.unshift('recommend');
     }
 
