@@ -1,5 +1,6 @@
 /** What the local agents (`local-good`, `local-bad`) share: one catalog and lexicon for all their sessions. */
 import type { Catalog, CatalogItem } from '../../../catalog/item';
+import { countWords } from '../../../model';
 import type { Rng } from '../../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
 import { tokenize } from '../../../text/tokenize';
@@ -72,11 +73,14 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   reply(userUtterance: string): AgentResponse {
     this.trace = { negated: [] } as unknown as T;
     this.swappable = undefined;
+    this.fullNames = false;
     const response = this.answer(userUtterance);
     const swap = this.swappable as Swappable | undefined;
     if (swap && !userUtterance.includes('?') && response.utterance.includes(swap.text)) {
       const detail = this.detail(swap);
-      if (detail) response.utterance = response.utterance.replace(swap.text, detail);
+      // never longer than what it replaces: the turn's length stays the frames'
+      if (detail && countWords(detail) <= countWords(swap.text))
+        response.utterance = response.utterance.replace(swap.text, detail);
     }
     response.utterance = this.refer(response.utterance, userUtterance, response.recommendations);
     response.agent_trace = this.trace;
@@ -86,8 +90,8 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   /**
    * Names an item the conversation has named before the way a salesperson does once it is known:
    * "the Northvale gilet", "the burgundy one" (`shortReferences`) instead of its whole title, in 3
-   * of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, only
-   * when the user's turn asks nothing (a user asking about an item reads the answer's words), and
+   * of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, not on
+   * a turn that confirms an item taken (`fullNames`), only when the user's turn asks nothing (a user asking about an item reads the answer's words), and
    * only a reference no other item on screen shares. Titles the user typed count as named.
    */
   private refer(text: string, userUtterance: string, shown: readonly { item_id: string }[]): string {
@@ -96,14 +100,14 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
       const it = this.catalog.get(r.item_id);
       if (it) items.push(it);
     }
-    const asking = userUtterance.includes('?');
+    const keepTitles = userUtterance.includes('?') || this.fullNames;
     let out = text;
     for (const item of items) {
       if (!out.includes(item.title)) {
         if (userUtterance.includes(item.title)) this.named.add(item.item_id);
         continue;
       }
-      if (!asking && this.named.has(item.item_id)) {
+      if (!keepTitles && this.named.has(item.item_id)) {
         const refs = shortReferences(item).filter(
           (ref) => !items.some((o) => o !== item && shortReferences(o).includes(ref)),
         );
@@ -129,6 +133,12 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     }
     return out;
   }
+
+  /**
+   * Set by `answer` on a turn whose items are named by their whole titles: the answer to a user
+   * taking an item confirms which one, by its name.
+   */
+  protected fullNames = false;
 
   /**
    * A sentence of this turn's answer that may be said instead with the catalog's own details of an
@@ -173,7 +183,7 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
 }
 
 /** See `LocalSession.swappable`. */
-export interface Swappable {
+interface Swappable {
   /** The words said, as they occur in the answer. */
   text: string;
   /** The item the details are of, and the items on screen (a reference must name it alone). */

@@ -415,6 +415,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (refs.length) dropTitleWords(parsed, refs);
     if (parsed.intents.has('accept') && state.shown.length) {
       behaviours.push('no_clear_path');
+      this.fullNames = true;
       const item = refs[0]?.item ?? referencedItem(parsed, state.shown, mentions) ?? state.shown[0];
       parts.push(() => expandOne(words, NO_CLOSE, { t: item.title }));
       behaviours.push('tangent');
@@ -467,8 +468,8 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       state.show(items);
       parts.push(() => {
         const text = expandOne(words, HEDGED_LEADS, { w: shortWanted(state) });
-        // half of these leads name the top item by its details instead (LocalSession.swappable)
-        this.swappable = { text, item: items[0], among: items, frames: DETAIL_FRAMES.bad, most: 1, chance: 0.5 };
+        // most of these leads may name the top item by its details instead (LocalSession.swappable)
+        this.swappable = { text, item: items[0], among: items, frames: DETAIL_FRAMES.bad, most: 1, chance: 0.7 };
         return text;
       });
       acts.unshift('recommend');

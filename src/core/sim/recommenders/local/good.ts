@@ -122,6 +122,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     if (intents.has('accept') && state.shown.length) {
       const item = picked ?? state.shown[0];
       this.closed = true;
+      this.fullNames = true;
       const type = item.attributes.type ?? categoryNoun(item.category);
       const vars = { t: item.title, type, p: priceText(item) };
       const frames = item.price !== undefined && words.chance(0.25) ? GOOD_FRAMES.acceptPrice : GOOD_FRAMES.accept;

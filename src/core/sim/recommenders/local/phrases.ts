@@ -472,7 +472,12 @@ export const DETAIL_FRAMES = {
     '{Worth noting|Nice touches|Good to know} on the $t: $f.',
     'The $t {also brings|comes with|offers} $f.',
   ],
-  bad: ['The $t: $f.', '{Maybe|Perhaps} the $t, with $f.', 'The $t has $f.', '{Or|Maybe} the $t: $f.'],
+  bad: [
+    'The $t: $f.',
+    '{Maybe|Perhaps} the $t, with $f.',
+    '{Here|There} is the $t, with $f.',
+    '{Or|Maybe} the $t: $f.',
+  ],
 } as const;
 
 /**
