@@ -94,30 +94,28 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
    * a turn that confirms an item taken (`fullNames`), only when the user's turn asks nothing (a user asking about an item reads the answer's words), and
    * only a reference no other item on screen shares. Titles the user typed count as named.
    */
-  private refer(text: string, userUtterance: string, shown: readonly { item_id: string }[]): string {
-    const items: CatalogItem[] = [];
-    for (const r of shown) {
-      const it = this.catalog.get(r.item_id);
-      if (it) items.push(it);
-    }
+  private refer(text: string, userUtterance: string, shown: readonly { item_id: string; title?: string }[]): string {
     const keepTitles = userUtterance.includes('?') || this.fullNames;
     let out = text;
-    for (const item of items) {
-      if (!out.includes(item.title)) {
-        if (userUtterance.includes(item.title)) this.named.add(item.item_id);
+    // the first items only: the ones a turn names (its top item, the one liked, compared or taken
+    // is pinned first); an item further down keeps its title, which is never wrong
+    for (let k = 0; k < shown.length && k < REFER_DEPTH; k++) {
+      const { item_id: id, title } = shown[k];
+      if (!title || !out.includes(title)) {
+        if (title && userUtterance.includes(title)) this.named.add(id);
         continue;
       }
-      if (!keepTitles && this.named.has(item.item_id)) {
-        const refs = shortReferences(item).filter(
-          (ref) => !items.some((o) => o !== item && shortReferences(o).includes(ref)),
-        );
+      const item = this.catalog.get(id);
+      if (item && !keepTitles && this.named.has(id)) {
+        const others = shown.filter((o) => o.item_id !== id).map((o) => this.catalog.get(o.item_id));
+        const refs = shortReferences(item).filter((ref) => !others.some((o) => o && shortReferences(o).includes(ref)));
         if (refs.length)
           out = out
             .split(/(?<=[.!?])\s+/)
-            .map((sentence) => (sentence.includes('?') ? sentence : this.shorten(sentence, item.title, refs)))
+            .map((sentence) => (sentence.includes('?') ? sentence : this.shorten(sentence, title, refs)))
             .join(' ');
       }
-      this.named.add(item.item_id);
+      this.named.add(id);
     }
     return out;
   }
@@ -181,6 +179,9 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   /** This turn's answer (it counts the turn and fills `trace`). */
   protected abstract answer(userUtterance: string): AgentResponse;
 }
+
+/** How many of a turn's first items `refer` looks for in its words. */
+const REFER_DEPTH = 3;
 
 /** See `LocalSession.swappable`. */
 interface Swappable {
