@@ -129,6 +129,7 @@ describe('local recommender wording', () => {
   test('the words never change what the agent does: other words, same acts, items, questions asked and trace', async () => {
     let compared = 0;
     let wordsDiffer = 0;
+    let namesDiffer = 0;
     for (const agent of ['local-good', 'local-bad'] as const)
       for (const user of [
         { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
@@ -143,12 +144,27 @@ describe('local recommender wording', () => {
           const { conversation } = await simulateConversation(env, i);
           const a = make.createSession(`c${i}`, createRng(`agent-${i}`), {});
           const b = make.createSession(`c${i}`, createRng(`agent-${i}`), {});
-          // the second session draws its words from another generator
+          // the second session draws its words from other generators (the frames' and the names')
           (b as unknown as { words: unknown }).words = createRng(`other-words-${i}`);
+          (b as unknown as { naming: unknown }).naming = createRng(`other-naming-${i}`);
+          // the third only its names and details (short references, catalog details)
+          const c = make.createSession(`c${i}`, createRng(`agent-${i}`), {});
+          (c as unknown as { naming: unknown }).naming = createRng(`other-naming-${i}`);
           for (const t of conversation.turns) {
             if (t.user_utterance === undefined) continue;
             const x = a.reply(t.user_utterance);
             const y = b.reply(t.user_utterance);
+            const z = c.reply(t.user_utterance);
+            // a user asking about an item reads the answer's words: then items are named in full
+            // and no detail replaces a sentence
+            if (t.user_utterance.includes('?')) assert.equal(z.utterance, x.utterance, t.user_utterance);
+            else if (z.utterance !== x.utterance) namesDiffer++;
+            assert.deepEqual(z.acts, x.acts);
+            assert.equal(z.utterance.includes('?'), x.utterance.includes('?'), `${x.utterance} / ${z.utterance}`);
+            assert.deepEqual(
+              askedAttributes(questionSentences(z.utterance), names),
+              askedAttributes(questionSentences(x.utterance), names),
+            );
             assert.deepEqual(y.acts, x.acts, `${agent} ${i}: "${t.user_utterance}"`);
             assert.deepEqual(
               y.recommendations.map((r) => r.item_id),
@@ -169,6 +185,7 @@ describe('local recommender wording', () => {
       }
     assert.ok(compared > 800, `${compared} turns`);
     assert.ok(wordsDiffer > compared / 2, `only ${wordsDiffer} of ${compared} turns worded differently`);
+    assert.ok(namesDiffer > compared / 20, `only ${namesDiffer} of ${compared} turns named differently`);
   });
 
   test('no verbatim repeat of an agent utterance inside a conversation and no counted mass noun, for either agent and user kind', async () => {

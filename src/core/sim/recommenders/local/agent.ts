@@ -1,8 +1,12 @@
 /** What the local agents (`local-good`, `local-bad`) share: one catalog and lexicon for all their sessions. */
-import type { Catalog } from '../../../catalog/item';
+import type { Catalog, CatalogItem } from '../../../catalog/item';
+import { countWords } from '../../../model';
 import type { Rng } from '../../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
+import { tokenize } from '../../../text/tokenize';
+import { isPluralNoun } from '../../users/phrases';
 import { Lexicon } from './lexicon';
+import { expandOne, listWords } from './phrases';
 import { PreferenceState } from './state';
 
 /** A local agent whose sessions are made by `open` from the shared catalog and lexicon. */
@@ -47,7 +51,16 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   ) {
     this.state = new PreferenceState(lexicon);
     this.words = rng.fork('words');
+    this.naming = rng.fork('naming');
   }
+
+  /**
+   * The Rng of `refer` (a fork like `words`): the sentence `answer` worded is drawn exactly as
+   * before `refer` existed, so only the names in it can differ.
+   */
+  private readonly naming: Rng;
+  /** Items named by their title so far, by the agent or (typed) by the user. */
+  private readonly named = new Set<string>();
 
   async respond(userUtterance: string, history: readonly HistoryEntry[]): Promise<AgentResponse> {
     if (this.turn === 0 && history.length) {
@@ -59,9 +72,94 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   /** The synchronous core of `respond` (benchmarks and tests call it directly). */
   reply(userUtterance: string): AgentResponse {
     this.trace = { negated: [] } as unknown as T;
+    this.swappable = undefined;
+    this.fullNames = false;
     const response = this.answer(userUtterance);
+    const swap = this.swappable as Swappable | undefined;
+    if (swap && !userUtterance.includes('?') && response.utterance.includes(swap.text)) {
+      const detail = this.detail(swap);
+      // never longer than what it replaces: the turn's length stays the frames'
+      if (detail && countWords(detail) <= countWords(swap.text))
+        response.utterance = response.utterance.replace(swap.text, detail);
+    }
+    response.utterance = this.refer(response.utterance, userUtterance, response.recommendations);
     response.agent_trace = this.trace;
     return response;
+  }
+
+  /**
+   * Names an item the conversation has named before the way a salesperson does once it is known:
+   * "the Northvale gilet", "the burgundy one" (`shortReferences`) instead of its whole title, in 3
+   * of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, not on
+   * a turn that confirms an item taken (`fullNames`), only when the user's turn asks nothing (a user asking about an item reads the answer's words), and
+   * only a reference no other item on screen shares. Titles the user typed count as named.
+   */
+  private refer(text: string, userUtterance: string, shown: readonly { item_id: string; title?: string }[]): string {
+    const keepTitles = userUtterance.includes('?') || this.fullNames;
+    let out = text;
+    // the first items only: the ones a turn names (its top item, the one liked, compared or taken
+    // is pinned first); an item further down keeps its title, which is never wrong
+    for (let k = 0; k < shown.length && k < REFER_DEPTH; k++) {
+      const { item_id: id, title } = shown[k];
+      if (!title || !out.includes(title)) {
+        if (title && userUtterance.includes(title)) this.named.add(id);
+        continue;
+      }
+      const item = this.catalog.get(id);
+      if (item && !keepTitles && this.named.has(id)) {
+        const others = shown.filter((o) => o.item_id !== id).map((o) => this.catalog.get(o.item_id));
+        const refs = shortReferences(item).filter((ref) => !others.some((o) => o && shortReferences(o).includes(ref)));
+        if (refs.length)
+          out = out
+            .split(/(?<=[.!?])\s+/)
+            .map((sentence) => (sentence.includes('?') ? sentence : this.shorten(sentence, title, refs)))
+            .join(' ');
+      }
+      this.named.add(id);
+    }
+    return out;
+  }
+
+  /** `sentence` with each "the <title>" / "The <title>" a short reference in 3 of 4 cases. */
+  private shorten(sentence: string, title: string, refs: readonly string[]): string {
+    let out = sentence;
+    for (const the of ['the', 'The']) {
+      const parts = out.split(`${the} ${title}`);
+      out = parts.reduce(
+        (acc, part) => `${acc}${the} ${this.naming.chance(0.25) ? title : this.naming.pick(refs)}${part}`,
+      );
+    }
+    return out;
+  }
+
+  /**
+   * Set by `answer` on a turn whose items are named by their whole titles: the answer to a user
+   * taking an item confirms which one, by its name.
+   */
+  protected fullNames = false;
+
+  /**
+   * A sentence of this turn's answer that may be said instead with the catalog's own details of an
+   * item (`detail`): set by `answer` inside `fresh` (its last draw is the text said).
+   */
+  protected swappable: Swappable | undefined;
+
+  /**
+   * With `swap.chance`, `swap.frames` filled with one or two of the item's plain features (`$f`, see `plainFeatures`)
+   * and a short reference to it no other shown item shares (`$t`), drawn from `naming`; undefined
+   * when the item has no such feature or reference.
+   */
+  private detail(swap: Swappable): string | undefined {
+    if (swap.chance !== undefined && !this.naming.chance(swap.chance)) return undefined;
+    const feats = plainFeatures(this.catalog, swap.item);
+    if (feats.length === 0) return undefined;
+    const among = swap.among;
+    const refs = shortReferences(swap.item).filter(
+      (r) => !r.endsWith(' one') && !among.some((o) => o !== swap.item && shortReferences(o).includes(r)),
+    );
+    if (refs.length === 0) return undefined;
+    const f = listWords(this.naming.shuffle(feats).slice(0, 1 + this.naming.int(swap.most ?? 2)));
+    return expandOne(this.naming, swap.frames, { f, t: this.naming.pick(refs) });
   }
 
   /** Every utterance this session has said (no verbatim repeat inside a conversation). */
@@ -80,4 +178,66 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
 
   /** This turn's answer (it counts the turn and fills `trace`). */
   protected abstract answer(userUtterance: string): AgentResponse;
+}
+
+/** How many of a turn's first items `refer` looks for in its words. */
+const REFER_DEPTH = 3;
+
+/** See `LocalSession.swappable`. */
+interface Swappable {
+  /** The words said, as they occur in the answer. */
+  text: string;
+  /** The item the details are of, and the items on screen (a reference must name it alone). */
+  item: CatalogItem;
+  among: readonly CatalogItem[];
+  /** Frames with `$f` (features) and `$t` (a short reference). */
+  frames: readonly string[];
+  /** At most this many features (2 unless said). */
+  most?: number;
+  /** The chance that the details are said (1 unless said). */
+  chance?: number;
+}
+
+/**
+ * Short references to an item once it has been named: its brand or colour before its type
+ * ("Northvale gilet", "burgundy gilet"; "pair" for a plural type such as sneakers, so a verb after
+ * it agrees) or before "one". Words of the item's own attributes only.
+ */
+function shortReferences(item: CatalogItem): string[] {
+  const { brand, colour, type } = item.attributes;
+  const head = type === undefined ? undefined : isPluralNoun(type) ? 'pair' : type;
+  const out: string[] = [];
+  for (const lead of [brand, colour]) {
+    if (!lead) continue;
+    if (head) out.push(`${lead} ${head}`);
+    out.push(`${lead} one`);
+  }
+  return out;
+}
+
+const NEGATIVE = /\b(?:not|no|never|none|nothing|without|don't|hate)\b/i;
+const valueWordsOf = new WeakMap<Catalog, Set<string>>();
+const plainFeaturesOf = new WeakMap<CatalogItem, string[]>();
+
+/**
+ * An item's features that state no attribute value and no category of the catalog (a user asking
+ * about an attribute reads the agent's words: these answer nothing), lower case: "storm flap".
+ */
+function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
+  let out = plainFeaturesOf.get(item);
+  if (out) return out;
+  let words = valueWordsOf.get(catalog);
+  if (!words) {
+    words = new Set<string>();
+    for (const c of catalog.categories()) for (const w of tokenize(c)) words.add(w);
+    for (const a of catalog.attributeNames())
+      for (const v of catalog.attributeValues(a)) for (const w of tokenize(v)) words.add(w);
+    valueWordsOf.set(catalog, words);
+  }
+  const known = words;
+  out = item.features
+    .filter((f) => !NEGATIVE.test(f) && !tokenize(f).some((w) => known.has(w)))
+    .map((f) => (/^[A-Z][a-z]/.test(f) ? f[0].toLowerCase() + f.slice(1) : f));
+  plainFeaturesOf.set(item, out);
+  return out;
 }

@@ -22,7 +22,7 @@ import type { RecommendedItem } from '../../../model';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
-import { categoryNoun, expand, expandOne, shortWanted } from './phrases';
+import { DETAIL_FRAMES, categoryNoun, expand, expandOne, shortWanted } from './phrases';
 import { CAROUSEL_SIZE, dropTitleWords, negatedValues, referencedItem, slotWord, type AgentTrace } from './good';
 import { slotRank } from './state';
 
@@ -415,6 +415,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (refs.length) dropTitleWords(parsed, refs);
     if (parsed.intents.has('accept') && state.shown.length) {
       behaviours.push('no_clear_path');
+      this.fullNames = true;
       const item = refs[0]?.item ?? referencedItem(parsed, state.shown, mentions) ?? state.shown[0];
       parts.push(() => expandOne(words, NO_CLOSE, { t: item.title }));
       behaviours.push('tangent');
@@ -465,7 +466,12 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     }
     if (items.length) {
       state.show(items);
-      parts.push(() => expandOne(words, HEDGED_LEADS, { w: shortWanted(state) }));
+      parts.push(() => {
+        const text = expandOne(words, HEDGED_LEADS, { w: shortWanted(state) });
+        // most of these leads may name the top item by its details instead (LocalSession.swappable)
+        this.swappable = { text, item: items[0], among: items, frames: DETAIL_FRAMES.bad, most: 1, chance: 0.7 };
+        return text;
+      });
       acts.unshift('recommend');
     }
 

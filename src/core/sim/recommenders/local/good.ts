@@ -27,6 +27,7 @@ import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
 import {
   COLOUR_FOLLOW_UP,
+  DETAIL_FRAMES,
   GOOD_FRAMES,
   GOOD_QUESTIONS,
   categoryNoun,
@@ -121,6 +122,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     if (intents.has('accept') && state.shown.length) {
       const item = picked ?? state.shown[0];
       this.closed = true;
+      this.fullNames = true;
       const type = item.attributes.type ?? categoryNoun(item.category);
       const vars = { t: item.title, type, p: priceText(item) };
       const frames = item.price !== undefined && words.chance(0.25) ? GOOD_FRAMES.acceptPrice : GOOD_FRAMES.accept;
@@ -351,12 +353,18 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const closer = closes ? (this.rng.chance(0.5) ? GOOD_FRAMES.closerAsk : GOOD_FRAMES.closerSay) : undefined;
     const frames = rejecting ? GOOD_FRAMES.rejected : wantsMore ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
     const text = this.fresh(() => {
+      this.swappable = undefined;
       const vars = { t: items[0].title, why: this.why(items[0]), noun: shortWanted(state), n: String(items.length) };
       const parts = [expandOne(words, frames, vars)];
       if (relaxed.length)
         parts.push(expandOne(words, GOOD_FRAMES.relaxed, { slots: listWords(relaxed.map(slotWord)) }));
       if (asks) parts.push(this.question(followUp, true));
-      else if (closer) parts.push(expandOne(words, closer));
+      else if (closer) {
+        const said = expandOne(words, closer);
+        if (closer === GOOD_FRAMES.closerSay)
+          this.swappable = { text: said, item: items[0], among: items, frames: DETAIL_FRAMES.good };
+        parts.push(said);
+      }
       return parts.join(' ');
     });
     return say(

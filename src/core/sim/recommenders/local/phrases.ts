@@ -459,6 +459,28 @@ export const GOOD_FRAMES = {
 } as const;
 
 /**
+ * An item's own details from the catalog, said in place of a generic sentence (see
+ * `LocalSession.swappable`): `$t` a short reference to the item ("Northvale gilet"), `$f` one or
+ * two of its features that state no attribute value ("storm flap and lined body"). Statements
+ * only, no negation: a user reads nothing in them. `good`: instead of a closing invitation after
+ * a recommendation; `bad`: instead of the hedged lead of a carousel, as vague as the agent.
+ */
+export const DETAIL_FRAMES = {
+  good: [
+    'Details on the $t: $f.',
+    'On the $t, look for $f.',
+    '{Worth noting|Nice touches|Good to know} on the $t: $f.',
+    'The $t {also brings|comes with|offers} $f.',
+  ],
+  bad: [
+    'The $t: $f.',
+    '{Maybe|Perhaps} the $t, with $f.',
+    '{Here|There} is the $t, with $f.',
+    '{Or|Maybe} the $t: $f.',
+  ],
+} as const;
+
+/**
  * The good agent's questions per slot (elicit_preference): each names its slot by a cue word of
  * `askedAttributes` and no other slot's. `ex` = example values ("a, b or c"), `noun` = the
  * category noun. `follow` = the variant asked beside a carousel (colour only).
