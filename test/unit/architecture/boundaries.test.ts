@@ -7,6 +7,23 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../../..');
 
+/** dependency-cruiser with the project's config over `src` and `webview` of the tree in `dir` (JSON report on stdout). */
+function dependencyCruise(dir: string) {
+  return spawnSync(
+    process.execPath,
+    [
+      path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      '--config',
+      path.join(root, '.dependency-cruiser.cjs'),
+      '--output-type',
+      'json',
+      'src',
+      'webview',
+    ],
+    { cwd: dir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
+  );
+}
+
 /** Runs the project's dependency-cruiser config over a small tree; returns "rule from -> to" lines. */
 function cruise(files: Record<string, string>): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'simlens-boundaries-'));
@@ -17,19 +34,7 @@ function cruise(files: Record<string, string>): string[] {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), text);
     }
-    const r = spawnSync(
-      process.execPath,
-      [
-        path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
-        '--config',
-        path.join(root, '.dependency-cruiser.cjs'),
-        '--output-type',
-        'json',
-        'src',
-        'webview',
-      ],
-      { cwd: dir, encoding: 'utf8' },
-    );
+    const r = dependencyCruise(dir);
     const out = JSON.parse(r.stdout) as {
       summary: { violations: { rule: { name: string; severity: string }; from: string; to: string }[] };
     };
@@ -144,19 +149,7 @@ function plantedViolations(): string[] {
   if (plantedFound) return plantedFound;
   plantedDir = copyOfRealTree();
   for (const [file, text] of Object.entries(PLANTS)) writeFileSync(path.join(plantedDir, file), text);
-  const r = spawnSync(
-    process.execPath,
-    [
-      path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
-      '--config',
-      path.join(root, '.dependency-cruiser.cjs'),
-      '--output-type',
-      'json',
-      'src',
-      'webview',
-    ],
-    { cwd: plantedDir, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
-  );
+  const r = dependencyCruise(plantedDir);
   assert.ok(r.stdout.trim().startsWith('{'), `dependency-cruiser gave no report; stderr: ${r.stderr.slice(0, 2000)}`);
   const out = JSON.parse(r.stdout) as {
     summary: { violations: { rule: { name: string }; from: string; to: string }[] };
