@@ -15,6 +15,7 @@ import {
 } from '../../../src/core/sim/recommenders/local/phrases';
 import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 import { LocalGoodAgent } from '../../../src/core/sim/recommenders/local/good';
+import { holdsNegation } from '../../../src/core/sim/recommenders/local/lexicon';
 import { LATCH_QUESTIONS, LocalBadAgent, REASK, TANGENTS } from '../../../src/core/sim/recommenders/local/bad';
 
 const catalog = generateApparelCatalog({ seed: 'wording', size: 1500 });
@@ -226,3 +227,20 @@ describe('local recommender wording', () => {
 function vars(): Record<string, string> {
   return { t: 'Alder Leather Boots', why: 'black and leather', noun: 'black boots', n: '12' };
 }
+
+test('an item detail the agents may say holds nothing the lexicon reads as a negation', () => {
+  for (const f of [
+    'Not for rain',
+    "Isn't lined",
+    "Doesn't crease",
+    "Couldn't be lighter",
+    'Avoid the dryer',
+    'No-iron finish',
+    'Anything but stiff',
+    'Never fades',
+    'Without seams',
+  ])
+    assert.equal(holdsNegation(f), true, f);
+  for (const f of ['Storm flap', 'Packable design', 'Two-way zip', 'Knotted hem'])
+    assert.equal(holdsNegation(f), false, f);
+});

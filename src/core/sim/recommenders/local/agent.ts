@@ -5,7 +5,7 @@ import type { Rng } from '../../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
 import { tokenize } from '../../../text/tokenize';
 import { isPluralNoun } from '../../users/phrases';
-import { Lexicon } from './lexicon';
+import { Lexicon, holdsNegation } from './lexicon';
 import { expandOne, listWords } from './phrases';
 import { PreferenceState } from './state';
 
@@ -91,8 +91,9 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
    * Names an item the conversation has named before the way a salesperson does once it is known:
    * "the Northvale gilet", "the burgundy one" (`shortReferences`) instead of its whole title, in 3
    * of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, not on
-   * a turn that confirms an item taken (`fullNames`), only when the user's turn asks nothing (a user asking about an item reads the answer's words), and
-   * only a reference no other item on screen shares. Titles the user typed count as named.
+   * a turn that confirms an item taken (`fullNames`), only when the user's turn asks nothing (a
+   * user asking about an item reads the answer's words), and only a reference no other item on
+   * screen shares. Titles the user typed count as named.
    */
   private refer(text: string, userUtterance: string, shown: readonly { item_id: string; title?: string }[]): string {
     const keepTitles = userUtterance.includes('?') || this.fullNames;
@@ -215,13 +216,13 @@ function shortReferences(item: CatalogItem): string[] {
   return out;
 }
 
-const NEGATIVE = /\b(?:not|no|never|none|nothing|without|don't|hate)\b/i;
 const valueWordsOf = new WeakMap<Catalog, Set<string>>();
 const plainFeaturesOf = new WeakMap<CatalogItem, string[]>();
 
 /**
  * An item's features that state no attribute value and no category of the catalog (a user asking
- * about an attribute reads the agent's words: these answer nothing), lower case: "storm flap".
+ * about an attribute reads the agent's words: these answer nothing) and hold nothing the lexicon
+ * reads as a negation (`holdsNegation`), lower case: "storm flap".
  */
 function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
   let out = plainFeaturesOf.get(item);
@@ -236,7 +237,7 @@ function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
   }
   const known = words;
   out = item.features
-    .filter((f) => !NEGATIVE.test(f) && !tokenize(f).some((w) => known.has(w)))
+    .filter((f) => !holdsNegation(f) && !tokenize(f).some((w) => known.has(w)))
     .map((f) => (/^[A-Z][a-z]/.test(f) ? f[0].toLowerCase() + f.slice(1) : f));
   plainFeaturesOf.set(item, out);
   return out;

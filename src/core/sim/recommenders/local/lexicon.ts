@@ -392,6 +392,15 @@ const NEGATION_WORDS = new Set<string>([
   'rather',
 ]);
 
+/**
+ * Whether the lexicon would read a negation in `text`: a word of NEGATION_WORDS, a negated copula or
+ * another "n't" form. Words an agent says of an item are kept free of these, so that nothing reads
+ * them as the opposite of what they say.
+ */
+export function holdsNegation(text: string): boolean {
+  return tokenize(text).some((t) => NEGATION_WORDS.has(t) || NEGATED_COPULAS.has(t) || t.endsWith("n't"));
+}
+
 // Phrases checked against " tokens joined by spaces " (so word boundaries hold).
 const CUES: Record<Intent, string[]> = {
   accept: [
