@@ -437,6 +437,47 @@ async function timedOpen(
   };
 }
 
+/**
+ * The recommendation cards the browser skips while they are off screen (content-visibility: auto)
+ * take exactly the room they take when drawn: with the transcript scrolled half-way, every message's
+ * and card's position and the transcript's height are the same before and after every card is drawn.
+ * (Skipped cards sized by an estimate moved a restored scroll position: media/editor.css.) Returns how
+ * many card titles were skipped before, so a caller can require that skipping happened at all.
+ */
+async function assertSkippedCardsExact(frame: FrameLocator): Promise<number> {
+  const scroller = frame.locator('.transcript-scroll');
+  await scroller.evaluate((el) => {
+    el.scrollTop = Math.round((el.scrollHeight - el.clientHeight) / 2);
+  });
+  await nextFrames(frame);
+  const layout = () =>
+    scroller.evaluate((el) => {
+      const top = el.getBoundingClientRect().top - el.scrollTop;
+      const boxes = [...el.querySelectorAll<HTMLElement>('.msg, .carousel, .card')].map(
+        (x) => `${x.className}@${Math.round(x.getBoundingClientRect().top - top)}`,
+      );
+      const titles = [...el.querySelectorAll<HTMLElement>('.card-title')];
+      const skipped = titles.filter(
+        (x) =>
+          !(x as HTMLElement & { checkVisibility(o: object): boolean }).checkVisibility({
+            contentVisibilityAuto: true,
+          }),
+      ).length;
+      return { height: el.scrollHeight, scrollTop: el.scrollTop, boxes, skipped, cards: titles.length };
+    });
+  const before = await layout();
+  await scroller.evaluate((el) => {
+    for (const card of el.querySelectorAll<HTMLElement>('.card')) card.style.contentVisibility = 'visible';
+  });
+  await nextFrames(frame);
+  const after = await layout();
+  assert.equal(after.skipped, 0, 'every card drawn');
+  assert.equal(after.height, before.height, 'the transcript is as tall with every card drawn');
+  assert.equal(after.scrollTop, before.scrollTop, 'the scroll position did not move');
+  assert.deepEqual(after.boxes, before.boxes, 'every message and card is where it was');
+  return before.skipped;
+}
+
 /** Runs the built CLI (dist/cli.js: the E2E tests run on the built extension) and requires success. */
 function cli(...args: string[]): void {
   const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist/cli.js'), ...args], {
@@ -553,6 +594,11 @@ test(
           const { open, frame } = await timedOpen(page, f.file, 'conversations', false);
           if (traceDir) await a.browser.stopTracing();
           opens.push(open);
+          if (round === rounds - 1 && f === files.big) {
+            // 5 carousels of 12 cards: most are off screen on the first render, and skipped exactly.
+            const skipped = await assertSkippedCardsExact(frame);
+            assert.ok(skipped >= 40, `${skipped} card titles skipped off screen`);
+          }
           if (round === rounds - 1 && (f === files.big || f === files.small)) {
             await waitForText(
               frame,

@@ -182,23 +182,31 @@ function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean)
       }
     }
     const desc = item.description ? h('p', 'card-desc', item.description) : null;
-    desc?.addEventListener('click', () => desc.classList.toggle('expanded'));
     const feats = features(item);
-    track.appendChild(
+    const featureList = feats.length
+      ? h(
+          'div',
+          { class: 'card-features', attrs: { title: feats.join(', ') } },
+          ...feats.map((f) => h('span', 'chip feature', f)),
+        )
+      : null;
+    // Cards share one height (media/editor.css): a long title, description or feature list is cut
+    // short until the card is expanded by a click on its description or features.
+    const card = h(
+      'div',
+      { class: 'card', attrs: { role: 'listitem' } },
+      media,
+      h('div', { class: 'card-title', attrs: { title } }, title),
       h(
         'div',
-        { class: 'card', attrs: { role: 'listitem' } },
-        media,
-        h('div', 'card-title', title),
-        h(
-          'div',
-          'card-id muted',
-          item.item_id + (item.score !== undefined ? ` · score ${Number(item.score).toFixed(3)}` : ''),
-        ),
-        desc,
-        feats.length ? h('div', 'card-features', ...feats.map((f) => h('span', 'chip feature', f))) : null,
+        'card-id muted',
+        item.item_id + (item.score !== undefined ? ` · score ${Number(item.score).toFixed(3)}` : ''),
       ),
+      desc,
+      featureList,
     );
+    for (const part of [desc, featureList]) part?.addEventListener('click', () => card.classList.toggle('expanded'));
+    track.appendChild(card);
   }
   const scroll = (dir: number) => {
     const card = track.querySelector('.card') as HTMLElement | null;
