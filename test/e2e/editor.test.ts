@@ -598,6 +598,27 @@ test(
             // 5 carousels of 12 cards: most are off screen on the first render, and skipped exactly.
             const skipped = await assertSkippedCardsExact(frame);
             assert.ok(skipped >= 40, `${skipped} card titles skipped off screen`);
+            // Cards cut short show everything once their carousel's "Show whole cards" is pressed.
+            const shortened = () =>
+              frame
+                .locator('.carousel')
+                .last()
+                .evaluate((c) => ({
+                  cut: [...c.querySelectorAll<HTMLElement>('.card-features, .card-desc, .card-title')].filter(
+                    (x) => x.scrollHeight > x.clientHeight + 1,
+                  ).length,
+                  faded: [...c.querySelectorAll<HTMLElement>('.card-features')].filter(
+                    (x) => (getComputedStyle(x).maskImage || getComputedStyle(x).webkitMaskImage) !== 'none',
+                  ).length,
+                }));
+            assert.ok((await shortened()).cut > 0, 'some card of the last carousel is cut short');
+            await frame.locator('.carousel').last().locator('button.whole-cards').click();
+            await nextFrames(frame);
+            assert.deepEqual(
+              await shortened(),
+              { cut: 0, faded: 0 },
+              'nothing is cut short or faded in a whole carousel',
+            );
           }
           if (round === rounds - 1 && (f === files.big || f === files.small)) {
             await waitForText(

@@ -214,9 +214,19 @@ function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean)
     if (typeof track.scrollBy === 'function') track.scrollBy({ left: dir * by, behavior: 'smooth' });
     else track.scrollLeft += dir * by;
   };
-  return h(
-    'div',
-    'carousel',
+  const box = h('div', 'carousel');
+  // Every card whole at once, from the keyboard too (a card's own click expands only that card).
+  const whole = button({
+    icon: 'unfold',
+    title: 'Show whole cards',
+    class: 'icon whole-cards',
+    onClick: () => {
+      const on = box.classList.toggle('expanded');
+      whole.setAttribute('aria-pressed', String(on));
+    },
+  });
+  whole.setAttribute('aria-pressed', 'false');
+  box.append(
     h(
       'div',
       'carousel-head',
@@ -224,9 +234,11 @@ function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean)
       h('span', null, `${items.length} recommendation${items.length === 1 ? '' : 's'}`),
       button({ icon: 'chevron-left', title: 'Previous items', class: 'icon', onClick: () => scroll(-1) }),
       button({ icon: 'chevron-right', title: 'Next items', class: 'icon', onClick: () => scroll(1) }),
+      whole,
     ),
     track,
   );
+  return box;
 }
 
 /**

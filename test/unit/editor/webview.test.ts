@@ -292,6 +292,40 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
+  test('cards: one card expands on a click of its description or features; the toggle expands a whole carousel', async () => {
+    const conv = traced();
+    conv.turns[1].recommendations = [
+      { item_id: 'a', title: 'Alpha coat', description: 'long text', features: 'Warm, Light' },
+      { item_id: 'b', title: 'Beta coat', description: 'more text' },
+    ];
+    const hx = await loadWebview({ conversations: [conv] });
+    try {
+      await hx.waitFor('.card');
+      const carousel = [...hx.document.querySelectorAll<HTMLElement>('.carousel')].find(
+        (c) => c.querySelectorAll('.card').length === 2,
+      );
+      assert.ok(carousel, 'the two-item carousel');
+      const [a, b] = [...carousel.querySelectorAll<HTMLElement>('.card')];
+      // A clipped title and feature list say what they hold on hover.
+      assert.equal(a.querySelector('.card-title')?.getAttribute('title'), 'Alpha coat');
+      assert.equal(a.querySelector('.card-features')?.getAttribute('title'), 'Warm, Light');
+      a.querySelector<HTMLElement>('.card-desc')!.click();
+      assert.ok(a.classList.contains('expanded') && !b.classList.contains('expanded'), 'only the clicked card');
+      a.querySelector<HTMLElement>('.card-features')!.click();
+      assert.ok(!a.classList.contains('expanded'), 'a second click folds it again');
+      const whole = carousel.querySelector<HTMLButtonElement>('button.whole-cards')!;
+      assert.equal(whole.getAttribute('aria-pressed'), 'false');
+      whole.click();
+      assert.ok(carousel.classList.contains('expanded'));
+      assert.equal(whole.getAttribute('aria-pressed'), 'true');
+      whole.click();
+      assert.ok(!carousel.classList.contains('expanded'));
+      assert.equal(whole.getAttribute('aria-pressed'), 'false');
+    } finally {
+      hx.close();
+    }
+  });
+
   test('remote images appear only when allowed, and only https', async () => {
     const conv = traced();
     conv.turns[1].recommendations = [{ item_id: 'j', image_url: 'http://plain.example/a.png' }];
