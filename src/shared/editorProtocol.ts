@@ -159,6 +159,8 @@ export const EditorViewStateSchema = z.object({
   turn: z.number().int().nonnegative().max(1_000_000).optional(),
   listIndex: z.number().int().nonnegative().optional(),
   transcriptScroll: z.number().nonnegative().max(1e9).optional(),
+  /** Turns of the selected conversation whose carousel shows whole cards (their height moves the scroll). */
+  wholeCards: z.array(z.number().int().nonnegative().max(1_000_000)).max(10_000).optional(),
   mode: z.enum(['replay', 'annotate', 'agreement']),
   cursor: z.number().int().nonnegative().max(10_000_000).optional(),
   speed: z.number().positive().max(100).optional(),

@@ -18,6 +18,8 @@ export interface ViewState {
   listIndex?: number;
   /** Scroll offset of the transcript. */
   transcriptScroll?: number;
+  /** Turns (0-based) of the selected conversation whose carousel shows whole cards. */
+  wholeCards?: number[];
   mode: 'replay' | 'annotate' | 'agreement';
   /** Annotation cursor: utterance index within the conversation. */
   cursor?: number;

@@ -519,6 +519,8 @@ export class EditorApp {
       this.player.stop();
       if (state.mode === 'annotate') this.startAnnotating();
     }
+    // Whole cards are kept for the conversation they were asked for.
+    if (state.line !== msg.line) state.wholeCards = undefined;
     state.line = msg.line;
     state.turn = this.player.turn;
     state.cursor = this.annotation.cursor;
@@ -756,6 +758,14 @@ export class EditorApp {
         } else this.player.setTurn(ref.turn);
       },
       onSelectTurn: (t: number) => this.player.setTurn(t),
+      wholeCards: new Set(this.store.state.wholeCards ?? []),
+      onWholeCards: (t: number, on: boolean) => {
+        const turns = new Set(this.store.state.wholeCards ?? []);
+        if (on) turns.add(t);
+        else turns.delete(t);
+        this.store.state.wholeCards = turns.size ? [...turns].sort((a, b) => a - b) : undefined;
+        this.store.save();
+      },
     };
   }
 

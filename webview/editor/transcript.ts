@@ -34,6 +34,10 @@ interface TranscriptOptions {
   onSelectTurn(turn: number): void;
   /** The list's text search: its hits are highlighted (the same case-insensitive match the host counts). */
   search?: TranscriptSearch;
+  /** Turns (0-based) whose carousel shows whole cards (kept in the view state). */
+  wholeCards?: ReadonlySet<number>;
+  /** A carousel's "Show whole cards" was switched (the page keeps it; the transcript is not redrawn). */
+  onWholeCards?(turn: number, on: boolean): void;
 }
 
 /** A text search over utterances: `needle` lower-cased, and which speakers it covers. */
@@ -146,8 +150,31 @@ function features(item: RecommendedItem): string[] {
   return [];
 }
 
-/** A horizontally scrolling carousel of recommended items. */
-function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean): HTMLElement {
+/**
+ * What the items of a carousel hold, as classes that size its cards (media/editor.css: every card of
+ * a carousel has one height, with room for an image, a description and features only when some item
+ * has one). The height depends only on the data, so a card the browser skips off screen takes exactly
+ * the room it takes when drawn, and a carousel of titles only stays small.
+ */
+function cardParts(items: readonly RecommendedItem[]): string {
+  return [
+    items.some((i) => i.image_url) ? ' has-media' : '',
+    items.some((i) => i.description) ? ' has-desc' : '',
+    items.some((i) => features(i).length) ? ' has-features' : '',
+  ].join('');
+}
+
+/**
+ * A horizontally scrolling carousel of recommended items. Cards are cut to one height until the
+ * carousel shows whole cards: its "Show whole cards" button (keyboard too), or a click on a card's
+ * description or features.
+ */
+function carousel(
+  items: readonly RecommendedItem[],
+  allowRemoteImages: boolean,
+  whole: boolean,
+  onWholeCards: (on: boolean) => void,
+): HTMLElement {
   // Focusable so a keyboard can reach and scroll it (WCAG: scrollable regions must be focusable).
   const track = h('div', {
     class: 'carousel-track',
@@ -157,6 +184,19 @@ function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean)
       'aria-label': `${items.length} recommended item${items.length === 1 ? '' : 's'}`,
     },
   });
+  const box = h('div', `carousel${cardParts(items)}${whole ? ' expanded' : ''}`);
+  const toggle = button({
+    icon: 'unfold',
+    title: 'Show whole cards',
+    class: 'icon whole-cards',
+    onClick: () => setWhole(!box.classList.contains('expanded')),
+  });
+  const setWhole = (on: boolean) => {
+    box.classList.toggle('expanded', on);
+    toggle.setAttribute('aria-pressed', String(on));
+    onWholeCards(on);
+  };
+  toggle.setAttribute('aria-pressed', String(whole));
   for (const item of items) {
     const title = item.title ?? item.item_id;
     let media: HTMLElement | undefined;
@@ -190,23 +230,24 @@ function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean)
           ...feats.map((f) => h('span', 'chip feature', f)),
         )
       : null;
-    // Cards share one height (media/editor.css): a long title, description or feature list is cut
-    // short until the card is expanded by a click on its description or features.
-    const card = h(
-      'div',
-      { class: 'card', attrs: { role: 'listitem' } },
-      media,
-      h('div', { class: 'card-title', attrs: { title } }, title),
+    for (const part of [desc, featureList])
+      part?.addEventListener('click', () => setWhole(!box.classList.contains('expanded')));
+    track.appendChild(
       h(
         'div',
-        'card-id muted',
-        item.item_id + (item.score !== undefined ? ` · score ${Number(item.score).toFixed(3)}` : ''),
+        { class: 'card', attrs: { role: 'listitem' } },
+        media,
+        h('div', { class: 'card-title', attrs: { title } }, title),
+        h(
+          'div',
+          'card-id muted',
+          h('span', { class: 'card-id-text', attrs: { title: item.item_id } }, item.item_id),
+          item.score !== undefined ? h('span', 'card-score', ` · score ${Number(item.score).toFixed(3)}`) : null,
+        ),
+        desc,
+        featureList,
       ),
-      desc,
-      featureList,
     );
-    for (const part of [desc, featureList]) part?.addEventListener('click', () => card.classList.toggle('expanded'));
-    track.appendChild(card);
   }
   const scroll = (dir: number) => {
     const card = track.querySelector('.card') as HTMLElement | null;
@@ -214,18 +255,6 @@ function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean)
     if (typeof track.scrollBy === 'function') track.scrollBy({ left: dir * by, behavior: 'smooth' });
     else track.scrollLeft += dir * by;
   };
-  const box = h('div', 'carousel');
-  // Every card whole at once, from the keyboard too (a card's own click expands only that card).
-  const whole = button({
-    icon: 'unfold',
-    title: 'Show whole cards',
-    class: 'icon whole-cards',
-    onClick: () => {
-      const on = box.classList.toggle('expanded');
-      whole.setAttribute('aria-pressed', String(on));
-    },
-  });
-  whole.setAttribute('aria-pressed', 'false');
   box.append(
     h(
       'div',
@@ -234,7 +263,7 @@ function carousel(items: readonly RecommendedItem[], allowRemoteImages: boolean)
       h('span', null, `${items.length} recommendation${items.length === 1 ? '' : 's'}`),
       button({ icon: 'chevron-left', title: 'Previous items', class: 'icon', onClick: () => scroll(-1) }),
       button({ icon: 'chevron-right', title: 'Next items', class: 'icon', onClick: () => scroll(1) }),
-      whole,
+      toggle,
     ),
     track,
   );
@@ -405,7 +434,9 @@ export function renderTranscript(conv: Conversation, opts: TranscriptOptions): H
       failureBlock(turn, t),
       utterance(turn, t, 'assistant', opts),
       turn.recommendations && turn.recommendations.length
-        ? carousel(turn.recommendations, opts.allowRemoteImages)
+        ? carousel(turn.recommendations, opts.allowRemoteImages, opts.wholeCards?.has(t) ?? false, (on) =>
+            opts.onWholeCards?.(t, on),
+          )
         : null,
       ratings.length ? h('div', 'turn-ratings', h('span', 'muted', 'Rated:'), ...ratings) : null,
     );

@@ -20,6 +20,10 @@ function readViewState(raw: unknown): { state: ViewState } | { reason: string } 
       filter: v.filter && typeof v.filter === 'object' && !Array.isArray(v.filter) ? v.filter : {},
       mode: v.mode === 'annotate' || v.mode === 'agreement' ? v.mode : 'replay',
       line: typeof v.line === 'number' && Number.isInteger(v.line) && v.line >= 0 ? v.line : undefined,
+      wholeCards:
+        Array.isArray(v.wholeCards) && v.wholeCards.every((t) => Number.isInteger(t) && t >= 0)
+          ? v.wholeCards
+          : undefined,
     },
   };
 }

@@ -127,6 +127,8 @@ describe('persisted view state: versioned and validated', () => {
 
   test('this version is read; no version, another version, a wrong shape are dropped with a reason', () => {
     assert.deepEqual(parseViewState(good), { ok: true, state: good });
+    const whole = { ...good, wholeCards: [0, 3] };
+    assert.deepEqual(parseViewState(whole), { ok: true, state: whole }, 'the carousels showing whole cards are kept');
     assert.equal(parseViewState(undefined), undefined);
     const cases: Array<[unknown, RegExp]> = [
       [{ filter: {}, mode: 'replay' }, /has no version/],
@@ -134,6 +136,7 @@ describe('persisted view state: versioned and validated', () => {
       [{ ...good, v: VIEW_STATE_VERSION + 1 }, new RegExp(`is version ${VIEW_STATE_VERSION + 1}`)],
       [{ ...good, mode: 'edit' }, /mode/],
       [{ ...good, line: -3 }, /line/],
+      [{ ...good, wholeCards: [1.5] }, /wholeCards/],
       ['a string', /not an object/],
       [[1, 2], /not an object/],
     ];

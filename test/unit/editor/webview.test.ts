@@ -292,35 +292,49 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
-  test('cards: one card expands on a click of its description or features; the toggle expands a whole carousel', async () => {
+  test('cards: a carousel shows whole cards from its button or a click on a description or features, kept in the view state', async () => {
     const conv = traced();
     conv.turns[1].recommendations = [
-      { item_id: 'a', title: 'Alpha coat', description: 'long text', features: 'Warm, Light' },
+      { item_id: 'a', title: 'Alpha coat', description: 'long text', features: 'Warm, Light', score: 0.5 },
       { item_id: 'b', title: 'Beta coat', description: 'more text' },
     ];
+    conv.turns[2].recommendations = [{ item_id: 'c', title: 'Gamma' }];
     const hx = await loadWebview({ conversations: [conv] });
+    const carousels = (doc: Document) => [...doc.querySelectorAll<HTMLElement>('.carousel')];
     try {
       await hx.waitFor('.card');
-      const carousel = [...hx.document.querySelectorAll<HTMLElement>('.carousel')].find(
-        (c) => c.querySelectorAll('.card').length === 2,
-      );
-      assert.ok(carousel, 'the two-item carousel');
-      const [a, b] = [...carousel.querySelectorAll<HTMLElement>('.card')];
-      // A clipped title and feature list say what they hold on hover.
+      const [, two, one] = carousels(hx.document);
+      assert.equal(two.querySelectorAll('.card').length, 2);
+      // One height per carousel, from what its items hold: titles only is the smallest.
+      assert.deepEqual([...two.classList], ['carousel', 'has-desc', 'has-features']);
+      assert.deepEqual([...one.classList], ['carousel']);
+      const [a] = [...two.querySelectorAll<HTMLElement>('.card')];
+      // Cut text says what it holds on hover; the score is apart from the (cut) id.
       assert.equal(a.querySelector('.card-title')?.getAttribute('title'), 'Alpha coat');
       assert.equal(a.querySelector('.card-features')?.getAttribute('title'), 'Warm, Light');
+      assert.equal(a.querySelector('.card-id-text')?.getAttribute('title'), 'a');
+      assert.equal(a.querySelector('.card-score')?.textContent, ' · score 0.500');
+      const whole = two.querySelector<HTMLButtonElement>('button.whole-cards')!;
+      assert.equal(whole.getAttribute('aria-pressed'), 'false');
       a.querySelector<HTMLElement>('.card-desc')!.click();
-      assert.ok(a.classList.contains('expanded') && !b.classList.contains('expanded'), 'only the clicked card');
-      a.querySelector<HTMLElement>('.card-features')!.click();
-      assert.ok(!a.classList.contains('expanded'), 'a second click folds it again');
-      const whole = carousel.querySelector<HTMLButtonElement>('button.whole-cards')!;
-      assert.equal(whole.getAttribute('aria-pressed'), 'false');
-      whole.click();
-      assert.ok(carousel.classList.contains('expanded'));
+      assert.ok(two.classList.contains('expanded') && !one.classList.contains('expanded'), 'that carousel only');
       assert.equal(whole.getAttribute('aria-pressed'), 'true');
+      assert.deepEqual((hx.state() as { wholeCards?: number[] }).wholeCards, [1]);
+      a.querySelector<HTMLElement>('.card-features')!.click();
+      assert.ok(!two.classList.contains('expanded'), 'a second click folds it');
+      assert.equal((hx.state() as { wholeCards?: number[] }).wholeCards, undefined);
       whole.click();
-      assert.ok(!carousel.classList.contains('expanded'));
-      assert.equal(whole.getAttribute('aria-pressed'), 'false');
+      assert.equal(whole.getAttribute('aria-pressed'), 'true');
+      // Kept when the page is loaded again with its state (reopen, reload).
+      const again = await loadWebview({ conversations: [conv], pageViewState: hx.state() });
+      try {
+        await again.waitFor('.card');
+        const [, two2, one2] = carousels(again.document);
+        assert.ok(two2.classList.contains('expanded') && !one2.classList.contains('expanded'));
+        assert.equal(two2.querySelector('button.whole-cards')?.getAttribute('aria-pressed'), 'true');
+      } finally {
+        again.close();
+      }
     } finally {
       hx.close();
     }
