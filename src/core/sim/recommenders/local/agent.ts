@@ -1,11 +1,11 @@
 /** What the local agents (`local-good`, `local-bad`) share: one catalog and lexicon for all their sessions. */
+import { plainFeatures } from '../../../catalog/features';
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import { countWords } from '../../../model';
 import type { Rng } from '../../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
-import { tokenize } from '../../../text/tokenize';
 import { isPluralNoun } from '../../users/phrases';
-import { Lexicon, holdsNegation } from './lexicon';
+import { Lexicon } from './lexicon';
 import { expandOne, listWords } from './phrases';
 import { PreferenceState } from './state';
 
@@ -213,32 +213,5 @@ function shortReferences(item: CatalogItem): string[] {
     if (head) out.push(`${lead} ${head}`);
     out.push(`${lead} one`);
   }
-  return out;
-}
-
-const valueWordsOf = new WeakMap<Catalog, Set<string>>();
-const plainFeaturesOf = new WeakMap<CatalogItem, string[]>();
-
-/**
- * An item's features that state no attribute value and no category of the catalog (a user asking
- * about an attribute reads the agent's words: these answer nothing) and hold nothing the lexicon
- * reads as a negation (`holdsNegation`), lower case: "storm flap".
- */
-function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
-  let out = plainFeaturesOf.get(item);
-  if (out) return out;
-  let words = valueWordsOf.get(catalog);
-  if (!words) {
-    words = new Set<string>();
-    for (const c of catalog.categories()) for (const w of tokenize(c)) words.add(w);
-    for (const a of catalog.attributeNames())
-      for (const v of catalog.attributeValues(a)) for (const w of tokenize(v)) words.add(w);
-    valueWordsOf.set(catalog, words);
-  }
-  const known = words;
-  out = item.features
-    .filter((f) => !holdsNegation(f) && !tokenize(f).some((w) => known.has(w)))
-    .map((f) => (/^[A-Z][a-z]/.test(f) ? f[0].toLowerCase() + f.slice(1) : f));
-  plainFeaturesOf.set(item, out);
   return out;
 }

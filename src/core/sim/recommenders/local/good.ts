@@ -21,6 +21,7 @@
  * reading of the turn as `agent_trace` (see `AgentTrace`).
  */
 import type { Catalog, CatalogItem } from '../../../catalog/item';
+import { tokenizeSpans } from '../../../text/tokenize';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
@@ -94,7 +95,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     // Item titles the user typed are references, not preferences.
     // An item of an earlier carousel named by its title is a reference too ("I don't like <title>"
     // after a turn that showed nothing): otherwise its title words read as wishes and negations.
-    let refs = this.lexicon.findItems(parsed, state.shown);
+    let refs = this.lexicon.findItems(parsed, state.shown, state.shown);
     if (state.seen.size > state.shown.length) {
       const onScreen = new Set(state.shown.map((it) => it.item_id));
       const earlier: CatalogItem[] = [];
@@ -108,7 +109,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       if (more.length) refs = [...refs, ...more].sort((a, b) => a.start - b.start);
     }
     const mentions = mentionsOutside(parsed.mentions, refs);
-    if (refs.length) dropTitleWords(parsed, refs);
+    if (refs.length) dropTitleWords(parsed, refs, userUtterance);
     // "Not <title>.", "No <title>", "<title>, no thanks.", "I'm not keen on <title>": a rejection
     // of that item; in "I like <A>. <B>, no thanks." only B is rejected (read sentence by sentence).
     const verdicts = refs.length ? this.itemVerdicts(userUtterance, parsed, refs) : { rejected: [], liked: [] };
@@ -253,7 +254,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       const items = refs.map((r) => r.item);
       for (const sentence of sentences) {
         const p = this.lexicon.parse(sentence);
-        judge(p, this.lexicon.findItems(p, items));
+        judge(p, this.lexicon.findItems(p, items, this.state.shown));
       }
     }
     return { rejected, liked: liked.filter((it) => !rejected.includes(it)) };
@@ -621,11 +622,26 @@ function ordinalItems(parsed: ParsedUtterance, shown: readonly CatalogItem[]): C
   return out;
 }
 
-/** Removes the words of typed item titles from the free keywords (they name an item, not a wish). */
-export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemReference[]): void {
-  const inTitles = new Set<string>();
-  for (const r of refs) for (let i = r.start; i < r.end; i++) inTitles.add(parsed.tokens[i]);
-  parsed.keywords = parsed.keywords.filter((k) => !inTitles.has(k));
+/**
+ * Removes from the free keywords the words of the sentences that name an item (by its title or
+ * its place, `refs`): "I like the second one, love the storm flap" says what the user thinks of
+ * that item, not a new wish, so neither the title's words nor the item's details it praises
+ * become a query. Sentences end at ".", "!", "?" or ";" (as `itemVerdicts` reads them).
+ */
+export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemReference[], text: string): void {
+  const { starts } = tokenizeSpans(text);
+  const ends: number[] = [];
+  for (const m of text.matchAll(/[.!?;](?=\s)/g)) ends.push(m.index + 1);
+  const sentenceOf = (i: number) => {
+    let k = 0;
+    while (k < ends.length && starts[i] >= ends[k]) k++;
+    return k;
+  };
+  const naming = new Set(refs.map((r) => sentenceOf(r.start)));
+  const inItems = new Set<string>();
+  for (const r of refs) for (let i = r.start; i < r.end; i++) inItems.add(parsed.tokens[i]);
+  for (let i = 0; i < parsed.tokens.length; i++) if (naming.has(sentenceOf(i))) inItems.add(parsed.tokens[i]);
+  parsed.keywords = parsed.keywords.filter((k) => !inItems.has(k));
 }
 
 /** A slot name as a word ("price_band" -> "price range"). */
