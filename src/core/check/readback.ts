@@ -285,14 +285,16 @@ export class ReadbackChecker {
       }
     }
     const act = typeof tr.user_act === 'string' ? convApparelAct(tr.user_act) : undefined;
-    // The tagger reads the text with each named title replaced by "this one" (a title's words are
-    // not the user's wording).
-    const readable = named.size
-      ? replaceTitles(
-          text,
-          shown.filter((id) => named.has(id)).map((id) => titles.get(id)!),
-        )
-      : text;
+    // The tagger reads the text with each named title, and each item named by its place ("the
+    // second one"), replaced by "this one" (a title's words are not the user's wording).
+    const readable = withoutPlaces(
+      named.size
+        ? replaceTitles(
+            text,
+            shown.filter((id) => named.has(id)).map((id) => titles.get(id)!),
+          )
+        : text,
+    );
     // A turn that voices opinions on several items ("I like X. Not Y.") performs its act on the first: read the sentence naming it.
     const saidItems = strings(tr.said?.items);
     const actText =
@@ -300,9 +302,11 @@ export class ReadbackChecker {
     const actReadable =
       actText === text
         ? readable
-        : replaceTitles(
-            actText,
-            [...named].map((id) => titles.get(id)!),
+        : withoutPlaces(
+            replaceTitles(
+              actText,
+              [...named].map((id) => titles.get(id)!),
+            ),
           );
     let tagged: readonly string[] | undefined;
     const read = () => (tagged ??= this.nlu.acts(actReadable));
@@ -403,9 +407,11 @@ export class ReadbackChecker {
         const seg =
           sentence === text
             ? readable
-            : replaceTitles(
-                sentence,
-                [...named].map((id) => titles.get(id)!),
+            : withoutPlaces(
+                replaceTitles(
+                  sentence,
+                  [...named].map((id) => titles.get(id)!),
+                ),
               );
         let lexical = readOpinion(seg);
         // "The Harbor Tote? Yes, that's lovely.": the opinion follows the sentence naming the item; read the
@@ -503,6 +509,14 @@ function sentenceNaming(text: string, title: string[] | undefined, position = -1
   let k = title?.length ? words.findIndex((w) => mentionStarts(w, title).length > 0) : -1;
   if (k < 0 && position >= 0) k = words.findIndex((w) => pointsAt(w, position));
   return k < 0 ? text : sentences[k];
+}
+
+/** An item named by its place ("the second one", "the first", "that third one"). */
+const PLACE = new RegExp(`\\b(?:the|that|this) (?:${Object.keys(ORDINAL_POSITIONS).join('|')})(?: one)?\\b`, 'gi');
+
+/** `text` with every item named by its place read as "this one", as a named title is (`replaceTitles`). */
+function withoutPlaces(text: string): string {
+  return text.replace(PLACE, 'this one');
 }
 
 /** Whether `words` point at the carousel place `position` ("the second one", "the first", "third one"). */

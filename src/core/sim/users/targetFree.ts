@@ -203,6 +203,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly naming: Rng;
   /** Details the user has praised so far, by item (each is praised once). */
   private readonly praised = new Set<string>();
+  /**
+   * How this user words its general preferences (`narrative`): a lead for the liked values, one
+   * for the disliked ones (each keeps its values within a negation's reach) and the join, drawn
+   * once per session from a fork of its own, so the opening and every snapshot say the same.
+   */
+  private readonly narrativeWords: readonly [string, string, string];
 
   constructor(
     private readonly sim: TargetFreeUserSimulator,
@@ -210,6 +216,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     context: SessionContext,
   ) {
     this.naming = rng.fork('naming');
+    const story = rng.fork('narrative');
+    this.narrativeWords = [story.pick(LIKED_LEADS), story.pick(DISLIKED_LEADS), story.pick([', and ', '. '])];
     const catalog = sim.options.catalog;
     const categories = catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
@@ -341,15 +349,16 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     }
     const disliked = this.dislikedPool().slice(0, 2);
     const parts: string[] = [];
-    if (liked.length) parts.push(`I usually go for ${describeValues(liked)}`);
+    const [likes, dislikes, join] = this.narrativeWords;
+    if (liked.length) parts.push(`${likes} ${describeValues(liked)}`);
     if (disliked.length)
       parts.push(
-        `I'm not into anything ${joinList(
+        `${dislikes} ${joinList(
           disliked.map(([k, v]) => valuePhrase(k, v)),
           'or',
         )}`,
       );
-    return { text: parts.length ? parts.join(', and ') + '.' : 'I am open to suggestions.', liked, disliked };
+    return { text: parts.length ? parts.join(join) + '.' : 'I am open to suggestions.', liked, disliked };
   }
 
   /** The general-preference narrative the user opens with. */
@@ -814,6 +823,31 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     return undefined;
   }
 }
+
+/** How a target-free user opens the values it usually likes ("I usually go for navy pieces in fleece"). */
+const LIKED_LEADS = [
+  'I usually go for',
+  'I tend to buy',
+  'I tend to wear',
+  'Mostly I wear',
+  "I'm drawn to",
+  "I'm partial to",
+  'I lean towards',
+  'Typically I choose',
+  'I generally wear',
+  'I always look for',
+];
+/**
+ * ... and the values it dislikes ("I'm not into anything olive or in leather"): a negation at most
+ * four words before "anything", so every value of the list is read as negated.
+ */
+const DISLIKED_LEADS = [
+  "I'm not into anything",
+  "I'm not fond of anything",
+  'I never wear anything',
+  'I never buy anything',
+  'I never go for anything',
+];
 
 /** Words for the first places of a carousel, as `refer` says them (the agents read them by `ORDINAL_POSITIONS`). */
 const POSITION_WORDS = ['first', 'second', 'third'];

@@ -110,6 +110,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     }
     const mentions = mentionsOutside(parsed.mentions, refs);
     if (refs.length) dropTitleWords(parsed, refs, userUtterance);
+    this.referred = refs.map((r) => r.item.item_id);
     // "Not <title>.", "No <title>", "<title>, no thanks.", "I'm not keen on <title>": a rejection
     // of that item; in "I like <A>. <B>, no thanks." only B is rejected (read sentence by sentence).
     const verdicts = refs.length ? this.itemVerdicts(userUtterance, parsed, refs) : { rejected: [], liked: [] };
