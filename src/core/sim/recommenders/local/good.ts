@@ -21,7 +21,7 @@
  * reading of the turn as `agent_trace` (see `AgentTrace`).
  */
 import type { Catalog, CatalogItem } from '../../../catalog/item';
-import { tokenizeSpans } from '../../../text/tokenize';
+import { tokenize, tokenizeSpans } from '../../../text/tokenize';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
@@ -624,12 +624,16 @@ function ordinalItems(parsed: ParsedUtterance, shown: readonly CatalogItem[]): C
 }
 
 /**
- * Removes from the free keywords the words of the sentences that name an item (by its title or
- * its place, `refs`): "I like the second one, love the storm flap" says what the user thinks of
- * that item, not a new wish, so neither the title's words nor the item's details it praises
- * become a query. Sentences end at ".", "!", "?" or ";" (as `itemVerdicts` reads them).
+ * Removes from the free keywords the words of the items the user named (`refs`, by title or by
+ * place) and, in a sentence that names an item, the words of that item's own catalog features:
+ * "I like the second one, bonus marks for the storm flap" says what the user thinks of that item,
+ * not a new wish, so neither its title's words nor the details it praises become a query. Other
+ * words of the sentence are read as before. Sentences end at ".", "!", "?" or ";" (as
+ * `itemVerdicts` reads them).
  */
 export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemReference[], text: string): void {
+  const inItems = new Set<string>();
+  for (const r of refs) for (let i = r.start; i < r.end; i++) inItems.add(parsed.tokens[i]);
   const { starts } = tokenizeSpans(text);
   const ends: number[] = [];
   for (const m of text.matchAll(/[.!?;](?=\s)/g)) ends.push(m.index + 1);
@@ -638,11 +642,25 @@ export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemRefer
     while (k < ends.length && starts[i] >= ends[k]) k++;
     return k;
   };
-  const naming = new Set(refs.map((r) => sentenceOf(r.start)));
-  const inItems = new Set<string>();
-  for (const r of refs) for (let i = r.start; i < r.end; i++) inItems.add(parsed.tokens[i]);
-  for (let i = 0; i < parsed.tokens.length; i++) if (naming.has(sentenceOf(i))) inItems.add(parsed.tokens[i]);
+  for (const r of refs) {
+    const own = featureWords(r.item);
+    const k = sentenceOf(r.start);
+    for (let i = 0; i < parsed.tokens.length; i++)
+      if (own.has(parsed.tokens[i]) && sentenceOf(i) === k) inItems.add(parsed.tokens[i]);
+  }
   parsed.keywords = parsed.keywords.filter((k) => !inItems.has(k));
+}
+
+const featureWordsOf = new WeakMap<CatalogItem, Set<string>>();
+
+/** The words of an item's catalog features, lower case. */
+function featureWords(item: CatalogItem): Set<string> {
+  let out = featureWordsOf.get(item);
+  if (!out) {
+    out = new Set(item.features.flatMap((f) => tokenize(f)));
+    featureWordsOf.set(item, out);
+  }
+  return out;
 }
 
 /** A slot name as a word ("price_band" -> "price range"). */
