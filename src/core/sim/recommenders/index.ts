@@ -56,12 +56,14 @@ export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
  * heels), so saying them changes no recommender's reading of what the user wants.
  */
 export function sayableDetails(catalog: Catalog): (item: CatalogItem) => readonly string[] {
-  const lexicon = Lexicon.for(catalog);
+  // built on first use: a run whose user never praises a detail (an agenda user) builds no lexicon
+  let lexicon: Lexicon | undefined;
   const memo = new WeakMap<CatalogItem, readonly string[]>();
   return (item) => {
     let out = memo.get(item);
     if (!out) {
-      out = plainFeatures(catalog, item).filter((f) => lexicon.readsNothing(f));
+      const reader = (lexicon ??= Lexicon.for(catalog));
+      out = plainFeatures(catalog, item).filter((f) => reader.readsNothing(f));
       memo.set(item, out);
     }
     return out;
