@@ -856,8 +856,9 @@ const POSITION_WORDS = ['first', 'second', 'third'];
 function capitalised(text: string, name: string): string {
   if (!/^[a-z]/.test(name)) return text;
   const upper = name[0].toUpperCase() + name.slice(1);
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`(^|[.!?]\\s+)${escaped}`, 'g'), (_m, lead: string) => lead + upper);
+  let out = text.startsWith(name) ? upper + text.slice(name.length) : text;
+  for (const stop of ['. ', '! ', '? ']) out = out.split(`${stop}${name}`).join(`${stop}${upper}`);
+  return out;
 }
 
 function joinList(items: string[], conj = 'and'): string {

@@ -634,6 +634,15 @@ function ordinalItems(parsed: ParsedUtterance, shown: readonly CatalogItem[]): C
 export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemReference[], text: string): void {
   const inItems = new Set<string>();
   for (const r of refs) for (let i = r.start; i < r.end; i++) inItems.add(parsed.tokens[i]);
+  // most turns say no feature word of the items they name: nothing more to look for
+  if (parsed.keywords.some((k) => !inItems.has(k) && refs.some((r) => featureWords(r.item).has(k)))) {
+    dropFeatureWords(parsed, refs, text, inItems);
+  }
+  parsed.keywords = parsed.keywords.filter((k) => !inItems.has(k));
+}
+
+/** Adds to `inItems` the words of each named item's own features said in the sentence naming it. */
+function dropFeatureWords(parsed: ParsedUtterance, refs: readonly ItemReference[], text: string, inItems: Set<string>) {
   const { starts } = tokenizeSpans(text);
   const ends: number[] = [];
   for (const m of text.matchAll(/[.!?;](?=\s)/g)) ends.push(m.index + 1);
@@ -648,7 +657,6 @@ export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemRefer
     for (let i = 0; i < parsed.tokens.length; i++)
       if (own.has(parsed.tokens[i]) && sentenceOf(i) === k) inItems.add(parsed.tokens[i]);
   }
-  parsed.keywords = parsed.keywords.filter((k) => !inItems.has(k));
 }
 
 const featureWordsOf = new WeakMap<CatalogItem, Set<string>>();
