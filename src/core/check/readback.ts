@@ -179,6 +179,8 @@ export class ReadbackChecker {
     const model = { liked: new Set<string>(), disliked: new Set<string>() };
     const shownSoFar: string[] = [];
     const shownSet = new Set<string>();
+    /** The items of the last agent turn, in order (what "the second one" points at). */
+    let carousel: readonly string[] = [];
     let opened = false;
     turns.forEach((turn, i) => {
       const tr = turn.trace;
@@ -202,7 +204,7 @@ export class ReadbackChecker {
         turn.user_utterance.trim() !== '' &&
         tr.error === undefined
       ) {
-        const found = this.readTurn(turn, tr, titles, values, shownSoFar, model, !opened);
+        const found = this.readTurn(turn, tr, titles, values, shownSoFar, model, !opened, carousel);
         opened = true;
         let checked = false;
         let ok = true;
@@ -227,6 +229,7 @@ export class ReadbackChecker {
           else this.disagreeing++;
         }
       }
+      carousel = (turn.recommendations ?? []).map((r) => (typeof r?.item_id === 'string' ? r.item_id : ''));
       for (const r of turn.recommendations ?? []) {
         if (typeof r?.item_id !== 'string') continue;
         if (!titles.has(r.item_id) && r.title) titles.set(r.item_id, phraseWords(r.title));
@@ -254,6 +257,7 @@ export class ReadbackChecker {
     shown: readonly string[],
     model: { liked: Set<string>; disliked: Set<string> },
     opening: boolean,
+    carousel: readonly string[],
   ): Partial<Record<ReadbackAspect, true | string>> {
     const text = turn.user_utterance ?? '';
     const out: Partial<Record<ReadbackAspect, true | string>> = {};
@@ -281,23 +285,28 @@ export class ReadbackChecker {
       }
     }
     const act = typeof tr.user_act === 'string' ? convApparelAct(tr.user_act) : undefined;
-    // The tagger reads the text with each named title replaced by "this one" (a title's words are
-    // not the user's wording).
-    const readable = named.size
-      ? replaceTitles(
-          text,
-          shown.filter((id) => named.has(id)).map((id) => titles.get(id)!),
-        )
-      : text;
+    // The tagger reads the text with each named title, and each item named by its place ("the
+    // second one"), replaced by "this one" (a title's words are not the user's wording).
+    const readable = withoutPlaces(
+      named.size
+        ? replaceTitles(
+            text,
+            shown.filter((id) => named.has(id)).map((id) => titles.get(id)!),
+          )
+        : text,
+    );
     // A turn that voices opinions on several items ("I like X. Not Y.") performs its act on the first: read the sentence naming it.
     const saidItems = strings(tr.said?.items);
-    const actText = saidItems.length > 1 ? sentenceNaming(text, titles.get(saidItems[0])) : text;
+    const actText =
+      saidItems.length > 1 ? sentenceNaming(text, titles.get(saidItems[0]), carousel.indexOf(saidItems[0])) : text;
     const actReadable =
       actText === text
         ? readable
-        : replaceTitles(
-            actText,
-            [...named].map((id) => titles.get(id)!),
+        : withoutPlaces(
+            replaceTitles(
+              actText,
+              [...named].map((id) => titles.get(id)!),
+            ),
           );
     let tagged: readonly string[] | undefined;
     const read = () => (tagged ??= this.nlu.acts(actReadable));
@@ -394,13 +403,15 @@ export class ReadbackChecker {
             ? 'dislike'
             : undefined;
       if (traced) {
-        const sentence = first ? sentenceNaming(text, titles.get(first)) : text;
+        const sentence = first ? sentenceNaming(text, titles.get(first), carousel.indexOf(first)) : text;
         const seg =
           sentence === text
             ? readable
-            : replaceTitles(
-                sentence,
-                [...named].map((id) => titles.get(id)!),
+            : withoutPlaces(
+                replaceTitles(
+                  sentence,
+                  [...named].map((id) => titles.get(id)!),
+                ),
               );
         let lexical = readOpinion(seg);
         // "The Harbor Tote? Yes, that's lovely.": the opinion follows the sentence naming the item; read the
@@ -486,11 +497,35 @@ function replaceTitles(text: string, titles: readonly string[][]): string {
 }
 
 /** The sentence of `text` that names the title (the whole text when none does, or the title is unknown). */
-function sentenceNaming(text: string, title: string[] | undefined): string {
-  if (!title?.length) return text;
+/**
+ * The sentence of `text` that names an item: by its title, else by its place in the carousel
+ * (`position`, 0-based; "the second one", "the first"), else the whole text.
+ */
+function sentenceNaming(text: string, title: string[] | undefined, position = -1): string {
+  if (!title?.length && position < 0) return text;
   const sentences = text.split(/(?<=[.!?])\s+/);
   if (sentences.length < 2) return text;
-  return sentences.find((s) => mentionStarts(tokenize(s), title).length > 0) ?? text;
+  const words = sentences.map((s) => tokenize(s));
+  let k = title?.length ? words.findIndex((w) => mentionStarts(w, title).length > 0) : -1;
+  if (k < 0 && position >= 0) k = words.findIndex((w) => pointsAt(w, position));
+  return k < 0 ? text : sentences[k];
+}
+
+/** An item named by its place ("the second one", "the first", "that third one"). */
+const PLACE = new RegExp(`\\b(?:the|that|this) (?:${Object.keys(ORDINAL_POSITIONS).join('|')})(?: one)?\\b`, 'gi');
+
+/** `text` with every item named by its place read as "this one", as a named title is (`replaceTitles`). */
+function withoutPlaces(text: string): string {
+  return text.replace(PLACE, 'this one');
+}
+
+/** Whether `words` point at the carousel place `position` ("the second one", "the first", "third one"). */
+function pointsAt(words: readonly string[], position: number): boolean {
+  return words.some(
+    (w, i) =>
+      ORDINAL_POSITIONS[w] === position &&
+      (['the', 'that', 'this'].includes(words[i - 1] ?? '') || words[i + 1] === 'one'),
+  );
 }
 
 /** Reads back a whole population in memory. */

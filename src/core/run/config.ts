@@ -9,7 +9,7 @@ import { basename, resolve } from 'node:path';
 import * as z from 'zod';
 import type { Agent, UserSimulator } from '../sim/types';
 import { Catalog, generateApparelCatalog, loadCatalog } from '../catalog/catalog';
-import { createAgent } from '../sim/recommenders/index';
+import { createAgent, sayableDetails } from '../sim/recommenders/index';
 import { agentActToZhangBalog, defaultActAliases } from '../taxonomy/acts';
 import { importFile } from '../importers/index';
 import { LlmRunConfigSchema, LLM_USER_NAMES, isLlmAgentName, isLlmUserName, prepareLlmParts } from './llm';
@@ -181,7 +181,7 @@ export async function prepareEnvironment(
         pSwitch: config.p_switch,
         relevance: parts.relevance,
       },
-      { catalog, ...parts.components },
+      { catalog, ...parts.components, details: sayableDetails(catalog) },
     );
   let agent;
   try {

@@ -15,7 +15,7 @@ import {
 } from '../../../src/core/sim/recommenders/local/phrases';
 import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 import { LocalGoodAgent } from '../../../src/core/sim/recommenders/local/good';
-import { holdsNegation } from '../../../src/core/sim/recommenders/local/lexicon';
+import { holdsNegation } from '../../../src/core/text/negation';
 import { LATCH_QUESTIONS, LocalBadAgent, REASK, TANGENTS } from '../../../src/core/sim/recommenders/local/bad';
 
 const catalog = generateApparelCatalog({ seed: 'wording', size: 1500 });

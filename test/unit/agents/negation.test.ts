@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAgent } from '../../../src/core/sim/recommenders/index';
+import { createAgent, Lexicon, sayableDetails } from '../../../src/core/sim/recommenders/index';
 import { generateApparelCatalog, type Catalog } from '../../../src/core/catalog/catalog';
 import { createRng } from '../../../src/core/random';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
@@ -25,7 +25,7 @@ function negatedByUser(catalog: Catalog, utterance: string): { slot: string; val
     }
   }
   const out: { slot: string; value: string }[] = [];
-  for (const m of utterance.matchAll(/not (?:keen on|into) anything ([^.]*)/g)) {
+  for (const m of utterance.matchAll(/(?:not (?:keen on|into|fond of)|never (?:wear|buy|go for)) anything ([^.]*)/g)) {
     for (const part of m[1].split(/, | or /)) out.push(...(byPhrase.get(part.trim()) ?? []));
   }
   return out;
@@ -101,6 +101,86 @@ describe('local recommenders and what the user negated', () => {
     assert.equal(r.acts![0], 'recommend');
     assert.ok(!r.recommendations.some((x) => x.item_id === first.item_id), 'the rejected item is not shown again');
   });
+  test('an item named by its place is read as its title is, by local-good and local-bad', async () => {
+    const details = sayableDetails(catalog);
+    let rejected = 0;
+    let compared = 0;
+    for (const spec of ['local-good', 'local-bad']) {
+      const run = (words: string[]) =>
+        playScript(createAgent(spec, { catalog }).createSession('neg', createRng('neg'), {}), [
+          'black sneakers for women please',
+          ...words,
+        ]);
+      // the agent's own first carousel (the same on every run: same seed, same words)
+      const [opening] = await run([]);
+      const [first, second] = opening.recommendations.map((x) => catalog.get(x.item_id)!);
+      const detail = details(first)[0];
+      assert.ok(detail, 'the first item has a detail a user may say');
+      const pairs: [string, string][] = [
+        ['Not the second one.', `Not ${second.title}.`],
+        ['Not the second.', `Not ${second.title}.`],
+        ['The second one, no thanks.', `${second.title}, no thanks.`],
+        ['I like the first one.', `I like ${first.title}.`],
+        ['I like the first one. The second, no thanks.', `I like ${first.title}. ${second.title}, no thanks.`],
+        [
+          `I like the first one, bonus marks for ${detail}. The second, no thanks.`,
+          `I like ${first.title}, bonus marks for ${detail}. ${second.title}, no thanks.`,
+        ],
+        ["I'll take the second one.", `I'll take ${second.title}.`],
+      ];
+      for (const [place, title] of pairs) {
+        const [, byPlace] = await run([place]);
+        const [, byTitle] = await run([title]);
+        const shown = (r: AgentResponse) => r.recommendations.map((x) => x.item_id);
+        assert.deepEqual(shown(byPlace), shown(byTitle), `${spec}: "${place}"`);
+        assert.deepEqual(byPlace.acts, byTitle.acts, `${spec}: "${place}"`);
+        assert.deepEqual(byPlace.agent_trace?.negated, byTitle.agent_trace?.negated, `${spec}: "${place}"`);
+        compared++;
+        if (!shown(byPlace).includes(second.item_id)) rejected++;
+        // the praise of a detail is said of the item: no query word
+        for (const w of detail.split(/\W+/).filter((x) => x.length > 2))
+          assert.doesNotMatch(byPlace.agent_trace?.query ?? '', new RegExp(`\\b${w}\\b`, 'i'), `${spec}: ${w}`);
+      }
+    }
+    assert.equal(compared, 14);
+    assert.ok(rejected >= 6, `the second item set aside in ${rejected} readings`);
+    // a bare ordinal points at nothing ("at first"); "the last" is the carousel's last item
+    const lexicon = Lexicon.for(catalog);
+    const [opening] = await play(['black sneakers for women please']);
+    const carousel = opening.recommendations.map((x) => catalog.get(x.item_id)!);
+    const first = carousel[0];
+    assert.deepEqual(lexicon.findItems(lexicon.parse('At first I wanted white'), [], carousel), []);
+    const last = lexicon.findItems(lexicon.parse('Not the last one'), [], carousel);
+    assert.deepEqual(
+      last.map((r) => [r.item.item_id, r.start, r.end]),
+      [[carousel[carousel.length - 1].item_id, 1, 4]],
+    );
+    // inside a typed title, a position word is the title's
+    const titled = lexicon.findItems(lexicon.parse(`I like ${first.title}`), carousel, carousel);
+    assert.deepEqual(
+      titled.map((r) => r.item.item_id),
+      [first.item_id],
+    );
+  });
+
+  test('the details a user may say read as nothing; a feature that names a value is not one of them', () => {
+    const details = sayableDetails(catalog);
+    const lexicon = Lexicon.for(catalog);
+    let said = 0;
+    let held = 0;
+    for (const category of catalog.categories())
+      for (const item of catalog.categoryItems(category)) {
+        const ok = details(item);
+        said += ok.length;
+        for (const d of ok) assert.ok(lexicon.readsNothing(d), d);
+        held += item.features.length - ok.length;
+      }
+    assert.ok(said > 1000 && held > 1000, `${said} sayable, ${held} held back`);
+    for (const f of ['Four-way stretch', 'Stacked heel', 'Relaxed fit', 'Reflective details', 'Shoe compartment'])
+      assert.equal(lexicon.readsNothing(f.toLowerCase()), false, f);
+    for (const f of ['storm flap', 'raglan sleeves', 'kangaroo pocket']) assert.equal(lexicon.readsNothing(f), true, f);
+  });
+
   test('local-good and local-bad report their reading of each turn in agent_trace, deterministically', async () => {
     const script = ['I need shoes for women', "black please, but I'm not keen on anything in suede", 'show me more'];
     for (const spec of ['local-good', 'local-bad']) {

@@ -89,6 +89,29 @@ test('each aspect catches its disagreement, with the conversation id and turn', 
   }
 });
 
+test('an item named by its place ("the second one") is read as a named title: its sentence carries the act and opinion', () => {
+  const words = 'I really like the second one, bonus marks for the zip. The first, no thanks.';
+  const agree = readBack([
+    conv([
+      turn('x', {}, shown),
+      turn(words, { user_act: 'Note.Like', said: { constraints: {}, items: ['B', 'A'] } }, shown),
+    ]),
+  ]);
+  assert.equal(agree.disagreeingTurns, 0, JSON.stringify(agree.disagreements));
+  assert.equal(agree.aspects.opinion.checked, 1);
+  // the trace calls it a dislike of B: the sentence that points at B says otherwise
+  const disagree = readBack([
+    conv([
+      turn('x', {}, shown),
+      turn(words, { user_act: 'Note.Dislike', said: { constraints: {}, items: ['B', 'A'] } }, shown),
+    ]),
+  ]);
+  assert.ok(
+    disagree.disagreements.some((d) => d.aspect === 'opinion' && d.turn === 1),
+    JSON.stringify(disagree.disagreements),
+  );
+});
+
 test('an external simulator with ConvApparel acts and said fields is read back too; a human file is not', () => {
   const ext: Conversation = {
     id: 'ext-1',

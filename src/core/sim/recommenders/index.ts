@@ -3,8 +3,10 @@
  * `local-bad`), `http.ts` (the researcher's own recommender) and `llm.ts` (`llm-good`, `llm-bad`,
  * built by src/core/run/llm.ts). `createAgent` builds the local and http ones.
  */
-import type { Catalog } from '../../catalog/item';
+import { plainFeatures } from '../../catalog/features';
+import type { Catalog, CatalogItem } from '../../catalog/item';
 import type { Agent } from '../types';
+import { Lexicon } from './local/lexicon';
 import { LocalBadAgent } from './local/bad';
 import { LocalGoodAgent } from './local/good';
 import { HttpAgent } from './http';
@@ -45,4 +47,25 @@ export function createAgent(spec: string, opts: CreateAgentOptions): Agent {
       stopRetries: opts.stopRetries,
     });
   throw new Error(`unknown agent "${spec}": use local-good, local-bad, or an http(s) URL of your recommender`);
+}
+
+/**
+ * What a simulated user may say it likes about an item besides its attribute values: the
+ * catalog's plain features (`plainFeatures`) in which the local recommenders' lexicon reads
+ * nothing (`Lexicon.readsNothing`: "four-way stretch" would read as spandex, "stacked heel" as
+ * heels), so saying them changes no recommender's reading of what the user wants.
+ */
+export function sayableDetails(catalog: Catalog): (item: CatalogItem) => readonly string[] {
+  // built on first use: a run whose user never praises a detail (an agenda user) builds no lexicon
+  let lexicon: Lexicon | undefined;
+  const memo = new WeakMap<CatalogItem, readonly string[]>();
+  return (item) => {
+    let out = memo.get(item);
+    if (!out) {
+      const reader = (lexicon ??= Lexicon.for(catalog));
+      out = plainFeatures(catalog, item).filter((f) => reader.readsNothing(f));
+      memo.set(item, out);
+    }
+    return out;
+  };
 }

@@ -106,9 +106,9 @@ class LlmAgentSession implements AgentSession {
     if (this.behaviour === 'good') {
       const { state } = this;
       const parsed = this.lexicon.parse(userUtterance);
-      // Titles of shown items are references, not preferences; a rejected one is set aside
+      // Shown items named (by title or place) are references, not preferences; a rejected one is set aside
       // ("Not <title>.", "<title> isn't for me", "<title>, no thanks").
-      const refs = this.lexicon.findItems(parsed, state.shown);
+      const refs = this.lexicon.findItems(parsed, state.shown, state.shown);
       const mentions = mentionsOutside(parsed.mentions, refs);
       const rejected = refs.filter(
         (r) =>

@@ -4,7 +4,7 @@
  * src/core/run/llm.ts); beside them the pieces the template users share (transitions,
  * preferences, NLG, NLU; their act vocabulary is src/core/taxonomy/acts.ts) and their data files. `createUserSimulator` builds the non-LLM users.
  */
-import type { Catalog } from '../../catalog/catalog';
+import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import type { UserSimulator } from '../types';
 import { AgendaUserSimulator } from './agenda/agendaUser';
 import { createInteractionModel, type AnswerMapping, type InteractionName } from './agenda/interaction';
@@ -52,6 +52,8 @@ interface UserDeps {
   answers?: AnswerMapping;
   nlg?: TemplateNlg;
   nlu?: AgentNlu;
+  /** What the target-free user may say it likes about an item (`TargetFreeOptions.details`). */
+  details?: (item: CatalogItem) => readonly string[];
 }
 
 /** Builds the simulated user a run asks for. */
@@ -81,6 +83,7 @@ export function createUserSimulator(spec: UserSpec, deps: UserDeps): UserSimulat
       nlu,
       maxTurns: spec.maxTurns,
       patience: spec.patience,
+      details: deps.details,
     });
   } else {
     throw new Error(`unknown user "${String(spec.user)}" (expected agenda or target-free)`);

@@ -70,6 +70,12 @@ interface TargetFreeOptions {
   maxTurns?: number;
   /** Carousels without an item it likes before it leaves (default 3, as the agenda user's patience). */
   patience?: number;
+  /**
+   * What the user may say it likes about an item besides its attribute values (the catalog's own
+   * features that no reader takes for a wish; see `sayableDetails`). Without it the user names
+   * attribute values only.
+   */
+  details?: (item: CatalogItem) => readonly string[];
 }
 
 /**
@@ -189,12 +195,29 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private previousUtterance: string | undefined;
   /** The first three items of the carousel the user last turned down (a Dislike turn), joined. */
   private lastTurnedDown: string | undefined;
+  /**
+   * The draws of how the user names an item and which of its details it praises (`refer`,
+   * `praise`): a fork of the session's generator, so every clause's wording (one draw each from
+   * `rng`) and every decision is drawn as before these existed.
+   */
+  private readonly naming: Rng;
+  /** Details the user has praised so far, by item (each is praised once). */
+  private readonly praised = new Set<string>();
+  /**
+   * How this user words its general preferences (`narrative`): a lead for the liked values, one
+   * for the disliked ones (each keeps its values within a negation's reach) and the join, drawn
+   * once per session from a fork of its own, so the opening and every snapshot say the same.
+   */
+  private readonly narrativeWords: readonly [string, string, string];
 
   constructor(
     private readonly sim: TargetFreeUserSimulator,
     private readonly rng: Rng,
     context: SessionContext,
   ) {
+    this.naming = rng.fork('naming');
+    const story = rng.fork('narrative');
+    this.narrativeWords = [story.pick(LIKED_LEADS), story.pick(DISLIKED_LEADS), story.pick([', and ', '. '])];
     const catalog = sim.options.catalog;
     const categories = catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
@@ -326,15 +349,16 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     }
     const disliked = this.dislikedPool().slice(0, 2);
     const parts: string[] = [];
-    if (liked.length) parts.push(`I usually go for ${describeValues(liked)}`);
+    const [likes, dislikes, join] = this.narrativeWords;
+    if (liked.length) parts.push(`${likes} ${describeValues(liked)}`);
     if (disliked.length)
       parts.push(
-        `I'm not into anything ${joinList(
+        `${dislikes} ${joinList(
           disliked.map(([k, v]) => valuePhrase(k, v)),
           'or',
         )}`,
       );
-    return { text: parts.length ? parts.join(', and ') + '.' : 'I am open to suggestions.', liked, disliked };
+    return { text: parts.length ? parts.join(join) + '.' : 'I am open to suggestions.', liked, disliked };
   }
 
   /** The general-preference narrative the user opens with. */
@@ -665,11 +689,14 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (!revised) {
       if (liked) {
         const aspect = this.aspect(liked, 1);
+        const name = this.refer(liked, shown);
         const r = this.clause('Pepper.Like', {
-          item: liked.title ?? liked.item_id,
+          item: name,
           liked: aspect && valuePhrase(aspect[0], aspect[1]),
         });
-        add('Pepper.Like', r.text);
+        // One reason per item: what it likes about it is a value it says ({liked}) or, else, a detail.
+        const named = r.used.includes('item') && !r.used.includes('liked');
+        add('Pepper.Like', named ? this.praise(capitalised(r.text, name), name, liked) : capitalised(r.text, name));
         if (r.used.includes('item')) items.push(liked.item_id);
         if (aspect && r.used.includes('liked')) constraints[aspect[0]] = aspect[1];
         act = 'Note.Like';
@@ -683,11 +710,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // ("I like X ... not keen on anything grey" with X grey): then it names the item only.
         const found = this.aspect(disliked, -1);
         const aspect = found && liked && liked.attributes[found[0]] === found[1] ? undefined : found;
+        const name = this.refer(disliked, shown);
         const r = this.clause('Pepper.Dislike', {
-          item: disliked.title ?? disliked.item_id,
+          item: name,
           disliked: aspect && valuePhrase(aspect[0], aspect[1]),
         });
-        add('Pepper.Dislike', r.text);
+        add('Pepper.Dislike', capitalised(r.text, name));
         if (r.used.includes('item')) items.push(disliked.item_id);
         if (aspect && r.used.includes('disliked')) {
           negated.push(aspect[1]);
@@ -730,6 +758,46 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 
   /**
+   * How the user names a shown item in a Like or Dislike clause: as people point at a carousel,
+   * by its place ("the second one", "the first") in 3 of 4 mentions when it is
+   * among the first three (the ones a user sees without scrolling), else by its title. The
+   * recommenders read both (`Lexicon.findItems`).
+   */
+  private refer(item: ItemView, shown: readonly ItemView[]): string {
+    const title = item.title ?? item.item_id;
+    const at = shown.indexOf(item);
+    if (at < 0 || at >= TARGET_SEEN_DEPTH || !this.naming.chance(0.75)) return title;
+    const nth = POSITION_WORDS[at];
+    return this.naming.chance(0.5) ? `the ${nth} one` : `the ${nth}`;
+  }
+
+  /**
+   * `text` (a Like clause naming the item as `name`) with what the user likes about the item
+   * added to the sentence that names it ("..., bonus points for the storm flap"): one or two of
+   * its details (`TargetFreeOptions.details`) not praised before, in 3 of 4 clauses that give no value as the reason, worded by
+   * the templates' Pepper.Detail (drawn from `naming`). Kept in the sentence naming the item, so
+   * a recommender reads its words as said of that item, not as a new wish.
+   */
+  private praise(text: string, name: string, item: ItemView): string {
+    const details = this.sim.options.details;
+    const known = details && this.sim.options.catalog.get(item.item_id);
+    if (!known || !this.sim.nlg.has('Pepper.Detail') || !this.naming.chance(0.75)) return text;
+    const fresh = details(known).filter((d) => !this.praised.has(`${item.item_id}\u0000${d}`));
+    if (fresh.length === 0) return text;
+    const picked = this.naming.shuffle(fresh).slice(0, 1 + this.naming.int(2));
+    const phrase = this.sim.nlg.realise('Pepper.Detail', { detail: joinList(picked) }, this.naming, undefined, [
+      'detail',
+    ]);
+    if (!phrase.used.includes('detail')) return text;
+    const from = text.toLowerCase().indexOf(name.toLowerCase());
+    const end = from < 0 ? -1 : text.slice(from + name.length).search(/[.!?](\s|$)/);
+    if (end < 0) return text;
+    const at = from + name.length + end;
+    for (const d of picked) this.praised.add(`${item.item_id}\u0000${d}`);
+    return `${text.slice(0, at)}, ${phrase.text.replace(/[.!?]+$/, '')}${text.slice(at)}`;
+  }
+
+  /**
    * An attribute value of the item the user likes (sign 1) or dislikes (sign -1). With a target,
    * a liked value is one the target has and a disliked value one it does not have. It never
    * contradicts what the user said before (see `consistent`): a liked item whose liked values
@@ -754,6 +822,43 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     }
     return undefined;
   }
+}
+
+/** How a target-free user opens the values it usually likes ("I usually go for navy pieces in fleece"). */
+const LIKED_LEADS = [
+  'I usually go for',
+  'I tend to buy',
+  'I tend to wear',
+  'Mostly I wear',
+  "I'm drawn to",
+  "I'm partial to",
+  'I lean towards',
+  'Typically I choose',
+  'I generally wear',
+  'I always look for',
+];
+/**
+ * ... and the values it dislikes ("I'm not into anything olive or in leather"): a negation at most
+ * four words before "anything", so every value of the list is read as negated.
+ */
+const DISLIKED_LEADS = [
+  "I'm not into anything",
+  "I'm not fond of anything",
+  'I never wear anything',
+  'I never buy anything',
+  'I never go for anything',
+];
+
+/** Words for the first places of a carousel, as `refer` says them (the agents read them by `ORDINAL_POSITIONS`). */
+const POSITION_WORDS = ['first', 'second', 'third'];
+
+/** `text` with `name` capitalised where it opens a sentence ("the second one is nice." -> "The second one is nice."). */
+function capitalised(text: string, name: string): string {
+  if (!/^[a-z]/.test(name)) return text;
+  const upper = name[0].toUpperCase() + name.slice(1);
+  let out = text.startsWith(name) ? upper + text.slice(name.length) : text;
+  for (const stop of ['. ', '! ', '? ']) out = out.split(`${stop}${name}`).join(`${stop}${upper}`);
+  return out;
 }
 
 function joinList(items: string[], conj = 'and'): string {

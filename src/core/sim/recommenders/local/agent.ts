@@ -1,11 +1,11 @@
 /** What the local agents (`local-good`, `local-bad`) share: one catalog and lexicon for all their sessions. */
+import { plainFeatures } from '../../../catalog/features';
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import { countWords } from '../../../model';
 import type { Rng } from '../../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
-import { tokenize } from '../../../text/tokenize';
 import { isPluralNoun } from '../../users/phrases';
-import { Lexicon, holdsNegation } from './lexicon';
+import { Lexicon } from './lexicon';
 import { expandOne, listWords } from './phrases';
 import { PreferenceState } from './state';
 
@@ -74,6 +74,7 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     this.trace = { negated: [] } as unknown as T;
     this.swappable = undefined;
     this.fullNames = false;
+    this.referred = [];
     const response = this.answer(userUtterance);
     const swap = this.swappable as Swappable | undefined;
     if (swap && !userUtterance.includes('?') && response.utterance.includes(swap.text)) {
@@ -93,7 +94,7 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
    * of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, not on
    * a turn that confirms an item taken (`fullNames`), only when the user's turn asks nothing (a
    * user asking about an item reads the answer's words), and only a reference no other item on
-   * screen shares. Titles the user typed count as named.
+   * screen shares. Items the user named (a typed title, or a place: `referred`) count as named.
    */
   private refer(text: string, userUtterance: string, shown: readonly { item_id: string; title?: string }[]): string {
     const keepTitles = userUtterance.includes('?') || this.fullNames;
@@ -103,7 +104,7 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     for (let k = 0; k < shown.length && k < REFER_DEPTH; k++) {
       const { item_id: id, title } = shown[k];
       if (!title || !out.includes(title)) {
-        if (title && userUtterance.includes(title)) this.named.add(id);
+        if (title && (userUtterance.includes(title) || this.referred.includes(id))) this.named.add(id);
         continue;
       }
       const item = this.catalog.get(id);
@@ -132,6 +133,12 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     }
     return out;
   }
+
+  /**
+   * Set by `answer`: the items the user's turn named, by title or by place ("the second one");
+   * an item the user pointed at counts as named, as a typed title does.
+   */
+  protected referred: readonly string[] = [];
 
   /**
    * Set by `answer` on a turn whose items are named by their whole titles: the answer to a user
@@ -213,32 +220,5 @@ function shortReferences(item: CatalogItem): string[] {
     if (head) out.push(`${lead} ${head}`);
     out.push(`${lead} one`);
   }
-  return out;
-}
-
-const valueWordsOf = new WeakMap<Catalog, Set<string>>();
-const plainFeaturesOf = new WeakMap<CatalogItem, string[]>();
-
-/**
- * An item's features that state no attribute value and no category of the catalog (a user asking
- * about an attribute reads the agent's words: these answer nothing) and hold nothing the lexicon
- * reads as a negation (`holdsNegation`), lower case: "storm flap".
- */
-function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
-  let out = plainFeaturesOf.get(item);
-  if (out) return out;
-  let words = valueWordsOf.get(catalog);
-  if (!words) {
-    words = new Set<string>();
-    for (const c of catalog.categories()) for (const w of tokenize(c)) words.add(w);
-    for (const a of catalog.attributeNames())
-      for (const v of catalog.attributeValues(a)) for (const w of tokenize(v)) words.add(w);
-    valueWordsOf.set(catalog, words);
-  }
-  const known = words;
-  out = item.features
-    .filter((f) => !holdsNegation(f) && !tokenize(f).some((w) => known.has(w)))
-    .map((f) => (/^[A-Z][a-z]/.test(f) ? f[0].toLowerCase() + f.slice(1) : f));
-  plainFeaturesOf.set(item, out);
   return out;
 }

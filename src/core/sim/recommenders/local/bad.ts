@@ -410,9 +410,10 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     /** The parts of the answer, worded when the turn is done (`finish`). */
     const parts: (() => string)[] = [];
 
-    const refs = this.lexicon.findItems(parsed, state.shown);
+    const refs = this.lexicon.findItems(parsed, state.shown, state.shown);
     const mentions = mentionsOutside(parsed.mentions, refs);
-    if (refs.length) dropTitleWords(parsed, refs);
+    if (refs.length) dropTitleWords(parsed, refs, userUtterance);
+    this.referred = refs.map((r) => r.item.item_id);
     if (parsed.intents.has('accept') && state.shown.length) {
       behaviours.push('no_clear_path');
       this.fullNames = true;

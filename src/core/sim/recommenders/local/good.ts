@@ -21,6 +21,7 @@
  * reading of the turn as `agent_trace` (see `AgentTrace`).
  */
 import type { Catalog, CatalogItem } from '../../../catalog/item';
+import { tokenize, tokenizeSpans } from '../../../text/tokenize';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
@@ -94,7 +95,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     // Item titles the user typed are references, not preferences.
     // An item of an earlier carousel named by its title is a reference too ("I don't like <title>"
     // after a turn that showed nothing): otherwise its title words read as wishes and negations.
-    let refs = this.lexicon.findItems(parsed, state.shown);
+    let refs = this.lexicon.findItems(parsed, state.shown, state.shown);
     if (state.seen.size > state.shown.length) {
       const onScreen = new Set(state.shown.map((it) => it.item_id));
       const earlier: CatalogItem[] = [];
@@ -108,7 +109,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       if (more.length) refs = [...refs, ...more].sort((a, b) => a.start - b.start);
     }
     const mentions = mentionsOutside(parsed.mentions, refs);
-    if (refs.length) dropTitleWords(parsed, refs);
+    if (refs.length) dropTitleWords(parsed, refs, userUtterance);
+    this.referred = refs.map((r) => r.item.item_id);
     // "Not <title>.", "No <title>", "<title>, no thanks.", "I'm not keen on <title>": a rejection
     // of that item; in "I like <A>. <B>, no thanks." only B is rejected (read sentence by sentence).
     const verdicts = refs.length ? this.itemVerdicts(userUtterance, parsed, refs) : { rejected: [], liked: [] };
@@ -253,7 +255,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       const items = refs.map((r) => r.item);
       for (const sentence of sentences) {
         const p = this.lexicon.parse(sentence);
-        judge(p, this.lexicon.findItems(p, items));
+        judge(p, this.lexicon.findItems(p, items, this.state.shown));
       }
     }
     return { rejected, liked: liked.filter((it) => !rejected.includes(it)) };
@@ -621,11 +623,52 @@ function ordinalItems(parsed: ParsedUtterance, shown: readonly CatalogItem[]): C
   return out;
 }
 
-/** Removes the words of typed item titles from the free keywords (they name an item, not a wish). */
-export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemReference[]): void {
-  const inTitles = new Set<string>();
-  for (const r of refs) for (let i = r.start; i < r.end; i++) inTitles.add(parsed.tokens[i]);
-  parsed.keywords = parsed.keywords.filter((k) => !inTitles.has(k));
+/**
+ * Removes from the free keywords the words of the items the user named (`refs`, by title or by
+ * place) and, in a sentence that names an item, the words of that item's own catalog features:
+ * "I like the second one, bonus marks for the storm flap" says what the user thinks of that item,
+ * not a new wish, so neither its title's words nor the details it praises become a query. Other
+ * words of the sentence are read as before. Sentences end at ".", "!", "?" or ";" (as
+ * `itemVerdicts` reads them).
+ */
+export function dropTitleWords(parsed: ParsedUtterance, refs: readonly ItemReference[], text: string): void {
+  const inItems = new Set<string>();
+  for (const r of refs) for (let i = r.start; i < r.end; i++) inItems.add(parsed.tokens[i]);
+  // most turns say no feature word of the items they name: nothing more to look for
+  if (parsed.keywords.some((k) => !inItems.has(k) && refs.some((r) => featureWords(r.item).has(k)))) {
+    dropFeatureWords(parsed, refs, text, inItems);
+  }
+  parsed.keywords = parsed.keywords.filter((k) => !inItems.has(k));
+}
+
+/** Adds to `inItems` the words of each named item's own features said in the sentence naming it. */
+function dropFeatureWords(parsed: ParsedUtterance, refs: readonly ItemReference[], text: string, inItems: Set<string>) {
+  const { starts } = tokenizeSpans(text);
+  const ends: number[] = [];
+  for (const m of text.matchAll(/[.!?;](?=\s)/g)) ends.push(m.index + 1);
+  const sentenceOf = (i: number) => {
+    let k = 0;
+    while (k < ends.length && starts[i] >= ends[k]) k++;
+    return k;
+  };
+  for (const r of refs) {
+    const own = featureWords(r.item);
+    const k = sentenceOf(r.start);
+    for (let i = 0; i < parsed.tokens.length; i++)
+      if (own.has(parsed.tokens[i]) && sentenceOf(i) === k) inItems.add(parsed.tokens[i]);
+  }
+}
+
+const featureWordsOf = new WeakMap<CatalogItem, Set<string>>();
+
+/** The words of an item's catalog features, lower case. */
+function featureWords(item: CatalogItem): Set<string> {
+  let out = featureWordsOf.get(item);
+  if (!out) {
+    out = new Set(item.features.flatMap((f) => tokenize(f)));
+    featureWordsOf.set(item, out);
+  }
+  return out;
 }
 
 /** A slot name as a word ("price_band" -> "price range"). */

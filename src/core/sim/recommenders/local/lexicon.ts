@@ -11,6 +11,7 @@
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import { ORDINAL_POSITIONS } from '../../../text/ordinals';
 import { STOPWORDS } from '../../../text/stopwords';
+import { NEGATED_COPULAS, NEGATION_WORDS, NEGATOR_PAIRS, NEGATORS } from '../../../text/negation';
 import { foldPlural, tokenize, tokenizeSpans } from '../../../text/tokenize';
 
 /** One recognised slot value in an utterance. */
@@ -28,6 +29,31 @@ export interface ItemReference {
   item: CatalogItem;
   start: number;
   end: number;
+}
+
+/** Words after a position that name the item it points at ("the second one", "the first pick"). */
+const POSITION_HEADS = new Set(['one', 'item', 'option', 'pick']);
+
+/**
+ * The carousel items an utterance points at by their place: an ordinal word ("first", "2nd",
+ * "last"; `ORDINAL_POSITIONS`) after "the", "that" or "this", or before "one" / "item" / "option"
+ * / "pick" ("the second one", "the first", "third one"). The span takes in the article and the
+ * head word, so a negation before it ("not the second one") is read as for a typed title. A bare
+ * ordinal ("at first") points at nothing.
+ */
+function positionReferences(tokens: readonly string[], carousel: readonly CatalogItem[]): ItemReference[] {
+  const out: ItemReference[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const pos = ORDINAL_POSITIONS[tokens[i]];
+    if (pos === undefined) continue;
+    const article = i > 0 && (tokens[i - 1] === 'the' || tokens[i - 1] === 'that' || tokens[i - 1] === 'this');
+    const head = i + 1 < tokens.length && POSITION_HEADS.has(tokens[i + 1]);
+    if (!article && !head) continue;
+    const at = pos < 0 ? carousel.length + pos : pos;
+    if (at < 0 || at >= carousel.length) continue;
+    out.push({ item: carousel[at], start: article ? i - 1 : i, end: head ? i + 2 : i + 1 });
+  }
+  return out;
 }
 
 /** Mentions that are not inside any of the spans (words of a typed item title are not preferences). */
@@ -216,56 +242,6 @@ const SYNONYMS: Record<string, string[]> = {
   'laptop bag': ['briefcase', 'laptop case'],
 };
 
-/**
- * Words that open a negation, with the most tokens that may separate them from the first value
- * they negate ("not keen on anything in the | budget" = 5). "no" is strict: "no heels", "no
- * more black", but not "no, I want black". See `markNegations` for how far a negation reaches.
- */
-const NEGATORS = new Map<string, number>([
-  ['not', 6],
-  ['never', 6],
-  ['without', 3],
-  ["don't", 6],
-  ['dont', 6],
-  ["doesn't", 6],
-  ['doesnt', 6],
-  ["didn't", 6],
-  ["isn't", 6],
-  ["aren't", 6],
-  ["wasn't", 6],
-  ["weren't", 6],
-  ["won't", 6],
-  ["wouldn't", 6],
-  ['hate', 4],
-  ['hates', 4],
-  ['dislike', 4],
-  ['dislikes', 4],
-  ['avoid', 4],
-  ['except', 3],
-  ['excluding', 3],
-  ['nor', 3],
-  ['neither', 3],
-  ['skip', 3],
-  ['minus', 2],
-  ['allergic', 3],
-  ['no', 1],
-  ['none', 3],
-  ['nothing', 3],
-]);
-/** Two-word openers: the second word opens the negation ("anything but", "other than", "can't stand"). */
-const NEGATOR_PAIRS = new Map<string, Set<string>>([
-  ['anything', new Set(['but', 'except'])],
-  ['everything', new Set(['but', 'except'])],
-  ['all', new Set(['but', 'except'])],
-  ['other', new Set(['than'])],
-  ['instead', new Set(['of'])],
-  ['rather', new Set(['than'])],
-  ['steer', new Set(['clear'])],
-  ['stay', new Set(['away'])],
-  ["can't", new Set(['stand', 'bear', 'do', 'wear'])],
-  ['cant', new Set(['stand', 'bear', 'do', 'wear'])],
-  ['cannot', new Set(['stand', 'bear', 'do', 'wear'])],
-]);
 /** A negation word followed by one of these is not a negation ("don't mind", "not sure", "nothing but"). */
 const NEGATION_CANCELS = new Set([
   'mind',
@@ -380,27 +356,6 @@ const LIST_FILLERS = new Set([
 const CONJUNCTIONS = new Set(['or', 'nor', 'and']);
 /** Copulas before a post-posed negation ("leather is not for me"). */
 const COPULAS = new Set(['is', 'are', 'was', 'were']);
-/** Contracted negated copulas ("black isn't for me", "the leather ones aren't great"). */
-const NEGATED_COPULAS = new Set(["isn't", "aren't", "wasn't", "weren't", 'isnt', 'arent']);
-/** Every word that can open a negation: never kept as a retrieval keyword. */
-const NEGATION_WORDS = new Set<string>([
-  ...NEGATORS.keys(),
-  ...NEGATOR_PAIRS.keys(),
-  'instead',
-  'less',
-  'other',
-  'rather',
-]);
-
-/**
- * Whether the lexicon would read a negation in `text`: a word of NEGATION_WORDS, a negated copula or
- * another "n't" form. Words an agent says of an item are kept free of these, so that nothing reads
- * them as the opposite of what they say.
- */
-export function holdsNegation(text: string): boolean {
-  return tokenize(text).some((t) => NEGATION_WORDS.has(t) || NEGATED_COPULAS.has(t) || t.endsWith("n't"));
-}
-
 // Phrases checked against " tokens joined by spaces " (so word boundaries hold).
 const CUES: Record<Intent, string[]> = {
   accept: [
@@ -907,10 +862,16 @@ export class Lexicon {
   private readonly titleTokens = new WeakMap<CatalogItem, string[]>();
 
   /**
-   * Shown items whose title the user typed (as a contiguous run of words), in the order they
-   * appear in the utterance, with their token spans. Simulated users refer to items by title.
+   * Shown items the user named, in the order they appear in the utterance, with their token spans:
+   * by their title (typed as a contiguous run of words) among `items`, and, when `carousel` (the
+   * items on screen, in order) is given, by their place in it ("the second one", "the first",
+   * "that third one"; see `positionReferences`). A position inside a typed title is the title's.
    */
-  findItems(parsed: ParsedUtterance, items: readonly CatalogItem[]): ItemReference[] {
+  findItems(
+    parsed: ParsedUtterance,
+    items: readonly CatalogItem[],
+    carousel?: readonly CatalogItem[],
+  ): ItemReference[] {
     const refs: ItemReference[] = [];
     const { folded } = parsed;
     if (folded.length === 0) return refs;
@@ -931,8 +892,28 @@ export class Lexicon {
         }
       }
     }
+    if (carousel?.length)
+      for (const r of positionReferences(parsed.tokens, carousel))
+        if (!refs.some((q) => q.start < r.end && r.start < q.end)) refs.push(r);
     refs.sort((a, b) => a.start - b.start);
     return refs;
+  }
+
+  /**
+   * Whether the lexicon reads nothing in `text`: no attribute value or category, no intent cue,
+   * no item position and no price. A user's words about an item (a feature it likes) must pass, or
+   * an agent would hear a wish the user never made ("four-way stretch" reads as spandex).
+   */
+  readsNothing(text: string): boolean {
+    const p = this.parse(text);
+    return (
+      p.mentions.length === 0 &&
+      p.intents.size === 0 &&
+      p.ordinals.length === 0 &&
+      p.maxPrice === undefined &&
+      p.minPrice === undefined &&
+      p.relaxed.length === 0
+    );
   }
 
   /** Values of a slot that occur in a category (all catalog values when the category is unknown). */
