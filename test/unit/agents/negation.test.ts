@@ -150,6 +150,17 @@ describe('local recommenders and what the user negated', () => {
     const carousel = opening.recommendations.map((x) => catalog.get(x.item_id)!);
     const first = carousel[0];
     assert.deepEqual(lexicon.findItems(lexicon.parse('At first I wanted white'), [], carousel), []);
+    // nor does "the first" before a noun of time or order; it does before anything else
+    for (const phrase of [
+      'This is the first time I shop here',
+      'The last thing I need is grey',
+      'the first step is a coat',
+    ])
+      assert.deepEqual(lexicon.findItems(lexicon.parse(phrase), [], carousel), [], phrase);
+    assert.deepEqual(
+      lexicon.findItems(lexicon.parse('I like the first, it is warm'), [], carousel).map((r) => r.item.item_id),
+      [first.item_id],
+    );
     const last = lexicon.findItems(lexicon.parse('Not the last one'), [], carousel);
     assert.deepEqual(
       last.map((r) => [r.item.item_id, r.start, r.end]),

@@ -35,11 +35,42 @@ export interface ItemReference {
 const POSITION_HEADS = new Set(['one', 'item', 'option', 'pick']);
 
 /**
+ * Nouns after "the first" / "the last" ... that make it an ordinary phrase, not a pointer at the
+ * carousel ("the first time I shop here", "the last thing I need", "at the first sign of rain").
+ */
+const NOT_POSITION_HEADS = new Set([
+  'time',
+  'times',
+  'thing',
+  'things',
+  'step',
+  'steps',
+  'day',
+  'days',
+  'week',
+  'month',
+  'year',
+  'sign',
+  'signs',
+  'place',
+  'impression',
+  'glance',
+  'half',
+  'part',
+  'date',
+  'visit',
+  'question',
+  'minute',
+  'moment',
+]);
+
+/**
  * The carousel items an utterance points at by their place: an ordinal word ("first", "2nd",
  * "last"; `ORDINAL_POSITIONS`) after "the", "that" or "this", or before "one" / "item" / "option"
  * / "pick" ("the second one", "the first", "third one"). The span takes in the article and the
  * head word, so a negation before it ("not the second one") is read as for a typed title. A bare
- * ordinal ("at first") points at nothing.
+ * ordinal ("at first") points at nothing, nor does one before a noun of time or order ("the first
+ * time", `NOT_POSITION_HEADS`).
  */
 function positionReferences(tokens: readonly string[], carousel: readonly CatalogItem[]): ItemReference[] {
   const out: ItemReference[] = [];
@@ -49,6 +80,7 @@ function positionReferences(tokens: readonly string[], carousel: readonly Catalo
     const article = i > 0 && (tokens[i - 1] === 'the' || tokens[i - 1] === 'that' || tokens[i - 1] === 'this');
     const head = i + 1 < tokens.length && POSITION_HEADS.has(tokens[i + 1]);
     if (!article && !head) continue;
+    if (!head && i + 1 < tokens.length && NOT_POSITION_HEADS.has(tokens[i + 1])) continue;
     const at = pos < 0 ? carousel.length + pos : pos;
     if (at < 0 || at >= carousel.length) continue;
     out.push({ item: carousel[at], start: article ? i - 1 : i, end: head ? i + 2 : i + 1 });
