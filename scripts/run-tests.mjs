@@ -3,13 +3,15 @@
 // `npm run setup` has not been run, and fail instead when CI=true), in ONE run of node's own test
 // runner so its closing summary covers everything. TypeScript loads through tsx's CommonJS hook
 // (`--require tsx/cjs`: the tests are CommonJS; `--import tsx` also starts its ES-module hooks in
-// a loader thread, about 0.1-0.4 CPU s more for each of the ~190 test processes). Node 20's runner
+// a loader thread, about 0.1-0.4 CPU s more for each test process). Node 20's runner
 // does not expand globs, so the files are listed here.
 // `--no-e2e` runs the unit files only. Extra arguments narrow the run:
 // `node scripts/run-tests.mjs engine importers` runs only files whose path contains one of the words;
 // `--test-name-pattern=RE` narrows further to the tests whose name matches.
 // `--durations[=N]` also writes every file's duration to test-results/durations.txt (slowest
-// first) and prints the N slowest (default 20) after the summary.
+// first) and prints the N slowest (default 20) after the summary; with `--save-weights` each
+// file's time also goes to scripts/test-weights.json (the batching weights, see below).
+// `--no-batch`: one test process per file (see "Test processes" below).
 import {
   existsSync,
   mkdirSync,
@@ -35,29 +37,73 @@ function collect(dir) {
   return out;
 }
 
-const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const argv = process.argv.slice(2);
+const filters = argv.filter((a) => !a.startsWith('-'));
 // `--no-e2e` leaves the E2E files out (npm run test:unit).
-const e2e = process.argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
+const e2e = argv.includes('--no-e2e') ? [] : collect('test/e2e').sort();
 // The Slurm suite (test/cluster: a real single-node Slurm, reduced size) runs with the E2E files;
 // `--no-cluster` leaves it out.
-const cluster =
-  process.argv.includes('--no-e2e') || process.argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
-// Node 20's runner sorts the files it is given (test/cluster, test/e2e, then test/unit, each in
-// path order) and starts them two at a time in that order: the order cannot be set from this list.
+const cluster = argv.includes('--no-e2e') || argv.includes('--no-cluster') ? [] : collect('test/cluster').sort();
 let files = [...collect('test/unit').sort(), ...cluster, ...e2e];
 if (filters.length) files = files.filter((f) => filters.some((w) => f.includes(w)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Test processes. Node 20's runner starts one process per file it is given, two at a time, in
+// the sorted order of their paths; a process costs about 1 CPU s (node, tsx, our modules) before
+// its first test. So the files run in batches (scripts/test-batch.cjs: each file's tests in a
+// suite named by its path, one file after another, in one process), and the batches are named so
+// that the sorted order is the longest first (each file's weight: its wall-clock seconds on an
+// idle machine, scripts/test-weights.json, written by `--durations --save-weights`): two slots
+// filled longest first finish close together. Each E2E and cluster file, and the ISOLATED unit
+// files, get a process of their own. `--no-batch`: one process per file, in path order.
+// Unit files that need a process of their own: none so far (a file goes here when it changes
+// the process for the files after it, e.g. a global it sets or a module it replaces).
+const ISOLATED = [];
+/** A batch is closed when its files' weights add up to this many seconds. */
+const BATCH_SECONDS = 20;
+const WEIGHTS_FILE = 'scripts/test-weights.json';
+/** Seconds assumed for a file missing from the weights (a new file). */
+const DEFAULT_WEIGHT = 3;
+
+function writeBatches(list, dir) {
+  const weights = existsSync(WEIGHTS_FILE) ? JSON.parse(readFileSync(WEIGHTS_FILE, 'utf8')) : {};
+  const weight = (f) => weights[f] ?? DEFAULT_WEIGHT;
+  const jobs = [];
+  let open = null;
+  for (const file of list) {
+    const alone = !file.startsWith('test/unit/') || ISOLATED.includes(file) || weight(file) >= BATCH_SECONDS;
+    if (alone) {
+      jobs.push({ files: [file], weight: weight(file) });
+      continue;
+    }
+    if (!open) jobs.push((open = { files: [], weight: 0 }));
+    open.files.push(file);
+    open.weight += weight(file);
+    if (open.weight >= BATCH_SECONDS) open = null;
+  }
+  jobs.sort((a, b) => b.weight - a.weight);
+  mkdirSync(dir);
+  const runner = JSON.stringify(resolve('scripts/test-batch.cjs'));
+  return jobs.map((job, i) => {
+    const entry = join(dir, `${String(i).padStart(3, '0')}.test.cjs`);
+    writeFileSync(
+      entry,
+      `// ${job.weight.toFixed(1)} s\nrequire(${runner})(${JSON.stringify(resolve('.'))}, ${JSON.stringify(job.files, null, 1)});\n`,
+    );
+    return entry;
+  });
+}
+
 // Every temporary file of this run goes into one private folder (TMPDIR), removed at the end, so a
 // test that forgets its cleanup cannot litter /tmp; what was left is listed in
 // test-results/leftover-temp.txt so it can be fixed.
 // SIMLENS_CACHE_DIR keeps caches meant to outlive a run (the E2E VSIX) outside that folder.
 // `--test-name-pattern=RE` is passed on to node's runner (only tests whose name matches run).
-const namePatterns = process.argv.slice(2).filter((a) => a.startsWith('--test-name-pattern='));
+const namePatterns = argv.filter((a) => a.startsWith('--test-name-pattern='));
 const runTmp = mkdtempSync(join(tmpdir(), 'simlens-testrun-'));
-const durationsArg = process.argv.find((a) => a === '--durations' || a.startsWith('--durations='));
+const durationsArg = argv.find((a) => a === '--durations' || a.startsWith('--durations='));
 const durationsFile = join(runTmp, 'durations.txt');
 // With --durations every test process also records its CPU time (scripts/cpu-probe.cjs).
 const cpuDir = join(runTmp, 'cpu');
@@ -71,9 +117,10 @@ const reporters = durationsArg
       `--test-reporter-destination=${durationsFile}`,
     ]
   : ['--test-reporter=spec'];
+const entries = argv.includes('--no-batch') ? files : writeBatches(files, join(runTmp, 'batches'));
 const result = spawnSync(
   process.execPath,
-  [...cpuProbe, '--require', 'tsx/cjs', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...files],
+  [...cpuProbe, '--require', 'tsx/cjs', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...entries],
   {
     stdio: 'inherit',
     env: {
@@ -82,6 +129,7 @@ const result = spawnSync(
       TMPDIR: runTmp,
       SIMLENS_CACHE_DIR: process.env.SIMLENS_CACHE_DIR ?? join(tmpdir(), 'simlens-cache'),
       ...(durationsArg ? { SIMLENS_CPU_DIR: cpuDir } : {}),
+      SIMLENS_TEST_BATCHES: join(runTmp, 'batches'),
     },
   },
 );
@@ -89,10 +137,23 @@ if (durationsArg && existsSync(durationsFile)) {
   const lines = readFileSync(durationsFile, 'utf8').trimEnd().split('\n');
   mkdirSync('test-results', { recursive: true });
   writeFileSync('test-results/durations.txt', `${lines.join('\n')}\n`);
+  if (argv.includes('--save-weights')) {
+    // Each file's time (the sum of its top-level tests: in a process of its own, the span from its
+    // first to its last event also counts the wait for a slot) becomes its batching weight; files
+    // this run did not include keep theirs.
+    const weights = existsSync(WEIGHTS_FILE) ? JSON.parse(readFileSync(WEIGHTS_FILE, 'utf8')) : {};
+    for (const line of lines) {
+      const m = /^ *([\d.]+) s {2}\(span .*\) {2}(test\/\S+\.test\.ts)$/.exec(line);
+      if (m) weights[m[2]] = Math.max(0.1, Number(m[1]));
+    }
+    const sorted = Object.fromEntries(Object.entries(weights).sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(WEIGHTS_FILE, `${JSON.stringify(sorted, null, 1)}\n`);
+  }
   const total = lines.pop(); // the sum over all files
   const n = Number(durationsArg.split('=')[1] ?? 20);
+  const fileCount = lines.filter((l) => / {2}test\/\S+\.test\.ts$/.test(l)).length;
   console.log(
-    `\nslowest ${Math.min(n, lines.length)} of ${lines.length} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}\n${total}`,
+    `\nslowest ${Math.min(n, lines.length)} of ${fileCount} files (all in test-results/durations.txt):\n${lines.slice(0, n).join('\n')}\n${total}`,
   );
 }
 rmSync(durationsFile, { force: true });
