@@ -117,7 +117,13 @@ const reporters = durationsArg
       `--test-reporter-destination=${durationsFile}`,
     ]
   : ['--test-reporter=spec'];
-const entries = argv.includes('--no-batch') ? files : writeBatches(files, join(runTmp, 'batches'));
+// One process per file also when tests are picked by name: a batch's suites are named by their
+// files' paths, and node's runner runs every test of a suite whose name matches the pattern (a
+// pattern such as "cli" would run all of test/unit/cli/*); and under --test-only, which would skip
+// the suites that wrap the files.
+const testOnly = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--test-only');
+const entries =
+  argv.includes('--no-batch') || namePatterns.length || testOnly ? files : writeBatches(files, join(runTmp, 'batches'));
 const result = spawnSync(
   process.execPath,
   [...cpuProbe, '--require', 'tsx/cjs', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...entries],
