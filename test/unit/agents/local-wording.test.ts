@@ -70,13 +70,39 @@ describe('local recommender wording', () => {
       GOOD_FRAMES.thanks,
       GOOD_FRAMES.nudge,
       GOOD_FRAMES.similar,
+      GOOD_FRAMES.similarPraised,
+      GOOD_FRAMES.similarDetail,
       GOOD_FRAMES.noneAtAll,
     ];
     for (const frames of groups)
       for (let i = 0; i < 300; i++) {
         // titles hold attribute words ("Women's"): none may sit in a question
-        const text = expandOne(rng, frames, { t: "Alder Women's Leather Boots" });
+        const text = expandOne(rng, frames, { t: "Alder Women's Leather Boots", f: 'storm flap' });
         assert.deepEqual(askedAttributes(questionSentences(text), names), [], text);
+      }
+  });
+
+  test('reasons and details said with an item feature: no negation, no question; a similar-items turn still asks', () => {
+    const rng = createRng('reasons');
+    const vars = { t: "Alder Women's Leather Boots", f: 'storm flap and raglan sleeves', type: 'boots', slots: 'type' };
+    const statements = [
+      GOOD_FRAMES.reasonAfter,
+      GOOD_FRAMES.reasonAlone,
+      GOOD_FRAMES.acceptDetail,
+      GOOD_FRAMES.relaxedShort,
+    ];
+    for (const frames of statements)
+      for (let i = 0; i < 300; i++) {
+        const text = expandOne(rng, frames, vars);
+        assert.equal(holdsNegation(text), false, text);
+        assert.ok(!text.includes('?'), text);
+      }
+    for (const frames of [GOOD_FRAMES.similarPraised, GOOD_FRAMES.similarDetail])
+      for (let i = 0; i < 300; i++) {
+        const text = expandOne(rng, frames, vars);
+        assert.equal(holdsNegation(text), false, text);
+        // the similar-items turn asks whether to take the item, as every `similar` frame does
+        assert.ok(text.endsWith('?'), text);
       }
   });
 
@@ -131,6 +157,7 @@ describe('local recommender wording', () => {
     let compared = 0;
     let wordsDiffer = 0;
     let namesDiffer = 0;
+    let reasonsDiffer = 0;
     for (const agent of ['local-good', 'local-bad'] as const)
       for (const user of [
         { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
@@ -148,6 +175,10 @@ describe('local recommender wording', () => {
           // the second session draws its words from other generators (the frames' and the names')
           (b as unknown as { words: unknown }).words = createRng(`other-words-${i}`);
           (b as unknown as { naming: unknown }).naming = createRng(`other-naming-${i}`);
+          (b as unknown as { reasons: unknown }).reasons = createRng(`other-reasons-${i}`);
+          // the fourth only its item-specific reasons (features given as why, details acknowledged)
+          const d = make.createSession(`c${i}`, createRng(`agent-${i}`), {});
+          (d as unknown as { reasons: unknown }).reasons = createRng(`other-reasons-${i}`);
           // the third only its names and details (short references, catalog details)
           const c = make.createSession(`c${i}`, createRng(`agent-${i}`), {});
           (c as unknown as { naming: unknown }).naming = createRng(`other-naming-${i}`);
@@ -156,6 +187,22 @@ describe('local recommender wording', () => {
             const x = a.reply(t.user_utterance);
             const y = b.reply(t.user_utterance);
             const z = c.reply(t.user_utterance);
+            const r = d.reply(t.user_utterance);
+            // a turn answering a question keeps every matched value (an agenda user reads them)
+            if (t.user_utterance.includes('?')) assert.equal(r.utterance, x.utterance, t.user_utterance);
+            else if (r.utterance !== x.utterance) reasonsDiffer++;
+            assert.deepEqual(r.acts, x.acts);
+            assert.deepEqual(
+              r.recommendations.map((it) => it.item_id),
+              x.recommendations.map((it) => it.item_id),
+            );
+            assert.deepEqual(r.agent_trace, x.agent_trace);
+            assert.equal(r.utterance.includes('?'), x.utterance.includes('?'), `${x.utterance} / ${r.utterance}`);
+            assert.deepEqual(
+              askedAttributes(questionSentences(r.utterance), names),
+              askedAttributes(questionSentences(x.utterance), names),
+              `${x.utterance} / ${r.utterance}`,
+            );
             // a user asking about an item reads the answer's words: then items are named in full
             // and no detail replaces a sentence
             if (t.user_utterance.includes('?')) assert.equal(z.utterance, x.utterance, t.user_utterance);
@@ -187,6 +234,7 @@ describe('local recommender wording', () => {
     assert.ok(compared > 800, `${compared} turns`);
     assert.ok(wordsDiffer > compared / 2, `only ${wordsDiffer} of ${compared} turns worded differently`);
     assert.ok(namesDiffer > compared / 20, `only ${namesDiffer} of ${compared} turns named differently`);
+    assert.ok(reasonsDiffer > compared / 20, `only ${reasonsDiffer} of ${compared} turns reasoned differently`);
   });
 
   test('no verbatim repeat of an agent utterance inside a conversation and no counted mass noun, for either agent and user kind', async () => {

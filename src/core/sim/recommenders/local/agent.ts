@@ -52,7 +52,15 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     this.state = new PreferenceState(lexicon);
     this.words = rng.fork('words');
     this.naming = rng.fork('naming');
+    this.reasons = rng.fork('reasons');
   }
+
+  /**
+   * The Rng of the item-specific words a turn adds to its frames (a fork like `words`): a reason
+   * given with an item's own feature, a detail acknowledged. The frames themselves are drawn from
+   * `words` exactly as before, so the other words of a turn, and every decision, stay as they were.
+   */
+  protected readonly reasons: Rng;
 
   /**
    * The Rng of `refer` (a fork like `words`): the sentence `answer` worded is drawn exactly as

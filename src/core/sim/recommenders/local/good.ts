@@ -20,6 +20,7 @@
  * the wanted colour. The acts it performed are reported each turn, main act first, and its
  * reading of the turn as `agent_trace` (see `AgentTrace`).
  */
+import { plainFeatures } from '../../../catalog/features';
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import { tokenize, tokenizeSpans } from '../../../text/tokenize';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
@@ -78,12 +79,21 @@ export class LocalGoodAgent extends LocalAgent<LocalGoodSession> {
 class LocalGoodSession extends LocalSession<AgentTrace> {
   private elicitTurns = 0;
   private closed = false;
+  /**
+   * Whether the user's turn asks something: its answer then says every matched value, as before
+   * (an agenda user asking about an item reads the value in the words), and no detail in place
+   * of one.
+   */
+  private userAsks = false;
+  /** The relaxed slots said on this session's last carousel turn (words only: said once while they stay relaxed). */
+  private saidRelaxed = '';
 
   protected answer(userUtterance: string): AgentResponse {
     this.turn++;
     const parsed = this.lexicon.parse(userUtterance);
     const { state, words } = this;
     const intents = parsed.intents;
+    this.userAsks = userUtterance.includes('?') || intents.has('question');
 
     if (this.closed)
       return say(
@@ -128,8 +138,16 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       const type = item.attributes.type ?? categoryNoun(item.category);
       const vars = { t: item.title, type, p: priceText(item) };
       const frames = item.price !== undefined && words.chance(0.25) ? GOOD_FRAMES.acceptPrice : GOOD_FRAMES.accept;
+      // in 4 of 5 confirmations without the price, one of the item's own features (from `reasons`)
+      const feats = frames === GOOD_FRAMES.accept ? plainFeatures(this.catalog, item) : [];
+      const detail = feats.length > 0 && this.reasons.chance(0.8);
       return say(
-        this.fresh(() => expandOne(words, frames, vars)),
+        this.fresh(() => {
+          const said = expandOne(words, frames, vars);
+          return detail
+            ? expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f: this.reasons.pick(feats) })
+            : said;
+        }),
         [this.catalog.toRecommendedItem(item)],
         ['greet_acknowledge'],
       );
@@ -187,9 +205,9 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         const two = refs.length >= 2 ? [refs[0].item, refs[1].item] : ordinalItems(parsed, state.shown);
         if (two.length >= 2) return this.compare(two[0], two[1]);
       }
-      if (intents.has('similar') && picked) return this.moreLike(picked);
+      if (intents.has('similar') && picked) return this.moreLike(picked, userUtterance);
       if (intents.has('question') || intents.has('detail')) return this.explain(picked ?? state.shown[0]);
-      if (intents.has('like') && picked) return this.moreLike(picked);
+      if (intents.has('like') && picked) return this.moreLike(picked, userUtterance);
       if (intents.has('thanks') && !listing) {
         return say(
           this.fresh(() => expandOne(words, GOOD_FRAMES.thanks)),
@@ -354,12 +372,18 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     // its wording from the words' Rng
     const closer = closes ? (this.rng.chance(0.5) ? GOOD_FRAMES.closerAsk : GOOD_FRAMES.closerSay) : undefined;
     const frames = rejecting ? GOOD_FRAMES.rejected : wantsMore ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
+    const relaxedKey = relaxed.join(' ');
     const text = this.fresh(() => {
       this.swappable = undefined;
       const vars = { t: items[0].title, why: this.why(items[0]), noun: shortWanted(state), n: String(items.length) };
       const parts = [expandOne(words, frames, vars)];
-      if (relaxed.length)
-        parts.push(expandOne(words, GOOD_FRAMES.relaxed, { slots: listWords(relaxed.map(slotWord)) }));
+      // a relaxation is said once while it holds, as a salesperson would (not on every page)
+      if (relaxed.length) {
+        const slots = listWords(relaxed.map(slotWord));
+        const said = expandOne(words, GOOD_FRAMES.relaxed, { slots });
+        if (this.userAsks || relaxedKey !== this.saidRelaxed)
+          parts.push(this.reasons.chance(0.5) ? said : expandOne(this.reasons, GOOD_FRAMES.relaxedShort, { slots }));
+      }
       if (asks) parts.push(this.question(followUp, true));
       else if (closer) {
         const said = expandOne(words, closer);
@@ -369,6 +393,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       }
       return parts.join(' ');
     });
+    this.saidRelaxed = relaxedKey;
     return say(
       text,
       items.map((it) => this.catalog.toRecommendedItem(it)),
@@ -474,7 +499,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     return say(text, this.showing(), ['explain_recommendation']);
   }
 
-  private moreLike(item: CatalogItem): AgentResponse {
+  private moreLike(item: CatalogItem, userUtterance: string): AgentResponse {
     const { state } = this;
     const index = this.catalog.categoryIndex(item.category);
     const a = item.attributes;
@@ -490,14 +515,29 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     if (items.length > CAROUSEL_SIZE) items.length = CAROUSEL_SIZE;
     this.traceRetrieval(query, undefined, undefined, items.length);
     state.show(items);
+    // a detail of the item the user praised in this turn is acknowledged by name; else, at times,
+    // one the agent points out itself (not when the user asks something: the frames' words then)
+    const plain = this.userAsks ? [] : plainFeatures(this.catalog, item);
+    const lower = userUtterance.toLowerCase();
+    const praised = plain.find((f) => lower.includes(f));
+    const f = praised ?? (plain.length && this.reasons.chance(0.5) ? this.reasons.pick(plain) : undefined);
+    const frames = praised ? GOOD_FRAMES.similarPraised : GOOD_FRAMES.similarDetail;
     return say(
-      this.fresh(() => expandOne(this.words, GOOD_FRAMES.similar, { t: item.title })),
+      this.fresh(() => {
+        const said = expandOne(this.words, GOOD_FRAMES.similar, { t: item.title });
+        return f === undefined ? said : expandOne(this.reasons, frames, { t: item.title, f });
+      }),
       items.map((it) => this.catalog.toRecommendedItem(it)),
       ['recommend', 'elicit_preference'],
     );
   }
 
-  /** What the item matches of what the user wants, in a few words ("blue and linen, with a hood"). */
+  /**
+   * What the item matches of what the user wants, in a few words ("blue and linen, with a hood").
+   * When the user's turn asks nothing, in 3 of 4 cases: at most one of the matched values (the
+   * user said them; a salesperson does not read the whole list back) and one or two of the item's
+   * own plain features as the reason it is worth a look (`plainFeatures`: no value, no negation).
+   */
   private why(item: CatalogItem): string {
     const { state, words } = this;
     const matched: string[] = [];
@@ -515,6 +555,16 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const extra = words.int(6);
     if (extra === 0 && feature) why += `, with ${feature.toLowerCase()}`;
     else if (extra === 1 && item.price !== undefined) why += `, at ${priceText(item)}`;
+    // every draw above as before (the words of the rest of the turn depend on them); the reason
+    // with a feature is drawn from `reasons`
+    const plain = this.userAsks ? [] : plainFeatures(this.catalog, item);
+    const { reasons } = this;
+    if (plain.length && reasons.chance(0.75)) {
+      while (matched.length > 1) matched.splice(reasons.int(matched.length), 1);
+      const f = listWords(reasons.shuffle(plain).slice(0, reasons.chance(0.4) ? 2 : 1));
+      if (matched.length === 0) return expandOne(reasons, GOOD_FRAMES.reasonAlone, { f });
+      return `${listWords(matched)}${expandOne(reasons, GOOD_FRAMES.reasonAfter, { f })}`;
+    }
     return why;
   }
 

@@ -341,9 +341,44 @@ export const GOOD_FRAMES = {
     'a frequent reorder',
     'a wildcard worth trying',
   ],
+  /**
+   * Why the top item, said with one of its plain features `f` (`plainFeatures`): `reasonAfter`
+   * follows the matched values ("navy, with raglan sleeves"), `reasonAlone` stands for them when
+   * none matched. No verb agrees with `f` (it may be plural: "raglan sleeves").
+   */
+  reasonAfter: [
+    ', with $f',
+    ', and it has $f',
+    ', plus $f',
+    ', featuring $f',
+    ', complete with $f',
+    ', with $f thrown in',
+    ', right down to the $f',
+    ', and it offers $f',
+    ' - and look at the $f',
+    ', with $f as a bonus',
+  ],
+  reasonAlone: [
+    'worth it for the $f alone',
+    'a fine pick, with $f',
+    'well made, with $f',
+    'a smart buy, with $f',
+    'notable for its $f',
+    'a favourite of mine for its $f',
+    'well finished, down to the $f',
+    'a strong option: $f',
+    'thoughtfully made, with $f',
+    'a good find, with $f',
+  ],
   /** Some items differ in a relaxed hard filter. */
   relaxed: [
     "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}, so {some|a few} {differ|vary} in $slots.",
+  ],
+  /** The same, shorter. */
+  relaxedShort: [
+    '{Some|A few} {differ|vary} in $slots.',
+    '{Close matches|Near matches} only: {some|a few} {differ|vary} in $slots.',
+    '{Heads-up|Note}: {some|a few} {differ|vary} in $slots.',
   ],
   /** Optional last sentence of a carousel turn, a question (`closerAsk`) or not: no cue word of any attribute. */
   closerAsk: [
@@ -385,6 +420,13 @@ export const GOOD_FRAMES = {
     '{Great choice|Nice one}! {You can add the $t to your cart now|The $t is ready for checkout}.',
   ],
   acceptPrice: ['{Great choice|Good pick}! The $t is $p{, a sound buy|}. {Happy shopping|Enjoy}!'],
+  /** The same with one of the item's plain features `f` (no verb agrees with it). */
+  acceptDetail: [
+    '{Great choice|Good call|Nice one}: the $t{, with its $f|, $f included}. @r_enjoy',
+    '{Excellent pick|Lovely choice}! The $t{ and its $f| with its $f} will serve you well.',
+    '{Good call|Smart pick}, the $t! {You will appreciate|Enjoy|Make the most of} the $f.',
+    'The $t it is! {You will love|Enjoy} the $f{ on it|}.',
+  ],
   /** After the conversation closed. */
   closed: [
     "{You're welcome|Anytime|Happy to help|My pleasure}! {Come back whenever you need something|Enjoy your purchase|Have a great day|Let me know if you need anything else}.",
@@ -440,6 +482,17 @@ export const GOOD_FRAMES = {
     '{Ah|Oh nice|Lovely}, the $t {caught your eye|appeals|has your attention}. {Here are a few cousins of it|I found its nearest neighbours too|Here are some close relatives of it}. {Shall we settle on it, or browse on?|Is that your winner?|Ready to decide, or keep browsing?}',
     '{Noted|Good taste|Smart pick}: the $t. {Here are some siblings of it|I found a few lookalikes|Here are its closest matches}. {Take it, or keep browsing?|Shall I stop here?|Decision time, or more digging?}',
     '{You are drawn to the $t|The $t found favour|So the $t pleases you}. {Here are kindred pieces too|I found a few in the same spirit|Here are near twins of it}. {Is it the one?|Is this one it, then?|Shall I show even more?}',
+  ],
+  /** More like the liked item `t`, whose feature `f` the user praised: acknowledged by name. */
+  similarPraised: [
+    '{Well spotted|Good eye|Nice catch|Agreed|A fine detail}: the $f on the $t. {Here are a few more in that spirit|I added some close to it|Here are some close relatives of it}. {Is it the one?|Want to go with it, or keep looking?|Shall we settle on it, or browse on?}',
+    '{The $f won you over|You noticed the $f}, then. {I found a few more like the $t|Here are some siblings of the $t}. {Take it, or keep browsing?|Is that your winner?|Ready to decide, or keep browsing?}',
+    '{Glad the $f appealed|Happy the $f caught your eye}. {More like the $t are up|The $t has a few cousins here}. {Is it the one?|Decision time, or more digging?}',
+  ],
+  /** More like the liked item `t`, with one of its features `f` the agent points out. */
+  similarDetail: [
+    '{Good pick|Nice choice|Smart pick}: the $t, {with $f|complete with $f|$f included}. {Here are a few more in that spirit|I found a few lookalikes|Here are its closest matches}. {Is it the one?|Take it, or keep browsing?|Shall I show even more?}',
+    'The $t {has|brings|offers} $f{ too|, a nice touch}. {Some close ones are beside it|I added a few in the same spirit}; {would you like to go with it?|is it the one, or shall I keep looking?}',
   ],
   /** Nothing found for `w`; `slot` to change (cannot_help + elicit_preference): proposes a change. */
   none: [
