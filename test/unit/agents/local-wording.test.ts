@@ -7,6 +7,7 @@ import {
   COLOUR_FOLLOW_UP,
   GOOD_FRAMES,
   GOOD_QUESTIONS,
+  GOOD_VARIANTS,
   categoryNoun,
   expand,
   expandOne,
@@ -15,8 +16,15 @@ import {
 } from '../../../src/core/sim/recommenders/local/phrases';
 import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 import { LocalGoodAgent } from '../../../src/core/sim/recommenders/local/good';
+import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
 import { holdsNegation } from '../../../src/core/text/negation';
-import { LATCH_QUESTIONS, LocalBadAgent, REASK, TANGENTS } from '../../../src/core/sim/recommenders/local/bad';
+import {
+  BAD_VARIANTS,
+  LATCH_QUESTIONS,
+  LocalBadAgent,
+  REASK,
+  TANGENTS,
+} from '../../../src/core/sim/recommenders/local/bad';
 
 const catalog = generateApparelCatalog({ seed: 'wording', size: 1500 });
 const names = catalog.attributeNames();
@@ -96,6 +104,32 @@ describe('local recommender wording', () => {
         const text = expandOne(rng, frames, vars);
         assert.equal(holdsNegation(text), false, text);
         assert.ok(!text.includes('?'), text);
+      }
+    // the more ways of saying a statement: their own words read as no value, no negation, no question
+    const lexicon = Lexicon.for(catalog);
+    const plain = { t: 'Alder', why: 'a fine pick', noun: 'pieces', n: '12', w: 'pieces' };
+    const withFeature = {
+      reasonAfter: GOOD_FRAMES.reasonAfter,
+      reasonAlone: GOOD_FRAMES.reasonAlone,
+      acceptDetail: GOOD_FRAMES.acceptDetail,
+      similarPraised: GOOD_FRAMES.similarPraised,
+      similarDetail: GOOD_FRAMES.similarDetail,
+      relaxedShort: GOOD_FRAMES.relaxedShort,
+    };
+    for (const [name, frames] of Object.entries(withFeature))
+      for (let i = 0; i < 200; i++) {
+        const text = expandOne(rng, frames, { ...plain, f: 'storm flap', slots: 'pieces' });
+        assert.equal(lexicon.parse(text.replace('storm flap', '')).mentions.length, 0, `${name}: "${text}"`);
+      }
+    for (const [name, frames] of [...Object.entries(GOOD_VARIANTS), ...Object.entries(BAD_VARIANTS)])
+      for (let i = 0; i < 200; i++) {
+        const text = expandOne(rng, frames, plain);
+        assert.equal(holdsNegation(text), false, text);
+        assert.equal(lexicon.parse(text).mentions.length, 0, `${name}: "${text}" names a catalog value`);
+        if (name === 'similarAsk') {
+          assert.ok(text.endsWith('?'), text);
+          assert.deepEqual(askedAttributes(text, names), [], text);
+        } else assert.ok(!text.includes('?'), text);
       }
     for (const frames of [GOOD_FRAMES.similarPraised, GOOD_FRAMES.similarDetail])
       for (let i = 0; i < 300; i++) {

@@ -32,6 +32,7 @@ import {
   DETAIL_FRAMES,
   GOOD_FRAMES,
   GOOD_QUESTIONS,
+  GOOD_VARIANTS,
   categoryNoun,
   describeWanted,
   expand,
@@ -144,8 +145,10 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       return say(
         this.fresh(() => {
           const said = expandOne(words, frames, vars);
-          return detail
-            ? expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f: this.reasons.pick(feats) })
+          if (detail)
+            return expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f: this.reasons.pick(feats) });
+          return frames === GOOD_FRAMES.accept && this.reasons.chance(0.5)
+            ? expandOne(this.reasons, GOOD_VARIANTS.accept, vars)
             : said;
         }),
         [this.catalog.toRecommendedItem(item)],
@@ -376,7 +379,10 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const text = this.fresh(() => {
       this.swappable = undefined;
       const vars = { t: items[0].title, why: this.why(items[0]), noun: shortWanted(state), n: String(items.length) };
-      const parts = [expandOne(words, frames, vars)];
+      const said = expandOne(words, frames, vars);
+      // on a turn that asks nothing, half the time one of more ways of saying it (from `reasons`)
+      const variants = rejecting ? GOOD_VARIANTS.rejected : wantsMore ? GOOD_VARIANTS.more : GOOD_VARIANTS.recommend;
+      const parts = [!this.userAsks && this.reasons.chance(0.5) ? expandOne(this.reasons, variants, vars) : said];
       // a relaxation is said once while it holds, as a salesperson would (not on every page)
       if (relaxed.length) {
         const slots = listWords(relaxed.map(slotWord));
@@ -525,7 +531,10 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     return say(
       this.fresh(() => {
         const said = expandOne(this.words, GOOD_FRAMES.similar, { t: item.title });
-        return f === undefined ? said : expandOne(this.reasons, frames, { t: item.title, f });
+        if (f !== undefined) return expandOne(this.reasons, frames, { t: item.title, f });
+        if (this.userAsks || !this.reasons.chance(0.5)) return said;
+        const ask = this.reasons.pick(GOOD_VARIANTS.similarAsk);
+        return `${expandOne(this.reasons, GOOD_VARIANTS.similar, { t: item.title })} ${ask}`;
       }),
       items.map((it) => this.catalog.toRecommendedItem(it)),
       ['recommend', 'elicit_preference'],

@@ -353,7 +353,7 @@ export const GOOD_FRAMES = {
     ', featuring $f',
     ', complete with $f',
     ', with $f thrown in',
-    ', right down to the $f',
+    ', finished with $f',
     ', and it offers $f',
     ' - and look at the $f',
     ', with $f as a bonus',
@@ -365,7 +365,7 @@ export const GOOD_FRAMES = {
     'a smart buy, with $f',
     'notable for its $f',
     'a favourite of mine for its $f',
-    'well finished, down to the $f',
+    'well finished, with $f',
     'a strong option: $f',
     'thoughtfully made, with $f',
     'a good find, with $f',
@@ -509,6 +509,98 @@ export const GOOD_FRAMES = {
   ],
   /** Greeting before the category question. */
   greet: ['Hi there! ', 'Hello! ', 'Welcome! ', '@r_hi '],
+} as const;
+
+/**
+ * More ways of saying the good agent's statements, drawn from the session's `reasons` generator
+ * (see `LocalSession.reasons`) in place of the `GOOD_FRAMES` frame drawn from `words`, on turns
+ * that ask nothing: statements only (no "?", which is a decision), no negation, no catalog value
+ * and no attribute cue (test/unit/agents/local-wording.test.ts). Variables as in `GOOD_FRAMES`.
+ */
+export const GOOD_VARIANTS = {
+  recommend: [
+    'Straight off the rack: the $t, $why.',
+    'This one jumped out at me: the $t, $why.',
+    'If I were shopping myself, I would grab the $t: $why.',
+    'Fresh from the shelves, the $t is $why.',
+    'I pulled these $noun for you; the $t heads the line-up, $why.',
+    'The $t earns its spot at the front: $why.',
+    'Here is a tidy selection of $noun. Pride of place goes to the $t, $why.',
+    'Lead candidate: the $t, $why.',
+    'Hot tip: the $t, $why.',
+    'Shoppers keep coming back for the $t: $why.',
+    'Give the $t a whirl: $why.',
+    'Among these $noun, the $t shines brightest: $why.',
+    'I rummaged through the stock, and the $t came up trumps: $why.',
+    'Starting strong with the $t: $why.',
+    'For my money, the $t: $why.',
+    'Spotlight on the $t, $why.',
+    'I have lined up $n $noun; pole position goes to the $t, $why.',
+    'You might fancy the $t: $why.',
+    'Cast an eye over the $t: $why.',
+    'The $t makes a compelling case: $why.',
+    'Allow me to suggest the $t: $why.',
+    'Heading the shortlist is the $t, $why.',
+    'The $t is my sincere favourite here: $why.',
+    'Just landed on screen: the $t, $why.',
+    'I reckon the $t is a winner: $why.',
+    'A quick scan says the $t, $why.',
+    'Worth your attention: the $t, $why.',
+    'The $t leads my ranking: $why.',
+    'I narrowed the racks to these $noun; the $t leads, $why.',
+    'Bookmark the $t: $why.',
+  ],
+  more: [
+    'Another round of $noun. This time the $t leads: $why.',
+    'Next up from the racks: the $t, $why.',
+    'Fresh batch loaded. Front and centre, the $t: $why.',
+    'Rolling on: the $t, $why.',
+    'A new page of $noun, led by the $t, $why.',
+    'Digging deeper, I turned up the $t: $why.',
+    'Page two, so to speak: the $t, $why.',
+    'Carrying on with $noun: the $t is $why.',
+    'More from the stockroom: the $t, $why.',
+    'Further along, the $t: $why.',
+  ],
+  rejected: [
+    'Understood, a change of direction. The $t might land better: $why.',
+    "Point taken. Let's try the $t: $why.",
+    'Back to the drawing board: the $t, $why.',
+    'Fair point. A fresh angle: the $t, $why.',
+    'Those missed the mark, so here is the $t: $why.',
+    'Scratch those. The $t could be closer: $why.',
+    'Apologies for the misfire. Consider the $t: $why.',
+    'Clean slate: the $t, $why.',
+    'Taking that on board. Next, the $t: $why.',
+    'Duly noted. The $t deserves a chance: $why.',
+  ],
+  /** The first sentences of a similar-items turn; its question stays one of `GOOD_FRAMES.similar`'s. */
+  similar: [
+    'The $t has good company now: a few close matches sit beside it.',
+    'Nice instinct with the $t. I lined up its nearest rivals.',
+    'The $t it is, for now; its closest cousins are up too.',
+    'A solid favourite, the $t. I pulled a handful in the same vein.',
+    'You clearly warmed to the $t. Here is its extended family.',
+    'I see the appeal of the $t. A few alternatives in the same mould are up.',
+    'Good instinct: the $t. I gathered some near relations.',
+    'The $t resonates, then. Here are a few of its closest peers.',
+  ],
+  similarAsk: [
+    'Is it the one, or shall I keep looking?',
+    'Want to go with it, or keep looking?',
+    'Is it the one?',
+    'Take it, or keep browsing?',
+    'Shall I show even more?',
+    'Is that your winner?',
+  ],
+  accept: [
+    'Wonderful, the $t is yours. Enjoy every outing!',
+    'Splendid choice, the $t. It should serve you for years.',
+    'Sold! The $t is a cracking find.',
+    'The $t, excellent. I think you chose wisely.',
+    'Marvellous: the $t. Treat yourself!',
+    'The $t it is. A purchase you will feel good about.',
+  ],
 } as const;
 
 /**
