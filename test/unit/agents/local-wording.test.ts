@@ -7,6 +7,7 @@ import {
   COLOUR_FOLLOW_UP,
   GOOD_FRAMES,
   GOOD_QUESTIONS,
+  GOOD_QUESTION_VARIANTS,
   GOOD_VARIANTS,
   categoryNoun,
   expand,
@@ -48,7 +49,7 @@ describe('local recommender wording', () => {
   test('each slot question asks about that slot and no other (as the simulated users read it)', () => {
     const rng = createRng('questions');
     let checked = 0;
-    for (const [slot, q] of Object.entries(GOOD_QUESTIONS)) {
+    for (const [slot, q] of [...Object.entries(GOOD_QUESTIONS), ...Object.entries(GOOD_QUESTION_VARIANTS)]) {
       const values =
         slot === 'category'
           ? catalog.categories().map(categoryNoun)
@@ -67,6 +68,24 @@ describe('local recommender wording', () => {
       }
     }
     for (const text of COLOUR_FOLLOW_UP) assert.deepEqual(askedAttributes(text, names), ['colour'], text);
+    // the variants hold no other word an agenda user reads in a question: a proposal, "wearing" /
+    // "for whom", a category question, a catalog type
+    const types = catalog.attributeValues('type').flatMap((t) => [t, pluralNoun(t)]);
+    for (const q of Object.values(GOOD_QUESTION_VARIANTS))
+      for (const frame of [...q.plain, ...q.examples]) {
+        const text = frame.toLowerCase();
+        assert.doesNotMatch(
+          text,
+          /\b(?:different|another|other|instead|open to|flexible|how about|what about)\b/,
+          frame,
+        );
+        assert.doesNotMatch(
+          text,
+          /\b(?:wearing|worn|for whom|who is|shopping for|looking for|hunting for|searching for)\b/,
+          frame,
+        );
+        for (const t of types) assert.ok(!new RegExp(`\\b${t}\\b`).test(text), `${frame} names ${t}`);
+      }
     assert.ok(checked > 3000);
   });
 

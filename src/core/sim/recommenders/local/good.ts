@@ -32,6 +32,7 @@ import {
   DETAIL_FRAMES,
   GOOD_FRAMES,
   GOOD_QUESTIONS,
+  GOOD_QUESTION_VARIANTS,
   GOOD_VARIANTS,
   categoryNoun,
   describeWanted,
@@ -388,7 +389,11 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         const slots = listWords(relaxed.map(slotWord));
         const said = expandOne(words, GOOD_FRAMES.relaxed, { slots });
         if (this.userAsks || relaxedKey !== this.saidRelaxed)
-          parts.push(this.reasons.chance(0.5) ? said : expandOne(this.reasons, GOOD_FRAMES.relaxedShort, { slots }));
+          parts.push(
+            this.userAsks || this.reasons.chance(0.5)
+              ? said
+              : expandOne(this.reasons, GOOD_FRAMES.relaxedShort, { slots }),
+          );
       }
       if (asks) parts.push(this.question(followUp, true));
       else if (closer) {
@@ -544,7 +549,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
   /**
    * What the item matches of what the user wants, in a few words ("blue and linen, with a hood").
    * When the user's turn asks nothing, in 3 of 4 cases: at most one of the matched values (the
-   * user said them; a salesperson does not read the whole list back) and one or two of the item's
+   * user said them; a salesperson does not read the whole list back) and one (1 in 4: two) of the item's
    * own plain features as the reason it is worth a look (`plainFeatures`: no value, no negation).
    */
   private why(item: CatalogItem): string {
@@ -570,7 +575,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const { reasons } = this;
     if (plain.length && reasons.chance(0.75)) {
       while (matched.length > 1) matched.splice(reasons.int(matched.length), 1);
-      const f = listWords(reasons.shuffle(plain).slice(0, reasons.chance(0.4) ? 2 : 1));
+      const f = listWords(reasons.shuffle(plain).slice(0, reasons.chance(0.25) ? 2 : 1));
       if (matched.length === 0) return expandOne(reasons, GOOD_FRAMES.reasonAlone, { f });
       return `${listWords(matched)}${expandOne(reasons, GOOD_FRAMES.reasonAfter, { f })}`;
     }
@@ -608,11 +613,21 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     }
     const shown = slot === 'category' ? values.map(categoryNoun) : slot === 'type' ? values.map(pluralNoun) : values;
     const withExamples = q.examples.length > 0 && shown.length > 1 && (q.plain.length === 0 || words.chance(0.6));
-    if (!withExamples) return expandOne(words, q.plain, { noun: categoryNoun(state.category) });
-    return expandOne(words, q.examples, {
-      noun: categoryNoun(state.category),
-      ex: someValues(words, shown, 2 + words.int(2)),
-    });
+    // on a turn that asks nothing, half the time one of more ways of asking it (from `reasons`),
+    // with the same examples
+    const variants = this.userAsks ? undefined : GOOD_QUESTION_VARIANTS[slot];
+    const noun = categoryNoun(state.category);
+    if (!withExamples) {
+      const said = expandOne(words, q.plain, { noun });
+      return variants?.plain.length && this.reasons.chance(0.5)
+        ? expandOne(this.reasons, variants.plain, { noun })
+        : said;
+    }
+    const ex = someValues(words, shown, 2 + words.int(2));
+    const said = expandOne(words, q.examples, { noun, ex });
+    return variants?.examples.length && this.reasons.chance(0.5)
+      ? expandOne(this.reasons, variants.examples, { noun, ex })
+      : said;
   }
 
   /** Records the retrieval of this turn: query, hard filters, exclusions and the number of hits. */

@@ -422,10 +422,10 @@ export const GOOD_FRAMES = {
   acceptPrice: ['{Great choice|Good pick}! The $t is $p{, a sound buy|}. {Happy shopping|Enjoy}!'],
   /** The same with one of the item's plain features `f` (no verb agrees with it). */
   acceptDetail: [
-    '{Great choice|Good call|Nice one}: the $t{, with its $f|, $f included}. @r_enjoy',
-    '{Excellent pick|Lovely choice}! The $t{ and its $f| with its $f} will serve you well.',
-    '{Good call|Smart pick}, the $t! {You will appreciate|Enjoy|Make the most of} the $f.',
-    'The $t it is! {You will love|Enjoy} the $f{ on it|}.',
+    '{Great|Lovely|Excellent|Fine} choice: the $t, with its $f. @r_enjoy',
+    '{Excellent|Lovely} choice! The $t{ and its $f| with its $f} will serve you well.',
+    '{Great|Smart|Wise} choice, the $t! Enjoy the $f.',
+    'Great choice, the $t! You will love the $f.',
   ],
   /** After the conversation closed. */
   closed: [
@@ -491,7 +491,7 @@ export const GOOD_FRAMES = {
   ],
   /** More like the liked item `t`, with one of its features `f` the agent points out. */
   similarDetail: [
-    '{Good pick|Nice choice|Smart pick}: the $t, {with $f|complete with $f|$f included}. {Here are a few more in that spirit|I found a few lookalikes|Here are its closest matches}. {Is it the one?|Take it, or keep browsing?|Shall I show even more?}',
+    '{Good pick|Nice choice|Smart pick}: the $t, {with $f|complete with $f}. {Here are a few more in that spirit|I found a few lookalikes|Here are its closest matches}. {Is it the one?|Take it, or keep browsing?|Shall I show even more?}',
     'The $t {has|brings|offers} $f{ too|, a nice touch}. {Some close ones are beside it|I added a few in the same spirit}; {would you like to go with it?|is it the one, or shall I keep looking?}',
   ],
   /** Nothing found for `w`; `slot` to change (cannot_help + elicit_preference): proposes a change. */
@@ -594,12 +594,12 @@ export const GOOD_VARIANTS = {
     'Is that your winner?',
   ],
   accept: [
-    'Wonderful, the $t is yours. Enjoy every outing!',
+    '{Great|Splendid} choice, the $t is yours. Enjoy every outing!',
     'Splendid choice, the $t. It should serve you for years.',
-    'Sold! The $t is a cracking find.',
-    'The $t, excellent. I think you chose wisely.',
-    'Marvellous: the $t. Treat yourself!',
-    'The $t it is. A purchase you will feel good about.',
+    'Wise choice! Wear the $t in good health.',
+    'Thank you for your choice, the $t. Enjoy it!',
+    'Marvellous choice, the $t. Sold!',
+    'Lovely choice: the $t. A cracking find.',
   ],
 } as const;
 
@@ -695,6 +695,74 @@ export const GOOD_QUESTIONS: Record<string, { plain: readonly string[]; examples
   style: {
     plain: ['How would you describe your style?', 'Which style suits you?'],
     examples: ['What style do you lean towards: $ex?', 'Which style suits you, say $ex?'],
+  },
+};
+
+/**
+ * More ways of asking each slot's question (drawn from `reasons` in place of the `GOOD_QUESTIONS`
+ * frame drawn from `words`, on turns that ask nothing): the same cue words of that slot and no
+ * other's, no word a user reads as a proposal ("another", "instead", "open to"), as "wearing" or
+ * "for whom", or as a category question ("shopping for"); the same `$ex` values
+ * (test/unit/agents/local-wording.test.ts reads each as the users do).
+ */
+export const GOOD_QUESTION_VARIANTS: Record<string, { plain: readonly string[]; examples: readonly string[] }> = {
+  type: {
+    plain: [
+      'What sort of $noun are you picturing?',
+      'Which kind of $noun do you fancy?',
+      'Got a particular type of $noun in mind?',
+      'Narrowing it down: what sort of $noun?',
+      'What type of $noun should I track down?',
+    ],
+    examples: [
+      'What sort of $noun appeals: $ex?',
+      'Which kind tempts you, $ex?',
+      'Which type would you go for: $ex?',
+      'What sort are you picturing, say $ex?',
+    ],
+  },
+  gender: {
+    plain: [
+      "Should I browse the women's, men's or unisex racks?",
+      "Men's, women's, or unisex: which section?",
+      "Which cut suits: women's, men's or unisex?",
+    ],
+    examples: [],
+  },
+  occasion: {
+    plain: [
+      'Is there an event coming up?',
+      'What will you use them for mostly?',
+      'Any special occasion behind this?',
+      'Is there an occasion I should plan around?',
+    ],
+    examples: ['What event is it for: $ex?', 'Any occasion, like $ex?', 'Where will you use them most, $ex?'],
+  },
+  colour: {
+    plain: [
+      'Which shade appeals to you?',
+      'Any colour you gravitate towards?',
+      'Favourite colour, perhaps?',
+      'What shade should I aim for?',
+    ],
+    examples: ['Which shade tempts you, say $ex?', 'Any colour favourites, such as $ex?'],
+  },
+  price_band: {
+    plain: [
+      'Roughly what budget are we working with?',
+      'What price range feels comfortable?',
+      'How much would you like to spend, roughly?',
+      'Have you set yourself a budget?',
+    ],
+    examples: [],
+  },
+  material: {
+    plain: ['Any material you swear by?', 'Which fabric feels best to you?', 'Is there a fabric you favour?'],
+    examples: ['Which material appeals, say $ex?', 'Any fabric favourites, like $ex?'],
+  },
+  style: {
+    plain: ['What vibe are you going for?', 'Which look are you after?', 'How would you sum up your style?'],
+    examples: ['Which vibe suits you: $ex?', 'What look appeals, say $ex?'],
   },
 };
 
