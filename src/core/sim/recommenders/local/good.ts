@@ -143,18 +143,20 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       // in 4 of 5 confirmations without the price, one of the item's own features (from `reasons`)
       const feats = frames === GOOD_FRAMES.accept ? plainFeatures(this.catalog, item) : [];
       const detail = feats.length > 0 && this.reasons.chance(0.8);
-      return say(
-        this.fresh(() => {
-          const said = expandOne(words, frames, vars);
-          if (detail)
-            return expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f: this.reasons.pick(feats) });
-          return frames === GOOD_FRAMES.accept && this.reasons.chance(0.5)
-            ? expandOne(this.reasons, GOOD_VARIANTS.accept, vars)
-            : said;
-        }),
-        [this.catalog.toRecommendedItem(item)],
-        ['greet_acknowledge'],
-      );
+      // a confirmation that says "choice" reads as one with the item named short ("Great choice,
+      // the Northvale gilet is yours."); the frames without it keep the whole title (a short
+      // name there reads as an explanation to the users' act classifier)
+      let chosen = false;
+      const text = this.fresh(() => {
+        const said = expandOne(words, frames, vars);
+        chosen = detail || (frames === GOOD_FRAMES.accept && this.reasons.chance(0.5));
+        if (!chosen) return said;
+        return detail
+          ? expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f: this.reasons.pick(feats) })
+          : expandOne(this.reasons, GOOD_VARIANTS.accept, vars);
+      });
+      this.fullNames = !chosen;
+      return say(text, [this.catalog.toRecommendedItem(item)], ['greet_acknowledge']);
     }
     if (intents.has('bye') && !mentions.length) {
       this.closed = true;
