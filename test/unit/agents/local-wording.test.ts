@@ -316,6 +316,12 @@ describe('local recommender wording', () => {
               text,
             );
             assert.doesNotMatch(text, /\b(?:a [aeio]\w|an [bcdfgjklmnpqrstvwxz]\w)/i, text);
+            // a feature after "with", "plus", "its" is a noun phrase ("with storm flap", never "with lightweight")
+            assert.doesNotMatch(
+              text,
+              /\b(?:with|plus|its|featuring) (?:lightweight(?! build)|sleeveless|fully lined|packs flat|packable into|water resistant)/i,
+              text,
+            );
             said.add(text);
             turns++;
           }

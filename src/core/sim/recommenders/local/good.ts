@@ -20,12 +20,11 @@
  * the wanted colour. The acts it performed are reported each turn, main act first, and its
  * reading of the turn as `agent_trace` (see `AgentTrace`).
  */
-import { plainFeatures } from '../../../catalog/features';
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import { tokenize, tokenizeSpans } from '../../../text/tokenize';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { AgentResponse } from '../../types';
-import { LocalAgent, LocalSession } from './agent';
+import { LocalAgent, LocalSession, NOT_A_NOUN_PHRASE, namedFeatures } from './agent';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
 import {
   COLOUR_FOLLOW_UP,
@@ -141,7 +140,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       const vars = { t: item.title, type, p: priceText(item) };
       const frames = item.price !== undefined && words.chance(0.25) ? GOOD_FRAMES.acceptPrice : GOOD_FRAMES.accept;
       // in 4 of 5 confirmations without the price, one of the item's own features (from `reasons`)
-      const feats = frames === GOOD_FRAMES.accept ? plainFeatures(this.catalog, item) : [];
+      const feats = frames === GOOD_FRAMES.accept ? namedFeatures(this.catalog, item) : [];
       const detail = feats.length > 0 && this.reasons.chance(0.8);
       // a confirmation that says "choice" reads as one with the item named short ("Great choice,
       // the Northvale gilet is yours."); the frames without it keep the whole title (a short
@@ -530,7 +529,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     state.show(items);
     // a detail of the item the user praised in this turn is acknowledged by name; else, at times,
     // one the agent points out itself (not when the user asks something: the frames' words then)
-    const plain = this.userAsks ? [] : plainFeatures(this.catalog, item);
+    const plain = this.userAsks ? [] : namedFeatures(this.catalog, item);
     const lower = userUtterance.toLowerCase();
     const praised = plain.find((f) => lower.includes(f));
     const f = praised ?? (plain.length && this.reasons.chance(0.5) ? this.reasons.pick(plain) : undefined);
@@ -552,7 +551,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
    * What the item matches of what the user wants, in a few words ("blue and linen, with a hood").
    * When the user's turn asks nothing, in 3 of 4 cases: at most one of the matched values (the
    * user said them; a salesperson does not read the whole list back) and one (1 in 4: two) of the item's
-   * own plain features as the reason it is worth a look (`plainFeatures`: no value, no negation).
+   * own plain features as the reason it is worth a look (`namedFeatures`: no value, no negation).
    */
   private why(item: CatalogItem): string {
     const { state, words } = this;
@@ -569,11 +568,13 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const feature = usable ? item.features[words.int(usable)] : undefined;
     let why = matched.length ? listWords(matched) : words.pick(GOOD_FRAMES.loose);
     const extra = words.int(6);
-    if (extra === 0 && feature) why += `, with ${feature.toLowerCase()}`;
+    // "with" before a noun phrase only ("with storm flap", never "with lightweight")
+    if (extra === 0 && feature && !NOT_A_NOUN_PHRASE.test(feature.toLowerCase()))
+      why += `, with ${feature.toLowerCase()}`;
     else if (extra === 1 && item.price !== undefined) why += `, at ${priceText(item)}`;
     // every draw above as before (the words of the rest of the turn depend on them); the reason
     // with a feature is drawn from `reasons`
-    const plain = this.userAsks ? [] : plainFeatures(this.catalog, item);
+    const plain = this.userAsks ? [] : namedFeatures(this.catalog, item);
     const { reasons } = this;
     if (plain.length && reasons.chance(0.75)) {
       while (matched.length > 1) matched.splice(reasons.int(matched.length), 1);
