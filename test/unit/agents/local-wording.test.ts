@@ -7,6 +7,8 @@ import {
   COLOUR_FOLLOW_UP,
   GOOD_FRAMES,
   GOOD_QUESTIONS,
+  GOOD_QUESTION_VARIANTS,
+  GOOD_VARIANTS,
   categoryNoun,
   expand,
   expandOne,
@@ -15,8 +17,15 @@ import {
 } from '../../../src/core/sim/recommenders/local/phrases';
 import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 import { LocalGoodAgent } from '../../../src/core/sim/recommenders/local/good';
+import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
 import { holdsNegation } from '../../../src/core/text/negation';
-import { LATCH_QUESTIONS, LocalBadAgent, REASK, TANGENTS } from '../../../src/core/sim/recommenders/local/bad';
+import {
+  BAD_VARIANTS,
+  LATCH_QUESTIONS,
+  LocalBadAgent,
+  REASK,
+  TANGENTS,
+} from '../../../src/core/sim/recommenders/local/bad';
 
 const catalog = generateApparelCatalog({ seed: 'wording', size: 1500 });
 const names = catalog.attributeNames();
@@ -40,7 +49,7 @@ describe('local recommender wording', () => {
   test('each slot question asks about that slot and no other (as the simulated users read it)', () => {
     const rng = createRng('questions');
     let checked = 0;
-    for (const [slot, q] of Object.entries(GOOD_QUESTIONS)) {
+    for (const [slot, q] of [...Object.entries(GOOD_QUESTIONS), ...Object.entries(GOOD_QUESTION_VARIANTS)]) {
       const values =
         slot === 'category'
           ? catalog.categories().map(categoryNoun)
@@ -59,6 +68,24 @@ describe('local recommender wording', () => {
       }
     }
     for (const text of COLOUR_FOLLOW_UP) assert.deepEqual(askedAttributes(text, names), ['colour'], text);
+    // the variants hold no other word an agenda user reads in a question: a proposal, "wearing" /
+    // "for whom", a category question, a catalog type
+    const types = catalog.attributeValues('type').flatMap((t) => [t, pluralNoun(t)]);
+    for (const q of Object.values(GOOD_QUESTION_VARIANTS))
+      for (const frame of [...q.plain, ...q.examples]) {
+        const text = frame.toLowerCase();
+        assert.doesNotMatch(
+          text,
+          /\b(?:different|another|other|instead|open to|flexible|how about|what about)\b/,
+          frame,
+        );
+        assert.doesNotMatch(
+          text,
+          /\b(?:wearing|worn|for whom|who is|shopping for|looking for|hunting for|searching for)\b/,
+          frame,
+        );
+        for (const t of types) assert.ok(!new RegExp(`\\b${t}\\b`).test(text), `${frame} names ${t}`);
+      }
     assert.ok(checked > 3000);
   });
 
@@ -70,13 +97,65 @@ describe('local recommender wording', () => {
       GOOD_FRAMES.thanks,
       GOOD_FRAMES.nudge,
       GOOD_FRAMES.similar,
+      GOOD_FRAMES.similarPraised,
+      GOOD_FRAMES.similarDetail,
       GOOD_FRAMES.noneAtAll,
     ];
     for (const frames of groups)
       for (let i = 0; i < 300; i++) {
         // titles hold attribute words ("Women's"): none may sit in a question
-        const text = expandOne(rng, frames, { t: "Alder Women's Leather Boots" });
+        const text = expandOne(rng, frames, { t: "Alder Women's Leather Boots", f: 'storm flap' });
         assert.deepEqual(askedAttributes(questionSentences(text), names), [], text);
+      }
+  });
+
+  test('reasons and details said with an item feature: no negation, no question; a similar-items turn still asks', () => {
+    const rng = createRng('reasons');
+    const vars = { t: "Alder Women's Leather Boots", f: 'storm flap and raglan sleeves', type: 'boots', slots: 'type' };
+    const statements = [
+      GOOD_FRAMES.reasonAfter,
+      GOOD_FRAMES.reasonAlone,
+      GOOD_FRAMES.acceptDetail,
+      GOOD_FRAMES.relaxedShort,
+    ];
+    for (const frames of statements)
+      for (let i = 0; i < 300; i++) {
+        const text = expandOne(rng, frames, vars);
+        assert.equal(holdsNegation(text), false, text);
+        assert.ok(!text.includes('?'), text);
+      }
+    // the more ways of saying a statement: their own words read as no value, no negation, no question
+    const lexicon = Lexicon.for(catalog);
+    const plain = { t: 'Alder', why: 'a fine pick', noun: 'pieces', n: '12', w: 'pieces' };
+    const withFeature = {
+      reasonAfter: GOOD_FRAMES.reasonAfter,
+      reasonAlone: GOOD_FRAMES.reasonAlone,
+      acceptDetail: GOOD_FRAMES.acceptDetail,
+      similarPraised: GOOD_FRAMES.similarPraised,
+      similarDetail: GOOD_FRAMES.similarDetail,
+      relaxedShort: GOOD_FRAMES.relaxedShort,
+    };
+    for (const [name, frames] of Object.entries(withFeature))
+      for (let i = 0; i < 200; i++) {
+        const text = expandOne(rng, frames, { ...plain, f: 'storm flap', slots: 'pieces' });
+        assert.equal(lexicon.parse(text.replace('storm flap', '')).mentions.length, 0, `${name}: "${text}"`);
+      }
+    for (const [name, frames] of [...Object.entries(GOOD_VARIANTS), ...Object.entries(BAD_VARIANTS)])
+      for (let i = 0; i < 200; i++) {
+        const text = expandOne(rng, frames, plain);
+        assert.equal(holdsNegation(text), false, text);
+        assert.equal(lexicon.parse(text).mentions.length, 0, `${name}: "${text}" names a catalog value`);
+        if (name === 'similarAsk') {
+          assert.ok(text.endsWith('?'), text);
+          assert.deepEqual(askedAttributes(text, names), [], text);
+        } else assert.ok(!text.includes('?'), text);
+      }
+    for (const frames of [GOOD_FRAMES.similarPraised, GOOD_FRAMES.similarDetail])
+      for (let i = 0; i < 300; i++) {
+        const text = expandOne(rng, frames, vars);
+        assert.equal(holdsNegation(text), false, text);
+        // the similar-items turn asks whether to take the item, as every `similar` frame does
+        assert.ok(text.endsWith('?'), text);
       }
   });
 
@@ -131,6 +210,7 @@ describe('local recommender wording', () => {
     let compared = 0;
     let wordsDiffer = 0;
     let namesDiffer = 0;
+    let reasonsDiffer = 0;
     for (const agent of ['local-good', 'local-bad'] as const)
       for (const user of [
         { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
@@ -148,6 +228,10 @@ describe('local recommender wording', () => {
           // the second session draws its words from other generators (the frames' and the names')
           (b as unknown as { words: unknown }).words = createRng(`other-words-${i}`);
           (b as unknown as { naming: unknown }).naming = createRng(`other-naming-${i}`);
+          (b as unknown as { reasons: unknown }).reasons = createRng(`other-reasons-${i}`);
+          // the fourth only its item-specific reasons (features given as why, details acknowledged)
+          const d = make.createSession(`c${i}`, createRng(`agent-${i}`), {});
+          (d as unknown as { reasons: unknown }).reasons = createRng(`other-reasons-${i}`);
           // the third only its names and details (short references, catalog details)
           const c = make.createSession(`c${i}`, createRng(`agent-${i}`), {});
           (c as unknown as { naming: unknown }).naming = createRng(`other-naming-${i}`);
@@ -156,6 +240,22 @@ describe('local recommender wording', () => {
             const x = a.reply(t.user_utterance);
             const y = b.reply(t.user_utterance);
             const z = c.reply(t.user_utterance);
+            const r = d.reply(t.user_utterance);
+            // a turn answering a question keeps every matched value (an agenda user reads them)
+            if (t.user_utterance.includes('?')) assert.equal(r.utterance, x.utterance, t.user_utterance);
+            else if (r.utterance !== x.utterance) reasonsDiffer++;
+            assert.deepEqual(r.acts, x.acts);
+            assert.deepEqual(
+              r.recommendations.map((it) => it.item_id),
+              x.recommendations.map((it) => it.item_id),
+            );
+            assert.deepEqual(r.agent_trace, x.agent_trace);
+            assert.equal(r.utterance.includes('?'), x.utterance.includes('?'), `${x.utterance} / ${r.utterance}`);
+            assert.deepEqual(
+              askedAttributes(questionSentences(r.utterance), names),
+              askedAttributes(questionSentences(x.utterance), names),
+              `${x.utterance} / ${r.utterance}`,
+            );
             // a user asking about an item reads the answer's words: then items are named in full
             // and no detail replaces a sentence
             if (t.user_utterance.includes('?')) assert.equal(z.utterance, x.utterance, t.user_utterance);
@@ -187,6 +287,7 @@ describe('local recommender wording', () => {
     assert.ok(compared > 800, `${compared} turns`);
     assert.ok(wordsDiffer > compared / 2, `only ${wordsDiffer} of ${compared} turns worded differently`);
     assert.ok(namesDiffer > compared / 20, `only ${namesDiffer} of ${compared} turns named differently`);
+    assert.ok(reasonsDiffer > compared / 20, `only ${reasonsDiffer} of ${compared} turns reasoned differently`);
   });
 
   test('no verbatim repeat of an agent utterance inside a conversation and no counted mass noun, for either agent and user kind', async () => {
@@ -215,6 +316,12 @@ describe('local recommender wording', () => {
               text,
             );
             assert.doesNotMatch(text, /\b(?:a [aeio]\w|an [bcdfgjklmnpqrstvwxz]\w)/i, text);
+            // a feature after "with", "plus", "its" is a noun phrase ("with storm flap", never "with lightweight")
+            assert.doesNotMatch(
+              text,
+              /\b(?:with|plus|its|featuring) (?:lightweight(?! build)|sleeveless|fully lined|packs flat|packable into|water resistant)/i,
+              text,
+            );
             said.add(text);
             turns++;
           }

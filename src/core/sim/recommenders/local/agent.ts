@@ -52,7 +52,15 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     this.state = new PreferenceState(lexicon);
     this.words = rng.fork('words');
     this.naming = rng.fork('naming');
+    this.reasons = rng.fork('reasons');
   }
+
+  /**
+   * The Rng of the item-specific words a turn adds to its frames (a fork like `words`): a reason
+   * given with an item's own feature, a detail acknowledged. The frames themselves are drawn from
+   * `words` exactly as before, so the other words of a turn, and every decision, stay as they were.
+   */
+  protected readonly reasons: Rng;
 
   /**
    * The Rng of `refer` (a fork like `words`): the sentence `answer` worded is drawn exactly as
@@ -153,13 +161,13 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   protected swappable: Swappable | undefined;
 
   /**
-   * With `swap.chance`, `swap.frames` filled with one or two of the item's plain features (`$f`, see `plainFeatures`)
+   * With `swap.chance`, `swap.frames` filled with one or two of the item's plain features (`$f`, see `namedFeatures`)
    * and a short reference to it no other shown item shares (`$t`), drawn from `naming`; undefined
    * when the item has no such feature or reference.
    */
   private detail(swap: Swappable): string | undefined {
     if (swap.chance !== undefined && !this.naming.chance(swap.chance)) return undefined;
-    const feats = plainFeatures(this.catalog, swap.item);
+    const feats = namedFeatures(this.catalog, swap.item);
     if (feats.length === 0) return undefined;
     const among = swap.among;
     const refs = shortReferences(swap.item).filter(
@@ -186,6 +194,26 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
 
   /** This turn's answer (it counts the turn and fills `trace`). */
   protected abstract answer(userUtterance: string): AgentResponse;
+}
+
+/**
+ * Features that read as a noun phrase ("storm flap", "easy care"), which the reason and detail
+ * frames put after "with", "the" or "its"; the catalog's adjective and verb phrases ("lightweight",
+ * "fully lined", "packs flat", "water resistant to 50 m") would read "with lightweight".
+ */
+export const NOT_A_NOUN_PHRASE =
+  /^(?:lightweight|sleeveless|fully |packs |packable into|water resistant|machine washable)/;
+
+const namedFeaturesOf = new WeakMap<CatalogItem, string[]>();
+
+/** An item's plain features (`plainFeatures`) that read as a noun phrase. */
+export function namedFeatures(catalog: Catalog, item: CatalogItem): string[] {
+  let out = namedFeaturesOf.get(item);
+  if (!out) {
+    out = plainFeatures(catalog, item).filter((f) => !NOT_A_NOUN_PHRASE.test(f.toLowerCase()) || / build$/.test(f));
+    namedFeaturesOf.set(item, out);
+  }
+  return out;
 }
 
 /** How many of a turn's first items `refer` looks for in its words. */

@@ -366,6 +366,60 @@ const HEDGED_LEADS: readonly string[] = [
   '{Some|More} $w. @r_hedge',
 ];
 
+/**
+ * More vague leads and more fun facts, drawn from the session's `reasons` generator in place of
+ * the one drawn from `words` (as `local-good`'s `GOOD_VARIANTS`), on turns that ask nothing:
+ * statements, no negation, no catalog value (test/unit/agents/local-wording.test.ts).
+ */
+export const BAD_VARIANTS = {
+  leads: [
+    'I dug out some $w.',
+    'There are $w here somewhere.',
+    'A jumble of $w.',
+    '$^w, or close enough.',
+    'These $w might do.',
+    'The search coughed up $w.',
+    'An assortment of $w, as it were.',
+    'Some $w, give or take.',
+    'Apparently these count as $w.',
+    '$^w, or something like them.',
+    'Possibly relevant: $w.',
+    'A pile of $w to sift through.',
+  ],
+  trivia: [
+    'Sewing machines appeared around 1790.',
+    '"Pyjamas" comes from Persian.',
+    'A Swiss engineer invented hook-and-loop.',
+    'The first aniline dye was an accident.',
+    'Thimbles turned up in Pompeii.',
+    'Woven garments go back five thousand years.',
+    'Fashion magazines go back to the 1670s.',
+    'Sewing needles are tens of thousands of years old.',
+    'Medieval laws dictated what people put on.',
+    'The tape measure was patented in 1868.',
+    'Shop mannequins were once wax.',
+    'Department stores opened in the 1800s.',
+    'Paper sewing patterns took off in the 1860s.',
+    'Pinking shears cut zigzags to slow fraying.',
+    '"Fabric" comes from the Latin for "workshop".',
+    'Early tailors feared the sewing machine.',
+    'A haberdasher sells small sewing goods.',
+    'A selvedge is a self-finished edge.',
+    'Clothes moths like dark, quiet wardrobes.',
+    'Charles Worth was an early couturier.',
+    '"Tailor" comes from French for "to cut".',
+    'Buttonholes came in the thirteenth century.',
+    '"Wardrobe" once meant a room for robes.',
+    'A London store had a moving staircase in 1898.',
+    'The shopping trolley arrived in 1937.',
+    '"Bespoke" means cloth spoken for.',
+    'Spinning wheels reached Europe in the Middle Ages.',
+    'A toile is a trial garment.',
+    'Thimbles were once love tokens.',
+    'A bolt is a standard roll of cloth.',
+  ],
+} as const;
+
 /** A hedge instead of a confirmation when the user accepts `t`. */
 const NO_CLOSE: readonly string[] = [
   'Hmm, the $t could work, I suppose. {Sleep on it?|Maybe wait a day.}',
@@ -407,6 +461,8 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     this.lastBehaviours = behaviours;
     const parsed = this.lexicon.parse(userUtterance);
     const acts: string[] = [];
+    // a turn answering a question says the frames drawn from `words` only (see `BAD_VARIANTS`)
+    const asks = userUtterance.includes('?');
     /** The parts of the answer, worded when the turn is done (`finish`). */
     const parts: (() => string)[] = [];
 
@@ -468,7 +524,11 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     if (items.length) {
       state.show(items);
       parts.push(() => {
-        const text = expandOne(words, HEDGED_LEADS, { w: shortWanted(state) });
+        const said = expandOne(words, HEDGED_LEADS, { w: shortWanted(state) });
+        const text =
+          !asks && this.reasons.chance(0.4)
+            ? expandOne(this.reasons, BAD_VARIANTS.leads, { w: shortWanted(state) })
+            : said;
         // most of these leads may name the top item by its details instead (LocalSession.swappable)
         this.swappable = { text, item: items[0], among: items, frames: DETAIL_FRAMES.bad, most: 1, chance: 0.7 };
         return text;
@@ -515,7 +575,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       behaviours.push('tangent');
     }
     if (rng.chance(gaveInfo ? BAD_BEHAVIOURS.triviaAfterInfo : BAD_BEHAVIOURS.trivia)) {
-      parts.push(() => this.trivia(parsed, misread));
+      parts.push(() => this.trivia(parsed, misread, asks));
       acts.push('chit_chat');
       behaviours.push('trivia');
     }
@@ -575,7 +635,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     return [...new Set(out)];
   }
 
-  private trivia(parsed: ParsedUtterance, misread: { heard: string } | undefined): string {
+  private trivia(parsed: ParsedUtterance, misread: { heard: string } | undefined, asks: boolean): string {
     const keys: string[] = [];
     if (misread) keys.push(misread.heard);
     for (const m of parsed.mentions) keys.push(m.value);
@@ -583,7 +643,8 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     for (const v of this.state.wanted.values()) keys.push(...v);
     const topical = keys.filter((k) => TRIVIA[k]);
     const pool = topical.length && this.words.chance(0.7) ? TRIVIA[this.words.pick(topical)] : TRIVIA.general;
-    return this.words.pick(pool);
+    const said = this.words.pick(pool);
+    return !asks && this.reasons.chance(0.5) ? this.reasons.pick(BAD_VARIANTS.trivia) : said;
   }
 }
 

@@ -24,13 +24,15 @@ import type { Catalog, CatalogItem } from '../../../catalog/item';
 import { tokenize, tokenizeSpans } from '../../../text/tokenize';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { AgentResponse } from '../../types';
-import { LocalAgent, LocalSession } from './agent';
+import { LocalAgent, LocalSession, NOT_A_NOUN_PHRASE, namedFeatures } from './agent';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
 import {
   COLOUR_FOLLOW_UP,
   DETAIL_FRAMES,
   GOOD_FRAMES,
   GOOD_QUESTIONS,
+  GOOD_QUESTION_VARIANTS,
+  GOOD_VARIANTS,
   categoryNoun,
   describeWanted,
   expand,
@@ -78,12 +80,21 @@ export class LocalGoodAgent extends LocalAgent<LocalGoodSession> {
 class LocalGoodSession extends LocalSession<AgentTrace> {
   private elicitTurns = 0;
   private closed = false;
+  /**
+   * Whether the user's turn asks something: its answer then says every matched value, as before
+   * (an agenda user asking about an item reads the value in the words), and no detail in place
+   * of one.
+   */
+  private userAsks = false;
+  /** The relaxed slots said on this session's last carousel turn (words only: said once while they stay relaxed). */
+  private saidRelaxed = '';
 
   protected answer(userUtterance: string): AgentResponse {
     this.turn++;
     const parsed = this.lexicon.parse(userUtterance);
     const { state, words } = this;
     const intents = parsed.intents;
+    this.userAsks = userUtterance.includes('?') || intents.has('question');
 
     if (this.closed)
       return say(
@@ -128,11 +139,23 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       const type = item.attributes.type ?? categoryNoun(item.category);
       const vars = { t: item.title, type, p: priceText(item) };
       const frames = item.price !== undefined && words.chance(0.25) ? GOOD_FRAMES.acceptPrice : GOOD_FRAMES.accept;
-      return say(
-        this.fresh(() => expandOne(words, frames, vars)),
-        [this.catalog.toRecommendedItem(item)],
-        ['greet_acknowledge'],
-      );
+      // in 4 of 5 confirmations without the price, one of the item's own features (from `reasons`)
+      const feats = frames === GOOD_FRAMES.accept ? namedFeatures(this.catalog, item) : [];
+      const detail = feats.length > 0 && this.reasons.chance(0.8);
+      // a confirmation that says "choice" reads as one with the item named short ("Great choice,
+      // the Northvale gilet is yours."); the frames without it keep the whole title (a short
+      // name there reads as an explanation to the users' act classifier)
+      let chosen = false;
+      const text = this.fresh(() => {
+        const said = expandOne(words, frames, vars);
+        chosen = detail || (frames === GOOD_FRAMES.accept && this.reasons.chance(0.5));
+        if (!chosen) return said;
+        return detail
+          ? expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f: this.reasons.pick(feats) })
+          : expandOne(this.reasons, GOOD_VARIANTS.accept, vars);
+      });
+      this.fullNames = !chosen;
+      return say(text, [this.catalog.toRecommendedItem(item)], ['greet_acknowledge']);
     }
     if (intents.has('bye') && !mentions.length) {
       this.closed = true;
@@ -187,9 +210,9 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         const two = refs.length >= 2 ? [refs[0].item, refs[1].item] : ordinalItems(parsed, state.shown);
         if (two.length >= 2) return this.compare(two[0], two[1]);
       }
-      if (intents.has('similar') && picked) return this.moreLike(picked);
+      if (intents.has('similar') && picked) return this.moreLike(picked, userUtterance);
       if (intents.has('question') || intents.has('detail')) return this.explain(picked ?? state.shown[0]);
-      if (intents.has('like') && picked) return this.moreLike(picked);
+      if (intents.has('like') && picked) return this.moreLike(picked, userUtterance);
       if (intents.has('thanks') && !listing) {
         return say(
           this.fresh(() => expandOne(words, GOOD_FRAMES.thanks)),
@@ -354,12 +377,25 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     // its wording from the words' Rng
     const closer = closes ? (this.rng.chance(0.5) ? GOOD_FRAMES.closerAsk : GOOD_FRAMES.closerSay) : undefined;
     const frames = rejecting ? GOOD_FRAMES.rejected : wantsMore ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
+    const relaxedKey = relaxed.join(' ');
     const text = this.fresh(() => {
       this.swappable = undefined;
       const vars = { t: items[0].title, why: this.why(items[0]), noun: shortWanted(state), n: String(items.length) };
-      const parts = [expandOne(words, frames, vars)];
-      if (relaxed.length)
-        parts.push(expandOne(words, GOOD_FRAMES.relaxed, { slots: listWords(relaxed.map(slotWord)) }));
+      const said = expandOne(words, frames, vars);
+      // on a turn that asks nothing, half the time one of more ways of saying it (from `reasons`)
+      const variants = rejecting ? GOOD_VARIANTS.rejected : wantsMore ? GOOD_VARIANTS.more : GOOD_VARIANTS.recommend;
+      const parts = [!this.userAsks && this.reasons.chance(0.5) ? expandOne(this.reasons, variants, vars) : said];
+      // a relaxation is said once while it holds, as a salesperson would (not on every page)
+      if (relaxed.length) {
+        const slots = listWords(relaxed.map(slotWord));
+        const said = expandOne(words, GOOD_FRAMES.relaxed, { slots });
+        if (this.userAsks || relaxedKey !== this.saidRelaxed)
+          parts.push(
+            this.userAsks || this.reasons.chance(0.5)
+              ? said
+              : expandOne(this.reasons, GOOD_FRAMES.relaxedShort, { slots }),
+          );
+      }
       if (asks) parts.push(this.question(followUp, true));
       else if (closer) {
         const said = expandOne(words, closer);
@@ -369,6 +405,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       }
       return parts.join(' ');
     });
+    this.saidRelaxed = relaxedKey;
     return say(
       text,
       items.map((it) => this.catalog.toRecommendedItem(it)),
@@ -474,7 +511,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     return say(text, this.showing(), ['explain_recommendation']);
   }
 
-  private moreLike(item: CatalogItem): AgentResponse {
+  private moreLike(item: CatalogItem, userUtterance: string): AgentResponse {
     const { state } = this;
     const index = this.catalog.categoryIndex(item.category);
     const a = item.attributes;
@@ -490,14 +527,32 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     if (items.length > CAROUSEL_SIZE) items.length = CAROUSEL_SIZE;
     this.traceRetrieval(query, undefined, undefined, items.length);
     state.show(items);
+    // a detail of the item the user praised in this turn is acknowledged by name; else, at times,
+    // one the agent points out itself (not when the user asks something: the frames' words then)
+    const plain = this.userAsks ? [] : namedFeatures(this.catalog, item);
+    const lower = userUtterance.toLowerCase();
+    const praised = plain.find((f) => lower.includes(f));
+    const f = praised ?? (plain.length && this.reasons.chance(0.5) ? this.reasons.pick(plain) : undefined);
+    const frames = praised ? GOOD_FRAMES.similarPraised : GOOD_FRAMES.similarDetail;
     return say(
-      this.fresh(() => expandOne(this.words, GOOD_FRAMES.similar, { t: item.title })),
+      this.fresh(() => {
+        const said = expandOne(this.words, GOOD_FRAMES.similar, { t: item.title });
+        if (f !== undefined) return expandOne(this.reasons, frames, { t: item.title, f });
+        if (this.userAsks || !this.reasons.chance(0.5)) return said;
+        const ask = this.reasons.pick(GOOD_VARIANTS.similarAsk);
+        return `${expandOne(this.reasons, GOOD_VARIANTS.similar, { t: item.title })} ${ask}`;
+      }),
       items.map((it) => this.catalog.toRecommendedItem(it)),
       ['recommend', 'elicit_preference'],
     );
   }
 
-  /** What the item matches of what the user wants, in a few words ("blue and linen, with a hood"). */
+  /**
+   * What the item matches of what the user wants, in a few words ("blue and linen, with a hood").
+   * When the user's turn asks nothing, in 3 of 4 cases: at most one of the matched values (the
+   * user said them; a salesperson does not read the whole list back) and one (1 in 4: two) of the item's
+   * own plain features as the reason it is worth a look (`namedFeatures`: no value, no negation).
+   */
   private why(item: CatalogItem): string {
     const { state, words } = this;
     const matched: string[] = [];
@@ -513,8 +568,20 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const feature = usable ? item.features[words.int(usable)] : undefined;
     let why = matched.length ? listWords(matched) : words.pick(GOOD_FRAMES.loose);
     const extra = words.int(6);
-    if (extra === 0 && feature) why += `, with ${feature.toLowerCase()}`;
+    // "with" before a noun phrase only ("with storm flap", never "with lightweight")
+    if (extra === 0 && feature && !NOT_A_NOUN_PHRASE.test(feature.toLowerCase()))
+      why += `, with ${feature.toLowerCase()}`;
     else if (extra === 1 && item.price !== undefined) why += `, at ${priceText(item)}`;
+    // every draw above as before (the words of the rest of the turn depend on them); the reason
+    // with a feature is drawn from `reasons`
+    const plain = this.userAsks ? [] : namedFeatures(this.catalog, item);
+    const { reasons } = this;
+    if (plain.length && reasons.chance(0.75)) {
+      while (matched.length > 1) matched.splice(reasons.int(matched.length), 1);
+      const f = listWords(reasons.shuffle(plain).slice(0, reasons.chance(0.25) ? 2 : 1));
+      if (matched.length === 0) return expandOne(reasons, GOOD_FRAMES.reasonAlone, { f });
+      return `${listWords(matched)}${expandOne(reasons, GOOD_FRAMES.reasonAfter, { f })}`;
+    }
     return why;
   }
 
@@ -549,11 +616,21 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     }
     const shown = slot === 'category' ? values.map(categoryNoun) : slot === 'type' ? values.map(pluralNoun) : values;
     const withExamples = q.examples.length > 0 && shown.length > 1 && (q.plain.length === 0 || words.chance(0.6));
-    if (!withExamples) return expandOne(words, q.plain, { noun: categoryNoun(state.category) });
-    return expandOne(words, q.examples, {
-      noun: categoryNoun(state.category),
-      ex: someValues(words, shown, 2 + words.int(2)),
-    });
+    // on a turn that asks nothing, half the time one of more ways of asking it (from `reasons`),
+    // with the same examples
+    const variants = this.userAsks ? undefined : GOOD_QUESTION_VARIANTS[slot];
+    const noun = categoryNoun(state.category);
+    if (!withExamples) {
+      const said = expandOne(words, q.plain, { noun });
+      return variants?.plain.length && this.reasons.chance(0.5)
+        ? expandOne(this.reasons, variants.plain, { noun })
+        : said;
+    }
+    const ex = someValues(words, shown, 2 + words.int(2));
+    const said = expandOne(words, q.examples, { noun, ex });
+    return variants?.examples.length && this.reasons.chance(0.5)
+      ? expandOne(this.reasons, variants.examples, { noun, ex })
+      : said;
   }
 
   /** Records the retrieval of this turn: query, hard filters, exclusions and the number of hits. */

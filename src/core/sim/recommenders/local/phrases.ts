@@ -341,9 +341,41 @@ export const GOOD_FRAMES = {
     'a frequent reorder',
     'a wildcard worth trying',
   ],
+  /**
+   * Why the top item, said with one of its plain features `f` (`plainFeatures`): `reasonAfter`
+   * follows the matched values ("navy, with raglan sleeves"), `reasonAlone` stands for them when
+   * none matched. No verb agrees with `f` (it may be plural: "raglan sleeves").
+   */
+  reasonAfter: [
+    ', with $f',
+    ', and it has $f',
+    ', plus $f',
+    ', featuring $f',
+    ', complete with $f',
+    ', finished with $f',
+    ' - note the $f',
+  ],
+  reasonAlone: [
+    'worth it for the $f alone',
+    'a fine pick, with $f',
+    'well made, with $f',
+    'a smart buy, with $f',
+    'notable for its $f',
+    'a favourite of mine for its $f',
+    'well finished, with $f',
+    'a strong option: $f',
+    'thoughtfully made, with $f',
+    'a good find, with $f',
+  ],
   /** Some items differ in a relaxed hard filter. */
   relaxed: [
     "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}, so {some|a few} {differ|vary} in $slots.",
+  ],
+  /** The same, shorter. */
+  relaxedShort: [
+    '{Some|A few} {differ|vary} in $slots.',
+    '{Close matches|Near matches} only: {some|a few} {differ|vary} in $slots.',
+    '{Heads-up|Note}: {some|a few} {differ|vary} in $slots.',
   ],
   /** Optional last sentence of a carousel turn, a question (`closerAsk`) or not: no cue word of any attribute. */
   closerAsk: [
@@ -385,6 +417,13 @@ export const GOOD_FRAMES = {
     '{Great choice|Nice one}! {You can add the $t to your cart now|The $t is ready for checkout}.',
   ],
   acceptPrice: ['{Great choice|Good pick}! The $t is $p{, a sound buy|}. {Happy shopping|Enjoy}!'],
+  /** The same with one of the item's plain features `f` (no verb agrees with it). */
+  acceptDetail: [
+    '{Great|Lovely|Excellent|Fine} choice: the $t, with its $f. @r_enjoy',
+    '{Excellent|Lovely} choice! The $t{ and its $f| with its $f} will serve you well.',
+    '{Great|Smart|Wise} choice, the $t! Enjoy the $f.',
+    'Great choice, the $t! You will love the $f.',
+  ],
   /** After the conversation closed. */
   closed: [
     "{You're welcome|Anytime|Happy to help|My pleasure}! {Come back whenever you need something|Enjoy your purchase|Have a great day|Let me know if you need anything else}.",
@@ -441,6 +480,17 @@ export const GOOD_FRAMES = {
     '{Noted|Good taste|Smart pick}: the $t. {Here are some siblings of it|I found a few lookalikes|Here are its closest matches}. {Take it, or keep browsing?|Shall I stop here?|Decision time, or more digging?}',
     '{You are drawn to the $t|The $t found favour|So the $t pleases you}. {Here are kindred pieces too|I found a few in the same spirit|Here are near twins of it}. {Is it the one?|Is this one it, then?|Shall I show even more?}',
   ],
+  /** More like the liked item `t`, whose feature `f` the user praised: acknowledged by name. */
+  similarPraised: [
+    '{Well spotted|Good eye|Nice catch|Agreed|A fine detail}: the $f on the $t. {Here are a few more in that spirit|I added some close to it|Here are some close relatives of it}. {Is it the one?|Want to go with it, or keep looking?|Shall we settle on it, or browse on?}',
+    '{The $f won you over|You noticed the $f}, then. {I found a few more like the $t|Here are some siblings of the $t}. {Take it, or keep browsing?|Is that your winner?|Ready to decide, or keep browsing?}',
+    '{Glad the $f appealed|Happy the $f caught your eye}. {More like the $t are up|The $t has a few cousins here}. {Is it the one?|Decision time, or more digging?}',
+  ],
+  /** More like the liked item `t`, with one of its features `f` the agent points out. */
+  similarDetail: [
+    '{Good pick|Nice choice|Smart pick}: the $t, {with $f|complete with $f}. {Here are a few more in that spirit|I found a few lookalikes|Here are its closest matches}. {Is it the one?|Take it, or keep browsing?|Shall I show even more?}',
+    'The $t {has|brings|offers} $f{ too|, a nice touch}. {Some close ones are beside it|I added a few in the same spirit}; {would you like to go with it?|is it the one, or shall I keep looking?}',
+  ],
   /** Nothing found for `w`; `slot` to change (cannot_help + elicit_preference): proposes a change. */
   none: [
     "{I couldn't find any|There are no|Nothing matches:|No luck with|I have no|We're out of} $w{.| here.| right now.| in stock.} {Would you be open to a different $slot?|Open to another $slot?|Could we try a different $slot?|Maybe a different $slot?|Would another $slot do?|Flexible on the $slot?}",
@@ -456,6 +506,98 @@ export const GOOD_FRAMES = {
   ],
   /** Greeting before the category question. */
   greet: ['Hi there! ', 'Hello! ', 'Welcome! ', '@r_hi '],
+} as const;
+
+/**
+ * More ways of saying the good agent's statements, drawn from the session's `reasons` generator
+ * (see `LocalSession.reasons`) in place of the `GOOD_FRAMES` frame drawn from `words`, on turns
+ * that ask nothing: statements only (no "?", which is a decision), no negation, no catalog value
+ * and no attribute cue (test/unit/agents/local-wording.test.ts). Variables as in `GOOD_FRAMES`.
+ */
+export const GOOD_VARIANTS = {
+  recommend: [
+    'Straight off the rack: the $t, $why.',
+    'This one jumped out at me: the $t, $why.',
+    'I would grab the $t: $why.',
+    'Fresh from the shelves, the $t is $why.',
+    'Heading the line-up: the $t, $why.',
+    'The $t earns its spot at the front: $why.',
+    'Pride of place: the $t, $why.',
+    'Lead candidate: the $t, $why.',
+    'Hot tip: the $t, $why.',
+    'Shoppers keep coming back for the $t: $why.',
+    'Give the $t a whirl: $why.',
+    'Among these $noun, the $t shines brightest: $why.',
+    'The $t came up trumps: $why.',
+    'Starting strong with the $t: $why.',
+    'For my money, the $t: $why.',
+    'Spotlight on the $t, $why.',
+    '$n $noun lined up; pole position: the $t, $why.',
+    'You might fancy the $t: $why.',
+    'Cast an eye over the $t: $why.',
+    'The $t makes a compelling case: $why.',
+    'Allow me to suggest the $t: $why.',
+    'Heading the shortlist is the $t, $why.',
+    'The $t is my sincere favourite here: $why.',
+    'Just landed on screen: the $t, $why.',
+    'I reckon the $t is a winner: $why.',
+    'A quick scan says the $t, $why.',
+    'Worth your attention: the $t, $why.',
+    'The $t leads my ranking: $why.',
+    'From the racks, the $t leads: $why.',
+    'Bookmark the $t: $why.',
+  ],
+  more: [
+    'Another round of $noun. This time the $t leads: $why.',
+    'Next up from the racks: the $t, $why.',
+    'Fresh batch loaded. Front and centre, the $t: $why.',
+    'Rolling on: the $t, $why.',
+    'A new page of $noun, led by the $t, $why.',
+    'Digging deeper, I turned up the $t: $why.',
+    'Page two, so to speak: the $t, $why.',
+    'Carrying on with $noun: the $t is $why.',
+    'More from the stockroom: the $t, $why.',
+    'Further along, the $t: $why.',
+  ],
+  rejected: [
+    'Understood, a change of direction. The $t might land better: $why.',
+    "Point taken. Let's try the $t: $why.",
+    'Back to the drawing board: the $t, $why.',
+    'Fair point. A fresh angle: the $t, $why.',
+    'Those missed the mark, so here is the $t: $why.',
+    'Scratch those. The $t could be closer: $why.',
+    'Apologies for the misfire. Consider the $t: $why.',
+    'Clean slate: the $t, $why.',
+    'Taking that on board. Next, the $t: $why.',
+    'Duly noted. The $t deserves a chance: $why.',
+  ],
+  /** The first sentences of a similar-items turn; its question stays one of `GOOD_FRAMES.similar`'s. */
+  similar: [
+    'The $t has good company now: a few close matches sit beside it.',
+    'Nice instinct with the $t. I lined up its nearest rivals.',
+    'The $t it is, for now; its closest cousins are up too.',
+    'A solid favourite, the $t. I pulled a handful in the same vein.',
+    'You clearly warmed to the $t. Here is its extended family.',
+    'I see the appeal of the $t. A few alternatives in the same mould are up.',
+    'Good instinct: the $t. I gathered some near relations.',
+    'The $t resonates, then. Here are a few of its closest peers.',
+  ],
+  similarAsk: [
+    'Is it the one, or shall I keep looking?',
+    'Want to go with it, or keep looking?',
+    'Is it the one?',
+    'Take it, or keep browsing?',
+    'Shall I show even more?',
+    'Is that your winner?',
+  ],
+  accept: [
+    '{Great|Splendid} choice, the $t is yours. Enjoy every outing!',
+    'Splendid choice, the $t. It should serve you for years.',
+    'Wise choice! Wear the $t in good health.',
+    'Thank you for your choice, the $t. Enjoy it!',
+    'Marvellous choice, the $t. Sold!',
+    'Lovely choice: the $t. A cracking find.',
+  ],
 } as const;
 
 /**
@@ -550,6 +692,74 @@ export const GOOD_QUESTIONS: Record<string, { plain: readonly string[]; examples
   style: {
     plain: ['How would you describe your style?', 'Which style suits you?'],
     examples: ['What style do you lean towards: $ex?', 'Which style suits you, say $ex?'],
+  },
+};
+
+/**
+ * More ways of asking each slot's question (drawn from `reasons` in place of the `GOOD_QUESTIONS`
+ * frame drawn from `words`, on turns that ask nothing): the same cue words of that slot and no
+ * other's, no word a user reads as a proposal ("another", "instead", "open to"), as "wearing" or
+ * "for whom", or as a category question ("shopping for"); the same `$ex` values
+ * (test/unit/agents/local-wording.test.ts reads each as the users do).
+ */
+export const GOOD_QUESTION_VARIANTS: Record<string, { plain: readonly string[]; examples: readonly string[] }> = {
+  type: {
+    plain: [
+      'What sort of $noun are you picturing?',
+      'Which kind of $noun do you fancy?',
+      'Got a particular type of $noun in mind?',
+      'Narrowing it down: what sort of $noun?',
+      'What type of $noun should I track down?',
+    ],
+    examples: [
+      'What sort of $noun appeals: $ex?',
+      'Which kind tempts you, $ex?',
+      'Which type would you go for: $ex?',
+      'What sort are you picturing, say $ex?',
+    ],
+  },
+  gender: {
+    plain: [
+      "Should I browse the women's, men's or unisex racks?",
+      "Men's, women's, or unisex: which section?",
+      "Which cut suits: women's, men's or unisex?",
+    ],
+    examples: [],
+  },
+  occasion: {
+    plain: [
+      'Is there an event coming up?',
+      'What will you use them for mostly?',
+      'Any special occasion behind this?',
+      'Is there an occasion I should plan around?',
+    ],
+    examples: ['What event is it for: $ex?', 'Any occasion, like $ex?', 'Where will you use them most, $ex?'],
+  },
+  colour: {
+    plain: [
+      'Which shade appeals to you?',
+      'Any colour you gravitate towards?',
+      'Favourite colour, perhaps?',
+      'What shade should I aim for?',
+    ],
+    examples: ['Which shade tempts you, say $ex?', 'Any colour favourites, such as $ex?'],
+  },
+  price_band: {
+    plain: [
+      'Roughly what budget are we working with?',
+      'What price range feels comfortable?',
+      'How much would you like to spend, roughly?',
+      'Have you set yourself a budget?',
+    ],
+    examples: [],
+  },
+  material: {
+    plain: ['Any material you swear by?', 'Which fabric feels best to you?', 'Is there a fabric you favour?'],
+    examples: ['Which material appeals, say $ex?', 'Any fabric favourites, like $ex?'],
+  },
+  style: {
+    plain: ['What vibe are you going for?', 'Which look are you after?', 'How would you sum up your style?'],
+    examples: ['Which vibe suits you: $ex?', 'What look appeals, say $ex?'],
   },
 };
 
