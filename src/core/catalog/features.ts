@@ -5,15 +5,16 @@
  * the simulated users (what they like about an item).
  */
 import { holdsNegation } from '../text/negation';
-import { tokenize } from '../text/tokenize';
+import { foldPlural, tokenize } from '../text/tokenize';
 import type { Catalog, CatalogItem } from './item';
 
 const valueWordsOf = new WeakMap<Catalog, Set<string>>();
 const plainFeaturesOf = new WeakMap<CatalogItem, string[]>();
 
 /**
- * An item's features that state no attribute value and no category of the catalog (a user asking
- * about an attribute reads the agent's words: these answer nothing) and hold nothing the lexicon
+ * An item's features that state no attribute value and no category of the catalog, in the singular
+ * or the plural ("parties and nights out" states the occasion party; a user asking about an
+ * attribute reads the agent's words: these answer nothing) and hold nothing the lexicon
  * reads as a negation (`holdsNegation`), lower case: "storm flap".
  */
 export function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
@@ -22,14 +23,14 @@ export function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
   let words = valueWordsOf.get(catalog);
   if (!words) {
     words = new Set<string>();
-    for (const c of catalog.categories()) for (const w of tokenize(c)) words.add(w);
+    for (const c of catalog.categories()) for (const w of tokenize(c)) words.add(foldPlural(w));
     for (const a of catalog.attributeNames())
-      for (const v of catalog.attributeValues(a)) for (const w of tokenize(v)) words.add(w);
+      for (const v of catalog.attributeValues(a)) for (const w of tokenize(v)) words.add(foldPlural(w));
     valueWordsOf.set(catalog, words);
   }
   const known = words;
   out = item.features
-    .filter((f) => !holdsNegation(f) && !tokenize(f).some((w) => known.has(w)))
+    .filter((f) => !holdsNegation(f) && !tokenize(f).some((w) => known.has(foldPlural(w))))
     .map((f) => (/^[A-Z][a-z]/.test(f) ? f[0].toLowerCase() + f.slice(1) : f));
   plainFeaturesOf.set(item, out);
   return out;

@@ -15,6 +15,8 @@ import {
   writeCatalog,
   type CatalogItem,
 } from '../../../src/core/catalog/catalog';
+import { plainFeatures } from '../../../src/core/catalog/features';
+import { foldPlural, tokenize } from '../../../src/core/text/tokenize';
 
 const jsonl = (c: Catalog) => c.items.map(catalogItemLine).join('\n');
 
@@ -236,5 +238,27 @@ describe('loadCatalog / writeCatalog', () => {
   test('empty and missing files', async () => {
     await assert.rejects(loadCatalog(await tmpFile('empty.jsonl', '\n\n')), /has no items/);
     await assert.rejects(loadCatalog(path.join(os.tmpdir(), 'simlens-no-such-dir', 'x.jsonl')), /cannot read catalog/);
+  });
+});
+
+describe('plainFeatures (what may be said of an item beyond its values)', () => {
+  const catalog = generateApparelCatalog();
+  const values = new Set<string>();
+  for (const c of catalog.categories()) for (const w of tokenize(c)) values.add(foldPlural(w));
+  for (const a of catalog.attributeNames())
+    for (const v of catalog.attributeValues(a)) for (const w of tokenize(v)) values.add(foldPlural(w));
+  test('no plain feature states a value or a category, in the singular or the plural', () => {
+    const stating: string[] = [];
+    for (const item of catalog.items)
+      for (const f of plainFeatures(catalog, item))
+        if (tokenize(f).some((w) => values.has(foldPlural(w)))) stating.push(`${item.item_id}: ${f}`);
+    assert.deepEqual(stating.slice(0, 5), []);
+  });
+  test("the occasion said in the plural ('parties and nights out') is not a plain feature; a real one stays", () => {
+    const party = catalog.items.find((i) => i.features.includes('Parties and nights out'));
+    assert.ok(party, 'an item for parties');
+    const plain = plainFeatures(catalog, party);
+    assert.ok(!plain.includes('parties and nights out'), plain.join(', '));
+    assert.ok(plain.length > 0, `${party.item_id} keeps some plain features`);
   });
 });
