@@ -241,44 +241,35 @@ describe('local recommender wording', () => {
             const y = b.reply(t.user_utterance);
             const z = c.reply(t.user_utterance);
             const r = d.reply(t.user_utterance);
+            type Reply = typeof x;
+            // What a user reads beyond the words: the acts, a question, and which attributes it asks
+            // about; with `items`, also the items shown and the agent's trace.
+            const sameReading = (o: Reply, items: boolean, context: string) => {
+              assert.deepEqual(o.acts, x.acts, context);
+              if (items) {
+                assert.deepEqual(
+                  o.recommendations.map((it) => it.item_id),
+                  x.recommendations.map((it) => it.item_id),
+                );
+                assert.deepEqual(o.agent_trace, x.agent_trace);
+              }
+              assert.equal(o.utterance.includes('?'), x.utterance.includes('?'), `${x.utterance} / ${o.utterance}`);
+              assert.deepEqual(
+                askedAttributes(questionSentences(o.utterance), names),
+                askedAttributes(questionSentences(x.utterance), names),
+                `${x.utterance} / ${o.utterance}`,
+              );
+            };
             // a turn answering a question keeps every matched value (an agenda user reads them)
             if (t.user_utterance.includes('?')) assert.equal(r.utterance, x.utterance, t.user_utterance);
             else if (r.utterance !== x.utterance) reasonsDiffer++;
-            assert.deepEqual(r.acts, x.acts);
-            assert.deepEqual(
-              r.recommendations.map((it) => it.item_id),
-              x.recommendations.map((it) => it.item_id),
-            );
-            assert.deepEqual(r.agent_trace, x.agent_trace);
-            assert.equal(r.utterance.includes('?'), x.utterance.includes('?'), `${x.utterance} / ${r.utterance}`);
-            assert.deepEqual(
-              askedAttributes(questionSentences(r.utterance), names),
-              askedAttributes(questionSentences(x.utterance), names),
-              `${x.utterance} / ${r.utterance}`,
-            );
+            sameReading(r, true, t.user_utterance);
             // a user asking about an item reads the answer's words: then items are named in full
             // and no detail replaces a sentence
             if (t.user_utterance.includes('?')) assert.equal(z.utterance, x.utterance, t.user_utterance);
             else if (z.utterance !== x.utterance) namesDiffer++;
-            assert.deepEqual(z.acts, x.acts);
-            assert.equal(z.utterance.includes('?'), x.utterance.includes('?'), `${x.utterance} / ${z.utterance}`);
-            assert.deepEqual(
-              askedAttributes(questionSentences(z.utterance), names),
-              askedAttributes(questionSentences(x.utterance), names),
-            );
-            assert.deepEqual(y.acts, x.acts, `${agent} ${i}: "${t.user_utterance}"`);
-            assert.deepEqual(
-              y.recommendations.map((r) => r.item_id),
-              x.recommendations.map((r) => r.item_id),
-            );
-            assert.deepEqual(y.agent_trace, x.agent_trace);
-            // what a user reads beyond the acts: a question, and which attributes it asks about
-            assert.equal(y.utterance.includes('?'), x.utterance.includes('?'), `${x.utterance} / ${y.utterance}`);
-            assert.deepEqual(
-              askedAttributes(questionSentences(y.utterance), names),
-              askedAttributes(questionSentences(x.utterance), names),
-              `${x.utterance} / ${y.utterance}`,
-            );
+            sameReading(z, false, t.user_utterance);
+            sameReading(y, true, `${agent} ${i}: "${t.user_utterance}"`);
             if (x.utterance !== y.utterance) wordsDiffer++;
             compared++;
           }
