@@ -18,6 +18,7 @@ import {
 import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 import { LocalGoodAgent } from '../../../src/core/sim/recommenders/local/good';
 import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
+import { namedFeatures } from '../../../src/core/sim/recommenders/local/agent';
 import { holdsNegation } from '../../../src/core/text/negation';
 import {
   BAD_VARIANTS,
@@ -341,4 +342,38 @@ test('an item detail the agents may say holds nothing the lexicon reads as a neg
     assert.equal(holdsNegation(f), true, f);
   for (const f of ['Storm flap', 'Packable design', 'Two-way zip', 'Knotted hem'])
     assert.equal(holdsNegation(f), false, f);
+});
+
+test("a detail sentence never repeats a feature the same answer already says ('it has removable footbed ... look for removable footbed')", async () => {
+  let repeated = 0;
+  let checked = 0;
+  const examples: string[] = [];
+  for (const config of [
+    { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
+    { user: 'target-free' },
+  ] as const) {
+    const env = await prepareEnvironment(
+      parseSimulationConfig({ ...config, agent: 'local-good', n: 80, seed: 'trace-21', catalog_size: 800 }),
+    );
+    for (let i = 0; i < 80; i++) {
+      const { conversation } = await simulateConversation(env, i);
+      for (const t of conversation.turns) {
+        const text = (t.assistant_utterance ?? '').toLowerCase();
+        for (const rec of (t.recommendations ?? []).slice(0, 3)) {
+          const item = env.catalog.get(rec.item_id);
+          if (!item) continue;
+          for (const f of namedFeatures(env.catalog, item)) {
+            if (!text.includes(f.toLowerCase())) continue;
+            checked++;
+            if (text.split(f.toLowerCase()).length > 2) {
+              repeated++;
+              if (examples.length < 3) examples.push(t.assistant_utterance ?? '');
+            }
+          }
+        }
+      }
+    }
+  }
+  assert.ok(checked > 100, `${checked} features said`);
+  assert.equal(repeated, 0, examples.join('\n'));
 });

@@ -86,7 +86,7 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     const response = this.answer(userUtterance);
     const swap = this.swappable as Swappable | undefined;
     if (swap && !userUtterance.includes('?') && response.utterance.includes(swap.text)) {
-      const detail = this.detail(swap);
+      const detail = this.detail(swap, response.utterance);
       // never longer than what it replaces: the turn's length stays the frames'
       if (detail && countWords(detail) <= countWords(swap.text))
         response.utterance = response.utterance.replace(swap.text, detail);
@@ -165,9 +165,11 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
    * and a short reference to it no other shown item shares (`$t`), drawn from `naming`; undefined
    * when the item has no such feature or reference.
    */
-  private detail(swap: Swappable): string | undefined {
+  private detail(swap: Swappable, answer: string): string | undefined {
     if (swap.chance !== undefined && !this.naming.chance(swap.chance)) return undefined;
-    const feats = namedFeatures(this.catalog, swap.item);
+    // not a feature the answer already says ("it has removable footbed ... look for removable footbed")
+    const said = answer.toLowerCase();
+    const feats = namedFeatures(this.catalog, swap.item).filter((f) => !said.includes(f.toLowerCase()));
     if (feats.length === 0) return undefined;
     const among = swap.among;
     const refs = shortReferences(swap.item).filter(
