@@ -7,14 +7,23 @@
 const { appendFileSync, existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 
+/**
+ * CPU seconds of this process and of the children it waited for (user + system), from
+ * /proc/self/stat: fields 14-17 (utime, stime, cutime, cstime) after the command name, in clock
+ * ticks of 1/100 s. Also used by scripts/test-batch.cjs for each file of a batch.
+ */
+function cpuSeconds() {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return [14, 15, 16, 17].reduce((sum, i) => sum + Number(f[i - 3]) / 100, 0);
+}
+
 const dir = process.env.SIMLENS_CPU_DIR;
 if (dir && existsSync('/proc/self/stat')) {
   process.on('exit', () => {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // Fields after the command name: state is field 3, utime/stime/cutime/cstime are 14-17.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = (i) => Number(f[i - 3]) / 100;
-    const record = { file: path.resolve(process.argv[1] ?? ''), cpu: ticks(14) + ticks(15) + ticks(16) + ticks(17) };
+    const record = { file: path.resolve(process.argv[1] ?? ''), cpu: cpuSeconds() };
     appendFileSync(path.join(dir, `${process.pid}.jsonl`), `${JSON.stringify(record)}\n`);
   });
 }
+
+module.exports = { cpuSeconds };

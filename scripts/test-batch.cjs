@@ -20,15 +20,9 @@
 // hook plus what loading it took, in the format of scripts/cpu-probe.cjs.
 'use strict';
 const { describe, before, after, test } = require('node:test');
-const { appendFileSync, existsSync, readFileSync } = require('node:fs');
+const { appendFileSync, existsSync } = require('node:fs');
 const path = require('node:path');
-
-function cpuSeconds() {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime, stime, cutime, cstime: fields 14-17, in clock ticks of 1/100 s.
-  return [14, 15, 16, 17].reduce((sum, i) => sum + Number(f[i - 3]) / 100, 0);
-}
+const { cpuSeconds } = require('./cpu-probe.cjs');
 
 /** The names whose values differ between two copies of process.env. */
 function envChanges(before, now) {
