@@ -635,6 +635,14 @@ test(
             assert.ok((await shortened()).cut > 0, 'some card of the last carousel is cut short');
             await frame.locator('.carousel').last().locator('button.whole-cards').click();
             await nextFrames(frame);
+            // The expansion is pressed, then the cards settle: a redraw of the transcript at that
+            // moment (the index arriving) draws the carousel again from the view state.
+            await pollUntil(
+              () => frame.locator('.carousel').last().locator('button.whole-cards').getAttribute('aria-pressed'),
+              (v) => v === 'true',
+              5_000,
+            );
+            await pollUntil(shortened, (v) => v.cut === 0 && v.faded === 0, 5_000);
             assert.deepEqual(
               await shortened(),
               { cut: 0, faded: 0 },
