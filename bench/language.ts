@@ -44,7 +44,7 @@ import type { Conversation } from '../src/core/model';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../src/core/run/index';
 import { categoryNoun } from '../src/core/sim/recommenders/local/phrases';
 import { AgentNlu, agentActClassifier } from '../src/core/sim/users/nlu';
-import { isPluralNoun } from '../src/core/sim/users/phrases';
+import { isPluralNoun } from '../src/core/text/articles';
 import { SIMULATOR_MATRIX } from '../test/support/simulators';
 import { machineInfo, updateResultsSection } from './harness';
 

@@ -18,7 +18,8 @@ import {
 import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 import { LocalGoodAgent } from '../../../src/core/sim/recommenders/local/good';
 import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
-import { namedFeatures } from '../../../src/core/sim/recommenders/local/agent';
+import { isNounPhrase, namedFeatures } from '../../../src/core/sim/recommenders/local/agent';
+import { featureWithArticle } from '../../../src/core/text/articles';
 import { holdsNegation } from '../../../src/core/text/negation';
 import {
   BAD_VARIANTS,
@@ -105,14 +106,20 @@ describe('local recommender wording', () => {
     for (const frames of groups)
       for (let i = 0; i < 300; i++) {
         // titles hold attribute words ("Women's"): none may sit in a question
-        const text = expandOne(rng, frames, { t: "Alder Women's Leather Boots", f: 'storm flap' });
+        const text = expandOne(rng, frames, { t: "Alder Women's Leather Boots", f: 'storm flap', a: 'a storm flap' });
         assert.deepEqual(askedAttributes(questionSentences(text), names), [], text);
       }
   });
 
   test('reasons and details said with an item feature: no negation, no question; a similar-items turn still asks', () => {
     const rng = createRng('reasons');
-    const vars = { t: "Alder Women's Leather Boots", f: 'storm flap and raglan sleeves', type: 'boots', slots: 'type' };
+    const vars = {
+      t: "Alder Women's Leather Boots",
+      f: 'storm flap and raglan sleeves',
+      a: 'a storm flap and raglan sleeves',
+      type: 'boots',
+      slots: 'type',
+    };
     const statements = [
       GOOD_FRAMES.reasonAfter,
       GOOD_FRAMES.reasonAlone,
@@ -138,7 +145,7 @@ describe('local recommender wording', () => {
     };
     for (const [name, frames] of Object.entries(withFeature))
       for (let i = 0; i < 200; i++) {
-        const text = expandOne(rng, frames, { ...plain, f: 'storm flap', slots: 'pieces' });
+        const text = expandOne(rng, frames, { ...plain, f: 'storm flap', a: 'a storm flap', slots: 'pieces' });
         assert.equal(lexicon.parse(text.replace('storm flap', '')).mentions.length, 0, `${name}: "${text}"`);
       }
     for (const [name, frames] of [...Object.entries(GOOD_VARIANTS), ...Object.entries(BAD_VARIANTS)])
@@ -376,4 +383,66 @@ test("a detail sentence never repeats a feature the same answer already says ('i
   }
   assert.ok(checked > 100, `${checked} features said`);
   assert.equal(repeated, 0, examples.join('\n'));
+});
+
+test('a feature takes the article its noun needs, and only noun phrases follow "with" or "has"', () => {
+  const cases: Record<string, string> = {
+    'removable footbed': 'a removable footbed',
+    'insulated hood': 'an insulated hood',
+    'A-line shape': 'an A-line shape',
+    'V-neckline': 'a V-neckline',
+    'flap with buckles': 'a flap with buckles',
+    'raglan sleeves': 'raglan sleeves',
+    'arch support': 'arch support',
+    'two hand pockets': 'two hand pockets',
+    'UPF 50 protection': 'UPF 50 protection',
+    'easy care': 'easy care',
+    'unlined hood': 'an unlined hood',
+    'uniform cut': 'a uniform cut',
+  };
+  for (const [f, want] of Object.entries(cases)) assert.equal(featureWithArticle(f), want, f);
+  for (const f of [
+    'one size',
+    'lightweight',
+    'sleeveless',
+    'soft to the touch',
+    'lounging at home',
+    'gift box included',
+  ])
+    assert.equal(isNounPhrase(f), false, f);
+  assert.equal(isNounPhrase('lightweight build'), true);
+});
+
+test("the local recommenders put a feature after 'with', 'has' or 'offers' with its article ('it has removable footbed' was said)", async () => {
+  const VERB = String.raw`\b(?:with|has|plus|featuring|offers|brings|comes with|look for)`;
+  let checked = 0;
+  const wrong: string[] = [];
+  for (const agent of ['local-good', 'local-bad'] as const)
+    for (const config of [
+      { user: 'agenda', interaction: 'cir6', preferences: 'pkg' },
+      { user: 'target-free' },
+    ] as const) {
+      const env = await prepareEnvironment(
+        parseSimulationConfig({ ...config, agent, n: 60, seed: 'articles-21', catalog_size: 800 }),
+      );
+      for (let i = 0; i < 60; i++) {
+        const { conversation } = await simulateConversation(env, i);
+        for (const t of conversation.turns) {
+          const text = t.assistant_utterance ?? '';
+          for (const rec of t.recommendations ?? []) {
+            const item = env.catalog.get(rec.item_id);
+            for (const raw of item?.features ?? []) {
+              const f = /^[A-Z][a-z]/.test(raw) ? raw[0].toLowerCase() + raw.slice(1) : raw;
+              const escaped = f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+              if (!new RegExp(`${VERB} (?:an? |the |its )?${escaped}\\b`, 'i').test(text)) continue;
+              checked++;
+              const bare = new RegExp(`${VERB} ${escaped}\\b`, 'i').test(text);
+              if (!isNounPhrase(f) || (bare && featureWithArticle(f) !== f)) wrong.push(`${f}: ${text}`);
+            }
+          }
+        }
+      }
+    }
+  assert.ok(checked > 100, `${checked} features said after such a word`);
+  assert.deepEqual(wrong.slice(0, 5), []);
 });

@@ -14,7 +14,8 @@ import { mentions } from '../../../src/core/check/text';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
 import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
 import { TemplateNlg, defaultNlgTemplates, expandPools, parseTemplate } from '../../../src/core/sim/users/nlg';
-import { describeValues, isPluralNoun, valuePhrase, withArticle } from '../../../src/core/sim/users/phrases';
+import { describeValues, valuePhrase } from '../../../src/core/sim/users/phrases';
+import { isPluralNoun, withArticle } from '../../../src/core/text/articles';
 import { USERS } from '../../support/simulators';
 import corpusFrames from '../../../src/core/sim/users/corpus-frames.json';
 

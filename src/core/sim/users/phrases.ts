@@ -2,6 +2,7 @@
  * Small wording helpers shared by the template users: how an attribute value reads after
  * "something" (with agreement: articles, number), and which attribute an agent question is about.
  */
+import { isPluralNoun, withArticle } from '../../text/articles';
 
 /** How an occasion reads after "for" ("everyday" -> "everyday wear"); the value's words always stay in. */
 const OCCASION_AFTER_FOR: Record<string, string> = {
@@ -13,17 +14,6 @@ const OCCASION_AFTER_FOR: Record<string, string> = {
   beach: 'the beach',
   gym: 'the gym',
 };
-
-/** True when a product noun is plural ("sneakers", "jeans", "sunglasses"; not "dress", "campus"). */
-export function isPluralNoun(noun: string): boolean {
-  return /s$/.test(noun) && !/(?:ss|us)$/.test(noun);
-}
-
-/** "a parka", "an anorak", "sneakers" (plural nouns take no article). */
-export function withArticle(noun: string): string {
-  if (isPluralNoun(noun)) return noun;
-  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
-}
 
 /**
  * How an attribute value reads after "something": "black", "in leather", "for work", "for everyday

@@ -4,7 +4,7 @@ import type { Catalog, CatalogItem } from '../../../catalog/item';
 import { countWords } from '../../../model';
 import type { Rng } from '../../../random';
 import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext } from '../../types';
-import { isPluralNoun } from '../../users/phrases';
+import { featureWithArticle, isPluralNoun } from '../../../text/articles';
 import { Lexicon } from './lexicon';
 import { expandOne, listWords } from './phrases';
 import { PreferenceState } from './state';
@@ -176,8 +176,13 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
       (r) => !r.endsWith(' one') && !among.some((o) => o !== swap.item && shortReferences(o).includes(r)),
     );
     if (refs.length === 0) return undefined;
-    const f = listWords(this.naming.shuffle(feats).slice(0, 1 + this.naming.int(swap.most ?? 2)));
-    return expandOne(this.naming, swap.frames, { f, t: this.naming.pick(refs) });
+    const picked = this.naming.shuffle(feats).slice(0, 1 + this.naming.int(swap.most ?? 2));
+    const f = listWords(picked);
+    return expandOne(this.naming, swap.frames, {
+      f,
+      a: listWords(picked.map(featureWithArticle)),
+      t: this.naming.pick(refs),
+    });
   }
 
   /** Every utterance this session has said (no verbatim repeat inside a conversation). */
@@ -204,7 +209,12 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
  * "fully lined", "packs flat", "water resistant to 50 m") would read "with lightweight".
  */
 export const NOT_A_NOUN_PHRASE =
-  /^(?:lightweight|sleeveless|fully |packs |packable into|water resistant|machine washable)/;
+  /^(?:lightweight|sleeveless|fully |packs |packable into|water resistant|machine washable|lounging |soft to the touch|gift box included|one size)/;
+
+/** Whether a feature reads as a noun phrase (`NOT_A_NOUN_PHRASE`; "lightweight build" does). */
+export function isNounPhrase(feature: string): boolean {
+  return !NOT_A_NOUN_PHRASE.test(feature.toLowerCase()) || / build$/.test(feature);
+}
 
 const namedFeaturesOf = new WeakMap<CatalogItem, string[]>();
 
@@ -212,7 +222,7 @@ const namedFeaturesOf = new WeakMap<CatalogItem, string[]>();
 export function namedFeatures(catalog: Catalog, item: CatalogItem): string[] {
   let out = namedFeaturesOf.get(item);
   if (!out) {
-    out = plainFeatures(catalog, item).filter((f) => !NOT_A_NOUN_PHRASE.test(f.toLowerCase()) || / build$/.test(f));
+    out = plainFeatures(catalog, item).filter(isNounPhrase);
     namedFeaturesOf.set(item, out);
   }
   return out;

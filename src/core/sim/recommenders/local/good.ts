@@ -24,7 +24,8 @@ import type { Catalog, CatalogItem } from '../../../catalog/item';
 import { tokenize, tokenizeSpans } from '../../../text/tokenize';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { AgentResponse } from '../../types';
-import { LocalAgent, LocalSession, NOT_A_NOUN_PHRASE, namedFeatures } from './agent';
+import { LocalAgent, LocalSession, isNounPhrase, namedFeatures } from './agent';
+import { featureWithArticle } from '../../../text/articles';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
 import {
   COLOUR_FOLLOW_UP,
@@ -504,7 +505,16 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         t: item.title,
       });
       let out = `${head} ${listWords(facts) || expand(words, '{a solid option|a good all-rounder}')}.`;
-      if (feature) out += expand(words, ' {It has|It comes with|Features:|Note the} $f.', { f: feature.toLowerCase() });
+      if (feature) {
+        // "It has a built-in liner", "It is sleeveless", "It packs flat": the same draw either way
+        const f = lowerFirst(feature);
+        const frame = isNounPhrase(f)
+          ? ' {It has $a|It comes with $a|Features: $f|Note the $f}.'
+          : /^packs /i.test(f)
+            ? ' {It $f|It $f|Also, it $f|Note: it $f}.'
+            : ' {It is $f|It is $f|Also, it is $f|Note: it is $f}.';
+        out += expand(words, frame, { f, a: featureWithArticle(f) });
+      }
       if (a.occasion) out += expand(words, ' {Good|Great|Made|Ideal} $o.', { o: occasionPhrase(a.occasion) });
       return out;
     });
@@ -537,7 +547,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     return say(
       this.fresh(() => {
         const said = expandOne(this.words, GOOD_FRAMES.similar, { t: item.title });
-        if (f !== undefined) return expandOne(this.reasons, frames, { t: item.title, f });
+        if (f !== undefined) return expandOne(this.reasons, frames, { t: item.title, f, a: featureWithArticle(f) });
         if (this.userAsks || !this.reasons.chance(0.5)) return said;
         const ask = this.reasons.pick(GOOD_VARIANTS.similarAsk);
         return `${expandOne(this.reasons, GOOD_VARIANTS.similar, { t: item.title })} ${ask}`;
@@ -569,8 +579,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     let why = matched.length ? listWords(matched) : words.pick(GOOD_FRAMES.loose);
     const extra = words.int(6);
     // "with" before a noun phrase only ("with storm flap", never "with lightweight")
-    if (extra === 0 && feature && !NOT_A_NOUN_PHRASE.test(feature.toLowerCase()))
-      why += `, with ${feature.toLowerCase()}`;
+    if (extra === 0 && feature && isNounPhrase(feature)) why += `, with ${featureWithArticle(lowerFirst(feature))}`;
     else if (extra === 1 && item.price !== undefined) why += `, at ${priceText(item)}`;
     // every draw above as before (the words of the rest of the turn depend on them); the reason
     // with a feature is drawn from `reasons`
@@ -578,9 +587,10 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const { reasons } = this;
     if (plain.length && reasons.chance(0.75)) {
       while (matched.length > 1) matched.splice(reasons.int(matched.length), 1);
-      const f = listWords(reasons.shuffle(plain).slice(0, reasons.chance(0.25) ? 2 : 1));
-      if (matched.length === 0) return expandOne(reasons, GOOD_FRAMES.reasonAlone, { f });
-      return `${listWords(matched)}${expandOne(reasons, GOOD_FRAMES.reasonAfter, { f })}`;
+      const picked = reasons.shuffle(plain).slice(0, reasons.chance(0.25) ? 2 : 1);
+      const vars = { f: listWords(picked), a: listWords(picked.map(featureWithArticle)) };
+      if (matched.length === 0) return expandOne(reasons, GOOD_FRAMES.reasonAlone, vars);
+      return `${listWords(matched)}${expandOne(reasons, GOOD_FRAMES.reasonAfter, vars)}`;
     }
     return why;
   }
@@ -782,4 +792,9 @@ function excludedValues(state: PreferenceState): string[] {
 
 function say(utterance: string, recommendations: RecommendedItem[], acts: string[]): AgentResponse {
   return { utterance, recommendations, acts };
+}
+
+/** A catalog feature in running text: a capitalised first word in lower case ("Storm flap"), a letter name kept ("A-line shape"). */
+function lowerFirst(feature: string): string {
+  return /^[A-Z][a-z]/.test(feature) ? feature[0].toLowerCase() + feature.slice(1) : feature;
 }

@@ -344,28 +344,29 @@ export const GOOD_FRAMES = {
   /**
    * Why the top item, said with one of its plain features `f` (`plainFeatures`): `reasonAfter`
    * follows the matched values ("navy, with raglan sleeves"), `reasonAlone` stands for them when
-   * none matched. No verb agrees with `f` (it may be plural: "raglan sleeves").
+   * none matched. No verb agrees with `f` (it may be plural: "raglan sleeves"); `a` is `f` with the
+   * article it takes after "with" or "has" (`featureWithArticle`: "a storm flap", "raglan sleeves").
    */
   reasonAfter: [
-    ', with $f',
-    ', and it has $f',
-    ', plus $f',
-    ', featuring $f',
-    ', complete with $f',
-    ', finished with $f',
+    ', with $a',
+    ', and it has $a',
+    ', plus $a',
+    ', featuring $a',
+    ', complete with $a',
+    ', finished with $a',
     ' - note the $f',
   ],
   reasonAlone: [
     'worth it for the $f alone',
-    'a fine pick, with $f',
-    'well made, with $f',
-    'a smart buy, with $f',
+    'a fine pick, with $a',
+    'well made, with $a',
+    'a smart buy, with $a',
     'notable for its $f',
     'a favourite of mine for its $f',
-    'well finished, with $f',
-    'a strong option: $f',
-    'thoughtfully made, with $f',
-    'a good find, with $f',
+    'well finished, with $a',
+    'a strong option: $a',
+    'thoughtfully made, with $a',
+    'a good find, with $a',
   ],
   /** Some items differ in a relaxed hard filter. */
   relaxed: [
@@ -488,8 +489,8 @@ export const GOOD_FRAMES = {
   ],
   /** More like the liked item `t`, with one of its features `f` the agent points out. */
   similarDetail: [
-    '{Good pick|Nice choice|Smart pick}: the $t, {with $f|complete with $f}. {Here are a few more in that spirit|I found a few lookalikes|Here are its closest matches}. {Is it the one?|Take it, or keep browsing?|Shall I show even more?}',
-    'The $t {has|brings|offers} $f{ too|, a nice touch}. {Some close ones are beside it|I added a few in the same spirit}; {would you like to go with it?|is it the one, or shall I keep looking?}',
+    '{Good pick|Nice choice|Smart pick}: the $t, {with $a|complete with $a}. {Here are a few more in that spirit|I found a few lookalikes|Here are its closest matches}. {Is it the one?|Take it, or keep browsing?|Shall I show even more?}',
+    'The $t {has|brings|offers} $a{ too|, a nice touch}. {Some close ones are beside it|I added a few in the same spirit}; {would you like to go with it?|is it the one, or shall I keep looking?}',
   ],
   /** Nothing found for `w`; `slot` to change (cannot_help + elicit_preference): proposes a change. */
   none: [
@@ -603,21 +604,22 @@ export const GOOD_VARIANTS = {
 /**
  * An item's own details from the catalog, said in place of a generic sentence (see
  * `LocalSession.swappable`): `$t` a short reference to the item ("Northvale gilet"), `$f` one or
- * two of its features that state no attribute value ("storm flap and lined body"). Statements
+ * two of its features that state no attribute value ("storm flap and lined body"), `$a` the same
+ * with their articles ("a storm flap and a lined body", see `featureWithArticle`). Statements
  * only, no negation: a user reads nothing in them. `good`: instead of a closing invitation after
  * a recommendation; `bad`: instead of the hedged lead of a carousel, as vague as the agent.
  */
 export const DETAIL_FRAMES = {
   good: [
     'Details on the $t: $f.',
-    'On the $t, look for $f.',
+    'On the $t, look for $a.',
     '{Worth noting|Nice touches|Good to know} on the $t: $f.',
-    'The $t {also brings|comes with|offers} $f.',
+    'The $t {also brings|comes with|offers} $a.',
   ],
   bad: [
     'The $t: $f.',
-    '{Maybe|Perhaps} the $t, with $f.',
-    '{Here|There} is the $t, with $f.',
+    '{Maybe|Perhaps} the $t, with $a.',
+    '{Here|There} is the $t, with $a.',
     '{Or|Maybe} the $t: $f.',
   ],
 } as const;
