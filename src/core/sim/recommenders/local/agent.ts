@@ -208,7 +208,7 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
  * frames put after "with", "the" or "its"; the catalog's adjective and verb phrases ("lightweight",
  * "fully lined", "packs flat", "water resistant to 50 m") would read "with lightweight".
  */
-export const NOT_A_NOUN_PHRASE =
+const NOT_A_NOUN_PHRASE =
   /^(?:lightweight|sleeveless|fully |packs |packable into|water resistant|machine washable|lounging |soft to the touch|gift box included|one size)/;
 
 /** Whether a feature reads as a noun phrase (`NOT_A_NOUN_PHRASE`; "lightweight build" does). */
