@@ -118,7 +118,19 @@ export async function run(args: string[]): Promise<void> {
   const rbRate = total / (readbackMs / 1000);
   const cpuRate = (ms: number) => Math.round(total / (ms / 1000));
   const mutants = Number(argValue(args, '--mutants') ?? 20);
-  const mt = await mutationTable(mutants, (s) => console.error(s));
+  if (!Number.isInteger(mutants) || mutants < 0)
+    throw new Error(
+      `--mutants: a whole number of conversations per configuration (0 skips the mutation score), got ${argValue(args, '--mutants')}`,
+    );
+  // --mutants 0: the invariant table alone (the mutation score needs conversations to mutate)
+  const mt = mutants > 0 ? await mutationTable(mutants, (s) => console.error(s)) : undefined;
+  const mutation = mt
+    ? [
+        `Mutation score (src/core/check/mutate.ts, ${mt.conversations} generated conversations, ${mutants} per configuration): share of the applicable mutants caught by the target invariant on the mutant's turn, before (the 20-invariant checker) and after.`,
+        '',
+        formatTable(mt.rows),
+      ]
+    : ['Mutation score: not measured in this run (--mutants 0).'];
   const body = [
     `Machine: ${machineInfo()}`,
     '',
@@ -128,12 +140,10 @@ export async function run(args: string[]): Promise<void> {
     '|---|---|---|---|---|',
     ...rows,
     '',
-    `Mutation score (src/core/check/mutate.ts, ${mt.conversations} generated conversations, ${mutants} per configuration): share of the applicable mutants caught by the target invariant on the mutant's turn, before (the 20-invariant checker) and after.`,
-    '',
-    formatTable(mt.rows),
+    ...mutation,
   ].join('\n');
   console.log(
-    `\n${total} conversations, checker ${Math.round(rate)} conversations/s (before: ${Math.round(oldRate)}; ratio ${(oldMs / checkMs).toFixed(3)}), read-back ${Math.round(rbRate)}/s; CPU time: checker ${cpuRate(cpu.now)}/s (before: ${cpuRate(cpu.old)}; ratio ${(cpu.old / cpu.now).toFixed(3)}), read-back ${cpuRate(cpu.rb)}/s; load ${os.loadavg()[0].toFixed(1)}; ${failing} configuration(s) with failing invariants\n${formatTable(mt.rows)}`,
+    `\n${total} conversations, checker ${Math.round(rate)} conversations/s (before: ${Math.round(oldRate)}; ratio ${(oldMs / checkMs).toFixed(3)}), read-back ${Math.round(rbRate)}/s; CPU time: checker ${cpuRate(cpu.now)}/s (before: ${cpuRate(cpu.old)}; ratio ${(cpu.old / cpu.now).toFixed(3)}), read-back ${cpuRate(cpu.rb)}/s; load ${os.loadavg()[0].toFixed(1)}; ${failing} configuration(s) with failing invariants\n${mt ? formatTable(mt.rows) : 'mutation score: not measured (--mutants 0)'}`,
   );
   if (!args.includes('--no-results')) console.log(`wrote ${updateResultsSection('Invariants', body)}`);
 }
