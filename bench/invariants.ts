@@ -12,7 +12,7 @@
  * Side by side on the same conversations (batches of 50, the three in every order by rotation):
  * the checker of before issue 22 (bench/baseline/invariants-v20.ts, 20 invariants), the current
  * one, and the read-back of the utterances; then the mutation score per invariant, before and
- * after (`--mutants K` conversations per configuration, default 20).
+ * after (`--mutants K` conversations per configuration, default 20; 0 leaves it out).
  */
 import * as os from 'node:os';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../src/core/run/index';
