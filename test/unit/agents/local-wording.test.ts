@@ -446,3 +446,14 @@ test("the local recommenders put a feature after 'with', 'has' or 'offers' with 
   assert.ok(checked > 100, `${checked} features said after such a word`);
   assert.deepEqual(wrong.slice(0, 5), []);
 });
+
+test("a cue is read within a clause: the users' hedges 'give or take, the ...' and 'if you want my take, the ...' are no accept", () => {
+  const lexicon = Lexicon.for(catalog);
+  for (const s of [
+    'Among these, the second is adorable, give or take, the clincher: padded collar.',
+    'Listen, the third is wonderful, if you want my take, the favourite bit: a storm flap.',
+  ])
+    assert.equal(lexicon.parse(s).intents.has('accept'), false, s);
+  for (const s of ["I'll take the second one.", "I'll take it, thanks.", 'Okay, take the first.'])
+    assert.equal(lexicon.parse(s).intents.has('accept'), true, s);
+});

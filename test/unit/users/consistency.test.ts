@@ -128,7 +128,9 @@ for (const { spec, maxTurns } of SPECS) {
         }
       }
       assert.equal(t.conversations, 2 * PER_AGENT);
-      assert.ok(t.userTurns > t.conversations * 5, `${t.userTurns} user turns`);
+      // enough turns to judge (a target-free user turns down an item it praised and is shown again,
+      // so against the same carousel it leaves sooner: 4.7 turns a conversation with a meta target)
+      assert.ok(t.userTurns > t.conversations * 4, `${t.userTurns} user turns`);
       assert.deepEqual(t.repeats.slice(0, 5), [], `${t.repeats.length} user turns repeat the previous one`);
       assert.deepEqual(t.contradictions.slice(0, 5), [], `${t.contradictions.length} contradictions`);
       assert.deepEqual(t.badRevisions.slice(0, 5), []);

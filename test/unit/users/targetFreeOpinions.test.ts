@@ -34,3 +34,34 @@ for (const agent of ['local-good', 'local-bad'] as const) {
     assert.deepEqual(found.slice(0, 5), [], `${found.length} of ${judged}`);
   });
 }
+
+// An independent review (ninth round) found one item praised on up to 18 turns and never taken
+// (59 % of target-free conversations against local-good liked one item 3 or more times): an item's
+// praise is said once; shown again, the user says what keeps it from taking it, and the agent's
+// reading of a hedge ("give or take, the second ...") is no accept.
+test('target-free vs local-good: an item is praised in one Like turn at most, and a turned-down item shown again costs patience', async () => {
+  const env = await prepareEnvironment(
+    parseSimulationConfig({ user: 'target-free', agent: 'local-good', n: 120, seed: 'praise-once', catalog_size: 800 }),
+  );
+  let likes = 0;
+  let restated = 0;
+  const again: string[] = [];
+  for (let i = 0; i < 120; i++) {
+    const conv = (await simulateConversation(env, i)).conversation;
+    const praised = new Set<string>();
+    for (const [k, turn] of conv.turns.entries()) {
+      const tr = turn.trace;
+      if (tr?.user_act === 'Disclose' && Object.keys(tr.said?.constraints ?? {}).length) restated++;
+      if (tr?.user_act !== 'Note.Like') continue;
+      // the liked item is named first (a disliked one, if any, after it)
+      const id = tr.said?.items?.[0];
+      if (!id) continue;
+      likes++;
+      if (praised.has(id)) again.push(`${conv.id} turn ${k}: ${turn.user_utterance}`);
+      praised.add(id);
+    }
+  }
+  assert.ok(likes > 300, `${likes} Like turns`);
+  assert.ok(restated > 0, 'no turn said again a value a liked item lacks');
+  assert.deepEqual(again.slice(0, 5), []);
+});

@@ -203,6 +203,13 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly naming: Rng;
   /** Details the user has praised so far, by item (each is praised once). */
   private readonly praised = new Set<string>();
+  /** Items the user has said it likes (a Like clause): an item's praise is said once. */
+  private readonly likedBefore = new Set<string>();
+  /**
+   * Items it liked and, shown again without taking them, said what keeps it from taking them:
+   * turned down, no longer an item it likes on screen (patience).
+   */
+  private readonly declined = new Set<string>();
   /**
    * How this user words its general preferences (`narrative`): a lead for the liked values, one
    * for the disliked ones (each keeps its values within a negation's reach) and the join, drawn
@@ -476,6 +483,16 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     return true;
   }
 
+  /** The first value (in key order) the user said it wants that `item` has otherwise, or undefined. */
+  private lacks(item: ItemView): [string, string] | undefined {
+    for (const k of [...this.stated.keys()].sort()) {
+      const have = item.attributes[k];
+      const want = this.stated.get(k)!;
+      if (k !== 'category' && have !== undefined && have !== want) return [k, want];
+    }
+    return undefined;
+  }
+
   /**
    * A value the user said that its current target does not have (after a meta-simulator's switch):
    * the first such attribute in key order, with the target's value, or undefined.
@@ -570,11 +587,15 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       .map((r) => viewOf(r, this.sim.options.catalog));
     const reflected = dynamicRecord<Opinion>();
     let liked: ItemView | undefined;
+    // a liked item it praised before and has not taken (nor turned down yet)
+    let likedAgain: ItemView | undefined;
     let disliked: ItemView | undefined;
     for (const item of shown) {
       const o = this.reflect(item);
       reflected[item.item_id] = o;
-      if (o === 'like' && !liked) liked = item;
+      if (o === 'like' && !this.likedBefore.has(item.item_id) && !liked) liked = item;
+      if (o === 'like' && this.likedBefore.has(item.item_id) && !this.declined.has(item.item_id) && !likedAgain)
+        likedAgain = item;
       if (o === 'dislike' && !disliked) disliked = item;
     }
     const revision = this.pendingRevision();
@@ -599,14 +620,16 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       shown
         .slice(0, TARGET_SEEN_DEPTH)
         .every((i) => Object.entries(i.attributes).some(([k, v]) => this.rejected.has(attributeKey(k, v))));
-    const missed =
-      shown.length > 0 &&
-      (!shown.some((i) => reflected[i.item_id] === 'like') || (!targetOnTop && (reshown || ignoresNot)));
+    // an item it liked and then turned down is no longer one it likes on screen
+    const likesOne = shown.some((i) => reflected[i.item_id] === 'like' && !this.declined.has(i.item_id));
+    const missed = shown.length > 0 && (!likesOne || (!targetOnTop && (reshown || ignoresNot)));
     if (missed) {
       this.patience--;
       trace.operation = 'push';
-      trace.push_reason = !shown.some((i) => reflected[i.item_id] === 'like')
-        ? 'none of the items shown is one the user likes'
+      trace.push_reason = !likesOne
+        ? shown.some((i) => reflected[i.item_id] === 'like')
+          ? 'the only items shown the user likes are ones it already turned down'
+          : 'none of the items shown is one the user likes'
         : reshown
           ? 'the agent showed again the items the user just turned down'
           : 'every one of the first items has a value the user said it is not keen on';
@@ -664,6 +687,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     };
     let act = '';
     let revised = false;
+    let declinedNow = false;
     if (revision) {
       // The target changed under a value the user already said: it says it changed its mind, and
       // that is all this turn says about preferences (the trace's `said` holds the new value). A
@@ -705,6 +729,26 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       } else {
         act = shown.length ? 'Navigate.More' : 'Disclose';
       }
+      let restated = false;
+      if (!liked && likedAgain) {
+        // An item's praise is said once (PEPPER leaves open how often; a shopper who keeps praising
+        // an item it never takes reads as stuck). Shown again and still not taken, the user says
+        // what keeps it from taking it: a value it said it wants that the item lacks, said again
+        // (the agenda user's rule 1); else nothing about it (the turn asks for something else).
+        // Either way the item is turned down: shown again, it is no longer one it likes.
+        const lack = this.lacks(likedAgain);
+        if (lack) {
+          const r = this.clause('Pepper.More', { value: valuePhrase(lack[0], lack[1]) }, ['value']);
+          add('Pepper.More', r.text);
+          if (r.used.includes('value')) {
+            constraints[lack[0]] = lack[1];
+            restated = true;
+            if (act !== 'Note.Dislike') act = 'Disclose';
+          }
+        }
+        this.declined.add(likedAgain.item_id);
+        declinedNow = true;
+      }
       if (disliked) {
         // A value the item liked in this very turn has is not what puts the user off the other one
         // ("I like X ... not keen on anything grey" with X grey): then it names the item only.
@@ -722,7 +766,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
           negatedKeys.push(attributeKey(aspect[0], aspect[1]));
         }
       }
-      const more = this.nextGeneralValue(new Set(Object.keys(constraints)));
+      const more = restated ? undefined : this.nextGeneralValue(new Set(Object.keys(constraints)));
       if (more) {
         const r = this.clause('Pepper.More', { value: valuePhrase(more[0], more[1]) }, ['value']);
         add('Pepper.More', r.text);
@@ -741,8 +785,9 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     }
     this.said(utterance, wording);
     this.remember(said, negatedKeys);
+    if (liked && act === 'Note.Like') this.likedBefore.add(liked.item_id);
     this.lastTurnedDown =
-      act === 'Note.Dislike' && shown.length
+      (act === 'Note.Dislike' || declinedNow) && shown.length
         ? shown
             .slice(0, TARGET_SEEN_DEPTH)
             .map((i) => i.item_id)

@@ -995,6 +995,9 @@ export class Lexicon {
     if (mentions.length) markNegations(spans.text, tokens, spans.starts, spans.ends, mentions);
 
     const intents = new Set<Intent>();
+    // A cue is read within a clause: "give or take, the second" and "if you want my take, the
+    // third is lovely" hold no "take the" (the users' hedges were read as accepting the item).
+    const clauseEnd = (k: number) => /[,;:.!?]/.test(spans.text.slice(spans.ends[k], spans.starts[k + 1]));
     for (let i = 0; i < n; i++) {
       const cues = CUE_INDEX.get(tokens[i]);
       if (!cues) continue;
@@ -1002,7 +1005,7 @@ export class Lexicon {
         if (intents.has(intent) || i + rest.length >= n + (rest.length ? 0 : 1)) continue;
         let ok = true;
         for (let j = 0; j < rest.length; j++) {
-          if (tokens[i + 1 + j] !== rest[j]) {
+          if (tokens[i + 1 + j] !== rest[j] || clauseEnd(i + j)) {
             ok = false;
             break;
           }
