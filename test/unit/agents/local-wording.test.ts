@@ -457,3 +457,38 @@ test("a cue is read within a clause: the users' hedges 'give or take, the ...' a
   for (const s of ["I'll take the second one.", "I'll take it, thanks.", 'Okay, take the first.'])
     assert.equal(lexicon.parse(s).intents.has('accept'), true, s);
 });
+
+test('local-good answers what a user asks about an item: style and gender too (an independent review: 1,610 of 3,121 item questions unanswered)', async () => {
+  const env = await prepareEnvironment(
+    parseSimulationConfig({
+      user: 'agenda',
+      interaction: 'qrfa',
+      preferences: 'pkg',
+      agent: 'local-good',
+      n: 150,
+      seed: 'answers-21',
+      catalog_size: 800,
+    }),
+  );
+  let asked = 0;
+  const missed: string[] = [];
+  for (let i = 0; i < 150; i++) {
+    const { conversation } = await simulateConversation(env, i);
+    for (const t of conversation.turns) {
+      const id = t.trace?.user_act === 'Navigate' ? t.trace.said?.items?.[0] : undefined;
+      const item = id ? env.catalog.get(id) : undefined;
+      if (!item || !t.user_utterance) continue;
+      const question = questionSentences(t.user_utterance).split(item.title).join(' ');
+      for (const k of askedAttributes(question, env.catalog.attributeNames())) {
+        if (k !== 'style' && k !== 'gender') continue;
+        const v = item.attributes[k];
+        if (v === undefined || (t.agent_trace as { back?: unknown } | undefined)?.back) continue;
+        asked++;
+        const answer = (t.assistant_utterance ?? '').split(item.title).join(' ');
+        if (!answer.includes(v)) missed.push(`${t.user_utterance} -> ${t.assistant_utterance}`);
+      }
+    }
+  }
+  assert.ok(asked > 30, `${asked} style or gender questions`);
+  assert.ok(missed.length <= asked / 10, `${missed.length} of ${asked} unanswered:\n${missed.slice(0, 3).join('\n')}`);
+});

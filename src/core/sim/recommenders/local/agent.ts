@@ -209,11 +209,11 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
  * "fully lined", "packs flat", "water resistant to 50 m") would read "with lightweight".
  */
 const NOT_A_NOUN_PHRASE =
-  /^(?:lightweight|sleeveless|fully |packs |packable into|water resistant|machine washable|lounging |soft to the touch|gift box included|one size)/;
+  /^(?:(?:lightweight|sleeveless)$|fully |packs |packable into|water resistant|machine washable|lounging |soft to the touch|gift box included|one size)/;
 
-/** Whether a feature reads as a noun phrase (`NOT_A_NOUN_PHRASE`; "lightweight build" does). */
+/** Whether a feature reads as a noun phrase (`NOT_A_NOUN_PHRASE`; "lightweight build" and "sleeveless cut" do). */
 export function isNounPhrase(feature: string): boolean {
-  return !NOT_A_NOUN_PHRASE.test(feature.toLowerCase()) || / build$/.test(feature);
+  return !NOT_A_NOUN_PHRASE.test(feature.toLowerCase());
 }
 
 const namedFeaturesOf = new WeakMap<CatalogItem, string[]>();
