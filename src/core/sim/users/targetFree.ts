@@ -217,7 +217,11 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   ) {
     this.naming = rng.fork('naming');
     const story = rng.fork('narrative');
-    this.narrativeWords = [story.pick(LIKED_LEADS), story.pick(DISLIKED_LEADS), story.pick([', and ', '. '])];
+    const likes = story.pick(LIKED_LEADS);
+    const dislikes = story.pick(DISLIKED_LEADS);
+    const join = story.pick([', and ', '. ']);
+    // the lead within its group: drawn after the three draws above, which are what they always were
+    this.narrativeWords = [story.pick(likes), story.pick(dislikes), join];
     const catalog = sim.options.catalog;
     const categories = catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
@@ -824,29 +828,127 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 }
 
-/** How a target-free user opens the values it usually likes ("I usually go for navy pieces in fleece"). */
-const LIKED_LEADS = [
-  'I usually go for',
-  'I tend to buy',
-  'I tend to wear',
-  'Mostly I wear',
-  "I'm drawn to",
-  "I'm partial to",
-  'I lean towards',
-  'Typically I choose',
-  'I generally wear',
-  'I always look for',
+/**
+ * How a target-free user opens the values it usually likes ("I usually go for navy pieces in
+ * fleece"): one group is drawn, then one lead of it. Within a group every lead leaves the local
+ * recommenders the same number of free words (`Lexicon.parse` keywords: "usually", "tend",
+ * none, ...), which they keep (the last 8 of a conversation) beside the values, so a new lead
+ * changes no search; no lead reads as a value, holds a negation or a word of any item of the
+ * catalog, and the leads of one group read the same intents (test/unit/users/language.test.ts;
+ * "Typically I choose" and its group read as an acceptance, kept as they were read before).
+ */
+export const LIKED_LEADS: readonly (readonly string[])[] = [
+  ['I usually go for', 'I usually pick', 'I usually buy', 'Usually I pick', 'I usually wear', "I'm usually into"],
+  ['I tend to buy', 'I tend to pick', 'I tend to go for', 'I tend to shop for'],
+  ['I tend to wear', 'I tend to choose', 'I tend to go for'],
+  [
+    'Mostly I wear',
+    "I'm into",
+    'I mostly pick',
+    'I mostly shop for',
+    "I'm a fan of",
+    'I go mostly for',
+    "I'm keen on",
+    'Mostly I buy',
+    'I mostly wear',
+  ],
+  ["I'm drawn to", "I'm a sucker for", 'I adore', 'I favour', "I'm hooked on", "I'm mad about", 'I swear by'],
+  ["I'm partial to", "I'm happiest in", "I'm comfiest in", 'I live in', 'I stick to'],
+  ['I lean towards', 'I gravitate towards', 'I veer towards', 'I tend towards'],
+  ['Typically I choose', 'Usually I choose', 'Normally I choose'],
+  [
+    'I generally wear',
+    'I generally buy',
+    'Generally I go for',
+    'I normally buy',
+    'Normally I go for',
+    'As a rule I buy',
+  ],
+  ['I always look for', "I'm always after", 'I always go for', 'I always pick'],
 ];
 /**
  * ... and the values it dislikes ("I'm not into anything olive or in leather"): a negation at most
- * four words before "anything", so every value of the list is read as negated.
+ * four words before "anything", so every value of the list is read as negated (the same test reads
+ * each lead before lists of every kind of value); grouped as the liked leads are.
  */
-const DISLIKED_LEADS = [
-  "I'm not into anything",
-  "I'm not fond of anything",
-  'I never wear anything',
-  'I never buy anything',
-  'I never go for anything',
+export const DISLIKED_LEADS: readonly (readonly string[])[] = [
+  [
+    "I'm not into anything",
+    'I avoid anything',
+    "I don't wear anything",
+    "I won't wear anything",
+    "I'd never pick anything",
+    "I don't go for anything",
+    "I'd rather avoid anything",
+    'I never choose anything',
+    "I won't buy anything",
+    "I don't buy anything",
+    'I never get anything',
+    "I'd skip anything",
+    "I don't do anything",
+    'I never pick anything',
+    'I never wear anything',
+    'I never buy anything',
+    'I never go for anything',
+  ],
+  ["I'm not fond of anything", "I can't bear anything", "I'm not wild about anything", "I'm not crazy about anything"],
+  [
+    "I'm not into anything",
+    'I avoid anything',
+    "I don't wear anything",
+    "I won't wear anything",
+    "I'd never pick anything",
+    "I don't go for anything",
+    "I'd rather avoid anything",
+    'I never choose anything',
+    "I won't buy anything",
+    "I don't buy anything",
+    'I never get anything',
+    "I'd skip anything",
+    "I don't do anything",
+    'I never pick anything',
+    'I never wear anything',
+    'I never buy anything',
+    'I never go for anything',
+  ],
+  [
+    "I'm not into anything",
+    'I avoid anything',
+    "I don't wear anything",
+    "I won't wear anything",
+    "I'd never pick anything",
+    "I don't go for anything",
+    "I'd rather avoid anything",
+    'I never choose anything',
+    "I won't buy anything",
+    "I don't buy anything",
+    'I never get anything',
+    "I'd skip anything",
+    "I don't do anything",
+    'I never pick anything',
+    'I never wear anything',
+    'I never buy anything',
+    'I never go for anything',
+  ],
+  [
+    "I'm not into anything",
+    'I avoid anything',
+    "I don't wear anything",
+    "I won't wear anything",
+    "I'd never pick anything",
+    "I don't go for anything",
+    "I'd rather avoid anything",
+    'I never choose anything',
+    "I won't buy anything",
+    "I don't buy anything",
+    'I never get anything',
+    "I'd skip anything",
+    "I don't do anything",
+    'I never pick anything',
+    'I never wear anything',
+    'I never buy anything',
+    'I never go for anything',
+  ],
 ];
 
 /** Words for the first places of a carousel, as `refer` says them (the agents read them by `ORDINAL_POSITIONS`). */
