@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
-import { mentions } from '../../../src/core/check/text';
+import { mentionPolarity, mentions } from '../../../src/core/check/text';
 import { holdsNegation } from '../../../src/core/text/negation';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
 import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
@@ -262,7 +262,14 @@ describe('value phrases agree in number and article', async () => {
         for (const lead of group) {
           assert.equal(shape(lead), first, `"${lead}" reads unlike "${group[0]}"`);
           leads++;
-          if (!negating) continue;
+          if (!negating) {
+            for (const v of ['black', 'leather'])
+              assert.equal(mentionPolarity(`${lead} black pieces in leather.`, v), 'stated', `"${lead}": ${v}`);
+            continue;
+          }
+          // the checker's own reading (the read-back and the invariants) negates them too
+          for (const v of ['black', 'leather', 'women'])
+            assert.equal(mentionPolarity(`${lead} black or in leather or for women.`, v), 'negated', `"${lead}": ${v}`);
           for (const tail of tails) {
             const found = lexicon.parse(`${lead} ${tail}.`).mentions;
             assert.equal(found.length, 2, `"${lead} ${tail}"`);

@@ -852,7 +852,7 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
     'Mostly I buy',
     'I mostly wear',
   ],
-  ["I'm drawn to", "I'm a sucker for", 'I adore', 'I favour', "I'm hooked on", "I'm mad about", 'I swear by'],
+  ["I'm drawn to", "I'm a sucker for", 'I adore', 'I favour', "I'm hooked on", 'I swear by'],
   ["I'm partial to", "I'm happiest in", "I'm comfiest in", 'I live in', 'I stick to'],
   ['I lean towards', 'I gravitate towards', 'I veer towards', 'I tend towards'],
   ['Typically I choose', 'Usually I choose', 'Normally I choose'],
@@ -867,88 +867,37 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
   ['I always look for', "I'm always after", 'I always go for', 'I always pick'],
 ];
 /**
+ * The negating leads that leave the local agents no free word (four of the five groups draw from
+ * them). No "I don't ..." lead: the read-back's act tagger reads an opening with one as a rejection
+ * far more often than with "I never ..." (96-98 % of 100 test openings against 50 %).
+ */
+const NEGATING_LEADS = [
+  "I'm not into anything",
+  'I avoid anything',
+  "I won't wear anything",
+  "I'd never pick anything",
+  "I'd rather avoid anything",
+  'I never choose anything',
+  "I won't buy anything",
+  'I never get anything',
+  'I never pick anything',
+  'I never wear anything',
+  'I never buy anything',
+  'I never go for anything',
+];
+/**
  * ... and the values it dislikes ("I'm not into anything olive or in leather"): a negation at most
- * four words before "anything", so every value of the list is read as negated (the same test reads
- * each lead before lists of every kind of value); grouped as the liked leads are.
+ * four words before "anything", so every value of the list is read as negated, by the local
+ * agents' lexicon and by the checker's own reader (`mentionPolarity`: it does not take "I'd skip
+ * anything" as a negation, so that lead is not here); the same test reads each lead before lists
+ * of every kind of value. Grouped as the liked leads are.
  */
 export const DISLIKED_LEADS: readonly (readonly string[])[] = [
-  [
-    "I'm not into anything",
-    'I avoid anything',
-    "I don't wear anything",
-    "I won't wear anything",
-    "I'd never pick anything",
-    "I don't go for anything",
-    "I'd rather avoid anything",
-    'I never choose anything',
-    "I won't buy anything",
-    "I don't buy anything",
-    'I never get anything',
-    "I'd skip anything",
-    "I don't do anything",
-    'I never pick anything',
-    'I never wear anything',
-    'I never buy anything',
-    'I never go for anything',
-  ],
+  NEGATING_LEADS,
   ["I'm not fond of anything", "I can't bear anything", "I'm not wild about anything", "I'm not crazy about anything"],
-  [
-    "I'm not into anything",
-    'I avoid anything',
-    "I don't wear anything",
-    "I won't wear anything",
-    "I'd never pick anything",
-    "I don't go for anything",
-    "I'd rather avoid anything",
-    'I never choose anything',
-    "I won't buy anything",
-    "I don't buy anything",
-    'I never get anything',
-    "I'd skip anything",
-    "I don't do anything",
-    'I never pick anything',
-    'I never wear anything',
-    'I never buy anything',
-    'I never go for anything',
-  ],
-  [
-    "I'm not into anything",
-    'I avoid anything',
-    "I don't wear anything",
-    "I won't wear anything",
-    "I'd never pick anything",
-    "I don't go for anything",
-    "I'd rather avoid anything",
-    'I never choose anything',
-    "I won't buy anything",
-    "I don't buy anything",
-    'I never get anything',
-    "I'd skip anything",
-    "I don't do anything",
-    'I never pick anything',
-    'I never wear anything',
-    'I never buy anything',
-    'I never go for anything',
-  ],
-  [
-    "I'm not into anything",
-    'I avoid anything',
-    "I don't wear anything",
-    "I won't wear anything",
-    "I'd never pick anything",
-    "I don't go for anything",
-    "I'd rather avoid anything",
-    'I never choose anything',
-    "I won't buy anything",
-    "I don't buy anything",
-    'I never get anything',
-    "I'd skip anything",
-    "I don't do anything",
-    'I never pick anything',
-    'I never wear anything',
-    'I never buy anything',
-    'I never go for anything',
-  ],
+  NEGATING_LEADS,
+  NEGATING_LEADS,
+  NEGATING_LEADS,
 ];
 
 /** Words for the first places of a carousel, as `refer` says them (the agents read them by `ORDINAL_POSITIONS`). */
