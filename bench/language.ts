@@ -13,7 +13,10 @@
  * - language (13): user utterances delexicalised (item titles -> <item>, catalog values and
  *   category names -> <v>, numbers -> <n>, lower case): distinct forms; type/token ratio over the
  *   first N tokens of the run (N = the human corpus's user token count, so the ratios compare like
- *   with like) and over all tokens; words per utterance; distinct user act sequences.
+ *   with like) and over all tokens; words per utterance; distinct user act sequences. Also the
+ *   openings alone (each conversation's first user utterance, TTR over the first N' tokens, N' =
+ *   the token count of the IARD gold corpus's openings): a run of users that accept on their
+ *   second turn is mostly openings, an act mix unlike the human corpus's.
  * - near-repeat (10, the reviewer's finding): a user utterance that is not a verbatim repeat but has
  *   the same act and the same said content (`trace.said`: constraints, negated values, items) as an
  *   earlier user utterance of the conversation, and whose token set (lower case, the tokenizer
@@ -200,7 +203,7 @@ export class Delexicaliser {
   }
 }
 
-async function humanCorpora(): Promise<{ name: string; user: string[]; agent: string[] }[]> {
+async function humanCorpora(): Promise<{ name: string; user: string[]; agent: string[]; openings: string[] }[]> {
   const root = path.resolve(__dirname, '..', 'test', 'fixtures', 'datasets');
   const files: [string, string][] = [
     ['IARD gold (ReDial)', 'usersimcrs-iard-gold/formatted_IARD_annotated_gold.json'],
@@ -213,16 +216,19 @@ async function humanCorpora(): Promise<{ name: string; user: string[]; agent: st
     const seen = new Set<string>();
     const user: string[] = [];
     const agent: string[] = [];
+    const openings: string[] = [];
     for (const c of conversations) {
       const key = JSON.stringify(c.turns.map((t) => [t.user_utterance, t.assistant_utterance]));
       if (seen.has(key)) continue; // AB-ReDial has one row per rater
       seen.add(key);
+      const first = c.turns.find((t) => t.user_utterance);
+      if (first?.user_utterance) openings.push(first.user_utterance);
       for (const t of c.turns) {
         if (t.user_utterance) user.push(t.user_utterance);
         if (t.assistant_utterance) agent.push(t.assistant_utterance);
       }
     }
-    out.push({ name, user, agent });
+    out.push({ name, user, agent, openings });
   }
   return out;
 }
@@ -268,6 +274,13 @@ export interface CellFigures {
   topSequenceShare: number;
   user: LanguageFigures;
   agent: LanguageFigures;
+  /**
+   * The first user utterance of each conversation only, TTR over the first N' tokens (N' = the
+   * token count of IARD's openings): a like-for-like figure for runs whose conversations are mostly
+   * an opening (a meta user that accepts on its second turn), where the whole-run TTR compares an
+   * act mix unlike IARD's.
+   */
+  openings: LanguageFigures;
   turnsPerSecond: number;
 }
 
@@ -285,6 +298,7 @@ export function measureCell(
   types: { singular: string[]; plural: string[] } = { singular: [], plural: [] },
   agentSampleUtterances?: number,
   userSampleUtterances?: number,
+  openingSampleTokens = sampleTokens,
 ): CellFigures {
   const f = {
     nearRepeats: 0,
@@ -322,6 +336,7 @@ export function measureCell(
   const userForms: string[] = [];
   const agentTexts: string[] = [];
   const agentForms: string[] = [];
+  const openingTexts: string[] = [];
   const sequences = new Map<string, number>();
   const tagger = agentActClassifier();
   const nlu = new AgentNlu({ classifier: tagger });
@@ -350,6 +365,7 @@ export function measureCell(
       const act = tr?.user_act ?? '';
       if (t.user_utterance !== undefined) {
         f.userTurns++;
+        if (acts.length === 0) openingTexts.push(t.user_utterance);
         acts.push(act);
         userTexts.push(t.user_utterance);
         userForms.push(delex.form(t.user_utterance, titles));
@@ -472,6 +488,7 @@ export function measureCell(
     topSequenceShare: convs.length ? top / convs.length : 0,
     user: languageFigures(userTexts, userForms, sampleTokens, userSampleUtterances),
     agent: languageFigures(agentTexts, agentForms, agentSampleTokens, agentSampleUtterances),
+    openings: languageFigures(openingTexts, openingTexts, openingSampleTokens),
     turnsPerSecond: seconds > 0 ? turnsTotal / seconds : 0,
   };
 }
@@ -485,6 +502,8 @@ export async function run(args: string[]): Promise<void> {
   const iard = human[0];
   const sampleTokens = iard.user.reduce((s, u) => s + tokens(u).length, 0);
   const agentSampleTokens = iard.agent.reduce((s, u) => s + tokens(u).length, 0);
+  const openingTokens = iard.openings.reduce((s, u) => s + tokens(u).length, 0);
+  const iardOpenings = languageFigures(iard.openings, iard.openings, openingTokens);
   const humanRows: string[] = [];
   const humanAgent: { name: string; figures: LanguageFigures }[] = [];
   const humanUser: { name: string; figures: LanguageFigures }[] = [];
@@ -531,10 +550,11 @@ export async function run(args: string[]): Promise<void> {
       types,
       iard.agent.length,
       iard.user.length,
+      openingTokens,
     );
     cells.push(cell);
     console.log(
-      `${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} MATTR ${cell.agent.mattr.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w, tagger ${pct(cell.taggerMain, cell.taggerTurns)} / ${pct(cell.taggerAny, cell.taggerTurns)}; near-repeats ${perMille(cell.nearRepeats, cell.userTurns)}/1000 user, ${perMille(cell.agentNearRepeats, cell.agentTurns)}/1000 agent; slips ${cell.userSlips} user, ${cell.agentSlips} agent; ${Math.round(cell.turnsPerSecond)} turns/s`,
+      `${name}: repeat ${pct(cell.repeatConvs, n)} conv / ${pct(cell.repeatTurns, cell.userTurns)} turns (max ${cell.repeatMax}); like-rejected ${cell.likeRejected}/${cell.likeTurns}; target-top3 missed ${cell.targetTop3Missed}/${cell.targetTop3Turns}; carousel repeats ${pct(cell.carouselRepeats, cell.carousels)} (searched ${pct(cell.searchedRepeats, cell.searched)}); rejected kept ${cell.rejectedKept}/${cell.rejections}; forms ${cell.user.forms}, TTR@${sampleTokens} ${cell.user.ttrAt.toFixed(3)}, w/utt ${cell.user.wordsPerUtterance.toFixed(1)}; act seqs ${cell.actSequences} (top ${(100 * cell.topSequenceShare).toFixed(0)} %); agent TTR ${cell.agent.ttrAt.toFixed(3)} MATTR ${cell.agent.mattr.toFixed(3)} ${cell.agent.wordsPerUtterance.toFixed(1)} w, tagger ${pct(cell.taggerMain, cell.taggerTurns)} / ${pct(cell.taggerAny, cell.taggerTurns)}; near-repeats ${perMille(cell.nearRepeats, cell.userTurns)}/1000 user, ${perMille(cell.agentNearRepeats, cell.agentTurns)}/1000 agent; slips ${cell.userSlips} user, ${cell.agentSlips} agent; openings TTR@${openingTokens} ${cell.openings.ttrAt.toFixed(3)} (${(cell.openings.ttrAt / iardOpenings.ttrAt).toFixed(2)} of IARD's ${iardOpenings.ttrAt.toFixed(3)}), w/utt ${cell.openings.wordsPerUtterance.toFixed(1)} (IARD ${iardOpenings.wordsPerUtterance.toFixed(1)}); ${Math.round(cell.turnsPerSecond)} turns/s`,
     );
     for (const ex of cell.slipExamples) console.log(`  slip ${ex}`);
   }

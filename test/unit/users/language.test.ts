@@ -10,12 +10,14 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
-import { mentions } from '../../../src/core/check/text';
+import { mentionPolarity, mentions } from '../../../src/core/check/text';
+import { holdsNegation } from '../../../src/core/text/negation';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
 import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
 import { TemplateNlg, defaultNlgTemplates, expandPools, parseTemplate } from '../../../src/core/sim/users/nlg';
 import { describeValues, valuePhrase } from '../../../src/core/sim/users/phrases';
 import { isPluralNoun, withArticle } from '../../../src/core/text/articles';
+import { DISLIKED_LEADS, LIKED_LEADS } from '../../../src/core/sim/users/targetFree';
 import { USERS } from '../../support/simulators';
 import corpusFrames from '../../../src/core/sim/users/corpus-frames.json';
 
@@ -234,6 +236,53 @@ describe('value phrases agree in number and article', async () => {
     }
     assert.deepEqual(bad, []);
     assert.ok(stretches.size > 1000, `${stretches.size} stretches`);
+  });
+  test("the target-free narrative's leads read as no value; a group's leads leave the agents the same free words' count and intents; disliked leads negate every value", () => {
+    const lexicon = Lexicon.for(catalog);
+    const inItems = (k: string) => catalog.categories().some((c) => catalog.categoryIndex(c).documentFrequency(k) > 0);
+    const tails = [
+      'olive or purple',
+      'in suede or for lounge wear',
+      'in the mid-range price range or for women',
+      'like a parka or streetwear',
+    ];
+    let leads = 0;
+    for (const [groups, negating] of [
+      [LIKED_LEADS, false],
+      [DISLIKED_LEADS, true],
+    ] as const) {
+      for (const group of groups) {
+        const shape = (lead: string) => {
+          const parsed = lexicon.parse(lead);
+          assert.deepEqual(parsed.mentions, [], `"${lead}" reads as a value`);
+          assert.deepEqual(parsed.keywords.filter(inItems), [], `"${lead}": a word of the catalog's items`);
+          assert.equal(holdsNegation(lead), negating, `"${lead}": negation`);
+          return `${parsed.keywords.length} ${[...parsed.intents].sort().join(',')}`;
+        };
+        const first = shape(group[0]);
+        for (const lead of group) {
+          assert.equal(shape(lead), first, `"${lead}" reads unlike "${group[0]}"`);
+          leads++;
+          if (!negating) {
+            for (const v of ['black', 'leather'])
+              assert.equal(mentionPolarity(`${lead} black pieces in leather.`, v), 'stated', `"${lead}": ${v}`);
+            continue;
+          }
+          // the checker's own reading (the read-back and the invariants) negates them too
+          for (const v of ['black', 'leather', 'women'])
+            assert.equal(mentionPolarity(`${lead} black or in leather or for women.`, v), 'negated', `"${lead}": ${v}`);
+          for (const tail of tails) {
+            const found = lexicon.parse(`${lead} ${tail}.`).mentions;
+            assert.equal(found.length, 2, `"${lead} ${tail}"`);
+            assert.ok(
+              found.every((m) => m.negated),
+              `"${lead} ${tail}": ${found.map((m) => m.value + (m.negated ? ' (negated)' : ''))}`,
+            );
+          }
+        }
+      }
+    }
+    assert.ok(leads >= 60, `${leads} leads`);
   });
 });
 

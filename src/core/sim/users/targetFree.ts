@@ -224,7 +224,11 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   ) {
     this.naming = rng.fork('naming');
     const story = rng.fork('narrative');
-    this.narrativeWords = [story.pick(LIKED_LEADS), story.pick(DISLIKED_LEADS), story.pick([', and ', '. '])];
+    const likes = story.pick(LIKED_LEADS);
+    const dislikes = story.pick(DISLIKED_LEADS);
+    const join = story.pick([', and ', '. ']);
+    // the lead within its group: drawn after the three draws above, which are what they always were
+    this.narrativeWords = [story.pick(likes), story.pick(dislikes), join];
     const catalog = sim.options.catalog;
     const categories = catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
@@ -869,29 +873,76 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 }
 
-/** How a target-free user opens the values it usually likes ("I usually go for navy pieces in fleece"). */
-const LIKED_LEADS = [
-  'I usually go for',
-  'I tend to buy',
-  'I tend to wear',
-  'Mostly I wear',
-  "I'm drawn to",
-  "I'm partial to",
-  'I lean towards',
-  'Typically I choose',
-  'I generally wear',
-  'I always look for',
+/**
+ * How a target-free user opens the values it usually likes ("I usually go for navy pieces in
+ * fleece"): one group is drawn, then one lead of it. Within a group every lead leaves the local
+ * recommenders the same number of free words (`Lexicon.parse` keywords: "usually", "tend",
+ * none, ...), which they keep (the last 8 of a conversation) beside the values, so a new lead
+ * changes no search; no lead reads as a value, holds a negation or a word of any item of the
+ * catalog, and the leads of one group read the same intents (test/unit/users/language.test.ts;
+ * "Typically I choose" and its group read as an acceptance, kept as they were read before).
+ */
+export const LIKED_LEADS: readonly (readonly string[])[] = [
+  ['I usually go for', 'I usually pick', 'I usually buy', 'Usually I pick', 'I usually wear', "I'm usually into"],
+  ['I tend to buy', 'I tend to pick', 'I tend to go for', 'I tend to shop for'],
+  ['I tend to wear', 'I tend to choose', 'I tend to go for'],
+  [
+    'Mostly I wear',
+    "I'm into",
+    'I mostly pick',
+    'I mostly shop for',
+    "I'm a fan of",
+    'I go mostly for',
+    "I'm keen on",
+    'Mostly I buy',
+    'I mostly wear',
+  ],
+  ["I'm drawn to", "I'm a sucker for", 'I adore', 'I favour', "I'm hooked on", 'I swear by'],
+  ["I'm partial to", "I'm happiest in", "I'm comfiest in", 'I live in', 'I stick to'],
+  ['I lean towards', 'I gravitate towards', 'I veer towards', 'I tend towards'],
+  ['Typically I choose', 'Usually I choose', 'Normally I choose'],
+  [
+    'I generally wear',
+    'I generally buy',
+    'Generally I go for',
+    'I normally buy',
+    'Normally I go for',
+    'As a rule I buy',
+  ],
+  ['I always look for', "I'm always after", 'I always go for', 'I always pick'],
 ];
 /**
- * ... and the values it dislikes ("I'm not into anything olive or in leather"): a negation at most
- * four words before "anything", so every value of the list is read as negated.
+ * The negating leads that leave the local agents no free word (four of the five groups draw from
+ * them). No "I don't ..." lead: the read-back's act tagger reads an opening with one as a rejection
+ * far more often than with "I never ..." (96-98 % of 100 test openings against 50 %).
  */
-const DISLIKED_LEADS = [
+const NEGATING_LEADS = [
   "I'm not into anything",
-  "I'm not fond of anything",
+  'I avoid anything',
+  "I won't wear anything",
+  "I'd never pick anything",
+  "I'd rather avoid anything",
+  'I never choose anything',
+  "I won't buy anything",
+  'I never get anything',
+  'I never pick anything',
   'I never wear anything',
   'I never buy anything',
   'I never go for anything',
+];
+/**
+ * ... and the values it dislikes ("I'm not into anything olive or in leather"): a negation at most
+ * four words before "anything", so every value of the list is read as negated, by the local
+ * agents' lexicon and by the checker's own reader (`mentionPolarity`: it does not take "I'd skip
+ * anything" as a negation, so that lead is not here); the same test reads each lead before lists
+ * of every kind of value. Grouped as the liked leads are.
+ */
+export const DISLIKED_LEADS: readonly (readonly string[])[] = [
+  NEGATING_LEADS,
+  ["I'm not fond of anything", "I can't bear anything", "I'm not wild about anything", "I'm not crazy about anything"],
+  NEGATING_LEADS,
+  NEGATING_LEADS,
+  NEGATING_LEADS,
 ];
 
 /** Words for the first places of a carousel, as `refer` says them (the agents read them by `ORDINAL_POSITIONS`). */
