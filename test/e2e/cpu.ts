@@ -53,7 +53,7 @@ export function allProcs(): ProcInfo[] {
 }
 
 /** `root` and all its descendants among `procs`. */
-export function tree(procs: ProcInfo[], root: number): ProcInfo[] {
+function tree(procs: ProcInfo[], root: number): ProcInfo[] {
   const children = new Map<number, ProcInfo[]>();
   for (const p of procs) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
   const out = procs.filter((p) => p.pid === root);
@@ -68,7 +68,7 @@ export function chromiumChildren(): number[] {
     .map((p) => p.pid);
 }
 
-export interface SessionCpu {
+interface SessionCpu {
   /** The server's process group (code-server, VS Code server, extension host, helpers). */
   server: number;
   /** The browser and its renderer, GPU and utility processes. */
@@ -103,10 +103,18 @@ export interface SessionCpuRecord {
   close: SessionCpu & { harness: number };
 }
 
+/**
+ * The E2E test file that called `startVsCode`, from the call stack (a test process may run its
+ * file from a batch entry, so `process.argv[1]` does not name it).
+ */
+export function callingTestFile(): string {
+  const match = /test\/e2e\/[\w.-]+\.test\.ts/.exec(new Error().stack ?? '');
+  return match?.[0] ?? path.relative(process.cwd(), process.argv[1] ?? '');
+}
+
 /** Appends a session's record to $SIMLENS_E2E_CPU_LOG (when set). */
-export function logSessionCpu(record: Omit<SessionCpuRecord, 'file'>): void {
+export function logSessionCpu(record: SessionCpuRecord): void {
   const file = process.env.SIMLENS_E2E_CPU_LOG;
   if (!file) return;
-  const testFile = path.relative(process.cwd(), process.argv[1] ?? '');
-  appendFileSync(file, `${JSON.stringify({ file: testFile, ...record })}\n`);
+  appendFileSync(file, `${JSON.stringify(record)}\n`);
 }

@@ -52,7 +52,7 @@ import {
   startServer,
   type RunningServer,
 } from '../../scripts/vscode-server.cjs';
-import { chromiumChildren, logSessionCpu, selfCpu, sessionCpu, type SessionCpuRecord } from './cpu';
+import { callingTestFile, chromiumChildren, logSessionCpu, selfCpu, sessionCpu, type SessionCpuRecord } from './cpu';
 import { colourStats, decodePng } from './png';
 
 export { REPO_ROOT };
@@ -431,6 +431,7 @@ let sessionCounter = 0;
 export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSession> {
   const startedAt = Date.now();
   const cpuLog = Boolean(process.env.SIMLENS_E2E_CPU_LOG);
+  const testFile = cpuLog ? callingTestFile() : '';
   const harnessAtStart = selfCpu();
   const { vsix, integrationBundle } = buildVsix();
   const base = mkdtempSync(path.join(os.tmpdir(), 'simlens-e2e-vscode-'));
@@ -475,6 +476,7 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
   const close = async () => {
     if (cpuLog && atReady)
       logSessionCpu({
+        file: testFile,
         session: id,
         readyWall: atReady.wall,
         closeWall: (Date.now() - startedAt) / 1000,
@@ -571,7 +573,7 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
  * declarative stays (languages, grammars, themes, the Seti file icons), and so do the JSON and
  * Markdown language features, configuration editing and media preview, which a test may reach.
  */
-export const UNUSED_BUILTIN_EXTENSIONS = [
+const UNUSED_BUILTIN_EXTENSIONS = [
   'debug-auto-launch',
   'debug-server-ready',
   'emmet',
@@ -604,7 +606,7 @@ export const UNUSED_BUILTIN_EXTENSIONS = [
  * session as `--builtin-extensions-dir`: a folder of symbolic links to the others, made once per
  * test run (in its temporary folder, shared by its E2E processes).
  */
-export function builtinExtensionsDir(): string {
+function builtinExtensionsDir(): string {
   const source = path.join(SERVER_DIR, 'node_modules', 'code-server', 'lib', 'vscode', 'extensions');
   const kept = readdirSync(source, { withFileTypes: true })
     .filter((e) => e.isDirectory() && !UNUSED_BUILTIN_EXTENSIONS.includes(e.name))
