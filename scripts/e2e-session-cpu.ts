@@ -152,6 +152,20 @@ async function oneRun(
   clearInterval(finder);
   sampler.serverPid = vscode.server.pid;
   mark('workbench ready');
+  // What the page's scripts cost on the wire: equal sizes mean the server sent them uncompressed.
+  const scripts = await vscode.page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => e as PerformanceResourceTiming)
+      .filter((e) => e.name.endsWith('.js'))
+      .reduce((a, e) => ({ encoded: a.encoded + e.encodedBodySize, decoded: a.decoded + e.decodedBodySize }), {
+        encoded: 0,
+        decoded: 0,
+      }),
+  );
+  console.log(
+    `workbench scripts: ${(scripts.decoded / 1e6).toFixed(1)} MB, ${(scripts.encoded / 1e6).toFixed(1)} MB on the wire`,
+  );
   await openFileInEditor(vscode.page, 'sample.conv.jsonl');
   await waitForWebview(vscode.page);
   mark('editor shown');

@@ -21,7 +21,8 @@
  * The VSIX is built once for all E2E files from the current sources (production bundles in a
  * staging folder, so dist/ is never rewritten while other tests run; cached by a hash of the
  * sources); SIMLENS_E2E_VSIX=file.vsix uses a given one. Specs run
- * their tests one after another; keep to one VS Code per test (each start costs ~5-10 s).
+ * their tests one after another; keep to one VS Code per test (each start costs ~8-14 s wall and
+ * about 6-8 CPU s until the workbench is ready: scripts/e2e-session-cpu.ts).
  */
 import type { TestContext } from 'node:test';
 import { spawnSync } from 'node:child_process';
