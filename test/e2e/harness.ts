@@ -570,7 +570,8 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
  * merge conflicts and debug auto-attach (on start-up), the JavaScript debugger and profiler, task
  * providers, port forwarding, terminal suggestions, the simple browser, references view, notebooks,
  * and the TypeScript, CSS, HTML and PHP language servers. Measured with scripts/e2e-session-cpu.ts:
- * the extension host uses about 0.4 CPU s less per session, the server about 0.5 s less. Everything
+ * the server's process group uses about 0.4 CPU s less per session until the editor shows, most
+ * of it in the extension host (more in tests that edit files or open other languages). Everything
  * declarative stays (languages, grammars, themes, the Seti file icons), and so do the JSON and
  * Markdown language features, configuration editing and media preview, which a test may reach.
  */
