@@ -165,9 +165,10 @@ if (durationsArg && existsSync(durationsFile)) {
 rmSync(durationsFile, { force: true });
 rmSync(cpuDir, { recursive: true, force: true });
 // tsx keeps its compile cache in TMPDIR (tsx-<uid>), and the E2E harness the VSIX it installed
-// once for all sessions (simlens-e2e-installed-<key>): not leaks.
+// once for all sessions (simlens-e2e-installed-<key>) and the folder of the built-in extensions
+// its sessions load (simlens-e2e-builtins-<key>): not leaks.
 const left = existsSync(runTmp)
-  ? readdirSync(runTmp).filter((n) => !/^(tsx-\d+|simlens-e2e-installed-[0-9a-f]{16})$/.test(n))
+  ? readdirSync(runTmp).filter((n) => !/^(tsx-\d+|simlens-e2e-(installed|builtins)-[0-9a-f]{16})$/.test(n))
   : [];
 if (left.length) {
   const kinds = new Map();

@@ -149,6 +149,7 @@ async function startServer({
   timeoutMs = 90_000,
   dir = SERVER_DIR,
   logFile,
+  extraArgs = [],
 }) {
   requireServer(dir);
   mkdirSync(extensionsDir, { recursive: true });
@@ -172,6 +173,7 @@ async function startServer({
     userDataDir,
   ];
   if (disableWorkspaceTrust) args.push('--disable-workspace-trust');
+  args.push(...extraArgs);
   if (workspace) args.push(path.resolve(workspace));
 
   let output = '';

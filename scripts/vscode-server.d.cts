@@ -27,6 +27,8 @@ export interface StartOptions {
   timeoutMs?: number;
   dir?: string;
   logFile?: string;
+  /** More command-line options for code-server (e.g. `--builtin-extensions-dir`). */
+  extraArgs?: string[];
 }
 
 export interface RunningServer {

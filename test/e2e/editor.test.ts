@@ -632,7 +632,12 @@ test(
                     (x) => (getComputedStyle(x).maskImage || getComputedStyle(x).webkitMaskImage) !== 'none',
                   ).length,
                 }));
-            assert.ok((await shortened()).cut > 0, 'some card of the last carousel is cut short');
+            // Read once the carousel is laid out: a redraw of the transcript at that moment (the index
+            // arriving, slower on a loaded machine) has its cards at zero height, none cut yet.
+            assert.ok(
+              (await pollUntil(shortened, (v) => v.cut > 0, 5_000)).cut > 0,
+              'some card of the last carousel is cut short',
+            );
             await frame.locator('.carousel').last().locator('button.whole-cards').click();
             await nextFrames(frame);
             // The expansion is pressed, then the cards settle: a redraw of the transcript at that

@@ -21,7 +21,8 @@
  * The VSIX is built once for all E2E files from the current sources (production bundles in a
  * staging folder, so dist/ is never rewritten while other tests run; cached by a hash of the
  * sources); SIMLENS_E2E_VSIX=file.vsix uses a given one. Specs run
- * their tests one after another; keep to one VS Code per test (each start costs ~5-10 s).
+ * their tests one after another; keep to one VS Code per test (each start costs ~8-14 s wall and
+ * about 6-8 CPU s until the workbench is ready: scripts/e2e-session-cpu.ts).
  */
 import type { TestContext } from 'node:test';
 import { spawnSync } from 'node:child_process';
@@ -36,6 +37,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
@@ -51,6 +53,7 @@ import {
   startServer,
   type RunningServer,
 } from '../../scripts/vscode-server.cjs';
+import { callingTestFile, chromiumChildren, logSessionCpu, selfCpu, sessionCpu, type SessionCpuRecord } from './cpu';
 import { colourStats, decodePng } from './png';
 
 export { REPO_ROOT };
@@ -427,6 +430,10 @@ let sessionCounter = 0;
 
 /** Installs the VSIX into a fresh VS Code server, opens `workspace` in Chromium and waits for the workbench. */
 export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSession> {
+  const startedAt = Date.now();
+  const cpuLog = Boolean(process.env.SIMLENS_E2E_CPU_LOG);
+  const testFile = cpuLog ? callingTestFile() : '';
+  const harnessAtStart = selfCpu();
   const { vsix, integrationBundle } = buildVsix();
   const base = mkdtempSync(path.join(os.tmpdir(), 'simlens-e2e-vscode-'));
   const extensionsDir = path.join(base, 'extensions');
@@ -450,6 +457,7 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     extensionsDir,
     userDataDir,
     disableWorkspaceTrust: options.trusted ?? true,
+    extraArgs: ['--builtin-extensions-dir', builtinExtensionsDir()],
     // The server's own temporary files (its IPC and git sockets) go into the session folder,
     // removed by close().
     env: {
@@ -463,7 +471,19 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
   const webviewErrors: string[] = [];
   let browser: Browser | undefined;
   const id = `${process.pid}-${++sessionCounter}`;
+  let browserPid: number | undefined;
+  let atReady: { wall: number; cpu: SessionCpuRecord['ready'] } | undefined;
+  const readCpu = () => ({ ...sessionCpu(server.pid, browserPid), harness: selfCpu() - harnessAtStart });
   const close = async () => {
+    if (cpuLog && atReady)
+      logSessionCpu({
+        file: testFile,
+        session: id,
+        readyWall: atReady.wall,
+        closeWall: (Date.now() - startedAt) / 1000,
+        ready: atReady.cpu,
+        close: readCpu(),
+      });
     await browser?.close().catch(() => undefined);
     await server.stop();
     mkdirSync(RESULTS_DIR, { recursive: true });
@@ -476,6 +496,7 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
       throw new Error(`SimLens webviews raised ${webviewErrors.length} error(s):\n${webviewErrors.join('\n')}`);
   };
   try {
+    const browsersBefore = cpuLog ? new Set(chromiumChildren()) : undefined;
     browser = await chromium.launch({
       executablePath: findChromium() ?? undefined,
       headless: true,
@@ -490,7 +511,14 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
         '--disable-quic',
       ],
     });
-    const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
+    if (browsersBefore) browserPid = chromiumChildren().find((pid) => !browsersBefore.has(pid));
+    const context = await browser.newContext({
+      viewport: options.viewport ?? { width: 1400, height: 900 },
+      // code-server gzips every response on the fly (its `compression` middleware), the 11 MB
+      // workbench script included, in every session: about 0.5 CPU s of the server's per session
+      // (scripts/e2e-session-cpu.ts). Over loopback, uncompressed costs nothing.
+      extraHTTPHeaders: { 'Accept-Encoding': 'identity' },
+    });
     const page = await context.newPage();
     page.on('pageerror', (error) => {
       errors.push(`pageerror: ${error.message}`);
@@ -504,6 +532,7 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     });
     await page.goto(server.workspaceUrl);
     await openWorkbench(page);
+    if (cpuLog) atReady = { wall: (Date.now() - startedAt) / 1000, cpu: readCpu() };
     const setTheme = async (theme: Theme) => {
       // Through the UI, as a user would (the server does not pick up edits of settings.json
       // made behind its back reliably).
@@ -532,6 +561,77 @@ export async function startVsCode(options: StartVsCodeOptions): Promise<VsCodeSe
     await close();
     throw error;
   }
+}
+
+/**
+ * Built-in extensions with code of their own that no E2E test uses and that would still run (or be
+ * scanned and registered) in every session: source control (git activates on start-up and runs
+ * `git`), GitHub and Microsoft sign-in, Emmet (activates on the first editor of any language),
+ * merge conflicts and debug auto-attach (on start-up), the JavaScript debugger and profiler, task
+ * providers, port forwarding, terminal suggestions, the simple browser, references view, notebooks,
+ * and the TypeScript, CSS, HTML and PHP language servers. Measured with scripts/e2e-session-cpu.ts:
+ * the server's process group uses about 0.4 CPU s less per session until the editor shows, most
+ * of it in the extension host (more in tests that edit files or open other languages). Everything
+ * declarative stays (languages, grammars, themes, the Seti file icons), and so do the JSON and
+ * Markdown language features, configuration editing and media preview, which a test may reach.
+ */
+const UNUSED_BUILTIN_EXTENSIONS = [
+  'debug-auto-launch',
+  'debug-server-ready',
+  'emmet',
+  'git',
+  'git-base',
+  'github',
+  'github-authentication',
+  'grunt',
+  'gulp',
+  'ipynb',
+  'jake',
+  'merge-conflict',
+  'microsoft-authentication',
+  'ms-vscode.js-debug',
+  'ms-vscode.js-debug-companion',
+  'ms-vscode.vscode-js-profile-table',
+  'npm',
+  'references-view',
+  'simple-browser',
+  'terminal-suggest',
+  'tunnel-forwarding',
+  'typescript-language-features',
+  'css-language-features',
+  'html-language-features',
+  'php-language-features',
+];
+
+/**
+ * The server's built-in extensions folder without UNUSED_BUILTIN_EXTENSIONS, passed to every
+ * session as `--builtin-extensions-dir`: a folder of symbolic links to the others, made once per
+ * test run (in its temporary folder, shared by its E2E processes).
+ */
+function builtinExtensionsDir(): string {
+  const source = path.join(SERVER_DIR, 'node_modules', 'code-server', 'lib', 'vscode', 'extensions');
+  const kept = readdirSync(source, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !UNUSED_BUILTIN_EXTENSIONS.includes(e.name))
+    .map((e) => e.name)
+    .sort();
+  const key = createHash('sha256')
+    .update(`${source}\0${kept.join('\0')}`)
+    .digest('hex')
+    .slice(0, 16);
+  const dir = path.join(os.tmpdir(), `simlens-e2e-builtins-${key}`);
+  if (existsSync(dir)) return dir; // appears complete: renamed into place
+  const stage = mkdtempSync(`${dir}.stage-`);
+  try {
+    for (const name of kept) symlinkSync(path.join(source, name), path.join(stage, name), 'dir');
+    try {
+      renameSync(stage, dir); // atomic; fails when another process got there first
+    } catch (error) {
+      if (!existsSync(dir)) throw error;
+    }
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
+  return dir;
 }
 
 /**
