@@ -53,7 +53,14 @@ function says(text: string, value: string): boolean {
   if (value.endsWith('e')) forms.push(`${value.slice(0, -1)}ing`);
   return forms.some((f) => new RegExp(`(?<![\\p{L}\\p{N}])${escape(f)}(?![\\p{L}\\p{N}])`, 'iu').test(text));
 }
-const withoutTitle = (text: string, title: string) => text.split(title).join(' ');
+/** The statements of a text (its sentences without "?") with the item's title taken out. */
+const withoutTitle = (text: string, title: string) =>
+  text
+    .split(/(?<=[.!?])\s+/)
+    .filter((s) => !s.includes('?'))
+    .join(' ')
+    .split(title)
+    .join(' ');
 const pending = (t: SimulatorTrace | undefined) =>
   (t?.goal?.requests ?? []).filter((r) => !(t?.goal?.fulfilled_requests ?? []).includes(r));
 const top = (c: Conversation, k: number, n = 3) => (c.turns[k].recommendations ?? []).slice(0, n).map((r) => r.item_id);

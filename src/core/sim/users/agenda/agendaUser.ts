@@ -673,7 +673,12 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const item = this.lastAskedItem;
     if (!attr || !item || !text) return false;
     // The item's title, repeated in the answer, was on the card already: it says nothing new.
-    const said = item.title ? text.split(item.title).join(' ') : text;
+    // Only statements answer: a value named in a question ("What's your budget?", "Black or red?") is not said of the item.
+    const statements = text
+      .split(/(?<=[.!?])\s+/)
+      .filter((sentence) => !sentence.includes('?'))
+      .join(' ');
+    const said = item.title ? statements.split(item.title).join(' ') : statements;
     const value = item.attributes[attr];
     if (attr === 'price_band') return SAYS_PRICE.test(said) || (value !== undefined && saysValue(said, value));
     return value !== undefined && saysValue(said, value);
