@@ -26,7 +26,10 @@ import { UNANSWERED_REASON } from '../../../src/core/sim/users/agenda/agendaUser
 
 type Loose = Record<string, unknown>;
 
-async function* run(config: SimulationConfigInput, n: number): AsyncGenerator<[Conversation, SimulationEnvironment]> {
+async function* run(
+  config: Omit<SimulationConfigInput, 'n'>,
+  n: number,
+): AsyncGenerator<[Conversation, SimulationEnvironment]> {
   const env = await prepareEnvironment(parseSimulationConfig({ ...config, n }));
   for (let i = 0; i < n; i++) {
     const { conversation, failed } = await simulateConversation(env, i);
@@ -35,7 +38,7 @@ async function* run(config: SimulationConfigInput, n: number): AsyncGenerator<[C
   }
 }
 
-const CONFIGS: SimulationConfigInput[] = [];
+const CONFIGS: Omit<SimulationConfigInput, 'n'>[] = [];
 for (const agent of ['local-good', 'local-bad'] as const)
   for (const meta of [undefined, 'tol'] as const)
     for (const [interaction, preferences] of [
