@@ -1538,6 +1538,8 @@ function agentExplained(tr: SimulatorTrace | undefined): boolean {
 function answerStatesAttribute(ctx: ConversationContext, at: number, attr: string): boolean {
   const answer = ctx.conversation.turns[at]?.assistant_utterance;
   if (!answer) return false;
+  // a price ("$72.99") states the price band
+  if (attr === 'price_band' && /\$\s?\d/.test(answer)) return true;
   // "women's" states gender=women
   const words = tokenize(answer).map((w) => (w.endsWith("'s") ? w.slice(0, -2) : w));
   for (let j = 0; j <= at; j++) {
