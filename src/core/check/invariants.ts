@@ -270,7 +270,7 @@ const noEndBeforeRecommendation: Invariant = {
 const agendaPullOrder: Invariant = {
   id: 'agenda-pull-order',
   statement:
-    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest; a push leaves the pending agenda unchanged",
+    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest; a push leaves the pending agenda unchanged, or puts the act the agent did not answer back on top",
   needs: 'trace.agenda with pull/push operations (an agenda-based user)',
   source: "Zhang & Balog KDD'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)",
   check(ctx) {
@@ -311,7 +311,11 @@ const agendaPullOrder: Invariant = {
               detail: `after the pull the agenda is [${show(agenda.join(', '))}], expected [${show(rest.join(', '))}]`,
             });
           }
-        } else if (!sameList(agenda, prev) && !(accepted && agenda.length === 0)) {
+        } else if (
+          !sameList(agenda, prev) &&
+          !(accepted && agenda.length === 0) &&
+          !unansweredBackOnTop(agenda, prev, ctx.conversation.turns[i - 1]?.trace?.user_act)
+        ) {
           out.push({
             turn: i,
             detail: `a push changed the pending agenda from [${show(prev.join(', '))}] to [${show(agenda.join(', '))}]`,
@@ -325,6 +329,19 @@ const agendaPullOrder: Invariant = {
     return any ? finding(turns, out) : undefined;
   },
 };
+
+/**
+ * KDD'20: an act the agent did not answer goes back on the agenda. After a push the agenda may be
+ * the previous one with the previous turn's act (its main act) back on top.
+ */
+function unansweredBackOnTop(agenda: readonly string[], prev: readonly string[], asked: string | undefined): boolean {
+  return (
+    asked !== undefined &&
+    agenda.length === prev.length + 1 &&
+    mainOf(agenda[0]) === mainOf(asked) &&
+    sameList(agenda.slice(1), prev)
+  );
+}
 
 /**
  * The act a turn performs must be the one its agenda step took (pulled or pushed), or the step's
@@ -1449,7 +1466,7 @@ const satisfactionFrustration: Invariant = {
         const rejects =
           tr.user_act === 'Note.Dislike' ||
           (typeof tr.user_act === 'string' && convApparelOf(tr.user_act) === 'reject_recommendation');
-        if (op === 'pull' && !rejects && sat < prevSat - SCORE_EPSILON)
+        if (op === 'pull' && !rejects && !keptPassedOver(ctx, i) && sat < prevSat - SCORE_EPSILON)
           out.push({
             turn: i,
             detail: `satisfaction fell from ${prevSat} to ${sat} on an appropriate answer (pull, act ${show(tr.user_act ?? '?')})`,
@@ -1480,6 +1497,33 @@ const satisfactionFrustration: Invariant = {
   },
 };
 
+/**
+ * Did the agent's answer read on turn `i` only keep on screen the item the user passed over on
+ * turn i-1 (the same carousel as before, first the passed-over item, no showing act)? Such an
+ * answer costs no patience but is not satisfying (docs/simulation.md).
+ */
+function keptPassedOver(ctx: ConversationContext, i: number): boolean {
+  const turns = ctx.conversation.turns;
+  if (i < 2) return false;
+  const ids = (t: Turn | undefined) => (t?.recommendations ?? []).map((r) => r.item_id).join('\u0000');
+  const now = ids(turns[i - 1]);
+  // the carousel before: the last one shown (a turn without items leaves it on screen)
+  let lastShown: Turn | undefined;
+  for (let j = i - 2; j >= 0 && !lastShown; j--) if (turns[j].recommendations?.length) lastShown = turns[j];
+  const before = turns[i - 1].trace;
+  // The item passed over: the one the Note named, else the first of the carousel it answered ("I own that one").
+  const passes = ['Note.Dislike', 'Note.Seen', 'Note.Like'].includes(String(before?.user_act));
+  const passed = passes ? (before?.said?.items?.[0] ?? lastShown?.recommendations?.[0]?.item_id) : undefined;
+  const acts = stringArray((turns[i].trace?.nlu as Loose | undefined)?.['acts']) ?? [turns[i].trace?.nlu?.agent_act];
+  return (
+    now !== '' &&
+    now === ids(lastShown) &&
+    passed !== undefined &&
+    turns[i - 1].recommendations![0].item_id === passed &&
+    !acts.includes('Reveal.Show')
+  );
+}
+
 /** Did the agent explain on this turn, as the user understood it (trace.nlu acts, else agent_act)? */
 function agentExplained(tr: SimulatorTrace | undefined): boolean {
   const acts = stringArray((tr?.nlu as Loose | undefined)?.['acts']) ?? [];
@@ -1494,6 +1538,8 @@ function agentExplained(tr: SimulatorTrace | undefined): boolean {
 function answerStatesAttribute(ctx: ConversationContext, at: number, attr: string): boolean {
   const answer = ctx.conversation.turns[at]?.assistant_utterance;
   if (!answer) return false;
+  // a price ("$72.99") states the price band
+  if (attr === 'price_band' && /\$\s?\d/.test(answer)) return true;
   // "women's" states gender=women
   const words = tokenize(answer).map((w) => (w.endsWith("'s") ? w.slice(0, -2) : w));
   for (let j = 0; j <= at; j++) {
@@ -1505,10 +1551,22 @@ function answerStatesAttribute(ctx: ConversationContext, at: number, attr: strin
   return false;
 }
 
+/** Does the title of an item shown up to turn `at` state its value of `attr`? */
+function titleStatesAttribute(ctx: ConversationContext, at: number, attr: string): boolean {
+  for (let j = 0; j <= at; j++) {
+    for (const r of ctx.conversation.turns[j]?.recommendations ?? []) {
+      const v = factsAt(ctx, r).attributes[attr];
+      const words = tokenize(r.title ?? '').map((w) => (w.endsWith("'s") ? w.slice(0, -2) : w));
+      if (v !== undefined && mentionsWords(words, phraseWords(v))) return true;
+    }
+  }
+  return false;
+}
+
 const goalRequests: Invariant = {
   id: 'goal-requests',
   statement:
-    'fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent explained or stated the requested attribute of a shown item',
+    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent explained or stated the requested attribute of a shown item, or on a Navigate turn when a shown item's title states it (read off the card)",
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent's answers); SimLens agenda user (fulfilled_requests)",
   needs: 'trace.goal.requests',
@@ -1535,7 +1593,13 @@ const goalRequests: Invariant = {
         for (const r of prevDone)
           if (!done.includes(r)) out.push({ turn: i, detail: `request ${show(r)} was fulfilled and is open again` });
         const fresh = done.filter((r) => !prevDone!.includes(r) && requests.includes(r));
-        if (fresh.length) {
+        if (
+          fresh.length &&
+          mainOf(turn.trace?.user_act ?? '') === 'Navigate' &&
+          fresh.every((r) => titleStatesAttribute(ctx, i - 1, r))
+        ) {
+          // read off the card (a shown item's title states the value): no question needed
+        } else if (fresh.length) {
           const asked = mainOf(turns[i - 1]?.trace?.user_act ?? '');
           const explained = agentExplained(turn.trace) || fresh.every((r) => answerStatesAttribute(ctx, i - 1, r));
           if (!(asked === 'Navigate' || asked === 'Inquire') || !explained) {

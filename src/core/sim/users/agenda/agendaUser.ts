@@ -21,6 +21,7 @@ import type { Rng } from '../../../random';
 import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../../types';
 import type { Catalog, CatalogItem } from '../../../catalog/catalog';
 import { mainAct } from '../../../taxonomy/acts';
+import { foldPlural, tokenize } from '../../../text/tokenize';
 import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';
@@ -96,6 +97,9 @@ interface Realised {
   meaning: Meaning;
 }
 
+/** `trace.push_reason` of a push for an item question the agent's text did not answer (attribute of item, in brackets). */
+export const UNANSWERED_REASON = 'the agent did not say what the user asked about the item';
+
 /** `trace.push_reason` of a push caused by a re-ask (followed by the attributes, in brackets). */
 export const REASK_REASON = 'the agent asked again about a preference already given';
 
@@ -146,6 +150,31 @@ function containsWord(text: string, phrase: string): boolean {
   return false;
 }
 
+/**
+ * A word's forms a user reads as the same value: plural folded ("parties" -> "party"), and an
+ * "-ing" form read as its verb ("lounging" -> "lounge", "hiking" -> "hike"/"hik").
+ */
+function wordForms(token: string): string[] {
+  const t = foldPlural(token.replace(/'s$/, ''));
+  if (t.length > 5 && t.endsWith('ing')) return [t, t.slice(0, -3), `${t.slice(0, -3)}e`];
+  return [t];
+}
+
+/**
+ * Does `text` say `value` as whole words, in any of the forms `wordForms` reads as the same
+ * ("women's" says women, "parties" says party, "lounging" says lounge, "Date nights" says date night)?
+ */
+function saysValue(text: string, value: string): boolean {
+  const want = tokenize(value).map((w) => wordForms(w)[0]);
+  if (want.length === 0) return false;
+  const words = tokenize(text).map(wordForms);
+  for (let i = 0; i + want.length <= words.length; i++) if (want.every((w, j) => words[i + j].includes(w))) return true;
+  return false;
+}
+
+/** Does `text` name a price ("$72.99", "priced at $ 30")? */
+const SAYS_PRICE = /\$\s?\d/;
+
 /** The act that asks about a shown item's value of a requested attribute (KDD'20: goal requests). */
 const REQUEST_ACT = 'Navigate.Ask';
 
@@ -160,6 +189,11 @@ function withRequests(agenda: readonly string[], requests: number, maxLength = 1
   const add = Math.max(0, Math.min(requests, maxLength - out.length));
   out.splice(at, 0, ...Array.from({ length: add }, () => REQUEST_ACT));
   return out;
+}
+
+/** Do two carousels hold the same items in the same order? */
+function sameItems(recs: readonly { item_id: string }[], shown: readonly ItemView[]): boolean {
+  return recs.length === shown.length && recs.every((r, i) => r.item_id === shown[i].item_id);
 }
 
 function copyGoal(goal: Goal): Goal {
@@ -191,6 +225,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private agentTurns = 0;
   private appropriateTurns = 0;
   private shown: ItemView[] = [];
+  /** Every item the user looked at (the first `browseDepth` of each carousel), by id. */
+  private looked = new Map<string, ItemView>();
   private previousShown: ItemView[] = [];
   private previousUtterance: string | undefined;
   /** Every utterance said so far: the NLG does not say one again while another wording exists. */
@@ -202,6 +238,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private noPreference = new Set<string>();
   /** Whether the agent's last answer was appropriate (a pull) or not (a push). */
   private lastOperation: 'pull' | 'push' | undefined;
+  /** Whether the agent's last turn kept the item just passed over first on screen while it asked. */
+  private keptPassedOver = false;
   /** The item the user's last act passed over (Note.Dislike, Note.Seen, Note.Like without taking it). */
   private passedOver: string | undefined;
   /** The constraint the current act stated ([attribute, value]), checked against the next carousel. */
@@ -319,9 +357,20 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const understanding = this.sim.nlu.understand(response);
     this.agentTurns++;
     this.previousShown = this.shown;
+    // A carousel the agent keeps on screen while it only asks (the same items in the same order,
+    // no showing act) is not shown again: the user does not judge it as a new answer (see
+    // `contentProblem`).
+    const kept =
+      response.recommendations.length > 0 &&
+      !understanding.acts.includes('Reveal.Show') &&
+      sameItems(response.recommendations, this.shown);
     if (response.recommendations.length) {
       this.shown = response.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
+      for (const i of this.shown.slice(0, this.sim.options.browseDepth ?? 3)) this.looked.set(i.item_id, i);
     }
+    // The item just passed over, kept first on screen while the agent asks: no patience lost (it
+    // was not shown again), but no progress either: the turn does not add to satisfaction.
+    this.keptPassedOver = kept && this.passedOver !== undefined && this.shown[0]?.item_id === this.passedOver;
     const interaction = this.sim.options.interaction;
     const checkContent = this.sim.options.checkContent ?? true;
     let pushReason: string | undefined;
@@ -333,10 +382,28 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     if (reasked.length) pushReason = `${REASK_REASON} (${reasked.join(', ')})`;
     else if (!appropriate) pushReason = `${understanding.agent_act} does not answer ${this.current}`;
     if (appropriate && checkContent && response.recommendations.length) {
-      const problem = this.contentProblem();
+      const problem = this.contentProblem(kept);
       if (problem) {
         appropriate = false;
         pushReason = problem;
+      }
+    }
+    // KDD'20 goal update: an item question (Navigate about a shown item) is answered only when the
+    // agent's text says the asked item's value of the requested attribute (for the price band, a
+    // price), outside the item's title the user already read. An answer that does not say it, an
+    // explanation included, does not answer the question: a push, and the request stays pending.
+    const askedRequest = this.lastAskedRequest;
+    let unanswered = false;
+    if (askedRequest && this.lastAskedItem) {
+      if (!checkContent || this.answersRequest(response.utterance)) {
+        const done = (this.goal.fulfilled_requests ??= []);
+        if (!done.includes(askedRequest)) done.push(askedRequest);
+      } else {
+        unanswered = true;
+        if (appropriate) {
+          appropriate = false;
+          pushReason = `${UNANSWERED_REASON} (${askedRequest} of ${this.lastAskedItem.item_id})`;
+        }
       }
     }
     // What the user came for on screen (its target, or an item meeting its whole goal it would
@@ -348,12 +415,6 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     if (!appropriate && checkContent && (reasked.length === 0 || this.target) && this.answerOnScreen()) {
       appropriate = true;
       pushReason = undefined;
-    }
-    // Goal update: an answer to an item question (an explanation, or the asked item's value for
-    // the requested attribute in the agent's text) fulfils the request.
-    if (this.lastAskedRequest && (understanding.acts.includes('Explain') || this.answersRequest(response.utterance))) {
-      const done = (this.goal.fulfilled_requests ??= []);
-      if (!done.includes(this.lastAskedRequest)) done.push(this.lastAskedRequest);
     }
     this.lastAskedRequest = undefined;
     this.lastAskedItem = undefined;
@@ -371,6 +432,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       if (this.patience <= 0) {
         next = 'Complete.Abandon';
       } else {
+        // KDD'20: an act the agent did not answer goes back on the agenda, under the replacement:
+        // the user asks its unanswered item question again later.
+        if (unanswered) this.agenda.push(REQUEST_ACT);
         next = interaction.replacement(understanding.agent_act, this.rng);
       }
       trace.pushed = [next];
@@ -413,7 +477,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     this.current = act;
     // Satisfaction (ConvApparel): an agent answer counts as satisfying when it was appropriate (a
     // pull) and the user does not turn down what it showed (a Note.Dislike of its items).
-    if (understanding && this.lastOperation === 'pull' && act !== 'Note.Dislike') this.appropriateTurns++;
+    // A carousel kept on screen with the item just passed over first does not satisfy (see `respond`).
+    if (understanding && this.lastOperation === 'pull' && act !== 'Note.Dislike' && !this.keptPassedOver)
+      this.appropriateTurns++;
     this.passedOver =
       (act === 'Note.Dislike' || act === 'Note.Seen' || act === 'Note.Like') && meaning.item ? meaning.item : undefined;
     const done = outcome !== undefined;
@@ -554,7 +620,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   }
 
   /** Why the carousel just shown does not answer what the user said, or undefined when it does. */
-  private contentProblem(): string | undefined {
+  private contentProblem(kept = false): string | undefined {
     const looked = this.shown.slice(0, this.sim.options.browseDepth ?? 3);
     if (looked.length === 0) return undefined;
     if (looked.every((i) => i.category !== undefined && i.category !== this.task))
@@ -570,7 +636,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       said.every((a) => i.attributes[a] === undefined || i.attributes[a] === String(this.goal.constraints[a]));
     if (said.length && !looked.some(keeps))
       return `none of the first items keeps what the user said (${said.map((a) => `${a}=${String(this.goal.constraints[a])}`).join(', ')})`;
-    if (this.passedOver !== undefined && looked[0].item_id === this.passedOver)
+    // A carousel only kept on screen while the agent asks was not shown again.
+    if (!kept && this.passedOver !== undefined && looked[0].item_id === this.passedOver)
       return `the agent showed ${this.passedOver} again right after the user passed it over`;
     if (this.negated.size && looked.every((i) => Object.values(i.attributes).some((v) => this.negated.has(v)))) {
       return `every one of the first items has a value the user said it does not want (${[...this.negated].sort().join(', ')})`;
@@ -605,8 +672,38 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const attr = this.lastAskedRequest;
     const item = this.lastAskedItem;
     if (!attr || !item || !text) return false;
+    // The item's title, repeated in the answer, was on the card already: it says nothing new.
+    // Only statements answer: a value named in a question ("What's your budget?", "Black or red?") is not said of the item.
+    const statements = text
+      .split(/(?<=[.!?])\s+/)
+      .filter((sentence) => !sentence.includes('?'))
+      .join(' ');
+    const said = item.title ? statements.split(item.title).join(' ') : statements;
     const value = item.attributes[attr];
-    return value !== undefined && containsWord(text.toLowerCase(), value.toLowerCase());
+    if (attr === 'price_band') return SAYS_PRICE.test(said) || (value !== undefined && saysValue(said, value));
+    return value !== undefined && saysValue(said, value);
+  }
+
+  /** Does the item's title (on its card) show its value of `attr`? The user reads it there and does not ask. */
+  private titleShows(item: ItemView, attr: string): boolean {
+    const value = item.attributes[attr];
+    return attr !== 'price_band' && value !== undefined && item.title !== undefined && saysValue(item.title, value);
+  }
+
+  /** The goal requests not answered yet. */
+  private pendingRequests(): string[] {
+    return this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
+  }
+
+  /**
+   * Was the user ever shown (among the first items of a carousel) what it came for: its target in
+   * known-item mode, else an item meeting its whole goal as it stands (KDD'20: the goal's
+   * constraints, for a PKG user the liked values its goal was built from)?
+   */
+  private goalItemShown(): boolean {
+    if (this.target) return this.looked.has(this.target.item_id);
+    for (const i of this.looked.values()) if (this.meetsGoal(i)) return true;
+    return false;
   }
 
   /**
@@ -805,7 +902,13 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       if (hasItems) {
         // Leaving unserved with patience left (a pushed Complete, acts still pending, or patience
         // already spent on bad answers) is giving up, not completing.
-        const gaveUp = this.lastOperation === 'push' || this.agenda.length > 0 || this.patience < this.initialPatience;
+        // So is leaving with a goal request unanswered, or without ever having been shown what it came for.
+        const gaveUp =
+          this.lastOperation === 'push' ||
+          this.agenda.length > 0 ||
+          this.patience < this.initialPatience ||
+          this.pendingRequests().length > 0 ||
+          !this.goalItemShown();
         if (gaveUp)
           return {
             act: 'Complete',
@@ -909,14 +1012,16 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       if (planned === 'Navigate.Back' && this.previousShown.length === 0)
         return { act: 'Navigate.More', fill, meaning };
       if (planned === 'Navigate' || planned === 'Navigate.Ask') {
-        const pending = this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
-        const attr = pending.length
-          ? pending[0]
-          : this.rng.pick(this.goal.requests.length ? this.goal.requests : ['material']);
         // The item asked about is one the user could still want: the first of the top three with no
         // value it said it does not want (asking about a rejected item reads as wanting it again).
         const asked = this.shown.slice(0, 3).find((i) => !Object.values(i.attributes).some((v) => this.negated.has(v)));
         if (!asked) return { act: 'Navigate.More', fill, meaning };
+        // A requested value the item's card shows in its title is read there, not asked (the
+        // agent's carousel said it); with nothing left to ask, the user browses on.
+        for (const r of this.pendingRequests())
+          if (this.titleShows(asked, r)) (this.goal.fulfilled_requests ??= []).push(r);
+        const attr = this.pendingRequests()[0];
+        if (attr === undefined) return { act: 'Navigate.More', fill, meaning };
         this.lastAskedRequest = attr;
         this.lastAskedItem = asked;
         fill.attribute = readableAttribute(attr);
@@ -1069,6 +1174,10 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const before = shownTurns[shownTurns.length - 2];
     if (lastShown?.recommendations)
       this.shown = lastShown.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
+    this.looked = new Map();
+    for (const t of shownTurns)
+      for (const r of t.recommendations!.slice(0, this.sim.options.browseDepth ?? 3))
+        this.looked.set(r.item_id, viewOf(r, this.sim.options.catalog));
     if (before?.recommendations)
       this.previousShown = before.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
     if (last.target) {
@@ -1086,7 +1195,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         : undefined;
     if (last.user_act === 'Navigate' && items[0]) {
       const asked = this.shown.find((i) => i.item_id === items[0]);
-      const pending = this.goal.requests.filter((r) => !(this.goal.fulfilled_requests ?? []).includes(r));
+      const pending = this.pendingRequests();
       if (asked && pending.length) {
         this.lastAskedItem = asked;
         this.lastAskedRequest = pending[0];
