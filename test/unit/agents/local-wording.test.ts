@@ -465,14 +465,14 @@ test('local-good answers what a user asks about an item: style and gender too (a
       interaction: 'qrfa',
       preferences: 'pkg',
       agent: 'local-good',
-      n: 150,
+      n: 250,
       seed: 'answers-21',
       catalog_size: 800,
     }),
   );
   let asked = 0;
   const missed: string[] = [];
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < 250; i++) {
     const { conversation } = await simulateConversation(env, i);
     for (const t of conversation.turns) {
       const id = t.trace?.user_act === 'Navigate' ? t.trace.said?.items?.[0] : undefined;
