@@ -571,7 +571,17 @@ const CUES: Record<Intent, string[]> = {
     "don't understand",
     'confused',
   ],
-  back: ['go back', 'earlier ones', 'previous', 'ones before', 'from before', 'shown before', 'the ones from', 'showed before', 'first ones'],
+  back: [
+    'go back',
+    'earlier ones',
+    'previous',
+    'ones before',
+    'from before',
+    'shown before',
+    'the ones from',
+    'showed before',
+    'first ones',
+  ],
   note: ['could work', 'in mind', 'a maybe', 'noted', 'maybe', 'i see', 'hmm', 'okay'],
 };
 
