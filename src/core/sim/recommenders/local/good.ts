@@ -512,7 +512,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       if (a.material) facts.push(expand(words, '{made of |in |}$m', { m: a.material }));
       if (a.colour) facts.push(expand(words, '{in |}$c', { c: a.colour }));
       if (price) facts.push(expand(words, '{$p|priced at $p|$p}', { p: price }));
-      const head = expand(words, '{The $t is|The $t:|Here is the $t:|About the $t: it is|As for the $t, it is}', {
+      const head = expand(words, '{The $t is|The $t:|On the $t:|About the $t: it is|As for the $t, it is}', {
         t: item.title,
       });
       let out = `${head} ${listWords(facts) || expand(words, '{a solid option|a good all-rounder}')}.`;
@@ -818,7 +818,7 @@ function lowerFirst(feature: string): string {
  * attribute the explanation does not say otherwise; each frame holds the value word for word.
  */
 const ANSWERS: Readonly<Record<string, ((value: string) => readonly string[]) | undefined>> = {
-  style: () => ['It is $v in style.', 'Style-wise it is $v.', 'Its style is $v.', 'It has a $v style.'],
+  style: (v) => ['It is $v in style.', 'Style-wise it is $v.', 'Its style is $v.', `It has ${withArticle(v)} style.`],
   gender: (v) =>
     v === 'unisex'
       ? ['It is unisex.', 'It is a unisex piece.', 'It is cut as unisex.']
