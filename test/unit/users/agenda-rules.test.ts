@@ -274,3 +274,38 @@ describe('a meta agenda user after a target switch', () => {
     assert.ok(revisions >= 3, `the change is said as a revision (${revisions} revisions)`);
   });
 });
+
+// An independent review (ninth round): 21-36 % of the agenda users' "no preference" turns against
+// local-good answered an agent turn that asked nothing (18.3 % of 569 in 8 configurations, seed
+// s21b-fresh; 1.1 % of 265 after).
+test('agenda users say "no preference" only in answer to a question', async () => {
+  let nonDisclose = 0;
+  const unasked: string[] = [];
+  for (const interaction of ['cir6', 'qrfa'] as const) {
+    const env = await prepareEnvironment(
+      parseSimulationConfig({
+        user: 'agenda',
+        interaction,
+        preferences: 'single',
+        agent: 'local-good',
+        n: 200,
+        seed: 'no-pref-21',
+        catalog_size: 800,
+      }),
+    );
+    for (let i = 0; i < 200; i++) {
+      const { conversation } = await simulateConversation(env, i);
+      conversation.turns.forEach((t, k) => {
+        if (k === 0 || t.trace?.user_act !== 'Disclose.NonDisclose') return;
+        nonDisclose++;
+        const before = conversation.turns[k - 1].assistant_utterance ?? '';
+        if (!before.includes('?')) unasked.push(`${before} -> ${t.user_utterance}`);
+      });
+    }
+  }
+  assert.ok(nonDisclose > 40, `${nonDisclose} no-preference turns`);
+  assert.ok(
+    unasked.length <= nonDisclose / 50,
+    `${unasked.length} of ${nonDisclose}:\n${unasked.slice(0, 3).join('\n')}`,
+  );
+});
