@@ -31,7 +31,12 @@ export function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
   const known = words;
   out = item.features
     .filter((f) => !holdsNegation(f) && !tokenize(f).some((w) => known.has(foldPlural(w))))
-    .map((f) => (/^[A-Z][a-z]/.test(f) ? f[0].toLowerCase() + f.slice(1) : f));
+    .map(inRunningText);
   plainFeaturesOf.set(item, out);
   return out;
+}
+
+/** A catalog feature in running text: a capitalised first word in lower case ("Storm flap"), a letter name kept ("A-line shape"). */
+export function inRunningText(feature: string): string {
+  return /^[A-Z][a-z]/.test(feature) ? feature[0].toLowerCase() + feature.slice(1) : feature;
 }

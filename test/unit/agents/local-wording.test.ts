@@ -20,6 +20,7 @@ import { LocalGoodAgent } from '../../../src/core/sim/recommenders/local/good';
 import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
 import { isNounPhrase, namedFeatures } from '../../../src/core/sim/recommenders/local/agent';
 import { featureWithArticle } from '../../../src/core/text/articles';
+import { inRunningText } from '../../../src/core/catalog/features';
 import { holdsNegation } from '../../../src/core/text/negation';
 import {
   BAD_VARIANTS,
@@ -432,7 +433,7 @@ test("the local recommenders put a feature after 'with', 'has' or 'offers' with 
           for (const rec of t.recommendations ?? []) {
             const item = env.catalog.get(rec.item_id);
             for (const raw of item?.features ?? []) {
-              const f = /^[A-Z][a-z]/.test(raw) ? raw[0].toLowerCase() + raw.slice(1) : raw;
+              const f = inRunningText(raw);
               const escaped = f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
               if (!new RegExp(`${VERB} (?:an? |the |its )?${escaped}\\b`, 'i').test(text)) continue;
               checked++;

@@ -21,6 +21,7 @@
  * reading of the turn as `agent_trace` (see `AgentTrace`).
  */
 import type { Catalog, CatalogItem } from '../../../catalog/item';
+import { inRunningText } from '../../../catalog/features';
 import { tokenize, tokenizeSpans } from '../../../text/tokenize';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { AgentResponse } from '../../types';
@@ -521,7 +522,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       if (answers.length) out = `${answers.join(' ')} ${out}`;
       if (feature) {
         // "It has a built-in liner", "It is sleeveless", "It packs flat": the same draw either way
-        const f = lowerFirst(feature);
+        const f = inRunningText(feature);
         const frame = isNounPhrase(f)
           ? ' {It has $a|It comes with $a|Features: $f|Note the $f}.'
           : /^packs /i.test(f)
@@ -593,7 +594,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     let why = matched.length ? listWords(matched) : words.pick(GOOD_FRAMES.loose);
     const extra = words.int(6);
     // "with" before a noun phrase only ("with storm flap", never "with lightweight")
-    if (extra === 0 && feature && isNounPhrase(feature)) why += `, with ${featureWithArticle(lowerFirst(feature))}`;
+    if (extra === 0 && feature && isNounPhrase(feature)) why += `, with ${featureWithArticle(inRunningText(feature))}`;
     else if (extra === 1 && item.price !== undefined) why += `, at ${priceText(item)}`;
     // every draw above as before (the words of the rest of the turn depend on them); the reason
     // with a feature is drawn from `reasons`
@@ -806,11 +807,6 @@ function excludedValues(state: PreferenceState): string[] {
 
 function say(utterance: string, recommendations: RecommendedItem[], acts: string[]): AgentResponse {
   return { utterance, recommendations, acts };
-}
-
-/** A catalog feature in running text: a capitalised first word in lower case ("Storm flap"), a letter name kept ("A-line shape"). */
-function lowerFirst(feature: string): string {
-  return /^[A-Z][a-z]/.test(feature) ? feature[0].toLowerCase() + feature.slice(1) : feature;
 }
 
 /**
