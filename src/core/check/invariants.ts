@@ -1658,13 +1658,14 @@ const oppositeOpinion = { like: 'dislike', dislike: 'like' } as const;
 const opinionMatchesPreferences: Invariant = {
   id: 'opinion-matches-preferences',
   statement:
-    'an opinion the user voices (Note.Like, Note.Dislike, an accept, on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed',
+    'an opinion the user voices (Note.Like, Note.Dislike, an accept, on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed; and a Note.Like of an item lacking a value the user said it wants (every user) says a value the item has',
   source:
     "Zhang & Balog KDD'20 Sect. 5 (the preference model answers Note acts); Kim et al., PEPPER Sect. 3 (reflected preferences)",
-  needs: 'trace.preferences (liked/disliked items or reflected opinions) and opinions on trace.said.items',
+  needs:
+    'opinions on trace.said.items, with trace.preferences (liked/disliked items or reflected opinions) or a value the user said the liked item lacks',
   check(ctx) {
     const turns = ctx.conversation.turns;
-    if (!turns.some((t) => t.trace?.preferences !== undefined)) return undefined;
+    const hasModel = turns.some((t) => t.trace?.preferences !== undefined);
     const model: OpinionModel = { liked: new Set(), disliked: new Set() };
     let n = 0;
     const out: Violation[] = [];
@@ -1691,7 +1692,29 @@ const opinionMatchesPreferences: Invariant = {
       // The act's opinion is about the first item it names ("I like X. Not Y." is a Note.Like on X);
       // a meta user judges by similarity to its target instead of its preferences (AlterEval).
       const items = stringArray(tr.said?.items)?.slice(0, 1);
-      if (!opinion || !items?.length || tr.target !== undefined) return;
+      if (!opinion || !items?.length) return;
+      // A like of an item lacking a value the user said it wants says why: a value it has that the
+      // user wants (every user, meta ones too: an item is not liked against the user's own words).
+      let checked = false;
+      if (act === 'Note.Like') {
+        const lack = lacksStated(ctx, i, items[0]);
+        if (lack) {
+          checked = true;
+          const f = ctx.item(items[0])!;
+          const reason = (ctx.said(i) ?? []).some(
+            ([a, v]) => a !== 'category' && f.attributes[a] !== undefined && equalValue(f.attributes[a]!, v),
+          );
+          if (!reason)
+            out.push({
+              turn: i,
+              detail: `Note.Like on ${show(items[0])}, which lacks the ${show(lack[0])} ${show(lack[1])} the user said it wants, without saying a wanted value it has: ${quote(turn.user_utterance)}`,
+            });
+        }
+      }
+      if (tr.target !== undefined || !hasModel) {
+        if (checked) n++;
+        return;
+      }
       n++;
       const reflected = (prefs?.reflected ?? {}) as Record<string, string>;
       for (const id of items) {
@@ -1713,6 +1736,18 @@ const opinionMatchesPreferences: Invariant = {
     return n ? finding(n, out) : undefined;
   },
 };
+
+/** A value the user stated before turn `at` (attribute, value; category aside) that the item has otherwise, if any. */
+function lacksStated(ctx: ConversationContext, at: number, id: string): [string, string] | undefined {
+  const f = ctx.item(id);
+  if (!f || at === 0) return undefined;
+  const relaxed = relaxedUpTo(ctx, at - 1);
+  for (const [a, values] of statedUpTo(ctx, at - 1) ?? []) {
+    const have = a === 'category' || relaxed.has(a) ? undefined : f.attributes[a];
+    if (have !== undefined && !values.some((v) => equalValue(v, have))) return [a, values.join('|')];
+  }
+  return undefined;
+}
 
 /** Does the item break a value the user disclosed by turn `at` (a dislike for the constraint's sake)? */
 function breaksDisclosed(ctx: ConversationContext, at: number, id: string): boolean {

@@ -1616,6 +1616,50 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: `${was} relabelled ${t.user_act}` };
     },
   },
+  {
+    id: 'like-item-lacking',
+    invariant: 'opinion-matches-preferences',
+    kind: 'item',
+    description:
+      'a Like names instead another item of the carousel that lacks a value the user said it wants and has none of the values the turn says (the words kept)',
+    apply(c0, rng) {
+      const pick = (i: number): RecommendedItem | undefined => {
+        const x = tr(c0.turns[i]);
+        const first = strList(x?.said?.items)[0];
+        if (x?.user_act !== 'Note.Like' || first === undefined) return undefined;
+        // what the user said it wants before this turn (no relaxation before it, to keep this plain)
+        const want = new Map<string, string>();
+        for (let j = 0; j < i; j++) {
+          if (tr(c0.turns[j])?.user_act === 'Reveal.Expand') return undefined;
+          for (const [a, v] of constraintsSaid(c0.turns[j])) if (a !== 'category') want.set(a, v.toLowerCase());
+        }
+        const now = constraintsSaid(c0.turns[i]);
+        return (c0.turns[i - 1]?.recommendations ?? []).find((r) => {
+          if (r.item_id === first) return false;
+          const a = attrsOf(r);
+          const lacks = [...want].some(([k, v]) => a[k] !== undefined && a[k].toLowerCase() !== v);
+          const reason = now.some(([k, v]) => k !== 'category' && a[k]?.toLowerCase() === v.toLowerCase());
+          return lacks && !reason;
+        });
+      };
+      const i = pickSite(
+        rng,
+        sites(c0, (_t, i) => i > 0 && pick(i) !== undefined),
+      );
+      if (i === undefined) return undefined;
+      const other = pick(i)!;
+      const c = clone(c0);
+      const t = tr(c.turns[i])!;
+      const items = strList(t.said!.items);
+      const was = c0.turns[i - 1].recommendations!.find((r) => r.item_id === items[0]);
+      items[0] = other.item_id;
+      t.said!.items = items;
+      const text = c.turns[i].user_utterance;
+      if (was?.title && other.title && text !== undefined)
+        c.turns[i].user_utterance = text.replace(new RegExp(escapeRe(was.title), 'gi'), () => other.title!);
+      return { conversation: c, turn: i, detail: `the Like names ${other.item_id} instead of ${was?.item_id ?? '?'}` };
+    },
+  },
   // the read-back (self-consistency): labels the words contradict
   {
     id: 'like-text-dislike-label',

@@ -73,7 +73,9 @@ for (const agent of ['local-good', 'local-bad']) {
     }
     assert.ok(places > 200, `${places} items named by their place`);
     assert.ok(titles > 50, `${titles} items named by their title`);
-    assert.ok(praised > 100, `${praised} details praised`);
+    // fewer since the tenth round: an item lacking a value the user wants is liked for a wanted
+    // value it has (the Like names that value, not a detail)
+    assert.ok(praised > 25, `${praised} details praised`);
     leads.delete('');
     assert.ok(leads.size >= 5, `opening leads: ${[...leads].join(' | ')}`);
   });

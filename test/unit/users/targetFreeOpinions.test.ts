@@ -65,3 +65,45 @@ test('target-free vs local-good: an item is praised in one Like turn at most, an
   assert.ok(restated > 0, 'no turn said again a value a liked item lacks');
   assert.deepEqual(again.slice(0, 5), []);
 });
+
+// An independent review (ninth round, class D) found target-free users liking items that lack a value
+// they said they want: 17.6-97 % of Like turns; in 2,188 of 4,278 against local-bad (seed d10-fresh)
+// the Like gave no wanted value as its reason ("the first one is charming, plus adjustable cuffs"
+// of an orange leather bomber after "beige denim for everyday wear"). Stated wants win over the
+// reflected opinion: such an item is liked only for a wanted value it has, and the Like says it.
+for (const [agent, meta] of [
+  ['local-bad', undefined],
+  ['local-good', undefined],
+  ['local-bad', 'tol'],
+] as const) {
+  test(`target-free${meta ? ` meta-${meta}` : ''} vs ${agent}: a Like of an item lacking a wanted value says a wanted value it has`, async () => {
+    const env = await prepareEnvironment(
+      parseSimulationConfig({ user: 'target-free', agent, meta, n: 150, seed: 'like-lacking', catalog_size: 800 }),
+    );
+    let lacking = 0;
+    const found: string[] = [];
+    for (let i = 0; i < 150; i++) {
+      const conv = (await simulateConversation(env, i)).conversation;
+      const wanted = new Map<string, string>();
+      conv.turns.forEach((turn, k) => {
+        const tr = turn.trace;
+        const now = Object.entries(tr?.said?.constraints ?? {}).filter(([a]) => a !== 'category');
+        const id = tr?.said?.items?.[0];
+        const item = id !== undefined && tr?.user_act === 'Note.Like' ? env.catalog.get(id) : undefined;
+        if (item && item.item_id !== tr?.target?.item_id) {
+          const lacks = [...wanted].filter(([a, v]) => item.attributes[a] !== undefined && item.attributes[a] !== v);
+          if (lacks.length) {
+            lacking++;
+            if (!now.some(([a, v]) => wanted.get(a) === String(v) && item.attributes[a] === String(v)))
+              found.push(
+                `${conv.id} turn ${k}: lacks ${lacks.map((x) => x.join('=')).join(', ')}: ${turn.user_utterance}`,
+              );
+          }
+        }
+        for (const [a, v] of now) wanted.set(a, String(v));
+      });
+    }
+    assert.ok(lacking > 50, `only ${lacking} Likes of an item lacking a wanted value`);
+    assert.deepEqual(found.slice(0, 5), [], `${found.length} of ${lacking}`);
+  });
+}

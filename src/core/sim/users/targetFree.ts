@@ -203,6 +203,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly naming: Rng;
   /** Details the user has praised so far, by item (each is praised once). */
   private readonly praised = new Set<string>();
+  /** Wanted values said again (`stillWanted`), so a later turn says another one first. */
+  private readonly restatedValues = new Set<string>();
   /** Items the user has said it likes (a Like clause): an item's praise is said once. */
   private readonly likedBefore = new Set<string>();
   /**
@@ -383,11 +385,26 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (this.rejected.size)
       for (const [k, v] of Object.entries(item.attributes)) if (this.rejected.has(attributeKey(k, v))) return 'dislike';
     const own = this.seen.get(item.item_id);
-    if (own) return own.rating >= 3.5 ? 'like' : own.rating <= 2.5 ? 'dislike' : 'neutral';
-    if (item.category !== undefined && item.category !== this.task) return 'dislike';
-    let s = 0;
-    for (const [k, v] of Object.entries(item.attributes)) s += this.valuePrefs.get(attributeKey(k, v)) ?? 0;
-    return s > 0 ? 'like' : s < 0 ? 'dislike' : 'neutral';
+    let o: Opinion;
+    if (own) o = own.rating >= 3.5 ? 'like' : own.rating <= 2.5 ? 'dislike' : 'neutral';
+    else if (item.category !== undefined && item.category !== this.task) return 'dislike';
+    else {
+      let s = 0;
+      for (const [k, v] of Object.entries(item.attributes)) s += this.valuePrefs.get(attributeKey(k, v)) ?? 0;
+      o = s > 0 ? 'like' : s < 0 ? 'dislike' : 'neutral';
+    }
+    // What the user said it wants wins too: an item lacking one of those values is liked only for
+    // one of them it has (the Like names it, see `aspect`); with none of them it is not one it
+    // likes (neutral: lacking a wanted value is not having a value it is not keen on).
+    if (o === 'like' && this.lacks(item) && !this.wantedHeld(item)) return 'neutral';
+    return o;
+  }
+
+  /** The first value (in the order said) the user said it wants that `item` has, or undefined. */
+  private wantedHeld(item: ItemView): [string, string] | undefined {
+    const t = this.target?.attributes;
+    for (const [k, v] of this.stated) if (item.attributes[k] === v && (!t || t[k] === v)) return [k, v];
+    return undefined;
   }
 
   setTarget(update: TargetUpdate): void {
@@ -520,6 +537,20 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       if (this.rejected.has(attributeKey(k, t[k])) && !out.some(([s]) => s === k)) out.push([k, t[k]]);
     }
     return out;
+  }
+
+  /** The clause kind that says again a value the user wants (older template files: Pepper.More). */
+  private lacksKind(): string {
+    return this.sim.nlg.has('Pepper.Lacks') ? 'Pepper.Lacks' : 'Pepper.More';
+  }
+
+  /**
+   * A value the user said it wants, to say again when an agent turn showed nothing and it has
+   * nothing new to say: the first (in the order said) not said again before, else the first.
+   */
+  private stillWanted(): [string, string] | undefined {
+    const all = [...this.stated];
+    return all.find(([k, v]) => !this.restatedValues.has(attributeKey(k, v))) ?? all[0];
   }
 
   /** Realises one clause of a turn, avoiding every wording that clause kind had before. */
@@ -689,6 +720,15 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       clauses.push(text);
       wording.set(kind, text);
     };
+    /** Says again a value the user wants (`Pepper.Lacks`); false when the wording could not say it. */
+    const sayAgain = ([k, v]: [string, string]): boolean => {
+      const kind = this.lacksKind();
+      const r = this.clause(kind, { value: valuePhrase(k, v) }, ['value']);
+      add(kind, r.text);
+      if (!r.used.includes('value')) return false;
+      constraints[k] = v;
+      return true;
+    };
     let act = '';
     let revised = false;
     let declinedNow = false;
@@ -715,13 +755,16 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       }
     }
     if (!revised) {
+      const likedLacks = liked && this.lacks(liked);
       if (liked) {
         const aspect = this.aspect(liked, 1);
         const name = this.refer(liked, shown);
-        const r = this.clause('Pepper.Like', {
-          item: name,
-          liked: aspect && valuePhrase(aspect[0], aspect[1]),
-        });
+        // Liked although it lacks a value the user wants: the clause says which wanted value it has.
+        const r = this.clause(
+          'Pepper.Like',
+          { item: name, liked: aspect && valuePhrase(aspect[0], aspect[1]) },
+          likedLacks && aspect ? ['item', 'liked'] : [],
+        );
         // One reason per item: what it likes about it is a value it says ({liked}) or, else, a detail.
         const named = r.used.includes('item') && !r.used.includes('liked');
         add('Pepper.Like', named ? this.praise(capitalised(r.text, name), name, liked) : capitalised(r.text, name));
@@ -741,14 +784,9 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // (the agenda user's rule 1); else nothing about it (the turn asks for something else).
         // Either way the item is turned down: shown again, it is no longer one it likes.
         const lack = this.lacks(likedAgain);
-        if (lack) {
-          const r = this.clause('Pepper.More', { value: valuePhrase(lack[0], lack[1]) }, ['value']);
-          add('Pepper.More', r.text);
-          if (r.used.includes('value')) {
-            constraints[lack[0]] = lack[1];
-            restated = true;
-            if (act !== 'Note.Dislike') act = 'Disclose';
-          }
+        if (lack && sayAgain(lack)) {
+          restated = true;
+          if (act !== 'Note.Dislike') act = 'Disclose';
         }
         this.declined.add(likedAgain.item_id);
         declinedNow = true;
@@ -771,6 +809,19 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         }
       }
       const more = restated ? undefined : this.nextGeneralValue(new Set(Object.keys(constraints)));
+      // Nothing new left to say about its tastes: a liked item lacking a value the user wants gets
+      // that value said again (what keeps it from taking the item; the agenda user's rule 1), and
+      // an agent turn that showed nothing gets a value the user still wants said again (not "none
+      // of these" about a carousel that is not there).
+      const still =
+        more || restated
+          ? undefined
+          : likedLacks && act === 'Note.Like' && !(likedLacks[0] in constraints)
+            ? likedLacks
+            : shown.length === 0 && clauses.length === 0
+              ? this.stillWanted()
+              : undefined;
+      if (still && sayAgain(still)) this.restatedValues.add(attributeKey(still[0], still[1]));
       if (more) {
         const r = this.clause('Pepper.More', { value: valuePhrase(more[0], more[1]) }, ['value']);
         add('Pepper.More', r.text);
@@ -853,6 +904,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
    * would all do so is named without one.
    */
   private aspect(item: ItemView, sign: number): [string, string] | undefined {
+    // A liked item lacking a value the user said it wants is liked for one it said it wants.
+    if (sign > 0 && this.lacks(item)) return this.wantedHeld(item);
     const t = this.target?.attributes;
     const fits = (k: string, v: string) =>
       (!t || (sign > 0 ? t[k] === v : t[k] !== v)) &&
