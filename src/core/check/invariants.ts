@@ -9,7 +9,7 @@
 import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn } from '../model';
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, ItemLookup, Violation } from './types';
 import { clausePolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
-import { tokenize } from '../text/tokenize';
+import { statesItemValue, titleShowsValue } from '../text/saysValue';
 import { toConvApparelUserAct } from '../taxonomy/acts';
 
 /**
@@ -1524,40 +1524,27 @@ function keptPassedOver(ctx: ConversationContext, i: number): boolean {
   );
 }
 
-/** Did the agent explain on this turn, as the user understood it (trace.nlu acts, else agent_act)? */
-function agentExplained(tr: SimulatorTrace | undefined): boolean {
-  const acts = stringArray((tr?.nlu as Loose | undefined)?.['acts']) ?? [];
-  return (
-    acts.some((a) => mainOf(a) === 'Explain') ||
-    mainOf(tr?.nlu?.agent_act ?? '') === 'Explain' ||
-    mainOf(tr?.agent_act ?? '') === 'Explain'
-  );
-}
-
-/** Does the agent's answer on turn `at` state the value of `attr` of an item shown up to then? */
+/**
+ * Does the agent's answer on turn `at` state the value of `attr` of an item shown up to then? The
+ * agenda user's own rule (`statesItemValue`: statements only, the item's title aside, a price for
+ * the price band), so the check and the simulator read an answer alike.
+ */
 function answerStatesAttribute(ctx: ConversationContext, at: number, attr: string): boolean {
   const answer = ctx.conversation.turns[at]?.assistant_utterance;
   if (!answer) return false;
-  // a price ("$72.99") states the price band
-  if (attr === 'price_band' && /\$\s?\d/.test(answer)) return true;
-  // "women's" states gender=women
-  const words = tokenize(answer).map((w) => (w.endsWith("'s") ? w.slice(0, -2) : w));
   for (let j = 0; j <= at; j++) {
     for (const r of ctx.conversation.turns[j].recommendations ?? []) {
-      const v = factsAt(ctx, r).attributes[attr];
-      if (v !== undefined && mentionsWords(words, phraseWords(v))) return true;
+      if (statesItemValue(answer, attr, factsAt(ctx, r).attributes[attr], r.title)) return true;
     }
   }
   return false;
 }
 
-/** Does the title of an item shown up to turn `at` state its value of `attr`? */
+/** Does the title of an item shown up to turn `at` state its value of `attr` (`titleShowsValue`)? */
 function titleStatesAttribute(ctx: ConversationContext, at: number, attr: string): boolean {
   for (let j = 0; j <= at; j++) {
     for (const r of ctx.conversation.turns[j]?.recommendations ?? []) {
-      const v = factsAt(ctx, r).attributes[attr];
-      const words = tokenize(r.title ?? '').map((w) => (w.endsWith("'s") ? w.slice(0, -2) : w));
-      if (v !== undefined && mentionsWords(words, phraseWords(v))) return true;
+      if (titleShowsValue(r.title, attr, factsAt(ctx, r).attributes[attr])) return true;
     }
   }
   return false;
@@ -1566,7 +1553,7 @@ function titleStatesAttribute(ctx: ConversationContext, at: number, attr: string
 const goalRequests: Invariant = {
   id: 'goal-requests',
   statement:
-    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent explained or stated the requested attribute of a shown item, or on a Navigate turn when a shown item's title states it (read off the card)",
+    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent's answer stated the requested value of a shown item (in a statement, not a question, outside the item's title; a price for the price band), or on a Navigate turn when a shown item's title states it (read off the card)",
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent's answers); SimLens agenda user (fulfilled_requests)",
   needs: 'trace.goal.requests',
@@ -1601,11 +1588,13 @@ const goalRequests: Invariant = {
           // read off the card (a shown item's title states the value): no question needed
         } else if (fresh.length) {
           const asked = mainOf(turns[i - 1]?.trace?.user_act ?? '');
-          const explained = agentExplained(turn.trace) || fresh.every((r) => answerStatesAttribute(ctx, i - 1, r));
+          // answered means the value is said (KDD'20 goal requests; the agenda user's rule 6): an
+          // agent act labelled Explain whose words never say the value has not answered
+          const explained = fresh.every((r) => answerStatesAttribute(ctx, i - 1, r));
           if (!(asked === 'Navigate' || asked === 'Inquire') || !explained) {
             out.push({
               turn: i,
-              detail: `request ${show(fresh.join(', '))} fulfilled although ${asked === 'Navigate' || asked === 'Inquire' ? 'the agent did not explain' : `the user did not ask (act ${show(turns[i - 1]?.trace?.user_act ?? '?')})`}`,
+              detail: `request ${show(fresh.join(', '))} fulfilled although ${asked === 'Navigate' || asked === 'Inquire' ? "the agent's answer does not state the value" : `the user did not ask (act ${show(turns[i - 1]?.trace?.user_act ?? '?')})`}`,
             });
           }
         }

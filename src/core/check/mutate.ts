@@ -1545,6 +1545,31 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: 'warranty fulfilled' };
     },
   },
+  {
+    id: 'answer-as-question',
+    invariant: 'goal-requests',
+    kind: 'text',
+    description:
+      "the agent's answer that fulfilled a request only asks: every sentence of it ends in a question mark (the trace kept)",
+    apply(c0, rng) {
+      // turns where a request became fulfilled after the user asked (not read off a card)
+      const cands = sites(c0, (t, i) => {
+        if (i === 0) return false;
+        const before = new Set(strList(tr(c0.turns[i - 1])?.goal?.fulfilled_requests));
+        const fresh = strList(tr(t)?.goal?.fulfilled_requests).filter((r) => !before.has(r));
+        const asked = mainOf(tr(c0.turns[i - 1])?.user_act);
+        return (
+          fresh.length > 0 && (asked === 'Navigate' || asked === 'Inquire') && mainOf(tr(t)?.user_act) !== 'Navigate'
+        );
+      });
+      const i = pickSite(rng, cands);
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      const answer = c.turns[i - 1].assistant_utterance ?? '';
+      c.turns[i - 1].assistant_utterance = answer.replace(/[.!]+(?=\s|$)/g, '?').replace(/([^?\s])\s*$/, '$1?');
+      return { conversation: c, turn: i, detail: `turn ${i - 1}'s answer only asks` };
+    },
+  },
   // no-repetition
   {
     id: 'repeat-utterance',

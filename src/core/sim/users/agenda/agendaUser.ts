@@ -21,7 +21,7 @@ import type { Rng } from '../../../random';
 import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../../types';
 import type { Catalog, CatalogItem } from '../../../catalog/catalog';
 import { mainAct } from '../../../taxonomy/acts';
-import { foldPlural, tokenize } from '../../../text/tokenize';
+import { statesItemValue, titleShowsValue } from '../../../text/saysValue';
 import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';
@@ -149,31 +149,6 @@ function containsWord(text: string, phrase: string): boolean {
   }
   return false;
 }
-
-/**
- * A word's forms a user reads as the same value: plural folded ("parties" -> "party"), and an
- * "-ing" form read as its verb ("lounging" -> "lounge", "hiking" -> "hike"/"hik").
- */
-function wordForms(token: string): string[] {
-  const t = foldPlural(token.replace(/'s$/, ''));
-  if (t.length > 5 && t.endsWith('ing')) return [t, t.slice(0, -3), `${t.slice(0, -3)}e`];
-  return [t];
-}
-
-/**
- * Does `text` say `value` as whole words, in any of the forms `wordForms` reads as the same
- * ("women's" says women, "parties" says party, "lounging" says lounge, "Date nights" says date night)?
- */
-function saysValue(text: string, value: string): boolean {
-  const want = tokenize(value).map((w) => wordForms(w)[0]);
-  if (want.length === 0) return false;
-  const words = tokenize(text).map(wordForms);
-  for (let i = 0; i + want.length <= words.length; i++) if (want.every((w, j) => words[i + j].includes(w))) return true;
-  return false;
-}
-
-/** Does `text` name a price ("$72.99", "priced at $ 30")? */
-const SAYS_PRICE = /\$\s?\d/;
 
 /** The act that asks about a shown item's value of a requested attribute (KDD'20: goal requests). */
 const REQUEST_ACT = 'Navigate.Ask';
@@ -672,22 +647,12 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const attr = this.lastAskedRequest;
     const item = this.lastAskedItem;
     if (!attr || !item || !text) return false;
-    // The item's title, repeated in the answer, was on the card already: it says nothing new.
-    // Only statements answer: a value named in a question ("What's your budget?", "Black or red?") is not said of the item.
-    const statements = text
-      .split(/(?<=[.!?])\s+/)
-      .filter((sentence) => !sentence.includes('?'))
-      .join(' ');
-    const said = item.title ? statements.split(item.title).join(' ') : statements;
-    const value = item.attributes[attr];
-    if (attr === 'price_band') return SAYS_PRICE.test(said) || (value !== undefined && saysValue(said, value));
-    return value !== undefined && saysValue(said, value);
+    return statesItemValue(text, attr, item.attributes[attr], item.title);
   }
 
   /** Does the item's title (on its card) show its value of `attr`? The user reads it there and does not ask. */
   private titleShows(item: ItemView, attr: string): boolean {
-    const value = item.attributes[attr];
-    return attr !== 'price_band' && value !== undefined && item.title !== undefined && saysValue(item.title, value);
+    return titleShowsValue(item.title, attr, item.attributes[attr]);
   }
 
   /** The goal requests not answered yet. */
