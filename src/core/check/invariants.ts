@@ -692,8 +692,22 @@ const metaStatedMatchesTarget: Invariant = {
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
+    // What the user has said up to this turn (as statedUpTo) and the attributes a Reveal.Expand
+    // took back and it has not said again (as relaxedUpTo), kept turn by turn.
+    const stated = new Map<string, string[]>();
+    const relaxed = new Set<string>();
+    let disclosedPrev: readonly string[] | undefined;
     ctx.conversation.turns.forEach((turn, i) => {
       const tr = turn.trace;
+      const expand = tr?.user_act === 'Reveal.Expand';
+      const disclosedNow = disclosedOf(tr);
+      if (expand && disclosedNow !== undefined && disclosedPrev !== undefined)
+        for (const a of disclosedPrev) if (!disclosedNow.includes(a)) relaxed.add(a);
+      for (const [a, v] of ctx.said(i) ?? []) {
+        stated.set(a, expand ? [...(stated.get(a) ?? []), v] : [v]);
+        if (!expand) relaxed.delete(a);
+      }
+      if (disclosedNow !== undefined) disclosedPrev = disclosedNow;
       const id = tr?.target?.item_id;
       if (!tr || typeof id !== 'string') return;
       const target = ctx.item(id);
@@ -722,18 +736,16 @@ const metaStatedMatchesTarget: Invariant = {
         typeof tr.user_act === 'string' &&
         mainOf(tr.user_act) === 'Complete' &&
         !isAcceptAct(tr.user_act);
-      const stated = statedUpTo(ctx, i);
       if (goal)
         for (const a in goal) {
-          const kept = leaving && stated?.get(a)?.some((v) => equalValue(v, String(goal[a])));
+          const kept = leaving && stated.get(a)?.some((v) => equalValue(v, String(goal[a])));
           if (!kept) check(a, String(goal[a]), 'goal');
         }
       for (const [a, v] of said ?? []) if (!(goal && equalValue(String(goal[a] ?? ''), v))) check(a, v, 'said');
       // What the user said on earlier turns and has not revised holds too (a switch's change is
       // said on the switch turn, see docs/simulation.md), except on the leaving turn.
-      const relaxed = relaxedUpTo(ctx, i);
       if (!leaving)
-        for (const [a, values] of stated ?? []) {
+        for (const [a, values] of stated) {
           if (relaxed.has(a) || said?.some(([b]) => b === a)) continue;
           if (goal && values.some((v) => equalValue(String(goal[a] ?? ''), v))) continue;
           const have = a === 'category' ? target.category : target.attributes[a];
