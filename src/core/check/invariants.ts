@@ -270,7 +270,7 @@ const noEndBeforeRecommendation: Invariant = {
 const agendaPullOrder: Invariant = {
   id: 'agenda-pull-order',
   statement:
-    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest; a push leaves the pending agenda unchanged, or puts the act the agent did not answer back on top",
+    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest, except that a meta user's Reveal.Revise (the change a target switch made, said first) leaves the pulled act on the agenda; a push leaves the pending agenda unchanged, or puts the act the agent did not answer back on top",
   needs: 'trace.agenda with pull/push operations (an agenda-based user)',
   source: "Zhang & Balog KDD'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)",
   check(ctx) {
@@ -305,7 +305,9 @@ const agendaPullOrder: Invariant = {
               detail: `Complete pulled while ${rest.length} act(s) were pending: ${show(rest.join(', '))}`,
             });
           }
-          if (!sameList(agenda, rest) && !(accepted && agenda.length === 0)) {
+          // A meta user says a switch's change before anything else: the act it pulled waits on top.
+          const deferred = tr.target !== undefined && isRevision(tr.user_act) && sameList(agenda, prev);
+          if (!sameList(agenda, rest) && !(accepted && agenda.length === 0) && !deferred) {
             out.push({
               turn: i,
               detail: `after the pull the agenda is [${show(agenda.join(', '))}], expected [${show(rest.join(', '))}]`,
@@ -515,7 +517,7 @@ function isRevision(act: unknown): boolean {
 const noSilentContradiction: Invariant = {
   id: 'no-silent-contradiction',
   statement:
-    "a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed; a value a turn states is its goal's value on that turn (goal.constraints), and a disclosed goal value changes only on a turn that says the new value (meta users: with their target)",
+    "a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed; a value a turn states is its goal's value on that turn (goal.constraints), a disclosed goal value changes only on a turn that says the new value, and on every turn the goal's value of an attribute the user said is the last value it said (meta users too: a target switch changes it only with a Reveal.Revise that says it)",
   needs: 'trace.said.constraints',
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)",
@@ -529,11 +531,34 @@ const noSilentContradiction: Invariant = {
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
+    /** Attributes this turn already has a violation for (not reported twice). */
+    const reported = new Set<string>();
+    /**
+     * The goal holds the user to the last value it said for each attribute (not taken back by a
+     * Reveal.Expand), on every turn, meta users included: a target switch changes a said goal
+     * value only on the turn that says the new one (a Reveal.Revise), never silently.
+     */
+    const goalAgainstSaid = (i: number, goal: Record<string, unknown> | undefined, act: unknown): boolean => {
+      if (!goal) return false;
+      let hit = false;
+      for (const [a, values] of last) {
+        const want = goal[a];
+        if (a === 'category' || reported.has(a) || want === undefined || want === null) continue;
+        if (values.some((v) => equalValue(v, String(want)))) continue;
+        hit = true;
+        out.push({
+          turn: i,
+          detail: `its goal wants ${show(a)}=${show(want)} but the user last said ${show(values.join('|'))} and has not said the change (act ${show(typeof act === 'string' ? act : '?')})`,
+        });
+      }
+      return hit;
+    };
     ctx.conversation.turns.forEach((turn, i) => {
       const tr = turn.trace;
       const act = tr?.user_act;
       const expand = act === 'Reveal.Expand';
       const disclosed = disclosedOf(tr);
+      reported.clear();
       const goalBefore = prevGoal;
       const disclosedEarlier = disclosedBefore;
       if (tr?.goal?.constraints) prevGoal = tr.goal.constraints;
@@ -572,6 +597,7 @@ const noSilentContradiction: Invariant = {
             continue;
           if (said?.some(([x, v]) => x === a && equalValue(v, String(now)))) continue;
           silentGoal = true;
+          reported.add(a);
           out.push({
             turn: i,
             detail: `the goal's disclosed ${show(a)} changes ${show(was)} -> ${show(now)} on a turn that does not say it (act ${show(act ?? '?')}): ${quote(turn.user_utterance)}`,
@@ -582,7 +608,13 @@ const noSilentContradiction: Invariant = {
         any = true;
         turns++;
       }
-      if (!said) return;
+      if (!said) {
+        if (goalAgainstSaid(i, goalNow, act) && !silentGoal) {
+          any = true;
+          turns++;
+        }
+        return;
+      }
       any = true;
       let restated = false;
       for (const [attr, value] of said) {
@@ -612,6 +644,7 @@ const noSilentContradiction: Invariant = {
           const want = goalNow[a];
           if (a === 'category' || want === undefined || want === null || equalValue(String(want), v)) continue;
           againstGoal = true;
+          reported.add(a);
           out.push({
             turn: i,
             detail: `says ${show(a)}=${show(v)} but its goal on this turn wants ${show(want)} (a silent goal change): ${quote(turn.user_utterance)}`,
@@ -619,7 +652,8 @@ const noSilentContradiction: Invariant = {
         }
       }
       for (const [a, v] of said) previous.set(a, v);
-      if ((restated || isRevision(act) || againstGoal) && !silentGoal) turns++;
+      const held = goalAgainstSaid(i, goalNow, act);
+      if ((restated || isRevision(act) || againstGoal || held) && !silentGoal) turns++;
     });
     return any ? finding(turns, out) : undefined;
   },
@@ -651,15 +685,29 @@ function revisesSomething(said: readonly [string, string][], previous: Map<strin
 const metaStatedMatchesTarget: Invariant = {
   id: 'meta-consistent-with-target',
   statement:
-    "a meta-simulated user's goal constraints, stated values and negated values agree with its current target's attributes",
+    "a meta-simulated user's goal constraints, stated values (this turn's and the last one it said earlier for each attribute) and negated values agree with its current target's attributes; on a last turn where the user leaves without taking anything, a goal value it said and has not revised may still be the one it said (it leaves before saying the switch's change)",
   needs: 'trace.target with a known target item (a meta user; --catalog for targets no carousel shows)',
   source: 'Vlachou et al., Fashion-AlterEval Sect. 4 (the wrapped user critiques towards the current target, I3)',
   check(ctx) {
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
+    // What the user has said up to this turn (as statedUpTo) and the attributes a Reveal.Expand
+    // took back and it has not said again (as relaxedUpTo), kept turn by turn.
+    const stated = new Map<string, string[]>();
+    const relaxed = new Set<string>();
+    let disclosedPrev: readonly string[] | undefined;
     ctx.conversation.turns.forEach((turn, i) => {
       const tr = turn.trace;
+      const expand = tr?.user_act === 'Reveal.Expand';
+      const disclosedNow = disclosedOf(tr);
+      if (expand && disclosedNow !== undefined && disclosedPrev !== undefined)
+        for (const a of disclosedPrev) if (!disclosedNow.includes(a)) relaxed.add(a);
+      for (const [a, v] of ctx.said(i) ?? []) {
+        stated.set(a, expand ? [...(stated.get(a) ?? []), v] : [v]);
+        if (!expand) relaxed.delete(a);
+      }
+      if (disclosedNow !== undefined) disclosedPrev = disclosedNow;
       const id = tr?.target?.item_id;
       if (!tr || typeof id !== 'string') return;
       const target = ctx.item(id);
@@ -681,8 +729,32 @@ const metaStatedMatchesTarget: Invariant = {
           });
         }
       };
-      if (goal) for (const a in goal) check(a, String(goal[a]), 'goal');
+      // A user that leaves on the turn its target switched says nothing more: the goal keeps what
+      // it said (no-silent-contradiction holds the goal to that), the target moved on.
+      const leaving =
+        i === ctx.conversation.turns.length - 1 &&
+        typeof tr.user_act === 'string' &&
+        mainOf(tr.user_act) === 'Complete' &&
+        !isAcceptAct(tr.user_act);
+      if (goal)
+        for (const a in goal) {
+          const kept = leaving && stated.get(a)?.some((v) => equalValue(v, String(goal[a])));
+          if (!kept) check(a, String(goal[a]), 'goal');
+        }
       for (const [a, v] of said ?? []) if (!(goal && equalValue(String(goal[a] ?? ''), v))) check(a, v, 'said');
+      // What the user said on earlier turns and has not revised holds too (a switch's change is
+      // said on the switch turn, see docs/simulation.md), except on the leaving turn.
+      if (!leaving)
+        for (const [a, values] of stated) {
+          if (relaxed.has(a) || said?.some(([b]) => b === a)) continue;
+          if (goal && values.some((v) => equalValue(String(goal[a] ?? ''), v))) continue;
+          const have = a === 'category' ? target.category : target.attributes[a];
+          if (have !== undefined && !values.some((v) => equalValue(have, v)))
+            out.push({
+              turn: i,
+              detail: `said ${show(a)}=${show(values.join('|'))} earlier and has not revised it, but target ${show(id)} has ${show(have)}`,
+            });
+        }
       // Saying "not X" about a value the target has contradicts the target just as much.
       for (const v of negated) {
         const hit = negatedMatch(target, v);

@@ -728,6 +728,45 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: `goal ${a} ${was} -> ${w} from turn ${i}, nothing said` };
     },
   },
+  {
+    id: 'silent-switch-goal',
+    invariant: 'no-silent-contradiction',
+    kind: 'meta',
+    description:
+      "a meta user's goal takes another value for an attribute it said, from one turn on, and forgets it was said (goal.disclosed), with no revision: a target switch's change left unsaid",
+    apply(c0, rng) {
+      const cands: [number, string, string, string][] = [];
+      const said = new Map<string, string>();
+      for (let i = 0; i < c0.turns.length; i++) {
+        const x = tr(c0.turns[i]);
+        if (x?.user_act === 'Reveal.Expand') break;
+        if (i > 0 && x?.target !== undefined && x.goal) {
+          for (const [a, v] of said) {
+            const now = x.goal.constraints[a];
+            if (a === 'category' || now === undefined || String(now).toLowerCase() !== v) continue;
+            const other = valuesOf(c0, a).find((w) => w.toLowerCase() !== v);
+            if (other) cands.push([i, a, String(now), other]);
+          }
+        }
+        for (const [a, v] of constraintsSaid(c0.turns[i])) said.set(a, v.toLowerCase());
+      }
+      if (!cands.length) return undefined;
+      const [i, a, was, w] = rng.pick(cands);
+      const c = clone(c0);
+      for (let j = i; j < c.turns.length; j++) {
+        const g = tr(c.turns[j])?.goal;
+        if (!g || String(g.constraints[a]).toLowerCase() !== was.toLowerCase()) break;
+        g.constraints[a] = w;
+        const d = (g as Loose)['disclosed'];
+        if (Array.isArray(d)) (g as Loose)['disclosed'] = d.filter((x) => x !== a);
+      }
+      return {
+        conversation: c,
+        turn: i,
+        detail: `goal ${a} ${was} -> ${w} from turn ${i}, disclosed forgot it, nothing said`,
+      };
+    },
+  },
   // negation-honoured
   {
     id: 'show-negated-later',

@@ -289,6 +289,43 @@ describe('meta-consistent-with-target', () => {
     );
     assertClean('meta-consistent-with-target', negating(['suede']), { catalog });
   });
+  test('a value said on an earlier turn and never revised must agree with the (switched) target, except on a leaving last turn', () => {
+    const earlier = (act: string) =>
+      conv(
+        [
+          turn('Something in suede.', {
+            user_act: 'Disclose',
+            target: { item_id: 'U', alternatives: ['T', 'U'] },
+            said: { constraints: { material: 'suede' } },
+          }),
+          turn('Hmm.', {
+            user_act: act,
+            target: { item_id: 'T', alternatives: ['T', 'U'], switched_from: 'U' },
+            goal: goal({ colour: 'black', material: 'suede' }, ['category', 'material']),
+            said: { constraints: {} },
+          }),
+        ],
+        { source: 'meta-tol(agenda-cir6-pkg)' },
+      );
+    const found = findingOf('meta-consistent-with-target', earlier('Navigate.More'), { catalog });
+    assert.ok(
+      found?.violations.some((v) => v.turn === 1 && /goal material=suede but target T has leather/.test(v.detail)),
+      JSON.stringify(found),
+    );
+    // Without the goal, the earlier said value alone is enough (a target-free user's trace has none).
+    const noGoal = earlier('Navigate.More');
+    delete noGoal.turns[1].trace!.goal;
+    assertViolates(
+      'meta-consistent-with-target',
+      noGoal,
+      /said material=suede earlier and has not revised it, but target T has leather/,
+      { catalog },
+    );
+    // Leaving at patience 0 on the switch turn, the user keeps what it said.
+    const left = earlier('Complete.Abandon');
+    const f = findingOf('meta-consistent-with-target', left, { catalog });
+    assert.ok(!f?.violations.some((v) => v.turn === 1), JSON.stringify(f));
+  });
   test('values of the target are clean', () => {
     assertClean('meta-consistent-with-target', meta({ colour: 'black', material: 'leather' }, { colour: 'black' }), {
       catalog,
@@ -903,7 +940,7 @@ describe('the goal behind what is said (issue 22 review)', () => {
     );
     assertClean('accepted-meets-constraints', mk('A'));
   });
-  test('a disclosed goal value that changes on a turn not saying it, or a said value the goal does not hold, is flagged; a revision or a meta target passes', () => {
+  test('a disclosed goal value that changes on a turn not saying it, or a said value the goal does not hold, is flagged; a revision passes, with or without a meta target', () => {
     const t0 = turn(
       'Boots in black.',
       {
@@ -940,15 +977,39 @@ describe('the goal behind what is said (issue 22 review)', () => {
       } as SimulatorTrace),
     ]);
     assertClean('no-silent-contradiction', revised);
+    // A meta user's goal that follows a switched target without the user saying the change (review
+    // finding H: goal.disclosed forgot the colour, the goal now wants navy, the user said black).
     const meta = conv([
       t0,
       turn('What else?', {
         user_act: 'Navigate.More',
         said: { constraints: {} },
-        goal: goal({ colour: 'navy' }, ['category', 'colour']),
+        goal: goal({ colour: 'navy' }, ['category']),
+        target: { item_id: 'B', switched_from: 'A' },
+      } as SimulatorTrace),
+      turn('Show me more.', {
+        user_act: 'Navigate.More',
+        said: { constraints: {} },
+        goal: goal({ colour: 'navy' }, ['category']),
         target: { item_id: 'B' },
       } as SimulatorTrace),
     ]);
-    assertClean('no-silent-contradiction', meta);
+    const found = findingOf('no-silent-contradiction', meta);
+    assert.deepEqual(
+      found?.violations.map((v) => v.turn),
+      [1, 2],
+      JSON.stringify(found),
+    );
+    assert.match(found!.violations[0].detail, /its goal wants colour=navy but the user last said black/);
+    const metaRevised = conv([
+      t0,
+      turn('Actually, navy instead.', {
+        user_act: 'Reveal.Revise',
+        said: { constraints: { colour: 'navy' } },
+        goal: goal({ colour: 'navy' }, ['category', 'colour']),
+        target: { item_id: 'B', switched_from: 'A' },
+      } as SimulatorTrace),
+    ]);
+    assertClean('no-silent-contradiction', metaRevised);
   });
 });

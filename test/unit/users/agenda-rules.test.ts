@@ -179,21 +179,27 @@ describe('refining and revising need something said before', () => {
         );
         if (String((first as Loose)['planned_act'] ?? '').startsWith('Reveal')) plannedAtOpening++;
         const said = new Map<string, string>();
+        const negated = new Set<string>();
         for (const [k, t] of ts.entries()) {
           const stated = Object.entries(t.said?.constraints ?? {}).map(([a, v]) => [a, String(v)] as const);
           const where = `${c.id} turn ${k}: ${c.turns[k].user_utterance}`;
           if (t.user_act === 'Reveal.Revise') {
             revises++;
-            assert.equal(stated.length, 1, where);
-            const [attr, value] = stated[0];
-            assert.ok(said.has(attr), `${where}: ${attr} was never said before`);
-            assert.notEqual(said.get(attr), value, `${where}: ${attr}=${value} is what it said before`);
+            // One value, or (a meta user's switch revision) every value the new target changed,
+            // each a change of what it said (a value said, or one it said it does not want).
+            assert.ok(stated.length >= 1, where);
+            if (!c.source?.startsWith('meta')) assert.equal(stated.length, 1, where);
+            for (const [attr, value] of stated) {
+              assert.ok(said.has(attr) || negated.has(value), `${where}: ${attr} was never said before`);
+              assert.notEqual(said.get(attr), value, `${where}: ${attr}=${value} is what it said before`);
+            }
           }
           if (t.user_act === 'Reveal.Refine') {
             refines++;
             assert.ok(k > 0 && disclosedOf(ts[k - 1]).length > 0, `${where}: nothing disclosed before`);
           }
           for (const [a, v] of stated) said.set(a, v);
+          for (const v of t.said?.negated ?? []) negated.add(v);
         }
       }
     }

@@ -21,6 +21,12 @@ const OCCASION_AFTER_FOR: Record<string, string> = {
  * "unisex", "for women". The value itself always appears word for word (the NLU of the agents and
  * the checker look for it).
  */
+/** "a", "a and b", "a, b and c" (the value phrases of one revision, a list of details). */
+export function joinList(items: string[], conj = 'and'): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${conj} ${items[items.length - 1]}`;
+}
+
 export function valuePhrase(attr: string, value: string): string {
   switch (attr) {
     case 'gender':

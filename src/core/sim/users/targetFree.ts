@@ -42,7 +42,7 @@ import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../
 import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
-import { describeValues, valuePhrase } from './phrases';
+import { describeValues, joinList, valuePhrase } from './phrases';
 import {
   attributeKey,
   dynamicRecord,
@@ -1008,9 +1008,4 @@ function capitalised(text: string, name: string): string {
   let out = text.startsWith(name) ? upper + text.slice(name.length) : text;
   for (const stop of ['. ', '! ', '? ']) out = out.split(`${stop}${name}`).join(`${stop}${upper}`);
   return out;
-}
-
-function joinList(items: string[], conj = 'and'): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} ${conj} ${items[items.length - 1]}`;
 }

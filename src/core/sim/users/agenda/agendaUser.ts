@@ -25,7 +25,7 @@ import { statesItemValue, titleShowsValue } from '../../../text/saysValue';
 import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';
-import { askedAttributes, questionSentences, valuePhrase } from '../phrases';
+import { askedAttributes, joinList, questionSentences, valuePhrase } from '../phrases';
 import {
   createPreferenceModel,
   viewOf,
@@ -81,6 +81,11 @@ interface Meaning {
   item?: string;
   item2?: string;
   relax?: string;
+  /**
+   * The values a switch revision states, all in its one {value} (a meta user's target changed
+   * under values it said): each becomes the goal's value when the text says it.
+   */
+  revised?: [string, string][];
   /** Slots the template must use (the user means to say them). */
   require?: string[];
   /** A template list other than the act's own (e.g. Disclose.Category). */
@@ -252,18 +257,19 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     this.target = update.target;
     this.targetGroup = update.alternatives.slice();
     if (this.started) {
-      // The goal follows the new target: its values replace the old ones, constraints the new
-      // target has no value for are dropped, and rejected values it has are no longer rejected.
-      // A changed value is no longer disclosed: the user has not said it yet.
+      // The goal follows the new target where the user has said nothing: those values are
+      // replaced, constraints the new target has no value for are dropped, and rejected values it
+      // has are no longer rejected. A value the user said stays the goal's (and disclosed) until
+      // the user says the change: KDD'20, Reveal.Revise is the act that changes a goal constraint,
+      // and the next thing the user says is that revision (`pendingRevisions`, see `realise`).
       for (const k of Object.keys(this.goal.constraints)) {
-        if (k === 'category') continue;
+        if (k === 'category' || this.saidValues.has(k)) continue;
         const v = update.target.attributes[k];
         if (v === undefined) {
           delete this.goal.constraints[k];
           this.disclosed.delete(k);
         } else if (String(this.goal.constraints[k]) !== v) {
           this.goal.constraints[k] = v;
-          this.disclosed.delete(k);
         }
       }
       for (const v of Object.values(update.target.attributes)) this.negated.delete(v);
@@ -397,9 +403,13 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const trace: SimulatorTrace = {};
     let next: string;
     if (appropriate) {
-      next = this.agenda.pop() ?? 'Complete';
+      const popped = this.agenda.pop();
+      next = popped ?? 'Complete';
       trace.operation = 'pull';
       trace.pulled = [next];
+      // A meta user with a change to say says it first (see `realise`): the act it pulled stays
+      // on the agenda for the next turn.
+      if (popped !== undefined && this.pendingRevisions().length) this.agenda.push(popped);
     } else {
       this.patience--;
       trace.operation = 'push';
@@ -526,6 +536,13 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     if (meaning.value && used.includes('value')) {
       state(meaning.value);
       if (meaning.check) this.stated = meaning.value;
+    }
+    if (meaning.revised && used.includes('value')) {
+      for (const pair of meaning.revised) {
+        state(pair);
+        this.goal.constraints[pair[0]] = pair[1];
+      }
+      if (meaning.check) this.stated = meaning.revised[0];
     }
     if (meaning.liked && used.includes('liked')) state(meaning.liked);
     if (meaning.disliked && used.includes('disliked')) {
@@ -696,14 +713,34 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   /** A value the user said and never took back that the item contradicts ([attribute, item's value]). */
   private contradictsSaid(item: ItemView): [string, string] | undefined {
+    return this.contradictions(item)[0];
+  }
+
+  /**
+   * Every value the user said and never took back that the item contradicts, as [attribute, the
+   * item's value]: said values it has another value for (in the order said), then its values the
+   * user said it does not want (in attribute order).
+   */
+  private contradictions(item: ItemView | CatalogItem): [string, string][] {
+    const out: [string, string][] = [];
     for (const [attr, said] of this.saidValues) {
       if (attr === 'category') continue;
       const v = item.attributes[attr];
-      if (v !== undefined && v !== said) return [attr, v];
+      if (v !== undefined && v !== said) out.push([attr, v]);
     }
-    for (const [attr, v] of Object.entries(item.attributes))
-      if (attr !== 'category' && this.saidNegated.has(v)) return [attr, v];
-    return undefined;
+    for (const attr of Object.keys(item.attributes).sort()) {
+      const v = item.attributes[attr];
+      if (attr !== 'category' && this.saidNegated.has(v) && !out.some(([a]) => a === attr)) out.push([attr, v]);
+    }
+    return out;
+  }
+
+  /**
+   * What a meta user has to take back out loud: the values it said that its (switched) target
+   * contradicts, with the target's values. Empty without a target or once said.
+   */
+  private pendingRevisions(): [string, string][] {
+    return this.target ? this.contradictions(this.target) : [];
   }
 
   /**
@@ -796,18 +833,24 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
     // Known-item mode: a user who sees the item it is looking for takes it, whatever it planned,
     // also when its patience just ran out (taking what it came for beats leaving).
+    // AlterEval: a switched target may differ from what the user said. The user says the change
+    // before anything else, every changed value in one Reveal.Revise (the target-free user's rule),
+    // so its goal never holds a value it did not say, and it never accepts against its own words
+    // (the target, on screen or not, is taken on a later turn). Only a user leaving at patience 0
+    // says nothing more.
+    if (this.target && !opening && planned !== 'Complete.Abandon') {
+      const all = this.pendingRevisions();
+      if (all.length) {
+        fill.value = joinList(all.map(([a, v]) => valuePhrase(a, v)));
+        fill.attribute = readableAttribute(all[0][0]);
+        return { act: 'Reveal.Revise', fill, meaning: { revised: all, require: ['value'], check: true } };
+      }
+    }
     if (this.target && hasItems && !opening) {
       const hit = this.shown
         .slice(0, this.sim.options.browseDepth ?? 3)
         .find((i) => i.item_id === this.target!.item_id);
       const clash = hit ? this.contradictsSaid(hit) : undefined;
-      if (hit && clash && planned !== 'Complete.Abandon') {
-        // AlterEval: a switched target may differ from what the user said; the user says the
-        // change (Reveal.Revise) before it takes the item, never accepts against its own words.
-        fill.value = valuePhrase(clash[0], clash[1]);
-        fill.attribute = readableAttribute(clash[0]);
-        return { act: 'Reveal.Revise', fill, meaning: { value: clash, require: ['value'], check: true } };
-      }
       if (hit && !clash) {
         this.named(hit, fill, meaning);
         meaning.require = ['item'];
@@ -1040,8 +1083,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
    * Changes the goal for a Reveal.Refine or Reveal.Revise; returns the attribute and value to say.
    * A Revise always changes a value the user said earlier to another one; undefined when it cannot.
    * With a target (known-item mode) every value comes from the target: Refine adds one of its
-   * values the goal does not hold yet, Revise says a target value that differs from what the user
-   * said before (the goal already follows the target after a switch).
+   * values the goal does not hold yet; Revise has nothing left to change (a switch's changes are
+   * said as soon as it happens, see `pendingRevisions`), so the user discloses instead.
    */
   private reviseGoal(sub: string): [string, string] | undefined {
     const catalog = this.sim.options.catalog;
@@ -1070,14 +1113,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       if (!attr) return undefined;
       return [attr, String(this.goal.constraints[attr])];
     }
-    if (this.target) {
-      const changed = names.filter(
-        (n) => this.saidValues.has(n) && this.saidValues.get(n) !== String(this.goal.constraints[n]),
-      );
-      if (changed.length === 0) return undefined;
-      const attr = this.rng.pick(changed);
-      return [attr, String(this.goal.constraints[attr])];
-    }
+    // A meta user revises what its target changed, all at once, before anything else (`realise`):
+    // by the time it plans a Reveal.Revise nothing is left to change.
+    if (this.target) return undefined;
     const said = names.filter((n) => this.disclosed.has(n) && this.saidValues.has(n));
     if (said.length === 0) return undefined;
     const attr = this.rng.pick(said);
