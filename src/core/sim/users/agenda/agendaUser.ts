@@ -1040,12 +1040,13 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   /** Would some catalog item of the task meet the goal with `attr` set to `value`? */
   private satisfiableWith(attr: string, value: string): boolean {
-    const constraints = { ...this.goal.constraints, [attr]: value };
-    return this.sim.options.catalog.categoryItems(this.task).some((i) => {
-      for (const [k, v] of Object.entries(constraints))
-        if (k !== 'category' && i.attributes[k] !== String(v)) return false;
-      return true;
-    });
+    // The constraints are read once, not once per item (this runs per candidate value, per turn).
+    const wanted = Object.entries({ ...this.goal.constraints, [attr]: value })
+      .filter(([k]) => k !== 'category')
+      .map(([k, v]) => [k, String(v)] as const);
+    return this.sim.options.catalog
+      .categoryItems(this.task)
+      .some((i) => wanted.every(([k, v]) => i.attributes[k] === v));
   }
 
   /** A Disclose.NonDisclose: the asked attributes (none of them in the goal) are remembered as "no preference". */
