@@ -36,7 +36,8 @@
  *      that record their reading; local-bad ignores relaxations by design).
  *
  * The counting itself is test/support/fidelityClasses.ts (the unit test uses the same code).
- * --speed prints microseconds per simulated turn instead (see `speed`).
+ * --speed prints microseconds per simulated turn instead (see `speed`; --speed-users agenda|target-free|all
+ * picks the configurations timed, agenda by default).
  */
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../src/core/run/index';
 import { SIMULATOR_MATRIX } from '../test/support/simulators';
@@ -72,14 +73,18 @@ export const CLASS_COLUMNS: [keyof ClassCounts, string][] = [
 /**
  * --speed: microseconds per simulated turn over the agenda configurations (simulation only, no
  * counting; catalog of 3,000 items as in the simulation bench), printed as one line. Run it with
- * the old and the new build alternately to compare them side by side.
+ * the old and the new build alternately to compare them side by side. `--speed-users target-free`
+ * times the 6 target-free configurations instead (with and without meta), `--speed-users all`
+ * all 30; the default, `agenda`, is the 24 agenda configurations every earlier figure used.
  */
-async function speed(n: number, seed: string): Promise<void> {
+async function speed(n: number, seed: string, users: string): Promise<void> {
+  if (!['agenda', 'target-free', 'all'].includes(users))
+    throw new Error(`--speed-users must be agenda, target-free or all, got ${users}`);
   let turns = 0;
   let ms = 0;
   let cpuUs = 0;
   for (const { config } of SIMULATOR_MATRIX) {
-    if (config.user !== 'agenda') continue;
+    if (users !== 'all' && config.user !== users) continue;
     const env = await prepareEnvironment(parseSimulationConfig({ ...config, n, seed, catalog_size: 3000 }));
     for (let i = 0; i < 20; i++) await simulateConversation(env, n + i);
     const t = performance.now();
@@ -204,7 +209,8 @@ function conformanceTable(all: Record<string, ClassCounts>): string | undefined 
 
 export async function run(args: string[]): Promise<void> {
   const n = Number(argValue(args, '--n') ?? 500);
-  if (args.includes('--speed')) return speed(n, argValue(args, '--seed') ?? 'fidelity-21-speed');
+  if (args.includes('--speed'))
+    return speed(n, argValue(args, '--seed') ?? 'fidelity-21-speed', argValue(args, '--speed-users') ?? 'agenda');
   const seed = argValue(args, '--seed') ?? 'fidelity-21';
   const only = argValue(args, '--only');
   /** Prints the first two conversations counted in this class (e.g. --dump c2), to read them. */

@@ -65,8 +65,11 @@ export class Catalog {
   private partialIndex?: Bm25Index<CatalogItem>;
   private readonly simTerms = new WeakMap<CatalogItem, Int32Array>();
   private readonly simVocab = new Map<string, number>();
-  /** Per category: the items' similarity term sets (aligned with `categoryItems`), or null when an item has a non-string attribute value. */
-  private readonly categorySim = new Map<string, Int32Array[] | null>();
+  /**
+   * Per category: the items' similarity term sets (aligned with `categoryItems`) and, per term id,
+   * the indexes of the items holding it (ascending); null when an item has a non-string attribute value.
+   */
+  private readonly categorySim = new Map<string, { terms: Int32Array[]; holders: Map<number, Int32Array> } | null>();
   /** Per item, the carousel fields that never change (features string, frozen attribute copy). */
   private readonly shownParts = new WeakMap<
     CatalogItem,
@@ -265,13 +268,13 @@ export class Catalog {
   similarities(target: CatalogItem, category: string): Float64Array {
     const items = this.byCat.get(category) ?? [];
     const out = new Float64Array(items.length);
-    let terms = this.categorySim.get(category);
-    if (terms === undefined) {
+    let sim = this.categorySim.get(category);
+    if (sim === undefined) {
       const plain = items.every((it) => Object.values(it.attributes).every((v) => typeof v === 'string'));
-      terms = plain ? items.map((it) => this.termSet(it)) : null;
-      this.categorySim.set(category, terms);
+      sim = plain ? termHolders(items.map((it) => this.termSet(it))) : null;
+      this.categorySim.set(category, sim);
     }
-    if (terms === null || Object.values(target.attributes).some((v) => typeof v !== 'string')) {
+    if (sim === null || Object.values(target.attributes).some((v) => typeof v !== 'string')) {
       for (let i = 0; i < items.length; i++) out[i] = this.similarity(target, items[i]);
       return out;
     }
@@ -293,7 +296,15 @@ export class Catalog {
         }
       }
     }
+    // Shared content terms per item, counted from the items holding each of the target's terms
+    // (the same intersection sizes `jaccard` counts pair by pair).
     const own = this.termSet(target);
+    const { terms, holders } = sim;
+    const shared = new Int32Array(items.length);
+    for (const t of own) {
+      const at = holders.get(t);
+      if (at) for (const i of at) shared[i]++;
+    }
     for (let i = 0; i < items.length; i++) {
       const b = items[i];
       if (b === target) {
@@ -307,7 +318,7 @@ export class Catalog {
         sum += (0.5 * equal[i]) / u;
         weight += 0.5;
       }
-      sum += 0.25 * jaccard(own, terms[i]);
+      sum += 0.25 * jaccardOf(shared[i], own.length, terms[i].length);
       out[i] = sum / weight;
     }
     return out;
@@ -352,8 +363,27 @@ export class Catalog {
   }
 }
 
+/** Per term id, the indexes (ascending) of the term sets holding it. */
+function termHolders(terms: Int32Array[]): { terms: Int32Array[]; holders: Map<number, Int32Array> } {
+  const lists = new Map<number, number[]>();
+  terms.forEach((set, i) => {
+    for (const t of set) {
+      const list = lists.get(t);
+      if (list) list.push(i);
+      else lists.set(t, [i]);
+    }
+  });
+  const holders = new Map<number, Int32Array>();
+  for (const [t, list] of lists) holders.set(t, Int32Array.from(list));
+  return { terms, holders };
+}
+
+/** Jaccard overlap of two sets of sizes `a` and `b` sharing `inter` members (0 when both are empty). */
+function jaccardOf(inter: number, a: number, b: number): number {
+  return a === 0 && b === 0 ? 0 : inter / (a + b - inter);
+}
+
 function jaccard(a: Int32Array, b: Int32Array): number {
-  if (a.length === 0 && b.length === 0) return 0;
   let i = 0;
   let j = 0;
   let inter = 0;
@@ -365,5 +395,5 @@ function jaccard(a: Int32Array, b: Int32Array): number {
     } else if (a[i] < b[j]) i++;
     else j++;
   }
-  return inter / (a.length + b.length - inter);
+  return jaccardOf(inter, a.length, b.length);
 }

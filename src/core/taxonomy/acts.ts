@@ -187,12 +187,35 @@ export function toAgentAct(label: string, aliases: ActAliases): string | undefin
   return undefined;
 }
 
-function lookupAlias(table: Record<string, string>, label: string): string | undefined {
+/**
+ * An alias table's entry for `label`: the exact label, else the first label in the table equal to
+ * it once trimmed and lower-cased. `byLower` is the table indexed that way (`aliasesByLower`), for a
+ * table read on every turn; without it the table is scanned.
+ */
+function lookupAlias(
+  table: Record<string, string>,
+  label: string,
+  byLower?: ReadonlyMap<string, string>,
+): string | undefined {
   if (Object.prototype.hasOwnProperty.call(table, label)) return table[label];
   const lower = label.trim().toLowerCase();
+  if (byLower) return byLower.get(lower);
   for (const [k, v] of Object.entries(table)) if (k.toLowerCase() === lower) return v;
   return undefined;
 }
+
+/** An alias table by lower-cased label, the first label of each lower-case spelling winning (as `lookupAlias` scans). */
+function aliasesByLower(table: Record<string, string>): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(table)) if (!out.has(k.toLowerCase())) out.set(k.toLowerCase(), v);
+  return out;
+}
+
+/**
+ * The built-in user aliases indexed once: `toConvApparelUserAct` runs on every simulated turn. The
+ * JSON module is never handed out (`defaultAliases` returns a parsed copy), so the index cannot go stale.
+ */
+const BUILT_IN_USER_ALIASES = aliasesByLower(aliasesJson.user);
 
 /** The nine ConvApparel user acts by spelling key ("Inform-Preference" finds "inform_preference"). */
 const CONVAPPAREL_USER_ACTS: ReadonlyMap<string, string> = new Map(
@@ -211,7 +234,7 @@ const CONVAPPAREL_USER_ACTS: ReadonlyMap<string, string> = new Map(
 export function toConvApparelUserAct(act: string, first = false): string {
   const own = CONVAPPAREL_USER_ACTS.get(spellingKey(act));
   if (own !== undefined) return own;
-  const alias = lookupAlias(aliasesJson.user, act);
+  const alias = lookupAlias(aliasesJson.user, act, BUILT_IN_USER_ALIASES);
   if (alias === '') return 'other';
   return zhangBalogToConvApparel(alias ?? normalizeLabel(act), first);
 }

@@ -43,6 +43,10 @@ test('Catalog.similarities gives exactly similarity(target, item) for every item
     { ...c.items[1], attributes: Object.fromEntries(Object.entries(c.items[1].attributes).slice(1)) },
     { ...c.items[2], attributes: { ...c.items[2].attributes, sparkle: 'high' } },
     { ...c.items[3], attributes: {} },
+    // No content words at all: the Jaccard part is 0 against every item.
+    { ...c.items[4], title: '', features: [] },
+    // Words no catalog item has, and one the whole category shares.
+    { ...c.items[5], title: `zyxwv ${c.items[5].category}`, features: ['qqqq'] },
   ];
   let pairs = 0;
   for (const target of [...c.items.slice(0, 150), ...odd])

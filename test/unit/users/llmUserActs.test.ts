@@ -11,7 +11,7 @@ import { promptKind, simulationScript } from '../../support/llmScripts';
 import { testServices } from '../../support/llm';
 import { createRng } from '../../../src/core/random';
 import { CONVAPPAREL_TAXONOMY } from '../../../src/core/taxonomy';
-import { toConvApparelUserAct } from '../../../src/core/taxonomy/acts';
+import { defaultActAliases, toConvApparelUserAct } from '../../../src/core/taxonomy/acts';
 import { createPromptedUser } from '../../../src/core/sim/users/llm/prompted';
 import { itemNumbers } from '../../../src/core/sim/users/llm/ends';
 import type { LlmCorrection } from '../../../src/core/sim/users/llm/base';
@@ -82,6 +82,22 @@ describe('toConvApparelUserAct', () => {
     ];
     for (const [label, expected] of cases) assert.equal(toConvApparelUserAct(label), expected, label);
     assert.equal(toConvApparelUserAct('disclose.nondisclose', true), 'greet_thank');
+  });
+
+  test('every built-in user alias maps the same in any case and with spaces around it (the indexed lookup)', () => {
+    // The exact label takes the table's own entry; the other spellings go through the lower-case index.
+    const labels = Object.keys(defaultActAliases().user);
+    assert.ok(labels.length > 20, `${labels.length} aliases`);
+    let indexed = 0;
+    for (const label of labels)
+      for (const first of [false, true]) {
+        const exact = toConvApparelUserAct(label, first);
+        for (const spelling of [label.toLowerCase(), label.toUpperCase(), `  ${label} `]) {
+          if (spelling !== label) indexed++;
+          assert.equal(toConvApparelUserAct(spelling, first), exact, `${JSON.stringify(spelling)} (first: ${first})`);
+        }
+      }
+    assert.ok(indexed > 100, `${indexed} spellings read through the index`);
   });
 });
 

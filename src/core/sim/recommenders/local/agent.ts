@@ -251,7 +251,19 @@ interface Swappable {
  * ("Northvale gilet", "burgundy gilet"; "pair" for a plural type such as sneakers, so a verb after
  * it agrees) or before "one". Words of the item's own attributes only.
  */
-function shortReferences(item: CatalogItem): string[] {
+function shortReferences(item: CatalogItem): readonly string[] {
+  let out = shortReferencesOf.get(item);
+  if (!out) shortReferencesOf.set(item, (out = referencesOf(item)));
+  return out;
+}
+
+/**
+ * `shortReferences` per catalog item (catalog items never change; each turn compares an item's
+ * references with those of every other item shown, so they are built once per item).
+ */
+const shortReferencesOf = new WeakMap<CatalogItem, readonly string[]>();
+
+function referencesOf(item: CatalogItem): string[] {
   const { brand, colour, type } = item.attributes;
   const head = type === undefined ? undefined : isPluralNoun(type) ? 'pair' : type;
   const out: string[] = [];

@@ -176,6 +176,12 @@ function sameItems(recs: readonly { item_id: string }[], shown: readonly ItemVie
   return recs.length === shown.length && recs.every((r, i) => r.item_id === shown[i].item_id);
 }
 
+/** Does the item hold every one of these attribute values? */
+function holdsAll(item: CatalogItem, wanted: readonly (readonly [string, string])[]): boolean {
+  for (const [k, v] of wanted) if (item.attributes[k] !== v) return false;
+  return true;
+}
+
 function copyGoal(goal: Goal): Goal {
   const g: Goal = { constraints: { ...goal.constraints }, requests: goal.requests.slice() };
   if (goal.fulfilled_requests?.length) g.fulfilled_requests = goal.fulfilled_requests.slice();
@@ -1048,12 +1054,11 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   /** Would some catalog item of the task meet the goal with `attr` set to `value`? */
   private satisfiableWith(attr: string, value: string): boolean {
-    const constraints = { ...this.goal.constraints, [attr]: value };
-    return this.sim.options.catalog.categoryItems(this.task).some((i) => {
-      for (const [k, v] of Object.entries(constraints))
-        if (k !== 'category' && i.attributes[k] !== String(v)) return false;
-      return true;
-    });
+    // The constraints are read once, not once per item (this runs per candidate value, per turn).
+    const wanted = Object.entries({ ...this.goal.constraints, [attr]: value })
+      .filter(([k]) => k !== 'category')
+      .map(([k, v]) => [k, String(v)] as const);
+    return this.sim.options.catalog.categoryItems(this.task).some((i) => holdsAll(i, wanted));
   }
 
   /** A Disclose.NonDisclose: the asked attributes (none of them in the goal) are remembered as "no preference". */
