@@ -157,7 +157,9 @@ export async function buildAgentFrameBank(): Promise<FrameBank> {
       const parsed = lexicon.parse(text);
       if (parsed.mentions.length) continue;
       if (
-        parsed.keywords.some((k) => catalog.categories().some((c) => catalog.categoryIndex(c).documentFrequency(k) > 0))
+        [...parsed.keywords, ...parsed.unknownWords].some((k) =>
+          catalog.categories().some((c) => catalog.categoryIndex(c).documentFrequency(k) > 0),
+        )
       )
         continue;
       if (askedAttributes(text, names).length) continue;

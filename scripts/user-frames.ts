@@ -185,7 +185,7 @@ function written(s: string): string {
 function readsAsCatalog(text: string, lexicon: Lexicon, catalog: Catalog): boolean {
   const parsed = lexicon.parse(text);
   if (parsed.mentions.length) return true;
-  return parsed.keywords.some((k) =>
+  return [...parsed.keywords, ...parsed.unknownWords].some((k) =>
     catalog.categories().some((c) => catalog.categoryIndex(c).documentFrequency(k) > 0),
   );
 }

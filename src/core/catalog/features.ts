@@ -20,6 +20,16 @@ const plainFeaturesOf = new WeakMap<CatalogItem, string[]>();
 export function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
   let out = plainFeaturesOf.get(item);
   if (out) return out;
+  const known = valueWords(catalog);
+  out = item.features
+    .filter((f) => !holdsNegation(f) && !tokenize(f).some((w) => known.has(foldPlural(w))))
+    .map(inRunningText);
+  plainFeaturesOf.set(item, out);
+  return out;
+}
+
+/** The words of the catalog's categories and attribute values, plural-folded ("sneaker", "navy"). */
+function valueWords(catalog: Catalog): Set<string> {
   let words = valueWordsOf.get(catalog);
   if (!words) {
     words = new Set<string>();
@@ -28,11 +38,28 @@ export function plainFeatures(catalog: Catalog, item: CatalogItem): string[] {
       for (const v of catalog.attributeValues(a)) for (const w of tokenize(v)) words.add(foldPlural(w));
     valueWordsOf.set(catalog, words);
   }
-  const known = words;
-  out = item.features
-    .filter((f) => !holdsNegation(f) && !tokenize(f).some((w) => known.has(foldPlural(w))))
-    .map(inRunningText);
-  plainFeaturesOf.set(item, out);
+  return words;
+}
+
+const catalogWordsOf = new WeakMap<Catalog, Set<string>>();
+
+/**
+ * The words a catalog knows as words of its items: those of its categories, attribute values
+ * (`valueWords`), every item's title and features, plural-folded ("pocket", "storm", "flap", "rain"
+ * of "Blue rain boots"). Descriptions are not read: their prose names no item more than another. What the
+ * local agents keep of a user's free words (`Lexicon.parse`): a word outside this set ("honestly",
+ * "ooh", "kudos") is the user's chatter, and never a wish.
+ */
+export function catalogWords(catalog: Catalog): ReadonlySet<string> {
+  let out = catalogWordsOf.get(catalog);
+  if (!out) {
+    out = new Set(valueWords(catalog));
+    for (const item of catalog.items) {
+      for (const w of tokenize(item.title)) out.add(foldPlural(w));
+      for (const f of item.features) for (const w of tokenize(f)) out.add(foldPlural(w));
+    }
+    catalogWordsOf.set(catalog, out);
+  }
   return out;
 }
 

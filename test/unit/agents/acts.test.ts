@@ -129,7 +129,9 @@ describe('agent NLU (Lexicon)', () => {
     assert.ok(lex.parse('Does it come in blue?').intents.has('question'));
     assert.equal(lex.parse('under $80 please').maxPrice, 80);
     assert.equal(lex.parse('more than 200').minPrice, 200);
-    assert.deepEqual(lex.parse('warm waterproof boots').keywords, ['warm', 'waterproof', 'boots']);
+    // "warm" is no word of the catalog's values or features: not a keyword
+    assert.deepEqual(lex.parse('warm waterproof boots').keywords, ['waterproof', 'boots']);
+    assert.deepEqual(lex.parse('warm waterproof boots').unknownWords, ['warm']);
     assert.deepEqual(lex.parse('compare the first two').ordinals, [0, 1]);
     assert.ok(lex.parse("I don't really mind.").intents.has('nopref'));
     assert.ok(lex.parse('Tell me more about it').intents.has('detail'));

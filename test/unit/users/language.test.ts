@@ -198,7 +198,7 @@ describe('value phrases agree in number and article', async () => {
           `${act}: "${text}" reads as a value`,
         );
         // ("the first two" is read as positions, not as a wish)
-        for (const k of parsed.keywords.filter((w) => w !== 'two')) {
+        for (const k of [...parsed.keywords, ...parsed.unknownWords].filter((w) => w !== 'two')) {
           for (const cat of catalog.categories())
             assert.equal(
               catalog.categoryIndex(cat).documentFrequency(k),
@@ -230,7 +230,7 @@ describe('value phrases agree in number and article', async () => {
     for (const s of stretches) {
       const parsed = lexicon.parse(s);
       const why = parsed.mentions.map((m) => `${m.slot}=${m.value}`);
-      for (const k of parsed.keywords.filter((w) => w !== 'two'))
+      for (const k of [...parsed.keywords, ...parsed.unknownWords].filter((w) => w !== 'two'))
         if (catalog.categories().some((cat) => catalog.categoryIndex(cat).documentFrequency(k) > 0)) why.push(k);
       if (why.length) bad.push(`"${s}": ${why.join(', ')}`);
     }
@@ -255,7 +255,11 @@ describe('value phrases agree in number and article', async () => {
         const shape = (lead: string) => {
           const parsed = lexicon.parse(lead);
           assert.deepEqual(parsed.mentions, [], `"${lead}" reads as a value`);
-          assert.deepEqual(parsed.keywords.filter(inItems), [], `"${lead}": a word of the catalog's items`);
+          assert.deepEqual(
+            [...parsed.keywords, ...parsed.unknownWords].filter(inItems),
+            [],
+            `"${lead}": a word of the catalog's items`,
+          );
           assert.equal(holdsNegation(lead), negating, `"${lead}": negation`);
           return `${parsed.keywords.length} ${[...parsed.intents].sort().join(',')}`;
         };

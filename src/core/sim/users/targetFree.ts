@@ -929,9 +929,9 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
 /**
  * How a target-free user opens the values it usually likes ("I usually go for navy pieces in
  * fleece"): one group is drawn, then one lead of it. Within a group every lead leaves the local
- * recommenders the same number of free words (`Lexicon.parse` keywords: "usually", "tend",
- * none, ...), which they keep (the last 8 of a conversation) beside the values, so a new lead
- * changes no search; no lead reads as a value, holds a negation or a word of any item of the
+ * recommenders the same number of free words (`Lexicon.parse` keywords: none, since the agents
+ * keep only words the catalog knows), so a new lead changes no search; no lead reads as a value,
+ * holds a negation or a word of any item of the
  * catalog, and the leads of one group read the same intents (test/unit/users/language.test.ts;
  * "Typically I choose" and its group read as an acceptance, kept as they were read before).
  */

@@ -202,32 +202,32 @@ const NEIGHBOURS: Record<string, string[]> = {
  */
 export const TANGENTS: readonly string[] = [
   '{Wearing them indoors or outdoors, mostly|Mostly wearing them inside, or out|Wearing them mostly in, or out}?',
-  '{Is this for a trip|Off on a trip soon|Heading somewhere nice|Got a journey coming up}?',
+  '{Is this for a trip|Off on a trip soon|Heading somewhere nice|Got a journey coming up|Any holidays planned|Jetting off anywhere}?',
   '{For yourself, or a gift|A present for someone, or a treat for you|Buying for yourself, or for a friend}?',
-  '{How do you feel about|Any thoughts on|Strong views on|Big fan of} pockets?',
+  '{How do you feel about|Any thoughts on|Strong views on|Big fan of|Where do you stand on|Opinions on} pockets?',
   '{Are you the kind of person who plans outfits|Are you the kind to lay clothes out early|The outfit-planning kind, are you}?',
-  '{Lots of rain where you live|Does it rain much in your town|Damp climate where you live}?',
+  '{Lots of rain where you live|Does it rain much in your town|Damp climate where you live|Is your weather mostly soggy|Drizzly where you are}?',
   '{Ever had something tailored|Have you ever visited a tailor|Ever had a hem taken up}?',
   '{What do your friends say about your style|How would your friends describe your style|Does your family approve of your style}?',
   '{Morning or evening shopper|Do you shop early or late in the day|Weekday or weekend shopper}?',
-  '{City person or countryside person|Town or country|Do you live in a busy city or somewhere quiet}?',
+  '{City person or countryside person|Town or country|Do you live in a busy city or somewhere quiet|Urban or rural dweller}?',
   '{Thinking about how it will look in photos|Worried how it will look in pictures|Does it matter how it will look on camera}?',
-  '{Do you walk a lot|Much of a walker|Walk far most days}?',
+  '{Do you walk a lot|Much of a walker|Walk far most days|Clocking many steps daily}?',
   '{Does it need to fit in a locker|Must it squeeze into a small suitcase|Will it live in a tiny wardrobe}?',
   '{Any colour you refuse, for sentimental reasons|Is there a colour you avoid for old reasons|Any colour with bad memories attached}?',
   '{Do you iron things, honestly|Be honest: do you ever iron|Iron or steamer, at home}?',
-  '{Cats or dogs|Are you a cat person or a dog person|Dogs or cats, if you had to pick}?',
+  '{Cats or dogs|Are you a cat person or a dog person|Dogs or cats, if you had to pick|Hamsters or parrots}?',
   '{Are you an early riser|Up with the birds most days|Early bird or night owl}?',
-  '{Do you keep receipts|Are you a receipt keeper|Do you hang on to receipts}?',
-  '{Any hobbies I should know about|What do you do for fun|Got a hobby that matters here}?',
-  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate}?',
+  '{Do you keep receipts|Are you a receipt keeper|Do you hang on to receipts|Receipt hoarder, by chance}?',
+  '{Any hobbies I should know about|What do you do for fun|Got a hobby that matters here|Any pastimes worth mentioning}?',
+  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate|Espresso or herbal tea}?',
   '{Do you sleep well at night|Are you a light sleeper|Do you get enough sleep}?',
   '{Which season do you like most|Favourite season|Spring or autumn person}?',
   '{Do you ever wear two different socks|Would you ever wear different socks on each foot}?',
   '{What kind of music do you listen to|What kind of songs do you play|Which kind of music is on your playlist}?',
   '{Would a friend say it has the right look|Would your best friend approve of the look|Does the look need a second opinion}?',
-  '{Do you like museums|Are you into galleries|Been to a museum lately}?',
-  '{Ever lost an umbrella|How many umbrellas have you lost|Ever left an umbrella on a bus}?',
+  '{Do you like museums|Are you into galleries|Been to a museum lately|Art lover, by any chance}?',
+  '{Ever lost an umbrella|How many umbrellas have you lost|Ever left an umbrella on a bus|Do umbrellas tend to vanish on you}?',
   '{Any colour that reminds you of home|Is there a colour that feels like home|Which colour brings back good memories}?',
 ];
 
@@ -271,6 +271,17 @@ const TRIVIA: Record<string, string[]> = {
     'Early dress forms were woven from wicker.',
     'Denim is a twill weave.',
     'Raincoats owe a lot to Charles Macintosh.',
+    'The bowler hat was first made for gamekeepers.',
+    'Paisley is named after a Scottish town.',
+    'The fedora took its name from a play.',
+    'Hawaiian shirts date from the 1930s.',
+    'Panama hats are woven in Ecuador.',
+    'Stilettos are named after a slim dagger.',
+    'Mohair comes from Angora goats.',
+    'Aviator sunglasses were made for pilots.',
+    'Espadrilles have rope soles.',
+    'The trilby is named after a novel.',
+    'Argyle patterns echo a Scottish clan tartan.',
   ],
   black: ['Fun fact: black fabric runs warmer in the sun.', 'Black only became chic in the 1920s.'],
   white: ['White reflects most light, hence hot-climate favourite.'],
@@ -327,8 +338,8 @@ export const LATCH_QUESTIONS: Record<string, string[]> = {
 /** Re-asking a given preference, `$v` its value; alternatives keep the cue words (see TANGENTS). */
 export const REASK: Record<string, string[]> = {
   colour: [
-    '{Just to double-check|To be sure|Quick check}, what colour did you have in mind?',
-    '{Sorry, remind me|Remind me|One more time}: which colour was it again?',
+    '{Just to double-check|To be sure|Quick check|For the record|Sanity check|So I get it right}, what colour did you have in mind?',
+    '{Sorry, remind me|Remind me|One more time|Refresh my memory|Humour me|Once again}: which colour was it again?',
   ],
   gender: [
     '{Going back a step|One step back|Backing up a bit}: was this for women or men?',
@@ -349,7 +360,7 @@ export const REASK: Record<string, string[]> = {
   style: ['{How would you describe|Can you describe|Could you sum up} the style you are after, once more?'],
   type: ['{So, was it|Was it|Remind me, was it} $v you wanted, or something along those lines?'],
   category: [
-    '{Just to be clear|To be sure|Quick check|Sorry, once more|Remind me}, what are we {shopping|looking|hunting|searching} for{ today| here| this time|}?',
+    '{Just to be clear|To be sure|Quick check|Sorry, once more|Remind me|Forgive me|Bear with me|Circling back|Apologies}, what {are we|were we} {shopping|looking|hunting|searching} for{ today| here| this time|}?',
   ],
 };
 
@@ -364,6 +375,9 @@ const HEDGED_LEADS: readonly string[] = [
   '$^w. @r_hedge',
   '@r_hedge {Some|A few|Here,} $w.',
   '{Some|More} $w. @r_hedge',
+  'Here are {some|a few} $w I {fished out|scraped together|rummaged up|unearthed}.',
+  'Here: $w, roughly speaking.',
+  '{Behold|Voila|Lo}, I found $w, more or less.',
 ];
 
 /**
@@ -385,6 +399,8 @@ export const BAD_VARIANTS = {
     '$^w, or something like them.',
     'Possibly relevant: $w.',
     'A pile of $w to sift through.',
+    'I found a smattering of $w.',
+    'Look at these: $w of a sort.',
   ],
   trivia: [
     'Sewing machines appeared around 1790.',
@@ -417,6 +433,10 @@ export const BAD_VARIANTS = {
     'A toile is a trial garment.',
     'Thimbles were once love tokens.',
     'A bolt is a standard roll of cloth.',
+    'Angora fibre comes from rabbits.',
+    'Sequins take their name from an old coin.',
+    'Tweed may owe its name to a misread label.',
+    'Pith helmets began as military kit.',
   ],
 } as const;
 
@@ -428,6 +448,8 @@ const NO_CLOSE: readonly string[] = [
   'Sure, the $t is one possibility. {No rush, though.|Let us not rush.}',
   'The $t, then. @r_hedge',
   '@r_hedge The $t, maybe.',
+  'The $t? {Bold.|Brave.|Hmm, perhaps.}',
+  '{Okay|Fine}, the $t, if you insist.',
 ];
 
 /** What the agent heard (a misreading made visible), `h`, and the phrase `w` with it. */
@@ -438,6 +460,9 @@ const MISREAD_ACKS: readonly string[] = [
   '$^h it is.',
   '@r_ack, $h.',
   '@r_ack, $w.',
+  '$^h, wonderful.',
+  'Right, $h.',
+  '$^h, splendid.',
 ];
 
 /** The `local-bad` agent: shares the catalog and lexicon between its sessions. */

@@ -512,10 +512,14 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       const facts: string[] = [];
       if (a.material) facts.push(expand(words, '{made of |in |}$m', { m: a.material }));
       if (a.colour) facts.push(expand(words, '{in |}$c', { c: a.colour }));
-      if (price) facts.push(expand(words, '{$p|priced at $p|$p}', { p: price }));
-      const head = expand(words, '{The $t is|The $t:|On the $t:|About the $t: it is|As for the $t, it is}', {
-        t: item.title,
-      });
+      if (price) facts.push(expand(words, '{$p|priced at $p|$p|costing $p|selling at $p}', { p: price }));
+      const head = expand(
+        words,
+        '{The $t is|The $t:|On the $t:|About the $t: it is|As for the $t, it is|Rundown of the $t:|Facts on the $t:}',
+        {
+          t: item.title,
+        },
+      );
       let out = `${head} ${listWords(facts) || expand(words, '{a solid option|a good all-rounder}')}.`;
       // from `words` (an answer's words do not depend on the item-specific reasons' generator)
       const answers = asked.map((k) => expandOne(words, ANSWERS[k]!(a[k]!), { v: a[k] }));
@@ -524,13 +528,16 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         // "It has a built-in liner", "It is sleeveless", "It packs flat": the same draw either way
         const f = inRunningText(feature);
         const frame = isNounPhrase(f)
-          ? ' {It has $a|It comes with $a|Features: $f|Note the $f}.'
+          ? ' {It has $a|It comes with $a|Features: $f|Note the $f|It boasts $a|It also offers $a}.'
           : /^packs /i.test(f)
             ? ' {It $f|It $f|Also, it $f|Note: it $f}.'
             : ' {It is $f|It is $f|Also, it is $f|Note: it is $f}.';
         out += expand(words, frame, { f, a: featureWithArticle(f) });
       }
-      if (a.occasion) out += expand(words, ' {Good|Great|Made|Ideal} $o.', { o: occasionPhrase(a.occasion) });
+      if (a.occasion)
+        out += expand(words, ' {Good|Great|Made|Ideal|Perfect|Handy|Designed|Meant} $o.', {
+          o: occasionPhrase(a.occasion),
+        });
       return out;
     });
     return say(text, this.showing(), ['explain_recommendation']);

@@ -8,6 +8,7 @@
  * table below adds everyday spellings for the values of the synthetic apparel catalog and common
  * apparel words, and is harmless for values a catalog does not have.
  */
+import { catalogWords } from '../../../catalog/features';
 import type { Catalog, CatalogItem } from '../../../catalog/item';
 import { ORDINAL_POSITIONS } from '../../../text/ordinals';
 import { STOPWORDS } from '../../../text/stopwords';
@@ -134,8 +135,18 @@ export interface ParsedUtterance {
   ordinals: number[];
   maxPrice?: number;
   minPrice?: number;
-  /** Content words that are not slot values, cue words or chatter, and that occur in the catalog. */
+  /**
+   * Content words that are not slot values, cue words or chatter, and that the catalog knows as
+   * words of its items (`catalogWords`: values and features), so the same request in other words
+   * ("ooh", "honestly", "bonus marks for") keeps the same keywords.
+   */
   keywords: string[];
+  /**
+   * The other free words (not slot values, cue words or chatter), which the catalog does not know:
+   * never a wish (scripts/agent-frames.ts reads them to keep out any frame with a word of the
+   * items' text).
+   */
+  unknownWords: string[];
   /** Slots the user no longer minds about ("any colour is fine", "I'm flexible on the material"). */
   relaxed: string[];
 }
@@ -839,6 +850,8 @@ export class Lexicon {
   /** category -> slot -> values that occur in that category (sorted). */
   private readonly categoryValues = new Map<string, Map<string, string[]>>();
   private readonly catalog: Catalog;
+  /** The catalog's words (`catalogWords`): the only free words `parse` keeps as keywords. */
+  private readonly words: ReadonlySet<string>;
 
   private static readonly build = (catalog: Catalog): Lexicon => new Lexicon(catalog);
 
@@ -849,6 +862,7 @@ export class Lexicon {
 
   private constructor(catalog: Catalog) {
     this.catalog = catalog;
+    this.words = catalogWords(catalog);
     this.slots = ['category', ...catalog.attributeNames()];
     const typeCats = new Map<string, Set<string>>();
     for (const item of catalog.items) {
@@ -1090,6 +1104,7 @@ export class Lexicon {
       }
     }
     const keywords: string[] = [];
+    const unknownWords: string[] = [];
     for (let i = 0; i < tokens.length; i++) {
       if (consumed[i]) continue;
       const tok = tokens[i];
@@ -1103,7 +1118,7 @@ export class Lexicon {
         /^\d/.test(tok)
       )
         continue;
-      keywords.push(tok);
+      (this.words.has(foldPlural(tok)) ? keywords : unknownWords).push(tok);
     }
     // A category named by a narrower word ("boots" for footwear) keeps that word for retrieval.
     for (const m of mentions) {
@@ -1120,7 +1135,7 @@ export class Lexicon {
         break;
       }
     }
-    return { tokens, folded, mentions, intents, ordinals, maxPrice, minPrice, keywords, relaxed };
+    return { tokens, folded, mentions, intents, ordinals, maxPrice, minPrice, keywords, unknownWords, relaxed };
   }
 }
 

@@ -290,6 +290,10 @@ export const GOOD_FRAMES = {
     '@r_ack, here is the $t: $why.',
     'I found the $t: $why. @r_pitch',
     '{My tip|My vote|My bet|Standout|Top match}: the $t, $why.',
+    'Here is the $t, {shortlisted|earmarked|flagged|handpicked}: $why.',
+    '{Hunch|Gut feeling}: look at the $t, $why.',
+    'Scouting done, I found the $t: $why.',
+    'Here, the $t {heads this lot|tops the batch|opens the parade}: $why.',
   ],
   /** The next page (recommend + explain_recommendation). */
   more: [
@@ -299,6 +303,8 @@ export const GOOD_FRAMES = {
     '{Next|New} {page|batch|set} up. The $t {is|comes} $why.',
     '@r_sure Here is the $t: $why.',
     '@r_sure {Try|See} the $t: $why.',
+    '{Round two|Refilled|Onwards|Restocked}: here is the $t, $why.',
+    'I found fresh arrivals, {headed|fronted|led} by the $t: $why.',
   ],
   /** A new carousel after a rejection (recommend + explain_recommendation). */
   rejected: [
@@ -307,6 +313,7 @@ export const GOOD_FRAMES = {
     '{Sorry they missed|Sorry, not right then}. {Perhaps|Maybe} the $t instead: $why.',
     '@r_sorry Here is the $t instead: $why.',
     '@r_sorry {Try|Maybe} the $t instead: $why.',
+    '{Message received|Gotcha|Righto|Scrapping those}. Here is the $t instead: $why.',
   ],
   /** Why the top item, when nothing the user wanted is among its values. */
   loose: [
@@ -340,6 +347,14 @@ export const GOOD_FRAMES = {
     'highly rated by buyers',
     'a frequent reorder',
     'a wildcard worth trying',
+    'a sleeper hit',
+    'an underdog with charm',
+    'a hidden gem',
+    'a wise hedge',
+    'a flexible staple',
+    'an enduring favourite',
+    'a plucky alternative',
+    'a shrewd purchase',
   ],
   /**
    * Why the top item, said with one of its plain features `f` (`plainFeatures`): `reasonAfter`
@@ -355,6 +370,9 @@ export const GOOD_FRAMES = {
     ', complete with $a',
     ', finished with $a',
     ' - note the $f',
+    ', boasting $a',
+    ', graced with $a',
+    ', kitted out with $a',
   ],
   reasonAlone: [
     'worth it for the $f alone',
@@ -367,6 +385,10 @@ export const GOOD_FRAMES = {
     'a strong option: $a',
     'thoughtfully made, with $a',
     'a good find, with $a',
+    'memorable for its $f',
+    'cleverly finished, with $a',
+    'nicely detailed, with $a',
+    'tempting, thanks to $a',
   ],
   /** Some items differ in a relaxed hard filter. */
   relaxed: [
@@ -393,6 +415,10 @@ export const GOOD_FRAMES = {
     'Any of them grab you?',
     'Is a favourite emerging?',
     'Shall I shortlist one?',
+    'Tempted by these?',
+    'Thoughts on these?',
+    'Do these catch your fancy?',
+    'A frontrunner among these?',
   ],
   closerSay: [
     'Let me know if one of them works, or what you would change.',
@@ -408,6 +434,11 @@ export const GOOD_FRAMES = {
     'Ready when you are.',
     'Happy hunting.',
     'The floor is yours.',
+    'Mull them over.',
+    'Take a gander.',
+    'Holler if needed.',
+    'Feedback welcome.',
+    'Pick freely.',
   ],
   /** The user accepted (greet_acknowledge), item `t`, its noun `type`, optional price `p`. */
   accept: [
@@ -416,6 +447,8 @@ export const GOOD_FRAMES = {
     '{Good pick|Nice one}: the $t, {then|done}. @r_enjoy',
     '{Great choice|Excellent|Wonderful}: {enjoy your new $type, the $t|the $t is yours whenever you are ready}!',
     '{Great choice|Nice one}! {You can add the $t to your cart now|The $t is ready for checkout}.',
+    '{Superb|Terrific|Cracking} choice! The $t awaits checkout.',
+    '{Bravo|Hooray|Wonderful}, fine choice: the $t is yours.',
   ],
   acceptPrice: ['{Great choice|Good pick}! The $t is $p{, a sound buy|}. {Happy shopping|Enjoy}!'],
   /** The same with one of the item's plain features `f` (no verb agrees with it). */
@@ -442,7 +475,7 @@ export const GOOD_FRAMES = {
   ],
   /** No request and nothing new, no slot left to ask. */
   nudge: [
-    '{Take your time|No rush|Sure|No worries|Whenever you are ready|Mull it over}. {Should I show you more options, or narrow these down?|More options, or shall I refine these?|Want a fresh batch, or changes to these?|Shall I fetch more, or trim these?|A new batch, or tweaks to these?}',
+    '{Take your time|No rush|Sure|No worries|Whenever you are ready|Mull it over}. {Should I show you more options, or narrow these down?|More options, or shall I refine these?|Want a fresh batch, or changes to these?|Shall I fetch more, or trim these?|A new batch, or tweaks to these?|Widen the net, or sharpen these?|Cast wider, or prune these?|Keep browsing, or tune the brief?|Fancy a fresh round, or edits to these?}',
   ],
   nudgeLead: [
     'Take your time.',
@@ -455,6 +488,9 @@ export const GOOD_FRAMES = {
     'No hurry at all.',
     'Fine by me.',
     'Righto.',
+    'Ponder away.',
+    'Take a moment.',
+    'Dwell on it.',
   ],
   /** The user's wanted noun phrase `w` acknowledged. */
   ack: [
@@ -463,6 +499,7 @@ export const GOOD_FRAMES = {
     '@r_ack: $w.',
     '$^w, {got it|noted|sounds good|understood|good}.',
     '{Sounds good|Perfect|Nice}: $w.',
+    '{Understood|Roger|Crystal clear|Copy that|Gladly|Splendid}{: |, }$w.',
   ],
   /** Values set aside, `x`. */
   leaveOut: ["{I'll leave out|I will skip|Leaving out|No more} $x.", 'No $x{, then|}.'],
@@ -475,7 +512,7 @@ export const GOOD_FRAMES = {
   again: ['{Sorry for the confusion|Let me rephrase|Sorry, I was unclear}. These are $noun.'],
   /** More like the liked item `t` (recommend + elicit_preference). */
   similar: [
-    '{Glad you like|Good pick:|Nice, you like} the $t. {Here are a few more in that spirit|More in that vein are up|I added some close to it}. {Is it the one, or shall I keep looking?|Want to go with it, or keep looking?|Is it the one?}',
+    '{Glad you like|Good pick:|Nice, you like|Ah, you fancy|You have an eye for} the $t. {Here are a few more in that spirit|More in that vein are up|I added some close to it|A few kin of it are up|Its doppelgangers are up too}. {Is it the one, or shall I keep looking?|Want to go with it, or keep looking?|Is it the one?|Sold on it, or still hunting?|Keeper, or keep going?}',
     'The $t is a nice pick{| indeed}. {I added a few more in that vein|Some close ones are beside it}; {would you like to go with it?|is it the one, or shall I keep looking?}',
     '{Ah|Oh nice|Lovely}, the $t {caught your eye|appeals|has your attention}. {Here are a few cousins of it|I found its nearest neighbours too|Here are some close relatives of it}. {Shall we settle on it, or browse on?|Is that your winner?|Ready to decide, or keep browsing?}',
     '{Noted|Good taste|Smart pick}: the $t. {Here are some siblings of it|I found a few lookalikes|Here are its closest matches}. {Take it, or keep browsing?|Shall I stop here?|Decision time, or more digging?}',
@@ -494,7 +531,7 @@ export const GOOD_FRAMES = {
   ],
   /** Nothing found for `w`; `slot` to change (cannot_help + elicit_preference): proposes a change. */
   none: [
-    "{I couldn't find any|There are no|Nothing matches:|No luck with|I have no|We're out of} $w{.| here.| right now.| in stock.} {Would you be open to a different $slot?|Open to another $slot?|Could we try a different $slot?|Maybe a different $slot?|Would another $slot do?|Flexible on the $slot?}",
+    "{I couldn't find any|There are no|Nothing matches:|No luck with|I have no|We're out of|Sadly, zero hits for|The shelves are bare of|I searched in vain for} $w{.| here.| right now.| in stock.| today.| at the moment.} {Would you be open to a different $slot?|Open to another $slot?|Could we try a different $slot?|Maybe a different $slot?|Would another $slot do?|Flexible on the $slot?|Perhaps another $slot?|A different $slot, maybe?|Would a different $slot suit?|Happy with another $slot?}",
   ],
   noneAtAll: [
     "{I couldn't find anything matching that|Nothing matches that yet|That search came up empty|No luck with that one|I drew a blank there}. {Could you tell me more?|Can you say a bit more?|What else can you tell me?|Any other detail?|Tell me a little more?}",
@@ -506,7 +543,7 @@ export const GOOD_FRAMES = {
     'The $cheap costs less{; the $dear is $dearer|}.',
   ],
   /** Greeting before the category question. */
-  greet: ['Hi there! ', 'Hello! ', 'Welcome! ', '@r_hi '],
+  greet: ['Hi there! ', 'Hello! ', 'Welcome! ', '@r_hi ', 'Good to see you! ', 'Greetings! ', 'Hey! ', 'Welcome in! '],
 } as const;
 
 /**
@@ -547,6 +584,12 @@ export const GOOD_VARIANTS = {
     'The $t leads my ranking: $why.',
     'From the racks, the $t leads: $why.',
     'Bookmark the $t: $why.',
+    'Exhibit A: have a look at the $t, $why.',
+    'I would wager on the $t: $why.',
+    'Here is the $t, rising above the rest: $why.',
+    'Look at the pick of the crop, the $t: $why.',
+    'Here is nominee number one: the $t, $why.',
+    'Unmissable among these: the $t, $why.',
   ],
   more: [
     'Another round of $noun. This time the $t leads: $why.',
@@ -559,6 +602,8 @@ export const GOOD_VARIANTS = {
     'Carrying on with $noun: the $t is $why.',
     'More from the stockroom: the $t, $why.',
     'Further along, the $t: $why.',
+    'Plenty more where those came from: the $t, $why.',
+    'Reloaded: here is the $t, $why.',
   ],
   rejected: [
     'Understood, a change of direction. The $t might land better: $why.',
@@ -571,6 +616,8 @@ export const GOOD_VARIANTS = {
     'Clean slate: the $t, $why.',
     'Taking that on board. Next, the $t: $why.',
     'Duly noted. The $t deserves a chance: $why.',
+    'Lesson learnt. Here is the $t to consider: $why.',
+    'Onwards, then: have a look at the $t, $why.',
   ],
   /** The first sentences of a similar-items turn; its question stays one of `GOOD_FRAMES.similar`'s. */
   similar: [
@@ -643,7 +690,11 @@ export const GOOD_QUESTIONS: Record<string, { plain: readonly string[]; examples
     ],
   },
   type: {
-    plain: ['Do you have a type in mind?', 'Any particular kind of $noun?', 'Which type of $noun suits you?'],
+    plain: [
+      '{Do you have|Got|Have you got} a {|particular |specific }type in mind?',
+      'Any particular kind of $noun?',
+      'Which type of $noun suits you?',
+    ],
     examples: [
       'Any particular kind of $noun, like $ex?',
       'Do you have a type in mind, say $ex?',
@@ -661,7 +712,11 @@ export const GOOD_QUESTIONS: Record<string, { plain: readonly string[]; examples
     examples: [],
   },
   occasion: {
-    plain: ['Is this for a particular occasion?', 'Any occasion in mind?', "What's the occasion?"],
+    plain: [
+      'Is this for a {particular|specific|special} occasion?',
+      'Any occasion {in mind|coming up|on the horizon}?',
+      "What's the occasion?",
+    ],
     examples: [
       'What will you {mostly |}wear them for: $ex?',
       'Is this for a particular occasion, say $ex?',
@@ -671,7 +726,7 @@ export const GOOD_QUESTIONS: Record<string, { plain: readonly string[]; examples
   },
   colour: {
     plain: [
-      'Any colour preference?',
+      'Any colour {preference|leanings|favourites}?',
       'Do you have a colour in mind?',
       'Any shade you are drawn to?',
       'What colour {would you like|are you after}?',
@@ -683,7 +738,7 @@ export const GOOD_QUESTIONS: Record<string, { plain: readonly string[]; examples
       'What is your budget like: budget, mid-range, premium or luxury?',
       'Roughly how much would you like to spend?',
       "What's your budget?",
-      'How much {do you want|are you happy} to spend?',
+      'How much {do you want|are you happy|are you prepared|would you like} to spend?',
     ],
     examples: [],
   },
