@@ -403,6 +403,30 @@ function statedUpTo(ctx: ConversationContext, at: number): Map<string, string[]>
   return any ? out : undefined;
 }
 
+/** `statedUpTo` and `relaxedUpTo` kept turn by turn: `fold` each turn in order, once. */
+class SaidSoFar {
+  /** Per attribute, the values the user stated (an Expand adds, anything else replaces). */
+  readonly stated = new Map<string, string[]>();
+  /** Attributes a Reveal.Expand took back and the user has not stated again. */
+  readonly relaxed = new Set<string>();
+  private disclosedPrev: readonly string[] | undefined;
+
+  constructor(private readonly ctx: ConversationContext) {}
+
+  fold(j: number): void {
+    const tr = this.ctx.conversation.turns[j].trace;
+    const expand = tr?.user_act === 'Reveal.Expand';
+    const disclosed = disclosedOf(tr);
+    if (expand && disclosed !== undefined && this.disclosedPrev !== undefined)
+      for (const a of this.disclosedPrev) if (!disclosed.includes(a)) this.relaxed.add(a);
+    for (const [a, v] of this.ctx.said(j) ?? []) {
+      this.stated.set(a, expand ? [...(this.stated.get(a) ?? []), v] : [v]);
+      if (!expand) this.relaxed.delete(a);
+    }
+    if (disclosed !== undefined) this.disclosedPrev = disclosed;
+  }
+}
+
 /**
  * Attributes a relaxing turn (Reveal.Expand) took back from the disclosed goal up to turn `at`
  * and the user did not state again afterwards. Only a relaxation takes a constraint back; a goal
@@ -694,20 +718,11 @@ const metaStatedMatchesTarget: Invariant = {
     const out: Violation[] = [];
     // What the user has said up to this turn (as statedUpTo) and the attributes a Reveal.Expand
     // took back and it has not said again (as relaxedUpTo), kept turn by turn.
-    const stated = new Map<string, string[]>();
-    const relaxed = new Set<string>();
-    let disclosedPrev: readonly string[] | undefined;
+    const soFar = new SaidSoFar(ctx);
+    const { stated, relaxed } = soFar;
     ctx.conversation.turns.forEach((turn, i) => {
       const tr = turn.trace;
-      const expand = tr?.user_act === 'Reveal.Expand';
-      const disclosedNow = disclosedOf(tr);
-      if (expand && disclosedNow !== undefined && disclosedPrev !== undefined)
-        for (const a of disclosedPrev) if (!disclosedNow.includes(a)) relaxed.add(a);
-      for (const [a, v] of ctx.said(i) ?? []) {
-        stated.set(a, expand ? [...(stated.get(a) ?? []), v] : [v]);
-        if (!expand) relaxed.delete(a);
-      }
-      if (disclosedNow !== undefined) disclosedPrev = disclosedNow;
+      soFar.fold(i);
       const id = tr?.target?.item_id;
       if (!tr || typeof id !== 'string') return;
       const target = ctx.item(id);
@@ -1730,10 +1745,48 @@ const opinionMatchesPreferences: Invariant = {
     const model: OpinionModel = { liked: new Set(), disliked: new Set() };
     let n = 0;
     const out: Violation[] = [];
+    // What the user said it wants before the turn at hand (statedUpTo / relaxedUpTo, kept as the
+    // turns go: a conversation is read once).
+    const soFar = new SaidSoFar(ctx);
+    const { stated: wanted, relaxed } = soFar;
+    const fold = (j: number) => soFar.fold(j);
+    /** A value the user said it wants (category aside, relaxations aside) that the item has otherwise. */
+    const lacking = (id: string): [string, string] | undefined => {
+      const f = ctx.item(id);
+      if (!f) return undefined;
+      for (const [a, values] of wanted) {
+        const have = a === 'category' || relaxed.has(a) ? undefined : f.attributes[a];
+        if (have !== undefined && !values.some((v) => equalValue(v, have))) return [a, values.join('|')];
+      }
+      return undefined;
+    };
     turns.forEach((turn, i) => {
+      if (i > 0) fold(i - 1);
       const tr = turn.trace;
       if (!tr) return;
       const prefs = tr.preferences;
+      // PEPPER: an item lacking a value the user said it wants is reflected as liked only when it
+      // has one of them (what it said it wants wins over the reflected opinion)
+      if (prefs?.model === 'pepper' && prefs.reflected && typeof prefs.reflected === 'object') {
+        for (const [id, o] of Object.entries(prefs.reflected as Record<string, unknown>)) {
+          if (o !== 'like' || id === tr.target?.item_id) continue;
+          const lack = lacking(id);
+          const f = lack && ctx.item(id);
+          if (!f) continue;
+          const holds = [...wanted].some(
+            ([a, values]) =>
+              a !== 'category' &&
+              !relaxed.has(a) &&
+              f.attributes[a] !== undefined &&
+              values.some((v) => equalValue(v, f.attributes[a]!)),
+          );
+          if (!holds)
+            out.push({
+              turn: i,
+              detail: `reflected like of ${show(id)}, which lacks the ${show(lack![0])} ${show(lack![1])} the user said it wants and has none of the values it said it wants`,
+            });
+        }
+      }
       if (prefs) {
         if (prefs.kind !== 'delta') {
           model.liked.clear();
@@ -1755,15 +1808,21 @@ const opinionMatchesPreferences: Invariant = {
       const items = stringArray(tr.said?.items)?.slice(0, 1);
       if (!opinion || !items?.length) return;
       // A like of an item lacking a value the user said it wants says why: a value it has that the
-      // user wants (every user, meta ones too: an item is not liked against the user's own words).
+      // user wants, said before or a goal value (every user, meta ones too: an item is not liked
+      // against the user's own words).
       let checked = false;
+      const goalNow = tr.goal?.constraints ?? {};
+      const isWanted = (a: string, v: string) =>
+        (!relaxed.has(a) && (wanted.get(a) ?? []).some((w) => equalValue(w, v))) ||
+        (goalNow[a] !== undefined && goalNow[a] !== null && equalValue(String(goalNow[a]), v));
       if (act === 'Note.Like') {
-        const lack = lacksStated(ctx, i, items[0]);
+        const lack = lacking(items[0]);
         if (lack) {
           checked = true;
           const f = ctx.item(items[0])!;
           const reason = (ctx.said(i) ?? []).some(
-            ([a, v]) => a !== 'category' && f.attributes[a] !== undefined && equalValue(f.attributes[a]!, v),
+            ([a, v]) =>
+              a !== 'category' && f.attributes[a] !== undefined && equalValue(f.attributes[a]!, v) && isWanted(a, v),
           );
           if (!reason)
             out.push({
@@ -1797,18 +1856,6 @@ const opinionMatchesPreferences: Invariant = {
     return n ? finding(n, out) : undefined;
   },
 };
-
-/** A value the user stated before turn `at` (attribute, value; category aside) that the item has otherwise, if any. */
-function lacksStated(ctx: ConversationContext, at: number, id: string): [string, string] | undefined {
-  const f = ctx.item(id);
-  if (!f || at === 0) return undefined;
-  const relaxed = relaxedUpTo(ctx, at - 1);
-  for (const [a, values] of statedUpTo(ctx, at - 1) ?? []) {
-    const have = a === 'category' || relaxed.has(a) ? undefined : f.attributes[a];
-    if (have !== undefined && !values.some((v) => equalValue(v, have))) return [a, values.join('|')];
-  }
-  return undefined;
-}
 
 /** Does the item break a value the user disclosed by turn `at` (a dislike for the constraint's sake)? */
 function breaksDisclosed(ctx: ConversationContext, at: number, id: string): boolean {

@@ -205,6 +205,19 @@ function keepsStated(c: Conversation, at: number, id: string, ctx: MutationConte
   return true;
 }
 
+/**
+ * What the user said it wants before turn `at` (attribute -> value, lower case, category aside);
+ * undefined when a relaxation (Reveal.Expand) came before it, to keep the operators that use it plain.
+ */
+function wantedBefore(c: Conversation, at: number): Map<string, string> | undefined {
+  const want = new Map<string, string>();
+  for (let j = 0; j < at; j++) {
+    if (tr(c.turns[j])?.user_act === 'Reveal.Expand') return undefined;
+    for (const [a, v] of constraintsSaid(c.turns[j])) if (a !== 'category') want.set(a, v.toLowerCase());
+  }
+  return want;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The operators
 
@@ -1691,12 +1704,8 @@ const OPERATORS: MutationOperator[] = [
         const x = tr(c0.turns[i]);
         const first = strList(x?.said?.items)[0];
         if (x?.user_act !== 'Note.Like' || first === undefined) return undefined;
-        // what the user said it wants before this turn (no relaxation before it, to keep this plain)
-        const want = new Map<string, string>();
-        for (let j = 0; j < i; j++) {
-          if (tr(c0.turns[j])?.user_act === 'Reveal.Expand') return undefined;
-          for (const [a, v] of constraintsSaid(c0.turns[j])) if (a !== 'category') want.set(a, v.toLowerCase());
-        }
+        const want = wantedBefore(c0, i);
+        if (!want) return undefined;
         const now = constraintsSaid(c0.turns[i]);
         return (c0.turns[i - 1]?.recommendations ?? []).find((r) => {
           if (r.item_id === first) return false;
@@ -1722,6 +1731,38 @@ const OPERATORS: MutationOperator[] = [
       if (was?.title && other.title && text !== undefined)
         c.turns[i].user_utterance = text.replace(new RegExp(escapeRe(was.title), 'gi'), () => other.title!);
       return { conversation: c, turn: i, detail: `the Like names ${other.item_id} instead of ${was?.item_id ?? '?'}` };
+    },
+  },
+  {
+    id: 'reflect-like-lacking',
+    invariant: 'opinion-matches-preferences',
+    kind: 'state',
+    description:
+      'a PEPPER user reflects as liked a shown item that lacks a value it said it wants and has none of them (silent state change)',
+    apply(c0, rng) {
+      const pick = (i: number): string | undefined => {
+        const x = tr(c0.turns[i]);
+        const refl = x?.preferences?.model === 'pepper' ? (x.preferences.reflected as Loose | undefined) : undefined;
+        if (!refl) return undefined;
+        const want = wantedBefore(c0, i);
+        if (!want?.size) return undefined;
+        const shown = new Map((c0.turns[i - 1]?.recommendations ?? []).map((r) => [r.item_id, attrsOf(r)]));
+        return Object.keys(refl).find((id) => {
+          const a = shown.get(id);
+          if (!a || refl[id] === 'like' || id === x?.target?.item_id) return false;
+          const values = [...want].filter(([k]) => a[k] !== undefined);
+          return values.length > 0 && values.every(([k, v]) => a[k].toLowerCase() !== v);
+        });
+      };
+      const i = pickSite(
+        rng,
+        sites(c0, (_t, i) => i > 0 && pick(i) !== undefined),
+      );
+      if (i === undefined) return undefined;
+      const id = pick(i)!;
+      const c = clone(c0);
+      (tr(c.turns[i])!.preferences!.reflected as Loose)[id] = 'like';
+      return { conversation: c, turn: i, detail: `${id} reflected as liked` };
     },
   },
   // the read-back (self-consistency): labels the words contradict

@@ -10,11 +10,12 @@ import { parseSimulationConfig, prepareEnvironment, simulateConversation } from 
 for (const agent of ['local-good', 'local-bad'] as const) {
   test(`target-free vs ${agent}: no Like or accept of an item with a value the user negated (so far or in that turn)`, async () => {
     const env = await prepareEnvironment(
-      parseSimulationConfig({ user: 'target-free', agent, n: 150, seed: '7338', catalog_size: 800 }),
+      parseSimulationConfig({ user: 'target-free', agent, n: 220, seed: '7338', catalog_size: 800 }),
     );
     let judged = 0;
     const found: string[] = [];
-    for (let i = 0; i < 150; i++) {
+    // 220 conversations: fewer Like turns since the tenth round (a reason is given once)
+    for (let i = 0; i < 220; i++) {
       const conv = (await simulateConversation(env, i)).conversation;
       const negated = new Set<string>();
       conv.turns.forEach((turn, k) => {

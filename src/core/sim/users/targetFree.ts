@@ -203,6 +203,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly naming: Rng;
   /** Details the user has praised so far, by item (each is praised once). */
   private readonly praised = new Set<string>();
+  /** Values given as a Like's reason ("especially that it's grey"): each is given once. */
+  private readonly reasonsGiven = new Set<string>();
   /** Wanted values said again (`stillWanted`), so a later turn says another one first. */
   private readonly restatedValues = new Set<string>();
   /** Items the user has said it likes (a Like clause): an item's praise is said once. */
@@ -400,6 +402,14 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     return o;
   }
 
+  /** `wantedHeld` among the values not given as a Like's reason before. */
+  private freshWanted(item: ItemView): [string, string] | undefined {
+    const t = this.target?.attributes;
+    for (const [k, v] of this.stated)
+      if (item.attributes[k] === v && (!t || t[k] === v) && !this.reasonsGiven.has(attributeKey(k, v))) return [k, v];
+    return undefined;
+  }
+
   /** The first value (in the order said) the user said it wants that `item` has, or undefined. */
   private wantedHeld(item: ItemView): [string, string] | undefined {
     const t = this.target?.attributes;
@@ -451,7 +461,14 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private nextGeneralValue(skip: ReadonlySet<string>): [string, string] | undefined {
     for (const [k, v] of this.likedPool()) {
       const key = attributeKey(k, v);
-      if (!this.mentioned.has(key) && !skip.has(k) && this.consistent(k, v, 1) && this.satisfiable([[k, v]])) {
+      if (
+        !this.mentioned.has(key) &&
+        // a value already said (a Like's reason) is nothing new
+        this.stated.get(k) !== v &&
+        !skip.has(k) &&
+        this.consistent(k, v, 1) &&
+        this.satisfiable([[k, v]])
+      ) {
         this.mentioned.add(key);
         return [k, v];
       }
@@ -496,7 +513,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 
   /** True when an item has every value the user said it wants (what accepting it must not break). */
-  private meetsStated(item: CatalogItem): boolean {
+  private meetsStated(item: Pick<CatalogItem, 'attributes'>): boolean {
     for (const [k, v] of this.stated) {
       const have = item.attributes[k];
       if (have !== undefined && have !== v) return false;
@@ -628,7 +645,15 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     for (const item of shown) {
       const o = this.reflect(item);
       reflected[item.item_id] = o;
-      if (o === 'like' && !this.likedBefore.has(item.item_id) && !liked) liked = item;
+      // a liked item lacking a wanted value is praised for a wanted value not given as a reason
+      // before; with none left it is liked without a word (nothing new to say about it)
+      if (
+        o === 'like' &&
+        !this.likedBefore.has(item.item_id) &&
+        !liked &&
+        (!this.lacks(item) || this.freshWanted(item))
+      )
+        liked = item;
       if (o === 'like' && this.likedBefore.has(item.item_id) && !this.declined.has(item.item_id) && !likedAgain)
         likedAgain = item;
       if (o === 'dislike' && !disliked) disliked = item;
@@ -769,7 +794,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         const named = r.used.includes('item') && !r.used.includes('liked');
         add('Pepper.Like', named ? this.praise(capitalised(r.text, name), name, liked) : capitalised(r.text, name));
         if (r.used.includes('item')) items.push(liked.item_id);
-        if (aspect && r.used.includes('liked')) constraints[aspect[0]] = aspect[1];
+        if (aspect && r.used.includes('liked')) {
+          constraints[aspect[0]] = aspect[1];
+          this.reasonsGiven.add(attributeKey(aspect[0], aspect[1]));
+        }
         act = 'Note.Like';
       } else if (disliked) {
         act = 'Note.Dislike';
@@ -816,7 +844,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       const still =
         more || restated
           ? undefined
-          : likedLacks && act === 'Note.Like' && !(likedLacks[0] in constraints)
+          : likedLacks &&
+              act === 'Note.Like' &&
+              !(likedLacks[0] in constraints) &&
+              // once per value, and not while an item with it and every other wanted value is on screen
+              !this.restatedValues.has(attributeKey(likedLacks[0], likedLacks[1])) &&
+              !top.some((i) => this.meetsStated(i))
             ? likedLacks
             : shown.length === 0 && clauses.length === 0
               ? this.stillWanted()
@@ -905,10 +938,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
    */
   private aspect(item: ItemView, sign: number): [string, string] | undefined {
     // A liked item lacking a value the user said it wants is liked for one it said it wants.
-    if (sign > 0 && this.lacks(item)) return this.wantedHeld(item);
+    if (sign > 0 && this.lacks(item)) return this.freshWanted(item);
     const t = this.target?.attributes;
     const fits = (k: string, v: string) =>
       (!t || (sign > 0 ? t[k] === v : t[k] !== v)) &&
+      // a reason is given once: a value already given as a Like's reason is nothing new
+      (sign < 0 || !this.reasonsGiven.has(attributeKey(k, v))) &&
       this.consistent(k, v, sign) &&
       (sign < 0 || this.satisfiable([[k, v]]));
     const own = this.seen.get(item.item_id);
