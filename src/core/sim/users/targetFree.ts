@@ -203,6 +203,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly naming: Rng;
   /** Details the user has praised so far, by item (each is praised once). */
   private readonly praised = new Set<string>();
+  /** `satisfiable` answers against what the user said so far; cleared whenever that changes. */
+  private readonly satisfiableKnown = new Map<string, boolean>();
   /** Values given as a Like's reason ("especially that it's grey"): each is given once. */
   private readonly reasonsGiven = new Set<string>();
   /** Wanted values said again (`stillWanted`), so a later turn says another one first. */
@@ -493,6 +495,17 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
    * user's rule 9 for its goal), so what it says can still be met.
    */
   private satisfiable(extra: readonly [string, string][], base: ReadonlyMap<string, string> = this.stated): boolean {
+    // Against what the user said so far the answer only changes when that changes (`remember`, a
+    // revision): kept until then (the scan of the task's items is the costly part of a turn).
+    const key = base === this.stated ? extra.map(([k, v]) => `${k}\u0000${v}`).join('\u0001') : undefined;
+    const known = key === undefined ? undefined : this.satisfiableKnown.get(key);
+    if (known !== undefined) return known;
+    const out = this.scanSatisfiable(extra, base);
+    if (key !== undefined) this.satisfiableKnown.set(key, out);
+    return out;
+  }
+
+  private scanSatisfiable(extra: readonly [string, string][], base: ReadonlyMap<string, string>): boolean {
     const want = new Map(base);
     for (const [k, v] of extra) want.set(k, v);
     return this.sim.options.catalog.categoryItems(this.task).some((it) => {
@@ -510,6 +523,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private remember(said: Said, negatedKeys: readonly string[]): void {
     for (const [k, v] of Object.entries(said.constraints ?? {})) if (k !== 'category') this.stated.set(k, String(v));
     for (const key of negatedKeys) this.rejected.add(key);
+    this.satisfiableKnown.clear();
   }
 
   /** True when an item has every value the user said it wants (what accepting it must not break). */
@@ -773,6 +787,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
           constraints[k] = v;
           // a value it had said it is not keen on, now wanted: the revision takes that back too
           this.rejected.delete(attributeKey(k, v));
+          this.satisfiableKnown.clear();
           this.mentioned.add(attributeKey(k, v));
         }
         act = 'Reveal.Revise';
