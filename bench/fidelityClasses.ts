@@ -198,7 +198,7 @@ function conformanceTable(all: Record<string, ClassCounts>): string | undefined 
     'PEPPER: PC rises with every turn (PCIR > 0), fastest early',
     `target-free PC at turns 1/5/10/20: good ${cov[0].map(f2).join('/')}, bad ${cov[1].map(f2).join('/')}`,
     rising,
-    'PC is cumulative by definition, so it cannot fall; what matters is the gap between recommenders (good above bad) and that it keeps rising. Since target-free users accept and abandon (issue 21B), the means at later turns are over the conversations still running, a selected subset (against local-bad the users left are those it served well enough), so the gap narrows at turn 20; PEPPER runs all dialogues 20 turns.',
+    'PC is cumulative by definition, so it cannot fall; what matters is that it keeps rising and the gap between recommenders early on (good above bad up to turn 5). Since target-free users accept and abandon (issue 21B), the means at later turns are over the conversations still running, a selected subset: against local-good the users left at turns 10 and 20 are those it could not serve, against local-bad those it served well enough, so later on bad can be level with or above good; PEPPER runs all dialogues 20 turns.',
   );
   return [
     '| claim | paper | SimLens (same setting) | agrees | why it differs / note |',
