@@ -133,6 +133,8 @@ describe('agent NLU (Lexicon)', () => {
     assert.deepEqual(lex.parse('warm waterproof boots').keywords, ['waterproof', 'boots']);
     assert.deepEqual(lex.parse('warm waterproof boots').unknownWords, ['warm']);
     assert.deepEqual(lex.parse('compare the first two').ordinals, [0, 1]);
+    // words of the text are never inherited properties of the ordinal table
+    assert.deepEqual(lex.parse('I like the constructor one').ordinals, []);
     assert.ok(lex.parse("I don't really mind.").intents.has('nopref'));
     assert.ok(lex.parse('Tell me more about it').intents.has('detail'));
     assert.ok(!lex.parse('Tell me more about it').intents.has('more'));
