@@ -404,18 +404,15 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     return o;
   }
 
-  /** `wantedHeld` among the values not given as a Like's reason before. */
-  private freshWanted(item: ItemView): [string, string] | undefined {
+  /**
+   * The first value (in the order said) the user said it wants that `item` has, or undefined;
+   * `fresh`: only among those not given as a Like's reason before.
+   */
+  private wantedHeld(item: ItemView, fresh = false): [string, string] | undefined {
     const t = this.target?.attributes;
     for (const [k, v] of this.stated)
-      if (item.attributes[k] === v && (!t || t[k] === v) && !this.reasonsGiven.has(attributeKey(k, v))) return [k, v];
-    return undefined;
-  }
-
-  /** The first value (in the order said) the user said it wants that `item` has, or undefined. */
-  private wantedHeld(item: ItemView): [string, string] | undefined {
-    const t = this.target?.attributes;
-    for (const [k, v] of this.stated) if (item.attributes[k] === v && (!t || t[k] === v)) return [k, v];
+      if (item.attributes[k] === v && (!t || t[k] === v) && !(fresh && this.reasonsGiven.has(attributeKey(k, v))))
+        return [k, v];
     return undefined;
   }
 
@@ -665,7 +662,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         o === 'like' &&
         !this.likedBefore.has(item.item_id) &&
         !liked &&
-        (!this.lacks(item) || this.freshWanted(item))
+        (!this.lacks(item) || this.wantedHeld(item, true))
       )
         liked = item;
       if (o === 'like' && this.likedBefore.has(item.item_id) && !this.declined.has(item.item_id) && !likedAgain)
@@ -953,7 +950,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
    */
   private aspect(item: ItemView, sign: number): [string, string] | undefined {
     // A liked item lacking a value the user said it wants is liked for one it said it wants.
-    if (sign > 0 && this.lacks(item)) return this.freshWanted(item);
+    if (sign > 0 && this.lacks(item)) return this.wantedHeld(item, true);
     const t = this.target?.attributes;
     const fits = (k: string, v: string) =>
       (!t || (sign > 0 ? t[k] === v : t[k] !== v)) &&
