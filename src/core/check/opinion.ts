@@ -129,7 +129,7 @@ const NEGATIVE = new Set([
   'unimpressed',
   'uninterested',
   'wrong',
-  'off-putting',
+  'miss',
   'underwhelming',
 ]);
 /** Verbs of a disliking with "me" as their object: "disappoints me", "bores me", "puts me off". */
@@ -490,6 +490,11 @@ function clauseOpinion(c: readonly string[]): Opinion {
       dislike = true;
       continue;
     }
+    // "off-putting" (the tokenizer cuts it in two)
+    if (w === 'off' && next === 'putting') {
+      if (!nearNegator(c, i, 2)) dislike = true;
+      continue;
+    }
     if (w === 'doing' && next === 'it' && nearNegator(c, i, 3)) {
       // "it isn't doing it (for me)"
       dislike = true;
@@ -520,11 +525,26 @@ function clauseOpinion(c: readonly string[]): Opinion {
     }
     if (NEGATIVE.has(w)) {
       if (NOT_APPRAISAL_AFTER[w]?.has(next)) continue;
-      if (w === 'pass' && !(prev === "i'll" || prev === 'i' || prev === 'will' || i === 0)) continue;
-      if (w === 'skip' && !(prev === "i'll" || prev === 'i' || i === 0)) continue;
+      // "I'll pass", "Pass.", and the noun: "it's a pass", "a hard pass", "that one's a skip", "a miss"
+      const noun = prev === 'a' || (prev === 'hard' && c[i - 2] === 'a');
+      // the verb only when nothing but "on ..." / "thanks" / "this time" follows ("Can I pass by later?" is no opinion)
+      const verbEnds = next === '' || next === 'on' || next === 'thanks' || next === 'thank' || next === 'this';
+      if (w === 'pass' && !(((prev === "i'll" || prev === 'i' || prev === 'will' || i === 0) && verbEnds) || noun))
+        continue;
+      if (w === 'skip' && !(prev === "i'll" || prev === 'i' || i === 0 || noun)) continue;
+      if (w === 'miss' && !noun) continue;
       if (
         w === 'wrong' &&
-        !(prev === 'all' || prev === 'just' || prev === 'is' || prev === "it's" || prev === "that's")
+        !(
+          prev === 'all' ||
+          prev === 'just' ||
+          prev === 'is' ||
+          prev === "it's" ||
+          prev === "that's" ||
+          prev === 'looks' ||
+          prev === 'seems' ||
+          prev === 'feels'
+        )
       )
         continue;
       if (nearNegator(c, i, 2)) {

@@ -32,6 +32,17 @@ test('likes, dislikes, negated likes, wishes and one-letter slips', () => {
     ['It is way too pricey.', 'dislike'],
     ["It didn't do it for me.", 'dislike'],
     ['Not one of my favorites though.', 'dislike'],
+    // negative appraisal as a noun or a look
+    ['Well, the second is a pass.', 'dislike'],
+    ["That one's a hard pass, sorry.", 'dislike'],
+    ['The third is a skip.', 'dislike'],
+    ['Hmm, the first is a miss.', 'dislike'],
+    ['The third is off-putting.', 'dislike'],
+    ["It isn't off-putting at all.", 'none'],
+    ['That one looks wrong, I think.', 'dislike'],
+    ['I miss my old boots.', 'none'],
+    ['Did I miss something?', 'none'],
+    ['Can I pass by the shop later?', 'none'],
     // wishes, requests and comparisons voice no opinion
     ["I'd like something red.", 'none'],
     ['Something in cotton would be perfect.', 'none'],
