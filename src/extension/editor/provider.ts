@@ -5,10 +5,12 @@
 import { parseViewState, type EditorViewState } from '../../shared/editorProtocol';
 import * as vscode from 'vscode';
 import { notify } from '../safeOutput';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ConversationDocumentModel } from '../../core/document';
 import { ConversationDocument } from './conversationDocument';
 import { importPreview } from './convert';
+import { indexGate } from './indexGate';
 import { editorHtml, editorResourceRoots } from './html';
 import { EditorSession } from './session';
 import { allowRemoteImages } from './settings';
@@ -99,7 +101,9 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
         // Indexed in the background: VS Code creates the webview (and it shows line 1) meanwhile;
         // the document's `ready` gates everything that needs the index. Closing the editor cancels it.
         const indexing = new AbortController();
-        model = ConversationDocumentModel.open(uri.fsPath, { signal: indexing.signal });
+        model = this.indexStart(uri, indexing.signal).then(() =>
+          ConversationDocumentModel.open(uri.fsPath, { signal: indexing.signal }),
+        );
         showIndexingProgress(basename(uri.fsPath), model);
         abort.signal.addEventListener('abort', () => indexing.abort());
         const doc = this.track(new ConversationDocument(uri, model, false, this.log, importablePending));
@@ -113,6 +117,23 @@ export class ConversationEditorProvider implements vscode.CustomEditorProvider<C
     } finally {
       sub.dispose();
     }
+  }
+
+  /** When a file's index may start (see `indexGate`): after its page's first render when the file is large. */
+  private indexStart(uri: vscode.Uri, signal: AbortSignal): Promise<void> {
+    let size = 0;
+    try {
+      size = statSync(uri.fsPath).size;
+    } catch {
+      // missing or unreadable: the open reports it
+    }
+    const key = uri.toString();
+    return indexGate({
+      size,
+      signal,
+      onPageReady: (listener) => this.registry.pageReady.event((u) => u.toString() === key && listener()),
+      onWait: () => trace(() => `index of ${basename(uri.fsPath)} (${size} bytes) waits for the page's first render`),
+    });
   }
 
   /** Registers a new document and forwards its edit events to VS Code. */
