@@ -29,6 +29,7 @@ import { renderStatePanel } from './tracePanel';
 import {
   conversationHeader,
   firstHitTurn,
+  fillDeferredCards,
   renderTranscript,
   updateTranscriptMarks,
   type TranscriptSearch,
@@ -103,6 +104,8 @@ export class EditorApp {
   /** Ids of the host notices shown by this page (a reloading page is offered recent ones again). */
   private readonly noticesShown = new Set<number>();
   private transcriptEl: HTMLElement | undefined;
+  /** The text search the transcript on screen marks (JSON), to tell whether a reply needs drawing it again. */
+  private drawnSearch = '';
   private transcriptScroll: HTMLElement | undefined;
   private sideEl: HTMLElement | undefined;
 
@@ -502,6 +505,16 @@ export class EditorApp {
     }
     this.load = { phase: 'shown' };
     const sameLine = this.current?.line === msg.line && this.current?.id === msg.id;
+    // The conversation on screen again, unchanged (the list's view arrived and the page asked where
+    // it now stands in it): the reply moves the list's selection; the transcript stays as drawn
+    // (drawing it again cost a whole render, on a first open often before the first paint).
+    const unchanged =
+      sameLine &&
+      this.pendingTurn === undefined &&
+      this.transcriptEl?.isConnected === true &&
+      this.drawnSearch === JSON.stringify(this.searchTerms() ?? null) &&
+      this.current?.error === msg.error &&
+      JSON.stringify(this.current?.conversation) === JSON.stringify(msg.conversation);
     const state = this.store.state;
     this.current = { line: msg.line, id: msg.id, conversation: msg.conversation, error: msg.error };
     this.list.select(msg.line, msg.viewIndex, true);
@@ -525,7 +538,7 @@ export class EditorApp {
     state.turn = this.player.turn;
     state.cursor = this.annotation.cursor;
     this.store.save();
-    this.renderMain(sameLine);
+    if (!unchanged) this.renderMain(sameLine);
   }
 
   private updateCounts(): void {
@@ -665,6 +678,7 @@ export class EditorApp {
     const cur = this.current;
     if (!cur?.conversation || this.store.state.mode === 'agreement') return;
     const conv = cur.conversation;
+    this.drawnSearch = JSON.stringify(this.searchTerms() ?? null);
     const shown = this.transcriptScroll;
     if (keepScroll && shown?.isConnected && this.main.dataset.line === String(cur.line)) {
       // Same conversation (an annotation edit, a settings change): swap the transcript inside the
@@ -688,7 +702,13 @@ export class EditorApp {
     }
     const scrollBefore = prevScroll ?? this.transcriptScroll?.scrollTop;
     this.main.dataset.line = String(cur.line);
-    this.transcriptEl = renderTranscript(conv, this.transcriptOptions());
+    // The page's first render draws the cards likely on screen; the others right after the first paint.
+    const deferCards = !document.body.dataset.firstRenderMs && browserSkipsOffscreen();
+    const near = this.store.state.mode === 'annotate' ? (this.annotation.cursorRef()?.turn ?? 0) : this.player.turn;
+    this.transcriptEl = renderTranscript(conv, {
+      ...this.transcriptOptions(),
+      deferCards: deferCards ? { near } : undefined,
+    });
     // Focusable, so the transcript scrolls from the keyboard (arrow keys, Page Up/Down) like any scroll area.
     const scroller = h(
       'div',
@@ -714,9 +734,12 @@ export class EditorApp {
       mark('simlens:rendered');
       // And on the machine's clock, in the frame that paints it (the E2E compares it with the
       // moment the file was chosen in Quick Open).
-      requestAnimationFrame(
-        () => (document.body.dataset.firstPaintEpoch = String(Math.round(performance.timeOrigin + performance.now()))),
-      );
+      requestAnimationFrame(() => {
+        document.body.dataset.firstPaintEpoch = String(Math.round(performance.timeOrigin + performance.now()));
+        // The cards left empty: after this frame is painted (the next task), or soon in a hidden page.
+        setTimeout(fillDeferredCards, 0);
+      });
+      if (deferCards) setTimeout(fillDeferredCards, DEFERRED_CARDS_MAX_MS);
     }
     // The first text a person reads (the first utterance, or the id of an empty conversation): the
     // browser reports when it is painted (Element Timing, see observeFirstText). Marked on every render
@@ -886,6 +909,18 @@ export class EditorApp {
 
 /** The Element Timing identifier of the first conversation text on screen. */
 const FIRST_TEXT = 'simlens-first-text';
+
+/** Cards left empty on the first render are drawn at the latest this long after it (a hidden page paints no frame). */
+const DEFERRED_CARDS_MAX_MS = 200;
+
+/**
+ * A browser that skips the layout and paint of what is off screen (`content-visibility`, as
+ * media/editor.css asks for the cards): there the first render leaves the cards out of view empty
+ * (`deferCards`). Elsewhere (jsdom) every card is drawn at once.
+ */
+function browserSkipsOffscreen(): boolean {
+  return typeof CSS !== 'undefined' && typeof CSS.supports === 'function' && CSS.supports('content-visibility', 'auto');
+}
 
 /** Element Timing's entry (not in TypeScript's DOM library yet). */
 interface ElementTimingEntry extends PerformanceEntry {

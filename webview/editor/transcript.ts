@@ -38,6 +38,26 @@ interface TranscriptOptions {
   wholeCards?: ReadonlySet<number>;
   /** A carousel's "Show whole cards" was switched (the page keeps it; the transcript is not redrawn). */
   onWholeCards?(turn: number, on: boolean): void;
+  /**
+   * The page's first render: cards unlikely to be on screen (past the first CARDS_IN_VIEW of a
+   * carousel, or on a turn more than one away from `near`) are drawn as empty cards of their final
+   * size, filled by `fillDeferredCards` right after the first paint.
+   */
+  deferCards?: { near: number };
+}
+
+/** Cards of a carousel drawn at once on the first render: more than a transcript shows side by side at 1,400 px. */
+const CARDS_IN_VIEW = 6;
+
+/** Fillers of the cards the last transcript drew empty (`deferCards`). */
+let deferredCards: Array<() => void> = [];
+
+/** Fills every card the last transcript drew empty; true when there were some. */
+export function fillDeferredCards(): boolean {
+  const fill = deferredCards;
+  deferredCards = [];
+  for (const f of fill) f();
+  return fill.length > 0;
 }
 
 /** A text search over utterances: `needle` lower-cased, and which speakers it covers. */
@@ -164,6 +184,55 @@ function cardParts(items: readonly RecommendedItem[]): string {
   ].join('');
 }
 
+/** What a card shows: the image (or why not), title, id and score, description, features. */
+function cardContent(item: RecommendedItem, allowRemoteImages: boolean, toggleWhole: () => void): HTMLElement[] {
+  const title = item.title ?? item.item_id;
+  let media: HTMLElement | undefined;
+  if (item.image_url) {
+    const img = safeImage(item.image_url, title, allowRemoteImages);
+    if (img) {
+      media = h('div', 'card-media', img);
+      img.addEventListener('error', () => replace(media!, icon('file-media'), h('span', 'muted', 'image failed')));
+    } else {
+      media = h(
+        'div',
+        {
+          class: 'card-media placeholder',
+          attrs: {
+            title: allowRemoteImages
+              ? 'Only https: images are shown'
+              : 'Remote images are off (setting simlens.allowRemoteImages)',
+          },
+        },
+        icon('file-media'),
+        h('span', 'muted', 'image hidden'),
+      );
+    }
+  }
+  const desc = item.description ? h('p', 'card-desc', item.description) : null;
+  const feats = features(item);
+  const featureList = feats.length
+    ? h(
+        'div',
+        { class: 'card-features', attrs: { title: feats.join(', ') } },
+        ...feats.map((f) => h('span', 'chip feature', f)),
+      )
+    : null;
+  for (const part of [desc, featureList]) part?.addEventListener('click', toggleWhole);
+  return [
+    media,
+    h('div', { class: 'card-title', attrs: { title } }, title),
+    h(
+      'div',
+      'card-id muted',
+      h('span', { class: 'card-id-text', attrs: { title: item.item_id } }, item.item_id),
+      item.score !== undefined ? h('span', 'card-score', ` · score ${Number(item.score).toFixed(3)}`) : null,
+    ),
+    desc,
+    featureList,
+  ].filter((x): x is HTMLElement => x !== null && x !== undefined);
+}
+
 /**
  * A horizontally scrolling carousel of recommended items. Cards are cut to one height until the
  * carousel shows whole cards: its "Show whole cards" button (keyboard too), or a click on a card's
@@ -174,6 +243,7 @@ function carousel(
   allowRemoteImages: boolean,
   whole: boolean,
   onWholeCards: (on: boolean) => void,
+  deferFrom = Infinity,
 ): HTMLElement {
   // Focusable so a keyboard can reach and scroll it (WCAG: scrollable regions must be focusable).
   const track = h('div', {
@@ -197,58 +267,14 @@ function carousel(
     onWholeCards(on);
   };
   toggle.setAttribute('aria-pressed', String(whole));
-  for (const item of items) {
-    const title = item.title ?? item.item_id;
-    let media: HTMLElement | undefined;
-    if (item.image_url) {
-      const img = safeImage(item.image_url, title, allowRemoteImages);
-      if (img) {
-        media = h('div', 'card-media', img);
-        img.addEventListener('error', () => replace(media!, icon('file-media'), h('span', 'muted', 'image failed')));
-      } else {
-        media = h(
-          'div',
-          {
-            class: 'card-media placeholder',
-            attrs: {
-              title: allowRemoteImages
-                ? 'Only https: images are shown'
-                : 'Remote images are off (setting simlens.allowRemoteImages)',
-            },
-          },
-          icon('file-media'),
-          h('span', 'muted', 'image hidden'),
-        );
-      }
-    }
-    const desc = item.description ? h('p', 'card-desc', item.description) : null;
-    const feats = features(item);
-    const featureList = feats.length
-      ? h(
-          'div',
-          { class: 'card-features', attrs: { title: feats.join(', ') } },
-          ...feats.map((f) => h('span', 'chip feature', f)),
-        )
-      : null;
-    for (const part of [desc, featureList])
-      part?.addEventListener('click', () => setWhole(!box.classList.contains('expanded')));
-    track.appendChild(
-      h(
-        'div',
-        { class: 'card', attrs: { role: 'listitem' } },
-        media,
-        h('div', { class: 'card-title', attrs: { title } }, title),
-        h(
-          'div',
-          'card-id muted',
-          h('span', { class: 'card-id-text', attrs: { title: item.item_id } }, item.item_id),
-          item.score !== undefined ? h('span', 'card-score', ` · score ${Number(item.score).toFixed(3)}`) : null,
-        ),
-        desc,
-        featureList,
-      ),
-    );
-  }
+  items.forEach((item, index) => {
+    const card = h('div', { class: 'card', attrs: { role: 'listitem' } });
+    track.appendChild(card);
+    const draw = () =>
+      card.append(...cardContent(item, allowRemoteImages, () => setWhole(!box.classList.contains('expanded'))));
+    if (index >= deferFrom && !whole) deferredCards.push(draw);
+    else draw();
+  });
   const scroll = (dir: number) => {
     const card = track.querySelector('.card') as HTMLElement | null;
     const by = (card?.offsetWidth ?? 220) + 8;
@@ -413,6 +439,8 @@ export function conversationHeader(conv: Conversation, id: string, line: number)
  */
 export function renderTranscript(conv: Conversation, opts: TranscriptOptions): HTMLElement {
   const root = h('div', { class: 'transcript', attrs: { role: 'log', 'aria-label': 'Transcript' } });
+  deferredCards = [];
+  const defer = opts.deferCards;
   conv.turns.forEach((turn, t) => {
     const ratings = ratingChips(turn.ratings);
     const future = (opts.mode === 'replay' || opts.mode === 'annotate') && t > opts.turn;
@@ -434,8 +462,12 @@ export function renderTranscript(conv: Conversation, opts: TranscriptOptions): H
       failureBlock(turn, t),
       utterance(turn, t, 'assistant', opts),
       turn.recommendations && turn.recommendations.length
-        ? carousel(turn.recommendations, opts.allowRemoteImages, opts.wholeCards?.has(t) ?? false, (on) =>
-            opts.onWholeCards?.(t, on),
+        ? carousel(
+            turn.recommendations,
+            opts.allowRemoteImages,
+            opts.wholeCards?.has(t) ?? false,
+            (on) => opts.onWholeCards?.(t, on),
+            !defer ? Infinity : Math.abs(t - defer.near) <= 1 ? CARDS_IN_VIEW : 0,
           )
         : null,
       ratings.length ? h('div', 'turn-ratings', h('span', 'muted', 'Rated:'), ...ratings) : null,

@@ -340,6 +340,61 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
+  test('first render: cards unlikely to be on screen are drawn empty, then filled after the first frame exactly as drawn at once', async () => {
+    const conv = traced();
+    const items = (t: number) =>
+      Array.from({ length: 12 }, (_, i) => ({
+        item_id: `t${t}-${i}`,
+        title: `Item ${t}.${i}`,
+        description: `About item ${t}.${i}`,
+        features: 'Soft, Light',
+        score: i / 12,
+      }));
+    conv.turns.forEach((turn, t) => (turn.recommendations = items(t)));
+    const carousels = conv.turns.length;
+    const emptyCards = (doc: Document) =>
+      [...doc.querySelectorAll<HTMLElement>('.transcript .card')].filter((c) => c.childElementCount === 0).length;
+    let mostEmpty = 0;
+    const leftEmpty = new Set<HTMLElement>();
+    const lazy = await loadWebview({
+      conversations: [conv],
+      boot: true,
+      skipsOffscreen: true,
+      onFrame: (doc) => {
+        mostEmpty = Math.max(mostEmpty, emptyCards(doc));
+        for (const c of doc.querySelectorAll<HTMLElement>('.transcript .card'))
+          if (!c.childElementCount) leftEmpty.add(c);
+      },
+    });
+    const eager = await loadWebview({ conversations: [conv] });
+    try {
+      await lazy.waitFor('.card-title');
+      await eager.waitFor('.card-title');
+      await lazy.settle(250);
+      await eager.settle(250);
+      const current = Number(lazy.document.querySelector('section.turn[aria-current]')?.getAttribute('data-turn') ?? 0);
+      const near = conv.turns.filter((_, t) => Math.abs(t - current) <= 1).length;
+      // Cards past the sixth of the carousels near the current turn, and every card of the others.
+      assert.equal(mostEmpty, carousels * 12 - near * 6, `empty cards at the first frame (current turn ${current})`);
+      assert.equal(emptyCards(lazy.document), 0, 'every card filled after the first frame');
+      // The very cards drawn empty are filled in place: the transcript is not drawn again when the
+      // list's view arrives and the page re-finds the conversation on screen.
+      assert.equal([...leftEmpty].filter((c) => c.isConnected && c.childElementCount > 0).length, mostEmpty);
+      assert.equal(
+        lazy.document.querySelector('.transcript')?.innerHTML,
+        eager.document.querySelector('.transcript')?.innerHTML,
+        'the same transcript as drawn at once',
+      );
+      // A filled card works as one drawn at once: its description folds the carousel out.
+      const last = [...lazy.document.querySelectorAll<HTMLElement>('.carousel')].pop()!;
+      last.querySelectorAll<HTMLElement>('.card-desc')[11].click();
+      assert.ok(last.classList.contains('expanded'));
+    } finally {
+      lazy.close();
+      eager.close();
+    }
+  });
+
   test('remote images appear only when allowed, and only https', async () => {
     const conv = traced();
     conv.turns[1].recommendations = [{ item_id: 'j', image_url: 'http://plain.example/a.png' }];

@@ -69,6 +69,13 @@ interface HarnessOptions {
    * the real provider does when it has them at hand (src/extension/editor/provider.ts).
    */
   boot?: boolean;
+  /**
+   * The page runs as in a browser that skips what is off screen (`CSS.supports('content-visibility',
+   * 'auto')`, which jsdom lacks): its first render leaves the cards out of view empty until painted.
+   */
+  skipsOffscreen?: boolean;
+  /** Called with the page's document before each animation frame's callbacks run. */
+  onFrame?: (doc: Document) => void;
 }
 
 export interface Harness {
@@ -155,11 +162,16 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     pending++;
     return p.finally(() => pending--);
   };
+  if (opts.skipsOffscreen)
+    (window as unknown as { CSS: unknown }).CSS = {
+      supports: (property: string, value?: string) => property === 'content-visibility' && value === 'auto',
+    };
   const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (cb: FrameRequestCallback) => {
     pending++;
     return raf((t) => {
       try {
+        opts.onFrame?.(window.document);
         cb(t);
       } finally {
         pending--;
