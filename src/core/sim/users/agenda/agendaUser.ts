@@ -996,7 +996,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
           meaning: { value: [a, v], require: ['value'] },
         };
       }
-      return this.noPreferenceOn(agentText, fill, meaning);
+      // A goal with nothing but the category, after a turn that asked nothing: "no preference"
+      // would answer nothing; the user asks to see (more) options.
+      return { act: hasItems ? 'Navigate.More' : 'Inquire.List', fill, meaning };
     }
 
     if (main === 'Reveal') {
