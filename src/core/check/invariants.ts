@@ -541,7 +541,7 @@ function isRevision(act: unknown): boolean {
 const noSilentContradiction: Invariant = {
   id: 'no-silent-contradiction',
   statement:
-    "a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed; a value a turn states is its goal's value on that turn (goal.constraints), a disclosed goal value changes only on a turn that says the new value, and on every turn the goal's value of an attribute the user said is the last value it said (meta users too: a target switch changes it only with a Reveal.Revise that says it)",
+    "a user that states a value for an attribute it already stated (said.constraints) states the same value, unless that turn is a revision (Reveal.Revise); a Reveal.Expand adds the values it says and takes back the constraints it drops from goal.disclosed, and an attribute it takes back stays relaxed: a later turn states a value for it only as a revision (Reveal.Revise) or another Reveal.Expand; a value a turn states is its goal's value on that turn (goal.constraints), a disclosed goal value changes only on a turn that says the new value, and on every turn the goal's value of an attribute the user said is the last value it said (meta users too: a target switch changes it only with a Reveal.Revise that says it)",
   needs: 'trace.said.constraints',
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (one goal constraint per slot; Reveal.Revise is the act that changes it); SimLens docs/simulation.md (one value per attribute)",
@@ -557,6 +557,8 @@ const noSilentContradiction: Invariant = {
     const out: Violation[] = [];
     /** Attributes this turn already has a violation for (not reported twice). */
     const reported = new Set<string>();
+    /** Attributes a Reveal.Expand took back and no revision has stated since. */
+    const relaxed = new Set<string>();
     /**
      * The goal holds the user to the last value it said for each attribute (not taken back by a
      * Reveal.Expand), on every turn, meta users included: a target switch changes a said goal
@@ -591,10 +593,28 @@ const noSilentContradiction: Invariant = {
       // Only a relaxing turn takes a constraint back; a goal that drops one silently (a target
       // switch) still holds the user to what it said.
       if (expand && disclosed !== undefined && disclosedBefore !== undefined) {
-        for (const attr of disclosedBefore) if (!disclosed.includes(attr)) last.delete(attr);
+        for (const attr of disclosedBefore)
+          if (!disclosed.includes(attr)) {
+            last.delete(attr);
+            relaxed.add(attr);
+          }
       }
       if (disclosed !== undefined) disclosedBefore = disclosed;
       const said = ctx.said(i);
+      // Once relaxed, an attribute stays relaxed: stating a value for it again without a revision
+      // requires it again silently (a Reveal.Expand may name values it is happy with).
+      let reRequired = false;
+      for (const [a, v] of said ?? []) {
+        if (a === 'category' || !relaxed.has(a) || expand) continue;
+        relaxed.delete(a);
+        if (isRevision(act)) continue;
+        reRequired = true;
+        reported.add(a);
+        out.push({
+          turn: i,
+          detail: `${show(a)}=${show(v)} (act ${show(act ?? '?')}) requires again an attribute the user relaxed with a Reveal.Expand, without a revision: ${quote(turn.user_utterance)}`,
+        });
+      }
       // A disclosed goal value changes only on a turn that says the new value (a revision); a meta
       // user's goal follows its target instead (meta-consistent-with-target checks that).
       const goalNow = tr?.goal?.constraints;
@@ -677,7 +697,7 @@ const noSilentContradiction: Invariant = {
       }
       for (const [a, v] of said) previous.set(a, v);
       const held = goalAgainstSaid(i, goalNow, act);
-      if ((restated || isRevision(act) || againstGoal || held) && !silentGoal) turns++;
+      if ((restated || reRequired || isRevision(act) || againstGoal || held) && !silentGoal) turns++;
     });
     return any ? finding(turns, out) : undefined;
   },
@@ -1478,12 +1498,14 @@ const metaSwitchRule: Invariant = {
 const acceptedItemShown: Invariant = {
   id: 'accepted-item-shown',
   statement:
-    'an item the user accepts (trace.said.items on the accepting turn) was shown in a carousel before that turn',
-  source: "Zhang & Balog KDD'20 Sect. 4.1 (Note.Accept answers a recommendation); SimLens trace contract (said.items)",
-  needs: 'an accept (trace.user_act) naming its item in trace.said.items',
+    "an item the user accepts (trace.said.items on the accepting turn) was shown in a carousel before that turn; an item any other user turn speaks about (trace.said.items of a Note, an item question, a comparison) is in the carousel of the agent's turn right before it: an agent turn without items (a question, a text-only answer) shows nothing to note",
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.1 (Note.Accept answers a recommendation; a Note is realised against the items the agent's act shows); SimLens trace contract (said.items); docs/simulation.md, State and words agree, rule 11",
+  needs: 'a user turn naming items in trace.said.items (an accept, a Note, an item question)',
   check(ctx) {
     const turns = ctx.conversation.turns;
-    if (!turns.some((t) => isAcceptAct(t.trace?.user_act))) return undefined;
+    const names = (t: Turn) => (stringArray(t.trace?.said?.items)?.length ?? 0) > 0;
+    if (!turns.some((t) => isAcceptAct(t.trace?.user_act) || names(t))) return undefined;
     let n = 0;
     const out: Violation[] = [];
     const unchecked: string[] = [];
@@ -1498,6 +1520,16 @@ const acceptedItemShown: Invariant = {
             if (!shown.has(id)) out.push({ turn: i, detail: `accepted ${show(id)}, which no earlier carousel showed` });
         } else
           unchecked.push('an accept that does not name its item in trace.said.items cannot be matched to a shown item');
+      } else if (tr && names(turn)) {
+        // What is on screen is the agent's last carousel, only when its last turn showed one.
+        n++;
+        const onScreen = new Set((turns[i - 1]?.recommendations ?? []).map((r) => r?.item_id));
+        for (const id of stringArray(tr.said?.items)!)
+          if (!onScreen.has(id))
+            out.push({
+              turn: i,
+              detail: `${show(tr.user_act ?? '?')} speaks about ${show(id)}, which the agent's last turn did not show${onScreen.size ? '' : ' (it showed no items)'}: ${quote(turn.user_utterance)}`,
+            });
       }
       for (const r of turn.recommendations ?? []) if (typeof r?.item_id === 'string') shown.add(r.item_id);
     });

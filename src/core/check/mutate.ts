@@ -567,6 +567,37 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: `accepted ${id}-unshown` };
     },
   },
+  {
+    id: 'note-offscreen-item',
+    invariant: 'accepted-item-shown',
+    kind: 'item',
+    description:
+      'a user turn that speaks about an item (a Note, an item question) follows an agent turn that showed no items, or names an item that turn did not show',
+    apply(c0, rng) {
+      const i = pickSite(
+        rng,
+        sites(
+          c0,
+          (t, i) =>
+            i > 0 &&
+            !isAccept(tr(t)?.user_act) &&
+            strList(tr(t)?.said?.items).length > 0 &&
+            (c0.turns[i - 1].recommendations?.length ?? 0) > 0,
+        ),
+      );
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      if (rng.chance(0.5)) {
+        // the agent's last turn asks without showing anything
+        c.turns[i - 1].recommendations = [];
+        return { conversation: c, turn: i, detail: `agent turn ${i - 1} shows no items` };
+      }
+      const t = tr(c.turns[i])!;
+      const id = strList(t.said!.items)[0];
+      t.said!.items = [`${id}-offscreen`, ...strList(t.said!.items).slice(1)];
+      return { conversation: c, turn: i, detail: `speaks about ${id}-offscreen` };
+    },
+  },
   // meta-consistent-with-target
   {
     id: 'goal-off-target',
@@ -778,6 +809,49 @@ const OPERATORS: MutationOperator[] = [
         turn: i,
         detail: `goal ${a} ${was} -> ${w} from turn ${i}, disclosed forgot it, nothing said`,
       };
+    },
+  },
+  {
+    id: 'rerequire-relaxed',
+    invariant: 'no-silent-contradiction',
+    kind: 'state',
+    description:
+      'an attribute the user relaxed (Reveal.Expand) is stated again on a later turn that is no revision: the value it had said before relaxing',
+    apply(c0, rng) {
+      const cands: [number, string, string][] = [];
+      const said = new Map<string, string>();
+      /** Relaxed attributes not stated since, with the value said before relaxing. */
+      const relaxed = new Map<string, string>();
+      let before: string[] | undefined;
+      c0.turns.forEach((t, i) => {
+        const x = tr(t);
+        const act = x?.user_act;
+        const disclosed = x?.goal ? strList((x.goal as Loose)['disclosed']) : undefined;
+        if (act === 'Reveal.Expand' && disclosed && before)
+          for (const a of before)
+            if (!disclosed.includes(a) && a !== 'category' && said.has(a)) relaxed.set(a, said.get(a)!);
+        if (
+          i > 0 &&
+          x &&
+          typeof act === 'string' &&
+          !act.startsWith('Reveal') &&
+          !isAccept(act) &&
+          mainOf(act) !== 'Complete' &&
+          t.user_utterance !== undefined
+        )
+          for (const [a, v] of relaxed) if (!constraintsSaid(t).some(([b]) => b === a)) cands.push([i, a, v]);
+        for (const [a, v] of constraintsSaid(t)) {
+          said.set(a, v);
+          relaxed.delete(a);
+        }
+        if (disclosed) before = disclosed;
+      });
+      if (!cands.length) return undefined;
+      const [i, a, v] = rng.pick(cands);
+      const c = clone(c0);
+      const t = tr(c.turns[i])!;
+      t.said = { ...(t.said ?? {}), constraints: { ...(t.said?.constraints ?? {}), [a]: v } };
+      return { conversation: c, turn: i, detail: `${a}=${v} required again after a Reveal.Expand relaxed it` };
     },
   },
   // negation-honoured

@@ -391,7 +391,12 @@ describe('no-silent-contradiction', () => {
       saying(
         ['Ideally beige.', 'Disclose', { colour: 'beige' }, ['category', 'colour']],
         ['the colour doesnt matter that much after all', 'Reveal.Expand', {}, ['category']],
-        ["I'd rather have something brown.", 'Reveal.Refine', { colour: 'brown' }, ['category', 'colour']],
+        [
+          "On second thought, I'd rather have something brown.",
+          'Reveal.Revise',
+          { colour: 'brown' },
+          ['category', 'colour'],
+        ],
       ),
     );
     // sim-5-000029 of the reviewer's meta-prob run: the switch drops colour from the goal silently.
@@ -405,8 +410,74 @@ describe('no-silent-contradiction', () => {
       /colour=orange \(act Disclose\) contradicts the earlier grey/,
     );
   });
+  test('a relaxed attribute stays relaxed: stating it again (any value) without a revision is a violation', () => {
+    // Review finding 7 of the tenth round: "any colour is fine", later "something brown" as a refinement.
+    for (const value of ['brown', 'beige'])
+      assertViolates(
+        'no-silent-contradiction',
+        saying(
+          ['Ideally beige.', 'Disclose', { colour: 'beige' }, ['category', 'colour']],
+          ['the colour doesnt matter that much after all', 'Reveal.Expand', {}, ['category']],
+          ['Show me more.', 'Navigate.More', {}, ['category']],
+          [`I'd like something ${value}.`, 'Reveal.Refine', { colour: value }, ['category', 'colour']],
+        ),
+        new RegExp(`^3: colour=${value} \\(act Reveal.Refine\\) requires again an attribute the user relaxed`),
+      );
+    // Relaxing another attribute, or stating the relaxed one again inside an Expand, is no re-require.
+    assertClean(
+      'no-silent-contradiction',
+      saying(
+        [
+          'Ideally beige, in leather.',
+          'Disclose',
+          { colour: 'beige', material: 'leather' },
+          ['category', 'colour', 'material'],
+        ],
+        ['any colour is fine', 'Reveal.Expand', {}, ['category', 'material']],
+        ['beige or brown, both fine', 'Reveal.Expand', { colour: 'brown' }, ['category', 'material']],
+        ['In leather, please.', 'Disclose', { material: 'leather' }, ['category', 'material']],
+      ),
+    );
+  });
   test('not applicable without said values', () => {
     assert.equal(findingOf('no-silent-contradiction', conv([turn('hi', { user_act: 'Disclose' })])), undefined);
+  });
+});
+
+describe('accepted-item-shown', () => {
+  const boot = item('B1', { colour: 'black' });
+  const shoe = item('S1', { colour: 'white' });
+  test('a Note about an item after an agent turn that showed none is a violation (review finding 5)', () => {
+    const c = conv([
+      turn('boots, please', { user_act: 'Disclose' }, [boot, shoe], 'Here are two.'),
+      turn('Which colour?', { user_act: 'Disclose' }, undefined, 'Which colour would you like?'),
+      turn('I like Item B1.', { user_act: 'Note.Like', said: { constraints: {}, items: ['B1'] } }),
+    ]);
+    assertViolates(
+      'accepted-item-shown',
+      c,
+      /^2: Note.Like speaks about B1, which the agent's last turn did not show \(it showed no items\)/,
+    );
+  });
+  test('an item question about an item the last carousel does not hold is a violation; one it holds is clean', () => {
+    const asking = (id: string) =>
+      conv([
+        turn('boots, please', { user_act: 'Disclose' }, [boot], 'Here is one.'),
+        turn('more?', { user_act: 'Navigate.More' }, [shoe], 'Another one.'),
+        turn('What style is it?', { user_act: 'Navigate', said: { constraints: {}, items: [id] } }),
+      ]);
+    assertViolates('accepted-item-shown', asking('B1'), /^2: Navigate speaks about B1/);
+    assertClean('accepted-item-shown', asking('S1'));
+  });
+  test('an accept may take an item shown on any earlier turn, not one never shown', () => {
+    const taking = (id: string) =>
+      conv([
+        turn('boots, please', { user_act: 'Disclose' }, [boot], 'Here is one.'),
+        turn('Which colour?', { user_act: 'Disclose' }, undefined, 'Which colour?'),
+        turn('I will take it.', { user_act: 'Note.Accept', said: { constraints: {}, items: [id] } }),
+      ]);
+    assertClean('accepted-item-shown', taking('B1'));
+    assertViolates('accepted-item-shown', taking('X9'), /accepted X9, which no earlier carousel showed/);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   type SimulationEnvironment,
 } from '../../../src/core/run/index';
 import { REASK_REASON } from '../../../src/core/sim/users/agenda/agendaUser';
+import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 import { InvariantChecker } from '../../../src/core/check/index';
 import {
   AgendaUserSimulator,
@@ -314,4 +315,69 @@ test('agenda users say "no preference" only in answer to a question', async () =
     unasked.length <= nonDisclose / 50,
     `${unasked.length} of ${nonDisclose}:\n${unasked.slice(0, 3).join('\n')}`,
   );
+});
+
+describe('what is on screen, and what stays relaxed (issue 21, eleventh round, review findings 5 and 7)', () => {
+  test('over 800 conversations against local-good (CIR6, QRFA): a user turn speaks only about items the agent just showed, and never requires a relaxed attribute again', async () => {
+    let bare = 0;
+    let noteAfterBare = 0;
+    let relaxings = 0;
+    let askedBare = 0;
+    const ignored: string[] = [];
+    const offScreen: string[] = [];
+    const reRequired: string[] = [];
+    for (const interaction of ['cir6', 'qrfa'] as const) {
+      const config = { user: 'agenda', interaction, agent: 'local-good', seed: `on-screen-${interaction}`, n: 400 };
+      const names = (await environment(config)).catalog.attributeNames();
+      for await (const c of run(config, 400)) {
+        const relaxed = new Set<string>();
+        let before: string[] | undefined;
+        c.turns.forEach((t, k) => {
+          const tr = t.trace!;
+          const where = `${c.id} turn ${k} (${tr.user_act}): ${t.user_utterance}`;
+          const onScreen = (k > 0 ? (c.turns[k - 1].recommendations ?? []) : []).map((r) => r.item_id);
+          // Rule 11: a turn after an agent turn without items notes nothing (a planned Note falls back).
+          if (k > 0 && onScreen.length === 0) {
+            bare++;
+            const planned = String((tr as Loose)['planned_act'] ?? '');
+            if (planned.startsWith('Note')) noteAfterBare++;
+            // ... and a planned Note or item question answers the agent's question about an attribute.
+            const question = questionSentences(c.turns[k - 1].assistant_utterance ?? '');
+            if (
+              (planned.startsWith('Note') || planned.startsWith('Navigate')) &&
+              askedAttributes(question, names).length
+            ) {
+              askedBare++;
+              if (tr.user_act === 'Inquire.List') ignored.push(`${where} after: ${c.turns[k - 1].assistant_utterance}`);
+            }
+          }
+          for (const id of tr.said?.items ?? []) if (!onScreen.includes(id)) offScreen.push(`${where}: ${id}`);
+          // Rule 12: an attribute relaxed by a Reveal.Expand is never stated again without a revision.
+          const disclosed = disclosedOf(tr);
+          if (tr.user_act === 'Reveal.Expand' && before)
+            for (const a of before)
+              if (!disclosed.includes(a)) {
+                relaxed.add(a);
+                relaxings++;
+              }
+          if (tr.user_act !== 'Reveal.Revise' && tr.user_act !== 'Reveal.Expand')
+            for (const a of Object.keys(tr.said?.constraints ?? {}))
+              if (relaxed.has(a)) reRequired.push(`${where}: ${a}`);
+          if (tr.goal) before = disclosed;
+        });
+      }
+    }
+    assert.deepEqual(offScreen.slice(0, 5), [], `${offScreen.length} turns speak about items not on screen`);
+    assert.deepEqual(reRequired.slice(0, 5), [], `${reRequired.length} relaxed attributes required again`);
+    assert.deepEqual(
+      ignored.slice(0, 3),
+      [],
+      `${ignored.length} of ${askedBare} questions answered with a request for options`,
+    );
+    // The situations were there: agent turns without items, Notes planned on them, relaxations.
+    assert.ok(
+      bare > 500 && noteAfterBare > 20 && askedBare > 20 && relaxings > 30,
+      `bare ${bare}, notes ${noteAfterBare}, asked ${askedBare}, relaxed ${relaxings}`,
+    );
+  });
 });

@@ -88,6 +88,25 @@ describe('template grammar', () => {
     );
   });
 
+  test('a revision is worded as a change of mind, never as a slip of the tongue (review finding 6, eleventh round)', () => {
+    // The user did mean what it said before; it changed its mind (KDD'20 Reveal.Revise; a meta
+    // user's target switch). Every wording of every Revise template, pools written out, is read.
+    const t = defaultNlgTemplates();
+    const slip =
+      /(?<![\p{L}])(?:misspoke|mis-?spoken|got (?:that|it) wrong|(?:my|a) (?:mistake|bad|error)|typo|slip|meant to say|was wrong|mistaken|wrong (?:word|one))(?![\p{L}])/iu;
+    let read = 0;
+    for (const act of ['Reveal.Revise', 'Pepper.Revise']) {
+      const list = t.acts[act];
+      assert.ok(list && list.length > 0, act);
+      for (const [k, text] of list.entries()) {
+        const all = expandPools(text, t.pools ?? {}, `${act}[${k}]`);
+        assert.doesNotMatch(all, slip, `${act}[${k}]: ${text}`);
+        read++;
+      }
+    }
+    assert.ok(read >= 15, `${read} templates read`);
+  });
+
   test('near-repeats (token-set Jaccard >= 0.8 with an earlier wording) are avoided while another wording exists', () => {
     // "could I see a few more options" vs "can I see a few more options": Jaccard 6/8 = 0.75 (allowed);
     // "please show me a few more options" vs "show me a few more options please": 1 (a near-repeat)

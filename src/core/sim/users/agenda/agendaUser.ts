@@ -10,8 +10,9 @@
  *      abandons);
  *   3. the act is realised against the situation: a Note on shown items becomes Accept, Like,
  *      Dislike or Seen through the preference model (an accepted item empties the agenda and ends
- *      the dialogue); acts that need items when none were shown fall back to a Disclose or a
- *      request for options (recorded as `planned_act`);
+ *      the dialogue); acts that need items when the agent's last turn shows none (a question or
+ *      a text-only answer shows nothing, whatever was shown before) fall back to a Disclose (the
+ *      answer to the agent's question) or a request for options (recorded as `planned_act`);
  *   4. template NLG turns the act and its slots into text.
  * Every turn returns the full trace: agenda after the turn, pull/push, goal, preference delta,
  * NLU result, acts, patience, satisfaction and frustration.
@@ -210,7 +211,14 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private readonly initialPatience: number;
   private agentTurns = 0;
   private appropriateTurns = 0;
+  /** The last carousel the agent showed (kept while later turns show none). */
   private shown: ItemView[] = [];
+  /**
+   * What is on screen for the user's answer: the carousel of the agent's last turn, empty when that
+   * turn showed no items (a question or a text-only answer shows nothing). Acts about items (a Note,
+   * an item question, a comparison) and taking an item read this, not the last carousel.
+   */
+  private onScreen: ItemView[] = [];
   /** Every item the user looked at (the first `browseDepth` of each carousel), by id. */
   private looked = new Map<string, ItemView>();
   private previousShown: ItemView[] = [];
@@ -220,6 +228,12 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private lastAskedRequest: string | undefined;
   /** The item the last item question (Navigate) asked about. */
   private lastAskedItem: ItemView | undefined;
+  /**
+   * Attributes the user relaxed (Reveal.Expand, "any colour is fine"): they stay relaxed, never
+   * required again (a Reveal.Refine does not add them back); only a Reveal.Revise could state one
+   * again, and this user revises only values it still holds.
+   */
+  private relaxed = new Set<string>();
   /** Attributes the user said it has no preference on (Disclose.NonDisclose): never stated later. */
   private noPreference = new Set<string>();
   /** Whether the agent's last answer was appropriate (a pull) or not (a push). */
@@ -355,6 +369,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       this.shown = response.recommendations.map((r) => viewOf(r, this.sim.options.catalog));
       for (const i of this.shown.slice(0, this.sim.options.browseDepth ?? 3)) this.looked.set(i.item_id, i);
     }
+    this.onScreen = response.recommendations.length ? this.shown : [];
     // The item just passed over, kept first on screen while the agent asks: no patience lost (it
     // was not shown again), but no progress either: the turn does not add to satisfaction.
     this.keptPassedOver = kept && this.passedOver !== undefined && this.shown[0]?.item_id === this.passedOver;
@@ -557,6 +572,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       said.negated = [meaning.disliked[1]];
     }
     if (meaning.relax && used.includes('attribute')) {
+      this.relaxed.add(meaning.relax);
       delete this.goal.constraints[meaning.relax];
       this.disclosed.delete(meaning.relax);
       this.saidValues.delete(meaning.relax);
@@ -660,7 +676,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   /** Is what the user came for among the first items: its target (known-item mode) or an item meeting its whole goal it has not bought? */
   private answerOnScreen(): boolean {
-    const looked = this.shown.slice(0, this.sim.options.browseDepth ?? 3);
+    const looked = this.onScreen.slice(0, this.sim.options.browseDepth ?? 3);
     if (this.target) return looked.some((i) => i.item_id === this.target!.item_id);
     return looked.some((i) => this.meetsGoal(i) && this.prefs.accepts(i));
   }
@@ -769,7 +785,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   private judge(): { act: string; item?: ItemView; other?: ItemView } {
     const depth = this.sim.options.browseDepth ?? 3;
-    const looked = this.shown.slice(0, depth);
+    const looked = this.onScreen.slice(0, depth);
     if (this.target) {
       const hit = looked.find((i) => i.item_id === this.target!.item_id);
       if (hit) return { act: 'Note.Accept', item: hit };
@@ -834,8 +850,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const fill: SlotFill = { category: this.task };
     const meaning: Meaning = {};
     const main = mainAct(planned);
-    const hasItems = this.shown.length > 0;
-    const top = this.shown[0];
+    // Items are noted, compared, asked about or taken only when the agent's last turn shows them.
+    const hasItems = this.onScreen.length > 0;
+    const top = this.onScreen[0];
 
     // Known-item mode: a user who sees the item it is looking for takes it, whatever it planned,
     // also when its patience just ran out (taking what it came for beats leaving).
@@ -853,7 +870,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       }
     }
     if (this.target && hasItems && !opening) {
-      const hit = this.shown
+      const hit = this.onScreen
         .slice(0, this.sim.options.browseDepth ?? 3)
         .find((i) => i.item_id === this.target!.item_id);
       const clash = hit ? this.contradictsSaid(hit) : undefined;
@@ -913,7 +930,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       }
     }
     if (main === 'Complete') {
-      if (hasItems) {
+      // Leaving after having seen items (on screen now or earlier) ends the dialogue.
+      if (this.shown.length > 0) {
         // Leaving unserved with patience left (a pushed Complete, acts still pending, or patience
         // already spent on bad answers) is giving up, not completing.
         // So is leaving with a goal request unanswered, or without ever having been shown what it came for.
@@ -939,7 +957,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       const deferred = agentText.includes('?') ? 'Disclose' : this.fallbackWithoutItems();
       return this.realise(deferred, agentText, opening);
     }
-    if (main === 'Note') return this.realise(this.fallbackWithoutItems(), agentText, opening);
+    if (main === 'Note') return this.realise(this.withoutItems(agentText), agentText, opening);
 
     if (main === 'Disclose') {
       // "No preference" only on what the goal does not hold: asked about a goal attribute, the user says it.
@@ -978,7 +996,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
           meaning: { value: [a, v], require: ['value'] },
         };
       }
-      return this.noPreferenceOn(agentText, fill, meaning);
+      // A goal with nothing but the category, after a turn that asked nothing: "no preference"
+      // would answer nothing; the user asks to see (more) options.
+      return { act: hasItems ? 'Navigate.More' : 'Inquire.List', fill, meaning };
     }
 
     if (main === 'Reveal') {
@@ -1002,9 +1022,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
     if (main === 'Inquire') {
       if (!hasItems) return { act: 'Inquire.List', fill, meaning };
-      if (planned === 'Inquire.Compare' && this.shown.length >= 2) {
-        this.named(this.shown[0], fill, meaning);
-        this.named(this.shown[1], fill, meaning, 'item2');
+      if (planned === 'Inquire.Compare' && this.onScreen.length >= 2) {
+        this.named(this.onScreen[0], fill, meaning);
+        this.named(this.onScreen[1], fill, meaning, 'item2');
         return { act: planned, fill, meaning };
       }
       if (planned === 'Inquire.Subset') {
@@ -1026,13 +1046,18 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     }
 
     if (main === 'Navigate') {
-      if (!hasItems) return { act: 'Inquire.List', fill, meaning };
+      if (!hasItems) {
+        const instead = opening ? 'Inquire.List' : this.withoutItems(agentText);
+        return instead === 'Inquire.List' ? { act: instead, fill, meaning } : this.realise(instead, agentText, opening);
+      }
       if (planned === 'Navigate.Back' && this.previousShown.length === 0)
         return { act: 'Navigate.More', fill, meaning };
       if (planned === 'Navigate' || planned === 'Navigate.Ask') {
         // The item asked about is one the user could still want: the first of the top three with no
         // value it said it does not want (asking about a rejected item reads as wanting it again).
-        const asked = this.shown.slice(0, 3).find((i) => !Object.values(i.attributes).some((v) => this.negated.has(v)));
+        const asked = this.onScreen
+          .slice(0, 3)
+          .find((i) => !Object.values(i.attributes).some((v) => this.negated.has(v)));
         if (!asked) return { act: 'Navigate.More', fill, meaning };
         // A requested value the item's card shows in its title is read there, not asked (the
         // agent's carousel said it); with nothing left to ask, the user browses on.
@@ -1073,6 +1098,15 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     return said !== undefined && said !== value;
   }
 
+  /**
+   * What an act about items (a Note, an item question) becomes on a turn that shows none: the
+   * answer to the agent's question when it asked about an attribute (a Disclose, which states the
+   * asked value or says there is no preference), else the fallback below.
+   */
+  private withoutItems(agentText: string): string {
+    return this.asked(agentText).length ? 'Disclose' : this.fallbackWithoutItems();
+  }
+
   private fallbackWithoutItems(): string {
     const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category' && !this.disclosed.has(k));
     return names.length ? 'Disclose' : 'Inquire.List';
@@ -1105,6 +1139,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         if (
           !CONSTRAINT_ATTRIBUTES.includes(attr) ||
           attr in this.goal.constraints ||
+          this.relaxed.has(attr) ||
           this.negated.has(value) ||
           this.noPreference.has(attr)
         )
@@ -1212,6 +1247,16 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         this.lastAskedItem = asked;
         this.lastAskedRequest = pending[0];
       }
+    }
+    // Attributes relaxed along the prefix: those a Reveal.Expand took out of the disclosed goal.
+    this.relaxed = new Set();
+    let disclosedBefore: string[] | undefined;
+    for (const t of traces) {
+      const d = (t.goal as Record<string, unknown> | undefined)?.['disclosed'];
+      const now = Array.isArray(d) ? d.map(String) : undefined;
+      if (t.user_act === 'Reveal.Expand' && now && disclosedBefore)
+        for (const a of disclosedBefore) if (!now.includes(a)) this.relaxed.add(a);
+      if (now) disclosedBefore = now;
     }
     this.noPreference = new Set();
     prefix.forEach((t, i) => {
