@@ -1059,17 +1059,40 @@ const initialAgendaRule: Invariant = {
 
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
-  statement: 'patience never rises, and falls by exactly one on each push and only on a push',
+  statement:
+    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull',
   needs: 'trace.patience',
   source:
-    "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user",
+    "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user; SimLens target-free user (docs/simulation.md: a liked item is weighed once)",
   check(ctx) {
     let prev: number | undefined;
     let n = 0;
     let any = false;
     const out: Violation[] = [];
+    /** Items a PEPPER user reflected as liked on an earlier carousel. */
+    const likedBefore = new Set<string>();
     ctx.conversation.turns.forEach((turn, i) => {
       const p = turn.trace?.patience;
+      const prefs = turn.trace?.preferences;
+      const refl =
+        prefs?.model === 'pepper' && prefs.kind === 'delta' && prefs.reflected && typeof prefs.reflected === 'object'
+          ? (prefs.reflected as Record<string, unknown>)
+          : undefined;
+      if (refl) {
+        const liked = Object.keys(refl).filter((id) => refl[id] === 'like');
+        const target = turn.trace?.target?.item_id;
+        if (
+          liked.length > 0 &&
+          turn.trace?.operation === 'pull' &&
+          !isAcceptAct(turn.trace.user_act) &&
+          liked.every((id) => likedBefore.has(id) && id !== target)
+        )
+          out.push({
+            turn: i,
+            detail: `a pull on a carousel whose liked items (${liked.map(show).join(', ')}) the user all liked on an earlier carousel and did not take`,
+          });
+        for (const id of liked) likedBefore.add(id);
+      }
       if (typeof p !== 'number') return;
       any = true;
       if (prev !== undefined) {

@@ -667,6 +667,40 @@ describe('patience-non-increasing and abandon-at-zero', () => {
       ]),
     );
   });
+  // Issue 21, eleventh round: a PEPPER user weighs a liked item once (docs/simulation.md)
+  test('a PEPPER pull on a carousel whose liked items were all liked on an earlier one is a violation', () => {
+    const pepper = (
+      reflected: Record<string, 'like' | 'dislike' | 'neutral'>,
+      extra: Partial<SimulatorTrace> = {},
+    ): SimulatorTrace => ({
+      patience: 3,
+      operation: 'pull',
+      preferences: { kind: 'delta', model: 'pepper', reflected },
+      ...extra,
+    });
+    const c = conv([
+      turn('a', { patience: 3 }),
+      turn('b', pepper({ x1: 'like', x2: 'neutral' })),
+      turn('c', pepper({ x1: 'like', x3: 'like' })),
+      turn('d', pepper({ x1: 'like', x3: 'like', x4: 'dislike' })),
+    ]);
+    assertViolates(
+      'patience-non-increasing',
+      c,
+      /^3: a pull on a carousel whose liked items .* all liked on an earlier carousel/,
+    );
+    assert.equal(findingOf('patience-non-increasing', c)!.violations.length, 1);
+    // the meta target on screen, or an item taken, is no stale pull
+    assertClean(
+      'patience-non-increasing',
+      conv([
+        turn('a', { patience: 3 }),
+        turn('b', pepper({ x1: 'like' })),
+        turn('c', pepper({ x1: 'like' }, { target: { item_id: 'x1' } as SimulatorTrace['target'] })),
+        turn('d', pepper({ x1: 'like' }, { user_act: 'Note.Accept' })),
+      ]),
+    );
+  });
   test('abandoning with patience left, or not abandoning at zero, is a violation', () => {
     assertViolates(
       'abandon-at-zero',
