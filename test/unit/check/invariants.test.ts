@@ -647,6 +647,21 @@ describe('initial-agenda', () => {
   });
 });
 
+// Issue 21, eleventh round (review finding 4): "none of these" about a carousel that is not there
+describe('opinion-matches-preferences: no carousel turned down before any was shown', () => {
+  const pepper: SimulatorTrace = { preferences: { kind: 'delta', model: 'pepper', reflected: {} } };
+  test('a PEPPER user turning down "these" after agent turns without items is a violation', () => {
+    const c = conv([
+      turn('Some bottoms, please.', { user_act: 'Disclose' }),
+      turn('Could you show me a few bottoms first?', { user_act: 'Inquire.List' }),
+      turn('None of these are really what I had in mind.', { user_act: 'Disclose' }, [item('b1', {})]),
+      turn('Sorry, none of these please me.', { ...pepper, user_act: 'Navigate.More' }),
+    ]);
+    assertViolates('opinion-matches-preferences', c, /^2: turns down a carousel before any item was shown/);
+    assert.equal(findingOf('opinion-matches-preferences', c)!.violations.length, 1);
+  });
+});
+
 describe('patience-non-increasing and abandon-at-zero', () => {
   test('patience that rises, or falls on a pull, is a violation', () => {
     const c = conv([

@@ -1,5 +1,6 @@
 /**
- * Issue 21, eleventh round (independent review, findings 1 and 4).
+ * Issue 21, eleventh round (independent review, findings 1 and 4; and "none of these" said of a
+ * carousel with an item the user likes, found while reading the runs).
  *
  * 1. A liked item kept on screen, never taken nor turned down: against local-good, an item the
  *    target-free user liked (with every value it said it wants) stayed among the first three for 5+
@@ -18,6 +19,9 @@ import { TargetFreeUserSimulator, type TargetFreeSession } from '../../../src/co
 import { tinyCatalog } from './fixtures';
 
 const N = 100;
+/** The Pepper.None wordings (nlg-templates.json). */
+const NONE_OF_THESE =
+  /none of these|not quite what I'm after|show me something else|feeling these|these don't|these aren't it|this lot|these miss|nothing here|nothing in this batch/i;
 
 for (const agent of ['local-good', 'local-bad'] as const) {
   test(`target-free vs ${agent}: a liked item is weighed once, and turned down out loud when shown again`, async () => {
@@ -26,6 +30,7 @@ for (const agent of ['local-good', 'local-bad'] as const) {
     );
     const stale: string[] = [];
     const lingering: string[] = [];
+    const noneWithLiked: string[] = [];
     let pulls = 0;
     let spokenTurnDowns = 0;
     for (let c = 0; c < N; c++) {
@@ -42,6 +47,9 @@ for (const agent of ['local-good', 'local-bad'] as const) {
         if (refl && k > 0) {
           const liked = Object.keys(refl).filter((id) => refl[id] === 'like');
           const accepted = tr!.user_act === 'Note.Accept';
+          // "none of these" only when no item on screen is liked for the first time
+          if (liked.some((id) => !likedBefore.has(id)) && NONE_OF_THESE.test(turn.user_utterance ?? ''))
+            noneWithLiked.push(`${conv.id} turn ${k}: ${turn.user_utterance}`);
           if (tr!.operation === 'pull' && !accepted) {
             pulls++;
             // a pull needs an item it likes that it did not like on an earlier carousel
@@ -72,6 +80,7 @@ for (const agent of ['local-good', 'local-bad'] as const) {
     assert.ok(pulls > 200, `${pulls} pull turns`);
     assert.deepEqual(stale.slice(0, 5), [], `${stale.length} pulls on items liked before`);
     assert.deepEqual(lingering.slice(0, 5), [], `${lingering.length} lingering`);
+    assert.deepEqual(noneWithLiked.slice(0, 5), [], `${noneWithLiked.length} "none of these" with a new liked item`);
     assert.ok(spokenTurnDowns > 20, `${spokenTurnDowns} turn-downs name an item liked before`);
   });
 }

@@ -34,7 +34,8 @@
  * - A liked item is weighed once: shown again and not taken, it no longer counts as liked on screen
  *   (patience), and the user turns it down out loud, one item a turn (a wanted value it lacks said
  *   again, "I bought it before", or a pass). After an agent turn that showed nothing, a user with
- *   nothing new to say asks to see a few items (never "none of these" about nothing).
+ *   nothing new to say asks to see a few items (never "none of these" about nothing), and it says
+ *   "none of these" only of a carousel without an item it likes for the first time.
  * - It never says anything it already said in the conversation (only a repeat after a failed
  *   agent turn repeats itself): each clause avoids every wording that clause kind had before, and
  *   the whole utterance is redrawn, then extended with a remark that these look familiar, until it
@@ -907,6 +908,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       add('Pepper.Show', this.clause('Pepper.Show', { category: this.task }).text);
       act = 'Inquire.List';
     }
+    // Nothing to say about the items and nothing new about its tastes: "none of these" only when no
+    // item on screen is one it likes (for the first time); else it asks to see more before deciding.
+    if (clauses.length === 0 && shown.length > 0 && likesOne && this.sim.nlg.has('Navigate.More'))
+      add('Navigate.More', this.clause('Navigate.More', {}).text);
     if (clauses.length === 0) add('Pepper.None', this.clause('Pepper.None', {}).text);
     let utterance = clauses.join(' ');
     // Nothing new to say and every clause's wording used up: say that these look familiar rather
