@@ -1079,17 +1079,40 @@ const initialAgendaRule: Invariant = {
 
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
-  statement: 'patience never rises, and falls by exactly one on each push and only on a push',
+  statement:
+    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull',
   needs: 'trace.patience',
   source:
-    "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user",
+    "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user; SimLens target-free user (docs/simulation.md: a liked item is weighed once)",
   check(ctx) {
     let prev: number | undefined;
     let n = 0;
     let any = false;
     const out: Violation[] = [];
+    /** Items a PEPPER user reflected as liked on an earlier carousel. */
+    const likedBefore = new Set<string>();
     ctx.conversation.turns.forEach((turn, i) => {
       const p = turn.trace?.patience;
+      const prefs = turn.trace?.preferences;
+      const refl =
+        prefs?.model === 'pepper' && prefs.kind === 'delta' && prefs.reflected && typeof prefs.reflected === 'object'
+          ? (prefs.reflected as Record<string, unknown>)
+          : undefined;
+      if (refl) {
+        const liked = Object.keys(refl).filter((id) => refl[id] === 'like');
+        const target = turn.trace?.target?.item_id;
+        if (
+          liked.length > 0 &&
+          turn.trace?.operation === 'pull' &&
+          !isAcceptAct(turn.trace.user_act) &&
+          liked.every((id) => likedBefore.has(id) && id !== target)
+        )
+          out.push({
+            turn: i,
+            detail: `a pull on a carousel whose liked items (${liked.map(show).join(', ')}) the user all liked on an earlier carousel and did not take`,
+          });
+        for (const id of liked) likedBefore.add(id);
+      }
       if (typeof p !== 'number') return;
       any = true;
       if (prev !== undefined) {
@@ -1763,10 +1786,14 @@ interface OpinionModel {
 
 const oppositeOpinion = { like: 'dislike', dislike: 'like' } as const;
 
+/** Words with which a user turns down the items on screen as a whole ("none of these", "nothing in this batch"). */
+const TURNS_DOWN_CAROUSEL =
+  /\b(none of (these|those|them)|these (don't|do not|aren't|are not|miss)|this (lot|batch)|nothing (here|in this)|feeling these)\b/i;
+
 const opinionMatchesPreferences: Invariant = {
   id: 'opinion-matches-preferences',
   statement:
-    'an opinion the user voices (Note.Like, Note.Dislike, an accept, on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed; and a Note.Like of an item lacking a value the user said it wants (every user) says a value the item has',
+    'an opinion the user voices (Note.Like, Note.Dislike, an accept, on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed; a Note.Like of an item lacking a value the user said it wants (every user) says a value the item has; and a PEPPER user turns down no carousel ("none of these") before any item was shown',
   source:
     "Zhang & Balog KDD'20 Sect. 5 (the preference model answers Note acts); Kim et al., PEPPER Sect. 3 (reflected preferences)",
   needs:
@@ -1774,9 +1801,20 @@ const opinionMatchesPreferences: Invariant = {
   check(ctx) {
     const turns = ctx.conversation.turns;
     const hasModel = turns.some((t) => t.trace?.preferences !== undefined);
+    const pepper = turns.some((t) => t.trace?.preferences?.model === 'pepper');
     const model: OpinionModel = { liked: new Set(), disliked: new Set() };
     let n = 0;
     const out: Violation[] = [];
+    // A PEPPER user has no opinion of items it was never shown: before the first carousel it
+    // turns none down (docs/simulation.md, target-free user: it asks to see some instead).
+    if (pepper) {
+      for (let i = 1; i < turns.length && !turns[i - 1].recommendations?.length; i++) {
+        n++;
+        const text = turns[i].user_utterance;
+        if (typeof text === 'string' && TURNS_DOWN_CAROUSEL.test(text))
+          out.push({ turn: i, detail: `turns down a carousel before any item was shown: ${quote(text)}` });
+      }
+    }
     // What the user said it wants before the turn at hand (statedUpTo / relaxedUpTo, kept as the
     // turns go: a conversation is read once).
     const soFar = new SaidSoFar(ctx);

@@ -1144,6 +1144,43 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: 'patience -1 on a pull' };
     },
   },
+  {
+    id: 'weighed-item-pulls',
+    invariant: 'patience-non-increasing',
+    kind: 'state',
+    description:
+      'a PEPPER carousel whose liked items the user all liked on an earlier carousel counts as a pull (patience kept)',
+    apply(c0, rng) {
+      const before = new Set<string>();
+      const stale: number[] = [];
+      c0.turns.forEach((t, i) => {
+        const x = tr(t);
+        const refl = x?.preferences?.model === 'pepper' ? (x.preferences.reflected as Loose | undefined) : undefined;
+        if (!refl || typeof refl !== 'object') return;
+        const liked = Object.keys(refl).filter((id) => refl[id] === 'like');
+        if (
+          i > 0 &&
+          liked.length > 0 &&
+          x!.operation === 'push' &&
+          typeof x!.patience === 'number' &&
+          liked.every((id) => before.has(id) && id !== x!.target?.item_id)
+        )
+          stale.push(i);
+        for (const id of liked) before.add(id);
+      });
+      const i = pickSite(rng, stale);
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      const t = tr(c.turns[i])!;
+      t.operation = 'pull';
+      delete t.push_reason;
+      for (let j = i; j < c.turns.length; j++) {
+        const u = tr(c.turns[j]);
+        if (typeof u?.patience === 'number') u.patience += 1;
+      }
+      return { conversation: c, turn: i, detail: 'a carousel of weighed items read as a pull' };
+    },
+  },
   // abandon-at-zero
   {
     id: 'relabel-abandon-outcome',

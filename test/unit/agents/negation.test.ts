@@ -61,7 +61,8 @@ async function negationViolations(agent: string, n: number) {
 
 describe('local recommenders and what the user negated', () => {
   test('local-good never shows, in its top three, a value the target-free user ruled out', async () => {
-    const r = await negationViolations('local-good', 100);
+    // 140 conversations: shorter ones since the eleventh round (a liked item is weighed once)
+    const r = await negationViolations('local-good', 140);
     assert.ok(r.negated > 100, `only ${r.negated} negated values: the check would prove nothing`);
     assert.equal(r.sameTurn, 0, `negated this turn and shown anyway: ${r.examples.join('; ')}`);
     assert.equal(r.later, 0, `negated earlier and shown later: ${r.examples.join('; ')}`);

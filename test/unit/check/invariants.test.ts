@@ -718,6 +718,21 @@ describe('initial-agenda', () => {
   });
 });
 
+// Issue 21, eleventh round (review finding 4): "none of these" about a carousel that is not there
+describe('opinion-matches-preferences: no carousel turned down before any was shown', () => {
+  const pepper: SimulatorTrace = { preferences: { kind: 'delta', model: 'pepper', reflected: {} } };
+  test('a PEPPER user turning down "these" after agent turns without items is a violation', () => {
+    const c = conv([
+      turn('Some bottoms, please.', { user_act: 'Disclose' }),
+      turn('Could you show me a few bottoms first?', { user_act: 'Inquire.List' }),
+      turn('None of these are really what I had in mind.', { user_act: 'Disclose' }, [item('b1', {})]),
+      turn('Sorry, none of these please me.', { ...pepper, user_act: 'Navigate.More' }),
+    ]);
+    assertViolates('opinion-matches-preferences', c, /^2: turns down a carousel before any item was shown/);
+    assert.equal(findingOf('opinion-matches-preferences', c)!.violations.length, 1);
+  });
+});
+
 describe('patience-non-increasing and abandon-at-zero', () => {
   test('patience that rises, or falls on a pull, is a violation', () => {
     const c = conv([
@@ -735,6 +750,40 @@ describe('patience-non-increasing and abandon-at-zero', () => {
         turn('a', { patience: 3 }),
         turn('b', { patience: 2, operation: 'push' }),
         turn('c', { patience: 2, operation: 'pull' }),
+      ]),
+    );
+  });
+  // Issue 21, eleventh round: a PEPPER user weighs a liked item once (docs/simulation.md)
+  test('a PEPPER pull on a carousel whose liked items were all liked on an earlier one is a violation', () => {
+    const pepper = (
+      reflected: Record<string, 'like' | 'dislike' | 'neutral'>,
+      extra: Partial<SimulatorTrace> = {},
+    ): SimulatorTrace => ({
+      patience: 3,
+      operation: 'pull',
+      preferences: { kind: 'delta', model: 'pepper', reflected },
+      ...extra,
+    });
+    const c = conv([
+      turn('a', { patience: 3 }),
+      turn('b', pepper({ x1: 'like', x2: 'neutral' })),
+      turn('c', pepper({ x1: 'like', x3: 'like' })),
+      turn('d', pepper({ x1: 'like', x3: 'like', x4: 'dislike' })),
+    ]);
+    assertViolates(
+      'patience-non-increasing',
+      c,
+      /^3: a pull on a carousel whose liked items .* all liked on an earlier carousel/,
+    );
+    assert.equal(findingOf('patience-non-increasing', c)!.violations.length, 1);
+    // the meta target on screen, or an item taken, is no stale pull
+    assertClean(
+      'patience-non-increasing',
+      conv([
+        turn('a', { patience: 3 }),
+        turn('b', pepper({ x1: 'like' })),
+        turn('c', pepper({ x1: 'like' }, { target: { item_id: 'x1' } as SimulatorTrace['target'] })),
+        turn('d', pepper({ x1: 'like' }, { user_act: 'Note.Accept' })),
       ]),
     );
   });

@@ -42,12 +42,13 @@ for (const agent of ['local-good', 'local-bad'] as const) {
 // reading of a hedge ("give or take, the second ...") is no accept.
 test('target-free vs local-good: an item is praised in one Like turn at most, and a turned-down item shown again costs patience', async () => {
   const env = await prepareEnvironment(
-    parseSimulationConfig({ user: 'target-free', agent: 'local-good', n: 120, seed: 'praise-once', catalog_size: 800 }),
+    parseSimulationConfig({ user: 'target-free', agent: 'local-good', n: 160, seed: 'praise-once', catalog_size: 800 }),
   );
   let likes = 0;
   let restated = 0;
   const again: string[] = [];
-  for (let i = 0; i < 120; i++) {
+  // 160 conversations: shorter ones since the eleventh round (a liked item is weighed once)
+  for (let i = 0; i < 160; i++) {
     const conv = (await simulateConversation(env, i)).conversation;
     const praised = new Set<string>();
     for (const [k, turn] of conv.turns.entries()) {

@@ -31,6 +31,11 @@
  *   two wrapped users agree on what success is. A value it still has to revise out loud after a
  *   switch is revised first (accepting would break a value it said and never took back), also when
  *   the target's value is one it said it is not keen on (the revision takes that back).
+ * - A liked item is weighed once: shown again and not taken, it no longer counts as liked on screen
+ *   (patience), and the user turns it down out loud, one item a turn (a wanted value it lacks said
+ *   again, "I bought it before", or a pass). After an agent turn that showed nothing, a user with
+ *   nothing new to say asks to see a few items (never "none of these" about nothing), and it says
+ *   "none of these" only of a carousel without an item it likes for the first time.
  * - It never says anything it already said in the conversation (only a repeat after a failed
  *   agent turn repeats itself): each clause avoids every wording that clause kind had before, and
  *   the whole utterance is redrawn, then extended with a remark that these look familiar, until it
@@ -212,9 +217,11 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   /** Items the user has said it likes (a Like clause): an item's praise is said once. */
   private readonly likedBefore = new Set<string>();
   /**
-   * Items it liked and, shown again without taking them, said what keeps it from taking them:
-   * turned down, no longer an item it likes on screen (patience).
+   * Items it reflected as liked on an earlier carousel and did not take: weighed once, so shown
+   * again they are no longer items it likes on screen (patience) and none is praised again.
    */
+  private readonly weighed = new Map<string, number>();
+  /** Weighed items shown again that the user turned down out loud: each is turned down once. */
   private readonly declined = new Set<string>();
   /**
    * How this user words its general preferences (`narrative`): a lead for the liked values, one
@@ -650,23 +657,17 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       .map((r) => viewOf(r, this.sim.options.catalog));
     const reflected = dynamicRecord<Opinion>();
     let liked: ItemView | undefined;
-    // a liked item it praised before and has not taken (nor turned down yet)
-    let likedAgain: ItemView | undefined;
+    // liked items it weighed on an earlier carousel and did not take, not turned down yet
+    const again: ItemView[] = [];
     let disliked: ItemView | undefined;
     for (const item of shown) {
       const o = this.reflect(item);
       reflected[item.item_id] = o;
+      const before = this.weighed.has(item.item_id) && item.item_id !== this.target?.item_id;
       // a liked item lacking a wanted value is praised for a wanted value not given as a reason
       // before; with none left it is liked without a word (nothing new to say about it)
-      if (
-        o === 'like' &&
-        !this.likedBefore.has(item.item_id) &&
-        !liked &&
-        (!this.lacks(item) || this.wantedHeld(item, true))
-      )
-        liked = item;
-      if (o === 'like' && this.likedBefore.has(item.item_id) && !this.declined.has(item.item_id) && !likedAgain)
-        likedAgain = item;
+      if (o === 'like' && !before && !liked && (!this.lacks(item) || this.wantedHeld(item, true))) liked = item;
+      if (o === 'like' && before && !this.declined.has(item.item_id)) again.push(item);
       if (o === 'dislike' && !disliked) disliked = item;
     }
     const revision = this.pendingRevision();
@@ -691,15 +692,22 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       shown
         .slice(0, TARGET_SEEN_DEPTH)
         .every((i) => Object.entries(i.attributes).some(([k, v]) => this.rejected.has(attributeKey(k, v))));
-    // an item it liked and then turned down is no longer one it likes on screen
-    const likesOne = shown.some((i) => reflected[i.item_id] === 'like' && !this.declined.has(i.item_id));
+    // A liked item is weighed once: shown again, an item it liked on an earlier carousel and did
+    // not take is no longer one it likes on screen (the meta target always is).
+    const likesOne =
+      seen !== undefined ||
+      shown.some(
+        (i) => reflected[i.item_id] === 'like' && (!this.weighed.has(i.item_id) || i.item_id === this.target?.item_id),
+      );
+    for (const i of shown)
+      if (reflected[i.item_id] === 'like' && !this.weighed.has(i.item_id)) this.weighed.set(i.item_id, this.turn);
     const missed = shown.length > 0 && (!likesOne || (!targetOnTop && (reshown || ignoresNot)));
     if (missed) {
       this.patience--;
       trace.operation = 'push';
       trace.push_reason = !likesOne
         ? shown.some((i) => reflected[i.item_id] === 'like')
-          ? 'the only items shown the user likes are ones it already turned down'
+          ? 'the only items shown the user likes are ones it liked before and did not take'
           : 'none of the items shown is one the user likes'
         : reshown
           ? 'the agent showed again the items the user just turned down'
@@ -817,20 +825,6 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         act = shown.length ? 'Navigate.More' : 'Disclose';
       }
       let restated = false;
-      if (!liked && likedAgain) {
-        // An item's praise is said once (PEPPER leaves open how often; a shopper who keeps praising
-        // an item it never takes reads as stuck). Shown again and still not taken, the user says
-        // what keeps it from taking it: a value it said it wants that the item lacks, said again
-        // (the agenda user's rule 1); else nothing about it (the turn asks for something else).
-        // Either way the item is turned down: shown again, it is no longer one it likes.
-        const lack = this.lacks(likedAgain);
-        if (lack && sayAgain(lack)) {
-          restated = true;
-          if (act !== 'Note.Dislike') act = 'Disclose';
-        }
-        this.declined.add(likedAgain.item_id);
-        declinedNow = true;
-      }
       if (disliked) {
         // A value the item liked in this very turn has is not what puts the user off the other one
         // ("I like X ... not keen on anything grey" with X grey): then it names the item only.
@@ -847,6 +841,40 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
           negated.push(aspect[1]);
           negatedKeys.push(attributeKey(aspect[0], aspect[1]));
         }
+      }
+      if (again.length) {
+        // A liked item is weighed once (SimLens's choice; ConvApparel's shoppers turn down a
+        // recommendation they do not take, and PEPPER's user recalls the items it has had). Shown
+        // again and still not taken, it no longer counts as liked on screen (patience, above), and
+        // the user turns it down out loud, one item a turn (the one it first liked longest ago,
+        // the first shown among equals), saying what keeps it from taking it: a value it said it wants that the item
+        // lacks, said again (the agenda user's rule 1; once per value, and not while an item with
+        // every wanted value is among the first three); else that it has it already (one of its
+        // seen items); else that it passes on it (`Pepper.Pass`).
+        const first = again.reduce((a, b) => (this.weighed.get(b.item_id)! < this.weighed.get(a.item_id)! ? b : a));
+        const lack = this.lacks(first);
+        const sayLack =
+          lack &&
+          !(lack[0] in constraints) &&
+          !this.restatedValues.has(attributeKey(lack[0], lack[1])) &&
+          !top.some((i) => this.meetsStated(i));
+        if (sayLack && sayAgain(lack)) {
+          this.restatedValues.add(attributeKey(lack[0], lack[1]));
+          restated = true;
+          if (act !== 'Note.Dislike' && act !== 'Note.Like') act = 'Disclose';
+        } else {
+          const name = this.refer(first, shown);
+          const kind = this.seen.has(first.item_id) ? 'Note.Seen' : 'Pepper.Pass';
+          const r = this.clause(kind, { item: name }, ['item']);
+          if (r.used.includes('item')) {
+            add(kind, capitalised(r.text, name));
+            items.push(first.item_id);
+            if (kind === 'Note.Seen' && act === 'Navigate.More') act = 'Note.Seen';
+          }
+        }
+        this.declined.add(first.item_id);
+        // the carousel is turned down when nothing on it is praised (as a Dislike turn)
+        declinedNow = !liked;
       }
       const more = restated ? undefined : this.nextGeneralValue(new Set(Object.keys(constraints)));
       // Nothing new left to say about its tastes: a liked item lacking a value the user wants gets
@@ -874,6 +902,16 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         if (!liked && !disliked) act = 'Reveal.Refine';
       }
     }
+    if (clauses.length === 0 && shown.length === 0 && this.sim.nlg.has('Pepper.Show')) {
+      // Nothing shown and nothing new to say (say, only values it is not keen on said so far): it
+      // asks to see some items rather than turn down a carousel that is not there.
+      add('Pepper.Show', this.clause('Pepper.Show', { category: this.task }).text);
+      act = 'Inquire.List';
+    }
+    // Nothing to say about the items and nothing new about its tastes: "none of these" only when no
+    // item on screen is one it likes (for the first time); else it asks to see more before deciding.
+    if (clauses.length === 0 && shown.length > 0 && likesOne && this.sim.nlg.has('Navigate.More'))
+      add('Navigate.More', this.clause('Navigate.More', {}).text);
     if (clauses.length === 0) add('Pepper.None', this.clause('Pepper.None', {}).text);
     let utterance = clauses.join(' ');
     // Nothing new to say and every clause's wording used up: say that these look familiar rather
