@@ -200,6 +200,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private previousUtterance: string | undefined;
   /** The first three items of the carousel the user last turned down (a Dislike turn), joined. */
   private lastTurnedDown: string | undefined;
+  /** The item ids of the agent's last turn, in order ('' when it showed none): a carousel kept on screen. */
+  private lastCarousel = '';
   /**
    * The draws of how the user names an item and which of its details it praises (`refer`,
    * `praise`): a fork of the session's generator, so every clause's wording (one draw each from
@@ -677,10 +679,16 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         ? top.find((i) => i.item_id === this.target!.item_id)
         : undefined
       : top.find((i) => this.takes(i));
+    // A carousel the agent keeps on screen while it only asks (the items of its last turn, in the
+    // same order, no showing act) is not shown again (the agenda user's rule): the user does not
+    // weigh it again. The turn costs no patience and leaves satisfaction as it was (no `operation`).
+    const carousel = response.recommendations.map((r) => r.item_id).join('\u0000');
+    const kept = carousel !== '' && carousel === this.lastCarousel && !understanding.acts.includes('Reveal.Show');
+    this.lastCarousel = carousel;
     // Patience (ConvApparel; the agenda user's rule, judged on what the user reflects): a carousel
     // with no item it likes is an answer that missed (a push, one unit of patience); a question
     // or a carousel with a liked item is not. A meta user's target on screen is always liked.
-    this.agentTurns++;
+    if (!kept) this.agentTurns++;
     // Also missed (as for the agenda user): the first three items the user just turned down shown
     // again, or every one of them with a value it said it is not keen on (an ignored "not X").
     const top3 = shown.slice(0, TARGET_SEEN_DEPTH).map((i) => i.item_id);
@@ -701,8 +709,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       );
     for (const i of shown)
       if (reflected[i.item_id] === 'like' && !this.weighed.has(i.item_id)) this.weighed.set(i.item_id, this.turn);
-    const missed = shown.length > 0 && (!likesOne || (!targetOnTop && (reshown || ignoresNot)));
-    if (missed) {
+    const missed = !kept && shown.length > 0 && (!likesOne || (!targetOnTop && (reshown || ignoresNot)));
+    if (kept) {
+      // not weighed again: patience and satisfaction as they were
+    } else if (missed) {
       this.patience--;
       trace.operation = 'push';
       trace.push_reason = !likesOne
