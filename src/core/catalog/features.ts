@@ -54,9 +54,14 @@ export function catalogWords(catalog: Catalog): ReadonlySet<string> {
   let out = catalogWordsOf.get(catalog);
   if (!out) {
     out = new Set(valueWords(catalog));
+    // Features recur across items (and titles now and then): a text read once adds all it can.
+    const read = new Set<string>();
     for (const item of catalog.items) {
-      for (const w of tokenize(item.title)) out.add(foldPlural(w));
-      for (const f of item.features) for (const w of tokenize(f)) out.add(foldPlural(w));
+      for (const text of [item.title, ...item.features]) {
+        if (read.has(text)) continue;
+        read.add(text);
+        for (const w of tokenize(text)) out.add(foldPlural(w));
+      }
     }
     catalogWordsOf.set(catalog, out);
   }

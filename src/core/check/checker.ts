@@ -4,7 +4,7 @@
  * its violations, and keeps the first few as examples.
  */
 import { conversationId, type Conversation } from '../model';
-import { INVARIANTS, factsOfRecommendation, hasAttributes, saidConstraints } from './invariants';
+import { INVARIANTS, factsOfRecommendation, hasAttributes, saidConstraints, shownFactsOf } from './invariants';
 import type {
   CheckOptions,
   CheckReport,
@@ -38,10 +38,12 @@ function selectInvariants(only?: readonly string[], from: readonly Invariant[] =
   });
 }
 
-/** What the invariants read of one utterance text: its words, and on demand its clauses and whether it may negate. */
+/** What the invariants read of one utterance text: its words, and on demand their key and set, its clauses and whether it may negate (all functions of the text alone). */
 interface Reading {
   text: string;
   words: readonly string[];
+  key?: string;
+  set?: ReadonlySet<string>;
   clauses?: readonly string[][];
   negates?: boolean;
 }
@@ -96,7 +98,7 @@ class Context implements ConversationContext {
     for (const t of this.conversation.turns) {
       for (const r of t.recommendations ?? []) {
         if (r?.item_id !== id) continue;
-        const f = factsOfRecommendation(r);
+        const f = r !== null && typeof r === 'object' ? shownFactsOf(r) : factsOfRecommendation(r);
         if (!shown || (!hasAttributes(shown) && hasAttributes(f))) shown = f;
         if (hasAttributes(shown)) break;
       }
@@ -122,6 +124,16 @@ class Context implements ConversationContext {
 
   words(i: number): readonly string[] {
     return this.reading(i).words;
+  }
+
+  wordKey(i: number): string {
+    const r = this.reading(i);
+    return (r.key ??= r.words.join(' '));
+  }
+
+  wordSet(i: number): ReadonlySet<string> {
+    const r = this.reading(i);
+    return (r.set ??= new Set(r.words));
   }
 
   clauses(i: number): readonly string[][] {

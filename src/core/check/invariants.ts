@@ -107,16 +107,22 @@ export function hasAttributes(f: ItemFacts): boolean {
   return false;
 }
 
-/** The facts of a carousel entry, completed from the catalog when the carousel omits its attributes. */
 /** Facts of carousel entries, per entry object (an entry is read by several invariants and turns). */
 const SHOWN_FACTS = new WeakMap<object, ItemFacts>();
 
-function factsAt(ctx: ConversationContext, rec: RecommendedItem): ItemFacts {
+/** `factsOfRecommendation`, memoized per entry object (shared: read, do not mutate). */
+export function shownFactsOf(rec: RecommendedItem): ItemFacts {
   let f = SHOWN_FACTS.get(rec);
   if (!f) {
     f = factsOfRecommendation(rec);
     SHOWN_FACTS.set(rec, f);
   }
+  return f;
+}
+
+/** The facts of a carousel entry, completed from the catalog when the carousel omits its attributes. */
+function factsAt(ctx: ConversationContext, rec: RecommendedItem): ItemFacts {
+  const f = shownFactsOf(rec);
   if (f.category === undefined || !hasAttributes(f)) {
     const known = ctx.item(rec.item_id);
     if (known) return { ...known, ...(f.title ? { title: f.title } : {}) };
@@ -1313,7 +1319,7 @@ const targetNotNamedEarly: Invariant = {
         n++;
         const said = stringArray(turn.trace?.said?.items) ?? [];
         const text = ctx.words(i);
-        let wordSet: Set<string> | undefined;
+        let wordSet: ReadonlySet<string> | undefined;
         for (const id of targets) {
           if (shown.has(id)) continue;
           if (said.includes(id)) {
@@ -1323,7 +1329,7 @@ const targetNotNamedEarly: Invariant = {
           const values = described.get(id);
           if (
             values &&
-            values.every((v) => v.every((w) => (wordSet ??= new Set(text)).has(w))) &&
+            values.every((v) => v.every((w) => (wordSet ??= ctx.wordSet(i)).has(w))) &&
             values.every((v) => mentionsWords(text, v))
           ) {
             out.push({ turn: i, detail: `describes target ${show(id)} by all its attributes before it was shown` });
@@ -1608,7 +1614,7 @@ const satisfactionFrustration: Invariant = {
         const rejects =
           tr.user_act === 'Note.Dislike' ||
           (typeof tr.user_act === 'string' && convApparelOf(tr.user_act) === 'reject_recommendation');
-        if (op === 'pull' && !rejects && !keptPassedOver(ctx, i) && sat < prevSat - SCORE_EPSILON)
+        if (op === 'pull' && !rejects && sat < prevSat - SCORE_EPSILON && !keptPassedOver(ctx, i))
           out.push({
             turn: i,
             detail: `satisfaction fell from ${prevSat} to ${sat} on an appropriate answer (pull, act ${show(tr.user_act ?? '?')})`,
@@ -1765,7 +1771,7 @@ const noRepetition: Invariant = {
     turns.forEach((turn, i) => {
       const text = turn.user_utterance;
       if (typeof text !== 'string' || !turn.trace) return;
-      const key = ctx.words(i).join(' ');
+      const key = ctx.wordKey(i);
       if (key === '') return;
       n++;
       const ignored =
@@ -1838,18 +1844,21 @@ const opinionMatchesPreferences: Invariant = {
       // PEPPER: an item lacking a value the user said it wants is reflected as liked only when it
       // has one of them (what it said it wants wins over the reflected opinion)
       if (prefs?.model === 'pepper' && prefs.reflected && typeof prefs.reflected === 'object') {
-        for (const [id, o] of Object.entries(prefs.reflected as Record<string, unknown>)) {
-          if (o !== 'like' || id === tr.target?.item_id) continue;
+        const reflected = prefs.reflected as Record<string, unknown>;
+        for (const id in reflected) {
+          if (!Object.hasOwn(reflected, id)) continue;
+          if (reflected[id] !== 'like' || id === tr.target?.item_id) continue;
           const lack = lacking(id);
           const f = lack && ctx.item(id);
           if (!f) continue;
-          const holds = [...wanted].some(
-            ([a, values]) =>
-              a !== 'category' &&
-              !relaxed.has(a) &&
-              f.attributes[a] !== undefined &&
-              values.some((v) => equalValue(v, f.attributes[a]!)),
-          );
+          let holds = false;
+          for (const [a, values] of wanted) {
+            const have = f.attributes[a];
+            if (a !== 'category' && !relaxed.has(a) && have !== undefined && values.some((v) => equalValue(v, have))) {
+              holds = true;
+              break;
+            }
+          }
           if (!holds)
             out.push({
               turn: i,

@@ -60,6 +60,10 @@ export interface ConversationContext {
   item(id: string): ItemFacts | undefined;
   /** The words of turn i's user utterance (`tokenize`, memoized; [] without one). */
   words(i: number): readonly string[];
+  /** Turn i's words joined by single spaces (memoized per text: the same wording, the same key). */
+  wordKey(i: number): string;
+  /** Turn i's words as a set (memoized per text: read, do not mutate). */
+  wordSet(i: number): ReadonlySet<string>;
   /** The clauses of turn i's user utterance (`clauses`, memoized). */
   clauses(i: number): readonly string[][];
   /** Whether turn i's words hold one that could negate what follows it (`hasNegator`, memoized). */

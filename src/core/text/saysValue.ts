@@ -22,12 +22,41 @@ function wordForms(token: string): string[] {
  * ("women's" says women, "parties" says party, "lounging" says lounge, "Date nights" says date night)?
  */
 function saysValue(text: string, value: string): boolean {
-  const want = tokenize(value).map((w) => wordForms(w)[0]);
+  const want = valueForms(value);
   if (want.length === 0) return false;
-  const words = tokenize(text).map(wordForms);
+  const words = textForms(text);
   for (let i = 0; i + want.length <= words.length; i++) if (want.every((w, j) => words[i + j].includes(w))) return true;
   return false;
 }
+
+/**
+ * Memo of a function of one string (the result depends on the string alone, so a key cannot go
+ * stale); bounded, cleared when full. Callers read the results, never mutate them.
+ */
+function memoOf<T>(max: number, of: (key: string) => T): (key: string) => T {
+  const memo = new Map<string, T>();
+  return (key) => {
+    let v = memo.get(key);
+    if (v === undefined) {
+      if (memo.size >= max) memo.clear();
+      v = of(key);
+      memo.set(key, v);
+    }
+    return v;
+  };
+}
+
+/** The words of a text, each with its forms (`wordForms`): titles and answers are read again and again. */
+const textForms = memoOf(20000, (text) => tokenize(text).map(wordForms));
+/** The words of a value, each in its first form. */
+const valueForms = memoOf(5000, (value) => tokenize(value).map((w) => wordForms(w)[0]));
+/** The statements of an answer (its sentences without a question mark, joined by spaces). */
+const statementsOf = memoOf(5000, (answer) =>
+  answer
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => !sentence.includes('?'))
+    .join(' '),
+);
 
 /** Does `text` name a price ("$72.99", "priced at $ 30")? A price says the price band. */
 const SAYS_PRICE = /\$\s?\d/;
@@ -39,11 +68,9 @@ const SAYS_PRICE = /\$\s?\d/;
  */
 export function statesItemValue(answer: string, attr: string, value: string | undefined, title?: string): boolean {
   if (!answer) return false;
-  const statements = answer
-    .split(/(?<=[.!?])\s+/)
-    .filter((sentence) => !sentence.includes('?'))
-    .join(' ');
-  const said = title ? statements.split(title).join(' ') : statements;
+  const statements = statementsOf(answer);
+  // (a title the statements do not hold leaves them as they are: no split, no new string)
+  const said = title && statements.includes(title) ? statements.split(title).join(' ') : statements;
   if (attr === 'price_band' && SAYS_PRICE.test(said)) return true;
   return value !== undefined && saysValue(said, value);
 }

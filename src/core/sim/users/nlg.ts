@@ -92,25 +92,36 @@ interface Template {
   fixed: boolean;
 }
 
+const SLOT_NAME = /^\w+$/;
+
 /** Parses the template grammar; a bracket without its partner is a plain character. */
 export function parseTemplate(text: string): Part[] {
   let i = 0;
   const seq = (stops: string): Part[] => {
     const out: Part[] = [];
-    let lit = '';
-    const flush = () => {
-      if (lit) out.push(lit);
-      lit = '';
+    // The literal text so far is text[lit, i) (every character not taken as a slot or a bracket
+    // is kept in order): cut once, not built character by character.
+    let lit = i;
+    const flush = (end: number) => {
+      if (end > lit) out.push(text.slice(lit, end));
     };
-    while (i < text.length && !stops.includes(text[i])) {
+    while (i < text.length) {
+      // Plain characters pass at once (a stop is always one of the brackets or "|").
+      const code = text.charCodeAt(i);
+      if (code !== 123 && code !== 40 && code !== 91 && code !== 41 && code !== 93 && code !== 124) {
+        i++;
+        continue;
+      }
       const ch = text[i];
+      if (stops.includes(ch)) break;
       if (ch === '{') {
         const end = text.indexOf('}', i);
         const name = end > i ? text.slice(i + 1, end) : '';
-        if (/^\w+$/.test(name)) {
-          flush();
+        if (SLOT_NAME.test(name)) {
+          flush(i);
           out.push({ slot: name });
           i = end + 1;
+          lit = i;
           continue;
         }
       } else if (ch === '(' || ch === '[') {
@@ -124,16 +135,16 @@ export function parseTemplate(text: string): Part[] {
         }
         if (text[i] === close) {
           i++;
-          flush();
+          flush(save);
           out.push(ch === '(' ? { choice: alts } : { optional: alts[0] });
+          lit = i;
           continue;
         }
         i = save; // unbalanced: a plain character
       }
-      lit += ch;
       i++;
     }
-    flush();
+    flush(i);
     return out;
   };
   const parts: Part[] = [];

@@ -63,7 +63,7 @@ export function attributeKey(attr: string, value: string): string {
 const itemKeysCache = new WeakMap<object, readonly string[]>();
 
 /** The "attr=value" keys of an item's attributes, in attribute order (cached per item object). */
-function itemAttributeKeys(item: ItemView): readonly string[] {
+export function itemAttributeKeys(item: ItemView): readonly string[] {
   let keys = itemKeysCache.get(item);
   if (!keys) {
     const out: string[] = [];

@@ -51,6 +51,7 @@ import { describeValues, joinList, valuePhrase } from './phrases';
 import {
   attributeKey,
   dynamicRecord,
+  itemAttributeKeys,
   sampleHistory,
   sampleTaste,
   viewOf,
@@ -395,15 +396,14 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   /** The user's reflected opinion of one shown item. */
   reflect(item: ItemView): Opinion {
     if (this.target && item.item_id === this.target.item_id) return 'like';
-    if (this.rejected.size)
-      for (const [k, v] of Object.entries(item.attributes)) if (this.rejected.has(attributeKey(k, v))) return 'dislike';
+    if (this.hasRejected(item)) return 'dislike';
     const own = this.seen.get(item.item_id);
     let o: Opinion;
     if (own) o = own.rating >= 3.5 ? 'like' : own.rating <= 2.5 ? 'dislike' : 'neutral';
     else if (item.category !== undefined && item.category !== this.task) return 'dislike';
     else {
       let s = 0;
-      for (const [k, v] of Object.entries(item.attributes)) s += this.valuePrefs.get(attributeKey(k, v)) ?? 0;
+      for (const key of itemAttributeKeys(item)) s += this.valuePrefs.get(key) ?? 0;
       o = s > 0 ? 'like' : s < 0 ? 'dislike' : 'neutral';
     }
     // What the user said it wants wins too: an item lacking one of those values is liked only for
@@ -514,15 +514,43 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private scanSatisfiable(extra: readonly [string, string][], base: ReadonlyMap<string, string>): boolean {
     const want = new Map(base);
     for (const [k, v] of extra) want.set(k, v);
-    return this.sim.options.catalog.categoryItems(this.task).some((it) => {
+    const catalog = this.sim.options.catalog;
+    const items = catalog.categoryItems(this.task);
+    // An item holds a wanted value when it lacks the attribute or has that value: compared as the
+    // catalog's value ids (`attributeCodes`, aligned with `categoryItems`; -1 where an item lacks
+    // it) instead of reading every item's attributes by name. A name an object inherits
+    // ("constructor") would read differently there: such a want is scanned by name.
+    const codes: Int32Array[] = [];
+    const ids: number[] = [];
+    for (const [k, v] of want) {
+      if (k in Object.prototype) return this.scanByName(items, want);
+      codes.push(catalog.attributeCodes(this.task, k));
+      ids.push(catalog.valueId(k, v));
+    }
+    for (let i = 0; i < items.length; i++) {
+      let holds = true;
+      for (let j = 0; j < codes.length && holds; j++) holds = codes[j][i] === -1 || codes[j][i] === ids[j];
+      if (holds && !this.hasRejected(items[i])) return true;
+    }
+    return false;
+  }
+
+  /** `scanSatisfiable` reading each item's attributes by name. */
+  private scanByName(items: readonly CatalogItem[], want: ReadonlyMap<string, string>): boolean {
+    return items.some((it) => {
       for (const [k, v] of want) {
         const have = it.attributes[k];
         if (have !== undefined && have !== v) return false;
       }
-      if (this.rejected.size)
-        for (const [k, v] of Object.entries(it.attributes)) if (this.rejected.has(attributeKey(k, v))) return false;
-      return true;
+      return !this.hasRejected(it);
     });
+  }
+
+  /** Whether an item has a value the user said it is not keen on. */
+  private hasRejected(item: ItemView): boolean {
+    if (this.rejected.size === 0) return false;
+    for (const key of itemAttributeKeys(item)) if (this.rejected.has(key)) return true;
+    return false;
   }
 
   /** Records what a turn said, so later turns keep to it. */
@@ -695,11 +723,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const targetOnTop = this.target !== undefined && top3.includes(this.target.item_id);
     const reshown = this.lastTurnedDown !== undefined && top3.length > 0 && top3.join('\u0000') === this.lastTurnedDown;
     const ignoresNot =
-      this.rejected.size > 0 &&
-      top3.length > 0 &&
-      shown
-        .slice(0, TARGET_SEEN_DEPTH)
-        .every((i) => Object.entries(i.attributes).some(([k, v]) => this.rejected.has(attributeKey(k, v))));
+      this.rejected.size > 0 && top3.length > 0 && shown.slice(0, TARGET_SEEN_DEPTH).every((i) => this.hasRejected(i));
     // A liked item is weighed once: shown again, an item it liked on an earlier carousel and did
     // not take is no longer one it likes on screen (the meta target always is).
     const likesOne =
