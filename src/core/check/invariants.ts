@@ -1086,7 +1086,7 @@ const initialAgendaRule: Invariant = {
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
   statement:
-    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull',
+    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull, and a carousel the agent keeps on screen while it only asks is no push',
   needs: 'trace.patience',
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user; SimLens target-free user (docs/simulation.md: a liked item is weighed once)",
@@ -1118,6 +1118,17 @@ const patienceNonIncreasing: Invariant = {
             detail: `a pull on a carousel whose liked items (${liked.map(show).join(', ')}) the user all liked on an earlier carousel and did not take`,
           });
         for (const id of liked) likedBefore.add(id);
+        // A carousel the agent keeps on screen while it only asks is not weighed again: no push.
+        if (turn.trace?.operation === 'push' && i >= 2) {
+          const turns = ctx.conversation.turns;
+          const ids = (t: Turn) => (t.recommendations ?? []).map((r) => r.item_id).join('\u0000');
+          const acts = stringArray((turn.trace.nlu as Loose | undefined)?.['acts']) ?? [turn.trace.nlu?.agent_act];
+          if (ids(turns[i - 1]) !== '' && ids(turns[i - 1]) === ids(turns[i - 2]) && !acts.includes('Reveal.Show'))
+            out.push({
+              turn: i,
+              detail: `a push on the carousel the agent kept on screen while it only asked (${show(turn.trace.push_reason ?? 'push')})`,
+            });
+        }
       }
       if (typeof p !== 'number') return;
       any = true;

@@ -490,6 +490,16 @@ function clauseOpinion(c: readonly string[]): Opinion {
       dislike = true;
       continue;
     }
+    // an appraisal as a noun: "it being cream is a big plus", "a real bonus" ("would be a plus" is a wish)
+    if (
+      (w === 'plus' || w === 'bonus') &&
+      (prev === 'a' || (c[i - 2] === 'a' && ['big', 'real', 'huge', 'nice', 'definite', 'major'].includes(prev))) &&
+      !wish(c, i)
+    ) {
+      if (nearNegator(c, i, 4)) dislike = true;
+      else like = true;
+      continue;
+    }
     // "off-putting" (the tokenizer cuts it in two)
     if (w === 'off' && next === 'putting') {
       if (!nearNegator(c, i, 2)) dislike = true;

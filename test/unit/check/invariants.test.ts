@@ -787,6 +787,46 @@ describe('patience-non-increasing and abandon-at-zero', () => {
       ]),
     );
   });
+  // Issue 21, eleventh round: a carousel the agent keeps on screen while it only asks is not weighed again
+  test('a PEPPER push on the carousel the agent kept on screen while it only asked is a violation; a new showing is not', () => {
+    const items = [item('x1', { colour: 'red' }), item('x2', { colour: 'blue' })];
+    const others = [item('x3', { colour: 'red' })];
+    const pepper = (extra: Partial<SimulatorTrace>): SimulatorTrace => ({
+      patience: 3,
+      operation: 'pull',
+      preferences: { kind: 'delta', model: 'pepper', reflected: { x1: 'like', x2: 'neutral' } },
+      ...extra,
+    });
+    const run = (showAgain: boolean, second = items) =>
+      conv([
+        turn('hi', { patience: 3, operation: 'init' }, items),
+        turn(
+          'I like the first',
+          pepper({ nlu: { agent_act: 'Reveal.Show', acts: ['Reveal.Show'] } } as Partial<SimulatorTrace>),
+          second,
+        ),
+        turn(
+          'hmm',
+          pepper({
+            patience: 2,
+            operation: 'push',
+            push_reason: 'the only items shown the user likes are ones it liked before and did not take',
+            nlu: { agent_act: showAgain ? 'Reveal.Show' : 'Inquire', acts: showAgain ? ['Reveal.Show'] : ['Inquire'] },
+          } as Partial<SimulatorTrace>),
+        ),
+      ]);
+    assertViolates('patience-non-increasing', run(false), /^2: a push on the carousel the agent kept on screen/);
+    assert.ok(
+      !findingOf('patience-non-increasing', run(true))!.violations.some((v) => /kept on screen/.test(v.detail)),
+      'shown again with a showing act: weighed again',
+    );
+    assert.ok(
+      !findingOf('patience-non-increasing', run(false, others))!.violations.some((v) =>
+        /kept on screen/.test(v.detail),
+      ),
+      'another carousel: weighed',
+    );
+  });
   test('abandoning with patience left, or not abandoning at zero, is a violation', () => {
     assertViolates(
       'abandon-at-zero',

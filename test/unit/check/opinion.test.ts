@@ -41,6 +41,11 @@ test('likes, dislikes, negated likes, wishes and one-letter slips', () => {
     ["It isn't off-putting at all.", 'none'],
     ['That one looks wrong, I think.', 'dislike'],
     ['I miss my old boots.', 'none'],
+    ['It being cream is a big plus.', 'like'],
+    ['That it is in wool is a real bonus.', 'like'],
+    ['Plus, I need it by Friday.', 'none'],
+    ['A hood would be a plus.', 'none'],
+    ["It being grey isn't a plus for me.", 'dislike'],
     ['Did I miss something?', 'none'],
     ['Can I pass by the shop later?', 'none'],
     // wishes, requests and comparisons voice no opinion

@@ -17,14 +17,14 @@ const PLACE = /\b(?:the|that|this) (first|second|third)(?: one)?\b/gi;
 for (const agent of ['local-good', 'local-bad']) {
   test(`target-free users vs ${agent}: items named by title or place, details of the item itself, said once`, async () => {
     const env = await prepareEnvironment(
-      parseSimulationConfig({ user: 'target-free', agent, n: 150, seed: 'item-references', catalog_size: 800 }),
+      parseSimulationConfig({ user: 'target-free', agent, n: 400, seed: 'item-references', catalog_size: 800 }),
     );
     const details = sayableDetails(env.catalog);
     let places = 0;
     let titles = 0;
     let praised = 0;
     const leads = new Set<string>();
-    for (let i = 0; i < 150; i++) {
+    for (let i = 0; i < 400; i++) {
       const { conversation } = await simulateConversation(env, i);
       const said = new Set<string>();
       let carousel: string[] = [];

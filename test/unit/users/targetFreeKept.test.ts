@@ -9,6 +9,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
 
+/** "None of these" wordings (nlg-templates.json, Pepper.None). */
+const NONE_OF_THESE =
+  /none of (these|them)|not quite what I'm after|feeling these|these don't|these aren't|this lot|nothing here|nothing in this batch|not one of them|lukewarm on all|picture myself|not a single one|striking a chord/i;
+
 test('target-free vs local-good: a carousel kept on screen while the agent asks is not weighed again', async () => {
   const N = 60;
   const env = await prepareEnvironment(
@@ -16,6 +20,7 @@ test('target-free vs local-good: a carousel kept on screen while the agent asks 
   );
   let kept = 0;
   const judged: string[] = [];
+  const talked: string[] = [];
   for (let c = 0; c < N; c++) {
     const conv = (await simulateConversation(env, c)).conversation;
     const ids = (k: number) => (conv.turns[k]?.recommendations ?? []).map((r) => r.item_id).join(' ');
@@ -30,8 +35,38 @@ test('target-free vs local-good: a carousel kept on screen while the agent asks 
         judged.push(
           `${conv.id} turn ${k}: ${tr.operation} patience ${prev.patience}->${tr.patience} satisfaction ${prev.satisfaction}->${tr.satisfaction}`,
         );
+      // it answers the question (a new wish, or asks for others): no item of the kept carousel is
+      // turned down again, and no "none of these" about items it still likes
+      if ((tr.said?.items ?? []).length || NONE_OF_THESE.test(conv.turns[k].user_utterance ?? ''))
+        talked.push(`${conv.id} turn ${k}: ${conv.turns[k].user_utterance}`);
     }
   }
   assert.ok(kept >= 20, `only ${kept} kept carousels in ${N} conversations`);
   assert.deepEqual(judged.slice(0, 5), [], `${judged.length} of ${kept} kept carousels weighed again`);
+  assert.deepEqual(talked.slice(0, 5), [], `${talked.length} of ${kept} kept carousels talked about again`);
+});
+
+test('target-free: an item the user already has is recognised when first shown, never praised as new', async () => {
+  let owned = 0;
+  const praised: string[] = [];
+  for (const agent of ['local-good', 'local-bad'] as const) {
+    const N = 60;
+    const env = await prepareEnvironment(
+      parseSimulationConfig({ user: 'target-free', agent, n: N, seed: 'owned-items', catalog_size: 800 }),
+    );
+    for (let c = 0; c < N; c++) {
+      const conv = (await simulateConversation(env, c)).conversation;
+      const prefs = conv.turns[0]?.trace?.preferences as { consumed_items?: string[] } | undefined;
+      const has = new Set(prefs?.consumed_items ?? []);
+      conv.turns.forEach((turn, k) => {
+        const tr = turn.trace;
+        const first = tr?.said?.items?.[0];
+        if (!first || !has.has(first)) return;
+        if (tr!.user_act === 'Note.Seen') owned++;
+        if (tr!.user_act === 'Note.Like') praised.push(`${conv.id} turn ${k}: ${turn.user_utterance}`);
+      });
+    }
+  }
+  assert.ok(owned >= 10, `only ${owned} owned items recognised`);
+  assert.deepEqual(praised.slice(0, 5), [], `${praised.length} Likes of an item the user already has`);
 });

@@ -57,12 +57,18 @@ for (const agent of ['local-good', 'local-bad'] as const) {
               stale.push(`${conv.id} turn ${k}: pull on ${liked.join(', ')}, all liked before`);
           }
           for (const id of named) if (likedBefore.has(id) && liked.includes(id)) spoken.add(id);
+          // "I already have it", said when the item is first shown, turns it down too
+          if (tr!.user_act === 'Note.Seen') for (const id of named) spoken.add(id);
           spokenTurnDowns += named.filter((id) => likedBefore.has(id) && liked.includes(id)).length;
           // the reviewer's class: liked, with every value said, among the first three on 5+
           // carousels in a row, never taken nor named after its first liked carousel
           const top = (conv.turns[k - 1].recommendations ?? []).slice(0, 3);
-          const now = new Set<string>();
-          for (const r of top) {
+          // a carousel the agent kept on screen while it only asked is not shown again (not weighed)
+          const ids = (t: number) => (conv.turns[t]?.recommendations ?? []).map((r) => r.item_id).join(' ');
+          const acts = ((tr!.nlu as { acts?: string[] } | undefined)?.acts ?? [tr!.nlu?.agent_act]) as string[];
+          const kept = k >= 2 && ids(k - 1) !== '' && ids(k - 1) === ids(k - 2) && !acts.includes('Reveal.Show');
+          const now = new Set<string>(kept ? runs.keys() : []);
+          for (const r of kept ? [] : top) {
             if (refl[r.item_id] !== 'like' || (accepted && named.includes(r.item_id))) continue;
             const item = env.catalog.get(r.item_id)!;
             if ([...said].some(([a, v]) => item.attributes[a] !== undefined && item.attributes[a] !== v)) continue;

@@ -690,13 +690,18 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     // liked items it weighed on an earlier carousel and did not take, not turned down yet
     const again: ItemView[] = [];
     let disliked: ItemView | undefined;
+    // a liked item it already has (one of its seen items), shown for the first time: it says so
+    // at once rather than praise it as new
+    let owned: ItemView | undefined;
     for (const item of shown) {
       const o = this.reflect(item);
       reflected[item.item_id] = o;
       const before = this.weighed.has(item.item_id) && item.item_id !== this.target?.item_id;
+      const has = this.seen.has(item.item_id) && item.item_id !== this.target?.item_id;
+      if (o === 'like' && !before && has && !owned && !this.declined.has(item.item_id)) owned = item;
       // a liked item lacking a wanted value is praised for a wanted value not given as a reason
       // before; with none left it is liked without a word (nothing new to say about it)
-      if (o === 'like' && !before && !liked && (!this.lacks(item) || this.wantedHeld(item, true))) liked = item;
+      if (o === 'like' && !before && !has && !liked && (!this.lacks(item) || this.wantedHeld(item, true))) liked = item;
       if (o === 'like' && before && !this.declined.has(item.item_id)) again.push(item);
       if (o === 'dislike' && !disliked) disliked = item;
     }
@@ -713,6 +718,13 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const carousel = response.recommendations.map((r) => r.item_id).join('\u0000');
     const kept = carousel !== '' && carousel === this.lastCarousel && !understanding.acts.includes('Reveal.Show');
     this.lastCarousel = carousel;
+    // Kept on screen while the agent asks ("A new batch, or tweaks to these?"): the user answers the
+    // question (a new wish, or asks for others), and does not turn the same items down again.
+    if (kept) {
+      again.length = 0;
+      disliked = undefined;
+      owned = undefined;
+    }
     // Patience (ConvApparel; the agenda user's rule, judged on what the user reflects): a carousel
     // with no item it likes is an answer that missed (a push, one unit of patience); a question
     // or a carousel with a liked item is not. A meta user's target on screen is always liked.
@@ -859,6 +871,17 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         act = shown.length ? 'Navigate.More' : 'Disclose';
       }
       let restated = false;
+      if (owned && !liked && !disliked) {
+        // an item it has already, liked, on screen for the first time: "I already have the first"
+        const name = this.refer(owned, shown);
+        const r = this.clause('Note.Seen', { item: name }, ['item']);
+        if (r.used.includes('item')) {
+          add('Note.Seen', capitalised(r.text, name));
+          items.push(owned.item_id);
+          act = 'Note.Seen';
+          this.declined.add(owned.item_id);
+        }
+      }
       if (disliked) {
         // A value the item liked in this very turn has is not what puts the user off the other one
         // ("I like X ... not keen on anything grey" with X grey): then it names the item only.
@@ -944,7 +967,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     }
     // Nothing to say about the items and nothing new about its tastes: "none of these" only when no
     // item on screen is one it likes (for the first time); else it asks to see more before deciding.
-    if (clauses.length === 0 && shown.length > 0 && likesOne && this.sim.nlg.has('Navigate.More'))
+    if (clauses.length === 0 && shown.length > 0 && (likesOne || kept) && this.sim.nlg.has('Navigate.More'))
       add('Navigate.More', this.clause('Navigate.More', {}).text);
     if (clauses.length === 0) add('Pepper.None', this.clause('Pepper.None', {}).text);
     let utterance = clauses.join(' ');

@@ -1009,6 +1009,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         fill.attribute = readableAttribute(attr);
         return { act: sub, fill, meaning: { relax: attr, require: ['attribute'] } };
       }
+      // Refining narrows what is on screen ("only the ones in wool"): with nothing on screen it is a
+      // plain disclosure (never "narrow these" about no items).
+      if (sub === 'Reveal.Refine' && !this.onScreen.length) return this.realise('Disclose', agentText, opening);
       // Refining or revising needs something said before: before that it is a plain disclosure.
       const change = this.disclosed.size ? this.reviseGoal(sub) : undefined;
       if (!change) return this.realise('Disclose', agentText, opening);
