@@ -1024,6 +1024,14 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     }
 
     if (main === 'Inquire') {
+      // Nothing on screen and asked about a value the goal holds and the user has not said: it
+      // answers (a Disclose of the asked value) rather than ask to see options.
+      if (
+        !hasItems &&
+        !opening &&
+        this.asked(agentText).some((a) => a in this.goal.constraints && !this.disclosed.has(a))
+      )
+        return this.realise('Disclose', agentText, opening);
       if (!hasItems) return { act: 'Inquire.List', fill, meaning };
       if (planned === 'Inquire.Compare' && this.onScreen.length >= 2) {
         this.named(this.onScreen[0], fill, meaning);
