@@ -6,39 +6,22 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
+import { eachAgendaVsLocalGood } from './fixtures';
 
 test('agenda users vs local-good: no Reveal.Refine right after an agent turn without items', async () => {
   let empty = 0;
   let refines = 0;
   const bad: string[] = [];
-  for (const interaction of ['cir6', 'qrfa'] as const)
-    for (const preferences of ['single', 'pkg'] as const) {
-      const N = 80;
-      const env = await prepareEnvironment(
-        parseSimulationConfig({
-          user: 'agenda',
-          interaction,
-          preferences,
-          agent: 'local-good',
-          n: N,
-          seed: 'refine-on-screen',
-          catalog_size: 800,
-        }),
-      );
-      for (let c = 0; c < N; c++) {
-        const conv = (await simulateConversation(env, c)).conversation;
-        conv.turns.forEach((turn, k) => {
-          if (k === 0) return;
-          const act = turn.trace?.user_act;
-          if (act === 'Reveal.Refine') refines++;
-          if ((conv.turns[k - 1].recommendations ?? []).length) return;
-          empty++;
-          if (act === 'Reveal.Refine')
-            bad.push(`${interaction}-${preferences} ${conv.id} turn ${k}: ${turn.user_utterance}`);
-        });
-      }
-    }
+  await eachAgendaVsLocalGood('refine-on-screen', 80, (conv, config) =>
+    conv.turns.forEach((turn, k) => {
+      if (k === 0) return;
+      const act = turn.trace?.user_act;
+      if (act === 'Reveal.Refine') refines++;
+      if ((conv.turns[k - 1].recommendations ?? []).length) return;
+      empty++;
+      if (act === 'Reveal.Refine') bad.push(`${config} ${conv.id} turn ${k}: ${turn.user_utterance}`);
+    }),
+  );
   assert.ok(empty >= 50 && refines >= 20, `only ${empty} agent turns without items, ${refines} refinements`);
   assert.deepEqual(bad.slice(0, 5), [], `${bad.length} refinements about no items`);
 });

@@ -9,7 +9,13 @@ import type { Agent, AgentResponse, AgentSession, HistoryEntry, SessionContext }
 import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
 import { createRng } from '../../../src/core/random';
-import { parseSimulationConfig, runConversation, type SimulationEnvironment } from '../../../src/core/run/index';
+import {
+  parseSimulationConfig,
+  prepareEnvironment,
+  runConversation,
+  simulateConversation,
+  type SimulationEnvironment,
+} from '../../../src/core/run/index';
 import {
   createUserSimulator,
   defaultTransitionCounts,
@@ -168,4 +174,31 @@ export async function simulateOne(
   const { conversation, failed } = await runConversation({ env: e, id: `c${i}`, index: i, user, agent, task });
   assert.equal(failed, false, String(conversation.metadata?.error));
   return conversation;
+}
+
+/**
+ * The four agenda configurations (CIR6 / QRFA x single / PKG) against local-good, `n` conversations
+ * each on the 800-item catalog: `visit` gets each conversation and its configuration's name.
+ */
+export async function eachAgendaVsLocalGood(
+  seed: string,
+  n: number,
+  visit: (conversation: Conversation, config: string, catalog: Catalog) => void,
+): Promise<void> {
+  for (const interaction of ['cir6', 'qrfa'] as const)
+    for (const preferences of ['single', 'pkg'] as const) {
+      const env = await prepareEnvironment(
+        parseSimulationConfig({
+          user: 'agenda',
+          interaction,
+          preferences,
+          agent: 'local-good',
+          n,
+          seed,
+          catalog_size: 800,
+        }),
+      );
+      for (let c = 0; c < n; c++)
+        visit((await simulateConversation(env, c)).conversation, `${interaction}-${preferences}`, env.catalog);
+    }
 }
