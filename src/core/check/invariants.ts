@@ -276,7 +276,7 @@ const noEndBeforeRecommendation: Invariant = {
 const agendaPullOrder: Invariant = {
   id: 'agenda-pull-order',
   statement:
-    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest, except that a meta user's Reveal.Revise (the change a target switch made, said first) leaves the pulled act on the agenda; a push leaves the pending agenda unchanged, or puts the act the agent did not answer back on top",
+    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest, except that a meta user's Reveal.Revise (the change a target switch made, said first) and a Disclose answering an agent's elicitation leave a pulled act other than a query formulation on the agenda; a push leaves the pending agenda unchanged, or puts the act the agent did not answer back on top",
   needs: 'trace.agenda with pull/push operations (an agenda-based user)',
   source: "Zhang & Balog KDD'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)",
   check(ctx) {
@@ -312,7 +312,16 @@ const agendaPullOrder: Invariant = {
             });
           }
           // A meta user says a switch's change before anything else: the act it pulled waits on top.
-          const deferred = tr.target !== undefined && isRevision(tr.user_act) && sameList(agenda, prev);
+          // An elicitation is answered first (a Disclose after an agent's Inquire.Elicit): a pulled act
+          // that is not itself a query formulation waits on top.
+          const deferred =
+            sameList(agenda, prev) &&
+            ((tr.target !== undefined && isRevision(tr.user_act)) ||
+              (mainOf(tr.user_act ?? '') === 'Disclose' &&
+                tr.nlu?.agent_act === 'Inquire.Elicit' &&
+                pulled !== undefined &&
+                mainOf(pulled) !== 'Reveal' &&
+                mainOf(pulled) !== 'Disclose'));
           if (!sameList(agenda, rest) && !(accepted && agenda.length === 0) && !deferred) {
             out.push({
               turn: i,

@@ -410,6 +410,38 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: `dropped ${gone} from the agenda` };
     },
   },
+  {
+    id: 'pulled-act-kept',
+    invariant: 'agenda-pull-order',
+    kind: 'state',
+    description: 'a pull leaves the act it took on the agenda, with no elicitation answered first',
+    apply(c0, rng) {
+      const c = clone(c0);
+      const i = pickSite(
+        rng,
+        sites(c, (t, i) => {
+          const x = tr(t);
+          const prev = tr(c.turns[i - 1])?.agenda;
+          return (
+            i > 0 &&
+            x?.operation === 'pull' &&
+            Array.isArray(prev) &&
+            prev.length > 0 &&
+            Array.isArray(x.agenda) &&
+            x.agenda.length === prev.length - 1 &&
+            typeof x.user_act === 'string' &&
+            !isAccept(x.user_act) &&
+            !(mainOf(x.user_act) === 'Disclose' && x.nlu?.agent_act === 'Inquire.Elicit') &&
+            !(x.target !== undefined && mainOf(x.user_act) === 'Reveal')
+          );
+        }),
+      );
+      if (i === undefined) return undefined;
+      const t = tr(c.turns[i])!;
+      t.agenda = [...strList(tr(c.turns[i - 1])?.agenda)];
+      return { conversation: c, turn: i, detail: `kept ${t.pulled?.[0]} on the agenda after pulling it` };
+    },
+  },
   // accepted-meets-constraints
   {
     id: 'swap-accepted-item',

@@ -453,9 +453,16 @@ test("a cue is read within a clause: the users' hedges 'give or take, the ...' a
   for (const s of [
     'Among these, the second is adorable, give or take, the clincher: padded collar.',
     'Listen, the third is wonderful, if you want my take, the favourite bit: a storm flap.',
+    // "purchase" the noun in an item question's aside (the agent thanked the user for buying)
+    'Wow, before I decide: what occasion is Harbor & Pine Synthetic Ballet Flats? My last purchase taught me to check.',
   ])
     assert.equal(lexicon.parse(s).intents.has('accept'), false, s);
-  for (const s of ["I'll take the second one.", "I'll take it, thanks.", 'Okay, take the first.'])
+  for (const s of [
+    "I'll take the second one.",
+    "I'll take it, thanks.",
+    'Okay, take the first.',
+    "I'll purchase the first.",
+  ])
     assert.equal(lexicon.parse(s).intents.has('accept'), true, s);
 });
 

@@ -34,3 +34,68 @@ test('agenda users vs local-good: asked about an unsaid goal value with nothing 
   assert.deepEqual(options.slice(0, 5), [], `${options.length} of ${asked} answered by asking to see options`);
   assert.ok(answered > 0);
 });
+
+/**
+ * Twelfth round: an elicitation is answered. An agent turn whose main act is Inquire.Elicit and that
+ * asks about a value the goal holds and the user has not said gets that value (KDD'20's reference
+ * simulator answers an elicitation with the preference on the elicited attribute), unless the user
+ * takes an item, leaves, gives its opinion of the items still on screen or asks to hear it again;
+ * the act the turn pulled waits on top of the agenda. With items shown beside the question, a
+ * planned query formulation (Reveal), a request for options or for more is the answer too.
+ */
+test('agenda users vs local-good: an elicitation of an unsaid goal value is answered; the pulled act waits', async () => {
+  let elicited = 0;
+  let deferred = 0;
+  const unanswered: string[] = [];
+  const instead: string[] = [];
+  const badAgenda: string[] = [];
+  await eachAgendaVsLocalGood('answer-elicitations', 80, (conv, config, catalog) =>
+    conv.turns.forEach((turn, k) => {
+      const before = conv.turns[k - 1];
+      if (k === 0) return;
+      const goal = before.trace?.goal as { constraints?: Record<string, unknown>; disclosed?: string[] } | undefined;
+      const open = askedAttributes(
+        questionSentences(before.assistant_utterance ?? ''),
+        catalog.attributeNames(),
+      ).filter((a) => a !== 'category' && goal?.constraints?.[a] !== undefined && !(goal.disclosed ?? []).includes(a));
+      if (!open.length) return;
+      const tr = turn.trace!;
+      const act = String(tr.user_act);
+      const said = tr.said?.constraints ?? {};
+      const answered = open.some((a) => a in said);
+      const where = `${config} ${conv.id} turn ${k}: [${act}] ${turn.user_utterance} <= ${before.assistant_utterance}`;
+      if (tr.nlu?.agent_act === 'Inquire.Elicit') {
+        elicited++;
+        const excused =
+          act === 'Note.Accept' ||
+          act.startsWith('Complete.Abandon') ||
+          act === 'Navigate.Repeat' ||
+          act === 'Reveal.Revise' ||
+          (act.startsWith('Note') && (before.recommendations ?? []).length > 0);
+        if (!answered && !excused) unanswered.push(where);
+        const pulled = tr.pulled?.[0];
+        // (A pulled "say that again" with nothing on screen was answered in its place before this rule.)
+        if (answered && tr.operation === 'pull' && pulled && !/^(Reveal|Disclose|Navigate\.Repeat)/.test(pulled)) {
+          deferred++;
+          const prev = (before.trace?.agenda ?? []) as string[];
+          if (JSON.stringify(tr.agenda) !== JSON.stringify(prev))
+            badAgenda.push(`${where} agenda ${tr.agenda} prev ${prev}`);
+        }
+      } else if (!answered && !tr.target && /^(Reveal\.(Revise|Expand|Refine)|Inquire\.List|Navigate\.More)$/.test(act))
+        instead.push(where);
+    }),
+  );
+  assert.ok(elicited >= 50, `only ${elicited} elicitations`);
+  assert.deepEqual(unanswered.slice(0, 5), [], `${unanswered.length} of ${elicited} elicitations unanswered`);
+  assert.ok(deferred > 0, 'no elicitation answered in place of another pulled act');
+  assert.deepEqual(
+    badAgenda.slice(0, 5),
+    [],
+    `${badAgenda.length} of ${deferred} answers did not keep the pulled act on top`,
+  );
+  assert.deepEqual(
+    instead.slice(0, 5),
+    [],
+    `${instead.length} questions answered with another query act or a request for options`,
+  );
+});

@@ -202,6 +202,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private disclosed = new Set<string>();
   /** The value the user last said for each attribute (a Reveal.Revise changes one of these). */
   private saidValues = new Map<string, string>();
+  /** Every value the user has said for each attribute: a change of mind never goes back to one. */
+  private everSaid = new Map<string, Set<string>>();
   /** Attribute values the user has said it does not want. */
   private negated = new Set<string>();
   /** Values the user said it does not want and has not stated since (a target switch does not take them back). */
@@ -236,6 +238,10 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private relaxed = new Set<string>();
   /** Attributes the user said it has no preference on (Disclose.NonDisclose): never stated later. */
   private noPreference = new Set<string>();
+  /** The agent act the user understood as the last agent turn's main act (undefined before the first answer). */
+  private agentAct: string | undefined;
+  /** The agenda entry this turn pulled (undefined on a push, or when the agenda was empty). */
+  private pulledEntry: string | undefined;
   /** Whether the agent's last answer was appropriate (a pull) or not (a push). */
   private lastOperation: 'pull' | 'push' | undefined;
   /** Whether the agent's last turn kept the item just passed over first on screen while it asked. */
@@ -356,6 +362,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     if (this.finished) throw new Error('the user already ended the conversation');
     if (response.error) return this.unchanged();
     const understanding = this.sim.nlu.understand(response);
+    this.agentAct = understanding.agent_act;
+    this.pulledEntry = undefined;
     this.agentTurns++;
     this.previousShown = this.shown;
     // A carousel the agent keeps on screen while it only asks (the same items in the same order,
@@ -425,6 +433,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     let next: string;
     if (appropriate) {
       const popped = this.agenda.pop();
+      this.pulledEntry = popped;
       next = popped ?? 'Complete';
       trace.operation = 'pull';
       trace.pulled = [next];
@@ -551,6 +560,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       constraints[pair[0]] = pair[1];
       this.disclosed.add(pair[0]);
       this.saidValues.set(pair[0], pair[1]);
+      this.noteSaid(pair[0], pair[1]);
       this.saidNegated.delete(pair[1]);
     };
     if (used.includes('category')) state(['category', this.task]);
@@ -894,6 +904,28 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       return { act: planned, fill, outcome: 'abandoned', meaning };
     }
 
+    // An elicitation is answered (KDD'20's reference simulator answers an agent's elicitation with
+    // the user's preference on the elicited attribute): an agent turn whose main act is
+    // Inquire.Elicit, asking about a value the goal holds and the user has not said, gets that value
+    // (a Disclose), whatever the user planned. A planned query formulation (Reveal, Disclose) is
+    // this answer; any other act the turn pulled (a Note, an item question, a request for options,
+    // Complete) waits on top of the agenda for the next turn. Taking what it came for and leaving
+    // at patience 0 come first (above); so does a Note on items still on screen, whose opinion the
+    // user forms as it reads them (below).
+    if (
+      !opening &&
+      this.agentAct === 'Inquire.Elicit' &&
+      main !== 'Disclose' &&
+      !((main === 'Note' || main === 'Complete') && hasItems) &&
+      planned !== 'Navigate.Repeat' &&
+      this.asksUnsaidGoalValue(agentText)
+    ) {
+      if (main !== 'Reveal' && this.lastOperation === 'pull' && this.pulledEntry !== undefined)
+        this.agenda.push(this.pulledEntry);
+      this.pulledEntry = undefined;
+      return this.realise('Disclose', agentText, opening);
+    }
+
     if ((main === 'Note' || main === 'Complete') && hasItems && !opening) {
       const verdict = this.judge();
       if (verdict.act === 'Note.Accept' && verdict.item) {
@@ -1002,6 +1034,10 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     }
 
     if (main === 'Reveal') {
+      // A query formulation after a question about a value the goal holds and the user has not
+      // said is the answer to it (Disclose is one of the Reveal acts, CIR6): not a change, a
+      // refinement or a relaxation of something else.
+      if (!opening && this.asksUnsaidGoalValue(agentText)) return this.realise('Disclose', agentText, opening);
       const sub = planned === 'Reveal' ? 'Reveal.Refine' : planned;
       if (sub === 'Reveal.Expand') {
         const attr = this.relaxable();
@@ -1026,10 +1062,11 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     if (main === 'Inquire') {
       // Nothing on screen and asked about a value the goal holds and the user has not said: it
       // answers (a Disclose of the asked value) rather than ask to see options.
+      // So does a request to see options with items on screen: the answer is what brings other items.
       if (
-        !hasItems &&
+        (!hasItems || planned === 'Inquire' || planned === 'Inquire.List') &&
         !opening &&
-        this.asked(agentText).some((a) => a in this.goal.constraints && !this.disclosed.has(a))
+        this.asksUnsaidGoalValue(agentText)
       )
         return this.realise('Disclose', agentText, opening);
       if (!hasItems) return { act: 'Inquire.List', fill, meaning };
@@ -1061,17 +1098,28 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         const instead = opening ? 'Inquire.List' : this.withoutItems(agentText);
         return instead === 'Inquire.List' ? { act: instead, fill, meaning } : this.realise(instead, agentText, opening);
       }
-      if (planned === 'Navigate.Back' && this.previousShown.length === 0)
-        return { act: 'Navigate.More', fill, meaning };
+      // Asking for more while the agent asks about a value the goal holds and the user has not said:
+      // the user answers instead (the answer is what brings other items).
+      const more = (): Realised =>
+        !opening && this.asksUnsaidGoalValue(agentText)
+          ? this.realise('Disclose', agentText, opening)
+          : { act: 'Navigate.More', fill, meaning };
+      if (planned === 'Navigate.More') return more();
+      if (planned === 'Navigate.Back' && this.previousShown.length === 0) return more();
       if (planned === 'Navigate' || planned === 'Navigate.Ask') {
         // The item asked about is one the user could still want: the first of the top three with no
         // value it said it does not want (asking about a rejected item reads as wanting it again).
         const asked = this.onScreen
           .slice(0, 3)
           .find((i) => !Object.values(i.attributes).some((v) => this.negated.has(v)));
-        if (!asked) return { act: 'Navigate.More', fill, meaning };
+        if (!asked) return more();
         // A requested value the item's card shows in its title is read there, not asked (the
-        // agent's carousel said it); with nothing left to ask, the user browses on.
+        // agent's carousel said it); with nothing left to ask, the user browses on, or answers the
+        // agent's question (then it reads nothing off the card on this turn).
+        if (this.pendingRequests().every((r) => this.titleShows(asked, r))) {
+          const answer = more();
+          if (answer.act !== 'Navigate.More') return answer;
+        }
         for (const r of this.pendingRequests())
           if (this.titleShows(asked, r)) (this.goal.fulfilled_requests ??= []).push(r);
         const attr = this.pendingRequests()[0];
@@ -1114,6 +1162,17 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
    * answer to the agent's question when it asked about an attribute (a Disclose, which states the
    * asked value or says there is no preference), else the fallback below.
    */
+  private noteSaid(attr: string, value: string): void {
+    let values = this.everSaid.get(attr);
+    if (!values) this.everSaid.set(attr, (values = new Set()));
+    values.add(value);
+  }
+
+  /** Does the agent's text ask about a value the goal holds (other than the category) that the user has not said? */
+  private asksUnsaidGoalValue(agentText: string): boolean {
+    return this.asked(agentText).some((a) => a !== 'category' && a in this.goal.constraints && !this.disclosed.has(a));
+  }
+
   private withoutItems(agentText: string): string {
     return this.asked(agentText).length ? 'Disclose' : this.fallbackWithoutItems();
   }
@@ -1176,6 +1235,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       .filter(
         (v) =>
           v !== current &&
+          !this.everSaid.get(attr)?.has(v) &&
           !this.negated.has(v) &&
           this.prefs.attributePreference(attr, v) >= 0 &&
           this.satisfiableWith(attr, v),
@@ -1218,8 +1278,12 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       for (const v of t.said?.negated ?? []) this.saidNegated.add(v);
     }
     this.saidValues = new Map();
+    this.everSaid = new Map();
     for (const t of traces)
-      for (const [k, v] of Object.entries(t.said?.constraints ?? {})) this.saidValues.set(k, String(v));
+      for (const [k, v] of Object.entries(t.said?.constraints ?? {})) {
+        this.saidValues.set(k, String(v));
+        this.noteSaid(k, String(v));
+      }
     for (const k of [...this.saidValues.keys()]) if (!(k in this.goal.constraints)) this.saidValues.delete(k);
     this.prefs.delta();
     for (const t of traces) {
