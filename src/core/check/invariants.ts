@@ -317,11 +317,13 @@ const agendaPullOrder: Invariant = {
           const deferred =
             sameList(agenda, prev) &&
             ((tr.target !== undefined && isRevision(tr.user_act)) ||
-              (mainOf(tr.user_act ?? '') === 'Disclose' &&
-                tr.nlu?.agent_act === 'Inquire.Elicit' &&
-                pulled !== undefined &&
-                mainOf(pulled) !== 'Reveal' &&
-                mainOf(pulled) !== 'Disclose'));
+              (pulled !== undefined &&
+                answersElicitationFirst(
+                  tr,
+                  pulled,
+                  ctx.conversation.turns[i - 1],
+                  ctx.conversation.turns[i - 1]?.trace,
+                )));
           if (!sameList(agenda, rest) && !(accepted && agenda.length === 0) && !deferred) {
             out.push({
               turn: i,
@@ -346,6 +348,51 @@ const agendaPullOrder: Invariant = {
     return any ? finding(turns, out) : undefined;
   },
 };
+
+/** Words by which an agent's question asks about an attribute (the checker's own reading). */
+const ASKED_CUES: Record<string, readonly string[]> = {
+  colour: ['colour', 'color', 'colours', 'colors', 'shade', 'shades'],
+  material: ['material', 'materials', 'fabric', 'fabrics'],
+  style: ['style', 'styles', 'vibe', 'look'],
+  gender: ['gender', 'men', 'women', "men's", "women's", 'mens', 'womens', 'unisex', 'section', 'range', 'cut'],
+  occasion: ['occasion', 'occasions', 'event', 'events', 'wear', 'use'],
+  price_band: ['price', 'budget', 'spend', 'afford', 'pricey', 'cost'],
+  type: ['type', 'types', 'kind', 'kinds', 'sort', 'sorts'],
+};
+
+/** Does a question sentence of `text` ask about `attribute` (its name, or a cue word of it)? */
+function asksAbout(text: string, attribute: string): boolean {
+  const cues = new Set([...(ASKED_CUES[attribute] ?? []), ...attribute.toLowerCase().split('_')]);
+  return text
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => sentence.includes('?'))
+    .some((sentence) => (sentence.toLowerCase().match(/[a-z']+/g) ?? []).some((w) => cues.has(w)));
+}
+
+/**
+ * The one deferral of an agenda pull besides a meta user's revision (docs/simulation.md, rule 14):
+ * the agent's turn was an elicitation (the user's NLU read Inquire.Elicit, and its text asks a
+ * question) and the user answered it first with a Disclose stating a value, not said before, of an
+ * attribute the question asks about; the act it pulled is not itself a query formulation (that would
+ * be the answer), nor an opinion of items still on screen or leaving them (those come first).
+ */
+function answersElicitationFirst(
+  tr: SimulatorTrace,
+  pulled: string,
+  agentTurn: Turn | undefined,
+  before: SimulatorTrace | undefined,
+): boolean {
+  const main = mainOf(pulled);
+  if (tr.user_act !== 'Disclose' || tr.nlu?.agent_act !== 'Inquire.Elicit') return false;
+  if (main === 'Reveal' || main === 'Disclose') return false;
+  const question = agentTurn?.assistant_utterance ?? '';
+  if (!question.includes('?')) return false;
+  if ((agentTurn?.recommendations ?? []).length > 0 && (main === 'Note' || main === 'Complete')) return false;
+  const disclosed = disclosedOf(before) ?? [];
+  return (saidConstraints(tr) ?? []).some(
+    ([attribute]) => attribute !== 'category' && !disclosed.includes(attribute) && asksAbout(question, attribute),
+  );
+}
 
 /**
  * KDD'20: an act the agent did not answer goes back on the agenda. After a push the agenda may be

@@ -442,6 +442,40 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: `kept ${t.pulled?.[0]} on the agenda after pulling it` };
     },
   },
+  {
+    id: 'deferral-answers-nothing',
+    invariant: 'agenda-pull-order',
+    kind: 'state',
+    description: 'a pulled act kept on the agenda by an answer to an elicitation that states nothing new',
+    apply(c0, rng) {
+      const c = clone(c0);
+      const i = pickSite(
+        rng,
+        sites(c, (t, i) => {
+          const x = tr(t);
+          const prev = strList(tr(c.turns[i - 1])?.agenda);
+          return (
+            i > 0 &&
+            x?.operation === 'pull' &&
+            x.user_act === 'Disclose' &&
+            x.nlu?.agent_act === 'Inquire.Elicit' &&
+            prev.length > 0 &&
+            JSON.stringify(strList(x.agenda)) === JSON.stringify(prev) &&
+            Object.keys(x.said?.constraints ?? {}).length > 0
+          );
+        }),
+      );
+      if (i === undefined) return undefined;
+      const t = tr(c.turns[i])!;
+      const was = Object.keys(t.said!.constraints!).join(', ');
+      t.said = { ...t.said, constraints: {} };
+      return {
+        conversation: c,
+        turn: i,
+        detail: `the answer's said values (${was}) dropped; the pulled act still kept`,
+      };
+    },
+  },
   // accepted-meets-constraints
   {
     id: 'swap-accepted-item',

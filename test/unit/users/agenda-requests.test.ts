@@ -188,8 +188,10 @@ describe('agenda users: item questions, endings, a carousel kept on screen', () 
         gaveUpNeverShown,
         kept,
       };
+      // (Since the twelfth round local-good reads every turn-down, so it rarely keeps a carousel right
+      // after one: the kept-carousel rule has its own scripted test, agendaKept.test.ts.)
       for (const [k, v] of Object.entries(counts))
-        assert.ok(v >= 15, `${k}: only ${v} cases (${JSON.stringify(counts)})`);
+        if (k !== 'kept') assert.ok(v >= 15, `${k}: only ${v} cases (${JSON.stringify(counts)})`);
     },
   );
 });

@@ -14,7 +14,9 @@ const NONE_OF_THESE =
   /none of (these|them)|not quite what I'm after|feeling these|these don't|these aren't|this lot|nothing here|nothing in this batch|not one of them|lukewarm on all|picture myself|not a single one|striking a chord/i;
 
 test('target-free vs local-good: a carousel kept on screen while the agent asks is not weighed again', async () => {
-  const N = 60;
+  // (150: since the twelfth round local-good keeps a carousel after a turn-down only when it
+  // misreads a misspelt one, so kept carousels are fewer)
+  const N = 150;
   const env = await prepareEnvironment(
     parseSimulationConfig({ user: 'target-free', agent: 'local-good', n: N, seed: 'kept-carousel', catalog_size: 800 }),
   );

@@ -240,6 +240,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private noPreference = new Set<string>();
   /** The agent act the user understood as the last agent turn's main act (undefined before the first answer). */
   private agentAct: string | undefined;
+  /** Every act the user read in the last agent turn. */
+  private agentActs: readonly string[] = [];
   /** The agenda entry this turn pulled (undefined on a push, or when the agenda was empty). */
   private pulledEntry: string | undefined;
   /** Whether the agent's last answer was appropriate (a pull) or not (a push). */
@@ -363,6 +365,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     if (response.error) return this.unchanged();
     const understanding = this.sim.nlu.understand(response);
     this.agentAct = understanding.agent_act;
+    this.agentActs = understanding.acts;
     this.pulledEntry = undefined;
     this.agentTurns++;
     this.previousShown = this.shown;
@@ -1037,7 +1040,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       // A query formulation after a question about a value the goal holds and the user has not
       // said is the answer to it (Disclose is one of the Reveal acts, CIR6): not a change, a
       // refinement or a relaxation of something else.
-      if (!opening && this.asksUnsaidGoalValue(agentText)) return this.realise('Disclose', agentText, opening);
+      if (!opening && this.elicitsUnsaidGoalValue(agentText)) return this.realise('Disclose', agentText, opening);
       const sub = planned === 'Reveal' ? 'Reveal.Refine' : planned;
       if (sub === 'Reveal.Expand') {
         const attr = this.relaxable();
@@ -1064,9 +1067,10 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       // answers (a Disclose of the asked value) rather than ask to see options.
       // So does a request to see options with items on screen: the answer is what brings other items.
       if (
-        (!hasItems || planned === 'Inquire' || planned === 'Inquire.List') &&
         !opening &&
-        this.asksUnsaidGoalValue(agentText)
+        (hasItems
+          ? (planned === 'Inquire' || planned === 'Inquire.List') && this.elicitsUnsaidGoalValue(agentText)
+          : this.asksUnsaidGoalValue(agentText))
       )
         return this.realise('Disclose', agentText, opening);
       if (!hasItems) return { act: 'Inquire.List', fill, meaning };
@@ -1101,7 +1105,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       // Asking for more while the agent asks about a value the goal holds and the user has not said:
       // the user answers instead (the answer is what brings other items).
       const more = (): Realised =>
-        !opening && this.asksUnsaidGoalValue(agentText)
+        !opening && this.elicitsUnsaidGoalValue(agentText)
           ? this.realise('Disclose', agentText, opening)
           : { act: 'Navigate.More', fill, meaning };
       if (planned === 'Navigate.More') return more();
@@ -1169,6 +1173,15 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   }
 
   /** Does the agent's text ask about a value the goal holds (other than the category) that the user has not said? */
+  /**
+   * The same, on a turn the agent marked as an elicitation (Inquire.Elicit among the acts the user
+   * read): a question beside the point (local-bad's tangents, read as Inquire.Clarify) is not one
+   * the user answers in place of asking for options or changing its query.
+   */
+  private elicitsUnsaidGoalValue(agentText: string): boolean {
+    return this.agentActs.includes('Inquire.Elicit') && this.asksUnsaidGoalValue(agentText);
+  }
+
   private asksUnsaidGoalValue(agentText: string): boolean {
     return this.asked(agentText).some((a) => a !== 'category' && a in this.goal.constraints && !this.disclosed.has(a));
   }
