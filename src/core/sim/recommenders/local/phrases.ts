@@ -428,7 +428,7 @@ export const GOOD_FRAMES = {
     '{Here are|Some|A few} more{| options| picks| ideas}. {The $t is|Try the $t,|Maybe the $t:} $why.',
     'More $noun{ for you|, as asked|}: the $t{ is|,} $why.',
     "{Sure|Of course|Okay}, {here's|this is} another batch. {Top of it|First}: the $t, $why.",
-    '{Next|New} {page|batch|set} up. The $t {is|comes} $why.',
+    '{Next|New} {page|batch|set} up. The $t is $why.',
     '@r_sure Here is the $t: $why.',
     '@r_sure {Try|See} the $t: $why.',
     '{Round two|Refilled|Onwards|Restocked}: here is the $t, $why.',
