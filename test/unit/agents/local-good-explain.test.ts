@@ -48,7 +48,7 @@ describe("local-good's reasons for its top item (issue 21, class 13, recommender
     let titled = 0;
     let readBack = 0;
     const examples: string[] = [];
-    for (let k = 0; k < 60; k++) {
+    for (let k = 0; k < 200; k++) {
       const goal = catalog.items[(k * 37) % catalog.items.length];
       const { colour, type } = goal.attributes;
       if (!colour || !type) continue;
@@ -74,6 +74,56 @@ describe("local-good's reasons for its top item (issue 21, class 13, recommender
     }
     assert.ok(carousels >= 100 && titled >= 30, `${carousels} carousels, ${titled} with the colour in the top title`);
     assert.equal(readBack, 0, examples.join('\n'));
+  });
+
+  test("a confirmation says, now and then, what the taken item's description says of its material, and only that", async () => {
+    const wordings = MATERIAL_NOTES.flatMap((n) => n.say);
+    let confirmations = 0;
+    let withNote = 0;
+    for (let k = 0; k < 80; k++) {
+      const goal = catalog.items[(k * 53) % catalog.items.length];
+      const agent = createAgent('local-good', { catalog });
+      const session = agent.createSession(`take-${k}`, createRng(`take-${k}`), {});
+      const answers = await playScript(session, [
+        `Hi, I'm looking for ${goal.attributes.colour} ${pluralNoun(goal.attributes.type!)}, show me some`,
+        "I'll take the first one",
+      ]);
+      const last = answers[1];
+      if (last.recommendations.length !== 1 || !/choice/i.test(last.utterance)) continue;
+      confirmations++;
+      const taken = catalog.get(last.recommendations[0].item_id)!;
+      const said = wordings.filter((w) => last.utterance.includes(w));
+      if (said.length) withNote++;
+      for (const w of said)
+        assert.ok(materialNotes(taken).includes(w), `"${w}" said of ${taken.item_id}: ${taken.description}`);
+    }
+    assert.ok(confirmations >= 30, `${confirmations} confirmations`);
+    assert.ok(withNote >= 3, `${withNote} of ${confirmations} confirmations with a note`);
+  });
+
+  test('an item named for the first time: its whole title or "the <brand or colour> <type>", never "the ... one"', async () => {
+    let firsts = 0;
+    let short = 0;
+    const wrong: string[] = [];
+    for (let k = 0; k < 80; k++) {
+      const goal = catalog.items[(k * 41) % catalog.items.length];
+      const agent = createAgent('local-good', { catalog });
+      const session = agent.createSession(`name-${k}`, createRng(`name-${k}`), {});
+      const [r] = await playScript(session, [
+        `Hi, I'm looking for ${goal.attributes.colour} ${pluralNoun(goal.attributes.type!)}, show me some`,
+      ]);
+      const top = r.recommendations[0];
+      if (!top?.title) continue;
+      firsts++;
+      const item = catalog.get(top.item_id)!;
+      const { brand, colour } = item.attributes;
+      const leads = [brand, colour].filter((x): x is string => x !== undefined);
+      if (leads.some((l) => r.utterance.toLowerCase().includes(`the ${l.toLowerCase()} one`))) wrong.push(r.utterance);
+      else if (!r.utterance.includes(top.title) && leads.some((l) => r.utterance.includes(`${l} `))) short++;
+    }
+    assert.ok(firsts >= 60, `${firsts} first carousels`);
+    assert.deepEqual(wrong, []);
+    assert.ok(short >= 10, `${short} of ${firsts} first mentions short`);
   });
 
   test('a first carousel is not worded as a next page when the user says "more" in passing', async () => {

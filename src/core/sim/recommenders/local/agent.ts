@@ -97,9 +97,9 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
   }
 
   /**
-   * Names an item the conversation has named before the way a salesperson does once it is known:
-   * "the Northvale gilet", "the burgundy one" (`shortReferences`) instead of its whole title, in 3
-   * of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, not on
+   * Names an item the way a salesperson does, its card being on screen: "the Northvale gilet",
+   * "the burgundy one" once it has been named (`shortReferences`; a first mention by brand or colour
+   * and type only) instead of its whole title, in 3 of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, not on
    * a turn that confirms an item taken (`fullNames`), only when the user's turn asks nothing (a
    * user asking about an item reads the answer's words), and only a reference no other item on
    * screen shares. Items the user named (a typed title, or a place: `referred`) count as named.
@@ -116,9 +116,15 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
         continue;
       }
       const item = this.catalog.get(id);
-      if (item && !keepTitles && this.named.has(id)) {
+      // an item named for the first time by its brand or colour and its type ("the Northvale
+      // gilet"), never "the Northvale one": "one" points back at an item already named; an item
+      // the user has just named (typed title, place) keeps the name on this turn, as before
+      const first = !this.named.has(id);
+      if (item && !keepTitles && !(first && (userUtterance.includes(title) || this.referred.includes(id)))) {
         const others = shown.filter((o) => o.item_id !== id).map((o) => this.catalog.get(o.item_id));
-        const refs = shortReferences(item).filter((ref) => !others.some((o) => o && shortReferences(o).includes(ref)));
+        const refs = shortReferences(item).filter(
+          (ref) => !(first && ref.endsWith(' one')) && !others.some((o) => o && shortReferences(o).includes(ref)),
+        );
         if (refs.length)
           out = out
             .split(/(?<=[.!?])\s+/)

@@ -147,6 +147,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       // in 4 of 5 confirmations without the price, one of the item's own features (from `reasons`)
       const feats = frames === GOOD_FRAMES.accept ? namedFeatures(this.catalog, item) : [];
       const detail = feats.length > 0 && this.reasons.chance(0.8);
+      // in 2 of 5 of those, what the item's own description says its material does instead
+      const notes = frames === GOOD_FRAMES.accept ? materialNotes(item) : [];
       // a confirmation that says "choice" reads as one with the item named short ("Great choice,
       // the Northvale gilet is yours."); the frames without it keep the whole title (a short
       // name there reads as an explanation to the users' act classifier)
@@ -155,6 +157,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         const said = expandOne(words, frames, vars);
         chosen = detail || (frames === GOOD_FRAMES.accept && this.reasons.chance(0.5));
         if (!chosen) return said;
+        if (notes.length && this.reasons.chance(0.4))
+          return expandOne(this.reasons, GOOD_FRAMES.acceptNote, { ...vars, n: this.reasons.pick(notes) });
         return detail
           ? expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f: this.reasons.pick(feats) })
           : expandOne(this.reasons, GOOD_VARIANTS.accept, vars);

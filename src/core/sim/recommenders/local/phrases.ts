@@ -588,6 +588,15 @@ export const GOOD_FRAMES = {
     'Nice choice! Enjoy the $f.',
     'Good choice, the $t. Enjoy the $f!',
   ],
+  /**
+   * The same with a note on the item's material `n` (`materialNotes`: what its own description
+   * says); each says "choice" (the users' act classifier then reads a confirmation).
+   */
+  acceptNote: [
+    '{Great|Good|Lovely} choice, the $t, $n. Enjoy!',
+    'Nice choice! Enjoy the $t, $n.',
+    '{Great|Good} choice! Enjoy it, $n.',
+  ],
   /** After the conversation closed. */
   closed: [
     "{You're welcome|Anytime|Happy to help|My pleasure}! {Come back whenever you need something|Enjoy your purchase|Have a great day|Let me know if you need anything else}.",
