@@ -5,6 +5,8 @@ import { createAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
 import { MATERIAL_NOTES, materialNotes, pluralNoun } from '../../../src/core/sim/recommenders/local/phrases';
 import { titleShowsValue } from '../../../src/core/text/saysValue';
+import { agreeWithTitles } from '../../../src/core/sim/recommenders/local/agent';
+import { isPluralNoun } from '../../../src/core/text/articles';
 import { playScript } from '../../support/agents';
 
 const catalog = generateApparelCatalog({ seed: 'explain', size: 3000 });
@@ -143,6 +145,59 @@ describe("local-good's reasons for its top item (issue 21, class 13, recommender
       if (nextPage.test(first)) wrong.push(r.utterance);
     }
     assert.ok(firsts >= 30, `${firsts} first carousels`);
+    assert.deepEqual(wrong, []);
+  });
+});
+
+describe('local agents: the verb after an item whose type is plural', () => {
+  test('agreeWithTitles: "The X Boots is" -> "are", "which has" -> "which have"; short references and other items untouched', () => {
+    const boots = { title: 'Saltmarsh Hiking Boots' };
+    assert.equal(
+      agreeWithTitles(
+        'The Saltmarsh Hiking Boots is a strong match, and the Saltmarsh Hiking Boots also brings a lining.',
+        [boots],
+      ),
+      'The Saltmarsh Hiking Boots are a strong match, and the Saltmarsh Hiking Boots also bring a lining.',
+    );
+    assert.equal(
+      agreeWithTitles('Try the Saltmarsh Hiking Boots, which has grip.', [boots]),
+      'Try the Saltmarsh Hiking Boots, which have grip.',
+    );
+    assert.equal(
+      agreeWithTitles('The Saltmarsh Hiking Boots: issued in 2020.', [boots]),
+      'The Saltmarsh Hiking Boots: issued in 2020.',
+    );
+    assert.equal(agreeWithTitles('The Saltmarsh pair is great.', [boots]), 'The Saltmarsh pair is great.');
+  });
+
+  test('in conversations, no whole title of a plural item is followed by a singular verb', async () => {
+    const singular =
+      /^(?:,? which)? (?:also )?(?:is|has|was|looks|fits|stands|leads|shines|heads|tops|opens|brings|offers|costs|comes)\b/;
+    let checked = 0;
+    const wrong: string[] = [];
+    for (let k = 0; k < 300; k++) {
+      const goal = catalog.items[(k * 29) % catalog.items.length];
+      const type = goal.attributes.type!;
+      if (!isPluralNoun(type)) continue;
+      const agent = createAgent('local-good', { catalog });
+      const session = agent.createSession(`agree-${k}`, createRng(`agree-${k}`), {});
+      const answers = await playScript(session, [
+        `Hi, I'm looking for ${type}, show me some`,
+        'Show me more',
+        'Tell me more about the first one',
+        "I'll take the first one",
+      ]);
+      for (const r of answers)
+        for (const rec of r.recommendations.slice(0, 3)) {
+          const t = catalog.get(rec.item_id)!;
+          if (!isPluralNoun(t.attributes.type ?? '') || !rec.title) continue;
+          for (const part of r.utterance.split(rec.title).slice(1)) {
+            checked++;
+            if (singular.test(part)) wrong.push(r.utterance);
+          }
+        }
+    }
+    assert.ok(checked >= 100, `${checked} mentions`);
     assert.deepEqual(wrong, []);
   });
 });

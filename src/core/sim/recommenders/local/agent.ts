@@ -92,6 +92,13 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
         response.utterance = response.utterance.replace(swap.text, detail);
     }
     response.utterance = this.refer(response.utterance, userUtterance, response.recommendations);
+    response.utterance = agreeWithTitles(
+      response.utterance,
+      response.recommendations.filter((r) => {
+        const type = this.catalog.get(r.item_id)?.attributes.type;
+        return type !== undefined && isPluralNoun(type);
+      }),
+    );
     response.agent_trace = this.trace;
     return response;
   }
@@ -277,6 +284,65 @@ function referencesOf(item: CatalogItem): string[] {
     if (!lead) continue;
     if (head) out.push(`${lead} ${head}`);
     out.push(`${lead} one`);
+  }
+  return out;
+}
+
+/**
+ * The verbs the frames put right after an item's name, in the singular, with their plural: a
+ * frame is written for one item ("The $t is ..."), and an item whose type is a plural noun
+ * ("Hiking Boots", "Yoga Pants") takes the plural verb ("The Saltmarsh Hiking Boots are ...").
+ */
+const PLURAL_VERB: Readonly<Record<string, string>> = {
+  is: 'are',
+  has: 'have',
+  was: 'were',
+  looks: 'look',
+  fits: 'fit',
+  stands: 'stand',
+  ticks: 'tick',
+  leads: 'lead',
+  deserves: 'deserve',
+  feels: 'feel',
+  suits: 'suit',
+  shines: 'shine',
+  heads: 'head',
+  tops: 'top',
+  opens: 'open',
+  brings: 'bring',
+  offers: 'offer',
+  serves: 'serve',
+  resonates: 'resonate',
+  pleases: 'please',
+  makes: 'make',
+  earns: 'earn',
+  awaits: 'await',
+  costs: 'cost',
+  comes: 'come',
+  boasts: 'boast',
+};
+const SINGULAR_VERB = new RegExp(`^( |, which )(also )?(${Object.keys(PLURAL_VERB).join('|')})(?![a-z])`);
+
+/**
+ * `text` with the verb right after each whole title of `plural` (items whose type is a plural
+ * noun) in the plural ("The Vesper Yoga Pants is" -> "are"). Short references ("the Thistle
+ * pair") are singular and stay as they are.
+ */
+export function agreeWithTitles(text: string, plural: readonly { title?: string }[]): string {
+  let out = text;
+  for (const { title } of plural) {
+    if (!title || !out.includes(title)) continue;
+    out = out
+      .split(title)
+      .map((part, i) =>
+        i === 0
+          ? part
+          : part.replace(
+              SINGULAR_VERB,
+              (_m, lead: string, also = '', verb: string) => `${lead}${also}${PLURAL_VERB[verb]}`,
+            ),
+      )
+      .join(title);
   }
   return out;
 }
