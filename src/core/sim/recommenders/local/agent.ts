@@ -92,14 +92,21 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
         response.utterance = response.utterance.replace(swap.text, detail);
     }
     response.utterance = this.refer(response.utterance, userUtterance, response.recommendations);
+    response.utterance = agreeWithTitles(
+      response.utterance,
+      response.recommendations.filter((r) => {
+        const type = this.catalog.get(r.item_id)?.attributes.type;
+        return type !== undefined && isPluralNoun(type);
+      }),
+    );
     response.agent_trace = this.trace;
     return response;
   }
 
   /**
-   * Names an item the conversation has named before the way a salesperson does once it is known:
-   * "the Northvale gilet", "the burgundy one" (`shortReferences`) instead of its whole title, in 3
-   * of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, not on
+   * Names an item the way a salesperson does, its card being on screen: "the Northvale gilet",
+   * "the burgundy one" once it has been named (`shortReferences`; a first mention by brand or colour
+   * and type only) instead of its whole title, in 3 of 4 mentions (drawn from `naming`). Only after "the" in a sentence that asks nothing, not on
    * a turn that confirms an item taken (`fullNames`), only when the user's turn asks nothing (a
    * user asking about an item reads the answer's words), and only a reference no other item on
    * screen shares. Items the user named (a typed title, or a place: `referred`) count as named.
@@ -116,9 +123,15 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
         continue;
       }
       const item = this.catalog.get(id);
-      if (item && !keepTitles && this.named.has(id)) {
+      // an item named for the first time by its brand or colour and its type ("the Northvale
+      // gilet"), never "the Northvale one": "one" points back at an item already named; an item
+      // the user has just named (typed title, place) keeps the name on this turn, as before
+      const first = !this.named.has(id);
+      if (item && !keepTitles && !(first && (userUtterance.includes(title) || this.referred.includes(id)))) {
         const others = shown.filter((o) => o.item_id !== id).map((o) => this.catalog.get(o.item_id));
-        const refs = shortReferences(item).filter((ref) => !others.some((o) => o && shortReferences(o).includes(ref)));
+        const refs = shortReferences(item).filter(
+          (ref) => !(first && ref.endsWith(' one')) && !others.some((o) => o && shortReferences(o).includes(ref)),
+        );
         if (refs.length)
           out = out
             .split(/(?<=[.!?])\s+/)
@@ -271,6 +284,65 @@ function referencesOf(item: CatalogItem): string[] {
     if (!lead) continue;
     if (head) out.push(`${lead} ${head}`);
     out.push(`${lead} one`);
+  }
+  return out;
+}
+
+/**
+ * The verbs the frames put right after an item's name, in the singular, with their plural: a
+ * frame is written for one item ("The $t is ..."), and an item whose type is a plural noun
+ * ("Hiking Boots", "Yoga Pants") takes the plural verb ("The Saltmarsh Hiking Boots are ...").
+ */
+const PLURAL_VERB: Readonly<Record<string, string>> = {
+  is: 'are',
+  has: 'have',
+  was: 'were',
+  looks: 'look',
+  fits: 'fit',
+  stands: 'stand',
+  ticks: 'tick',
+  leads: 'lead',
+  deserves: 'deserve',
+  feels: 'feel',
+  suits: 'suit',
+  shines: 'shine',
+  heads: 'head',
+  tops: 'top',
+  opens: 'open',
+  brings: 'bring',
+  offers: 'offer',
+  serves: 'serve',
+  resonates: 'resonate',
+  pleases: 'please',
+  makes: 'make',
+  earns: 'earn',
+  awaits: 'await',
+  costs: 'cost',
+  comes: 'come',
+  boasts: 'boast',
+};
+const SINGULAR_VERB = new RegExp(`^( |, which )(also )?(${Object.keys(PLURAL_VERB).join('|')})(?![a-z])`);
+
+/**
+ * `text` with the verb right after each whole title of `plural` (items whose type is a plural
+ * noun) in the plural ("The Vesper Yoga Pants is" -> "are"). Short references ("the Thistle
+ * pair") are singular and stay as they are.
+ */
+export function agreeWithTitles(text: string, plural: readonly { title?: string }[]): string {
+  let out = text;
+  for (const { title } of plural) {
+    if (!title || !out.includes(title)) continue;
+    out = out
+      .split(title)
+      .map((part, i) =>
+        i === 0
+          ? part
+          : part.replace(
+              SINGULAR_VERB,
+              (_m, lead: string, also = '', verb: string) => `${lead}${also}${PLURAL_VERB[verb]}`,
+            ),
+      )
+      .join(title);
   }
   return out;
 }

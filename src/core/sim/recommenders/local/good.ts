@@ -28,6 +28,7 @@ import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession, isNounPhrase, namedFeatures } from './agent';
 import { featureWithArticle, withArticle } from '../../../text/articles';
 import { askedAttributes, questionSentences } from '../../users/phrases';
+import { titleShowsValue } from '../../../text/saysValue';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
 import {
   COLOUR_FOLLOW_UP,
@@ -42,6 +43,7 @@ import {
   expandOne,
   listWords,
   matchedValue,
+  materialNotes,
   occasionPhrase,
   pluralNoun,
   priceText,
@@ -145,6 +147,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       // in 4 of 5 confirmations without the price, one of the item's own features (from `reasons`)
       const feats = frames === GOOD_FRAMES.accept ? namedFeatures(this.catalog, item) : [];
       const detail = feats.length > 0 && this.reasons.chance(0.8);
+      // in 2 of 5 of those, what the item's own description says its material does instead
+      const notes = frames === GOOD_FRAMES.accept ? materialNotes(item) : [];
       // a confirmation that says "choice" reads as one with the item named short ("Great choice,
       // the Northvale gilet is yours."); the frames without it keep the whole title (a short
       // name there reads as an explanation to the users' act classifier)
@@ -153,6 +157,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         const said = expandOne(words, frames, vars);
         chosen = detail || (frames === GOOD_FRAMES.accept && this.reasons.chance(0.5));
         if (!chosen) return said;
+        if (notes.length && this.reasons.chance(0.4))
+          return expandOne(this.reasons, GOOD_FRAMES.acceptNote, { ...vars, n: this.reasons.pick(notes) });
         return detail
           ? expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f: this.reasons.pick(feats) })
           : expandOne(this.reasons, GOOD_VARIANTS.accept, vars);
@@ -368,6 +374,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       );
       return say(text, [], ['cannot_help', 'elicit_preference']);
     }
+    // "more" on a first carousel ("my doctor told me to walk more") is no next page: no "More ..." words
+    const nextPage = wantsMore && state.seen.size > 0;
     state.show(items);
     const acts = ['recommend', 'explain_recommendation'];
     const followUp = missing && !state.asked.has(missing) ? missing : undefined;
@@ -380,14 +388,14 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     // whether the closing sentence is a question is decided here (an agenda user reads the "?"),
     // its wording from the words' Rng
     const closer = closes ? (this.rng.chance(0.5) ? GOOD_FRAMES.closerAsk : GOOD_FRAMES.closerSay) : undefined;
-    const frames = rejecting ? GOOD_FRAMES.rejected : wantsMore ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
+    const frames = rejecting ? GOOD_FRAMES.rejected : nextPage ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
     const relaxedKey = relaxed.join(' ');
     const text = this.fresh(() => {
       this.swappable = undefined;
       const vars = { t: items[0].title, why: this.why(items[0]), noun: shortWanted(state), n: String(items.length) };
       const said = expandOne(words, frames, vars);
       // on a turn that asks nothing, half the time one of more ways of saying it (from `reasons`)
-      const variants = rejecting ? GOOD_VARIANTS.rejected : wantsMore ? GOOD_VARIANTS.more : GOOD_VARIANTS.recommend;
+      const variants = rejecting ? GOOD_VARIANTS.rejected : nextPage ? GOOD_VARIANTS.more : GOOD_VARIANTS.recommend;
       const parts = [!this.userAsks && this.reasons.chance(0.5) ? expandOne(this.reasons, variants, vars) : said];
       // a relaxation is said once while it holds, as a salesperson would (not on every page)
       if (relaxed.length) {
@@ -588,10 +596,18 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
   private why(item: CatalogItem): string {
     const { state, words } = this;
     const matched: string[] = [];
+    // the values the user asked for that the item has; on a turn that asks nothing, not those its
+    // title (on its card, and in the sentence) says already ("the Calder Green Scarf: green")
+    const notes = this.userAsks ? [] : materialNotes(item);
+    let materialSaid = '';
     for (const [slot, values] of state.wanted) {
       const v = item.attributes[slot];
       if (v === undefined || !values.includes(v) || slot === 'type' || slot === 'brand') continue;
-      matched.push(matchedValue(words, slot, v));
+      // (drawn either way: the rest of the turn's words stay as they were)
+      const said = matchedValue(words, slot, v);
+      if (!this.userAsks && titleShowsValue(item.title, slot, v)) continue;
+      if (slot === 'material') materialSaid = said;
+      matched.push(said);
     }
     // the features before the style and occasion words that close an item's feature list
     const style = item.attributes.style?.toLowerCase();
@@ -607,6 +623,14 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     // with a feature is drawn from `reasons`
     const plain = this.userAsks ? [] : namedFeatures(this.catalog, item);
     const { reasons } = this;
+    // what the item's description says its material does, in 2 of 5 cases when it says one (the
+    // material named once: the note names it)
+    if (notes.length && reasons.chance(0.4)) {
+      const others = matched.filter((m) => m !== materialSaid);
+      while (others.length > 1) others.splice(reasons.int(others.length), 1);
+      const note = reasons.pick(notes);
+      return others.length ? `${others[0]}, ${note}` : note;
+    }
     if (plain.length && reasons.chance(0.75)) {
       while (matched.length > 1) matched.splice(reasons.int(matched.length), 1);
       const picked = reasons.shuffle(plain).slice(0, reasons.chance(0.25) ? 2 : 1);

@@ -272,6 +272,134 @@ export function matchedValue(rng: Rng, slot: string, value: string): string {
 }
 
 /**
+ * What an item's own description says its material does, said short as a shop assistant would
+ * ("in quick-drying nylon"): each note is keyed by words of the catalog's description sentence
+ * about that material (`cue`, lower case) and is said only of an item whose description holds
+ * them, so no note states a fact the catalog does not give. Every note starts with "in", "made of"
+ * or "filled with" and names the material (it reads after "is", ":" or ","). Wordings our own.
+ */
+export const MATERIAL_NOTES: readonly { cue: string; material: string; say: readonly string[] }[] = [
+  {
+    cue: 'leather softens',
+    material: 'leather',
+    say: ['in leather that softens as you wear it', 'in leather that moulds to you over time'],
+  },
+  {
+    cue: 'canvas holds its shape',
+    material: 'canvas',
+    say: ['in sturdy canvas that keeps its shape', 'in canvas that ages well'],
+  },
+  { cue: 'mesh lets air move', material: 'mesh', say: ['in airy mesh that stays cool', 'in breathable mesh'] },
+  {
+    cue: 'rubber keeps water out',
+    material: 'rubber',
+    say: ['in rubber that keeps water out', 'made of rubber, so wet days are fine'],
+  },
+  { cue: 'rubber rinses clean', material: 'rubber', say: ['in rubber that rinses clean in seconds'] },
+  {
+    cue: 'synthetic upper shrugs off scuffs',
+    material: 'synthetic',
+    say: ['in a scuff-resistant synthetic', 'in a synthetic that wipes clean'],
+  },
+  { cue: 'animal-free', material: 'synthetic', say: ['in an animal-free synthetic'] },
+  {
+    cue: 'knit hugs your shape',
+    material: 'knit',
+    say: ['in a knit that springs back after each wear', 'in a close-fitting knit'],
+  },
+  { cue: 'wool keeps you warm', material: 'wool', say: ['in wool that stays warm on damp days', 'in warm wool'] },
+  {
+    cue: 'down fill traps heat',
+    material: 'down',
+    say: ['filled with down, warm but light', 'filled with light, warm down'],
+  },
+  {
+    cue: 'nylon dries fast',
+    material: 'nylon',
+    say: ['in quick-drying nylon', 'in hard-wearing nylon that dries fast'],
+  },
+  {
+    cue: 'nylon shell brushes off',
+    material: 'nylon',
+    say: ['in a nylon shell that keeps off light rain and wind', 'in nylon that handles a light shower'],
+  },
+  {
+    cue: 'polyester keeps its colour',
+    material: 'polyester',
+    say: ['in polyester that holds its colour through washes', 'in colourfast polyester'],
+  },
+  {
+    cue: 'polyester resists wrinkles',
+    material: 'polyester',
+    say: ['in crease-resistant polyester', 'in polyester that packs well and stays smooth'],
+  },
+  {
+    cue: 'denim fades gradually',
+    material: 'denim',
+    say: ['in denim that fades in nicely with time', 'in rigid denim that wears in well'],
+  },
+  { cue: 'fleece stays warm', material: 'fleece', say: ['in warm, quick-drying fleece', 'in cosy fleece'] },
+  {
+    cue: 'cotton feels soft',
+    material: 'cotton',
+    say: ['in soft, breathable cotton', 'in cotton that is soft on the skin'],
+  },
+  { cue: 'machine wash the cotton', material: 'cotton', say: ['in machine-washable cotton', 'in easy-care cotton'] },
+  { cue: 'linen keeps you cool', material: 'linen', say: ['in cool linen', 'in linen that softens with every wash'] },
+  { cue: 'silk drapes', material: 'silk', say: ['in silk that drapes beautifully', 'in cool, fluid silk'] },
+  {
+    cue: 'cashmere is incredibly soft',
+    material: 'cashmere',
+    say: ['in soft, warm cashmere', 'in cashmere, light for how warm it is'],
+  },
+  {
+    cue: 'jersey stretches',
+    material: 'jersey',
+    say: ['in stretchy jersey that resists creases', 'in comfortable, stretchy jersey'],
+  },
+  { cue: 'jersey machine washes', material: 'jersey', say: ['in easy-wash jersey'] },
+  {
+    cue: 'twill weave holds a crisp line',
+    material: 'twill',
+    say: ['in a crisp twill', 'in twill that keeps a sharp line'],
+  },
+  { cue: 'twill is tough', material: 'twill', say: ['in tough, machine-washable twill'] },
+  { cue: 'satin catches the light', material: 'satin', say: ['in satin with a soft sheen', 'in glossy satin'] },
+  { cue: 'chiffon floats', material: 'chiffon', say: ['in floaty chiffon', 'in light chiffon that moves with you'] },
+  {
+    cue: 'spandex blend moves',
+    material: 'spandex',
+    say: ['in a spandex blend that moves with you', 'in a stretchy spandex blend'],
+  },
+  {
+    cue: 'merino regulates',
+    material: 'merino',
+    say: ['in merino that keeps odour at bay', 'in temperature-regulating merino'],
+  },
+  { cue: 'merino can be worn several', material: 'merino', say: ['in merino you can wear a few times between washes'] },
+  {
+    cue: 'straw is light',
+    material: 'straw',
+    say: ['in light, breathable straw', 'in woven straw that lets your head breathe'],
+  },
+  { cue: 'acrylic is soft', material: 'acrylic', say: ['in soft, easy-care acrylic'] },
+  { cue: 'acrylic keeps its colour', material: 'acrylic', say: ['in acrylic that keeps its colour and shape'] },
+  {
+    cue: 'brushed metal resists',
+    material: 'metal',
+    say: ['in brushed metal that resists scratches', 'in scratch-resistant metal'],
+  },
+];
+
+/** The notes (`MATERIAL_NOTES`) an item's description and material allow, each as its wordings. */
+export function materialNotes(item: CatalogItem): readonly string[] {
+  const material = item.attributes.material;
+  if (material === undefined) return [];
+  const text = item.description.toLowerCase();
+  return MATERIAL_NOTES.filter((n) => n.material === material && text.includes(n.cue)).flatMap((n) => n.say);
+}
+
+/**
  * Frames of the good agent. Variables: `t` item title, `why` what it matches, `noun` the short
  * wanted noun phrase (plural), `n` the number of items shown, `p` a price, `type` a type noun.
  */
@@ -280,7 +408,7 @@ export const GOOD_FRAMES = {
   recommend: [
     "{I'd suggest|I'd go for|I'd start with|I recommend|My pick is|First choice:|Top of the list is|I'm keen on|My favourite here is|Front-runner:|Strongest option:|I'd point you to} the $t{: |, which is |, }$why.",
     'The $t {looks right|fits the bill|stands out|is a strong match|ticks the boxes|could work nicely|leads the list|is promising|deserves a glance|feels right|suits the brief|shines}{: | - it is |, being }$why.',
-    '{Have a look at|Take a look at|Check out|Try|Peek at|Glance at|Consider|Browse} the $t. {It is|You get something|That one is|This pick is} $why.',
+    '{Have a look at|Take a look at|Check out|Try|Peek at|Glance at|Consider|Browse} the $t. {It is|That one is|This pick is} $why.',
     "{Here are|I found|I've pulled up|There are|I've gathered|I dug up|I rounded up} {some|a few|$n|several} $noun. The $t is $why.",
     '{Here are|Some|A few|A handful of|Several} $noun {for you|to browse|you may like|worth seeing|that match}. {Start with|Try|Consider|Begin with|Eye} the $t: $why.',
     '{First up|Up first|Leading the set|Headlining|Pick of the bunch|Best bet}: the $t, $why.',
@@ -300,7 +428,7 @@ export const GOOD_FRAMES = {
     '{Here are|Some|A few} more{| options| picks| ideas}. {The $t is|Try the $t,|Maybe the $t:} $why.',
     'More $noun{ for you|, as asked|}: the $t{ is|,} $why.',
     "{Sure|Of course|Okay}, {here's|this is} another batch. {Top of it|First}: the $t, $why.",
-    '{Next|New} {page|batch|set} up. The $t {is|comes} $why.',
+    '{Next|New} {page|batch|set} up. The $t is $why.',
     '@r_sure Here is the $t: $why.',
     '@r_sure {Try|See} the $t: $why.',
     '{Round two|Refilled|Onwards|Restocked}: here is the $t, $why.',
@@ -457,6 +585,17 @@ export const GOOD_FRAMES = {
     '{Excellent|Lovely} choice! The $t{ and its $f| with its $f} will serve you well.',
     '{Great|Smart|Wise} choice, the $t! Enjoy the $f.',
     'Great choice, the $t! You will love the $f.',
+    'Nice choice! Enjoy the $f.',
+    'Good choice, the $t. Enjoy the $f!',
+  ],
+  /**
+   * The same with a note on the item's material `n` (`materialNotes`: what its own description
+   * says); each says "choice" (the users' act classifier then reads a confirmation).
+   */
+  acceptNote: [
+    '{Great|Good|Lovely} choice, the $t, $n. Enjoy!',
+    'Nice choice! Enjoy the $t, $n.',
+    '{Great|Good} choice! Enjoy it, $n.',
   ],
   /** After the conversation closed. */
   closed: [
@@ -645,6 +784,11 @@ export const GOOD_VARIANTS = {
     'Thank you for your choice, the $t. Enjoy it!',
     'Marvellous choice, the $t. Sold!',
     'Lovely choice: the $t. A cracking find.',
+    'The $t it is. Enjoy it!',
+    'Good choice. Enjoy the $t!',
+    'Glad we found it! Enjoy the $t.',
+    'Wonderful. I hope the $t serves you well!',
+    'Happy to hear it. Enjoy the $t!',
   ],
 } as const;
 
