@@ -48,6 +48,7 @@ import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
 import { describeValues, joinList, valuePhrase } from './phrases';
+import { acceptanceReason } from './reasons';
 import {
   attributeKey,
   dynamicRecord,
@@ -767,9 +768,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (seen) {
       // AlterEval's known-item user takes its target when it is on screen; without a target, the
       // user takes an item it expects to rate as highly as its held-out targets (see `takes`).
-      const r = this.sim.nlg.realise('Note.Accept', { item: seen.title ?? seen.item_id }, this.rng, this.utterances, [
-        'item',
-      ]);
+      const name = seen.title ?? seen.item_id;
+      const r = this.sim.nlg.realise('Note.Accept', { item: name }, this.rng, this.utterances, ['item']);
+      // what settles it: one or two of the taken item's own features (its words drawn from `naming`)
+      const details = this.sim.options.details;
+      const known = details && r.used.includes('item') ? this.sim.options.catalog.get(seen.item_id) : undefined;
+      if (known) r.text = acceptanceReason(this.sim.nlg, r.text, name, details!(known), this.naming).text;
       this.said(r.text, new Map());
       trace.user_act = 'Note.Accept';
       trace.said = r.used.includes('item') ? { constraints: {}, items: [seen.item_id] } : { constraints: {} };
