@@ -13,6 +13,15 @@ import type { TemplateNlg } from './nlg';
 const ACCEPT_REASON_SHARE = 0.75;
 
 /**
+ * Most words an acceptance with its reason may have: under the 90th percentile of the human
+ * corpora's user turns (IARD 23, AB-ReDial 21 words; medians 11 and 10). A longer acceptance
+ * ("..., I'll buy it! Thanks heaps, see you.") says no reason rather than run on.
+ */
+const MAX_ACCEPT_WORDS = 20;
+
+const words = (text: string) => text.split(/\s+/).filter((w) => /[a-z0-9]/i.test(w)).length;
+
+/**
  * Features that do not read as a noun phrase after "the" ("the storm flap", not "the lightweight"
  * nor "the fully lined"): bare adjectives and predicates. Those are said only by the templates
  * whose {detail} stands after a colon ("Big plus: lightweight.").
@@ -29,7 +38,8 @@ export function isNounDetail(detail: string): boolean {
  * `text` (an acceptance naming the item as `name`) with what settles it said as a sentence of its
  * own right after the sentence naming the item (at the end when no sentence names it): one or two
  * of `details` (the item's features), worded by the templates' `Accept.Reason` ({feature}: noun
- * phrases only; {detail}: any). In `ACCEPT_REASON_SHARE` of acceptances; every draw from `words`
+ * phrases only; {detail}: any). In `ACCEPT_REASON_SHARE` of acceptances, when the whole stays
+ * within `MAX_ACCEPT_WORDS`; every draw from `draws`
  * (a fork of the session's generator that its decisions never read). Returns the text and the
  * features it names ([] when none).
  */
@@ -38,20 +48,21 @@ export function acceptanceReason(
   text: string,
   name: string,
   details: readonly string[],
-  words: Rng,
+  draws: Rng,
 ): { text: string; details: string[] } {
-  if (details.length === 0 || !nlg.has('Accept.Reason') || !words.chance(ACCEPT_REASON_SHARE))
+  if (details.length === 0 || !nlg.has('Accept.Reason') || !draws.chance(ACCEPT_REASON_SHARE))
     return { text, details: [] };
-  const picked = words.shuffle(details).slice(0, words.chance(0.25) ? 2 : 1);
+  const picked = draws.shuffle(details).slice(0, draws.chance(0.25) ? 2 : 1);
   const list = joinList(picked);
   const r = nlg.realise(
     'Accept.Reason',
     { detail: list, feature: picked.every(isNounDetail) ? list : undefined },
-    words,
+    draws,
     undefined,
     [],
   );
   if (!r.used.includes('detail') && !r.used.includes('feature')) return { text, details: [] };
+  if (words(text) + words(r.text) > MAX_ACCEPT_WORDS) return { text, details: [] };
   const sentence = r.text.replace(/^[a-z]/, (c) => c.toUpperCase());
   const from = name ? text.toLowerCase().indexOf(name.toLowerCase()) : -1;
   const tail = from < 0 ? -1 : text.slice(from + name.length).search(/[.!?](\s|$)/);

@@ -1095,10 +1095,11 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
     "I'm keen on",
     'Mostly I buy',
     'I mostly wear',
+    "I'm big on",
   ],
   ["I'm drawn to", "I'm a sucker for", 'I adore', 'I favour', "I'm hooked on", 'I swear by'],
   ["I'm partial to", "I'm happiest in", "I'm comfiest in", 'I live in', 'I stick to'],
-  ['I lean towards', 'I gravitate towards', 'I veer towards', 'I tend towards'],
+  ['I lean towards', 'I gravitate towards', 'I veer towards', 'I tend towards', "I'm inclined towards"],
   ['Typically I choose', 'Usually I choose', 'Normally I choose'],
   [
     'I generally wear',
@@ -1107,8 +1108,10 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
     'I normally buy',
     'Normally I go for',
     'As a rule I buy',
+    'Generally I buy',
+    'As a rule I go for',
   ],
-  ['I always look for', "I'm always after", 'I always go for', 'I always pick'],
+  ['I always look for', "I'm always after", 'I always go for', 'I always pick', "I'm forever buying"],
 ];
 /**
  * The negating leads that leave the local agents no free word (four of the five groups draw from
@@ -1128,6 +1131,8 @@ const NEGATING_LEADS = [
   'I never wear anything',
   'I never buy anything',
   'I never go for anything',
+  "I'd never wear anything",
+  "I'd never buy anything",
 ];
 /**
  * ... and the values it dislikes ("I'm not into anything olive or in leather"): a negation at most
