@@ -177,8 +177,18 @@ describe('value phrases agree in number and article', async () => {
         ['type', 'sneakers'],
         ['price_band', 'budget'],
       ]),
-      'sneakers in the budget price range',
+      'budget sneakers',
     );
+    // the price band before the other adjectives, as people say it; a band of several words after the noun
+    assert.equal(
+      describeValues([
+        ['colour', 'black'],
+        ['price_band', 'mid-range'],
+        ['gender', 'men'],
+      ]),
+      'mid-range black pieces for men',
+    );
+    assert.equal(describeValues([['price_band', 'under 50']]), 'pieces in the under 50 price range');
     for (const type of catalog.attributeValues('type')) {
       const p = valuePhrase('type', type);
       if (isPluralNoun(type)) assert.equal(p, `like ${type}`);

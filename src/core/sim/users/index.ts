@@ -52,7 +52,7 @@ interface UserDeps {
   answers?: AnswerMapping;
   nlg?: TemplateNlg;
   nlu?: AgentNlu;
-  /** What the target-free user may say it likes about an item (`TargetFreeOptions.details`). */
+  /** What the users may say they like about an item (`TargetFreeOptions.details`, `AgendaUserOptions.details`). */
   details?: (item: CatalogItem) => readonly string[];
 }
 
@@ -75,6 +75,7 @@ export function createUserSimulator(spec: UserSpec, deps: UserDeps): UserSimulat
       earlyQuit: spec.earlyQuit,
       nlg,
       nlu,
+      details: deps.details,
     });
   } else if (spec.user === 'target-free') {
     base = new TargetFreeUserSimulator({

@@ -51,7 +51,10 @@ const CORPUS_POOLS: Readonly<Record<string, readonly string[]>> = Object.fromEnt
 
 /** Slot values for one utterance; missing slots rule out the templates that need them. */
 export type SlotFill = Partial<
-  Record<'category' | 'value' | 'attribute' | 'item' | 'item2' | 'liked' | 'disliked' | 'general' | 'detail', string>
+  Record<
+    'category' | 'value' | 'attribute' | 'item' | 'item2' | 'liked' | 'disliked' | 'general' | 'detail' | 'feature',
+    string
+  >
 >;
 
 const POOL = /<(\w+)>/g;

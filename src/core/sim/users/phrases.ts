@@ -48,19 +48,24 @@ export function valuePhrase(attr: string, value: string): string {
 
 /**
  * Values as one noun phrase about things the user wears: adjectives (colour, style, plain values)
- * before the noun, the others after it. "black, casual pieces in leather for women", "sneakers in
- * the budget price range" (a plural type is the noun itself, a singular one "like a parka").
+ * before the noun, the price band first of them, the others after it. "black, casual pieces in
+ * leather for women", "budget sneakers", "mid-range black pieces" (a plural type is the noun
+ * itself, a singular one "like a parka"). The price band is said as people say it before a noun
+ * ("mid-range boots"), not "in the mid-range price range".
  */
 export function describeValues(pairs: readonly (readonly [string, string])[], noun = 'pieces'): string {
   const adjectives: string[] = [];
   const after: string[] = [];
+  let price = '';
   let head = noun;
   for (const [k, v] of pairs) {
     if (k === 'type' && isPluralNoun(v)) head = v;
+    // one word ("budget", "mid-range") reads as an adjective; a band such as "under 50" does not
+    else if (k === 'price_band' && /^[a-z][a-z-]*$/i.test(v)) price = v;
     else if (k === 'colour' || k === 'style' || (k === 'gender' && v === 'unisex')) adjectives.push(v);
     else after.push(valuePhrase(k, v));
   }
-  return [adjectives.join(', '), head, ...after].filter(Boolean).join(' ');
+  return [price, adjectives.join(', '), head, ...after].filter(Boolean).join(' ');
 }
 
 /** Words that show an agent question is about an attribute. */

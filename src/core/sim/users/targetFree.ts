@@ -48,6 +48,7 @@ import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
 import { describeValues, joinList, valuePhrase } from './phrases';
+import { acceptanceReason } from './reasons';
 import {
   attributeKey,
   dynamicRecord,
@@ -767,9 +768,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (seen) {
       // AlterEval's known-item user takes its target when it is on screen; without a target, the
       // user takes an item it expects to rate as highly as its held-out targets (see `takes`).
-      const r = this.sim.nlg.realise('Note.Accept', { item: seen.title ?? seen.item_id }, this.rng, this.utterances, [
-        'item',
-      ]);
+      const name = seen.title ?? seen.item_id;
+      const r = this.sim.nlg.realise('Note.Accept', { item: name }, this.rng, this.utterances, ['item']);
+      // what settles it: one or two of the taken item's own features (its words drawn from `naming`)
+      const details = this.sim.options.details;
+      const known = details && r.used.includes('item') ? this.sim.options.catalog.get(seen.item_id) : undefined;
+      if (known) r.text = acceptanceReason(this.sim.nlg, r.text, name, details!(known), this.naming).text;
       this.said(r.text, new Map());
       trace.user_act = 'Note.Accept';
       trace.said = r.used.includes('item') ? { constraints: {}, items: [seen.item_id] } : { constraints: {} };
@@ -1091,10 +1095,11 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
     "I'm keen on",
     'Mostly I buy',
     'I mostly wear',
+    "I'm big on",
   ],
   ["I'm drawn to", "I'm a sucker for", 'I adore', 'I favour', "I'm hooked on", 'I swear by'],
   ["I'm partial to", "I'm happiest in", "I'm comfiest in", 'I live in', 'I stick to'],
-  ['I lean towards', 'I gravitate towards', 'I veer towards', 'I tend towards'],
+  ['I lean towards', 'I gravitate towards', 'I veer towards', 'I tend towards', "I'm inclined towards"],
   ['Typically I choose', 'Usually I choose', 'Normally I choose'],
   [
     'I generally wear',
@@ -1103,8 +1108,10 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
     'I normally buy',
     'Normally I go for',
     'As a rule I buy',
+    'Generally I buy',
+    'As a rule I go for',
   ],
-  ['I always look for', "I'm always after", 'I always go for', 'I always pick'],
+  ['I always look for', "I'm always after", 'I always go for', 'I always pick', "I'm forever buying"],
 ];
 /**
  * The negating leads that leave the local agents no free word (four of the five groups draw from
@@ -1124,6 +1131,8 @@ const NEGATING_LEADS = [
   'I never wear anything',
   'I never buy anything',
   'I never go for anything',
+  "I'd never wear anything",
+  "I'd never buy anything",
 ];
 /**
  * ... and the values it dislikes ("I'm not into anything olive or in leather"): a negation at most

@@ -448,7 +448,8 @@ const NO_CLOSE: readonly string[] = [
   'Sure, the $t is one possibility. {No rush, though.|Let us not rush.}',
   'The $t, then. @r_hedge',
   '@r_hedge The $t, maybe.',
-  'The $t? {Bold.|Brave.|Hmm, perhaps.}',
+  // no title inside a question: "The Men's ... Jacket?" reads as a question about gender
+  'The $t. {Bold.|Brave.|Hmm, perhaps.}',
   '{Okay|Fine}, the $t, if you insist.',
 ];
 

@@ -27,6 +27,7 @@ import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';
 import { askedAttributes, joinList, questionSentences, valuePhrase } from '../phrases';
+import { acceptanceReason } from '../reasons';
 import {
   createPreferenceModel,
   viewOf,
@@ -65,6 +66,8 @@ interface AgendaUserOptions {
    * or asks to see options) until it has seen items or its patience runs out. Default 0.
    */
   earlyQuit?: number;
+  /** What the user may say settles it when it takes an item: the item's sayable features (`sayableDetails`). */
+  details?: (item: CatalogItem) => readonly string[];
 }
 
 /** Why the user ended the dialogue (`trace.end_reason` of its last turn). */
@@ -194,6 +197,8 @@ function copyGoal(goal: Goal): Goal {
 class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private readonly sim: AgendaUserSimulator;
   private readonly rng: Rng;
+  /** Words only (what settles a purchase): a fork of `rng` that never advances it. */
+  private readonly words: Rng;
   readonly task: string;
   readonly prefs: PreferenceModel;
   /** The agenda as a stack: the top is the last element. */
@@ -265,6 +270,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   ) {
     this.sim = sim;
     this.rng = rng;
+    this.words = rng.fork('reasons');
     const categories = sim.options.catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
     this.task =
@@ -508,13 +514,15 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         : opening && this.sim.nlg.has(`${act}.Open`)
           ? `${act}.Open`
           : act;
-    const { text: utterance, used } = this.sim.nlg.realise(
-      templateKey,
-      fill,
-      this.rng,
-      this.utterances,
-      meaning.require,
-    );
+    const realised = this.sim.nlg.realise(templateKey, fill, this.rng, this.utterances, meaning.require);
+    const used = realised.used;
+    let utterance = realised.text;
+    // Taking an item, it may say which of the item's own features settles it (words only: drawn
+    // from a fork the decisions never read, and no feature states a value).
+    const details = this.sim.options.details;
+    const taken = act === 'Note.Accept' && meaning.item && used.includes('item') ? meaning.item : undefined;
+    const item = taken && details ? this.sim.options.catalog.get(taken) : undefined;
+    if (item) utterance = acceptanceReason(this.sim.nlg, utterance, fill.item ?? '', details!(item), this.words).text;
     this.previousUtterance = utterance;
     this.utterances.add(utterance);
     if (done) this.finished = true;
