@@ -1912,6 +1912,9 @@ const opinionMatchesPreferences: Invariant = {
       // has one of them (what it said it wants wins over the reflected opinion)
       if (prefs?.model === 'pepper' && prefs.reflected && typeof prefs.reflected === 'object') {
         const reflected = prefs.reflected as Record<string, unknown>;
+        // a turn whose reflected opinions are read counts as checked (a violation found here on a
+        // conversation with no opinion voiced was dropped with the finding)
+        if (Object.keys(reflected).length) n++;
         for (const id in reflected) {
           if (!Object.hasOwn(reflected, id)) continue;
           if (reflected[id] !== 'like' || id === tr.target?.item_id) continue;

@@ -1,6 +1,6 @@
 /**
  * The local recommenders read a user turning an item down in every way the built-in users say it:
- * passing on it ("<item> almost had me, but I'll pass", "I'll let <item> go"), owning it already
+ * passing on it ("<item> almost had me, but I'll pass", "I'll let <item> go", "I'll wait on <item>"), owning it already
  * ("I actually have the second one"), or an opinion against it ("the second one misses the mark",
  * "... is a hard pass"). Before (twelfth round), 6 of the 10 pass wordings, most owned-item wordings
  * and about a third of the dislike wordings carried no cue they knew: local-good kept the item on
@@ -21,7 +21,7 @@ const fill = {
   item: 'the second one',
   disliked: 'grey',
   category: 'tops',
-  value: 'something grey',
+  value: 'grey',
   attribute: 'colour',
 };
 
@@ -51,6 +51,6 @@ test('wishes, reasons, requests and goodbyes are not read as turning something d
     'I got some birthday money, so I want a coat.',
     "I'll leave it for now, thanks.",
   ])
-    if (lexicon.parse(u).intents.has('reject') && !u.startsWith("I'll leave")) read.push(u);
+    if (lexicon.parse(u).intents.has('reject')) read.push(u);
   assert.deepEqual(read.slice(0, 10), [], `${read.length} read as turning something down`);
 });

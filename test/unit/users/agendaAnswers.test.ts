@@ -71,7 +71,7 @@ test('agenda users vs local-good: an elicitation of an unsaid goal value is answ
           act.startsWith('Complete.Abandon') ||
           act === 'Navigate.Repeat' ||
           act === 'Reveal.Revise' ||
-          (act.startsWith('Note') && (before.recommendations ?? []).length > 0);
+          ((act.startsWith('Note') || act.startsWith('Complete')) && (before.recommendations ?? []).length > 0);
         if (!answered && !excused) unanswered.push(where);
         const pulled = tr.pulled?.[0];
         // (A pulled "say that again" with nothing on screen was answered in its place before this rule.)

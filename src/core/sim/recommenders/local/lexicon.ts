@@ -490,9 +490,10 @@ const CUES: Record<Intent, string[]> = {
     'can wait',
     "i'll look further",
     "i'll browse on",
-    // "I'll let <item> go", "I'll leave <item> be" (a goodbye, "I'll leave it for now", is read first)
+    "i'll look on",
+    "i'll wait",
+    // "I'll let <item> go"
     "i'll let",
-    "i'll leave",
     // owning it already ("I own the second one", "I actually have that one", "I bought it last year")
     'i own',
     'actually own',
