@@ -10,6 +10,8 @@ import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn 
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, ItemLookup, Violation } from './types';
 import { clausePolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
 import { statesItemValue, titleShowsValue } from '../text/saysValue';
+import { questionSentences } from '../text/sentences';
+import { tokenize } from '../text/tokenize';
 import { toConvApparelUserAct } from '../taxonomy/acts';
 
 /**
@@ -363,10 +365,7 @@ const ASKED_CUES: Record<string, readonly string[]> = {
 /** Does a question sentence of `text` ask about `attribute` (its name, or a cue word of it)? */
 function asksAbout(text: string, attribute: string): boolean {
   const cues = new Set([...(ASKED_CUES[attribute] ?? []), ...attribute.toLowerCase().split('_')]);
-  return text
-    .split(/(?<=[.!?])\s+/)
-    .filter((sentence) => sentence.includes('?'))
-    .some((sentence) => (sentence.toLowerCase().match(/[a-z']+/g) ?? []).some((w) => cues.has(w)));
+  return tokenize(questionSentences(text)).some((w) => cues.has(w));
 }
 
 /**

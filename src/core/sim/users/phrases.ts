@@ -113,11 +113,5 @@ export function askedAttributes(text: string, candidates: readonly string[]): st
   return candidates.filter((a) => found.has(a));
 }
 
-/** The sentences of a text that ask something (contain "?"), joined; "" when none does. */
-export function questionSentences(text: string): string {
-  if (!text.includes('?')) return '';
-  return text
-    .split(/(?<=[.!?])\s+/)
-    .filter((sentence) => sentence.includes('?'))
-    .join(' ');
-}
+// The question sentences of a text: one implementation, shared with the checker (core/text).
+export { questionSentences } from '../../text/sentences';
