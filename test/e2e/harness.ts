@@ -806,8 +806,18 @@ export async function pickQuickInput(page: Page, label: string, timeoutMs = 60_0
       await row.waitFor({ state: 'visible', timeout: Math.max(500, Math.min(2_000, deadline - Date.now())) });
       break;
     } catch (e) {
-      if (Date.now() >= deadline)
-        throw new Error(`the quick pick never offered "${label}": ${(e as Error).message.split('\n')[0]}`);
+      if (Date.now() >= deadline) {
+        // What the widget showed instead, so that a failure in CI says which pick (or the palette) was open.
+        const typed = await input.inputValue().catch(() => '?');
+        const rows = await page
+          .locator('.quick-input-list .monaco-list-row')
+          .allInnerTexts()
+          .catch(() => [] as string[]);
+        const shown = rows.slice(0, 5).map((r) => r.replace(/\s+/g, ' ').trim());
+        throw new Error(
+          `the quick pick never offered "${label}" (input "${typed}", rows ${JSON.stringify(shown)}): ${(e as Error).message.split('\n')[0]}`,
+        );
+      }
     }
   }
   await row.click();
@@ -851,7 +861,31 @@ export async function runCommand(page: Page, title: string, timeoutMs = 15_000):
     await page.keyboard.press('Escape');
     throw new Error(`the command palette does not offer "${title}"`);
   }
-  await row.click();
+  // Accepting a row closes the palette (or replaces its text with the command's own pick). A click
+  // that lands while the list is being redrawn is lost and leaves the palette open with the
+  // command's title typed, so whatever the test types next would go into the palette. The click is
+  // repeated until the palette no longer shows the title: running the command twice cannot happen,
+  // as a taken row closes the palette.
+  const input = page.locator('.quick-input-widget input').first();
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 0; ; attempt++) {
+    if (attempt === 0) await row.click();
+    else await row.click({ timeout: 1_000 }).catch(() => input.press('Enter').catch(() => undefined));
+    const taken = await page
+      .waitForFunction(
+        (typed) => {
+          const el = document.querySelector<HTMLInputElement>('.quick-input-widget input');
+          const widget = document.querySelector<HTMLElement>('.quick-input-widget');
+          return !el || !widget || getComputedStyle(widget).display === 'none' || el.value !== typed;
+        },
+        `>${title}`,
+        { timeout: 2_000 },
+      )
+      .then(() => true)
+      .catch(() => false);
+    if (taken) return;
+    if (Date.now() >= deadline) throw new Error(`the command palette kept "${title}" open: the row was not taken`);
+  }
 }
 
 /** Opens a workspace file (path relative to the folder) through Quick Open, in its default editor. */
