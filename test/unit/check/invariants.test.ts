@@ -827,6 +827,46 @@ describe('patience-non-increasing and abandon-at-zero', () => {
       'another carousel: weighed',
     );
   });
+  // Issue 21, thirteenth round: an agent turn with nothing in it does not please a PEPPER user
+  test('a PEPPER pull on an agent turn with nothing in it is a violation, unless it is a first question', () => {
+    const items = [item('x1', { colour: 'red' })];
+    const pepper = { kind: 'delta', model: 'pepper', reflected: { x1: 'like' } } as SimulatorTrace['preferences'];
+    const start = { kind: 'full', model: 'pepper' } as SimulatorTrace['preferences'];
+    const nothing = (acts: string[], op: 'pull' | 'push', patience: number): SimulatorTrace =>
+      ({
+        patience,
+        operation: op,
+        nlu: { agent_act: acts[0], source: 'reported', ...(acts.length > 1 ? { acts } : {}) },
+      }) as SimulatorTrace;
+    // turn 1 likes the carousel; the agent then answers with nothing, asking; then again
+    const run = (second: SimulatorTrace, third: SimulatorTrace, firstActs = ['Other', 'Inquire.Elicit']) =>
+      conv([
+        turn('hi', { patience: 3, operation: 'init', preferences: start }, items),
+        turn('I like it', { patience: 3, operation: 'pull', preferences: pepper }, []),
+        turn('still red', { ...nothing(firstActs, 'pull', 3), ...second }),
+        turn('red, please', third),
+      ]);
+    // the first "nothing matches, another colour?" is a question: a pull is clean; the second is not
+    assertViolates(
+      'patience-non-increasing',
+      run({}, nothing(['Other', 'Inquire.Elicit'], 'pull', 3)),
+      /^3: a pull on an agent turn with nothing in it \(nothing shown, the same empty answer again\)/,
+    );
+    assertClean('patience-non-increasing', run({}, nothing(['Other', 'Inquire.Elicit'], 'push', 2)));
+    // without a question, the first one already is a push
+    assertViolates(
+      'patience-non-increasing',
+      run({}, nothing(['Other'], 'push', 2), ['Other']),
+      /^2: a pull on an agent turn with nothing in it \(nothing shown, no question\)/,
+    );
+    // an agenda user (no PEPPER preferences) is not held to it
+    const agenda = conv([
+      turn('hi', { patience: 3, operation: 'init' }, items),
+      turn('I like it', { patience: 3, operation: 'pull' }, []),
+      turn('still red', nothing(['Other'], 'pull', 3)),
+    ]);
+    assert.ok(!findingOf('patience-non-increasing', agenda)!.violations.some((v) => /nothing in it/.test(v.detail)));
+  });
   test('abandoning with patience left, or not abandoning at zero, is a violation', () => {
     assertViolates(
       'abandon-at-zero',

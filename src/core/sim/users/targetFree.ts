@@ -182,6 +182,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly valueMeans = new Map<string, number>();
   private readonly initialPatience: number;
   private patience: number;
+  /** The agent's last turn showed nothing and was no recommender move ("nothing matches"). */
+  private emptyBefore = false;
   /** Agent turns so far, and those that showed an item it likes or asked rather than showed. */
   private agentTurns = 0;
   private satisfying = 0;
@@ -681,6 +683,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const max = this.sim.options.maxTurns ?? 20;
     const nlu = { agent_act: understanding.agent_act, source: understanding.source } as SimulatorTrace['nlu'] & object;
     if (understanding.confidence !== undefined) nlu.confidence = understanding.confidence;
+    // every act read, as the agenda user traces them (the checker judges an empty answer by them)
+    if (understanding.acts.length > 1) (nlu as Record<string, unknown>)['acts'] = understanding.acts;
     const trace: SimulatorTrace = { nlu, agent_act: understanding.agent_act };
     this.turn++;
     const shown = response.recommendations
@@ -746,21 +750,32 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       );
     for (const i of shown)
       if (reflected[i.item_id] === 'like' && !this.weighed.has(i.item_id)) this.weighed.set(i.item_id, this.turn);
-    const missed = !kept && shown.length > 0 && (!likesOne || (!targetOnTop && (reshown || ignoresNot)));
+    // A turn that shows nothing and is no recommender move (read as Other: "nothing matches",
+    // small talk) missed too, unless it asks something (an Inquire act) for the first time in a
+    // row: the user came for items. Without it a recommender that keeps saying "nothing matches,
+    // another material?" pleases the user more at every turn, to the turn cap.
+    const nothing = shown.length === 0 && understanding.acts.some((a) => a === 'Other' || a === 'Traverse.End');
+    const asks = understanding.acts.some((a) => a.startsWith('Inquire'));
+    const emptyHanded = !kept && nothing && (!asks || this.emptyBefore);
+    this.emptyBefore = nothing;
+    const missed =
+      emptyHanded || (!kept && shown.length > 0 && (!likesOne || (!targetOnTop && (reshown || ignoresNot))));
     if (kept) {
       // not weighed again: patience and satisfaction as they were
     } else if (missed) {
       this.patience--;
       trace.operation = 'push';
-      trace.push_reason = !likesOne
-        ? shown.some((i) => reflected[i.item_id] === 'like')
-          ? 'the only items shown the user likes are ones it liked before and did not take'
-          : 'none of the items shown is one the user likes'
-        : reshown
-          ? 'the agent showed again the items the user just turned down'
-          : 'every one of the first items has a value the user said it is not keen on';
+      trace.push_reason = emptyHanded
+        ? 'the agent had nothing to show'
+        : !likesOne
+          ? shown.some((i) => reflected[i.item_id] === 'like')
+            ? 'the only items shown the user likes are ones it liked before and did not take'
+            : 'none of the items shown is one the user likes'
+          : reshown
+            ? 'the agent showed again the items the user just turned down'
+            : 'every one of the first items has a value the user said it is not keen on';
     } else {
-      // an appropriate answer: nothing shown, or an item it likes (its turn is then no Dislike)
+      // an appropriate answer: a question with nothing shown, or an item it likes (its turn is then no Dislike)
       trace.operation = 'pull';
       this.satisfying++;
     }

@@ -37,6 +37,7 @@ import {
   GOOD_QUESTIONS,
   GOOD_QUESTION_VARIANTS,
   GOOD_VARIANTS,
+  STEP_UNDONE,
   categoryNoun,
   describeWanted,
   expand,
@@ -364,7 +365,19 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     missing: string | undefined,
   ): AgentResponse {
     const { state, words } = this;
-    const { items, relaxed } = this.retrieve(wantsMore);
+    let { items, relaxed } = this.retrieve(wantsMore);
+    // A limit the agent stepped to itself ("fancier" -> over the dearest item shown) that leaves
+    // nothing is taken back, and the closest items shown with a word saying so: asking the user to
+    // give up a wish it never said ("Maybe a different material?") led nowhere, turn after turn.
+    let steppedBack: 'pricier' | 'cheaper' | undefined;
+    if (items.length === 0 && state.priceStepped && (state.minPrice !== undefined || state.maxPrice !== undefined)) {
+      steppedBack = state.minPrice !== undefined ? 'pricier' : 'cheaper';
+      state.minPrice = state.maxPrice = undefined;
+      state.priceStepped = false;
+      ({ items, relaxed } = this.retrieve(wantsMore));
+      if (items.length) this.trace.price_step_undone = steppedBack;
+      else steppedBack = undefined;
+    }
     if (items.length === 0) {
       const drop = this.mostRestrictive();
       const text = this.fresh(() =>
@@ -397,6 +410,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       // on a turn that asks nothing, half the time one of more ways of saying it (from `reasons`)
       const variants = rejecting ? GOOD_VARIANTS.rejected : nextPage ? GOOD_VARIANTS.more : GOOD_VARIANTS.recommend;
       const parts = [!this.userAsks && this.reasons.chance(0.5) ? expandOne(this.reasons, variants, vars) : said];
+      if (steppedBack) parts.unshift(expandOne(words, STEP_UNDONE[steppedBack], { w: shortWanted(state) }));
       // a relaxation is said once while it holds, as a salesperson would (not on every page)
       if (relaxed.length) {
         const slots = listWords(relaxed.map(slotWord));
@@ -814,12 +828,14 @@ export function slotWord(slot: string): string {
  * `negated` = values it understood as negated in this utterance; on turns where it searched,
  * `query`, `filters` (hard filters: category, type and gender as "a|b", price limits),
  * `excluded` (every value ruled out so far, which no shown item has) and `retrieved` (hits);
- * `relaxed` = slots the user let go of this turn ("any colour is fine").
+ * `relaxed` = slots the user let go of this turn ("any colour is fine"); `price_step_undone` = the
+ * agent took back its own price step ("pricier" or "cheaper") because nothing was left under it.
  */
 export type AgentTrace = NonNullable<SimulatorTrace['agent']> & {
   negated: string[];
   excluded?: string[];
   relaxed?: string[];
+  price_step_undone?: 'pricier' | 'cheaper';
 };
 
 /** The distinct values of negated mentions, in utterance order. */

@@ -596,7 +596,16 @@ const CUES: Record<Intent, string[]> = {
     'pricey',
     'over my budget',
   ],
-  pricier: ['more expensive', 'higher quality', 'better quality', 'fancier', 'too cheap', 'nicer'],
+  pricier: [
+    'more expensive',
+    'higher quality',
+    'better quality',
+    'fancier',
+    'too cheap',
+    'something nicer',
+    'bit nicer',
+    'little nicer',
+  ],
   nopref: [
     "don't mind",
     'dont mind',

@@ -970,3 +970,16 @@ export const COLOUR_FOLLOW_UP = [
   'Shall I filter these by colour?',
   'Want to narrow them by colour?',
 ];
+
+/**
+ * The agent's own price step ("fancier" read as over the dearest item shown) left nothing in `w`:
+ * it says so before the closest items it has (the step is taken back).
+ */
+export const STEP_UNDONE = {
+  pricier: [
+    "{I have nothing pricier in $w|Nothing dearer in $w, I'm afraid|That's the top of the range for $w}, {so here are the closest|so these come closest|but these are near}.",
+  ],
+  cheaper: [
+    "{I have nothing cheaper in $w|Nothing for less in $w, I'm afraid|That's the low end for $w}, {so here are the closest|so these come closest|but these are near}.",
+  ],
+} as const;

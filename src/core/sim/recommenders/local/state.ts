@@ -6,7 +6,7 @@
 import type { CatalogItem } from '../../../catalog/item';
 import type { Lexicon, Mention, ParsedUtterance } from './lexicon';
 
-/** Price bands of the synthetic catalog, cheapest first (used to step "cheaper" / "nicer"). */
+/** Price bands of the synthetic catalog, cheapest first (used to step "cheaper" / "pricier"). */
 const PRICE_BAND_ORDER = ['budget', 'mid-range', 'premium', 'luxury'];
 
 /**
@@ -58,6 +58,8 @@ export class PreferenceState {
   readonly excluded = new Map<string, Set<string>>();
   maxPrice?: number;
   minPrice?: number;
+  /** The price limit is the agent's own step from the prices shown ("cheaper", "fancier"), not a figure the user said. */
+  priceStepped = false;
   /** Free words from the user for retrieval (most recent last, at most 8). */
   keywords: string[] = [];
   /** Items the user rejected. */
@@ -138,6 +140,11 @@ export class PreferenceState {
         if (inCat.length) this.wanted.set(slot, inCat);
         continue;
       }
+      // a price band said now replaces an earlier limit (a limit said in the same turn is set below)
+      if (slot === 'price_band' && (this.maxPrice !== undefined || this.minPrice !== undefined)) {
+        this.maxPrice = this.minPrice = undefined;
+        priceChanged = true;
+      }
       this.wanted.set(slot, values);
     }
     // "any colour is fine": the slot's wanted values go (exclusions stay: a "not X" still holds)
@@ -154,10 +161,12 @@ export class PreferenceState {
     }
     if (parsed.maxPrice !== undefined) {
       this.maxPrice = parsed.maxPrice;
+      this.priceStepped = false;
       priceChanged = true;
     }
     if (parsed.minPrice !== undefined) {
       this.minPrice = parsed.minPrice;
+      this.priceStepped = false;
       priceChanged = true;
     }
     if (parsed.intents.has('cheaper') || parsed.intents.has('pricier'))
@@ -197,6 +206,7 @@ export class PreferenceState {
       this.minPrice = Math.ceil(Math.max(...prices) * 1.05);
       this.maxPrice = undefined;
     }
+    this.priceStepped = true;
     return true;
   }
 
