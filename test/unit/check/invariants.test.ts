@@ -831,7 +831,7 @@ describe('patience-non-increasing and abandon-at-zero', () => {
   test('a PEPPER pull on an agent turn with nothing in it is a violation, unless it is a first question', () => {
     const items = [item('x1', { colour: 'red' })];
     const pepper = { kind: 'delta', model: 'pepper', reflected: { x1: 'like' } } as SimulatorTrace['preferences'];
-    const start = { kind: 'full', model: 'pepper' } as SimulatorTrace['preferences'];
+    const start = { kind: 'snapshot', model: 'pepper' } as SimulatorTrace['preferences'];
     const nothing = (acts: string[], op: 'pull' | 'push', patience: number): SimulatorTrace =>
       ({
         patience,

@@ -320,11 +320,11 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     if (items.length === 0) return this.nudge();
     this.state.show(items);
     const top = items[0];
-    const vars = { t: top.title, noun: shortWanted(this.state) };
+    const vars = { t: top.title, noun: shortWanted(this.state, undefined, undefined, top) };
     const text = this.fresh(() =>
       back
         ? expandOne(this.words, GOOD_FRAMES.back, vars)
-        : `${expandOne(this.words, GOOD_FRAMES.again, { noun: describeWanted(this.state) })} ${this.explanation(top)}`,
+        : `${expandOne(this.words, GOOD_FRAMES.again, { noun: describeWanted(this.state, undefined, top) })} ${this.explanation(top)}`,
     );
     return say(text, this.showing(), back ? ['recommend'] : ['explain_recommendation']);
   }
@@ -405,7 +405,9 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const relaxedKey = relaxed.join(' ');
     const text = this.fresh(() => {
       this.swappable = undefined;
-      const vars = { t: items[0].title, why: this.why(items[0]), noun: shortWanted(state), n: String(items.length) };
+      // the carousel is described by what its first item has (not by the wish: "More cream ballet flats" led by a black pair)
+      const noun = shortWanted(state, undefined, undefined, items[0]);
+      const vars = { t: items[0].title, why: this.why(items[0]), noun, n: String(items.length) };
       const said = expandOne(words, frames, vars);
       // on a turn that asks nothing, half the time one of more ways of saying it (from `reasons`)
       const variants = rejecting ? GOOD_VARIANTS.rejected : nextPage ? GOOD_VARIANTS.more : GOOD_VARIANTS.recommend;
