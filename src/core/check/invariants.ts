@@ -1141,7 +1141,7 @@ const initialAgendaRule: Invariant = {
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
   statement:
-    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull, and a carousel the agent keeps on screen while it only asks is no push; an agent turn with nothing in it (nothing shown, read as Other or Traverse.End) is a push for a PEPPER user, unless it asks something and the turn before was not such a turn',
+    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull, and a carousel the agent keeps on screen while it only asks is no push; a built-in user counts an agent turn with nothing in it as a push (nothing shown and no recommender move, unless a first question; or the third turn in a row that shows nothing)',
   needs: 'trace.patience',
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user; SimLens target-free user (docs/simulation.md: a liked item is weighed once)",
@@ -1153,35 +1153,42 @@ const patienceNonIncreasing: Invariant = {
     /** Items a PEPPER user reflected as liked on an earlier carousel. */
     const likedBefore = new Set<string>();
     const turns = ctx.conversation.turns;
-    const pepper = turns.some((t) => t.trace?.preferences?.model === 'pepper');
-    // An agent turn with nothing in it: nothing shown, and read as no recommender move (Other,
-    // Traverse.End); `asks` when it also asks something (an Inquire act).
-    const empty = (k: number) => {
-      const tr = turns[k]?.trace;
-      if (k < 1 || !tr?.nlu || (tr as Loose)['ignored_agent_error'] === true) return undefined;
-      if ((turns[k - 1].recommendations ?? []).length) return undefined;
-      const acts = stringArray((tr.nlu as Loose)['acts']) ?? [tr.nlu.agent_act];
-      if (!acts.some((a) => a === 'Other' || a === 'Traverse.End')) return undefined;
-      return { asks: acts.some((a) => typeof a === 'string' && a.startsWith('Inquire')) };
-    };
-    /** The last agent turn the user read (an ignored agent error aside) was an empty one. */
-    let emptyBefore = false;
+    // The built-in users (agenda, target-free, either under a meta-simulator; docs/simulation.md, "An
+    // answer with nothing in it") are not pleased by an agent turn with nothing in it: nothing shown,
+    // and either no recommender move (read as Other, Traverse.End, or Reveal.Show) unless it asks
+    // something (an Inquire act) and the agent's turn before was not such a turn, or the third agent
+    // turn in a row that shows nothing. Such a turn is a push.
+    const builtIn = /^(meta-(tol|prob)\()?(agenda|target-free)/.test(ctx.conversation.source ?? '');
+    let noMoveBefore = false;
+    let emptyRun = 0;
     ctx.conversation.turns.forEach((turn, i) => {
+      const tr = turn.trace;
       if (
-        pepper &&
-        turn.trace?.nlu &&
-        typeof turn.trace.patience === 'number' &&
-        (turn.trace as Loose)['ignored_agent_error'] !== true
+        builtIn &&
+        i >= 1 &&
+        tr?.nlu &&
+        typeof tr.patience === 'number' &&
+        (tr as Loose)['ignored_agent_error'] !== true
       ) {
-        const e = empty(i);
-        // A PEPPER user is not pleased by an answer with nothing in it (docs/simulation.md, target-free
-        // user): a push, unless it is a question and the turn before was not such an answer.
-        if (e && (!e.asks || emptyBefore) && turn.trace.operation !== 'push' && !isAcceptAct(turn.trace.user_act))
+        const nothing = (turns[i - 1].recommendations ?? []).length === 0;
+        const acts = stringArray((tr.nlu as Loose)['acts']) ?? [tr.nlu.agent_act];
+        const noMove = nothing && acts.some((a) => a === 'Other' || a === 'Traverse.End' || a === 'Reveal.Show');
+        const asks = acts.some((a) => typeof a === 'string' && a.startsWith('Inquire'));
+        const why =
+          noMove && (!asks || noMoveBefore)
+            ? asks
+              ? 'nothing shown, the same empty answer again'
+              : 'nothing shown, no question'
+            : nothing && emptyRun >= 2
+              ? 'nothing shown for the third turn in a row'
+              : undefined;
+        if (why && tr.operation !== 'push' && !isAcceptAct(tr.user_act))
           out.push({
             turn: i,
-            detail: `a ${show(turn.trace.operation ?? 'turn')} on an agent turn with nothing in it (nothing shown, ${e.asks ? 'the same empty answer again' : 'no question'})`,
+            detail: `a ${show(tr.operation ?? 'turn')} on an agent turn with nothing in it (${why})`,
           });
-        emptyBefore = e !== undefined;
+        noMoveBefore = noMove;
+        emptyRun = nothing ? emptyRun + 1 : 0;
       }
       const p = turn.trace?.patience;
       const prefs = turn.trace?.preferences;

@@ -10,7 +10,7 @@ import * as z from 'zod';
 import type { Agent, UserSimulator } from '../sim/types';
 import { Catalog, generateApparelCatalog, loadCatalog } from '../catalog/catalog';
 import { createAgent, sayableDetails } from '../sim/recommenders/index';
-import { agentActToZhangBalog, defaultActAliases } from '../taxonomy/acts';
+import { defaultActAliases, knownAgentActToZhangBalog } from '../taxonomy/acts';
 import { importFile } from '../importers/index';
 import { LlmRunConfigSchema, LLM_USER_NAMES, isLlmAgentName, isLlmUserName, prepareLlmParts } from './llm';
 import type { LlmServices } from '../llm/services';
@@ -292,7 +292,7 @@ function ruleBasedParts(
     templates: config.templates ? loadNlgTemplates(at(config.templates)) : undefined,
     typoRate: config.typo_rate,
   });
-  const nlu = new AgentNlu({ classifier, aliases, mapReported: (act) => agentActToZhangBalog(act) });
+  const nlu = new AgentNlu({ classifier, aliases, mapReported: (act) => knownAgentActToZhangBalog(act) });
   const relevance = config.relevance ? loadRelevance(at(config.relevance)) : undefined;
   if (config.relevance) inputs.relevance = { path: config.relevance, sha256: sha256File(at(config.relevance)) };
   return { components: { transitions, answers, nlg, nlu }, relevance };

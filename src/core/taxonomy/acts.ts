@@ -309,6 +309,17 @@ const ZB_BY_LOWER = new Map(ZHANG_BALOG_TAXONOMY.assistant.map((a) => [a.toLower
  * already is a Zhang & Balog action (in any letter case, e.g. "INQUIRE.ELICIT" from the MovieBot
  * corpus) comes back in canonical spelling; "end" means Traverse.End; anything else is "Other".
  */
+/**
+ * `agentActToZhangBalog` for an act name SimLens knows (a ConvApparel assistant act, a Zhang &
+ * Balog action in any letter case, or "end"); undefined for any other name, so that the user's NLU
+ * reads such a turn's text instead (a recommender reporting `answer_question` answered; it did not
+ * do "Other").
+ */
+export function knownAgentActToZhangBalog(act: string): string | undefined {
+  const key = act.trim().toLowerCase();
+  return CONVAPPAREL_TO_ZB[key] ?? ZB_BY_LOWER.get(key) ?? (key === 'end' ? 'Traverse.End' : undefined);
+}
+
 export function agentActToZhangBalog(act: string): string {
   const key = act.trim().toLowerCase();
   const mapped = CONVAPPAREL_TO_ZB[key];

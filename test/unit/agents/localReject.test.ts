@@ -28,13 +28,14 @@ const fill = {
 test('every wording of passing on, owning or disliking an item reads as turning it down', () => {
   const missed = new Set<string>();
   let n = 0;
-  for (const act of ['Pepper.Pass', 'Note.Seen', 'Note.Dislike'])
+  // Pepper.None: "none of these" (thirteenth round: 138 of 600 wordings were read as nothing)
+  for (const act of ['Pepper.Pass', 'Note.Seen', 'Note.Dislike', 'Pepper.None'])
     for (let s = 0; s < 400; s++) {
       const u = nlg.generate(act, fill, createRng(`${act}-${s}`));
       n++;
       if (!lexicon.parse(u).intents.has('reject')) missed.add(`${act}: ${u}`);
     }
-  assert.ok(n >= 1200);
+  assert.ok(n >= 1600);
   assert.deepEqual([...missed].slice(0, 10), [], `${missed.size} wordings not read as turning the item down`);
 });
 

@@ -53,7 +53,11 @@ for (const [cue, dir] of [
         if (t['price_step_undone'] !== undefined) {
           undone++;
           assert.equal(t['price_step_undone'], dir);
-          assert.ok(r.recommendations.length > 0, `the closest items are shown: ${r.utterance}`);
+          assert.ok(r.recommendations.length > 0, `the dearest (cheapest) items are shown: ${r.utterance}`);
+          // and they are: the carousel runs from the dearest (cheapest) item down (up)
+          const prices = r.recommendations.map((it) => Number(it.price ?? NaN)).filter((p) => !Number.isNaN(p));
+          const sorted = [...prices].sort((a, b) => (dir === 'pricier' ? b - a : a - b));
+          assert.deepEqual(prices, sorted, `${r.utterance}: ${prices.join(' ')}`);
           assert.match(r.utterance, dir === 'pricier' ? /pricier|dearer|top of the range/ : /cheaper|for less|low end/);
         }
       }
@@ -79,4 +83,31 @@ test('a price band said outright replaces the step the agent took', async () => 
   assert.ok(filters(answers[3])['min_price'] !== undefined, 'the step set a minimum price');
   assert.equal(filters(answers[4])['min_price'], undefined, 'the band said replaces it');
   assert.ok(answers[4].recommendations.length > 0);
+});
+
+test("taking its own step back, local-good keeps the user's own budget", async () => {
+  let undone = 0;
+  for (let s = 0; s < 10; s++) {
+    const session = createAgent('local-good', { catalog }).createSession(`b-${s}`, createRng(`budget-${s}`), {
+      task: 'outerwear',
+    });
+    const answers = await playScript(session, [
+      'I need a wool coat for men, under $40.',
+      'Any colour is fine.',
+      'Anything cheaper?',
+      'Anything cheaper?',
+      'Something fancier, please.',
+      'Something fancier, please.',
+    ]);
+    for (const r of answers) {
+      const over = r.recommendations.filter((it) => Number(it.price ?? 0) > 40);
+      assert.deepEqual(
+        over.map((it) => it.price),
+        [],
+        `items over the user's $40 after "${r.utterance}"`,
+      );
+      if (((r.agent_trace ?? {}) as Record<string, unknown>)['price_step_undone'] !== undefined) undone++;
+    }
+  }
+  assert.ok(undone >= 10, `the step was taken back ${undone} times`);
 });

@@ -827,8 +827,8 @@ describe('patience-non-increasing and abandon-at-zero', () => {
       'another carousel: weighed',
     );
   });
-  // Issue 21, thirteenth round: an agent turn with nothing in it does not please a PEPPER user
-  test('a PEPPER pull on an agent turn with nothing in it is a violation, unless it is a first question', () => {
+  // Issue 21, thirteenth round: an agent turn with nothing in it does not please a built-in user
+  test('a pull on an agent turn with nothing in it is a violation, unless it is a first question', () => {
     const items = [item('x1', { colour: 'red' })];
     const pepper = { kind: 'delta', model: 'pepper', reflected: { x1: 'like' } } as SimulatorTrace['preferences'];
     const start = { kind: 'snapshot', model: 'pepper' } as SimulatorTrace['preferences'];
@@ -859,13 +859,42 @@ describe('patience-non-increasing and abandon-at-zero', () => {
       run({}, nothing(['Other'], 'push', 2), ['Other']),
       /^2: a pull on an agent turn with nothing in it \(nothing shown, no question\)/,
     );
-    // an agenda user (no PEPPER preferences) is not held to it
-    const agenda = conv([
-      turn('hi', { patience: 3, operation: 'init' }, items),
-      turn('I like it', { patience: 3, operation: 'pull' }, []),
-      turn('still red', nothing(['Other'], 'pull', 3)),
-    ]);
-    assert.ok(!findingOf('patience-non-increasing', agenda)!.violations.some((v) => /nothing in it/.test(v.detail)));
+    // the agenda user is held to it too; a simulator of the researcher's own (another source) is not
+    const agenda = (source: string) =>
+      conv(
+        [
+          turn('hi', { patience: 3, operation: 'init' }, items),
+          turn('I like it', { patience: 3, operation: 'pull' }, []),
+          turn('still red', nothing(['Other'], 'pull', 3)),
+        ],
+        { source },
+      );
+    assertViolates(
+      'patience-non-increasing',
+      agenda('agenda-cir6-pkg'),
+      /^2: a pull on an agent turn with nothing in it/,
+    );
+    assertViolates('patience-non-increasing', agenda('meta-tol(agenda-qrfa-single)'), /^2: a pull on an agent turn/);
+    assert.ok(
+      !findingOf('patience-non-increasing', agenda('my-simulator'))!.violations.some((v) =>
+        /nothing in it/.test(v.detail),
+      ),
+    );
+    // three questions in a row with nothing shown: the third is a push
+    const ask = (op: 'pull' | 'push', patience: number) => nothing(['Inquire.Elicit'], op, patience);
+    const questions = (third: SimulatorTrace) =>
+      conv([
+        turn('hi', { patience: 3, operation: 'init' }, []),
+        turn('boots', ask('pull', 3), []),
+        turn('black', ask('pull', 3), []),
+        turn('leather', third),
+      ]);
+    assertViolates(
+      'patience-non-increasing',
+      questions(ask('pull', 3)),
+      /^3: a pull on an agent turn with nothing in it \(nothing shown for the third turn in a row\)/,
+    );
+    assertClean('patience-non-increasing', questions(ask('push', 2)));
   });
   test('abandoning with patience left, or not abandoning at zero, is a violation', () => {
     assertViolates(

@@ -291,6 +291,18 @@ describe('NLU', () => {
     assert.equal(zb.agent_act, 'Inquire.Clarify');
     const unknown = nlu.understand({ utterance: 'x', recommendations: [], acts: ['chit_chat'] });
     assert.equal(unknown.agent_act, 'Other');
+    assert.equal(unknown.source, 'reported');
+    // acts in a vocabulary SimLens does not know (thirteenth round: a recommender reporting
+    // `answer_question` was read as doing "Other", and the user pushed on every answer): the text is read
+    for (const acts of [['answer_question'], ['ask_question', 'whatever']]) {
+      const own = nlu.understand({
+        utterance: 'Which colour do you prefer for your boots?',
+        recommendations: [],
+        acts,
+      });
+      assert.equal(own.source, 'classifier', acts.join());
+      assert.equal(own.agent_act.split('.')[0], 'Inquire', acts.join());
+    }
     assert.equal(nlu.understand({ utterance: '', recommendations: [], error: 'timeout' }).source, 'none');
   });
 

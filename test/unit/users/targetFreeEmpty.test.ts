@@ -51,17 +51,52 @@ test('"nothing matches" again and again costs patience: the user leaves instead 
   assert.deepEqual(wrong.slice(0, 5), [], `${wrong.length} turns`);
 });
 
-test('"nothing matches" without a question is a push at once; a plain question with nothing shown is not', async () => {
+test('"nothing matches" without a question is a push at once; a question with nothing shown only from the third in a row', async () => {
   const bare = await play([{ utterance: 'Nothing matches.', acts: ['cannot_help'] }], 'empty-bare');
   let pushes = 0;
   for (const c of bare) if (c.turns[2]?.trace?.operation === 'push') pushes++;
   assert.equal(pushes, bare.filter((c) => c.turns.length > 2).length);
   assert.ok(pushes >= 20, `${pushes} of 30`);
+  // questions with nothing shown: the first two are fine, the third in a row is not
   const asks = await play(
     [{ utterance: 'Which colour would you like?', acts: ['elicit_preference'] }],
     'empty-question',
   );
-  for (const c of asks)
-    for (const t of c.turns.slice(2))
-      assert.notEqual(t.trace?.push_reason, 'the agent had nothing to show', `${c.id}: a question is no empty answer`);
+  let third = 0;
+  for (const c of asks) {
+    const ts = c.turns.map((t) => t.trace!);
+    if (ts.length > 2) assert.notEqual(ts[2].operation, 'push', `${c.id}: the first question is no empty answer`);
+    if (ts.length > 3) assert.notEqual(ts[3].operation, 'push', `${c.id}: nor the second`);
+    if (ts.length > 4 && ts[4].user_act !== 'Note.Accept') {
+      third++;
+      assert.equal(ts[4].push_reason, 'the agent showed nothing for the third turn in a row', c.id);
+    }
+  }
+  assert.ok(third >= 10, `${third} conversations reached a third question`);
+});
+
+test('agenda users: "nothing matches" again and again, or "here are some options" with nothing shown, costs patience', async () => {
+  for (const [step, seed] of [
+    [{ utterance: 'Nothing matches. Maybe another colour?', acts: ['cannot_help', 'elicit_preference'] }, 'ag-ask'],
+    [{ utterance: 'Here are some great options for you!', acts: ['recommend'] }, 'ag-show'],
+  ] as const) {
+    const agent = new ScriptedAgent(catalog, [
+      { utterance: 'Here are a few to start with.', acts: ['recommend'], items: shown },
+      { utterance: step.utterance, acts: [...step.acts] },
+    ]);
+    for (const preferences of ['single', 'pkg'] as const) {
+      const e = userEnv(agent, { user: 'agenda', interaction: 'cir6', preferences }, { catalog, transitions }, 20);
+      for (let i = 0; i < 20; i++) {
+        const c = await simulateOne(e, i, `${seed}-${preferences}`, 'footwear');
+        if (c.outcome === 'accepted') continue;
+        assert.ok(c.turns.length <= 8, `${c.id} (${step.utterance}) ran ${c.turns.length} turns, ${c.outcome}`);
+        const pulls = c.turns.slice(3).filter((t) => t.trace?.operation === 'pull');
+        assert.deepEqual(
+          pulls.map((t) => t.user_utterance),
+          [],
+          `${c.id}: pulls on empty answers`,
+        );
+      }
+    }
+  }
 });

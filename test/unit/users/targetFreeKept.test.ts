@@ -15,7 +15,7 @@ const NONE_OF_THESE =
 
 test('target-free vs local-good: a carousel kept on screen while the agent asks is not weighed again', async () => {
   // (150: since the twelfth round local-good keeps a carousel after a turn-down only when it
-  // misreads a misspelt one, so kept carousels are fewer)
+  // misreads a misspelt one, and since the thirteenth it reads "none of these" too: 18 kept here)
   const N = 150;
   const env = await prepareEnvironment(
     parseSimulationConfig({ user: 'target-free', agent: 'local-good', n: N, seed: 'kept-carousel', catalog_size: 800 }),
@@ -43,7 +43,7 @@ test('target-free vs local-good: a carousel kept on screen while the agent asks 
         talked.push(`${conv.id} turn ${k}: ${conv.turns[k].user_utterance}`);
     }
   }
-  assert.ok(kept >= 20, `only ${kept} kept carousels in ${N} conversations`);
+  assert.ok(kept >= 12, `only ${kept} kept carousels in ${N} conversations`);
   assert.deepEqual(judged.slice(0, 5), [], `${judged.length} of ${kept} kept carousels weighed again`);
   assert.deepEqual(talked.slice(0, 5), [], `${talked.length} of ${kept} kept carousels talked about again`);
 });

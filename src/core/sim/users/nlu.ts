@@ -7,7 +7,14 @@
 import type { Conversation, NluResult } from '../../model';
 import type { AgentResponse } from '../types';
 import { LexicalClassifier, type TrainingExample } from '../../text/classifier';
-import { AGENT_UNKNOWN, AGENT_ZB_ACTS, type ActAliases, defaultActAliases, toAgentAct } from '../../taxonomy/acts';
+import {
+  AGENT_UNKNOWN,
+  AGENT_ZB_ACTS,
+  type ActAliases,
+  defaultActAliases,
+  knownAgentActToZhangBalog,
+  toAgentAct,
+} from '../../taxonomy/acts';
 import trainingJson from './agent-act-training.json';
 
 /** The built-in training examples (src/core/sim/users/agent-act-training.json). */
@@ -79,7 +86,7 @@ export class AgentNlu {
     if (ZB_SET.has(act)) return act;
     const mapped = this.mapReported?.(act);
     if (mapped) return mapped;
-    return toAgentAct(act, this.aliases);
+    return toAgentAct(act, this.aliases) ?? knownAgentActToZhangBalog(act);
   }
 
   understand(response: AgentResponse): Understanding {
@@ -91,8 +98,8 @@ export class AgentNlu {
         const m = this.mapAct(a);
         if (m && !acts.includes(m)) acts.push(m);
       }
-      if (acts.length === 0) acts.push(AGENT_UNKNOWN);
-      return { agent_act: acts[0], acts, source: 'reported' };
+      // acts reported in a vocabulary the user does not know: it reads the text instead
+      if (acts.length) return { agent_act: acts[0], acts, source: 'reported' };
     }
     if (!response.utterance || !response.utterance.trim())
       return { agent_act: AGENT_UNKNOWN, acts: [AGENT_UNKNOWN], source: 'none' };

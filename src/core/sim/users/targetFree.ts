@@ -41,6 +41,7 @@
  *   the whole utterance is redrawn, then extended with a remark that these look familiar, until it
  *   is new.
  */
+import { EmptyAnswers } from './emptyAnswers';
 import type { PreferenceState, SimulatorTrace } from '../../model';
 import type { Rng } from '../../random';
 import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../types';
@@ -182,8 +183,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly valueMeans = new Map<string, number>();
   private readonly initialPatience: number;
   private patience: number;
-  /** The agent's last turn showed nothing and was no recommender move ("nothing matches"). */
-  private emptyBefore = false;
+  /** Agent turns with nothing in them (emptyAnswers.ts). */
+  private readonly empty = new EmptyAnswers();
   /** Agent turns so far, and those that showed an item it likes or asked rather than showed. */
   private agentTurns = 0;
   private satisfying = 0;
@@ -750,14 +751,11 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       );
     for (const i of shown)
       if (reflected[i.item_id] === 'like' && !this.weighed.has(i.item_id)) this.weighed.set(i.item_id, this.turn);
-    // A turn that shows nothing and is no recommender move (read as Other: "nothing matches",
-    // small talk) missed too, unless it asks something (an Inquire act) for the first time in a
-    // row: the user came for items. Without it a recommender that keeps saying "nothing matches,
-    // another material?" pleases the user more at every turn, to the turn cap.
-    const nothing = shown.length === 0 && understanding.acts.some((a) => a === 'Other' || a === 'Traverse.End');
-    const asks = understanding.acts.some((a) => a.startsWith('Inquire'));
-    const emptyHanded = !kept && nothing && (!asks || this.emptyBefore);
-    this.emptyBefore = nothing;
+    // An agent turn with nothing in it is a missed answer too (emptyAnswers.ts): the user came for
+    // items. Without it a recommender that keeps saying "nothing matches, another material?"
+    // pleases the user more at every turn, to the turn cap.
+    const empty = this.empty.judge(shown.length, understanding.acts);
+    const emptyHanded = !kept && empty !== undefined;
     const missed =
       emptyHanded || (!kept && shown.length > 0 && (!likesOne || (!targetOnTop && (reshown || ignoresNot))));
     if (kept) {
@@ -766,7 +764,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       this.patience--;
       trace.operation = 'push';
       trace.push_reason = emptyHanded
-        ? 'the agent had nothing to show'
+        ? empty
         : !likesOne
           ? shown.some((i) => reflected[i.item_id] === 'like')
             ? 'the only items shown the user likes are ones it liked before and did not take'

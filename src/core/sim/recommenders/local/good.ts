@@ -55,6 +55,8 @@ import { PreferenceState, SLOT_IMPORTANCE } from './state';
 
 /** Carousel size (ConvApparel showed up to 12 items). */
 export const CAROUSEL_SIZE = 12;
+/** How deep a search ordered by price looks (the dearest or cheapest of what fits, after a price step is taken back). */
+const ORDERED_DEPTH = 400;
 /** Below this many fully matching items, hard constraints are relaxed. */
 const MIN_RESULTS = 3;
 /** Elicitation turns before the first recommendation, at most. */
@@ -366,17 +368,27 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
   ): AgentResponse {
     const { state, words } = this;
     let { items, relaxed } = this.retrieve(wantsMore);
-    // A limit the agent stepped to itself ("fancier" -> over the dearest item shown) that leaves
-    // nothing is taken back, and the closest items shown with a word saying so: asking the user to
-    // give up a wish it never said ("Maybe a different material?") led nowhere, turn after turn.
+    // A price limit the agent stepped to itself ("fancier" -> over the dearest item shown) that
+    // leaves nothing, or leaves only items of another type or gender than the user asked for, is
+    // taken back (the user's own limits restored), and the dearest (cheapest) items that fit
+    // everything else are shown first, with a word saying so: asking the user to give up a wish it
+    // never said ("Maybe a different material?") led nowhere, turn after turn.
     let steppedBack: 'pricier' | 'cheaper' | undefined;
-    if (items.length === 0 && state.priceStepped && (state.minPrice !== undefined || state.maxPrice !== undefined)) {
-      steppedBack = state.minPrice !== undefined ? 'pricier' : 'cheaper';
-      state.minPrice = state.maxPrice = undefined;
-      state.priceStepped = false;
-      ({ items, relaxed } = this.retrieve(wantsMore));
-      if (items.length) this.trace.price_step_undone = steppedBack;
-      else steppedBack = undefined;
+    if (state.priceStep && (items.length === 0 || relaxed.length > 0)) {
+      const before = { min: state.minPrice, max: state.maxPrice, step: state.priceStep };
+      const dir = state.undoPriceStep()!;
+      const undone = this.retrieve(wantsMore, dir === 'pricier' ? 'dear' : 'cheap');
+      if (undone.items.length > 0 && (items.length === 0 || undone.relaxed.length < relaxed.length)) {
+        ({ items, relaxed } = undone);
+        steppedBack = dir;
+        this.trace.price_step_undone = dir;
+      } else {
+        // the step was not what emptied or widened the search: it stays (searched again for the trace)
+        state.minPrice = before.min;
+        state.maxPrice = before.max;
+        state.priceStep = before.step;
+        ({ items, relaxed } = this.retrieve(wantsMore));
+      }
     }
     if (items.length === 0) {
       const drop = this.mostRestrictive();
@@ -446,7 +458,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
    * the query; hard filters, then relaxation (type, then gender) when fewer than MIN_RESULTS
    * items pass.
    */
-  private retrieve(skipSeen: boolean): { items: CatalogItem[]; relaxed: string[] } {
+  private retrieve(skipSeen: boolean, order?: 'dear' | 'cheap'): { items: CatalogItem[]; relaxed: string[] } {
     const { state } = this;
     const index = this.catalog.categoryIndex(state.category!);
     // Gender is left out of the query: it is a hard filter (with a small bonus for an exact
@@ -493,9 +505,10 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         return true;
       };
       // Deep enough that the items the user already looked at can step aside for fresh ones.
+      // `order`: the dearest (cheapest) of everything that fits, so searched deep
       const hits = index.search(
         query,
-        CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE),
+        order ? ORDERED_DEPTH : CAROUSEL_SIZE + Math.min(state.lookedAt.size, 2 * CAROUSEL_SIZE),
         filter,
         adjust,
       );
@@ -506,6 +519,15 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
           items = index.search(query, CAROUSEL_SIZE, (it) => !violates(it), adjust).map((h) => h.doc);
         }
         items = state.freshFirst(items, (it) => state.fullMatch(it));
+        if (order) {
+          // by price alone (items without a price last): "the cheapest I have" is what it says
+          const key = (it: CatalogItem) =>
+            it.price === undefined ? Infinity : order === 'dear' ? -it.price : it.price;
+          items = items
+            .map((it, i) => ({ it, i, k: key(it) }))
+            .sort((a, b) => a.k - b.k || a.i - b.i)
+            .map((x) => x.it);
+        }
         if (items.length > CAROUSEL_SIZE) items = items.slice(0, CAROUSEL_SIZE);
         this.traceRetrieval(query, type, gender, items.length);
         return { items, relaxed };

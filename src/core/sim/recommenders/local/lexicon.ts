@@ -449,6 +449,20 @@ const CUES: Record<Intent, string[]> = {
     'check out',
   ],
   reject: [
+    // the target-free user's "none of these" (Pepper.None; thirteenth round: 138 of 600 wordings
+    // carried no cue, and the carousel stayed on screen: "Keep browsing, or tune the brief?")
+    'lukewarm on',
+    "don't grab",
+    "don't land",
+    "don't click",
+    "can't picture myself",
+    "aren't it",
+    'not a single one',
+    'miss the mark',
+    'nothing here',
+    'nothing in this batch',
+    'not one of them',
+    "aren't striking",
     "don't like",
     'do not like',
     'dont like',
@@ -548,6 +562,15 @@ const CUES: Record<Intent, string[]> = {
     'next',
     'another',
     'else',
+    // the built-in users' requests for more (thirteenth round: "Any other ideas?", "Do you have any
+    // other recommendations?" and "Onwards." got facts about one item or the same carousel back)
+    'other ideas',
+    'other recommendations',
+    'other suggestions',
+    'other picks',
+    'onwards',
+    'anymore',
+    'more suggestions',
   ],
   question: [],
   greet: ['hi', 'hello', 'hey', 'good morning', 'good afternoon', 'good evening', 'greetings', 'howdy'],

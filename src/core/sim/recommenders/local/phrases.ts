@@ -997,13 +997,13 @@ export const COLOUR_FOLLOW_UP = [
 
 /**
  * The agent's own price step ("fancier" read as over the dearest item shown) left nothing in `w`:
- * it says so before the closest items it has (the step is taken back).
+ * it says so before the dearest (cheapest) items that fit everything else (the step is taken back).
  */
 export const STEP_UNDONE = {
   pricier: [
-    "{I have nothing pricier in $w|Nothing dearer in $w, I'm afraid|That's the top of the range for $w}, {so here are the closest|so these come closest|but these are near}.",
+    "{I have nothing pricier in $w|Nothing dearer in $w, I'm afraid|That's the top of the range for $w}, {so here are the dearest I have|so these are the priciest|but these are the most upmarket I have}.",
   ],
   cheaper: [
-    "{I have nothing cheaper in $w|Nothing for less in $w, I'm afraid|That's the low end for $w}, {so here are the closest|so these come closest|but these are near}.",
+    "{I have nothing cheaper in $w|Nothing for less in $w, I'm afraid|That's the low end for $w}, {so here are the cheapest I have|so these cost the least|but these are the most affordable I have}.",
   ],
 } as const;

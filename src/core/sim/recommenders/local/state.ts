@@ -58,8 +58,11 @@ export class PreferenceState {
   readonly excluded = new Map<string, Set<string>>();
   maxPrice?: number;
   minPrice?: number;
-  /** The price limit is the agent's own step from the prices shown ("cheaper", "fancier"), not a figure the user said. */
-  priceStepped = false;
+  /**
+   * The price limits before the agent's own step from the prices shown ("cheaper", "fancier"), which
+   * taking the step back restores (the user's own limits); undefined when no step holds.
+   */
+  priceStep?: { dir: 'pricier' | 'cheaper'; min?: number; max?: number };
   /** Free words from the user for retrieval (most recent last, at most 8). */
   keywords: string[] = [];
   /** Items the user rejected. */
@@ -143,6 +146,7 @@ export class PreferenceState {
       // a price band said now replaces an earlier limit (a limit said in the same turn is set below)
       if (slot === 'price_band' && (this.maxPrice !== undefined || this.minPrice !== undefined)) {
         this.maxPrice = this.minPrice = undefined;
+        this.priceStep = undefined;
         priceChanged = true;
       }
       this.wanted.set(slot, values);
@@ -155,18 +159,19 @@ export class PreferenceState {
       let had = this.wanted.delete(slot);
       if (slot === 'price_band' && (this.maxPrice !== undefined || this.minPrice !== undefined)) {
         this.maxPrice = this.minPrice = undefined;
+        this.priceStep = undefined;
         had = true;
       }
       if (had) relaxed.push(slot);
     }
     if (parsed.maxPrice !== undefined) {
       this.maxPrice = parsed.maxPrice;
-      this.priceStepped = false;
+      this.priceStep = undefined;
       priceChanged = true;
     }
     if (parsed.minPrice !== undefined) {
       this.minPrice = parsed.minPrice;
-      this.priceStepped = false;
+      this.priceStep = undefined;
       priceChanged = true;
     }
     if (parsed.intents.has('cheaper') || parsed.intents.has('pricier'))
@@ -199,15 +204,28 @@ export class PreferenceState {
     }
     const prices = this.shown.map((it) => it.price).filter((p): p is number => p !== undefined);
     if (prices.length === 0) return false;
+    // the user's own limits, kept to be restored (a step on a step keeps the first one's)
+    const own = this.priceStep ?? { min: this.minPrice, max: this.maxPrice };
+    // a step moves one end; the user's limit at the other end holds ("under $40", then "fancier")
     if (dir < 0) {
       this.maxPrice = Math.floor(Math.min(...prices) * 0.95);
-      this.minPrice = undefined;
+      this.minPrice = own.min;
     } else {
       this.minPrice = Math.ceil(Math.max(...prices) * 1.05);
-      this.maxPrice = undefined;
+      this.maxPrice = own.max;
     }
-    this.priceStepped = true;
+    this.priceStep = { dir: dir < 0 ? 'cheaper' : 'pricier', min: own.min, max: own.max };
     return true;
+  }
+
+  /** Takes the agent's own price step back: the user's limits as they were before it. */
+  undoPriceStep(): 'pricier' | 'cheaper' | undefined {
+    const step = this.priceStep;
+    if (!step) return undefined;
+    this.minPrice = step.min;
+    this.maxPrice = step.max;
+    this.priceStep = undefined;
+    return step.dir;
   }
 
   /** Number of attribute slots the user has expressed a preference about (wanted or ruled out). */

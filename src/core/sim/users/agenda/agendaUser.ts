@@ -17,6 +17,7 @@
  * Every turn returns the full trace: agenda after the turn, pull/push, goal, preference delta,
  * NLU result, acts, patience, satisfaction and frustration.
  */
+import { EmptyAnswers } from '../emptyAnswers';
 import type { Goal, PreferenceState, SimulatorTrace, Turn, TargetState, Outcome } from '../../../model';
 import type { Rng } from '../../../random';
 import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../../types';
@@ -249,6 +250,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private agentActs: readonly string[] = [];
   /** The agenda entry this turn pulled (undefined on a push, or when the agenda was empty). */
   private pulledEntry: string | undefined;
+  /** Agent turns with nothing in them (emptyAnswers.ts). */
+  private readonly empty = new EmptyAnswers();
   /** Whether the agent's last answer was appropriate (a pull) or not (a push). */
   private lastOperation: 'pull' | 'push' | undefined;
   /** Whether the agent's last turn kept the item just passed over first on screen while it asked. */
@@ -400,6 +403,13 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       reasked.length === 0 && understanding.acts.some((a) => interaction.isAppropriate(this.current, a));
     if (reasked.length) pushReason = `${REASK_REASON} (${reasked.join(', ')})`;
     else if (!appropriate) pushReason = `${understanding.agent_act} does not answer ${this.current}`;
+    // An agent turn with nothing in it (emptyAnswers.ts): no answer, whatever its acts (a content
+    // check: not in the act-only mode).
+    const empty = this.empty.judge(response.recommendations.length, understanding.acts);
+    if (appropriate && empty && checkContent) {
+      appropriate = false;
+      pushReason = empty;
+    }
     if (appropriate && checkContent && response.recommendations.length) {
       const problem = this.contentProblem(kept);
       if (problem) {
