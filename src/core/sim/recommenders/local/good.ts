@@ -169,6 +169,10 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         chosen = detail || (frames === GOOD_FRAMES.accept && this.reasons.chance(0.5));
         if (praised !== undefined) {
           chosen = true;
+          // agreed with, or said with what it is for (`FEATURE_NOTES`) when we know
+          const why = featureNotes(praised);
+          if (why.length && this.reasons.chance(0.4))
+            return expandOne(this.reasons, GOOD_FRAMES.acceptPraisedWhy, { ...vars, a: this.reasons.pick(why) });
           const agree = this.reasons.chance(0.6) ? GOOD_FRAMES.acceptPraised : GOOD_FRAMES.acceptDetail;
           return expandOne(this.reasons, agree, { ...vars, f: praised });
         }
@@ -662,7 +666,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       const why = picked.length === 1 ? featureNotes(picked[0]) : [];
       if (why.length && reasons.chance(0.6)) {
         const vars = { a: reasons.pick(why) };
-        if (matched.length === 0) return expandOne(reasons, WITH_ARTICLE.reasonAlone, vars);
+        // the note is the reason: the value it matched is on the card, said in 1 of 2 cases
+        if (matched.length === 0 || reasons.chance(0.5)) return expandOne(reasons, WITH_ARTICLE.reasonAlone, vars);
         return `${listWords(matched)}${expandOne(reasons, WITH_ARTICLE.reasonAfter, vars)}`;
       }
       const vars = { f: listWords(picked), a: listWords(picked.map(featureWithArticle)) };
