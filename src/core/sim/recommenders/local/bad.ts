@@ -210,7 +210,7 @@ export const TANGENTS: readonly string[] = [
   '{Ever had something tailored|Have you ever visited a tailor|Ever had a hem taken up|Do you know a good tailor|Ever had a sleeve shortened}?',
   '{What do your friends say about your style|How would your friends describe your style|Does your family approve of your style}?',
   '{Morning or evening shopper|Do you shop early or late in the day|Weekday or weekend shopper|Lunch-break shopper, by any chance|Do you browse after dinner}?',
-  '{City person or countryside person|Town or country|Do you live in a busy city or somewhere quiet|Urban or rural dweller|Seaside or inland|Flat or house}?',
+  '{City person or countryside person|Town or country|Do you live in a busy city or somewhere quiet|Urban or rural dweller|Hills or flatlands|Flat or house}?',
   '{Thinking about how it will look in photos|Worried how it will look in pictures|Does it matter how it will look on camera}?',
   '{Do you walk a lot|Much of a walker|Walk far most days|Clocking many steps daily|Do you take the stairs or the lift|Bus or bike to get around}?',
   '{Does it need to fit in a locker|Must it squeeze into a small suitcase|Will it live in a tiny wardrobe}?',
@@ -220,7 +220,7 @@ export const TANGENTS: readonly string[] = [
   '{Are you an early riser|Up with the birds most days|Early bird or night owl|Do you hit snooze much|Alarm clock or natural waking}?',
   '{Do you keep receipts|Are you a receipt keeper|Do you hang on to receipts|Receipt hoarder, by chance|Paper receipts or emailed ones}?',
   '{Any hobbies I should know about|What do you do for fun|Got a hobby that matters here|Any pastimes worth mentioning|Gardening, baking, chess, anything|What fills your weekends}?',
-  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate|Espresso or herbal tea|Milk and sugar, or black|Latte or cappuccino}?',
+  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate|Espresso or herbal tea|Milk, sugar, or both|Latte or cappuccino}?',
   '{Do you sleep well at night|Are you a light sleeper|Do you get enough sleep|Do you nap in the afternoon|Early nights or late ones}?',
   '{Which season do you like most|Favourite season|Spring or autumn person|Snow days or heatwaves|Do you prefer long evenings or crisp mornings}?',
   '{Do you ever wear two different socks|Would you ever wear different socks on each foot}?',
@@ -397,8 +397,8 @@ export const LATCH_QUESTIONS: Record<string, string[]> = {
 /** Re-asking a given preference, `$v` its value; alternatives keep the cue words (see TANGENTS). */
 export const REASK: Record<string, string[]> = {
   colour: [
-    '{Just to double-check|To be sure|Quick check|For the record|Sanity check|So I get it right|Forgive the repeat|Bear with me|My memory fails me}, what colour {did you have in mind|were you after|was it}?',
-    '{Sorry, remind me|Remind me|One more time|Refresh my memory|Humour me|Once again|Tell me once more}: which colour {was it again|did you say|was that}?',
+    '{Just to double-check|To be sure|Quick check|For the record|Sanity check|So I get it right|Forgive the repeat|Bear with me|My memory fails me}, what colour did you have in mind?',
+    '{Sorry, remind me|Remind me|One more time|Refresh my memory|Humour me|Once again|Tell me once more}: which colour was it again?',
   ],
   gender: [
     '{Going back a step|One step back|Backing up a bit}: was this for women or men?',
@@ -419,7 +419,7 @@ export const REASK: Record<string, string[]> = {
   style: ['{How would you describe|Can you describe|Could you sum up} the style you are after, once more?'],
   type: ['{So, was it|Was it|Remind me, was it} $v you wanted, or something along those lines?'],
   category: [
-    '{Just to be clear|To be sure|Quick check|Sorry, once more|Remind me|Forgive me|Bear with me|Circling back|Apologies|Hang on|Wait a second|Let me get this straight|Sorry, my mind wandered|Back to basics|Start me off again|Silly question}, what {are we|were we|are you|were you} {shopping|looking|hunting|searching} for{ today| here| this time|, exactly| again|}?',
+    '{Just to be clear|To be sure|Quick check|Sorry, once more|Remind me|Forgive me|Bear with me|Circling back|Apologies|Hang on|Wait a second|Let me get this straight|Sorry, my mind wandered|Back to basics|Start me off again|Silly question}, what {are we|were we} {shopping|looking|hunting|searching} for{ today| here| this time|}?',
   ],
 };
 

@@ -587,7 +587,7 @@ export const GOOD_FRAMES = {
     '{Great choice|Good pick}! The $t is $p{, a sound buy|}. {Happy shopping|Enjoy}!',
     'Good choice: the $t, yours for $p. Enjoy!',
     'Great choice. The $t comes to $p at checkout.',
-    'Sold: the $t, $p. {Good|Sound|Smart} choice!',
+    '{Good|Smart} choice! Sold: the $t, $p.',
     'Excellent choice! The $t, at $p, is in your basket.',
     '{Lovely|Nice} choice, the $t it is: $p at checkout. Enjoy!',
     'Nice choice! $p for the $t; enjoy it!',
@@ -1111,10 +1111,7 @@ export const FEATURE_NOTES: Readonly<Record<string, readonly string[]>> = {
   'padded collar': ['a padded collar for comfort where it rubs most', 'a padded collar that spares your ankles'],
   'arch support': ['arch support for long days on your feet', 'arch support that eases tired feet'],
   'cushioned insole': ['a cushioned insole that softens every step', 'a cushioned insole for hours of comfort'],
-  'breathable lining': [
-    'a breathable lining to keep it from getting stuffy',
-    'a breathable lining that lets air through',
-  ],
+  'breathable lining': ['a breathable lining against stuffiness', 'a breathable lining that lets air through'],
   'flexible sole': ['a flexible sole that bends with your foot', 'a flexible sole for a natural stride'],
   'side vents': ['side vents that give you room to move', 'side vents for ease when you sit'],
   'tagless neck label': [
@@ -1143,7 +1140,7 @@ export const FEATURE_NOTES: Readonly<Record<string, readonly string[]>> = {
   'adjustable straps': ['adjustable straps to get the length just right', 'adjustable straps that suit any height'],
   'soft hand feel': ['a soft hand feel you notice straight away', 'a soft hand feel that is gentle on skin'],
   'back welt pockets': ['back welt pockets for a tidy line', 'back welt pockets that keep their shape'],
-  'easy care': ['easy care for a quick laundry day', 'easy care, so it goes in with the rest of the wash'],
+  'easy care': ['easy care for a quick laundry day', 'easy care: straight in with the rest of the wash'],
   'reflective trims': [
     'reflective trims that catch headlights after dark',
     'reflective trims for dusk and dawn outings',
@@ -1157,7 +1154,7 @@ export const FEATURE_NOTES: Readonly<Record<string, readonly string[]>> = {
     'moisture-wicking fabric for hard sessions',
   ],
   'anti-odour treatment': [
-    'an anti-odour treatment that keeps it fresh for longer',
+    'an anti-odour treatment for lasting freshness',
     'an anti-odour treatment for back-to-back sessions',
   ],
   'sweat-proof phone pocket': [
@@ -1218,7 +1215,7 @@ export const FEATURE_NOTES: Readonly<Record<string, readonly string[]>> = {
   ],
   'fitted bodice': ['a fitted bodice that flatters the waist', 'a fitted bodice that holds its line'],
   'button front': ['a button front, easy to put on', 'a button front that opens fully'],
-  'full zip': ['a full zip to open it right up on warm days'],
+  'full zip': ['a full zip that opens right up on warm days'],
   'ribbed collar': ['a ribbed collar that keeps its shape'],
   'folded high neck': ['a folded high neck to keep your throat warm'],
   'slant pockets': ['slant pockets that are easy to reach'],
