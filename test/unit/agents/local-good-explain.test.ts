@@ -3,9 +3,19 @@ import assert from 'node:assert/strict';
 import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
 import { createAgent } from '../../../src/core/sim/recommenders/index';
 import { createRng } from '../../../src/core/random';
-import { MATERIAL_NOTES, materialNotes, pluralNoun } from '../../../src/core/sim/recommenders/local/phrases';
+import {
+  FEATURE_NOTES,
+  MATERIAL_NOTES,
+  featureNotes,
+  leavesUnserved,
+  materialNotes,
+  pluralNoun,
+  pluralPronouns,
+} from '../../../src/core/sim/recommenders/local/phrases';
+import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
+import { holdsNegation } from '../../../src/core/text/negation';
 import { titleShowsValue } from '../../../src/core/text/saysValue';
-import { agreeWithTitles } from '../../../src/core/sim/recommenders/local/agent';
+import { agreeWithTitles, namedFeatures } from '../../../src/core/sim/recommenders/local/agent';
 import { isPluralNoun } from '../../../src/core/text/articles';
 import { playScript } from '../../support/agents';
 
@@ -199,5 +209,130 @@ describe('local agents: the verb after an item whose type is plural', () => {
     }
     assert.ok(checked >= 100, `${checked} mentions`);
     assert.deepEqual(wrong, []);
+  });
+});
+
+describe('local-good reacts to what was said (issue 21, class 13, thirteenth round)', () => {
+  test('a user leaving unserved is not thanked for being helped, nor told to take its time', async () => {
+    const leaving = [
+      "I don't think I'll find it here. Thanks anyway.",
+      "Hmm, no luck today, so I'm off. Bye.",
+      "I'll look on my own instead. Thanks anyway.",
+      'Not quite what I am after. I will stop here.',
+      'This is going nowhere. Thanks anyway.',
+    ];
+    for (const u of leaving) assert.ok(leavesUnserved(u), u);
+    for (const u of ['Thanks!', 'Thank you, these look great.', 'Show me more, please.'])
+      assert.ok(!leavesUnserved(u), u);
+    let answered = 0;
+    const wrong: string[] = [];
+    for (let k = 0; k < 60; k++) {
+      const agent = createAgent('local-good', { catalog });
+      const session = agent.createSession(`leave-${k}`, createRng(`leave-${k}`), {});
+      const answers = await playScript(session, [
+        'Hi, I am looking for red bags, show me some',
+        leaving[k % leaving.length],
+      ]);
+      const last = answers[1];
+      if (!(last.acts ?? []).some((a) => a === 'greet_acknowledge' || a === 'elicit_preference')) continue;
+      answered++;
+      if (/\b(?:welcome|pleasure|glad to help|anytime|no trouble|take your time|no rush|mull)\b/i.test(last.utterance))
+        wrong.push(last.utterance);
+    }
+    assert.ok(answered >= 20, `${answered} answers to a leaving user`);
+    assert.deepEqual(wrong, []);
+  });
+
+  test('an item whose type is a plural noun is "they", not "it" ("They come with ...")', async () => {
+    assert.equal(
+      pluralPronouns(
+        'The Saltmarsh Hiking Boots are nylon. It comes with a lining. Also, it is light. Is it nice? Enjoy it!',
+      ),
+      'The Saltmarsh Hiking Boots are nylon. They come with a lining. Also, they are light. Is it nice? Enjoy them!',
+    );
+    let checked = 0;
+    const wrong: string[] = [];
+    for (let k = 0; k < 200; k++) {
+      const goal = catalog.items[(k * 37) % catalog.items.length];
+      const type = goal.attributes.type!;
+      if (!isPluralNoun(type)) continue;
+      const agent = createAgent('local-good', { catalog });
+      const session = agent.createSession(`they-${k}`, createRng(`they-${k}`), {});
+      const answers = await playScript(session, [
+        `Hi, I'm looking for ${goal.attributes.colour} ${type}, show me some`,
+        'Tell me more about the first one',
+        "I'll take the first one",
+      ]);
+      for (const r of answers) {
+        const top = r.recommendations[0] && catalog.get(r.recommendations[0].item_id);
+        if (!top || !isPluralNoun(top.attributes.type ?? '') || (r.acts ?? []).includes('elicit_preference')) continue;
+        checked++;
+        if (/(?:^|[.!?:]\s+|, )It (?:is|has|comes|boasts|also offers)\b|\bEnjoy it\b/.test(r.utterance))
+          wrong.push(r.utterance);
+      }
+    }
+    assert.ok(checked >= 60, `${checked} turns about a plural item`);
+    assert.deepEqual(wrong, []);
+  });
+
+  test('a confirmation agrees with the feature the user named as what won it over', async () => {
+    let praised = 0;
+    const wrong: string[] = [];
+    for (let k = 0; k < 120; k++) {
+      const goal = catalog.items[(k * 43) % catalog.items.length];
+      const agent = createAgent('local-good', { catalog });
+      const session = agent.createSession(`praise-${k}`, createRng(`praise-${k}`), {});
+      const [first] = await playScript(session, [
+        `Hi, I'm looking for ${goal.attributes.colour} ${pluralNoun(goal.attributes.type!)}, show me some`,
+      ]);
+      const top = first.recommendations[0] && catalog.get(first.recommendations[0].item_id);
+      const feature = top && namedFeatures(catalog, top)[0];
+      if (!feature) continue;
+      const r = await session.respond(`I'll take the first one. The ${feature} won me over.`, []);
+      if (r.recommendations.length !== 1) continue;
+      praised++;
+      if (!r.utterance.includes(feature)) wrong.push(`${feature}: ${r.utterance}`);
+    }
+    assert.ok(praised >= 40, `${praised} confirmations after a praised feature`);
+    assert.deepEqual(wrong, []);
+  });
+
+  test('what a feature is for: each note holds its feature, reads as no value, no cue, no negation, and is said', async () => {
+    const lexicon = Lexicon.for(catalog);
+    const features = new Set(catalog.items.flatMap((it) => namedFeatures(catalog, it).map((f) => f.toLowerCase())));
+    for (const [feature, notes] of Object.entries(FEATURE_NOTES)) {
+      // a note of a feature no item has would be a dead wording
+      assert.ok(features.has(feature), `${feature} is no catalog feature`);
+      for (const note of notes) {
+        assert.ok(note.toLowerCase().includes(feature), `"${note}" does not say ${feature}`);
+        assert.ok(lexicon.readsNothing(note.toLowerCase().replace(feature, ' ')), `"${note}" reads as a wish`);
+        assert.equal(holdsNegation(note), false, note);
+        assert.ok(!note.includes('?'), note);
+      }
+    }
+    const wordings = Object.values(FEATURE_NOTES).flat();
+    let carousels = 0;
+    let withNote = 0;
+    for (let k = 0; k < 80; k++) {
+      const goal = catalog.items[(k * 31) % catalog.items.length];
+      const agent = createAgent('local-good', { catalog });
+      const session = agent.createSession(`note-${k}`, createRng(`note-${k}`), {});
+      const [r] = await playScript(session, [
+        `Hi, I'm looking for ${goal.attributes.colour} ${pluralNoun(goal.attributes.type!)}, show me some`,
+      ]);
+      if (!r.recommendations.length) continue;
+      carousels++;
+      const top = catalog.get(r.recommendations[0].item_id)!;
+      const said = wordings.filter((w) => r.utterance.includes(w));
+      if (said.length) withNote++;
+      // only a note of a feature the top item has
+      for (const w of said)
+        assert.ok(
+          namedFeatures(catalog, top).some((f) => featureNotes(f).includes(w)),
+          `"${w}" said of ${top.item_id}`,
+        );
+    }
+    assert.ok(carousels >= 60, `${carousels} carousels`);
+    assert.ok(withNote >= 8, `${withNote} of ${carousels} reasons with what a feature is for`);
   });
 });

@@ -98,7 +98,9 @@ describe('local recommender wording', () => {
       GOOD_FRAMES.closerAsk,
       GOOD_FRAMES.closerSay,
       GOOD_FRAMES.thanks,
+      GOOD_FRAMES.thanksUnserved,
       GOOD_FRAMES.nudge,
+      GOOD_FRAMES.nudgeUnserved,
       GOOD_FRAMES.similar,
       GOOD_FRAMES.similarPraised,
       GOOD_FRAMES.similarDetail,
@@ -125,6 +127,8 @@ describe('local recommender wording', () => {
       GOOD_FRAMES.reasonAfter,
       GOOD_FRAMES.reasonAlone,
       GOOD_FRAMES.acceptDetail,
+      GOOD_FRAMES.acceptPraised,
+      GOOD_FRAMES.acceptWhy,
       GOOD_FRAMES.relaxedShort,
     ];
     for (const frames of statements)
@@ -135,11 +139,14 @@ describe('local recommender wording', () => {
       }
     // the more ways of saying a statement: their own words read as no value, no negation, no question
     const lexicon = Lexicon.for(catalog);
-    const plain = { t: 'Alder', why: 'a fine pick', noun: 'pieces', n: '12', w: 'pieces' };
+    const plain = { t: 'Alder', why: 'a fine pick', noun: 'pieces', n: '12', w: 'pieces', p: '$59.99' };
     const withFeature = {
       reasonAfter: GOOD_FRAMES.reasonAfter,
       reasonAlone: GOOD_FRAMES.reasonAlone,
       acceptDetail: GOOD_FRAMES.acceptDetail,
+      acceptPraised: GOOD_FRAMES.acceptPraised,
+      acceptWhy: GOOD_FRAMES.acceptWhy,
+      acceptPrice: GOOD_FRAMES.acceptPrice,
       similarPraised: GOOD_FRAMES.similarPraised,
       similarDetail: GOOD_FRAMES.similarDetail,
       relaxedShort: GOOD_FRAMES.relaxedShort,

@@ -202,32 +202,32 @@ const NEIGHBOURS: Record<string, string[]> = {
  */
 export const TANGENTS: readonly string[] = [
   '{Wearing them indoors or outdoors, mostly|Mostly wearing them inside, or out|Wearing them mostly in, or out}?',
-  '{Is this for a trip|Off on a trip soon|Heading somewhere nice|Got a journey coming up|Any holidays planned|Jetting off anywhere}?',
-  '{For yourself, or a gift|A present for someone, or a treat for you|Buying for yourself, or for a friend}?',
+  '{Is this for a trip|Off on a trip soon|Heading somewhere nice|Got a journey coming up|Any holidays planned|Jetting off anywhere|Going away soon|Any travel plans this year}?',
+  '{For yourself, or a gift|A present for someone, or a treat for you|Buying for yourself, or for a friend|Treating yourself, or spoiling someone}?',
   '{How do you feel about|Any thoughts on|Strong views on|Big fan of|Where do you stand on|Opinions on} pockets?',
   '{Are you the kind of person who plans outfits|Are you the kind to lay clothes out early|The outfit-planning kind, are you}?',
-  '{Lots of rain where you live|Does it rain much in your town|Damp climate where you live|Is your weather mostly soggy|Drizzly where you are}?',
-  '{Ever had something tailored|Have you ever visited a tailor|Ever had a hem taken up}?',
+  '{Lots of rain where you live|Does it rain much in your town|Damp climate where you live|Is your weather mostly soggy|Drizzly where you are|Sunny or grey where you live|How are the summers where you are}?',
+  '{Ever had something tailored|Have you ever visited a tailor|Ever had a hem taken up|Do you know a good tailor|Ever had a sleeve shortened}?',
   '{What do your friends say about your style|How would your friends describe your style|Does your family approve of your style}?',
-  '{Morning or evening shopper|Do you shop early or late in the day|Weekday or weekend shopper}?',
-  '{City person or countryside person|Town or country|Do you live in a busy city or somewhere quiet|Urban or rural dweller}?',
+  '{Morning or evening shopper|Do you shop early or late in the day|Weekday or weekend shopper|Lunch-break shopper, by any chance|Do you browse after dinner}?',
+  '{City person or countryside person|Town or country|Do you live in a busy city or somewhere quiet|Urban or rural dweller|Hills or flatlands|Flat or house}?',
   '{Thinking about how it will look in photos|Worried how it will look in pictures|Does it matter how it will look on camera}?',
-  '{Do you walk a lot|Much of a walker|Walk far most days|Clocking many steps daily}?',
+  '{Do you walk a lot|Much of a walker|Walk far most days|Clocking many steps daily|Do you take the stairs or the lift|Bus or bike to get around}?',
   '{Does it need to fit in a locker|Must it squeeze into a small suitcase|Will it live in a tiny wardrobe}?',
   '{Any colour you refuse, for sentimental reasons|Is there a colour you avoid for old reasons|Any colour with bad memories attached}?',
-  '{Do you iron things, honestly|Be honest: do you ever iron|Iron or steamer, at home}?',
-  '{Cats or dogs|Are you a cat person or a dog person|Dogs or cats, if you had to pick|Hamsters or parrots}?',
-  '{Are you an early riser|Up with the birds most days|Early bird or night owl}?',
-  '{Do you keep receipts|Are you a receipt keeper|Do you hang on to receipts|Receipt hoarder, by chance}?',
-  '{Any hobbies I should know about|What do you do for fun|Got a hobby that matters here|Any pastimes worth mentioning}?',
-  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate|Espresso or herbal tea}?',
-  '{Do you sleep well at night|Are you a light sleeper|Do you get enough sleep}?',
-  '{Which season do you like most|Favourite season|Spring or autumn person}?',
+  '{Do you iron things, honestly|Be honest: do you ever iron|Iron or steamer, at home|Do you own an ironing board|Tumble dryer or washing line}?',
+  '{Cats or dogs|Are you a cat person or a dog person|Dogs or cats, if you had to pick|Hamsters or parrots|Any pets at home|Goldfish or tortoise}?',
+  '{Are you an early riser|Up with the birds most days|Early bird or night owl|Do you hit snooze much|Alarm clock or natural waking}?',
+  '{Do you keep receipts|Are you a receipt keeper|Do you hang on to receipts|Receipt hoarder, by chance|Paper receipts or emailed ones}?',
+  '{Any hobbies I should know about|What do you do for fun|Got a hobby that matters here|Any pastimes worth mentioning|Gardening, baking, chess, anything|What fills your weekends}?',
+  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate|Espresso or herbal tea|Milk, sugar, or both|Latte or cappuccino}?',
+  '{Do you sleep well at night|Are you a light sleeper|Do you get enough sleep|Do you nap in the afternoon|Early nights or late ones}?',
+  '{Which season do you like most|Favourite season|Spring or autumn person|Snow days or heatwaves|Do you prefer long evenings or crisp mornings}?',
   '{Do you ever wear two different socks|Would you ever wear different socks on each foot}?',
   '{What kind of music do you listen to|What kind of songs do you play|Which kind of music is on your playlist}?',
   '{Would a friend say it has the right look|Would your best friend approve of the look|Does the look need a second opinion}?',
-  '{Do you like museums|Are you into galleries|Been to a museum lately|Art lover, by any chance}?',
-  '{Ever lost an umbrella|How many umbrellas have you lost|Ever left an umbrella on a bus|Do umbrellas tend to vanish on you}?',
+  '{Do you like museums|Are you into galleries|Been to a museum lately|Art lover, by any chance|Theatre or cinema|Concerts or quiet nights in}?',
+  '{Ever lost an umbrella|How many umbrellas have you lost|Ever left an umbrella on a bus|Do umbrellas tend to vanish on you|Do you carry an umbrella just in case|Folding umbrella or a big golf one}?',
   '{Any colour that reminds you of home|Is there a colour that feels like home|Which colour brings back good memories}?',
 ];
 
@@ -287,6 +287,20 @@ const TRIVIA: Record<string, string[]> = {
   white: ['White reflects most light, hence hot-climate favourite.'],
   navy: ['Navy blue is named after naval uniforms.'],
   purple: ['Purple dye once meant royalty.', 'Tyrian purple was squeezed from sea snails.'],
+  red: ['Some red dyes once came from crushed insects.'],
+  blue: ['Indigo was once prized as blue gold.'],
+  green: ['Some Victorian green dyes contained arsenic.'],
+  grey: ['Grey flannel suits were a 1950s office uniform.'],
+  brown: ['Sepia brown once came from cuttlefish ink.'],
+  yellow: ['Saffron once dyed robes yellow.'],
+  beige: ['"Beige" first meant undyed wool.'],
+  tan: ['Leather was once tanned with tree bark.'],
+  polyester: ['Polyester was patented in 1941.'],
+  nylon: ['Nylon stockings caused queues in the 1940s.'],
+  cotton: ['Cotton was spun in the Indus Valley thousands of years ago.'],
+  fleece: ['Polar fleece was invented in 1979.'],
+  suede: ['"Suede" comes from the French for Sweden.'],
+  canvas: ['Canvas takes its name from hemp, once its fibre.'],
   orange: ['Fun fact: the colour was named after the fruit.'],
   denim: ['"Denim" may come from "serge de Nîmes".', 'Indigo clings to the outside of each thread, so denim fades.'],
   jeans: ['"Jeans" probably traces back to Genoa.'],
@@ -304,8 +318,53 @@ const TRIVIA: Record<string, string[]> = {
   't-shirt': ['The T-shirt started out as an undershirt.'],
   'polo shirt': ['Polo shirts caught on at tennis, not polo.'],
   swimsuit: ['The bikini is named after an atoll.'],
-  footwear: ['The oldest known leather shoe is five thousand years old.'],
-  outerwear: ['Early raincoats were cloth coated in rubber.'],
+  footwear: [
+    'The oldest known leather shoe is five thousand years old.',
+    'British shoe sizes once counted in barleycorns.',
+    'Left and right shoes were often made alike until the 1800s.',
+    'The Brannock foot-measuring device dates from the 1920s.',
+    'Hobnails once studded the soles of work boots.',
+  ],
+  outerwear: [
+    'Early raincoats were cloth coated in rubber.',
+    'The duffel coat is named after a Belgian town.',
+    'Peacoats were first worn by sailors.',
+    'The anorak comes from Greenland.',
+    'Toggles were meant to be worked with gloves on.',
+  ],
+  tops: [
+    'The Breton stripe began as French navy uniform.',
+    'Button-down collars were made for polo players.',
+    'The henley is named after a rowing town.',
+    'Sweaters were first worn to work up a sweat.',
+  ],
+  bottoms: [
+    'Chinos began as army trousers.',
+    'Cargo pants started out as military kit.',
+    'Bermuda shorts are named after the islands.',
+    'Medieval men wore hose much like leggings.',
+  ],
+  dresses: [
+    'Chanel made the little black dress famous in 1926.',
+    'The wrap dress took off in 1974.',
+    'White wedding dresses caught on after Queen Victoria wore one.',
+  ],
+  activewear: [
+    'Spandex was invented in 1958.',
+    'The first sports bra was stitched from two jockstraps.',
+    'Early tennis players wore long trousers.',
+    'Early running shoes had spikes.',
+  ],
+  accessories: [
+    'Wristwatches caught on with soldiers in the First World War.',
+    'Cheap sunglasses went on sale in 1929.',
+    'Monocles were the height of fashion in the 1800s.',
+  ],
+  bags: [
+    '"Satchel" comes from the Latin for a little sack.',
+    'Early handbags were called reticules.',
+    'Wheeled suitcases only arrived in 1970.',
+  ],
 };
 
 /**
@@ -338,8 +397,8 @@ export const LATCH_QUESTIONS: Record<string, string[]> = {
 /** Re-asking a given preference, `$v` its value; alternatives keep the cue words (see TANGENTS). */
 export const REASK: Record<string, string[]> = {
   colour: [
-    '{Just to double-check|To be sure|Quick check|For the record|Sanity check|So I get it right}, what colour did you have in mind?',
-    '{Sorry, remind me|Remind me|One more time|Refresh my memory|Humour me|Once again}: which colour was it again?',
+    '{Just to double-check|To be sure|Quick check|For the record|Sanity check|So I get it right|Forgive the repeat|Bear with me|My memory fails me}, what colour did you have in mind?',
+    '{Sorry, remind me|Remind me|One more time|Refresh my memory|Humour me|Once again|Tell me once more}: which colour was it again?',
   ],
   gender: [
     '{Going back a step|One step back|Backing up a bit}: was this for women or men?',
@@ -360,7 +419,7 @@ export const REASK: Record<string, string[]> = {
   style: ['{How would you describe|Can you describe|Could you sum up} the style you are after, once more?'],
   type: ['{So, was it|Was it|Remind me, was it} $v you wanted, or something along those lines?'],
   category: [
-    '{Just to be clear|To be sure|Quick check|Sorry, once more|Remind me|Forgive me|Bear with me|Circling back|Apologies}, what {are we|were we} {shopping|looking|hunting|searching} for{ today| here| this time|}?',
+    '{Just to be clear|To be sure|Quick check|Sorry, once more|Remind me|Forgive me|Bear with me|Circling back|Apologies|Hang on|Wait a second|Let me get this straight|Sorry, my mind wandered|Back to basics|Start me off again|Silly question}, what {are we|were we} {shopping|looking|hunting|searching} for{ today| here| this time|}?',
   ],
 };
 
@@ -401,6 +460,12 @@ export const BAD_VARIANTS = {
     'A pile of $w to sift through.',
     'I found a smattering of $w.',
     'Look at these: $w of a sort.',
+    'Here are $w I found.',
+    'I found $w, for what it is worth.',
+    'I dug up a few $w here.',
+    'Look what I found: $w, sort of.',
+    'Here, $w I found in a corner.',
+    'I found these $w lying about.',
   ],
   trivia: [
     'Sewing machines appeared around 1790.',
@@ -567,7 +632,7 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       parts.push(() =>
         expand(
           words,
-          '{So, what brings you here? Shoes, a coat, or just browsing?|What are we hunting for today{, roughly|}?}',
+          '{So, what brings you here? Shoes, a coat, or just browsing?|What are {we|you} {hunting|looking|searching} for today{, roughly|, then|}?}',
         ),
       );
       acts.push('elicit_preference');

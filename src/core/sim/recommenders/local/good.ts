@@ -26,7 +26,7 @@ import { tokenize, tokenizeSpans } from '../../../text/tokenize';
 import type { RecommendedItem, SimulatorTrace } from '../../../model';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession, isNounPhrase, namedFeatures } from './agent';
-import { featureWithArticle, withArticle } from '../../../text/articles';
+import { featureWithArticle, isPluralNoun, withArticle } from '../../../text/articles';
 import { askedAttributes, questionSentences } from '../../users/phrases';
 import { titleShowsValue } from '../../../text/saysValue';
 import { mentionsOutside, type Intent, type ItemReference, type Mention, type ParsedUtterance } from './lexicon';
@@ -44,9 +44,12 @@ import {
   expandOne,
   listWords,
   matchedValue,
+  featureNotes,
+  leavesUnserved,
   materialNotes,
   occasionPhrase,
   pluralNoun,
+  pluralPronouns,
   priceText,
   shortWanted,
   someValues,
@@ -96,6 +99,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
   private userAsks = false;
   /** The relaxed slots said on this session's last carousel turn (words only: said once while they stay relaxed). */
   private saidRelaxed = '';
+  /** Whether the user's turn says it is leaving unserved (`leavesUnserved`; words only). */
+  private leaving = false;
 
   protected answer(userUtterance: string): AgentResponse {
     this.turn++;
@@ -103,6 +108,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const { state, words } = this;
     const intents = parsed.intents;
     this.userAsks = userUtterance.includes('?') || intents.has('question');
+    this.leaving = leavesUnserved(userUtterance);
 
     if (this.closed)
       return say(
@@ -155,24 +161,42 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       // a confirmation that says "choice" reads as one with the item named short ("Great choice,
       // the Northvale gilet is yours."); the frames without it keep the whole title (a short
       // name there reads as an explanation to the users' act classifier)
+      // a feature of the item the user named as what won it over is agreed with, by name
+      const lower = userUtterance.toLowerCase();
+      const praised = this.userAsks
+        ? undefined
+        : namedFeatures(this.catalog, item).find((f) => lower.includes(f.toLowerCase()));
       let chosen = false;
       const text = this.fresh(() => {
         const said = expandOne(words, frames, vars);
         chosen = detail || (frames === GOOD_FRAMES.accept && this.reasons.chance(0.5));
+        if (praised !== undefined) {
+          chosen = true;
+          // agreed with, or said with what it is for (`FEATURE_NOTES`) when we know
+          const why = featureNotes(praised);
+          if (why.length && this.reasons.chance(0.4))
+            return expandOne(this.reasons, GOOD_FRAMES.acceptPraisedWhy, { ...vars, a: this.reasons.pick(why) });
+          const agree = this.reasons.chance(0.6) ? GOOD_FRAMES.acceptPraised : GOOD_FRAMES.acceptDetail;
+          return expandOne(this.reasons, agree, { ...vars, f: praised });
+        }
         if (!chosen) return said;
         if (notes.length && this.reasons.chance(0.4))
           return expandOne(this.reasons, GOOD_FRAMES.acceptNote, { ...vars, n: this.reasons.pick(notes) });
-        return detail
-          ? expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f: this.reasons.pick(feats) })
-          : expandOne(this.reasons, GOOD_VARIANTS.accept, vars);
+        if (!detail) return expandOne(this.reasons, GOOD_VARIANTS.accept, vars);
+        const f = this.reasons.pick(feats);
+        const why = featureNotes(f);
+        return why.length && this.reasons.chance(0.5)
+          ? expandOne(this.reasons, GOOD_FRAMES.acceptWhy, { ...vars, a: this.reasons.pick(why) })
+          : expandOne(this.reasons, GOOD_FRAMES.acceptDetail, { ...vars, f });
       });
-      this.fullNames = !chosen;
-      return say(text, [this.catalog.toRecommendedItem(item)], ['greet_acknowledge']);
+      // a confirmation that says "choice" names the item short (see above), whichever frame said it
+      this.fullNames = !chosen && !/\bchoice\b/i.test(text);
+      return say(theyOf(item, text), [this.catalog.toRecommendedItem(item)], ['greet_acknowledge']);
     }
     if (intents.has('bye') && !mentions.length) {
       this.closed = true;
       return say(
-        this.fresh(() => expandOne(words, GOOD_FRAMES.bye)),
+        this.fresh(() => expandOne(words, this.leaving ? GOOD_FRAMES.byeUnserved : GOOD_FRAMES.bye)),
         [],
         ['greet_acknowledge'],
       );
@@ -228,7 +252,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       if (intents.has('like') && picked) return this.moreLike(picked, userUtterance);
       if (intents.has('thanks') && !listing) {
         return say(
-          this.fresh(() => expandOne(words, GOOD_FRAMES.thanks)),
+          this.fresh(() => expandOne(words, this.leaving ? GOOD_FRAMES.thanksUnserved : GOOD_FRAMES.thanks)),
           this.showing(),
           ['greet_acknowledge'],
         );
@@ -304,13 +328,16 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     if (missing) {
       this.state.asked.add(missing);
       return say(
-        this.fresh(() => `${words.pick(GOOD_FRAMES.nudgeLead)} ${this.question(missing, true)}`),
+        this.fresh(
+          () =>
+            `${words.pick(this.leaving ? GOOD_FRAMES.nudgeLeadUnserved : GOOD_FRAMES.nudgeLead)} ${this.question(missing, true)}`,
+        ),
         this.showing(),
         ['elicit_preference'],
       );
     }
     return say(
-      this.fresh(() => expandOne(words, GOOD_FRAMES.nudge)),
+      this.fresh(() => expandOne(words, this.leaving ? GOOD_FRAMES.nudgeUnserved : GOOD_FRAMES.nudge)),
       this.showing(),
       ['elicit_preference'],
     );
@@ -431,7 +458,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         const said = expandOne(words, GOOD_FRAMES.relaxed, { slots });
         if (this.userAsks || relaxedKey !== this.saidRelaxed)
           parts.push(
-            this.userAsks || this.reasons.chance(0.5)
+            this.userAsks || this.reasons.chance(0.2)
               ? said
               : expandOne(this.reasons, GOOD_FRAMES.relaxedShort, { slots }),
           );
@@ -447,7 +474,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     });
     this.saidRelaxed = relaxedKey;
     return say(
-      text,
+      theyOf(items[0], text),
       items.map((it) => this.catalog.toRecommendedItem(it)),
       acts,
     );
@@ -586,7 +613,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         });
       return out;
     });
-    return say(text, this.showing(), ['explain_recommendation']);
+    return say(theyOf(item, text), this.showing(), ['explain_recommendation']);
   }
 
   private moreLike(item: CatalogItem, userUtterance: string): AgentResponse {
@@ -672,6 +699,15 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     if (plain.length && reasons.chance(0.75)) {
       while (matched.length > 1) matched.splice(reasons.int(matched.length), 1);
       const picked = reasons.shuffle(plain).slice(0, reasons.chance(0.25) ? 2 : 1);
+      // one feature: in 3 of 5 cases said with what it is for, when we know ("a storm flap to keep
+      // rain off the zip"), in the frames that say it with its article
+      const why = picked.length === 1 ? featureNotes(picked[0]) : [];
+      if (why.length && reasons.chance(0.6)) {
+        const vars = { a: reasons.pick(why) };
+        // the note is the reason: the value it matched is on the card, said in 1 of 2 cases
+        if (matched.length === 0 || reasons.chance(0.5)) return expandOne(reasons, WITH_ARTICLE.reasonAlone, vars);
+        return `${listWords(matched)}${expandOne(reasons, WITH_ARTICLE.reasonAfter, vars)}`;
+      }
       const vars = { f: listWords(picked), a: listWords(picked.map(featureWithArticle)) };
       if (matched.length === 0) return expandOne(reasons, GOOD_FRAMES.reasonAlone, vars);
       return `${listWords(matched)}${expandOne(reasons, GOOD_FRAMES.reasonAfter, vars)}`;
@@ -876,6 +912,17 @@ function excludedValues(state: PreferenceState): string[] {
   return out.sort();
 }
 
+/** The reason frames that say a feature with its article (`$a`) only: a `FEATURE_NOTES` note fills them. */
+const WITH_ARTICLE = {
+  reasonAfter: GOOD_FRAMES.reasonAfter.filter((f) => !f.includes('$f')),
+  reasonAlone: GOOD_FRAMES.reasonAlone.filter((f) => !f.includes('$f')),
+};
+
+/** `text` about `item`, with "they" for an item whose type is a plural noun ("They come with ..."). */
+function theyOf(item: CatalogItem, text: string): string {
+  return isPluralNoun(item.attributes.type ?? '') ? pluralPronouns(text) : text;
+}
+
 function say(utterance: string, recommendations: RecommendedItem[], acts: string[]): AgentResponse {
   return { utterance, recommendations, acts };
 }
@@ -888,7 +935,7 @@ const ANSWERS: Readonly<Record<string, ((value: string) => readonly string[]) | 
   style: (v) => ['It is $v in style.', 'Style-wise it is $v.', 'Its style is $v.', `It has ${withArticle(v)} style.`],
   gender: (v) =>
     v === 'unisex'
-      ? ['It is unisex.', 'It is a unisex piece.', 'It is cut as unisex.']
+      ? ['It is unisex.', 'It is from the unisex range.', 'It is cut as unisex.']
       : ['It is made for $v.', 'It is cut for $v.', "It is from the $v's range."],
   type: (v) => [`It is ${withArticle(v)}.`, `It is ${withArticle(v)}, yes.`],
   brand: () => ['It is by $v.', 'The brand is $v.', 'It comes from $v.'],

@@ -551,6 +551,11 @@ export const GOOD_FRAMES = {
     '{Some|A few} {differ|vary} in $slots.',
     '{Close matches|Near matches} only: {some|a few} {differ|vary} in $slots.',
     '{Heads-up|Note}: {some|a few} {differ|vary} in $slots.',
+    'Only some match on $slots.',
+    'Check the $slots on a few of them.',
+    'Mind the $slots on some of these.',
+    '{Some|A few} stray on $slots.',
+    'A few are a looser fit on $slots.',
   ],
   /** Optional last sentence of a carousel turn, a question (`closerAsk`) or not: no cue word of any attribute. */
   closerAsk: [
@@ -602,7 +607,15 @@ export const GOOD_FRAMES = {
     '{Superb|Terrific|Cracking} choice! The $t awaits checkout.',
     '{Bravo|Hooray|Wonderful}, fine choice: the $t is yours.',
   ],
-  acceptPrice: ['{Great choice|Good pick}! The $t is $p{, a sound buy|}. {Happy shopping|Enjoy}!'],
+  acceptPrice: [
+    '{Great choice|Good pick}! The $t is $p{, a sound buy|}. {Happy shopping|Enjoy}!',
+    'Good choice: the $t, yours for $p. Enjoy!',
+    'Great choice. The $t comes to $p at checkout.',
+    '{Good|Smart} choice! Sold: the $t, $p.',
+    'Excellent choice! The $t, at $p, is in your basket.',
+    '{Lovely|Nice} choice, the $t it is: $p at checkout. Enjoy!',
+    'Nice choice! $p for the $t; enjoy it!',
+  ],
   /** The same with one of the item's plain features `f` (no verb agrees with it). */
   acceptDetail: [
     '{Great|Lovely|Excellent|Fine} choice: the $t, with its $f. @r_enjoy',
@@ -621,11 +634,40 @@ export const GOOD_FRAMES = {
     'Nice choice! Enjoy the $t, $n.',
     '{Great|Good} choice! Enjoy it, $n.',
   ],
+  /**
+   * The same when the user named one of the taken item's own features `f` as what won it over
+   * (reacting to what was said; no verb agrees with `f`, which may be plural). Each says "choice".
+   */
+  acceptPraised: [
+    '{Good|Great|Lovely} choice, the $t! {Well spotted on the $f|Good eye for the $f}.',
+    '{Excellent|Wise} choice: hard to beat the $f. Enjoy!',
+    'Nice choice, and agreed on the $f. @r_enjoy',
+    'Great choice! Glad the $f won you over. Enjoy it!',
+    'Lovely choice! Good eye for the $f. Enjoy it!',
+    'Wise choice, noted: the $f {makes it|seals it}. Enjoy!',
+  ],
+  /** The same, the praised feature said with what it is for (`a`, a `FEATURE_NOTES` note). */
+  acceptPraisedWhy: [
+    '{Good|Great} choice! Enjoy $a.',
+    'Wise choice! Yes, $a. Enjoy!',
+    '{Lovely|Nice} choice. Agreed: $a. Enjoy it!',
+    'Great choice! Good eye for $a.',
+  ],
+  /** The same with one of the item's features said with what it is for (`a`, a `FEATURE_NOTES` note). */
+  acceptWhy: [
+    '{Great|Good|Lovely} choice! You get $a. Enjoy!',
+    '{Excellent|Wise} choice! Enjoy $a.',
+    'Nice choice! Enjoy the $t, with $a.',
+  ],
   /** After the conversation closed. */
   closed: [
     "{You're welcome|Anytime|Happy to help|My pleasure}! {Come back whenever you need something|Enjoy your purchase|Have a great day|Let me know if you need anything else}.",
     '@r_welcome @r_bye',
     '@r_bye',
+  ],
+  /** Goodbye to a user whose words say it leaves without what it came for (`leavesUnserved`). */
+  byeUnserved: [
+    "{Sorry I couldn't find it|Sorry this didn't work out|I'm sorry I couldn't help more|Sorry we missed the mark}. {Good luck with your search|I hope you find it elsewhere|Come back any time}!",
   ],
   bye: [
     '{No problem|Okay|Sure|All right}. {Thanks for stopping by|Good luck with your search|I am here if you change your mind|Come back any time}!',
@@ -636,10 +678,24 @@ export const GOOD_FRAMES = {
     "{You're welcome|My pleasure|Glad to help|Anytime|Cheers|No trouble at all}! {Anything else I can find for you?|Keep browsing, or is one of these the one?|Shall I keep going?|Shall I dig further?|More, or are we done?}",
     '@r_welcome {Anything else I can find for you?|Shall I keep going?|More, or is one of these it?}',
   ],
+  /**
+   * The same (greet_acknowledge, a question) when the user's words say it is leaving unserved
+   * (`leavesUnserved`: "I don't think I'll find it here. Thanks anyway."): no thanks for being
+   * helped, an apology and one more offer.
+   */
+  thanksUnserved: [
+    '{Sorry I could not find the right one|Sorry these did not work out|A pity none of them suited|Sorry it was slow going|Shame nothing clicked}. {Shall I try once more?|Want me to search again?|One more try before you go?|Shall I search a little further?}',
+    '{Understood|Fair enough}, and sorry {about that|it took so long}. {Shall I try one last search?|One more search, or shall we leave it?}',
+  ],
   /** No request and nothing new, no slot left to ask. */
   nudge: [
     '{Take your time|No rush|Sure|No worries|Whenever you are ready|Mull it over}. {Should I show you more options, or narrow these down?|More options, or shall I refine these?|Want a fresh batch, or changes to these?|Shall I fetch more, or trim these?|A new batch, or tweaks to these?|Widen the net, or sharpen these?|Cast wider, or prune these?|Keep browsing, or tune the brief?|Fancy a fresh round, or edits to these?}',
   ],
+  /** The nudge when the user's words say it is leaving unserved (`leavesUnserved`). */
+  nudgeUnserved: [
+    '{Fair enough|I hear you|Shame nothing landed yet|A pity nothing has landed}. {Should I show you more options, or narrow these down?|A fresh batch, or changes to these?|Shall I try once more?}',
+  ],
+  nudgeLeadUnserved: ['Fair enough.', 'I hear you.', 'Shame nothing landed yet.', 'A pity nothing has landed.'],
   nudgeLead: [
     'Take your time.',
     'No rush.',
@@ -1007,3 +1063,413 @@ export const STEP_UNDONE = {
     "{I have nothing cheaper in $w|Nothing for less in $w, I'm afraid|That's the low end for $w}, {so here are the cheapest I have|so these cost the least|but these are the most affordable I have}.",
   ],
 } as const;
+
+/**
+ * Whether the user's words say it is leaving without what it came for ("I don't think I'll find
+ * it here. Thanks anyway.", "I'll look elsewhere", "this is going nowhere"): read for the words of
+ * the answer only (no thanks for being helped), never for what the agent does.
+ */
+export function leavesUnserved(utterance: string): boolean {
+  return UNSERVED.test(utterance.toLowerCase().replace(/\u2019/g, "'"));
+}
+
+const UNSERVED = new RegExp(
+  [
+    'thanks? anyway',
+    'cheers anyway',
+    'all the same',
+    'elsewhere',
+    'on my own',
+    "(?:won't|not going to|don't think i'll|can't) find",
+    "not (?:quite )?what i'?m after",
+    'stop (?:here|there)',
+    'leave it (?:there|for now)',
+    '(?:going|getting) nowhere',
+    'not getting anywhere',
+    "(?:isn't|is not|not) working",
+    'give up',
+    'shop around',
+    'other shop',
+    'another website',
+    'fed up',
+    'frustrated',
+    'lost interest',
+    'patience',
+    'not listening',
+    "you've lost me",
+    'not for me',
+    'call it quits',
+    'bowing out',
+    "i'm off",
+    'no luck',
+    'nothing is clicking',
+    "hasn't got me anywhere",
+    'ask a friend',
+  ]
+    .map((p) => `\\b${p}\\b`)
+    .join('|'),
+);
+
+/** The verbs the frames put after "it" when they speak of one item, with their plural. */
+const IT_VERB: Readonly<Record<string, string>> = {
+  is: 'are',
+  has: 'have',
+  comes: 'come',
+  boasts: 'boast',
+  'also offers': 'also offer',
+  packs: 'pack',
+};
+const IT_CLAUSE = new RegExp(`(^|[.!?:]\\s+|, )(I|i)t (${Object.keys(IT_VERB).join('|')})\\b`, 'g');
+
+/**
+ * `text` about one item whose type is a plural noun ("Hiking Boots", "Yoga Pants") with "it" made
+ * "they" and its verb agreeing ("It comes with a lining" -> "They come with a lining"; "Enjoy it"
+ * -> "Enjoy them"). Only the pronoun-led clauses the frames say of the item, at the start of a
+ * sentence or after ", " or ": "; "it" elsewhere is left alone.
+ */
+export function pluralPronouns(text: string): string {
+  return text
+    .replace(
+      IT_CLAUSE,
+      (_m, lead: string, i: string, verb: string) => `${lead}${i === 'I' ? 'They' : 'they'} ${IT_VERB[verb]}`,
+    )
+    .replace(/\bEnjoy it\b/g, 'Enjoy them');
+}
+
+/**
+ * What a catalog feature is for, said as a shop assistant explains it (our own words): per feature
+ * (lower case, as `namedFeatures` gives it), noun phrases that hold the feature's words as they
+ * are and say its purpose, never a fact about one item beyond having the feature ("a storm flap
+ * to keep rain off the zip"). Said in place of the bare feature (`$a`) in a reason or a
+ * confirmation, on turns that ask nothing; no catalog value, no negation, no question
+ * (test/unit/agents/local-good-explain.test.ts reads each with the lexicon).
+ */
+export const FEATURE_NOTES: Readonly<Record<string, readonly string[]>> = {
+  'removable footbed': [
+    'a removable footbed, handy if you use your own insoles',
+    'a removable footbed you can air out',
+    'a removable footbed that is easy to replace',
+  ],
+  'padded collar': [
+    'a padded collar for comfort where it rubs most',
+    'a padded collar that spares your ankles',
+    'a padded collar that cushions the ankle',
+  ],
+  'arch support': [
+    'arch support for long days on your feet',
+    'arch support that eases tired feet',
+    'arch support for a steadier stride',
+  ],
+  'cushioned insole': [
+    'a cushioned insole that softens every step',
+    'a cushioned insole for hours of comfort',
+    'a cushioned insole that takes the sting out of hard pavements',
+  ],
+  'breathable lining': [
+    'a breathable lining against stuffiness',
+    'a breathable lining that lets air through',
+    'a breathable lining for warm afternoons',
+  ],
+  'flexible sole': [
+    'a flexible sole that bends with your foot',
+    'a flexible sole for a natural stride',
+    'a flexible sole that makes walking feel easy',
+  ],
+  'side vents': [
+    'side vents that give you room to move',
+    'side vents for ease when you sit',
+    'side vents that keep the hem from bunching',
+  ],
+  'tagless neck label': [
+    'a tagless neck label for a smooth feel at the nape',
+    'a tagless neck label, kind to sensitive skin',
+    'a tagless neck label that feels smooth',
+  ],
+  'packable design': [
+    'a packable design that folds away small',
+    'a packable design for a spare layer on the go',
+    'a packable design that takes up hardly any room',
+  ],
+  'stand collar': [
+    'a stand collar that keeps the breeze off your neck',
+    'a stand collar that frames the face',
+    'a stand collar for a crisp outline',
+  ],
+  'pre-shrunk fabric': [
+    'pre-shrunk fabric that keeps its size after washing',
+    'pre-shrunk fabric, so what fits today still fits after washing',
+    'pre-shrunk fabric that washes true to size',
+  ],
+  'reinforced seams': [
+    'reinforced seams for a long life',
+    'reinforced seams for years of use',
+    'reinforced seams at the points of strain',
+  ],
+  'ribbed cuffs': [
+    'ribbed cuffs that hold at the wrist',
+    'ribbed cuffs to keep draughts out of the sleeves',
+    'ribbed cuffs that keep their grip wash after wash',
+  ],
+  'adjustable cuffs': [
+    'adjustable cuffs to seal out the wind',
+    'adjustable cuffs you can tighten over a wrist',
+    'adjustable cuffs that close snugly',
+  ],
+  'relaxed fit': [
+    'a relaxed fit with room to breathe',
+    'a relaxed fit that sits easy',
+    'a relaxed fit for lazy weekends',
+  ],
+  'snap buttons': [
+    'snap buttons, quick to open and close',
+    'snap buttons that fasten in a moment',
+    'snap buttons that save fiddling',
+  ],
+  'zip front': [
+    'a zip front, easy on and off',
+    'a zip front for quick changes',
+    'a zip front you can work with one hand',
+  ],
+  'two hand pockets': [
+    'two hand pockets to tuck your hands into',
+    'two hand pockets for chilly mornings',
+    'two hand pockets, right where you want them',
+  ],
+  'stretch waistband': [
+    'a stretch waistband that gives when you sit',
+    'a stretch waistband for comfort after lunch',
+    'a stretch waistband for long car journeys',
+  ],
+  'high rise': [
+    'a high rise that sits at the natural waist',
+    'a high rise that stays put when you bend',
+    'a high rise that smooths the silhouette',
+  ],
+  'storm flap': [
+    'a storm flap to keep rain off the zip',
+    'a storm flap that shields the zip from gusts',
+    'a storm flap that seals in the warmth',
+  ],
+  'inner chest pocket': [
+    'an inner chest pocket, a safe spot for your phone',
+    'an inner chest pocket for your wallet',
+    'an inner chest pocket close to hand',
+  ],
+  'lined body': [
+    'a lined body that slips on smoothly',
+    'a lined body for an extra layer of warmth',
+    'a lined body that keeps the chill out',
+  ],
+  'drop-tail hem': [
+    'a drop-tail hem that covers you when you bend',
+    'a drop-tail hem that keeps your back covered',
+    'a drop-tail hem for cover at the back',
+  ],
+  'adjustable straps': [
+    'adjustable straps to get the length just right',
+    'adjustable straps that suit any height',
+    'adjustable straps that hold their setting',
+  ],
+  'soft hand feel': [
+    'a soft hand feel you notice straight away',
+    'a soft hand feel that is gentle on skin',
+    'a soft hand feel that makes it a favourite',
+  ],
+  'back welt pockets': ['back welt pockets for a tidy line', 'back welt pockets that keep their shape'],
+  'easy care': ['easy care, with very little upkeep', 'easy care that saves you time'],
+  'reflective trims': [
+    'reflective trims that catch headlights after dark',
+    'reflective trims for dusk and dawn outings',
+    'reflective trims for safer evenings out',
+  ],
+  'adjustable fit': [
+    'an adjustable fit to suit you exactly',
+    'an adjustable fit you can tweak in seconds',
+    'an adjustable fit that grows with your needs',
+  ],
+  'breathable panels': [
+    'breathable panels to let heat escape',
+    'breathable panels in the spots that warm up most',
+    'breathable panels for airflow when you move',
+  ],
+  'key clip': [
+    'a key clip to keep your keys handy',
+    'a key clip for quick access to your keys',
+    'a key clip that saves rummaging',
+  ],
+  'hidden back zip': [
+    'a hidden back zip for a clean line',
+    'a hidden back zip that stays out of sight',
+    'a hidden back zip that keeps the front clean',
+  ],
+  'moisture-wicking fabric': [
+    'moisture-wicking fabric that draws damp away from the skin',
+    'moisture-wicking fabric for hard sessions',
+    'moisture-wicking fabric that keeps you drier',
+  ],
+  'anti-odour treatment': [
+    'an anti-odour treatment for lasting freshness',
+    'an anti-odour treatment for back-to-back sessions',
+    'an anti-odour treatment for a fresher feel',
+  ],
+  'sweat-proof phone pocket': [
+    'a sweat-proof phone pocket for your music on the move',
+    'a sweat-proof phone pocket that keeps your phone dry',
+    'a sweat-proof phone pocket that sits close to the body',
+  ],
+  'interior zip pocket': [
+    'an interior zip pocket for the small things',
+    'an interior zip pocket for cards and keys',
+    'an interior zip pocket for your valuables',
+  ],
+  'water-repellent coating': [
+    'a water-repellent coating that sheds a light shower',
+    'a water-repellent coating so drizzle beads off',
+    'a water-repellent coating for surprise showers',
+  ],
+  'quick-dry finish': [
+    'a quick-dry finish that dries fast after a wash',
+    'a quick-dry finish for damp days',
+    'a quick-dry finish for a rinse in the sink',
+  ],
+  'durable stitching': [
+    'durable stitching made to take a beating',
+    'durable stitching that holds up to heavy use',
+    'durable stitching for seasons of wear',
+  ],
+  'zip key pocket': [
+    'a zip key pocket to keep your keys secure',
+    'a zip key pocket for a house key',
+    'a zip key pocket that keeps coins from rattling',
+  ],
+  'padded back panel': [
+    'a padded back panel that sits softly on your back',
+    'a padded back panel for heavy loads',
+    'a padded back panel that spreads the weight',
+  ],
+  'detachable strap': ['a detachable strap: carry it by hand or on the shoulder'],
+  'lined interior': [
+    'a lined interior that protects what you carry',
+    'a lined interior that is easy to wipe out',
+    'a lined interior that keeps small things in view',
+  ],
+  'flatlock seams': ['flatlock seams that lie smooth against the skin'],
+  'chafe-free seams': ['chafe-free seams for long sessions'],
+  'magnetic snap': [
+    'a magnetic snap that closes with one hand',
+    'a magnetic snap for quick access',
+    'a magnetic snap that shuts quietly',
+  ],
+  'lace-up closure': ['a lace-up closure for a snug hold'],
+  'belted waist': ['a belted waist to define the shape'],
+  'plush lining': ['a plush lining that feels cosy from day one'],
+  'waterproof membrane': ['a waterproof membrane for puddles and downpours'],
+  'touchscreen fingertips': ['touchscreen fingertips to use your phone with them on'],
+  'quilted baffles': ['quilted baffles that keep the fill evenly spread'],
+  'elastic side panels': ['elastic side panels that make them easy to pull on'],
+  'responsive foam midsole': ['a responsive foam midsole with a springy step'],
+  'chlorine-resistant fabric': ['chlorine-resistant fabric that lasts through many lengths'],
+  'polarized lenses': ['polarized lenses that cut the glare off water and roads'],
+  'uv400 protection': ['UV400 protection against harsh sun'],
+  'upf 50 protection': ['UPF 50 protection to shield your skin'],
+  'lugged outsole': ['a lugged outsole that grips on rough ground'],
+  'sealed seams': ['sealed seams to keep water from creeping through the stitching'],
+  'silicone hem gripper': ['a silicone hem gripper that stops the hem riding up'],
+  'trolley sleeve': ['a trolley sleeve that fits over a suitcase handle'],
+  'quartz movement': ['a quartz movement that keeps accurate time'],
+  'compression fit': ['a compression fit that supports your muscles'],
+  'gusseted crotch': ['a gusseted crotch for freedom to move'],
+  'kangaroo pocket': ['a kangaroo pocket to warm your hands'],
+  'drawstring waist': ['a drawstring waist you can tighten to suit'],
+  'raglan sleeves': ['raglan sleeves that give the shoulders room'],
+  'wide waistband': ['a wide waistband that stays smooth and comfy'],
+  'contoured footbed': ['a contoured footbed shaped to your foot'],
+  'crew neckline': [
+    'a crew neckline that layers easily',
+    'a crew neckline that suits most faces',
+    'a crew neckline that sits neatly under a layer',
+  ],
+  'straight leg': [
+    'a straight leg that falls cleanly',
+    'a straight leg that suits most shapes',
+    'a straight leg that suits most outfits',
+  ],
+  'slim fit': ['a slim fit for a sharp outline', 'a slim fit that looks tailored', 'a slim fit that skims the body'],
+  'five pockets': [
+    'five pockets for your odds and ends',
+    'five pockets, room for phone, keys and cards',
+    'five pockets in the usual places',
+  ],
+  'rolled hems': [
+    'rolled hems for a neat edge',
+    'rolled hems for an easy-going finish',
+    'rolled hems that hold their roll',
+  ],
+  'curved hem': [
+    'a curved hem that sits well untucked',
+    'a curved hem that flatters the hips',
+    'a curved hem that falls softly',
+  ],
+  'zip fly': ['a zip fly, quick and secure', 'a zip fly that lies neatly', 'a zip fly that stays closed'],
+  'tapered leg': [
+    'a tapered leg that looks neat',
+    'a tapered leg for a trim line',
+    'a tapered leg that keeps the hem out of the way',
+  ],
+  'side pockets': [
+    'side pockets right where your hands go',
+    'side pockets for your phone',
+    'side pockets deep enough for a phone',
+  ],
+  'smocked back': [
+    'a smocked back that gives a close fit',
+    'a smocked back for an easy fit',
+    'a smocked back that moves with you',
+  ],
+  'square neckline': [
+    'a square neckline that shows off the collarbones',
+    'a square neckline that frames the shoulders',
+    'a square neckline that pairs well with a necklace',
+  ],
+  'fitted bodice': [
+    'a fitted bodice that flatters the waist',
+    'a fitted bodice that holds its line',
+    'a fitted bodice with a neat shape',
+  ],
+  'button front': [
+    'a button front, easy to put on',
+    'a button front that opens fully',
+    'a button front for easy layering',
+  ],
+  'full zip': ['a full zip that opens right up on warm days'],
+  'ribbed collar': ['a ribbed collar that keeps its shape'],
+  'folded high neck': ['a folded high neck to keep your throat warm'],
+  'slant pockets': ['slant pockets that are easy to reach'],
+  'tie neck': ['a tie neck you can bow or leave loose'],
+  'notched lapels': ['notched lapels for a tailored look'],
+  'brushed interior': ['a brushed interior, soft against the skin'],
+  'removable pads': ['removable pads you can take out for washing'],
+  'bellows pockets': ['bellows pockets that expand when full'],
+  'fringed ends': ['fringed ends that swing as you walk'],
+  'waist strap': ['a waist strap that steadies the load'],
+  'button placket': ['a button placket for an open or closed collar'],
+  'bias cut': ['a bias cut that drapes and moves'],
+  'patch pockets': ['patch pockets, roomy and handy'],
+  'pleated front': ['a pleated front for room through the hips'],
+  'three rear pockets': ['three rear pockets for snacks on long rides'],
+  'fold-up cuff': ['a fold-up cuff to cover the ears'],
+  'brushed buckle': ['a brushed buckle that hides scratches'],
+  'curved brim': ['a curved brim that keeps sun off your face'],
+  'chain strap': ['a chain strap for an evening touch'],
+  'front flap': ['a front flap that keeps things tucked in'],
+  'insulated hood': ['an insulated hood for biting days'],
+  'drawstring hood': ['a drawstring hood you can pull snug'],
+  'adjustable hood': ['an adjustable hood that moves with your head'],
+  'faux-fur trim': ['a faux-fur trim for a cosy frame around the face'],
+  'self-tie waist': ['a self-tie waist you set to your own fit'],
+};
+
+/** The notes (`FEATURE_NOTES`) of one of an item's features, empty for a feature without one. */
+export function featureNotes(feature: string): readonly string[] {
+  return FEATURE_NOTES[feature.toLowerCase()] ?? [];
+}
