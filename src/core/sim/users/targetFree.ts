@@ -233,6 +233,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
    * once per session from a fork of its own, so the opening and every snapshot say the same.
    */
   private readonly narrativeWords: readonly [string, string, string];
+  /** The noun of its liked values in the narrative (`NARRATIVE_NOUNS`), drawn with `narrativeWords`. */
+  private readonly narrativeNoun: string;
 
   constructor(
     private readonly sim: TargetFreeUserSimulator,
@@ -246,6 +248,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const join = story.pick([', and ', '. ']);
     // the lead within its group: drawn after the three draws above, which are what they always were
     this.narrativeWords = [story.pick(likes), story.pick(dislikes), join];
+    // the noun its liked values describe ("navy pieces", "navy things"), drawn last for the same reason
+    this.narrativeNoun = story.pick(NARRATIVE_NOUNS);
     const catalog = sim.options.catalog;
     const categories = catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
@@ -378,7 +382,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const disliked = this.dislikedPool().slice(0, 2);
     const parts: string[] = [];
     const [likes, dislikes, join] = this.narrativeWords;
-    if (liked.length) parts.push(`${likes} ${describeValues(liked)}`);
+    if (liked.length) parts.push(`${likes} ${describeValues(liked, this.narrativeNoun)}`);
     if (disliked.length)
       parts.push(
         `${dislikes} ${joinList(
@@ -1112,7 +1116,15 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
     'As a rule I go for',
   ],
   ['I always look for', "I'm always after", 'I always go for', 'I always pick', "I'm forever buying"],
+  ['I look best in', 'Most of my favourites are', 'My favourites are mostly', 'My best buys have been'],
+  ["I'm usually drawn to", 'I gravitate to', "I'm always happy in"],
 ];
+/**
+ * The noun the narrative's liked values describe when no plural type is among them ("I usually go
+ * for navy pieces in fleece", "... navy things in fleece"): one per session. None is a word of the
+ * catalog's items or a cue word of the agents (test/unit/users/language.test.ts).
+ */
+export const NARRATIVE_NOUNS: readonly string[] = ['pieces', 'things', 'ones', 'stuff'];
 /**
  * The negating leads that leave the local agents no free word (four of the five groups draw from
  * them). No "I don't ..." lead: the read-back's act tagger reads an opening with one as a rejection
@@ -1145,6 +1157,14 @@ export const DISLIKED_LEADS: readonly (readonly string[])[] = [
   NEGATING_LEADS,
   ["I'm not fond of anything", "I can't bear anything", "I'm not wild about anything", "I'm not crazy about anything"],
   NEGATING_LEADS,
+  [
+    "I'd avoid anything",
+    'I always avoid anything',
+    "I'm not big on anything",
+    "I'm never keen on anything",
+    "I'd never be seen in anything",
+    "I wouldn't be seen in anything",
+  ],
   NEGATING_LEADS,
   NEGATING_LEADS,
 ];
