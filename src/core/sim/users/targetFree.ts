@@ -48,7 +48,7 @@ import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
 import { describeValues, joinList, valuePhrase } from './phrases';
-import { acceptanceReason } from './reasons';
+import { acceptanceReason, isNounDetail } from './reasons';
 import {
   attributeKey,
   dynamicRecord,
@@ -896,10 +896,13 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         const found = this.aspect(disliked, -1);
         const aspect = found && liked && liked.attributes[found[0]] === found[1] ? undefined : found;
         const name = this.refer(disliked, shown);
+        const feature = this.featureOf(disliked);
         const r = this.clause('Pepper.Dislike', {
           item: name,
           disliked: aspect && valuePhrase(aspect[0], aspect[1]),
+          feature,
         });
+        if (feature && r.used.includes('feature')) this.praised.add(`${disliked.item_id}\u0000${feature}`);
         add('Pepper.Dislike', capitalised(r.text, name));
         if (r.used.includes('item')) items.push(disliked.item_id);
         if (aspect && r.used.includes('disliked')) {
@@ -930,7 +933,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         } else {
           const name = this.refer(first, shown);
           const kind = this.seen.has(first.item_id) ? 'Note.Seen' : 'Pepper.Pass';
-          const r = this.clause(kind, { item: name }, ['item']);
+          // a pass may say what nearly won the user over: one of the item's own features
+          const feature = kind === 'Pepper.Pass' ? this.featureOf(first) : undefined;
+          const r = this.clause(kind, { item: name, feature }, ['item']);
+          if (feature && r.used.includes('feature')) this.praised.add(`${first.item_id}\u0000${feature}`);
           if (r.used.includes('item')) {
             add(kind, capitalised(r.text, name));
             items.push(first.item_id);
@@ -1043,6 +1049,21 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const at = from + name.length + end;
     for (const d of picked) this.praised.add(`${item.item_id}\u0000${d}`);
     return `${text.slice(0, at)}, ${phrase.text.replace(/[.!?]+$/, '')}${text.slice(at)}`;
+  }
+
+  /**
+   * A feature of an item the user passes on or turns down, for the wordings that name one ("The
+   * second almost had me with the storm flap, but I'll pass", "Even with the hood, the third isn't
+   * for me"): one of its details (`TargetFreeOptions.details`, the catalog item's own features)
+   * that reads as a noun phrase after "the" and was not named before, drawn from `naming`;
+   * undefined when it has none. What the turn says it wants or not keen on is unchanged.
+   */
+  private featureOf(item: ItemView): string | undefined {
+    const details = this.sim.options.details;
+    const known = details && this.sim.options.catalog.get(item.item_id);
+    if (!known) return undefined;
+    const fresh = details(known).filter((d) => isNounDetail(d) && !this.praised.has(`${item.item_id}\u0000${d}`));
+    return fresh.length ? this.naming.pick(fresh) : undefined;
   }
 
   /**
