@@ -1142,8 +1142,9 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
 ];
 /**
  * The noun the narrative's liked values describe when no plural type is among them ("I usually go
- * for navy pieces in fleece", "... navy things in fleece"): one per session. None is a word of the
- * catalog's items or a cue word of the agents (test/unit/users/language.test.ts).
+ * for navy pieces in fleece", "... navy things in fleece"): one per session. None reads as a value,
+ * and none but "pieces" (the only noun before the thirteenth round) is a word of the catalog's items
+ * (test/unit/users/targetFreeWording.test.ts).
  */
 export const NARRATIVE_NOUNS: readonly string[] = ['pieces', 'things', 'ones', 'stuff'];
 /**
