@@ -80,7 +80,7 @@ test('a pass or a turn-down that names a feature names one of the item it turns 
   const frames = [
     /almost had me with the (.+?), but/i,
     /tempted me with the (.+?); still/i,
-    /^(?:.*?)even with the (.+?), /i,
+    /(?:despite|for all) the (.+?), /i,
   ];
   const frames2 = [/has the (.+?), but /i, /(?:^|\. )the (.+?) aside, /i];
   let named = 0;

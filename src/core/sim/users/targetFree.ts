@@ -1053,7 +1053,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
 
   /**
    * A feature of an item the user passes on or turns down, for the wordings that name one ("The
-   * second almost had me with the storm flap, but I'll pass", "Even with the hood, the third isn't
+   * second almost had me with the storm flap, but I'll pass", "Despite the hood, the third isn't
    * for me"): one of its details (`TargetFreeOptions.details`, the catalog item's own features)
    * that reads as a noun phrase after "the" and was not named before, drawn from `naming`;
    * undefined when it has none. What the turn says it wants or not keen on is unchanged.
