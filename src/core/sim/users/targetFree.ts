@@ -1137,7 +1137,7 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
     'As a rule I go for',
   ],
   ['I always look for', "I'm always after", 'I always go for', 'I always pick', "I'm forever buying"],
-  ['I look best in', 'Most of my favourites are', 'My favourites are mostly', 'My best buys have been'],
+  ['Most of my favourites are', 'My favourites are mostly', 'My best buys have been'],
   ["I'm usually drawn to", 'I gravitate to', "I'm always happy in"],
 ];
 /**
