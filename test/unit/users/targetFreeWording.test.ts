@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRng } from '../../../src/core/random';
+import { generateApparelCatalog } from '../../../src/core/catalog/catalog';
 import { Lexicon } from '../../../src/core/sim/recommenders/local/lexicon';
 import { sayableDetails } from '../../../src/core/sim/recommenders/index';
 import { TemplateNlg, defaultNlgTemplates } from '../../../src/core/sim/users/nlg';
@@ -105,4 +106,15 @@ test('a pass or a turn-down that names a feature names one of the item it turns 
   }
   assert.deepEqual(wrong.slice(0, 5), []);
   assert.ok(named >= 20, `${named} features named in passes and turn-downs`);
+});
+
+test('every acceptance wording is read as taking the item by the local recommenders (they close the conversation on it)', () => {
+  const lexicon = Lexicon.for(generateApparelCatalog({ size: 800, seed: 1 }));
+  const nlg = new TemplateNlg({ typoRate: 0 });
+  const missed = new Set<string>();
+  for (let s = 0; s < 3000; s++) {
+    const u = nlg.generate('Note.Accept', { item: 'Halden Navy Coat' }, createRng(`accept-${s}`));
+    if (!lexicon.parse(u).intents.has('accept')) missed.add(u);
+  }
+  assert.deepEqual([...missed].slice(0, 5), [], `${missed.size} acceptances not read as one`);
 });
