@@ -49,7 +49,7 @@ import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
 import { describeValues, joinList, valuePhrase } from './phrases';
-import { acceptanceReason } from './reasons';
+import { acceptanceReason, isNounDetail } from './reasons';
 import {
   attributeKey,
   dynamicRecord,
@@ -236,6 +236,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
    * once per session from a fork of its own, so the opening and every snapshot say the same.
    */
   private readonly narrativeWords: readonly [string, string, string];
+  /** The noun of its liked values in the narrative (`NARRATIVE_NOUNS`), drawn with `narrativeWords`. */
+  private readonly narrativeNoun: string;
 
   constructor(
     private readonly sim: TargetFreeUserSimulator,
@@ -249,6 +251,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const join = story.pick([', and ', '. ']);
     // the lead within its group: drawn after the three draws above, which are what they always were
     this.narrativeWords = [story.pick(likes), story.pick(dislikes), join];
+    // the noun its liked values describe ("navy pieces", "navy things"), drawn last for the same reason
+    this.narrativeNoun = story.pick(NARRATIVE_NOUNS);
     const catalog = sim.options.catalog;
     const categories = catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
@@ -381,7 +385,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const disliked = this.dislikedPool().slice(0, 2);
     const parts: string[] = [];
     const [likes, dislikes, join] = this.narrativeWords;
-    if (liked.length) parts.push(`${likes} ${describeValues(liked)}`);
+    if (liked.length) parts.push(`${likes} ${describeValues(liked, this.narrativeNoun)}`);
     if (disliked.length)
       parts.push(
         `${dislikes} ${joinList(
@@ -905,10 +909,13 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         const found = this.aspect(disliked, -1);
         const aspect = found && liked && liked.attributes[found[0]] === found[1] ? undefined : found;
         const name = this.refer(disliked, shown);
+        const feature = this.featureOf(disliked);
         const r = this.clause('Pepper.Dislike', {
           item: name,
           disliked: aspect && valuePhrase(aspect[0], aspect[1]),
+          feature,
         });
+        if (feature && r.used.includes('feature')) this.praised.add(`${disliked.item_id}\u0000${feature}`);
         add('Pepper.Dislike', capitalised(r.text, name));
         if (r.used.includes('item')) items.push(disliked.item_id);
         if (aspect && r.used.includes('disliked')) {
@@ -939,7 +946,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         } else {
           const name = this.refer(first, shown);
           const kind = this.seen.has(first.item_id) ? 'Note.Seen' : 'Pepper.Pass';
-          const r = this.clause(kind, { item: name }, ['item']);
+          // a pass may say what nearly won the user over: one of the item's own features
+          const feature = kind === 'Pepper.Pass' ? this.featureOf(first) : undefined;
+          const r = this.clause(kind, { item: name, feature }, ['item']);
+          if (feature && r.used.includes('feature')) this.praised.add(`${first.item_id}\u0000${feature}`);
           if (r.used.includes('item')) {
             add(kind, capitalised(r.text, name));
             items.push(first.item_id);
@@ -1055,6 +1065,21 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   }
 
   /**
+   * A feature of an item the user passes on or turns down, for the wordings that name one ("The
+   * second almost had me with the storm flap, but I'll pass", "Despite the hood, the third isn't
+   * for me"): one of its details (`TargetFreeOptions.details`, the catalog item's own features)
+   * that reads as a noun phrase after "the" and was not named before, drawn from `naming`;
+   * undefined when it has none. What the turn says it wants or not keen on is unchanged.
+   */
+  private featureOf(item: ItemView): string | undefined {
+    const details = this.sim.options.details;
+    const known = details && this.sim.options.catalog.get(item.item_id);
+    if (!known) return undefined;
+    const fresh = details(known).filter((d) => isNounDetail(d) && !this.praised.has(`${item.item_id}\u0000${d}`));
+    return fresh.length ? this.naming.pick(fresh) : undefined;
+  }
+
+  /**
    * An attribute value of the item the user likes (sign 1) or dislikes (sign -1). With a target,
    * a liked value is one the target has and a disliked value one it does not have. It never
    * contradicts what the user said before (see `consistent`): a liked item whose liked values
@@ -1125,7 +1150,16 @@ export const LIKED_LEADS: readonly (readonly string[])[] = [
     'As a rule I go for',
   ],
   ['I always look for', "I'm always after", 'I always go for', 'I always pick', "I'm forever buying"],
+  ['Most of my favourites are', 'My favourites are mostly', 'My best buys have been'],
+  ["I'm usually drawn to", 'I gravitate to', "I'm always happy in"],
 ];
+/**
+ * The noun the narrative's liked values describe when no plural type is among them ("I usually go
+ * for navy pieces in fleece", "... navy things in fleece"): one per session. None reads as a value,
+ * and none but "pieces" (the only noun before the thirteenth round) is a word of the catalog's items
+ * (test/unit/users/targetFreeWording.test.ts).
+ */
+export const NARRATIVE_NOUNS: readonly string[] = ['pieces', 'things', 'ones', 'stuff'];
 /**
  * The negating leads that leave the local agents no free word (four of the five groups draw from
  * them). No "I don't ..." lead: the read-back's act tagger reads an opening with one as a rejection
@@ -1158,6 +1192,14 @@ export const DISLIKED_LEADS: readonly (readonly string[])[] = [
   NEGATING_LEADS,
   ["I'm not fond of anything", "I can't bear anything", "I'm not wild about anything", "I'm not crazy about anything"],
   NEGATING_LEADS,
+  [
+    "I'd avoid anything",
+    'I always avoid anything',
+    "I'm not big on anything",
+    "I'm never keen on anything",
+    "I'd never be seen in anything",
+    "I wouldn't be seen in anything",
+  ],
   NEGATING_LEADS,
   NEGATING_LEADS,
 ];
