@@ -7,13 +7,17 @@ import { tokenize } from '../text/tokenize';
 
 /**
  * True when `a` and `b` differ by at most one of the edits the NLG typo model makes (two
- * neighbouring letters swapped, a letter dropped, a letter doubled); any single insertion or
- * deletion is accepted, a substitution is not.
+ * neighbouring letters swapped, a letter dropped, a letter doubled; `addTypo` in
+ * src/core/sim/users/nlg.ts), which never touch the first letter, and never the last one when a
+ * letter is dropped or doubled: "range" is no slip of "orange" ("mid-range" does not say orange;
+ * thirteenth round: the negation check failed on it). A substitution is no typo either.
  */
 export function oneTypoApart(a: string, b: string): boolean {
   if (a === b) return true;
   const la = a.length;
   const lb = b.length;
+  if (la === 0 || lb === 0 || a.charCodeAt(0) !== b.charCodeAt(0)) return false;
+  if (la !== lb && a.charCodeAt(la - 1) !== b.charCodeAt(lb - 1)) return false;
   // Character loops, no slices: this runs for every word of a text a phrase is looked for in.
   if (la === lb) {
     let i = 0;

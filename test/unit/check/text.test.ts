@@ -21,6 +21,9 @@ test("mentions: an apostrophe belongs to its word, so a dropped one is the NLG's
 /** The definition of one typo apart, written with slices (the checker's version compares characters in place). */
 function oneTypoApartBySlices(a: string, b: string): boolean {
   if (a === b) return true;
+  // the NLG never changes a word's first letter, nor its last one when it drops or doubles a letter
+  if (a === '' || b === '' || a[0] !== b[0]) return false;
+  if (a.length !== b.length && a[a.length - 1] !== b[b.length - 1]) return false;
   if (a.length === b.length) {
     let i = 0;
     while (i < a.length && a[i] === b[i]) i++;
@@ -65,4 +68,14 @@ test('oneTypoApart: the same answer as the definition over 60,000 word pairs mad
   }
   // both answers are common, so the comparison means something
   assert.ok(counts.true > 10000 && counts.false > 10000, JSON.stringify(counts));
+});
+
+test('mentions: a word one typo of the NLG away reads as the word; a word that only looks like one does not', () => {
+  assert.equal(mentions('something in oragne', 'orange'), true); // swapped
+  assert.equal(mentions('something in ornge', 'orange'), true); // dropped
+  assert.equal(mentions('something in oraange', 'orange'), true); // doubled
+  // "range" is "orange" without its first letter, which the NLG never drops (thirteenth round:
+  // "a mid-range bag, nothing orange" failed the negation check)
+  assert.equal(mentions('a mid-range bag', 'orange'), false);
+  assert.equal(mentions('an orang bag', 'orange'), false); // the last letter is never dropped
 });

@@ -571,6 +571,7 @@ const CUES: Record<Intent, string[]> = {
     'onwards',
     'anymore',
     'more suggestions',
+    'further along',
   ],
   question: [],
   greet: ['hi', 'hello', 'hey', 'good morning', 'good afternoon', 'good evening', 'greetings', 'howdy'],
