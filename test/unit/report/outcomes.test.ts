@@ -327,7 +327,13 @@ describe('failures apart from user outcomes', () => {
     assert.deepEqual(outcomes.rows[sim].cells.slice(1, 3), [20, 15]);
     assert.equal(column(outcomes, 'agent_errors', sim), 5);
     assert.equal(column(outcomes, 'failed_agent_http', sim), 5);
-    const shares = [3, 4, 5].map((i) => outcomes.rows[sim].cells[i] as number);
+    // accepted, ended, gave up, abandoned (since the thirteenth round these users abandon: the
+    // agent's "Here are some boots you may like." shows nothing, an empty answer)
+    const shares = [3, 4, 5, 6].map((i) => outcomes.rows[sim].cells[i] as number);
+    assert.deepEqual(
+      outcomes.columns.slice(3, 7).map((c) => c.key),
+      ['accepted', 'ended', 'gave_up', 'abandoned'],
+    );
     assert.ok(
       Math.abs(shares.reduce((a, b) => a + b, 0) - 1) < 1e-9,
       `user-outcome shares over 15 sum to 1: ${shares}`,
