@@ -1141,7 +1141,7 @@ const initialAgendaRule: Invariant = {
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
   statement:
-    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull, and a carousel the agent keeps on screen while it only asks is no push; a built-in user counts an agent turn with nothing in it as a push (nothing shown and no recommender move, unless a first question; or the third turn in a row that shows nothing)',
+    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull, and a carousel the agent keeps on screen while it only asks is no push; a built-in user counts an agent turn with nothing in it as a push (nothing shown and no recommender move, unless a first question; or the third turn in a row that shows nothing), and is exempt only from a failed agent turn (ignored_agent_error after a turn with an error)',
   needs: 'trace.patience',
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user; SimLens target-free user (docs/simulation.md: a liked item is weighed once)",
@@ -1163,6 +1163,14 @@ const patienceNonIncreasing: Invariant = {
     let emptyRun = 0;
     ctx.conversation.turns.forEach((turn, i) => {
       const tr = turn.trace;
+      // A built-in user ignores a failed agent turn (`ignored_agent_error`, no turn counted) only
+      // when that turn failed: the mark exempts a turn from the rule below, so it must be true.
+      if (builtIn && tr && (tr as Loose)['ignored_agent_error'] === true && !(i > 0 && turns[i - 1].trace?.error))
+        out.push({
+          turn: i,
+          detail:
+            "marked as ignoring a failed agent turn (ignored_agent_error), but the agent's turn before did not fail",
+        });
       if (
         builtIn &&
         i >= 1 &&

@@ -1158,6 +1158,23 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
+    id: 'forge-ignored-agent-error',
+    invariant: 'patience-non-increasing',
+    kind: 'state',
+    description: "a built-in user's turn marked as ignoring a failed agent turn when the agent did not fail",
+    apply(c0, rng) {
+      if (!/^(meta-(tol|prob)\()?(agenda|target-free)/.test(c0.source ?? '')) return undefined;
+      const i = pickSite(
+        rng,
+        sites(c0, (t, i) => i > 0 && tr(t) !== undefined && !tr(c0.turns[i - 1])?.error),
+      );
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      (tr(c.turns[i]) as Record<string, unknown>)['ignored_agent_error'] = true;
+      return { conversation: c, turn: i, detail: 'ignored_agent_error set after an agent turn that did not fail' };
+    },
+  },
+  {
     id: 'push-costs-nothing',
     invariant: 'patience-non-increasing',
     kind: 'state',

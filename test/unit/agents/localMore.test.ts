@@ -51,7 +51,7 @@ test('against local-good, a request for more brings other items first', async ()
     }
   }
   // (typo-free users: a misspelt request, "Onwars.", is realistically missed)
-  assert.ok(asked >= 100, `only ${asked} requests for more`);
+  assert.ok(asked >= 80, `only ${asked} requests for more`);
   assert.ok(
     same.length <= asked * 0.02,
     `${same.length} of ${asked} got the same first items back:\n${same.slice(0, 5).join('\n')}`,

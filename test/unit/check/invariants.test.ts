@@ -895,6 +895,19 @@ describe('patience-non-increasing and abandon-at-zero', () => {
       /^3: a pull on an agent turn with nothing in it \(nothing shown for the third turn in a row\)/,
     );
     assertClean('patience-non-increasing', questions(ask('push', 2)));
+    // A turn marked as ignoring a failed agent turn is exempt from the rule: only after a failure
+    // (fourteenth round: a forged mark let a pull on "nothing matches" through)
+    const ignoring = (failed: boolean) =>
+      conv([
+        turn('hi', { patience: 3, operation: 'init', ...(failed ? { error: 'timeout' } : {}) }, items),
+        turn('hi', { ...nothing(['Other'], 'pull', 3), ignored_agent_error: true } as SimulatorTrace),
+      ]);
+    assertViolates(
+      'patience-non-increasing',
+      ignoring(false),
+      /^1: marked as ignoring a failed agent turn \(ignored_agent_error\), but the agent's turn before did not fail/,
+    );
+    assertClean('patience-non-increasing', ignoring(true));
   });
   test('abandoning with patience left, or not abandoning at zero, is a violation', () => {
     assertViolates(

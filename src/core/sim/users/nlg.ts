@@ -302,8 +302,13 @@ const ATTEMPTS = 64;
 /** Templates compiled (pools expanded, parsed) once per templates object; compiled templates are read only. */
 const compiledTemplates = new WeakMap<NlgTemplates, ReadonlyMap<string, Template[]>>();
 
+/** Every pool a template of `templates` may name: its own and those drawn from the corpora. */
+export function templatePools(templates: NlgTemplates): Readonly<Record<string, readonly string[]>> {
+  return { ...CORPUS_POOLS, ...templates.pools };
+}
+
 function compileTemplates(templates: NlgTemplates): ReadonlyMap<string, Template[]> {
-  const pools = { ...CORPUS_POOLS, ...templates.pools };
+  const pools = templatePools(templates);
   const table = new Map<string, Template[]>();
   for (const [act, list] of Object.entries(templates.acts)) {
     table.set(

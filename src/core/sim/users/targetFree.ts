@@ -48,7 +48,7 @@ import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../
 import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
-import { describeValues, joinList, valuePhrase } from './phrases';
+import { askedAttributes, describeValues, joinList, questionSentences, valuePhrase } from './phrases';
 import { acceptanceReason, isNounDetail } from './reasons';
 import {
   attributeKey,
@@ -221,6 +221,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly reasonsGiven = new Set<string>();
   /** Wanted values said again (`stillWanted`), so a later turn says another one first. */
   private readonly restatedValues = new Set<string>();
+  /** Attributes the user said it has no preference on (`Disclose.NonDisclose`): never stated later. */
+  private readonly noPreference = new Set<string>();
   /** Items the user has said it likes (a Like clause): an item's praise is said once. */
   private readonly likedBefore = new Set<string>();
   /**
@@ -472,12 +474,17 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
 
   /**
    * The next liked value not yet stated, skipping the attributes in `skip` and any value that
-   * would contradict what the user said before (another value of a stated attribute, a rejected one).
+   * would contradict what the user said before (another value of a stated attribute, a rejected one),
+   * or that would leave no item it could take; with `only`, a value of one of those attributes.
    */
-  private nextGeneralValue(skip: ReadonlySet<string>): [string, string] | undefined {
-    for (const [k, v] of this.likedPool()) {
+  private nextGeneralValue(skip: ReadonlySet<string>, only?: readonly string[]): [string, string] | undefined {
+    // Asked about an attribute (`only`), any liked value of it may answer, not only the first.
+    const pool = only && !this.target ? this.generalLiked.filter(([k]) => only.includes(k)) : this.likedPool();
+    for (const [k, v] of pool) {
       const key = attributeKey(k, v);
       if (
+        (only === undefined || only.includes(k)) &&
+        !this.noPreference.has(k) &&
         !this.mentioned.has(key) &&
         // a value already said (a Like's reason) is nothing new
         this.stated.get(k) !== v &&
@@ -734,6 +741,9 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       again.length = 0;
       disliked = undefined;
       owned = undefined;
+      // nor praised: an item it comes to like only now (after a wish it said meanwhile) waits for a
+      // carousel that shows it (fourteenth round: 1 of 360 kept carousels in the test)
+      liked = undefined;
     }
     // Patience (ConvApparel; the agenda user's rule, judged on what the user reflects): a carousel
     // with no item it likes is an answer that missed (a push, one unit of patience); a question
@@ -960,13 +970,48 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // the carousel is turned down when nothing on it is praised (as a Dislike turn)
         declinedNow = !liked;
       }
-      const more = restated ? undefined : this.nextGeneralValue(new Set(Object.keys(constraints)));
+      // The agent asked about an attribute and showed nothing: the user answers that question (a
+      // liked value of it not said yet; else the value it said before; else that it has no
+      // preference there) rather than say a value of another attribute.
+      const asked =
+        !restated && shown.length === 0 && clauses.length === 0
+          ? askedAttributes(
+              questionSentences(response.utterance ?? ''),
+              this.sim.options.catalog.attributeNames(),
+            ).filter((a) => a !== 'brand' && a !== 'category')
+          : [];
+      let answered = false;
+      if (asked.length) {
+        const own = this.nextGeneralValue(new Set(Object.keys(constraints)), asked);
+        const before = own ? undefined : asked.map((a) => [a, this.stated.get(a)] as const).find(([, v]) => v);
+        if (own) {
+          const r = this.clause('Pepper.More', { value: valuePhrase(own[0], own[1]) }, ['value']);
+          add('Pepper.More', r.text);
+          if (r.used.includes('value')) constraints[own[0]] = own[1];
+          act = 'Reveal.Refine';
+          answered = true;
+        } else if (before && sayAgain([before[0], before[1]!])) {
+          this.restatedValues.add(attributeKey(before[0], before[1]!));
+          act = 'Disclose';
+          answered = true;
+        } else if (!before && asked.every((a) => this.noPreference.has(a))) {
+          // asked again about what it said it has no preference on: no other wish in its place; it
+          // asks to see items (`Pepper.Show`, below)
+          answered = true;
+        } else if (!before && this.sim.nlg.has('Disclose.NonDisclose')) {
+          add('Disclose.NonDisclose', this.clause('Disclose.NonDisclose', {}).text);
+          for (const a of asked) this.noPreference.add(a);
+          act = 'Disclose.NonDisclose';
+          answered = true;
+        }
+      }
+      const more = restated || answered ? undefined : this.nextGeneralValue(new Set(Object.keys(constraints)));
       // Nothing new left to say about its tastes: a liked item lacking a value the user wants gets
       // that value said again (what keeps it from taking the item; the agenda user's rule 1), and
       // an agent turn that showed nothing gets a value the user still wants said again (not "none
       // of these" about a carousel that is not there).
       const still =
-        more || restated
+        more || restated || answered
           ? undefined
           : likedLacks &&
               act === 'Note.Like' &&
@@ -1091,6 +1136,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const t = this.target?.attributes;
     const fits = (k: string, v: string) =>
       (!t || (sign > 0 ? t[k] === v : t[k] !== v)) &&
+      // no value of an attribute it said it has no preference on
+      !this.noPreference.has(k) &&
       // a reason is given once: a value already given as a Like's reason is nothing new
       (sign < 0 || !this.reasonsGiven.has(attributeKey(k, v))) &&
       this.consistent(k, v, sign) &&

@@ -81,6 +81,9 @@ const SOFT_WEIGHT: Record<string, number> = {
 };
 
 /** The `local-good` agent: shares the catalog and lexicon between its sessions. */
+/** Verbs of owning that, said by "I" right before an item's name, turn the item down (it has one). */
+const OWNING = new Set(['have', 'got', 'bought', 'own', 'owned']);
+
 export class LocalGoodAgent extends LocalAgent<LocalGoodSession> {
   constructor(catalog: Catalog) {
     super('local-good', 'good', catalog, (c, lexicon, rng) => new LocalGoodSession(c, lexicon, rng));
@@ -305,7 +308,9 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const judge = (p: ParsedUtterance, own: readonly ItemReference[]) => {
       for (const r of own) {
         const before = r.start > 0 ? p.tokens[r.start - 1] : '';
-        if (before === 'not' || before === 'no' || p.intents.has('reject')) {
+        // owning it already: "I got <title> last year", "Oh, I have <title>", "I actually own <title>"
+        const owned = OWNING.has(before) && p.tokens.slice(Math.max(0, r.start - 4), r.start - 1).includes('i');
+        if (before === 'not' || before === 'no' || owned || p.intents.has('reject')) {
           if (!rejected.includes(r.item)) rejected.push(r.item);
         } else if (p.intents.has('like') && !liked.includes(r.item)) liked.push(r.item);
       }
@@ -313,9 +318,17 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     if (sentences.length <= 1) judge(parsed, refs);
     else {
       const items = refs.map((r) => r.item);
+      let previous: ItemReference[] = [];
       for (const sentence of sentences) {
         const p = this.lexicon.parse(sentence);
-        judge(p, this.lexicon.findItems(p, items, this.state.shown));
+        const own = this.lexicon.findItems(p, items, this.state.shown);
+        // "My closet has <title>; I own it.": a turn-down naming no item, only "it", is about the
+        // items of the sentence before
+        if (own.length === 0 && p.intents.has('reject') && p.tokens.includes('it')) {
+          for (const r of previous) if (!rejected.includes(r.item)) rejected.push(r.item);
+        }
+        judge(p, own);
+        previous = own;
       }
     }
     return { rejected, liked: liked.filter((it) => !rejected.includes(it)) };

@@ -544,6 +544,7 @@ const CUES: Record<Intent, string[]> = {
     'bit bland',
     'looks dull',
     'looks frumpy',
+    'looks tacky',
     'seems dated',
     'seems boring',
     'is meh',

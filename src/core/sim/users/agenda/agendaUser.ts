@@ -1112,7 +1112,10 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         this.named(top, fill, meaning);
         return { act: 'Inquire.Similar', fill, meaning };
       }
-      return { act: planned === 'Inquire' ? 'Inquire.List' : planned, fill, meaning };
+      // A request to see options while options are on screen asks for other ones ("Anything
+      // else?"), not for a list ("Can you list some tops for me?" beside twelve tops).
+      if (planned === 'Inquire' || planned === 'Inquire.List') return { act: 'Navigate.More', fill, meaning };
+      return { act: planned, fill, meaning };
     }
 
     if (main === 'Navigate') {
