@@ -1141,7 +1141,7 @@ const initialAgendaRule: Invariant = {
 const patienceNonIncreasing: Invariant = {
   id: 'patience-non-increasing',
   statement:
-    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull, and a carousel the agent keeps on screen while it only asks is no push; a built-in user counts an agent turn with nothing in it as a push (nothing shown and no recommender move, unless a first question; or the third turn in a row that shows nothing), and is exempt only from a failed agent turn (ignored_agent_error after a turn with an error)',
+    'patience never rises, and falls by exactly one on each push and only on a push; a PEPPER user weighs a liked item once: a carousel whose liked items it all liked on an earlier carousel and did not take (the meta target aside) is no pull, and a carousel the agent keeps on screen while it only asks is no push; a built-in user counts an agent turn with nothing in it as a push (nothing shown and no recommender move, unless a first question; or the third turn in a row that shows nothing), and is exempt only from a failed agent turn (ignored_agent_error after a turn with an error); the built-in target-free user pushes on a carousel with an item it likes for the first time (or its target) only when the agent showed again the first three items just turned down or only first items with a value the user said it is not keen on',
   needs: 'trace.patience',
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (an inappropriate answer triggers a push) and Sect. 6 (patience); SimLens agenda user; SimLens target-free user (docs/simulation.md: a liked item is weighed once)",
@@ -1159,6 +1159,9 @@ const patienceNonIncreasing: Invariant = {
     // something (an Inquire act) and the agent's turn before was not such a turn, or the third agent
     // turn in a row that shows nothing. Such a turn is a push.
     const builtIn = /^(meta-(tol|prob)\()?(agenda|target-free)/.test(ctx.conversation.source ?? '');
+    const pepperBuiltIn = /^(meta-(tol|prob)\()?target-free/.test(ctx.conversation.source ?? '');
+    /** Values the user said so far it is not keen on (lowercase; a value it later says it wants is taken back). */
+    const notKeen = new Set<string>();
     let noMoveBefore = false;
     let emptyRun = 0;
     ctx.conversation.turns.forEach((turn, i) => {
@@ -1217,6 +1220,28 @@ const patienceNonIncreasing: Invariant = {
             turn: i,
             detail: `a pull on a carousel whose liked items (${liked.map(show).join(', ')}) the user all liked on an earlier carousel and did not take`,
           });
+        // The built-in target-free user pushes on a carousel it likes an item of (for the first
+        // time, or its target) only when the agent showed again the first items it just turned
+        // down, or only first items with a value it said it is not keen on (docs/simulation.md).
+        const fresh = liked.find((id) => !likedBefore.has(id) || id === target);
+        if (pepperBuiltIn && fresh !== undefined && turn.trace?.operation === 'push' && i >= 1) {
+          const top = (turns[i - 1].recommendations ?? []).slice(0, 3);
+          const before = i >= 2 ? (turns[i - 2].recommendations ?? []).slice(0, 3) : [];
+          const reshown =
+            top.length > 0 && top.map((r) => r.item_id).join('\u0000') === before.map((r) => r.item_id).join('\u0000');
+          const ignoresNot =
+            top.length > 0 &&
+            top.every((r) => {
+              const values = Object.values(r.attributes ?? {});
+              // an item without attributes cannot be judged: it counts as holding one
+              return values.length === 0 || values.some((v) => notKeen.has(String(v).toLowerCase()));
+            });
+          if (!reshown && !ignoresNot)
+            out.push({
+              turn: i,
+              detail: `a push (${show(turn.trace.push_reason ?? 'push')}) although the user likes ${show(fresh)}, on screen for the first time${fresh === target ? ' (its target)' : ''}, and the agent neither showed again the first items just turned down nor only items with a value the user said it is not keen on`,
+            });
+        }
         for (const id of liked) likedBefore.add(id);
         // A carousel the agent keeps on screen while it only asks is not weighed again: no push.
         if (turn.trace?.operation === 'push' && i >= 2) {
@@ -1230,6 +1255,8 @@ const patienceNonIncreasing: Invariant = {
             });
         }
       }
+      for (const v of stringArray(turn.trace?.said?.negated) ?? []) notKeen.add(v.toLowerCase());
+      for (const v of Object.values(turn.trace?.said?.constraints ?? {})) notKeen.delete(String(v).toLowerCase());
       if (typeof p !== 'number') return;
       any = true;
       if (prev !== undefined) {

@@ -1264,6 +1264,45 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: 'a carousel of weighed items read as a pull' };
     },
   },
+  {
+    id: 'unjustified-push',
+    invariant: 'patience-non-increasing',
+    kind: 'state',
+    description:
+      "a built-in PEPPER user's pull on a carousel with an item it likes for the first time turned into a push (patience one lower from there on)",
+    apply(c0, rng) {
+      if (!/^(meta-(tol|prob)\()?target-free/.test(c0.source ?? '')) return undefined;
+      const before = new Set<string>();
+      const liking: number[] = [];
+      c0.turns.forEach((t, i) => {
+        const x = tr(t);
+        const refl = x?.preferences?.model === 'pepper' ? (x.preferences.reflected as Loose | undefined) : undefined;
+        if (!refl || typeof refl !== 'object') return;
+        const liked = Object.keys(refl).filter((id) => refl[id] === 'like');
+        if (
+          i > 0 &&
+          x!.operation === 'pull' &&
+          typeof x!.patience === 'number' &&
+          x!.patience > 1 &&
+          !isAccept(x!.user_act) &&
+          liked.some((id) => !before.has(id))
+        )
+          liking.push(i);
+        for (const id of liked) before.add(id);
+      });
+      const i = pickSite(rng, liking);
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      const t = tr(c.turns[i])!;
+      t.operation = 'push';
+      t.push_reason = 'none of the items shown is one the user likes';
+      for (let j = i; j < c.turns.length; j++) {
+        const u = tr(c.turns[j]);
+        if (typeof u?.patience === 'number') u.patience -= 1;
+      }
+      return { conversation: c, turn: i, detail: 'a liked carousel read as a push' };
+    },
+  },
   // abandon-at-zero
   {
     id: 'relabel-abandon-outcome',

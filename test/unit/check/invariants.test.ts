@@ -909,6 +909,45 @@ describe('patience-non-increasing and abandon-at-zero', () => {
     );
     assertClean('patience-non-increasing', ignoring(true));
   });
+  // Fourteenth round: the checker accepted any push of a built-in PEPPER user, justified or not
+  test("a built-in target-free user's push on a carousel with an item it likes for the first time needs a reason", () => {
+    const a = [item('a1', { colour: 'grey' }), item('a2', { colour: 'red' }), item('a3', { colour: 'grey' })];
+    const b = [item('b1', { colour: 'grey' }), item('b2', { colour: 'grey' }), item('b3', { colour: 'grey' })];
+    const reflected = (likes: string[]) =>
+      ({
+        kind: 'delta',
+        model: 'pepper',
+        reflected: Object.fromEntries(likes.map((id) => [id, 'like'])),
+      }) as SimulatorTrace['preferences'];
+    const run = (second: typeof a, said: SimulatorTrace['said'] = { constraints: {} }, source = 'target-free') =>
+      conv(
+        [
+          turn('hi', { patience: 3, operation: 'init' }, a),
+          turn('the first, no thanks', { patience: 3, operation: 'pull', preferences: reflected([]), said }, second),
+          turn('hmm', {
+            patience: 2,
+            operation: 'push',
+            push_reason: 'none of the items shown is one the user likes',
+            preferences: reflected([second[0].item_id]),
+            nlu: { agent_act: 'Reveal.Show', source: 'reported' },
+          }),
+        ],
+        { source },
+      );
+    // another carousel, with an item it likes, and no value it said it is not keen on: no reason
+    assertViolates(
+      'patience-non-increasing',
+      run(b),
+      /^2: a push \(none of the items shown is one the user…\) although the user likes b1, on screen for the first time/,
+    );
+    assertViolates('patience-non-increasing', run(b, undefined, 'meta-prob(target-free)'), /^2: a push .* although/);
+    // the same first three again after it turned them down: a reason
+    assertClean('patience-non-increasing', run(a));
+    // every one of the first three is grey, which it said it is not keen on: a reason
+    assertClean('patience-non-increasing', run(b, { constraints: {}, negated: ['grey'] }));
+    // a simulator of the researcher's own is not held to the built-in user's rule
+    assertClean('patience-non-increasing', run(b, undefined, 'my-simulator'));
+  });
   test('abandoning with patience left, or not abandoning at zero, is a violation', () => {
     assertViolates(
       'abandon-at-zero',
