@@ -356,7 +356,8 @@ const ASKED_CUES: Record<string, readonly string[]> = {
   colour: ['colour', 'color', 'colours', 'colors', 'shade', 'shades'],
   material: ['material', 'materials', 'fabric', 'fabrics'],
   style: ['style', 'styles', 'vibe', 'look'],
-  gender: ['gender', 'men', 'women', "men's", "women's", 'mens', 'womens', 'unisex', 'section', 'range', 'cut'],
+  // ("range" alone is no cue: "What price range feels comfortable?" asks about price)
+  gender: ['gender', 'men', 'women', "men's", "women's", 'mens', 'womens', 'unisex', 'section', 'cut'],
   occasion: ['occasion', 'occasions', 'event', 'events', 'wear', 'use'],
   price_band: ['price', 'budget', 'spend', 'afford', 'pricey', 'cost'],
   type: ['type', 'types', 'kind', 'kinds', 'sort', 'sorts'],
@@ -373,7 +374,10 @@ function asksAbout(text: string, attribute: string): boolean {
  * the agent's turn was an elicitation (the user's NLU read Inquire.Elicit, and its text asks a
  * question) and the user answered it first with a Disclose stating a value, not said before, of an
  * attribute the question asks about; the act it pulled is not itself a query formulation (that would
- * be the answer), nor an opinion of items still on screen or leaving them (those come first).
+ * be the answer), nor an opinion of items still on screen or leaving them (those come first). Or
+ * (fourteenth round) it answered with "no preference" (Disclose.NonDisclose) a question only about
+ * attributes its goal does not hold, and the pulled act is not a revision, nor (with items on screen)
+ * a "say that again", an opinion of the items or leaving them.
  */
 function answersElicitationFirst(
   tr: SimulatorTrace,
@@ -382,6 +386,19 @@ function answersElicitationFirst(
   before: SimulatorTrace | undefined,
 ): boolean {
   const main = mainOf(pulled);
+  // "No preference" on what the question asks, none of it in the goal: the pulled query
+  // formulation (Disclose, or a Reveal other than a revision) waits on top
+  if (tr.user_act === 'Disclose.NonDisclose' && tr.nlu?.agent_act === 'Inquire.Elicit') {
+    const planned = (tr as Loose)['planned_act'];
+    const step = typeof planned === 'string' ? planned : pulled;
+    if (step === 'Reveal.Revise' || step === 'Disclose.NonDisclose') return false;
+    if (
+      (agentTurn?.recommendations ?? []).length > 0 &&
+      (main === 'Note' || main === 'Complete' || step === 'Navigate.Repeat')
+    )
+      return false;
+    return asksOnlyOffGoal(agentTurn?.assistant_utterance ?? '', tr.goal?.constraints);
+  }
   if (tr.user_act !== 'Disclose' || tr.nlu?.agent_act !== 'Inquire.Elicit') return false;
   if (main === 'Reveal' || main === 'Disclose') return false;
   const question = agentTurn?.assistant_utterance ?? '';
@@ -391,6 +408,17 @@ function answersElicitationFirst(
   return (saidConstraints(tr) ?? []).some(
     ([attribute]) => attribute !== 'category' && !disclosed.includes(attribute) && asksAbout(question, attribute),
   );
+}
+
+/**
+ * Whether a question (sentences with "?") asks about some attribute, every one of them absent from
+ * the goal's constraints (the category aside; read with the checker's own cue words). Without the
+ * goal in the trace: false.
+ */
+function asksOnlyOffGoal(text: string, goal: Readonly<Record<string, unknown>> | undefined): boolean {
+  if (!goal || !text.includes('?')) return false;
+  const asked = Object.keys(ASKED_CUES).filter((a) => asksAbout(text, a));
+  return asked.length > 0 && asked.every((a) => !(a in goal));
 }
 
 /**

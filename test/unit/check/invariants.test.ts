@@ -165,6 +165,36 @@ describe('agenda-pull-order', () => {
     ]);
     assertClean('agenda-pull-order', empty);
   });
+  // Fourteenth round: "no preference" on a question about what the goal lacks, the pulled act kept
+  test('"no preference" answering a question only about attributes the goal lacks keeps the pulled act on top', () => {
+    const g = goal({ category: 'tops', colour: 'black' }, ['category']);
+    const asked = (question: string, pulled = 'Disclose', items = 0) =>
+      conv([
+        turn(
+          'I need tops.',
+          { operation: 'init', pulled: ['Disclose'], agenda: [pulled, 'Note', 'Complete'], goal: g },
+          items ? [item('a', { colour: 'black' })] : undefined,
+          question,
+        ),
+        turn("I don't mind.", {
+          operation: 'pull',
+          pulled: [pulled],
+          user_act: 'Disclose.NonDisclose',
+          planned_act: pulled,
+          agenda: [pulled, 'Note', 'Complete'],
+          goal: g,
+          nlu: { agent_act: 'Inquire.Elicit', source: 'reported' },
+        } as SimulatorTrace),
+      ]);
+    assertClean('agenda-pull-order', asked('Which type: shirts or blouses?'));
+    assertClean('agenda-pull-order', asked('Which type: shirts or blouses?', 'Navigate'));
+    // the goal holds the colour: "no preference" on it is no answer, and the pull must take the act
+    assertViolates('agenda-pull-order', asked('Any colour in mind?'), /^1: after the pull the agenda is/);
+    // no question; a revision; an opinion of items on screen: nothing waits
+    assertViolates('agenda-pull-order', asked('Here you go.'), /^1: after the pull the agenda is/);
+    assertViolates('agenda-pull-order', asked('Which type?', 'Reveal.Revise'), /^1: after the pull the agenda is/);
+    assertViolates('agenda-pull-order', asked('Which type?', 'Note', 1), /^1: after the pull the agenda is/);
+  });
 });
 
 describe('accepted-meets-constraints', () => {

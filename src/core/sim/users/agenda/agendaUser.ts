@@ -877,7 +877,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     meaning[slot] = item.item_id;
   }
 
-  private realise(planned: string, agentText: string, opening: boolean): Realised {
+  /** `first`: the turn's own call (false when a rule realises another act in its place). */
+  private realise(planned: string, agentText: string, opening: boolean, first = true): Realised {
     const fill: SlotFill = { category: this.task };
     const meaning: Meaning = {};
     const main = mainAct(planned);
@@ -944,7 +945,27 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       if (main !== 'Reveal' && this.lastOperation === 'pull' && this.pulledEntry !== undefined)
         this.agenda.push(this.pulledEntry);
       this.pulledEntry = undefined;
-      return this.realise('Disclose', agentText, opening);
+      return this.realise('Disclose', agentText, opening, false);
+    }
+
+    // Asked only about attributes its goal does not hold (one not asked before), the user says it
+    // has no preference there rather than answer with another attribute's value ("Which type:
+    // cardigans or blouses?" -> "preferably for men"); the act it pulled waits on top of the agenda,
+    // as for rule 14 (fourteenth round; UserSimCRS answers an elicited slot the user has no
+    // preference on with "don't care"). A revision comes first, and with items on screen so do "say
+    // that again" and an opinion of the items or leaving them.
+    if (
+      first &&
+      !opening &&
+      this.agentAct === 'Inquire.Elicit' &&
+      planned !== 'Reveal.Revise' &&
+      planned !== 'Disclose.NonDisclose' &&
+      !((main === 'Note' || main === 'Complete' || planned === 'Navigate.Repeat') && hasItems) &&
+      this.asksOnlyOffGoal(agentText)
+    ) {
+      if (this.lastOperation === 'pull' && this.pulledEntry !== undefined) this.agenda.push(this.pulledEntry);
+      this.pulledEntry = undefined;
+      return this.noPreferenceOn(agentText, fill, meaning);
     }
 
     if ((main === 'Note' || main === 'Complete') && hasItems && !opening) {
@@ -1008,9 +1029,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       if (quit > 0 && this.rng.chance(quit))
         return { act: 'Complete', fill, outcome: 'ended', meaning: { endReason: 'early_quit' } };
       const deferred = agentText.includes('?') ? 'Disclose' : this.fallbackWithoutItems();
-      return this.realise(deferred, agentText, opening);
+      return this.realise(deferred, agentText, opening, false);
     }
-    if (main === 'Note') return this.realise(this.withoutItems(agentText), agentText, opening);
+    if (main === 'Note') return this.realise(this.withoutItems(agentText), agentText, opening, false);
 
     if (main === 'Disclose') {
       // "No preference" only on what the goal does not hold: asked about a goal attribute, the user says it.
@@ -1058,20 +1079,21 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       // A query formulation after a question about a value the goal holds and the user has not
       // said is the answer to it (Disclose is one of the Reveal acts, CIR6): not a change, a
       // refinement or a relaxation of something else.
-      if (!opening && this.elicitsUnsaidGoalValue(agentText)) return this.realise('Disclose', agentText, opening);
+      if (!opening && this.elicitsUnsaidGoalValue(agentText))
+        return this.realise('Disclose', agentText, opening, false);
       const sub = planned === 'Reveal' ? 'Reveal.Refine' : planned;
       if (sub === 'Reveal.Expand') {
         const attr = this.relaxable();
-        if (!attr) return this.realise('Disclose', agentText, opening);
+        if (!attr) return this.realise('Disclose', agentText, opening, false);
         fill.attribute = readableAttribute(attr);
         return { act: sub, fill, meaning: { relax: attr, require: ['attribute'] } };
       }
       // Refining narrows what is on screen ("only the ones in wool"): with nothing on screen it is a
       // plain disclosure (never "narrow these" about no items).
-      if (sub === 'Reveal.Refine' && !this.onScreen.length) return this.realise('Disclose', agentText, opening);
+      if (sub === 'Reveal.Refine' && !this.onScreen.length) return this.realise('Disclose', agentText, opening, false);
       // Refining or revising needs something said before: before that it is a plain disclosure.
       const change = this.disclosed.size ? this.reviseGoal(sub) : undefined;
-      if (!change) return this.realise('Disclose', agentText, opening);
+      if (!change) return this.realise('Disclose', agentText, opening, false);
       fill.value = valuePhrase(change[0], change[1]);
       fill.attribute = readableAttribute(change[0]);
       // A refinement that states another value than the one said before (the goal followed a new
@@ -1090,7 +1112,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
           ? (planned === 'Inquire' || planned === 'Inquire.List') && this.elicitsUnsaidGoalValue(agentText)
           : this.asksUnsaidGoalValue(agentText))
       )
-        return this.realise('Disclose', agentText, opening);
+        return this.realise('Disclose', agentText, opening, false);
       if (!hasItems) return { act: 'Inquire.List', fill, meaning };
       if (planned === 'Inquire.Compare' && this.onScreen.length >= 2) {
         this.named(this.onScreen[0], fill, meaning);
@@ -1121,13 +1143,15 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     if (main === 'Navigate') {
       if (!hasItems) {
         const instead = opening ? 'Inquire.List' : this.withoutItems(agentText);
-        return instead === 'Inquire.List' ? { act: instead, fill, meaning } : this.realise(instead, agentText, opening);
+        return instead === 'Inquire.List'
+          ? { act: instead, fill, meaning }
+          : this.realise(instead, agentText, opening, false);
       }
       // Asking for more while the agent asks about a value the goal holds and the user has not said:
       // the user answers instead (the answer is what brings other items).
       const more = (): Realised =>
         !opening && this.elicitsUnsaidGoalValue(agentText)
-          ? this.realise('Disclose', agentText, opening)
+          ? this.realise('Disclose', agentText, opening, false)
           : { act: 'Navigate.More', fill, meaning };
       if (planned === 'Navigate.More') return more();
       if (planned === 'Navigate.Back' && this.previousShown.length === 0) return more();
@@ -1168,6 +1192,19 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       .filter(([k]) => k !== 'category')
       .map(([k, v]) => [k, String(v)] as const);
     return this.sim.options.catalog.categoryItems(this.task).some((i) => holdsAll(i, wanted));
+  }
+
+  /**
+   * Whether the agent's questions ask only about attributes the goal does not hold (the category
+   * aside), one of them not yet answered with "no preference".
+   */
+  private asksOnlyOffGoal(agentText: string): boolean {
+    const asked = this.asked(agentText).filter((a) => a !== 'category');
+    return (
+      asked.length > 0 &&
+      asked.every((a) => !(a in this.goal.constraints)) &&
+      asked.some((a) => !this.noPreference.has(a))
+    );
   }
 
   /** A Disclose.NonDisclose: the asked attributes (none of them in the goal) are remembered as "no preference". */
