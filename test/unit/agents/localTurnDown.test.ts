@@ -94,3 +94,33 @@ test('every wording of turning down an item takes it off the screen, named by ti
     `${missed.length} of ${read} turned-down items stayed on screen (or no new carousel)`,
   );
 });
+
+test('a wish or a question with "I have" before a title is not read as owning it (fourteenth round review)', async () => {
+  const agent = createAgent('local-good', { catalog });
+  const script = ['Hi, I need some tops', "Women's, in black please"];
+  const wrong: string[] = [];
+  const owning: string[] = [];
+  for (const [k, form] of [
+    'I want to have X.',
+    'Can I have X?',
+    'Would I have X in black?',
+    'Could I have X in a medium?',
+    'I could have X delivered by Friday?',
+    'Do I have X in my size?',
+    // owning it: read as turned down
+    'I already have X.',
+    'I actually own X.',
+    'I happen to have X.',
+    'I got X last year.',
+  ].entries()) {
+    const session = agent.createSession(`own-${k}`, createRng(`own-${k}`), { task: 'tops' });
+    const first = await playScript(session, script);
+    const second = catalog.get(first[first.length - 1].recommendations[1].item_id)!;
+    await playScript(session, [form.replace('X', second.title)]);
+    const rejected = (session as unknown as { state: { rejected: Set<string> } }).state.rejected;
+    const owns = k >= 6;
+    if (rejected.has(second.item_id) !== owns) (owns ? owning : wrong).push(form);
+  }
+  assert.deepEqual(wrong, [], 'read as owning (turned down)');
+  assert.deepEqual(owning, [], 'not read as owning');
+});

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachAgendaVsLocalGood } from './fixtures';
-import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
+import { askedAttributes, questionAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 
 test('agenda users vs local-good: asked about an unsaid goal value with nothing on screen, they answer', async () => {
   let asked = 0;
@@ -117,7 +117,7 @@ test('agenda users vs local-good: asked only about what their goal lacks, they s
       if (k === 0 || (before.recommendations ?? []).length || before.trace?.target) return;
       const tr = turn.trace!;
       const goal = (tr.goal as { constraints?: Record<string, unknown> } | undefined)?.constraints ?? {};
-      const q = askedAttributes(questionSentences(before.assistant_utterance ?? ''), catalog.attributeNames()).filter(
+      const q = questionAttributes(before.assistant_utterance ?? '', catalog.attributeNames()).filter(
         (a) => a !== 'category',
       );
       if (!q.length || q.some((a) => a in goal) || tr.nlu?.agent_act !== 'Inquire.Elicit') return;

@@ -59,8 +59,9 @@ test('asked about an attribute with nothing shown, the target-free user answers 
             ? 'no preference'
             : said.includes(asked)
               ? 'value'
-              : // asked again after "no preference": it asks to see items, nothing else
-                noPreference.has(asked) && tr.user_act === 'Inquire.List'
+              : // asked again after "no preference", or about a taste it cannot have met now: it
+                // asks to see items, nothing else
+                tr.user_act === 'Inquire.List'
                 ? 'show me'
                 : 'other';
         answers.set(kind, (answers.get(kind) ?? 0) + 1);
@@ -87,11 +88,12 @@ test('asked about an attribute with nothing shown, the target-free user answers 
                 Object.entries(stated).every(([a, v]) => a === 'category' || i.attributes[a] === v) &&
                 !Object.values(i.attributes).some((v) => negated.has(String(v))),
             );
-          const own = liked.find((kv) => {
-            const [a, v] = kv.split('=');
-            return a === asked && !negated.has(v) && fits.some((i) => i.attributes[a] === v);
-          });
-          if (own) wrong.push(`${c.id} turn ${k}: "no preference" on ${asked}, but it likes ${own}, which can be met`);
+          const own = liked.find((kv) => kv.split('=')[0] === asked);
+          if (own) wrong.push(`${c.id} turn ${k}: "no preference" on ${asked}, but it likes ${own}`);
+          // nor on an attribute it said it is not keen on a value of ("not into anything grey")
+          const ruledOut = [...negated].find((v) => catalog.attributeValues(asked).includes(v));
+          if (ruledOut) wrong.push(`${c.id} turn ${k}: "no preference" on ${asked}, but it said not ${ruledOut}`);
+          if (fits.length === 0) wrong.push(`${c.id} turn ${k}: nothing fits what it said`);
         }
       }
     }
@@ -100,4 +102,29 @@ test('asked about an attribute with nothing shown, the target-free user answers 
   // both answers occur: a value it likes, and "no preference" on what it has no taste for
   assert.ok((answers.get('value') ?? 0) >= 20, JSON.stringify([...answers]));
   assert.ok((answers.get('no preference') ?? 0) >= 20, JSON.stringify([...answers]));
+});
+
+test('two attributes asked at once are both answered; an offer ("Want me to look around?") asks for no preference', async () => {
+  const agent = new ScriptedAgent(catalog, [
+    { utterance: 'Want me to look around? Shall I use your last search?', acts: ['elicit_preference'] },
+    { utterance: 'What colour and material?', acts: ['elicit_preference'] },
+    { utterance: 'How about these?', acts: ['recommend'], items: ['F004', 'F017'] },
+  ]);
+  const e = userEnv(agent, { user: 'target-free' }, { catalog, transitions }, 20);
+  const offers: string[] = [];
+  let both = 0;
+  let two = 0;
+  for (let i = 0; i < 60; i++) {
+    const c = await simulateOne(e, i, 'tf-answers-two', 'footwear');
+    const offer = c.turns[1]?.trace;
+    if (offer?.user_act === 'Disclose.NonDisclose') offers.push(`${c.id}: ${c.turns[1].user_utterance}`);
+    const tr = c.turns[2]?.trace;
+    if (!tr || tr.operation === 'push') continue;
+    const said = Object.keys(tr.said?.constraints ?? {});
+    if (said.length >= 1 && said.every((a) => a === 'colour' || a === 'material')) two++;
+    if (said.includes('colour') && said.includes('material')) both++;
+  }
+  assert.deepEqual(offers.slice(0, 5), [], `${offers.length} offers answered with "no preference"`);
+  assert.ok(two >= 20, `${two} answers about colour or material`);
+  assert.ok(both >= 3, `${both} answers about both`);
 });

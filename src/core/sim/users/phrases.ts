@@ -100,6 +100,22 @@ function cuesFor(candidates: readonly string[]): { re: RegExp; attrOf: Map<strin
   return entry;
 }
 
+/**
+ * An offer to do something ("Want me to look around?", "Shall I use your last search?"): a yes/no
+ * question that asks for no preference, whatever cue word it holds.
+ */
+const OFFER =
+  /^[^\p{L}]*(?:(?:do you )?want me to|would you like me to|shall i|should i|can i|may i|let me)(?![\p{L}])/iu;
+
+/** The attributes the questions of an agent utterance ask about (offers aside), in the order of `candidates`. */
+export function questionAttributes(text: string, candidates: readonly string[]): string[] {
+  const asked = text
+    .split(/(?<=[.!?])\s+/)
+    .filter((sentence) => sentence.includes('?') && !OFFER.test(sentence))
+    .join(' ');
+  return askedAttributes(asked, candidates);
+}
+
 /** The attributes an agent utterance asks about, in the order of `candidates`. */
 export function askedAttributes(text: string, candidates: readonly string[]): string[] {
   if (!text || candidates.length === 0) return [];

@@ -48,7 +48,7 @@ import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../
 import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
-import { askedAttributes, describeValues, joinList, questionSentences, valuePhrase } from './phrases';
+import { describeValues, joinList, questionAttributes, valuePhrase } from './phrases';
 import { acceptanceReason, isNounDetail } from './reasons';
 import {
   attributeKey,
@@ -973,39 +973,61 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       // The agent asked about an attribute and showed nothing: the user answers that question (a
       // liked value of it not said yet; else the value it said before; else that it has no
       // preference there) rather than say a value of another attribute.
-      const asked =
-        !restated && shown.length === 0 && clauses.length === 0
-          ? askedAttributes(
-              questionSentences(response.utterance ?? ''),
-              this.sim.options.catalog.attributeNames(),
-            ).filter((a) => a !== 'brand' && a !== 'category')
-          : [];
+      // What the agent's questions ask about (offers such as "Want me to look around?" aside).
+      const asked = restated
+        ? []
+        : questionAttributes(response.utterance ?? '', this.sim.options.catalog.attributeNames()).filter(
+            (a) => a !== 'brand' && a !== 'category',
+          );
+      const empty = shown.length === 0 && clauses.length === 0;
       let answered = false;
-      if (asked.length) {
-        const own = this.nextGeneralValue(new Set(Object.keys(constraints)), asked);
-        const before = own ? undefined : asked.map((a) => [a, this.stated.get(a)] as const).find(([, v]) => v);
-        if (own) {
-          const r = this.clause('Pepper.More', { value: valuePhrase(own[0], own[1]) }, ['value']);
+      if (asked.length && empty) {
+        // Nothing shown: the turn answers the question, every attribute asked ("What colour and
+        // material?") with a liked value of it not said yet that some item could still meet (a meta
+        // user's target's), else the value said before; an attribute it holds no taste on at all
+        // gets "no preference" (never stated later); one it has a taste on that no item can meet
+        // now, or a value it said it is not keen on, is no "no preference": it asks to see items.
+        const skip = new Set(Object.keys(constraints));
+        const own: [string, string][] = [];
+        for (const a of asked) {
+          const v = this.nextGeneralValue(skip, [a]);
+          if (v) own.push(v);
+        }
+        const before = asked.map((a) => [a, this.stated.get(a)] as const).filter(([, v]) => v !== undefined);
+        const tasteless = asked.filter(
+          (a) =>
+            !this.noPreference.has(a) &&
+            !this.stated.has(a) &&
+            !own.some(([k]) => k === a) &&
+            !this.generalLiked.some(([k]) => k === a) &&
+            ![...this.rejected].some((key) => key.startsWith(`${a}=`)),
+        );
+        if (own.length) {
+          const r = this.clause('Pepper.More', { value: joinList(own.map(([k, v]) => valuePhrase(k, v))) }, ['value']);
           add('Pepper.More', r.text);
-          if (r.used.includes('value')) constraints[own[0]] = own[1];
+          if (r.used.includes('value')) for (const [k, v] of own) constraints[k] = v;
           act = 'Reveal.Refine';
           answered = true;
-        } else if (before && sayAgain([before[0], before[1]!])) {
-          this.restatedValues.add(attributeKey(before[0], before[1]!));
+        } else if (before.length && sayAgain([before[0][0], before[0][1]!])) {
+          this.restatedValues.add(attributeKey(before[0][0], before[0][1]!));
           act = 'Disclose';
           answered = true;
-        } else if (!before && asked.every((a) => this.noPreference.has(a))) {
-          // asked again about what it said it has no preference on: no other wish in its place; it
-          // asks to see items (`Pepper.Show`, below)
-          answered = true;
-        } else if (!before && this.sim.nlg.has('Disclose.NonDisclose')) {
+        } else if (tasteless.length && this.sim.nlg.has('Disclose.NonDisclose')) {
           add('Disclose.NonDisclose', this.clause('Disclose.NonDisclose', {}).text);
-          for (const a of asked) this.noPreference.add(a);
+          for (const a of tasteless) this.noPreference.add(a);
           act = 'Disclose.NonDisclose';
+          answered = true;
+        } else {
+          // (asked again, or about what it has a taste on that cannot be met: `Pepper.Show`, below)
           answered = true;
         }
       }
-      const more = restated || answered ? undefined : this.nextGeneralValue(new Set(Object.keys(constraints)));
+      // Beside a carousel, the wish the turn adds answers the question when it can.
+      const skipped = new Set(Object.keys(constraints));
+      const more =
+        restated || answered
+          ? undefined
+          : ((asked.length ? this.nextGeneralValue(skipped, asked) : undefined) ?? this.nextGeneralValue(skipped));
       // Nothing new left to say about its tastes: a liked item lacking a value the user wants gets
       // that value said again (what keeps it from taking the item; the agenda user's rule 1), and
       // an agent turn that showed nothing gets a value the user still wants said again (not "none

@@ -84,6 +84,23 @@ const SOFT_WEIGHT: Record<string, number> = {
 /** Verbs of owning that, said by "I" right before an item's name, turn the item down (it has one). */
 const OWNING = new Set(['have', 'got', 'bought', 'own', 'owned']);
 
+/** Words between "I" and a verb of owning that keep it a statement of owning ("I actually have"). */
+const OWNING_ADVERBS = new Set(['actually', 'already', 'also', 'do', 'did']);
+
+/**
+ * Whether the verb at `verb` is said by "I" as a statement: "I have", "I already have", "I happen
+ * to have" (not "I want to have", "I could have", "Would I have").
+ */
+function ownerBefore(tokens: readonly string[], verb: number): boolean {
+  let at = verb - 1;
+  if (at >= 1 && tokens[at] === 'to' && tokens[at - 1] === 'happen') at -= 2;
+  else if (at >= 0 && OWNING_ADVERBS.has(tokens[at])) at -= 1;
+  return at >= 0 && tokens[at] === 'i' && !(at >= 1 && QUESTION_WORDS.has(tokens[at - 1]));
+}
+
+/** Auxiliaries that make "<aux> I have ..." a question. */
+const QUESTION_WORDS = new Set(['can', 'could', 'would', 'should', 'may', 'might', 'do', 'did', 'will', 'shall']);
+
 export class LocalGoodAgent extends LocalAgent<LocalGoodSession> {
   constructor(catalog: Catalog) {
     super('local-good', 'good', catalog, (c, lexicon, rng) => new LocalGoodSession(c, lexicon, rng));
@@ -305,17 +322,18 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const rejected: CatalogItem[] = [];
     const liked: CatalogItem[] = [];
     const sentences = text.split(/(?<=[.!?;])\s+/).filter((x) => x.trim());
-    const judge = (p: ParsedUtterance, own: readonly ItemReference[]) => {
+    const judge = (p: ParsedUtterance, own: readonly ItemReference[], said: string) => {
       for (const r of own) {
         const before = r.start > 0 ? p.tokens[r.start - 1] : '';
-        // owning it already: "I got <title> last year", "Oh, I have <title>", "I actually own <title>"
-        const owned = OWNING.has(before) && p.tokens.slice(Math.max(0, r.start - 4), r.start - 1).includes('i');
+        // owning it already: "I got <title> last year", "Oh, I have <title>", "I actually own
+        // <title>"; not a wish or a question ("I want to have <title>", "Can I have <title>?")
+        const owned = OWNING.has(before) && ownerBefore(p.tokens, r.start - 1) && !said.includes('?');
         if (before === 'not' || before === 'no' || owned || p.intents.has('reject')) {
           if (!rejected.includes(r.item)) rejected.push(r.item);
         } else if (p.intents.has('like') && !liked.includes(r.item)) liked.push(r.item);
       }
     };
-    if (sentences.length <= 1) judge(parsed, refs);
+    if (sentences.length <= 1) judge(parsed, refs, text);
     else {
       const items = refs.map((r) => r.item);
       let previous: ItemReference[] = [];
@@ -327,7 +345,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
         if (own.length === 0 && p.intents.has('reject') && p.tokens.includes('it')) {
           for (const r of previous) if (!rejected.includes(r.item)) rejected.push(r.item);
         }
-        judge(p, own);
+        judge(p, own, sentence);
         previous = own;
       }
     }

@@ -27,7 +27,7 @@ import { statesItemValue, titleShowsValue } from '../../../text/saysValue';
 import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';
-import { askedAttributes, joinList, questionSentences, valuePhrase } from '../phrases';
+import { askedAttributes, joinList, questionAttributes, questionSentences, valuePhrase } from '../phrases';
 import { acceptanceReason } from '../reasons';
 import {
   createPreferenceModel,
@@ -1199,7 +1199,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
    * aside), one of them not yet answered with "no preference".
    */
   private asksOnlyOffGoal(agentText: string): boolean {
-    const asked = this.asked(agentText).filter((a) => a !== 'category');
+    const asked = questionAttributes(agentText, this.sim.options.catalog.attributeNames()).filter(
+      (a) => a !== 'category',
+    );
     return (
       asked.length > 0 &&
       asked.every((a) => !(a in this.goal.constraints)) &&
@@ -1209,7 +1211,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   /** A Disclose.NonDisclose: the asked attributes (none of them in the goal) are remembered as "no preference". */
   private noPreferenceOn(agentText: string, fill: SlotFill, meaning: Meaning): Realised {
-    for (const a of this.asked(agentText)) if (!(a in this.goal.constraints)) this.noPreference.add(a);
+    for (const a of questionAttributes(agentText, this.sim.options.catalog.attributeNames()))
+      if (!(a in this.goal.constraints)) this.noPreference.add(a);
     return { act: 'Disclose.NonDisclose', fill, meaning };
   }
 
