@@ -10,12 +10,14 @@ import { parseSimulationConfig, prepareEnvironment, simulateConversation } from 
 for (const agent of ['local-good', 'local-bad'] as const) {
   test(`target-free vs ${agent}: no Like or accept of an item with a value the user negated (so far or in that turn)`, async () => {
     const env = await prepareEnvironment(
-      parseSimulationConfig({ user: 'target-free', agent, n: 220, seed: '7338', catalog_size: 800 }),
+      parseSimulationConfig({ user: 'target-free', agent, n: 260, seed: '7338', catalog_size: 800 }),
     );
     let judged = 0;
     const found: string[] = [];
-    // 220 conversations: fewer Like turns since the tenth round (a reason is given once)
-    for (let i = 0; i < 220; i++) {
+    // 260 conversations: fewer Like turns since the tenth round (a reason is given once), and
+    // shorter conversations since the fourteenth (an opening that says fewer values leaves more
+    // items the user takes: 482 turns to judge in 220 conversations against local-bad)
+    for (let i = 0; i < 260; i++) {
       const conv = (await simulateConversation(env, i)).conversation;
       const negated = new Set<string>();
       conv.turns.forEach((turn, k) => {

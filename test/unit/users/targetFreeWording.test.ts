@@ -118,3 +118,53 @@ test('every acceptance wording is read as taking the item by the local recommend
   }
   assert.deepEqual([...missed].slice(0, 5), [], `${missed.size} acceptances not read as one`);
 });
+
+test('an opening says one or two liked values and at most one not keen on, in frames of several kinds, and the local agents read exactly what its trace says (fourteenth round)', async () => {
+  const N = 150;
+  const frames = new Map<string, RegExp>([
+    ['lead', /^(?!.*(?:Ideally something|would be ideal|Thinking something|Just nothing|, but nothing)).*$/],
+    ['but nothing', /, but nothing /],
+    ['ideally', /Ideally something /],
+    ['would be ideal', /Something .+ would be ideal\./],
+    ['thinking', /Thinking something /],
+    ['just nothing', /\. Just nothing /],
+  ]);
+  const used = new Set<string>();
+  const wrong: string[] = [];
+  for (const meta of [undefined, 'tol'] as const) {
+    const env = await prepareEnvironment(
+      parseSimulationConfig({
+        user: 'target-free',
+        meta,
+        agent: 'local-good',
+        n: N,
+        seed: 'openings-14',
+        catalog_size: 800,
+      }),
+    );
+    const lexicon = Lexicon.for(env.catalog);
+    for (let c = 0; c < N; c++) {
+      const first = (await simulateConversation(env, c)).conversation.turns[0];
+      const text = first?.user_utterance ?? '';
+      const said = first?.trace?.said ?? {};
+      const liked = Object.entries(said.constraints ?? {})
+        .filter(([k]) => k !== 'category')
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .sort();
+      const negated = [...(said.negated ?? [])].sort();
+      // no liked value at all only for a user that likes none ("I am open to suggestions.")
+      if (liked.length > 2 || negated.length > 1 || /(?:^|[.!?] )nothing /.test(text))
+        wrong.push(`${liked.length} liked, ${negated.length} not keen on: "${text}"`);
+      const mentions = lexicon.parse(text).mentions.filter((m) => m.slot !== 'category');
+      const read = [...new Set(mentions.filter((m) => !m.negated).map((m) => `${m.slot}=${m.value}`))].sort();
+      const readNot = [...new Set(mentions.filter((m) => m.negated).map((m) => m.value))].sort();
+      if (read.join() !== liked.join() || readNot.join() !== negated.join())
+        wrong.push(
+          `read ${read.join()} / not ${readNot.join()}, said ${liked.join()} / not ${negated.join()}: "${text}"`,
+        );
+      for (const [name, re] of frames) if (re.test(text)) used.add(name);
+    }
+  }
+  assert.deepEqual(wrong.slice(0, 5), [], `${wrong.length} openings`);
+  assert.deepEqual([...used].sort(), [...frames.keys()].sort());
+});

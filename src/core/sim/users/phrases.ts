@@ -68,6 +68,23 @@ export function describeValues(pairs: readonly (readonly [string, string])[], no
   return [price, adjectives.join(', '), head, ...after].filter(Boolean).join(' ');
 }
 
+/**
+ * Values as they read after "something" (an opening's "Ideally something navy in fleece"): the
+ * adjectives (colour, style, "unisex") first, joined by "and", then the other values' phrases
+ * (`valuePhrase`), the type's first: "navy and casual like a parka in leather", "for work".
+ */
+export function somethingValues(pairs: readonly (readonly [string, string])[]): string {
+  const adjectives: string[] = [];
+  const after: string[] = [];
+  for (const [k, v] of pairs) {
+    if (k === 'colour' || k === 'style' || (k === 'gender' && v === 'unisex')) adjectives.push(v);
+    // the type first of the rest: "something like a parka in leather", not "in leather like a parka"
+    else if (k === 'type') after.unshift(valuePhrase(k, v));
+    else after.push(valuePhrase(k, v));
+  }
+  return [joinList(adjectives), ...after].filter(Boolean).join(' ');
+}
+
 /** Words that show an agent question is about an attribute. */
 const ATTRIBUTE_CUES: Record<string, string[]> = {
   colour: ['colour', 'color', 'colours', 'colors', 'shade'],

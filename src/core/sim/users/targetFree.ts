@@ -48,7 +48,7 @@ import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../
 import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
-import { describeValues, joinList, questionAttributes, valuePhrase } from './phrases';
+import { describeValues, joinList, questionAttributes, somethingValues, valuePhrase } from './phrases';
 import { acceptanceReason, isNounDetail } from './reasons';
 import {
   attributeKey,
@@ -240,6 +240,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly narrativeWords: readonly [string, string, string];
   /** The noun of its liked values in the narrative (`NARRATIVE_NOUNS`), drawn with `narrativeWords`. */
   private readonly narrativeNoun: string;
+  /** Most liked and most disliked values the opening says, drawn with `narrativeWords`. */
+  private readonly narrativeCounts: readonly [number, number];
+  /** How the opening frames its values (`NARRATIVE_FRAMES`), drawn with `narrativeWords`. */
+  private readonly narrativeFrame: NarrativeFrame;
 
   constructor(
     private readonly sim: TargetFreeUserSimulator,
@@ -255,6 +259,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     this.narrativeWords = [story.pick(likes), story.pick(dislikes), join];
     // the noun its liked values describe ("navy pieces", "navy things"), drawn last for the same reason
     this.narrativeNoun = story.pick(NARRATIVE_NOUNS);
+    // how many values the opening says (one or two liked, none or one not keen on: the rest come
+    // out on later turns) and its frame, drawn last for the same reason (fourteenth round)
+    this.narrativeCounts = [1 + story.int(2), story.int(2)];
+    this.narrativeFrame = story.pick(NARRATIVE_FRAMES);
     const catalog = sim.options.catalog;
     const categories = catalog.categories();
     if (categories.length === 0) throw new Error('the catalog is empty');
@@ -377,25 +385,27 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     return this.generalDisliked.filter(([k, v]) => !t || t[k] !== v);
   }
 
-  /** What the opening narrative states: up to three liked values and two disliked ones. */
+  /**
+   * What the opening narrative states: one or two liked values and at most one disliked one (as
+   * drawn for the session), in the session's frame; the other values come out on later turns.
+   */
   private narrative(): { text: string; liked: [string, string][]; disliked: [string, string][] } {
+    const [likedMost, dislikedMost] = this.narrativeCounts;
     const liked: [string, string][] = [];
     for (const kv of this.likedPool()) {
-      if (liked.length === 3) break;
+      if (liked.length === likedMost) break;
       if (this.satisfiable([...liked, kv], new Map())) liked.push(kv);
     }
-    const disliked = this.dislikedPool().slice(0, 2);
-    const parts: string[] = [];
+    const disliked = this.dislikedPool().slice(0, dislikedMost);
     const [likes, dislikes, join] = this.narrativeWords;
-    if (liked.length) parts.push(`${likes} ${describeValues(liked, this.narrativeNoun)}`);
-    if (disliked.length)
-      parts.push(
-        `${dislikes} ${joinList(
-          disliked.map(([k, v]) => valuePhrase(k, v)),
-          'or',
-        )}`,
-      );
-    return { text: parts.length ? parts.join(join) + '.' : 'I am open to suggestions.', liked, disliked };
+    const text = this.narrativeFrame({
+      lead: liked.length ? `${likes} ${describeValues(liked, this.narrativeNoun)}` : '',
+      something: liked.length ? somethingValues(liked) : '',
+      notLead: disliked.length ? `${dislikes} ${valuePhrase(disliked[0][0], disliked[0][1])}` : '',
+      not: disliked.length ? valuePhrase(disliked[0][0], disliked[0][1]) : '',
+      join,
+    });
+    return { text: text.trim() || 'I am open to suggestions.', liked, disliked };
   }
 
   /** The general-preference narrative the user opens with. */
@@ -1271,6 +1281,45 @@ export const DISLIKED_LEADS: readonly (readonly string[])[] = [
   ],
   NEGATING_LEADS,
   NEGATING_LEADS,
+];
+
+/** The parts an opening frame puts together (each empty when the opening has no such value). */
+interface NarrativeParts {
+  /** A liked lead and the liked values as a noun phrase ("I usually go for navy pieces in fleece"). */
+  lead: string;
+  /** The liked values as they read after "something" ("navy in fleece"). */
+  something: string;
+  /** A disliked lead and the disliked value ("I never pick anything olive"). */
+  notLead: string;
+  /** The disliked value as it reads after "nothing" ("olive", "in leather"). */
+  not: string;
+  /** The join of the lead frame's two sentences (", and " or ". "). */
+  join: string;
+}
+type NarrativeFrame = (p: NarrativeParts) => string;
+
+/** A sentence from its clauses, the empty ones left out (capitalised: "Nothing grey."), or "" when all are. */
+function sentence(...parts: string[]): string {
+  const text = parts.filter(Boolean).join(', ');
+  return text ? `${text[0].toUpperCase()}${text.slice(1)}.` : '';
+}
+
+/**
+ * How an opening frames its values (fourteenth round): the leads' frame ("I usually go for navy
+ * pieces in fleece, and I never pick anything olive."), and shorter ones people write when they
+ * open a chat ("Ideally something navy in fleece, nothing olive."). A value not keen on is always
+ * said after a negation in its own clause ("nothing", a disliked lead), so the local agents'
+ * lexicon and the checker read it as negated, and a liked one never is
+ * (test/unit/users/targetFreeWording.test.ts).
+ */
+const NARRATIVE_FRAMES: readonly NarrativeFrame[] = [
+  (p) => (p.lead && p.notLead ? `${p.lead}${p.join}${p.notLead}.` : sentence(p.lead || p.notLead)),
+  (p) => (p.lead && p.not ? `${p.lead}, but nothing ${p.not}.` : sentence(p.lead, p.notLead)),
+  (p) => sentence(p.something && `Ideally something ${p.something}`, p.not && `nothing ${p.not}`),
+  (p) =>
+    sentence(p.something && `Something ${p.something} would be ideal`) + (p.not ? ` Nothing ${p.not}, please.` : ''),
+  (p) => [sentence(p.something && `Thinking something ${p.something}`), sentence(p.notLead)].filter(Boolean).join(' '),
+  (p) => sentence(p.lead) + (p.not ? ` Just nothing ${p.not}.` : ''),
 ];
 
 /** Words for the first places of a carousel, as `refer` says them (the agents read them by `ORDINAL_POSITIONS`). */
