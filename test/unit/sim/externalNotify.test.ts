@@ -25,14 +25,13 @@ test('end rides with the next request, goes alone when none follows, and precede
       if (line.startsWith('chunk ')) chunks.push(line.slice(6));
     },
   });
-  // The writes to the simulator's stdin (each one write, straight to the pipe or through the
-  // stream), each as the methods it carries.
+  // The writes to the simulator's stdin, each as the methods it carries.
   const writes: string[] = [];
-  const spied = conn as unknown as { send: (stdin: unknown, b: Buffer) => void };
-  const send = spied.send.bind(conn);
-  spied.send = (stdin: unknown, b: Buffer) => {
+  const stdin = (conn as unknown as { child: { stdin: { write: (b: Buffer) => boolean } } }).child.stdin;
+  const write = stdin.write.bind(stdin);
+  stdin.write = (b: Buffer) => {
     writes.push([...b.toString('utf8').matchAll(/"method":"(\w+)"/g)].map((m) => m[1]).join(','));
-    send(stdin, b);
+    return write(b);
   };
   try {
     await conn.request('initialize', {}, 30_000);

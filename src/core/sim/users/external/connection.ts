@@ -10,8 +10,6 @@
  * adapters exit then (docs/protocol.md asks every simulator to).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeSync } from 'node:fs';
-import type { Writable } from 'node:stream';
 import { FrameDecoder, FramingError, encodeFrame, printableExcerpt } from './framing';
 
 type FaultKind = 'crash' | 'timeout' | 'garbage' | 'invalid' | 'rpc_error' | 'unreachable' | 'closed';
@@ -89,8 +87,6 @@ interface StdioOptions {
   env?: Record<string, string>;
   /** Each stderr line of the simulator (its logs). */
   onStderr?: (line: string) => void;
-  /** Write every message through the stdin stream, never straight to the pipe (tests). */
-  streamOnly?: boolean;
 }
 
 /**
@@ -161,12 +157,6 @@ export class StdioConnection implements SimulatorConnection {
    */
   private watchdog: NodeJS.Timeout | undefined;
   private watchdogAt = Number.POSITIVE_INFINITY;
-  /**
-   * The file descriptor of the simulator's stdin pipe (its libuv handle's, non-blocking), or -1
-   * where there is none to write to directly (Windows, a handle without one, or after a write to it
-   * failed): then every message goes through the stream.
-   */
-  private stdinFd = -1;
 
   constructor(
     readonly command: string,
@@ -212,10 +202,6 @@ export class StdioConnection implements SimulatorConnection {
     });
     // EPIPE on a dead child's stdin is reported through 'exit'.
     this.child.stdin!.on('error', () => {});
-    if (process.platform !== 'win32' && !options.streamOnly) {
-      const fd = (this.child.stdin as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
-      if (typeof fd === 'number' && fd > 2) this.stdinFd = fd;
-    }
   }
 
   get pid(): number | undefined {
@@ -340,7 +326,7 @@ export class StdioConnection implements SimulatorConnection {
     if (this.queued.length) {
       this.queued.push(frame);
       this.flush();
-    } else this.send(this.child.stdin, frame);
+    } else this.child.stdin.write(frame);
   }
 
   private flush(): void {
@@ -348,32 +334,7 @@ export class StdioConnection implements SimulatorConnection {
     this.notifyTimer = undefined;
     const frames = this.queued.splice(0);
     if (frames.length && !this._dead && this.child.stdin?.writable)
-      this.send(this.child.stdin, frames.length === 1 ? frames[0] : Buffer.concat(frames));
-  }
-
-  /**
-   * Writes bytes to the simulator's stdin: straight to the pipe with one `write` system call when
-   * the stream holds nothing (no write request, callback or stream bookkeeping per message: about
-   * 8 µs of SimLens' CPU per message, bench/RESULTS.md), else, and for whatever the pipe does not
-   * take at once (it is non-blocking: a full pipe answers EAGAIN, never blocks), through the stream,
-   * which keeps the order: once bytes wait there, everything after them goes there too.
-   */
-  private send(stdin: Writable, bytes: Buffer): void {
-    const fd = this.stdinFd;
-    if (fd >= 0 && stdin.writableLength === 0) {
-      let done = 0;
-      try {
-        done = writeSync(fd, bytes);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        // EPIPE: the process is gone ('exit' reports it); anything else: the stream's way from now on.
-        if (code === 'EPIPE') return;
-        if (code !== 'EAGAIN') this.stdinFd = -1;
-      }
-      if (done === bytes.length) return;
-      bytes = bytes.subarray(done);
-    }
-    stdin.write(bytes);
+      this.child.stdin.write(frames.length === 1 ? frames[0] : Buffer.concat(frames));
   }
 
   private fail(fault: SimulatorFault): void {
