@@ -210,9 +210,9 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
     );
   };
 
-  /** Bytes of an incomplete message (a copy: the read buffer is reused). */
   const EMPTY = Buffer.alloc(0);
   const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
+  /** Bytes of an incomplete message (a copy: the read buffer is reused). */
   let pending: Buffer = EMPTY;
   /** The whole messages in `pending` + `chunk`; what is left over is kept in `pending`. */
   const messages = (chunk: Buffer): { id?: unknown; method?: unknown; params?: unknown }[] => {
