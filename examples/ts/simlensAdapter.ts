@@ -144,11 +144,19 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
   // straight to fd 1 (blocking; no stream machinery) unless that cannot be done (Windows, a
   // non-blocking stdout): then through process.stdout, and from then on always (order kept).
   let stdoutStream = process.platform === 'win32';
+  // The frame is made in one reused buffer: the body encoded once, straight after room for the
+  // header (no byte count of the string first, no concatenated copy, no new buffer per message).
+  let out = Buffer.allocUnsafe(1 << 16);
+  const ROOM = 40; // "Content-Length: " + up to 20 digits + CRLF CRLF
   const write = (message: unknown) => {
     const json = JSON.stringify(message);
-    const frame = `Content-Length: ${Buffer.byteLength(json, 'utf8')}\r\n\r\n${json}`;
+    if (ROOM + 3 * json.length > out.length) out = Buffer.allocUnsafe(ROOM + 3 * json.length);
+    const length = out.write(json, ROOM, 'utf8');
+    const header = `Content-Length: ${length}\r\n\r\n`;
+    const start = ROOM - header.length;
+    out.write(header, start, 'latin1');
     if (!stdoutStream) {
-      const bytes = Buffer.from(frame, 'utf8');
+      const bytes = out.subarray(start, ROOM + length);
       let done = 0;
       try {
         while (done < bytes.length) done += writeSync(1, bytes, done);
@@ -157,11 +165,11 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
         if ((e as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0); // SimLens is gone
         if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
         stdoutStream = true;
-        process.stdout.write(bytes.subarray(done));
+        process.stdout.write(Buffer.from(bytes.subarray(done))); // a copy: the stream keeps it, `out` is reused
         return;
       }
     }
-    process.stdout.write(frame);
+    process.stdout.write(Buffer.from(out.subarray(start, ROOM + length)));
   };
 
   const replied = (message: { id?: unknown }, result: unknown) => {
@@ -202,21 +210,23 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
     );
   };
 
+  const EMPTY = Buffer.alloc(0);
+  const HEADER_END = Buffer.from('\r\n\r\n', 'latin1');
   /** Bytes of an incomplete message (a copy: the read buffer is reused). */
-  let pending: Buffer = Buffer.alloc(0);
+  let pending: Buffer = EMPTY;
   /** The whole messages in `pending` + `chunk`; what is left over is kept in `pending`. */
   const messages = (chunk: Buffer): { id?: unknown; method?: unknown; params?: unknown }[] => {
     let buffer = pending.length ? Buffer.concat([pending, chunk]) : chunk;
     const found = [];
     for (;;) {
-      const end = buffer.indexOf('\r\n\r\n');
+      const end = buffer.indexOf(HEADER_END);
       if (end < 0) break;
       const length = contentLength(buffer, end);
       if (buffer.length < end + 4 + length) break;
       found.push(JSON.parse(buffer.toString('utf8', end + 4, end + 4 + length)));
       buffer = buffer.subarray(end + 4 + length);
     }
-    pending = Buffer.from(buffer);
+    pending = buffer.length ? Buffer.from(buffer) : EMPTY;
     return found;
   };
 

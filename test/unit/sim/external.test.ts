@@ -680,6 +680,48 @@ describe('the TypeScript reference adapter', () => {
     const check = await runCli(['check', out], dir);
     assert.equal(check.code, 0, check.out);
   });
+
+  test('answers of every size and script arrive byte for byte (one reused output buffer, grown for large answers)', async () => {
+    const user = path.join(dir, 'sizes-user.ts');
+    writeFileSync(
+      user,
+      `import { serve } from ${JSON.stringify(path.join(root, 'examples/ts/simlensAdapter.ts'))};
+serve(() => ({
+  start: () => ({ utterance: 'hi', acts: ['Disclose'] }),
+  // The utterance SimLens asks for, repeated: the request says what and how many times.
+  respond: (p) => { const [unit, n] = JSON.parse(p.utterance); return { utterance: unit.repeat(n), acts: ['Disclose'] }; },
+}), { name: 'sizes' });
+`,
+    );
+    const conn = new StdioConnection(`${process.execPath} --import tsx ${user}`, { cwd: root });
+    try {
+      await conn.request('initialize', {}, 30_000);
+      await conn.request('start', { session: 's', seed: 1, index: 0 }, 10_000);
+      // Past the first buffer (64 KB) in one byte, two, three and four-byte characters, then small again.
+      const asks: [string, number][] = [
+        ['a', 1],
+        ['é', 7],
+        ['🙂', 3],
+        ['x', 70_000],
+        ['ü€', 40_000],
+        ['a', 2],
+        ['🙂', 50_000],
+        ['z', 100],
+        ['', 1],
+      ];
+      for (const [unit, n] of asks) {
+        const r = (await conn.request(
+          'respond',
+          { session: 's', utterance: JSON.stringify([unit, n]), recommendations: [], acts: [] },
+          10_000,
+        )) as { utterance: string };
+        assert.equal(r.utterance, unit.repeat(n), `${JSON.stringify(unit)} x ${n}`);
+      }
+      assert.equal(conn.dead, undefined);
+    } finally {
+      await conn.close();
+    }
+  });
 });
 
 describe('simlens.simulators setting', () => {
