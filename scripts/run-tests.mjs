@@ -12,7 +12,8 @@
 // first) and prints the N slowest (default 20) after the summary; with `--save-weights` each
 // file's time also goes to scripts/test-weights.json (the batching weights, see below).
 // `--no-batch`: one test process per file (see "Test processes" below). `--plan` prints the test
-// processes a run would start, and how many at a time, and runs nothing.
+// processes a run would start, and how many at a time, and runs nothing. `--e2e-lanes=N`: the E2E
+// and cluster files in N processes of their own beside the two unit slots (below).
 import {
   existsSync,
   mkdirSync,
@@ -58,18 +59,19 @@ if (files.length === 0) {
 // file's tests in a suite named by its path, one file after another, in one process), planned by
 // scripts/test-plan.cjs: the unit files in batches of about BATCH_SECONDS on two slots, longest
 // first (each file's weight: its wall-clock seconds on an idle machine, scripts/test-weights.json,
-// written by `--durations --save-weights`), so the two slots finish close together; the E2E and
-// cluster files, which mostly wait on a browser or Slurm, in E2E_LANES lanes of their own beside
-// those two slots (one process each, its files one after another), started first. The batches are
-// named so that the sorted order is the planned one. `--no-batch`: one process per file, in path
-// order, two at a time.
+// written by `--durations --save-weights`), so the two slots finish close together; each E2E and
+// cluster file in a process of its own among them. With `--e2e-lanes=N` (opt-in, see
+// scripts/test-plan.cjs) the E2E and cluster files, which mostly wait on a browser or Slurm, run
+// instead in N lanes of their own beside the two unit slots (one process each, its files one after
+// another), started first. The batches are named so that the sorted order is the planned one.
+// `--no-batch`: one process per file, in path order, two at a time.
 // Unit files that need a process of their own: none so far (a file goes here when it changes
 // the process for the files after it, e.g. a global it sets or a module it replaces).
 const ISOLATED = [];
 /** A batch is closed when its files' weights add up to this many seconds. */
 const BATCH_SECONDS = 20;
-/** Processes for the E2E and cluster files, beside the unit slots. */
-const E2E_LANES = 2;
+/** Processes for the E2E and cluster files beside the unit slots (`--e2e-lanes=N`; 0: none, each its own process). */
+const E2E_LANES = Number(argv.find((a) => a.startsWith('--e2e-lanes='))?.split('=')[1] ?? 0);
 const WEIGHTS_FILE = 'scripts/test-weights.json';
 /** Seconds assumed for a file missing from the weights (a new file). */
 const DEFAULT_WEIGHT = 3;

@@ -11,6 +11,10 @@
 // lane so the lanes end close together. The lanes come first in the order and the concurrency is
 // UNIT_SLOTS + the number of lanes, so each lane holds its slot from the start and the unit
 // batches always have their two; when a lane ends, its slot runs unit batches too.
+// Lanes are opt-in (`run-tests.mjs --e2e-lanes=N`; 0, the default, is the plan before them: each
+// E2E and cluster file in a process of its own among the unit batches, two processes at a time):
+// the one full run with two lanes (2026-11-28, at load 18-26 against 10-15 for the run without)
+// did not show that they pay (bench/RESULTS.md, "Test time, fourteenth round").
 'use strict';
 
 /** Slots for the unit batches: the two cores of the machine `npm test` is sized for. */
@@ -42,6 +46,13 @@ function planJobs(files, weights, { batchSeconds, defaultWeight, isolated, lanes
     open.weight += weight(file);
     if (open.weight >= batchSeconds) open = null;
   }
+  unit.sort((a, b) => b.weight - a.weight);
+  if (lanes < 1) {
+    // No lanes (the default): each E2E and cluster file in a process of its own, among the unit
+    // batches, longest first, on the unit slots.
+    const alone = waiting.map((f) => ({ files: [f], weight: weight(f), lane: false }));
+    return { jobs: [...alone, ...unit].sort((a, b) => b.weight - a.weight), concurrency: UNIT_SLOTS };
+  }
   const laneJobs = Array.from({ length: Math.max(1, Math.min(lanes, waiting.length)) }, () => ({
     files: [],
     weight: 0,
@@ -54,7 +65,6 @@ function planJobs(files, weights, { batchSeconds, defaultWeight, isolated, lanes
     lightest.weight += weight(file);
   }
   const used = laneJobs.filter((j) => j.files.length > 0).sort((a, b) => b.weight - a.weight);
-  unit.sort((a, b) => b.weight - a.weight);
   return { jobs: [...used, ...unit], concurrency: UNIT_SLOTS + used.length };
 }
 

@@ -1,9 +1,11 @@
 /**
  * scripts/test-plan.cjs and `scripts/run-tests.mjs --plan`: which test processes a run starts and
- * how many at a time. The E2E and cluster files (which mostly wait on a browser or Slurm) run in
- * lanes of their own beside the two unit slots: every such file in exactly one lane, the lanes
- * filled longest first into the lightest one, started before the unit batches, and the
- * concurrency is two plus the lanes; the unit files are batched as before.
+ * how many at a time. By default each E2E and cluster file has a process of its own among the unit
+ * batches, longest first, two at a time. With lanes (`--e2e-lanes=N`) the E2E and cluster files
+ * (which mostly wait on a browser or Slurm) run in lanes of their own beside the two unit slots:
+ * every such file in exactly one lane, the lanes filled longest first into the lightest one,
+ * started before the unit batches, and the concurrency is two plus the lanes; the unit files are
+ * batched as before.
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,6 +67,26 @@ describe('test plan', () => {
     );
   });
 
+  test('without lanes (the default): each E2E and cluster file alone among the unit batches, longest first, two at a time', () => {
+    const weights = {
+      'test/e2e/a.test.ts': 100,
+      'test/cluster/s.test.ts': 30,
+      'test/unit/x.test.ts': 45,
+      'test/unit/y.test.ts': 5,
+    };
+    const { jobs, concurrency } = planJobs(Object.keys(weights).sort(), weights, { ...OPTIONS, lanes: 0 });
+    assert.equal(concurrency, 2);
+    assert.deepEqual(
+      jobs.map((j) => [j.lane, j.files]),
+      [
+        [false, ['test/e2e/a.test.ts']],
+        [false, ['test/unit/x.test.ts']],
+        [false, ['test/cluster/s.test.ts']],
+        [false, ['test/unit/y.test.ts']],
+      ],
+    );
+  });
+
   test('fewer E2E files than lanes: one lane per file; a file without a weight counts defaultWeight', () => {
     const { jobs, concurrency } = planJobs(['test/e2e/new.test.ts', 'test/unit/u.test.ts'], {}, OPTIONS);
     assert.equal(concurrency, 3);
@@ -77,7 +99,7 @@ describe('test plan', () => {
     );
   });
 
-  test('run-tests.mjs --plan: the repository’s E2E files in lanes before the unit batches; --no-e2e: two slots', () => {
+  test('run-tests.mjs --plan --e2e-lanes=2: the repository’s E2E files in lanes before the unit batches; default and --no-e2e: two slots', () => {
     const plan = (...args: string[]) => {
       const r = spawnSync(process.execPath, ['scripts/run-tests.mjs', '--plan', ...args], {
         cwd: REPO,
@@ -86,7 +108,7 @@ describe('test plan', () => {
       assert.equal(r.status, 0, r.stderr);
       return JSON.parse(r.stdout) as { concurrency: number; jobs: { lane: boolean; files: string[] }[] };
     };
-    const all = plan();
+    const all = plan('--e2e-lanes=2');
     const lanes = all.jobs.filter((j) => j.lane);
     assert.equal(all.concurrency, UNIT_SLOTS + lanes.length);
     assert.equal(lanes.length, 2);
@@ -100,8 +122,17 @@ describe('test plan', () => {
     assert.ok(laneFiles.every((f) => /^test\/(e2e|cluster)\//.test(f)));
     assert.ok(other.length > 100 && other.every((f) => f.startsWith('test/unit/')));
     assert.equal(new Set([...laneFiles, ...other]).size, laneFiles.length + other.length, 'each file once');
-    const unitOnly = plan('--no-e2e');
+    const unitOnly = plan('--no-e2e', '--e2e-lanes=2');
     assert.equal(unitOnly.concurrency, 2);
     assert.ok(unitOnly.jobs.every((j) => !j.lane));
+    const byDefault = plan();
+    assert.equal(byDefault.concurrency, 2);
+    assert.ok(byDefault.jobs.every((j) => !j.lane));
+    const alone = byDefault.jobs.filter((j) => j.files.some((f) => !f.startsWith('test/unit/')));
+    assert.deepEqual(
+      alone.map((j) => j.files.length),
+      Array(laneFiles.length).fill(1),
+      'each E2E file alone',
+    );
   });
 });
