@@ -11,7 +11,9 @@
 // `--durations[=N]` also writes every file's duration to test-results/durations.txt (slowest
 // first) and prints the N slowest (default 20) after the summary; with `--save-weights` each
 // file's time also goes to scripts/test-weights.json (the batching weights, see below).
-// `--no-batch`: one test process per file (see "Test processes" below).
+// `--no-batch`: one test process per file (see "Test processes" below). `--plan` prints the test
+// processes a run would start, and how many at a time, and runs nothing. `--e2e-lanes=N`: the E2E
+// and cluster files in N processes of their own beside the two unit slots (below).
 import {
   existsSync,
   mkdirSync,
@@ -25,6 +27,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { planJobs } from './test-plan.cjs';
 
 function collect(dir) {
   const out = [];
@@ -50,50 +53,48 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-// Test processes. Node 20's runner starts one process per file it is given, two at a time, in
-// the sorted order of their paths; a process costs about 1 CPU s (node, tsx, our modules) before
-// its first test. So the files run in batches (scripts/test-batch.cjs: each file's tests in a
-// suite named by its path, one file after another, in one process), and the batches are named so
-// that the sorted order is the longest first (each file's weight: its wall-clock seconds on an
-// idle machine, scripts/test-weights.json, written by `--durations --save-weights`): two slots
-// filled longest first finish close together. Each E2E and cluster file, and the ISOLATED unit
-// files, get a process of their own. `--no-batch`: one process per file, in path order.
+// Test processes. Node 20's runner starts one process per file it is given, in the sorted order of
+// their paths, `--test-concurrency` at a time; a process costs about 1 CPU s (node, tsx, our
+// modules) before its first test. So the files run in batches (scripts/test-batch.cjs: each
+// file's tests in a suite named by its path, one file after another, in one process), planned by
+// scripts/test-plan.cjs: the unit files in batches of about BATCH_SECONDS on two slots, longest
+// first (each file's weight: its wall-clock seconds on an idle machine, scripts/test-weights.json,
+// written by `--durations --save-weights`), so the two slots finish close together; each E2E and
+// cluster file in a process of its own among them. With `--e2e-lanes=N` (opt-in, see
+// scripts/test-plan.cjs) the E2E and cluster files, which mostly wait on a browser or Slurm, run
+// instead in N lanes of their own beside the two unit slots (one process each, its files one after
+// another), started first. The batches are named so that the sorted order is the planned one.
+// `--no-batch`: one process per file, in path order, two at a time.
 // Unit files that need a process of their own: none so far (a file goes here when it changes
 // the process for the files after it, e.g. a global it sets or a module it replaces).
 const ISOLATED = [];
 /** A batch is closed when its files' weights add up to this many seconds. */
 const BATCH_SECONDS = 20;
+/** Processes for the E2E and cluster files beside the unit slots (`--e2e-lanes=N`; 0: none, each its own process). */
+const E2E_LANES = Number(argv.find((a) => a.startsWith('--e2e-lanes='))?.split('=')[1] ?? 0);
 const WEIGHTS_FILE = 'scripts/test-weights.json';
 /** Seconds assumed for a file missing from the weights (a new file). */
 const DEFAULT_WEIGHT = 3;
 
 function writeBatches(list, dir) {
   const weights = existsSync(WEIGHTS_FILE) ? JSON.parse(readFileSync(WEIGHTS_FILE, 'utf8')) : {};
-  const weight = (f) => weights[f] ?? DEFAULT_WEIGHT;
-  const jobs = [];
-  let open = null;
-  for (const file of list) {
-    const alone = !file.startsWith('test/unit/') || ISOLATED.includes(file) || weight(file) >= BATCH_SECONDS;
-    if (alone) {
-      jobs.push({ files: [file], weight: weight(file) });
-      continue;
-    }
-    if (!open) jobs.push((open = { files: [], weight: 0 }));
-    open.files.push(file);
-    open.weight += weight(file);
-    if (open.weight >= BATCH_SECONDS) open = null;
-  }
-  jobs.sort((a, b) => b.weight - a.weight);
+  const { jobs, concurrency } = planJobs(list, weights, {
+    batchSeconds: BATCH_SECONDS,
+    defaultWeight: DEFAULT_WEIGHT,
+    isolated: ISOLATED,
+    lanes: E2E_LANES,
+  });
   mkdirSync(dir);
   const runner = JSON.stringify(resolve('scripts/test-batch.cjs'));
-  return jobs.map((job, i) => {
+  const entries = jobs.map((job, i) => {
     const entry = join(dir, `${String(i).padStart(3, '0')}.test.cjs`);
     writeFileSync(
       entry,
-      `// ${job.weight.toFixed(1)} s\nrequire(${runner})(${JSON.stringify(resolve('.'))}, ${JSON.stringify(job.files, null, 1)});\n`,
+      `// ${job.lane ? 'E2E lane, ' : ''}${job.weight.toFixed(1)} s\nrequire(${runner})(${JSON.stringify(resolve('.'))}, ${JSON.stringify(job.files, null, 1)});\n`,
     );
     return entry;
   });
+  return { entries, concurrency, jobs };
 }
 
 // Every temporary file of this run goes into one private folder (TMPDIR), removed at the end, so a
@@ -122,11 +123,29 @@ const reporters = durationsArg
 // pattern such as "cli" would run all of test/unit/cli/*); and under --test-only, which would skip
 // the suites that wrap the files.
 const testOnly = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--test-only');
-const entries =
-  argv.includes('--no-batch') || namePatterns.length || testOnly ? files : writeBatches(files, join(runTmp, 'batches'));
+const { entries, concurrency, jobs } =
+  argv.includes('--no-batch') || namePatterns.length || testOnly
+    ? { entries: files, concurrency: 2, jobs: files.map((f) => ({ files: [f], lane: false })) }
+    : writeBatches(files, join(runTmp, 'batches'));
+// `--plan`: print the test processes this run would start (in order) and how many at a time, as
+// JSON, and run nothing.
+if (argv.includes('--plan')) {
+  console.log(JSON.stringify({ concurrency, jobs: jobs.map(({ files: f, lane }) => ({ lane, files: f })) }, null, 1));
+  rmSync(runTmp, { recursive: true, force: true });
+  process.exit(0);
+}
 const result = spawnSync(
   process.execPath,
-  [...cpuProbe, '--require', 'tsx/cjs', '--test', ...reporters, '--test-concurrency=2', ...namePatterns, ...entries],
+  [
+    ...cpuProbe,
+    '--require',
+    'tsx/cjs',
+    '--test',
+    ...reporters,
+    `--test-concurrency=${concurrency}`,
+    ...namePatterns,
+    ...entries,
+  ],
   {
     stdio: 'inherit',
     env: {

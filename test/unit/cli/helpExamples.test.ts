@@ -65,7 +65,9 @@ describe('help examples run as written', { concurrency: 4 }, () => {
     if (examples.length === 0) continue;
     test(
       `simlens ${command.name} --help: ${examples.length} example${examples.length === 1 ? '' : 's'}`,
-      { timeout: 300_000 },
+      // The limit only stops a hung example (as in test/unit/docs/examples.test.ts): the ten
+      // `simulate` examples took over 300 s at load 20-26 (2026-11-28), beside the E2E lanes.
+      { timeout: 600_000 },
       async () => {
         const work = mkdtempSync(join(tmpdir(), `simlens-help-${command.name}-`));
         try {

@@ -632,7 +632,17 @@ describe('faults', () => {
       );
       const parent = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, stdio: 'ignore' });
       try {
-        await until(`the parent to start 2 simulators (${mode})`, () => existsSync(pidFile), 30_000);
+        // The limit only stops a hang: starting node, tsx and the run took over 30 s at load 20-26
+        // (2026-11-28). A parent that exits before its simulators start ends the wait at once.
+        await until(
+          `the parent to start 2 simulators (${mode})`,
+          () => existsSync(pidFile) || parent.exitCode !== null || parent.signalCode !== null,
+          180_000,
+        );
+        assert.ok(
+          existsSync(pidFile),
+          `the parent exited (${parent.exitCode ?? parent.signalCode}) before starting 2 simulators`,
+        );
         const pids = JSON.parse(readFileSync(pidFile, 'utf8')) as number[];
         assert.ok(pids.every(alive));
         process.kill(parent.pid!, 'SIGKILL');
