@@ -46,7 +46,7 @@ function asTurn(u: CoreUserTurn): UserTurn {
   };
   if (u.done) {
     t.done = true;
-    t.outcome = u.outcome === 'accepted' || u.outcome === 'abandoned' ? u.outcome : 'ended';
+    t.outcome = u.outcome === 'accepted' || u.outcome === 'abandoned' || u.outcome === 'gave_up' ? u.outcome : 'ended';
   }
   return t;
 }

@@ -20,7 +20,7 @@ export interface UserTurn {
   acts: string[];
   trace?: Record<string, unknown>;
   done?: boolean;
-  outcome?: 'accepted' | 'ended' | 'abandoned';
+  outcome?: 'accepted' | 'ended' | 'abandoned' | 'gave_up';
   end_reason?: string;
 }
 

@@ -81,6 +81,27 @@ function mainOf(act: string | undefined): string {
   return dot < 0 ? act : act.slice(0, dot);
 }
 
+/**
+ * The turns of a PEPPER user (a trace with `preferences.reflected`) where `test` holds, given the
+ * items it reflects as liked on that turn and those it liked on an earlier turn.
+ */
+function pepperSites(
+  c: Conversation,
+  test: (i: number, x: SimulatorTrace, liked: readonly string[], before: ReadonlySet<string>) => boolean,
+): number[] {
+  const before = new Set<string>();
+  const out: number[] = [];
+  c.turns.forEach((t, i) => {
+    const x = tr(t);
+    const refl = x?.preferences?.model === 'pepper' ? (x.preferences.reflected as Loose | undefined) : undefined;
+    if (!x || !refl || typeof refl !== 'object') return;
+    const liked = Object.keys(refl).filter((id) => refl[id] === 'like');
+    if (test(i, x, liked, before)) out.push(i);
+    for (const id of liked) before.add(id);
+  });
+  return out;
+}
+
 function isAccept(act: unknown): boolean {
   return act === 'Note.Accept' || act === 'accept_recommendation';
 }
@@ -1234,23 +1255,15 @@ const OPERATORS: MutationOperator[] = [
     description:
       'a PEPPER carousel whose liked items the user all liked on an earlier carousel counts as a pull (patience kept)',
     apply(c0, rng) {
-      const before = new Set<string>();
-      const stale: number[] = [];
-      c0.turns.forEach((t, i) => {
-        const x = tr(t);
-        const refl = x?.preferences?.model === 'pepper' ? (x.preferences.reflected as Loose | undefined) : undefined;
-        if (!refl || typeof refl !== 'object') return;
-        const liked = Object.keys(refl).filter((id) => refl[id] === 'like');
-        if (
+      const stale = pepperSites(
+        c0,
+        (i, x, liked, before) =>
           i > 0 &&
           liked.length > 0 &&
-          x!.operation === 'push' &&
-          typeof x!.patience === 'number' &&
-          liked.every((id) => before.has(id) && id !== x!.target?.item_id)
-        )
-          stale.push(i);
-        for (const id of liked) before.add(id);
-      });
+          x.operation === 'push' &&
+          typeof x.patience === 'number' &&
+          liked.every((id) => before.has(id) && id !== x.target?.item_id),
+      );
       const i = pickSite(rng, stale);
       if (i === undefined) return undefined;
       const c = clone(c0);
@@ -1272,24 +1285,16 @@ const OPERATORS: MutationOperator[] = [
       "a built-in PEPPER user's pull on a carousel with an item it likes for the first time turned into a push (patience one lower from there on)",
     apply(c0, rng) {
       if (!/^(meta-(tol|prob)\()?target-free/.test(c0.source ?? '')) return undefined;
-      const before = new Set<string>();
-      const liking: number[] = [];
-      c0.turns.forEach((t, i) => {
-        const x = tr(t);
-        const refl = x?.preferences?.model === 'pepper' ? (x.preferences.reflected as Loose | undefined) : undefined;
-        if (!refl || typeof refl !== 'object') return;
-        const liked = Object.keys(refl).filter((id) => refl[id] === 'like');
-        if (
+      const liking = pepperSites(
+        c0,
+        (i, x, liked, before) =>
           i > 0 &&
-          x!.operation === 'pull' &&
-          typeof x!.patience === 'number' &&
-          x!.patience > 1 &&
-          !isAccept(x!.user_act) &&
-          liked.some((id) => !before.has(id))
-        )
-          liking.push(i);
-        for (const id of liked) before.add(id);
-      });
+          x.operation === 'pull' &&
+          typeof x.patience === 'number' &&
+          x.patience > 1 &&
+          !isAccept(x.user_act) &&
+          liked.some((id) => !before.has(id)),
+      );
       const i = pickSite(rng, liking);
       if (i === undefined) return undefined;
       const c = clone(c0);

@@ -185,6 +185,10 @@ describe('protocol schema', () => {
   test('results are validated: each broken field is refused with its name', () => {
     const good = { utterance: 'hi', acts: ['Disclose'], trace: { agenda: ['Note'], patience: 3 } };
     assert.ok(UserTurnResult.safeParse(good).success);
+    // every ending a user can name, giving up with patience left too (fourteenth round: a simulator
+    // could only say `ended` for it, and `simlens check` then flagged its end_reason gave_up)
+    for (const outcome of ['accepted', 'ended', 'abandoned', 'gave_up'])
+      assert.ok(UserTurnResult.safeParse({ ...good, done: true, outcome }).success, outcome);
     const bad: [unknown, RegExp][] = [
       [{ ...good, acts: [] }, /acts/],
       [{ utterance: 'hi' }, /acts/],

@@ -121,8 +121,8 @@ export const UserTurnFields = z.looseObject({
   trace: SimulatorTrace.optional(),
   /** True when the user ends the conversation with this utterance. */
   done: z.boolean().optional(),
-  /** With done: how it ended (accepted, ended, abandoned). */
-  outcome: Outcome.extract(['accepted', 'ended', 'abandoned']).optional(),
+  /** With done: how it ended (accepted, ended, abandoned, gave_up: left unserved with patience left). */
+  outcome: Outcome.extract(['accepted', 'ended', 'abandoned', 'gave_up']).optional(),
   /** With done: why (e.g. "goal_reached", "patience", "early_quit"); written as the last turn's trace.end_reason. */
   end_reason: z.string().optional(),
 });
