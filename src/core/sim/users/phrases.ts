@@ -119,7 +119,8 @@ function cuesFor(candidates: readonly string[]): { re: RegExp; attrOf: Map<strin
 
 /**
  * An offer to do something ("Want me to look around?", "Shall I use your last search?"): a yes/no
- * question that asks for no preference, whatever cue word it holds.
+ * question that asks for no preference, whatever cue word it holds. One that offers a choice
+ * ("Should I browse the women's, men's or unisex racks?") asks.
  */
 const OFFER =
   /^[^\p{L}]*(?:(?:do you )?want me to|would you like me to|shall i|should i|can i|may i|let me)(?![\p{L}])/iu;
@@ -128,7 +129,9 @@ const OFFER =
 export function questionAttributes(text: string, candidates: readonly string[]): string[] {
   const asked = text
     .split(/(?<=[.!?])\s+/)
-    .filter((sentence) => sentence.includes('?') && !OFFER.test(sentence))
+    .filter(
+      (sentence) => sentence.includes('?') && !(OFFER.test(sentence) && !/(?<![\p{L}])or(?![\p{L}])/iu.test(sentence)),
+    )
     .join(' ');
   return askedAttributes(asked, candidates);
 }

@@ -858,14 +858,15 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   /**
    * A value of the item the user does not want: one that differs from its goal, or that its
-   * preferences dislike, but never a value it wants (nor, with a target, one the target has).
+   * preferences dislike, but never a value it wants (nor, with a target, one the target has), nor
+   * one of an attribute it said it has no preference on (fourteenth round).
    */
   private dislikedValue(item: ItemView | undefined): [string, string] | undefined {
     if (!item) return undefined;
     const wantedValues = new Set(Object.values(this.goal.constraints).map(String));
     if (this.target) for (const v of Object.values(this.target.attributes)) wantedValues.add(v);
     for (const [k, v] of Object.entries(item.attributes)) {
-      if (k === 'brand' || k === 'category' || wantedValues.has(v)) continue;
+      if (k === 'brand' || k === 'category' || wantedValues.has(v) || this.noPreference.has(k)) continue;
       const wanted = this.goal.constraints[k];
       if ((wanted !== undefined && String(wanted) !== v) || this.prefs.attributePreference(k, v) < 0) return [k, v];
     }
