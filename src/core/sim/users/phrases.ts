@@ -47,6 +47,14 @@ export function valuePhrase(attr: string, value: string): string {
 }
 
 /**
+ * A value as said after "it's" or "is" in a reason ("I like that it's {liked}"): its value phrase,
+ * but a type as the thing the item is ("it's a polo shirt", not "it's like a polo shirt").
+ */
+export function reasonPhrase(attr: string, value: string): string {
+  return attr === 'type' ? withArticle(value) : valuePhrase(attr, value);
+}
+
+/**
  * Values as one noun phrase about things the user wears: adjectives (colour, style, plain values)
  * before the noun, the price band first of them, the others after it. "black, casual pieces in
  * leather for women", "budget sneakers", "mid-range black pieces" (a plural type is the noun

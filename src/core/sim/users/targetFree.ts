@@ -48,7 +48,7 @@ import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../
 import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
-import { describeValues, joinList, questionAttributes, somethingValues, valuePhrase } from './phrases';
+import { describeValues, joinList, questionAttributes, reasonPhrase, somethingValues, valuePhrase } from './phrases';
 import { acceptanceReason, isNounDetail } from './reasons';
 import {
   attributeKey,
@@ -894,7 +894,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // Liked although it lacks a value the user wants: the clause says which wanted value it has.
         const r = this.clause(
           'Pepper.Like',
-          { item: name, liked: aspect && valuePhrase(aspect[0], aspect[1]) },
+          { item: name, liked: aspect && reasonPhrase(aspect[0], aspect[1]) },
           likedLacks && aspect ? ['item', 'liked'] : [],
         );
         // One reason per item: what it likes about it is a value it says ({liked}) or, else, a detail.

@@ -27,7 +27,14 @@ import { statesItemValue, titleShowsValue } from '../../../text/saysValue';
 import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';
-import { askedAttributes, joinList, questionAttributes, questionSentences, valuePhrase } from '../phrases';
+import {
+  askedAttributes,
+  joinList,
+  questionAttributes,
+  questionSentences,
+  reasonPhrase,
+  valuePhrase,
+} from '../phrases';
 import { acceptanceReason } from '../reasons';
 import {
   createPreferenceModel,
@@ -994,7 +1001,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
           } else meaning.require = ['liked'];
         }
         if (liked && act === 'Note.Like') {
-          fill.liked = valuePhrase(liked[0], liked[1]);
+          fill.liked = reasonPhrase(liked[0], liked[1]);
           meaning.liked = liked;
         }
         if (disliked && act === 'Note.Dislike') {
