@@ -552,15 +552,29 @@ function negatedUpTo(ctx: ConversationContext, at: number): Map<string, number> 
   return out;
 }
 
+/**
+ * The items the user already owns: `consumed_items` of the first preference snapshot (PEPPER's and
+ * the PKG's rated history); an empty set when the trace has none.
+ */
+function ownedItems(ctx: ConversationContext): ReadonlySet<string> {
+  for (const t of ctx.conversation.turns) {
+    const p = t.trace?.preferences;
+    if (p && (p.kind === undefined || p.kind === 'snapshot') && Array.isArray(p.consumed_items))
+      return new Set(p.consumed_items.filter((id): id is string => typeof id === 'string'));
+  }
+  return new Set();
+}
+
 const acceptedMeetsConstraints: Invariant = {
   id: 'accepted-meets-constraints',
   statement:
-    'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), every value of its goal not said yet (goal.constraints), and no value it said it does not want (said.negated)',
+    'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), every value of its goal not said yet (goal.constraints), and no value it said it does not want (said.negated); it is not an item the user already owns (preferences.consumed_items of its snapshot)',
   needs: 'an accept (trace.user_act) whose item is known (trace.said.items or a shown title in the text)',
   source:
-    "Zhang & Balog KDD'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item); SimLens checkContent rule",
+    "Zhang & Balog KDD'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item; a consumed item is noted as seen, not taken); Kim et al., PEPPER (the items a user is after are held out of its history); SimLens checkContent rule",
   check(ctx) {
     const conv = ctx.conversation;
+    const owned = ownedItems(ctx);
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
@@ -598,6 +612,7 @@ const acceptedMeetsConstraints: Invariant = {
         const p: string[] = [];
         if (task !== undefined && item.category !== undefined && !equalValue(item.category, task))
           p.push(`category ${show(item.category)} is not the task ${show(task)}`);
+        if (owned.has(item.item_id)) p.push('the user already owns it (preferences.consumed_items)');
         for (const [a, values] of wanted) {
           const have = item.attributes[a];
           if (have !== undefined && !values.some((v) => equalValue(v, have)))
@@ -818,13 +833,16 @@ function revisesSomething(said: readonly [string, string][], previous: Map<strin
 const metaStatedMatchesTarget: Invariant = {
   id: 'meta-consistent-with-target',
   statement:
-    "a meta-simulated user's goal constraints, stated values (this turn's and the last one it said earlier for each attribute) and negated values agree with its current target's attributes; on a last turn where the user leaves without taking anything, a goal value it said and has not revised may still be the one it said (it leaves before saying the switch's change)",
+    "a meta-simulated user's goal constraints, stated values (this turn's and the last one it said earlier for each attribute) and negated values agree with its current target's attributes; on a last turn where the user leaves without taking anything, a goal value it said and has not revised may still be the one it said (it leaves before saying the switch's change); no member of its target group (target.item_id, target.alternatives) is an item it already owns (preferences.consumed_items of its snapshot)",
   needs: 'trace.target with a known target item (a meta user; --catalog for targets no carousel shows)',
-  source: 'Vlachou et al., Fashion-AlterEval Sect. 4 (the wrapped user critiques towards the current target, I3)',
+  source:
+    'Vlachou et al., Fashion-AlterEval Sect. 4 (the wrapped user critiques towards the current target, I3; a target is an item the user would buy); Kim et al., PEPPER (targets are held out of the history)',
   check(ctx) {
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
+    const owned = ownedItems(ctx);
+    const ownedReported = new Set<string>();
     // What the user has said up to this turn (as statedUpTo) and the attributes a Reveal.Expand
     // took back and it has not said again (as relaxedUpTo), kept turn by turn.
     const soFar = new SaidSoFar(ctx);
@@ -834,6 +852,19 @@ const metaStatedMatchesTarget: Invariant = {
       soFar.fold(i);
       const id = tr?.target?.item_id;
       if (!tr || typeof id !== 'string') return;
+      // a target group member the user already owns is reported once, on the first turn naming it
+      if (owned.size) {
+        const alternatives = Array.isArray(tr.target?.alternatives) ? tr.target.alternatives : [];
+        for (const member of [id, ...alternatives])
+          if (typeof member === 'string' && owned.has(member) && !ownedReported.has(member)) {
+            ownedReported.add(member);
+            any = true;
+            out.push({
+              turn: i,
+              detail: `${member === id ? 'target' : 'alternative'} ${show(member)} is an item the user already owns (preferences.consumed_items)`,
+            });
+          }
+      }
       const target = ctx.item(id);
       if (!target) return;
       const goal = tr.goal?.constraints;

@@ -1780,6 +1780,8 @@ const OPERATORS: MutationOperator[] = [
         const explained =
           strList((tr(t)?.nlu as Loose | undefined)?.['acts']).includes('Explain') || tr(t)?.agent_act === 'Explain';
         if (explained && (mainOf(prevAct) === 'Navigate' || mainOf(prevAct) === 'Inquire')) return;
+        // a Navigate turn may read a request off a shown item's title (the invariant allows it)
+        if (mainOf(tr(t)?.user_act) === 'Navigate') return;
         const done = new Set(strList(g.fulfilled_requests));
         for (const r of strList(g.requests)) if (!done.has(r)) cands.push([i, r]);
       });

@@ -50,6 +50,11 @@ export interface Agent {
 /** What a user session knows at start: its task (e.g. "footwear") and anything the run passes. */
 export interface SessionContext {
   task?: string;
+  /**
+   * A meta-simulator's target group (target first, then its alternatives): the wrapped user's
+   * history (the items it already owns) holds none of them, so it is never sent to buy what it has.
+   */
+  targetGroup?: readonly string[];
   /** Free-form, simulator-specific extras (e.g. a fork's prefix of turns). */
   [key: string]: unknown;
 }

@@ -25,7 +25,7 @@ const CONFIGS: Omit<SimulationConfigInput, 'n'>[] = [
   { user: 'agenda', interaction: 'qrfa', preferences: 'pkg', meta: 'tol', agent: 'local-good' },
   { user: 'agenda', interaction: 'cir6', preferences: 'pkg', meta: 'prob', agent: 'local-bad' },
 ];
-const N = 150;
+const N = 200;
 
 async function runs(config: Omit<SimulationConfigInput, 'n'>) {
   const env = await prepareEnvironment(

@@ -146,7 +146,12 @@ export class MetaSimulator implements UserSimulator {
   createSession(conversationId: string, rng: Rng, context: SessionContext): UserSession {
     // One Rng for wrapper and wrapped user: a fork that swaps the Rng mid-dialogue swaps both.
     const target = this.pickTarget(typeof context.task === 'string' ? context.task : undefined, rng);
-    const base = this.base.createSession(conversationId, rng, { ...context, task: target.category });
+    // the wrapped user owns none of the items it is sent to buy (its history leaves them out)
+    const base = this.base.createSession(conversationId, rng, {
+      ...context,
+      task: target.category,
+      targetGroup: this.group(target),
+    });
     return new MetaSession(this, base, target, rng);
   }
 }

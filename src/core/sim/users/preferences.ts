@@ -53,6 +53,11 @@ export interface PreferenceOptions {
   historySize?: number;
   thresholds?: Partial<PkgThresholds>;
   requireTaskCategory?: boolean;
+  /**
+   * Items the history must not hold: a meta-simulator's target group (the items the user is to buy
+   * cannot be ones it already owns; `SessionContext.targetGroup`).
+   */
+  exclude?: readonly string[];
 }
 
 /** An attribute value as one key, "colour=black". */
@@ -557,12 +562,17 @@ export function createPreferenceModel(
   const thresholds = { ...DEFAULT_PKG_THRESHOLDS, ...options.thresholds };
   const requireTaskCategory = options.requireTaskCategory ?? true;
   const taste = sampleTaste(catalog, category, rng);
-  let history = sampleHistory(catalog, taste, size, rng);
+  const exclude = new Set(options.exclude ?? []);
+  let history = sampleHistory(catalog, taste, size, rng, exclude);
   for (let i = 0; i < 20 && !history.some((h) => h.rating >= thresholds.likedItem); i++)
-    history = sampleHistory(catalog, taste, size, rng);
-  if (!history.some((h) => h.rating >= thresholds.likedItem)) {
-    const rest = history.filter((h) => h.item_id !== taste.anchor).slice(0, Math.max(0, size - 1));
-    history = [{ item_id: taste.anchor, rating: Math.max(thresholds.likedItem, 4.5) }, ...rest];
+    history = sampleHistory(catalog, taste, size, rng, exclude);
+  // the anchor (the item the taste was drawn around) as the liked one, unless it is to be bought
+  const anchor = exclude.has(taste.anchor)
+    ? catalog.categoryItems(category).find((i) => !exclude.has(i.item_id))?.item_id
+    : taste.anchor;
+  if (!history.some((h) => h.rating >= thresholds.likedItem) && anchor !== undefined) {
+    const rest = history.filter((h) => h.item_id !== anchor).slice(0, Math.max(0, size - 1));
+    history = [{ item_id: anchor, rating: Math.max(thresholds.likedItem, 4.5) }, ...rest];
   }
   if (kind === 'pkg') return new PkgPreferences(taste, history, catalog, thresholds, requireTaskCategory);
   if (kind === 'single') return new SingleItemPreferences(taste, history, rng, requireTaskCategory);

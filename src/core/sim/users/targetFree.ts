@@ -145,9 +145,10 @@ export function samplePepperUser(
   rng: Rng,
   historySize = 12,
   targetCount = 3,
+  exclude: ReadonlySet<string> = new Set(),
 ): SampledPepperUser {
   const taste = sampleTaste(catalog, task, rng);
-  const history = sampleHistory(catalog, taste, historySize, rng);
+  const history = sampleHistory(catalog, taste, historySize, rng, exclude);
   const ranked = history.slice().sort((a, b) => b.rating - a.rating || (a.item_id < b.item_id ? -1 : 1));
   let targets = ranked.filter((h) => h.rating >= 4).slice(0, targetCount);
   if (targets.length === 0) targets = ranked.slice(0, 1);
@@ -268,7 +269,15 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     if (categories.length === 0) throw new Error('the catalog is empty');
     this.task =
       typeof context.task === 'string' && categories.includes(context.task) ? context.task : rng.pick(categories);
-    const profile = samplePepperUser(catalog, this.task, rng, sim.options.historySize, sim.options.targetCount);
+    // under a meta-simulator the history leaves out the items it will be sent to buy
+    const profile = samplePepperUser(
+      catalog,
+      this.task,
+      rng,
+      sim.options.historySize,
+      sim.options.targetCount,
+      new Set(context.targetGroup ?? []),
+    );
     const seen = profile.seen;
     this.targets = profile.targets.map((t) => t.item_id).sort();
     this.seen = new Map(seen.map((h) => [h.item_id, profile.reviews.get(h.item_id)!]));

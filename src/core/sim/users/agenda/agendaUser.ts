@@ -290,7 +290,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       sim.options.catalog,
       this.task,
       rng,
-      sim.options.preferenceOptions,
+      context.targetGroup
+        ? { ...sim.options.preferenceOptions, exclude: context.targetGroup }
+        : sim.options.preferenceOptions,
     );
     this.initialPatience = sim.options.patience ?? 3;
     this.patience = this.initialPatience;
