@@ -1,7 +1,8 @@
 /**
- * The invariant options a run's manifest implies (`<file>.manifest.json`): its turn cap and the
- * meta-simulator's tolerance, the agenda users' answers table (`--answers`). One function for `simlens check`, the invariants panel and the
- * fidelity report, so they judge the same file the same way.
+ * The invariant options a run's manifest implies (`<file>.manifest.json`): its turn cap, the
+ * meta-simulator's tolerance and the agenda users' answers table (`--answers`). One function for
+ * `simlens check`, the invariants panel and the fidelity report, so they judge the same file the
+ * same way.
  */
 import { isAbsolute, dirname, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
