@@ -2397,6 +2397,7 @@ const reflectedOpinionsHold: Invariant = {
       const tr = turn.trace;
       const refl = reflectedOf(tr);
       if (i >= 1 && refl && tr) {
+        n++;
         const target = tr.target?.item_id;
         const targetFacts = target ? ctx.item(target) : undefined;
         const switched = (tr as Loose)['switched_from'] !== undefined;
@@ -2434,7 +2435,6 @@ const reflectedOpinionsHold: Invariant = {
               }
             }
           }
-          n++;
           if (got !== want)
             out.push({
               turn: i,
