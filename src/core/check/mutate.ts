@@ -2172,7 +2172,7 @@ const OPERATORS: MutationOperator[] = [
     invariant: 'push-reason-holds',
     kind: 'state',
     description:
-      "an agenda user's pull turned into a push ('X does not answer Y') although an act the agent's turn was read as answers the user's act in the answers table; patience one lower from there on",
+      "an agenda user's pull turned into a push ('X does not answer Y') although an act the agent's turn was read as answers the user's act in the answers table; patience, frustration and satisfaction follow, the agenda is left as it was (the last turn, or a pull that left it unchanged)",
     apply(c0, rng) {
       const c = clone(c0);
       if (builtInSource(c) !== 'agenda') return undefined;
@@ -2186,6 +2186,11 @@ const OPERATORS: MutationOperator[] = [
             return false;
           // patience stays above 0 after the extra push (no abandonment rule comes into play)
           if (turns.slice(i).some((u) => typeof tr(u)?.patience !== 'number' || tr(u)!.patience! < 2)) return false;
+          // a push leaves the agenda as it was: only where no later turn pulled from what this pull
+          // left (the last turn, or a pull that left the agenda as it was)
+          const agenda = strList(x.agenda);
+          const prevAgenda = strList(before.agenda);
+          if (i !== turns.length - 1 && agenda.join('\u0000') !== prevAgenda.join('\u0000')) return false;
           const acts = strList((x.nlu as Loose)['acts']);
           return (acts.length ? acts : [x.nlu.agent_act]).some((a) => answersDefault(before.user_act!, a));
         }),
@@ -2195,6 +2200,7 @@ const OPERATORS: MutationOperator[] = [
       const reason = `${x.nlu!.agent_act} does not answer ${tr(turns[i - 1])!.user_act}`;
       x.operation = 'push';
       x.push_reason = reason;
+      if (Array.isArray(tr(turns[i - 1])!.agenda)) x.agenda = [...strList(tr(turns[i - 1])!.agenda)];
       const loose = x as Loose;
       if (loose['pulled'] !== undefined) {
         loose['pushed'] = loose['pulled'];
