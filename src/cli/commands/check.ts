@@ -175,6 +175,7 @@ Examples:
       const run = checkOptionsFromRun(path, (m) => io.stderr(`simlens check: warning: ${m}\n`));
       options.maxTurns = flags['max-turns'] ?? run.maxTurns;
       options.metaTolerance = flags['meta-tolerance'] ?? run.metaTolerance;
+      if (run.answers !== undefined) options.answers = run.answers;
       checker = new InvariantChecker(options);
       await forEachLine(path, (bytes, i) => {
         const parsed = parseLineBytes(bytes, i, { preserveKeyOrder: false });

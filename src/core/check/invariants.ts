@@ -13,6 +13,7 @@ import { statesItemValue, titleShowsValue } from '../text/saysValue';
 import { questionSentences } from '../text/sentences';
 import { tokenize } from '../text/tokenize';
 import { toConvApparelUserAct } from '../taxonomy/acts';
+import answersJson from '../sim/users/agenda/appropriate-answers.json';
 
 /**
  * An accept in any taxonomy a simulator records its user act in: `Note.Accept` (agenda users) or
@@ -2156,6 +2157,334 @@ function breaksDisclosed(ctx: ConversationContext, at: number, id: string): bool
   return false;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Push reasons and reflected opinions (fifteenth round): what a built-in user gives as the reason
+// of a push, and the opinions a PEPPER user reflects, are read against the conversation itself.
+
+/** Items a built-in user looks at on a carousel (its browse depth: 3 in every built-in run, not recorded per run). */
+const BROWSE_DEPTH = 3;
+
+/** The default answers table of the agenda users (data the simulator reads too; `--answers` replaces it). */
+const DEFAULT_ANSWERS = (answersJson as { answers: Record<string, string[]> }).answers;
+
+/** Does `agentAct` answer `userAct` in an answers table (a Main.Sub entry overrides Main; a bare main act accepts its sub-acts)? */
+function answersIn(table: Readonly<Record<string, readonly string[]>>, userAct: string, agentAct: string): boolean {
+  const list = table[userAct] ?? table[mainOf(userAct)];
+  if (!list) return false;
+  return list.some((e) => e === agentAct || e === mainOf(agentAct));
+}
+
+/** The ids of a turn's carousel joined (the order kept). */
+function carouselKey(t: Turn | undefined, depth = Infinity): string {
+  return (t?.recommendations ?? [])
+    .slice(0, depth)
+    .map((r) => r.item_id)
+    .join('\u0000');
+}
+
+/** A turn's NLU acts (every act read, else the main one). */
+function nluActs(tr: SimulatorTrace | undefined): string[] {
+  const acts = stringArray((tr?.nlu as Loose | undefined)?.['acts']);
+  if (acts) return [...acts];
+  return tr?.nlu?.agent_act ? [tr.nlu.agent_act] : [];
+}
+
+const AGENDA_SOURCE = /^(meta-(tol|prob)\()?agenda/;
+const PEPPER_SOURCE = /^(meta-(tol|prob)\()?target-free/;
+
+/** The values of an item's attributes (lowercase). */
+function lowerValues(f: ItemFacts): string[] {
+  return Object.values(f.attributes).map((v) => String(v).toLowerCase());
+}
+
+/**
+ * Why a push reason of a built-in user does not hold on turn `i` (undefined: it holds), or
+ * `unknown` for a reason kind the checker cannot read.
+ */
+function falseReason(
+  ctx: ConversationContext,
+  i: number,
+  reason: string,
+  state: { negatedEver: Set<string>; notKeen: Set<string>; likedBefore: Set<string> },
+): string | undefined | 'unknown' {
+  const turns = ctx.conversation.turns;
+  const tr = turns[i].trace!;
+  const prev = turns[i - 1];
+  const before = prev.trace;
+  const recs = prev.recommendations ?? [];
+  const looked = recs.slice(0, BROWSE_DEPTH).map((r) => factsAt(ctx, r));
+  const text = prev.assistant_utterance ?? '';
+  let m: RegExpExecArray | null;
+  if (reason === 'the agent had nothing to show')
+    return recs.length === 0 ? undefined : `the agent showed ${recs.length} items`;
+  if (reason === 'the agent showed nothing for the third turn in a row') {
+    const empty = i >= 3 && [1, 2, 3].every((k) => (turns[i - k].recommendations ?? []).length === 0);
+    return empty ? undefined : 'the agent showed items on one of its last three turns';
+  }
+  if ((m = /^none of the first items is in (.+)$/.exec(reason))) {
+    const task = m[1];
+    const goalCat = before?.goal?.constraints?.['category'];
+    if (goalCat !== undefined && String(goalCat) !== task)
+      return `the user's category is ${show(goalCat)}, not ${show(task)}`;
+    const inTask = looked.find((f) => f.category === undefined || f.category === task);
+    return looked.length === 0
+      ? 'nothing was shown'
+      : inTask
+        ? `${show(inTask.item_id)} is in ${show(task)}`
+        : undefined;
+  }
+  if ((m = /^none of the first items has ([^=]+)=(.+)$/.exec(reason))) {
+    const [, a, v] = m;
+    if (!(ctx.said(i - 1) ?? []).some(([x, y]) => x === a && y === v))
+      return `the user did not say ${a}=${v} on the turn before`;
+    const has = looked.find((f) => f.attributes[a] === undefined || f.attributes[a] === v);
+    return looked.length === 0 ? 'nothing was shown' : has ? `${show(has.item_id)} has ${a}=${v}` : undefined;
+  }
+  if ((m = /^none of the first items keeps what the user said \((.+)\)$/.exec(reason))) {
+    const pairs = m[1].split(', ').map((p) => {
+      const eq = p.indexOf('=');
+      return [p.slice(0, eq), p.slice(eq + 1)] as const;
+    });
+    const goal = before?.goal?.constraints ?? {};
+    const disclosed = disclosedOf(before) ?? [];
+    const unsaid = pairs.find(([a, v]) => String(goal[a]) !== v || !disclosed.includes(a));
+    if (unsaid) return `${unsaid[0]}=${unsaid[1]} is not a value of the goal the user said`;
+    const keeps = looked.find((f) => pairs.every(([a, v]) => f.attributes[a] === undefined || f.attributes[a] === v));
+    return looked.length === 0 ? 'nothing was shown' : keeps ? `${show(keeps.item_id)} keeps all of them` : undefined;
+  }
+  if ((m = /^the agent showed (\S+) again right after the user passed it over$/.exec(reason))) {
+    const id = m[1];
+    if (looked[0]?.item_id !== id)
+      return `the first item shown is ${show(looked[0]?.item_id ?? 'none')}, not ${show(id)}`;
+    // the item passed over: the one the Note named, else the first of the carousel it answered
+    const passes = ['Note.Dislike', 'Note.Seen', 'Note.Like'].includes(String(before?.user_act));
+    const passed = before?.said?.items?.[0] ?? (i >= 2 ? turns[i - 2].recommendations?.[0]?.item_id : undefined);
+    if (!passes || passed !== id) return `the user's turn before did not pass ${show(id)} over`;
+    return undefined;
+  }
+  if ((m = /^every one of the first items has a value the user said it does not want \((.+)\)$/.exec(reason))) {
+    const values = m[1].split(', ');
+    const unsaid = values.find((v) => !state.negatedEver.has(v.toLowerCase()));
+    if (unsaid) return `the user never said it does not want ${show(unsaid)}`;
+    const want = new Set(values.map((v) => v.toLowerCase()));
+    const free = looked.find((f) => !lowerValues(f).some((v) => want.has(v)));
+    return looked.length === 0 ? 'nothing was shown' : free ? `${show(free.item_id)} has none of them` : undefined;
+  }
+  if ((m = /^(\S+) does not answer (\S+)$/.exec(reason))) {
+    const [, agentAct, userAct] = m;
+    if (agentAct !== tr.nlu?.agent_act) return `the agent's act read is ${show(tr.nlu?.agent_act ?? 'none')}`;
+    if (userAct !== before?.user_act) return `the user's act before was ${show(before?.user_act ?? 'none')}`;
+    const table = ctx.options.answers === undefined ? DEFAULT_ANSWERS : ctx.options.answers;
+    if (table === null) return 'unknown';
+    const answering = nluActs(tr).find((a) => answersIn(table, userAct, a));
+    return answering ? `${answering} answers ${userAct} in the run's answers table` : undefined;
+  }
+  if ((m = /^the agent asked again about a preference already given \((.+)\)$/.exec(reason))) {
+    if (!text.includes('?')) return "the agent's turn asks nothing";
+    const disclosed = disclosedOf(before) ?? [];
+    // which attribute a question asks about is the user's reading (its cue words): the checker
+    // checks that there was a question and that each attribute was given before
+    const given = m[1].split(', ').find((a) => !disclosed.includes(a));
+    return given ? `the user had not given its ${given}` : undefined;
+  }
+  if ((m = /^the agent did not say what the user asked about the item \((\S+) of (\S+)\)$/.exec(reason))) {
+    const [, attr, id] = m;
+    const asked = before?.said?.items ?? [];
+    if (!['Navigate', 'Inquire'].includes(mainOf(String(before?.user_act ?? ''))) || !asked.includes(id))
+      return `the user's turn before did not ask about ${show(id)}`;
+    const item = ctx.item(id);
+    if (!item) return 'unknown';
+    return statesItemValue(text, attr, item.attributes[attr], item.title)
+      ? `the agent said the ${attr} of ${show(id)}`
+      : undefined;
+  }
+  // the built-in target-free user
+  const reflected = reflectedOf(tr);
+  const liked = Object.keys(reflected ?? {}).filter((id) => reflected![id] === 'like');
+  const aboutLikes =
+    reason === 'none of the items shown is one the user likes' ||
+    reason === 'the only items shown the user likes are ones it liked before and did not take';
+  // (a last turn carries no reflected opinions: what the user liked there is not in the trace)
+  if (aboutLikes && !reflected) return 'unknown';
+  if (reason === 'none of the items shown is one the user likes') {
+    if (recs.length === 0) return 'nothing was shown';
+    return liked.length ? `the user reflects ${show(liked[0])} as liked` : undefined;
+  }
+  if (reason === 'the only items shown the user likes are ones it liked before and did not take') {
+    const fresh = liked.find((id) => !state.likedBefore.has(id) || id === tr.target?.item_id);
+    return liked.length === 0
+      ? 'the user reflects no item as liked'
+      : fresh
+        ? `${show(fresh)} is liked for the first time${fresh === tr.target?.item_id ? ' (or is its target)' : ''}`
+        : undefined;
+  }
+  if (reason === 'the agent showed again the items the user just turned down') {
+    const now = carouselKey(prev, BROWSE_DEPTH);
+    const last = i >= 2 ? carouselKey(turns[i - 2], BROWSE_DEPTH) : '';
+    if (now === '' || now !== last) return 'the first items shown are not the ones shown before, in the same order';
+    return isAcceptAct(before?.user_act) || before?.user_act === 'Note.Like'
+      ? `the user's turn before (${show(before?.user_act)}) did not turn them down`
+      : undefined;
+  }
+  if (reason === 'every one of the first items has a value the user said it is not keen on') {
+    const free = looked.find((f) => !lowerValues(f).some((v) => state.notKeen.has(v)));
+    return looked.length === 0 ? 'nothing was shown' : free ? `${show(free.item_id)} has none of them` : undefined;
+  }
+  return 'unknown';
+}
+
+/** A PEPPER turn's reflected opinions (id -> like, neutral, dislike), or undefined. */
+function reflectedOf(tr: SimulatorTrace | undefined): Record<string, unknown> | undefined {
+  const prefs = tr?.preferences;
+  return prefs?.model === 'pepper' && prefs.reflected && typeof prefs.reflected === 'object'
+    ? (prefs.reflected as Record<string, unknown>)
+    : undefined;
+}
+
+const pushReasonHolds: Invariant = {
+  id: 'push-reason-holds',
+  statement:
+    "a built-in user's push gives a reason (trace.push_reason) and the reason is true of the conversation: the items shown (the first three, in order), the goal, values and items the user said before, the agent's text and acts; for the agenda user 'X does not answer Y' needs X to be the act read and Y the user's act before, and none of the agent's acts read to answer Y in the run's answers table (appropriate-answers.json, or the manifest's --answers file)",
+  source:
+    "Zhang & Balog KDD'20 Sect. 4.2.1 (the indicator: an inappropriate answer is what triggers a push); SimLens agenda and target-free users (docs/simulation.md)",
+  needs: 'a built-in user (source agenda… or target-free…) with trace.operation',
+  check(ctx) {
+    const source = ctx.conversation.source ?? '';
+    const agenda = AGENDA_SOURCE.test(source);
+    if (!agenda && !PEPPER_SOURCE.test(source)) return undefined;
+    const turns = ctx.conversation.turns;
+    const out: Violation[] = [];
+    const unchecked = new Set<string>();
+    const state = { negatedEver: new Set<string>(), notKeen: new Set<string>(), likedBefore: new Set<string>() };
+    let n = 0;
+    let any = false;
+    turns.forEach((turn, i) => {
+      const tr = turn.trace;
+      if (tr?.operation) any = true;
+      if (i >= 1 && tr?.operation === 'push') {
+        n++;
+        const reason = tr.push_reason;
+        if (typeof reason !== 'string' || reason === '')
+          out.push({ turn: i, detail: 'a push without a reason (trace.push_reason)' });
+        else {
+          const why = falseReason(ctx, i, reason, state);
+          if (why === 'unknown') {
+            unchecked.add(
+              ctx.options.answers === null && / does not answer /.test(reason)
+                ? "push reasons 'X does not answer Y': the run's own --answers table could not be read (keep it where the manifest says)"
+                : / likes/.test(reason)
+                  ? 'push reasons about the items the user likes, on a turn without reflected opinions (the last turn)'
+                  : `a push reason the checker cannot read (${reason.replace(/\(.*$/, '(…)').slice(0, 60)})`,
+            );
+          } else if (why !== undefined)
+            out.push({ turn: i, detail: `push reason ${quote(reason)} does not hold: ${why}` });
+        }
+      }
+      for (const v of stringArray(tr?.said?.negated) ?? []) {
+        state.negatedEver.add(v.toLowerCase());
+        state.notKeen.add(v.toLowerCase());
+      }
+      for (const v of Object.values(tr?.said?.constraints ?? {})) state.notKeen.delete(String(v).toLowerCase());
+      const refl = reflectedOf(tr);
+      for (const id in refl ?? {}) if (refl![id] === 'like') state.likedBefore.add(id);
+    });
+    if (!any) return undefined;
+    const f = finding(n, out);
+    if (unchecked.size) f.unchecked = [...unchecked];
+    return f;
+  },
+};
+
+/** The attribute key the PEPPER snapshot lists ("colour=navy"). */
+function valueKey(attr: string, value: string): string {
+  return `${attr}=${value}`;
+}
+
+const reflectedOpinionsHold: Invariant = {
+  id: 'reflected-opinions-hold',
+  statement:
+    "the built-in target-free user's reflected opinion of a shown item follows from its snapshot and what it said: its target is liked; an item of another category is disliked; a seen item by its rating (3.5 and up liked, 2.5 and down disliked, else neutral); another by its values' sum over the liked and disliked attribute values of the snapshot (above 0 liked, below disliked, else neutral); a liked item lacking a value the user said it wants is neutral unless it has one of the values it said it wants (that its target has too); an item with a value the user said it is not keen on is not judged here",
+  source:
+    'Kim et al., PEPPER Sect. 3 (reflected preferences from general preferences and seen items); SimLens target-free user (docs/simulation.md)',
+  needs:
+    'a built-in target-free user whose first turn carries the preference snapshot (preferences.kind snapshot with liked_attributes, disliked_attributes)',
+  check(ctx) {
+    if (!PEPPER_SOURCE.test(ctx.conversation.source ?? '')) return undefined;
+    const turns = ctx.conversation.turns;
+    const snap = turns[0]?.trace?.preferences as Loose | undefined;
+    if (!snap || snap['kind'] !== 'snapshot') return undefined;
+    const liked = new Set(stringArray(snap['liked_attributes']) ?? []);
+    const disliked = new Set(stringArray(snap['disliked_attributes']) ?? []);
+    const ratings = (snap['item_ratings'] ?? {}) as Record<string, unknown>;
+    const task =
+      conversationTask(ctx.conversation) ?? saidConstraints(turns[0].trace)?.find(([a]) => a === 'category')?.[1];
+    const out: Violation[] = [];
+    const unchecked = new Set<string>();
+    /** What the user said it wants, per attribute, in the order first said (the category aside). */
+    const stated = new Map<string, string>();
+    const notKeen = new Set<string>();
+    let n = 0;
+    turns.forEach((turn, i) => {
+      const tr = turn.trace;
+      const refl = reflectedOf(tr);
+      if (i >= 1 && refl && tr) {
+        n++;
+        const target = tr.target?.item_id;
+        const targetFacts = target ? ctx.item(target) : undefined;
+        const switched = (tr as Loose)['switched_from'] !== undefined;
+        const shown = new Map((turns[i - 1].recommendations ?? []).map((r) => [r.item_id, r]));
+        for (const id of Object.keys(refl)) {
+          const rec = shown.get(id);
+          const got = refl[id];
+          let want: string | undefined;
+          if (id === target) want = 'like';
+          else if (switched) continue;
+          else {
+            const f = rec ? factsAt(ctx, rec) : ctx.item(id);
+            if (!f) continue;
+            if (lowerValues(f).some((v) => notKeen.has(v))) continue;
+            const r = ratings[id];
+            if (typeof r === 'number') want = r >= 3.5 ? 'like' : r <= 2.5 ? 'dislike' : 'neutral';
+            else if (f.category !== undefined && task !== undefined && f.category !== task) want = 'dislike';
+            else {
+              let s = 0;
+              for (const [k, v] of Object.entries(f.attributes))
+                s += liked.has(valueKey(k, v)) ? 1 : disliked.has(valueKey(k, v)) ? -1 : 0;
+              want = s > 0 ? 'like' : s < 0 ? 'dislike' : 'neutral';
+            }
+            if (want === 'like') {
+              const lacks = [...stated].some(([k, v]) => f.attributes[k] !== undefined && f.attributes[k] !== v);
+              if (lacks) {
+                if (target && !targetFacts) {
+                  unchecked.add("a liked item lacking a wanted value: its target's values unknown (pass --catalog)");
+                  continue;
+                }
+                const held = [...stated].some(
+                  ([k, v]) => f.attributes[k] === v && (!targetFacts || targetFacts.attributes[k] === v),
+                );
+                if (!held) want = 'neutral';
+              }
+            }
+          }
+          if (got !== want)
+            out.push({
+              turn: i,
+              detail: `reflected ${show(got)} of ${show(id)}, which the user's snapshot and words make ${want}${id === target ? ' (its target)' : ''}`,
+            });
+        }
+      }
+      for (const v of stringArray(tr?.said?.negated) ?? []) notKeen.add(v.toLowerCase());
+      for (const [k, v] of saidConstraints(tr) ?? []) {
+        notKeen.delete(String(v).toLowerCase());
+        if (k !== 'category') stated.set(k, String(v));
+      }
+    });
+    const f = finding(n, out);
+    if (unchecked.size) f.unchecked = [...unchecked];
+    return f;
+  },
+};
+
 /** Every invariant, in report order. */
 export const INVARIANTS: readonly Invariant[] = [
   disclosedValueStated,
@@ -2183,4 +2512,6 @@ export const INVARIANTS: readonly Invariant[] = [
   goalRequests,
   noRepetition,
   opinionMatchesPreferences,
+  pushReasonHolds,
+  reflectedOpinionsHold,
 ];

@@ -15,6 +15,7 @@ import { createRng, type Rng } from '../random';
 import { InvariantChecker } from './checker';
 import { ReadbackChecker } from './readback';
 import { INVARIANTS } from './invariants';
+import answersJson from '../sim/users/agenda/appropriate-answers.json';
 import type { CheckOptions, Invariant, ItemFacts, ItemLookup } from './types';
 
 /** What an operator may use besides the conversation: the run's catalog (meta and PEPPER targets) and settings. */
@@ -241,6 +242,67 @@ function wantedBefore(c: Conversation, at: number): Map<string, string> | undefi
 
 // ---------------------------------------------------------------------------------------------
 // The operators
+
+/** The kind of built-in user a conversation is from (its `source`), if any. */
+function builtInSource(c: Conversation): 'agenda' | 'target-free' | undefined {
+  const m = /^(?:meta-(?:tol|prob)\()?(agenda|target-free)/.exec(c.source ?? '');
+  return m ? (m[1] as 'agenda' | 'target-free') : undefined;
+}
+
+/** The default answers table of the agenda users (data: src/core/sim/users/agenda/appropriate-answers.json). */
+function answersDefault(userAct: string, agentAct: string): boolean {
+  const table = (answersJson as { answers: Record<string, string[]> }).answers;
+  const list = table[userAct] ?? table[mainOf(userAct)];
+  return (list ?? []).some((e) => e === agentAct || e === mainOf(agentAct));
+}
+
+const ONLY_LIKED_BEFORE = 'the only items shown the user likes are ones it liked before and did not take';
+
+/**
+ * Push reasons of the conversation's built-in user that the conversation shows false on turn `i`
+ * (about the carousel of turn i-1), each made from what that carousel and the turns before hold.
+ */
+function falseReasonsAt(c: Conversation, i: number): string[] {
+  const kind = builtInSource(c);
+  const turns = c.turns;
+  const recs = (turns[i - 1].recommendations ?? []).slice(0, TOP_SEEN);
+  if (!recs.length) return [];
+  const out: string[] = [];
+  const negated = new Set<string>();
+  for (const t of turns.slice(0, i)) for (const v of strList(tr(t)?.said?.negated)) negated.add(v.toLowerCase());
+  const firstHas = Object.entries(attrsOf(recs[0])).filter(([a]) => a !== 'category' && a !== 'brand');
+  const lacking = [...negated].filter((v) =>
+    recs.some((r) => !Object.values(attrsOf(r)).some((x) => x.toLowerCase() === v)),
+  );
+  const ids = (t: Turn | undefined) =>
+    (t?.recommendations ?? [])
+      .slice(0, TOP_SEEN)
+      .map((r) => r.item_id)
+      .join('\u0000');
+  if (kind === 'agenda') {
+    const said = constraintsSaid(turns[i - 1]).filter(
+      ([a, v]) => a !== 'category' && recs.some((r) => attrsOf(r)[a] === v),
+    );
+    for (const [a, v] of said) out.push(`none of the first items has ${a}=${v}`);
+    if (!said.length && firstHas.length) {
+      const [a, v] = firstHas[0];
+      out.push(`none of the first items has ${a}=${v}`);
+    }
+    if (lacking.length)
+      out.push(`every one of the first items has a value the user said it does not want (${lacking[0]})`);
+    const passed = tr(turns[i - 1])?.said?.items?.[0];
+    if (passed !== recs[0].item_id)
+      out.push(`the agent showed ${recs[0].item_id} again right after the user passed it over`);
+  } else if (kind === 'target-free') {
+    if (i < 2 || ids(turns[i - 1]) !== ids(turns[i - 2]))
+      out.push('the agent showed again the items the user just turned down');
+    if (recs.some((r) => !Object.values(attrsOf(r)).some((x) => negated.has(x.toLowerCase()))))
+      out.push('every one of the first items has a value the user said it is not keen on');
+    const refl = tr(turns[i])?.preferences?.reflected as Loose | undefined;
+    if (refl && Object.values(refl).includes('like')) out.push('none of the items shown is one the user likes');
+  }
+  return out;
+}
 
 const OPERATORS: MutationOperator[] = [
   // disclosed-value-stated
@@ -2083,6 +2145,147 @@ const OPERATORS: MutationOperator[] = [
       const c = clone(c0);
       tr(c.turns[i])!.user_act = 'Note.Dislike';
       return { conversation: c, turn: i, detail: 'Disclose relabelled Note.Dislike' };
+    },
+  },
+  // push-reason-holds (fifteenth round): a push's reason that is not true of the conversation
+  {
+    id: 'push-reason-false',
+    invariant: 'push-reason-holds',
+    kind: 'label',
+    description:
+      "a built-in user's push gives a reason of its own kind that the conversation shows false (a value the first items have, items not shown again, a value never turned down, a liked item on screen)",
+    apply(c0, rng) {
+      const c = clone(c0);
+      const options = new Map<number, string[]>();
+      for (const i of sites(c, (t, i) => i >= 1 && tr(t)?.operation === 'push' && builtInSource(c) !== undefined)) {
+        const falseOnes = falseReasonsAt(c, i).filter((r) => r !== tr(c.turns[i])!.push_reason);
+        if (falseOnes.length) options.set(i, falseOnes);
+      }
+      const i = pickSite(rng, [...options.keys()]);
+      if (i === undefined) return undefined;
+      const reason = rng.pick(options.get(i)!);
+      const was = tr(c.turns[i])!.push_reason;
+      tr(c.turns[i])!.push_reason = reason;
+      return { conversation: c, turn: i, detail: `push reason ${JSON.stringify(was)} -> ${JSON.stringify(reason)}` };
+    },
+  },
+  {
+    id: 'push-unjustified',
+    invariant: 'push-reason-holds',
+    kind: 'state',
+    description:
+      "an agenda user's pull turned into a push ('X does not answer Y') although an act the agent's turn was read as answers the user's act in the answers table; patience, frustration and satisfaction follow, the agenda is left as it was (the last turn, or a pull that left it unchanged)",
+    apply(c0, rng) {
+      const c = clone(c0);
+      if (builtInSource(c) !== 'agenda') return undefined;
+      const turns = c.turns;
+      const i = pickSite(
+        rng,
+        sites(c, (t, i) => {
+          const x = tr(t);
+          const before = tr(turns[i - 1]);
+          if (i < 1 || x?.operation !== 'pull' || isAccept(x.user_act) || !before?.user_act || !x.nlu?.agent_act)
+            return false;
+          // patience stays above 0 after the extra push (no abandonment rule comes into play)
+          if (turns.slice(i).some((u) => typeof tr(u)?.patience !== 'number' || tr(u)!.patience! < 2)) return false;
+          // a push leaves the agenda as it was: only where no later turn pulled from what this pull
+          // left (the last turn, or a pull that left the agenda as it was)
+          const agenda = strList(x.agenda);
+          const prevAgenda = strList(before.agenda);
+          if (i !== turns.length - 1 && agenda.join('\u0000') !== prevAgenda.join('\u0000')) return false;
+          const acts = strList((x.nlu as Loose)['acts']);
+          return (acts.length ? acts : [x.nlu.agent_act]).some((a) => answersDefault(before.user_act!, a));
+        }),
+      );
+      if (i === undefined) return undefined;
+      const x = tr(turns[i])!;
+      const reason = `${x.nlu!.agent_act} does not answer ${tr(turns[i - 1])!.user_act}`;
+      x.operation = 'push';
+      x.push_reason = reason;
+      if (Array.isArray(tr(turns[i - 1])!.agenda)) x.agenda = [...strList(tr(turns[i - 1])!.agenda)];
+      const loose = x as Loose;
+      if (loose['pulled'] !== undefined) {
+        loose['pushed'] = loose['pulled'];
+        delete loose['pulled'];
+      }
+      // patience one lower from here on, frustration (patience lost) with it, and one appropriate
+      // answer fewer in satisfaction (the share of appropriate answers among the agent turns read)
+      const first = tr(turns[0])?.patience;
+      let read = 0;
+      turns.forEach((u, j) => {
+        const y = tr(u);
+        if (!y) return;
+        if (y.nlu) read++;
+        if (j < i) return;
+        y.patience! -= 1;
+        if (typeof first === 'number' && first > 0 && typeof y.frustration === 'number')
+          y.frustration = Math.round(1000 * (1 - y.patience! / first)) / 1000;
+        if (typeof y.satisfaction === 'number' && read > 0)
+          y.satisfaction = Math.max(0, Math.round(1000 * (y.satisfaction - 1 / read)) / 1000);
+      });
+      return { conversation: c, turn: i, detail: `pull -> push ${JSON.stringify(reason)}, patience -1 from turn ${i}` };
+    },
+  },
+  {
+    id: 'push-reshown-moved',
+    invariant: 'push-reason-holds',
+    kind: 'item',
+    description:
+      'on a push whose reason is that the agent showed again what the user just passed over or turned down, the carousel shows those items in another order, or at ranks 4-6',
+    apply(c0, rng) {
+      const c = clone(c0);
+      const i = pickSite(
+        rng,
+        sites(c, (t, i) => {
+          const r = tr(t)?.push_reason ?? '';
+          const recs = c.turns[i - 1]?.recommendations ?? [];
+          return (
+            i >= 1 &&
+            tr(t)?.operation === 'push' &&
+            recs.length >= 2 &&
+            recs[0].item_id !== recs[1].item_id &&
+            (r === 'the agent showed again the items the user just turned down' ||
+              / again right after the user passed it over$/.test(r))
+          );
+        }),
+      );
+      if (i === undefined) return undefined;
+      const recs = c.turns[i - 1].recommendations!;
+      let detail: string;
+      if (recs.length >= 6 && rng.int(2) === 0) {
+        c.turns[i - 1].recommendations = [...recs.slice(3, 6), ...recs.slice(0, 3), ...recs.slice(6)];
+        detail = 'the first three items moved to ranks 4-6';
+      } else {
+        c.turns[i - 1].recommendations = [recs[1], recs[0], ...recs.slice(2)];
+        detail = 'the first two items swapped';
+      }
+      return { conversation: c, turn: i, detail: `${detail} (push reason kept)` };
+    },
+  },
+  // reflected-opinions-hold (fifteenth round)
+  {
+    id: 'reflected-like-neutral',
+    invariant: 'reflected-opinions-hold',
+    kind: 'label',
+    description:
+      "on a target-free user's push, an item it reflects as liked (not one its words name) is relabelled neutral; a push reason that named liked items then says none is liked",
+    apply(c0, rng) {
+      const c = clone(c0);
+      const i = pickSite(
+        rng,
+        pepperSites(
+          c,
+          (i, x, liked) => x.operation === 'push' && liked.some((id) => !strList(x.said?.items).includes(id)),
+        ),
+      );
+      if (i === undefined) return undefined;
+      const x = tr(c.turns[i])!;
+      const refl = x.preferences!.reflected as Loose;
+      const id = rng.pick(Object.keys(refl).filter((k) => refl[k] === 'like' && !strList(x.said?.items).includes(k)));
+      refl[id] = 'neutral';
+      if (!Object.values(refl).includes('like') && x.push_reason === ONLY_LIKED_BEFORE)
+        x.push_reason = 'none of the items shown is one the user likes';
+      return { conversation: c, turn: i, detail: `reflected like of ${id} -> neutral` };
     },
   },
 ];

@@ -39,6 +39,12 @@ export interface CheckOptions {
   only?: readonly string[];
   /** Check these invariants instead of the built-in INVARIANTS (e.g. a project's own). */
   invariants?: readonly Invariant[];
+  /**
+   * The agenda users' answers table (user act -> agent acts that answer it) the run used, to judge a
+   * push reason "X does not answer Y": default the built-in appropriate-answers.json; null when the
+   * run used its own table and it could not be read (those reasons are then unchecked).
+   */
+  answers?: Readonly<Record<string, readonly string[]>> | null;
   /** Agents that promise to honour negations (default ["local-good"]). */
   negationAgents?: readonly string[];
   /**

@@ -127,7 +127,7 @@ test('some invariants apply and pass: OK on stderr, exit 0, even with others n/a
   assert.match(r.err, /^clean\.jsonl: not checked:\n {2}no-end-before-recommendation: n\/a, no conversation carries /);
   assert.match(
     r.err,
-    /\nclean\.jsonl: OK \(\d+ of 25 invariants applied(; self-consistency [\d.]+% of \d+ turns)?\)\n$/,
+    /\nclean\.jsonl: OK \(\d+ of 27 invariants applied(; self-consistency [\d.]+% of \d+ turns)?\)\n$/,
   );
   const j = JSON.parse((await run(['check', 'clean.jsonl', '--json'], dir)).out);
   assert.ok(j.checked > 0);
@@ -150,7 +150,7 @@ test('human data without traces: every invariant n/a is "nothing checked", never
   assert.doesNotMatch(r.err, /\bOK\b/);
   assert.equal(
     r.err,
-    'simlens check: human.jsonl: nothing checked: no conversation carries a simulator trace (all 25 invariants are n/a); check reads simulator runs\n',
+    'simlens check: human.jsonl: nothing checked: no conversation carries a simulator trace (all 27 invariants are n/a); check reads simulator runs\n',
   );
   const j = await run(['check', 'human.jsonl', '--json'], dir);
   assert.equal(j.code, 1);

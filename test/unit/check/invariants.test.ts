@@ -1146,7 +1146,7 @@ describe('the checker', () => {
     assert.equal(r.traced, 0);
     assert.match(
       nothingCheckedReason(r),
-      /^nothing checked: no conversation carries a simulator trace \(all 25 invariants are n\/a\)/,
+      /^nothing checked: no conversation carries a simulator trace \(all 27 invariants are n\/a\)/,
     );
   });
   test('counts conversations, turns and violations; keeps at most N examples with the conversation id and line', () => {
