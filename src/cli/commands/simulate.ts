@@ -462,7 +462,11 @@ sbatch --array=0-7 --wrap 'simlens simulate --n 100000 --out all.jsonl', then si
     try {
       config = parseSimulationConfig(withLlmRunConfig(configFromFlags(f), f, io, out), 'options');
     } catch (err) {
-      throw new UsageError((err as Error).message.replace(/^options: /, '--').replace(/_/g, '-'));
+      // the field's name becomes its option's ("max_turns" -> "--max-turns"); the rest, values
+      // included ("exec:python3 my_sim.py"), is left as it was
+      throw new UsageError(
+        (err as Error).message.replace(/^options: ([\w.]+)/, (_all, field: string) => `--${field.replace(/_/g, '-')}`),
+      );
     }
     if (f['save-model']) await saveModel(f, io);
     const maxFailures = f['max-consecutive-failures'];

@@ -153,6 +153,7 @@ export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
       'Reinforced toe cap',
       'Pull tab at the heel',
     ],
+    exclusive: [['Plush lining', 'Breathable lining']],
     types: [
       { name: 'sneakers', plural: true, features: ['Lace-up closure', 'Rubber cupsole'] },
       {
@@ -196,7 +197,7 @@ export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
         occasions: ['party', 'wedding', 'work', 'date night'],
         materials: ['leather', 'suede', 'synthetic'],
         features: ['Three-inch heel', 'Pointed toe', 'Ankle strap'],
-        without: ['Padded collar', 'Pull tab at the heel'],
+        without: ['Padded collar', 'Pull tab at the heel', 'Reinforced toe cap'],
       },
       {
         name: 'ballet flats',
@@ -204,7 +205,7 @@ export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
         genders: ['women'],
         materials: ['leather', 'suede', 'synthetic', 'knit'],
         features: ['Bow detail', 'Round toe'],
-        without: ['Padded collar', 'Pull tab at the heel'],
+        without: ['Padded collar', 'Pull tab at the heel', 'Reinforced toe cap'],
       },
       {
         name: 'slippers',
@@ -415,7 +416,7 @@ export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
         materials: ['polyester', 'cotton'],
         occasions: ['everyday', 'lounge', 'travel'],
         features: ['Wide waistband', 'Four-way stretch'],
-        without: ['Zip fly', 'Belt loops', 'Five pockets'],
+        without: ['Zip fly', 'Belt loops', 'Five pockets', 'Back welt pockets', 'Straight leg', 'Rolled hems'],
       },
       {
         name: 'joggers',
@@ -423,7 +424,7 @@ export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
         materials: ['cotton', 'polyester'],
         occasions: ['lounge', 'everyday', 'travel'],
         features: ['Elastic cuffs', 'Drawstring waist'],
-        without: ['Zip fly', 'Belt loops'],
+        without: ['Zip fly', 'Belt loops', 'Five pockets', 'Straight leg', 'Rolled hems'],
       },
       {
         name: 'cargo pants',
@@ -454,7 +455,11 @@ export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
       'Smocked back',
       'Tie belt',
     ],
-    exclusive: [['V-neckline', 'Square neckline']],
+    exclusive: [
+      ['V-neckline', 'Square neckline'],
+      ['Smocked back', 'Hidden back zip'],
+      ['Puff sleeves', 'Adjustable straps'],
+    ],
     types: [
       { name: 'maxi dress', features: ['Ankle length', 'Tiered skirt'] },
       { name: 'midi dress', features: ['Calf length', 'Flared hem'] },
@@ -463,12 +468,13 @@ export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
         name: 'wrap dress',
         materials: ['jersey', 'silk', 'polyester', 'chiffon'],
         features: ['Wrap front', 'Self-tie waist'],
+        without: ['Square neckline', 'Hidden back zip'],
       },
       {
         name: 'shirt dress',
         materials: ['cotton', 'linen', 'polyester'],
         features: ['Button placket', 'Point collar'],
-        without: ['V-neckline', 'Square neckline'],
+        without: ['V-neckline', 'Square neckline', 'Hidden back zip'],
       },
       { name: 'slip dress', materials: ['silk', 'satin', 'polyester'], features: ['Bias cut', 'Thin straps'] },
       {
@@ -608,14 +614,14 @@ export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
         materials: ['metal'],
         occasions: ['beach', 'travel', 'everyday'],
         features: ['Polarized lenses', 'UV400 protection'],
-        without: ['Soft to the touch', 'Packs flat'],
+        without: ['Soft to the touch', 'Packs flat', 'Durable stitching'],
       },
       {
         name: 'watch',
         materials: ['metal', 'leather'],
         occasions: ['everyday', 'work'],
         features: ['Water resistant to 50 m', 'Quartz movement'],
-        without: ['Soft to the touch', 'Packs flat'],
+        without: ['Soft to the touch', 'Packs flat', 'Durable stitching'],
       },
     ],
   },
@@ -639,6 +645,7 @@ export const APPAREL_CATEGORIES: readonly CategorySpec[] = [
       'Lined interior',
       'Top handles',
     ],
+    exclusive: [['Open top', 'Magnetic snap']],
     types: [
       {
         name: 'backpack',
@@ -881,6 +888,8 @@ interface Draft {
   occasion: string;
   band: string;
   features: string[];
+  /** How many physical features were drawn before the type's rules took some out (`pickFeatures`). */
+  drawn: number;
 }
 
 function makeTitle(rng: Rng, d: Draft): string {
@@ -903,8 +912,13 @@ function makeDescription(rng: Rng, d: Draft, title: string): string {
   const mat = MATERIAL_PHRASE[d.material] ?? d.material;
   const style = STYLE_PHRASE[d.style] ?? d.style;
   const occ = OCCASION_PHRASE[d.occasion] ?? d.occasion;
+  // shuffled as a list of the length drawn, so an item whose rules took features out consumes the
+  // same random numbers as before them (and every other item of the catalog stays as it was)
+  const slots: (string | undefined)[] = [...d.physical];
+  while (slots.length < d.drawn) slots.push(undefined);
   const f = rng
-    .shuffle(d.physical)
+    .shuffle(slots)
+    .filter((x): x is string => x !== undefined)
     .slice(0, 3)
     .map((x) => x.toLowerCase());
   // "a navy parka" / "a pair of navy sneakers"
@@ -913,7 +927,7 @@ function makeDescription(rng: Rng, d: Draft, title: string): string {
   const It = cap(it);
   const is = d.plural ? 'are' : 'is';
   const openings = [
-    `The ${title} ${d.plural ? 'are' : 'is'} ${one(style)} made from ${mat} in a ${d.colour} shade.`,
+    `The ${title} ${d.plural ? 'are' : 'is'} ${one(style)} made from ${mat} in ${aOrAn(d.colour)} ${d.colour} shade.`,
     `${d.brand} built ${d.plural ? 'these' : 'this'} ${d.colour} ${d.type} around ${mat} and gave ${d.plural ? 'them' : 'it'} ${aOrAn(style)} ${style} look.`,
     `Meet ${one(d.colour)} in ${mat}, designed with ${aOrAn(style)} ${style} attitude for ${occ}.`,
     `${d.plural ? 'These' : 'This'} ${style} ${d.type} from ${d.brand} ${d.plural ? 'pair' : 'pairs'} ${mat} with a clean ${d.colour} finish.`,
@@ -944,11 +958,15 @@ function makeDescription(rng: Rng, d: Draft, title: string): string {
   return text;
 }
 
+/** Materials that are no fabric ("Metal fabric" on a watch); down is a fill. */
+const NOT_FABRIC = new Set(['leather', 'suede', 'metal', 'rubber', 'straw', 'down']);
+
 /**
  * The type's first feature, then the first `count` of the shuffled `pool` that the type can have
  * (`without`) and that share no exclusive group (`exclusive`) with one already taken: no skirt with a
  * tapered leg, no top both slim and relaxed. Draws nothing, so the catalog's other fields are what
- * they were before the rule (fifteenth round: 131 of 800 items broke it).
+ * they were before the rule (fifteenth round: 289 of 800 items broke it); when the rules leave fewer
+ * than `count`, the item has fewer.
  */
 function pickFeatures(cat: CategorySpec, type: TypeSpec, pool: readonly string[], count: number): string[] {
   const out = (type.features ?? []).slice(0, 1);
@@ -1017,9 +1035,12 @@ export function generateApparelCatalog(opts: ApparelCatalogOptions = {}): Catalo
     const base = lo + rng.next() * (hi - lo);
     const price = Math.max(5, Math.round(base * (flo + rng.next() * (fhi - flo)))) - 0.01;
     const pool = rng.shuffle([...(type.features ?? []).slice(1), ...cat.features]);
-    const physical = pickFeatures(cat, type, pool, 3 + rng.int(4));
+    const count = 3 + rng.int(4);
+    const physical = pickFeatures(cat, type, pool, count);
+    const drawn = (type.features ?? []).slice(0, 1).length + count;
+    const made = cat.name === 'footwear' ? 'upper' : rng.pick(['fabric', 'construction', 'build']);
     const features = [
-      `${cap(material)} ${cat.name === 'footwear' ? 'upper' : rng.pick(['fabric', 'construction', 'build'])}`,
+      `${cap(material)} ${material === 'down' ? 'fill' : made === 'fabric' && NOT_FABRIC.has(material) ? 'construction' : made}`,
       ...physical,
       cap(STYLE_PHRASE[style]),
       cap(OCCASION_PHRASE[occasion]),
@@ -1036,6 +1057,7 @@ export function generateApparelCatalog(opts: ApparelCatalogOptions = {}): Catalo
       occasion,
       band,
       features,
+      drawn,
     };
     const title = makeTitle(rng, draft);
     const description = makeDescription(rng, draft, title);

@@ -553,29 +553,38 @@ function negatedUpTo(ctx: ConversationContext, at: number): Map<string, number> 
   return out;
 }
 
+const NOTHING_OWNED: ReadonlySet<string> = new Set();
+
 /**
- * The items the user already owns: `consumed_items` of the first preference snapshot (PEPPER's and
- * the PKG's rated history); an empty set when the trace has none.
+ * The items the user owns by each turn: every `consumed_items` of a preference state (snapshot or
+ * delta: PEPPER's and the PKG's rated history, and anything a later state adds) on that turn or an
+ * earlier one. Entry i is shared with entry i - 1 when turn i adds nothing.
  */
-function ownedItems(ctx: ConversationContext): ReadonlySet<string> {
+function ownedByTurn(ctx: ConversationContext): readonly ReadonlySet<string>[] {
+  const out: ReadonlySet<string>[] = [];
+  let owned = NOTHING_OWNED;
   for (const t of ctx.conversation.turns) {
-    const p = t.trace?.preferences;
-    if (p && (p.kind === undefined || p.kind === 'snapshot') && Array.isArray(p.consumed_items))
-      return new Set(p.consumed_items.filter((id): id is string => typeof id === 'string'));
+    const ids = t.trace?.preferences?.consumed_items;
+    if (Array.isArray(ids) && ids.some((id) => typeof id === 'string' && !owned.has(id))) {
+      const next = new Set(owned);
+      for (const id of ids) if (typeof id === 'string') next.add(id);
+      owned = next;
+    }
+    out.push(owned);
   }
-  return new Set();
+  return out;
 }
 
 const acceptedMeetsConstraints: Invariant = {
   id: 'accepted-meets-constraints',
   statement:
-    'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), every value of its goal not said yet (goal.constraints), and no value it said it does not want (said.negated); it is not an item the user already owns (preferences.consumed_items of its snapshot)',
+    'an accepted item is in the task category, has every value the user disclosed and did not take back with a Reveal.Expand (said.constraints, goal.disclosed), every value of its goal not said yet (goal.constraints), and no value it said it does not want (said.negated); it is not an item the user owns by then (preferences.consumed_items of any state so far)',
   needs: 'an accept (trace.user_act) whose item is known (trace.said.items or a shown title in the text)',
   source:
     "Zhang & Balog KDD'20 Sect. 4.1-4.3 (the goal constraints C define an acceptable item; a consumed item is noted as seen, not taken); Kim et al., PEPPER (the items a user is after are held out of its history); SimLens checkContent rule",
   check(ctx) {
     const conv = ctx.conversation;
-    const owned = ownedItems(ctx);
+    const ownedAt = ownedByTurn(ctx);
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
@@ -613,7 +622,7 @@ const acceptedMeetsConstraints: Invariant = {
         const p: string[] = [];
         if (task !== undefined && item.category !== undefined && !equalValue(item.category, task))
           p.push(`category ${show(item.category)} is not the task ${show(task)}`);
-        if (owned.has(item.item_id)) p.push('the user already owns it (preferences.consumed_items)');
+        if (ownedAt[i].has(item.item_id)) p.push('the user already owns it (preferences.consumed_items)');
         for (const [a, values] of wanted) {
           const have = item.attributes[a];
           if (have !== undefined && !values.some((v) => equalValue(v, have)))
@@ -834,7 +843,7 @@ function revisesSomething(said: readonly [string, string][], previous: Map<strin
 const metaStatedMatchesTarget: Invariant = {
   id: 'meta-consistent-with-target',
   statement:
-    "a meta-simulated user's goal constraints, stated values (this turn's and the last one it said earlier for each attribute) and negated values agree with its current target's attributes; on a last turn where the user leaves without taking anything, a goal value it said and has not revised may still be the one it said (it leaves before saying the switch's change); no member of its target group (target.item_id, target.alternatives) is an item it already owns (preferences.consumed_items of its snapshot)",
+    "a meta-simulated user's goal constraints, stated values (this turn's and the last one it said earlier for each attribute) and negated values agree with its current target's attributes; on a last turn where the user leaves without taking anything, a goal value it said and has not revised may still be the one it said (it leaves before saying the switch's change); no member of its target group (target.item_id, target.alternatives) is an item it owns by then (preferences.consumed_items of any state so far)",
   needs: 'trace.target with a known target item (a meta user; --catalog for targets no carousel shows)',
   source:
     'Vlachou et al., Fashion-AlterEval Sect. 4 (the wrapped user critiques towards the current target, I3; a target is an item the user would buy); Kim et al., PEPPER (targets are held out of the history)',
@@ -842,7 +851,7 @@ const metaStatedMatchesTarget: Invariant = {
     let turns = 0;
     let any = false;
     const out: Violation[] = [];
-    const owned = ownedItems(ctx);
+    const ownedAt = ownedByTurn(ctx);
     const ownedReported = new Set<string>();
     // What the user has said up to this turn (as statedUpTo) and the attributes a Reveal.Expand
     // took back and it has not said again (as relaxedUpTo), kept turn by turn.
@@ -854,6 +863,7 @@ const metaStatedMatchesTarget: Invariant = {
       const id = tr?.target?.item_id;
       if (!tr || typeof id !== 'string') return;
       // a target group member the user already owns is reported once, on the first turn naming it
+      const owned = ownedAt[i];
       if (owned.size) {
         const alternatives = Array.isArray(tr.target?.alternatives) ? tr.target.alternatives : [];
         for (const member of [id, ...alternatives])

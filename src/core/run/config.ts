@@ -45,54 +45,65 @@ export interface SimulatorProcessOptions {
 }
 
 /** Everything that determines a run's output (paths as given; resolved against the working directory). */
-export const SimulationConfigSchema = z.object({
-  /** A built-in user, or an external simulator: `exec:<command>` or an http(s) URL (docs/protocol.md). */
-  user: z
-    .union([
-      z.enum(['agenda', 'target-free', ...LLM_USER_NAMES]),
-      z.string().refine(isExternalUserSpec, {
-        message: `expected agenda, target-free, ${LLM_USER_NAMES.join(', ')}, exec:<command> or an http(s):// URL`,
-      }),
-    ])
-    .default('agenda'),
-  interaction: z.enum(['cir6', 'qrfa']).default('cir6'),
-  preferences: z.enum(['single', 'pkg']).default('pkg'),
-  agent: z.string().min(1).default('local-good'),
-  n: z.number().int().positive(),
-  seed: z.union([z.number(), z.string()]).default(1),
-  /** Catalog JSONL; absent = the synthetic apparel catalog (catalog_seed, catalog_size). */
-  catalog: z.string().optional(),
-  catalog_seed: z.union([z.number(), z.string()]).optional(),
-  catalog_size: z.number().int().positive().optional(),
-  /** Annotated corpus to estimate transitions (and train the NLU) from. */
-  corpus: z.string().optional(),
-  /** A transition counts file (simlens-transitions/1); ignored when `corpus` is given. */
-  transitions: z.string().optional(),
-  answers: z.string().optional(),
-  aliases: z.string().optional(),
-  diagram: z.string().optional(),
-  templates: z.string().optional(),
-  /** Additive smoothing of the transition probabilities. */
-  alpha: z.number().nonnegative().optional(),
-  meta: z.enum(['tol', 'prob']).optional(),
-  tolerance: z.number().int().nonnegative().optional(),
-  p_switch: z.number().min(0).max(1).optional(),
-  relevance: z.string().optional(),
-  /** User turns per conversation (default 20; 10 with a meta-simulator). */
-  max_turns: z.number().int().positive().optional(),
-  patience: z.number().int().positive().optional(),
-  /** Agenda user: probability of leaving before any recommendation was shown (absent = 0). */
-  early_quit: z.number().min(0).max(1).optional(),
-  typo_rate: z.number().min(0).max(1).optional(),
-  /** Fix the shopping task (catalog category) instead of drawing one per conversation. */
-  task: z.string().optional(),
-  /** HTTP agents: per-turn timeout. */
-  timeout_ms: z.number().int().positive().optional(),
-  /** External simulated users: per-request timeout (default 10,000 ms). */
-  simulator_timeout_ms: z.number().int().positive().optional(),
-  /** LLM users/agents (src/core/run/llm.ts): endpoint settings without keys, ICL pool, profiles. */
-  llm: LlmRunConfigSchema.optional(),
-});
+export const SimulationConfigSchema = z
+  .object({
+    /** A built-in user, or an external simulator: `exec:<command>` or an http(s) URL (docs/protocol.md). */
+    user: z
+      .union([
+        z.enum(['agenda', 'target-free', ...LLM_USER_NAMES]),
+        z.string().refine(isExternalUserSpec, {
+          message: `expected agenda, target-free, ${LLM_USER_NAMES.join(', ')}, exec:<command> or an http(s):// URL`,
+        }),
+      ])
+      .default('agenda'),
+    interaction: z.enum(['cir6', 'qrfa']).default('cir6'),
+    preferences: z.enum(['single', 'pkg']).default('pkg'),
+    agent: z.string().min(1).default('local-good'),
+    n: z.number().int().positive(),
+    seed: z.union([z.number(), z.string()]).default(1),
+    /** Catalog JSONL; absent = the synthetic apparel catalog (catalog_seed, catalog_size). */
+    catalog: z.string().optional(),
+    catalog_seed: z.union([z.number(), z.string()]).optional(),
+    catalog_size: z.number().int().positive().optional(),
+    /** Annotated corpus to estimate transitions (and train the NLU) from. */
+    corpus: z.string().optional(),
+    /** A transition counts file (simlens-transitions/1); ignored when `corpus` is given. */
+    transitions: z.string().optional(),
+    answers: z.string().optional(),
+    aliases: z.string().optional(),
+    diagram: z.string().optional(),
+    templates: z.string().optional(),
+    /** Additive smoothing of the transition probabilities. */
+    alpha: z.number().nonnegative().optional(),
+    meta: z.enum(['tol', 'prob']).optional(),
+    tolerance: z.number().int().nonnegative().optional(),
+    p_switch: z.number().min(0).max(1).optional(),
+    relevance: z.string().optional(),
+    /** User turns per conversation (default 20; 10 with a meta-simulator). */
+    max_turns: z.number().int().positive().optional(),
+    patience: z.number().int().positive().optional(),
+    /** Agenda user: probability of leaving before any recommendation was shown (absent = 0). */
+    early_quit: z.number().min(0).max(1).optional(),
+    typo_rate: z.number().min(0).max(1).optional(),
+    /** Fix the shopping task (catalog category) instead of drawing one per conversation. */
+    task: z.string().optional(),
+    /** HTTP agents: per-turn timeout. */
+    timeout_ms: z.number().int().positive().optional(),
+    /** External simulated users: per-request timeout (default 10,000 ms). */
+    simulator_timeout_ms: z.number().int().positive().optional(),
+    /** LLM users/agents (src/core/run/llm.ts): endpoint settings without keys, ICL pool, profiles. */
+    llm: LlmRunConfigSchema.optional(),
+  })
+  .superRefine((c, ctx) => {
+    // a meta-simulator wraps the built-in users only: anything else would run unwrapped, yet with a
+    // meta run's turn cap and manifest
+    if (c.meta && c.user !== 'agenda' && c.user !== 'target-free')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['meta'],
+        message: `a meta-simulator wraps the built-in agenda and target-free users only, not ${c.user}`,
+      });
+  });
 export type SimulationConfig = z.infer<typeof SimulationConfigSchema>;
 export type SimulationConfigInput = z.input<typeof SimulationConfigSchema>;
 

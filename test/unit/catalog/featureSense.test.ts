@@ -1,9 +1,10 @@
 /**
  * The synthetic catalog's features make sense together (fifteenth round, found reading a run: "I'll
- * take the Northvale Denim Skirt! It had me at the tapered leg."). Before, 130 of 800 items broke
- * one of the rules below (a skirt with a tapered leg, trousers with both a straight and a tapered
- * leg, a top both slim and relaxed, a dress with two necklines, sandals with a padded collar). The
- * rules are written here independently of the generator's own lists.
+ * take the Northvale Denim Skirt! It had me at the tapered leg."). Before, 289 of 800 items broke
+ * one of the generator's rules (a skirt with a tapered leg, trousers with both a straight and a tapered
+ * leg, a top both slim and relaxed, a dress with two necklines, sandals with a padded collar; by the
+ * rules below, which also hold the review's finds, 1de786a's 3,000 items: 1,014 broke one). Keep these
+ * lists apart from the generator's: a rule belongs here when a reader would laugh at the item.
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,16 +18,24 @@ const EXCLUSIVE: readonly (readonly string[])[] = [
   ['V-neckline', 'Square neckline'],
   ['Zip front', 'Double-breasted front', 'Button front', 'Asymmetric zip'],
   ['Crew neckline', 'Crew neck', 'Folded high neck', 'Scoop neck', 'Tie neck', 'Ribbed collar', 'Button-down collar'],
+  ['Smocked back', 'Hidden back zip'],
+  ['Wrap front', 'Square neckline'],
+  ['Button placket', 'Hidden back zip'],
+  ['Puff sleeves', 'Adjustable straps'],
+  ['Open top', 'Magnetic snap'],
+  ['Plush lining', 'Breathable lining'],
 ];
 
 /** Features an item of a type cannot have. */
 const IMPOSSIBLE: Record<string, readonly string[]> = {
   skirt: ['Tapered leg', 'Straight leg', 'Zip fly'],
-  leggings: ['Zip fly', 'Belt loops', 'Five pockets'],
-  joggers: ['Zip fly', 'Belt loops'],
+  leggings: ['Zip fly', 'Belt loops', 'Five pockets', 'Straight leg', 'Rolled hems', 'Back welt pockets'],
+  joggers: ['Zip fly', 'Belt loops', 'Five pockets', 'Straight leg', 'Rolled hems'],
   sandals: ['Padded collar', 'Pull tab at the heel'],
-  'ballet flats': ['Padded collar', 'Pull tab at the heel'],
-  heels: ['Padded collar', 'Pull tab at the heel'],
+  'ballet flats': ['Padded collar', 'Pull tab at the heel', 'Reinforced toe cap'],
+  heels: ['Padded collar', 'Pull tab at the heel', 'Reinforced toe cap'],
+  sunglasses: ['Durable stitching', 'Soft to the touch'],
+  watch: ['Durable stitching', 'Soft to the touch'],
   'tank top': ['Ribbed cuffs'],
   't-shirt': ['Ribbed cuffs'],
   gilet: ['Adjustable cuffs'],
@@ -57,13 +66,19 @@ describe('catalog features that make sense together', () => {
           checked++;
           if (f.has(x)) problems.push(`${item.item_id} ${item.title} (${item.attributes.type}): ${x}`);
         }
+        // what it is made of: no "Metal fabric", "Leather fabric", "Down fabric"
+        for (const x of item.features)
+          if (/^(metal|leather|suede|rubber|straw|down) fabric$/i.test(x)) problems.push(`${item.item_id}: ${x}`);
+        if (/\ba [aeiou]/i.test(item.description.replace(/\ba (one|uni|use|eu)/gi, '')))
+          problems.push(`${item.item_id}: "a" before a vowel: ${item.description}`);
         // the description speaks of the same features
         for (const x of IMPOSSIBLE[item.attributes.type] ?? [])
           if (item.description.toLowerCase().includes(x.toLowerCase()))
             problems.push(`${item.item_id}: description names ${x}`);
       }
       assert.ok(checked > 100, `type rules applied ${checked} times`);
-      assert.deepEqual(problems.slice(0, 10), [], `${problems.length} items break a rule`);
+      const items = new Set(problems.map((p) => p.split(/[ :]/)[0]));
+      assert.deepEqual(problems.slice(0, 10), [], `${items.size} items break a rule (${problems.length} breaks)`);
     });
   }
 });

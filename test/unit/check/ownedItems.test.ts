@@ -38,6 +38,18 @@ describe('accepted-meets-constraints: an owned item is not taken', () => {
     );
     assert.deepEqual(findingOf('accepted-meets-constraints', accepting(['Z']))!.violations, []);
   });
+  test('an item a later state adds (a delta or a second snapshot) counts from that turn on', () => {
+    for (const kind of ['delta', 'snapshot'] as const) {
+      const c = accepting(['Z']);
+      c.turns[0].trace!.preferences = { kind: 'snapshot', model: 'pepper', consumed_items: ['Z'] };
+      c.turns[1].trace!.preferences = { kind, model: 'pepper', consumed_items: ['A'] };
+      assert.deepEqual(
+        findingOf('accepted-meets-constraints', c)!.violations.map((v) => v.turn),
+        [1],
+        kind,
+      );
+    }
+  });
 });
 
 describe('meta-consistent-with-target: no target group member is owned', () => {

@@ -75,6 +75,20 @@ describe('simlens (in-process)', () => {
     assert.match(r2.err, /too many arguments/);
   });
 
+  test('simulate: --meta with a user it cannot wrap is refused, naming the option and the user as given', async () => {
+    for (const user of ['llm-target-free', 'exec:python3 my_sim.py']) {
+      const r = await run(['simulate', '--user', user, '--meta', 'tol', '--n', '2', '--out', 'meta.jsonl'], dir);
+      assert.equal(r.code, 2, r.err);
+      assert.equal(
+        r.err.split('\n')[0],
+        `simlens simulate: --meta: a meta-simulator wraps the built-in agenda and target-free users only, not ${user}`,
+      );
+      assert.equal(existsSync(join(dir, 'meta.jsonl')), false);
+    }
+    const r = await run(['simulate', '--max-turns', '0', '--n', '2', '--out', 'meta.jsonl'], dir);
+    assert.match(r.err, /^simlens simulate: --max-turns: /);
+  });
+
   test('validate: valid file exits 0 with a summary on stderr', async () => {
     const r = await run(['validate', 'good.jsonl'], dir);
     assert.equal(r.code, 0);

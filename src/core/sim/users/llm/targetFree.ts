@@ -67,12 +67,11 @@ export function sampleProfile(
   userId: string,
   historySize = 12,
   targetCount = 3,
-  exclude: ReadonlySet<string> = new Set(),
 ): PepperProfile {
   const categories = catalog.categories();
   if (categories.length === 0) throw new Error('cannot sample a target-free profile from an empty catalog');
   const task = categories.includes(category) ? category : rng.pick(categories);
-  const user = samplePepperUser(catalog, task, rng, historySize, targetCount, exclude);
+  const user = samplePepperUser(catalog, task, rng, historySize, targetCount);
   const seen: SeenItem[] = [];
   for (const h of user.seen) {
     const it = catalog.get(h.item_id);
@@ -352,8 +351,6 @@ export function createTargetFreeUser(services: LlmServices, options: TargetFreeO
           `sim:${id}`,
           options.historySize,
           options.targetCount,
-          // under a meta-simulator the history leaves out the items it will be sent to buy
-          new Set(context.targetGroup ?? []),
         );
       if (!profile)
         throw new Error(
