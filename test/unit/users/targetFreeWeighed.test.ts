@@ -107,8 +107,9 @@ test('target-free: after an agent turn that showed nothing, a user with nothing 
     for (let k = 0; k < 4; k++) {
       const turn = await s.respond({ utterance: 'Which type would you like?', recommendations: [] });
       if (Object.keys(turn.trace?.said?.constraints ?? {}).length) continue;
-      // the first time, the user answers the question: no preference on the type (fourteenth round)
-      if (k === 0 && turn.act === 'Disclose.NonDisclose') continue;
+      // the first time, the user answers the question: no preference on the type (fourteenth round),
+      // or a type it is not keen on when it has one (fifteenth round)
+      if (k === 0 && (turn.act === 'Disclose.NonDisclose' || turn.trace?.said?.negated?.length)) continue;
       judged++;
       if (
         turn.act !== 'Inquire.List' ||

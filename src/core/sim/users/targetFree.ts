@@ -46,7 +46,7 @@ import type { PreferenceState, SimulatorTrace } from '../../model';
 import type { Rng } from '../../random';
 import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../types';
 import type { Catalog, CatalogItem } from '../../catalog/catalog';
-import { TemplateNlg, type SlotFill } from './nlg';
+import { TemplateNlg, readableAttribute, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
 import { describeValues, joinList, questionAttributes, reasonPhrase, somethingValues, valuePhrase } from './phrases';
 import { acceptanceReason, isNounDetail } from './reasons';
@@ -652,6 +652,93 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     return all.find(([k, v]) => !this.restatedValues.has(attributeKey(k, v))) ?? all[0];
   }
 
+  /**
+   * How the user answers a question about `asked` attributes, from its state, attribute by
+   * attribute (those in `skip`, given a value in this turn already, are answered): `own`, a liked
+   * value not said yet that some item could still meet (a meta user's target's; `nextGeneralValue`);
+   * else `again`, the value it said before; else `not`, a general dislike of it (when it said no
+   * value of it not keen on yet) whose rejection leaves an item it could take (never its target's, nor a value in `keep`: one of an
+   * item it likes on screen);
+   * else `none`, "no preference", only on an attribute it has no taste on at all (no liked or
+   * disliked value of it, none said, no meta target's value; brand included). An attribute it has
+   * a taste on that no item can meet now gets nothing, and so does one it said "no preference" on
+   * (asked again, it is not said twice).
+   */
+  private answerPlan(
+    asked: readonly string[],
+    skip: ReadonlySet<string>,
+    keep: ReadonlySet<string> = new Set(),
+  ): { own: [string, string][]; again: [string, string][]; not: [string, string][]; none: string[] } {
+    const plan = {
+      own: [] as [string, string][],
+      again: [] as [string, string][],
+      not: [] as [string, string][],
+      none: [] as string[],
+    };
+    const t = this.target?.attributes;
+    for (const a of asked) {
+      if (skip.has(a) || this.noPreference.has(a)) continue;
+      const v = this.nextGeneralValue(skip, [a]);
+      if (v) {
+        plan.own.push(v);
+        continue;
+      }
+      const said = this.stated.get(a);
+      if (said !== undefined) {
+        plan.again.push([a, said]);
+        continue;
+      }
+      // one value of an attribute said not keen on is its answer: asked again (or after a Dislike's
+      // reason of that attribute), it has nothing new to say and names no other
+      const saidNot = [...this.rejected].some((key) => key.startsWith(`${a}=`));
+      const not = this.dislikedPool().find(
+        ([k, v]) =>
+          !saidNot && k === a && !keep.has(attributeKey(k, v)) && this.consistent(k, v, -1) && this.canReject(k, v),
+      );
+      if (not) {
+        plan.not.push(not);
+        continue;
+      }
+      const taste =
+        saidNot ||
+        this.generalLiked.some(([k]) => k === a) ||
+        this.generalDisliked.some(([k]) => k === a) ||
+        (t !== undefined && a !== 'brand' && t[a] !== undefined);
+      if (!taste) plan.none.push(a);
+    }
+    return plan;
+  }
+
+  /** Whether some item the user could take is left once it says it is not keen on `k=v`. */
+  private canReject(k: string, v: string): boolean {
+    const key = attributeKey(k, v);
+    this.rejected.add(key);
+    const out = this.scanSatisfiable([], this.stated);
+    this.rejected.delete(key);
+    return out;
+  }
+
+  /**
+   * Says that the user is not keen on `k=v` as its answer about that attribute (`Pepper.NotKeen`:
+   * "As for the colour, just nothing olive."), recorded as negated; false when no wording says it.
+   */
+  private sayNotKeen(
+    [k, v]: [string, string],
+    add: (kind: string, text: string) => void,
+    negated: string[],
+    negatedKeys: string[],
+  ): boolean {
+    if (!this.sim.nlg.has('Pepper.NotKeen')) return false;
+    const r = this.clause('Pepper.NotKeen', { attribute: readableAttribute(k), disliked: valuePhrase(k, v) }, [
+      'disliked',
+    ]);
+    if (!r.used.includes('disliked')) return false;
+    add('Pepper.NotKeen', r.text);
+    negated.push(v);
+    negatedKeys.push(attributeKey(k, v));
+    return true;
+  }
+
   /** Realises one clause of a turn, avoiding every wording that clause kind had before. */
   private clause(act: string, fill: SlotFill, require: readonly string[] = []) {
     return this.sim.nlg.realise(act, fill, this.rng, this.clauseWordings.get(act), require);
@@ -872,6 +959,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     let act = '';
     let revised = false;
     let declinedNow = false;
+    /** The attributes this turn says the user has no preference on. */
+    const noPreferenceNow: string[] = [];
     if (revision) {
       // The target changed under a value the user already said: it says it changed its mind, and
       // that is all this turn says about preferences (the trace's `said` holds the new value). A
@@ -989,64 +1078,98 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // the carousel is turned down when nothing on it is praised (as a Dislike turn)
         declinedNow = !liked;
       }
-      // The agent asked about an attribute and showed nothing: the user answers that question (a
-      // liked value of it not said yet; else the value it said before; else that it has no
-      // preference there) rather than say a value of another attribute.
-      // What the agent's questions ask about (offers such as "Want me to look around?" aside).
-      const asked = restated
-        ? []
-        : questionAttributes(response.utterance ?? '', this.sim.options.catalog.attributeNames()).filter(
-            (a) => a !== 'brand' && a !== 'category',
-          );
+      // The agent asked about attributes (its question sentences, offers such as "Want me to look
+      // around?" aside, read by `questionAttributes`): the turn answers them, beside its opinion of
+      // the items when it shows some, from the user's state (`answerPlan`): a liked value of the
+      // attribute not said yet that some item could still meet (a meta user's target's), else the
+      // value it said before, else a value of it it is not keen on, else "no preference" when it
+      // has no taste on it at all (brand included: it never states a brand after that).
+      const asked = questionAttributes(response.utterance ?? '', this.sim.options.catalog.attributeNames()).filter(
+        (a) => a !== 'category',
+      );
+      let answeredNew = false;
+      let answeredBeside = false;
       const empty = shown.length === 0 && clauses.length === 0;
       let answered = false;
       if (asked.length && empty) {
-        // Nothing shown: the turn answers the question, every attribute asked ("What colour and
-        // material?") with a liked value of it not said yet that some item could still meet (a meta
-        // user's target's), else the value said before; an attribute it holds no taste on at all
-        // gets "no preference" (never stated later); one it has a taste on that no item can meet
-        // now, or a value it said it is not keen on, is no "no preference": it asks to see items.
-        const skip = new Set(Object.keys(constraints));
-        const own: [string, string][] = [];
-        for (const a of asked) {
-          const v = this.nextGeneralValue(skip, [a]);
-          if (v) own.push(v);
-        }
-        const before = asked.map((a) => [a, this.stated.get(a)] as const).filter(([, v]) => v !== undefined);
-        const tasteless = asked.filter(
-          (a) =>
-            !this.noPreference.has(a) &&
-            !this.stated.has(a) &&
-            !own.some(([k]) => k === a) &&
-            !this.generalLiked.some(([k]) => k === a) &&
-            ![...this.rejected].some((key) => key.startsWith(`${a}=`)),
-        );
-        if (own.length) {
-          const r = this.clause('Pepper.More', { value: joinList(own.map(([k, v]) => valuePhrase(k, v))) }, ['value']);
+        // Nothing shown: the turn is the answer, every attribute asked ("What colour and
+        // material?"); "no preference" in the plain wording (the only thing said); asked again
+        // after it, or about a taste that no item can meet now, it asks to see items.
+        const plan = this.answerPlan(asked, new Set(Object.keys(constraints)));
+        if (plan.own.length) {
+          const r = this.clause('Pepper.More', { value: joinList(plan.own.map(([k, v]) => valuePhrase(k, v))) }, [
+            'value',
+          ]);
           add('Pepper.More', r.text);
-          if (r.used.includes('value')) for (const [k, v] of own) constraints[k] = v;
+          if (r.used.includes('value')) for (const [k, v] of plan.own) constraints[k] = v;
           act = 'Reveal.Refine';
-          answered = true;
-        } else if (before.length && sayAgain([before[0][0], before[0][1]!])) {
-          this.restatedValues.add(attributeKey(before[0][0], before[0][1]!));
+        } else if (plan.again.length && sayAgain(plan.again[0])) {
+          this.restatedValues.add(attributeKey(plan.again[0][0], plan.again[0][1]));
           act = 'Disclose';
-          answered = true;
-        } else if (tasteless.length && this.sim.nlg.has('Disclose.NonDisclose')) {
+        } else if (plan.not.length && this.sayNotKeen(plan.not[0], add, negated, negatedKeys)) {
+          act = 'Disclose';
+        } else if (plan.none.length && this.sim.nlg.has('Disclose.NonDisclose')) {
           add('Disclose.NonDisclose', this.clause('Disclose.NonDisclose', {}).text);
-          for (const a of tasteless) this.noPreference.add(a);
+          for (const a of plan.none) this.noPreference.add(a);
+          noPreferenceNow.push(...plan.none);
           act = 'Disclose.NonDisclose';
-          answered = true;
-        } else {
-          // (asked again, or about what it has a taste on that cannot be met: `Pepper.Show`, below)
-          answered = true;
         }
+        // (else: asked again, or about what it has a taste on that cannot be met: `Pepper.Show`, below)
+        answered = true;
+      } else if (asked.length && shown.length) {
+        // Beside a carousel: its opinion of the items first, then the answer (at most two clauses:
+        // the values it wants, then what it says of the other attributes asked). An attribute the
+        // turn already gave a value of (a Like's reason, a value said again) is answered.
+        // never turned down: a value of an item it likes on screen (it may be praising it)
+        const keep = new Set(shown.filter((i) => reflected[i.item_id] === 'like').flatMap((i) => itemAttributeKeys(i)));
+        const plan = this.answerPlan(asked, new Set(Object.keys(constraints)), keep);
+        const before = clauses.length;
+        // one answer clause after two opinion clauses, two otherwise
+        let room = before >= 2 ? 1 : 2;
+        if (plan.own.length) {
+          const r = this.clause('Pepper.More', { value: joinList(plan.own.map(([k, v]) => valuePhrase(k, v))) }, [
+            'value',
+          ]);
+          add('Pepper.More', r.text);
+          if (r.used.includes('value')) for (const [k, v] of plan.own) constraints[k] = v;
+          answeredNew = true;
+          room--;
+        }
+        if (room && plan.again.length && sayAgain(plan.again[0])) {
+          this.restatedValues.add(attributeKey(plan.again[0][0], plan.again[0][1]));
+          room--;
+        }
+        if (room && plan.not.length && this.sayNotKeen(plan.not[0], add, negated, negatedKeys)) room--;
+        if (room && plan.none.length && this.sim.nlg.has('Pepper.NoPreference')) {
+          const r = this.clause(
+            'Pepper.NoPreference',
+            { attribute: joinList(plan.none.map(readableAttribute), 'or') },
+            ['attribute'],
+          );
+          if (r.used.includes('attribute')) {
+            add('Pepper.NoPreference', r.text);
+            for (const a of plan.none) this.noPreference.add(a);
+            noPreferenceNow.push(...plan.none);
+          }
+        }
+        answered = clauses.length > before || asked.some((a) => a in constraints);
+        answeredBeside = answered && before > 0;
+        // a turn that says nothing but the answer is that answer
+        if (before === 0 && clauses.length > 0)
+          act = answeredNew
+            ? 'Reveal.Refine'
+            : noPreferenceNow.length && clauses.length === 1
+              ? 'Disclose.NonDisclose'
+              : 'Disclose';
       }
-      // Beside a carousel, the wish the turn adds answers the question when it can.
+      // A turn that answered beside a carousel with nothing new (a value said again, one it is not
+      // keen on, "no preference") and said nothing of the items adds a wish of another attribute;
+      // one that gave a new value, answered beside its opinion, or with nothing shown, adds none.
       const skipped = new Set(Object.keys(constraints));
       const more =
-        restated || answered
+        restated || (answered && (shown.length === 0 || answeredNew || answeredBeside))
           ? undefined
-          : ((asked.length ? this.nextGeneralValue(skipped, asked) : undefined) ?? this.nextGeneralValue(skipped));
+          : this.nextGeneralValue(skipped);
       // Nothing new left to say about its tastes: a liked item lacking a value the user wants gets
       // that value said again (what keeps it from taking the item; the agenda user's rule 1), and
       // an agent turn that showed nothing gets a value the user still wants said again (not "none
@@ -1103,6 +1226,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         : undefined;
     if (negated.length) said.negated = negated;
     if (items.length) said.items = items;
+    // the attributes this turn says it has no preference on (never stated later)
+    if (noPreferenceNow.length) (said as Record<string, unknown>)['no_preference'] = noPreferenceNow;
     trace.user_act = act;
     trace.said = said;
     if (shown.length) trace.preferences = { kind: 'delta', model: 'pepper', reflected };
