@@ -126,22 +126,77 @@ function cuesFor(candidates: readonly string[]): { re: RegExp; attrOf: Map<strin
 }
 
 /**
- * An offer to do something ("Want me to look around?", "Shall I use your last search?"): a yes/no
- * question that asks for no preference, whatever cue word it holds. One that offers a choice
- * ("Should I browse the women's, men's or unisex racks?") asks.
+ * An offer to do something ("Want me to look around?", "Shall I use your last search?", "Can I
+ * show you more?"): a yes/no question about what the agent would do next, whose cue words ("look",
+ * "use") are verbs of the offer, not a question about a preference. Asking leave to ask is no offer
+ * ("May I ask your budget?"), nor is a preface ("Let me get this straight, what are we hunting
+ * for?" asks what the user is shopping for).
  */
 const OFFER =
-  /^[^\p{L}]*(?:(?:do you )?want me to|would you like me to|shall i|should i|can i|may i|let me)(?![\p{L}])/iu;
+  /^[^\p{L}]*(?:(?:do you )?want me to|would you like me to|shall i|should i|(?:can|may) i(?! ask| know| check))(?![\p{L}])/iu;
 
-/** The attributes the questions of an agent utterance ask about (offers aside), in the order of `candidates`. */
+/**
+ * What makes an offer ask about an attribute after all: a choice between values ("Should I browse
+ * the women's, men's or unisex racks?"), or the attribute it would go by ("Shall I filter these by
+ * colour?", said beside "Want to narrow them by colour?", which asks the same).
+ */
+const OFFER_ASKS = /(?<![\p{L}])(?:or|by)(?![\p{L}])/iu;
+
+/**
+ * Cue words for attributes beside `askedAttributes`' own, read in questions only: where the items
+ * will be worn is the occasion ("Where will you be wearing them?"), whom they are for the gender
+ * ("And these are for whom, again?").
+ */
+const QUESTION_CUES: Record<string, RegExp> = {
+  occasion: /(?<![\p{L}\p{N}])(?:wearing|worn)(?![\p{L}\p{N}])/iu,
+  gender: /(?<![\p{L}\p{N}])(?:for whom|who (?:is|are) (?:it|this|these|they) for)(?![\p{L}\p{N}])/iu,
+};
+
+/** A question about what the user is shopping for ("What are we looking for today?") asks for its task category. */
+const ASKS_CATEGORY = /(?<![\p{L}\p{N}])(?:shopping|looking|hunting|searching) for(?![\p{L}\p{N}])/iu;
+
+/** One question of an agent utterance (a sentence with "?") and what it asks about. */
+interface QuestionReading {
+  sentence: string;
+  /** The attributes it asks about, in the order of `candidates` (none for an offer that asks nothing). */
+  attributes: string[];
+  /** Whether it asks, naming no attribute, what the user is shopping for (`ASKS_CATEGORY`). */
+  category: boolean;
+  /** An offer to do something (`OFFER`); it asks about attributes only with a choice or a "by". */
+  offer: boolean;
+}
+
+/**
+ * How a simulated user reads the questions of an agent utterance, one sentence with "?" at a time
+ * (the one reader of the built-in users; docs/simulation.md, "What an agent asks"): a question asks
+ * about the attributes its cue words name (`askedAttributes`, plus `QUESTION_CUES`), or, naming
+ * none, for the task category when it asks what the user is shopping for; an offer asks about none
+ * unless it offers a choice or names what it would go by (`OFFER_ASKS`). Judgements on top of it
+ * (a re-ask, a proposal) are the user's own.
+ */
+export function readQuestions(text: string, candidates: readonly string[]): QuestionReading[] {
+  if (!text || !text.includes('?')) return [];
+  const out: QuestionReading[] = [];
+  for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+    if (!sentence.includes('?')) continue;
+    const offer = OFFER.test(sentence);
+    if (offer && !OFFER_ASKS.test(sentence)) {
+      out.push({ sentence, attributes: [], category: false, offer });
+      continue;
+    }
+    const found = new Set(askedAttributes(sentence, candidates));
+    for (const [attr, cue] of Object.entries(QUESTION_CUES))
+      if (candidates.includes(attr) && cue.test(sentence)) found.add(attr);
+    const attributes = candidates.filter((a) => found.has(a));
+    out.push({ sentence, attributes, category: attributes.length === 0 && ASKS_CATEGORY.test(sentence), offer });
+  }
+  return out;
+}
+
+/** The attributes the questions of an agent utterance ask about (`readQuestions`), in the order of `candidates`. */
 export function questionAttributes(text: string, candidates: readonly string[]): string[] {
-  const asked = text
-    .split(/(?<=[.!?])\s+/)
-    .filter(
-      (sentence) => sentence.includes('?') && !(OFFER.test(sentence) && !/(?<![\p{L}])or(?![\p{L}])/iu.test(sentence)),
-    )
-    .join(' ');
-  return askedAttributes(asked, candidates);
+  const found = new Set(readQuestions(text, candidates).flatMap((q) => q.attributes));
+  return candidates.filter((a) => found.has(a));
 }
 
 /** The attributes an agent utterance asks about, in the order of `candidates`. */

@@ -27,14 +27,7 @@ import { statesItemValue, titleShowsValue } from '../../../text/saysValue';
 import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';
-import {
-  askedAttributes,
-  joinList,
-  questionAttributes,
-  questionSentences,
-  reasonPhrase,
-  valuePhrase,
-} from '../phrases';
+import { joinList, questionAttributes, readQuestions, reasonPhrase, valuePhrase } from '../phrases';
 import { acceptanceReason } from '../reasons';
 import {
   createPreferenceModel,
@@ -126,15 +119,6 @@ export const REASK_REASON = 'the agent asked again about a preference already gi
  */
 const PROPOSES =
   /(?<![\p{L}\p{N}])(?:different|another|other|instead|open to|flexible|(?:how|what) about (?:these|this|those|that|the|some))(?![\p{L}\p{N}])/iu;
-
-/** Cue words for attributes beside `askedAttributes`' own ("where will you be wearing them?", "for whom?"). */
-const EXTRA_CUES: Record<string, RegExp> = {
-  occasion: /(?<![\p{L}\p{N}])(?:wearing|worn)(?![\p{L}\p{N}])/iu,
-  gender: /(?<![\p{L}\p{N}])(?:for whom|who (?:is|are) (?:it|this|these|they) for)(?![\p{L}\p{N}])/iu,
-};
-
-/** A question about what the user is shopping for asks for its task category. */
-const ASKS_CATEGORY = /(?<![\p{L}\p{N}])(?:shopping|looking|hunting|searching) for(?![\p{L}\p{N}])/iu;
 
 /** Attributes a simulated shopper may state as constraints (brand is rarely a requirement). */
 const CONSTRAINT_ATTRIBUTES = ['type', 'colour', 'material', 'style', 'gender', 'occasion', 'price_band'];
@@ -628,13 +612,14 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   /**
    * The attributes the questions of an agent utterance ask about ("Noted, black. Which material?"
-   * asks about material only). Cached: several rules look at the same text.
+   * asks about material only; an offer such as "Want me to look around?" about none): the one
+   * reader, `questionAttributes`, for every rule. Cached: several rules look at the same text.
    */
   private asked(agentText: string): string[] {
     if (this.askedCache.text !== agentText) {
       this.askedCache = {
         text: agentText,
-        attrs: askedAttributes(questionSentences(agentText), this.sim.options.catalog.attributeNames()),
+        attrs: questionAttributes(agentText, this.sim.options.catalog.attributeNames()),
       };
     }
     return this.askedCache.attrs;
@@ -642,22 +627,20 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   /**
    * The disclosed preferences the agent asks for again, judged one question (a sentence with "?")
-   * at a time, so an off-topic question or a carousel beside it changes nothing. A question
-   * re-asks a disclosed attribute when every attribute it names by a cue word (`askedAttributes`,
-   * plus `EXTRA_CUES`) is disclosed; when the type is disclosed and it names a type of the
-   * catalog ("was it sneakers you wanted?"); or, naming no attribute, when it asks what the user
-   * is shopping for and the category is disclosed. A question that proposes a change or items
-   * (`PROPOSES`) is not a re-ask.
+   * at a time, so an off-topic question or a carousel beside it changes nothing. Each question is
+   * read by the one reader (`readQuestions`, as every other rule reads it); a question re-asks a
+   * disclosed attribute when every attribute it asks about is disclosed; when the type is
+   * disclosed and it names a type of the catalog ("was it sneakers you wanted?"); or, asking
+   * about no attribute, when it asks what the user is shopping for and the category is disclosed.
+   * A question that proposes a change or items (`PROPOSES`) is not a re-ask, nor is an offer that
+   * asks about nothing ("Shall I show you more sneakers?").
    */
   private reasked(agentText: string): string[] {
     if (!agentText || !agentText.includes('?') || this.disclosed.size === 0) return [];
     const names = this.sim.options.catalog.attributeNames();
     const out = new Set<string>();
-    for (const sentence of agentText.split(/(?<=[.!?])\s+/)) {
-      if (!sentence.includes('?') || PROPOSES.test(sentence)) continue;
-      const asked = askedAttributes(sentence, names);
-      for (const [attr, cue] of Object.entries(EXTRA_CUES))
-        if (!asked.includes(attr) && cue.test(sentence)) asked.push(attr);
+    for (const { sentence, attributes: asked, category, offer } of readQuestions(agentText, names)) {
+      if (PROPOSES.test(sentence) || (offer && asked.length === 0)) continue;
       if (asked.length && asked.every((a) => this.disclosed.has(a))) for (const a of asked) out.add(a);
       // A type is asked about by naming one ("was it sneakers you wanted?"), the user's or a
       // misheard one; other values ("work", "black") are common words, so only cue words count.
@@ -666,7 +649,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         if (this.sim.options.catalog.attributeValueList('type').some((v) => containsWord(lower, v.toLowerCase())))
           out.add('type');
       }
-      if (asked.length === 0 && this.disclosed.has('category') && ASKS_CATEGORY.test(sentence)) out.add('category');
+      if (category && this.disclosed.has('category')) out.add('category');
     }
     return names
       .filter((n) => out.has(n))
@@ -1052,7 +1035,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       if (
         planned === 'Disclose.NonDisclose' &&
         (asked.length > 0 || opening) &&
-        !asked.some((a) => a in this.goal.constraints && a !== 'category')
+        !asked.some((a) => a in this.goal.constraints && a !== 'category') &&
+        !this.asksCategory(agentText)
       )
         return this.noPreferenceOn(agentText, fill, meaning);
       const next = this.nextConstraint(agentText, opening);
@@ -1205,13 +1189,14 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   }
 
   /**
-   * Whether the agent's questions ask only about attributes the goal does not hold (the category
-   * aside), one of them not yet answered with "no preference".
+   * Whether the agent's questions ask only about attributes the goal does not hold, one of them not
+   * yet answered with "no preference". A question about what the user is shopping for asks about
+   * the goal (its category): "What are we looking for today? Wearing them inside, or out?" is not
+   * answered with "no preference".
    */
   private asksOnlyOffGoal(agentText: string): boolean {
-    const asked = questionAttributes(agentText, this.sim.options.catalog.attributeNames()).filter(
-      (a) => a !== 'category',
-    );
+    if (this.asksCategory(agentText)) return false;
+    const asked = this.asked(agentText).filter((a) => a !== 'category');
     return (
       asked.length > 0 &&
       asked.every((a) => !(a in this.goal.constraints)) &&
@@ -1219,10 +1204,14 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     );
   }
 
+  /** Does a question of the agent's text ask what the user is shopping for (`readQuestions`)? */
+  private asksCategory(agentText: string): boolean {
+    return readQuestions(agentText, this.sim.options.catalog.attributeNames()).some((q) => q.category);
+  }
+
   /** A Disclose.NonDisclose: the asked attributes (none of them in the goal) are remembered as "no preference". */
   private noPreferenceOn(agentText: string, fill: SlotFill, meaning: Meaning): Realised {
-    for (const a of questionAttributes(agentText, this.sim.options.catalog.attributeNames()))
-      if (!(a in this.goal.constraints)) this.noPreference.add(a);
+    for (const a of this.asked(agentText)) if (!(a in this.goal.constraints)) this.noPreference.add(a);
     return { act: 'Disclose.NonDisclose', fill, meaning };
   }
 
@@ -1421,7 +1410,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     prefix.forEach((t, i) => {
       if (t.trace?.user_act !== 'Disclose.NonDisclose') return;
       const text = prefix[i - 1]?.assistant_utterance ?? '';
-      for (const a of askedAttributes(questionSentences(text), this.sim.options.catalog.attributeNames()))
+      for (const a of questionAttributes(text, this.sim.options.catalog.attributeNames()))
         if (!(a in this.goal.constraints)) this.noPreference.add(a);
     });
     for (const t of prefix) if (t.user_utterance !== undefined) this.utterances.add(t.user_utterance);
