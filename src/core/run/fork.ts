@@ -161,6 +161,13 @@ function checkForkTurn(original: Conversation, options: ForkOptions): void {
       `${options.file}: turn ${options.turn + 1} of "${options.id}" has no agent answer to continue from`,
     );
   }
+  // the user's utterance on this turn ended the conversation: nothing reacts to the agent's goodbye
+  const ended = forkTurn.trace?.end_reason;
+  if (typeof ended === 'string') {
+    throw new Error(
+      `${options.file}: turn ${options.turn + 1} of "${options.id}" is where the user ended the conversation (end_reason ${ended}): there is no reaction to fork; fork an earlier turn`,
+    );
+  }
 }
 
 /**

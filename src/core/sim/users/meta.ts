@@ -158,7 +158,7 @@ export class MetaSimulator implements UserSimulator {
 
 class MetaSession implements ObservingSession, RestorableSession {
   private target: CatalogItem;
-  private readonly group: string[];
+  private group: string[];
   private turn = 0;
   private previousTop: CatalogItem | undefined;
 
@@ -258,6 +258,9 @@ class MetaSession implements ObservingSession, RestorableSession {
     if (last) {
       const item = this.meta.options.catalog.get(last.item_id);
       if (item) this.target = item;
+      // the recorded group, not the one of the target this session drew
+      const group = (last.alternatives ?? []).filter((id) => this.meta.options.catalog.get(id));
+      if (item && group.includes(item.item_id)) this.group = group;
     }
     // The state is the one after the last prefix turn's user utterance: the agent responses of the
     // earlier turns have been seen, the last turn's response is what `respond` gets next.

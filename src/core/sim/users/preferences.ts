@@ -547,6 +547,31 @@ export class PkgPreferences extends BasePreferences {
 export type PreferenceKind = 'single' | 'pkg';
 
 /**
+ * The same kind of preference model over a recorded history (a fork restored from its trace: the
+ * items the user owns and their ratings, `consumed_items` and `item_ratings` of its snapshot), with
+ * the taste and options of `like`. A PKG derives every attribute rating from that history, so it is
+ * the recorded user's; a single-item model needs the history only to know what the user owns.
+ */
+export function preferencesOverHistory(
+  like: PreferenceModel,
+  history: readonly RatedItem[],
+  catalog: Catalog,
+  rng: Rng,
+  options: PreferenceOptions = {},
+): PreferenceModel {
+  const requireTaskCategory = options.requireTaskCategory ?? true;
+  if (like.kind === 'pkg')
+    return new PkgPreferences(
+      like.taste,
+      history,
+      catalog,
+      { ...DEFAULT_PKG_THRESHOLDS, ...options.thresholds },
+      requireTaskCategory,
+    );
+  return new SingleItemPreferences(like.taste, history, rng, requireTaskCategory);
+}
+
+/**
  * Builds a user's preference model for a task category: samples a taste, then a history of
  * `historySize` rated items with at least one liked item (resampled up to 20 times, then the
  * anchor item is put in as the liked one).

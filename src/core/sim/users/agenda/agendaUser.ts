@@ -31,6 +31,7 @@ import { joinList, questionAttributes, readQuestions, reasonPhrase, valuePhrase 
 import { acceptanceReason } from '../reasons';
 import {
   createPreferenceModel,
+  preferencesOverHistory,
   viewOf,
   type ItemView,
   type PreferenceKind,
@@ -38,6 +39,9 @@ import {
   type PreferenceOptions,
 } from '../preferences';
 import { round3, type RestorableSession, type TargetAwareSession, type TargetUpdate } from '../session';
+
+/** The rating a restored history item gets when its trace records none (a single-item user's owned items). */
+const NEUTRAL_RATING = 3;
 
 interface AgendaUserOptions {
   catalog: Catalog;
@@ -192,7 +196,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   /** Words only (what settles a purchase): a fork of `rng` that never advances it. */
   private readonly words: Rng;
   readonly task: string;
-  readonly prefs: PreferenceModel;
+  prefs: PreferenceModel;
   /** The agenda as a stack: the top is the last element. */
   private agenda: string[] = [];
   private goal: Goal = { constraints: {}, requests: [] };
@@ -1343,6 +1347,20 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     }
     this.current = last.user_act;
     if (typeof last.patience === 'number') this.patience = last.patience;
+    // the recorded user's history (what it owns, and the PKG's ratings), not the one this session drew
+    const snapshot = traces.find(
+      (t) => t.preferences?.kind === 'snapshot' && t.preferences.consumed_items,
+    )?.preferences;
+    if (snapshot?.consumed_items) {
+      const ratings = snapshot.item_ratings ?? {};
+      this.prefs = preferencesOverHistory(
+        this.prefs,
+        snapshot.consumed_items.map((item_id) => ({ item_id, rating: ratings[item_id] ?? NEUTRAL_RATING })),
+        this.sim.options.catalog,
+        this.rng,
+        this.sim.options.preferenceOptions,
+      );
+    }
     for (const t of traces) if (t.preferences) this.prefs.restore(t.preferences);
     this.negated = new Set(traces.flatMap((t) => t.said?.negated ?? []));
     this.saidNegated = new Set();
