@@ -358,8 +358,9 @@ const ASKED_CUES: Record<string, readonly string[]> = {
   material: ['material', 'materials', 'fabric', 'fabrics'],
   style: ['style', 'styles', 'vibe', 'look'],
   // ("range" alone is no cue: "What price range feels comfortable?" asks about price)
-  gender: ['gender', 'men', 'women', "men's", "women's", 'mens', 'womens', 'unisex', 'section', 'cut'],
-  occasion: ['occasion', 'occasions', 'event', 'events', 'wear', 'use'],
+  // where they will be worn is the occasion, whom they are for the gender (as the users read them)
+  gender: ['gender', 'men', 'women', "men's", "women's", 'mens', 'womens', 'unisex', 'section', 'cut', 'whom'],
+  occasion: ['occasion', 'occasions', 'event', 'events', 'wear', 'wearing', 'worn', 'use'],
   price_band: ['price', 'budget', 'spend', 'afford', 'pricey', 'cost'],
   type: ['type', 'types', 'kind', 'kinds', 'sort', 'sorts'],
 };

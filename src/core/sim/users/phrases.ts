@@ -152,8 +152,12 @@ const QUESTION_CUES: Record<string, RegExp> = {
   gender: /(?<![\p{L}\p{N}])(?:for whom|who (?:is|are) (?:it|this|these|they) for)(?![\p{L}\p{N}])/iu,
 };
 
-/** A question about what the user is shopping for ("What are we looking for today?") asks for its task category. */
-const ASKS_CATEGORY = /(?<![\p{L}\p{N}])(?:shopping|looking|hunting|searching) for(?![\p{L}\p{N}])/iu;
+/**
+ * A question about what the user is shopping for ("What are we looking for today?", "So, what
+ * brings you here?", "Shoes, a coat, or just browsing?") asks for its task category.
+ */
+const ASKS_CATEGORY =
+  /(?<![\p{L}\p{N}])(?:(?:shopping|looking|hunting|searching) for|what brings you|just browsing)(?![\p{L}\p{N}])/iu;
 
 /** One question of an agent utterance (a sentence with "?") and what it asks about. */
 interface QuestionReading {
