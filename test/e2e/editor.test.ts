@@ -25,7 +25,7 @@ import {
   nextFrames,
   openFileInEditor,
   openQuickInput,
-  pickQuickInput,
+  runCommandAndPick,
   pollUntil,
   runCommand,
   screenshot,
@@ -202,9 +202,7 @@ test(
     await waitForText(frame, '.list-status', /^61 of 61/);
 
     // Replay sim-010 (a traced conversation), reached with "SimLens: Go to Conversation…".
-    await focusWorkbench(page);
-    await runCommand(page, 'SimLens: Go to Conversation…');
-    await pickQuickInput(page, 'sim-010');
+    await runCommandAndPick(page, 'SimLens: Go to Conversation…', 'sim-010');
     await waitForText(frame, '.conv-id', /sim-010/);
     await waitForText(frame, '.row.selected', /sim-010/);
     await frame.locator('.transcript-scroll').click({ position: { x: 5, y: 5 } });

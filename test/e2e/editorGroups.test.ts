@@ -18,7 +18,7 @@ import {
   e2eReady,
   focusWorkbench,
   makeWorkspace,
-  pickQuickInput,
+  runCommandAndPick,
   pollUntil,
   sampleConversations,
   openFileInEditor,
@@ -92,9 +92,7 @@ test(
     await waitForText(frame, '.conv-id', /h-1/);
     // "Go to Conversation…" reveals s-1; then the user selects another conversation and turn than
     // the defaults, so that keeping them is visible (and a reload must not reveal s-1 again).
-    await focusWorkbench(page);
-    await runCommand(page, 'SimLens: Go to Conversation…');
-    await pickQuickInput(page, 's-1');
+    await runCommandAndPick(page, 'SimLens: Go to Conversation…', 's-1');
     await waitForText(frame, '.conv-id', /s-1/);
     await frame.locator('.row', { hasText: 'h-2' }).first().click();
     await waitForText(frame, '.conv-id', /h-2/);

@@ -787,6 +787,28 @@ async function paletteRow(page: Page, title: string, timeoutMs: number) {
   return undefined;
 }
 
+/**
+ * Runs a command that opens a quick pick and picks `label` in it. A pick closes when the focus
+ * leaves it (VS Code's default for a "go to" pick); in a full E2E run the focus sometimes moved before
+ * the text was typed (CI at 32b37cf: "Go to Conversation…" left its pick hidden for 60 s; alone the
+ * same test passes), so a pick that is not visible within 10 s is opened again, up to three times.
+ */
+export async function runCommandAndPick(page: Page, title: string, label: string): Promise<void> {
+  const input = page.locator('.quick-input-widget input').first();
+  for (let attempt = 1; ; attempt++) {
+    await focusWorkbench(page);
+    await runCommand(page, title);
+    try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      continue;
+    }
+    await pickQuickInput(page, label);
+    return;
+  }
+}
+
 /** Types `label` into the open quick pick and picks the row whose label is exactly `label`. */
 export async function pickQuickInput(page: Page, label: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
