@@ -559,16 +559,23 @@ export function preferencesOverHistory(
   rng: Rng,
   options: PreferenceOptions = {},
 ): PreferenceModel {
+  return modelOver(like.kind, like.taste, history, catalog, rng, options);
+}
+
+/** The preference model of `kind` over a taste and a rated history (one construction for both paths). */
+function modelOver(
+  kind: PreferenceKind,
+  taste: Taste,
+  history: readonly RatedItem[],
+  catalog: Catalog,
+  rng: Rng,
+  options: PreferenceOptions,
+): PreferenceModel {
   const requireTaskCategory = options.requireTaskCategory ?? true;
-  if (like.kind === 'pkg')
-    return new PkgPreferences(
-      like.taste,
-      history,
-      catalog,
-      { ...DEFAULT_PKG_THRESHOLDS, ...options.thresholds },
-      requireTaskCategory,
-    );
-  return new SingleItemPreferences(like.taste, history, rng, requireTaskCategory);
+  const thresholds = { ...DEFAULT_PKG_THRESHOLDS, ...options.thresholds };
+  if (kind === 'pkg') return new PkgPreferences(taste, history, catalog, thresholds, requireTaskCategory);
+  if (kind === 'single') return new SingleItemPreferences(taste, history, rng, requireTaskCategory);
+  throw new Error(`unknown preference model "${String(kind)}" (expected single or pkg)`);
 }
 
 /**
@@ -585,7 +592,6 @@ export function createPreferenceModel(
 ): PreferenceModel {
   const size = options.historySize ?? 8;
   const thresholds = { ...DEFAULT_PKG_THRESHOLDS, ...options.thresholds };
-  const requireTaskCategory = options.requireTaskCategory ?? true;
   const taste = sampleTaste(catalog, category, rng);
   const exclude = new Set(options.exclude ?? []);
   let history = sampleHistory(catalog, taste, size, rng, exclude);
@@ -599,7 +605,5 @@ export function createPreferenceModel(
     const rest = history.filter((h) => h.item_id !== anchor).slice(0, Math.max(0, size - 1));
     history = [{ item_id: anchor, rating: Math.max(thresholds.likedItem, 4.5) }, ...rest];
   }
-  if (kind === 'pkg') return new PkgPreferences(taste, history, catalog, thresholds, requireTaskCategory);
-  if (kind === 'single') return new SingleItemPreferences(taste, history, rng, requireTaskCategory);
-  throw new Error(`unknown preference model "${String(kind)}" (expected single or pkg)`);
+  return modelOver(kind, taste, history, catalog, rng, options);
 }
