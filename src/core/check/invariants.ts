@@ -1349,10 +1349,50 @@ const patienceNonIncreasing: Invariant = {
   },
 };
 
+/** Items a built-in user looks at on a carousel (its browse depth: 3 in every built-in run, not recorded per run). */
+const BROWSE_DEPTH = 3;
+
+/**
+ * Was a user that leaves on the last turn never shown what it came for (docs/simulation.md,
+ * Endings: among the first BROWSE_DEPTH items of a carousel it read before leaving, its target when
+ * the last trace has one (a meta user), else an item in the task category with every goal
+ * constraint of the last trace and no value the user said it does not want)? Returns why, or
+ * undefined when it was shown one or when items were shown but none with known attributes (not judged).
+ */
+function neverShownWhatItCameFor(ctx: ConversationContext): string | undefined {
+  const turns = ctx.conversation.turns;
+  const last = turns.length - 1;
+  const lastTrace = turns[last]?.trace;
+  if (!lastTrace) return undefined;
+  const looked: ItemFacts[] = [];
+  for (let j = 0; j < last; j++)
+    for (const rec of (turns[j].recommendations ?? []).slice(0, BROWSE_DEPTH)) looked.push(factsAt(ctx, rec));
+  const target = lastTrace.target?.item_id;
+  if (typeof target === 'string') {
+    return looked.some((f) => f.item_id === target) ? undefined : `its target ${show(target)} never shown`;
+  }
+  if (looked.length === 0) return 'never shown an item (no carousel before it left)';
+  const judged = looked.filter(hasAttributes);
+  if (judged.length === 0) return undefined;
+  const constraints = lastTrace.goal?.constraints ?? {};
+  const task =
+    constraints['category'] !== undefined ? String(constraints['category']) : conversationTask(ctx.conversation);
+  const negated = [...negatedUpTo(ctx, last).keys()];
+  const meets = (f: ItemFacts): boolean => {
+    if (task !== undefined && f.category !== undefined && !equalValue(f.category, task)) return false;
+    for (const [a, v] of Object.entries(constraints)) {
+      if (a === 'category' || v === undefined || v === null) continue;
+      if (!equalValue(f.attributes[a], String(v))) return false;
+    }
+    return !negated.some((n) => negatedMatch(f, n) !== undefined);
+  };
+  return judged.some(meets) ? undefined : 'never shown an item meeting its goal';
+}
+
 const abandonAtZero: Invariant = {
   id: 'abandon-at-zero',
   statement:
-    'a user abandons exactly when its patience reaches 0 (unless it takes an item on that last turn), abandoning is its last turn and is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left); a user that gives up (outcome gave_up) leaves on its last turn with patience left and end_reason gave_up, and end_reason completed means nothing pending, no pushed Complete and no patience lost',
+    'a user abandons exactly when its patience reaches 0 (unless it takes an item on that last turn), abandoning is its last turn and is recorded as outcome abandoned with end_reason patience (end_reason patience never with patience left); a user that gives up (outcome gave_up) leaves on its last turn with patience left and end_reason gave_up, and end_reason completed means nothing pending, no pushed Complete, no patience lost, every goal request answered and shown what it came for (its target, or an item meeting its goal, among the first 3 of a carousel)',
   needs: 'trace.patience',
   source: "Zhang & Balog KDD'20 Sect. 6 (patience); SimLens agenda user (Complete.Abandon at patience 0)",
   check(ctx) {
@@ -1428,6 +1468,14 @@ const abandonAtZero: Invariant = {
       if (lastTrace.operation === 'push') why.push('a pushed Complete');
       if (typeof initial === 'number' && typeof lp === 'number' && lp < initial)
         why.push(`patience ${lp} of ${initial}`);
+      const goal = lastTrace.goal;
+      if (goal && Array.isArray(goal.requests)) {
+        const fulfilled = new Set((goal.fulfilled_requests ?? []).map(String));
+        const pending = goal.requests.map(String).filter((r) => !fulfilled.has(r));
+        if (pending.length) why.push(`the goal request(s) ${show(pending.join(', '))} unanswered`);
+      }
+      const unserved = neverShownWhatItCameFor(ctx);
+      if (unserved) why.push(unserved);
       if (why.length)
         out.push({
           turn: turns.length - 1,
@@ -1886,11 +1934,17 @@ function keptPassedOver(ctx: ConversationContext, i: number): boolean {
  * agenda user's own rule (`statesItemValue`: statements only, the item's title aside, a price for
  * the price band), so the check and the simulator read an answer alike.
  */
-function answerStatesAttribute(ctx: ConversationContext, at: number, attr: string): boolean {
+function answerStatesAttribute(
+  ctx: ConversationContext,
+  at: number,
+  attr: string,
+  about?: ReadonlySet<string>,
+): boolean {
   const answer = ctx.conversation.turns[at]?.assistant_utterance;
   if (!answer) return false;
   for (let j = 0; j <= at; j++) {
     for (const r of ctx.conversation.turns[j].recommendations ?? []) {
+      if (about && !about.has(r.item_id)) continue;
       if (statesItemValue(answer, attr, factsAt(ctx, r).attributes[attr], r.title)) return true;
     }
   }
@@ -1907,10 +1961,13 @@ function titleStatesAttribute(ctx: ConversationContext, at: number, attr: string
   return false;
 }
 
+/** Navigate acts that ask about no attribute: more items, back, a repeat. */
+const NOT_A_QUESTION = new Set(['Navigate.More', 'Navigate.Back', 'Navigate.Repeat']);
+
 const goalRequests: Invariant = {
   id: 'goal-requests',
   statement:
-    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (Navigate or Inquire act) and the agent's answer stated the requested value of a shown item (in a statement, not a question, outside the item's title; a price for the price band), or on a Navigate turn when a shown item's title states it (read off the card)",
+    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (an Inquire, or a Navigate other than More, Back and Repeat) and the agent's answer stated the requested value of a shown item, the item asked about when the trace names it (said.items) (in a statement, not a question, outside the item's title; a price for the price band), or on a Navigate turn when a shown item's title states it (read off the card)",
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent's answers); SimLens agenda user (fulfilled_requests)",
   needs: 'trace.goal.requests',
@@ -1944,14 +2001,21 @@ const goalRequests: Invariant = {
         ) {
           // read off the card (a shown item's title states the value): no question needed
         } else if (fresh.length) {
-          const asked = mainOf(turns[i - 1]?.trace?.user_act ?? '');
+          const askedAct = String(turns[i - 1]?.trace?.user_act ?? '');
+          // a question: about an item (Navigate, not a request for more, back or a repeat) or an
+          // Inquire; a request for more items asks about no attribute
+          const asked = mainOf(askedAct);
+          const question = (asked === 'Navigate' && !NOT_A_QUESTION.has(askedAct)) || asked === 'Inquire';
           // answered means the value is said (KDD'20 goal requests; the agenda user's rule 6): an
-          // agent act labelled Explain whose words never say the value has not answered
-          const explained = fresh.every((r) => answerStatesAttribute(ctx, i - 1, r));
-          if (!(asked === 'Navigate' || asked === 'Inquire') || !explained) {
+          // agent act labelled Explain whose words never say the value has not answered; the value
+          // of the item the user asked about when its trace names it (said.items), not another's
+          const askedItems = stringArray(turns[i - 1]?.trace?.said?.items);
+          const about = askedItems?.length ? new Set(askedItems) : undefined;
+          const explained = fresh.every((r) => answerStatesAttribute(ctx, i - 1, r, about));
+          if (!question || !explained) {
             out.push({
               turn: i,
-              detail: `request ${show(fresh.join(', '))} fulfilled although ${asked === 'Navigate' || asked === 'Inquire' ? "the agent's answer does not state the value" : `the user did not ask (act ${show(turns[i - 1]?.trace?.user_act ?? '?')})`}`,
+              detail: `request ${show(fresh.join(', '))} fulfilled although ${question ? `the agent's answer does not state the value${about ? ` of ${show([...about].join(', '))}` : ''}` : `the user did not ask (act ${show(askedAct || '?')})`}`,
             });
           }
         }
@@ -2171,9 +2235,6 @@ function breaksDisclosed(ctx: ConversationContext, at: number, id: string): bool
 // ---------------------------------------------------------------------------------------------
 // Push reasons and reflected opinions (fifteenth round): what a built-in user gives as the reason
 // of a push, and the opinions a PEPPER user reflects, are read against the conversation itself.
-
-/** Items a built-in user looks at on a carousel (its browse depth: 3 in every built-in run, not recorded per run). */
-const BROWSE_DEPTH = 3;
 
 /** The default answers table of the agenda users (data the simulator reads too; `--answers` replaces it). */
 const DEFAULT_ANSWERS = (answersJson as { answers: Record<string, string[]> }).answers;

@@ -763,7 +763,12 @@ const OPERATORS: MutationOperator[] = [
         if (!f) return;
         for (const a of Object.keys(x.goal.constraints)) {
           if (a === 'category' || f.attributes[a] === undefined) continue;
-          const other = valuesOf(c0, a).find((v) => v.toLowerCase() !== f.attributes[a].toLowerCase());
+          // a value neither the target's nor the goal's own (the goal may keep a said value the
+          // switched target lacks until the user revises it: putting it back changes nothing)
+          const now = String(x.goal.constraints[a]).toLowerCase();
+          const other = valuesOf(c0, a).find(
+            (v) => v.toLowerCase() !== f.attributes[a].toLowerCase() && v.toLowerCase() !== now,
+          );
           if (other) cands.push([i, a, other]);
         }
       });
