@@ -15,6 +15,7 @@ import { createRng, type Rng } from '../random';
 import { InvariantChecker } from './checker';
 import { ReadbackChecker } from './readback';
 import { INVARIANTS } from './invariants';
+import { mentionsWords, phraseWords } from './text';
 import answersJson from '../sim/users/agenda/appropriate-answers.json';
 import type { CheckOptions, Invariant, ItemFacts, ItemLookup } from './types';
 
@@ -851,6 +852,10 @@ const OPERATORS: MutationOperator[] = [
             t.user_utterance === undefined
           )
             return false;
+          // a meta user's target switch on this turn: a Reveal.Revise saying the switch's change
+          // is the act the rule asks for (no mutant), even where the value was never said before
+          const target = tr(t)?.target?.item_id;
+          if (target !== undefined && i > 0 && tr(c.turns[i - 1])?.target?.item_id !== target) return false;
           // nothing it says differs from what was said before
           const before = new Map<string, string>();
           for (let j = 0; j < i; j++) for (const [a, v] of constraintsSaid(c.turns[j])) before.set(a, v.toLowerCase());
@@ -1504,14 +1509,21 @@ const OPERATORS: MutationOperator[] = [
       if (!targets.length) return undefined;
       const cands: [number, string, string][] = [];
       const shown = new Set<string>();
+      // a title a shown item's title contains ("Slim Jeans" in "Slim Jeans - Navy") names that
+      // item too: saying it is no violation (not a mutant)
+      const shownTitles: string[][] = [];
       c0.turns.forEach((t, i) => {
         if (t.user_utterance !== undefined) {
           for (const id of targets) {
             const title = factsOf(c0, id, ctx)?.title;
-            if (!shown.has(id) && title) cands.push([i, id, title]);
+            if (!shown.has(id) && title && !shownTitles.some((w) => mentionsWords(w, phraseWords(title))))
+              cands.push([i, id, title]);
           }
         }
-        for (const r of t.recommendations ?? []) shown.add(r.item_id);
+        for (const r of t.recommendations ?? []) {
+          shown.add(r.item_id);
+          if (r.title) shownTitles.push(phraseWords(r.title));
+        }
       });
       if (!cands.length) return undefined;
       const [i, id, title] = rng.pick(cands);

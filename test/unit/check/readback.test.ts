@@ -237,3 +237,31 @@ test(
     assert.deepEqual(low, []);
   },
 );
+
+test('a disclosure relabelled Note.Dislike is caught even when an aside voices a dislike (mutation bench, sixteenth round)', () => {
+  // "I'd rather not guess" and "my teenager says I look dated" read as dislikes to the opinion
+  // lexicon: 3 of the bench's relabel-disclose-dislike mutants passed; a dislike names what it dislikes
+  const texts: [string, Record<string, string>][] = [
+    ["Okay then, something burgundy. I'd rather not guess.", { colour: 'burgundy' }],
+    ['I would prefer something black, since my teenager says I look dated.', { colour: 'black' }],
+  ];
+  for (const [text, constraints] of texts) {
+    const as = (user_act: string) =>
+      readBack([conv([turn('x', {}, shown), turn(text, { user_act, said: { constraints } })])]);
+    assert.equal(as('Disclose').disagreeingTurns, 0, JSON.stringify(as('Disclose').disagreements));
+    const r = as('Note.Dislike');
+    assert.equal(r.disagreeingTurns, 1, text);
+    assert.match(JSON.stringify(r.disagreements), /names nothing it dislikes/);
+  }
+  // a dislike of an item, or of a value, that also says what the user wants stays consistent
+  const ok = readBack([
+    conv([
+      turn('x', {}, shown),
+      turn('Not the Harbor Tote; something in canvas.', {
+        user_act: 'Note.Dislike',
+        said: { constraints: { material: 'canvas' }, items: ['A'] },
+      }),
+    ]),
+  ]);
+  assert.equal(ok.disagreeingTurns, 0, JSON.stringify(ok.disagreements));
+});
