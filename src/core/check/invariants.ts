@@ -279,7 +279,7 @@ const noEndBeforeRecommendation: Invariant = {
 const agendaPullOrder: Invariant = {
   id: 'agenda-pull-order',
   statement:
-    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest, except that a meta user's Reveal.Revise (the change a target switch made, said first) and a Disclose answering an agent's elicitation leave a pulled act other than a query formulation on the agenda; a push leaves the pending agenda unchanged, or puts the act the agent did not answer back on top",
+    "a pull takes the top of the previous turn's agenda (Complete only when the agenda is empty) and leaves the rest, except that a meta user's Reveal.Revise (the change a target switch made, said first) and a Disclose answering an agent's elicitation leave a pulled act other than a query formulation on the agenda; a push leaves the pending agenda unchanged, or puts the act the agent did not answer back on top, and an item question (Navigate about a shown item) the agent's answer left unanswered (no request fulfilled) always goes back on top",
   needs: 'trace.agenda with pull/push operations (an agenda-based user)',
   source: "Zhang & Balog KDD'20 Sect. 4.1 (agenda as a stack: pull/push; the dialogue ends when the agenda is empty)",
   check(ctx) {
@@ -317,20 +317,30 @@ const agendaPullOrder: Invariant = {
           // A meta user says a switch's change before anything else: the act it pulled waits on top.
           // An elicitation is answered first (a Disclose after an agent's Inquire.Elicit): a pulled act
           // that is not itself a query formulation waits on top.
+          const answersFirst =
+            pulled !== undefined &&
+            answersElicitationFirst(tr, pulled, ctx.conversation.turns[i - 1], ctx.conversation.turns[i - 1]?.trace);
           const deferred =
-            sameList(agenda, prev) &&
-            ((tr.target !== undefined && isRevision(tr.user_act)) ||
-              (pulled !== undefined &&
-                answersElicitationFirst(
-                  tr,
-                  pulled,
-                  ctx.conversation.turns[i - 1],
-                  ctx.conversation.turns[i - 1]?.trace,
-                )));
+            sameList(agenda, prev) && ((tr.target !== undefined && isRevision(tr.user_act)) || answersFirst);
           if (!sameList(agenda, rest) && !(accepted && agenda.length === 0) && !deferred) {
             out.push({
               turn: i,
               detail: `after the pull the agenda is [${show(agenda.join(', '))}], expected [${show(rest.join(', '))}]`,
+            });
+          } else if (
+            answersFirst &&
+            !deferred &&
+            prev.length > 0 &&
+            typeof tr.user_act === 'string' &&
+            mainOf(tr.user_act) !== mainOf(pulled!) &&
+            // a request to repeat an agent turn the user could answer is moot: it is dropped
+            pulled !== 'Navigate.Repeat' &&
+            (tr as Loose)['planned_act'] !== 'Navigate.Repeat'
+          ) {
+            // it answered the agent's question instead of the pulled act: that act is still to do
+            out.push({
+              turn: i,
+              detail: `${show(tr.user_act)} answered the agent's question instead of the pulled ${show(pulled)}, which left the agenda unsaid (expected [${show(prev.join(', '))}])`,
             });
           }
         } else if (
@@ -341,6 +351,18 @@ const agendaPullOrder: Invariant = {
           out.push({
             turn: i,
             detail: `a push changed the pending agenda from [${show(prev.join(', '))}] to [${show(agenda.join(', '))}]`,
+          });
+        } else if (
+          tr.operation === 'push' &&
+          !accepted &&
+          itemQuestionUnanswered(ctx, i) &&
+          !unansweredBackOnTop(agenda, prev, 'Navigate')
+        ) {
+          // KDD'20: the item question the agent did not answer goes back on the agenda (under the
+          // replacement act): the user asks it again later; it does not vanish
+          out.push({
+            turn: i,
+            detail: `the item question of turn ${i - 1} went unanswered (no request fulfilled) but is not back on top of the agenda [${show(agenda.join(', '))}]`,
           });
         }
         const performed = performedMismatch(tr);
@@ -427,6 +449,21 @@ function asksOnlyOffGoal(text: string, goal: Readonly<Record<string, unknown>> |
  * KDD'20: an act the agent did not answer goes back on the agenda. After a push the agenda may be
  * the previous one with the previous turn's act (its main act) back on top.
  */
+/**
+ * Did the user ask about a shown item on the turn before `at` (a `Navigate` naming it in
+ * said.items, with goal requests to ask about) and does turn `at` still have no request newly
+ * fulfilled, with patience left to go on?
+ */
+function itemQuestionUnanswered(ctx: ConversationContext, at: number): boolean {
+  const before = ctx.conversation.turns[at - 1]?.trace;
+  const now = ctx.conversation.turns[at]?.trace;
+  if (!before || !now || before.user_act !== 'Navigate') return false;
+  if (!stringArray(before.said?.items)?.length || !stringArray(before.goal?.requests)?.length) return false;
+  if (typeof now.patience !== 'number' || now.patience <= 0) return false;
+  const done = (t: SimulatorTrace) => stringArray(t.goal?.fulfilled_requests)?.length ?? 0;
+  return done(now) <= done(before);
+}
+
 function unansweredBackOnTop(agenda: readonly string[], prev: readonly string[], asked: string | undefined): boolean {
   return (
     asked !== undefined &&
