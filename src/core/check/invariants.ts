@@ -1394,16 +1394,20 @@ const BROWSE_DEPTH = 3;
  * Endings: among the first BROWSE_DEPTH items of a carousel it read before leaving, its target when
  * the last trace has one (a meta user), else an item in the task category with every goal
  * constraint of the last trace and no value the user said it does not want)? Returns why, or
- * undefined when it was shown one or when items were shown but none with known attributes (not judged).
+ * undefined when it was shown one or when an item it looked at has no known attributes (not judged).
+ * Built-in users look at the first BROWSE_DEPTH items; other simulators' carousels count whole.
  */
 function neverShownWhatItCameFor(ctx: ConversationContext): string | undefined {
   const turns = ctx.conversation.turns;
   const last = turns.length - 1;
   const lastTrace = turns[last]?.trace;
   if (!lastTrace) return undefined;
+  // a built-in user looks at the first BROWSE_DEPTH items; another simulator may read the whole carousel
+  const builtIn = /^(meta-(tol|prob)\()?(agenda|target-free)/.test(ctx.conversation.source ?? '');
+  const depth = builtIn ? BROWSE_DEPTH : Infinity;
   const looked: ItemFacts[] = [];
   for (let j = 0; j < last; j++)
-    for (const rec of (turns[j].recommendations ?? []).slice(0, BROWSE_DEPTH)) looked.push(factsAt(ctx, rec));
+    for (const rec of (turns[j].recommendations ?? []).slice(0, depth)) looked.push(factsAt(ctx, rec));
   const target = lastTrace.target?.item_id;
   if (typeof target === 'string') {
     return looked.some((f) => f.item_id === target) ? undefined : `its target ${show(target)} never shown`;
@@ -1423,7 +1427,9 @@ function neverShownWhatItCameFor(ctx: ConversationContext): string | undefined {
     }
     return !negated.some((n) => negatedMatch(f, n) !== undefined);
   };
-  return judged.some(meets) ? undefined : 'never shown an item meeting its goal';
+  if (judged.some(meets)) return undefined;
+  // an item it looked at whose attributes are unknown may have been the one: not judged
+  return judged.length < looked.length ? undefined : 'never shown an item meeting its goal';
 }
 
 const abandonAtZero: Invariant = {
@@ -1989,13 +1995,33 @@ function answerStatesAttribute(
 }
 
 /** Does the title of an item shown up to turn `at` state its value of `attr` (`titleShowsValue`)? */
-function titleStatesAttribute(ctx: ConversationContext, at: number, attr: string): boolean {
+function titleStatesAttribute(
+  ctx: ConversationContext,
+  at: number,
+  attr: string,
+  about?: ReadonlySet<string>,
+): boolean {
   for (let j = 0; j <= at; j++) {
     for (const r of ctx.conversation.turns[j]?.recommendations ?? []) {
+      if (about && !about.has(r.item_id)) continue;
       if (titleShowsValue(r.title, attr, factsAt(ctx, r).attributes[attr])) return true;
     }
   }
   return false;
+}
+
+/**
+ * The cards a user reads a requested value off on turn `at`: the item it names (said.items), else
+ * the first three of the last carousel shown before the turn.
+ */
+function cardsReadAt(ctx: ConversationContext, at: number): ReadonlySet<string> | undefined {
+  const named = stringArray(ctx.conversation.turns[at]?.trace?.said?.items);
+  if (named?.length) return new Set(named);
+  for (let j = at - 1; j >= 0; j--) {
+    const recs = ctx.conversation.turns[j].recommendations ?? [];
+    if (recs.length) return new Set(recs.slice(0, BROWSE_DEPTH).map((r) => r.item_id));
+  }
+  return undefined;
 }
 
 /** Navigate acts that ask about no attribute: more items, back, a repeat. */
@@ -2004,7 +2030,7 @@ const NOT_A_QUESTION = new Set(['Navigate.More', 'Navigate.Back', 'Navigate.Repe
 const goalRequests: Invariant = {
   id: 'goal-requests',
   statement:
-    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked (an Inquire, or a Navigate other than More, Back and Repeat) and the agent's answer stated the requested value of a shown item, the item asked about when the trace names it (said.items) (in a statement, not a question, outside the item's title; a price for the price band), or on a Navigate turn when a shown item's title states it (read off the card)",
+    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked about an item (a Navigate other than More, Back and Repeat) and the agent's answer stated the requested value of a shown item, the item asked about when the trace names it (said.items) (in a statement, not a question, outside the item's title; a price for the price band), or on an item question or a request for more (Navigate, Navigate.More) when the title of the item asked about (said.items; else of one of the first three on screen) states it (read off the card)",
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent's answers); SimLens agenda user (fulfilled_requests)",
   needs: 'trace.goal.requests',
@@ -2031,18 +2057,23 @@ const goalRequests: Invariant = {
         for (const r of prevDone)
           if (!done.includes(r)) out.push({ turn: i, detail: `request ${show(r)} was fulfilled and is open again` });
         const fresh = done.filter((r) => !prevDone!.includes(r) && requests.includes(r));
+        // read off a card: on an item question or a request for more (not back, not a repeat), the
+        // title of the item asked about (said.items), else of one of the first three on screen
+        const act = String(turn.trace?.user_act ?? '');
         if (
           fresh.length &&
-          mainOf(turn.trace?.user_act ?? '') === 'Navigate' &&
-          fresh.every((r) => titleStatesAttribute(ctx, i - 1, r))
+          mainOf(act) === 'Navigate' &&
+          act !== 'Navigate.Back' &&
+          act !== 'Navigate.Repeat' &&
+          fresh.every((r) => titleStatesAttribute(ctx, i - 1, r, cardsReadAt(ctx, i)))
         ) {
           // read off the card (a shown item's title states the value): no question needed
         } else if (fresh.length) {
           const askedAct = String(turns[i - 1]?.trace?.user_act ?? '');
-          // a question: about an item (Navigate, not a request for more, back or a repeat) or an
-          // Inquire; a request for more items asks about no attribute
+          // a question about an item (Navigate, not a request for more, back or a repeat; an Inquire
+          // asks for items, not for an attribute's value)
           const asked = mainOf(askedAct);
-          const question = (asked === 'Navigate' && !NOT_A_QUESTION.has(askedAct)) || asked === 'Inquire';
+          const question = asked === 'Navigate' && !NOT_A_QUESTION.has(askedAct);
           // answered means the value is said (KDD'20 goal requests; the agenda user's rule 6): an
           // agent act labelled Explain whose words never say the value has not answered; the value
           // of the item the user asked about when its trace names it (said.items), not another's

@@ -427,12 +427,14 @@ export class ReadbackChecker {
           tagged = acts.some((a) => a !== 'greet_thank' && a !== 'inform_preference');
           if (pos !== neg) textSays = pos ? 'like' : 'dislike';
         }
-        // A dislike is of something: an item (said.items) or a value (said.negated). A Note.Dislike
-        // that names neither while its words state a value the user wants (said.constraints) is a
-        // disclosure labelled as a dislike, whatever an aside in it voices ("Something burgundy. I'd
-        // rather not guess.").
+        // A dislike is of something: an item (said.items, or the items on screen its words refer
+        // to) or a value (said.negated). A Note.Dislike that has none of them while its words state
+        // a value the user wants (said.constraints) is a disclosure labelled as a dislike, whatever
+        // an aside in it voices ("Something burgundy. I'd rather not guess.").
+        // ("Not these. I want wool." refers to the carousel on screen: a dislike of it.)
         const wants = constraints.some(([a]) => a !== 'category');
-        if (tr.user_act === 'Note.Dislike' && items.length === 0 && negated.length === 0 && wants)
+        const refersToShown = named.size > 0 || words.some((w) => REFERENCE_WORDS.has(w));
+        if (tr.user_act === 'Note.Dislike' && items.length === 0 && negated.length === 0 && wants && !refersToShown)
           out.opinion = `trace act ${show(tr.user_act)} names nothing it dislikes (no said.items, no said.negated) while the text states what it wants (${show(constraints.map(([a, v]) => `${a}=${v}`).join(', '))}): ${quote(text)}`;
         else if (textSays)
           out.opinion =

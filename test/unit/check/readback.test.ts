@@ -253,15 +253,14 @@ test('a disclosure relabelled Note.Dislike is caught even when an aside voices a
     assert.equal(r.disagreeingTurns, 1, text);
     assert.match(JSON.stringify(r.disagreements), /names nothing it dislikes/);
   }
-  // a dislike of an item, or of a value, that also says what the user wants stays consistent
-  const ok = readBack([
-    conv([
-      turn('x', {}, shown),
-      turn('Not the Harbor Tote; something in canvas.', {
-        user_act: 'Note.Dislike',
-        said: { constraints: { material: 'canvas' }, items: ['A'] },
-      }),
-    ]),
-  ]);
-  assert.equal(ok.disagreeingTurns, 0, JSON.stringify(ok.disagreements));
+  // a dislike of an item, of the carousel on screen ("Not these": the shipped Python example's
+  // push) or of a value, that also says what the user wants stays consistent
+  const cases: [string, { constraints: Record<string, string>; items?: string[] }][] = [
+    ['Not the Harbor Tote; something in canvas.', { constraints: { material: 'canvas' }, items: ['A'] }],
+    ['Not these. What I want is canvas and black.', { constraints: { material: 'canvas', colour: 'black' } }],
+  ];
+  for (const [text, said] of cases) {
+    const ok = readBack([conv([turn('x', {}, shown), turn(text, { user_act: 'Note.Dislike', said })])]);
+    assert.equal(ok.disagreeingTurns, 0, JSON.stringify(ok.disagreements));
+  }
 });

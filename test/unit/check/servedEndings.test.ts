@@ -126,3 +126,56 @@ test('a request is fulfilled only by an answer to a question about the item aske
   // without said.items, any shown item's value answers (an external simulator's trace)
   assert.deepEqual(requestViolations(requestTurns('Navigate', 'Those are made of leather.')), []);
 });
+
+test('review: items of unknown attributes are not judged, and another simulator reads the whole carousel', () => {
+  // the fourth item matches: a built-in user never looked at it, another simulator may have
+  assert.match(served(ending(RED_4))[0] ?? '', /never shown an item meeting its goal/);
+  const external = findingOf('abandon-at-zero', conv(ending(RED_4), { outcome: 'ended', source: 'my-python-sim' }));
+  assert.deepEqual(external?.violations ?? [], []);
+  // an item looked at without attributes (no catalog to complete it) may have been the one
+  const unknown = [RED_3[0], RED_3[1], { item_id: 'C', title: 'Item C', category: 'footwear' }];
+  assert.deepEqual(served(ending(unknown)), []);
+});
+
+test('review: a request is not read off a card on a Back or Repeat turn, nor off another item than the one asked', () => {
+  const shown = [
+    item('A', { colour: 'red', gender: 'men' }, { title: 'Harbor Shoe' }),
+    item('B', { colour: 'red', gender: 'women' }, { title: "Lumen Women's Shoe" }),
+  ];
+  const goal = (fulfilled: string[]) => ({
+    constraints: { category: 'footwear', colour: 'red' },
+    requests: ['gender'],
+    fulfilled_requests: fulfilled,
+  });
+  const run = (act: string, items?: string[]) =>
+    requestViolations([
+      turn(
+        'Red shoes.',
+        { operation: 'init', user_act: 'Disclose', agenda: ['Navigate'], goal: goal([]) },
+        shown,
+        'Here.',
+      ),
+      turn('Hmm.', {
+        operation: 'pull',
+        pulled: ['Navigate'],
+        user_act: act,
+        agenda: [],
+        goal: goal(['gender']),
+        ...(items ? { said: { constraints: {}, items } } : {}),
+      } as SimulatorTrace),
+    ]);
+  // a request for more items reads the value off one of the first three cards (as the agenda user does)
+  assert.deepEqual(run('Navigate.More'), []);
+  assert.equal(run('Navigate.Back').length, 1);
+  assert.equal(run('Navigate.Repeat').length, 1);
+  // asking about A (its title says nothing of gender) does not read B's "Women's"
+  assert.equal(run('Navigate', ['A']).length, 1);
+  assert.deepEqual(run('Navigate', ['B']), []);
+});
+
+test('review: an Inquire asks for items, not for an attribute: a value said after it answers no request', () => {
+  assert.match(
+    requestViolations(requestTurns('Inquire.Similar', 'That one is made of cotton.', ['A']))[0] ?? '',
+    /the user did not ask \(act "?Inquire.Similar"?\)/,
+  );
+});
