@@ -544,7 +544,7 @@ export const GOOD_FRAMES = {
   ],
   /** Some items differ in a relaxed hard filter. */
   relaxed: [
-    "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}, so {some|a few} {differ|vary} in $slots.",
+    "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}: {some|a few} {differ|vary} in $slots.",
   ],
   /** The same, shorter. */
   relaxedShort: [
@@ -578,15 +578,15 @@ export const GOOD_FRAMES = {
     'A frontrunner among these?',
   ],
   closerSay: [
-    'Let me know if one of them works, or what you would change.',
-    'Tell me which one you like, or what to adjust.',
+    'Tell me what you would change.',
+    'Tell me what to adjust.',
     'Happy to adjust if needed.',
     'Say the word if you want changes.',
     'Let me know what you think.',
     'Your call.',
     'Over to you.',
     'Browse at leisure.',
-    'I can tweak the search whenever you like.',
+    'I can tweak the search.',
     'Shout if something needs changing.',
     'Ready when you are.',
     'Happy hunting.',
