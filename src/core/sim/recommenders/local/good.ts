@@ -616,8 +616,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
 
   /**
    * An item's facts (explain_recommendation): what the user asked about first, then material,
-   * colour (unless its title shows it) and price, and a feature or the occasion (a user asking
-   * about one of them reads the answer in it).
+   * colour (unless its title shows it and the user did not ask) and price, and the occasion (or,
+   * without one, a feature): a user asking about one of them reads the answer in it.
    */
   private explain(item: CatalogItem, userUtterance = ''): AgentResponse {
     const { words } = this;
@@ -633,12 +633,13 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     );
     const price = priceText(item);
     const feature = item.features.find((f) => !f.toLowerCase().includes((a.material ?? '\u0000').toLowerCase()));
-    // A colour the title shows is said only when asked, and one of a feature and the occasion
-    // (the occasion when asked, or when the item has no feature to tell), as a shop assistant
-    // answers (sixteenth round: every fact on every answer, 28.6 words a turn).
-    const askedAny = new Set(askedAttributes(question, this.catalog.attributeNames()));
-    const sayColour = !titleShowsValue(item.title, 'colour', a.colour) || askedAny.has('colour');
-    const sayOccasion = a.occasion !== undefined && (askedAny.has('occasion') || !feature);
+    // A colour the title shows is said only when asked, and one of the occasion and a feature (the
+    // feature when the item has no occasion), as a shop assistant answers (sixteenth round: every
+    // fact on every answer, 27.6 words a turn)
+    const sayColour =
+      !titleShowsValue(item.title, 'colour', a.colour) ||
+      askedAttributes(question, this.catalog.attributeNames()).includes('colour');
+    const sayOccasion = a.occasion !== undefined;
     const text = this.fresh(() => {
       const facts: string[] = [];
       if (a.material) facts.push(expand(words, '{made of |in |}$m', { m: a.material }));
@@ -655,7 +656,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       // from `words` (an answer's words do not depend on the item-specific reasons' generator)
       const answers = asked.map((k) => expandOne(words, ANSWERS[k]!(a[k]!), { v: a[k] }));
       if (answers.length) out = `${answers.join(' ')} ${out}`;
-      if (feature && !(sayOccasion && askedAny.has('occasion'))) {
+      if (feature && !sayOccasion) {
         // "It has a built-in liner", "It is sleeveless", "It packs flat": the same draw either way
         const f = inRunningText(feature);
         const frame = isNounPhrase(f)
