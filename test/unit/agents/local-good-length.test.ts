@@ -41,7 +41,7 @@ describe('local-good: shorter utterances (issue 21, item 3)', () => {
       let utterances = 0;
       for (const c of convs)
         for (const t of c.turns) {
-          total += words(t.assistant_utterance);
+          total += words(t.assistant_utterance ?? '');
           utterances++;
         }
       const mean = total / utterances;
@@ -61,7 +61,7 @@ describe('local-good: shorter utterances (issue 21, item 3)', () => {
         const top = t.recommendations?.[0]?.item_id;
         if (!top || !acts(t).includes('recommend')) continue;
         for (const note of notes) {
-          if (!t.assistant_utterance.includes(note)) continue;
+          if (!(t.assistant_utterance ?? '').includes(note)) continue;
           said++;
           const key = `${top}\u0000${note}`;
           if (seen.has(key)) repeats.push(`${c.id}: ${t.assistant_utterance}`);
@@ -82,7 +82,7 @@ describe('local-good: shorter utterances (issue 21, item 3)', () => {
       for (const t of c.turns) {
         const a = acts(t);
         if (!a.includes('recommend') || !a.includes('elicit_preference')) continue;
-        const question = t.assistant_utterance.split(/(?<=[.!?])\s+/).find((s) => s.endsWith('?'));
+        const question = (t.assistant_utterance ?? '').split(/(?<=[.!?])\s+/).find((s) => s.endsWith('?'));
         if (!question) continue;
         asked++;
         // examples name two or more values of one slot; gender and budget questions name their few
@@ -103,10 +103,10 @@ describe('local-good: shorter utterances (issue 21, item 3)', () => {
       for (const t of c.turns)
         if (
           /\bwith (?:an? )?(?:everyday wear|parties and nights out|travel days|lounging at home)\b/i.test(
-            t.assistant_utterance,
+            t.assistant_utterance ?? '',
           )
         )
-          bad.push(t.assistant_utterance);
+          bad.push(t.assistant_utterance ?? '');
     assert.deepEqual(bad.slice(0, 3), [], `${bad.length} utterances`);
   });
 });
@@ -139,8 +139,8 @@ describe('local-good: a relaxation is said once per wish', () => {
   });
 });
 
-describe('local-good: an item explained in a few facts', () => {
-  test('a colour the title shows is not said again, and the occasion stands for the feature', async () => {
+describe('local-good: an item explained without what its title says', () => {
+  test('a colour the title shows is not said again', async () => {
     const env = await prepareEnvironment(
       parseSimulationConfig({ user: 'agenda', agent: 'local-good', n: 1, seed: 'explain-16', catalog_size: 800 }),
     );
@@ -156,7 +156,6 @@ describe('local-good: an item explained in a few facts', () => {
       const answer = (await session.respond(`Tell me more about ${top.title}.`, [])).utterance;
       const rest = answer.split(top.title).join(' ').toLowerCase();
       assert.ok(!new RegExp(`\\b${colour}\\b`).test(rest), `colour said again: ${answer}`);
-      assert.ok(answer.split(/(?<=[.!?])\s+/).length <= 2, `more than two sentences: ${answer}`);
       checked++;
     }
     assert.ok(checked >= 5, `only ${checked} items explained`);

@@ -421,7 +421,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     };
     const text = this.fresh(
       () =>
-        `${expand(this.words, '{The $a:|$a:|First, the $a:} $x. {The $b:|$b:|Then the $b:} $y.', { a: a.title, b: b.title, x: bits(a), y: bits(b) })}${verdict()}`,
+        `${expand(this.words, '{The $a:|$a:|Side by side, the $a:} $x. {The $b:|$b:|Then the $b:} $y.', { a: a.title, b: b.title, x: bits(a), y: bits(b) })}${verdict()}`,
     );
     return say(text, this.showing(), ['explain_recommendation']);
   }
@@ -616,8 +616,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
 
   /**
    * An item's facts (explain_recommendation): what the user asked about first, then material,
-   * colour (unless its title shows it and the user did not ask) and price, and the occasion (or,
-   * without one, a feature): a user asking about one of them reads the answer in it.
+   * colour (unless its title shows it and the user did not ask), price, a feature and the occasion:
+   * a user asking about one of them reads the answer in it.
    */
   private explain(item: CatalogItem, userUtterance = ''): AgentResponse {
     const { words } = this;
@@ -633,13 +633,11 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     );
     const price = priceText(item);
     const feature = item.features.find((f) => !f.toLowerCase().includes((a.material ?? '\u0000').toLowerCase()));
-    // A colour the title shows is said only when asked, and one of the occasion and a feature (the
-    // feature when the item has no occasion), as a shop assistant answers (sixteenth round: every
-    // fact on every answer, 27.6 words a turn)
+    // a colour the title shows is said only when asked (sixteenth round: "the Northvale Blue Scarf:
+    // wool, blue and $39.99")
     const sayColour =
       !titleShowsValue(item.title, 'colour', a.colour) ||
       askedAttributes(question, this.catalog.attributeNames()).includes('colour');
-    const sayOccasion = a.occasion !== undefined;
     const text = this.fresh(() => {
       const facts: string[] = [];
       if (a.material) facts.push(expand(words, '{made of |in |}$m', { m: a.material }));
@@ -656,7 +654,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       // from `words` (an answer's words do not depend on the item-specific reasons' generator)
       const answers = asked.map((k) => expandOne(words, ANSWERS[k]!(a[k]!), { v: a[k] }));
       if (answers.length) out = `${answers.join(' ')} ${out}`;
-      if (feature && !sayOccasion) {
+      if (feature) {
         // "It has a built-in liner", "It is sleeveless", "It packs flat": the same draw either way
         const f = inRunningText(feature);
         const frame = isNounPhrase(f)
@@ -666,7 +664,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
             : ' {It is $f|It is $f|Also, it is $f|Note: it is $f}.';
         out += expand(words, frame, { f, a: featureWithArticle(f) });
       }
-      if (a.occasion && sayOccasion)
+      if (a.occasion)
         out += expand(words, ' {Good|Great|Made|Ideal|Perfect|Handy|Designed|Meant} $o.', {
           o: occasionPhrase(a.occasion),
         });
