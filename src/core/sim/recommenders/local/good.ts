@@ -117,8 +117,24 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
    * of one.
    */
   private userAsks = false;
-  /** The relaxed slots said on this session's last carousel turn (words only: said once while they stay relaxed). */
-  private saidRelaxed = '';
+  /**
+   * The relaxed hard filters said so far, each with the wish it gave way on ("type=ankle boots"):
+   * words only. A relaxation is said once per wish, as a salesperson would; it is said again only
+   * when the user asks for something new in that slot (sixteenth round: said again whenever the
+   * set of relaxed slots changed, "type" -> "type and gender" -> "type", it was 6 % of local-good's
+   * words against target-free users).
+   */
+  private readonly saidRelaxed = new Set<string>();
+  /**
+   * The reasons said so far per item (its features and the notes on them or on its material, lower
+   * case; words only): an item shown again is recommended with a reason not yet given for it, as a
+   * salesperson would, while one is left (sixteenth round: "in merino that keeps odour at bay"
+   * three times about one tee in one conversation).
+   */
+  private readonly reasonsSaid = new Map<string, Set<string>>();
+  /** The wishes ("occasion=work") the last carousel turn's reason could say, and this turn's (words only). */
+  private lastMatched = new Set<string>();
+  private matchedNow = new Set<string>();
   /** Whether the user's turn says it is leaving unserved (`leavesUnserved`; words only). */
   private leaving = false;
 
@@ -405,7 +421,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     };
     const text = this.fresh(
       () =>
-        `${expand(this.words, '{The $a:|$a:|First, the $a:} $x. {The $b:|$b:|Then the $b:} $y.', { a: a.title, b: b.title, x: bits(a), y: bits(b) })}${verdict()}`,
+        `${expand(this.words, '{The $a:|$a:|Side by side, the $a:} $x. {The $b:|$b:|Then the $b:} $y.', { a: a.title, b: b.title, x: bits(a), y: bits(b) })}${verdict()}`,
     );
     return say(text, this.showing(), ['explain_recommendation']);
   }
@@ -472,7 +488,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     // its wording from the words' Rng
     const closer = closes ? (this.rng.chance(0.5) ? GOOD_FRAMES.closerAsk : GOOD_FRAMES.closerSay) : undefined;
     const frames = rejecting ? GOOD_FRAMES.rejected : nextPage ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
-    const relaxedKey = relaxed.join(' ');
+    const relaxedKey = (slot: string) => `${slot}=${(state.wanted.get(slot) ?? []).join('|')}`;
+    const newlyRelaxed = relaxed.filter((slot) => !this.saidRelaxed.has(relaxedKey(slot)));
     const text = this.fresh(() => {
       this.swappable = undefined;
       // the carousel is described by what its first item has (not by the wish: "More cream ballet flats" led by a black pair)
@@ -483,11 +500,12 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       const variants = rejecting ? GOOD_VARIANTS.rejected : nextPage ? GOOD_VARIANTS.more : GOOD_VARIANTS.recommend;
       const parts = [!this.userAsks && this.reasons.chance(0.5) ? expandOne(this.reasons, variants, vars) : said];
       if (steppedBack) parts.unshift(expandOne(words, STEP_UNDONE[steppedBack], { w: shortWanted(state) }));
-      // a relaxation is said once while it holds, as a salesperson would (not on every page)
+      // a relaxation is said once per wish, as a salesperson would (not on every page): the slots
+      // newly given way on only
       if (relaxed.length) {
-        const slots = listWords(relaxed.map(slotWord));
+        const slots = listWords((newlyRelaxed.length ? newlyRelaxed : relaxed).map(slotWord));
         const said = expandOne(words, GOOD_FRAMES.relaxed, { slots });
-        if (this.userAsks || relaxedKey !== this.saidRelaxed)
+        if (newlyRelaxed.length)
           parts.push(
             this.userAsks || this.reasons.chance(0.2)
               ? said
@@ -503,7 +521,9 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       }
       return parts.join(' ');
     });
-    this.saidRelaxed = relaxedKey;
+    for (const slot of relaxed) this.saidRelaxed.add(relaxedKey(slot));
+    this.noteReasons(items[0], text);
+    this.lastMatched = this.matchedNow;
     return say(
       theyOf(items[0], text),
       items.map((it) => this.catalog.toRecommendedItem(it)),
@@ -595,8 +615,9 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
   }
 
   /**
-   * An item's facts (explain_recommendation): material, colour, price, a feature and the occasion,
-   * as the previous wording stated them (a user asking about one of them reads the answer in it).
+   * An item's facts (explain_recommendation): what the user asked about first, then material,
+   * colour (unless its title shows it and the user did not ask), price, a feature and the occasion:
+   * a user asking about one of them reads the answer in it.
    */
   private explain(item: CatalogItem, userUtterance = ''): AgentResponse {
     const { words } = this;
@@ -612,14 +633,19 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     );
     const price = priceText(item);
     const feature = item.features.find((f) => !f.toLowerCase().includes((a.material ?? '\u0000').toLowerCase()));
+    // a colour the title shows is said only when asked (sixteenth round: "the Northvale Blue Scarf:
+    // wool, blue and $39.99")
+    const sayColour =
+      !titleShowsValue(item.title, 'colour', a.colour) ||
+      askedAttributes(question, this.catalog.attributeNames()).includes('colour');
     const text = this.fresh(() => {
       const facts: string[] = [];
       if (a.material) facts.push(expand(words, '{made of |in |}$m', { m: a.material }));
-      if (a.colour) facts.push(expand(words, '{in |}$c', { c: a.colour }));
+      if (a.colour && sayColour) facts.push(expand(words, '{in |}$c', { c: a.colour }));
       if (price) facts.push(expand(words, '{$p|priced at $p|$p|costing $p|selling at $p}', { p: price }));
       const head = expand(
         words,
-        '{The $t is|The $t:|On the $t:|About the $t: it is|As for the $t, it is|Rundown of the $t:|Facts on the $t:}',
+        '{The $t is|The $t:|On the $t:|About the $t: it is|As for the $t, it is|On the $t: it is|About the $t:}',
         {
           t: item.title,
         },
@@ -686,7 +712,7 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
   /**
    * What the item matches of what the user wants, in a few words ("blue and linen, with a hood").
    * When the user's turn asks nothing, in 3 of 4 cases: at most one of the matched values (the
-   * user said them; a salesperson does not read the whole list back) and one (1 in 4: two) of the item's
+   * user said them; a salesperson does not read the whole list back) and one of the item's
    * own plain features as the reason it is worth a look (`namedFeatures`: no value, no negation).
    */
   private why(item: CatalogItem): string {
@@ -694,8 +720,9 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     const matched: string[] = [];
     // the values the user asked for that the item has; on a turn that asks nothing, not those its
     // title (on its card, and in the sentence) says already ("the Calder Green Scarf: green")
-    const notes = this.userAsks ? [] : materialNotes(item);
+    const notes = this.userAsks ? [] : this.unsaid(item, materialNotes(item));
     let materialSaid = '';
+    const matchedKeys = new Map<string, string>();
     for (const [slot, values] of state.wanted) {
       const v = item.attributes[slot];
       if (v === undefined || !values.includes(v) || slot === 'type' || slot === 'brand') continue;
@@ -704,10 +731,13 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       if (!this.userAsks && titleShowsValue(item.title, slot, v)) continue;
       if (slot === 'material') materialSaid = said;
       matched.push(said);
+      matchedKeys.set(said, `${slot}=${v}`);
     }
     // the features before the style and occasion words that close an item's feature list
     const style = item.attributes.style?.toLowerCase();
-    const styleAt = style === undefined ? -1 : item.features.findIndex((f) => f.toLowerCase() === style);
+    // (the style word may lead a longer feature: "Vintage-inspired"; past it, "Everyday wear" would
+    // read "with an everyday wear")
+    const styleAt = style === undefined ? -1 : item.features.findIndex((f) => f.toLowerCase().startsWith(style));
     const usable = styleAt >= 0 ? styleAt : item.features.length;
     const feature = usable ? item.features[words.int(usable)] : undefined;
     let why = matched.length ? listWords(matched) : words.pick(GOOD_FRAMES.loose);
@@ -717,22 +747,28 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     else if (extra === 1 && item.price !== undefined) why += `, at ${priceText(item)}`;
     // every draw above as before (the words of the rest of the turn depend on them); the reason
     // with a feature is drawn from `reasons`
-    const plain = this.userAsks ? [] : namedFeatures(this.catalog, item);
+    const plain = this.userAsks ? [] : this.unsaid(item, namedFeatures(this.catalog, item));
     const { reasons } = this;
     // what the item's description says its material does, in 2 of 5 cases when it says one (the
     // material named once: the note names it)
+    // beside a feature or a note, a wish the last carousel's reason said already is not said again
+    // (sixteenth round: "great for everyday wear" on three turns running)
+    const notSaidLast = (m: string) => !this.lastMatched.has(matchedKeys.get(m) ?? '');
+    this.matchedNow = new Set(matched.map((m) => matchedKeys.get(m) ?? ''));
     if (notes.length && reasons.chance(0.4)) {
-      const others = matched.filter((m) => m !== materialSaid);
+      const others = matched.filter((m) => m !== materialSaid && notSaidLast(m));
       while (others.length > 1) others.splice(reasons.int(others.length), 1);
       const note = reasons.pick(notes);
       return others.length ? `${others[0]}, ${note}` : note;
     }
     if (plain.length && reasons.chance(0.75)) {
+      for (let i = matched.length - 1; i >= 0; i--) if (!notSaidLast(matched[i])) matched.splice(i, 1);
       while (matched.length > 1) matched.splice(reasons.int(matched.length), 1);
-      const picked = reasons.shuffle(plain).slice(0, reasons.chance(0.25) ? 2 : 1);
+      // one feature: two ("a fold-up cuff and durable stitching") made the reason a list
+      const picked = [reasons.pick(plain)];
       // one feature: in 3 of 5 cases said with what it is for, when we know ("a storm flap to keep
       // rain off the zip"), in the frames that say it with its article
-      const why = picked.length === 1 ? featureNotes(picked[0]) : [];
+      const why = picked.length === 1 ? this.unsaid(item, featureNotes(picked[0])) : [];
       if (why.length && reasons.chance(0.6)) {
         const vars = { a: reasons.pick(why) };
         // the note is the reason: the value it matched is on the card, said in 1 of 2 cases
@@ -744,6 +780,25 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       return `${listWords(matched)}${expandOne(reasons, GOOD_FRAMES.reasonAfter, vars)}`;
     }
     return why;
+  }
+
+  /** Of `reasons` about `item`, those not said of it yet in this conversation. */
+  private unsaid(item: CatalogItem, reasons: readonly string[]): readonly string[] {
+    const said = this.reasonsSaid.get(item.item_id);
+    return said ? reasons.filter((r) => !said.has(r.toLowerCase())) : reasons;
+  }
+
+  /** Records the reasons about `item` (features, notes) that `text` says. */
+  private noteReasons(item: CatalogItem, text: string): void {
+    const lower = text.toLowerCase();
+    const features = namedFeatures(this.catalog, item);
+    const all = [...features, ...materialNotes(item), ...features.flatMap(featureNotes)];
+    for (const r of all) {
+      if (!lower.includes(r.toLowerCase())) continue;
+      let said = this.reasonsSaid.get(item.item_id);
+      if (!said) this.reasonsSaid.set(item.item_id, (said = new Set()));
+      said.add(r.toLowerCase());
+    }
   }
 
   /** The top item and why (explain_recommendation), as one sentence. */
@@ -776,7 +831,10 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       return `Any preference for ${slotWord(slot)}${values.length ? `, for example ${someValues(words, values, 2)}` : ''}?`;
     }
     const shown = slot === 'category' ? values.map(categoryNoun) : slot === 'type' ? values.map(pluralNoun) : values;
-    const withExamples = q.examples.length > 0 && shown.length > 1 && (q.plain.length === 0 || words.chance(0.6));
+    // beside a carousel (`followUp`), no examples: the items on screen are the examples (sixteenth
+    // round: "..., say cycling jerseys, sports bras or performance tees?" under twelve items)
+    const withExamples =
+      q.examples.length > 0 && shown.length > 1 && (q.plain.length === 0 || (!followUp && words.chance(0.6)));
     // on a turn that asks nothing, half the time one of more ways of asking it (from `reasons`),
     // with the same examples
     const variants = this.userAsks ? undefined : GOOD_QUESTION_VARIANTS[slot];

@@ -544,7 +544,7 @@ export const GOOD_FRAMES = {
   ],
   /** Some items differ in a relaxed hard filter. */
   relaxed: [
-    "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}, so {some|a few} {differ|vary} in $slots.",
+    "{Not everything matched|I couldn't match every detail|Few items matched it all|Not all of it matched}: {some|a few} {differ|vary} in $slots.",
   ],
   /** The same, shorter. */
   relaxedShort: [
@@ -624,6 +624,8 @@ export const GOOD_FRAMES = {
     'Great choice, the $t! You will love the $f.',
     'Nice choice! Enjoy the $f.',
     'Good choice, the $t. Enjoy the $f!',
+    'Good pick: the $t, with its $f. Hope it serves you well.',
+    'Good choice! A real plus, the $f. Hope you love it.',
   ],
   /**
    * The same with a note on the item's material `n` (`materialNotes`: what its own description
@@ -636,7 +638,8 @@ export const GOOD_FRAMES = {
   ],
   /**
    * The same when the user named one of the taken item's own features `f` as what won it over
-   * (reacting to what was said; no verb agrees with `f`, which may be plural). Each says "choice".
+   * (reacting to what was said; no verb agrees with `f`, which may be plural). Each says "choice"
+   * or another word the users' act classifier reads as a confirmation ("glad you found it").
    */
   acceptPraised: [
     '{Good|Great|Lovely} choice, the $t! {Well spotted on the $f|Good eye for the $f}.',
@@ -645,6 +648,8 @@ export const GOOD_FRAMES = {
     'Great choice! Glad the $f won you over. Enjoy it!',
     'Lovely choice! Good eye for the $f. Enjoy it!',
     'Wise choice, noted: the $f {makes it|seals it}. Enjoy!',
+    'Good call: the $f won me over too. Glad you found it!',
+    'Nice one! The $f sold me too. Hope it serves you well.',
   ],
   /** The same, the praised feature said with what it is for (`a`, a `FEATURE_NOTES` note). */
   acceptPraisedWhy: [
@@ -652,12 +657,15 @@ export const GOOD_FRAMES = {
     'Wise choice! Yes, $a. Enjoy!',
     '{Lovely|Nice} choice. Agreed: $a. Enjoy it!',
     'Great choice! Good eye for $a.',
+    'Nice one! Yes, $a. Hope it serves you well.',
   ],
   /** The same with one of the item's features said with what it is for (`a`, a `FEATURE_NOTES` note). */
   acceptWhy: [
     '{Great|Good|Lovely} choice! You get $a. Enjoy!',
     '{Excellent|Wise} choice! Enjoy $a.',
     'Nice choice! Enjoy the $t, with $a.',
+    'Good pick! You get $a. Hope it serves you well.',
+    'Smart choice, with $a. Glad you found it!',
   ],
   /** After the conversation closed. */
   closed: [
