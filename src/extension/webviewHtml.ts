@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
-import { inlineScript, inlineStyle, readAsset } from './webviewAssets';
+import { iconBaseStyles, inlineScript, inlineStyle, readAsset } from './webviewAssets';
 
 /** A nonce from the OS CSPRNG (base64, 128 bits). */
 function makeNonce(): string {
@@ -45,26 +45,38 @@ interface WebviewPage {
   /** Static markup of the body before the script runs (ours, never data). */
   body: string;
   allowRemoteImages?: boolean;
+  /**
+   * 'afterLoad': the HTML carries the codicon stylesheet without its glyph rules (iconBaseStyles)
+   * and the page loads the whole stylesheet after its load event (the conversation editor, whose
+   * icons wait for that event anyway: webview/editor/main.ts). Default: all of it inlined.
+   */
+  iconGlyphs?: 'inline' | 'afterLoad';
+}
+
+/** The codicon stylesheet's address in a webview (a page that loads it itself: `iconGlyphs: 'afterLoad'`). */
+export function iconStylesUri(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  return webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview', 'codicon.css')).toString();
 }
 
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, page: WebviewPage): string {
   const nonce = makeNonce();
   const file = (...p: string[]) => vscode.Uri.joinPath(extensionUri, ...p);
-  const style = (...p: string[]) => {
+  const style = (p: string[], select: (css: string) => string = (css) => css) => {
     const folder = p.slice(0, -1);
-    const css = inlineStyle(readAsset(file(...p).fsPath), (relative) =>
+    const css = inlineStyle(select(readAsset(file(...p).fsPath)), (relative) =>
       webview.asWebviewUri(file(...folder, relative)).toString(),
     );
     return `<style nonce="${nonce}">\n${css}\n</style>`;
   };
+  const icons = page.iconGlyphs === 'afterLoad' ? iconBaseStyles : undefined;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${webviewCsp(webview.cspSource, nonce, page.allowRemoteImages)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${style('dist', 'webview', 'codicon.css')}
-${style('media', page.css)}
+${style(['dist', 'webview', 'codicon.css'], icons)}
+${style(['media', page.css])}
 <title>${page.title}</title>
 </head>
 <body>

@@ -704,7 +704,15 @@ test(
     for (const [file, kind] of coldPlan) {
       const b = await startVsCode({ workspace, theme: 'dark', extraExtensions });
       try {
+        // SIMLENS_FIRST_RENDER_TRACE=<folder>: a Chrome trace of each cold open too.
+        const traceDir = process.env.SIMLENS_FIRST_RENDER_TRACE;
+        if (traceDir)
+          await b.browser.startTracing(b.page, {
+            path: path.join(traceDir, `cold-${opens.length}-${file}.json`),
+            categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel'],
+          });
         opens.push((await timedOpen(b.page, file, kind, true)).open);
+        if (traceDir) await b.browser.stopTracing();
       } finally {
         await b.close();
       }

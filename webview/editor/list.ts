@@ -211,6 +211,14 @@ export class VirtualList {
   }
 
   private render(): void {
+    if (this.count === 0) {
+      // Nothing to show (no view yet, or an empty one): no row, and no need to ask the browser for the
+      // viewport's size, which lays the page out at once (on a first render, before the frame does).
+      this.layer.style.transform = 'translateY(0px)';
+      for (const row of this.pool) row.hidden = true;
+      this.cb.scrolled(0);
+      return;
+    }
     const vh = this.viewport.clientHeight || 600;
     const geo = scrollGeometry(this.count, this.rowHeight, vh);
     const { first, layerTop } = geo.window(this.viewport.scrollTop);

@@ -1,6 +1,6 @@
 /** The editor webview's HTML shell (see ../webviewHtml.ts for the CSP and resource roots). */
 import * as vscode from 'vscode';
-import { webviewHtml, webviewResourceRoots } from '../webviewHtml';
+import { iconStylesUri, webviewHtml, webviewResourceRoots } from '../webviewHtml';
 import type { EditorBoot, EditorViewState } from '../../shared/editorProtocol';
 import { appDataAttributes } from './pageData';
 
@@ -19,12 +19,15 @@ export function editorHtml(
   viewState?: EditorViewState,
   boot?: EditorBoot,
 ): string {
-  const saved = appDataAttributes(viewState, boot);
+  // The icons' glyph rules (34 KB of the codicon stylesheet's 35) are not in the HTML: the icons show
+  // only after the page's load event (webview/editor/main.ts), and the page loads them then.
+  const saved = appDataAttributes(viewState, boot, iconStylesUri(webview, extensionUri));
   return webviewHtml(webview, extensionUri, {
     css: 'editor.css',
     script: 'editor.js',
     title: 'SimLens conversations',
     body: `<div id="app" class="app" aria-busy="true"${saved}><p class="boot">Loading…</p></div>`,
     allowRemoteImages,
+    iconGlyphs: 'afterLoad',
   });
 }

@@ -15,10 +15,15 @@ function attr(text: string): string {
     .replace(/>/g, '&gt;');
 }
 
-/** ` data-view-state="…" data-boot="…"` for the page's #app element (empty without either). */
-export function appDataAttributes(viewState?: EditorViewState, boot?: EditorBoot): string {
+/**
+ * ` data-view-state="…" data-boot="…" data-icon-styles="…"` for the page's #app element (each only
+ * when given). `iconStyles` is the codicon stylesheet's webview address: the HTML carries its
+ * base rules only, and the page loads the glyph rules after its load event.
+ */
+export function appDataAttributes(viewState?: EditorViewState, boot?: EditorBoot, iconStyles?: string): string {
   return (
     (viewState ? ` data-view-state="${attr(JSON.stringify(viewState))}"` : '') +
-    (boot ? ` data-boot="${attr(JSON.stringify(boot))}"` : '')
+    (boot ? ` data-boot="${attr(JSON.stringify(boot))}"` : '') +
+    (iconStyles ? ` data-icon-styles="${attr(iconStyles)}"` : '')
   );
 }

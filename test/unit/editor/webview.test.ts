@@ -395,6 +395,55 @@ describe('editor webview (jsdom)', () => {
     }
   });
 
+  test('first render: the cards drawn empty wait for the first frame after the load event (the first one VS Code shows)', async () => {
+    const conv = traced();
+    conv.turns.forEach(
+      (turn, t) =>
+        (turn.recommendations = Array.from({ length: 12 }, (_, i) => ({
+          item_id: `t${t}-${i}`,
+          title: `Item ${t}.${i}`,
+        }))),
+    );
+    const emptyCards = (doc: Document) =>
+      [...doc.querySelectorAll<HTMLElement>('.transcript .card')].filter((c) => c.childElementCount === 0).length;
+    // The page's HTML still loading when its script runs, as in a webview; its load event after a frame.
+    let loaded = false;
+    let frames = 0;
+    const atFrame: number[] = [];
+    let emptyAtLoad = -1;
+    const hx = await loadWebview({
+      conversations: [conv],
+      boot: true,
+      skipsOffscreen: true,
+      beforeScript: (window) =>
+        Object.defineProperty(window.document, 'readyState', {
+          configurable: true,
+          get: () => (loaded ? 'complete' : 'loading'),
+        }),
+      onFrame: (doc) => {
+        atFrame.push(emptyCards(doc));
+        if (++frames === 1) {
+          setTimeout(() => {
+            emptyAtLoad = emptyCards(doc);
+            loaded = true;
+            doc.defaultView!.dispatchEvent(new doc.defaultView!.Event('load'));
+          }, 50);
+        }
+      },
+    });
+    try {
+      await hx.waitFor('.card');
+      for (const deadline = Date.now() + 5000; !loaded && Date.now() < deadline;)
+        await new Promise((r) => setTimeout(r, 10));
+      await hx.settle(300);
+      assert.ok(atFrame[0] > 0, `cards drawn empty: ${atFrame.join(', ')}`);
+      assert.equal(emptyAtLoad, atFrame[0], 'still empty at the load event, frames before it notwithstanding');
+      assert.equal(emptyCards(hx.document), 0, 'filled after the first frame after the load');
+    } finally {
+      hx.close();
+    }
+  });
+
   test('remote images appear only when allowed, and only https', async () => {
     const conv = traced();
     conv.turns[1].recommendations = [{ item_id: 'j', image_url: 'http://plain.example/a.png' }];

@@ -76,6 +76,15 @@ interface HarnessOptions {
   skipsOffscreen?: boolean;
   /** Called with the page's document before each animation frame's callbacks run. */
   onFrame?: (doc: Document) => void;
+  /**
+   * The codicon stylesheet's address the host puts in the page (#app data-icon-styles), with the
+   * page's two inlined stylesheets in its head (the icons' base rules, then the page's own).
+   */
+  iconStyles?: string;
+  /** Called with the page's window before its script runs (to watch what the script asks of the browser). */
+  beforeScript?: (window: Window & typeof globalThis) => void;
+  /** Called right after the page's script ran (before any host message arrived). */
+  afterScript?: (window: Window & typeof globalThis) => void;
 }
 
 export interface Harness {
@@ -134,9 +143,10 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
   for (let i = 0; i < count; i++) lines.push(lineOf(rows[i % rows.length]));
   writeFileSync(file, lines.length ? lines.join('\n') + '\n' : '');
 
-  const pageState = appDataAttributes(opts.pageViewState as EditorViewState | undefined);
+  const pageState = appDataAttributes(opts.pageViewState as EditorViewState | undefined, undefined, opts.iconStyles);
+  const head = opts.iconStyles ? '<style id="icon-base"></style><style id="page-styles"></style>' : '';
   const dom = new JSDOM(
-    `<!DOCTYPE html><html><head></head><body><div id="app" class="app"${pageState}></div></body></html>`,
+    `<!DOCTYPE html><html><head>${head}</head><body><div id="app" class="app"${pageState}></div></body></html>`,
     {
       runScripts: 'dangerously',
       pretendToBeVisual: true,
@@ -233,7 +243,7 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
     const parsed = parseViewState(opts.pageViewState);
     const boot = await controller.boot(parsed?.ok ? parsed.state : undefined);
     const app = window.document.getElementById('app')!;
-    app.outerHTML = `<div id="app" class="app"${appDataAttributes(opts.pageViewState as EditorViewState | undefined, boot)}></div>`;
+    app.outerHTML = `<div id="app" class="app"${appDataAttributes(opts.pageViewState as EditorViewState | undefined, boot, opts.iconStyles)}></div>`;
   }
 
   w.acquireVsCodeApi = () => ({
@@ -248,7 +258,9 @@ export async function loadWebview(opts: HarnessOptions = {}): Promise<Harness> {
       state = wire(s);
     },
   });
+  opts.beforeScript?.(window);
   window.eval(code);
+  opts.afterScript?.(window);
   const idAtLoad = window.document.querySelector('.conv-id')?.textContent ?? undefined;
   const harness: Harness = {
     dom,
