@@ -1047,9 +1047,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
           negatedKeys.push(attributeKey(aspect[0], aspect[1]));
         }
       }
-      // ... and an item weighed before is turned down on a turn that says nothing else of the
-      // items (one opinion a turn; it waits on screen, or is never named if not shown again).
-      if (again.length && clauses.length === 0) {
+      if (again.length) {
+        const first = again.reduce((a, b) => (this.weighed.get(b.item_id)! < this.weighed.get(a.item_id)! ? b : a));
         // A liked item is weighed once (SimLens's choice; ConvApparel's shoppers turn down a
         // recommendation they do not take, and PEPPER's user recalls the items it has had). Shown
         // again and still not taken, it no longer counts as liked on screen (patience, above), and
@@ -1058,7 +1057,6 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // lacks, said again (the agenda user's rule 1; once per value, and not while an item with
         // every wanted value is among the first three); else that it has it already (one of its
         // seen items); else that it passes on it (`Pepper.Pass`).
-        const first = again.reduce((a, b) => (this.weighed.get(b.item_id)! < this.weighed.get(a.item_id)! ? b : a));
         const lack = this.lacks(first);
         const sayLack =
           lack &&
