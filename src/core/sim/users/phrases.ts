@@ -36,7 +36,8 @@ export function valuePhrase(attr: string, value: string): string {
     case 'material':
       return `in ${value}`;
     case 'price_band':
-      return `in the ${value} price range`;
+      // "in the mid-range", not "in the mid-range price range" (the band names its range)
+      return value === 'mid-range' ? 'in the mid-range' : `in the ${value} price range`;
     case 'brand':
       return `from ${value}`;
     case 'type':

@@ -222,6 +222,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly reasonsGiven = new Set<string>();
   /** Wanted values said again (`stillWanted`), so a later turn says another one first. */
   private readonly restatedValues = new Set<string>();
+  /** The wanted values ("attr=value") the user's last turn stated: not said again unasked on the next (`saidLastTurn`). */
+  private lastTurnValues = new Set<string>();
   /** Attributes the user said it has no preference on (`Disclose.NonDisclose`): never stated later. */
   private readonly noPreference = new Set<string>();
   /** Items the user has said it likes (a Like clause): an item's praise is said once. */
@@ -589,6 +591,11 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
 
   /** Records what a turn said, so later turns keep to it. */
   private remember(said: Said, negatedKeys: readonly string[]): void {
+    this.lastTurnValues = new Set(
+      Object.entries(said.constraints ?? {})
+        .filter(([k]) => k !== 'category')
+        .map(([k, v]) => attributeKey(k, String(v))),
+    );
     for (const [k, v] of Object.entries(said.constraints ?? {})) if (k !== 'category') this.stated.set(k, String(v));
     for (const key of negatedKeys) this.rejected.add(key);
     this.satisfiableKnown.clear();
@@ -1021,11 +1028,10 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
           this.declined.add(owned.item_id);
         }
       }
-      if (disliked) {
-        // A value the item liked in this very turn has is not what puts the user off the other one
-        // ("I like X ... not keen on anything grey" with X grey): then it names the item only.
-        const found = this.aspect(disliked, -1);
-        const aspect = found && liked && liked.attributes[found[0]] === found[1] ? undefined : found;
+      // One opinion a turn (sixteenth round): a turn that praises an item says nothing against
+      // another one; the item it dislikes is named on a turn without praise.
+      if (disliked && !liked) {
+        const aspect = this.aspect(disliked, -1);
         const name = this.refer(disliked, shown);
         const feature = this.featureOf(disliked);
         const r = this.clause('Pepper.Dislike', {
@@ -1042,6 +1048,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         }
       }
       if (again.length) {
+        const first = again.reduce((a, b) => (this.weighed.get(b.item_id)! < this.weighed.get(a.item_id)! ? b : a));
         // A liked item is weighed once (SimLens's choice; ConvApparel's shoppers turn down a
         // recommendation they do not take, and PEPPER's user recalls the items it has had). Shown
         // again and still not taken, it no longer counts as liked on screen (patience, above), and
@@ -1050,12 +1057,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // lacks, said again (the agenda user's rule 1; once per value, and not while an item with
         // every wanted value is among the first three); else that it has it already (one of its
         // seen items); else that it passes on it (`Pepper.Pass`).
-        const first = again.reduce((a, b) => (this.weighed.get(b.item_id)! < this.weighed.get(a.item_id)! ? b : a));
         const lack = this.lacks(first);
         const sayLack =
           lack &&
           !(lack[0] in constraints) &&
           !this.restatedValues.has(attributeKey(lack[0], lack[1])) &&
+          !this.lastTurnValues.has(attributeKey(lack[0], lack[1])) &&
           !top.some((i) => this.meetsStated(i));
         if (sayLack && sayAgain(lack)) {
           this.restatedValues.add(attributeKey(lack[0], lack[1]));
@@ -1182,6 +1189,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
               !(likedLacks[0] in constraints) &&
               // once per value, and not while an item with it and every other wanted value is on screen
               !this.restatedValues.has(attributeKey(likedLacks[0], likedLacks[1])) &&
+              // not what its last turn said (no restating what the agent just heard)
+              !this.lastTurnValues.has(attributeKey(likedLacks[0], likedLacks[1])) &&
               !top.some((i) => this.meetsStated(i))
             ? likedLacks
             : shown.length === 0 && clauses.length === 0

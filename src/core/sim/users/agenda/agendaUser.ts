@@ -796,6 +796,15 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
    * The constraint a Disclose states: one the agent asks about, else the task category if the user
    * has not said it yet (a shopper says what it is shopping for), else the next undisclosed one.
    */
+  /**
+   * The wording list of a Disclose that says a value the user already said (sixteenth round): a
+   * shopper who has to say it again says so ("As I said, something blue.", "Sorry to nag, but
+   * ..."), `Disclose.Again`; undefined (the act's own list) for a value said for the first time.
+   */
+  private againTemplate(act: string, [attr, value]: [string, string]): string | undefined {
+    return act === 'Disclose' && this.saidValues.get(attr) === value ? 'Disclose.Again' : undefined;
+  }
+
   private nextConstraint(agentText: string, opening = false): [string, string] | undefined {
     const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
     const asked = this.asked(agentText);
@@ -985,7 +994,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
             if (missed) {
               fill.value = valuePhrase(missed[0], missed[1]);
               fill.attribute = readableAttribute(missed[0]);
-              return { act: 'Disclose', fill, meaning: { value: missed, require: ['value'], check: true } };
+              const template = this.againTemplate('Disclose', missed);
+              return { act: 'Disclose', fill, meaning: { value: missed, require: ['value'], check: true, template } };
             }
           } else meaning.require = ['liked'];
         }
@@ -1053,7 +1063,11 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         fill.attribute = readableAttribute(next[0]);
         // A value other than the one said before (the goal followed a new target) is a change of plan.
         const act = this.changesSaid(next) ? 'Reveal.Revise' : 'Disclose';
-        return { act, fill, meaning: { value: next, require: ['value'], check: true } };
+        return {
+          act,
+          fill,
+          meaning: { value: next, require: ['value'], check: true, template: this.againTemplate(act, next) },
+        };
       }
       if (asked.length || opening) return this.noPreferenceOn(agentText, fill, meaning);
       const names = Object.keys(this.goal.constraints).filter((k) => k !== 'category');
@@ -1062,11 +1076,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         const v = String(this.goal.constraints[a]);
         fill.value = valuePhrase(a, v);
         fill.attribute = readableAttribute(a);
-        return {
-          act: this.changesSaid([a, v]) ? 'Reveal.Revise' : 'Disclose',
-          fill,
-          meaning: { value: [a, v], require: ['value'] },
-        };
+        const act = this.changesSaid([a, v]) ? 'Reveal.Revise' : 'Disclose';
+        return { act, fill, meaning: { value: [a, v], require: ['value'], template: this.againTemplate(act, [a, v]) } };
       }
       // A goal with nothing but the category, after a turn that asked nothing: "no preference"
       // would answer nothing; the user asks to see (more) options.
