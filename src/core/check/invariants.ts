@@ -1266,7 +1266,7 @@ const patienceNonIncreasing: Invariant = {
     // and either no recommender move (read as Other, Traverse.End, or Reveal.Show) unless it asks
     // something (an Inquire act) and the agent's turn before was not such a turn, or the third agent
     // turn in a row that shows nothing. Such a turn is a push.
-    const builtIn = /^(meta-(tol|prob)\()?(agenda|target-free)/.test(ctx.conversation.source ?? '');
+    const builtIn = builtInUser(ctx.conversation.source) !== undefined;
     const pepperBuiltIn = /^(meta-(tol|prob)\()?target-free/.test(ctx.conversation.source ?? '');
     /** Values the user said so far it is not keen on (lowercase; a value it later says it wants is taken back). */
     const notKeen = new Set<string>();
@@ -1386,6 +1386,12 @@ const patienceNonIncreasing: Invariant = {
   },
 };
 
+/** The built-in user a run's source names (agenda, target-free, either under a meta-simulator), if any. */
+export function builtInUser(source: string | undefined): 'agenda' | 'target-free' | undefined {
+  const m = /^(?:meta-(?:tol|prob)\()?(agenda|target-free)/.exec(source ?? '');
+  return m ? (m[1] as 'agenda' | 'target-free') : undefined;
+}
+
 /** Items a built-in user looks at on a carousel (its browse depth: 3 in every built-in run, not recorded per run). */
 const BROWSE_DEPTH = 3;
 
@@ -1403,7 +1409,7 @@ function neverShownWhatItCameFor(ctx: ConversationContext): string | undefined {
   const lastTrace = turns[last]?.trace;
   if (!lastTrace) return undefined;
   // a built-in user looks at the first BROWSE_DEPTH items; another simulator may read the whole carousel
-  const builtIn = /^(meta-(tol|prob)\()?(agenda|target-free)/.test(ctx.conversation.source ?? '');
+  const builtIn = builtInUser(ctx.conversation.source) !== undefined;
   const depth = builtIn ? BROWSE_DEPTH : Infinity;
   const looked: ItemFacts[] = [];
   for (let j = 0; j < last; j++)

@@ -14,7 +14,7 @@ import type { Conversation, RecommendedItem, SimulatorTrace, Turn } from '../mod
 import { createRng, type Rng } from '../random';
 import { InvariantChecker } from './checker';
 import { ReadbackChecker } from './readback';
-import { INVARIANTS } from './invariants';
+import { INVARIANTS, builtInUser } from './invariants';
 import { mentionsWords, phraseWords } from './text';
 import answersJson from '../sim/users/agenda/appropriate-answers.json';
 import type { CheckOptions, Invariant, ItemFacts, ItemLookup } from './types';
@@ -246,8 +246,7 @@ function wantedBefore(c: Conversation, at: number): Map<string, string> | undefi
 
 /** The kind of built-in user a conversation is from (its `source`), if any. */
 function builtInSource(c: Conversation): 'agenda' | 'target-free' | undefined {
-  const m = /^(?:meta-(?:tol|prob)\()?(agenda|target-free)/.exec(c.source ?? '');
-  return m ? (m[1] as 'agenda' | 'target-free') : undefined;
+  return builtInUser(c.source);
 }
 
 /** The default answers table of the agenda users (data: src/core/sim/users/agenda/appropriate-answers.json). */
@@ -1256,7 +1255,7 @@ const OPERATORS: MutationOperator[] = [
     kind: 'state',
     description: "a built-in user's turn marked as ignoring a failed agent turn when the agent did not fail",
     apply(c0, rng) {
-      if (!/^(meta-(tol|prob)\()?(agenda|target-free)/.test(c0.source ?? '')) return undefined;
+      if (builtInUser(c0.source) === undefined) return undefined;
       const i = pickSite(
         rng,
         sites(c0, (t, i) => i > 0 && tr(t) !== undefined && !tr(c0.turns[i - 1])?.error),
