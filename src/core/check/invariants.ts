@@ -2146,7 +2146,7 @@ const TURNS_DOWN_CAROUSEL =
 const opinionMatchesPreferences: Invariant = {
   id: 'opinion-matches-preferences',
   statement:
-    'an opinion the user voices (Note.Like, Note.Dislike, an accept, on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed; a Note.Like of an item lacking a value the user said it wants (every user) says a value the item has; and a PEPPER user turns down no carousel ("none of these") before any item was shown',
+    'an opinion the user voices (Note.Like, Note.Dislike, an accept, a request for similar items (Inquire.Similar: a like), on the first item of trace.said.items; users without a meta target) agrees with its preference model: never a like of an item the model dislikes (or reflects as disliked), never a dislike of one it likes, unless the item breaks a value the user disclosed; a Note.Like of an item lacking a value the user said it wants (every user) says a value the item has; an Inquire.Similar (every user) names no item lacking a value the user said it wants; and a PEPPER user turns down no carousel ("none of these") before any item was shown',
   source:
     "Zhang & Balog KDD'20 Sect. 5 (the preference model answers Note acts); Kim et al., PEPPER Sect. 3 (reflected preferences)",
   needs:
@@ -2231,7 +2231,14 @@ const opinionMatchesPreferences: Invariant = {
         }
       }
       const act = tr.user_act;
-      const opinion = act === 'Note.Like' || isAcceptAct(act) ? 'like' : act === 'Note.Dislike' ? 'dislike' : undefined;
+      // A request for items like one (Inquire.Similar) says the user wants that one's kind: a like
+      // (docs/simulation.md, agenda user rule 15).
+      const opinion =
+        act === 'Note.Like' || isAcceptAct(act) || act === 'Inquire.Similar'
+          ? 'like'
+          : act === 'Note.Dislike'
+            ? 'dislike'
+            : undefined;
       // The act's opinion is about the first item it names ("I like X. Not Y." is a Note.Like on X);
       // a meta user judges by similarity to its target instead of its preferences (AlterEval).
       const items = stringArray(tr.said?.items)?.slice(0, 1);
@@ -2244,6 +2251,16 @@ const opinionMatchesPreferences: Invariant = {
       const isWanted = (a: string, v: string) =>
         (!relaxed.has(a) && (wanted.get(a) ?? []).some((w) => equalValue(w, v))) ||
         (goalNow[a] !== undefined && goalNow[a] !== null && equalValue(String(goalNow[a]), v));
+      if (act === 'Inquire.Similar') {
+        // Never more like an item that misses what the user said it wants (every user, meta too).
+        const lack = lacking(items[0]);
+        checked = true;
+        if (lack)
+          out.push({
+            turn: i,
+            detail: `Inquire.Similar on ${show(items[0])}, which lacks the ${show(lack[0])} ${show(lack[1])} the user said it wants: ${quote(turn.user_utterance)}`,
+          });
+      }
       if (act === 'Note.Like') {
         const lack = lacking(items[0]);
         if (lack) {

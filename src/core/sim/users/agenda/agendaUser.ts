@@ -878,6 +878,21 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     return undefined;
   }
 
+  /**
+   * The item a request for similar ones names (rule 15): the first of the items the user looked at
+   * (the first `browseDepth` on screen) that contradicts no value it said and has not taken back,
+   * and that its preference model likes (a meta user judges by its target: keeping what it said is
+   * enough). Undefined when none is such.
+   */
+  private similarTo(): ItemView | undefined {
+    const looked = this.onScreen.slice(0, this.sim.options.browseDepth ?? 3);
+    for (const item of looked) {
+      if (this.contradictsSaid(item)) continue;
+      if (this.target || this.prefs.opinion(item) === 'like') return item;
+    }
+    return undefined;
+  }
+
   private named(item: ItemView, fill: SlotFill, meaning: Meaning, slot: 'item' | 'item2' = 'item'): void {
     fill[slot] = item.title ?? item.item_id;
     meaning[slot] = item.item_id;
@@ -890,7 +905,6 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const main = mainAct(planned);
     // Items are noted, compared, asked about or taken only when the agent's last turn shows them.
     const hasItems = this.onScreen.length > 0;
-    const top = this.onScreen[0];
 
     // Known-item mode: a user who sees the item it is looking for takes it, whatever it planned,
     // also when its patience just ran out (taking what it came for beats leaving).
@@ -1140,7 +1154,16 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         }
       }
       if (planned === 'Inquire.Similar' || planned === 'Inquire.Compare' || planned === 'Inquire.Subset') {
-        this.named(top, fill, meaning);
+        // "More like X" says the user wants X's kind (rule 15): X is one of the items it looked at
+        // that keeps every value it said and liked by its preferences (a meta user: keeps what it
+        // said); with none such on screen it asks for other items (or answers the agent's question
+        // about a value it has not said), as a request to see options does.
+        const like = this.similarTo();
+        if (!like)
+          return !opening && this.elicitsUnsaidGoalValue(agentText)
+            ? this.realise('Disclose', agentText, opening, false)
+            : { act: 'Navigate.More', fill, meaning };
+        this.named(like, fill, meaning);
         return { act: 'Inquire.Similar', fill, meaning };
       }
       // A request to see options while options are on screen asks for other ones ("Anything
@@ -1166,10 +1189,12 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       if (planned === 'Navigate.Back' && this.previousShown.length === 0) return more();
       if (planned === 'Navigate' || planned === 'Navigate.Ask') {
         // The item asked about is one the user could still want: the first of the top three with no
-        // value it said it does not want (asking about a rejected item reads as wanting it again).
+        // value it said it does not want (asking about a rejected item reads as wanting it again)
+        // and none other than a value it said and has not taken back (rule 15: a shopper asks about
+        // an item it is weighing, not one that already misses what it asked for).
         const asked = this.onScreen
           .slice(0, 3)
-          .find((i) => !Object.values(i.attributes).some((v) => this.negated.has(v)));
+          .find((i) => !Object.values(i.attributes).some((v) => this.negated.has(v)) && !this.contradictsSaid(i));
         if (!asked) return more();
         // A requested value the item's card shows in its title is read there, not asked (the
         // agent's carousel said it); with nothing left to ask, the user browses on, or answers the
