@@ -241,6 +241,57 @@ function wantedBefore(c: Conversation, at: number): Map<string, string> | undefi
   return want;
 }
 
+/**
+ * A mutant that makes a turn of `act` (a like: Note.Like, Inquire.Similar) name instead another item of
+ * the carousel that lacks a value the user said it wants and has none of the values the turn says,
+ * its title swapped in the words (opinion-matches-preferences).
+ */
+function lackingItemMutant(id: string, act: string, description: string): MutationOperator {
+  return {
+    id,
+    invariant: 'opinion-matches-preferences',
+    kind: 'item',
+    description,
+    apply(c0, rng) {
+      const pick = (i: number): RecommendedItem | undefined => {
+        const x = tr(c0.turns[i]);
+        const first = strList(x?.said?.items)[0];
+        if (x?.user_act !== act || first === undefined) return undefined;
+        const want = wantedBefore(c0, i);
+        if (!want) return undefined;
+        const now = constraintsSaid(c0.turns[i]);
+        return (c0.turns[i - 1]?.recommendations ?? []).find((r) => {
+          if (r.item_id === first) return false;
+          const a = attrsOf(r);
+          const lacks = [...want].some(([k, v]) => a[k] !== undefined && a[k].toLowerCase() !== v);
+          const reason = now.some(([k, v]) => k !== 'category' && a[k]?.toLowerCase() === v.toLowerCase());
+          return lacks && !reason;
+        });
+      };
+      const i = pickSite(
+        rng,
+        sites(c0, (_t, i) => i > 0 && pick(i) !== undefined),
+      );
+      if (i === undefined) return undefined;
+      const other = pick(i)!;
+      const c = clone(c0);
+      const t = tr(c.turns[i])!;
+      const items = strList(t.said!.items);
+      const was = c0.turns[i - 1].recommendations!.find((r) => r.item_id === items[0]);
+      items[0] = other.item_id;
+      t.said!.items = items;
+      const text = c.turns[i].user_utterance;
+      if (was?.title && other.title && text !== undefined)
+        c.turns[i].user_utterance = text.replace(new RegExp(escapeRe(was.title), 'gi'), () => other.title!);
+      return {
+        conversation: c,
+        turn: i,
+        detail: `the ${act} names ${other.item_id} instead of ${was?.item_id ?? '?'}`,
+      };
+    },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The operators
 
@@ -2011,46 +2062,16 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: `${was} relabelled ${t.user_act}` };
     },
   },
-  {
-    id: 'like-item-lacking',
-    invariant: 'opinion-matches-preferences',
-    kind: 'item',
-    description:
-      'a Like names instead another item of the carousel that lacks a value the user said it wants and has none of the values the turn says (the words kept)',
-    apply(c0, rng) {
-      const pick = (i: number): RecommendedItem | undefined => {
-        const x = tr(c0.turns[i]);
-        const first = strList(x?.said?.items)[0];
-        if (x?.user_act !== 'Note.Like' || first === undefined) return undefined;
-        const want = wantedBefore(c0, i);
-        if (!want) return undefined;
-        const now = constraintsSaid(c0.turns[i]);
-        return (c0.turns[i - 1]?.recommendations ?? []).find((r) => {
-          if (r.item_id === first) return false;
-          const a = attrsOf(r);
-          const lacks = [...want].some(([k, v]) => a[k] !== undefined && a[k].toLowerCase() !== v);
-          const reason = now.some(([k, v]) => k !== 'category' && a[k]?.toLowerCase() === v.toLowerCase());
-          return lacks && !reason;
-        });
-      };
-      const i = pickSite(
-        rng,
-        sites(c0, (_t, i) => i > 0 && pick(i) !== undefined),
-      );
-      if (i === undefined) return undefined;
-      const other = pick(i)!;
-      const c = clone(c0);
-      const t = tr(c.turns[i])!;
-      const items = strList(t.said!.items);
-      const was = c0.turns[i - 1].recommendations!.find((r) => r.item_id === items[0]);
-      items[0] = other.item_id;
-      t.said!.items = items;
-      const text = c.turns[i].user_utterance;
-      if (was?.title && other.title && text !== undefined)
-        c.turns[i].user_utterance = text.replace(new RegExp(escapeRe(was.title), 'gi'), () => other.title!);
-      return { conversation: c, turn: i, detail: `the Like names ${other.item_id} instead of ${was?.item_id ?? '?'}` };
-    },
-  },
+  lackingItemMutant(
+    'like-item-lacking',
+    'Note.Like',
+    'a Like names instead another item of the carousel that lacks a value the user said it wants and has none of the values the turn says (the words kept)',
+  ),
+  lackingItemMutant(
+    'similar-to-lacking',
+    'Inquire.Similar',
+    'a request for items like one names instead another item of the carousel that lacks a value the user said it wants (the words kept; agenda rule 15)',
+  ),
   {
     id: 'reflect-like-lacking',
     invariant: 'opinion-matches-preferences',
