@@ -1421,6 +1421,20 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
+    id: 'relabel-completed-gave-up',
+    invariant: 'abandon-at-zero',
+    kind: 'outcome',
+    description: 'a user that completed relabelled as giving up (outcome gave_up, end_reason gave_up)',
+    apply(c0) {
+      const i = lastTurnIndex(c0);
+      if (c0.outcome !== 'ended' || endReasonOf(c0.turns[i]) !== 'completed') return undefined;
+      const c = clone(c0);
+      c.outcome = 'gave_up';
+      setLoose(tr(c.turns[i])!, 'end_reason', 'gave_up');
+      return { conversation: c, turn: i, detail: 'ended/completed relabelled gave_up' };
+    },
+  },
+  {
     id: 'end-reason-patience-with-patience',
     invariant: 'abandon-at-zero',
     kind: 'outcome',
@@ -1913,6 +1927,37 @@ const OPERATORS: MutationOperator[] = [
         if (g) g.fulfilled_requests = [...strList(g.fulfilled_requests), 'warranty'];
       }
       return { conversation: c, turn: i, detail: 'warranty fulfilled' };
+    },
+  },
+  {
+    id: 'fulfil-beside-asked',
+    invariant: 'goal-requests',
+    kind: 'state',
+    description:
+      'a request the user did not ask is marked fulfilled beside (or instead of) the one its question asked, on the turn after the answer',
+    apply(c0, rng) {
+      // turns where the answer to an item question fulfilled a request and another one stays pending
+      const cands: [number, string, string][] = [];
+      c0.turns.forEach((t, i) => {
+        if (i === 0 || tr(c0.turns[i - 1])?.user_act !== 'Navigate') return;
+        const before = new Set(strList(tr(c0.turns[i - 1])?.goal?.fulfilled_requests));
+        const done = strList(tr(t)?.goal?.fulfilled_requests);
+        const fresh = done.filter((r) => !before.has(r));
+        if (fresh.length !== 1) return;
+        for (const r of strList(tr(t)?.goal?.requests)) if (!done.includes(r)) cands.push([i, fresh[0], r]);
+      });
+      if (!cands.length) return undefined;
+      const [i, was, r] = rng.pick(cands);
+      const instead = rng.chance(0.5);
+      const c = clone(c0);
+      for (let j = i; j < c.turns.length; j++) {
+        const g = tr(c.turns[j])?.goal;
+        if (!g) continue;
+        const list = strList(g.fulfilled_requests).filter((x) => !(instead && x === was));
+        if (!list.includes(r)) list.push(r);
+        g.fulfilled_requests = list;
+      }
+      return { conversation: c, turn: i, detail: `${r} fulfilled ${instead ? 'instead of' : 'beside'} ${was}` };
     },
   },
   {
