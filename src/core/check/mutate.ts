@@ -40,6 +40,9 @@ interface Mutant {
  */
 export const READBACK_TARGET = 'self-consistency';
 
+/** The synthetic catalog's price bands (src/core/catalog/apparel.ts). */
+const PRICE_BANDS = ['budget', 'mid-range', 'premium', 'luxury'];
+
 interface MutationOperator {
   id: string;
   /** The invariant that must catch it (INVARIANTS id), or READBACK_TARGET. */
@@ -1958,6 +1961,45 @@ const OPERATORS: MutationOperator[] = [
         g.fulfilled_requests = list;
       }
       return { conversation: c, turn: i, detail: `${r} fulfilled ${instead ? 'instead of' : 'beside'} ${was}` };
+    },
+  },
+  // (the synthetic catalog's price bands: a price-band answer is mutated to another one)
+  {
+    id: 'price-of-another-item',
+    invariant: 'goal-requests',
+    kind: 'text',
+    description:
+      "the answer that fulfilled a price-band request gives another price than the asked item's, and another band if it said one (the trace kept)",
+    apply(c0, rng) {
+      const cands = sites(c0, (t, i) => {
+        if (i === 0 || tr(c0.turns[i - 1])?.user_act !== 'Navigate') return false;
+        const before = new Set(strList(tr(c0.turns[i - 1])?.goal?.fulfilled_requests));
+        if (before.has('price_band') || !strList(tr(t)?.goal?.fulfilled_requests).includes('price_band')) return false;
+        const asked = strList(tr(c0.turns[i - 1])?.said?.items)[0];
+        const rec = c0.turns
+          .slice(0, i)
+          .flatMap((x) => x.recommendations ?? [])
+          .find((r) => r.item_id === asked);
+        const band = rec?.attributes?.['price_band'];
+        return /\$\s?\d/.test(c0.turns[i - 1].assistant_utterance ?? '') && PRICE_BANDS.includes(String(band));
+      });
+      const i = pickSite(rng, cands);
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      const asked = strList(tr(c.turns[i - 1])?.said?.items)[0];
+      const band = String(
+        c.turns
+          .slice(0, i)
+          .flatMap((x) => x.recommendations ?? [])
+          .find((r) => r.item_id === asked)?.attributes?.['price_band'],
+      );
+      const other = rng.pick(PRICE_BANDS.filter((b) => b !== band));
+      // another amount in place of every price said (whole dollars, far off the item's), another band
+      c.turns[i - 1].assistant_utterance = (c.turns[i - 1].assistant_utterance ?? '')
+        .replace(/\$\s?\d[\d,]*(\.\d+)?/g, (m) => `$${Math.round(Number(m.replace(/[^\d.]/g, '')) * 1.6 + 11)}`)
+        .split(band)
+        .join(other);
+      return { conversation: c, turn: i, detail: `turn ${i - 1}'s answer gives another price` };
     },
   },
   {
