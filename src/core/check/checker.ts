@@ -112,6 +112,11 @@ class Context implements ConversationContext {
         title: known.title ?? shown?.title,
         category: known.category,
         attributes: { ...known.attributes },
+        ...(typeof known.price === 'number'
+          ? { price: known.price }
+          : typeof shown?.price === 'number'
+            ? { price: shown.price }
+            : {}),
       };
     return shown;
   }

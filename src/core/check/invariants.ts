@@ -101,7 +101,14 @@ export function factsOfRecommendation(rec: RecommendedItem): ItemFacts {
     if (typeof v === 'string') attributes[k] = v;
     else if (typeof v === 'number' || typeof v === 'boolean') attributes[k] = String(v);
   }
-  return { item_id: rec.item_id, title: rec.title, category: rec.category, attributes };
+  const price = (rec as { price?: unknown }).price;
+  return {
+    item_id: rec.item_id,
+    title: rec.title,
+    category: rec.category,
+    attributes,
+    ...(typeof price === 'number' ? { price } : {}),
+  };
 }
 
 /** Whether an item's facts carry at least one attribute (without listing them). */
@@ -341,6 +348,20 @@ const agendaPullOrder: Invariant = {
             out.push({
               turn: i,
               detail: `${show(tr.user_act)} answered the agent's question instead of the pulled ${show(pulled)}, which left the agenda unsaid (expected [${show(prev.join(', '))}])`,
+            });
+          } else if (
+            !deferred &&
+            tr.target !== undefined &&
+            isRevision(tr.user_act) &&
+            pulled !== undefined &&
+            mainOf(pulled) !== 'Reveal' &&
+            prev.length > 0
+          ) {
+            // a meta user's revision on a pull of another kind is a switch's change said first: the
+            // pulled act waits on top (seventeenth round; caught a turn late before)
+            out.push({
+              turn: i,
+              detail: `${show(tr.user_act)} said a switch's change instead of the pulled ${show(pulled)}, which left the agenda unsaid (expected [${show(prev.join(', '))}])`,
             });
           }
         } else if (
@@ -1399,11 +1420,12 @@ const BROWSE_DEPTH = 3;
  * Was a user that leaves on the last turn never shown what it came for (docs/simulation.md,
  * Endings: among the first BROWSE_DEPTH items of a carousel it read before leaving, its target when
  * the last trace has one (a meta user), else an item in the task category with every goal
- * constraint of the last trace and no value the user said it does not want)? Returns why, or
- * undefined when it was shown one or when an item it looked at has no known attributes (not judged).
+ * constraint of the last trace and no value the user said it does not want)? Returns why when it
+ * was not, `true` when it was shown one, undefined when an item it looked at has no known
+ * attributes and none it could judge meets its goal (not judged either way).
  * Built-in users look at the first BROWSE_DEPTH items; other simulators' carousels count whole.
  */
-function neverShownWhatItCameFor(ctx: ConversationContext): string | undefined {
+function shownWhatItCameFor(ctx: ConversationContext): string | true | undefined {
   const turns = ctx.conversation.turns;
   const last = turns.length - 1;
   const lastTrace = turns[last]?.trace;
@@ -1416,7 +1438,7 @@ function neverShownWhatItCameFor(ctx: ConversationContext): string | undefined {
     for (const rec of (turns[j].recommendations ?? []).slice(0, depth)) looked.push(factsAt(ctx, rec));
   const target = lastTrace.target?.item_id;
   if (typeof target === 'string') {
-    return looked.some((f) => f.item_id === target) ? undefined : `its target ${show(target)} never shown`;
+    return looked.some((f) => f.item_id === target) ? true : `its target ${show(target)} never shown`;
   }
   if (looked.length === 0) return 'never shown an item (no carousel before it left)';
   const judged = looked.filter(hasAttributes);
@@ -1433,7 +1455,7 @@ function neverShownWhatItCameFor(ctx: ConversationContext): string | undefined {
     }
     return !negated.some((n) => negatedMatch(f, n) !== undefined);
   };
-  if (judged.some(meets)) return undefined;
+  if (judged.some(meets)) return true;
   // an item it looked at whose attributes are unknown may have been the one: not judged
   return judged.length < looked.length ? undefined : 'never shown an item meeting its goal';
 }
@@ -1523,12 +1545,46 @@ const abandonAtZero: Invariant = {
         const pending = goal.requests.map(String).filter((r) => !fulfilled.has(r));
         if (pending.length) why.push(`the goal request(s) ${show(pending.join(', '))} unanswered`);
       }
-      const unserved = neverShownWhatItCameFor(ctx);
-      if (unserved) why.push(unserved);
+      const shown = shownWhatItCameFor(ctx);
+      if (typeof shown === 'string') why.push(shown);
       if (why.length)
         out.push({
           turn: turns.length - 1,
           detail: `end_reason completed with ${why.join(', ')} (that is giving up: gave_up)`,
+        });
+      n = Math.max(n, 1);
+    }
+    // The mirror (seventeenth round): a built-in user whose last turn is a Complete pulled on an
+    // appropriate answer, with nothing pending, no patience lost, every goal request answered and
+    // shown what it came for, completed (docs/simulation.md, Endings): `gave_up` there names a
+    // reason to leave it did not have. Judged only where the trace carries the agenda, the
+    // patience and the goal's requests, and where what it came for could be judged.
+    if (
+      endReason === 'gave_up' &&
+      lastTrace !== undefined &&
+      Array.isArray(lastTrace.agenda) &&
+      builtInUser(conv.source) !== undefined &&
+      typeof lastAct === 'string' &&
+      mainOf(lastAct) === 'Complete' &&
+      lastAct !== 'Complete.Abandon'
+    ) {
+      const initial = turns.find((t) => typeof t.trace?.patience === 'number')?.trace?.patience;
+      const lp = lastTrace.patience;
+      const goal = lastTrace.goal;
+      const fulfilled = new Set((goal?.fulfilled_requests ?? []).map(String));
+      const answered = Array.isArray(goal?.requests) && goal.requests.every((r) => fulfilled.has(String(r)));
+      if (
+        lastTrace.agenda.length === 0 &&
+        lastTrace.operation === 'pull' &&
+        typeof initial === 'number' &&
+        lp === initial &&
+        answered &&
+        shownWhatItCameFor(ctx) === true
+      )
+        out.push({
+          turn: turns.length - 1,
+          detail:
+            'end_reason gave_up on a pulled Complete with nothing pending, no patience lost, every goal request answered and shown what it came for (that is completing: completed)',
         });
       n = Math.max(n, 1);
     }
@@ -1994,7 +2050,8 @@ function answerStatesAttribute(
   for (let j = 0; j <= at; j++) {
     for (const r of ctx.conversation.turns[j].recommendations ?? []) {
       if (about && !about.has(r.item_id)) continue;
-      if (statesItemValue(answer, attr, factsAt(ctx, r).attributes[attr], r.title)) return true;
+      const f = factsAt(ctx, r);
+      if (statesItemValue(answer, attr, f.attributes[attr], r.title, f.price)) return true;
     }
   }
   return false;
@@ -2030,6 +2087,16 @@ function cardsReadAt(ctx: ConversationContext, at: number): ReadonlySet<string> 
   return undefined;
 }
 
+/**
+ * The request a built-in user's item question asks: the first of its goal's requests not fulfilled
+ * on the question's turn (after what it read off the card there; agenda rule 6).
+ */
+function firstPending(goal: SimulatorTrace['goal'] | undefined): string | undefined {
+  const requests = stringArray(goal?.requests) ?? [];
+  const done = stringArray(goal?.fulfilled_requests) ?? [];
+  return requests.find((r) => !done.includes(r));
+}
+
 /** Navigate acts that ask about no attribute: more items, back, a repeat. */
 const NOT_A_QUESTION = new Set(['Navigate.More', 'Navigate.Back', 'Navigate.Repeat']);
 
@@ -2042,6 +2109,7 @@ const goalRequests: Invariant = {
   needs: 'trace.goal.requests',
   check(ctx) {
     const turns = ctx.conversation.turns;
+    const builtIn = builtInUser(ctx.conversation.source) !== undefined;
     let prevDone: readonly string[] | undefined;
     let n = 0;
     let any = false;
@@ -2066,15 +2134,11 @@ const goalRequests: Invariant = {
         // read off a card: on an item question or a request for more (not back, not a repeat), the
         // title of the item asked about (said.items), else of one of the first three on screen
         const act = String(turn.trace?.user_act ?? '');
-        if (
-          fresh.length &&
-          mainOf(act) === 'Navigate' &&
-          act !== 'Navigate.Back' &&
-          act !== 'Navigate.Repeat' &&
-          fresh.every((r) => titleStatesAttribute(ctx, i - 1, r, cardsReadAt(ctx, i)))
-        ) {
-          // read off the card (a shown item's title states the value): no question needed
-        } else if (fresh.length) {
+        const readsCard = mainOf(act) === 'Navigate' && act !== 'Navigate.Back' && act !== 'Navigate.Repeat';
+        const cards = readsCard && fresh.length ? cardsReadAt(ctx, i) : undefined;
+        // the rest was answered, if at all, by the agent's answer to the turn before
+        const answered = readsCard ? fresh.filter((r) => !titleStatesAttribute(ctx, i - 1, r, cards)) : fresh;
+        if (answered.length) {
           const askedAct = String(turns[i - 1]?.trace?.user_act ?? '');
           // a question about an item (Navigate, not a request for more, back or a repeat; an Inquire
           // asks for items, not for an attribute's value)
@@ -2085,12 +2149,23 @@ const goalRequests: Invariant = {
           // of the item the user asked about when its trace names it (said.items), not another's
           const askedItems = stringArray(turns[i - 1]?.trace?.said?.items);
           const about = askedItems?.length ? new Set(askedItems) : undefined;
-          const explained = fresh.every((r) => answerStatesAttribute(ctx, i - 1, r, about));
+          const explained = answered.every((r) => answerStatesAttribute(ctx, i - 1, r, about));
           if (!question || !explained) {
             out.push({
               turn: i,
-              detail: `request ${show(fresh.join(', '))} fulfilled although ${question ? `the agent's answer does not state the value${about ? ` of ${show([...about].join(', '))}` : ''}` : `the user did not ask (act ${show(askedAct || '?')})`}`,
+              detail: `request ${show(answered.join(', '))} fulfilled although ${question ? `the agent's answer does not state the value${about ? ` of ${show([...about].join(', '))}` : ''}` : `the user did not ask (act ${show(askedAct || '?')})`}`,
             });
+          } else if (builtIn) {
+            // a built-in user asks one request per question, the first one pending after its
+            // question's turn (agenda rule 6): an answer that says another request's value too
+            // fulfils only the one asked (seventeenth round)
+            const asked = firstPending(turns[i - 1]?.trace?.goal);
+            const beside = answered.filter((r) => r !== asked);
+            if (beside.length)
+              out.push({
+                turn: i,
+                detail: `request ${show(beside.join(', '))} fulfilled beside the one asked (${show(asked ?? 'none')}): a question asks one request`,
+              });
           }
         }
       } else if (done.some((r) => requests.includes(r))) {
@@ -2457,7 +2532,7 @@ function falseReason(
       return `the user's turn before did not ask about ${show(id)}`;
     const item = ctx.item(id);
     if (!item) return 'unknown';
-    return statesItemValue(text, attr, item.attributes[attr], item.title)
+    return statesItemValue(text, attr, item.attributes[attr], item.title, item.price)
       ? `the agent said the ${attr} of ${show(id)}`
       : undefined;
   }

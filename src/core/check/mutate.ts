@@ -40,6 +40,9 @@ interface Mutant {
  */
 export const READBACK_TARGET = 'self-consistency';
 
+/** The synthetic catalog's price bands (src/core/catalog/apparel.ts). */
+const PRICE_BANDS = ['budget', 'mid-range', 'premium', 'luxury'];
+
 interface MutationOperator {
   id: string;
   /** The invariant that must catch it (INVARIANTS id), or READBACK_TARGET. */
@@ -1472,6 +1475,20 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
+    id: 'relabel-completed-gave-up',
+    invariant: 'abandon-at-zero',
+    kind: 'outcome',
+    description: 'a user that completed relabelled as giving up (outcome gave_up, end_reason gave_up)',
+    apply(c0) {
+      const i = lastTurnIndex(c0);
+      if (c0.outcome !== 'ended' || endReasonOf(c0.turns[i]) !== 'completed') return undefined;
+      const c = clone(c0);
+      c.outcome = 'gave_up';
+      setLoose(tr(c.turns[i])!, 'end_reason', 'gave_up');
+      return { conversation: c, turn: i, detail: 'ended/completed relabelled gave_up' };
+    },
+  },
+  {
     id: 'end-reason-patience-with-patience',
     invariant: 'abandon-at-zero',
     kind: 'outcome',
@@ -1964,6 +1981,76 @@ const OPERATORS: MutationOperator[] = [
         if (g) g.fulfilled_requests = [...strList(g.fulfilled_requests), 'warranty'];
       }
       return { conversation: c, turn: i, detail: 'warranty fulfilled' };
+    },
+  },
+  {
+    id: 'fulfil-beside-asked',
+    invariant: 'goal-requests',
+    kind: 'state',
+    description:
+      'a request the user did not ask is marked fulfilled beside (or instead of) the one its question asked, on the turn after the answer',
+    apply(c0, rng) {
+      // turns where the answer to an item question fulfilled a request and another one stays pending
+      const cands: [number, string, string][] = [];
+      c0.turns.forEach((t, i) => {
+        if (i === 0 || tr(c0.turns[i - 1])?.user_act !== 'Navigate') return;
+        const before = new Set(strList(tr(c0.turns[i - 1])?.goal?.fulfilled_requests));
+        const done = strList(tr(t)?.goal?.fulfilled_requests);
+        const fresh = done.filter((r) => !before.has(r));
+        if (fresh.length !== 1) return;
+        for (const r of strList(tr(t)?.goal?.requests)) if (!done.includes(r)) cands.push([i, fresh[0], r]);
+      });
+      if (!cands.length) return undefined;
+      const [i, was, r] = rng.pick(cands);
+      const instead = rng.chance(0.5);
+      const c = clone(c0);
+      for (let j = i; j < c.turns.length; j++) {
+        const g = tr(c.turns[j])?.goal;
+        if (!g) continue;
+        const list = strList(g.fulfilled_requests).filter((x) => !(instead && x === was));
+        if (!list.includes(r)) list.push(r);
+        g.fulfilled_requests = list;
+      }
+      return { conversation: c, turn: i, detail: `${r} fulfilled ${instead ? 'instead of' : 'beside'} ${was}` };
+    },
+  },
+  // (the synthetic catalog's price bands: a price-band answer is mutated to another one)
+  {
+    id: 'price-of-another-item',
+    invariant: 'goal-requests',
+    kind: 'text',
+    description:
+      "the answer that fulfilled a price-band request gives another price than the asked item's, and another band if it said one (the trace kept)",
+    apply(c0, rng) {
+      const cands = sites(c0, (t, i) => {
+        if (i === 0 || tr(c0.turns[i - 1])?.user_act !== 'Navigate') return false;
+        const before = new Set(strList(tr(c0.turns[i - 1])?.goal?.fulfilled_requests));
+        if (before.has('price_band') || !strList(tr(t)?.goal?.fulfilled_requests).includes('price_band')) return false;
+        const asked = strList(tr(c0.turns[i - 1])?.said?.items)[0];
+        const rec = c0.turns
+          .slice(0, i)
+          .flatMap((x) => x.recommendations ?? [])
+          .find((r) => r.item_id === asked);
+        const band = rec?.attributes?.['price_band'];
+        return /\$\s?\d/.test(c0.turns[i - 1].assistant_utterance ?? '') && PRICE_BANDS.includes(String(band));
+      });
+      const i = pickSite(rng, cands);
+      if (i === undefined) return undefined;
+      const c = clone(c0);
+      const asked = strList(tr(c.turns[i - 1])?.said?.items)[0];
+      const band = String(
+        c.turns
+          .slice(0, i)
+          .flatMap((x) => x.recommendations ?? [])
+          .find((r) => r.item_id === asked)?.attributes?.['price_band'],
+      );
+      const other = rng.pick(PRICE_BANDS.filter((b) => b !== band));
+      // another amount in place of every price said (whole dollars, far off the item's), another band
+      c.turns[i - 1].assistant_utterance = (c.turns[i - 1].assistant_utterance ?? '')
+        .replace(/\$\s?\d[\d,]*(\.\d+)?/g, (m) => `$${Math.round(Number(m.replace(/[^\d.]/g, '')) * 1.6 + 11)}`)
+        .split(band)
+        .join(other);
+      return { conversation: c, turn: i, detail: `turn ${i - 1}'s answer gives another price` };
     },
   },
   {

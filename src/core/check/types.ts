@@ -12,13 +12,17 @@ export interface ItemFacts {
   category?: string;
   /** Attribute values as strings ("colour" -> "black"). */
   attributes: Record<string, string>;
+  /** Its price, when the carousel entry (a `price` field) or the catalog gives one. */
+  price?: number;
 }
 
 /** A catalog the checker can resolve item ids with (`Catalog` from src/core/catalog fits). */
 export interface ItemLookup {
   get(
     id: string,
-  ): { item_id: string; title?: string; category?: string; attributes: Record<string, string> } | undefined;
+  ):
+    | { item_id: string; title?: string; category?: string; attributes: Record<string, string>; price?: number }
+    | undefined;
   /**
    * Similarity in [0, 1] of two items `get` returned (`Catalog.similarity`): the meta-simulators'
    * "most similar member" rule needs it; without it that part of meta-switch-rule is unchecked.

@@ -58,20 +58,42 @@ const statementsOf = memoOf(5000, (answer) =>
     .join(' '),
 );
 
-/** Does `text` name a price ("$72.99", "priced at $ 30")? A price says the price band. */
-const SAYS_PRICE = /\$\s?\d/;
+/** A price in a text ("$72.99", "priced at $ 30", "$1,200"): its amount, and whether it gave cents. */
+const PRICE = /\$\s?(\d[\d,]*)(\.\d+)?/g;
+
+/**
+ * Does `text` say the price `price`: a dollar amount equal to it to the cent, or, said without
+ * cents, to it rounded to whole dollars ("$60" for 59.99)? With the price unknown (an item no
+ * catalog prices) any price is read as saying it (the reading cannot tell).
+ */
+function saysPrice(text: string, price: number | undefined): boolean {
+  for (const m of text.matchAll(PRICE)) {
+    if (price === undefined) return true;
+    const whole = Number(m[1].replace(/,/g, ''));
+    if (m[2] === undefined ? whole === Math.round(price) : Math.abs(whole + Number(m[2]) - price) < 0.005) return true;
+  }
+  return false;
+}
 
 /**
  * Does an answer state an item's `value` of `attr`? Only statements count: a value named in a
  * question ("Black or red?") is not said of the item; the item's title, repeated in the answer, was
- * on its card already and says nothing new. For the price band a price is enough.
+ * on its card already and says nothing new. For the price band the band's word, or the item's own
+ * `price` (seventeenth round: another price, "options under $50", "from $20", does not say what
+ * this item costs).
  */
-export function statesItemValue(answer: string, attr: string, value: string | undefined, title?: string): boolean {
+export function statesItemValue(
+  answer: string,
+  attr: string,
+  value: string | undefined,
+  title?: string,
+  price?: number,
+): boolean {
   if (!answer) return false;
   const statements = statementsOf(answer);
   // (a title the statements do not hold leaves them as they are: no split, no new string)
   const said = title && statements.includes(title) ? statements.split(title).join(' ') : statements;
-  if (attr === 'price_band' && SAYS_PRICE.test(said)) return true;
+  if (attr === 'price_band' && saysPrice(said, price)) return true;
   return value !== undefined && saysValue(said, value);
 }
 

@@ -713,7 +713,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const attr = this.lastAskedRequest;
     const item = this.lastAskedItem;
     if (!attr || !item || !text) return false;
-    return statesItemValue(text, attr, item.attributes[attr], item.title);
+    const price = this.sim.options.catalog.get(item.item_id)?.price;
+    return statesItemValue(text, attr, item.attributes[attr], item.title, price);
   }
 
   /** Does the item's title (on its card) show its value of `attr`? The user reads it there and does not ask. */
