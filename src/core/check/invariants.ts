@@ -2087,23 +2087,13 @@ function cardsReadAt(ctx: ConversationContext, at: number): ReadonlySet<string> 
   return undefined;
 }
 
-/**
- * The request a built-in user's item question asks: the first of its goal's requests not fulfilled
- * on the question's turn (after what it read off the card there; agenda rule 6).
- */
-function firstPending(goal: SimulatorTrace['goal'] | undefined): string | undefined {
-  const requests = stringArray(goal?.requests) ?? [];
-  const done = stringArray(goal?.fulfilled_requests) ?? [];
-  return requests.find((r) => !done.includes(r));
-}
-
 /** Navigate acts that ask about no attribute: more items, back, a repeat. */
 const NOT_A_QUESTION = new Set(['Navigate.More', 'Navigate.Back', 'Navigate.Repeat']);
 
 const goalRequests: Invariant = {
   id: 'goal-requests',
   statement:
-    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked about an item (a Navigate other than More, Back and Repeat) and the agent's answer stated the requested value of a shown item, the item asked about when the trace names it (said.items) (in a statement, not a question, outside the item's title; a price for the price band), or on an item question or a request for more (Navigate, Navigate.More) when the title of the item asked about (said.items; else of one of the first three on screen) states it (read off the card)",
+    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked about an item (a Navigate other than More, Back and Repeat) and the agent's answer stated the requested value of a shown item, the item asked about when the trace names it (said.items) (in a statement, not a question, outside the item's title; a price for the price band), or on an item question or a request for more (Navigate, Navigate.More) when the title of the item asked about (said.items; else of one of the first three on screen) states it (read off the card); and a built-in user takes in what it is told: after its question about an item, every request still pending whose value of that item the answer states is fulfilled on the next turn",
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent's answers); SimLens agenda user (fulfilled_requests)",
   needs: 'trace.goal.requests',
@@ -2155,18 +2145,23 @@ const goalRequests: Invariant = {
               turn: i,
               detail: `request ${show(answered.join(', '))} fulfilled although ${question ? `the agent's answer does not state the value${about ? ` of ${show([...about].join(', '))}` : ''}` : `the user did not ask (act ${show(askedAct || '?')})`}`,
             });
-          } else if (builtIn) {
-            // a built-in user asks one request per question, the first one pending after its
-            // question's turn (agenda rule 6): an answer that says another request's value too
-            // fulfils only the one asked (seventeenth round)
-            const asked = firstPending(turns[i - 1]?.trace?.goal);
-            const beside = answered.filter((r) => r !== asked);
-            if (beside.length)
-              out.push({
-                turn: i,
-                detail: `request ${show(beside.join(', '))} fulfilled beside the one asked (${show(asked ?? 'none')}): a question asks one request`,
-              });
           }
+        }
+        // A built-in user takes in what it is told (agenda rule 6, seventeenth round): after its
+        // question about an item, every request still pending whose value for that item the answer
+        // states is fulfilled on the next turn (it never asks next what it was just told).
+        const askedAct = String(turns[i - 1]?.trace?.user_act ?? '');
+        const askedItems = stringArray(turns[i - 1]?.trace?.said?.items);
+        if (builtIn && askedAct === 'Navigate' && askedItems?.length) {
+          const about = new Set(askedItems);
+          const told = requests.filter(
+            (r) => !prevDone!.includes(r) && !done.includes(r) && answerStatesAttribute(ctx, i - 1, r, about),
+          );
+          if (told.length)
+            out.push({
+              turn: i,
+              detail: `the answer stated ${show([...about].join(', '))}'s ${show(told.join(', '))}, yet the request stays pending`,
+            });
         }
       } else if (done.some((r) => requests.includes(r))) {
         out.push({ turn: i, detail: `request ${show(done.join(', '))} fulfilled before anything was asked` });
@@ -2327,14 +2322,27 @@ const opinionMatchesPreferences: Invariant = {
         (!relaxed.has(a) && (wanted.get(a) ?? []).some((w) => equalValue(w, v))) ||
         (goalNow[a] !== undefined && goalNow[a] !== null && equalValue(String(goalNow[a]), v));
       if (act === 'Inquire.Similar') {
-        // Never more like an item that misses what the user said it wants (every user, meta too).
-        const lack = lacking(items[0]);
-        checked = true;
-        if (lack)
-          out.push({
-            turn: i,
-            detail: `Inquire.Similar on ${show(items[0])}, which lacks the ${show(lack[0])} ${show(lack[1])} the user said it wants: ${quote(turn.user_utterance)}`,
-          });
+        // Never more like an item that misses what the user said it wants, has a value it said it
+        // does not want, or is not of the category it shops for (every user, meta too).
+        const f = ctx.item(items[0]);
+        if (f) {
+          checked = true;
+          const lack = lacking(items[0]);
+          const task = tr.goal?.constraints?.['category'];
+          const unwanted = [...negatedUpTo(ctx, i - 1).keys()].map((v) => negatedMatch(f, v)).find((m) => m);
+          const why = lack
+            ? `lacks the ${show(lack[0])} ${show(lack[1])} the user said it wants`
+            : task !== undefined && f.category !== undefined && !equalValue(f.category, String(task))
+              ? `is of category ${show(f.category)}, not the task ${show(String(task))}`
+              : unwanted
+                ? `has ${show(unwanted)}, a value the user said it does not want`
+                : undefined;
+          if (why)
+            out.push({
+              turn: i,
+              detail: `Inquire.Similar on ${show(items[0])}, which ${why}: ${quote(turn.user_utterance)}`,
+            });
+        }
       }
       if (act === 'Note.Like') {
         const lack = lacking(items[0]);

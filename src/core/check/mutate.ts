@@ -16,6 +16,7 @@ import { InvariantChecker } from './checker';
 import { ReadbackChecker } from './readback';
 import { INVARIANTS, builtInUser } from './invariants';
 import { mentionsWords, phraseWords } from './text';
+import { statesItemValue } from '../text/saysValue';
 import answersJson from '../sim/users/agenda/appropriate-answers.json';
 import type { CheckOptions, Invariant, ItemFacts, ItemLookup } from './types';
 
@@ -1984,34 +1985,34 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   {
-    id: 'fulfil-beside-asked',
+    id: 'stated-request-pending',
     invariant: 'goal-requests',
     kind: 'state',
     description:
-      'a request the user did not ask is marked fulfilled beside (or instead of) the one its question asked, on the turn after the answer',
-    apply(c0, rng) {
-      // turns where the answer to an item question fulfilled a request and another one stays pending
-      const cands: [number, string, string][] = [];
+      "a request the answer to the user's item question stated (the asked item's value) stays pending: the user would ask next what it was just told",
+    apply(c0, rng, ctx) {
+      // turns right after an item question whose answer stated a request that became fulfilled there
+      const cands: [number, string][] = [];
       c0.turns.forEach((t, i) => {
-        if (i === 0 || tr(c0.turns[i - 1])?.user_act !== 'Navigate') return;
-        const before = new Set(strList(tr(c0.turns[i - 1])?.goal?.fulfilled_requests));
-        const done = strList(tr(t)?.goal?.fulfilled_requests);
-        const fresh = done.filter((r) => !before.has(r));
-        if (fresh.length !== 1) return;
-        for (const r of strList(tr(t)?.goal?.requests)) if (!done.includes(r)) cands.push([i, fresh[0], r]);
+        const asked = tr(c0.turns[i - 1]);
+        const id = strList(asked?.said?.items)[0];
+        if (i === 0 || asked?.user_act !== 'Navigate' || id === undefined) return;
+        const facts = factsOf(c0, id, ctx);
+        const answer = c0.turns[i - 1].assistant_utterance;
+        if (!facts || !answer) return;
+        const before = new Set(strList(asked.goal?.fulfilled_requests));
+        for (const r of strList(tr(t)?.goal?.fulfilled_requests))
+          if (!before.has(r) && statesItemValue(answer, r, facts.attributes[r], facts.title, facts.price))
+            cands.push([i, r]);
       });
       if (!cands.length) return undefined;
-      const [i, was, r] = rng.pick(cands);
-      const instead = rng.chance(0.5);
+      const [i, r] = rng.pick(cands);
       const c = clone(c0);
       for (let j = i; j < c.turns.length; j++) {
         const g = tr(c.turns[j])?.goal;
-        if (!g) continue;
-        const list = strList(g.fulfilled_requests).filter((x) => !(instead && x === was));
-        if (!list.includes(r)) list.push(r);
-        g.fulfilled_requests = list;
+        if (g?.fulfilled_requests) g.fulfilled_requests = strList(g.fulfilled_requests).filter((x) => x !== r);
       }
-      return { conversation: c, turn: i, detail: `${r} fulfilled ${instead ? 'instead of' : 'beside'} ${was}` };
+      return { conversation: c, turn: i, detail: `${r} left pending after the answer stated it` };
     },
   },
   // (the synthetic catalog's price bands: a price-band answer is mutated to another one)

@@ -1,8 +1,8 @@
 /**
  * Seventeenth round (issue 21's checks): what an independent review still got through.
- * - A goal request fulfilled beside the one asked: a built-in user's item question asks one
- *   request (the first pending), and an answer that also says another request's value fulfils only
- *   the one asked (agenda rule 6).
+ * - A built-in user takes in what it is told (agenda rule 6): an answer to its item question that
+ *   also says the item's value of another pending request fulfils that one too, and a request
+ *   fulfilled beside the one asked needs the answer to say its value.
  * - A price answers the price band only when it is the asked item's price (or the band is said).
  * - `gave_up` where `completed` was due: the mirror of the completed check of `abandon-at-zero`.
  * - A meta user's revision said first on a pull of another kind keeps the pulled act on top.
@@ -56,15 +56,23 @@ function asked(answer: string, fulfilledAfter: string[], requests = ['material',
   ];
 }
 
-test('an answer stating a second requested value fulfils only the request asked', () => {
-  const answer = 'It is made of cotton and it comes in red.';
-  assert.deepEqual(details('goal-requests', asked(answer, ['material'])), []);
-  const beside = details('goal-requests', asked(answer, ['material', 'colour']));
-  assert.equal(beside.length, 1);
-  assert.match(beside[0], /"?colour"? fulfilled beside the one asked \("?material"?\)/);
-  assert.match(details('goal-requests', asked(answer, ['colour']))[0] ?? '', /beside the one asked/);
-  // another simulator's trace does not say which request a question asked: the answer decides
-  assert.deepEqual(details('goal-requests', asked(answer, ['material', 'colour']), { source: 'my-python-sim' }), []);
+test('an answer stating a second requested value fulfils it too; one it does not state stays pending', () => {
+  const both = 'It is made of cotton and it comes in red.';
+  assert.deepEqual(details('goal-requests', asked(both, ['material', 'colour'])), []);
+  // told the colour, the user must not keep it pending (it would ask next what it was just told)
+  const pending = details('goal-requests', asked(both, ['material']));
+  assert.equal(pending.length, 1);
+  assert.match(pending[0], /"?colour"?, yet the request stays pending/);
+  assert.match(
+    details('goal-requests', asked(both, ['colour']))[0] ?? '',
+    /"?material"?, yet the request stays pending/,
+  );
+  // a request the answer does not state is not fulfilled beside the one asked
+  const one = 'It is made of cotton.';
+  assert.deepEqual(details('goal-requests', asked(one, ['material'])), []);
+  assert.match(details('goal-requests', asked(one, ['material', 'colour']))[0] ?? '', /does not state the value/);
+  // another simulator may ask and hear as it likes: only what it fulfils is held to the answer
+  assert.deepEqual(details('goal-requests', asked(both, ['material']), { source: 'my-python-sim' }), []);
 });
 
 // --- a price answers the price band when it is the item's --------------------------------------

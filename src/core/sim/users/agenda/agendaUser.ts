@@ -421,6 +421,13 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const askedRequest = this.lastAskedRequest;
     let unanswered = false;
     if (askedRequest && this.lastAskedItem) {
+      // The user takes in what it is told (seventeenth round): an answer that also says the asked
+      // item's value of another pending request answers that one too (it does not ask next what it
+      // was just told), whether or not it answered the question asked.
+      if (checkContent)
+        for (const r of this.pendingRequests())
+          if (r !== askedRequest && this.answersRequest(response.utterance, r))
+            (this.goal.fulfilled_requests ??= []).push(r);
       if (!checkContent || this.answersRequest(response.utterance)) {
         const done = (this.goal.fulfilled_requests ??= []);
         if (!done.includes(askedRequest)) done.push(askedRequest);
@@ -708,9 +715,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     return looked.some((i) => this.meetsGoal(i) && this.prefs.accepts(i));
   }
 
-  /** Does the agent's text give the asked item's value of the requested attribute? */
-  private answersRequest(text: string): boolean {
-    const attr = this.lastAskedRequest;
+  /** Does the agent's text give the asked item's value of the requested attribute (or of `attr`)? */
+  private answersRequest(text: string, attr = this.lastAskedRequest): boolean {
     const item = this.lastAskedItem;
     if (!attr || !item || !text) return false;
     const price = this.sim.options.catalog.get(item.item_id)?.price;
@@ -828,16 +834,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
       if (hit) return { act: 'Note.Accept', item: hit };
       const top = looked[0];
       if (this.prefs.isConsumed(top.item_id)) return { act: 'Note.Seen', item: top };
-      const full = this.sim.options.catalog.get(top.item_id);
-      const sim = full ? this.sim.options.catalog.similarity(full, this.target) : 0;
-      // A meta user likes an item as close to its target as a member of its target group (AlterEval's
-      // relevance judgments: the group is what the user would accept in the target's place), or
-      // closer than `likeSimilarity`; never one with a value other than one it said, or one it said
-      // it does not want.
-      const liked =
-        (full !== undefined && this.targetGroup.includes(full.item_id)) ||
-        sim >= Math.min(this.sim.options.likeSimilarity ?? 0.7, this.groupSimilarity());
-      return { act: liked && !this.contradictsSaid(top) ? 'Note.Like' : 'Note.Dislike', item: top };
+      return { act: this.metaLikes(top) ? 'Note.Like' : 'Note.Dislike', item: top };
     }
     // Opinions come from the preference model only (KDD'20); taking an item also needs the whole
     // goal met. What the user says of the first item follows its opinion: a liked item that misses
@@ -888,10 +885,26 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private similarTo(): ItemView | undefined {
     const looked = this.onScreen.slice(0, this.sim.options.browseDepth ?? 3);
     for (const item of looked) {
-      if (this.contradictsSaid(item)) continue;
-      if (this.target || this.prefs.opinion(item) === 'like') return item;
+      // an item it owns is one it would say it has, not one to find more of
+      if (this.contradictsSaid(item) || this.prefs.isConsumed(item.item_id)) continue;
+      if (this.target ? this.metaLikes(item) : this.prefs.opinion(item) === 'like') return item;
     }
     return undefined;
+  }
+
+  /**
+   * Does a meta user like the item? One as close to its target as a member of its target group
+   * (AlterEval's relevance judgments: the group is what the user would accept in the target's
+   * place), or closer than `likeSimilarity`; never one with a value other than one it said, or one
+   * it said it does not want.
+   */
+  private metaLikes(item: ItemView): boolean {
+    const full = this.sim.options.catalog.get(item.item_id);
+    const sim = full ? this.sim.options.catalog.similarity(full, this.target!) : 0;
+    const liked =
+      (full !== undefined && this.targetGroup.includes(full.item_id)) ||
+      sim >= Math.min(this.sim.options.likeSimilarity ?? 0.7, this.groupSimilarity());
+    return liked && !this.contradictsSaid(item);
   }
 
   private named(item: ItemView, fill: SlotFill, meaning: Meaning, slot: 'item' | 'item2' = 'item'): void {
@@ -1165,6 +1178,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
             ? this.realise('Disclose', agentText, opening, false)
             : { act: 'Navigate.More', fill, meaning };
         this.named(like, fill, meaning);
+        // "that one" is the first on screen: another item is named
+        if (like !== this.onScreen[0]) meaning.require = ['item'];
         return { act: 'Inquire.Similar', fill, meaning };
       }
       // A request to see options while options are on screen asks for other ones ("Anything
