@@ -3,13 +3,17 @@
  * prints are checked by examples.test.ts through ```text output blocks; this file tests how those
  * blocks are read and compared (without running a CLI), and checks the figures that are not an
  * example's output but can be counted from the source: the number of behavioural invariants the
- * pages name, and the byte count of the protocol's framing example.
+ * pages name, mutation operators and the tagger's built-in examples, the movie catalog built from the
+ * IARD gold file, and the byte count of the protocol's framing example.
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { INVARIANTS } from '../../../src/core/check';
+import { MUTATION_OPERATORS } from '../../../src/core/check/mutate';
+import { buildMovieCatalogFromFiles } from '../../../src/core/importers/movieCatalog';
+import { TAGGER_SEED } from '../../../src/core/metrics/taggerSeed';
 import { missingOutput, normaliseOutput, shellBlocks } from './blocks';
 
 const REPO = resolve(__dirname, '../../..');
@@ -120,6 +124,26 @@ describe('figures in the pages', () => {
       assert.ok(m, `${file}: the sentence with the invariant count is gone (update this test)`);
       assert.equal(Number(m[1]), n, `${file} says ${m[1]} invariants, simlens check has ${n}`);
     }
+  });
+
+  test('invariants.md names as many mutation operators, metrics.md as many tagger examples, as the source has', () => {
+    const ops = /holds (\d+) mutation operators/.exec(read('docs/invariants.md'));
+    assert.ok(ops, 'docs/invariants.md: the mutation operator count is gone');
+    assert.equal(Number(ops[1]), MUTATION_OPERATORS.length);
+    const seed = /on (\d+) built-in example utterances/.exec(read('docs/metrics.md'));
+    assert.ok(seed, 'docs/metrics.md: the tagger example count is gone');
+    assert.equal(Number(seed[1]), TAGGER_SEED.length);
+  });
+
+  test("formats.md's counts for the movie catalog of the IARD gold file are what catalog build makes", async () => {
+    const file = 'test/fixtures/datasets/usersimcrs-iard-gold/formatted_IARD_annotated_gold.json';
+    const m =
+      /On the IARD gold file in `test\/fixtures\/datasets`: (\d+) movies,\s+(\d+) with a year, from (\d+) mentions in (\d+) dialogues/.exec(
+        read('docs/formats.md'),
+      );
+    assert.ok(m, 'docs/formats.md: the sentence with the catalog counts is gone');
+    const { counts } = await buildMovieCatalogFromFiles('iard', [{ path: join(REPO, file), label: file }]);
+    assert.deepEqual(m.slice(1).map(Number), [counts.items, counts.withYear, counts.mentions, counts.dialogues]);
   });
 
   test("protocol.md's framing example gives the body's length in bytes", () => {
