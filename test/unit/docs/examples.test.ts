@@ -29,6 +29,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -129,7 +130,8 @@ describe('shell examples', { concurrency: true }, () => {
             `the example at ${name}:${block.line} exited ${code}\n--- output ---\n${output.slice(-5000)}`,
           );
           for (const expected of block.expected) {
-            const missing = missingOutput(output, expected.lines, join(work, 'repo'));
+            // The folder as the CLI prints it (cwd is the real path when tmpdir() is a link, as on macOS).
+            const missing = missingOutput(output, expected.lines, realpathSync(join(work, 'repo')));
             assert.equal(
               missing,
               undefined,
