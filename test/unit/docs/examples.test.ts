@@ -7,6 +7,15 @@
  * user sets for a local vLLM or Ollama), so examples that name LLM users or judges work without a
  * key or network. A block must exit 0.
  *
+ * And it must print what the docs say it prints: a ```text output block (info string `text output`;
+ * renderers show it as plain text) after a shell block holds lines of that block's output, stdout and
+ * stderr together as a terminal shows them. Its lines must appear in the output as consecutive lines;
+ * a line that is only `…` skips any number of lines, and `…` inside a line stands for any text (a
+ * shortened path, a table cut short). Rates (`38.6/s`), times (`9.7 s`, `120 ms`), time stamps and the
+ * example's working folder are normalised on both sides, so the docs can show the figures a reader
+ * sees. No block is run twice for this: the output block is checked against the run the example
+ * already makes.
+ *
  * ```console blocks are shown, not run: the quick start (`node scripts/demo.mjs`, `npm test`: CI runs
  * those itself) and cluster submissions (`sbatch`, `kubectl`: the Slurm suite runs the scripts).
  */
@@ -20,6 +29,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -29,6 +39,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { FakeOpenAI } from '../../support/fakeOpenAI';
 import { simulationScript } from '../../support/llmScripts';
+import { missingOutput, shellBlocks } from './blocks';
 
 const REPO = resolve(__dirname, '../../..');
 const CLI = join(REPO, 'dist', 'cli.js');
@@ -45,28 +56,6 @@ function markdownFiles(): string[] {
   };
   walk(join(REPO, 'docs'));
   return out;
-}
-
-interface Block {
-  line: number;
-  code: string;
-}
-
-/** The runnable shell blocks of a Markdown text: fences whose info string is `bash` or `sh`. */
-export function shellBlocks(markdown: string): Block[] {
-  const blocks: Block[] = [];
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*(\S*)/.exec(lines[i]);
-    if (!open) continue;
-    const fence = open[2];
-    const info = open[3].toLowerCase();
-    let j = i + 1;
-    while (j < lines.length && !lines[j].trimStart().startsWith(fence)) j++;
-    if (info === 'bash' || info === 'sh') blocks.push({ line: i + 1, code: lines.slice(i + 1, j).join('\n') });
-    i = j;
-  }
-  return blocks;
 }
 
 const docs = markdownFiles().filter((f) => shellBlocks(readFileSync(f, 'utf8')).length > 0);
@@ -110,7 +99,7 @@ describe('shell examples', { concurrency: true }, () => {
         // The limits only stop a hung example: the documents run side by side, on a busy machine too.
         test(`${name}:${block.line}: ${first.slice(0, 70)}`, { timeout: 600_000 }, async () => {
           // Asynchronous on purpose: the loopback LLM server lives in this process and must keep answering.
-          const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', block.code], {
+          const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', `exec 2>&1\n${block.code}`], {
             cwd: join(work, 'repo'),
             env: {
               ...process.env,
@@ -120,10 +109,16 @@ describe('shell examples', { concurrency: true }, () => {
             },
             stdio: ['ignore', 'pipe', 'pipe'],
           });
-          let stdout = '';
-          let stderr = '';
-          child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(-4000)));
-          child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+          // stdout and stderr in one stream, in the order a terminal shows them (the CLI writes both
+          // synchronously to pipes), for the output blocks; the whole of it is kept only for those.
+          const keep = block.expected.length > 0 ? Infinity : 6000;
+          let output = '';
+          const add = (d: string) => {
+            output += d;
+            if (output.length > keep) output = output.slice(-keep);
+          };
+          child.stdout.setEncoding('utf8').on('data', add);
+          child.stderr.setEncoding('utf8').on('data', add);
           const timer = setTimeout(() => child.kill('SIGKILL'), 590_000);
           const code = await new Promise<number | string>((resolveExit) =>
             child.on('close', (c, sig) => resolveExit(c ?? String(sig))),
@@ -132,8 +127,17 @@ describe('shell examples', { concurrency: true }, () => {
           assert.equal(
             code,
             0,
-            `the example at ${name}:${block.line} exited ${code}\n--- stdout ---\n${stdout.slice(-2000)}\n--- stderr ---\n${stderr.slice(-3000)}`,
+            `the example at ${name}:${block.line} exited ${code}\n--- output ---\n${output.slice(-5000)}`,
           );
+          for (const expected of block.expected) {
+            // The folder as the CLI prints it (cwd is the real path when tmpdir() is a link, as on macOS).
+            const missing = missingOutput(output, expected.lines, realpathSync(join(work, 'repo')));
+            assert.equal(
+              missing,
+              undefined,
+              `${name}:${expected.line}: the output block does not match what the example at ${name}:${block.line} printed: ${missing}\n--- output ---\n${output.slice(-8000)}`,
+            );
+          }
         });
       }
     });
