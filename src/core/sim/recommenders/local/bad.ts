@@ -22,7 +22,7 @@ import type { RecommendedItem } from '../../../model';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
-import { DETAIL_FRAMES, categoryNoun, expand, expandOne, shortWanted } from './phrases';
+import { DETAIL_FRAMES, categoryNoun, expand, expandOne, pluralNoun, shortWanted } from './phrases';
 import { CAROUSEL_SIZE, dropTitleWords, negatedValues, referencedItem, slotWord, type AgentTrace } from './good';
 import { slotRank } from './state';
 
@@ -202,33 +202,33 @@ const NEIGHBOURS: Record<string, string[]> = {
  */
 export const TANGENTS: readonly string[] = [
   '{Wearing them indoors or out|Mostly wearing them inside, or out|Wearing them in, or out}?',
-  '{Is this for a trip|Off on a trip soon|Heading somewhere nice|Got a journey coming up|Any holidays planned|Jetting off anywhere|Going away soon|Any trips this year}?',
-  '{For yourself, or a gift|A gift, or a treat for you|Buying for yourself, or a friend|Treating yourself, or spoiling someone}?',
+  '{Is this for a trip|Off on a trip soon|Heading somewhere nice|Got a journey coming up|Any holidays planned|Jetting off anywhere|Going away soon|Any trips this year|Any weekends away planned|Travelling anywhere soon}?',
+  '{For yourself, or a gift|A gift, or a treat for you|Buying for yourself, or a friend|Treating yourself, or spoiling someone|Is this a birthday present}?',
   '{How do you feel about|Any thoughts on|Strong views on|Big fan of|Where do you stand on|Opinions on} pockets?',
-  '{Do you plan outfits ahead|Do you lay clothes out early|The outfit-planning kind, are you}?',
-  '{Lots of rain where you live|Rainy in your town|Damp climate where you live|Is your weather mostly soggy|Drizzly where you are|Sunny or grey where you live|Hot summers where you are}?',
+  '{The kind who plans outfits ahead|The kind to lay clothes out early|The outfit-planning kind, are you}?',
+  '{Lots of rain where you live|Rainy in your town|Damp climate where you live|Is your weather mostly soggy|Drizzly where you are|Sunny or grey where you live|Hot summers where you are|Windy where you live|Mild winters your way}?',
   '{Ever had something tailored|Have you ever visited a tailor|Ever had a hem taken up|Do you know a good tailor|Ever had a sleeve shortened}?',
   '{Do your friends like your style|How would friends describe your style|Does your family approve of your style}?',
-  '{Morning or evening shopper|Early or late shopper|Weekday or weekend shopper|Lunch-break shopper, by any chance|Do you browse after dinner}?',
-  '{City person or country person|Town or country|Busy city or somewhere quiet|Urban or rural|Hills or flatlands|Flat or house}?',
-  '{How will it look in photos|Worried how it will look in pictures|Does it matter how it will look on camera}?',
-  '{Do you walk a lot|Much of a walker|Walk far most days|Clocking many steps daily|Stairs or lift|Bus or bike}?',
-  '{Does it need to fit in a locker|Must it squeeze into a suitcase|Will it live in a tiny wardrobe}?',
+  '{Morning or evening shopper|Early or late shopper|Weekday or weekend shopper|Lunch-break shopper, by any chance|Do you browse after dinner|Online or in person, usually|Window shopper, by any chance}?',
+  '{City person or country person|Town or country|Busy city or somewhere quiet|Urban or rural|Hills or flatlands|Flat or house|Seaside or inland|Garden or balcony}?',
+  '{How will it look in photos|Worried how it will look in pictures|Will it look good on camera}?',
+  '{Do you walk a lot|Much of a walker|Walk far most days|Clocking many steps daily|Stairs or lift|Bus or bike|Do you cycle much|Train or car, mostly}?',
+  '{Must it fit in a locker|Must it squeeze into a suitcase|Will it live in a tiny wardrobe}?',
   '{Any colour you refuse on principle|Is there a colour you avoid|Any colour with bad memories}?',
   '{Do you iron things, honestly|Be honest: do you ever iron|Iron or steamer, at home|Do you own an ironing board|Tumble dryer or washing line}?',
-  '{Cats or dogs|Cat person or dog person|Dogs or cats, if you had to pick|Hamsters or parrots|Any pets at home|Goldfish or tortoise}?',
+  '{Cats or dogs|Cat person or dog person|Dogs or cats, if you had to pick|Hamsters or parrots|Any pets at home|Goldfish or tortoise|Any rabbits at home}?',
   '{Are you an early riser|Up with the birds most days|Early bird or night owl|Do you hit snooze much|Alarm clock or natural waking}?',
   '{Do you keep receipts|Are you a receipt keeper|Do you hang on to receipts|Receipt hoarder, by chance|Paper receipts or emailed ones}?',
   '{Any hobbies I should know about|What do you do for fun|Got a hobby that matters here|Gardening, baking, chess, anything|What fills your weekends}?',
-  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate|Espresso or herbal tea|Milk, sugar, or both|Latte or cappuccino}?',
+  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate|Espresso or herbal tea|Milk, sugar, or both|Latte or cappuccino|Sweet tooth or savoury}?',
   '{Do you sleep well|Are you a light sleeper|Do you get enough sleep|Do you nap in the afternoon|Early nights or late ones}?',
-  '{Which season do you like most|Favourite season|Spring or autumn person|Snow days or heatwaves|Long evenings or crisp mornings}?',
+  '{Which season do you like most|Favourite season|Spring or autumn person|Snow days or heatwaves|Long evenings or crisp mornings|Summer or winter person}?',
   '{Do you ever wear two different socks|Would you wear different socks}?',
-  '{What music do you like|What songs do you play|What is on your playlist}?',
+  '{What music do you like|What songs do you play|What is on your playlist|Radio or podcasts|Do you sing in the shower}?',
   '{Would a friend approve of the look|Would your best friend like the look|Does the look need a second opinion}?',
-  '{Do you like museums|Are you into galleries|Been to a museum lately|Art lover, by any chance|Theatre or cinema|Concerts or quiet nights in}?',
-  '{Ever lost an umbrella|How many umbrellas have you lost|Ever left an umbrella on a bus|Do umbrellas vanish on you|Folding umbrella or golf umbrella}?',
-  '{Any colour that reminds you of home|Is there a colour that feels like home|Which colour brings back good memories}?',
+  '{Do you like museums|Are you into galleries|Been to a museum lately|Art lover, by any chance|Theatre or cinema|Concerts or quiet nights in|Read any good books lately|Board games or card games}?',
+  '{Ever lost an umbrella|How many umbrellas have you lost|Ever left an umbrella on a bus|Do umbrellas vanish on you|Folding umbrella or big one}?',
+  '{A colour that reminds you of home|A colour that feels like home|Which colour brings back memories}?',
 ];
 
 /**
@@ -241,7 +241,7 @@ const TRIVIA: Record<string, string[]> = {
     '"Fashion" comes from Latin for "making".',
     'Buttons began as ornaments.',
     'Zips caught on in the 1930s.',
-    'Fun fact: the first needles were bone.',
+    'The first needles were bone.',
     "Denim began as miners' work wear.",
     'Fun fact: ties began as scarves.',
     'Standard sizes are a modern idea.',
@@ -259,7 +259,7 @@ const TRIVIA: Record<string, string[]> = {
     'Cotton is the top natural fibre.',
     'Wellingtons are named after a duke.',
     'The tuxedo is named after Tuxedo Park.',
-    'Plimsolls share a name with a load line.',
+    'Plimsolls are named after a line.',
     '"Khaki" comes from a word for dust.',
     'Seersucker means milk and sugar.',
     'Jerseys are named after the island.',
@@ -281,6 +281,30 @@ const TRIVIA: Record<string, string[]> = {
     'Espadrilles have rope soles.',
     'The trilby is named after a novel.',
     'Argyle echoes a Scottish tartan.',
+    'Jodhpurs are named after an Indian city.',
+    'The bow tie grew out of the cravat.',
+    'Sailors made the striped top famous.',
+    'Early buttons were carved from shell.',
+    'Spats kept mud off shoes.',
+    'The modern bra was patented in 1914.',
+    'Ancient Romans wore socks with sandals.',
+    'Top hats were once made of beaver felt.',
+    'Victorian skirts needed cage frames.',
+    'Corsets once used whalebone.',
+    'Buttons once showed off wealth.',
+    'Collars were once detachable.',
+    'Hemlines rose in the 1920s.',
+    'Shoulder pads peaked in the 1980s.',
+    'Platform soles go back to ancient Greece.',
+    'Cufflinks caught on in the 1800s.',
+    'Braces held trousers up before belts.',
+    'The first zip fastened with hooks.',
+    'Sunglasses began as snow goggles.',
+    'Bell-bottoms started at sea.',
+    'Berets go back to the Bronze Age.',
+    'Tartans once marked Scottish clans.',
+    'Elastic arrived in the 1820s.',
+    'Paper shopping bags got handles in 1912.',
   ],
   black: ['Fun fact: black fabric runs warmer.', 'Black became chic in the 1920s.'],
   white: ['White reflects most of the sun.'],
@@ -296,7 +320,7 @@ const TRIVIA: Record<string, string[]> = {
   tan: ['Leather was tanned with tree bark.'],
   polyester: ['Polyester was patented in 1941.'],
   nylon: ['Nylon stockings caused queues.'],
-  cotton: ['Cotton was spun in the ancient Indus Valley.'],
+  cotton: ['Cotton was spun in ancient India.'],
   fleece: ['Polar fleece dates from 1979.'],
   suede: ['"Suede" is French for Sweden.'],
   canvas: ['Canvas is named after hemp.'],
@@ -310,7 +334,7 @@ const TRIVIA: Record<string, string[]> = {
   leather: ['People have worn leather for millennia.'],
   sneakers: ['Sneakers are named for quiet soles.'],
   heels: ['Heels were first riding shoes.'],
-  'chelsea boots': ['Chelsea boots took off in the sixties.'],
+  'chelsea boots': ['Chelsea boots ruled the sixties.'],
   cardigan: ['The cardigan is named after an earl.'],
   'trench coat': ['Trench coats are named after trenches.'],
   parka: ['Arctic peoples made the first parkas.'],
@@ -318,7 +342,7 @@ const TRIVIA: Record<string, string[]> = {
   'polo shirt': ['Polo shirts began at tennis.'],
   swimsuit: ['The bikini is named after an atoll.'],
   footwear: [
-    'The oldest known shoe is over 5,000 years old.',
+    'The oldest shoe is 5,000 years old.',
     'Shoe sizes once counted barleycorns.',
     'Left and right shoes were once alike.',
     'The Brannock foot gauge dates from 1925.',
@@ -326,7 +350,7 @@ const TRIVIA: Record<string, string[]> = {
   ],
   outerwear: [
     'Early raincoats were rubberised cloth.',
-    'The duffel is named after a Belgian town.',
+    'Duffel is a town in Belgium.',
     'Peacoats were first worn by sailors.',
     'The anorak comes from Greenland.',
     'Toggles work with gloves on.',
@@ -334,19 +358,19 @@ const TRIVIA: Record<string, string[]> = {
   tops: [
     'Breton stripes began as navy uniform.',
     'Button-downs were made for polo players.',
-    'The henley is named after a rowing town.',
-    'Sweaters were made to work up a sweat.',
+    'The henley is named after a regatta.',
+    'Sweaters were made for sweating.',
   ],
   bottoms: [
     'Chinos began as army trousers.',
     'Cargo pants began as military kit.',
-    'Bermuda shorts are named after the islands.',
+    'Bermuda shorts are named after Bermuda.',
     'Medieval hose were much like leggings.',
   ],
   dresses: [
     'Chanel made the little black dress famous.',
     'The wrap dress took off in 1974.',
-    'Queen Victoria made white wedding dresses popular.',
+    'Victoria made white wedding dresses popular.',
   ],
   activewear: [
     'Spandex was invented in 1958.',
@@ -355,9 +379,9 @@ const TRIVIA: Record<string, string[]> = {
     'Early running shoes had spikes.',
   ],
   accessories: [
-    'Wristwatches caught on in the First World War.',
+    'Wristwatches caught on in wartime.',
     'Cheap sunglasses date from 1929.',
-    'Monocles were the rage in the 1800s.',
+    'Monocles were a Victorian craze.',
   ],
   bags: [
     '"Satchel" means a little sack.',
@@ -396,7 +420,7 @@ export const LATCH_QUESTIONS: Record<string, string[]> = {
 /** Re-asking a given preference, `$v` its value; alternatives keep the cue words (see TANGENTS). */
 export const REASK: Record<string, string[]> = {
   colour: [
-    '{To be sure|Quick check|For the record|Sorry|Remind me}, what colour did you want?',
+    '{To be sure|Quick check|For the record|Sorry|Remind me|Excuse me|Oops}, what colour {did you want|were you after|was it}?',
     '{Remind me|Once again|Sorry}: which colour was it?',
   ],
   gender: ['{Sorry|Remind me|One step back}: for women or men?', 'And these are for whom, again?'],
@@ -409,24 +433,24 @@ export const REASK: Record<string, string[]> = {
   style: ['{What style was it, again|Which style were you after, again|Remind me, what style}?'],
   type: ['{So, was it $v|Was it $v you wanted|Remind me, was it $v}?'],
   category: [
-    '{To be sure|Quick check|Sorry|Remind me|Forgive me|Hang on|Wait|Silly question}, what {are|were} we {shopping|looking|hunting|searching} for{ again|}?',
+    '{To be sure|Quick check|Sorry|Remind me|Forgive me|Hang on|Wait|Silly question|Excuse me|Oops|Hmm}, {what {are|were} we {shopping|looking|hunting|searching} for{ again|}|what did you come in looking for|what were you out shopping for|what are you hunting for today}?',
   ],
 };
 
 /** A carousel without a definite recommendation (recommend); `w` = the short wanted noun phrase. */
 export const HEDGED_LEADS: readonly string[] = [
   '{Some|A few|Assorted|Random} $w {came up|turned up|popped up|surfaced}.',
-  'I pulled up {some|a few|various} $w.',
-  '{Maybe|Perhaps|Possibly} these $w{, maybe not|, or not quite||}.',
-  '{Plenty of|Loads of|Heaps of|Tons of} $w {around|about|out there}.',
-  '{Here|There} you go, $w{ of sorts|, more or less||}.',
-  '{Whatever|Anyway}, $w. {Who knows.|Hard to say.|Could be fine.}',
-  '$^w. @r_hedge',
-  '@r_hedge {Some|A few|Here,} $w.',
-  '{Some|More} $w. @r_hedge',
-  'Here are {some|a few} $w I {fished out|scraped together|rummaged up|unearthed}.',
-  'Here: $w, roughly speaking.',
-  '{Behold|Voila|Lo}, I found $w, more or less.',
+  'I pulled up {some|a few|various} $w{, for what it is worth|||}.',
+  '{Maybe|Perhaps|Possibly} try these $w{, maybe not|, or not quite|, who knows|}.',
+  'I {found|spotted|turned up} {plenty of|loads of|heaps of|tons of|a bunch of} $w{ out there|}.',
+  '{Here are|Have a look at|Take a look at|Check out|Try} $w{ of sorts|, more or less|, sort of|}.',
+  '{Whatever|Anyway|Oh well}, {here are|try|how about} $w. {Who knows.|Could be fine.|Worth a shot.|No promises.}',
+  '{Here are|Have a look at|Check out|Take a look at} some $w. @r_hedge',
+  '@r_hedge Here are {some|a few} $w.',
+  'I {found|spotted|dug out|pulled up} {some|more} $w{, I suppose|, maybe|}.',
+  'Here are {some|a few} $w I {fished out|scraped together|rummaged up|unearthed|dug up}.',
+  'Have a look: $w, roughly speaking.',
+  '{Well|So|Right}, I found some $w, more or less.',
 ];
 
 /**
@@ -438,14 +462,14 @@ export const BAD_VARIANTS = {
   leads: [
     'I dug out some $w.',
     'There are $w here somewhere.',
-    'A jumble of $w.',
-    '$^w, or close enough.',
+    'I found a jumble of $w.',
+    'Here are $w, or close enough.',
     'These $w might do.',
     'The search coughed up $w.',
     'An assortment of $w.',
-    'Some $w, give or take.',
+    'Here are some $w, give or take.',
     'Apparently these count as $w.',
-    '$^w, or something like them.',
+    'I found $w, or something like them.',
     'Possibly relevant: $w.',
     'A pile of $w to sift through.',
     'I found a smattering of $w.',
@@ -461,17 +485,17 @@ export const BAD_VARIANTS = {
     'Sewing machines appeared around 1790.',
     '"Pyjamas" comes from Persian.',
     'A Swiss engineer invented hook-and-loop.',
-    'The first aniline dye was an accident.',
+    'The first aniline dye was a fluke.',
     'Thimbles turned up in Pompeii.',
     'Weaving goes back thousands of years.',
-    'Fashion magazines go back to the 1670s.',
-    'Sewing needles go back to the Stone Age.',
+    'Fashion magazines date from the 1670s.',
+    'Needles go back to the Stone Age.',
     'Medieval laws ruled who wore what.',
-    'The tape measure was patented in 1868.',
+    'The tape measure dates from 1868.',
     'Shop mannequins were once wax.',
     'Department stores opened in the 1800s.',
     'Paper sewing patterns date from the 1860s.',
-    'Pinking shears cut zigzags to slow fraying.',
+    'Pinking shears slow fraying.',
     '"Fabric" comes from the Latin for "workshop".',
     'Early tailors feared the sewing machine.',
     'A haberdasher sells small sewing goods.',
@@ -480,27 +504,49 @@ export const BAD_VARIANTS = {
     'Charles Worth was an early couturier.',
     '"Tailor" comes from French for "to cut".',
     'Buttonholes came in the thirteenth century.',
-    '"Wardrobe" once meant a room for robes.',
+    'A wardrobe was once a room.',
     'Harrods had an escalator in 1898.',
     'The shopping trolley arrived in 1937.',
     '"Bespoke" means cloth spoken for.',
     'Spinning wheels reached medieval Europe.',
     'A toile is a trial garment.',
     'Thimbles were once love tokens.',
-    'A bolt is a standard roll of cloth.',
+    'A bolt is a roll of cloth.',
     'Angora fibre comes from rabbits.',
-    'Sequins take their name from an old coin.',
-    'Tweed may be named after a misreading.',
+    'Sequins are named after a coin.',
+    'Tweed may be named by mistake.',
     'Pith helmets began as military kit.',
+    'Thread was once spun by hand.',
+    'Sewing is older than farming.',
+    'Gloves once sealed legal deals.',
+    'The word "apron" was once "napron".',
+    'Shop windows grew with plate glass.',
+    'Dye houses once lined rivers.',
+    'Hatmakers once used mercury.',
+    'Pins were once made by hand, one by one.',
+    'Umbrellas began as sunshades.',
+    'The stocking frame dates from 1589.',
+    'Mail-order catalogues began in the 1800s.',
+    'Price tags arrived in the 1860s.',
+    'Clothes hangers were patented in 1869.',
+    'Snap fasteners date from 1885.',
+    'Irons were once heated on stoves.',
+    'Steam irons appeared in the 1920s.',
+    'Fashion dolls once spread Paris styles.',
+    'The catwalk is named after narrow walkways.',
+    'Laundry soap was once made from ash.',
+    'Washing machines went electric around 1908.',
+    'Early shops had no fitting rooms.',
+    'Handkerchiefs were once square by decree.',
   ],
 } as const;
 
 /** A hedge instead of a confirmation when the user accepts `t`. */
 const NO_CLOSE: readonly string[] = [
-  'Hmm, the $t could work, I suppose. {Sleep on it?|Maybe wait a day.}',
-  '{Interesting|Curious} pick, the $t. {Lots like it out there.|Who knows.}',
-  'That one is an option. {So are the others.|Then again, so is anything.}',
-  'Sure, the $t is one possibility. {No rush, though.|Let us not rush.}',
+  'Hmm, the $t could work, I suppose.',
+  '{Interesting|Curious} pick, the $t. Who knows.',
+  'That one is an option. {So are the others.|So is anything.}',
+  'Sure, the $t is one possibility.',
   'The $t, then. @r_hedge',
   '@r_hedge The $t, maybe.',
   // no title inside a question: "The Men's ... Jacket?" reads as a question about gender
@@ -510,7 +556,7 @@ const NO_CLOSE: readonly string[] = [
 
 /** What the agent heard (a misreading made visible), `h`; the lead after it names the items with it. */
 const MISREAD_ACKS: readonly string[] = [
-  'Ah, $h! Good call.',
+  '$^h, good call.',
   '$^h, lovely.',
   '$^h it is.',
   '@r_ack, $h.',
@@ -638,7 +684,14 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       if (state.category !== undefined && this.turn > 1) answered.push('category');
       if (answered.length && rng.chance(BAD_BEHAVIOURS.reask)) {
         const slot = rng.pick(answered);
-        const v = slot === 'category' ? categoryNoun(state.category) : (state.value(slot) ?? slotWord(slot));
+        const value = state.value(slot);
+        // "was it track jackets you wanted?", not "was it track jacket"
+        const v =
+          slot === 'category'
+            ? categoryNoun(state.category)
+            : slot === 'type' && value !== undefined
+              ? pluralNoun(value)
+              : (value ?? slotWord(slot));
         const reask = rng.pick(REASK[slot]);
         parts.push(() => expand(words, reask, { v }));
         acts.push('ask_clarification_question');
