@@ -543,9 +543,9 @@ export const BAD_VARIANTS = {
 
 /** A hedge instead of a confirmation when the user accepts `t`. */
 const NO_CLOSE: readonly string[] = [
-  'Hmm, the $t could work, I suppose.',
+  'Hmm, the $t could work, I suppose. {Sleep on it?|Maybe wait a day.}',
   '{Interesting|Curious} pick, the $t. Who knows.',
-  'That one is an option. {So are the others.|So is anything.}',
+  'That one is an option. {So are the others.|Then again, so is anything.}',
   'Sure, the $t is one possibility.',
   'The $t, then. @r_hedge',
   '@r_hedge The $t, maybe.',
