@@ -22,7 +22,8 @@ import type { RecommendedItem } from '../../../model';
 import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
-import { DETAIL_FRAMES, categoryNoun, expand, expandOne, pluralNoun, shortWanted } from './phrases';
+import { DETAIL_FRAMES, categoryNoun, expand, expandOne, shortWanted } from './phrases';
+import { withArticle } from '../../../text/articles';
 import { CAROUSEL_SIZE, dropTitleWords, negatedValues, referencedItem, slotWord, type AgentTrace } from './good';
 import { slotRank } from './state';
 
@@ -685,12 +686,13 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       if (answered.length && rng.chance(BAD_BEHAVIOURS.reask)) {
         const slot = rng.pick(answered);
         const value = state.value(slot);
-        // "was it track jackets you wanted?", not "was it track jacket"
+        // "was it a track jacket you wanted?", not "was it track jacket" (the singular, which the
+        // users read as the type named)
         const v =
           slot === 'category'
             ? categoryNoun(state.category)
             : slot === 'type' && value !== undefined
-              ? pluralNoun(value)
+              ? withArticle(value)
               : (value ?? slotWord(slot));
         const reask = rng.pick(REASK[slot]);
         parts.push(() => expand(words, reask, { v }));
