@@ -81,7 +81,7 @@ describe('local recommenders: brevity and plain words', () => {
   });
 
   test('"narrowing it down", "track them down": the particle is not the material down', () => {
-    const lexicon = new Lexicon(generateApparelCatalog({ seed: 'brevity', size: 800 }));
+    const lexicon = Lexicon.for(generateApparelCatalog({ seed: 'brevity', size: 800 }));
     const material = (text: string) =>
       lexicon
         .parse(text)
