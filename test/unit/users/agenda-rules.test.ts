@@ -20,6 +20,7 @@ import {
   type SimulationEnvironment,
 } from '../../../src/core/run/index';
 import { REASK_REASON } from '../../../src/core/sim/users/agenda/agendaUser';
+import { REASK } from '../../../src/core/sim/recommenders/local/bad';
 import { askedAttributes, questionSentences } from '../../../src/core/sim/users/phrases';
 import { InvariantChecker } from '../../../src/core/check/index';
 import {
@@ -52,20 +53,21 @@ const traces = (c: Conversation): SimulatorTrace[] => c.turns.map((t) => t.trace
 const disclosedOf = (t: SimulatorTrace): string[] =>
   ((t.goal as Loose | undefined)?.['disclosed'] as string[] | undefined) ?? [];
 
-/** local-bad's re-ask questions (src/core/sim/recommenders/local/bad.ts, REASK) by the preference they ask for. */
-const LOCAL_BAD_REASKS: [string, RegExp][] = [
-  ['colour', /what colour did you have in mind\?|which colour was it again\?/i],
-  ['gender', /was this for women or men\?|these are for whom, again\?/i],
-  ['occasion', /which occasion was this for, again\?|where will you be wearing them\?/i],
-  [
-    'material',
-    /did you have a material in mind, or was that not important\?|what material were you hoping for, again\?/i,
-  ],
-  ['price_band', /remind me of your budget\?|how much were you planning to spend, roughly\?/i],
-  ['style', /the style you are after, once more\?/i],
-  ['type', /was it .+ you wanted, or something along those lines\?/i],
-  ['category', /, what are we (?:shopping|looking|hunting|searching) for(?: today| here| this time)?\?/i],
-];
+/**
+ * local-bad's re-ask questions (`REASK` in local/bad.ts), one pattern per slot: every wording of
+ * every frame of the slot (a frame's choice points as alternations, its `$v` as any words), so the
+ * test follows the frames' wording.
+ */
+const frameRegex = (frame: string): string =>
+  frame
+    .replace(/[.*+?^()[\]\\]/g, '\\$&')
+    .replace(/\{/g, '(?:')
+    .replace(/\}/g, ')')
+    .replace(/\$v/g, '.+');
+const LOCAL_BAD_REASKS: [string, RegExp][] = Object.entries(REASK).map(([slot, frames]) => [
+  slot,
+  new RegExp(frames.map(frameRegex).join('|'), 'i'),
+]);
 
 describe('re-asking a disclosed preference', () => {
   test('against local-bad (1,200 conversations, CIR6 and QRFA): every re-ask of a disclosed preference is a push that costs one unit of patience', async () => {

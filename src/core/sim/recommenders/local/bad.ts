@@ -23,6 +23,7 @@ import type { AgentResponse } from '../../types';
 import { LocalAgent, LocalSession } from './agent';
 import { mentionsOutside, type Mention, type ParsedUtterance } from './lexicon';
 import { DETAIL_FRAMES, categoryNoun, expand, expandOne, shortWanted } from './phrases';
+import { withArticle } from '../../../text/articles';
 import { CAROUSEL_SIZE, dropTitleWords, negatedValues, referencedItem, slotWord, type AgentTrace } from './good';
 import { slotRank } from './state';
 
@@ -201,34 +202,34 @@ const NEIGHBOURS: Record<string, string[]> = {
  * before the rewording (wearing, kind, look, colour, style: 9 of 28).
  */
 export const TANGENTS: readonly string[] = [
-  '{Wearing them indoors or outdoors, mostly|Mostly wearing them inside, or out|Wearing them mostly in, or out}?',
-  '{Is this for a trip|Off on a trip soon|Heading somewhere nice|Got a journey coming up|Any holidays planned|Jetting off anywhere|Going away soon|Any travel plans this year}?',
-  '{For yourself, or a gift|A present for someone, or a treat for you|Buying for yourself, or for a friend|Treating yourself, or spoiling someone}?',
+  '{Wearing them indoors or out|Mostly wearing them inside, or out|Wearing them in, or out}?',
+  '{Is this for a trip|Off on a trip soon|Heading somewhere nice|Got a journey coming up|Any holidays planned|Jetting off anywhere|Going away soon|Any trips this year|Any weekends away planned|Away anywhere soon}?',
+  '{For yourself, or a gift|A gift, or a treat for you|Buying for yourself, or a friend|Treating yourself, or spoiling someone|Is this a birthday present}?',
   '{How do you feel about|Any thoughts on|Strong views on|Big fan of|Where do you stand on|Opinions on} pockets?',
-  '{Are you the kind of person who plans outfits|Are you the kind to lay clothes out early|The outfit-planning kind, are you}?',
-  '{Lots of rain where you live|Does it rain much in your town|Damp climate where you live|Is your weather mostly soggy|Drizzly where you are|Sunny or grey where you live|How are the summers where you are}?',
+  '{The kind who plans outfits ahead|The kind to lay clothes out early|The outfit-planning kind, are you}?',
+  '{Lots of rain where you live|Rainy in your town|Damp climate where you live|Is your weather mostly soggy|Drizzly where you are|Sunny or grey where you live|Hot summers where you are|Windy where you live}?',
   '{Ever had something tailored|Have you ever visited a tailor|Ever had a hem taken up|Do you know a good tailor|Ever had a sleeve shortened}?',
-  '{What do your friends say about your style|How would your friends describe your style|Does your family approve of your style}?',
-  '{Morning or evening shopper|Do you shop early or late in the day|Weekday or weekend shopper|Lunch-break shopper, by any chance|Do you browse after dinner}?',
-  '{City person or countryside person|Town or country|Do you live in a busy city or somewhere quiet|Urban or rural dweller|Hills or flatlands|Flat or house}?',
-  '{Thinking about how it will look in photos|Worried how it will look in pictures|Does it matter how it will look on camera}?',
-  '{Do you walk a lot|Much of a walker|Walk far most days|Clocking many steps daily|Do you take the stairs or the lift|Bus or bike to get around}?',
-  '{Does it need to fit in a locker|Must it squeeze into a small suitcase|Will it live in a tiny wardrobe}?',
-  '{Any colour you refuse, for sentimental reasons|Is there a colour you avoid for old reasons|Any colour with bad memories attached}?',
+  '{Do your friends like your style|How would friends describe your style|Does your family approve of your style}?',
+  '{Morning or evening shopper|Early or late shopper|Weekday or weekend shopper|Lunch-break shopper, by any chance|Do you browse after dinner|Online or in person, usually|Window shopper, by any chance}?',
+  '{City person or country person|Town or country|Busy city or somewhere quiet|Urban or rural|Hills or flatlands|Flat or house|Garden or balcony}?',
+  '{How will it look in photos|Worried how it will look in pictures|Will it look good on camera}?',
+  '{Do you walk a lot|Much of a walker|Walk far most days|Clocking many steps daily|Stairs or lift|Bus or bike|Train or car, mostly}?',
+  '{Must it fit in a locker|Must it squeeze into a suitcase|Will it live in a tiny wardrobe}?',
+  '{Any colour you refuse on principle|Is there a colour you avoid|Any colour with bad memories}?',
   '{Do you iron things, honestly|Be honest: do you ever iron|Iron or steamer, at home|Do you own an ironing board|Tumble dryer or washing line}?',
-  '{Cats or dogs|Are you a cat person or a dog person|Dogs or cats, if you had to pick|Hamsters or parrots|Any pets at home|Goldfish or tortoise}?',
+  '{Cats or dogs|Cat person or dog person|Dogs or cats, if you had to pick|Hamsters or parrots|Any pets at home|Goldfish or tortoise|Any rabbits at home}?',
   '{Are you an early riser|Up with the birds most days|Early bird or night owl|Do you hit snooze much|Alarm clock or natural waking}?',
   '{Do you keep receipts|Are you a receipt keeper|Do you hang on to receipts|Receipt hoarder, by chance|Paper receipts or emailed ones}?',
-  '{Any hobbies I should know about|What do you do for fun|Got a hobby that matters here|Any pastimes worth mentioning|Gardening, baking, chess, anything|What fills your weekends}?',
-  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate|Espresso or herbal tea|Milk, sugar, or both|Latte or cappuccino}?',
-  '{Do you sleep well at night|Are you a light sleeper|Do you get enough sleep|Do you nap in the afternoon|Early nights or late ones}?',
-  '{Which season do you like most|Favourite season|Spring or autumn person|Snow days or heatwaves|Do you prefer long evenings or crisp mornings}?',
-  '{Do you ever wear two different socks|Would you ever wear different socks on each foot}?',
-  '{What kind of music do you listen to|What kind of songs do you play|Which kind of music is on your playlist}?',
-  '{Would a friend say it has the right look|Would your best friend approve of the look|Does the look need a second opinion}?',
-  '{Do you like museums|Are you into galleries|Been to a museum lately|Art lover, by any chance|Theatre or cinema|Concerts or quiet nights in}?',
-  '{Ever lost an umbrella|How many umbrellas have you lost|Ever left an umbrella on a bus|Do umbrellas tend to vanish on you|Do you carry an umbrella just in case|Folding umbrella or a big golf one}?',
-  '{Any colour that reminds you of home|Is there a colour that feels like home|Which colour brings back good memories}?',
+  '{Any hobbies I should know about|What do you do for fun|Got a hobby that matters here|Gardening, baking, chess, anything|What fills your weekends}?',
+  '{Tea or coffee|Coffee drinker or tea drinker|Tea, coffee, or hot chocolate|Espresso or herbal tea|Milk, sugar, or both|Latte or cappuccino|Sweet tooth or savoury}?',
+  '{Do you sleep well|Are you a light sleeper|Do you get enough sleep|Do you nap in the afternoon|Early nights or late ones}?',
+  '{Which season do you like most|Favourite season|Spring or autumn person|Snow days or heatwaves|Long evenings or crisp mornings}?',
+  '{Do you ever wear two different socks|Would you wear different socks}?',
+  '{What music do you like|What songs do you play|What is on your playlist|Radio or podcasts|Do you sing in the shower}?',
+  '{Would a friend approve of the look|Would your best friend like the look|Does the look need a second opinion}?',
+  '{Do you like museums|Are you into galleries|Been to a museum lately|Art lover, by any chance|Theatre or cinema|Concerts or quiet nights in|Read any good books lately|Board games or card games}?',
+  '{Ever lost an umbrella|How many umbrellas have you lost|Ever left an umbrella on a bus|Do umbrellas vanish on you|Folding umbrella or big one}?',
+  '{A colour that reminds you of home|A colour that feels like home|Which colour brings back memories}?',
 ];
 
 /**
@@ -237,133 +238,156 @@ export const TANGENTS: readonly string[] = [
  */
 const TRIVIA: Record<string, string[]> = {
   general: [
-    'Fun fact: pockets began as pouches tied at the waist.',
-    '"Fashion" comes from the Latin for "making".',
-    'Buttons were ornaments before they fastened anything.',
-    'Zips only caught on in clothes in the 1930s.',
-    'Fun fact: the first needles were bone.',
-    'Trivia: denim was first work wear for miners.',
-    "Fun fact: ties began as soldiers' scarves.",
-    'Sizes were not standard until the 1900s.',
-    'Fun fact: velcro copied burrs on a dog.',
-    'Trivia: the kilt is younger than you think.',
+    'Pockets began as pouches on belts.',
+    '"Fashion" comes from Latin for "making".',
+    'Buttons began as ornaments.',
+    'Zips caught on in the 1930s.',
+    'The first needles were bone.',
+    "Denim began as miners' work wear.",
+    'Fun fact: ties began as scarves.',
+    'Standard sizes are a modern idea.',
+    'Velcro copied burrs on a dog.',
+    'The kilt is younger than you think.',
     'The safety pin was patented in 1849.',
-    'Rayon was once sold as artificial silk.',
+    'Rayon was sold as artificial silk.',
     '"Spandex" is an anagram of "expands".',
-    'The ridges on corduroy are called wales.',
-    'The tiny jeans pocket was for watches.',
+    'Corduroy ridges are called wales.',
+    'The tiny jeans pocket held watches.',
     'Jean rivets were patented in 1873.',
     'Flip-flops go back to ancient Egypt.',
     'The cravat came from Croatian soldiers.',
     'Shoelace tips are called aglets.',
     'Cotton is the top natural fibre.',
-    'Wellington boots are named after a duke.',
-    'The tuxedo owes its name to Tuxedo Park.',
-    "Plimsolls are named after a ship's load line.",
+    'Wellingtons are named after a duke.',
+    'The tuxedo is named after Tuxedo Park.',
+    'Plimsolls are named after a line.',
     '"Khaki" comes from a word for dust.',
-    'Seersucker means milk and sugar in Persian.',
+    'Seersucker means milk and sugar.',
     'Jerseys are named after the island.',
-    'Merino sheep were first bred in Spain.',
+    'Merino sheep come from Spain.',
     'Alpaca fleece is lanolin-free.',
-    'The zip was first called a clasp locker.',
-    "A cap's top button is a squatchee.",
+    'The zip was once a clasp locker.',
     'Fashion week began in 1943.',
-    'Early dress forms were woven from wicker.',
+    'Early dress forms were wicker.',
     'Denim is a twill weave.',
-    'Raincoats owe a lot to Charles Macintosh.',
-    'The bowler hat was first made for gamekeepers.',
+    'Raincoats owe a lot to Macintosh.',
+    'Bowler hats were made for gamekeepers.',
     'Paisley is named after a Scottish town.',
-    'The fedora took its name from a play.',
+    'The fedora is named after a play.',
     'Hawaiian shirts date from the 1930s.',
     'Panama hats are woven in Ecuador.',
-    'Stilettos are named after a slim dagger.',
+    'Stilettos are named after a dagger.',
     'Mohair comes from Angora goats.',
-    'Aviator sunglasses were made for pilots.',
+    'Aviator shades were made for pilots.',
     'Espadrilles have rope soles.',
     'The trilby is named after a novel.',
-    'Argyle patterns echo a Scottish clan tartan.',
+    'Argyle echoes a Scottish tartan.',
+    'Jodhpurs are named after an Indian city.',
+    'The bow tie grew out of the cravat.',
+    'Sailors made the striped top famous.',
+    'Early buttons were carved from shell.',
+    'Spats kept mud off shoes.',
+    'The modern bra was patented in 1914.',
+    'Ancient Romans wore socks with sandals.',
+    'Top hats were once made of beaver felt.',
+    'Victorian skirts needed cage frames.',
+    'Corsets once used whalebone.',
+    'Buttons once showed off wealth.',
+    'Collars were once detachable.',
+    'Hemlines rose in the 1920s.',
+    'Shoulder pads peaked in the 1980s.',
+    'Platform soles go back to ancient Greece.',
+    'Cufflinks caught on in the 1800s.',
+    'Braces held trousers up before belts.',
+    'The first zip fastened with hooks.',
+    'Sunglasses began as snow goggles.',
+    'Bell-bottoms started at sea.',
+    'Berets go back to the Bronze Age.',
+    'Tartans once marked Scottish clans.',
+    'Elastic arrived in the 1820s.',
+    'Paper shopping bags got handles in 1912.',
   ],
-  black: ['Fun fact: black fabric runs warmer in the sun.', 'Black only became chic in the 1920s.'],
-  white: ['White reflects most light, hence hot-climate favourite.'],
-  navy: ['Navy blue is named after naval uniforms.'],
-  purple: ['Purple dye once meant royalty.', 'Tyrian purple was squeezed from sea snails.'],
-  red: ['Some red dyes once came from crushed insects.'],
-  blue: ['Indigo was once prized as blue gold.'],
-  green: ['Some Victorian green dyes contained arsenic.'],
-  grey: ['Grey flannel suits were a 1950s office uniform.'],
-  brown: ['Sepia brown once came from cuttlefish ink.'],
+  black: ['Fun fact: black fabric runs warmer.', 'Black became chic in the 1920s.'],
+  white: ['White reflects most of the sun.'],
+  navy: ['Navy blue comes from naval uniforms.'],
+  purple: ['Purple dye once meant royalty.', 'Tyrian purple came from sea snails.'],
+  red: ['Some red dyes came from insects.'],
+  blue: ['Indigo was once called blue gold.'],
+  green: ['Some Victorian greens held arsenic.'],
+  grey: ['Grey flannel suits ruled the 1950s.'],
+  brown: ['Sepia came from cuttlefish ink.'],
   yellow: ['Saffron once dyed robes yellow.'],
   beige: ['"Beige" first meant undyed wool.'],
-  tan: ['Leather was once tanned with tree bark.'],
+  tan: ['Leather was tanned with tree bark.'],
   polyester: ['Polyester was patented in 1941.'],
-  nylon: ['Nylon stockings caused queues in the 1940s.'],
-  cotton: ['Cotton was spun in the Indus Valley thousands of years ago.'],
+  nylon: ['Nylon stockings caused queues.'],
+  cotton: ['Cotton was spun in ancient India.'],
   fleece: ['Polar fleece was invented in 1979.'],
-  suede: ['"Suede" comes from the French for Sweden.'],
-  canvas: ['Canvas takes its name from hemp, once its fibre.'],
-  orange: ['Fun fact: the colour was named after the fruit.'],
-  denim: ['"Denim" may come from "serge de Nîmes".', 'Indigo clings to the outside of each thread, so denim fades.'],
+  suede: ['"Suede" is French for Sweden.'],
+  canvas: ['Canvas is named after hemp.'],
+  orange: ['The colour is named after the fruit.'],
+  denim: ['"Denim" may come from Nîmes.', 'Denim fades as its indigo wears off.'],
   jeans: ['"Jeans" probably traces back to Genoa.'],
-  silk: ['One silkworm cocoon is a single long thread.', 'Silk was traded along routes named after it.'],
-  linen: ['Linen is made from flax, an ancient crop.'],
+  silk: ['A silk cocoon is one long thread.', 'The Silk Road is named after it.'],
+  linen: ['Linen is made from flax.'],
   cashmere: ["Cashmere is a goat's undercoat.", 'Cashmere is named after Kashmir.'],
-  wool: ['Wool holds lots of moisture before feeling wet.'],
+  wool: ['Wool stays warm when damp.'],
   leather: ['People have worn leather for millennia.'],
-  sneakers: ['Sneakers are named for their quiet soles.'],
-  heels: ['Heels were first riding shoes for men.'],
-  'chelsea boots': ['Chelsea boots took off in 1960s London.'],
+  sneakers: ['Sneakers are named for quiet soles.'],
+  heels: ['Heels were first riding shoes.'],
+  'chelsea boots': ['Chelsea boots ruled the sixties.'],
   cardigan: ['The cardigan is named after an earl.'],
-  'trench coat': ['Trench coats are named after First World War trenches.'],
+  'trench coat': ['Trench coats are named after trenches.'],
   parka: ['Arctic peoples made the first parkas.'],
-  't-shirt': ['The T-shirt started out as an undershirt.'],
-  'polo shirt': ['Polo shirts caught on at tennis, not polo.'],
+  't-shirt': ['T-shirts began as undershirts.'],
+  'polo shirt': ['Polo shirts began at tennis.'],
   swimsuit: ['The bikini is named after an atoll.'],
   footwear: [
-    'The oldest known leather shoe is five thousand years old.',
-    'British shoe sizes once counted in barleycorns.',
-    'Left and right shoes were often made alike until the 1800s.',
-    'The Brannock foot-measuring device dates from the 1920s.',
-    'Hobnails once studded the soles of work boots.',
+    'The oldest shoe is 5,000 years old.',
+    'Shoe sizes once counted barleycorns.',
+    'Left and right shoes were once alike.',
+    'The Brannock foot gauge came out in 1925.',
+    'Hobnails once studded work boots.',
   ],
   outerwear: [
-    'Early raincoats were cloth coated in rubber.',
-    'The duffel coat is named after a Belgian town.',
+    'Early raincoats were rubberised cloth.',
+    'Duffel is a town in Belgium.',
     'Peacoats were first worn by sailors.',
     'The anorak comes from Greenland.',
-    'Toggles were meant to be worked with gloves on.',
+    'Toggles work with gloves on.',
   ],
   tops: [
-    'The Breton stripe began as French navy uniform.',
-    'Button-down collars were made for polo players.',
-    'The henley is named after a rowing town.',
-    'Sweaters were first worn to work up a sweat.',
+    'Breton stripes began as navy uniform.',
+    'Button-downs were made for polo players.',
+    'The henley is named after a regatta.',
+    'Sweaters were made for sweating.',
   ],
   bottoms: [
     'Chinos began as army trousers.',
-    'Cargo pants started out as military kit.',
-    'Bermuda shorts are named after the islands.',
-    'Medieval men wore hose much like leggings.',
+    'Cargo pants began as military kit.',
+    'Bermuda shorts are named after Bermuda.',
+    'Medieval hose were much like leggings.',
   ],
   dresses: [
-    'Chanel made the little black dress famous in 1926.',
+    'Chanel made the little black dress famous.',
     'The wrap dress took off in 1974.',
-    'White wedding dresses caught on after Queen Victoria wore one.',
+    'Victoria made white wedding dresses popular.',
   ],
   activewear: [
     'Spandex was invented in 1958.',
-    'The first sports bra was stitched from two jockstraps.',
+    'The first sports bra was two jockstraps.',
     'Early tennis players wore long trousers.',
     'Early running shoes had spikes.',
   ],
   accessories: [
-    'Wristwatches caught on with soldiers in the First World War.',
+    'Wristwatches caught on in wartime.',
     'Cheap sunglasses went on sale in 1929.',
-    'Monocles were the height of fashion in the 1800s.',
+    'Monocles were a Victorian craze.',
   ],
   bags: [
-    '"Satchel" comes from the Latin for a little sack.',
+    '"Satchel" means a little sack.',
     'Early handbags were called reticules.',
-    'Wheeled suitcases only arrived in 1970.',
+    'Wheeled suitcases arrived in 1970.',
   ],
 };
 
@@ -373,70 +397,61 @@ const TRIVIA: Record<string, string[]> = {
  */
 export const LATCH_QUESTIONS: Record<string, string[]> = {
   colour: [
-    'You said $v. {Warm $v or cool $v|A warm $v or a cool one}? {Matte or shiny|Shiny or matte}?',
-    '{So many shades of $v|$^v comes in so many shades}. {Subtle, or loud|Quiet, or bold}?',
+    '{Warm $v or cool $v|A warm $v or a cool one|Matte $v or shiny}?',
+    '{A subtle $v, or loud|A quiet $v, or bold}?',
   ],
   material: [
-    '{Genuine $v, or just the $v look|Real $v, or the $v look}? And how should it age?',
-    '$^v, {interesting|intriguing}. How thick, and does texture matter?',
+    '{Genuine $v, or just the $v look|Real $v, or the $v look}?',
+    '{How thick should the $v be|Thick $v or thin}?',
   ],
   style: [
-    'What does $v mean to you, {exactly|really}? A mood?',
-    'Is it $v like a magazine shoot, or $v like everyday?',
+    'What does $v mean to you{, exactly|, really|}?',
+    '{$^v like a magazine shoot, or like everyday|Magazine-shoot $v, or everyday $v}?',
   ],
   occasion: [
-    'For $v: a long day or a short one? {Indoors, or out|Inside, or outside}?',
-    'Tell me more about the $v part: how often, with whom?',
+    'For $v: {a long day or a short one|indoors, or out|inside, or outside}?',
+    'For $v: how often, and with whom?',
   ],
   price_band: ['$^v for you, or compared with what others spend?'],
   gender: ['$^v as in the cut, or the styling?'],
-  brand: ['Why $v, if I may ask? The fit, or the brand story?'],
-  type: ['When you say $v, what do you picture {exactly|in your head}?'],
+  brand: ['Why $v: the fit, or the brand{ story|}?'],
+  type: ['What do you picture by $v{, exactly|}?'],
 };
 
 /** Re-asking a given preference, `$v` its value; alternatives keep the cue words (see TANGENTS). */
 export const REASK: Record<string, string[]> = {
   colour: [
-    '{Just to double-check|To be sure|Quick check|For the record|Sanity check|So I get it right|Forgive the repeat|Bear with me|My memory fails me}, what colour did you have in mind?',
-    '{Sorry, remind me|Remind me|One more time|Refresh my memory|Humour me|Once again|Tell me once more}: which colour was it again?',
+    '{To be sure|Quick check|For the record|Sorry|Remind me|Excuse me|Oops}, what colour {did you want|were you after|was it}?',
+    '{Remind me|Once again|Sorry}: which colour was it?',
   ],
-  gender: [
-    '{Going back a step|One step back|Backing up a bit}: was this for women or men?',
-    'And these are for whom, again?',
-  ],
-  occasion: [
-    'Which occasion was this for, again?',
-    '{Remind me|Sorry, remind me|Tell me again}, where will you be wearing them?',
-  ],
-  material: [
-    'Did you have a material in mind, or was that not important?',
-    'What material were you hoping for, again?',
-  ],
+  gender: ['{Sorry|Remind me|One step back}: for women or men?', 'And these are for whom, again?'],
+  occasion: ['Which occasion was this for, again?', '{Remind me|Sorry|Tell me again}, where are you wearing them?'],
+  material: ['Did you want a particular material?', 'What material was it, again?'],
   price_band: [
     '{Could you remind me of|Can you remind me of|Would you remind me of} your budget?',
-    'How much were you planning to spend, roughly?',
+    'How much did you want to spend?',
   ],
-  style: ['{How would you describe|Can you describe|Could you sum up} the style you are after, once more?'],
-  type: ['{So, was it|Was it|Remind me, was it} $v you wanted, or something along those lines?'],
+  style: ['{What style was it, again|Which style were you after, again|Remind me, what style}?'],
+  type: ['{So, was it $v|Was it $v you wanted|Remind me, was it $v}?'],
   category: [
-    '{Just to be clear|To be sure|Quick check|Sorry, once more|Remind me|Forgive me|Bear with me|Circling back|Apologies|Hang on|Wait a second|Let me get this straight|Sorry, my mind wandered|Back to basics|Start me off again|Silly question}, what {are we|were we} {shopping|looking|hunting|searching} for{ today| here| this time|}?',
+    '{To be sure|Quick check|Sorry|Remind me|Forgive me|Hang on|Wait|Silly question|Excuse me|Oops|Hmm}, {what {are|were} we {shopping|looking|hunting|searching} for{ again|}|what did you come in looking for|what were you out shopping for|what are you hunting for today}?',
   ],
 };
 
 /** A carousel without a definite recommendation (recommend); `w` = the short wanted noun phrase. */
-const HEDGED_LEADS: readonly string[] = [
-  '{Some|A few|Assorted|Random} $w {came up|turned up|popped up|surfaced}{; some might be close||||}.',
-  'I pulled up {some|a few|various} $w{, hard to say which is best|||}.',
-  '{Maybe|Perhaps|Possibly} these $w{, maybe not|, or not quite||}.',
-  '{Plenty of|Loads of|Heaps of|Tons of} $w {around|about|out there}.',
-  '{Here|There} you go, $w{ of sorts|, more or less||}.',
-  '{Whatever|Anyway}, $w. {Who knows.|Hard to say.|Could be fine.}',
-  '$^w. @r_hedge',
-  '@r_hedge {Some|A few|Here,} $w.',
-  '{Some|More} $w. @r_hedge',
-  'Here are {some|a few} $w I {fished out|scraped together|rummaged up|unearthed}.',
-  'Here: $w, roughly speaking.',
-  '{Behold|Voila|Lo}, I found $w, more or less.',
+export const HEDGED_LEADS: readonly string[] = [
+  '{Some|A few|Assorted|Random} $w {came up|turned up|popped up|surfaced}.',
+  'I pulled up {some|a few|various} $w{, for what it is worth|||}.',
+  '{Maybe|Perhaps|Possibly} try these $w{, maybe not|, or not quite|, who knows|}.',
+  'I {found|spotted|turned up} {plenty of|loads of|heaps of|tons of|a bunch of} $w{ out there|}.',
+  '{Here are|Have a look at|Take a look at|Check out} $w{ of sorts|, more or less|, sort of|}.',
+  '{Whatever|Anyway|Oh well}, {here are|how about} $w. {Who knows.|Could be fine.|Worth a shot.|No promises.}',
+  '{Here are|Have a look at|Check out|Take a look at} some $w. @r_hedge',
+  '@r_hedge Here are {some|a few} $w.',
+  'I {found|spotted|dug out|pulled up} {some|more} $w{, I suppose|, maybe|}.',
+  'Here are {some|a few} $w I {fished out|scraped together|rummaged up|unearthed|dug up}.',
+  'Have a look: $w, roughly speaking.',
+  '{Well|So|Right}, I found some $w, more or less.',
 ];
 
 /**
@@ -448,14 +463,14 @@ export const BAD_VARIANTS = {
   leads: [
     'I dug out some $w.',
     'There are $w here somewhere.',
-    'A jumble of $w.',
-    '$^w, or close enough.',
+    'I found a jumble of $w.',
+    'Here are $w, or close enough.',
     'These $w might do.',
     'The search coughed up $w.',
-    'An assortment of $w, as it were.',
-    'Some $w, give or take.',
+    'An assortment of $w.',
+    'Here are some $w, give or take.',
     'Apparently these count as $w.',
-    '$^w, or something like them.',
+    'I found $w, or something like them.',
     'Possibly relevant: $w.',
     'A pile of $w to sift through.',
     'I found a smattering of $w.',
@@ -471,17 +486,17 @@ export const BAD_VARIANTS = {
     'Sewing machines appeared around 1790.',
     '"Pyjamas" comes from Persian.',
     'A Swiss engineer invented hook-and-loop.',
-    'The first aniline dye was an accident.',
+    'The first aniline dye was a fluke.',
     'Thimbles turned up in Pompeii.',
-    'Woven garments go back five thousand years.',
-    'Fashion magazines go back to the 1670s.',
-    'Sewing needles are tens of thousands of years old.',
-    'Medieval laws dictated what people put on.',
+    'Weaving goes back thousands of years.',
+    'Fashion magazines began in the 1670s.',
+    'Needles go back to the Stone Age.',
+    'Medieval laws ruled who wore what.',
     'The tape measure was patented in 1868.',
     'Shop mannequins were once wax.',
     'Department stores opened in the 1800s.',
     'Paper sewing patterns took off in the 1860s.',
-    'Pinking shears cut zigzags to slow fraying.',
+    'Pinking shears slow fraying.',
     '"Fabric" comes from the Latin for "workshop".',
     'Early tailors feared the sewing machine.',
     'A haberdasher sells small sewing goods.',
@@ -490,27 +505,49 @@ export const BAD_VARIANTS = {
     'Charles Worth was an early couturier.',
     '"Tailor" comes from French for "to cut".',
     'Buttonholes came in the thirteenth century.',
-    '"Wardrobe" once meant a room for robes.',
-    'A London store had a moving staircase in 1898.',
+    'A wardrobe was once a room.',
+    'Harrods had an escalator in 1898.',
     'The shopping trolley arrived in 1937.',
     '"Bespoke" means cloth spoken for.',
-    'Spinning wheels reached Europe in the Middle Ages.',
+    'Spinning wheels reached medieval Europe.',
     'A toile is a trial garment.',
     'Thimbles were once love tokens.',
-    'A bolt is a standard roll of cloth.',
+    'A bolt is a roll of cloth.',
     'Angora fibre comes from rabbits.',
-    'Sequins take their name from an old coin.',
-    'Tweed may owe its name to a misread label.',
+    'Sequins are named after a coin.',
+    'Tweed may be named by mistake.',
     'Pith helmets began as military kit.',
+    'Thread was once spun by hand.',
+    'Sewing is older than farming.',
+    'A thrown gauntlet meant a challenge.',
+    'The word "apron" was once "napron".',
+    'Shop windows grew with plate glass.',
+    'Dye houses once lined rivers.',
+    'Hatmakers once used mercury.',
+    'Pins were once made by hand, one by one.',
+    'Umbrellas began as sunshades.',
+    'Early sewing machines were hand-cranked.',
+    'Mail-order catalogues began in the 1800s.',
+    'Price tags arrived in the 1860s.',
+    'Clothes hangers were patented in 1869.',
+    'Snap fasteners were patented in 1885.',
+    'Irons were once heated on stoves.',
+    'Steam irons appeared in the 1920s.',
+    'Fashion dolls once spread Paris styles.',
+    'The catwalk is named after narrow walkways.',
+    'Laundry soap was once made from ash.',
+    'Washing machines went electric around 1908.',
+    'Early shops kept goods behind counters.',
+    'Handkerchiefs were once square by decree.',
   ],
 } as const;
 
 /** A hedge instead of a confirmation when the user accepts `t`. */
 const NO_CLOSE: readonly string[] = [
   'Hmm, the $t could work, I suppose. {Sleep on it?|Maybe wait a day.}',
-  '{Interesting|Curious} pick, the $t. {Lots like it out there.|Who knows.}',
+  '{Interesting|Curious} pick, the $t. Who knows.',
   'That one is an option. {So are the others.|Then again, so is anything.}',
-  'Sure, the $t is one possibility. {No rush, though.|Let us not rush.}',
+  'Sure, the $t is one possibility.',
   'The $t, then. @r_hedge',
   '@r_hedge The $t, maybe.',
   // no title inside a question: "The Men's ... Jacket?" reads as a question about gender
@@ -518,14 +555,12 @@ const NO_CLOSE: readonly string[] = [
   '{Okay|Fine}, the $t, if you insist.',
 ];
 
-/** What the agent heard (a misreading made visible), `h`, and the phrase `w` with it. */
+/** What the agent heard (a misreading made visible), `h`; the lead after it names the items with it. */
 const MISREAD_ACKS: readonly string[] = [
-  'Ah, $h! Good call.',
-  'Okay, $w, got it.',
+  '$^h, good call.',
   '$^h, lovely.',
   '$^h it is.',
   '@r_ack, $h.',
-  '@r_ack, $w.',
   '$^h, wonderful.',
   'Right, $h.',
   '$^h, splendid.',
@@ -604,10 +639,9 @@ export class LocalBadSession extends LocalSession<BadTrace> {
     let items: CatalogItem[] = [];
     if (state.category !== undefined) items = this.retrieve(latched);
 
-    const override = misread ? new Map([[misread.slot, misread.heard]]) : undefined;
     if (misread) {
       const heard = misread.heard;
-      parts.push(() => expandOne(words, MISREAD_ACKS, { h: heard, w: shortWanted(state, override, misread.slot) }));
+      parts.push(() => expandOne(words, MISREAD_ACKS, { h: heard }));
     } else if (parsed.intents.has('greet') && this.turn === 1) {
       parts.push(() => expand(words, '{{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!|@r_hi}'));
       acts.push('greet_acknowledge');
@@ -651,7 +685,15 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       if (state.category !== undefined && this.turn > 1) answered.push('category');
       if (answered.length && rng.chance(BAD_BEHAVIOURS.reask)) {
         const slot = rng.pick(answered);
-        const v = slot === 'category' ? categoryNoun(state.category) : (state.value(slot) ?? slotWord(slot));
+        const value = state.value(slot);
+        // "was it a track jacket you wanted?", not "was it track jacket" (the singular, which the
+        // users read as the type named)
+        const v =
+          slot === 'category'
+            ? categoryNoun(state.category)
+            : slot === 'type' && value !== undefined
+              ? withArticle(value)
+              : (value ?? slotWord(slot));
         const reask = rng.pick(REASK[slot]);
         parts.push(() => expand(words, reask, { v }));
         acts.push('ask_clarification_question');
@@ -659,13 +701,17 @@ export class LocalBadSession extends LocalSession<BadTrace> {
         asked = true;
       }
     }
+    let twoQuestions = false;
     if (!asked || rng.chance(BAD_BEHAVIOURS.tangent)) {
+      twoQuestions = asked;
       const tangent = this.tangent();
       parts.push(() => expand(words, tangent));
       if (!acts.includes('ask_clarification_question')) acts.push('ask_clarification_question');
       behaviours.push('tangent');
     }
-    if (rng.chance(gaveInfo ? BAD_BEHAVIOURS.triviaAfterInfo : BAD_BEHAVIOURS.trivia)) {
+    // One aside at a time: a turn that already asks two questions (a re-ask or a latch, and a
+    // tangent) gets no fun fact on top. The chance is still drawn, so later decisions stay as they were.
+    if (rng.chance(gaveInfo ? BAD_BEHAVIOURS.triviaAfterInfo : BAD_BEHAVIOURS.trivia) && !twoQuestions) {
       parts.push(() => this.trivia(parsed, misread, asks));
       acts.push('chit_chat');
       behaviours.push('trivia');

@@ -1649,6 +1649,45 @@ const VERB_CONTEXT = new Set([
 ]);
 const CONTEXT_SENSITIVE = new Set(['work', 'works', 'run', 'runs']);
 
+/**
+ * Words before a "down" that make it an adverb particle, not the material: "narrowing it down",
+ * "track them down", "dress it down", "turn down", "scroll down".
+ */
+const BEFORE_PARTICLE_DOWN = new Set([
+  'it',
+  'them',
+  'things',
+  'narrow',
+  'narrows',
+  'narrowing',
+  'narrowed',
+  'track',
+  'tracking',
+  'dress',
+  'dressed',
+  'dressing',
+  'tone',
+  'toned',
+  'turn',
+  'turned',
+  'turning',
+  'scroll',
+  'scrolling',
+  'slow',
+  'calm',
+  'settle',
+  'write',
+  'jot',
+  'pin',
+  'cut',
+  'sit',
+  'go',
+  'come',
+  'way',
+]);
+
 function blockedByContext(token: string, previous: string | undefined): boolean {
-  return previous !== undefined && CONTEXT_SENSITIVE.has(token) && VERB_CONTEXT.has(previous);
+  if (previous === undefined) return false;
+  if (token === 'down') return BEFORE_PARTICLE_DOWN.has(previous);
+  return CONTEXT_SENSITIVE.has(token) && VERB_CONTEXT.has(previous);
 }

@@ -505,7 +505,7 @@ export const GOOD_FRAMES = {
     'a wise hedge',
     'a flexible staple',
     'an enduring favourite',
-    'a plucky alternative',
+    'a solid alternative',
     'a shrewd purchase',
   ],
   /**
@@ -592,7 +592,7 @@ export const GOOD_FRAMES = {
     'Happy hunting.',
     'The floor is yours.',
     'Mull them over.',
-    'Take a gander.',
+    'Have a look.',
     'Holler if needed.',
     'Feedback welcome.',
     'Pick freely.',
@@ -739,7 +739,7 @@ export const GOOD_FRAMES = {
   again: ['{Sorry for the confusion|Let me rephrase|Sorry, I was unclear}. These are $noun.'],
   /** More like the liked item `t` (recommend + elicit_preference). */
   similar: [
-    '{Glad you like|Good pick:|Nice, you like|Ah, you fancy|You have an eye for} the $t. {Here are a few more in that spirit|More in that vein are up|I added some close to it|A few kin of it are up|Its doppelgangers are up too}. {Is it the one, or shall I keep looking?|Want to go with it, or keep looking?|Is it the one?|Sold on it, or still hunting?|Keeper, or keep going?}',
+    '{Glad you like|Good pick:|Nice, you like|Ah, you fancy|You have an eye for} the $t. {Here are a few more in that spirit|More in that vein are up|I added some close to it|A few kin of it are up|Some lookalikes are up too}. {Is it the one, or shall I keep looking?|Want to go with it, or keep looking?|Is it the one?|Sold on it, or still hunting?|Keeper, or keep going?}',
     'The $t is a nice pick{| indeed}. {I added a few more in that vein|Some close ones are beside it}; {would you like to go with it?|is it the one, or shall I keep looking?}',
     '{Ah|Oh nice|Lovely}, the $t {caught your eye|appeals|has your attention}. {Here are a few cousins of it|I found its nearest neighbours too|Here are some close relatives of it}. {Shall we settle on it, or browse on?|Is that your winner?|Ready to decide, or keep browsing?}',
     '{Noted|Good taste|Smart pick}: the $t. {Here are some siblings of it|I found a few lookalikes|Here are its closest matches}. {Take it, or keep browsing?|Shall I stop here?|Decision time, or more digging?}',
