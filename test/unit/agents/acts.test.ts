@@ -138,6 +138,18 @@ describe('agent NLU (Lexicon)', () => {
     assert.ok(lex.parse("I don't really mind.").intents.has('nopref'));
     assert.ok(lex.parse('Tell me more about it').intents.has('detail'));
     assert.ok(!lex.parse('Tell me more about it').intents.has('more'));
+    // the users' wordings of a request for similar items (seventeenth round review: read as "more")
+    for (const text of [
+      'Got more resembling Item A?',
+      'I rather like Item A. Got others in that spirit?',
+      'Any chance of a few more in the style of Item A?',
+      'Anything in the vein of Item A?',
+      'Something akin to Item A?',
+      'Um, anything close to Item A?',
+    ]) {
+      const q = lex.parse(text).intents;
+      assert.ok(q.has('similar') && !q.has('more'), `${text}: ${[...q].join(', ')}`);
+    }
   });
 
   test('context-sensitive words and typed item titles', () => {

@@ -721,7 +721,24 @@ const CUES: Record<Intent, string[]> = {
     'what have you got',
     'suggestions',
   ],
-  similar: ['similar', 'more like', 'something like', 'like that one', 'like this one', 'same style'],
+  // (seventeenth round, review: "got more resembling X?", "others in that spirit?", "in the style of
+  // X" were read as a request for more items, 115 of 346 requests for similar ones unanswered)
+  similar: [
+    'similar',
+    'more like',
+    'something like',
+    'like that one',
+    'like this one',
+    'same style',
+    'resembling',
+    'in the vein of',
+    'akin to',
+    'comparable to',
+    'in the style of',
+    'in that spirit',
+    'anything close to',
+    'something close to',
+  ],
   // (thirteenth round: "how do X and Y differ?", "which do you rate higher?", "which would you pick?"
   // of two items were read as no comparison, 66 of 600 wordings)
   compare: [
