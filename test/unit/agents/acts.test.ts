@@ -138,6 +138,9 @@ describe('agent NLU (Lexicon)', () => {
     assert.ok(lex.parse("I don't really mind.").intents.has('nopref'));
     assert.ok(lex.parse('Tell me more about it').intents.has('detail'));
     assert.ok(!lex.parse('Tell me more about it').intents.has('more'));
+    // an item question with a reason clause naming options asks about the item, not for a list
+    assert.ok(!lex.parse("What's the material of Item A? I'm comparing a few options.").intents.has('list'));
+    assert.ok(lex.parse('What options do you have?').intents.has('list'));
     // the users' wordings of a request for similar items (seventeenth round review: read as "more")
     for (const text of [
       'Got more resembling Item A?',

@@ -712,7 +712,17 @@ const CUES: Record<Intent, string[]> = {
   ],
   expand: ['also work', 'would also', 'as well', 'open to', 'too'],
   list: [
-    'options',
+    // (not a bare "options": "What's its material? I'm comparing a few options." asks about the
+    // item, 31 of 1,096 item questions were answered with a new list; seventeenth round review)
+    'some options',
+    'any options',
+    'other options',
+    'more options',
+    'your options',
+    'the options',
+    'options for',
+    'what options',
+    'are my options',
     'show me',
     'what do you have',
     'can i see',
