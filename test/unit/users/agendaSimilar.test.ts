@@ -71,6 +71,8 @@ test('a request for similar items names an item that keeps what the user said, l
     assert.ok(item, `${conv.id} turn ${k}: the request names ${id}, not a catalog item`);
     for (const b of breaksDisclosed(turn, item))
       wrong.push(`${conv.id} turn ${k}: like ${item.title} (${b}): ${turn.user_utterance}`);
+    if (tr.push_reason?.includes(item.item_id))
+      wrong.push(`${conv.id} turn ${k}: more like ${item.title} while holding its showing again against the agent`);
     if (tr.target === undefined && !liked.has(item.item_id))
       wrong.push(`${conv.id} turn ${k}: like ${item.title}, which the preference model does not like`);
   });

@@ -885,8 +885,10 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
   private similarTo(): ItemView | undefined {
     const looked = this.onScreen.slice(0, this.sim.options.browseDepth ?? 3);
     for (const item of looked) {
-      // an item it owns is one it would say it has, not one to find more of
+      // an item it owns is one it would say it has, not one to find more of; nor the item it just
+      // passed over when this very turn holds its showing again against the agent (a push)
       if (this.contradictsSaid(item) || this.prefs.isConsumed(item.item_id)) continue;
+      if (this.lastOperation === 'push' && item.item_id === this.passedOver) continue;
       if (this.target ? this.metaLikes(item) : this.prefs.opinion(item) === 'like') return item;
     }
     return undefined;
