@@ -196,7 +196,7 @@ interface TextSpan {
  */
 const ACT_WORDS_LISTED = `like likes liked love loves loved lovely fond keen fan favourite favorite enjoy appreciate adore prefer
   preferred rather want wanted wants need needs must pass passes miss skip take buy instead changed change
-  mind decide avoid that works suits suit worth counts nice neat decent interesting promising appealing appeals appeal
+  mind forget decide avoid that works suits suit worth counts nice neat decent interesting promising appealing appeals appeal
   tempting tempted cool great good perfect ideal winner contender alley speed close almost nearly thumbs
   better best right just much more less hate dislike wrong bland dull dated garish tacky boring bores
   disappoints disappointing underwhelming underwhelms lukewarm unimpressed puts grabs thing tea doesn't isn't
