@@ -185,19 +185,61 @@ interface TextSpan {
 }
 
 /**
+ * The words a user act rests on, which a typo never touches (seventeenth round: "The first one is
+ * a miiss for me", "looks deecent", "is net" read as no opinion at all): the appraisal words of
+ * likes and dislikes ("love", "keen", "fan", "decent", "miss", "pass", the templates' `feel`, `meh`,
+ * `good` and `notkeen` pools), the words of deciding and asking ("take", "buy", "prefer", "instead",
+ * "similar", "compare", "back", "more"), negations and the words of saying again ("still",
+ * "again", "said"). A slip lands on the other words (hedges, greetings, reasons, fillers), as
+ * people's slips do not change what they mean; nor on a word whose slip is another opinion word
+ * ("niece" read as "nice").
+ */
+const ACT_WORDS_LISTED = `like likes liked love loves loved lovely fond keen fan favourite favorite enjoy appreciate adore prefer
+  preferred rather want wanted wants need needs must pass passes miss skip take buy instead changed change
+  mind forget decide avoid that works suits suit worth counts nice neat decent interesting promising appealing appeals appeal
+  tempting tempted cool great good perfect ideal winner contender alley speed close almost nearly thumbs
+  better best right just much more less hate dislike wrong bland dull dated garish tacky boring bores
+  disappoints disappointing underwhelming underwhelms lukewarm unimpressed puts grabs thing tea doesn't isn't
+  don't won't wasn't can't aren't never nothing not no none without still again said mentioned asked told
+  remember missed similar compare comparison difference between back previous earlier before next others else
+  another other show list have carry stock got help recommend suggest looking after hunting want picturing
+  hoping bye goodbye thanks thank elsewhere leave leaving quits done stop what would fine over bonus exactly
+  appreciated also grab brilliant doing plus hard putting real terrific frumpy misses mark something looks
+  solid superb fabulous wins glorious impressive sweet smart delights marvellous stunning cute favourites
+  excites marvelous some niece`;
+
+let actWords: ReadonlySet<string> | undefined;
+function actWordSet(): ReadonlySet<string> {
+  if (actWords) return actWords;
+  const set = new Set(ACT_WORDS_LISTED.split(/\s+/).filter(Boolean));
+  const pools = defaultNlgTemplates().pools ?? {};
+  for (const name of ['feel', 'meh', 'good', 'notkeen'])
+    for (const phrase of pools[name] ?? []) for (const w of phrase.toLowerCase().match(/[a-z']+/g) ?? []) set.add(w);
+  return (actWords = set);
+}
+
+/** Whether a typo may land on `word` (not one of the words a user act rests on, `actWordSet`). */
+export function typoMayChange(word: string): boolean {
+  return !actWordSet().has(word.toLowerCase());
+}
+
+/**
  * Introduces one typo into a word of four or more letters: two neighbouring letters swapped, a
  * letter dropped, or a letter doubled. Words overlapping a span of `keep` (the filled slots: the
- * values, items and attributes the utterance states) are never changed, so the meaning survives.
- * Returns the text unchanged when no word qualifies.
+ * values, items and attributes the utterance states) are never changed, so the meaning survives;
+ * nor are the words the act rests on (`typoMayChange`). Returns the text unchanged when no word
+ * qualifies.
  */
 export function addTypo(text: string, rng: Rng, keep: readonly TextSpan[] = []): string {
   const words: { start: number; end: number }[] = [];
-  const re = /[A-Za-z]{4,}/g;
+  const re = /[A-Za-z]{4,}(?:'[a-z]+)?/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text))) {
     const start = m.index;
     const end = start + m[0].length;
-    if (!keep.some((k) => start < k.end && k.start < end)) words.push({ start, end });
+    if (!typoMayChange(m[0])) continue;
+    if (!keep.some((k) => start < k.end && k.start < end))
+      words.push({ start, end: start + m[0].replace(/'.*/, '').length });
   }
   if (words.length === 0) return text;
   const w = rng.pick(words);

@@ -49,10 +49,13 @@ export function valuePhrase(attr: string, value: string): string {
 
 /**
  * A value as said after "it's" or "is" in a reason ("I like that it's {liked}"): its value phrase,
- * but a type as the thing the item is ("it's a polo shirt", not "it's like a polo shirt").
+ * but a type as the thing the item is ("it's a polo shirt", not "it's like a polo shirt"), a
+ * plural type as one pair of them ("it's a pair of joggers", not "it's joggers": every plural type
+ * of the catalog, from jeans to sunglasses, is a pair; the item is one of them).
  */
 export function reasonPhrase(attr: string, value: string): string {
-  return attr === 'type' ? withArticle(value) : valuePhrase(attr, value);
+  if (attr !== 'type') return valuePhrase(attr, value);
+  return isPluralNoun(value) ? `a pair of ${value}` : withArticle(value);
 }
 
 /**

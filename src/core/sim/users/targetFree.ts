@@ -997,14 +997,23 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         const aspect = this.aspect(liked, 1);
         const name = this.refer(liked, shown);
         // Liked although it lacks a value the user wants: the clause says which wanted value it has.
-        const r = this.clause(
-          'Pepper.Like',
-          { item: name, liked: aspect && reasonPhrase(aspect[0], aspect[1]) },
-          likedLacks && aspect ? ['item', 'liked'] : [],
-        );
+        const fill = { item: name, liked: aspect && reasonPhrase(aspect[0], aspect[1]) };
+        let r = this.clause('Pepper.Like', fill, likedLacks && aspect ? ['item', 'liked'] : []);
+        // Half the Likes that give a value as their reason, when the value's attribute has wordings
+        // of its own ("I love the navy on the first one", "the second comes in leather"), say it
+        // with them (seventeenth round), drawn from `naming` (the user's decisions never read it).
+        let kind = 'Pepper.Like';
+        const own = aspect && `Pepper.Like.${aspect[0]}`;
+        if (own && r.used.includes('liked') && this.sim.nlg.has(own) && this.naming.chance(0.5)) {
+          const o = this.sim.nlg.realise(own, fill, this.naming, this.clauseWordings.get(own), ['item', 'liked']);
+          if (o.used.includes('item') && o.used.includes('liked')) {
+            r = o;
+            kind = own;
+          }
+        }
         // One reason per item: what it likes about it is a value it says ({liked}) or, else, a detail.
         const named = r.used.includes('item') && !r.used.includes('liked');
-        add('Pepper.Like', named ? this.praise(capitalised(r.text, name), name, liked) : capitalised(r.text, name));
+        add(kind, named ? this.praise(capitalised(r.text, name), name, liked) : capitalised(r.text, name));
         if (r.used.includes('item')) items.push(liked.item_id);
         if (aspect && r.used.includes('liked')) {
           constraints[aspect[0]] = aspect[1];
