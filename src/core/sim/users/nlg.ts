@@ -485,7 +485,7 @@ export class TemplateNlg {
     let out = '';
     const walk = (parts: readonly Part[]) => {
       for (const p of parts) {
-        if (typeof p === 'string') out += p;
+        if (typeof p === 'string') out += /,\s*$/.test(out) ? midSentence(p) : p;
         else if ('slot' in p) {
           const value = fill[p.slot];
           const text = value === undefined || value === '' ? 'that' : value;
@@ -501,6 +501,19 @@ export class TemplateNlg {
     // parts left out leave double spaces and spaces before punctuation behind
     return tidy(out, spans, used);
   }
+}
+
+/** Words that keep their capital inside a sentence. */
+const ALWAYS_CAPITAL = /^(I|I'm|I'd|I've|I'll|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b/;
+
+/**
+ * A wording that starts a sentence of its own in a pool ("Can you help me out", "Good speaking with
+ * you") continued after a comma: its first letter in lower case ("Good afternoon, can you help me
+ * out?"; seventeenth round: 70 of 16,689 user utterances had "..., Can you", "..., You've lost me").
+ * Slots (item titles) are not strings here and keep theirs.
+ */
+function midSentence(text: string): string {
+  return /^[A-Z][a-z]/.test(text) && !ALWAYS_CAPITAL.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
 }
 
 interface Expansion {
