@@ -138,6 +138,17 @@ describe('agent NLU (Lexicon)', () => {
     assert.ok(lex.parse("I don't really mind.").intents.has('nopref'));
     assert.ok(lex.parse('Tell me more about it').intents.has('detail'));
     assert.ok(!lex.parse('Tell me more about it').intents.has('more'));
+    // the users' ways of turning an item down or leaving (seventeenth round: read as nothing or as taking it)
+    for (const text of [
+      'Not sold on Item A, sorry.',
+      "Item A isn't my cup of tea.",
+      "Item A doesn't quite make it for me.",
+    ]) {
+      const q = lex.parse(text).intents;
+      assert.ok(q.has('reject') && !q.has('accept'), `${text}: ${[...q].join(', ')}`);
+    }
+    assert.ok(lex.parse("I'm sold on Item A!").intents.has('accept'));
+    assert.ok(lex.parse("I'll stop looking here. Thanks.").intents.has('bye'));
     // an item question with a reason clause naming options asks about the item, not for a list
     assert.ok(!lex.parse("What's the material of Item A? I'm comparing a few options.").intents.has('list'));
     assert.ok(lex.parse('What options do you have?').intents.has('list'));

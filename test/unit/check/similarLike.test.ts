@@ -17,7 +17,11 @@ const shown = [
 ];
 
 function similar(id: string, opening: Partial<SimulatorTrace> = {}, preferences?: SimulatorTrace['preferences']) {
-  const goal = { constraints: { category: 'footwear', colour: 'navy' }, disclosed: ['category', 'colour'] };
+  const goal = {
+    constraints: { category: 'footwear', colour: 'navy' },
+    requests: [],
+    disclosed: ['category', 'colour'],
+  };
   const recs: RecommendedItem[] = shown;
   return conv([
     turn(

@@ -449,6 +449,14 @@ const CUES: Record<Intent, string[]> = {
     'check out',
   ],
   reject: [
+    // (seventeenth round, users' wordings read as nothing or as taking the item: "Not sold on X",
+    // "X isn't my cup of tea", "doesn't quite make it", "looks too busy")
+    'not sold on',
+    "isn't my cup of tea",
+    'not my cup of tea',
+    "doesn't quite make it",
+    "doesn't make it",
+    'too busy',
     // the target-free user's "none of these" (Pepper.None; thirteenth round: 138 of 600 wordings
     // carried no cue, and the carousel stayed on screen: "Keep browsing, or tune the brief?")
     'lukewarm on',
@@ -579,6 +587,7 @@ const CUES: Record<Intent, string[]> = {
   thanks: ['thanks', 'thank you', 'thx', 'cheers', 'appreciate', 'much appreciated', 'ta for'],
   bye: [
     'bye',
+    'stop looking',
     'goodbye',
     "that's all",
     'that is all',
@@ -1245,6 +1254,9 @@ export class Lexicon {
     // "like"/"love" in "I'd like boots" is a request, not praise: the agents only read it as
     // praise when nothing else was said.
     if (intents.has('like') && intents.has('reject')) intents.delete('like');
+    // "not sold on X" turns it down: "sold" alone is taking it
+    for (let i = 0; i + 1 < n; i++)
+      if ((tokens[i] === 'not' || tokens[i] === "n't") && tokens[i + 1] === 'sold') intents.delete('accept');
     if (n <= 5 && tokens.includes('perfect')) intents.add('accept');
     if (intents.has('more')) {
       for (let i = 0; i + 1 < n; i++) {
