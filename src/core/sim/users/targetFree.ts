@@ -224,6 +224,18 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
   private readonly restatedValues = new Set<string>();
   /** The wanted values ("attr=value") the user's last turn stated: not said again unasked on the next (`saidLastTurn`). */
   private lastTurnValues = new Set<string>();
+  /**
+   * A user that says it does not want a value of an attribute (on this turn or before) has a
+   * preference there: "no preference on the price band" beside "nothing in the budget range"
+   * contradicts itself, and the agent reads it as taking the exclusion back (seventeenth round: 1
+   * of 10,000 target-free conversations against local-good, the checker's negation-honoured).
+   */
+  private notNoPreference(plan: { none: string[] }, negatedKeys: readonly string[]): void {
+    const holds = (a: string) =>
+      negatedKeys.some((k) => k.startsWith(`${a}=`)) || [...this.rejected].some((k) => k.startsWith(`${a}=`));
+    plan.none = plan.none.filter((a) => !holds(a));
+  }
+
   /** Attributes the user said it has no preference on (`Disclose.NonDisclose`): never stated later. */
   private readonly noPreference = new Set<string>();
   /** Items the user has said it likes (a Like clause): an item's praise is said once. */
@@ -1112,6 +1124,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // material?"); "no preference" in the plain wording (the only thing said); asked again
         // after it, or about a taste that no item can meet now, it asks to see items.
         const plan = this.answerPlan(asked, new Set(Object.keys(constraints)));
+        this.notNoPreference(plan, negatedKeys);
         if (plan.own.length) {
           const r = this.clause('Pepper.More', { value: joinList(plan.own.map(([k, v]) => valuePhrase(k, v))) }, [
             'value',
@@ -1139,6 +1152,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         // never turned down: a value of an item it likes on screen (it may be praising it)
         const keep = new Set(shown.filter((i) => reflected[i.item_id] === 'like').flatMap((i) => itemAttributeKeys(i)));
         const plan = this.answerPlan(asked, new Set(Object.keys(constraints)), keep);
+        this.notNoPreference(plan, negatedKeys);
         const before = clauses.length;
         // one answer clause after two opinion clauses, two otherwise
         let room = before >= 2 ? 1 : 2;
