@@ -21,7 +21,7 @@ import type { UserTurn as CoreUserTurn, UserSession, UserSimulator } from '../sr
 import type { Conversation } from '../src/core/model';
 import { UserTurnFields, UserTurnResult, type RespondParams } from '../src/core/sim/users/external/protocol';
 import { fastParse } from '../src/core/sim/users/external/fastParse';
-import { StdioConnection } from '../src/core/sim/users/external/connection';
+import { StdioConnection, spinBudgetUs } from '../src/core/sim/users/external/connection';
 import { FrameDecoder, encodeFrame } from '../src/core/sim/users/external/framing';
 import { withItemRefs, type ExternalUserSimulator } from '../src/core/sim/users/external/simulator';
 import { breakdown, instrumentHost, instrumentSimulator, simulatorStamps } from './externalTiming';
@@ -212,7 +212,17 @@ export async function run(args: string[] = []): Promise<void> {
   builtinEnv.user = sameSeedUser(plainUser);
   const externalSpec = `exec:${process.execPath} ${self} --protocol-user`;
   const externalEnv = await prepareEnvironment(config(externalSpec));
-  const pids = (externalEnv.user as Partial<ExternalUserSimulator>).pids?.() ?? [];
+  // The same simulator without polling (SIMLENS_SPIN_US=0 for this connection and its process):
+  // what "poll, then wait" (docs/protocol.md, Latency) saves, on the same conversations.
+  const spinUs = spinBudgetUs();
+  const setSpin = process.env.SIMLENS_SPIN_US;
+  process.env.SIMLENS_SPIN_US = '0';
+  const noPollEnv = await prepareEnvironment(config(externalSpec));
+  if (setSpin === undefined) delete process.env.SIMLENS_SPIN_US;
+  else process.env.SIMLENS_SPIN_US = setSpin;
+  const pidsOf = new Map<SimulationEnvironment, number[]>(
+    [externalEnv, noPollEnv].map((env) => [env, (env.user as Partial<ExternalUserSimulator>).pids?.() ?? []]),
+  );
   // Wall time per turn, and CPU time per turn of both processes (SimLens + the simulator after its
   // start-up): on a shared machine wall time mostly measures waiting for a core, CPU time the work.
   const perTurn = async (
@@ -220,13 +230,14 @@ export async function run(args: string[] = []): Promise<void> {
     out: string,
   ): Promise<{ msPerTurn: number; cpuPerTurn: number; childCpuPerTurn: number; turns: number; wallMs: number }> => {
     rmSync(out, { force: true });
-    const childBefore = env === externalEnv ? pids.reduce((a, p) => a + processCpuMs(p), 0) : 0;
+    const pids = pidsOf.get(env) ?? [];
+    const childBefore = pids.reduce((a, p) => a + processCpuMs(p), 0);
     const cpu = process.cpuUsage();
     const t = performance.now();
     await runSimulation(env.config, { out, concurrency: 1, maxConsecutiveFailures: 0, environment: env });
     const wallMs = performance.now() - t;
     const used = process.cpuUsage(cpu);
-    const childMs = env === externalEnv ? pids.reduce((a, p) => a + processCpuMs(p), 0) - childBefore : 0;
+    const childMs = pids.reduce((a, p) => a + processCpuMs(p), 0) - childBefore;
     const turns = turnsIn(out);
     return {
       msPerTurn: wallMs / turns,
@@ -242,25 +253,46 @@ export async function run(args: string[] = []): Promise<void> {
   // code during that run, as SimLens' own did before); it is shown, not counted.
   const coldB = await perTurn(builtinEnv, outB);
   const coldE = await perTurn(externalEnv, outE);
+  const outN = join(dir, 'external-no-poll.jsonl');
+  await perTurn(noPollEnv, outN);
   const a = userSide(outB);
   const b = userSide(outE);
-  const differ = a.filter((x, i) => x !== b[i]).length + Math.abs(a.length - b.length);
+  const c = userSide(outN);
+  const differ =
+    a.filter((x, i) => x !== b[i] || x !== c[i]).length + Math.abs(a.length - b.length) + Math.abs(a.length - c.length);
   console.log(
     `  warm-up (fresh simulator process): built-in ${coldB.msPerTurn.toFixed(4)} ms/turn, over stdio ${coldE.msPerTurn.toFixed(4)} ms/turn, overhead ${(coldE.msPerTurn - coldB.msPerTurn).toFixed(4)} ms/turn; CPU overhead ${(coldE.cpuPerTurn - coldB.cpuPerTurn).toFixed(4)}; ${coldB.turns} vs ${coldE.turns} turns, ${differ} of ${a.length} conversations differ in what the user says`,
   );
   if (differ > 0) throw new Error('the in-process and the protocol runs hold different conversations');
-  const rows: { builtin: number; external: number; cpuB: number; cpuE: number }[] = [];
+  const rows: { builtin: number; external: number; cpuB: number; cpuE: number; noPoll: number; cpuN: number }[] = [];
+  const polls = () => (externalEnv.user as Partial<ExternalUserSimulator>).pollStats?.() ?? { polled: 0, caught: 0 };
+  const pollsBefore = polls();
   for (let r = 0; r < repeats; r++) {
     const bRun = await perTurn(builtinEnv, outB);
     const eRun = await perTurn(externalEnv, outE);
-    rows.push({ builtin: bRun.msPerTurn, external: eRun.msPerTurn, cpuB: bRun.cpuPerTurn, cpuE: eRun.cpuPerTurn });
+    const nRun = await perTurn(noPollEnv, outN);
+    rows.push({
+      builtin: bRun.msPerTurn,
+      external: eRun.msPerTurn,
+      cpuB: bRun.cpuPerTurn,
+      cpuE: eRun.cpuPerTurn,
+      noPoll: nRun.msPerTurn,
+      cpuN: nRun.cpuPerTurn,
+    });
     console.log(
-      `  #${r + 1} (load ${loadavg()[0].toFixed(1)}): built-in ${bRun.msPerTurn.toFixed(4)} ms/turn (${bRun.turns} turns, ${(bRun.wallMs / 1000).toFixed(1)} s), over stdio ${eRun.msPerTurn.toFixed(4)} ms/turn (${eRun.turns} turns, ${(eRun.wallMs / 1000).toFixed(1)} s), overhead ${(eRun.msPerTurn - bRun.msPerTurn).toFixed(4)} ms/turn; CPU ${bRun.cpuPerTurn.toFixed(4)} vs ${eRun.cpuPerTurn.toFixed(4)} ms/turn, overhead ${(eRun.cpuPerTurn - bRun.cpuPerTurn).toFixed(4)} (SimLens ${(eRun.cpuPerTurn - eRun.childCpuPerTurn).toFixed(4)} + simulator ${eRun.childCpuPerTurn.toFixed(4)})`,
+      `  #${r + 1} (load ${loadavg()[0].toFixed(1)}): built-in ${bRun.msPerTurn.toFixed(4)} ms/turn (${bRun.turns} turns, ${(bRun.wallMs / 1000).toFixed(1)} s), over stdio ${eRun.msPerTurn.toFixed(4)} ms/turn (${eRun.turns} turns, ${(eRun.wallMs / 1000).toFixed(1)} s), overhead ${(eRun.msPerTurn - bRun.msPerTurn).toFixed(4)} ms/turn; CPU ${bRun.cpuPerTurn.toFixed(4)} vs ${eRun.cpuPerTurn.toFixed(4)} ms/turn, overhead ${(eRun.cpuPerTurn - bRun.cpuPerTurn).toFixed(4)} (SimLens ${(eRun.cpuPerTurn - eRun.childCpuPerTurn).toFixed(4)} + simulator ${eRun.childCpuPerTurn.toFixed(4)}); without polling ${nRun.msPerTurn.toFixed(4)} ms/turn, overhead ${(nRun.msPerTurn - bRun.msPerTurn).toFixed(4)}, CPU overhead ${(nRun.cpuPerTurn - bRun.cpuPerTurn).toFixed(4)}`,
     );
   }
+  const pollsAfter = polls();
   await externalEnv.user.dispose?.();
+  await noPollEnv.user.dispose?.();
   const cpuOverhead = median(rows.map((r) => r.cpuE - r.cpuB));
   const overhead = median(rows.map((r) => r.external - r.builtin));
+  const noPollOverhead = median(rows.map((r) => r.noPoll - r.builtin));
+  const noPollCpuOverhead = median(rows.map((r) => r.cpuN - r.cpuB));
+  console.log(
+    `  polling (SIMLENS_SPIN_US ${spinUs}): ${pollsAfter.polled - pollsBefore.polled} requests polled for in the counted runs, ${pollsAfter.caught - pollsBefore.caught} answers read by the poll`,
+  );
 
   // Turn-sized round trips through an echo simulator, TypeScript and Python adapters: a recorded
   // user turn of the median trace size, the recorded respond params in order.
@@ -373,6 +405,6 @@ export async function run(args: string[] = []): Promise<void> {
     `  message work of a turn (CPU, us): SimLens encode ${parts.encode.toFixed(1)}, decode ${parts.decode.toFixed(1)}, validate ${parts.validate.toFixed(1)} with zod, ${parts.fastValidate.toFixed(1)} with the fast parser SimLens uses first; adapter JSON parse + stringify ${parts.adapterJson.toFixed(1)}; start-up of a simulator process (warm-up run minus the counted overhead, over ${coldE.turns} turns): ${((coldE.msPerTurn - coldB.msPerTurn - overhead) * coldE.turns).toFixed(0)} ms wall, ${((coldE.cpuPerTurn - coldB.cpuPerTurn - cpuOverhead) * coldE.turns).toFixed(0)} ms CPU`,
   );
   console.log(
-    `external simulator protocol: built-in ${median(rows.map((r) => r.builtin)).toFixed(4)} ms/turn, over stdio ${median(rows.map((r) => r.external)).toFixed(4)} ms/turn, overhead ${overhead.toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); round trip bare ${bare.wallMs.toFixed(4)} ms, turn-sized TypeScript ${ts.wallMs.toFixed(4)} ms, Python ${py.wallMs.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`,
+    `external simulator protocol: built-in ${median(rows.map((r) => r.builtin)).toFixed(4)} ms/turn, over stdio ${median(rows.map((r) => r.external)).toFixed(4)} ms/turn, overhead ${overhead.toFixed(4)} ms/turn (goal < 0.2); CPU overhead ${cpuOverhead.toFixed(4)} ms/turn (both processes); without polling: overhead ${noPollOverhead.toFixed(4)} ms/turn, CPU overhead ${noPollCpuOverhead.toFixed(4)}; round trip bare ${bare.wallMs.toFixed(4)} ms, turn-sized TypeScript ${ts.wallMs.toFixed(4)} ms, Python ${py.wallMs.toFixed(4)} ms; load ${loadavg()[0].toFixed(2)}`,
   );
 }

@@ -31,6 +31,7 @@ exited or was killed): no orphan processes.
 import io
 import json
 import os
+import select
 import sys
 import threading
 import time
@@ -187,9 +188,81 @@ def _watch_parent(parent):
             os._exit(0)
 
 
+class _PolledInput:
+    """stdin read the way SimLens asks (environment variable SIMLENS_SPIN_US, docs/protocol.md
+    "Latency"): after each answer, read without waiting for up to that many microseconds, then wait
+    in select(). A process asleep in a read costs itself and its writer a kernel wake-up per
+    message; polling while SimLens computes its next turn avoids both. Each missed poll doubles the
+    number of waits that go without one, up to 64 (behind a slow recommender, or on a loaded
+    machine, it mostly just waits)."""
+
+    def __init__(self, fd, spin_us):
+        self.fd = fd
+        self.spin = spin_us / 1e6
+        self.buffer = bytearray()
+        self.skip = 0
+        self.backoff = 0
+        self.closed = False
+        os.set_blocking(fd, False)
+
+    def _chunk(self):
+        try:
+            data = os.read(self.fd, 1 << 16)
+        except BlockingIOError:
+            return None
+        if not data:
+            self.closed = True
+        return data
+
+    def _fill(self):
+        data = self._chunk()
+        if data is None and self.skip > 0:
+            self.skip -= 1
+        elif data is None:
+            until = time.perf_counter() + self.spin
+            while data is None and time.perf_counter() < until:
+                data = self._chunk()
+            # A missed poll doubles the number of waits that go without one (up to 64).
+            if data is None:
+                self.skip = self.backoff = min(64, self.backoff * 2 or 1)
+            else:
+                self.backoff = 0
+        while data is None:
+            select.select([self.fd], [], [])
+            data = self._chunk()
+        self.buffer += data
+
+    def readline(self):
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(self.buffer[: end + 1])
+                del self.buffer[: end + 1]
+                return line
+            if self.closed:
+                return b""
+            self._fill()
+
+    def read(self, n):
+        while len(self.buffer) < n and not self.closed:
+            self._fill()
+        data = bytes(self.buffer[:n])
+        del self.buffer[:n]
+        return data
+
+
+def _spin_us():
+    try:
+        return max(0, min(10000, int(os.environ.get("SIMLENS_SPIN_US", "0"))))
+    except ValueError:
+        return 0
+
+
 def serve_stdio(server):
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
     inp = sys.stdin.buffer
+    if _spin_us() > 0 and os.name == "posix":
+        inp = _PolledInput(sys.stdin.fileno(), _spin_us())
     out = sys.stdout.buffer
     # Anything the simulator prints goes to stderr: stdout carries protocol messages only.
     sys.stdout = sys.stderr

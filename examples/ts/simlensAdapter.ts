@@ -262,8 +262,77 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
       }
     }
   };
+  // Poll, then wait (SimLens sets SIMLENS_SPIN_US when the machine has a core for each process; see
+  // docs/protocol.md "Latency"). A process asleep in a read costs the writer and itself a kernel
+  // wake-up per message; polling for the next request for a short while after each answer avoids
+  // both when SimLens answers quickly. fd 0 is made non-blocking (libuv does so when process.stdin
+  // is opened on a pipe or a socket); after the budget the adapter waits for the stream's
+  // 'readable'. Each missed poll (the request came later) doubles the number of waits that go
+  // without one, up to 64: behind a slow recommender, or on a busy machine, it mostly just waits.
+  const spinNs = BigInt(Math.max(0, Math.min(10_000, Math.round(Number(process.env.SIMLENS_SPIN_US) || 0)))) * 1000n;
+  const polled = async () => {
+    // Never paused: a paused process.stdin stops its handle's reading one tick later, and the read
+    // this loop waits for would never come. Not flowing either (no 'data' listener): it is read here.
+    const stdin = process.stdin;
+    const chunk = Buffer.allocUnsafe(1 << 16);
+    const END = EMPTY;
+    /** One look: what the stream already holds, else what fd 0 has now; null: nothing yet; END: closed. */
+    const look = (): Buffer | null => {
+      const held = stdin.read() as Buffer | null;
+      if (held) return held;
+      if (stdin.readableEnded) return END;
+      try {
+        const n = readSync(0, chunk, 0, chunk.length, null);
+        return n === 0 ? END : chunk.subarray(0, n);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'EAGAIN') return null;
+        if (code === 'EOF') return END;
+        throw e;
+      }
+    };
+    const wake = () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          stdin.off('readable', done);
+          stdin.off('end', done);
+          resolve();
+        };
+        stdin.on('readable', done);
+        stdin.on('end', done);
+      });
+    let skip = 0;
+    let backoff = 0;
+    for (;;) {
+      let data: Buffer | null;
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0; // each empty read throws EAGAIN: no stack to capture
+      try {
+        data = look();
+        if (!data && skip > 0) skip--;
+        else if (!data) {
+          const until = process.hrtime.bigint() + spinNs;
+          while (!data && process.hrtime.bigint() < until) data = look();
+          // A missed poll doubles the number of waits that go without one (up to 64).
+          if (data) backoff = 0;
+          else skip = backoff = Math.min(64, backoff * 2 || 1);
+        }
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
+      while (!data) {
+        await wake();
+        data = look();
+      }
+      if (data === END) return exit(); // stdin closed: SimLens is gone
+      for (const m of messages(data)) {
+        const pending = answer(m);
+        if (pending) await pending;
+      }
+    }
+  };
   // After the caller's own module code (serve() returns first).
-  setImmediate(() => (process.platform === 'win32' ? streamed() : void blocking()));
+  setImmediate(() => (process.platform === 'win32' ? streamed() : spinNs > 0n ? void polled() : void blocking()));
   // SimLens killed outright: leave as soon as we are handed to another parent.
   const parent = process.ppid;
   setInterval(() => {

@@ -23,7 +23,12 @@ import {
   InitializeResult,
   RespondParams,
 } from '../../../src/core/sim/users/external/protocol';
-import { StdioConnection, liveSimulatorPids, splitCommand } from '../../../src/core/sim/users/external/connection';
+import {
+  StdioConnection,
+  liveSimulatorPids,
+  spinBudgetUs,
+  splitCommand,
+} from '../../../src/core/sim/users/external/connection';
 import { ExternalUserSimulator, withItemRefs } from '../../../src/core/sim/users/external/simulator';
 import { parseSimulatorSettings, simulatorUserSpec, simulatorCwd } from '../../../src/core/sim/users/external/settings';
 import { parseSimulationConfig, prepareEnvironment } from '../../../src/core/run/config';
@@ -738,6 +743,104 @@ serve(() => ({
   });
 });
 
+describe('poll, then wait (SIMLENS_SPIN_US)', () => {
+  test('the budget: off with one core, on Windows or when set to 0; a set value wins, bounded', () => {
+    const onWindows = process.platform === 'win32';
+    assert.equal(spinBudgetUs({}, 1), 0);
+    assert.equal(spinBudgetUs({}, 2), onWindows ? 0 : 300);
+    assert.equal(spinBudgetUs({ SIMLENS_SPIN_US: '0' }, 8), 0);
+    assert.equal(spinBudgetUs({ SIMLENS_SPIN_US: 'fast' }, 8), 0);
+    assert.equal(spinBudgetUs({ SIMLENS_SPIN_US: '-5' }, 8), 0);
+    assert.equal(spinBudgetUs({ SIMLENS_SPIN_US: '750' }, 1), 750);
+    assert.equal(spinBudgetUs({ SIMLENS_SPIN_US: '1e9' }, 2), 10_000);
+  });
+
+  /** A Python user that echoes what it is sent, after `delay` seconds when the utterance asks for one. */
+  const echoUser = () => {
+    const file = path.join(dir, 'echo_poll_user.py');
+    writeFileSync(
+      file,
+      `import sys, time
+sys.path.insert(0, ${JSON.stringify(path.join(root, 'examples/python'))})
+import simlens_adapter
+class U:
+    def __init__(self, ctx): pass
+    def start(self, p): return {"utterance": "hi", "acts": ["Disclose"]}
+    def respond(self, p):
+        if p["utterance"].startswith("sleep:"): time.sleep(float(p["utterance"][6:]))
+        return {"utterance": p["utterance"], "acts": ["Disclose"]}
+simlens_adapter.serve(U, name="echo")
+`,
+    );
+    return `python3 ${file}`;
+  };
+
+  test("SimLens reads a fast simulator's answers by polling, a slow one's in the event loop; every answer arrives byte for byte either way (Python adapter polled and blocking, messages past 64 KB)", async () => {
+    const sizes = [1, 10, 1_000, 65_535, 65_536, 70_000, 200_000, 3, 130_000, 5];
+    for (const spinUs of [10_000, 0]) {
+      const conn = new StdioConnection(echoUser(), { cwd: dir, spinUs });
+      try {
+        await conn.request('initialize', {}, 30_000);
+        await conn.request('start', { session: 's', seed: 1, index: 0 }, 10_000);
+        const respond = async (utterance: string) =>
+          (
+            (await conn.request('respond', { session: 's', utterance, recommendations: [], acts: [] }, 10_000)) as {
+              utterance: string;
+            }
+          ).utterance;
+        for (let i = 0; i < 100; i++) {
+          // One, two, three and four bytes a character; n characters (code points).
+          const text =
+            Array.from({ length: sizes[i % sizes.length] }, (_, k) => ['a', 'é', '€', '🙂'][k % 4]).join('') + `#${i}`;
+          assert.equal(await respond(text), text, `message ${i}, ${sizes[i % sizes.length]} characters`);
+        }
+        if (spinUs === 0) assert.deepEqual(conn.polls, { polled: 0, caught: 0 });
+        else {
+          // A fast answer (a short echo) is read by the poll (how many depends on the machine's load:
+          // an answer later than the budget is read by the event loop, and the next request is
+          // not polled for).
+          const caught = conn.polls.caught;
+          for (let i = 0; i < 50; i++) assert.equal(await respond(`ping ${i}`), `ping ${i}`);
+          assert.ok(conn.polls.caught - caught >= 1, JSON.stringify(conn.polls));
+          // Slow answers (30 ms): each missed poll doubles the requests that go without one (1, 2,
+          // 4, ...): at most 5 polls in 20 requests (at 1, 3, 6, 11, 18 from no back-off), none read.
+          const before = { ...conn.polls };
+          for (let i = 0; i < 20; i++) assert.equal(await respond('sleep:0.03'), 'sleep:0.03');
+          assert.ok(conn.polls.polled - before.polled <= 5, JSON.stringify(conn.polls));
+          assert.equal(conn.polls.caught, before.caught, JSON.stringify(conn.polls));
+        }
+        assert.equal(conn.dead, undefined);
+      } finally {
+        await conn.close();
+      }
+    }
+    assert.deepEqual(liveSimulatorPids(), []);
+  });
+
+  test('several requests in flight: SimLens never polls (other conversations need the event loop); the answers stay in order', async () => {
+    const conn = new StdioConnection(echoUser(), { cwd: dir, spinUs: 10_000 });
+    try {
+      await conn.request('initialize', {}, 30_000);
+      await conn.request('start', { session: 's', seed: 1, index: 0 }, 10_000);
+      const ask = (utterance: string) =>
+        conn
+          .request('respond', { session: 's', utterance, recommendations: [], acts: [] }, 10_000)
+          .then((a) => (a as { utterance: string }).utterance);
+      // Alone in flight when written: polled for (10 ms), not answered within it.
+      const slow = ask('sleep:0.2');
+      const polled = conn.polls.polled;
+      const fast = Array.from({ length: 50 }, (_, i) => ask(String(i)));
+      assert.deepEqual(await Promise.all([slow, ...fast]), [
+        'sleep:0.2',
+        ...Array.from({ length: 50 }, (_, i) => String(i)),
+      ]);
+      assert.equal(conn.polls.polled, polled, JSON.stringify(conn.polls));
+    } finally {
+      await conn.close();
+    }
+  });
+});
+
 describe('simlens.simulators setting', () => {
   test('valid entries kept, each invalid one named by position and field', async () => {
     const r = parseSimulatorSettings([
@@ -791,10 +894,15 @@ describe('forks of external runs', () => {
     assert.deepEqual(liveSimulatorPids(), []);
   });
 
-  test('one process, many sessions, an async user: every answer in request order, each session in its own order (blocking reads, and the stream fallback when stdin is non-blocking)', async () => {
-    // Touching process.stdin makes fd 0 non-blocking: the adapter then reads its events instead.
-    for (const stdin of ['', 'void process.stdin;\n']) {
-      const user = path.join(dir, `ordered-user${stdin ? '-stream' : ''}.ts`);
+  test('one process, many sessions, an async user: every answer in request order, each session in its own order (polled reads, blocking reads, and the stream fallback when stdin is non-blocking)', async () => {
+    // Touching process.stdin makes fd 0 non-blocking: without a poll budget the adapter then reads
+    // its events instead; with one (SIMLENS_SPIN_US, set by SimLens) it polls fd 0 and waits on them.
+    for (const [stdin, spinUs] of [
+      ['', 0],
+      ['void process.stdin;\n', 0],
+      ['', 10_000],
+    ] as const) {
+      const user = path.join(dir, `ordered-user${stdin ? '-stream' : ''}-${spinUs}.ts`);
       writeFileSync(
         user,
         `import { serve } from ${JSON.stringify(path.join(root, 'examples/ts/simlensAdapter.ts'))};
@@ -809,7 +917,7 @@ ${stdin}serve(() => {
 }, { name: 'ordered', sessions: true });
 `,
       );
-      const conn = new StdioConnection(`${process.execPath} --import tsx ${user}`, { cwd: root });
+      const conn = new StdioConnection(`${process.execPath} --import tsx ${user}`, { cwd: root, spinUs });
       try {
         await conn.request('initialize', {}, 30_000);
         const sessions = ['a', 'b', 'c', 'd'];

@@ -10,6 +10,8 @@
  * adapters exit then (docs/protocol.md asks every simulator to).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { FrameDecoder, FramingError, encodeFrame, printableExcerpt } from './framing';
 
 type FaultKind = 'crash' | 'timeout' | 'garbage' | 'invalid' | 'rpc_error' | 'unreachable' | 'closed';
@@ -78,11 +80,50 @@ interface Pending {
   timeoutMs: number;
 }
 
+/**
+ * Poll, then sleep. A turn with a fast simulator is two hand-offs between processes, and a process
+ * asleep in a read costs a kernel wake-up when data comes (40-55 µs each on an idle core here, most
+ * of the protocol's overhead). So after each request SimLens reads the simulator's stdout without
+ * waiting for up to this many µs before it waits in the event loop, and tells the simulator
+ * (environment variable `SIMLENS_SPIN_US`) it may poll for the next request the same way; the
+ * reference adapters do. SimLens polls only while one request is in flight in the process; each
+ * missed poll (the answer came later) doubles the number of requests that go without one, up to 64,
+ * so a slow simulator (an LLM) costs almost nothing; by default also only while the machine's load
+ * leaves a core to spare. Off with one core and on Windows; `SIMLENS_SPIN_US=0` turns it off, any
+ * other value sets the budget. docs/protocol.md ("Latency").
+ */
+export function spinBudgetUs(env: NodeJS.ProcessEnv = process.env, cores = availableParallelism()): number {
+  const set = env.SIMLENS_SPIN_US;
+  if (set !== undefined && set.trim() !== '') {
+    const n = Number(set);
+    return Number.isFinite(n) && n > 0 ? Math.min(Math.round(n), 10_000) : 0;
+  }
+  return cores >= 2 && process.platform !== 'win32' ? DEFAULT_SPIN_US : 0;
+}
+const DEFAULT_SPIN_US = 300;
+/** Requests in flight over every stdio connection of this process (polling only when it is 1). */
+let inFlight = 0;
+/**
+ * Whether the machine has a core to spare for polling: its load (1-minute average of runnable
+ * tasks, SimLens and the simulator included) at most its cores + 1. Read at most once a second.
+ */
+function machineHasRoom(): boolean {
+  const now = Date.now();
+  if (now - room.at > 1000) {
+    room.at = now;
+    room.ok = loadavg()[0] <= availableParallelism() + 1;
+  }
+  return room.ok;
+}
+const room = { at: 0, ok: true };
+
 const STDERR_TAIL = 2000;
 /** Longest a notification waits for a request to go out with. */
 const NOTIFY_DELAY_MS = 250;
 
 interface StdioOptions {
+  /** Poll budget in µs (default: spinBudgetUs(), polling then only while the machine has room). */
+  spinUs?: number;
   cwd?: string;
   env?: Record<string, string>;
   /** Each stderr line of the simulator (its logs). */
@@ -136,6 +177,8 @@ export function splitCommand(command: string): string[] | undefined {
   return words.length ? words : undefined;
 }
 
+const pollBuffer = Buffer.allocUnsafe(1 << 16);
+
 /** A simulator process started with `command` (directly when it is a simple command, else by the shell). */
 export class StdioConnection implements SimulatorConnection {
   readonly shared = false;
@@ -157,16 +200,33 @@ export class StdioConnection implements SimulatorConnection {
    */
   private watchdog: NodeJS.Timeout | undefined;
   private watchdogAt = Number.POSITIVE_INFINITY;
+  /** The simulator's stdout as the event loop reads it (non-blocking), for polling; -1: never poll. */
+  private readonly pollFd: number;
+  private readonly spinNs: bigint;
+  /** Requests still to go without polling, and the current back-off (doubled per missed poll). */
+  private skip = 0;
+  private backoff = 0;
+  /** Whether polling also waits for the machine to have room (the default budget; not a chosen one). */
+  private readonly gated: boolean;
+  /** Requests polled for, and the answers the poll read (the rest came through the event loop). */
+  readonly polls = { polled: 0, caught: 0 };
 
   constructor(
     readonly command: string,
     options: StdioOptions = {},
   ) {
     const words = splitCommand(command);
+    const spinUs = options.spinUs ?? spinBudgetUs();
     this.child = spawn(words ? words[0] : command, words ? words.slice(1) : [], {
       shell: !words,
       cwd: options.cwd,
-      env: { ...process.env, ...options.env, PYTHONUNBUFFERED: '1', SIMLENS_PROTOCOL: 'stdio' },
+      env: {
+        ...process.env,
+        ...options.env,
+        PYTHONUNBUFFERED: '1',
+        SIMLENS_PROTOCOL: 'stdio',
+        SIMLENS_SPIN_US: String(spinUs),
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
@@ -191,6 +251,12 @@ export class StdioConnection implements SimulatorConnection {
       });
     });
     this.child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    // libuv's descriptor of the pipe (non-blocking): read directly only while polling, between two
+    // event-loop turns, so what it reads and what the event loop reads never interleave.
+    const fd = (this.child.stdout as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+    this.pollFd = spinUs > 0 && typeof fd === 'number' && fd >= 0 ? fd : -1;
+    this.spinNs = BigInt(spinUs) * 1000n;
+    this.gated = options.spinUs === undefined && !process.env.SIMLENS_SPIN_US?.trim();
     this.child.stderr!.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
@@ -359,10 +425,54 @@ export class StdioConnection implements SimulatorConnection {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const deadline = performance.now() + timeoutMs;
-      this.pending.set(id, { method, resolve, reject, deadline, timeoutMs });
+      inFlight++;
+      const done =
+        <T>(f: (v: T) => void) =>
+        (v: T) => {
+          inFlight--;
+          f(v);
+        };
+      this.pending.set(id, { method, resolve: done(resolve), reject: done(reject), deadline, timeoutMs });
       this.arm(deadline);
       this.write({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+      if (this.pollFd >= 0 && inFlight === 1) {
+        if (this.skip > 0) this.skip--;
+        else if (!this.gated || machineHasRoom()) {
+          // A missed poll (the answer came later than the budget) doubles the number of requests
+          // that go without one (up to 64); an answer read by the poll resets it.
+          if (this.poll(id, process.hrtime.bigint() + this.spinNs)) this.backoff = 0;
+          else this.skip = this.backoff = Math.min(64, this.backoff * 2 || 1);
+        }
+      }
     });
+  }
+
+  /**
+   * Reads the simulator's stdout without waiting until request `id` is answered or `until` (an
+   * hrtime in ns) has passed (then the event loop waits as usual); whether the poll read the answer.
+   */
+  private poll(id: number, until: bigint): boolean {
+    this.polls.polled++;
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0; // each empty read throws EAGAIN: no stack to capture
+    try {
+      while (this.pending.has(id) && !this._dead) {
+        let n: number;
+        try {
+          n = readSync(this.pollFd, pollBuffer, 0, pollBuffer.length, null);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || process.hrtime.bigint() > until) return false;
+          continue;
+        }
+        if (n <= 0) return false; // end of file: the event loop sees it too (and the exit)
+        this.onData(Buffer.from(pollBuffer.subarray(0, n))); // the decoder keeps what it is given
+      }
+      if (this._dead) return false;
+      this.polls.caught++;
+      return true;
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 
   notify(method: string, params: unknown): void {

@@ -296,6 +296,18 @@ export class ExternalUserSimulator implements UserSimulator {
   pids(): number[] {
     return this.slots.map((s) => s.conn.pid).filter((p): p is number => p !== undefined);
   }
+
+  /** Requests polled for and answers read by the poll, over the live connections (the bench). */
+  pollStats(): { polled: number; caught: number } {
+    const sum = { polled: 0, caught: 0 };
+    for (const { conn } of this.slots) {
+      if (conn instanceof StdioConnection) {
+        sum.polled += conn.polls.polled;
+        sum.caught += conn.polls.caught;
+      }
+    }
+    return sum;
+  }
 }
 
 /** One conversation with an external simulator. */
