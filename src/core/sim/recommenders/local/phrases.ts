@@ -901,6 +901,8 @@ export const DETAIL_FRAMES = {
     '{Here|There} is the $t, with $a.',
     '{Or|Maybe} the $t: $f.',
   ],
+  /** `bad` on a turn whose lead would name the same wish as the turn before (`HEDGED_AGAIN`): what is new on screen. */
+  badAgain: ['{Here is|I found} the $t{: $f|, with $a}.', 'Here, the $t: $f.', 'I spotted the $t: $f.'],
 } as const;
 
 /**
