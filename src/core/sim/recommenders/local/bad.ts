@@ -548,7 +548,7 @@ export const BAD_VARIANTS = {
  * shoes" turn after turn), as a shop assistant says "a few more" once the subject is clear.
  * Hedged like `HEDGED_LEADS`; statements, no catalog value, no negation.
  */
-export const HEDGED_AGAIN: readonly string[] = [
+const HEDGED_AGAIN: readonly string[] = [
   'Here are {some|a few} more{, I suppose|, maybe|, who knows|}.',
   'I found a few {more|others}{, for what it is worth|}.',
   'I {pulled|dug|rummaged} up a few {more|others}{, sort of|}.',

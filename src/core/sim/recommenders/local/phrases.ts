@@ -467,6 +467,19 @@ export const GOOD_FRAMES = {
     '@r_sorry {Try|Maybe} the $t instead: $why.',
     '{Message received|Gotcha|Righto|Scrapping those}. Here is the $t instead: $why.',
   ],
+  /**
+   * A new carousel after a rejection, when the turn before answered one too (recommend +
+   * explain_recommendation): no apology again, as a shop assistant moves on to the next piece
+   * (eighteenth round: "Sorry, not right then", "Apologies for the misfire", "Point taken" turn
+   * after turn against target-free users). Statements; no catalog value, no negation.
+   */
+  rejectedAgain: [
+    'Then I would suggest the $t: $why.',
+    '{Then try|In that case, try|Try} the $t{ next|}: $why.',
+    '{Then have|Have} a look at the $t{ next|}: $why.',
+    'I also {found|turned up} the $t: $why.',
+    'In that case, have a look at the $t: $why.',
+  ],
   /** Why the top item, when nothing the user wanted is among its values. */
   loose: [
     'a close match',
