@@ -137,6 +137,8 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
   private matchedNow = new Set<string>();
   /** The turn whose carousel last answered a rejection (words only: `GOOD_FRAMES.rejectedAgain`). */
   private rejectedTurn = -1;
+  /** The `GOOD_FRAMES.rejectedAgain` frame said last (words only): not said on the next such turn. */
+  private lastAgainFrame = '';
   /** Whether the user's turn says it is leaving unserved (`leavesUnserved`; words only). */
   private leaving = false;
 
@@ -506,7 +508,13 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       // the carousel is described by what its first item has (not by the wish: "More cream ballet flats" led by a black pair)
       const noun = shortWanted(state, undefined, undefined, items[0]);
       const vars = { t: items[0].title, why: this.why(items[0]), noun, n: String(items.length) };
-      const said = expandOne(words, frames, vars);
+      let said: string;
+      if (rejectedAgain) {
+        // not the frame of the rejection answered just before ("In that case, try ..." twice running)
+        const frame = words.pick(frames.filter((f) => f !== this.lastAgainFrame));
+        said = expand(words, frame, vars);
+        this.lastAgainFrame = frame;
+      } else said = expandOne(words, frames, vars);
       // on a turn that asks nothing, half the time one of more ways of saying it (from `reasons`)
       const variants = rejecting ? GOOD_VARIANTS.rejected : nextPage ? GOOD_VARIANTS.more : GOOD_VARIANTS.recommend;
       const parts = [

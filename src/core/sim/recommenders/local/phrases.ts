@@ -475,10 +475,14 @@ export const GOOD_FRAMES = {
    */
   rejectedAgain: [
     'Then I would suggest the $t: $why.',
-    '{Then try|In that case, try|Try} the $t{ next|}: $why.',
+    '{Then try|Try} the $t{ next|}: $why.',
+    'In that case, try the $t: $why.',
     '{Then have|Have} a look at the $t{ next|}: $why.',
     'I also {found|turned up} the $t: $why.',
-    'In that case, have a look at the $t: $why.',
+    'Next, have a look at the $t: $why.',
+    'Perhaps try the $t: $why.',
+    'There is also the $t: $why.',
+    'I would try the $t next: $why.',
   ],
   /** Why the top item, when nothing the user wanted is among its values. */
   loose: [
