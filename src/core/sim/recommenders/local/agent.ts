@@ -87,8 +87,8 @@ export abstract class LocalSession<T extends { negated: string[] }> implements A
     const swap = this.swappable as Swappable | undefined;
     if (swap && !userUtterance.includes('?') && response.utterance.includes(swap.text)) {
       const detail = this.detail(swap, response.utterance);
-      // never longer than what it replaces: the turn's length stays the frames'
-      if (detail && countWords(detail) <= countWords(swap.text))
+      // never longer than what it replaces (give or take `swap.room`): the turn's length stays the frames'
+      if (detail && countWords(detail) <= countWords(swap.text) + (swap.room ?? 0))
         response.utterance = response.utterance.replace(swap.text, detail);
     }
     response.utterance = this.refer(response.utterance, userUtterance, response.recommendations);
@@ -257,6 +257,8 @@ interface Swappable {
   most?: number;
   /** The chance that the details are said (1 unless said). */
   chance?: number;
+  /** Words the details may say beyond `text` (0 unless said). */
+  room?: number;
 }
 
 /**

@@ -542,6 +542,20 @@ export const BAD_VARIANTS = {
   ],
 } as const;
 
+/**
+ * A carousel lead on a turn whose wanted noun phrase is the one the previous turn's lead said
+ * (eighteenth round): the items are not named again by what was asked ("Here are some cream
+ * shoes" turn after turn), as a shop assistant says "a few more" once the subject is clear.
+ * Hedged like `HEDGED_LEADS`; statements, no catalog value, no negation.
+ */
+const HEDGED_AGAIN: readonly string[] = [
+  'Here are {some|a few} more{, I suppose|, maybe|, who knows|}.',
+  'I found a few {more|others}{, for what it is worth|}.',
+  'I {pulled|dug|rummaged} up a few {more|others}{, sort of|}.',
+  '{Have|Take} a look at these{, more or less|, give or take|, roughly|}.',
+  'Take a look at a few more{, maybe|}.',
+];
+
 /** A hedge instead of a confirmation when the user accepts `t`. */
 const NO_CLOSE: readonly string[] = [
   'Hmm, the $t could work, I suppose. {Sleep on it?|Maybe wait a day.}',
@@ -575,6 +589,11 @@ export class LocalBadAgent extends LocalAgent<LocalBadSession> {
 
 /** One `local-bad` conversation. */
 export class LocalBadSession extends LocalSession<BadTrace> {
+  /**
+   * The wanted noun phrase the latest carousel lead said (`shortWanted`), undefined after a turn
+   * without one (words only): a lead that would say it again says `HEDGED_AGAIN` instead.
+   */
+  private lastLead: string | undefined;
   /** The behaviours that fired on the latest turn (for tests and traces). */
   lastBehaviours: BadBehaviour[] = [];
   /** Misreadings so far: what the user said -> what the agent heard. */
@@ -646,16 +665,23 @@ export class LocalBadSession extends LocalSession<BadTrace> {
       parts.push(() => expand(words, '{{Hello there|Oh, hi|Welcome, welcome|Hey|Hi}!|@r_hi}'));
       acts.push('greet_acknowledge');
     }
+    // what the lead names the items by; said again on the next turn only after a misreading (which
+    // the lead makes visible)
+    const w = items.length ? shortWanted(state) : undefined;
+    const again = w !== undefined && w === this.lastLead && !misread;
+    this.lastLead = w;
     if (items.length) {
       state.show(items);
       parts.push(() => {
-        const said = expandOne(words, HEDGED_LEADS, { w: shortWanted(state) });
+        const said = expandOne(words, again ? HEDGED_AGAIN : HEDGED_LEADS, { w });
         const text =
-          !asks && this.reasons.chance(0.4)
-            ? expandOne(this.reasons, BAD_VARIANTS.leads, { w: shortWanted(state) })
-            : said;
+          !asks && !again && this.reasons.chance(0.4) ? expandOne(this.reasons, BAD_VARIANTS.leads, { w }) : said;
         // most of these leads may name the top item by its details instead (LocalSession.swappable)
-        this.swappable = { text, item: items[0], among: items, frames: DETAIL_FRAMES.bad, most: 1, chance: 0.7 };
+        // (a lead that would say the same noun phrase again names the top item by its details
+        // whenever it can: what is new on screen, not what was asked)
+        this.swappable = again
+          ? { text, item: items[0], among: items, frames: DETAIL_FRAMES.badAgain, most: 1, room: 3 }
+          : { text, item: items[0], among: items, frames: DETAIL_FRAMES.bad, most: 1, chance: 0.7 };
         return text;
       });
       acts.unshift('recommend');

@@ -135,6 +135,10 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
   /** The wishes ("occasion=work") the last carousel turn's reason could say, and this turn's (words only). */
   private lastMatched = new Set<string>();
   private matchedNow = new Set<string>();
+  /** The turn whose carousel last answered a rejection (words only: `GOOD_FRAMES.rejectedAgain`). */
+  private rejectedTurn = -1;
+  /** The `GOOD_FRAMES.rejectedAgain` frame said last (words only): not said on the next such turn. */
+  private lastAgainFrame = '';
   /** Whether the user's turn says it is leaving unserved (`leavesUnserved`; words only). */
   private leaving = false;
 
@@ -487,7 +491,16 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
     // whether the closing sentence is a question is decided here (an agenda user reads the "?"),
     // its wording from the words' Rng
     const closer = closes ? (this.rng.chance(0.5) ? GOOD_FRAMES.closerAsk : GOOD_FRAMES.closerSay) : undefined;
-    const frames = rejecting ? GOOD_FRAMES.rejected : nextPage ? GOOD_FRAMES.more : GOOD_FRAMES.recommend;
+    // a rejection right after a rejection is answered without the apology again
+    const rejectedAgain = rejecting && this.rejectedTurn === this.turn - 1;
+    if (rejecting) this.rejectedTurn = this.turn;
+    const frames = rejectedAgain
+      ? GOOD_FRAMES.rejectedAgain
+      : rejecting
+        ? GOOD_FRAMES.rejected
+        : nextPage
+          ? GOOD_FRAMES.more
+          : GOOD_FRAMES.recommend;
     const relaxedKey = (slot: string) => `${slot}=${(state.wanted.get(slot) ?? []).join('|')}`;
     const newlyRelaxed = relaxed.filter((slot) => !this.saidRelaxed.has(relaxedKey(slot)));
     const text = this.fresh(() => {
@@ -495,10 +508,18 @@ class LocalGoodSession extends LocalSession<AgentTrace> {
       // the carousel is described by what its first item has (not by the wish: "More cream ballet flats" led by a black pair)
       const noun = shortWanted(state, undefined, undefined, items[0]);
       const vars = { t: items[0].title, why: this.why(items[0]), noun, n: String(items.length) };
-      const said = expandOne(words, frames, vars);
+      let said: string;
+      if (rejectedAgain) {
+        // not the frame of the rejection answered just before ("In that case, try ..." twice running)
+        const frame = words.pick(frames.filter((f) => f !== this.lastAgainFrame));
+        said = expand(words, frame, vars);
+        this.lastAgainFrame = frame;
+      } else said = expandOne(words, frames, vars);
       // on a turn that asks nothing, half the time one of more ways of saying it (from `reasons`)
       const variants = rejecting ? GOOD_VARIANTS.rejected : nextPage ? GOOD_VARIANTS.more : GOOD_VARIANTS.recommend;
-      const parts = [!this.userAsks && this.reasons.chance(0.5) ? expandOne(this.reasons, variants, vars) : said];
+      const parts = [
+        !this.userAsks && this.reasons.chance(0.5) && !rejectedAgain ? expandOne(this.reasons, variants, vars) : said,
+      ];
       if (steppedBack) parts.unshift(expandOne(words, STEP_UNDONE[steppedBack], { w: shortWanted(state) }));
       // a relaxation is said once per wish, as a salesperson would (not on every page): the slots
       // newly given way on only

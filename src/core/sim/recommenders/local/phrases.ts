@@ -467,6 +467,23 @@ export const GOOD_FRAMES = {
     '@r_sorry {Try|Maybe} the $t instead: $why.',
     '{Message received|Gotcha|Righto|Scrapping those}. Here is the $t instead: $why.',
   ],
+  /**
+   * A new carousel after a rejection, when the turn before answered one too (recommend +
+   * explain_recommendation): no apology again, as a shop assistant moves on to the next piece
+   * (eighteenth round: "Sorry, not right then", "Apologies for the misfire", "Point taken" turn
+   * after turn against target-free users). Statements; no catalog value, no negation.
+   */
+  rejectedAgain: [
+    'Then I would suggest the $t: $why.',
+    '{Then try|Try} the $t{ next|}: $why.',
+    'In that case, try the $t: $why.',
+    '{Then have|Have} a look at the $t{ next|}: $why.',
+    'I also {found|turned up} the $t: $why.',
+    'Next, have a look at the $t: $why.',
+    'Perhaps try the $t: $why.',
+    'There is also the $t: $why.',
+    'I would try the $t next: $why.',
+  ],
   /** Why the top item, when nothing the user wanted is among its values. */
   loose: [
     'a close match',
@@ -901,6 +918,8 @@ export const DETAIL_FRAMES = {
     '{Here|There} is the $t, with $a.',
     '{Or|Maybe} the $t: $f.',
   ],
+  /** `bad` on a turn whose lead would name the same wish as the turn before (`HEDGED_AGAIN`): what is new on screen. */
+  badAgain: ['{Here is|I found} the $t{: $f|, with $a}.', 'Here, the $t: $f.', 'I spotted the $t: $f.'],
 } as const;
 
 /**
