@@ -251,6 +251,17 @@ class _PolledInput:
         return data
 
 
+def _piped(fd):
+    """Whether fd is a pipe or a socket (what SimLens gives): a terminal or a file is read as before."""
+    import stat
+
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 def _spin_us():
     try:
         return max(0, min(10000, int(os.environ.get("SIMLENS_SPIN_US", "0"))))
@@ -261,18 +272,23 @@ def _spin_us():
 def serve_stdio(server):
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
     inp = sys.stdin.buffer
-    if _spin_us() > 0 and os.name == "posix":
+    polled = _spin_us() > 0 and os.name == "posix" and _piped(sys.stdin.fileno())
+    if polled:
         inp = _PolledInput(sys.stdin.fileno(), _spin_us())
     out = sys.stdout.buffer
     # Anything the simulator prints goes to stderr: stdout carries protocol messages only.
     sys.stdout = sys.stderr
-    while not server.shutdown:
-        message = _read_message(inp)
-        if message is None:
-            return  # stdin closed: SimLens is gone
-        response = server.handle(message)
-        if response is not None:
-            _write_message(out, response)
+    try:
+        while not server.shutdown:
+            message = _read_message(inp)
+            if message is None:
+                return  # stdin closed: SimLens is gone
+            response = server.handle(message)
+            if response is not None:
+                _write_message(out, response)
+    finally:
+        if polled:
+            os.set_blocking(inp.fd, True)  # as it was: the descriptor may be shared
 
 
 def serve_http(server, port, host="127.0.0.1"):

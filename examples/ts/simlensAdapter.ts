@@ -13,7 +13,7 @@
  * Item references (1.1, capability `item_refs`): SimLens sends each item in full once, then
  * `{"ref": item_id}`; they are expanded here, so `respond` always sees full items.
  */
-import { readSync, writeSync } from 'node:fs';
+import { fstatSync, readSync, writeSync } from 'node:fs';
 
 export interface UserTurn {
   utterance: string;
@@ -262,25 +262,42 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
       }
     }
   };
-  // Poll, then wait (SimLens sets SIMLENS_SPIN_US when the machine has a core for each process; see
-  // docs/protocol.md "Latency"). A process asleep in a read costs the writer and itself a kernel
-  // wake-up per message; polling for the next request for a short while after each answer avoids
-  // both when SimLens answers quickly. fd 0 is made non-blocking (libuv does so when process.stdin
-  // is opened on a pipe or a socket); after the budget the adapter waits for the stream's
-  // 'readable'. Each missed poll (the request came later) doubles the number of waits that go
-  // without one, up to 64: behind a slow recommender, or on a busy machine, it mostly just waits.
+  // Poll, then wait (docs/protocol.md "Latency"): SimLens passes its poll budget in SIMLENS_SPIN_US
+  // (0 turns polling off). A process asleep in a read costs the writer and itself a kernel wake-up
+  // per message; polling for the next request for a short while after each answer avoids both when
+  // SimLens answers quickly. fd 0 (a pipe or a socket) is made non-blocking (libuv does so when
+  // process.stdin is opened on it); after the budget the adapter waits for the stream's next chunk.
+  // Each missed poll (the request came later) doubles the number of waits that go without one, up
+  // to 64: behind a slow recommender, or on a busy machine, it mostly just waits.
   const spinNs = BigInt(Math.max(0, Math.min(10_000, Math.round(Number(process.env.SIMLENS_SPIN_US) || 0)))) * 1000n;
   const polled = async () => {
-    // Never paused: a paused process.stdin stops its handle's reading one tick later, and the read
-    // this loop waits for would never come. Not flowing either (no 'data' listener): it is read here.
+    // The adapter's own 'data' listener takes what the event loop reads (while a method awaits, or
+    // while the adapter waits); between two event-loop turns it reads fd 0 itself. A user's own
+    // listeners or pause() cannot take messages from it: every chunk the stream emits comes here.
     const stdin = process.stdin;
+    const held: Buffer[] = [];
+    let ended = false;
+    let wakeUp: (() => void) | undefined;
+    stdin.on('data', (c: Buffer) => {
+      held.push(c);
+      wakeUp?.();
+    });
+    stdin.on('end', () => {
+      ended = true;
+      wakeUp?.();
+    });
+    // Paused by the user's code while the adapter waits: it reads on (its handle would stop reading
+    // one tick later, and the wait would never end).
+    stdin.on('pause', () => {
+      if (wakeUp) stdin.resume();
+    });
     const chunk = Buffer.allocUnsafe(1 << 16);
     const END = EMPTY;
-    /** One look: what the stream already holds, else what fd 0 has now; null: nothing yet; END: closed. */
+    /** One look: what the stream emitted, else what fd 0 has now; null: nothing yet; END: closed. */
     const look = (): Buffer | null => {
-      const held = stdin.read() as Buffer | null;
-      if (held) return held;
-      if (stdin.readableEnded) return END;
+      if (!held.length && stdin.readableLength > 0) stdin.read(); // held by a paused stream: emitted to 'data'
+      if (held.length) return held.length === 1 ? held.pop()! : Buffer.concat(held.splice(0));
+      if (ended) return END;
       try {
         const n = readSync(0, chunk, 0, chunk.length, null);
         return n === 0 ? END : chunk.subarray(0, n);
@@ -293,13 +310,11 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
     };
     const wake = () =>
       new Promise<void>((resolve) => {
-        const done = () => {
-          stdin.off('readable', done);
-          stdin.off('end', done);
+        wakeUp = () => {
+          wakeUp = undefined;
           resolve();
         };
-        stdin.on('readable', done);
-        stdin.on('end', done);
+        if (!stdin.readableFlowing) stdin.resume(); // paused by the user's code: the adapter reads on
       });
     let skip = 0;
     let backoff = 0;
@@ -331,8 +346,19 @@ export function serve(factory: (context: Record<string, unknown>) => SimulatedUs
       }
     }
   };
+  /** Polling only on a pipe or socket (what SimLens gives): a terminal or a file is read as before. */
+  const pipedStdin = () => {
+    try {
+      const st = fstatSync(0);
+      return st.isFIFO() || st.isSocket();
+    } catch {
+      return false;
+    }
+  };
   // After the caller's own module code (serve() returns first).
-  setImmediate(() => (process.platform === 'win32' ? streamed() : spinNs > 0n ? void polled() : void blocking()));
+  setImmediate(() =>
+    process.platform === 'win32' ? streamed() : spinNs > 0n && pipedStdin() ? void polled() : void blocking(),
+  );
   // SimLens killed outright: leave as soon as we are handed to another parent.
   const parent = process.ppid;
   setInterval(() => {

@@ -6,7 +6,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
@@ -817,6 +817,54 @@ simlens_adapter.serve(U, name="echo")
     assert.deepEqual(liveSimulatorPids(), []);
   });
 
+  test('a simulator that closes its stdout and stays alive: its old descriptor is never polled again, even when the number is given to a file', async () => {
+    const sim = path.join(dir, 'closeout_sim.py');
+    writeFileSync(
+      sim,
+      `import os, sys, json
+def read_msg():
+    hdr = b""
+    while not hdr.endswith(b"\\r\\n\\r\\n"):
+        c = os.read(0, 1)
+        if not c: sys.exit(0)
+        hdr += c
+    n = int(hdr.split(b":")[1].strip().split(b"\\r")[0])
+    body = b""
+    while len(body) < n: body += os.read(0, n - len(body))
+    return json.loads(body)
+for _ in range(3):
+    m = read_msg()
+    b = json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": {"utterance": "hi", "acts": ["Disclose"]}}).encode()
+    os.write(1, b"Content-Length: %d\\r\\n\\r\\n%s" % (len(b), b))
+os.close(1)
+while True: read_msg()
+`,
+    );
+    const conn = new StdioConnection(`python3 ${sim}`, { cwd: dir, spinUs: 10_000 });
+    const files: number[] = [];
+    try {
+      for (let i = 0; i < 3; i++) await conn.request('start', { session: String(i), seed: 1, index: 0 }, 10_000);
+      const stdout = (conn as unknown as { child: { stdout: NodeJS.ReadableStream & { _handle: { fd: number } } } })
+        .child.stdout;
+      const stale = stdout._handle.fd;
+      await new Promise((r) => stdout.once('close', r));
+      // Files opened now take the lowest free numbers: open until one gets the pipe's old number.
+      const text = 'a file that is not the simulator';
+      writeFileSync(path.join(dir, 'other.txt'), text);
+      for (let i = 0; i < 64 && !files.includes(stale); i++) files.push(openSync(path.join(dir, 'other.txt'), 'r'));
+      assert.ok(files.includes(stale), `fd ${stale} was not reused (${files.join(', ')})`);
+      const polled = conn.polls.polled;
+      await assert.rejects(conn.request('respond', { session: '0' }, 300), /closed|exited|no answer/);
+      assert.equal(conn.polls.polled, polled);
+      // Nothing of the file was read: its offset is still 0.
+      const buf = Buffer.alloc(100);
+      assert.equal(buf.toString('utf8', 0, readSync(stale, buf, 0, 100, null)), text);
+    } finally {
+      for (const fd of files) closeSync(fd);
+      await conn.close();
+    }
+  });
+
   test('several requests in flight: SimLens never polls (other conversations need the event loop); the answers stay in order', async () => {
     const conn = new StdioConnection(echoUser(), { cwd: dir, spinUs: 10_000 });
     try {
@@ -897,12 +945,18 @@ describe('forks of external runs', () => {
   test('one process, many sessions, an async user: every answer in request order, each session in its own order (polled reads, blocking reads, and the stream fallback when stdin is non-blocking)', async () => {
     // Touching process.stdin makes fd 0 non-blocking: without a poll budget the adapter then reads
     // its events instead; with one (SIMLENS_SPIN_US, set by SimLens) it polls fd 0 and waits on them.
-    for (const [stdin, spinUs] of [
-      ['', 0],
-      ['void process.stdin;\n', 0],
-      ['', 10_000],
-    ] as const) {
-      const user = path.join(dir, `ordered-user${stdin ? '-stream' : ''}-${spinUs}.ts`);
+    // A user that listens to process.stdin itself, or pauses it, must not take messages from the
+    // polled adapter.
+    for (const [k, [stdin, spinUs]] of (
+      [
+        ['', 0],
+        ['void process.stdin;\n', 0],
+        ['', 10_000],
+        ["process.stdin.on('data', () => {});\n", 10_000],
+        ["process.stdin.on('data', () => {});\nsetTimeout(() => process.stdin.pause(), 5);\n", 300],
+      ] as const
+    ).entries()) {
+      const user = path.join(dir, `ordered-user-${k}.ts`);
       writeFileSync(
         user,
         `import { serve } from ${JSON.stringify(path.join(root, 'examples/ts/simlensAdapter.ts'))};

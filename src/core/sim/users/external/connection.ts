@@ -200,8 +200,12 @@ export class StdioConnection implements SimulatorConnection {
    */
   private watchdog: NodeJS.Timeout | undefined;
   private watchdogAt = Number.POSITIVE_INFINITY;
-  /** The simulator's stdout as the event loop reads it (non-blocking), for polling; -1: never poll. */
-  private readonly pollFd: number;
+  /**
+   * The simulator's stdout as the event loop reads it (non-blocking), for polling; -1: never poll
+   * (again). Set to -1 as soon as stdout ends or closes: the number may then be given to any other
+   * file or socket this process opens.
+   */
+  private pollFd: number;
   private readonly spinNs: bigint;
   /** Requests still to go without polling, and the current back-off (doubled per missed poll). */
   private skip = 0;
@@ -255,6 +259,9 @@ export class StdioConnection implements SimulatorConnection {
     // event-loop turns, so what it reads and what the event loop reads never interleave.
     const fd = (this.child.stdout as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
     this.pollFd = spinUs > 0 && typeof fd === 'number' && fd >= 0 ? fd : -1;
+    const stopPolling = () => (this.pollFd = -1);
+    this.child.stdout!.once('end', stopPolling);
+    this.child.stdout!.once('close', stopPolling);
     this.spinNs = BigInt(spinUs) * 1000n;
     this.gated = options.spinUs === undefined && !process.env.SIMLENS_SPIN_US?.trim();
     this.child.stderr!.on('data', (chunk: Buffer) => {
@@ -457,6 +464,12 @@ export class StdioConnection implements SimulatorConnection {
     Error.stackTraceLimit = 0; // each empty read throws EAGAIN: no stack to capture
     try {
       while (this.pending.has(id) && !this._dead) {
+        // Still the pipe libuv reads (not closed, its number not reused): else never poll again.
+        const handle = (this.child.stdout as unknown as { _handle?: { fd?: unknown } | null })._handle;
+        if (!handle || handle.fd !== this.pollFd) {
+          this.pollFd = -1;
+          return false;
+        }
         let n: number;
         try {
           n = readSync(this.pollFd, pollBuffer, 0, pollBuffer.length, null);
@@ -464,8 +477,12 @@ export class StdioConnection implements SimulatorConnection {
           if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || process.hrtime.bigint() > until) return false;
           continue;
         }
-        if (n <= 0) return false; // end of file: the event loop sees it too (and the exit)
+        if (n <= 0) {
+          this.pollFd = -1; // end of file: the event loop sees it too (and the exit)
+          return false;
+        }
         this.onData(Buffer.from(pollBuffer.subarray(0, n))); // the decoder keeps what it is given
+        if (this.pending.has(id) && process.hrtime.bigint() > until) return false; // bytes, but not the answer
       }
       if (this._dead) return false;
       this.polls.caught++;
