@@ -1223,7 +1223,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         }
         for (const r of this.pendingRequests())
           if (this.titleShows(asked, r)) (this.goal.fulfilled_requests ??= []).push(r);
-        const attr = this.pendingRequests()[0];
+        // never a question about an attribute the user stated a value of itself (rule 16)
+        const attr = this.pendingRequests().find((r) => !this.saidValues.has(r));
         if (attr === undefined) return { act: 'Navigate.More', fill, meaning };
         this.lastAskedRequest = attr;
         this.lastAskedItem = asked;
@@ -1340,6 +1341,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         if (
           !CONSTRAINT_ATTRIBUTES.includes(attr) ||
           attr in this.goal.constraints ||
+          // a goal request is what the user wants to learn of an item, not a wish it states
+          // (eighteenth round: refining on it made the user ask later what it had said)
+          this.goal.requests.includes(attr) ||
           this.relaxed.has(attr) ||
           this.negated.has(value) ||
           this.noPreference.has(attr)
