@@ -32,6 +32,7 @@ import { acceptanceReason } from '../reasons';
 import {
   createPreferenceModel,
   preferencesOverHistory,
+  tasteFromState,
   viewOf,
   type ItemView,
   type PreferenceKind,
@@ -1411,12 +1412,16 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     )?.preferences;
     if (snapshot?.consumed_items) {
       const ratings = snapshot.item_ratings ?? {};
+      // A single-item user's taste is the recorded one (its snapshot holds it since the eighteenth
+      // round), not the one this session drew; a PKG's comes from the history.
+      const taste = this.prefs.kind === 'single' ? tasteFromState(snapshot, this.task) : undefined;
       this.prefs = preferencesOverHistory(
         this.prefs,
         snapshot.consumed_items.map((item_id) => ({ item_id, rating: ratings[item_id] ?? NEUTRAL_RATING })),
         this.sim.options.catalog,
         this.rng,
         this.sim.options.preferenceOptions,
+        taste,
       );
     }
     for (const t of traces) if (t.preferences) this.prefs.restore(t.preferences);
