@@ -290,6 +290,10 @@ const TYPO_TOLERANT = [
   'whatever',
   'that',
   'this',
+  'fancy',
+  'feeling',
+  'convinced',
+  'intriguing',
 ];
 const CANONICAL = new Map<string, string>();
 for (const w of TYPO_TOLERANT) {
