@@ -140,10 +140,13 @@ test('"too yellow for me" negates yellow: a dislike with yellow in said.negated 
 
 test('a concession then a verdict is read by its verdict: a refinement that passes on the item is no accept', () => {
   assert.deepEqual(
-    aspects("Lumen Cotton Tee almost had me, but I'll pass. Something in denim would be better.", {
-      user_act: 'Reveal.Refine',
-      said: { constraints: { material: 'denim' }, items: ['C'] },
-    }),
+    aspects(
+      "Lumen Cotton Tee tempted me with the seams; still, I'll pass. I'd additionally welcome something for work.",
+      {
+        user_act: 'Reveal.Refine',
+        said: { constraints: { occasion: 'work' }, items: ['C'] },
+      },
+    ),
     [],
   );
 });
@@ -151,10 +154,10 @@ test('a concession then a verdict is read by its verdict: a refinement that pass
 test('the sentence naming the item speaks for the act: a like of it beside a dislike of a value is a like', () => {
   assert.deepEqual(
     aspects(
-      "Hm, okay, I like Lumen Cotton Tee, especially that it's for work. The occasion: I don't want anything for a party.",
+      "Hm, okay, I like Lumen Cotton Tee, especially that it's for work. The colour: I don't want anything navy.",
       {
         user_act: 'Note.Like',
-        said: { constraints: { occasion: 'work' }, negated: ['party'], items: ['C'] },
+        said: { constraints: { occasion: 'work' }, negated: ['navy'], items: ['C'] },
       },
     ),
     [],
