@@ -8,7 +8,7 @@
  */
 import { conversationTask, type RecommendedItem, type SimulatorTrace, type Turn } from '../model';
 import type { ConversationContext, Invariant, InvariantFinding, ItemFacts, ItemLookup, Violation } from './types';
-import { clausePolarity, mentions, mentionsWords, phraseWords, quote, show } from './text';
+import { clausePolarity, mentionStarts, mentions, mentionsWords, phraseWords, quote, show } from './text';
 import { statesItemValue, titleShowsValue } from '../text/saysValue';
 import { questionSentences } from '../text/sentences';
 import { tokenize } from '../text/tokenize';
@@ -1889,9 +1889,9 @@ const metaSwitchRule: Invariant = {
 const acceptedItemShown: Invariant = {
   id: 'accepted-item-shown',
   statement:
-    "an item the user accepts (trace.said.items on the accepting turn) was shown in a carousel before that turn; an item any other user turn speaks about (trace.said.items of a Note, an item question, a comparison) is in the carousel of the agent's turn right before it: an agent turn without items (a question, a text-only answer) shows nothing to note",
+    "an item the user accepts (trace.said.items on the accepting turn) was shown in a carousel before that turn; an item any other user turn speaks about (trace.said.items of a Note, an item question, a comparison) is in the carousel of the agent's turn right before it: an agent turn without items (a question, a text-only answer) shows nothing to note; and the words of a built-in user's turn that speaks about items name by title no shown item but those (an item whose title is one of theirs, word for word or within it, counts as theirs): the trace naming one item and the words another is a turn about the wrong item",
   source:
-    "Zhang & Balog KDD'20 Sect. 4.1 (Note.Accept answers a recommendation; a Note is realised against the items the agent's act shows); SimLens trace contract (said.items); docs/simulation.md, State and words agree, rule 11",
+    "Zhang & Balog KDD'20 Sect. 4.1 (Note.Accept answers a recommendation; a Note is realised against the items the agent's act shows); SimLens trace contract (said.items); docs/simulation.md, State and words agree, rules 11 and 16",
   needs: 'a user turn naming items in trace.said.items (an accept, a Note, an item question)',
   check(ctx) {
     const turns = ctx.conversation.turns;
@@ -1901,8 +1901,20 @@ const acceptedItemShown: Invariant = {
     const out: Violation[] = [];
     const unchecked: string[] = [];
     const shown = new Set<string>();
+    const builtIn = builtInUser(ctx.conversation.source) !== undefined;
+    /** The titles of the items shown so far, as words. */
+    const titles = new Map<string, string[]>();
     turns.forEach((turn, i) => {
       const tr = turn.trace;
+      const said = stringArray(tr?.said?.items);
+      if (builtIn && said?.length && typeof turn.user_utterance === 'string') {
+        const other = otherTitleNamed(turn.user_utterance, said, titles);
+        if (other !== undefined)
+          out.push({
+            turn: i,
+            detail: `${show(tr?.user_act ?? '?')} speaks about ${show(said.join(', '))} (said.items) but its words name ${show(other)}: ${quote(turn.user_utterance)}`,
+          });
+      }
       if (tr && isAcceptAct(tr.user_act)) {
         const said = stringArray(tr.said?.items);
         if (said?.length) {
@@ -1922,7 +1934,11 @@ const acceptedItemShown: Invariant = {
               detail: `${show(tr.user_act ?? '?')} speaks about ${show(id)}, which the agent's last turn did not show${onScreen.size ? '' : ' (it showed no items)'}: ${quote(turn.user_utterance)}`,
             });
       }
-      for (const r of turn.recommendations ?? []) if (typeof r?.item_id === 'string') shown.add(r.item_id);
+      for (const r of turn.recommendations ?? []) {
+        if (typeof r?.item_id !== 'string') continue;
+        shown.add(r.item_id);
+        if (r.title && !titles.has(r.item_id)) titles.set(r.item_id, phraseWords(r.title));
+      }
     });
     if (!n && !unchecked.length) return undefined;
     const f = finding(n, out);
@@ -1930,6 +1946,32 @@ const acceptedItemShown: Invariant = {
     return f;
   },
 };
+
+/**
+ * A shown item other than `said` whose title `text` names (one typo allowed), if any: an item
+ * whose title is a said item's, word for word or within it ("Harbor Tote" in "Harbor Tote Bag";
+ * two catalog items may share a title), counts as that item.
+ */
+function otherTitleNamed(
+  text: string,
+  said: readonly string[],
+  titles: ReadonlyMap<string, string[]>,
+): string | undefined {
+  let words: string[] | undefined;
+  for (const [id, t] of titles) {
+    if (said.includes(id) || t.length === 0) continue;
+    if (
+      said.some((x) => {
+        const own = titles.get(x);
+        return own !== undefined && own.length >= t.length && mentionStarts(own, t).length > 0;
+      })
+    )
+      continue;
+    words ??= tokenize(text);
+    if (mentionStarts(words, t).length > 0) return id;
+  }
+  return undefined;
+}
 
 const SCORE_EPSILON = 0.0005;
 
@@ -2087,19 +2129,31 @@ function cardsReadAt(ctx: ConversationContext, at: number): ReadonlySet<string> 
   return undefined;
 }
 
+/** The words of an item question without the titles of the items it names (a title's words ask nothing). */
+function questionWords(text: string, items: readonly string[], ctx: ConversationContext, at: number): string[] {
+  let rest = text;
+  for (let j = at - 1; j >= 0; j--)
+    for (const r of ctx.conversation.turns[j].recommendations ?? [])
+      if (items.includes(r.item_id) && r.title) rest = rest.split(r.title).join(' ');
+  return tokenize(rest);
+}
+
 /** Navigate acts that ask about no attribute: more items, back, a repeat. */
 const NOT_A_QUESTION = new Set(['Navigate.More', 'Navigate.Back', 'Navigate.Repeat']);
 
 const goalRequests: Invariant = {
   id: 'goal-requests',
   statement:
-    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked about an item (a Navigate other than More, Back and Repeat) and the agent's answer stated the requested value of a shown item, the item asked about when the trace names it (said.items) (in a statement, not a question, outside the item's title; a price for the price band), or on an item question or a request for more (Navigate, Navigate.More) when the title of the item asked about (said.items; else of one of the first three on screen) states it (read off the card); and a built-in user takes in what it is told: after its question about an item, every request still pending whose value of that item the answer states is fulfilled on the next turn",
+    "fulfilled goal requests are requests of the goal, stay fulfilled, and a request becomes fulfilled only on the turn after the user asked about an item (a Navigate other than More, Back and Repeat) and the agent's answer stated the requested value of a shown item, the item asked about when the trace names it (said.items) (in a statement, not a question, outside the item's title; a price for the price band), or on an item question or a request for more (Navigate, Navigate.More) when the title of the item asked about (said.items; else of one of the first three on screen) states it (read off the card); and a built-in user takes in what it is told: after its question about an item, every request still pending whose value of that item the answer states is fulfilled on the next turn; and a built-in agenda user's item question (a Navigate naming its item) asks about no attribute the user stated a value of itself (said.constraints on an earlier turn, still in its goal): words that name such an attribute and no pending request it has not stated ask what it already said",
   source:
     "Zhang & Balog KDD'20 Sect. 4.1 (goal G = (C, R): requests are filled by the agent's answers); SimLens agenda user (fulfilled_requests)",
   needs: 'trace.goal.requests',
   check(ctx) {
     const turns = ctx.conversation.turns;
     const builtIn = builtInUser(ctx.conversation.source) !== undefined;
+    const agenda = builtInUser(ctx.conversation.source) === 'agenda';
+    /** Attributes the user stated a value of on the turns before. */
+    const stated = new Set<string>();
     let prevDone: readonly string[] | undefined;
     let n = 0;
     let any = false;
@@ -2166,6 +2220,23 @@ const goalRequests: Invariant = {
       } else if (done.some((r) => requests.includes(r))) {
         out.push({ turn: i, detail: `request ${show(done.join(', '))} fulfilled before anything was asked` });
       }
+      // an item question about an attribute the user stated itself (agenda rule 16, eighteenth round)
+      const items = stringArray(turn.trace?.said?.items);
+      if (agenda && turn.trace?.user_act === 'Navigate' && items?.length && typeof turn.user_utterance === 'string') {
+        const held = new Set(Object.keys(goal.constraints ?? {}).filter((a) => stated.has(a)));
+        if (held.size) {
+          const words = questionWords(turn.user_utterance, items, ctx, i);
+          const names = (a: string) => mentionsWords(words, phraseWords(a.replace(/[_-]+/g, ' ')));
+          const askedStated = [...held].filter(names);
+          const pendingAsked = requests.filter((r) => !done.includes(r) && !held.has(r) && names(r));
+          if (askedStated.length && !pendingAsked.length)
+            out.push({
+              turn: i,
+              detail: `the item question asks about ${show(askedStated.join(', '))}, which the user stated itself: ${quote(turn.user_utterance)}`,
+            });
+        }
+      }
+      for (const a of Object.keys(turn.trace?.said?.constraints ?? {})) if (a !== 'category') stated.add(a);
       prevDone = done;
     });
     return any ? finding(n, out) : undefined;

@@ -251,46 +251,96 @@ function wantedBefore(c: Conversation, at: number): Map<string, string> | undefi
  * its title swapped in the words (opinion-matches-preferences).
  */
 function lackingItemMutant(id: string, act: string, description: string): MutationOperator {
+  return otherItemMutant(id, act, description, 'opinion-matches-preferences', (c0, i, first) => {
+    const want = wantedBefore(c0, i);
+    if (!want) return undefined;
+    const now = constraintsSaid(c0.turns[i]);
+    return (c0.turns[i - 1]?.recommendations ?? []).find((r) => {
+      if (r.item_id === first) return false;
+      const a = attrsOf(r);
+      const lacks = [...want].some(([k, v]) => a[k] !== undefined && a[k].toLowerCase() !== v);
+      const reason = now.some(([k, v]) => k !== 'category' && a[k]?.toLowerCase() === v.toLowerCase());
+      return lacks && !reason;
+    });
+  });
+}
+
+/**
+ * A mutant that makes the words of a turn of `act` name another item of the carousel (its title
+ * swapped in for the named item's) while the trace still names the first (said.items kept):
+ * accepted-item-shown (the words name an item the turn does not speak about).
+ */
+function wordsNameOtherMutant(id: string, act: string, description: string): MutationOperator {
+  return otherItemMutant(
+    id,
+    act,
+    description,
+    'accepted-item-shown',
+    (c0, i, first) => {
+      const recs = c0.turns[i - 1]?.recommendations ?? [];
+      const was = recs.find((r) => r.item_id === first);
+      const text = c0.turns[i].user_utterance;
+      // the named item's title is in the words, and the other's title is not one of its (or its within the other's)
+      if (!was?.title || text === undefined || !new RegExp(escapeRe(was.title), 'i').test(text)) return undefined;
+      const own = phraseWords(was.title);
+      return recs.find((r) => {
+        if (r.item_id === first || !r.title) return false;
+        const t = phraseWords(r.title);
+        return !mentionsWords(own, t) && !mentionsWords(t, own);
+      });
+    },
+    true,
+  );
+}
+
+/**
+ * The mutant factory of `lackingItemMutant` and `wordsNameOtherMutant`: on a turn of `act` naming an
+ * item (said.items), `pick` chooses another item of the carousel; its title replaces the named
+ * item's in the words, and, unless `wordsOnly`, it replaces the named item in said.items too.
+ */
+function otherItemMutant(
+  id: string,
+  act: string,
+  description: string,
+  invariant: string,
+  pick: (c0: Conversation, i: number, first: string) => RecommendedItem | undefined,
+  wordsOnly = false,
+): MutationOperator {
   return {
     id,
-    invariant: 'opinion-matches-preferences',
-    kind: 'item',
+    invariant,
+    kind: wordsOnly ? 'text' : 'item',
     description,
     apply(c0, rng) {
-      const pick = (i: number): RecommendedItem | undefined => {
+      const pickAt = (i: number): RecommendedItem | undefined => {
         const x = tr(c0.turns[i]);
         const first = strList(x?.said?.items)[0];
         if (x?.user_act !== act || first === undefined) return undefined;
-        const want = wantedBefore(c0, i);
-        if (!want) return undefined;
-        const now = constraintsSaid(c0.turns[i]);
-        return (c0.turns[i - 1]?.recommendations ?? []).find((r) => {
-          if (r.item_id === first) return false;
-          const a = attrsOf(r);
-          const lacks = [...want].some(([k, v]) => a[k] !== undefined && a[k].toLowerCase() !== v);
-          const reason = now.some(([k, v]) => k !== 'category' && a[k]?.toLowerCase() === v.toLowerCase());
-          return lacks && !reason;
-        });
+        return pick(c0, i, first);
       };
       const i = pickSite(
         rng,
-        sites(c0, (_t, i) => i > 0 && pick(i) !== undefined),
+        sites(c0, (_t, i) => i > 0 && pickAt(i) !== undefined),
       );
       if (i === undefined) return undefined;
-      const other = pick(i)!;
+      const other = pickAt(i)!;
       const c = clone(c0);
       const t = tr(c.turns[i])!;
       const items = strList(t.said!.items);
       const was = c0.turns[i - 1].recommendations!.find((r) => r.item_id === items[0]);
-      items[0] = other.item_id;
-      t.said!.items = items;
+      if (!wordsOnly) {
+        items[0] = other.item_id;
+        t.said!.items = items;
+      }
       const text = c.turns[i].user_utterance;
       if (was?.title && other.title && text !== undefined)
         c.turns[i].user_utterance = text.replace(new RegExp(escapeRe(was.title), 'gi'), () => other.title!);
       return {
         conversation: c,
         turn: i,
-        detail: `the ${act} names ${other.item_id} instead of ${was?.item_id ?? '?'}`,
+        detail: wordsOnly
+          ? `the words of the ${act} name ${other.item_id} instead of ${was?.item_id ?? '?'} (said.items kept)`
+          : `the ${act} names ${other.item_id} instead of ${was?.item_id ?? '?'}`,
       };
     },
   };
@@ -802,6 +852,11 @@ const OPERATORS: MutationOperator[] = [
       return { conversation: c, turn: i, detail: `speaks about ${id}-offscreen` };
     },
   },
+  wordsNameOtherMutant(
+    'similar-words-name-other',
+    'Inquire.Similar',
+    "a request for items like one names another item of the carousel in its words only (the trace's said.items kept: agenda rule 16)",
+  ),
   // meta-consistent-with-target
   {
     id: 'goal-off-target',
@@ -2016,6 +2071,48 @@ const OPERATORS: MutationOperator[] = [
     },
   },
   // (the synthetic catalog's price bands: a price-band answer is mutated to another one)
+  {
+    id: 'ask-stated-attribute',
+    invariant: 'goal-requests',
+    kind: 'text',
+    description:
+      "an agenda user's item question asks about an attribute the user stated a value of itself (the asked request's name swapped for the stated attribute's in the words; agenda rule 16)",
+    apply(c0, rng) {
+      if (builtInSource(c0) !== 'agenda') return undefined;
+      const name = (a: string) => a.replace(/[_-]+/g, ' ');
+      const swap = (i: number): [string, string] | undefined => {
+        const t = c0.turns[i];
+        const x = tr(t);
+        if (x?.user_act !== 'Navigate' || !strList(x.said?.items).length || t.user_utterance === undefined)
+          return undefined;
+        const goal = x.goal;
+        const pending = strList(goal?.requests).filter((r) => !strList(goal?.fulfilled_requests).includes(r));
+        const asked = pending.find((r) => new RegExp(`\\b${escapeRe(name(r))}\\b`, 'i').test(t.user_utterance!));
+        if (!asked) return undefined;
+        const stated = new Set<string>();
+        for (let j = 0; j < i; j++) for (const [a] of constraintsSaid(c0.turns[j])) if (a !== 'category') stated.add(a);
+        const held = Object.keys(goal?.constraints ?? {}).find(
+          (a) =>
+            stated.has(a) &&
+            !pending.includes(a) &&
+            !new RegExp(`\\b${escapeRe(name(a))}\\b`, 'i').test(t.user_utterance!),
+        );
+        return held ? [asked, held] : undefined;
+      };
+      const i = pickSite(
+        rng,
+        sites(c0, (_t, i) => i > 0 && swap(i) !== undefined),
+      );
+      if (i === undefined) return undefined;
+      const [asked, held] = swap(i)!;
+      const c = clone(c0);
+      c.turns[i].user_utterance = c.turns[i].user_utterance!.replace(
+        new RegExp(`\\b${escapeRe(name(asked))}\\b`, 'gi'),
+        name(held),
+      );
+      return { conversation: c, turn: i, detail: `the question asks about ${held} (stated) instead of ${asked}` };
+    },
+  },
   {
     id: 'price-of-another-item',
     invariant: 'goal-requests',

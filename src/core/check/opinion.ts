@@ -91,6 +91,7 @@ const POSITIVE = new Set([
   'appreciate',
   'appreciated',
   'impressed',
+  'intriguing',
 ]);
 /** Words that voice a disliking unless negated ("not bad" then reads as a liking). */
 const NEGATIVE = new Set([
@@ -131,6 +132,9 @@ const NEGATIVE = new Set([
   'wrong',
   'miss',
   'underwhelming',
+  'sucks',
+  'sucked',
+  'unconvinced',
 ]);
 /** Verbs of a disliking with "me" as their object: "disappoints me", "bores me", "puts me off". */
 const DISLIKE_VERB_ME = new Set(['disappoints', 'disappointed', 'bores', 'bored', 'puts', 'put']);
@@ -286,6 +290,10 @@ const TYPO_TOLERANT = [
   'whatever',
   'that',
   'this',
+  'fancy',
+  'feeling',
+  'convinced',
+  'intriguing',
 ];
 const CANONICAL = new Map<string, string>();
 for (const w of TYPO_TOLERANT) {
@@ -402,10 +410,128 @@ function clauseOpinion(c: readonly string[]): Opinion {
         next === 'taste' ||
         next === 'cup' ||
         next === 'type' ||
-        next === 'kind') &&
-      nearNegator(c, i, 3)
+        next === 'kind' ||
+        next === 'speed') &&
+      nearNegator(c, i, 4)
     ) {
       dislike = true;
+      continue;
+    }
+    // "catches my eye", "caught my eye" (a like; "nothing catches my eye", "doesn't catch my eye": a dislike)
+    if (
+      (w === 'catches' || w === 'caught' || w === 'catch' || w === 'catching') &&
+      next === 'my' &&
+      c[i + 2] === 'eye'
+    ) {
+      if (nearNegator(c, i, 3) || c.slice(Math.max(0, i - 3), i).includes('nothing')) dislike = true;
+      else like = true;
+      continue;
+    }
+    // "leaves me cold", "left me cold"; "does nothing for me"
+    if ((w === 'leaves' || w === 'left' || w === 'leave') && next === 'me' && c[i + 2] === 'cold') {
+      dislike = true;
+      continue;
+    }
+    if (w === 'nothing' && next === 'for' && c[i + 2] === 'me' && ['does', 'did', 'do'].includes(prev)) {
+      dislike = true;
+      continue;
+    }
+    // "falls flat", "fell short"
+    if (['falls', 'fell', 'fall', 'falling'].includes(w) && (next === 'flat' || next === 'short') && !wish(c, i)) {
+      if (!nearNegator(c, i, 3)) dislike = true;
+      continue;
+    }
+    // "hits the spot", "ticks (all) the boxes"
+    if (
+      ((w === 'hits' || w === 'hit') && next === 'the' && c[i + 2] === 'spot') ||
+      ((w === 'ticks' || w === 'tick') &&
+        (c.slice(i + 1, i + 4).includes('boxes') || c.slice(i + 1, i + 4).includes('box')))
+    ) {
+      if (wish(c, i)) continue;
+      if (nearNegator(c, i, 3)) dislike = true;
+      else like = true;
+      continue;
+    }
+    // "right up my street / alley"
+    if (w === 'up' && next === 'my' && (c[i + 2] === 'street' || c[i + 2] === 'alley')) {
+      if (nearNegator(c, i, 4)) dislike = true;
+      else like = true;
+      continue;
+    }
+    // "not interested", "no interest (in it)" ("interested in something red" is a wish: opinionFrame)
+    if ((w === 'interested' && nearNegator(c, i, 3) && next !== 'in') || (w === 'interest' && prev === 'no')) {
+      dislike = true;
+      continue;
+    }
+    // "not so much", "not really feeling it", "not sold (on it)", "not convinced", "couldn't get into it"
+    if (w === 'so' && next === 'much' && (prev === 'not' || prev === 'no') && i + 2 >= n) {
+      dislike = true;
+      continue;
+    }
+    if (w === 'feeling' && ['it', 'this', 'that', 'these', 'those', 'them'].includes(next)) {
+      if (nearNegator(c, i, 3)) dislike = true;
+      else if (prev === 'really' || prev === "i'm" || prev === 'am' || prev === 'totally') like = true;
+      continue;
+    }
+    if ((w === 'sold' || w === 'convinced') && nearNegator(c, i, 3)) {
+      dislike = true;
+      continue;
+    }
+    if (w === 'get' && next === 'into' && (negates(prev) || (prev === 'really' && negates(c[i - 2] ?? '')))) {
+      dislike = true;
+      continue;
+    }
+    // "I don't want anything in wool", "don't want it": a dislike ("don't want to ..." is no appraisal)
+    if (
+      w === 'want' &&
+      negates(prev) &&
+      ['anything', 'any', 'it', 'this', 'that', 'these', 'those', 'them', 'one'].includes(next)
+    ) {
+      dislike = true;
+      continue;
+    }
+    // "I'll let it go", "I'll let the first one go": passing on it ("let me go", "let's go" are not)
+    if (w === 'let' && next !== 'me' && next !== 'us' && c.slice(i + 1, i + 5).includes('go')) {
+      dislike = true;
+      continue;
+    }
+    // the verb "fancy": "I fancy this one", "I don't fancy anything purple" ("something fancy", "I fancy something red": no appraisal)
+    if (w === 'fancy' && (prev === 'i' || LIKE_SUBJECT.has(prev)) && prev !== 'so' && prev !== 'much') {
+      if (nearNegator(c, i, 3)) dislike = true;
+      else if (!WISH_BEFORE.has(next) && next !== 'to') like = true;
+      continue;
+    }
+    // "that's my kind of ...", "more my speed", "definitely my style" (negated: rule below)
+    if (
+      w === 'my' &&
+      (next === 'style' ||
+        next === 'thing' ||
+        next === 'taste' ||
+        next === 'speed' ||
+        next === 'kind' ||
+        next === 'type') &&
+      !nearNegator(c, i, 4) &&
+      [
+        "that's",
+        "it's",
+        'is',
+        'more',
+        'definitely',
+        'totally',
+        'just',
+        'exactly',
+        'very',
+        'so',
+        'really',
+        'absolutely',
+        'quite',
+        'looks',
+        'seems',
+        'sounds',
+      ].includes(prev) &&
+      !wish(c, i)
+    ) {
+      like = true;
       continue;
     }
     if (w === 'rather' && next === 'not') {
@@ -682,8 +808,21 @@ const OPINION_CACHE = new Map<string, Opinion>();
 function read(text: string): Opinion {
   let like = false;
   let dislike = /\bno,?\s+(thanks|thank you)\b/i.test(text);
-  for (const raw of clauses(text)) {
-    const o = clauseOpinion(raw.map(canonical));
+  const all = clauses(text).map((raw) => raw.map(canonical));
+  const opinions = all.map(clauseOpinion);
+  // An opening interjection ("Cool, I don't fancy anything purple.", "Right, ...") acknowledges the
+  // agent's turn: when a later clause voices an opinion of its own, that one is the user's (a
+  // contrast, "Nice, but too pricey", keeps both).
+  if (
+    all.length > 1 &&
+    all[0].length === 1 &&
+    opinions[0] === 'like' &&
+    all[1][0] !== 'but' &&
+    all[1][0] !== 'though' &&
+    opinions.slice(1).some((o) => o !== 'none')
+  )
+    opinions[0] = 'none';
+  for (const o of opinions) {
     if (o === 'like' || o === 'mixed') like = true;
     if (o === 'dislike' || o === 'mixed') dislike = true;
   }

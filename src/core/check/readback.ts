@@ -310,13 +310,43 @@ export class ReadbackChecker {
           );
     let tagged: readonly string[] | undefined;
     const read = () => (tagged ??= this.nlu.acts(actReadable));
-    if (act && COMPATIBLE[act] && read().length > 0) {
+    // A thanks or a greeting goes with any act ("Mm, make it blue, thanks in advance."): a text the
+    // tagger reads only as one is read again without it (unsure then: the act is not read).
+    const acts = (): readonly string[] => {
+      const r = read();
+      if (r.length !== 1 || r[0] !== 'greet_thank') return r;
+      const rest = withoutCourtesy(actReadable);
+      return rest === actReadable || rest === '' ? r : this.nlu.acts(rest);
+    };
+    if (act && COMPATIBLE[act] && acts().length > 0) {
       // Openings and endings may greet or thank besides what they do ("Hey, ... something red.", "This isn't working, bye.").
       const greets = mainOfAct(tr.user_act) === 'Complete' || opening;
-      const ok = read().some((a) => COMPATIBLE[act].includes(a) || (greets && a === 'greet_thank'));
+      // The opinion reader (./opinion.ts) is the read-back's own: a like or dislike it reads in the
+      // words is that feedback act ("I like that it's for a wedding.", "X misses the mark. I'll pass on it.").
+      // A concession then a verdict ("It almost had me, but I'll pass.") is read by its verdict.
+      // The sentence naming the item the act is about speaks for it ("I like X. I don't want anything for lounge wear.").
+      const aboutItem = saidItems.length
+        ? sentenceNaming(text, titles.get(saidItems[0]), carousel.indexOf(saidItems[0]))
+        : text;
+      const ownVerdict =
+        aboutItem === text
+          ? 'none'
+          : verdict(
+              withoutPlaces(
+                replaceTitles(
+                  aboutItem,
+                  [...named].map((id) => titles.get(id)!),
+                ),
+              ),
+            );
+      const voiced = ownVerdict === 'like' || ownVerdict === 'dislike' ? ownVerdict : verdict(actReadable);
+      const feedback =
+        (voiced === 'like' && COMPATIBLE[act].some((a) => POSITIVE.has(a))) ||
+        (voiced === 'dislike' && COMPATIBLE[act].some((a) => NEGATIVE.has(a)));
+      const ok = feedback || acts().some((a) => COMPATIBLE[act].includes(a) || (greets && a === 'greet_thank'));
       out.act = ok
         ? true
-        : `trace act ${show(tr.user_act)} (${act}) but the text reads as ${show(read().join(', '))}: ${quote(text)}`;
+        : `trace act ${show(tr.user_act)} (${act}) but the text reads as ${show(acts().join(', '))}: ${quote(text)}`;
     }
     if (said) {
       const constraints = Object.entries(said.constraints ?? {}).map(([a, v]) => [a, String(v)] as const);
@@ -357,9 +387,18 @@ export class ReadbackChecker {
           }
         });
       });
+      // The values the trace says are mentions too, whether or not a carousel showed them yet
+      // ("cycling" in "like a cycling jersey" is the said type's, not the occasion cycling).
+      const saidSpans: { clause: number; start: number; end: number }[] = [];
+      const saidWords = [...constraints.map(([, v]) => v), ...negated].map(phraseWords).filter((w) => w.length > 1);
+      if (saidWords.length)
+        clauses(maskedText).forEach((c, k) => {
+          for (const w of saidWords)
+            for (const st of mentionStarts(c, w)) saidSpans.push({ clause: k, start: st, end: st + w.length });
+        });
       const own = found.filter(
         (m) =>
-          !found.some(
+          ![...found, ...saidSpans].some(
             (o) =>
               o !== m &&
               o.clause === m.clause &&
@@ -445,7 +484,15 @@ export class ReadbackChecker {
           lexical === 'none' &&
           !tagged &&
           (tr.user_act === 'Note.Like' || tr.user_act === 'Note.Dislike') &&
-          (seg === readable || readOpinion(readable) === 'none')
+          (seg === readable || readOpinion(readable) === 'none') &&
+          // a dislike of a value is voiced by negating it ("I don't want anything blue."): the
+          // negations aspect reads that (a turn that also states what it wants is a disclosure)
+          !(
+            tr.user_act === 'Note.Dislike' &&
+            negated.length > 0 &&
+            !wants &&
+            negated.every((v) => mentionPolarity(maskedText, v) === 'negated')
+          )
         ) {
           // an opinion act whose words voice no opinion at all (a Disclose relabelled as a Dislike)
           out.opinion = `trace act ${show(tr.user_act)} voices an opinion, the text none: ${quote(text)}`;
@@ -478,14 +525,40 @@ interface VocabularyEntry {
   words: readonly string[];
 }
 
-/** A named item whose title is part of a said item's title ("Harbor Tote" inside "Harbor Tote Bag") counts as that item. */
+/**
+ * A named item whose title is part of a said item's title ("Harbor Tote" inside "Harbor Tote Bag"),
+ * or is its title word for word (two catalog items may share a title), counts as that item.
+ */
 function namedWithin(id: string, items: readonly string[], titles: Map<string, string[]>): boolean {
   const t = titles.get(id);
   if (!t) return false;
   return items.some((x) => {
     const other = titles.get(x);
-    return other !== undefined && other.length > t.length && mentionStarts(other, t).length > 0;
+    return other !== undefined && other.length >= t.length && mentionStarts(other, t).length > 0;
   });
+}
+
+/**
+ * The opinion a text ends on: what the words after its last contrast ("but", "still", "yet",
+ * "though", "however") voice when they voice one, else what the whole text voices.
+ */
+function verdict(text: string): ReturnType<typeof readOpinion> {
+  const m = /\b(?:but|still|yet|though|however)\b(?!.*\b(?:but|still|yet|though|however)\b)/i.exec(text);
+  if (m) {
+    const after = readOpinion(text.slice(m.index + m[0].length));
+    if (after === 'like' || after === 'dislike') return after;
+  }
+  return readOpinion(text);
+}
+
+/** Thanks and greetings said besides an act ("thanks in advance", "thank you so much", "cheers", "hi there"). */
+const COURTESY =
+  /\b(?:thanks(?: so much| a lot| in advance)?|thank you(?: so much| very much| in advance)?|many thanks|cheers|hi there|hello|hey|hi)\b[,!.]?/gi;
+
+/** `text` without its thanks and greetings (trimmed; '' when nothing else is left). */
+function withoutCourtesy(text: string): string {
+  const rest = text.replace(COURTESY, ' ');
+  return /[a-z]/i.test(rest.replace(/[^a-z]+/gi, '')) ? rest.replace(/\s+/g, ' ').trim() : '';
 }
 
 /** `text` with every mention of the titles (word lists) replaced by "this one". */

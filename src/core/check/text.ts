@@ -201,19 +201,24 @@ export function clausePolarity(
   return found ? 'negated' : 'none';
 }
 
-/** Does any of these words possibly negate what follows it (a negator, a "n't" form, or "but")? */
+/** Does any of these words possibly negate what follows it (a negator, a "n't" form, "but", or "too")? */
 export function hasNegator(words: readonly string[]): boolean {
   for (const w of words) if (mayNegate(w)) return true;
   return false;
 }
 
-/** Could this word negate what follows it (a negator, a "n't" form, or "but")? */
+/** Could this word negate what follows it (a negator, a "n't" form, "but", or the excess "too")? */
 function mayNegate(w: string): boolean {
-  return NEGATORS.has(w) || w === 'but' || w.endsWith("n't");
+  return NEGATORS.has(w) || w === 'but' || w === 'too' || w.endsWith("n't");
 }
 
-/** Is the word at `at` inside the reach of a negation earlier in its clause? */
+/**
+ * Is the word at `at` inside the reach of a negation earlier in its clause? An excess right before
+ * it negates it too: "too yellow for me", "a bit too formal" say the user does not want yellow,
+ * formal ("too" after a value, "red too", is "also").
+ */
 export function negatedAt(clause: readonly string[], at: number): boolean {
+  if (at > 0 && clause[at - 1] === 'too') return true;
   for (let j = at - 1; j >= 0; j--) {
     const w = clause[j];
     if (w === 'but') {

@@ -285,13 +285,20 @@ abstract class BasePreferences implements PreferenceModel {
   }
 
   delta(): PreferenceState | undefined {
-    if (this.changedLiked.length === 0 && this.changedDisliked.length === 0) return undefined;
+    const extra = this.deltaFields();
+    if (this.changedLiked.length === 0 && this.changedDisliked.length === 0 && !extra) return undefined;
     const d: PreferenceState = { kind: 'delta', model: this.kind };
     if (this.changedLiked.length) d.liked_items = this.changedLiked;
     if (this.changedDisliked.length) d.disliked_items = this.changedDisliked;
+    if (extra) Object.assign(d, extra);
     this.changedLiked = [];
     this.changedDisliked = [];
     return d;
+  }
+
+  /** What else changed since the last snapshot or delta (undefined when nothing did). */
+  protected deltaFields(): Record<string, unknown> | undefined {
+    return undefined;
   }
 
   restore(state: PreferenceState): void {
@@ -334,8 +341,35 @@ export class SingleItemPreferences extends BasePreferences {
   attributePreference(attr: string, value: string): number {
     const key = attributeKey(attr, value);
     let coin = this.attrCoins.get(key);
-    if (coin === undefined) this.attrCoins.set(key, (coin = this.rng.chance(0.5) ? 1 : -1));
+    if (coin === undefined) {
+      this.attrCoins.set(key, (coin = this.rng.chance(0.5) ? 1 : -1));
+      this.newCoins.push(key);
+    }
     return coin;
+  }
+
+  /** Coins drawn since the last snapshot or delta (traced as `attribute_opinions`, so a fork keeps them). */
+  private newCoins: string[] = [];
+
+  private drawnCoins(keys: readonly string[]): Record<string, 'like' | 'dislike'> {
+    const out = dynamicRecord<'like' | 'dislike'>();
+    for (const k of keys) out[k] = this.attrCoins.get(k)! > 0 ? 'like' : 'dislike';
+    return out;
+  }
+
+  protected override deltaFields(): Record<string, unknown> | undefined {
+    if (!this.newCoins.length) return undefined;
+    const attribute_opinions = this.drawnCoins(this.newCoins);
+    this.newCoins = [];
+    return { attribute_opinions };
+  }
+
+  override restore(state: PreferenceState): void {
+    super.restore(state);
+    const coins = (state as Record<string, unknown>)['attribute_opinions'];
+    if (coins && typeof coins === 'object')
+      for (const [k, o] of Object.entries(coins as Record<string, unknown>))
+        if (o === 'like' || o === 'dislike') this.attrCoins.set(k, o === 'like' ? 1 : -1);
   }
 
   /** The values of one consumed item (the one the user would name as a favourite). */
@@ -349,8 +383,25 @@ export class SingleItemPreferences extends BasePreferences {
     return out;
   }
 
+  /**
+   * The items judged, the latent taste (its liked and disliked values, "attr=value" in the taste's
+   * order: a fork restored from the trace keeps them, `tasteFromState`) and the coins drawn so far.
+   */
   protected stateFields(): PreferenceState {
-    return { liked_items: this.judged('like'), disliked_items: this.judged('dislike') };
+    const liked: string[] = [];
+    for (const [k, vs] of Object.entries(this.taste.liked)) for (const v of vs) liked.push(attributeKey(k, v));
+    const disliked: string[] = [];
+    for (const [k, vs] of Object.entries(this.taste.disliked)) for (const v of vs) disliked.push(attributeKey(k, v));
+    const out: PreferenceState = {
+      liked_items: this.judged('like'),
+      disliked_items: this.judged('dislike'),
+      liked_attributes: liked,
+      disliked_attributes: disliked,
+    };
+    if (this.attrCoins.size)
+      (out as Record<string, unknown>)['attribute_opinions'] = this.drawnCoins([...this.attrCoins.keys()]);
+    this.newCoins = [];
+    return out;
   }
 }
 
@@ -558,8 +609,28 @@ export function preferencesOverHistory(
   catalog: Catalog,
   rng: Rng,
   options: PreferenceOptions = {},
+  taste: Taste = like.taste,
 ): PreferenceModel {
-  return modelOver(like.kind, like.taste, history, catalog, rng, options);
+  return modelOver(like.kind, taste, history, catalog, rng, options);
+}
+
+/**
+ * The latent taste a snapshot records (`liked_attributes` / `disliked_attributes`, "attr=value" in
+ * the taste's order; a single-item user's, eighteenth round), for the task `category`; undefined
+ * when it records none (a trace of before).
+ */
+export function tasteFromState(state: PreferenceState, category: string, anchor = ''): Taste | undefined {
+  const liked = state.liked_attributes;
+  if (!liked?.length) return undefined;
+  const group = (keys: readonly string[]) => {
+    const out: Record<string, string[]> = {};
+    for (const key of keys) {
+      const eq = key.indexOf('=');
+      if (eq > 0) (out[key.slice(0, eq)] ??= []).push(key.slice(eq + 1));
+    }
+    return out;
+  };
+  return { category, anchor, liked: group(liked), disliked: group(state.disliked_attributes ?? []) };
 }
 
 /** The preference model of `kind` over a taste and a rated history (one construction for both paths). */

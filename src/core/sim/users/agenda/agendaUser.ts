@@ -32,6 +32,7 @@ import { acceptanceReason } from '../reasons';
 import {
   createPreferenceModel,
   preferencesOverHistory,
+  tasteFromState,
   viewOf,
   type ItemView,
   type PreferenceKind,
@@ -1223,7 +1224,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         }
         for (const r of this.pendingRequests())
           if (this.titleShows(asked, r)) (this.goal.fulfilled_requests ??= []).push(r);
-        const attr = this.pendingRequests()[0];
+        // never a question about an attribute the user stated a value of itself (rule 16)
+        const attr = this.pendingRequests().find((r) => !this.saidValues.has(r));
         if (attr === undefined) return { act: 'Navigate.More', fill, meaning };
         this.lastAskedRequest = attr;
         this.lastAskedItem = asked;
@@ -1340,6 +1342,9 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
         if (
           !CONSTRAINT_ATTRIBUTES.includes(attr) ||
           attr in this.goal.constraints ||
+          // a goal request is what the user wants to learn of an item, not a wish it states
+          // (eighteenth round: refining on it made the user ask later what it had said)
+          this.goal.requests.includes(attr) ||
           this.relaxed.has(attr) ||
           this.negated.has(value) ||
           this.noPreference.has(attr)
@@ -1407,12 +1412,16 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     )?.preferences;
     if (snapshot?.consumed_items) {
       const ratings = snapshot.item_ratings ?? {};
+      // A single-item user's taste is the recorded one (its snapshot holds it since the eighteenth
+      // round), not the one this session drew; a PKG's comes from the history.
+      const taste = this.prefs.kind === 'single' ? tasteFromState(snapshot, this.task) : undefined;
       this.prefs = preferencesOverHistory(
         this.prefs,
         snapshot.consumed_items.map((item_id) => ({ item_id, rating: ratings[item_id] ?? NEUTRAL_RATING })),
         this.sim.options.catalog,
         this.rng,
         this.sim.options.preferenceOptions,
+        taste,
       );
     }
     for (const t of traces) if (t.preferences) this.prefs.restore(t.preferences);
