@@ -30,7 +30,13 @@ function wordings(parts: readonly Part[], cap = 5000): string[] {
     if (typeof p === 'string') next = out.map((s) => s + p);
     else if ('slot' in p) next = out.map((s) => `${s}{${p.slot}}`);
     else {
-      const options = 'choice' in p ? p.choice.flatMap((c) => wordings(c, cap)) : ['', ...wordings(p.optional, cap)];
+      // an agreement's two forms (singular and plural item) are both wordings the agents must read
+      const options =
+        'choice' in p
+          ? p.choice.flatMap((c) => wordings(c, cap))
+          : 'agree' in p
+            ? p.agree.flatMap((c) => wordings(c, cap))
+            : ['', ...wordings(p.optional, cap)];
       next = [];
       for (const s of out) for (const o of options) if (next.length < cap) next.push(s + o);
     }

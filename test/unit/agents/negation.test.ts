@@ -25,7 +25,9 @@ function negatedByUser(catalog: Catalog, utterance: string): { slot: string; val
     }
   }
   const out: { slot: string; value: string }[] = [];
-  for (const m of utterance.matchAll(/(?:not (?:keen on|into|fond of)|never (?:wear|buy|go for)) anything ([^.]*)/g)) {
+  for (const m of utterance.matchAll(
+    /(?:not (?:keen on|into|fond of|after|one for|go for)|never (?:wear|buy|go for)) anything ([^.]*)/g,
+  )) {
     for (const part of m[1].split(/, | or /)) out.push(...(byPhrase.get(part.trim()) ?? []));
   }
   return out;

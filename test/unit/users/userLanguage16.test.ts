@@ -90,7 +90,9 @@ function templatePattern(text: string, pools: Record<string, readonly string[]>)
         ? '.+?'
         : 'choice' in p
           ? `(?:${p.choice.map((alt) => alt.map(part).join('')).join('|')})`
-          : `(?:${p.optional.map(part).join('')})?`;
+          : 'agree' in p
+            ? `(?:${p.agree.map((alt) => alt.map(part).join('')).join('|')})`
+            : `(?:${p.optional.map(part).join('')})?`;
   return new RegExp(`^${parseTemplate(expandPools(text, pools)).map(part).join('')}$`, 'i');
 }
 

@@ -125,7 +125,12 @@ test('the seventeenth-round wordings are said in runs, and no conversation says 
       if (said.has(key)) repeats.push(`${c.id}: ${u}`);
       said.add(key);
       if (/\b(?:I love the \w+ on|comes in|has the \w+ look I like|I like how \w+)\b/.test(u)) own++;
-      if (/^(?:It has to be .*, as I said\.|Once more: |Hmm, it's meant to be |Let me repeat myself: )/.test(u))
+      // (the eighteenth round's Disclose.Again wordings share the draws: counted with them)
+      if (
+        /^(?:It has to be .*, as I said\.|Once more: |Hmm, it's meant to be |Let me repeat myself: |Let me put it another way: |Maybe I was unclear: |I'll spell it out: |You've misheard me; |Could you stick to |My wish hasn't changed: |Once again, I'm after |My mind's still on )/.test(
+          u,
+        )
+      )
         again++;
     }
   }

@@ -49,13 +49,17 @@ const CORPUS_POOLS: Readonly<Record<string, readonly string[]>> = Object.fromEnt
   Object.entries(corpusFrames.pools).map(([name, frames]) => [name, frames.map((f) => f.text)]),
 );
 
-/** Slot values for one utterance; missing slots rule out the templates that need them. */
+/**
+ * Slot values for one utterance; missing slots rule out the templates that need them. `plural`:
+ * the {item} is named in the plural ("Halden Navy Loafers"), so each `{singular|plural}` part of
+ * the template says its second form ("are", "they're", "them").
+ */
 export type SlotFill = Partial<
   Record<
     'category' | 'value' | 'attribute' | 'item' | 'item2' | 'liked' | 'disliked' | 'general' | 'detail' | 'feature',
     string
   >
->;
+> & { plural?: boolean };
 
 const POOL = /<(\w+)>/g;
 
@@ -83,8 +87,12 @@ export function expandPools(
   return out;
 }
 
-/** A parsed template: literal text, a slot, a choice among alternatives, or an optional part. */
-type Part = string | { slot: string } | { choice: Part[][] } | { optional: Part[] };
+/**
+ * A parsed template: literal text, a slot, a choice among alternatives, an optional part, or the
+ * two forms of an agreement with the {item}'s number (`{is|are}`: the first for a singular item,
+ * the second for a plural one; not a random choice).
+ */
+type Part = string | { slot: string } | { choice: Part[][] } | { optional: Part[] } | { agree: [Part[], Part[]] };
 
 interface Template {
   text: string;
@@ -111,7 +119,7 @@ export function parseTemplate(text: string): Part[] {
     while (i < text.length) {
       // Plain characters pass at once (a stop is always one of the brackets or "|").
       const code = text.charCodeAt(i);
-      if (code !== 123 && code !== 40 && code !== 91 && code !== 41 && code !== 93 && code !== 124) {
+      if (code !== 123 && code !== 125 && code !== 40 && code !== 91 && code !== 41 && code !== 93 && code !== 124) {
         i++;
         continue;
       }
@@ -127,6 +135,22 @@ export function parseTemplate(text: string): Part[] {
           lit = i;
           continue;
         }
+        // `{singular|plural}`: the two forms of a word that agrees with the {item}'s number
+        const save = i;
+        i++;
+        const one = seq('|}');
+        if (text[i] === '|') {
+          i++;
+          const many = seq('|}');
+          if (text[i] === '}') {
+            i++;
+            flush(save);
+            out.push({ agree: [one, many] });
+            lit = i;
+            continue;
+          }
+        }
+        i = save; // not an agreement: a plain character
       } else if (ch === '(' || ch === '[') {
         const close = ch === '(' ? ')' : ']';
         const save = i;
@@ -164,13 +188,15 @@ function slotsOf(parts: readonly Part[], out: string[] = []): string[] {
     if ('slot' in p) {
       if (!out.includes(p.slot)) out.push(p.slot);
     } else if ('choice' in p) for (const a of p.choice) slotsOf(a, out);
+    else if ('agree' in p) for (const a of p.agree) slotsOf(a, out);
     else slotsOf(p.optional, out);
   }
   return out;
 }
 
+/** One wording only (given the item's number): no choice or optional part, agreements included. */
 function isFixed(parts: readonly Part[]): boolean {
-  return parts.every((p) => typeof p === 'string' || 'slot' in p);
+  return parts.every((p) => typeof p === 'string' || 'slot' in p || ('agree' in p && p.agree.every(isFixed)));
 }
 
 /** Attribute names read better with spaces: "price_band" -> "price band". */
@@ -480,6 +506,7 @@ export class TemplateNlg {
   }
 
   private expandOnce(t: Template, fill: Record<string, string | undefined>, rng: Rng): Expansion {
+    const plural = (fill as SlotFill).plural === true;
     const spans: TextSpan[] = [];
     const used: string[] = [];
     let out = '';
@@ -493,6 +520,7 @@ export class TemplateNlg {
           spans.push({ start: out.length, end: out.length + text.length });
           out += text;
         } else if ('choice' in p) walk(p.choice[rng.int(p.choice.length)]);
+        else if ('agree' in p) walk(p.agree[plural ? 1 : 0]);
         else if (rng.chance(0.5)) walk(p.optional);
       }
     };

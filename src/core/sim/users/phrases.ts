@@ -53,9 +53,25 @@ export function valuePhrase(attr: string, value: string): string {
  * plural type as one pair of them ("it's a pair of joggers", not "it's joggers": every plural type
  * of the catalog, from jeans to sunglasses, is a pair; the item is one of them).
  */
-export function reasonPhrase(attr: string, value: string): string {
+export function reasonPhrase(attr: string, value: string, plural = false): string {
   if (attr !== 'type') return valuePhrase(attr, value);
+  // said of an item named in the plural ("since they're joggers"), the type is the plural itself
+  if (plural) return value;
   return isPluralNoun(value) ? `a pair of ${value}` : withArticle(value);
+}
+
+/**
+ * Whether `name`, the words a user names an item with, is plural: the item's own title when its
+ * type is a plural noun ("Halden Navy Loafers", "Sable Row Sunglasses - Brown": the type is the
+ * title's head), so the verbs and pronouns of the wording agree ("are", "they're", "them"). A
+ * place in the carousel ("the second one") is singular.
+ */
+export function namedInPlural(
+  item: { item_id: string; title?: string; attributes: Readonly<Record<string, string>> },
+  name: string,
+): boolean {
+  const type = item.attributes['type'];
+  return name === (item.title ?? item.item_id) && type !== undefined && isPluralNoun(type.toLowerCase());
 }
 
 /**

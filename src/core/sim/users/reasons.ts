@@ -49,6 +49,7 @@ export function acceptanceReason(
   name: string,
   details: readonly string[],
   draws: Rng,
+  plural = false,
 ): { text: string; details: string[] } {
   if (details.length === 0 || !nlg.has('Accept.Reason') || !draws.chance(ACCEPT_REASON_SHARE))
     return { text, details: [] };
@@ -56,7 +57,7 @@ export function acceptanceReason(
   const list = joinList(picked);
   const r = nlg.realise(
     'Accept.Reason',
-    { detail: list, feature: picked.every(isNounDetail) ? list : undefined },
+    { detail: list, feature: picked.every(isNounDetail) ? list : undefined, plural },
     draws,
     undefined,
     [],

@@ -42,13 +42,22 @@
  *   is new.
  */
 import { EmptyAnswers } from './emptyAnswers';
+import { isPluralNoun } from '../../text/articles';
 import type { PreferenceState, SimulatorTrace } from '../../model';
 import type { Rng } from '../../random';
 import type { AgentResponse, SessionContext, UserSimulator, UserTurn } from '../types';
 import type { Catalog, CatalogItem } from '../../catalog/catalog';
 import { TemplateNlg, readableAttribute, type SlotFill } from './nlg';
 import { AgentNlu } from './nlu';
-import { describeValues, joinList, questionAttributes, reasonPhrase, somethingValues, valuePhrase } from './phrases';
+import {
+  describeValues,
+  joinList,
+  namedInPlural,
+  questionAttributes,
+  reasonPhrase,
+  somethingValues,
+  valuePhrase,
+} from './phrases';
 import { acceptanceReason, isNounDetail } from './reasons';
 import {
   attributeKey,
@@ -921,11 +930,12 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       // AlterEval's known-item user takes its target when it is on screen; without a target, the
       // user takes an item it expects to rate as highly as its held-out targets (see `takes`).
       const name = seen.title ?? seen.item_id;
-      const r = this.sim.nlg.realise('Note.Accept', { item: name }, this.rng, this.utterances, ['item']);
+      const plural = namedInPlural(seen, name);
+      const r = this.sim.nlg.realise('Note.Accept', { item: name, plural }, this.rng, this.utterances, ['item']);
       // what settles it: one or two of the taken item's own features (its words drawn from `naming`)
       const details = this.sim.options.details;
       const known = details && r.used.includes('item') ? this.sim.options.catalog.get(seen.item_id) : undefined;
-      if (known) r.text = acceptanceReason(this.sim.nlg, r.text, name, details!(known), this.naming).text;
+      if (known) r.text = acceptanceReason(this.sim.nlg, r.text, name, details!(known), this.naming, plural).text;
       this.said(r.text, new Map());
       trace.user_act = 'Note.Accept';
       trace.said = r.used.includes('item') ? { constraints: {}, items: [seen.item_id] } : { constraints: {} };
@@ -1009,7 +1019,8 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         const aspect = this.aspect(liked, 1);
         const name = this.refer(liked, shown);
         // Liked although it lacks a value the user wants: the clause says which wanted value it has.
-        const fill = { item: name, liked: aspect && reasonPhrase(aspect[0], aspect[1]) };
+        const plural = namedInPlural(liked, name);
+        const fill = { item: name, plural, liked: aspect && reasonPhrase(aspect[0], aspect[1], plural) };
         let r = this.clause('Pepper.Like', fill, likedLacks && aspect ? ['item', 'liked'] : []);
         // Half the Likes that give a value as their reason, when the value's attribute has wordings
         // of its own ("I love the navy on the first one", "the second comes in leather"), say it
@@ -1041,7 +1052,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
       if (owned && !liked && !disliked) {
         // an item it has already, liked, on screen for the first time: "I already have the first"
         const name = this.refer(owned, shown);
-        const r = this.clause('Note.Seen', { item: name }, ['item']);
+        const r = this.clause('Note.Seen', { item: name, plural: namedInPlural(owned, name) }, ['item']);
         if (r.used.includes('item')) {
           add('Note.Seen', capitalised(r.text, name));
           items.push(owned.item_id);
@@ -1057,6 +1068,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
         const feature = this.featureOf(disliked);
         const r = this.clause('Pepper.Dislike', {
           item: name,
+          plural: namedInPlural(disliked, name),
           disliked: aspect && valuePhrase(aspect[0], aspect[1]),
           feature,
         });
@@ -1094,7 +1106,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
           const kind = this.seen.has(first.item_id) ? 'Note.Seen' : 'Pepper.Pass';
           // a pass may say what nearly won the user over: one of the item's own features
           const feature = kind === 'Pepper.Pass' ? this.featureOf(first) : undefined;
-          const r = this.clause(kind, { item: name, feature }, ['item']);
+          const r = this.clause(kind, { item: name, plural: namedInPlural(first, name), feature }, ['item']);
           if (feature && r.used.includes('feature')) this.praised.add(`${first.item_id}\u0000${feature}`);
           if (r.used.includes('item')) {
             add(kind, capitalised(r.text, name));
@@ -1269,7 +1281,7 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
 
   /**
    * How the user names a shown item in a Like or Dislike clause: as people point at a carousel,
-   * by its place ("the second one", "the first") in 3 of 4 mentions when it is
+   * by its place ("the second one", "the first", of a plural type "the second pair") in 3 of 4 mentions when it is
    * among the first three (the ones a user sees without scrolling), else by its title. The
    * recommenders read both (`Lexicon.findItems`).
    */
@@ -1278,7 +1290,11 @@ export class TargetFreeSession implements ObservingSession, TargetAwareSession {
     const at = shown.indexOf(item);
     if (at < 0 || at >= TARGET_SEEN_DEPTH || !this.naming.chance(0.75)) return title;
     const nth = POSITION_WORDS[at];
-    return this.naming.chance(0.5) ? `the ${nth} one` : `the ${nth}`;
+    // a plural type is one pair of them: "the second pair" as often as each other form (eighteenth round)
+    const type = item.attributes['type'];
+    const forms = [`the ${nth} one`, `the ${nth}`];
+    if (type && isPluralNoun(type.toLowerCase())) forms.push(`the ${nth} pair`);
+    return this.naming.pick(forms);
   }
 
   /**

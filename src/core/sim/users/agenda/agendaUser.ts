@@ -27,7 +27,7 @@ import { statesItemValue, titleShowsValue } from '../../../text/saysValue';
 import type { InteractionModel } from './interaction';
 import { TemplateNlg, readableAttribute, type SlotFill } from '../nlg';
 import { AgentNlu, type Understanding } from '../nlu';
-import { joinList, questionAttributes, readQuestions, reasonPhrase, valuePhrase } from '../phrases';
+import { joinList, namedInPlural, questionAttributes, readQuestions, reasonPhrase, valuePhrase } from '../phrases';
 import { acceptanceReason } from '../reasons';
 import {
   createPreferenceModel,
@@ -537,7 +537,15 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
     const details = this.sim.options.details;
     const taken = act === 'Note.Accept' && meaning.item && used.includes('item') ? meaning.item : undefined;
     const item = taken && details ? this.sim.options.catalog.get(taken) : undefined;
-    if (item) utterance = acceptanceReason(this.sim.nlg, utterance, fill.item ?? '', details!(item), this.words).text;
+    if (item)
+      utterance = acceptanceReason(
+        this.sim.nlg,
+        utterance,
+        fill.item ?? '',
+        details!(item),
+        this.words,
+        fill.plural,
+      ).text;
     this.previousUtterance = utterance;
     this.utterances.add(utterance);
     if (done) this.finished = true;
@@ -912,6 +920,8 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
 
   private named(item: ItemView, fill: SlotFill, meaning: Meaning, slot: 'item' | 'item2' = 'item'): void {
     fill[slot] = item.title ?? item.item_id;
+    // the wording's verbs and pronouns agree with the {item}'s number ("Halden Loafers are ...")
+    if (slot === 'item') fill.plural = namedInPlural(item, fill[slot]);
     meaning[slot] = item.item_id;
   }
 
@@ -1031,7 +1041,7 @@ class AgendaUserSession implements TargetAwareSession, RestorableSession {
           } else meaning.require = ['liked'];
         }
         if (liked && act === 'Note.Like') {
-          fill.liked = reasonPhrase(liked[0], liked[1]);
+          fill.liked = reasonPhrase(liked[0], liked[1], fill.plural);
           meaning.liked = liked;
         }
         if (disliked && act === 'Note.Dislike') {
