@@ -34,6 +34,11 @@ export function instrumentSimulator(file: string): {
     arrival = now();
     return n;
   }) as typeof fs.readSync;
+  // Polled (SIMLENS_SPIN_US set): a request the adapter's poll missed arrives through stdin's
+  // 'data' event instead (the adapter opened process.stdin already; in the blocking read it must
+  // not be touched).
+  if (Number(process.env.SIMLENS_SPIN_US) > 0)
+    setImmediate(() => process.stdin.prependListener('data', () => (arrival = now())));
   const writeSync = fs.writeSync as (...a: unknown[]) => number;
   fs.writeSync = ((...args: unknown[]) => {
     const t = now();
