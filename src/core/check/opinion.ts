@@ -180,6 +180,9 @@ const NEGATORS = new Set([
   'less',
 ]);
 /** Words before "like" / "love" that make it the verb of an opinion ("I like", "really like"). */
+/** Nouns of "my style", "not my thing", "more my speed": the speaker's own taste. */
+const MY_TASTE = new Set(['style', 'thing', 'taste', 'type', 'kind', 'speed']);
+
 const LIKE_SUBJECT = new Set([
   'i',
   'we',
@@ -403,17 +406,7 @@ function clauseOpinion(c: readonly string[]): Opinion {
       dislike = true;
       continue;
     }
-    if (
-      w === 'my' &&
-      (next === 'style' ||
-        next === 'thing' ||
-        next === 'taste' ||
-        next === 'cup' ||
-        next === 'type' ||
-        next === 'kind' ||
-        next === 'speed') &&
-      nearNegator(c, i, 4)
-    ) {
+    if (w === 'my' && (MY_TASTE.has(next) || next === 'cup') && nearNegator(c, i, 4)) {
       dislike = true;
       continue;
     }
@@ -504,12 +497,7 @@ function clauseOpinion(c: readonly string[]): Opinion {
     // "that's my kind of ...", "more my speed", "definitely my style" (negated: rule below)
     if (
       w === 'my' &&
-      (next === 'style' ||
-        next === 'thing' ||
-        next === 'taste' ||
-        next === 'speed' ||
-        next === 'kind' ||
-        next === 'type') &&
+      MY_TASTE.has(next) &&
       !nearNegator(c, i, 4) &&
       [
         "that's",

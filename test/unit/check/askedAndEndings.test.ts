@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SimulatorTrace, Turn } from '../../../src/core/model';
 import { statesItemValue } from '../../../src/core/text/saysValue';
-import { conv, findingOf, item, turn } from './helpers';
+import { conv, findingOf, item, leavingTurns, turn } from './helpers';
 
 function details(id: string, turns: Turn[], extra: Parameters<typeof conv>[1] = {}): string[] {
   return (findingOf(id, conv(turns, extra))?.violations ?? []).map((v) => v.detail);
@@ -99,24 +99,7 @@ const SHOWN = [item('A', { colour: 'blue' }), item('B', { colour: 'red' })];
 
 function leaving(extra: SimulatorTrace = {}, carousel = SHOWN, requests: string[] = []): Turn[] {
   const goal = { constraints: { category: 'footwear', colour: 'red' }, requests, fulfilled_requests: [] };
-  return [
-    turn(
-      'Red shoes, please.',
-      { operation: 'init', user_act: 'Disclose', agenda: ['Complete'], patience: 3, goal },
-      carousel,
-      'Here are some.',
-    ),
-    turn("That's all, thanks.", {
-      operation: 'pull',
-      pulled: ['Complete'],
-      user_act: 'Complete',
-      agenda: [],
-      patience: 3,
-      goal,
-      end_reason: 'gave_up',
-      ...extra,
-    } as SimulatorTrace),
-  ];
+  return leavingTurns(carousel, goal, 'gave_up', extra);
 }
 
 function gaveUp(turns: Turn[], source?: string): string[] {

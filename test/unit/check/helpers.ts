@@ -24,6 +24,37 @@ export function turn(
   return t;
 }
 
+/**
+ * Red shoes asked for, `carousel` shown, then the user leaves at once (Complete pulled, agenda
+ * empty) with `endReason`; `extra` is spread into the leaving turn's trace, `initExtra` into the first.
+ */
+export function leavingTurns(
+  carousel: RecommendedItem[],
+  goal: NonNullable<SimulatorTrace['goal']>,
+  endReason: string,
+  extra: SimulatorTrace = {},
+  initExtra: SimulatorTrace = {},
+): Turn[] {
+  return [
+    turn(
+      'Red shoes, please.',
+      { operation: 'init', user_act: 'Disclose', agenda: ['Complete'], patience: 3, goal, ...initExtra },
+      carousel,
+      'Here are some.',
+    ),
+    turn("That's all, thanks.", {
+      operation: 'pull',
+      pulled: ['Complete'],
+      user_act: 'Complete',
+      agenda: [],
+      patience: 3,
+      goal,
+      end_reason: endReason,
+      ...extra,
+    } as SimulatorTrace),
+  ];
+}
+
 export function conv(turns: Turn[], extra: Partial<Conversation> = {}): Conversation {
   return { id: 'c1', task_id: 'footwear_good', source: 'agenda-cir6-pkg', agent: 'local-good', turns, ...extra };
 }

@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SimulatorTrace, Turn } from '../../../src/core/model';
-import { conv, findingOf, item, turn } from './helpers';
+import { conv, findingOf, item, leavingTurns, turn } from './helpers';
 
 const RED_3 = [item('A', { colour: 'blue' }), item('B', { colour: 'black' }), item('C', { colour: 'red' })];
 const RED_4 = [...RED_3.slice(0, 2), item('D', { colour: 'white' }), item('C', { colour: 'red' })];
@@ -20,24 +20,7 @@ function ending(
   extra: SimulatorTrace = {},
 ): Turn[] {
   const g = { constraints: { category: 'footwear', colour: 'red' }, requests: [], ...goal };
-  return [
-    turn(
-      'Red shoes, please.',
-      { operation: 'init', user_act: 'Disclose', agenda: ['Complete'], patience: 3, goal: g, ...extra },
-      carousel,
-      'Here are some.',
-    ),
-    turn("That's all, thanks.", {
-      operation: 'pull',
-      pulled: ['Complete'],
-      user_act: 'Complete',
-      agenda: [],
-      patience: 3,
-      goal: g,
-      end_reason: 'completed',
-      ...extra,
-    } as SimulatorTrace),
-  ];
+  return leavingTurns(carousel, g, 'completed', extra, extra);
 }
 
 function served(turns: Turn[]): string[] {
