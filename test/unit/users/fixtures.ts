@@ -19,10 +19,11 @@ import {
 import {
   createUserSimulator,
   defaultTransitionCounts,
-  type TemplateNlg,
   type TransitionModel,
   type UserSpec,
 } from '../../../src/core/sim/users/index';
+import { TemplateNlg } from '../../../src/core/sim/users/nlg';
+import { isPluralNoun } from '../../../src/core/text/articles';
 
 const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const FIXTURES = path.resolve(REPO_ROOT, 'test/fixtures');
@@ -201,4 +202,26 @@ export async function eachAgendaVsLocalGood(
       for (let c = 0; c < n; c++)
         visit((await simulateConversation(env, c)).conversation, `${interaction}-${preferences}`, env.catalog);
     }
+}
+
+/**
+ * For grammar tests over every wording and value: the bench's catalog (800 items), its clothing
+ * types split into singular and plural nouns, a typo-free template NLG and a seeded generator.
+ */
+export async function grammarFixture(seed: string): Promise<{
+  catalog: Catalog;
+  singular: string[];
+  plural: string[];
+  nlg: TemplateNlg;
+  rng: Rng;
+}> {
+  const env = await prepareEnvironment(parseSimulationConfig({ n: 1, catalog_size: 800 }));
+  const types = [...env.catalog.attributeValues('type')].map((v) => v.toLowerCase());
+  return {
+    catalog: env.catalog,
+    singular: types.filter((v) => !isPluralNoun(v)),
+    plural: types.filter(isPluralNoun),
+    nlg: new TemplateNlg({ typoRate: 0 }),
+    rng: createRng(seed),
+  };
 }

@@ -8,14 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Conversation } from '../../../src/core/model';
-import { createRng } from '../../../src/core/random';
 import { mentionPolarity } from '../../../src/core/check/text';
 import { readOpinion } from '../../../src/core/check/opinion';
-import { TemplateNlg, defaultNlgTemplates, expandPools, parseTemplate } from '../../../src/core/sim/users/nlg';
+import { defaultNlgTemplates, expandPools, parseTemplate } from '../../../src/core/sim/users/nlg';
 import { questionAttributes, valuePhrase } from '../../../src/core/sim/users/phrases';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
 import { grammarSlips, tokens } from '../../../bench/language';
-import { isPluralNoun } from '../../../src/core/text/articles';
+import { grammarFixture } from './fixtures';
 import corpusFrames from '../../../src/core/sim/users/corpus-frames.json';
 
 async function run(config: Record<string, unknown>, n: number, seed: string): Promise<Conversation[]> {
@@ -131,13 +130,7 @@ test('an agenda user that says a value again says so: the Disclose.Again wording
 });
 
 test('every Disclose.Again wording is grammatical with every kind of value and reads back as the wish it states', async () => {
-  const env = await prepareEnvironment(parseSimulationConfig({ n: 1, catalog_size: 800 }));
-  const catalog = env.catalog;
-  const types = [...catalog.attributeValues('type')].map((v) => v.toLowerCase());
-  const singular = types.filter((v) => !isPluralNoun(v));
-  const plural = types.filter(isPluralNoun);
-  const nlg = new TemplateNlg({ typoRate: 0 });
-  const rng = createRng('again-grammar');
+  const { catalog, singular, plural, nlg, rng } = await grammarFixture('again-grammar');
   const bad: string[] = [];
   for (const attr of catalog.attributeNames()) {
     if (attr === 'brand') continue;

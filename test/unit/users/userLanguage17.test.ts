@@ -17,6 +17,7 @@ import { reasonPhrase } from '../../../src/core/sim/users/phrases';
 import { parseSimulationConfig, prepareEnvironment, simulateConversation } from '../../../src/core/run/index';
 import { grammarSlips, tokens } from '../../../bench/language';
 import { isPluralNoun } from '../../../src/core/text/articles';
+import { grammarFixture } from './fixtures';
 
 async function run(config: Record<string, unknown>, n: number, seed: string): Promise<Conversation[]> {
   const env = await prepareEnvironment(parseSimulationConfig({ ...config, n, seed, catalog_size: 800 }));
@@ -77,13 +78,7 @@ test('a typo never lands on the word an opinion rests on: the text reads as the 
 });
 
 test("the attribute's own Like wordings are grammatical with every value and read back as a liking of that value", async () => {
-  const env = await prepareEnvironment(parseSimulationConfig({ n: 1, catalog_size: 800 }));
-  const catalog = env.catalog;
-  const types = [...catalog.attributeValues('type')].map((v) => v.toLowerCase());
-  const singular = types.filter((v) => !isPluralNoun(v));
-  const plural = types.filter(isPluralNoun);
-  const nlg = new TemplateNlg({ typoRate: 0 });
-  const rng = createRng('own-like-17');
+  const { catalog, singular, plural, nlg, rng } = await grammarFixture('own-like-17');
   const bad: string[] = [];
   let lists = 0;
   for (const attr of catalog.attributeNames()) {
